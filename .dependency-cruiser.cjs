@@ -1,0 +1,76 @@
+/** Dependency rules of the tppkit monorepo: cli → {http, schedule, sandbox} → core → effect. */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "Import cycles are not allowed.",
+      from: {},
+      to: { circular: true }
+    },
+    {
+      name: "core-is-pure",
+      severity: "error",
+      comment: "core depends on effect only: no other tppkit package, no Node built-ins, no third-party module.",
+      from: { path: "^packages/core/src" },
+      to: { pathNot: ["^packages/core/src", "node_modules/effect/"] }
+    },
+    {
+      name: "http-only-core",
+      severity: "error",
+      from: { path: "^packages/http/src" },
+      to: { path: "^packages/(schedule|sandbox|cli)/" }
+    },
+    {
+      name: "schedule-only-core",
+      severity: "error",
+      from: { path: "^packages/schedule/src" },
+      to: { path: "^packages/(http|sandbox|cli)/" }
+    },
+    {
+      name: "sandbox-only-core",
+      severity: "error",
+      from: { path: "^packages/sandbox/src" },
+      to: { path: "^packages/(http|schedule|cli)/" }
+    },
+    {
+      name: "nobody-imports-cli",
+      severity: "error",
+      from: { path: "^packages/(core|http|schedule|sandbox)/" },
+      to: { path: "^packages/cli/" }
+    },
+    {
+      name: "no-internal-across-packages",
+      severity: "error",
+      comment: "A package's internal/ folder is private to it.",
+      from: { path: "^packages/([^/]+)/" },
+      to: { path: "^packages/([^/]+)/src/internal/", pathNot: "^packages/$1/" }
+    },
+    {
+      name: "packages-never-import-tests",
+      severity: "error",
+      from: { path: "^packages/" },
+      to: { path: "^(test|bench)/" }
+    },
+    {
+      name: "not-to-unresolvable",
+      severity: "error",
+      from: { path: "^packages/" },
+      to: { couldNotResolve: true }
+    }
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)dist/" },
+    combinedDependencies: false,
+    preserveSymlinks: false,
+    tsPreCompilationDeps: true,
+    parser: "swc",
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["@tppkit/source", "import", "types", "node", "default"],
+      extensions: [".ts", ".js", ".d.ts"],
+      mainFields: ["module", "main", "types"]
+    }
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * A calendar date without time of day or time zone (proleptic Gregorian, 0001-01-01 to 9999-12-31).
+ * Inside it is an integer day number (1970-01-01 = 0) so that date arithmetic is integer arithmetic;
+ * on the wire it is the text `YYYY-MM-DD`. No `Date` object is ever involved.
+ *
+ * @since 0.1.0
+ */
+import { type Brand, Order as Ord, Result, Schema, SchemaTransformation } from "effect"
+
+/** A calendar date as its day number since 1970-01-01 (negative before it). */
+export type LocalDate = number & Brand.Brand<"LocalDate">
+
+/** Year, month (1–12) and day of month (1–31) of a date. */
+export interface Parts {
+  readonly year: number
+  readonly month: number
+  readonly day: number
+}
+
+// ---------------------------------------------------------------------------
+// integer calendar arithmetic (days from civil / civil from days)
+// ---------------------------------------------------------------------------
+
+const DAYS_0000_03_01_TO_EPOCH = 719_468
+const DAYS_PER_ERA = 146_097
+
+/** Whether `year` is a Gregorian leap year. */
+export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+
+const MONTH_LENGTHS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const
+
+/** Number of days in `month` (1–12) of `year`. */
+export const daysInMonth = (year: number, month: number): number =>
+  month === 2 ? (isLeapYear(year) ? 29 : 28) : MONTH_LENGTHS[month - 1]!
+
+/** Day number of a valid year/month/day, without range checks (callers validate first). */
+const toDayNumber = (year: number, month: number, day: number): number => {
+  const y = month <= 2 ? year - 1 : year
+  const era = Math.floor(y / 400)
+  const yoe = y - era * 400
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
+  return era * DAYS_PER_ERA + doe - DAYS_0000_03_01_TO_EPOCH
+}
+
+/** The smallest supported date, 0001-01-01. */
+export const MIN: LocalDate = toDayNumber(1, 1, 1) as LocalDate
+/** The largest supported date, 9999-12-31. */
+export const MAX: LocalDate = toDayNumber(9999, 12, 31) as LocalDate
+
+/** Whether a number is the day number of a supported date. */
+export const isValidDayNumber = (n: number): n is LocalDate => Number.isInteger(n) && n >= MIN && n <= MAX
+
+/** Year, month and day of a date. */
+export const toParts = (date: LocalDate): Parts => {
+  const z = date + DAYS_0000_03_01_TO_EPOCH
+  const era = Math.floor(z / DAYS_PER_ERA)
+  const doe = z - era * DAYS_PER_ERA
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day }
+}
+
+// ---------------------------------------------------------------------------
+// constructors
+// ---------------------------------------------------------------------------
+
+/** Why a year/month/day or a text is not a supported date. */
+const invalidReason = (year: number, month: number, day: number): string | undefined => {
+  if (!Number.isInteger(year) || year < 1 || year > 9999) return `year ${year} is outside 0001–9999`
+  if (!Number.isInteger(month) || month < 1 || month > 12) return `month ${month} is outside 1–12`
+  if (!Number.isInteger(day) || day < 1 || day > daysInMonth(year, month)) {
+    return `day ${day} does not exist in ${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}`
+  }
+  return undefined
+}
+
+/** The date of a year, month and day, or the reason it does not exist. */
+export const make = (year: number, month: number, day: number): Result.Result<LocalDate, string> => {
+  const reason = invalidReason(year, month, day)
+  return reason === undefined ? Result.succeed(toDayNumber(year, month, day) as LocalDate) : Result.fail(reason)
+}
+
+/** The date of a year, month and day; throws on a date that does not exist (tests and literals only). */
+export const makeUnsafe = (year: number, month: number, day: number): LocalDate => {
+  const reason = invalidReason(year, month, day)
+  if (reason !== undefined) throw new RangeError(reason)
+  return toDayNumber(year, month, day) as LocalDate
+}
+
+/** The date of a day number; throws outside 0001-01-01..9999-12-31. */
+export const fromDayNumberUnsafe = (n: number): LocalDate => {
+  if (!isValidDayNumber(n)) throw new RangeError(`day number ${n} is outside 0001-01-01..9999-12-31`)
+  return n
+}
+
+const ISO_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/** Parses `YYYY-MM-DD` into a date, or explains why it is not one. */
+export const parse = (text: string): Result.Result<LocalDate, string> => {
+  const m = ISO_PATTERN.exec(text)
+  if (m === null) return Result.fail(`"${text}" is not a date of the form YYYY-MM-DD`)
+  const reason = invalidReason(Number(m[1]), Number(m[2]), Number(m[3]))
+  return reason === undefined
+    ? Result.succeed(toDayNumber(Number(m[1]), Number(m[2]), Number(m[3])) as LocalDate)
+    : Result.fail(`"${text}" is not a calendar date: ${reason}`)
+}
+
+/** Parses `YYYY-MM-DD`; throws on anything else (tests and literals only). */
+export const parseUnsafe = (text: string): LocalDate => {
+  const r = parse(text)
+  if (Result.isFailure(r)) throw new RangeError(r.failure)
+  return r.success
+}
+
+// ---------------------------------------------------------------------------
+// queries and operations
+// ---------------------------------------------------------------------------
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`)
+const pad4 = (n: number): string => (n >= 1000 ? `${n}` : n >= 100 ? `0${n}` : n >= 10 ? `00${n}` : `000${n}`)
+
+/** The ISO text `YYYY-MM-DD` of a date. */
+export const format = (date: LocalDate): string => {
+  const { year, month, day } = toParts(date)
+  return `${pad4(year)}-${pad2(month)}-${pad2(day)}`
+}
+
+/** ISO weekday: 1 = Monday … 7 = Sunday. 1970-01-01 was a Thursday. */
+export const dayOfWeek = (date: LocalDate): number => ((((date + 3) % 7) + 7) % 7) + 1
+
+/** Whether a date is a Saturday or a Sunday. */
+export const isWeekend = (date: LocalDate): boolean => dayOfWeek(date) >= 6
+
+/** The date `n` days later (earlier for negative `n`). The caller keeps the result within 0001–9999. */
+export const addDays = (date: LocalDate, n: number): LocalDate => (date + n) as LocalDate
+
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export const daysBetween = (from: LocalDate, to: LocalDate): number => to - from
+
+/**
+ * The same day of month `n` months later, clamped to the last day of a shorter month.
+ * From 2024-01-31: +1 → 2024-02-29, +2 → 2024-03-31 (spec: Nominal dates, month-based codes).
+ */
+export const addMonthsClamped = (date: LocalDate, n: number): LocalDate => {
+  const { year, month, day } = toParts(date)
+  const index = year * 12 + (month - 1) + n
+  const y = Math.floor(index / 12)
+  const m = index - y * 12 + 1
+  const dim = daysInMonth(y, m)
+  return toDayNumber(y, m, Math.min(day, dim)) as LocalDate
+}
+
+/** Year/month/day-of-month clamped into a date: the day is capped at the month's last day. */
+export const ofMonthClamped = (year: number, month: number, day: number): LocalDate => {
+  const dim = daysInMonth(year, month)
+  return toDayNumber(year, month, Math.min(day, dim)) as LocalDate
+}
+
+/** Alias to build a date from parts already known to be valid (no checks; hot paths). */
+export const fromPartsUnchecked = (year: number, month: number, day: number): LocalDate =>
+  toDayNumber(year, month, day) as LocalDate
+
+/** The year of a date. */
+export const year = (date: LocalDate): number => toParts(date).year
+/** The month (1–12) of a date. */
+export const month = (date: LocalDate): number => toParts(date).month
+/** The day of month (1–31) of a date. */
+export const day = (date: LocalDate): number => toParts(date).day
+
+/** Chronological order of dates. */
+export const Order: Ord.Order<LocalDate> = Ord.Number as Ord.Order<LocalDate>
+
+/** The earlier of two dates. */
+export const min = (a: LocalDate, b: LocalDate): LocalDate => (a <= b ? a : b)
+/** The later of two dates. */
+export const max = (a: LocalDate, b: LocalDate): LocalDate => (a >= b ? a : b)
+
+// ---------------------------------------------------------------------------
+// schemas
+// ---------------------------------------------------------------------------
+
+/** The domain value: a branded integer day number within 0001-01-01..9999-12-31. */
+export const LocalDateFromSelf = Schema.Int.check(
+  Schema.makeFilter((n: number) => isValidDayNumber(n) || `day number ${n} is outside 0001-01-01..9999-12-31`)
+).pipe(Schema.brand("LocalDate"))
+
+/** The wire form: text `YYYY-MM-DD` naming a date that exists, years 0001–9999. */
+export const IsoDateString = Schema.String.check(
+  Schema.isPattern(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/),
+  Schema.makeFilter((s: string) => {
+    const r = parse(s)
+    return Result.isSuccess(r) || r.failure
+  })
+)
+
+/** `YYYY-MM-DD` on the wire ↔ {@link LocalDate} in the domain (the text is checked before it is converted). */
+export const LocalDate = IsoDateString.pipe(
+  Schema.decodeTo(
+    LocalDateFromSelf,
+    SchemaTransformation.transform({
+      decode: (s: string): number => parseUnsafe(s),
+      encode: (n: number): string => format(n as LocalDate)
+    })
+  )
+)

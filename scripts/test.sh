@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Every check of the project: type-check, lint/format, dependency rules, then all tests.
+# The last line is "N passed, M failed": vitest's test counts, plus one per failed check.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p test-results
+failed_checks=0
+step() {
+  local name=$1; shift
+  echo "── $name" >&2
+  if ! "$@"; then
+    echo "✗ $name failed" >&2
+    failed_checks=$((failed_checks + 1))
+  fi
+}
+step "type-check (tsc -b)" pnpm -s exec tsc -b
+step "lint and format (biome)" pnpm -s exec biome check --error-on-warnings .
+step "dependency rules (dependency-cruiser)" pnpm -s deps:check
+rm -f test-results/vitest.json
+echo "── tests (vitest)" >&2
+pnpm -s exec vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+vitest_rc=$?
+summary=$(pnpm -s exec node -e '
+  const fs = require("node:fs")
+  let passed = 0, failed = 1
+  try {
+    const r = JSON.parse(fs.readFileSync("test-results/vitest.json", "utf8"))
+    passed = r.numPassedTests; failed = r.numFailedTests + (r.numFailedTestSuites ?? 0)
+  } catch {}
+  process.stdout.write(`${passed} ${failed}`)
+')
+read -r passed failed <<<"$summary"
+if [ "$vitest_rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+failed=$((failed + failed_checks))
+echo "${passed} passed, ${failed} failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,42 @@
+import { LocalDate } from "@tppkit/core"
+import { Result, Schema } from "effect"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+
+describe("LocalDate", () => {
+  it("round-trips known dates", () => {
+    expect(LocalDate.parseUnsafe("1970-01-01")).toBe(0)
+    expect(LocalDate.format(LocalDate.parseUnsafe("0001-01-01"))).toBe("0001-01-01")
+    expect(LocalDate.format(LocalDate.parseUnsafe("9999-12-31"))).toBe("9999-12-31")
+    expect(LocalDate.dayOfWeek(LocalDate.parseUnsafe("2026-11-21"))).toBe(6)
+    expect(LocalDate.format(LocalDate.addMonthsClamped(LocalDate.parseUnsafe("2024-01-31"), 1))).toBe("2024-02-29")
+  })
+
+  it("rejects impossible dates with a reason", () => {
+    const r = LocalDate.parse("2023-02-29")
+    expect(Result.isFailure(r) && r.failure).toMatch(/day 29 does not exist in 2023-02/)
+    expect(Result.isFailure(LocalDate.parse("0000-01-01"))).toBe(true)
+    expect(() => Schema.decodeUnknownSync(LocalDate.LocalDate)("2023-13-01")).toThrow()
+  })
+
+  it("schema decodes and encodes", () => {
+    const d = Schema.decodeUnknownSync(LocalDate.LocalDate)("2024-02-29")
+    expect(LocalDate.format(d)).toBe("2024-02-29")
+    expect(Schema.encodeSync(LocalDate.LocalDate)(d)).toBe("2024-02-29")
+  })
+
+  it("agrees with a day-by-day walk and Date.UTC over 0001–9999", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: LocalDate.MIN, max: LocalDate.MAX }), (n) => {
+        const d = n as LocalDate.LocalDate
+        const { year, month, day } = LocalDate.toParts(d)
+        const utc = new Date(0)
+        utc.setUTCFullYear(year, month - 1, day)
+        expect(Math.round(utc.getTime() / 86_400_000)).toBe(n)
+        expect(LocalDate.parseUnsafe(LocalDate.format(d))).toBe(n)
+        expect(LocalDate.dayOfWeek(d)).toBe(((utc.getUTCDay() + 6) % 7) + 1)
+      }),
+      { numRuns: 10_000 }
+    )
+  })
+})
