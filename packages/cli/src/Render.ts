@@ -1,0 +1,292 @@
+/**
+ * Pure text renderers of the `tppkit` command: aligned tables that fit an 80-column terminal (with totals),
+ * the projection's JSON document (keys in the documented order, amounts as two-decimal strings) and CSV.
+ * Nothing here performs I/O; commands print the strings these functions return.
+ *
+ * @since 0.1.0
+ */
+
+import { LocalDate } from "@tppkit/core"
+import { BigDecimal } from "effect"
+
+// ---------------------------------------------------------------------------
+// model
+// ---------------------------------------------------------------------------
+
+/** One projected payment as the renderers need it (structurally a `@tppkit/schedule` payment). */
+export interface PaymentRow {
+  readonly orderId: string
+  readonly nominalDate: LocalDate.LocalDate
+  readonly executionDate: LocalDate.LocalDate
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency: string
+  readonly debtorIban: string
+  readonly creditorIban: string
+  readonly creditorName?: string | undefined
+}
+
+/** An order the projection could not use, with the reason in words. */
+export interface SkippedRow {
+  readonly orderId: string | undefined
+  readonly reason: string
+}
+
+/** Everything `tppkit project` prints: the window, the settings, the payments and the skipped orders. */
+export interface ProjectionReport {
+  readonly from: LocalDate.LocalDate
+  readonly to: LocalDate.LocalDate
+  readonly calendar: string
+  readonly convention: string
+  readonly payments: ReadonlyArray<PaymentRow>
+  readonly skipped: ReadonlyArray<SkippedRow>
+}
+
+/** The number and exact sum of payments in one currency. */
+export interface CurrencyTotal {
+  readonly currency: string
+  readonly count: number
+  readonly amount: BigDecimal.BigDecimal
+}
+
+/** The number and exact sum of payments in one currency and calendar month (`YYYY-MM`). */
+export interface MonthTotal extends CurrencyTotal {
+  readonly month: string
+}
+
+// ---------------------------------------------------------------------------
+// numbers
+// ---------------------------------------------------------------------------
+
+/** An exact decimal as text with exactly two decimals, rounding half away from zero beyond them. */
+export const fixed2 = (amount: BigDecimal.BigDecimal): string => {
+  const rounded = BigDecimal.round(amount, { scale: 2, mode: "half-from-zero" })
+  const scaled = BigDecimal.scale(rounded, 2)
+  const negative = scaled.value < 0n
+  const digits = (negative ? -scaled.value : scaled.value).toString().padStart(3, "0")
+  const text = `${digits.slice(0, -2)}.${digits.slice(-2)}`
+  return negative ? `-${text}` : text
+}
+
+const ZERO = BigDecimal.fromBigInt(0n)
+
+const byKey = <K extends string>(a: K, b: K): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/** Count and sum of the payments per currency, sorted by currency code. */
+export const totals = (payments: ReadonlyArray<PaymentRow>): Array<CurrencyTotal> => {
+  const acc = new Map<string, { count: number; amount: BigDecimal.BigDecimal }>()
+  for (const p of payments) {
+    const t = acc.get(p.currency) ?? { count: 0, amount: ZERO }
+    acc.set(p.currency, { count: t.count + 1, amount: BigDecimal.sum(t.amount, p.amount) })
+  }
+  return [...acc.entries()]
+    .sort(([a], [b]) => byKey(a, b))
+    .map(([currency, t]) => ({ currency, count: t.count, amount: t.amount }))
+}
+
+/** Count and sum of the payments per execution month and currency, sorted by month, then currency. */
+export const monthlyTotals = (payments: ReadonlyArray<PaymentRow>): Array<MonthTotal> => {
+  const acc = new Map<string, { month: string; currency: string; count: number; amount: BigDecimal.BigDecimal }>()
+  for (const p of payments) {
+    const month = LocalDate.format(p.executionDate).slice(0, 7)
+    const key = `${month} ${p.currency}`
+    const t = acc.get(key) ?? { month, currency: p.currency, count: 0, amount: ZERO }
+    acc.set(key, { ...t, count: t.count + 1, amount: BigDecimal.sum(t.amount, p.amount) })
+  }
+  return [...acc.entries()].sort(([a], [b]) => byKey(a, b)).map(([, t]) => t)
+}
+
+// ---------------------------------------------------------------------------
+// tables
+// ---------------------------------------------------------------------------
+
+/** One column of a text table: its header, its alignment and whether it may be shortened to fit. */
+export interface Column {
+  readonly header: string
+  readonly align?: "left" | "right"
+  /** Flexible columns give up width (ending in "…") when the table is wider than the terminal. */
+  readonly flex?: boolean
+}
+
+/** The default width of a table: a classic terminal. */
+export const WIDTH = 80
+
+const GAP = "  "
+
+const clip = (text: string, width: number): string =>
+  text.length <= width ? text : width <= 1 ? "…".slice(0, width) : `${text.slice(0, width - 1)}…`
+
+const pad = (text: string, width: number, align: "left" | "right"): string =>
+  align === "right" ? text.padStart(width) : text.padEnd(width)
+
+/**
+ * Aligned text table no wider than `width`: natural column widths, flexible columns shortened (never below
+ * their header) until the table fits. Lines carry no trailing spaces.
+ */
+export const table = (
+  columns: ReadonlyArray<Column>,
+  rows: ReadonlyArray<ReadonlyArray<string>>,
+  width: number = WIDTH
+): Array<string> => {
+  const widths = columns.map((c, i) => Math.max(c.header.length, ...rows.map((r) => (r[i] ?? "").length)))
+  const total = () => widths.reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, columns.length - 1)
+  let excess = total() - width
+  while (excess > 0) {
+    // shrink the widest flexible column that can still shrink, one character at a time
+    let widest = -1
+    columns.forEach((c, i) => {
+      if (
+        c.flex === true &&
+        widths[i]! > Math.max(c.header.length, 4) &&
+        (widest < 0 || widths[i]! > widths[widest]!)
+      ) {
+        widest = i
+      }
+    })
+    if (widest < 0) break
+    widths[widest] = widths[widest]! - 1
+    excess--
+  }
+  const line = (cells: ReadonlyArray<string>) =>
+    columns
+      .map((c, i) => pad(clip(cells[i] ?? "", widths[i]!), widths[i]!, c.align ?? "left"))
+      .join(GAP)
+      .trimEnd()
+  const rule = columns.map((_, i) => "─".repeat(widths[i]!)).join(GAP)
+  return [line(columns.map((c) => c.header)), rule, ...rows.map(line)]
+}
+
+// ---------------------------------------------------------------------------
+// projection
+// ---------------------------------------------------------------------------
+
+const plural = (n: number, one: string, many: string = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+
+const paymentColumns: ReadonlyArray<Column> = [
+  { header: "Execution" },
+  { header: "Nominal" },
+  { header: "Order", flex: true },
+  { header: "Creditor", flex: true },
+  { header: "Amount", align: "right" },
+  { header: "Cur" }
+]
+
+/** The payments as table rows: execution date, nominal date (blank when equal), order, creditor, amount. */
+export const paymentTable = (payments: ReadonlyArray<PaymentRow>, width: number = WIDTH): Array<string> =>
+  table(
+    paymentColumns,
+    payments.map((p) => [
+      LocalDate.format(p.executionDate),
+      p.nominalDate === p.executionDate ? "" : LocalDate.format(p.nominalDate),
+      p.orderId,
+      p.creditorName ?? p.creditorIban,
+      fixed2(p.amount),
+      p.currency
+    ]),
+    width
+  )
+
+/** Totals per currency as table rows. */
+export const totalsTable = (rows: ReadonlyArray<CurrencyTotal>, width: number = WIDTH): Array<string> =>
+  table(
+    [{ header: "Currency" }, { header: "Payments", align: "right" }, { header: "Total", align: "right" }],
+    rows.map((t) => [t.currency, String(t.count), fixed2(t.amount)]),
+    width
+  )
+
+/** Totals per month and currency as table rows. */
+export const monthlyTotalsTable = (rows: ReadonlyArray<MonthTotal>, width: number = WIDTH): Array<string> =>
+  table(
+    [
+      { header: "Month" },
+      { header: "Currency" },
+      { header: "Payments", align: "right" },
+      { header: "Total", align: "right" }
+    ],
+    rows.map((t) => [t.month, t.currency, String(t.count), fixed2(t.amount)]),
+    width
+  )
+
+/** Skipped orders as indented lines `orderId: reason` (wrapped to the width). */
+export const skippedLines = (skipped: ReadonlyArray<SkippedRow>, width: number = WIDTH): Array<string> =>
+  skipped.flatMap((s) => wrap(`${s.orderId ?? "(no orderId)"}: ${s.reason}`, width - 2, "  ", "    "))
+
+/** Words of `text` wrapped into lines of at most `width` characters, the first and later lines indented. */
+export const wrap = (text: string, width: number, first = "", rest = first): Array<string> => {
+  const out: Array<string> = []
+  let current = ""
+  for (const word of text.split(/\s+/).filter((w) => w.length > 0)) {
+    const indent = out.length === 0 ? first : rest
+    if (current.length > 0 && indent.length + current.length + 1 + word.length > width) {
+      out.push(indent + current)
+      current = word
+    } else {
+      current = current.length === 0 ? word : `${current} ${word}`
+    }
+  }
+  if (current.length > 0 || out.length === 0) out.push((out.length === 0 ? first : rest) + current)
+  return out
+}
+
+/** The projection as a human report: heading, payments table, totals per currency, skipped orders. */
+export const projectionTable = (report: ProjectionReport, width: number = WIDTH): string => {
+  const lines: Array<string> = [
+    `Payments ${LocalDate.format(report.from)} to ${LocalDate.format(report.to)}` +
+      ` (calendar ${report.calendar}, convention ${report.convention})`,
+    ""
+  ]
+  if (report.payments.length === 0) {
+    lines.push("No payments fall in this window.")
+  } else {
+    lines.push(...paymentTable(report.payments, width), "")
+    lines.push(`Totals (${plural(report.payments.length, "payment")})`, ...totalsTable(totals(report.payments), width))
+  }
+  if (report.skipped.length > 0) {
+    lines.push("", `Skipped (${plural(report.skipped.length, "order")})`, ...skippedLines(report.skipped, width))
+  }
+  return lines.join("\n")
+}
+
+/** The projection as the documented JSON object, keys in order, amounts with exactly two decimals. */
+export const projectionJsonValue = (report: ProjectionReport) => ({
+  from: LocalDate.format(report.from),
+  to: LocalDate.format(report.to),
+  calendar: report.calendar,
+  convention: report.convention,
+  payments: report.payments.map((p) => ({
+    orderId: p.orderId,
+    nominalDate: LocalDate.format(p.nominalDate),
+    executionDate: LocalDate.format(p.executionDate),
+    amount: fixed2(p.amount),
+    currency: p.currency,
+    debtorIban: p.debtorIban,
+    creditorIban: p.creditorIban,
+    ...(p.creditorName === undefined ? {} : { creditorName: p.creditorName })
+  })),
+  skipped: report.skipped.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason })),
+  totals: totals(report.payments).map((t) => ({ currency: t.currency, count: t.count, amount: fixed2(t.amount) }))
+})
+
+/** The projection as JSON text (two-space indentation). */
+export const projectionJson = (report: ProjectionReport): string => JSON.stringify(projectionJsonValue(report), null, 2)
+
+const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
+
+/** Lines of RFC 4180 CSV (header first) joined by CRLF. */
+export const csv = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
+  [header, ...rows].map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n"
+
+/** The payments as CSV with the JSON format's payment fields as columns. */
+export const projectionCsv = (report: ProjectionReport): string =>
+  csv(
+    ["orderId", "nominalDate", "executionDate", "amount", "currency", "debtorIban", "creditorIban", "creditorName"],
+    report.payments.map((p) => [
+      p.orderId,
+      LocalDate.format(p.nominalDate),
+      LocalDate.format(p.executionDate),
+      fixed2(p.amount),
+      p.currency,
+      p.debtorIban,
+      p.creditorIban,
+      p.creditorName ?? ""
+    ])
+  )
