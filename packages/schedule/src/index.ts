@@ -1,1 +1,12 @@
-export {}
+/**
+ * @tppkit/schedule: projection of standing orders, cash flow, national calendars, funds checks and iCalendar.
+ *
+ * @since 0.1.0
+ */
+
+/** Cash-flow totals per currency, debtor account and period. */
+export * as CashFlow from "./CashFlow.ts"
+/** National holiday calendars from the date-holidays library. */
+export * as Holidays from "./Holidays.ts"
+/** A projected payment and its ordering. */
+export * as Payment from "./Payment.ts"

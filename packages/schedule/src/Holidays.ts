@@ -1,0 +1,139 @@
+/**
+ * National holiday calendars from the maintained `date-holidays` library (ISC code, CC BY-SA data), plugged
+ * into core's calendar interface (spec: Calendars, national). Only holidays of type "public" count unless
+ * other types are asked for. Each year is computed once, lazily, into a set of day numbers: lookups are O(1).
+ *
+ * @since 0.1.0
+ */
+
+import { LocalDate } from "@tppkit/core"
+import DateHolidays from "date-holidays"
+import { Result } from "effect"
+
+/** A holiday calendar: a name and the holidays besides Saturdays and Sundays (core's calendar interface). */
+export interface Calendar {
+  readonly name: string
+  readonly isHoliday: (d: LocalDate.LocalDate) => boolean
+}
+
+/** Holiday types of the library; a national calendar counts `public` only by default. */
+export type HolidayType = "public" | "bank" | "optional" | "school" | "observance"
+
+/** Options of {@link national}: a subdivision (ISO 3166-2 state code, optional region) and the types to count. */
+export interface Options {
+  readonly state?: string | undefined
+  readonly region?: string | undefined
+  readonly types?: ReadonlyArray<HolidayType> | undefined
+}
+
+const MS_PER_DAY = 86_400_000
+
+let countryTable: Record<string, string> | undefined
+const countryNames = (): Record<string, string> => {
+  countryTable ??= new DateHolidays().getCountries("en")
+  return countryTable
+}
+
+/** The ISO 3166-1 alpha-2 codes of every country the library knows, sorted. */
+export const countries = (): ReadonlyArray<string> => Object.keys(countryNames()).sort()
+
+/** The holiday dates of one year from the library (each day of a multi-day holiday), filtered by type. */
+const yearDays = (source: DateHolidays, year: number, types: ReadonlySet<string>): Array<LocalDate.LocalDate> => {
+  const out: Array<LocalDate.LocalDate> = []
+  let list: ReturnType<DateHolidays["getHolidays"]>
+  try {
+    list = source.getHolidays(year)
+  } catch {
+    return out
+  }
+  for (const h of list ?? []) {
+    if (!types.has(h.type)) continue
+    // `date` is the local start "YYYY-MM-DD hh:mm:ss"; start/end give the length (≥ 1 day, DST-safe rounding)
+    const first = LocalDate.parse(h.date.slice(0, 10))
+    if (Result.isFailure(first)) continue
+    const days = Math.max(1, Math.round((Number(h.end) - Number(h.start)) / MS_PER_DAY))
+    for (let i = 0; i < days; i++) out.push(LocalDate.addDays(first.success, i))
+  }
+  return out
+}
+
+/**
+ * The national holiday calendar of an ISO 3166 country (e.g. `SK`, `CZ`, `AT`, `DE`), optionally of one state,
+ * or the reason it cannot be built (unknown country or state).
+ * @example national("SK") // Ok: isHoliday(2026-08-29) === true
+ */
+export const national = (country: string, options?: Options): Result.Result<Calendar, string> => {
+  const code = country.trim().toUpperCase()
+  if (!/^[A-Z]{2}$/.test(code) || !(code in countryNames())) {
+    return Result.fail(`unknown country "${country}": expected an ISO 3166-1 alpha-2 code the holiday library knows`)
+  }
+  const state = options?.state?.trim().toUpperCase()
+  const region = options?.region?.trim().toUpperCase()
+  if (state !== undefined) {
+    const states = new DateHolidays().getStates(code) ?? {}
+    if (!(state in states)) return Result.fail(`unknown state "${options?.state}" of ${code}`)
+  }
+  const source =
+    state === undefined
+      ? new DateHolidays(code)
+      : region === undefined
+        ? new DateHolidays(code, state)
+        : new DateHolidays(code, state, region)
+  const types = new Set<string>(options?.types ?? ["public"])
+  const days = new Set<number>()
+  const loaded = new Set<number>()
+  const load = (year: number): void => {
+    if (loaded.has(year)) return
+    loaded.add(year)
+    for (const d of yearDays(source, year, types)) days.add(d)
+  }
+  const name = state === undefined ? code : `${code}-${state}${region === undefined ? "" : `-${region}`}`
+  // cache the year span of the last lookup so that the common case costs two comparisons and a Set lookup
+  let lo = 1
+  let hi = 0
+  const isHoliday = (d: LocalDate.LocalDate): boolean => {
+    if (d < lo || d > hi) {
+      const { year } = LocalDate.toParts(d)
+      // a multi-day holiday may start in the previous year
+      load(year - 1)
+      load(year)
+      lo = LocalDate.fromPartsUnchecked(year, 1, 1)
+      hi = LocalDate.fromPartsUnchecked(year, 12, 31)
+    }
+    return days.has(d)
+  }
+  return Result.succeed({ name, isHoliday })
+}
+
+/** The national holiday calendar of a country; throws on an unknown country (tests and literals only). */
+export const nationalUnsafe = (country: string, options?: Options): Calendar => {
+  const r = national(country, options)
+  if (Result.isFailure(r)) throw new RangeError(r.failure)
+  return r.success
+}
+
+/** A calendar whose holidays are those of every given calendar, e.g. `union([target, national("SK")])`. */
+export const union = (calendars: ReadonlyArray<Calendar>, name?: string): Calendar => ({
+  name: name ?? calendars.map((c) => c.name).join("+"),
+  isHoliday: (d) => {
+    for (const c of calendars) if (c.isHoliday(d)) return true
+    return false
+  }
+})
+
+/** A calendar with the given extra holiday dates besides those of `base` (spec: Calendars, custom). */
+export const withDates = (base: Calendar, dates: Iterable<LocalDate.LocalDate>, name?: string): Calendar => {
+  const extra = new Set<number>(dates)
+  return { name: name ?? `${base.name}+custom`, isHoliday: (d) => extra.has(d) || base.isHoliday(d) }
+}
+
+/** The holidays of a calendar within `from`..`to` (inclusive), weekends excluded, in date order. */
+export const between = (
+  calendar: Calendar,
+  from: LocalDate.LocalDate,
+  to: LocalDate.LocalDate
+): Array<LocalDate.LocalDate> => {
+  const out: Array<LocalDate.LocalDate> = []
+  for (let d = from; d <= to; d = LocalDate.addDays(d, 1)) if (calendar.isHoliday(d)) out.push(d)
+  return out
+}

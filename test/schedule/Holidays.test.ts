@@ -1,0 +1,114 @@
+import { LocalDate } from "@tppkit/core"
+import { Holidays } from "@tppkit/schedule"
+import { Result } from "effect"
+import { describe, expect, it } from "vitest"
+
+const d = LocalDate.parseUnsafe
+const holidays2026 = (code: string): Array<string> =>
+  Holidays.between(Holidays.nationalUnsafe(code), d("2026-01-01"), d("2026-12-31")).map(LocalDate.format)
+
+describe("Holidays.national: public holidays of 2026", () => {
+  it("SK (8 May and 15 September are no longer days off from 2026; 1 September and 17 November neither)", () => {
+    expect(holidays2026("SK")).toEqual([
+      "2026-01-01",
+      "2026-01-06",
+      "2026-04-03",
+      "2026-04-06",
+      "2026-05-01",
+      "2026-07-05",
+      "2026-08-29",
+      "2026-11-01",
+      "2026-12-24",
+      "2026-12-25",
+      "2026-12-26"
+    ])
+  })
+  it("CZ", () => {
+    expect(holidays2026("CZ")).toEqual([
+      "2026-01-01",
+      "2026-04-03",
+      "2026-04-06",
+      "2026-05-01",
+      "2026-05-08",
+      "2026-07-05",
+      "2026-07-06",
+      "2026-09-28",
+      "2026-10-28",
+      "2026-11-17",
+      "2026-12-24",
+      "2026-12-25",
+      "2026-12-26"
+    ])
+  })
+  it("AT (24 and 31 December are bank half-days, not public holidays)", () => {
+    expect(holidays2026("AT")).toEqual([
+      "2026-01-01",
+      "2026-01-06",
+      "2026-04-06",
+      "2026-05-01",
+      "2026-05-14",
+      "2026-05-25",
+      "2026-06-04",
+      "2026-08-15",
+      "2026-10-26",
+      "2026-11-01",
+      "2026-12-08",
+      "2026-12-25",
+      "2026-12-26"
+    ])
+  })
+  it("DE nation-wide, and Bavaria adds Epiphany, Corpus Christi and All Saints", () => {
+    const de = [
+      "2026-01-01",
+      "2026-04-03",
+      "2026-04-06",
+      "2026-05-01",
+      "2026-05-14",
+      "2026-05-25",
+      "2026-10-03",
+      "2026-12-25",
+      "2026-12-26"
+    ]
+    expect(holidays2026("DE")).toEqual(de)
+    const by = Holidays.nationalUnsafe("de", { state: "by" })
+    expect(by.name).toBe("DE-BY")
+    for (const x of ["2026-01-06", "2026-06-04", "2026-11-01", ...de]) expect(by.isHoliday(d(x))).toBe(true)
+  })
+  it("counts other types only when asked", () => {
+    const at = Holidays.nationalUnsafe("AT", { types: ["public", "bank"] })
+    expect(at.isHoliday(d("2026-12-24"))).toBe(true)
+  })
+  it("works across years, lazily, and keeps answering the same", () => {
+    const sk = Holidays.nationalUnsafe("SK")
+    expect(sk.isHoliday(d("2030-01-01"))).toBe(true)
+    expect(sk.isHoliday(d("2001-12-26"))).toBe(true)
+    expect(sk.isHoliday(d("2030-01-02"))).toBe(false)
+    expect(sk.isHoliday(d("2030-01-01"))).toBe(true)
+  })
+})
+
+describe("Holidays: errors and combinations", () => {
+  it("rejects unknown countries and states with a reason", () => {
+    const x = Holidays.national("XX")
+    expect(Result.isFailure(x) && x.failure).toMatch(/unknown country "XX"/)
+    const s = Holidays.national("DE", { state: "ZZ" })
+    expect(Result.isFailure(s) && s.failure).toMatch(/unknown state/)
+    expect(() => Holidays.nationalUnsafe("")).toThrow(RangeError)
+  })
+  it("lists countries", () => {
+    const cs = Holidays.countries()
+    expect(cs).toContain("SK")
+    expect(cs).toContain("CZ")
+  })
+  it("union and withDates add holidays and keep the originals", () => {
+    const sk = Holidays.nationalUnsafe("SK")
+    const custom = Holidays.withDates(sk, [d("2026-03-02")])
+    expect(custom.isHoliday(d("2026-03-02"))).toBe(true)
+    expect(sk.isHoliday(d("2026-03-02"))).toBe(false)
+    const both = Holidays.union([sk, Holidays.nationalUnsafe("CZ")])
+    expect(both.name).toBe("SK+CZ")
+    expect(both.isHoliday(d("2026-08-29"))).toBe(true)
+    expect(both.isHoliday(d("2026-09-28"))).toBe(true)
+    expect(both.isHoliday(d("2026-09-29"))).toBe(false)
+  })
+})
