@@ -8,5 +8,7 @@
 export * as CashFlow from "./CashFlow.ts"
 /** National holiday calendars from the date-holidays library. */
 export * as Holidays from "./Holidays.ts"
+/** iCalendar (RFC 5545) export of projected payments. */
+export * as ICalendar from "./ICalendar.ts"
 /** A projected payment and its ordering. */
 export * as Payment from "./Payment.ts"
