@@ -1,0 +1,41 @@
+/**
+ * Alphabetic currency codes (ISO 4217) and country codes (ISO 3166-1 alpha-2). The document names "ISO 4712" for
+ * `amount.currency` (section 2.2); we read it as ISO 4217 (decisions: currency).
+ *
+ * @since 0.1.0
+ */
+import { type Brand, Result, Schema } from "effect"
+
+/** A currency code: three upper-case letters, e.g. `EUR` (ISO 4217). */
+export type CurrencyCode = string & Brand.Brand<"CurrencyCode">
+
+/** A country code: two upper-case letters, e.g. `SK` (ISO 3166-1 alpha-2). */
+export type CountryCode = string & Brand.Brand<"CountryCode">
+
+/**
+ * A currency code on the wire: exactly three upper-case letters (decisions: currency; `eur` or `EURO` are rejected
+ * before sending, never corrected silently).
+ */
+export const CurrencyCode = Schema.String.check(
+  Schema.isPattern(/^[A-Z]{3}$/, { message: "currency must be three upper-case letters (ISO 4217)" })
+).pipe(Schema.brand("CurrencyCode"))
+
+/** A country code on the wire: exactly two upper-case letters (section 2.2 `tradingParty.countryCode`). */
+export const CountryCode = Schema.String.check(
+  Schema.isPattern(/^[A-Z]{2}$/, { message: "country code must be two upper-case letters (ISO 3166)" })
+).pipe(Schema.brand("CountryCode"))
+
+/** Parses a currency code, or explains why it is not one. */
+export const parseCurrency = (text: string): Result.Result<CurrencyCode, string> =>
+  /^[A-Z]{3}$/.test(text)
+    ? Result.succeed(text as CurrencyCode)
+    : Result.fail(`"${text}" is not a currency code (three upper-case letters, ISO 4217)`)
+
+/** Parses a country code, or explains why it is not one. */
+export const parseCountry = (text: string): Result.Result<CountryCode, string> =>
+  /^[A-Z]{2}$/.test(text)
+    ? Result.succeed(text as CountryCode)
+    : Result.fail(`"${text}" is not a country code (two upper-case letters, ISO 3166)`)
+
+/** The euro, the currency of the reference examples. */
+export const EUR = "EUR" as CurrencyCode

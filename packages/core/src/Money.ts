@@ -1,0 +1,191 @@
+/**
+ * Exact money amounts: effect's `BigDecimal` in the domain (never binary floating point), a JSON number on the wire.
+ * Balance-check amounts are `[12.2]` (section 2.2), standing-order amounts `[9.2]` (section 2.5): positive, at most
+ * 12 (resp. 9) digits before the point and at most 2 after it (decisions: amount). We send only amounts within
+ * those limits; what we receive is accepted as any finite decimal, a JSON number or a numeric string.
+ *
+ * @since 0.1.0
+ */
+import { BigDecimal, Effect, Option, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+
+/** An exact decimal amount. */
+export type Amount = BigDecimal.BigDecimal
+
+/** The limits of an amount format `[integerDigits.fractionDigits]`. */
+export interface Format {
+  readonly integerDigits: number
+  readonly fractionDigits: number
+}
+
+/** The balance-check amount format `[12.2]` (section 2.2 `amount.value`). */
+export const balanceCheckFormat: Format = { integerDigits: 12, fractionDigits: 2 }
+
+/** The standing-order amount format `[9.2]` (section 2.5 `instructedAmount.value`). */
+export const standingOrderFormat: Format = { integerDigits: 9, fractionDigits: 2 }
+
+const TEN = 10n
+
+/** The plain decimal text of an amount, never in exponent notation. // => "1250.5" */
+export const toPlainString = (amount: Amount): string => {
+  const n = BigDecimal.normalize(amount)
+  const negative = n.value < 0n
+  const digits = `${negative ? -n.value : n.value}`
+  let text: string
+  if (n.scale <= 0) {
+    text = n.value === 0n ? "0" : digits + "0".repeat(-n.scale)
+  } else {
+    const padded = digits.padStart(n.scale + 1, "0")
+    text = `${padded.slice(0, padded.length - n.scale)}.${padded.slice(padded.length - n.scale)}`
+  }
+  return negative ? `-${text}` : text
+}
+
+/**
+ * The amount with at least two decimals, as people and CSV files expect money. // => "1250.50", "0.01", "7.125"
+ * Amounts with more than two decimals (only ever received, never sent) keep all their digits.
+ */
+export const formatFixed2 = (amount: Amount): string => {
+  const plain = toPlainString(amount)
+  const point = plain.indexOf(".")
+  if (point === -1) return `${plain}.00`
+  const decimals = plain.length - point - 1
+  return decimals >= 2 ? plain : `${plain}0`
+}
+
+/** Number of digits before the decimal point of an amount (0 for amounts below 1). */
+export const integerDigits = (amount: Amount): number => {
+  const n = BigDecimal.normalize(amount)
+  const abs = n.value < 0n ? -n.value : n.value
+  const intPart = n.scale <= 0 ? abs * TEN ** BigInt(-n.scale) : abs / TEN ** BigInt(n.scale)
+  return intPart === 0n ? 0 : `${intPart}`.length
+}
+
+/** Number of significant digits after the decimal point of an amount (trailing zeros do not count). */
+export const fractionDigits = (amount: Amount): number => Math.max(0, BigDecimal.normalize(amount).scale)
+
+/** Why an amount does not fit a format (positive, digit limits), or `undefined` when it does (decisions: amount). */
+export const invalidReason = (amount: Amount, format: Format): string | undefined => {
+  if (!BigDecimal.isPositive(amount)) return `amount must be positive, got ${toPlainString(amount)}`
+  const i = integerDigits(amount)
+  if (i > format.integerDigits) {
+    return `amount has ${i} digits before the decimal point, at most ${format.integerDigits} allowed`
+  }
+  const f = fractionDigits(amount)
+  if (f > format.fractionDigits) return `amount has ${f} decimals, at most ${format.fractionDigits} allowed`
+  return undefined
+}
+
+/** Whether an amount fits a format. */
+export const fits = (amount: Amount, format: Format): boolean => invalidReason(amount, format) === undefined
+
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/
+
+/** Parses plain decimal text (`"1250.50"`, `"-3"`) into an exact amount, or explains why it is not one. */
+export const parse = (text: string): Result.Result<Amount, string> => {
+  if (!DECIMAL_TEXT.test(text)) return Result.fail(`"${text}" is not a decimal number`)
+  const bd = BigDecimal.fromString(text)
+  return Option.isSome(bd) ? Result.succeed(BigDecimal.normalize(bd.value)) : Result.fail(`"${text}" is out of range`)
+}
+
+/** Parses plain decimal text; throws on anything else (tests and literals only). */
+export const parseUnsafe = (text: string): Amount => {
+  const r = parse(text)
+  if (Result.isFailure(r)) throw new RangeError(r.failure)
+  return r.success
+}
+
+/**
+ * The exact decimal a JSON number stands for: its shortest round-trip text (`0.1` is 0.1, not the binary
+ * float's expansion). `undefined` for NaN and infinities.
+ */
+export const fromJsonNumber = (n: number): Amount | undefined => {
+  const bd = BigDecimal.fromNumber(n)
+  return Option.isSome(bd) ? BigDecimal.normalize(bd.value) : undefined
+}
+
+/**
+ * The JSON number that reads back as exactly this amount, or `undefined` when none does (more than 15 significant
+ * digits). Every `[12.2]` and `[9.2]` amount has one.
+ */
+export const toJsonNumber = (amount: Amount): number | undefined => {
+  const n = Number(toPlainString(amount))
+  if (!Number.isFinite(n)) return undefined
+  const back = fromJsonNumber(n)
+  return back !== undefined && BigDecimal.equals(back, amount) ? n : undefined
+}
+
+const notExact = (amount: Amount) =>
+  new SchemaIssue.InvalidValue({
+    message: `amount ${toPlainString(amount)} cannot be written exactly as a JSON number`
+  })
+
+const encodeChecked = (format: Format | undefined) => (amount: Amount) => {
+  if (format !== undefined) {
+    const reason = invalidReason(amount, format)
+    if (reason !== undefined) return Effect.fail(new SchemaIssue.InvalidValue({ message: reason }))
+  }
+  const n = toJsonNumber(amount)
+  return n === undefined ? Effect.fail(notExact(amount)) : Effect.succeed(n)
+}
+
+const decodeNumber = (n: number) => {
+  const bd = fromJsonNumber(n)
+  return bd === undefined
+    ? Effect.fail(new SchemaIssue.InvalidValue({ message: `amount must be a finite number, got ${n}` }))
+    : Effect.succeed(bd)
+}
+
+/** The domain value of an amount in format `format`: a BigDecimal that is positive and within the digit limits. */
+export const AmountFromSelf = (format: Format) =>
+  Schema.BigDecimal.check(
+    Schema.makeFilter((bd: Amount) => invalidReason(bd, format) ?? true, {
+      expected: `a positive amount in format [${format.integerDigits}.${format.fractionDigits}]`
+    })
+  )
+
+/** Any exact amount as a JSON number, without limits (decoding reads the number's shortest text exactly). */
+export const JsonNumber = Schema.Finite.pipe(
+  Schema.decodeTo(
+    Schema.BigDecimal,
+    SchemaTransformation.transformEffect({ decode: decodeNumber, encode: encodeChecked(undefined) })
+  )
+)
+
+/**
+ * `amount.value` of the balance-check request (section 2.2): a JSON number ↔ BigDecimal, positive, format `[12.2]`,
+ * checked both ways (we send it; the mock bank receives it).
+ */
+export const BalanceCheckAmountValue = Schema.Finite.pipe(
+  Schema.decodeTo(
+    AmountFromSelf(balanceCheckFormat),
+    SchemaTransformation.transformEffect({ decode: decodeNumber, encode: encodeChecked(balanceCheckFormat) })
+  )
+)
+
+/** A numeric text as some banks send amounts (`"1250.50"`), read exactly. */
+const AmountText = Schema.String.check(
+  Schema.isPattern(DECIMAL_TEXT, { message: "amount text must be a plain decimal number" })
+)
+
+/**
+ * `instructedAmount.value` of a standing order (section 2.5): decoding is tolerant (a JSON number or a numeric
+ * string, any finite decimal, kept exact), encoding is strict (positive, format `[9.2]`, a JSON number).
+ */
+export const StandingOrderAmountValue = Schema.Union([Schema.Finite, AmountText]).pipe(
+  Schema.decodeTo(
+    Schema.BigDecimal,
+    SchemaTransformation.transformEffect({
+      decode: (input: number | string) => {
+        if (typeof input === "number") return decodeNumber(input)
+        const r = parse(input)
+        return Result.isSuccess(r)
+          ? Effect.succeed(r.success)
+          : Effect.fail(new SchemaIssue.InvalidValue({ message: r.failure }))
+      },
+      encode: encodeChecked(standingOrderFormat)
+    })
+  )
+)
+
+/** Exact equality of amounts (`1.5` equals `1.50`). */
+export const equals = (a: Amount, b: Amount): boolean => BigDecimal.equals(a, b)

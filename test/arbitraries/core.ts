@@ -1,0 +1,67 @@
+/**
+ * fast-check generators for the schemas of @tppkit/core, shared by every suite: valid IBANs (with computed check
+ * digits), currency codes, exact amounts within the [12.2] and [9.2] formats, dates, date-times and whole standing
+ * orders (domain values and their wire JSON).
+ */
+import { type Currency, Iban, LocalDate, Money } from "@tppkit/core"
+import { BigDecimal } from "effect"
+import fc from "fast-check"
+
+const countries = Object.entries(Iban.countryLengths)
+
+/** Upper-case letters and digits, as a BBAN may contain. */
+const alnum = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".split(""))
+const digit = fc.constantFrom(..."0123456789".split(""))
+
+/** A valid IBAN of a known country: random BBAN (mostly digits) with correct check digits. */
+export const iban: fc.Arbitrary<Iban.Iban> = fc.constantFrom(...countries).chain(([country, length]) =>
+  fc
+    .array(fc.oneof({ weight: 4, arbitrary: digit }, { weight: 1, arbitrary: alnum }), {
+      minLength: length - 4,
+      maxLength: length - 4
+    })
+    .map((chars) => {
+      const bban = chars.join("")
+      return Iban.parseUnsafe(`${country}${Iban.checkDigits(country, bban)}${bban}`)
+    })
+)
+
+/** A valid IBAN as a person might type it: print form with spaces, or lower case. */
+export const ibanText: fc.Arbitrary<string> = fc.tuple(iban, fc.boolean(), fc.boolean()).map(([i, spaced, lower]) => {
+  const text = spaced ? Iban.formatPrint(i) : i
+  return lower ? text.toLowerCase() : text
+})
+
+/** A currency code: three upper-case letters. */
+export const currencyCode: fc.Arbitrary<Currency.CurrencyCode> = fc
+  .stringMatching(/^[A-Z]{3}$/)
+  .map((s) => s as Currency.CurrencyCode)
+
+/** A positive exact amount within a format `[i.f]`, spread over every magnitude. */
+export const amount = (format: Money.Format): fc.Arbitrary<Money.Amount> =>
+  fc.integer({ min: 0, max: format.fractionDigits }).chain((scale) =>
+    fc
+      .integer({ min: 1, max: format.integerDigits + scale })
+      .chain((digits) => fc.bigInt({ min: 10n ** BigInt(digits - 1), max: 10n ** BigInt(digits) - 1n }))
+      .map((value) => BigDecimal.normalize(BigDecimal.make(value, scale)))
+  )
+
+/** A positive balance-check amount, format [12.2]. */
+export const balanceCheckAmount: fc.Arbitrary<Money.Amount> = amount(Money.balanceCheckFormat)
+
+/** A positive standing-order amount, format [9.2]. */
+export const standingOrderAmount: fc.Arbitrary<Money.Amount> = amount(Money.standingOrderFormat)
+
+/** Any supported date, 0001-01-01..9999-12-31. */
+export const localDate: fc.Arbitrary<LocalDate.LocalDate> = fc
+  .integer({ min: LocalDate.MIN, max: LocalDate.MAX })
+  .map((n) => n as LocalDate.LocalDate)
+
+/** A date in the years 2000–2099, where real orders live. */
+export const recentDate: fc.Arbitrary<LocalDate.LocalDate> = fc
+  .integer({ min: LocalDate.makeUnsafe(2000, 1, 1), max: LocalDate.makeUnsafe(2099, 12, 31) })
+  .map((n) => n as LocalDate.LocalDate)
+
+/** A text of at most `max` printable characters. */
+export const text = (max: number, min = 0): fc.Arbitrary<string> =>
+  fc.string({ minLength: min, maxLength: max, unit: "grapheme-ascii" })

@@ -1,0 +1,114 @@
+import { Money } from "@tppkit/core"
+import { BigDecimal, Result, Schema } from "effect"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as Arb from "../arbitraries/core.ts"
+
+const bd = Money.parseUnsafe
+const message = (r: Result.Result<unknown, { message: string }>): string =>
+  Result.isFailure(r) ? r.failure.message : "(success)"
+
+describe("Money", () => {
+  it("formats with exactly two decimals", () => {
+    expect(Money.formatFixed2(bd("1250.5"))).toBe("1250.50")
+    expect(Money.formatFixed2(bd("1250.50"))).toBe("1250.50")
+    expect(Money.formatFixed2(bd("100"))).toBe("100.00")
+    expect(Money.formatFixed2(bd("0.01"))).toBe("0.01")
+    expect(Money.formatFixed2(bd("999999999999.99"))).toBe("999999999999.99")
+    expect(Money.formatFixed2(bd("7.125"))).toBe("7.125")
+    expect(Money.toPlainString(BigDecimal.make(1n, -20))).toBe("100000000000000000000")
+    expect(Money.toPlainString(BigDecimal.make(1n, 20))).toBe("0.00000000000000000001")
+  })
+
+  it("counts digits", () => {
+    expect(Money.integerDigits(bd("0.5"))).toBe(0)
+    expect(Money.integerDigits(bd("999999999999.99"))).toBe(12)
+    expect(Money.fractionDigits(bd("1.10"))).toBe(1)
+  })
+
+  it("decodes JSON numbers exactly, without float artefacts", () => {
+    const decode = Schema.decodeUnknownSync(Money.BalanceCheckAmountValue)
+    expect(Money.equals(decode(0.1), bd("0.1"))).toBe(true)
+    expect(Money.equals(decode(1250.5), bd("1250.50"))).toBe(true)
+    expect(Money.equals(decode(999999999999.99), bd("999999999999.99"))).toBe(true)
+    expect(Money.equals(decode(0.01), bd("0.01"))).toBe(true)
+    const sum = BigDecimal.sum(decode(0.1), decode(0.2))
+    expect(Money.equals(sum, bd("0.3"))).toBe(true)
+    expect(Schema.encodeSync(Money.BalanceCheckAmountValue)(sum)).toBe(0.3)
+    expect(JSON.stringify({ value: Schema.encodeSync(Money.BalanceCheckAmountValue)(bd("999999999999.99")) })).toBe(
+      '{"value":999999999999.99}'
+    )
+  })
+
+  it("enforces [12.2] both ways with messages naming the field", () => {
+    const S = Schema.Struct({ amount: Schema.Struct({ value: Money.BalanceCheckAmountValue }) })
+    expect(message(Schema.decodeUnknownResult(S)({ amount: { value: 0 } }))).toMatch(/positive[\s\S]*"value"/)
+    expect(message(Schema.decodeUnknownResult(S)({ amount: { value: -1 } }))).toMatch(/positive/)
+    expect(message(Schema.decodeUnknownResult(S)({ amount: { value: 1000000000000 } }))).toMatch(
+      /13 digits before the decimal point, at most 12[\s\S]*\["amount"\]\["value"\]/
+    )
+    expect(message(Schema.decodeUnknownResult(S)({ amount: { value: 1.005 } }))).toMatch(/3 decimals, at most 2/)
+    expect(message(Schema.decodeUnknownResult(S)({ amount: { value: "12.50" } }))).toMatch(/number/)
+    expect(message(Schema.encodeResult(S)({ amount: { value: bd("0.001") } }))).toMatch(/3 decimals/)
+  })
+
+  it("standing-order amounts: tolerant decoding, strict [9.2] encoding", () => {
+    const decode = Schema.decodeUnknownSync(Money.StandingOrderAmountValue)
+    const encode = Schema.encodeResult(Money.StandingOrderAmountValue)
+    expect(Money.toPlainString(decode("1250.50"))).toBe("1250.5")
+    expect(Money.toPlainString(decode(1234567890123.456))).toBe("1234567890123.456")
+    expect(Money.toPlainString(decode("-5"))).toBe("-5")
+    expect(Money.toPlainString(decode("12345678901234567890.123"))).toBe("12345678901234567890.123")
+    expect(() => decode("12,50")).toThrow(/plain decimal/)
+    expect(() => decode("")).toThrow()
+    expect(encode(bd("999999999.99"))).toEqual(Result.succeed(999999999.99))
+    expect(message(encode(bd("1000000000")))).toMatch(/10 digits before the decimal point, at most 9/)
+    expect(message(encode(bd("-1")))).toMatch(/positive/)
+  })
+
+  it("refuses to write an amount a JSON number cannot carry exactly", () => {
+    expect(Money.toJsonNumber(bd("1234567890.123456789"))).toBeUndefined()
+    expect(Result.isFailure(Schema.encodeResult(Money.JsonNumber)(bd("1234567890.123456789")))).toBe(true)
+  })
+
+  describe("properties", () => {
+    it("[12.2]: decode(encode(x)) = x and the JSON text is the exact decimal", () => {
+      fc.assert(
+        fc.property(Arb.balanceCheckAmount, (x) => {
+          const wire = Schema.encodeSync(Money.BalanceCheckAmountValue)(x)
+          const json = JSON.stringify(wire)
+          expect(json).toBe(Money.toPlainString(x))
+          const back = Schema.decodeUnknownSync(Money.BalanceCheckAmountValue)(JSON.parse(json))
+          expect(Money.equals(back, x)).toBe(true)
+        }),
+        { numRuns: 10_000 }
+      )
+    })
+
+    it("[9.2]: decode(encode(x)) = x", () => {
+      fc.assert(
+        fc.property(Arb.standingOrderAmount, (x) => {
+          const wire = Schema.encodeSync(Money.StandingOrderAmountValue)(x)
+          expect(typeof wire).toBe("number")
+          const back = Schema.decodeUnknownSync(Money.StandingOrderAmountValue)(JSON.parse(JSON.stringify(wire)))
+          expect(Money.equals(back, x)).toBe(true)
+        }),
+        { numRuns: 10_000 }
+      )
+    })
+
+    it("sums of decoded amounts stay exact (no 0.1 + 0.2 drift)", () => {
+      fc.assert(
+        fc.property(fc.array(Arb.standingOrderAmount, { maxLength: 50 }), (xs) => {
+          const cents = xs.reduce((acc, x) => acc + BigInt(Money.formatFixed2(x).replace(".", "")), 0n)
+          const total = BigDecimal.sumAll(xs)
+          expect(
+            Money.formatFixed2(total)
+              .replace(".", "")
+              .replace(/^0+(?=\d)/, "")
+          ).toBe(`${cents}`)
+        })
+      )
+    })
+  })
+})
