@@ -4,12 +4,18 @@
  * @since 0.1.0
  */
 
+/** Business-day conventions: following, preceding, modified-following, modified-preceding, none. */
+export * as BusinessDayConvention from "./BusinessDayConvention.ts"
+/** Working-day calendars: weekends, TARGET2 and custom holidays. */
+export * as Calendar from "./Calendar.ts"
 /** Card-transaction details: merchant category code and masked card number. */
 export * as Card from "./Card.ts"
 /** Currency codes (ISO 4217) and country codes (ISO 3166). */
 export * as Currency from "./Currency.ts"
 /** RFC 3339 date-times kept as text, with pure epoch-millisecond conversions. */
 export * as DateTime from "./DateTime.ts"
+/** Easter Sunday by the Gregorian computus. */
+export * as Easter from "./Easter.ts"
 /** The standing-order frequency codes. */
 export * as Frequency from "./Frequency.ts"
 /** IBANs: normalised, country length and mod-97 checked. */
@@ -18,5 +24,7 @@ export * as Iban from "./Iban.ts"
 export * as LocalDate from "./LocalDate.ts"
 /** Exact money amounts (BigDecimal) with the [12.2] and [9.2] wire formats. */
 export * as Money from "./Money.ts"
+/** The frequency engine: nominal and execution dates of a standing order, lazily and by index. */
+export * as Occurrence from "./Occurrence.ts"
 /** Bounded texts with the document's field lengths. */
 export * as Text from "./Text.ts"

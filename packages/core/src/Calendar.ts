@@ -1,0 +1,138 @@
+/**
+ * Working-day calendars (spec: Dates, Calendars). A calendar is a value that names the holidays besides
+ * Saturdays and Sundays; "is this a working day" is answered in O(1), so national calendars built from a
+ * holiday library plug into the engine unchanged.
+ *
+ * @since 0.1.0
+ */
+import * as Easter from "./Easter.ts"
+import * as WorkingDays from "./internal/workingDays.ts"
+import * as LocalDate from "./LocalDate.ts"
+
+/** A working-day calendar: its name and its holidays besides Saturdays and Sundays (spec: Dates, working day). */
+export interface Calendar {
+  /** A short name for messages and reports, e.g. `"target"`. */
+  readonly name: string
+  /** Whether a date is a holiday of this calendar; weekends need not be reported. Must be O(1) and pure. */
+  readonly isHoliday: (date: LocalDate.LocalDate) => boolean
+}
+
+/** A calendar from a name and a holiday predicate (the predicate should answer in O(1)). */
+export const make = (name: string, isHoliday: (date: LocalDate.LocalDate) => boolean): Calendar => ({
+  name,
+  isHoliday
+})
+
+/** Saturdays and Sundays only, no holidays (spec: Calendars, `weekends`). */
+export const weekends: Calendar = make("weekends", () => false)
+
+// ---------------------------------------------------------------------------
+// TARGET2: a bitmap over 0001-01-01..9999-12-31, built on first use (about 60,000 holidays)
+// ---------------------------------------------------------------------------
+
+let targetBits: Uint32Array | undefined
+
+const buildTargetBits = (): Uint32Array => {
+  const bits = new Uint32Array(((LocalDate.MAX - LocalDate.MIN) >>> 5) + 1)
+  const set = (d: number): void => {
+    const i = d - LocalDate.MIN
+    if (i >= 0 && d <= LocalDate.MAX) bits[i >>> 5]! |= 1 << (i & 31)
+  }
+  for (let year = 1; year <= 9999; year++) {
+    const easter = Easter.sunday(year)
+    set(LocalDate.fromPartsUnchecked(year, 1, 1))
+    set(easter - 2)
+    set(easter + 1)
+    set(LocalDate.fromPartsUnchecked(year, 5, 1))
+    set(LocalDate.fromPartsUnchecked(year, 12, 25))
+    set(LocalDate.fromPartsUnchecked(year, 12, 26))
+  }
+  return bits
+}
+
+/** Whether a date is a TARGET2 closing day (spec: Calendars, `target`); false outside 0001–9999. */
+export const isTargetHoliday = (date: LocalDate.LocalDate): boolean => {
+  const i = date - LocalDate.MIN
+  if (i < 0 || date > LocalDate.MAX) return false
+  if (targetBits === undefined) targetBits = buildTargetBits()
+  const bits = targetBits
+  return ((bits[i >>> 5]! >>> (i & 31)) & 1) === 1
+}
+
+/**
+ * The TARGET2 closing days (spec: Calendars, `target`, the default): 1 January, Good Friday, Easter Monday,
+ * 1 May, 25 and 26 December of every year, Easter by the Gregorian computus.
+ */
+export const target: Calendar = make("target", isTargetHoliday)
+
+/**
+ * `base` plus extra holiday dates given by the user (spec: Calendars, custom); returns a new calendar and
+ * leaves `base` unchanged.
+ */
+export const withHolidays = (
+  base: Calendar,
+  dates: Iterable<LocalDate.LocalDate>,
+  name: string = `${base.name}+custom`
+): Calendar => {
+  const extra = new Set<number>(dates)
+  if (extra.size === 0) return make(name, base.isHoliday)
+  const baseIsHoliday = base.isHoliday
+  return make(name, (date) => extra.has(date) || baseIsHoliday(date))
+}
+
+// ---------------------------------------------------------------------------
+// queries
+// ---------------------------------------------------------------------------
+
+/** Whether a date is a working day: neither Saturday nor Sunday nor a holiday of `calendar` (spec: Dates). */
+export const isWorkingDay = (calendar: Calendar, date: LocalDate.LocalDate): boolean =>
+  WorkingDays.isWorking(calendar, date)
+
+/** The first working day on or after `date`, or `undefined` when there is none up to 9999-12-31. */
+export const nextWorkingDay = (calendar: Calendar, date: LocalDate.LocalDate): LocalDate.LocalDate | undefined => {
+  const d = WorkingDays.following(calendar, date)
+  return d > LocalDate.MAX ? undefined : (d as LocalDate.LocalDate)
+}
+
+/** The last working day on or before `date`, or `undefined` when there is none down to 0001-01-01. */
+export const previousWorkingDay = (calendar: Calendar, date: LocalDate.LocalDate): LocalDate.LocalDate | undefined => {
+  const d = WorkingDays.preceding(calendar, date)
+  return d < LocalDate.MIN ? undefined : (d as LocalDate.LocalDate)
+}
+
+/**
+ * The date `n` working days after `date` (before it for negative `n`; `date` itself is not counted); for
+ * `n = 0`, `date` when it is a working day, else the next working day. `undefined` when the walk leaves
+ * 0001–9999.
+ */
+export const addWorkingDays = (
+  calendar: Calendar,
+  date: LocalDate.LocalDate,
+  n: number
+): LocalDate.LocalDate | undefined => {
+  if (n === 0) return nextWorkingDay(calendar, date)
+  const step = n > 0 ? 1 : -1
+  let remaining = Math.abs(n)
+  let d: number = date
+  while (remaining > 0) {
+    d += step
+    if (d < LocalDate.MIN || d > LocalDate.MAX) return undefined
+    if (WorkingDays.isWorking(calendar, d)) remaining--
+  }
+  return d as LocalDate.LocalDate
+}
+
+/** The number of working days from `from` to `to`, both inclusive (0 when `to` is before `from`). */
+export const countWorkingDays = (calendar: Calendar, from: LocalDate.LocalDate, to: LocalDate.LocalDate): number => {
+  let count = 0
+  const last = Math.min(to, LocalDate.MAX)
+  for (let d = Math.max(from, LocalDate.MIN); d <= last; d++) {
+    const dow = (((d + 3) % 7) + 7) % 7
+    if (dow >= 5) {
+      d += 6 - dow // jump to Sunday; the loop's increment lands on Monday
+      continue
+    }
+    if (!calendar.isHoliday(d as LocalDate.LocalDate)) count++
+  }
+  return count
+}

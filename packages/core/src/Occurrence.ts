@@ -1,0 +1,311 @@
+/**
+ * The frequency engine: from a standing order's anchor, frequency and end date to its occurrences, each a
+ * nominal date and an execution date (spec: standing-order schedule, all sections). Pure integer day
+ * arithmetic: no `Date`, no clock, no Effect runtime on the hot path. Calendar-based codes answer
+ * "first occurrence on or after d", "k-th occurrence" and "how many in a window" in O(1).
+ *
+ * @since 0.1.0
+ */
+import { Result, Schema } from "effect"
+import * as BusinessDayConvention from "./BusinessDayConvention.ts"
+import * as Calendar from "./Calendar.ts"
+import * as Frequency from "./Frequency.ts"
+import * as WorkingDays from "./internal/workingDays.ts"
+import * as LocalDate from "./LocalDate.ts"
+
+// ---------------------------------------------------------------------------
+// model
+// ---------------------------------------------------------------------------
+
+/** Occurrence number `k` (0, 1, 2, …) of a schedule: its nominal date and its execution date. */
+export interface Occurrence {
+  readonly k: number
+  readonly nominal: LocalDate.LocalDate
+  readonly execution: LocalDate.LocalDate
+}
+
+/** The schedule fields of a standing order the engine reads (spec: Anchor, nextDate and the projection window). */
+export interface OrderSchedule {
+  readonly frequency: Frequency.Frequency
+  readonly startDate?: LocalDate.LocalDate | undefined
+  readonly nextDate?: LocalDate.LocalDate | undefined
+  readonly endDate?: LocalDate.LocalDate | undefined
+}
+
+/** How to turn nominal dates into execution dates: the calendar (default `target`) and convention (default `following`). */
+export interface Options {
+  readonly calendar?: Calendar.Calendar | undefined
+  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
+}
+
+/**
+ * A schedule ready for queries: the anchor, the end, the calendar and convention, and values derived from
+ * them once. Build it with {@link makePlan}.
+ */
+export interface Plan {
+  readonly frequency: Frequency.Frequency
+  /** `startDate`, else `nextDate` (spec: Anchor). */
+  readonly anchor: LocalDate.LocalDate
+  /** The bank's next payment date, kept for projections: occurrences executing before it count as paid. */
+  readonly nextDate: LocalDate.LocalDate | undefined
+  /** The last allowed nominal date (inclusive), or `undefined` when the schedule never ends. */
+  readonly endDate: LocalDate.LocalDate | undefined
+  readonly calendar: Calendar.Calendar
+  readonly convention: BusinessDayConvention.BusinessDayConvention
+  /** Whether execution dates are moved by the convention (WEEK and month-based codes, convention not `none`). */
+  readonly adjusts: boolean
+  /** Days between nominal dates: DAI7 1, WEEK 7, otherwise 0. */
+  readonly dayStep: number
+  /** Months between nominal dates: MNTH 1, QUTR 3, SEMI 6, YEAR 12, otherwise 0. */
+  readonly monthStep: number
+  /** The anchor's month as year·12 + month − 1. */
+  readonly anchorMonth: number
+  /** The anchor's day of month. */
+  readonly anchorDay: number
+  /** The last date a nominal date may take: `endDate`, or 9999-12-31. */
+  readonly lastNominal: LocalDate.LocalDate
+  /** For calendar-based codes the number of the last occurrence whose nominal date is not past `lastNominal` (−1: none). */
+  readonly lastK: number
+}
+
+/** Why an order cannot be projected (spec: Anchor: neither `startDate` nor `nextDate`), as a value. */
+export class NotProjectable extends Schema.TaggedError<NotProjectable>()("NotProjectable", {
+  reason: Schema.String
+}) {
+  /** The human reason. */
+  override get message(): string {
+    return this.reason
+  }
+}
+
+// ---------------------------------------------------------------------------
+// constructors
+// ---------------------------------------------------------------------------
+
+const isFrequency = (u: unknown): u is Frequency.Frequency =>
+  typeof u === "string" && (Frequency.codes as ReadonlyArray<string>).includes(u)
+
+/**
+ * The plan of an order, or why it cannot be projected: the anchor is `startDate`, else `nextDate`, else
+ * the order is not projectable (spec: Anchor). Calendar defaults to `target`, convention to `following`.
+ */
+export const makePlan = (order: OrderSchedule, options?: Options): Result.Result<Plan, NotProjectable> => {
+  const anchor = order.startDate ?? order.nextDate
+  if (anchor === undefined) {
+    return Result.fail(
+      new NotProjectable({ reason: "the order has neither startDate nor nextDate to anchor its schedule" })
+    )
+  }
+  if (!isFrequency(order.frequency)) {
+    return Result.fail(new NotProjectable({ reason: `unknown frequency ${JSON.stringify(order.frequency)}` }))
+  }
+  for (const [name, d] of [
+    ["startDate", order.startDate],
+    ["nextDate", order.nextDate],
+    ["endDate", order.endDate]
+  ] as const) {
+    if (d !== undefined && !LocalDate.isValidDayNumber(d)) {
+      return Result.fail(new NotProjectable({ reason: `${name} is not a date within 0001-01-01..9999-12-31` }))
+    }
+  }
+  const frequency = order.frequency
+  const convention = options?.convention ?? BusinessDayConvention.defaultConvention
+  const parts = LocalDate.toParts(anchor)
+  const endDate = order.endDate
+  const lastNominal = endDate === undefined ? LocalDate.MAX : endDate
+  const dayStep = frequency === "DAI7" ? 1 : frequency === "WEEK" ? 7 : 0
+  const monthStep = Frequency.monthStep(frequency) ?? 0
+  const anchorMonth = parts.year * 12 + parts.month - 1
+  let lastK = -1
+  if (lastNominal >= anchor) {
+    if (dayStep !== 0) lastK = Math.floor((lastNominal - anchor) / dayStep)
+    else if (monthStep !== 0) {
+      lastK = Math.floor((WorkingDays.monthIndexOf(lastNominal) - anchorMonth) / monthStep)
+      if (rawNominal(anchorMonth, parts.day, monthStep, lastK) > lastNominal) lastK--
+    }
+  }
+  return Result.succeed({
+    frequency,
+    anchor,
+    nextDate: order.nextDate,
+    endDate,
+    calendar: options?.calendar ?? Calendar.target,
+    convention,
+    adjusts: Frequency.usesConvention(frequency) && convention !== "none",
+    dayStep,
+    monthStep,
+    anchorMonth,
+    anchorDay: parts.day,
+    lastNominal,
+    lastK
+  })
+}
+
+// ---------------------------------------------------------------------------
+// calendar-based codes (DAI7, WEEK, MNTH, QUTR, SEMI, YEAR): random access by k
+// ---------------------------------------------------------------------------
+
+const END = WorkingDays.BEYOND_MAX
+
+/** Nominal date k of a month-based schedule (spec: Nominal dates: anchor day clamped to the month's length). */
+function rawNominal(anchorMonth: number, anchorDay: number, monthStep: number, k: number): number {
+  const index = anchorMonth + monthStep * k
+  if (index > WorkingDays.MAX_MONTH_INDEX) return END
+  const year = Math.floor(index / 12)
+  const month = index - year * 12 + 1
+  const dim = LocalDate.daysInMonth(year, month)
+  return LocalDate.fromPartsUnchecked(year, month, Math.min(anchorDay, dim))
+}
+
+/** Nominal date number k of a calendar-based plan, or `END` when it does not exist. */
+const nominalAt = (plan: Plan, k: number): number => {
+  if (k > plan.lastK) return END
+  return plan.dayStep !== 0
+    ? plan.anchor + plan.dayStep * k
+    : rawNominal(plan.anchorMonth, plan.anchorDay, plan.monthStep, k)
+}
+
+/** Execution day of a nominal day: `END` past the range or the end date, below `MIN` when it moved before 0001-01-01. */
+const executionOf = (plan: Plan, nominal: number): number =>
+  nominal === END || !plan.adjusts ? nominal : WorkingDays.adjust(nominal, plan.convention, plan.calendar)
+
+/** Execution day of occurrence k (see {@link executionOf}). */
+const executionAt = (plan: Plan, k: number): number => executionOf(plan, nominalAt(plan, k))
+
+/** The smallest k whose execution day is on or after `d`, or whose occurrence is past the end (`END`). */
+const firstIndex = (plan: Plan, d: number): number => {
+  let k: number
+  if (plan.dayStep !== 0) {
+    k = Math.max(0, Math.ceil((d - plan.anchor) / plan.dayStep))
+  } else {
+    const clamped = Math.min(Math.max(d, LocalDate.MIN), LocalDate.MAX)
+    k = Math.max(0, Math.ceil((WorkingDays.monthIndexOf(clamped) - plan.anchorMonth) / plan.monthStep))
+  }
+  if (k > plan.lastK + 1) k = plan.lastK + 1
+  // the estimate is the first nominal date in d's month (or day); conventions move dates by a few days at most
+  while (k > 0 && executionAt(plan, k - 1) >= d) k--
+  for (;;) {
+    const e = executionAt(plan, k)
+    if (e >= d) return k
+    k++
+  }
+}
+
+const occurrence = (k: number, nominal: number, execution: number): Occurrence => ({
+  k,
+  nominal: nominal as LocalDate.LocalDate,
+  execution: execution as LocalDate.LocalDate
+})
+
+// ---------------------------------------------------------------------------
+// DAIL: the k-th working day on or after the anchor
+// ---------------------------------------------------------------------------
+
+/** Working days of `calendar` in `from..to` (inclusive), weekends skipped without calling the calendar. */
+const countWorking = (calendar: Calendar.Calendar, from: number, to: number): number =>
+  to < from ? 0 : Calendar.countWorkingDays(calendar, from as LocalDate.LocalDate, to as LocalDate.LocalDate)
+
+function* iterateDaily(plan: Plan, from: number): Generator<Occurrence, void, undefined> {
+  const start = Math.max(from, plan.anchor)
+  let k = countWorking(plan.calendar, plan.anchor, start - 1)
+  const last = plan.lastNominal
+  const calendar = plan.calendar
+  for (let d = start; d <= last; d++) {
+    if (WorkingDays.isWorking(calendar, d)) {
+      yield occurrence(k, d, d)
+      k++
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// queries
+// ---------------------------------------------------------------------------
+
+function* iterateCalendar(plan: Plan, from: number): Generator<Occurrence, void, undefined> {
+  for (let k = from <= LocalDate.MIN ? 0 : firstIndex(plan, from); ; k++) {
+    const n = nominalAt(plan, k)
+    if (n === END) return
+    const e = executionOf(plan, n)
+    if (e > LocalDate.MAX) return // spec: Dates — occurrences past 9999-12-31 do not exist
+    if (e >= from) yield occurrence(k, n, e) // below MIN: moved before 0001-01-01, does not exist
+  }
+}
+
+/**
+ * The occurrences in order, lazily, starting with the first whose execution date is on or after `from`
+ * (all of them without `from`); unbounded when the plan has no `endDate` (it stops at 9999-12-31).
+ * `nextDate` is not applied here: projections skip occurrences executing before it.
+ */
+export const iterate = (plan: Plan, from?: LocalDate.LocalDate): IterableIterator<Occurrence> => {
+  const start = from ?? LocalDate.MIN
+  return plan.frequency === "DAIL" ? iterateDaily(plan, start) : iterateCalendar(plan, start)
+}
+
+/** The occurrences whose execution date lies in `from..to` (both inclusive), in order. */
+export const between = (plan: Plan, from: LocalDate.LocalDate, to: LocalDate.LocalDate): Array<Occurrence> => {
+  const out: Array<Occurrence> = []
+  if (to < from) return out
+  if (plan.frequency === "DAIL") {
+    const start = Math.max(from, plan.anchor)
+    const last = Math.min(to, plan.lastNominal)
+    let k = countWorking(plan.calendar, plan.anchor, start - 1)
+    for (let d = start; d <= last; d++) {
+      if (WorkingDays.isWorking(plan.calendar, d)) out.push(occurrence(k++, d, d))
+    }
+    return out
+  }
+  for (let k = firstIndex(plan, from); ; k++) {
+    const n = nominalAt(plan, k)
+    if (n === END) break
+    const e = executionOf(plan, n)
+    if (e > to) break
+    if (e >= from) out.push(occurrence(k, n, e))
+  }
+  return out
+}
+
+/**
+ * The first occurrence whose execution date is on or after `date`, or `undefined` when the schedule has
+ * ended by then. O(1) for calendar-based codes; for DAIL proportional to the working days since the anchor.
+ */
+export const firstOnOrAfter = (plan: Plan, date: LocalDate.LocalDate): Occurrence | undefined => {
+  if (plan.frequency === "DAIL") {
+    const start = Math.max(date, plan.anchor)
+    const d = WorkingDays.following(plan.calendar, start)
+    if (d > plan.lastNominal) return undefined
+    return occurrence(countWorking(plan.calendar, plan.anchor, start - 1), d, d)
+  }
+  const k = firstIndex(plan, date)
+  const n = nominalAt(plan, k)
+  const e = executionOf(plan, n)
+  return e > LocalDate.MAX ? undefined : occurrence(k, n, e)
+}
+
+/**
+ * Occurrence number `k` (0-based), or `undefined` when it does not exist (past `endDate` or 9999-12-31, or
+ * moved before 0001-01-01). O(1) for calendar-based codes, O(k) for DAIL.
+ */
+export const nth = (plan: Plan, k: number): Occurrence | undefined => {
+  if (!Number.isInteger(k) || k < 0) return undefined
+  if (plan.frequency === "DAIL") {
+    let d = WorkingDays.following(plan.calendar, plan.anchor)
+    for (let i = 0; i < k && d <= plan.lastNominal; i++) d = WorkingDays.following(plan.calendar, d + 1)
+    return d > plan.lastNominal ? undefined : occurrence(k, d, d)
+  }
+  const n = nominalAt(plan, k)
+  const e = executionOf(plan, n)
+  return e < LocalDate.MIN || e > LocalDate.MAX ? undefined : occurrence(k, n, e)
+}
+
+/**
+ * The number of occurrences whose execution date lies in `from..to` (both inclusive), without building
+ * them: O(1) for calendar-based codes, a walk over the weekdays of the window for DAIL.
+ */
+export const count = (plan: Plan, from: LocalDate.LocalDate, to: LocalDate.LocalDate): number => {
+  if (to < from) return 0
+  if (plan.frequency === "DAIL") {
+    return countWorking(plan.calendar, Math.max(from, plan.anchor), Math.min(to, plan.lastNominal))
+  }
+  return Math.max(0, firstIndex(plan, to + 1) - firstIndex(plan, from))
+}

@@ -1,0 +1,74 @@
+/**
+ * Hot-path helpers of the frequency engine on plain day numbers. Out-of-range answers are signalled by the
+ * sentinels `BEYOND_MAX` (past 9999-12-31) and `BEFORE_MIN` (before 0001-01-01) instead of allocations.
+ */
+import * as LocalDate from "../LocalDate.ts"
+
+/** The part of a calendar the helpers need (structural, so that this module does not import Calendar). */
+export interface HolidaySource {
+  readonly isHoliday: (date: LocalDate.LocalDate) => boolean
+}
+
+/** A day number past 9999-12-31: "no such date up to the end of the range". */
+export const BEYOND_MAX: number = LocalDate.MAX + 1
+/** A day number before 0001-01-01: "no such date down to the start of the range". */
+export const BEFORE_MIN: number = LocalDate.MIN - 1
+/** The month index (year·12 + month − 1) of December 9999. */
+export const MAX_MONTH_INDEX = 9999 * 12 + 11
+
+/** Whether a day number is a working day of a calendar. */
+export const isWorking = (calendar: HolidaySource, d: number): boolean => {
+  const dow = (((d + 3) % 7) + 7) % 7 // 0 = Monday … 6 = Sunday
+  return dow < 5 && !calendar.isHoliday(d as LocalDate.LocalDate)
+}
+
+/** The first working day on or after `d`, or `BEYOND_MAX`. */
+export const following = (calendar: HolidaySource, d: number): number => {
+  for (; d <= LocalDate.MAX; d++) if (isWorking(calendar, d)) return d
+  return BEYOND_MAX
+}
+
+/** The last working day on or before `d`, or `BEFORE_MIN`. */
+export const preceding = (calendar: HolidaySource, d: number): number => {
+  for (; d >= LocalDate.MIN; d--) if (isWorking(calendar, d)) return d
+  return BEFORE_MIN
+}
+
+/** Year·12 + month − 1 of a day number (civil-from-days without the day). */
+export const monthIndexOf = (date: number): number => {
+  const z = date + 719_468
+  const era = Math.floor(z / 146_097)
+  const doe = z - era * 146_097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const month = mp < 10 ? mp + 3 : mp - 9
+  return (yoe + era * 400 + (month <= 2 ? 1 : 0)) * 12 + month - 1
+}
+
+/** Whether two day numbers lie in the same calendar month (either may be a sentinel). */
+const sameMonth = (a: number, b: number): boolean =>
+  a >= LocalDate.MIN && a <= LocalDate.MAX && monthIndexOf(a) === monthIndexOf(b)
+
+/** The business-day convention applied to `d` (spec: Execution dates), with sentinels when the range ends. */
+export const adjust = (
+  d: number,
+  convention: "following" | "preceding" | "modified-following" | "modified-preceding" | "none",
+  calendar: HolidaySource
+): number => {
+  if (convention === "none" || isWorking(calendar, d)) return d
+  switch (convention) {
+    case "following":
+      return following(calendar, d)
+    case "preceding":
+      return preceding(calendar, d)
+    case "modified-following": {
+      const f = following(calendar, d)
+      return sameMonth(f, d) ? f : preceding(calendar, d)
+    }
+    case "modified-preceding": {
+      const p = preceding(calendar, d)
+      return sameMonth(p, d) ? p : following(calendar, d)
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { Calendar, Easter, LocalDate } from "@tppkit/core"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+
+const d = LocalDate.parseUnsafe
+
+/** A straightforward restatement of the TARGET2 closing days (spec: Calendars, `target`). */
+const targetByRule = (date: LocalDate.LocalDate): boolean => {
+  const { year, month, day } = LocalDate.toParts(date)
+  const easter = Easter.sunday(year)
+  return (
+    (month === 1 && day === 1) ||
+    (month === 5 && day === 1) ||
+    (month === 12 && (day === 25 || day === 26)) ||
+    date === easter - 2 ||
+    date === easter + 1
+  )
+}
+
+describe("Calendar", () => {
+  it("weekends has no holidays; Saturdays and Sundays are never working days", () => {
+    expect(Calendar.isWorkingDay(Calendar.weekends, d("2026-11-20"))).toBe(true) // Friday
+    expect(Calendar.isWorkingDay(Calendar.weekends, d("2026-11-21"))).toBe(false) // Saturday
+    expect(Calendar.isWorkingDay(Calendar.weekends, d("2026-11-22"))).toBe(false) // Sunday
+    expect(Calendar.isWorkingDay(Calendar.weekends, d("2026-12-25"))).toBe(true)
+  })
+
+  it("target closes on the TARGET2 days of 2024", () => {
+    const closed = ["2024-01-01", "2024-03-29", "2024-04-01", "2024-05-01", "2024-12-25", "2024-12-26"]
+    for (const c of closed) expect(Calendar.target.isHoliday(d(c))).toBe(true)
+    for (const o of ["2024-01-02", "2024-03-28", "2024-04-02", "2024-12-24", "2024-12-27"]) {
+      expect(Calendar.isWorkingDay(Calendar.target, d(o))).toBe(true)
+    }
+  })
+
+  it("target agrees with the rule on any date 0001–9999", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: LocalDate.MIN, max: LocalDate.MAX }), (n) => {
+        const date = n as LocalDate.LocalDate
+        expect(Calendar.target.isHoliday(date)).toBe(targetByRule(date))
+      }),
+      { numRuns: 10_000 }
+    )
+    expect(Calendar.target.isHoliday(LocalDate.MIN)).toBe(true)
+    expect(Calendar.target.isHoliday((LocalDate.MAX + 1) as LocalDate.LocalDate)).toBe(false)
+  })
+
+  it("withHolidays adds dates on top of a base calendar and leaves the base unchanged", () => {
+    const custom = Calendar.withHolidays(Calendar.target, [d("2024-04-02")], "target+bank")
+    expect(custom.name).toBe("target+bank")
+    expect(custom.isHoliday(d("2024-04-02"))).toBe(true)
+    expect(custom.isHoliday(d("2024-04-01"))).toBe(true)
+    expect(Calendar.target.isHoliday(d("2024-04-02"))).toBe(false)
+    expect(Calendar.withHolidays(Calendar.weekends, [d("2024-04-02")]).isHoliday(d("2024-04-01"))).toBe(false)
+  })
+
+  it("addWorkingDays walks forwards and backwards over closing days", () => {
+    const from = d("2024-03-28") // Thursday before Easter
+    expect(LocalDate.format(Calendar.addWorkingDays(Calendar.target, from, 1)!)).toBe("2024-04-02")
+    expect(LocalDate.format(Calendar.addWorkingDays(Calendar.target, d("2024-04-02"), -1)!)).toBe("2024-03-28")
+    expect(LocalDate.format(Calendar.addWorkingDays(Calendar.target, d("2024-03-30"), 0)!)).toBe("2024-04-02")
+    expect(Calendar.addWorkingDays(Calendar.weekends, LocalDate.MAX, 1)).toBeUndefined()
+    expect(Calendar.addWorkingDays(Calendar.weekends, LocalDate.MIN, -1)).toBeUndefined()
+  })
+
+  it("countWorkingDays equals a day-by-day count", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: d("1990-01-01"), max: d("2040-12-31") }),
+        fc.integer({ min: -5, max: 400 }),
+        (from, len) => {
+          const a = from as LocalDate.LocalDate
+          const b = (from + len) as LocalDate.LocalDate
+          let expected = 0
+          for (let x = a; x <= b; x++) if (Calendar.isWorkingDay(Calendar.target, x as LocalDate.LocalDate)) expected++
+          expect(Calendar.countWorkingDays(Calendar.target, a, b)).toBe(expected)
+        }
+      ),
+      { numRuns: 10_000 }
+    )
+  })
+})
