@@ -1,4 +1,4 @@
-import { LocalDate } from "@tppkit/core"
+import { Calendar, LocalDate } from "@tppkit/core"
 import { Holidays } from "@tppkit/schedule"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
@@ -102,7 +102,7 @@ describe("Holidays: errors and combinations", () => {
   })
   it("union and withDates add holidays and keep the originals", () => {
     const sk = Holidays.nationalUnsafe("SK")
-    const custom = Holidays.withDates(sk, [d("2026-03-02")])
+    const custom = Calendar.withHolidays(sk, [d("2026-03-02")])
     expect(custom.isHoliday(d("2026-03-02"))).toBe(true)
     expect(sk.isHoliday(d("2026-03-02"))).toBe(false)
     const both = Holidays.union([sk, Holidays.nationalUnsafe("CZ")])
@@ -110,5 +110,9 @@ describe("Holidays: errors and combinations", () => {
     expect(both.isHoliday(d("2026-08-29"))).toBe(true)
     expect(both.isHoliday(d("2026-09-28"))).toBe(true)
     expect(both.isHoliday(d("2026-09-29"))).toBe(false)
+    const withTarget = Holidays.union([Calendar.target, sk])
+    expect(withTarget.isHoliday(d("2026-08-29"))).toBe(true)
+    expect(Calendar.isWorkingDay(withTarget, d("2026-01-06"))).toBe(false)
+    expect(Calendar.isWorkingDay(withTarget, d("2026-01-07"))).toBe(true)
   })
 })

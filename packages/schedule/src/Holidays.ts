@@ -6,15 +6,9 @@
  * @since 0.1.0
  */
 
-import { LocalDate } from "@tppkit/core"
+import { Calendar, LocalDate } from "@tppkit/core"
 import DateHolidays from "date-holidays"
 import { Result } from "effect"
-
-/** A holiday calendar: a name and the holidays besides Saturdays and Sundays (core's calendar interface). */
-export interface Calendar {
-  readonly name: string
-  readonly isHoliday: (d: LocalDate.LocalDate) => boolean
-}
 
 /** Holiday types of the library; a national calendar counts `public` only by default. */
 export type HolidayType = "public" | "bank" | "optional" | "school" | "observance"
@@ -62,7 +56,7 @@ const yearDays = (source: DateHolidays, year: number, types: ReadonlySet<string>
  * or the reason it cannot be built (unknown country or state).
  * @example national("SK") // Ok: isHoliday(2026-08-29) === true
  */
-export const national = (country: string, options?: Options): Result.Result<Calendar, string> => {
+export const national = (country: string, options?: Options): Result.Result<Calendar.Calendar, string> => {
   const code = country.trim().toUpperCase()
   if (!/^[A-Z]{2}$/.test(code) || !(code in countryNames())) {
     return Result.fail(`unknown country "${country}": expected an ISO 3166-1 alpha-2 code the holiday library knows`)
@@ -102,34 +96,31 @@ export const national = (country: string, options?: Options): Result.Result<Cale
     }
     return days.has(d)
   }
-  return Result.succeed({ name, isHoliday })
+  return Result.succeed(Calendar.make(name, isHoliday))
 }
 
 /** The national holiday calendar of a country; throws on an unknown country (tests and literals only). */
-export const nationalUnsafe = (country: string, options?: Options): Calendar => {
+export const nationalUnsafe = (country: string, options?: Options): Calendar.Calendar => {
   const r = national(country, options)
   if (Result.isFailure(r)) throw new RangeError(r.failure)
   return r.success
 }
 
-/** A calendar whose holidays are those of every given calendar, e.g. `union([target, national("SK")])`. */
-export const union = (calendars: ReadonlyArray<Calendar>, name?: string): Calendar => ({
-  name: name ?? calendars.map((c) => c.name).join("+"),
-  isHoliday: (d) => {
-    for (const c of calendars) if (c.isHoliday(d)) return true
+/**
+ * A calendar whose holidays are those of every given calendar, e.g. `union([Calendar.target, sk])`; add custom
+ * dates with core's `Calendar.withHolidays`.
+ */
+export const union = (calendars: ReadonlyArray<Calendar.Calendar>, name?: string): Calendar.Calendar => {
+  const predicates = calendars.map((c) => c.isHoliday)
+  return Calendar.make(name ?? calendars.map((c) => c.name).join("+"), (d) => {
+    for (const isHoliday of predicates) if (isHoliday(d)) return true
     return false
-  }
-})
-
-/** A calendar with the given extra holiday dates besides those of `base` (spec: Calendars, custom). */
-export const withDates = (base: Calendar, dates: Iterable<LocalDate.LocalDate>, name?: string): Calendar => {
-  const extra = new Set<number>(dates)
-  return { name: name ?? `${base.name}+custom`, isHoliday: (d) => extra.has(d) || base.isHoliday(d) }
+  })
 }
 
 /** The holidays of a calendar within `from`..`to` (inclusive), weekends excluded, in date order. */
 export const between = (
-  calendar: Calendar,
+  calendar: Calendar.Calendar,
   from: LocalDate.LocalDate,
   to: LocalDate.LocalDate
 ): Array<LocalDate.LocalDate> => {

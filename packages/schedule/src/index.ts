@@ -12,3 +12,5 @@ export * as Holidays from "./Holidays.ts"
 export * as ICalendar from "./ICalendar.ts"
 /** A projected payment and its ordering. */
 export * as Payment from "./Payment.ts"
+/** Projection of standing orders over a window of execution dates. */
+export * as Projection from "./Projection.ts"

@@ -1,0 +1,240 @@
+import { Calendar, LocalDate, Occurrence } from "@tppkit/core"
+import { CashFlow, Payment, Projection } from "@tppkit/schedule"
+import { BigDecimal, Effect, Result, Stream } from "effect"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+
+const d = LocalDate.parseUnsafe
+const f = LocalDate.format
+
+type Order = Projection.ProjectableOrder
+
+const order = (orderId: string, schedule: Partial<Omit<Order, "orderId">>, amount = "10.00"): Order => ({
+  orderId,
+  frequency: "MNTH",
+  instructedAmount: { value: BigDecimal.fromStringUnsafe(amount), currency: "EUR" },
+  debtor: { iban: "SK3112000000198742637541" },
+  creditor: { iban: "SK0809000000000123123123", name: "Landlord" },
+  ...schedule
+})
+
+const execs = (orders: ReadonlyArray<Order>, from: string, to: string): Array<string> =>
+  Projection.project(orders, { from: d(from), to: d(to) }).payments.map((p) => f(p.executionDate))
+
+describe("Projection.project: the spec's worked examples (target, following)", () => {
+  it.each([
+    [
+      "MNTH from 2024-01-31",
+      { frequency: "MNTH", startDate: d("2024-01-31") },
+      "2024-05-31",
+      ["2024-01-31", "2024-02-29", "2024-04-02", "2024-04-30", "2024-05-31"]
+    ],
+    [
+      "YEAR from 2024-02-29",
+      { frequency: "YEAR", startDate: d("2024-02-29") },
+      "2027-12-31",
+      ["2024-02-29", "2025-02-28", "2026-03-02", "2027-03-01"]
+    ],
+    [
+      "WEEK from 2026-12-19",
+      { frequency: "WEEK", startDate: d("2026-12-19") },
+      "2027-01-04",
+      ["2026-12-21", "2026-12-28", "2027-01-04"]
+    ],
+    [
+      "DAIL from 2026-12-23",
+      { frequency: "DAIL", startDate: d("2026-12-23") },
+      "2027-01-04",
+      ["2026-12-23", "2026-12-24", "2026-12-28", "2026-12-29", "2026-12-30", "2026-12-31", "2027-01-04"]
+    ],
+    [
+      "DAI7 from 2026-12-31 to 2027-01-02",
+      { frequency: "DAI7", startDate: d("2026-12-31"), endDate: d("2027-01-02") },
+      "2027-12-31",
+      ["2026-12-31", "2027-01-01", "2027-01-02"]
+    ]
+  ] as const)("%s", (_, schedule, to, expected) => {
+    expect(execs([order("A", schedule)], "2024-01-01", to)).toEqual(expected)
+  })
+})
+
+describe("Projection.project: rules", () => {
+  it("anchors on nextDate without startDate and reports orders without both, projecting the others", () => {
+    const r = Projection.project(
+      [
+        order("B", { frequency: "MNTH" }),
+        order("A", { frequency: "MNTH", nextDate: d("2026-03-15") }),
+        order("C", { frequency: "XXXX" as "MNTH", startDate: d("2026-01-01") })
+      ],
+      { from: d("2026-01-01"), to: d("2026-05-31") }
+    )
+    expect(r.payments.map((p) => [p.orderId, f(p.executionDate), p.k])).toEqual([
+      ["A", "2026-03-16", 0],
+      ["A", "2026-04-15", 1],
+      ["A", "2026-05-15", 2]
+    ])
+    expect(r.skipped.map((s) => s.orderId)).toEqual(["B", "C"])
+    expect(r.skipped[0]?.reason).toMatch(/neither startDate nor nextDate/)
+  })
+  it("leaves out occurrences executing before nextDate (already paid)", () => {
+    const o = order("A", { frequency: "MNTH", startDate: d("2026-01-10"), nextDate: d("2026-04-10") })
+    expect(execs([o], "2026-01-01", "2026-06-30")).toEqual(["2026-04-10", "2026-05-11", "2026-06-10"])
+  })
+  it("keeps the window on execution dates, both ends inclusive", () => {
+    // nominal 2026-05-31 is a Sunday: executes 2026-06-01, so it belongs to June's window
+    const o = order("A", { frequency: "MNTH", startDate: d("2026-01-31") })
+    expect(execs([o], "2026-06-01", "2026-06-30")).toEqual(["2026-06-01", "2026-06-30"])
+    expect(execs([o], "2026-05-01", "2026-05-31")).toEqual([])
+    expect(execs([o], "2026-06-30", "2026-06-29")).toEqual([])
+  })
+  it("orders by execution date, then orderId, then nominal date, and carries the order's fields", () => {
+    const orders = [
+      order("b", { frequency: "WEEK", startDate: d("2026-01-03") }, "1.10"), // Saturdays → Mondays
+      order("a", { frequency: "DAI7", startDate: d("2026-01-05") }, "2.20"),
+      order("c", { frequency: "MNTH", startDate: d("2026-01-04") }, "3.30") // Sunday → Monday
+    ]
+    const r = Projection.project(
+      orders,
+      { from: d("2026-01-05"), to: d("2026-01-05") },
+      {
+        calendar: Calendar.weekends,
+        convention: "following"
+      }
+    )
+    expect(r.payments.map((p) => [p.orderId, f(p.nominalDate)])).toEqual([
+      ["a", "2026-01-05"],
+      ["b", "2026-01-03"],
+      ["c", "2026-01-04"]
+    ])
+    expect(r.payments[1]).toEqual({
+      orderId: "b",
+      k: 0,
+      nominalDate: d("2026-01-03"),
+      executionDate: d("2026-01-05"),
+      amount: BigDecimal.fromStringUnsafe("1.10"),
+      currency: "EUR",
+      debtorIban: "SK3112000000198742637541",
+      creditorIban: "SK0809000000000123123123",
+      creditorName: "Landlord"
+    })
+  })
+  it("orders payments of orders sharing an orderId by nominal date", () => {
+    const orders = [
+      order("x", { frequency: "MNTH", startDate: d("2026-01-05") }),
+      order("x", { frequency: "MNTH", startDate: d("2026-01-03") }) // Saturday → Monday 5th
+    ]
+    const r = Projection.project(orders, { from: d("2026-01-05"), to: d("2026-01-05") })
+    expect(r.payments.map((p) => f(p.nominalDate))).toEqual(["2026-01-03", "2026-01-05"])
+  })
+  it("parses windows", () => {
+    expect(Result.isSuccess(Projection.parseWindow("2026-01-01", "2026-12-31"))).toBe(true)
+    expect(Result.isFailure(Projection.parseWindow("2026-12-31", "2026-01-01"))).toBe(true)
+    expect(Result.isFailure(Projection.parseWindow("2026-02-30", "2026-03-01"))).toBe(true)
+  })
+})
+
+// ---------------------------------------------------------------------------
+// properties
+// ---------------------------------------------------------------------------
+
+const frequencyArb = fc.constantFrom("DAIL", "DAI7", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR" as const)
+const dayArb = (lo: string, hi: string) => fc.integer({ min: d(lo), max: d(hi) }).map((n) => n as LocalDate.LocalDate)
+const orderArb = fc
+  .record(
+    {
+      orderId: fc.constantFrom("A", "B", "C", "D", "E", "B"),
+      frequency: frequencyArb,
+      startDate: dayArb("2023-01-25", "2026-12-31"),
+      nextDate: dayArb("2024-01-01", "2027-03-31"),
+      endDate: dayArb("2024-01-01", "2028-12-31"),
+      cents: fc.integer({ min: 1, max: 99_999_999 })
+    },
+    { requiredKeys: ["orderId", "frequency", "cents"] }
+  )
+  .map(({ cents, ...rest }) => ({
+    ...order(rest.orderId, rest),
+    instructedAmount: { value: BigDecimal.make(BigInt(cents), 2), currency: cents % 3 === 0 ? "CZK" : "EUR" }
+  }))
+const windowArb = fc
+  .tuple(dayArb("2023-12-01", "2027-06-30"), fc.integer({ min: -3, max: 200 }))
+  .map(([from, len]) => ({ from, to: LocalDate.addDays(from, len) }))
+const optionsArb = fc.record({
+  calendar: fc.constantFrom(Calendar.target, Calendar.weekends),
+  convention: fc.constantFrom("following", "preceding", "modified-following", "modified-preceding", "none" as const)
+})
+
+/** The reference: the engine's per-order results, filtered by the rules, sorted by the spec's ordering. */
+const reference = (orders: ReadonlyArray<Order>, w: Projection.Window, options: Occurrence.Options) => {
+  const out: Array<Payment.Payment> = []
+  for (const o of orders) {
+    const plan = Occurrence.makePlan(o, options)
+    if (Result.isFailure(plan)) continue
+    for (const occ of Occurrence.between(plan.success, w.from, w.to)) {
+      if (o.nextDate !== undefined && occ.execution < o.nextDate) continue
+      out.push({
+        orderId: o.orderId,
+        k: occ.k,
+        nominalDate: occ.nominal,
+        executionDate: occ.execution,
+        amount: o.instructedAmount.value,
+        currency: o.instructedAmount.currency,
+        debtorIban: o.debtor.iban,
+        creditorIban: o.creditor.iban,
+        creditorName: o.creditor.name
+      })
+    }
+  }
+  return out.sort(Payment.compare)
+}
+
+const keyOf = (p: Payment.Payment) => `${p.orderId}|${p.k}|${p.nominalDate}|${p.executionDate}`
+
+describe("Projection: properties", () => {
+  it("equals the union of the engine's per-order results, filtered by the rules and ordered", () => {
+    fc.assert(
+      fc.property(fc.array(orderArb, { maxLength: 12 }), windowArb, optionsArb, (orders, w, options) => {
+        const r = Projection.project(orders, w, options)
+        expect(r.payments.map(keyOf)).toEqual(reference(orders, w, options).map(keyOf))
+        for (let i = 1; i < r.payments.length; i++) {
+          expect(Payment.compare(r.payments[i - 1]!, r.payments[i]!)).toBeLessThanOrEqual(0)
+        }
+        for (const p of r.payments) expect(p.executionDate >= w.from && p.executionDate <= w.to).toBe(true)
+        expect(r.skipped.length).toBe(
+          orders.filter((o) => o.startDate === undefined && o.nextDate === undefined).length
+        )
+      }),
+      { numRuns: 400 }
+    )
+  })
+  it("the lazy merge and the Stream give the same payments in the same order as the array", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(orderArb, { maxLength: 12 }), windowArb, optionsArb, async (orders, w, options) => {
+        const array = Projection.project(orders, w, options)
+        const lazy = Projection.lazy(orders, w, options)
+        expect([...lazy.payments].map(keyOf)).toEqual(array.payments.map(keyOf))
+        expect(lazy.skipped).toEqual(array.skipped)
+        expect(Projection.skipped(orders, options)).toEqual(array.skipped)
+        const streamed = await Effect.runPromise(
+          Stream.runCollect(Projection.stream(orders, w, { ...options, chunkSize: 3 }))
+        )
+        expect(streamed.map(keyOf)).toEqual(array.payments.map(keyOf))
+      }),
+      { numRuns: 200 }
+    )
+  })
+  it("totals of a projection equal the sums of its payments", () => {
+    fc.assert(
+      fc.property(fc.array(orderArb, { maxLength: 12 }), windowArb, (orders, w) => {
+        const { payments } = Projection.project(orders, w)
+        const t = CashFlow.totals(payments, { period: "week" })
+        for (const c of ["EUR", "CZK"]) {
+          const ps = payments.filter((p) => p.currency === c)
+          const sum = ps.reduce((a, p) => BigDecimal.sum(a, p.amount), BigDecimal.fromBigInt(0n))
+          const total = t.byCurrency.find((x) => x.currency === c)
+          expect(total === undefined ? ps.length === 0 : BigDecimal.equals(total.amount, sum)).toBe(true)
+        }
+      }),
+      { numRuns: 200 }
+    )
+  })
+})
