@@ -1,0 +1,336 @@
+/**
+ * The mock bank's data: clients with their secrets and rights, accounts with balances and consents, the accounts
+ * each client's AISP tokens are bound to, and standing orders. A documented JSON format checked by a schema, plus
+ * a built-in default set generated deterministically (dates relative to the fixed base date 2026-11-01).
+ */
+import { Frequency, LocalDate } from "@tppkit/core"
+import { Result, Schema, SchemaIssue, SchemaParser } from "effect"
+import { fromBban } from "./internal/iban.ts"
+import * as Wire from "./internal/wire.ts"
+
+// ---------------------------------------------------------------------------
+// model
+// ---------------------------------------------------------------------------
+
+/** A right a client received at enrolment, which is also the token scope it may ask for (spec 1). */
+export const Right = Schema.Literals(["PISP", "PIISP", "AISP"])
+
+/** A client right / token scope. */
+export type Right = typeof Right.Type
+
+/** An enrolled TPP: its client id and secret, its rights, and the accounts its AISP tokens are bound to. */
+export const Client = Schema.Struct({
+  clientId: Schema.String.check(Schema.isNonEmpty()),
+  clientSecret: Schema.String.check(Schema.isNonEmpty()),
+  rights: Schema.Array(Right),
+  aispAccounts: Schema.Array(Wire.Iban)
+})
+
+/** An enrolled TPP. */
+export type Client = typeof Client.Type
+
+/** How the account holder consented (spec 3 and 5.3): at a branch, electronically (90 days), or not at all. */
+export const ConsentKind = Schema.Literals(["branch", "electronic", "none"])
+
+/** A consent kind. */
+export type ConsentKind = typeof ConsentKind.Type
+
+/** A consent; an electronic one without `grantedOn` counts as granted on the day the sandbox starts. */
+export const Consent = Schema.Struct({
+  kind: ConsentKind,
+  grantedOn: Schema.optionalKey(LocalDate.IsoDateString)
+})
+
+/** A consent. */
+export type Consent = typeof Consent.Type
+
+/** A decimal amount written as text, e.g. `"1250.50"` (exact; never a binary float). */
+export const Decimal = Schema.String.check(Schema.isPattern(/^-?\d{1,15}(\.\d{1,2})?$/))
+
+/** An account of the bank: IBAN, owner, currency, available balance and the consent for balance checks. */
+export const Account = Schema.Struct({
+  iban: Wire.Iban,
+  owner: Schema.String.check(Schema.isMaxLength(70)),
+  currency: Wire.Currency,
+  balance: Decimal,
+  consent: Consent
+})
+
+/** An account. */
+export type Account = typeof Account.Type
+
+/** One standing order exactly as the bank sends it (spec 2.5). */
+export const StandingOrder = Wire.StandingOrder
+
+/** A standing order in wire form. */
+export type StandingOrder = Wire.StandingOrder
+
+/** The whole fixture file. */
+export const Fixtures = Schema.Struct({
+  clients: Schema.Array(Client).check(Schema.isMinLength(1)),
+  accounts: Schema.Array(Account),
+  standingOrders: Schema.Array(StandingOrder)
+})
+
+/** A fixture set. */
+export type Fixtures = typeof Fixtures.Type
+
+// ---------------------------------------------------------------------------
+// decoding
+// ---------------------------------------------------------------------------
+
+const decodeSchema = SchemaParser.decodeUnknownResult(Fixtures)
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/**
+ * Decodes and cross-checks a fixture set (unknown JSON value): the schema, then unique client ids, IBANs and order
+ * ids, and every bound account and debtor IBAN naming a known account. Failure lists every problem found.
+ */
+export const decode = (input: unknown): Result.Result<Fixtures, Array<string>> => {
+  const decoded = decodeSchema(input)
+  if (Result.isFailure(decoded)) {
+    return Result.fail(
+      formatter(decoded.failure).issues.map(
+        (i) => `${i.path?.length ? i.path.map(String).join(".") : "(root)"}: ${i.message}`
+      )
+    )
+  }
+  const f = decoded.success
+  const problems: Array<string> = []
+  const ibans = new Set<string>()
+  for (const a of f.accounts) {
+    if (ibans.has(a.iban)) problems.push(`accounts: duplicate IBAN ${a.iban}`)
+    ibans.add(a.iban)
+  }
+  const ids = new Set<string>()
+  for (const c of f.clients) {
+    if (ids.has(c.clientId)) problems.push(`clients: duplicate clientId ${c.clientId}`)
+    ids.add(c.clientId)
+    for (const iban of c.aispAccounts) {
+      if (!ibans.has(iban)) problems.push(`clients.${c.clientId}.aispAccounts: unknown account ${iban}`)
+    }
+  }
+  const orderIds = new Set<string>()
+  for (const o of f.standingOrders) {
+    if (orderIds.has(o.orderId)) problems.push(`standingOrders: duplicate orderId ${o.orderId}`)
+    orderIds.add(o.orderId)
+    if (!ibans.has(o.debtor.iban)) problems.push(`standingOrders.${o.orderId}.debtor.iban: unknown account`)
+  }
+  return problems.length === 0 ? Result.succeed(f) : Result.fail(problems)
+}
+
+/** Decodes a fixture set from JSON text (see {@link decode}). */
+export const decodeJson = (text: string): Result.Result<Fixtures, Array<string>> => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    return Result.fail([`not JSON: ${e instanceof Error ? e.message : String(e)}`])
+  }
+  return decode(json)
+}
+
+// ---------------------------------------------------------------------------
+// the default set
+// ---------------------------------------------------------------------------
+
+/** The date the default set is built around: `nextDate` values are the first nominal date on or after it. */
+export const baseDate: LocalDate.LocalDate = LocalDate.parseUnsafe("2026-11-01")
+
+/** IBANs of the default accounts (valid mod-97 checksums). */
+export const ibans = {
+  /** EUR, branch consent, comfortable balance. */
+  eurBranch: "SK2411000000002612345678",
+  /** CZK, electronic consent granted on the day the sandbox starts. */
+  czkElectronic: "CZ0708000000001234567890",
+  /** EUR, no consent (balance checks are refused), small balance. */
+  eurNoConsent: "SK1709000000005012348888",
+  /** EUR, electronic consent granted 2020-01-15 (long expired). */
+  eurExpired: "AT611904300234573201"
+} as const
+
+/** The default client with every right (PISP, PIISP, AISP), bound to the first three default accounts. */
+export const defaultClient = { clientId: "tppkit-sandbox", clientSecret: "sandbox-secret" } as const
+
+/** A deterministic pseudo-random sequence (mulberry32), so the default set is the same on every run. */
+const prng = (seed: number) => {
+  let a = seed >>> 0
+  return (): number => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const creditorNames = [
+  "Slovak Telekom a.s.",
+  "Bytové družstvo Ružinov",
+  "Allianz poistovňa",
+  "ZSE Energia a.s.",
+  "Prague Fitness s.r.o.",
+  "Městská knihovna",
+  "Landlord Jan Kral",
+  "UNICEF Slovensko",
+  "Orange CZ",
+  "Wiener Städtische"
+] as const
+
+const streets = ["Hlavná 12", "Mlynské nivy 44", "Vodičkova 7", "Kärntner Straße 3", "Palisády 29"] as const
+const towns = ["811 02 Bratislava SK", "110 00 Praha CZ", "040 01 Košice SK", "1010 Wien AT", "602 00 Brno CZ"] as const
+const purposes = ["Rent", "Insurance", "Electricity", "Gym", "Savings", "Donation", "Phone", "Pocket money"] as const
+
+const digits = (rnd: () => number, n: number): string => {
+  let s = ""
+  for (let i = 0; i < n; i++) s += String(Math.floor(rnd() * 10))
+  return s
+}
+
+const creditorIban = (rnd: () => number, i: number): string =>
+  i % 3 === 0 ? fromBban("AT", digits(rnd, 16)) : fromBban(i % 3 === 1 ? "SK" : "CZ", digits(rnd, 20))
+
+/** Start dates at month ends and leap days, used for the first orders of the set (spec: Nominal dates). */
+const edgeStarts = [
+  "2024-01-31",
+  "2024-02-29",
+  "2025-08-31",
+  "2026-01-31",
+  "2026-03-31",
+  "2026-04-30",
+  "2028-02-29",
+  "2025-05-31",
+  "2024-02-29",
+  "2026-12-31",
+  "2023-10-31",
+  "2026-11-30",
+  "2027-01-31",
+  "2024-12-31"
+] as const
+
+/** First nominal date on or after `from` (no calendar; DAIL and DAI7 step by days). */
+const firstNominalOnOrAfter = (
+  start: LocalDate.LocalDate,
+  frequency: Frequency.Frequency,
+  from: LocalDate.LocalDate
+): LocalDate.LocalDate => {
+  if (start >= from) return start
+  const step = Frequency.monthStep(frequency)
+  if (step !== undefined) {
+    let k = 0
+    while (LocalDate.addMonthsClamped(start, k * step) < from) k++
+    return LocalDate.addMonthsClamped(start, k * step)
+  }
+  if (frequency === "WEEK") return LocalDate.addDays(start, Math.ceil((from - start) / 7) * 7)
+  let d = from
+  if (frequency === "DAIL") while (LocalDate.isWeekend(d)) d = LocalDate.addDays(d, 1)
+  return d
+}
+
+const makeDefaults = (): Fixtures => {
+  const rnd = prng(20261101)
+  const accounts: Array<Account> = [
+    {
+      iban: ibans.eurBranch,
+      owner: "Jana Nováková",
+      currency: "EUR",
+      balance: "12500.00",
+      consent: { kind: "branch" }
+    },
+    {
+      iban: ibans.czkElectronic,
+      owner: "Petr Svoboda",
+      currency: "CZK",
+      balance: "250000.00",
+      consent: { kind: "electronic" }
+    },
+    {
+      iban: ibans.eurNoConsent,
+      owner: "Kovo Trade s.r.o.",
+      currency: "EUR",
+      balance: "35.20",
+      consent: { kind: "none" }
+    },
+    {
+      iban: ibans.eurExpired,
+      owner: "Anna Huber",
+      currency: "EUR",
+      balance: "5000.00",
+      consent: { kind: "electronic", grantedOn: "2020-01-15" }
+    }
+  ]
+  const owners = [accounts[0], accounts[0], accounts[1], accounts[0], accounts[1], accounts[2], accounts[3]] as const
+  const standingOrders: Array<StandingOrder> = []
+  for (let i = 0; i < 133; i++) {
+    const frequency = Frequency.codes[i % 7] as Frequency.Frequency
+    const debtor = owners[(i * 3 + Math.floor(i / 7)) % owners.length] as Account
+    const startText =
+      edgeStarts[i] ??
+      `${2023 + Math.floor(rnd() * 4)}-${String(1 + Math.floor(rnd() * 12)).padStart(2, "0")}-${String(
+        1 + Math.floor(rnd() * 28)
+      ).padStart(2, "0")}`
+    const start = LocalDate.parseUnsafe(startText)
+    // End dates: most orders never end or end in 2027 or later; every 17th ended in 2025 (already finished).
+    let end: LocalDate.LocalDate | undefined
+    if (i % 17 === 16) end = LocalDate.parseUnsafe(`2025-${String(1 + (i % 12)).padStart(2, "0")}-15`)
+    else if (i % 3 === 1) end = LocalDate.addDays(LocalDate.parseUnsafe("2027-01-01"), Math.floor(rnd() * 1800))
+    if (end !== undefined && end < start) end = undefined
+    const daily = frequency === "DAIL" || frequency === "DAI7"
+    const cents = Math.floor(rnd() * 100)
+    const whole = daily
+      ? 1 + Math.floor(rnd() * 20)
+      : 5 + Math.floor(rnd() * (debtor.currency === "CZK" ? 20000 : 1500))
+    const value = Number(`${whole}.${String(cents).padStart(2, "0")}`)
+    const name = creditorNames[i % creditorNames.length] as string
+    const order: {
+      -readonly [K in keyof StandingOrder]: StandingOrder[K]
+    } = {
+      orderId: `SO-${String(i + 1).padStart(4, "0")}`,
+      debtor: { name: debtor.owner, iban: debtor.iban },
+      creditor: {
+        ...(i % 11 !== 10 ? { name } : {}),
+        ...(i % 2 === 0
+          ? { addressLine1: streets[i % streets.length] as string, addressLine2: towns[i % towns.length] as string }
+          : {}),
+        iban: creditorIban(rnd, i)
+      },
+      instructedAmount: { value, currency: debtor.currency },
+      frequency
+    }
+    if (i % 5 !== 0) order.endToEndIdentification = `E2E-${2026}${String(i + 1).padStart(5, "0")}`
+    if (i % 3 !== 2) order.remittanceInformation = `${purposes[i % purposes.length]} ${frequency} #${i + 1}`
+    if (i % 4 !== 3) order.standingOrderName = `${purposes[(i + 3) % purposes.length]} (${name})`.slice(0, 40)
+    if (i % 9 !== 8) order.startDate = startText
+    const next = firstNominalOnOrAfter(start, frequency, baseDate)
+    if ((i % 4 === 0 || i % 9 === 8) && (end === undefined || next <= end)) order.nextDate = LocalDate.format(next)
+    if (order.startDate === undefined && order.nextDate === undefined) order.nextDate = LocalDate.format(next)
+    if (end !== undefined) order.endDate = LocalDate.format(end)
+    standingOrders.push(order)
+  }
+  return {
+    clients: [
+      {
+        clientId: defaultClient.clientId,
+        clientSecret: defaultClient.clientSecret,
+        rights: ["PISP", "PIISP", "AISP"],
+        aispAccounts: [ibans.eurBranch, ibans.czkElectronic, ibans.eurNoConsent]
+      },
+      { clientId: "tppkit-piisp", clientSecret: "piisp-secret", rights: ["PIISP"], aispAccounts: [] },
+      {
+        clientId: "tppkit-aisp",
+        clientSecret: "aisp-secret",
+        rights: ["AISP", "PIISP"],
+        aispAccounts: [ibans.eurExpired]
+      }
+    ],
+    accounts,
+    standingOrders
+  }
+}
+
+/**
+ * The built-in fixture set: 3 clients, 4 accounts (EUR and CZK; branch, electronic, none and expired electronic
+ * consent) and 133 standing orders covering every frequency, month-end and leap-day starts, with and without
+ * endDate, nextDate, creditor name and address, remittance information and endToEndIdentification.
+ */
+export const defaults: Fixtures = makeDefaults()

@@ -1,0 +1,191 @@
+/**
+ * The mock bank as a scoped Layer: it validates the fixtures, starts the server on loopback (port 0 by default),
+ * provides `SandboxInfo` (base URL, credentials, accounts) together with the `SandboxClock` and `Journal` it
+ * uses, and stops the server when the scope closes.
+ */
+import { BigDecimal, Context, Effect, Layer, Redacted, Result, Schema } from "effect"
+import type * as Faults from "./Faults.ts"
+import * as Fixtures from "./Fixtures.ts"
+import * as Bank from "./internal/bank.ts"
+import type { Dialect } from "./internal/errors.ts"
+import * as Server from "./internal/server.ts"
+import { Journal } from "./Journal.ts"
+import * as OpenApi from "./OpenApi.ts"
+import { SandboxClock } from "./SandboxClock.ts"
+
+/** The error body shape of the API paths: RFC 9457 problem details, Berlin Group `tppMessages`, or CZ/SK `errors[]`. */
+export type ErrorDialect = Dialect
+
+/** Which paths are served: the SANDBOX ones (`/identity-server-test/…`) or the LIVE ones (spec 4, 9.3). */
+export type Environment = Bank.Environment
+
+/** The paths of one environment (spec 4.1–4.3). */
+export const paths: (environment: Environment) => {
+  readonly token: string
+  readonly balanceCheck: string
+  readonly standingOrder: string
+} = Bank.pathsOf
+
+/** TLS for the server: PEM certificate and key, optional CA and whether client certificates are required. */
+export interface Tls {
+  readonly cert: string
+  readonly key: string
+  readonly ca?: string
+  readonly requireClientCert?: boolean
+}
+
+/** Options of the mock bank; every one has a default suited to tests. */
+export interface Options {
+  /** Interface to bind (default `127.0.0.1`). */
+  readonly host?: string
+  /** Port (default 0: an ephemeral port). */
+  readonly port?: number
+  /** Fixture set (default {@link Fixtures.defaults}); validated with {@link Fixtures.decode} on start. */
+  readonly fixtures?: Fixtures.Fixtures
+  /** Serve the SANDBOX (default) or the LIVE paths. */
+  readonly environment?: Environment
+  /** Error body dialect of the API paths (default `problem`); a request may override it with `X-Sandbox-Error-Dialect`. */
+  readonly errorDialect?: ErrorDialect
+  /** Global fault injection at a seeded rate (default none). */
+  readonly faults?: Faults.GlobalFaults
+  /** Largest accepted request body in bytes (default 65536); larger bodies get 413. */
+  readonly bodyLimit?: number
+  /** Time zone of the calendar day for the daily listing limit and consent validity (default `Europe/Bratislava`). */
+  readonly timeZone?: string
+  /** Send `pageCount` as a string, like the document's reference example (default false: a JSON number). */
+  readonly pageCountAsString?: boolean
+  /** Serve HTTPS with these PEM texts (default: plain HTTP). */
+  readonly tls?: Tls
+}
+
+/** A fixture account as reported at start-up. */
+export interface AccountInfo {
+  readonly iban: string
+  readonly owner: string
+  readonly currency: string
+  readonly balance: BigDecimal.BigDecimal
+  readonly consent: Fixtures.ConsentKind
+}
+
+/** A fixture client as reported at start-up. */
+export interface ClientInfo {
+  readonly clientId: string
+  readonly clientSecret: Redacted.Redacted<string>
+  readonly rights: ReadonlyArray<Fixtures.Right>
+  readonly aispAccounts: ReadonlyArray<string>
+}
+
+/** Where the running mock bank is and how to log in to it. */
+export class SandboxInfo extends Context.Service<
+  SandboxInfo,
+  {
+    /** `http://127.0.0.1:<port>` (or `https://…` with TLS), without a trailing slash. */
+    readonly baseUrl: string
+    readonly host: string
+    readonly port: number
+    readonly environment: Environment
+    /** Full paths of the three operations. */
+    readonly paths: { readonly token: string; readonly balanceCheck: string; readonly standingOrder: string }
+    /** The first fixture client (in the defaults: `tppkit-sandbox`, every right). */
+    readonly clientId: string
+    /** Its secret (in the defaults: `sandbox-secret`). */
+    readonly clientSecret: Redacted.Redacted<string>
+    /** Every fixture client. */
+    readonly clients: ReadonlyArray<ClientInfo>
+    /** Every fixture account. */
+    readonly accounts: ReadonlyArray<AccountInfo>
+  }
+>()("@tppkit/sandbox/SandboxInfo") {}
+
+/** Why the mock bank could not start. */
+export class SandboxError extends Schema.TaggedError<SandboxError>()("SandboxError", {
+  message: Schema.String
+}) {}
+
+/**
+ * The server alone: needs a `SandboxClock` and a `Journal`, so that callers can supply their own; prefer
+ * {@link layer}, which supplies both.
+ */
+export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, SandboxError, SandboxClock | Journal> =>
+  Layer.effect(
+    SandboxInfo,
+    Effect.gen(function* () {
+      const clock = yield* SandboxClock
+      const journal = yield* Journal
+      const checked = Fixtures.decode(options.fixtures ?? Fixtures.defaults)
+      if (Result.isFailure(checked)) {
+        return yield* new SandboxError({ message: `invalid fixtures: ${checked.failure.slice(0, 5).join("; ")}` })
+      }
+      const fixtures = checked.success
+      const environment = options.environment ?? "sandbox"
+      const host = options.host ?? "127.0.0.1"
+      let document: string | undefined
+      const bank = Bank.make({
+        fixtures,
+        environment,
+        dialect: options.errorDialect ?? "problem",
+        faults: options.faults,
+        now: clock.nowUnsafe,
+        timeZone: options.timeZone ?? "Europe/Bratislava",
+        pageCountAsString: options.pageCountAsString ?? false,
+        journal: journal.entriesUnsafe,
+        openapi: () => {
+          document ??= JSON.stringify(OpenApi.document(environment))
+          return document
+        }
+      })
+      const running = yield* Effect.acquireRelease(
+        Effect.tryPromise({
+          try: () =>
+            Server.listen({
+              host,
+              port: options.port ?? 0,
+              bodyLimit: options.bodyLimit ?? 65_536,
+              tls: options.tls,
+              handle: bank.handle,
+              journal,
+              now: clock.nowUnsafe
+            }),
+          catch: (e) =>
+            new SandboxError({
+              message: `cannot listen on ${host}:${options.port ?? 0}: ${e instanceof Error ? e.message : String(e)}`
+            })
+        }),
+        (r) => Effect.promise(() => r.close())
+      )
+      const hostPart = host.includes(":") ? `[${host}]` : host
+      const clients = fixtures.clients.map(
+        (c): ClientInfo => ({
+          clientId: c.clientId,
+          clientSecret: Redacted.make(c.clientSecret),
+          rights: c.rights,
+          aispAccounts: c.aispAccounts
+        })
+      )
+      const firstClient = clients[0] as ClientInfo
+      return SandboxInfo.of({
+        baseUrl: `${options.tls ? "https" : "http"}://${hostPart}:${running.port}`,
+        host,
+        port: running.port,
+        environment,
+        paths: bank.paths,
+        clientId: firstClient.clientId,
+        clientSecret: firstClient.clientSecret,
+        clients,
+        accounts: fixtures.accounts.map((a) => ({
+          iban: a.iban,
+          owner: a.owner,
+          currency: a.currency,
+          balance: BigDecimal.fromStringUnsafe(a.balance),
+          consent: a.consent.kind
+        }))
+      })
+    })
+  )
+
+/**
+ * The mock bank with its own wall-clock `SandboxClock` and in-memory `Journal`, all three provided: start it in
+ * a test with `Effect.provide(Sandbox.layer())` or `layer(Sandbox.layer())("…", (it) => …)`.
+ */
+export const layer = (options: Options = {}): Layer.Layer<SandboxInfo | SandboxClock | Journal, SandboxError> =>
+  layerServer(options).pipe(Layer.provideMerge(Layer.mergeAll(SandboxClock.layer, Journal.layer)))

@@ -1,0 +1,92 @@
+/**
+ * Request-body schemas the mock bank validates with (spec sections 2.2 and 2.4, decisions "Wire formats").
+ * Private stand-ins, shaped like core's contract, used until core's `BalanceCheck` / `StandingOrder` land.
+ */
+import { Frequency, LocalDate } from "@tppkit/core"
+import { Schema } from "effect"
+import { isValid } from "./iban.ts"
+
+const maxLen = (n: number) => Schema.String.check(Schema.isMaxLength(n))
+
+/** An IBAN with a valid mod-97 checksum, at most 34 characters (spaces and case are not tolerated on the wire). */
+export const Iban = Schema.String.check(
+  Schema.isMaxLength(34),
+  Schema.makeFilter((s) => isValid(s) || "invalid IBAN")
+)
+
+/** ISO 4217 alphabetic code: three upper-case letters (decisions: currency). */
+export const Currency = Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/))
+
+/** A positive JSON number with at most `digits` digits before the point and at most 2 after it. */
+export const positiveAmount = (digits: number) => {
+  const re = new RegExp(`^\\d{1,${digits}}(\\.\\d{1,2})?$`)
+  return Schema.Finite.check(
+    Schema.makeFilter((n) => (n > 0 && re.test(String(n))) || `expected a positive amount in format [${digits}.2]`)
+  )
+}
+
+/** RFC 3339 date-time (loose shape check). */
+export const DateTime = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/)
+)
+
+/** The balance-check request body (spec 2.2). */
+export const BalanceCheckRequest = Schema.Struct({
+  instructionIdentification: Schema.String.check(Schema.isNonEmpty()),
+  creationDateTime: Schema.optionalKey(DateTime),
+  iban: Iban,
+  amount: Schema.Struct({ value: positiveAmount(12), currency: Currency }),
+  relatedParties: Schema.optionalKey(
+    Schema.Struct({
+      tradingParty: Schema.optionalKey(
+        Schema.Struct({
+          identification: Schema.optionalKey(maxLen(35)),
+          name: Schema.optionalKey(maxLen(140)),
+          address: Schema.optionalKey(maxLen(70)),
+          countryCode: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/))),
+          merchantCode: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d{4}$/)))
+        })
+      )
+    })
+  ),
+  references: Schema.optionalKey(
+    Schema.Struct({
+      chequeNumber: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\*{4}[ -]?\*{4}[ -]?\*{4}[ -]?\d{4}$/))),
+      holderName: Schema.optionalKey(maxLen(35))
+    })
+  )
+})
+
+/** The standing-order list request body (spec 2.4; decisions: iban is an optional filter). */
+export const ListRequest = Schema.Struct({
+  iban: Schema.optionalKey(Iban),
+  pageSize: Schema.optionalKey(
+    Schema.Int.check(
+      Schema.makeFilter((n) => (n >= 10 && n <= 100 && n % 10 === 0) || "expected a multiple of 10 from 10 to 100")
+    )
+  ),
+  page: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))
+})
+
+/** One standing order as the bank sends it (spec 2.5), used to validate fixture files. */
+export const StandingOrder = Schema.Struct({
+  orderId: Schema.String.check(Schema.isNonEmpty()),
+  debtor: Schema.Struct({ name: maxLen(70), iban: Iban }),
+  creditor: Schema.Struct({
+    name: Schema.optionalKey(maxLen(70)),
+    addressLine1: Schema.optionalKey(maxLen(35)),
+    addressLine2: Schema.optionalKey(maxLen(35)),
+    iban: Iban
+  }),
+  instructedAmount: Schema.Struct({ value: positiveAmount(9), currency: Currency }),
+  endToEndIdentification: Schema.optionalKey(maxLen(35)),
+  remittanceInformation: Schema.optionalKey(maxLen(140)),
+  standingOrderName: Schema.optionalKey(maxLen(40)),
+  startDate: Schema.optionalKey(LocalDate.IsoDateString),
+  nextDate: Schema.optionalKey(LocalDate.IsoDateString),
+  endDate: Schema.optionalKey(LocalDate.IsoDateString),
+  frequency: Frequency.Frequency
+})
+
+/** The wire shape of one standing order. */
+export type StandingOrder = typeof StandingOrder.Type

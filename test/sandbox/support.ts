@@ -1,0 +1,74 @@
+/** Raw-HTTP helpers shared by the sandbox suites: token requests and API calls with the mandatory headers. */
+import { randomUUID } from "node:crypto"
+import type { Sandbox } from "@tppkit/sandbox"
+import { Effect, Redacted } from "effect"
+
+/** The bits of `SandboxInfo` the helpers need. */
+export type Info = Sandbox.SandboxInfo["Service"]
+
+/** A decoded answer: status, lower-case headers and the body as text and (when it parses) JSON. */
+export interface Answer {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+  // biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field in the tests
+  readonly json: any
+}
+
+const read = async (res: Response): Promise<Answer> => {
+  const text = await res.text()
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  return { status: res.status, headers: res.headers, text, json }
+}
+
+/** POSTs a raw request and reads the answer. */
+export const post = (url: string, init: { headers?: Record<string, string>; body?: string; method?: string }) =>
+  Effect.promise(() =>
+    fetch(url, { method: init.method ?? "POST", headers: init.headers ?? {}, body: init.body ?? null }).then(read)
+  )
+
+/** Requests a token by client credentials; `client` defaults to the first fixture client. */
+export const tokenAnswer = (
+  info: Info,
+  scope: string,
+  client: { clientId: string; clientSecret: string } = {
+    clientId: info.clientId,
+    clientSecret: Redacted.value(info.clientSecret)
+  }
+) =>
+  post(info.baseUrl + info.paths.token, {
+    headers: { "content-type": "application/x-www-form-urlencoded;charset=UTF-8" },
+    body: new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      scope
+    }).toString()
+  })
+
+/** Requests a token and returns the access token, failing the test when none is issued. */
+export const token = (info: Info, scope: string, client?: { clientId: string; clientSecret: string }) =>
+  Effect.map(tokenAnswer(info, scope, client), (a) => {
+    if (a.status !== 200) throw new Error(`token request failed: ${a.status} ${a.text}`)
+    return a.json.access_token as string
+  })
+
+/** The mandatory API headers (spec 4.2) for `accessToken`, plus any extras. */
+export const apiHeaders = (accessToken: string, extra: Record<string, string> = {}): Record<string, string> => ({
+  "content-type": "application/json;charset=UTF-8",
+  authorization: `Bearer ${accessToken}`,
+  "request-id": randomUUID(),
+  "psu-ip-address": "192.0.2.10",
+  "psu-device-os": "Linux",
+  "psu-user-agent": "tppkit-tests",
+  ...extra
+})
+
+/** A balance-check body (spec 2.2). */
+export const balanceBody = (iban: string, value: number, currency = "EUR") =>
+  JSON.stringify({ instructionIdentification: randomUUID().slice(0, 35), iban, amount: { value, currency } })
