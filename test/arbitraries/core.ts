@@ -3,8 +3,8 @@
  * digits), currency codes, exact amounts within the [12.2] and [9.2] formats, dates, date-times and whole standing
  * orders (domain values and their wire JSON).
  */
-import { type Currency, Iban, LocalDate, Money } from "@tppkit/core"
-import { BigDecimal } from "effect"
+import { type Currency, Frequency, Iban, LocalDate, Money, StandingOrder } from "@tppkit/core"
+import { BigDecimal, Schema } from "effect"
 import fc from "fast-check"
 
 const countries = Object.entries(Iban.countryLengths)
@@ -65,3 +65,60 @@ export const recentDate: fc.Arbitrary<LocalDate.LocalDate> = fc
 /** A text of at most `max` printable characters. */
 export const text = (max: number, min = 0): fc.Arbitrary<string> =>
   fc.string({ minLength: min, maxLength: max, unit: "grapheme-ascii" })
+
+/** A frequency code. */
+export const frequency: fc.Arbitrary<Frequency.Frequency> = fc.constantFrom(...Frequency.codes)
+
+/** The fields of a standing order; optional ones present or absent at random. */
+const orderFields = fc.record(
+  {
+    orderId: text(20, 1),
+    debtor: fc.record({ name: text(70), iban }),
+    creditor: fc.record(
+      { name: text(70), addressLine1: text(35), addressLine2: text(35), iban },
+      { requiredKeys: ["iban"] }
+    ),
+    instructedAmount: fc.record({ value: standingOrderAmount, currency: currencyCode }),
+    endToEndIdentification: text(35),
+    remittanceInformation: text(140),
+    standingOrderName: text(40),
+    startDate: recentDate,
+    nextDate: recentDate,
+    endDate: recentDate,
+    frequency
+  },
+  {
+    requiredKeys: ["orderId", "debtor", "creditor", "instructedAmount", "frequency"]
+  }
+)
+
+/** A valid standing order (domain value), with every optional field present or absent at random. */
+export const standingOrder: fc.Arbitrary<StandingOrder.StandingOrder> = orderFields.map(
+  (fields) => new StandingOrder.StandingOrder(fields)
+)
+
+/** The wire JSON of a valid standing order (what the bank would send). */
+export const standingOrderJson: fc.Arbitrary<Record<string, unknown>> = standingOrder.map(
+  (o) => StandingOrder.encode(o) as unknown as Record<string, unknown>
+)
+
+/** A standing-order list request with each attribute present or absent. */
+export const listRequest: fc.Arbitrary<StandingOrder.ListRequest> = fc.record(
+  {
+    iban,
+    pageSize: fc.integer({ min: 1, max: 10 }).map((n) => n * 10),
+    page: fc.integer({ min: 0, max: 1000 })
+  },
+  { requiredKeys: [] }
+)
+
+/** A list response body on the wire: encoded orders, pageCount as a number, a string or absent. */
+export const listResponseJson: fc.Arbitrary<Record<string, unknown>> = fc
+  .tuple(fc.array(standingOrder, { maxLength: 10 }), fc.option(fc.nat({ max: 50 })), fc.boolean())
+  .map(([orders, pageCount, asString]) => {
+    const encoded = Schema.encodeSync(StandingOrder.ListResponse)({
+      standingOrders: orders,
+      ...(pageCount === null ? {} : { pageCount })
+    }) as unknown as Record<string, unknown>
+    return pageCount !== null && asString ? { ...encoded, pageCount: String(pageCount) } : encoded
+  })

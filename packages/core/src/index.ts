@@ -26,5 +26,7 @@ export * as LocalDate from "./LocalDate.ts"
 export * as Money from "./Money.ts"
 /** The frequency engine: nominal and execution dates of a standing order, lazily and by index. */
 export * as Occurrence from "./Occurrence.ts"
+/** Standing-order list: request, response, strict and lenient decoding (sections 2.4, 2.5). */
+export * as StandingOrder from "./StandingOrder.ts"
 /** Bounded texts with the document's field lengths. */
 export * as Text from "./Text.ts"

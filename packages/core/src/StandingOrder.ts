@@ -1,0 +1,252 @@
+/**
+ * The standing-order list: request body (interface document, section 2.4) and response body with every field of
+ * the standing-order object (section 2.5). Responses decode strictly ({@link ListResponse}: one bad record fails
+ * the page) or leniently ({@link decodeListLenient}: good records are kept, each bad one is reported with its index,
+ * orderId and field path). Received texts are kept whole beyond their limits (decisions: lengths).
+ *
+ * @since 0.1.0
+ */
+import { Option, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import * as Currency from "./Currency.ts"
+import * as Frequency from "./Frequency.ts"
+import * as Iban from "./Iban.ts"
+import * as LocalDate from "./LocalDate.ts"
+import * as Money from "./Money.ts"
+import * as Text from "./Text.ts"
+
+/**
+ * An optional received field: the key may be missing, and a JSON `null` is read as missing (tolerant reading); the
+ * encoded form omits the key when there is no value.
+ */
+const optionalReceived = <S extends Schema.Top>(schema: S) =>
+  Schema.optionalKey(Schema.NullOr(schema)).pipe(
+    Schema.decodeTo(
+      Schema.optionalKey(Schema.toType(schema)),
+      SchemaTransformation.transformOptional({
+        decode: (o: Option.Option<S["Type"] | null>) =>
+          Option.filter(o, (v): v is S["Type"] => v !== null) as Option.Option<S["Type"]>,
+        encode: (o: Option.Option<S["Type"]>) => o
+      })
+    )
+  )
+
+/** The debtor of a standing order: `debtor.name` (max 70) and `debtor.iban` (section 2.5). */
+export const Debtor = Schema.Struct({
+  name: Text.Incoming,
+  iban: Iban.Iban
+})
+
+/** The creditor of a standing order: optional name (70) and address lines (35 each), mandatory IBAN (section 2.5). */
+export const Creditor = Schema.Struct({
+  name: optionalReceived(Text.Incoming),
+  addressLine1: optionalReceived(Text.Incoming),
+  addressLine2: optionalReceived(Text.Incoming),
+  iban: Iban.Iban
+})
+
+/** `instructedAmount`: value in format [9.2] (tolerant when received) and currency (section 2.5). */
+export const InstructedAmount = Schema.Struct({
+  value: Money.StandingOrderAmountValue,
+  currency: Currency.CurrencyCode
+})
+
+/**
+ * A standing order as the bank lists it (section 2.5): every field of the document, dates as
+ * {@link LocalDate.LocalDate} day numbers, the amount as an exact decimal, optional fields as optional keys.
+ */
+export class StandingOrder extends Schema.Class<StandingOrder>("StandingOrder")({
+  orderId: Schema.String,
+  debtor: Debtor,
+  creditor: Creditor,
+  instructedAmount: InstructedAmount,
+  endToEndIdentification: optionalReceived(Text.Incoming),
+  remittanceInformation: optionalReceived(Text.Incoming),
+  standingOrderName: optionalReceived(Text.Incoming),
+  startDate: optionalReceived(LocalDate.LocalDate),
+  nextDate: optionalReceived(LocalDate.LocalDate),
+  endDate: optionalReceived(LocalDate.LocalDate),
+  frequency: Frequency.Frequency
+}) {}
+
+/** The fields of a standing order that exceed the document's length limits (they are kept whole; for warnings). */
+export const overlongFields = (order: StandingOrder): Array<string> => {
+  const checks: Array<[string, string | undefined, number]> = [
+    ["debtor.name", order.debtor.name, Text.limits.partyName],
+    ["creditor.name", order.creditor.name, Text.limits.partyName],
+    ["creditor.addressLine1", order.creditor.addressLine1, Text.limits.addressLine],
+    ["creditor.addressLine2", order.creditor.addressLine2, Text.limits.addressLine],
+    ["endToEndIdentification", order.endToEndIdentification, Text.limits.endToEndIdentification],
+    ["remittanceInformation", order.remittanceInformation, Text.limits.remittanceInformation],
+    ["standingOrderName", order.standingOrderName, Text.limits.standingOrderName]
+  ]
+  return checks.filter(([, v, max]) => v !== undefined && v.length > max).map(([name]) => name)
+}
+
+// ---------------------------------------------------------------------------
+// request (section 2.4)
+// ---------------------------------------------------------------------------
+
+/** The default page size (section 2.4). */
+export const DEFAULT_PAGE_SIZE = 50
+
+/** The largest page size the bank supports (section 2.4). */
+export const MAX_PAGE_SIZE = 100
+
+/** A page size: an integer from 10 to 100 and a multiple of 10 (section 2.4, section 8). */
+export const PageSize = Schema.Int.check(
+  Schema.makeFilter(
+    (n: number) => (n >= 10 && n <= MAX_PAGE_SIZE && n % 10 === 0) || "pageSize must be a multiple of 10 from 10 to 100"
+  )
+)
+
+/** A zero-based page number (section 2.4). */
+export const Page = Schema.Int.check(Schema.makeFilter((n: number) => n >= 0 || "page must be zero or more"))
+
+/**
+ * The standing-order list request body (section 2.4). Every attribute is optional (`iban` is a filter: decisions),
+ * so a request without attributes encodes to exactly `{}`.
+ */
+export const ListRequest = Schema.Struct({
+  iban: Schema.optionalKey(Iban.Iban),
+  pageSize: Schema.optionalKey(PageSize),
+  page: Schema.optionalKey(Page)
+})
+
+/** A standing-order list request. */
+export type ListRequest = typeof ListRequest.Type
+
+// ---------------------------------------------------------------------------
+// response (section 2.5)
+// ---------------------------------------------------------------------------
+
+/** A non-negative integer in decimal text, as the reference example sends `pageCount`. */
+const CountText = Schema.String.check(Schema.isPattern(/^\d+$/, { message: "pageCount must be a whole number" }))
+
+/** `pageCount`: a JSON number or a numeric string on the wire, a number in the domain; encoded as a number (decisions). */
+export const PageCount = Schema.Union([Schema.Int, CountText]).pipe(
+  Schema.decodeTo(
+    Schema.Int.check(Schema.makeFilter((n: number) => n >= 0 || "pageCount must be zero or more")),
+    SchemaTransformation.transform({
+      decode: (v: number | string): number => (typeof v === "number" ? v : Number(v)),
+      encode: (n: number): number | string => n
+    })
+  )
+)
+
+/** The standing-order list response body, decoded strictly: every record must be valid (section 2.5). */
+export const ListResponse = Schema.Struct({
+  pageCount: optionalReceived(PageCount),
+  standingOrders: Schema.Array(StandingOrder)
+})
+
+/** A strictly decoded standing-order list response. */
+export type ListResponse = typeof ListResponse.Type
+
+// ---------------------------------------------------------------------------
+// lenient decoding
+// ---------------------------------------------------------------------------
+
+/**
+ * A record of a list that could not be decoded: its position in `standingOrders` (-1 for the page itself, e.g. a
+ * malformed `pageCount`), its `orderId` when it has one, the path of the offending field (`creditor.iban`) and why.
+ */
+export interface RecordError {
+  readonly index: number
+  readonly orderId: string | undefined
+  readonly path: string
+  readonly message: string
+}
+
+/** The outcome of lenient decoding: every well-formed record, and one error per malformed one. */
+export interface LenientList {
+  readonly pageCount: number | undefined
+  readonly orders: Array<StandingOrder>
+  readonly errors: Array<RecordError>
+}
+
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
+  path.reduce<string>(
+    (acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc === "" ? String(key) : `${acc}.${String(key)}`),
+    ""
+  )
+
+/** The path and message of the first problem of an issue, and the paths of any further problems. */
+const describeIssue = (issue: SchemaIssue.Issue): { path: string; message: string } => {
+  const issues = formatter(issue).issues
+  const first = issues[0]
+  if (first === undefined) return { path: "", message: "invalid record" }
+  const path = formatPath((first.path ?? []).map((p) => (typeof p === "object" ? p.key : p)))
+  const others = issues.slice(1).map((i) => formatPath((i.path ?? []).map((p) => (typeof p === "object" ? p.key : p))))
+  const more = others.length === 0 ? "" : ` (also: ${others.join(", ")})`
+  return { path, message: `${path === "" ? "" : `${path}: `}${first.message}${more}` }
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const orderIdOf = (u: unknown): string | undefined => {
+  if (!isRecord(u)) return undefined
+  const id = u.orderId
+  return typeof id === "string" ? id : typeof id === "number" ? String(id) : undefined
+}
+
+const decodeOrder = Schema.decodeUnknownResult(StandingOrder)
+const decodePageCount = Schema.decodeUnknownResult(PageCount)
+
+const decodeRecords = (
+  records: ReadonlyArray<unknown>
+): { orders: Array<StandingOrder>; errors: Array<RecordError> } => {
+  const orders: Array<StandingOrder> = []
+  const errors: Array<RecordError> = []
+  records.forEach((record, index) => {
+    const r = decodeOrder(record, { errors: "all" })
+    if (Result.isSuccess(r)) {
+      orders.push(r.success)
+    } else {
+      const { path, message } = describeIssue(r.failure.issue)
+      errors.push({ index, orderId: orderIdOf(record), path, message })
+    }
+  })
+  return { orders, errors }
+}
+
+/**
+ * Decodes a bare array of standing orders leniently: each well-formed record is returned, each malformed one is
+ * reported (decisions: bad input never costs data). Fails only when the input is not an array.
+ */
+export const decodeOrdersLenient = (u: unknown): Result.Result<LenientList, string> =>
+  Array.isArray(u)
+    ? Result.succeed({ pageCount: undefined, ...decodeRecords(u) })
+    : Result.fail("standing orders must be a JSON array")
+
+/**
+ * Decodes a standing-order list response leniently (section 2.5): a malformed record yields an error naming its
+ * index, orderId and field while every good record is kept; a missing or `null` `standingOrders` is an empty page,
+ * a malformed `pageCount` is reported with index -1. Fails only when the body is not an object or
+ * `standingOrders` is not an array.
+ */
+export const decodeListLenient = (u: unknown): Result.Result<LenientList, string> => {
+  if (!isRecord(u)) return Result.fail("standing-order list body must be a JSON object")
+  const errors: Array<RecordError> = []
+  let pageCount: number | undefined
+  if (u.pageCount !== undefined && u.pageCount !== null) {
+    const pc = decodePageCount(u.pageCount)
+    if (Result.isSuccess(pc)) {
+      pageCount = pc.success
+    } else {
+      errors.push({ index: -1, orderId: undefined, path: "pageCount", message: `pageCount: ${pc.failure.message}` })
+    }
+  }
+  const raw = u.standingOrders
+  if (raw === undefined || raw === null) return Result.succeed({ pageCount, orders: [], errors })
+  if (!Array.isArray(raw)) return Result.fail("standingOrders must be a JSON array")
+  const decoded = decodeRecords(raw)
+  return Result.succeed({ pageCount, orders: decoded.orders, errors: [...errors, ...decoded.errors] })
+}
+
+/** Encodes a standing order to its wire JSON shape (amount as a JSON number, dates as `YYYY-MM-DD`). */
+export const encode = Schema.encodeSync(StandingOrder)
+
+/** Decodes one standing order strictly from its wire JSON shape. */
+export const decode = Schema.decodeUnknownResult(StandingOrder)
