@@ -10,7 +10,6 @@ import { Schema } from "effect"
 export const limits = {
   iban: 34,
   currency: 3,
-  instructionIdentification: 35,
   tradingPartyIdentification: 35,
   tradingPartyName: 140,
   tradingPartyAddress: 70,

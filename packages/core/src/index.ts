@@ -4,6 +4,10 @@
  * @since 0.1.0
  */
 
+/** Token by secret: form request and JSON response (sections 2.1, 4.1). */
+export * as AccessToken from "./AccessToken.ts"
+/** Balance check: request and response bodies (sections 2.2, 2.3). */
+export * as BalanceCheck from "./BalanceCheck.ts"
 /** Business-day conventions: following, preceding, modified-following, modified-preceding, none. */
 export * as BusinessDayConvention from "./BusinessDayConvention.ts"
 /** Working-day calendars: weekends, TARGET2 and custom holidays. */

@@ -1,0 +1,101 @@
+/**
+ * Token by secret (OAuth 2.0 client credentials): the form-encoded request (interface document, section 4.1) and
+ * the JSON response (section 2.1). The client secret and the access token are `Redacted` in the domain
+ * (decisions: tokens); `expires_in` is read from a JSON number or a numeric string (decisions: wire formats).
+ *
+ * @since 0.1.0
+ */
+import { Redacted, Schema, SchemaTransformation } from "effect"
+
+/** A scope named by the document: PISP, PIISP and AISP (section 4.1). */
+export const Scope = Schema.Literals(["PISP", "PIISP", "AISP"])
+
+/** A token scope. */
+export type Scope = typeof Scope.Type
+
+/** The documented lifetime of a client-credentials token in seconds (section 3, section 8). */
+export const LIFETIME_SECONDS = 1200
+
+/** The `scope` form value: scopes separated by single spaces, e.g. `"PIISP AISP"` (section 4.1). */
+export const ScopeList = Schema.String.check(
+  Schema.isPattern(/^(PISP|PIISP|AISP)( (PISP|PIISP|AISP))*$/, {
+    message: "scope must be PISP, PIISP or AISP, several separated by single spaces"
+  })
+)
+
+/** The `scope` form value for a list of scopes (duplicates removed, order kept). */
+export const scopeString = (scopes: ReadonlyArray<Scope>): string => [...new Set(scopes)].join(" ")
+
+/** The scopes named by a `scope` value. */
+export const parseScopes = (scope: string): Array<Scope> =>
+  scope.split(" ").filter((s): s is Scope => s === "PISP" || s === "PIISP" || s === "AISP")
+
+/**
+ * The form fields of the token request (section 4.1), all mandatory strings; sent as
+ * `application/x-www-form-urlencoded;charset=UTF-8`. `client_secret` is `Redacted` in the domain.
+ */
+export const TokenRequest = Schema.Struct({
+  grant_type: Schema.Literal("client_credentials"),
+  client_id: Schema.String.check(Schema.isMinLength(1, { message: "client_id must not be empty" })),
+  client_secret: Schema.RedactedFromValue(
+    Schema.String.check(Schema.isMinLength(1, { message: "client_secret must not be empty" })),
+    { label: "client_secret" }
+  ),
+  scope: ScopeList
+})
+
+/** A token request. */
+export type TokenRequest = typeof TokenRequest.Type
+
+/** The form body of a token request as plain strings (the secret revealed only here, for the wire). */
+export const toForm = (request: TokenRequest): Record<string, string> => ({
+  grant_type: request.grant_type,
+  client_id: request.client_id,
+  client_secret: Redacted.value(request.client_secret),
+  scope: request.scope
+})
+
+/** A number of seconds in decimal text, as the document types `expires_in`. */
+const SecondsText = Schema.String.check(
+  Schema.isPattern(/^\s*\d+(\.\d+)?\s*$/, { message: "expires_in must be a number of seconds" })
+)
+
+/** `expires_in`: a JSON number or a numeric string on the wire, a non-negative number of seconds in the domain. */
+export const ExpiresIn = Schema.Union([Schema.Finite, SecondsText]).pipe(
+  Schema.decodeTo(
+    Schema.Finite.check(Schema.makeFilter((n: number) => n >= 0 || "expires_in must not be negative")),
+    SchemaTransformation.transform({
+      decode: (v: number | string): number => (typeof v === "number" ? v : Number(v.trim())),
+      encode: (n: number): number | string => n
+    })
+  )
+)
+
+/**
+ * The token response body (section 2.1): `access_token` (kept `Redacted`), `expires_in` in seconds, `token_type`
+ * (always Bearer per the document; received as any text), and the optional `scope` granted.
+ */
+export const TokenResponse = Schema.Struct({
+  access_token: Schema.RedactedFromValue(Schema.String, { label: "access_token" }),
+  expires_in: ExpiresIn,
+  token_type: Schema.String,
+  scope: Schema.optionalKey(Schema.String)
+})
+
+/** A token response. */
+export type TokenResponse = typeof TokenResponse.Type
+
+/**
+ * The `Authorization` header value built from a token response: the token type, a space and the access token
+ * (section 4.1); `bearer` in any case is written `Bearer` (RFC 6750).
+ */
+export const authorization = (response: TokenResponse): Redacted.Redacted<string> => {
+  const type = response.token_type.toLowerCase() === "bearer" ? "Bearer" : response.token_type
+  return Redacted.make(`${type} ${Redacted.value(response.access_token)}`, { label: "Authorization" })
+}
+
+/** The OAuth grant type of the token request (section 4.1). */
+export const grantType = "client_credentials" as const
+
+/** The `Content-Type` of the token request (section 4.1). */
+export const contentType = "application/x-www-form-urlencoded;charset=UTF-8" as const
