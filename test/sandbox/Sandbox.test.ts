@@ -1,22 +1,91 @@
 import { randomUUID } from "node:crypto"
 import { assert, describe, layer } from "@effect/vitest"
-import { Fixtures, Sandbox } from "@tppkit/sandbox"
-import { Effect } from "effect"
+import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
+import { Effect, Redacted } from "effect"
 import { apiHeaders, balanceBody, post, token, tokenAnswer } from "./support.ts"
 
 const { ibans } = Fixtures
+const present = () => ({ "psu-last-logged-time": new Date().toISOString() })
+const piispOnly = { clientId: "tppkit-piisp", clientSecret: "piisp-secret" }
+const aispExpired = { clientId: "tppkit-aisp", clientSecret: "aisp-secret" }
 
 layer(Sandbox.layer())("Sandbox over loopback", (it) => {
+  describe("SandboxInfo", () => {
+    it.effect("reports a loopback base URL, the default client and the accounts", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        assert.match(info.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/)
+        assert.strictEqual(info.clientId, "tppkit-sandbox")
+        assert.strictEqual(Redacted.value(info.clientSecret), "sandbox-secret")
+        assert.strictEqual(String(info.clientSecret), "<redacted>")
+        assert.strictEqual(info.paths.token, "/identity-server-test/connect/token")
+        assert.strictEqual(info.accounts.length, 4)
+      })
+    )
+  })
+
   describe("token endpoint", () => {
     it.effect("issues a Bearer token valid 1200 s for the client's scopes", () =>
       Effect.gen(function* () {
         const info = yield* Sandbox.SandboxInfo
-        assert.match(info.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/)
         const a = yield* tokenAnswer(info, "PIISP AISP")
         assert.strictEqual(a.status, 200)
         assert.strictEqual(a.json.token_type, "Bearer")
         assert.strictEqual(a.json.expires_in, 1200)
         assert.isString(a.json.access_token)
+        assert.strictEqual(a.headers.get("cache-control"), "no-store")
+      })
+    )
+
+    const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
+    const good = { grant_type: "client_credentials", client_id: "tppkit-sandbox", client_secret: "sandbox-secret" }
+    const cases: ReadonlyArray<[string, string, number, string]> = [
+      ["wrong secret", form({ ...good, client_secret: "nope", scope: "PIISP" }), 401, "invalid_client"],
+      ["unknown client", form({ ...good, client_id: "who", scope: "PIISP" }), 401, "invalid_client"],
+      ["wrong grant", form({ ...good, grant_type: "password", scope: "PIISP" }), 400, "unsupported_grant_type"],
+      ["missing scope", form(good), 400, "invalid_request"],
+      ["unknown scope", form({ ...good, scope: "ADMIN" }), 400, "invalid_scope"],
+      [
+        "missing secret",
+        form({ grant_type: "client_credentials", client_id: "x", scope: "PIISP" }),
+        400,
+        "invalid_request"
+      ],
+      ["duplicate parameter", `${form({ ...good, scope: "PIISP" })}&scope=AISP`, 400, "invalid_request"]
+    ]
+    for (const [name, body, status, error] of cases) {
+      it.effect(`RFC 6749 5.2 error: ${name}`, () =>
+        Effect.gen(function* () {
+          const info = yield* Sandbox.SandboxInfo
+          const a = yield* post(info.baseUrl + info.paths.token, {
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body
+          })
+          assert.strictEqual(a.status, status)
+          assert.strictEqual(a.json.error, error)
+          assert.isString(a.json.error_description)
+        })
+      )
+    }
+
+    it.effect("refuses scopes beyond the client's rights", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const a = yield* tokenAnswer(info, "AISP", piispOnly)
+        assert.strictEqual(a.status, 400)
+        assert.strictEqual(a.json.error, "invalid_scope")
+      })
+    )
+
+    it.effect("accepts only a form body (415 otherwise)", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const a = yield* post(info.baseUrl + info.paths.token, {
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ grant_type: "client_credentials" })
+        })
+        assert.strictEqual(a.status, 415)
+        assert.strictEqual(a.json.error, "invalid_request")
       })
     )
   })
@@ -28,33 +97,557 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
         const t = yield* token(info, "PIISP")
         const url = info.baseUrl + info.paths.balanceCheck
         const headers = apiHeaders(t, { "correlation-id": "corr-1", "process-id": "proc-1" })
-        const ok = yield* post(url, { headers, body: balanceBody(ibans.eurBranch, 100.5) })
+        const ok = yield* post(url, { headers, body: balanceBody(ibans.eurBranch, 12500) })
         assert.strictEqual(ok.status, 200)
         assert.strictEqual(ok.json.response, "APPR")
+        assert.match(ok.json.dateTime, /^\d{4}-\d{2}-\d{2}T/)
         assert.strictEqual(ok.headers.get("response-id"), headers["request-id"])
         assert.strictEqual(ok.headers.get("correlation-id"), "corr-1")
         assert.strictEqual(ok.headers.get("process-id"), "proc-1")
         const no = yield* post(url, { headers: apiHeaders(t), body: balanceBody(ibans.eurBranch, 12500.01) })
         assert.strictEqual(no.json.response, "DECL")
+        const otherCurrency = yield* post(url, { headers: apiHeaders(t), body: balanceBody(ibans.eurBranch, 1, "CZK") })
+        assert.strictEqual(otherCurrency.json.response, "DECL")
+      })
+    )
+
+    it.effect("accepts an IBAN in print form", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const t = yield* token(info, "PIISP")
+        const printed = ibans.eurBranch.replace(/(.{4})/g, "$1 ").trim()
+        const a = yield* post(info.baseUrl + info.paths.balanceCheck, {
+          headers: apiHeaders(t),
+          body: balanceBody(printed, 1)
+        })
+        assert.strictEqual(a.status, 200)
+      })
+    )
+
+    it.effect("403 without consent, for unknown accounts, without the PIISP scope", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const url = info.baseUrl + info.paths.balanceCheck
+        const t = yield* token(info, "PIISP")
+        const none = yield* post(url, { headers: apiHeaders(t), body: balanceBody(ibans.eurNoConsent, 1) })
+        assert.strictEqual(none.status, 403)
+        assert.strictEqual(none.json.code, "CONSENT_MISSING")
+        assert.strictEqual(none.headers.get("content-type"), "application/problem+json")
+        const unknown = yield* post(url, { headers: apiHeaders(t), body: balanceBody("AT483200000012345864", 1) })
+        assert.strictEqual(unknown.status, 403)
+        const aisp = yield* token(info, "AISP")
+        const scope = yield* post(url, { headers: apiHeaders(aisp), body: balanceBody(ibans.eurBranch, 1) })
+        assert.strictEqual(scope.status, 403)
+        assert.strictEqual(scope.json.code, "SCOPE_INSUFFICIENT")
+      })
+    )
+
+    it.effect("an electronic consent needs an SCA-style token (PIISP AISP bound to the account) and expires", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const url = info.baseUrl + info.paths.balanceCheck
+        const plain = yield* token(info, "PIISP")
+        const refused = yield* post(url, {
+          headers: apiHeaders(plain),
+          body: balanceBody(ibans.czkElectronic, 1, "CZK")
+        })
+        assert.strictEqual(refused.status, 403)
+        assert.strictEqual(refused.json.code, "SCA_REQUIRED")
+        const sca = yield* token(info, "PIISP AISP")
+        const ok = yield* post(url, { headers: apiHeaders(sca), body: balanceBody(ibans.czkElectronic, 1, "CZK") })
+        assert.strictEqual(ok.status, 200)
+        assert.strictEqual(ok.json.response, "APPR")
+        const expiredSca = yield* token(info, "PIISP AISP", aispExpired)
+        const expired = yield* post(url, {
+          headers: apiHeaders(expiredSca),
+          body: balanceBody(ibans.eurExpired, 1)
+        })
+        assert.strictEqual(expired.status, 403)
+        assert.strictEqual(expired.json.code, "CONSENT_EXPIRED")
+      })
+    )
+
+    it.effect("500 concurrent balance checks are all answered correctly", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const t = yield* token(info, "PIISP")
+        const url = info.baseUrl + info.paths.balanceCheck
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 500 }, (_, i) => i),
+          (i) =>
+            Effect.map(
+              post(url, {
+                headers: apiHeaders(t),
+                body: balanceBody(ibans.eurBranch, i % 2 === 0 ? 10 + i : 20000 + i)
+              }),
+              (a) => [i, a] as const
+            ),
+          { concurrency: "unbounded" }
+        )
+        for (const [i, a] of answers) {
+          assert.strictEqual(a.status, 200)
+          assert.strictEqual(a.json.response, i % 2 === 0 ? "APPR" : "DECL")
+        }
       })
     )
   })
 
   describe("standing orders", () => {
-    it.effect("pages through the orders bound to the AISP token", () =>
+    it.effect("pages through the orders bound to the AISP token with the default and explicit page sizes", () =>
       Effect.gen(function* () {
         const info = yield* Sandbox.SandboxInfo
         const t = yield* token(info, "AISP")
         const url = info.baseUrl + info.paths.standingOrder
-        const last = new Date().toISOString()
-        const p0 = yield* post(url, {
-          headers: apiHeaders(t, { "psu-last-logged-time": last, "request-id": randomUUID() }),
-          body: "{}"
-        })
+        const bound = new Set(info.clients[0]?.aispAccounts)
+        const expected = Fixtures.defaults.standingOrders.filter((o) => bound.has(o.debtor.iban))
+        const p0 = yield* post(url, { headers: apiHeaders(t, present()), body: "{}" })
         assert.strictEqual(p0.status, 200)
         assert.strictEqual(p0.json.standingOrders.length, 50)
-        assert.isAbove(p0.json.pageCount, 1)
+        assert.strictEqual(p0.json.pageCount, Math.ceil(expected.length / 50))
+        const seen: Array<string> = []
+        for (let page = 0; page < Math.ceil(expected.length / 100); page++) {
+          const p = yield* post(url, {
+            headers: apiHeaders(t, present()),
+            body: JSON.stringify({ pageSize: 100, page })
+          })
+          for (const o of p.json.standingOrders) seen.push(o.orderId)
+        }
+        assert.deepStrictEqual(
+          seen.sort(),
+          expected.map((o) => o.orderId)
+        )
+        const beyond = yield* post(url, { headers: apiHeaders(t, present()), body: JSON.stringify({ page: 99 }) })
+        assert.strictEqual(beyond.json.standingOrders.length, 0)
+      })
+    )
+
+    it.effect("filters by IBAN and refuses accounts not bound to the token", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const t = yield* token(info, "AISP")
+        const url = info.baseUrl + info.paths.standingOrder
+        const one = yield* post(url, {
+          headers: apiHeaders(t, present()),
+          body: JSON.stringify({ iban: ibans.czkElectronic, pageSize: 100 })
+        })
+        assert.strictEqual(one.status, 200)
+        assert.isAbove(one.json.standingOrders.length, 0)
+        for (const o of one.json.standingOrders) assert.strictEqual(o.debtor.iban, ibans.czkElectronic)
+        const other = yield* post(url, {
+          headers: apiHeaders(t, present()),
+          body: JSON.stringify({ iban: ibans.eurExpired })
+        })
+        assert.strictEqual(other.status, 403)
+        assert.strictEqual(other.json.code, "ACCOUNT_NOT_BOUND")
+      })
+    )
+
+    it.effect("validates page and pageSize (400 naming the field) and needs the AISP scope", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const t = yield* token(info, "AISP")
+        const url = info.baseUrl + info.paths.standingOrder
+        for (const [body, field] of [
+          [{ pageSize: 15 }, "pageSize"],
+          [{ pageSize: 110 }, "pageSize"],
+          [{ page: -1 }, "page"],
+          [{ page: "1" }, "page"],
+          [{ iban: "SK00" }, "iban"]
+        ] as const) {
+          const a = yield* post(url, { headers: apiHeaders(t, present()), body: JSON.stringify(body) })
+          assert.strictEqual(a.status, 400, JSON.stringify(body))
+          assert.include(a.json.detail, field)
+        }
+        const piisp = yield* token(info, "PIISP")
+        const scope = yield* post(url, { headers: apiHeaders(piisp, present()), body: "{}" })
+        assert.strictEqual(scope.status, 403)
       })
     )
   })
+
+  describe("bad input gets its 4xx and the server keeps serving", () => {
+    const cases: ReadonlyArray<{
+      name: string
+      status: number
+      code: string
+      request: (url: string, t: string) => { method?: string; headers: Record<string, string>; body?: string }
+      path?: "balanceCheck" | "unknown"
+    }> = [
+      {
+        name: "malformed JSON",
+        status: 400,
+        code: "FORMAT_ERROR",
+        request: (_, t) => ({ headers: apiHeaders(t), body: "{" })
+      },
+      {
+        name: "a JSON array",
+        status: 400,
+        code: "FORMAT_ERROR",
+        request: (_, t) => ({ headers: apiHeaders(t), body: "[]" })
+      },
+      {
+        name: "wrong type of amount.value",
+        status: 400,
+        code: "FORMAT_ERROR",
+        request: (_, t) => ({
+          headers: apiHeaders(t),
+          body: JSON.stringify({
+            instructionIdentification: "x",
+            iban: ibans.eurBranch,
+            amount: { value: "1", currency: "EUR" }
+          })
+        })
+      },
+      {
+        name: "three decimals",
+        status: 400,
+        code: "FORMAT_ERROR",
+        request: (_, t) => ({ headers: apiHeaders(t), body: balanceBody(ibans.eurBranch, 1.234) })
+      },
+      {
+        name: "lower-case currency",
+        status: 400,
+        code: "FORMAT_ERROR",
+        request: (_, t) => ({ headers: apiHeaders(t), body: balanceBody(ibans.eurBranch, 1, "eur") })
+      },
+      ...(["Request-ID", "PSU-IP-Address", "PSU-Device-OS", "PSU-User-Agent"] as const).map((header) => ({
+        name: `missing ${header}`,
+        status: 400,
+        code: "FORMAT_ERROR",
+        request: (_: string, t: string) => {
+          const headers = apiHeaders(t)
+          delete headers[header.toLowerCase()]
+          return { headers, body: balanceBody(ibans.eurBranch, 1) }
+        }
+      })),
+      {
+        name: "missing Authorization",
+        status: 401,
+        code: "TOKEN_MISSING",
+        request: (_, t) => {
+          const headers = apiHeaders(t)
+          delete headers.authorization
+          return { headers, body: balanceBody(ibans.eurBranch, 1) }
+        }
+      },
+      {
+        name: "unknown token",
+        status: 401,
+        code: "TOKEN_INVALID",
+        request: () => ({ headers: apiHeaders("nope"), body: balanceBody(ibans.eurBranch, 1) })
+      },
+      {
+        name: "bad PSU-IP-Address",
+        status: 400,
+        code: "FORMAT_ERROR",
+        request: (_, t) => ({
+          headers: apiHeaders(t, { "psu-ip-address": "localhost" }),
+          body: balanceBody(ibans.eurBranch, 1)
+        })
+      },
+      {
+        name: "bad PSU-Last-Logged-Time",
+        status: 400,
+        code: "FORMAT_ERROR",
+        request: (_, t) => ({
+          headers: apiHeaders(t, { "psu-last-logged-time": "yesterday" }),
+          body: balanceBody(ibans.eurBranch, 1)
+        })
+      },
+      {
+        name: "oversized body",
+        status: 413,
+        code: "PAYLOAD_TOO_LARGE",
+        request: (_, t) => ({ headers: apiHeaders(t), body: JSON.stringify({ pad: "x".repeat(70_000) }) })
+      },
+      {
+        name: "wrong content type",
+        status: 415,
+        code: "UNSUPPORTED_MEDIA_TYPE",
+        request: (_, t) => ({
+          headers: apiHeaders(t, { "content-type": "text/plain" }),
+          body: balanceBody(ibans.eurBranch, 1)
+        })
+      },
+      {
+        name: "wrong method",
+        status: 405,
+        code: "METHOD_NOT_ALLOWED",
+        request: (_, t) => ({ method: "GET", headers: apiHeaders(t) })
+      },
+      {
+        name: "unknown path",
+        status: 404,
+        code: "RESOURCE_UNKNOWN",
+        path: "unknown",
+        request: (_, t) => ({ headers: apiHeaders(t), body: "{}" })
+      },
+      {
+        name: "unknown fault name",
+        status: 400,
+        code: "FORMAT_ERROR",
+        request: (_, t) => ({
+          headers: apiHeaders(t, { "x-sandbox-fault": "explode" }),
+          body: balanceBody(ibans.eurBranch, 1)
+        })
+      }
+    ]
+    for (const c of cases) {
+      it.effect(`${c.name} → ${c.status}`, () =>
+        Effect.gen(function* () {
+          const info = yield* Sandbox.SandboxInfo
+          const t = yield* token(info, "PIISP")
+          const url = info.baseUrl + (c.path === "unknown" ? "/piisp-test/api/v2/nothing" : info.paths.balanceCheck)
+          const a = yield* post(url, c.request(url, t))
+          assert.strictEqual(a.status, c.status, a.text)
+          assert.strictEqual(a.json.code, c.code)
+          assert.strictEqual(a.json.status, c.status)
+          const after = yield* post(info.baseUrl + info.paths.balanceCheck, {
+            headers: apiHeaders(t),
+            body: balanceBody(ibans.eurBranch, 1)
+          })
+          assert.strictEqual(after.status, 200)
+        })
+      )
+    }
+
+    it.effect("a missing mandatory header is named in the answer; both geolocation spellings are accepted", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const t = yield* token(info, "PIISP")
+        const url = info.baseUrl + info.paths.balanceCheck
+        const headers = apiHeaders(t)
+        delete headers["psu-device-os"]
+        const a = yield* post(url, { headers, body: balanceBody(ibans.eurBranch, 1) })
+        assert.include(a.json.detail, "PSU-Device-OS")
+        for (const name of ["psu-geolocation", "psu-geo-location"]) {
+          const ok = yield* post(url, {
+            headers: apiHeaders(t, { [name]: "48.1486, 17.1077" }),
+            body: balanceBody(ibans.eurBranch, 1)
+          })
+          assert.strictEqual(ok.status, 200, name)
+        }
+      })
+    )
+  })
+
+  describe("error dialects", () => {
+    it.effect("problem details by default; Berlin Group and CZ/SK on request", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const t = yield* token(info, "PIISP")
+        const url = info.baseUrl + info.paths.balanceCheck
+        const bg = yield* post(url, {
+          headers: apiHeaders(t, { "x-sandbox-error-dialect": "berlin-group" }),
+          body: balanceBody(ibans.eurNoConsent, 1)
+        })
+        assert.strictEqual(bg.status, 403)
+        assert.strictEqual(bg.json.tppMessages[0].category, "ERROR")
+        assert.strictEqual(bg.json.tppMessages[0].code, "CONSENT_MISSING")
+        const cz = yield* post(url, {
+          headers: apiHeaders(t, { "x-sandbox-error-dialect": "cz-sk" }),
+          body: balanceBody(ibans.eurNoConsent, 1)
+        })
+        assert.strictEqual(cz.json.errors[0].error, "CONSENT_MISSING")
+        assert.strictEqual(cz.json.errors[0].scope, "iban")
+        assert.isString(cz.json.errors[0].message)
+      })
+    )
+  })
+
+  describe("faults", () => {
+    const call = (fault: string) =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const t = yield* token(info, "PIISP")
+        return yield* Effect.promise(() =>
+          fetch(info.baseUrl + info.paths.balanceCheck, {
+            method: "POST",
+            headers: apiHeaders(t, { "x-sandbox-fault": fault }),
+            body: balanceBody(ibans.eurBranch, 1)
+          }).then(
+            async (res) => ({
+              status: res.status,
+              headers: res.headers,
+              text: await res.text().catch(() => "<broken>")
+            }),
+            (e: unknown) => ({ status: -1, headers: new Headers(), text: String(e) })
+          )
+        )
+      })
+    it.effect("503 and 429 with Retry-After, 502 as HTML", () =>
+      Effect.gen(function* () {
+        const a = yield* call("503")
+        assert.strictEqual(a.status, 503)
+        assert.strictEqual(a.headers.get("retry-after"), "1")
+        const b = yield* call("429")
+        assert.strictEqual(b.status, 429)
+        assert.isNotNull(b.headers.get("retry-after"))
+        const c = yield* call("502")
+        assert.strictEqual(c.status, 502)
+        assert.match(c.headers.get("content-type") ?? "", /text\/html/)
+      })
+    )
+    it.effect("reset, truncate and nonjson break the answer; expired-token answers 401", () =>
+      Effect.gen(function* () {
+        const reset = yield* call("reset")
+        assert.strictEqual(reset.status, -1)
+        const truncated = yield* call("truncate")
+        assert.isTrue(truncated.status === -1 || truncated.text === "<broken>", JSON.stringify(truncated.text))
+        const nonjson = yield* call("nonjson")
+        assert.strictEqual(nonjson.status, 200)
+        assert.throws(() => JSON.parse(nonjson.text))
+        const expired = yield* call("expired-token")
+        assert.strictEqual(expired.status, 401)
+        assert.include(expired.text, "TOKEN_EXPIRED")
+      })
+    )
+    it.effect("delay postpones the answer", () =>
+      Effect.gen(function* () {
+        const a = yield* call("delay=50")
+        assert.strictEqual(a.status, 200)
+      })
+    )
+  })
+
+  describe("journal", () => {
+    it.effect("records requests with secrets masked, readable by service and by GET /__journal", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const journal = yield* Journal.Journal
+        const t = yield* token(info, "PIISP")
+        yield* post(info.baseUrl + info.paths.balanceCheck, {
+          headers: apiHeaders(t, { "request-id": "journal-probe" }),
+          body: balanceBody(ibans.eurBranch, 1)
+        })
+        const entries = yield* journal.entries
+        const probe = entries.find((e) => e.headers["request-id"] === "journal-probe")
+        assert.isDefined(probe)
+        assert.strictEqual(probe?.status, 200)
+        assert.strictEqual(probe?.outcome, "ok:APPR")
+        assert.strictEqual(probe?.headers.authorization, "Bearer ***")
+        const tokenEntry = entries.find((e) => e.path === info.paths.token)
+        assert.include(tokenEntry?.body ?? "", "client_secret=***")
+        assert.notInclude(JSON.stringify(entries), "sandbox-secret")
+        assert.notInclude(JSON.stringify(entries), t)
+        const web = yield* post(`${info.baseUrl}/__journal`, { method: "GET" })
+        assert.strictEqual(web.status, 200)
+        assert.isTrue(
+          web.json.some((e: { headers: Record<string, string> }) => e.headers["request-id"] === "journal-probe")
+        )
+      })
+    )
+  })
+
+  describe("OpenAPI", () => {
+    it.effect("GET /openapi.json serves the document with the three operations", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const a = yield* post(`${info.baseUrl}/openapi.json`, { method: "GET" })
+        assert.strictEqual(a.status, 200)
+        assert.strictEqual(a.json.openapi, "3.1.0")
+        for (const p of [info.paths.token, info.paths.balanceCheck, info.paths.standingOrder]) {
+          assert.isDefined(a.json.paths[p]?.post, p)
+        }
+      })
+    )
+  })
+})
+
+layer(Sandbox.layer())("Sandbox clock", (it) => {
+  it.effect("a token expires after 1200 s of sandbox time, with no real waiting", () =>
+    Effect.gen(function* () {
+      const info = yield* Sandbox.SandboxInfo
+      const clock = yield* SandboxClock.SandboxClock
+      const t = yield* token(info, "PIISP")
+      const url = info.baseUrl + info.paths.balanceCheck
+      yield* clock.adjust("1199 seconds")
+      const still = yield* post(url, { headers: apiHeaders(t), body: balanceBody(ibans.eurBranch, 1) })
+      assert.strictEqual(still.status, 200)
+      yield* clock.adjust("1 second")
+      const gone = yield* post(url, { headers: apiHeaders(t), body: balanceBody(ibans.eurBranch, 1) })
+      assert.strictEqual(gone.status, 401)
+      assert.strictEqual(gone.json.code, "TOKEN_EXPIRED")
+      assert.match(gone.headers.get("www-authenticate") ?? "", /invalid_token/)
+    })
+  )
+
+  it.effect("4 listings a day without the customer present, then 429 with Retry-After until the next day", () =>
+    Effect.gen(function* () {
+      const info = yield* Sandbox.SandboxInfo
+      const clock = yield* SandboxClock.SandboxClock
+      // Noon in Bratislava, so that the day does not change under the test.
+      yield* clock.set(Date.parse("2026-11-23T11:00:00Z"))
+      const t = yield* token(info, "AISP")
+      const url = info.baseUrl + info.paths.standingOrder
+      for (let i = 0; i < 4; i++) {
+        const a = yield* post(url, { headers: apiHeaders(t), body: "{}" })
+        assert.strictEqual(a.status, 200, `call ${i + 1}`)
+      }
+      const fifth = yield* post(url, { headers: apiHeaders(t), body: "{}" })
+      assert.strictEqual(fifth.status, 429)
+      assert.strictEqual(fifth.json.code, "ACCESS_EXCEEDED")
+      assert.strictEqual(fifth.headers.get("retry-after"), String(12 * 3600))
+      // The customer present (logged in within the hour by the sandbox clock) is not limited.
+      const withCustomer = yield* post(url, {
+        headers: apiHeaders(t, { "psu-last-logged-time": "2026-11-23T10:30:00Z" }),
+        body: "{}"
+      })
+      assert.strictEqual(withCustomer.status, 200)
+      const staleLogin = yield* post(url, {
+        headers: apiHeaders(t, { "psu-last-logged-time": "2026-11-23T09:59:59Z" }),
+        body: "{}"
+      })
+      assert.strictEqual(staleLogin.status, 429)
+      // The next day in Bratislava the budget is back.
+      yield* clock.adjust("12 hours")
+      const t2 = yield* token(info, "AISP")
+      const nextDay = yield* post(url, { headers: apiHeaders(t2, { "request-id": randomUUID() }), body: "{}" })
+      assert.strictEqual(nextDay.status, 200)
+    })
+  )
+})
+
+layer(Sandbox.layer({ environment: "live", errorDialect: "cz-sk", pageCountAsString: true }))(
+  "Sandbox options",
+  (it) => {
+    it.effect("serves the LIVE paths, answers in the chosen dialect and sends pageCount as text", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        assert.strictEqual(info.paths.token, "/identity-server/connect/token")
+        const t = yield* token(info, "AISP PIISP")
+        const list = yield* post(info.baseUrl + info.paths.standingOrder, {
+          headers: apiHeaders(t, present()),
+          body: "{}"
+        })
+        assert.strictEqual(typeof list.json.pageCount, "string")
+        const refused = yield* post(info.baseUrl + info.paths.balanceCheck, {
+          headers: apiHeaders(t),
+          body: balanceBody(ibans.eurNoConsent, 1)
+        })
+        assert.strictEqual(refused.json.errors[0].error, "CONSENT_MISSING")
+        const sandboxPath = yield* post(`${info.baseUrl}/piisp-test/api/v1/accounts/balanceCheck`, {
+          headers: apiHeaders(t),
+          body: "{}"
+        })
+        assert.strictEqual(sandboxPath.status, 404)
+      })
+    )
+  }
+)
+
+layer(Sandbox.layer({ faults: { rate: 0.5, seed: 7, kinds: ["503"] } }))("Sandbox global faults", (it) => {
+  it.effect("a seeded rate fails some requests and serves the rest", () =>
+    Effect.gen(function* () {
+      const info = yield* Sandbox.SandboxInfo
+      const statuses: Array<number> = []
+      for (let i = 0; i < 40; i++) {
+        const a = yield* tokenAnswer(info, "PIISP")
+        statuses.push(a.status)
+      }
+      assert.isTrue(statuses.includes(503))
+      assert.isTrue(statuses.includes(200))
+      assert.deepStrictEqual([...new Set(statuses)].sort(), [200, 503])
+    })
+  )
 })

@@ -3,9 +3,8 @@
  * each client's AISP tokens are bound to, and standing orders. A documented JSON format checked by a schema, plus
  * a built-in default set generated deterministically (dates relative to the fixed base date 2026-11-01).
  */
-import { Frequency, LocalDate } from "@tppkit/core"
+import { StandingOrder as CoreStandingOrder, Frequency, Iban, LocalDate } from "@tppkit/core"
 import { Result, Schema, SchemaIssue, SchemaParser } from "effect"
-import { fromBban } from "./internal/iban.ts"
 import * as Wire from "./internal/wire.ts"
 
 // ---------------------------------------------------------------------------
@@ -115,6 +114,8 @@ export const decode = (input: unknown): Result.Result<Fixtures, Array<string>> =
     if (orderIds.has(o.orderId)) problems.push(`standingOrders: duplicate orderId ${o.orderId}`)
     orderIds.add(o.orderId)
     if (!ibans.has(o.debtor.iban)) problems.push(`standingOrders.${o.orderId}.debtor.iban: unknown account`)
+    const strict = CoreStandingOrder.decode(o)
+    if (Result.isFailure(strict)) problems.push(`standingOrders.${o.orderId}: ${strict.failure.message}`)
   }
   return problems.length === 0 ? Result.succeed(f) : Result.fail(problems)
 }
@@ -186,6 +187,8 @@ const digits = (rnd: () => number, n: number): string => {
   for (let i = 0; i < n; i++) s += String(Math.floor(rnd() * 10))
   return s
 }
+
+const fromBban = (country: string, bban: string): string => `${country}${Iban.checkDigits(country, bban)}${bban}`
 
 const creditorIban = (rnd: () => number, i: number): string =>
   i % 3 === 0 ? fromBban("AT", digits(rnd, 16)) : fromBban(i % 3 === 1 ? "SK" : "CZ", digits(rnd, 20))

@@ -1,18 +1,15 @@
 /**
- * Request-body schemas the mock bank validates with (spec sections 2.2 and 2.4, decisions "Wire formats").
- * Private stand-ins, shaped like core's contract, used until core's `BalanceCheck` / `StandingOrder` land.
+ * Schemas the mock bank validates with (spec sections 2.2, 2.4, 2.5; decisions "Wire formats"): core's where core
+ * has them, private stand-ins otherwise (the balance-check request, until core's `BalanceCheck` lands; the
+ * standing order in its wire form, for fixture files).
  */
-import { Frequency, LocalDate } from "@tppkit/core"
+import { Iban as CoreIban, StandingOrder as CoreStandingOrder, Frequency, LocalDate } from "@tppkit/core"
 import { Schema } from "effect"
-import { isValid } from "./iban.ts"
 
 const maxLen = (n: number) => Schema.String.check(Schema.isMaxLength(n))
 
 /** An IBAN with a valid mod-97 checksum, at most 34 characters (spaces and case are not tolerated on the wire). */
-export const Iban = Schema.String.check(
-  Schema.isMaxLength(34),
-  Schema.makeFilter((s) => isValid(s) || "invalid IBAN")
-)
+export const Iban = Schema.String.check(Schema.makeFilter((s) => CoreIban.invalidReason(s) ?? true))
 
 /** ISO 4217 alphabetic code: three upper-case letters (decisions: currency). */
 export const Currency = Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/))
@@ -34,7 +31,7 @@ export const DateTime = Schema.String.check(
 export const BalanceCheckRequest = Schema.Struct({
   instructionIdentification: Schema.String.check(Schema.isNonEmpty()),
   creationDateTime: Schema.optionalKey(DateTime),
-  iban: Iban,
+  iban: CoreIban.Iban,
   amount: Schema.Struct({ value: positiveAmount(12), currency: Currency }),
   relatedParties: Schema.optionalKey(
     Schema.Struct({
@@ -57,16 +54,8 @@ export const BalanceCheckRequest = Schema.Struct({
   )
 })
 
-/** The standing-order list request body (spec 2.4; decisions: iban is an optional filter). */
-export const ListRequest = Schema.Struct({
-  iban: Schema.optionalKey(Iban),
-  pageSize: Schema.optionalKey(
-    Schema.Int.check(
-      Schema.makeFilter((n) => (n >= 10 && n <= 100 && n % 10 === 0) || "expected a multiple of 10 from 10 to 100")
-    )
-  ),
-  page: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))
-})
+/** The standing-order list request body: core's schema (spec 2.4; decisions: iban is an optional filter). */
+export const ListRequest = CoreStandingOrder.ListRequest
 
 /** One standing order as the bank sends it (spec 2.5), used to validate fixture files. */
 export const StandingOrder = Schema.Struct({
