@@ -3,4 +3,18 @@
  *
  * @since 0.1.0
  */
-export {}
+
+/** The bank client: balance check and standing-order list (one page or all pages). */
+export * as BankClient from "./BankClient.ts"
+/** The configuration: environment, base address, credentials, timeouts, retries, budget zone, mutual TLS. */
+export * as BankConfig from "./BankConfig.ts"
+/** The error family `BankError` and its tagged reasons. */
+export * as BankError from "./BankError.ts"
+/** The daily budget of unattended standing-order calls and its stores. */
+export * as Budget from "./Budget.ts"
+/** Error bodies: OAuth, problem details, Berlin Group, Czech/Slovak standard, raw text. */
+export * as ErrorBody from "./ErrorBody.ts"
+/** The per-call PSU context and its headers. */
+export * as PsuContext from "./PsuContext.ts"
+/** Client-credentials tokens and the token provider. */
+export * as TokenService from "./TokenService.ts"

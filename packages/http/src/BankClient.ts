@@ -1,0 +1,442 @@
+/**
+ * The bank client: balance check (section 4.2) and the standing-order list (section 4.3), one page or all
+ * pages as a Stream. Every request carries the headers of section 4.2 exactly as named there; identities follow
+ * decisions.md (fresh Request-ID per request, Correlation-ID per logical call, Process-ID per listing).
+ * Transient failures are retried (never for unattended listings, which spend the daily budget of section 8);
+ * a 401 discards the token and retries once. Every failure is a `BankError`.
+ */
+
+import { mkdirSync } from "node:fs"
+import { homedir } from "node:os"
+import { join } from "node:path"
+import { NodeHttpClient } from "@effect/platform-node"
+import type { Iban } from "@tppkit/core"
+import { Context, DateTime, Effect, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
+import { HttpClient, HttpClientRequest, Headers as HttpHeaders } from "effect/http"
+import { BankConfig, type Settings } from "./BankConfig.ts"
+import {
+  type BankConfigError,
+  BankError,
+  type Identity,
+  InvalidRequest,
+  isTransient,
+  MalformedResponse
+} from "./BankError.ts"
+import { Budget, BudgetStore } from "./Budget.ts"
+import * as Transport from "./internal/Transport.ts"
+import * as Wire from "./internal/Wire.ts"
+import * as PsuContext from "./PsuContext.ts"
+import { type AccessToken, authorization, TokenProvider, TokenService } from "./TokenService.ts"
+
+/** The balance-check request body (section 2.2), as typed values. */
+export type BalanceCheckRequest = Wire.BalanceCheckRequest
+
+/** The balance-check answer (section 2.3): APPR (sufficient funds) or DECL, and when. */
+export type BalanceCheckResponse = Wire.BalanceCheckResponse
+
+/** One decoded standing order (section 2.5). */
+export type StandingOrder = Wire.StandingOrder
+
+/** A malformed record of a page, handed back beside the good ones. */
+export type RecordError = Wire.RecordError
+
+/** One page of standing orders: the good records, the malformed ones, and the bank's page count. */
+export interface StandingOrdersPage extends Wire.Page {
+  /** The zero-based page number. */
+  readonly page: number
+}
+
+/** The request-header names of section 4.2, exactly as the document names them. */
+export const HeaderNames = {
+  contentType: "Content-Type",
+  authorization: "Authorization",
+  requestId: "Request-ID",
+  correlationId: "Correlation-ID",
+  processId: "Process-ID",
+  ...PsuContext.HeaderNames
+} as const
+
+/** The JSON content type sent with API requests (section 4.2). */
+export const jsonContentType = "application/json;charset=UTF-8"
+
+/** What every call needs: the customer's context, and optionally a Correlation-ID and a token to use. */
+export interface CallOptions {
+  /** The PSU headers of this customer (section 4.2), given per call. */
+  readonly psu: PsuContext.PsuContext
+  /** Correlation-ID of this logical call, kept across its retries; a UUID v4 is generated when absent. */
+  readonly correlationId?: string
+  /** A token to use instead of the `TokenProvider`'s, e.g. from strong customer authentication; never renewed. */
+  readonly token?: AccessToken
+}
+
+/** Options of a standing-order listing. */
+export interface ListOptions extends CallOptions {
+  /** Only the standing orders of this account (section 2.4: a filter). */
+  readonly iban?: Iban.Iban
+  /** Process-ID shared by all pages of the listing; a UUID v4 is generated when absent. */
+  readonly processId?: string
+  /** The consent whose daily budget unattended calls spend (section 8); defaults to the client id. */
+  readonly consentKey?: string
+}
+
+/** One page: zero-based page number (default 0) and page size (multiple of 10, at most 100; bank default 50). */
+export interface PageOptions extends ListOptions {
+  readonly page?: number
+  readonly pageSize?: number
+}
+
+/** All pages: page size 100 unless given (fewest calls), and optionally at most `maxPages` pages. */
+export interface AllPagesOptions extends ListOptions {
+  readonly pageSize?: number
+  readonly maxPages?: number
+}
+
+/** A decoded body with the identifiers of the request that produced it and those the bank echoed. */
+export interface Reply<A> {
+  readonly body: A
+  /** Request-ID, Correlation-ID and Process-ID as sent, and the bank's Response-ID. */
+  readonly identity: Identity
+  /** Correlation-ID and Process-ID as the bank echoed them, when it did. */
+  readonly echoed: { readonly correlationId?: string; readonly processId?: string }
+}
+
+/** The bank client service. */
+export class BankClient extends Context.Service<
+  BankClient,
+  {
+    /** Asks whether an amount is available on an account (section 4.2). */
+    readonly balanceCheck: (
+      request: BalanceCheckRequest,
+      options: CallOptions
+    ) => Effect.Effect<Reply<BalanceCheckResponse>, BankError>
+    /** Fetches one page of standing orders (section 4.3). */
+    readonly standingOrdersPage: (options: PageOptions) => Effect.Effect<Reply<StandingOrdersPage>, BankError>
+    /** Fetches all pages of standing orders, one element per page, sharing one Process-ID. */
+    readonly standingOrders: (options: AllPagesOptions) => Stream.Stream<Reply<StandingOrdersPage>, BankError>
+  }
+>()("@tppkit/http/BankClient") {
+  /** The client over any `HttpClient`, token provider and budget. */
+  static readonly layer: Layer.Layer<BankClient, never, BankConfig | HttpClient.HttpClient | TokenProvider | Budget> =
+    Layer.effect(
+      BankClient,
+      Effect.suspend(() => make)
+    )
+
+  /**
+   * The whole stack on Node from a configuration layer: undici with the configured mutual-TLS material,
+   * client-credentials tokens, and the daily budget in an SQLite file (`budgetFile`, default
+   * `~/.tppkit/budget.sqlite`; `"memory"` keeps counts in memory). Also exposes `BankConfig`, `TokenService`
+   * and `Budget`.
+   */
+  static readonly layerNode = <E, R>(
+    config: Layer.Layer<BankConfig, E, R>,
+    options?: { readonly budgetFile?: string }
+  ): Layer.Layer<BankClient | BankConfig | TokenService | Budget, E, R> => {
+    const http = Layer.unwrap(Effect.map(Effect.service(BankConfig), (settings) => httpLayer(settings)))
+    const store =
+      options?.budgetFile === "memory"
+        ? BudgetStore.layerMemory
+        : BudgetStore.layerSqlite(options?.budgetFile ?? defaultBudgetFile())
+    const tokens = TokenService.layer.pipe(Layer.provide(http))
+    const budget = Budget.layer.pipe(Layer.provide(store))
+    return BankClient.layer.pipe(
+      Layer.provide(TokenProvider.layer),
+      Layer.provideMerge(Layer.mergeAll(tokens, budget)),
+      Layer.provide(http),
+      Layer.provideMerge(config)
+    )
+  }
+}
+
+/** The default SQLite file of the daily budget: `~/.tppkit/budget.sqlite` (the folder is created). */
+export const defaultBudgetFile = (): string => {
+  const dir = join(homedir(), ".tppkit")
+  mkdirSync(dir, { recursive: true })
+  return join(dir, "budget.sqlite")
+}
+
+/** An undici-backed `HttpClient` with the configured client certificate, key, passphrase and CA. */
+export const httpLayer = (settings: Settings): Layer.Layer<HttpClient.HttpClient> => {
+  const tls = settings.tls
+  if (tls === undefined) return NodeHttpClient.layerUndici
+  return NodeHttpClient.layerUndiciOptions({
+    connect: {
+      ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+      ...(tls.key === undefined ? {} : { key: tls.key }),
+      ...(tls.passphrase === undefined ? {} : { passphrase: Redacted.value(tls.passphrase) }),
+      ...(tls.ca === undefined ? {} : { ca: tls.ca })
+    }
+  })
+}
+
+/** Convenience: `BankClient.layerNode(BankConfig.layer(options), budget)` with a config error at start-up. */
+export const layerNodeFromOptions = (
+  options: Parameters<typeof BankConfig.layer>[0],
+  budget?: { readonly budgetFile?: string }
+): Layer.Layer<BankClient | BankConfig | TokenService | Budget, BankConfigError> =>
+  BankClient.layerNode(BankConfig.layer(options), budget)
+
+type ApiOperation = "balanceCheck" | "standingOrders"
+
+interface CallSpec<A> {
+  readonly operation: ApiOperation
+  readonly path: string
+  readonly body: string
+  readonly options: CallOptions
+  readonly correlationId: string
+  readonly processId: string | undefined
+  /** The budget key when the call is unattended (section 8): no retries, every request counted. */
+  readonly unattended: string | undefined
+  readonly decode: (json: unknown) => Result.Result<A, { readonly path: string; readonly message: string }>
+}
+
+const make = Effect.gen(function* () {
+  const config = yield* BankConfig
+  const client = yield* HttpClient.HttpClient
+  const tokens = yield* TokenProvider
+  const budget = yield* Budget
+
+  const fail = (operation: ApiOperation, identity: Identity, reason: BankError["reason"]) =>
+    Effect.fail(new BankError({ operation, identity, reason }))
+
+  /** One request: token, budget, send, status, decode. */
+  const once = <A>(spec: CallSpec<A>, token: AccessToken): Effect.Effect<Reply<A>, BankError> =>
+    Effect.gen(function* () {
+      const requestId = crypto.randomUUID()
+      const identity: Identity = {
+        requestId,
+        correlationId: spec.correlationId,
+        ...(spec.processId === undefined ? {} : { processId: spec.processId })
+      }
+      if (spec.unattended !== undefined) {
+        yield* Effect.mapError(
+          budget.spend(spec.unattended, 1),
+          (reason) => new BankError({ operation: spec.operation, identity, reason })
+        )
+      }
+      const headers: Record<string, string> = {
+        [HeaderNames.authorization]: Redacted.value(authorization(token)),
+        [HeaderNames.requestId]: requestId,
+        [HeaderNames.correlationId]: spec.correlationId,
+        ...(spec.processId === undefined ? {} : { [HeaderNames.processId]: spec.processId }),
+        ...PsuContext.headers(spec.options.psu)
+      }
+      const request = HttpClientRequest.post(`${config.baseUrl}${spec.path}`).pipe(
+        HttpClientRequest.setHeaders(headers),
+        HttpClientRequest.bodyText(spec.body, jsonContentType)
+      )
+      const exchange = yield* Transport.send(client, request, {
+        operation: spec.operation,
+        identity,
+        timeout: config.requestTimeout
+      })
+      const echoedIdentity = Transport.echoedIdentity(identity, exchange.headers)
+      if (exchange.status < 200 || exchange.status > 299) {
+        const now = yield* DateTime.now
+        return yield* fail(
+          spec.operation,
+          echoedIdentity,
+          Transport.statusReason(exchange, DateTime.toEpochMillis(now))
+        )
+      }
+      let json: unknown
+      try {
+        json = JSON.parse(exchange.text)
+      } catch {
+        return yield* fail(
+          spec.operation,
+          echoedIdentity,
+          new MalformedResponse({ path: "$", detail: "the body is not JSON" })
+        )
+      }
+      const decoded = spec.decode(json)
+      if (Result.isFailure(decoded)) {
+        return yield* fail(
+          spec.operation,
+          echoedIdentity,
+          new MalformedResponse({ path: decoded.failure.path, detail: decoded.failure.message })
+        )
+      }
+      const echoedCorrelation = Option.getOrUndefined(HttpHeaders.get(exchange.headers, "correlation-id"))
+      const echoedProcess = Option.getOrUndefined(HttpHeaders.get(exchange.headers, "process-id"))
+      return {
+        body: decoded.success,
+        identity:
+          echoedIdentity.responseId === undefined ? identity : { ...identity, responseId: echoedIdentity.responseId },
+        echoed: {
+          ...(echoedCorrelation === undefined ? {} : { correlationId: echoedCorrelation }),
+          ...(echoedProcess === undefined ? {} : { processId: echoedProcess })
+        }
+      }
+    })
+
+  /** Gets a token, and after a 401 with a renewable token discards it and tries once more with a new one. */
+  const withToken = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> =>
+    Effect.gen(function* () {
+      const token = spec.options.token ?? (yield* tokens.token(spec.operation))
+      if (token.environment !== config.environment) {
+        return yield* fail(
+          spec.operation,
+          { correlationId: spec.correlationId },
+          new InvalidRequest({
+            path: "token",
+            detail: `a ${token.environment} token cannot be used with the ${config.environment} environment`
+          })
+        )
+      }
+      return yield* once(spec, token).pipe(
+        Effect.catchIf(
+          (e) => e.reason._tag === "Unauthorized" && token.renewable && spec.options.token === undefined,
+          () =>
+            Effect.gen(function* () {
+              yield* tokens.invalidate(token)
+              const fresh = yield* tokens.token(spec.operation)
+              return yield* once(spec, fresh)
+            })
+        )
+      )
+    })
+
+  /** Validates the PSU context, then runs the call with retries unless it is unattended. */
+  const call = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> =>
+    Effect.gen(function* () {
+      const psu = PsuContext.validate(spec.options.psu)
+      if (Result.isFailure(psu)) {
+        return yield* fail(spec.operation, { correlationId: spec.correlationId }, psu.failure)
+      }
+      const policy = spec.unattended === undefined ? config.retry : { ...config.retry, maxAttempts: 1 }
+      return yield* Transport.retrying(
+        policy,
+        (e) => isTransient(e.reason),
+        () => withToken(spec)
+      )
+    })
+
+  const encodeBalanceCheck = Schema.encodeUnknownResult(Wire.BalanceCheckRequest)
+
+  const balanceCheck = Effect.fn("BankClient.balanceCheck")(function* (
+    request: BalanceCheckRequest,
+    options: CallOptions
+  ): Effect.fn.Return<Reply<BalanceCheckResponse>, BankError> {
+    const correlationId = options.correlationId ?? crypto.randomUUID()
+    const encoded = encodeBalanceCheck(request)
+    if (Result.isFailure(encoded)) {
+      const { path, message } = Wire.firstIssue(encoded.failure.issue)
+      return yield* fail("balanceCheck", { correlationId }, new InvalidRequest({ path, detail: message }))
+    }
+    const decodeResponse = Schema.decodeUnknownResult(Wire.BalanceCheckResponse)
+    return yield* call({
+      operation: "balanceCheck",
+      path: config.paths.balanceCheck,
+      body: JSON.stringify(encoded.success),
+      options,
+      correlationId,
+      processId: undefined,
+      unattended: undefined,
+      decode: (json) => Result.mapError(decodeResponse(json), (e) => Wire.firstIssue(e.issue))
+    })
+  })
+
+  const validatePaging = (page: number | undefined, pageSize: number | undefined): InvalidRequest | undefined => {
+    if (
+      pageSize !== undefined &&
+      (!Number.isInteger(pageSize) || pageSize < 10 || pageSize > 100 || pageSize % 10 !== 0)
+    ) {
+      return new InvalidRequest({ path: "pageSize", detail: "must be a multiple of 10 from 10 to 100 (section 2.4)" })
+    }
+    if (page !== undefined && (!Number.isInteger(page) || page < 0)) {
+      return new InvalidRequest({ path: "page", detail: "must be a non-negative integer (section 2.4)" })
+    }
+    return undefined
+  }
+
+  const consentKey = (options: ListOptions) => `${config.environment}:${options.consentKey ?? config.clientId}`
+
+  /** The budget key when the customer is not present (section 8), or undefined when they are. */
+  const unattendedKey = (options: ListOptions) =>
+    Effect.map(DateTime.now, (now) => (PsuContext.isPresent(options.psu, now) ? undefined : consentKey(options)))
+
+  const page = (
+    options: ListOptions,
+    page: number | undefined,
+    pageSize: number | undefined,
+    correlationId: string,
+    processId: string,
+    unattended: string | undefined
+  ): Effect.Effect<Reply<StandingOrdersPage>, BankError> => {
+    const body: Record<string, unknown> = {}
+    if (options.iban !== undefined) body.iban = options.iban
+    if (pageSize !== undefined) body.pageSize = pageSize
+    if (page !== undefined) body.page = page
+    return call({
+      operation: "standingOrders",
+      path: config.paths.standingOrder,
+      body: JSON.stringify(body),
+      options,
+      correlationId,
+      processId,
+      unattended,
+      decode: (json) => Result.map(Wire.decodePage(json), (p) => ({ ...p, page: page ?? 0 }))
+    })
+  }
+
+  const standingOrdersPage = Effect.fn("BankClient.standingOrdersPage")(function* (
+    options: PageOptions
+  ): Effect.fn.Return<Reply<StandingOrdersPage>, BankError> {
+    const correlationId = options.correlationId ?? crypto.randomUUID()
+    const invalid = validatePaging(options.page, options.pageSize)
+    if (invalid !== undefined) return yield* fail("standingOrders", { correlationId }, invalid)
+    const unattended = yield* unattendedKey(options)
+    return yield* page(
+      options,
+      options.page,
+      options.pageSize,
+      correlationId,
+      options.processId ?? crypto.randomUUID(),
+      unattended
+    )
+  })
+
+  const standingOrders = (options: AllPagesOptions): Stream.Stream<Reply<StandingOrdersPage>, BankError> =>
+    Stream.unwrap(
+      Effect.gen(function* () {
+        const correlationId = options.correlationId ?? crypto.randomUUID()
+        const processId = options.processId ?? crypto.randomUUID()
+        const pageSize = options.pageSize ?? 100
+        const invalid = validatePaging(0, pageSize)
+        if (invalid !== undefined) return yield* fail("standingOrders", { correlationId, processId }, invalid)
+        if (options.maxPages !== undefined && (!Number.isInteger(options.maxPages) || options.maxPages < 1)) {
+          return yield* fail(
+            "standingOrders",
+            { correlationId, processId },
+            new InvalidRequest({ path: "maxPages", detail: "must be a positive integer" })
+          )
+        }
+        const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY
+        const unattended = yield* unattendedKey(options)
+        const ensure = (n: number) =>
+          unattended === undefined || n <= 0
+            ? Effect.void
+            : Effect.mapError(
+                budget.ensure(unattended, n),
+                (reason) =>
+                  new BankError({ operation: "standingOrders", identity: { correlationId, processId }, reason })
+              )
+        // say before the first request when the pages asked for cannot fit the remaining budget
+        yield* ensure(Number.isFinite(maxPages) ? maxPages : 1)
+        return Stream.paginate(0, (n: number) =>
+          Effect.gen(function* () {
+            const reply = yield* page(options, n, pageSize, correlationId, processId, unattended)
+            const received = reply.body.orders.length + reply.body.errors.length
+            const known = reply.body.pageCount
+            const last = Math.min(maxPages, known ?? Number.POSITIVE_INFINITY) - 1
+            const more = known === undefined ? received >= pageSize && n < last : n < last
+            if (more && n === 0 && Number.isFinite(last)) yield* ensure(last)
+            return [[reply], more ? Option.some(n + 1) : Option.none()] as const
+          })
+        )
+      })
+    )
+
+  return BankClient.of({ balanceCheck, standingOrdersPage, standingOrders })
+})

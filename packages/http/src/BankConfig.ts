@@ -1,0 +1,295 @@
+/**
+ * The client's configuration: environment, base address, client credentials, scopes, timeouts, retry policy,
+ * budget time zone and optional mutual-TLS material. Built from code (`layer`) or from `TPPKIT_*` environment
+ * variables (`layerConfig`). LIVE is refused over plain `http://` (decisions: Environments); one layer holds
+ * one environment, so sandbox and live credentials and tokens never meet.
+ */
+import { readFileSync } from "node:fs"
+import { Config, Context, Duration, Effect, Layer, Option, type Redacted, Result, Schema } from "effect"
+import { BankConfigError } from "./BankError.ts"
+
+/** The bank's two environments; they differ only in the first path segment (section 9). */
+export const Environment = Schema.Literals(["sandbox", "live"])
+
+/** The bank's two environments; they differ only in the first path segment (section 9). */
+export type Environment = typeof Environment.Type
+
+/** The paths of the three operations in one environment (sections 4.1 to 4.3). */
+export interface Paths {
+  readonly token: string
+  readonly balanceCheck: string
+  readonly standingOrder: string
+}
+
+/** The six paths of sections 4 and 9, by environment. */
+export const paths = (environment: Environment): Paths =>
+  environment === "live"
+    ? {
+        token: "/identity-server/connect/token",
+        balanceCheck: "/piisp/api/v1/accounts/balanceCheck",
+        standingOrder: "/aisp/api/v1/accounts/standingOrder"
+      }
+    : {
+        token: "/identity-server-test/connect/token",
+        balanceCheck: "/piisp-test/api/v1/accounts/balanceCheck",
+        standingOrder: "/aisp-test/api/v1/accounts/standingOrder"
+      }
+
+/** How transient failures are retried: bounded in attempts and in total time, exponential backoff with jitter. */
+export interface RetryPolicy {
+  /** Attempts in total, the first one included (1 disables retries). */
+  readonly maxAttempts: number
+  /** Delay before the first retry; doubled for each further retry, then jittered to 50–100 %. */
+  readonly baseDelay: Duration.Duration
+  /** Upper bound of one delay. */
+  readonly maxDelay: Duration.Duration
+  /** No retry starts later than this after the first attempt began. */
+  readonly maxElapsed: Duration.Duration
+}
+
+/** Client certificate, key and CA (PEM text) for mutual TLS; the key passphrase is redacted. */
+export interface Tls {
+  readonly cert?: string
+  readonly key?: string
+  readonly passphrase?: Redacted.Redacted<string>
+  readonly ca?: string
+}
+
+/** The scopes asked for per operation (space-joined in the token request, section 4.1). */
+export interface Scopes {
+  readonly balanceCheck: ReadonlyArray<string>
+  readonly standingOrders: ReadonlyArray<string>
+}
+
+/** The complete, validated configuration. */
+export interface Settings {
+  readonly environment: Environment
+  /** Base address without a trailing slash. */
+  readonly baseUrl: string
+  readonly paths: Paths
+  readonly clientId: string
+  readonly clientSecret: Redacted.Redacted<string>
+  readonly scopes: Scopes
+  readonly requestTimeout: Duration.Duration
+  readonly tokenSafetyMargin: Duration.Duration
+  readonly retry: RetryPolicy
+  readonly budget: { readonly timeZone: string; readonly dailyLimit: number }
+  readonly tls: Tls | undefined
+}
+
+/** What a caller gives to build the configuration in code; everything but the first four has a default. */
+export interface Options {
+  readonly environment: Environment
+  readonly baseUrl: string
+  readonly clientId: string
+  readonly clientSecret: Redacted.Redacted<string>
+  readonly scopes?: Partial<Scopes>
+  readonly requestTimeout?: Duration.Input
+  readonly tokenSafetyMargin?: Duration.Input
+  readonly retry?: {
+    readonly maxAttempts?: number
+    readonly baseDelay?: Duration.Input
+    readonly maxDelay?: Duration.Input
+    readonly maxElapsed?: Duration.Input
+  }
+  readonly budget?: { readonly timeZone?: string; readonly dailyLimit?: number }
+  readonly tls?: Tls
+}
+
+/** Defaults: PIISP for balance checks, AISP for standing orders, 10 s per request, 60 s token margin, 3 attempts. */
+export const defaults = {
+  scopes: { balanceCheck: ["PIISP"], standingOrders: ["AISP"] } satisfies Scopes,
+  requestTimeout: Duration.seconds(10),
+  tokenSafetyMargin: Duration.seconds(60),
+  retry: {
+    maxAttempts: 3,
+    baseDelay: Duration.millis(200),
+    maxDelay: Duration.seconds(5),
+    maxElapsed: Duration.seconds(30)
+  } satisfies RetryPolicy,
+  budget: { timeZone: "Europe/Bratislava", dailyLimit: 4 }
+} as const
+
+const fail = (setting: string, detail: string) => Result.fail(new BankConfigError({ setting, detail }))
+
+const duration = (setting: string, input: Duration.Input | undefined, fallback: Duration.Duration) => {
+  if (input === undefined) return Result.succeed(fallback)
+  const d = Duration.fromInput(input)
+  return Option.isSome(d) && Duration.isFinite(d.value) && !Duration.isNegative(d.value)
+    ? Result.succeed(d.value)
+    : fail(setting, "not a finite, non-negative duration")
+}
+
+const isTimeZone = (zone: string): boolean => {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Validates options into settings; LIVE over `http://` and other mistakes come back as `BankConfigError`. */
+export const make = (options: Options): Result.Result<Settings, BankConfigError> =>
+  Result.gen(function* () {
+    let url: URL
+    try {
+      url = new URL(options.baseUrl)
+    } catch {
+      return yield* fail("baseUrl", "not an absolute URL")
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      return yield* fail("baseUrl", "must use https:// (or http:// for the sandbox)")
+    }
+    if (options.environment === "live" && url.protocol !== "https:") {
+      return yield* fail("baseUrl", "the live environment must use https://, plain http:// is refused")
+    }
+    if (url.search !== "" || url.hash !== "") return yield* fail("baseUrl", "must not carry a query or fragment")
+    if (options.clientId.trim() === "") return yield* fail("clientId", "must not be empty")
+    const scopes: Scopes = { ...defaults.scopes, ...options.scopes }
+    for (const name of ["balanceCheck", "standingOrders"] as const) {
+      const list = scopes[name]
+      if (list.length === 0 || list.some((s: string) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))) {
+        return yield* fail(`scopes.${name}`, "needs at least one scope token without spaces or quotes")
+      }
+    }
+    const requestTimeout = yield* duration("requestTimeout", options.requestTimeout, defaults.requestTimeout)
+    const tokenSafetyMargin = yield* duration(
+      "tokenSafetyMargin",
+      options.tokenSafetyMargin,
+      defaults.tokenSafetyMargin
+    )
+    const maxAttempts = options.retry?.maxAttempts ?? defaults.retry.maxAttempts
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 20) {
+      return yield* fail("retry.maxAttempts", "must be an integer from 1 to 20")
+    }
+    const retry: RetryPolicy = {
+      maxAttempts,
+      baseDelay: yield* duration("retry.baseDelay", options.retry?.baseDelay, defaults.retry.baseDelay),
+      maxDelay: yield* duration("retry.maxDelay", options.retry?.maxDelay, defaults.retry.maxDelay),
+      maxElapsed: yield* duration("retry.maxElapsed", options.retry?.maxElapsed, defaults.retry.maxElapsed)
+    }
+    const timeZone = options.budget?.timeZone ?? defaults.budget.timeZone
+    if (!isTimeZone(timeZone)) return yield* fail("budget.timeZone", "not an IANA time zone")
+    const dailyLimit = options.budget?.dailyLimit ?? defaults.budget.dailyLimit
+    if (!Number.isInteger(dailyLimit) || dailyLimit < 0) {
+      return yield* fail("budget.dailyLimit", "must be a non-negative integer")
+    }
+    const tls = options.tls
+    if (tls !== undefined && (tls.cert === undefined) !== (tls.key === undefined)) {
+      return yield* fail("tls", "a client certificate needs its key, and a key its certificate")
+    }
+    return {
+      environment: options.environment,
+      baseUrl: options.baseUrl.replace(/\/+$/, ""),
+      paths: paths(options.environment),
+      clientId: options.clientId,
+      clientSecret: options.clientSecret,
+      scopes,
+      requestTimeout,
+      tokenSafetyMargin,
+      retry,
+      budget: { timeZone, dailyLimit },
+      tls
+    }
+  })
+
+/** The configuration service: one instance per environment and set of credentials. */
+export class BankConfig extends Context.Service<BankConfig, Settings>()("@tppkit/http/BankConfig") {
+  /** Builds the configuration from code; fails with `BankConfigError` at start-up when it is invalid. */
+  static readonly layer = (options: Options): Layer.Layer<BankConfig, BankConfigError> =>
+    Layer.effect(BankConfig, Effect.fromResult(make(options)))
+
+  /**
+   * Builds the configuration from `TPPKIT_*` variables through effect's `Config` (see `fromEnv` for the names).
+   */
+  static readonly layerConfig: Layer.Layer<BankConfig, BankConfigError | Config.ConfigError> = Layer.effect(
+    BankConfig,
+    Effect.flatMap(
+      Effect.suspend(() => fromEnv),
+      (options) => Effect.fromResult(Result.flatMap(loadTlsFiles(options), make))
+    )
+  )
+}
+
+const pem = (setting: string) => Config.String(setting).pipe(Config.option)
+
+const readPem = (setting: string, value: string | undefined): Result.Result<string | undefined, BankConfigError> => {
+  if (value === undefined || value.trimStart().startsWith("-----BEGIN")) return Result.succeed(value)
+  try {
+    return Result.succeed(readFileSync(value, "utf8"))
+  } catch {
+    return fail(setting, "neither PEM text nor a readable file")
+  }
+}
+
+/** Replaces TLS settings that name a file by the file's PEM text. */
+const loadTlsFiles = (options: Options): Result.Result<Options, BankConfigError> =>
+  Result.gen(function* () {
+    if (options.tls === undefined) return options
+    const cert = yield* readPem("TPPKIT_TLS_CERT", options.tls.cert)
+    const key = yield* readPem("TPPKIT_TLS_KEY", options.tls.key)
+    const ca = yield* readPem("TPPKIT_TLS_CA", options.tls.ca)
+    const tls: Tls = {
+      ...(cert === undefined ? {} : { cert }),
+      ...(key === undefined ? {} : { key }),
+      ...(ca === undefined ? {} : { ca }),
+      ...(options.tls.passphrase === undefined ? {} : { passphrase: options.tls.passphrase })
+    }
+    return { ...options, tls }
+  })
+
+const scopeList = (name: string, fallback: ReadonlyArray<string>) =>
+  Config.String(name).pipe(
+    Config.map((s: string) => s.split(" ").filter((x) => x !== "")),
+    Config.withDefault(fallback)
+  )
+
+/**
+ * The options read from the environment: `TPPKIT_ENVIRONMENT` (sandbox | live), `TPPKIT_BASE_URL`,
+ * `TPPKIT_CLIENT_ID`, `TPPKIT_CLIENT_SECRET` (redacted), `TPPKIT_SCOPE_BALANCE_CHECK`,
+ * `TPPKIT_SCOPE_STANDING_ORDERS` (space-separated), `TPPKIT_REQUEST_TIMEOUT`, `TPPKIT_TOKEN_SAFETY_MARGIN`,
+ * `TPPKIT_RETRY_MAX_ATTEMPTS`, `TPPKIT_RETRY_BASE_DELAY`, `TPPKIT_RETRY_MAX_DELAY`, `TPPKIT_RETRY_MAX_ELAPSED`
+ * (durations such as "10 seconds"), `TPPKIT_BUDGET_TIME_ZONE`, `TPPKIT_TLS_CERT`, `TPPKIT_TLS_KEY`, `TPPKIT_TLS_CA`
+ * (PEM text or a file path) and `TPPKIT_TLS_KEY_PASSPHRASE` (redacted).
+ */
+export const fromEnv: Config.Config<Options> = Config.all({
+  environment: Config.Literals(["sandbox", "live"], "TPPKIT_ENVIRONMENT").pipe(Config.withDefault("sandbox" as const)),
+  baseUrl: Config.String("TPPKIT_BASE_URL"),
+  clientId: Config.String("TPPKIT_CLIENT_ID"),
+  clientSecret: Config.Redacted("TPPKIT_CLIENT_SECRET"),
+  balanceCheck: scopeList("TPPKIT_SCOPE_BALANCE_CHECK", defaults.scopes.balanceCheck),
+  standingOrders: scopeList("TPPKIT_SCOPE_STANDING_ORDERS", defaults.scopes.standingOrders),
+  requestTimeout: Config.Duration("TPPKIT_REQUEST_TIMEOUT").pipe(Config.withDefault(defaults.requestTimeout)),
+  tokenSafetyMargin: Config.Duration("TPPKIT_TOKEN_SAFETY_MARGIN").pipe(Config.withDefault(defaults.tokenSafetyMargin)),
+  maxAttempts: Config.Int("TPPKIT_RETRY_MAX_ATTEMPTS").pipe(Config.withDefault(defaults.retry.maxAttempts)),
+  baseDelay: Config.Duration("TPPKIT_RETRY_BASE_DELAY").pipe(Config.withDefault(defaults.retry.baseDelay)),
+  maxDelay: Config.Duration("TPPKIT_RETRY_MAX_DELAY").pipe(Config.withDefault(defaults.retry.maxDelay)),
+  maxElapsed: Config.Duration("TPPKIT_RETRY_MAX_ELAPSED").pipe(Config.withDefault(defaults.retry.maxElapsed)),
+  timeZone: Config.String("TPPKIT_BUDGET_TIME_ZONE").pipe(Config.withDefault(defaults.budget.timeZone)),
+  cert: pem("TPPKIT_TLS_CERT"),
+  key: pem("TPPKIT_TLS_KEY"),
+  ca: pem("TPPKIT_TLS_CA"),
+  passphrase: Config.Redacted("TPPKIT_TLS_KEY_PASSPHRASE").pipe(Config.option)
+}).pipe(
+  Config.map((c): Options => {
+    const tls: Tls = {
+      ...(Option.isSome(c.cert) ? { cert: c.cert.value } : {}),
+      ...(Option.isSome(c.key) ? { key: c.key.value } : {}),
+      ...(Option.isSome(c.ca) ? { ca: c.ca.value } : {}),
+      ...(Option.isSome(c.passphrase) ? { passphrase: c.passphrase.value } : {})
+    }
+    return {
+      environment: c.environment,
+      baseUrl: c.baseUrl,
+      clientId: c.clientId,
+      clientSecret: c.clientSecret,
+      scopes: { balanceCheck: c.balanceCheck, standingOrders: c.standingOrders },
+      requestTimeout: c.requestTimeout,
+      tokenSafetyMargin: c.tokenSafetyMargin,
+      retry: { maxAttempts: c.maxAttempts, baseDelay: c.baseDelay, maxDelay: c.maxDelay, maxElapsed: c.maxElapsed },
+      budget: { timeZone: c.timeZone },
+      ...(Object.keys(tls).length === 0 ? {} : { tls })
+    }
+  })
+)

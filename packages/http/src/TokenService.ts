@@ -1,0 +1,192 @@
+/**
+ * Access tokens. `TokenService` obtains client-credentials tokens (section 4.1): a form POST with the four
+ * fields, cached per scope set, renewed a safety margin before the 1200 s lifetime ends (never handed out
+ * expired), one shared request for concurrent callers. `TokenProvider` is what the bank client asks; its
+ * default draws on `TokenService`, and a caller may hand in a token from strong customer authentication.
+ */
+import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Redacted, Result } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { BankConfig, type Environment } from "./BankConfig.ts"
+import { BankError, isTransient, MalformedResponse, type Operation } from "./BankError.ts"
+import * as Transport from "./internal/Transport.ts"
+
+/** An access token bound to the environment that issued it; the value is redacted everywhere. */
+export interface AccessToken {
+  readonly environment: Environment
+  readonly tokenType: string
+  readonly value: Redacted.Redacted<string>
+  /** The scopes it was asked for; empty when unknown (a token handed in by the caller). */
+  readonly scopes: ReadonlyArray<string>
+  /** Whether the client may discard it and ask `TokenService` for a new one after a 401. */
+  readonly renewable: boolean
+}
+
+/** Wraps a token obtained by strong customer authentication (not specified by the document) for one environment. */
+export const fromSca = (
+  environment: Environment,
+  value: Redacted.Redacted<string>,
+  tokenType = "Bearer"
+): AccessToken => ({ environment, tokenType, value, scopes: [], renewable: false })
+
+/** The Authorization header value: the token type, a space and the token (section 4.1), still redacted. */
+export const authorization = (token: AccessToken): Redacted.Redacted<string> =>
+  Redacted.make(`${token.tokenType} ${Redacted.value(token.value)}`)
+
+/** The cache key of a scope set: sorted, de-duplicated and space-joined, as sent in the `scope` field. */
+export const scopeKey = (scopes: ReadonlyArray<string>): string => [...new Set(scopes)].sort().join(" ")
+
+interface Issued {
+  readonly token: AccessToken
+  /** How long the cache may keep it: lifetime minus safety margin minus the time the request took. */
+  readonly keepMillis: number
+}
+
+/** Decodes the token response of section 2.1 (`expires_in` as a number or a numeric string). */
+export const decodeTokenResponse = (
+  text: string
+): Result.Result<{ accessToken: string; tokenType: string; expiresIn: number }, MalformedResponse> => {
+  const bad = (path: string, detail: string) => Result.fail(new MalformedResponse({ path, detail }))
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return bad("$", "not JSON")
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return bad("$", "not a JSON object")
+  const body = json as Record<string, unknown>
+  if (typeof body.access_token !== "string" || body.access_token === "") {
+    return bad("access_token", "missing or not a non-empty string")
+  }
+  if (typeof body.token_type !== "string" || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(body.token_type)) {
+    return bad("token_type", "missing or not a token type")
+  }
+  const raw = body.expires_in
+  const expiresIn =
+    typeof raw === "number" ? raw : typeof raw === "string" && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN
+  if (!Number.isFinite(expiresIn) || expiresIn <= 0) {
+    return bad("expires_in", "missing or not a positive number of seconds")
+  }
+  const tokenType = body.token_type.toLowerCase() === "bearer" ? "Bearer" : body.token_type
+  return Result.succeed({ accessToken: body.access_token, tokenType, expiresIn })
+}
+
+/** Client-credentials tokens, cached per scope set. */
+export class TokenService extends Context.Service<
+  TokenService,
+  {
+    /** A valid token for the scopes: cached, or freshly requested (concurrent callers share one request). */
+    readonly get: (scopes: ReadonlyArray<string>) => Effect.Effect<AccessToken, BankError>
+    /** Discards the cached token of the scopes (after a 401), so the next `get` requests a new one. */
+    readonly invalidate: (scopes: ReadonlyArray<string>) => Effect.Effect<void>
+  }
+>()("@tppkit/http/TokenService") {
+  /** The live service: form POST to the token path of the configured environment. */
+  static readonly layer: Layer.Layer<TokenService, never, BankConfig | HttpClient.HttpClient> = Layer.effect(
+    TokenService,
+    Effect.gen(function* () {
+      const config = yield* BankConfig
+      const client = yield* HttpClient.HttpClient
+      const url = `${config.baseUrl}${config.paths.token}`
+      const margin = Duration.toMillis(config.tokenSafetyMargin)
+
+      const request = (key: string): Effect.Effect<Issued, BankError> =>
+        Effect.gen(function* () {
+          const started = yield* Clock.currentTimeMillis
+          const form = new URLSearchParams({
+            grant_type: "client_credentials",
+            client_id: config.clientId,
+            client_secret: Redacted.value(config.clientSecret),
+            scope: key
+          }).toString()
+          const req = HttpClientRequest.post(url).pipe(
+            HttpClientRequest.bodyText(form, "application/x-www-form-urlencoded;charset=UTF-8"),
+            HttpClientRequest.acceptJson
+          )
+          const requestId = crypto.randomUUID()
+          const identity = { requestId }
+          const exchange = yield* Transport.send(client, req, {
+            operation: "token",
+            identity,
+            timeout: config.requestTimeout
+          })
+          const finished = yield* Clock.currentTimeMillis
+          const echoed = Transport.echoedIdentity(identity, exchange.headers)
+          if (exchange.status < 200 || exchange.status > 299) {
+            return yield* new BankError({
+              operation: "token",
+              identity: echoed,
+              reason: Transport.statusReason(exchange, finished)
+            })
+          }
+          const decoded = decodeTokenResponse(exchange.text)
+          if (Result.isFailure(decoded)) {
+            return yield* new BankError({ operation: "token", identity: echoed, reason: decoded.failure })
+          }
+          const { accessToken, tokenType, expiresIn } = decoded.success
+          return {
+            token: {
+              environment: config.environment,
+              tokenType,
+              value: Redacted.make(accessToken, { label: "access_token" }),
+              scopes: key.split(" "),
+              renewable: true
+            },
+            // counted from the moment the request was sent: the bank's clock started no earlier
+            keepMillis: Math.max(0, expiresIn * 1000 - margin - (finished - started))
+          }
+        })
+
+      const cache = yield* Cache.makeWith(
+        (key: string) =>
+          Transport.retrying(
+            config.retry,
+            (e) => isTransient(e.reason),
+            () => request(key)
+          ),
+        {
+          capacity: 64,
+          timeToLive: (exit) => (Exit.isSuccess(exit) ? Duration.millis(exit.value.keepMillis) : Duration.zero)
+        }
+      )
+      return TokenService.of({
+        get: (scopes) =>
+          Cache.get(cache, scopeKey(scopes)).pipe(
+            Effect.map((issued) => issued.token),
+            Effect.withSpan("TokenService.get", { attributes: { scope: scopeKey(scopes) } })
+          ),
+        invalidate: (scopes) => Cache.invalidate(cache, scopeKey(scopes))
+      })
+    })
+  )
+}
+
+/** Where the bank client gets its tokens from, per operation. */
+export class TokenProvider extends Context.Service<
+  TokenProvider,
+  {
+    /** A token for the operation. */
+    readonly token: (operation: Exclude<Operation, "token">) => Effect.Effect<AccessToken, BankError>
+    /** Discards a token the bank refused with 401, when it can be renewed. */
+    readonly invalidate: (token: AccessToken) => Effect.Effect<void>
+  }
+>()("@tppkit/http/TokenProvider") {
+  /** Client-credentials tokens from `TokenService`, with the configured scopes of each operation. */
+  static readonly layer: Layer.Layer<TokenProvider, never, BankConfig | TokenService> = Layer.effect(
+    TokenProvider,
+    Effect.gen(function* () {
+      const config = yield* BankConfig
+      const tokens = yield* TokenService
+      return TokenProvider.of({
+        token: (operation) => tokens.get(config.scopes[operation]),
+        invalidate: (token) => (token.renewable ? tokens.invalidate(token.scopes) : Effect.void)
+      })
+    })
+  )
+
+  /** Always hands out the given token (e.g. from strong customer authentication); it is never renewed. */
+  static readonly layerStatic = (token: AccessToken): Layer.Layer<TokenProvider> =>
+    Layer.succeed(
+      TokenProvider,
+      TokenProvider.of({ token: () => Effect.succeed(token), invalidate: () => Effect.void })
+    )
+}

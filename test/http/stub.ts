@@ -1,0 +1,112 @@
+/** A programmable in-process bank for the http tests: an `HttpClient` that records every request it receives. */
+import { BankClient, BankConfig, Budget, TokenService } from "@tppkit/http"
+import { Effect, Layer, Redacted } from "effect"
+import { HttpClient, type HttpClientRequest, HttpClientResponse } from "effect/http"
+
+/** A request as the stub saw it. */
+export interface Seen {
+  readonly method: string
+  readonly path: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/** What the stub answers. */
+export interface Answer {
+  readonly status: number
+  readonly body?: unknown
+  readonly headers?: Record<string, string>
+}
+
+/** The stub's state: requests seen, and a handler deciding each answer. */
+export interface Stub {
+  readonly seen: Array<Seen>
+  handler: (req: Seen, n: number) => Answer | Effect.Effect<Answer>
+}
+
+export const SECRET = "s3cr3t-client-secret-value"
+export const TOKEN_PREFIX = "tok-very-secret-"
+
+const bodyText = (req: HttpClientRequest.HttpClientRequest): string =>
+  req.body._tag === "Uint8Array" ? new TextDecoder().decode(req.body.body) : ""
+
+/** A token answer with a counter in the token. */
+export const tokenAnswer = (n: number, expiresIn: number | string = 1200): Answer => ({
+  status: 200,
+  body: { access_token: `${TOKEN_PREFIX}${n}`, token_type: "Bearer", expires_in: expiresIn }
+})
+
+export const okBalance: Answer = {
+  status: 200,
+  body: { response: "APPR", dateTime: "2026-11-21T10:00:00+01:00" }
+}
+
+/** Default handler: tokens on the token path, APPR on balance checks, an empty list on standing orders. */
+export const defaultHandler =
+  (tokens: { count: number }) =>
+  (req: Seen): Answer => {
+    if (req.path.endsWith("/connect/token")) return tokenAnswer(++tokens.count)
+    if (req.path.endsWith("/balanceCheck")) {
+      return { ...okBalance, headers: { "Response-ID": req.headers["request-id"] ?? "" } }
+    }
+    return { status: 200, body: { pageCount: 1, standingOrders: [] } }
+  }
+
+export const makeStub = (): Stub & { tokens: { count: number } } => {
+  const tokens = { count: 0 }
+  return { seen: [], tokens, handler: defaultHandler(tokens) }
+}
+
+/** The stub as an HttpClient layer. */
+export const stubClient = (stub: Stub): Layer.Layer<HttpClient.HttpClient> =>
+  Layer.succeed(
+    HttpClient.HttpClient,
+    HttpClient.make((req, url) =>
+      Effect.gen(function* () {
+        const seen: Seen = { method: req.method, path: url.pathname, headers: { ...req.headers }, body: bodyText(req) }
+        stub.seen.push(seen)
+        const out = stub.handler(seen, stub.seen.length)
+        const answer = Effect.isEffect(out) ? yield* out : out
+        const text =
+          answer.body === undefined ? null : typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body)
+        return HttpClientResponse.fromWeb(
+          req,
+          new Response(text, {
+            status: answer.status,
+            headers: { "content-type": "application/json", ...answer.headers }
+          })
+        )
+      })
+    )
+  )
+
+export const options: BankConfig.Options = {
+  environment: "sandbox",
+  baseUrl: "http://127.0.0.1:9",
+  clientId: "tpp-client",
+  clientSecret: Redacted.make(SECRET),
+  retry: { maxAttempts: 3, baseDelay: "100 millis", maxDelay: "1 second", maxElapsed: "30 seconds" }
+}
+
+/** BankClient with the stub, tokens and an in-memory (or given) budget store. */
+export const stack = (
+  stub: Stub,
+  overrides: Partial<BankConfig.Options> = {},
+  store: Layer.Layer<Budget.BudgetStore> = Budget.BudgetStore.layerMemory
+) => {
+  const http = stubClient(stub)
+  const config = BankConfig.BankConfig.layer({ ...options, ...overrides })
+  return BankClient.BankClient.layer.pipe(
+    Layer.provide(TokenService.TokenProvider.layer),
+    Layer.provideMerge(Layer.mergeAll(TokenService.TokenService.layer, Budget.Budget.layer.pipe(Layer.provide(store)))),
+    Layer.provide(http),
+    Layer.provideMerge(config),
+    Layer.orDie
+  )
+}
+
+export const psu = {
+  ipAddress: "192.0.2.10",
+  deviceOs: "Android 15",
+  userAgent: "tppkit-test/1.0"
+} as const
