@@ -448,7 +448,7 @@ export const make = (config: Config) => {
     }
     const covered =
       body.amount.currency === state.account.currency &&
-      BigDecimal.isLessThanOrEqualTo(BigDecimal.fromStringUnsafe(String(body.amount.value)), state.balance)
+      BigDecimal.isLessThanOrEqualTo(body.amount.value, state.balance)
     return {
       status: 200,
       headers: { "content-type": json },

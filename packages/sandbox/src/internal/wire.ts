@@ -3,7 +3,13 @@
  * has them, private stand-ins otherwise (the balance-check request, until core's `BalanceCheck` lands; the
  * standing order in its wire form, for fixture files).
  */
-import { Iban as CoreIban, StandingOrder as CoreStandingOrder, Frequency, LocalDate } from "@tppkit/core"
+import {
+  BalanceCheck as CoreBalanceCheck,
+  Iban as CoreIban,
+  StandingOrder as CoreStandingOrder,
+  Frequency,
+  LocalDate
+} from "@tppkit/core"
 import { Schema } from "effect"
 
 const maxLen = (n: number) => Schema.String.check(Schema.isMaxLength(n))
@@ -22,37 +28,8 @@ export const positiveAmount = (digits: number) => {
   )
 }
 
-/** RFC 3339 date-time (loose shape check). */
-export const DateTime = Schema.String.check(
-  Schema.isPattern(/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/)
-)
-
-/** The balance-check request body (spec 2.2). */
-export const BalanceCheckRequest = Schema.Struct({
-  instructionIdentification: Schema.String.check(Schema.isNonEmpty()),
-  creationDateTime: Schema.optionalKey(DateTime),
-  iban: CoreIban.Iban,
-  amount: Schema.Struct({ value: positiveAmount(12), currency: Currency }),
-  relatedParties: Schema.optionalKey(
-    Schema.Struct({
-      tradingParty: Schema.optionalKey(
-        Schema.Struct({
-          identification: Schema.optionalKey(maxLen(35)),
-          name: Schema.optionalKey(maxLen(140)),
-          address: Schema.optionalKey(maxLen(70)),
-          countryCode: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/))),
-          merchantCode: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d{4}$/)))
-        })
-      )
-    })
-  ),
-  references: Schema.optionalKey(
-    Schema.Struct({
-      chequeNumber: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\*{4}[ -]?\*{4}[ -]?\*{4}[ -]?\d{4}$/))),
-      holderName: Schema.optionalKey(maxLen(35))
-    })
-  )
-})
+/** The balance-check request body: core's schema (spec 2.2). */
+export const BalanceCheckRequest = CoreBalanceCheck.Request
 
 /** The standing-order list request body: core's schema (spec 2.4; decisions: iban is an optional filter). */
 export const ListRequest = CoreStandingOrder.ListRequest
