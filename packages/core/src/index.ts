@@ -20,8 +20,12 @@ export * as Currency from "./Currency.ts"
 export * as DateTime from "./DateTime.ts"
 /** Easter Sunday by the Gregorian computus. */
 export * as Easter from "./Easter.ts"
+/** LIVE and SANDBOX paths of the three operations (sections 4, 9). */
+export * as Endpoint from "./Endpoint.ts"
 /** The standing-order frequency codes. */
 export * as Frequency from "./Frequency.ts"
+/** Request and response headers of section 4.2. */
+export * as Headers from "./Headers.ts"
 /** IBANs: normalised, country length and mod-97 checked. */
 export * as Iban from "./Iban.ts"
 /** Calendar dates as integer day numbers, `YYYY-MM-DD` on the wire. */

@@ -1,0 +1,58 @@
+/**
+ * The paths of the three operations (interface document, sections 4.1–4.3), LIVE and SANDBOX, as plain data. The
+ * environments differ only in the first path segment (section 9); every operation is version 1.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/** The bank's environment: `sandbox` (test paths) or `live`. */
+export const Environment = Schema.Literals(["sandbox", "live"])
+
+/** The bank's environment. */
+export type Environment = typeof Environment.Type
+
+/** The three operations the document specifies. */
+export type Operation = "token" | "balanceCheck" | "standingOrder"
+
+/** The paths of the operations in one environment, relative to the base URL. */
+export interface Paths {
+  readonly token: string
+  readonly balanceCheck: string
+  readonly standingOrder: string
+}
+
+/** The version of every operation (section 9). */
+export const version = "v1" as const
+
+const LIVE: Paths = {
+  token: "/identity-server/connect/token",
+  balanceCheck: "/piisp/api/v1/accounts/balanceCheck",
+  standingOrder: "/aisp/api/v1/accounts/standingOrder"
+}
+
+const SANDBOX: Paths = {
+  token: "/identity-server-test/connect/token",
+  balanceCheck: "/piisp-test/api/v1/accounts/balanceCheck",
+  standingOrder: "/aisp-test/api/v1/accounts/standingOrder"
+}
+
+/** The paths of an environment (sections 4.1, 4.2, 4.3 and 9). // => paths("sandbox").token = "/identity-server-test/connect/token" */
+export const paths = (environment: Environment): Paths => (environment === "live" ? LIVE : SANDBOX)
+
+/** The full URL of an operation: the base URL (trailing slashes ignored) followed by the operation's path. */
+export const url = (baseUrl: string, environment: Environment, operation: Operation): string =>
+  `${baseUrl.replace(/\/+$/, "")}${paths(environment)[operation]}`
+
+/** Every path of both environments with its environment and operation (for routers such as the mock bank). */
+export const all: ReadonlyArray<{
+  readonly environment: Environment
+  readonly operation: Operation
+  readonly path: string
+}> = (["live", "sandbox"] as const).flatMap((environment) =>
+  (["token", "balanceCheck", "standingOrder"] as const).map((operation) => ({
+    environment,
+    operation,
+    path: paths(environment)[operation]
+  }))
+)
