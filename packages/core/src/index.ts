@@ -22,6 +22,8 @@ export * as DateTime from "./DateTime.ts"
 export * as Easter from "./Easter.ts"
 /** LIVE and SANDBOX paths of the three operations (sections 4, 9). */
 export * as Endpoint from "./Endpoint.ts"
+/** Error bodies: OAuth, problem details, tppMessages, CZ/SK errors, or raw text. */
+export * as ErrorBody from "./ErrorBody.ts"
 /** The standing-order frequency codes. */
 export * as Frequency from "./Frequency.ts"
 /** Request and response headers of section 4.2. */
