@@ -134,7 +134,7 @@ describe("StandingOrder", () => {
         [3, undefined, ""],
         [4, undefined, "orderId"]
       ])
-      expect(r.success.errors[0]?.message).toMatch(/creditor\.iban: .*check digits/)
+      expect(r.success.errors[0]?.message).toMatch(/^IBAN check digits are wrong/)
       expect(r.success.errors[2]?.message).toMatch(/also: frequency/)
     })
 

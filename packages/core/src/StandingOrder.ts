@@ -180,7 +180,7 @@ const describeIssue = (issue: SchemaIssue.Issue): { path: string; message: strin
   const path = formatPath((first.path ?? []).map((p) => (typeof p === "object" ? p.key : p)))
   const others = issues.slice(1).map((i) => formatPath((i.path ?? []).map((p) => (typeof p === "object" ? p.key : p))))
   const more = others.length === 0 ? "" : ` (also: ${others.join(", ")})`
-  return { path, message: `${path === "" ? "" : `${path}: `}${first.message}${more}` }
+  return { path, message: `${first.message}${more}` }
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
