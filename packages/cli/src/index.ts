@@ -3,4 +3,16 @@
  *
  * @since 0.1.0
  */
+
+/** The root command, `run` for programmatic use and `main` with one-line failures and exit codes. */
+export * as Cli from "./Cli.ts"
+/** One-line failure messages and exit codes. */
+export * as Failure from "./Failure.ts"
+/** Writing results to stdout and diagnostics to stderr. */
+export * as Output from "./Output.ts"
+/** The pure core of `tppkit project`: settings, lenient decoding, projection report. */
+export * as Project from "./Project.ts"
+/** The `tppkit project` command. */
+export * as ProjectCommand from "./ProjectCommand.ts"
+/** Pure text renderers: tables, JSON, CSV. */
 export * as Render from "./Render.ts"

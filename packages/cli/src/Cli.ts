@@ -1,0 +1,65 @@
+/**
+ * The `tppkit` root command and its wiring: subcommands, the global `--verbose` flag, parse errors printed as
+ * one line on stderr (never the whole help), and `main`, which runs a command line and turns every failure
+ * into one line on stderr plus a non-zero exit code.
+ *
+ * @since 0.1.0
+ */
+import { Cause, Effect, Exit } from "effect"
+import { CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
+import * as Failure from "./Failure.ts"
+import * as Output from "./Output.ts"
+import { projectCommand } from "./ProjectCommand.ts"
+
+/** The version the command reports with `--version`. */
+export const VERSION = "0.1.0"
+
+/** `--verbose`: print the full cause of a failure (with stack traces) after its one-line description. */
+export const Verbose = GlobalFlag.Setting("verbose")({
+  flag: Flag.Boolean("verbose").pipe(
+    Flag.withDescription("On failure, print the full cause after the one-line message"),
+    Flag.withDefault(false)
+  )
+})
+
+/** The `tppkit` command with every subcommand. */
+export const command = Command.make("tppkit").pipe(
+  Command.withDescription("Third-party-provider toolkit: talk to the bank, project standing orders, run the demo"),
+  Command.withGlobalFlags([Verbose]),
+  Command.withSubcommands([projectCommand])
+)
+
+/** Presents help and version on stdout, but an invalid invocation as its errors plus a hint, on stderr. */
+const presenter = CliOutput.layerPresenter({
+  present: (event) =>
+    event._tag === "InvalidInvocation"
+      ? Effect.void // `main` prints the first error as the one line
+      : CliOutput.defaultPresenter.present(event)
+})
+
+/** Runs the command on the given arguments (without the program name), failures left in the error channel. */
+export const run = (args: ReadonlyArray<string>) =>
+  Command.runWith(command, { version: VERSION })(args).pipe(Effect.provide(presenter))
+
+/**
+ * Runs the command and reports a failure as one line `tppkit: <what was wrong>` on stderr (plus the full cause
+ * with `--verbose`), returning the exit code: 0 on success, 2 for an invalid invocation, 1 otherwise.
+ */
+export const main = (args: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const exit = yield* Effect.exit(run(args))
+    if (Exit.isSuccess(exit)) return 0
+    if (Cause.hasInterruptsOnly(exit.cause)) return 130
+    const outcome = Failure.outcome(exit.cause)
+    if (outcome.message.length > 0) yield* Output.errorLine(`tppkit: ${outcome.message}`)
+    if (outcome.exitCode === Failure.EXIT_USAGE) {
+      yield* Output.errorLine(`Run "tppkit ${commandPathOf(args)}--help" for usage.`)
+    }
+    if (args.includes("--verbose")) yield* Output.errorLine(Cause.pretty(exit.cause))
+    return outcome.exitCode
+  })
+
+const commandPathOf = (args: ReadonlyArray<string>): string => {
+  const first = args.find((a) => !a.startsWith("-"))
+  return first !== undefined && ["project"].includes(first) ? `${first} ` : ""
+}

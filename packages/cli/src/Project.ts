@@ -1,0 +1,130 @@
+/**
+ * The pure core of `tppkit project`: reads the options as the user typed them, decodes a standing-order list
+ * leniently (a malformed order is skipped with its reason, the others are still projected) and projects the
+ * payments of a window into the report the renderers print.
+ *
+ * @since 0.1.0
+ */
+import { BusinessDayConvention, Calendar, LocalDate, StandingOrder } from "@tppkit/core"
+import { Holidays, type Payment, Projection } from "@tppkit/schedule"
+import { Result } from "effect"
+import type * as Render from "./Render.ts"
+
+/** The projection settings after validation. */
+export interface Settings {
+  readonly from: LocalDate.LocalDate
+  readonly to: LocalDate.LocalDate
+  /** The calendar's label as reported: `weekends`, `target` or an upper-case country code. */
+  readonly calendarName: string
+  readonly calendar: Calendar.Calendar
+  readonly convention: BusinessDayConvention.BusinessDayConvention
+}
+
+/** The settings as typed on the command line. */
+export interface RawSettings {
+  readonly from: string
+  readonly to: string
+  readonly calendar: string
+  readonly holidays?: string | undefined
+  readonly convention: string
+}
+
+const parseDate = (flag: string, text: string): Result.Result<LocalDate.LocalDate, string> =>
+  Result.mapError(LocalDate.parse(text.trim()), (reason) => `--${flag} ${JSON.stringify(text)}: ${reason}`)
+
+/** The calendar named by `--calendar` (`weekends`, `target` or an ISO 3166 country code) or why it is unknown. */
+export const calendarOf = (name: string): Result.Result<{ label: string; calendar: Calendar.Calendar }, string> => {
+  const trimmed = name.trim()
+  if (trimmed.toLowerCase() === "weekends") return Result.succeed({ label: "weekends", calendar: Calendar.weekends })
+  if (trimmed.toLowerCase() === "target") return Result.succeed({ label: "target", calendar: Calendar.target })
+  if (/^[A-Za-z]{2}$/.test(trimmed)) {
+    return Result.mapBoth(Holidays.national(trimmed), {
+      onSuccess: (calendar) => ({ label: trimmed.toUpperCase(), calendar }),
+      onFailure: (reason) => `--calendar: ${reason}`
+    })
+  }
+  return Result.fail(
+    `--calendar ${JSON.stringify(name)}: expected weekends, target or an ISO 3166 country code such as SK`
+  )
+}
+
+/** Validates the typed settings: real dates, `from` not after `to`, a known calendar and convention. */
+export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
+  Result.gen(function* () {
+    const from = yield* parseDate("from", raw.from)
+    const to = yield* parseDate("to", raw.to)
+    if (from > to) {
+      return yield* Result.fail(`--from ${LocalDate.format(from)} is after --to ${LocalDate.format(to)}`)
+    }
+    const { label, calendar } = yield* calendarOf(raw.calendar)
+    const extra: Array<LocalDate.LocalDate> = []
+    for (const part of (raw.holidays ?? "").split(",")) {
+      if (part.trim().length === 0) continue
+      extra.push(yield* parseDate("holidays", part))
+    }
+    const convention = raw.convention.trim()
+    if (!(BusinessDayConvention.conventions as ReadonlyArray<string>).includes(convention)) {
+      return yield* Result.fail(
+        `--convention ${JSON.stringify(raw.convention)}: expected one of ${BusinessDayConvention.conventions.join(", ")}`
+      )
+    }
+    return {
+      from,
+      to,
+      calendarName: label,
+      calendar: extra.length === 0 ? calendar : Calendar.withHolidays(calendar, extra),
+      convention: convention as BusinessDayConvention.BusinessDayConvention
+    }
+  })
+
+/** Standing orders decoded from a file, with the records that could not be decoded. */
+export interface Decoded {
+  readonly orders: ReadonlyArray<StandingOrder.StandingOrder>
+  readonly skipped: ReadonlyArray<Render.SkippedRow>
+}
+
+/**
+ * Decodes the text of a standing-order list response body (section 2.5) or of a bare array of standing orders;
+ * fails only when the text is not JSON or not such a body at all.
+ */
+export const decodeOrders = (text: string): Result.Result<Decoded, string> => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    return Result.fail(`not valid JSON: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  const decoded = Array.isArray(json) ? StandingOrder.decodeOrdersLenient(json) : StandingOrder.decodeListLenient(json)
+  return Result.map(decoded, (d) => ({
+    orders: d.orders,
+    skipped: d.errors.map((e) => ({
+      orderId: e.orderId,
+      reason: `record ${e.index}${e.path.length > 0 ? ` at ${e.path}` : ""}: ${e.message}`
+    }))
+  }))
+}
+
+/** A projection report whose payments are the schedule's payments (with their occurrence numbers). */
+export interface Report extends Render.ProjectionReport {
+  readonly payments: ReadonlyArray<Payment.Payment>
+}
+
+/** Projects decoded orders into the report of the window (decoding failures listed first among the skipped). */
+export const report = (decoded: Decoded, s: Settings): Report => {
+  const projected = Projection.project(
+    decoded.orders,
+    { from: s.from, to: s.to },
+    {
+      calendar: s.calendar,
+      convention: s.convention
+    }
+  )
+  return {
+    from: s.from,
+    to: s.to,
+    calendar: s.calendarName,
+    convention: s.convention,
+    payments: projected.payments,
+    skipped: [...decoded.skipped, ...projected.skipped]
+  }
+}

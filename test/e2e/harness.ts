@@ -1,0 +1,64 @@
+/**
+ * Runs the `tppkit` command as a real process (`node --conditions=@tppkit/source packages/cli/src/bin.ts …`
+ * from the repository root, on the Node that runs the tests) and collects its exit code and output. Every run
+ * has a deadline: a process still running then is killed and the run reported as timed out.
+ */
+import { spawn } from "node:child_process"
+import { join } from "node:path"
+
+/** The repository root. */
+export const root = join(import.meta.dirname, "..", "..")
+
+/** A fixture file of the cli tests, relative to the repository root. */
+export const fixture = (name: string): string => join("test", "cli", "fixtures", name)
+
+/** What a finished (or killed) run of the command produced. */
+export interface Run {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+  readonly timedOut: boolean
+}
+
+/** Options of a run: text for stdin, extra environment variables, the deadline in milliseconds. */
+export interface RunOptions {
+  readonly stdin?: string
+  readonly env?: Record<string, string | undefined>
+  readonly timeoutMs?: number
+}
+
+/** Runs `tppkit <args>` and resolves when the process has exited (or was killed at the deadline). */
+export const tppkit = (args: ReadonlyArray<string>, options: RunOptions = {}): Promise<Run> =>
+  new Promise((resolve, reject) => {
+    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" }
+    for (const key of Object.keys(env)) if (key.startsWith("TPPKIT_")) delete env[key]
+    Object.assign(env, options.env ?? {})
+    const child = spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
+      cwd: root,
+      env,
+      stdio: ["pipe", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    let timedOut = false
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk
+    })
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk
+    })
+    const timer = setTimeout(() => {
+      timedOut = true
+      child.kill("SIGKILL")
+    }, options.timeoutMs ?? 20_000)
+    child.on("error", (e) => {
+      clearTimeout(timer)
+      reject(e)
+    })
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr, timedOut })
+    })
+    child.stdin.on("error", () => {})
+    child.stdin.end(options.stdin ?? "")
+  })

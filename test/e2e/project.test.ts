@@ -1,0 +1,203 @@
+import { describe, expect, it } from "vitest"
+import { fixture, tppkit } from "./harness.ts"
+
+const window = ["--from", "2024-01-01", "--to", "2024-06-30"]
+
+const oneLineError = (stderr: string) => {
+  const lines = stderr.trimEnd().split("\n")
+  expect(lines[0]).toMatch(/^tppkit: /)
+  expect(stderr).not.toMatch(/\n\s+at /) // no stack trace
+  return lines[0]!
+}
+
+describe("tppkit project", () => {
+  it("projects the good orders as JSON and lists the malformed ones as skipped", async () => {
+    const run = await tppkit(["project", "--orders", fixture("orders.json"), ...window, "--format", "json"])
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    const json = JSON.parse(run.stdout)
+    expect(Object.keys(json)).toEqual(["from", "to", "calendar", "convention", "payments", "skipped", "totals"])
+    expect(json.from).toBe("2024-01-01")
+    expect(json.calendar).toBe("target")
+    expect(json.convention).toBe("following")
+    expect(json.payments.map((p: { orderId: string; executionDate: string }) => [p.orderId, p.executionDate])).toEqual([
+      ["SO-RENT", "2024-01-31"],
+      ["SO-CZK", "2024-02-29"],
+      ["SO-RENT", "2024-02-29"],
+      ["SO-RENT", "2024-04-02"],
+      ["SO-RENT", "2024-04-30"],
+      ["SO-RENT", "2024-05-31"]
+    ])
+    expect(json.payments[3]).toEqual({
+      orderId: "SO-RENT",
+      nominalDate: "2024-03-31",
+      executionDate: "2024-04-02",
+      amount: "1250.50",
+      currency: "EUR",
+      debtorIban: "SK2411000000002612345678",
+      creditorIban: "SK6609000000005012345678",
+      creditorName: "Landlord s.r.o."
+    })
+    expect(json.totals).toEqual([
+      { currency: "CZK", count: 1, amount: "1000.00" },
+      { currency: "EUR", count: 5, amount: "6252.50" }
+    ])
+    const skipped = json.skipped as Array<{ orderId: string; reason: string }>
+    expect(skipped.map((s) => s.orderId).sort()).toEqual(["SO-BAD-DATE", "SO-BAD-FREQ", "SO-NO-ANCHOR"])
+    for (const s of skipped) expect(s.reason.length).toBeGreaterThan(0)
+    expect(skipped.find((s) => s.orderId === "SO-BAD-FREQ")!.reason).toMatch(/frequency|FOO/)
+    expect(skipped.find((s) => s.orderId === "SO-BAD-DATE")!.reason).toMatch(/startDate|2026-02-30/)
+  })
+
+  it("prints an aligned table within 80 columns with totals by default", async () => {
+    const run = await tppkit(["project", "--orders", fixture("orders.json"), ...window])
+    expect(run.code).toBe(0)
+    for (const line of run.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(80)
+    expect(run.stdout).toContain("Totals (6 payments)")
+    expect(run.stdout).toMatch(/EUR\s+5\s+6252\.50/)
+    expect(run.stdout).toContain("SO-BAD-FREQ")
+  })
+
+  it("reads a bare array of orders from stdin and writes CSV", async () => {
+    const { readFileSync } = await import("node:fs")
+    const stdin = readFileSync(fixture("bare-array.json"), "utf8")
+    const run = await tppkit(
+      ["project", "--orders", "-", "--from", "2026-12-20", "--to", "2027-01-04", "--format", "csv"],
+      { stdin }
+    )
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    const lines = run.stdout.trimEnd().split("\r\n")
+    expect(lines[0]).toBe("orderId,nominalDate,executionDate,amount,currency,debtorIban,creditorIban,creditorName")
+    expect(lines.slice(1).map((l) => l.split(",").slice(0, 3).join(" "))).toEqual([
+      "SO-DAILY 2026-12-23 2026-12-23",
+      "SO-DAILY 2026-12-24 2026-12-24",
+      "SO-DAILY 2026-12-28 2026-12-28",
+      "SO-DAILY 2026-12-29 2026-12-29",
+      "SO-DAILY 2026-12-30 2026-12-30",
+      "SO-DAI7 2026-12-31 2026-12-31",
+      "SO-DAILY 2026-12-31 2026-12-31",
+      "SO-DAI7 2027-01-01 2027-01-01",
+      "SO-DAI7 2027-01-02 2027-01-02",
+      "SO-DAILY 2027-01-04 2027-01-04"
+    ])
+  })
+
+  it("honours --calendar, --holidays and --convention", async () => {
+    const run = await tppkit([
+      "project",
+      "--orders",
+      fixture("orders.json"),
+      ...window,
+      "--calendar",
+      "weekends",
+      "--holidays",
+      "2024-05-31",
+      "--convention",
+      "preceding",
+      "--format",
+      "json"
+    ])
+    expect(run.code).toBe(0)
+    const json = JSON.parse(run.stdout)
+    expect(json.calendar).toBe("weekends")
+    expect(json.convention).toBe("preceding")
+    const rent = json.payments.filter((p: { orderId: string }) => p.orderId === "SO-RENT")
+    // 31 March 2024 is a Sunday: preceding gives Friday 29th (weekends calendar: no Good Friday);
+    // 31 May 2024 is made a holiday: preceding gives Thursday 30th
+    expect(rent.map((p: { executionDate: string }) => p.executionDate)).toEqual([
+      "2024-01-31",
+      "2024-02-29",
+      "2024-03-29",
+      "2024-04-30",
+      "2024-05-30",
+      "2024-06-28"
+    ])
+  })
+
+  it("uses a national calendar by ISO 3166 code", async () => {
+    const run = await tppkit([
+      "project",
+      "--orders",
+      fixture("orders.json"),
+      ...window,
+      "--calendar",
+      "sk",
+      "--format",
+      "json"
+    ])
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout).calendar).toBe("SK")
+  })
+
+  describe("bad input", () => {
+    it("a missing file: one line naming the file, exit 1", async () => {
+      const run = await tppkit(["project", "--orders", "no/such/orders.json", ...window])
+      expect(run.code).toBe(1)
+      expect(run.stdout).toBe("")
+      expect(oneLineError(run.stderr)).toContain("no/such/orders.json")
+    })
+
+    it("malformed JSON: one line naming the file, exit 1", async () => {
+      const run = await tppkit(["project", "--orders", fixture("malformed.json"), ...window])
+      expect(run.code).toBe(1)
+      expect(oneLineError(run.stderr)).toMatch(/malformed\.json: not valid JSON/)
+    })
+
+    it("JSON that is not a standing-order list: exit 1", async () => {
+      const run = await tppkit(["project", "--orders", fixture("not-a-list.json"), ...window])
+      expect(run.code).toBe(1)
+      expect(oneLineError(run.stderr)).toContain("not-a-list.json")
+    })
+
+    it("an impossible date: names the flag, exit 2", async () => {
+      const run = await tppkit([
+        "project",
+        "--orders",
+        fixture("orders.json"),
+        "--from",
+        "2026-02-30",
+        "--to",
+        "2026-03-31"
+      ])
+      expect(run.code).toBe(2)
+      expect(oneLineError(run.stderr)).toMatch(/--from "2026-02-30"/)
+    })
+
+    it("from after to: exit 2", async () => {
+      const run = await tppkit([
+        "project",
+        "--orders",
+        fixture("orders.json"),
+        "--from",
+        "2026-05-01",
+        "--to",
+        "2026-04-30"
+      ])
+      expect(run.code).toBe(2)
+      expect(oneLineError(run.stderr)).toContain("--from 2026-05-01 is after --to 2026-04-30")
+    })
+
+    it("an unknown calendar: exit 2", async () => {
+      const run = await tppkit(["project", "--orders", fixture("orders.json"), ...window, "--calendar", "mars"])
+      expect(run.code).toBe(2)
+      expect(oneLineError(run.stderr)).toContain("--calendar")
+    })
+
+    it("an unknown convention or a missing flag: exit 2 without the whole help text", async () => {
+      const bad = await tppkit(["project", "--orders", fixture("orders.json"), ...window, "--convention", "sideways"])
+      expect(bad.code).toBe(2)
+      expect(oneLineError(bad.stderr)).toContain("sideways")
+      expect(bad.stdout).toBe("")
+      const missing = await tppkit(["project", "--orders", fixture("orders.json"), "--from", "2024-01-01"])
+      expect(missing.code).toBe(2)
+      expect(oneLineError(missing.stderr)).toContain("to")
+    })
+
+    it("--verbose adds the full cause", async () => {
+      const run = await tppkit(["project", "--orders", "no/such/file.json", ...window, "--verbose"])
+      expect(run.code).toBe(1)
+      expect(run.stderr.split("\n").length).toBeGreaterThan(2)
+    })
+  })
+})
