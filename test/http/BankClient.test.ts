@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { DateTime as CoreDateTime, Currency, Iban, Money } from "@tppkit/core"
+import { type BalanceCheck, DateTime as CoreDateTime, Currency, Iban, Money } from "@tppkit/core"
 import { BankClient, BankConfig, type BankError } from "@tppkit/http"
 import { type Duration, Effect, Exit, Fiber, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
@@ -7,7 +7,7 @@ import { makeStub, psu, SECRET, type Stub, stack, TOKEN_PREFIX, tokenAnswer } fr
 
 const IBAN = Iban.parseUnsafe("SK31 1200 0000 1987 4263 7541")
 
-const request: BankClient.BalanceCheckRequest = {
+const request: BalanceCheck.Request = {
   instructionIdentification: "instr-1",
   iban: IBAN,
   amount: { value: Money.parseUnsafe("1250.50"), currency: Currency.EUR }
@@ -78,20 +78,17 @@ describe("BankClient.balanceCheck", () => {
     }).pipe(Effect.provide(stack(stub)))
   })
 
-  it.effect("sends the optional PSU headers under the document's names", () => {
+  it.effect("sends the optional PSU headers under the document's names; a bad date-time is refused", () => {
     const stub = makeStub()
     return Effect.gen(function* () {
-      yield* check({
-        psu: {
-          ...psu,
-          geoLocation: "48.1486, 17.1077",
-          lastLoggedTime: CoreDateTime.parseUnsafe("2026-11-21T09:00:00Z") as never
-        }
-      }).pipe(Effect.exit)
-      // a core DateTime string is not an effect DateTime: the client must refuse it before sending
-      assert.strictEqual(apiCalls(stub).length, 0)
-      yield* check({ psu: { ...psu, geoLocation: "48.1486, 17.1077" } })
-      assert.strictEqual(apiCalls(stub)[0]?.headers["psu-geolocation"], "48.1486, 17.1077")
+      const bad = failure(yield* Effect.exit(check({ psu: { ...psu, lastLoggedTime: "yesterday" } })))
+      assert.strictEqual(bad.reason._tag, "InvalidRequest")
+      assert.strictEqual(stub.seen.length, 0)
+      const lastLoggedTime = CoreDateTime.parseUnsafe("2026-11-21T09:00:00+01:00")
+      yield* check({ psu: { ...psu, geoLocation: "48.1486, 17.1077", lastLoggedTime } })
+      const headers = apiCalls(stub)[0]?.headers ?? {}
+      assert.strictEqual(headers["psu-geolocation"], "48.1486, 17.1077")
+      assert.strictEqual(headers["psu-last-logged-time"], "2026-11-21T09:00:00+01:00")
     }).pipe(Effect.provide(stack(stub)))
   })
 

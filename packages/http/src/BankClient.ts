@@ -10,7 +10,7 @@ import { mkdirSync } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { NodeHttpClient } from "@effect/platform-node"
-import type { Iban } from "@tppkit/core"
+import { BalanceCheck, type Iban, type StandingOrder } from "@tppkit/core"
 import { Context, DateTime, Effect, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
 import { HttpClient, HttpClientRequest, Headers as HttpHeaders } from "effect/http"
 import { BankConfig, type Settings } from "./BankConfig.ts"
@@ -26,22 +26,10 @@ import { Budget, BudgetStore } from "./Budget.ts"
 import * as Transport from "./internal/Transport.ts"
 import * as Wire from "./internal/Wire.ts"
 import * as PsuContext from "./PsuContext.ts"
-import { type AccessToken, authorization, TokenProvider, TokenService } from "./TokenService.ts"
+import { authorization, type Token, TokenProvider, TokenService } from "./TokenService.ts"
 
-/** The balance-check request body (section 2.2), as typed values. */
-export type BalanceCheckRequest = Wire.BalanceCheckRequest
-
-/** The balance-check answer (section 2.3): APPR (sufficient funds) or DECL, and when. */
-export type BalanceCheckResponse = Wire.BalanceCheckResponse
-
-/** One decoded standing order (section 2.5). */
-export type StandingOrder = Wire.StandingOrder
-
-/** A malformed record of a page, handed back beside the good ones. */
-export type RecordError = Wire.RecordError
-
-/** One page of standing orders: the good records, the malformed ones, and the bank's page count. */
-export interface StandingOrdersPage extends Wire.Page {
+/** One page of standing orders: the good records, the malformed ones (core's lenient decoding), the page count. */
+export interface StandingOrdersPage extends StandingOrder.LenientList {
   /** The zero-based page number. */
   readonly page: number
 }
@@ -66,7 +54,7 @@ export interface CallOptions {
   /** Correlation-ID of this logical call, kept across its retries; a UUID v4 is generated when absent. */
   readonly correlationId?: string
   /** A token to use instead of the `TokenProvider`'s, e.g. from strong customer authentication; never renewed. */
-  readonly token?: AccessToken
+  readonly token?: Token
 }
 
 /** Options of a standing-order listing. */
@@ -106,9 +94,9 @@ export class BankClient extends Context.Service<
   {
     /** Asks whether an amount is available on an account (section 4.2). */
     readonly balanceCheck: (
-      request: BalanceCheckRequest,
+      request: BalanceCheck.Request,
       options: CallOptions
-    ) => Effect.Effect<Reply<BalanceCheckResponse>, BankError>
+    ) => Effect.Effect<Reply<BalanceCheck.Response>, BankError>
     /** Fetches one page of standing orders (section 4.3). */
     readonly standingOrdersPage: (options: PageOptions) => Effect.Effect<Reply<StandingOrdersPage>, BankError>
     /** Fetches all pages of standing orders, one element per page, sharing one Process-ID. */
@@ -200,7 +188,7 @@ const make = Effect.gen(function* () {
     Effect.fail(new BankError({ operation, identity, reason }))
 
   /** One request: token, budget, send, status, decode. */
-  const once = <A>(spec: CallSpec<A>, token: AccessToken): Effect.Effect<Reply<A>, BankError> =>
+  const once = <A>(spec: CallSpec<A>, token: Token): Effect.Effect<Reply<A>, BankError> =>
     Effect.gen(function* () {
       const requestId = crypto.randomUUID()
       const identity: Identity = {
@@ -312,19 +300,19 @@ const make = Effect.gen(function* () {
       )
     })
 
-  const encodeBalanceCheck = Schema.encodeUnknownResult(Wire.BalanceCheckRequest)
+  const encodeBalanceCheck = Schema.encodeUnknownResult(BalanceCheck.Request)
 
   const balanceCheck = Effect.fn("BankClient.balanceCheck")(function* (
-    request: BalanceCheckRequest,
+    request: BalanceCheck.Request,
     options: CallOptions
-  ): Effect.fn.Return<Reply<BalanceCheckResponse>, BankError> {
+  ): Effect.fn.Return<Reply<BalanceCheck.Response>, BankError> {
     const correlationId = options.correlationId ?? crypto.randomUUID()
     const encoded = encodeBalanceCheck(request)
     if (Result.isFailure(encoded)) {
       const { path, message } = Wire.firstIssue(encoded.failure.issue)
       return yield* fail("balanceCheck", { correlationId }, new InvalidRequest({ path, detail: message }))
     }
-    const decodeResponse = Schema.decodeUnknownResult(Wire.BalanceCheckResponse)
+    const decodeResponse = Schema.decodeUnknownResult(BalanceCheck.Response)
     return yield* call({
       operation: "balanceCheck",
       path: config.paths.balanceCheck,

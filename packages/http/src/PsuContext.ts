@@ -4,6 +4,7 @@
  * PSU-Last-Logged-Time is no older than 1 hour (section 8).
  */
 import { isIP } from "node:net"
+import { DateTime as Rfc3339 } from "@tppkit/core"
 import { DateTime, Duration, Result } from "effect"
 import { InvalidRequest } from "./BankError.ts"
 
@@ -17,8 +18,11 @@ export interface PsuContext {
   readonly userAgent: string
   /** GPS coordinates "latitude, longitude" (PSU-GeoLocation, the name of the field table). */
   readonly geoLocation?: string
-  /** When the customer last logged in to the TPP application (PSU-Last-Logged-Time, RFC 3339). */
-  readonly lastLoggedTime?: DateTime.DateTime
+  /**
+   * When the customer last logged in to the TPP application (PSU-Last-Logged-Time): an effect `DateTime`, or
+   * RFC 3339 text (core's `DateTime`), which is sent as given.
+   */
+  readonly lastLoggedTime?: DateTime.DateTime | string
 }
 
 /** The header names of section 4.2, exactly as the document names them. */
@@ -32,6 +36,8 @@ export const HeaderNames = {
 
 /** How long after the last log-in the customer still counts as present (section 8: 1 hour). */
 export const presenceWindow: Duration.Duration = Duration.hours(1)
+
+const clockSkewMillis = 60_000
 
 const geo = /^[-+]?\d{1,2}(\.\d+)?,\s?[-+]?\d{1,3}(\.\d+)?$/
 const printable = /^[\x20-\x7e]+$/
@@ -50,7 +56,19 @@ export const validate = (psu: PsuContext): Result.Result<PsuContext, InvalidRequ
       return invalid("psu.geoLocation", 'must be "latitude, longitude"')
     }
   }
+  if (typeof psu.lastLoggedTime === "string" && Result.isFailure(Rfc3339.parse(psu.lastLoggedTime))) {
+    return invalid("psu.lastLoggedTime", "not an RFC 3339 date-time")
+  }
   return Result.succeed(psu)
+}
+
+const lastLoggedText = (t: DateTime.DateTime | string): string =>
+  typeof t === "string" ? t : DateTime.formatIso(DateTime.toUtc(t))
+
+const lastLoggedMillis = (t: DateTime.DateTime | string): number | undefined => {
+  if (typeof t !== "string") return DateTime.toEpochMillis(t)
+  const parsed = Rfc3339.parse(t)
+  return Result.isSuccess(parsed) ? Rfc3339.toEpochMillis(parsed.success) : undefined
 }
 
 /** The PSU headers of a request, named as in section 4.2 (optional ones only when given). */
@@ -62,17 +80,19 @@ export const headers = (psu: PsuContext): Record<string, string> => {
   }
   if (psu.geoLocation !== undefined) out[HeaderNames.geoLocation] = psu.geoLocation
   if (psu.lastLoggedTime !== undefined) {
-    out[HeaderNames.lastLoggedTime] = DateTime.formatIso(DateTime.toUtc(psu.lastLoggedTime))
+    out[HeaderNames.lastLoggedTime] = lastLoggedText(psu.lastLoggedTime)
   }
   return out
 }
 
 /**
  * Whether the customer is present at `now` (section 8): PSU-Last-Logged-Time given and no older than 1 hour.
- * A log-in time in the future does not count, so that a wrong clock never spends the bank's budget silently.
+ * A log-in time more than a minute in the future does not count (a wrong clock must not hide an unattended call).
  */
 export const isPresent = (psu: PsuContext, now: DateTime.DateTime): boolean => {
   if (psu.lastLoggedTime === undefined) return false
-  const age = DateTime.toEpochMillis(now) - DateTime.toEpochMillis(psu.lastLoggedTime)
-  return age >= 0 && age <= Duration.toMillis(presenceWindow)
+  const last = lastLoggedMillis(psu.lastLoggedTime)
+  if (last === undefined) return false
+  const age = DateTime.toEpochMillis(now) - last
+  return age >= -clockSkewMillis && age <= Duration.toMillis(presenceWindow)
 }

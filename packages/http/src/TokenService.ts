@@ -4,14 +4,16 @@
  * expired), one shared request for concurrent callers. `TokenProvider` is what the bank client asks; its
  * default draws on `TokenService`, and a caller may hand in a token from strong customer authentication.
  */
-import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Redacted, Result } from "effect"
+import { AccessToken } from "@tppkit/core"
+import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Redacted, Result, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { BankConfig, type Environment } from "./BankConfig.ts"
 import { BankError, isTransient, MalformedResponse, type Operation } from "./BankError.ts"
 import * as Transport from "./internal/Transport.ts"
+import * as Wire from "./internal/Wire.ts"
 
 /** An access token bound to the environment that issued it; the value is redacted everywhere. */
-export interface AccessToken {
+export interface Token {
   readonly environment: Environment
   readonly tokenType: string
   readonly value: Redacted.Redacted<string>
@@ -22,60 +24,42 @@ export interface AccessToken {
 }
 
 /** Wraps a token obtained by strong customer authentication (not specified by the document) for one environment. */
-export const fromSca = (
-  environment: Environment,
-  value: Redacted.Redacted<string>,
-  tokenType = "Bearer"
-): AccessToken => ({ environment, tokenType, value, scopes: [], renewable: false })
+export const fromSca = (environment: Environment, value: Redacted.Redacted<string>, tokenType = "Bearer"): Token => ({
+  environment,
+  tokenType,
+  value,
+  scopes: [],
+  renewable: false
+})
 
 /** The Authorization header value: the token type, a space and the token (section 4.1), still redacted. */
-export const authorization = (token: AccessToken): Redacted.Redacted<string> =>
+export const authorization = (token: Token): Redacted.Redacted<string> =>
   Redacted.make(`${token.tokenType} ${Redacted.value(token.value)}`)
 
 /** The cache key of a scope set: sorted, de-duplicated and space-joined, as sent in the `scope` field. */
 export const scopeKey = (scopes: ReadonlyArray<string>): string => [...new Set(scopes)].sort().join(" ")
 
 interface Issued {
-  readonly token: AccessToken
+  readonly token: Token
   /** How long the cache may keep it: lifetime minus safety margin minus the time the request took. */
   readonly keepMillis: number
 }
 
-/** Decodes the token response of section 2.1 (`expires_in` as a number or a numeric string). */
-export const decodeTokenResponse = (
-  text: string
-): Result.Result<{ accessToken: string; tokenType: string; expiresIn: number }, MalformedResponse> => {
-  const bad = (path: string, detail: string) => Result.fail(new MalformedResponse({ path, detail }))
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    return bad("$", "not JSON")
-  }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) return bad("$", "not a JSON object")
-  const body = json as Record<string, unknown>
-  if (typeof body.access_token !== "string" || body.access_token === "") {
-    return bad("access_token", "missing or not a non-empty string")
-  }
-  if (typeof body.token_type !== "string" || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(body.token_type)) {
-    return bad("token_type", "missing or not a token type")
-  }
-  const raw = body.expires_in
-  const expiresIn =
-    typeof raw === "number" ? raw : typeof raw === "string" && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN
-  if (!Number.isFinite(expiresIn) || expiresIn <= 0) {
-    return bad("expires_in", "missing or not a positive number of seconds")
-  }
-  const tokenType = body.token_type.toLowerCase() === "bearer" ? "Bearer" : body.token_type
-  return Result.succeed({ accessToken: body.access_token, tokenType, expiresIn })
-}
+const decodeResponse = Schema.decodeUnknownResult(Schema.fromJsonString(AccessToken.TokenResponse))
+
+/** Decodes the token response of section 2.1 with core's schema (`expires_in` as a number or a numeric string). */
+export const decodeTokenResponse = (text: string): Result.Result<AccessToken.TokenResponse, MalformedResponse> =>
+  Result.mapError(decodeResponse(text), (e) => {
+    const { path, message } = Wire.firstIssue(e.issue)
+    return new MalformedResponse({ path, detail: message })
+  })
 
 /** Client-credentials tokens, cached per scope set. */
 export class TokenService extends Context.Service<
   TokenService,
   {
     /** A valid token for the scopes: cached, or freshly requested (concurrent callers share one request). */
-    readonly get: (scopes: ReadonlyArray<string>) => Effect.Effect<AccessToken, BankError>
+    readonly get: (scopes: ReadonlyArray<string>) => Effect.Effect<Token, BankError>
     /** Discards the cached token of the scopes (after a 401), so the next `get` requests a new one. */
     readonly invalidate: (scopes: ReadonlyArray<string>) => Effect.Effect<void>
   }
@@ -122,12 +106,12 @@ export class TokenService extends Context.Service<
           if (Result.isFailure(decoded)) {
             return yield* new BankError({ operation: "token", identity: echoed, reason: decoded.failure })
           }
-          const { accessToken, tokenType, expiresIn } = decoded.success
+          const { access_token, token_type, expires_in: expiresIn } = decoded.success
           return {
             token: {
               environment: config.environment,
-              tokenType,
-              value: Redacted.make(accessToken, { label: "access_token" }),
+              tokenType: token_type.toLowerCase() === "bearer" ? "Bearer" : token_type,
+              value: access_token,
               scopes: key.split(" "),
               renewable: true
             },
@@ -165,9 +149,9 @@ export class TokenProvider extends Context.Service<
   TokenProvider,
   {
     /** A token for the operation. */
-    readonly token: (operation: Exclude<Operation, "token">) => Effect.Effect<AccessToken, BankError>
+    readonly token: (operation: Exclude<Operation, "token">) => Effect.Effect<Token, BankError>
     /** Discards a token the bank refused with 401, when it can be renewed. */
-    readonly invalidate: (token: AccessToken) => Effect.Effect<void>
+    readonly invalidate: (token: Token) => Effect.Effect<void>
   }
 >()("@tppkit/http/TokenProvider") {
   /** Client-credentials tokens from `TokenService`, with the configured scopes of each operation. */
@@ -184,7 +168,7 @@ export class TokenProvider extends Context.Service<
   )
 
   /** Always hands out the given token (e.g. from strong customer authentication); it is never renewed. */
-  static readonly layerStatic = (token: AccessToken): Layer.Layer<TokenProvider> =>
+  static readonly layerStatic = (token: Token): Layer.Layer<TokenProvider> =>
     Layer.succeed(
       TokenProvider,
       TokenProvider.of({ token: () => Effect.succeed(token), invalidate: () => Effect.void })
