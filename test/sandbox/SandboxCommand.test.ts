@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { createInterface } from "node:readline"
+import { Fixtures } from "@tppkit/sandbox"
+import { describe, expect, it } from "vitest"
+
+const script = join(import.meta.dirname, "bin", "sandbox-command.ts")
+
+const start = (args: ReadonlyArray<string>) => {
+  const child = spawn(process.execPath, ["--conditions=@tppkit/source", script, ...args], {
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stderr = ""
+  child.stderr?.on("data", (c: Buffer) => {
+    stderr += c.toString()
+  })
+  const firstLine = new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout as NodeJS.ReadableStream })
+    rl.once("line", resolve)
+    child.once("exit", (code) => reject(new Error(`exited with ${code}: ${stderr}`)))
+  })
+  firstLine.catch(() => undefined)
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? (signal ? 128 : null)))
+  )
+  return { child, firstLine, exited, stderr: () => stderr }
+}
+
+const stop = async (child: ChildProcess, exited: Promise<number | null>, signal: NodeJS.Signals) => {
+  child.kill(signal)
+  return exited
+}
+
+describe("tppkit sandbox (as a process)", () => {
+  it("prints one JSON line with the base URL, credentials and accounts, serves, and stops on SIGTERM", async () => {
+    const p = start(["--format", "json", "--client-id", "my-tpp", "--client-secret", "s3cret"])
+    const report = JSON.parse(await p.firstLine)
+    expect(report.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(report.clientId).toBe("my-tpp")
+    expect(report.clientSecret).toBe("s3cret")
+    expect(report.accounts).toHaveLength(Fixtures.defaults.accounts.length)
+    expect(report.accounts[0]).toEqual({
+      iban: Fixtures.ibans.eurBranch,
+      currency: "EUR",
+      balance: "12500.00",
+      consent: "branch"
+    })
+    const res = await fetch(`${report.baseUrl}/identity-server-test/connect/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials&client_id=my-tpp&client_secret=s3cret&scope=PIISP"
+    })
+    expect(res.status).toBe(200)
+    const code = await stop(p.child, p.exited, "SIGTERM")
+    expect(code).not.toBeNull()
+    await expect(fetch(`${report.baseUrl}/openapi.json`)).rejects.toThrow()
+  })
+
+  it("serves the LIVE paths and a fixture file on request, and stops on SIGINT", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tppkit-sandbox-"))
+    const file = join(dir, "fixtures.json")
+    writeFileSync(
+      file,
+      JSON.stringify({ ...Fixtures.defaults, standingOrders: Fixtures.defaults.standingOrders.slice(0, 3) })
+    )
+    const p = start(["--format", "json", "--live", "--fixtures", file])
+    const report = JSON.parse(await p.firstLine)
+    const res = await fetch(`${report.baseUrl}/identity-server/connect/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials&client_id=tppkit-sandbox&client_secret=sandbox-secret&scope=AISP"
+    })
+    expect(res.status).toBe(200)
+    await stop(p.child, p.exited, "SIGINT")
+  })
+
+  it("refuses an invalid fixtures file with a message and a non-zero exit", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tppkit-sandbox-"))
+    const file = join(dir, "bad.json")
+    writeFileSync(file, JSON.stringify({ clients: [] }))
+    const p = start(["--fixtures", file])
+    const code = await p.exited
+    expect(code).not.toBe(0)
+    expect(p.stderr()).toMatch(/invalid fixtures/)
+  })
+})
