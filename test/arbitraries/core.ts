@@ -3,7 +3,17 @@
  * digits), currency codes, exact amounts within the [12.2] and [9.2] formats, dates, date-times and whole standing
  * orders (domain values and their wire JSON).
  */
-import { type Currency, Frequency, Iban, LocalDate, Money, StandingOrder } from "@tppkit/core"
+import {
+  type Card,
+  type Currency,
+  DateTime,
+  Frequency,
+  type Headers,
+  Iban,
+  LocalDate,
+  Money,
+  StandingOrder
+} from "@tppkit/core"
 import { BigDecimal, Schema } from "effect"
 import fc from "fast-check"
 
@@ -122,3 +132,44 @@ export const listResponseJson: fc.Arbitrary<Record<string, unknown>> = fc
     }) as unknown as Record<string, unknown>
     return pageCount !== null && asString ? { ...encoded, pageCount: String(pageCount) } : encoded
   })
+
+/** A country code: two upper-case letters. */
+export const countryCode: fc.Arbitrary<Currency.CountryCode> = fc
+  .stringMatching(/^[A-Z]{2}$/)
+  .map((s) => s as Currency.CountryCode)
+
+/** A merchant category code: four digits. */
+export const merchantCategoryCode: fc.Arbitrary<Card.MerchantCategoryCode> = fc
+  .stringMatching(/^\d{4}$/)
+  .map((s) => s as Card.MerchantCategoryCode)
+
+/** A masked card number in one of its three accepted spellings. */
+export const maskedCardNumber: fc.Arbitrary<Card.MaskedCardNumber> = fc
+  .tuple(fc.constantFrom("", " ", "-"), fc.stringMatching(/^\d{4}$/))
+  .map(([sep, last]) => `****${sep}****${sep}****${sep}${last}` as Card.MaskedCardNumber)
+
+/** An RFC 3339 date-time in the years 2000–2099 at a whole-minute offset, with or without milliseconds. */
+export const dateTime: fc.Arbitrary<DateTime.DateTime> = fc
+  .tuple(
+    fc.integer({ min: 946_684_800_000, max: 4_102_444_799_999 }),
+    fc.integer({ min: -14 * 60, max: 14 * 60 }),
+    fc.boolean()
+  )
+  .map(([ms, offset, wholeSeconds]) => DateTime.fromEpochMillis(wholeSeconds ? ms - (ms % 1000) : ms, offset))
+
+/** An IPv4 or IPv6 address. */
+export const ipAddress: fc.Arbitrary<string> = fc.oneof(fc.ipV4(), fc.ipV6())
+
+/** A customer context with optional geo-location and last log-in time. */
+export const psu: fc.Arbitrary<Headers.Psu> = fc.record(
+  {
+    ipAddress,
+    deviceOs: text(30, 1).filter((s) => s.trim() === s && s.length > 0),
+    userAgent: text(60, 1).filter((s) => s.trim() === s && s.length > 0),
+    geoLocation: fc
+      .tuple(fc.integer({ min: -90_000, max: 90_000 }), fc.integer({ min: -180_000, max: 180_000 }))
+      .map(([lat, lon]) => `${lat / 1000}, ${lon / 1000}`),
+    lastLoggedTime: dateTime
+  },
+  { requiredKeys: ["ipAddress", "deviceOs", "userAgent"] }
+)

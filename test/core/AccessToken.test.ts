@@ -87,4 +87,21 @@ describe("AccessToken", () => {
       )
     )
   })
+
+  it("token requests round-trip (property)", () => {
+    const scopes = fc.uniqueArray(fc.constantFrom<AccessToken.Scope>("PISP", "PIISP", "AISP"), { minLength: 1 })
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), scopes, (id, secret, scope) => {
+        const form = {
+          grant_type: "client_credentials",
+          client_id: id,
+          client_secret: secret,
+          scope: AccessToken.scopeString(scope)
+        }
+        const req = Schema.decodeUnknownSync(AccessToken.TokenRequest)(form)
+        expect(Schema.encodeSync(AccessToken.TokenRequest)(req)).toEqual(form)
+        expect(AccessToken.parseScopes(req.scope)).toEqual(scope)
+      })
+    )
+  })
 })

@@ -85,7 +85,20 @@ describe("BalanceCheck", () => {
         instructionIdentification: Arb.text(35, 1),
         iban: Arb.iban,
         amount: fc.record({ value: Arb.balanceCheckAmount, currency: Arb.currencyCode }),
-        references: fc.record({ holderName: Arb.text(35) }, { requiredKeys: [] })
+        creationDateTime: Arb.dateTime,
+        relatedParties: fc.record({
+          tradingParty: fc.record(
+            {
+              identification: Arb.text(35),
+              name: Arb.text(140),
+              address: Arb.text(70),
+              countryCode: Arb.countryCode,
+              merchantCode: Arb.merchantCategoryCode
+            },
+            { requiredKeys: [] }
+          )
+        }),
+        references: fc.record({ chequeNumber: Arb.maskedCardNumber, holderName: Arb.text(35) }, { requiredKeys: [] })
       },
       { requiredKeys: ["instructionIdentification", "iban", "amount"] }
     )
@@ -97,6 +110,17 @@ describe("BalanceCheck", () => {
         expect(Schema.encodeSync(BalanceCheck.Request)(back)).toEqual(wire)
       }),
       { numRuns: 2_000 }
+    )
+  })
+
+  it("responses round-trip (property)", () => {
+    fc.assert(
+      fc.property(fc.constantFrom("APPR", "DECL"), Arb.dateTime, (response, dateTime) => {
+        const wire = { response, dateTime }
+        expect(Schema.encodeSync(BalanceCheck.Response)(Schema.decodeUnknownSync(BalanceCheck.Response)(wire))).toEqual(
+          wire
+        )
+      })
     )
   })
 })

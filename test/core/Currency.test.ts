@@ -75,3 +75,21 @@ describe("Text", () => {
     )
   })
 })
+
+describe("properties", () => {
+  it("country codes, merchant codes and masked card numbers round-trip", () => {
+    fc.assert(
+      fc.property(Arb.countryCode, Arb.merchantCategoryCode, Arb.maskedCardNumber, (country, mcc, card) => {
+        expect(Schema.decodeUnknownSync(Currency.CountryCode)(Schema.encodeSync(Currency.CountryCode)(country))).toBe(
+          country
+        )
+        expect(
+          Schema.decodeUnknownSync(Card.MerchantCategoryCode)(Schema.encodeSync(Card.MerchantCategoryCode)(mcc))
+        ).toBe(mcc)
+        expect(Schema.decodeUnknownSync(Card.MaskedCardNumber)(Schema.encodeSync(Card.MaskedCardNumber)(card))).toBe(
+          card
+        )
+      })
+    )
+  })
+})

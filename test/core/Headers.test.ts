@@ -1,6 +1,8 @@
 import { DateTime, Endpoint, Headers } from "@tppkit/core"
 import { Result, Schema } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import * as Arb from "../arbitraries/core.ts"
 
 const valid = {
   "content-type": "application/json;charset=UTF-8",
@@ -73,6 +75,20 @@ describe("Headers", () => {
       correlationId: "c",
       processId: undefined
     })
+  })
+})
+
+describe("Headers properties", () => {
+  it("built headers decode on the server side and round-trip", () => {
+    fc.assert(
+      fc.property(Arb.psu, fc.uuid(), (psu, requestId) => {
+        const sent = Headers.request({ authorization: "Bearer t0k", ids: { requestId }, psu })
+        const lower = Object.fromEntries(Object.entries(sent).map(([k, v]) => [k.toLowerCase(), v]))
+        const decoded = Schema.decodeUnknownSync(Headers.RequestHeaders)(lower)
+        expect(Schema.encodeSync(Headers.RequestHeaders)(decoded)).toEqual(lower)
+        expect(Headers.geoLocation(decoded)).toBe(psu.geoLocation)
+      })
+    )
   })
 })
 

@@ -188,6 +188,20 @@ describe("StandingOrder", () => {
       )
     })
 
+    it("list responses round-trip (pageCount number, string or absent)", () => {
+      fc.assert(
+        fc.property(Arb.listResponseJson, (json) => {
+          const list = Schema.decodeUnknownSync(StandingOrder.ListResponse)(json)
+          const again = Schema.encodeSync(StandingOrder.ListResponse)(list)
+          const expected = json.pageCount === undefined ? json : { ...json, pageCount: Number(json.pageCount) }
+          expect(again).toEqual(expected)
+          const lenient = StandingOrder.decodeListLenient(json)
+          expect(Result.isSuccess(lenient) && lenient.success.errors).toEqual([])
+        }),
+        { numRuns: 300 }
+      )
+    })
+
     it("request round-trips", () => {
       fc.assert(
         fc.property(Arb.listRequest, (req) => {
