@@ -10,6 +10,7 @@ import { CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import * as Failure from "./Failure.ts"
 import * as Output from "./Output.ts"
 import { projectCommand } from "./ProjectCommand.ts"
+import { sandboxCommand } from "./SandboxCommand.ts"
 
 /** The version the command reports with `--version`. */
 export const VERSION = "0.1.0"
@@ -26,7 +27,7 @@ export const Verbose = GlobalFlag.Setting("verbose")({
 export const command = Command.make("tppkit").pipe(
   Command.withDescription("Third-party-provider toolkit: talk to the bank, project standing orders, run the demo"),
   Command.withGlobalFlags([Verbose]),
-  Command.withSubcommands([projectCommand])
+  Command.withSubcommands([projectCommand, sandboxCommand])
 )
 
 /** Presents help and version on stdout, but an invalid invocation as its errors plus a hint, on stderr. */
@@ -59,7 +60,9 @@ export const main = (args: ReadonlyArray<string>) =>
     return outcome.exitCode
   })
 
+const subcommandNames: ReadonlyArray<string> = ["project", "sandbox"]
+
 const commandPathOf = (args: ReadonlyArray<string>): string => {
   const first = args.find((a) => !a.startsWith("-"))
-  return first !== undefined && ["project"].includes(first) ? `${first} ` : ""
+  return first !== undefined && subcommandNames.includes(first) ? `${first} ` : ""
 }
