@@ -196,12 +196,6 @@ const make = Effect.gen(function* () {
         correlationId: spec.correlationId,
         ...(spec.processId === undefined ? {} : { processId: spec.processId })
       }
-      if (spec.unattended !== undefined) {
-        yield* Effect.mapError(
-          budget.spend(spec.unattended, 1),
-          (reason) => new BankError({ operation: spec.operation, identity, reason })
-        )
-      }
       const headers: Record<string, string> = {
         [HeaderNames.authorization]: Redacted.value(authorization(token)),
         [HeaderNames.requestId]: requestId,
@@ -261,6 +255,23 @@ const make = Effect.gen(function* () {
   /** Gets a token, and after a 401 with a renewable token discards it and tries once more with a new one. */
   const withToken = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> =>
     Effect.gen(function* () {
+      // an unattended request is counted before anything is sent, the token request included
+      const spend =
+        spec.unattended === undefined
+          ? Effect.void
+          : Effect.mapError(
+              budget.spend(spec.unattended, 1),
+              (reason) =>
+                new BankError({
+                  operation: spec.operation,
+                  identity: {
+                    correlationId: spec.correlationId,
+                    ...(spec.processId === undefined ? {} : { processId: spec.processId })
+                  },
+                  reason
+                })
+            )
+      yield* spend
       const token = spec.options.token ?? (yield* tokens.token(spec.operation))
       if (token.environment !== config.environment) {
         return yield* fail(
@@ -278,6 +289,7 @@ const make = Effect.gen(function* () {
           () =>
             Effect.gen(function* () {
               yield* tokens.invalidate(token)
+              yield* spend
               const fresh = yield* tokens.token(spec.operation)
               return yield* once(spec, fresh)
             })

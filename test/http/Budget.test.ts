@@ -1,0 +1,134 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { assert, describe, it } from "@effect/vitest"
+import { BankClient, type BankError, Budget } from "@tppkit/http"
+import { DateTime, Effect, Exit, Stream } from "effect"
+import { TestClock } from "effect/testing"
+import { makeStub, psu, type Stub, stack } from "./stub.ts"
+
+const apiCalls = (stub: Stub) => stub.seen.filter((s) => !s.path.endsWith("/connect/token"))
+
+const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankError => {
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
+  const e = exit.cause.reasons.find((r) => r._tag === "Fail")
+  if (e === undefined || e._tag !== "Fail") throw new Error("expected a typed failure")
+  return e.error
+}
+
+const listPage = Effect.flatMap(Effect.service(BankClient.BankClient), (c) => c.standingOrdersPage({ psu }))
+
+// 2026-11-21T12:00:00Z, a Saturday noon in Bratislava
+const NOON = Date.UTC(2026, 10, 21, 12)
+
+describe("Budget.dayOf", () => {
+  it("uses the calendar day of the zone and frees at its midnight", () => {
+    assert.deepStrictEqual(Budget.dayOf(DateTime.makeUnsafe(Date.UTC(2026, 10, 21, 23, 30)), "Europe/Bratislava"), {
+      day: "2026-11-22",
+      freesAt: "2026-11-22T23:00:00.000Z"
+    })
+    // summer time: UTC+2
+    assert.deepStrictEqual(Budget.dayOf(DateTime.makeUnsafe(Date.UTC(2026, 6, 1, 21, 59)), "Europe/Bratislava"), {
+      day: "2026-07-01",
+      freesAt: "2026-07-01T22:00:00.000Z"
+    })
+    assert.strictEqual(Budget.dayOf(DateTime.makeUnsafe(Date.UTC(2026, 6, 1, 21, 59)), "UTC").day, "2026-07-01")
+  })
+})
+
+describe("daily budget of unattended standing-order calls", () => {
+  it.effect("the fifth unattended listing is refused with no traffic, saying when the budget frees up", () => {
+    const stub = makeStub()
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(NOON)
+      for (let i = 0; i < 4; i++) yield* listPage
+      assert.strictEqual(apiCalls(stub).length, 4)
+      const seenBefore = stub.seen.length
+      const error = failure(yield* Effect.exit(listPage))
+      assert.strictEqual(stub.seen.length, seenBefore)
+      assert.strictEqual(error.reason._tag, "BudgetExhausted")
+      if (error.reason._tag === "BudgetExhausted") {
+        assert.strictEqual(error.reason.freesAt, "2026-11-21T23:00:00.000Z")
+        assert.strictEqual(error.reason.used, 4)
+      }
+      assert.include(error.message, "2026-11-21T23:00:00.000Z")
+      // a customer who is present is not limited
+      const present = { ...psu, lastLoggedTime: DateTime.makeUnsafe(NOON - 30 * 60_000) }
+      yield* Effect.flatMap(Effect.service(BankClient.BankClient), (c) => c.standingOrdersPage({ psu: present }))
+      assert.strictEqual(apiCalls(stub).length, 5)
+      // a log-in older than one hour means the customer is not present
+      const stale = { ...psu, lastLoggedTime: DateTime.makeUnsafe(NOON - 61 * 60_000) }
+      const refused = failure(
+        yield* Effect.exit(
+          Effect.flatMap(Effect.service(BankClient.BankClient), (c) => c.standingOrdersPage({ psu: stale }))
+        )
+      )
+      assert.strictEqual(refused.reason._tag, "BudgetExhausted")
+      // the next day in Bratislava frees it
+      yield* TestClock.setTime(Date.UTC(2026, 10, 21, 23, 0))
+      yield* listPage
+      assert.strictEqual(apiCalls(stub).length, 6)
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("the count survives a restart of the layer with the SQLite store", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tppkit-budget-"))
+    const file = join(dir, "budget.sqlite")
+    const stub = makeStub()
+    const run = <A, E>(effect: Effect.Effect<A, E, BankClient.BankClient>) =>
+      Effect.provide(effect, stack(stub, {}, Budget.BudgetStore.layerSqlite(file)))
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(NOON)
+      yield* run(Effect.all([listPage, listPage, listPage]))
+      yield* run(listPage)
+      const before = stub.seen.length
+      const error = failure(yield* Effect.exit(run(listPage)))
+      assert.strictEqual(error.reason._tag, "BudgetExhausted")
+      assert.strictEqual(stub.seen.length, before)
+      // another consent key has its own budget
+      yield* run(
+        Effect.flatMap(Effect.service(BankClient.BankClient), (c) => c.standingOrdersPage({ psu, consentKey: "other" }))
+      )
+      assert.strictEqual(apiCalls(stub).length, 5)
+    }).pipe(Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true }))))
+  })
+
+  it.effect("unattended listings are never retried: a 503 costs one request and fails", () => {
+    const stub = makeStub()
+    stub.handler = (req) =>
+      req.path.endsWith("/connect/token")
+        ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
+        : { status: 503, body: "" }
+    return Effect.gen(function* () {
+      const error = failure(yield* Effect.exit(listPage))
+      assert.strictEqual(error.reason._tag, "ServerError")
+      assert.strictEqual(apiCalls(stub).length, 1)
+      const usage = yield* Effect.flatMap(Effect.service(Budget.Budget), (b) => b.usage("sandbox:tpp-client"))
+      assert.strictEqual(usage.used, 1)
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("pages that cannot fit the remaining budget are refused before the first request", () => {
+    const stub = makeStub()
+    stub.handler = (req) =>
+      req.path.endsWith("/connect/token")
+        ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
+        : { status: 200, body: { pageCount: 3, standingOrders: [] } }
+    return Effect.gen(function* () {
+      const client = yield* BankClient.BankClient
+      yield* TestClock.setTime(NOON)
+      yield* client.standingOrdersPage({ psu })
+      yield* client.standingOrdersPage({ psu })
+      const asked = failure(yield* Effect.exit(Stream.runCollect(client.standingOrders({ psu, maxPages: 3 }))))
+      assert.strictEqual(asked.reason._tag, "BudgetExhausted")
+      assert.strictEqual(apiCalls(stub).length, 2)
+      // all pages: page 0 says 3 pages, 1 call left for 2 more pages: refused before page 1 is asked
+      yield* client.standingOrdersPage({ psu, consentKey: "k" })
+      yield* client.standingOrdersPage({ psu, consentKey: "k" })
+      const all = failure(yield* Effect.exit(Stream.runCollect(client.standingOrders({ psu, consentKey: "k" }))))
+      assert.strictEqual(all.reason._tag, "BudgetExhausted")
+      assert.strictEqual(apiCalls(stub).length, 5)
+      if (all.reason._tag === "BudgetExhausted") assert.strictEqual(all.reason.requested, 2)
+    }).pipe(Effect.provide(stack(stub)))
+  })
+})
