@@ -1,6 +1,8 @@
-import { BusinessDayConvention, Calendar, type Frequency, LocalDate, Occurrence } from "@tppkit/core"
+import { BusinessDayConvention, Calendar, Frequency, LocalDate, Occurrence } from "@tppkit/core"
 import { Result } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import * as Arb from "../arbitraries/engine.ts"
 
 const d = LocalDate.parseUnsafe
 const iso = (xs: ReadonlyArray<Occurrence.Occurrence>): Array<string> => xs.map((o) => LocalDate.format(o.execution))
@@ -137,5 +139,230 @@ describe("range ends (spec: Dates, years 0001–9999)", () => {
     expect(Occurrence.nth(plan, 0)).toBeUndefined()
     expect(Occurrence.firstOnOrAfter(plan, LocalDate.MIN)?.k).toBe(1)
     expect(Occurrence.count(plan, LocalDate.MIN, d("0001-03-01"))).toBe(2)
+  })
+})
+
+// ---------------------------------------------------------------------------
+// properties (fast-check, 10,000 runs each; bounded date ranges keep the brute-force references fast)
+// ---------------------------------------------------------------------------
+
+const RUNS = { numRuns: 10_000 }
+
+/** How far a window must reach to hold about `n` occurrences of a frequency. */
+const span = (f: Frequency.Frequency, n: number): number =>
+  ({ DAIL: 2, DAI7: 1, WEEK: 7, MNTH: 31, QUTR: 92, SEMI: 183, YEAR: 366 })[f] * n + 10
+
+const setup = fc.record({ order: Arb.schedule, calendar: Arb.calendar, convention: Arb.convention })
+
+const firstN = (plan: Occurrence.Plan, n: number, from?: LocalDate.LocalDate) => take(plan, n, from)
+
+/** A cheap assertion for hot property loops (vitest's `expect` costs microseconds per call). */
+const check = (ok: boolean, message: string): void => {
+  if (!ok) throw new Error(message)
+}
+
+describe("properties", () => {
+  it("agrees with a brute-force reading of the spec from any date onward", () => {
+    fc.assert(
+      fc.property(setup, fc.integer({ min: -100, max: 1500 }), ({ order, calendar, convention }, offset) => {
+        const plan = planOf(order, { calendar, convention })
+        const from = (order.startDate + offset) as LocalDate.LocalDate
+        const ref = Arb.refOccurrences(order, calendar, convention, from + span(order.frequency, 12))
+          .filter((o) => o.execution >= from)
+          .slice(0, 10)
+        expect(firstN(plan, ref.length, from)).toEqual(ref)
+      }),
+      RUNS
+    )
+  })
+
+  it("execution dates strictly increase", () => {
+    fc.assert(
+      fc.property(setup, ({ order, calendar, convention }) => {
+        const xs = firstN(planOf(order, { calendar, convention }), 30)
+        for (let i = 1; i < xs.length; i++) check(xs[i]!.execution > xs[i - 1]!.execution, `k=${i} does not increase`)
+      }),
+      RUNS
+    )
+  })
+
+  it("every execution date is a working day, except for DAI7 and convention none", () => {
+    fc.assert(
+      fc.property(setup, ({ order, calendar, convention }) => {
+        const exempt = order.frequency === "DAI7" || (convention === "none" && order.frequency !== "DAIL")
+        for (const o of firstN(planOf(order, { calendar, convention }), 30)) {
+          if (!exempt) check(Calendar.isWorkingDay(calendar, o.execution), `k=${o.k} executes on a closing day`)
+          if (!Frequency.usesConvention(order.frequency) || convention === "none") {
+            check(o.execution === o.nominal, `k=${o.k} moved although no convention applies`)
+          }
+        }
+      }),
+      RUNS
+    )
+  })
+
+  it("no nominal date passes endDate", () => {
+    fc.assert(
+      fc.property(setup, ({ order, calendar, convention }) => {
+        const xs = firstN(planOf(order, { calendar, convention }), 400)
+        if (order.endDate !== undefined)
+          for (const o of xs) check(o.nominal <= order.endDate, `k=${o.k} passes endDate`)
+      }),
+      RUNS
+    )
+  })
+
+  it("month-based nominal dates: month steps by 1/3/6/12, day = min(anchor day, days in that month)", () => {
+    fc.assert(
+      fc.property(
+        Arb.monthFrequency,
+        Arb.date(),
+        Arb.calendar,
+        Arb.convention,
+        (frequency, startDate, calendar, convention) => {
+          const step = Frequency.monthStep(frequency)!
+          const a = LocalDate.toParts(startDate)
+          for (const o of firstN(planOf({ frequency, startDate }, { calendar, convention }), 30)) {
+            const p = LocalDate.toParts(o.nominal)
+            check(p.year * 12 + p.month - (a.year * 12 + a.month) === step * o.k, `k=${o.k} in the wrong month`)
+            check(p.day === Math.min(a.day, LocalDate.daysInMonth(p.year, p.month)), `k=${o.k} on the wrong day`)
+          }
+        }
+      ),
+      RUNS
+    )
+  })
+
+  it("WEEK keeps the anchor's weekday; DAI7 gives consecutive days", () => {
+    fc.assert(
+      fc.property(Arb.date(), Arb.calendar, Arb.convention, (startDate, calendar, convention) => {
+        const weeks = firstN(planOf({ frequency: "WEEK", startDate }, { calendar, convention }), 30)
+        weeks.forEach((o, i) => {
+          check(o.k === i && o.nominal === startDate + 7 * i, `WEEK k=${i} is not 7·k days after the anchor`)
+          check(LocalDate.dayOfWeek(o.nominal) === LocalDate.dayOfWeek(startDate), `WEEK k=${i} changes weekday`)
+        })
+        const days = firstN(planOf({ frequency: "DAI7", startDate }, { calendar, convention }), 30)
+        days.forEach((o, i) => {
+          check(o.k === i && o.nominal === startDate + i && o.execution === o.nominal, `DAI7 k=${i} is not consecutive`)
+        })
+      }),
+      RUNS
+    )
+  })
+
+  it("DAIL gives exactly the working days of a window (day-by-day scan)", () => {
+    fc.assert(
+      fc.property(
+        Arb.date(),
+        fc.option(fc.integer({ min: -5, max: 120 }), { nil: undefined }),
+        fc.integer({ min: -30, max: 120 }),
+        fc.integer({ min: -1, max: 60 }),
+        Arb.calendar,
+        (startDate, endOffset, fromOffset, length, calendar) => {
+          const endDate = endOffset === undefined ? undefined : ((startDate + endOffset) as LocalDate.LocalDate)
+          const plan = planOf({ frequency: "DAIL", startDate, endDate }, { calendar })
+          const from = (startDate + fromOffset) as LocalDate.LocalDate
+          const to = (from + length) as LocalDate.LocalDate
+          const expected: Array<Occurrence.Occurrence> = []
+          let k = 0
+          for (let x = startDate as number; x <= to && (endDate === undefined || x <= endDate); x++) {
+            if (!Calendar.isWorkingDay(calendar, x as LocalDate.LocalDate)) continue
+            if (x >= from) expected.push({ k, nominal: x as LocalDate.LocalDate, execution: x as LocalDate.LocalDate })
+            k++
+          }
+          expect(Occurrence.between(plan, from, to)).toEqual(expected)
+          expect(Occurrence.count(plan, from, to)).toBe(expected.length)
+          expect(firstN(plan, expected.length, from)).toEqual(expected)
+        }
+      ),
+      RUNS
+    )
+  })
+
+  it("splitting a window in two gives the same occurrences as the whole; count agrees", () => {
+    fc.assert(
+      fc.property(
+        setup,
+        fc.integer({ min: -100, max: 1500 }),
+        fc.integer({ min: 0, max: 200 }),
+        fc.integer({ min: 0, max: 200 }),
+        ({ order, calendar, convention }, offset, left, right) => {
+          const plan = planOf(order, { calendar, convention })
+          const a = (order.startDate + offset) as LocalDate.LocalDate
+          const b = (a + left) as LocalDate.LocalDate
+          const c = (b + 1 + right) as LocalDate.LocalDate
+          const whole = Occurrence.between(plan, a, c)
+          expect([
+            ...Occurrence.between(plan, a, b),
+            ...Occurrence.between(plan, (b + 1) as LocalDate.LocalDate, c)
+          ]).toEqual(whole)
+          expect(Occurrence.count(plan, a, c)).toBe(whole.length)
+          for (const o of whole) check(o.execution >= a && o.execution <= c, `k=${o.k} outside the window`)
+        }
+      ),
+      RUNS
+    )
+  })
+
+  it("the first occurrence on or after d equals a brute-force search; nth(k) is occurrence k", () => {
+    fc.assert(
+      fc.property(setup, fc.integer({ min: -100, max: 1500 }), ({ order, calendar, convention }, offset) => {
+        const plan = planOf(order, { calendar, convention })
+        const at = (order.startDate + offset) as LocalDate.LocalDate
+        const ref = Arb.refOccurrences(
+          order,
+          calendar,
+          convention,
+          Math.max(at, order.startDate) + span(order.frequency, 2)
+        )
+        const expected = ref.find((o) => o.execution >= at)
+        expect(Occurrence.firstOnOrAfter(plan, at)).toEqual(expected)
+        if (expected !== undefined) expect(Occurrence.nth(plan, expected.k)).toEqual(expected)
+      }),
+      RUNS
+    )
+  })
+})
+
+describe("properties near the ends of the range (spec: Dates, 0001–9999)", () => {
+  const nearEnds = fc.oneof(Arb.date(d("9995-01-01"), LocalDate.MAX), Arb.date(LocalDate.MIN, d("0003-12-31")))
+  const endCalendar = fc.oneof(
+    Arb.calendar,
+    fc
+      .subarray([d("9999-12-31"), d("9999-12-30"), d("9999-12-29"), d("0001-01-02"), d("0001-01-03"), d("0001-01-05")])
+      .map((extra) => Calendar.withHolidays(Calendar.target, extra))
+  )
+
+  it("every occurrence agrees with the brute-force reference and none leaves the range", () => {
+    fc.assert(
+      fc.property(
+        Arb.frequency,
+        nearEnds,
+        fc.option(fc.integer({ min: 0, max: 2000 }), { nil: undefined }),
+        endCalendar,
+        Arb.convention,
+        (frequency, startDate, endOffset, calendar, convention) => {
+          const endDate =
+            endOffset === undefined
+              ? undefined
+              : (Math.min(startDate + endOffset, LocalDate.MAX) as LocalDate.LocalDate)
+          const order = { frequency, startDate, endDate }
+          const plan = planOf(order, { calendar, convention })
+          const daily = frequency === "DAIL" || frequency === "DAI7"
+          const until = startDate < d("5000-01-01") ? startDate + 1200 : daily ? startDate + 400 : LocalDate.MAX
+          const ref = Arb.refOccurrences(order, calendar, convention, until).filter(
+            (o) => o.execution >= LocalDate.MIN && o.execution <= LocalDate.MAX
+          )
+          expect(take(plan, ref.length + (until === LocalDate.MAX ? 1 : 0))).toEqual(ref)
+          if (ref.length > 0) {
+            const first = ref[0]!
+            expect(Occurrence.firstOnOrAfter(plan, LocalDate.MIN)).toEqual(first)
+            const last = ref[ref.length - 1]!.execution as LocalDate.LocalDate
+            expect(Occurrence.count(plan, first.execution as LocalDate.LocalDate, last)).toBe(ref.length)
+          }
+        }
+      ),
+      { numRuns: 1_000 }
+    )
   })
 })
