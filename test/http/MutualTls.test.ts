@@ -1,0 +1,163 @@
+import { once } from "node:events"
+import { createServer, type Server } from "node:https"
+import type { AddressInfo } from "node:net"
+import { assert, describe, it } from "@effect/vitest"
+import { Currency, Iban, Money } from "@tppkit/core"
+import { BankClient, type BankConfig } from "@tppkit/http"
+import { Effect, Exit, Redacted } from "effect"
+import { generate } from "selfsigned"
+import { afterAll, beforeAll } from "vitest"
+
+const ec = { keyType: "ec", algorithm: "sha256" } as const
+
+interface Pki {
+  readonly ca: { key: string; cert: string }
+  readonly server: { key: string; cert: string }
+  readonly client: { key: string; cert: string }
+  readonly stranger: { key: string; cert: string }
+}
+
+const makePki = async (): Promise<Pki> => {
+  const ca = await generate([{ name: "commonName", value: "tppkit test CA" }], {
+    ...ec,
+    extensions: [
+      { name: "basicConstraints", cA: true, critical: true },
+      { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }
+    ]
+  })
+  const caPair = { key: ca.private, cert: ca.cert }
+  const server = await generate([{ name: "commonName", value: "127.0.0.1" }], {
+    ...ec,
+    ca: caPair,
+    extensions: [
+      { name: "basicConstraints", cA: false },
+      { name: "extKeyUsage", serverAuth: true },
+      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }
+    ]
+  })
+  const client = await generate([{ name: "commonName", value: "tpp-client" }], {
+    ...ec,
+    ca: caPair,
+    passphrase: "key-passphrase",
+    extensions: [
+      { name: "basicConstraints", cA: false },
+      { name: "extKeyUsage", clientAuth: true }
+    ]
+  })
+  const stranger = await generate([{ name: "commonName", value: "stranger" }], {
+    ...ec,
+    extensions: [{ name: "extKeyUsage", clientAuth: true }]
+  })
+  return {
+    ca: caPair,
+    server: { key: server.private, cert: server.cert },
+    client: { key: client.private, cert: client.cert },
+    stranger: { key: stranger.private, cert: stranger.cert }
+  }
+}
+
+let pki: Pki
+let server: Server
+let baseUrl: string
+
+beforeAll(async () => {
+  pki = await makePki()
+  server = createServer(
+    { key: pki.server.key, cert: pki.server.cert, ca: pki.ca.cert, requestCert: true, rejectUnauthorized: true },
+    (req, res) => {
+      req.resume()
+      req.on("end", () => {
+        res.setHeader("content-type", "application/json")
+        if (req.url?.endsWith("/connect/token")) {
+          res.end(JSON.stringify({ access_token: "mtls-token", token_type: "Bearer", expires_in: 1200 }))
+        } else {
+          res.setHeader("Response-ID", String(req.headers["request-id"]))
+          res.end(JSON.stringify({ response: "APPR", dateTime: "2026-11-21T10:00:00Z" }))
+        }
+      })
+    }
+  )
+  server.listen(0, "127.0.0.1")
+  await once(server, "listening")
+  baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  server.closeAllConnections()
+  server.close()
+  await once(server, "close")
+})
+
+const check = (tls: BankConfig.Tls) =>
+  Effect.gen(function* () {
+    const client = yield* BankClient.BankClient
+    return yield* client.balanceCheck(
+      {
+        instructionIdentification: "mtls-1",
+        iban: Iban.parseUnsafe("SK3112000000198742637541"),
+        amount: { value: Money.parseUnsafe("10"), currency: Currency.EUR }
+      },
+      { psu: { ipAddress: "192.0.2.1", deviceOs: "Linux", userAgent: "test" } }
+    )
+  }).pipe(
+    Effect.provide(
+      BankClient.layerNodeFromOptions(
+        {
+          environment: "live",
+          baseUrl,
+          clientId: "tpp",
+          clientSecret: Redacted.make("secret"),
+          retry: { maxAttempts: 1 },
+          requestTimeout: "5 seconds",
+          tls
+        },
+        { budgetFile: "memory" }
+      )
+    )
+  )
+
+describe("mutual TLS", () => {
+  it.live("is accepted with the right client certificate (encrypted key, redacted passphrase)", () =>
+    Effect.gen(function* () {
+      const reply = yield* check({
+        cert: pki.client.cert,
+        key: pki.client.key,
+        passphrase: Redacted.make("key-passphrase"),
+        ca: pki.ca.cert
+      })
+      assert.strictEqual(reply.body.response, "APPR")
+      assert.isDefined(reply.identity.responseId)
+    })
+  )
+
+  it.live("is refused without a client certificate", () =>
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(check({ ca: pki.ca.cert }))
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const reason = exit.cause.reasons[0]
+        assert.strictEqual(reason?._tag, "Fail")
+        if (reason?._tag === "Fail") {
+          assert.strictEqual(reason.error._tag, "BankError")
+          if (reason.error._tag === "BankError") assert.strictEqual(reason.error.reason._tag, "TransportFailure")
+        }
+      }
+    })
+  )
+
+  it.live("is refused with a certificate the bank's CA did not sign", () =>
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(check({ cert: pki.stranger.cert, key: pki.stranger.key, ca: pki.ca.cert }))
+      assert.isTrue(Exit.isFailure(exit))
+    })
+  )
+
+  it.live("the server is not trusted without the custom CA", () =>
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(
+        check({ cert: pki.client.cert, key: pki.client.key, passphrase: Redacted.make("key-passphrase") })
+      )
+      assert.isTrue(Exit.isFailure(exit))
+    })
+  )
+})
