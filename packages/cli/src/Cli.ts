@@ -7,13 +7,15 @@
  */
 import { Cause, Effect, Exit } from "effect"
 import { CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
+import { demoCommand } from "./DemoCommand.ts"
 import * as Failure from "./Failure.ts"
 import * as Output from "./Output.ts"
 import { projectCommand } from "./ProjectCommand.ts"
 import { sandboxCommand } from "./SandboxCommand.ts"
+import * as Version from "./Version.ts"
 
 /** The version the command reports with `--version`. */
-export const VERSION = "0.1.0"
+export const VERSION = Version.VERSION
 
 /** `--verbose`: print the full cause of a failure (with stack traces) after its one-line description. */
 export const Verbose = GlobalFlag.Setting("verbose")({
@@ -27,7 +29,7 @@ export const Verbose = GlobalFlag.Setting("verbose")({
 export const command = Command.make("tppkit").pipe(
   Command.withDescription("Third-party-provider toolkit: talk to the bank, project standing orders, run the demo"),
   Command.withGlobalFlags([Verbose]),
-  Command.withSubcommands([projectCommand, sandboxCommand])
+  Command.withSubcommands([projectCommand, demoCommand, sandboxCommand])
 )
 
 /** Presents help and version on stdout, but an invalid invocation as its errors plus a hint, on stderr. */
@@ -60,7 +62,7 @@ export const main = (args: ReadonlyArray<string>) =>
     return outcome.exitCode
   })
 
-const subcommandNames: ReadonlyArray<string> = ["project", "sandbox"]
+const subcommandNames: ReadonlyArray<string> = ["project", "demo", "sandbox"]
 
 const commandPathOf = (args: ReadonlyArray<string>): string => {
   const first = args.find((a) => !a.startsWith("-"))
