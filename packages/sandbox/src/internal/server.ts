@@ -140,14 +140,15 @@ const write = (req: http.IncomingMessage, res: http.ServerResponse, out: Outgoin
     req.socket.destroy()
     return
   }
-  const body = Buffer.from(out.body, "utf8")
-  res.writeHead(out.status, { ...out.headers, "content-length": String(body.length) })
+  res.writeHead(out.status, { ...out.headers, "content-length": String(Buffer.byteLength(out.body)) })
   if (out.action === "truncate") {
+    const body = Buffer.from(out.body, "utf8")
     res.write(body.subarray(0, Math.max(1, Math.floor(body.length / 2))), () => {
       res.destroy()
     })
     return
   }
+  // A string body lets node:http send head and body in one write.
   if (req.method === "HEAD") res.end()
-  else res.end(body)
+  else res.end(out.body)
 }

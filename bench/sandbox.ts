@@ -1,0 +1,157 @@
+/**
+ * Mock bank throughput (issue 5): balance checks per second with 50 concurrent connections on loopback, against a
+ * minimal node:http server that answers the same JSON, in one run, as a ratio (target ≥ 0.6×). Each server runs in
+ * its own child process, so that the load generator (autocannon, in this process) does not share their event loop.
+ *
+ * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/sandbox.ts` alone.
+ * Environment: BENCH_SANDBOX_SECONDS (default 5) per run, BENCH_SANDBOX_ROUNDS (default 3).
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomUUID } from "node:crypto"
+import { createServer } from "node:http"
+import { createRequire } from "node:module"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
+
+interface AutocannonResult {
+  readonly requests: { readonly average: number; readonly total: number }
+  readonly latency: { readonly p50: number; readonly p99: number }
+  readonly non2xx: number
+  readonly errors: number
+}
+type Autocannon = (options: {
+  readonly url: string
+  readonly connections: number
+  readonly duration: number
+  readonly method: "POST"
+  readonly headers: Record<string, string>
+  readonly body: string
+}) => Promise<AutocannonResult>
+
+const self = fileURLToPath(import.meta.url)
+const body = JSON.stringify({
+  instructionIdentification: "bench-1",
+  iban: "SK2411000000002612345678",
+  amount: { value: 120.5, currency: "EUR" }
+})
+
+/** Child mode: serve the mock bank or the baseline and print `{ url, token }` as one line. */
+const serve = async (kind: string): Promise<void> => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(0))
+  if (kind === "baseline") {
+    const server = createServer((req, res) => {
+      const chunks: Array<Buffer> = []
+      req.on("data", (c: Buffer) => chunks.push(c))
+      req.on("end", () => {
+        const payload = JSON.stringify({ response: "APPR", dateTime: new Date().toISOString() })
+        res.writeHead(200, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(payload),
+          "response-id": String(req.headers["request-id"] ?? "")
+        })
+        res.end(payload)
+      })
+    })
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address ? address.port : 0
+      process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}/`, token: "none" })}\n`)
+    })
+    return
+  }
+  const { Sandbox } = await import("@tppkit/sandbox")
+  const { Context, Effect, Layer, Redacted } = await import("effect")
+  await Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const context = yield* Layer.build(Sandbox.layer())
+        const info = Context.get(context, Sandbox.SandboxInfo)
+        const res = yield* Effect.promise(() =>
+          fetch(info.baseUrl + info.paths.token, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({
+              grant_type: "client_credentials",
+              client_id: info.clientId,
+              client_secret: Redacted.value(info.clientSecret),
+              scope: "PIISP"
+            })
+          }).then((r) => r.json() as Promise<{ access_token: string }>)
+        )
+        process.stdout.write(
+          `${JSON.stringify({ url: info.baseUrl + info.paths.balanceCheck, token: res.access_token })}\n`
+        )
+        return yield* Effect.never
+      })
+    )
+  )
+}
+
+const start = (kind: string): Promise<{ child: ChildProcess; url: string; token: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--conditions=@tppkit/source", self, "--serve", kind], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (line) => {
+      const { url, token } = JSON.parse(line) as { url: string; token: string }
+      resolve({ child, url, token })
+    })
+    child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)))
+  })
+
+const load = (server: { url: string; token: string }, seconds: number): Promise<AutocannonResult> => {
+  const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon
+  return autocannon({
+    url: server.url,
+    connections: 50,
+    duration: seconds,
+    method: "POST",
+    headers: {
+      "content-type": "application/json;charset=UTF-8",
+      authorization: `Bearer ${server.token}`,
+      "request-id": randomUUID(),
+      "psu-ip-address": "192.0.2.10",
+      "psu-device-os": "Linux",
+      "psu-user-agent": "tppkit-bench"
+    },
+    body
+  })
+}
+
+const main = async (): Promise<void> => {
+  const seconds = Number(process.env.BENCH_SANDBOX_SECONDS ?? 5)
+  const rounds = Number(process.env.BENCH_SANDBOX_ROUNDS ?? 3)
+  const baseline = await start("baseline")
+  const sandbox = await start("sandbox")
+  try {
+    // Warm both up (JIT), then alternate short runs so that machine noise hits both alike.
+    await load(baseline, 2)
+    await load(sandbox, 2)
+    const results: Array<{ baseline: AutocannonResult; sandbox: AutocannonResult }> = []
+    for (let i = 0; i < rounds; i++) {
+      results.push({ baseline: await load(baseline, seconds), sandbox: await load(sandbox, seconds) })
+    }
+    const row = (name: string, r: AutocannonResult) =>
+      `${name.padEnd(20)} ${r.requests.average.toFixed(0).padStart(7)} req/s  p50 ${String(r.latency.p50).padStart(3)} ms  p99 ${String(r.latency.p99).padStart(3)} ms  non-2xx ${r.non2xx}  errors ${r.errors}`
+    console.log(`sandbox: balance checks, 50 connections, ${rounds} alternating rounds of ${seconds} s, loopback`)
+    const ratios: Array<number> = []
+    for (const [i, r] of results.entries()) {
+      console.log(`round ${i + 1}`)
+      console.log(row("  node:http baseline", r.baseline))
+      console.log(row("  mock bank", r.sandbox))
+      ratios.push(r.sandbox.requests.average / r.baseline.requests.average)
+    }
+    const sorted = [...ratios].sort((a, b) => a - b)
+    const median = sorted[Math.floor(sorted.length / 2)] ?? 0
+    console.log(
+      `ratio mock bank / baseline: median ${median.toFixed(2)}× (rounds: ${ratios.map((r) => r.toFixed(2)).join(", ")})`
+    )
+  } finally {
+    baseline.child.kill("SIGTERM")
+    sandbox.child.kill("SIGTERM")
+  }
+}
+
+const serveIndex = process.argv.indexOf("--serve")
+if (serveIndex !== -1) await serve(process.argv[serveIndex + 1] ?? "sandbox")
+else await main()
