@@ -7,6 +7,7 @@
  */
 import { Cause, Effect, Exit } from "effect"
 import { CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
+import { balanceCheckCommand, standingOrdersCommand, tokenCommand } from "./BankCommands.ts"
 import { demoCommand } from "./DemoCommand.ts"
 import * as Failure from "./Failure.ts"
 import * as Output from "./Output.ts"
@@ -29,7 +30,14 @@ export const Verbose = GlobalFlag.Setting("verbose")({
 export const command = Command.make("tppkit").pipe(
   Command.withDescription("Third-party-provider toolkit: talk to the bank, project standing orders, run the demo"),
   Command.withGlobalFlags([Verbose]),
-  Command.withSubcommands([projectCommand, demoCommand, sandboxCommand])
+  Command.withSubcommands([
+    projectCommand,
+    tokenCommand,
+    balanceCheckCommand,
+    standingOrdersCommand,
+    sandboxCommand,
+    demoCommand
+  ])
 )
 
 /** Presents help and version on stdout, but an invalid invocation as its errors plus a hint, on stderr. */
@@ -62,7 +70,14 @@ export const main = (args: ReadonlyArray<string>) =>
     return outcome.exitCode
   })
 
-const subcommandNames: ReadonlyArray<string> = ["project", "demo", "sandbox"]
+const subcommandNames: ReadonlyArray<string> = [
+  "project",
+  "token",
+  "balance-check",
+  "standing-orders",
+  "sandbox",
+  "demo"
+]
 
 const commandPathOf = (args: ReadonlyArray<string>): string => {
   const first = args.find((a) => !a.startsWith("-"))

@@ -5,8 +5,10 @@
  * @since 0.1.0
  */
 import { arch, type as osType, release } from "node:os"
-import { BankClient, type PsuContext } from "@tppkit/http"
-import type { Redacted } from "effect"
+import { BankClient, type PsuContext, TokenService } from "@tppkit/http"
+import { Config, Effect, Option, Redacted } from "effect"
+import { Flag } from "effect/cli"
+import * as Failure from "./Failure.ts"
 import * as Version from "./Version.ts"
 
 /** The PSU headers the command line sends unless told otherwise (loopback address, this OS, this tool). */
@@ -37,3 +39,122 @@ export const clientLayer = (target: Target) =>
     },
     target.budgetFile === undefined ? undefined : { budgetFile: target.budgetFile }
   )
+
+const optionalWithEnv = <A>(flag: Flag.Flag<A>, config: Config.Config<A>) =>
+  flag.pipe(Flag.withFallbackConfig(config), Flag.optional)
+
+/** The flags every bank command takes: where the bank is, who the TPP is, who the customer is. */
+export const flags = {
+  baseUrl: optionalWithEnv(
+    Flag.String("base-url").pipe(Flag.withMetavar("URL"), Flag.withDescription("Bank base URL (TPPKIT_BASE_URL)")),
+    Config.String("TPPKIT_BASE_URL")
+  ),
+  env: Flag.Literals("env", ["sandbox", "live"]).pipe(
+    Flag.withDescription("Sandbox or live paths (TPPKIT_ENVIRONMENT)"),
+    Flag.withFallbackConfig(Config.Literals(["sandbox", "live"], "TPPKIT_ENVIRONMENT")),
+    Flag.withDefault("sandbox")
+  ),
+  clientId: optionalWithEnv(
+    Flag.String("client-id").pipe(Flag.withDescription("TPP client id (TPPKIT_CLIENT_ID)")),
+    Config.String("TPPKIT_CLIENT_ID")
+  ),
+  clientSecret: optionalWithEnv(
+    Flag.Redacted("client-secret").pipe(
+      Flag.withDescription("TPP client secret; prefer TPPKIT_CLIENT_SECRET, command lines are visible to others")
+    ),
+    Config.Redacted("TPPKIT_CLIENT_SECRET")
+  ),
+  budgetFile: optionalWithEnv(
+    Flag.String("budget-file").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("Daily budget of unattended listings: SQLite file or 'memory' (TPPKIT_BUDGET_FILE)")
+    ),
+    Config.String("TPPKIT_BUDGET_FILE")
+  ),
+  psuIpAddress: Flag.String("psu-ip-address").pipe(
+    Flag.withDescription("PSU-IP-Address header"),
+    Flag.withDefault(defaultPsu.ipAddress)
+  ),
+  psuDeviceOs: Flag.String("psu-device-os").pipe(
+    Flag.withDescription("PSU-Device-OS header (default: this machine)"),
+    Flag.withDefault(defaultPsu.deviceOs)
+  ),
+  psuUserAgent: Flag.String("psu-user-agent").pipe(
+    Flag.withDescription("PSU-User-Agent header"),
+    Flag.withDefault(defaultPsu.userAgent)
+  ),
+  psuGeoLocation: Flag.String("psu-geo-location").pipe(
+    Flag.withMetavar("LAT,LON"),
+    Flag.withDescription("PSU-GeoLocation header"),
+    Flag.optional
+  ),
+  psuLastLoggedTime: Flag.String("psu-last-logged-time").pipe(
+    Flag.withMetavar("RFC3339|now"),
+    Flag.withDescription("PSU-Last-Logged-Time: the customer is present when it is under an hour old"),
+    Flag.optional
+  )
+} as const
+
+/** The values of {@link flags} as parsed. */
+export interface Values {
+  readonly baseUrl: Option.Option<string>
+  readonly env: "sandbox" | "live"
+  readonly clientId: Option.Option<string>
+  readonly clientSecret: Option.Option<Redacted.Redacted<string>>
+  readonly budgetFile: Option.Option<string>
+  readonly psuIpAddress: string
+  readonly psuDeviceOs: string
+  readonly psuUserAgent: string
+  readonly psuGeoLocation: Option.Option<string>
+  readonly psuLastLoggedTime: Option.Option<string>
+}
+
+/** The target from the flags, or a usage failure naming what is missing. */
+export const target = (values: Values, options: { readonly needsClient: boolean }) =>
+  Effect.gen(function* () {
+    if (Option.isNone(values.baseUrl)) {
+      return yield* Failure.usage("no bank address: give --base-url URL or set TPPKIT_BASE_URL")
+    }
+    if (options.needsClient && Option.isNone(values.clientId)) {
+      return yield* Failure.usage("no client id: give --client-id or set TPPKIT_CLIENT_ID")
+    }
+    if (options.needsClient && Option.isNone(values.clientSecret)) {
+      return yield* Failure.usage("no client secret: set TPPKIT_CLIENT_SECRET (or give --client-secret)")
+    }
+    return {
+      environment: values.env,
+      baseUrl: values.baseUrl.value,
+      // with an SCA token and no client credentials the token endpoint is never called
+      clientId: Option.getOrElse(values.clientId, () => "unused"),
+      clientSecret: Option.getOrElse(values.clientSecret, () => Redacted.make("unused")),
+      budgetFile: Option.getOrUndefined(values.budgetFile)
+    } satisfies Target
+  })
+
+/** The PSU context from the flags (`--psu-last-logged-time now` means this moment). */
+export const psu = (values: Values): PsuContext.PsuContext => ({
+  ipAddress: values.psuIpAddress,
+  deviceOs: values.psuDeviceOs,
+  userAgent: values.psuUserAgent,
+  ...(Option.isSome(values.psuGeoLocation) ? { geoLocation: values.psuGeoLocation.value } : {}),
+  ...(Option.isSome(values.psuLastLoggedTime)
+    ? {
+        lastLoggedTime:
+          values.psuLastLoggedTime.value === "now" ? new Date().toISOString() : values.psuLastLoggedTime.value
+      }
+    : {})
+})
+
+/** `--access-token` (or `TPPKIT_ACCESS_TOKEN`): a token from strong customer authentication. */
+export const accessTokenFlag = optionalWithEnv(
+  Flag.Redacted("access-token").pipe(
+    Flag.withDescription("Token from strong customer authentication (TPPKIT_ACCESS_TOKEN); never printed")
+  ),
+  Config.Redacted("TPPKIT_ACCESS_TOKEN")
+)
+
+/** The SCA token of the environment, when one was given. */
+export const scaToken = (
+  environment: "sandbox" | "live",
+  token: Option.Option<Redacted.Redacted<string>>
+): TokenService.Token | undefined => (Option.isSome(token) ? TokenService.fromSca(environment, token.value) : undefined)

@@ -45,6 +45,18 @@ const messageOf = (error: unknown): string | undefined => {
   return typeof error === "string" ? error : undefined
 }
 
+/** A bank call refused before sending because of what the user asked for (`BankError` reason `InvalidRequest`). */
+const isInvalidBankRequest = (error: unknown): boolean =>
+  typeof error === "object" &&
+  error !== null &&
+  "_tag" in error &&
+  error._tag === "BankError" &&
+  "reason" in error &&
+  typeof error.reason === "object" &&
+  error.reason !== null &&
+  "_tag" in error.reason &&
+  error.reason._tag === "InvalidRequest"
+
 /** Describes a failed run's cause in one line with its exit code (help requests and parse errors: code 2). */
 export const outcome = (cause: Cause.Cause<unknown>): Outcome => {
   const error = Cause.squash(cause)
@@ -56,6 +68,7 @@ export const outcome = (cause: Cause.Cause<unknown>): Outcome => {
     }
     return { message: firstLine(error.message), exitCode: EXIT_USAGE }
   }
+  if (isInvalidBankRequest(error)) return { message: messageOf(error) ?? "invalid request", exitCode: EXIT_USAGE }
   const tag =
     typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string"
       ? error._tag

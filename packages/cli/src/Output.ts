@@ -6,12 +6,15 @@
  */
 import { Effect, Stdio, Stream } from "effect"
 
-/** Writes text to stdout as is (add the final newline yourself). */
+/**
+ * Writes text to stdout as is (add the final newline yourself). A closed stdout (a reader such as `head` that
+ * has seen enough) is not an error of the command: the rest of the output is dropped silently.
+ */
 export const write = (text: string): Effect.Effect<void, never, Stdio.Stdio> =>
   Effect.gen(function* () {
     const stdio = yield* Stdio.Stdio
     yield* Stream.run(Stream.succeed(text), stdio.stdout())
-  }).pipe(Effect.orDie)
+  }).pipe(Effect.ignore)
 
 /** Writes one line (a newline is appended) to stdout. */
 export const line = (text: string): Effect.Effect<void, never, Stdio.Stdio> => write(`${text}\n`)

@@ -4,8 +4,14 @@
  * @since 0.1.0
  */
 
+/** `tppkit token`, `tppkit balance-check` and `tppkit standing-orders`. */
+export * as BankCommands from "./BankCommands.ts"
 /** The root command, `run` for programmatic use and `main` with one-line failures and exit codes. */
 export * as Cli from "./Cli.ts"
+/** Connection and PSU flags of the bank commands, with `TPPKIT_*` fallbacks. */
+export * as Connection from "./Connection.ts"
+/** `tppkit demo`: the whole flow against the mock bank. */
+export * as DemoCommand from "./DemoCommand.ts"
 /** One-line failure messages and exit codes. */
 export * as Failure from "./Failure.ts"
 /** Writing results to stdout and diagnostics to stderr. */
@@ -16,3 +22,7 @@ export * as Project from "./Project.ts"
 export * as ProjectCommand from "./ProjectCommand.ts"
 /** Pure text renderers: tables, JSON, CSV. */
 export * as Render from "./Render.ts"
+/** The `tppkit sandbox` command (mock bank on loopback). */
+export * as SandboxCommand from "./SandboxCommand.ts"
+/** The command's version. */
+export * as Version from "./Version.ts"

@@ -1,0 +1,182 @@
+import { createServer } from "node:net"
+import { Sandbox } from "@tppkit/sandbox"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { tppkit } from "./harness.ts"
+
+const CLIENT_SECRET = "sandbox-secret"
+let scope: Scope.Closeable
+let info: Sandbox.SandboxInfo["Service"]
+let env: Record<string, string>
+
+beforeAll(async () => {
+  scope = await Effect.runPromise(Scope.make())
+  const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer(), scope))
+  info = Context.get(context, Sandbox.SandboxInfo)
+  env = { TPPKIT_BASE_URL: info.baseUrl, TPPKIT_CLIENT_ID: info.clientId, TPPKIT_CLIENT_SECRET: CLIENT_SECRET }
+})
+
+afterAll(async () => {
+  if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
+})
+
+const closedPort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+
+const oneLineError = (stderr: string) => {
+  const lines = stderr.trimEnd().split("\n")
+  expect(lines[0]).toMatch(/^tppkit: /)
+  expect(stderr).not.toMatch(/\n\s+at /)
+  return lines[0]!
+}
+
+const EUR_BRANCH = "SK2411000000002612345678"
+const EUR_NO_CONSENT = "SK1709000000005012348888"
+
+describe("tppkit token", () => {
+  it("shows type, scopes and expiry but not the token", async () => {
+    const run = await tppkit(["token", "--scope", "PIISP AISP"], { env })
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/Token type\s+Bearer/)
+    expect(run.stdout).toMatch(/Scopes\s+PIISP AISP/)
+    expect(run.stdout).toMatch(/Expires in\s+1200 s \(at \d{4}-\d{2}-\d{2}T/)
+    expect(run.stdout).toContain("hidden")
+    expect(run.stdout).not.toContain(CLIENT_SECRET)
+  })
+
+  it("prints only the token with --show-token, and JSON with --format json", async () => {
+    const shown = await tppkit(["token", "--show-token"], { env })
+    expect(shown.code).toBe(0)
+    expect(shown.stdout.trim()).toMatch(/^\S{8,}$/)
+    const json = await tppkit(["token", "--format", "json", "--base-url", info.baseUrl], { env })
+    expect(json.code).toBe(0)
+    const parsed = JSON.parse(json.stdout)
+    expect(parsed).toMatchObject({ tokenType: "Bearer", scopes: ["PIISP"], expiresIn: 1200, environment: "sandbox" })
+    expect(parsed.accessToken).toBeUndefined()
+  })
+
+  it("a wrong secret: one line with the status, the secret never printed, exit 1", async () => {
+    const run = await tppkit(["token", "--verbose"], { env: { ...env, TPPKIT_CLIENT_SECRET: "wrong-secret-xyz" } })
+    expect(run.code).toBe(1)
+    expect(run.stderr.split("\n")[0]).toMatch(/^tppkit: token: status 401/)
+    expect(run.stderr + run.stdout).not.toContain("wrong-secret-xyz")
+  })
+})
+
+describe("tppkit balance-check", () => {
+  it("answers APPR for an account with funds", async () => {
+    const run = await tppkit(["balance-check", "--iban", EUR_BRANCH, "--amount", "100", "--currency", "EUR"], { env })
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/Answer\s+APPR/)
+    expect(run.stdout).toMatch(/Request-ID\s+[0-9a-f-]{36}/)
+  })
+
+  it("answers DECL (exit 0) when the amount is not available, as JSON", async () => {
+    const run = await tppkit(
+      ["balance-check", "--iban", EUR_BRANCH, "--amount", "99999999.99", "--currency", "EUR", "--format", "json"],
+      { env }
+    )
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({ response: "DECL", amount: "99999999.99", currency: "EUR" })
+  })
+
+  it("a refused check: one line with operation, status and Request-ID, exit 1", async () => {
+    const run = await tppkit(["balance-check", "--iban", EUR_NO_CONSENT, "--amount", "1", "--currency", "EUR"], {
+      env
+    })
+    expect(run.code).toBe(1)
+    const line = oneLineError(run.stderr)
+    expect(line).toMatch(/balanceCheck: 403/)
+    expect(line).toMatch(/Request-ID [0-9a-f-]{36}/)
+  })
+
+  it("bad input is refused before any request, exit 2", async () => {
+    const iban = await tppkit(["balance-check", "--iban", "SK0000", "--amount", "1", "--currency", "EUR"], { env })
+    expect(iban.code).toBe(2)
+    expect(oneLineError(iban.stderr)).toContain("--iban")
+    const currency = await tppkit(["balance-check", "--iban", EUR_BRANCH, "--amount", "1", "--currency", "eur"], {
+      env
+    })
+    expect(currency.code).toBe(2)
+    expect(oneLineError(currency.stderr)).toContain("--currency")
+    const amount = await tppkit(["balance-check", "--iban", EUR_BRANCH, "--amount", "1.234", "--currency", "EUR"], {
+      env
+    })
+    expect(amount.code).toBe(2)
+    expect(oneLineError(amount.stderr)).toContain("--amount")
+  })
+
+  it("an unreachable base URL: one line naming the failure, exit 1", async () => {
+    const port = await closedPort()
+    const run = await tppkit(["balance-check", "--iban", EUR_BRANCH, "--amount", "1", "--currency", "EUR"], {
+      env: { ...env, TPPKIT_BASE_URL: `http://127.0.0.1:${port}` }
+    })
+    expect(run.code).toBe(1)
+    expect(oneLineError(run.stderr)).toMatch(/token: cannot reach|transport failure|connect/)
+  })
+
+  it("no base URL at all: exit 2 naming the setting", async () => {
+    const run = await tppkit(["balance-check", "--iban", EUR_BRANCH, "--amount", "1", "--currency", "EUR"])
+    expect(run.code).toBe(2)
+    expect(oneLineError(run.stderr)).toContain("TPPKIT_BASE_URL")
+  })
+})
+
+describe("tppkit standing-orders", () => {
+  it("lists one page as a table", async () => {
+    const run = await tppkit(["standing-orders", "--page-size", "10", "--psu-last-logged-time", "now"], { env })
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/^10 standing order\(s\), page 0 of \d+/)
+    for (const line of run.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(80)
+  })
+
+  it("--all --format json pipes straight into project --orders -", async () => {
+    const list = await tppkit(["standing-orders", "--all", "--format", "json", "--psu-last-logged-time", "now"], {
+      env
+    })
+    expect(list.stderr).toBe("")
+    expect(list.code).toBe(0)
+    const body = JSON.parse(list.stdout)
+    expect(body.standingOrders.length).toBeGreaterThan(100)
+    const projected = await tppkit(
+      ["project", "--orders", "-", "--from", "2026-12-01", "--to", "2026-12-31", "--format", "json"],
+      { stdin: list.stdout }
+    )
+    expect(projected.code).toBe(0)
+    expect(JSON.parse(projected.stdout).payments.length).toBeGreaterThan(0)
+  })
+
+  it("a page size the bank does not accept is refused, exit 2", async () => {
+    const run = await tppkit(["standing-orders", "--page-size", "15", "--psu-last-logged-time", "now"], { env })
+    expect(run.code).toBe(2)
+    expect(oneLineError(run.stderr)).toMatch(/pageSize/)
+  })
+
+  it("an unreachable base URL: one line, exit 1", async () => {
+    const port = await closedPort()
+    const run = await tppkit(["standing-orders", "--psu-last-logged-time", "now"], {
+      env: { ...env, TPPKIT_BASE_URL: `http://127.0.0.1:${port}` }
+    })
+    expect(run.code).toBe(1)
+    oneLineError(run.stderr)
+  })
+})
+
+describe("tppkit sandbox", () => {
+  it("is registered", async () => {
+    const run = await tppkit(["sandbox", "--help"])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("tppkit sandbox")
+  })
+})
