@@ -1,29 +1,198 @@
 /**
  * The interface's OpenAPI 3.1 document, served by the mock bank at `GET /openapi.json`: the three operations of
- * spec section 4 with their headers, bodies (JSON Schema from the schemas the mock bank validates with) and
- * error answers.
+ * spec section 4 with their headers, bodies (JSON Schema generated from core's schemas, the ones the mock bank
+ * validates with) and error answers (decisions: Errors).
  */
+import { AccessToken, BalanceCheck, StandingOrder } from "@tppkit/core"
 import { Schema } from "effect"
 import * as Bank from "./internal/bank.ts"
-import * as Wire from "./internal/wire.ts"
 
-const jsonSchema = (schema: Schema.Top): Record<string, unknown> => {
-  const doc = Schema.toJsonSchemaDocument(schema)
-  return { ...doc.schema, ...(Object.keys(doc.definitions).length > 0 ? { $defs: doc.definitions } : {}) }
+const rewriteRefs = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(rewriteRefs)
+  if (typeof value === "object" && value !== null) {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = k === "$ref" && typeof v === "string" ? v.replace("#/$defs/", "#/components/schemas/") : rewriteRefs(v)
+    }
+    return out
+  }
+  return value
 }
+
+/** Converts a schema to JSON Schema, collecting its definitions into `components`. */
+const jsonSchema = (schema: Schema.Top, components: Record<string, unknown>): unknown => {
+  const doc = Schema.toJsonSchemaDocument(schema)
+  for (const [name, def] of Object.entries(doc.definitions)) components[name] = rewriteRefs(def)
+  return rewriteRefs(doc.schema)
+}
+
+const header = (name: string, description: string, required: boolean) => ({
+  name,
+  in: "header",
+  required,
+  description,
+  schema: { type: "string" }
+})
+
+const requestHeaders = [
+  header("Request-ID", "Unique id of the request (a UUID v4 recommended); echoed as Response-ID", true),
+  header("Correlation-ID", "Correlates request and response; echoed", false),
+  header("Process-ID", "Business or technical process (e.g. paging of one listing); echoed", false),
+  header("PSU-IP-Address", "IPv4 or IPv6 address of the customer's connection to the TPP", true),
+  header("PSU-Device-OS", "Customer's device and/or operating system", true),
+  header("PSU-User-Agent", "Customer's browser or client device", true),
+  header("PSU-GeoLocation", "latitude, longitude (the mock bank also accepts PSU-Geo-Location)", false),
+  header("PSU-Last-Logged-Time", "RFC 3339; the customer counts as present when it is at most 1 hour old", false),
+  header(
+    "X-Sandbox-Fault",
+    "Mock bank only: inject faults (503, 502, 429, delay[=ms], reset, truncate, nonjson, expired-token)",
+    false
+  ),
+  header("X-Sandbox-Error-Dialect", "Mock bank only: problem, berlin-group or cz-sk error bodies", false)
+]
+
+const responseHeaders = {
+  "Response-ID": { description: "Equals the request's Request-ID", schema: { type: "string" } },
+  "Correlation-ID": { description: "Echo of the request's value", schema: { type: "string" } },
+  "Process-ID": { description: "Echo of the request's value", schema: { type: "string" } }
+}
+
+const problem = {
+  type: "object",
+  description:
+    "RFC 9457 problem details plus code (default); with X-Sandbox-Error-Dialect the body is Berlin Group tppMessages or CZ/SK errors[]",
+  properties: {
+    type: { type: "string" },
+    title: { type: "string" },
+    status: { type: "integer" },
+    detail: { type: "string" },
+    code: { type: "string" }
+  },
+  required: ["type", "title", "status", "detail", "code"]
+}
+
+const errorResponses = (statuses: ReadonlyArray<[number, string]>) =>
+  Object.fromEntries(
+    statuses.map(([status, description]) => [
+      String(status),
+      { description, headers: responseHeaders, content: { "application/problem+json": { schema: problem } } }
+    ])
+  )
+
+const apiErrors = errorResponses([
+  [400, "Missing or invalid header or body field (the detail names it)"],
+  [401, "Missing, unknown or expired access token"],
+  [403, "Scope, consent or account binding missing"],
+  [404, "Unknown path"],
+  [405, "Method other than POST"],
+  [413, "Body larger than the limit"],
+  [415, "Content type other than application/json"],
+  [429, "Daily limit of listings without the customer present, with Retry-After"],
+  [503, "Unavailable (fault), with Retry-After"]
+])
 
 /** Builds the OpenAPI document for the SANDBOX or LIVE paths. */
 export const document = (environment: Bank.Environment): Record<string, unknown> => {
   const paths = Bank.pathsOf(environment)
+  const components: Record<string, unknown> = {}
+  const oauthError = {
+    type: "object",
+    properties: { error: { type: "string" }, error_description: { type: "string" } },
+    required: ["error"]
+  }
   return {
     openapi: "3.1.0",
-    info: { title: "tppkit mock bank", version: "1.0.0" },
+    info: {
+      title: "tppkit mock bank",
+      version: "1.0.0",
+      description:
+        "Token by client credentials, balance check (PIISP) and standing-order list (AISP), as served by @tppkit/sandbox."
+    },
     paths: {
-      [paths.token]: { post: { operationId: "token" } },
-      [paths.balanceCheck]: {
-        post: { operationId: "balanceCheck", requestBody: jsonSchema(Wire.BalanceCheckRequest) }
+      [paths.token]: {
+        post: {
+          operationId: "token",
+          summary: "Token by secret (OAuth 2.0 client credentials; 1200 s, not renewable)",
+          requestBody: {
+            required: true,
+            content: {
+              "application/x-www-form-urlencoded": { schema: jsonSchema(AccessToken.TokenRequest, components) }
+            }
+          },
+          responses: {
+            "200": {
+              description: "The access token",
+              content: { "application/json": { schema: jsonSchema(AccessToken.TokenResponse, components) } }
+            },
+            "400": {
+              description: "invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2)",
+              content: { "application/json": { schema: oauthError } }
+            },
+            "401": {
+              description: "invalid_client (RFC 6749 5.2)",
+              content: { "application/json": { schema: oauthError } }
+            },
+            "415": {
+              description: "Body not form-encoded",
+              content: { "application/json": { schema: oauthError } }
+            }
+          }
+        }
       },
-      [paths.standingOrder]: { post: { operationId: "standingOrderList", requestBody: jsonSchema(Wire.ListRequest) } }
+      [paths.balanceCheck]: {
+        post: {
+          operationId: "balanceCheck",
+          summary: "Whether the amount is available on the account (needs PIISP and a consent)",
+          security: [{ bearer: ["PIISP"] }],
+          parameters: requestHeaders,
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: jsonSchema(BalanceCheck.Request, components) } }
+          },
+          responses: {
+            "200": {
+              description: "APPR (sufficient funds) or DECL",
+              headers: responseHeaders,
+              content: { "application/json": { schema: jsonSchema(BalanceCheck.Response, components) } }
+            },
+            ...apiErrors
+          }
+        }
+      },
+      [paths.standingOrder]: {
+        post: {
+          operationId: "standingOrderList",
+          summary: "Standing orders of the accounts bound to the AISP token, paged",
+          security: [{ bearer: ["AISP"] }],
+          parameters: requestHeaders,
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: jsonSchema(StandingOrder.ListRequest, components) } }
+          },
+          responses: {
+            "200": {
+              description: "One page of standing orders",
+              headers: responseHeaders,
+              content: { "application/json": { schema: jsonSchema(StandingOrder.ListResponse, components) } }
+            },
+            ...apiErrors
+          }
+        }
+      }
+    },
+    components: {
+      schemas: components,
+      securitySchemes: {
+        bearer: {
+          type: "oauth2",
+          flows: {
+            clientCredentials: {
+              tokenUrl: paths.token,
+              scopes: { PISP: "payment initiation", PIISP: "funds confirmation", AISP: "account information" }
+            }
+          }
+        }
+      }
     }
   }
 }

@@ -1,0 +1,37 @@
+import { OpenApi } from "@tppkit/sandbox"
+import { describe, expect, it } from "vitest"
+
+describe("OpenApi.document", () => {
+  const doc = OpenApi.document("sandbox") as {
+    openapi: string
+    paths: Record<
+      string,
+      { post: { requestBody: { content: Record<string, unknown> }; parameters?: Array<{ name: string }> } }
+    >
+    components: { schemas: Record<string, unknown> }
+  }
+
+  it("describes the three operations with their request content types and headers", () => {
+    expect(doc.openapi).toBe("3.1.0")
+    const token = doc.paths["/identity-server-test/connect/token"]?.post
+    expect(Object.keys(token?.requestBody.content ?? {})).toEqual(["application/x-www-form-urlencoded"])
+    const check = doc.paths["/piisp-test/api/v1/accounts/balanceCheck"]?.post
+    expect(Object.keys(check?.requestBody.content ?? {})).toEqual(["application/json"])
+    expect(check?.parameters?.map((p) => p.name)).toContain("PSU-IP-Address")
+    expect(doc.paths["/aisp-test/api/v1/accounts/standingOrder"]).toBeDefined()
+  })
+
+  it("resolves every $ref inside the document and is plain JSON", () => {
+    const text = JSON.stringify(doc)
+    for (const m of text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) {
+      expect(doc.components.schemas[m[1] ?? ""]).toBeDefined()
+    }
+    expect(text).not.toContain("#/$defs/")
+    expect(JSON.parse(text)).toEqual(doc)
+  })
+
+  it("uses the LIVE paths for the live environment", () => {
+    const live = OpenApi.document("live") as { paths: Record<string, unknown> }
+    expect(Object.keys(live.paths)).toContain("/identity-server/connect/token")
+  })
+})
