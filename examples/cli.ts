@@ -1,0 +1,40 @@
+// The pure core of `tppkit project`: validate settings, decode orders leniently, project, render.
+import { Project, Render } from "@tppkit/cli"
+import { Result } from "effect"
+
+const body = JSON.stringify({
+  pageCount: "1",
+  standingOrders: [
+    {
+      orderId: "SO-RENT",
+      debtor: { name: "Jana Novakova", iban: "SK2411000000002612345678" },
+      creditor: { name: "Landlord s.r.o.", iban: "SK6609000000005012345678" },
+      instructedAmount: { value: 1250.5, currency: "EUR" },
+      startDate: "2024-01-31",
+      frequency: "MNTH"
+    },
+    {
+      orderId: "SO-BAD",
+      debtor: { name: "Jana Novakova", iban: "SK2411000000002612345678" },
+      creditor: { iban: "SK6609000000005012345678" },
+      instructedAmount: { value: 20, currency: "EUR" },
+      startDate: "2024-01-15",
+      frequency: "FOO"
+    }
+  ]
+})
+
+const settings = Result.getOrThrow(
+  Project.settings({ from: "2024-01-01", to: "2024-06-30", calendar: "target", convention: "following" })
+)
+const report = Project.report(Result.getOrThrow(Project.decodeOrders(body)), settings)
+
+// 31 March 2024 is a Sunday and 1 April Easter Monday: the March rent is paid on 2 April
+const json = Render.projectionJsonValue(report)
+const dates = json.payments.map((p) => p.executionDate).join(" ")
+if (dates !== "2024-01-31 2024-02-29 2024-04-02 2024-04-30 2024-05-31" || json.skipped[0]?.orderId !== "SO-BAD") {
+  throw new Error(`unexpected projection: ${dates}`)
+}
+
+console.log(Render.projectionTable(report)) // the table `tppkit project` prints
+console.log(Render.projectionJson(report)) // and its `--format json`
