@@ -123,10 +123,30 @@ export const parseUnsafe = (text: string): LocalDate => {
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`)
 const pad4 = (n: number): string => (n >= 1000 ? `${n}` : n >= 100 ? `0${n}` : n >= 10 ? `00${n}` : `000${n}`)
 
-/** The ISO text `YYYY-MM-DD` of a date. */
+/** `-MM-DD` texts indexed by month·32 + day, and `YYYY` texts of the years 0001–9999 (built on first use). */
+const MONTH_DAY_TEXT: ReadonlyArray<string> = Array.from(
+  { length: 13 * 32 },
+  (_, i) => `-${pad2(i >> 5)}-${pad2(i & 31)}`
+)
+let yearTexts: Array<string> | undefined
+
+const yearText = (year: number): string => {
+  if (year < 1 || year > 9999) return pad4(year)
+  if (yearTexts === undefined) yearTexts = Array.from({ length: 10_000 }, (_, y) => pad4(y))
+  return yearTexts[year]!
+}
+
+/** The ISO text `YYYY-MM-DD` of a date (allocation-free arithmetic and cached pieces: this is a hot path). */
 export const format = (date: LocalDate): string => {
-  const { year, month, day } = toParts(date)
-  return `${pad4(year)}-${pad2(month)}-${pad2(day)}`
+  const z = date + DAYS_0000_03_01_TO_EPOCH
+  const era = Math.floor(z / DAYS_PER_ERA)
+  const doe = z - era * DAYS_PER_ERA // 0 … 146096, so `| 0` below is floor
+  const yoe = ((doe - ((doe / 1460) | 0) + ((doe / 36524) | 0) - ((doe / 146096) | 0)) / 365) | 0
+  const doy = doe - (365 * yoe + ((yoe / 4) | 0) - ((yoe / 100) | 0))
+  const mp = ((5 * doy + 2) / 153) | 0
+  const day = doy - (((153 * mp + 2) / 5) | 0) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  return yearText(yoe + era * 400 + (month <= 2 ? 1 : 0)) + MONTH_DAY_TEXT[month * 32 + day]!
 }
 
 /** ISO weekday: 1 = Monday … 7 = Sunday. 1970-01-01 was a Thursday. */

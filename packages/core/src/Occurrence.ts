@@ -172,8 +172,17 @@ const executionOf = (plan: Plan, nominal: number): number =>
 /** Execution day of occurrence k (see {@link executionOf}). */
 const executionAt = (plan: Plan, k: number): number => executionOf(plan, nominalAt(plan, k))
 
-/** The smallest k whose execution day is on or after `d`, or whose occurrence is past the end (`END`). */
+/** Nominal day of the occurrence found by the last {@link firstIndex} call (saves recomputing it). */
+let foundNominal = 0
+/** Execution day of the occurrence found by the last {@link firstIndex} call. */
+let foundExecution = 0
+
+/**
+ * The smallest k whose execution day is on or after `d`, or whose occurrence is past the end (`END`);
+ * leaves that occurrence's days in `foundNominal` and `foundExecution`.
+ */
 const firstIndex = (plan: Plan, d: number): number => {
+  // the estimate is the first nominal date on or after d's day (DAI7, WEEK) or in d's month (month-based codes)
   let k: number
   if (plan.dayStep !== 0) {
     k = Math.max(0, Math.ceil((d - plan.anchor) / plan.dayStep))
@@ -182,11 +191,16 @@ const firstIndex = (plan: Plan, d: number): number => {
     k = Math.max(0, Math.ceil((WorkingDays.monthIndexOf(clamped) - plan.anchorMonth) / plan.monthStep))
   }
   if (k > plan.lastK + 1) k = plan.lastK + 1
-  // the estimate is the first nominal date in d's month (or day); conventions move dates by a few days at most
-  while (k > 0 && executionAt(plan, k - 1) >= d) k--
+  // a convention moves dates by a few days: an earlier nominal date may execute on or after d
+  if (plan.adjusts) while (k > 0 && executionAt(plan, k - 1) >= d) k--
   for (;;) {
-    const e = executionAt(plan, k)
-    if (e >= d) return k
+    const n = nominalAt(plan, k)
+    const e = executionOf(plan, n)
+    if (e >= d) {
+      foundNominal = n
+      foundExecution = e
+      return k
+    }
     k++
   }
 }
@@ -205,16 +219,29 @@ const occurrence = (k: number, nominal: number, execution: number): Occurrence =
 const countWorking = (calendar: Calendar.Calendar, from: number, to: number): number =>
   to < from ? 0 : Calendar.countWorkingDays(calendar, from as LocalDate.LocalDate, to as LocalDate.LocalDate)
 
-function* iterateDaily(plan: Plan, from: number): Generator<Occurrence, void, undefined> {
-  const start = Math.max(from, plan.anchor)
-  let k = countWorking(plan.calendar, plan.anchor, start - 1)
-  const last = plan.lastNominal
-  const calendar = plan.calendar
-  for (let d = start; d <= last; d++) {
-    if (WorkingDays.isWorking(calendar, d)) {
-      yield occurrence(k, d, d)
-      k++
+/** Lazy DAIL occurrences: the working days from `start` up to the plan's last nominal date. */
+class DailyIterator implements IterableIterator<Occurrence> {
+  private d: number
+  private k: number
+  private readonly plan: Plan
+  constructor(plan: Plan, from: number) {
+    this.plan = plan
+    this.d = Math.max(from, plan.anchor)
+    this.k = countWorking(plan.calendar, plan.anchor, this.d - 1)
+  }
+  next(): IteratorResult<Occurrence, undefined> {
+    const { calendar, lastNominal } = this.plan
+    for (let d = this.d; d <= lastNominal; d++) {
+      if (WorkingDays.isWorking(calendar, d)) {
+        this.d = d + 1
+        return { done: false, value: occurrence(this.k++, d, d) }
+      }
     }
+    this.d = lastNominal + 1
+    return { done: true, value: undefined }
+  }
+  [Symbol.iterator](): this {
+    return this
   }
 }
 
@@ -222,13 +249,29 @@ function* iterateDaily(plan: Plan, from: number): Generator<Occurrence, void, un
 // queries
 // ---------------------------------------------------------------------------
 
-function* iterateCalendar(plan: Plan, from: number): Generator<Occurrence, void, undefined> {
-  for (let k = from <= LocalDate.MIN ? 0 : firstIndex(plan, from); ; k++) {
-    const n = nominalAt(plan, k)
-    if (n === END) return
-    const e = executionOf(plan, n)
-    if (e > LocalDate.MAX) return // spec: Dates — occurrences past 9999-12-31 do not exist
-    if (e >= from) yield occurrence(k, n, e) // below MIN: moved before 0001-01-01, does not exist
+/** Lazy occurrences of a calendar-based plan from occurrence number `k` on, executing on or after `from`. */
+class CalendarIterator implements IterableIterator<Occurrence> {
+  private k: number
+  private readonly plan: Plan
+  private readonly from: number
+  constructor(plan: Plan, from: number) {
+    this.plan = plan
+    this.from = from
+    this.k = from <= LocalDate.MIN ? 0 : firstIndex(plan, from)
+  }
+  next(): IteratorResult<Occurrence, undefined> {
+    for (;;) {
+      const k = this.k
+      const n = nominalAt(this.plan, k)
+      const e = executionOf(this.plan, n)
+      if (e > LocalDate.MAX) break // past the end date, or past 9999-12-31 (spec: Dates): does not exist
+      this.k = k + 1
+      if (e >= this.from) return { done: false, value: occurrence(k, n, e) } // below MIN: does not exist
+    }
+    return { done: true, value: undefined }
+  }
+  [Symbol.iterator](): this {
+    return this
   }
 }
 
@@ -239,7 +282,7 @@ function* iterateCalendar(plan: Plan, from: number): Generator<Occurrence, void,
  */
 export const iterate = (plan: Plan, from?: LocalDate.LocalDate): IterableIterator<Occurrence> => {
   const start = from ?? LocalDate.MIN
-  return plan.frequency === "DAIL" ? iterateDaily(plan, start) : iterateCalendar(plan, start)
+  return plan.frequency === "DAIL" ? new DailyIterator(plan, start) : new CalendarIterator(plan, start)
 }
 
 /** The occurrences whose execution date lies in `from..to` (both inclusive), in order. */
@@ -277,9 +320,7 @@ export const firstOnOrAfter = (plan: Plan, date: LocalDate.LocalDate): Occurrenc
     return occurrence(countWorking(plan.calendar, plan.anchor, start - 1), d, d)
   }
   const k = firstIndex(plan, date)
-  const n = nominalAt(plan, k)
-  const e = executionOf(plan, n)
-  return e > LocalDate.MAX ? undefined : occurrence(k, n, e)
+  return foundExecution > LocalDate.MAX ? undefined : occurrence(k, foundNominal, foundExecution)
 }
 
 /**

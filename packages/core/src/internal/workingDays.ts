@@ -38,12 +38,11 @@ export const preceding = (calendar: HolidaySource, d: number): number => {
 export const monthIndexOf = (date: number): number => {
   const z = date + 719_468
   const era = Math.floor(z / 146_097)
-  const doe = z - era * 146_097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const month = mp < 10 ? mp + 3 : mp - 9
-  return (yoe + era * 400 + (month <= 2 ? 1 : 0)) * 12 + month - 1
+  const doe = z - era * 146_097 // 0 … 146096, so `| 0` below is floor
+  const yoe = ((doe - ((doe / 1460) | 0) + ((doe / 36524) | 0) - ((doe / 146096) | 0)) / 365) | 0
+  const doy = doe - (365 * yoe + ((yoe / 4) | 0) - ((yoe / 100) | 0))
+  const mp = ((5 * doy + 2) / 153) | 0
+  return (yoe + era * 400) * 12 + mp + 2 // March-based month mp (0 = March): both year cases give this
 }
 
 /** Whether two day numbers lie in the same calendar month (either may be a sentinel). */
