@@ -140,6 +140,21 @@ describe("projection renderers", () => {
     ])
   })
 
+  it("streamed JSON equals the JSON value, also for empty lists, with one payment per line", () => {
+    expect(JSON.parse(Render.projectionJson(report))).toEqual(Render.projectionJsonValue(report))
+    const empty = { ...report, payments: [], skipped: [] }
+    expect(JSON.parse(Render.projectionJson(empty))).toEqual(Render.projectionJsonValue(empty))
+    const lines = Render.projectionJson(report).split("\n")
+    expect(lines.filter((l) => l.includes('"executionDate"'))).toHaveLength(3)
+    // a lazy sequence is consumed once, while rendering
+    function* lazy() {
+      yield* report.payments
+    }
+    expect(JSON.parse(Render.projectionJson({ ...report, payments: lazy() }))).toEqual(
+      Render.projectionJsonValue(report)
+    )
+  })
+
   it("table fits 80 columns and shows totals and skipped orders", () => {
     const text = Render.projectionTable(report)
     for (const line of text.split("\n")) expect(line.length).toBeLessThanOrEqual(80)

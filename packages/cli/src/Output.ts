@@ -16,6 +16,24 @@ export const write = (text: string): Effect.Effect<void, never, Stdio.Stdio> =>
     yield* Stream.run(Stream.succeed(text), stdio.stdout())
   }).pipe(Effect.ignore)
 
+/** Writes text pieces to stdout in batches of about 64 KiB, consuming the pieces only as fast as stdout drains. */
+export const writeAll = (pieces: Iterable<string>): Effect.Effect<void, never, Stdio.Stdio> =>
+  Effect.gen(function* () {
+    const stdio = yield* Stdio.Stdio
+    const batches = function* () {
+      let buffer = ""
+      for (const piece of pieces) {
+        buffer += piece
+        if (buffer.length >= 65_536) {
+          yield buffer
+          buffer = ""
+        }
+      }
+      if (buffer.length > 0) yield buffer
+    }
+    yield* Stream.run(Stream.fromIterable(batches()), stdio.stdout())
+  }).pipe(Effect.ignore)
+
 /** Writes one line (a newline is appended) to stdout. */
 export const line = (text: string): Effect.Effect<void, never, Stdio.Stdio> => write(`${text}\n`)
 

@@ -128,3 +128,26 @@ export const report = (decoded: Decoded, s: Settings): Report => {
     skipped: [...decoded.skipped, ...projected.skipped]
   }
 }
+
+/**
+ * The same report with the payments as a lazy, ordered sequence (schedule's k-way merge): rendering consumes
+ * them one by one, so memory holds one cursor per order instead of every payment.
+ */
+export const lazyReport = (decoded: Decoded, s: Settings): Render.StreamedReport => {
+  const projected = Projection.lazy(
+    decoded.orders,
+    { from: s.from, to: s.to },
+    {
+      calendar: s.calendar,
+      convention: s.convention
+    }
+  )
+  return {
+    from: s.from,
+    to: s.to,
+    calendar: s.calendarName,
+    convention: s.convention,
+    payments: projected.payments,
+    skipped: [...decoded.skipped, ...projected.skipped]
+  }
+}

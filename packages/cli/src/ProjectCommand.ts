@@ -82,18 +82,23 @@ export const projectCommand = Command.make(
     if (decoded.success.orders.length > 1000) {
       yield* Output.progress(`projecting ${decoded.success.orders.length} standing orders…`)
     }
-    const report = Project.report(decoded.success, settings.success)
     switch (input.format) {
       case "table":
-        return yield* Output.line(Render.projectionTable(report))
+        return yield* Output.line(Render.projectionTable(Project.report(decoded.success, settings.success)))
       case "json":
-        return yield* Output.line(Render.projectionJson(report))
-      case "csv":
+        return yield* Output.writeAll(
+          Render.projectionJsonChunks(Project.lazyReport(decoded.success, settings.success))
+        )
+      case "csv": {
+        const report = Project.lazyReport(decoded.success, settings.success)
         yield* warnSkipped(report.skipped)
-        return yield* Output.write(Render.projectionCsv(report))
-      case "ics":
+        return yield* Output.writeAll(Render.projectionCsvChunks(report))
+      }
+      case "ics": {
+        const report = Project.report(decoded.success, settings.success)
         yield* warnSkipped(report.skipped)
         return yield* Output.write(ICalendar.fromPayments(report.payments))
+      }
     }
   })
 ).pipe(

@@ -246,47 +246,116 @@ export const projectionTable = (report: ProjectionReport, width: number = WIDTH)
   return lines.join("\n")
 }
 
+/** A projection whose payments may be a lazy, ordered sequence (rendered while they are computed). */
+export interface StreamedReport extends Omit<ProjectionReport, "payments"> {
+  readonly payments: Iterable<PaymentRow>
+}
+
+const paymentJson = (p: PaymentRow) => ({
+  orderId: p.orderId,
+  nominalDate: LocalDate.format(p.nominalDate),
+  executionDate: LocalDate.format(p.executionDate),
+  amount: fixed2(p.amount),
+  currency: p.currency,
+  debtorIban: p.debtorIban,
+  creditorIban: p.creditorIban,
+  ...(p.creditorName === undefined ? {} : { creditorName: p.creditorName })
+})
+
+const totalsJson = (rows: ReadonlyArray<CurrencyTotal>) =>
+  rows.map((t) => ({ currency: t.currency, count: t.count, amount: fixed2(t.amount) }))
+
 /** The projection as the documented JSON object, keys in order, amounts with exactly two decimals. */
 export const projectionJsonValue = (report: ProjectionReport) => ({
   from: LocalDate.format(report.from),
   to: LocalDate.format(report.to),
   calendar: report.calendar,
   convention: report.convention,
-  payments: report.payments.map((p) => ({
-    orderId: p.orderId,
-    nominalDate: LocalDate.format(p.nominalDate),
-    executionDate: LocalDate.format(p.executionDate),
-    amount: fixed2(p.amount),
-    currency: p.currency,
-    debtorIban: p.debtorIban,
-    creditorIban: p.creditorIban,
-    ...(p.creditorName === undefined ? {} : { creditorName: p.creditorName })
-  })),
+  payments: report.payments.map(paymentJson),
   skipped: report.skipped.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason })),
-  totals: totals(report.payments).map((t) => ({ currency: t.currency, count: t.count, amount: fixed2(t.amount) }))
+  totals: totalsJson(totals(report.payments))
 })
 
-/** The projection as JSON text (two-space indentation). */
-export const projectionJson = (report: ProjectionReport): string => JSON.stringify(projectionJsonValue(report), null, 2)
+const jsonArray = function* (indent: string, items: Iterable<unknown>): Generator<string> {
+  let first = true
+  for (const item of items) {
+    yield `${first ? "\n" : ",\n"}${indent}${JSON.stringify(item)}`
+    first = false
+  }
+  yield first ? "]" : `\n${indent.slice(2)}]`
+}
+
+/**
+ * The projection's JSON text in pieces, one payment per line, computed while the payments are consumed (the
+ * totals come last), so that a large projection never sits in memory as one string.
+ */
+export const projectionJsonChunks = function* (report: StreamedReport): Generator<string> {
+  const head = (key: string, value: string) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`
+  yield `{\n${head("from", LocalDate.format(report.from))}${head("to", LocalDate.format(report.to))}`
+  yield `${head("calendar", report.calendar)}${head("convention", report.convention)}  "payments": [`
+  const acc = new Map<string, { count: number; amount: BigDecimal.BigDecimal }>()
+  const counted = function* () {
+    for (const p of report.payments) {
+      const t = acc.get(p.currency) ?? { count: 0, amount: ZERO }
+      acc.set(p.currency, { count: t.count + 1, amount: BigDecimal.sum(t.amount, p.amount) })
+      yield paymentJson(p)
+    }
+  }
+  yield* jsonArray("    ", counted())
+  yield ',\n  "skipped": ['
+  yield* jsonArray(
+    "    ",
+    report.skipped.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason }))
+  )
+  yield ',\n  "totals": ['
+  const sums = [...acc.entries()]
+    .sort(([a], [b]) => byKey(a, b))
+    .map(([currency, t]) => ({ currency, count: t.count, amount: t.amount }))
+  yield* jsonArray("    ", totalsJson(sums))
+  yield "\n}\n"
+}
+
+/** The projection as JSON text (one payment per line). */
+export const projectionJson = (report: StreamedReport): string => [...projectionJsonChunks(report)].join("")
 
 const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
 
-/** Lines of RFC 4180 CSV (header first) joined by CRLF. */
+/** Lines of RFC 4180 CSV (the header, when not empty, first), each terminated by CRLF. */
 export const csv = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
-  [header, ...rows].map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n"
+  (header.length === 0 ? rows : [header, ...rows]).map((r) => `${r.map(csvField).join(",")}\r\n`).join("")
+
+const CSV_HEADER = [
+  "orderId",
+  "nominalDate",
+  "executionDate",
+  "amount",
+  "currency",
+  "debtorIban",
+  "creditorIban",
+  "creditorName"
+] as const
+
+/** The payments as CSV lines (header first, each line CRLF-terminated), computed while they are consumed. */
+export const projectionCsvChunks = function* (report: StreamedReport): Generator<string> {
+  yield csv(CSV_HEADER, [])
+  for (const p of report.payments) {
+    yield csv(
+      [],
+      [
+        [
+          p.orderId,
+          LocalDate.format(p.nominalDate),
+          LocalDate.format(p.executionDate),
+          fixed2(p.amount),
+          p.currency,
+          p.debtorIban,
+          p.creditorIban,
+          p.creditorName ?? ""
+        ]
+      ]
+    )
+  }
+}
 
 /** The payments as CSV with the JSON format's payment fields as columns. */
-export const projectionCsv = (report: ProjectionReport): string =>
-  csv(
-    ["orderId", "nominalDate", "executionDate", "amount", "currency", "debtorIban", "creditorIban", "creditorName"],
-    report.payments.map((p) => [
-      p.orderId,
-      LocalDate.format(p.nominalDate),
-      LocalDate.format(p.executionDate),
-      fixed2(p.amount),
-      p.currency,
-      p.debtorIban,
-      p.creditorIban,
-      p.creditorName ?? ""
-    ])
-  )
+export const projectionCsv = (report: StreamedReport): string => [...projectionCsvChunks(report)].join("")
