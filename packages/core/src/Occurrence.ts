@@ -150,11 +150,7 @@ const END = WorkingDays.BEYOND_MAX
 /** Nominal date k of a month-based schedule (spec: Nominal dates: anchor day clamped to the month's length). */
 function rawNominal(anchorMonth: number, anchorDay: number, monthStep: number, k: number): number {
   const index = anchorMonth + monthStep * k
-  if (index > WorkingDays.MAX_MONTH_INDEX) return END
-  const year = Math.floor(index / 12)
-  const month = index - year * 12 + 1
-  const dim = LocalDate.daysInMonth(year, month)
-  return LocalDate.fromPartsUnchecked(year, month, Math.min(anchorDay, dim))
+  return index > WorkingDays.MAX_MONTH_INDEX ? END : WorkingDays.monthDayClamped(index, anchorDay)
 }
 
 /** Nominal date number k of a calendar-based plan, or `END` when it does not exist. */

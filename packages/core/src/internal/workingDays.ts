@@ -45,6 +45,28 @@ export const monthIndexOf = (date: number): number => {
   return (yoe + era * 400) * 12 + mp + 2 // March-based month mp (0 = March): both year cases give this
 }
 
+let monthStarts: Int32Array | undefined
+
+const buildMonthStarts = (): Int32Array => {
+  const starts = new Int32Array(MAX_MONTH_INDEX + 2)
+  for (let index = 0; index <= MAX_MONTH_INDEX + 1; index++) {
+    const year = Math.floor(index / 12)
+    starts[index] = year === 0 ? 0 : LocalDate.fromPartsUnchecked(year, index - year * 12 + 1, 1)
+  }
+  return starts
+}
+
+/**
+ * The day number of `day` in month `index` (year·12 + month − 1, years 0001–9999), or of the month's last day
+ * when the month is shorter (spec: Nominal dates, month-based codes). A table lookup: this is the hot path.
+ */
+export const monthDayClamped = (index: number, day: number): number => {
+  if (monthStarts === undefined) monthStarts = buildMonthStarts()
+  const start = monthStarts[index]!
+  const length = monthStarts[index + 1]! - start
+  return start + Math.min(day, length) - 1
+}
+
 /** Whether two day numbers lie in the same calendar month (either may be a sentinel). */
 const sameMonth = (a: number, b: number): boolean =>
   a >= LocalDate.MIN && a <= LocalDate.MAX && monthIndexOf(a) === monthIndexOf(b)
