@@ -4,7 +4,7 @@
  * its own child process, so that the load generator (autocannon, in this process) does not share their event loop.
  *
  * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/sandbox.ts` alone.
- * Environment: BENCH_SANDBOX_SECONDS (default 5) per run, BENCH_SANDBOX_ROUNDS (default 3).
+ * Environment: BENCH_SANDBOX_SECONDS (default 4) per run, BENCH_SANDBOX_ROUNDS (default 5).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
@@ -119,14 +119,14 @@ const load = (server: { url: string; token: string }, seconds: number): Promise<
 }
 
 const main = async (): Promise<void> => {
-  const seconds = Number(process.env.BENCH_SANDBOX_SECONDS ?? 5)
-  const rounds = Number(process.env.BENCH_SANDBOX_ROUNDS ?? 3)
+  const seconds = Number(process.env.BENCH_SANDBOX_SECONDS ?? 4)
+  const rounds = Number(process.env.BENCH_SANDBOX_ROUNDS ?? 5)
   const baseline = await start("baseline")
   const sandbox = await start("sandbox")
   try {
     // Warm both up (JIT), then alternate short runs so that machine noise hits both alike.
-    await load(baseline, 2)
-    await load(sandbox, 2)
+    await load(baseline, 4)
+    await load(sandbox, 4)
     const results: Array<{ baseline: AutocannonResult; sandbox: AutocannonResult }> = []
     for (let i = 0; i < rounds; i++) {
       results.push({ baseline: await load(baseline, seconds), sandbox: await load(sandbox, seconds) })

@@ -4,7 +4,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 
-/** One journal entry; `authorization` and `client_secret` values are masked before they are stored. */
+/** One journal entry as read: `authorization`, `client_secret` and `access_token` values masked. */
 export interface Entry {
   /** Sequence number, from 1. */
   readonly seq: number
@@ -22,6 +22,38 @@ export interface Entry {
   readonly outcome: string
 }
 
+/** A request as the server records it: raw headers and body, masked only when the journal is read. */
+export interface Raw {
+  /** Arrival time, epoch milliseconds by the sandbox clock. */
+  readonly at: number
+  readonly method: string
+  readonly path: string
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  readonly body: string
+  readonly status: number
+  readonly outcome: string
+}
+
+/** Masks the `authorization` and `cookie` header values (the scheme is kept: `Bearer ***`). */
+export const maskHeaders = (
+  headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue
+    const value = typeof v === "string" ? v : v.join(", ")
+    out[k] = k === "authorization" || k === "cookie" ? `${value.split(" ")[0] ?? ""} ***` : value
+  }
+  return out
+}
+
+/** Masks `client_secret` (form or JSON) and `access_token` values in a body and keeps at most 4096 characters. */
+export const maskBody = (body: string): string =>
+  body
+    .slice(0, 4096)
+    .replace(/((?:client_secret|access_token)=)[^&]*/g, "$1***")
+    .replace(/("(?:client_secret|access_token)"\s*:\s*")[^"]*/g, "$1***")
+
 /** The journal of requests received. */
 export class Journal extends Context.Service<
   Journal,
@@ -32,8 +64,8 @@ export class Journal extends Context.Service<
     readonly clear: Effect.Effect<void>
     /** Synchronous read used by the server for `GET /__journal`. */
     readonly entriesUnsafe: () => ReadonlyArray<Entry>
-    /** Synchronous append used by the server; assigns `seq`. */
-    readonly appendUnsafe: (entry: Omit<Entry, "seq">) => void
+    /** Synchronous append used by the server (cheap: masking happens when the journal is read). */
+    readonly appendUnsafe: (raw: Raw) => void
   }
 >()("@tppkit/sandbox/Journal") {
   /** An in-memory journal keeping the latest 10,000 entries. */
@@ -43,21 +75,40 @@ export class Journal extends Context.Service<
   static readonly layerLimit = (limit: number): Layer.Layer<Journal> => Layer.sync(Journal, () => make(limit))
 }
 
-/** Builds an in-memory journal that keeps the latest `limit` entries. */
+/** Builds an in-memory journal, a ring buffer of the latest `limit` entries. */
 export const make = (limit: number): Journal["Service"] => {
-  let items: Array<Entry> = []
+  const capacity = Math.max(1, Math.floor(limit))
+  let ring: Array<Raw | undefined> = new Array(capacity)
   let seq = 0
-  const entriesUnsafe = () => items.slice()
+  const entriesUnsafe = (): Array<Entry> => {
+    const out: Array<Entry> = []
+    const count = Math.min(seq, capacity)
+    for (let n = seq - count; n < seq; n++) {
+      const raw = ring[n % capacity]
+      if (raw === undefined) continue
+      out.push({
+        seq: n + 1,
+        at: new Date(raw.at).toISOString(),
+        method: raw.method,
+        path: raw.path,
+        headers: maskHeaders(raw.headers),
+        body: maskBody(raw.body),
+        status: raw.status,
+        outcome: raw.outcome
+      })
+    }
+    return out
+  }
   return {
     entries: Effect.sync(entriesUnsafe),
     clear: Effect.sync(() => {
-      items = []
+      ring = new Array(capacity)
+      seq = 0
     }),
     entriesUnsafe,
-    appendUnsafe: (entry) => {
+    appendUnsafe: (raw) => {
+      ring[seq % capacity] = raw
       seq += 1
-      items.push({ seq, ...entry })
-      if (items.length > limit) items = items.slice(items.length - Math.max(1, Math.floor(limit * 0.9)))
     }
   }
 }

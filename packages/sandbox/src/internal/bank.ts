@@ -92,26 +92,6 @@ const first = (v: string | ReadonlyArray<string> | undefined): string | undefine
 const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
 const geo = /^\s*-?\d{1,3}(\.\d+)?\s*,\s*-?\d{1,3}(\.\d+)?\s*$/
 
-/** Masks secrets in headers and bodies before they go into the journal. */
-export const maskHeaders = (
-  headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
-): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(headers)) {
-    if (v === undefined) continue
-    const value = typeof v === "string" ? v : v.join(", ")
-    out[k] = k === "authorization" || k === "cookie" ? `${value.split(" ")[0] ?? ""} ***` : value
-  }
-  return out
-}
-
-/** Masks `client_secret` in a form body and cuts the text to 4096 characters. */
-export const maskBody = (body: string): string =>
-  body
-    .replace(/(client_secret=)[^&]*/g, "$1***")
-    .replace(/("client_secret"\s*:\s*")[^"]*/g, "$1***")
-    .slice(0, 4096)
-
 /** Creates a handler with its own state (tokens, daily counters). */
 export const make = (config: Config) => {
   const paths = pathsOf(config.environment)

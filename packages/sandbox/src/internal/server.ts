@@ -7,7 +7,7 @@ import * as http from "node:http"
 import * as https from "node:https"
 import type { AddressInfo } from "node:net"
 import type * as Journal from "../Journal.ts"
-import { type Incoming, maskBody, maskHeaders, type Outgoing } from "./bank.ts"
+import type { Incoming, Outgoing } from "./bank.ts"
 
 /** TLS settings: PEM texts. */
 export interface Tls {
@@ -79,11 +79,11 @@ export const listen = (options: {
       }
       if (incoming.url !== "/__journal") {
         options.journal.appendUnsafe({
-          at: new Date(at).toISOString(),
+          at,
           method: incoming.method,
           path: incoming.url,
-          headers: maskHeaders(req.headers),
-          body: maskBody(body),
+          headers: req.headers,
+          body,
           status: out.status,
           outcome: out.outcome
         })
