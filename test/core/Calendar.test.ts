@@ -1,6 +1,7 @@
 import { Calendar, Easter, LocalDate } from "@tppkit/core"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import * as Arb from "../arbitraries/engine.ts"
 
 const d = LocalDate.parseUnsafe
 
@@ -63,20 +64,35 @@ describe("Calendar", () => {
     expect(Calendar.addWorkingDays(Calendar.weekends, LocalDate.MIN, -1)).toBeUndefined()
   })
 
-  it("countWorkingDays equals a day-by-day count", () => {
+  it("countWorkingDays equals a day-by-day count, with and without a holiday counter", () => {
+    const plain = Calendar.make("target without counter", Calendar.target.isHoliday)
     fc.assert(
       fc.property(
-        fc.integer({ min: d("1990-01-01"), max: d("2040-12-31") }),
+        fc.oneof(
+          Arb.calendar,
+          fc.constant(plain),
+          fc.constant(Calendar.withHolidays(plain, [d("2000-01-03"), d("2020-06-01")])),
+          fc.array(Arb.date(), { maxLength: 8 }).map((xs) => Calendar.withHolidays(Calendar.target, [...xs, ...xs]))
+        ),
+        fc.oneof(
+          fc.integer({ min: d("1990-01-01"), max: d("2040-12-31") }),
+          fc.integer({ min: LocalDate.MIN - 5, max: LocalDate.MIN + 400 }),
+          fc.integer({ min: LocalDate.MAX - 400, max: LocalDate.MAX })
+        ),
         fc.integer({ min: -5, max: 400 }),
-        (from, len) => {
+        (calendar, from, len) => {
           const a = from as LocalDate.LocalDate
           const b = (from + len) as LocalDate.LocalDate
           let expected = 0
-          for (let x = a; x <= b; x++) if (Calendar.isWorkingDay(Calendar.target, x as LocalDate.LocalDate)) expected++
-          expect(Calendar.countWorkingDays(Calendar.target, a, b)).toBe(expected)
+          for (let x = Math.max(a, LocalDate.MIN); x <= Math.min(b, LocalDate.MAX); x++) {
+            if (Calendar.isWorkingDay(calendar, x as LocalDate.LocalDate)) expected++
+          }
+          const got = Calendar.countWorkingDays(calendar, a, b)
+          if (got !== expected) throw new Error(`${calendar.name}: ${got} ≠ ${expected}`)
         }
       ),
       { numRuns: 10_000 }
     )
+    expect(Calendar.countWorkingDays(Calendar.target, LocalDate.MIN, LocalDate.MAX)).toBeGreaterThan(2_500_000)
   })
 })

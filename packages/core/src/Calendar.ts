@@ -15,28 +15,63 @@ export interface Calendar {
   readonly name: string
   /** Whether a date is a holiday of this calendar; weekends need not be reported. Must be O(1) and pure. */
   readonly isHoliday: (date: LocalDate.LocalDate) => boolean
+  /**
+   * Optional fast path: how many dates in `from..to` (inclusive) fall on Monday–Friday and are holidays.
+   * Must agree with `isHoliday`; without it, working days are counted day by day.
+   */
+  readonly countWeekdayHolidays?: ((from: LocalDate.LocalDate, to: LocalDate.LocalDate) => number) | undefined
 }
 
-/** A calendar from a name and a holiday predicate (the predicate should answer in O(1)). */
-export const make = (name: string, isHoliday: (date: LocalDate.LocalDate) => boolean): Calendar => ({
-  name,
-  isHoliday
-})
+/**
+ * A calendar from a name and a holiday predicate (the predicate should answer in O(1)), optionally with a
+ * counter of the holidays on weekdays in a range that agrees with the predicate.
+ */
+export const make = (
+  name: string,
+  isHoliday: (date: LocalDate.LocalDate) => boolean,
+  countWeekdayHolidays?: (from: LocalDate.LocalDate, to: LocalDate.LocalDate) => number
+): Calendar => (countWeekdayHolidays === undefined ? { name, isHoliday } : { name, isHoliday, countWeekdayHolidays })
 
 /** Saturdays and Sundays only, no holidays (spec: Calendars, `weekends`). */
-export const weekends: Calendar = make("weekends", () => false)
+export const weekends: Calendar = make(
+  "weekends",
+  () => false,
+  () => 0
+)
+
+/** The number of values of a sorted array within `from..to` (inclusive), by binary search. */
+const countSortedBetween = (sorted: Int32Array, from: number, to: number): number => {
+  const lowerBound = (x: number): number => {
+    let lo = 0
+    let hi = sorted.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (sorted[mid]! < x) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+  return to < from ? 0 : lowerBound(to + 1) - lowerBound(from)
+}
+
+const isWeekday = (d: number): boolean => (((d + 3) % 7) + 7) % 7 < 5
 
 // ---------------------------------------------------------------------------
 // TARGET2: a bitmap over 0001-01-01..9999-12-31, built on first use (about 60,000 holidays)
 // ---------------------------------------------------------------------------
 
 let targetBits: Uint32Array | undefined
+let targetWeekdayHolidays: Int32Array | undefined
 
 const buildTargetBits = (): Uint32Array => {
   const bits = new Uint32Array(((LocalDate.MAX - LocalDate.MIN) >>> 5) + 1)
+  const weekdayHolidays: Array<number> = []
   const set = (d: number): void => {
     const i = d - LocalDate.MIN
-    if (i >= 0 && d <= LocalDate.MAX) bits[i >>> 5]! |= 1 << (i & 31)
+    if (i >= 0 && d <= LocalDate.MAX) {
+      bits[i >>> 5]! |= 1 << (i & 31)
+      if (isWeekday(d)) weekdayHolidays.push(d)
+    }
   }
   for (let year = 1; year <= 9999; year++) {
     const easter = Easter.sunday(year)
@@ -47,6 +82,7 @@ const buildTargetBits = (): Uint32Array => {
     set(LocalDate.fromPartsUnchecked(year, 12, 25))
     set(LocalDate.fromPartsUnchecked(year, 12, 26))
   }
+  targetWeekdayHolidays = Int32Array.from(new Set(weekdayHolidays)).sort()
   return bits
 }
 
@@ -63,7 +99,10 @@ export const isTargetHoliday = (date: LocalDate.LocalDate): boolean => {
  * The TARGET2 closing days (spec: Calendars, `target`, the default): 1 January, Good Friday, Easter Monday,
  * 1 May, 25 and 26 December of every year, Easter by the Gregorian computus.
  */
-export const target: Calendar = make("target", isTargetHoliday)
+export const target: Calendar = make("target", isTargetHoliday, (from, to) => {
+  if (targetBits === undefined) targetBits = buildTargetBits()
+  return countSortedBetween(targetWeekdayHolidays!, from, to)
+})
 
 /**
  * `base` plus extra holiday dates given by the user (spec: Calendars, custom); returns a new calendar and
@@ -75,9 +114,16 @@ export const withHolidays = (
   name: string = `${base.name}+custom`
 ): Calendar => {
   const extra = new Set<number>(dates)
-  if (extra.size === 0) return make(name, base.isHoliday)
   const baseIsHoliday = base.isHoliday
-  return make(name, (date) => extra.has(date) || baseIsHoliday(date))
+  const baseCount = base.countWeekdayHolidays
+  if (extra.size === 0) return make(name, baseIsHoliday, baseCount)
+  const isHoliday = (date: LocalDate.LocalDate): boolean => extra.has(date) || baseIsHoliday(date)
+  if (baseCount === undefined) return make(name, isHoliday)
+  // the extra dates that add a closed weekday, sorted for counting
+  const added = Int32Array.from(
+    [...extra].filter((d) => isWeekday(d) && !baseIsHoliday(d as LocalDate.LocalDate))
+  ).sort()
+  return make(name, isHoliday, (from, to) => baseCount(from, to) + countSortedBetween(added, from, to))
 }
 
 // ---------------------------------------------------------------------------
@@ -122,11 +168,32 @@ export const addWorkingDays = (
   return d as LocalDate.LocalDate
 }
 
-/** The number of working days from `from` to `to`, both inclusive (0 when `to` is before `from`). */
+/** Monday–Friday dates before day number `d`, counted from a Monday long before 0001-01-01. */
+const weekdaysBefore = (d: number): number => {
+  const t = d + 770_003 // day −770003 is a Monday
+  const rest = t % 7
+  return ((t - rest) / 7) * 5 + Math.min(rest, 5)
+}
+
+/**
+ * The number of working days from `from` to `to`, both inclusive (0 when `to` is before `from`): O(log n)
+ * when the calendar counts its holidays (`weekends`, `target`, `withHolidays` of those), else day by day
+ * over the weekdays.
+ */
 export const countWorkingDays = (calendar: Calendar, from: LocalDate.LocalDate, to: LocalDate.LocalDate): number => {
-  let count = 0
+  const first = Math.max(from, LocalDate.MIN)
   const last = Math.min(to, LocalDate.MAX)
-  for (let d = Math.max(from, LocalDate.MIN); d <= last; d++) {
+  if (last < first) return 0
+  const counter = calendar.countWeekdayHolidays
+  if (counter !== undefined) {
+    return (
+      weekdaysBefore(last + 1) -
+      weekdaysBefore(first) -
+      counter(first as LocalDate.LocalDate, last as LocalDate.LocalDate)
+    )
+  }
+  let count = 0
+  for (let d = first; d <= last; d++) {
     const dow = (((d + 3) % 7) + 7) % 7
     if (dow >= 5) {
       d += 6 - dow // jump to Sunday; the loop's increment lands on Monday

@@ -306,7 +306,8 @@ export const between = (plan: Plan, from: LocalDate.LocalDate, to: LocalDate.Loc
 
 /**
  * The first occurrence whose execution date is on or after `date`, or `undefined` when the schedule has
- * ended by then. O(1) for calendar-based codes; for DAIL proportional to the working days since the anchor.
+ * ended by then. O(1) for calendar-based codes; for DAIL O(log n) on calendars that count their holidays
+ * (`Calendar.countWeekdayHolidays`), else proportional to the weekdays since the anchor.
  */
 export const firstOnOrAfter = (plan: Plan, date: LocalDate.LocalDate): Occurrence | undefined => {
   if (plan.frequency === "DAIL") {
