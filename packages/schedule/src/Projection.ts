@@ -7,7 +7,7 @@
  */
 import { LocalDate, Occurrence } from "@tppkit/core"
 import { type BigDecimal, Result, Stream } from "effect"
-import * as Payment from "./Payment.ts"
+import type * as Payment from "./Payment.ts"
 
 /**
  * What the projection reads from a standing order; core's `StandingOrder` satisfies it.
@@ -108,30 +108,102 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
   const { planned, skipped } = planAll(orders, window, options)
   if (window.to < window.from) return { payments: [], skipped }
   planned.sort(byOrderId)
+  // 1. occurrences as columns, in orderId order and per order in nominal order
+  const cols = new Columns()
   let duplicateIds = false
-  const collected: Array<Payment.Payment> = []
   for (let i = 0; i < planned.length; i++) {
     const p = planned[i]!
     if (i > 0 && planned[i - 1]!.order.orderId === p.order.orderId) duplicateIds = true
     if (p.start > window.to) continue
-    for (const o of Occurrence.between(p.plan, p.start, window.to)) collected.push(toPayment(p.order, o))
+    for (const o of Occurrence.between(p.plan, p.start, window.to)) cols.push(i, o.k, o.nominal, o.execution)
   }
-  // `collected` is in orderId order and, per order, in nominal order: a stable sort by execution date gives the
-  // full ordering. Counting sort over the window's days when the window is not much longer than the output.
+  // 2. a stable sort by execution date gives the full ordering: counting sort over the window's days, unless the
+  //    window is much longer than the output
+  const n = cols.length
+  const order = new Int32Array(n)
   const days = window.to - window.from + 1
-  if (duplicateIds || days > 4 * collected.length + 1024) {
-    return { payments: duplicateIds ? collected.sort(Payment.compare) : stableByExecution(collected), skipped }
+  if (days > 4 * n + 1024) {
+    for (let i = 0; i < n; i++) order[i] = i
+    order.sort((a, b) => cols.execution[a]! - cols.execution[b]! || a - b)
+  } else {
+    const counts = new Int32Array(days + 1)
+    for (let i = 0; i < n; i++) counts[cols.execution[i]! - window.from + 1]!++
+    for (let i = 1; i <= days; i++) counts[i]! += counts[i - 1]!
+    for (let i = 0; i < n; i++) order[counts[cols.execution[i]! - window.from]!++] = i
   }
-  const counts = new Int32Array(days + 1)
-  for (const p of collected) counts[p.executionDate - window.from + 1]!++
-  for (let i = 1; i <= days; i++) counts[i]! += counts[i - 1]!
-  const payments = new Array<Payment.Payment>(collected.length)
-  for (const p of collected) payments[counts[p.executionDate - window.from]!++] = p
+  // 3. the payment objects, allocated in their final order (later passes over them read memory in sequence)
+  const payments = new Array<Payment.Payment>(n)
+  for (let x = 0; x < n; x++) {
+    const i = order[x]!
+    const o = planned[cols.order[i]!]!.order
+    payments[x] = {
+      orderId: o.orderId,
+      k: cols.k[i]!,
+      nominalDate: cols.nominal[i]! as LocalDate.LocalDate,
+      executionDate: cols.execution[i]! as LocalDate.LocalDate,
+      amount: o.instructedAmount.value,
+      currency: o.instructedAmount.currency,
+      debtorIban: o.debtor.iban,
+      creditorIban: o.creditor.iban,
+      creditorName: o.creditor.name
+    }
+  }
+  if (duplicateIds) sortSameOrderIdRuns(payments)
   return { payments, skipped }
 }
 
-const stableByExecution = (ps: Array<Payment.Payment>): Array<Payment.Payment> =>
-  ps.sort((a, b) => a.executionDate - b.executionDate)
+/** Growable integer columns of occurrences: planned-order index, k, nominal day and execution day. */
+class Columns {
+  length = 0
+  order = new Int32Array(1024)
+  k = new Int32Array(1024)
+  nominal = new Int32Array(1024)
+  execution = new Int32Array(1024)
+  push(order: number, k: number, nominal: number, execution: number): void {
+    if (this.length === this.order.length) this.grow()
+    const i = this.length++
+    this.order[i] = order
+    this.k[i] = k
+    this.nominal[i] = nominal
+    this.execution[i] = execution
+  }
+  private grow(): void {
+    const size = this.order.length * 2
+    const widen = (a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+      const b = new Int32Array(size)
+      b.set(a)
+      return b
+    }
+    this.order = widen(this.order)
+    this.k = widen(this.k)
+    this.nominal = widen(this.nominal)
+    this.execution = widen(this.execution)
+  }
+}
+
+/**
+ * Orders sharing an orderId are adjacent after the orderId sort, so on one execution day their payments form
+ * one run; each run of two or more is put in nominal-date order (stable).
+ */
+const sortSameOrderIdRuns = (payments: Array<Payment.Payment>): void => {
+  let i = 0
+  while (i < payments.length) {
+    const first = payments[i]!
+    let j = i + 1
+    while (
+      j < payments.length &&
+      payments[j]!.executionDate === first.executionDate &&
+      payments[j]!.orderId === first.orderId
+    ) {
+      j++
+    }
+    if (j - i > 1) {
+      const run = payments.slice(i, j).sort((a, b) => a.nominalDate - b.nominalDate)
+      for (let x = 0; x < run.length; x++) payments[i + x] = run[x]!
+    }
+    i = j
+  }
+}
 
 // ---------------------------------------------------------------------------
 // lazy k-way merge
