@@ -1,12 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BankConfig, TokenService } from "@tppkit/http"
+import { BankConfig, BankTransport, TokenService } from "@tppkit/http"
 import { Effect, Exit, Layer, Logger, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { makeStub, options, SECRET, type Stub, stubClient, TOKEN_PREFIX, tokenAnswer } from "./stub.ts"
 
 const layer = (stub: Stub, overrides: Partial<BankConfig.Options> = {}) =>
   TokenService.TokenService.layer.pipe(
-    Layer.provide(stubClient(stub)),
+    Layer.provide(BankTransport.BankTransport.layerHttpClient.pipe(Layer.provide(stubClient(stub)))),
     Layer.provide(BankConfig.BankConfig.layer({ ...options, ...overrides })),
     Layer.orDie
   )

@@ -1,5 +1,5 @@
 /** A programmable in-process bank for the http tests: an `HttpClient` that records every request it receives. */
-import { BankClient, BankConfig, Budget, TokenService } from "@tppkit/http"
+import { BankClient, BankConfig, BankTransport, Budget, TokenService } from "@tppkit/http"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpClient, type HttpClientRequest, HttpClientResponse } from "effect/http"
 
@@ -94,7 +94,7 @@ export const stack = (
   overrides: Partial<BankConfig.Options> = {},
   store: Layer.Layer<Budget.BudgetStore> = Budget.BudgetStore.layerMemory
 ) => {
-  const http = stubClient(stub)
+  const http = BankTransport.BankTransport.layerHttpClient.pipe(Layer.provide(stubClient(stub)))
   const config = BankConfig.BankConfig.layer({ ...options, ...overrides })
   return BankClient.BankClient.layer.pipe(
     Layer.provide(TokenService.TokenProvider.layer),

@@ -12,7 +12,7 @@ import { join } from "node:path"
 import { NodeHttpClient } from "@effect/platform-node"
 import { BalanceCheck, type Iban, type StandingOrder } from "@tppkit/core"
 import { Context, DateTime, Effect, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
-import { HttpClient, HttpClientRequest, Headers as HttpHeaders } from "effect/http"
+import type { HttpClient } from "effect/http"
 import { BankConfig, type Settings } from "./BankConfig.ts"
 import {
   type BankConfigError,
@@ -22,6 +22,7 @@ import {
   isTransient,
   MalformedResponse
 } from "./BankError.ts"
+import { BankTransport } from "./BankTransport.ts"
 import { Budget, BudgetStore } from "./Budget.ts"
 import * as Transport from "./internal/Transport.ts"
 import * as Wire from "./internal/Wire.ts"
@@ -104,14 +105,15 @@ export class BankClient extends Context.Service<
   }
 >()("@tppkit/http/BankClient") {
   /** The client over any `HttpClient`, token provider and budget. */
-  static readonly layer: Layer.Layer<BankClient, never, BankConfig | HttpClient.HttpClient | TokenProvider | Budget> =
+  static readonly layer: Layer.Layer<BankClient, never, BankConfig | BankTransport | TokenProvider | Budget> =
     Layer.effect(
       BankClient,
       Effect.suspend(() => make)
     )
 
   /**
-   * The whole stack on Node from a configuration layer: undici with the configured mutual-TLS material,
+   * The whole stack on Node from a configuration layer: undici directly (`BankTransport.layerUndici`) with the
+   * configured mutual-TLS material,
    * client-credentials tokens, and the daily budget in an SQLite file (`budgetFile`, default
    * `~/.tppkit/budget.sqlite`; `"memory"` keeps counts in memory). Also exposes `BankConfig`, `TokenService`
    * and `Budget`.
@@ -120,7 +122,9 @@ export class BankClient extends Context.Service<
     config: Layer.Layer<BankConfig, E, R>,
     options?: { readonly budgetFile?: string }
   ): Layer.Layer<BankClient | BankConfig | TokenService | Budget, E, R> => {
-    const http = Layer.unwrap(Effect.map(Effect.service(BankConfig), (settings) => httpLayer(settings)))
+    const http = Layer.unwrap(
+      Effect.map(Effect.service(BankConfig), (settings) => BankTransport.layerUndici(settings.tls))
+    )
     const store =
       options?.budgetFile === "memory"
         ? BudgetStore.layerMemory
@@ -143,7 +147,10 @@ export const defaultBudgetFile = (): string => {
   return join(dir, "budget.sqlite")
 }
 
-/** An undici-backed `HttpClient` with the configured client certificate, key, passphrase and CA. */
+/**
+ * An undici-backed effect `HttpClient` with the configured client certificate, key, passphrase and CA, for
+ * callers that talk to the bank with effect's HTTP client themselves.
+ */
 export const httpLayer = (settings: Settings): Layer.Layer<HttpClient.HttpClient> => {
   const tls = settings.tls
   if (tls === undefined) return NodeHttpClient.layerUndici
@@ -164,6 +171,8 @@ export const layerNodeFromOptions = (
 ): Layer.Layer<BankClient | BankConfig | TokenService | Budget, BankConfigError> =>
   BankClient.layerNode(BankConfig.layer(options), budget)
 
+const noStack = { captureStackTrace: false } as const
+
 type ApiOperation = "balanceCheck" | "standingOrders"
 
 interface CallSpec<A> {
@@ -180,7 +189,7 @@ interface CallSpec<A> {
 
 const make = Effect.gen(function* () {
   const config = yield* BankConfig
-  const client = yield* HttpClient.HttpClient
+  const transport = yield* BankTransport
   const tokens = yield* TokenProvider
   const budget = yield* Budget
 
@@ -203,11 +212,8 @@ const make = Effect.gen(function* () {
         ...(spec.processId === undefined ? {} : { [HeaderNames.processId]: spec.processId }),
         ...PsuContext.headers(spec.options.psu)
       }
-      const request = HttpClientRequest.post(`${config.baseUrl}${spec.path}`).pipe(
-        HttpClientRequest.setHeaders(headers),
-        HttpClientRequest.bodyText(spec.body, jsonContentType)
-      )
-      const exchange = yield* Transport.send(client, request, {
+      const outgoing = { url: `${config.baseUrl}${spec.path}`, headers, contentType: jsonContentType, body: spec.body }
+      const exchange = yield* Transport.send(transport, outgoing, {
         operation: spec.operation,
         identity,
         timeout: config.requestTimeout
@@ -239,8 +245,8 @@ const make = Effect.gen(function* () {
           new MalformedResponse({ path: decoded.failure.path, detail: decoded.failure.message })
         )
       }
-      const echoedCorrelation = Option.getOrUndefined(HttpHeaders.get(exchange.headers, "correlation-id"))
-      const echoedProcess = Option.getOrUndefined(HttpHeaders.get(exchange.headers, "process-id"))
+      const echoedCorrelation = exchange.headers["correlation-id"]
+      const echoedProcess = exchange.headers["process-id"]
       return {
         body: decoded.success,
         identity:
@@ -314,7 +320,7 @@ const make = Effect.gen(function* () {
 
   const encodeBalanceCheck = Schema.encodeUnknownResult(BalanceCheck.Request)
 
-  const balanceCheck = Effect.fn("BankClient.balanceCheck")(function* (
+  const balanceCheck = Effect.fnUntraced(function* (
     request: BalanceCheck.Request,
     options: CallOptions
   ): Effect.fn.Return<Reply<BalanceCheck.Response>, BankError> {
@@ -380,7 +386,7 @@ const make = Effect.gen(function* () {
     })
   }
 
-  const standingOrdersPage = Effect.fn("BankClient.standingOrdersPage")(function* (
+  const standingOrdersPage = Effect.fnUntraced(function* (
     options: PageOptions
   ): Effect.fn.Return<Reply<StandingOrdersPage>, BankError> {
     const correlationId = options.correlationId ?? crypto.randomUUID()
@@ -438,5 +444,12 @@ const make = Effect.gen(function* () {
       })
     )
 
-  return BankClient.of({ balanceCheck, standingOrdersPage, standingOrders })
+  // spans without stack-trace capture: capturing one costs more than the rest of the call's own work
+  return BankClient.of({
+    balanceCheck: (request, options) =>
+      Effect.withSpan(balanceCheck(request, options), "BankClient.balanceCheck", noStack),
+    standingOrdersPage: (options) =>
+      Effect.withSpan(standingOrdersPage(options), "BankClient.standingOrdersPage", noStack),
+    standingOrders
+  })
 })

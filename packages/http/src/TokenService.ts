@@ -6,9 +6,9 @@
  */
 import { AccessToken } from "@tppkit/core"
 import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Redacted, Result, Schema } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
 import { BankConfig, type Environment } from "./BankConfig.ts"
 import { BankError, isTransient, MalformedResponse, type Operation } from "./BankError.ts"
+import { BankTransport } from "./BankTransport.ts"
 import * as Transport from "./internal/Transport.ts"
 import * as Wire from "./internal/Wire.ts"
 
@@ -65,11 +65,11 @@ export class TokenService extends Context.Service<
   }
 >()("@tppkit/http/TokenService") {
   /** The live service: form POST to the token path of the configured environment. */
-  static readonly layer: Layer.Layer<TokenService, never, BankConfig | HttpClient.HttpClient> = Layer.effect(
+  static readonly layer: Layer.Layer<TokenService, never, BankConfig | BankTransport> = Layer.effect(
     TokenService,
     Effect.gen(function* () {
       const config = yield* BankConfig
-      const client = yield* HttpClient.HttpClient
+      const transport = yield* BankTransport
       const url = `${config.baseUrl}${config.paths.token}`
       const margin = Duration.toMillis(config.tokenSafetyMargin)
 
@@ -82,13 +82,10 @@ export class TokenService extends Context.Service<
             client_secret: Redacted.value(config.clientSecret),
             scope: key
           }).toString()
-          const req = HttpClientRequest.post(url).pipe(
-            HttpClientRequest.bodyText(form, "application/x-www-form-urlencoded;charset=UTF-8"),
-            HttpClientRequest.acceptJson
-          )
           const requestId = crypto.randomUUID()
           const identity = { requestId }
-          const exchange = yield* Transport.send(client, req, {
+          const outgoing = { url, headers: {}, contentType: AccessToken.contentType, body: form }
+          const exchange = yield* Transport.send(transport, outgoing, {
             operation: "token",
             identity,
             timeout: config.requestTimeout
@@ -136,7 +133,11 @@ export class TokenService extends Context.Service<
         get: (scopes) =>
           Cache.get(cache, scopeKey(scopes)).pipe(
             Effect.map((issued) => issued.token),
-            Effect.withSpan("TokenService.get", { attributes: { scope: scopeKey(scopes) } })
+            Effect.withSpan(
+              "TokenService.get",
+              { attributes: { scope: scopeKey(scopes) } },
+              { captureStackTrace: false }
+            )
           ),
         invalidate: (scopes) => Cache.invalidate(cache, scopeKey(scopes))
       })

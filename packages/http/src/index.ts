@@ -10,6 +10,8 @@ export * as BankClient from "./BankClient.ts"
 export * as BankConfig from "./BankConfig.ts"
 /** The error family `BankError` and its tagged reasons. */
 export * as BankError from "./BankError.ts"
+/** How requests reach the bank: over any effect HttpClient, or undici directly. */
+export * as BankTransport from "./BankTransport.ts"
 /** The daily budget of unattended standing-order calls and its stores. */
 export * as Budget from "./Budget.ts"
 /** Error bodies: OAuth, problem details, Berlin Group, Czech/Slovak standard, raw text. */

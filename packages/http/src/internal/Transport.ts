@@ -2,8 +2,7 @@
  * One HTTP exchange with the bank: send, read the whole body within the timeout, and turn every failure
  * into a `BankError` reason. Also the retry loop (bounded attempts and time, exponential backoff, jitter).
  */
-import { Cause, Clock, Duration, Effect, Option, Random } from "effect"
-import { Headers, HttpClient, type HttpClientError, type HttpClientRequest } from "effect/http"
+import { Clock, Duration, Effect, Random } from "effect"
 import type { RetryPolicy } from "../BankConfig.ts"
 import {
   BadRequest,
@@ -15,55 +14,11 @@ import {
   type Reason,
   ServerError,
   TooManyRequests,
-  TransportFailure,
   Unauthorized,
   UnexpectedStatus
 } from "../BankError.ts"
+import type { BankTransport, Exchange, Outgoing } from "../BankTransport.ts"
 import * as ErrorBody from "../ErrorBody.ts"
-
-/** A response read completely. */
-export interface Exchange {
-  readonly status: number
-  readonly headers: Headers.Headers
-  readonly text: string
-}
-
-const connectCodes = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT"
-])
-const resetCodes = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED", "ECONNABORTED"])
-const timeoutCodes = new Set(["ETIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"])
-
-const errorCode = (cause: unknown): string | undefined => {
-  let current: unknown = cause
-  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === "string") return code
-    current = (current as { cause?: unknown }).cause
-  }
-  return undefined
-}
-
-/** Classifies a transport error by its system or undici code. */
-export const transportFailure = (error: HttpClientError.HttpClientError): TransportFailure => {
-  const code = errorCode(error.reason.cause)
-  const kind =
-    code === undefined
-      ? "other"
-      : connectCodes.has(code)
-        ? "connect"
-        : resetCodes.has(code)
-          ? "reset"
-          : timeoutCodes.has(code)
-            ? "timeout"
-            : "other"
-  return new TransportFailure({ kind, detail: code ?? error.reason._tag })
-}
 
 /** Reads `Retry-After` as seconds: delta-seconds or an HTTP date relative to `nowMillis` (RFC 9110 10.2.3). */
 export const retryAfterSeconds = (value: string | undefined, nowMillis: number): number | undefined => {
@@ -76,7 +31,7 @@ export const retryAfterSeconds = (value: string | undefined, nowMillis: number):
 
 /** Maps a non-2xx response to a reason, with the decoded error body. */
 export const statusReason = (exchange: Exchange, nowMillis: number): Reason => {
-  const body = ErrorBody.decode(exchange.text, Option.getOrUndefined(Headers.get(exchange.headers, "content-type")))
+  const body = ErrorBody.decode(exchange.text, exchange.headers["content-type"])
   const status = exchange.status
   switch (status) {
     case 400:
@@ -88,7 +43,7 @@ export const statusReason = (exchange: Exchange, nowMillis: number): Reason => {
     case 404:
       return new NotFound({ body })
     case 429: {
-      const after = retryAfterSeconds(Option.getOrUndefined(Headers.get(exchange.headers, "retry-after")), nowMillis)
+      const after = retryAfterSeconds(exchange.headers["retry-after"], nowMillis)
       return new TooManyRequests(after === undefined ? { body } : { retryAfterSeconds: after, body })
     }
     default:
@@ -97,10 +52,10 @@ export const statusReason = (exchange: Exchange, nowMillis: number): Reason => {
 }
 
 /** The identity echoed by a response: Response-ID, Correlation-ID and Process-ID. */
-export const echoedIdentity = (identity: Identity, headers: Headers.Headers): Identity => {
-  const responseId = Option.getOrUndefined(Headers.get(headers, "response-id"))
-  const correlationId = Option.getOrUndefined(Headers.get(headers, "correlation-id"))
-  const processId = Option.getOrUndefined(Headers.get(headers, "process-id"))
+export const echoedIdentity = (identity: Identity, headers: Readonly<Record<string, string>>): Identity => {
+  const responseId = headers["response-id"]
+  const correlationId = headers["correlation-id"]
+  const processId = headers["process-id"]
   return {
     ...identity,
     ...(responseId === undefined ? {} : { responseId }),
@@ -110,45 +65,36 @@ export const echoedIdentity = (identity: Identity, headers: Headers.Headers): Id
 }
 
 /**
- * Sends one request and reads its body, within `timeout`. Transport failures and the timeout become a
+ * Sends one request through the transport and reads its body. Transport failures and the timeout become a
  * `BankError`; any status is returned as an `Exchange` (the caller maps non-2xx with `statusReason`).
- * The exchange runs in a span named after the operation with method, path, status and Request-ID.
+ * The exchange runs in a span named after the operation with method, path, status and Request-ID only.
  */
 export const send = (
-  client: HttpClient.HttpClient,
-  request: HttpClientRequest.HttpClientRequest,
+  transport: BankTransport["Service"],
+  outgoing: Outgoing,
   options: { readonly operation: Operation; readonly identity: Identity; readonly timeout: Duration.Duration }
 ): Effect.Effect<Exchange, BankError> =>
-  client.execute(request).pipe(
-    Effect.flatMap((response) =>
-      Effect.map(response.text, (text): Exchange => ({ status: response.status, headers: response.headers, text }))
-    ),
-    Effect.timeout(options.timeout),
-    Effect.provideService(HttpClient.TracerPropagationEnabled, false),
-    Effect.catch((error) =>
-      Effect.fail(
-        new BankError({
-          operation: options.operation,
-          identity: options.identity,
-          reason: Cause.isTimeoutError(error)
-            ? new TransportFailure({
-                kind: "timeout",
-                detail: `no complete response within ${Duration.format(options.timeout)}`
-              })
-            : transportFailure(error)
-        })
-      )
-    ),
+  transport.send(outgoing, options.timeout).pipe(
+    Effect.mapError((reason) => new BankError({ operation: options.operation, identity: options.identity, reason })),
     Effect.tap((exchange) => Effect.annotateCurrentSpan("http.response.status_code", exchange.status)),
-    Effect.withSpan(`tppkit.${options.operation}`, {
-      kind: "client",
-      attributes: {
-        "http.request.method": request.method,
-        "url.path": new URL(request.url).pathname,
-        "tppkit.request_id": options.identity.requestId ?? ""
-      }
-    })
+    Effect.withSpan(
+      `tppkit.${options.operation}`,
+      {
+        kind: "client",
+        attributes: {
+          "http.request.method": "POST",
+          "url.path": pathOf(outgoing.url),
+          "tppkit.request_id": options.identity.requestId ?? ""
+        }
+      },
+      { captureStackTrace: false }
+    )
   )
+
+const pathOf = (url: string): string => {
+  const start = url.indexOf("/", url.indexOf("//") + 2)
+  return start === -1 ? "/" : url.slice(start)
+}
 
 /**
  * Runs `attempt` (given the attempt number from 1) and retries it while the failure is transient, at most

@@ -1,0 +1,128 @@
+/**
+ * HTTP client overhead (issue 4): one balance check through the whole client stack (BankClient: validation,
+ * encoding, cached token, headers, span, timeout, retry wrapper, decoding) against a bare undici request with the
+ * same headers and body, to the same minimal node:http server on loopback, in one process, alternating rounds.
+ * Reports the ratio of median per-request times (target ≤ 1.2×).
+ *
+ * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/http.ts` alone.
+ * Environment: BENCH_HTTP_ROUNDS (default 20), BENCH_HTTP_REQUESTS (per round, default 500).
+ */
+import { randomUUID } from "node:crypto"
+import { once } from "node:events"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Currency, Iban, Money } from "@tppkit/core"
+import { BankClient } from "@tppkit/http"
+import { Effect, ManagedRuntime, Redacted } from "effect"
+import { Agent, request } from "undici"
+
+const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 20)
+const perRound = Number(process.env.BENCH_HTTP_REQUESTS ?? 500)
+
+const server = createServer((req, res) => {
+  const chunks: Array<Buffer> = []
+  req.on("data", (c: Buffer) => chunks.push(c))
+  req.on("end", () => {
+    const payload = req.url?.endsWith("/connect/token")
+      ? JSON.stringify({ access_token: "bench-token", token_type: "Bearer", expires_in: 1200 })
+      : JSON.stringify({ response: "APPR", dateTime: "2026-11-21T10:00:00Z" })
+    res.writeHead(200, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(payload),
+      "response-id": String(req.headers["request-id"] ?? "")
+    })
+    res.end(payload)
+  })
+})
+server.listen(0, "127.0.0.1")
+await once(server, "listening")
+const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+const runtime = ManagedRuntime.make(
+  BankClient.layerNodeFromOptions(
+    { environment: "sandbox", baseUrl, clientId: "bench", clientSecret: Redacted.make("bench-secret") },
+    { budgetFile: "memory" }
+  )
+)
+const psu = { ipAddress: "203.0.113.7", deviceOs: "Linux", userAgent: "bench/1.0" }
+const checkRequest = {
+  instructionIdentification: "bench-1",
+  iban: Iban.parseUnsafe("SK2411000000002612345678"),
+  amount: { value: Money.parseUnsafe("120.50"), currency: Currency.EUR }
+}
+
+const stackRound = (n: number): Promise<void> =>
+  runtime.runPromise(
+    Effect.gen(function* () {
+      const client = yield* BankClient.BankClient
+      for (let i = 0; i < n; i++) yield* client.balanceCheck(checkRequest, { psu })
+    })
+  )
+
+const agent = new Agent()
+const url = `${baseUrl}/piisp-test/api/v1/accounts/balanceCheck`
+const body = JSON.stringify({
+  instructionIdentification: "bench-1",
+  iban: "SK2411000000002612345678",
+  amount: { value: 120.5, currency: "EUR" }
+})
+const bareRound = async (n: number): Promise<void> => {
+  for (let i = 0; i < n; i++) {
+    const res = await request(url, {
+      method: "POST",
+      dispatcher: agent,
+      headers: {
+        "Content-Type": "application/json;charset=UTF-8",
+        Authorization: "Bearer bench-token",
+        "Request-ID": randomUUID(),
+        "Correlation-ID": randomUUID(),
+        "PSU-IP-Address": psu.ipAddress,
+        "PSU-Device-OS": psu.deviceOs,
+        "PSU-User-Agent": psu.userAgent
+      },
+      body
+    })
+    const parsed = JSON.parse(await res.body.text()) as { response?: string }
+    if (res.statusCode !== 200 || parsed.response !== "APPR") throw new Error("unexpected bare response")
+  }
+}
+
+const time = async (f: () => Promise<void>): Promise<number> => {
+  const start = process.hrtime.bigint()
+  await f()
+  return Number(process.hrtime.bigint() - start) / 1e6
+}
+
+const median = (xs: Array<number>): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(s.length / 2)
+  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2
+}
+
+// warm-up: token, connections, JIT
+await stackRound(200)
+await bareRound(200)
+
+const stack: Array<number> = []
+const bare: Array<number> = []
+for (let r = 0; r < rounds; r++) {
+  // alternate which one goes first, so neither always runs on a warmer process
+  if (r % 2 === 0) {
+    stack.push((await time(() => stackRound(perRound))) / perRound)
+    bare.push((await time(() => bareRound(perRound))) / perRound)
+  } else {
+    bare.push((await time(() => bareRound(perRound))) / perRound)
+    stack.push((await time(() => stackRound(perRound))) / perRound)
+  }
+}
+
+const ms = (x: number) => `${(x * 1000).toFixed(0)} µs`
+const ratio = median(stack) / median(bare)
+console.log(`http client overhead (${rounds} rounds × ${perRound} sequential balance checks, loopback)`)
+console.log(`  whole client stack  median ${ms(median(stack))}/request`)
+console.log(`  bare undici request median ${ms(median(bare))}/request`)
+console.log(`  ratio ${ratio.toFixed(2)}× (target ≤ 1.2×) ${ratio <= 1.2 ? "ok" : "ABOVE TARGET"}`)
+
+await runtime.dispose()
+await agent.close()
+server.close()
