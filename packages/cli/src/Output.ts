@@ -31,7 +31,7 @@ export const writeAll = (pieces: Iterable<string>): Effect.Effect<void, never, S
       }
       if (buffer.length > 0) yield buffer
     }
-    yield* Stream.run(Stream.fromIterable(batches()), stdio.stdout())
+    yield* Stream.run(Stream.fromIterable(batches(), { chunkSize: 1 }), stdio.stdout())
   }).pipe(Effect.ignore)
 
 /** Writes one line (a newline is appended) to stdout. */
