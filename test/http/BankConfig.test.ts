@@ -1,0 +1,55 @@
+import { assert, describe, it } from "@effect/vitest"
+import { BankConfig } from "@tppkit/http"
+import { ConfigProvider, Duration, Effect, Exit, Redacted } from "effect"
+
+const fromEnv = (env: Record<string, string>) =>
+  Effect.service(BankConfig.BankConfig).pipe(
+    Effect.provide(BankConfig.BankConfig.layerConfig),
+    Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)))
+  )
+
+describe("BankConfig.layerConfig", () => {
+  it.effect("reads TPPKIT_* variables, secret redacted, live paths", () =>
+    Effect.gen(function* () {
+      const settings = yield* fromEnv({
+        TPPKIT_ENVIRONMENT: "live",
+        TPPKIT_BASE_URL: "https://bank.example/",
+        TPPKIT_CLIENT_ID: "tpp",
+        TPPKIT_CLIENT_SECRET: "env-secret",
+        TPPKIT_REQUEST_TIMEOUT: "5 seconds",
+        TPPKIT_SCOPE_STANDING_ORDERS: "AISP PISP"
+      })
+      assert.strictEqual(settings.baseUrl, "https://bank.example")
+      assert.strictEqual(settings.paths.token, "/identity-server/connect/token")
+      assert.strictEqual(settings.paths.balanceCheck, "/piisp/api/v1/accounts/balanceCheck")
+      assert.strictEqual(settings.paths.standingOrder, "/aisp/api/v1/accounts/standingOrder")
+      assert.strictEqual(Redacted.value(settings.clientSecret), "env-secret")
+      assert.notInclude(String(settings.clientSecret), "env-secret")
+      assert.strictEqual(Duration.toMillis(settings.requestTimeout), 5000)
+      assert.deepStrictEqual(settings.scopes.standingOrders, ["AISP", "PISP"])
+      assert.strictEqual(settings.budget.timeZone, "Europe/Bratislava")
+    })
+  )
+
+  it.effect("sandbox paths by default; live over http:// refused without echoing the secret", () =>
+    Effect.gen(function* () {
+      const sandbox = yield* fromEnv({
+        TPPKIT_BASE_URL: "http://127.0.0.1:8080",
+        TPPKIT_CLIENT_ID: "tpp",
+        TPPKIT_CLIENT_SECRET: "s"
+      })
+      assert.strictEqual(sandbox.paths.token, "/identity-server-test/connect/token")
+      const exit = yield* Effect.exit(
+        fromEnv({
+          TPPKIT_ENVIRONMENT: "live",
+          TPPKIT_BASE_URL: "http://bank.example",
+          TPPKIT_CLIENT_ID: "tpp",
+          TPPKIT_CLIENT_SECRET: "top-secret-value"
+        })
+      )
+      assert.isTrue(Exit.isFailure(exit))
+      assert.include(String(exit), "https")
+      assert.notInclude(String(exit), "top-secret-value")
+    })
+  )
+})
