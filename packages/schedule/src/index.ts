@@ -6,6 +6,8 @@
 
 /** Cash-flow totals per currency, debtor account and period. */
 export * as CashFlow from "./CashFlow.ts"
+/** Funds checks: balance checks of upcoming payments, reporting those at risk. */
+export * as FundsCheck from "./FundsCheck.ts"
 /** National holiday calendars from the date-holidays library. */
 export * as Holidays from "./Holidays.ts"
 /** iCalendar (RFC 5545) export of projected payments. */
@@ -14,3 +16,7 @@ export * as ICalendar from "./ICalendar.ts"
 export * as Payment from "./Payment.ts"
 /** Projection of standing orders over a window of execution dates. */
 export * as Projection from "./Projection.ts"
+/** Error family of the schedule package. */
+export * as ScheduleError from "./ScheduleError.ts"
+/** Runs effects on (or working days before) each payment's execution date, driven by Clock and Schedule. */
+export * as Scheduler from "./Scheduler.ts"
