@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { arch, type as osType, release } from "node:os"
-import { BankClient, type PsuContext, TokenService } from "@tppkit/http"
+import type { PsuContext } from "@tppkit/http"
 import { Config, Effect, Option, Redacted } from "effect"
 import { Flag } from "effect/cli"
 import * as Failure from "./Failure.ts"
@@ -27,18 +27,6 @@ export interface Target {
   /** The daily-budget store: an SQLite file, or `"memory"`; default `~/.tppkit/budget.sqlite`. */
   readonly budgetFile?: string | undefined
 }
-
-/** The bank client (with `BankConfig`, `TokenService` and `Budget`) on Node for a target. */
-export const clientLayer = (target: Target) =>
-  BankClient.layerNodeFromOptions(
-    {
-      environment: target.environment,
-      baseUrl: target.baseUrl,
-      clientId: target.clientId,
-      clientSecret: target.clientSecret
-    },
-    target.budgetFile === undefined ? undefined : { budgetFile: target.budgetFile }
-  )
 
 const optionalWithEnv = <A>(flag: Flag.Flag<A>, config: Config.Config<A>) =>
   flag.pipe(Flag.withFallbackConfig(config), Flag.optional)
@@ -152,9 +140,3 @@ export const accessTokenFlag = optionalWithEnv(
   ),
   Config.Redacted("TPPKIT_ACCESS_TOKEN")
 )
-
-/** The SCA token of the environment, when one was given. */
-export const scaToken = (
-  environment: "sandbox" | "live",
-  token: Option.Option<Redacted.Redacted<string>>
-): TokenService.Token | undefined => (Option.isSome(token) ? TokenService.fromSca(environment, token.value) : undefined)

@@ -5,37 +5,11 @@
  *
  * @since 0.1.0
  */
-import { ICalendar } from "@tppkit/schedule"
-import { Effect, FileSystem, Result } from "effect"
+import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as Failure from "./Failure.ts"
-import * as Output from "./Output.ts"
-import * as Project from "./Project.ts"
-import * as Render from "./Render.ts"
 
 /** The output formats of `tppkit project`. */
 export const formats = ["table", "json", "csv", "ics"] as const
-
-const readOrders = (file: string) =>
-  Effect.gen(function* () {
-    if (file === "-") return yield* Output.readStdin.pipe(Effect.mapError(Failure.failure))
-    const fs = yield* FileSystem.FileSystem
-    return yield* fs
-      .readFileString(file)
-      .pipe(
-        Effect.mapError((e) =>
-          Failure.failure(
-            `cannot read orders file ${JSON.stringify(file)}: ${
-              e.reason._tag === "NotFound"
-                ? "no such file"
-                : e.reason._tag === "PermissionDenied"
-                  ? "permission denied"
-                  : e.reason.message
-            }`
-          )
-        )
-      )
-  })
 
 /** `tppkit project --orders FILE --from D --to D [--calendar C] [--holidays D,…] [--convention X] [--format F]`. */
 export const projectCommand = Command.make(
@@ -65,42 +39,11 @@ export const projectCommand = Command.make(
     ]).pipe(Flag.withDescription("Business-day convention"), Flag.withDefault("following")),
     format: Flag.Literals("format", formats).pipe(Flag.withDescription("Output format"), Flag.withDefault("table"))
   },
-  Effect.fn("tppkit.project")(function* (input) {
-    const settings = Project.settings({
-      from: input.from,
-      to: input.to,
-      calendar: input.calendar,
-      holidays: input.holidays._tag === "Some" ? input.holidays.value : undefined,
-      convention: input.convention
-    })
-    if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
-    const text = yield* readOrders(input.orders)
-    const decoded = Project.decodeOrders(text)
-    if (Result.isFailure(decoded)) {
-      return yield* Failure.failure(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
-    }
-    if (decoded.success.orders.length > 1000) {
-      yield* Output.progress(`projecting ${decoded.success.orders.length} standing orders…`)
-    }
-    switch (input.format) {
-      case "table":
-        return yield* Output.line(Render.projectionTable(Project.report(decoded.success, settings.success)))
-      case "json":
-        return yield* Output.writeAll(
-          Render.projectionJsonChunks(Project.lazyReport(decoded.success, settings.success))
-        )
-      case "csv": {
-        const report = Project.lazyReport(decoded.success, settings.success)
-        yield* warnSkipped(report.skipped)
-        return yield* Output.writeAll(Render.projectionCsvChunks(report))
-      }
-      case "ics": {
-        const report = Project.report(decoded.success, settings.success)
-        yield* warnSkipped(report.skipped)
-        return yield* Output.write(ICalendar.fromPayments(report.payments))
-      }
-    }
-  })
+  (input) =>
+    Effect.flatMap(
+      Effect.promise(() => import("./internal/project.ts")),
+      (impl) => impl.run(input)
+    )
 ).pipe(
   Command.withDescription("Project the payments of standing orders over a window of dates"),
   Command.withExamples([
@@ -115,8 +58,3 @@ export const projectCommand = Command.make(
     }
   ])
 )
-
-const warnSkipped = (skipped: ReadonlyArray<Render.SkippedRow>) =>
-  Effect.forEach(skipped, (s) => Output.errorLine(`tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`), {
-    discard: true
-  })

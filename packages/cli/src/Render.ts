@@ -359,3 +359,46 @@ export const projectionCsvChunks = function* (report: StreamedReport): Generator
 
 /** The payments as CSV with the JSON format's payment fields as columns. */
 export const projectionCsv = (report: StreamedReport): string => [...projectionCsvChunks(report)].join("")
+
+/** Key/value lines aligned on the longest key. */
+export const keyValues = (rows: ReadonlyArray<readonly [string, string]>): string => {
+  const width = Math.max(...rows.map(([k]) => k.length))
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n")
+}
+
+/** A standing order as the list table needs it (structurally core's `StandingOrder`). */
+export interface StandingOrderRow {
+  readonly orderId: string
+  readonly frequency: string
+  readonly startDate?: LocalDate.LocalDate | undefined
+  readonly nextDate?: LocalDate.LocalDate | undefined
+  readonly creditor: { readonly name?: string | undefined; readonly iban: string }
+  readonly instructedAmount: { readonly value: BigDecimal.BigDecimal; readonly currency: string }
+}
+
+const orderColumns: ReadonlyArray<Column> = [
+  { header: "Order", flex: true },
+  { header: "Freq" },
+  { header: "Next" },
+  { header: "Creditor", flex: true },
+  { header: "Amount", align: "right" },
+  { header: "Cur" }
+]
+
+/** Standing orders as table rows: id, frequency, next (or start) date, creditor, amount. */
+export const ordersTable = (orders: ReadonlyArray<StandingOrderRow>, width: number = WIDTH): Array<string> =>
+  table(
+    orderColumns,
+    orders.map((o) => {
+      const next = o.nextDate ?? o.startDate
+      return [
+        o.orderId,
+        o.frequency,
+        next === undefined ? "" : LocalDate.format(next),
+        o.creditor.name ?? o.creditor.iban,
+        fixed2(o.instructedAmount.value),
+        o.instructedAmount.currency
+      ]
+    }),
+    width
+  )

@@ -10,7 +10,9 @@ export * as BankCommands from "./BankCommands.ts"
 export * as Cli from "./Cli.ts"
 /** Connection and PSU flags of the bank commands, with `TPPKIT_*` fallbacks. */
 export * as Connection from "./Connection.ts"
-/** `tppkit demo`: the whole flow against the mock bank. */
+/** The demo's program, layer and funds-check report. */
+export * as Demo from "./Demo.ts"
+/** The `tppkit demo` command. */
 export * as DemoCommand from "./DemoCommand.ts"
 /** One-line failure messages and exit codes. */
 export * as Failure from "./Failure.ts"

@@ -1,0 +1,254 @@
+/**
+ * The work behind `tppkit token`, `tppkit balance-check` and `tppkit standing-orders`, loaded only when one of
+ * them runs (it pulls in the HTTP stack).
+ */
+import { Currency, Iban, Money, StandingOrder } from "@tppkit/core"
+import { BankClient, BankConfig, ErrorBody, TokenService } from "@tppkit/http"
+import { Clock, Effect, Option, Redacted, Result, Stream } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import * as Connection from "../Connection.ts"
+import * as Failure from "../Failure.ts"
+import * as Output from "../Output.ts"
+import * as Render from "../Render.ts"
+import { clientLayer, scaToken } from "./client.ts"
+
+const settingsOf = (target: Connection.Target) =>
+  Effect.mapError(
+    Effect.fromResult(
+      BankConfig.make({
+        environment: target.environment,
+        baseUrl: target.baseUrl,
+        clientId: target.clientId,
+        clientSecret: target.clientSecret
+      })
+    ),
+    (e) => Failure.usage(e.message)
+  )
+
+// ---------------------------------------------------------------------------
+// token
+// ---------------------------------------------------------------------------
+
+/** What `tppkit token` learned: the token, its type and scopes, and when it expires. */
+export interface Issued {
+  readonly tokenType: string
+  readonly accessToken: Redacted.Redacted<string>
+  readonly scopes: ReadonlyArray<string>
+  readonly expiresIn: number
+  readonly expiresAt: string
+  readonly environment: "sandbox" | "live"
+}
+
+const transportMessage = (url: string, e: { readonly message: string }) =>
+  `token: cannot reach ${url}: ${e.message.split("\n")[0]}`
+
+/** Requests a client-credentials token (section 4.1) and reports its expiry; the secret is never printed. */
+const issueToken = (settings: BankConfig.Settings, scopes: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const url = `${settings.baseUrl}${settings.paths.token}`
+    const form = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: settings.clientId,
+      client_secret: Redacted.value(settings.clientSecret),
+      scope: scopes.join(" ")
+    }).toString()
+    const started = yield* Clock.currentTimeMillis
+    const reply = yield* HttpClientRequest.post(url).pipe(
+      HttpClientRequest.bodyText(form, "application/x-www-form-urlencoded;charset=UTF-8"),
+      HttpClientRequest.acceptJson,
+      client.execute,
+      Effect.flatMap((res) => Effect.map(res.text, (text) => ({ status: res.status, headers: res.headers, text }))),
+      Effect.timeoutOrElse({
+        duration: settings.requestTimeout,
+        orElse: () => Effect.fail(Failure.failure(`token: no answer from ${url} in time`))
+      }),
+      Effect.catchTag("HttpClientError", (e) => Effect.fail(Failure.failure(transportMessage(url, e))))
+    )
+    if (reply.status < 200 || reply.status > 299) {
+      const body = ErrorBody.decode(reply.text, reply.headers["content-type"])
+      return yield* Failure.failure(`token: status ${reply.status} (${ErrorBody.summary(body)})`)
+    }
+    const decoded = TokenService.decodeTokenResponse(reply.text)
+    if (Result.isFailure(decoded)) return yield* Failure.failure(`token: ${decoded.failure.message}`)
+    const { access_token, token_type, expires_in } = decoded.success
+    return {
+      tokenType: token_type,
+      accessToken: access_token,
+      scopes,
+      expiresIn: expires_in,
+      expiresAt: new Date(started + expires_in * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+      environment: settings.environment
+    } satisfies Issued
+  }).pipe(Effect.scoped, Effect.provide(BankClient.httpLayer(settings)))
+
+/** The parsed connection flags plus `--access-token`. */
+export interface BankInput extends Connection.Values {
+  readonly accessToken: Option.Option<Redacted.Redacted<string>>
+}
+
+/** Runs `tppkit token`. */
+export const token = Effect.fn("tppkit.token")(function* (
+  input: Connection.Values & { readonly scope: string; readonly showToken: boolean; readonly format: "table" | "json" }
+) {
+  const target = yield* Connection.target(input, { needsClient: true })
+  const settings = yield* settingsOf(target)
+  const scopes = input.scope.split(/[\s,]+/).filter((s) => s.length > 0)
+  const issued = yield* issueToken(settings, scopes)
+  if (input.showToken && input.format === "table") return yield* Output.line(Redacted.value(issued.accessToken))
+  if (input.format === "json") {
+    return yield* Output.line(
+      JSON.stringify({
+        tokenType: issued.tokenType,
+        scopes: issued.scopes,
+        expiresIn: issued.expiresIn,
+        expiresAt: issued.expiresAt,
+        environment: issued.environment,
+        ...(input.showToken ? { accessToken: Redacted.value(issued.accessToken) } : {})
+      })
+    )
+  }
+  yield* Output.line(
+    Render.keyValues([
+      ["Token type", issued.tokenType],
+      ["Scopes", issued.scopes.join(" ")],
+      ["Expires in", `${issued.expiresIn} s (at ${issued.expiresAt})`],
+      ["Environment", issued.environment],
+      ["Token", "hidden (use --show-token to print it)"]
+    ])
+  )
+})
+
+/** Runs `tppkit balance-check`. */
+export const balanceCheck = Effect.fn("tppkit.balanceCheck")(function* (
+  input: BankInput & {
+    readonly iban: string
+    readonly amount: string
+    readonly currency: string
+    readonly format: "table" | "json"
+  }
+) {
+  const iban = Iban.parse(input.iban)
+  if (Result.isFailure(iban)) return yield* Failure.usage(`--iban ${JSON.stringify(input.iban)}: ${iban.failure}`)
+  const amount = Money.parse(input.amount)
+  if (Result.isFailure(amount)) {
+    return yield* Failure.usage(`--amount ${JSON.stringify(input.amount)}: ${amount.failure}`)
+  }
+  const tooLarge = Money.invalidReason(amount.success, Money.balanceCheckFormat)
+  if (tooLarge !== undefined) return yield* Failure.usage(`--amount ${JSON.stringify(input.amount)}: ${tooLarge}`)
+  const currency = Currency.parseCurrency(input.currency)
+  if (Result.isFailure(currency)) {
+    return yield* Failure.usage(`--currency ${JSON.stringify(input.currency)}: ${currency.failure}`)
+  }
+  const target = yield* Connection.target(input, { needsClient: Option.isNone(input.accessToken) })
+  const token = scaToken(target.environment, input.accessToken)
+  const reply = yield* Effect.gen(function* () {
+    const client = yield* BankClient.BankClient
+    return yield* client.balanceCheck(
+      {
+        instructionIdentification: crypto.randomUUID(),
+        iban: iban.success,
+        amount: { value: amount.success, currency: currency.success }
+      },
+      { psu: Connection.psu(input), ...(token === undefined ? {} : { token }) }
+    )
+  }).pipe(Effect.provide(clientLayer(target)))
+  const ids = reply.identity
+  if (input.format === "json") {
+    return yield* Output.line(
+      JSON.stringify({
+        iban: iban.success,
+        amount: Money.formatFixed2(amount.success),
+        currency: currency.success,
+        response: reply.body.response,
+        dateTime: reply.body.dateTime,
+        requestId: ids.requestId,
+        correlationId: ids.correlationId,
+        responseId: ids.responseId
+      })
+    )
+  }
+  yield* Output.line(
+    Render.keyValues([
+      ["IBAN", iban.success],
+      ["Amount", `${Money.formatFixed2(amount.success)} ${currency.success}`],
+      ["Answer", reply.body.response === "APPR" ? "APPR (sufficient funds)" : "DECL (insufficient funds)"],
+      ["Date-time", String(reply.body.dateTime)],
+      ["Request-ID", ids.requestId ?? ""],
+      ["Response-ID", ids.responseId ?? ""]
+    ])
+  )
+})
+
+/** Runs `tppkit standing-orders`. */
+export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
+  input: BankInput & {
+    readonly iban: Option.Option<string>
+    readonly page: Option.Option<number>
+    readonly pageSize: Option.Option<number>
+    readonly all: boolean
+    readonly format: "table" | "json"
+  }
+) {
+  let iban: Iban.Iban | undefined
+  if (Option.isSome(input.iban)) {
+    const parsed = Iban.parse(input.iban.value)
+    if (Result.isFailure(parsed)) {
+      return yield* Failure.usage(`--iban ${JSON.stringify(input.iban.value)}: ${parsed.failure}`)
+    }
+    iban = parsed.success
+  }
+  if (input.all && Option.isSome(input.page)) return yield* Failure.usage("--all and --page exclude each other")
+  const target = yield* Connection.target(input, { needsClient: Option.isNone(input.accessToken) })
+  const token = scaToken(target.environment, input.accessToken)
+  const options = {
+    psu: Connection.psu(input),
+    ...(token === undefined ? {} : { token }),
+    ...(iban === undefined ? {} : { iban })
+  }
+  const pageSize = Option.getOrUndefined(input.pageSize)
+  const pages = yield* Effect.gen(function* () {
+    const client = yield* BankClient.BankClient
+    if (!input.all) {
+      const page = Option.getOrUndefined(input.page)
+      const reply = yield* client.standingOrdersPage({
+        ...options,
+        ...(page === undefined ? {} : { page }),
+        ...(pageSize === undefined ? {} : { pageSize })
+      })
+      return [reply]
+    }
+    return yield* client.standingOrders({ ...options, ...(pageSize === undefined ? {} : { pageSize }) }).pipe(
+      Stream.tap((reply) =>
+        Output.progress(
+          `page ${reply.body.page + 1}${reply.body.pageCount === undefined ? "" : ` of ${reply.body.pageCount}`}: ${reply.body.orders.length} orders`
+        )
+      ),
+      Stream.runCollect
+    )
+  }).pipe(Effect.provide(clientLayer(target)))
+  const orders = pages.flatMap((p) => p.body.orders)
+  for (const p of pages) {
+    for (const e of p.body.errors) {
+      yield* Output.errorLine(
+        `tppkit: page ${p.body.page}, record ${e.index} (${e.orderId ?? "no orderId"}) is malformed: ${e.path} ${e.message}`
+      )
+    }
+  }
+  const pageCount = pages[pages.length - 1]?.body.pageCount
+  if (input.format === "json") {
+    const body = {
+      ...(pageCount === undefined || input.all ? {} : { pageCount }),
+      standingOrders: orders.map((o) => StandingOrder.encode(o))
+    }
+    return yield* Output.line(JSON.stringify(body, null, 2))
+  }
+  const first = pages[0]
+  const where = input.all
+    ? `all ${pages.length} page(s)`
+    : `page ${first?.body.page ?? 0}${pageCount === undefined ? "" : ` of ${pageCount} (zero-based)`}`
+  yield* Output.line(`${orders.length} standing order(s), ${where}`)
+  if (orders.length > 0) yield* Output.line(Render.ordersTable(orders).join("\n"))
+  const last = pages[pages.length - 1]
+  if (last !== undefined) yield* Output.line(`Process-ID ${last.identity.processId ?? ""}`)
+})

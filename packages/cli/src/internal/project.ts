@@ -1,0 +1,83 @@
+/**
+ * The work behind `tppkit project`, loaded only when the command runs (it pulls in the schedule package and the
+ * holiday library): read the orders, validate the settings, project, print in the chosen format.
+ */
+import { ICalendar } from "@tppkit/schedule"
+import { Effect, FileSystem, type Option, Result } from "effect"
+import * as Failure from "../Failure.ts"
+import * as Output from "../Output.ts"
+import * as Project from "../Project.ts"
+import * as Render from "../Render.ts"
+
+/** The parsed flags of `tppkit project`. */
+export interface Input {
+  readonly orders: string
+  readonly from: string
+  readonly to: string
+  readonly calendar: string
+  readonly holidays: Option.Option<string>
+  readonly convention: string
+  readonly format: "table" | "json" | "csv" | "ics"
+}
+
+const readOrders = (file: string) =>
+  Effect.gen(function* () {
+    if (file === "-") return yield* Output.readStdin.pipe(Effect.mapError(Failure.failure))
+    const fs = yield* FileSystem.FileSystem
+    return yield* fs
+      .readFileString(file)
+      .pipe(
+        Effect.mapError((e) =>
+          Failure.failure(
+            `cannot read orders file ${JSON.stringify(file)}: ${
+              e.reason._tag === "NotFound"
+                ? "no such file"
+                : e.reason._tag === "PermissionDenied"
+                  ? "permission denied"
+                  : e.reason.message
+            }`
+          )
+        )
+      )
+  })
+
+const warnSkipped = (skipped: ReadonlyArray<Render.SkippedRow>) =>
+  Effect.forEach(skipped, (s) => Output.errorLine(`tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`), {
+    discard: true
+  })
+
+/** Runs `tppkit project` with parsed flags. */
+export const run = Effect.fn("tppkit.project")(function* (input: Input) {
+  const settings = Project.settings({
+    from: input.from,
+    to: input.to,
+    calendar: input.calendar,
+    holidays: input.holidays._tag === "Some" ? input.holidays.value : undefined,
+    convention: input.convention
+  })
+  if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
+  const text = yield* readOrders(input.orders)
+  const decoded = Project.decodeOrders(text)
+  if (Result.isFailure(decoded)) {
+    return yield* Failure.failure(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
+  }
+  if (decoded.success.orders.length > 1000) {
+    yield* Output.progress(`projecting ${decoded.success.orders.length} standing orders…`)
+  }
+  switch (input.format) {
+    case "table":
+      return yield* Output.line(Render.projectionTable(Project.report(decoded.success, settings.success)))
+    case "json":
+      return yield* Output.writeAll(Render.projectionJsonChunks(Project.lazyReport(decoded.success, settings.success)))
+    case "csv": {
+      const report = Project.lazyReport(decoded.success, settings.success)
+      yield* warnSkipped(report.skipped)
+      return yield* Output.writeAll(Render.projectionCsvChunks(report))
+    }
+    case "ics": {
+      const report = Project.report(decoded.success, settings.success)
+      yield* warnSkipped(report.skipped)
+      return yield* Output.write(ICalendar.fromPayments(report.payments))
+    }
+  }
+})
