@@ -324,6 +324,40 @@ describe("properties", () => {
   })
 })
 
+describe("DAIL with and without a holiday counter", () => {
+  it("nth, firstOnOrAfter, between and count agree whether the calendar counts its holidays or not", () => {
+    const plain = Calendar.make("target, no counter", Calendar.target.isHoliday)
+    fc.assert(
+      fc.property(
+        Arb.date(),
+        fc.integer({ min: 0, max: 600 }),
+        fc.integer({ min: -30, max: 900 }),
+        (startDate, k, offset) => {
+          const fast = planOf({ frequency: "DAIL", startDate })
+          const slow = planOf({ frequency: "DAIL", startDate }, { calendar: plain })
+          const at = (startDate + offset) as LocalDate.LocalDate
+          const to = (at + 40) as LocalDate.LocalDate
+          expect([
+            Occurrence.nth(fast, k),
+            Occurrence.firstOnOrAfter(fast, at),
+            Occurrence.between(fast, at, to),
+            Occurrence.count(fast, at, to)
+          ]).toEqual([
+            Occurrence.nth(slow, k),
+            Occurrence.firstOnOrAfter(slow, at),
+            Occurrence.between(slow, at, to),
+            Occurrence.count(slow, at, to)
+          ])
+        }
+      ),
+      { numRuns: 2_000 }
+    )
+    const ended = planOf({ frequency: "DAIL", startDate: d("2026-12-23"), endDate: d("2026-12-31") })
+    expect(Occurrence.nth(ended, 5)?.execution).toBe(d("2026-12-31"))
+    expect(Occurrence.nth(ended, 6)).toBeUndefined()
+  })
+})
+
 describe("properties near the ends of the range (spec: Dates, 0001–9999)", () => {
   const nearEnds = fc.oneof(Arb.date(d("9995-01-01"), LocalDate.MAX), Arb.date(LocalDate.MIN, d("0003-12-31")))
   const endCalendar = fc.oneof(

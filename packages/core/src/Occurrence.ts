@@ -322,14 +322,28 @@ export const firstOnOrAfter = (plan: Plan, date: LocalDate.LocalDate): Occurrenc
 
 /**
  * Occurrence number `k` (0-based), or `undefined` when it does not exist (past `endDate` or 9999-12-31, or
- * moved before 0001-01-01). O(1) for calendar-based codes, O(k) for DAIL.
+ * moved before 0001-01-01). O(1) for calendar-based codes; for DAIL O(log² n) on calendars that count their
+ * holidays, else O(k).
  */
 export const nth = (plan: Plan, k: number): Occurrence | undefined => {
   if (!Number.isInteger(k) || k < 0) return undefined
   if (plan.frequency === "DAIL") {
-    let d = WorkingDays.following(plan.calendar, plan.anchor)
-    for (let i = 0; i < k && d <= plan.lastNominal; i++) d = WorkingDays.following(plan.calendar, d + 1)
-    return d > plan.lastNominal ? undefined : occurrence(k, d, d)
+    const { anchor, calendar, lastNominal } = plan
+    if (calendar.countWeekdayHolidays !== undefined) {
+      // binary search for the first day by which k + 1 working days have passed
+      if (countWorking(calendar, anchor, lastNominal) <= k) return undefined
+      let lo: number = anchor
+      let hi: number = lastNominal
+      while (lo < hi) {
+        const mid = lo + Math.floor((hi - lo) / 2)
+        if (countWorking(calendar, anchor, mid) > k) hi = mid
+        else lo = mid + 1
+      }
+      return occurrence(k, lo, lo)
+    }
+    let d = WorkingDays.following(calendar, anchor)
+    for (let i = 0; i < k && d <= lastNominal; i++) d = WorkingDays.following(calendar, d + 1)
+    return d > lastNominal ? undefined : occurrence(k, d, d)
   }
   const n = nominalAt(plan, k)
   const e = executionOf(plan, n)
