@@ -82,7 +82,7 @@ const workload = (
   const times = impls.map((): Array<number> => [])
   for (let r = -WARMUP_ROUNDS; r < rounds; r++) {
     for (let j = 0; j < impls.length; j++) {
-      const i = (j + r) % impls.length // alternate the order from round to round
+      const i = (((j + r) % impls.length) + impls.length) % impls.length // alternate the order round by round
       const t0 = performance.now()
       impls[i]!.run()
       if (r >= 0) times[i]!.push(performance.now() - t0)
@@ -93,7 +93,7 @@ const workload = (
   impls.forEach((impl, i) => {
     const m = median(times[i]!)
     const full = m * (impl.scale ?? 1)
-    const ratio = impl.name.startsWith("engine") ? "" : `  engine ${(full / base).toFixed(0)}× faster`
+    const ratio = i === 0 || impl.name.startsWith("engine") ? "" : `  engine ${(full / base).toFixed(0)}× faster`
     const sample = impl.scale === undefined ? "" : `  (sample 1/${impl.scale}, time scaled to the full workload)`
     const line = `  ${impl.name.padEnd(34)} ${fmtMs(full).padStart(9)} ms  ${fmtRate((impl.units / m) * 1000).padStart(12)}${ratio}${sample}`
     console.log(line)
