@@ -63,7 +63,7 @@ export const main = (args: ReadonlyArray<string>) =>
     if (Cause.hasInterruptsOnly(exit.cause)) return 130
     const outcome = Failure.outcome(exit.cause)
     if (outcome.message.length > 0) yield* Output.errorLine(`tppkit: ${outcome.message}`)
-    if (outcome.exitCode === Failure.EXIT_USAGE) {
+    if (outcome.exitCode === Failure.EXIT_USAGE && outcome.message.length > 0) {
       yield* Output.errorLine(`Run "tppkit ${commandPathOf(args)}--help" for usage.`)
     }
     if (args.includes("--verbose")) yield* Output.errorLine(Cause.pretty(exit.cause))

@@ -1,0 +1,103 @@
+import { join } from "node:path"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Cli } from "@tppkit/cli"
+import { Effect, Sink, Stdio, Stream } from "effect"
+import { describe, expect, it } from "vitest"
+
+const fixture = (name: string) => join(import.meta.dirname, "fixtures", name)
+
+/** Runs the command in-process with captured stdout/stderr. */
+const run = async (args: ReadonlyArray<string>, options: { stdin?: string; stderrIsTerminal?: boolean } = {}) => {
+  const out: Array<string> = []
+  const err: Array<string> = []
+  const collect = (into: Array<string>) => () =>
+    // biome-ignore lint/suspicious/useIterableCallbackReturn: Sink.forEach takes an effectful callback
+    Sink.forEach((chunk: string | Uint8Array) =>
+      Effect.sync(() => {
+        into.push(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk))
+      })
+    )
+  const stdio = Stdio.layerTest({
+    stdout: collect(out),
+    stderr: collect(err),
+    stdin: Stream.make(new TextEncoder().encode(options.stdin ?? "")),
+    stderrIsTerminal: Effect.succeed(options.stderrIsTerminal ?? false)
+  })
+  const code = await Effect.runPromise(Cli.main(args).pipe(Effect.provide(stdio), Effect.provide(NodeServices.layer)))
+  return { code, stdout: out.join(""), stderr: err.join("") }
+}
+
+const manyOrders = (n: number) =>
+  JSON.stringify(
+    Array.from({ length: n }, (_, i) => ({
+      orderId: `SO-${i}`,
+      debtor: { name: "D", iban: "SK2411000000002612345678" },
+      creditor: { iban: "SK6609000000005012345678" },
+      instructedAmount: { value: 1, currency: "EUR" },
+      startDate: "2026-01-05",
+      frequency: "MNTH"
+    }))
+  )
+
+describe("Cli.main in-process", () => {
+  it("projects a file and returns exit code 0", async () => {
+    const r = await run([
+      "project",
+      "--orders",
+      fixture("orders.json"),
+      "--from",
+      "2024-01-01",
+      "--to",
+      "2024-06-30",
+      "--format",
+      "json"
+    ])
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).totals).toEqual([
+      { currency: "CZK", count: 1, amount: "1000.00" },
+      { currency: "EUR", count: 5, amount: "6252.50" }
+    ])
+  })
+
+  it("writes iCalendar with one event per payment and names skipped orders on stderr", async () => {
+    const r = await run([
+      "project",
+      "--orders",
+      fixture("orders.json"),
+      "--from",
+      "2024-01-01",
+      "--to",
+      "2024-06-30",
+      "--format",
+      "ics"
+    ])
+    expect(r.code).toBe(0)
+    expect(r.stdout.startsWith("BEGIN:VCALENDAR\r\n")).toBe(true)
+    expect(r.stdout.match(/BEGIN:VEVENT/g)).toHaveLength(6)
+    expect(r.stderr).toContain("tppkit: skipped SO-BAD-FREQ")
+  })
+
+  it("reports progress for large projections only when stderr is a terminal", async () => {
+    const args = ["project", "--orders", "-", "--from", "2026-01-01", "--to", "2026-01-31", "--format", "csv"]
+    const quiet = await run(args, { stdin: manyOrders(1001) })
+    expect(quiet.code).toBe(0)
+    expect(quiet.stderr).toBe("")
+    expect(quiet.stdout.split("\r\n")).toHaveLength(1001 + 2)
+    const tty = await run(args, { stdin: manyOrders(1001), stderrIsTerminal: true })
+    expect(tty.stderr).toContain("projecting 1001 standing orders")
+  })
+
+  it("an invalid invocation is one line plus a hint, exit 2; no arguments shows the help only", async () => {
+    const r = await run(["project", "--from", "2024-01-01"])
+    expect(r.code).toBe(2)
+    expect(r.stdout).toBe("")
+    expect(r.stderr.split("\n")[1]).toBe('Run "tppkit project --help" for usage.')
+    const bare = await run([])
+    expect(bare.code).toBe(2) // the help itself goes through the console presenter
+    expect(bare.stderr).toBe("")
+  })
+
+  it("--version succeeds", async () => {
+    expect((await run(["--version"])).code).toBe(0)
+  })
+})

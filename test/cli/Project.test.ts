@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { Project, Render } from "@tppkit/cli"
+import { LocalDate } from "@tppkit/core"
+import { Result } from "effect"
+import { describe, expect, it } from "vitest"
+
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, "fixtures", name), "utf8")
+const base = { from: "2024-01-01", to: "2024-06-30", calendar: "target", convention: "following" }
+
+const failure = <A>(r: Result.Result<A, string>): string => {
+  if (Result.isSuccess(r)) throw new Error("expected a failure")
+  return r.failure
+}
+
+describe("Project.settings", () => {
+  it("accepts the defaults and normalises the calendar name", () => {
+    const s = Result.getOrThrow(Project.settings({ ...base, calendar: " Target " }))
+    expect(s.calendarName).toBe("target")
+    expect(LocalDate.format(s.from)).toBe("2024-01-01")
+    expect(Result.getOrThrow(Project.settings({ ...base, calendar: "sk" })).calendarName).toBe("SK")
+    expect(Result.getOrThrow(Project.settings({ ...base, calendar: "WEEKENDS" })).calendarName).toBe("weekends")
+  })
+
+  it("adds --holidays to the calendar", () => {
+    const s = Result.getOrThrow(Project.settings({ ...base, calendar: "weekends", holidays: "2024-05-31, 2024-06-03" }))
+    expect(s.calendar.isHoliday(LocalDate.parseUnsafe("2024-05-31"))).toBe(true)
+    expect(s.calendar.isHoliday(LocalDate.parseUnsafe("2024-06-03"))).toBe(true)
+    expect(s.calendar.isHoliday(LocalDate.parseUnsafe("2024-06-04"))).toBe(false)
+  })
+
+  it.each([
+    [{ from: "2026-02-30" }, '--from "2026-02-30"'],
+    [{ to: "yesterday" }, '--to "yesterday"'],
+    [{ from: "2024-07-01" }, "--from 2024-07-01 is after --to 2024-06-30"],
+    [{ calendar: "mars" }, '--calendar "mars"'],
+    [{ calendar: "XX" }, "--calendar: unknown country"],
+    [{ holidays: "2024-01-01,2024-13-01" }, '--holidays "2024-13-01"'],
+    [{ convention: "sideways" }, '--convention "sideways"']
+  ])("refuses %o naming the flag", (change, message) => {
+    expect(failure(Project.settings({ ...base, ...change }))).toContain(message)
+  })
+})
+
+describe("Project.decodeOrders", () => {
+  it("keeps the good orders and reports each bad one with its orderId", () => {
+    const d = Result.getOrThrow(Project.decodeOrders(fixture("orders.json")))
+    expect(d.orders.map((o) => o.orderId)).toEqual(["SO-RENT", "SO-GYM", "SO-NO-ANCHOR", "SO-CZK"])
+    expect(d.skipped.map((s) => s.orderId)).toEqual(["SO-BAD-FREQ", "SO-BAD-DATE"])
+    expect(d.skipped[0]!.reason).toMatch(/^record 2 at frequency/)
+  })
+
+  it("reads a bare array", () => {
+    expect(Result.getOrThrow(Project.decodeOrders(fixture("bare-array.json"))).orders).toHaveLength(2)
+  })
+
+  it("fails on text that is not JSON or not a standing-order list", () => {
+    expect(failure(Project.decodeOrders(fixture("malformed.json")))).toMatch(/^not valid JSON/)
+    expect(failure(Project.decodeOrders(fixture("not-a-list.json")))).not.toBe("")
+  })
+})
+
+describe("Project.report", () => {
+  it("projects the window and lists decoding failures before unprojectable orders", () => {
+    const s = Result.getOrThrow(Project.settings(base))
+    const d = Result.getOrThrow(Project.decodeOrders(fixture("orders.json")))
+    const r = Project.report(d, s)
+    expect(r.payments).toHaveLength(6)
+    expect(r.skipped.map((x) => x.orderId)).toEqual(["SO-BAD-FREQ", "SO-BAD-DATE", "SO-NO-ANCHOR"])
+    const lazy = Project.lazyReport(d, s)
+    const key = (p: Render.PaymentRow) => `${p.orderId} ${p.nominalDate} ${p.executionDate} ${Render.fixed2(p.amount)}`
+    expect([...lazy.payments].map(key)).toEqual(r.payments.map(key))
+    expect(lazy.skipped).toEqual(r.skipped)
+  })
+})
