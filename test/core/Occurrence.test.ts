@@ -400,3 +400,24 @@ describe("properties near the ends of the range (spec: Dates, 0001–9999)", () 
     )
   })
 })
+
+describe("month-start table behind month-based nominal dates and LocalDate.format", () => {
+  it("every month of 0001–9999: first and last day format and step as the parts say", () => {
+    const pad = (n: number, w: number) => String(n).padStart(w, "0")
+    const bad: Array<string> = []
+    for (let year = 1; year <= 9999; year++) {
+      for (let month = 1; month <= 12; month++) {
+        const dim = LocalDate.daysInMonth(year, month)
+        for (const day of [1, dim]) {
+          const text = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`
+          if (LocalDate.format(LocalDate.makeUnsafe(year, month, day)) !== text) bad.push(text)
+        }
+      }
+    }
+    expect(bad).toEqual([])
+    const plan = planOf({ frequency: "MNTH", startDate: d("0001-01-31") }, { convention: "none" })
+    expect(LocalDate.format(Occurrence.nth(plan, 1)!.nominal)).toBe("0001-02-28")
+    expect(LocalDate.format(Occurrence.nth(plan, 9999 * 12 - 1)!.nominal)).toBe("9999-12-31")
+    expect(Occurrence.nth(plan, 9999 * 12)).toBeUndefined()
+  })
+})

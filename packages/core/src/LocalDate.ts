@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import { type Brand, Order as Ord, Result, Schema, SchemaTransformation } from "effect"
+import * as Months from "./internal/months.ts"
 
 /** A calendar date as its day number since 1970-01-01 (negative before it). */
 export type LocalDate = number & Brand.Brand<"LocalDate">
@@ -136,17 +137,16 @@ const yearText = (year: number): string => {
   return yearTexts[year]!
 }
 
-/** The ISO text `YYYY-MM-DD` of a date (allocation-free arithmetic and cached pieces: this is a hot path). */
+/** The ISO text `YYYY-MM-DD` of a date (a month-start table lookup and cached pieces: this is a hot path). */
 export const format = (date: LocalDate): string => {
-  const z = date + DAYS_0000_03_01_TO_EPOCH
-  const era = Math.floor(z / DAYS_PER_ERA)
-  const doe = z - era * DAYS_PER_ERA // 0 … 146096, so `| 0` below is floor
-  const yoe = ((doe - ((doe / 1460) | 0) + ((doe / 36524) | 0) - ((doe / 146096) | 0)) / 365) | 0
-  const doy = doe - (365 * yoe + ((yoe / 4) | 0) - ((yoe / 100) | 0))
-  const mp = ((5 * doy + 2) / 153) | 0
-  const day = doy - (((153 * mp + 2) / 5) | 0) + 1
-  const month = mp < 10 ? mp + 3 : mp - 9
-  return yearText(yoe + era * 400 + (month <= 2 ? 1 : 0)) + MONTH_DAY_TEXT[month * 32 + day]!
+  if (Months.inRange(date)) {
+    const index = Months.monthIndexOf(date)
+    const year = (index / 12) | 0
+    const day = date - Months.monthStarts()[index]! + 1
+    return yearText(year) + MONTH_DAY_TEXT[(index - year * 12 + 1) * 32 + day]!
+  }
+  const { year, month, day } = toParts(date)
+  return `${pad4(year)}-${pad2(month)}-${pad2(day)}`
 }
 
 /** ISO weekday: 1 = Monday … 7 = Sunday. 1970-01-01 was a Thursday. */

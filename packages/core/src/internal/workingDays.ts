@@ -3,6 +3,7 @@
  * sentinels `BEYOND_MAX` (past 9999-12-31) and `BEFORE_MIN` (before 0001-01-01) instead of allocations.
  */
 import * as LocalDate from "../LocalDate.ts"
+import * as Months from "./months.ts"
 
 /** The part of a calendar the helpers need (structural, so that this module does not import Calendar). */
 export interface HolidaySource {
@@ -14,7 +15,7 @@ export const BEYOND_MAX: number = LocalDate.MAX + 1
 /** A day number before 0001-01-01: "no such date down to the start of the range". */
 export const BEFORE_MIN: number = LocalDate.MIN - 1
 /** The month index (year·12 + month − 1) of December 9999. */
-export const MAX_MONTH_INDEX = 9999 * 12 + 11
+export const MAX_MONTH_INDEX = Months.LAST_MONTH_INDEX
 
 /** Whether a day number is a working day of a calendar. */
 export const isWorking = (calendar: HolidaySource, d: number): boolean => {
@@ -34,36 +35,17 @@ export const preceding = (calendar: HolidaySource, d: number): number => {
   return BEFORE_MIN
 }
 
-/** Year·12 + month − 1 of a day number (civil-from-days without the day). */
-export const monthIndexOf = (date: number): number => {
-  const z = date + 719_468
-  const era = Math.floor(z / 146_097)
-  const doe = z - era * 146_097 // 0 … 146096, so `| 0` below is floor
-  const yoe = ((doe - ((doe / 1460) | 0) + ((doe / 36524) | 0) - ((doe / 146096) | 0)) / 365) | 0
-  const doy = doe - (365 * yoe + ((yoe / 4) | 0) - ((yoe / 100) | 0))
-  const mp = ((5 * doy + 2) / 153) | 0
-  return (yoe + era * 400) * 12 + mp + 2 // March-based month mp (0 = March): both year cases give this
-}
-
-let monthStarts: Int32Array | undefined
-
-const buildMonthStarts = (): Int32Array => {
-  const starts = new Int32Array(MAX_MONTH_INDEX + 2)
-  for (let index = 0; index <= MAX_MONTH_INDEX + 1; index++) {
-    const year = Math.floor(index / 12)
-    starts[index] = year === 0 ? 0 : LocalDate.fromPartsUnchecked(year, index - year * 12 + 1, 1)
-  }
-  return starts
-}
+/** Year·12 + month − 1 of a day number within 0001–9999 (callers clamp first). */
+export const monthIndexOf = (date: number): number => Months.monthIndexOf(date)
 
 /**
  * The day number of `day` in month `index` (year·12 + month − 1, years 0001–9999), or of the month's last day
  * when the month is shorter (spec: Nominal dates, month-based codes). A table lookup: this is the hot path.
  */
 export const monthDayClamped = (index: number, day: number): number => {
-  if (monthStarts === undefined) monthStarts = buildMonthStarts()
-  const start = monthStarts[index]!
-  const length = monthStarts[index + 1]! - start
+  const starts = Months.monthStarts()
+  const start = starts[index]!
+  const length = starts[index + 1]! - start
   return start + Math.min(day, length) - 1
 }
 
