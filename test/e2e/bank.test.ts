@@ -41,7 +41,7 @@ const oneLineError = (stderr: string) => {
 const EUR_BRANCH = "SK2411000000002612345678"
 const EUR_NO_CONSENT = "SK1709000000005012348888"
 
-describe("tppkit token", () => {
+describe("tppkit token", { timeout: 90_000 }, () => {
   it("shows type, scopes and expiry but not the token", async () => {
     const run = await tppkit(["token", "--scope", "PIISP AISP"], { env })
     expect(run.stderr).toBe("")
@@ -72,7 +72,7 @@ describe("tppkit token", () => {
   })
 })
 
-describe("tppkit balance-check", () => {
+describe("tppkit balance-check", { timeout: 90_000 }, () => {
   it("answers APPR for an account with funds", async () => {
     const run = await tppkit(["balance-check", "--iban", EUR_BRANCH, "--amount", "100", "--currency", "EUR"], { env })
     expect(run.stderr).toBe("")
@@ -132,7 +132,7 @@ describe("tppkit balance-check", () => {
   })
 })
 
-describe("tppkit standing-orders", () => {
+describe("tppkit standing-orders", { timeout: 90_000 }, () => {
   it("lists one page as a table", async () => {
     const run = await tppkit(["standing-orders", "--page-size", "10", "--psu-last-logged-time", "now"], { env })
     expect(run.stderr).toBe("")
@@ -173,7 +173,7 @@ describe("tppkit standing-orders", () => {
   })
 })
 
-describe("tppkit sandbox", () => {
+describe("tppkit sandbox", { timeout: 90_000 }, () => {
   it("is registered", async () => {
     const run = await tppkit(["sandbox", "--help"])
     expect(run.code).toBe(0)

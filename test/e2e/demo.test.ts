@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest"
 import { tppkit } from "./harness.ts"
 
-describe("tppkit demo", () => {
+describe("tppkit demo", { timeout: 90_000 }, () => {
   it("runs the whole flow against the mock bank and prints the report within 80 columns", async () => {
-    const run = await tppkit(["demo"], { timeoutMs: 25_000 })
+    const run = await tppkit(["demo"], { timeoutMs: 60_000 })
     expect(run.timedOut).toBe(false)
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)

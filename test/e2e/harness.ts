@@ -50,7 +50,7 @@ export const tppkit = (args: ReadonlyArray<string>, options: RunOptions = {}): P
     const timer = setTimeout(() => {
       timedOut = true
       child.kill("SIGKILL")
-    }, options.timeoutMs ?? 20_000)
+    }, options.timeoutMs ?? 30_000)
     child.on("error", (e) => {
       clearTimeout(timer)
       reject(e)

@@ -10,7 +10,7 @@ const oneLineError = (stderr: string) => {
   return lines[0]!
 }
 
-describe("tppkit project", () => {
+describe("tppkit project", { timeout: 90_000 }, () => {
   it("projects the good orders as JSON and lists the malformed ones as skipped", async () => {
     const run = await tppkit(["project", "--orders", fixture("orders.json"), ...window, "--format", "json"])
     expect(run.stderr).toBe("")
