@@ -72,6 +72,17 @@ describe("tppkit token", { timeout: 90_000 }, () => {
   })
 })
 
+describe("tppkit token, unreachable", { timeout: 90_000 }, () => {
+  it("a closed port: one line naming the address and the refusal, exit 1", async () => {
+    const port = await closedPort()
+    const run = await tppkit(["token"], { env: { ...env, TPPKIT_BASE_URL: `http://127.0.0.1:${port}` } })
+    expect(run.code).toBe(1)
+    expect(oneLineError(run.stderr)).toBe(
+      `tppkit: token: cannot reach http://127.0.0.1:${port}/identity-server-test/connect/token: ECONNREFUSED`
+    )
+  })
+})
+
 describe("tppkit balance-check", { timeout: 90_000 }, () => {
   it("answers APPR for an account with funds", async () => {
     const run = await tppkit(["balance-check", "--iban", EUR_BRANCH, "--amount", "100", "--currency", "EUR"], { env })

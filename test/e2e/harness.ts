@@ -32,6 +32,7 @@ export const tppkit = (args: ReadonlyArray<string>, options: RunOptions = {}): P
   new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" }
     for (const key of Object.keys(env)) if (key.startsWith("TPPKIT_")) delete env[key]
+    env.TPPKIT_BUDGET_FILE = "memory" // never touch ~/.tppkit from a test
     Object.assign(env, options.env ?? {})
     const child = spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
       cwd: root,

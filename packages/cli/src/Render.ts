@@ -379,7 +379,7 @@ export interface StandingOrderRow {
 const orderColumns: ReadonlyArray<Column> = [
   { header: "Order", flex: true },
   { header: "Freq" },
-  { header: "Next" },
+  { header: "Next/start" },
   { header: "Creditor", flex: true },
   { header: "Amount", align: "right" },
   { header: "Cur" }

@@ -39,8 +39,19 @@ export interface Issued {
   readonly environment: "sandbox" | "live"
 }
 
+/** The system error code (ECONNREFUSED, ENOTFOUND, …) somewhere in a cause chain, when there is one. */
+const errorCode = (error: unknown, depth = 0): string | undefined => {
+  if (typeof error !== "object" || error === null || depth > 5) return undefined
+  if ("code" in error && typeof error.code === "string") return error.code
+  if ("reason" in error) {
+    const found = errorCode(error.reason, depth + 1)
+    if (found !== undefined) return found
+  }
+  return "cause" in error ? errorCode(error.cause, depth + 1) : undefined
+}
+
 const transportMessage = (url: string, e: { readonly message: string }) =>
-  `token: cannot reach ${url}: ${e.message.split("\n")[0]}`
+  `token: cannot reach ${url}: ${errorCode(e) ?? e.message.split("\n")[0]}`
 
 /** Requests a client-credentials token (section 4.1) and reports its expiry; the secret is never printed. */
 const issueToken = (settings: BankConfig.Settings, scopes: ReadonlyArray<string>) =>
