@@ -7,9 +7,9 @@
  */
 
 import { type BusinessDayConvention, Calendar, type Currency, Iban, LocalDate, Money } from "@tppkit/core"
-import { BankClient, type BankError, TokenService } from "@tppkit/http"
+import { BankClient, TokenService } from "@tppkit/http"
 import { Sandbox } from "@tppkit/sandbox"
-import { Projection } from "@tppkit/schedule"
+import { FundsCheck, Payment, Projection } from "@tppkit/schedule"
 import { BigDecimal, DateTime, Effect, Layer, Stream } from "effect"
 import * as Connection from "./Connection.ts"
 import { clientLayer } from "./internal/client.ts"
@@ -25,58 +25,69 @@ export const FUNDS_CHECK_WORKING_DAYS = 7
 /** How many upcoming payments the report lists before summarising the rest. */
 export const LISTED_PAYMENTS = 15
 
-/** The verdict of a funds check for one account: the sum due, and the bank's answer or why there is none. */
-export interface FundsCheck {
+/** One account's line of the funds check: payments due, their sum, and how many the bank approved or declined. */
+export interface AccountSummary {
   readonly debtorIban: string
   readonly currency: string
   readonly count: number
   readonly amount: BigDecimal.BigDecimal
-  readonly outcome:
-    | { readonly _tag: "Answered"; readonly approved: boolean }
-    | { readonly _tag: "Failed"; readonly reason: string }
+  readonly approved: number
+  readonly declined: number
+  readonly failed: number
 }
 
-/** Groups payments by debtor account and currency with their exact sums (first-seen order). */
-export const dueByAccount = (
-  payments: ReadonlyArray<Render.PaymentRow>
-): Array<{ debtorIban: string; currency: string; count: number; amount: BigDecimal.BigDecimal }> => {
-  const acc = new Map<string, { debtorIban: string; currency: string; count: number; amount: BigDecimal.BigDecimal }>()
-  for (const p of payments) {
+/** Sums a funds-check report per debtor account and currency (first-seen order). */
+export const summarize = <E>(report: FundsCheck.Report<E>): Array<AccountSummary> => {
+  const acc = new Map<string, AccountSummary>()
+  for (const o of report.outcomes) {
+    const p = o.payment
     const key = `${p.debtorIban} ${p.currency}`
     const t = acc.get(key) ?? {
       debtorIban: p.debtorIban,
       currency: p.currency,
       count: 0,
-      amount: BigDecimal.fromBigInt(0n)
+      amount: BigDecimal.fromBigInt(0n),
+      approved: 0,
+      declined: 0,
+      failed: 0
     }
-    acc.set(key, { ...t, count: t.count + 1, amount: BigDecimal.sum(t.amount, p.amount) })
+    acc.set(key, {
+      ...t,
+      count: t.count + 1,
+      amount: BigDecimal.sum(t.amount, p.amount),
+      approved: t.approved + (o._tag === "Checked" && o.answer === "APPR" ? 1 : 0),
+      declined: t.declined + (o._tag === "Checked" && o.answer === "DECL" ? 1 : 0),
+      failed: t.failed + (o._tag === "Failed" ? 1 : 0)
+    })
   }
   return [...acc.values()]
 }
 
-/** The funds-check verdicts as table rows; "AT RISK" when the bank declined or could not answer. */
-export const fundsTable = (checks: ReadonlyArray<FundsCheck>, width: number = Render.WIDTH): Array<string> =>
+/** The per-account funds-check summary as table rows. */
+export const fundsTable = (rows: ReadonlyArray<AccountSummary>, width: number = Render.WIDTH): Array<string> =>
   Render.table(
     [
-      { header: "Account" },
+      { header: "Account", flex: true },
       { header: "Payments", align: "right" },
       { header: "Due", align: "right" },
       { header: "Cur" },
-      { header: "Answer", flex: true }
+      { header: "APPR", align: "right" },
+      { header: "DECL", align: "right" },
+      { header: "No answer", align: "right" }
     ],
-    checks.map((c) => [
-      c.debtorIban,
-      String(c.count),
-      Render.fixed2(c.amount),
-      c.currency,
-      c.outcome._tag === "Answered"
-        ? c.outcome.approved
-          ? "APPR sufficient funds"
-          : "DECL AT RISK"
-        : "AT RISK (see below)"
+    rows.map((r) => [
+      r.debtorIban,
+      String(r.count),
+      Render.fixed2(r.amount),
+      r.currency,
+      String(r.approved),
+      String(r.declined),
+      String(r.failed)
     ]),
     width
   )
+
+const indent = (lines: ReadonlyArray<string>): string => lines.map((l) => `   ${l}`.trimEnd()).join("\n")
 
 const heading = (n: number, title: string) => Output.line(`\n${n}. ${title}`)
 
@@ -159,66 +170,80 @@ export const program = Effect.gen(function* () {
       .join("\n")
   )
 
-  const horizon = Calendar.addWorkingDays(calendar, today, FUNDS_CHECK_WORKING_DAYS) ?? to
-  const due = projection.payments.filter((p) => p.executionDate <= horizon)
-  yield* heading(
-    6,
-    `Funds check for ${due.length} payment(s) due by ${LocalDate.format(horizon)} (next ${FUNDS_CHECK_WORKING_DAYS} working days)`
-  )
-  const checks: Array<FundsCheck> = yield* Effect.forEach(
-    dueByAccount(due),
-    (group) =>
+  const funds = yield* FundsCheck.run(projection.payments, {
+    today,
+    daysBefore: FUNDS_CHECK_WORKING_DAYS,
+    calendar,
+    concurrency: 8,
+    check: (payment) =>
       client
         .balanceCheck(
           {
             instructionIdentification: crypto.randomUUID(),
-            iban: Iban.parseUnsafe(group.debtorIban),
-            amount: { value: group.amount, currency: group.currency as Currency.CurrencyCode }
+            iban: Iban.parseUnsafe(payment.debtorIban),
+            amount: { value: payment.amount, currency: payment.currency as Currency.CurrencyCode }
           },
           { psu }
         )
-        .pipe(
-          Effect.map((reply) => ({
-            ...group,
-            outcome: { _tag: "Answered" as const, approved: reply.body.response === "APPR" }
-          })),
-          Effect.catch((e: BankError.BankError) =>
-            Effect.succeed({ ...group, outcome: { _tag: "Failed" as const, reason: e.message } })
-          )
-        ),
-    { concurrency: 4 }
+        .pipe(Effect.map((reply) => reply.body.response))
+  })
+  yield* heading(
+    6,
+    `Funds check: ${funds.outcomes.length} payment(s) due by ${LocalDate.format(funds.horizon)} (next ${FUNDS_CHECK_WORKING_DAYS} working days)`
   )
-  if (checks.length === 0) {
+  if (funds.outcomes.length === 0) {
     yield* Output.line("   No payments are due.")
   } else {
-    yield* Output.line(
-      fundsTable(checks, Render.WIDTH - 3)
-        .map((l) => `   ${l}`)
-        .join("\n")
-    )
+    yield* Output.line(indent(fundsTable(summarize(funds), Render.WIDTH - 3)))
   }
-  for (const c of checks) {
-    if (c.outcome._tag === "Failed") {
-      yield* Output.line(Render.wrap(`${c.debtorIban}: ${c.outcome.reason}`, Render.WIDTH, "   ", "     ").join("\n"))
+  // the bank answers per payment; whether an account covers everything due together is one more check each
+  for (const account of summarize(funds)) {
+    if (account.approved === 0 || account.count < 2) continue
+    const total = yield* client
+      .balanceCheck(
+        {
+          instructionIdentification: crypto.randomUUID(),
+          iban: Iban.parseUnsafe(account.debtorIban),
+          amount: { value: account.amount, currency: account.currency as Currency.CurrencyCode }
+        },
+        { psu }
+      )
+      .pipe(
+        Effect.map((reply) => reply.body.response),
+        Effect.orElseSucceed(() => undefined)
+      )
+    if (total !== undefined) {
+      yield* Output.line(
+        Render.wrap(
+          `${account.debtorIban}: all ${account.count} payments together (${Render.fixed2(account.amount)} ${account.currency}): ${
+            total === "APPR" ? "APPR, covered" : "DECL, not covered together"
+          }`,
+          Render.WIDTH,
+          "   ",
+          "     "
+        ).join("\n")
+      )
     }
   }
-  const atRisk = checks.filter((c) => !(c.outcome._tag === "Answered" && c.outcome.approved))
-  const riskyPayments = due.filter((p) =>
-    atRisk.some((c) => c.debtorIban === p.debtorIban && c.currency === p.currency)
-  )
-  yield* heading(7, "Payments at risk")
-  if (riskyPayments.length === 0) {
-    yield* Output.line("   None: every account can cover what is due.")
+  const reasons = new Map<string, number>()
+  for (const f of funds.failed) {
+    const reason = f.error.message.replace(/ \[.*\]$/, "") // the request identifiers differ per call
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
+  }
+  for (const [reason, count] of reasons) {
+    yield* Output.line(Render.wrap(`${count} without an answer: ${reason}`, Render.WIDTH, "   ", "     ").join("\n"))
+  }
+
+  const atRisk = [...funds.atRisk, ...funds.failed.map((f) => f.payment)].sort(Payment.compare)
+  yield* heading(7, "Payments at risk (declined, or the bank could not answer)")
+  if (atRisk.length === 0) {
+    yield* Output.line("   None: every payment due is covered.")
   } else {
-    const shown = riskyPayments.slice(0, LISTED_PAYMENTS)
+    const shown = atRisk.slice(0, LISTED_PAYMENTS)
+    yield* Output.line(indent(Render.paymentTable(shown, Render.WIDTH - 3)))
     yield* Output.line(
-      Render.paymentTable(shown, Render.WIDTH - 3)
-        .map((l) => `   ${l}`)
-        .join("\n")
-    )
-    yield* Output.line(
-      `   ${riskyPayments.length} payment(s) on ${atRisk.length} account(s)` +
-        (riskyPayments.length > shown.length ? `, the first ${shown.length} shown` : "")
+      `   ${atRisk.length} payment(s) at risk: ${funds.atRisk.length} declined, ${funds.failed.length} without an answer` +
+        (atRisk.length > shown.length ? `; the first ${shown.length} shown` : "")
     )
   }
 })
