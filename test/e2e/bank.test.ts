@@ -136,6 +136,15 @@ describe("tppkit balance-check", { timeout: 90_000 }, () => {
     expect(oneLineError(run.stderr)).toMatch(/token: cannot reach|transport failure|connect/)
   })
 
+  it("LIVE over plain http is refused as a configuration error, exit 2", async () => {
+    const run = await tppkit(
+      ["balance-check", "--env", "live", "--iban", EUR_BRANCH, "--amount", "1", "--currency", "EUR"],
+      { env }
+    )
+    expect(run.code).toBe(2)
+    expect(oneLineError(run.stderr)).toMatch(/invalid configuration/)
+  })
+
   it("no base URL at all: exit 2 naming the setting", async () => {
     const run = await tppkit(["balance-check", "--iban", EUR_BRANCH, "--amount", "1", "--currency", "EUR"])
     expect(run.code).toBe(2)

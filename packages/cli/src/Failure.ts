@@ -45,6 +45,9 @@ const messageOf = (error: unknown): string | undefined => {
   return typeof error === "string" ? error : undefined
 }
 
+const hasTag = (error: unknown, tag: string): boolean =>
+  typeof error === "object" && error !== null && "_tag" in error && error._tag === tag
+
 /** A bank call refused before sending because of what the user asked for (`BankError` reason `InvalidRequest`). */
 const isInvalidBankRequest = (error: unknown): boolean =>
   typeof error === "object" &&
@@ -68,6 +71,8 @@ export const outcome = (cause: Cause.Cause<unknown>): Outcome => {
     }
     return { message: firstLine(error.message), exitCode: EXIT_USAGE }
   }
+  if (hasTag(error, "BankConfigError"))
+    return { message: messageOf(error) ?? "invalid configuration", exitCode: EXIT_USAGE }
   if (isInvalidBankRequest(error)) return { message: messageOf(error) ?? "invalid request", exitCode: EXIT_USAGE }
   const tag =
     typeof error === "object" && error !== null && "_tag" in error && typeof error._tag === "string"
