@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -181,6 +184,23 @@ describe("tppkit standing-orders", { timeout: 90_000 }, () => {
     const run = await tppkit(["standing-orders", "--page-size", "15", "--psu-last-logged-time", "now"], { env })
     expect(run.code).toBe(2)
     expect(oneLineError(run.stderr)).toMatch(/pageSize/)
+  })
+
+  it("unattended listings spend the daily budget kept in a file across runs; the fifth is refused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tppkit-budget-"))
+    try {
+      const budget = ["--budget-file", join(dir, "budget.sqlite")]
+      for (let i = 0; i < 4; i++) {
+        const ok = await tppkit(["standing-orders", "--page-size", "10", ...budget], { env })
+        expect(ok.stderr).toBe("")
+        expect(ok.code).toBe(0)
+      }
+      const fifth = await tppkit(["standing-orders", "--page-size", "10", ...budget], { env })
+      expect(fifth.code).toBe(1)
+      expect(oneLineError(fifth.stderr)).toMatch(/daily budget of 4/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it("an unreachable base URL: one line, exit 1", async () => {
