@@ -53,23 +53,72 @@ const SAFE = 2 ** 52
 const BIG_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 const POW10: ReadonlyArray<number> = Array.from({ length: 16 }, (_, i) => 10 ** i)
 
-/** A running exact sum at a fixed scale: `units` holds a safe integer part, `big` the spilled rest. */
+/**
+ * A running exact sum at a fixed scale: `units[0]` holds a safe integer part (in a typed array, so adding to it
+ * never allocates a heap number), `big` the spilled rest.
+ */
 interface Sum {
   scale: number
-  units: number
+  readonly units: Float64Array
   big: bigint
   count: number
 }
 
-const newSum = (): Sum => ({ scale: 2, units: 0, big: 0n, count: 0 })
+/** A sum of one currency, chained to the sums of the other currencies of the same key. */
+interface Entry extends Sum {
+  readonly currency: string
+  next: Entry | undefined
+}
+
+const newEntry = (currency: string, next: Entry | undefined): Entry => ({
+  currency,
+  next,
+  scale: 2,
+  units: new Float64Array(1),
+  big: 0n,
+  count: 0
+})
+
+/** The entry of `currency` in the chain starting at `head`, created at the chain's end when missing. */
+const find = (head: Entry, currency: string): Entry => {
+  let e = head
+  while (e.currency !== currency) {
+    if (e.next === undefined) {
+      e.next = newEntry(currency, undefined)
+      return e.next
+    }
+    e = e.next
+  }
+  return e
+}
+
+const chain = (head: Entry | undefined): Array<Entry> => {
+  const out: Array<Entry> = []
+  for (let e = head; e !== undefined; e = e.next) out.push(e)
+  return out.sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
+}
 
 const spill = (s: Sum): void => {
-  if (s.units !== 0) {
-    s.big += BigInt(s.units)
-    s.units = 0
+  if (s.units[0] !== 0) {
+    s.big += BigInt(s.units[0]!)
+    s.units[0] = 0
   }
 }
 
+/** Adds an amount given as a safe integer number of cents (the common case: at most two decimals). */
+const addCents = (s: Sum, cents: number): void => {
+  s.count++
+  const units = s.scale === 2 ? cents : cents * POW10[s.scale - 2]!
+  if (s.scale - 2 < 16 && Number.isSafeInteger(units)) {
+    const sum = s.units[0]! + units
+    s.units[0] = sum
+    if (sum > SAFE || sum < -SAFE) spill(s)
+  } else {
+    s.big += BigInt(cents) * 10n ** BigInt(s.scale - 2)
+  }
+}
+
+/** Adds any amount exactly, raising the sum's scale when the amount has more decimals. */
 const addTo = (s: Sum, amount: BigDecimal.BigDecimal): void => {
   s.count++
   let scale = amount.scale
@@ -83,20 +132,28 @@ const addTo = (s: Sum, amount: BigDecimal.BigDecimal): void => {
     s.big = s.big * 10n ** BigInt(scale - s.scale)
     s.scale = scale
   }
-  const shift = s.scale - scale
-  if (shift < 16 && value <= BIG_SAFE && value >= -BIG_SAFE) {
-    const units = Number(value) * POW10[shift]!
-    if (Number.isSafeInteger(units)) {
-      s.units += units
-      if (s.units > SAFE || s.units < -SAFE) spill(s)
-      return
-    }
+  s.big += value * 10n ** BigInt(s.scale - scale)
+}
+
+/** The amount in cents as a safe integer, or NaN when it has more than two decimals or is too large. */
+const centsOf = (amount: BigDecimal.BigDecimal): number => {
+  const value = amount.value
+  if (value > BIG_SAFE || value < -BIG_SAFE) return Number.NaN
+  const n = Number(value)
+  switch (amount.scale) {
+    case 2:
+      return n
+    case 1:
+      return Number.isSafeInteger(n * 10) ? n * 10 : Number.NaN
+    case 0:
+      return Number.isSafeInteger(n * 100) ? n * 100 : Number.NaN
+    default:
+      return Number.NaN
   }
-  s.big += value * 10n ** BigInt(shift)
 }
 
 const sumValue = (s: Sum): BigDecimal.BigDecimal =>
-  BigDecimal.normalize(BigDecimal.make(s.big + BigInt(s.units), s.scale))
+  BigDecimal.normalize(BigDecimal.make(s.big + BigInt(s.units[0]!), s.scale))
 
 // ---------------------------------------------------------------------------
 // periods
@@ -161,78 +218,89 @@ export interface Accumulator {
   readonly result: () => Totals
 }
 
-const byKey = <A>(entries: Iterable<[string, A]>): Array<[string, A]> =>
-  [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+class Tables implements Accumulator {
+  count = 0
+  currencies: Entry | undefined = undefined
+  readonly debtors = new Map<string, Entry>()
+  readonly periods = new Map<number, Entry>()
+  // the period of the last execution date seen: projections arrive sorted, so this hits almost always
+  lastDay = -1
+  lastPeriod: Entry | undefined = undefined
+  readonly period: Period
+  constructor(period: Period) {
+    this.period = period
+  }
 
-/** A fresh accumulator for the given period length (default `"month"`). */
-export const accumulator = (options?: Options): Accumulator => {
-  const period = options?.period ?? "month"
-  let count = 0
-  const currencies = new Map<string, Sum>()
-  const debtors = new Map<string, Map<string, Sum>>()
-  const periods = new Map<number, Map<string, Sum>>()
-  // periodStart of the last execution date seen: projections arrive sorted, so this hits almost always
-  let lastDay = Number.NaN
-  let lastStart = 0
-  const cell = (outer: Map<string, Sum>, currency: string): Sum => {
-    let s = outer.get(currency)
-    if (s === undefined) {
-      s = newSum()
-      outer.set(currency, s)
-    }
-    return s
-  }
-  const add = (p: Payment): void => {
-    count++
-    addTo(cell(currencies, p.currency), p.amount)
-    let d = debtors.get(p.debtorIban)
+  readonly add = (p: Payment): void => {
+    this.count++
+    const currency = p.currency
+    const amount = p.amount
+    const cents = centsOf(amount)
+    if (this.currencies === undefined) this.currencies = newEntry(currency, undefined)
+    const c = this.currencies.currency === currency ? this.currencies : find(this.currencies, currency)
+    let d = this.debtors.get(p.debtorIban)
     if (d === undefined) {
-      d = new Map()
-      debtors.set(p.debtorIban, d)
+      d = newEntry(currency, undefined)
+      this.debtors.set(p.debtorIban, d)
+    } else if (d.currency !== currency) {
+      d = find(d, currency)
     }
-    addTo(cell(d, p.currency), p.amount)
-    if (p.executionDate !== lastDay) {
-      lastDay = p.executionDate
-      lastStart = periodStart(p.executionDate, period)
+    let q = this.lastPeriod
+    if (p.executionDate !== this.lastDay || q === undefined) {
+      this.lastDay = p.executionDate
+      const start = periodStart(p.executionDate, this.period)
+      q = this.periods.get(start)
+      if (q === undefined) {
+        q = newEntry(currency, undefined)
+        this.periods.set(start, q)
+      }
+      this.lastPeriod = q
     }
-    let q = periods.get(lastStart)
-    if (q === undefined) {
-      q = new Map()
-      periods.set(lastStart, q)
+    if (q.currency !== currency) q = find(q, currency)
+    if (cents === cents) {
+      addCents(c, cents)
+      addCents(d, cents)
+      addCents(q, cents)
+    } else {
+      addTo(c, amount)
+      addTo(d, amount)
+      addTo(q, amount)
     }
-    addTo(cell(q, p.currency), p.amount)
   }
-  const result = (): Totals => {
-    const byCurrency = byKey(currencies).map(([currency, s]) => ({ currency, amount: sumValue(s), count: s.count }))
-    const byDebtor = byKey(debtors).flatMap(([debtorIban, m]) =>
-      byKey(m).map(([currency, s]) => ({ debtorIban, currency, amount: sumValue(s), count: s.count }))
-    )
-    const byPeriod = [...periods]
+
+  readonly result = (): Totals => {
+    const period = this.period
+    const total = (e: Entry): Total => ({ currency: e.currency, amount: sumValue(e), count: e.count })
+    const byCurrency = chain(this.currencies).map(total)
+    const byDebtor = [...this.debtors]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .flatMap(([debtorIban, head]) => chain(head).map((e) => ({ debtorIban, ...total(e) })))
+    const byPeriod = [...this.periods]
       .sort(([a], [b]) => a - b)
-      .flatMap(([start, m]) => {
+      .flatMap(([start, head]) => {
         const startDate = start as LocalDate.LocalDate
         const label = periodLabel(startDate, period)
         const end = periodEnd(startDate, period)
-        return byKey(m).map(([currency, s]) => ({
-          label,
-          start: startDate,
-          end,
-          currency,
-          amount: sumValue(s),
-          count: s.count
-        }))
+        return chain(head).map((e) => ({ label, start: startDate, end, ...total(e) }))
       })
-    return { period, count, byCurrency, byDebtor, byPeriod }
+    return { period, count: this.count, byCurrency, byDebtor, byPeriod }
   }
-  return { add, result }
 }
+
+/** A fresh accumulator for the given period length (default `"month"`). */
+export const accumulator = (options?: Options): Accumulator => new Tables(options?.period ?? "month")
 
 /**
  * Totals of payments per currency, per debtor account and currency, and per period and currency; every sum
  * is exact (spec: amounts are carried exactly as decimals, in single payments and in totals).
  */
 export const totals = (payments: Iterable<Payment>, options?: Options): Totals => {
-  const acc = accumulator(options)
-  for (const p of payments) acc.add(p)
+  const acc = new Tables(options?.period ?? "month")
+  if (Array.isArray(payments)) {
+    const list: ReadonlyArray<Payment> = payments
+    for (let i = 0; i < list.length; i++) acc.add(list[i]!)
+  } else {
+    for (const p of payments) acc.add(p)
+  }
   return acc.result()
 }

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { LocalDate, Occurrence } from "@tppkit/core"
-import { type BigDecimal, Result, Stream } from "effect"
+import { BigDecimal, Result, Stream } from "effect"
 import type * as Payment from "./Payment.ts"
 
 /**
@@ -131,25 +131,62 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
     for (let i = 1; i <= days; i++) counts[i]! += counts[i - 1]!
     for (let i = 0; i < n; i++) order[counts[cols.execution[i]! - window.from]!++] = i
   }
-  // 3. the payment objects, allocated in their final order (later passes over them read memory in sequence)
+  // 3. the payment objects, allocated in their final order from flat per-order templates laid out in orderId
+  //    order (later passes over the payments then read memory mostly in sequence)
+  const templates = templatesOf(planned)
   const payments = new Array<Payment.Payment>(n)
   for (let x = 0; x < n; x++) {
     const i = order[x]!
-    const o = planned[cols.order[i]!]!.order
+    const t = templates[cols.order[i]!]!
     payments[x] = {
-      orderId: o.orderId,
+      orderId: t.orderId,
       k: cols.k[i]!,
       nominalDate: cols.nominal[i]! as LocalDate.LocalDate,
       executionDate: cols.execution[i]! as LocalDate.LocalDate,
-      amount: o.instructedAmount.value,
-      currency: o.instructedAmount.currency,
-      debtorIban: o.debtor.iban,
-      creditorIban: o.creditor.iban,
-      creditorName: o.creditor.name
+      amount: t.amount,
+      currency: t.currency,
+      debtorIban: t.debtorIban,
+      creditorIban: t.creditorIban,
+      creditorName: t.creditorName
     }
   }
   if (duplicateIds) sortSameOrderIdRuns(payments)
   return { payments, skipped }
+}
+
+/** The fields every payment of an order shares, in one flat object. */
+interface Template {
+  readonly orderId: string
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency: string
+  readonly debtorIban: string
+  readonly creditorIban: string
+  readonly creditorName: string | undefined
+}
+
+/**
+ * Flat templates in orderId order. Equal account and currency texts are shared (one string per IBAN), and each
+ * amount is copied next to its template, so that a pass over the payments touches few, nearby objects.
+ */
+const templatesOf = (planned: ReadonlyArray<Planned>): Array<Template> => {
+  const strings = new Map<string, string>()
+  const intern = (s: string): string => {
+    const known = strings.get(s)
+    if (known !== undefined) return known
+    strings.set(s, s)
+    return s
+  }
+  return planned.map(({ order }) => {
+    const value = order.instructedAmount.value
+    return {
+      orderId: order.orderId,
+      amount: BigDecimal.make(value.value + 0n, value.scale),
+      currency: intern(order.instructedAmount.currency),
+      debtorIban: intern(order.debtor.iban),
+      creditorIban: intern(order.creditor.iban),
+      creditorName: order.creditor.name
+    }
+  })
 }
 
 /** Growable integer columns of occurrences: planned-order index, k, nominal day and execution day. */
