@@ -180,6 +180,37 @@ describe("tppkit standing-orders", { timeout: 90_000 }, () => {
     expect(JSON.parse(projected.stdout).payments.length).toBeGreaterThan(0)
   })
 
+  it("filters by --iban", async () => {
+    const run = await tppkit(
+      ["standing-orders", "--all", "--iban", EUR_BRANCH, "--format", "json", "--psu-last-logged-time", "now"],
+      { env }
+    )
+    expect(run.code).toBe(0)
+    const orders = JSON.parse(run.stdout).standingOrders as Array<{ debtor: { iban: string } }>
+    expect(orders.length).toBeGreaterThan(0)
+    for (const o of orders) expect(o.debtor.iban).toBe(EUR_BRANCH)
+  })
+
+  it("uses a token piped from `tppkit token --show-token` via --access-token, without client credentials", async () => {
+    const token = await tppkit(["token", "--scope", "AISP", "--show-token"], { env })
+    expect(token.code).toBe(0)
+    const run = await tppkit(["standing-orders", "--page-size", "10", "--psu-last-logged-time", "now"], {
+      env: { TPPKIT_BASE_URL: info.baseUrl, TPPKIT_ACCESS_TOKEN: token.stdout.trim() }
+    })
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).not.toContain(token.stdout.trim())
+    const refused = await tppkit(
+      ["standing-orders", "--psu-last-logged-time", "now", "--access-token", "not-a-token"],
+      {
+        env: { TPPKIT_BASE_URL: info.baseUrl }
+      }
+    )
+    expect(refused.code).toBe(1)
+    expect(oneLineError(refused.stderr)).toMatch(/standingOrders: 401/)
+    expect(refused.stderr).not.toContain("not-a-token")
+  })
+
   it("a page size the bank does not accept is refused, exit 2", async () => {
     const run = await tppkit(["standing-orders", "--page-size", "15", "--psu-last-logged-time", "now"], { env })
     expect(run.code).toBe(2)
