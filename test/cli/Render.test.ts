@@ -173,3 +173,44 @@ describe("projection renderers", () => {
     expect(lines).toHaveLength(5)
   })
 })
+
+describe("small renderers", () => {
+  it("keyValues aligns on the longest key", () => {
+    expect(
+      Render.keyValues([
+        ["A", "1"],
+        ["Longer", "2"]
+      ])
+    ).toBe("A       1\nLonger  2")
+  })
+
+  it("ordersTable shows next (or start) date, creditor name or IBAN, and the amount", () => {
+    const lines = Render.ordersTable([
+      {
+        orderId: "SO-1",
+        frequency: "MNTH",
+        startDate: d("2024-01-31"),
+        creditor: { iban: "SK6609000000005012345678" },
+        instructedAmount: { value: bd("1250.5"), currency: "EUR" }
+      },
+      {
+        orderId: "SO-2",
+        frequency: "WEEK",
+        startDate: d("2024-01-01"),
+        nextDate: d("2026-12-21"),
+        creditor: { name: "Gym", iban: "SK6609000000005012345678" },
+        instructedAmount: { value: bd("15"), currency: "EUR" }
+      }
+    ])
+    expect(lines[2]).toMatch(/^SO-1\s+MNTH\s+2024-01-31\s+SK6609000000005012345678\s+1250\.50\s+EUR$/)
+    expect(lines[3]).toMatch(/^SO-2\s+WEEK\s+2026-12-21\s+Gym\s+15\.00\s+EUR$/)
+  })
+
+  it("skipped orders without an orderId are null in JSON", () => {
+    const json = Render.projectionJsonValue({ ...report, skipped: [{ orderId: undefined, reason: "no orderId" }] })
+    expect(json.skipped).toEqual([{ orderId: null, reason: "no orderId" }])
+    expect(
+      JSON.parse(Render.projectionJson({ ...report, skipped: [{ orderId: undefined, reason: "x" }] })).skipped
+    ).toEqual([{ orderId: null, reason: "x" }])
+  })
+})

@@ -1,6 +1,7 @@
 /**
  * How bank commands connect: the connection and PSU flags (each with a `TPPKIT_*` fallback from the
- * environment), sensible PSU defaults for a command line, and the Node layer of the bank client they build.
+ * environment), sensible PSU defaults for a command line, and the target they resolve to. Nothing here loads
+ * the HTTP stack; the commands do that when they run.
  *
  * @since 0.1.0
  */
