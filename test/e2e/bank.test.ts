@@ -161,6 +161,7 @@ describe("tppkit standing-orders", { timeout: 90_000 }, () => {
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^10 standing order\(s\), page 0 of \d+/)
+    expect(run.stdout).toContain("Totals (one payment of each order)")
     for (const line of run.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(80)
   })
 

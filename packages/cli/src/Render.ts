@@ -402,3 +402,20 @@ export const ordersTable = (orders: ReadonlyArray<StandingOrderRow>, width: numb
     }),
     width
   )
+
+/** Count and sum of one payment of each order per currency, as table rows sorted by currency. */
+export const orderTotalsTable = (orders: ReadonlyArray<StandingOrderRow>, width: number = WIDTH): Array<string> => {
+  const acc = new Map<string, { count: number; amount: BigDecimal.BigDecimal }>()
+  for (const o of orders) {
+    const t = acc.get(o.instructedAmount.currency) ?? { count: 0, amount: ZERO }
+    acc.set(o.instructedAmount.currency, {
+      count: t.count + 1,
+      amount: BigDecimal.sum(t.amount, o.instructedAmount.value)
+    })
+  }
+  return table(
+    [{ header: "Currency" }, { header: "Orders", align: "right" }, { header: "Total", align: "right" }],
+    [...acc.entries()].sort(([a], [b]) => byKey(a, b)).map(([c, t]) => [c, String(t.count), fixed2(t.amount)]),
+    width
+  )
+}

@@ -259,7 +259,10 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     ? `all ${pages.length} page(s)`
     : `page ${first?.body.page ?? 0}${pageCount === undefined ? "" : ` of ${pageCount} (zero-based)`}`
   yield* Output.line(`${orders.length} standing order(s), ${where}`)
-  if (orders.length > 0) yield* Output.line(Render.ordersTable(orders).join("\n"))
+  if (orders.length > 0) {
+    yield* Output.line(Render.ordersTable(orders).join("\n"))
+    yield* Output.line(`\nTotals (one payment of each order)\n${Render.orderTotalsTable(orders).join("\n")}`)
+  }
   const last = pages[pages.length - 1]
   if (last !== undefined) yield* Output.line(`Process-ID ${last.identity.processId ?? ""}`)
 })
