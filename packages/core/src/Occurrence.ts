@@ -316,6 +316,25 @@ export const firstOnOrAfter = (plan: Plan, date: LocalDate.LocalDate): Occurrenc
     if (d > plan.lastNominal) return undefined
     return occurrence(countWorking(plan.calendar, plan.anchor, start - 1), d, d)
   }
+  if (!plan.adjusts) {
+    // execution = nominal (DAI7, or convention none): straight from the arithmetic, no search
+    const { anchor, anchorMonth, anchorDay, dayStep, monthStep, lastK } = plan
+    if (dayStep !== 0) {
+      const k = date <= anchor ? 0 : Math.ceil((date - anchor) / dayStep)
+      return k > lastK ? undefined : occurrence(k, anchor + dayStep * k, anchor + dayStep * k)
+    }
+    // the first nominal date in `date`'s month when it is not before `date`, else the next one
+    const clamped = date < LocalDate.MIN ? LocalDate.MIN : date > LocalDate.MAX ? LocalDate.MAX : date
+    const months = WorkingDays.monthIndexOf(clamped) - anchorMonth
+    let k = months <= 0 ? 0 : monthStep === 1 ? months : Math.ceil(months / monthStep)
+    if (k > lastK) return undefined
+    let n = WorkingDays.monthDayClamped(anchorMonth + monthStep * k, anchorDay)
+    if (n < date) {
+      if (++k > lastK) return undefined
+      n = WorkingDays.monthDayClamped(anchorMonth + monthStep * k, anchorDay)
+    }
+    return occurrence(k, n, n)
+  }
   const k = firstIndex(plan, date)
   return foundExecution > LocalDate.MAX ? undefined : occurrence(k, foundNominal, foundExecution)
 }
