@@ -80,12 +80,19 @@ const workload = (
 ): void => {
   check(impls.map((i) => i.run()))
   const times = impls.map((): Array<number> => [])
+  const cpuTimes = impls.map((): Array<number> => [])
   for (let r = -WARMUP_ROUNDS; r < rounds; r++) {
     for (let j = 0; j < impls.length; j++) {
       const i = (((j + r) % impls.length) + impls.length) % impls.length // alternate the order round by round
+      const c0 = process.cpuUsage()
       const t0 = performance.now()
       impls[i]!.run()
-      if (r >= 0) times[i]!.push(performance.now() - t0)
+      const wall = performance.now() - t0
+      const cpu = process.cpuUsage(c0)
+      if (r >= 0) {
+        times[i]!.push(wall)
+        cpuTimes[i]!.push((cpu.user + cpu.system) / 1000)
+      }
     }
   }
   const base = median(times[0]!) * (impls[0]!.scale ?? 1)
@@ -95,7 +102,10 @@ const workload = (
     const full = m * (impl.scale ?? 1)
     const ratio = i === 0 || impl.name.startsWith("engine") ? "" : `  engine ${(full / base).toFixed(0)}× faster`
     const sample = impl.scale === undefined ? "" : `  (sample 1/${impl.scale}, time scaled to the full workload)`
-    const line = `  ${impl.name.padEnd(34)} ${fmtMs(full).padStart(9)} ms  ${fmtRate((impl.units / m) * 1000).padStart(12)}${ratio}${sample}`
+    // CPU time (all of the process's threads, GC included) is steadier than wall time on a shared machine
+    const cpu = median(cpuTimes[i]!)
+    const rates = `${fmtRate((impl.units / m) * 1000).padStart(12)} wall  ${fmtRate((impl.units / cpu) * 1000).padStart(12)} CPU`
+    const line = `  ${impl.name.padEnd(34)} ${fmtMs(full).padStart(9)} ms  ${rates}${ratio}${sample}`
     console.log(line)
   })
 }
