@@ -214,10 +214,14 @@ describe("Projection: properties", () => {
         expect([...lazy.payments].map(keyOf)).toEqual(array.payments.map(keyOf))
         expect(lazy.skipped).toEqual(array.skipped)
         expect(Projection.skipped(orders, options)).toEqual(array.skipped)
-        const streamed = await Effect.runPromise(
-          Stream.runCollect(Projection.stream(orders, w, { ...options, chunkSize: 3 }))
-        )
+        const streamed = await Effect.runPromise(Stream.runCollect(Projection.stream(orders, w, options)))
         expect(streamed.map(keyOf)).toEqual(array.payments.map(keyOf))
+        const days = [...Projection.batches(orders, w, options).batches]
+        expect(days.flat().map(keyOf)).toEqual(array.payments.map(keyOf))
+        for (const day of days) {
+          expect(day.length).toBeGreaterThan(0)
+          expect(new Set(day.map((p) => p.executionDate)).size).toBe(1)
+        }
       }),
       { numRuns: 200 }
     )

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { LocalDate, Occurrence } from "@tppkit/core"
-import { BigDecimal, Result, Stream } from "effect"
+import { type Array as Arr, BigDecimal, Cause, Effect, Result, Stream } from "effect"
 import type * as Payment from "./Payment.ts"
 
 /**
@@ -82,18 +82,6 @@ const planAll = (
 
 const byOrderId = (a: Planned, b: Planned): number =>
   a.order.orderId < b.order.orderId ? -1 : a.order.orderId > b.order.orderId ? 1 : a.index - b.index
-
-const toPayment = (order: ProjectableOrder, o: Occurrence.Occurrence): Payment.Payment => ({
-  orderId: order.orderId,
-  k: o.k,
-  nominalDate: o.nominal,
-  executionDate: o.execution,
-  amount: order.instructedAmount.value,
-  currency: order.instructedAmount.currency,
-  debtorIban: order.debtor.iban,
-  creditorIban: order.creditor.iban,
-  creditorName: order.creditor.name
-})
 
 // ---------------------------------------------------------------------------
 // arrays
@@ -246,67 +234,171 @@ const sortSameOrderIdRuns = (payments: Array<Payment.Payment>): void => {
 // lazy k-way merge
 // ---------------------------------------------------------------------------
 
-/** One order's lazy sequence of occurrences with its current head. */
+/** Days of occurrences a cursor fetches from the engine at once. */
+const BLOCK_DAYS = 32
+
+/** One order's occurrences, fetched from the engine a block of days at a time. */
 interface Cursor {
-  readonly planned: Planned
-  readonly rest: Iterator<Occurrence.Occurrence>
-  head: Occurrence.Occurrence
+  readonly template: Template
+  /** Position in (orderId, input index) order. */
+  readonly position: number
+  readonly plan: Occurrence.Plan
+  block: Array<Occurrence.Occurrence>
+  index: number
+  /** The first execution date not fetched yet. */
+  nextFrom: number
 }
 
-const before = (a: Cursor, b: Cursor): boolean => {
-  if (a.head.execution !== b.head.execution) return a.head.execution < b.head.execution
-  const ia = a.planned.order.orderId
-  const ib = b.planned.order.orderId
-  if (ia !== ib) return ia < ib
-  if (a.head.nominal !== b.head.nominal) return a.head.nominal < b.head.nominal
-  return a.planned.index < b.planned.index
+const byPosition = (a: Cursor, b: Cursor): number => a.position - b.position
+
+/** Fills the cursor's block with the next occurrences up to `to`; false when there are none left. */
+const refill = (cursor: Cursor, to: number): boolean => {
+  while (cursor.nextFrom <= to) {
+    const first = Occurrence.firstOnOrAfter(cursor.plan, cursor.nextFrom as LocalDate.LocalDate)
+    if (first === undefined || first.execution > to) return false
+    const end = Math.min(to, first.execution + BLOCK_DAYS - 1)
+    cursor.block = Occurrence.between(cursor.plan, first.execution, end as LocalDate.LocalDate)
+    cursor.index = 0
+    cursor.nextFrom = end + 1
+    if (cursor.block.length > 0) return true
+  }
+  return false
 }
 
-function* mergePlans(planned: ReadonlyArray<Planned>, to: LocalDate.LocalDate): Generator<Payment.Payment> {
-  // a binary min-heap of cursors: one entry per order that still has occurrences in the window
-  const heap: Array<Cursor> = []
-  const siftDown = (i: number): void => {
-    const n = heap.length
-    const x = heap[i]!
-    for (;;) {
-      const l = 2 * i + 1
-      if (l >= n) break
-      const r = l + 1
-      const c = r < n && before(heap[r]!, heap[l]!) ? r : l
-      if (!before(heap[c]!, x)) break
-      heap[i] = heap[c]!
-      i = c
+/** A min-heap of day numbers. */
+class DayHeap {
+  readonly days: Array<number> = []
+  get size(): number {
+    return this.days.length
+  }
+  push(d: number): void {
+    const days = this.days
+    let i = days.length
+    days.push(d)
+    while (i > 0) {
+      const parent = (i - 1) >> 1
+      if (days[parent]! <= d) break
+      days[i] = days[parent]!
+      i = parent
     }
-    heap[i] = x
+    days[i] = d
   }
-  for (const p of planned) {
-    if (p.start > to) continue
-    const rest = Occurrence.iterate(p.plan, p.start)
-    const first = rest.next()
-    if (first.done === true || first.value.execution > to) continue
-    heap.push({ planned: p, rest, head: first.value })
-  }
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(i)
-  while (heap.length > 0) {
-    const top = heap[0]!
-    yield toPayment(top.planned.order, top.head)
-    const next = top.rest.next()
-    if (next.done === true || next.value.execution > to) {
-      const last = heap.pop()!
-      if (heap.length > 0) {
-        heap[0] = last
-        siftDown(0)
+  pop(): number {
+    const days = this.days
+    const top = days[0]!
+    const last = days.pop()!
+    const n = days.length
+    if (n > 0) {
+      let i = 0
+      for (;;) {
+        const l = 2 * i + 1
+        if (l >= n) break
+        const c = l + 1 < n && days[l + 1]! < days[l]! ? l + 1 : l
+        if (days[c]! >= last) break
+        days[i] = days[c]!
+        i = c
       }
-    } else {
-      top.head = next.value
-      siftDown(0)
+      days[i] = last
     }
+    return top
   }
 }
 
 /**
- * The projection as a lazy, ordered sequence (a k-way merge of the per-order occurrence sequences): the same
- * payments in the same order as {@link project}, holding one cursor per order instead of every payment.
+ * The payments day by day (each batch non-empty, in projection order), from a calendar queue: each cursor waits
+ * in the bucket of its next execution date and the days with a bucket sit in a min-heap. A day's bucket is
+ * sorted by position (TimSort sees a few sorted runs), its payments are emitted, and each cursor moves on to the
+ * bucket of its next execution date. Memory: one cursor and at most one block of occurrences per order.
+ */
+function* dayBatches(planned: Array<Planned>, to: LocalDate.LocalDate): Generator<Array<Payment.Payment>> {
+  planned.sort(byOrderId)
+  const templates = templatesOf(planned)
+  let duplicateIds = false
+  const buckets = new Map<number, Array<Cursor>>()
+  const days = new DayHeap()
+  const enqueue = (cursor: Cursor): void => {
+    const d = cursor.block[cursor.index]!.execution
+    const bucket = buckets.get(d)
+    if (bucket === undefined) {
+      buckets.set(d, [cursor])
+      days.push(d)
+    } else {
+      bucket.push(cursor)
+    }
+  }
+  for (let i = 0; i < planned.length; i++) {
+    const p = planned[i]!
+    if (i > 0 && planned[i - 1]!.order.orderId === p.order.orderId) duplicateIds = true
+    const cursor: Cursor = {
+      template: templates[i]!,
+      position: i,
+      plan: p.plan,
+      block: [],
+      index: 0,
+      nextFrom: p.start
+    }
+    if (refill(cursor, to)) enqueue(cursor)
+  }
+  while (days.size > 0) {
+    const day = days.pop()
+    const bucket = buckets.get(day)!
+    buckets.delete(day)
+    bucket.sort(byPosition)
+    const out: Array<Payment.Payment> = []
+    for (const cursor of bucket) {
+      const t = cursor.template
+      let more = true
+      for (;;) {
+        const o = cursor.block[cursor.index]!
+        if (o.execution !== day) break
+        out.push({
+          orderId: t.orderId,
+          k: o.k,
+          nominalDate: o.nominal,
+          executionDate: o.execution,
+          amount: t.amount,
+          currency: t.currency,
+          debtorIban: t.debtorIban,
+          creditorIban: t.creditorIban,
+          creditorName: t.creditorName
+        })
+        cursor.index++
+        if (cursor.index === cursor.block.length && !refill(cursor, to)) {
+          more = false
+          break
+        }
+      }
+      if (more) enqueue(cursor)
+    }
+    if (duplicateIds) sortSameOrderIdRuns(out)
+    yield out
+  }
+}
+
+/** Flattens day batches into single payments. */
+function* flatten(batches: Iterator<Array<Payment.Payment>>): Generator<Payment.Payment> {
+  for (let b = batches.next(); b.done !== true; b = batches.next()) {
+    const batch = b.value
+    for (let i = 0; i < batch.length; i++) yield batch[i]!
+  }
+}
+
+/**
+ * The projection as lazy batches, one per execution date in order (each non-empty and ordered as in
+ * {@link project}), holding one cursor per order instead of every payment.
+ */
+export const batches = (
+  orders: Iterable<ProjectableOrder>,
+  window: Window,
+  options?: Options
+): { readonly batches: IterableIterator<Array<Payment.Payment>>; readonly skipped: Array<Skipped> } => {
+  const { planned, skipped } = planAll(orders, window, options)
+  return { batches: dayBatches(planned, window.to), skipped }
+}
+
+/**
+ * The projection as a lazy, ordered sequence of payments: the same payments in the same order as
+ * {@link project}, holding one cursor per order instead of every payment.
  */
 export const lazy = (
   orders: Iterable<ProjectableOrder>,
@@ -314,20 +406,28 @@ export const lazy = (
   options?: Options
 ): { readonly payments: IterableIterator<Payment.Payment>; readonly skipped: Array<Skipped> } => {
   const { planned, skipped } = planAll(orders, window, options)
-  return { payments: mergePlans(planned, window.to), skipped }
+  return { payments: flatten(dayBatches(planned, window.to)), skipped }
 }
 
 /**
  * The projection's payments as a Stream, in the order of {@link project}, computed lazily as the stream is
- * pulled (memory grows with the number of orders). Orders that cannot be projected are left out; get their
- * reasons from {@link skipped} or {@link lazy}.
+ * pulled, one chunk per execution date (memory grows with the number of orders). Orders that cannot be
+ * projected are left out; get their reasons from {@link skipped} or {@link batches}.
  */
 export const stream = (
   orders: Iterable<ProjectableOrder>,
   window: Window,
-  options?: Options & { readonly chunkSize?: number | undefined }
+  options?: Options
 ): Stream.Stream<Payment.Payment> =>
-  Stream.suspend(() => Stream.fromIteratorSucceed(lazy(orders, window, options).payments, options?.chunkSize ?? 4096))
+  Stream.fromPull(
+    Effect.sync(() => {
+      const it = batches(orders, window, options).batches
+      return Effect.suspend(() => {
+        const next = it.next()
+        return next.done === true ? Cause.done() : Effect.succeed(next.value as Arr.NonEmptyArray<Payment.Payment>)
+      })
+    })
+  )
 
 /** The orders that cannot be projected, with their reasons (spec: Anchor). */
 export const skipped = (orders: Iterable<ProjectableOrder>, options?: Options): Array<Skipped> => {
