@@ -193,8 +193,8 @@ describe("BankClient.balanceCheck", () => {
       assert.strictEqual(apiCalls(stub).length, 1)
       assert.strictEqual(error.reason._tag, "BadRequest")
       if (error.reason._tag === "BadRequest") {
-        assert.strictEqual(error.reason.body._tag, "ProblemDetails")
-        if (error.reason.body._tag === "ProblemDetails") assert.strictEqual(error.reason.body.code, "FORMAT_ERROR")
+        assert.strictEqual(error.reason.body._tag, "Problem")
+        if (error.reason.body._tag === "Problem") assert.strictEqual(error.reason.body.body.code, "FORMAT_ERROR")
       }
       assert.strictEqual(error.identity.responseId, "resp-400")
       assert.include(error.message, "FORMAT_ERROR")

@@ -80,9 +80,7 @@ describe("http client against the sandbox", () => {
         )
         assert.strictEqual(error.reason._tag, "Forbidden")
         if (error.reason._tag === "Forbidden") {
-          const expected = { problem: "ProblemDetails", "berlin-group": "TppMessages", "cz-sk": "StandardErrors" }[
-            dialect
-          ]
+          const expected = { problem: "Problem", "berlin-group": "TppMessages", "cz-sk": "Errors" }[dialect]
           assert.strictEqual(error.reason.body._tag, expected)
         }
         assert.isDefined(error.identity.requestId)

@@ -53,13 +53,17 @@ export const StandardError = Schema.Struct({
 /** A Czech/Slovak standard error body: `{ errors: [{ error, scope, parameters, message }] }`. */
 export const StandardErrors = Schema.Struct({ errors: Schema.Array(StandardError) })
 
+/** A decoded error body as a schema (so that typed errors can carry it): one of the known shapes, or the raw text. */
+export const ErrorBody = Schema.Union([
+  Schema.TaggedStruct("OAuth", { body: OAuthError, raw: Schema.String }),
+  Schema.TaggedStruct("Problem", { body: ProblemDetails, raw: Schema.String }),
+  Schema.TaggedStruct("TppMessages", { body: TppMessages, raw: Schema.String }),
+  Schema.TaggedStruct("Errors", { body: StandardErrors, raw: Schema.String }),
+  Schema.TaggedStruct("Raw", { raw: Schema.String })
+])
+
 /** A decoded error body: one of the known shapes (each with the raw text), or the raw text alone. */
-export type ErrorBody =
-  | { readonly _tag: "OAuth"; readonly body: OAuthError; readonly raw: string }
-  | { readonly _tag: "Problem"; readonly body: ProblemDetails; readonly raw: string }
-  | { readonly _tag: "TppMessages"; readonly body: typeof TppMessages.Type; readonly raw: string }
-  | { readonly _tag: "Errors"; readonly body: typeof StandardErrors.Type; readonly raw: string }
-  | { readonly _tag: "Raw"; readonly raw: string }
+export type ErrorBody = typeof ErrorBody.Type
 
 const decodeOAuth = Schema.decodeUnknownResult(OAuthError)
 const decodeProblem = Schema.decodeUnknownResult(ProblemDetails)
@@ -145,4 +149,23 @@ export const summary = (body: ErrorBody, max = 200): string => {
       break
   }
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+/**
+ * The bank's codes and titles only, never free text or the raw body: safe for error messages and logs
+ * (decisions: errors never leak a body). An unrecognised body reads "unrecognised body" ("empty body" when empty).
+ */
+export const headline = (body: ErrorBody): string => {
+  switch (body._tag) {
+    case "OAuth":
+      return body.body.error
+    case "Problem":
+      return [body.body.code, body.body.title].filter((s) => s !== undefined).join(": ") || "problem details"
+    case "TppMessages":
+      return body.body.tppMessages.map((m) => m.code).join(", ")
+    case "Errors":
+      return body.body.errors.map((e) => e.error).join(", ")
+    case "Raw":
+      return body.raw === "" ? "empty body" : "unrecognised body"
+  }
 }

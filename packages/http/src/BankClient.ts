@@ -10,7 +10,7 @@ import { mkdirSync } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { NodeHttpClient } from "@effect/platform-node"
-import { BalanceCheck, type Iban, type StandingOrder } from "@tppkit/core"
+import { BalanceCheck, Headers, type Iban, type StandingOrder } from "@tppkit/core"
 import { Context, DateTime, Effect, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
 import type { HttpClient } from "effect/http"
 import { BankConfig, type Settings } from "./BankConfig.ts"
@@ -34,19 +34,6 @@ export interface StandingOrdersPage extends StandingOrder.LenientList {
   /** The zero-based page number. */
   readonly page: number
 }
-
-/** The request-header names of section 4.2, exactly as the document names them. */
-export const HeaderNames = {
-  contentType: "Content-Type",
-  authorization: "Authorization",
-  requestId: "Request-ID",
-  correlationId: "Correlation-ID",
-  processId: "Process-ID",
-  ...PsuContext.HeaderNames
-} as const
-
-/** The JSON content type sent with API requests (section 4.2). */
-export const jsonContentType = "application/json;charset=UTF-8"
 
 /** What every call needs: the customer's context, and optionally a Correlation-ID and a token to use. */
 export interface CallOptions {
@@ -205,14 +192,21 @@ const make = Effect.gen(function* () {
         correlationId: spec.correlationId,
         ...(spec.processId === undefined ? {} : { processId: spec.processId })
       }
-      const headers: Record<string, string> = {
-        [HeaderNames.authorization]: Redacted.value(authorization(token)),
-        [HeaderNames.requestId]: requestId,
-        [HeaderNames.correlationId]: spec.correlationId,
-        ...(spec.processId === undefined ? {} : { [HeaderNames.processId]: spec.processId }),
-        ...PsuContext.headers(spec.options.psu)
+      const headers = Headers.request({
+        authorization: Redacted.value(authorization(token)),
+        ids: {
+          requestId,
+          correlationId: spec.correlationId,
+          ...(spec.processId === undefined ? {} : { processId: spec.processId })
+        },
+        psu: PsuContext.toHeaders(spec.options.psu)
+      })
+      const outgoing = {
+        url: `${config.baseUrl}${spec.path}`,
+        headers,
+        contentType: Headers.jsonContentType,
+        body: spec.body
       }
-      const outgoing = { url: `${config.baseUrl}${spec.path}`, headers, contentType: jsonContentType, body: spec.body }
       const exchange = yield* Transport.send(transport, outgoing, {
         operation: spec.operation,
         identity,

@@ -5,35 +5,12 @@
  * one environment, so sandbox and live credentials and tokens never meet.
  */
 import { readFileSync } from "node:fs"
-import { Config, Context, Duration, Effect, Layer, Option, type Redacted, Result, Schema } from "effect"
+import { Endpoint } from "@tppkit/core"
+import { Config, Context, Duration, Effect, Layer, Option, type Redacted, Result } from "effect"
 import { BankConfigError } from "./BankError.ts"
 
-/** The bank's two environments; they differ only in the first path segment (section 9). */
-export const Environment = Schema.Literals(["sandbox", "live"])
-
-/** The bank's two environments; they differ only in the first path segment (section 9). */
-export type Environment = typeof Environment.Type
-
-/** The paths of the three operations in one environment (sections 4.1 to 4.3). */
-export interface Paths {
-  readonly token: string
-  readonly balanceCheck: string
-  readonly standingOrder: string
-}
-
-/** The six paths of sections 4 and 9, by environment. */
-export const paths = (environment: Environment): Paths =>
-  environment === "live"
-    ? {
-        token: "/identity-server/connect/token",
-        balanceCheck: "/piisp/api/v1/accounts/balanceCheck",
-        standingOrder: "/aisp/api/v1/accounts/standingOrder"
-      }
-    : {
-        token: "/identity-server-test/connect/token",
-        balanceCheck: "/piisp-test/api/v1/accounts/balanceCheck",
-        standingOrder: "/aisp-test/api/v1/accounts/standingOrder"
-      }
+/** The bank's two environments (core's `Endpoint.Environment`); they differ only in the first path segment. */
+export type Environment = Endpoint.Environment
 
 /** How transient failures are retried: bounded in attempts and in total time, exponential backoff with jitter. */
 export interface RetryPolicy {
@@ -66,7 +43,8 @@ export interface Settings {
   readonly environment: Environment
   /** Base address without a trailing slash. */
   readonly baseUrl: string
-  readonly paths: Paths
+  /** The paths of the environment (core's `Endpoint.paths`). */
+  readonly paths: Endpoint.Paths
   readonly clientId: string
   readonly clientSecret: Redacted.Redacted<string>
   readonly scopes: Scopes
@@ -182,7 +160,7 @@ export const make = (options: Options): Result.Result<Settings, BankConfigError>
     return {
       environment: options.environment,
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
-      paths: paths(options.environment),
+      paths: Endpoint.paths(options.environment),
       clientId: options.clientId,
       clientSecret: options.clientSecret,
       scopes,

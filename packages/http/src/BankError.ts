@@ -3,8 +3,8 @@
  * (Request-ID, Correlation-ID, Process-ID, Response-ID) and a tagged `reason` saying what happened.
  * Messages name the operation, status and codes; they never contain a secret, a token, an IBAN or a body.
  */
+import { ErrorBody } from "@tppkit/core"
 import { Schema } from "effect"
-import * as ErrorBody from "./ErrorBody.ts"
 
 /** The bank operations the client performs. */
 export const Operation = Schema.Literals(["token", "balanceCheck", "standingOrders"])
@@ -29,7 +29,7 @@ export class TransportFailure extends Schema.TaggedError<TransportFailure>()("Tr
   detail: Schema.String
 }) {}
 
-/** 400: the bank refused the request; `body` is the decoded error body. */
+/** 400: the bank refused the request; `body` is the decoded error body (core's `ErrorBody`). */
 export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", { body: ErrorBody.ErrorBody }) {}
 
 /** 401: the token was missing, expired or refused (the token endpoint: the client credentials were refused). */
@@ -106,19 +106,19 @@ const describe = (reason: Reason): string => {
     case "TransportFailure":
       return `transport failure (${reason.kind}): ${reason.detail}`
     case "BadRequest":
-      return `400 bad request (${ErrorBody.summary(reason.body)})`
+      return `400 bad request (${ErrorBody.headline(reason.body)})`
     case "Unauthorized":
-      return `401 unauthorized (${ErrorBody.summary(reason.body)})`
+      return `401 unauthorized (${ErrorBody.headline(reason.body)})`
     case "Forbidden":
-      return `403 forbidden (${ErrorBody.summary(reason.body)})`
+      return `403 forbidden (${ErrorBody.headline(reason.body)})`
     case "NotFound":
-      return `404 not found (${ErrorBody.summary(reason.body)})`
+      return `404 not found (${ErrorBody.headline(reason.body)})`
     case "TooManyRequests":
       return `429 too many requests${reason.retryAfterSeconds === undefined ? "" : `, retry after ${reason.retryAfterSeconds} s`}`
     case "ServerError":
-      return `${reason.status} server error (${ErrorBody.summary(reason.body)})`
+      return `${reason.status} server error (${ErrorBody.headline(reason.body)})`
     case "UnexpectedStatus":
-      return `unexpected status ${reason.status} (${ErrorBody.summary(reason.body)})`
+      return `unexpected status ${reason.status} (${ErrorBody.headline(reason.body)})`
     case "MalformedResponse":
       return `malformed response at ${reason.path}: ${reason.detail}`
     case "InvalidRequest":

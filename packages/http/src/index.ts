@@ -14,8 +14,6 @@ export * as BankError from "./BankError.ts"
 export * as BankTransport from "./BankTransport.ts"
 /** The daily budget of unattended standing-order calls and its stores. */
 export * as Budget from "./Budget.ts"
-/** Error bodies: OAuth, problem details, Berlin Group, Czech/Slovak standard, raw text. */
-export * as ErrorBody from "./ErrorBody.ts"
 /** The per-call PSU context and its headers. */
 export * as PsuContext from "./PsuContext.ts"
 /** Client-credentials tokens and the token provider. */

@@ -2,8 +2,8 @@
  * The work behind `tppkit token`, `tppkit balance-check` and `tppkit standing-orders`, loaded only when one of
  * them runs (it pulls in the HTTP stack).
  */
-import { Currency, Iban, Money, StandingOrder } from "@tppkit/core"
-import { BankClient, BankConfig, ErrorBody, TokenService } from "@tppkit/http"
+import { Currency, ErrorBody, Iban, Money, StandingOrder } from "@tppkit/core"
+import { BankClient, BankConfig, TokenService } from "@tppkit/http"
 import { Clock, Effect, Option, Redacted, Result, Stream } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import * as Connection from "../Connection.ts"
@@ -77,8 +77,8 @@ const issueToken = (settings: BankConfig.Settings, scopes: ReadonlyArray<string>
       Effect.catchTag("HttpClientError", (e) => Effect.fail(Failure.failure(transportMessage(url, e))))
     )
     if (reply.status < 200 || reply.status > 299) {
-      const body = ErrorBody.decode(reply.text, reply.headers["content-type"])
-      return yield* Failure.failure(`token: status ${reply.status} (${ErrorBody.summary(body)})`)
+      const body = ErrorBody.decode(reply.status, reply.headers["content-type"], reply.text)
+      return yield* Failure.failure(`token: status ${reply.status} (${ErrorBody.headline(body)})`)
     }
     const decoded = TokenService.decodeTokenResponse(reply.text)
     if (Result.isFailure(decoded)) return yield* Failure.failure(`token: ${decoded.failure.message}`)

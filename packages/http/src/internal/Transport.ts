@@ -2,6 +2,7 @@
  * One HTTP exchange with the bank: send, read the whole body within the timeout, and turn every failure
  * into a `BankError` reason. Also the retry loop (bounded attempts and time, exponential backoff, jitter).
  */
+import { ErrorBody } from "@tppkit/core"
 import { Clock, Duration, Effect, Random } from "effect"
 import type { RetryPolicy } from "../BankConfig.ts"
 import {
@@ -18,7 +19,6 @@ import {
   UnexpectedStatus
 } from "../BankError.ts"
 import type { BankTransport, Exchange, Outgoing } from "../BankTransport.ts"
-import * as ErrorBody from "../ErrorBody.ts"
 
 /** Reads `Retry-After` as seconds: delta-seconds or an HTTP date relative to `nowMillis` (RFC 9110 10.2.3). */
 export const retryAfterSeconds = (value: string | undefined, nowMillis: number): number | undefined => {
@@ -31,7 +31,7 @@ export const retryAfterSeconds = (value: string | undefined, nowMillis: number):
 
 /** Maps a non-2xx response to a reason, with the decoded error body. */
 export const statusReason = (exchange: Exchange, nowMillis: number): Reason => {
-  const body = ErrorBody.decode(exchange.text, exchange.headers["content-type"])
+  const body = ErrorBody.decode(exchange.status, exchange.headers["content-type"], exchange.text)
   const status = exchange.status
   switch (status) {
     case 400:
