@@ -132,6 +132,17 @@ describe("range ends (spec: Dates, years 0001–9999)", () => {
     expect(BusinessDayConvention.adjust(d("9999-12-31"), "following", calendar)).toBeUndefined()
   })
 
+  it("queries past 9999-12-31 find nothing and terminate", () => {
+    const beyond = (LocalDate.MAX + 10) as LocalDate.LocalDate
+    for (const frequency of Frequency.codes) {
+      const plan = planOf({ frequency, startDate: d("2024-01-31") })
+      expect(Occurrence.firstOnOrAfter(plan, beyond)).toBeUndefined()
+      expect(Occurrence.between(plan, beyond, beyond)).toEqual([])
+      expect(Occurrence.count(plan, beyond, beyond)).toBe(0)
+      expect([...Occurrence.iterate(plan, beyond)]).toEqual([])
+    }
+  })
+
   it("an occurrence the convention would move before 0001-01-01 does not exist", () => {
     // 0001-01-01 is a Monday and a TARGET2 closing day
     const plan = planOf({ frequency: "MNTH", startDate: d("0001-01-01") }, { convention: "preceding" })

@@ -177,7 +177,8 @@ let foundExecution = 0
  * The smallest k whose execution day is on or after `d`, or whose occurrence is past the end (`END`);
  * leaves that occurrence's days in `foundNominal` and `foundExecution`.
  */
-const firstIndex = (plan: Plan, d: number): number => {
+const firstIndex = (plan: Plan, date: number): number => {
+  const d = Math.min(date, END) // every schedule has ended by then: the search stops at its end
   // the estimate is the first nominal date on or after d's day (DAI7, WEEK) or in d's month (month-based codes)
   let k: number
   if (plan.dayStep !== 0) {
