@@ -64,6 +64,22 @@ describe("Calendar", () => {
     expect(Calendar.addWorkingDays(Calendar.weekends, LocalDate.MIN, -1)).toBeUndefined()
   })
 
+  it("addWorkingDays equals a day-by-day walk", () => {
+    fc.assert(
+      fc.property(Arb.calendar, Arb.date(), fc.integer({ min: -40, max: 40 }), (calendar, from, n) => {
+        let x: number = from
+        if (n === 0) while (!Calendar.isWorkingDay(calendar, x as LocalDate.LocalDate)) x++
+        for (let left = Math.abs(n); left > 0; ) {
+          x += Math.sign(n)
+          if (Calendar.isWorkingDay(calendar, x as LocalDate.LocalDate)) left--
+        }
+        const got = Calendar.addWorkingDays(calendar, from, n)
+        if (got !== x) throw new Error(`${calendar.name} ${LocalDate.format(from)} ${n}: ${got} ≠ ${x}`)
+      }),
+      { numRuns: 10_000 }
+    )
+  })
+
   it("countWorkingDays equals a day-by-day count, with and without a holiday counter", () => {
     const plain = Calendar.make("target without counter", Calendar.target.isHoliday)
     fc.assert(
