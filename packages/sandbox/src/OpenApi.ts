@@ -3,9 +3,9 @@
  * spec section 4 with their headers, bodies (JSON Schema generated from core's schemas, the ones the mock bank
  * validates with) and error answers (decisions: Errors).
  */
-import { AccessToken, BalanceCheck, StandingOrder } from "@tppkit/core"
+import { AccessToken, BalanceCheck, Endpoint, StandingOrder } from "@tppkit/core"
 import { Schema } from "effect"
-import * as Bank from "./internal/bank.ts"
+import type * as Bank from "./internal/bank.ts"
 
 const rewriteRefs = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(rewriteRefs)
@@ -93,7 +93,7 @@ const apiErrors = errorResponses([
 
 /** Builds the OpenAPI document for the SANDBOX or LIVE paths. */
 export const document = (environment: Bank.Environment): Record<string, unknown> => {
-  const paths = Bank.pathsOf(environment)
+  const paths = Endpoint.paths(environment)
   const components: Record<string, unknown> = {}
   const oauthError = {
     type: "object",

@@ -3,6 +3,7 @@
  * provides `SandboxInfo` (base URL, credentials, accounts) together with the `SandboxClock` and `Journal` it
  * uses, and stops the server when the scope closes.
  */
+import { Endpoint } from "@tppkit/core"
 import { BigDecimal, Context, Effect, Layer, Redacted, Result, Schema } from "effect"
 import type * as Faults from "./Faults.ts"
 import * as Fixtures from "./Fixtures.ts"
@@ -19,12 +20,8 @@ export type ErrorDialect = Dialect
 /** Which paths are served: the SANDBOX ones (`/identity-server-test/…`) or the LIVE ones (spec 4, 9.3). */
 export type Environment = Bank.Environment
 
-/** The paths of one environment (spec 4.1–4.3). */
-export const paths: (environment: Environment) => {
-  readonly token: string
-  readonly balanceCheck: string
-  readonly standingOrder: string
-} = Bank.pathsOf
+/** The paths of one environment (spec 4.1–4.3): core's `Endpoint.paths`. */
+export const paths: (environment: Environment) => Endpoint.Paths = Endpoint.paths
 
 /** TLS for the server: PEM certificate and key, optional CA and whether client certificates are required. */
 export interface Tls {

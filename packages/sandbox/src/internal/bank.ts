@@ -4,8 +4,7 @@
  * The transport (server.ts) feeds it requests and writes its answers; nothing here touches a socket.
  */
 import { randomBytes, randomUUID } from "node:crypto"
-import { isIP } from "node:net"
-import { LocalDate } from "@tppkit/core"
+import { DateTime, Endpoint, Headers, LocalDate } from "@tppkit/core"
 import { BigDecimal, Result, SchemaIssue, SchemaParser } from "effect"
 import * as Faults from "../Faults.ts"
 import type * as Fixtures from "../Fixtures.ts"
@@ -13,21 +12,7 @@ import { type Dialect, type Failure, parseDialect, type Rendered, render, render
 import * as Wire from "./wire.ts"
 
 /** Which set of paths is served (spec 4 and 9.3). */
-export type Environment = "sandbox" | "live"
-
-/** The three operation paths of an environment (spec 4.1–4.3). */
-export const pathsOf = (env: Environment) =>
-  env === "live"
-    ? {
-        token: "/identity-server/connect/token",
-        balanceCheck: "/piisp/api/v1/accounts/balanceCheck",
-        standingOrder: "/aisp/api/v1/accounts/standingOrder"
-      }
-    : {
-        token: "/identity-server-test/connect/token",
-        balanceCheck: "/piisp-test/api/v1/accounts/balanceCheck",
-        standingOrder: "/aisp-test/api/v1/accounts/standingOrder"
-      }
+export type Environment = Endpoint.Environment
 
 /** A request as the transport hands it over. */
 export interface Incoming {
@@ -89,12 +74,15 @@ const decodeList = SchemaParser.decodeUnknownResult(Wire.ListRequest)
 const first = (v: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof v === "string" ? v : v?.[0]
 
-const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
-const geo = /^\s*-?\d{1,3}(\.\d+)?\s*,\s*-?\d{1,3}(\.\d+)?\s*$/
+/** The instant of a `PSU-Last-Logged-Time` value by core's RFC 3339 rule, or undefined when it is not one. */
+const lastLoggedMillis = (text: string): number | undefined => {
+  const parsed = DateTime.parse(text.trim())
+  return Result.isSuccess(parsed) ? DateTime.toEpochMillis(parsed.success) : undefined
+}
 
 /** Creates a handler with its own state (tokens, daily counters). */
 export const make = (config: Config) => {
-  const paths = pathsOf(config.environment)
+  const paths = Endpoint.paths(config.environment)
   const clients = new Map(config.fixtures.clients.map((c) => [c.clientId, c]))
   const dayFormat = new Intl.DateTimeFormat("en-CA", {
     timeZone: config.timeZone,
@@ -341,17 +329,18 @@ export const make = (config: Config) => {
       if (v === undefined || v.trim() === "") return badRequest(`missing mandatory header ${name}`, name)
     }
     const ip = first(req.headers["psu-ip-address"]) ?? ""
-    if (isIP(ip.trim()) === 0)
+    if (!Headers.isIpAddress(ip.trim()))
       return badRequest("header PSU-IP-Address is not an IPv4 or IPv6 address", "PSU-IP-Address")
     for (const [key, name] of [
       ["psu-geolocation", "PSU-GeoLocation"],
       ["psu-geo-location", "PSU-Geo-Location"]
     ] as const) {
       const v = first(req.headers[key])
-      if (v !== undefined && !geo.test(v)) return badRequest(`header ${name} must be "latitude, longitude"`, name)
+      if (v !== undefined && !Headers.isGeoLocation(v))
+        return badRequest(`header ${name} must be "latitude, longitude"`, name)
     }
     const last = first(req.headers["psu-last-logged-time"])
-    if (last !== undefined && (!rfc3339.test(last.trim()) || Number.isNaN(Date.parse(last)))) {
+    if (last !== undefined && lastLoggedMillis(last) === undefined) {
       return badRequest("header PSU-Last-Logged-Time is not an RFC 3339 date-time", "PSU-Last-Logged-Time")
     }
     return undefined
@@ -451,7 +440,8 @@ export const make = (config: Config) => {
     }
     const now = config.now()
     const last = first(req.headers["psu-last-logged-time"])
-    const present = last !== undefined && now - Date.parse(last) <= 3_600_000
+    const lastMillis = last === undefined ? undefined : lastLoggedMillis(last)
+    const present = lastMillis !== undefined && now - lastMillis <= 3_600_000
     if (!present) {
       const { day, secondOfDay } = localParts(now)
       const key = `${token.clientId}|${day}`

@@ -8,7 +8,8 @@ import {
   Iban as CoreIban,
   StandingOrder as CoreStandingOrder,
   Frequency,
-  LocalDate
+  LocalDate,
+  Money
 } from "@tppkit/core"
 import { Schema } from "effect"
 
@@ -20,11 +21,16 @@ export const Iban = Schema.String.check(Schema.makeFilter((s) => CoreIban.invali
 /** ISO 4217 alphabetic code: three upper-case letters (decisions: currency). */
 export const Currency = Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/))
 
-/** A positive JSON number with at most `digits` digits before the point and at most 2 after it. */
+/** A positive JSON number with at most `digits` digits before the point and at most 2 after it (core's `Money` rule). */
 export const positiveAmount = (digits: number) => {
-  const re = new RegExp(`^\\d{1,${digits}}(\\.\\d{1,2})?$`)
+  const format: Money.Format = { integerDigits: digits, fractionDigits: 2 }
   return Schema.Finite.check(
-    Schema.makeFilter((n) => (n > 0 && re.test(String(n))) || `expected a positive amount in format [${digits}.2]`)
+    Schema.makeFilter((n) => {
+      const amount = Money.fromJsonNumber(n)
+      return (
+        (amount !== undefined && Money.fits(amount, format)) || `expected a positive amount in format [${digits}.2]`
+      )
+    })
   )
 }
 
