@@ -30,6 +30,20 @@ describe("TokenService", () => {
     }).pipe(Effect.provide(layer(stub)))
   })
 
+  it.effect("a token carries its lifetime and its expiry instant by the Clock; the cached one keeps both", () => {
+    const stub = makeStub()
+    return Effect.gen(function* () {
+      yield* TestClock.adjust("5000 millis")
+      const first = yield* get()
+      assert.strictEqual(first.expiresIn, 1200)
+      assert.strictEqual(first.expiresAt, 5000 + 1_200_000)
+      yield* TestClock.adjust("100 seconds")
+      const cached = yield* get()
+      assert.strictEqual(cached.expiresAt, 5000 + 1_200_000)
+      assert.isUndefined(TokenService.fromSca("sandbox", Redacted.make("t")).expiresAt)
+    }).pipe(Effect.provide(layer(stub)))
+  })
+
   it.effect("expires_in as a numeric string; tokens are cached per scope set", () => {
     const stub = makeStub()
     stub.handler = () => tokenAnswer(++stub.tokens.count, "1200")

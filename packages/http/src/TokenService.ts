@@ -21,6 +21,13 @@ export interface Token {
   readonly scopes: ReadonlyArray<string>
   /** Whether the client may discard it and ask `TokenService` for a new one after a 401. */
   readonly renewable: boolean
+  /** The lifetime the bank gave (`expires_in`, seconds); absent when unknown (a token handed in by the caller). */
+  readonly expiresIn?: number
+  /**
+   * When the bank's lifetime ends, in epoch milliseconds by effect's `Clock`, counted from the moment the request
+   * was sent (the bank's clock started no earlier); absent when unknown.
+   */
+  readonly expiresAt?: number
 }
 
 /** Wraps a token obtained by strong customer authentication (not specified by the document) for one environment. */
@@ -110,7 +117,9 @@ export class TokenService extends Context.Service<
               tokenType: token_type.toLowerCase() === "bearer" ? "Bearer" : token_type,
               value: access_token,
               scopes: key.split(" "),
-              renewable: true
+              renewable: true,
+              expiresIn,
+              expiresAt: started + expiresIn * 1000
             },
             // counted from the moment the request was sent: the bank's clock started no earlier
             keepMillis: Math.max(0, expiresIn * 1000 - margin - (finished - started))
