@@ -1,0 +1,121 @@
+/**
+ * Projection benchmark (issue 6), W4: 100,000 seeded random standing orders (DAI7, WEEK, MNTH, QUTR, SEMI, YEAR;
+ * starts 2000–2030, a quarter on days 28–31; 10 % anchored on nextDate, 20 % with an endDate) projected over 2026
+ * through the public API (`Projection.project`, ordering included, then `CashFlow.totals`), and the same through
+ * the lazy `Projection.stream` into a `CashFlow.accumulator`. Run alone with
+ * `pnpm exec node --conditions=@tppkit/source --expose-gc bench/projection.ts`; also run by `pnpm bench`.
+ */
+import { loadavg } from "node:os"
+import { Calendar, LocalDate } from "@tppkit/core"
+import { CashFlow, Projection } from "@tppkit/schedule"
+import { BigDecimal, Effect, Stream } from "effect"
+
+const ORDERS = 100_000
+const RUNS = Number(process.env.BENCH_PROJECTION_RUNS ?? 5)
+
+/** mulberry32: a small seeded generator, so every run projects the same orders. */
+const random = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
+}
+
+const frequencies = ["DAI7", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR"] as const
+
+const makeOrders = (n: number, seed = 42): Array<Projection.ProjectableOrder> => {
+  const next = random(seed)
+  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
+  const orders: Array<Projection.ProjectableOrder> = []
+  for (let i = 0; i < n; i++) {
+    const year = int(2000, 2030)
+    const month = int(1, 12)
+    // a quarter of the orders start on day 28–31 (clamped to the month), the rest on any day
+    const day = next() < 0.25 ? int(28, 31) : int(1, 28)
+    const start = LocalDate.ofMonthClamped(year, month, day)
+    const roll = next()
+    orders.push({
+      orderId: `SO-${String(int(0, 99_999_999)).padStart(8, "0")}`,
+      frequency: frequencies[int(0, frequencies.length - 1)]!,
+      ...(roll < 0.1 ? { nextDate: start } : { startDate: start }),
+      ...(roll > 0.8 ? { endDate: LocalDate.addDays(start, int(0, 20 * 365)) } : {}),
+      instructedAmount: {
+        value: BigDecimal.make(BigInt(int(1, 500_000_00)), 2),
+        currency: next() < 0.7 ? "EUR" : "CZK"
+      },
+      debtor: { iban: `SK00DEBTOR${String(int(0, 999)).padStart(4, "0")}` },
+      creditor: { iban: `SK00CREDITOR${String(i).padStart(6, "0")}`, name: `Creditor ${i}` }
+    })
+  }
+  return orders
+}
+
+const gc = (globalThis as { gc?: () => void }).gc
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
+const window = { from: LocalDate.parseUnsafe("2026-01-01"), to: LocalDate.parseUnsafe("2026-12-31") }
+const options = { calendar: Calendar.target, convention: "following" } as const
+
+const orders = makeOrders(ORDERS)
+Calendar.isWorkingDay(Calendar.target, window.from) // build the TARGET table outside the timings
+
+const times: Array<number> = []
+const cpu: Array<number> = []
+let payments = 0
+let peakHeap = 0
+for (let run = 0; run < RUNS; run++) {
+  gc?.()
+  const t0 = performance.now()
+  const c0 = process.cpuUsage()
+  const projected = Projection.project(orders, window, options)
+  const totals = CashFlow.totals(projected.payments, { period: "month" })
+  times.push(performance.now() - t0)
+  const c1 = process.cpuUsage(c0)
+  cpu.push((c1.user + c1.system) / 1000)
+  payments = totals.count
+  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)
+}
+times.sort((a, b) => a - b)
+cpu.sort((a, b) => a - b)
+
+gc?.()
+const heapBefore = process.memoryUsage().heapUsed
+let streamPeak = heapBefore
+const s0 = performance.now()
+const streamed = await Effect.runPromise(
+  Stream.runFold(
+    Projection.stream(orders, window, options),
+    () => CashFlow.accumulator({ period: "month" }),
+    (acc, p) => {
+      acc.add(p)
+      if (p.k % 64 === 0) streamPeak = Math.max(streamPeak, process.memoryUsage().heapUsed)
+      return acc
+    }
+  )
+)
+const streamMs = performance.now() - s0
+gc?.()
+const streamRetained = process.memoryUsage().heapUsed - heapBefore
+
+// live memory of the lazy projection: collect garbage every 30 execution days and read the heap (needs --expose-gc)
+let livePeak = 0
+if (gc !== undefined) {
+  let day = 0
+  for (const _batch of Projection.batches(orders, window, options).batches) {
+    if (day++ % 30 === 0) {
+      gc()
+      livePeak = Math.max(livePeak, process.memoryUsage().heapUsed - heapBefore)
+    }
+  }
+}
+
+console.log(
+  `projection W4 (load average ${loadavg()[0]!.toFixed(1)}): ${ORDERS} orders over ${LocalDate.format(window.from)}..${LocalDate.format(window.to)}`
+)
+console.log(`  payments: ${payments}`)
+console.log(
+  `  project + totals (array): median ${times[RUNS >> 1]!.toFixed(0)} ms, min ${times[0]!.toFixed(0)} ms over ${RUNS} runs; CPU time median ${cpu[RUNS >> 1]!.toFixed(0)} ms (all threads, GC included)`
+)
+console.log(`  peak heap ${mb(peakHeap)}, max RSS ${mb(process.resourceUsage().maxRSS * 1024)}`)
+console.log(
+  `  stream + accumulator: ${streamMs.toFixed(0)} ms, ${streamed.result().count} payments; heap peak ${mb(streamPeak - heapBefore)} above the orders, ${mb(streamRetained)} retained after; live heap ${gc === undefined ? "not measured (run with --expose-gc)" : `at most ${mb(livePeak)}`}`
+)
