@@ -27,6 +27,8 @@ export interface Target {
   readonly clientSecret: Redacted.Redacted<string>
   /** The daily-budget store: an SQLite file, or `"memory"`; default `~/.tppkit/budget.sqlite`. */
   readonly budgetFile?: string | undefined
+  /** Mutual TLS: client certificate, key and CA as PEM files (or PEM text); the passphrase comes from the environment. */
+  readonly tls?: { readonly cert?: string; readonly key?: string; readonly ca?: string }
 }
 
 const optionalWithEnv = <A>(flag: Flag.Flag<A>, config: Config.Config<A>) =>
@@ -60,6 +62,27 @@ export const flags = {
     ),
     Config.String("TPPKIT_BUDGET_FILE")
   ),
+  tlsCert: optionalWithEnv(
+    Flag.String("tls-cert").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("Client certificate for mutual TLS, PEM (TPPKIT_TLS_CERT)")
+    ),
+    Config.String("TPPKIT_TLS_CERT")
+  ),
+  tlsKey: optionalWithEnv(
+    Flag.String("tls-key").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("Its private key, PEM; a passphrase only via TPPKIT_TLS_KEY_PASSPHRASE (TPPKIT_TLS_KEY)")
+    ),
+    Config.String("TPPKIT_TLS_KEY")
+  ),
+  tlsCa: optionalWithEnv(
+    Flag.String("tls-ca").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("CA certificate to trust for the bank, PEM (TPPKIT_TLS_CA)")
+    ),
+    Config.String("TPPKIT_TLS_CA")
+  ),
   psuIpAddress: Flag.String("psu-ip-address").pipe(
     Flag.withDescription("PSU-IP-Address header"),
     Flag.withDefault(defaultPsu.ipAddress)
@@ -91,6 +114,9 @@ export interface Values {
   readonly clientId: Option.Option<string>
   readonly clientSecret: Option.Option<Redacted.Redacted<string>>
   readonly budgetFile: Option.Option<string>
+  readonly tlsCert: Option.Option<string>
+  readonly tlsKey: Option.Option<string>
+  readonly tlsCa: Option.Option<string>
   readonly psuIpAddress: string
   readonly psuDeviceOs: string
   readonly psuUserAgent: string
@@ -116,7 +142,12 @@ export const target = (values: Values, options: { readonly needsClient: boolean 
       // with an SCA token and no client credentials the token endpoint is never called
       clientId: Option.getOrElse(values.clientId, () => "unused"),
       clientSecret: Option.getOrElse(values.clientSecret, () => Redacted.make("unused")),
-      budgetFile: Option.getOrUndefined(values.budgetFile)
+      budgetFile: Option.getOrUndefined(values.budgetFile),
+      tls: {
+        ...(Option.isSome(values.tlsCert) ? { cert: values.tlsCert.value } : {}),
+        ...(Option.isSome(values.tlsKey) ? { key: values.tlsKey.value } : {}),
+        ...(Option.isSome(values.tlsCa) ? { ca: values.tlsCa.value } : {})
+      }
     } satisfies Target
   })
 

@@ -185,7 +185,7 @@ export class BankConfig extends Context.Service<BankConfig, Settings>()("@tppkit
     BankConfig,
     Effect.flatMap(
       Effect.suspend(() => fromEnv),
-      (options) => Effect.fromResult(Result.flatMap(loadTlsFiles(options), make))
+      (options) => Effect.fromResult(load(options))
     )
   )
 }
@@ -202,7 +202,7 @@ const readPem = (setting: string, value: string | undefined): Result.Result<stri
 }
 
 /** Replaces TLS settings that name a file by the file's PEM text. */
-const loadTlsFiles = (options: Options): Result.Result<Options, BankConfigError> =>
+const readTlsFiles = (options: Options): Result.Result<Options, BankConfigError> =>
   Result.gen(function* () {
     if (options.tls === undefined) return options
     const cert = yield* readPem("TPPKIT_TLS_CERT", options.tls.cert)
@@ -217,25 +217,27 @@ const loadTlsFiles = (options: Options): Result.Result<Options, BankConfigError>
     return { ...options, tls }
   })
 
+/** Like `make`, after replacing TLS settings that name a file (not PEM text) by the file's contents. */
+export const load = (options: Options): Result.Result<Settings, BankConfigError> =>
+  Result.flatMap(readTlsFiles(options), make)
+
 const scopeList = (name: string, fallback: ReadonlyArray<string>) =>
   Config.String(name).pipe(
     Config.map((s: string) => s.split(" ").filter((x) => x !== "")),
     Config.withDefault(fallback)
   )
 
+/** Everything but where the bank is and who the TPP is: the settings that have defaults. */
+export type Tuning = Omit<Options, "environment" | "baseUrl" | "clientId" | "clientSecret">
+
 /**
- * The options read from the environment: `TPPKIT_ENVIRONMENT` (sandbox | live), `TPPKIT_BASE_URL`,
- * `TPPKIT_CLIENT_ID`, `TPPKIT_CLIENT_SECRET` (redacted), `TPPKIT_SCOPE_BALANCE_CHECK`,
- * `TPPKIT_SCOPE_STANDING_ORDERS` (space-separated), `TPPKIT_REQUEST_TIMEOUT`, `TPPKIT_TOKEN_SAFETY_MARGIN`,
- * `TPPKIT_RETRY_MAX_ATTEMPTS`, `TPPKIT_RETRY_BASE_DELAY`, `TPPKIT_RETRY_MAX_DELAY`, `TPPKIT_RETRY_MAX_ELAPSED`
- * (durations such as "10 seconds"), `TPPKIT_BUDGET_TIME_ZONE`, `TPPKIT_TLS_CERT`, `TPPKIT_TLS_KEY`, `TPPKIT_TLS_CA`
- * (PEM text or a file path) and `TPPKIT_TLS_KEY_PASSPHRASE` (redacted).
+ * The settings with defaults read from the environment: `TPPKIT_SCOPE_BALANCE_CHECK`, `TPPKIT_SCOPE_STANDING_ORDERS`
+ * (space-separated), `TPPKIT_REQUEST_TIMEOUT`, `TPPKIT_TOKEN_SAFETY_MARGIN`, `TPPKIT_RETRY_MAX_ATTEMPTS`,
+ * `TPPKIT_RETRY_BASE_DELAY`, `TPPKIT_RETRY_MAX_DELAY`, `TPPKIT_RETRY_MAX_ELAPSED` (durations such as "10 seconds"),
+ * `TPPKIT_BUDGET_TIME_ZONE`, `TPPKIT_TLS_CERT`, `TPPKIT_TLS_KEY`, `TPPKIT_TLS_CA` (PEM text or a file path, read by
+ * `load`) and `TPPKIT_TLS_KEY_PASSPHRASE` (redacted).
  */
-export const fromEnv: Config.Config<Options> = Config.all({
-  environment: Config.Literals(["sandbox", "live"], "TPPKIT_ENVIRONMENT").pipe(Config.withDefault("sandbox" as const)),
-  baseUrl: Config.String("TPPKIT_BASE_URL"),
-  clientId: Config.String("TPPKIT_CLIENT_ID"),
-  clientSecret: Config.Redacted("TPPKIT_CLIENT_SECRET"),
+export const tuningFromEnv: Config.Config<Tuning> = Config.all({
   balanceCheck: scopeList("TPPKIT_SCOPE_BALANCE_CHECK", defaults.scopes.balanceCheck),
   standingOrders: scopeList("TPPKIT_SCOPE_STANDING_ORDERS", defaults.scopes.standingOrders),
   requestTimeout: Config.Duration("TPPKIT_REQUEST_TIMEOUT").pipe(Config.withDefault(defaults.requestTimeout)),
@@ -250,7 +252,7 @@ export const fromEnv: Config.Config<Options> = Config.all({
   ca: pem("TPPKIT_TLS_CA"),
   passphrase: Config.Redacted("TPPKIT_TLS_KEY_PASSPHRASE").pipe(Config.option)
 }).pipe(
-  Config.map((c): Options => {
+  Config.map((c): Tuning => {
     const tls: Tls = {
       ...(Option.isSome(c.cert) ? { cert: c.cert.value } : {}),
       ...(Option.isSome(c.key) ? { key: c.key.value } : {}),
@@ -258,10 +260,6 @@ export const fromEnv: Config.Config<Options> = Config.all({
       ...(Option.isSome(c.passphrase) ? { passphrase: c.passphrase.value } : {})
     }
     return {
-      environment: c.environment,
-      baseUrl: c.baseUrl,
-      clientId: c.clientId,
-      clientSecret: c.clientSecret,
       scopes: { balanceCheck: c.balanceCheck, standingOrders: c.standingOrders },
       requestTimeout: c.requestTimeout,
       tokenSafetyMargin: c.tokenSafetyMargin,
@@ -270,4 +268,26 @@ export const fromEnv: Config.Config<Options> = Config.all({
       ...(Object.keys(tls).length === 0 ? {} : { tls })
     }
   })
+)
+
+/**
+ * The options read from the environment: `TPPKIT_ENVIRONMENT` (sandbox | live), `TPPKIT_BASE_URL`,
+ * `TPPKIT_CLIENT_ID`, `TPPKIT_CLIENT_SECRET` (redacted), and the variables of `tuningFromEnv`.
+ */
+export const fromEnv: Config.Config<Options> = Config.all({
+  environment: Config.Literals(["sandbox", "live"], "TPPKIT_ENVIRONMENT").pipe(Config.withDefault("sandbox" as const)),
+  baseUrl: Config.String("TPPKIT_BASE_URL"),
+  clientId: Config.String("TPPKIT_CLIENT_ID"),
+  clientSecret: Config.Redacted("TPPKIT_CLIENT_SECRET"),
+  tuning: tuningFromEnv
+}).pipe(
+  Config.map(
+    (c): Options => ({
+      environment: c.environment,
+      baseUrl: c.baseUrl,
+      clientId: c.clientId,
+      clientSecret: c.clientSecret,
+      ...c.tuning
+    })
+  )
 )

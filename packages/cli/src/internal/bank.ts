@@ -3,27 +3,13 @@
  * them runs (it pulls in the HTTP stack).
  */
 import { Currency, ErrorBody, Iban, Money, StandingOrder } from "@tppkit/core"
-import { BankClient, BankConfig, TokenService } from "@tppkit/http"
+import { BankClient, type BankConfig, type BankError, TokenService } from "@tppkit/http"
 import { Clock, Effect, Option, Redacted, Result, Stream } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
 import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Render from "../Render.ts"
-import { clientLayer, scaToken } from "./client.ts"
-
-const settingsOf = (target: Connection.Target) =>
-  Effect.mapError(
-    Effect.fromResult(
-      BankConfig.make({
-        environment: target.environment,
-        baseUrl: target.baseUrl,
-        clientId: target.clientId,
-        clientSecret: target.clientSecret
-      })
-    ),
-    (e) => Failure.usage(e.message)
-  )
+import { clientLayerOf, scaToken, settingsOf, tokenLayerOf } from "./client.ts"
 
 // ---------------------------------------------------------------------------
 // token
@@ -39,59 +25,53 @@ export interface Issued {
   readonly environment: "sandbox" | "live"
 }
 
-/** The system error code (ECONNREFUSED, ENOTFOUND, …) somewhere in a cause chain, when there is one. */
-const errorCode = (error: unknown, depth = 0): string | undefined => {
-  if (typeof error !== "object" || error === null || depth > 5) return undefined
-  if ("code" in error && typeof error.code === "string") return error.code
-  if ("reason" in error) {
-    const found = errorCode(error.reason, depth + 1)
-    if (found !== undefined) return found
+/** One line for a refused or failed token request: the status and codes, or the address and the system error. */
+const tokenFailure = (settings: BankConfig.Settings, error: BankError.BankError) => {
+  const reason = error.reason
+  const url = `${settings.baseUrl}${settings.paths.token}`
+  switch (reason._tag) {
+    case "TransportFailure":
+      return Failure.failure(
+        reason.kind === "timeout"
+          ? `token: no answer from ${url} in time`
+          : `token: cannot reach ${url}: ${reason.detail}`
+      )
+    case "BadRequest":
+    case "Unauthorized":
+    case "Forbidden":
+    case "NotFound":
+      return Failure.failure(`token: status ${statusOf[reason._tag]} (${ErrorBody.headline(reason.body)})`)
+    case "TooManyRequests":
+      return Failure.failure(`token: status 429 (${ErrorBody.headline(reason.body)})`)
+    case "ServerError":
+    case "UnexpectedStatus":
+      return Failure.failure(`token: status ${reason.status} (${ErrorBody.headline(reason.body)})`)
+    default:
+      return Failure.failure(error.message)
   }
-  return "cause" in error ? errorCode(error.cause, depth + 1) : undefined
 }
 
-const transportMessage = (url: string, e: { readonly message: string }) =>
-  `token: cannot reach ${url}: ${errorCode(e) ?? e.message.split("\n")[0]}`
+const statusOf = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404 } as const
 
-/** Requests a client-credentials token (section 4.1) and reports its expiry; the secret is never printed. */
+/**
+ * Requests a client-credentials token (section 4.1) through `TokenService` (retries of transient failures
+ * included) and reports its expiry; the secret is never printed.
+ */
 const issueToken = (settings: BankConfig.Settings, scopes: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    const url = `${settings.baseUrl}${settings.paths.token}`
-    const form = new URLSearchParams({
-      grant_type: "client_credentials",
-      client_id: settings.clientId,
-      client_secret: Redacted.value(settings.clientSecret),
-      scope: scopes.join(" ")
-    }).toString()
-    const started = yield* Clock.currentTimeMillis
-    const reply = yield* HttpClientRequest.post(url).pipe(
-      HttpClientRequest.bodyText(form, "application/x-www-form-urlencoded;charset=UTF-8"),
-      HttpClientRequest.acceptJson,
-      client.execute,
-      Effect.flatMap((res) => Effect.map(res.text, (text) => ({ status: res.status, headers: res.headers, text }))),
-      Effect.timeoutOrElse({
-        duration: settings.requestTimeout,
-        orElse: () => Effect.fail(Failure.failure(`token: no answer from ${url} in time`))
-      }),
-      Effect.catchTag("HttpClientError", (e) => Effect.fail(Failure.failure(transportMessage(url, e))))
-    )
-    if (reply.status < 200 || reply.status > 299) {
-      const body = ErrorBody.decode(reply.status, reply.headers["content-type"], reply.text)
-      return yield* Failure.failure(`token: status ${reply.status} (${ErrorBody.headline(body)})`)
-    }
-    const decoded = TokenService.decodeTokenResponse(reply.text)
-    if (Result.isFailure(decoded)) return yield* Failure.failure(`token: ${decoded.failure.message}`)
-    const { access_token, token_type, expires_in } = decoded.success
+    const tokens = yield* TokenService.TokenService
+    const token = yield* Effect.mapError(tokens.get(scopes), (e) => tokenFailure(settings, e))
+    const expiresIn = token.expiresIn ?? 0
+    const expiresAt = token.expiresAt ?? (yield* Clock.currentTimeMillis) + expiresIn * 1000
     return {
-      tokenType: token_type,
-      accessToken: access_token,
+      tokenType: token.tokenType,
+      accessToken: token.value,
       scopes,
-      expiresIn: expires_in,
-      expiresAt: new Date(started + expires_in * 1000).toISOString().replace(/\.\d{3}Z$/, "Z"),
-      environment: settings.environment
+      expiresIn,
+      expiresAt: new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, "Z"),
+      environment: token.environment
     } satisfies Issued
-  }).pipe(Effect.scoped, Effect.provide(BankClient.httpLayer(settings)))
+  }).pipe(Effect.provide(tokenLayerOf(settings)))
 
 /** The parsed connection flags plus `--access-token`. */
 export interface BankInput extends Connection.Values {
@@ -152,6 +132,7 @@ export const balanceCheck = Effect.fn("tppkit.balanceCheck")(function* (
     return yield* Failure.usage(`--currency ${JSON.stringify(input.currency)}: ${currency.failure}`)
   }
   const target = yield* Connection.target(input, { needsClient: Option.isNone(input.accessToken) })
+  const settings = yield* settingsOf(target)
   const token = scaToken(target.environment, input.accessToken)
   const reply = yield* Effect.gen(function* () {
     const client = yield* BankClient.BankClient
@@ -163,7 +144,7 @@ export const balanceCheck = Effect.fn("tppkit.balanceCheck")(function* (
       },
       { psu: Connection.psu(input), ...(token === undefined ? {} : { token }) }
     )
-  }).pipe(Effect.provide(clientLayer(target)))
+  }).pipe(Effect.provide(clientLayerOf(settings, target.budgetFile)))
   const ids = reply.identity
   if (input.format === "json") {
     return yield* Output.line(
@@ -211,6 +192,7 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   }
   if (input.all && Option.isSome(input.page)) return yield* Failure.usage("--all and --page exclude each other")
   const target = yield* Connection.target(input, { needsClient: Option.isNone(input.accessToken) })
+  const settings = yield* settingsOf(target)
   const token = scaToken(target.environment, input.accessToken)
   const options = {
     psu: Connection.psu(input),
@@ -237,7 +219,7 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
       ),
       Stream.runCollect
     )
-  }).pipe(Effect.provide(clientLayer(target)))
+  }).pipe(Effect.provide(clientLayerOf(settings, target.budgetFile)))
   const orders = pages.flatMap((p) => p.body.orders)
   for (const p of pages) {
     for (const e of p.body.errors) {

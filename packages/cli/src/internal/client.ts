@@ -2,20 +2,57 @@
  * The bank client on Node for a command-line target, and the SCA token given on the command line; loaded only by
  * the commands that talk to a bank (it pulls in the HTTP stack).
  */
-import { BankClient, TokenService } from "@tppkit/http"
-import { Option, type Redacted } from "effect"
+import { BankClient, BankConfig, BankTransport, TokenService } from "@tppkit/http"
+import { Effect, Layer, Option, type Redacted } from "effect"
 import type { Target } from "../Connection.ts"
+import * as Failure from "../Failure.ts"
 
-/** The bank client (with `BankConfig`, `TokenService` and `Budget`) on Node for a target. */
+/** The configuration options of a target, with the settings that have defaults (timeouts, retries, TLS …). */
+export const optionsOf = (target: Target, tuning: BankConfig.Tuning = {}): BankConfig.Options => {
+  const tls = { ...tuning.tls, ...target.tls }
+  return {
+    ...tuning,
+    environment: target.environment,
+    baseUrl: target.baseUrl,
+    clientId: target.clientId,
+    clientSecret: target.clientSecret,
+    ...(Object.keys(tls).length === 0 ? {} : { tls })
+  }
+}
+
+/**
+ * The validated settings of a target: the `TPPKIT_*` tuning variables (`BankConfig.tuningFromEnv`) under the
+ * flags, TLS files read; a bad value is an invalid invocation.
+ */
+export const settingsOf = (target: Target) =>
+  Effect.gen(function* () {
+    const tuning = yield* Effect.mapError(BankConfig.tuningFromEnv, (e) =>
+      Failure.usage(`invalid environment: ${e.message}`)
+    )
+    return yield* Effect.mapError(Effect.fromResult(BankConfig.load(optionsOf(target, tuning))), (e) =>
+      Failure.usage(e.message)
+    )
+  })
+
+/** The bank client (with `BankConfig`, `TokenService` and `Budget`) on Node for validated settings. */
+export const clientLayerOf = (settings: BankConfig.Settings, budgetFile: string | undefined) =>
+  BankClient.BankClient.layerNode(
+    Layer.succeed(BankConfig.BankConfig, settings),
+    budgetFile === undefined ? undefined : { budgetFile }
+  )
+
+/** The bank client on Node for a target with default settings (the demo's mock bank). */
 export const clientLayer = (target: Target) =>
   BankClient.layerNodeFromOptions(
-    {
-      environment: target.environment,
-      baseUrl: target.baseUrl,
-      clientId: target.clientId,
-      clientSecret: target.clientSecret
-    },
+    optionsOf(target),
     target.budgetFile === undefined ? undefined : { budgetFile: target.budgetFile }
+  )
+
+/** Client-credentials tokens alone (no budget, no client) on Node for validated settings. */
+export const tokenLayerOf = (settings: BankConfig.Settings) =>
+  TokenService.TokenService.layer.pipe(
+    Layer.provide(BankTransport.BankTransport.layerUndici(settings.tls)),
+    Layer.provide(Layer.succeed(BankConfig.BankConfig, settings))
   )
 
 /** The SCA token of the environment, when one was given. */
