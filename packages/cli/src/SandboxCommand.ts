@@ -1,33 +1,14 @@
 /**
  * `tppkit sandbox`: starts the mock bank and prints its base URL, the sandbox client id and secret (it is a
  * sandbox, so printing them is right) and the fixture accounts; with `--format json` that report is one JSON line.
- * It serves until SIGINT or SIGTERM, then shuts down cleanly.
+ * It serves until SIGINT or SIGTERM, then shuts down cleanly. The mock bank is loaded only when the command runs.
  *
  * @since 0.1.0
  */
 import { Money } from "@tppkit/core"
-import { Fixtures, Sandbox } from "@tppkit/sandbox"
-import { Context, Effect, FileSystem, Layer, Option, Redacted, Result } from "effect"
+import type { Sandbox } from "@tppkit/sandbox"
+import { Effect, Redacted } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as Failure from "./Failure.ts"
-import * as Output from "./Output.ts"
-
-const readText = (what: string, file: string) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    return yield* fs
-      .readFileString(file)
-      .pipe(
-        Effect.mapError((e) =>
-          Failure.usage(
-            `cannot read ${what} ${JSON.stringify(file)}: ${e.reason._tag === "NotFound" ? "no such file" : e.reason.message}`
-          )
-        )
-      )
-  })
-
-const optionalText = (what: string, file: Option.Option<string>) =>
-  Option.isSome(file) ? Effect.map(readText(what, file.value), Option.some) : Effect.succeed(Option.none<string>())
 
 /** The start-up report printed by `tppkit sandbox --format json`, as one line. */
 export interface Report {
@@ -133,69 +114,9 @@ export const sandboxCommand = Command.make(
       Flag.withDefault("text")
     )
   },
-  Effect.fn("SandboxCommand")(function* (flags) {
-    if (flags.faultRate < 0 || flags.faultRate > 1) return yield* Failure.usage("--fault-rate must be from 0 to 1")
-    if (flags.port < 0 || flags.port > 65535) return yield* Failure.usage("--port must be from 0 to 65535")
-    if (Option.isSome(flags.tlsCert) !== Option.isSome(flags.tlsKey)) {
-      return yield* Failure.usage("--tls-cert and --tls-key go together")
-    }
-    if (flags.requireClientCert && (Option.isNone(flags.tlsCa) || Option.isNone(flags.tlsCert))) {
-      return yield* Failure.usage("--require-client-cert needs --tls-cert, --tls-key and --tls-ca")
-    }
-    let fixtures = Fixtures.defaults
-    if (Option.isSome(flags.fixtures)) {
-      const decoded = Fixtures.decodeJson(yield* readText("fixtures file", flags.fixtures.value))
-      if (Result.isFailure(decoded)) {
-        return yield* Failure.usage(`invalid fixtures file: ${decoded.failure.slice(0, 3).join("; ")}`)
-      }
-      fixtures = decoded.success
-    }
-    if (Option.isSome(flags.clientId) || Option.isSome(flags.clientSecret)) {
-      const [head, ...rest] = fixtures.clients
-      if (head !== undefined) {
-        fixtures = {
-          ...fixtures,
-          clients: [
-            {
-              ...head,
-              clientId: Option.getOrElse(flags.clientId, () => head.clientId),
-              clientSecret: Option.getOrElse(flags.clientSecret, () => head.clientSecret)
-            },
-            ...rest
-          ]
-        }
-      }
-    }
-    const cert = yield* optionalText("TLS certificate", flags.tlsCert)
-    const key = yield* optionalText("TLS key", flags.tlsKey)
-    const ca = yield* optionalText("TLS CA", flags.tlsCa)
-    const options: Sandbox.Options = {
-      host: flags.host,
-      port: flags.port,
-      fixtures,
-      environment: flags.live ? "live" : "sandbox",
-      errorDialect: flags.errorDialect,
-      ...(flags.faultRate > 0 ? { faults: { rate: flags.faultRate, seed: flags.faultSeed } } : {}),
-      ...(Option.isSome(cert) && Option.isSome(key)
-        ? {
-            tls: {
-              cert: cert.value,
-              key: key.value,
-              ...(Option.isSome(ca) ? { ca: ca.value } : {}),
-              requireClientCert: flags.requireClientCert
-            }
-          }
-        : {})
-    }
-    yield* Effect.scoped(
-      Effect.gen(function* () {
-        const services = yield* Layer.build(Sandbox.layer(options)).pipe(
-          Effect.mapError((e) => Failure.failure(e.message))
-        )
-        const info = Context.get(services, Sandbox.SandboxInfo)
-        yield* Output.line(flags.format === "json" ? JSON.stringify(report(info)) : renderText(info))
-        return yield* Effect.never
-      })
+  (flags) =>
+    Effect.flatMap(
+      Effect.promise(() => import("./internal/sandbox.ts")),
+      (impl) => impl.run(flags, (info, format) => (format === "json" ? JSON.stringify(report(info)) : renderText(info)))
     )
-  })
 ).pipe(Command.withDescription("Start the mock bank on loopback and serve until SIGINT or SIGTERM"))

@@ -1,0 +1,113 @@
+/**
+ * The work behind `tppkit sandbox`, loaded only when it runs (it pulls in the mock bank): flag checks, fixtures
+ * and TLS files, then the server until interrupted.
+ */
+import { Fixtures, Sandbox } from "@tppkit/sandbox"
+import { Context, Effect, FileSystem, Layer, Option, Result } from "effect"
+import * as Failure from "../Failure.ts"
+import * as Output from "../Output.ts"
+
+/** The parsed flags of `tppkit sandbox`. */
+export interface Input {
+  readonly host: string
+  readonly port: number
+  readonly fixtures: Option.Option<string>
+  readonly clientId: Option.Option<string>
+  readonly clientSecret: Option.Option<string>
+  readonly live: boolean
+  readonly errorDialect: "problem" | "berlin-group" | "cz-sk"
+  readonly faultRate: number
+  readonly faultSeed: number
+  readonly tlsCert: Option.Option<string>
+  readonly tlsKey: Option.Option<string>
+  readonly tlsCa: Option.Option<string>
+  readonly requireClientCert: boolean
+  readonly format: "text" | "json"
+}
+
+const readText = (what: string, file: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    return yield* fs
+      .readFileString(file)
+      .pipe(
+        Effect.mapError((e) =>
+          Failure.usage(
+            `cannot read ${what} ${JSON.stringify(file)}: ${e.reason._tag === "NotFound" ? "no such file" : e.reason.message}`
+          )
+        )
+      )
+  })
+
+const optionalText = (what: string, file: Option.Option<string>) =>
+  Option.isSome(file) ? Effect.map(readText(what, file.value), Option.some) : Effect.succeed(Option.none<string>())
+
+/** Starts the mock bank for the flags, prints the start-up report made by `present`, and serves until interrupted. */
+export const run = Effect.fn("SandboxCommand")(function* (
+  flags: Input,
+  present: (info: Sandbox.SandboxInfo["Service"], format: "text" | "json") => string
+) {
+  if (flags.faultRate < 0 || flags.faultRate > 1) return yield* Failure.usage("--fault-rate must be from 0 to 1")
+  if (flags.port < 0 || flags.port > 65535) return yield* Failure.usage("--port must be from 0 to 65535")
+  if (Option.isSome(flags.tlsCert) !== Option.isSome(flags.tlsKey)) {
+    return yield* Failure.usage("--tls-cert and --tls-key go together")
+  }
+  if (flags.requireClientCert && (Option.isNone(flags.tlsCa) || Option.isNone(flags.tlsCert))) {
+    return yield* Failure.usage("--require-client-cert needs --tls-cert, --tls-key and --tls-ca")
+  }
+  let fixtures = Fixtures.defaults
+  if (Option.isSome(flags.fixtures)) {
+    const decoded = Fixtures.decodeJson(yield* readText("fixtures file", flags.fixtures.value))
+    if (Result.isFailure(decoded)) {
+      return yield* Failure.usage(`invalid fixtures file: ${decoded.failure.slice(0, 3).join("; ")}`)
+    }
+    fixtures = decoded.success
+  }
+  if (Option.isSome(flags.clientId) || Option.isSome(flags.clientSecret)) {
+    const [head, ...rest] = fixtures.clients
+    if (head !== undefined) {
+      fixtures = {
+        ...fixtures,
+        clients: [
+          {
+            ...head,
+            clientId: Option.getOrElse(flags.clientId, () => head.clientId),
+            clientSecret: Option.getOrElse(flags.clientSecret, () => head.clientSecret)
+          },
+          ...rest
+        ]
+      }
+    }
+  }
+  const cert = yield* optionalText("TLS certificate", flags.tlsCert)
+  const key = yield* optionalText("TLS key", flags.tlsKey)
+  const ca = yield* optionalText("TLS CA", flags.tlsCa)
+  const options: Sandbox.Options = {
+    host: flags.host,
+    port: flags.port,
+    fixtures,
+    environment: flags.live ? "live" : "sandbox",
+    errorDialect: flags.errorDialect,
+    ...(flags.faultRate > 0 ? { faults: { rate: flags.faultRate, seed: flags.faultSeed } } : {}),
+    ...(Option.isSome(cert) && Option.isSome(key)
+      ? {
+          tls: {
+            cert: cert.value,
+            key: key.value,
+            ...(Option.isSome(ca) ? { ca: ca.value } : {}),
+            requireClientCert: flags.requireClientCert
+          }
+        }
+      : {})
+  }
+  yield* Effect.scoped(
+    Effect.gen(function* () {
+      const services = yield* Layer.build(Sandbox.layer(options)).pipe(
+        Effect.mapError((e) => Failure.failure(e.message))
+      )
+      const info = Context.get(services, Sandbox.SandboxInfo)
+      yield* Output.line(present(info, flags.format))
+      return yield* Effect.never
+    })
+  )
+})
