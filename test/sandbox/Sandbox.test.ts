@@ -508,6 +508,35 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
         assert.strictEqual(a.status, 200)
       })
     )
+    it.effect("magic balance-check amounts select faults without the header; the header wins over them", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const t = yield* token(info, "PIISP")
+        const check = (value: number, extra: Record<string, string> = {}) =>
+          post(info.baseUrl + info.paths.balanceCheck, {
+            headers: apiHeaders(t, extra),
+            body: balanceBody(ibans.eurBranch, value)
+          })
+        const expected: Array<[number, number]> = [
+          [503.03, 503],
+          [502.02, 502],
+          [429.29, 429],
+          [401.01, 401],
+          [503.3, 200],
+          [503, 200]
+        ]
+        for (const [value, status] of expected) {
+          const a = yield* check(value)
+          assert.strictEqual(a.status, status, String(value))
+        }
+        const unavailable = yield* check(503.03)
+        assert.strictEqual(unavailable.headers.get("retry-after"), "1")
+        assert.strictEqual(unavailable.json.code, "SERVICE_UNAVAILABLE")
+        const headerWins = yield* check(503.03, { "x-sandbox-fault": "delay=1" })
+        assert.strictEqual(headerWins.status, 200)
+        assert.strictEqual(headerWins.json.response, "APPR")
+      })
+    )
   })
 
   describe("journal", () => {
@@ -604,6 +633,26 @@ layer(Sandbox.layer())("Sandbox clock", (it) => {
       const t2 = yield* token(info, "AISP")
       const nextDay = yield* post(url, { headers: apiHeaders(t2, { "request-id": randomUUID() }), body: "{}" })
       assert.strictEqual(nextDay.status, 200)
+    })
+  )
+})
+
+layer(Sandbox.layer())("Sandbox daily limit per consent", (it) => {
+  it.effect("a new token of the same consent shares the 4 listings; another consent has its own", () =>
+    Effect.gen(function* () {
+      const info = yield* Sandbox.SandboxInfo
+      const clock = yield* SandboxClock.SandboxClock
+      yield* clock.set(Date.parse("2026-11-24T11:00:00Z"))
+      const url = info.baseUrl + info.paths.standingOrder
+      for (let i = 0; i < 4; i++) {
+        const t = yield* token(info, "AISP")
+        const a = yield* post(url, { headers: apiHeaders(t), body: "{}" })
+        assert.strictEqual(a.status, 200, `call ${i + 1}`)
+      }
+      const again = yield* post(url, { headers: apiHeaders(yield* token(info, "AISP PIISP")), body: "{}" })
+      assert.strictEqual(again.status, 429)
+      const other = yield* post(url, { headers: apiHeaders(yield* token(info, "AISP", aispExpired)), body: "{}" })
+      assert.strictEqual(other.status, 200)
     })
   )
 })

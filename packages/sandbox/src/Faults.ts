@@ -12,6 +12,38 @@ export type Kind = (typeof kinds)[number]
 /** The request header that selects faults, e.g. `X-Sandbox-Fault: delay=1500, 503`. */
 export const header = "x-sandbox-fault"
 
+/**
+ * Balance-check amounts that select a fault without the header, for clients that cannot set one: the status
+ * followed by its last two digits as cents (`503.03` → `503`); `401.01` answers as with an expired token.
+ */
+export const magicAmounts: Readonly<Record<string, Kind>> = {
+  "503.03": "503",
+  "502.02": "502",
+  "429.29": "429",
+  "401.01": "expired-token"
+}
+
+const magicPrefilter = /503\.03|502\.02|429\.29|401\.01/
+
+/**
+ * The fault a balance-check body selects by its `amount.value` (see `magicAmounts`), if any. Bodies that do not
+ * even contain a magic number are passed over without parsing.
+ */
+export const fromBalanceCheckBody = (body: string): Fault | undefined => {
+  if (!magicPrefilter.test(body)) return undefined
+  let json: unknown
+  try {
+    json = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  const amount = typeof json === "object" && json !== null ? (json as { amount?: unknown }).amount : undefined
+  const value = typeof amount === "object" && amount !== null ? (amount as { value?: unknown }).value : undefined
+  if (typeof value !== "number") return undefined
+  const kind = magicAmounts[value.toFixed(2)]
+  return kind === undefined || Number(value.toFixed(2)) !== value ? undefined : { kind }
+}
+
 /** A fault chosen for one request; `delayMs` is set for `delay`. */
 export interface Fault {
   readonly kind: Kind

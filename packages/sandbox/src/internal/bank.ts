@@ -50,6 +50,8 @@ interface Token {
   readonly clientId: string
   readonly scopes: ReadonlySet<Fixtures.Right>
   readonly bound: ReadonlySet<string>
+  /** The consent the token stands for: its client and the accounts bound to it (decisions: limits per consent). */
+  readonly consent: string
   readonly expiresAt: number
 }
 
@@ -79,6 +81,13 @@ const lastLoggedMillis = (text: string): number | undefined => {
   const parsed = DateTime.parse(text.trim())
   return Result.isSuccess(parsed) ? DateTime.toEpochMillis(parsed.success) : undefined
 }
+
+/**
+ * The consent a token stands for, which the daily limit counts per (decisions: limits): in this sandbox a consent is
+ * the client together with the set of accounts bound to its token, e.g. `tppkit-sandbox|SK…,SK…`.
+ */
+export const consentKey = (clientId: string, bound: ReadonlyArray<string>): string =>
+  `${clientId}|${[...new Set(bound)].sort().join(",")}`
 
 /** Creates a handler with its own state (tokens, daily counters). */
 export const make = (config: Config) => {
@@ -293,10 +302,12 @@ export const make = (config: Config) => {
     const now = config.now()
     if (tokens.size > 50_000) for (const [k, t] of tokens) if (t.expiresAt <= now) tokens.delete(k)
     const accessToken = randomBytes(24).toString("base64url")
+    const bound = scopes.has("AISP") ? client.aispAccounts : []
     tokens.set(accessToken, {
       clientId: client.clientId,
       scopes,
-      bound: new Set(scopes.has("AISP") ? client.aispAccounts : []),
+      bound: new Set(bound),
+      consent: consentKey(client.clientId, bound),
       expiresAt: expiredFault ? now : now + tokenLifetimeSeconds * 1000
     })
     return {
@@ -444,7 +455,7 @@ export const make = (config: Config) => {
     const present = lastMillis !== undefined && now - lastMillis <= 3_600_000
     if (!present) {
       const { day, secondOfDay } = localParts(now)
-      const key = `${token.clientId}|${day}`
+      const key = `${token.consent}|${day}`
       const used = listings.get(key) ?? 0
       if (used >= dailyLimit) {
         return {
@@ -577,8 +588,9 @@ export const make = (config: Config) => {
           : fail(badRequest(detail, "X-Sandbox-Fault"), dialect, ids)
       }
       faults = parsed.faults
-    } else if (pickGlobal) {
-      const f = pickGlobal()
+    } else {
+      const magic = route === "balanceCheck" ? Faults.fromBalanceCheckBody(req.body) : undefined
+      const f = magic ?? pickGlobal?.()
       if (f) faults = [f]
     }
     let delayMs = 0
