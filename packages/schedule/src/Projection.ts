@@ -96,41 +96,60 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
   const { planned, skipped } = planAll(orders, window, options)
   if (window.to < window.from) return { payments: [], skipped }
   planned.sort(byOrderId)
-  // 1. occurrences as columns, in orderId order and per order in nominal order
-  const cols = new Columns()
+  // 1. occurrences as columns, in orderId order and per order in nominal order (sized once by the engine's count)
+  let total = 0
+  for (const p of planned) if (p.start <= window.to) total += Occurrence.count(p.plan, p.start, window.to)
+  const cols = new Columns(total)
+  // equal orderIds get equal ranks; orders sharing an orderId need their payments merged by nominal date
+  const rank = new Int32Array(planned.length)
   let duplicateIds = false
   for (let i = 0; i < planned.length; i++) {
     const p = planned[i]!
-    if (i > 0 && planned[i - 1]!.order.orderId === p.order.orderId) duplicateIds = true
+    if (i > 0 && planned[i - 1]!.order.orderId === p.order.orderId) {
+      duplicateIds = true
+      rank[i] = rank[i - 1]!
+    } else {
+      rank[i] = i
+    }
     if (p.start > window.to) continue
     for (const o of Occurrence.between(p.plan, p.start, window.to)) cols.push(i, o.k, o.nominal, o.execution)
   }
-  // 2. a stable sort by execution date gives the full ordering: counting sort over the window's days, unless the
-  //    window is much longer than the output
+  // 2. a stable sort by execution date gives the full ordering: a counting sort over the window's days that
+  //    scatters the columns into their final order (unless the window is much longer than the output)
   const n = cols.length
-  const order = new Int32Array(n)
   const days = window.to - window.from + 1
+  const sorted = new Columns(n)
+  sorted.length = n
   if (days > 4 * n + 1024) {
+    const order = new Int32Array(n)
     for (let i = 0; i < n; i++) order[i] = i
     order.sort((a, b) => cols.execution[a]! - cols.execution[b]! || a - b)
+    for (let x = 0; x < n; x++) {
+      const i = order[x]!
+      sorted.set(x, cols.order[i]!, cols.k[i]!, cols.nominal[i]!, cols.execution[i]!)
+    }
   } else {
     const counts = new Int32Array(days + 1)
-    for (let i = 0; i < n; i++) counts[cols.execution[i]! - window.from + 1]!++
+    const execution = cols.execution
+    for (let i = 0; i < n; i++) counts[execution[i]! - window.from + 1]!++
     for (let i = 1; i <= days; i++) counts[i]! += counts[i - 1]!
-    for (let i = 0; i < n; i++) order[counts[cols.execution[i]! - window.from]!++] = i
+    for (let i = 0; i < n; i++) {
+      const e = execution[i]!
+      sorted.set(counts[e - window.from]!++, cols.order[i]!, cols.k[i]!, cols.nominal[i]!, e)
+    }
   }
+  if (duplicateIds) sortSameRankRuns(sorted, rank)
   // 3. the payment objects, allocated in their final order from flat per-order templates laid out in orderId
   //    order (later passes over the payments then read memory mostly in sequence)
   const templates = templatesOf(planned)
   const payments = new Array<Payment.Payment>(n)
   for (let x = 0; x < n; x++) {
-    const i = order[x]!
-    const t = templates[cols.order[i]!]!
+    const t = templates[sorted.order[x]!]!
     payments[x] = {
       orderId: t.orderId,
-      k: cols.k[i]!,
-      nominalDate: cols.nominal[i]! as LocalDate.LocalDate,
-      executionDate: cols.execution[i]! as LocalDate.LocalDate,
+      k: sorted.k[x]!,
+      nominalDate: sorted.nominal[x]! as LocalDate.LocalDate,
+      executionDate: sorted.execution[x]! as LocalDate.LocalDate,
       amount: t.amount,
       currency: t.currency,
       debtorIban: t.debtorIban,
@@ -138,8 +157,30 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
       creditorName: t.creditorName
     }
   }
-  if (duplicateIds) sortSameOrderIdRuns(payments)
   return { payments, skipped }
+}
+
+/**
+ * Orders sharing an orderId are adjacent in orderId order, so on one execution day their occurrences form one
+ * run of equal rank in the sorted columns; each run of two or more is put in nominal-date order (stable).
+ */
+const sortSameRankRuns = (sorted: Columns, rank: Int32Array): void => {
+  const n = sorted.length
+  let i = 0
+  while (i < n) {
+    const e = sorted.execution[i]!
+    const r = rank[sorted.order[i]!]!
+    let j = i + 1
+    while (j < n && sorted.execution[j] === e && rank[sorted.order[j]!] === r) j++
+    if (j - i > 1) {
+      const run = Array.from({ length: j - i }, (_, x) => i + x).sort(
+        (a, b) => sorted.nominal[a]! - sorted.nominal[b]! || a - b
+      )
+      const copy = run.map((x) => [sorted.order[x]!, sorted.k[x]!, sorted.nominal[x]!] as const)
+      for (let x = 0; x < copy.length; x++) sorted.set(i + x, copy[x]![0], copy[x]![1], copy[x]![2], e)
+    }
+    i = j
+  }
 }
 
 /** The fields every payment of an order shares, in one flat object. */
@@ -180,10 +221,23 @@ const templatesOf = (planned: ReadonlyArray<Planned>): Array<Template> => {
 /** Growable integer columns of occurrences: planned-order index, k, nominal day and execution day. */
 class Columns {
   length = 0
-  order = new Int32Array(1024)
-  k = new Int32Array(1024)
-  nominal = new Int32Array(1024)
-  execution = new Int32Array(1024)
+  order: Int32Array<ArrayBuffer>
+  k: Int32Array<ArrayBuffer>
+  nominal: Int32Array<ArrayBuffer>
+  execution: Int32Array<ArrayBuffer>
+  constructor(capacity = 1024) {
+    const size = Math.max(1, capacity)
+    this.order = new Int32Array(size)
+    this.k = new Int32Array(size)
+    this.nominal = new Int32Array(size)
+    this.execution = new Int32Array(size)
+  }
+  set(i: number, order: number, k: number, nominal: number, execution: number): void {
+    this.order[i] = order
+    this.k[i] = k
+    this.nominal[i] = nominal
+    this.execution[i] = execution
+  }
   push(order: number, k: number, nominal: number, execution: number): void {
     if (this.length === this.order.length) this.grow()
     const i = this.length++
