@@ -72,6 +72,8 @@ describe("Holidays.national: public holidays of 2026", () => {
     expect(holidays2026("DE")).toEqual(de)
     const by = Holidays.nationalUnsafe("de", { state: "by" })
     expect(by.name).toBe("DE-BY")
+    expect(Holidays.nationalUnsafe("DE-BY").isHoliday(d("2026-06-04"))).toBe(true)
+    expect(Holidays.nationalUnsafe("DE").isHoliday(d("2026-06-04"))).toBe(false)
     for (const x of ["2026-01-06", "2026-06-04", "2026-11-01", ...de]) expect(by.isHoliday(d(x))).toBe(true)
   })
   it("counts other types only when asked", () => {

@@ -52,20 +52,21 @@ const yearDays = (source: DateHolidays, year: number, types: ReadonlySet<string>
 }
 
 /**
- * The national holiday calendar of an ISO 3166 country (e.g. `SK`, `CZ`, `AT`, `DE`), optionally of one state,
- * or the reason it cannot be built (unknown country or state).
+ * The national holiday calendar of an ISO 3166 country (e.g. `SK`, `CZ`, `AT`, `DE`), optionally of one state
+ * (`{ state: "BY" }` or `"DE-BY"`), or the reason it cannot be built (unknown country or state).
  * @example national("SK") // Ok: isHoliday(2026-08-29) === true
  */
 export const national = (country: string, options?: Options): Result.Result<Calendar.Calendar, string> => {
-  const code = country.trim().toUpperCase()
+  // "DE-BY" (ISO 3166-2) names a state the same way as `{ state: "BY" }`
+  const [code = "", subdivision] = country.trim().toUpperCase().split("-", 2)
   if (!/^[A-Z]{2}$/.test(code) || !(code in countryNames())) {
     return Result.fail(`unknown country "${country}": expected an ISO 3166-1 alpha-2 code the holiday library knows`)
   }
-  const state = options?.state?.trim().toUpperCase()
+  const state = (options?.state ?? subdivision)?.trim().toUpperCase()
   const region = options?.region?.trim().toUpperCase()
   if (state !== undefined) {
     const states = new DateHolidays().getStates(code) ?? {}
-    if (!(state in states)) return Result.fail(`unknown state "${options?.state}" of ${code}`)
+    if (!(state in states)) return Result.fail(`unknown state "${state}" of ${code}`)
   }
   const source =
     state === undefined
