@@ -102,12 +102,16 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
   const cols = new Columns(total)
   // equal orderIds get equal ranks; orders sharing an orderId need their payments merged by nominal date
   const rank = new Int32Array(planned.length)
+  const shared = new Uint8Array(planned.length) // 1: another order has the same orderId
+  const sharedAt: Array<number> = [] // sorted positions of their occurrences
   let duplicateIds = false
   for (let i = 0; i < planned.length; i++) {
     const p = planned[i]!
     if (i > 0 && planned[i - 1]!.order.orderId === p.order.orderId) {
       duplicateIds = true
       rank[i] = rank[i - 1]!
+      shared[i] = 1
+      shared[i - 1] = 1
     } else {
       rank[i] = i
     }
@@ -127,6 +131,7 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
     for (let x = 0; x < n; x++) {
       const i = order[x]!
       sorted.set(x, cols.order[i]!, cols.k[i]!, cols.nominal[i]!, cols.execution[i]!)
+      if (shared[cols.order[i]!] === 1) sharedAt.push(x)
     }
   } else {
     const counts = new Int32Array(days + 1)
@@ -135,10 +140,13 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
     for (let i = 1; i <= days; i++) counts[i]! += counts[i - 1]!
     for (let i = 0; i < n; i++) {
       const e = execution[i]!
-      sorted.set(counts[e - window.from]!++, cols.order[i]!, cols.k[i]!, cols.nominal[i]!, e)
+      const o = cols.order[i]!
+      const x = counts[e - window.from]!++
+      sorted.set(x, o, cols.k[i]!, cols.nominal[i]!, e)
+      if (shared[o] === 1) sharedAt.push(x)
     }
   }
-  if (duplicateIds) sortSameRankRuns(sorted, rank)
+  if (duplicateIds) sortSameRankRuns(sorted, rank, sharedAt)
   // 3. the payment objects, allocated in their final order from flat per-order templates laid out in orderId
   //    order (later passes over the payments then read memory mostly in sequence)
   const templates = templatesOf(planned)
@@ -163,21 +171,30 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
 /**
  * Orders sharing an orderId are adjacent in orderId order, so on one execution day their occurrences form one
  * run of equal rank in the sorted columns; each run of two or more is put in nominal-date order (stable).
+ * `at` lists the sorted positions of every occurrence of such orders.
  */
-const sortSameRankRuns = (sorted: Columns, rank: Int32Array): void => {
-  const n = sorted.length
+const sortSameRankRuns = (sorted: Columns, rank: Int32Array, at: Array<number>): void => {
+  at.sort((a, b) => a - b)
   let i = 0
-  while (i < n) {
-    const e = sorted.execution[i]!
-    const r = rank[sorted.order[i]!]!
+  while (i < at.length) {
+    const start = at[i]!
+    const e = sorted.execution[start]!
+    const r = rank[sorted.order[start]!]!
     let j = i + 1
-    while (j < n && sorted.execution[j] === e && rank[sorted.order[j]!] === r) j++
+    while (
+      j < at.length &&
+      at[j] === start + (j - i) &&
+      sorted.execution[at[j]!] === e &&
+      rank[sorted.order[at[j]!]!] === r
+    ) {
+      j++
+    }
     if (j - i > 1) {
-      const run = Array.from({ length: j - i }, (_, x) => i + x).sort(
+      const run = Array.from({ length: j - i }, (_, x) => start + x).sort(
         (a, b) => sorted.nominal[a]! - sorted.nominal[b]! || a - b
       )
       const copy = run.map((x) => [sorted.order[x]!, sorted.k[x]!, sorted.nominal[x]!] as const)
-      for (let x = 0; x < copy.length; x++) sorted.set(i + x, copy[x]![0], copy[x]![1], copy[x]![2], e)
+      for (let x = 0; x < copy.length; x++) sorted.set(start + x, copy[x]![0], copy[x]![1], copy[x]![2], e)
     }
     i = j
   }
@@ -194,8 +211,9 @@ interface Template {
 }
 
 /**
- * Flat templates in orderId order. Equal account and currency texts are shared (one string per IBAN), and each
- * amount is copied next to its template, so that a pass over the payments touches few, nearby objects.
+ * Flat templates in orderId order. Equal debtor IBANs and currencies are shared (one string each: totals look
+ * them up per payment), and each amount is copied next to its template, so that a pass over the payments
+ * touches few, nearby objects.
  */
 const templatesOf = (planned: ReadonlyArray<Planned>): Array<Template> => {
   const strings = new Map<string, string>()
@@ -212,7 +230,7 @@ const templatesOf = (planned: ReadonlyArray<Planned>): Array<Template> => {
       amount: BigDecimal.make(value.value + 0n, value.scale),
       currency: intern(order.instructedAmount.currency),
       debtorIban: intern(order.debtor.iban),
-      creditorIban: intern(order.creditor.iban),
+      creditorIban: order.creditor.iban,
       creditorName: order.creditor.name
     }
   })
