@@ -206,6 +206,20 @@ describe("Projection: properties", () => {
       { numRuns: 400 }
     )
   })
+  it("long windows with few payments (ordered by a comparison sort) follow the same rules", () => {
+    const sparse = orderArb.filter((o) => o.frequency !== "DAIL" && o.frequency !== "DAI7" && o.frequency !== "WEEK")
+    const longWindow = fc
+      .tuple(dayArb("2023-01-01", "2025-12-31"), fc.integer({ min: 1500, max: 4000 }))
+      .map(([from, len]) => ({ from, to: LocalDate.addDays(from, len) }))
+    fc.assert(
+      fc.property(fc.array(sparse, { maxLength: 6 }), longWindow, optionsArb, (orders, w, options) => {
+        const r = Projection.project(orders, w, options)
+        expect(r.payments.map(keyOf)).toEqual(reference(orders, w, options).map(keyOf))
+        expect([...Projection.lazy(orders, w, options).payments].map(keyOf)).toEqual(r.payments.map(keyOf))
+      }),
+      { numRuns: 200 }
+    )
+  })
   it("the lazy merge and the Stream give the same payments in the same order as the array", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(orderArb, { maxLength: 12 }), windowArb, optionsArb, async (orders, w, options) => {

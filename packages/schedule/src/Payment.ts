@@ -32,7 +32,7 @@ export interface Payment {
 
 /**
  * Compares two payments by execution date, then orderId, then nominal date (spec: projected payments are
- * ordered by execution date, then `orderId`, then nominal date).
+ * ordered by execution date, then `orderId`, then nominal date); orderIds compare by UTF-16 code units.
  */
 export const compare = (a: Payment, b: Payment): -1 | 0 | 1 => {
   if (a.executionDate !== b.executionDate) return a.executionDate < b.executionDate ? -1 : 1
