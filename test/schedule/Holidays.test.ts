@@ -1,6 +1,7 @@
 import { Calendar, LocalDate } from "@tppkit/core"
 import { Holidays } from "@tppkit/schedule"
 import { Result } from "effect"
+import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 
 const d = LocalDate.parseUnsafe
@@ -86,6 +87,30 @@ describe("Holidays.national: public holidays of 2026", () => {
     expect(sk.isHoliday(d("2001-12-26"))).toBe(true)
     expect(sk.isHoliday(d("2030-01-02"))).toBe(false)
     expect(sk.isHoliday(d("2030-01-01"))).toBe(true)
+  })
+})
+
+describe("Holidays: counting weekday holidays (the engine's fast path)", () => {
+  it("agrees with isHoliday on random ranges, across years", () => {
+    const sk = Holidays.nationalUnsafe("SK")
+    const count = sk.countWeekdayHolidays!
+    fc.assert(
+      fc.property(
+        fc.integer({ min: d("1995-01-01"), max: d("2035-12-31") }),
+        fc.integer({ min: -5, max: 1200 }),
+        (a, len) => {
+          const from = a as LocalDate.LocalDate
+          const to = LocalDate.addDays(from, len)
+          let expected = 0
+          for (let x = from; x <= to; x = LocalDate.addDays(x, 1))
+            if (!LocalDate.isWeekend(x) && sk.isHoliday(x)) expected++
+          expect(count(from, to)).toBe(expected)
+        }
+      ),
+      { numRuns: 300 }
+    )
+    // 261 weekdays; 7 SK holidays fall on one (5 July, 29 August, 1 November and 26 December are weekend days)
+    expect(Calendar.countWorkingDays(sk, d("2026-01-01"), d("2026-12-31"))).toBe(261 - 7)
   })
 })
 

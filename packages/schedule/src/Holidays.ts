@@ -97,8 +97,52 @@ export const national = (country: string, options?: Options): Result.Result<Cale
     }
     return days.has(d)
   }
-  return Result.succeed(Calendar.make(name, isHoliday))
+  // per year, the sorted weekday holidays: counting them over a range costs two binary searches per year
+  const weekdayHolidays = new Map<number, Int32Array>()
+  const ofYear = (year: number): Int32Array => {
+    let list = weekdayHolidays.get(year)
+    if (list === undefined) {
+      load(year - 1)
+      load(year)
+      const first = LocalDate.fromPartsUnchecked(year, 1, 1)
+      const last = LocalDate.fromPartsUnchecked(year, 12, 31)
+      const found: Array<number> = []
+      for (let d = first; d <= last; d = LocalDate.addDays(d, 1)) {
+        if (!LocalDate.isWeekend(d) && days.has(d)) found.push(d)
+      }
+      list = Int32Array.from(found)
+      weekdayHolidays.set(year, list)
+    }
+    return list
+  }
+  const countWeekdayHolidays = (from: LocalDate.LocalDate, to: LocalDate.LocalDate): number => {
+    if (to < from) return 0
+    const first = LocalDate.toParts(from).year
+    const last = LocalDate.toParts(to).year
+    let count = 0
+    for (let year = first; year <= last; year++) {
+      const list = ofYear(year)
+      count += (year === last ? upperBound(list, to) : list.length) - (year === first ? lowerBound(list, from) : 0)
+    }
+    return count
+  }
+  return Result.succeed(Calendar.make(name, isHoliday, countWeekdayHolidays))
 }
+
+/** The first index whose value is not below `x`. */
+const lowerBound = (list: Int32Array, x: number): number => {
+  let lo = 0
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (list[mid]! < x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** The first index whose value is above `x`. */
+const upperBound = (list: Int32Array, x: number): number => lowerBound(list, x + 1)
 
 /** The national holiday calendar of a country; throws on an unknown country (tests and literals only). */
 export const nationalUnsafe = (country: string, options?: Options): Calendar.Calendar => {
