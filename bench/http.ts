@@ -2,7 +2,8 @@
  * HTTP client overhead (issue 4): one balance check through the whole client stack (BankClient: validation,
  * encoding, cached token, headers, span, timeout, retry wrapper, decoding) against a bare undici request with the
  * same headers and body, to the same minimal node:http server on loopback, in one process, alternating rounds.
- * Reports the ratio of median per-request times (target ≤ 1.2×).
+ * Reports the ratio of median per-request times (target ≤ 1.2×), and the stack's own CPU time per call over a
+ * transport that answers in-process (no socket), which is what the stack adds whatever the network does.
  *
  * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/http.ts` alone.
  * Environment: BENCH_HTTP_ROUNDS (default 20), BENCH_HTTP_REQUESTS (per round, default 500).
@@ -12,8 +13,8 @@ import { once } from "node:events"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Currency, Iban, Money } from "@tppkit/core"
-import { BankClient } from "@tppkit/http"
-import { Effect, ManagedRuntime, Redacted } from "effect"
+import { BankClient, BankConfig, BankTransport, Budget, TokenService } from "@tppkit/http"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { Agent, request } from "undici"
 
 const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 20)
@@ -123,6 +124,56 @@ console.log(`  whole client stack  median ${ms(median(stack))}/request`)
 console.log(`  bare undici request median ${ms(median(bare))}/request`)
 console.log(`  ratio ${ratio.toFixed(2)}× (target ≤ 1.2×) ${ratio <= 1.2 ? "ok" : "ABOVE TARGET"}`)
 
+// the stack's own CPU per call: the same client over a transport that answers at once, in-process
+const inProcess = ManagedRuntime.make(
+  BankClient.BankClient.layer.pipe(
+    Layer.provide(TokenService.TokenProvider.layer),
+    Layer.provide(TokenService.TokenService.layer),
+    Layer.provide(Budget.Budget.layer.pipe(Layer.provide(Budget.BudgetStore.layerMemory))),
+    Layer.provide(
+      Layer.succeed(
+        BankTransport.BankTransport,
+        BankTransport.BankTransport.of({
+          send: (o) =>
+            Effect.succeed(
+              o.url.endsWith("/connect/token")
+                ? { status: 200, headers: {}, text: '{"access_token":"t","token_type":"Bearer","expires_in":1200}' }
+                : {
+                    status: 200,
+                    headers: { "response-id": o.headers["Request-ID"] ?? "" },
+                    text: '{"response":"APPR","dateTime":"2026-11-21T10:00:00Z"}'
+                  }
+            )
+        })
+      )
+    ),
+    Layer.provide(
+      BankConfig.BankConfig.layer({
+        environment: "sandbox",
+        baseUrl: "http://127.0.0.1:9",
+        clientId: "bench",
+        clientSecret: Redacted.make("bench-secret")
+      })
+    )
+  )
+)
+const cpuRound = async (n: number): Promise<number> => {
+  const before = process.cpuUsage()
+  await inProcess.runPromise(
+    Effect.gen(function* () {
+      const client = yield* BankClient.BankClient
+      for (let i = 0; i < n; i++) yield* client.balanceCheck(checkRequest, { psu })
+    })
+  )
+  const used = process.cpuUsage(before)
+  return (used.user + used.system) / 1000 / n
+}
+await cpuRound(2000)
+const cpu: Array<number> = []
+for (let r = 0; r < rounds; r++) cpu.push(await cpuRound(perRound * 4))
+console.log(`  stack CPU per call over an in-process transport: median ${ms(median(cpu))}`)
+
+await inProcess.dispose()
 await runtime.dispose()
 await agent.close()
 server.close()

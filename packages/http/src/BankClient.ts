@@ -174,8 +174,28 @@ interface CallSpec<A> {
   readonly decode: (json: unknown) => Result.Result<A, { readonly path: string; readonly message: string }>
 }
 
+// A token is used for many calls: its Authorization text is worked out once per token object (tokens are never
+// changed once made).
+const authorizations = new WeakMap<Token, string>()
+const authorizationOf = (token: Token): string => {
+  let value = authorizations.get(token)
+  if (value === undefined) {
+    value = Redacted.value(authorization(token))
+    authorizations.set(token, value)
+  }
+  return value
+}
+
+const psuProblem = (psu: PsuContext.PsuContext): InvalidRequest | undefined => {
+  const checked = PsuContext.validate(psu)
+  return Result.isFailure(checked) ? checked.failure : undefined
+}
+
+const retryable = (e: BankError): boolean => isTransient(e.reason)
+
 const make = Effect.gen(function* () {
   const config = yield* BankConfig
+  const unattendedPolicy = { ...config.retry, maxAttempts: 1 }
   const transport = yield* BankTransport
   const tokens = yield* TokenProvider
   const budget = yield* Budget
@@ -193,7 +213,7 @@ const make = Effect.gen(function* () {
         ...(spec.processId === undefined ? {} : { processId: spec.processId })
       }
       const headers = Headers.request({
-        authorization: Redacted.value(authorization(token)),
+        authorization: authorizationOf(token),
         ids: {
           requestId,
           correlationId: spec.correlationId,
@@ -298,21 +318,17 @@ const make = Effect.gen(function* () {
     })
 
   /** Validates the PSU context, then runs the call with retries unless it is unattended. */
-  const call = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> =>
-    Effect.gen(function* () {
-      const psu = PsuContext.validate(spec.options.psu)
-      if (Result.isFailure(psu)) {
-        return yield* fail(spec.operation, { correlationId: spec.correlationId }, psu.failure)
-      }
-      const policy = spec.unattended === undefined ? config.retry : { ...config.retry, maxAttempts: 1 }
-      return yield* Transport.retrying(
-        policy,
-        (e) => isTransient(e.reason),
-        () => withToken(spec)
-      )
-    })
+  const call = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
+    const invalid = psuProblem(spec.options.psu)
+    if (invalid !== undefined) return fail(spec.operation, { correlationId: spec.correlationId }, invalid)
+    return Transport.retrying(spec.unattended === undefined ? config.retry : unattendedPolicy, retryable, () =>
+      withToken(spec)
+    )
+  }
 
   const encodeBalanceCheck = Schema.encodeUnknownResult(BalanceCheck.Request)
+  const decodeResponse = Schema.decodeUnknownResult(BalanceCheck.Response)
+  const decodeBalanceCheck = (json: unknown) => Result.mapError(decodeResponse(json), (e) => Wire.firstIssue(e.issue))
 
   const balanceCheck = Effect.fnUntraced(function* (
     request: BalanceCheck.Request,
@@ -324,7 +340,6 @@ const make = Effect.gen(function* () {
       const { path, message } = Wire.firstIssue(encoded.failure.issue)
       return yield* fail("balanceCheck", { correlationId }, new InvalidRequest({ path, detail: message }))
     }
-    const decodeResponse = Schema.decodeUnknownResult(BalanceCheck.Response)
     return yield* call({
       operation: "balanceCheck",
       path: config.paths.balanceCheck,
@@ -333,7 +348,7 @@ const make = Effect.gen(function* () {
       correlationId,
       processId: undefined,
       unattended: undefined,
-      decode: (json) => Result.mapError(decodeResponse(json), (e) => Wire.firstIssue(e.issue))
+      decode: decodeBalanceCheck
     })
   })
 

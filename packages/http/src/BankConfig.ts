@@ -124,7 +124,12 @@ export const make = (options: Options): Result.Result<Settings, BankConfigError>
     }
     if (url.search !== "" || url.hash !== "") return yield* fail("baseUrl", "must not carry a query or fragment")
     if (options.clientId.trim() === "") return yield* fail("clientId", "must not be empty")
-    const scopes: Scopes = { ...defaults.scopes, ...options.scopes }
+    const given: Scopes = { ...defaults.scopes, ...options.scopes }
+    // frozen copies: the settings never change under a running client
+    const scopes: Scopes = {
+      balanceCheck: Object.freeze([...given.balanceCheck]),
+      standingOrders: Object.freeze([...given.standingOrders])
+    }
     for (const name of ["balanceCheck", "standingOrders"] as const) {
       const list = scopes[name]
       if (list.length === 0 || list.some((s: string) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(s))) {

@@ -140,7 +140,11 @@ export class BankTransport extends Context.Service<
                 const response = await request(outgoing.url, {
                   method: "POST",
                   dispatcher: agent,
-                  headers: { ...outgoing.headers, "Content-Type": outgoing.contentType },
+                  // the bank client's headers already carry the content type: no copy per request then
+                  headers:
+                    outgoing.headers["Content-Type"] === outgoing.contentType
+                      ? outgoing.headers
+                      : { ...outgoing.headers, "Content-Type": outgoing.contentType },
                   body: outgoing.body,
                   signal,
                   headersTimeout: ms,

@@ -46,6 +46,18 @@ export const authorization = (token: Token): Redacted.Redacted<string> =>
 /** The cache key of a scope set: sorted, de-duplicated and space-joined, as sent in the `scope` field. */
 export const scopeKey = (scopes: ReadonlyArray<string>): string => [...new Set(scopes)].sort().join(" ")
 
+// the same frozen scope arrays (from the configuration) are asked for on every call: their key is worked out once
+const scopeKeys = new WeakMap<ReadonlyArray<string>, string>()
+const keyOf = (scopes: ReadonlyArray<string>): string => {
+  if (!Object.isFrozen(scopes)) return scopeKey(scopes)
+  let key = scopeKeys.get(scopes)
+  if (key === undefined) {
+    key = scopeKey(scopes)
+    scopeKeys.set(scopes, key)
+  }
+  return key
+}
+
 interface Issued {
   readonly token: Token
   /** How long the cache may keep it: lifetime minus safety margin minus the time the request took. */
@@ -132,6 +144,9 @@ export class TokenService extends Context.Service<
             config.retry,
             (e) => isTransient(e.reason),
             () => request(key)
+          ).pipe(
+            // traced where a token is really requested, not on every cache hit
+            Effect.withSpan("TokenService.request", { attributes: { scope: key } }, { captureStackTrace: false })
           ),
         {
           capacity: 64,
@@ -139,16 +154,8 @@ export class TokenService extends Context.Service<
         }
       )
       return TokenService.of({
-        get: (scopes) =>
-          Cache.get(cache, scopeKey(scopes)).pipe(
-            Effect.map((issued) => issued.token),
-            Effect.withSpan(
-              "TokenService.get",
-              { attributes: { scope: scopeKey(scopes) } },
-              { captureStackTrace: false }
-            )
-          ),
-        invalidate: (scopes) => Cache.invalidate(cache, scopeKey(scopes))
+        get: (scopes) => Effect.map(Cache.get(cache, keyOf(scopes)), (issued) => issued.token),
+        invalidate: (scopes) => Cache.invalidate(cache, keyOf(scopes))
       })
     })
   )

@@ -76,7 +76,7 @@ export const send = (
 ): Effect.Effect<Exchange, BankError> =>
   transport.send(outgoing, options.timeout).pipe(
     Effect.mapError((reason) => new BankError({ operation: options.operation, identity: options.identity, reason })),
-    Effect.tap((exchange) => Effect.annotateCurrentSpan("http.response.status_code", exchange.status)),
+    Effect.tap(annotateStatus),
     Effect.withSpan(
       `tppkit.${options.operation}`,
       {
@@ -90,6 +90,8 @@ export const send = (
       { captureStackTrace: false }
     )
   )
+
+const annotateStatus = (exchange: Exchange) => Effect.annotateCurrentSpan("http.response.status_code", exchange.status)
 
 const pathOf = (url: string): string => {
   const start = url.indexOf("/", url.indexOf("//") + 2)
@@ -106,14 +108,32 @@ export const retrying = <A>(
   isRetryable: (error: BankError) => boolean,
   attempt: (n: number) => Effect.Effect<A, BankError>
 ): Effect.Effect<A, BankError> =>
+  policy.maxAttempts <= 1
+    ? attempt(1)
+    : Effect.flatMap(Clock.currentTimeMillis, (started) =>
+        // the first attempt runs without the loop: a call that succeeds at once pays for no retry machinery
+        Effect.catchIf(attempt(1), isRetryable, (error) => retryLoop(policy, isRetryable, attempt, started, error))
+      )
+
+const retryLoop = <A>(
+  policy: RetryPolicy,
+  isRetryable: (error: BankError) => boolean,
+  attempt: (n: number) => Effect.Effect<A, BankError>,
+  started: number,
+  firstError: BankError
+): Effect.Effect<A, BankError> =>
   Effect.gen(function* () {
-    const started = yield* Clock.currentTimeMillis
     const deadline = started + Duration.toMillis(policy.maxElapsed)
     let n = 1
+    let pending: BankError | undefined = firstError
     while (true) {
-      const result = yield* Effect.result(attempt(n))
-      if (result._tag === "Success") return result.success
-      const error = result.failure
+      if (pending === undefined) {
+        const result = yield* Effect.result(attempt(n))
+        if (result._tag === "Success") return result.success
+        pending = result.failure
+      }
+      const error: BankError = pending
+      pending = undefined
       if (n >= policy.maxAttempts || !isRetryable(error)) return yield* Effect.fail(error)
       const exponential = Math.min(
         Duration.toMillis(policy.maxDelay),
