@@ -3,52 +3,26 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
-import { generate } from "selfsigned"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makePki } from "../http/pki.ts"
 import { root, tppkit } from "./harness.ts"
 
 const EUR_BRANCH = "SK2411000000002612345678"
 const PASSPHRASE = "e2e-key-passphrase"
-const ec = { keyType: "ec", algorithm: "sha256" } as const
 
 let dir: string
 let sandbox: ChildProcess | undefined
 let baseUrl: string
 const file = (name: string) => join(dir, name)
 
-/** A CA, a server certificate for 127.0.0.1 and a client certificate with an encrypted key, as PEM files. */
+/** The test PKI as PEM files. */
 const writePki = async () => {
-  const ca = await generate([{ name: "commonName", value: "tppkit e2e CA" }], {
-    ...ec,
-    extensions: [
-      { name: "basicConstraints", cA: true, critical: true },
-      { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }
-    ]
-  })
-  const caPair = { key: ca.private, cert: ca.cert }
-  const server = await generate([{ name: "commonName", value: "127.0.0.1" }], {
-    ...ec,
-    ca: caPair,
-    extensions: [
-      { name: "basicConstraints", cA: false },
-      { name: "extKeyUsage", serverAuth: true },
-      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }
-    ]
-  })
-  const client = await generate([{ name: "commonName", value: "tpp-client" }], {
-    ...ec,
-    ca: caPair,
-    passphrase: PASSPHRASE,
-    extensions: [
-      { name: "basicConstraints", cA: false },
-      { name: "extKeyUsage", clientAuth: true }
-    ]
-  })
-  writeFileSync(file("ca.pem"), ca.cert)
-  writeFileSync(file("server.pem"), server.cert)
-  writeFileSync(file("server-key.pem"), server.private)
-  writeFileSync(file("client.pem"), client.cert)
-  writeFileSync(file("client-key.pem"), client.private)
+  const pki = await makePki(PASSPHRASE)
+  writeFileSync(file("ca.pem"), pki.ca.cert)
+  writeFileSync(file("server.pem"), pki.server.cert)
+  writeFileSync(file("server-key.pem"), pki.server.key)
+  writeFileSync(file("client.pem"), pki.client.cert)
+  writeFileSync(file("client-key.pem"), pki.client.key)
 }
 
 beforeAll(async () => {
