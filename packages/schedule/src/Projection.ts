@@ -95,10 +95,10 @@ const byOrderId = (a: Planned, b: Planned): number =>
 export const project = (orders: Iterable<ProjectableOrder>, window: Window, options?: Options): Projection => {
   const { planned, skipped } = planAll(orders, window, options)
   if (window.to < window.from) return { payments: [], skipped }
-  planned.sort(byOrderId)
-  // 1. occurrences as columns, in orderId order and per order in nominal order (sized once by the engine's count)
   let total = 0
   for (const p of planned) if (p.start <= window.to) total += Occurrence.count(p.plan, p.start, window.to)
+  planned.sort(byOrderId)
+  // 1. occurrences as columns, in orderId order and per order in nominal order (sized once by the engine's count)
   const cols = new Columns(total)
   // equal orderIds get equal ranks; orders sharing an orderId need their payments merged by nominal date
   const rank = new Int32Array(planned.length)
@@ -447,6 +447,149 @@ function* dayBatches(planned: Array<Planned>, to: LocalDate.LocalDate): Generato
   }
 }
 
+/**
+ * The next occurrence after `o` in the engine's order: by number for calendar-based codes (O(1)), by date for
+ * DAIL (whose `nth` walks from the anchor).
+ */
+const after = (plan: Occurrence.Plan, o: Occurrence.Occurrence): Occurrence.Occurrence | undefined =>
+  plan.frequency === "DAIL"
+    ? Occurrence.firstOnOrAfter(plan, LocalDate.addDays(o.execution, 1))
+    : Occurrence.nth(plan, o.k + 1)
+
+/**
+ * A day-by-day scan: each order keeps its next occurrence and its execution day in an integer column; each day
+ * every order due that day, in orderId order, emits its payments. Costs one comparison per order and day, so it
+ * is used when the window is dense (few orders idle on most days); memory: one entry per order.
+ */
+class DayScan {
+  readonly plans: Array<Occurrence.Plan>
+  readonly templates: Array<Template>
+  readonly heads: Array<Occurrence.Occurrence | undefined>
+  readonly next: Int32Array
+  readonly to: number
+  readonly rank: Int32Array
+  readonly shared: Uint8Array
+  day: number
+  constructor(planned: ReadonlyArray<Planned>, templates: Array<Template>, to: number) {
+    const n = planned.length
+    this.plans = planned.map((p) => p.plan)
+    this.templates = templates
+    this.heads = new Array<Occurrence.Occurrence | undefined>(n)
+    this.next = new Int32Array(n)
+    this.to = to
+    // orders sharing an orderId are adjacent (orderId order) and share a rank; their payments of one day are
+    // merged by nominal date
+    this.rank = new Int32Array(n)
+    this.shared = new Uint8Array(n)
+    for (let i = 1; i < n; i++) {
+      if (planned[i - 1]!.order.orderId === planned[i]!.order.orderId) {
+        this.rank[i] = this.rank[i - 1]!
+        this.shared[i] = 1
+        this.shared[i - 1] = 1
+      } else {
+        this.rank[i] = i
+      }
+    }
+    let first = to + 1
+    for (let i = 0; i < n; i++) {
+      const p = planned[i]!
+      const head = p.start > to ? undefined : Occurrence.firstOnOrAfter(p.plan, p.start)
+      if (head === undefined || head.execution > to) {
+        this.next[i] = to + 1
+      } else {
+        this.heads[i] = head
+        this.next[i] = head.execution
+        if (head.execution < first) first = head.execution
+      }
+    }
+    this.day = first
+  }
+
+  /** Appends the payments of the next day that has any to `out`; returns how many (0: the scan is over). */
+  step(out: Array<Payment.Payment>): number {
+    const { next, heads, plans, templates, to } = this
+    const n = next.length
+    while (this.day <= to) {
+      const day = this.day++
+      const before = out.length
+      // the run of payments of orders sharing one orderId: [groupStart, out.length) for rank groupRank
+      let groupStart = -1
+      let groupRank = -1
+      for (let i = 0; i < n; i++) {
+        if (next[i] !== day) continue
+        if (this.shared[i] === 1) {
+          if (this.rank[i] !== groupRank) {
+            if (groupStart >= 0) byNominal(out, groupStart)
+            groupStart = out.length
+            groupRank = this.rank[i]!
+          }
+        } else if (groupStart >= 0) {
+          byNominal(out, groupStart)
+          groupStart = -1
+          groupRank = -1
+        }
+        const t = templates[i]!
+        let o = heads[i]!
+        let following: Occurrence.Occurrence | undefined
+        for (;;) {
+          out.push({
+            orderId: t.orderId,
+            k: o.k,
+            nominalDate: o.nominal,
+            executionDate: o.execution,
+            amount: t.amount,
+            currency: t.currency,
+            debtorIban: t.debtorIban,
+            creditorIban: t.creditorIban,
+            creditorName: t.creditorName
+          })
+          following = after(plans[i]!, o)
+          if (following === undefined || following.execution !== day) break
+          o = following
+        }
+        if (following === undefined || following.execution > to) {
+          next[i] = to + 1
+          heads[i] = undefined
+        } else {
+          next[i] = following.execution
+          heads[i] = following
+        }
+      }
+      if (groupStart >= 0) byNominal(out, groupStart)
+      const count = out.length - before
+      if (count > 0) return count
+    }
+    return 0
+  }
+}
+
+/** Puts the payments from `start` to the end of `out` in nominal-date order (stable). */
+const byNominal = (out: Array<Payment.Payment>, start: number): void => {
+  if (out.length - start < 2) return
+  const run = out.slice(start).sort((a, b) => a.nominalDate - b.nominalDate)
+  for (let x = 0; x < run.length; x++) out[start + x] = run[x]!
+}
+
+/** Whether a day scan suits the window: at most 16 idle order-days per payment. */
+const dense = (orders: number, days: number, payments: number): boolean => days * orders <= 16 * payments + 1024
+
+/** The payments day by day, from a day scan when the window is dense, else from the calendar queue. */
+function* batchesOf(planned: Array<Planned>, window: Window): Generator<Array<Payment.Payment>> {
+  let total = 0
+  for (const p of planned) if (p.start <= window.to) total += Occurrence.count(p.plan, p.start, window.to)
+  if (!dense(planned.length, window.to - window.from + 1, total)) {
+    yield* dayBatches(planned, window.to)
+    return
+  }
+  planned.sort(byOrderId)
+  const scan = new DayScan(planned, templatesOf(planned), window.to)
+  for (;;) {
+    const out: Array<Payment.Payment> = []
+    if (scan.step(out) === 0) return
+    yield out
+  }
+}
+
 /** Flattens day batches into single payments. */
 function* flatten(batches: Iterator<Array<Payment.Payment>>): Generator<Payment.Payment> {
   for (let b = batches.next(); b.done !== true; b = batches.next()) {
@@ -465,7 +608,7 @@ export const batches = (
   options?: Options
 ): { readonly batches: IterableIterator<Array<Payment.Payment>>; readonly skipped: Array<Skipped> } => {
   const { planned, skipped } = planAll(orders, window, options)
-  return { batches: dayBatches(planned, window.to), skipped }
+  return { batches: batchesOf(planned, window), skipped }
 }
 
 /**
@@ -478,7 +621,7 @@ export const lazy = (
   options?: Options
 ): { readonly payments: IterableIterator<Payment.Payment>; readonly skipped: Array<Skipped> } => {
   const { planned, skipped } = planAll(orders, window, options)
-  return { payments: flatten(dayBatches(planned, window.to)), skipped }
+  return { payments: flatten(batchesOf(planned, window)), skipped }
 }
 
 /**
