@@ -25,6 +25,28 @@ describe("LocalDate", () => {
     expect(Schema.encodeSync(LocalDate.LocalDate)(d)).toBe("2024-02-29")
   })
 
+  it("formats the same text on first and repeated use, inside and around its cached years (1900–2199)", () => {
+    const text = (n: number): string => {
+      const { year, month, day } = LocalDate.toParts(n as LocalDate.LocalDate)
+      return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`
+    }
+    const edges = [LocalDate.parseUnsafe("1900-01-01"), LocalDate.parseUnsafe("2200-01-01"), 0]
+    for (const edge of edges) {
+      for (let n = edge - 40; n <= edge + 40; n++) {
+        const first = LocalDate.format(n as LocalDate.LocalDate)
+        expect(first).toBe(text(n))
+        expect(LocalDate.format(n as LocalDate.LocalDate)).toBe(first)
+      }
+    }
+    fc.assert(
+      fc.property(fc.integer({ min: LocalDate.MIN, max: LocalDate.MAX }), (n) => {
+        expect(LocalDate.format(n as LocalDate.LocalDate)).toBe(text(n))
+        expect(LocalDate.format(n as LocalDate.LocalDate)).toBe(text(n))
+      }),
+      { numRuns: 10_000 }
+    )
+  })
+
   it("agrees with a day-by-day walk and Date.UTC over 0001–9999", () => {
     fc.assert(
       fc.property(fc.integer({ min: LocalDate.MIN, max: LocalDate.MAX }), (n) => {

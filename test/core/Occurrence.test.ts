@@ -328,6 +328,7 @@ describe("properties", () => {
         )
         const expected = ref.find((o) => o.execution >= at)
         expect(Occurrence.firstOnOrAfter(plan, at)).toEqual(expected)
+        expect(Occurrence.firstExecutionOnOrAfter(plan, at)).toBe(expected?.execution)
         if (expected !== undefined) expect(Occurrence.nth(plan, expected.k)).toEqual(expected)
       }),
       RUNS
@@ -351,11 +352,13 @@ describe("DAIL with and without a holiday counter", () => {
           expect([
             Occurrence.nth(fast, k),
             Occurrence.firstOnOrAfter(fast, at),
+            Occurrence.firstExecutionOnOrAfter(fast, at),
             Occurrence.between(fast, at, to),
             Occurrence.count(fast, at, to)
           ]).toEqual([
             Occurrence.nth(slow, k),
             Occurrence.firstOnOrAfter(slow, at),
+            Occurrence.firstOnOrAfter(slow, at)?.execution,
             Occurrence.between(slow, at, to),
             Occurrence.count(slow, at, to)
           ])
@@ -402,6 +405,7 @@ describe("properties near the ends of the range (spec: Dates, 0001–9999)", () 
           if (ref.length > 0) {
             const first = ref[0]!
             expect(Occurrence.firstOnOrAfter(plan, LocalDate.MIN)).toEqual(first)
+            expect(Occurrence.firstExecutionOnOrAfter(plan, LocalDate.MIN)).toBe(first.execution)
             const last = ref[ref.length - 1]!.execution as LocalDate.LocalDate
             expect(Occurrence.count(plan, first.execution as LocalDate.LocalDate, last)).toBe(ref.length)
           }

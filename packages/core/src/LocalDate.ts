@@ -137,8 +137,8 @@ const yearText = (year: number): string => {
   return yearTexts[year]!
 }
 
-/** The ISO text `YYYY-MM-DD` of a date (a month-start table lookup and cached pieces: this is a hot path). */
-export const format = (date: LocalDate): string => {
+/** The ISO text of a date from a month-start table lookup and cached pieces. */
+const buildText = (date: LocalDate): string => {
   if (Months.inRange(date)) {
     const index = Months.monthIndexOf(date)
     const year = (index / 12) | 0
@@ -147,6 +147,29 @@ export const format = (date: LocalDate): string => {
   }
   const { year, month, day } = toParts(date)
   return `${pad4(year)}-${pad2(month)}-${pad2(day)}`
+}
+
+/** The first day whose text {@link format} keeps once made (1900-01-01), and how many days it keeps (to 2199-12-31). */
+const TEXT_CACHE_FIRST = toDayNumber(1900, 1, 1)
+const TEXT_CACHE_DAYS = toDayNumber(2200, 1, 1) - TEXT_CACHE_FIRST
+/** The texts made so far for the days of 1900–2199 ("" until first asked for; about 0.9 MB, built on first use). */
+let textCache: Array<string> | undefined
+
+/**
+ * The ISO text `YYYY-MM-DD` of a date. A hot path: the text of a day in 1900–2199 is made once and then shared
+ * (strings are immutable), so repeated and kept dates cost a lookup and no allocation.
+ */
+export const format = (date: LocalDate): string => {
+  const i = date - TEXT_CACHE_FIRST
+  if (i >= 0 && i < TEXT_CACHE_DAYS && (i | 0) === i) {
+    if (textCache === undefined) textCache = Array.from({ length: TEXT_CACHE_DAYS }, () => "")
+    const text = textCache[i]!
+    if (text !== "") return text
+    const made = buildText(date)
+    textCache[i] = made
+    return made
+  }
+  return buildText(date)
 }
 
 /** ISO weekday: 1 = Monday … 7 = Sunday. 1970-01-01 was a Thursday. */

@@ -306,6 +306,39 @@ export const between = (plan: Plan, from: LocalDate.LocalDate, to: LocalDate.Loc
 }
 
 /**
+ * Finds the first occurrence of a calendar-based plan executing on or after `date`: returns its number, or −1
+ * when the schedule has ended by then, and leaves its days in `foundNominal` and `foundExecution`. No
+ * allocation: {@link firstOnOrAfter} and {@link firstExecutionOnOrAfter} share it.
+ */
+const firstCalendar = (plan: Plan, date: number): number => {
+  if (plan.adjusts) {
+    const k = firstIndex(plan, date)
+    return foundExecution > LocalDate.MAX ? -1 : k
+  }
+  // execution = nominal (DAI7, or convention none): straight from the arithmetic, no search
+  const { anchor, dayStep, lastK } = plan
+  if (dayStep !== 0) {
+    const k = date <= anchor ? 0 : Math.ceil((date - anchor) / dayStep)
+    if (k > lastK) return -1
+    foundNominal = foundExecution = anchor + dayStep * k
+    return k
+  }
+  // the first nominal date in `date`'s month when it is not before `date`, else the next one
+  const { anchorMonth, anchorDay, monthStep } = plan
+  const clamped = Math.min(Math.max(date, LocalDate.MIN), LocalDate.MAX)
+  const months = WorkingDays.monthIndexOf(clamped) - anchorMonth
+  let k = months <= 0 ? 0 : monthStep === 1 ? months : Math.ceil(months / monthStep)
+  if (k > lastK) return -1
+  let n = WorkingDays.monthDayClamped(anchorMonth + monthStep * k, anchorDay)
+  if (n < date) {
+    if (++k > lastK) return -1
+    n = WorkingDays.monthDayClamped(anchorMonth + monthStep * k, anchorDay)
+  }
+  foundNominal = foundExecution = n
+  return k
+}
+
+/**
  * The first occurrence whose execution date is on or after `date`, or `undefined` when the schedule has
  * ended by then. O(1) for calendar-based codes; for DAIL O(log n) on calendars that count their holidays
  * (`Calendar.countWeekdayHolidays`), else proportional to the weekdays since the anchor.
@@ -317,27 +350,20 @@ export const firstOnOrAfter = (plan: Plan, date: LocalDate.LocalDate): Occurrenc
     if (d > plan.lastNominal) return undefined
     return occurrence(countWorking(plan.calendar, plan.anchor, start - 1), d, d)
   }
-  if (!plan.adjusts) {
-    // execution = nominal (DAI7, or convention none): straight from the arithmetic, no search
-    const { anchor, anchorMonth, anchorDay, dayStep, monthStep, lastK } = plan
-    if (dayStep !== 0) {
-      const k = date <= anchor ? 0 : Math.ceil((date - anchor) / dayStep)
-      return k > lastK ? undefined : occurrence(k, anchor + dayStep * k, anchor + dayStep * k)
-    }
-    // the first nominal date in `date`'s month when it is not before `date`, else the next one
-    const clamped = date < LocalDate.MIN ? LocalDate.MIN : date > LocalDate.MAX ? LocalDate.MAX : date
-    const months = WorkingDays.monthIndexOf(clamped) - anchorMonth
-    let k = months <= 0 ? 0 : monthStep === 1 ? months : Math.ceil(months / monthStep)
-    if (k > lastK) return undefined
-    let n = WorkingDays.monthDayClamped(anchorMonth + monthStep * k, anchorDay)
-    if (n < date) {
-      if (++k > lastK) return undefined
-      n = WorkingDays.monthDayClamped(anchorMonth + monthStep * k, anchorDay)
-    }
-    return occurrence(k, n, n)
+  const k = firstCalendar(plan, date)
+  return k < 0 ? undefined : occurrence(k, foundNominal, foundExecution)
+}
+
+/**
+ * The execution date of {@link firstOnOrAfter}'s occurrence, without building the occurrence (no allocation,
+ * and for DAIL no counting of the working days since the anchor): for hot loops that need only the date.
+ */
+export const firstExecutionOnOrAfter = (plan: Plan, date: LocalDate.LocalDate): LocalDate.LocalDate | undefined => {
+  if (plan.frequency === "DAIL") {
+    const d = WorkingDays.following(plan.calendar, Math.max(date, plan.anchor))
+    return d > plan.lastNominal ? undefined : (d as LocalDate.LocalDate)
   }
-  const k = firstIndex(plan, date)
-  return foundExecution > LocalDate.MAX ? undefined : occurrence(k, foundNominal, foundExecution)
+  return firstCalendar(plan, date) < 0 ? undefined : (foundExecution as LocalDate.LocalDate)
 }
 
 /**
