@@ -50,7 +50,6 @@ export interface Options {
 // ---------------------------------------------------------------------------
 
 const SAFE = 2 ** 52
-const BIG_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 const POW10: ReadonlyArray<number> = Array.from({ length: 16 }, (_, i) => 10 ** i)
 
 /**
@@ -135,22 +134,12 @@ const addTo = (s: Sum, amount: BigDecimal.BigDecimal): void => {
   s.big += value * 10n ** BigInt(s.scale - scale)
 }
 
-/** The amount in cents as a safe integer, or NaN when it has more than two decimals or is too large. */
-const centsOf = (amount: BigDecimal.BigDecimal): number => {
-  const value = amount.value
-  if (value > BIG_SAFE || value < -BIG_SAFE) return Number.NaN
-  const n = Number(value)
-  switch (amount.scale) {
-    case 2:
-      return n
-    case 1:
-      return Number.isSafeInteger(n * 10) ? n * 10 : Number.NaN
-    case 0:
-      return Number.isSafeInteger(n * 100) ? n * 100 : Number.NaN
-    default:
-      return Number.NaN
-  }
-}
+// amounts with scale -3..2 whose number of cents is a small integer (below 2^30): the fast path's factor and
+// bound per scale (index scale + 3), so that the cents stay small integers and never need a heap number
+const CENTS_FACTOR: ReadonlyArray<number> = [100_000, 10_000, 1000, 100, 10, 1]
+const CENTS_BOUND: ReadonlyArray<bigint> = CENTS_FACTOR.map((f) => BigInt(Math.floor((2 ** 30 - 1) / f)))
+// negated once here: negating a bigint allocates a new one
+const CENTS_FLOOR: ReadonlyArray<bigint> = CENTS_BOUND.map((b) => -b)
 
 const sumValue = (s: Sum): BigDecimal.BigDecimal =>
   BigDecimal.normalize(BigDecimal.make(s.big + BigInt(s.units[0]!), s.scale))
@@ -235,7 +224,9 @@ class Tables implements Accumulator {
     this.count++
     const currency = p.currency
     const amount = p.amount
-    const cents = centsOf(amount)
+    const slot = amount.scale + 3
+    const value = amount.value
+    const fast = slot >= 0 && slot <= 5 && value <= CENTS_BOUND[slot]! && value >= CENTS_FLOOR[slot]!
     if (this.currencies === undefined) this.currencies = newEntry(currency, undefined)
     const c = this.currencies.currency === currency ? this.currencies : find(this.currencies, currency)
     let d = this.debtors.get(p.debtorIban)
@@ -257,7 +248,8 @@ class Tables implements Accumulator {
       this.lastPeriod = q
     }
     if (q.currency !== currency) q = find(q, currency)
-    if (cents === cents) {
+    if (fast) {
+      const cents = Number(value) * CENTS_FACTOR[slot]!
       addCents(c, cents)
       addCents(d, cents)
       addCents(q, cents)

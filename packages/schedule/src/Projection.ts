@@ -227,7 +227,7 @@ const templatesOf = (planned: ReadonlyArray<Planned>): Array<Template> => {
     const value = order.instructedAmount.value
     return {
       orderId: order.orderId,
-      amount: BigDecimal.make(value.value + 0n, value.scale),
+      amount: BigDecimal.make(value.value, value.scale),
       currency: intern(order.instructedAmount.currency),
       debtorIban: intern(order.debtor.iban),
       creditorIban: order.creditor.iban,
