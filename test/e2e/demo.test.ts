@@ -1,6 +1,20 @@
 import { describe, expect, it } from "vitest"
 import { tppkit } from "./harness.ts"
 
+const IBAN = {
+  branch: "SK2411000000002612345678",
+  electronic: "CZ0708000000001234567890",
+  none: "SK1709000000005012348888"
+}
+
+/** The numbers of one account's row in the funds-check table. */
+const fundsRow = (out: string, iban: string) => {
+  const m = new RegExp(`^ {3}${iban} +(\\d+) +([\\d.]+) +([A-Z]{3}) +(\\d+) +(\\d+) +(\\d+)$`, "m").exec(out)
+  expect(m, `funds-check row of ${iban}`).not.toBeNull()
+  const [, count, , , appr, decl, none] = m!
+  return { count: Number(count), appr: Number(appr), decl: Number(decl), none: Number(none) }
+}
+
 describe("tppkit demo", { timeout: 90_000 }, () => {
   it("runs the whole flow against the mock bank and prints the report within 80 columns", async () => {
     const run = await tppkit(["demo"], { timeoutMs: 60_000 })
@@ -8,6 +22,8 @@ describe("tppkit demo", { timeout: 90_000 }, () => {
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
     const out = run.stdout
+    // sentences wrap onto lines indented by five spaces; joined, they can be matched as one line
+    const flat = out.replace(/\n {5}(?=\S)/g, " ")
     expect(out).toMatch(/^tppkit demo: mock bank at http:\/\/127\.0\.0\.1:\d+ \(sandbox\)/)
     for (const heading of [
       "1. Tokens",
@@ -15,14 +31,71 @@ describe("tppkit demo", { timeout: 90_000 }, () => {
       "3. Standing orders",
       "4. Upcoming payments",
       "5. Cash flow per month and currency",
-      "6. Funds check",
-      "7. Payments at risk"
+      "6. Funds check: payments due",
+      "7. Payments at risk, per account and order",
+      "8. Summary"
     ]) {
-      expect(out).toContain(heading)
+      expect(out).toContain(`\n${heading}`)
     }
-    expect(out).toMatch(/: (APPR|DECL)\n {3}\[Response-ID /)
-    expect(out).toMatch(/\d+ standing orders on [2-9] pages/)
+
+    // tokens: the SCA stand-in is obtained; no token value, secret or token field is ever printed
+    expect(out).toMatch(/^ {3}AISP PIISP +Bearer +1200 s/m)
     expect(out).not.toContain("sandbox-secret")
+    expect(out).not.toContain("access_token")
+    for (const word of out.match(/[A-Za-z0-9_-]{30,}/g) ?? []) {
+      expect(word).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/) // Response-IDs only
+    }
+
+    // balance checks under both kinds of consent, each with its Response-ID
+    expect(out).toMatch(
+      new RegExp(`${IBAN.branch} {2}100\\.00 EUR: APPR {2}\\(branch consent\\)\\n {3}\\[Response-ID `)
+    )
+    expect(out).toMatch(
+      new RegExp(`${IBAN.electronic} {2}100\\.00 CZK: APPR {2}\\(electronic consent\\)\\n {3}\\[Response-ID `)
+    )
+
+    expect(out).toMatch(/\d+ standing orders of 3 accounts on [2-9] pages/)
+    expect(out).toContain('Nominal: the scheduled date; "=" when the payment executes on it')
+    expect(out).toMatch(/^ {3}All +EUR +\d+ +\d+\.\d\d$/m)
+
+    // funds check: the electronic consent answers with the SCA-style token; only the account without consent
+    // stays unanswered, explained as such
+    const branch = fundsRow(out, IBAN.branch)
+    const electronic = fundsRow(out, IBAN.electronic)
+    const none = fundsRow(out, IBAN.none)
+    expect(branch.count).toBeGreaterThan(0)
+    expect(branch.appr + branch.decl).toBe(branch.count)
+    expect(electronic.count).toBeGreaterThan(0)
+    expect(electronic.appr + electronic.decl).toBe(electronic.count)
+    expect(electronic.none).toBe(0)
+    expect(none).toEqual({ count: none.count, appr: 0, decl: 0, none: none.count })
+    expect(out).not.toContain("SCA_REQUIRED")
+    expect(flat).toContain(`${none.count} payments without an answer: 403 CONSENT_MISSING`)
+    expect(flat).toContain(`${IBAN.none}: no consent: the bank refuses to answer`)
+
+    const total = branch.count + electronic.count + none.count
+    const appr = branch.appr + electronic.appr
+    const decl = branch.decl + electronic.decl
+    expect(flat).toMatch(
+      new RegExp(
+        `Funds check: ${total} payments due by \\d{4}-\\d\\d-\\d\\d: ${appr} APPR, ${decl} DECL, ${none.count} without an answer\\.`
+      )
+    )
+    expect(out).toMatch(/^ {3}All accounts +\d+ +\d+ +\d+ +\d+$/m)
+
+    // the extra check is labelled, and every account's running total is reported
+    expect(flat).toContain("Extra check, all approved payments of an account together")
+    expect(flat).toMatch(new RegExp(`${IBAN.electronic}: all ${electronic.count} covered together`))
+    expect(flat).toMatch(
+      new RegExp(`${IBAN.branch}: (all ${branch.appr} covered together|the first \\d+ of ${branch.appr})`)
+    )
+
+    // payments at risk are grouped per account, with counts, amounts and the earliest date
+    expect(flat).toMatch(
+      new RegExp(`${IBAN.none}: ${none.count} payments, \\d+\\.\\d\\d EUR, first \\d{4}-\\d\\d-\\d\\d; no consent`)
+    )
+    expect(flat).toMatch(/At risk: \d+ payments? on \d accounts?, the earliest \d{4}-\d\d-\d\d/)
+
     for (const line of out.split("\n")) expect(line.length).toBeLessThanOrEqual(80)
   })
 })

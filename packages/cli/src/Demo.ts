@@ -7,11 +7,12 @@
  */
 
 import { type BusinessDayConvention, Calendar, type Currency, Iban, LocalDate, Money } from "@tppkit/core"
-import { BankClient, TokenService } from "@tppkit/http"
+import { BankClient, type BankError, TokenService } from "@tppkit/http"
 import { Sandbox } from "@tppkit/sandbox"
-import { FundsCheck, Payment, Projection } from "@tppkit/schedule"
+import { FundsCheck, type Payment, Projection } from "@tppkit/schedule"
 import { BigDecimal, DateTime, Effect, Layer, Stream } from "effect"
 import * as Connection from "./Connection.ts"
+import * as DemoReport from "./DemoReport.ts"
 import { clientLayer } from "./internal/client.ts"
 import * as Output from "./Output.ts"
 import * as Render from "./Render.ts"
@@ -22,76 +23,51 @@ export const HORIZON_DAYS = 90
 /** Working days ahead whose payments the funds check covers. */
 export const FUNDS_CHECK_WORKING_DAYS = 7
 
-/** How many upcoming payments the report lists before summarising the rest. */
-export const LISTED_PAYMENTS = 15
+/** How many upcoming payments the report lists before counting the rest. */
+export const LISTED_PAYMENTS = 10
 
-/** One account's line of the funds check: payments due, their sum, and how many the bank approved or declined. */
-export interface AccountSummary {
-  readonly debtorIban: string
-  readonly currency: string
-  readonly count: number
-  readonly amount: BigDecimal.BigDecimal
-  readonly approved: number
-  readonly declined: number
-  readonly failed: number
-}
+/** How many orders of one group of payments at risk the report lists before counting the rest. */
+export const LISTED_ORDERS = 6
 
-/** Sums a funds-check report per debtor account and currency (first-seen order). */
-export const summarize = <E>(report: FundsCheck.Report<E>): Array<AccountSummary> => {
-  const acc = new Map<string, AccountSummary>()
-  for (const o of report.outcomes) {
-    const p = o.payment
-    const key = `${p.debtorIban} ${p.currency}`
-    const t = acc.get(key) ?? {
-      debtorIban: p.debtorIban,
-      currency: p.currency,
-      count: 0,
-      amount: BigDecimal.fromBigInt(0n),
-      approved: 0,
-      declined: 0,
-      failed: 0
-    }
-    acc.set(key, {
-      ...t,
-      count: t.count + 1,
-      amount: BigDecimal.sum(t.amount, p.amount),
-      approved: t.approved + (o._tag === "Checked" && o.answer === "APPR" ? 1 : 0),
-      declined: t.declined + (o._tag === "Checked" && o.answer === "DECL" ? 1 : 0),
-      failed: t.failed + (o._tag === "Failed" ? 1 : 0)
-    })
-  }
-  return [...acc.values()]
-}
+const INDENT = "   "
+const INNER = Render.WIDTH - INDENT.length
 
-/** The per-account funds-check summary as table rows. */
-export const fundsTable = (rows: ReadonlyArray<AccountSummary>, width: number = Render.WIDTH): Array<string> =>
-  Render.table(
-    [
-      { header: "Account", flex: true },
-      { header: "Payments", align: "right" },
-      { header: "Due", align: "right" },
-      { header: "Cur" },
-      { header: "APPR", align: "right" },
-      { header: "DECL", align: "right" },
-      { header: "No answer", align: "right" }
-    ],
-    rows.map((r) => [
-      r.debtorIban,
-      String(r.count),
-      Render.fixed2(r.amount),
-      r.currency,
-      String(r.approved),
-      String(r.declined),
-      String(r.failed)
-    ]),
-    width
-  )
+const indent = (lines: ReadonlyArray<string>, prefix = INDENT): string =>
+  lines.map((l) => `${prefix}${l}`.trimEnd()).join("\n")
 
-const indent = (lines: ReadonlyArray<string>): string => lines.map((l) => `   ${l}`.trimEnd()).join("\n")
+const say = (text: string, first = INDENT, rest = `${first}  `) =>
+  Output.line(Render.wrap(text, Render.WIDTH, first, rest).join("\n"))
 
 const heading = (n: number, title: string) => Output.line(`\n${n}. ${title}`)
 
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+
 const todayOf = (now: DateTime.Utc): LocalDate.LocalDate => LocalDate.parseUnsafe(DateTime.formatIsoDateUtc(now))
+
+// a bank error without the operation and the request identifiers (they differ per call), its status and code
+// kept short: "403 CONSENT_MISSING"
+const describeFailure = (error: BankError.BankError): string => {
+  const text = error.message.replace(/^[A-Za-z]+: /, "").replace(/ \[.*\]$/, "")
+  const short = /^(\d{3}) [a-z ]+ \(([A-Z][A-Z_]+)(?::[^)]*)?\)$/.exec(text)
+  return short === null ? text : `${short[1]} ${short[2]}`
+}
+
+const consentText: Record<string, string> = {
+  branch: "branch consent, checked with the client-credentials PIISP token",
+  electronic: "electronic consent, checked with the SCA-style token (scope AISP PIISP)",
+  none: "no consent: the bank refuses to answer, as it must, so these payments cannot be confirmed"
+}
+
+const reasonText = (reason: DemoReport.RiskReason): string => {
+  switch (reason._tag) {
+    case "Declined":
+      return "declined (DECL)"
+    case "NoAnswer":
+      return reason.detail
+    case "RunningTotal":
+      return "each covered alone, not together with the earlier payments due (running total)"
+  }
+}
 
 /** The demo itself, against whatever `SandboxInfo`, `TokenService` and `BankClient` it is given. */
 export const program = Effect.gen(function* () {
@@ -103,31 +79,61 @@ export const program = Effect.gen(function* () {
   const psu = { ...Connection.defaultPsu, lastLoggedTime: now }
   const calendar = Calendar.target
   const convention: BusinessDayConvention.BusinessDayConvention = "following"
+  const consentOf = new Map(info.accounts.map((a) => [a.iban, a.consent]))
 
   yield* Output.line(
     `tppkit demo: mock bank at ${info.baseUrl} (${info.environment}), today ${LocalDate.format(today)}`
   )
+  yield* say("Offline: the bank is tppkit's mock on loopback, with fixture accounts and standing orders.", "")
 
   yield* heading(1, "Tokens (client credentials; the values stay secret)")
-  for (const scopes of [["PIISP"], ["AISP"]]) {
-    const token = yield* tokens.get(scopes)
-    yield* Output.line(`   ${token.scopes.join(" ").padEnd(6)} ${token.tokenType} token for ${info.clientId}`)
-  }
+  const uses: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
+    [["PIISP"], "balance checks, branch consent"],
+    [["AISP"], "listing standing orders"],
+    [["AISP", "PIISP"], "SCA stand-in: electronic consent"]
+  ]
+  const issued: Array<TokenService.Token> = []
+  for (const [scopes] of uses) issued.push(yield* tokens.get(scopes))
+  yield* Output.line(
+    indent(
+      Render.table(
+        [{ header: "Scope" }, { header: "Type" }, { header: "Expires in", align: "right" }, { header: "Used for" }],
+        issued.map((t, i) => [
+          t.scopes.join(" "),
+          t.tokenType,
+          t.expiresIn === undefined ? "?" : `${t.expiresIn} s`,
+          uses[i]?.[1] ?? ""
+        ]),
+        INNER
+      )
+    )
+  )
+  yield* say(
+    "The bank's SCA flow is not specified; this mock issues the SCA-style token by client credentials, bound " +
+      "to the client's accounts, and the demo passes it per call like a token from the customer's login."
+  )
+  const sca = TokenService.fromSca(info.environment, issued[2]!.value, issued[2]!.tokenType)
+  const tokenFor = (iban: string) => (consentOf.get(iban) === "electronic" ? { token: sca } : {})
 
-  yield* heading(2, "Balance check")
-  const account = info.accounts.find((a) => a.consent === "branch") ?? info.accounts[0]
-  if (account !== undefined) {
-    const amount = BigDecimal.fromBigInt(100n)
-    const reply = yield* client.balanceCheck(
+  const check = (iban: string, value: BigDecimal.BigDecimal, currency: string) =>
+    client.balanceCheck(
       {
         instructionIdentification: crypto.randomUUID(),
-        iban: Iban.parseUnsafe(account.iban),
-        amount: { value: amount, currency: account.currency as Currency.CurrencyCode }
+        iban: Iban.parseUnsafe(iban),
+        amount: { value, currency: currency as Currency.CurrencyCode }
       },
-      { psu }
+      { psu, ...tokenFor(iban) }
     )
+
+  yield* heading(2, "Balance check (100.00 in the account's currency)")
+  for (const kind of ["branch", "electronic"] as const) {
+    const account = info.accounts.find((a) => a.consent === kind)
+    if (account === undefined) continue
+    const amount = BigDecimal.fromBigInt(100n)
+    const reply = yield* check(account.iban, amount, account.currency)
     yield* Output.line(
-      `   ${account.iban}  ${Money.formatFixed2(amount)} ${account.currency}: ${reply.body.response}\n` +
+      `   ${account.iban}  ${Money.formatFixed2(amount)} ${account.currency}: ${reply.body.response}` +
+        `  (${kind} consent)\n` +
         `   [Response-ID ${reply.identity.responseId ?? "none"}]`
     )
   }
@@ -136,116 +142,172 @@ export const program = Effect.gen(function* () {
   const pages = yield* Stream.runCollect(client.standingOrders({ psu }))
   const orders = pages.flatMap((p) => p.body.orders)
   const malformed = pages.flatMap((p) => p.body.errors)
+  const debtors = new Set(orders.map((o) => o.debtor.iban))
   yield* Output.line(
-    `   ${orders.length} standing orders on ${pages.length} page${pages.length === 1 ? "" : "s"}` +
+    `   ${plural(orders.length, "standing order")} of ${plural(debtors.size, "account")} ` +
+      `on ${plural(pages.length, "page")}` +
       (malformed.length === 0 ? "" : `, ${malformed.length} malformed record(s) skipped`)
   )
 
   const to = LocalDate.addDays(today, HORIZON_DAYS - 1)
   const projection = Projection.project(orders, { from: today, to }, { calendar, convention })
-  yield* heading(4, `Upcoming payments ${LocalDate.format(today)} to ${LocalDate.format(to)} (target, following)`)
-  const listed = projection.payments.slice(0, LISTED_PAYMENTS)
-  yield* Output.line(
-    Render.paymentTable(listed)
-      .map((l) => `   ${l}`.trimEnd())
-      .join("\n")
+  const payments = projection.payments
+  const moved = payments.reduce((n, p) => n + (p.nominalDate === p.executionDate ? 0 : 1), 0)
+  yield* heading(4, `Upcoming payments ${LocalDate.format(today)} to ${LocalDate.format(to)} (${HORIZON_DAYS} days)`)
+  yield* say(
+    `${plural(payments.length, "payment")} (calendar target, convention following), ` +
+      `${moved} of them moved off a weekend or holiday; the first ${Math.min(LISTED_PAYMENTS, payments.length)}:`
   )
-  if (projection.payments.length > listed.length) {
-    yield* Output.line(`   … and ${projection.payments.length - listed.length} more`)
-  }
-  yield* Output.line(`   ${projection.payments.length} payments in ${HORIZON_DAYS} days`)
+  yield* Output.line(indent(Render.paymentTable(payments.slice(0, LISTED_PAYMENTS), INNER)))
+  if (payments.length > LISTED_PAYMENTS) yield* Output.line(`   … and ${payments.length - LISTED_PAYMENTS} more`)
+  yield* say(Render.NOMINAL_NOTE)
   if (projection.skipped.length > 0) {
-    yield* Output.line(`   ${projection.skipped.length} order(s) not projectable:`)
-    yield* Output.line(
-      Render.skippedLines(projection.skipped, Render.WIDTH - 3)
-        .map((l) => `   ${l}`)
-        .join("\n")
-    )
+    yield* Output.line(`   ${plural(projection.skipped.length, "order")} not projectable:`)
+    yield* Output.line(indent(Render.skippedLines(projection.skipped, INNER)))
   }
 
-  yield* heading(5, "Cash flow per month and currency")
-  yield* Output.line(
-    Render.monthlyTotalsTable(Render.monthlyTotals(projection.payments))
-      .map((l) => `   ${l}`)
-      .join("\n")
-  )
+  yield* heading(5, "Cash flow per month and currency (execution dates)")
+  yield* Output.line(indent(DemoReport.cashFlowTable(payments, INNER)))
 
-  const funds = yield* FundsCheck.run(projection.payments, {
+  const funds = yield* FundsCheck.run(payments, {
     today,
     daysBefore: FUNDS_CHECK_WORKING_DAYS,
     calendar,
     concurrency: 8,
     check: (payment) =>
-      client
-        .balanceCheck(
-          {
-            instructionIdentification: crypto.randomUUID(),
-            iban: Iban.parseUnsafe(payment.debtorIban),
-            amount: { value: payment.amount, currency: payment.currency as Currency.CurrencyCode }
-          },
-          { psu }
-        )
-        .pipe(Effect.map((reply) => reply.body.response))
+      check(payment.debtorIban, payment.amount, payment.currency).pipe(Effect.map((reply) => reply.body.response))
   })
+  const accounts = DemoReport.summarize(funds)
   yield* heading(
     6,
-    `Funds check: ${funds.outcomes.length} payment(s) due by ${LocalDate.format(funds.horizon)} (next ${FUNDS_CHECK_WORKING_DAYS} working days)`
+    `Funds check: payments due ${LocalDate.format(today)} to ${LocalDate.format(funds.horizon)} ` +
+      `(next ${FUNDS_CHECK_WORKING_DAYS} working days)`
   )
+  yield* say("One balance check per payment: its amount on its debtor account. APPR: covered, DECL: not covered.")
   if (funds.outcomes.length === 0) {
     yield* Output.line("   No payments are due.")
   } else {
-    yield* Output.line(indent(fundsTable(summarize(funds), Render.WIDTH - 3)))
+    yield* Output.line(indent(DemoReport.fundsTable(accounts, INNER)))
   }
-  // the bank answers per payment; whether an account covers everything due together is one more check each
-  for (const account of summarize(funds)) {
-    if (account.approved === 0 || account.count < 2) continue
-    const total = yield* client
-      .balanceCheck(
-        {
-          instructionIdentification: crypto.randomUUID(),
-          iban: Iban.parseUnsafe(account.debtorIban),
-          amount: { value: account.amount, currency: account.currency as Currency.CurrencyCode }
-        },
-        { psu }
-      )
-      .pipe(
-        Effect.map((reply) => reply.body.response),
-        Effect.orElseSucceed(() => undefined)
-      )
-    if (total !== undefined) {
-      yield* Output.line(
-        Render.wrap(
-          `${account.debtorIban}: all ${account.count} payments together (${Render.fixed2(account.amount)} ${account.currency}): ${
-            total === "APPR" ? "APPR, covered" : "DECL, not covered together"
-          }`,
-          Render.WIDTH,
-          "   ",
-          "     "
-        ).join("\n")
-      )
+  const failures = new Map<string, Map<string, number>>()
+  for (const f of funds.failed) {
+    const perAccount = failures.get(f.payment.debtorIban) ?? new Map<string, number>()
+    const reason = describeFailure(f.error)
+    perAccount.set(reason, (perAccount.get(reason) ?? 0) + 1)
+    failures.set(f.payment.debtorIban, perAccount)
+  }
+  for (const account of accounts) {
+    const consent = consentOf.get(account.debtorIban)
+    yield* say(`${account.debtorIban}: ${consent === undefined ? "not a known account" : consentText[consent]}`)
+    for (const [reason, count] of failures.get(account.debtorIban) ?? []) {
+      yield* say(`${plural(count, "payment")} without an answer: ${reason}`, "     ")
     }
   }
-  const reasons = new Map<string, number>()
-  for (const f of funds.failed) {
-    const reason = f.error.message.replace(/ \[.*\]$/, "") // the request identifiers differ per call
-    reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
-  }
-  for (const [reason, count] of reasons) {
-    yield* Output.line(Render.wrap(`${count} without an answer: ${reason}`, Render.WIDTH, "   ", "     ").join("\n"))
-  }
 
-  const atRisk = [...funds.atRisk, ...funds.failed.map((f) => f.payment)].sort(Payment.compare)
-  yield* heading(7, "Payments at risk (declined, or the bank could not answer)")
-  if (atRisk.length === 0) {
-    yield* Output.line("   None: every payment due is covered.")
-  } else {
-    const shown = atRisk.slice(0, LISTED_PAYMENTS)
-    yield* Output.line(indent(Render.paymentTable(shown, Render.WIDTH - 3)))
-    yield* Output.line(
-      `   ${atRisk.length} payment(s) at risk: ${funds.atRisk.length} declined, ${funds.failed.length} without an answer` +
-        (atRisk.length > shown.length ? `; the first ${shown.length} shown` : "")
+  // not in the issue: the bank answers per payment, so whether an account covers all its payments due together
+  // is searched for with balance checks of running totals
+  const runningTotals = new Map<string, { readonly covered: number; readonly checks: number }>()
+  const byAccount = new Map<string, Array<Payment.Payment>>()
+  for (const o of funds.outcomes) {
+    if (o._tag !== "Checked" || o.answer !== "APPR") continue
+    const list = byAccount.get(o.payment.debtorIban) ?? []
+    list.push(o.payment)
+    byAccount.set(o.payment.debtorIban, list)
+  }
+  const atRisk: Array<DemoReport.AtRisk> = [
+    ...funds.atRisk.map((payment) => ({ payment, reason: { _tag: "Declined" } as const })),
+    ...funds.failed.map((f) => ({
+      payment: f.payment,
+      reason: {
+        _tag: "NoAnswer",
+        detail:
+          consentOf.get(f.payment.debtorIban) === "none"
+            ? `no consent, so no answer (${describeFailure(f.error)})`
+            : `no answer (${describeFailure(f.error)})`
+      } as const
+    }))
+  ]
+  const multi = [...byAccount.entries()].filter(([, list]) => list.length > 1)
+  if (multi.length > 0) {
+    yield* Output.line("")
+    yield* say(
+      "Extra check, all approved payments of an account together: balance checks of running totals in date " +
+        "order find the first payment the funds no longer cover (a binary search, a few checks each)."
     )
   }
+  for (const [iban, list] of multi) {
+    let checks = 0
+    const covered = yield* DemoReport.firstUncovered(
+      list.map((p) => p.amount),
+      (total) => {
+        checks++
+        return check(iban, total, list[0]!.currency).pipe(Effect.map((reply) => reply.body.response === "APPR"))
+      }
+    ).pipe(Effect.option)
+    if (covered._tag === "None") {
+      yield* say(`${iban}: the bank did not answer every running-total check; nothing is known.`)
+      continue
+    }
+    runningTotals.set(iban, { covered: covered.value, checks })
+    const first = list[covered.value]
+    if (first === undefined) {
+      const sum = list.reduce((s, p) => BigDecimal.sum(s, p.amount), BigDecimal.fromBigInt(0n))
+      yield* say(
+        `${iban}: all ${list.length} covered together (${Render.fixed2(sum)} ${list[0]!.currency}; ${checks} checks).`
+      )
+    } else {
+      const rest = list.slice(covered.value)
+      yield* say(
+        `${iban}: the first ${covered.value} of ${list.length} are covered together; from ${first.orderId} on ` +
+          `${LocalDate.format(first.executionDate)} the running total is not (${plural(rest.length, "payment")}; ${checks} checks).`
+      )
+      for (const payment of rest) atRisk.push({ payment, reason: { _tag: "RunningTotal" } })
+    }
+  }
+
+  const groups = DemoReport.riskGroups(atRisk)
+  const atRiskCount = groups.reduce((n, g) => n + g.count, 0)
+  yield* heading(7, "Payments at risk, per account and order")
+  if (groups.length === 0) {
+    yield* Output.line("   None: every payment due is covered.")
+  }
+  for (const [i, g] of groups.entries()) {
+    if (i > 0) yield* Output.line("")
+    yield* say(
+      `${g.debtorIban}: ${plural(g.count, "payment")}, ${Render.fixed2(g.amount)} ${g.currency}, ` +
+        `first ${LocalDate.format(g.first)}; ${reasonText(g.reason)}`
+    )
+    const shown = g.orders.slice(0, LISTED_ORDERS)
+    yield* Output.line(indent(DemoReport.orderRiskTable(shown, INNER - 2), "     "))
+    if (g.orders.length > shown.length) {
+      yield* Output.line(`     … and ${plural(g.orders.length - shown.length, "more order")}`)
+    }
+  }
+
+  yield* heading(8, "Summary")
+  const approved = accounts.reduce((n, a) => n + a.approved, 0)
+  const totals = Render.totals(payments)
+    .map((t) => `${t.count} in ${t.currency} (${Render.fixed2(t.amount)})`)
+    .join(", ")
+  yield* say(
+    `Projection: ${plural(orders.length, "standing order")} give ${plural(payments.length, "payment")} in the ` +
+      `next ${HORIZON_DAYS} days: ${totals.length === 0 ? "none" : totals}.`
+  )
+  yield* say(
+    `Funds check: ${plural(funds.outcomes.length, "payment")} due by ${LocalDate.format(funds.horizon)}: ` +
+      `${approved} APPR, ${funds.atRisk.length} DECL, ${funds.failed.length} without an answer.`
+  )
+  const shortfalls = [...runningTotals.entries()].filter(([iban, r]) => r.covered < (byAccount.get(iban)?.length ?? 0))
+  yield* say(
+    `At risk: ${plural(atRiskCount, "payment")}` +
+      (groups.length === 0
+        ? "."
+        : ` on ${plural(new Set(groups.map((g) => g.debtorIban)).size, "account")}, the earliest ` +
+          `${LocalDate.format(Math.min(...groups.map((g) => g.first)) as LocalDate.LocalDate)}` +
+          (shortfalls.length === 0
+            ? "."
+            : `; ${plural(shortfalls.length, "account")} short of funds for all together.`))
+  )
 })
 
 /** The mock bank plus a bank client logged in to it (daily budget kept in memory). */

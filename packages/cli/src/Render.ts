@@ -170,13 +170,17 @@ const paymentColumns: ReadonlyArray<Column> = [
   { header: "Cur" }
 ]
 
-/** The payments as table rows: execution date, nominal date (blank when equal), order, creditor, amount. */
+/** The one line under a payments table that explains its Nominal column. */
+export const NOMINAL_NOTE =
+  'Nominal: the scheduled date; "=" when the payment executes on it, the date when a weekend or holiday moved it.'
+
+/** The payments as table rows: execution date, nominal date ("=" when equal), order, creditor, amount. */
 export const paymentTable = (payments: ReadonlyArray<PaymentRow>, width: number = WIDTH): Array<string> =>
   table(
     paymentColumns,
     payments.map((p) => [
       LocalDate.format(p.executionDate),
-      p.nominalDate === p.executionDate ? "" : LocalDate.format(p.nominalDate),
+      p.nominalDate === p.executionDate ? "=" : LocalDate.format(p.nominalDate),
       p.orderId,
       p.creditorName ?? p.creditorIban,
       fixed2(p.amount),
@@ -237,7 +241,7 @@ export const projectionTable = (report: ProjectionReport, width: number = WIDTH)
   if (report.payments.length === 0) {
     lines.push("No payments fall in this window.")
   } else {
-    lines.push(...paymentTable(report.payments, width), "")
+    lines.push(...paymentTable(report.payments, width), ...wrap(NOMINAL_NOTE, width), "")
     lines.push(`Totals (${plural(report.payments.length, "payment")})`, ...totalsTable(totals(report.payments), width))
   }
   if (report.skipped.length > 0) {

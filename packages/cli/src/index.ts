@@ -14,6 +14,8 @@ export * as Connection from "./Connection.ts"
 export * as Demo from "./Demo.ts"
 /** The `tppkit demo` command. */
 export * as DemoCommand from "./DemoCommand.ts"
+/** The pure parts of the demo report: funds check per account, payments at risk grouped, running totals. */
+export * as DemoReport from "./DemoReport.ts"
 /** One-line failure messages and exit codes. */
 export * as Failure from "./Failure.ts"
 /** Writing results to stdout and diagnostics to stderr. */
