@@ -136,7 +136,23 @@ describe("tppkit balance-check", { timeout: 90_000 }, () => {
       env: { ...env, TPPKIT_BASE_URL: `http://127.0.0.1:${port}` }
     })
     expect(run.code).toBe(1)
-    expect(oneLineError(run.stderr)).toMatch(/token: cannot reach|transport failure|connect/)
+    expect(oneLineError(run.stderr)).toMatch(
+      new RegExp(
+        `^tppkit: token: cannot reach http://127\\.0\\.0\\.1:${port}: ECONNREFUSED \\[Request-ID [0-9a-f-]{36}\\]$`
+      )
+    )
+  })
+
+  it("standing-orders with an SCA token against a closed port: the address and the request identifiers", async () => {
+    const port = await closedPort()
+    const run = await tppkit(["standing-orders", "--all", "--access-token", "not-a-real-token"], {
+      env: { ...env, TPPKIT_BASE_URL: `http://127.0.0.1:${port}` }
+    })
+    expect(run.code).toBe(1)
+    const line = oneLineError(run.stderr)
+    expect(line).toMatch(new RegExp(`^tppkit: standingOrders: cannot reach http://127\\.0\\.0\\.1:${port}: `))
+    expect(line).toMatch(/\[Request-ID [0-9a-f-]{36}, Correlation-ID [0-9a-f-]{36}\]$/)
+    expect(run.stderr).not.toContain("not-a-real-token")
   })
 
   it("LIVE over plain http is refused as a configuration error, exit 2", async () => {

@@ -10,7 +10,7 @@ import { Command, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
 
 const format = Flag.Literals("format", ["table", "json"]).pipe(
-  Flag.withDescription("Output format"),
+  Flag.withDescription("Output format (default table)"),
   Flag.withDefault("table")
 )
 
@@ -20,7 +20,7 @@ export const tokenCommand = Command.make(
   {
     ...Connection.flags,
     scope: Flag.String("scope").pipe(
-      Flag.withDescription("Scopes, space- or comma-separated: PISP, PIISP, AISP"),
+      Flag.withDescription("Scopes, space- or comma-separated: PISP, PIISP, AISP (default PIISP)"),
       Flag.withDefault("PIISP")
     ),
     showToken: Flag.Boolean("show-token").pipe(
@@ -63,7 +63,7 @@ export const standingOrdersCommand = Command.make(
     iban: Flag.String("iban").pipe(Flag.withDescription("Only the orders of this account"), Flag.optional),
     page: Flag.Int("page").pipe(Flag.withDescription("Zero-based page (default 0)"), Flag.optional),
     pageSize: Flag.Int("page-size").pipe(
-      Flag.withDescription("Records per page: a multiple of 10, at most 100"),
+      Flag.withDescription("Records per page: a multiple of 10, at most 100 (the bank's default 50)"),
       Flag.optional
     ),
     all: Flag.Boolean("all").pipe(Flag.withDescription("Fetch every page (page size 100)"), Flag.withDefault(false)),

@@ -22,7 +22,7 @@ export const projectCommand = Command.make(
     from: Flag.String("from").pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription("First day of the window")),
     to: Flag.String("to").pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription("Last day of the window")),
     calendar: Flag.String("calendar").pipe(
-      Flag.withDescription("weekends, target or an ISO 3166 country code (e.g. SK)"),
+      Flag.withDescription("weekends, target or an ISO 3166 country code, e.g. SK (default target)"),
       Flag.withDefault("target")
     ),
     holidays: Flag.String("holidays").pipe(
@@ -36,8 +36,11 @@ export const projectCommand = Command.make(
       "modified-following",
       "modified-preceding",
       "none"
-    ]).pipe(Flag.withDescription("Business-day convention"), Flag.withDefault("following")),
-    format: Flag.Literals("format", formats).pipe(Flag.withDescription("Output format"), Flag.withDefault("table"))
+    ]).pipe(Flag.withDescription("Business-day convention (default following)"), Flag.withDefault("following")),
+    format: Flag.Literals("format", formats).pipe(
+      Flag.withDescription("Output format (default table)"),
+      Flag.withDefault("table")
+    )
   },
   (input) =>
     Effect.flatMap(

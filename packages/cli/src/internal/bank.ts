@@ -51,6 +51,25 @@ const tokenFailure = (settings: BankConfig.Settings, error: BankError.BankError)
   }
 }
 
+/**
+ * A bank call that never got an answer, as one line naming the address (the request identifiers kept); every
+ * other failure is left as it is.
+ */
+const withAddress =
+  (settings: BankConfig.Settings) =>
+  <E>(error: E): E | Failure.CliFailure => {
+    if (!isBankError(error) || error.reason._tag !== "TransportFailure") return error
+    const ids = / \[[^\]]*\]$/.exec(error.message)?.[0] ?? ""
+    const what =
+      error.reason.kind === "timeout"
+        ? `no answer from ${settings.baseUrl} in time`
+        : `cannot reach ${settings.baseUrl}: ${error.reason.detail}`
+    return Failure.failure(`${error.operation}: ${what}${ids}`)
+  }
+
+const isBankError = (error: unknown): error is BankError.BankError =>
+  typeof error === "object" && error !== null && "_tag" in error && error._tag === "BankError"
+
 const statusOf = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404 } as const
 
 /**
@@ -144,7 +163,7 @@ export const balanceCheck = Effect.fn("tppkit.balanceCheck")(function* (
       },
       { psu: Connection.psu(input), ...(token === undefined ? {} : { token }) }
     )
-  }).pipe(Effect.provide(clientLayerOf(settings, target.budgetFile)))
+  }).pipe(Effect.provide(clientLayerOf(settings, target.budgetFile)), Effect.mapError(withAddress(settings)))
   const ids = reply.identity
   if (input.format === "json") {
     return yield* Output.line(
@@ -219,7 +238,7 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
       ),
       Stream.runCollect
     )
-  }).pipe(Effect.provide(clientLayerOf(settings, target.budgetFile)))
+  }).pipe(Effect.provide(clientLayerOf(settings, target.budgetFile)), Effect.mapError(withAddress(settings)))
   const orders = pages.flatMap((p) => p.body.orders)
   for (const p of pages) {
     for (const e of p.body.errors) {
