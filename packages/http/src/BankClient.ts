@@ -22,7 +22,7 @@ import {
   isTransient,
   MalformedResponse
 } from "./BankError.ts"
-import { BankTransport } from "./BankTransport.ts"
+import { BankTransport, type Exchange } from "./BankTransport.ts"
 import { Budget, BudgetStore } from "./Budget.ts"
 import * as Transport from "./internal/Transport.ts"
 import * as Wire from "./internal/Wire.ts"
@@ -203,98 +203,97 @@ const make = Effect.gen(function* () {
   const fail = (operation: ApiOperation, identity: Identity, reason: BankError["reason"]) =>
     Effect.fail(new BankError({ operation, identity, reason }))
 
-  /** One request: token, budget, send, status, decode. */
-  const once = <A>(spec: CallSpec<A>, token: Token): Effect.Effect<Reply<A>, BankError> =>
-    Effect.gen(function* () {
-      const requestId = crypto.randomUUID()
-      const identity: Identity = {
-        requestId,
-        correlationId: spec.correlationId,
-        ...(spec.processId === undefined ? {} : { processId: spec.processId })
+  /** What a 2xx, or any other status, of one exchange makes: the decoded reply or a `BankError`. */
+  const replyOf = <A>(
+    spec: CallSpec<A>,
+    identity: Identity,
+    exchange: Exchange
+  ): Effect.Effect<Reply<A>, BankError> => {
+    const echoedIdentity = Transport.echoedIdentity(identity, exchange.headers)
+    if (exchange.status < 200 || exchange.status > 299) {
+      return Effect.flatMap(DateTime.now, (now) =>
+        fail(spec.operation, echoedIdentity, Transport.statusReason(exchange, DateTime.toEpochMillis(now)))
+      )
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(exchange.text)
+    } catch {
+      return fail(spec.operation, echoedIdentity, new MalformedResponse({ path: "$", detail: "the body is not JSON" }))
+    }
+    const decoded = spec.decode(json)
+    if (Result.isFailure(decoded)) {
+      return fail(
+        spec.operation,
+        echoedIdentity,
+        new MalformedResponse({ path: decoded.failure.path, detail: decoded.failure.message })
+      )
+    }
+    const echoedCorrelation = exchange.headers["correlation-id"]
+    const echoedProcess = exchange.headers["process-id"]
+    return Effect.succeed({
+      body: decoded.success,
+      identity:
+        echoedIdentity.responseId === undefined ? identity : { ...identity, responseId: echoedIdentity.responseId },
+      echoed: {
+        ...(echoedCorrelation === undefined ? {} : { correlationId: echoedCorrelation }),
+        ...(echoedProcess === undefined ? {} : { processId: echoedProcess })
       }
-      const headers = Headers.request({
-        authorization: authorizationOf(token),
-        ids: {
-          requestId,
-          correlationId: spec.correlationId,
-          ...(spec.processId === undefined ? {} : { processId: spec.processId })
-        },
-        psu: PsuContext.toHeaders(spec.options.psu)
-      })
-      const outgoing = {
-        url: `${config.baseUrl}${spec.path}`,
-        headers,
-        contentType: Headers.jsonContentType,
-        body: spec.body
-      }
-      const exchange = yield* Transport.send(transport, outgoing, {
+    })
+  }
+
+  /** One request: headers, send, status, decode (plain functions around one transport effect: a hot path). */
+  const once = <A>(spec: CallSpec<A>, token: Token): Effect.Effect<Reply<A>, BankError> => {
+    const requestId = crypto.randomUUID()
+    const ids =
+      spec.processId === undefined
+        ? { requestId, correlationId: spec.correlationId }
+        : { requestId, correlationId: spec.correlationId, processId: spec.processId }
+    const identity: Identity = ids
+    const headers = Headers.request({
+      authorization: authorizationOf(token),
+      ids,
+      psu: PsuContext.toHeaders(spec.options.psu)
+    })
+    const outgoing = {
+      url: `${config.baseUrl}${spec.path}`,
+      headers,
+      contentType: Headers.jsonContentType,
+      body: spec.body
+    }
+    return Effect.flatMap(
+      Transport.send(transport, outgoing, {
         operation: spec.operation,
         identity,
         timeout: config.requestTimeout
-      })
-      const echoedIdentity = Transport.echoedIdentity(identity, exchange.headers)
-      if (exchange.status < 200 || exchange.status > 299) {
-        const now = yield* DateTime.now
-        return yield* fail(
-          spec.operation,
-          echoedIdentity,
-          Transport.statusReason(exchange, DateTime.toEpochMillis(now))
-        )
-      }
-      let json: unknown
-      try {
-        json = JSON.parse(exchange.text)
-      } catch {
-        return yield* fail(
-          spec.operation,
-          echoedIdentity,
-          new MalformedResponse({ path: "$", detail: "the body is not JSON" })
-        )
-      }
-      const decoded = spec.decode(json)
-      if (Result.isFailure(decoded)) {
-        return yield* fail(
-          spec.operation,
-          echoedIdentity,
-          new MalformedResponse({ path: decoded.failure.path, detail: decoded.failure.message })
-        )
-      }
-      const echoedCorrelation = exchange.headers["correlation-id"]
-      const echoedProcess = exchange.headers["process-id"]
-      return {
-        body: decoded.success,
-        identity:
-          echoedIdentity.responseId === undefined ? identity : { ...identity, responseId: echoedIdentity.responseId },
-        echoed: {
-          ...(echoedCorrelation === undefined ? {} : { correlationId: echoedCorrelation }),
-          ...(echoedProcess === undefined ? {} : { processId: echoedProcess })
-        }
-      }
-    })
+      }),
+      (exchange) => replyOf(spec, identity, exchange)
+    )
+  }
 
   /** Gets a token, and after a 401 with a renewable token discards it and tries once more with a new one. */
-  const withToken = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> =>
-    Effect.gen(function* () {
-      // an unattended request is counted before anything is sent, the token request included
-      const spend =
-        spec.unattended === undefined
-          ? Effect.void
-          : Effect.mapError(
-              budget.spend(spec.unattended, 1),
-              (reason) =>
-                new BankError({
-                  operation: spec.operation,
-                  identity: {
-                    correlationId: spec.correlationId,
-                    ...(spec.processId === undefined ? {} : { processId: spec.processId })
-                  },
-                  reason
-                })
-            )
-      yield* spend
-      const token = spec.options.token ?? (yield* tokens.token(spec.operation))
+  const withToken = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
+    // an unattended request is counted before anything is sent, the token request included
+    const spend =
+      spec.unattended === undefined
+        ? undefined
+        : Effect.mapError(
+            budget.spend(spec.unattended, 1),
+            (reason) =>
+              new BankError({
+                operation: spec.operation,
+                identity: {
+                  correlationId: spec.correlationId,
+                  ...(spec.processId === undefined ? {} : { processId: spec.processId })
+                },
+                reason
+              })
+          )
+    const withSpend = <X>(effect: Effect.Effect<X, BankError>) =>
+      spend === undefined ? effect : Effect.andThen(spend, effect)
+    const run = (token: Token): Effect.Effect<Reply<A>, BankError> => {
       if (token.environment !== config.environment) {
-        return yield* fail(
+        return fail(
           spec.operation,
           { correlationId: spec.correlationId },
           new InvalidRequest({
@@ -303,19 +302,22 @@ const make = Effect.gen(function* () {
           })
         )
       }
-      return yield* once(spec, token).pipe(
-        Effect.catchIf(
-          (e) => e.reason._tag === "Unauthorized" && token.renewable && spec.options.token === undefined,
-          () =>
-            Effect.gen(function* () {
-              yield* tokens.invalidate(token)
-              yield* spend
-              const fresh = yield* tokens.token(spec.operation)
-              return yield* once(spec, fresh)
-            })
-        )
-      )
-    })
+      const first = once(spec, token)
+      return !token.renewable || spec.options.token !== undefined
+        ? first
+        : Effect.catchIf(
+            first,
+            (e) => e.reason._tag === "Unauthorized",
+            () =>
+              Effect.andThen(
+                tokens.invalidate(token),
+                withSpend(Effect.flatMap(tokens.token(spec.operation), (fresh) => once(spec, fresh)))
+              )
+          )
+    }
+    const given = spec.options.token
+    return withSpend(given !== undefined ? run(given) : Effect.flatMap(tokens.token(spec.operation), run))
+  }
 
   /** Validates the PSU context, then runs the call with retries unless it is unattended. */
   const call = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {

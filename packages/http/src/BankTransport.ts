@@ -4,6 +4,7 @@
  * node:http); `layerUndici` calls undici directly with one agent (keep-alive, optional mutual TLS), the
  * fast path used by `BankClient.layerNode`.
  */
+import { EventEmitter } from "node:events"
 import { Cause, Context, Duration, Effect, Layer, Redacted } from "effect"
 import { HttpClient, type HttpClientError, HttpClientRequest } from "effect/http"
 import { Agent, request } from "undici"
@@ -65,6 +66,30 @@ export const classify = (cause: unknown, fallback: string): TransportFailure => 
 
 const timedOut = (timeout: Duration.Duration) =>
   new TransportFailure({ kind: "timeout", detail: `no complete response within ${Duration.format(timeout)}` })
+
+/** One undici request read completely, with undici's headers and body timeouts and an abort emitter. */
+const exchangeUndici = async (agent: Agent, outgoing: Outgoing, ms: number, abort: EventEmitter): Promise<Exchange> => {
+  const response = await request(outgoing.url, {
+    method: "POST",
+    dispatcher: agent,
+    // the bank client's headers already carry the content type: no copy per request then
+    headers:
+      outgoing.headers["Content-Type"] === outgoing.contentType
+        ? outgoing.headers
+        : { ...outgoing.headers, "Content-Type": outgoing.contentType },
+    body: outgoing.body,
+    signal: abort,
+    headersTimeout: ms,
+    bodyTimeout: ms
+  })
+  const text = await response.body.text()
+  const headers: Record<string, string> = {}
+  for (const name in response.headers) {
+    const value = response.headers[name]
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
+  }
+  return { status: response.statusCode, headers, text }
+}
 
 /** The transport service. */
 export class BankTransport extends Context.Service<
@@ -135,32 +160,24 @@ export class BankTransport extends Context.Service<
         return BankTransport.of({
           send: (outgoing, timeout) => {
             const ms = Math.max(1, Duration.toMillis(timeout))
-            return Effect.tryPromise({
-              try: async (signal) => {
-                const response = await request(outgoing.url, {
-                  method: "POST",
-                  dispatcher: agent,
-                  // the bank client's headers already carry the content type: no copy per request then
-                  headers:
-                    outgoing.headers["Content-Type"] === outgoing.contentType
-                      ? outgoing.headers
-                      : { ...outgoing.headers, "Content-Type": outgoing.contentType },
-                  body: outgoing.body,
-                  signal,
-                  headersTimeout: ms,
-                  bodyTimeout: ms
-                })
-                const text = await response.body.text()
-                const headers: Record<string, string> = {}
-                for (const [name, value] of Object.entries(response.headers)) {
-                  if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
-                }
-                return { status: response.statusCode, headers, text }
-              },
-              catch: (cause) =>
-                errorCode(cause) === "UND_ERR_HEADERS_TIMEOUT" || errorCode(cause) === "UND_ERR_BODY_TIMEOUT"
-                  ? timedOut(timeout)
-                  : classify(cause, "request failed")
+            // a callback without an AbortController (costly to make per request): undici also takes an event
+            // emitter as its abort signal, and the fiber's interruption emits "abort" on it
+            return Effect.callback<Exchange, TransportFailure>((resume) => {
+              const abort = new EventEmitter()
+              exchangeUndici(agent, outgoing, ms, abort).then(
+                (exchange) => resume(Effect.succeed(exchange)),
+                (cause) =>
+                  resume(
+                    Effect.fail(
+                      errorCode(cause) === "UND_ERR_HEADERS_TIMEOUT" || errorCode(cause) === "UND_ERR_BODY_TIMEOUT"
+                        ? timedOut(timeout)
+                        : classify(cause, "request failed")
+                    )
+                  )
+              )
+              return Effect.sync(() => {
+                abort.emit("abort")
+              })
             })
           }
         })

@@ -74,24 +74,28 @@ export const send = (
   outgoing: Outgoing,
   options: { readonly operation: Operation; readonly identity: Identity; readonly timeout: Duration.Duration }
 ): Effect.Effect<Exchange, BankError> =>
-  transport.send(outgoing, options.timeout).pipe(
-    Effect.mapError((reason) => new BankError({ operation: options.operation, identity: options.identity, reason })),
-    Effect.tap(annotateStatus),
-    Effect.withSpan(
-      `tppkit.${options.operation}`,
-      {
-        kind: "client",
-        attributes: {
-          "http.request.method": "POST",
-          "url.path": pathOf(outgoing.url),
-          "tppkit.request_id": options.identity.requestId ?? ""
+  // `useSpan`, not `withSpan`: nothing runs inside the exchange that needs it as parent span, and providing a
+  // parent span changes the fiber's context (a context cache rebuilt on every request)
+  Effect.useSpan(
+    `tppkit.${options.operation}`,
+    {
+      kind: "client",
+      attributes: {
+        "http.request.method": "POST",
+        "url.path": pathOf(outgoing.url),
+        "tppkit.request_id": options.identity.requestId ?? ""
+      }
+    },
+    (span) =>
+      Effect.matchEffect(transport.send(outgoing, options.timeout), {
+        onFailure: (reason) =>
+          Effect.fail(new BankError({ operation: options.operation, identity: options.identity, reason })),
+        onSuccess: (exchange) => {
+          span.attribute("http.response.status_code", exchange.status)
+          return Effect.succeed(exchange)
         }
-      },
-      { captureStackTrace: false }
-    )
+      })
   )
-
-const annotateStatus = (exchange: Exchange) => Effect.annotateCurrentSpan("http.response.status_code", exchange.status)
 
 const pathOf = (url: string): string => {
   const start = url.indexOf("/", url.indexOf("//") + 2)
