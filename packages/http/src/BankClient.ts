@@ -11,7 +11,7 @@ import { homedir } from "node:os"
 import { join } from "node:path"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { BalanceCheck, Headers, type Iban, type StandingOrder } from "@tppkit/core"
-import { Context, DateTime, Effect, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
+import { Context, DateTime, Effect, Layer, Option, Redacted, Result, Schema, Stream, type Tracer } from "effect"
 import type { HttpClient } from "effect/http"
 import { BankConfig, type Settings } from "./BankConfig.ts"
 import {
@@ -172,6 +172,8 @@ interface CallSpec<A> {
   /** The budget key when the call is unattended (section 8): no retries, every request counted. */
   readonly unattended: string | undefined
   readonly decode: (json: unknown) => Result.Result<A, { readonly path: string; readonly message: string }>
+  /** The call's span when it is not the fiber's current span (the exchange spans become its children). */
+  readonly span?: Tracer.AnySpan | undefined
 }
 
 // A token is used for many calls: its Authorization text is worked out once per token object (tokens are never
@@ -265,7 +267,8 @@ const make = Effect.gen(function* () {
       Transport.send(transport, outgoing, {
         operation: spec.operation,
         identity,
-        timeout: config.requestTimeout
+        timeout: config.requestTimeout,
+        parent: spec.span
       }),
       (exchange) => replyOf(spec, identity, exchange)
     )
@@ -332,17 +335,18 @@ const make = Effect.gen(function* () {
   const decodeResponse = Schema.decodeUnknownResult(BalanceCheck.Response)
   const decodeBalanceCheck = (json: unknown) => Result.mapError(decodeResponse(json), (e) => Wire.firstIssue(e.issue))
 
-  const balanceCheck = Effect.fnUntraced(function* (
+  const balanceCheck = (
     request: BalanceCheck.Request,
-    options: CallOptions
-  ): Effect.fn.Return<Reply<BalanceCheck.Response>, BankError> {
+    options: CallOptions,
+    span: Tracer.AnySpan
+  ): Effect.Effect<Reply<BalanceCheck.Response>, BankError> => {
     const correlationId = options.correlationId ?? crypto.randomUUID()
     const encoded = encodeBalanceCheck(request)
     if (Result.isFailure(encoded)) {
       const { path, message } = Wire.firstIssue(encoded.failure.issue)
-      return yield* fail("balanceCheck", { correlationId }, new InvalidRequest({ path, detail: message }))
+      return fail("balanceCheck", { correlationId }, new InvalidRequest({ path, detail: message }))
     }
-    return yield* call({
+    return call({
       operation: "balanceCheck",
       path: config.paths.balanceCheck,
       body: JSON.stringify(encoded.success),
@@ -350,9 +354,10 @@ const make = Effect.gen(function* () {
       correlationId,
       processId: undefined,
       unattended: undefined,
-      decode: decodeBalanceCheck
+      decode: decodeBalanceCheck,
+      span
     })
-  })
+  }
 
   const validatePaging = (page: number | undefined, pageSize: number | undefined): InvalidRequest | undefined => {
     if (
@@ -457,8 +462,11 @@ const make = Effect.gen(function* () {
 
   // spans without stack-trace capture: capturing one costs more than the rest of the call's own work
   return BankClient.of({
+    // `useSpan` with the span handed down as the exchanges' parent: making it the fiber's current span
+    // (`withSpan`) would change the fiber's context twice per call; a token requested on the way is traced
+    // under the caller's span instead
     balanceCheck: (request, options) =>
-      Effect.withSpan(balanceCheck(request, options), "BankClient.balanceCheck", noStack),
+      Effect.useSpan("BankClient.balanceCheck", (span) => balanceCheck(request, options, span)),
     standingOrdersPage: (options) =>
       Effect.withSpan(standingOrdersPage(options), "BankClient.standingOrdersPage", noStack),
     standingOrders

@@ -3,7 +3,7 @@
  * into a `BankError` reason. Also the retry loop (bounded attempts and time, exponential backoff, jitter).
  */
 import { ErrorBody } from "@tppkit/core"
-import { Clock, Duration, Effect, Random } from "effect"
+import { Clock, Duration, Effect, Random, type Tracer } from "effect"
 import type { RetryPolicy } from "../BankConfig.ts"
 import {
   BadRequest,
@@ -72,7 +72,13 @@ export const echoedIdentity = (identity: Identity, headers: Readonly<Record<stri
 export const send = (
   transport: BankTransport["Service"],
   outgoing: Outgoing,
-  options: { readonly operation: Operation; readonly identity: Identity; readonly timeout: Duration.Duration }
+  options: {
+    readonly operation: Operation
+    readonly identity: Identity
+    readonly timeout: Duration.Duration
+    /** The span of the logical call, when the caller has one but did not make it the fiber's current span. */
+    readonly parent?: Tracer.AnySpan | undefined
+  }
 ): Effect.Effect<Exchange, BankError> =>
   // `useSpan`, not `withSpan`: nothing runs inside the exchange that needs it as parent span, and providing a
   // parent span changes the fiber's context (a context cache rebuilt on every request)
@@ -80,6 +86,7 @@ export const send = (
     `tppkit.${options.operation}`,
     {
       kind: "client",
+      ...(options.parent === undefined ? {} : { parent: options.parent }),
       attributes: {
         "http.request.method": "POST",
         "url.path": pathOf(outgoing.url),
@@ -114,10 +121,13 @@ export const retrying = <A>(
 ): Effect.Effect<A, BankError> =>
   policy.maxAttempts <= 1
     ? attempt(1)
-    : Effect.flatMap(Clock.currentTimeMillis, (started) =>
+    : Effect.clockWith((clock) => {
+        const started = clock.currentTimeMillisUnsafe()
         // the first attempt runs without the loop: a call that succeeds at once pays for no retry machinery
-        Effect.catchIf(attempt(1), isRetryable, (error) => retryLoop(policy, isRetryable, attempt, started, error))
-      )
+        return Effect.catchIf(attempt(1), isRetryable, (error) =>
+          retryLoop(policy, isRetryable, attempt, started, error)
+        )
+      })
 
 const retryLoop = <A>(
   policy: RetryPolicy,
