@@ -188,6 +188,23 @@ const cpu: Array<number> = []
 for (let r = 0; r < rounds; r++) cpu.push(await cpuRound(perRound * 4))
 console.log(`  stack CPU per call over an in-process transport: median ${ms(median(cpu))}`)
 
+// the same in-process calls, each followed by one bare request: what the stack's work costs when it alternates
+// with real socket work (caches and the young generation shared with undici and the server), against bare alone
+const mixedRound = async (n: number): Promise<void> => {
+  const client = await inProcess.runPromise(Effect.service(BankClient.BankClient))
+  for (let i = 0; i < n; i++) {
+    await inProcess.runPromise(client.balanceCheck(checkRequest, { psu }))
+    await bareRound(1)
+  }
+}
+const mixedExtra: Array<number> = []
+for (let r = 0; r < rounds; r++) {
+  const b = (await time(() => bareRound(perRound))) / perRound
+  const m = (await time(() => mixedRound(perRound))) / perRound
+  mixedExtra.push(m - b)
+}
+console.log(`  the same calls each followed by a bare request, minus bare alone: median ${ms(median(mixedExtra))}`)
+
 await inProcess.dispose()
 await runtime.dispose()
 await agent.close()
