@@ -1,0 +1,110 @@
+import { once } from "node:events"
+import { createServer, type IncomingMessage, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { assert, describe, it } from "@effect/vitest"
+import { BankTransport } from "@tppkit/http"
+import { Duration, Effect, Exit, Fiber } from "effect"
+import { afterAll, beforeAll } from "vitest"
+
+let server: Server
+let baseUrl: string
+/** Requests the server has seen closed before it answered them (the client aborted them). */
+let abortedHolds = 0
+let holdReceived: (() => void) | undefined
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => {
+      if (req.url === "/hold") {
+        // never answers: the client has to give up (timeout or interruption)
+        res.on("close", () => {
+          if (!res.writableEnded) abortedHolds++
+        })
+        holdReceived?.()
+        return
+      }
+      res.setHeader("content-type", "application/json")
+      res.setHeader("x-twice", ["a", "b"])
+      res.setHeader("Response-ID", "r-1")
+      res.statusCode = req.url === "/teapot" ? 418 : 200
+      res.end(JSON.stringify({ echo: Buffer.concat(chunks).toString(), type: req.headers["content-type"] }))
+    })
+  })
+  server.listen(0, "127.0.0.1")
+  await once(server, "listening")
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  server.closeAllConnections()
+  server.close()
+  await once(server, "close")
+})
+
+const send = (path: string, timeout: Duration.Duration, headers: Record<string, string> = {}) =>
+  Effect.flatMap(Effect.service(BankTransport.BankTransport), (transport) =>
+    transport.send({ url: `${baseUrl}${path}`, headers, contentType: "application/json", body: '{"a":1}' }, timeout)
+  ).pipe(Effect.provide(BankTransport.BankTransport.layerUndici()))
+
+describe("BankTransport.layerUndici", () => {
+  it.live("reads status, lower-case headers (repeated ones joined) and the whole body; adds the content type", () =>
+    Effect.gen(function* () {
+      const exchange = yield* send("/teapot", Duration.seconds(5))
+      assert.strictEqual(exchange.status, 418)
+      assert.strictEqual(exchange.headers["response-id"], "r-1")
+      assert.strictEqual(exchange.headers["x-twice"], "a, b")
+      assert.deepStrictEqual(JSON.parse(exchange.text), { echo: '{"a":1}', type: "application/json" })
+    })
+  )
+
+  it.live("a response that does not come within the timeout is a TransportFailure of kind timeout", () =>
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(send("/hold", Duration.millis(150)))
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const error = exit.cause.reasons.find((r) => r._tag === "Fail")
+        assert.strictEqual(error?._tag === "Fail" ? error.error.kind : undefined, "timeout")
+      }
+    })
+  )
+
+  it.live("interrupting the call aborts the request on the wire", () =>
+    Effect.gen(function* () {
+      const before = abortedHolds
+      const received = new Promise<void>((resolve) => {
+        holdReceived = resolve
+      })
+      const fiber = yield* Effect.forkChild(send("/hold", Duration.seconds(30)))
+      yield* Effect.promise(() => received)
+      yield* Fiber.interrupt(fiber)
+      // the server sees its side of the request closed without an answer
+      for (let i = 0; i < 100 && abortedHolds === before; i++) yield* Effect.sleep(Duration.millis(10))
+      assert.strictEqual(abortedHolds, before + 1)
+    })
+  )
+
+  it.live("a refused connection is a TransportFailure of kind connect", () =>
+    Effect.gen(function* () {
+      const closed = createServer()
+      closed.listen(0, "127.0.0.1")
+      yield* Effect.promise(() => once(closed, "listening"))
+      const port = (closed.address() as AddressInfo).port
+      yield* Effect.promise(() => new Promise<void>((resolve) => closed.close(() => resolve())))
+      const exit = yield* Effect.exit(
+        Effect.flatMap(Effect.service(BankTransport.BankTransport), (transport) =>
+          transport.send(
+            { url: `http://127.0.0.1:${port}/x`, headers: {}, contentType: "application/json", body: "{}" },
+            Duration.seconds(5)
+          )
+        ).pipe(Effect.provide(BankTransport.BankTransport.layerUndici()))
+      )
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const error = exit.cause.reasons.find((r) => r._tag === "Fail")
+        assert.strictEqual(error?._tag === "Fail" ? error.error.kind : undefined, "connect")
+      }
+    })
+  )
+})
