@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type BalanceCheck, DateTime as CoreDateTime, Currency, Iban, Money } from "@tppkit/core"
 import { BankClient, BankConfig, type BankError } from "@tppkit/http"
-import { type Duration, Effect, Exit, Fiber, Redacted, Stream } from "effect"
+import { type Duration, Effect, Exit, Fiber, Redacted, Stream, Tracer } from "effect"
 import { TestClock } from "effect/testing"
 import { makeStub, psu, SECRET, type Stub, stack, TOKEN_PREFIX, tokenAnswer } from "./stub.ts"
 
@@ -263,6 +263,34 @@ describe("BankClient.balanceCheck", () => {
       assert.strictEqual(error.reason._tag, "MalformedResponse")
       if (error.reason._tag === "MalformedResponse") assert.strictEqual(error.reason.path, "response")
     }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("traces the call in one span with each exchange as a child span, under the caller's span", () => {
+    const stub = makeStub()
+    const spans: Array<Tracer.NativeSpan> = []
+    const tracer = Tracer.make({
+      span: (options) => {
+        const span = new Tracer.NativeSpan(options)
+        spans.push(span)
+        return span
+      }
+    })
+    return Effect.gen(function* () {
+      yield* check().pipe(Effect.withSpan("caller"))
+      const byName = (name: string) => spans.filter((s) => s.name === name)
+      const [caller] = byName("caller")
+      const [call] = byName("BankClient.balanceCheck")
+      const exchanges = byName("tppkit.balanceCheck")
+      assert.strictEqual(exchanges.length, 1)
+      const parentOf = (span: Tracer.NativeSpan | undefined) =>
+        span !== undefined && span.parent._tag === "Some" ? span.parent.value : undefined
+      assert.strictEqual(parentOf(call), caller)
+      assert.strictEqual(parentOf(exchanges[0]), call)
+      assert.strictEqual(exchanges[0]?.attributes.get("http.response.status_code"), 200)
+      assert.strictEqual(exchanges[0]?.attributes.get("url.path"), "/piisp-test/api/v1/accounts/balanceCheck")
+      assert.strictEqual(call?.status._tag, "Ended")
+      assert.strictEqual(exchanges[0]?.status._tag, "Ended")
+    }).pipe(Effect.provide(stack(stub)), Effect.withTracer(tracer))
   })
 
   it.effect("a sandbox client refuses a live token", () => {
