@@ -240,6 +240,43 @@ describe("Projection: properties", () => {
       { numRuns: 200 }
     )
   })
+  it("projectWithTotals gives project's payments and CashFlow.totals of them, for any amounts and period", () => {
+    // whole cents (the summed fast path), more decimals or huge values (the payment-by-payment fallback)
+    const amountArb = fc.oneof(
+      fc.record({ value: fc.bigInt({ min: -99_999_999n, max: 99_999_999n }), scale: fc.integer({ min: -2, max: 2 }) }),
+      fc.record({ value: fc.bigInt({ min: 1n, max: 2n ** 70n }), scale: fc.integer({ min: -1, max: 5 }) })
+    )
+    const withAmount = fc
+      .tuple(orderArb, amountArb, fc.constantFrom("EUR", "CZK", "USD"), fc.constantFrom("SK01", "SK02", "CZ03"))
+      .map(([o, a, currency, iban]) => ({
+        ...o,
+        instructedAmount: { value: BigDecimal.make(a.value, a.scale), currency },
+        debtor: { iban }
+      }))
+    fc.assert(
+      fc.property(
+        fc.array(withAmount, { maxLength: 12 }),
+        windowArb,
+        optionsArb,
+        fc.constantFrom("day", "week", "month" as const),
+        (orders, w, options, period) => {
+          const both = Projection.projectWithTotals(orders, w, { ...options, period })
+          const plain = Projection.project(orders, w, options)
+          expect(both.payments).toEqual(plain.payments)
+          expect(both.skipped).toEqual(plain.skipped)
+          expect(both.totals).toEqual(CashFlow.totals(plain.payments, { period }))
+        }
+      ),
+      { numRuns: 400 }
+    )
+  })
+  it("projectWithTotals sums whole cents exactly near the limit of its fast path", () => {
+    const big = [order("A", { frequency: "DAI7", startDate: d("2026-01-01") }, "9999999999.99")]
+    const w = { from: d("2026-01-01"), to: d("2026-12-31") }
+    const { totals, payments } = Projection.projectWithTotals(big, w)
+    expect(totals).toEqual(CashFlow.totals(payments))
+    expect(BigDecimal.format(totals.byCurrency[0]!.amount)).toBe("3649999999996.35")
+  })
   it("totals of a projection equal the sums of its payments", () => {
     fc.assert(
       fc.property(fc.array(orderArb, { maxLength: 12 }), windowArb, (orders, w) => {

@@ -7,6 +7,7 @@
  */
 import { LocalDate, Occurrence } from "@tppkit/core"
 import { type Array as Arr, BigDecimal, Cause, Effect, Result, Stream } from "effect"
+import * as CashFlow from "./CashFlow.ts"
 import type * as Payment from "./Payment.ts"
 
 /**
@@ -50,7 +51,6 @@ interface Planned {
   readonly plan: Occurrence.Plan
   /** `max(from, nextDate)`: occurrences executing before nextDate count as paid (spec: nextDate). */
   readonly start: LocalDate.LocalDate
-  readonly index: number
 }
 
 const orderIdOf = (o: unknown): string | undefined => {
@@ -65,7 +65,6 @@ const planAll = (
 ): { planned: Array<Planned>; skipped: Array<Skipped> } => {
   const planned: Array<Planned> = []
   const skipped: Array<Skipped> = []
-  let index = 0
   for (const order of orders) {
     const r = Occurrence.makePlan(order, options)
     if (Result.isFailure(r)) {
@@ -73,39 +72,81 @@ const planAll = (
     } else {
       const next = order.nextDate
       const start = next !== undefined && next > window.from ? next : window.from
-      planned.push({ order, plan: r.success, start, index })
+      planned.push({ order, plan: r.success, start })
     }
-    index++
   }
   return { planned, skipped }
 }
-
-const byOrderId = (a: Planned, b: Planned): number =>
-  a.order.orderId < b.order.orderId ? -1 : a.order.orderId > b.order.orderId ? 1 : a.index - b.index
 
 // ---------------------------------------------------------------------------
 // arrays
 // ---------------------------------------------------------------------------
 
 /**
- * Projects orders over a window: exactly the occurrences whose execution date lies in `from..to` and not
- * before the order's `nextDate`, ordered by execution date, then orderId, then nominal date; orders that
- * cannot be projected are listed in `skipped` with their reason while the others are projected.
+ * The planned orders in orderId order (equal orderIds in input order); the input is returned as it is when it is
+ * already in that order (a linear check), else sorted through an index over the orderId strings.
  */
-export const project = (orders: Iterable<ProjectableOrder>, window: Window, options?: Options): Projection => {
-  const { planned, skipped } = planAll(orders, window, options)
-  if (window.to < window.from) return { payments: [], skipped }
+const sortByOrderId = (planned: Array<Planned>): Array<Planned> => {
+  const n = planned.length
+  const ids = new Array<string>(n)
+  let inOrder = true
+  for (let i = 0; i < n; i++) {
+    const id = planned[i]!.order.orderId
+    ids[i] = id
+    if (i > 0 && ids[i - 1]! > id) inOrder = false
+  }
+  if (inOrder) return planned
+  // planned is in input order, so comparing positions breaks ties by input index
+  const index = new Int32Array(n)
+  for (let i = 0; i < n; i++) index[i] = i
+  index.sort((a, b) => {
+    const x = ids[a]!
+    const y = ids[b]!
+    return x < y ? -1 : x > y ? 1 : a - b
+  })
+  const out = new Array<Planned>(n)
+  for (let i = 0; i < n; i++) out[i] = planned[index[i]!]!
+  return out
+}
+
+/** The projection's occurrences in their final order, as integer columns over the orders in orderId order. */
+interface Ordered {
+  /** The projectable orders in orderId order; `sorted.order` indexes them. */
+  readonly planned: Array<Planned>
+  /** Per planned order, how many of its occurrences are in `sorted`. */
+  readonly counts: Int32Array
+  readonly sorted: Columns
+  readonly skipped: Array<Skipped>
+}
+
+/**
+ * Plans the orders and puts all their occurrences in the window into projection order as integer columns: first
+ * per order in nominal order (orders in orderId order), then a stable sort by execution date.
+ */
+const ordered = (orders: Iterable<ProjectableOrder>, window: Window, options: Options | undefined): Ordered => {
+  const all = planAll(orders, window, options)
+  const skipped = all.skipped
+  if (window.to < window.from) return { planned: [], counts: new Int32Array(0), sorted: new Columns(0), skipped }
+  const planned = sortByOrderId(all.planned)
+  const m = planned.length
+  const counts = new Int32Array(m)
   let total = 0
-  for (const p of planned) if (p.start <= window.to) total += Occurrence.count(p.plan, p.start, window.to)
-  planned.sort(byOrderId)
+  for (let i = 0; i < m; i++) {
+    const p = planned[i]!
+    if (p.start <= window.to) {
+      const c = Occurrence.count(p.plan, p.start, window.to)
+      counts[i] = c
+      total += c
+    }
+  }
   // 1. occurrences as columns, in orderId order and per order in nominal order (sized once by the engine's count)
   const cols = new Columns(total)
   // equal orderIds get equal ranks; orders sharing an orderId need their payments merged by nominal date
-  const rank = new Int32Array(planned.length)
-  const shared = new Uint8Array(planned.length) // 1: another order has the same orderId
+  const rank = new Int32Array(m)
+  const shared = new Uint8Array(m) // 1: another order has the same orderId
   const sharedAt: Array<number> = [] // sorted positions of their occurrences
   let duplicateIds = false
-  for (let i = 0; i < planned.length; i++) {
+  for (let i = 0; i < m; i++) {
     const p = planned[i]!
     if (i > 0 && planned[i - 1]!.order.orderId === p.order.orderId) {
       duplicateIds = true
@@ -115,8 +156,17 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
     } else {
       rank[i] = i
     }
-    if (p.start > window.to) continue
-    for (const o of Occurrence.between(p.plan, p.start, window.to)) cols.push(i, o.k, o.nominal, o.execution)
+    const c = counts[i]!
+    if (c === 0) continue
+    const plan = p.plan
+    if (!plan.adjusts && plan.dayStep !== 0) {
+      // a fixed number of days between nominal dates and no business-day moves (DAI7; WEEK with convention
+      // none): the engine's first occurrence, then its count of consecutive ones by arithmetic
+      const first = Occurrence.firstOnOrAfter(plan, p.start)!
+      cols.run(i, first.k, first.nominal, plan.dayStep, c)
+    } else {
+      for (const o of Occurrence.between(plan, p.start, window.to)) cols.push(i, o.k, o.nominal, o.execution)
+    }
   }
   // 2. a stable sort by execution date gives the full ordering: a counting sort over the window's days that
   //    scatters the columns into their final order (unless the window is much longer than the output)
@@ -134,30 +184,43 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
       if (shared[cols.order[i]!] === 1) sharedAt.push(x)
     }
   } else {
-    const counts = new Int32Array(days + 1)
+    const starts = new Int32Array(days + 1)
     const execution = cols.execution
-    for (let i = 0; i < n; i++) counts[execution[i]! - window.from + 1]!++
-    for (let i = 1; i <= days; i++) counts[i]! += counts[i - 1]!
+    const from = window.from
+    for (let i = 0; i < n; i++) starts[execution[i]! - from + 1]!++
+    for (let i = 1; i <= days; i++) starts[i]! += starts[i - 1]!
+    // the execution column is filled day by day; order, k and nominal are scattered
+    for (let day = 0; day < days; day++) sorted.execution.fill(from + day, starts[day]!, starts[day + 1]!)
+    const next = starts.subarray(0, days)
+    const { order, k, nominal } = cols
+    const sortedOrder = sorted.order
+    const sortedK = sorted.k
+    const sortedNominal = sorted.nominal
     for (let i = 0; i < n; i++) {
-      const e = execution[i]!
-      const o = cols.order[i]!
-      const x = counts[e - window.from]!++
-      sorted.set(x, o, cols.k[i]!, cols.nominal[i]!, e)
+      const o = order[i]!
+      const x = next[execution[i]! - from]!++
+      sortedOrder[x] = o
+      sortedK[x] = k[i]!
+      sortedNominal[x] = nominal[i]!
       if (shared[o] === 1) sharedAt.push(x)
     }
   }
   if (duplicateIds) sortSameRankRuns(sorted, rank, sharedAt)
-  // 3. the payment objects, allocated in their final order from flat per-order templates laid out in orderId
-  //    order (later passes over the payments then read memory mostly in sequence)
-  const templates = templatesOf(planned)
+  return { planned, counts, sorted, skipped }
+}
+
+/** The payment objects of ordered columns, allocated in their final order from flat per-order templates. */
+const paymentsOf = (sorted: Columns, templates: ReadonlyArray<Template>): Array<Payment.Payment> => {
+  const n = sorted.length
   const payments = new Array<Payment.Payment>(n)
+  const { order, k, nominal, execution } = sorted
   for (let x = 0; x < n; x++) {
-    const t = templates[sorted.order[x]!]!
+    const t = templates[order[x]!]!
     payments[x] = {
       orderId: t.orderId,
-      k: sorted.k[x]!,
-      nominalDate: sorted.nominal[x]! as LocalDate.LocalDate,
-      executionDate: sorted.execution[x]! as LocalDate.LocalDate,
+      k: k[x]!,
+      nominalDate: nominal[x]! as LocalDate.LocalDate,
+      executionDate: execution[x]! as LocalDate.LocalDate,
       amount: t.amount,
       currency: t.currency,
       debtorIban: t.debtorIban,
@@ -165,7 +228,168 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
       creditorName: t.creditorName
     }
   }
-  return { payments, skipped }
+  return payments
+}
+
+/**
+ * Projects orders over a window: exactly the occurrences whose execution date lies in `from..to` and not
+ * before the order's `nextDate`, ordered by execution date, then orderId, then nominal date; orders that
+ * cannot be projected are listed in `skipped` with their reason while the others are projected.
+ */
+export const project = (orders: Iterable<ProjectableOrder>, window: Window, options?: Options): Projection => {
+  const { planned, sorted, skipped } = ordered(orders, window, options)
+  return { payments: paymentsOf(sorted, templatesOf(planned)), skipped }
+}
+
+/** Options of {@link projectWithTotals}: the projection's calendar and convention, and the totals' period. */
+export interface TotalsOptions extends Options {
+  /** The period length of the `byPeriod` table (default `"month"`). */
+  readonly period?: CashFlow.Period | undefined
+}
+
+/** A projection together with the cash-flow totals of its payments. */
+export interface ProjectionWithTotals extends Projection {
+  readonly totals: CashFlow.Totals
+}
+
+/**
+ * {@link project} and `CashFlow.totals` of its payments in one call, equal to
+ * `CashFlow.totals(project(orders, window, options).payments, options)`; faster, because the totals are
+ * summed per order (its count of payments times its exact amount) and per period from the projection's
+ * integer columns instead of payment by payment.
+ */
+export const projectWithTotals = (
+  orders: Iterable<ProjectableOrder>,
+  window: Window,
+  options?: TotalsOptions
+): ProjectionWithTotals => {
+  const { planned, counts, sorted, skipped } = ordered(orders, window, options)
+  const templates = templatesOf(planned)
+  const payments = paymentsOf(sorted, templates)
+  const period = options?.period ?? "month"
+  const totals = columnTotals(templates, counts, sorted, period) ?? CashFlow.totals(payments, { period })
+  return { payments, skipped, totals }
+}
+
+/** Factor from an amount's units to cents, by scale + 3 (scales −3..2). */
+const TO_CENTS: ReadonlyArray<number> = [100_000, 10_000, 1000, 100, 10, 1]
+/** Amounts whose value lies in ±2^53 convert to a number exactly. */
+const SAFE_VALUE = 2n ** 53n
+const NEG_SAFE_VALUE = -SAFE_VALUE
+
+/** An exact sum of cents as a normalized BigDecimal. */
+const fromCents = (cents: number): BigDecimal.BigDecimal => BigDecimal.normalize(BigDecimal.make(BigInt(cents), 2))
+
+const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * The cash-flow totals of ordered columns, equal to `CashFlow.totals` of their payments, when every amount is a
+ * whole number of cents and all the sums stay below 2^50 cents (so that every sum in a float is exact); else
+ * `undefined`. Per currency and debtor: each order's amount times its count; per period: one addition per
+ * payment into a small table of (period, currency) sums.
+ */
+const columnTotals = (
+  templates: ReadonlyArray<Template>,
+  counts: Int32Array,
+  sorted: Columns,
+  period: CashFlow.Period
+): CashFlow.Totals | undefined => {
+  const m = templates.length
+  const currencyIndex = new Map<string, number>()
+  const debtorIndex = new Map<string, number>()
+  const currencyOf = new Int32Array(m)
+  const debtorOf = new Int32Array(m)
+  const cents = new Float64Array(m)
+  let bound = 0
+  for (let o = 0; o < m; o++) {
+    const count = counts[o]!
+    if (count === 0) continue
+    const t = templates[o]!
+    const { scale, value } = t.amount
+    if (scale < -3 || scale > 2 || value > SAFE_VALUE || value < NEG_SAFE_VALUE) return undefined
+    const c = Number(value) * TO_CENTS[scale + 3]!
+    if (!Number.isSafeInteger(c)) return undefined
+    cents[o] = c
+    bound += Math.abs(c) * count
+    let ci = currencyIndex.get(t.currency)
+    if (ci === undefined) {
+      ci = currencyIndex.size
+      currencyIndex.set(t.currency, ci)
+    }
+    currencyOf[o] = ci
+    let di = debtorIndex.get(t.debtorIban)
+    if (di === undefined) {
+      di = debtorIndex.size
+      debtorIndex.set(t.debtorIban, di)
+    }
+    debtorOf[o] = di
+  }
+  if (!(bound < 2 ** 50)) return undefined
+  const nc = currencyIndex.size
+  const currencySum = new Float64Array(nc)
+  const currencyCount = new Float64Array(nc)
+  const debtorSum = new Float64Array(debtorIndex.size * nc)
+  const debtorCount = new Float64Array(debtorIndex.size * nc)
+  for (let o = 0; o < m; o++) {
+    const count = counts[o]!
+    if (count === 0) continue
+    const ci = currencyOf[o]!
+    const amount = cents[o]! * count
+    currencySum[ci]! += amount
+    currencyCount[ci]! += count
+    const cell = debtorOf[o]! * nc + ci
+    debtorSum[cell]! += amount
+    debtorCount[cell]! += count
+  }
+  // periods: the payments are in execution order, so their periods come in order, one after the other
+  const periodStarts: Array<number> = []
+  const periodSums: Array<Float64Array> = []
+  const periodCounts: Array<Float64Array> = []
+  const { order, execution } = sorted
+  const n = sorted.length
+  let lastDay = -1
+  let lastStart = -1
+  let sums = new Float64Array(0)
+  let ns = new Float64Array(0)
+  for (let x = 0; x < n; x++) {
+    const e = execution[x]!
+    if (e !== lastDay) {
+      lastDay = e
+      const start = CashFlow.periodStart(e as LocalDate.LocalDate, period)
+      if (start !== lastStart) {
+        lastStart = start
+        sums = new Float64Array(nc)
+        ns = new Float64Array(nc)
+        periodStarts.push(start)
+        periodSums.push(sums)
+        periodCounts.push(ns)
+      }
+    }
+    const o = order[x]!
+    const ci = currencyOf[o]!
+    sums[ci]! += cents[o]!
+    ns[ci]!++
+  }
+  const currencies = [...currencyIndex].sort(([a], [b]) => compareStrings(a, b))
+  const totalsOf = (sum: Float64Array, count: Float64Array, base: number): Array<CashFlow.Total> => {
+    const out: Array<CashFlow.Total> = []
+    for (const [currency, ci] of currencies) {
+      const c = count[base + ci]!
+      if (c > 0) out.push({ currency, amount: fromCents(sum[base + ci]!), count: c })
+    }
+    return out
+  }
+  const byCurrency = totalsOf(currencySum, currencyCount, 0)
+  const byDebtor = [...debtorIndex]
+    .sort(([a], [b]) => compareStrings(a, b))
+    .flatMap(([debtorIban, di]) => totalsOf(debtorSum, debtorCount, di * nc).map((t) => ({ debtorIban, ...t })))
+  const byPeriod = periodStarts.flatMap((s, i) => {
+    const start = s as LocalDate.LocalDate
+    const label = CashFlow.periodLabel(start, period)
+    const end = CashFlow.periodEnd(start, period)
+    return totalsOf(periodSums[i]!, periodCounts[i]!, 0).map((t) => ({ label, start, end, ...t }))
+  })
+  return { period, count: n, byCurrency, byDebtor, byPeriod }
 }
 
 /**
@@ -255,6 +479,19 @@ class Columns {
     this.k[i] = k
     this.nominal[i] = nominal
     this.execution[i] = execution
+  }
+  /** Appends `count` occurrences of one order from `k` and `nominal` on, `step` days apart, executing on their nominal date. */
+  run(order: number, k: number, nominal: number, step: number, count: number): void {
+    while (this.length + count > this.order.length) this.grow()
+    let i = this.length
+    this.order.fill(order, i, i + count)
+    for (let j = 0; j < count; j++, i++) {
+      const d = nominal + j * step
+      this.k[i] = k + j
+      this.nominal[i] = d
+      this.execution[i] = d
+    }
+    this.length = i
   }
   push(order: number, k: number, nominal: number, execution: number): void {
     if (this.length === this.order.length) this.grow()
@@ -382,8 +619,8 @@ class DayHeap {
  * sorted by position (TimSort sees a few sorted runs), its payments are emitted, and each cursor moves on to the
  * bucket of its next execution date. Memory: one cursor and at most one block of occurrences per order.
  */
-function* dayBatches(planned: Array<Planned>, to: LocalDate.LocalDate): Generator<Array<Payment.Payment>> {
-  planned.sort(byOrderId)
+function* dayBatches(input: Array<Planned>, to: LocalDate.LocalDate): Generator<Array<Payment.Payment>> {
+  const planned = sortByOrderId(input)
   const templates = templatesOf(planned)
   let duplicateIds = false
   const buckets = new Map<number, Array<Cursor>>()
@@ -581,8 +818,8 @@ function* batchesOf(planned: Array<Planned>, window: Window): Generator<Array<Pa
     yield* dayBatches(planned, window.to)
     return
   }
-  planned.sort(byOrderId)
-  const scan = new DayScan(planned, templatesOf(planned), window.to)
+  const inOrder = sortByOrderId(planned)
+  const scan = new DayScan(inOrder, templatesOf(inOrder), window.to)
   for (;;) {
     const out: Array<Payment.Payment> = []
     if (scan.step(out) === 0) return
