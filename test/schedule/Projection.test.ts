@@ -106,7 +106,7 @@ describe("Projection.project: rules", () => {
       ["b", "2026-01-03"],
       ["c", "2026-01-04"]
     ])
-    expect(r.payments[1]).toEqual({
+    expect(Payment.toPlain(r.payments[1]!)).toEqual({
       orderId: "b",
       k: 0,
       nominalDate: d("2026-01-03"),
@@ -117,6 +117,25 @@ describe("Projection.project: rules", () => {
       creditorIban: "SK0809000000000123123123",
       creditorName: "Landlord"
     })
+  })
+  it("payments read their order's fields through getters; toPlain and JSON give every field", () => {
+    const o = order("a", { frequency: "MNTH", startDate: d("2026-01-05") }, "1.10")
+    const [p] = Projection.project([o], { from: d("2026-01-01"), to: d("2026-01-31") }).payments
+    const plain = {
+      orderId: "a",
+      k: 0,
+      nominalDate: d("2026-01-05"),
+      executionDate: d("2026-01-05"),
+      amount: o.instructedAmount.value,
+      currency: "EUR",
+      debtorIban: "SK3112000000198742637541",
+      creditorIban: "SK0809000000000123123123",
+      creditorName: "Landlord"
+    }
+    expect(Payment.toPlain(p!)).toEqual(plain)
+    expect({ ...Payment.toPlain(p!), k: 7 }).toEqual({ ...plain, k: 7 })
+    expect(JSON.parse(JSON.stringify(p))).toEqual(JSON.parse(JSON.stringify(plain)))
+    expect(p!.amount).toBe(o.instructedAmount.value) // shared, not copied
   })
   it("orders payments of orders sharing an orderId by nominal date", () => {
     const orders = [

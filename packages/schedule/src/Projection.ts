@@ -8,7 +8,7 @@
 import { LocalDate, Occurrence } from "@tppkit/core"
 import { type Array as Arr, BigDecimal, Cause, Effect, Result, Stream } from "effect"
 import * as CashFlow from "./CashFlow.ts"
-import type * as Payment from "./Payment.ts"
+import * as Payment from "./Payment.ts"
 
 /**
  * What the projection reads from a standing order; core's `StandingOrder` satisfies it.
@@ -139,16 +139,13 @@ const ordered = (orders: Iterable<ProjectableOrder>, window: Window, options: Op
       total += c
     }
   }
-  // 1. occurrences as columns, in orderId order and per order in nominal order (sized once by the engine's count)
-  const cols = new Columns(total)
   // equal orderIds get equal ranks; orders sharing an orderId need their payments merged by nominal date
   const rank = new Int32Array(m)
   const shared = new Uint8Array(m) // 1: another order has the same orderId
   const sharedAt: Array<number> = [] // sorted positions of their occurrences
   let duplicateIds = false
-  for (let i = 0; i < m; i++) {
-    const p = planned[i]!
-    if (i > 0 && planned[i - 1]!.order.orderId === p.order.orderId) {
+  for (let i = 1; i < m; i++) {
+    if (planned[i - 1]!.order.orderId === planned[i]!.order.orderId) {
       duplicateIds = true
       rank[i] = rank[i - 1]!
       shared[i] = 1
@@ -156,77 +153,155 @@ const ordered = (orders: Iterable<ProjectableOrder>, window: Window, options: Op
     } else {
       rank[i] = i
     }
-    const c = counts[i]!
-    if (c === 0) continue
-    const plan = p.plan
-    if (!plan.adjusts && plan.dayStep !== 0) {
-      // a fixed number of days between nominal dates and no business-day moves (DAI7; WEEK with convention
-      // none): the engine's first occurrence, then its count of consecutive ones by arithmetic
-      const first = Occurrence.firstOnOrAfter(plan, p.start)!
-      cols.run(i, first.k, first.nominal, plan.dayStep, c)
-    } else {
-      for (const o of Occurrence.between(plan, p.start, window.to)) cols.push(i, o.k, o.nominal, o.execution)
-    }
   }
-  // 2. a stable sort by execution date gives the full ordering: a counting sort over the window's days that
-  //    scatters the columns into their final order (unless the window is much longer than the output)
-  const n = cols.length
   const days = window.to - window.from + 1
-  const sorted = new Columns(n)
-  sorted.length = n
-  if (days > 4 * n + 1024) {
-    const order = new Int32Array(n)
-    for (let i = 0; i < n; i++) order[i] = i
-    order.sort((a, b) => cols.execution[a]! - cols.execution[b]! || a - b)
-    for (let x = 0; x < n; x++) {
-      const i = order[x]!
-      sorted.set(x, cols.order[i]!, cols.k[i]!, cols.nominal[i]!, cols.execution[i]!)
-      if (shared[cols.order[i]!] === 1) sharedAt.push(x)
-    }
-  } else {
-    const starts = new Int32Array(days + 1)
-    const execution = cols.execution
-    const from = window.from
-    for (let i = 0; i < n; i++) starts[execution[i]! - from + 1]!++
-    for (let i = 1; i <= days; i++) starts[i]! += starts[i - 1]!
-    // the execution column is filled day by day; order, k and nominal are scattered
-    for (let day = 0; day < days; day++) sorted.execution.fill(from + day, starts[day]!, starts[day + 1]!)
-    const next = starts.subarray(0, days)
-    const { order, k, nominal } = cols
-    const sortedOrder = sorted.order
-    const sortedK = sorted.k
-    const sortedNominal = sorted.nominal
-    for (let i = 0; i < n; i++) {
-      const o = order[i]!
-      const x = next[execution[i]! - from]!++
-      sortedOrder[x] = o
-      sortedK[x] = k[i]!
-      sortedNominal[x] = nominal[i]!
-      if (shared[o] === 1) sharedAt.push(x)
-    }
-  }
+  const sorted =
+    days > 4 * total + 1024
+      ? comparisonSorted(planned, counts, total, window.to, shared, sharedAt)
+      : countingSorted(planned, counts, window, shared, sharedAt)
   if (duplicateIds) sortSameRankRuns(sorted, rank, sharedAt)
   return { planned, counts, sorted, skipped }
 }
 
-/** The payment objects of ordered columns, allocated in their final order from flat per-order templates. */
+/**
+ * Whether an order's occurrences are a fixed number of days apart and execute on their nominal dates (DAI7, or
+ * WEEK with convention none): then they follow from the engine's first one by arithmetic.
+ */
+const isRun = (plan: Occurrence.Plan): boolean => !plan.adjusts && plan.dayStep !== 0
+
+/**
+ * Ordering for long windows with few payments: the occurrences as columns in orderId order, then a stable
+ * comparison sort of their positions by execution date.
+ */
+const comparisonSorted = (
+  planned: ReadonlyArray<Planned>,
+  counts: Int32Array,
+  total: number,
+  to: LocalDate.LocalDate,
+  shared: Uint8Array,
+  sharedAt: Array<number>
+): Columns => {
+  const cols = new Columns(total)
+  for (let i = 0; i < planned.length; i++) {
+    if (counts[i] === 0) continue
+    const p = planned[i]!
+    for (const o of Occurrence.between(p.plan, p.start, to)) cols.push(i, o.k, o.nominal, o.execution)
+  }
+  const n = cols.length
+  const sorted = new Columns(n)
+  sorted.length = n
+  const order = new Int32Array(n)
+  for (let i = 0; i < n; i++) order[i] = i
+  order.sort((a, b) => cols.execution[a]! - cols.execution[b]! || a - b)
+  for (let x = 0; x < n; x++) {
+    const i = order[x]!
+    sorted.set(x, cols.order[i]!, cols.k[i]!, cols.nominal[i]!, cols.execution[i]!)
+    if (shared[cols.order[i]!] === 1) sharedAt.push(x)
+  }
+  return sorted
+}
+
+/**
+ * Ordering by a counting sort over the window's days: the payments per day are counted first (a range for each
+ * run of consecutive days, one by one for the other orders, whose occurrences are kept in columns), then every
+ * occurrence is written straight to its final position, orders in orderId order (a stable sort by day).
+ */
+const countingSorted = (
+  planned: ReadonlyArray<Planned>,
+  counts: Int32Array,
+  window: Window,
+  shared: Uint8Array,
+  sharedAt: Array<number>
+): Columns => {
+  const m = planned.length
+  const from = window.from
+  const days = window.to - from + 1
+  // per day: how many payments (prefix sums of `ranges` add the daily runs, `perDay` counts the others)
+  const ranges = new Int32Array(days + 1)
+  const perDay = new Int32Array(days)
+  const firstK = new Int32Array(m)
+  const firstNominal = new Int32Array(m)
+  const others = new Columns(1024)
+  for (let i = 0; i < m; i++) {
+    const c = counts[i]!
+    if (c === 0) continue
+    const p = planned[i]!
+    const plan = p.plan
+    if (isRun(plan)) {
+      const first = Occurrence.firstOnOrAfter(plan, p.start)!
+      firstK[i] = first.k
+      firstNominal[i] = first.nominal
+      const step = plan.dayStep
+      if (step === 1) {
+        ranges[first.nominal - from]!++
+        ranges[first.nominal - from + c]!--
+      } else {
+        for (let j = 0, d = first.nominal - from; j < c; j++, d += step) perDay[d]!++
+      }
+    } else {
+      for (const o of Occurrence.between(plan, p.start, window.to)) {
+        others.push(i, o.k, o.nominal, o.execution)
+        perDay[o.execution - from]!++
+      }
+    }
+  }
+  // next[d]: the next free position of day d
+  const next = new Int32Array(days + 1)
+  let running = 0
+  for (let d = 0; d < days; d++) {
+    running += ranges[d]!
+    next[d + 1] = next[d]! + running + perDay[d]!
+  }
+  const n = next[days]! // the engine's count: `total`
+  const sorted = new Columns(n)
+  sorted.length = n
+  // the execution column is filled day by day
+  for (let d = 0; d < days; d++) sorted.execution.fill(from + d, next[d]!, next[d + 1]!)
+  const order = sorted.order
+  const k = sorted.k
+  const nominal = sorted.nominal
+  let other = 0
+  for (let i = 0; i < m; i++) {
+    const c = counts[i]!
+    if (c === 0) continue
+    const plan = planned[i]!.plan
+    const isShared = shared[i] === 1
+    if (isRun(plan)) {
+      const step = plan.dayStep
+      const k0 = firstK[i]!
+      let day = firstNominal[i]!
+      for (let j = 0; j < c; j++, day += step) {
+        const x = next[day - from]!++
+        order[x] = i
+        k[x] = k0 + j
+        nominal[x] = day
+        if (isShared) sharedAt.push(x)
+      }
+    } else {
+      for (; other < others.length && others.order[other] === i; other++) {
+        const x = next[others.execution[other]! - from]!++
+        order[x] = i
+        k[x] = others.k[other]!
+        nominal[x] = others.nominal[other]!
+        if (isShared) sharedAt.push(x)
+      }
+    }
+  }
+  return sorted
+}
+
+/** The payment objects of ordered columns, allocated in their final order, each referring to its order's template. */
 const paymentsOf = (sorted: Columns, templates: ReadonlyArray<Template>): Array<Payment.Payment> => {
   const n = sorted.length
   const payments = new Array<Payment.Payment>(n)
   const { order, k, nominal, execution } = sorted
   for (let x = 0; x < n; x++) {
-    const t = templates[order[x]!]!
-    payments[x] = {
-      orderId: t.orderId,
-      k: k[x]!,
-      nominalDate: nominal[x]! as LocalDate.LocalDate,
-      executionDate: execution[x]! as LocalDate.LocalDate,
-      amount: t.amount,
-      currency: t.currency,
-      debtorIban: t.debtorIban,
-      creditorIban: t.creditorIban,
-      creditorName: t.creditorName
-    }
+    payments[x] = new Payment.Projected(
+      templates[order[x]!]!,
+      k[x]!,
+      nominal[x]! as LocalDate.LocalDate,
+      execution[x]! as LocalDate.LocalDate
+    )
   }
   return payments
 }
@@ -425,19 +500,11 @@ const sortSameRankRuns = (sorted: Columns, rank: Int32Array, at: Array<number>):
 }
 
 /** The fields every payment of an order shares, in one flat object. */
-interface Template {
-  readonly orderId: string
-  readonly amount: BigDecimal.BigDecimal
-  readonly currency: string
-  readonly debtorIban: string
-  readonly creditorIban: string
-  readonly creditorName: string | undefined
-}
+type Template = Payment.Shared
 
 /**
  * Flat templates in orderId order. Equal debtor IBANs and currencies are shared (one string each: totals look
- * them up per payment), and each amount is copied next to its template, so that a pass over the payments
- * touches few, nearby objects.
+ * them up per payment); the amount is the order's own BigDecimal (immutable, so shared by all its payments).
  */
 const templatesOf = (planned: ReadonlyArray<Planned>): Array<Template> => {
   const strings = new Map<string, string>()
@@ -447,17 +514,19 @@ const templatesOf = (planned: ReadonlyArray<Planned>): Array<Template> => {
     strings.set(s, s)
     return s
   }
-  return planned.map(({ order }) => {
-    const value = order.instructedAmount.value
-    return {
+  const templates = new Array<Template>(planned.length)
+  for (let i = 0; i < planned.length; i++) {
+    const order = planned[i]!.order
+    templates[i] = {
       orderId: order.orderId,
-      amount: BigDecimal.make(value.value, value.scale),
+      amount: order.instructedAmount.value,
       currency: intern(order.instructedAmount.currency),
       debtorIban: intern(order.debtor.iban),
       creditorIban: order.creditor.iban,
       creditorName: order.creditor.name
     }
-  })
+  }
+  return templates
 }
 
 /** Growable integer columns of occurrences: planned-order index, k, nominal day and execution day. */
@@ -479,19 +548,6 @@ class Columns {
     this.k[i] = k
     this.nominal[i] = nominal
     this.execution[i] = execution
-  }
-  /** Appends `count` occurrences of one order from `k` and `nominal` on, `step` days apart, executing on their nominal date. */
-  run(order: number, k: number, nominal: number, step: number, count: number): void {
-    while (this.length + count > this.order.length) this.grow()
-    let i = this.length
-    this.order.fill(order, i, i + count)
-    for (let j = 0; j < count; j++, i++) {
-      const d = nominal + j * step
-      this.k[i] = k + j
-      this.nominal[i] = d
-      this.execution[i] = d
-    }
-    this.length = i
   }
   push(order: number, k: number, nominal: number, execution: number): void {
     if (this.length === this.order.length) this.grow()
@@ -660,17 +716,7 @@ function* dayBatches(input: Array<Planned>, to: LocalDate.LocalDate): Generator<
       for (;;) {
         const o = cursor.block[cursor.index]!
         if (o.execution !== day) break
-        out.push({
-          orderId: t.orderId,
-          k: o.k,
-          nominalDate: o.nominal,
-          executionDate: o.execution,
-          amount: t.amount,
-          currency: t.currency,
-          debtorIban: t.debtorIban,
-          creditorIban: t.creditorIban,
-          creditorName: t.creditorName
-        })
+        out.push(new Payment.Projected(t, o.k, o.nominal, o.execution))
         cursor.index++
         if (cursor.index === cursor.block.length && !refill(cursor, to)) {
           more = false
@@ -769,17 +815,7 @@ class DayScan {
         let o = heads[i]!
         let following: Occurrence.Occurrence | undefined
         for (;;) {
-          out.push({
-            orderId: t.orderId,
-            k: o.k,
-            nominalDate: o.nominal,
-            executionDate: o.execution,
-            amount: t.amount,
-            currency: t.currency,
-            debtorIban: t.debtorIban,
-            creditorIban: t.creditorIban,
-            creditorName: t.creditorName
-          })
+          out.push(new Payment.Projected(t, o.k, o.nominal, o.execution))
           following = after(plans[i]!, o)
           if (following === undefined || following.execution !== day) break
           o = following
