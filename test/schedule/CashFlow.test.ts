@@ -1,5 +1,5 @@
 import { LocalDate } from "@tppkit/core"
-import { CashFlow, type Payment } from "@tppkit/schedule"
+import { CashFlow, Payment } from "@tppkit/schedule"
 import { BigDecimal } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -91,6 +91,58 @@ describe("CashFlow.totals", () => {
           expect(BigDecimal.equals(of(t.byPeriod), expected)).toBe(true)
         }
         expect(t.byPeriod.reduce((a, x) => a + x.count, 0)).toBe(ps.length)
+      }),
+      { numRuns: 500 }
+    )
+  })
+})
+
+describe("CashFlow.totals of projected payments (Payment.Projected)", () => {
+  // several payments share one order's fields, as in a projection; amounts of any scale and size
+  const sharedArb = fc.record({
+    orderId: fc.constantFrom("a", "b", "c"),
+    amount: fc
+      .tuple(fc.bigInt({ min: -(2n ** 60n), max: 2n ** 60n }), fc.integer({ min: -3, max: 4 }), fc.boolean())
+      .map(([v, scale, small]) => BigDecimal.make(small ? v % 100_000n : v, scale)),
+    currency: fc.constantFrom("EUR", "CZK"),
+    debtorIban: fc.constantFrom("SK1", "SK2", "CZ1"),
+    creditorIban: fc.constant("SK9"),
+    creditorName: fc.constant(undefined)
+  })
+  const paymentsArb = fc
+    .array(sharedArb, { minLength: 1, maxLength: 4 })
+    .chain((shared) =>
+      fc.array(fc.tuple(fc.constantFrom(...shared), fc.integer({ min: d("2026-01-01"), max: d("2026-04-30") })), {
+        maxLength: 40
+      })
+    )
+    .map((xs) =>
+      xs
+        .map(([s, day], k) => new Payment.Projected(s, k, day as LocalDate.LocalDate, day as LocalDate.LocalDate))
+        .sort((a, b) => a.executionDate - b.executionDate)
+    )
+
+  it("equal the totals of the same payments as plain objects, for every period", () => {
+    fc.assert(
+      fc.property(paymentsArb, fc.constantFrom("day", "week", "month" as const), (payments, period) => {
+        expect(CashFlow.totals(payments, { period })).toEqual(
+          CashFlow.totals(payments.map(Payment.toPlain), { period })
+        )
+      }),
+      { numRuns: 500 }
+    )
+  })
+  it("an accumulator gives the same tables when read between additions, and mixed with plain payments", () => {
+    fc.assert(
+      fc.property(paymentsArb, fc.integer({ min: 0, max: 40 }), (payments, cut) => {
+        const acc = CashFlow.accumulator({ period: "week" })
+        const reference = CashFlow.accumulator({ period: "week" })
+        payments.forEach((p, i) => {
+          acc.add(i % 3 === 0 ? Payment.toPlain(p) : p)
+          reference.add(Payment.toPlain(p))
+          if (i === cut) expect(acc.result()).toEqual(reference.result())
+        })
+        expect(acc.result()).toEqual(reference.result())
       }),
       { numRuns: 500 }
     )

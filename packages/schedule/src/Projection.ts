@@ -504,7 +504,8 @@ type Template = Payment.Shared
 
 /**
  * Flat templates in orderId order. Equal debtor IBANs and currencies are shared (one string each: totals look
- * them up per payment); the amount is the order's own BigDecimal (immutable, so shared by all its payments).
+ * them up per payment), and each amount is copied next to its template, so that a pass over the payments (in
+ * orderId order within each day) reads templates and amounts almost in sequence.
  */
 const templatesOf = (planned: ReadonlyArray<Planned>): Array<Template> => {
   const strings = new Map<string, string>()
@@ -517,9 +518,10 @@ const templatesOf = (planned: ReadonlyArray<Planned>): Array<Template> => {
   const templates = new Array<Template>(planned.length)
   for (let i = 0; i < planned.length; i++) {
     const order = planned[i]!.order
+    const value = order.instructedAmount.value
     templates[i] = {
       orderId: order.orderId,
-      amount: order.instructedAmount.value,
+      amount: BigDecimal.make(value.value, value.scale),
       currency: intern(order.instructedAmount.currency),
       debtorIban: intern(order.debtor.iban),
       creditorIban: order.creditor.iban,
