@@ -235,6 +235,9 @@ describe("Projection: properties", () => {
         const r = Projection.project(orders, w, options)
         expect(r.payments.map(keyOf)).toEqual(reference(orders, w, options).map(keyOf))
         expect([...Projection.lazy(orders, w, options).payments].map(keyOf)).toEqual(r.payments.map(keyOf))
+        const both = Projection.projectWithTotals(orders, w, { ...options, period: "week" })
+        expect(both.payments.map(keyOf)).toEqual(r.payments.map(keyOf))
+        expect(both.totals).toEqual(CashFlow.totals(r.payments, { period: "week" }))
       }),
       { numRuns: 200 }
     )
