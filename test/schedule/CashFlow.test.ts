@@ -1,5 +1,5 @@
 import { LocalDate } from "@tppkit/core"
-import { CashFlow, Payment } from "@tppkit/schedule"
+import { CashFlow, Payment, Projection } from "@tppkit/schedule"
 import { BigDecimal } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -146,5 +146,35 @@ describe("CashFlow.totals of projected payments (Payment.Projected)", () => {
       }),
       { numRuns: 500 }
     )
+  })
+})
+
+describe("CashFlow.totals of payments from several projections", () => {
+  it("equal the totals of their plain copies, however the projections' payments are mixed", () => {
+    const order = (orderId: string, frequency: "WEEK" | "MNTH", start: string, amount: string, iban: string) => ({
+      orderId,
+      frequency,
+      startDate: d(start),
+      instructedAmount: { value: bd(amount), currency: amount.includes(".") ? "EUR" : "CZK" },
+      debtor: { iban },
+      creditor: { iban: "SK9" }
+    })
+    const w = { from: d("2026-01-01"), to: d("2026-06-30") }
+    const one = Projection.project(
+      [order("a", "WEEK", "2026-01-02", "1.25", "SK1"), order("b", "MNTH", "2026-01-31", "300", "SK2")],
+      w
+    ).payments
+    const two = Projection.project(
+      [order("a", "MNTH", "2026-01-15", "0.001", "SK1"), order("c", "WEEK", "2026-02-01", "7.5", "SK2")],
+      w
+    ).payments
+    const mixed = [...one, ...two].sort(Payment.compare)
+    for (const payments of [mixed, [...two, ...one], [...one.slice(0, 5), ...two, ...one.slice(5)]]) {
+      for (const period of ["day", "week", "month"] as const) {
+        expect(CashFlow.totals(payments, { period })).toEqual(
+          CashFlow.totals(payments.map(Payment.toPlain), { period })
+        )
+      }
+    }
   })
 })

@@ -7,7 +7,7 @@
 
 import { LocalDate } from "@tppkit/core"
 import { BigDecimal } from "effect"
-import { type Payment, Projected, type Shared } from "./Payment.ts"
+import { type NumberedShared, type Payment, Projected, type Shared } from "./Payment.ts"
 
 /** The length of the periods of a cash-flow table. */
 export type Period = "day" | "week" | "month"
@@ -250,6 +250,9 @@ class Tables implements Accumulator {
   }
 
   readonly resolved = new Map<Shared, Resolved>()
+  /** The projection (group of numbered shared fields) whose orders are looked up by slot, not in the map. */
+  group: object | undefined = undefined
+  readonly bySlot: Array<Resolved | undefined> = []
 
   /** The currency and debtor entries of an order's payments, found once per order. */
   resolve(shared: Shared): Resolved {
@@ -276,6 +279,8 @@ class Tables implements Accumulator {
       periodPending: 0
     }
     this.resolved.set(shared, r)
+    const numbered = shared as Partial<NumberedShared>
+    if (numbered.group !== undefined && numbered.group === this.group) this.bySlot[numbered.slot!] = r
     return r
   }
 
@@ -303,7 +308,12 @@ class Tables implements Accumulator {
   addProjected(p: Projected): void {
     this.count++
     const shared = p.shared
-    const r = this.resolved.get(shared) ?? this.resolve(shared)
+    const numbered = shared as Partial<NumberedShared>
+    const group = numbered.group
+    if (group !== undefined && this.group === undefined) this.group = group
+    const r =
+      (group !== undefined && group === this.group ? this.bySlot[numbered.slot!] : this.resolved.get(shared)) ??
+      this.resolve(shared)
     const q = this.periodEntry(p.executionDate, r.currency)
     if (!Number.isNaN(r.cents)) {
       r.pending++

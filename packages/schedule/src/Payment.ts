@@ -41,6 +41,15 @@ export interface Shared {
 }
 
 /**
+ * Shared fields as the projection makes them: numbered within the orders of one projection (`group`, `slot`
+ * 0, 1, 2, …), so that per-order tables (cash-flow totals) can be arrays indexed by slot instead of maps.
+ */
+export interface NumberedShared extends Shared {
+  readonly group: object
+  readonly slot: number
+}
+
+/**
  * A payment as the projection builds it: its occurrence number and dates, plus one reference to the fields its
  * order's payments share, read through getters (a small object of fixed shape: millions of them cost little
  * memory). Being a class instance, its order's fields are not own properties: spread or copy it with

@@ -500,7 +500,7 @@ const sortSameRankRuns = (sorted: Columns, rank: Int32Array, at: Array<number>):
 }
 
 /** The fields every payment of an order shares, in one flat object. */
-type Template = Payment.Shared
+type Template = Payment.NumberedShared
 
 /**
  * Flat templates in orderId order. Equal debtor IBANs and currencies are shared (one string each: totals look
@@ -516,6 +516,7 @@ const templatesOf = (planned: ReadonlyArray<Planned>): Array<Template> => {
     return s
   }
   const templates = new Array<Template>(planned.length)
+  const group = Object.freeze({})
   for (let i = 0; i < planned.length; i++) {
     const order = planned[i]!.order
     const value = order.instructedAmount.value
@@ -525,7 +526,9 @@ const templatesOf = (planned: ReadonlyArray<Planned>): Array<Template> => {
       currency: intern(order.instructedAmount.currency),
       debtorIban: intern(order.debtor.iban),
       creditorIban: order.creditor.iban,
-      creditorName: order.creditor.name
+      creditorName: order.creditor.name,
+      group,
+      slot: i
     }
   }
   return templates
