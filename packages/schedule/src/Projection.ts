@@ -221,7 +221,9 @@ const countingSorted = (
   const perDay = new Int32Array(days)
   const firstK = new Int32Array(m)
   const firstNominal = new Int32Array(m)
-  const others = new Columns(1024)
+  let otherCount = 0
+  for (let i = 0; i < m; i++) if (!isRun(planned[i]!.plan)) otherCount += counts[i]!
+  const others = new Columns(otherCount) // sized by the engine's count
   for (let i = 0; i < m; i++) {
     const c = counts[i]!
     if (c === 0) continue
