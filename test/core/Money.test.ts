@@ -71,6 +71,28 @@ describe("Money", () => {
     expect(Result.isFailure(Schema.encodeResult(Money.JsonNumber)(bd("1234567890.123456789")))).toBe(true)
   })
 
+  it("refuses to send a [12.2] amount out of format, with the format's message", () => {
+    const encode = Schema.encodeResult(Money.BalanceCheckAmountValue)
+    expect(message(encode(bd("0")))).toMatch(/positive, got 0/)
+    expect(message(encode(bd("-12.5")))).toMatch(/positive, got -12.5/)
+    expect(message(encode(bd("1000000000000")))).toMatch(/13 digits before the decimal point, at most 12/)
+    expect(message(encode(BigDecimal.make(1n, -12)))).toMatch(/13 digits before the decimal point, at most 12/)
+    expect(message(encode(bd("1000000000000.001")))).toMatch(/13 digits before the decimal point/)
+    expect(message(encode(bd("12.345")))).toMatch(/3 decimals, at most 2/)
+    expect(encode(BigDecimal.make(120500n, 3))).toEqual(Result.succeed(120.5))
+    expect(encode(BigDecimal.make(1n, -11))).toEqual(Result.succeed(100000000000))
+  })
+
+  it("writes unnormalized and large-scale amounts as the same JSON number", () => {
+    expect(Money.toJsonNumber(BigDecimal.make(12050n, 2))).toBe(120.5)
+    expect(Money.toJsonNumber(BigDecimal.make(-3n, 0))).toBe(-3)
+    expect(Money.toJsonNumber(BigDecimal.make(0n, 5))).toBe(0)
+    expect(Money.toJsonNumber(BigDecimal.make(1n, -22))).toBe(1e22)
+    expect(Money.toJsonNumber(BigDecimal.make(123n, 24))).toBe(1.23e-22)
+    expect(Money.toJsonNumber(BigDecimal.make(1n, -400))).toBeUndefined()
+    expect(Money.toJsonNumber(BigDecimal.make(10n ** 17n, 2))).toBe(1e15)
+  })
+
   describe("properties", () => {
     it("[12.2]: decode(encode(x)) = x and the JSON text is the exact decimal", () => {
       fc.assert(
@@ -92,6 +114,42 @@ describe("Money", () => {
           expect(typeof wire).toBe("number")
           const back = Schema.decodeUnknownSync(Money.StandingOrderAmountValue)(JSON.parse(JSON.stringify(wire)))
           expect(Money.equals(back, x)).toBe(true)
+        }),
+        { numRuns: 10_000 }
+      )
+    })
+
+    // The definitions the cheaper checks must agree with: digits counted as text, exactness through the text.
+    const referenceInvalidReason = (amount: Money.Amount, format: Money.Format): string | undefined => {
+      if (!BigDecimal.isPositive(amount)) return `amount must be positive, got ${Money.toPlainString(amount)}`
+      const i = Money.integerDigits(amount)
+      if (i > format.integerDigits) {
+        return `amount has ${i} digits before the decimal point, at most ${format.integerDigits} allowed`
+      }
+      const f = Money.fractionDigits(amount)
+      if (f > format.fractionDigits) return `amount has ${f} decimals, at most ${format.fractionDigits} allowed`
+      return undefined
+    }
+    const referenceToJsonNumber = (amount: Money.Amount): number | undefined => {
+      const n = Number(Money.toPlainString(amount))
+      if (!Number.isFinite(n)) return undefined
+      const back = Money.fromJsonNumber(n)
+      return back !== undefined && BigDecimal.equals(back, amount) ? n : undefined
+    }
+    const anyDecimal = fc
+      .tuple(
+        fc.oneof(fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n }), fc.bigInt({ min: -999_999n, max: 999_999n })),
+        fc.integer({ min: -30, max: 30 })
+      )
+      .map(([value, scale]) => BigDecimal.make(value, scale))
+
+    it("invalidReason and toJsonNumber agree with their text-based definitions", () => {
+      fc.assert(
+        fc.property(anyDecimal, (x) => {
+          for (const format of [Money.balanceCheckFormat, Money.standingOrderFormat]) {
+            expect(Money.invalidReason(x, format)).toBe(referenceInvalidReason(x, format))
+          }
+          expect(Object.is(Money.toJsonNumber(x), referenceToJsonNumber(x))).toBe(true)
         }),
         { numRuns: 10_000 }
       )

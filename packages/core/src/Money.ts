@@ -63,14 +63,24 @@ export const integerDigits = (amount: Amount): number => {
 /** Number of significant digits after the decimal point of an amount (trailing zeros do not count). */
 export const fractionDigits = (amount: Amount): number => Math.max(0, BigDecimal.normalize(amount).scale)
 
+/** `10^k` as a bigint, from a table for the exponents amounts use. */
+const POW10: ReadonlyArray<bigint> = Array.from({ length: 32 }, (_, k) => TEN ** BigInt(k))
+const pow10 = (k: number): bigint => POW10[k] ?? TEN ** BigInt(k)
+
 /** Why an amount does not fit a format (positive, digit limits), or `undefined` when it does (decisions: amount). */
 export const invalidReason = (amount: Amount, format: Format): string | undefined => {
-  if (!BigDecimal.isPositive(amount)) return `amount must be positive, got ${toPlainString(amount)}`
-  const i = integerDigits(amount)
-  if (i > format.integerDigits) {
-    return `amount has ${i} digits before the decimal point, at most ${format.integerDigits} allowed`
+  const n = BigDecimal.normalize(amount)
+  if (n.value <= 0n) return `amount must be positive, got ${toPlainString(amount)}`
+  // At most `integerDigits` digits before the point ⇔ value < 10^(integerDigits + scale) (value ≥ 1, normalized);
+  // the digits are counted only for the message.
+  const limit = format.integerDigits + n.scale
+  if (limit < 0 || n.value >= pow10(limit)) {
+    const i = integerDigits(amount)
+    if (i > format.integerDigits) {
+      return `amount has ${i} digits before the decimal point, at most ${format.integerDigits} allowed`
+    }
   }
-  const f = fractionDigits(amount)
+  const f = Math.max(0, n.scale)
   if (f > format.fractionDigits) return `amount has ${f} decimals, at most ${format.fractionDigits} allowed`
   return undefined
 }
@@ -103,11 +113,23 @@ export const fromJsonNumber = (n: number): Amount | undefined => {
   return Option.isSome(bd) ? BigDecimal.normalize(bd.value) : undefined
 }
 
+/** Below this, an integer has at most 15 digits and every decimal with such digits survives a float round trip. */
+const FIFTEEN_DIGITS = 1_000_000_000_000_000n
+/** Powers of ten a float holds exactly (10^0 … 10^22). */
+const EXACT_POW10: ReadonlyArray<number> = Array.from({ length: 23 }, (_, k) => 10 ** k)
+
 /**
  * The JSON number that reads back as exactly this amount, or `undefined` when none does (more than 15 significant
  * digits). Every `[12.2]` and `[9.2]` amount has one.
  */
 export const toJsonNumber = (amount: Amount): number | undefined => {
+  const { scale, value } = amount
+  // Fast path: at most 15 significant digits and a scale within ±22. The digits are an exact float and so is the
+  // power of ten, so one division (or multiplication) gives the float nearest the decimal, and a decimal of at most
+  // 15 digits is the shortest text of its nearest float: it reads back as itself.
+  if (value < FIFTEEN_DIGITS && value > -FIFTEEN_DIGITS && scale >= -22 && scale <= 22) {
+    return scale >= 0 ? Number(value) / EXACT_POW10[scale]! : Number(value) * EXACT_POW10[-scale]!
+  }
   const n = Number(toPlainString(amount))
   if (!Number.isFinite(n)) return undefined
   const back = fromJsonNumber(n)
@@ -158,7 +180,8 @@ export const JsonNumber = Schema.Finite.pipe(
 export const BalanceCheckAmountValue = Schema.Finite.pipe(
   Schema.decodeTo(
     AmountFromSelf(balanceCheckFormat),
-    SchemaTransformation.transformEffect({ decode: decodeNumber, encode: encodeChecked(balanceCheckFormat) })
+    // The type side (`AmountFromSelf`) already checks the format both ways, so encoding only needs exactness.
+    SchemaTransformation.transformEffect({ decode: decodeNumber, encode: encodeChecked(undefined) })
   )
 )
 
