@@ -22,8 +22,7 @@ export interface Parts {
 // integer calendar arithmetic (days from civil / civil from days)
 // ---------------------------------------------------------------------------
 
-const DAYS_0000_03_01_TO_EPOCH = 719_468
-const DAYS_PER_ERA = 146_097
+const { DAYS_0000_03_01_TO_EPOCH, DAYS_PER_ERA } = Months
 
 /** Whether `year` is a Gregorian leap year. */
 export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
@@ -35,14 +34,7 @@ export const daysInMonth = (year: number, month: number): number =>
   month === 2 ? (isLeapYear(year) ? 29 : 28) : MONTH_LENGTHS[month - 1]!
 
 /** Day number of a valid year/month/day, without range checks (callers validate first). */
-const toDayNumber = (year: number, month: number, day: number): number => {
-  const y = month <= 2 ? year - 1 : year
-  const era = Math.floor(y / 400)
-  const yoe = y - era * 400
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
-  return era * DAYS_PER_ERA + doe - DAYS_0000_03_01_TO_EPOCH
-}
+const toDayNumber = Months.dayNumber
 
 /** The smallest supported date, 0001-01-01. */
 export const MIN: LocalDate = toDayNumber(1, 1, 1) as LocalDate

@@ -4,8 +4,10 @@
  * paths. Month index = year·12 + month − 1. Shares no import with the public modules (they import it).
  */
 
-const DAYS_0000_03_01_TO_EPOCH = 719_468
-const DAYS_PER_ERA = 146_097
+/** Days from 0000-03-01 to 1970-01-01 (the shift between the era arithmetic and day numbers). */
+export const DAYS_0000_03_01_TO_EPOCH = 719_468
+/** Days in a 400-year Gregorian era. */
+export const DAYS_PER_ERA = 146_097
 
 /** The day number of a valid year/month/day (days-from-civil, 1970-01-01 = 0). */
 export const dayNumber = (year: number, month: number, day: number): number => {
