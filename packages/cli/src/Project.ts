@@ -109,16 +109,17 @@ export interface Report extends Render.ProjectionReport {
   readonly payments: ReadonlyArray<Payment.Payment>
 }
 
-/** Projects decoded orders into the report of the window (decoding failures listed first among the skipped). */
-export const report = (decoded: Decoded, s: Settings): Report => {
-  const projected = Projection.project(
-    decoded.orders,
-    { from: s.from, to: s.to },
-    {
-      calendar: s.calendar,
-      convention: s.convention
-    }
-  )
+/** Runs one of schedule's projections over the settings and puts the report around its payments. */
+const reportWith = <P>(
+  decoded: Decoded,
+  s: Settings,
+  run: (
+    orders: ReadonlyArray<StandingOrder.StandingOrder>,
+    window: Projection.Window,
+    options: Projection.Options
+  ) => { readonly payments: P; readonly skipped: ReadonlyArray<Projection.Skipped> }
+) => {
+  const projected = run(decoded.orders, { from: s.from, to: s.to }, { calendar: s.calendar, convention: s.convention })
   return {
     from: s.from,
     to: s.to,
@@ -129,25 +130,12 @@ export const report = (decoded: Decoded, s: Settings): Report => {
   }
 }
 
+/** Projects decoded orders into the report of the window (decoding failures listed first among the skipped). */
+export const report = (decoded: Decoded, s: Settings): Report => reportWith(decoded, s, Projection.project)
+
 /**
  * The same report with the payments as a lazy, ordered sequence (schedule's k-way merge): rendering consumes
  * them one by one, so memory holds one cursor per order instead of every payment.
  */
-export const lazyReport = (decoded: Decoded, s: Settings): Render.StreamedReport => {
-  const projected = Projection.lazy(
-    decoded.orders,
-    { from: s.from, to: s.to },
-    {
-      calendar: s.calendar,
-      convention: s.convention
-    }
-  )
-  return {
-    from: s.from,
-    to: s.to,
-    calendar: s.calendarName,
-    convention: s.convention,
-    payments: projected.payments,
-    skipped: [...decoded.skipped, ...projected.skipped]
-  }
-}
+export const lazyReport = (decoded: Decoded, s: Settings): Render.StreamedReport =>
+  reportWith(decoded, s, Projection.lazy)

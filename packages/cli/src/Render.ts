@@ -7,23 +7,15 @@
  */
 
 import { LocalDate } from "@tppkit/core"
+import type { Payment } from "@tppkit/schedule"
 import { BigDecimal } from "effect"
 
 // ---------------------------------------------------------------------------
 // model
 // ---------------------------------------------------------------------------
 
-/** One projected payment as the renderers need it (structurally a `@tppkit/schedule` payment). */
-export interface PaymentRow {
-  readonly orderId: string
-  readonly nominalDate: LocalDate.LocalDate
-  readonly executionDate: LocalDate.LocalDate
-  readonly amount: BigDecimal.BigDecimal
-  readonly currency: string
-  readonly debtorIban: string
-  readonly creditorIban: string
-  readonly creditorName?: string | undefined
-}
+/** One projected payment as the renderers need it: a `@tppkit/schedule` payment, its occurrence number not needed. */
+export type PaymentRow = Omit<Payment.Payment, "k">
 
 /** An order the projection could not use, with the reason in words. */
 export interface SkippedRow {
