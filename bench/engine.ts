@@ -32,6 +32,23 @@ const local = (date: LocalDate.LocalDate): Date => {
   return x
 }
 
+/** date-fns' dates start + k·step for k = 0, 1, … up to `end`, each added to the start (no drift from clamping). */
+const fnsSteps = (
+  add: (date: Date, amount: number) => Date,
+  start: LocalDate.LocalDate,
+  end: LocalDate.LocalDate
+): Array<string> => {
+  const out: Array<string> = []
+  const a = local(start)
+  const last = local(end)
+  for (let k = 0; ; k++) {
+    const x = add(a, k)
+    if (x > last) break
+    out.push(fnsIso(x))
+  }
+  return out
+}
+
 const planOf = (
   order: Occurrence.OrderSchedule,
   options: Occurrence.Options = { convention: "none" }
@@ -179,17 +196,7 @@ if (selected("W1")) {
       {
         name: "date-fns addMonths loop",
         units: n,
-        run: () => {
-          const out: Array<string> = []
-          const a = local(start)
-          const last = local(end)
-          for (let k = 0; ; k++) {
-            const x = addMonths(a, k)
-            if (x > last) break
-            out.push(fnsIso(x))
-          }
-          return out
-        }
+        run: () => fnsSteps(addMonths, start, end)
       }
     ],
     sameDates
@@ -267,17 +274,7 @@ if (selected("W3")) {
       {
         name: "date-fns addWeeks loop",
         units: n,
-        run: () => {
-          const out: Array<string> = []
-          const a = local(start)
-          const last = local(end)
-          for (let k = 0; ; k++) {
-            const x = addWeeks(a, k)
-            if (x > last) break
-            out.push(fnsIso(x))
-          }
-          return out
-        }
+        run: () => fnsSteps(addWeeks, start, end)
       }
     ],
     sameDates
