@@ -10,9 +10,12 @@ const oneLineError = (stderr: string) => {
   return lines[0]!
 }
 
+/** `tppkit project` over the fixture orders with the given flags. */
+const projectOrders = (...flags: Array<string>) => tppkit(["project", "--orders", fixture("orders.json"), ...flags])
+
 describe("tppkit project", { timeout: 90_000 }, () => {
   it("projects the good orders as JSON and lists the malformed ones as skipped", async () => {
-    const run = await tppkit(["project", "--orders", fixture("orders.json"), ...window, "--format", "json"])
+    const run = await projectOrders(...window, "--format", "json")
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
     const json = JSON.parse(run.stdout)
@@ -50,7 +53,7 @@ describe("tppkit project", { timeout: 90_000 }, () => {
   })
 
   it("prints an aligned table within 80 columns with totals by default", async () => {
-    const run = await tppkit(["project", "--orders", fixture("orders.json"), ...window])
+    const run = await projectOrders(...window)
     expect(run.code).toBe(0)
     for (const line of run.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(80)
     expect(run.stdout).toContain("Totals (6 payments)")
@@ -84,20 +87,10 @@ describe("tppkit project", { timeout: 90_000 }, () => {
   })
 
   it("honours --calendar, --holidays and --convention", async () => {
-    const run = await tppkit([
-      "project",
-      "--orders",
-      fixture("orders.json"),
+    const run = await projectOrders(
       ...window,
-      "--calendar",
-      "weekends",
-      "--holidays",
-      "2024-05-31",
-      "--convention",
-      "preceding",
-      "--format",
-      "json"
-    ])
+      ...["--calendar", "weekends", "--holidays", "2024-05-31", "--convention", "preceding", "--format", "json"]
+    )
     expect(run.code).toBe(0)
     const json = JSON.parse(run.stdout)
     expect(json.calendar).toBe("weekends")
@@ -116,16 +109,7 @@ describe("tppkit project", { timeout: 90_000 }, () => {
   })
 
   it("uses a national calendar by ISO 3166 code", async () => {
-    const run = await tppkit([
-      "project",
-      "--orders",
-      fixture("orders.json"),
-      ...window,
-      "--calendar",
-      "sk",
-      "--format",
-      "json"
-    ])
+    const run = await projectOrders(...window, "--calendar", "sk", "--format", "json")
     expect(run.code).toBe(0)
     expect(JSON.parse(run.stdout).calendar).toBe("SK")
   })
@@ -150,46 +134,20 @@ describe("tppkit project", { timeout: 90_000 }, () => {
       expect(oneLineError(run.stderr)).toContain("not-a-list.json")
     })
 
-    it("an impossible date: names the flag, exit 2", async () => {
-      const run = await tppkit([
-        "project",
-        "--orders",
-        fixture("orders.json"),
-        "--from",
-        "2026-02-30",
-        "--to",
-        "2026-03-31"
-      ])
+    it.each<[string, Array<string>, string | RegExp]>([
+      ["an impossible date names the flag", ["--from", "2026-02-30", "--to", "2026-03-31"], /--from "2026-02-30"/],
+      ["from after to", ["--from", "2026-05-01", "--to", "2026-04-30"], "--from 2026-05-01 is after --to 2026-04-30"],
+      ["an unknown calendar", [...window, "--calendar", "mars"], "--calendar"],
+      ["an unknown convention", [...window, "--convention", "sideways"], "sideways"]
+    ])("%s: one line, exit 2, nothing on stdout (no help text)", async (_, flags, expected) => {
+      const run = await projectOrders(...flags)
       expect(run.code).toBe(2)
-      expect(oneLineError(run.stderr)).toMatch(/--from "2026-02-30"/)
+      expect(oneLineError(run.stderr)).toMatch(expected)
+      expect(run.stdout).toBe("")
     })
 
-    it("from after to: exit 2", async () => {
-      const run = await tppkit([
-        "project",
-        "--orders",
-        fixture("orders.json"),
-        "--from",
-        "2026-05-01",
-        "--to",
-        "2026-04-30"
-      ])
-      expect(run.code).toBe(2)
-      expect(oneLineError(run.stderr)).toContain("--from 2026-05-01 is after --to 2026-04-30")
-    })
-
-    it("an unknown calendar: exit 2", async () => {
-      const run = await tppkit(["project", "--orders", fixture("orders.json"), ...window, "--calendar", "mars"])
-      expect(run.code).toBe(2)
-      expect(oneLineError(run.stderr)).toContain("--calendar")
-    })
-
-    it("an unknown convention or a missing flag: exit 2 without the whole help text", async () => {
-      const bad = await tppkit(["project", "--orders", fixture("orders.json"), ...window, "--convention", "sideways"])
-      expect(bad.code).toBe(2)
-      expect(oneLineError(bad.stderr)).toContain("sideways")
-      expect(bad.stdout).toBe("")
-      const missing = await tppkit(["project", "--orders", fixture("orders.json"), "--from", "2024-01-01"])
+    it("a missing flag: exit 2", async () => {
+      const missing = await projectOrders("--from", "2024-01-01")
       expect(missing.code).toBe(2)
       expect(oneLineError(missing.stderr)).toContain("to")
     })
