@@ -27,6 +27,19 @@ const run = async (args: ReadonlyArray<string>, options: { stdin?: string; stder
   return { code, stdout: out.join(""), stderr: err.join("") }
 }
 
+/** The arguments projecting the fixture orders over the first half of 2024 in a format. */
+const projectFixture = (format: string) => [
+  "project",
+  "--orders",
+  fixture("orders.json"),
+  "--from",
+  "2024-01-01",
+  "--to",
+  "2024-06-30",
+  "--format",
+  format
+]
+
 const manyOrders = (n: number) =>
   JSON.stringify(
     Array.from({ length: n }, (_, i) => ({
@@ -41,17 +54,7 @@ const manyOrders = (n: number) =>
 
 describe("Cli.main in-process", () => {
   it("projects a file and returns exit code 0", async () => {
-    const r = await run([
-      "project",
-      "--orders",
-      fixture("orders.json"),
-      "--from",
-      "2024-01-01",
-      "--to",
-      "2024-06-30",
-      "--format",
-      "json"
-    ])
+    const r = await run(projectFixture("json"))
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout).totals).toEqual([
       { currency: "CZK", count: 1, amount: "1000.00" },
@@ -60,17 +63,7 @@ describe("Cli.main in-process", () => {
   })
 
   it("writes iCalendar with one event per payment and names skipped orders on stderr", async () => {
-    const r = await run([
-      "project",
-      "--orders",
-      fixture("orders.json"),
-      "--from",
-      "2024-01-01",
-      "--to",
-      "2024-06-30",
-      "--format",
-      "ics"
-    ])
+    const r = await run(projectFixture("ics"))
     expect(r.code).toBe(0)
     expect(r.stdout.startsWith("BEGIN:VCALENDAR\r\n")).toBe(true)
     expect(r.stdout.match(/BEGIN:VEVENT/g)).toHaveLength(6)
