@@ -266,6 +266,17 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
   })
 
   describe("bad input gets its 4xx and the server keeps serving", () => {
+    /** A valid 1 EUR balance check whose headers have `extra` set (changed or added). */
+    const validWith = (extra: Record<string, string>) => (_: string, t: string) => ({
+      headers: apiHeaders(t, extra),
+      body: balanceBody(ibans.eurBranch, 1)
+    })
+    /** A valid 1 EUR balance check without one of its headers (lower-case name). */
+    const validWithout = (header: string) => (_: string, t: string) => {
+      const headers = apiHeaders(t)
+      delete headers[header]
+      return { headers, body: balanceBody(ibans.eurBranch, 1) }
+    }
     const cases: ReadonlyArray<{
       name: string
       status: number
@@ -314,21 +325,13 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
         name: `missing ${header}`,
         status: 400,
         code: "FORMAT_ERROR",
-        request: (_: string, t: string) => {
-          const headers = apiHeaders(t)
-          delete headers[header.toLowerCase()]
-          return { headers, body: balanceBody(ibans.eurBranch, 1) }
-        }
+        request: validWithout(header.toLowerCase())
       })),
       {
         name: "missing Authorization",
         status: 401,
         code: "TOKEN_MISSING",
-        request: (_, t) => {
-          const headers = apiHeaders(t)
-          delete headers.authorization
-          return { headers, body: balanceBody(ibans.eurBranch, 1) }
-        }
+        request: validWithout("authorization")
       },
       {
         name: "unknown token",
@@ -340,19 +343,13 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
         name: "bad PSU-IP-Address",
         status: 400,
         code: "FORMAT_ERROR",
-        request: (_, t) => ({
-          headers: apiHeaders(t, { "psu-ip-address": "localhost" }),
-          body: balanceBody(ibans.eurBranch, 1)
-        })
+        request: validWith({ "psu-ip-address": "localhost" })
       },
       {
         name: "bad PSU-Last-Logged-Time",
         status: 400,
         code: "FORMAT_ERROR",
-        request: (_, t) => ({
-          headers: apiHeaders(t, { "psu-last-logged-time": "yesterday" }),
-          body: balanceBody(ibans.eurBranch, 1)
-        })
+        request: validWith({ "psu-last-logged-time": "yesterday" })
       },
       {
         name: "oversized body",
@@ -364,10 +361,7 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
         name: "wrong content type",
         status: 415,
         code: "UNSUPPORTED_MEDIA_TYPE",
-        request: (_, t) => ({
-          headers: apiHeaders(t, { "content-type": "text/plain" }),
-          body: balanceBody(ibans.eurBranch, 1)
-        })
+        request: validWith({ "content-type": "text/plain" })
       },
       {
         name: "wrong method",
@@ -386,10 +380,7 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
         name: "unknown fault name",
         status: 400,
         code: "FORMAT_ERROR",
-        request: (_, t) => ({
-          headers: apiHeaders(t, { "x-sandbox-fault": "explode" }),
-          body: balanceBody(ibans.eurBranch, 1)
-        })
+        request: validWith({ "x-sandbox-fault": "explode" })
       }
     ]
     for (const c of cases) {
