@@ -90,6 +90,25 @@ describe("Cli.main in-process", () => {
     expect(bare.stderr).toBe("")
   })
 
+  it("a file that cannot be read is named with the reason (exit 1 for orders, 2 for a flag's file)", async () => {
+    const missing = await run([
+      "project",
+      "--orders",
+      "no/such/orders.json",
+      "--from",
+      "2024-01-01",
+      "--to",
+      "2024-01-31"
+    ])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toBe('tppkit: cannot read orders file "no/such/orders.json": no such file\n')
+    const fixtures = await run(["sandbox", "--fixtures", "no/such/fixtures.json"])
+    expect(fixtures.code).toBe(2)
+    expect(fixtures.stderr.split("\n")[0]).toBe(
+      'tppkit: cannot read fixtures file "no/such/fixtures.json": no such file'
+    )
+  })
+
   it("--version succeeds", async () => {
     expect((await run(["--version"])).code).toBe(0)
   })

@@ -3,11 +3,12 @@
  * holiday library): read the orders, validate the settings, project, print in the chosen format.
  */
 import { ICalendar } from "@tppkit/schedule"
-import { Effect, FileSystem, type Option, Result } from "effect"
+import { Effect, type Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as Render from "../Render.ts"
+import * as Files from "./files.ts"
 
 /** The parsed flags of `tppkit project`. */
 export interface Input {
@@ -21,25 +22,9 @@ export interface Input {
 }
 
 const readOrders = (file: string) =>
-  Effect.gen(function* () {
-    if (file === "-") return yield* Output.readStdin.pipe(Effect.mapError(Failure.failure))
-    const fs = yield* FileSystem.FileSystem
-    return yield* fs
-      .readFileString(file)
-      .pipe(
-        Effect.mapError((e) =>
-          Failure.failure(
-            `cannot read orders file ${JSON.stringify(file)}: ${
-              e.reason._tag === "NotFound"
-                ? "no such file"
-                : e.reason._tag === "PermissionDenied"
-                  ? "permission denied"
-                  : e.reason.message
-            }`
-          )
-        )
-      )
-  })
+  file === "-"
+    ? Output.readStdin.pipe(Effect.mapError(Failure.failure))
+    : Files.readText("orders file", file, Failure.failure)
 
 const warnSkipped = (skipped: ReadonlyArray<Render.SkippedRow>) =>
   Effect.forEach(skipped, (s) => Output.errorLine(`tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`), {

@@ -3,9 +3,10 @@
  * and TLS files, then the server until interrupted.
  */
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
-import { Context, Effect, FileSystem, Layer, Option, Result } from "effect"
+import { Context, Effect, Layer, Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
+import * as Files from "./files.ts"
 
 /** The parsed flags of `tppkit sandbox`. */
 export interface Input {
@@ -25,19 +26,7 @@ export interface Input {
   readonly format: "text" | "json"
 }
 
-const readText = (what: string, file: string) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    return yield* fs
-      .readFileString(file)
-      .pipe(
-        Effect.mapError((e) =>
-          Failure.usage(
-            `cannot read ${what} ${JSON.stringify(file)}: ${e.reason._tag === "NotFound" ? "no such file" : e.reason.message}`
-          )
-        )
-      )
-  })
+const readText = (what: string, file: string) => Files.readText(what, file, Failure.usage)
 
 const optionalText = (what: string, file: Option.Option<string>) =>
   Option.isSome(file) ? Effect.map(readText(what, file.value), Option.some) : Effect.succeed(Option.none<string>())
