@@ -5,13 +5,14 @@
  */
 import {
   BalanceCheck as CoreBalanceCheck,
+  type Currency as CoreCurrency,
   Iban as CoreIban,
   StandingOrder as CoreStandingOrder,
   Frequency,
   LocalDate,
   Money
 } from "@tppkit/core"
-import { Schema } from "effect"
+import { BigDecimal, Schema } from "effect"
 
 const maxLen = (n: number) => Schema.String.check(Schema.isMaxLength(n))
 
@@ -62,3 +63,56 @@ export const StandingOrder = Schema.Struct({
 
 /** The wire shape of one standing order. */
 export type StandingOrder = typeof StandingOrder.Type
+
+const currencyPattern = /^[A-Z]{3}$/
+
+/** IBANs already found valid (a memo of `CoreIban.invalidReason(iban) === undefined`, at most 4096 kept). */
+const validIbans = new Set<string>()
+const isValidIban = (iban: string): boolean => {
+  if (validIbans.has(iban)) return true
+  if (CoreIban.invalidReason(iban) !== undefined) return false
+  if (validIbans.size >= 4096) validIbans.clear()
+  validIbans.add(iban)
+  return true
+}
+
+/**
+ * The exact `[12.2]` amount a JSON number stands for, as `Money.fromJsonNumber` and `Money.invalidReason` would
+ * accept it, or `undefined`. Fast path: a positive number of whole cents below 10^14, i.e. the double nearest to
+ * `cents / 100`; such a decimal has at most 14 significant digits, so it is also the number's shortest text.
+ */
+const balanceCheckAmount = (value: number): BigDecimal.BigDecimal | undefined => {
+  const cents = Math.round(value * 100)
+  if (cents > 0 && cents < 1e14 && cents / 100 === value) return BigDecimal.make(BigInt(cents), 2)
+  const exact = Money.fromJsonNumber(value)
+  return exact === undefined || Money.invalidReason(exact, Money.balanceCheckFormat) !== undefined ? undefined : exact
+}
+
+/**
+ * The balance-check body decoded without the schema interpreter, for the common shape only: the three mandatory
+ * fields, valid, and none of the optional ones (`creationDateTime`, `relatedParties`, `references`). Whatever it
+ * accepts, {@link BalanceCheckRequest} accepts with the same value (the same core checks, called directly); for
+ * anything else it answers `undefined` and the caller decodes with the schema, which also words the error.
+ */
+export const decodeBalanceCheckFast = (json: object): typeof BalanceCheckRequest.Type | undefined => {
+  const o = json as Record<string, unknown>
+  if (Object.hasOwn(o, "creationDateTime") || Object.hasOwn(o, "relatedParties") || Object.hasOwn(o, "references")) {
+    return undefined
+  }
+  const id = o.instructionIdentification
+  const iban = o.iban
+  const amount = o.amount
+  if (typeof id !== "string" || id.length === 0 || typeof iban !== "string") return undefined
+  if (typeof amount !== "object" || amount === null || Array.isArray(amount)) return undefined
+  const { value, currency } = amount as Record<string, unknown>
+  if (typeof value !== "number" || typeof currency !== "string" || !currencyPattern.test(currency)) return undefined
+  // A valid IBAN consists of upper-case letters and digits only, so the wire schema's normalisation leaves it as is.
+  if (!isValidIban(iban)) return undefined
+  const exact = balanceCheckAmount(value)
+  if (exact === undefined) return undefined
+  return {
+    instructionIdentification: id,
+    iban: iban as CoreIban.Iban,
+    amount: { value: exact, currency: currency as CoreCurrency.CurrencyCode }
+  }
+}
