@@ -10,6 +10,7 @@ import type { PsuContext } from "@tppkit/http"
 import { Config, Effect, Option, Redacted } from "effect"
 import { Flag } from "effect/cli"
 import * as Failure from "./Failure.ts"
+import * as Flags from "./internal/flags.ts"
 import * as Version from "./Version.ts"
 
 /** The PSU headers the command line sends unless told otherwise (loopback address, this OS, this tool). */
@@ -56,31 +57,19 @@ export const flags = {
     Config.Redacted("TPPKIT_CLIENT_SECRET")
   ),
   budgetFile: optionalWithEnv(
-    Flag.String("budget-file").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("Daily budget of unattended listings: SQLite file or 'memory' (TPPKIT_BUDGET_FILE)")
-    ),
+    Flags.file("budget-file", "Daily budget of unattended listings: SQLite file or 'memory' (TPPKIT_BUDGET_FILE)"),
     Config.String("TPPKIT_BUDGET_FILE")
   ),
   tlsCert: optionalWithEnv(
-    Flag.String("tls-cert").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("Client certificate for mutual TLS, PEM (TPPKIT_TLS_CERT)")
-    ),
+    Flags.file("tls-cert", "Client certificate for mutual TLS, PEM (TPPKIT_TLS_CERT)"),
     Config.String("TPPKIT_TLS_CERT")
   ),
   tlsKey: optionalWithEnv(
-    Flag.String("tls-key").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("Its private key, PEM; a passphrase only via TPPKIT_TLS_KEY_PASSPHRASE (TPPKIT_TLS_KEY)")
-    ),
+    Flags.file("tls-key", "Its private key, PEM; a passphrase only via TPPKIT_TLS_KEY_PASSPHRASE (TPPKIT_TLS_KEY)"),
     Config.String("TPPKIT_TLS_KEY")
   ),
   tlsCa: optionalWithEnv(
-    Flag.String("tls-ca").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("CA certificate to trust for the bank, PEM (TPPKIT_TLS_CA)")
-    ),
+    Flags.file("tls-ca", "CA certificate to trust for the bank, PEM (TPPKIT_TLS_CA)"),
     Config.String("TPPKIT_TLS_CA")
   ),
   psuIpAddress: Flag.String("psu-ip-address").pipe(

@@ -9,6 +9,7 @@ import { Money } from "@tppkit/core"
 import type { Sandbox } from "@tppkit/sandbox"
 import { Effect, Redacted } from "effect"
 import { Command, Flag } from "effect/cli"
+import * as Flags from "./internal/flags.ts"
 
 /** The start-up report printed by `tppkit sandbox --format json`, as one line. */
 export interface Report {
@@ -64,11 +65,10 @@ export const sandboxCommand = Command.make(
   {
     host: Flag.String("host").pipe(Flag.withDescription("Interface to bind"), Flag.withDefault("127.0.0.1")),
     port: Flag.Int("port").pipe(Flag.withDescription("Port (0: any free port)"), Flag.withDefault(0)),
-    fixtures: Flag.String("fixtures").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("Fixture JSON file (clients, accounts, standing orders); default: the built-in set"),
-      Flag.optional
-    ),
+    fixtures: Flags.file(
+      "fixtures",
+      "Fixture JSON file (clients, accounts, standing orders); default: the built-in set"
+    ).pipe(Flag.optional),
     clientId: Flag.String("client-id").pipe(
       Flag.withDescription("Client id of the first fixture client"),
       Flag.optional
@@ -90,21 +90,9 @@ export const sandboxCommand = Command.make(
       Flag.withDefault(0)
     ),
     faultSeed: Flag.Int("fault-seed").pipe(Flag.withDescription("Seed of the fault sequence"), Flag.withDefault(1)),
-    tlsCert: Flag.String("tls-cert").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("PEM certificate: serve HTTPS"),
-      Flag.optional
-    ),
-    tlsKey: Flag.String("tls-key").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("PEM private key"),
-      Flag.optional
-    ),
-    tlsCa: Flag.String("tls-ca").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("PEM CA for client certificates"),
-      Flag.optional
-    ),
+    tlsCert: Flags.file("tls-cert", "PEM certificate: serve HTTPS").pipe(Flag.optional),
+    tlsKey: Flags.file("tls-key", "PEM private key").pipe(Flag.optional),
+    tlsCa: Flags.file("tls-ca", "PEM CA for client certificates").pipe(Flag.optional),
     requireClientCert: Flag.Boolean("require-client-cert").pipe(
       Flag.withDescription("Require a client certificate signed by --tls-ca (mutual TLS)"),
       Flag.withDefault(false)
