@@ -14,6 +14,9 @@ const format = Flag.Literals("format", ["table", "json"]).pipe(
   Flag.withDefault("table")
 )
 
+/** The work behind the commands, loaded when one of them runs (it pulls in the HTTP stack). */
+const loadImpl = Effect.promise(() => import("./internal/bank.ts"))
+
 /** `tppkit token [--scope S] [--show-token]`. */
 export const tokenCommand = Command.make(
   "token",
@@ -29,11 +32,7 @@ export const tokenCommand = Command.make(
     ),
     format
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/bank.ts")),
-      (impl) => impl.token(input)
-    )
+  (input) => Effect.flatMap(loadImpl, (impl) => impl.token(input))
 ).pipe(Command.withDescription("Obtain a client-credentials token and show its type, scopes and expiry"))
 
 /** `tppkit balance-check --iban I --amount A --currency C`. */
@@ -47,11 +46,7 @@ export const balanceCheckCommand = Command.make(
     currency: Flag.String("currency").pipe(Flag.withDescription("ISO 4217 code, e.g. EUR")),
     format
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/bank.ts")),
-      (impl) => impl.balanceCheck(input)
-    )
+  (input) => Effect.flatMap(loadImpl, (impl) => impl.balanceCheck(input))
 ).pipe(Command.withDescription("Ask the bank whether an amount is available on an account (APPR or DECL)"))
 
 /** `tppkit standing-orders [--iban I] [--page N --page-size N | --all]`. */
@@ -69,9 +64,5 @@ export const standingOrdersCommand = Command.make(
     all: Flag.Boolean("all").pipe(Flag.withDescription("Fetch every page (page size 100)"), Flag.withDefault(false)),
     format
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/bank.ts")),
-      (impl) => impl.standingOrders(input)
-    )
+  (input) => Effect.flatMap(loadImpl, (impl) => impl.standingOrders(input))
 ).pipe(Command.withDescription("List standing orders: one page, or every page with --all"))
