@@ -5,11 +5,16 @@
  *
  * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/sandbox.ts` alone.
  * Environment: BENCH_SANDBOX_SECONDS (default 4) per run, BENCH_SANDBOX_ROUNDS (default 5).
+ *
+ * Besides requests per second it prints each server's CPU time per request (user + system, all threads of the child,
+ * which reports `process.cpuUsage()` when asked on stdin): on a machine shared with other jobs that figure, and the
+ * ratio of the two, vary much less than the rates, which depend on how much of the two cores a server happens to get.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { createRequire } from "node:module"
+import { loadavg } from "node:os"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 
@@ -35,9 +40,13 @@ const body = JSON.stringify({
   amount: { value: 120.5, currency: "EUR" }
 })
 
-/** Child mode: serve the mock bank or the baseline and print `{ url, token }` as one line. */
+/** Child mode: serve the mock bank or the baseline, print `{ url, token }` as one line, then CPU usage when asked. */
 const serve = async (kind: string): Promise<void> => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(0))
+  createInterface({ input: process.stdin }).on("line", () => {
+    const { user, system } = process.cpuUsage()
+    process.stdout.write(`${user + system}\n`)
+  })
   if (kind === "baseline") {
     const server = createServer((req, res) => {
       const chunks: Array<Buffer> = []
@@ -87,21 +96,52 @@ const serve = async (kind: string): Promise<void> => {
   )
 }
 
-const start = (kind: string): Promise<{ child: ChildProcess; url: string; token: string }> =>
+interface Server {
+  readonly child: ChildProcess
+  readonly url: string
+  readonly token: string
+  /** The child's CPU time so far (user + system, microseconds). */
+  readonly cpu: () => Promise<number>
+}
+
+const start = (kind: string): Promise<Server> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--conditions=@tppkit/source", self, "--serve", kind], {
-      stdio: ["ignore", "pipe", "inherit"]
+      stdio: ["pipe", "pipe", "inherit"]
     })
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", (line) => {
-      const { url, token } = JSON.parse(line) as { url: string; token: string }
-      resolve({ child, url, token })
+    const waiting: Array<(micros: number) => void> = []
+    let first = true
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
+      if (first) {
+        first = false
+        const { url, token } = JSON.parse(line) as { url: string; token: string }
+        const cpu = () =>
+          new Promise<number>((answer) => {
+            waiting.push(answer)
+            child.stdin?.write("cpu\n")
+          })
+        resolve({ child, url, token, cpu })
+      } else waiting.shift()?.(Number(line))
     })
     child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)))
   })
 
-const load = (server: { url: string; token: string }, seconds: number): Promise<AutocannonResult> => {
-  const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon
-  return autocannon({
+/** One load run: autocannon's result and the server's CPU time per request answered (µs). */
+interface Run {
+  readonly result: AutocannonResult
+  readonly cpuPerRequest: number
+}
+
+const load = async (server: Server, seconds: number): Promise<Run> => {
+  const before = await server.cpu()
+  const result = await autocannon(server, seconds)
+  const after = await server.cpu()
+  return { result, cpuPerRequest: (after - before) / Math.max(1, result.requests.total) }
+}
+
+const autocannon = (server: Server, seconds: number): Promise<AutocannonResult> => {
+  const run = createRequire(import.meta.url)("autocannon") as Autocannon
+  return run({
     url: server.url,
     connections: 50,
     duration: seconds,
@@ -127,24 +167,32 @@ const main = async (): Promise<void> => {
     // Warm both up (JIT), then alternate short runs so that machine noise hits both alike.
     await load(baseline, 4)
     await load(sandbox, 4)
-    const results: Array<{ baseline: AutocannonResult; sandbox: AutocannonResult }> = []
+    const results: Array<{ baseline: Run; sandbox: Run }> = []
     for (let i = 0; i < rounds; i++) {
       results.push({ baseline: await load(baseline, seconds), sandbox: await load(sandbox, seconds) })
     }
-    const row = (name: string, r: AutocannonResult) =>
-      `${name.padEnd(20)} ${r.requests.average.toFixed(0).padStart(7)} req/s  p50 ${String(r.latency.p50).padStart(3)} ms  p99 ${String(r.latency.p99).padStart(3)} ms  non-2xx ${r.non2xx}  errors ${r.errors}`
+    const row = (name: string, { result: r, cpuPerRequest }: Run) =>
+      `${name.padEnd(20)} ${r.requests.average.toFixed(0).padStart(7)} req/s  CPU ${cpuPerRequest.toFixed(1).padStart(5)} µs/req  p50 ${String(r.latency.p50).padStart(3)} ms  p99 ${String(r.latency.p99).padStart(3)} ms  non-2xx ${r.non2xx}  errors ${r.errors}`
     console.log(`sandbox: balance checks, 50 connections, ${rounds} alternating rounds of ${seconds} s, loopback`)
     const ratios: Array<number> = []
+    const cpuRatios: Array<number> = []
     for (const [i, r] of results.entries()) {
       console.log(`round ${i + 1}`)
       console.log(row("  node:http baseline", r.baseline))
       console.log(row("  mock bank", r.sandbox))
-      ratios.push(r.sandbox.requests.average / r.baseline.requests.average)
+      ratios.push(r.sandbox.result.requests.average / r.baseline.result.requests.average)
+      cpuRatios.push(r.baseline.cpuPerRequest / r.sandbox.cpuPerRequest)
     }
-    const sorted = [...ratios].sort((a, b) => a - b)
-    const median = sorted[Math.floor(sorted.length / 2)] ?? 0
+    const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
+    const list = (xs: ReadonlyArray<number>) => xs.map((r) => r.toFixed(2)).join(", ")
+    console.log(`ratio mock bank / baseline: median ${median(ratios).toFixed(2)}× (rounds: ${list(ratios)})`)
     console.log(
-      `ratio mock bank / baseline: median ${median.toFixed(2)}× (rounds: ${ratios.map((r) => r.toFixed(2)).join(", ")})`
+      `by CPU per request (baseline µs / mock bank µs): median ${median(cpuRatios).toFixed(2)}× (rounds: ${list(cpuRatios)})`
+    )
+    console.log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`
     )
   } finally {
     baseline.child.kill("SIGTERM")

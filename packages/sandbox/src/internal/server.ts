@@ -52,7 +52,12 @@ export const listen = (options: {
       res.destroy()
     })
     req.on("end", () => {
-      const body = tooLarge ? "" : Buffer.concat(chunks).toString("utf8")
+      // One chunk is the usual case for small bodies: decode it without copying it first.
+      const body = tooLarge
+        ? ""
+        : chunks.length === 1
+          ? (chunks[0] as Buffer).toString("utf8")
+          : Buffer.concat(chunks).toString("utf8")
       const incoming: Incoming = {
         method: req.method ?? "GET",
         url: req.url ?? "/",
