@@ -35,6 +35,10 @@ export interface Target {
 const optionalWithEnv = <A>(flag: Flag.Flag<A>, config: Config.Config<A>) =>
   flag.pipe(Flag.withFallbackConfig(config), Flag.optional)
 
+/** An optional file flag with a `TPPKIT_*` fallback, the variable named at the end of its help text. */
+const fileWithEnv = (name: string, env: string, description: string) =>
+  optionalWithEnv(Flags.file(name, `${description} (${env})`), Config.String(env))
+
 /** The flags every bank command takes: where the bank is, who the TPP is, who the customer is. */
 export const flags = {
   baseUrl: optionalWithEnv(
@@ -56,22 +60,18 @@ export const flags = {
     ),
     Config.Redacted("TPPKIT_CLIENT_SECRET")
   ),
-  budgetFile: optionalWithEnv(
-    Flags.file("budget-file", "Daily budget of unattended listings: SQLite file or 'memory' (TPPKIT_BUDGET_FILE)"),
-    Config.String("TPPKIT_BUDGET_FILE")
+  budgetFile: fileWithEnv(
+    "budget-file",
+    "TPPKIT_BUDGET_FILE",
+    "Daily budget of unattended listings: SQLite file or 'memory'"
   ),
-  tlsCert: optionalWithEnv(
-    Flags.file("tls-cert", "Client certificate for mutual TLS, PEM (TPPKIT_TLS_CERT)"),
-    Config.String("TPPKIT_TLS_CERT")
+  tlsCert: fileWithEnv("tls-cert", "TPPKIT_TLS_CERT", "Client certificate for mutual TLS, PEM"),
+  tlsKey: fileWithEnv(
+    "tls-key",
+    "TPPKIT_TLS_KEY",
+    "Its private key, PEM; a passphrase only via TPPKIT_TLS_KEY_PASSPHRASE"
   ),
-  tlsKey: optionalWithEnv(
-    Flags.file("tls-key", "Its private key, PEM; a passphrase only via TPPKIT_TLS_KEY_PASSPHRASE (TPPKIT_TLS_KEY)"),
-    Config.String("TPPKIT_TLS_KEY")
-  ),
-  tlsCa: optionalWithEnv(
-    Flags.file("tls-ca", "CA certificate to trust for the bank, PEM (TPPKIT_TLS_CA)"),
-    Config.String("TPPKIT_TLS_CA")
-  ),
+  tlsCa: fileWithEnv("tls-ca", "TPPKIT_TLS_CA", "CA certificate to trust for the bank, PEM"),
   psuIpAddress: Flag.String("psu-ip-address").pipe(
     Flag.withDescription("PSU-IP-Address header"),
     Flag.withDefault(defaultPsu.ipAddress)
