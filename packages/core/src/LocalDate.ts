@@ -184,9 +184,7 @@ export const addMonthsClamped = (date: LocalDate, n: number): LocalDate => {
   const { year, month, day } = toParts(date)
   const index = year * 12 + (month - 1) + n
   const y = Math.floor(index / 12)
-  const m = index - y * 12 + 1
-  const dim = daysInMonth(y, m)
-  return toDayNumber(y, m, Math.min(day, dim)) as LocalDate
+  return ofMonthClamped(y, index - y * 12 + 1, day)
 }
 
 /** Year/month/day-of-month clamped into a date: the day is capped at the month's last day. */
