@@ -12,6 +12,27 @@ describe("LocalDate", () => {
     expect(LocalDate.format(LocalDate.addMonthsClamped(LocalDate.parseUnsafe("2024-01-31"), 1))).toBe("2024-02-29")
   })
 
+  it("adds months clamped to the month's last day, and day numbers agree with year/month/day", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: LocalDate.MIN, max: LocalDate.MAX }),
+        fc.integer({ min: -1200, max: 1200 }),
+        (n, months) => {
+          const date = n as LocalDate.LocalDate
+          const { year, month, day } = LocalDate.toParts(date)
+          expect(LocalDate.makeUnsafe(year, month, day)).toBe(date)
+          const index = year * 12 + month - 1 + months
+          const y = Math.floor(index / 12)
+          if (y < 1 || y > 9999) return
+          const m = index - y * 12 + 1
+          const expected = LocalDate.makeUnsafe(y, m, Math.min(day, LocalDate.daysInMonth(y, m)))
+          expect(LocalDate.addMonthsClamped(date, months)).toBe(expected)
+        }
+      ),
+      { numRuns: 10_000 }
+    )
+  })
+
   it("rejects impossible dates with a reason", () => {
     const r = LocalDate.parse("2023-02-29")
     expect(Result.isFailure(r) && r.failure).toMatch(/day 29 does not exist in 2023-02/)
