@@ -50,6 +50,25 @@ describe("Project.decodeOrders", () => {
     expect(d.skipped[0]!.reason).toMatch(/^record 2 at frequency/)
   })
 
+  it("skips an order whose amount has more than two decimals instead of rounding it", () => {
+    const order = (orderId: string, value: number) => ({
+      orderId,
+      frequency: "MNTH",
+      startDate: "2026-12-01",
+      debtor: { name: "X", iban: "SK2411000000002612345678" },
+      creditor: { iban: "CZ0708000000001234567890" },
+      instructedAmount: { value, currency: "EUR" }
+    })
+    const d = Result.getOrThrow(Project.decodeOrders(JSON.stringify([order("A", 7.125), order("B", 12.5)])))
+    expect(d.orders.map((o) => o.orderId)).toEqual(["B"])
+    expect(d.skipped).toEqual([
+      {
+        orderId: "A",
+        reason: "instructedAmount.value 7.125 has 3 decimals; the format allows 2, and the report does not round"
+      }
+    ])
+  })
+
   it("reads a bare array", () => {
     expect(Result.getOrThrow(Project.decodeOrders(fixture("bare-array.json"))).orders).toHaveLength(2)
   })

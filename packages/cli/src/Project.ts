@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar, LocalDate, StandingOrder } from "@tppkit/core"
+import { BusinessDayConvention, Calendar, LocalDate, Money, StandingOrder } from "@tppkit/core"
 import { Holidays, type Payment, Projection } from "@tppkit/schedule"
 import { Result } from "effect"
 import type * as Render from "./Render.ts"
@@ -95,13 +95,27 @@ export const decodeOrders = (text: string): Result.Result<Decoded, string> => {
     return Result.fail(`not valid JSON: ${e instanceof Error ? e.message : String(e)}`)
   }
   const decoded = Array.isArray(json) ? StandingOrder.decodeOrdersLenient(json) : StandingOrder.decodeListLenient(json)
-  return Result.map(decoded, (d) => ({
-    orders: d.orders,
-    skipped: d.errors.map((e) => ({
+  return Result.map(decoded, (d) => {
+    // The report carries amounts with exactly two decimals, as the bank's [9.2] format does; an amount with more
+    // decimals cannot be shown without rounding, so its order is skipped with the reason instead.
+    const orders: Array<StandingOrder.StandingOrder> = []
+    const skipped: Array<Render.SkippedRow> = d.errors.map((e) => ({
       orderId: e.orderId,
       reason: `record ${e.index}${e.path.length > 0 ? ` at ${e.path}` : ""}: ${e.message}`
     }))
-  }))
+    for (const order of d.orders) {
+      const decimals = Money.fractionDigits(order.instructedAmount.value)
+      if (decimals > 2) {
+        skipped.push({
+          orderId: order.orderId,
+          reason: `instructedAmount.value ${Money.toPlainString(order.instructedAmount.value)} has ${decimals} decimals; the format allows 2, and the report does not round`
+        })
+      } else {
+        orders.push(order)
+      }
+    }
+    return { orders, skipped }
+  })
 }
 
 /** A projection report whose payments are the schedule's payments (with their occurrence numbers). */
