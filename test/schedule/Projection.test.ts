@@ -225,6 +225,34 @@ describe("Projection: properties", () => {
       { numRuns: 400 }
     )
   })
+  it("orders any orderIds by UTF-16 code units (long shared prefixes, wide alphabets, duplicates), skipped in input order", () => {
+    // one kind of orderId per array, so that some arrays share a long prefix or use a small alphabet
+    const kinds = [
+      fc.string({ unit: fc.constantFrom("0", "1", "9"), maxLength: 24 }).map((s) => `SO-${"x".repeat(15)}${s}`),
+      fc.string({ unit: "binary", maxLength: 4 }),
+      fc.string({ unit: fc.constantFrom("a", "b", "\u0000", "\uffff"), maxLength: 20 }),
+      fc.constantFrom("", "A", "AA", "B")
+    ]
+    const ordersArb = fc.constantFrom(...kinds, fc.oneof(...kinds)).chain((idArb) =>
+      fc.array(
+        fc
+          .tuple(orderArb, idArb)
+          .map(([o, orderId]) => ({ ...o, orderId, ...(orderId.length % 5 === 0 ? { startDate: undefined } : {}) })),
+        { maxLength: 40 }
+      )
+    )
+    const w = { from: d("2026-01-01"), to: d("2026-02-15") }
+    const options = { calendar: Calendar.target, convention: "following" } as const
+    fc.assert(
+      fc.property(ordersArb, (orders) => {
+        const r = Projection.project(orders, w, options)
+        expect(r.payments.map(keyOf)).toEqual(reference(orders, w, options).map(keyOf))
+        const notProjectable = orders.filter((o) => o.startDate === undefined && o.nextDate === undefined)
+        expect(r.skipped.map((s) => s.orderId)).toEqual(notProjectable.map((o) => o.orderId))
+      }),
+      { numRuns: 300 }
+    )
+  })
   it("long windows with few payments (ordered by a comparison sort) follow the same rules", () => {
     const sparse = orderArb.filter((o) => o.frequency !== "DAIL" && o.frequency !== "DAI7" && o.frequency !== "WEEK")
     const longWindow = fc

@@ -83,8 +83,57 @@ const planAll = (
 // ---------------------------------------------------------------------------
 
 /**
+ * Plans the orders in orderId order (equal orderIds in input order), with their orderIds in the same order; the
+ * skipped orders stay in input order. The orders are sorted before they are planned, so that the plans are
+ * allocated, and later read, in the order every pass over them takes.
+ */
+const planInOrder = (
+  orders: Iterable<ProjectableOrder>,
+  window: Window,
+  options: Options | undefined
+): { planned: Array<Planned>; ids: Array<string>; skipped: Array<Skipped> } => {
+  const list = Array.isArray(orders) ? (orders as ReadonlyArray<ProjectableOrder>) : Array.from(orders)
+  const n = list.length
+  const ids = new Array<string>(n)
+  let inOrder = true
+  for (let i = 0; i < n; i++) {
+    const id = orderIdOf(list[i])
+    if (id === undefined) {
+      // not a string: planned in input order and sorted afterwards, as before
+      const all = planAll(list, window, options)
+      const planned = sortByOrderId(all.planned)
+      return { planned, ids: planned.map((p) => p.order.orderId), skipped: all.skipped }
+    }
+    ids[i] = id
+    if (i > 0 && ids[i - 1]! > id) inOrder = false
+  }
+  const index = inOrder || n < 2 ? undefined : sortedIndex(ids)
+  const planned: Array<Planned> = []
+  const plannedIds: Array<string> = []
+  const skipped: Array<Skipped> = []
+  const skippedAt: Array<number> = []
+  for (let x = 0; x < n; x++) {
+    const i = index === undefined ? x : index[x]!
+    const order = list[i]!
+    const r = Occurrence.makePlan(order, options)
+    if (Result.isFailure(r)) {
+      skipped.push({ orderId: ids[i]!, reason: r.failure.reason })
+      skippedAt.push(i)
+    } else {
+      const next = order.nextDate
+      const start = next !== undefined && next > window.from ? next : window.from
+      planned.push({ order, plan: r.success, start })
+      plannedIds.push(ids[i]!)
+    }
+  }
+  if (index === undefined || skipped.length < 2) return { planned, ids: plannedIds, skipped }
+  const byInput = skipped.map((_, j) => j).sort((a, b) => skippedAt[a]! - skippedAt[b]!)
+  return { planned, ids: plannedIds, skipped: byInput.map((j) => skipped[j]!) }
+}
+
+/**
  * The planned orders in orderId order (equal orderIds in input order); the input is returned as it is when it is
- * already in that order (a linear check), else sorted through an index over the orderId strings.
+ * already in that order (a linear check), else sorted through numeric keys over the orderId strings.
  */
 const sortByOrderId = (planned: Array<Planned>): Array<Planned> => {
   const n = planned.length
@@ -96,17 +145,90 @@ const sortByOrderId = (planned: Array<Planned>): Array<Planned> => {
     if (i > 0 && ids[i - 1]! > id) inOrder = false
   }
   if (inOrder) return planned
-  // planned is in input order, so comparing positions breaks ties by input index
-  const index = new Int32Array(n)
-  for (let i = 0; i < n; i++) index[i] = i
-  index.sort((a, b) => {
-    const x = ids[a]!
-    const y = ids[b]!
-    return x < y ? -1 : x > y ? 1 : a - b
-  })
+  const index = sortedIndex(ids)
   const out = new Array<Planned>(n)
   for (let i = 0; i < n; i++) out[i] = planned[index[i]!]!
   return out
+}
+
+/** Compares two positions of `ids` by their strings (UTF-16 code units), then by position. */
+const byIdThenPosition =
+  (ids: ReadonlyArray<string>) =>
+  (a: number, b: number): number => {
+    const x = ids[a]!
+    const y = ids[b]!
+    return x < y ? -1 : x > y ? 1 : a - b
+  }
+
+/** The longest prefix every string shares, as a length. */
+const commonPrefix = (ids: ReadonlyArray<string>): number => {
+  const first = ids[0]!
+  let length = first.length
+  for (let i = 1; i < ids.length && length > 0; i++) {
+    const id = ids[i]!
+    let j = 0
+    const max = Math.min(length, id.length)
+    while (j < max && id.charCodeAt(j) === first.charCodeAt(j)) j++
+    length = j
+  }
+  return length
+}
+
+/** How many code units after the common prefix the numeric keys may read at most. */
+const KEY_DEPTH = 16
+
+/**
+ * The positions of `ids` in string order (UTF-16 code units; equal strings by position), for at least two strings.
+ * Each string gets a number that orders as the string does over its first code units after the common prefix
+ * (each unit by its rank among the units that occur there, 0 past the end of the string), with the position in
+ * the low bits: one native numeric sort orders them, and only strings with equal keys but different texts are
+ * compared as strings afterwards. Strings whose units are too varied for a key are sorted by comparison.
+ */
+const sortedIndex = (ids: ReadonlyArray<string>): Int32Array => {
+  const n = ids.length
+  const prefix = commonPrefix(ids)
+  // the code units occurring in the first KEY_DEPTH positions after the prefix, ranked from 1
+  const rank = new Int32Array(65536)
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!
+    const end = Math.min(id.length, prefix + KEY_DEPTH)
+    for (let j = prefix; j < end; j++) rank[id.charCodeAt(j)] = 1
+  }
+  let units = 0
+  for (let c = 0; c < 65536; c++) if (rank[c] === 1) rank[c] = ++units
+  const unitBits = Math.ceil(Math.log2(units + 1))
+  const positionBits = Math.max(1, Math.ceil(Math.log2(n)))
+  const depth = Math.min(KEY_DEPTH, Math.floor((53 - positionBits) / Math.max(1, unitBits)))
+  const index = new Int32Array(n)
+  if (depth < 2) {
+    for (let i = 0; i < n; i++) index[i] = i
+    return index.sort(byIdThenPosition(ids))
+  }
+  const unitScale = 2 ** unitBits
+  const positionScale = 2 ** positionBits
+  const keys = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!
+    let key = 0
+    for (let j = prefix; j < prefix + depth; j++) key = key * unitScale + (j < id.length ? rank[id.charCodeAt(j)]! : 0)
+    keys[i] = key * positionScale + i
+  }
+  keys.sort()
+  for (let x = 0; x < n; x++) index[x] = keys[x]! % positionScale
+  // runs of equal keys: their strings agree on the keyed units, so only longer strings can still be out of order
+  const compare = byIdThenPosition(ids)
+  for (let x = 0; x < n; ) {
+    const key = Math.floor(keys[x]! / positionScale)
+    let y = x + 1
+    let sorted = true
+    while (y < n && Math.floor(keys[y]! / positionScale) === key) {
+      if (compare(index[y - 1]!, index[y]!) > 0) sorted = false
+      y++
+    }
+    if (!sorted) index.subarray(x, y).sort(compare)
+    x = y
+  }
+  return index
 }
 
 /** The projection's occurrences in their final order, as integer columns over the orders in orderId order. */
@@ -124,10 +246,10 @@ interface Ordered {
  * per order in nominal order (orders in orderId order), then a stable sort by execution date.
  */
 const ordered = (orders: Iterable<ProjectableOrder>, window: Window, options: Options | undefined): Ordered => {
-  const all = planAll(orders, window, options)
+  const all = planInOrder(orders, window, options)
   const skipped = all.skipped
   if (window.to < window.from) return { planned: [], counts: new Int32Array(0), sorted: new Columns(0), skipped }
-  const planned = sortByOrderId(all.planned)
+  const planned = all.planned
   const m = planned.length
   const counts = new Int32Array(m)
   let total = 0
@@ -144,8 +266,9 @@ const ordered = (orders: Iterable<ProjectableOrder>, window: Window, options: Op
   const shared = new Uint8Array(m) // 1: another order has the same orderId
   const sharedAt: Array<number> = [] // sorted positions of their occurrences
   let duplicateIds = false
+  const ids = all.ids
   for (let i = 1; i < m; i++) {
-    if (planned[i - 1]!.order.orderId === planned[i]!.order.orderId) {
+    if (ids[i - 1] === ids[i]) {
       duplicateIds = true
       rank[i] = rank[i - 1]!
       shared[i] = 1
