@@ -385,13 +385,20 @@ const countingSorted = (
   const order = sorted.order
   const k = sorted.k
   const nominal = sorted.nominal
+  const runStep = new Int32Array(m)
+  sorted.runs = { step: runStep, firstK, firstNominal }
   let other = 0
   for (let i = 0; i < m; i++) {
     const c = counts[i]!
     if (c === 0) continue
     const plan = planned[i]!.plan
     const isShared = shared[i] === 1
-    if (isRun(plan)) {
+    if (isRun(plan) && !isShared) {
+      // k and the nominal day follow from the execution day (see `Columns.runs`): only the order is written
+      const step = plan.dayStep
+      runStep[i] = step
+      for (let j = 0, d = firstNominal[i]! - from; j < c; j++, d += step) order[next[d]!++] = i
+    } else if (isRun(plan)) {
       const step = plan.dayStep
       const k0 = firstK[i]!
       let day = firstNominal[i]!
@@ -400,7 +407,7 @@ const countingSorted = (
         order[x] = i
         k[x] = k0 + j
         nominal[x] = day
-        if (isShared) sharedAt.push(x)
+        sharedAt.push(x)
       }
     } else {
       for (; other < others.length && others.order[other] === i; other++) {
@@ -419,14 +426,27 @@ const countingSorted = (
 const paymentsOf = (sorted: Columns, templates: ReadonlyArray<Template>): Array<Payment.Payment> => {
   const n = sorted.length
   const payments = new Array<Payment.Payment>(n)
-  const { order, k, nominal, execution } = sorted
+  const { order, k, nominal, execution, runs } = sorted
+  if (runs === undefined) {
+    for (let x = 0; x < n; x++) {
+      payments[x] = new Payment.Projected(
+        templates[order[x]!]!,
+        k[x]!,
+        nominal[x]! as LocalDate.LocalDate,
+        execution[x]! as LocalDate.LocalDate
+      )
+    }
+    return payments
+  }
+  const { step, firstK, firstNominal } = runs
   for (let x = 0; x < n; x++) {
-    payments[x] = new Payment.Projected(
-      templates[order[x]!]!,
-      k[x]!,
-      nominal[x]! as LocalDate.LocalDate,
-      execution[x]! as LocalDate.LocalDate
-    )
+    const o = order[x]!
+    const e = execution[x]!
+    const s = step[o]!
+    // `| 0` keeps k a small integer (a division may give a double representation)
+    const kx = s === 0 ? k[x]! : (firstK[o]! + (e - firstNominal[o]!) / s) | 0
+    const nx = s === 0 ? nominal[x]! : e
+    payments[x] = new Payment.Projected(templates[o]!, kx, nx as LocalDate.LocalDate, e as LocalDate.LocalDate)
   }
   return payments
 }
@@ -666,6 +686,13 @@ class Columns {
   k: Int32Array<ArrayBuffer>
   nominal: Int32Array<ArrayBuffer>
   execution: Int32Array<ArrayBuffer>
+  /**
+   * Set by the counting sort: per planned order, the day step of a run whose payments' k and nominal day are left
+   * out of the columns (they follow from the execution day: nominal = execution, k = firstK + (day − firstNominal)
+   * / step), else 0; with the first occurrence's k and nominal day per order.
+   */
+  runs: { readonly step: Int32Array; readonly firstK: Int32Array; readonly firstNominal: Int32Array } | undefined =
+    undefined
   constructor(capacity = 1024) {
     const size = Math.max(1, capacity)
     this.order = new Int32Array(size)
