@@ -69,6 +69,12 @@ const pow10 = (k: number): bigint => POW10[k] ?? TEN ** BigInt(k)
 
 /** Why an amount does not fit a format (positive, digit limits), or `undefined` when it does (decisions: amount). */
 export const invalidReason = (amount: Amount, format: Format): string | undefined => {
+  // Fast path without normalising: a positive value at a scale within the format's decimals and below
+  // 10^(integerDigits + scale) fits, whatever trailing zeros normalising would remove.
+  const { scale, value } = amount
+  if (value > 0n && scale >= 0 && scale <= format.fractionDigits && value < pow10(format.integerDigits + scale)) {
+    return undefined
+  }
   const n = BigDecimal.normalize(amount)
   if (n.value <= 0n) return `amount must be positive, got ${toPlainString(amount)}`
   // At most `integerDigits` digits before the point ⇔ value < 10^(integerDigits + scale) (value ≥ 1, normalized);
