@@ -25,6 +25,20 @@ beforeAll(async () => {
         holdReceived?.()
         return
       }
+      if (req.url === "/reset") {
+        // the connection dies before any answer
+        req.socket.destroy()
+        return
+      }
+      if (req.url === "/large") {
+        // a body of many chunks, with two-byte characters split across the chunk boundaries
+        const text = JSON.stringify({ text: "ľščťžýáíé€".repeat(20_000) })
+        const bytes = Buffer.from(text)
+        res.setHeader("content-type", "application/json")
+        for (let i = 0; i < bytes.length; i += 4097) res.write(bytes.subarray(i, i + 4097))
+        res.end()
+        return
+      }
       res.setHeader("content-type", "application/json")
       res.setHeader("x-twice", ["a", "b"])
       res.setHeader("Response-ID", "r-1")
@@ -56,6 +70,43 @@ describe("BankTransport.layerUndici", () => {
       assert.strictEqual(exchange.headers["response-id"], "r-1")
       assert.strictEqual(exchange.headers["x-twice"], "a, b")
       assert.deepStrictEqual(JSON.parse(exchange.text), { echo: '{"a":1}', type: "application/json" })
+    })
+  )
+
+  it.live("reads a body of many chunks whole, characters split across chunks included", () =>
+    Effect.gen(function* () {
+      const exchange = yield* send("/large", Duration.seconds(5))
+      assert.strictEqual(exchange.status, 200)
+      assert.strictEqual(JSON.parse(exchange.text).text, "ľščťžýáíé€".repeat(20_000))
+    })
+  )
+
+  it.live("a connection closed before the answer is a TransportFailure of kind reset", () =>
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(send("/reset", Duration.seconds(5)))
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const error = exit.cause.reasons.find((r) => r._tag === "Fail")
+        assert.strictEqual(error?._tag === "Fail" ? error.error.kind : undefined, "reset")
+      }
+    })
+  )
+
+  it.live("a URL undici cannot use is a TransportFailure, not a defect", () =>
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(
+        Effect.flatMap(Effect.service(BankTransport.BankTransport), (transport) =>
+          transport.send(
+            { url: "not a url", headers: {}, contentType: "application/json", body: "{}" },
+            Duration.seconds(5)
+          )
+        ).pipe(Effect.provide(BankTransport.BankTransport.layerUndici()))
+      )
+      assert.isTrue(Exit.isFailure(exit))
+      if (Exit.isFailure(exit)) {
+        const error = exit.cause.reasons.find((r) => r._tag === "Fail")
+        assert.strictEqual(error?._tag === "Fail" ? error.error._tag : undefined, "TransportFailure")
+      }
     })
   )
 

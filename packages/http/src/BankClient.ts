@@ -331,25 +331,36 @@ const make = Effect.gen(function* () {
     )
   }
 
+  // core's fast paths for the common shapes, the schemas for the rest (and for the wording of every error)
   const encodeBalanceCheck = Schema.encodeUnknownResult(BalanceCheck.Request)
   const decodeResponse = Schema.decodeUnknownResult(BalanceCheck.Response)
-  const decodeBalanceCheck = (json: unknown) => Result.mapError(decodeResponse(json), (e) => Wire.firstIssue(e.issue))
+  const decodeBalanceCheck = (json: unknown) => {
+    const fast = BalanceCheck.decodeResponseFast(json)
+    return fast !== undefined
+      ? Result.succeed(fast)
+      : Result.mapError(decodeResponse(json), (e) => Wire.firstIssue(e.issue))
+  }
+  const balanceCheckBody = (request: BalanceCheck.Request): Result.Result<string, InvalidRequest> => {
+    const fast = BalanceCheck.encodeRequestFast(request)
+    if (fast !== undefined) return Result.succeed(JSON.stringify(fast))
+    const encoded = encodeBalanceCheck(request)
+    if (Result.isSuccess(encoded)) return Result.succeed(JSON.stringify(encoded.success))
+    const { path, message } = Wire.firstIssue(encoded.failure.issue)
+    return Result.fail(new InvalidRequest({ path, detail: message }))
+  }
 
   const balanceCheck = (
     request: BalanceCheck.Request,
     options: CallOptions,
-    span: Tracer.AnySpan
+    span: Tracer.AnySpan | undefined
   ): Effect.Effect<Reply<BalanceCheck.Response>, BankError> => {
     const correlationId = options.correlationId ?? crypto.randomUUID()
-    const encoded = encodeBalanceCheck(request)
-    if (Result.isFailure(encoded)) {
-      const { path, message } = Wire.firstIssue(encoded.failure.issue)
-      return fail("balanceCheck", { correlationId }, new InvalidRequest({ path, detail: message }))
-    }
+    const body = balanceCheckBody(request)
+    if (Result.isFailure(body)) return fail("balanceCheck", { correlationId }, body.failure)
     return call({
       operation: "balanceCheck",
       path: config.paths.balanceCheck,
-      body: JSON.stringify(encoded.success),
+      body: body.success,
       options,
       correlationId,
       processId: undefined,
@@ -462,11 +473,11 @@ const make = Effect.gen(function* () {
 
   // spans without stack-trace capture: capturing one costs more than the rest of the call's own work
   return BankClient.of({
-    // `useSpan` with the span handed down as the exchanges' parent: making it the fiber's current span
-    // (`withSpan`) would change the fiber's context twice per call; a token requested on the way is traced
-    // under the caller's span instead
+    // `useSpan` (through `Transport.traced`, only when a tracer is installed) with the span handed down as the
+    // exchanges' parent: making it the fiber's current span (`withSpan`) would change the fiber's context twice per
+    // call; a token requested on the way is traced under the caller's span instead
     balanceCheck: (request, options) =>
-      Effect.useSpan("BankClient.balanceCheck", (span) => balanceCheck(request, options, span)),
+      Transport.traced("BankClient.balanceCheck", (span) => balanceCheck(request, options, span)),
     standingOrdersPage: (options) =>
       Effect.withSpan(standingOrdersPage(options), "BankClient.standingOrdersPage", noStack),
     standingOrders

@@ -4,10 +4,9 @@
  * node:http); `layerUndici` calls undici directly with one agent (keep-alive, optional mutual TLS), the
  * fast path used by `BankClient.layerNode`.
  */
-import { EventEmitter } from "node:events"
 import { Cause, Context, Duration, Effect, Layer, Redacted } from "effect"
 import { HttpClient, type HttpClientError, HttpClientRequest } from "effect/http"
-import { Agent, request } from "undici"
+import { Agent, type Dispatcher } from "undici"
 import type { Tls } from "./BankConfig.ts"
 import { TransportFailure } from "./BankError.ts"
 
@@ -67,28 +66,116 @@ export const classify = (cause: unknown, fallback: string): TransportFailure => 
 const timedOut = (timeout: Duration.Duration) =>
   new TransportFailure({ kind: "timeout", detail: `no complete response within ${Duration.format(timeout)}` })
 
-/** One undici request read completely, with undici's headers and body timeouts and an abort emitter. */
-const exchangeUndici = async (agent: Agent, outgoing: Outgoing, ms: number, abort: EventEmitter): Promise<Exchange> => {
-  const response = await request(outgoing.url, {
-    method: "POST",
-    dispatcher: agent,
-    // the bank client's headers already carry the content type: no copy per request then
-    headers:
-      outgoing.headers["Content-Type"] === outgoing.contentType
-        ? outgoing.headers
-        : { ...outgoing.headers, "Content-Type": outgoing.contentType },
-    body: outgoing.body,
-    signal: abort,
-    headersTimeout: ms,
-    bodyTimeout: ms
-  })
-  const text = await response.body.text()
-  const headers: Record<string, string> = {}
-  for (const name in response.headers) {
-    const value = response.headers[name]
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
+/** Response headers as undici hands them to a dispatch handler. */
+type IncomingHttpHeaders = Parameters<NonNullable<Dispatcher.DispatchHandler["onResponseStart"]>>[2]
+
+/** Where a URL goes: undici's `dispatch` takes the origin and the path apart. */
+interface Target {
+  readonly origin: string
+  readonly path: string
+}
+
+/** The bank's few URLs, parsed once each (a client sends to the same three paths all day). */
+const targets = new Map<string, Target>()
+const targetOf = (url: string): Target => {
+  let target = targets.get(url)
+  if (target === undefined) {
+    const parsed = new URL(url)
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` }
+    if (targets.size >= 64) targets.clear()
+    targets.set(url, target)
   }
-  return { status: response.statusCode, headers, text }
+  return target
+}
+
+/** Response header values as single texts (repeated headers joined with ", "), copied only when one repeats. */
+const flatHeaders = (headers: IncomingHttpHeaders): Record<string, string> => {
+  let flat = true
+  for (const name in headers) {
+    const value = headers[name]
+    if (typeof value !== "string") {
+      flat = false
+      break
+    }
+  }
+  if (flat) return headers as Record<string, string>
+  const copy: Record<string, string> = {}
+  for (const name in headers) {
+    const value = headers[name]
+    if (value !== undefined) copy[name] = Array.isArray(value) ? value.join(", ") : value
+  }
+  return copy
+}
+
+/**
+ * One exchange on undici's dispatcher API: the status, headers and body chunks arrive as callbacks, with no
+ * response stream and no promise in between (undici's `request` builds both; this is what makes the client
+ * cheaper than a bare `request` call). The result is handed to the fiber in a microtask, never from inside
+ * undici's parser callbacks; an interruption aborts the request through undici's controller.
+ */
+class Exchanger implements Dispatcher.DispatchHandler {
+  private status = 0
+  private headers: Record<string, string> = {}
+  private readonly chunks: Array<Buffer> = []
+  private controller: Dispatcher.DispatchController | undefined = undefined
+  private settled = false
+  interrupted = false
+
+  private readonly resume: (effect: Effect.Effect<Exchange, TransportFailure>) => void
+  private readonly timeout: Duration.Duration
+
+  constructor(resume: (effect: Effect.Effect<Exchange, TransportFailure>) => void, timeout: Duration.Duration) {
+    this.resume = resume
+    this.timeout = timeout
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    if (this.interrupted) controller.abort(new Error("interrupted"))
+    else this.controller = controller
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.status = statusCode
+    this.headers = flatHeaders(headers)
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk)
+  }
+
+  onResponseEnd(): void {
+    const chunks = this.chunks
+    const text =
+      chunks.length === 0
+        ? ""
+        : chunks.length === 1
+          ? chunks[0]!.toString("utf8")
+          : Buffer.concat(chunks).toString("utf8")
+    this.settle(Effect.succeed({ status: this.status, headers: this.headers, text }))
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    const code = errorCode(error)
+    this.settle(
+      Effect.fail(
+        code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT"
+          ? timedOut(this.timeout)
+          : classify(error, "request failed")
+      )
+    )
+  }
+
+  /** Stops the exchange after the fiber was interrupted. */
+  abort(): void {
+    this.interrupted = true
+    this.controller?.abort(new Error("interrupted"))
+  }
+
+  private settle(effect: Effect.Effect<Exchange, TransportFailure>): void {
+    if (this.settled) return
+    this.settled = true
+    queueMicrotask(() => this.resume(effect))
+  }
 }
 
 /** The transport service. */
@@ -158,28 +245,33 @@ export class BankTransport extends Context.Service<
           (agent) => Effect.promise(() => agent.close())
         )
         return BankTransport.of({
-          send: (outgoing, timeout) => {
-            const ms = Math.max(1, Duration.toMillis(timeout))
-            // a callback without an AbortController (costly to make per request): undici also takes an event
-            // emitter as its abort signal, and the fiber's interruption emits "abort" on it
-            return Effect.callback<Exchange, TransportFailure>((resume) => {
-              const abort = new EventEmitter()
-              exchangeUndici(agent, outgoing, ms, abort).then(
-                (exchange) => resume(Effect.succeed(exchange)),
-                (cause) =>
-                  resume(
-                    Effect.fail(
-                      errorCode(cause) === "UND_ERR_HEADERS_TIMEOUT" || errorCode(cause) === "UND_ERR_BODY_TIMEOUT"
-                        ? timedOut(timeout)
-                        : classify(cause, "request failed")
-                    )
-                  )
-              )
-              return Effect.sync(() => {
-                abort.emit("abort")
-              })
+          send: (outgoing, timeout) =>
+            Effect.callback<Exchange, TransportFailure>((resume) => {
+              const ms = Math.max(1, Duration.toMillis(timeout))
+              const exchanger = new Exchanger(resume, timeout)
+              try {
+                const target = targetOf(outgoing.url)
+                agent.dispatch(
+                  {
+                    origin: target.origin,
+                    path: target.path,
+                    method: "POST",
+                    // the bank client's headers already carry the content type: no copy per request then
+                    headers:
+                      outgoing.headers["Content-Type"] === outgoing.contentType
+                        ? outgoing.headers
+                        : { ...outgoing.headers, "Content-Type": outgoing.contentType },
+                    body: outgoing.body,
+                    headersTimeout: ms,
+                    bodyTimeout: ms
+                  },
+                  exchanger
+                )
+              } catch (cause) {
+                exchanger.onResponseError(undefined as never, cause instanceof Error ? cause : new Error(String(cause)))
+              }
+              return Effect.sync(() => exchanger.abort())
             })
-          }
         })
       })
     )

@@ -62,6 +62,14 @@ interface Issued {
   readonly token: Token
   /** How long the cache may keep it: lifetime minus safety margin minus the time the request took. */
   readonly keepMillis: number
+  /** The same as an instant: when the request finished plus `keepMillis`, in epoch milliseconds by `Clock`. */
+  readonly keepUntil: number
+}
+
+/** A token the service hands out without asking the cache, until `keepUntil`. */
+interface Hot {
+  readonly token: Exit.Exit<Token>
+  readonly keepUntil: number
 }
 
 const decodeResponse = Schema.decodeUnknownResult(Schema.fromJsonString(AccessToken.TokenResponse))
@@ -134,7 +142,8 @@ export class TokenService extends Context.Service<
               expiresAt: started + expiresIn * 1000
             },
             // counted from the moment the request was sent: the bank's clock started no earlier
-            keepMillis: Math.max(0, expiresIn * 1000 - margin - (finished - started))
+            keepMillis: Math.max(0, expiresIn * 1000 - margin - (finished - started)),
+            keepUntil: finished + Math.max(0, expiresIn * 1000 - margin - (finished - started))
           }
         })
 
@@ -153,9 +162,38 @@ export class TokenService extends Context.Service<
           timeToLive: (exit) => (Exit.isSuccess(exit) ? Duration.millis(exit.value.keepMillis) : Duration.zero)
         }
       )
+      // In front of the cache, which stays the one place that requests tokens (one request for concurrent
+      // callers, time to live): the token of each scope set as a ready exit, read with one clock reading. It is
+      // refreshed from the cache and dropped on `invalidate`; a generation count per scope set keeps a lookup
+      // that started before an `invalidate` from putting the refused token back.
+      const hot = new Map<string, Hot>()
+      const generations = new Map<string, number>()
+      const fromCache = (key: string): Effect.Effect<Token, BankError> => {
+        const generation = generations.get(key) ?? 0
+        return Effect.map(Cache.get(cache, key), (issued) => {
+          if ((generations.get(key) ?? 0) === generation) {
+            hot.set(key, { token: Exit.succeed(issued.token), keepUntil: issued.keepUntil })
+          }
+          return issued.token
+        })
+      }
       return TokenService.of({
-        get: (scopes) => Effect.map(Cache.get(cache, keyOf(scopes)), (issued) => issued.token),
-        invalidate: (scopes) => Cache.invalidate(cache, keyOf(scopes))
+        get: (scopes) => {
+          const key = keyOf(scopes)
+          return Effect.clockWith((clock) => {
+            const entry = hot.get(key)
+            return entry !== undefined && clock.currentTimeMillisUnsafe() < entry.keepUntil
+              ? entry.token
+              : fromCache(key)
+          })
+        },
+        invalidate: (scopes) =>
+          Effect.suspend(() => {
+            const key = keyOf(scopes)
+            hot.delete(key)
+            generations.set(key, (generations.get(key) ?? 0) + 1)
+            return Cache.invalidate(cache, key)
+          })
       })
     })
   )

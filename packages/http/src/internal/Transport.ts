@@ -3,7 +3,7 @@
  * into a `BankError` reason. Also the retry loop (bounded attempts and time, exponential backoff, jitter).
  */
 import { ErrorBody } from "@tppkit/core"
-import { Clock, Duration, Effect, Random, type Tracer } from "effect"
+import { Clock, Duration, Effect, type Fiber, Random, References, Tracer } from "effect"
 import type { RetryPolicy } from "../BankConfig.ts"
 import {
   BadRequest,
@@ -80,29 +80,46 @@ export const send = (
     readonly parent?: Tracer.AnySpan | undefined
   }
 ): Effect.Effect<Exchange, BankError> =>
-  // `useSpan`, not `withSpan`: nothing runs inside the exchange that needs it as parent span, and providing a
-  // parent span changes the fiber's context (a context cache rebuilt on every request)
-  Effect.useSpan(
-    `tppkit.${options.operation}`,
-    {
-      kind: "client",
-      ...(options.parent === undefined ? {} : { parent: options.parent }),
-      attributes: {
-        "http.request.method": "POST",
-        "url.path": pathOf(outgoing.url),
-        "tppkit.request_id": options.identity.requestId ?? ""
-      }
-    },
-    (span) =>
-      Effect.matchEffect(transport.send(outgoing, options.timeout), {
-        onFailure: (reason) =>
-          Effect.fail(new BankError({ operation: options.operation, identity: options.identity, reason })),
-        onSuccess: (exchange) => {
-          span.attribute("http.response.status_code", exchange.status)
-          return Effect.succeed(exchange)
+  Effect.withFiber((fiber) => {
+    const exchange = Effect.mapError(
+      transport.send(outgoing, options.timeout),
+      (reason) => new BankError({ operation: options.operation, identity: options.identity, reason })
+    )
+    if (!isTraced(fiber)) return exchange
+    // `useSpan`, not `withSpan`: nothing runs inside the exchange that needs it as parent span, and providing a
+    // parent span changes the fiber's context (a context cache rebuilt on every request)
+    return Effect.useSpan(
+      `tppkit.${options.operation}`,
+      {
+        kind: "client",
+        ...(options.parent === undefined ? {} : { parent: options.parent }),
+        attributes: {
+          "http.request.method": "POST",
+          "url.path": pathOf(outgoing.url),
+          "tppkit.request_id": options.identity.requestId ?? ""
         }
-      })
-  )
+      },
+      (span) =>
+        Effect.map(exchange, (received) => {
+          span.attribute("http.response.status_code", received.status)
+          return received
+        })
+    )
+  })
+
+/**
+ * Whether spans made on this fiber are seen by anyone: a tracer other than effect's default in-memory one is
+ * installed (an exporter, a test's recording tracer) and tracing is not switched off. The default tracer's spans
+ * go nowhere, so the client skips making them (what effect's `Tracer.nativeTracer` documentation suggests).
+ */
+export const isTraced = (fiber: Fiber.Fiber<unknown, unknown>): boolean =>
+  fiber.getRef(Tracer.Tracer) !== Tracer.nativeTracer && fiber.getRef(References.TracerEnabled)
+
+/** Runs `f` in a span named `name` when spans are seen (see {@link isTraced}), else without one. */
+export const traced = <A, E, R>(
+  name: string,
+  f: (span: Tracer.Span | undefined) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> => Effect.withFiber((fiber) => (isTraced(fiber) ? Effect.useSpan(name, f) : f(undefined)))
 
 const pathOf = (url: string): string => {
   const start = url.indexOf("/", url.indexOf("//") + 2)
