@@ -2,8 +2,9 @@
  * HTTP client overhead (issue 4): one balance check through the whole client stack (BankClient: validation,
  * encoding, cached token, headers, span, timeout, retry wrapper, decoding) against a bare undici request with the
  * same headers and body, to the same minimal node:http server on loopback, in one process, alternating rounds.
- * Reports the ratio of median per-request times (target ≤ 1.2×), and the stack's own CPU time per call over a
- * transport that answers in-process (no socket), which is what the stack adds whatever the network does.
+ * Reports the ratio of median per-request times (target ≤ 1.2×); the same with a tracer installed (the client makes
+ * spans only then); the stack against a bare call of undici's dispatcher API, which its transport uses; and the
+ * stack's own CPU time per call over a transport that answers in-process (no socket).
  *
  * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/http.ts` alone.
  * Environment: BENCH_HTTP_ROUNDS (default 40), BENCH_HTTP_REQUESTS (per round, default 250).
@@ -15,7 +16,7 @@ import type { AddressInfo } from "node:net"
 import { loadavg } from "node:os"
 import { Currency, Iban, Money } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, Budget, TokenService } from "@tppkit/http"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { Effect, Layer, ManagedRuntime, Redacted, Tracer } from "effect"
 import { Agent, request } from "undici"
 
 const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 40)
@@ -53,13 +54,22 @@ const checkRequest = {
   amount: { value: Money.parseUnsafe("120.50"), currency: Currency.EUR }
 }
 
-const stackRound = (n: number): Promise<void> =>
-  runtime.runPromise(
-    Effect.gen(function* () {
-      const client = yield* BankClient.BankClient
-      for (let i = 0; i < n; i++) yield* client.balanceCheck(checkRequest, { psu })
-    })
-  )
+const calls = (n: number) =>
+  Effect.gen(function* () {
+    const client = yield* BankClient.BankClient
+    for (let i = 0; i < n; i++) yield* client.balanceCheck(checkRequest, { psu })
+  })
+const stackRound = (n: number): Promise<void> => runtime.runPromise(calls(n))
+
+// a tracer that makes every span (as an exporter would) and keeps none: the client's spans are then made and ended
+let spansMade = 0
+const makingTracer = Tracer.make({
+  span: (options) => {
+    spansMade++
+    return new Tracer.NativeSpan(options)
+  }
+})
+const tracedRound = (n: number): Promise<void> => runtime.runPromise(Effect.withTracer(calls(n), makingTracer))
 
 const agent = new Agent()
 const url = `${baseUrl}/piisp-test/api/v1/accounts/balanceCheck`
@@ -91,6 +101,49 @@ const bareRound = async (n: number): Promise<void> => {
   }
 }
 
+// the same request on undici's dispatcher API, which the client's transport uses: what the stack adds to that
+const { origin, pathname } = new URL(url)
+const dispatchOnce = (): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    let status = 0
+    agent.dispatch(
+      {
+        origin,
+        path: pathname,
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json;charset=UTF-8",
+          Authorization: "Bearer bench-token",
+          "Request-ID": randomUUID(),
+          "Correlation-ID": randomUUID(),
+          "PSU-IP-Address": psu.ipAddress,
+          "PSU-Device-OS": psu.deviceOs,
+          "PSU-User-Agent": psu.userAgent
+        },
+        body: JSON.stringify(wireRequest)
+      },
+      {
+        onRequestStart: () => {},
+        onResponseStart: (_c, statusCode) => {
+          status = statusCode
+        },
+        onResponseData: (_c, chunk) => {
+          chunks.push(chunk)
+        },
+        onResponseEnd: () => {
+          const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { response?: string }
+          if (status !== 200 || parsed.response !== "APPR") reject(new Error("unexpected bare response"))
+          else resolve()
+        },
+        onResponseError: (_c, error) => reject(error)
+      }
+    )
+  })
+const dispatchRound = async (n: number): Promise<void> => {
+  for (let i = 0; i < n; i++) await dispatchOnce()
+}
+
 const time = async (f: () => Promise<void>): Promise<number> => {
   const start = process.hrtime.bigint()
   await f()
@@ -105,39 +158,45 @@ const median = (xs: Array<number>): number => {
 
 // warm-up: token, connections, JIT
 await stackRound(500)
+await tracedRound(500)
 await bareRound(500)
+await dispatchRound(500)
 
-// many short alternating rounds: the load of a shared machine drifts less within a pair of rounds than over a run
-const stack: Array<number> = []
-const bare: Array<number> = []
+// many short rounds, the four kinds in turn with the starting one rotating (none always runs on a warmer process):
+// the load of a shared machine drifts less within one turn than over a run
+const kinds = { stack: stackRound, traced: tracedRound, bare: bareRound, dispatch: dispatchRound }
+type Kind = keyof typeof kinds
+const names = Object.keys(kinds) as Array<Kind>
+const perKind: Record<Kind, Array<number>> = { stack: [], traced: [], bare: [], dispatch: [] }
 const pairRatios: Array<number> = []
 for (let r = 0; r < rounds; r++) {
-  // alternate which one goes first, so neither always runs on a warmer process
-  let s: number
-  let b: number
-  if (r % 2 === 0) {
-    s = (await time(() => stackRound(perRound))) / perRound
-    b = (await time(() => bareRound(perRound))) / perRound
-  } else {
-    b = (await time(() => bareRound(perRound))) / perRound
-    s = (await time(() => stackRound(perRound))) / perRound
+  const turn: Partial<Record<Kind, number>> = {}
+  for (let j = 0; j < names.length; j++) {
+    const kind = names[(r + j) % names.length] as Kind
+    turn[kind] = (await time(() => kinds[kind](perRound))) / perRound
+    perKind[kind].push(turn[kind])
   }
-  stack.push(s)
-  bare.push(b)
-  pairRatios.push(s / b)
+  pairRatios.push((turn.stack ?? 0) / (turn.bare ?? 1))
 }
 
 const ms = (x: number) => `${(x * 1000).toFixed(0)} µs`
-const ratio = median(stack) / median(bare)
+const m = (kind: Kind) => median(perKind[kind])
+const ratio = m("stack") / m("bare")
 console.log(
   `http client overhead (${rounds} rounds × ${perRound} sequential balance checks, loopback; load average ${loadavg()
     .map((x) => x.toFixed(1))
     .join(" ")})`
 )
-console.log(`  whole client stack  median ${ms(median(stack))}/request`)
-console.log(`  bare undici request median ${ms(median(bare))}/request`)
+console.log(`  whole client stack        median ${ms(m("stack"))}/request`)
+console.log(`  bare undici request       median ${ms(m("bare"))}/request`)
 console.log(`  ratio ${ratio.toFixed(2)}× (target ≤ 1.2×) ${ratio <= 1.2 ? "ok" : "ABOVE TARGET"}`)
-console.log(`  median of the per-round-pair ratios ${median(pairRatios).toFixed(2)}×`)
+console.log(`  median of the per-turn ratios ${median(pairRatios).toFixed(2)}×`)
+console.log(
+  `  with a tracer installed   median ${ms(m("traced"))}/request, ${(m("traced") / m("bare")).toFixed(2)}× bare (2 spans per call; ${spansMade} made)`
+)
+console.log(
+  `  bare undici dispatch      median ${ms(m("dispatch"))}/request: the stack is ${(m("stack") / m("dispatch")).toFixed(2)}× the dispatcher API it runs on`
+)
 
 // the stack's own CPU per call: the same client over a transport that answers at once, in-process
 const inProcess = ManagedRuntime.make(

@@ -164,7 +164,8 @@ type ApiOperation = "balanceCheck" | "standingOrders"
 
 interface CallSpec<A> {
   readonly operation: ApiOperation
-  readonly path: string
+  /** The whole URL, made once per client: the same string every time, so the transport's URL lookup hashes it once. */
+  readonly url: string
   readonly body: string
   readonly options: CallOptions
   readonly correlationId: string
@@ -195,12 +196,25 @@ const psuProblem = (psu: PsuContext.PsuContext): InvalidRequest | undefined => {
 
 const retryable = (e: BankError): boolean => isTransient(e.reason)
 
+/** The identity of a request with the bank's Response-ID added. */
+const withResponseId = (identity: Identity, responseId: string): Identity => {
+  const result: { -readonly [K in keyof Identity]: Identity[K] } = {}
+  if (identity.requestId !== undefined) result.requestId = identity.requestId
+  if (identity.correlationId !== undefined) result.correlationId = identity.correlationId
+  if (identity.processId !== undefined) result.processId = identity.processId
+  result.responseId = responseId
+  return result
+}
+
 const make = Effect.gen(function* () {
   const config = yield* BankConfig
   const unattendedPolicy = { ...config.retry, maxAttempts: 1 }
   const transport = yield* BankTransport
   const tokens = yield* TokenProvider
   const budget = yield* Budget
+
+  const balanceCheckUrl = `${config.baseUrl}${config.paths.balanceCheck}`
+  const standingOrderUrl = `${config.baseUrl}${config.paths.standingOrder}`
 
   const fail = (operation: ApiOperation, identity: Identity, reason: BankError["reason"]) =>
     Effect.fail(new BankError({ operation, identity, reason }))
@@ -211,36 +225,45 @@ const make = Effect.gen(function* () {
     identity: Identity,
     exchange: Exchange
   ): Effect.Effect<Reply<A>, BankError> => {
-    const echoedIdentity = Transport.echoedIdentity(identity, exchange.headers)
+    const headers = exchange.headers
     if (exchange.status < 200 || exchange.status > 299) {
       return Effect.flatMap(DateTime.now, (now) =>
-        fail(spec.operation, echoedIdentity, Transport.statusReason(exchange, DateTime.toEpochMillis(now)))
+        fail(
+          spec.operation,
+          Transport.echoedIdentity(identity, headers),
+          Transport.statusReason(exchange, DateTime.toEpochMillis(now))
+        )
       )
     }
     let json: unknown
     try {
       json = JSON.parse(exchange.text)
     } catch {
-      return fail(spec.operation, echoedIdentity, new MalformedResponse({ path: "$", detail: "the body is not JSON" }))
+      return fail(
+        spec.operation,
+        Transport.echoedIdentity(identity, headers),
+        new MalformedResponse({ path: "$", detail: "the body is not JSON" })
+      )
     }
     const decoded = spec.decode(json)
     if (Result.isFailure(decoded)) {
       return fail(
         spec.operation,
-        echoedIdentity,
+        Transport.echoedIdentity(identity, headers),
         new MalformedResponse({ path: decoded.failure.path, detail: decoded.failure.message })
       )
     }
-    const echoedCorrelation = exchange.headers["correlation-id"]
-    const echoedProcess = exchange.headers["process-id"]
+    // built field by field (no spreads): this runs on every response
+    const responseId = headers["response-id"]
+    const echoedCorrelation = headers["correlation-id"]
+    const echoedProcess = headers["process-id"]
+    const echoed: { correlationId?: string; processId?: string } = {}
+    if (echoedCorrelation !== undefined) echoed.correlationId = echoedCorrelation
+    if (echoedProcess !== undefined) echoed.processId = echoedProcess
     return Effect.succeed({
       body: decoded.success,
-      identity:
-        echoedIdentity.responseId === undefined ? identity : { ...identity, responseId: echoedIdentity.responseId },
-      echoed: {
-        ...(echoedCorrelation === undefined ? {} : { correlationId: echoedCorrelation }),
-        ...(echoedProcess === undefined ? {} : { processId: echoedProcess })
-      }
+      identity: responseId === undefined ? identity : withResponseId(identity, responseId),
+      echoed
     })
   }
 
@@ -258,7 +281,7 @@ const make = Effect.gen(function* () {
       psu: PsuContext.toHeaders(spec.options.psu)
     })
     const outgoing = {
-      url: `${config.baseUrl}${spec.path}`,
+      url: spec.url,
       headers,
       contentType: Headers.jsonContentType,
       body: spec.body
@@ -359,7 +382,7 @@ const make = Effect.gen(function* () {
     if (Result.isFailure(body)) return fail("balanceCheck", { correlationId }, body.failure)
     return call({
       operation: "balanceCheck",
-      path: config.paths.balanceCheck,
+      url: balanceCheckUrl,
       body: body.success,
       options,
       correlationId,
@@ -403,7 +426,7 @@ const make = Effect.gen(function* () {
     if (page !== undefined) body.page = page
     return call({
       operation: "standingOrders",
-      path: config.paths.standingOrder,
+      url: standingOrderUrl,
       body: JSON.stringify(body),
       options,
       correlationId,

@@ -54,14 +54,16 @@ export const statusReason = (exchange: Exchange, nowMillis: number): Reason => {
 /** The identity echoed by a response: Response-ID, Correlation-ID and Process-ID. */
 export const echoedIdentity = (identity: Identity, headers: Readonly<Record<string, string>>): Identity => {
   const responseId = headers["response-id"]
-  const correlationId = headers["correlation-id"]
-  const processId = headers["process-id"]
-  return {
-    ...identity,
-    ...(responseId === undefined ? {} : { responseId }),
-    ...(identity.correlationId === undefined && correlationId !== undefined ? { correlationId } : {}),
-    ...(identity.processId === undefined && processId !== undefined ? { processId } : {})
-  }
+  const correlationId = identity.correlationId ?? headers["correlation-id"]
+  const processId = identity.processId ?? headers["process-id"]
+  // built field by field (no spreads): this runs on every response
+  const echoed: { -readonly [K in keyof Identity]: Identity[K] } = {}
+  if (identity.requestId !== undefined) echoed.requestId = identity.requestId
+  if (correlationId !== undefined) echoed.correlationId = correlationId
+  if (processId !== undefined) echoed.processId = processId
+  if (responseId !== undefined) echoed.responseId = responseId
+  else if (identity.responseId !== undefined) echoed.responseId = identity.responseId
+  return echoed
 }
 
 /**
