@@ -293,6 +293,32 @@ describe("BankClient.balanceCheck", () => {
     }).pipe(Effect.provide(stack(stub)), Effect.withTracer(tracer))
   })
 
+  it.effect("a page of standing orders is traced the same way; no IBAN or header lands in a span", () => {
+    const stub = makeStub()
+    const spans: Array<Tracer.NativeSpan> = []
+    const tracer = Tracer.make({
+      span: (options) => {
+        const span = new Tracer.NativeSpan(options)
+        spans.push(span)
+        return span
+      }
+    })
+    return Effect.gen(function* () {
+      const client = yield* BankClient.BankClient
+      yield* client.standingOrdersPage({ psu, iban: IBAN }).pipe(Effect.withSpan("caller"))
+      const [call] = spans.filter((s) => s.name === "BankClient.standingOrdersPage")
+      const exchanges = spans.filter((s) => s.name === "tppkit.standingOrders")
+      assert.strictEqual(exchanges.length, 1)
+      assert.strictEqual(exchanges[0]?.parent._tag === "Some" ? exchanges[0].parent.value : undefined, call)
+      assert.strictEqual(exchanges[0]?.attributes.get("url.path"), "/aisp-test/api/v1/accounts/standingOrder")
+      assert.strictEqual(exchanges[0]?.attributes.get("tppkit.request_id"), apiCalls(stub)[0]?.headers["request-id"])
+      const recorded = JSON.stringify(spans.map((s) => [s.name, [...s.attributes]]))
+      assert.notInclude(recorded, IBAN)
+      assert.notInclude(recorded, psu.ipAddress)
+      assert.notInclude(recorded, TOKEN_PREFIX)
+    }).pipe(Effect.provide(stack(stub)), Effect.withTracer(tracer))
+  })
+
   it.effect("a sandbox client refuses a live token", () => {
     const stub = makeStub()
     return Effect.gen(function* () {

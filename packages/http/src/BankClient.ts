@@ -158,8 +158,6 @@ export const layerNodeFromOptions = (
 ): Layer.Layer<BankClient | BankConfig | TokenService | Budget, BankConfigError> =>
   BankClient.layerNode(BankConfig.layer(options), budget)
 
-const noStack = { captureStackTrace: false } as const
-
 type ApiOperation = "balanceCheck" | "standingOrders"
 
 interface CallSpec<A> {
@@ -418,7 +416,8 @@ const make = Effect.gen(function* () {
     pageSize: number | undefined,
     correlationId: string,
     processId: string,
-    unattended: string | undefined
+    unattended: string | undefined,
+    span?: Tracer.AnySpan | undefined
   ): Effect.Effect<Reply<StandingOrdersPage>, BankError> => {
     const body: Record<string, unknown> = {}
     if (options.iban !== undefined) body.iban = options.iban
@@ -432,12 +431,14 @@ const make = Effect.gen(function* () {
       correlationId,
       processId,
       unattended,
-      decode: (json) => Result.map(Wire.decodePage(json), (p) => ({ ...p, page: page ?? 0 }))
+      decode: (json) => Result.map(Wire.decodePage(json), (p) => ({ ...p, page: page ?? 0 })),
+      span
     })
   }
 
   const standingOrdersPage = Effect.fnUntraced(function* (
-    options: PageOptions
+    options: PageOptions,
+    span: Tracer.AnySpan | undefined
   ): Effect.fn.Return<Reply<StandingOrdersPage>, BankError> {
     const correlationId = options.correlationId ?? crypto.randomUUID()
     const invalid = validatePaging(options.page, options.pageSize)
@@ -449,7 +450,8 @@ const make = Effect.gen(function* () {
       options.pageSize,
       correlationId,
       options.processId ?? crypto.randomUUID(),
-      unattended
+      unattended,
+      span
     )
   })
 
@@ -494,15 +496,14 @@ const make = Effect.gen(function* () {
       })
     )
 
-  // spans without stack-trace capture: capturing one costs more than the rest of the call's own work
   return BankClient.of({
-    // `useSpan` (through `Transport.traced`, only when a tracer is installed) with the span handed down as the
-    // exchanges' parent: making it the fiber's current span (`withSpan`) would change the fiber's context twice per
-    // call; a token requested on the way is traced under the caller's span instead
+    // `useSpan` (through `Transport.traced`, only when a tracer is installed; no stack-trace capture) with the span
+    // handed down as the exchanges' parent: making it the fiber's current span (`withSpan`) would change the
+    // fiber's context twice per call; a token requested on the way is traced under the caller's span instead
     balanceCheck: (request, options) =>
       Transport.traced("BankClient.balanceCheck", (span) => balanceCheck(request, options, span)),
     standingOrdersPage: (options) =>
-      Effect.withSpan(standingOrdersPage(options), "BankClient.standingOrdersPage", noStack),
+      Transport.traced("BankClient.standingOrdersPage", (span) => standingOrdersPage(options, span)),
     standingOrders
   })
 })
