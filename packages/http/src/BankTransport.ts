@@ -119,18 +119,27 @@ class Exchanger implements Dispatcher.DispatchHandler {
   private readonly chunks: Array<Buffer> = []
   private controller: Dispatcher.DispatchController | undefined = undefined
   private settled = false
-  interrupted = false
+  /** Set when the exchange was given up (interruption, deadline): a request not yet started is aborted on start. */
+  private abandoned = false
+  private readonly timer: ReturnType<typeof setTimeout>
 
   private readonly resume: (effect: Effect.Effect<Exchange, TransportFailure>) => void
   private readonly timeout: Duration.Duration
 
-  constructor(resume: (effect: Effect.Effect<Exchange, TransportFailure>) => void, timeout: Duration.Duration) {
+  constructor(
+    resume: (effect: Effect.Effect<Exchange, TransportFailure>) => void,
+    timeout: Duration.Duration,
+    ms: number
+  ) {
     this.resume = resume
     this.timeout = timeout
+    // the deadline of the whole exchange, connect to last byte, on a native timer: undici's own headers and body
+    // timeouts run on its coarse timers and fire up to a second late
+    this.timer = setTimeout(() => this.expire(), ms)
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
-    if (this.interrupted) controller.abort(new Error("interrupted"))
+    if (this.abandoned) controller.abort(new Error("abandoned"))
     else this.controller = controller
   }
 
@@ -167,13 +176,21 @@ class Exchanger implements Dispatcher.DispatchHandler {
 
   /** Stops the exchange after the fiber was interrupted. */
   abort(): void {
-    this.interrupted = true
+    clearTimeout(this.timer)
+    this.abandoned = true
     this.controller?.abort(new Error("interrupted"))
+  }
+
+  private expire(): void {
+    this.settle(Effect.fail(timedOut(this.timeout)))
+    this.abandoned = true
+    this.controller?.abort(new Error("timed out"))
   }
 
   private settle(effect: Effect.Effect<Exchange, TransportFailure>): void {
     if (this.settled) return
     this.settled = true
+    clearTimeout(this.timer)
     queueMicrotask(() => this.resume(effect))
   }
 }
@@ -220,7 +237,7 @@ export class BankTransport extends Context.Service<
 
   /**
    * Direct undici calls through one scoped agent (closed with the layer), with the client certificate, key,
-   * passphrase and CA when given; the timeout is undici's headers and body timeouts.
+   * passphrase and CA when given; the timeout is a deadline for the whole exchange (connect to last byte).
    */
   static readonly layerUndici = (tls?: Tls): Layer.Layer<BankTransport> =>
     Layer.effect(
@@ -248,7 +265,7 @@ export class BankTransport extends Context.Service<
           send: (outgoing, timeout) =>
             Effect.callback<Exchange, TransportFailure>((resume) => {
               const ms = Math.max(1, Duration.toMillis(timeout))
-              const exchanger = new Exchanger(resume, timeout)
+              const exchanger = new Exchanger(resume, timeout, ms)
               try {
                 const target = targetOf(outgoing.url)
                 agent.dispatch(
@@ -261,9 +278,8 @@ export class BankTransport extends Context.Service<
                       outgoing.headers["Content-Type"] === outgoing.contentType
                         ? outgoing.headers
                         : { ...outgoing.headers, "Content-Type": outgoing.contentType },
-                    body: outgoing.body,
-                    headersTimeout: ms,
-                    bodyTimeout: ms
+                    // the exchanger's deadline covers the whole exchange; undici's own timeouts stay at their defaults
+                    body: outgoing.body
                   },
                   exchanger
                 )
