@@ -78,6 +78,16 @@ const wireRequest = {
   iban: "SK2411000000002612345678",
   amount: { value: 120.5, currency: "EUR" }
 }
+/** The headers the stack sends, with fresh IDs per request. */
+const wireHeaders = () => ({
+  "Content-Type": "application/json;charset=UTF-8",
+  Authorization: "Bearer bench-token",
+  "Request-ID": randomUUID(),
+  "Correlation-ID": randomUUID(),
+  "PSU-IP-Address": psu.ipAddress,
+  "PSU-Device-OS": psu.deviceOs,
+  "PSU-User-Agent": psu.userAgent
+})
 const bareRound = async (n: number): Promise<void> => {
   for (let i = 0; i < n; i++) {
     // like the stack: the body serialised per request, the response parsed as JSON
@@ -85,15 +95,7 @@ const bareRound = async (n: number): Promise<void> => {
     const res = await request(url, {
       method: "POST",
       dispatcher: agent,
-      headers: {
-        "Content-Type": "application/json;charset=UTF-8",
-        Authorization: "Bearer bench-token",
-        "Request-ID": randomUUID(),
-        "Correlation-ID": randomUUID(),
-        "PSU-IP-Address": psu.ipAddress,
-        "PSU-Device-OS": psu.deviceOs,
-        "PSU-User-Agent": psu.userAgent
-      },
+      headers: wireHeaders(),
       body
     })
     const parsed = JSON.parse(await res.body.text()) as { response?: string }
@@ -112,15 +114,7 @@ const dispatchOnce = (): Promise<void> =>
         origin,
         path: pathname,
         method: "POST",
-        headers: {
-          "Content-Type": "application/json;charset=UTF-8",
-          Authorization: "Bearer bench-token",
-          "Request-ID": randomUUID(),
-          "Correlation-ID": randomUUID(),
-          "PSU-IP-Address": psu.ipAddress,
-          "PSU-Device-OS": psu.deviceOs,
-          "PSU-User-Agent": psu.userAgent
-        },
+        headers: wireHeaders(),
         body: JSON.stringify(wireRequest)
       },
       {

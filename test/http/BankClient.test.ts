@@ -23,6 +23,19 @@ const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankErro
   return e.error
 }
 
+/** A tracer that keeps every span it makes. */
+const recordingTracer = () => {
+  const spans: Array<Tracer.NativeSpan> = []
+  const tracer = Tracer.make({
+    span: (options) => {
+      const span = new Tracer.NativeSpan(options)
+      spans.push(span)
+      return span
+    }
+  })
+  return { spans, tracer }
+}
+
 const apiCalls = (stub: Stub) => stub.seen.filter((s) => !s.path.endsWith("/connect/token"))
 const tokenCalls = (stub: Stub) => stub.seen.filter((s) => s.path.endsWith("/connect/token"))
 
@@ -267,14 +280,7 @@ describe("BankClient.balanceCheck", () => {
 
   it.effect("traces the call in one span with each exchange as a child span, under the caller's span", () => {
     const stub = makeStub()
-    const spans: Array<Tracer.NativeSpan> = []
-    const tracer = Tracer.make({
-      span: (options) => {
-        const span = new Tracer.NativeSpan(options)
-        spans.push(span)
-        return span
-      }
-    })
+    const { spans, tracer } = recordingTracer()
     return Effect.gen(function* () {
       yield* check().pipe(Effect.withSpan("caller"))
       const byName = (name: string) => spans.filter((s) => s.name === name)
@@ -295,14 +301,7 @@ describe("BankClient.balanceCheck", () => {
 
   it.effect("a page of standing orders is traced the same way; no IBAN or header lands in a span", () => {
     const stub = makeStub()
-    const spans: Array<Tracer.NativeSpan> = []
-    const tracer = Tracer.make({
-      span: (options) => {
-        const span = new Tracer.NativeSpan(options)
-        spans.push(span)
-        return span
-      }
-    })
+    const { spans, tracer } = recordingTracer()
     return Effect.gen(function* () {
       const client = yield* BankClient.BankClient
       yield* client.standingOrdersPage({ psu, iban: IBAN }).pipe(Effect.withSpan("caller"))
