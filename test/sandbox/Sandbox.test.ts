@@ -628,6 +628,26 @@ layer(Sandbox.layer())("Sandbox clock", (it) => {
   )
 })
 
+layer(Sandbox.layer())("Sandbox daily limit on a clock-change day", (it) => {
+  it.effect("Retry-After counts to the next midnight in Bratislava on a 25-hour day", () =>
+    Effect.gen(function* () {
+      const info = yield* Sandbox.SandboxInfo
+      const clock = yield* SandboxClock.SandboxClock
+      // 01:00 summer time on 2026-10-25; the clocks go back at 03:00, so the next midnight is 24 hours away
+      yield* clock.set(Date.parse("2026-10-24T23:00:00Z"))
+      const t = yield* token(info, "AISP")
+      const url = info.baseUrl + info.paths.standingOrder
+      for (let i = 0; i < 4; i++) {
+        const a = yield* post(url, { headers: apiHeaders(t), body: "{}" })
+        assert.strictEqual(a.status, 200, `call ${i + 1}`)
+      }
+      const fifth = yield* post(url, { headers: apiHeaders(t), body: "{}" })
+      assert.strictEqual(fifth.status, 429)
+      assert.strictEqual(fifth.headers.get("retry-after"), String(24 * 3600))
+    })
+  )
+})
+
 layer(Sandbox.layer())("Sandbox daily limit per consent", (it) => {
   it.effect("a new token of the same consent shares the 4 listings; another consent has its own", () =>
     Effect.gen(function* () {

@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto"
 import { DateTime, Endpoint, Headers, LocalDate } from "@tppkit/core"
-import { BigDecimal, Result, SchemaIssue, SchemaParser } from "effect"
+import { BigDecimal, DateTime as Instant, Result, SchemaIssue, SchemaParser } from "effect"
 import * as Faults from "../Faults.ts"
 import type * as Fixtures from "../Fixtures.ts"
 import { type Dialect, type Failure, parseDialect, type Rendered, render, renderOAuth } from "./errors.ts"
@@ -108,18 +108,19 @@ export const make = (config: Config) => {
     timeZone: config.timeZone,
     year: "numeric",
     month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23"
+    day: "2-digit"
   })
+  /** The calendar day of an instant in the bank's time zone. */
   const localParts = (ms: number) => {
     const p: Record<string, string> = {}
     for (const part of dayFormat.formatToParts(ms)) p[part.type] = part.value
-    const day = LocalDate.parseUnsafe(`${p.year}-${p.month}-${p.day}`)
-    const secondOfDay = Number(p.hour) * 3600 + Number(p.minute) * 60 + Number(p.second)
-    return { day, secondOfDay }
+    return { day: LocalDate.parseUnsafe(`${p.year}-${p.month}-${p.day}`) }
+  }
+  /** Seconds from `ms` to the next midnight in the bank's time zone (23 or 25 hours long on clock-change days). */
+  const secondsToNextDay = (ms: number): number => {
+    const zoned = Instant.setZoneNamedUnsafe(Instant.makeUnsafe(ms), config.timeZone)
+    const next = Instant.startOf(Instant.add(Instant.startOf(zoned, "day"), { days: 1 }), "day")
+    return Math.max(1, Math.ceil((Instant.toEpochMillis(next) - ms) / 1000))
   }
   const startDay = localParts(config.now()).day
   const accounts = new Map<string, AccountState>(
@@ -473,7 +474,7 @@ export const make = (config: Config) => {
     const lastMillis = last === undefined ? undefined : lastLoggedMillis(last)
     const present = lastMillis !== undefined && now - lastMillis <= 3_600_000
     if (!present) {
-      const { day, secondOfDay } = localParts(now)
+      const { day } = localParts(now)
       const key = `${token.consent}|${day}`
       const used = listings.get(key) ?? 0
       if (used >= dailyLimit) {
@@ -482,7 +483,7 @@ export const make = (config: Config) => {
           code: "ACCESS_EXCEEDED",
           title: "Too Many Requests",
           detail: `the limit of ${dailyLimit} standing-order listings a day without the customer present is reached`,
-          headers: { "retry-after": String(Math.max(1, 86_400 - secondOfDay)) }
+          headers: { "retry-after": String(secondsToNextDay(now)) }
         }
       }
       listings.set(key, used + 1)
