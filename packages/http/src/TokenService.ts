@@ -131,6 +131,8 @@ export class TokenService extends Context.Service<
             return yield* new BankError({ operation: "token", identity: echoed, reason: decoded.failure })
           }
           const { access_token, token_type, expires_in: expiresIn } = decoded.success
+          // counted from the moment the request was sent: the bank's clock started no earlier
+          const keepMillis = Math.max(0, expiresIn * 1000 - margin - (finished - started))
           return {
             token: {
               environment: config.environment,
@@ -141,9 +143,8 @@ export class TokenService extends Context.Service<
               expiresIn,
               expiresAt: started + expiresIn * 1000
             },
-            // counted from the moment the request was sent: the bank's clock started no earlier
-            keepMillis: Math.max(0, expiresIn * 1000 - margin - (finished - started)),
-            keepUntil: finished + Math.max(0, expiresIn * 1000 - margin - (finished - started))
+            keepMillis,
+            keepUntil: finished + keepMillis
           }
         })
 
