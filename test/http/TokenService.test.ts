@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BankConfig, BankTransport, TokenService } from "@tppkit/http"
-import { Effect, Exit, Layer, Logger, Redacted } from "effect"
+import { Deferred, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { makeStub, options, SECRET, type Stub, stubClient, TOKEN_PREFIX, tokenAnswer } from "./stub.ts"
 
@@ -124,6 +124,24 @@ describe("TokenService", () => {
         assert.strictEqual(reason.error.reason._tag, "MalformedResponse")
         if (reason.error.reason._tag === "MalformedResponse") assert.strictEqual(reason.error.reason.path, "expires_in")
       }
+    }).pipe(Effect.provide(layer(stub)))
+  })
+  it.effect("a token requested before an invalidate is not handed out after it", () => {
+    const stub = makeStub()
+    const answer = Deferred.makeUnsafe<void>()
+    stub.handler = () => Effect.as(Deferred.await(answer), tokenAnswer(++stub.tokens.count))
+    return Effect.gen(function* () {
+      const service = yield* TokenService.TokenService
+      const pending = yield* Effect.forkChild(service.get(["PIISP"]))
+      yield* Effect.yieldNow
+      // the bank refused a token of this scope set meanwhile (a 401 elsewhere)
+      yield* service.invalidate(["PIISP"])
+      yield* Deferred.succeed(answer, undefined)
+      const first = yield* Fiber.join(pending)
+      assert.strictEqual(Redacted.value(first.value), `${TOKEN_PREFIX}1`)
+      const next = yield* service.get(["PIISP"])
+      assert.strictEqual(Redacted.value(next.value), `${TOKEN_PREFIX}2`)
+      assert.strictEqual(stub.seen.length, 2)
     }).pipe(Effect.provide(layer(stub)))
   })
 })
