@@ -102,11 +102,18 @@ const isCommonForm = (text: string): boolean => {
   return oh >= 0 && oh <= 23 && om >= 0 && om <= 59
 }
 
+/** `true` for a valid date-time (strict or tolerant reading), else why it is not one: the common form first. */
+const check = (text: string, strict: boolean): true | string => {
+  if (isCommonForm(text)) return true
+  const r = toParts(text, strict)
+  return Result.isSuccess(r) || r.failure
+}
+
 /** Whether a text is an RFC 3339 date-time: the same answer as `Result.isSuccess(parse(text))`, faster. */
-export const isValid = (text: string): boolean => isCommonForm(text) || Result.isSuccess(toParts(text, true))
+export const isValid = (text: string): boolean => check(text, true) === true
 
 /** Whether a received text is a date-time: the same answer as `Result.isSuccess(parseIncoming(text))`, faster. */
-export const isValidIncoming = (text: string): boolean => isCommonForm(text) || Result.isSuccess(toParts(text, false))
+export const isValidIncoming = (text: string): boolean => check(text, false) === true
 
 /** Parses an RFC 3339 date-time (section 5.6 `date-time`), or explains why it is not one. */
 export const parse = (text: string): Result.Result<DateTime, string> =>
@@ -168,22 +175,14 @@ export const fromEpochMillis = (epochMillis: number, offsetMinutes = 0): DateTim
 export const localDate = (dateTime: DateTime): LocalDate.LocalDate => parts(dateTime).date
 
 /** A date-time we send: strict RFC 3339, kept as text (sections 2.2 `creationDateTime`, 4.2 `PSU-Last-Logged-Time`). */
-export const DateTime = Schema.String.check(
-  Schema.makeFilter((s: string) => {
-    if (isCommonForm(s)) return true
-    const r = toParts(s, true)
-    return Result.isSuccess(r) || r.failure
-  })
-).pipe(Schema.brand("DateTime"))
+export const DateTime = Schema.String.check(Schema.makeFilter((s: string) => check(s, true))).pipe(
+  Schema.brand("DateTime")
+)
 
 /**
  * A date-time we receive (section 2.3 `dateTime`): RFC 3339, tolerating a space for `T`, missing seconds, a missing
  * offset and `+hhmm`; the text is kept exactly as received.
  */
-export const Incoming = Schema.String.check(
-  Schema.makeFilter((s: string) => {
-    if (isCommonForm(s)) return true
-    const r = toParts(s, false)
-    return Result.isSuccess(r) || r.failure
-  })
-).pipe(Schema.brand("DateTime"))
+export const Incoming = Schema.String.check(Schema.makeFilter((s: string) => check(s, false))).pipe(
+  Schema.brand("DateTime")
+)

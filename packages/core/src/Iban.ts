@@ -100,32 +100,35 @@ export const countryLengths: Readonly<Record<string, number>> = {
 /** Removes all whitespace and upper-cases the text (the electronic form of an IBAN). */
 export const normalize = (text: string): string => text.replace(/\s+/g, "").toUpperCase()
 
-/** The remainder modulo 97 of the number formed by a string of digits and letters (A = 10 … Z = 35). */
-const mod97 = (chars: string): number => {
+const isUpper = (c: number): boolean => c >= 65 && c <= 90
+const isDigit = (c: number): boolean => c >= 48 && c <= 57
+
+/**
+ * The remainder modulo 97 of the IBAN-shaped text rearranged (ISO 7064 mod-97-10: characters 5 onwards, then the
+ * first four), letters counting A = 10 … Z = 35, read in place without building the rearranged text; -1 when a
+ * character is neither a digit nor an upper-case letter.
+ */
+const rearrangedMod97 = (text: string): number => {
+  const n = text.length
   let rest = 0
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars.charCodeAt(i)
-    if (c >= 48 && c <= 57) {
-      rest = (rest * 10 + (c - 48)) % 97
-    } else {
-      rest = (rest * 100 + (c - 55)) % 97
-    }
+  for (let k = 0; k < n; k++) {
+    const c = text.charCodeAt(k + 4 < n ? k + 4 : k + 4 - n)
+    if (isDigit(c)) rest = (rest * 10 + (c - 48)) % 97
+    else if (isUpper(c)) rest = (rest * 100 + (c - 55)) % 97
+    else return -1
   }
   return rest
 }
 
 /** Whether a normalised IBAN-shaped text passes the ISO 7064 mod-97-10 check (rearranged number mod 97 = 1). */
 export const isChecksumValid = (normalized: string): boolean =>
-  /^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(normalized) && mod97(normalized.slice(4) + normalized.slice(0, 4)) === 1
+  /^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(normalized) && rearrangedMod97(normalized) === 1
 
 /** The two check digits for a country code and BBAN (upper-case letters and digits). // => checkDigits("DE", "370400440532013000") = "89" */
 export const checkDigits = (country: string, bban: string): string => {
-  const value = 98 - mod97(`${bban}${country}00`)
+  const value = 98 - rearrangedMod97(`${country}00${bban}`)
   return value < 10 ? `0${value}` : `${value}`
 }
-
-const isUpper = (c: number): boolean => c >= 65 && c <= 90
-const isDigit = (c: number): boolean => c >= 48 && c <= 57
 
 /**
  * Whether a normalised text is a valid IBAN: the same answer as `invalidReason(text) === undefined`, in one pass
@@ -141,15 +144,7 @@ export const isValid = (normalized: string): boolean => {
   if (!isUpper(c0) || !isUpper(c1) || !isDigit(c2) || !isDigit(c3)) return false
   const expected = countryLengths[normalized.slice(0, 2)]
   if (expected === undefined ? n < 15 : n !== expected) return false
-  // mod 97 of the BBAN followed by the country code and check digits, letters as 10..35
-  let rest = 0
-  for (let i = 4; i < n + 4; i++) {
-    const c = i < n ? normalized.charCodeAt(i) : i === n ? c0 : i === n + 1 ? c1 : i === n + 2 ? c2 : c3
-    if (isDigit(c)) rest = (rest * 10 + (c - 48)) % 97
-    else if (isUpper(c)) rest = (rest * 100 + (c - 55)) % 97
-    else return false
-  }
-  return rest === 1
+  return rearrangedMod97(normalized) === 1
 }
 
 /** Why a normalised text is not a valid IBAN, or `undefined` when it is one. */
