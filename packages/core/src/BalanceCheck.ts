@@ -60,8 +60,6 @@ export type Request = typeof Request.Type
 /** A balance-check request in its JSON form, as `Schema.encode(Request)` produces it. */
 export type RequestJson = typeof Request.Encoded
 
-const currencyPattern = /^[A-Z]{3}$/
-
 /**
  * Encodes the common request, the three mandatory fields and none of the optional ones, without the schema
  * interpreter: the same checks as {@link Request} (non-empty instruction identification, valid IBAN, positive
@@ -84,7 +82,7 @@ export const encodeRequestFast = (request: Request): RequestJson | undefined => 
     return undefined
   }
   const { value, currency } = amount
-  if (typeof currency !== "string" || !currencyPattern.test(currency) || !Iban.isValid(iban)) return undefined
+  if (typeof currency !== "string" || !Currency.isCurrencyCode(currency) || !Iban.isValid(iban)) return undefined
   if (!BigDecimal.isBigDecimal(value) || Money.invalidReason(value, Money.balanceCheckFormat) !== undefined) {
     return undefined
   }

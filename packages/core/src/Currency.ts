@@ -12,12 +12,17 @@ export type CurrencyCode = string & Brand.Brand<"CurrencyCode">
 /** A country code: two upper-case letters, e.g. `SK` (ISO 3166-1 alpha-2). */
 export type CountryCode = string & Brand.Brand<"CountryCode">
 
+const currencyCodePattern = /^[A-Z]{3}$/
+
+/** Whether a text is a currency code (three upper-case letters, ISO 4217). */
+export const isCurrencyCode = (text: string): text is CurrencyCode => currencyCodePattern.test(text)
+
 /**
  * A currency code on the wire: exactly three upper-case letters (decisions: currency; `eur` or `EURO` are rejected
  * before sending, never corrected silently).
  */
 export const CurrencyCode = Schema.String.check(
-  Schema.isPattern(/^[A-Z]{3}$/, { message: "currency must be three upper-case letters (ISO 4217)" })
+  Schema.isPattern(currencyCodePattern, { message: "currency must be three upper-case letters (ISO 4217)" })
 ).pipe(Schema.brand("CurrencyCode"))
 
 /** A country code on the wire: exactly two upper-case letters (section 2.2 `tradingParty.countryCode`). */
@@ -27,8 +32,8 @@ export const CountryCode = Schema.String.check(
 
 /** Parses a currency code, or explains why it is not one. */
 export const parseCurrency = (text: string): Result.Result<CurrencyCode, string> =>
-  /^[A-Z]{3}$/.test(text)
-    ? Result.succeed(text as CurrencyCode)
+  isCurrencyCode(text)
+    ? Result.succeed(text)
     : Result.fail(`"${text}" is not a currency code (three upper-case letters, ISO 4217)`)
 
 /** Parses a country code, or explains why it is not one. */

@@ -5,7 +5,7 @@
  */
 import {
   BalanceCheck as CoreBalanceCheck,
-  type Currency as CoreCurrency,
+  Currency as CoreCurrency,
   Iban as CoreIban,
   StandingOrder as CoreStandingOrder,
   Frequency,
@@ -64,13 +64,11 @@ export const StandingOrder = Schema.Struct({
 /** The wire shape of one standing order. */
 export type StandingOrder = typeof StandingOrder.Type
 
-const currencyPattern = /^[A-Z]{3}$/
-
-/** IBANs already found valid (a memo of `CoreIban.invalidReason(iban) === undefined`, at most 4096 kept). */
+/** IBANs already found valid (a memo of `CoreIban.isValid(iban)`, at most 4096 kept). */
 const validIbans = new Set<string>()
 const isValidIban = (iban: string): boolean => {
   if (validIbans.has(iban)) return true
-  if (CoreIban.invalidReason(iban) !== undefined) return false
+  if (!CoreIban.isValid(iban)) return false
   if (validIbans.size >= 4096) validIbans.clear()
   validIbans.add(iban)
   return true
@@ -105,7 +103,8 @@ export const decodeBalanceCheckFast = (json: object): typeof BalanceCheckRequest
   if (typeof id !== "string" || id.length === 0 || typeof iban !== "string") return undefined
   if (typeof amount !== "object" || amount === null || Array.isArray(amount)) return undefined
   const { value, currency } = amount as Record<string, unknown>
-  if (typeof value !== "number" || typeof currency !== "string" || !currencyPattern.test(currency)) return undefined
+  if (typeof value !== "number" || typeof currency !== "string" || !CoreCurrency.isCurrencyCode(currency))
+    return undefined
   // A valid IBAN consists of upper-case letters and digits only, so the wire schema's normalisation leaves it as is.
   if (!isValidIban(iban)) return undefined
   const exact = balanceCheckAmount(value)
