@@ -164,6 +164,11 @@ class Exchanger implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.fail(error)
+  }
+
+  /** Ends the exchange with the transport failure a socket or undici error stands for. */
+  fail(error: unknown): void {
     const code = errorCode(error)
     this.settle(
       Effect.fail(
@@ -284,7 +289,7 @@ export class BankTransport extends Context.Service<
                   exchanger
                 )
               } catch (cause) {
-                exchanger.onResponseError(undefined as never, cause instanceof Error ? cause : new Error(String(cause)))
+                exchanger.fail(cause)
               }
               return Effect.sync(() => exchanger.abort())
             })
