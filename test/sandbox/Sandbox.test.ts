@@ -574,6 +574,16 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
   })
 })
 
+/** Four unattended listings with the token, each answered, then the fifth one's response. */
+const fifthListing = (url: string, t: string) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 4; i++) {
+      const a = yield* post(url, { headers: apiHeaders(t), body: "{}" })
+      assert.strictEqual(a.status, 200, `call ${i + 1}`)
+    }
+    return yield* post(url, { headers: apiHeaders(t), body: "{}" })
+  })
+
 layer(Sandbox.layer())("Sandbox clock", (it) => {
   it.effect("a token expires after 1200 s of sandbox time, with no real waiting", () =>
     Effect.gen(function* () {
@@ -600,11 +610,7 @@ layer(Sandbox.layer())("Sandbox clock", (it) => {
       yield* clock.set(Date.parse("2026-11-23T11:00:00Z"))
       const t = yield* token(info, "AISP")
       const url = info.baseUrl + info.paths.standingOrder
-      for (let i = 0; i < 4; i++) {
-        const a = yield* post(url, { headers: apiHeaders(t), body: "{}" })
-        assert.strictEqual(a.status, 200, `call ${i + 1}`)
-      }
-      const fifth = yield* post(url, { headers: apiHeaders(t), body: "{}" })
+      const fifth = yield* fifthListing(url, t)
       assert.strictEqual(fifth.status, 429)
       assert.strictEqual(fifth.json.code, "ACCESS_EXCEEDED")
       assert.strictEqual(fifth.headers.get("retry-after"), String(12 * 3600))
@@ -637,11 +643,7 @@ layer(Sandbox.layer())("Sandbox daily limit on a clock-change day", (it) => {
       yield* clock.set(Date.parse("2026-10-24T23:00:00Z"))
       const t = yield* token(info, "AISP")
       const url = info.baseUrl + info.paths.standingOrder
-      for (let i = 0; i < 4; i++) {
-        const a = yield* post(url, { headers: apiHeaders(t), body: "{}" })
-        assert.strictEqual(a.status, 200, `call ${i + 1}`)
-      }
-      const fifth = yield* post(url, { headers: apiHeaders(t), body: "{}" })
+      const fifth = yield* fifthListing(url, t)
       assert.strictEqual(fifth.status, 429)
       assert.strictEqual(fifth.headers.get("retry-after"), String(24 * 3600))
     })
