@@ -625,6 +625,17 @@ layer(Sandbox.layer())("Sandbox clock", (it) => {
         body: "{}"
       })
       assert.strictEqual(staleLogin.status, 429)
+      // A log-in time in the future (beyond the minute of clock skew) does not make the customer present.
+      const future = yield* post(url, {
+        headers: apiHeaders(t, { "psu-last-logged-time": "2099-01-01T00:00:00Z" }),
+        body: "{}"
+      })
+      assert.strictEqual(future.status, 429)
+      const slightlyAhead = yield* post(url, {
+        headers: apiHeaders(t, { "psu-last-logged-time": "2026-11-23T11:00:30Z" }),
+        body: "{}"
+      })
+      assert.strictEqual(slightlyAhead.status, 200)
       // The next day in Bratislava the budget is back.
       yield* clock.adjust("12 hours")
       const t2 = yield* token(info, "AISP")

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import { Result, Schema } from "effect"
 import * as DateTime from "./DateTime.ts"
 
 /** Header names, spelled as the document spells them. */
@@ -172,4 +172,32 @@ export const responseIds = (
     correlationId: lower.get("correlation-id"),
     processId: lower.get("process-id")
   }
+}
+
+/** How long after the last log-in the customer still counts as present, in milliseconds (section 8: 1 hour). */
+export const presenceWindowMillis = 3_600_000
+
+/** The default tolerance for a log-in time slightly ahead of the receiver's clock, in milliseconds (one minute). */
+export const defaultClockSkewMillis = 60_000
+
+/**
+ * Whether a standing-order listing is attended (section 8: the customer is present): `PSU-Last-Logged-Time` is given
+ * and lies at most one hour in the past and not in the future, a log-in time at most `clockSkewMillis` ahead of
+ * `nowMillis` being allowed for clocks that differ slightly (default {@link defaultClockSkewMillis}). A time further
+ * ahead does not count, so that a wrong or forged clock cannot hide an unattended listing.
+ */
+export const isAttended = (
+  lastLoggedMillis: number | undefined,
+  nowMillis: number,
+  clockSkewMillis: number = defaultClockSkewMillis
+): boolean => {
+  if (lastLoggedMillis === undefined || !Number.isFinite(lastLoggedMillis)) return false
+  const age = nowMillis - lastLoggedMillis
+  return age >= -Math.max(0, clockSkewMillis) && age <= presenceWindowMillis
+}
+
+/** The instant of a `PSU-Last-Logged-Time` value in epoch milliseconds (RFC 3339, surrounding blanks ignored). */
+export const lastLoggedMillis = (text: string): number | undefined => {
+  const parsed = DateTime.parse(text.trim())
+  return Result.isSuccess(parsed) ? DateTime.toEpochMillis(parsed.success) : undefined
 }

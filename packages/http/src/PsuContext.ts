@@ -24,10 +24,8 @@ export interface PsuContext {
   readonly lastLoggedTime?: DateTime.DateTime | string
 }
 
-/** How long after the last log-in the customer still counts as present (section 8: 1 hour). */
-export const presenceWindow: Duration.Duration = Duration.hours(1)
-
-const clockSkewMillis = 60_000
+/** How long after the last log-in the customer still counts as present (section 8: 1 hour; core's rule). */
+export const presenceWindow: Duration.Duration = Duration.millis(Headers.presenceWindowMillis)
 
 const printable = /^[\x20-\x7e]+$/
 
@@ -70,13 +68,12 @@ export const toHeaders = (psu: PsuContext): Headers.Psu => ({
 })
 
 /**
- * Whether the customer is present at `now` (section 8): PSU-Last-Logged-Time given and no older than 1 hour.
- * A log-in time more than a minute in the future does not count (a wrong clock must not hide an unattended call).
+ * Whether the customer is present at `now` (section 8), by core's rule `Headers.isAttended`: PSU-Last-Logged-Time
+ * given, no older than 1 hour and not in the future beyond a minute of clock skew (a wrong clock must not hide an
+ * unattended call).
  */
-export const isPresent = (psu: PsuContext, now: DateTime.DateTime): boolean => {
-  if (psu.lastLoggedTime === undefined) return false
-  const last = lastLoggedMillis(psu.lastLoggedTime)
-  if (last === undefined) return false
-  const age = DateTime.toEpochMillis(now) - last
-  return age >= -clockSkewMillis && age <= Duration.toMillis(presenceWindow)
-}
+export const isPresent = (psu: PsuContext, now: DateTime.DateTime): boolean =>
+  Headers.isAttended(
+    psu.lastLoggedTime === undefined ? undefined : lastLoggedMillis(psu.lastLoggedTime),
+    DateTime.toEpochMillis(now)
+  )

@@ -3,7 +3,7 @@
  * provides `SandboxInfo` (base URL, credentials, accounts) together with the `SandboxClock` and `Journal` it
  * uses, and stops the server when the scope closes.
  */
-import { Endpoint } from "@tppkit/core"
+import { Endpoint, Headers } from "@tppkit/core"
 import { BigDecimal, Context, Effect, Layer, Redacted, Result, Schema } from "effect"
 import type * as Faults from "./Faults.ts"
 import * as Fixtures from "./Fixtures.ts"
@@ -51,6 +51,11 @@ export interface Options {
   readonly timeZone?: string
   /** Send `pageCount` as a string, like the document's reference example (default false: a JSON number). */
   readonly pageCountAsString?: boolean
+  /**
+   * How far ahead of the bank's clock a `PSU-Last-Logged-Time` may lie and still count as present, in milliseconds
+   * (default 60000); a later one makes the listing unattended, like an old or missing one (section 8).
+   */
+  readonly clockSkewMillis?: number
   /** Serve HTTPS with these PEM texts (default: plain HTTP). */
   readonly tls?: Tls
 }
@@ -125,6 +130,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
         now: clock.nowUnsafe,
         timeZone: options.timeZone ?? "Europe/Bratislava",
         pageCountAsString: options.pageCountAsString ?? false,
+        clockSkewMillis: options.clockSkewMillis ?? Headers.defaultClockSkewMillis,
         journal: journal.entriesUnsafe,
         openapi: () => {
           document ??= JSON.stringify(OpenApi.document(environment))

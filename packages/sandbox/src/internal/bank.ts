@@ -42,6 +42,8 @@ export interface Config {
   readonly now: () => number
   readonly timeZone: string
   readonly pageCountAsString: boolean
+  /** How far ahead of the bank's clock a `PSU-Last-Logged-Time` may be and still count as present. */
+  readonly clockSkewMillis: number
   readonly journal: () => unknown
   readonly openapi: () => string
 }
@@ -472,7 +474,7 @@ export const make = (config: Config) => {
     const now = config.now()
     const last = first(req.headers["psu-last-logged-time"])
     const lastMillis = last === undefined ? undefined : lastLoggedMillis(last)
-    const present = lastMillis !== undefined && now - lastMillis <= 3_600_000
+    const present = Headers.isAttended(lastMillis, now, config.clockSkewMillis)
     if (!present) {
       const { day } = localParts(now)
       const key = `${token.consent}|${day}`
