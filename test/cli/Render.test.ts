@@ -1,5 +1,6 @@
 import { Render } from "@tppkit/cli"
 import { LocalDate } from "@tppkit/core"
+import { CashFlow } from "@tppkit/schedule"
 import { BigDecimal } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -62,9 +63,9 @@ describe("fixed2", () => {
   })
 })
 
-describe("totals", () => {
+describe("totals (from CashFlow)", () => {
   it("counts and sums per currency, sorted by currency", () => {
-    const t = Render.totals(report.payments)
+    const t = CashFlow.totals(report.payments).byCurrency
     expect(t.map((x) => [x.currency, x.count, Render.fixed2(x.amount)])).toEqual([
       ["CZK", 1, "0.10"],
       ["EUR", 2, "1250.70"]
@@ -72,8 +73,8 @@ describe("totals", () => {
   })
 
   it("groups per month and currency", () => {
-    const t = Render.monthlyTotals(report.payments)
-    expect(t.map((x) => [x.month, x.currency, x.count, Render.fixed2(x.amount)])).toEqual([
+    const t = CashFlow.totals(report.payments, { period: "month" }).byPeriod
+    expect(t.map((x) => [x.label, x.currency, x.count, Render.fixed2(x.amount)])).toEqual([
       ["2026-01", "CZK", 1, "0.10"],
       ["2026-01", "EUR", 1, "1250.50"],
       ["2026-02", "EUR", 1, "0.20"]
@@ -108,7 +109,7 @@ describe("table", () => {
   })
 
   it("right-aligns amounts", () => {
-    const lines = Render.totalsTable(Render.totals(report.payments))
+    const lines = Render.totalsTable(CashFlow.totals(report.payments).byCurrency)
     expect(lines).toEqual([
       "Currency  Payments    Total",
       "────────  ────────  ───────",
@@ -212,5 +213,40 @@ describe("small renderers", () => {
     expect(
       JSON.parse(Render.projectionJson({ ...report, skipped: [{ orderId: undefined, reason: "x" }] })).skipped
     ).toEqual([{ orderId: null, reason: "x" }])
+  })
+})
+
+describe("projection renderers by format", () => {
+  const withK = { ...report, payments: report.payments.map((p, k) => ({ ...p, k })) }
+  /** The payments as a sequence that can be read only once, as the projection gives them. */
+  const once = () => ({ ...withK, payments: withK.payments.values() })
+
+  it("each format renders a report whose payments can be read only once, the default first", () => {
+    expect(Render.projectionFormats[0]).toBe("table")
+    expect(Render.projectionFormats).toEqual(["table", "json", "csv", "ics"])
+    for (const format of Render.projectionFormats) {
+      const text = [...Render.projectionRenderers[format].render(once())].join("")
+      const again = [...Render.projectionRenderers[format].render(withK)].join("")
+      expect(text).toBe(again)
+      expect(text).toContain("SO-2")
+    }
+  })
+
+  it("the table and JSON formats list the skipped orders, CSV and iCalendar leave them to the command", () => {
+    for (const format of Render.projectionFormats) {
+      const text = [...Render.projectionRenderers[format].render(withK)].join("")
+      expect(text.includes("SO-9")).toBe(Render.projectionRenderers[format].listsSkipped)
+    }
+  })
+
+  it("JSON totals equal CashFlow's over the payments read once", () => {
+    const json = JSON.parse([...Render.projectionRenderers.json.render(once())].join(""))
+    expect(json.totals).toEqual(
+      CashFlow.totals(report.payments).byCurrency.map((t) => ({
+        currency: t.currency,
+        count: t.count,
+        amount: Render.fixed2(t.amount)
+      }))
+    )
   })
 })

@@ -9,7 +9,7 @@
 import { type BusinessDayConvention, Calendar, type Currency, Iban, LocalDate, Money } from "@tppkit/core"
 import { BankClient, type BankError, TokenService } from "@tppkit/http"
 import { Sandbox } from "@tppkit/sandbox"
-import { FundsCheck, type Payment, Projection } from "@tppkit/schedule"
+import { CashFlow, FundsCheck, type Payment, Projection } from "@tppkit/schedule"
 import { BigDecimal, DateTime, Effect, Layer, Stream } from "effect"
 import * as Connection from "./Connection.ts"
 import * as DemoReport from "./DemoReport.ts"
@@ -286,8 +286,8 @@ export const program = Effect.gen(function* () {
 
   yield* heading(8, "Summary")
   const approved = accounts.reduce((n, a) => n + a.approved, 0)
-  const totals = Render.totals(payments)
-    .map((t) => `${t.count} in ${t.currency} (${Render.fixed2(t.amount)})`)
+  const totals = CashFlow.totals(payments)
+    .byCurrency.map((t) => `${t.count} in ${t.currency} (${Render.fixed2(t.amount)})`)
     .join(", ")
   yield* say(
     `Projection: ${plural(orders.length, "standing order")} give ${plural(payments.length, "payment")} in the ` +

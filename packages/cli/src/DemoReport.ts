@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { LocalDate } from "@tppkit/core"
-import type { FundsCheck, Payment } from "@tppkit/schedule"
+import { CashFlow, type FundsCheck, type Payment } from "@tppkit/schedule"
 import { BigDecimal, Effect } from "effect"
 import * as Render from "./Render.ts"
 
@@ -102,8 +102,7 @@ export const cashFlowTable = (
   payments: ReadonlyArray<Render.PaymentRow>,
   width: number = Render.WIDTH
 ): Array<string> => {
-  const months = Render.monthlyTotals(payments)
-  const all = Render.totals(payments)
+  const { byPeriod: months, byCurrency: all } = CashFlow.totals(payments, { period: "month" })
   const lines = Render.table(
     [
       { header: "Month" },
@@ -112,7 +111,7 @@ export const cashFlowTable = (
       { header: "Total", align: "right" }
     ],
     [
-      ...months.map((t) => [t.month, t.currency, String(t.count), Render.fixed2(t.amount)]),
+      ...months.map((t) => [t.label, t.currency, String(t.count), Render.fixed2(t.amount)]),
       ...all.map((t) => ["All", t.currency, String(t.count), Render.fixed2(t.amount)])
     ],
     width

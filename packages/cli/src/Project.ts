@@ -7,7 +7,7 @@
  */
 import { BusinessDayConvention, Calendar, LocalDate, Money, StandingOrder } from "@tppkit/core"
 import { Holidays, type Payment, Projection } from "@tppkit/schedule"
-import { Result } from "effect"
+import { Result, Schema } from "effect"
 import type * as Render from "./Render.ts"
 
 /** The projection settings after validation. */
@@ -32,11 +32,16 @@ export interface RawSettings {
 const parseDate = (flag: string, text: string): Result.Result<LocalDate.LocalDate, string> =>
   Result.mapError(LocalDate.parse(text.trim()), (reason) => `--${flag} ${JSON.stringify(text)}: ${reason}`)
 
-/** The calendar named by `--calendar` (`weekends`, `target` or an ISO 3166 country code) or why it is unknown. */
+const builtInNames = Calendar.builtIn.map((c) => c.name)
+
+/**
+ * The calendar named by `--calendar`: one of core's built-in calendars (`weekends`, `target`) or a national
+ * calendar by ISO 3166 country code (`Holidays.national`), or why the name is unknown.
+ */
 export const calendarOf = (name: string): Result.Result<{ label: string; calendar: Calendar.Calendar }, string> => {
   const trimmed = name.trim()
-  if (trimmed.toLowerCase() === "weekends") return Result.succeed({ label: "weekends", calendar: Calendar.weekends })
-  if (trimmed.toLowerCase() === "target") return Result.succeed({ label: "target", calendar: Calendar.target })
+  const builtIn = Calendar.builtInNamed(trimmed)
+  if (builtIn !== undefined) return Result.succeed({ label: builtIn.name, calendar: builtIn })
   if (/^[A-Za-z]{2}$/.test(trimmed)) {
     return Result.mapBoth(Holidays.national(trimmed), {
       onSuccess: (calendar) => ({ label: trimmed.toUpperCase(), calendar }),
@@ -44,9 +49,11 @@ export const calendarOf = (name: string): Result.Result<{ label: string; calenda
     })
   }
   return Result.fail(
-    `--calendar ${JSON.stringify(name)}: expected weekends, target or an ISO 3166 country code such as SK`
+    `--calendar ${JSON.stringify(name)}: expected ${builtInNames.join(", ")} or an ISO 3166 country code such as SK`
   )
 }
+
+const isConvention = Schema.is(BusinessDayConvention.BusinessDayConvention)
 
 /** Validates the typed settings: real dates, `from` not after `to`, a known calendar and convention. */
 export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
@@ -63,7 +70,7 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
       extra.push(yield* parseDate("holidays", part))
     }
     const convention = raw.convention.trim()
-    if (!(BusinessDayConvention.conventions as ReadonlyArray<string>).includes(convention)) {
+    if (!isConvention(convention)) {
       return yield* Result.fail(
         `--convention ${JSON.stringify(raw.convention)}: expected one of ${BusinessDayConvention.conventions.join(", ")}`
       )
@@ -73,7 +80,7 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
       to,
       calendarName: label,
       calendar: extra.length === 0 ? calendar : Calendar.withHolidays(calendar, extra),
-      convention: convention as BusinessDayConvention.BusinessDayConvention
+      convention
     }
   })
 
@@ -119,21 +126,19 @@ export const decodeOrders = (text: string): Result.Result<Decoded, string> => {
 }
 
 /** A projection report whose payments are the schedule's payments (with their occurrence numbers). */
-export interface Report extends Render.ProjectionReport {
-  readonly payments: ReadonlyArray<Payment.Payment>
-}
+export type Report = Render.ProjectionReport<Payment.Payment>
 
-/** Runs one of schedule's projections over the settings and puts the report around its payments. */
-const reportWith = <P>(
-  decoded: Decoded,
-  s: Settings,
-  run: (
-    orders: ReadonlyArray<StandingOrder.StandingOrder>,
-    window: Projection.Window,
-    options: Projection.Options
-  ) => { readonly payments: P; readonly skipped: ReadonlyArray<Projection.Skipped> }
-) => {
-  const projected = run(decoded.orders, { from: s.from, to: s.to }, { calendar: s.calendar, convention: s.convention })
+/**
+ * Projects decoded orders over the window (decoding failures listed first among the skipped). The payments are
+ * a lazy, ordered sequence (schedule's `Projection.lazy`), read once: every output format renders them while
+ * they are computed, so memory holds the orders' plans instead of every payment.
+ */
+export const report = (decoded: Decoded, s: Settings): Report => {
+  const projected = Projection.lazy(
+    decoded.orders,
+    { from: s.from, to: s.to },
+    { calendar: s.calendar, convention: s.convention }
+  )
   return {
     from: s.from,
     to: s.to,
@@ -143,13 +148,3 @@ const reportWith = <P>(
     skipped: [...decoded.skipped, ...projected.skipped]
   }
 }
-
-/** Projects decoded orders into the report of the window (decoding failures listed first among the skipped). */
-export const report = (decoded: Decoded, s: Settings): Report => reportWith(decoded, s, Projection.project)
-
-/**
- * The same report with the payments as a lazy, ordered sequence (schedule's k-way merge): rendering consumes
- * them one by one, so memory holds one cursor per order instead of every payment.
- */
-export const lazyReport = (decoded: Decoded, s: Settings): Render.StreamedReport =>
-  reportWith(decoded, s, Projection.lazy)

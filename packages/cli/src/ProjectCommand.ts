@@ -5,11 +5,13 @@
  *
  * @since 0.1.0
  */
+import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
+import * as Render from "./Render.ts"
 
-/** The output formats of `tppkit project`. */
-export const formats = ["table", "json", "csv", "ics"] as const
+/** The output formats of `tppkit project` (the renderers' names, the default first). */
+export const formats = Render.projectionFormats
 
 /** `tppkit project --orders FILE --from D --to D [--calendar C] [--holidays D,…] [--convention X] [--format F]`. */
 export const projectCommand = Command.make(
@@ -22,24 +24,23 @@ export const projectCommand = Command.make(
     from: Flag.String("from").pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription("First day of the window")),
     to: Flag.String("to").pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription("Last day of the window")),
     calendar: Flag.String("calendar").pipe(
-      Flag.withDescription("weekends, target or an ISO 3166 country code, e.g. SK (default target)"),
-      Flag.withDefault("target")
+      Flag.withDescription(
+        `${Calendar.builtIn.map((c) => c.name).join(", ")} or an ISO 3166 country code, e.g. SK (default ${Calendar.target.name})`
+      ),
+      Flag.withDefault(Calendar.target.name)
     ),
     holidays: Flag.String("holidays").pipe(
       Flag.withMetavar("YYYY-MM-DD,..."),
       Flag.withDescription("Extra holidays added to the calendar"),
       Flag.optional
     ),
-    convention: Flag.Literals("convention", [
-      "following",
-      "preceding",
-      "modified-following",
-      "modified-preceding",
-      "none"
-    ]).pipe(Flag.withDescription("Business-day convention (default following)"), Flag.withDefault("following")),
+    convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
+      Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
+      Flag.withDefault(BusinessDayConvention.defaultConvention)
+    ),
     format: Flag.Literals("format", formats).pipe(
-      Flag.withDescription("Output format (default table)"),
-      Flag.withDefault("table")
+      Flag.withDescription(`Output format: ${formats.join(", ")} (default ${formats[0]})`),
+      Flag.withDefault(formats[0]!)
     )
   },
   (input) =>

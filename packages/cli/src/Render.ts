@@ -1,13 +1,17 @@
 /**
  * Pure text renderers of the `tppkit` command: aligned tables that fit an 80-column terminal (with totals),
- * the projection's JSON document (keys in the documented order, amounts as two-decimal strings) and CSV.
- * Nothing here performs I/O; commands print the strings these functions return.
+ * the projection's JSON document (keys in the documented order, amounts as two-decimal strings), CSV and
+ * iCalendar. Every total comes from `@tppkit/schedule`'s `CashFlow`. The projection's formats are entries of
+ * {@link projectionRenderers}: a new format is one more entry. Nothing here performs I/O; commands print the
+ * strings these functions return.
  *
  * @since 0.1.0
  */
 
 import { LocalDate } from "@tppkit/core"
 import type { Payment } from "@tppkit/schedule"
+import * as CashFlow from "@tppkit/schedule/CashFlow"
+import * as ICalendar from "@tppkit/schedule/ICalendar"
 import { BigDecimal } from "effect"
 
 // ---------------------------------------------------------------------------
@@ -23,26 +27,18 @@ export interface SkippedRow {
   readonly reason: string
 }
 
-/** Everything `tppkit project` prints: the window, the settings, the payments and the skipped orders. */
-export interface ProjectionReport {
+/**
+ * Everything `tppkit project` prints: the window, the settings, the payments and the skipped orders. The
+ * payments may be a lazy, ordered sequence that can be read once (the projection computes them while they are
+ * rendered); each renderer reads them once.
+ */
+export interface ProjectionReport<P extends PaymentRow = PaymentRow> {
   readonly from: LocalDate.LocalDate
   readonly to: LocalDate.LocalDate
   readonly calendar: string
   readonly convention: string
-  readonly payments: ReadonlyArray<PaymentRow>
+  readonly payments: Iterable<P>
   readonly skipped: ReadonlyArray<SkippedRow>
-}
-
-/** The number and exact sum of payments in one currency. */
-export interface CurrencyTotal {
-  readonly currency: string
-  readonly count: number
-  readonly amount: BigDecimal.BigDecimal
-}
-
-/** The number and exact sum of payments in one currency and calendar month (`YYYY-MM`). */
-export interface MonthTotal extends CurrencyTotal {
-  readonly month: string
 }
 
 // ---------------------------------------------------------------------------
@@ -62,30 +58,6 @@ export const fixed2 = (amount: BigDecimal.BigDecimal): string => {
 const ZERO = BigDecimal.fromBigInt(0n)
 
 const byKey = <K extends string>(a: K, b: K): number => (a < b ? -1 : a > b ? 1 : 0)
-
-/** Count and sum of the payments per currency, sorted by currency code. */
-export const totals = (payments: ReadonlyArray<PaymentRow>): Array<CurrencyTotal> => {
-  const acc = new Map<string, { count: number; amount: BigDecimal.BigDecimal }>()
-  for (const p of payments) {
-    const t = acc.get(p.currency) ?? { count: 0, amount: ZERO }
-    acc.set(p.currency, { count: t.count + 1, amount: BigDecimal.sum(t.amount, p.amount) })
-  }
-  return [...acc.entries()]
-    .sort(([a], [b]) => byKey(a, b))
-    .map(([currency, t]) => ({ currency, count: t.count, amount: t.amount }))
-}
-
-/** Count and sum of the payments per execution month and currency, sorted by month, then currency. */
-export const monthlyTotals = (payments: ReadonlyArray<PaymentRow>): Array<MonthTotal> => {
-  const acc = new Map<string, { month: string; currency: string; count: number; amount: BigDecimal.BigDecimal }>()
-  for (const p of payments) {
-    const month = LocalDate.format(p.executionDate).slice(0, 7)
-    const key = `${month} ${p.currency}`
-    const t = acc.get(key) ?? { month, currency: p.currency, count: 0, amount: ZERO }
-    acc.set(key, { ...t, count: t.count + 1, amount: BigDecimal.sum(t.amount, p.amount) })
-  }
-  return [...acc.entries()].sort(([a], [b]) => byKey(a, b)).map(([, t]) => t)
-}
 
 // ---------------------------------------------------------------------------
 // tables
@@ -181,16 +153,16 @@ export const paymentTable = (payments: ReadonlyArray<PaymentRow>, width: number 
     width
   )
 
-/** Totals per currency as table rows. */
-export const totalsTable = (rows: ReadonlyArray<CurrencyTotal>, width: number = WIDTH): Array<string> =>
+/** Totals per currency (`CashFlow.Totals.byCurrency`) as table rows. */
+export const totalsTable = (rows: ReadonlyArray<CashFlow.Total>, width: number = WIDTH): Array<string> =>
   table(
     [{ header: "Currency" }, { header: "Payments", align: "right" }, { header: "Total", align: "right" }],
     rows.map((t) => [t.currency, String(t.count), fixed2(t.amount)]),
     width
   )
 
-/** Totals per month and currency as table rows. */
-export const monthlyTotalsTable = (rows: ReadonlyArray<MonthTotal>, width: number = WIDTH): Array<string> =>
+/** Totals per month and currency (`CashFlow.Totals.byPeriod` of months) as table rows. */
+export const monthlyTotalsTable = (rows: ReadonlyArray<CashFlow.PeriodTotal>, width: number = WIDTH): Array<string> =>
   table(
     [
       { header: "Month" },
@@ -198,7 +170,7 @@ export const monthlyTotalsTable = (rows: ReadonlyArray<MonthTotal>, width: numbe
       { header: "Payments", align: "right" },
       { header: "Total", align: "right" }
     ],
-    rows.map((t) => [t.month, t.currency, String(t.count), fixed2(t.amount)]),
+    rows.map((t) => [t.label, t.currency, String(t.count), fixed2(t.amount)]),
     width
   )
 
@@ -223,28 +195,43 @@ export const wrap = (text: string, width: number, first = "", rest = first): Arr
   return out
 }
 
+/**
+ * The payments of a report, fed to a cash-flow accumulator as they are read: `totals()` gives the tables of
+ * every payment read so far (all of them once the payments are read).
+ */
+export const counted = <P extends PaymentRow>(
+  payments: Iterable<P>,
+  options?: CashFlow.Options
+): { readonly payments: Iterable<P>; readonly totals: () => CashFlow.Totals } => {
+  const acc = CashFlow.accumulator(options)
+  const each = function* () {
+    for (const p of payments) {
+      acc.add(p)
+      yield p
+    }
+  }
+  return { payments: each(), totals: acc.result }
+}
+
 /** The projection as a human report: heading, payments table, totals per currency, skipped orders. */
 export const projectionTable = (report: ProjectionReport, width: number = WIDTH): string => {
+  const payments = Array.from(report.payments)
   const lines: Array<string> = [
     `Payments ${LocalDate.format(report.from)} to ${LocalDate.format(report.to)}` +
       ` (calendar ${report.calendar}, convention ${report.convention})`,
     ""
   ]
-  if (report.payments.length === 0) {
+  if (payments.length === 0) {
     lines.push("No payments fall in this window.")
   } else {
-    lines.push(...paymentTable(report.payments, width), ...wrap(NOMINAL_NOTE, width), "")
-    lines.push(`Totals (${plural(report.payments.length, "payment")})`, ...totalsTable(totals(report.payments), width))
+    const totals = CashFlow.totals(payments)
+    lines.push(...paymentTable(payments, width), ...wrap(NOMINAL_NOTE, width), "")
+    lines.push(`Totals (${plural(totals.count, "payment")})`, ...totalsTable(totals.byCurrency, width))
   }
   if (report.skipped.length > 0) {
     lines.push("", `Skipped (${plural(report.skipped.length, "order")})`, ...skippedLines(report.skipped, width))
   }
   return lines.join("\n")
-}
-
-/** A projection whose payments may be a lazy, ordered sequence (rendered while they are computed). */
-export interface StreamedReport extends Omit<ProjectionReport, "payments"> {
-  readonly payments: Iterable<PaymentRow>
 }
 
 const paymentJson = (p: PaymentRow) => ({
@@ -258,19 +245,24 @@ const paymentJson = (p: PaymentRow) => ({
   ...(p.creditorName === undefined ? {} : { creditorName: p.creditorName })
 })
 
-const totalsJson = (rows: ReadonlyArray<CurrencyTotal>) =>
+const skippedJson = (s: SkippedRow) => ({ orderId: s.orderId ?? null, reason: s.reason })
+
+const totalsJson = (rows: ReadonlyArray<CashFlow.Total>) =>
   rows.map((t) => ({ currency: t.currency, count: t.count, amount: fixed2(t.amount) }))
 
 /** The projection as the documented JSON object, keys in order, amounts with exactly two decimals. */
-export const projectionJsonValue = (report: ProjectionReport) => ({
-  from: LocalDate.format(report.from),
-  to: LocalDate.format(report.to),
-  calendar: report.calendar,
-  convention: report.convention,
-  payments: report.payments.map(paymentJson),
-  skipped: report.skipped.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason })),
-  totals: totalsJson(totals(report.payments))
-})
+export const projectionJsonValue = (report: ProjectionReport) => {
+  const payments = Array.from(report.payments)
+  return {
+    from: LocalDate.format(report.from),
+    to: LocalDate.format(report.to),
+    calendar: report.calendar,
+    convention: report.convention,
+    payments: payments.map(paymentJson),
+    skipped: report.skipped.map(skippedJson),
+    totals: totalsJson(CashFlow.totals(payments).byCurrency)
+  }
+}
 
 const jsonArray = function* (indent: string, items: Iterable<unknown>): Generator<string> {
   let first = true
@@ -285,34 +277,24 @@ const jsonArray = function* (indent: string, items: Iterable<unknown>): Generato
  * The projection's JSON text in pieces, one payment per line, computed while the payments are consumed (the
  * totals come last), so that a large projection never sits in memory as one string.
  */
-export const projectionJsonChunks = function* (report: StreamedReport): Generator<string> {
+export const projectionJsonChunks = function* (report: ProjectionReport): Generator<string> {
   const head = (key: string, value: string) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`
   yield `{\n${head("from", LocalDate.format(report.from))}${head("to", LocalDate.format(report.to))}`
   yield `${head("calendar", report.calendar)}${head("convention", report.convention)}  "payments": [`
-  const acc = new Map<string, { count: number; amount: BigDecimal.BigDecimal }>()
-  const counted = function* () {
-    for (const p of report.payments) {
-      const t = acc.get(p.currency) ?? { count: 0, amount: ZERO }
-      acc.set(p.currency, { count: t.count + 1, amount: BigDecimal.sum(t.amount, p.amount) })
-      yield paymentJson(p)
-    }
+  const { payments, totals } = counted(report.payments)
+  const rows = function* () {
+    for (const p of payments) yield paymentJson(p)
   }
-  yield* jsonArray("    ", counted())
+  yield* jsonArray("    ", rows())
   yield ',\n  "skipped": ['
-  yield* jsonArray(
-    "    ",
-    report.skipped.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason }))
-  )
+  yield* jsonArray("    ", report.skipped.map(skippedJson))
   yield ',\n  "totals": ['
-  const sums = [...acc.entries()]
-    .sort(([a], [b]) => byKey(a, b))
-    .map(([currency, t]) => ({ currency, count: t.count, amount: t.amount }))
-  yield* jsonArray("    ", totalsJson(sums))
+  yield* jsonArray("    ", totalsJson(totals().byCurrency))
   yield "\n}\n"
 }
 
 /** The projection as JSON text (one payment per line). */
-export const projectionJson = (report: StreamedReport): string => [...projectionJsonChunks(report)].join("")
+export const projectionJson = (report: ProjectionReport): string => [...projectionJsonChunks(report)].join("")
 
 const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
 
@@ -332,7 +314,7 @@ const CSV_HEADER = [
 ] as const
 
 /** The payments as CSV lines (header first, each line CRLF-terminated), computed while they are consumed. */
-export const projectionCsvChunks = function* (report: StreamedReport): Generator<string> {
+export const projectionCsvChunks = function* (report: ProjectionReport): Generator<string> {
   yield csv(CSV_HEADER, [])
   for (const p of report.payments) {
     yield csv(
@@ -354,7 +336,32 @@ export const projectionCsvChunks = function* (report: StreamedReport): Generator
 }
 
 /** The payments as CSV with the JSON format's payment fields as columns. */
-export const projectionCsv = (report: StreamedReport): string => [...projectionCsvChunks(report)].join("")
+export const projectionCsv = (report: ProjectionReport): string => [...projectionCsvChunks(report)].join("")
+
+/** One output format of `tppkit project`. */
+export interface ProjectionRenderer {
+  /** The report as text pieces, computed while the payments are read (print them in order). */
+  readonly render: (report: ProjectionReport<Payment.Payment>) => Iterable<string>
+  /** Whether the text lists the skipped orders itself; when not, the command reports each on stderr. */
+  readonly listsSkipped: boolean
+}
+
+/**
+ * The output formats of `tppkit project`, by name (the first is the default). Each reads the same projection;
+ * adding a format is adding an entry.
+ */
+export const projectionRenderers = {
+  table: { render: (report) => [`${projectionTable(report)}\n`], listsSkipped: true },
+  json: { render: projectionJsonChunks, listsSkipped: true },
+  csv: { render: projectionCsvChunks, listsSkipped: false },
+  ics: { render: (report) => [ICalendar.fromPayments(report.payments)], listsSkipped: false }
+} as const satisfies Record<string, ProjectionRenderer>
+
+/** The name of an output format of `tppkit project`. */
+export type ProjectionFormat = keyof typeof projectionRenderers
+
+/** The names of the output formats of `tppkit project`, the default first. */
+export const projectionFormats = Object.keys(projectionRenderers) as ReadonlyArray<ProjectionFormat>
 
 /** Key/value lines aligned on the longest key. */
 export const keyValues = (rows: ReadonlyArray<readonly [string, string]>): string => {

@@ -104,6 +104,15 @@ export const target: Calendar = make("target", isTargetHoliday, (from, to) => {
   return countSortedBetween(targetWeekdayHolidays!, from, to)
 })
 
+/** The calendars core defines itself (spec: Calendars): `weekends` and `target`, the default. */
+export const builtIn: ReadonlyArray<Calendar> = [weekends, target]
+
+/** The built-in calendar of that name (`weekends` or `target`, any letter case), or `undefined`. */
+export const builtInNamed = (name: string): Calendar | undefined => {
+  const lower = name.toLowerCase()
+  return builtIn.find((c) => c.name === lower)
+}
+
 /**
  * `base` plus extra holiday dates given by the user (spec: Calendars, custom); returns a new calendar and
  * leaves `base` unchanged.

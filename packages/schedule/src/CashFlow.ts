@@ -9,6 +9,9 @@ import { LocalDate } from "@tppkit/core"
 import { BigDecimal } from "effect"
 import { type NumberedShared, type Payment, Projected, type Shared } from "./Payment.ts"
 
+/** What the tables read of a payment: its execution date, amount, currency and debtor account. */
+export type Totalled = Pick<Payment, "executionDate" | "amount" | "currency" | "debtorIban">
+
 /** The length of the periods of a cash-flow table. */
 export type Period = "day" | "week" | "month"
 
@@ -214,7 +217,7 @@ export const periodLabel = (start: LocalDate.LocalDate, period: Period): string 
 /** An incremental cash-flow accumulator, for payments that arrive one by one (e.g. from a Stream). */
 export interface Accumulator {
   /** Adds one payment. */
-  readonly add: (payment: Payment) => void
+  readonly add: (payment: Totalled) => void
   /** The tables of every payment added so far. */
   readonly result: () => Totals
 }
@@ -345,7 +348,7 @@ class Tables implements Accumulator {
     }
   }
 
-  readonly add = (p: Payment): void => {
+  readonly add = (p: Totalled): void => {
     if (p instanceof Projected) {
       this.addProjected(p)
       return
@@ -416,10 +419,10 @@ export const accumulator = (options?: Options): Accumulator => new Tables(option
  * Totals of payments per currency, per debtor account and currency, and per period and currency; every sum
  * is exact (spec: amounts are carried exactly as decimals, in single payments and in totals).
  */
-export const totals = (payments: Iterable<Payment>, options?: Options): Totals => {
+export const totals = (payments: Iterable<Totalled>, options?: Options): Totals => {
   const acc = new Tables(options?.period ?? "month")
   if (Array.isArray(payments)) {
-    const list: ReadonlyArray<Payment> = payments
+    const list: ReadonlyArray<Totalled> = payments
     for (let i = 0; i < list.length; i++) acc.add(list[i]!)
   } else {
     for (const p of payments) acc.add(p)

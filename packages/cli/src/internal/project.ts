@@ -2,7 +2,6 @@
  * The work behind `tppkit project`, loaded only when the command runs (it pulls in the schedule package and the
  * holiday library): read the orders, validate the settings, project, print in the chosen format.
  */
-import { ICalendar } from "@tppkit/schedule"
 import { Effect, type Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -18,7 +17,7 @@ export interface Input {
   readonly calendar: string
   readonly holidays: Option.Option<string>
   readonly convention: string
-  readonly format: "table" | "json" | "csv" | "ics"
+  readonly format: Render.ProjectionFormat
 }
 
 const readOrders = (file: string) =>
@@ -49,20 +48,8 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   if (decoded.success.orders.length > 1000) {
     yield* Output.progress(`projecting ${decoded.success.orders.length} standing orders…`)
   }
-  switch (input.format) {
-    case "table":
-      return yield* Output.line(Render.projectionTable(Project.report(decoded.success, settings.success)))
-    case "json":
-      return yield* Output.writeAll(Render.projectionJsonChunks(Project.lazyReport(decoded.success, settings.success)))
-    case "csv": {
-      const report = Project.lazyReport(decoded.success, settings.success)
-      yield* warnSkipped(report.skipped)
-      return yield* Output.writeAll(Render.projectionCsvChunks(report))
-    }
-    case "ics": {
-      const report = Project.report(decoded.success, settings.success)
-      yield* warnSkipped(report.skipped)
-      return yield* Output.write(ICalendar.fromPayments(report.payments))
-    }
-  }
+  const report = Project.report(decoded.success, settings.success)
+  const renderer: Render.ProjectionRenderer = Render.projectionRenderers[input.format]
+  if (!renderer.listsSkipped) yield* warnSkipped(report.skipped)
+  return yield* Output.writeAll(renderer.render(report))
 })
