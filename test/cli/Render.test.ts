@@ -217,7 +217,7 @@ describe("small renderers", () => {
 })
 
 describe("projection renderers by format", () => {
-  const withK = { ...report, payments: report.payments.map((p, k) => ({ ...p, k })) }
+  const withK = { ...report, payments: Array.from(report.payments, (p, k) => ({ ...p, k })) }
   /** The payments as a sequence that can be read only once, as the projection gives them. */
   const once = () => ({ ...withK, payments: withK.payments.values() })
 
