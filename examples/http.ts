@@ -9,7 +9,7 @@ const Client = Layer.unwrap(
   Effect.map(Effect.service(Sandbox.SandboxInfo), (bank) =>
     BankClient.layerNodeFromOptions(
       { environment: "sandbox", baseUrl: bank.baseUrl, clientId: bank.clientId, clientSecret: bank.clientSecret },
-      { budgetFile: "memory" } // the default is an SQLite file that keeps the daily budget across restarts
+      { budgetFile: "memory" } // or an SQLite file that keeps the daily budget across restarts
     )
   )
 ).pipe(Layer.provideMerge(Sandbox.layer()))

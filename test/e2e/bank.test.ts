@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -248,6 +248,46 @@ describe("tppkit standing-orders", { timeout: 90_000 }, () => {
       expect(oneLineError(fifth.stderr)).toMatch(/daily budget of 4/)
     } finally {
       rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("a budget file that cannot be opened: one line naming the path, exit 1", async () => {
+    const file = "/nonexistent/dir/b.sqlite"
+    const run = await tppkit(["standing-orders", "--page-size", "10", "--budget-file", file], { env })
+    expect(run.code).toBe(1)
+    expect(oneLineError(run.stderr)).toContain(file)
+  })
+
+  it("commands that spend no budget neither create nor need a budget file (HOME unwritable)", async () => {
+    const home = mkdtempSync(join(tmpdir(), "tppkit-home-"))
+    try {
+      const noBudget = { ...env, HOME: join(home, "missing", "unwritable"), TPPKIT_BUDGET_FILE: undefined }
+      const present = await tppkit(["standing-orders", "--page-size", "10", "--psu-last-logged-time", "now"], {
+        env: noBudget
+      })
+      expect(present.stderr).toBe("")
+      expect(present.code).toBe(0)
+      const check = await tppkit(
+        [
+          "balance-check",
+          "--iban",
+          EUR_BRANCH,
+          "--amount",
+          "1.00",
+          "--currency",
+          "EUR",
+          "--psu-last-logged-time",
+          "now"
+        ],
+        { env: noBudget }
+      )
+      expect(check.stderr).toBe("")
+      expect(check.code).toBe(0)
+      const token = await tppkit(["token"], { env: noBudget })
+      expect(token.code).toBe(0)
+      expect(readdirSync(home)).toEqual([])
+    } finally {
+      rmSync(home, { recursive: true, force: true })
     }
   })
 

@@ -6,9 +6,6 @@
  * a 401 discards the token and retries once. Every failure is a `BankError`.
  */
 
-import { mkdirSync } from "node:fs"
-import { homedir } from "node:os"
-import { join } from "node:path"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { BalanceCheck, Headers, type Iban, type StandingOrder } from "@tppkit/core"
 import { Context, DateTime, Effect, Layer, Option, Redacted, Result, Schema, Stream, type Tracer } from "effect"
@@ -101,21 +98,22 @@ export class BankClient extends Context.Service<
   /**
    * The whole stack on Node from a configuration layer: undici directly (`BankTransport.layerUndici`) with the
    * configured mutual-TLS material,
-   * client-credentials tokens, and the daily budget in an SQLite file (`budgetFile`, default
-   * `~/.tppkit/budget.sqlite`; `"memory"` keeps counts in memory). Also exposes `BankConfig`, `TokenService`
-   * and `Budget`.
+   * client-credentials tokens, and the daily budget in memory unless `budgetFile` names an SQLite file (opened on
+   * first use; the library never picks a file itself) or `budgetStore` gives any store layer. Also exposes
+   * `BankConfig`, `TokenService` and `Budget`.
    */
   static readonly layerNode = <E, R>(
     config: Layer.Layer<BankConfig, E, R>,
-    options?: { readonly budgetFile?: string }
+    options?: { readonly budgetFile?: string; readonly budgetStore?: Layer.Layer<BudgetStore> }
   ): Layer.Layer<BankClient | BankConfig | TokenService | Budget, E, R> => {
     const http = Layer.unwrap(
       Effect.map(Effect.service(BankConfig), (settings) => BankTransport.layerUndici(settings.tls))
     )
     const store =
-      options?.budgetFile === "memory"
+      options?.budgetStore ??
+      (options?.budgetFile === undefined || options.budgetFile === "memory"
         ? BudgetStore.layerMemory
-        : BudgetStore.layerSqlite(options?.budgetFile ?? defaultBudgetFile())
+        : BudgetStore.layerSqlite(options.budgetFile))
     const tokens = TokenService.layer.pipe(Layer.provide(http))
     const budget = Budget.layer.pipe(Layer.provide(store))
     return BankClient.layer.pipe(
@@ -125,13 +123,6 @@ export class BankClient extends Context.Service<
       Layer.provideMerge(config)
     )
   }
-}
-
-/** The default SQLite file of the daily budget: `~/.tppkit/budget.sqlite` (the folder is created). */
-export const defaultBudgetFile = (): string => {
-  const dir = join(homedir(), ".tppkit")
-  mkdirSync(dir, { recursive: true })
-  return join(dir, "budget.sqlite")
 }
 
 /**
@@ -154,7 +145,7 @@ export const httpLayer = (settings: Settings): Layer.Layer<HttpClient.HttpClient
 /** Convenience: `BankClient.layerNode(BankConfig.layer(options), budget)` with a config error at start-up. */
 export const layerNodeFromOptions = (
   options: Parameters<typeof BankConfig.layer>[0],
-  budget?: { readonly budgetFile?: string }
+  budget?: { readonly budgetFile?: string; readonly budgetStore?: Layer.Layer<BudgetStore> }
 ): Layer.Layer<BankClient | BankConfig | TokenService | Budget, BankConfigError> =>
   BankClient.layerNode(BankConfig.layer(options), budget)
 

@@ -83,6 +83,21 @@ export class BudgetExhausted extends Schema.TaggedError<BudgetExhausted>()("Budg
   freesAt: Schema.String
 }) {}
 
+/**
+ * The budget store itself failed (a file that cannot be opened or written, a database that refused): `store` names
+ * the store and where it lives (e.g. `SQLite file /var/lib/tpp/budget.sqlite`), `operation` the store method.
+ */
+export class BudgetStoreError extends Schema.TaggedError<BudgetStoreError>()("BudgetStoreError", {
+  store: Schema.String,
+  operation: Schema.String,
+  detail: Schema.String
+}) {
+  /** One line naming the store, where it lives and what failed. */
+  override get message(): string {
+    return `budget store (${this.store}): ${this.operation} failed: ${this.detail}`
+  }
+}
+
 /** Every reason a bank call can fail for. */
 export const Reason = Schema.Union([
   TransportFailure,
@@ -95,7 +110,8 @@ export const Reason = Schema.Union([
   UnexpectedStatus,
   MalformedResponse,
   InvalidRequest,
-  BudgetExhausted
+  BudgetExhausted,
+  BudgetStoreError
 ])
 
 /** Every reason a bank call can fail for. */
@@ -125,6 +141,8 @@ const describe = (reason: Reason): string => {
       return `invalid request at ${reason.path}: ${reason.detail}`
     case "BudgetExhausted":
       return `daily budget of ${reason.limit} unattended calls cannot cover ${reason.requested} more (used ${reason.used}); it frees up at ${reason.freesAt}`
+    case "BudgetStoreError":
+      return reason.message
   }
 }
 

@@ -2,7 +2,9 @@
  * The bank client on Node for a command-line target, and the SCA token given on the command line; loaded only by
  * the commands that talk to a bank (it pulls in the HTTP stack).
  */
-import { BankClient, BankConfig, BankTransport, TokenService } from "@tppkit/http"
+import { homedir } from "node:os"
+import { join } from "node:path"
+import { BankClient, BankConfig, BankTransport, Budget, TokenService } from "@tppkit/http"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import type { Target } from "../Connection.ts"
 import * as Failure from "../Failure.ts"
@@ -34,19 +36,30 @@ export const settingsOf = (target: Target) =>
     )
   })
 
+/** The command line's own budget file when none is given: `~/.tppkit/budget.sqlite`. */
+export const defaultBudgetFile = (): string => join(homedir(), ".tppkit", "budget.sqlite")
+
+/**
+ * The budget store of a `--budget-file` value: `memory`, the file given, or the default file (its folder made on
+ * first use). SQLite opens the file only when budget is first spent or read, so commands that spend none never
+ * create or need it.
+ */
+export const budgetStoreOf = (budgetFile: string | undefined): Layer.Layer<Budget.BudgetStore> =>
+  budgetFile === "memory"
+    ? Budget.BudgetStore.layerMemory
+    : budgetFile === undefined
+      ? Budget.BudgetStore.layerSqlite(defaultBudgetFile(), { createDirectory: true })
+      : Budget.BudgetStore.layerSqlite(budgetFile)
+
 /** The bank client (with `BankConfig`, `TokenService` and `Budget`) on Node for validated settings. */
 export const clientLayerOf = (settings: BankConfig.Settings, budgetFile: string | undefined) =>
-  BankClient.BankClient.layerNode(
-    Layer.succeed(BankConfig.BankConfig, settings),
-    budgetFile === undefined ? undefined : { budgetFile }
-  )
+  BankClient.BankClient.layerNode(Layer.succeed(BankConfig.BankConfig, settings), {
+    budgetStore: budgetStoreOf(budgetFile)
+  })
 
 /** The bank client on Node for a target with default settings (the demo's mock bank). */
 export const clientLayer = (target: Target) =>
-  BankClient.layerNodeFromOptions(
-    optionsOf(target),
-    target.budgetFile === undefined ? undefined : { budgetFile: target.budgetFile }
-  )
+  BankClient.layerNodeFromOptions(optionsOf(target), { budgetStore: budgetStoreOf(target.budgetFile) })
 
 /** Client-credentials tokens alone (no budget, no client) on Node for validated settings. */
 export const tokenLayerOf = (settings: BankConfig.Settings) =>
