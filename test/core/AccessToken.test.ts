@@ -105,3 +105,34 @@ describe("AccessToken", () => {
     )
   })
 })
+
+describe("AccessToken wire entry points", () => {
+  it("decodes the form toForm writes, and decodes the response encodeResponse writes", () => {
+    const request = {
+      grant_type: AccessToken.grantType,
+      client_id: "c",
+      client_secret: Redacted.make("s"),
+      scope: "PIISP AISP"
+    }
+    const back = AccessToken.decodeRequest(AccessToken.toForm(request))
+    expect(Result.isSuccess(back) && Redacted.value(back.success.client_secret)).toBe("s")
+    expect(Result.isFailure(AccessToken.decodeRequest({ ...AccessToken.toForm(request), scope: "PIISP  X" }))).toBe(
+      true
+    )
+    const response = {
+      access_token: Redacted.make("tok", { label: "access_token" }),
+      expires_in: 1200,
+      token_type: "Bearer",
+      scope: "PIISP"
+    }
+    const json = AccessToken.encodeResponse(response)
+    expect(Result.isSuccess(json) && json.success).toEqual({
+      access_token: "tok",
+      expires_in: 1200,
+      token_type: "Bearer",
+      scope: "PIISP"
+    })
+    const decoded = AccessToken.decodeResponse(JSON.stringify(Result.getOrThrow(json)))
+    expect(Result.isSuccess(decoded) && Redacted.value(decoded.success.access_token)).toBe("tok")
+  })
+})

@@ -55,3 +55,38 @@ describe("ErrorBody", () => {
     ).toEqual(problem)
   })
 })
+
+describe("ErrorBody.encode", () => {
+  it("writes every known shape so that decode reads it back as the same shape and code", () => {
+    const shapes: Array<ErrorBody.Outgoing> = [
+      { _tag: "OAuth", body: { error: "invalid_client", error_description: "unknown client" } },
+      {
+        _tag: "Problem",
+        body: { type: "about:blank", title: "Bad Request", status: 400, detail: "x", code: "FORMAT_ERROR" }
+      },
+      {
+        _tag: "TppMessages",
+        body: { tppMessages: [{ category: "ERROR", code: "CONSENT_MISSING", text: "no consent" }] }
+      },
+      {
+        _tag: "Errors",
+        body: { errors: [{ error: "TOKEN_INVALID", scope: null, parameters: [], message: "unknown token" }] }
+      }
+    ]
+    for (const shape of shapes) {
+      const encoded = ErrorBody.encode(shape)
+      expect(encoded._tag).toBe("Success")
+      if (encoded._tag !== "Success") continue
+      const back = ErrorBody.decode(400, encoded.success.contentType, encoded.success.text)
+      expect(back._tag).toBe(shape._tag)
+      expect(back._tag !== "Raw" && back.body).toEqual(shape.body)
+    }
+  })
+
+  it("reads a CZ/SK error whose scope is null (an error about no field) instead of keeping it raw", () => {
+    const raw = '{"errors":[{"error":"TOKEN_EXPIRED","scope":null,"parameters":[],"message":"expired"}]}'
+    const b = ErrorBody.decode(401, "application/json", raw)
+    expect(b._tag).toBe("Errors")
+    expect(ErrorBody.code(b)).toBe("TOKEN_EXPIRED")
+  })
+})

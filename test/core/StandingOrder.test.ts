@@ -214,3 +214,27 @@ describe("StandingOrder", () => {
     })
   })
 })
+
+describe("StandingOrder wire entry points", () => {
+  it("a list response encoded with encodeListResponse decodes leniently to the same orders, pageCount as number or text", () => {
+    const decoded = Schema.decodeUnknownSync(StandingOrder.ListResponse)(body)
+    for (const pageCountAsText of [false, true]) {
+      const json = StandingOrder.encodeListResponse(decoded, { pageCountAsText })
+      expect(Result.isSuccess(json)).toBe(true)
+      if (Result.isFailure(json)) continue
+      expect(typeof json.success.pageCount).toBe(pageCountAsText ? "string" : "number")
+      const back = StandingOrder.decodeListLenient(JSON.parse(JSON.stringify(json.success)))
+      expect(Result.isSuccess(back) && back.success.errors).toEqual([])
+      expect(Result.isSuccess(back) && back.success.orders).toEqual(decoded.standingOrders)
+    }
+  })
+
+  it("list requests: encodeListRequest writes {} without attributes and decodeListRequest reads it back", () => {
+    expect(Result.getOrThrow(StandingOrder.encodeListRequest({}))).toEqual({})
+    expect(Result.getOrThrow(StandingOrder.decodeListRequest({ pageSize: 20, page: 1 }))).toEqual({
+      pageSize: 20,
+      page: 1
+    })
+    expect(Result.isFailure(StandingOrder.decodeListRequest({ pageSize: 15 }))).toBe(true)
+  })
+})

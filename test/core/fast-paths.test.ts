@@ -6,6 +6,7 @@ import { BalanceCheck, type Currency, DateTime, Iban, Money } from "@tppkit/core
 import { BigDecimal, Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import * as Fast from "../../packages/core/src/internal/balanceCheckFast.ts"
 import * as Arb from "../arbitraries/core.ts"
 
 /** A text with one character replaced by one of `alphabet`, or one removed, or one inserted. */
@@ -132,8 +133,12 @@ describe("BalanceCheck fast encoding and decoding", () => {
   it("whatever the fast encoder returns is the schema's encoding (property)", () => {
     fc.assert(
       fc.property(request, (req) => {
-        const fast = BalanceCheck.encodeRequestFast(req)
+        const fast = Fast.encodeRequest(req)
         const slow = encodeWithSchema(req)
+        // the public entry point succeeds exactly when the schema does, with the schema's value
+        const entry = BalanceCheck.encodeRequest(req)
+        expect(Result.isSuccess(entry)).toBe(Result.isSuccess(slow))
+        if (Result.isSuccess(entry)) expect(entry.success).toEqual(Result.getOrThrow(slow))
         if (fast !== undefined) {
           expect(Result.isSuccess(slow)).toBe(true)
           expect(fast).toEqual(Result.getOrThrow(slow))
@@ -160,8 +165,11 @@ describe("BalanceCheck fast encoding and decoding", () => {
     )
     fc.assert(
       fc.property(json, (body) => {
-        const fast = BalanceCheck.decodeResponseFast(body)
+        const fast = Fast.decodeResponse(body)
         const slow = decodeWithSchema(body)
+        const entry = BalanceCheck.decodeResponse(body)
+        expect(Result.isSuccess(entry)).toBe(Result.isSuccess(slow))
+        if (Result.isSuccess(entry)) expect(entry.success).toEqual(Result.getOrThrow(slow))
         if (fast === undefined) expect(Result.isFailure(slow)).toBe(true)
         else expect(fast).toEqual(Result.getOrThrow(slow))
       }),
@@ -175,7 +183,7 @@ describe("BalanceCheck fast encoding and decoding", () => {
       iban: Iban.parseUnsafe("SK31 1200 0000 1987 4263 7541"),
       amount: { value: Money.parseUnsafe("1250.50"), currency: "EUR" as Currency.CurrencyCode }
     }
-    expect(JSON.stringify(BalanceCheck.encodeRequestFast(req))).toBe(
+    expect(JSON.stringify(Fast.encodeRequest(req))).toBe(
       '{"instructionIdentification":"PIISP-1","iban":"SK3112000000198742637541","amount":{"value":1250.5,"currency":"EUR"}}'
     )
   })

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Redacted, Schema, SchemaTransformation } from "effect"
+import { Redacted, type Result, Schema, type SchemaIssue, SchemaParser, SchemaTransformation } from "effect"
 
 /** A scope named by the document: PISP, PIISP and AISP (section 4.1). */
 export const Scope = Schema.Literals(["PISP", "PIISP", "AISP"])
@@ -55,6 +55,16 @@ export const toForm = (request: TokenRequest): Record<string, string> => ({
   scope: request.scope
 })
 
+const decodeRequestSchema = SchemaParser.decodeUnknownResult(TokenRequest)
+
+/**
+ * Decodes the form fields of a token request (section 4.1), the one decoder the mock bank uses; the inverse of
+ * {@link toForm}. The caller checks the form itself first (a field given twice, a missing field), which the field
+ * record cannot show.
+ */
+export const decodeRequest = (form: Readonly<Record<string, string>>): Result.Result<TokenRequest, SchemaIssue.Issue> =>
+  decodeRequestSchema(form)
+
 /** A number of seconds in decimal text, as the document types `expires_in`. */
 const SecondsText = Schema.String.check(
   Schema.isPattern(/^\s*\d+(\.\d+)?\s*$/, { message: "expires_in must be a number of seconds" })
@@ -84,6 +94,20 @@ export const TokenResponse = Schema.Struct({
 
 /** A token response. */
 export type TokenResponse = typeof TokenResponse.Type
+
+/** A token response in its JSON form (`expires_in` a JSON number). */
+export type TokenResponseJson = typeof TokenResponse.Encoded
+
+const encodeResponseSchema = SchemaParser.encodeResult(TokenResponse)
+const decodeResponseSchema = SchemaParser.decodeUnknownResult(Schema.fromJsonString(TokenResponse))
+
+/** Encodes a token response to its JSON form (section 2.1), the one encoder the mock bank uses. */
+export const encodeResponse = (response: TokenResponse): Result.Result<TokenResponseJson, SchemaIssue.Issue> =>
+  encodeResponseSchema(response)
+
+/** Decodes a token response from its JSON text (section 2.1), the one decoder the client uses. */
+export const decodeResponse = (text: string): Result.Result<TokenResponse, SchemaIssue.Issue> =>
+  decodeResponseSchema(text)
 
 /**
  * The `Authorization` header value built from a token response: the token type, a space and the access token

@@ -5,11 +5,12 @@
  *
  * @since 0.1.0
  */
-import { BigDecimal, Schema } from "effect"
+import { Result, Schema, type SchemaIssue, SchemaParser } from "effect"
 import * as Card from "./Card.ts"
 import * as Currency from "./Currency.ts"
 import * as DateTime from "./DateTime.ts"
 import * as Iban from "./Iban.ts"
+import * as Fast from "./internal/balanceCheckFast.ts"
 import * as Money from "./Money.ts"
 import * as Text from "./Text.ts"
 
@@ -60,36 +61,6 @@ export type Request = typeof Request.Type
 /** A balance-check request in its JSON form, as `Schema.encode(Request)` produces it. */
 export type RequestJson = typeof Request.Encoded
 
-/**
- * Encodes the common request, the three mandatory fields and none of the optional ones, without the schema
- * interpreter: the same checks as {@link Request} (non-empty instruction identification, valid IBAN, positive
- * `[12.2]` amount, ISO 4217 code), called directly. Whatever it returns equals what `Schema.encode(Request)`
- * returns. It answers `undefined` for a request with optional parts or a failed check: encode that one with
- * {@link Request}, which also words the error.
- */
-export const encodeRequestFast = (request: Request): RequestJson | undefined => {
-  const { instructionIdentification: id, iban, amount } = request
-  if (
-    request.creationDateTime !== undefined ||
-    request.relatedParties !== undefined ||
-    request.references !== undefined ||
-    typeof id !== "string" ||
-    id.length === 0 ||
-    typeof iban !== "string" ||
-    typeof amount !== "object" ||
-    amount === null
-  ) {
-    return undefined
-  }
-  const { value, currency } = amount
-  if (typeof currency !== "string" || !Currency.isCurrencyCode(currency) || !Iban.isValid(iban)) return undefined
-  if (!BigDecimal.isBigDecimal(value) || Money.invalidReason(value, Money.balanceCheckFormat) !== undefined) {
-    return undefined
-  }
-  const number = Money.toJsonNumber(value)
-  return number === undefined ? undefined : { instructionIdentification: id, iban, amount: { value: number, currency } }
-}
-
 /** The bank's answer: `APPR` sufficient funds, `DECL` insufficient funds (section 2.3). */
 export const Answer = Schema.Literals(["APPR", "DECL"])
 
@@ -105,16 +76,46 @@ export const Response = Schema.Struct({
 /** A balance-check response. */
 export type Response = typeof Response.Type
 
+/** A balance-check response in its JSON form. */
+export type ResponseJson = typeof Response.Encoded
+
+const encodeRequestSchema = SchemaParser.encodeResult(Request)
+const decodeRequestSchema = SchemaParser.decodeUnknownResult(Request)
+const encodeResponseSchema = SchemaParser.encodeResult(Response)
+const decodeResponseSchema = SchemaParser.decodeUnknownResult(Response)
+
 /**
- * Decodes a response without the schema interpreter: `response` APPR or DECL and a valid `dateTime`, other keys
- * ignored, as {@link Response} does. Whatever it returns equals what `Schema.decodeUnknown(Response)` returns; it
- * answers `undefined` for anything else: decode that with {@link Response}, which also words the error.
+ * Encodes a request to its JSON form (section 2.2), the one encoder the client and the mock bank's tests use. The
+ * common request (the three mandatory fields) takes a hand-written path that calls the same checks as
+ * {@link Request}; every other request, and every failure's wording, comes from the schema.
  */
-export const decodeResponseFast = (json: unknown): Response | undefined => {
-  if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined
-  const { response, dateTime } = json as { readonly response?: unknown; readonly dateTime?: unknown }
-  if ((response !== "APPR" && response !== "DECL") || typeof dateTime !== "string") return undefined
-  return DateTime.isValidIncoming(dateTime) ? { response, dateTime: dateTime as DateTime.DateTime } : undefined
+export const encodeRequest = (request: Request): Result.Result<RequestJson, SchemaIssue.Issue> => {
+  const fast = Fast.encodeRequest(request)
+  return fast !== undefined ? Result.succeed(fast) : encodeRequestSchema(request)
+}
+
+/**
+ * Decodes a request from parsed JSON (section 2.2), the one decoder the mock bank uses: a hand-written path for the
+ * common request, {@link Request} for the rest and for the wording of every failure.
+ */
+export const decodeRequest = (json: unknown): Result.Result<Request, SchemaIssue.Issue> => {
+  const fast = Fast.decodeRequest(json)
+  return fast !== undefined ? Result.succeed(fast) : decodeRequestSchema(json)
+}
+
+/** Encodes a response to its JSON form (section 2.3): a hand-written path for a valid one, else {@link Response}. */
+export const encodeResponse = (response: Response): Result.Result<ResponseJson, SchemaIssue.Issue> => {
+  const fast = Fast.encodeResponse(response)
+  return fast !== undefined ? Result.succeed(fast) : encodeResponseSchema(response)
+}
+
+/**
+ * Decodes a response from parsed JSON (section 2.3), the one decoder the client uses: a hand-written path for a
+ * valid answer (other keys ignored), {@link Response} for the rest and for the wording of every failure.
+ */
+export const decodeResponse = (json: unknown): Result.Result<Response, SchemaIssue.Issue> => {
+  const fast = Fast.decodeResponse(json)
+  return fast !== undefined ? Result.succeed(fast) : decodeResponseSchema(json)
 }
 
 /** Whether the answer says the funds are available. */

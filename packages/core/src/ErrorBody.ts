@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Result, Schema } from "effect"
+import { Result, Schema, type SchemaIssue, SchemaParser } from "effect"
 
 /** An OAuth 2.0 error body (RFC 6749 section 5.2), as token endpoints answer. */
 export const OAuthError = Schema.Struct({
@@ -42,10 +42,13 @@ export const TppMessage = Schema.Struct({
 /** A Berlin Group error body: `{ tppMessages: [...] }`. */
 export const TppMessages = Schema.Struct({ tppMessages: Schema.Array(TppMessage) })
 
-/** One entry of a Czech/Slovak standard error body. */
+/**
+ * One entry of a Czech/Slovak standard error body; `scope` names the field concerned, or is `null` when the error
+ * concerns no field (as these standards write it).
+ */
 export const StandardError = Schema.Struct({
   error: Schema.String,
-  scope: Schema.optionalKey(Schema.String),
+  scope: Schema.optionalKey(Schema.NullOr(Schema.String)),
   parameters: Schema.optionalKey(Schema.Unknown),
   message: Schema.optionalKey(Schema.String)
 })
@@ -64,6 +67,43 @@ export const ErrorBody = Schema.Union([
 
 /** A decoded error body: one of the known shapes (each with the raw text), or the raw text alone. */
 export type ErrorBody = typeof ErrorBody.Type
+
+/** An error body to write: one of the known shapes, without raw text. */
+export type Outgoing =
+  | { readonly _tag: "OAuth"; readonly body: OAuthError }
+  | { readonly _tag: "Problem"; readonly body: ProblemDetails }
+  | { readonly _tag: "TppMessages"; readonly body: TppMessages }
+  | { readonly _tag: "Errors"; readonly body: StandardErrors }
+
+/** A Berlin Group error body. */
+export type TppMessages = typeof TppMessages.Type
+
+/** A Czech/Slovak standard error body. */
+export type StandardErrors = typeof StandardErrors.Type
+
+/** An encoded error body: its `Content-Type` and JSON text. */
+export interface Encoded {
+  readonly contentType: string
+  readonly text: string
+}
+
+const encoders: Record<Outgoing["_tag"], (u: unknown) => Result.Result<unknown, SchemaIssue.Issue>> = {
+  OAuth: SchemaParser.encodeUnknownResult(OAuthError),
+  Problem: SchemaParser.encodeUnknownResult(ProblemDetails),
+  TppMessages: SchemaParser.encodeUnknownResult(TppMessages),
+  Errors: SchemaParser.encodeUnknownResult(StandardErrors)
+}
+
+/**
+ * Encodes an error body of a known shape with its schema, the one encoder behind every error the mock bank writes:
+ * problem details as `application/problem+json` (RFC 9457), the other shapes as `application/json`. {@link decode}
+ * reads every result back as the same shape.
+ */
+export const encode = (outgoing: Outgoing): Result.Result<Encoded, SchemaIssue.Issue> =>
+  Result.map(encoders[outgoing._tag](outgoing.body), (json) => ({
+    contentType: outgoing._tag === "Problem" ? "application/problem+json" : "application/json",
+    text: JSON.stringify(json)
+  }))
 
 const decodeOAuth = Schema.decodeUnknownResult(OAuthError)
 const decodeProblem = Schema.decodeUnknownResult(ProblemDetails)

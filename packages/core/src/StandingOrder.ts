@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Option, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { Option, Result, Schema, SchemaIssue, SchemaParser, SchemaTransformation } from "effect"
 import * as Currency from "./Currency.ts"
 import * as Frequency from "./Frequency.ts"
 import * as Iban from "./Iban.ts"
@@ -115,6 +115,17 @@ export const ListRequest = Schema.Struct({
 /** A standing-order list request. */
 export type ListRequest = typeof ListRequest.Type
 
+const encodeListRequestSchema = SchemaParser.encodeResult(ListRequest)
+const decodeListRequestSchema = SchemaParser.decodeUnknownResult(ListRequest)
+
+/** Encodes a list request to its JSON form (section 2.4), the one encoder the client uses; `{}` without attributes. */
+export const encodeListRequest = (request: ListRequest): Result.Result<typeof ListRequest.Encoded, SchemaIssue.Issue> =>
+  encodeListRequestSchema(request)
+
+/** Decodes a list request from parsed JSON (section 2.4), the one decoder the mock bank uses. */
+export const decodeListRequest = (json: unknown): Result.Result<ListRequest, SchemaIssue.Issue> =>
+  decodeListRequestSchema(json)
+
 // ---------------------------------------------------------------------------
 // response (section 2.5)
 // ---------------------------------------------------------------------------
@@ -141,6 +152,26 @@ export const ListResponse = Schema.Struct({
 
 /** A strictly decoded standing-order list response. */
 export type ListResponse = typeof ListResponse.Type
+
+/** A list response in its JSON form. */
+export type ListResponseJson = typeof ListResponse.Encoded
+
+const encodeListResponseSchema = SchemaParser.encodeResult(ListResponse)
+
+/**
+ * Encodes a list response to its JSON form (section 2.5), the one encoder the mock bank uses; the client reads it
+ * with {@link decodeListLenient}. `pageCountAsText` writes `pageCount` as a numeric string, as the document's
+ * reference example does (decisions: both are read).
+ */
+export const encodeListResponse = (
+  response: ListResponse,
+  options: { readonly pageCountAsText?: boolean } = {}
+): Result.Result<ListResponseJson, SchemaIssue.Issue> => {
+  const encoded = encodeListResponseSchema(response)
+  return options.pageCountAsText === true && Result.isSuccess(encoded) && typeof encoded.success.pageCount === "number"
+    ? Result.succeed({ ...encoded.success, pageCount: String(encoded.success.pageCount) })
+    : encoded
+}
 
 // ---------------------------------------------------------------------------
 // lenient decoding

@@ -7,8 +7,8 @@
  */
 
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { BalanceCheck, Headers, type Iban, type StandingOrder } from "@tppkit/core"
-import { Context, DateTime, Effect, Layer, Option, Redacted, Result, Schema, Stream, type Tracer } from "effect"
+import { BalanceCheck, Headers, type Iban, StandingOrder } from "@tppkit/core"
+import { Context, DateTime, Effect, Layer, Option, Redacted, Result, Stream, type Tracer } from "effect"
 import type { HttpClient } from "effect/http"
 import { BankConfig, type Settings } from "./BankConfig.ts"
 import {
@@ -343,21 +343,13 @@ const make = Effect.gen(function* () {
     )
   }
 
-  // core's fast paths for the common shapes, the schemas for the rest (and for the wording of every error)
-  const encodeBalanceCheck = Schema.encodeUnknownResult(BalanceCheck.Request)
-  const decodeResponse = Schema.decodeUnknownResult(BalanceCheck.Response)
-  const decodeBalanceCheck = (json: unknown) => {
-    const fast = BalanceCheck.decodeResponseFast(json)
-    return fast !== undefined
-      ? Result.succeed(fast)
-      : Result.mapError(decodeResponse(json), (e) => Wire.firstIssue(e.issue))
-  }
+  // core's one entry point per wire shape (each with its fast path inside)
+  const decodeBalanceCheck = (json: unknown) =>
+    Result.mapError(BalanceCheck.decodeResponse(json), (issue) => Wire.firstIssue(issue))
   const balanceCheckBody = (request: BalanceCheck.Request): Result.Result<string, InvalidRequest> => {
-    const fast = BalanceCheck.encodeRequestFast(request)
-    if (fast !== undefined) return Result.succeed(JSON.stringify(fast))
-    const encoded = encodeBalanceCheck(request)
+    const encoded = BalanceCheck.encodeRequest(request)
     if (Result.isSuccess(encoded)) return Result.succeed(JSON.stringify(encoded.success))
-    const { path, message } = Wire.firstIssue(encoded.failure.issue)
+    const { path, message } = Wire.firstIssue(encoded.failure)
     return Result.fail(new InvalidRequest({ path, detail: message }))
   }
 
@@ -410,14 +402,19 @@ const make = Effect.gen(function* () {
     unattended: string | undefined,
     span?: Tracer.AnySpan | undefined
   ): Effect.Effect<Reply<StandingOrdersPage>, BankError> => {
-    const body: Record<string, unknown> = {}
-    if (options.iban !== undefined) body.iban = options.iban
-    if (pageSize !== undefined) body.pageSize = pageSize
-    if (page !== undefined) body.page = page
+    const request: { -readonly [K in keyof StandingOrder.ListRequest]: StandingOrder.ListRequest[K] } = {}
+    if (options.iban !== undefined) request.iban = options.iban
+    if (pageSize !== undefined) request.pageSize = pageSize
+    if (page !== undefined) request.page = page
+    const body = StandingOrder.encodeListRequest(request)
+    if (Result.isFailure(body)) {
+      const { path, message } = Wire.firstIssue(body.failure)
+      return fail("standingOrders", { correlationId }, new InvalidRequest({ path, detail: message }))
+    }
     return call({
       operation: "standingOrders",
       url: standingOrderUrl,
-      body: JSON.stringify(body),
+      body: JSON.stringify(body.success),
       options,
       correlationId,
       processId,

@@ -5,7 +5,7 @@
  * default draws on `TokenService`, and a caller may hand in a token from strong customer authentication.
  */
 import { AccessToken } from "@tppkit/core"
-import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Redacted, Result, Schema } from "effect"
+import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Redacted, Result } from "effect"
 import { BankConfig, type Environment } from "./BankConfig.ts"
 import { BankError, isTransient, MalformedResponse, type Operation } from "./BankError.ts"
 import { BankTransport } from "./BankTransport.ts"
@@ -72,12 +72,10 @@ interface Hot {
   readonly keepUntil: number
 }
 
-const decodeResponse = Schema.decodeUnknownResult(Schema.fromJsonString(AccessToken.TokenResponse))
-
 /** Decodes the token response of section 2.1 with core's schema (`expires_in` as a number or a numeric string). */
 export const decodeTokenResponse = (text: string): Result.Result<AccessToken.TokenResponse, MalformedResponse> =>
-  Result.mapError(decodeResponse(text), (e) => {
-    const { path, message } = Wire.firstIssue(e.issue)
+  Result.mapError(AccessToken.decodeResponse(text), (issue) => {
+    const { path, message } = Wire.firstIssue(issue)
     return new MalformedResponse({ path, detail: message })
   })
 
@@ -103,12 +101,14 @@ export class TokenService extends Context.Service<
       const request = (key: string): Effect.Effect<Issued, BankError> =>
         Effect.gen(function* () {
           const started = yield* Clock.currentTimeMillis
-          const form = new URLSearchParams({
-            grant_type: "client_credentials",
-            client_id: config.clientId,
-            client_secret: Redacted.value(config.clientSecret),
-            scope: key
-          }).toString()
+          const form = new URLSearchParams(
+            AccessToken.toForm({
+              grant_type: AccessToken.grantType,
+              client_id: config.clientId,
+              client_secret: config.clientSecret,
+              scope: key
+            })
+          ).toString()
           const requestId = crypto.randomUUID()
           const identity = { requestId }
           const outgoing = { url, headers: {}, contentType: AccessToken.contentType, body: form }

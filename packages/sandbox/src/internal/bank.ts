@@ -4,12 +4,11 @@
  * The transport (server.ts) feeds it requests and writes its answers; nothing here touches a socket.
  */
 import { randomBytes, randomUUID } from "node:crypto"
-import { DateTime, Endpoint, Headers, LocalDate } from "@tppkit/core"
-import { BigDecimal, DateTime as Instant, Result, SchemaIssue, SchemaParser } from "effect"
+import { BalanceCheck, DateTime, Endpoint, Headers, LocalDate, StandingOrder } from "@tppkit/core"
+import { BigDecimal, DateTime as Instant, Result, SchemaIssue } from "effect"
 import * as Faults from "../Faults.ts"
 import type * as Fixtures from "../Fixtures.ts"
 import { type Dialect, type Failure, parseDialect, type Rendered, render, renderOAuth } from "./errors.ts"
-import * as Wire from "./wire.ts"
 
 /** Which set of paths is served (spec 4 and 9.3). */
 export type Environment = Endpoint.Environment
@@ -83,8 +82,6 @@ const isoTime = (ms: number): string => {
 }
 
 const issueFormatter = SchemaIssue.makeFormatterStandardSchemaV1()
-const decodeBalance = SchemaParser.decodeUnknownResult(Wire.BalanceCheckRequest)
-const decodeList = SchemaParser.decodeUnknownResult(Wire.ListRequest)
 
 const first = (v: string | ReadonlyArray<string> | undefined): string | undefined =>
   typeof v === "string" ? v : v?.[0]
@@ -426,12 +423,9 @@ export const make = (config: Config) => {
     }
     const parsed = parseJson(req.body)
     if (Result.isFailure(parsed)) return parsed.failure
-    let body = Wire.decodeBalanceCheckFast(parsed.success as object)
-    if (body === undefined) {
-      const decoded = decodeBalance(parsed.success)
-      if (Result.isFailure(decoded)) return schemaFailure(decoded.failure)
-      body = decoded.success
-    }
+    const decoded = BalanceCheck.decodeRequest(parsed.success)
+    if (Result.isFailure(decoded)) return schemaFailure(decoded.failure)
+    const body = decoded.success
     const state = accounts.get(body.iban)
     if (state === undefined || state.account.consent.kind === "none") {
       return forbidden("CONSENT_MISSING", "no consent for balance checks on this account", "iban")
@@ -465,7 +459,7 @@ export const make = (config: Config) => {
     }
     const parsed = parseJson(req.body)
     if (Result.isFailure(parsed)) return parsed.failure
-    const decoded = decodeList(parsed.success)
+    const decoded = StandingOrder.decodeListRequest(parsed.success)
     if (Result.isFailure(decoded)) return schemaFailure(decoded.failure)
     const body = decoded.success
     if (body.iban !== undefined && !token.bound.has(body.iban)) {

@@ -1,12 +1,21 @@
+/**
+ * The balance-check request's hand-written decoder (inside `BalanceCheck.decodeRequest`, the mock bank's entry point)
+ * accepts only what the schema accepts, with equal values, and takes the common shape itself.
+ */
 import { describe, expect, it } from "@effect/vitest"
-import { Fixtures } from "@tppkit/sandbox"
+import { BalanceCheck, Iban } from "@tppkit/core"
 import { BigDecimal, Result, SchemaParser } from "effect"
 import fc from "fast-check"
-import * as Wire from "../../packages/sandbox/src/internal/wire.ts"
+import * as Fast from "../../packages/core/src/internal/balanceCheckFast.ts"
 
-const decodeSchema = SchemaParser.decodeUnknownResult(Wire.BalanceCheckRequest)
+const decodeSchema = SchemaParser.decodeUnknownResult(BalanceCheck.Request)
 
-const validIbans = Fixtures.defaults.accounts.map((a) => a.iban)
+const validIbans = [
+  ["SK", "11000000002612345678"],
+  ["CZ", "08000000001234567899"],
+  ["AT", "1904300234573201"],
+  ["DE", "370400440532013000"]
+].map(([country = "", bban = ""]) => `${country}${Iban.checkDigits(country, bban)}${bban}`)
 
 /** IBAN texts: valid ones, the same in print form or lower case (the schema normalises those), broken ones. */
 const iban = fc.oneof(
@@ -69,13 +78,13 @@ const nearBody = fc.record({
 
 const body = fc.oneof(anyBody, nearBody)
 
-describe("Wire.decodeBalanceCheckFast", () => {
+describe("the balance-check request fast decoder", () => {
   it("accepts only what the schema accepts, with equal values", () => {
     let accepted = 0
     fc.assert(
       fc.property(body, (b) => {
         const json = JSON.parse(JSON.stringify(b)) as object
-        const fast = Wire.decodeBalanceCheckFast(json)
+        const fast = Fast.decodeRequest(json)
         if (fast === undefined) return
         accepted += 1
         const slow = decodeSchema(json)
@@ -86,6 +95,9 @@ describe("Wire.decodeBalanceCheckFast", () => {
         expect(fast.amount.currency).toBe(slow.success.amount.currency)
         expect(BigDecimal.equals(fast.amount.value, slow.success.amount.value)).toBe(true)
         expect(Object.keys(slow.success).sort()).toEqual(["amount", "iban", "instructionIdentification"])
+        // the public entry point answers the same
+        const entry = BalanceCheck.decodeRequest(json)
+        expect(Result.isSuccess(entry) && entry.success).toEqual(fast)
       }),
       { numRuns: 10_000 }
     )
@@ -102,7 +114,7 @@ describe("Wire.decodeBalanceCheckFast", () => {
         fc.constantFrom("EUR", "CZK", "USD"),
         (id, ib, cents, cur) => {
           const json = { instructionIdentification: id, iban: ib, amount: { value: cents / 100, currency: cur } }
-          const fast = Wire.decodeBalanceCheckFast(json)
+          const fast = Fast.decodeRequest(json)
           expect(fast).toBeDefined()
           expect(fast?.amount.value !== undefined && BigDecimal.format(fast.amount.value)).toBe(
             BigDecimal.format(BigDecimal.make(BigInt(cents), 2))
@@ -115,11 +127,11 @@ describe("Wire.decodeBalanceCheckFast", () => {
 
   it("leaves bodies with optional parts, lower-case IBANs and too many decimals to the schema", () => {
     const base = { instructionIdentification: "x", iban: validIbans[0] ?? "", amount: { value: 1, currency: "EUR" } }
-    expect(Wire.decodeBalanceCheckFast(base)).toBeDefined()
-    expect(Wire.decodeBalanceCheckFast({ ...base, creationDateTime: "2026-01-02T10:00:00Z" })).toBeUndefined()
-    expect(Wire.decodeBalanceCheckFast({ ...base, iban: base.iban.toLowerCase() })).toBeUndefined()
-    expect(Wire.decodeBalanceCheckFast({ ...base, amount: { value: 1.005, currency: "EUR" } })).toBeUndefined()
-    expect(Wire.decodeBalanceCheckFast({ ...base, amount: { value: 1e12, currency: "EUR" } })).toBeUndefined()
-    expect(Wire.decodeBalanceCheckFast({ ...base, instructionIdentification: "" })).toBeUndefined()
+    expect(Fast.decodeRequest(base)).toBeDefined()
+    expect(Fast.decodeRequest({ ...base, creationDateTime: "2026-01-02T10:00:00Z" })).toBeUndefined()
+    expect(Fast.decodeRequest({ ...base, iban: base.iban.toLowerCase() })).toBeUndefined()
+    expect(Fast.decodeRequest({ ...base, amount: { value: 1.005, currency: "EUR" } })).toBeUndefined()
+    expect(Fast.decodeRequest({ ...base, amount: { value: 1e12, currency: "EUR" } })).toBeUndefined()
+    expect(Fast.decodeRequest({ ...base, instructionIdentification: "" })).toBeUndefined()
   })
 })
