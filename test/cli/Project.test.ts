@@ -77,6 +77,14 @@ describe("Project.decodeOrders", () => {
     expect(failure(Project.decodeOrders(fixture("malformed.json")))).toMatch(/^not valid JSON/)
     expect(failure(Project.decodeOrders(fixture("not-a-list.json")))).not.toBe("")
   })
+
+  it("refuses a top level that is neither an array nor an object with standingOrders", () => {
+    for (const text of ['{"foo":1}', "{}", "42", '"orders"', "null"]) {
+      expect(failure(Project.decodeOrders(text))).toMatch(/^not an orders file/)
+    }
+    expect(Result.getOrThrow(Project.decodeOrders('{"standingOrders":null}')).orders).toEqual([])
+    expect(Result.getOrThrow(Project.decodeOrders('{"standingOrders":[]}')).orders).toEqual([])
+  })
 })
 
 describe("Project.report", () => {

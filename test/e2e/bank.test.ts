@@ -67,19 +67,19 @@ describe("tppkit token", { timeout: 90_000 }, () => {
     expect(parsed.accessToken).toBeUndefined()
   })
 
-  it("a wrong secret: one line with the status, the secret never printed, exit 1", async () => {
+  it("a wrong secret: one line with the status, the secret never printed, exit 3 (credentials)", async () => {
     const run = await tppkit(["token", "--verbose"], { env: { ...env, TPPKIT_CLIENT_SECRET: "wrong-secret-xyz" } })
-    expect(run.code).toBe(1)
+    expect(run.code).toBe(3)
     expect(run.stderr.split("\n")[0]).toMatch(/^tppkit: token: status 401/)
     expect(run.stderr + run.stdout).not.toContain("wrong-secret-xyz")
   })
 })
 
 describe("tppkit token, unreachable", { timeout: 90_000 }, () => {
-  it("a closed port: one line naming the address and the refusal, exit 1", async () => {
+  it("a closed port: one line naming the address and the refusal, exit 6 (unavailable)", async () => {
     const port = await closedPort()
     const run = await tppkit(["token"], { env: { ...env, TPPKIT_BASE_URL: `http://127.0.0.1:${port}` } })
-    expect(run.code).toBe(1)
+    expect(run.code).toBe(6)
     expect(oneLineError(run.stderr)).toBe(
       `tppkit: token: cannot reach http://127.0.0.1:${port}/identity-server-test/connect/token: ECONNREFUSED`
     )
@@ -104,11 +104,11 @@ describe("tppkit balance-check", { timeout: 90_000 }, () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ response: "DECL", amount: "99999999.99", currency: "EUR" })
   })
 
-  it("a refused check: one line with operation, status and Request-ID, exit 1", async () => {
+  it("a refused check: one line with operation, status and Request-ID, exit 5 (refused)", async () => {
     const run = await tppkit(["balance-check", "--iban", EUR_NO_CONSENT, "--amount", "1", "--currency", "EUR"], {
       env
     })
-    expect(run.code).toBe(1)
+    expect(run.code).toBe(5)
     const line = oneLineError(run.stderr)
     expect(line).toMatch(/balanceCheck: 403/)
     expect(line).toMatch(/Request-ID [0-9a-f-]{36}/)
@@ -130,12 +130,12 @@ describe("tppkit balance-check", { timeout: 90_000 }, () => {
     expect(oneLineError(amount.stderr)).toContain("--amount")
   })
 
-  it("an unreachable base URL: one line naming the failure, exit 1", async () => {
+  it("an unreachable base URL: one line naming the failure, exit 6", async () => {
     const port = await closedPort()
     const run = await tppkit(["balance-check", "--iban", EUR_BRANCH, "--amount", "1", "--currency", "EUR"], {
       env: { ...env, TPPKIT_BASE_URL: `http://127.0.0.1:${port}` }
     })
-    expect(run.code).toBe(1)
+    expect(run.code).toBe(6)
     expect(oneLineError(run.stderr)).toMatch(
       new RegExp(
         `^tppkit: token: cannot reach http://127\\.0\\.0\\.1:${port}: ECONNREFUSED \\[Request-ID [0-9a-f-]{36}\\]$`
@@ -148,25 +148,25 @@ describe("tppkit balance-check", { timeout: 90_000 }, () => {
     const run = await tppkit(["standing-orders", "--all", "--access-token", "not-a-real-token"], {
       env: { ...env, TPPKIT_BASE_URL: `http://127.0.0.1:${port}` }
     })
-    expect(run.code).toBe(1)
+    expect(run.code).toBe(6)
     const line = oneLineError(run.stderr)
     expect(line).toMatch(new RegExp(`^tppkit: standingOrders: cannot reach http://127\\.0\\.0\\.1:${port}: `))
     expect(line).toMatch(/\[Request-ID [0-9a-f-]{36}, Correlation-ID [0-9a-f-]{36}\]$/)
     expect(run.stderr).not.toContain("not-a-real-token")
   })
 
-  it("LIVE over plain http is refused as a configuration error, exit 2", async () => {
+  it("LIVE over plain http is refused as a configuration error, exit 3", async () => {
     const run = await tppkit(
       ["balance-check", "--env", "live", "--iban", EUR_BRANCH, "--amount", "1", "--currency", "EUR"],
       { env }
     )
-    expect(run.code).toBe(2)
+    expect(run.code).toBe(3)
     expect(oneLineError(run.stderr)).toMatch(/invalid configuration/)
   })
 
-  it("no base URL at all: exit 2 naming the setting", async () => {
+  it("no base URL at all: exit 3 (configuration) naming the setting", async () => {
     const run = await tppkit(["balance-check", "--iban", EUR_BRANCH, "--amount", "1", "--currency", "EUR"])
-    expect(run.code).toBe(2)
+    expect(run.code).toBe(3)
     expect(oneLineError(run.stderr)).toContain("TPPKIT_BASE_URL")
   })
 })
@@ -223,7 +223,7 @@ describe("tppkit standing-orders", { timeout: 90_000 }, () => {
         env: { TPPKIT_BASE_URL: info.baseUrl }
       }
     )
-    expect(refused.code).toBe(1)
+    expect(refused.code).toBe(3)
     expect(oneLineError(refused.stderr)).toMatch(/standingOrders: 401/)
     expect(refused.stderr).not.toContain("not-a-token")
   })
@@ -244,8 +244,11 @@ describe("tppkit standing-orders", { timeout: 90_000 }, () => {
         expect(ok.code).toBe(0)
       }
       const fifth = await tppkit(["standing-orders", "--page-size", "10", ...budget], { env })
-      expect(fifth.code).toBe(1)
+      expect(fifth.code).toBe(4)
       expect(oneLineError(fifth.stderr)).toMatch(/daily budget of 4/)
+      const json = await tppkit(["standing-orders", "--page-size", "10", "--format", "json", ...budget], { env })
+      expect(json.code).toBe(4)
+      expect(JSON.parse(json.stderr).error).toMatchObject({ kind: "budget", exitCode: 4, operation: "standingOrders" })
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
@@ -291,12 +294,12 @@ describe("tppkit standing-orders", { timeout: 90_000 }, () => {
     }
   })
 
-  it("an unreachable base URL: one line, exit 1", async () => {
+  it("an unreachable base URL: one line, exit 6", async () => {
     const port = await closedPort()
     const run = await tppkit(["standing-orders", "--psu-last-logged-time", "now"], {
       env: { ...env, TPPKIT_BASE_URL: `http://127.0.0.1:${port}` }
     })
-    expect(run.code).toBe(1)
+    expect(run.code).toBe(6)
     oneLineError(run.stderr)
   })
 })

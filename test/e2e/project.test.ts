@@ -122,16 +122,26 @@ describe("tppkit project", { timeout: 90_000 }, () => {
       expect(oneLineError(run.stderr)).toContain("no/such/orders.json")
     })
 
-    it("malformed JSON: one line naming the file, exit 1", async () => {
+    it("malformed JSON: one line naming the file, exit 2", async () => {
       const run = await tppkit(["project", "--orders", fixture("malformed.json"), ...window])
-      expect(run.code).toBe(1)
+      expect(run.code).toBe(2)
+      expect(run.stderr.trimEnd().split("\n")).toHaveLength(1)
       expect(oneLineError(run.stderr)).toMatch(/malformed\.json: not valid JSON/)
     })
 
-    it("JSON that is not a standing-order list: exit 1", async () => {
+    it("JSON that is not a standing-order list: exit 2", async () => {
       const run = await tppkit(["project", "--orders", fixture("not-a-list.json"), ...window])
-      expect(run.code).toBe(1)
+      expect(run.code).toBe(2)
       expect(oneLineError(run.stderr)).toContain("not-a-list.json")
+    })
+
+    it("an object without standingOrders is not an orders file: one line, exit 2, nothing on stdout", async () => {
+      const run = await tppkit(["project", "--orders", "-", ...window], { stdin: '{"foo":1}' })
+      expect(run.code).toBe(2)
+      expect(run.stdout).toBe("")
+      expect(run.stderr).toBe(
+        "tppkit: standard input: not an orders file: expected a JSON array of standing orders or an object with a standingOrders array\n"
+      )
     })
 
     it.each<[string, Array<string>, string | RegExp]>([

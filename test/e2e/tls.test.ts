@@ -112,9 +112,9 @@ describe("bank commands over mutual TLS (tppkit sandbox --tls-* --require-client
     expect(JSON.parse(run.stdout)).toMatchObject({ tokenType: "Bearer", expiresIn: 1200 })
   })
 
-  it("without a client certificate the bank refuses the connection: one line, exit 1", async () => {
+  it("without a client certificate the bank refuses the connection: one line, exit 6 (transport)", async () => {
     const run = await tppkit(["token", "--tls-ca", file("ca.pem")], { env: env() })
-    expect(run.code).toBe(1)
+    expect(run.code).toBe(6)
     expect(run.stderr.split("\n")[0]).toMatch(/^tppkit: token: cannot reach https:\/\/127\.0\.0\.1:\d+\//)
     expect(run.stderr).not.toMatch(/\n\s+at /)
   })

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Cause, Effect, Exit } from "effect"
+import { Effect, Exit } from "effect"
 import { CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import { balanceCheckCommand, standingOrdersCommand, tokenCommand } from "./BankCommands.ts"
 import { demoCommand } from "./DemoCommand.ts"
@@ -18,10 +18,10 @@ import * as Version from "./Version.ts"
 /** The version the command reports with `--version`. */
 export const VERSION = Version.VERSION
 
-/** `--verbose`: print the full cause of a failure (with stack traces) after its one-line description. */
+/** `--verbose`: print the chain of typed errors behind a failure after its one-line description. */
 export const Verbose = GlobalFlag.Setting("verbose")({
   flag: Flag.Boolean("verbose").pipe(
-    Flag.withDescription("On failure, print the full cause after the one-line message"),
+    Flag.withDescription("On failure, print the chain of typed errors behind the one-line message"),
     Flag.withDefault(false)
   )
 })
@@ -53,22 +53,35 @@ export const run = (args: ReadonlyArray<string>) =>
   Command.runWith(command, { version: VERSION })(args).pipe(Effect.provide(presenter))
 
 /**
- * Runs the command and reports a failure as one line `tppkit: <what was wrong>` on stderr (plus the full cause
- * with `--verbose`), returning the exit code: 0 on success, 2 for an invalid invocation, 1 otherwise.
+ * Runs the command and reports a failure as one line `tppkit: <what was wrong>` on stderr, or with
+ * `--format json` as one JSON line `{"error": {...}}`, plus the chain of typed errors with `--verbose`; returns
+ * the exit code of the failure's kind (`Failure.exitCodes`), 0 on success.
  */
 export const main = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const exit = yield* Effect.exit(run(args))
     if (Exit.isSuccess(exit)) return 0
-    if (Cause.hasInterruptsOnly(exit.cause)) return 130
     const outcome = Failure.outcome(exit.cause)
-    if (outcome.message.length > 0) yield* Output.errorLine(`tppkit: ${outcome.message}`)
-    if (outcome.exitCode === Failure.EXIT_USAGE && outcome.message.length > 0) {
-      yield* Output.errorLine(`Run "tppkit ${commandPathOf(args)}--help" for usage.`)
+    if (outcome.kind === "interrupted" || outcome.message.length === 0) return outcome.exitCode
+    const verbose = args.includes("--verbose")
+    if (wantsJson(args)) {
+      yield* Output.errorLine(Failure.json(outcome, verbose ? Failure.chain(exit.cause) : undefined))
+      return outcome.exitCode
     }
-    if (args.includes("--verbose")) yield* Output.errorLine(Cause.pretty(exit.cause))
+    yield* Output.errorLine(`tppkit: ${outcome.message}`)
+    if (outcome.helpHint) yield* Output.errorLine(`Run "tppkit ${commandPathOf(args)}--help" for usage.`)
+    if (verbose)
+      yield* Output.errorLine(
+        `Caused by:\n${Failure.chain(exit.cause)
+          .map((l) => `  ${l}`)
+          .join("\n")}`
+      )
     return outcome.exitCode
   })
+
+/** Whether the command line asks for JSON output (`--format json` or `--format=json`). */
+const wantsJson = (args: ReadonlyArray<string>): boolean =>
+  args.some((a, i) => a === "--format=json" || (a === "--format" && args[i + 1] === "json"))
 
 const subcommandNames: ReadonlyArray<string> = [
   "project",

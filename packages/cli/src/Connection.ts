@@ -45,9 +45,8 @@ export const flags = {
     Flag.String("base-url").pipe(Flag.withMetavar("URL"), Flag.withDescription("Bank base URL (TPPKIT_BASE_URL)")),
     Config.String("TPPKIT_BASE_URL")
   ),
-  env: Flag.Literals("env", ["sandbox", "live"]).pipe(
+  env: Flags.literalsWithEnv("env", ["sandbox", "live"], "TPPKIT_ENVIRONMENT").pipe(
     Flag.withDescription("Sandbox or live paths (TPPKIT_ENVIRONMENT)"),
-    Flag.withFallbackConfig(Config.Literals(["sandbox", "live"], "TPPKIT_ENVIRONMENT")),
     Flag.withDefault("sandbox")
   ),
   clientId: optionalWithEnv(
@@ -113,17 +112,17 @@ export interface Values {
   readonly psuLastLoggedTime: Option.Option<string>
 }
 
-/** The target from the flags, or a usage failure naming what is missing. */
+/** The target from the flags, or a configuration failure naming what is missing. */
 export const target = (values: Values, options: { readonly needsClient: boolean }) =>
   Effect.gen(function* () {
     if (Option.isNone(values.baseUrl)) {
-      return yield* Failure.usage("no bank address: give --base-url URL or set TPPKIT_BASE_URL")
+      return yield* Failure.configuration("no bank address: give --base-url URL or set TPPKIT_BASE_URL")
     }
     if (options.needsClient && Option.isNone(values.clientId)) {
-      return yield* Failure.usage("no client id: give --client-id or set TPPKIT_CLIENT_ID")
+      return yield* Failure.configuration("no client id: give --client-id or set TPPKIT_CLIENT_ID")
     }
     if (options.needsClient && Option.isNone(values.clientSecret)) {
-      return yield* Failure.usage("no client secret: set TPPKIT_CLIENT_SECRET (or give --client-secret)")
+      return yield* Failure.configuration("no client secret: set TPPKIT_CLIENT_SECRET (or give --client-secret)")
     }
     return {
       environment: values.env,

@@ -92,7 +92,8 @@ export interface Decoded {
 
 /**
  * Decodes the text of a standing-order list response body (section 2.5) or of a bare array of standing orders;
- * fails only when the text is not JSON or not such a body at all.
+ * fails only when the text is not JSON or not such a body at all (neither an array nor an object with
+ * `standingOrders`).
  */
 export const decodeOrders = (text: string): Result.Result<Decoded, string> => {
   let json: unknown
@@ -100,6 +101,11 @@ export const decodeOrders = (text: string): Result.Result<Decoded, string> => {
     json = JSON.parse(text)
   } catch (e) {
     return Result.fail(`not valid JSON: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  if (!Array.isArray(json) && !(typeof json === "object" && json !== null && "standingOrders" in json)) {
+    return Result.fail(
+      "not an orders file: expected a JSON array of standing orders or an object with a standingOrders array"
+    )
   }
   const decoded = Array.isArray(json) ? StandingOrder.decodeOrdersLenient(json) : StandingOrder.decodeListLenient(json)
   return Result.map(decoded, (d) => {

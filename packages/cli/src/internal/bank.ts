@@ -31,7 +31,8 @@ const tokenFailure = (settings: BankConfig.Settings, error: BankError.BankError)
   const url = `${settings.baseUrl}${settings.paths.token}`
   switch (reason._tag) {
     case "TransportFailure":
-      return Failure.failure(
+      return Failure.fromBank(
+        error,
         reason.kind === "timeout"
           ? `token: no answer from ${url} in time`
           : `token: cannot reach ${url}: ${reason.detail}`
@@ -40,31 +41,32 @@ const tokenFailure = (settings: BankConfig.Settings, error: BankError.BankError)
     case "Unauthorized":
     case "Forbidden":
     case "NotFound":
-      return Failure.failure(`token: status ${statusOf[reason._tag]} (${ErrorBody.headline(reason.body)})`)
+      return Failure.fromBank(error, `token: status ${statusOf[reason._tag]} (${ErrorBody.headline(reason.body)})`)
     case "TooManyRequests":
-      return Failure.failure(`token: status 429 (${ErrorBody.headline(reason.body)})`)
+      return Failure.fromBank(error, `token: status 429 (${ErrorBody.headline(reason.body)})`)
     case "ServerError":
     case "UnexpectedStatus":
-      return Failure.failure(`token: status ${reason.status} (${ErrorBody.headline(reason.body)})`)
+      return Failure.fromBank(error, `token: status ${reason.status} (${ErrorBody.headline(reason.body)})`)
     default:
-      return Failure.failure(error.message)
+      return Failure.fromBank(error)
   }
 }
 
 /**
- * A bank call that never got an answer, as one line naming the address (the request identifiers kept); every
- * other failure is left as it is.
+ * A bank call's failure as a `CliFailure` of its kind with the bank's details; one that never got an answer
+ * names the address (the request identifiers kept). Anything else is left as it is.
  */
 const withAddress =
   (settings: BankConfig.Settings) =>
   <E>(error: E): E | Failure.CliFailure => {
-    if (!isBankError(error) || error.reason._tag !== "TransportFailure") return error
+    if (!isBankError(error)) return error
+    if (error.reason._tag !== "TransportFailure") return Failure.fromBank(error)
     const ids = / \[[^\]]*\]$/.exec(error.message)?.[0] ?? ""
     const what =
       error.reason.kind === "timeout"
         ? `no answer from ${settings.baseUrl} in time`
         : `cannot reach ${settings.baseUrl}: ${error.reason.detail}`
-    return Failure.failure(`${error.operation}: ${what}${ids}`)
+    return Failure.fromBank(error, `${error.operation}: ${what}${ids}`)
   }
 
 const isBankError = (error: unknown): error is BankError.BankError =>
@@ -239,6 +241,13 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
       Stream.runCollect
     )
   }).pipe(Effect.provide(clientLayerOf(settings, target.budgetFile)), Effect.mapError(withAddress(settings)))
+  const requested = Option.getOrUndefined(input.page)
+  const listed = pages[0]?.body.pageCount
+  if (requested !== undefined && listed !== undefined && requested > 0 && requested >= listed) {
+    return yield* Failure.failure(
+      `--page ${requested}: past the last page; the list has ${listed} page(s), numbered from 0 to ${Math.max(0, listed - 1)}`
+    )
+  }
   const orders = pages.flatMap((p) => p.body.orders)
   for (const p of pages) {
     for (const e of p.body.errors) {

@@ -24,15 +24,15 @@ export const optionsOf = (target: Target, tuning: BankConfig.Tuning = {}): BankC
 
 /**
  * The validated settings of a target: the `TPPKIT_*` tuning variables (`BankConfig.tuningFromEnv`) under the
- * flags, TLS files read; a bad value is an invalid invocation.
+ * flags, TLS files read; a bad value is a configuration failure.
  */
 export const settingsOf = (target: Target) =>
   Effect.gen(function* () {
     const tuning = yield* Effect.mapError(BankConfig.tuningFromEnv, (e) =>
-      Failure.usage(`invalid environment: ${e.message}`)
+      Failure.configuration(`invalid environment: ${e.message}`, e)
     )
     return yield* Effect.mapError(Effect.fromResult(BankConfig.load(optionsOf(target, tuning))), (e) =>
-      Failure.usage(e.message)
+      Failure.configuration(e.message, e)
     )
   })
 

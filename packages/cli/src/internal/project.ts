@@ -43,7 +43,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const text = yield* readOrders(input.orders)
   const decoded = Project.decodeOrders(text)
   if (Result.isFailure(decoded)) {
-    return yield* Failure.failure(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
+    return yield* Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
   }
   if (decoded.success.orders.length > 1000) {
     yield* Output.progress(`projecting ${decoded.success.orders.length} standing orders…`)
