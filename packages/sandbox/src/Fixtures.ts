@@ -1,11 +1,12 @@
 /**
  * The mock bank's data: clients with their secrets and rights, accounts with balances and consents, the accounts
- * each client's AISP tokens are bound to, and standing orders. A documented JSON format checked by a schema, plus
- * a built-in default set generated deterministically (dates relative to the fixed base date 2026-11-01).
+ * each client's AISP tokens are bound to, and standing orders. A documented JSON format checked with core's schemas
+ * (IBAN, currency, the standing order of section 2.5), plus a built-in default set generated deterministically
+ * (dates relative to the fixed base date 2026-11-01). {@link decode} reads a set once into its {@link Loaded} form,
+ * which the mock bank serves from.
  */
-import { StandingOrder as CoreStandingOrder, Frequency, Iban, LocalDate } from "@tppkit/core"
+import { StandingOrder as CoreStandingOrder, Currency, Frequency, Iban, LocalDate } from "@tppkit/core"
 import { Result, Schema, SchemaIssue, SchemaParser } from "effect"
-import * as Wire from "./internal/wire.ts"
 
 // ---------------------------------------------------------------------------
 // model
@@ -22,11 +23,14 @@ export const Client = Schema.Struct({
   clientId: Schema.String.check(Schema.isNonEmpty()),
   clientSecret: Schema.String.check(Schema.isNonEmpty()),
   rights: Schema.Array(Right),
-  aispAccounts: Schema.Array(Wire.Iban)
+  aispAccounts: Schema.Array(Iban.Iban)
 })
 
-/** An enrolled TPP. */
-export type Client = typeof Client.Type
+/** An enrolled TPP, as written in a fixture file. */
+export type Client = typeof Client.Encoded
+
+/** An enrolled TPP as loaded. */
+export type LoadedClient = typeof Client.Type
 
 /** How the account holder consented (spec 3 and 5.3): at a branch, electronically (90 days), or not at all. */
 export const ConsentKind = Schema.Literals(["branch", "electronic", "none"])
@@ -48,21 +52,26 @@ export const Decimal = Schema.String.check(Schema.isPattern(/^-?\d{1,15}(\.\d{1,
 
 /** An account of the bank: IBAN, owner, currency, available balance and the consent for balance checks. */
 export const Account = Schema.Struct({
-  iban: Wire.Iban,
+  iban: Iban.Iban,
   owner: Schema.String.check(Schema.isMaxLength(70)),
-  currency: Wire.Currency,
+  currency: Currency.CurrencyCode,
   balance: Decimal,
   consent: Consent
 })
 
-/** An account. */
-export type Account = typeof Account.Type
+/** An account, as written in a fixture file. */
+export type Account = typeof Account.Encoded
 
-/** One standing order exactly as the bank sends it (spec 2.5). */
-export const StandingOrder = Wire.StandingOrder
+/** An account as loaded. */
+export type LoadedAccount = typeof Account.Type
 
-/** A standing order in wire form. */
-export type StandingOrder = Wire.StandingOrder
+/** One standing order as the bank sends it (spec 2.5): core's schema. */
+export const StandingOrder = CoreStandingOrder.StandingOrder
+
+type WithoutNull<T> = T extends object ? { readonly [K in keyof T]: WithoutNull<Exclude<T[K], null>> } : T
+
+/** A standing order as written in a fixture file: the wire form of section 2.5 (absent fields left out). */
+export type StandingOrder = WithoutNull<typeof CoreStandingOrder.StandingOrder.Encoded>
 
 /** The whole fixture file. */
 export const Fixtures = Schema.Struct({
@@ -71,21 +80,35 @@ export const Fixtures = Schema.Struct({
   standingOrders: Schema.Array(StandingOrder)
 })
 
-/** A fixture set. */
-export type Fixtures = typeof Fixtures.Type
+/** A fixture set, as written in a fixture file. */
+export interface Fixtures {
+  readonly clients: ReadonlyArray<Client>
+  readonly accounts: ReadonlyArray<Account>
+  readonly standingOrders: ReadonlyArray<StandingOrder>
+}
+
+/** A fixture set as loaded by {@link decode}: IBANs normalised, standing orders as core's `StandingOrder` values. */
+export type Loaded = typeof Fixtures.Type & { readonly _tag: "Loaded" }
+
+/** Whether a fixture set is already loaded (so that it is not decoded a second time). */
+export const isLoaded = (fixtures: Fixtures | Loaded): fixtures is Loaded =>
+  "_tag" in fixtures && fixtures._tag === "Loaded"
 
 // ---------------------------------------------------------------------------
 // decoding
 // ---------------------------------------------------------------------------
 
 const decodeSchema = SchemaParser.decodeUnknownResult(Fixtures)
+const encodeOrder = SchemaParser.encodeResult(CoreStandingOrder.StandingOrder)
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
 /**
- * Decodes and cross-checks a fixture set (unknown JSON value): the schema, then unique client ids, IBANs and order
- * ids, and every bound account and debtor IBAN naming a known account. Failure lists every problem found.
+ * Decodes and cross-checks a fixture set (unknown JSON value), once, with core's schemas: then unique client ids,
+ * IBANs and order ids, every bound account and debtor IBAN naming a known account, and every standing order one the
+ * bank may send (core encodes it: a positive `[9.2]` amount; no text beyond the document's lengths). Failure lists
+ * every problem found.
  */
-export const decode = (input: unknown): Result.Result<Fixtures, Array<string>> => {
+export const decode = (input: unknown): Result.Result<Loaded, Array<string>> => {
   const decoded = decodeSchema(input)
   if (Result.isFailure(decoded)) {
     return Result.fail(
@@ -111,17 +134,24 @@ export const decode = (input: unknown): Result.Result<Fixtures, Array<string>> =
   }
   const orderIds = new Set<string>()
   for (const o of f.standingOrders) {
+    if (o.orderId === "") problems.push("standingOrders: empty orderId")
     if (orderIds.has(o.orderId)) problems.push(`standingOrders: duplicate orderId ${o.orderId}`)
     orderIds.add(o.orderId)
     if (!ibans.has(o.debtor.iban)) problems.push(`standingOrders.${o.orderId}.debtor.iban: unknown account`)
-    const strict = CoreStandingOrder.decode(o)
-    if (Result.isFailure(strict)) problems.push(`standingOrders.${o.orderId}: ${strict.failure.message}`)
+    const sendable = encodeOrder(o)
+    if (Result.isFailure(sendable)) {
+      const top = formatter(sendable.failure).issues[0]
+      problems.push(`standingOrders.${o.orderId}.${top?.path?.map(String).join(".") ?? ""}: ${top?.message ?? ""}`)
+    }
+    for (const field of CoreStandingOrder.overlongFields(o)) {
+      problems.push(`standingOrders.${o.orderId}.${field}: longer than the document allows`)
+    }
   }
-  return problems.length === 0 ? Result.succeed(f) : Result.fail(problems)
+  return problems.length === 0 ? Result.succeed({ ...f, _tag: "Loaded" }) : Result.fail(problems)
 }
 
 /** Decodes a fixture set from JSON text (see {@link decode}). */
-export const decodeJson = (text: string): Result.Result<Fixtures, Array<string>> => {
+export const decodeJson = (text: string): Result.Result<Loaded, Array<string>> => {
   let json: unknown
   try {
     json = JSON.parse(text)

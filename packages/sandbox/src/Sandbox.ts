@@ -37,8 +37,11 @@ export interface Options {
   readonly host?: string
   /** Port (default 0: an ephemeral port). */
   readonly port?: number
-  /** Fixture set (default {@link Fixtures.defaults}); validated with {@link Fixtures.decode} on start. */
-  readonly fixtures?: Fixtures.Fixtures
+  /**
+   * Fixture set (default {@link Fixtures.defaults}): a file's content, decoded with {@link Fixtures.decode} on start,
+   * or a set that `Fixtures.decode` already loaded, used as it is.
+   */
+  readonly fixtures?: Fixtures.Fixtures | Fixtures.Loaded
   /** Serve the SANDBOX (default) or the LIVE paths. */
   readonly environment?: Environment
   /** Error body dialect of the API paths (default `problem`); a request may override it with `X-Sandbox-Error-Dialect`. */
@@ -58,6 +61,27 @@ export interface Options {
   readonly clockSkewMillis?: number
   /** Serve HTTPS with these PEM texts (default: plain HTTP). */
   readonly tls?: Tls
+  /**
+   * An admin token (default none): when set, `GET /__journal` and requests with `X-Sandbox-Fault` are refused with
+   * 401 unless they carry it in an `X-Sandbox-Admin` header.
+   */
+  readonly adminToken?: Redacted.Redacted<string>
+  /** Edges of the HTTP transport (timeouts, connection cap, header size); every one has a default. */
+  readonly http?: HttpLimits
+}
+
+/** Limits of the HTTP transport, answered like a real bank answers them. */
+export interface HttpLimits {
+  /** Time to receive a request's headers before 408, milliseconds (default 5000). */
+  readonly headersTimeoutMs?: number
+  /** Time to receive a whole request, body included, before 408, milliseconds (default 10000). */
+  readonly requestTimeoutMs?: number
+  /** Largest request head in bytes before 431 (default 16384). */
+  readonly maxHeaderBytes?: number
+  /** Concurrent connections served; more are closed at once (default 1024). */
+  readonly maxConnections?: number
+  /** Idle time of a kept-alive connection before it is closed, milliseconds (default 5000). */
+  readonly keepAliveTimeoutMs?: number
 }
 
 /** A fixture account as reported at start-up. */
@@ -114,7 +138,8 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
     Effect.gen(function* () {
       const clock = yield* SandboxClock
       const journal = yield* Journal
-      const checked = Fixtures.decode(options.fixtures ?? Fixtures.defaults)
+      const given = options.fixtures ?? Fixtures.defaults
+      const checked = Fixtures.isLoaded(given) ? Result.succeed(given) : Fixtures.decode(given)
       if (Result.isFailure(checked)) {
         return yield* new SandboxError({ message: `invalid fixtures: ${checked.failure.slice(0, 5).join("; ")}` })
       }
@@ -122,6 +147,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
       const environment = options.environment ?? "sandbox"
       const host = options.host ?? "127.0.0.1"
       let document: string | undefined
+      const adminToken = options.adminToken === undefined ? undefined : Redacted.value(options.adminToken)
       const bank = Bank.make({
         fixtures,
         environment,
@@ -131,7 +157,8 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
         timeZone: options.timeZone ?? "Europe/Bratislava",
         pageCountAsString: options.pageCountAsString ?? false,
         clockSkewMillis: options.clockSkewMillis ?? Headers.defaultClockSkewMillis,
-        journal: journal.entriesUnsafe,
+        journal,
+        adminToken,
         openapi: () => {
           document ??= JSON.stringify(OpenApi.document(environment))
           return document
@@ -144,6 +171,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
               host,
               port: options.port ?? 0,
               bodyLimit: options.bodyLimit ?? 65_536,
+              limits: options.http ?? {},
               tls: options.tls,
               handle: bank.handle,
               journal,

@@ -31,6 +31,24 @@ const readText = (what: string, file: string) => Files.readText(what, file, Fail
 const optionalText = (what: string, file: Option.Option<string>) =>
   Option.isSome(file) ? Effect.map(readText(what, file.value), Option.some) : Effect.succeed(Option.none<string>())
 
+/** The fixture set with the first client's id and secret replaced where the flags give them. */
+const withFirstClient = <
+  F extends { readonly clients: ReadonlyArray<{ readonly clientId: string; readonly clientSecret: string }> }
+>(
+  fixtures: F,
+  clientId: Option.Option<string>,
+  clientSecret: Option.Option<string>
+): F => {
+  const [head, ...rest] = fixtures.clients
+  if (head === undefined) return fixtures
+  const first = {
+    ...head,
+    clientId: Option.getOrElse(clientId, () => head.clientId),
+    clientSecret: Option.getOrElse(clientSecret, () => head.clientSecret)
+  }
+  return { ...fixtures, clients: [first, ...rest] }
+}
+
 /** Starts the mock bank for the flags, prints the start-up report made by `present`, and serves until interrupted. */
 export const run = Effect.fn("SandboxCommand")(function* (
   flags: Input,
@@ -44,7 +62,7 @@ export const run = Effect.fn("SandboxCommand")(function* (
   if (flags.requireClientCert && (Option.isNone(flags.tlsCa) || Option.isNone(flags.tlsCert))) {
     return yield* Failure.usage("--require-client-cert needs --tls-cert, --tls-key and --tls-ca")
   }
-  let fixtures = Fixtures.defaults
+  let fixtures: Fixtures.Fixtures | Fixtures.Loaded = Fixtures.defaults
   if (Option.isSome(flags.fixtures)) {
     const decoded = Fixtures.decodeJson(yield* readText("fixtures file", flags.fixtures.value))
     if (Result.isFailure(decoded)) {
@@ -53,20 +71,9 @@ export const run = Effect.fn("SandboxCommand")(function* (
     fixtures = decoded.success
   }
   if (Option.isSome(flags.clientId) || Option.isSome(flags.clientSecret)) {
-    const [head, ...rest] = fixtures.clients
-    if (head !== undefined) {
-      fixtures = {
-        ...fixtures,
-        clients: [
-          {
-            ...head,
-            clientId: Option.getOrElse(flags.clientId, () => head.clientId),
-            clientSecret: Option.getOrElse(flags.clientSecret, () => head.clientSecret)
-          },
-          ...rest
-        ]
-      }
-    }
+    fixtures = Fixtures.isLoaded(fixtures)
+      ? withFirstClient(fixtures, flags.clientId, flags.clientSecret)
+      : withFirstClient(fixtures, flags.clientId, flags.clientSecret)
   }
   const cert = yield* optionalText("TLS certificate", flags.tlsCert)
   const key = yield* optionalText("TLS key", flags.tlsKey)

@@ -1,11 +1,18 @@
 /**
- * Error answers of the mock bank in the dialects a client must understand (decisions: Errors): RFC 9457 problem
- * details (default), Berlin Group `tppMessages`, the Czech/Slovak standards' `errors[]`, and RFC 6749 5.2 on the
- * token endpoint.
+ * Error answers of the mock bank (decisions: Errors): a failure is described once, independent of its rendering,
+ * and written with core's `ErrorBody.encode` in the dialect asked for — RFC 9457 problem details (default), Berlin
+ * Group `tppMessages` or the Czech/Slovak standards' `errors[]` on the API paths, RFC 6749 5.2 on the token
+ * endpoint — so that whatever the mock bank writes, core's `ErrorBody.decode` reads back.
  */
+import { ErrorBody } from "@tppkit/core"
+import { Result, SchemaIssue } from "effect"
+import type { Outgoing } from "./exchange.ts"
 
 /** Which error body shape the API paths answer with. */
 export type Dialect = "problem" | "berlin-group" | "cz-sk"
+
+/** The dialects, for flags and documents. */
+export const dialects: ReadonlyArray<Dialect> = ["problem", "berlin-group", "cz-sk"]
 
 /** An error condition, independent of its rendering. */
 export interface Failure {
@@ -19,30 +26,28 @@ export interface Failure {
   readonly headers?: Readonly<Record<string, string>>
 }
 
-/** A rendered body with its content type. */
-export interface Rendered {
-  readonly contentType: string
-  readonly body: string
-}
+/** The problem type URI of a code. */
+export const problemType = (code: string): string =>
+  `https://tppkit.dev/sandbox/problems/${code.toLowerCase().replaceAll("_", "-")}`
 
-/** Renders a failure of an API path in the chosen dialect. */
-export const render = (failure: Failure, dialect: Dialect): Rendered => {
+/** The body of a failure in a dialect, as core's `ErrorBody` shapes it. */
+export const shape = (failure: Failure, dialect: Dialect): ErrorBody.Outgoing => {
   switch (dialect) {
     case "problem":
       return {
-        contentType: "application/problem+json",
-        body: JSON.stringify({
-          type: `https://tppkit.dev/sandbox/problems/${failure.code.toLowerCase().replaceAll("_", "-")}`,
+        _tag: "Problem",
+        body: {
+          type: problemType(failure.code),
           title: failure.title,
           status: failure.status,
           detail: failure.detail,
           code: failure.code
-        })
+        }
       }
     case "berlin-group":
       return {
-        contentType: "application/json",
-        body: JSON.stringify({
+        _tag: "TppMessages",
+        body: {
           tppMessages: [
             {
               category: "ERROR",
@@ -51,12 +56,12 @@ export const render = (failure: Failure, dialect: Dialect): Rendered => {
               text: failure.detail
             }
           ]
-        })
+        }
       }
     case "cz-sk":
       return {
-        contentType: "application/json",
-        body: JSON.stringify({
+        _tag: "Errors",
+        body: {
           errors: [
             {
               error: failure.code,
@@ -65,17 +70,112 @@ export const render = (failure: Failure, dialect: Dialect): Rendered => {
               message: failure.detail
             }
           ]
-        })
+        }
       }
   }
 }
 
-/** Renders an RFC 6749 section 5.2 error body. */
-export const renderOAuth = (error: string, description: string): Rendered => ({
-  contentType: "application/json",
-  body: JSON.stringify({ error, error_description: description })
+/** Writes an error body with core's encoder (its shapes are plain texts and numbers, so it does not fail). */
+const write = (body: ErrorBody.Outgoing): ErrorBody.Encoded => {
+  const encoded = ErrorBody.encode(body)
+  return Result.isSuccess(encoded)
+    ? encoded.success
+    : { contentType: "application/json", text: '{"error":"server_error","error_description":"unencodable error"}' }
+}
+
+/** The answer for a failure of an API path in a dialect, with the request's IDs echoed. */
+export const fail = (failure: Failure, dialect: Dialect, ids: Readonly<Record<string, string>>): Outgoing => {
+  const { contentType, text } = write(shape(failure, dialect))
+  return {
+    status: failure.status,
+    headers: { "content-type": contentType, ...ids, ...failure.headers },
+    body: text,
+    outcome: failure.code
+  }
+}
+
+/** The answer for an RFC 6749 section 5.2 error of the token endpoint (never cached). */
+export const oauthFail = (
+  status: number,
+  error: string,
+  description: string,
+  headers: Readonly<Record<string, string>> = {}
+): Outgoing => {
+  const { contentType, text } = write({ _tag: "OAuth", body: { error, error_description: description } })
+  return {
+    status,
+    headers: { "content-type": contentType, "cache-control": "no-store", ...headers },
+    body: text,
+    outcome: error
+  }
+}
+
+/** A 400 about the request's format, naming the field when there is one. */
+export const badRequest = (detail: string, field?: string): Failure => ({
+  status: 400,
+  code: "FORMAT_ERROR",
+  title: "Bad Request",
+  detail,
+  ...(field !== undefined ? { field } : {})
 })
+
+/** A 401 with the `WWW-Authenticate` challenge of RFC 6750 (with its error code when there is one). */
+export const unauthorized = (code: string, detail: string, error?: string): Failure => ({
+  status: 401,
+  code,
+  title: "Unauthorized",
+  detail,
+  headers: {
+    "www-authenticate":
+      error === undefined ? 'Bearer realm="tppkit-sandbox"' : `Bearer realm="tppkit-sandbox", error="${error}"`
+  }
+})
+
+/** A 403. */
+export const forbidden = (code: string, detail: string, field?: string): Failure => ({
+  status: 403,
+  code,
+  title: "Forbidden",
+  detail,
+  ...(field !== undefined ? { field } : {})
+})
+
+/** A 405 naming the methods allowed. */
+export const methodNotAllowed = (method: string, path: string, allow: string): Failure => ({
+  status: 405,
+  code: "METHOD_NOT_ALLOWED",
+  title: "Method Not Allowed",
+  detail: `${method} is not allowed on ${path}; use ${allow}`,
+  headers: { allow }
+})
+
+const issueFormatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** The first problem of a schema failure as a dotted field path and a message. */
+export const firstIssue = (
+  issue: SchemaIssue.Issue
+): { readonly field: string | undefined; readonly message: string } => {
+  const top = issueFormatter(issue).issues[0]
+  const field = top?.path?.length
+    ? top.path.map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".")
+    : undefined
+  return { field, message: top?.message ?? "invalid" }
+}
+
+/** A 400 for a body that failed core's schema, naming the first offending field. */
+export const schemaFailure = (issue: SchemaIssue.Issue): Failure => {
+  const { field, message } = firstIssue(issue)
+  return badRequest(field !== undefined ? `invalid field ${field}: ${message}` : `invalid body: ${message}`, field)
+}
 
 /** Parses a dialect name (for the `X-Sandbox-Error-Dialect` header and the CLI flag). */
 export const parseDialect = (s: string | undefined): Dialect | undefined =>
   s === "problem" || s === "berlin-group" || s === "cz-sk" ? s : undefined
+
+/** A 500 for an answer the mock bank could not encode with core's schema (a fixture the document forbids). */
+export const encodingFailure = (issue: SchemaIssue.Issue): Failure => ({
+  status: 500,
+  code: "INTERNAL_ERROR",
+  title: "Internal Server Error",
+  detail: `the answer could not be encoded: ${firstIssue(issue).message}`
+})

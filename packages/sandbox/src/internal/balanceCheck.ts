@@ -1,0 +1,42 @@
+/**
+ * The balance check (spec 2.2, 2.3 and 4.2): the body read with core's `BalanceCheck.decodeRequest`, the account's
+ * consent checked, the answer written with `BalanceCheck.encodeResponse`.
+ */
+import { BalanceCheck, type DateTime } from "@tppkit/core"
+import { BigDecimal, Result } from "effect"
+import { parseJsonObject } from "./apiChecks.ts"
+import type * as Consent from "./consent.ts"
+import { encodingFailure, type Failure, forbidden, schemaFailure } from "./errors.ts"
+import type { Incoming, Outgoing } from "./exchange.ts"
+import type { Token } from "./oauth.ts"
+
+/** The balance check over the accounts; `dateTime` gives the answer's RFC 3339 time. */
+export const make = (accounts: ReturnType<typeof Consent.make>, dateTime: () => string) => {
+  const check = (req: Incoming, token: Token): Outgoing | Failure => {
+    if (!token.scopes.has("PIISP")) {
+      return forbidden("SCOPE_INSUFFICIENT", "the balance check needs a token with the PIISP scope")
+    }
+    const parsed = parseJsonObject(req.body)
+    if (!("value" in parsed)) return parsed
+    const decoded = BalanceCheck.decodeRequest(parsed.value)
+    if (Result.isFailure(decoded)) return schemaFailure(decoded.failure)
+    const body = decoded.success
+    const state = accounts.forBalanceCheck(body.iban, token)
+    if ("status" in state) return state
+    const covered =
+      body.amount.currency === state.account.currency &&
+      BigDecimal.isLessThanOrEqualTo(body.amount.value, state.balance)
+    const answer = BalanceCheck.encodeResponse({
+      response: covered ? "APPR" : "DECL",
+      dateTime: dateTime() as DateTime.DateTime
+    })
+    if (Result.isFailure(answer)) return encodingFailure(answer.failure)
+    return {
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(answer.success),
+      outcome: covered ? "ok:APPR" : "ok:DECL"
+    }
+  }
+  return { check }
+}
