@@ -58,7 +58,7 @@ export const renderText = (info: Sandbox.SandboxInfo["Service"]): string => {
 /**
  * `tppkit sandbox [--host H] [--port P] [--fixtures FILE] [--client-id ID --client-secret S] [--live]
  * [--error-dialect D] [--fault-rate R --fault-seed N] [--tls-cert F --tls-key F [--tls-ca F] [--require-client-cert]]
- * [--format text|json]`.
+ * [--admin-token T] [--format text|json]`.
  */
 export const sandboxCommand = Command.make(
   "sandbox",
@@ -96,6 +96,10 @@ export const sandboxCommand = Command.make(
     requireClientCert: Flag.Boolean("require-client-cert").pipe(
       Flag.withDescription("Require a client certificate signed by --tls-ca (mutual TLS)"),
       Flag.withDefault(false)
+    ),
+    adminToken: Flag.Redacted("admin-token").pipe(
+      Flag.withDescription("Require this token in X-Sandbox-Admin for GET /__journal and X-Sandbox-Fault"),
+      Flag.optional
     ),
     format: Flag.Literals("format", ["text", "json"]).pipe(
       Flag.withDescription("Start-up report: text, or one JSON line"),

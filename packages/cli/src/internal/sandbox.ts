@@ -3,7 +3,7 @@
  * and TLS files, then the server until interrupted.
  */
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
-import { Context, Effect, Layer, Option, Result } from "effect"
+import { Context, Effect, Layer, Option, type Redacted, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Files from "./files.ts"
@@ -23,6 +23,7 @@ export interface Input {
   readonly tlsKey: Option.Option<string>
   readonly tlsCa: Option.Option<string>
   readonly requireClientCert: boolean
+  readonly adminToken: Option.Option<Redacted.Redacted<string>>
   readonly format: "text" | "json"
 }
 
@@ -85,6 +86,7 @@ export const run = Effect.fn("SandboxCommand")(function* (
     environment: flags.live ? "live" : "sandbox",
     errorDialect: flags.errorDialect,
     ...(flags.faultRate > 0 ? { faults: { rate: flags.faultRate, seed: flags.faultSeed } } : {}),
+    ...(Option.isSome(flags.adminToken) ? { adminToken: flags.adminToken.value } : {}),
     ...(Option.isSome(cert) && Option.isSome(key)
       ? {
           tls: {

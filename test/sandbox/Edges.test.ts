@@ -1,0 +1,195 @@
+/**
+ * The mock bank's HTTP edges over raw loopback sockets: what a real bank answers to oversized heads, unknown
+ * methods, broken framing, slow clients, oversized declared bodies, bytes that are not UTF-8, too many connections,
+ * and the admin token of the journal and the fault header.
+ */
+import { connect } from "node:net"
+import { assert, describe, layer } from "@effect/vitest"
+import { Fixtures, Sandbox } from "@tppkit/sandbox"
+import { Effect, Redacted } from "effect"
+import { apiHeaders, balanceBody, post, token } from "./support.ts"
+
+/** Sends raw bytes and collects what comes back until the server closes or `waitMs` pass; also when it closed. */
+const raw = (port: number, chunks: ReadonlyArray<string | Buffer>, waitMs = 3000) =>
+  Effect.promise(
+    () =>
+      new Promise<{ text: string; closedAfterMs: number | undefined }>((resolve) => {
+        const started = Date.now()
+        const socket = connect(port, "127.0.0.1")
+        let text = ""
+        const finish = (closed: boolean) => {
+          clearTimeout(timer)
+          socket.destroy()
+          resolve({ text, closedAfterMs: closed ? Date.now() - started : undefined })
+        }
+        const timer = setTimeout(() => finish(false), waitMs)
+        socket.on("connect", () => {
+          for (const c of chunks) socket.write(c)
+        })
+        socket.on("data", (d) => {
+          text += d.toString("utf8")
+        })
+        socket.on("close", () => finish(true))
+        socket.on("error", () => finish(true))
+      })
+  )
+
+const statusOf = (text: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)
+const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))
+
+const options: Sandbox.Options = {
+  adminToken: Redacted.make("admin-s3cret"),
+  http: { headersTimeoutMs: 600, requestTimeoutMs: 1200, maxConnections: 8 }
+}
+
+layer(Sandbox.layer(options))("Sandbox HTTP edges", (it) => {
+  describe("malformed requests get a status and a problem body", () => {
+    it.effect("an oversized head gets 431", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const a = yield* raw(info.port, [`GET /x HTTP/1.1\r\nhost: a\r\nx-big: ${"a".repeat(20_000)}\r\n\r\n`])
+        assert.strictEqual(statusOf(a.text), 431)
+        assert.strictEqual(bodyOf(a.text).code, "HEADERS_TOO_LARGE")
+      })
+    )
+
+    it.effect("an unknown method gets 501, a known one not allowed gets 405 with Allow", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const a = yield* raw(info.port, [`FROB ${info.paths.token} HTTP/1.1\r\nhost: a\r\n\r\n`])
+        assert.strictEqual(statusOf(a.text), 501)
+        assert.strictEqual(bodyOf(a.text).status, 501)
+        const b = yield* post(info.baseUrl + info.paths.token, { method: "PUT", body: "" })
+        assert.strictEqual(b.status, 405)
+        assert.strictEqual(b.headers.get("allow"), "POST")
+        assert.strictEqual(b.json.code, "METHOD_NOT_ALLOWED")
+      })
+    )
+
+    it.effect("broken framing gets 400 with a problem body", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const a = yield* raw(info.port, ["POST /x HTTP/1.1\r\nhost: a\r\ncontent-length: abc\r\n\r\n"])
+        assert.strictEqual(statusOf(a.text), 400)
+        assert.strictEqual(bodyOf(a.text).code, "MALFORMED_REQUEST")
+      })
+    )
+
+    it.effect("a body that is not UTF-8 gets 400 naming it", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const t = yield* token(info, "PIISP")
+        const body = Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])
+        const res = yield* Effect.promise(() =>
+          fetch(info.baseUrl + info.paths.balanceCheck, { method: "POST", headers: apiHeaders(t), body })
+        )
+        const json = (yield* Effect.promise(() => res.json())) as { detail: string }
+        assert.strictEqual(res.status, 400)
+        assert.match(json.detail, /UTF-8/)
+      })
+    )
+  })
+
+  describe("slow and greedy clients", () => {
+    it.effect("an idle connection and a slow body are answered 408 within a few seconds", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const idle = yield* raw(info.port, [], 5000)
+        assert.strictEqual(statusOf(idle.text), 408)
+        assert.isBelow(idle.closedAfterMs ?? 99_999, 4000)
+        const slow = yield* raw(
+          info.port,
+          [`POST ${info.paths.token} HTTP/1.1\r\nhost: a\r\ncontent-length: 100\r\n\r\ngrant_type=`],
+          6000
+        )
+        assert.strictEqual(statusOf(slow.text), 408)
+        assert.isBelow(slow.closedAfterMs ?? 99_999, 5000)
+      })
+    )
+
+    it.effect("Expect: 100-continue with an oversized length gets 413 and never 100 Continue", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const a = yield* raw(info.port, [
+          `POST ${info.paths.balanceCheck} HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\n` +
+            "content-length: 100000000\r\nexpect: 100-continue\r\n\r\n"
+        ])
+        assert.notInclude(a.text, "100 Continue")
+        assert.strictEqual(statusOf(a.text), 413)
+        assert.strictEqual(bodyOf(a.text).code, "PAYLOAD_TOO_LARGE")
+      })
+    )
+
+    it.effect("connections beyond the cap are closed at once, and the server keeps serving", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const sockets = Array.from({ length: 12 }, () => connect(info.port, "127.0.0.1"))
+        const closed = yield* Effect.promise(() =>
+          Promise.all(
+            sockets.map(
+              (s) =>
+                new Promise<boolean>((resolve) => {
+                  const timer = setTimeout(() => resolve(false), 400)
+                  s.on("close", () => {
+                    clearTimeout(timer)
+                    resolve(true)
+                  })
+                  s.on("error", () => undefined)
+                })
+            )
+          )
+        )
+        assert.isAtLeast(closed.filter((c) => c).length, 4)
+        for (const s of sockets) s.destroy()
+        // (it.effect runs on the test clock: wait in real time)
+        yield* Effect.promise(() => new Promise((r) => setTimeout(r, 50)))
+        const t = yield* token(info, "PIISP")
+        const ok = yield* post(info.baseUrl + info.paths.balanceCheck, {
+          headers: { ...apiHeaders(t) },
+          body: balanceBody(Fixtures.ibans.eurBranch, 1)
+        })
+        assert.strictEqual(ok.status, 200)
+      })
+    )
+  })
+
+  describe("admin token", () => {
+    it.effect("the journal and the fault header need X-Sandbox-Admin; the journal reads ?since= and ?limit=", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const refused = yield* post(`${info.baseUrl}/__journal`, { method: "GET" })
+        assert.strictEqual(refused.status, 401)
+        assert.strictEqual(refused.json.code, "ADMIN_TOKEN_REQUIRED")
+        const wrong = yield* post(`${info.baseUrl}/__journal`, { method: "GET", headers: { "x-sandbox-admin": "no" } })
+        assert.strictEqual(wrong.status, 401)
+        const admin = { "x-sandbox-admin": "admin-s3cret" }
+        const t = yield* token(info, "PIISP")
+        const fault = yield* post(info.baseUrl + info.paths.balanceCheck, {
+          headers: apiHeaders(t, { "x-sandbox-fault": "503" }),
+          body: balanceBody(Fixtures.ibans.eurBranch, 1)
+        })
+        assert.strictEqual(fault.status, 401)
+        const faultAdmin = yield* post(info.baseUrl + info.paths.balanceCheck, {
+          headers: apiHeaders(t, { "x-sandbox-fault": "503", ...admin }),
+          body: balanceBody(Fixtures.ibans.eurBranch, 1)
+        })
+        assert.strictEqual(faultAdmin.status, 503)
+        const all = yield* post(`${info.baseUrl}/__journal`, { method: "GET", headers: admin })
+        assert.strictEqual(all.status, 200)
+        assert.isAbove(all.json.length, 2)
+        assert.notInclude(all.text, "admin-s3cret")
+        const lastSeq = all.json.at(-1).seq as number
+        const some = yield* post(`${info.baseUrl}/__journal?since=${lastSeq - 2}&limit=1`, {
+          method: "GET",
+          headers: admin
+        })
+        assert.deepStrictEqual(
+          some.json.map((e: { seq: number }) => e.seq),
+          [lastSeq - 1]
+        )
+        const bad = yield* post(`${info.baseUrl}/__journal?limit=-1`, { method: "GET", headers: admin })
+        assert.strictEqual(bad.status, 400)
+      })
+    )
+  })
+})
