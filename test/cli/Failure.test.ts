@@ -84,7 +84,7 @@ describe("Failure.outcome", () => {
       requestId: "req-1",
       correlationId: "cor-1"
     })
-    expect(json.error.message).toMatch(/^standingOrders: 403 forbidden \(CONSENT_MISSING\)/)
+    expect(json.error.message).toMatch(/^standing-order list: 403 forbidden \(CONSENT_MISSING\)/)
   })
 
   it("keeps only the first line of any other error's message", () => {

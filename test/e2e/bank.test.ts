@@ -80,8 +80,10 @@ describe("tppkit token, unreachable", { timeout: 90_000 }, () => {
     const port = await closedPort()
     const run = await tppkit(["token"], { env: { ...env, TPPKIT_BASE_URL: `http://127.0.0.1:${port}` } })
     expect(run.code).toBe(6)
-    expect(oneLineError(run.stderr)).toBe(
-      `tppkit: token: cannot reach http://127.0.0.1:${port}/identity-server-test/connect/token: ECONNREFUSED`
+    expect(oneLineError(run.stderr)).toMatch(
+      new RegExp(
+        `^tppkit: token request POST /identity-server-test/connect/token: cannot connect to http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\) \\(3 attempts\\) \\[Request-ID [0-9a-f-]{36}\\]$`
+      )
     )
   })
 })
@@ -110,7 +112,7 @@ describe("tppkit balance-check", { timeout: 90_000 }, () => {
     })
     expect(run.code).toBe(5)
     const line = oneLineError(run.stderr)
-    expect(line).toMatch(/balanceCheck: 403/)
+    expect(line).toMatch(/^tppkit: balance check POST \/piisp-test\/api\/v1\/accounts\/balanceCheck: 403/)
     expect(line).toMatch(/Request-ID [0-9a-f-]{36}/)
   })
 
@@ -138,7 +140,7 @@ describe("tppkit balance-check", { timeout: 90_000 }, () => {
     expect(run.code).toBe(6)
     expect(oneLineError(run.stderr)).toMatch(
       new RegExp(
-        `^tppkit: token: cannot reach http://127\\.0\\.0\\.1:${port}: ECONNREFUSED \\[Request-ID [0-9a-f-]{36}\\]$`
+        `^tppkit: token request POST /identity-server-test/connect/token: cannot connect to http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\) \\(3 attempts\\) \\[Request-ID [0-9a-f-]{36}\\]$`
       )
     )
   })
@@ -150,7 +152,11 @@ describe("tppkit balance-check", { timeout: 90_000 }, () => {
     })
     expect(run.code).toBe(6)
     const line = oneLineError(run.stderr)
-    expect(line).toMatch(new RegExp(`^tppkit: standingOrders: cannot reach http://127\\.0\\.0\\.1:${port}: `))
+    expect(line).toMatch(
+      new RegExp(
+        `^tppkit: standing-order list POST /\\S+: cannot connect to http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)`
+      )
+    )
     expect(line).toMatch(/\[Request-ID [0-9a-f-]{36}, Correlation-ID [0-9a-f-]{36}\]$/)
     expect(run.stderr).not.toContain("not-a-real-token")
   })
@@ -224,7 +230,7 @@ describe("tppkit standing-orders", { timeout: 90_000 }, () => {
       }
     )
     expect(refused.code).toBe(3)
-    expect(oneLineError(refused.stderr)).toMatch(/standingOrders: 401/)
+    expect(oneLineError(refused.stderr)).toMatch(/standing-order list POST \/\S+: 401/)
     expect(refused.stderr).not.toContain("not-a-token")
   })
 

@@ -85,7 +85,7 @@ describe("exit codes and JSON failures", { timeout: 90_000 }, () => {
     expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/)
     expect(error.correlationId).toMatch(/^[0-9a-f-]{36}$/)
     expect(typeof error.code).toBe("string")
-    expect(error.message).toMatch(/^balanceCheck: 403/)
+    expect(error.message).toMatch(/^balance check POST \/\S+: 403/)
   })
 
   it("unavailable: a 503 from the bank, exit 6", async () => {
@@ -102,7 +102,7 @@ describe("exit codes and JSON failures", { timeout: 90_000 }, () => {
     })
     expect(run.code).toBe(7)
     expect(run.stderr.trimEnd().split("\n")).toHaveLength(1)
-    expect(run.stderr).toMatch(/^tppkit: balanceCheck: malformed response/)
+    expect(run.stderr).toMatch(/^tppkit: balance check POST \/\S+: malformed response/)
   })
 
   it("a page past the last: one line, exit 1", async () => {
@@ -131,7 +131,7 @@ describe("exit codes and JSON failures", { timeout: 90_000 }, () => {
     const run = await tppkit([...check(EUR_NO_CONSENT, "1"), "--verbose"], { env })
     expect(run.code).toBe(5)
     const lines = run.stderr.trimEnd().split("\n")
-    expect(lines[0]).toMatch(/^tppkit: balanceCheck: 403/)
+    expect(lines[0]).toMatch(/^tppkit: balance check POST \/\S+: 403/)
     expect(lines[1]).toBe("Caused by:")
     expect(lines[2]).toMatch(/^ {2}CliFailure \{kind="refused", operation="balanceCheck", status=403/)
     expect(lines[3]).toMatch(/^ {2}← BankError \{operation="balanceCheck", requestId=/)

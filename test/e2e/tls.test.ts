@@ -115,7 +115,9 @@ describe("bank commands over mutual TLS (tppkit sandbox --tls-* --require-client
   it("without a client certificate the bank refuses the connection: one line, exit 6 (transport)", async () => {
     const run = await tppkit(["token", "--tls-ca", file("ca.pem")], { env: env() })
     expect(run.code).toBe(6)
-    expect(run.stderr.split("\n")[0]).toMatch(/^tppkit: token: cannot reach https:\/\/127\.0\.0\.1:\d+\//)
+    expect(run.stderr.split("\n")[0]).toMatch(
+      /^tppkit: token request POST \/identity-server-test\/connect\/token: https:\/\/127\.0\.0\.1:\d+ closed the TLS connection without answering: it requires a client certificate and none is configured/
+    )
     expect(run.stderr).not.toMatch(/\n\s+at /)
   })
 

@@ -36,7 +36,7 @@ describe("BankError with core's ErrorBody", () => {
     for (const [type, body, tag, headline] of rows) {
       const e = error(403, type, JSON.stringify(body))
       expect(e.reason._tag === "Forbidden" && e.reason.body._tag).toBe(tag)
-      expect(e.message).toBe(`balanceCheck: 403 forbidden (${headline}) [Request-ID req-1]`)
+      expect(e.message).toBe(`balance check: 403 forbidden (${headline}) [Request-ID req-1]`)
       expect(e.message).not.toContain("secret")
     }
   })

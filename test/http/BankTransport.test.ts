@@ -2,7 +2,7 @@ import { once } from "node:events"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
-import { BankTransport } from "@tppkit/http"
+import { type BankError, BankTransport } from "@tppkit/http"
 import { Duration, Effect, Exit, Fiber } from "effect"
 import { afterAll, beforeAll } from "vitest"
 
@@ -63,10 +63,10 @@ const send = (path: string, timeout: Duration.Duration, headers: Record<string, 
   ).pipe(Effect.provide(BankTransport.BankTransport.layerUndici()))
 
 /** The typed failure of an exit, or `undefined` when it succeeded or died. */
-const failureOf = <A, E>(exit: Exit.Exit<A, E>): E | undefined => {
+const failureOf = <A>(exit: Exit.Exit<A, BankTransport.Failure>): BankError.TransportFailure | undefined => {
   if (Exit.isSuccess(exit)) return undefined
   const reason = exit.cause.reasons.find((r) => r._tag === "Fail")
-  return reason?._tag === "Fail" ? reason.error : undefined
+  return reason?._tag === "Fail" && reason.error._tag === "TransportFailure" ? reason.error : undefined
 }
 
 describe("BankTransport.layerUndici", () => {

@@ -68,6 +68,18 @@ const check = (tls: BankConfig.Tls) =>
     )
   )
 
+/** The message of the typed failure of an exit. */
+const messageOf = <A>(exit: Exit.Exit<A, unknown>): string => {
+  if (Exit.isSuccess(exit)) return "success"
+  const reason = exit.cause.reasons[0]
+  return reason?._tag === "Fail" &&
+    typeof reason.error === "object" &&
+    reason.error !== null &&
+    "message" in reason.error
+    ? String(reason.error.message)
+    : `not a typed failure: ${exit.cause}`
+}
+
 describe("mutual TLS", () => {
   it.live("is accepted with the right client certificate (encrypted key, redacted passphrase)", () =>
     Effect.gen(function* () {
@@ -94,6 +106,8 @@ describe("mutual TLS", () => {
           if (reason.error._tag === "BankError") assert.strictEqual(reason.error.reason._tag, "TransportFailure")
         }
       }
+      assert.include(messageOf(exit), "it requires a client certificate and none is configured")
+      assert.match(messageOf(exit), /^token request POST \/\S+\/connect\/token: https:\/\/127\.0\.0\.1:\d+ /)
     })
   )
 
@@ -101,6 +115,7 @@ describe("mutual TLS", () => {
     Effect.gen(function* () {
       const exit = yield* Effect.exit(check({ cert: pki.stranger.cert, key: pki.stranger.key, ca: pki.ca.cert }))
       assert.isTrue(Exit.isFailure(exit))
+      assert.include(messageOf(exit), "it refused our client certificate")
     })
   )
 
@@ -110,6 +125,10 @@ describe("mutual TLS", () => {
         check({ cert: pki.client.cert, key: pki.client.key, passphrase: Redacted.make("key-passphrase") })
       )
       assert.isTrue(Exit.isFailure(exit))
+      assert.match(
+        messageOf(exit),
+        /: the certificate of https:\/\/127\.0\.0\.1:\d+ is not trusted \(a self-signed certificate in its chain; is the CA configured\?\) \(SELF_SIGNED_CERT_IN_CHAIN\) \(1 attempt\)/
+      )
     })
   )
 })

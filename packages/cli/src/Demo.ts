@@ -47,7 +47,7 @@ const todayOf = (now: DateTime.Utc): LocalDate.LocalDate => LocalDate.parseUnsaf
 // a bank error without the operation and the request identifiers (they differ per call), its status and code
 // kept short: "403 CONSENT_MISSING"
 const describeFailure = (error: BankError.BankError): string => {
-  const text = error.message.replace(/^[A-Za-z]+: /, "").replace(/ \[.*\]$/, "")
+  const text = error.message.replace(/^[^:]+: /, "").replace(/ \[.*\]$/, "")
   const short = /^(\d{3}) [a-z ]+ \(([A-Z][A-Z_]+)(?::[^)]*)?\)$/.exec(text)
   return short === null ? text : `${short[1]} ${short[2]}`
 }

@@ -177,6 +177,7 @@ export const bankKind = (reason: { readonly _tag: string } & Record<string, unkn
     case "UnexpectedStatus":
       return typeof reason.status === "number" && reason.status >= 500 ? "unavailable" : "refused"
     case "MalformedResponse":
+    case "ResponseTooLarge":
       return "data"
     case "InvalidRequest":
       return "usage"
@@ -191,7 +192,8 @@ export const bankKind = (reason: { readonly _tag: string } & Record<string, unkn
 export const bankDetails = (error: BankErrorLike): Details => {
   const reason = error.reason
   const status = typeof reason.status === "number" ? reason.status : statusOfTag[reason._tag]
-  const body = reason.body as ErrorBody.ErrorBody | undefined
+  // a status's error body, or the error a 2xx answer carried instead of its success shape
+  const body = (reason.body ?? reason.error) as ErrorBody.ErrorBody | undefined
   const code = isObject(body) ? ErrorBody.code(body) : undefined
   const ids = error.identity
   return {

@@ -6,21 +6,13 @@
  * a 401 discards the token and retries once. Every failure is a `BankError`.
  */
 
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { BalanceCheck, Headers, type Iban, StandingOrder } from "@tppkit/core"
 import { Context, DateTime, Effect, Layer, Option, Redacted, Result, Stream, type Tracer } from "effect"
-import type { HttpClient } from "effect/http"
-import { BankConfig, type Settings } from "./BankConfig.ts"
-import {
-  type BankConfigError,
-  BankError,
-  type Identity,
-  InvalidRequest,
-  isTransient,
-  MalformedResponse
-} from "./BankError.ts"
+import { BankConfig } from "./BankConfig.ts"
+import { type BankConfigError, BankError, type Identity, InvalidRequest } from "./BankError.ts"
 import { BankTransport, type Exchange } from "./BankTransport.ts"
 import { Budget, BudgetStore } from "./Budget.ts"
+import * as Retry from "./internal/Retry.ts"
 import * as Transport from "./internal/Transport.ts"
 import * as Wire from "./internal/Wire.ts"
 import * as PsuContext from "./PsuContext.ts"
@@ -107,7 +99,9 @@ export class BankClient extends Context.Service<
     options?: { readonly budgetFile?: string; readonly budgetStore?: Layer.Layer<BudgetStore> }
   ): Layer.Layer<BankClient | BankConfig | TokenService | Budget, E, R> => {
     const http = Layer.unwrap(
-      Effect.map(Effect.service(BankConfig), (settings) => BankTransport.layerUndici(settings.tls))
+      Effect.map(Effect.service(BankConfig), (settings) =>
+        BankTransport.layerUndici({ tls: settings.tls, maxHeaderBytes: settings.limits.maxHeaderBytes })
+      )
     )
     const store =
       options?.budgetStore ??
@@ -123,23 +117,6 @@ export class BankClient extends Context.Service<
       Layer.provideMerge(config)
     )
   }
-}
-
-/**
- * An undici-backed effect `HttpClient` with the configured client certificate, key, passphrase and CA, for
- * callers that talk to the bank with effect's HTTP client themselves.
- */
-export const httpLayer = (settings: Settings): Layer.Layer<HttpClient.HttpClient> => {
-  const tls = settings.tls
-  if (tls === undefined) return NodeHttpClient.layerUndici
-  return NodeHttpClient.layerUndiciOptions({
-    connect: {
-      ...(tls.cert === undefined ? {} : { cert: tls.cert }),
-      ...(tls.key === undefined ? {} : { key: tls.key }),
-      ...(tls.passphrase === undefined ? {} : { passphrase: Redacted.value(tls.passphrase) }),
-      ...(tls.ca === undefined ? {} : { ca: tls.ca })
-    }
-  })
 }
 
 /** Convenience: `BankClient.layerNode(BankConfig.layer(options), budget)` with a config error at start-up. */
@@ -183,8 +160,6 @@ const psuProblem = (psu: PsuContext.PsuContext): InvalidRequest | undefined => {
   return Result.isFailure(checked) ? checked.failure : undefined
 }
 
-const retryable = (e: BankError): boolean => isTransient(e.reason)
-
 /** The identity of a request with the bank's Response-ID added. */
 const withResponseId = (identity: Identity, responseId: string): Identity => {
   const result: { -readonly [K in keyof Identity]: Identity[K] } = {}
@@ -197,16 +172,20 @@ const withResponseId = (identity: Identity, responseId: string): Identity => {
 
 const make = Effect.gen(function* () {
   const config = yield* BankConfig
-  const unattendedPolicy = { ...config.retry, maxAttempts: 1 }
   const transport = yield* BankTransport
   const tokens = yield* TokenProvider
   const budget = yield* Budget
 
   const balanceCheckUrl = `${config.baseUrl}${config.paths.balanceCheck}`
   const standingOrderUrl = `${config.baseUrl}${config.paths.standingOrder}`
+  const requestLines: Record<ApiOperation, string> = {
+    balanceCheck: Transport.requestLine(balanceCheckUrl),
+    standingOrders: Transport.requestLine(standingOrderUrl)
+  }
+  const maxDepth = config.limits.maxJsonDepth
 
   const fail = (operation: ApiOperation, identity: Identity, reason: BankError["reason"]) =>
-    Effect.fail(new BankError({ operation, identity, reason }))
+    Effect.fail(new BankError({ operation, identity, reason, request: requestLines[operation] }))
 
   /** What a 2xx, or any other status, of one exchange makes: the decoded reply or a `BankError`. */
   const replyOf = <A>(
@@ -224,22 +203,15 @@ const make = Effect.gen(function* () {
         )
       )
     }
-    let json: unknown
-    try {
-      json = JSON.parse(exchange.text)
-    } catch {
-      return fail(
-        spec.operation,
-        Transport.echoedIdentity(identity, headers),
-        new MalformedResponse({ path: "$", detail: "the body is not JSON" })
-      )
-    }
-    const decoded = spec.decode(json)
+    const json = Wire.parseJson(exchange.text, maxDepth)
+    if (Result.isFailure(json)) return fail(spec.operation, Transport.echoedIdentity(identity, headers), json.failure)
+    const decoded = spec.decode(json.success)
     if (Result.isFailure(decoded)) {
+      const { path, message } = decoded.failure
       return fail(
         spec.operation,
         Transport.echoedIdentity(identity, headers),
-        new MalformedResponse({ path: decoded.failure.path, detail: decoded.failure.message })
+        Wire.malformed(exchange.status, headers["content-type"], exchange.text, path, message)
       )
     }
     // built field by field (no spreads): this runs on every response
@@ -280,6 +252,7 @@ const make = Effect.gen(function* () {
         operation: spec.operation,
         identity,
         timeout: config.requestTimeout,
+        maxBodyBytes: config.limits.maxBodyBytes,
         parent: spec.span
       }),
       (exchange) => replyOf(spec, identity, exchange)
@@ -301,7 +274,8 @@ const make = Effect.gen(function* () {
                   correlationId: spec.correlationId,
                   ...(spec.processId === undefined ? {} : { processId: spec.processId })
                 },
-                reason
+                reason,
+                request: requestLines[spec.operation]
               })
           )
     const withSpend = <X>(effect: Effect.Effect<X, BankError>) =>
@@ -338,9 +312,7 @@ const make = Effect.gen(function* () {
   const call = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
     const invalid = psuProblem(spec.options.psu)
     if (invalid !== undefined) return fail(spec.operation, { correlationId: spec.correlationId }, invalid)
-    return Transport.retrying(spec.unattended === undefined ? config.retry : unattendedPolicy, retryable, () =>
-      withToken(spec)
-    )
+    return Retry.retrying(Retry.policyFor(config.retry, spec.unattended !== undefined), () => withToken(spec))
   }
 
   // core's one entry point per wire shape (each with its fast path inside)
@@ -466,7 +438,12 @@ const make = Effect.gen(function* () {
             : Effect.mapError(
                 budget.ensure(unattended, n),
                 (reason) =>
-                  new BankError({ operation: "standingOrders", identity: { correlationId, processId }, reason })
+                  new BankError({
+                    operation: "standingOrders",
+                    identity: { correlationId, processId },
+                    reason,
+                    request: requestLines.standingOrders
+                  })
               )
         // say before the first request when the pages asked for cannot fit the remaining budget
         yield* ensure(Number.isFinite(maxPages) ? maxPages : 1)

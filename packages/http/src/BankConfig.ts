@@ -24,6 +24,16 @@ export interface RetryPolicy {
   readonly maxElapsed: Duration.Duration
 }
 
+/** How large and deep an answer the client accepts; past a limit the exchange is aborted (`ResponseTooLarge`). */
+export interface ResponseLimits {
+  /** Body bytes at most, counted while the body streams in. */
+  readonly maxBodyBytes: number
+  /** Bytes of the status line and headers at most. */
+  readonly maxHeaderBytes: number
+  /** Nesting depth of JSON arrays and objects at most. */
+  readonly maxJsonDepth: number
+}
+
 /** Client certificate, key and CA (PEM text) for mutual TLS; the key passphrase is redacted. */
 export interface Tls {
   readonly cert?: string
@@ -53,6 +63,7 @@ export interface Settings {
   readonly retry: RetryPolicy
   readonly budget: { readonly timeZone: string; readonly dailyLimit: number }
   readonly tls: Tls | undefined
+  readonly limits: ResponseLimits
 }
 
 /** What a caller gives to build the configuration in code; everything but the first four has a default. */
@@ -72,6 +83,7 @@ export interface Options {
   }
   readonly budget?: { readonly timeZone?: string; readonly dailyLimit?: number }
   readonly tls?: Tls
+  readonly limits?: Partial<ResponseLimits>
 }
 
 /** Defaults: PIISP for balance checks, AISP for standing orders, 10 s per request, 60 s token margin, 3 attempts. */
@@ -85,7 +97,9 @@ export const defaults = {
     maxDelay: Duration.seconds(5),
     maxElapsed: Duration.seconds(30)
   } satisfies RetryPolicy,
-  budget: { timeZone: "Europe/Bratislava", dailyLimit: 4 }
+  budget: { timeZone: "Europe/Bratislava", dailyLimit: 4 },
+  /** 4 MiB of body (a full page of 100 standing orders is about 40 KiB), 32 KiB of headers, JSON 32 levels deep. */
+  limits: { maxBodyBytes: 4 << 20, maxHeaderBytes: 32 << 10, maxJsonDepth: 32 } satisfies ResponseLimits
 } as const
 
 const fail = (setting: string, detail: string) => Result.fail(new BankConfigError({ setting, detail }))
@@ -158,6 +172,17 @@ export const make = (options: Options): Result.Result<Settings, BankConfigError>
     if (!Number.isInteger(dailyLimit) || dailyLimit < 0) {
       return yield* fail("budget.dailyLimit", "must be a non-negative integer")
     }
+    const limits: ResponseLimits = { ...defaults.limits, ...options.limits }
+    for (const [name, min, max] of [
+      ["maxBodyBytes", 1024, 1 << 30],
+      ["maxHeaderBytes", 1024, 1 << 24],
+      ["maxJsonDepth", 4, 10_000]
+    ] as const) {
+      const value = limits[name]
+      if (!Number.isInteger(value) || value < min || value > max) {
+        return yield* fail(`limits.${name}`, `must be an integer from ${min} to ${max}`)
+      }
+    }
     const tls = options.tls
     if (tls !== undefined && (tls.cert === undefined) !== (tls.key === undefined)) {
       return yield* fail("tls", "a client certificate needs its key, and a key its certificate")
@@ -173,7 +198,8 @@ export const make = (options: Options): Result.Result<Settings, BankConfigError>
       tokenSafetyMargin,
       retry,
       budget: { timeZone, dailyLimit },
-      tls
+      tls,
+      limits
     }
   })
 

@@ -23,10 +23,23 @@ export const Identity = Schema.Struct({
 /** The identifiers of one request and its response, quoted in support tickets (decisions: Request identity). */
 export type Identity = typeof Identity.Type
 
-/** The request never got a response: connection refused, connection reset, timeout or another socket failure. */
+/**
+ * The exchange did not complete: the connection was refused (`connect`), closed before the answer (`reset`), no
+ * complete answer came in time (`timeout`), the body ended before its end (`truncated`), the TLS handshake failed
+ * (`tls`: `detail` says which side refused and why), or another failure (`other`). `detail` is one human line.
+ */
 export class TransportFailure extends Schema.TaggedError<TransportFailure>()("TransportFailure", {
-  kind: Schema.Literals(["connect", "reset", "timeout", "other"]),
+  kind: Schema.Literals(["connect", "reset", "timeout", "truncated", "tls", "other"]),
   detail: Schema.String
+}) {}
+
+/**
+ * The answer was larger than the client accepts: its headers or its body (counted while it streamed in) passed
+ * `limit` bytes, and the exchange was aborted there.
+ */
+export class ResponseTooLarge extends Schema.TaggedError<ResponseTooLarge>()("ResponseTooLarge", {
+  part: Schema.Literals(["headers", "body"]),
+  limit: Schema.Int
 }) {}
 
 /** 400: the bank refused the request; `body` is the decoded error body (core's `ErrorBody`). */
@@ -59,10 +72,16 @@ export class UnexpectedStatus extends Schema.TaggedError<UnexpectedStatus>()("Un
   body: ErrorBody.ErrorBody
 }) {}
 
-/** A successful response whose body could not be decoded; `path` locates the offending field. */
+/**
+ * A successful (2xx) response whose body is not the operation's success shape; `path` locates the offending
+ * field. When the body is an error in one of the dialects core recognises (problem details, OAuth error,
+ * `tppMessages`, `errors[]`), `error` carries it decoded: a bank that answers 200 with an error is never read as
+ * an empty result.
+ */
 export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("MalformedResponse", {
   path: Schema.String,
-  detail: Schema.String
+  detail: Schema.String,
+  error: Schema.optionalKey(ErrorBody.ErrorBody)
 }) {}
 
 /** The request was invalid and was never sent; `path` names the offending input. */
@@ -101,6 +120,7 @@ export class BudgetStoreError extends Schema.TaggedError<BudgetStoreError>()("Bu
 /** Every reason a bank call can fail for. */
 export const Reason = Schema.Union([
   TransportFailure,
+  ResponseTooLarge,
   BadRequest,
   Unauthorized,
   Forbidden,
@@ -120,7 +140,9 @@ export type Reason = typeof Reason.Type
 const describe = (reason: Reason): string => {
   switch (reason._tag) {
     case "TransportFailure":
-      return `transport failure (${reason.kind}): ${reason.detail}`
+      return reason.detail
+    case "ResponseTooLarge":
+      return `the answer's ${reason.part} passed the limit of ${bytes(reason.limit)}; the exchange was aborted`
     case "BadRequest":
       return `400 bad request (${ErrorBody.headline(reason.body)})`
     case "Unauthorized":
@@ -136,7 +158,9 @@ const describe = (reason: Reason): string => {
     case "UnexpectedStatus":
       return `unexpected status ${reason.status} (${ErrorBody.headline(reason.body)})`
     case "MalformedResponse":
-      return `malformed response at ${reason.path}: ${reason.detail}`
+      return reason.error === undefined
+        ? `malformed response at ${reason.path}: ${reason.detail}`
+        : `a success status with an error body (${ErrorBody.headline(reason.error)})`
     case "InvalidRequest":
       return `invalid request at ${reason.path}: ${reason.detail}`
     case "BudgetExhausted":
@@ -146,28 +170,64 @@ const describe = (reason: Reason): string => {
   }
 }
 
-/** A failed bank call: the operation, the request identity and the reason. */
+const bytes = (n: number): string =>
+  n >= 1 << 20 && n % (1 << 20) === 0
+    ? `${n / (1 << 20)} MiB`
+    : n >= 1024 && n % 1024 === 0
+      ? `${n / 1024} KiB`
+      : `${n} bytes`
+
+/** How messages name an operation: "token request", "balance check", "standing-order list". */
+export const operationLabel = (operation: Operation): string =>
+  operation === "token" ? "token request" : operation === "balanceCheck" ? "balance check" : "standing-order list"
+
+/**
+ * A failed bank call: the operation, the request identity, the reason, and when known the request (method and
+ * URL path, e.g. `POST /piisp-test/api/v1/accounts/balanceCheck`) and the number of attempts made.
+ */
 export class BankError extends Schema.TaggedError<BankError>()("BankError", {
   operation: Operation,
   identity: Identity,
-  reason: Reason
+  reason: Reason,
+  request: Schema.optionalKey(Schema.String),
+  attempts: Schema.optionalKey(Schema.Int)
 }) {
-  /** A one-line description naming the operation, the reason and the request identifiers; never a secret. */
+  /**
+   * One line naming the operation, the request, the reason, the attempts and the request identifiers, e.g.
+   * `balance check POST /…/balanceCheck: no answer within 10 s (3 attempts) [Request-ID …]`; never a secret.
+   */
   override get message(): string {
     const ids = [
       this.identity.requestId === undefined ? undefined : `Request-ID ${this.identity.requestId}`,
       this.identity.correlationId === undefined ? undefined : `Correlation-ID ${this.identity.correlationId}`,
       this.identity.responseId === undefined ? undefined : `Response-ID ${this.identity.responseId}`
     ].filter((s) => s !== undefined)
-    return `${this.operation}: ${describe(this.reason)}${ids.length === 0 ? "" : ` [${ids.join(", ")}]`}`
+    const what =
+      this.request === undefined ? operationLabel(this.operation) : `${operationLabel(this.operation)} ${this.request}`
+    // the attempts are news when there were several, or when no answer came at all
+    const attempts =
+      this.attempts === undefined || (this.attempts === 1 && this.reason._tag !== "TransportFailure")
+        ? ""
+        : ` (${this.attempts} attempt${this.attempts === 1 ? "" : "s"})`
+    return `${what}: ${describe(this.reason)}${attempts}${ids.length === 0 ? "" : ` [${ids.join(", ")}]`}`
   }
 }
+
+/** The same failure with the number of attempts made (set once the retries are over). */
+export const withAttempts = (error: BankError, attempts: number): BankError =>
+  new BankError({
+    operation: error.operation,
+    identity: error.identity,
+    reason: error.reason,
+    ...(error.request === undefined ? {} : { request: error.request }),
+    attempts
+  })
 
 /** Whether a reason is transient, so that repeating the request may succeed (decisions: Limits). */
 export const isTransient = (reason: Reason): boolean => {
   switch (reason._tag) {
     case "TransportFailure":
-      return reason.kind !== "other"
+      return reason.kind !== "other" && reason.kind !== "tls"
     case "ServerError":
       return reason.status === 502 || reason.status === 503 || reason.status === 504
     case "TooManyRequests":

@@ -7,8 +7,9 @@
 import { AccessToken } from "@tppkit/core"
 import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Redacted, Result } from "effect"
 import { BankConfig, type Environment } from "./BankConfig.ts"
-import { BankError, isTransient, MalformedResponse, type Operation } from "./BankError.ts"
+import { BankError, type MalformedResponse, type Operation } from "./BankError.ts"
 import { BankTransport } from "./BankTransport.ts"
+import * as Retry from "./internal/Retry.ts"
 import * as Transport from "./internal/Transport.ts"
 import * as Wire from "./internal/Wire.ts"
 
@@ -72,12 +73,65 @@ interface Hot {
   readonly keepUntil: number
 }
 
-/** Decodes the token response of section 2.1 with core's schema (`expires_in` as a number or a numeric string). */
-export const decodeTokenResponse = (text: string): Result.Result<AccessToken.TokenResponse, MalformedResponse> =>
-  Result.mapError(AccessToken.decodeResponse(text), (issue) => {
-    const { path, message } = Wire.firstIssue(issue)
-    return new MalformedResponse({ path, detail: message })
-  })
+/** The longest token lifetime believed: one day (the document's tokens live 1200 s). */
+export const maxExpiresInSeconds = 86_400
+
+/** `expires_in` as a number or a numeric string (decisions: wire formats), or the reason it is refused. */
+const expiresInOf = (value: unknown): number | string => {
+  if (value === undefined || value === null) return AccessToken.LIFETIME_SECONDS
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value)
+        ? Number(value)
+        : Number.NaN
+  if (!Number.isFinite(n)) return "expires_in must be a number of seconds"
+  if (!Number.isInteger(n) || n < 1 || n > maxExpiresInSeconds) {
+    return `expires_in must be a whole number of seconds from 1 to ${maxExpiresInSeconds}, got ${String(value).slice(0, 40)}`
+  }
+  return n
+}
+
+/**
+ * Decodes the token response of section 2.1: `access_token` a non-empty text of printable ASCII (it goes into
+ * a header), `token_type` Bearer in any case (section 4.1, RFC 6750; written `Bearer`), `expires_in` a whole
+ * number of seconds from 1 to a day as a number or numeric string, missing meaning the document's 1200 s.
+ * Anything else, an error body with a 2xx status included, is a `MalformedResponse`; never a defect.
+ */
+export const decodeTokenResponse = (
+  text: string,
+  maxDepth = 32,
+  status = 200,
+  contentType?: string
+): Result.Result<AccessToken.TokenResponse, MalformedResponse> => {
+  const json = Wire.parseJson(text, maxDepth)
+  if (Result.isFailure(json)) return Result.fail(json.failure)
+  const refuse = (path: string, detail: string) => Result.fail(Wire.malformed(status, contentType, text, path, detail))
+  const u = json.success
+  if (typeof u !== "object" || u === null || Array.isArray(u)) return refuse("$", "the body is not a JSON object")
+  const body = u as Record<string, unknown>
+  const token = body.access_token
+  if (typeof token !== "string" || token.length === 0) return refuse("access_token", "missing or empty")
+  if (!/^[\x20-\x7e]+$/.test(token)) return refuse("access_token", "contains control or non-ASCII characters")
+  const type = body.token_type
+  if (typeof type !== "string" || type.toLowerCase() !== "bearer") {
+    return refuse(
+      "token_type",
+      `must be Bearer, got ${typeof type === "string" ? JSON.stringify(type.slice(0, 20)) : typeof type}`
+    )
+  }
+  const expiresIn = expiresInOf(body.expires_in)
+  if (typeof expiresIn === "string") return refuse("expires_in", expiresIn)
+  const scope = body.scope
+  if (scope !== undefined && scope !== null && typeof scope !== "string") return refuse("scope", "must be a text")
+  const response: AccessToken.TokenResponse = {
+    access_token: Redacted.make(token, { label: "access_token" }),
+    expires_in: expiresIn,
+    token_type: "Bearer",
+    ...(typeof scope === "string" ? { scope } : {})
+  }
+  return Result.succeed(response)
+}
 
 /** Client-credentials tokens, cached per scope set. */
 export class TokenService extends Context.Service<
@@ -96,9 +150,10 @@ export class TokenService extends Context.Service<
       const config = yield* BankConfig
       const transport = yield* BankTransport
       const url = `${config.baseUrl}${config.paths.token}`
+      const request = Transport.requestLine(url)
       const margin = Duration.toMillis(config.tokenSafetyMargin)
 
-      const request = (key: string): Effect.Effect<Issued, BankError> =>
+      const requestToken = (key: string): Effect.Effect<Issued, BankError> =>
         Effect.gen(function* () {
           const started = yield* Clock.currentTimeMillis
           const form = new URLSearchParams(
@@ -115,7 +170,8 @@ export class TokenService extends Context.Service<
           const exchange = yield* Transport.send(transport, outgoing, {
             operation: "token",
             identity,
-            timeout: config.requestTimeout
+            timeout: config.requestTimeout,
+            maxBodyBytes: config.limits.maxBodyBytes
           })
           const finished = yield* Clock.currentTimeMillis
           const echoed = Transport.echoedIdentity(identity, exchange.headers)
@@ -123,12 +179,18 @@ export class TokenService extends Context.Service<
             return yield* new BankError({
               operation: "token",
               identity: echoed,
-              reason: Transport.statusReason(exchange, finished)
+              reason: Transport.statusReason(exchange, finished),
+              request
             })
           }
-          const decoded = decodeTokenResponse(exchange.text)
+          const decoded = decodeTokenResponse(
+            exchange.text,
+            config.limits.maxJsonDepth,
+            exchange.status,
+            exchange.headers["content-type"]
+          )
           if (Result.isFailure(decoded)) {
-            return yield* new BankError({ operation: "token", identity: echoed, reason: decoded.failure })
+            return yield* new BankError({ operation: "token", identity: echoed, reason: decoded.failure, request })
           }
           const { access_token, token_type, expires_in: expiresIn } = decoded.success
           // counted from the moment the request was sent: the bank's clock started no earlier
@@ -150,11 +212,7 @@ export class TokenService extends Context.Service<
 
       const cache = yield* Cache.makeWith(
         (key: string) =>
-          Transport.retrying(
-            config.retry,
-            (e) => isTransient(e.reason),
-            () => request(key)
-          ).pipe(
+          Retry.retrying(config.retry, () => requestToken(key)).pipe(
             // traced where a token is really requested, not on every cache hit
             Effect.withSpan("TokenService.request", { attributes: { scope: key } }, { captureStackTrace: false })
           ),

@@ -26,17 +26,13 @@ export interface Issued {
 }
 
 /** One line for a refused or failed token request: the status and codes, or the address and the system error. */
-const tokenFailure = (settings: BankConfig.Settings, error: BankError.BankError) => {
+const tokenFailure = (error: BankError.BankError) => {
   const reason = error.reason
-  const url = `${settings.baseUrl}${settings.paths.token}`
   switch (reason._tag) {
     case "TransportFailure":
-      return Failure.fromBank(
-        error,
-        reason.kind === "timeout"
-          ? `token: no answer from ${url} in time`
-          : `token: cannot reach ${url}: ${reason.detail}`
-      )
+    case "ResponseTooLarge":
+      // the message names the request, what went wrong, the attempts and the request identifiers
+      return Failure.fromBank(error)
     case "BadRequest":
     case "Unauthorized":
     case "Forbidden":
@@ -53,21 +49,14 @@ const tokenFailure = (settings: BankConfig.Settings, error: BankError.BankError)
 }
 
 /**
- * A bank call's failure as a `CliFailure` of its kind with the bank's details; one that never got an answer
- * names the address (the request identifiers kept). Anything else is left as it is.
+ * A bank call's failure as a `CliFailure` of its kind with the bank's details and its one-line message (for
+ * one that never got an answer: the operation, the request path, what went wrong, the attempts and the request
+ * identifiers). Anything else is left as it is.
  */
 const withAddress =
-  (settings: BankConfig.Settings) =>
-  <E>(error: E): E | Failure.CliFailure => {
-    if (!isBankError(error)) return error
-    if (error.reason._tag !== "TransportFailure") return Failure.fromBank(error)
-    const ids = / \[[^\]]*\]$/.exec(error.message)?.[0] ?? ""
-    const what =
-      error.reason.kind === "timeout"
-        ? `no answer from ${settings.baseUrl} in time`
-        : `cannot reach ${settings.baseUrl}: ${error.reason.detail}`
-    return Failure.fromBank(error, `${error.operation}: ${what}${ids}`)
-  }
+  (_settings: BankConfig.Settings) =>
+  <E>(error: E): E | Failure.CliFailure =>
+    isBankError(error) ? Failure.fromBank(error) : error
 
 const isBankError = (error: unknown): error is BankError.BankError =>
   typeof error === "object" && error !== null && "_tag" in error && error._tag === "BankError"
@@ -81,7 +70,7 @@ const statusOf = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound:
 const issueToken = (settings: BankConfig.Settings, scopes: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const tokens = yield* TokenService.TokenService
-    const token = yield* Effect.mapError(tokens.get(scopes), (e) => tokenFailure(settings, e))
+    const token = yield* Effect.mapError(tokens.get(scopes), (e) => tokenFailure(e))
     const expiresIn = token.expiresIn ?? 0
     const expiresAt = token.expiresAt ?? (yield* Clock.currentTimeMillis) + expiresIn * 1000
     return {

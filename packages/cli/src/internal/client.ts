@@ -64,7 +64,9 @@ export const clientLayer = (target: Target) =>
 /** Client-credentials tokens alone (no budget, no client) on Node for validated settings. */
 export const tokenLayerOf = (settings: BankConfig.Settings) =>
   TokenService.TokenService.layer.pipe(
-    Layer.provide(BankTransport.BankTransport.layerUndici(settings.tls)),
+    Layer.provide(
+      BankTransport.BankTransport.layerUndici({ tls: settings.tls, maxHeaderBytes: settings.limits.maxHeaderBytes })
+    ),
     Layer.provide(Layer.succeed(BankConfig.BankConfig, settings))
   )
 

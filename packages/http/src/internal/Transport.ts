@@ -1,10 +1,9 @@
 /**
- * One HTTP exchange with the bank: send, read the whole body within the timeout, and turn every failure
- * into a `BankError` reason. Also the retry loop (bounded attempts and time, exponential backoff, jitter).
+ * One HTTP exchange with the bank: send, read the whole body (bounded) within the timeout, and turn every
+ * failure into a `BankError` naming the request. The retry rule lives in `Retry.ts`.
  */
 import { ErrorBody } from "@tppkit/core"
-import { Clock, Duration, Effect, type Fiber, Random, References, Tracer } from "effect"
-import type { RetryPolicy } from "../BankConfig.ts"
+import { type Duration, Effect, type Fiber, References, Tracer } from "effect"
 import {
   BadRequest,
   BankError,
@@ -20,13 +19,25 @@ import {
 } from "../BankError.ts"
 import type { BankTransport, Exchange, Outgoing } from "../BankTransport.ts"
 
-/** Reads `Retry-After` as seconds: delta-seconds or an HTTP date relative to `nowMillis` (RFC 9110 10.2.3). */
+/** The longest Retry-After believed: one day. A longer or unreadable value is treated as absent. */
+export const maxRetryAfterSeconds = 86_400
+
+/**
+ * Reads `Retry-After` as seconds: delta-seconds or an HTTP date relative to `nowMillis` (RFC 9110 10.2.3).
+ * Absurd values (more than a day, a date beyond it, anything but digits or a date) read as absent.
+ */
 export const retryAfterSeconds = (value: string | undefined, nowMillis: number): number | undefined => {
   if (value === undefined) return undefined
   const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed)
+  if (/^\d{1,9}$/.test(trimmed)) {
+    const seconds = Number(trimmed)
+    return seconds <= maxRetryAfterSeconds ? seconds : undefined
+  }
+  if (!/[A-Za-z]/.test(trimmed)) return undefined
   const at = Date.parse(trimmed)
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMillis) / 1000))
+  if (Number.isNaN(at)) return undefined
+  const seconds = Math.max(0, Math.ceil((at - nowMillis) / 1000))
+  return seconds <= maxRetryAfterSeconds ? seconds : undefined
 }
 
 /** Maps a non-2xx response to a reason, with the decoded error body. */
@@ -78,14 +89,22 @@ export const send = (
     readonly operation: Operation
     readonly identity: Identity
     readonly timeout: Duration.Duration
+    /** Body bytes accepted at most. */
+    readonly maxBodyBytes: number
     /** The span of the logical call, when the caller has one but did not make it the fiber's current span. */
     readonly parent?: Tracer.AnySpan | undefined
   }
 ): Effect.Effect<Exchange, BankError> =>
   Effect.withFiber((fiber) => {
     const exchange = Effect.mapError(
-      transport.send(outgoing, options.timeout),
-      (reason) => new BankError({ operation: options.operation, identity: options.identity, reason })
+      transport.send(outgoing, options.timeout, options.maxBodyBytes),
+      (reason) =>
+        new BankError({
+          operation: options.operation,
+          identity: options.identity,
+          reason,
+          request: requestLine(outgoing.url)
+        })
     )
     if (!isTraced(fiber)) return exchange
     // `useSpan`, not `withSpan`: nothing runs inside the exchange that needs it as parent span, and providing a
@@ -123,64 +142,10 @@ export const traced = <A, E, R>(
   f: (span: Tracer.Span | undefined) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R> => Effect.withFiber((fiber) => (isTraced(fiber) ? Effect.useSpan(name, f) : f(undefined)))
 
+/** "POST /path" of a request, as messages name it. */
+export const requestLine = (url: string): string => `POST ${pathOf(url)}`
+
 const pathOf = (url: string): string => {
   const start = url.indexOf("/", url.indexOf("//") + 2)
   return start === -1 ? "/" : url.slice(start)
 }
-
-/**
- * Runs `attempt` (given the attempt number from 1) and retries it while the failure is transient, at most
- * `policy.maxAttempts` times in total and never starting a retry after `policy.maxElapsed`. The delay doubles
- * from `baseDelay` up to `maxDelay`, is jittered to 50–100 %, and is at least the bank's Retry-After.
- */
-export const retrying = <A>(
-  policy: RetryPolicy,
-  isRetryable: (error: BankError) => boolean,
-  attempt: (n: number) => Effect.Effect<A, BankError>
-): Effect.Effect<A, BankError> =>
-  policy.maxAttempts <= 1
-    ? attempt(1)
-    : Effect.clockWith((clock) => {
-        const started = clock.currentTimeMillisUnsafe()
-        // the first attempt runs without the loop: a call that succeeds at once pays for no retry machinery
-        return Effect.catchIf(attempt(1), isRetryable, (error) =>
-          retryLoop(policy, isRetryable, attempt, started, error)
-        )
-      })
-
-const retryLoop = <A>(
-  policy: RetryPolicy,
-  isRetryable: (error: BankError) => boolean,
-  attempt: (n: number) => Effect.Effect<A, BankError>,
-  started: number,
-  firstError: BankError
-): Effect.Effect<A, BankError> =>
-  Effect.gen(function* () {
-    const deadline = started + Duration.toMillis(policy.maxElapsed)
-    let n = 1
-    let pending: BankError | undefined = firstError
-    while (true) {
-      if (pending === undefined) {
-        const result = yield* Effect.result(attempt(n))
-        if (result._tag === "Success") return result.success
-        pending = result.failure
-      }
-      const error: BankError = pending
-      pending = undefined
-      if (n >= policy.maxAttempts || !isRetryable(error)) return yield* Effect.fail(error)
-      const exponential = Math.min(
-        Duration.toMillis(policy.maxDelay),
-        Duration.toMillis(policy.baseDelay) * 2 ** (n - 1)
-      )
-      const jittered = exponential * (yield* Random.nextBetween(0.5, 1))
-      const retryAfter =
-        error.reason._tag === "TooManyRequests" && error.reason.retryAfterSeconds !== undefined
-          ? error.reason.retryAfterSeconds * 1000
-          : 0
-      const delay = Math.ceil(Math.max(jittered, retryAfter))
-      const now = yield* Clock.currentTimeMillis
-      if (now + delay > deadline) return yield* Effect.fail(error)
-      yield* Effect.sleep(Duration.millis(delay))
-      n++
-    }
-  })

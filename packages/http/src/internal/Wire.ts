@@ -2,8 +2,9 @@
  * Thin adapters over core's wire schemas (BalanceCheck, StandingOrder): schema issues as a dotted path and a
  * message, and the lenient page decoding with the failure shape the client reports.
  */
-import { StandingOrder } from "@tppkit/core"
+import { ErrorBody, StandingOrder } from "@tppkit/core"
 import { Result, SchemaIssue } from "effect"
+import { MalformedResponse } from "../BankError.ts"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -15,8 +16,71 @@ export const firstIssue = (issue: SchemaIssue.Issue): { path: string; message: s
   return { path, message: first?.message ?? "invalid" }
 }
 
-/** Decodes a list response leniently (core's rules): malformed records come back as errors beside the good ones. */
+const errorKeys = ["tppMessages", "errors", "error", "type", "title", "status", "detail", "code"]
+
+/**
+ * Decodes a list response leniently (core's rules): malformed records come back as errors beside the good ones.
+ * A body without `standingOrders` that carries an error's members (problem details, OAuth, `tppMessages`,
+ * `errors`) is refused, not read as an empty list.
+ */
 export const decodePage = (
   u: unknown
-): Result.Result<StandingOrder.LenientList, { readonly path: string; readonly message: string }> =>
-  Result.mapError(StandingOrder.decodeListLenient(u), (message) => ({ path: "$", message }))
+): Result.Result<StandingOrder.LenientList, { readonly path: string; readonly message: string }> => {
+  if (typeof u === "object" && u !== null && !Array.isArray(u)) {
+    const record = u as Record<string, unknown>
+    if ((record.standingOrders === undefined || record.standingOrders === null) && errorKeys.some((k) => k in record)) {
+      return Result.fail({ path: "standingOrders", message: "missing, and the body looks like an error" })
+    }
+  }
+  return Result.mapError(StandingOrder.decodeListLenient(u), (message) => ({ path: "$", message }))
+}
+
+/**
+ * The nesting depth of the JSON text, counted over brackets outside strings, stopping as soon as it passes
+ * `max` (so a hostile body costs one pass at most, and no recursion anywhere).
+ */
+export const depthExceeds = (text: string, max: number): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92)
+        i++ // backslash: skip the escaped character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true
+    } else if (c === 125 || c === 93) depth--
+  }
+  return false
+}
+
+/** Parses a success body as JSON no deeper than `maxDepth`; anything else is a `MalformedResponse`. */
+export const parseJson = (text: string, maxDepth: number): Result.Result<unknown, MalformedResponse> => {
+  if (depthExceeds(text, maxDepth)) {
+    return Result.fail(new MalformedResponse({ path: "$", detail: `JSON nested deeper than ${maxDepth} levels` }))
+  }
+  try {
+    return Result.succeed(JSON.parse(text))
+  } catch {
+    return Result.fail(
+      new MalformedResponse({ path: "$", detail: text.trim() === "" ? "the body is empty" : "the body is not JSON" })
+    )
+  }
+}
+
+/**
+ * The `MalformedResponse` of a 2xx body that is not the success shape: with the error it carries when it is one
+ * of the error dialects core recognises (so a bank answering 200 with an error says what the error was).
+ */
+export const malformed = (
+  status: number,
+  contentType: string | undefined,
+  text: string,
+  path: string,
+  detail: string
+): MalformedResponse => {
+  const error = ErrorBody.decode(status, contentType, text)
+  return error._tag === "Raw" ? new MalformedResponse({ path, detail }) : new MalformedResponse({ path, detail, error })
+}

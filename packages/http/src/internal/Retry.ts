@@ -1,0 +1,63 @@
+/**
+ * The one retry rule of the client (decisions: Limits): which failures are repeated (`isTransient`: connect
+ * failure, reset, timeout, truncated body, 502/503/504, 429), how often and how long apart (`schedule`: bounded
+ * attempts and total time, exponential backoff with jitter, the bank's Retry-After honoured up to what is left
+ * of the time), and who never retries (unattended listing pages: `policyFor`).
+ */
+import { Cause, Duration, Effect, Random, Schedule } from "effect"
+import type { RetryPolicy } from "../BankConfig.ts"
+import { type BankError, isTransient, withAttempts } from "../BankError.ts"
+
+/** No retries: the policy of unattended requests, which spend the daily budget (section 8). */
+export const once = (policy: RetryPolicy): RetryPolicy => ({ ...policy, maxAttempts: 1 })
+
+/** The policy a request follows: the configured one, or a single attempt when it is unattended. */
+export const policyFor = (policy: RetryPolicy, unattended: boolean): RetryPolicy => (unattended ? once(policy) : policy)
+
+/**
+ * The retry schedule over the failures of a request: it continues while the failure is transient, fewer than
+ * `maxAttempts` attempts were made and the next delay ends within `maxElapsed` of the first failure. The delay
+ * doubles from `baseDelay` up to `maxDelay`, jittered to 50–100 %, and is at least the bank's Retry-After
+ * (a Retry-After longer than the time left stops the retries: the error says when to come back).
+ */
+export const schedule = (policy: RetryPolicy): Schedule.Schedule<number, BankError> => {
+  const base = Duration.toMillis(policy.baseDelay)
+  const cap = Duration.toMillis(policy.maxDelay)
+  const budget = Duration.toMillis(policy.maxElapsed)
+  return Schedule.fromStepWithMetadata(
+    Effect.succeed((meta: Schedule.InputMetadata<BankError>) => {
+      const error = meta.input
+      // `attempt` counts the failures seen so far, the first one included
+      if (meta.attempt >= policy.maxAttempts || !isTransient(error.reason)) return Cause.done(meta.attempt)
+      const exponential = Math.min(cap, base * 2 ** (meta.attempt - 1))
+      return Effect.flatMap(Random.nextBetween(0.5, 1), (factor) => {
+        const reason = error.reason
+        const retryAfter =
+          reason._tag === "TooManyRequests" && reason.retryAfterSeconds !== undefined
+            ? reason.retryAfterSeconds * 1000
+            : 0
+        const delay = Math.ceil(Math.max(exponential * factor, retryAfter))
+        return meta.elapsed + delay > budget
+          ? Cause.done(meta.attempt)
+          : Effect.succeed([meta.attempt, Duration.millis(delay)] as [number, Duration.Duration])
+      })
+    })
+  )
+}
+
+/**
+ * Runs the effect `attempt` makes (a fresh one per attempt: fresh Request-IDs) and repeats it by
+ * `schedule(policy)` through `Effect.retry`; the failure that ends it says how many attempts were made. The
+ * first attempt runs outside the retry machinery, which only a failure pays for.
+ */
+export const retrying = <A>(
+  policy: RetryPolicy,
+  attempt: () => Effect.Effect<A, BankError>
+): Effect.Effect<A, BankError> =>
+  Effect.catch(attempt(), (first) => {
+    if (policy.maxAttempts <= 1 || !isTransient(first.reason)) return Effect.fail(withAttempts(first, 1))
+    let attempts = 0
+    // the schedule sees the first failure again as its first input, then every later attempt's failure
+    const again = Effect.suspend(() => (attempts++ === 0 ? Effect.fail(first) : attempt()))
+    return Effect.mapError(Effect.retry(again, schedule(policy)), (error) => withAttempts(error, attempts))
+  })
