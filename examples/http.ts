@@ -4,7 +4,7 @@ import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { DateTime, Effect, Layer, Stream } from "effect"
 
 // The whole client stack on Node, built from the configuration: here the sandbox's address and credentials.
-// In production: BankClient.layerNode(BankConfig.layerConfig) reads TPPKIT_* variables instead.
+// In production the settings come from TPPKIT_* variables instead: see the next example.
 const Client = Layer.unwrap(
   Effect.map(Effect.service(Sandbox.SandboxInfo), (bank) =>
     BankClient.layerNodeFromOptions(
@@ -24,7 +24,7 @@ const program = Effect.gen(function* () {
     lastLoggedTime: yield* DateTime.now // logged in just now: the customer is present
   }
 
-  // Balance check (PIISP): the client fetches and caches the token, sends the headers of section 4.2.
+  // Balance check (PIISP): the client fetches and caches the token, sends the headers of docs/bank-interface.md.
   const check = yield* client.balanceCheck(
     {
       instructionIdentification: "PIISP-0001",

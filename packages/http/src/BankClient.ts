@@ -351,10 +351,16 @@ const make = Effect.gen(function* () {
       pageSize !== undefined &&
       (!Number.isInteger(pageSize) || pageSize < 10 || pageSize > 100 || pageSize % 10 !== 0)
     ) {
-      return new InvalidRequest({ path: "pageSize", detail: "must be a multiple of 10 from 10 to 100 (section 2.4)" })
+      return new InvalidRequest({
+        path: "pageSize",
+        detail: "must be a multiple of 10 from 10 to 100 (docs/bank-interface.md, Standing-order list)"
+      })
     }
     if (page !== undefined && (!Number.isInteger(page) || page < 0)) {
-      return new InvalidRequest({ path: "page", detail: "must be a non-negative integer (section 2.4)" })
+      return new InvalidRequest({
+        path: "page",
+        detail: "must be a non-negative integer (docs/bank-interface.md, Standing-order list)"
+      })
     }
     return undefined
   }
