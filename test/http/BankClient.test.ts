@@ -3,7 +3,7 @@ import { type BalanceCheck, DateTime as CoreDateTime, Currency, Iban, Money } fr
 import { BankClient, BankConfig, type BankError } from "@tppkit/http"
 import { type Duration, Effect, Exit, Fiber, Redacted, Stream, Tracer } from "effect"
 import { TestClock } from "effect/testing"
-import { makeStub, psu, SECRET, type Stub, stack, TOKEN_PREFIX, tokenAnswer } from "./stub.ts"
+import { makeStub, psu, SECRET, type Stub, stack, TOKEN_PREFIX, tokenAnswer, wireOrder } from "./stub.ts"
 
 const IBAN = Iban.parseUnsafe("SK31 1200 0000 1987 4263 7541")
 
@@ -351,14 +351,7 @@ describe("BankConfig", () => {
 })
 
 describe("BankClient.standingOrders", () => {
-  const order = (id: string) => ({
-    orderId: id,
-    debtor: { name: "Jana", iban: "SK3112000000198742637541" },
-    creditor: { iban: "SK3112000000198742637541" },
-    instructedAmount: { value: 10.5, currency: "EUR" },
-    startDate: "2026-01-31",
-    frequency: "MNTH"
-  })
+  const order = wireOrder
   const attended = { ...psu }
 
   it.effect("pages share one Process-ID, use page size 100, and keep malformed records as errors", () => {

@@ -5,7 +5,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { BankClient, type BankError, Budget } from "@tppkit/http"
 import { DateTime, Effect, Exit, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { makeStub, psu, type Stub, stack } from "./stub.ts"
+import { makeStub, psu, type Stub, stack, wireOrders } from "./stub.ts"
 
 const apiCalls = (stub: Stub) => stub.seen.filter((s) => !s.path.endsWith("/connect/token"))
 
@@ -103,7 +103,16 @@ describe("daily budget of unattended standing-order calls", () => {
       const error = failure(yield* Effect.exit(listPage))
       assert.strictEqual(error.reason._tag, "ServerError")
       assert.strictEqual(apiCalls(stub).length, 1)
-      const usage = yield* Effect.flatMap(Effect.service(Budget.Budget), (b) => b.usage("sandbox:tpp-client"))
+      const usage = yield* Effect.flatMap(Effect.service(Budget.Budget), (b) =>
+        b.usage(
+          Budget.consentKey({
+            environment: "sandbox",
+            baseUrl: "http://127.0.0.1:9",
+            clientId: "tpp-client",
+            consent: "tpp-client"
+          })
+        )
+      )
       assert.strictEqual(usage.used, 1)
     }).pipe(Effect.provide(stack(stub)))
   })
@@ -113,7 +122,7 @@ describe("daily budget of unattended standing-order calls", () => {
     stub.handler = (req) =>
       req.path.endsWith("/connect/token")
         ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
-        : { status: 200, body: { pageCount: 3, standingOrders: [] } }
+        : { status: 200, body: { pageCount: 3, standingOrders: wireOrders(req.body, 3) } }
     return Effect.gen(function* () {
       const client = yield* BankClient.BankClient
       yield* TestClock.setTime(NOON)
@@ -128,7 +137,15 @@ describe("daily budget of unattended standing-order calls", () => {
       const all = failure(yield* Effect.exit(Stream.runCollect(client.standingOrders({ psu, consentKey: "k" }))))
       assert.strictEqual(all.reason._tag, "BudgetExhausted")
       assert.strictEqual(apiCalls(stub).length, 5)
-      if (all.reason._tag === "BudgetExhausted") assert.strictEqual(all.reason.requested, 2)
+      if (all.reason._tag === "BudgetExhausted") {
+        assert.strictEqual(all.reason.requested, 2)
+        assert.strictEqual(all.reason.listingPages, 3)
+      }
+      // the refusal says how many pages, when the budget resets and both ways out
+      assert.match(all.message, /2 more pages of this 3-page listing/)
+      assert.match(all.message, /frees up at 2026-11-21T23:00:00.000Z/)
+      assert.match(all.message, /--psu-last-logged-time/)
+      assert.match(all.message, /--max-age/)
     }).pipe(Effect.provide(stack(stub)))
   })
 })

@@ -7,6 +7,7 @@
  */
 import { createServer, type Server, type Socket } from "node:net"
 import { Effect, type Scope } from "effect"
+import { wireOrder } from "./stub.ts"
 
 /** A request as the hostile server received it. */
 export interface Received {
@@ -288,3 +289,37 @@ export const endlessJson: Behaviour = {
   prefix: '{"pageCount":1,"standingOrders":[',
   chunk: `${JSON.stringify({ orderId: "x".repeat(200) })},`.repeat(256)
 }
+
+/** A token answer any client-credentials request accepts. */
+export const tokenOk: Behaviour = {
+  _tag: "respond",
+  status: 200,
+  body: JSON.stringify({ access_token: "hostile-token", token_type: "Bearer", expires_in: 1200 })
+}
+
+/**
+ * A paging bank: tokens on the token path, and for a standing-order page a full page (the requested size) of
+ * distinct orders with `pageCount` from `pageCountOf(page)` (omitted when undefined): `() => 1_000_000_000` is the
+ * page bomb, `() => undefined` full pages for ever.
+ */
+export const pagingBank =
+  (pageCountOf: (page: number) => number | string | undefined) =>
+  (request: Received, _n?: number): Behaviour => {
+    if (request.path.endsWith("/connect/token")) return tokenOk
+    let page = 0
+    let pageSize = 50
+    try {
+      const body = JSON.parse(request.body) as { page?: number; pageSize?: number }
+      page = body.page ?? 0
+      pageSize = body.pageSize ?? 50
+    } catch {
+      // a body that is not JSON gets page 0
+    }
+    const pageCount = pageCountOf(page)
+    const standingOrders = Array.from({ length: pageSize }, (_, i) => wireOrder(`p${page}-${i}`))
+    return {
+      _tag: "respond",
+      status: 200,
+      body: JSON.stringify(pageCount === undefined ? { standingOrders } : { pageCount, standingOrders })
+    }
+  }

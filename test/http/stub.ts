@@ -110,3 +110,17 @@ export const psu = {
   deviceOs: "Android 15",
   userAgent: "tppkit-test/1.0"
 } as const
+
+/** A well-formed standing order on the wire with the given orderId. */
+export const wireOrder = (id: string) => ({
+  orderId: id,
+  debtor: { name: "Jana", iban: "SK3112000000198742637541" },
+  creditor: { iban: "SK3112000000198742637541" },
+  instructedAmount: { value: 10.5, currency: "EUR" },
+  startDate: "2026-01-31",
+  frequency: "MNTH"
+})
+
+/** `n` well-formed wire orders with orderIds `<prefix>-0` … */
+export const wireOrders = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => wireOrder(`${prefix}-${i}`))

@@ -7,11 +7,24 @@
  */
 
 import { BalanceCheck, Headers, type Iban, StandingOrder } from "@tppkit/core"
-import { Context, DateTime, Effect, Layer, Option, Redacted, Result, Stream, type Tracer } from "effect"
+import {
+  Context,
+  DateTime,
+  type Deferred,
+  Duration,
+  Effect,
+  Layer,
+  Option,
+  Redacted,
+  Result,
+  Stream,
+  type Tracer
+} from "effect"
 import { BankConfig } from "./BankConfig.ts"
-import { type BankConfigError, BankError, type Identity, InvalidRequest } from "./BankError.ts"
+import { type BankConfigError, BankError, type Identity, InvalidRequest, ListingIncomplete } from "./BankError.ts"
 import { BankTransport, type Exchange } from "./BankTransport.ts"
-import { Budget, BudgetStore } from "./Budget.ts"
+import { Budget, BudgetStore, consentKey as budgetKey } from "./Budget.ts"
+import * as Listing from "./internal/Listing.ts"
 import * as Retry from "./internal/Retry.ts"
 import * as Transport from "./internal/Transport.ts"
 import * as Wire from "./internal/Wire.ts"
@@ -50,11 +63,35 @@ export interface PageOptions extends ListOptions {
   readonly pageSize?: number
 }
 
-/** All pages: page size 100 unless given (fewest calls), and optionally at most `maxPages` pages. */
+/**
+ * All pages: page size 100 unless given (fewest calls), and optionally at most `maxPages` pages. A listing is
+ * bounded: it stops at an empty page (or a short one when the bank gives no `pageCount`), refuses more than `pageLimit` pages (announced by `pageCount` or
+ * met as full pages without one) and a `pageCount` that changes between pages, and has one overall `deadline`;
+ * each of these ends it with `ListingIncomplete` holding every page read. An orderId seen on an earlier page is
+ * reported in the later page's `errors`, not merged.
+ *
+ * Unattended listings (the customer not present) spend the daily budget, so they are never wasted: one listing of
+ * a consent (and filter) runs at a time across every caller sharing the budget store, and the others get its
+ * result; the complete listing is kept in the store, and a caller that accepts one up to `maxAge` old gets it
+ * without spending anything. Once page 0 gives `pageCount`, the rest of the listing is paid for at once, or
+ * refused with `BudgetExhausted` saying how many pages it needed, before page 1 is asked for.
+ */
 export interface AllPagesOptions extends ListOptions {
   readonly pageSize?: number
   readonly maxPages?: number
+  /** The hard page limit (default 100 pages, 10,000 orders at page size 100). */
+  readonly pageLimit?: number
+  /** One deadline for the whole listing, waiting for another caller's included (default 60 seconds). */
+  readonly deadline?: Duration.Input
+  /** Accept a complete unattended listing of the same consent and filter up to this old (default: none). */
+  readonly maxAge?: Duration.Input
 }
+
+/** The default hard page limit of a listing of every page. */
+export const DEFAULT_PAGE_LIMIT = 100
+
+/** The default overall deadline of a listing of every page. */
+export const DEFAULT_LISTING_DEADLINE: Duration.Duration = Duration.seconds(60)
 
 /** A decoded body with the identifiers of the request that produced it and those the bank echoed. */
 export interface Reply<A> {
@@ -63,6 +100,8 @@ export interface Reply<A> {
   readonly identity: Identity
   /** Correlation-ID and Process-ID as the bank echoed them, when it did. */
   readonly echoed: { readonly correlationId?: string; readonly processId?: string }
+  /** When the reply comes from a stored complete listing rather than a request: when that listing completed. */
+  readonly snapshotTakenAt?: string
 }
 
 /** The bank client service. */
@@ -138,6 +177,8 @@ interface CallSpec<A> {
   readonly processId: string | undefined
   /** The budget key when the call is unattended (section 8): no retries, every request counted. */
   readonly unattended: string | undefined
+  /** The first request of this unattended call was paid for already (a listing reserves its pages at once). */
+  readonly prepaid?: boolean
   readonly decode: (json: unknown) => Result.Result<A, { readonly path: string; readonly message: string }>
   /** The call's span when it is not the fiber's current span (the exchange spans become its children). */
   readonly span?: Tracer.AnySpan | undefined
@@ -280,6 +321,7 @@ const make = Effect.gen(function* () {
           )
     const withSpend = <X>(effect: Effect.Effect<X, BankError>) =>
       spend === undefined ? effect : Effect.andThen(spend, effect)
+    const firstSpend = spec.prepaid === true ? <X>(effect: Effect.Effect<X, BankError>) => effect : withSpend
     const run = (token: Token): Effect.Effect<Reply<A>, BankError> => {
       if (token.environment !== config.environment) {
         return fail(
@@ -305,7 +347,7 @@ const make = Effect.gen(function* () {
           )
     }
     const given = spec.options.token
-    return withSpend(given !== undefined ? run(given) : Effect.flatMap(tokens.token(spec.operation), run))
+    return firstSpend(given !== undefined ? run(given) : Effect.flatMap(tokens.token(spec.operation), run))
   }
 
   /** Validates the PSU context, then runs the call with retries unless it is unattended. */
@@ -365,7 +407,13 @@ const make = Effect.gen(function* () {
     return undefined
   }
 
-  const consentKey = (options: ListOptions) => `${config.environment}:${options.consentKey ?? config.clientId}`
+  const consentKey = (options: ListOptions) =>
+    budgetKey({
+      environment: config.environment,
+      baseUrl: config.baseUrl,
+      clientId: config.clientId,
+      consent: options.consentKey ?? config.clientId
+    })
 
   /** The budget key when the customer is not present (section 8), or undefined when they are. */
   const unattendedKey = (options: ListOptions) =>
@@ -378,7 +426,8 @@ const make = Effect.gen(function* () {
     correlationId: string,
     processId: string,
     unattended: string | undefined,
-    span?: Tracer.AnySpan | undefined
+    span?: Tracer.AnySpan | undefined,
+    prepaid?: boolean
   ): Effect.Effect<Reply<StandingOrdersPage>, BankError> => {
     const request: { -readonly [K in keyof StandingOrder.ListRequest]: StandingOrder.ListRequest[K] } = {}
     if (options.iban !== undefined) request.iban = options.iban
@@ -397,6 +446,7 @@ const make = Effect.gen(function* () {
       correlationId,
       processId,
       unattended,
+      ...(prepaid === true ? { prepaid } : {}),
       decode: (json) => Result.map(Wire.decodePage(json), (p) => ({ ...p, page: page ?? 0 })),
       span
     })
@@ -421,49 +471,92 @@ const make = Effect.gen(function* () {
     )
   })
 
+  /** Listings in flight in this client, by listing key: callers in this process share one run. */
+  const inFlight = new Map<string, Deferred.Deferred<unknown, unknown>>()
+
   const standingOrders = (options: AllPagesOptions): Stream.Stream<Reply<StandingOrdersPage>, BankError> =>
     Stream.unwrap(
       Effect.gen(function* () {
         const correlationId = options.correlationId ?? crypto.randomUUID()
         const processId = options.processId ?? crypto.randomUUID()
+        const identity = { correlationId, processId }
+        const refuse = (reason: BankError["reason"]) =>
+          new BankError({ operation: "standingOrders", identity, reason, request: requestLines.standingOrders })
         const pageSize = options.pageSize ?? 100
         const invalid = validatePaging(0, pageSize)
-        if (invalid !== undefined) return yield* fail("standingOrders", { correlationId, processId }, invalid)
-        if (options.maxPages !== undefined && (!Number.isInteger(options.maxPages) || options.maxPages < 1)) {
-          return yield* fail(
-            "standingOrders",
-            { correlationId, processId },
-            new InvalidRequest({ path: "maxPages", detail: "must be a positive integer" })
-          )
+        if (invalid !== undefined) return yield* refuse(invalid)
+        const positive = (value: number | undefined, path: string) =>
+          value !== undefined && (!Number.isInteger(value) || value < 1)
+            ? new InvalidRequest({ path, detail: "must be a positive integer" })
+            : undefined
+        const wrong = positive(options.maxPages, "maxPages") ?? positive(options.pageLimit, "pageLimit")
+        if (wrong !== undefined) return yield* refuse(wrong)
+        const bounds: Listing.Bounds = {
+          pageSize,
+          maxPages: options.maxPages ?? Number.POSITIVE_INFINITY,
+          pageLimit: options.pageLimit ?? DEFAULT_PAGE_LIMIT
         }
-        const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY
+        const deadline = Duration.fromInputUnsafe(options.deadline ?? DEFAULT_LISTING_DEADLINE)
         const unattended = yield* unattendedKey(options)
+        /** Every page read so far, for the error that ends a listing early. */
+        const read: Array<StandingOrdersPage> = []
+        const overdue = Effect.suspend(() =>
+          Effect.fail(
+            refuse(
+              new ListingIncomplete({
+                kind: "deadline",
+                detail: `no complete listing within ${Duration.format(deadline)}`,
+                pages: [...read]
+              })
+            )
+          )
+        )
         const ensure = (n: number) =>
-          unattended === undefined || n <= 0
-            ? Effect.void
-            : Effect.mapError(
-                budget.ensure(unattended, n),
-                (reason) =>
-                  new BankError({
-                    operation: "standingOrders",
-                    identity: { correlationId, processId },
-                    reason,
-                    request: requestLines.standingOrders
-                  })
-              )
-        // say before the first request when the pages asked for cannot fit the remaining budget
-        yield* ensure(Number.isFinite(maxPages) ? maxPages : 1)
-        return Stream.paginate(0, (n: number) =>
+          unattended === undefined || n <= 0 ? Effect.void : Effect.mapError(budget.ensure(unattended, n), refuse)
+        const state = Listing.initial()
+        let prepaid = false
+        const pages = Stream.paginate(0, (n: number) =>
           Effect.gen(function* () {
-            const reply = yield* page(options, n, pageSize, correlationId, processId, unattended)
-            const received = reply.body.orders.length + reply.body.errors.length
-            const known = reply.body.pageCount
-            const last = Math.min(maxPages, known ?? Number.POSITIVE_INFINITY) - 1
-            const more = known === undefined ? received >= pageSize && n < last : n < last
-            if (more && n === 0 && Number.isFinite(last)) yield* ensure(last)
-            return [[reply], more ? Option.some(n + 1) : Option.none()] as const
+            const reply = yield* page(options, n, pageSize, correlationId, processId, unattended, undefined, prepaid)
+            const { page: checked, step } = Listing.afterPage(state, reply.body, bounds)
+            const kept: Reply<StandingOrdersPage> = checked === reply.body ? reply : { ...reply, body: checked }
+            read.push(checked)
+            if (step._tag === "refuse") {
+              return yield* refuse(new ListingIncomplete({ kind: step.kind, detail: step.detail, pages: [...read] }))
+            }
+            const known = checked.pageCount
+            if (step._tag === "more" && n === 0 && unattended !== undefined && known !== undefined) {
+              // the rest of the listing is paid for at once, before page 1 is asked for
+              const total = Math.min(known, bounds.maxPages)
+              yield* Effect.mapError(budget.spend(unattended, total - 1, total), refuse)
+              prepaid = true
+            }
+            return [[kept], step._tag === "more" ? Option.some(n + 1) : Option.none()] as const
           })
         )
+        if (unattended === undefined)
+          return Stream.interruptWhen(pages, Effect.andThen(Effect.sleep(deadline), overdue))
+        const maxAgeMillis =
+          options.maxAge === undefined ? 0 : Duration.toMillis(Duration.fromInputUnsafe(options.maxAge))
+        const listingKey = JSON.stringify([unattended, options.iban ?? null, pageSize, options.maxPages ?? null])
+        const all = Listing.coalesce(budget.store, inFlight, {
+          key: listingKey,
+          maxAgeMillis,
+          leaseMillis: Duration.toMillis(deadline) + 10_000,
+          pollMillis: 100,
+          encode: (replies: ReadonlyArray<Reply<StandingOrdersPage>>) =>
+            Listing.encodeSnapshot(replies.map((r) => ({ page: r.body, identity: r.identity, echoed: r.echoed }))),
+          decode: (payload, takenAt) => {
+            const stored = Listing.decodeSnapshot<Identity>(payload)
+            const at = DateTime.formatIso(DateTime.makeUnsafe(takenAt))
+            return stored?.map((p) => ({ body: p.page, identity: p.identity, echoed: p.echoed, snapshotTakenAt: at }))
+          },
+          storeError: refuse,
+          // say before the first request when the pages asked for cannot fit the remaining budget
+          run: Effect.andThen(ensure(Number.isFinite(bounds.maxPages) ? bounds.maxPages : 1), Stream.runCollect(pages))
+        })
+        const timed = Effect.timeoutOrElse(all, { duration: deadline, orElse: () => overdue })
+        return Stream.fromIterableEffect(timed)
       })
     )
 

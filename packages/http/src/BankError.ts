@@ -3,7 +3,7 @@
  * (Request-ID, Correlation-ID, Process-ID, Response-ID) and a tagged `reason` saying what happened.
  * Messages name the operation, status and codes; they never contain a secret, a token, an IBAN or a body.
  */
-import { ErrorBody } from "@tppkit/core"
+import { ErrorBody, StandingOrder } from "@tppkit/core"
 import { Schema } from "effect"
 
 /** The bank operations the client performs. */
@@ -99,7 +99,38 @@ export class BudgetExhausted extends Schema.TaggedError<BudgetExhausted>()("Budg
   limit: Schema.Int,
   used: Schema.Int,
   requested: Schema.Int,
-  freesAt: Schema.String
+  freesAt: Schema.String,
+  /** The pages the refused listing needed in all, when it was refused after its first page gave `pageCount`. */
+  listingPages: Schema.optionalKey(Schema.Int)
+}) {}
+
+/** One page of a listing as read: its number, the `pageCount` it gave, its good records and its malformed ones. */
+export const PageRead = Schema.Struct({
+  page: Schema.Int,
+  pageCount: Schema.UndefinedOr(Schema.Int),
+  orders: Schema.Array(StandingOrder.StandingOrder),
+  errors: Schema.Array(
+    Schema.Struct({
+      index: Schema.Int,
+      orderId: Schema.UndefinedOr(Schema.String),
+      path: Schema.String,
+      message: Schema.String
+    })
+  )
+})
+
+/** One page of a listing as read. */
+export type PageRead = typeof PageRead.Type
+
+/**
+ * A listing of every page stopped before its end: `pageCountChanged` (a later page gave another `pageCount` than
+ * the first), `pageLimit` (more pages than the listing's limit, announced or met), `deadline` (no complete
+ * listing within its overall deadline). Nothing read is lost: `pages` holds every page read.
+ */
+export class ListingIncomplete extends Schema.TaggedError<ListingIncomplete>()("ListingIncomplete", {
+  kind: Schema.Literals(["pageCountChanged", "pageLimit", "deadline"]),
+  detail: Schema.String,
+  pages: Schema.Array(PageRead)
 }) {}
 
 /**
@@ -131,7 +162,8 @@ export const Reason = Schema.Union([
   MalformedResponse,
   InvalidRequest,
   BudgetExhausted,
-  BudgetStoreError
+  BudgetStoreError,
+  ListingIncomplete
 ])
 
 /** Every reason a bank call can fail for. */
@@ -164,7 +196,15 @@ const describe = (reason: Reason): string => {
     case "InvalidRequest":
       return `invalid request at ${reason.path}: ${reason.detail}`
     case "BudgetExhausted":
-      return `daily budget of ${reason.limit} unattended calls cannot cover ${reason.requested} more (used ${reason.used}); it frees up at ${reason.freesAt}`
+      return `${
+        reason.listingPages === undefined
+          ? `daily budget of ${reason.limit} unattended calls cannot cover ${reason.requested} more`
+          : `daily budget of ${reason.limit} unattended calls cannot cover the ${reason.requested} more pages of this ${reason.listingPages}-page listing`
+      } (used ${reason.used}); it frees up at ${reason.freesAt}. Ways out: list with the customer present (PSU-Last-Logged-Time under an hour old; tppkit --psu-last-logged-time), or accept a recent complete listing (maxAge; tppkit --max-age)`
+    case "ListingIncomplete": {
+      const orders = reason.pages.reduce((n, p) => n + p.orders.length, 0)
+      return `listing stopped after ${reason.pages.length} page(s) (${orders} order(s) read, kept in the error): ${reason.detail}`
+    }
     case "BudgetStoreError":
       return reason.message
   }

@@ -303,6 +303,35 @@ const sqliteStatements = (db: DatabaseSync): Statements => ({
 const detailOf = (cause: unknown): string =>
   cause instanceof Error ? cause.message : typeof cause === "string" ? cause : "unknown failure"
 
+/** What a consent key names: the environment, the bank (its base URL), the TPP client and the consent. */
+export interface ConsentKeyParts {
+  readonly environment: string
+  readonly baseUrl: string
+  readonly clientId: string
+  readonly consent: string
+}
+
+/**
+ * The budget key of a consent at a bank: environment, base URL, client id and consent as JSON text, so that sandbox
+ * and live, two banks, or two clients never share counts.
+ */
+export const consentKey = (parts: ConsentKeyParts): string =>
+  JSON.stringify([parts.environment, parts.baseUrl, parts.clientId, parts.consent])
+
+/** The parts of a key made by `consentKey`, or undefined for any other text (a key from elsewhere). */
+export const parseConsentKey = (key: string): ConsentKeyParts | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(key)
+    if (Array.isArray(parsed) && parsed.length === 4 && parsed.every((p) => typeof p === "string")) {
+      const [environment, baseUrl, clientId, consent] = parsed as [string, string, string, string]
+      return { environment, baseUrl, clientId, consent }
+    }
+  } catch {
+    // not a key of ours
+  }
+  return undefined
+}
+
 /** The budget of one consent key today. */
 export interface Usage {
   readonly consentKey: string
@@ -332,8 +361,15 @@ export class Budget extends Context.Service<
     readonly usages: Effect.Effect<ReadonlyArray<Usage>, BudgetStoreError>
     /** Fails with `BudgetExhausted` when `n` more requests would not fit today; spends nothing. */
     readonly ensure: (consentKey: string, n: number) => Effect.Effect<Usage, BudgetExhausted | BudgetStoreError>
-    /** Counts `n` requests about to be sent, or fails with `BudgetExhausted` without counting. */
-    readonly spend: (consentKey: string, n: number) => Effect.Effect<Usage, BudgetExhausted | BudgetStoreError>
+    /**
+     * Counts `n` requests about to be sent, or fails with `BudgetExhausted` without counting; `listingPages`, when
+     * the requests are the rest of a listing of that many pages, is quoted in the refusal.
+     */
+    readonly spend: (
+      consentKey: string,
+      n: number,
+      listingPages?: number
+    ) => Effect.Effect<Usage, BudgetExhausted | BudgetStoreError>
     /** The store underneath, for listing leases and snapshots. */
     readonly store: BudgetStore["Service"]
   }
@@ -354,8 +390,15 @@ export class Budget extends Context.Service<
         remaining: Math.max(0, limit - used),
         freesAt
       })
-      const exhausted = (u: Usage, requested: number) =>
-        new BudgetExhausted({ consentKey: u.consentKey, limit, used: u.used, requested, freesAt: u.freesAt })
+      const exhausted = (u: Usage, requested: number, listingPages?: number) =>
+        new BudgetExhausted({
+          consentKey: u.consentKey,
+          limit,
+          used: u.used,
+          requested,
+          freesAt: u.freesAt,
+          ...(listingPages === undefined ? {} : { listingPages })
+        })
       return Budget.of({
         usage: (consentKey) =>
           Effect.gen(function* () {
@@ -373,12 +416,12 @@ export class Budget extends Context.Service<
             const u = usage(consentKey, yield* store.used(consentKey, day), day, freesAt)
             return u.remaining >= n ? u : yield* exhausted(u, n)
           }),
-        spend: (consentKey, n) =>
+        spend: (consentKey, n, listingPages) =>
           Effect.gen(function* () {
             const { day, freesAt } = yield* today
             const { granted, used } = yield* store.tryConsume(consentKey, day, n, limit)
             const u = usage(consentKey, used, day, freesAt)
-            return granted ? u : yield* exhausted(u, n)
+            return granted ? u : yield* exhausted(u, n, listingPages)
           }),
         store
       })

@@ -1,0 +1,253 @@
+/**
+ * The rules of a listing of every page, apart from the requests: when to ask for the next page, when to stop, when
+ * to refuse (bounded paging), duplicate orderIds across pages, the snapshot's encoding, and the coalescing of
+ * unattended listings through the budget store's leases and snapshots.
+ */
+import { StandingOrder } from "@tppkit/core"
+import { Clock, Deferred, Effect, Option } from "effect"
+import type { BudgetStoreError } from "../BankError.ts"
+import type { BudgetStore } from "../Budget.ts"
+
+/** A page as the paging rules see it (core's lenient list plus its number). */
+export interface Page extends StandingOrder.LenientList {
+  readonly page: number
+}
+
+/** The bounds of one listing. */
+export interface Bounds {
+  readonly pageSize: number
+  /** Pages asked for by the caller (a quiet stop), or infinity. */
+  readonly maxPages: number
+  /** The hard limit: more pages than this, announced or met, is refused. */
+  readonly pageLimit: number
+}
+
+/** What to do after a page: ask for the next one, stop, or refuse with a reason. */
+export type Step =
+  | { readonly _tag: "more" }
+  | { readonly _tag: "done" }
+  | { readonly _tag: "refuse"; readonly kind: "pageCountChanged" | "pageLimit"; readonly detail: string }
+
+/** Paging state across pages: the first page's count and where each orderId was first seen. */
+export interface State {
+  firstCount: number | undefined
+  readonly seen: Map<string, number>
+}
+
+/** A fresh paging state. */
+export const initial = (): State => ({ firstCount: undefined, seen: new Map() })
+
+/**
+ * The page with every order whose orderId an earlier record of the listing had moved to its errors (reported, not
+ * merged), and the step that follows it.
+ */
+export const afterPage = <P extends Page>(state: State, page: P, bounds: Bounds): { page: P; step: Step } => {
+  const checked = withoutDuplicates(state, page)
+  return { page: checked, step: stepAfter(state, page, bounds) }
+}
+
+const stepAfter = (state: State, page: Page, bounds: Bounds): Step => {
+  const n = page.page
+  const count = page.pageCount
+  if (n === 0) {
+    state.firstCount = count
+    if (count !== undefined && count > bounds.pageLimit) {
+      return {
+        _tag: "refuse",
+        kind: "pageLimit",
+        detail: `the bank announces ${count} pages, more than the limit of ${bounds.pageLimit}`
+      }
+    }
+  } else if (count !== state.firstCount) {
+    return {
+      _tag: "refuse",
+      kind: "pageCountChanged",
+      detail: `page ${n} gives pageCount ${count ?? "none"}, page 0 gave ${state.firstCount ?? "none"}`
+    }
+  }
+  const records = page.orders.length + page.errors.filter((e) => e.index >= 0).length
+  // an empty page ends every listing; a short one ends a listing without pageCount (with one, the count rules:
+  // a bank may send fewer records on a page, and stopping early would lose the rest silently)
+  if (records === 0 || (count === undefined && records < bounds.pageSize)) return { _tag: "done" }
+  const last = Math.min(bounds.maxPages, count ?? Number.POSITIVE_INFINITY) - 1
+  if (n >= last) return { _tag: "done" }
+  if (n >= bounds.pageLimit - 1) {
+    return {
+      _tag: "refuse",
+      kind: "pageLimit",
+      detail: `page ${n} is full and the bank gives no pageCount: more than the limit of ${bounds.pageLimit} pages`
+    }
+  }
+  return { _tag: "more" }
+}
+
+/** The record index of each order of a page: the indices that are not errors, in order. */
+const orderIndices = (page: Page): Array<number> => {
+  const failed = new Set(page.errors.map((e) => e.index))
+  const indices: Array<number> = []
+  for (let i = 0; indices.length < page.orders.length; i++) if (!failed.has(i)) indices.push(i)
+  return indices
+}
+
+const withoutDuplicates = <P extends Page>(state: State, page: P): P => {
+  const duplicates: Array<number> = []
+  page.orders.forEach((order, i) => {
+    if (state.seen.has(order.orderId)) duplicates.push(i)
+    else state.seen.set(order.orderId, page.page)
+  })
+  if (duplicates.length === 0) return page
+  const indices = orderIndices(page)
+  const dropped = new Set(duplicates)
+  const errors = [...page.errors]
+  for (const i of duplicates) {
+    const order = page.orders[i] as StandingOrder.StandingOrder
+    errors.push({
+      index: indices[i] ?? -1,
+      orderId: order.orderId,
+      path: "orderId",
+      message: `duplicate orderId, first seen on page ${state.seen.get(order.orderId)}; this copy is left out`
+    })
+  }
+  errors.sort((a, b) => a.index - b.index)
+  return { ...page, orders: page.orders.filter((_, i) => !dropped.has(i)), errors }
+}
+
+/** A page in a snapshot: the page and the identity of the reply it came in. */
+export interface SnapshotPage<I> {
+  readonly page: Page
+  readonly identity: I
+  readonly echoed: { readonly correlationId?: string; readonly processId?: string }
+}
+
+/** The payload of a complete listing (JSON text, orders in their wire form). */
+export const encodeSnapshot = <I>(pages: ReadonlyArray<SnapshotPage<I>>): string =>
+  JSON.stringify({
+    v: 1,
+    pages: pages.map((p) => ({
+      page: p.page.page,
+      pageCount: p.page.pageCount ?? null,
+      orders: p.page.orders.map((o) => StandingOrder.encode(o)),
+      errors: p.page.errors.map((e) => ({ ...e, orderId: e.orderId ?? null })),
+      identity: p.identity,
+      echoed: p.echoed
+    }))
+  })
+
+interface StoredPage {
+  readonly page: number
+  readonly pageCount: number | null
+  readonly orders: ReadonlyArray<unknown>
+  readonly errors: ReadonlyArray<{ index: number; orderId: string | null; path: string; message: string }>
+  readonly identity: unknown
+  readonly echoed: { readonly correlationId?: string; readonly processId?: string }
+}
+
+/** The pages of a snapshot payload, or undefined when it is not one this version wrote (then it is ignored). */
+export const decodeSnapshot = <I>(payload: string): ReadonlyArray<SnapshotPage<I>> | undefined => {
+  try {
+    const parsed = JSON.parse(payload) as { v?: unknown; pages?: ReadonlyArray<StoredPage> }
+    if (parsed.v !== 1 || !Array.isArray(parsed.pages)) return undefined
+    const pages: Array<SnapshotPage<I>> = []
+    for (const p of parsed.pages) {
+      const orders: Array<StandingOrder.StandingOrder> = []
+      for (const o of p.orders) {
+        const decoded = StandingOrder.decode(o)
+        if (decoded._tag === "Failure") return undefined
+        orders.push(decoded.success)
+      }
+      pages.push({
+        page: {
+          page: p.page,
+          pageCount: p.pageCount ?? undefined,
+          orders,
+          errors: p.errors.map((e: StoredPage["errors"][number]) => ({ ...e, orderId: e.orderId ?? undefined }))
+        },
+        identity: p.identity as I,
+        echoed: p.echoed
+      })
+    }
+    return pages
+  } catch {
+    return undefined
+  }
+}
+
+/** What `coalesce` needs for one listing. */
+export interface Coalesced<A, E> {
+  /** The listing key (consent key plus the listing's filter and paging). */
+  readonly key: string
+  /** A snapshot this much older than the call's start is still accepted (0: only one completed after it). */
+  readonly maxAgeMillis: number
+  /** How long a lease lasts (the listing's deadline plus a margin). */
+  readonly leaseMillis: number
+  /** How often a waiter looks at the store again. */
+  readonly pollMillis: number
+  readonly encode: (a: A) => string
+  readonly decode: (payload: string, takenAt: number) => A | undefined
+  readonly storeError: (e: BudgetStoreError) => E
+  /** The listing itself, run by the one caller that holds the lease. */
+  readonly run: Effect.Effect<A, E>
+}
+
+/**
+ * Runs unattended listings so that one listing of a key is in flight at a time: callers in this process share one
+ * run (`inFlight`); across processes the store's lease elects one runner while the others poll for the snapshot it
+ * writes. A snapshot completed after the caller started (or within `maxAgeMillis` before) is returned without a
+ * request. A runner that fails releases its lease; the next waiter then runs the listing itself.
+ */
+export const coalesce = <A, E>(
+  store: BudgetStore["Service"],
+  inFlight: Map<string, Deferred.Deferred<unknown, unknown>>,
+  spec: Coalesced<A, E>
+): Effect.Effect<A, E> =>
+  Effect.suspend(() => {
+    const existing = inFlight.get(spec.key) as Deferred.Deferred<A, E> | undefined
+    if (existing !== undefined) return Deferred.await(existing)
+    const deferred = Deferred.makeUnsafe<A, E>()
+    inFlight.set(spec.key, deferred as Deferred.Deferred<unknown, unknown>)
+    return acrossProcesses(store, spec).pipe(
+      Effect.exit,
+      Effect.flatMap((exit) => {
+        inFlight.delete(spec.key)
+        return Effect.andThen(Deferred.done(deferred, exit), exit)
+      }),
+      Effect.onInterrupt(() =>
+        Effect.andThen(
+          Effect.sync(() => inFlight.delete(spec.key)),
+          Deferred.interrupt(deferred)
+        )
+      )
+    )
+  })
+
+const acrossProcesses = <A, E>(store: BudgetStore["Service"], spec: Coalesced<A, E>): Effect.Effect<A, E> =>
+  Effect.gen(function* () {
+    const typed = <X>(effect: Effect.Effect<X, BudgetStoreError>) => Effect.mapError(effect, spec.storeError)
+    const startedAt = yield* Clock.currentTimeMillis
+    const holder = crypto.randomUUID()
+    const fresh = Effect.map(typed(store.readSnapshot(spec.key)), (snapshot) =>
+      Option.isSome(snapshot) && snapshot.value.takenAt >= startedAt - spec.maxAgeMillis
+        ? spec.decode(snapshot.value.payload, snapshot.value.takenAt)
+        : undefined
+    )
+    while (true) {
+      const before = yield* fresh
+      if (before !== undefined) return before
+      const now = yield* Clock.currentTimeMillis
+      const lease = yield* typed(store.tryAcquireLease(spec.key, holder, now, now + spec.leaseMillis))
+      if (lease.acquired) {
+        const release = Effect.ignore(store.releaseLease(spec.key, holder))
+        return yield* Effect.gen(function* () {
+          // a runner may have written its snapshot between the read above and the lease
+          const after = yield* fresh
+          if (after !== undefined) return after
+          const result = yield* spec.run
+          const takenAt = yield* Clock.currentTimeMillis
+          // a snapshot that cannot be written costs later callers a listing, not this one its result
+          yield* Effect.ignore(store.writeSnapshot(spec.key, { payload: spec.encode(result), takenAt }))
+          return result
+        }).pipe(Effect.ensuring(release))
+      }
+      yield* Effect.sleep(spec.pollMillis)
+    }
+  })

@@ -1,0 +1,265 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { assert, describe, it } from "@effect/vitest"
+import { BankClient, type BankError, Budget } from "@tppkit/http"
+import { DateTime, Effect, Exit, Layer, Stream } from "effect"
+import { TestClock } from "effect/testing"
+import { hostile, pagingBank } from "./hostile.ts"
+import { makeStub, options, psu, type Stub, stack, wireOrders } from "./stub.ts"
+
+const apiCalls = (stub: Stub) => stub.seen.filter((s) => !s.path.endsWith("/connect/token"))
+
+const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankError => {
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
+  const e = exit.cause.reasons.find((r) => r._tag === "Fail")
+  if (e === undefined || e._tag !== "Fail") throw new Error("expected a typed failure")
+  return e.error
+}
+
+const pageOf = (body: string): { page: number; pageSize: number } => JSON.parse(body)
+
+const list = (o: Omit<BankClient.AllPagesOptions, "psu"> & { readonly psu?: BankClient.AllPagesOptions["psu"] } = {}) =>
+  Effect.flatMap(Effect.service(BankClient.BankClient), (c) => Stream.runCollect(c.standingOrders({ psu, ...o })))
+
+const present = Effect.map(DateTime.now, (now) => ({ ...psu, lastLoggedTime: now }))
+
+const NOON = Date.UTC(2026, 10, 21, 12)
+
+describe("bounded paging", () => {
+  it.effect("a page bomb (pageCount 1,000,000,000) is refused after page 0, which the error keeps", () => {
+    const stub = makeStub()
+    stub.handler = (req) =>
+      req.path.endsWith("/connect/token")
+        ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
+        : { status: 200, body: { pageCount: 1_000_000_000, standingOrders: wireOrders("a", 100) } }
+    return Effect.gen(function* () {
+      const error = failure(yield* Effect.exit(list({ psu: yield* present })))
+      assert.strictEqual(apiCalls(stub).length, 1)
+      assert.strictEqual(error.reason._tag, "ListingIncomplete")
+      if (error.reason._tag === "ListingIncomplete") {
+        assert.strictEqual(error.reason.kind, "pageLimit")
+        assert.strictEqual(error.reason.pages.length, 1)
+        assert.strictEqual(error.reason.pages[0]?.orders.length, 100)
+      }
+      assert.match(error.message, /1000000000 pages, more than the limit of 100/)
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("full pages without pageCount stop at the page limit with every page read", () => {
+    const stub = makeStub()
+    stub.handler = (req) =>
+      req.path.endsWith("/connect/token")
+        ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
+        : { status: 200, body: { standingOrders: wireOrders(`p${pageOf(req.body).page}`, 10) } }
+    return Effect.gen(function* () {
+      const error = failure(yield* Effect.exit(list({ psu: yield* present, pageSize: 10, pageLimit: 7 })))
+      assert.strictEqual(apiCalls(stub).length, 7)
+      assert.strictEqual(error.reason._tag, "ListingIncomplete")
+      if (error.reason._tag === "ListingIncomplete") {
+        assert.strictEqual(error.reason.kind, "pageLimit")
+        assert.strictEqual(error.reason.pages.flatMap((p) => p.orders).length, 70)
+      }
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("a short page ends a listing without pageCount; an empty page ends one with pageCount", () => {
+    const stub = makeStub()
+    stub.handler = (req) => {
+      if (req.path.endsWith("/connect/token")) {
+        return { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
+      }
+      const { page, pageSize } = pageOf(req.body)
+      if (pageSize === 10) return { status: 200, body: { standingOrders: wireOrders(`p${page}`, page === 2 ? 3 : 10) } }
+      return { status: 200, body: { pageCount: 9, standingOrders: page === 1 ? [] : wireOrders(`q${page}`, 20) } }
+    }
+    return Effect.gen(function* () {
+      const short = yield* list({ psu: yield* present, pageSize: 10 })
+      assert.deepStrictEqual(
+        short.map((p) => p.body.orders.length),
+        [10, 10, 3]
+      )
+      const empty = yield* list({ psu: yield* present, pageSize: 20 })
+      assert.deepStrictEqual(
+        empty.map((p) => p.body.orders.length),
+        [20, 0]
+      )
+      assert.strictEqual(apiCalls(stub).length, 5)
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("a pageCount that changes between pages is refused with the pages read", () => {
+    const stub = makeStub()
+    stub.handler = (req) => {
+      if (req.path.endsWith("/connect/token")) {
+        return { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
+      }
+      const { page } = pageOf(req.body)
+      return { status: 200, body: { pageCount: page < 2 ? 3 : 5, standingOrders: wireOrders(`p${page}`, 2) } }
+    }
+    return Effect.gen(function* () {
+      const error = failure(yield* Effect.exit(list({ psu: yield* present })))
+      assert.strictEqual(error.reason._tag, "ListingIncomplete")
+      if (error.reason._tag === "ListingIncomplete") {
+        assert.strictEqual(error.reason.kind, "pageCountChanged")
+        assert.deepStrictEqual(
+          error.reason.pages.map((p) => [p.page, p.pageCount, p.orders.length]),
+          [
+            [0, 3, 2],
+            [1, 3, 2],
+            [2, 5, 2]
+          ]
+        )
+      }
+      assert.match(error.message, /page 2 gives pageCount 5, page 0 gave 3/)
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("an orderId seen on an earlier page is reported on the later page, not merged", () => {
+    const stub = makeStub()
+    stub.handler = (req) => {
+      if (req.path.endsWith("/connect/token")) {
+        return { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
+      }
+      const { page } = pageOf(req.body)
+      const orders = page === 0 ? wireOrders("a", 3) : [...wireOrders("b", 2), wireOrders("a", 2)[1]]
+      return { status: 200, body: { pageCount: 2, standingOrders: orders } }
+    }
+    return Effect.gen(function* () {
+      const pages = yield* list({ psu: yield* present })
+      assert.deepStrictEqual(
+        pages.flatMap((p) => p.body.orders.map((o) => o.orderId)),
+        ["a-0", "a-1", "a-2", "b-0", "b-1"]
+      )
+      assert.deepStrictEqual(
+        pages[1]?.body.errors.map((e) => [e.index, e.orderId, e.path]),
+        [[2, "a-1", "orderId"]]
+      )
+      assert.match(pages[1]?.body.errors[0]?.message ?? "", /first seen on page 0/)
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.live(
+    "one overall deadline: a bank that stops answering mid-listing ends it with the pages read",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* hostile((request, n) => {
+          if (request.path.endsWith("/connect/token")) return pagingBank(() => 5)(request, n)
+          return pageOf(request.body).page < 2 ? pagingBank(() => 5)(request, n) : { _tag: "hang" }
+        })
+        const error = failure(
+          yield* Effect.exit(list({ psu: yield* present, pageSize: 10, deadline: "500 millis" })).pipe(
+            Effect.provide(
+              BankClient.layerNodeFromOptions({ ...options, baseUrl: server.baseUrl, requestTimeout: "20 seconds" })
+            )
+          )
+        )
+        assert.strictEqual(error.reason._tag, "ListingIncomplete")
+        if (error.reason._tag === "ListingIncomplete") {
+          assert.strictEqual(error.reason.kind, "deadline")
+          assert.strictEqual(error.reason.pages.length, 2)
+        }
+      }).pipe(Effect.scoped),
+    20_000
+  )
+})
+
+describe("a budget that is never wasted", () => {
+  const twoPages = (stub: Stub) => {
+    stub.handler = (req) => {
+      if (req.path.endsWith("/connect/token")) {
+        return { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
+      }
+      const { page } = pageOf(req.body)
+      return { status: 200, body: { pageCount: 2, standingOrders: wireOrders(`p${page}`, 100) } }
+    }
+  }
+  const usage = Effect.flatMap(Effect.service(Budget.Budget), (b) => b.usages)
+
+  it.effect("ten concurrent unattended listings in one process make one listing; all get the same pages", () => {
+    const stub = makeStub()
+    twoPages(stub)
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(NOON)
+      const results = yield* Effect.all(
+        Array.from({ length: 10 }, () => list()),
+        { concurrency: "unbounded" }
+      )
+      assert.strictEqual(apiCalls(stub).length, 2)
+      for (const pages of results) assert.strictEqual(pages.flatMap((p) => p.body.orders).length, 200)
+      assert.deepStrictEqual(
+        (yield* usage).map((u) => u.used),
+        [2]
+      )
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("a snapshot within maxAge costs nothing, even with the budget spent; an older one is not used", () => {
+    const stub = makeStub()
+    twoPages(stub)
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(NOON)
+      yield* list()
+      yield* list({ consentKey: "tpp-client" }) // the same consent: a snapshot taken at this instant counts as fresh
+      assert.strictEqual(apiCalls(stub).length, 2)
+      yield* TestClock.adjust("10 minutes")
+      const cached = yield* list({ maxAge: "15 minutes" })
+      assert.strictEqual(apiCalls(stub).length, 2)
+      assert.strictEqual(cached[0]?.snapshotTakenAt, "2026-11-21T12:00:00.000Z")
+      assert.strictEqual(cached.flatMap((p) => p.body.orders).length, 200)
+      // without maxAge the listing is fetched again (and spends the last 2 units)
+      yield* list()
+      assert.strictEqual(apiCalls(stub).length, 4)
+      // budget spent: a fresh listing is refused, a recent one is still served
+      yield* TestClock.adjust("1 second")
+      const refused = failure(yield* Effect.exit(list()))
+      assert.strictEqual(refused.reason._tag, "BudgetExhausted")
+      yield* list({ maxAge: "1 hour" })
+      assert.strictEqual(apiCalls(stub).length, 4)
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("once pageCount is known the rest of the listing is reserved at once", () => {
+    const stub = makeStub()
+    stub.handler = (req) =>
+      req.path.endsWith("/connect/token")
+        ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
+        : { status: 200, body: { pageCount: 4, standingOrders: wireOrders(`p${pageOf(req.body).page}`, 100) } }
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(NOON)
+      const pages = yield* list()
+      assert.strictEqual(pages.length, 4)
+      assert.deepStrictEqual(
+        (yield* usage).map((u) => u.used),
+        [4]
+      )
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.live(
+    "clients in separate stacks sharing one SQLite store make one listing between them",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "tppkit-coalesce-"))
+      const file = join(dir, "budget.sqlite")
+      return Effect.gen(function* () {
+        const server = yield* hostile(pagingBank(() => 2))
+        const client = () =>
+          BankClient.layerNodeFromOptions(
+            { ...options, baseUrl: server.baseUrl },
+            { budgetStore: Budget.BudgetStore.layerSqlite(file) }
+          )
+        const results = yield* Effect.all(
+          Array.from({ length: 6 }, () => list().pipe(Effect.provide(Layer.fresh(client())))),
+          { concurrency: "unbounded" }
+        )
+        const listed = server.received.filter((r) => !r.path.endsWith("/connect/token"))
+        assert.deepStrictEqual(
+          listed.map((r) => pageOf(r.body).page),
+          [0, 1]
+        )
+        for (const pages of results) assert.strictEqual(pages.flatMap((p) => p.body.orders).length, 200)
+      }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true }))))
+    },
+    30_000
+  )
+})
