@@ -52,6 +52,20 @@ describe("tppkit project", { timeout: 90_000 }, () => {
     expect(skipped.find((s) => s.orderId === "SO-BAD-DATE")!.reason).toMatch(/startDate|2026-02-30/)
   })
 
+  it("writes one self-contained HTML file with an SVG chart and the table", async () => {
+    const { parse } = await import("parse5")
+    const run = await projectOrders(...window, "--format", "html")
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout.startsWith("<!DOCTYPE html>")).toBe(true)
+    expect(run.stdout).not.toMatch(/<script|<link|src=|href=/)
+    const html = parse(run.stdout).childNodes.find((n) => n.nodeName === "html")
+    expect(html).toBeDefined()
+    expect(run.stdout.match(/<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/g)).toHaveLength(2)
+    expect(run.stdout.match(/<tr><td>/g)).toHaveLength(6 + 2) // 6 payments, 2 debtor totals
+    expect(run.stdout).toContain("SO-BAD-FREQ") // skipped orders listed in the page
+  })
+
   it("prints an aligned table within 80 columns with totals by default", async () => {
     const run = await projectOrders(...window)
     expect(run.code).toBe(0)

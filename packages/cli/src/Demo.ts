@@ -10,9 +10,11 @@ import { type BusinessDayConvention, Calendar, type Currency, Iban, LocalDate, M
 import { BankClient, type BankError, TokenService } from "@tppkit/http"
 import { Sandbox } from "@tppkit/sandbox"
 import { CashFlow, FundsCheck, type Payment, Projection } from "@tppkit/schedule"
-import { BigDecimal, DateTime, Effect, Layer, Stream } from "effect"
+import { BigDecimal, DateTime, Effect, FileSystem, Layer, Stream } from "effect"
 import * as Connection from "./Connection.ts"
 import * as DemoReport from "./DemoReport.ts"
+import * as Failure from "./Failure.ts"
+import * as Html from "./Html.ts"
 import { clientLayer } from "./internal/client.ts"
 import * as Output from "./Output.ts"
 import * as Render from "./Render.ts"
@@ -69,246 +71,284 @@ const reasonText = (reason: DemoReport.RiskReason): string => {
   }
 }
 
-/** The demo itself, against whatever `SandboxInfo`, `TokenService` and `BankClient` it is given. */
-export const program = Effect.gen(function* () {
-  const info = yield* Sandbox.SandboxInfo
-  const tokens = yield* TokenService.TokenService
-  const client = yield* BankClient.BankClient
-  const now = yield* DateTime.now
-  const today = todayOf(now)
-  const psu = { ...Connection.defaultPsu, lastLoggedTime: now }
-  const calendar = Calendar.target
-  const convention: BusinessDayConvention.BusinessDayConvention = "following"
-  const consentOf = new Map(info.accounts.map((a) => [a.iban, a.consent]))
+/** Options of the demo: where to write the cash-flow picture (`--html FILE`), if anywhere. */
+export interface Options {
+  readonly html?: string | undefined
+}
 
-  yield* Output.line(
-    `tppkit demo: mock bank at ${info.baseUrl} (${info.environment}), today ${LocalDate.format(today)}`
-  )
-  yield* say("Offline: the bank is tppkit's mock on loopback, with fixture accounts and standing orders.", "")
+/**
+ * The demo itself, against whatever `SandboxInfo`, `TokenService` and `BankClient` it is given; with `html` it
+ * also writes the cash-flow picture of its projection (`Html`), the funds check's payments at risk marked.
+ */
+export const run = (options: Options = {}) =>
+  Effect.gen(function* () {
+    const info = yield* Sandbox.SandboxInfo
+    const tokens = yield* TokenService.TokenService
+    const client = yield* BankClient.BankClient
+    const now = yield* DateTime.now
+    const today = todayOf(now)
+    const psu = { ...Connection.defaultPsu, lastLoggedTime: now }
+    const calendar = Calendar.target
+    const calendarName = "target"
+    const convention: BusinessDayConvention.BusinessDayConvention = "following"
+    const consentOf = new Map(info.accounts.map((a) => [a.iban, a.consent]))
 
-  yield* heading(1, "Tokens (client credentials; the values stay secret)")
-  const uses: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
-    [["PIISP"], "balance checks, branch consent"],
-    [["AISP"], "listing standing orders"],
-    [["AISP", "PIISP"], "SCA stand-in: electronic consent"]
-  ]
-  const issued: Array<TokenService.Token> = []
-  for (const [scopes] of uses) issued.push(yield* tokens.get(scopes))
-  yield* Output.line(
-    indent(
-      Render.table(
-        [{ header: "Scope" }, { header: "Type" }, { header: "Expires in", align: "right" }, { header: "Used for" }],
-        issued.map((t, i) => [
-          t.scopes.join(" "),
-          t.tokenType,
-          t.expiresIn === undefined ? "?" : `${t.expiresIn} s`,
-          uses[i]?.[1] ?? ""
-        ]),
-        INNER
-      )
-    )
-  )
-  yield* say(
-    "The bank's SCA flow is not specified; this mock issues the SCA-style token by client credentials, bound " +
-      "to the client's accounts, and the demo passes it per call like a token from the customer's login."
-  )
-  const sca = TokenService.fromSca(info.environment, issued[2]!.value, issued[2]!.tokenType)
-  const tokenFor = (iban: string) => (consentOf.get(iban) === "electronic" ? { token: sca } : {})
-
-  const check = (iban: string, value: BigDecimal.BigDecimal, currency: string) =>
-    client.balanceCheck(
-      {
-        instructionIdentification: crypto.randomUUID(),
-        iban: Iban.parseUnsafe(iban),
-        amount: { value, currency: currency as Currency.CurrencyCode }
-      },
-      { psu, ...tokenFor(iban) }
-    )
-
-  yield* heading(2, "Balance check (100.00 in the account's currency)")
-  for (const kind of ["branch", "electronic"] as const) {
-    const account = info.accounts.find((a) => a.consent === kind)
-    if (account === undefined) continue
-    const amount = BigDecimal.fromBigInt(100n)
-    const reply = yield* check(account.iban, amount, account.currency)
     yield* Output.line(
-      `   ${account.iban}  ${Money.formatFixed2(amount)} ${account.currency}: ${reply.body.response}` +
-        `  (${kind} consent)\n` +
-        `   [Response-ID ${reply.identity.responseId ?? "none"}]`
+      `tppkit demo: mock bank at ${info.baseUrl} (${info.environment}), today ${LocalDate.format(today)}`
     )
-  }
+    yield* say("Offline: the bank is tppkit's mock on loopback, with fixture accounts and standing orders.", "")
 
-  yield* heading(3, "Standing orders (all pages, page size 100)")
-  const pages = yield* Stream.runCollect(client.standingOrders({ psu }))
-  const orders = pages.flatMap((p) => p.body.orders)
-  const malformed = pages.flatMap((p) => p.body.errors)
-  const debtors = new Set(orders.map((o) => o.debtor.iban))
-  yield* Output.line(
-    `   ${plural(orders.length, "standing order")} of ${plural(debtors.size, "account")} ` +
-      `on ${plural(pages.length, "page")}` +
-      (malformed.length === 0 ? "" : `, ${malformed.length} malformed record(s) skipped`)
-  )
-
-  const to = LocalDate.addDays(today, HORIZON_DAYS - 1)
-  const projection = Projection.project(orders, { from: today, to }, { calendar, convention })
-  const payments = projection.payments
-  const moved = payments.reduce((n, p) => n + (p.nominalDate === p.executionDate ? 0 : 1), 0)
-  yield* heading(4, `Upcoming payments ${LocalDate.format(today)} to ${LocalDate.format(to)} (${HORIZON_DAYS} days)`)
-  yield* say(
-    `${plural(payments.length, "payment")} (calendar target, convention following), ` +
-      `${moved} of them moved off a weekend or holiday; the first ${Math.min(LISTED_PAYMENTS, payments.length)}:`
-  )
-  yield* Output.line(indent(Render.paymentTable(payments.slice(0, LISTED_PAYMENTS), INNER)))
-  if (payments.length > LISTED_PAYMENTS) yield* Output.line(`   … and ${payments.length - LISTED_PAYMENTS} more`)
-  yield* say(Render.NOMINAL_NOTE)
-  if (projection.skipped.length > 0) {
-    yield* Output.line(`   ${plural(projection.skipped.length, "order")} not projectable:`)
-    yield* Output.line(indent(Render.skippedLines(projection.skipped, INNER)))
-  }
-
-  yield* heading(5, "Cash flow per month and currency (execution dates)")
-  yield* Output.line(indent(DemoReport.cashFlowTable(payments, INNER)))
-
-  const funds = yield* FundsCheck.run(payments, {
-    today,
-    daysBefore: FUNDS_CHECK_WORKING_DAYS,
-    calendar,
-    concurrency: 8,
-    check: (payment) =>
-      check(payment.debtorIban, payment.amount, payment.currency).pipe(Effect.map((reply) => reply.body.response))
-  })
-  const accounts = DemoReport.summarize(funds)
-  yield* heading(
-    6,
-    `Funds check: payments due ${LocalDate.format(today)} to ${LocalDate.format(funds.horizon)} ` +
-      `(next ${FUNDS_CHECK_WORKING_DAYS} working days)`
-  )
-  yield* say("One balance check per payment: its amount on its debtor account. APPR: covered, DECL: not covered.")
-  if (funds.outcomes.length === 0) {
-    yield* Output.line("   No payments are due.")
-  } else {
-    yield* Output.line(indent(DemoReport.fundsTable(accounts, INNER)))
-  }
-  const failures = new Map<string, Map<string, number>>()
-  for (const f of funds.failed) {
-    const perAccount = failures.get(f.payment.debtorIban) ?? new Map<string, number>()
-    const reason = describeFailure(f.error)
-    perAccount.set(reason, (perAccount.get(reason) ?? 0) + 1)
-    failures.set(f.payment.debtorIban, perAccount)
-  }
-  for (const account of accounts) {
-    const consent = consentOf.get(account.debtorIban)
-    yield* say(`${account.debtorIban}: ${consent === undefined ? "not a known account" : consentText[consent]}`)
-    for (const [reason, count] of failures.get(account.debtorIban) ?? []) {
-      yield* say(`${plural(count, "payment")} without an answer: ${reason}`, "     ")
-    }
-  }
-
-  // not in the issue: the bank answers per payment, so whether an account covers all its payments due together
-  // is searched for with balance checks of running totals
-  const runningTotals = new Map<string, { readonly covered: number; readonly checks: number }>()
-  const byAccount = new Map<string, Array<Payment.Payment>>()
-  for (const o of funds.outcomes) {
-    if (o._tag !== "Checked" || o.answer !== "APPR") continue
-    const list = byAccount.get(o.payment.debtorIban) ?? []
-    list.push(o.payment)
-    byAccount.set(o.payment.debtorIban, list)
-  }
-  const atRisk: Array<DemoReport.AtRisk> = [
-    ...funds.atRisk.map((payment) => ({ payment, reason: { _tag: "Declined" } as const })),
-    ...funds.failed.map((f) => ({
-      payment: f.payment,
-      reason: {
-        _tag: "NoAnswer",
-        detail:
-          consentOf.get(f.payment.debtorIban) === "none"
-            ? `no consent, so no answer (${describeFailure(f.error)})`
-            : `no answer (${describeFailure(f.error)})`
-      } as const
-    }))
-  ]
-  const multi = [...byAccount.entries()].filter(([, list]) => list.length > 1)
-  if (multi.length > 0) {
-    yield* Output.line("")
-    yield* say(
-      "Extra check, all approved payments of an account together: balance checks of running totals in date " +
-        "order find the first payment the funds no longer cover (a binary search, a few checks each)."
-    )
-  }
-  for (const [iban, list] of multi) {
-    let checks = 0
-    const covered = yield* DemoReport.firstUncovered(
-      list.map((p) => p.amount),
-      (total) => {
-        checks++
-        return check(iban, total, list[0]!.currency).pipe(Effect.map((reply) => reply.body.response === "APPR"))
-      }
-    ).pipe(Effect.option)
-    if (covered._tag === "None") {
-      yield* say(`${iban}: the bank did not answer every running-total check; nothing is known.`)
-      continue
-    }
-    runningTotals.set(iban, { covered: covered.value, checks })
-    const first = list[covered.value]
-    if (first === undefined) {
-      const sum = list.reduce((s, p) => BigDecimal.sum(s, p.amount), BigDecimal.fromBigInt(0n))
-      yield* say(
-        `${iban}: all ${list.length} covered together (${Render.fixed2(sum)} ${list[0]!.currency}; ${checks} checks).`
+    yield* heading(1, "Tokens (client credentials; the values stay secret)")
+    const uses: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
+      [["PIISP"], "balance checks, branch consent"],
+      [["AISP"], "listing standing orders"],
+      [["AISP", "PIISP"], "SCA stand-in: electronic consent"]
+    ]
+    const issued: Array<TokenService.Token> = []
+    for (const [scopes] of uses) issued.push(yield* tokens.get(scopes))
+    yield* Output.line(
+      indent(
+        Render.table(
+          [{ header: "Scope" }, { header: "Type" }, { header: "Expires in", align: "right" }, { header: "Used for" }],
+          issued.map((t, i) => [
+            t.scopes.join(" "),
+            t.tokenType,
+            t.expiresIn === undefined ? "?" : `${t.expiresIn} s`,
+            uses[i]?.[1] ?? ""
+          ]),
+          INNER
+        )
       )
+    )
+    yield* say(
+      "The bank's SCA flow is not specified; this mock issues the SCA-style token by client credentials, bound " +
+        "to the client's accounts, and the demo passes it per call like a token from the customer's login."
+    )
+    const sca = TokenService.fromSca(info.environment, issued[2]!.value, issued[2]!.tokenType)
+    const tokenFor = (iban: string) => (consentOf.get(iban) === "electronic" ? { token: sca } : {})
+
+    const check = (iban: string, value: BigDecimal.BigDecimal, currency: string) =>
+      client.balanceCheck(
+        {
+          instructionIdentification: crypto.randomUUID(),
+          iban: Iban.parseUnsafe(iban),
+          amount: { value, currency: currency as Currency.CurrencyCode }
+        },
+        { psu, ...tokenFor(iban) }
+      )
+
+    yield* heading(2, "Balance check (100.00 in the account's currency)")
+    for (const kind of ["branch", "electronic"] as const) {
+      const account = info.accounts.find((a) => a.consent === kind)
+      if (account === undefined) continue
+      const amount = BigDecimal.fromBigInt(100n)
+      const reply = yield* check(account.iban, amount, account.currency)
+      yield* Output.line(
+        `   ${account.iban}  ${Money.formatFixed2(amount)} ${account.currency}: ${reply.body.response}` +
+          `  (${kind} consent)\n` +
+          `   [Response-ID ${reply.identity.responseId ?? "none"}]`
+      )
+    }
+
+    yield* heading(3, "Standing orders (all pages, page size 100)")
+    const pages = yield* Stream.runCollect(client.standingOrders({ psu }))
+    const orders = pages.flatMap((p) => p.body.orders)
+    const malformed = pages.flatMap((p) => p.body.errors)
+    const debtors = new Set(orders.map((o) => o.debtor.iban))
+    yield* Output.line(
+      `   ${plural(orders.length, "standing order")} of ${plural(debtors.size, "account")} ` +
+        `on ${plural(pages.length, "page")}` +
+        (malformed.length === 0 ? "" : `, ${malformed.length} malformed record(s) skipped`)
+    )
+
+    const to = LocalDate.addDays(today, HORIZON_DAYS - 1)
+    const projection = Projection.project(orders, { from: today, to }, { calendar, convention })
+    const payments = projection.payments
+    const moved = payments.reduce((n, p) => n + (p.nominalDate === p.executionDate ? 0 : 1), 0)
+    yield* heading(4, `Upcoming payments ${LocalDate.format(today)} to ${LocalDate.format(to)} (${HORIZON_DAYS} days)`)
+    yield* say(
+      `${plural(payments.length, "payment")} (calendar target, convention following), ` +
+        `${moved} of them moved off a weekend or holiday; the first ${Math.min(LISTED_PAYMENTS, payments.length)}:`
+    )
+    yield* Output.line(indent(Render.paymentTable(payments.slice(0, LISTED_PAYMENTS), INNER)))
+    if (payments.length > LISTED_PAYMENTS) yield* Output.line(`   … and ${payments.length - LISTED_PAYMENTS} more`)
+    yield* say(Render.NOMINAL_NOTE)
+    if (projection.skipped.length > 0) {
+      yield* Output.line(`   ${plural(projection.skipped.length, "order")} not projectable:`)
+      yield* Output.line(indent(Render.skippedLines(projection.skipped, INNER)))
+    }
+
+    yield* heading(5, "Cash flow per month and currency (execution dates)")
+    yield* Output.line(indent(DemoReport.cashFlowTable(payments, INNER)))
+
+    const funds = yield* FundsCheck.run(payments, {
+      today,
+      daysBefore: FUNDS_CHECK_WORKING_DAYS,
+      calendar,
+      concurrency: 8,
+      check: (payment) =>
+        check(payment.debtorIban, payment.amount, payment.currency).pipe(Effect.map((reply) => reply.body.response))
+    })
+    const accounts = DemoReport.summarize(funds)
+    yield* heading(
+      6,
+      `Funds check: payments due ${LocalDate.format(today)} to ${LocalDate.format(funds.horizon)} ` +
+        `(next ${FUNDS_CHECK_WORKING_DAYS} working days)`
+    )
+    yield* say("One balance check per payment: its amount on its debtor account. APPR: covered, DECL: not covered.")
+    if (funds.outcomes.length === 0) {
+      yield* Output.line("   No payments are due.")
     } else {
-      const rest = list.slice(covered.value)
+      yield* Output.line(indent(DemoReport.fundsTable(accounts, INNER)))
+    }
+    const failures = new Map<string, Map<string, number>>()
+    for (const f of funds.failed) {
+      const perAccount = failures.get(f.payment.debtorIban) ?? new Map<string, number>()
+      const reason = describeFailure(f.error)
+      perAccount.set(reason, (perAccount.get(reason) ?? 0) + 1)
+      failures.set(f.payment.debtorIban, perAccount)
+    }
+    for (const account of accounts) {
+      const consent = consentOf.get(account.debtorIban)
+      yield* say(`${account.debtorIban}: ${consent === undefined ? "not a known account" : consentText[consent]}`)
+      for (const [reason, count] of failures.get(account.debtorIban) ?? []) {
+        yield* say(`${plural(count, "payment")} without an answer: ${reason}`, "     ")
+      }
+    }
+
+    // not in the issue: the bank answers per payment, so whether an account covers all its payments due together
+    // is searched for with balance checks of running totals
+    const runningTotals = new Map<string, { readonly covered: number; readonly checks: number }>()
+    const byAccount = new Map<string, Array<Payment.Payment>>()
+    for (const o of funds.outcomes) {
+      if (o._tag !== "Checked" || o.answer !== "APPR") continue
+      const list = byAccount.get(o.payment.debtorIban) ?? []
+      list.push(o.payment)
+      byAccount.set(o.payment.debtorIban, list)
+    }
+    const atRisk: Array<DemoReport.AtRisk> = [
+      ...funds.atRisk.map((payment) => ({ payment, reason: { _tag: "Declined" } as const })),
+      ...funds.failed.map((f) => ({
+        payment: f.payment,
+        reason: {
+          _tag: "NoAnswer",
+          detail:
+            consentOf.get(f.payment.debtorIban) === "none"
+              ? `no consent, so no answer (${describeFailure(f.error)})`
+              : `no answer (${describeFailure(f.error)})`
+        } as const
+      }))
+    ]
+    const multi = [...byAccount.entries()].filter(([, list]) => list.length > 1)
+    if (multi.length > 0) {
+      yield* Output.line("")
       yield* say(
-        `${iban}: the first ${covered.value} of ${list.length} are covered together; from ${first.orderId} on ` +
-          `${LocalDate.format(first.executionDate)} the running total is not (${plural(rest.length, "payment")}; ${checks} checks).`
+        "Extra check, all approved payments of an account together: balance checks of running totals in date " +
+          "order find the first payment the funds no longer cover (a binary search, a few checks each)."
       )
-      for (const payment of rest) atRisk.push({ payment, reason: { _tag: "RunningTotal" } })
     }
-  }
+    for (const [iban, list] of multi) {
+      let checks = 0
+      const covered = yield* DemoReport.firstUncovered(
+        list.map((p) => p.amount),
+        (total) => {
+          checks++
+          return check(iban, total, list[0]!.currency).pipe(Effect.map((reply) => reply.body.response === "APPR"))
+        }
+      ).pipe(Effect.option)
+      if (covered._tag === "None") {
+        yield* say(`${iban}: the bank did not answer every running-total check; nothing is known.`)
+        continue
+      }
+      runningTotals.set(iban, { covered: covered.value, checks })
+      const first = list[covered.value]
+      if (first === undefined) {
+        const sum = list.reduce((s, p) => BigDecimal.sum(s, p.amount), BigDecimal.fromBigInt(0n))
+        yield* say(
+          `${iban}: all ${list.length} covered together (${Render.fixed2(sum)} ${list[0]!.currency}; ${checks} checks).`
+        )
+      } else {
+        const rest = list.slice(covered.value)
+        yield* say(
+          `${iban}: the first ${covered.value} of ${list.length} are covered together; from ${first.orderId} on ` +
+            `${LocalDate.format(first.executionDate)} the running total is not (${plural(rest.length, "payment")}; ${checks} checks).`
+        )
+        for (const payment of rest) atRisk.push({ payment, reason: { _tag: "RunningTotal" } })
+      }
+    }
 
-  const groups = DemoReport.riskGroups(atRisk)
-  const atRiskCount = groups.reduce((n, g) => n + g.count, 0)
-  yield* heading(7, "Payments at risk, per account and order")
-  if (groups.length === 0) {
-    yield* Output.line("   None: every payment due is covered.")
-  }
-  for (const [i, g] of groups.entries()) {
-    if (i > 0) yield* Output.line("")
+    const groups = DemoReport.riskGroups(atRisk)
+    const atRiskCount = groups.reduce((n, g) => n + g.count, 0)
+    yield* heading(7, "Payments at risk, per account and order")
+    if (groups.length === 0) {
+      yield* Output.line("   None: every payment due is covered.")
+    }
+    for (const [i, g] of groups.entries()) {
+      if (i > 0) yield* Output.line("")
+      yield* say(
+        `${g.debtorIban}: ${plural(g.count, "payment")}, ${Render.fixed2(g.amount)} ${g.currency}, ` +
+          `first ${LocalDate.format(g.first)}; ${reasonText(g.reason)}`
+      )
+      const shown = g.orders.slice(0, LISTED_ORDERS)
+      yield* Output.line(indent(DemoReport.orderRiskTable(shown, INNER - 2), "     "))
+      if (g.orders.length > shown.length) {
+        yield* Output.line(`     … and ${plural(g.orders.length - shown.length, "more order")}`)
+      }
+    }
+
+    yield* heading(8, "Summary")
+    const approved = accounts.reduce((n, a) => n + a.approved, 0)
+    const totals = CashFlow.totals(payments)
+      .byCurrency.map((t) => `${t.count} in ${t.currency} (${Render.fixed2(t.amount)})`)
+      .join(", ")
     yield* say(
-      `${g.debtorIban}: ${plural(g.count, "payment")}, ${Render.fixed2(g.amount)} ${g.currency}, ` +
-        `first ${LocalDate.format(g.first)}; ${reasonText(g.reason)}`
+      `Projection: ${plural(orders.length, "standing order")} give ${plural(payments.length, "payment")} in the ` +
+        `next ${HORIZON_DAYS} days: ${totals.length === 0 ? "none" : totals}.`
     )
-    const shown = g.orders.slice(0, LISTED_ORDERS)
-    yield* Output.line(indent(DemoReport.orderRiskTable(shown, INNER - 2), "     "))
-    if (g.orders.length > shown.length) {
-      yield* Output.line(`     … and ${plural(g.orders.length - shown.length, "more order")}`)
+    yield* say(
+      `Funds check: ${plural(funds.outcomes.length, "payment")} due by ${LocalDate.format(funds.horizon)}: ` +
+        `${approved} APPR, ${funds.atRisk.length} DECL, ${funds.failed.length} without an answer.`
+    )
+    const shortfalls = [...runningTotals.entries()].filter(
+      ([iban, r]) => r.covered < (byAccount.get(iban)?.length ?? 0)
+    )
+    yield* say(
+      `At risk: ${plural(atRiskCount, "payment")}` +
+        (groups.length === 0
+          ? "."
+          : ` on ${plural(new Set(groups.map((g) => g.debtorIban)).size, "account")}, the earliest ` +
+            `${LocalDate.format(Math.min(...groups.map((g) => g.first)) as LocalDate.LocalDate)}` +
+            (shortfalls.length === 0
+              ? "."
+              : `; ${plural(shortfalls.length, "account")} short of funds for all together.`))
+    )
+    if (options.html !== undefined) {
+      const file = options.html
+      const picture = Html.document({
+        title: "Cash flow (tppkit demo)",
+        from: today,
+        to,
+        calendar: calendarName,
+        convention,
+        payments,
+        skipped: projection.skipped,
+        atRisk: new Map(atRisk.map((r) => [Html.riskKey(r.payment), reasonText(r.reason)])),
+        fundsCheck: `payments due by ${LocalDate.format(funds.horizon)} checked, ${atRiskCount} at risk`
+      })
+      const fs = yield* FileSystem.FileSystem
+      yield* fs
+        .writeFileString(file, picture)
+        .pipe(
+          Effect.mapError((e) =>
+            Failure.failure(`cannot write the picture to ${JSON.stringify(file)}: ${e.message}`, e)
+          )
+        )
+      yield* say(`Cash-flow picture written to ${file}.`, "\n   ")
     }
-  }
+  })
 
-  yield* heading(8, "Summary")
-  const approved = accounts.reduce((n, a) => n + a.approved, 0)
-  const totals = CashFlow.totals(payments)
-    .byCurrency.map((t) => `${t.count} in ${t.currency} (${Render.fixed2(t.amount)})`)
-    .join(", ")
-  yield* say(
-    `Projection: ${plural(orders.length, "standing order")} give ${plural(payments.length, "payment")} in the ` +
-      `next ${HORIZON_DAYS} days: ${totals.length === 0 ? "none" : totals}.`
-  )
-  yield* say(
-    `Funds check: ${plural(funds.outcomes.length, "payment")} due by ${LocalDate.format(funds.horizon)}: ` +
-      `${approved} APPR, ${funds.atRisk.length} DECL, ${funds.failed.length} without an answer.`
-  )
-  const shortfalls = [...runningTotals.entries()].filter(([iban, r]) => r.covered < (byAccount.get(iban)?.length ?? 0))
-  yield* say(
-    `At risk: ${plural(atRiskCount, "payment")}` +
-      (groups.length === 0
-        ? "."
-        : ` on ${plural(new Set(groups.map((g) => g.debtorIban)).size, "account")}, the earliest ` +
-          `${LocalDate.format(Math.min(...groups.map((g) => g.first)) as LocalDate.LocalDate)}` +
-          (shortfalls.length === 0
-            ? "."
-            : `; ${plural(shortfalls.length, "account")} short of funds for all together.`))
-  )
-})
+/** The demo as `tppkit demo` runs it without options. */
+export const program = run()
 
 /** The mock bank plus a bank client logged in to it (daily budget kept in memory). */
 export const layer = Layer.unwrap(

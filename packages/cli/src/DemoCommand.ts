@@ -4,15 +4,24 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
-import { Command } from "effect/cli"
+import { Effect, Option } from "effect"
+import { Command, Flag } from "effect/cli"
 
-/** `tppkit demo`. */
-export const demoCommand = Command.make("demo", {}, () =>
-  Effect.flatMap(
-    Effect.promise(() => import("./Demo.ts")),
-    (demo) => demo.program.pipe(Effect.provide(demo.layer))
-  )
+/** `tppkit demo [--html FILE]`. */
+export const demoCommand = Command.make(
+  "demo",
+  {
+    html: Flag.String("html").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("Also write the cash-flow picture (HTML with an SVG chart, payments at risk marked)"),
+      Flag.optional
+    )
+  },
+  (input) =>
+    Effect.flatMap(
+      Effect.promise(() => import("./Demo.ts")),
+      (demo) => demo.run({ html: Option.getOrUndefined(input.html) }).pipe(Effect.provide(demo.layer))
+    )
 ).pipe(
   Command.withDescription(
     "Run the whole flow against a mock bank on loopback: tokens, balance check, standing orders, projection, funds check"

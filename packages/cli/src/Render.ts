@@ -13,6 +13,7 @@ import type { Payment } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
 import * as ICalendar from "@tppkit/schedule/ICalendar"
 import { BigDecimal } from "effect"
+import * as Html from "./Html.ts"
 
 // ---------------------------------------------------------------------------
 // model
@@ -354,7 +355,8 @@ export const projectionRenderers = {
   table: { render: (report) => [`${projectionTable(report)}\n`], listsSkipped: true },
   json: { render: projectionJsonChunks, listsSkipped: true },
   csv: { render: projectionCsvChunks, listsSkipped: false },
-  ics: { render: (report) => [ICalendar.fromPayments(report.payments)], listsSkipped: false }
+  ics: { render: (report) => [ICalendar.fromPayments(report.payments)], listsSkipped: false },
+  html: { render: Html.render, listsSkipped: true }
 } as const satisfies Record<string, ProjectionRenderer>
 
 /** The name of an output format of `tppkit project`. */

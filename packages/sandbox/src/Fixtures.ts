@@ -195,22 +195,84 @@ const prng = (seed: number) => {
   }
 }
 
-const creditorNames = [
-  "Slovak Telekom a.s.",
-  "Bytové družstvo Ružinov",
-  "Allianz poistovňa",
-  "ZSE Energia a.s.",
-  "Prague Fitness s.r.o.",
-  "Městská knihovna",
-  "Landlord Jan Kral",
-  "UNICEF Slovensko",
-  "Orange CZ",
-  "Wiener Städtische"
-] as const
+/**
+ * What each frequency plausibly pays: purposes with their creditor, and the range of whole units of an amount in
+ * EUR and in CZK (a daily savings sweep of a few euros, a monthly rent of several hundred, a yearly insurance).
+ */
+const profiles: Record<
+  Frequency.Frequency,
+  {
+    readonly payees: ReadonlyArray<readonly [purpose: string, creditor: string]>
+    readonly eur: readonly [number, number]
+    readonly czk: readonly [number, number]
+  }
+> = {
+  DAIL: {
+    payees: [
+      ["Savings", "Spořitelna savings account"],
+      ["Pocket money", "Tomáš Novák"]
+    ],
+    eur: [2, 12],
+    czk: [50, 300]
+  },
+  DAI7: {
+    payees: [
+      ["Round-up savings", "Spořitelna savings account"],
+      ["Parking", "Bratislava parking"]
+    ],
+    eur: [1, 6],
+    czk: [20, 150]
+  },
+  WEEK: {
+    payees: [
+      ["Pocket money", "Tomáš Novák"],
+      ["Cleaning", "Čistý domov s.r.o."],
+      ["Groceries box", "Farmárska bedňa s.r.o."]
+    ],
+    eur: [10, 60],
+    czk: [250, 1500]
+  },
+  MNTH: {
+    payees: [
+      ["Rent", "Landlord Jan Kral"],
+      ["Electricity", "ZSE Energia a.s."],
+      ["Phone", "Slovak Telekom a.s."],
+      ["Gym", "Prague Fitness s.r.o."],
+      ["Housing fund", "Bytové družstvo Ružinov"],
+      ["Donation", "UNICEF Slovensko"]
+    ],
+    eur: [15, 750],
+    czk: [400, 18000]
+  },
+  QUTR: {
+    payees: [
+      ["Water", "Vodárenská spoločnosť"],
+      ["Insurance", "Allianz poistovňa"]
+    ],
+    eur: [40, 300],
+    czk: [900, 7000]
+  },
+  SEMI: {
+    payees: [
+      ["Home insurance", "Wiener Städtische"],
+      ["Property tax", "Magistrát mesta Bratislavy"]
+    ],
+    eur: [80, 600],
+    czk: [2000, 15000]
+  },
+  YEAR: {
+    payees: [
+      ["Car insurance", "Allianz poistovňa"],
+      ["Library", "Městská knihovna"],
+      ["Phone plan", "Orange CZ"]
+    ],
+    eur: [30, 900],
+    czk: [800, 20000]
+  }
+}
 
 const streets = ["Hlavná 12", "Mlynské nivy 44", "Vodičkova 7", "Kärntner Straße 3", "Palisády 29"] as const
 const towns = ["811 02 Bratislava SK", "110 00 Praha CZ", "040 01 Košice SK", "1010 Wien AT", "602 00 Brno CZ"] as const
-const purposes = ["Rent", "Insurance", "Electricity", "Gym", "Savings", "Donation", "Phone", "Pocket money"] as const
 
 const digits = (rnd: () => number, n: number): string => {
   let s = ""
@@ -308,13 +370,13 @@ const makeDefaults = (): Fixtures => {
     if (i % 17 === 16) end = LocalDate.parseUnsafe(`2025-${String(1 + (i % 12)).padStart(2, "0")}-15`)
     else if (i % 3 === 1) end = LocalDate.addDays(LocalDate.parseUnsafe("2027-01-01"), Math.floor(rnd() * 1800))
     if (end !== undefined && end < start) end = undefined
-    const daily = frequency === "DAIL" || frequency === "DAI7"
-    const cents = Math.floor(rnd() * 100)
-    const whole = daily
-      ? 1 + Math.floor(rnd() * 20)
-      : 5 + Math.floor(rnd() * (debtor.currency === "CZK" ? 20000 : 1500))
+    const profile = profiles[frequency]
+    const [purpose, name] = profile.payees[Math.floor(i / 7) % profile.payees.length]!
+    const [low, high] = debtor.currency === "CZK" ? profile.czk : profile.eur
+    const whole = low + Math.floor(rnd() * (high - low + 1))
+    // CZK amounts are whole crowns, as Czech payments usually are; EUR amounts have cents
+    const cents = debtor.currency === "CZK" ? 0 : Math.floor(rnd() * 100)
     const value = Number(`${whole}.${String(cents).padStart(2, "0")}`)
-    const name = creditorNames[i % creditorNames.length] as string
     const order: {
       -readonly [K in keyof StandingOrder]: StandingOrder[K]
     } = {
@@ -331,8 +393,8 @@ const makeDefaults = (): Fixtures => {
       frequency
     }
     if (i % 5 !== 0) order.endToEndIdentification = `E2E-${2026}${String(i + 1).padStart(5, "0")}`
-    if (i % 3 !== 2) order.remittanceInformation = `${purposes[i % purposes.length]} ${frequency} #${i + 1}`
-    if (i % 4 !== 3) order.standingOrderName = `${purposes[(i + 3) % purposes.length]} (${name})`.slice(0, 40)
+    if (i % 3 !== 2) order.remittanceInformation = `${purpose} ${frequency} #${i + 1}`
+    if (i % 4 !== 3) order.standingOrderName = `${purpose} (${name})`.slice(0, 40)
     if (i % 9 !== 8) order.startDate = startText
     const next = firstNominalOnOrAfter(start, frequency, baseDate)
     if ((i % 4 === 0 || i % 9 === 8) && (end === undefined || next <= end)) order.nextDate = LocalDate.format(next)

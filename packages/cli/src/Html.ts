@@ -1,0 +1,380 @@
+/**
+ * The cash-flow picture of `tppkit project --format html` (and `tppkit demo --html FILE`): one self-contained
+ * HTML file (inline CSS, inline SVG, no script, nothing fetched) with, per currency, a chart of the outgoing
+ * payments per day or month and of the running total per debtor account, the payments a funds check found at
+ * risk marked in red, and the table of payments below. Pure: it returns text and performs no I/O.
+ *
+ * @since 0.1.0
+ */
+import { LocalDate, Money } from "@tppkit/core"
+import type { Payment } from "@tppkit/schedule"
+import * as CashFlow from "@tppkit/schedule/CashFlow"
+import { BigDecimal } from "effect"
+
+/** A projected payment as the picture needs it (a `@tppkit/schedule` payment; the occurrence number unused). */
+export type Row = Omit<Payment.Payment, "k">
+
+/** What the picture shows: the window and settings, the payments in order, the skipped orders, the risks. */
+export interface Picture {
+  readonly from: LocalDate.LocalDate
+  readonly to: LocalDate.LocalDate
+  readonly calendar: string
+  readonly convention: string
+  readonly payments: Iterable<Row>
+  readonly skipped: ReadonlyArray<{ readonly orderId: string | undefined; readonly reason: string }>
+  /** Set when a funds check ran: the payments it found at risk ({@link riskKey}) with the reason in words. */
+  readonly atRisk?: ReadonlyMap<string, string> | undefined
+  /** When the funds check ran, what it covered, e.g. "payments due by 2026-03-10" (shown in the header). */
+  readonly fundsCheck?: string | undefined
+  /** The heading (default "Cash flow"). */
+  readonly title?: string | undefined
+}
+
+/** The key of a payment in {@link Picture.atRisk}: its order and nominal date. */
+export const riskKey = (p: Pick<Row, "orderId" | "nominalDate">): string => `${p.orderId}@${p.nominalDate}`
+
+/** Windows up to this many days are charted per day, longer ones per month. */
+export const DAILY_UP_TO_DAYS = 93
+
+/** The table lists at most this many payments (the chart and totals always cover all of them). */
+export const TABLE_ROWS = 5000
+
+/** The chart draws a running-total line for at most this many debtor accounts per currency (the largest). */
+export const CHART_ACCOUNTS = 8
+
+const ACCOUNT_COLOURS = ["#2563eb", "#059669", "#9333ea", "#d97706", "#0891b2", "#db2777", "#4d7c0f", "#475569"]
+
+// ---------------------------------------------------------------------------
+// text
+// ---------------------------------------------------------------------------
+
+/** Text made safe for HTML and XML content and attribute values. */
+export const escapeText = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) =>
+    c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&#39;"
+  )
+
+/** An exact amount with two decimals and thin spaces between thousands, e.g. `12 345.60`. */
+export const amountText = (amount: BigDecimal.BigDecimal): string => {
+  const text = Money.formatFixed2(amount)
+  const negative = text.startsWith("-")
+  const [whole = "", fraction = "00"] = (negative ? text.slice(1) : text).split(".")
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009")
+  return `${negative ? "−" : ""}${grouped}.${fraction}`
+}
+
+/** A short axis label for a number: 1 200 → `1.2k`, 3 000 000 → `3M`. */
+const axisText = (n: number): string => {
+  const abs = Math.abs(n)
+  const short = (v: number, unit: string) => `${Number(v.toFixed(1)).toString()}${unit}`
+  if (abs >= 1e9) return short(n / 1e9, "G")
+  if (abs >= 1e6) return short(n / 1e6, "M")
+  if (abs >= 1e3) return short(n / 1e3, "k")
+  return Number(n.toFixed(2)).toString()
+}
+
+/** A rounded step for about `count` ticks up to `max`: 1, 2 or 5 times a power of ten. */
+const niceStep = (max: number, count: number): number => {
+  if (!(max > 0)) return 1
+  const raw = max / count
+  const power = 10 ** Math.floor(Math.log10(raw))
+  const m = raw / power
+  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * power
+}
+
+const num = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(1))
+
+// ---------------------------------------------------------------------------
+// chart
+// ---------------------------------------------------------------------------
+
+interface Account {
+  readonly iban: string
+  readonly colour: string
+  /** Execution date and running total after that date's payments; at-risk payments of that date. */
+  readonly steps: Array<{ day: LocalDate.LocalDate; total: BigDecimal.BigDecimal; risky: Array<Row> }>
+  total: BigDecimal.BigDecimal
+}
+
+const ZERO = BigDecimal.fromBigInt(0n)
+const toNumber = (d: BigDecimal.BigDecimal): number => BigDecimal.toNumberUnsafe(d)
+
+const WIDTH = 960
+const LEFT = 72
+const RIGHT = 24
+const PLOT = WIDTH - LEFT - RIGHT
+const BARS_TOP = 44
+const BARS_HEIGHT = 170
+const LINES_TOP = BARS_TOP + BARS_HEIGHT + 64
+const LINES_HEIGHT = 150
+const HEIGHT = LINES_TOP + LINES_HEIGHT + 40
+
+/** One currency's chart: bars per period above, running totals per account below, sharing the day axis. */
+const chart = (
+  picture: Picture,
+  currency: string,
+  rows: ReadonlyArray<Row>,
+  period: CashFlow.Period,
+  totals: ReadonlyArray<CashFlow.PeriodTotal>
+): string => {
+  const days = picture.to - picture.from + 1
+  const x = (day: number): number => LEFT + ((day - picture.from) / days) * PLOT
+  const risky = (p: Row) => picture.atRisk?.has(riskKey(p)) === true
+  const out: Array<string> = []
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escapeText(`Outgoing ${currency} payments per ${period} and running total per debtor account`)}" class="chart" data-currency="${escapeText(currency)}">`
+  )
+
+  // --- bars: outgoing per period, the at-risk part on top in red
+  const riskPerPeriod = new Map<number, BigDecimal.BigDecimal>()
+  for (const p of rows) {
+    if (!risky(p)) continue
+    const start = CashFlow.periodStart(p.executionDate, period)
+    riskPerPeriod.set(start, BigDecimal.sum(riskPerPeriod.get(start) ?? ZERO, p.amount))
+  }
+  const maxBar = Math.max(0, ...totals.map((t) => toNumber(t.amount)))
+  const barStep = niceStep(maxBar, 4)
+  const barTop = Math.max(barStep, Math.ceil(maxBar / barStep) * barStep)
+  const yBar = (v: number): number => BARS_TOP + BARS_HEIGHT - (v / barTop) * BARS_HEIGHT
+  out.push(
+    `<text class="plot-title" x="${LEFT}" y="${BARS_TOP - 18}">Outgoing per ${period === "day" ? "execution day" : "month"}</text>`
+  )
+  out.push(`<g class="grid">`)
+  for (let v = 0; v <= barTop + barStep / 2; v += barStep) {
+    out.push(
+      `<line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yBar(v))}" y2="${num(yBar(v))}"/><text class="tick" x="${LEFT - 8}" y="${num(yBar(v) + 4)}" text-anchor="end">${axisText(v)}</text>`
+    )
+  }
+  out.push(`</g><g class="bars">`)
+  for (const t of totals) {
+    const from = Math.max(t.start, picture.from)
+    const to = Math.min(t.end, picture.to) + 1
+    const gap = Math.min(3, ((to - from) / days) * PLOT * 0.18)
+    const left = x(from) + gap / 2
+    const width = Math.max(1, x(to) - x(from) - gap)
+    const value = toNumber(t.amount)
+    const risk = riskPerPeriod.get(t.start)
+    const label = `${t.label}: ${amountText(t.amount)} ${currency}, ${t.count} payment${t.count === 1 ? "" : "s"}`
+    out.push(
+      `<rect class="bar" x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(value))}" data-period="${t.label}" data-amount="${Money.formatFixed2(t.amount)}"><title>${escapeText(label)}</title></rect>`
+    )
+    if (risk !== undefined) {
+      const r = toNumber(risk)
+      out.push(
+        `<rect class="bar at-risk" x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(r))}" data-period="${t.label}" data-amount="${Money.formatFixed2(risk)}"><title>${escapeText(`${t.label}: ${amountText(risk)} ${currency} at risk`)}</title></rect>`
+      )
+    }
+  }
+  out.push(`</g>`)
+
+  // --- x axis labels under the bars: every period for months, about a dozen dates for days
+  out.push(`<g class="axis">`)
+  out.push(`<line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yBar(0))}" y2="${num(yBar(0))}"/>`)
+  const labelEvery = period === "day" ? Math.max(1, Math.ceil(days / 12)) : 1
+  if (period === "day") {
+    for (let d = picture.from; d <= picture.to; d = LocalDate.addDays(d, labelEvery)) {
+      out.push(
+        `<text class="tick" x="${num(x(d + 0.5))}" y="${num(yBar(0) + 16)}" text-anchor="middle">${LocalDate.format(d).slice(5)}</text>`
+      )
+    }
+  } else {
+    for (
+      let m = CashFlow.periodStart(picture.from, "month");
+      m <= picture.to;
+      m = LocalDate.addDays(CashFlow.periodEnd(m, "month"), 1)
+    ) {
+      const mid = (Math.max(m, picture.from) + Math.min(CashFlow.periodEnd(m, "month"), picture.to) + 1) / 2
+      out.push(
+        `<text class="tick" x="${num(x(mid))}" y="${num(yBar(0) + 16)}" text-anchor="middle">${CashFlow.periodLabel(m, "month")}</text>`
+      )
+    }
+  }
+  out.push(`</g>`)
+
+  // --- running totals per debtor account, step lines over the same day axis
+  const accounts = new Map<string, Account>()
+  for (const p of rows) {
+    let a = accounts.get(p.debtorIban)
+    if (a === undefined) {
+      a = { iban: p.debtorIban, colour: "", steps: [], total: ZERO }
+      accounts.set(p.debtorIban, a)
+    }
+    a.total = BigDecimal.sum(a.total, p.amount)
+    const last = a.steps[a.steps.length - 1]
+    if (last !== undefined && last.day === p.executionDate) {
+      last.total = a.total
+      if (risky(p)) last.risky.push(p)
+    } else {
+      a.steps.push({ day: p.executionDate, total: a.total, risky: risky(p) ? [p] : [] })
+    }
+  }
+  const ranked = [...accounts.values()].sort((a, b) => BigDecimal.Order(b.total, a.total) || (a.iban < b.iban ? -1 : 1))
+  const shown = ranked
+    .slice(0, CHART_ACCOUNTS)
+    .map((a, i) => ({ ...a, colour: ACCOUNT_COLOURS[i % ACCOUNT_COLOURS.length]! }))
+  const maxLine = Math.max(0, ...shown.map((a) => toNumber(a.total)))
+  const lineStep = niceStep(maxLine, 3)
+  const lineTop = Math.max(lineStep, Math.ceil(maxLine / lineStep) * lineStep)
+  const yLine = (v: number): number => LINES_TOP + LINES_HEIGHT - (v / lineTop) * LINES_HEIGHT
+  out.push(`<text class="plot-title" x="${LEFT}" y="${LINES_TOP - 18}">Running total per debtor account</text>`)
+  out.push(`<g class="grid">`)
+  for (let v = 0; v <= lineTop + lineStep / 2; v += lineStep) {
+    out.push(
+      `<line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yLine(v))}" y2="${num(yLine(v))}"/><text class="tick" x="${LEFT - 8}" y="${num(yLine(v) + 4)}" text-anchor="end">${axisText(v)}</text>`
+    )
+  }
+  out.push(`</g><g class="axis"><line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yLine(0))}" y2="${num(yLine(0))}"/>`)
+  const lineLabelEvery = period === "day" ? labelEvery : Math.max(1, Math.ceil(days / 8))
+  for (let d = picture.from; d <= picture.to; d = LocalDate.addDays(d, lineLabelEvery)) {
+    out.push(
+      `<text class="tick" x="${num(x(d))}" y="${num(yLine(0) + 16)}" text-anchor="middle">${LocalDate.format(d).slice(period === "day" ? 5 : 0)}</text>`
+    )
+  }
+  out.push(`</g>`)
+  for (const a of shown) {
+    let path = `M${num(x(picture.from))},${num(yLine(0))}`
+    for (const s of a.steps) {
+      const value = toNumber(s.total)
+      path += ` H${num(x(s.day + 0.5))} V${num(yLine(value))}`
+    }
+    path += ` H${num(x(picture.to + 1))}`
+    out.push(
+      `<path class="running" d="${path}" stroke="${a.colour}" data-account="${escapeText(a.iban)}" data-total="${Money.formatFixed2(a.total)}"><title>${escapeText(`${a.iban}: ${amountText(a.total)} ${currency} by ${LocalDate.format(picture.to)}`)}</title></path>`
+    )
+    for (const s of a.steps) {
+      if (s.risky.length === 0) continue
+      const what = s.risky.map(
+        (p) => `${p.orderId} ${amountText(p.amount)} ${currency}: ${picture.atRisk?.get(riskKey(p)) ?? "at risk"}`
+      )
+      out.push(
+        `<circle class="risk-marker" cx="${num(x(s.day + 0.5))}" cy="${num(yLine(toNumber(s.total)))}" r="5" data-account="${escapeText(a.iban)}" data-date="${LocalDate.format(s.day)}"><title>${escapeText(`${LocalDate.format(s.day)} at risk: ${what.join("; ")}`)}</title></circle>`
+      )
+    }
+  }
+  out.push(`</svg>`)
+
+  const legend = shown.map(
+    (a) =>
+      `<li><span class="swatch" style="background:${a.colour}"></span><code>${escapeText(a.iban)}</code> <span class="muted">${amountText(a.total)} ${escapeText(currency)}</span></li>`
+  )
+  if (ranked.length > shown.length) {
+    legend.push(`<li class="muted">${ranked.length - shown.length} smaller account(s) not drawn</li>`)
+  }
+  if (rows.some(risky)) legend.push(`<li><span class="swatch risk"></span>at risk (funds check)</li>`)
+  return `<figure class="panel">${out.join("")}<ul class="legend">${legend.join("")}</ul></figure>`
+}
+
+// ---------------------------------------------------------------------------
+// page
+// ---------------------------------------------------------------------------
+
+const STYLE = `
+:root{color-scheme:light;--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--bar:#60a5fa;--risk:#dc2626;--bg:#f8fafc}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+main{max-width:1000px;margin:0 auto;padding:28px 20px 48px}
+h1{font-size:26px;margin:0 0 4px}
+h2{font-size:18px;margin:32px 0 12px}
+.sub,.muted{color:var(--muted)}
+.cards{display:flex;flex-wrap:wrap;gap:12px;margin:20px 0 8px}
+.card{background:#fff;border:1px solid var(--line);border-radius:10px;padding:12px 16px;min-width:180px}
+.card .value{font-size:22px;font-weight:600;font-variant-numeric:tabular-nums}
+.card.risk{border-color:#fecaca;background:#fef2f2}
+.card.risk .value{color:var(--risk)}
+.panel{background:#fff;border:1px solid var(--line);border-radius:10px;margin:16px 0;padding:12px 8px 8px}
+.panel h3{margin:4px 12px 0;font-size:16px}
+svg.chart{display:block;width:100%;height:auto}
+svg .plot-title{font-size:13px;font-weight:600;fill:var(--ink)}
+svg .tick{font-size:11px;fill:var(--muted);font-variant-numeric:tabular-nums}
+svg .grid line{stroke:var(--line)}
+svg .axis line{stroke:#94a3b8}
+svg .bar{fill:var(--bar)}
+svg .bar.at-risk{fill:var(--risk)}
+svg .running{fill:none;stroke-width:2;stroke-linejoin:round}
+svg .risk-marker{fill:#fff;stroke:var(--risk);stroke-width:2.5}
+.legend{list-style:none;display:flex;flex-wrap:wrap;gap:6px 18px;margin:4px 12px 6px;padding:0;font-size:12px}
+.swatch{display:inline-block;width:12px;height:12px;border-radius:3px;vertical-align:-2px;margin-right:6px}
+.swatch.risk{background:#fff;border:2.5px solid var(--risk);border-radius:50%}
+table{width:100%;border-collapse:collapse;background:#fff;border:1px solid var(--line);border-radius:10px;overflow:hidden;font-size:13px}
+th,td{padding:6px 10px;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}
+th{background:#f1f5f9;font-weight:600;position:sticky;top:0}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+td.creditor,td.funds{white-space:normal}
+td.funds{min-width:180px}
+.scroll{overflow-x:auto;border-radius:10px}
+tr.at-risk td{background:#fef2f2}
+.badge{display:inline-block;padding:1px 8px;border-radius:999px;font-size:12px;background:#dcfce7;color:#166534}
+.badge.risk{background:#fee2e2;color:#991b1b}
+code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+footer{margin-top:32px;font-size:12px;color:var(--muted)}
+`
+
+/** The period the chart uses for a window: days up to {@link DAILY_UP_TO_DAYS} days, months beyond. */
+export const periodOf = (from: LocalDate.LocalDate, to: LocalDate.LocalDate): CashFlow.Period =>
+  to - from + 1 <= DAILY_UP_TO_DAYS ? "day" : "month"
+
+/** The whole HTML document in pieces (join them, or write them in order). */
+export const render = function* (picture: Picture): Generator<string> {
+  const rows = Array.from(picture.payments)
+  const period = periodOf(picture.from, picture.to)
+  const totals = CashFlow.totals(rows, { period })
+  const title = picture.title ?? "Cash flow"
+  const window = `${LocalDate.format(picture.from)} to ${LocalDate.format(picture.to)}`
+  const atRisk = picture.atRisk
+  const riskRows = atRisk === undefined ? [] : rows.filter((p) => atRisk.has(riskKey(p)))
+  yield `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`
+  yield `<title>${escapeText(`${title} ${window}`)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n<main>\n`
+  yield `<header><h1>${escapeText(title)}</h1><p class="sub">${escapeText(window)} · calendar ${escapeText(picture.calendar)} · convention ${escapeText(picture.convention)} · ${rows.length} payment${rows.length === 1 ? "" : "s"}${picture.fundsCheck === undefined ? "" : ` · funds check: ${escapeText(picture.fundsCheck)}`}</p></header>\n`
+
+  // summary cards: one per currency, plus the payments at risk
+  yield `<section class="cards">`
+  for (const t of totals.byCurrency) {
+    yield `<div class="card" data-currency="${escapeText(t.currency)}"><div class="muted">${escapeText(t.currency)} outgoing</div><div class="value">${amountText(t.amount)}</div><div class="muted">${t.count} payment${t.count === 1 ? "" : "s"}</div></div>`
+  }
+  if (atRisk !== undefined) {
+    yield `<div class="card${riskRows.length > 0 ? " risk" : ""}"><div class="muted">At risk</div><div class="value">${riskRows.length}</div><div class="muted">payment${riskRows.length === 1 ? "" : "s"} the funds check could not confirm</div></div>`
+  }
+  yield `</section>\n`
+
+  if (rows.length === 0) yield `<p class="muted">No payments fall in this window.</p>\n`
+  for (const t of totals.byCurrency) {
+    const currencyRows = rows.filter((p) => p.currency === t.currency)
+    const periodTotals = totals.byPeriod.filter((p) => p.currency === t.currency)
+    yield `<section class="currency" data-currency="${escapeText(t.currency)}"><h2>${escapeText(t.currency)}</h2>${chart(picture, t.currency, currencyRows, period, periodTotals)}</section>\n`
+  }
+
+  // the table
+  yield `<section><h2>Payments</h2>\n<div class="scroll"><table class="payments"><thead><tr><th>Execution</th><th>Nominal</th><th>Order</th><th>Debtor account</th><th>Creditor</th><th class="num">Amount</th><th>Cur</th>${atRisk === undefined ? "" : "<th>Funds</th>"}</tr></thead>\n<tbody>\n`
+  for (const p of rows.slice(0, TABLE_ROWS)) {
+    const risk = atRisk?.get(riskKey(p))
+    const nominal = p.nominalDate === p.executionDate ? "=" : LocalDate.format(p.nominalDate)
+    const status =
+      atRisk === undefined
+        ? ""
+        : `<td class="funds">${risk === undefined ? "" : `<span class="badge risk">at risk</span> <span class="muted">${escapeText(risk)}</span>`}</td>`
+    yield `<tr${risk === undefined ? "" : ' class="at-risk"'}><td>${LocalDate.format(p.executionDate)}</td><td>${nominal}</td><td>${escapeText(p.orderId)}</td><td><code>${escapeText(p.debtorIban)}</code></td><td class="creditor">${escapeText(p.creditorName ?? p.creditorIban)}</td><td class="num">${amountText(p.amount)}</td><td>${escapeText(p.currency)}</td>${status}</tr>\n`
+  }
+  yield `</tbody></table></div>\n`
+  if (rows.length > TABLE_ROWS) {
+    yield `<p class="muted">${rows.length - TABLE_ROWS} more payments are in the chart and the totals but not listed; use --format csv for every payment.</p>\n`
+  }
+  yield `</section>\n`
+
+  // totals per currency and per debtor account
+  yield `<section><h2>Totals</h2>\n<table class="totals"><thead><tr><th>Debtor account</th><th>Cur</th><th class="num">Payments</th><th class="num">Amount</th></tr></thead><tbody>\n`
+  for (const d of totals.byDebtor) {
+    yield `<tr><td><code>${escapeText(d.debtorIban)}</code></td><td>${escapeText(d.currency)}</td><td class="num">${d.count}</td><td class="num">${amountText(d.amount)}</td></tr>\n`
+  }
+  yield `</tbody></table></section>\n`
+
+  if (picture.skipped.length > 0) {
+    yield `<section><h2>Skipped orders</h2><ul class="skipped">`
+    for (const s of picture.skipped)
+      yield `<li><code>${escapeText(s.orderId ?? "(no orderId)")}</code> ${escapeText(s.reason)}</li>`
+    yield `</ul></section>\n`
+  }
+  yield `<footer>Made by tppkit. Amounts are exact; currencies are never added together.</footer>\n</main>\n</body>\n</html>\n`
+}
+
+/** The whole HTML document as one string. */
+export const document = (picture: Picture): string => [...render(picture)].join("")
