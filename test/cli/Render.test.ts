@@ -223,7 +223,7 @@ describe("projection renderers by format", () => {
 
   it("each format renders a report whose payments can be read only once, the default first", () => {
     expect(Render.projectionFormats[0]).toBe("table")
-    expect(Render.projectionFormats).toEqual(["table", "json", "csv", "ics"])
+    expect(Render.projectionFormats).toEqual(["table", "json", "csv", "ics", "html"])
     for (const format of Render.projectionFormats) {
       const text = [...Render.projectionRenderers[format].render(once())].join("")
       const again = [...Render.projectionRenderers[format].render(withK)].join("")
