@@ -1,9 +1,9 @@
 /**
  * Projection benchmark (issue 6), W4: 100,000 seeded random standing orders (DAI7, WEEK, MNTH, QUTR, SEMI, YEAR;
  * starts 2000–2030, a quarter on days 28–31; 10 % anchored on nextDate, 20 % with an endDate) projected over 2026
- * through the public API (`Projection.project`, ordering included, then `CashFlow.totals`; and `Projection.projectWithTotals`,
- * which sums the totals from the projection's columns), and the same through
- * the lazy `Projection.stream` into a `CashFlow.accumulator`. Run alone with
+ * through the public API (`Projection.project`, ordering included, then `CashFlow.totals`; and the lazy
+ * `Projection.lazy` read by `CashFlow.totals`), and the same through the lazy `Projection.stream` into a
+ * `CashFlow.accumulator`. Run alone with
  * `pnpm exec node --conditions=@tppkit/source --expose-gc bench/projection.ts`; also run by `pnpm bench`.
  */
 import { loadavg } from "node:os"
@@ -81,14 +81,16 @@ const timed = (run: () => number): { ms: number; cpu: number } => {
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)
   return { ms, cpu: (c1.user + c1.system) / 1000 }
 }
-// the two ways alternate run by run: project then CashFlow.totals over the payments, and projectWithTotals
+// the two ways alternate run by run: project then CashFlow.totals over the payments, and the lazy merge read by it
 const separate: Array<{ ms: number; cpu: number }> = []
 const together: Array<{ ms: number; cpu: number }> = []
 for (let run = 0; run < RUNS; run++) {
   separate.push(
     timed(() => CashFlow.totals(Projection.project(orders, window, options).payments, { period: "month" }).count)
   )
-  together.push(timed(() => Projection.projectWithTotals(orders, window, { ...options, period: "month" }).totals.count))
+  together.push(
+    timed(() => CashFlow.totals(Projection.lazy(orders, window, options).payments, { period: "month" }).count)
+  )
 }
 const describe = (runs: Array<{ ms: number; cpu: number }>) => {
   const wall = stats(runs.map((r) => r.ms))
@@ -132,7 +134,7 @@ console.log(
 )
 console.log(`  payments: ${payments}`)
 console.log(`  project, then CashFlow.totals (array): ${describe(separate)}`)
-console.log(`  projectWithTotals (array): ${describe(together)}`)
+console.log(`  lazy, read by CashFlow.totals: ${describe(together)}`)
 console.log(`  peak heap ${mb(peakHeap)}, max RSS ${mb(process.resourceUsage().maxRSS * 1024)}`)
 console.log(
   `  stream + accumulator: ${streamMs.toFixed(0)} ms, ${streamed.result().count} payments; heap peak ${mb(streamPeak - heapBefore)} above the orders, ${mb(streamRetained)} retained after; live heap ${gc === undefined ? "not measured (run with --expose-gc)" : `at most ${mb(livePeak)}`}`

@@ -97,7 +97,7 @@ describe("CashFlow.totals", () => {
   })
 })
 
-describe("CashFlow.totals of projected payments (Payment.Projected)", () => {
+describe("CashFlow.totals of payments sharing their order's field values, as projected payments do", () => {
   // several payments share one order's fields, as in a projection; amounts of any scale and size
   const sharedArb = fc.record({
     orderId: fc.constantFrom("a", "b", "c"),
@@ -118,7 +118,14 @@ describe("CashFlow.totals of projected payments (Payment.Projected)", () => {
     )
     .map((xs) =>
       xs
-        .map(([s, day], k) => new Payment.Projected(s, k, day as LocalDate.LocalDate, day as LocalDate.LocalDate))
+        .map(
+          ([s, day], k): Payment.Payment => ({
+            ...s,
+            k,
+            nominalDate: day as LocalDate.LocalDate,
+            executionDate: day as LocalDate.LocalDate
+          })
+        )
         .sort((a, b) => a.executionDate - b.executionDate)
     )
 

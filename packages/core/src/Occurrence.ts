@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Result, Schema } from "effect"
+import { type Brand, Result, Schema } from "effect"
 import * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import * as Calendar from "./Calendar.ts"
 import * as Frequency from "./Frequency.ts"
@@ -39,15 +39,16 @@ export interface Options {
 }
 
 /**
- * A schedule ready for queries: the anchor, the end, the calendar and convention, and values derived from
- * them once. Build it with {@link makePlan}.
+ * A schedule ready for queries: an opaque value built by {@link makePlan} from the order's anchor, end,
+ * frequency, calendar and convention, with the values every query needs derived once.
  */
-export interface Plan {
+export interface Plan extends Brand.Brand<"Occurrence.Plan"> {}
+
+/** What a plan holds (only this module sees it). */
+interface PlanData {
   readonly frequency: Frequency.Frequency
   /** `startDate`, else `nextDate` (spec: Anchor). */
   readonly anchor: LocalDate.LocalDate
-  /** The bank's next payment date, kept for projections: occurrences executing before it count as paid. */
-  readonly nextDate: LocalDate.LocalDate | undefined
   /** The last allowed nominal date (inclusive), or `undefined` when the schedule never ends. */
   readonly endDate: LocalDate.LocalDate | undefined
   readonly calendar: Calendar.Calendar
@@ -67,6 +68,8 @@ export interface Plan {
   /** For calendar-based codes the number of the last occurrence whose nominal date is not past `lastNominal` (−1: none). */
   readonly lastK: number
 }
+
+const dataOf = (plan: Plan): PlanData => plan as unknown as PlanData
 
 /** Why an order cannot be projected (spec: Anchor: neither `startDate` nor `nextDate`), as a value. */
 export class NotProjectable extends Schema.TaggedError<NotProjectable>()("NotProjectable", {
@@ -124,10 +127,9 @@ export const makePlan = (order: OrderSchedule, options?: Options): Result.Result
       if (rawNominal(anchorMonth, parts.day, monthStep, lastK) > lastNominal) lastK--
     }
   }
-  return Result.succeed({
+  const data: PlanData = {
     frequency,
     anchor,
-    nextDate: order.nextDate,
     endDate,
     calendar: options?.calendar ?? Calendar.target,
     convention,
@@ -138,7 +140,8 @@ export const makePlan = (order: OrderSchedule, options?: Options): Result.Result
     anchorDay: parts.day,
     lastNominal,
     lastK
-  })
+  }
+  return Result.succeed(data as unknown as Plan)
 }
 
 // ---------------------------------------------------------------------------
@@ -154,7 +157,7 @@ function rawNominal(anchorMonth: number, anchorDay: number, monthStep: number, k
 }
 
 /** Nominal date number k of a calendar-based plan, or `END` when it does not exist. */
-const nominalAt = (plan: Plan, k: number): number => {
+const nominalAt = (plan: PlanData, k: number): number => {
   if (k > plan.lastK) return END
   return plan.dayStep !== 0
     ? plan.anchor + plan.dayStep * k
@@ -162,22 +165,14 @@ const nominalAt = (plan: Plan, k: number): number => {
 }
 
 /** Execution day of a nominal day: `END` past the range or the end date, below `MIN` when it moved before 0001-01-01. */
-const executionOf = (plan: Plan, nominal: number): number =>
+const executionOf = (plan: PlanData, nominal: number): number =>
   nominal === END || !plan.adjusts ? nominal : WorkingDays.adjust(nominal, plan.convention, plan.calendar)
 
 /** Execution day of occurrence k (see {@link executionOf}). */
-const executionAt = (plan: Plan, k: number): number => executionOf(plan, nominalAt(plan, k))
+const executionAt = (plan: PlanData, k: number): number => executionOf(plan, nominalAt(plan, k))
 
-/** Nominal day of the occurrence found by the last {@link firstIndex} call (saves recomputing it). */
-let foundNominal = 0
-/** Execution day of the occurrence found by the last {@link firstIndex} call. */
-let foundExecution = 0
-
-/**
- * The smallest k whose execution day is on or after `d`, or whose occurrence is past the end (`END`);
- * leaves that occurrence's days in `foundNominal` and `foundExecution`.
- */
-const firstIndex = (plan: Plan, date: number): number => {
+/** The smallest k whose execution day is on or after `d`, or whose occurrence is past the end (`END`). */
+const firstIndex = (plan: PlanData, date: number): number => {
   const d = Math.min(date, END) // every schedule has ended by then: the search stops at its end
   // the estimate is the first nominal date on or after d's day (DAI7, WEEK) or in d's month (month-based codes)
   let k: number
@@ -190,16 +185,8 @@ const firstIndex = (plan: Plan, date: number): number => {
   if (k > plan.lastK + 1) k = plan.lastK + 1
   // a convention moves dates by a few days: an earlier nominal date may execute on or after d
   if (plan.adjusts) while (k > 0 && executionAt(plan, k - 1) >= d) k--
-  for (;;) {
-    const n = nominalAt(plan, k)
-    const e = executionOf(plan, n)
-    if (e >= d) {
-      foundNominal = n
-      foundExecution = e
-      return k
-    }
-    k++
-  }
+  while (executionAt(plan, k) < d) k++
+  return k
 }
 
 const occurrence = (k: number, nominal: number, execution: number): Occurrence => ({
@@ -220,8 +207,8 @@ const countWorking = (calendar: Calendar.Calendar, from: number, to: number): nu
 class DailyIterator implements IterableIterator<Occurrence> {
   private d: number
   private k: number
-  private readonly plan: Plan
-  constructor(plan: Plan, from: number) {
+  private readonly plan: PlanData
+  constructor(plan: PlanData, from: number) {
     this.plan = plan
     this.d = Math.max(from, plan.anchor)
     this.k = countWorking(plan.calendar, plan.anchor, this.d - 1)
@@ -249,9 +236,9 @@ class DailyIterator implements IterableIterator<Occurrence> {
 /** Lazy occurrences of a calendar-based plan from occurrence number `k` on, executing on or after `from`. */
 class CalendarIterator implements IterableIterator<Occurrence> {
   private k: number
-  private readonly plan: Plan
+  private readonly plan: PlanData
   private readonly from: number
-  constructor(plan: Plan, from: number) {
+  constructor(plan: PlanData, from: number) {
     this.plan = plan
     this.from = from
     this.k = from <= LocalDate.MIN ? 0 : firstIndex(plan, from)
@@ -277,13 +264,15 @@ class CalendarIterator implements IterableIterator<Occurrence> {
  * (all of them without `from`); unbounded when the plan has no `endDate` (it stops at 9999-12-31).
  * `nextDate` is not applied here: projections skip occurrences executing before it.
  */
-export const iterate = (plan: Plan, from?: LocalDate.LocalDate): IterableIterator<Occurrence> => {
+export const iterate = (handle: Plan, from?: LocalDate.LocalDate): IterableIterator<Occurrence> => {
+  const plan = dataOf(handle)
   const start = from ?? LocalDate.MIN
   return plan.frequency === "DAIL" ? new DailyIterator(plan, start) : new CalendarIterator(plan, start)
 }
 
 /** The occurrences whose execution date lies in `from..to` (both inclusive), in order. */
-export const between = (plan: Plan, from: LocalDate.LocalDate, to: LocalDate.LocalDate): Array<Occurrence> => {
+export const between = (handle: Plan, from: LocalDate.LocalDate, to: LocalDate.LocalDate): Array<Occurrence> => {
+  const plan = dataOf(handle)
   const out: Array<Occurrence> = []
   if (to < from) return out
   if (plan.frequency === "DAIL") {
@@ -306,36 +295,28 @@ export const between = (plan: Plan, from: LocalDate.LocalDate, to: LocalDate.Loc
 }
 
 /**
- * Finds the first occurrence of a calendar-based plan executing on or after `date`: returns its number, or −1
- * when the schedule has ended by then, and leaves its days in `foundNominal` and `foundExecution`. No
- * allocation: {@link firstOnOrAfter} and {@link firstExecutionOnOrAfter} share it.
+ * The number of the first occurrence of a calendar-based plan executing on or after `date`, or −1 when the
+ * schedule has ended by then. No allocation: {@link firstOnOrAfter} and {@link firstExecutionOnOrAfter} share it.
  */
-const firstCalendar = (plan: Plan, date: number): number => {
+const firstCalendar = (plan: PlanData, date: number): number => {
   if (plan.adjusts) {
     const k = firstIndex(plan, date)
-    return foundExecution > LocalDate.MAX ? -1 : k
+    return executionAt(plan, k) > LocalDate.MAX ? -1 : k
   }
   // execution = nominal (DAI7, or convention none): straight from the arithmetic, no search
   const { anchor, dayStep, lastK } = plan
   if (dayStep !== 0) {
     const k = date <= anchor ? 0 : Math.ceil((date - anchor) / dayStep)
-    if (k > lastK) return -1
-    foundNominal = foundExecution = anchor + dayStep * k
-    return k
+    return k > lastK ? -1 : k
   }
   // the first nominal date in `date`'s month when it is not before `date`, else the next one
   const { anchorMonth, anchorDay, monthStep } = plan
   const clamped = Math.min(Math.max(date, LocalDate.MIN), LocalDate.MAX)
   const months = WorkingDays.monthIndexOf(clamped) - anchorMonth
-  let k = months <= 0 ? 0 : monthStep === 1 ? months : Math.ceil(months / monthStep)
+  const k = months <= 0 ? 0 : monthStep === 1 ? months : Math.ceil(months / monthStep)
   if (k > lastK) return -1
-  let n = WorkingDays.monthDayClamped(anchorMonth + monthStep * k, anchorDay)
-  if (n < date) {
-    if (++k > lastK) return -1
-    n = WorkingDays.monthDayClamped(anchorMonth + monthStep * k, anchorDay)
-  }
-  foundNominal = foundExecution = n
-  return k
+  if (WorkingDays.monthDayClamped(anchorMonth + monthStep * k, anchorDay) >= date) return k
+  return k + 1 > lastK ? -1 : k + 1
 }
 
 /**
@@ -343,7 +324,8 @@ const firstCalendar = (plan: Plan, date: number): number => {
  * ended by then. O(1) for calendar-based codes; for DAIL O(log n) on calendars that count their holidays
  * (`Calendar.countWeekdayHolidays`), else proportional to the weekdays since the anchor.
  */
-export const firstOnOrAfter = (plan: Plan, date: LocalDate.LocalDate): Occurrence | undefined => {
+export const firstOnOrAfter = (handle: Plan, date: LocalDate.LocalDate): Occurrence | undefined => {
+  const plan = dataOf(handle)
   if (plan.frequency === "DAIL") {
     const start = Math.max(date, plan.anchor)
     const d = WorkingDays.following(plan.calendar, start)
@@ -351,19 +333,23 @@ export const firstOnOrAfter = (plan: Plan, date: LocalDate.LocalDate): Occurrenc
     return occurrence(countWorking(plan.calendar, plan.anchor, start - 1), d, d)
   }
   const k = firstCalendar(plan, date)
-  return k < 0 ? undefined : occurrence(k, foundNominal, foundExecution)
+  if (k < 0) return undefined
+  const n = nominalAt(plan, k)
+  return occurrence(k, n, executionOf(plan, n))
 }
 
 /**
  * The execution date of {@link firstOnOrAfter}'s occurrence, without building the occurrence (no allocation,
  * and for DAIL no counting of the working days since the anchor): for hot loops that need only the date.
  */
-export const firstExecutionOnOrAfter = (plan: Plan, date: LocalDate.LocalDate): LocalDate.LocalDate | undefined => {
+export const firstExecutionOnOrAfter = (handle: Plan, date: LocalDate.LocalDate): LocalDate.LocalDate | undefined => {
+  const plan = dataOf(handle)
   if (plan.frequency === "DAIL") {
     const d = WorkingDays.following(plan.calendar, Math.max(date, plan.anchor))
     return d > plan.lastNominal ? undefined : (d as LocalDate.LocalDate)
   }
-  return firstCalendar(plan, date) < 0 ? undefined : (foundExecution as LocalDate.LocalDate)
+  const k = firstCalendar(plan, date)
+  return k < 0 ? undefined : (executionAt(plan, k) as LocalDate.LocalDate)
 }
 
 /**
@@ -371,8 +357,9 @@ export const firstExecutionOnOrAfter = (plan: Plan, date: LocalDate.LocalDate): 
  * moved before 0001-01-01). O(1) for calendar-based codes; for DAIL O(log² n) on calendars that count their
  * holidays, else O(k).
  */
-export const nth = (plan: Plan, k: number): Occurrence | undefined => {
+export const nth = (handle: Plan, k: number): Occurrence | undefined => {
   if (!Number.isInteger(k) || k < 0) return undefined
+  const plan = dataOf(handle)
   if (plan.frequency === "DAIL") {
     const { anchor, calendar, lastNominal } = plan
     if (calendar.countWeekdayHolidays !== undefined) {
@@ -400,10 +387,36 @@ export const nth = (plan: Plan, k: number): Occurrence | undefined => {
  * The number of occurrences whose execution date lies in `from..to` (both inclusive), without building
  * them: O(1) for calendar-based codes, a walk over the weekdays of the window for DAIL.
  */
-export const count = (plan: Plan, from: LocalDate.LocalDate, to: LocalDate.LocalDate): number => {
+export const count = (handle: Plan, from: LocalDate.LocalDate, to: LocalDate.LocalDate): number => {
   if (to < from) return 0
+  const plan = dataOf(handle)
   if (plan.frequency === "DAIL") {
     return countWorking(plan.calendar, Math.max(from, plan.anchor), Math.min(to, plan.lastNominal))
   }
   return Math.max(0, firstIndex(plan, to + 1) - firstIndex(plan, from))
+}
+
+/**
+ * The occurrence after `o` (an occurrence of the same plan), or `undefined` when `o` is the last: O(1) for
+ * calendar-based codes, the next working day for DAIL.
+ */
+export const next = (handle: Plan, o: Occurrence): Occurrence | undefined => {
+  const plan = dataOf(handle)
+  if (plan.frequency === "DAIL") {
+    const d = WorkingDays.following(plan.calendar, o.execution + 1)
+    return d > plan.lastNominal ? undefined : occurrence(o.k + 1, d, d)
+  }
+  const n = nominalAt(plan, o.k + 1)
+  const e = executionOf(plan, n)
+  return e < LocalDate.MIN || e > LocalDate.MAX ? undefined : occurrence(o.k + 1, n, e)
+}
+
+/**
+ * The fixed number of days between consecutive occurrences when every occurrence executes on its nominal date
+ * and they are evenly spaced (DAI7: 1; WEEK with convention `none`: 7), else 0: then occurrence k executes on
+ * the first one's date plus k times the step.
+ */
+export const fixedStep = (handle: Plan): number => {
+  const plan = dataOf(handle)
+  return plan.adjusts ? 0 : plan.dayStep
 }

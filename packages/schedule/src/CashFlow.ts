@@ -7,7 +7,7 @@
 
 import { LocalDate } from "@tppkit/core"
 import { BigDecimal } from "effect"
-import { type NumberedShared, type Payment, Projected, type Shared } from "./Payment.ts"
+import type { Payment } from "./Payment.ts"
 
 /** What the tables read of a payment: its execution date, amount, currency and debtor account. */
 export type Totalled = Pick<Payment, "executionDate" | "amount" | "currency" | "debtorIban">
@@ -144,18 +144,6 @@ const CENTS_BOUND: ReadonlyArray<bigint> = CENTS_FACTOR.map((f) => BigInt(Math.f
 // negated once here: negating a bigint allocates a new one
 const CENTS_FLOOR: ReadonlyArray<bigint> = CENTS_BOUND.map((b) => -b)
 
-/** Adds `count` times an amount of `cents` (a safe integer), exactly. */
-const addCentsTimes = (s: Sum, cents: number, count: number): void => {
-  const product = cents * count
-  if (Number.isSafeInteger(product)) {
-    addCents(s, product)
-    s.count += count - 1
-  } else {
-    s.count += count
-    s.big += BigInt(cents) * BigInt(count) * 10n ** BigInt(s.scale - 2)
-  }
-}
-
 const sumValue = (s: Sum): BigDecimal.BigDecimal =>
   BigDecimal.normalize(BigDecimal.make(s.big + BigInt(s.units[0]!), s.scale))
 
@@ -222,23 +210,6 @@ export interface Accumulator {
   readonly result: () => Totals
 }
 
-/**
- * What the tables know of the payments of one order built by the projection (one `Shared` object): their
- * currency and debtor sums, their amount in cents when it is a small whole number of cents, and how many of
- * them are not yet added to those two sums (added on `result`: amount times count).
- */
-interface Resolved {
-  readonly currency: string
-  readonly byCurrency: Entry
-  readonly byDebtor: Entry
-  readonly cents: number
-  /** Payments not yet added to the currency and debtor sums. */
-  pending: number
-  /** The period sum the last payments went to, and how many of them are not yet added to it. */
-  period: Entry | undefined
-  periodPending: number
-}
-
 class Tables implements Accumulator {
   count = 0
   currencies: Entry | undefined = undefined
@@ -252,113 +223,14 @@ class Tables implements Accumulator {
     this.period = period
   }
 
-  readonly resolved = new Map<Shared, Resolved>()
-  /** The projection (group of numbered shared fields) whose orders are looked up by slot, not in the map. */
-  group: object | undefined = undefined
-  readonly bySlot: Array<Resolved | undefined> = []
-
-  /** The currency and debtor entries of an order's payments, found once per order. */
-  resolve(shared: Shared): Resolved {
-    const { currency, amount } = shared
-    if (this.currencies === undefined) this.currencies = newEntry(currency, undefined)
-    const byCurrency = this.currencies.currency === currency ? this.currencies : find(this.currencies, currency)
-    let byDebtor = this.debtors.get(shared.debtorIban)
-    if (byDebtor === undefined) {
-      byDebtor = newEntry(currency, undefined)
-      this.debtors.set(shared.debtorIban, byDebtor)
-    } else if (byDebtor.currency !== currency) {
-      byDebtor = find(byDebtor, currency)
-    }
-    const slot = amount.scale + 3
-    const value = amount.value
-    const fast = slot >= 0 && slot <= 5 && value <= CENTS_BOUND[slot]! && value >= CENTS_FLOOR[slot]!
-    const r: Resolved = {
-      currency,
-      byCurrency,
-      byDebtor,
-      cents: fast ? Number(value) * CENTS_FACTOR[slot]! : Number.NaN,
-      pending: 0,
-      period: undefined,
-      periodPending: 0
-    }
-    this.resolved.set(shared, r)
-    const numbered = shared as Partial<NumberedShared>
-    if (numbered.group !== undefined && numbered.group === this.group) this.bySlot[numbered.slot!] = r
-    return r
-  }
-
-  /** The period entry of an execution date in a currency. */
-  periodEntry(executionDate: LocalDate.LocalDate, currency: string): Entry {
-    let q = this.lastPeriod
-    if (executionDate !== this.lastDay || q === undefined) {
-      this.lastDay = executionDate
-      const start = periodStart(executionDate, this.period)
-      q = this.periods.get(start)
-      if (q === undefined) {
-        q = newEntry(currency, undefined)
-        this.periods.set(start, q)
-      }
-      this.lastPeriod = q
-    }
-    return q.currency === currency ? q : find(q, currency)
-  }
-
-  /**
-   * A payment of the projection: its order's entries are looked up by identity; with an amount of whole cents
-   * it is counted, and its sums grow by amount times count once per order (currency, debtor, on `result`) and
-   * once per order and period (when the order's payments move on to another period, or on `result`).
-   */
-  addProjected(p: Projected): void {
-    this.count++
-    const shared = p.shared
-    const numbered = shared as Partial<NumberedShared>
-    const group = numbered.group
-    if (group !== undefined && this.group === undefined) this.group = group
-    const r =
-      (group !== undefined && group === this.group ? this.bySlot[numbered.slot!] : this.resolved.get(shared)) ??
-      this.resolve(shared)
-    const q = this.periodEntry(p.executionDate, r.currency)
-    if (!Number.isNaN(r.cents)) {
-      r.pending++
-      if (q === r.period) {
-        r.periodPending++
-      } else {
-        if (r.period !== undefined) addCentsTimes(r.period, r.cents, r.periodPending)
-        r.period = q
-        r.periodPending = 1
-      }
-    } else {
-      const amount = shared.amount
-      addTo(r.byCurrency, amount)
-      addTo(r.byDebtor, amount)
-      addTo(q, amount)
-    }
-  }
-
-  /** Adds the pending payments of every order to their currency, debtor and period sums. */
-  flush(): void {
-    for (const r of this.resolved.values()) {
-      if (r.pending === 0) continue
-      addCentsTimes(r.byCurrency, r.cents, r.pending)
-      addCentsTimes(r.byDebtor, r.cents, r.pending)
-      r.pending = 0
-      if (r.period !== undefined) addCentsTimes(r.period, r.cents, r.periodPending)
-      r.period = undefined
-      r.periodPending = 0
-    }
-  }
-
   readonly add = (p: Totalled): void => {
-    if (p instanceof Projected) {
-      this.addProjected(p)
-      return
-    }
     this.count++
     const currency = p.currency
     const amount = p.amount
     const slot = amount.scale + 3
     const value = amount.value
     const fast = slot >= 0 && slot <= 5 && value <= CENTS_BOUND[slot]! && value >= CENTS_FLOOR[slot]!
+    const cents = fast ? Number(value) * CENTS_FACTOR[slot]! : Number.NaN
     if (this.currencies === undefined) this.currencies = newEntry(currency, undefined)
     const c = this.currencies.currency === currency ? this.currencies : find(this.currencies, currency)
     let d = this.debtors.get(p.debtorIban)
@@ -380,8 +252,7 @@ class Tables implements Accumulator {
       this.lastPeriod = q
     }
     if (q.currency !== currency) q = find(q, currency)
-    if (fast) {
-      const cents = Number(value) * CENTS_FACTOR[slot]!
+    if (!Number.isNaN(cents)) {
       addCents(c, cents)
       addCents(d, cents)
       addCents(q, cents)
@@ -393,7 +264,6 @@ class Tables implements Accumulator {
   }
 
   readonly result = (): Totals => {
-    this.flush()
     const period = this.period
     const total = (e: Entry): Total => ({ currency: e.currency, amount: sumValue(e), count: e.count })
     const byCurrency = chain(this.currencies).map(total)

@@ -30,68 +30,11 @@ export interface Payment {
   readonly creditorName?: string | undefined
 }
 
-/** The fields every payment of one standing order shares: its reference, amount and accounts. */
-export interface Shared {
-  readonly orderId: string
-  readonly amount: BigDecimal.BigDecimal
-  readonly currency: string
-  readonly debtorIban: string
-  readonly creditorIban: string
-  readonly creditorName: string | undefined
-}
-
 /**
- * Shared fields as the projection makes them: numbered within the orders of one projection (`group`, `slot`
- * 0, 1, 2, …), so that per-order tables (cash-flow totals) can be arrays indexed by slot instead of maps.
+ * A fresh plain object with every field of a payment. Payments from the projection are plain objects already
+ * (spread, `structuredClone`, `Equal` and JSON see every field); this copies one, or any object that has the
+ * fields.
  */
-export interface NumberedShared extends Shared {
-  readonly group: object
-  readonly slot: number
-}
-
-/**
- * A payment as the projection builds it: its occurrence number and dates, plus one reference to the fields its
- * order's payments share, read through getters (a small object of fixed shape: millions of them cost little
- * memory). Being a class instance, its order's fields are not own properties: spread or copy it with
- * {@link toPlain}; `JSON.stringify` uses `toJSON`, which gives every field.
- */
-export class Projected implements Payment {
-  /** The fields shared with the other payments of the same order. */
-  readonly shared: Shared
-  readonly k: number
-  readonly nominalDate: LocalDate.LocalDate
-  readonly executionDate: LocalDate.LocalDate
-  constructor(shared: Shared, k: number, nominalDate: LocalDate.LocalDate, executionDate: LocalDate.LocalDate) {
-    this.shared = shared
-    this.k = k
-    this.nominalDate = nominalDate
-    this.executionDate = executionDate
-  }
-  get orderId(): string {
-    return this.shared.orderId
-  }
-  get amount(): BigDecimal.BigDecimal {
-    return this.shared.amount
-  }
-  get currency(): string {
-    return this.shared.currency
-  }
-  get debtorIban(): string {
-    return this.shared.debtorIban
-  }
-  get creditorIban(): string {
-    return this.shared.creditorIban
-  }
-  get creditorName(): string | undefined {
-    return this.shared.creditorName
-  }
-  /** Every field as a plain object (what `JSON.stringify` writes). */
-  toJSON(): Payment {
-    return toPlain(this)
-  }
-}
-
-/** A plain object with every field of a payment, e.g. to spread or compare it field by field. */
 export const toPlain = (p: Payment): Payment => ({
   orderId: p.orderId,
   k: p.k,

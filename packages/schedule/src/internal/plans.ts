@@ -1,0 +1,274 @@
+/**
+ * The projection engine's planning loop: every order's plan, in orderId order, with the fields its payments
+ * share. The one ordering of orders is {@link compareIds} (orderIds by UTF-16 code units, then input position).
+ */
+import { type LocalDate, Occurrence } from "@tppkit/core"
+import { type BigDecimal, Result } from "effect"
+import type * as Payment from "../Payment.ts"
+
+/** What the projection reads from a standing order (the public `Projection.ProjectableOrder`). */
+export interface Order extends Occurrence.OrderSchedule {
+  readonly orderId: string
+  readonly instructedAmount: { readonly value: BigDecimal.BigDecimal; readonly currency: string }
+  readonly debtor: { readonly iban: string }
+  readonly creditor: { readonly iban: string; readonly name?: string | undefined }
+}
+
+/** The window of execution dates, both ends inclusive. */
+export interface Window {
+  readonly from: LocalDate.LocalDate
+  readonly to: LocalDate.LocalDate
+}
+
+/** An order left out, with the human reason. */
+export interface Skipped {
+  readonly orderId: string | undefined
+  readonly reason: string
+}
+
+/** The fields every payment of one order shares. */
+export interface Template {
+  readonly orderId: string
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency: string
+  readonly debtorIban: string
+  readonly creditorIban: string
+  readonly creditorName: string | undefined
+}
+
+/**
+ * The projectable orders in orderId order (equal orderIds in input order), as parallel columns: each order's
+ * plan, the first execution date it may still contribute (`max(from, nextDate)`: occurrences executing before
+ * nextDate count as paid, spec: nextDate), the fields its payments share, and its rank (the position of the
+ * first order with the same orderId: orders sharing an orderId have equal ranks).
+ */
+export interface Plans {
+  readonly plans: Array<Occurrence.Plan>
+  readonly starts: Int32Array
+  readonly templates: Array<Template>
+  readonly ranks: Int32Array
+  /** Whether some orders share an orderId (their payments of one day are then ordered by nominal date). */
+  readonly sharedIds: boolean
+  /** The orders that cannot be projected, in input order. */
+  readonly skipped: Array<Skipped>
+}
+
+/** One plain payment: an order's shared fields and one occurrence (every field an own property). */
+export const payment = (t: Template, k: number, nominal: number, execution: number): Payment.Payment => ({
+  orderId: t.orderId,
+  k,
+  nominalDate: nominal as LocalDate.LocalDate,
+  executionDate: execution as LocalDate.LocalDate,
+  amount: t.amount,
+  currency: t.currency,
+  debtorIban: t.debtorIban,
+  creditorIban: t.creditorIban,
+  creditorName: t.creditorName
+})
+
+const orderIdOf = (o: unknown): string | undefined => {
+  const id = typeof o === "object" && o !== null ? (o as { orderId?: unknown }).orderId : undefined
+  return typeof id === "string" ? id : undefined
+}
+
+/** The orders that cannot be projected, with their reasons, in input order. */
+export const skippedOf = (orders: Iterable<Order>, options: Occurrence.Options | undefined): Array<Skipped> => {
+  const out: Array<Skipped> = []
+  for (const order of orders) {
+    const r = Occurrence.makePlan(order, options)
+    if (Result.isFailure(r)) out.push({ orderId: orderIdOf(order), reason: r.failure.reason })
+  }
+  return out
+}
+
+/**
+ * The one ordering of orders: by orderId (UTF-16 code units; an order without a string orderId sorts first),
+ * then by input position.
+ */
+export const compareIds =
+  (ids: ReadonlyArray<string | undefined>) =>
+  (a: number, b: number): number => {
+    const x = ids[a]
+    const y = ids[b]
+    if (x !== y) {
+      if (x === undefined) return -1
+      if (y === undefined) return 1
+      return x < y ? -1 : 1
+    }
+    return a - b
+  }
+
+/** The longest prefix every string shares, as a length. */
+const commonPrefix = (ids: ReadonlyArray<string>): number => {
+  const first = ids[0]!
+  let length = first.length
+  for (let i = 1; i < ids.length && length > 0; i++) {
+    const id = ids[i]!
+    let j = 0
+    const max = Math.min(length, id.length)
+    while (j < max && id.charCodeAt(j) === first.charCodeAt(j)) j++
+    length = j
+  }
+  return length
+}
+
+/** How many code units after the common prefix the numeric keys may read at most. */
+const KEY_DEPTH = 16
+
+/**
+ * The positions of `ids` in {@link compareIds} order, for at least two strings. Each string gets a number that
+ * orders as the string does over its first code units after the common prefix (each unit by its rank among the
+ * units that occur there, 0 past the end), with the position in the low bits: one native numeric sort orders
+ * them, and only runs of equal keys are compared as strings afterwards.
+ */
+const sortedIndex = (ids: ReadonlyArray<string>): Int32Array => {
+  const n = ids.length
+  const compare = compareIds(ids)
+  const prefix = commonPrefix(ids)
+  const rank = new Int32Array(65536)
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!
+    const end = Math.min(id.length, prefix + KEY_DEPTH)
+    for (let j = prefix; j < end; j++) rank[id.charCodeAt(j)] = 1
+  }
+  let units = 0
+  for (let c = 0; c < 65536; c++) if (rank[c] === 1) rank[c] = ++units
+  const unitBits = Math.ceil(Math.log2(units + 1))
+  const positionBits = Math.max(1, Math.ceil(Math.log2(n)))
+  const depth = Math.min(KEY_DEPTH, Math.floor((53 - positionBits) / Math.max(1, unitBits)))
+  const index = new Int32Array(n)
+  if (depth < 2) {
+    for (let i = 0; i < n; i++) index[i] = i
+    return index.sort(compare)
+  }
+  const unitScale = 2 ** unitBits
+  const positionScale = 2 ** positionBits
+  const keys = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!
+    let key = 0
+    for (let j = prefix; j < prefix + depth; j++) key = key * unitScale + (j < id.length ? rank[id.charCodeAt(j)]! : 0)
+    keys[i] = key * positionScale + i
+  }
+  keys.sort()
+  for (let x = 0; x < n; x++) index[x] = keys[x]! % positionScale
+  // runs of equal keys agree on the keyed units: only longer strings can still be out of order
+  for (let x = 0; x < n; ) {
+    const key = Math.floor(keys[x]! / positionScale)
+    let y = x + 1
+    let sorted = true
+    while (y < n && Math.floor(keys[y]! / positionScale) === key) {
+      if (compare(index[y - 1]!, index[y]!) > 0) sorted = false
+      y++
+    }
+    if (!sorted) index.subarray(x, y).sort(compare)
+    x = y
+  }
+  return index
+}
+
+/**
+ * The planning loop: sorts the orders by {@link compareIds} (a linear check first: input already in order is
+ * kept), then plans each once, in that order, so that the plans are allocated in the order every pass reads
+ * them. Equal debtor IBANs and currencies become one string each.
+ */
+export const plan = (orders: Iterable<Order>, window: Window, options: Occurrence.Options | undefined): Plans => {
+  const list = Array.isArray(orders) ? (orders as ReadonlyArray<Order>) : Array.from(orders)
+  const n = list.length
+  const ids = new Array<string | undefined>(n)
+  let inOrder = true
+  let allStrings = true
+  for (let i = 0; i < n; i++) {
+    const id = orderIdOf(list[i])
+    ids[i] = id
+    if (id === undefined) allStrings = false
+    else if (i > 0 && inOrder && ids[i - 1] !== undefined && ids[i - 1]! > id) inOrder = false
+  }
+  let index: Int32Array | undefined
+  if (!allStrings) {
+    index = new Int32Array(n)
+    for (let i = 0; i < n; i++) index[i] = i
+    index.sort(compareIds(ids))
+  } else if (!inOrder && n > 1) {
+    index = sortedIndex(ids as ReadonlyArray<string>)
+  }
+  const strings = new Map<string, string>()
+  const intern = (s: string): string => {
+    const known = strings.get(s)
+    if (known !== undefined) return known
+    strings.set(s, s)
+    return s
+  }
+  const plans: Array<Occurrence.Plan> = []
+  const starts: Array<number> = []
+  const templates: Array<Template> = []
+  const ranks: Array<number> = []
+  const skipped: Array<{ at: number; skipped: Skipped }> = []
+  let sharedIds = false
+  let lastId: string | undefined
+  for (let x = 0; x < n; x++) {
+    const i = index === undefined ? x : index[x]!
+    const order = list[i]!
+    const r = Occurrence.makePlan(order, options)
+    if (Result.isFailure(r)) {
+      skipped.push({ at: i, skipped: { orderId: ids[i], reason: r.failure.reason } })
+      continue
+    }
+    const m = plans.length
+    const id = order.orderId
+    if (m > 0 && id === lastId) {
+      sharedIds = true
+      ranks.push(ranks[m - 1]!)
+    } else {
+      ranks.push(m)
+    }
+    lastId = id
+    const next = order.nextDate
+    plans.push(r.success)
+    starts.push(next !== undefined && next > window.from ? next : window.from)
+    const value = order.instructedAmount.value
+    templates.push({
+      orderId: id,
+      amount: value,
+      currency: intern(order.instructedAmount.currency),
+      debtorIban: intern(order.debtor.iban),
+      creditorIban: order.creditor.iban,
+      creditorName: order.creditor.name
+    })
+  }
+  if (index !== undefined) skipped.sort((a, b) => a.at - b.at)
+  return {
+    plans,
+    starts: Int32Array.from(starts),
+    templates,
+    ranks: Int32Array.from(ranks),
+    sharedIds,
+    skipped: skipped.map((s) => s.skipped)
+  }
+}
+
+/**
+ * The one ordering of payments of one execution day, given as positions `from..to` (exclusive) of columns
+ * already in planned-order order: orders sharing an orderId (equal ranks, adjacent) are put in nominal-date
+ * order, stable. `swap` exchanges two positions of the caller's columns.
+ */
+export const orderSameIds = (
+  ranks: Int32Array,
+  orderAt: (x: number) => number,
+  nominalAt: (x: number) => number,
+  from: number,
+  to: number,
+  move: (permutation: ReadonlyArray<number>, start: number) => void
+): void => {
+  for (let x = from; x < to; ) {
+    const r = ranks[orderAt(x)]!
+    let y = x + 1
+    while (y < to && ranks[orderAt(y)] === r) y++
+    if (y - x > 1) {
+      const run = Array.from({ length: y - x }, (_, j) => x + j)
+      run.sort((a, b) => nominalAt(a) - nominalAt(b) || a - b)
+      move(run, x)
+    }
+    x = y
+  }
+}
