@@ -5,7 +5,7 @@
  * default draws on `TokenService`, and a caller may hand in a token from strong customer authentication.
  */
 import { AccessToken } from "@tppkit/core"
-import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Redacted, Result } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Exit, Layer, Redacted, Result } from "effect"
 import { BankConfig, type Environment } from "./BankConfig.ts"
 import { BankError, type MalformedResponse, type Operation } from "./BankError.ts"
 import { BankTransport } from "./BankTransport.ts"
@@ -67,10 +67,14 @@ interface Issued {
   readonly keepUntil: number
 }
 
-/** A token the service hands out without asking the cache, until `keepUntil`. */
-interface Hot {
-  readonly token: Exit.Exit<Token>
-  readonly keepUntil: number
+/** The cache entry of one scope set: the request in flight, then its token until `keepUntil`. */
+interface Entry {
+  /** Completed with the request's token or failure; awaited by the callers that came while it was in flight. */
+  readonly pending: Deferred.Deferred<Token, BankError>
+  /** The token as a ready exit, once the request succeeded. */
+  ready: Exit.Exit<Token> | undefined
+  /** Until when `ready` is handed out, in epoch milliseconds by `Clock`. */
+  keepUntil: number
 }
 
 /** The longest token lifetime believed: one day (the document's tokens live 1200 s). */
@@ -210,48 +214,52 @@ export class TokenService extends Context.Service<
           }
         })
 
-      const cache = yield* Cache.makeWith(
-        (key: string) =>
-          Retry.retrying(config.retry, () => requestToken(key)).pipe(
-            // traced where a token is really requested, not on every cache hit
-            Effect.withSpan("TokenService.request", { attributes: { scope: key } }, { captureStackTrace: false })
-          ),
-        {
-          capacity: 64,
-          timeToLive: (exit) => (Exit.isSuccess(exit) ? Duration.millis(exit.value.keepMillis) : Duration.zero)
-        }
-      )
-      // In front of the cache, which stays the one place that requests tokens (one request for concurrent
-      // callers, time to live): the token of each scope set as a ready exit, read with one clock reading. It is
-      // refreshed from the cache and dropped on `invalidate`; a generation count per scope set keeps a lookup
-      // that started before an `invalidate` from putting the refused token back.
-      const hot = new Map<string, Hot>()
-      const generations = new Map<string, number>()
-      const fromCache = (key: string): Effect.Effect<Token, BankError> => {
-        const generation = generations.get(key) ?? 0
-        return Effect.map(Cache.get(cache, key), (issued) => {
-          if ((generations.get(key) ?? 0) === generation) {
-            hot.set(key, { token: Exit.succeed(issued.token), keepUntil: issued.keepUntil })
-          }
-          return issued.token
-        })
+      // The one token cache: per scope set, the shared request while it is in flight (concurrent callers wait for
+      // it), then its token as a ready exit until `keepUntil` (read with one clock reading). The request runs in
+      // the layer's scope, so an interrupted caller does not cancel it for the others. A failure is not kept.
+      // `invalidate` drops the entry: a request already in flight still answers its waiters, but its token is
+      // not kept (the entry it would fill is no longer the scope set's).
+      const scope = yield* Effect.scope
+      const entries = new Map<string, Entry>()
+      const requested = (key: string): Effect.Effect<Token, BankError> => {
+        const entry: Entry = { pending: Deferred.makeUnsafe<Token, BankError>(), ready: undefined, keepUntil: 0 }
+        // at most 64 scope sets: the oldest is forgotten first
+        if (entries.size >= 64) entries.delete(entries.keys().next().value as string)
+        entries.set(key, entry)
+        const request = Retry.retrying(config.retry, () => requestToken(key)).pipe(
+          // traced where a token is really requested, not on every cache hit
+          Effect.withSpan("TokenService.request", { attributes: { scope: key } }, { captureStackTrace: false }),
+          Effect.onExit((exit) =>
+            Effect.sync(() => {
+              const current = entries.get(key) === entry
+              if (Exit.isSuccess(exit)) {
+                if (current) {
+                  entry.ready = Exit.succeed(exit.value.token)
+                  entry.keepUntil = exit.value.keepUntil
+                }
+                Deferred.doneUnsafe(entry.pending, Exit.succeed(exit.value.token))
+              } else {
+                if (current) entries.delete(key)
+                Deferred.doneUnsafe(entry.pending, Exit.failCause(exit.cause))
+              }
+            })
+          )
+        )
+        return Effect.andThen(Effect.forkIn(request, scope), Deferred.await(entry.pending))
       }
       return TokenService.of({
         get: (scopes) => {
           const key = keyOf(scopes)
           return Effect.clockWith((clock) => {
-            const entry = hot.get(key)
-            return entry !== undefined && clock.currentTimeMillisUnsafe() < entry.keepUntil
-              ? entry.token
-              : fromCache(key)
+            const entry = entries.get(key)
+            if (entry === undefined) return requested(key)
+            if (entry.ready === undefined) return Deferred.await(entry.pending)
+            return clock.currentTimeMillisUnsafe() < entry.keepUntil ? entry.ready : requested(key)
           })
         },
         invalidate: (scopes) =>
-          Effect.suspend(() => {
-            const key = keyOf(scopes)
-            hot.delete(key)
-            generations.set(key, (generations.get(key) ?? 0) + 1)
-            return Cache.invalidate(cache, key)
+          Effect.sync(() => {
+            entries.delete(keyOf(scopes))
           })
       })
     })
