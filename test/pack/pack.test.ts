@@ -220,5 +220,10 @@ describe("packed packages in a fresh npm project", { timeout: 120_000 }, () => {
     expect(result.code).toBe(1)
     expect(result.stdout).toBe("")
     expect(result.stderr).toMatch(/^tppkit: needs Node\.js 22\.19 or newer; .+ is 20\.11\.1\n$/)
+    const json = await run(process.execPath, ["--require", preload, bin, "project", "--format", "json"], app)
+    expect(json.code).toBe(1)
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { kind: "failure", message: expect.stringMatching(/^needs Node\.js 22\.19 or newer; /), exitCode: 1 }
+    })
   })
 })

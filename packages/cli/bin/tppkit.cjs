@@ -1,16 +1,25 @@
 #!/usr/bin/env node
 // The `tppkit` executable as installed by npm. Deliberately old-fashioned JavaScript, so that any Node can parse
 // it: it checks the Node version first and only then loads the command (dist/bin.js), which needs Node >= 22.19.
+// A failure here is one line on stderr (one JSON line with `--format json`, as the command's own) and exit code 1.
 "use strict"
 var required = "22.19"
 var version = String(process.versions.node)
 var have = version.split(".").map(Number)
 var need = required.split(".").map(Number)
-if (have[0] < need[0] || (have[0] === need[0] && have[1] < need[1])) {
-  process.stderr.write("tppkit: needs Node.js " + required + " or newer; " + process.execPath + " is " + version + "\n")
+var fail = (message) => {
+  var args = process.argv.slice(2)
+  var json = args.indexOf("--format=json") >= 0 || args.join(" ").indexOf("--format json") >= 0
+  process.stderr.write(
+    json
+      ? JSON.stringify({ error: { kind: "failure", message: message, exitCode: 1 } }) + "\n"
+      : "tppkit: " + message + "\n"
+  )
   process.exit(1)
 }
+if (have[0] < need[0] || (have[0] === need[0] && have[1] < need[1])) {
+  fail("needs Node.js " + required + " or newer; " + process.execPath + " is " + version)
+}
 import("../dist/bin.js").catch((error) => {
-  process.stderr.write("tppkit: could not start: " + String(error instanceof Error ? error.message : error) + "\n")
-  process.exit(1)
+  fail("could not start: " + String(error instanceof Error ? error.message : error))
 })

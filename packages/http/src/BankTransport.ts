@@ -6,7 +6,7 @@
  */
 import { Cause, Context, Duration, Effect, Layer, Redacted, Stream } from "effect"
 import { HttpClient, type HttpClientError, HttpClientRequest } from "effect/http"
-import { Agent, type Dispatcher } from "undici"
+import type { Dispatcher } from "undici"
 import type { Tls } from "./BankConfig.ts"
 import { ResponseTooLarge, TransportFailure } from "./BankError.ts"
 
@@ -431,6 +431,8 @@ export class BankTransport extends Context.Service<
         const tls = options?.tls
         const maxHeader = options?.maxHeaderBytes ?? 32 << 10
         const secure = { clientCertificate: tls?.cert !== undefined }
+        // loaded here, not at the top: importing @tppkit/http never fails for a transport that is not used
+        const { Agent } = yield* Effect.promise(() => import("undici"))
         const agent = yield* Effect.acquireRelease(
           Effect.sync(
             () =>
