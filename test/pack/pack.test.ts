@@ -64,7 +64,8 @@ const run = (file: string, args: ReadonlyArray<string>, cwd: string, env = clean
   new Promise((resolve) => {
     execFile(file, [...args], { cwd, env, maxBuffer: 16 * 1024 * 1024, timeout: 240_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
-      resolve({ code, stdout, stderr })
+      // a command that could not start (npm missing: ENOENT) says so instead of an empty stderr
+      resolve({ code, stdout, stderr: error !== null && stderr === "" ? `${file}: ${error.message}` : stderr })
     })
   })
 
