@@ -1,13 +1,16 @@
 import { join } from "node:path"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Cli } from "@tppkit/cli"
+import { Cli, Style } from "@tppkit/cli"
 import { Effect, Sink, Stdio, Stream } from "effect"
 import { describe, expect, it } from "vitest"
 
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name)
 
 /** Runs the command in-process with captured stdout/stderr. */
-const run = async (args: ReadonlyArray<string>, options: { stdin?: string; stderrIsTerminal?: boolean } = {}) => {
+const run = async (
+  args: ReadonlyArray<string>,
+  options: { stdin?: string; stderrIsTerminal?: boolean; stdoutIsTerminal?: boolean } = {}
+) => {
   const out: Array<string> = []
   const err: Array<string> = []
   const collect = (into: Array<string>) => () =>
@@ -21,7 +24,8 @@ const run = async (args: ReadonlyArray<string>, options: { stdin?: string; stder
     stdout: collect(out),
     stderr: collect(err),
     stdin: Stream.make(new TextEncoder().encode(options.stdin ?? "")),
-    stderrIsTerminal: Effect.succeed(options.stderrIsTerminal ?? false)
+    stderrIsTerminal: Effect.succeed(options.stderrIsTerminal ?? false),
+    stdoutIsTerminal: Effect.succeed(options.stdoutIsTerminal ?? false)
   })
   const code = await Effect.runPromise(Cli.main(args).pipe(Effect.provide(stdio), Effect.provide(NodeServices.layer)))
   return { code, stdout: out.join(""), stderr: err.join("") }
@@ -78,6 +82,51 @@ describe("Cli.main in-process", () => {
     expect(quiet.stdout.split("\r\n")).toHaveLength(1001 + 2)
     const tty = await run(args, { stdin: manyOrders(1001), stderrIsTerminal: true })
     expect(tty.stderr).toContain("projecting 1001 standing orders")
+  })
+
+  it("the progress line is live: rewritten in place with the payments so far, erased at the end", async () => {
+    const args = ["project", "--orders", "-", "--from", "2026-01-01", "--to", "2026-12-31", "--format", "csv"]
+    const tty = await run(args, { stdin: manyOrders(300), stderrIsTerminal: true })
+    expect(tty.code).toBe(0)
+    const updates = tty.stderr.split("\r\u001b[K")
+    expect(updates[0]).toBe("")
+    expect(updates[1]).toBe("projecting 300 standing orders… 0 payments")
+    expect(updates[updates.length - 1]).toBe("") // erased: the terminal is left clean
+    expect(tty.stderr).not.toContain("\n")
+    // with stdout on the same terminal, the line is erased before the first output and never comes back
+    const both = await run(args, { stdin: manyOrders(300), stderrIsTerminal: true, stdoutIsTerminal: true })
+    expect(both.stderr).toBe("\r\u001b[Kprojecting 300 standing orders… 0 payments\r\u001b[K")
+  })
+
+  it("colours a table on a terminal, honouring NO_COLOR and FORCE_COLOR, never in a pipe", async () => {
+    const saved = { NO_COLOR: process.env.NO_COLOR, FORCE_COLOR: process.env.FORCE_COLOR }
+    const restore = () => {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+      }
+    }
+    const esc = "\u001b["
+    try {
+      delete process.env.NO_COLOR
+      delete process.env.FORCE_COLOR
+      const terminal = await run(projectFixture("table"), { stdoutIsTerminal: true })
+      expect(terminal.stdout).toContain(`${esc}1m`)
+      const pipe = await run(projectFixture("table"))
+      expect(pipe.stdout).not.toContain(esc)
+      expect(Style.strip(terminal.stdout)).toBe(pipe.stdout)
+      process.env.NO_COLOR = "1"
+      expect((await run(projectFixture("table"), { stdoutIsTerminal: true })).stdout).not.toContain(esc)
+      delete process.env.NO_COLOR
+      process.env.FORCE_COLOR = "1"
+      expect((await run(projectFixture("table"))).stdout).toContain(esc)
+      const failed = await run(["project", "--orders", "no/such.json", "--from", "2024-01-01", "--to", "2024-01-02"])
+      expect(failed.stderr.startsWith(`${esc}1m${esc}31mtppkit:`)).toBe(true)
+      process.env.FORCE_COLOR = "0"
+      expect((await run(projectFixture("table"), { stdoutIsTerminal: true })).stdout).not.toContain(esc)
+    } finally {
+      restore()
+    }
   })
 
   it("an invalid invocation is one line plus a hint, exit 2; no arguments shows the help only", async () => {

@@ -127,6 +127,17 @@ describe("exit codes and JSON failures", { timeout: 90_000 }, () => {
     )
   })
 
+  it("colour: never in a pipe, unless FORCE_COLOR asks for it; NO_COLOR wins", async () => {
+    const args = check(EUR_NO_CONSENT, "1")
+    const pipe = await tppkit(args, { env: { ...env, NO_COLOR: "" } })
+    expect(pipe.stderr).not.toContain("\u001b[")
+    const forced = await tppkit(args, { env: { ...env, NO_COLOR: undefined, FORCE_COLOR: "1" } })
+    expect(forced.code).toBe(5)
+    expect(forced.stderr.startsWith("\u001b[1m\u001b[31mtppkit:\u001b[39m\u001b[22m balance check POST")).toBe(true)
+    const both = await tppkit(args, { env: { ...env, NO_COLOR: "1", FORCE_COLOR: "1" } })
+    expect(both.stderr).not.toContain("\u001b[")
+  })
+
   it("--verbose shows the typed cause chain, not a stack", async () => {
     const run = await tppkit([...check(EUR_NO_CONSENT, "1"), "--verbose"], { env })
     expect(run.code).toBe(5)

@@ -68,7 +68,8 @@ export const main = (args: ReadonlyArray<string>) =>
       yield* Output.errorLine(Failure.json(outcome, verbose ? Failure.chain(exit.cause) : undefined))
       return outcome.exitCode
     }
-    yield* Output.errorLine(`tppkit: ${outcome.message}`)
+    const style = yield* Output.stderrStyle
+    yield* Output.errorLine(`${style.bold(style.red("tppkit:"))} ${outcome.message}`)
     if (outcome.helpHint) yield* Output.errorLine(`Run "tppkit ${commandPathOf(args)}--help" for usage.`)
     if (verbose)
       yield* Output.errorLine(

@@ -9,8 +9,9 @@
 import { type BusinessDayConvention, Calendar, type Currency, Iban, LocalDate, Money } from "@tppkit/core"
 import { BankClient, type BankError, TokenService } from "@tppkit/http"
 import { Sandbox } from "@tppkit/sandbox"
-import { CashFlow, FundsCheck, type Payment, Projection } from "@tppkit/schedule"
+import { CashFlow, FundsCheck, type Payment } from "@tppkit/schedule"
 import { BigDecimal, DateTime, Effect, FileSystem, Layer, Stream } from "effect"
+import * as Calendars from "./Calendars.ts"
 import * as Connection from "./Connection.ts"
 import * as DemoReport from "./DemoReport.ts"
 import * as Failure from "./Failure.ts"
@@ -40,7 +41,8 @@ const indent = (lines: ReadonlyArray<string>, prefix = INDENT): string =>
 const say = (text: string, first = INDENT, rest = `${first}  `) =>
   Output.line(Render.wrap(text, Render.WIDTH, first, rest).join("\n"))
 
-const heading = (n: number, title: string) => Output.line(`\n${n}. ${title}`)
+const heading = (n: number, title: string) =>
+  Effect.flatMap(Output.stdoutStyle, (style) => Output.line(`\n${style.bold(`${n}. ${title}`)}`))
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 
@@ -88,8 +90,8 @@ export const run = (options: Options = {}) =>
     const now = yield* DateTime.now
     const today = todayOf(now)
     const psu = { ...Connection.defaultPsu, lastLoggedTime: now }
-    const calendar = Calendar.target
-    const calendarName = "target"
+    const calendar = Calendar.target // the funds check counts working days on TARGET
+    const calendarName = Calendars.AUTO
     const convention: BusinessDayConvention.BusinessDayConvention = "following"
     const consentOf = new Map(info.accounts.map((a) => [a.iban, a.consent]))
 
@@ -162,12 +164,17 @@ export const run = (options: Options = {}) =>
     )
 
     const to = LocalDate.addDays(today, HORIZON_DAYS - 1)
-    const projection = Projection.project(orders, { from: today, to }, { calendar, convention })
+    // each payment on its currency's calendar (`--calendar auto`): EUR TARGET, CZK Czech banking days
+    const projected = Calendars.lazyByCurrency(orders, { from: today, to }, (c) => Calendars.forCurrency(c).calendar, {
+      convention
+    })
+    const projection = { payments: Array.from(projected.payments), skipped: projected.skipped }
     const payments = projection.payments
     const moved = payments.reduce((n, p) => n + (p.nominalDate === p.executionDate ? 0 : 1), 0)
     yield* heading(4, `Upcoming payments ${LocalDate.format(today)} to ${LocalDate.format(to)} (${HORIZON_DAYS} days)`)
     yield* say(
-      `${plural(payments.length, "payment")} (calendar target, convention following), ` +
+      `${plural(payments.length, "payment")} (calendar auto: TARGET for EUR, Czech banking days for CZK; ` +
+        `convention following), ` +
         `${moved} of them moved off a weekend or holiday; the first ${Math.min(LISTED_PAYMENTS, payments.length)}:`
     )
     yield* Output.line(indent(Render.paymentTable(payments.slice(0, LISTED_PAYMENTS), INNER)))

@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Stdio, Stream } from "effect"
+import { Clock, Effect, Stdio, Stream } from "effect"
+import * as Style from "./Style.ts"
 
 /**
  * Writes text to stdout as is (add the final newline yourself). A closed stdout (a reader such as `head` that
@@ -16,8 +17,14 @@ export const write = (text: string): Effect.Effect<void, never, Stdio.Stdio> =>
     yield* Stream.run(Stream.succeed(text), stdio.stdout())
   }).pipe(Effect.ignore)
 
-/** Writes text pieces to stdout in batches of about 64 KiB, consuming the pieces only as fast as stdout drains. */
-export const writeAll = (pieces: Iterable<string>): Effect.Effect<void, never, Stdio.Stdio> =>
+/**
+ * Writes text pieces to stdout in batches of about 64 KiB, consuming the pieces only as fast as stdout drains;
+ * `beforeBatch` runs when a batch is ready, before it is written (e.g. to update or erase a progress line).
+ */
+export const writeAll = (
+  pieces: Iterable<string>,
+  beforeBatch: Effect.Effect<void, never, Stdio.Stdio> = Effect.void
+): Effect.Effect<void, never, Stdio.Stdio> =>
   Effect.gen(function* () {
     const stdio = yield* Stdio.Stdio
     const batches = function* () {
@@ -31,7 +38,10 @@ export const writeAll = (pieces: Iterable<string>): Effect.Effect<void, never, S
       }
       if (buffer.length > 0) yield buffer
     }
-    yield* Stream.run(Stream.fromIterable(batches(), { chunkSize: 1 }), stdio.stdout())
+    yield* Stream.run(
+      Stream.fromIterable(batches(), { chunkSize: 1 }).pipe(Stream.tap(() => beforeBatch)),
+      stdio.stdout()
+    )
   }).pipe(Effect.ignore)
 
 /** Writes one line (a newline is appended) to stdout. */
@@ -50,6 +60,56 @@ export const progress = (text: string): Effect.Effect<void, never, Stdio.Stdio> 
     const stdio = yield* Stdio.Stdio
     if (yield* stdio.stderrIsTerminal) yield* errorLine(text)
   })
+
+/** ANSI "carriage return, then erase to the end of the line": a live line is rewritten in place. */
+const REWRITE = "\r\u001b[K"
+
+/**
+ * A live progress line on stderr, rewritten in place, when stderr is a terminal (nothing otherwise): `update`
+ * shows a new text (at most every 100 ms unless `force`), `done` erases the line so that the next output starts
+ * clean.
+ */
+export interface ProgressLine {
+  readonly update: (text: string, force?: boolean) => Effect.Effect<void, never, Stdio.Stdio>
+  readonly done: Effect.Effect<void, never, Stdio.Stdio>
+}
+
+/** Starts a live progress line (see {@link ProgressLine}). */
+export const progressLine: Effect.Effect<ProgressLine, never, Stdio.Stdio> = Effect.gen(function* () {
+  const stdio = yield* Stdio.Stdio
+  const live = yield* stdio.stderrIsTerminal
+  let last = Number.NEGATIVE_INFINITY
+  let shown = false
+  const raw = (text: string) => Stream.run(Stream.succeed(text), stdio.stderr()).pipe(Effect.ignore)
+  return {
+    update: (text, force = false) =>
+      Effect.gen(function* () {
+        if (!live) return
+        const now = yield* Clock.currentTimeMillis
+        if (!force && now - last < 100) return
+        last = now
+        shown = true
+        yield* raw(`${REWRITE}${text}`)
+      }),
+    done: Effect.suspend(() => {
+      if (!live || !shown) return Effect.void
+      shown = false
+      return raw(REWRITE)
+    })
+  }
+})
+
+/** The styles for stdout: colour only in a terminal, honouring `NO_COLOR` and `FORCE_COLOR` (see `Style`). */
+export const stdoutStyle: Effect.Effect<Style.Style, never, Stdio.Stdio> = Effect.gen(function* () {
+  const stdio = yield* Stdio.Stdio
+  return Style.of(process.env, yield* stdio.stdoutIsTerminal)
+})
+
+/** The styles for stderr: colour only in a terminal, honouring `NO_COLOR` and `FORCE_COLOR` (see `Style`). */
+export const stderrStyle: Effect.Effect<Style.Style, never, Stdio.Stdio> = Effect.gen(function* () {
+  const stdio = yield* Stdio.Stdio
+  return Style.of(process.env, yield* stdio.stderrIsTerminal)
+})
 
 /** Reads all of stdin as UTF-8 text. */
 export const readStdin: Effect.Effect<string, string, Stdio.Stdio> = Effect.gen(function* () {

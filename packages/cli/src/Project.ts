@@ -8,6 +8,7 @@
 import { BusinessDayConvention, Calendar, LocalDate, Money, StandingOrder } from "@tppkit/core"
 import { Holidays, type Payment, Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
+import * as Calendars from "./Calendars.ts"
 import type * as Render from "./Render.ts"
 
 /** The projection settings after validation. */
@@ -17,6 +18,8 @@ export interface Settings {
   /** The calendar's label as reported: `weekends`, `target` or an upper-case country code. */
   readonly calendarName: string
   readonly calendar: Calendar.Calendar
+  /** With `--calendar auto`: the calendar of each currency (`Calendars.forCurrency`); `calendar` is then unused. */
+  readonly calendarOfCurrency?: ((currency: string) => Calendar.Calendar) | undefined
   readonly convention: BusinessDayConvention.BusinessDayConvention
 }
 
@@ -55,7 +58,10 @@ export const calendarOf = (name: string): Result.Result<{ label: string; calenda
 
 const isConvention = Schema.is(BusinessDayConvention.BusinessDayConvention)
 
-/** Validates the typed settings: real dates, `from` not after `to`, a known calendar and convention. */
+/**
+ * Validates the typed settings: real dates, `from` not after `to`, a known calendar (or `auto`: each currency's
+ * own, see `Calendars`) and convention.
+ */
 export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
   Result.gen(function* () {
     const from = yield* parseDate("from", raw.from)
@@ -63,12 +69,16 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
     if (from > to) {
       return yield* Result.fail(`--from ${LocalDate.format(from)} is after --to ${LocalDate.format(to)}`)
     }
-    const { label, calendar } = yield* calendarOf(raw.calendar)
+    const auto = raw.calendar.trim().toLowerCase() === Calendars.AUTO
+    const { label, calendar } = auto
+      ? { label: Calendars.AUTO, calendar: Calendar.target }
+      : yield* calendarOf(raw.calendar)
     const extra: Array<LocalDate.LocalDate> = []
     for (const part of (raw.holidays ?? "").split(",")) {
       if (part.trim().length === 0) continue
       extra.push(yield* parseDate("holidays", part))
     }
+    const resolve = auto ? Calendars.resolver(extra) : undefined
     const convention = raw.convention.trim()
     if (!isConvention(convention)) {
       return yield* Result.fail(
@@ -80,6 +90,7 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
       to,
       calendarName: label,
       calendar: extra.length === 0 ? calendar : Calendar.withHolidays(calendar, extra),
+      ...(resolve === undefined ? {} : { calendarOfCurrency: (currency: string) => resolve(currency).calendar }),
       convention
     }
   })
@@ -140,11 +151,11 @@ export type Report = Render.ProjectionReport<Payment.Payment>
  * they are computed, so memory holds the orders' plans instead of every payment.
  */
 export const report = (decoded: Decoded, s: Settings): Report => {
-  const projected = Projection.lazy(
-    decoded.orders,
-    { from: s.from, to: s.to },
-    { calendar: s.calendar, convention: s.convention }
-  )
+  const window = { from: s.from, to: s.to }
+  const projected =
+    s.calendarOfCurrency === undefined
+      ? Projection.lazy(decoded.orders, window, { calendar: s.calendar, convention: s.convention })
+      : Calendars.lazyByCurrency(decoded.orders, window, s.calendarOfCurrency, { convention: s.convention })
   return {
     from: s.from,
     to: s.to,

@@ -25,7 +25,7 @@ export const projectCommand = Command.make(
     to: Flag.String("to").pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription("Last day of the window")),
     calendar: Flag.String("calendar").pipe(
       Flag.withDescription(
-        `${Calendar.builtIn.map((c) => c.name).join(", ")} or an ISO 3166 country code, e.g. SK (default ${Calendar.target.name})`
+        `${Calendar.builtIn.map((c) => c.name).join(", ")}, an ISO 3166 country code, e.g. SK, or auto: each currency's own (EUR target, CZK CZ, USD US …; default ${Calendar.target.name})`
       ),
       Flag.withDefault(Calendar.target.name)
     ),

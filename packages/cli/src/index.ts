@@ -6,6 +6,8 @@
 
 /** `tppkit token`, `tppkit balance-check` and `tppkit standing-orders`. */
 export * as BankCommands from "./BankCommands.ts"
+/** `--calendar auto`: the calendar of each payment's currency, and projecting with it. */
+export * as Calendars from "./Calendars.ts"
 /** The root command, `run` for programmatic use and `main` with one-line failures and exit codes. */
 export * as Cli from "./Cli.ts"
 /** Connection and PSU flags of the bank commands, with `TPPKIT_*` fallbacks. */
@@ -30,5 +32,7 @@ export * as ProjectCommand from "./ProjectCommand.ts"
 export * as Render from "./Render.ts"
 /** The `tppkit sandbox` command (mock bank on loopback). */
 export * as SandboxCommand from "./SandboxCommand.ts"
+/** Colour for terminals, honouring NO_COLOR and FORCE_COLOR. */
+export * as Style from "./Style.ts"
 /** The command's version. */
 export * as Version from "./Version.ts"

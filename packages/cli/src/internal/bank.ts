@@ -9,6 +9,7 @@ import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Render from "../Render.ts"
+import * as Style from "../Style.ts"
 import { clientLayerOf, scaToken, settingsOf, tokenLayerOf } from "./client.ts"
 
 // ---------------------------------------------------------------------------
@@ -170,11 +171,15 @@ export const balanceCheck = Effect.fn("tppkit.balanceCheck")(function* (
       })
     )
   }
+  const style = yield* Output.stdoutStyle
   yield* Output.line(
     Render.keyValues([
       ["IBAN", iban.success],
       ["Amount", `${Money.formatFixed2(amount.success)} ${currency.success}`],
-      ["Answer", reply.body.response === "APPR" ? "APPR (sufficient funds)" : "DECL (insufficient funds)"],
+      [
+        "Answer",
+        reply.body.response === "APPR" ? style.green("APPR (sufficient funds)") : style.red("DECL (insufficient funds)")
+      ],
       ["Date-time", String(reply.body.dateTime)],
       ["Request-ID", ids.requestId ?? ""],
       ["Response-ID", ids.responseId ?? ""]
@@ -221,14 +226,20 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
       })
       return [reply]
     }
-    return yield* client.standingOrders({ ...options, ...(pageSize === undefined ? {} : { pageSize }) }).pipe(
-      Stream.tap((reply) =>
-        Output.progress(
-          `page ${reply.body.page + 1}${reply.body.pageCount === undefined ? "" : ` of ${reply.body.pageCount}`}: ${reply.body.orders.length} orders`
-        )
-      ),
-      Stream.runCollect
-    )
+    const progress = yield* Output.progressLine
+    let listed = 0
+    const collected = yield* client
+      .standingOrders({ ...options, ...(pageSize === undefined ? {} : { pageSize }) })
+      .pipe(
+        Stream.tap((reply) => {
+          listed += reply.body.orders.length
+          const of = reply.body.pageCount === undefined ? "" : ` of ${reply.body.pageCount}`
+          return progress.update(`standing orders: page ${reply.body.page + 1}${of}, ${listed} orders`, true)
+        }),
+        Stream.runCollect,
+        Effect.ensuring(progress.done)
+      )
+    return collected
   }).pipe(Effect.provide(clientLayerOf(settings, target.budgetFile)), Effect.mapError(withAddress(settings)))
   const requested = Option.getOrUndefined(input.page)
   const listed = pages[0]?.body.pageCount
@@ -257,10 +268,13 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   const where = input.all
     ? `all ${pages.length} page(s)`
     : `page ${first?.body.page ?? 0}${pageCount === undefined ? "" : ` of ${pageCount} (zero-based)`}`
-  yield* Output.line(`${orders.length} standing order(s), ${where}`)
+  const style = yield* Output.stdoutStyle
+  yield* Output.line(style.bold(`${orders.length} standing order(s), ${where}`))
   if (orders.length > 0) {
-    yield* Output.line(Render.ordersTable(orders).join("\n"))
-    yield* Output.line(`\nTotals (one payment of each order)\n${Render.orderTotalsTable(orders).join("\n")}`)
+    yield* Output.line(Style.table(style, Render.ordersTable(orders)).join("\n"))
+    yield* Output.line(
+      `\n${style.bold("Totals (one payment of each order)")}\n${Style.table(style, Render.orderTotalsTable(orders)).join("\n")}`
+    )
   }
   const last = pages[pages.length - 1]
   if (last !== undefined) yield* Output.line(`Process-ID ${last.identity.processId ?? ""}`)

@@ -2,11 +2,12 @@
  * The work behind `tppkit project`, loaded only when the command runs (it pulls in the schedule package and the
  * holiday library): read the orders, validate the settings, project, print in the chosen format.
  */
-import { Effect, type Option, Result } from "effect"
+import { Effect, type Option, Result, Stdio } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as Render from "../Render.ts"
+import * as Style from "../Style.ts"
 import * as Files from "./files.ts"
 
 /** The parsed flags of `tppkit project`. */
@@ -45,11 +46,30 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   if (Result.isFailure(decoded)) {
     return yield* Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
   }
-  if (decoded.success.orders.length > 1000) {
-    yield* Output.progress(`projecting ${decoded.success.orders.length} standing orders…`)
+  const projected = Project.report(decoded.success, settings.success)
+  // a live line on a terminal's stderr: orders, then the payments rendered so far
+  const progress = yield* Output.progressLine
+  const orderCount = decoded.success.orders.length
+  let count = 0
+  const counted = function* () {
+    for (const p of projected.payments) {
+      count++
+      yield p
+    }
   }
-  const report = Project.report(decoded.success, settings.success)
+  const report = { ...projected, payments: counted() }
   const renderer: Render.ProjectionRenderer = Render.projectionRenderers[input.format]
   if (!renderer.listsSkipped) yield* warnSkipped(report.skipped)
-  return yield* Output.writeAll(renderer.render(report))
+  const note = () => `projecting ${orderCount} standing orders… ${count} payments`
+  yield* progress.update(note(), true)
+  const stdio = yield* Stdio.Stdio
+  // output to the terminal itself: the line is erased before the first output, never left between its lines
+  const toTerminal = yield* stdio.stdoutIsTerminal
+  const style = yield* Output.stdoutStyle
+  const pieces =
+    input.format === "table" && style.enabled
+      ? [...renderer.render(report)].map((text) => Style.table(style, text.split("\n")).join("\n"))
+      : renderer.render(report)
+  yield* Output.writeAll(pieces, toTerminal ? progress.done : Effect.suspend(() => progress.update(note())))
+  yield* progress.done
 })
