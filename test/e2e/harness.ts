@@ -25,6 +25,8 @@ export interface RunOptions {
   readonly stdin?: string
   readonly env?: Record<string, string | undefined>
   readonly timeoutMs?: number
+  /** Called with the process id once the process is spawned (e.g. to sample its memory). */
+  readonly onSpawn?: (pid: number) => void
 }
 
 /** Runs `tppkit <args>` and resolves when the process has exited (or was killed at the deadline). */
@@ -39,6 +41,7 @@ export const tppkit = (args: ReadonlyArray<string>, options: RunOptions = {}): P
       env,
       stdio: ["pipe", "pipe", "pipe"]
     })
+    if (child.pid !== undefined) options.onSpawn?.(child.pid)
     let stdout = ""
     let stderr = ""
     let timedOut = false

@@ -62,6 +62,13 @@ export const standingOrdersCommand = Command.make(
       Flag.optional
     ),
     all: Flag.Boolean("all").pipe(Flag.withDescription("Fetch every page (page size 100)"), Flag.withDefault(false)),
+    maxAge: Flag.String("max-age").pipe(
+      Flag.withMetavar("DURATION"),
+      Flag.withDescription(
+        "With --all and no customer present: accept a complete listing up to this old (e.g. 10m, 2h), costing no budget"
+      ),
+      Flag.optional
+    ),
     format
   },
   (input) => Effect.flatMap(loadImpl, (impl) => impl.standingOrders(input))

@@ -8,6 +8,7 @@
 import { Effect, Exit } from "effect"
 import { CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import { balanceCheckCommand, standingOrdersCommand, tokenCommand } from "./BankCommands.ts"
+import { budgetCommand } from "./BudgetCommand.ts"
 import { demoCommand } from "./DemoCommand.ts"
 import * as Failure from "./Failure.ts"
 import * as Output from "./Output.ts"
@@ -35,6 +36,7 @@ export const command = Command.make("tppkit").pipe(
     tokenCommand,
     balanceCheckCommand,
     standingOrdersCommand,
+    budgetCommand,
     sandboxCommand,
     demoCommand
   ])
@@ -89,6 +91,7 @@ const subcommandNames: ReadonlyArray<string> = [
   "token",
   "balance-check",
   "standing-orders",
+  "budget",
   "sandbox",
   "demo"
 ]

@@ -183,6 +183,10 @@ export const bankKind = (reason: { readonly _tag: string } & Record<string, unkn
       return "usage"
     case "BudgetExhausted":
       return "budget"
+    case "ListingIncomplete":
+      return "data"
+    case "BudgetStoreError":
+      return "configuration"
     default:
       return "failure"
   }

@@ -4,7 +4,7 @@
  */
 import { Currency, ErrorBody, Iban, Money, StandingOrder } from "@tppkit/core"
 import { BankClient, type BankConfig, type BankError, TokenService } from "@tppkit/http"
-import { Clock, Effect, Option, Redacted, Result, Stream } from "effect"
+import { Clock, Duration, Effect, Option, Redacted, Result, Stream } from "effect"
 import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -187,6 +187,16 @@ export const balanceCheck = Effect.fn("tppkit.balanceCheck")(function* (
   )
 })
 
+const ageUnits: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** `--max-age`: a whole number with a unit (s, m, h, d; also spelt out, e.g. "10 minutes"). */
+const parseAge = (text: string): Duration.Duration | undefined => {
+  const m = /^\s*(\d{1,9})\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)\s*$/i.exec(text)
+  if (m === null) return undefined
+  const unit = ageUnits[(m[2] ?? "").toLowerCase().startsWith("mi") ? "m" : ((m[2] ?? "s")[0]?.toLowerCase() ?? "s")]
+  return unit === undefined ? undefined : Duration.millis(Number(m[1]) * unit)
+}
+
 /** Runs `tppkit standing-orders`. */
 export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   input: BankInput & {
@@ -194,9 +204,20 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     readonly page: Option.Option<number>
     readonly pageSize: Option.Option<number>
     readonly all: boolean
+    readonly maxAge: Option.Option<string>
     readonly format: "table" | "json"
   }
 ) {
+  let maxAge: Duration.Duration | undefined
+  if (Option.isSome(input.maxAge)) {
+    maxAge = parseAge(input.maxAge.value)
+    if (maxAge === undefined) {
+      return yield* Failure.usage(
+        `--max-age ${JSON.stringify(input.maxAge.value)}: not a duration; give a number with s, m, h or d, e.g. 10m`
+      )
+    }
+    if (!input.all) return yield* Failure.usage("--max-age needs --all: only complete listings are kept")
+  }
   let iban: Iban.Iban | undefined
   if (Option.isSome(input.iban)) {
     const parsed = Iban.parse(input.iban.value)
@@ -228,17 +249,20 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     }
     const progress = yield* Output.progressLine
     let listed = 0
-    const collected = yield* client
-      .standingOrders({ ...options, ...(pageSize === undefined ? {} : { pageSize }) })
-      .pipe(
-        Stream.tap((reply) => {
-          listed += reply.body.orders.length
-          const of = reply.body.pageCount === undefined ? "" : ` of ${reply.body.pageCount}`
-          return progress.update(`standing orders: page ${reply.body.page + 1}${of}, ${listed} orders`, true)
-        }),
-        Stream.runCollect,
-        Effect.ensuring(progress.done)
-      )
+    const all = {
+      ...options,
+      ...(pageSize === undefined ? {} : { pageSize }),
+      ...(maxAge === undefined ? {} : { maxAge })
+    }
+    const collected = yield* client.standingOrders(all).pipe(
+      Stream.tap((reply) => {
+        listed += reply.body.orders.length
+        const of = reply.body.pageCount === undefined ? "" : ` of ${reply.body.pageCount}`
+        return progress.update(`standing orders: page ${reply.body.page + 1}${of}, ${listed} orders`, true)
+      }),
+      Stream.runCollect,
+      Effect.ensuring(progress.done)
+    )
     return collected
   }).pipe(Effect.provide(clientLayerOf(settings, target.budgetFile)), Effect.mapError(withAddress(settings)))
   const requested = Option.getOrUndefined(input.page)
@@ -265,8 +289,9 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     return yield* Output.line(JSON.stringify(body, null, 2))
   }
   const first = pages[0]
+  const takenAt = first?.snapshotTakenAt
   const where = input.all
-    ? `all ${pages.length} page(s)`
+    ? `all ${pages.length} page(s)${takenAt === undefined ? "" : `, a listing taken at ${takenAt} (--max-age: no budget spent)`}`
     : `page ${first?.body.page ?? 0}${pageCount === undefined ? "" : ` of ${pageCount} (zero-based)`}`
   const style = yield* Output.stdoutStyle
   yield* Output.line(style.bold(`${orders.length} standing order(s), ${where}`))

@@ -1,0 +1,27 @@
+/**
+ * `tppkit budget [--format json]`: the daily budget of unattended standing-order listings as the budget file
+ * holds it today, per consent (environment, bank, client, consent): used, left and when it resets. It reads the
+ * file only; a missing file means nothing was spent and is not created.
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import { Command, Flag } from "effect/cli"
+import * as Connection from "./Connection.ts"
+
+/** `tppkit budget [--budget-file FILE] [--format table|json]`. */
+export const budgetCommand = Command.make(
+  "budget",
+  {
+    budgetFile: Connection.flags.budgetFile,
+    format: Flag.Literals("format", ["table", "json"]).pipe(
+      Flag.withDescription("Output format (default table)"),
+      Flag.withDefault("table")
+    )
+  },
+  (input) =>
+    Effect.flatMap(
+      Effect.promise(() => import("./internal/budget.ts")),
+      (impl) => impl.budget(input)
+    )
+).pipe(Command.withDescription("Show today's daily budget of unattended listings per consent: used, left, reset"))

@@ -1,0 +1,76 @@
+/**
+ * The work behind `tppkit budget`, loaded only when it runs: today's counts from the budget file, per consent.
+ */
+import { existsSync } from "node:fs"
+import { BankConfig, Budget } from "@tppkit/http"
+import { DateTime, Effect, Option } from "effect"
+import * as Failure from "../Failure.ts"
+import * as Output from "../Output.ts"
+import * as Render from "../Render.ts"
+import { budgetStoreOf, defaultBudgetFile } from "./client.ts"
+
+/** One consent's budget today, as `tppkit budget` shows it. */
+export interface Row {
+  readonly environment: string
+  readonly baseUrl: string
+  readonly clientId: string
+  readonly consent: string
+  readonly used: number
+  readonly left: number
+  readonly resetsAt: string
+}
+
+/** Runs `tppkit budget`. */
+export const budget = Effect.fn("tppkit.budget")(function* (input: {
+  readonly budgetFile: Option.Option<string>
+  readonly format: "table" | "json"
+}) {
+  const given = Option.getOrUndefined(input.budgetFile)
+  const file = given ?? defaultBudgetFile()
+  const tuning = yield* Effect.mapError(BankConfig.tuningFromEnv, (e) =>
+    Failure.usage(`invalid environment: ${e.message}`)
+  )
+  const timeZone = tuning.budget?.timeZone ?? BankConfig.defaults.budget.timeZone
+  const limit = BankConfig.defaults.budget.dailyLimit
+  const { day, freesAt } = Budget.dayOf(yield* DateTime.now, timeZone)
+  // a file that does not exist holds nothing: reading it must not create it
+  const counts =
+    file === "memory" || !existsSync(file)
+      ? []
+      : yield* Effect.flatMap(Effect.service(Budget.BudgetStore), (store) => store.usages(day)).pipe(
+          Effect.provide(budgetStoreOf(file)),
+          Effect.mapError((e) => Failure.configuration(e.message, e))
+        )
+  const rows: Array<Row> = counts.map((c) => {
+    const parts = Budget.parseConsentKey(c.consentKey) ?? {
+      environment: "?",
+      baseUrl: "?",
+      clientId: "?",
+      consent: c.consentKey
+    }
+    return { ...parts, used: c.used, left: Math.max(0, limit - c.used), resetsAt: freesAt }
+  })
+  if (input.format === "json") {
+    return yield* Output.line(
+      JSON.stringify({ file, day, timeZone, limit, resetsAt: freesAt, consents: rows }, null, 2)
+    )
+  }
+  yield* Output.line(
+    `Daily budget of unattended listings: ${limit} calls per consent and day; ${day} in ${timeZone}, resets at ${freesAt}`
+  )
+  yield* Output.line(`File ${file}`)
+  if (rows.length === 0) return yield* Output.line("Nothing spent today.")
+  yield* Output.line(
+    Render.table(
+      [
+        { header: "Environment" },
+        { header: "Bank", flex: true },
+        { header: "Client", flex: true },
+        { header: "Consent", flex: true },
+        { header: "Used", align: "right" },
+        { header: "Left", align: "right" }
+      ],
+      rows.map((r) => [r.environment, r.baseUrl, r.clientId, r.consent, String(r.used), String(r.left)])
+    ).join("\n")
+  )
+})

@@ -1,0 +1,180 @@
+/**
+ * The budget as the command line uses it: `tppkit budget`, `--max-age`, ten concurrent unattended listings on one
+ * budget file against the mock bank, and the page bomb (bounded time and memory).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Journal, Sandbox } from "@tppkit/sandbox"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { pagingBank, start } from "../http/hostile.ts"
+import { tppkit } from "./harness.ts"
+
+let dir: string
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "tppkit-budget-e2e-"))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** A mock bank for one test, with options; closed by the returned function. */
+const bank = async (options: Sandbox.Options = {}) => {
+  const scope = await Effect.runPromise(Scope.make())
+  const context = await Effect.runPromise(
+    Layer.buildWithScope(Sandbox.layer(options), scope) as Effect.Effect<
+      Context.Context<Sandbox.SandboxInfo | Journal.Journal>,
+      unknown
+    >
+  )
+  const info = Context.get(context, Sandbox.SandboxInfo)
+  const journal = Context.get(context, Journal.Journal)
+  return {
+    info,
+    env: { TPPKIT_BASE_URL: info.baseUrl, TPPKIT_CLIENT_ID: info.clientId, TPPKIT_CLIENT_SECRET: "sandbox-secret" },
+    listingPages: () =>
+      journal
+        .entriesUnsafe()
+        .filter((e) => e.path.endsWith("/standingOrder"))
+        .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0),
+    close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}
+
+/** The peak resident set of a process so far (VmHWM), in bytes, or 0 when it has gone. */
+const peakRss = (pid: number): number => {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return m === null ? 0 : Number(m[1]) * 1024
+  } catch {
+    return 0
+  }
+}
+
+describe("tppkit budget", { timeout: 120_000 }, () => {
+  it("shows used, left and the reset per consent; a missing file is not created", async () => {
+    const b = await bank()
+    try {
+      const file = join(dir, "shown.sqlite")
+      const none = await tppkit(["budget", "--budget-file", file, "--format", "json"])
+      expect(none.code).toBe(0)
+      expect(JSON.parse(none.stdout).consents).toEqual([])
+      expect(existsSync(file)).toBe(false)
+      const listed = await tppkit(["standing-orders", "--page-size", "10", "--budget-file", file], { env: b.env })
+      expect(listed.code).toBe(0)
+      const json = await tppkit(["budget", "--budget-file", file, "--format", "json"])
+      expect(json.code).toBe(0)
+      const shown = JSON.parse(json.stdout)
+      expect(shown.limit).toBe(4)
+      expect(shown.consents).toEqual([
+        {
+          environment: "sandbox",
+          baseUrl: b.info.baseUrl,
+          clientId: b.info.clientId,
+          consent: b.info.clientId,
+          used: 1,
+          left: 3,
+          resetsAt: shown.resetsAt
+        }
+      ])
+      const table = await tppkit(["budget", "--budget-file", file])
+      expect(table.stdout).toMatch(/Used\s+Left/)
+      expect(table.stdout).toMatch(/sandbox\s.*\s1\s+3\n?$/m)
+    } finally {
+      await b.close()
+    }
+  })
+
+  it("--max-age serves a recent complete listing without spending budget", async () => {
+    const b = await bank()
+    try {
+      const file = join(dir, "maxage.sqlite")
+      const args = ["standing-orders", "--all", "--format", "json", "--budget-file", file]
+      const first = await tppkit(args, { env: b.env })
+      expect(first.code).toBe(0)
+      for (let i = 0; i < 3; i++) {
+        const again = await tppkit([...args, "--max-age", "10m"], { env: b.env })
+        expect(again.stderr).toBe("")
+        expect(again.code).toBe(0)
+        expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout))
+      }
+      expect(b.listingPages()).toEqual([0, 1])
+      const used = JSON.parse((await tppkit(["budget", "--budget-file", file, "--format", "json"])).stdout)
+      expect(used.consents[0].used).toBe(2)
+      const bad = await tppkit([...args, "--max-age", "soon"], { env: b.env })
+      expect(bad.code).toBe(2)
+    } finally {
+      await b.close()
+    }
+  })
+
+  it("ten concurrent unattended --all listings on one file: all exit 0 with the same list, the bank sees one listing", async () => {
+    // every request to the bank takes 2.5 s, so that the ten processes overlap the one listing in flight
+    const b = await bank({ faults: { rate: 1, kinds: ["delay"], delayMs: 2500 } })
+    try {
+      const file = join(dir, "ten.sqlite")
+      const started = Date.now()
+      const runs = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          tppkit(["standing-orders", "--all", "--format", "json", "--budget-file", file], {
+            env: b.env,
+            timeoutMs: 90_000
+          })
+        )
+      )
+      const seconds = (Date.now() - started) / 1000
+      for (const run of runs) {
+        expect(run.stderr).toBe("")
+        expect(run.code).toBe(0)
+      }
+      const lists = runs.map((r) => r.stdout)
+      expect(new Set(lists).size).toBe(1)
+      expect(JSON.parse(lists[0] ?? "{}").standingOrders.length).toBeGreaterThan(100)
+      expect(b.listingPages()).toEqual([0, 1])
+      console.log(`ten concurrent unattended listings: 10 of 10 exit 0 in ${seconds.toFixed(1)} s, bank saw pages 0, 1`)
+    } finally {
+      await b.close()
+    }
+  }, 120_000)
+})
+
+describe("the page bomb", { timeout: 60_000 }, () => {
+  for (const [name, pageCount] of [
+    ["pageCount 1,000,000,000", () => 1_000_000_000],
+    ["full pages with no pageCount", () => undefined]
+  ] as const) {
+    it(`${name}: one clear line within 15 s, peak RSS under 300 MB`, async () => {
+      const server = await start(pagingBank(pageCount), { maxRequests: 500, lifetimeMs: 50_000 })
+      let pid = 0
+      let peak = 0
+      const sampler = setInterval(() => {
+        if (pid !== 0) peak = Math.max(peak, peakRss(pid))
+      }, 25)
+      try {
+        const started = Date.now()
+        const run = await tppkit(["standing-orders", "--all", "--psu-last-logged-time", "now"], {
+          env: { TPPKIT_BASE_URL: server.baseUrl, TPPKIT_CLIENT_ID: "c", TPPKIT_CLIENT_SECRET: "s" },
+          timeoutMs: 30_000,
+          onSpawn: (p) => {
+            pid = p
+          }
+        })
+        const seconds = (Date.now() - started) / 1000
+        expect(run.timedOut).toBe(false)
+        expect(run.code).toBe(7)
+        const lines = run.stderr.trimEnd().split("\n")
+        expect(lines).toHaveLength(1)
+        expect(lines[0]).toMatch(/^tppkit: .*listing stopped after \d+ page\(s\).*limit of 100/)
+        expect(seconds).toBeLessThan(15)
+        expect(peak).toBeGreaterThan(0)
+        expect(peak).toBeLessThan(300 * 1024 * 1024)
+        const pages = server.received.filter((r) => !r.path.endsWith("/connect/token")).length
+        console.log(
+          `page bomb (${name}): ${pages} pages, ${seconds.toFixed(1)} s, peak RSS ${(peak / 2 ** 20).toFixed(0)} MB`
+        )
+      } finally {
+        clearInterval(sampler)
+        await server.close()
+      }
+    })
+  }
+})
