@@ -260,10 +260,10 @@ describe("tppkit standing-orders", { timeout: 90_000 }, () => {
     }
   })
 
-  it("a budget file that cannot be opened: one line naming the path, exit 1", async () => {
+  it("a budget file that cannot be opened: one line naming the path, exit 3 (configuration)", async () => {
     const file = "/nonexistent/dir/b.sqlite"
     const run = await tppkit(["standing-orders", "--page-size", "10", "--budget-file", file], { env })
-    expect(run.code).toBe(1)
+    expect(run.code).toBe(3)
     expect(oneLineError(run.stderr)).toContain(file)
   })
 
