@@ -225,7 +225,9 @@ class Exchanger implements Dispatcher.DispatchHandler {
   private settled = false
   /** Set when the exchange was given up (interruption, deadline, limit): a request not yet started is aborted on start. */
   private abandoned = false
-  private readonly timer: ReturnType<typeof setTimeout>
+  /** When the exchange is given up, in `performance.now()` milliseconds. */
+  readonly deadline: number
+  private readonly deadlines: Deadlines
 
   private readonly resume: (effect: Effect.Effect<Exchange, Failure>) => void
   private readonly timeout: Duration.Duration
@@ -241,7 +243,8 @@ class Exchanger implements Dispatcher.DispatchHandler {
     maxBody: number,
     maxHeader: number,
     where: string,
-    tls: { readonly clientCertificate: boolean } | undefined
+    tls: { readonly clientCertificate: boolean } | undefined,
+    deadlines: Deadlines
   ) {
     this.tls = tls
     this.resume = resume
@@ -249,9 +252,11 @@ class Exchanger implements Dispatcher.DispatchHandler {
     this.maxBody = maxBody
     this.maxHeader = maxHeader
     this.where = where
-    // the deadline of the whole exchange, connect to last byte, on a native timer: undici's own headers and body
-    // timeouts run on its coarse timers and fire up to a second late
-    this.timer = setTimeout(() => this.expire(), Math.max(1, Duration.toMillis(timeout)))
+    // the deadline of the whole exchange, connect to last byte, kept by the agent's one native timer: undici's own
+    // headers and body timeouts run on its coarse timers and fire up to a second late
+    this.deadline = performance.now() + Math.max(1, Duration.toMillis(timeout))
+    this.deadlines = deadlines
+    deadlines.add(this)
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -313,7 +318,7 @@ class Exchanger implements Dispatcher.DispatchHandler {
 
   /** Stops the exchange after the fiber was interrupted. */
   abort(): void {
-    clearTimeout(this.timer)
+    this.deadlines.delete(this)
     this.abandoned = true
     this.controller?.abort(new Error("interrupted"))
   }
@@ -325,7 +330,8 @@ class Exchanger implements Dispatcher.DispatchHandler {
     controller.abort(new Error("response too large"))
   }
 
-  private expire(): void {
+  /** Gives the exchange up at its deadline (called by `Deadlines`). */
+  expire(): void {
     this.settle(Effect.fail(timedOut(this.timeout, this.received)))
     this.abandoned = true
     this.controller?.abort(new Error("timed out"))
@@ -334,8 +340,56 @@ class Exchanger implements Dispatcher.DispatchHandler {
   private settle(effect: Effect.Effect<Exchange, Failure>): void {
     if (this.settled) return
     this.settled = true
-    clearTimeout(this.timer)
+    this.deadlines.delete(this)
     queueMicrotask(() => this.resume(effect))
+  }
+}
+
+/**
+ * The deadlines of the exchanges in flight on one agent, kept by one native timer armed for the earliest of them:
+ * a request adds itself and removes itself when it ends, and the timer is re-armed only when a new deadline is
+ * earlier than the armed one, or when it fires (then it gives up every exchange past its deadline and re-arms for
+ * the next). Sequential requests with the same timeout thus cost no timer operation each.
+ */
+class Deadlines {
+  private readonly active = new Set<Exchanger>()
+  private timer: ReturnType<typeof setTimeout> | undefined = undefined
+  private armedFor = Number.POSITIVE_INFINITY
+
+  add(exchanger: Exchanger): void {
+    this.active.add(exchanger)
+    if (exchanger.deadline < this.armedFor) this.arm(exchanger.deadline)
+  }
+
+  delete(exchanger: Exchanger): void {
+    this.active.delete(exchanger)
+  }
+
+  /** Stops the timer (the agent is closed). */
+  clear(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timer = undefined
+    this.armedFor = Number.POSITIVE_INFINITY
+  }
+
+  private arm(at: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.armedFor = at
+    this.timer = setTimeout(() => this.fire(), Math.max(1, Math.ceil(at - performance.now())))
+    // never what keeps a process alive: a request in flight holds its socket, which does
+    this.timer.unref()
+  }
+
+  private fire(): void {
+    this.timer = undefined
+    this.armedFor = Number.POSITIVE_INFINITY
+    const now = performance.now()
+    let next = Number.POSITIVE_INFINITY
+    for (const exchanger of this.active) {
+      if (exchanger.deadline <= now) exchanger.expire()
+      else if (exchanger.deadline < next) next = exchanger.deadline
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.arm(next)
   }
 }
 
@@ -433,6 +487,10 @@ export class BankTransport extends Context.Service<
         const secure = { clientCertificate: tls?.cert !== undefined }
         // loaded here, not at the top: importing @tppkit/http never fails for a transport that is not used
         const { Agent } = yield* Effect.promise(() => import("undici"))
+        const deadlines = yield* Effect.acquireRelease(
+          Effect.sync(() => new Deadlines()),
+          (d) => Effect.sync(() => d.clear())
+        )
         const agent = yield* Effect.acquireRelease(
           Effect.sync(
             () =>
@@ -463,7 +521,8 @@ export class BankTransport extends Context.Service<
                 maxBodyBytes,
                 maxHeader,
                 origin,
-                origin.startsWith("https:") ? secure : undefined
+                origin.startsWith("https:") ? secure : undefined,
+                deadlines
               )
               try {
                 if (target === undefined) throw new TypeError(`not a URL: ${outgoing.url}`)

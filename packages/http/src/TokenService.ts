@@ -63,18 +63,14 @@ interface Issued {
   readonly token: Token
   /** How long the cache may keep it: lifetime minus safety margin minus the time the request took. */
   readonly keepMillis: number
-  /** The same as an instant: when the request finished plus `keepMillis`, in epoch milliseconds by `Clock`. */
-  readonly keepUntil: number
 }
 
-/** The cache entry of one scope set: the request in flight, then its token until `keepUntil`. */
+/** The cache entry of one scope set: the request in flight, then its token for `keepMillis`. */
 interface Entry {
   /** Completed with the request's token or failure; awaited by the callers that came while it was in flight. */
   readonly pending: Deferred.Deferred<Token, BankError>
-  /** The token as a ready exit, once the request succeeded. */
+  /** The token as a ready exit, once the request succeeded (the entry is dropped when its time is up). */
   ready: Exit.Exit<Token> | undefined
-  /** Until when `ready` is handed out, in epoch milliseconds by `Clock`. */
-  keepUntil: number
 }
 
 /** The longest token lifetime believed: one day (the document's tokens live 1200 s). */
@@ -209,20 +205,21 @@ export class TokenService extends Context.Service<
               expiresIn,
               expiresAt: started + expiresIn * 1000
             },
-            keepMillis,
-            keepUntil: finished + keepMillis
+            keepMillis
           }
         })
 
       // The one token cache: per scope set, the shared request while it is in flight (concurrent callers wait for
-      // it), then its token as a ready exit until `keepUntil` (read with one clock reading). The request runs in
-      // the layer's scope, so an interrupted caller does not cancel it for the others. A failure is not kept.
+      // it), then its token as a ready exit, dropped by a sleeping fiber when its `keepMillis` are over (so a
+      // lookup reads no clock; after a machine's suspend a token may outlive its time, and the bank's 401 then
+      // renews it). The request runs in the layer's scope, so an interrupted caller does not cancel it for the
+      // others. A failure is not kept.
       // `invalidate` drops the entry: a request already in flight still answers its waiters, but its token is
       // not kept (the entry it would fill is no longer the scope set's).
       const scope = yield* Effect.scope
       const entries = new Map<string, Entry>()
       const requested = (key: string): Effect.Effect<Token, BankError> => {
-        const entry: Entry = { pending: Deferred.makeUnsafe<Token, BankError>(), ready: undefined, keepUntil: 0 }
+        const entry: Entry = { pending: Deferred.makeUnsafe<Token, BankError>(), ready: undefined }
         // at most 64 scope sets: the oldest is forgotten first
         if (entries.size >= 64) entries.delete(entries.keys().next().value as string)
         entries.set(key, entry)
@@ -233,30 +230,39 @@ export class TokenService extends Context.Service<
             Effect.sync(() => {
               const current = entries.get(key) === entry
               if (Exit.isSuccess(exit)) {
-                if (current) {
-                  entry.ready = Exit.succeed(exit.value.token)
-                  entry.keepUntil = exit.value.keepUntil
-                }
                 Deferred.doneUnsafe(entry.pending, Exit.succeed(exit.value.token))
+                if (!current) return Effect.void
+                if (exit.value.keepMillis <= 0) {
+                  entries.delete(key)
+                  return Effect.void
+                }
+                entry.ready = Exit.succeed(exit.value.token)
+                // dropped when its time is up (by effect's Clock: TestClock moves it in tests)
+                const expire = Effect.andThen(
+                  Effect.sleep(Duration.millis(exit.value.keepMillis)),
+                  Effect.sync(() => {
+                    if (entries.get(key) === entry) entries.delete(key)
+                  })
+                )
+                return Effect.asVoid(Effect.forkIn(expire, scope))
               } else {
                 if (current) entries.delete(key)
                 Deferred.doneUnsafe(entry.pending, Exit.failCause(exit.cause))
+                return Effect.void
               }
-            })
+            }).pipe(Effect.flatten)
           )
         )
         return Effect.andThen(Effect.forkIn(request, scope), Deferred.await(entry.pending))
       }
       return TokenService.of({
-        get: (scopes) => {
-          const key = keyOf(scopes)
-          return Effect.clockWith((clock) => {
+        // no clock reading per call: a kept token is dropped by its own timer when its time is up
+        get: (scopes) =>
+          Effect.suspend(() => {
+            const key = keyOf(scopes)
             const entry = entries.get(key)
-            if (entry === undefined) return requested(key)
-            if (entry.ready === undefined) return Deferred.await(entry.pending)
-            return clock.currentTimeMillisUnsafe() < entry.keepUntil ? entry.ready : requested(key)
-          })
-        },
+            return entry === undefined ? requested(key) : (entry.ready ?? Deferred.await(entry.pending))
+          }),
         invalidate: (scopes) =>
           Effect.sync(() => {
             entries.delete(keyOf(scopes))
