@@ -1,3 +1,4 @@
+import { createConfig, lintFromString } from "@redocly/openapi-core"
 import { OpenApi } from "@tppkit/sandbox"
 import { describe, expect, it } from "vitest"
 
@@ -33,5 +34,32 @@ describe("OpenApi.document", () => {
   it("uses the LIVE paths for the live environment", () => {
     const live = OpenApi.document("live") as { paths: Record<string, unknown> }
     expect(Object.keys(live.paths)).toContain("/identity-server/connect/token")
+  })
+})
+
+describe("OpenApi.document against a standard linter", () => {
+  it("passes Redocly's recommended rules with no error and no warning, for both environments", async () => {
+    const config = await createConfig({ extends: ["recommended"] })
+    for (const environment of ["sandbox", "live"] as const) {
+      const problems = await lintFromString({
+        source: JSON.stringify(OpenApi.document(environment, "http://127.0.0.1:8080")),
+        absoluteRef: `/${environment}/openapi.json`,
+        config
+      })
+      expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([])
+    }
+  })
+
+  it("describes every error dialect with core's schemas (problem details, tppMessages, errors[], OAuth)", () => {
+    const doc = OpenApi.document("sandbox") as {
+      paths: Record<string, { post: { responses: Record<string, { content: Record<string, unknown> }> } }>
+    }
+    const text = JSON.stringify(doc)
+    for (const name of ["tppMessages", "errors", "error_description", "instance"]) expect(text).toContain(`"${name}"`)
+    const check = doc.paths["/piisp-test/api/v1/accounts/balanceCheck"]?.post
+    expect(Object.keys(check?.responses["401"]?.content ?? {}).sort()).toEqual([
+      "application/json",
+      "application/problem+json"
+    ])
   })
 })

@@ -3,7 +3,7 @@
  * spec section 4 with their headers, bodies (JSON Schema generated from core's schemas, the ones the mock bank
  * validates with) and error answers (decisions: Errors).
  */
-import { AccessToken, BalanceCheck, Endpoint, StandingOrder } from "@tppkit/core"
+import { AccessToken, BalanceCheck, Endpoint, ErrorBody, StandingOrder } from "@tppkit/core"
 import { Schema } from "effect"
 import type * as Bank from "./internal/bank.ts"
 
@@ -57,30 +57,31 @@ const responseHeaders = {
   "Process-ID": { description: "Echo of the request's value", schema: { type: "string" } }
 }
 
-const problem = {
-  type: "object",
-  description:
-    "RFC 9457 problem details plus code (default); with X-Sandbox-Error-Dialect the body is Berlin Group tppMessages or CZ/SK errors[]",
-  properties: {
-    type: { type: "string" },
-    title: { type: "string" },
-    status: { type: "integer" },
-    detail: { type: "string" },
-    code: { type: "string" }
-  },
-  required: ["type", "title", "status", "detail", "code"]
-}
+/** The error answers of the API paths: problem details by default, the other dialects on request (core's schemas). */
+const apiErrorContent = (components: Record<string, unknown>) => ({
+  "application/problem+json": { schema: jsonSchema(ErrorBody.ProblemDetails, components) },
+  "application/json": {
+    schema: {
+      description: "With X-Sandbox-Error-Dialect: berlin-group (tppMessages) or cz-sk (errors[], scope null when no field)",
+      oneOf: [jsonSchema(ErrorBody.TppMessages, components), jsonSchema(ErrorBody.StandardErrors, components)]
+    }
+  }
+})
 
-const errorResponses = (statuses: ReadonlyArray<[number, string]>) =>
+const errorResponses = (
+  statuses: ReadonlyArray<[number, string]>,
+  content: Record<string, unknown>,
+  headers?: Record<string, unknown>
+) =>
   Object.fromEntries(
     statuses.map(([status, description]) => [
       String(status),
-      { description, headers: responseHeaders, content: { "application/problem+json": { schema: problem } } }
+      { description, ...(headers !== undefined ? { headers } : {}), content }
     ])
   )
 
-const apiErrors = errorResponses([
-  [400, "Missing or invalid header or body field (the detail names it)"],
+const apiStatuses: ReadonlyArray<[number, string]> = [
+  [400, "Missing or invalid header or body field (the detail names it), or a body that is not UTF-8"],
   [401, "Missing, unknown or expired access token"],
   [403, "Scope, consent or account binding missing"],
   [404, "Unknown path"],
@@ -89,30 +90,45 @@ const apiErrors = errorResponses([
   [415, "Content type other than application/json"],
   [429, "Daily limit of listings without the customer present, with Retry-After"],
   [503, "Unavailable (fault), with Retry-After"]
-])
+]
 
-/** Builds the OpenAPI document for the SANDBOX or LIVE paths. */
-export const document = (environment: Bank.Environment): Record<string, unknown> => {
+const tokenStatuses: ReadonlyArray<[number, string]> = [
+  [400, "invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2)"],
+  [401, "invalid_client (RFC 6749 5.2)"],
+  [413, "Body larger than the limit"],
+  [415, "Body not form-encoded"]
+]
+
+/**
+ * Builds the OpenAPI document for the SANDBOX or LIVE paths, served from `serverUrl` (default the loopback
+ * address the mock bank binds to): every body, error dialects included, is JSON Schema generated from core's
+ * schemas, the ones the mock bank reads and writes with.
+ */
+export const document = (
+  environment: Bank.Environment,
+  serverUrl = "http://127.0.0.1:8080"
+): Record<string, unknown> => {
   const paths = Endpoint.paths(environment)
   const components: Record<string, unknown> = {}
-  const oauthError = {
-    type: "object",
-    properties: { error: { type: "string" }, error_description: { type: "string" } },
-    required: ["error"]
-  }
+  const oauthContent = { "application/json": { schema: jsonSchema(ErrorBody.OAuthError, components) } }
+  const apiErrors = errorResponses(apiStatuses, apiErrorContent(components), responseHeaders)
   return {
     openapi: "3.1.0",
     info: {
       title: "tppkit mock bank",
       version: "1.0.0",
       description:
-        "Token by client credentials, balance check (PIISP) and standing-order list (AISP), as served by @tppkit/sandbox."
+        "Token by client credentials, balance check (PIISP) and standing-order list (AISP), as served by @tppkit/sandbox.",
+      license: { name: "MIT", identifier: "MIT" }
     },
+    servers: [{ url: serverUrl, description: "The running mock bank" }],
     paths: {
       [paths.token]: {
         post: {
           operationId: "token",
           summary: "Token by secret (OAuth 2.0 client credentials; 1200 s, not renewable)",
+          description: "The client authenticates with client_id and client_secret in the form body (client_secret_post).",
+          security: [],
           requestBody: {
             required: true,
             content: {
@@ -124,18 +140,7 @@ export const document = (environment: Bank.Environment): Record<string, unknown>
               description: "The access token",
               content: { "application/json": { schema: jsonSchema(AccessToken.TokenResponse, components) } }
             },
-            "400": {
-              description: "invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2)",
-              content: { "application/json": { schema: oauthError } }
-            },
-            "401": {
-              description: "invalid_client (RFC 6749 5.2)",
-              content: { "application/json": { schema: oauthError } }
-            },
-            "415": {
-              description: "Body not form-encoded",
-              content: { "application/json": { schema: oauthError } }
-            }
+            ...errorResponses(tokenStatuses, oauthContent)
           }
         }
       },

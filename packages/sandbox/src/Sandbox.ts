@@ -147,6 +147,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
       const environment = options.environment ?? "sandbox"
       const host = options.host ?? "127.0.0.1"
       let document: string | undefined
+      let baseUrl = ""
       const adminToken = options.adminToken === undefined ? undefined : Redacted.value(options.adminToken)
       const bank = Bank.make({
         fixtures,
@@ -160,7 +161,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
         journal,
         adminToken,
         openapi: () => {
-          document ??= JSON.stringify(OpenApi.document(environment))
+          document ??= JSON.stringify(OpenApi.document(environment, baseUrl))
           return document
         }
       })
@@ -185,6 +186,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
         (r) => Effect.promise(() => r.close())
       )
       const hostPart = host.includes(":") ? `[${host}]` : host
+      baseUrl = `${options.tls ? "https" : "http"}://${hostPart}:${running.port}`
       const clients = fixtures.clients.map(
         (c): ClientInfo => ({
           clientId: c.clientId,
@@ -195,7 +197,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
       )
       const firstClient = clients[0] as ClientInfo
       return SandboxInfo.of({
-        baseUrl: `${options.tls ? "https" : "http"}://${hostPart}:${running.port}`,
+        baseUrl,
         host,
         port: running.port,
         environment,
