@@ -1,7 +1,9 @@
 /**
- * Mock bank throughput (issue 5): balance checks per second with 50 concurrent connections on loopback, against a
- * minimal node:http server that answers the same JSON, in one run, as a ratio (target ≥ 0.6×). Each server runs in
- * its own child process, so that the load generator (autocannon, in this process) does not share their event loop.
+ * Mock bank throughput (issues 5 and 11): balance checks per second with 50 concurrent connections on loopback,
+ * against a minimal node:http server that answers the same JSON, in one run, as a ratio (target ≥ 0.6×). Each server
+ * runs in its own child process, so that the load generator (autocannon, in this process) does not share their event
+ * loop. Every request has its own Request-ID and goes to one of 1,000 accounts (each with a branch consent) with its
+ * own amount, so that no cache of the mock bank (IBAN checks, answer texts) is flattered by repetition.
  *
  * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/sandbox.ts` alone.
  * Environment: BENCH_SANDBOX_SECONDS (default 4) per run, BENCH_SANDBOX_ROUNDS (default 5).
@@ -18,11 +20,34 @@ import { loadavg } from "node:os"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 
+/** Accounts the bench's requests rotate over: valid IBANs (SK), each a fixture account with a branch consent. */
+const accountCount = 1000
+const benchIbans = (): Array<string> => {
+  const out: Array<string> = []
+  for (let i = 0; i < accountCount; i++) {
+    const bban = `1100${String(1_000_000_000_000 + i * 7919).padStart(16, "0")}`
+    out.push(`SK${checkDigits("SK", bban)}${bban}`)
+  }
+  return out
+}
+
+/** ISO 7064 mod 97-10 check digits of an IBAN (written here so that the load generator needs no package). */
+const checkDigits = (country: string, bban: string): string => {
+  const digits = `${bban}${country}00`.replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55))
+  let rest = 0
+  for (const ch of digits) rest = (rest * 10 + Number(ch)) % 97
+  return String(98 - rest).padStart(2, "0")
+}
+
 interface AutocannonResult {
   readonly requests: { readonly average: number; readonly total: number }
   readonly latency: { readonly p50: number; readonly p99: number }
   readonly non2xx: number
   readonly errors: number
+}
+interface RawRequest {
+  headers?: Record<string, string>
+  body?: string
 }
 type Autocannon = (options: {
   readonly url: string
@@ -31,12 +56,14 @@ type Autocannon = (options: {
   readonly method: "POST"
   readonly headers: Record<string, string>
   readonly body: string
+  readonly requests: ReadonlyArray<{ readonly setupRequest: (req: RawRequest) => RawRequest }>
 }) => Promise<AutocannonResult>
 
 const self = fileURLToPath(import.meta.url)
+const ibans = benchIbans()
 const body = JSON.stringify({
   instructionIdentification: "bench-1",
-  iban: "SK2411000000002612345678",
+  iban: ibans[0],
   amount: { value: 120.5, currency: "EUR" }
 })
 
@@ -68,12 +95,25 @@ const serve = async (kind: string): Promise<void> => {
     })
     return
   }
-  const { Sandbox } = await import("@tppkit/sandbox")
+  const { Fixtures, Sandbox } = await import("@tppkit/sandbox")
   const { Context, Effect, Layer, Redacted } = await import("effect")
+  const fixtures = {
+    ...Fixtures.defaults,
+    accounts: [
+      ...Fixtures.defaults.accounts,
+      ...ibans.map((iban, i) => ({
+        iban,
+        owner: `Bench ${i}`,
+        currency: "EUR",
+        balance: "100000.00",
+        consent: { kind: "branch" as const }
+      }))
+    ]
+  }
   await Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
-        const context = yield* Layer.build(Sandbox.layer())
+        const context = yield* Layer.build(Sandbox.layer({ fixtures }))
         const info = Context.get(context, Sandbox.SandboxInfo)
         const res = yield* Effect.promise(() =>
           fetch(info.baseUrl + info.paths.token, {
@@ -139,6 +179,8 @@ const load = async (server: Server, seconds: number): Promise<Run> => {
   return { result, cpuPerRequest: (after - before) / Math.max(1, result.requests.total) }
 }
 
+let sent = 0
+
 const autocannon = (server: Server, seconds: number): Promise<AutocannonResult> => {
   const run = createRequire(import.meta.url)("autocannon") as Autocannon
   return run({
@@ -154,7 +196,19 @@ const autocannon = (server: Server, seconds: number): Promise<AutocannonResult> 
       "psu-device-os": "Linux",
       "psu-user-agent": "tppkit-bench"
     },
-    body
+    body,
+    requests: [
+      {
+        // a Request-ID, an account and an amount of its own for every request
+        setupRequest: (req) => {
+          sent += 1
+          const iban = ibans[sent % ibans.length]
+          req.headers = { ...req.headers, "request-id": randomUUID() }
+          req.body = `{"instructionIdentification":"bench-${sent}","iban":"${iban}","amount":{"value":${(sent % 99_999) + 1}.${String(sent % 100).padStart(2, "0")},"currency":"EUR"}}`
+          return req
+        }
+      }
+    ]
   })
 }
 

@@ -158,10 +158,14 @@ export class Journal extends Context.Service<
     readonly clear: Effect.Effect<void>
     /** Synchronous read of entries after `since`, at most `limit`, masked (an iterator, one entry at a time). */
     readonly readUnsafe: (query?: Query) => IterableIterator<Entry>
+    /** Like `readUnsafe`, each entry as its JSON text (made once per entry, shared by every read). */
+    readonly readJsonUnsafe: (query?: Query) => IterableIterator<Uint8Array>
     /** Synchronous read used by tests and tools: every entry kept, masked. */
     readonly entriesUnsafe: () => ReadonlyArray<Entry>
     /** Synchronous append used by the server (cheap: the body is cut here, masking happens when read). */
     readonly appendUnsafe: (raw: Raw) => void
+    /** Bytes of each body kept: the server need not keep more of a body only the journal sees. */
+    readonly maxBodyBytes: number
   }
 >()("@tppkit/sandbox/Journal") {
   /** An in-memory journal with the default bounds ({@link defaultLimits}). */
@@ -180,6 +184,8 @@ interface Kept {
   readonly body: string
   readonly truncated: boolean
   readonly bytes: number
+  /** The entry as masked JSON, made on its first read and reused by every later one. */
+  json?: Buffer
 }
 
 /** Bytes of the header names and values (string lengths: an estimate good enough for a bound). */
@@ -233,6 +239,9 @@ export const make = (limits: Limits = {}): Journal["Service"] => {
     outcome: kept.raw.outcome
   })
   function* readUnsafe(query: Query = {}): IterableIterator<Entry> {
+    for (const e of readUnsafeKept(query)) yield entry(e.n, e.kept)
+  }
+  function* readUnsafeKept(query: Query): IterableIterator<{ readonly n: number; readonly kept: Kept }> {
     const from = Math.max(first, Math.floor(query.since ?? 0))
     const limit = query.limit === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(query.limit))
     // `seq` may grow while a reader is suspended: read up to the end as it was when the read began
@@ -243,7 +252,13 @@ export const make = (limits: Limits = {}): Journal["Service"] => {
       const kept = ring[n % capacity]
       if (kept === undefined) continue
       given += 1
-      yield entry(n, kept)
+      yield { n, kept }
+    }
+  }
+  function* readJsonUnsafe(query: Query = {}): IterableIterator<Buffer> {
+    for (const e of readUnsafeKept(query)) {
+      e.kept.json ??= Buffer.from(JSON.stringify(entry(e.n, e.kept)))
+      yield e.kept.json
     }
   }
   const entriesUnsafe = (): Array<Entry> => [...readUnsafe()]
@@ -255,7 +270,9 @@ export const make = (limits: Limits = {}): Journal["Service"] => {
       total = 0
     }),
     readUnsafe,
+    readJsonUnsafe,
     entriesUnsafe,
+    maxBodyBytes: maxBody,
     appendUnsafe: (raw) => {
       const long = Buffer.byteLength(raw.body) > maxBody
       const body = long ? cut(raw.body, maxBody) : raw.body

@@ -62,7 +62,8 @@ const apiErrorContent = (components: Record<string, unknown>) => ({
   "application/problem+json": { schema: jsonSchema(ErrorBody.ProblemDetails, components) },
   "application/json": {
     schema: {
-      description: "With X-Sandbox-Error-Dialect: berlin-group (tppMessages) or cz-sk (errors[], scope null when no field)",
+      description:
+        "With X-Sandbox-Error-Dialect: berlin-group (tppMessages) or cz-sk (errors[], scope null when no field)",
       oneOf: [jsonSchema(ErrorBody.TppMessages, components), jsonSchema(ErrorBody.StandardErrors, components)]
     }
   }
@@ -127,7 +128,8 @@ export const document = (
         post: {
           operationId: "token",
           summary: "Token by secret (OAuth 2.0 client credentials; 1200 s, not renewable)",
-          description: "The client authenticates with client_id and client_secret in the form body (client_secret_post).",
+          description:
+            "The client authenticates with client_id and client_secret in the form body (client_secret_post).",
           security: [],
           requestBody: {
             required: true,

@@ -175,6 +175,9 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
               limits: options.http ?? {},
               tls: options.tls,
               handle: bank.handle,
+              readsBody: bank.readsBody,
+              // one byte more than the journal keeps, so that it still sees the body was cut
+              journalBodyBytes: journal.maxBodyBytes + 1,
               journal,
               now: clock.nowUnsafe
             }),

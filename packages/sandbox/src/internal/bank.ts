@@ -71,10 +71,11 @@ const queryInt = (params: URLSearchParams, name: string): number | undefined | f
 }
 
 /** The journal as a JSON array written one entry at a time. */
-function* journalBody(entries: Iterable<Journal.Entry>): Generator<string> {
+function* journalBody(entries: Iterable<Uint8Array>): Generator<string | Uint8Array> {
   let sep = "["
   for (const e of entries) {
-    yield sep + JSON.stringify(e)
+    yield sep
+    yield e
     sep = ","
   }
   yield sep === "[" ? "[]" : "]"
@@ -142,7 +143,7 @@ export const make = (config: Config) => {
       status: 200,
       headers: { "content-type": "application/json", "cache-control": "no-store" },
       body: journalBody(
-        config.journal.readUnsafe({
+        config.journal.readJsonUnsafe({
           ...(since !== undefined ? { since } : {}),
           ...(limit !== undefined ? { limit } : {})
         })
@@ -202,5 +203,12 @@ export const make = (config: Config) => {
     return delayMs > 0 ? { ...out, delayMs } : out
   }
 
-  return { handle, paths }
+  /** Whether `handle` reads the body of such a request (a POST to one of the three operations). */
+  const readsBody = (method: string, url: string): boolean => {
+    if (method !== "POST") return false
+    const q = url.indexOf("?")
+    return routes.has(q === -1 ? url : url.slice(0, q))
+  }
+
+  return { handle, readsBody, paths }
 }

@@ -25,7 +25,7 @@ export interface Outgoing {
   readonly status: number
   readonly headers: Record<string, string>
   /** The body: one text, or texts written one after another as the connection takes them (a streamed answer). */
-  readonly body: string | Iterable<string>
+  readonly body: string | Iterable<string | Uint8Array>
   readonly outcome: string
   readonly action?: "reset" | "truncate"
   readonly delayMs?: number

@@ -79,6 +79,10 @@ export const listen = (options: {
   readonly limits: Limits
   readonly tls: Tls | undefined
   readonly handle: (req: Incoming) => Outgoing
+  /** Whether the handler reads the body of a request to this method and target; other bodies are only journaled. */
+  readonly readsBody: (method: string, url: string) => boolean
+  /** Bytes of a body kept for the journal alone (the journal cuts bodies there anyway). */
+  readonly journalBodyBytes: number
   readonly journal: Journal.Journal["Service"]
   readonly now: () => number
 }): Promise<Running> => {
@@ -88,13 +92,16 @@ export const listen = (options: {
     const chunks: Array<Buffer> = []
     let size = 0
     let tooLarge = Number(req.headers["content-length"] ?? 0) > options.bodyLimit
+    // a body nobody reads (an unknown path, a method not allowed) is kept only as far as the journal shows it
+    const keep = options.readsBody(req.method ?? "GET", req.url ?? "/") ? options.bodyLimit : options.journalBodyBytes
     req.on("data", (chunk: Buffer) => {
       if (tooLarge) return
+      const room = keep - size
       size += chunk.length
       if (size > options.bodyLimit) {
         tooLarge = true
         chunks.length = 0
-      } else chunks.push(chunk)
+      } else if (room > 0) chunks.push(room >= chunk.length ? chunk : Buffer.from(chunk.subarray(0, room)))
     })
     req.on("error", () => {
       res.destroy()
@@ -223,7 +230,7 @@ export const listen = (options: {
 }
 
 /** Writes a streamed body: each text as the connection takes it, so a slow reader never piles answers up. */
-const stream = (res: http.ServerResponse, texts: Iterable<string>): void => {
+const stream = (res: http.ServerResponse, texts: Iterable<string | Uint8Array>): void => {
   const it = texts[Symbol.iterator]()
   const pump = (): void => {
     try {
