@@ -274,7 +274,8 @@ export const make = (limits: Limits = {}): Journal["Service"] => {
     entriesUnsafe,
     maxBodyBytes: maxBody,
     appendUnsafe: (raw) => {
-      const long = Buffer.byteLength(raw.body) > maxBody
+      // a UTF-16 unit is at most 3 bytes of UTF-8: a short body needs no byte count
+      const long = raw.body.length * 3 > maxBody && Buffer.byteLength(raw.body) > maxBody
       const body = long ? cut(raw.body, maxBody) : raw.body
       const bytes = body.length + headerBytes(raw.headers) + raw.path.length + 64
       const stored: Raw = long ? { ...raw, body: "" } : raw

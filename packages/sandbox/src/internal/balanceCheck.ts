@@ -12,6 +12,24 @@ import type { Token } from "./oauth.ts"
 
 /** The balance check over the accounts; `dateTime` gives the answer's RFC 3339 time. */
 export const make = (accounts: ReturnType<typeof Consent.make>, dateTime: () => string) => {
+  // many answers share a millisecond: each answer's text is encoded once for the time it carries
+  let textsAt = ""
+  const texts = new Map<BalanceCheck.Answer, string>()
+  const answerText = (response: BalanceCheck.Answer): string | Failure => {
+    const at = dateTime()
+    if (at !== textsAt) {
+      texts.clear()
+      textsAt = at
+    }
+    const known = texts.get(response)
+    if (known !== undefined) return known
+    const encoded = BalanceCheck.encodeResponse({ response, dateTime: at as DateTime.DateTime })
+    if (Result.isFailure(encoded)) return encodingFailure(encoded.failure)
+    const text = JSON.stringify(encoded.success)
+    texts.set(response, text)
+    return text
+  }
+
   const check = (req: Incoming, token: Token): Outgoing | Failure => {
     if (!token.scopes.has("PIISP")) {
       return forbidden("SCOPE_INSUFFICIENT", "the balance check needs a token with the PIISP scope")
@@ -26,15 +44,12 @@ export const make = (accounts: ReturnType<typeof Consent.make>, dateTime: () => 
     const covered =
       body.amount.currency === state.account.currency &&
       BigDecimal.isLessThanOrEqualTo(body.amount.value, state.balance)
-    const answer = BalanceCheck.encodeResponse({
-      response: covered ? "APPR" : "DECL",
-      dateTime: dateTime() as DateTime.DateTime
-    })
-    if (Result.isFailure(answer)) return encodingFailure(answer.failure)
+    const answer = answerText(covered ? "APPR" : "DECL")
+    if (typeof answer !== "string") return answer
     return {
       status: 200,
       headers: { "content-type": "application/json" },
-      body: JSON.stringify(answer.success),
+      body: answer,
       outcome: covered ? "ok:APPR" : "ok:DECL"
     }
   }
