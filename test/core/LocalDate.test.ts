@@ -82,4 +82,30 @@ describe("LocalDate", () => {
       { numRuns: 10_000 }
     )
   })
+
+  it("parse accepts exactly the YYYY-MM-DD texts of existing dates, as Date.UTC reads them", () => {
+    const near = fc
+      .array(fc.constantFrom(..."0123456789-/x "), { minLength: 8, maxLength: 11 })
+      .map((cs) => cs.join(""))
+    const dated = fc
+      .tuple(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))
+      .map(([y, m, d]) => `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`)
+    fc.assert(
+      fc.property(fc.oneof(near, dated), (text) => {
+        const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+        let expected: number | undefined
+        if (m !== null) {
+          const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+          const utc = new Date(0)
+          utc.setUTCFullYear(year, month - 1, day)
+          const ok =
+            year >= 1 && utc.getUTCFullYear() === year && utc.getUTCMonth() === month - 1 && utc.getUTCDate() === day
+          if (ok) expected = Math.round(utc.getTime() / 86_400_000)
+        }
+        const r = LocalDate.parse(text)
+        expect(Result.isSuccess(r) ? r.success : undefined).toBe(expected)
+      }),
+      { numRuns: 10_000 }
+    )
+  })
 })

@@ -92,8 +92,42 @@ export const fromDayNumberUnsafe = (n: number): LocalDate => {
 
 const ISO_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
 
+/** The value of the ASCII digit at `i` of `text`, or −1 when it is not one. */
+const digitAt = (text: string, i: number): number => {
+  const c = text.charCodeAt(i) - 48
+  return c >= 0 && c <= 9 ? c : -1
+}
+
+/**
+ * The day number of a `YYYY-MM-DD` text naming a supported date (years 0001–9999), read from the character
+ * codes without a regular expression or substrings; `NaN` for anything else.
+ */
+const dayOfText = (text: string): number => {
+  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return Number.NaN
+  const y0 = digitAt(text, 0)
+  const y1 = digitAt(text, 1)
+  const y2 = digitAt(text, 2)
+  const y3 = digitAt(text, 3)
+  const m0 = digitAt(text, 5)
+  const m1 = digitAt(text, 6)
+  const d0 = digitAt(text, 8)
+  const d1 = digitAt(text, 9)
+  if ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1) < 0) return Number.NaN
+  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3
+  const month = m0 * 10 + m1
+  const day = d0 * 10 + d1
+  if (year < 1 || month < 1 || month > 12 || day < 1) return Number.NaN
+  const index = year * 12 + month - 1
+  const starts = Months.monthStarts()
+  const start = starts[index]!
+  return day <= starts[index + 1]! - start ? start + day - 1 : Number.NaN
+}
+
 /** Parses `YYYY-MM-DD` into a date, or explains why it is not one. */
 export const parse = (text: string): Result.Result<LocalDate, string> => {
+  const fast = dayOfText(text)
+  if (fast === fast) return Result.succeed(fast as LocalDate)
+  // not a valid date: the regular expression and the range checks say why
   const m = ISO_PATTERN.exec(text)
   if (m === null) return Result.fail(`"${text}" is not a date of the form YYYY-MM-DD`)
   const reason = invalidReason(Number(m[1]), Number(m[2]), Number(m[3]))

@@ -85,8 +85,23 @@ export class NotProjectable extends Schema.TaggedError<NotProjectable>()("NotPro
 // constructors
 // ---------------------------------------------------------------------------
 
-const isFrequency = (u: unknown): u is Frequency.Frequency =>
-  typeof u === "string" && (Frequency.codes as ReadonlyArray<string>).includes(u)
+const isFrequency = (u: unknown): u is Frequency.Frequency => {
+  switch (u) {
+    case "DAIL":
+    case "DAI7":
+    case "WEEK":
+    case "MNTH":
+    case "QUTR":
+    case "SEMI":
+    case "YEAR":
+      return true
+    default:
+      return false
+  }
+}
+
+/** Absent, or a supported day number. */
+const isDate = (d: LocalDate.LocalDate | undefined): boolean => d === undefined || LocalDate.isValidDayNumber(d)
 
 /**
  * The plan of an order, or why it cannot be projected: the anchor is `startDate`, else `nextDate`, else
@@ -102,29 +117,30 @@ export const makePlan = (order: OrderSchedule, options?: Options): Result.Result
   if (!isFrequency(order.frequency)) {
     return Result.fail(new NotProjectable({ reason: `unknown frequency ${JSON.stringify(order.frequency)}` }))
   }
-  for (const [name, d] of [
-    ["startDate", order.startDate],
-    ["nextDate", order.nextDate],
-    ["endDate", order.endDate]
-  ] as const) {
-    if (d !== undefined && !LocalDate.isValidDayNumber(d)) {
-      return Result.fail(new NotProjectable({ reason: `${name} is not a date within 0001-01-01..9999-12-31` }))
-    }
+  const invalid = !isDate(order.startDate)
+    ? "startDate"
+    : !isDate(order.nextDate)
+      ? "nextDate"
+      : !isDate(order.endDate)
+        ? "endDate"
+        : undefined
+  if (invalid !== undefined) {
+    return Result.fail(new NotProjectable({ reason: `${invalid} is not a date within 0001-01-01..9999-12-31` }))
   }
   const frequency = order.frequency
   const convention = options?.convention ?? BusinessDayConvention.defaultConvention
-  const parts = LocalDate.toParts(anchor)
+  const anchorMonth = WorkingDays.monthIndexOf(anchor)
+  const anchorDay = anchor - WorkingDays.monthStart(anchorMonth) + 1
   const endDate = order.endDate
   const lastNominal = endDate === undefined ? LocalDate.MAX : endDate
   const dayStep = frequency === "DAI7" ? 1 : frequency === "WEEK" ? 7 : 0
   const monthStep = Frequency.monthStep(frequency) ?? 0
-  const anchorMonth = parts.year * 12 + parts.month - 1
   let lastK = -1
   if (lastNominal >= anchor) {
     if (dayStep !== 0) lastK = Math.floor((lastNominal - anchor) / dayStep)
     else if (monthStep !== 0) {
       lastK = Math.floor((WorkingDays.monthIndexOf(lastNominal) - anchorMonth) / monthStep)
-      if (rawNominal(anchorMonth, parts.day, monthStep, lastK) > lastNominal) lastK--
+      if (rawNominal(anchorMonth, anchorDay, monthStep, lastK) > lastNominal) lastK--
     }
   }
   const data: PlanData = {
@@ -137,7 +153,7 @@ export const makePlan = (order: OrderSchedule, options?: Options): Result.Result
     dayStep,
     monthStep,
     anchorMonth,
-    anchorDay: parts.day,
+    anchorDay,
     lastNominal,
     lastK
   }

@@ -38,6 +38,9 @@ export const preceding = (calendar: HolidaySource, d: number): number => {
 /** Year·12 + month − 1 of a day number within 0001–9999 (callers clamp first). */
 export const monthIndexOf = (date: number): number => Months.monthIndexOf(date)
 
+/** The first day of month `index` (year·12 + month − 1, years 0001–9999): a table lookup. */
+export const monthStart = (index: number): number => Months.monthStarts()[index]!
+
 /**
  * The day number of `day` in month `index` (year·12 + month − 1, years 0001–9999), or of the month's last day
  * when the month is shorter (spec: Nominal dates, month-based codes). A table lookup: this is the hot path.
