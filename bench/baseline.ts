@@ -66,7 +66,8 @@ const clampedDay = (i: number, d: number): number => {
 /** Day number of a `YYYY-MM-DD` text read by character codes (−1e9 when it is not a date). */
 const parseText = (s: string): number => {
   if (s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return -1e9
-  const y = (s.charCodeAt(0) - 48) * 1000 + (s.charCodeAt(1) - 48) * 100 + (s.charCodeAt(2) - 48) * 10 + s.charCodeAt(3) - 48
+  const y =
+    (s.charCodeAt(0) - 48) * 1000 + (s.charCodeAt(1) - 48) * 100 + (s.charCodeAt(2) - 48) * 10 + s.charCodeAt(3) - 48
   const m = (s.charCodeAt(5) - 48) * 10 + s.charCodeAt(6) - 48
   const d = (s.charCodeAt(8) - 48) * 10 + s.charCodeAt(9) - 48
   if (y < 1 || m < 1 || m > 12 || d < 1 || d > monthLength(y, m)) return -1e9
