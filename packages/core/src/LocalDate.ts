@@ -126,7 +126,7 @@ const dayOfText = (text: string): number => {
 /** Parses `YYYY-MM-DD` into a date, or explains why it is not one. */
 export const parse = (text: string): Result.Result<LocalDate, string> => {
   const fast = dayOfText(text)
-  if (fast === fast) return Result.succeed(fast as LocalDate)
+  if (!Number.isNaN(fast)) return Result.succeed(fast as LocalDate)
   // not a valid date: the regular expression and the range checks say why
   const m = ISO_PATTERN.exec(text)
   if (m === null) return Result.fail(`"${text}" is not a date of the form YYYY-MM-DD`)
