@@ -167,29 +167,34 @@ const chart = (
   }
   out.push(`</g>`)
 
-  // --- x axis labels under the bars: every period for months, about a dozen dates for days
-  out.push(`<g class="axis">`)
-  out.push(`<line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yBar(0))}" y2="${num(yBar(0))}"/>`)
-  const labelEvery = period === "day" ? Math.max(1, Math.ceil(days / 12)) : 1
+  // --- x axis labels, the same under both plots: about a dozen days, or the months (every k-th of many)
+  const ticks: Array<{ readonly at: number; readonly label: string }> = []
   if (period === "day") {
-    for (let d = picture.from; d <= picture.to; d = LocalDate.addDays(d, labelEvery)) {
-      out.push(
-        `<text class="tick" x="${num(x(d + 0.5))}" y="${num(yBar(0) + 16)}" text-anchor="middle">${LocalDate.format(d).slice(5)}</text>`
-      )
+    const every = Math.max(1, Math.ceil(days / 12))
+    for (let d = picture.from; d <= picture.to; d = LocalDate.addDays(d, every)) {
+      ticks.push({ at: d + 0.5, label: LocalDate.format(d).slice(5) })
     }
   } else {
+    const months: Array<LocalDate.LocalDate> = []
     for (
       let m = CashFlow.periodStart(picture.from, "month");
       m <= picture.to;
       m = LocalDate.addDays(CashFlow.periodEnd(m, "month"), 1)
     ) {
-      const mid = (Math.max(m, picture.from) + Math.min(CashFlow.periodEnd(m, "month"), picture.to) + 1) / 2
-      out.push(
-        `<text class="tick" x="${num(x(mid))}" y="${num(yBar(0) + 16)}" text-anchor="middle">${CashFlow.periodLabel(m, "month")}</text>`
-      )
+      months.push(m)
     }
+    const every = Math.max(1, Math.ceil(months.length / 12))
+    months.forEach((m, i) => {
+      if (i % every !== 0) return
+      const mid = (Math.max(m, picture.from) + Math.min(CashFlow.periodEnd(m, "month"), picture.to) + 1) / 2
+      ticks.push({ at: mid, label: CashFlow.periodLabel(m, "month") })
+    })
   }
-  out.push(`</g>`)
+  const axis = (y: number): string =>
+    `<g class="axis"><line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(y)}" y2="${num(y)}"/>${ticks
+      .map((t) => `<text class="tick" x="${num(x(t.at))}" y="${num(y + 16)}" text-anchor="middle">${t.label}</text>`)
+      .join("")}</g>`
+  out.push(axis(yBar(0)))
 
   // --- running totals per debtor account, step lines over the same day axis
   const accounts = new Map<string, Account>()
@@ -223,14 +228,7 @@ const chart = (
       `<line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yLine(v))}" y2="${num(yLine(v))}"/><text class="tick" x="${LEFT - 8}" y="${num(yLine(v) + 4)}" text-anchor="end">${axisText(v)}</text>`
     )
   }
-  out.push(`</g><g class="axis"><line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yLine(0))}" y2="${num(yLine(0))}"/>`)
-  const lineLabelEvery = period === "day" ? labelEvery : Math.max(1, Math.ceil(days / 8))
-  for (let d = picture.from; d <= picture.to; d = LocalDate.addDays(d, lineLabelEvery)) {
-    out.push(
-      `<text class="tick" x="${num(x(d))}" y="${num(yLine(0) + 16)}" text-anchor="middle">${LocalDate.format(d).slice(period === "day" ? 5 : 0)}</text>`
-    )
-  }
-  out.push(`</g>`)
+  out.push(`</g>${axis(yLine(0))}`)
   for (const a of shown) {
     let path = `M${num(x(picture.from))},${num(yLine(0))}`
     for (const s of a.steps) {
