@@ -134,7 +134,7 @@ const chart = (
   }
   const maxBar = Math.max(0, ...totals.map((t) => toNumber(t.amount)))
   const barStep = niceStep(maxBar, 4)
-  const barTop = Math.max(barStep, Math.ceil(maxBar / barStep) * barStep)
+  const barTop = Math.max(barStep, Math.ceil((maxBar * 1.08) / barStep) * barStep) // a little headroom
   const yBar = (v: number): number => BARS_TOP + BARS_HEIGHT - (v / barTop) * BARS_HEIGHT
   out.push(
     `<text class="plot-title" x="${LEFT}" y="${BARS_TOP - 18}">Outgoing per ${period === "day" ? "execution day" : "month"}</text>`
@@ -219,7 +219,7 @@ const chart = (
     .map((a, i) => ({ ...a, colour: ACCOUNT_COLOURS[i % ACCOUNT_COLOURS.length]! }))
   const maxLine = Math.max(0, ...shown.map((a) => toNumber(a.total)))
   const lineStep = niceStep(maxLine, 3)
-  const lineTop = Math.max(lineStep, Math.ceil(maxLine / lineStep) * lineStep)
+  const lineTop = Math.max(lineStep, Math.ceil((maxLine * 1.08) / lineStep) * lineStep)
   const yLine = (v: number): number => LINES_TOP + LINES_HEIGHT - (v / lineTop) * LINES_HEIGHT
   out.push(`<text class="plot-title" x="${LEFT}" y="${LINES_TOP - 18}">Running total per debtor account</text>`)
   out.push(`<g class="grid">`)
