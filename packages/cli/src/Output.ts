@@ -1,6 +1,6 @@
 /**
- * Where the `tppkit` command writes: results to stdout, diagnostics and progress to stderr (progress only when
- * stderr is a terminal, so that pipes and logs stay clean).
+ * Where the `tppkit` command writes: results to stdout, diagnostics and progress to stderr (a live progress line
+ * only when stderr is a terminal, so that pipes and logs stay clean), and the colour styles of each stream.
  *
  * @since 0.1.0
  */
@@ -53,13 +53,6 @@ export const errorLine = (text: string): Effect.Effect<void, never, Stdio.Stdio>
     const stdio = yield* Stdio.Stdio
     yield* Stream.run(Stream.succeed(`${text}\n`), stdio.stderr())
   }).pipe(Effect.ignore)
-
-/** Writes a progress note to stderr when stderr is a terminal; does nothing otherwise. */
-export const progress = (text: string): Effect.Effect<void, never, Stdio.Stdio> =>
-  Effect.gen(function* () {
-    const stdio = yield* Stdio.Stdio
-    if (yield* stdio.stderrIsTerminal) yield* errorLine(text)
-  })
 
 /** ANSI "carriage return, then erase to the end of the line": a live line is rewritten in place. */
 const REWRITE = "\r\u001b[K"

@@ -1,7 +1,8 @@
 /**
  * `tppkit project`: projects the payments of a standing-order list (a file, or `-` for stdin) over a window
- * and prints them as a table, JSON, CSV or iCalendar. A malformed order is skipped with its reason; the exit
- * code is non-zero only when the file itself cannot be read or parsed, or the options are invalid.
+ * and prints them as a table, JSON, CSV, iCalendar or a self-contained HTML cash-flow picture. A malformed order
+ * is skipped with its reason; the exit code is non-zero only when the file cannot be read or is not an orders
+ * file, or the options are invalid.
  *
  * @since 0.1.0
  */
@@ -59,6 +60,11 @@ export const projectCommand = Command.make(
       command:
         "tppkit standing-orders --all --format json | tppkit project --orders - --from 2026-01-01 --to 2026-12-31 --format json",
       description: "Project what the bank lists"
+    },
+    {
+      command:
+        "tppkit project --orders orders.json --from 2026-01-01 --to 2026-12-31 --calendar auto --format html > cashflow.html",
+      description: "A cash-flow picture, each payment on its currency's calendar"
     }
   ])
 )
