@@ -3,7 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { BankClient, type BankError, Budget } from "@tppkit/http"
-import { DateTime, Effect, Exit, Layer, Stream } from "effect"
+import { DateTime, Effect, Exit, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { hostile, pagingBank } from "./hostile.ts"
 import { makeStub, options, psu, type Stub, stack, wireOrders } from "./stub.ts"
@@ -234,6 +234,40 @@ describe("a budget that is never wasted", () => {
         [4]
       )
     }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("a runner that died holds its lease only until it runs out; then a waiter lists itself", () => {
+    const stub = makeStub()
+    twoPages(stub)
+    // a store in which another process took the lease of the first listing asked for, and then died
+    const seeded = Layer.effect(
+      Budget.BudgetStore,
+      Effect.gen(function* () {
+        const inner = yield* Effect.service(Budget.BudgetStore)
+        let seededOnce = false
+        return Budget.BudgetStore.of({
+          ...inner,
+          tryAcquireLease: (key, holder, now, expiresAt) =>
+            Effect.gen(function* () {
+              if (!seededOnce) {
+                seededOnce = true
+                yield* inner.tryAcquireLease(key, "dead-process", now, now + 10_000)
+              }
+              return yield* inner.tryAcquireLease(key, holder, now, expiresAt)
+            })
+        })
+      })
+    ).pipe(Layer.provide(Budget.BudgetStore.layerMemory))
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(NOON)
+      const waiting = yield* Effect.forkChild(list())
+      yield* TestClock.adjust("9 seconds")
+      assert.strictEqual(apiCalls(stub).length, 0)
+      yield* TestClock.adjust("2 seconds")
+      const pages = yield* Fiber.join(waiting)
+      assert.strictEqual(pages.flatMap((p) => p.body.orders).length, 200)
+      assert.strictEqual(apiCalls(stub).length, 2)
+    }).pipe(Effect.provide(stack(stub, {}, seeded)))
   })
 
   it.live(

@@ -90,6 +90,9 @@ export interface AllPagesOptions extends ListOptions {
 /** The default hard page limit of a listing of every page. */
 export const DEFAULT_PAGE_LIMIT = 100
 
+/** How long a listing's lease lasts between renewals: a runner that dies frees its listing within this time. */
+const LEASE_MILLIS = 10_000
+
 /** The default overall deadline of a listing of every page. */
 export const DEFAULT_LISTING_DEADLINE: Duration.Duration = Duration.seconds(60)
 
@@ -542,7 +545,7 @@ const make = Effect.gen(function* () {
         const all = Listing.coalesce(budget.store, inFlight, {
           key: listingKey,
           maxAgeMillis,
-          leaseMillis: Duration.toMillis(deadline) + 10_000,
+          leaseMillis: LEASE_MILLIS,
           pollMillis: 100,
           encode: (replies: ReadonlyArray<Reply<StandingOrdersPage>>) =>
             Listing.encodeSnapshot(replies.map((r) => ({ page: r.body, identity: r.identity, echoed: r.echoed }))),

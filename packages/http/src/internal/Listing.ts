@@ -4,7 +4,7 @@
  * unattended listings through the budget store's leases and snapshots.
  */
 import { StandingOrder } from "@tppkit/core"
-import { Clock, Deferred, Effect, Option } from "effect"
+import { Clock, Deferred, Effect, Fiber, Option } from "effect"
 import type { BudgetStoreError } from "../BankError.ts"
 import type { BudgetStore } from "../Budget.ts"
 
@@ -178,7 +178,10 @@ export interface Coalesced<A, E> {
   readonly key: string
   /** A snapshot this much older than the call's start is still accepted (0: only one completed after it). */
   readonly maxAgeMillis: number
-  /** How long a lease lasts (the listing's deadline plus a margin). */
+  /**
+   * How long a lease lasts unless renewed; the runner renews it every third of that while it lists, so a runner
+   * that dies (a killed process) frees the listing for a waiter within this time.
+   */
   readonly leaseMillis: number
   /** How often a waiter looks at the store again. */
   readonly pollMillis: number
@@ -236,7 +239,14 @@ const acrossProcesses = <A, E>(store: BudgetStore["Service"], spec: Coalesced<A,
       const now = yield* Clock.currentTimeMillis
       const lease = yield* typed(store.tryAcquireLease(spec.key, holder, now, now + spec.leaseMillis))
       if (lease.acquired) {
-        const release = Effect.ignore(store.releaseLease(spec.key, holder))
+        const renew = Effect.forever(
+          Effect.sleep(Math.max(1, Math.floor(spec.leaseMillis / 3))).pipe(
+            Effect.andThen(Clock.currentTimeMillis),
+            Effect.flatMap((at) => Effect.ignore(store.tryAcquireLease(spec.key, holder, at, at + spec.leaseMillis)))
+          )
+        )
+        const renewing = yield* Effect.forkChild(renew)
+        const release = Effect.andThen(Fiber.interrupt(renewing), Effect.ignore(store.releaseLease(spec.key, holder)))
         return yield* Effect.gen(function* () {
           // a runner may have written its snapshot between the read above and the lease
           const after = yield* fresh
