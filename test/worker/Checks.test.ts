@@ -1,7 +1,9 @@
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe, it } from "@effect/vitest"
 import { Checks } from "@tppkit/worker"
 import { Effect, Layer } from "effect"
-import { sqlLayer } from "./pg.ts"
+import { embeddedDb } from "./pg.ts"
+
+const db = embeddedDb()
 
 const due = (orderId: string, over: Partial<Checks.Due> = {}): Checks.Due => ({
   consent: "c1",
@@ -16,8 +18,8 @@ const due = (orderId: string, over: Partial<Checks.Due> = {}): Checks.Due => ({
   ...over
 })
 
-const contract = (name: string, make: Layer.Layer<Checks.Checks, unknown>) =>
-  layer(make, { timeout: 60_000 })(name, (it) => {
+const contract = (name: string, make: () => Layer.Layer<Checks.Checks, unknown>) =>
+  describe(name, () => {
     it.effect("plans once, counts attempts before sending, records the outcome", () =>
       Effect.gen(function* () {
         const checks = yield* Checks.Checks
@@ -41,11 +43,11 @@ const contract = (name: string, make: Layer.Layer<Checks.Checks, unknown>) =>
           ["DECL", 2, ["corr-1", "corr-2"], "r", "s", "2026-02-26T07:00:00Z"]
         )
         assert.strictEqual((yield* checks.list({ sweepDay: "2026-02-27" })).length, 0)
-      })
+      }).pipe(Effect.provide(make()))
     )
   })
 
 describe("Checks", () => {
-  contract("in memory", Checks.Checks.layerMemory)
-  contract("in PostgreSQL", Checks.Checks.layerSql.pipe(Layer.provide(sqlLayer)))
+  contract("in memory", () => Checks.Checks.layerMemory)
+  contract("in PostgreSQL", () => Checks.Checks.layerSql.pipe(Layer.provide(db.fresh())))
 })

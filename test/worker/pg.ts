@@ -1,18 +1,51 @@
-/** One embedded PostgreSQL per test file, on 127.0.0.1 with a temporary data directory removed afterwards. */
+/**
+ * One embedded PostgreSQL per test file, on 127.0.0.1 with a temporary data directory removed afterwards:
+ * `const db = embeddedDb()` at the top of a file starts it before the file's tests and stops it after them;
+ * `db.fresh()` is a SQL client (tppkit's tables created) on a new empty database of that server.
+ */
+import { afterAll, beforeAll } from "@effect/vitest"
 import { EmbeddedDb } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Context, Effect, Layer, type Redacted } from "effect"
+import { Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { SqlClient } from "effect/sql"
 
-/** The URL of the test file's PostgreSQL. */
-export class TestDb extends Context.Service<TestDb, { readonly url: Redacted.Redacted<string> }>()("test/TestDb") {}
+/** The test file's PostgreSQL. */
+export interface TestDb {
+  /** The server's URL (database `postgres`); valid once the file's tests run. */
+  readonly url: () => Redacted.Redacted<string>
+  /** A SQL client on a new empty database, tables created. */
+  readonly fresh: () => Layer.Layer<SqlClient.SqlClient, unknown>
+  /** The URL of a new empty database. */
+  readonly freshUrl: () => Effect.Effect<Redacted.Redacted<string>, unknown>
+}
 
-/** Starts PostgreSQL for the layer's lifetime. */
-export const testDb: Layer.Layer<TestDb, EmbeddedDb.EmbeddedDbError> = Layer.effect(
-  TestDb,
-  Effect.map(EmbeddedDb.start(), (db) => ({ url: db.url }))
-)
+let databases = 0
 
-/** A SQL client (tables created) on the test file's PostgreSQL. */
-export const sqlLayer = Layer.unwrap(Effect.map(Effect.service(TestDb), (db) => Database.layer(db.url))).pipe(
-  Layer.provideMerge(testDb)
-)
+/** Starts PostgreSQL before the file's tests and stops it after them. */
+export const embeddedDb = (): TestDb => {
+  const scope = Scope.makeUnsafe()
+  let url: Redacted.Redacted<string> | undefined
+  beforeAll(async () => {
+    const running = await Effect.runPromise(Scope.provide(EmbeddedDb.start(), scope))
+    url = running.url
+  }, 60_000)
+  afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)), 60_000)
+  const serverUrl = () => {
+    if (url === undefined) throw new Error("the test PostgreSQL has not started")
+    return url
+  }
+  const freshUrl = () =>
+    Effect.gen(function* () {
+      const name = `t${process.pid}_${databases++}`
+      yield* Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe(`CREATE DATABASE ${name}`)).pipe(
+        Effect.provide(Database.layer(serverUrl())),
+        Effect.scoped
+      )
+      return Redacted.make(Redacted.value(serverUrl()).replace(/\/postgres$/, `/${name}`))
+    })
+  return {
+    url: serverUrl,
+    freshUrl,
+    fresh: () => Layer.unwrap(Effect.map(freshUrl(), (u) => Database.layer(u)))
+  }
+}

@@ -10,14 +10,10 @@ import { Effect, Layer, type Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as Checks from "./Checks.ts"
+import * as PgBudgetStore from "./PgBudgetStore.ts"
 
-/** Every DDL statement of tppkit's tables, in order; each is idempotent. */
-export const ddl: Array<string> = [...Checks.ddl]
-
-/** Adds DDL statements of another module (e.g. the budget store) to {@link ddl}. */
-export const registerDdl = (statements: ReadonlyArray<string>): void => {
-  for (const s of statements) if (!ddl.includes(s)) ddl.push(s)
-}
+/** Every DDL statement of tppkit's tables (checks, budget, leases, snapshots), in order; each is idempotent. */
+export const ddl: ReadonlyArray<string> = [...Checks.ddl, ...PgBudgetStore.ddl]
 
 /** A fixed advisory-lock key for tppkit's migrations. */
 const migrationLock = 7_316_505_221

@@ -10,3 +10,5 @@ export * as Checks from "./Checks.ts"
 export * as EmbeddedDb from "./EmbeddedDb.ts"
 /** The durable funds check of one payment. */
 export * as FundsCheckWorkflow from "./FundsCheckWorkflow.ts"
+/** http's budget store on PostgreSQL. */
+export * as PgBudgetStore from "./PgBudgetStore.ts"

@@ -1,0 +1,100 @@
+/**
+ * http's `BudgetStore` on PostgreSQL, so that every worker of a fleet (and every `tppkit` bank command given
+ * `--database-url`) shares one daily budget, one listing lease per key and one listing snapshot per key. Each
+ * change is one statement, hence one transaction: a reservation is an `INSERT … ON CONFLICT DO UPDATE … WHERE`
+ * that only raises the count while it stays within the limit, exact under any number of processes; a lease is
+ * taken by an upsert whose `WHERE` admits only a free, expired or own lease; a snapshot is replaced only by a
+ * newer one. Time is always the caller's (the store never reads the database clock).
+ *
+ * @since 0.1.0
+ */
+import { BankError, Budget } from "@tppkit/http"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+
+/** The DDL of the budget tables (idempotent); `Database.migrate` runs it. */
+export const ddl: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS tppkit_budget (
+    consent_key text NOT NULL, day text NOT NULL, used integer NOT NULL, PRIMARY KEY (consent_key, day))`,
+  `CREATE TABLE IF NOT EXISTS tppkit_lease (
+    lease_key text PRIMARY KEY, holder text NOT NULL, expires_at bigint NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS tppkit_snapshot (
+    snapshot_key text PRIMARY KEY, taken_at bigint NOT NULL, payload text NOT NULL)`
+]
+
+/** The store over the fleet's `SqlClient`; `description` names the database (never its password). */
+export const layer = (description = "PostgreSQL"): Layer.Layer<Budget.BudgetStore, never, SqlClient.SqlClient> =>
+  Layer.effect(
+    Budget.BudgetStore,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const fail = (operation: string) => (e: SqlError) =>
+        new BankError.BudgetStoreError({
+          store: description,
+          operation,
+          detail: `${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`
+        })
+      return Budget.BudgetStore.of({
+        description,
+        used: (key, day) =>
+          sql<{ used: number }>`SELECT used FROM tppkit_budget WHERE consent_key = ${key} AND day = ${day}`.pipe(
+            Effect.map((rows) => Number(rows[0]?.used ?? 0)),
+            Effect.mapError(fail("used"))
+          ),
+        tryConsume: (key, day, n, limit) =>
+          Effect.gen(function* () {
+            // granted exactly when a row comes back: the insert or the guarded increment happened
+            const granted = yield* sql<{ used: number }>`
+              INSERT INTO tppkit_budget AS b (consent_key, day, used)
+              SELECT ${key}, ${day}, ${n} WHERE ${n}::int <= ${limit}::int
+              ON CONFLICT (consent_key, day) DO UPDATE SET used = b.used + ${n}::int
+              WHERE b.used + ${n}::int <= ${limit}::int
+              RETURNING used`
+            if (granted.length > 0) return { granted: true, used: Number(granted[0]?.used) }
+            const rows = yield* sql<{ used: number }>`
+              SELECT used FROM tppkit_budget WHERE consent_key = ${key} AND day = ${day}`
+            return { granted: false, used: Number(rows[0]?.used ?? 0) }
+          }).pipe(Effect.mapError(fail("tryConsume"))),
+        usages: (day) =>
+          sql<{ consent_key: string; day: string; used: number }>`
+            SELECT consent_key, day, used FROM tppkit_budget WHERE day = ${day} ORDER BY consent_key COLLATE "C"`.pipe(
+            Effect.map((rows) => rows.map((r) => ({ consentKey: r.consent_key, day: r.day, used: Number(r.used) }))),
+            Effect.mapError(fail("usages"))
+          ),
+        tryAcquireLease: (key, holder, now, expiresAt) =>
+          Effect.gen(function* () {
+            const taken = yield* sql<{ holder: string; expires_at: string }>`
+              INSERT INTO tppkit_lease AS l (lease_key, holder, expires_at) VALUES (${key}, ${holder}, ${expiresAt})
+              ON CONFLICT (lease_key) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+              WHERE l.holder = EXCLUDED.holder OR l.expires_at <= ${now}
+              RETURNING holder, expires_at`
+            if (taken.length > 0) return { acquired: true as const, lease: { holder, expiresAt } }
+            const rows = yield* sql<{ holder: string; expires_at: string }>`
+              SELECT holder, expires_at FROM tppkit_lease WHERE lease_key = ${key}`
+            const row = rows[0]
+            // the lease vanished between the two statements (released): try once more
+            if (row === undefined) return { acquired: false as const, lease: { holder: "", expiresAt: now } }
+            return { acquired: false as const, lease: { holder: row.holder, expiresAt: Number(row.expires_at) } }
+          }).pipe(Effect.mapError(fail("tryAcquireLease"))),
+        releaseLease: (key, holder) =>
+          sql`DELETE FROM tppkit_lease WHERE lease_key = ${key} AND holder = ${holder}`.pipe(
+            Effect.asVoid,
+            Effect.mapError(fail("releaseLease"))
+          ),
+        writeSnapshot: (key, snapshot) =>
+          sql`INSERT INTO tppkit_snapshot AS s (snapshot_key, taken_at, payload)
+              VALUES (${key}, ${snapshot.takenAt}, ${snapshot.payload})
+              ON CONFLICT (snapshot_key) DO UPDATE SET taken_at = EXCLUDED.taken_at, payload = EXCLUDED.payload
+              WHERE s.taken_at <= EXCLUDED.taken_at`.pipe(Effect.asVoid, Effect.mapError(fail("writeSnapshot"))),
+        readSnapshot: (key) =>
+          sql<{ taken_at: string; payload: string }>`
+            SELECT taken_at, payload FROM tppkit_snapshot WHERE snapshot_key = ${key}`.pipe(
+            Effect.map((rows) =>
+              Option.map(Option.fromNullishOr(rows[0]), (r) => ({ payload: r.payload, takenAt: Number(r.taken_at) }))
+            ),
+            Effect.mapError(fail("readSnapshot"))
+          )
+      })
+    })
+  )
