@@ -4,11 +4,19 @@
  * @since 0.1.0
  */
 
+/** The worker's bank operations (balance check, unattended listing) over http's bank client. */
+export * as BankSources from "./BankSources.ts"
 /** The record of funds checks shared by the fleet. */
 export * as Checks from "./Checks.ts"
+/** The fleet's PostgreSQL connection and tables. */
+export * as Database from "./Database.ts"
 /** An embedded PostgreSQL from npm, on loopback. */
 export * as EmbeddedDb from "./EmbeddedDb.ts"
+/** One worker of the fleet: cluster runner, workflow engine, workflows. */
+export * as Fleet from "./Fleet.ts"
 /** The durable funds check of one payment. */
 export * as FundsCheckWorkflow from "./FundsCheckWorkflow.ts"
 /** http's budget store on PostgreSQL. */
 export * as PgBudgetStore from "./PgBudgetStore.ts"
+/** The daily sweep: workflow, plan and cron. */
+export * as Sweep from "./Sweep.ts"

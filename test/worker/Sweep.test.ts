@@ -1,0 +1,153 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Calendar, LocalDate } from "@tppkit/core"
+import { Checks, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
+import { BigDecimal, Effect, Layer, Ref } from "effect"
+import {
+  ClusterWorkflowEngine,
+  MessageStorage,
+  RunnerHealth,
+  RunnerStorage,
+  Runners,
+  Sharding,
+  ShardingConfig
+} from "effect/cluster"
+import { TestClock } from "effect/testing"
+
+const d = LocalDate.parseUnsafe
+
+const order = (orderId: string, startDate: string, frequency: "MNTH" | "WEEK" | "DAIL" = "WEEK") => ({
+  orderId,
+  frequency,
+  startDate: d(startDate),
+  instructedAmount: { value: BigDecimal.fromStringUnsafe("100.00"), currency: "EUR" },
+  debtor: { iban: "SK3112000000198742637541" },
+  creditor: { iban: "SK0809000000000123123123" }
+})
+
+const settings: Sweep.Settings = {
+  consents: [{ key: "c1" }],
+  daysBefore: 2,
+  calendar: Calendar.target,
+  timeZone: "Europe/Bratislava",
+  hour: 8
+}
+
+describe("Sweep.plan", () => {
+  it("plans the payments executing from the sweep day up to the N-th working day after it", () => {
+    // Friday 2026-02-27: two working days later is Tuesday 2026-03-03
+    const due = Sweep.plan(
+      [
+        order("W-FRI", "2026-02-20"),
+        order("W-MON", "2026-02-23"),
+        order("W-TUE", "2026-02-24"),
+        order("W-WED", "2026-02-25")
+      ],
+      "c1",
+      d("2026-02-27"),
+      settings
+    )
+    assert.deepStrictEqual(
+      due.map((p) => [p.orderId, p.executionDate, p.amount, p.sweepDay, p.checkAt]),
+      [
+        ["W-FRI", "2026-02-27", "100", "2026-02-27", 0],
+        ["W-MON", "2026-03-02", "100", "2026-02-27", 0],
+        ["W-TUE", "2026-03-03", "100", "2026-02-27", 0]
+      ]
+    )
+  })
+
+  it("a payment whose trigger day is after the sweep day is checked at that day's sweep hour", () => {
+    // a sweep on Saturday covers Tuesday; Tuesday's trigger (two working days before) is Friday: already passed
+    const saturday = Sweep.plan([order("W-TUE", "2026-02-24")], "c1", d("2026-02-28"), settings)
+    assert.deepStrictEqual(
+      saturday.map((p) => [p.executionDate, p.checkAt]),
+      [["2026-03-03", 0]]
+    )
+    // with daysBefore 0 nothing waits either; the check instant helper is DST-correct
+    assert.strictEqual(Sweep.instantOf(d("2026-03-28"), 8, "Europe/Bratislava"), Date.UTC(2026, 2, 28, 7))
+    assert.strictEqual(Sweep.instantOf(d("2026-03-29"), 8, "Europe/Bratislava"), Date.UTC(2026, 2, 29, 6))
+    assert.strictEqual(Sweep.instantOf(d("2026-10-25"), 8, "Europe/Bratislava"), Date.UTC(2026, 9, 25, 7))
+  })
+
+  it("uses the configured calendar: a TARGET holiday is not a working day", () => {
+    // Thursday 2026-04-02; Good Friday 04-03 and Easter Monday 04-06 are TARGET holidays: horizon is 04-08
+    const due = Sweep.plan([order("D", "2026-03-30", "DAIL")], "c1", d("2026-04-02"), settings)
+    assert.deepStrictEqual(
+      due.map((p) => p.executionDate),
+      ["2026-04-02", "2026-04-07", "2026-04-08"]
+    )
+  })
+})
+
+/** An in-memory cluster with a fast message poll, on the TestClock. */
+const cluster = Sharding.layer.pipe(
+  Layer.provideMerge(Runners.layerNoop),
+  Layer.provideMerge(MessageStorage.layerMemory),
+  Layer.provide([RunnerStorage.layerMemory, RunnerHealth.layerNoop]),
+  Layer.provide(ShardingConfig.layer({ entityMessagePollInterval: "1 minute" }))
+)
+
+describe("Sweep.cronLayer (ClusterCron on an in-memory cluster, TestClock)", () => {
+  it.effect("sweeps daily at 08:00 Europe/Bratislava across the DST change, each day once", () =>
+    Effect.gen(function* () {
+      const listings = yield* Ref.make<Array<string>>([])
+      const source = Layer.effect(Sweep.OrderSource)(
+        Effect.map(Effect.context<never>(), () =>
+          Sweep.OrderSource.of({
+            list: () =>
+              Effect.flatMap(
+                Effect.clockWith((c) => c.currentTimeMillis),
+                (ms) => Ref.update(listings, (l) => [...l, new Date(Number(ms)).toISOString()])
+              ).pipe(Effect.as([order("W", "2026-03-23", "DAIL")]))
+          })
+        )
+      )
+      const checker = Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+        check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
+      })
+      yield* TestClock.setTime(Date.UTC(2026, 2, 27, 12))
+      // the cluster starts, polls and sleeps on the TestClock: drive it in one-minute steps while the test waits
+      // until both days' sweeps have checked their payments (2026-03-29T07:00Z is past 08:00 CEST)
+      const run = Effect.gen(function* () {
+        const checks = yield* Checks.Checks
+        for (;;) {
+          const rows = yield* checks.list()
+          const listed = yield* Ref.get(listings)
+          if (listed.length >= 2 && rows.every((r) => r.outcome !== undefined)) return rows
+          yield* Effect.sleep("1 minute")
+        }
+      }).pipe(
+        Effect.provide(
+          Sweep.cronLayer(settings).pipe(
+            Layer.provideMerge(Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer)),
+            Layer.provideMerge(ClusterWorkflowEngine.layer),
+            Layer.provideMerge(cluster),
+            Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerMemory, source, checker)),
+            Layer.provideMerge(Layer.succeed(Sweep.SweepSettings)(settings))
+          )
+        )
+      )
+      const fiber = yield* Effect.forkChild(run)
+      let rows: ReadonlyArray<Checks.Row> | undefined
+      for (let minute = 0; minute < 3 * 24 * 60 && rows === undefined; minute++) {
+        yield* TestClock.adjust("1 minute")
+        const done = fiber.pollUnsafe()
+        if (done !== undefined) rows = yield* done
+      }
+      // Saturday's sweep covers Monday and Tuesday; Sunday's adds nothing new (each payment is planned once)
+      assert.deepStrictEqual(
+        (rows ?? []).map((r) => [r.executionDate, r.sweepDay, r.outcome, r.attempts]),
+        [
+          ["2026-03-30", "2026-03-28", "APPR", 1],
+          ["2026-03-31", "2026-03-28", "APPR", 1]
+        ]
+      )
+      const at = yield* Ref.get(listings)
+      // 08:00 local both days (the message poll adds up to a minute or so of delivery)
+      assert.deepStrictEqual(
+        at.map((s) => s.slice(0, 13)),
+        ["2026-03-28T07", "2026-03-29T06"]
+      )
+    })
+  )
+})
