@@ -9,12 +9,14 @@ import { Effect, Exit } from "effect"
 import { CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import { balanceCheckCommand, standingOrdersCommand, tokenCommand } from "./BankCommands.ts"
 import { budgetCommand } from "./BudgetCommand.ts"
+import { dbCommand } from "./DbCommand.ts"
 import { demoCommand } from "./DemoCommand.ts"
 import * as Failure from "./Failure.ts"
 import * as Output from "./Output.ts"
 import { projectCommand } from "./ProjectCommand.ts"
 import { sandboxCommand } from "./SandboxCommand.ts"
 import * as Version from "./Version.ts"
+import { workerCommand } from "./WorkerCommand.ts"
 
 /** The version the command reports with `--version`. */
 export const VERSION = Version.VERSION
@@ -38,7 +40,9 @@ export const command = Command.make("tppkit").pipe(
     standingOrdersCommand,
     budgetCommand,
     sandboxCommand,
-    demoCommand
+    demoCommand,
+    dbCommand,
+    workerCommand
   ])
 )
 
@@ -93,7 +97,9 @@ const subcommandNames: ReadonlyArray<string> = [
   "standing-orders",
   "budget",
   "sandbox",
-  "demo"
+  "demo",
+  "db",
+  "worker"
 ]
 
 const commandPathOf = (args: ReadonlyArray<string>): string => {

@@ -28,6 +28,8 @@ export interface Target {
   readonly clientSecret: Redacted.Redacted<string>
   /** The daily-budget store: an SQLite file, or `"memory"`; default `~/.tppkit/budget.sqlite`. */
   readonly budgetFile?: string | undefined
+  /** The daily-budget store in a PostgreSQL database shared by a fleet (`--database-url`); wins over `budgetFile`. */
+  readonly databaseUrl?: Redacted.Redacted<string> | undefined
   /** Mutual TLS: client certificate, key and CA as PEM files (or PEM text); the passphrase comes from the environment. */
   readonly tls?: { readonly cert?: string; readonly key?: string; readonly ca?: string }
 }
@@ -63,6 +65,13 @@ export const flags = {
     "budget-file",
     "TPPKIT_BUDGET_FILE",
     "Daily budget of unattended listings: SQLite file or 'memory'"
+  ),
+  databaseUrl: optionalWithEnv(
+    Flag.Redacted("database-url").pipe(
+      Flag.withMetavar("URL"),
+      Flag.withDescription("Daily budget in the fleet's PostgreSQL, postgres://… (TPPKIT_DATABASE_URL)")
+    ),
+    Config.Redacted("TPPKIT_DATABASE_URL")
   ),
   tlsCert: fileWithEnv("tls-cert", "TPPKIT_TLS_CERT", "Client certificate for mutual TLS, PEM"),
   tlsKey: fileWithEnv(
@@ -102,6 +111,7 @@ export interface Values {
   readonly clientId: Option.Option<string>
   readonly clientSecret: Option.Option<Redacted.Redacted<string>>
   readonly budgetFile: Option.Option<string>
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   readonly tlsCert: Option.Option<string>
   readonly tlsKey: Option.Option<string>
   readonly tlsCa: Option.Option<string>
@@ -131,6 +141,7 @@ export const target = (values: Values, options: { readonly needsClient: boolean 
       clientId: Option.getOrElse(values.clientId, () => "unused"),
       clientSecret: Option.getOrElse(values.clientSecret, () => Redacted.make("unused")),
       budgetFile: Option.getOrUndefined(values.budgetFile),
+      databaseUrl: Option.getOrUndefined(values.databaseUrl),
       tls: {
         ...(Option.isSome(values.tlsCert) ? { cert: values.tlsCert.value } : {}),
         ...(Option.isSome(values.tlsKey) ? { key: values.tlsKey.value } : {}),

@@ -10,10 +10,19 @@ import { Effect, Layer, type Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as Checks from "./Checks.ts"
-import * as PgBudgetStore from "./PgBudgetStore.ts"
+
+/** The DDL of the budget tables (idempotent); the PostgreSQL budget store's. */
+export const budgetDdl: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS tppkit_budget (
+    consent_key text NOT NULL, day text NOT NULL, used integer NOT NULL, PRIMARY KEY (consent_key, day))`,
+  `CREATE TABLE IF NOT EXISTS tppkit_lease (
+    lease_key text PRIMARY KEY, holder text NOT NULL, expires_at bigint NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS tppkit_snapshot (
+    snapshot_key text PRIMARY KEY, taken_at bigint NOT NULL, payload text NOT NULL)`
+]
 
 /** Every DDL statement of tppkit's tables (checks, budget, leases, snapshots), in order; each is idempotent. */
-export const ddl: ReadonlyArray<string> = [...Checks.ddl, ...PgBudgetStore.ddl]
+export const ddl: ReadonlyArray<string> = [...Checks.ddl, ...budgetDdl]
 
 /** A fixed advisory-lock key for tppkit's migrations. */
 const migrationLock = 7_316_505_221

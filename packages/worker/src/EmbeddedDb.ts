@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { execFileSync } from "node:child_process"
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir, userInfo } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -67,20 +67,16 @@ const serverUser = (): { readonly uid: number; readonly gid: number } => {
 }
 
 /**
- * Makes `dir` usable by the server user: owned by it, and every parent directory traversable (a temporary
- * directory is created private to root).
+ * Makes `dir` usable by the server user: owned by it, and every parent directory traversable by others (the
+ * execute bit for others added where missing, nothing else changed: a temporary directory is private to root).
  */
 const handOver = (dir: string, owner: { readonly uid: number; readonly gid: number }) => {
   mkdirSync(dir, { recursive: true })
   chownSync(dir, owner.uid, owner.gid)
   chmodSync(dir, 0o700)
   for (let parent = dirname(dir); parent !== dirname(parent); parent = dirname(parent)) {
-    try {
-      chmodSync(parent, 0o755 | 0o1000)
-    } catch {
-      break
-    }
-    if (parent === "/tmp" || parent === tmpdir()) break
+    const mode = statSync(parent).mode & 0o7777
+    if ((mode & 0o001) === 0) chmodSync(parent, mode | 0o001)
   }
 }
 

@@ -4,24 +4,16 @@
  * change is one statement, hence one transaction: a reservation is an `INSERT … ON CONFLICT DO UPDATE … WHERE`
  * that only raises the count while it stays within the limit, exact under any number of processes; a lease is
  * taken by an upsert whose `WHERE` admits only a free, expired or own lease; a snapshot is replaced only by a
- * newer one. Time is always the caller's (the store never reads the database clock).
+ * newer one. Time is always the caller's (the store never reads the database clock). Its tables are created by
+ * `Database.migrate`.
  *
  * @since 0.1.0
  */
 import { BankError, Budget } from "@tppkit/http"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-
-/** The DDL of the budget tables (idempotent); `Database.migrate` runs it. */
-export const ddl: ReadonlyArray<string> = [
-  `CREATE TABLE IF NOT EXISTS tppkit_budget (
-    consent_key text NOT NULL, day text NOT NULL, used integer NOT NULL, PRIMARY KEY (consent_key, day))`,
-  `CREATE TABLE IF NOT EXISTS tppkit_lease (
-    lease_key text PRIMARY KEY, holder text NOT NULL, expires_at bigint NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS tppkit_snapshot (
-    snapshot_key text PRIMARY KEY, taken_at bigint NOT NULL, payload text NOT NULL)`
-]
+import * as Database from "./Database.ts"
 
 /** The store over the fleet's `SqlClient`; `description` names the database (never its password). */
 export const layer = (description = "PostgreSQL"): Layer.Layer<Budget.BudgetStore, never, SqlClient.SqlClient> =>
@@ -98,3 +90,33 @@ export const layer = (description = "PostgreSQL"): Layer.Layer<Budget.BudgetStor
       })
     })
   )
+
+/**
+ * The store on the database at `url` (its own small pool, tables created), e.g. for a bank command given
+ * `--database-url`; a database that cannot be reached is a `BudgetStoreError`.
+ */
+export const layerUrl = (url: Redacted.Redacted<string>): Layer.Layer<Budget.BudgetStore, BankError.BudgetStoreError> =>
+  layer(describeUrl(url)).pipe(
+    Layer.provide(Database.layer(url, { maxConnections: 2 })),
+    Layer.catch((e) =>
+      Layer.effect(Budget.BudgetStore)(
+        Effect.fail(
+          new BankError.BudgetStoreError({
+            store: describeUrl(url),
+            operation: "open",
+            detail: `${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`
+          })
+        )
+      )
+    )
+  )
+
+/** `PostgreSQL at host:port/database`, without the user or password. */
+export const describeUrl = (url: Redacted.Redacted<string>): string => {
+  try {
+    const u = new URL(Redacted.value(url))
+    return `PostgreSQL at ${u.host}${u.pathname}`
+  } catch {
+    return "PostgreSQL"
+  }
+}

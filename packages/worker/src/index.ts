@@ -16,6 +16,8 @@ export * as EmbeddedDb from "./EmbeddedDb.ts"
 export * as Fleet from "./Fleet.ts"
 /** The durable funds check of one payment. */
 export * as FundsCheckWorkflow from "./FundsCheckWorkflow.ts"
+/** Prometheus metrics of a worker. */
+export * as Metrics from "./Metrics.ts"
 /** http's budget store on PostgreSQL. */
 export * as PgBudgetStore from "./PgBudgetStore.ts"
 /** The daily sweep: workflow, plan and cron. */

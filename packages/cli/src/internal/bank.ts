@@ -155,7 +155,7 @@ export const balanceCheck = Effect.fn("tppkit.balanceCheck")(function* (
       },
       { psu: Connection.psu(input), ...(token === undefined ? {} : { token }) }
     )
-  }).pipe(Effect.provide(clientLayerOf(settings, target.budgetFile)), Effect.mapError(withAddress(settings)))
+  }).pipe(Effect.provide(clientLayerOf(settings, target)), Effect.mapError(withAddress(settings)))
   const ids = reply.identity
   if (input.format === "json") {
     return yield* Output.line(
@@ -264,7 +264,7 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
       Effect.ensuring(progress.done)
     )
     return collected
-  }).pipe(Effect.provide(clientLayerOf(settings, target.budgetFile)), Effect.mapError(withAddress(settings)))
+  }).pipe(Effect.provide(clientLayerOf(settings, target)), Effect.mapError(withAddress(settings)))
   const requested = Option.getOrUndefined(input.page)
   const listed = pages[0]?.body.pageCount
   if (requested !== undefined && listed !== undefined && requested > 0 && requested >= listed) {

@@ -51,11 +51,36 @@ export const budgetStoreOf = (budgetFile: string | undefined): Layer.Layer<Budge
       ? Budget.BudgetStore.layerSqlite(defaultBudgetFile(), { createDirectory: true })
       : Budget.BudgetStore.layerSqlite(budgetFile)
 
+/**
+ * The budget store of a target: the fleet's PostgreSQL with `--database-url` (the worker package, loaded only
+ * then; a database that cannot be reached is a configuration failure), else {@link budgetStoreOf} its file.
+ */
+export const targetBudgetStore = (
+  target: Pick<Target, "budgetFile" | "databaseUrl">
+): Layer.Layer<Budget.BudgetStore, Failure.CliFailure> => {
+  const url = target.databaseUrl
+  if (url === undefined) return budgetStoreOf(target.budgetFile)
+  return Layer.unwrap(
+    Effect.map(
+      Effect.promise(() => import("@tppkit/worker/PgBudgetStore")),
+      (pg) => pg.layerUrl(url)
+    )
+  ).pipe(
+    Layer.catch((e) =>
+      Layer.effect(Budget.BudgetStore)(Effect.fail(Failure.configuration(`--database-url: ${e.message}`, e)))
+    )
+  )
+}
+
 /** The bank client (with `BankConfig`, `TokenService` and `Budget`) on Node for validated settings. */
-export const clientLayerOf = (settings: BankConfig.Settings, budgetFile: string | undefined) =>
-  BankClient.BankClient.layerNode(Layer.succeed(BankConfig.BankConfig, settings), {
-    budgetStore: budgetStoreOf(budgetFile)
-  })
+export const clientLayerOf = (settings: BankConfig.Settings, target: Pick<Target, "budgetFile" | "databaseUrl">) =>
+  Layer.unwrap(
+    Effect.map(Layer.build(targetBudgetStore(target)), (store) =>
+      BankClient.BankClient.layerNode(Layer.succeed(BankConfig.BankConfig, settings), {
+        budgetStore: Layer.succeedContext(store)
+      })
+    )
+  )
 
 /** The bank client on Node for a target with default settings (the demo's mock bank). */
 export const clientLayer = (target: Target) =>

