@@ -7,7 +7,7 @@ import { connect } from "node:net"
 import { assert, describe, layer } from "@effect/vitest"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Effect, Redacted } from "effect"
-import { apiHeaders, balanceBody, post, token } from "./support.ts"
+import { apiHeaders, balanceBody, post, token, tokenAnswer } from "./support.ts"
 
 /** Sends raw bytes and collects what comes back until the server closes or `waitMs` pass; also when it closed. */
 const raw = (port: number, chunks: ReadonlyArray<string | Buffer>, waitMs = 3000) =>
@@ -190,6 +190,49 @@ layer(Sandbox.layer(options))("Sandbox HTTP edges", (it) => {
         const bad = yield* post(`${info.baseUrl}/__journal?limit=-1`, { method: "GET", headers: admin })
         assert.strictEqual(bad.status, 400)
       })
+    )
+
+    it.effect(
+      "GET/POST /__clock reads and moves the sandbox clock; GET/PUT /__faults reads and replaces global faults",
+      () =>
+        Effect.gen(function* () {
+          const info = yield* Sandbox.SandboxInfo
+          const admin = { "x-sandbox-admin": "admin-s3cret", "content-type": "application/json" }
+          assert.strictEqual((yield* post(`${info.baseUrl}/__clock`, { method: "GET" })).status, 401)
+          const before = yield* post(`${info.baseUrl}/__clock`, { method: "GET", headers: admin })
+          const moved = yield* post(`${info.baseUrl}/__clock`, { headers: admin, body: '{"adjustSeconds":3600}' })
+          assert.strictEqual(moved.status, 200)
+          assert.approximately(moved.json.epochMillis - before.json.epochMillis, 3_600_000, 60_000)
+          const set = yield* post(`${info.baseUrl}/__clock`, { headers: admin, body: '{"set":"2026-11-23T11:00:00Z"}' })
+          assert.strictEqual(set.json.now.slice(0, 16), "2026-11-23T11:00")
+          const wrong = yield* post(`${info.baseUrl}/__clock`, { headers: admin, body: '{"set":"noon"}' })
+          assert.strictEqual(wrong.status, 400)
+          yield* post(`${info.baseUrl}/__clock`, { headers: admin, body: `{"set":"${new Date().toISOString()}"}` })
+
+          assert.deepStrictEqual((yield* post(`${info.baseUrl}/__faults`, { method: "GET", headers: admin })).json, {
+            rate: 0
+          })
+          const on = yield* post(`${info.baseUrl}/__faults`, {
+            method: "PUT",
+            headers: admin,
+            body: '{"rate":1,"kinds":["503"]}'
+          })
+          assert.strictEqual(on.status, 200)
+          const t1 = yield* tokenAnswer(info, "PIISP")
+          assert.strictEqual(t1.status, 503)
+          const badFaults = yield* post(`${info.baseUrl}/__faults`, {
+            method: "PUT",
+            headers: admin,
+            body: '{"rate":2}'
+          })
+          assert.strictEqual(badFaults.status, 400)
+          const off = yield* post(`${info.baseUrl}/__faults`, { method: "PUT", headers: admin, body: '{"rate":0}' })
+          assert.deepStrictEqual(off.json, { rate: 0 })
+          assert.strictEqual((yield* tokenAnswer(info, "PIISP")).status, 200)
+          const method = yield* post(`${info.baseUrl}/__faults`, { method: "DELETE", headers: admin })
+          assert.strictEqual(method.status, 405)
+          assert.strictEqual(method.headers.get("allow"), "GET, PUT")
+        })
     )
   })
 })

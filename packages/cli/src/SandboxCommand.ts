@@ -46,6 +46,7 @@ export const renderText = (info: Sandbox.SandboxInfo["Service"]): string => {
     `  balance check  POST ${info.paths.balanceCheck}`,
     `  standing order POST ${info.paths.standingOrder}`,
     `  OpenAPI        GET  /openapi.json    journal  GET /__journal`,
+    `  admin          GET|POST /__clock     GET|PUT /__faults`,
     `client id:     ${r.clientId}`,
     `client secret: ${r.clientSecret}`,
     "accounts:",

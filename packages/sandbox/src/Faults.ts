@@ -2,6 +2,7 @@
  * Faults the mock bank injects for client tests: chosen per request with the `X-Sandbox-Fault` header, or
  * globally at a seeded rate. Each replaces the normal answer (except `delay`, which only postpones it).
  */
+import { Schema } from "effect"
 
 /** The fault kinds: status answers, a delay, a dropped connection, broken bodies, an expired token. */
 export const kinds = ["503", "502", "429", "delay", "reset", "truncate", "nonjson", "expired-token"] as const
@@ -61,6 +62,14 @@ export interface GlobalFaults {
   /** Delay used by the `delay` kind, milliseconds (default 2000). */
   readonly delayMs?: number
 }
+
+/** The JSON form of {@link GlobalFaults}, read by the admin endpoint `PUT /__faults`. */
+export const GlobalFaultsJson = Schema.Struct({
+  rate: Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 })),
+  seed: Schema.optionalKey(Schema.Int),
+  kinds: Schema.optionalKey(Schema.Array(Schema.Literals(kinds))),
+  delayMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 600_000 })))
+})
 
 const isKind = (s: string): s is Kind => (kinds as ReadonlyArray<string>).includes(s)
 

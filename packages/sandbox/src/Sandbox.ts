@@ -160,6 +160,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
         clockSkewMillis: options.clockSkewMillis ?? Headers.defaultClockSkewMillis,
         journal,
         adminToken,
+        moveClock: { set: clock.setUnsafe, adjust: clock.adjustUnsafe },
         openapi: () => {
           document ??= JSON.stringify(OpenApi.document(environment, baseUrl))
           return document

@@ -16,6 +16,10 @@ export class SandboxClock extends Context.Service<
     readonly adjust: (by: Duration.Input) => Effect.Effect<void>
     /** Sets the clock to an instant (epoch milliseconds). */
     readonly set: (epochMillis: number) => Effect.Effect<void>
+    /** Moves the clock by `millis`, synchronously (for the server's `POST /__clock`). */
+    readonly adjustUnsafe: (millis: number) => void
+    /** Sets the clock to an instant, synchronously (for the server's `POST /__clock`). */
+    readonly setUnsafe: (epochMillis: number) => void
   }
 >()("@tppkit/sandbox/SandboxClock") {
   /** Wall-clock time (`Date.now`) plus an offset that `adjust` and `set` move. */
@@ -30,16 +34,18 @@ export class SandboxClock extends Context.Service<
 export const make = (base: () => number): SandboxClock["Service"] => {
   let offset = 0
   const nowUnsafe = () => base() + offset
+  const adjustUnsafe = (millis: number) => {
+    offset += millis
+  }
+  const setUnsafe = (epochMillis: number) => {
+    offset = epochMillis - base()
+  }
   return {
     nowUnsafe,
     now: Effect.sync(nowUnsafe),
-    adjust: (by) =>
-      Effect.sync(() => {
-        offset += Duration.toMillis(by)
-      }),
-    set: (epochMillis) =>
-      Effect.sync(() => {
-        offset = epochMillis - base()
-      })
+    adjust: (by) => Effect.sync(() => adjustUnsafe(Duration.toMillis(by))),
+    set: (epochMillis) => Effect.sync(() => setUnsafe(epochMillis)),
+    adjustUnsafe,
+    setUnsafe
   }
 }

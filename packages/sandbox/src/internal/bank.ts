@@ -3,36 +3,24 @@
  * the optional admin token), faults, and the three operations, each in its own module over state that the value
  * `make` returns owns. The transport (server.ts) feeds it requests and writes its answers.
  */
-import { timingSafeEqual } from "node:crypto"
 import { Endpoint } from "@tppkit/core"
 import type * as Faults from "../Faults.ts"
 import type * as Fixtures from "../Fixtures.ts"
 import type * as Journal from "../Journal.ts"
+import * as Admin from "./admin.ts"
 import * as ApiChecks from "./apiChecks.ts"
 import * as BalanceCheck from "./balanceCheck.ts"
 import * as BankDay from "./bankDay.ts"
 import * as Consent from "./consent.ts"
 import * as DailyLimit from "./dailyLimit.ts"
-import {
-  badRequest,
-  type Dialect,
-  type Failure,
-  fail,
-  methodNotAllowed,
-  oauthFail,
-  parseDialect,
-  unauthorized
-} from "./errors.ts"
-import { first, type Incoming, json, type Outgoing } from "./exchange.ts"
+import { badRequest, type Dialect, fail, methodNotAllowed, oauthFail, parseDialect } from "./errors.ts"
+import { first, type Incoming, type Outgoing } from "./exchange.ts"
 import * as FaultAnswers from "./faultAnswers.ts"
 import * as OAuth from "./oauth.ts"
 import * as StandingOrders from "./standingOrders.ts"
 
 /** Which set of paths is served (spec 4 and 9.3). */
 export type Environment = Endpoint.Environment
-
-/** The header that carries the admin token. */
-export const adminHeader = "x-sandbox-admin"
 
 /** What the handler needs. */
 export interface Config {
@@ -47,38 +35,10 @@ export interface Config {
   readonly clockSkewMillis: number
   readonly journal: Journal.Journal["Service"]
   readonly openapi: () => string
-  /** When set, `/__journal` and the `X-Sandbox-Fault` header need it in `X-Sandbox-Admin`. */
+  /** When set, the admin endpoints and the `X-Sandbox-Fault` header need it in `X-Sandbox-Admin`. */
   readonly adminToken: string | undefined
-}
-
-const adminOk = (req: Incoming, token: string | undefined): boolean => {
-  if (token === undefined) return true
-  const given = Buffer.from(first(req.headers[adminHeader]) ?? "")
-  const wanted = Buffer.from(token)
-  return given.length === wanted.length && timingSafeEqual(given, wanted)
-}
-
-const adminRefused: Failure = {
-  ...unauthorized("ADMIN_TOKEN_REQUIRED", "this needs the sandbox admin token in the X-Sandbox-Admin header"),
-  headers: { "www-authenticate": 'X-Sandbox-Admin realm="tppkit-sandbox"' }
-}
-
-/** A non-negative integer query parameter, absent, or `false` when it is something else. */
-const queryInt = (params: URLSearchParams, name: string): number | undefined | false => {
-  const v = params.get(name)
-  if (v === null) return undefined
-  return /^\d{1,15}$/.test(v) ? Number(v) : false
-}
-
-/** The journal as a JSON array written one entry at a time. */
-function* journalBody(entries: Iterable<Uint8Array>): Generator<string | Uint8Array> {
-  let sep = "["
-  for (const e of entries) {
-    yield sep
-    yield e
-    sep = ","
-  }
-  yield sep === "[" ? "[]" : "]"
+  /** Moves the sandbox clock (for `POST /__clock`). */
+  readonly moveClock: { readonly set: (epochMillis: number) => void; readonly adjust: (millis: number) => void }
 }
 
 /** Creates a handler with its own state (tokens, daily counters). */
@@ -127,30 +87,13 @@ export const make = (config: Config) => {
     return { ...result, headers: { ...result.headers, ...ids } }
   }
 
-  const admin = (req: Incoming, path: string, query: string, dialect: Dialect): Outgoing => {
-    if (req.method !== "GET" && req.method !== "HEAD")
-      return fail(methodNotAllowed(req.method, path, "GET"), dialect, {})
-    if (path === "/openapi.json") return json(200, config.openapi(), "ok", { "cache-control": "no-store" })
-    if (!adminOk(req, config.adminToken)) return fail(adminRefused, dialect, {})
-    const params = new URLSearchParams(query)
-    const since = queryInt(params, "since")
-    const limit = queryInt(params, "limit")
-    if (since === false || limit === false) {
-      const field = since === false ? "since" : "limit"
-      return fail(badRequest(`query parameter ${field} must be a non-negative integer`, field), dialect, {})
-    }
-    return {
-      status: 200,
-      headers: { "content-type": "application/json", "cache-control": "no-store" },
-      body: journalBody(
-        config.journal.readJsonUnsafe({
-          ...(since !== undefined ? { since } : {}),
-          ...(limit !== undefined ? { limit } : {})
-        })
-      ),
-      outcome: "ok"
-    }
-  }
+  const admin = Admin.make({
+    adminToken: config.adminToken,
+    openapi: config.openapi,
+    journal: config.journal,
+    clock: { now: config.now, ...config.moveClock },
+    faults
+  })
 
   /** Answers one request. */
   const handle = (req: Incoming): Outgoing => {
@@ -159,8 +102,7 @@ export const make = (config: Config) => {
     const dialect = parseDialect(first(req.headers["x-sandbox-error-dialect"])) ?? config.dialect
     const route = routes.get(path)
     if (route === undefined) {
-      if (path === "/openapi.json" || path === "/__journal")
-        return admin(req, path, q === -1 ? "" : req.url.slice(q + 1), dialect)
+      if (Admin.paths.has(path)) return admin.handle(req, path, q === -1 ? "" : req.url.slice(q + 1), dialect)
       return fail(
         { status: 404, code: "RESOURCE_UNKNOWN", title: "Not Found", detail: `no resource at ${path}` },
         dialect,
@@ -170,10 +112,10 @@ export const make = (config: Config) => {
     if (req.method !== "POST") return fail(methodNotAllowed(req.method, path, "POST"), dialect, {})
     const isToken = route === "token"
     const ids = isToken ? {} : ApiChecks.responseIds(req)
-    if (req.headers["x-sandbox-fault"] !== undefined && !adminOk(req, config.adminToken)) {
+    if (req.headers["x-sandbox-fault"] !== undefined && !Admin.isAdmin(req, config.adminToken)) {
       return isToken
         ? oauthFail(401, "invalid_client", "X-Sandbox-Fault needs the sandbox admin token in X-Sandbox-Admin")
-        : fail(adminRefused, dialect, ids)
+        : fail(Admin.refused, dialect, ids)
     }
     const selection = faults.select(req, isToken, route === "balanceCheck", dialect, ids)
     if ("refused" in selection) return selection.refused
@@ -203,11 +145,13 @@ export const make = (config: Config) => {
     return delayMs > 0 ? { ...out, delayMs } : out
   }
 
-  /** Whether `handle` reads the body of such a request (a POST to one of the three operations). */
+  /** Whether `handle` reads the body of such a request (a POST to an operation, a change to an admin endpoint). */
   const readsBody = (method: string, url: string): boolean => {
-    if (method !== "POST") return false
     const q = url.indexOf("?")
-    return routes.has(q === -1 ? url : url.slice(0, q))
+    const path = q === -1 ? url : url.slice(0, q)
+    return method === "POST"
+      ? routes.has(path) || Admin.paths.has(path)
+      : Admin.paths.has(path) && admin.readsBody(method)
   }
 
   return { handle, readsBody, paths }

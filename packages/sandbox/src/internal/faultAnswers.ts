@@ -13,8 +13,14 @@ import { first, type Incoming, type Outgoing } from "./exchange.ts"
 export type Selection = { readonly faults: ReadonlyArray<Faults.Fault> } | { readonly refused: Outgoing }
 
 /** Picks the faults of requests: the header wins, then a magic amount, then the global rate (if configured). */
-export const make = (global: Faults.GlobalFaults | undefined) => {
-  const pickGlobal = global ? Faults.picker(global) : undefined
+export const make = (initial: Faults.GlobalFaults | undefined) => {
+  let global = initial
+  let pickGlobal = global ? Faults.picker(global) : undefined
+  /** Replaces the global fault injection (undefined or rate 0: none); the seeded sequence starts again. */
+  const setGlobal = (next: Faults.GlobalFaults | undefined): void => {
+    global = next
+    pickGlobal = next !== undefined && next.rate > 0 ? Faults.picker(next) : undefined
+  }
   const select = (
     req: Incoming,
     isToken: boolean,
@@ -38,7 +44,7 @@ export const make = (global: Faults.GlobalFaults | undefined) => {
     const f = (isBalanceCheck ? Faults.fromBalanceCheckBody(req.body) : undefined) ?? pickGlobal?.()
     return { faults: f ? [f] : [] }
   }
-  return { select }
+  return { select, setGlobal, global: () => global }
 }
 
 const retryLater = { "retry-after": "1" }

@@ -1,0 +1,157 @@
+/**
+ * The mock bank's own endpoints beside the interface: `GET /openapi.json` (always open), and the admin endpoints
+ * `GET /__journal?since=&limit=` (streamed), `GET`/`POST /__clock` (read, set or move the sandbox clock) and
+ * `GET`/`PUT /__faults` (read or replace the global fault injection). With an admin token configured, the admin
+ * endpoints answer 401 unless the request carries it in `X-Sandbox-Admin`.
+ */
+import { timingSafeEqual } from "node:crypto"
+import { DateTime } from "@tppkit/core"
+import { Result, Schema, SchemaParser } from "effect"
+import * as Faults from "../Faults.ts"
+import type * as Journal from "../Journal.ts"
+import { parseJsonObject } from "./apiChecks.ts"
+import {
+  badRequest,
+  type Dialect,
+  type Failure,
+  fail,
+  methodNotAllowed,
+  schemaFailure,
+  unauthorized
+} from "./errors.ts"
+import { first, type Incoming, json, type Outgoing } from "./exchange.ts"
+
+/** The header that carries the admin token. */
+export const adminHeader = "x-sandbox-admin"
+
+/** The paths served here. */
+export const paths: ReadonlySet<string> = new Set(["/openapi.json", "/__journal", "/__clock", "/__faults"])
+
+/** What the admin endpoints act on. */
+export interface Config {
+  readonly adminToken: string | undefined
+  readonly openapi: () => string
+  readonly journal: Journal.Journal["Service"]
+  readonly clock: {
+    readonly now: () => number
+    readonly set: (epochMillis: number) => void
+    readonly adjust: (millis: number) => void
+  }
+  readonly faults: {
+    readonly global: () => Faults.GlobalFaults | undefined
+    readonly setGlobal: (next: Faults.GlobalFaults | undefined) => void
+  }
+}
+
+/** Whether a request carries the admin token (always, when none is configured); compared in constant time. */
+export const isAdmin = (req: Incoming, token: string | undefined): boolean => {
+  if (token === undefined) return true
+  const given = Buffer.from(first(req.headers[adminHeader]) ?? "")
+  const wanted = Buffer.from(token)
+  return given.length === wanted.length && timingSafeEqual(given, wanted)
+}
+
+/** The 401 of a request without the admin token. */
+export const refused: Failure = {
+  ...unauthorized("ADMIN_TOKEN_REQUIRED", "this needs the sandbox admin token in the X-Sandbox-Admin header"),
+  headers: { "www-authenticate": 'X-Sandbox-Admin realm="tppkit-sandbox"' }
+}
+
+/** A non-negative integer query parameter, absent, or `false` when it is something else. */
+const queryInt = (params: URLSearchParams, name: string): number | undefined | false => {
+  const v = params.get(name)
+  if (v === null) return undefined
+  return /^\d{1,15}$/.test(v) ? Number(v) : false
+}
+
+/** The journal as a JSON array written one entry at a time. */
+function* journalBody(entries: Iterable<Uint8Array>): Generator<string | Uint8Array> {
+  let sep = "["
+  for (const e of entries) {
+    yield sep
+    yield e
+    sep = ","
+  }
+  yield sep === "[" ? "[]" : "]"
+}
+
+/** `POST /__clock`: either an instant to set or seconds to move by (negative: back). */
+const ClockChange = Schema.Union([
+  Schema.Struct({ set: DateTime.DateTime }),
+  Schema.Struct({ adjustSeconds: Schema.Finite })
+])
+const decodeClockChange = SchemaParser.decodeUnknownResult(ClockChange)
+const decodeFaults = SchemaParser.decodeUnknownResult(Faults.GlobalFaultsJson)
+
+const noStore = { "cache-control": "no-store" }
+
+/** The handler of the paths in {@link paths}. */
+export const make = (config: Config) => {
+  const clockAnswer = () => {
+    const now = config.clock.now()
+    return json(200, JSON.stringify({ now: new Date(now).toISOString(), epochMillis: now }), "ok", noStore)
+  }
+  const faultsAnswer = () => json(200, JSON.stringify(config.faults.global() ?? { rate: 0 }), "ok", noStore)
+  const isRead = (req: Incoming) => req.method === "GET" || req.method === "HEAD"
+
+  const journal = (req: Incoming, query: string, dialect: Dialect): Outgoing => {
+    if (!isRead(req)) return fail(methodNotAllowed(req.method, "/__journal", "GET"), dialect, {})
+    const params = new URLSearchParams(query)
+    const since = queryInt(params, "since")
+    const limit = queryInt(params, "limit")
+    if (since === false || limit === false) {
+      const field = since === false ? "since" : "limit"
+      return fail(badRequest(`query parameter ${field} must be a non-negative integer`, field), dialect, {})
+    }
+    const read = { ...(since !== undefined ? { since } : {}), ...(limit !== undefined ? { limit } : {}) }
+    return {
+      status: 200,
+      headers: { "content-type": "application/json", ...noStore },
+      body: journalBody(config.journal.readJsonUnsafe(read)),
+      outcome: "ok"
+    }
+  }
+
+  const clock = (req: Incoming, dialect: Dialect): Outgoing => {
+    if (isRead(req)) return clockAnswer()
+    if (req.method !== "POST") return fail(methodNotAllowed(req.method, "/__clock", "GET, POST"), dialect, {})
+    const parsed = parseJsonObject(req.body)
+    if (!("value" in parsed)) return fail(parsed, dialect, {})
+    const change = decodeClockChange(parsed.value)
+    if (Result.isFailure(change)) return fail(schemaFailure(change.failure), dialect, {})
+    if ("set" in change.success) config.clock.set(DateTime.toEpochMillis(change.success.set))
+    else config.clock.adjust(Math.round(change.success.adjustSeconds * 1000))
+    return clockAnswer()
+  }
+
+  const faults = (req: Incoming, dialect: Dialect): Outgoing => {
+    if (isRead(req)) return faultsAnswer()
+    if (req.method !== "PUT") return fail(methodNotAllowed(req.method, "/__faults", "GET, PUT"), dialect, {})
+    const parsed = parseJsonObject(req.body)
+    if (!("value" in parsed)) return fail(parsed, dialect, {})
+    const next = decodeFaults(parsed.value)
+    if (Result.isFailure(next)) return fail(schemaFailure(next.failure), dialect, {})
+    config.faults.setGlobal(next.success.rate > 0 ? next.success : undefined)
+    return faultsAnswer()
+  }
+
+  /** Answers a request to one of {@link paths}. */
+  const handle = (req: Incoming, path: string, query: string, dialect: Dialect): Outgoing => {
+    if (path === "/openapi.json") {
+      return isRead(req)
+        ? json(200, config.openapi(), "ok", noStore)
+        : fail(methodNotAllowed(req.method, path, "GET"), dialect, {})
+    }
+    if (!isAdmin(req, config.adminToken)) return fail(refused, dialect, {})
+    return path === "/__journal"
+      ? journal(req, query, dialect)
+      : path === "/__clock"
+        ? clock(req, dialect)
+        : faults(req, dialect)
+  }
+
+  /** Whether a request to one of {@link paths} has a body to read. */
+  const readsBody = (method: string): boolean => method === "POST" || method === "PUT"
+
+  return { handle, readsBody }
+}
