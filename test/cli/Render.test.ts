@@ -250,3 +250,30 @@ describe("projection renderers by format", () => {
     )
   })
 })
+
+describe("projection JSON text", () => {
+  it("parses to the JSON value for any texts, and one orderId with changing fields", () => {
+    const text = fc.string({ maxLength: 12, unit: "grapheme" })
+    const row = fc.record({
+      orderId: fc.constantFrom("A", 'B"q', "C\\d", "\u00e9"),
+      day: fc.integer({ min: d("2026-01-01"), max: d("2026-03-31") }),
+      cents: fc.bigInt({ min: 1n, max: 10n ** 12n }),
+      currency: fc.constantFrom("EUR", "CZK"),
+      creditorName: fc.option(text, { nil: undefined }),
+      creditorIban: text
+    })
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 20 }), (rows) => {
+        const payments = rows.map((r) => ({
+          ...payment(r.orderId, LocalDate.format(r.day as LocalDate.LocalDate), "0", r.currency),
+          amount: BigDecimal.make(r.cents, 2),
+          creditorIban: r.creditorIban,
+          ...(r.creditorName === undefined ? {} : { creditorName: r.creditorName })
+        }))
+        const value = { ...report, payments }
+        expect(JSON.parse(Render.projectionJson(value))).toEqual(Render.projectionJsonValue(value))
+      }),
+      { numRuns: 300 }
+    )
+  })
+})

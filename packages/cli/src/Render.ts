@@ -282,16 +282,74 @@ export const projectionJsonChunks = function* (report: ProjectionReport): Genera
   const head = (key: string, value: string) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`
   yield `{\n${head("from", LocalDate.format(report.from))}${head("to", LocalDate.format(report.to))}`
   yield `${head("calendar", report.calendar)}${head("convention", report.convention)}  "payments": [`
-  const { payments, totals } = counted(report.payments)
-  const rows = function* () {
-    for (const p of payments) yield paymentJson(p)
+  const acc = CashFlow.accumulator()
+  const lines = new PaymentLines()
+  let buffer = ""
+  let first = true
+  for (const p of report.payments) {
+    acc.add(p)
+    buffer += `${first ? "\n" : ",\n"}    ${lines.line(p)}`
+    first = false
+    if (buffer.length >= CHUNK) {
+      yield buffer
+      buffer = ""
+    }
   }
-  yield* jsonArray("    ", rows())
+  yield `${buffer}${first ? "]" : "\n  ]"}`
   yield ',\n  "skipped": ['
   yield* jsonArray("    ", report.skipped.map(skippedJson))
   yield ',\n  "totals": ['
-  yield* jsonArray("    ", totalsJson(totals().byCurrency))
+  yield* jsonArray("    ", totalsJson(acc.result().byCurrency))
   yield "\n}\n"
+}
+
+/** Characters of output gathered before a piece is handed on. */
+const CHUNK = 65_536
+
+/**
+ * The JSON line of a payment, `JSON.stringify(paymentJson(p))` exactly, with the parts that stay the same for
+ * every payment of an order (its id before the dates; amount, currency and accounts after them) kept per
+ * orderId and reused while the payment's fields are the same values.
+ */
+class PaymentLines {
+  readonly byOrder = new Map<
+    string,
+    {
+      readonly amount: BigDecimal.BigDecimal
+      readonly currency: string
+      readonly debtorIban: string
+      readonly creditorIban: string
+      readonly creditorName: string | undefined
+      readonly head: string
+      readonly tail: string
+    }
+  >()
+  line(p: PaymentRow): string {
+    let known = this.byOrder.get(p.orderId)
+    if (
+      known === undefined ||
+      known.amount !== p.amount ||
+      known.currency !== p.currency ||
+      known.debtorIban !== p.debtorIban ||
+      known.creditorIban !== p.creditorIban ||
+      known.creditorName !== p.creditorName
+    ) {
+      const whole = JSON.stringify(paymentJson({ ...p, nominalDate: 0, executionDate: 0 } as PaymentRow))
+      const dates = `"nominalDate":"${LocalDate.format(0 as LocalDate.LocalDate)}","executionDate":"${LocalDate.format(0 as LocalDate.LocalDate)}",`
+      const at = whole.indexOf(dates)
+      known = {
+        amount: p.amount,
+        currency: p.currency,
+        debtorIban: p.debtorIban,
+        creditorIban: p.creditorIban,
+        creditorName: p.creditorName,
+        head: `${whole.slice(0, at)}"nominalDate":"`,
+        tail: `",${whole.slice(at + dates.length)}`
+      }
+      this.byOrder.set(p.orderId, known)
+    }
+    return `${known.head}${LocalDate.format(p.nominalDate)}","executionDate":"${LocalDate.format(p.executionDate)}${known.tail}`
+  }
 }
 
 /** The projection as JSON text (one payment per line). */
