@@ -38,6 +38,18 @@ describe("Style.table", () => {
     expect(styled.slice(2)).toEqual(lines.slice(2))
   })
 
+  it("makes the totals under a later rule bold, not the row above that rule", () => {
+    const withTotals = ["A  B", "─  ─", "1  2", "3  4", "─  ─", "T  6"]
+    expect(Style.table(Style.ansi, withTotals)).toEqual([
+      Style.ansi.bold("A  B"),
+      Style.ansi.dim("─  ─"),
+      "1  2",
+      "3  4",
+      Style.ansi.dim("─  ─"),
+      Style.ansi.bold("T  6")
+    ])
+  })
+
   it("leaves text alone without colour", () => {
     expect(Style.table(Style.plain, lines)).toEqual(lines)
     expect(Style.plain.red("x")).toBe("x")

@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { parse } from "parse5"
 import { describe, expect, it } from "vitest"
 import { tppkit } from "./harness.ts"
 
@@ -100,5 +104,26 @@ describe("tppkit demo", { timeout: 90_000 }, () => {
     expect(flat).toMatch(/At risk: \d+ payments? on \d accounts?, the earliest \d{4}-\d\d-\d\d/)
 
     for (const line of out.split("\n")) expect(line.length).toBeLessThanOrEqual(80)
+  })
+
+  it("--html writes the cash-flow picture with the funds check's payments at risk marked", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tppkit-demo-html-"))
+    try {
+      const file = join(dir, "cashflow.html")
+      const run = await tppkit(["demo", "--html", file], { timeoutMs: 60_000 })
+      expect(run.code).toBe(0)
+      expect(run.stdout).toContain(`Cash-flow picture written to ${file}.`)
+      expect(run.stdout).toContain("calendar auto: TARGET for EUR, Czech banking days for CZK")
+      const html = readFileSync(file, "utf8")
+      expect(parse(html).childNodes.some((n) => n.nodeName === "html")).toBe(true)
+      expect(html).not.toMatch(/<script|src=|href=/)
+      expect(html).toContain("calendar auto")
+      // the account without consent cannot be confirmed: its payments are marked at risk, on the chart and rows
+      expect(html).toMatch(new RegExp(`<circle class="risk-marker"[^>]*data-account="${IBAN.none}"`))
+      expect(html).toMatch(/<rect class="bar at-risk"/)
+      expect(html).toMatch(/<tr class="at-risk">.*CONSENT_MISSING/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

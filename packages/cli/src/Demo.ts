@@ -19,6 +19,7 @@ import * as Html from "./Html.ts"
 import { clientLayer } from "./internal/client.ts"
 import * as Output from "./Output.ts"
 import * as Render from "./Render.ts"
+import * as Style from "./Style.ts"
 
 /** Days of the projection window, today included. */
 export const HORIZON_DAYS = 90
@@ -90,6 +91,7 @@ export const run = (options: Options = {}) =>
     const now = yield* DateTime.now
     const today = todayOf(now)
     const psu = { ...Connection.defaultPsu, lastLoggedTime: now }
+    const style = yield* Output.stdoutStyle
     const calendar = Calendar.target // the funds check counts working days on TARGET
     const calendarName = Calendars.AUTO
     const convention: BusinessDayConvention.BusinessDayConvention = "following"
@@ -177,7 +179,7 @@ export const run = (options: Options = {}) =>
         `convention following), ` +
         `${moved} of them moved off a weekend or holiday; the first ${Math.min(LISTED_PAYMENTS, payments.length)}:`
     )
-    yield* Output.line(indent(Render.paymentTable(payments.slice(0, LISTED_PAYMENTS), INNER)))
+    yield* Output.line(indent(Style.table(style, Render.paymentTable(payments.slice(0, LISTED_PAYMENTS), INNER))))
     if (payments.length > LISTED_PAYMENTS) yield* Output.line(`   … and ${payments.length - LISTED_PAYMENTS} more`)
     yield* say(Render.NOMINAL_NOTE)
     if (projection.skipped.length > 0) {
@@ -186,7 +188,7 @@ export const run = (options: Options = {}) =>
     }
 
     yield* heading(5, "Cash flow per month and currency (execution dates)")
-    yield* Output.line(indent(DemoReport.cashFlowTable(payments, INNER)))
+    yield* Output.line(indent(Style.table(style, DemoReport.cashFlowTable(payments, INNER))))
 
     const funds = yield* FundsCheck.run(payments, {
       today,
@@ -206,7 +208,7 @@ export const run = (options: Options = {}) =>
     if (funds.outcomes.length === 0) {
       yield* Output.line("   No payments are due.")
     } else {
-      yield* Output.line(indent(DemoReport.fundsTable(accounts, INNER)))
+      yield* Output.line(indent(Style.table(style, DemoReport.fundsTable(accounts, INNER))))
     }
     const failures = new Map<string, Map<string, number>>()
     for (const f of funds.failed) {
@@ -297,7 +299,7 @@ export const run = (options: Options = {}) =>
           `first ${LocalDate.format(g.first)}; ${reasonText(g.reason)}`
       )
       const shown = g.orders.slice(0, LISTED_ORDERS)
-      yield* Output.line(indent(DemoReport.orderRiskTable(shown, INNER - 2), "     "))
+      yield* Output.line(indent(Style.table(style, DemoReport.orderRiskTable(shown, INNER - 2)), "     "))
       if (g.orders.length > shown.length) {
         yield* Output.line(`     … and ${plural(g.orders.length - shown.length, "more order")}`)
       }

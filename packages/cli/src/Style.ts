@@ -68,16 +68,29 @@ export const strip = (text: string): string => text.replace(ANSI_PATTERN, "")
 
 const ANSI_PATTERN = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g")
 
+/** Whether a line is a table rule: `─` and spaces only. */
+const isRule = (line: string): boolean => line.includes("─") && /^[\s─]+$/.test(line)
+
 /**
- * Styles an aligned text table: the header line bold and the rule under it dim (a rule is a line of `─` and
- * spaces). Styling wraps whole lines, so the columns stay aligned.
+ * Styles aligned text tables: in each block of lines (blocks are separated by blank lines), the line above the
+ * first rule (the header) bold, every rule (a line of `─` and spaces) dim, and the totals under a second rule
+ * bold. Styling wraps whole lines, so the columns stay aligned.
  */
 export const table = (style: Style, lines: ReadonlyArray<string>): Array<string> => {
   if (!style.enabled) return [...lines]
-  return lines.map((line, i) => {
-    const next = lines[i + 1]
-    if (/^[\s─]+$/.test(line) && line.includes("─")) return style.dim(line)
-    if (next !== undefined && /^[\s─]+$/.test(next) && next.includes("─")) return style.bold(line)
-    return line
-  })
+  const out = [...lines]
+  let rules = 0
+  for (let i = 0; i < out.length; i++) {
+    const line = out[i]!
+    if (line.trim().length === 0) {
+      rules = 0
+    } else if (isRule(line)) {
+      rules++
+      out[i] = style.dim(line)
+      if (rules === 1 && i > 0 && !isRule(lines[i - 1]!)) out[i - 1] = style.bold(lines[i - 1]!)
+    } else if (rules >= 2) {
+      out[i] = style.bold(line)
+    }
+  }
+  return out
 }
