@@ -215,6 +215,21 @@ describe("BankClient.balanceCheck", () => {
     }).pipe(Effect.provide(stack(stub)))
   })
 
+  it.effect("over any HttpClient too, a body past the configured limit is ResponseTooLarge, not retried", () => {
+    const stub = makeStub()
+    const defaults = stub.handler
+    stub.handler = (req, n) =>
+      req.path.endsWith("/balanceCheck")
+        ? { status: 200, body: { response: "APPR", dateTime: "2026-11-21T10:00:00+01:00", pad: "x".repeat(5000) } }
+        : defaults(req, n)
+    return Effect.gen(function* () {
+      const error = failure(yield* Effect.exit(check()))
+      assert.strictEqual(error.reason._tag, "ResponseTooLarge")
+      if (error.reason._tag === "ResponseTooLarge") assert.strictEqual(error.reason.limit, 4096)
+      assert.strictEqual(apiCalls(stub).length, 1)
+    }).pipe(Effect.provide(stack(stub, { limits: { maxBodyBytes: 4096 } })))
+  })
+
   it.effect("429 waits for Retry-After before retrying", () => {
     const stub = makeStub()
     let api = 0

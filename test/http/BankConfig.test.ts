@@ -53,3 +53,33 @@ describe("BankConfig.layerConfig", () => {
     })
   )
 })
+
+describe("BankConfig limits", () => {
+  const base = {
+    environment: "sandbox",
+    baseUrl: "http://127.0.0.1:9",
+    clientId: "tpp",
+    clientSecret: Redacted.make("s")
+  } as const
+  it("defaults to 4 MiB of body, 32 KiB of headers, JSON 32 levels deep; refuses absurd limits", () => {
+    const settings = BankConfig.make(base)
+    assert.isTrue(settings._tag === "Success")
+    if (settings._tag === "Success") {
+      assert.deepStrictEqual(settings.success.limits, {
+        maxBodyBytes: 4 << 20,
+        maxHeaderBytes: 32768,
+        maxJsonDepth: 32
+      })
+    }
+    for (const limits of [
+      { maxBodyBytes: 0 },
+      { maxBodyBytes: 1.5e9 },
+      { maxHeaderBytes: -1 },
+      { maxJsonDepth: 0.5 }
+    ]) {
+      const refused = BankConfig.make({ ...base, limits })
+      assert.isTrue(refused._tag === "Failure", JSON.stringify(limits))
+      if (refused._tag === "Failure") assert.match(refused.failure.setting, /^limits\./)
+    }
+  })
+})
