@@ -5,6 +5,7 @@ import { Currency, Iban, LocalDate, Money, StandingOrder } from "@tppkit/core"
 import { BankClient } from "@tppkit/http"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { CashFlow, Projection } from "@tppkit/schedule"
+import * as Worker from "@tppkit/worker"
 import { BigDecimal, Effect, Layer, Result } from "effect"
 
 // The projection: a rent due on the last day of each month. 31 January and 28 February 2027 are Sundays, so
@@ -54,3 +55,6 @@ const answer = await Effect.runPromise(
   }).pipe(Effect.provide(Client))
 )
 console.log(`balance check: ${answer}`)
+
+// The worker package loads without starting anything (its database driver and embedded PostgreSQL load on use).
+console.log(`worker: ${Object.keys(Worker).includes("Fleet") ? "loaded" : "missing Fleet"}`)

@@ -171,6 +171,7 @@ describe("packed packages in a fresh npm project", { timeout: 120_000 }, () => {
       "projection: 2027-02-01 2027-03-01 2027-03-31",
       "total: 2101.5 EUR",
       "balance check: APPR",
+      "worker: loaded",
       ""
     ])
   })
