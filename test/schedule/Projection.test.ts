@@ -361,6 +361,28 @@ describe("Projection: properties", () => {
       { numRuns: 400 }
     )
   })
+  it("CashFlow.totals of a projection's array follow changes made to it", () => {
+    fc.assert(
+      fc.property(
+        fc.array(orderArb, { minLength: 1, maxLength: 12 }),
+        windowArb,
+        fc.nat(),
+        fc.constantFrom("replace", "push", "pop", "amount"),
+        (orders, w, at, change) => {
+          const { payments } = Projection.project(orders, w)
+          if (payments.length === 0) return
+          const i = at % payments.length
+          const p = payments[i]!
+          if (change === "replace") payments[i] = { ...p, debtorIban: "CZ99" }
+          if (change === "push") payments.push({ ...p, executionDate: LocalDate.addDays(p.executionDate, 1) })
+          if (change === "pop") payments.pop()
+          if (change === "amount") payments[i] = { ...p, amount: BigDecimal.fromStringUnsafe("0.005") }
+          expect(CashFlow.totals(payments, { period: "week" })).toEqual(referenceTotals(payments, "week"))
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
   it("CashFlow.totals sums whole cents exactly near the limit of a safe integer", () => {
     const big = [order("A", { frequency: "DAI7", startDate: d("2026-01-01") }, "9999999999.99")]
     const w = { from: d("2026-01-01"), to: d("2026-12-31") }

@@ -7,6 +7,7 @@
 
 import { LocalDate } from "@tppkit/core"
 import { BigDecimal } from "effect"
+import * as Columnar from "./internal/columnar.ts"
 import type { Payment } from "./Payment.ts"
 
 /** What the tables read of a payment: its execution date, amount, currency and debtor account. */
@@ -290,7 +291,11 @@ export const accumulator = (options?: Options): Accumulator => new Tables(option
  * is exact (spec: amounts are carried exactly as decimals, in single payments and in totals).
  */
 export const totals = (payments: Iterable<Totalled>, options?: Options): Totals => {
-  const acc = new Tables(options?.period ?? "month")
+  const period = options?.period ?? "month"
+  const checked = Columnar.check(payments)
+  const fromColumns = checked === undefined ? undefined : columnTotals(checked, period)
+  if (fromColumns !== undefined) return fromColumns
+  const acc = new Tables(period)
   if (Array.isArray(payments)) {
     const list: ReadonlyArray<Totalled> = payments
     for (let i = 0; i < list.length; i++) acc.add(list[i]!)
@@ -298,4 +303,120 @@ export const totals = (payments: Iterable<Totalled>, options?: Options): Totals 
     for (const p of payments) acc.add(p)
   }
   return acc.result()
+}
+
+/** Factor from an amount's units to cents, by scale + 3 (scales −3..2). */
+const TO_CENTS: ReadonlyArray<number> = [100_000, 10_000, 1000, 100, 10, 1]
+/** Amounts whose value lies in ±2^53 convert to a number exactly. */
+const SAFE_VALUE = 2n ** 53n
+const NEG_SAFE_VALUE = -SAFE_VALUE
+
+const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * The tables of a projection's own payment array from its columns, equal to summing payment by payment, when
+ * every amount is a whole number of cents and every sum stays below 2^50 cents (so that each float sum is
+ * exact); else `undefined`. Per currency and debtor: each order's amount times its count; per period: one
+ * addition per payment into a small table of (period, currency) sums.
+ */
+const columnTotals = (c: Columnar.Checked, period: Period): Totals | undefined => {
+  const { templates, counts, order, execution } = c
+  const m = templates.length
+  const currencyIndex = new Map<string, number>()
+  const debtorIndex = new Map<string, number>()
+  const currencyOf = new Int32Array(m)
+  const debtorOf = new Int32Array(m)
+  const cents = new Float64Array(m)
+  let bound = 0
+  for (let o = 0; o < m; o++) {
+    const count = counts[o]!
+    if (count === 0) continue
+    const t = templates[o]!
+    const { scale, value } = t.amount
+    if (scale < -3 || scale > 2 || value > SAFE_VALUE || value < NEG_SAFE_VALUE) return undefined
+    const x = Number(value) * TO_CENTS[scale + 3]!
+    if (!Number.isSafeInteger(x)) return undefined
+    cents[o] = x
+    bound += Math.abs(x) * count
+    let ci = currencyIndex.get(t.currency)
+    if (ci === undefined) {
+      ci = currencyIndex.size
+      currencyIndex.set(t.currency, ci)
+    }
+    currencyOf[o] = ci
+    let di = debtorIndex.get(t.debtorIban)
+    if (di === undefined) {
+      di = debtorIndex.size
+      debtorIndex.set(t.debtorIban, di)
+    }
+    debtorOf[o] = di
+  }
+  if (!(bound < 2 ** 50)) return undefined
+  const nc = currencyIndex.size
+  const currencySum = new Float64Array(nc)
+  const currencyCount = new Float64Array(nc)
+  const debtorSum = new Float64Array(debtorIndex.size * nc)
+  const debtorCount = new Float64Array(debtorIndex.size * nc)
+  for (let o = 0; o < m; o++) {
+    const count = counts[o]!
+    if (count === 0) continue
+    const ci = currencyOf[o]!
+    const amount = cents[o]! * count
+    currencySum[ci]! += amount
+    currencyCount[ci]! += count
+    const cell = debtorOf[o]! * nc + ci
+    debtorSum[cell]! += amount
+    debtorCount[cell]! += count
+  }
+  // periods: the payments are in execution order, so their periods come one after the other
+  const periodStarts: Array<number> = []
+  const periodSums: Array<Float64Array> = []
+  const periodCounts: Array<Float64Array> = []
+  let lastDay = Number.NaN
+  let lastStart = Number.NaN
+  let sums = new Float64Array(0)
+  let ns = new Float64Array(0)
+  for (let x = 0; x < c.length; x++) {
+    const e = execution[x]!
+    if (e !== lastDay) {
+      lastDay = e
+      const start = periodStart(e as LocalDate.LocalDate, period)
+      if (start !== lastStart) {
+        lastStart = start
+        sums = new Float64Array(nc)
+        ns = new Float64Array(nc)
+        periodStarts.push(start)
+        periodSums.push(sums)
+        periodCounts.push(ns)
+      }
+    }
+    const o = order[x]!
+    const ci = currencyOf[o]!
+    sums[ci]! += cents[o]!
+    ns[ci]!++
+  }
+  const currencies = [...currencyIndex].sort(([a], [b]) => compareStrings(a, b))
+  const fromCents = (x: number) => BigDecimal.normalize(BigDecimal.make(BigInt(x), 2))
+  const totalsOf = (sum: Float64Array, count: Float64Array, base: number): Array<Total> => {
+    const out: Array<Total> = []
+    for (const [currency, ci] of currencies) {
+      const n = count[base + ci]!
+      if (n > 0) out.push({ currency, amount: fromCents(sum[base + ci]!), count: n })
+    }
+    return out
+  }
+  return {
+    period,
+    count: c.length,
+    byCurrency: totalsOf(currencySum, currencyCount, 0),
+    byDebtor: [...debtorIndex]
+      .sort(([a], [b]) => compareStrings(a, b))
+      .flatMap(([debtorIban, di]) => totalsOf(debtorSum, debtorCount, di * nc).map((t) => ({ debtorIban, ...t }))),
+    byPeriod: periodStarts.flatMap((s, i) => {
+      const start = s as LocalDate.LocalDate
+      const label = periodLabel(start, period)
+      const end = periodEnd(start, period)
+      return totalsOf(periodSums[i]!, periodCounts[i]!, 0).map((t) => ({ label, start, end, ...t }))
+    })
+  }
 }

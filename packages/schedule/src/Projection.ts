@@ -8,6 +8,7 @@
  */
 import { LocalDate, type Occurrence } from "@tppkit/core"
 import { type Array as Arr, Cause, Effect, Result, Stream } from "effect"
+import * as Columnar from "./internal/columnar.ts"
 import * as Merge from "./internal/merge.ts"
 import * as Plans from "./internal/plans.ts"
 import * as Sort from "./internal/sort.ts"
@@ -46,6 +47,7 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
   for (let x = 0; x < sorted.length; x++) {
     payments[x] = Plans.payment(templates[order[x]!]!, k[x]!, nominal[x]!, execution[x]!)
   }
+  Columnar.register(payments, sorted, templates)
   return { payments, skipped: plans.skipped }
 }
 
