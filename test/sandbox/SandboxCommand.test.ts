@@ -85,4 +85,17 @@ describe("tppkit sandbox (as a process)", () => {
     expect(code).not.toBe(0)
     expect(p.stderr()).toMatch(/invalid fixtures/)
   })
+
+  it("takes --admin-token for the journal and refuses a clock skew beyond an hour", async () => {
+    const p = start(["--format", "json", "--admin-token", "cli-admin"])
+    const report = JSON.parse(await p.firstLine)
+    expect((await fetch(`${report.baseUrl}/__journal`)).status).toBe(401)
+    expect((await fetch(`${report.baseUrl}/__journal`, { headers: { "x-sandbox-admin": "cli-admin" } })).status).toBe(
+      200
+    )
+    await stop(p.child, p.exited, "SIGTERM")
+    const bad = start(["--clock-skew-seconds", "7200"])
+    expect(await bad.exited).not.toBe(0)
+    expect(bad.stderr()).toMatch(/clock-skew-seconds/)
+  })
 })

@@ -59,7 +59,7 @@ export const renderText = (info: Sandbox.SandboxInfo["Service"]): string => {
 /**
  * `tppkit sandbox [--host H] [--port P] [--fixtures FILE] [--client-id ID --client-secret S] [--live]
  * [--error-dialect D] [--fault-rate R --fault-seed N] [--tls-cert F --tls-key F [--tls-ca F] [--require-client-cert]]
- * [--admin-token T] [--format text|json]`.
+ * [--admin-token T] [--clock-skew-seconds S] [--format text|json]`.
  */
 export const sandboxCommand = Command.make(
   "sandbox",
@@ -97,6 +97,10 @@ export const sandboxCommand = Command.make(
     requireClientCert: Flag.Boolean("require-client-cert").pipe(
       Flag.withDescription("Require a client certificate signed by --tls-ca (mutual TLS)"),
       Flag.withDefault(false)
+    ),
+    clockSkewSeconds: Flag.Int("clock-skew-seconds").pipe(
+      Flag.withDescription("How far in the future PSU-Last-Logged-Time may be and still count as present"),
+      Flag.withDefault(60)
     ),
     adminToken: Flag.Redacted("admin-token").pipe(
       Flag.withDescription("Require this token in X-Sandbox-Admin for GET /__journal and X-Sandbox-Fault"),

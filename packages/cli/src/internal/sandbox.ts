@@ -24,6 +24,7 @@ export interface Input {
   readonly tlsCa: Option.Option<string>
   readonly requireClientCert: boolean
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
+  readonly clockSkewSeconds: number
   readonly format: "text" | "json"
 }
 
@@ -57,6 +58,9 @@ export const run = Effect.fn("SandboxCommand")(function* (
 ) {
   if (flags.faultRate < 0 || flags.faultRate > 1) return yield* Failure.usage("--fault-rate must be from 0 to 1")
   if (flags.port < 0 || flags.port > 65535) return yield* Failure.usage("--port must be from 0 to 65535")
+  if (flags.clockSkewSeconds < 0 || flags.clockSkewSeconds > 3600) {
+    return yield* Failure.usage("--clock-skew-seconds must be from 0 to 3600")
+  }
   if (Option.isSome(flags.tlsCert) !== Option.isSome(flags.tlsKey)) {
     return yield* Failure.usage("--tls-cert and --tls-key go together")
   }
@@ -87,6 +91,7 @@ export const run = Effect.fn("SandboxCommand")(function* (
     errorDialect: flags.errorDialect,
     ...(flags.faultRate > 0 ? { faults: { rate: flags.faultRate, seed: flags.faultSeed } } : {}),
     ...(Option.isSome(flags.adminToken) ? { adminToken: flags.adminToken.value } : {}),
+    clockSkewMillis: flags.clockSkewSeconds * 1000,
     ...(Option.isSome(cert) && Option.isSome(key)
       ? {
           tls: {
