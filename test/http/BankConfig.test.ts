@@ -17,6 +17,7 @@ describe("BankConfig.layerConfig", () => {
         TPPKIT_CLIENT_ID: "tpp",
         TPPKIT_CLIENT_SECRET: "env-secret",
         TPPKIT_REQUEST_TIMEOUT: "5 seconds",
+        TPPKIT_MAX_BODY_BYTES: "65536",
         TPPKIT_SCOPE_STANDING_ORDERS: "AISP PISP"
       })
       assert.strictEqual(settings.baseUrl, "https://bank.example")
@@ -28,6 +29,7 @@ describe("BankConfig.layerConfig", () => {
       assert.strictEqual(Duration.toMillis(settings.requestTimeout), 5000)
       assert.deepStrictEqual(settings.scopes.standingOrders, ["AISP", "PISP"])
       assert.strictEqual(settings.budget.timeZone, "Europe/Bratislava")
+      assert.deepStrictEqual(settings.limits, { maxBodyBytes: 65536, maxHeaderBytes: 32768, maxJsonDepth: 32 })
     })
   )
 

@@ -265,8 +265,9 @@ export type Tuning = Omit<Options, "environment" | "baseUrl" | "clientId" | "cli
  * The settings with defaults read from the environment: `TPPKIT_SCOPE_BALANCE_CHECK`, `TPPKIT_SCOPE_STANDING_ORDERS`
  * (space-separated), `TPPKIT_REQUEST_TIMEOUT`, `TPPKIT_TOKEN_SAFETY_MARGIN`, `TPPKIT_RETRY_MAX_ATTEMPTS`,
  * `TPPKIT_RETRY_BASE_DELAY`, `TPPKIT_RETRY_MAX_DELAY`, `TPPKIT_RETRY_MAX_ELAPSED` (durations such as "10 seconds"),
- * `TPPKIT_BUDGET_TIME_ZONE`, `TPPKIT_TLS_CERT`, `TPPKIT_TLS_KEY`, `TPPKIT_TLS_CA` (PEM text or a file path, read by
- * `load`) and `TPPKIT_TLS_KEY_PASSPHRASE` (redacted).
+ * `TPPKIT_BUDGET_TIME_ZONE`, `TPPKIT_MAX_BODY_BYTES`, `TPPKIT_MAX_HEADER_BYTES`, `TPPKIT_MAX_JSON_DEPTH`,
+ * `TPPKIT_TLS_CERT`, `TPPKIT_TLS_KEY`, `TPPKIT_TLS_CA` (PEM text or a file path, read by `load`) and
+ * `TPPKIT_TLS_KEY_PASSPHRASE` (redacted).
  */
 export const tuningFromEnv: Config.Config<Tuning> = Config.all({
   balanceCheck: scopeList("TPPKIT_SCOPE_BALANCE_CHECK", defaults.scopes.balanceCheck),
@@ -278,6 +279,9 @@ export const tuningFromEnv: Config.Config<Tuning> = Config.all({
   maxDelay: Config.Duration("TPPKIT_RETRY_MAX_DELAY").pipe(Config.withDefault(defaults.retry.maxDelay)),
   maxElapsed: Config.Duration("TPPKIT_RETRY_MAX_ELAPSED").pipe(Config.withDefault(defaults.retry.maxElapsed)),
   timeZone: Config.String("TPPKIT_BUDGET_TIME_ZONE").pipe(Config.withDefault(defaults.budget.timeZone)),
+  maxBodyBytes: Config.Int("TPPKIT_MAX_BODY_BYTES").pipe(Config.withDefault(defaults.limits.maxBodyBytes)),
+  maxHeaderBytes: Config.Int("TPPKIT_MAX_HEADER_BYTES").pipe(Config.withDefault(defaults.limits.maxHeaderBytes)),
+  maxJsonDepth: Config.Int("TPPKIT_MAX_JSON_DEPTH").pipe(Config.withDefault(defaults.limits.maxJsonDepth)),
   cert: pem("TPPKIT_TLS_CERT"),
   key: pem("TPPKIT_TLS_KEY"),
   ca: pem("TPPKIT_TLS_CA"),
@@ -296,6 +300,7 @@ export const tuningFromEnv: Config.Config<Tuning> = Config.all({
       tokenSafetyMargin: c.tokenSafetyMargin,
       retry: { maxAttempts: c.maxAttempts, baseDelay: c.baseDelay, maxDelay: c.maxDelay, maxElapsed: c.maxElapsed },
       budget: { timeZone: c.timeZone },
+      limits: { maxBodyBytes: c.maxBodyBytes, maxHeaderBytes: c.maxHeaderBytes, maxJsonDepth: c.maxJsonDepth },
       ...(Object.keys(tls).length === 0 ? {} : { tls })
     }
   })
