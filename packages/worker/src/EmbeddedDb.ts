@@ -24,6 +24,8 @@ export interface Options {
   readonly dataDir?: string | undefined
   /** TCP port on 127.0.0.1; default 0: a free ephemeral port. */
   readonly port?: number | undefined
+  /** More `postgres` server flags, e.g. `["-c", "shared_preload_libraries=pg_stat_statements"]`. */
+  readonly postgresFlags?: ReadonlyArray<string> | undefined
   /** Server messages (default: dropped). */
   readonly onLog?: ((line: string) => void) | undefined
 }
@@ -117,7 +119,8 @@ export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbE
         "-c",
         "unix_socket_directories=",
         "-c",
-        "max_connections=200"
+        "max_connections=200",
+        ...(options.postgresFlags ?? [])
       ],
       onLog: (m: string) => log(m.trimEnd()),
       onError: (e: unknown) => log(message(e))

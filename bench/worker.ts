@@ -1,0 +1,195 @@
+/**
+ * Fleet throughput and recovery (issue 13). One embedded PostgreSQL (with pg_stat_statements), the mock bank in a
+ * child process serving N generated standing orders that each pay once within the sweep's window, and three
+ * `tppkit worker --today 2026-11-02 --once` processes from source. Reported: wall time from spawning the workers
+ * to the last exit, the check phase (first to last recorded check), payments per second, PostgreSQL statements
+ * and transactions per payment and the statements that take the most time. Then the recovery run: three workers
+ * with effect's default-like timing (shard locks expire after 20 s), one SIGKILLed once a third of the checks are
+ * done; reported: kill → first check finished by a survivor on a shard of the dead runner (a repeated attempt),
+ * and kill → all done.
+ *
+ * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/worker.ts` alone.
+ * Environment: BENCH_WORKER_PAYMENTS (default 10000), BENCH_WORKER_RECOVERY_PAYMENTS (default 3000).
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { createInterface } from "node:readline"
+import { Fixtures } from "@tppkit/sandbox"
+import { Database, EmbeddedDb } from "@tppkit/worker"
+import { Effect, Exit, Redacted, Scope } from "effect"
+import { SqlClient } from "effect/sql"
+
+const root = join(import.meta.dirname, "..")
+const payments = Number(process.env.BENCH_WORKER_PAYMENTS ?? 10_000)
+const recoveryPayments = Number(process.env.BENCH_WORKER_RECOVERY_PAYMENTS ?? 3_000)
+const day = "2026-11-02"
+const work = mkdtempSync(join(tmpdir(), "tppkit-bench-worker-"))
+
+/** N monthly orders paying on 2026-11-02, -03 or -04 (all within two working days of the sweep day). */
+const fixturesFile = (n: number, name: string): string => {
+  const base = Fixtures.defaults
+  const template = base.standingOrders[0] as Record<string, unknown>
+  const standingOrders = Array.from({ length: n }, (_, i) => ({
+    ...template,
+    orderId: `BENCH-${String(i + 1).padStart(6, "0")}`,
+    frequency: "MNTH",
+    startDate: `2026-10-0${2 + (i % 3)}`,
+    nextDate: `2026-11-0${2 + (i % 3)}`,
+    instructedAmount: { value: 10 + (i % 500), currency: "EUR" },
+    remittanceInformation: `bench ${i + 1}`
+  }))
+  const file = join(work, name)
+  writeFileSync(file, JSON.stringify({ ...base, standingOrders }))
+  return file
+}
+
+const tppkit = (args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess =>
+  spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+
+const firstLine = (child: ChildProcess): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! })
+    lines.once("line", resolve)
+    child.once("exit", (code) => reject(new Error(`exited with ${code} before printing`)))
+  })
+
+const exited = (child: ChildProcess): Promise<number | null> =>
+  new Promise((resolve) => child.once("exit", (code) => resolve(code)))
+
+const query = <A extends object>(url: Redacted.Redacted<string>, text: string) =>
+  Effect.runPromise(
+    Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe<A>(text)).pipe(
+      Effect.provide(Database.layer(url, { maxConnections: 1 })),
+      Effect.scoped
+    )
+  )
+
+const run = async () => {
+  const scope = Scope.makeUnsafe()
+  const db = await Effect.runPromise(
+    Scope.provide(EmbeddedDb.start({ postgresFlags: ["-c", "shared_preload_libraries=pg_stat_statements"] }), scope)
+  )
+  const bankFor = async (file: string) => {
+    const bank = tppkit(["sandbox", "--fixtures", file, "--format", "json"])
+    const info = JSON.parse(await firstLine(bank)) as { baseUrl: string; clientSecret: string }
+    return { bank, info }
+  }
+  const workerArgs = (url: Redacted.Redacted<string>, baseUrl: string) => [
+    "worker",
+    "--database-url",
+    Redacted.value(url),
+    "--base-url",
+    baseUrl,
+    "--client-id",
+    "tppkit-sandbox",
+    "--today",
+    day,
+    "--once",
+    // an attended listing: 100 pages of orders do not fit the 4 unattended listings a day
+    "--psu-last-logged-time",
+    "now"
+  ]
+  const freshDb = async (name: string) => {
+    await query(db.url, `CREATE DATABASE ${name}`)
+    return Redacted.make(Redacted.value(db.url).replace(/\/postgres$/, `/${name}`))
+  }
+
+  try {
+    // ---- throughput
+    {
+      const { bank, info } = await bankFor(fixturesFile(payments, "throughput.json"))
+      const url = await freshDb("throughput")
+      await query(url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+      await query(url, "SELECT pg_stat_statements_reset()")
+      const [before] = await query<{ x: string }>(
+        url,
+        "SELECT xact_commit::text AS x FROM pg_stat_database WHERE datname = current_database()"
+      )
+      const load = loadavg()[0]?.toFixed(1)
+      const started = performance.now()
+      const env = { TPPKIT_CLIENT_SECRET: info.clientSecret, TPPKIT_WORKER_POLL_MS: "500" }
+      const workers = [0, 1, 2].map(() => tppkit(workerArgs(url, info.baseUrl), env))
+      const codes = await Promise.all(workers.map(exited))
+      const wall = (performance.now() - started) / 1000
+      const [stats] = await query<{ n: number; repeated: number; first: string; last: string }>(
+        url,
+        `SELECT count(*)::int AS n, count(*) FILTER (WHERE attempts > 1)::int AS repeated,
+                extract(epoch FROM min(checked_at))::text AS first, extract(epoch FROM max(checked_at))::text AS last
+           FROM tppkit_checks WHERE outcome IS NOT NULL`
+      )
+      const [after] = await query<{ x: string }>(
+        url,
+        "SELECT xact_commit::text AS x FROM pg_stat_database WHERE datname = current_database()"
+      )
+      const statements = await query<{ calls: string; ms: string; query: string }>(
+        url,
+        `SELECT calls::text, round(total_exec_time)::text AS ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+           FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+           ORDER BY total_exec_time DESC`
+      )
+      const calls = statements.reduce((n, s) => n + Number(s.calls), 0)
+      const checkPhase = Math.round(Number(stats?.last) - Number(stats?.first)) + 1
+      console.log(`\nfleet throughput (issue 13): ${payments} due payments, 3 workers, load average ${load} at start`)
+      console.log(`  exit codes ${codes.join(", ")}; checked ${stats?.n}, repeated ${stats?.repeated}`)
+      console.log(`  wall time (spawn → last exit): ${wall.toFixed(1)} s = ${(payments / wall).toFixed(0)} payments/s`)
+      console.log(
+        `  check phase (first → last check, 1 s resolution): ${checkPhase} s = ${(payments / checkPhase).toFixed(0)} payments/s`
+      )
+      console.log(
+        `  PostgreSQL: ${(calls / payments).toFixed(1)} statements and ${((Number(after?.x) - Number(before?.x)) / payments).toFixed(1)} transactions per payment`
+      )
+      for (const s of statements.slice(0, 8))
+        console.log(`    ${s.ms.padStart(7)} ms ${s.calls.padStart(7)} × ${s.query}`)
+      bank.kill("SIGTERM")
+      await exited(bank)
+    }
+
+    // ---- recovery
+    {
+      const { bank, info } = await bankFor(fixturesFile(recoveryPayments, "recovery.json"))
+      const url = await freshDb("recovery")
+      const env = { TPPKIT_CLIENT_SECRET: info.clientSecret }
+      const workers = [0, 1, 2].map(() => tppkit(workerArgs(url, info.baseUrl), env))
+      const done = workers.map(exited)
+      for (;;) {
+        const [row] = await query<{ n: number }>(
+          url,
+          "SELECT count(*)::int AS n FROM tppkit_checks WHERE outcome IS NOT NULL"
+        ).catch(() => [{ n: 0 }])
+        if ((row?.n ?? 0) >= recoveryPayments / 3) break
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      const killedAt = Date.now()
+      workers[1]?.kill("SIGKILL")
+      await Promise.all(done)
+      const [stats] = await query<{ resumed: string | null; last: string; repeated: number; pending: number }>(
+        url,
+        `SELECT extract(epoch FROM min(checked_at) FILTER (WHERE attempts > 1))::text AS resumed,
+                extract(epoch FROM max(checked_at))::text AS last,
+                count(*) FILTER (WHERE attempts > 1)::int AS repeated,
+                count(*) FILTER (WHERE outcome IS NULL)::int AS pending
+           FROM tppkit_checks`
+      )
+      const since = (epoch: string | null | undefined) =>
+        epoch === null || epoch === undefined ? "n/a" : `${(Number(epoch) - killedAt / 1000).toFixed(1)} s`
+      console.log(`\nrecovery (issue 13): ${recoveryPayments} payments, one of 3 workers SIGKILLed at a third`)
+      console.log(
+        `  kill → first repeated check finished by a survivor: ${since(stats?.resumed)}; kill → all done: ${since(stats?.last)}`
+      )
+      console.log(`  repeated (attempts 2): ${stats?.repeated}; left pending: ${stats?.pending}`)
+      bank.kill("SIGTERM")
+      await exited(bank)
+    }
+  } finally {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+await run()
