@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { Checks, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
-import { BigDecimal, Effect, Layer, Ref } from "effect"
+import { BigDecimal, Effect, Fiber, Layer, Ref } from "effect"
 import {
   ClusterWorkflowEngine,
   MessageStorage,
@@ -148,6 +148,67 @@ describe("Sweep.cronLayer (ClusterCron on an in-memory cluster, TestClock)", () 
         at.map((s) => s.slice(0, 13)),
         ["2026-03-28T07", "2026-03-29T06"]
       )
+    })
+  )
+
+  it.effect("a sweep missed while the fleet was down runs when it comes back (persisted cron message)", () =>
+    Effect.gen(function* () {
+      const listings = yield* Ref.make<Array<string>>([])
+      const source = Layer.succeed(Sweep.OrderSource)({
+        list: () =>
+          Effect.flatMap(
+            Effect.clockWith((c) => c.currentTimeMillis),
+            (ms) => Ref.update(listings, (l) => [...l, new Date(Number(ms)).toISOString()])
+          ).pipe(Effect.as([order("W", "2026-03-23", "DAIL")]))
+      })
+      const checker = Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+        check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
+      })
+      // one message store outlives both runs of the "fleet", as PostgreSQL does
+      const storage = yield* Layer.build(MessageStorage.layerMemory)
+      const fleet = Sweep.cronLayer(settings).pipe(
+        Layer.provideMerge(Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer)),
+        Layer.provideMerge(ClusterWorkflowEngine.layer),
+        Layer.provideMerge(
+          Sharding.layer.pipe(
+            Layer.provideMerge(Runners.layerNoop),
+            Layer.provide([RunnerStorage.layerMemory, RunnerHealth.layerNoop]),
+            Layer.provide(ShardingConfig.layer({ entityMessagePollInterval: "1 minute" }))
+          )
+        ),
+        Layer.provideMerge(Layer.succeedContext(storage)),
+        Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerMemory, source, checker)),
+        Layer.provideMerge(Layer.succeed(Sweep.SweepSettings)(settings))
+      )
+      const drive = (minutes: number, until: Effect.Effect<boolean>) =>
+        Effect.gen(function* () {
+          const fiber = yield* Effect.forkChild(
+            Effect.gen(function* () {
+              for (;;) {
+                if (yield* until) return
+                yield* Effect.sleep("1 minute")
+              }
+            }).pipe(Effect.provide(fleet))
+          )
+          for (let m = 0; m < minutes && fiber.pollUnsafe() === undefined; m++) yield* TestClock.adjust("1 minute")
+          const finished = fiber.pollUnsafe() !== undefined
+          // the fleet stops (its layer is released: nothing runs until the next drive)
+          yield* Fiber.interrupt(fiber)
+          return finished
+        })
+      yield* TestClock.setTime(Date.UTC(2026, 2, 27, 12))
+      // the fleet runs until 05:00Z on the 28th, before the 08:00 sweep (07:00Z), and stops
+      yield* drive(17 * 60, Effect.succeed(false))
+      assert.deepStrictEqual(yield* Ref.get(listings), [])
+      // down until 10:00Z; back up, it runs the missed sweep of the 28th at once
+      yield* TestClock.adjust("5 hours")
+      const caughtUp = yield* drive(
+        120,
+        Effect.map(Ref.get(listings), (l) => l.length > 0)
+      )
+      assert.isTrue(caughtUp)
+      const at = yield* Ref.get(listings)
+      assert.strictEqual(at[0]?.slice(0, 13), "2026-03-28T10")
     })
   )
 })
