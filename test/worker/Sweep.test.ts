@@ -165,7 +165,9 @@ describe("Sweep.cronLayer (ClusterCron on an in-memory cluster, TestClock)", () 
         check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
       })
       // one message store outlives both runs of the "fleet", as PostgreSQL does
-      const storage = yield* Layer.build(MessageStorage.layerMemory)
+      const storage = yield* Layer.build(
+        MessageStorage.layerMemory.pipe(Layer.provide(ShardingConfig.layer({ entityMessagePollInterval: "1 minute" })))
+      )
       const fleet = Sweep.cronLayer(settings).pipe(
         Layer.provideMerge(Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer)),
         Layer.provideMerge(ClusterWorkflowEngine.layer),
