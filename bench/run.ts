@@ -1,5 +1,14 @@
 // Benchmarks of tppkit: `pnpm bench`. Each suite lives in bench/<name>.ts and is listed here.
-const suites: ReadonlyArray<string> = ["engine", "baseline", "http", "hostile", "projection", "sandbox", "sandboxFlood", "worker"]
+const suites: ReadonlyArray<string> = [
+  "engine",
+  "baseline",
+  "http",
+  "hostile",
+  "projection",
+  "sandbox",
+  "sandboxFlood",
+  "worker"
+]
 for (const suite of suites) {
   await import(`./${suite}.ts`)
 }

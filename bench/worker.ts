@@ -45,12 +45,27 @@ const fixturesFile = (n: number, name: string): string => {
   return file
 }
 
-const tppkit = (args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess =>
-  spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
+/** Warnings of the workers (logfmt lines on stderr), counted by message. */
+const warnings = new Map<string, number>()
+
+const tppkit = (args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess => {
+  const child = spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
     cwd: root,
     env: { ...process.env, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
+  // read stderr (a full pipe would stall the child) and count the cluster's warnings
+  createInterface({ input: child.stderr! }).on("line", (line) => {
+    const m = /level=(WARN|ERROR) .*?message="([^"]*)"/.exec(line)
+    if (m !== null) warnings.set(`${m[1]} ${m[2]}`, (warnings.get(`${m[1]} ${m[2]}`) ?? 0) + 1)
+  })
+  return child
+}
+
+const reportWarnings = () => {
+  for (const [w, n] of warnings) console.log(`    ${String(n).padStart(5)} × ${w}`)
+  warnings.clear()
+}
 
 const firstLine = (child: ChildProcess): Promise<string> =>
   new Promise((resolve, reject) => {
@@ -146,6 +161,8 @@ const run = async () => {
       )
       for (const s of statements.slice(0, 8))
         console.log(`    ${s.ms.padStart(7)} ms ${s.calls.padStart(7)} × ${s.query}`)
+      console.log("  workers' warnings:")
+      reportWarnings()
       bank.kill("SIGTERM")
       await exited(bank)
     }
@@ -183,6 +200,8 @@ const run = async () => {
         `  kill → first repeated check finished by a survivor: ${since(stats?.resumed)}; kill → all done: ${since(stats?.last)}`
       )
       console.log(`  repeated (attempts 2): ${stats?.repeated}; left pending: ${stats?.pending}`)
+      console.log("  workers' warnings:")
+      reportWarnings()
       bank.kill("SIGTERM")
       await exited(bank)
     }

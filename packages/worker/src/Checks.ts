@@ -245,7 +245,9 @@ export const ddl: ReadonlyArray<string> = [
     checked_at timestamptz,
     PRIMARY KEY (consent, order_id, nominal_date)
   )`,
-  "CREATE INDEX IF NOT EXISTS tppkit_checks_sweep_day ON tppkit_checks (sweep_day, consent)"
+  "CREATE INDEX IF NOT EXISTS tppkit_checks_sweep_day ON tppkit_checks (sweep_day, consent)",
+  // the checks still to finish, which `--once` workers count while they wait: small, so the count is cheap
+  "CREATE INDEX IF NOT EXISTS tppkit_checks_pending ON tppkit_checks (sweep_day) WHERE outcome IS NULL"
 ]
 
 interface DbRow {

@@ -158,7 +158,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     for (;;) {
       const pending = yield* checks.pending(day)
       if (pending === 0) break
-      yield* Effect.sleep("250 millis")
+      yield* Effect.sleep("1 second")
     }
     const rows = yield* checks.list({ sweepDay: day })
     const count = (o: Checks.Outcome) => rows.filter((r) => r.outcome === o).length
