@@ -56,10 +56,6 @@ export const fixed2 = (amount: BigDecimal.BigDecimal): string => {
   return negative ? `-${text}` : text
 }
 
-const ZERO = BigDecimal.fromBigInt(0n)
-
-const byKey = <K extends string>(a: K, b: K): number => (a < b ? -1 : a > b ? 1 : 0)
-
 // ---------------------------------------------------------------------------
 // tables
 // ---------------------------------------------------------------------------
@@ -466,19 +462,20 @@ export const ordersTable = (orders: ReadonlyArray<StandingOrderRow>, width: numb
     width
   )
 
-/** Count and sum of one payment of each order per currency, as table rows sorted by currency. */
+/**
+ * Count and sum of one payment of each order per currency (`CashFlow.totals` of one payment per order), as table
+ * rows sorted by currency.
+ */
 export const orderTotalsTable = (orders: ReadonlyArray<StandingOrderRow>, width: number = WIDTH): Array<string> => {
-  const acc = new Map<string, { count: number; amount: BigDecimal.BigDecimal }>()
-  for (const o of orders) {
-    const t = acc.get(o.instructedAmount.currency) ?? { count: 0, amount: ZERO }
-    acc.set(o.instructedAmount.currency, {
-      count: t.count + 1,
-      amount: BigDecimal.sum(t.amount, o.instructedAmount.value)
-    })
-  }
+  const onePaymentEach = orders.map((o) => ({
+    executionDate: LocalDate.MIN,
+    amount: o.instructedAmount.value,
+    currency: o.instructedAmount.currency,
+    debtorIban: ""
+  }))
   return table(
     [{ header: "Currency" }, { header: "Orders", align: "right" }, { header: "Total", align: "right" }],
-    [...acc.entries()].sort(([a], [b]) => byKey(a, b)).map(([c, t]) => [c, String(t.count), fixed2(t.amount)]),
+    CashFlow.totals(onePaymentEach).byCurrency.map((t) => [t.currency, String(t.count), fixed2(t.amount)]),
     width
   )
 }
