@@ -25,7 +25,11 @@ summary=$(pnpm -s exec node -e '
   let passed = 0, failed = 1
   try {
     const r = JSON.parse(fs.readFileSync("test-results/vitest.json", "utf8"))
-    passed = r.numPassedTests; failed = r.numFailedTests + (r.numFailedTestSuites ?? 0)
+    // A failed test counts once; a file that failed with no failed test (import error, hook timeout) counts once too.
+    const fileOnly = (r.testResults ?? []).filter(
+      (f) => f.status === "failed" && !(f.assertionResults ?? []).some((t) => t.status === "failed")
+    ).length
+    passed = r.numPassedTests; failed = r.numFailedTests + fileOnly
   } catch {}
   process.stdout.write(`${passed} ${failed}`)
 ')

@@ -138,7 +138,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   if (work !== "") rmSync(work, { recursive: true, force: true })
-})
+}, 120_000)
 
 describe("packed packages in a fresh npm project", { timeout: 120_000 }, () => {
   it("every package was packed and installed, with dist, types, LICENSE, README and CHANGELOG", () => {

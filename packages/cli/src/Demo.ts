@@ -352,7 +352,8 @@ export const run = (options: Options = {}) =>
             Failure.failure(`cannot write the picture to ${JSON.stringify(file)}: ${e.message}`, e)
           )
         )
-      yield* say(`Cash-flow picture written to ${file}.`, "\n   ")
+      // The path is printed whole: wrapping it at the report width would break a copy and paste.
+      yield* Output.line(`\n   Cash-flow picture written to ${file}.`)
     }
   })
 
