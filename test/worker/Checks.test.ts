@@ -2,21 +2,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { Checks } from "@tppkit/worker"
 import { Effect, Layer } from "effect"
 import { embeddedDb } from "./pg.ts"
+import { due as dueFixture } from "./support.ts"
 
 const db = embeddedDb()
 
-const due = (orderId: string, over: Partial<Checks.Due> = {}): Checks.Due => ({
-  consent: "c1",
-  orderId,
-  nominalDate: "2026-03-02",
-  executionDate: "2026-03-02",
-  amount: "120.50",
-  currency: "EUR",
-  debtorIban: "SK3112000000198742637541",
-  sweepDay: "2026-02-26",
-  checkAt: 0,
-  ...over
-})
+const due = (orderId: string, over: Partial<Checks.Due> = {}): Checks.Due => dueFixture({ orderId, ...over })
 
 const contract = (name: string, make: () => Layer.Layer<Checks.Checks, unknown>) =>
   describe(name, () => {

@@ -3,19 +3,9 @@ import { Checks, FundsCheckWorkflow } from "@tppkit/worker"
 import { Effect, Fiber, Layer, Ref } from "effect"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
+import { due as dueFixture } from "./support.ts"
 
-const due = (over: Partial<Checks.Due> = {}): Checks.Due => ({
-  consent: "tppkit-sandbox",
-  orderId: "SO-1",
-  nominalDate: "2026-03-02",
-  executionDate: "2026-03-02",
-  amount: "120.50",
-  currency: "EUR",
-  debtorIban: "SK3112000000198742637541",
-  sweepDay: "2026-02-26",
-  checkAt: 0,
-  ...over
-})
+const due = (over: Partial<Checks.Due> = {}): Checks.Due => dueFixture({ consent: "tppkit-sandbox", ...over })
 
 /** A checker answering APPR below 1000 and DECL above, counting its calls. */
 const stubChecker = (calls: Ref.Ref<number>) =>

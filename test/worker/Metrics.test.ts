@@ -4,20 +4,9 @@ import { Budget } from "@tppkit/http"
 import { EmbeddedDb, FundsCheckWorkflow, Metrics, PgBudgetStore, Sweep } from "@tppkit/worker"
 import { Clock, Effect, Layer } from "effect"
 import { embeddedDb } from "./pg.ts"
+import { due } from "./support.ts"
 
 const db = embeddedDb()
-
-const due = {
-  consent: "c1",
-  orderId: "SO-1",
-  nominalDate: "2026-03-02",
-  executionDate: "2026-03-02",
-  amount: "1.00",
-  currency: "EUR",
-  debtorIban: "SK3112000000198742637541",
-  sweepDay: "2026-02-27",
-  checkAt: 0
-}
 
 describe("Metrics", () => {
   it.live(
@@ -28,8 +17,8 @@ describe("Metrics", () => {
         const sql = db.fresh()
         yield* Effect.gen(function* () {
           const observer = yield* FundsCheckWorkflow.CheckObserver
-          yield* observer.finished(due, { outcome: "APPR" }, 1, 120)
-          yield* observer.finished(due, { outcome: "DECL" }, 2, 80)
+          yield* observer.finished(due(), { outcome: "APPR" }, 1, 120)
+          yield* observer.finished(due(), { outcome: "DECL" }, 2, 80)
           const store = yield* Budget.BudgetStore
           const today = LocalDate.format(Sweep.dayIn(yield* Clock.currentTimeMillis, "Europe/Bratislava"))
           yield* store.tryConsume("sandbox:c1", today, 3, 4)

@@ -87,24 +87,25 @@ const cluster = Sharding.layer.pipe(
   Layer.provide(ShardingConfig.layer({ entityMessagePollInterval: "1 minute" }))
 )
 
+/** A bank stand-in: the listing records when it was asked (TestClock time) and returns one daily order. */
+const stubs = (listings: Ref.Ref<Array<string>>) => ({
+  source: Layer.succeed(Sweep.OrderSource)({
+    list: () =>
+      Effect.flatMap(
+        Effect.clockWith((c) => c.currentTimeMillis),
+        (ms) => Ref.update(listings, (l) => [...l, new Date(Number(ms)).toISOString()])
+      ).pipe(Effect.as([order("W", "2026-03-23", "DAIL")]))
+  }),
+  checker: Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+    check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
+  })
+})
+
 describe("Sweep.cronLayer (ClusterCron on an in-memory cluster, TestClock)", () => {
   it.effect("sweeps daily at 08:00 Europe/Bratislava across the DST change, each day once", () =>
     Effect.gen(function* () {
       const listings = yield* Ref.make<Array<string>>([])
-      const source = Layer.effect(Sweep.OrderSource)(
-        Effect.map(Effect.context<never>(), () =>
-          Sweep.OrderSource.of({
-            list: () =>
-              Effect.flatMap(
-                Effect.clockWith((c) => c.currentTimeMillis),
-                (ms) => Ref.update(listings, (l) => [...l, new Date(Number(ms)).toISOString()])
-              ).pipe(Effect.as([order("W", "2026-03-23", "DAIL")]))
-          })
-        )
-      )
-      const checker = Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-        check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
-      })
+      const { source, checker } = stubs(listings)
       yield* TestClock.setTime(Date.UTC(2026, 2, 27, 12))
       // the cluster starts, polls and sleeps on the TestClock: drive it in one-minute steps while the test waits
       // until both days' sweeps have checked their payments (2026-03-29T07:00Z is past 08:00 CEST)
@@ -154,16 +155,7 @@ describe("Sweep.cronLayer (ClusterCron on an in-memory cluster, TestClock)", () 
   it.effect("a sweep missed while the fleet was down runs when it comes back (persisted cron message)", () =>
     Effect.gen(function* () {
       const listings = yield* Ref.make<Array<string>>([])
-      const source = Layer.succeed(Sweep.OrderSource)({
-        list: () =>
-          Effect.flatMap(
-            Effect.clockWith((c) => c.currentTimeMillis),
-            (ms) => Ref.update(listings, (l) => [...l, new Date(Number(ms)).toISOString()])
-          ).pipe(Effect.as([order("W", "2026-03-23", "DAIL")]))
-      })
-      const checker = Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-        check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
-      })
+      const { source, checker } = stubs(listings)
       // one message store outlives both runs of the "fleet", as PostgreSQL does
       const storage = yield* Layer.build(
         MessageStorage.layerMemory.pipe(Layer.provide(ShardingConfig.layer({ entityMessagePollInterval: "1 minute" })))
