@@ -102,9 +102,9 @@ export interface Decoded {
 }
 
 /**
- * Decodes the text of a standing-order list response body (section 2.5) or of a bare array of standing orders;
- * fails only when the text is not JSON or not such a body at all (neither an array nor an object with
- * `standingOrders`).
+ * Decodes the text of a standing-order list response body (docs/bank-interface.md, "Standing-order list") or of a bare
+ * array of standing orders; fails only when the text is not JSON or not such a body at all (neither an array nor an
+ * object with `standingOrders`).
  */
 export const decodeOrders = (text: string): Result.Result<Decoded, string> => {
   let json: unknown

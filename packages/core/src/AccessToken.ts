@@ -1,22 +1,22 @@
 /**
- * Token by secret (OAuth 2.0 client credentials): the form-encoded request (interface document, section 4.1) and
- * the JSON response (section 2.1). The client secret and the access token are `Redacted` in the domain
+ * Token by secret (OAuth 2.0 client credentials): the form-encoded request (docs/bank-interface.md, "Token") and
+ * the JSON response. The client secret and the access token are `Redacted` in the domain
  * (decisions: tokens); `expires_in` is read from a JSON number or a numeric string (decisions: wire formats).
  *
  * @since 0.1.0
  */
 import { Redacted, type Result, Schema, type SchemaIssue, SchemaParser, SchemaTransformation } from "effect"
 
-/** A scope named by the document: PISP, PIISP and AISP (section 4.1). */
+/** A scope the bank defines: PISP, PIISP and AISP. */
 export const Scope = Schema.Literals(["PISP", "PIISP", "AISP"])
 
 /** A token scope. */
 export type Scope = typeof Scope.Type
 
-/** The documented lifetime of a client-credentials token in seconds (section 3, section 8). */
+/** The documented lifetime of a client-credentials token in seconds (bank interface, "Token", "Limits at a glance"). */
 export const LIFETIME_SECONDS = 1200
 
-/** The `scope` form value: scopes separated by single spaces, e.g. `"PIISP AISP"` (section 4.1). */
+/** The `scope` form value: scopes separated by single spaces, e.g. `"PIISP AISP"`. */
 export const ScopeList = Schema.String.check(
   Schema.isPattern(/^(PISP|PIISP|AISP)( (PISP|PIISP|AISP))*$/, {
     message: "scope must be PISP, PIISP or AISP, several separated by single spaces"
@@ -31,7 +31,7 @@ export const parseScopes = (scope: string): Array<Scope> =>
   scope.split(" ").filter((s): s is Scope => s === "PISP" || s === "PIISP" || s === "AISP")
 
 /**
- * The form fields of the token request (section 4.1), all mandatory strings; sent as
+ * The form fields of the token request, all mandatory strings; sent as
  * `application/x-www-form-urlencoded;charset=UTF-8`. `client_secret` is `Redacted` in the domain.
  */
 export const TokenRequest = Schema.Struct({
@@ -58,7 +58,7 @@ export const toForm = (request: TokenRequest): Record<string, string> => ({
 const decodeRequestSchema = SchemaParser.decodeUnknownResult(TokenRequest)
 
 /**
- * Decodes the form fields of a token request (section 4.1), the one decoder the mock bank uses; the inverse of
+ * Decodes the form fields of a token request, the one decoder the mock bank uses; the inverse of
  * {@link toForm}. The caller checks the form itself first (a field given twice, a missing field), which the field
  * record cannot show.
  */
@@ -82,7 +82,7 @@ export const ExpiresIn = Schema.Union([Schema.Finite, SecondsText]).pipe(
 )
 
 /**
- * The token response body (section 2.1): `access_token` (kept `Redacted`), `expires_in` in seconds, `token_type`
+ * The token response body: `access_token` (kept `Redacted`), `expires_in` in seconds, `token_type`
  * (always Bearer per the document; received as any text), and the optional `scope` granted.
  */
 export const TokenResponse = Schema.Struct({
@@ -101,25 +101,25 @@ export type TokenResponseJson = typeof TokenResponse.Encoded
 const encodeResponseSchema = SchemaParser.encodeResult(TokenResponse)
 const decodeResponseSchema = SchemaParser.decodeUnknownResult(Schema.fromJsonString(TokenResponse))
 
-/** Encodes a token response to its JSON form (section 2.1), the one encoder the mock bank uses. */
+/** Encodes a token response to its JSON form, the one encoder the mock bank uses. */
 export const encodeResponse = (response: TokenResponse): Result.Result<TokenResponseJson, SchemaIssue.Issue> =>
   encodeResponseSchema(response)
 
-/** Decodes a token response from its JSON text (section 2.1), the one decoder the client uses. */
+/** Decodes a token response from its JSON text, the one decoder the client uses. */
 export const decodeResponse = (text: string): Result.Result<TokenResponse, SchemaIssue.Issue> =>
   decodeResponseSchema(text)
 
 /**
  * The `Authorization` header value built from a token response: the token type, a space and the access token
- * (section 4.1); `bearer` in any case is written `Bearer` (RFC 6750).
+ * (docs/bank-interface.md, "Token"); `bearer` in any case is written `Bearer` (RFC 6750).
  */
 export const authorization = (response: TokenResponse): Redacted.Redacted<string> => {
   const type = response.token_type.toLowerCase() === "bearer" ? "Bearer" : response.token_type
   return Redacted.make(`${type} ${Redacted.value(response.access_token)}`, { label: "Authorization" })
 }
 
-/** The OAuth grant type of the token request (section 4.1). */
+/** The OAuth grant type of the token request. */
 export const grantType = "client_credentials" as const
 
-/** The `Content-Type` of the token request (section 4.1). */
+/** The `Content-Type` of the token request. */
 export const contentType = "application/x-www-form-urlencoded;charset=UTF-8" as const

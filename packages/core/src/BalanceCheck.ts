@@ -1,5 +1,5 @@
 /**
- * The balance check (PIISP): request body (interface document, section 2.2) and response body (section 2.3).
+ * The balance check (PIISP): request body (docs/bank-interface.md, "Balance check") and response body.
  * The request is what we send, so every limit is checked before sending: IBAN, `[12.2]` amount, ISO 4217 currency,
  * text lengths, country code, MCC and masked card number (decisions: wire formats).
  *
@@ -14,7 +14,7 @@ import * as Fast from "./internal/balanceCheckFast.ts"
 import * as Money from "./Money.ts"
 import * as Text from "./Text.ts"
 
-/** The amount to check: `amount.value` in format [12.2] as a JSON number, `amount.currency` ISO 4217 (section 2.2). */
+/** The amount to check: `amount.value` in format [12.2] as a JSON number, `amount.currency` ISO 4217. */
 export const Amount = Schema.Struct({
   value: Money.BalanceCheckAmountValue,
   currency: Currency.CurrencyCode
@@ -29,23 +29,23 @@ export const TradingParty = Schema.Struct({
   merchantCode: Schema.optionalKey(Card.MerchantCategoryCode)
 })
 
-/** `relatedParties` of the balance-check request (section 2.2). */
+/** `relatedParties` of the balance-check request. */
 export const RelatedParties = Schema.Struct({
   tradingParty: Schema.optionalKey(TradingParty)
 })
 
-/** Card references: the masked card number (`chequeNumber`, max 35) and the holder name (max 35) (section 2.2). */
+/** Card references: the masked card number (`chequeNumber`, max 35) and the holder name (max 35). */
 export const References = Schema.Struct({
   chequeNumber: Schema.optionalKey(Card.MaskedCardNumber.check(Schema.isMaxLength(Text.limits.chequeNumber))),
   holderName: Schema.optionalKey(Text.Max35)
 })
 
-/** `instructionIdentification`: the PIISP's technical identification of the payment, a non-empty text (2.2). */
+/** `instructionIdentification`: the PIISP's technical identification of the payment, a non-empty text. */
 export const InstructionIdentification = Schema.String.check(
   Schema.isMinLength(1, { message: "instructionIdentification must not be empty" })
 )
 
-/** The balance-check request body (section 2.2); optional parts are optional keys, absent when not given. */
+/** The balance-check request body; optional parts are optional keys, absent when not given. */
 export const Request = Schema.Struct({
   instructionIdentification: InstructionIdentification,
   creationDateTime: Schema.optionalKey(DateTime.DateTime),
@@ -61,13 +61,13 @@ export type Request = typeof Request.Type
 /** A balance-check request in its JSON form, as `Schema.encode(Request)` produces it. */
 export type RequestJson = typeof Request.Encoded
 
-/** The bank's answer: `APPR` sufficient funds, `DECL` insufficient funds (section 2.3). */
+/** The bank's answer: `APPR` sufficient funds, `DECL` insufficient funds. */
 export const Answer = Schema.Literals(["APPR", "DECL"])
 
 /** The bank's answer to a balance check. */
 export type Answer = typeof Answer.Type
 
-/** The balance-check response body (section 2.3): the answer and when the check was made (RFC 3339, kept as text). */
+/** The balance-check response body: the answer and when the check was made (RFC 3339, kept as text). */
 export const Response = Schema.Struct({
   response: Answer,
   dateTime: DateTime.Incoming
@@ -85,7 +85,7 @@ const encodeResponseSchema = SchemaParser.encodeResult(Response)
 const decodeResponseSchema = SchemaParser.decodeUnknownResult(Response)
 
 /**
- * Encodes a request to its JSON form (section 2.2), the one encoder the client and the mock bank's tests use. The
+ * Encodes a request to its JSON form, the one encoder the client and the mock bank's tests use. The
  * common request (the three mandatory fields) takes a hand-written path that calls the same checks as
  * {@link Request}; every other request, and every failure's wording, comes from the schema.
  */
@@ -95,7 +95,7 @@ export const encodeRequest = (request: Request): Result.Result<RequestJson, Sche
 }
 
 /**
- * Decodes a request from parsed JSON (section 2.2), the one decoder the mock bank uses: a hand-written path for the
+ * Decodes a request from parsed JSON, the one decoder the mock bank uses: a hand-written path for the
  * common request, {@link Request} for the rest and for the wording of every failure.
  */
 export const decodeRequest = (json: unknown): Result.Result<Request, SchemaIssue.Issue> => {
@@ -103,14 +103,14 @@ export const decodeRequest = (json: unknown): Result.Result<Request, SchemaIssue
   return fast !== undefined ? Result.succeed(fast) : decodeRequestSchema(json)
 }
 
-/** Encodes a response to its JSON form (section 2.3): a hand-written path for a valid one, else {@link Response}. */
+/** Encodes a response to its JSON form: a hand-written path for a valid one, else {@link Response}. */
 export const encodeResponse = (response: Response): Result.Result<ResponseJson, SchemaIssue.Issue> => {
   const fast = Fast.encodeResponse(response)
   return fast !== undefined ? Result.succeed(fast) : encodeResponseSchema(response)
 }
 
 /**
- * Decodes a response from parsed JSON (section 2.3), the one decoder the client uses: a hand-written path for a
+ * Decodes a response from parsed JSON, the one decoder the client uses: a hand-written path for a
  * valid answer (other keys ignored), {@link Response} for the rest and for the wording of every failure.
  */
 export const decodeResponse = (json: unknown): Result.Result<Response, SchemaIssue.Issue> => {

@@ -1,6 +1,6 @@
 /**
- * Card-transaction details of the balance-check request (interface document, section 2.2): the merchant category
- * code and the masked card number carried in `references.chequeNumber`.
+ * Card-transaction details of the balance-check request (docs/bank-interface.md, "Balance check"): the merchant
+ * category code and the masked card number carried in `references.chequeNumber`.
  *
  * @since 0.1.0
  */
@@ -12,7 +12,10 @@ export type MerchantCategoryCode = string & Brand.Brand<"MerchantCategoryCode">
 /** A masked card number: four groups of four characters, the first three groups asterisks. */
 export type MaskedCardNumber = string & Brand.Brand<"MaskedCardNumber">
 
-/** A merchant category code on the wire: exactly four digits (section 2.2 `tradingParty.merchantCode`). */
+/**
+ * A merchant category code on the wire: exactly four digits (bank interface, "Balance check":
+ * `tradingParty.merchantCode`).
+ */
 export const MerchantCategoryCode = Schema.String.check(
   Schema.isPattern(/^\d{4}$/, { message: "merchant category code must be four digits" })
 ).pipe(Schema.brand("MerchantCategoryCode"))
@@ -21,7 +24,7 @@ export const MerchantCategoryCode = Schema.String.check(
 export const maskedCardPattern = /^\*{4}([ -]?)\*{4}\1\*{4}\1[0-9]{4}$/
 
 /**
- * A masked card number (`references.chequeNumber`, section 2.2): 12 asterisks then the last four digits, with or
+ * A masked card number (`references.chequeNumber`): 12 asterisks then the last four digits, with or
  * without one space or `-` between the four groups (decisions: masked card number). // => "**** **** **** 1234"
  */
 export const MaskedCardNumber = Schema.String.check(

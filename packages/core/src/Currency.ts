@@ -1,6 +1,7 @@
 /**
- * Alphabetic currency codes (ISO 4217) and country codes (ISO 3166-1 alpha-2). The document names "ISO 4712" for
- * `amount.currency` (section 2.2); we read it as ISO 4217 (decisions: currency).
+ * Alphabetic currency codes (ISO 4217) and country codes (ISO 3166-1 alpha-2). The bank's own document names
+ * "ISO 4712" for `amount.currency`, which tppkit reads as ISO 4217 (docs/bank-interface.md, "Balance check";
+ * decisions: currency).
  *
  * @since 0.1.0
  */
@@ -25,7 +26,10 @@ export const CurrencyCode = Schema.String.check(
   Schema.isPattern(currencyCodePattern, { message: "currency must be three upper-case letters (ISO 4217)" })
 ).pipe(Schema.brand("CurrencyCode"))
 
-/** A country code on the wire: exactly two upper-case letters (section 2.2 `tradingParty.countryCode`). */
+/**
+ * A country code on the wire: exactly two upper-case letters (bank interface, "Balance check":
+ * `tradingParty.countryCode`).
+ */
 export const CountryCode = Schema.String.check(
   Schema.isPattern(/^[A-Z]{2}$/, { message: "country code must be two upper-case letters (ISO 3166)" })
 ).pipe(Schema.brand("CountryCode"))

@@ -1,5 +1,5 @@
 /**
- * RFC 3339 date-times (`creationDateTime`, `dateTime`, `PSU-Last-Logged-Time`; sections 2.2, 2.3, 4.2), kept as
+ * RFC 3339 date-times (`creationDateTime`, `dateTime`, `PSU-Last-Logged-Time`: docs/bank-interface.md), kept as
  * their exact text so that nothing is lost, with pure conversions to and from epoch milliseconds. No `Date` object
  * is involved: the calendar part is a {@link LocalDate.LocalDate} day number.
  *
@@ -174,14 +174,14 @@ export const fromEpochMillis = (epochMillis: number, offsetMinutes = 0): DateTim
 /** The calendar date of a date-time in its own offset (the `YYYY-MM-DD` part). */
 export const localDate = (dateTime: DateTime): LocalDate.LocalDate => parts(dateTime).date
 
-/** A date-time we send: strict RFC 3339, kept as text (sections 2.2 `creationDateTime`, 4.2 `PSU-Last-Logged-Time`). */
+/** A date-time we send: strict RFC 3339, kept as text (`creationDateTime`, `PSU-Last-Logged-Time`). */
 export const DateTime = Schema.String.check(Schema.makeFilter((s: string) => check(s, true))).pipe(
   Schema.brand("DateTime")
 )
 
 /**
- * A date-time we receive (section 2.3 `dateTime`): RFC 3339, tolerating a space for `T`, missing seconds, a missing
- * offset and `+hhmm`; the text is kept exactly as received.
+ * A date-time we receive (the balance check's `dateTime`): RFC 3339, tolerating a space for `T`, missing seconds, a
+ * missing offset and `+hhmm`; the text is kept exactly as received.
  */
 export const Incoming = Schema.String.check(Schema.makeFilter((s: string) => check(s, false))).pipe(
   Schema.brand("DateTime")

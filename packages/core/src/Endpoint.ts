@@ -1,6 +1,6 @@
 /**
- * The paths of the three operations (interface document, sections 4.1–4.3), LIVE and SANDBOX, as plain data. The
- * environments differ only in the first path segment (section 9); every operation is version 1.
+ * The paths of the three operations, LIVE and SANDBOX, as plain data (docs/bank-interface.md, "Environments and
+ * paths"). The environments differ only in the first path segment; every operation is version 1.
  *
  * @since 0.1.0
  */
@@ -12,7 +12,7 @@ export const Environment = Schema.Literals(["sandbox", "live"])
 /** The bank's environment. */
 export type Environment = typeof Environment.Type
 
-/** The three operations the document specifies. */
+/** The three operations of the bank interface. */
 export type Operation = "token" | "balanceCheck" | "standingOrder"
 
 /** The paths of the operations in one environment, relative to the base URL. */
@@ -22,7 +22,7 @@ export interface Paths {
   readonly standingOrder: string
 }
 
-/** The version of every operation (section 9). */
+/** The version of every operation. */
 export const version = "v1" as const
 
 const LIVE: Paths = {
@@ -37,7 +37,7 @@ const SANDBOX: Paths = {
   standingOrder: "/aisp-test/api/v1/accounts/standingOrder"
 }
 
-/** The paths of an environment (sections 4.1, 4.2, 4.3 and 9). // => paths("sandbox").token = "/identity-server-test/connect/token" */
+/** The paths of an environment. // => paths("sandbox").token = "/identity-server-test/connect/token" */
 export const paths = (environment: Environment): Paths => (environment === "live" ? LIVE : SANDBOX)
 
 /** The full URL of an operation: the base URL (trailing slashes ignored) followed by the operation's path. */

@@ -1,8 +1,8 @@
 /**
- * Error bodies. The interface document shows none (section 7), so we recognise the common shapes (decisions:
- * errors): OAuth 2.0 errors (RFC 6749 section 5.2), RFC 9457 problem details with the bank's `code`, Berlin Group
- * `tppMessages`, and the Czech/Slovak standards' `errors: [{ error, scope, parameters, message }]`; anything else is
- * kept as raw text. Every decoded body also keeps the raw text, so nothing is lost.
+ * Error bodies. The bank documents none (docs/bank-interface.md, "Codes"), so we recognise the common shapes
+ * (decisions: errors): OAuth 2.0 errors (RFC 6749 section 5.2), RFC 9457 problem details with the bank's `code`, Berlin
+ * Group `tppMessages`, and the Czech/Slovak standards' `errors: [{ error, scope, parameters, message }]`; anything else
+ * is kept as raw text. Every decoded body also keeps the raw text, so nothing is lost.
  *
  * @since 0.1.0
  */

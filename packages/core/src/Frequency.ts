@@ -1,5 +1,5 @@
 /**
- * The frequency codes of a standing order (interface document, section 2.5).
+ * The frequency codes of a standing order (docs/bank-interface.md, "Standing-order list").
  *
  * @since 0.1.0
  */

@@ -1,6 +1,6 @@
 /**
- * HTTP headers of the balance check and the standing-order list (interface document, section 4.2; section 4.3 uses
- * the same): names as constants, the request headers as a schema (lower-case keys, as servers see them), a builder
+ * HTTP headers of the balance check and the standing-order list, which send the same ones (docs/bank-interface.md,
+ * "Headers"): names as constants, the request headers as a schema (lower-case keys, as servers see them), a builder
  * for outgoing headers and a reader for the response IDs. We send `PSU-GeoLocation`; both spellings are read
  * (decisions: PSU-GeoLocation).
  *
@@ -25,7 +25,7 @@ export const names = {
   responseId: "Response-ID"
 } as const
 
-/** The `Content-Type` of the JSON requests (section 4.2). */
+/** The `Content-Type` of the JSON requests. */
 export const jsonContentType = "application/json;charset=UTF-8" as const
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
@@ -54,18 +54,21 @@ export const isIpAddress = (text: string): boolean => {
   return parts.length === 2 ? count < groups : count === groups
 }
 
-/** `PSU-IP-Address`: an IPv4 or IPv6 address (section 4.2). */
+/** `PSU-IP-Address`: an IPv4 or IPv6 address. */
 export const IpAddress = Schema.String.check(
   Schema.makeFilter((s: string) => isIpAddress(s) || "PSU-IP-Address must be an IPv4 or IPv6 address")
 )
 
-/** Whether a text is `latitude, longitude` in decimal degrees within range (section 4.2 `PSU-GeoLocation`). */
+/**
+ * Whether a text is `latitude, longitude` in decimal degrees within range (bank interface, "Headers":
+ * `PSU-GeoLocation`).
+ */
 export const isGeoLocation = (text: string): boolean => {
   const m = /^\s*([-+]?\d{1,2}(?:\.\d+)?)\s*,\s*([-+]?\d{1,3}(?:\.\d+)?)\s*$/.exec(text)
   return m !== null && Math.abs(Number(m[1])) <= 90 && Math.abs(Number(m[2])) <= 180
 }
 
-/** `PSU-GeoLocation`: GPS coordinates `latitude, longitude` (section 4.2). */
+/** `PSU-GeoLocation`: GPS coordinates `latitude, longitude`. */
 export const GeoLocation = Schema.String.check(
   Schema.makeFilter((s: string) => isGeoLocation(s) || 'PSU-GeoLocation must be "latitude, longitude"')
 )
@@ -73,7 +76,7 @@ export const GeoLocation = Schema.String.check(
 const NonEmpty = (name: string) => Schema.String.check(Schema.isMinLength(1, { message: `${name} must not be empty` }))
 
 /**
- * The request headers of section 4.2 as a server reads them (lower-case keys): mandatory Content-Type,
+ * The request headers as a server reads them (lower-case keys): mandatory Content-Type,
  * Authorization (Bearer, RFC 6750), Request-ID, PSU-IP-Address, PSU-Device-OS, PSU-User-Agent; optional
  * Correlation-ID, Process-ID, PSU-GeoLocation (either spelling), PSU-Last-Logged-Time (RFC 3339).
  */
@@ -100,7 +103,7 @@ export type RequestHeaders = typeof RequestHeaders.Type
 export const geoLocation = (headers: RequestHeaders): string | undefined =>
   headers["psu-geolocation"] ?? headers["psu-geo-location"]
 
-/** The customer context of a call: the PSU-* headers of section 4.2. */
+/** The customer context of a call: the PSU-* request headers. */
 export interface Psu {
   readonly ipAddress: string
   readonly deviceOs: string
@@ -142,7 +145,7 @@ export const request = (options: {
 }
 
 /**
- * The response headers of section 4.2 (lower-case keys). `Response-ID` is mandatory in the document but read as
+ * The response headers (lower-case keys). `Response-ID` is mandatory for the bank but read as
  * optional, so that a missing header never costs a valid body.
  */
 export const ResponseHeaders = Schema.Struct({
@@ -174,17 +177,21 @@ export const responseIds = (
   }
 }
 
-/** How long after the last log-in the customer still counts as present, in milliseconds (section 8: 1 hour). */
+/**
+ * How long after the last log-in the customer still counts as present, in milliseconds (bank interface, "Daily limit":
+ * 1 hour).
+ */
 export const presenceWindowMillis = 3_600_000
 
 /** The default tolerance for a log-in time slightly ahead of the receiver's clock, in milliseconds (one minute). */
 export const defaultClockSkewMillis = 60_000
 
 /**
- * Whether a standing-order listing is attended (section 8: the customer is present): `PSU-Last-Logged-Time` is given
- * and lies at most one hour in the past and not in the future, a log-in time at most `clockSkewMillis` ahead of
- * `nowMillis` being allowed for clocks that differ slightly (default {@link defaultClockSkewMillis}). A time further
- * ahead does not count, so that a wrong or forged clock cannot hide an unattended listing.
+ * Whether a standing-order listing is attended (bank interface, "Daily limit": the customer is present):
+ * `PSU-Last-Logged-Time` is given and lies at most one hour in the past and not in the future, a log-in time at most
+ * `clockSkewMillis` ahead of `nowMillis` being allowed for clocks that differ slightly
+ * (default {@link defaultClockSkewMillis}). A time further ahead does not count, so that a wrong or forged clock
+ * cannot hide an unattended listing.
  */
 export const isAttended = (
   lastLoggedMillis: number | undefined,

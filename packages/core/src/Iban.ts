@@ -1,7 +1,8 @@
 /**
- * International Bank Account Numbers (ISO 13616), as used by the interface document for `iban`, `debtor.iban` and
- * `creditor.iban` (sections 2.2, 2.4, 2.5; at most 34 characters). Input is normalised (whitespace removed, upper
- * case), then checked: country code, country-specific length where known, and the mod-97 checksum.
+ * International Bank Account Numbers (ISO 13616), as the bank uses them for `iban`, `debtor.iban` and
+ * `creditor.iban` (at most 34 characters: docs/bank-interface.md, "Limits at a glance"). Input is normalised
+ * (whitespace removed, upper case), then checked: country code, country-specific length where known, and the mod-97
+ * checksum.
  *
  * @since 0.1.0
  */
@@ -10,7 +11,7 @@ import { type Brand, Result, Schema, SchemaTransformation } from "effect"
 /** A valid, normalised IBAN (electronic form: no spaces, upper case). */
 export type Iban = string & Brand.Brand<"Iban">
 
-/** The longest IBAN ISO 13616 allows, and the document's limit for every IBAN field (section 8). */
+/** The longest IBAN ISO 13616 allows, and the bank's limit for every IBAN field. */
 export const MAX_LENGTH = 34
 
 /**
@@ -196,7 +197,7 @@ export const IbanFromSelf = Schema.String.check(
 
 /**
  * An IBAN on the wire: decoding normalises (whitespace removed, upper case) and validates; encoding writes the
- * electronic form (interface document, sections 2.2, 2.4, 2.5).
+ * electronic form.
  */
 export const Iban = Schema.String.pipe(
   Schema.decodeTo(

@@ -1,8 +1,9 @@
 /**
  * Exact money amounts: effect's `BigDecimal` in the domain (never binary floating point), a JSON number on the wire.
- * Balance-check amounts are `[12.2]` (section 2.2), standing-order amounts `[9.2]` (section 2.5): positive, at most
- * 12 (resp. 9) digits before the point and at most 2 after it (decisions: amount). We send only amounts within
- * those limits; what we receive is accepted as any finite decimal, a JSON number or a numeric string.
+ * Balance-check amounts are `[12.2]` (docs/bank-interface.md, "Balance check"), standing-order amounts `[9.2]` (bank
+ * interface, "Standing-order list"): positive, at most 12 (resp. 9) digits before the point and at most 2 after it
+ * (decisions: amount). We send only amounts within those limits; what we receive is accepted as any finite decimal, a
+ * JSON number or a numeric string.
  *
  * @since 0.1.0
  */
@@ -17,10 +18,10 @@ export interface Format {
   readonly fractionDigits: number
 }
 
-/** The balance-check amount format `[12.2]` (section 2.2 `amount.value`). */
+/** The balance-check amount format `[12.2]` (bank interface, "Balance check": `amount.value`). */
 export const balanceCheckFormat: Format = { integerDigits: 12, fractionDigits: 2 }
 
-/** The standing-order amount format `[9.2]` (section 2.5 `instructedAmount.value`). */
+/** The standing-order amount format `[9.2]` (bank interface, "Standing-order list": `instructedAmount.value`). */
 export const standingOrderFormat: Format = { integerDigits: 9, fractionDigits: 2 }
 
 const TEN = 10n
@@ -180,7 +181,7 @@ export const JsonNumber = Schema.Finite.pipe(
 )
 
 /**
- * `amount.value` of the balance-check request (section 2.2): a JSON number ↔ BigDecimal, positive, format `[12.2]`,
+ * `amount.value` of the balance-check request: a JSON number ↔ BigDecimal, positive, format `[12.2]`,
  * checked both ways (we send it; the mock bank receives it).
  */
 export const BalanceCheckAmountValue = Schema.Finite.pipe(
@@ -197,8 +198,9 @@ const AmountText = Schema.String.check(
 )
 
 /**
- * `instructedAmount.value` of a standing order (section 2.5): decoding is tolerant (a JSON number or a numeric
- * string, any finite decimal, kept exact), encoding is strict (positive, format `[9.2]`, a JSON number).
+ * `instructedAmount.value` of a standing order (bank interface, "Standing-order list"): decoding is tolerant (a JSON
+ * number or a numeric string, any finite decimal, kept exact), encoding is strict (positive, format `[9.2]`, a JSON
+ * number).
  */
 export const StandingOrderAmountValue = Schema.Union([Schema.Finite, AmountText]).pipe(
   Schema.decodeTo(

@@ -1,8 +1,8 @@
 /**
- * The standing-order list: request body (interface document, section 2.4) and response body with every field of
- * the standing-order object (section 2.5). Responses decode strictly ({@link ListResponse}: one bad record fails
- * the page) or leniently ({@link decodeListLenient}: good records are kept, each bad one is reported with its index,
- * orderId and field path). Received texts are kept whole beyond their limits (decisions: lengths).
+ * The standing-order list: request body (docs/bank-interface.md, "Standing-order list") and response body with every
+ * field of the standing-order object. Responses decode strictly ({@link ListResponse}: one bad record fails the page)
+ * or leniently ({@link decodeListLenient}: good records are kept, each bad one is reported with its index, orderId and
+ * field path). Received texts are kept whole beyond their limits (decisions: lengths).
  *
  * @since 0.1.0
  */
@@ -30,13 +30,13 @@ const optionalReceived = <S extends Schema.Top>(schema: S) =>
     )
   )
 
-/** The debtor of a standing order: `debtor.name` (max 70) and `debtor.iban` (section 2.5). */
+/** The debtor of a standing order: `debtor.name` (max 70) and `debtor.iban`. */
 export const Debtor = Schema.Struct({
   name: Text.Incoming,
   iban: Iban.Iban
 })
 
-/** The creditor of a standing order: optional name (70) and address lines (35 each), mandatory IBAN (section 2.5). */
+/** The creditor of a standing order: optional name (70) and address lines (35 each), mandatory IBAN. */
 export const Creditor = Schema.Struct({
   name: optionalReceived(Text.Incoming),
   addressLine1: optionalReceived(Text.Incoming),
@@ -44,14 +44,14 @@ export const Creditor = Schema.Struct({
   iban: Iban.Iban
 })
 
-/** `instructedAmount`: value in format [9.2] (tolerant when received) and currency (section 2.5). */
+/** `instructedAmount`: value in format [9.2] (tolerant when received) and currency. */
 export const InstructedAmount = Schema.Struct({
   value: Money.StandingOrderAmountValue,
   currency: Currency.CurrencyCode
 })
 
 /**
- * A standing order as the bank lists it (section 2.5): every field of the document, dates as
+ * A standing order as the bank lists it: every field the bank lists, dates as
  * {@link LocalDate.LocalDate} day numbers, the amount as an exact decimal, optional fields as optional keys.
  */
 export class StandingOrder extends Schema.Class<StandingOrder>("StandingOrder")({
@@ -83,27 +83,30 @@ export const overlongFields = (order: StandingOrder): Array<string> => {
 }
 
 // ---------------------------------------------------------------------------
-// request (section 2.4)
+// request
 // ---------------------------------------------------------------------------
 
-/** The default page size (section 2.4). */
+/** The default page size. */
 export const DEFAULT_PAGE_SIZE = 50
 
-/** The largest page size the bank supports (section 2.4). */
+/** The largest page size the bank supports. */
 export const MAX_PAGE_SIZE = 100
 
-/** A page size: an integer from 10 to 100 and a multiple of 10 (section 2.4, section 8). */
+/**
+ * A page size: an integer from 10 to 100 and a multiple of 10 (bank interface, "Standing-order list", "Limits at a
+ * glance").
+ */
 export const PageSize = Schema.Int.check(
   Schema.makeFilter(
     (n: number) => (n >= 10 && n <= MAX_PAGE_SIZE && n % 10 === 0) || "pageSize must be a multiple of 10 from 10 to 100"
   )
 )
 
-/** A zero-based page number (section 2.4). */
+/** A zero-based page number. */
 export const Page = Schema.Int.check(Schema.makeFilter((n: number) => n >= 0 || "page must be zero or more"))
 
 /**
- * The standing-order list request body (section 2.4). Every attribute is optional (`iban` is a filter: decisions),
+ * The standing-order list request body. Every attribute is optional (`iban` is a filter: decisions),
  * so a request without attributes encodes to exactly `{}`.
  */
 export const ListRequest = Schema.Struct({
@@ -118,16 +121,16 @@ export type ListRequest = typeof ListRequest.Type
 const encodeListRequestSchema = SchemaParser.encodeResult(ListRequest)
 const decodeListRequestSchema = SchemaParser.decodeUnknownResult(ListRequest)
 
-/** Encodes a list request to its JSON form (section 2.4), the one encoder the client uses; `{}` without attributes. */
+/** Encodes a list request to its JSON form, the one encoder the client uses; `{}` without attributes. */
 export const encodeListRequest = (request: ListRequest): Result.Result<typeof ListRequest.Encoded, SchemaIssue.Issue> =>
   encodeListRequestSchema(request)
 
-/** Decodes a list request from parsed JSON (section 2.4), the one decoder the mock bank uses. */
+/** Decodes a list request from parsed JSON, the one decoder the mock bank uses. */
 export const decodeListRequest = (json: unknown): Result.Result<ListRequest, SchemaIssue.Issue> =>
   decodeListRequestSchema(json)
 
 // ---------------------------------------------------------------------------
-// response (section 2.5)
+// response
 // ---------------------------------------------------------------------------
 
 /** A non-negative integer in decimal text, as the reference example sends `pageCount`. */
@@ -144,7 +147,7 @@ export const PageCount = Schema.Union([Schema.Int, CountText]).pipe(
   )
 )
 
-/** The standing-order list response body, decoded strictly: every record must be valid (section 2.5). */
+/** The standing-order list response body, decoded strictly: every record must be valid. */
 export const ListResponse = Schema.Struct({
   pageCount: optionalReceived(PageCount),
   standingOrders: Schema.Array(StandingOrder)
@@ -159,7 +162,7 @@ export type ListResponseJson = typeof ListResponse.Encoded
 const encodeListResponseSchema = SchemaParser.encodeResult(ListResponse)
 
 /**
- * Encodes a list response to its JSON form (section 2.5), the one encoder the mock bank uses; the client reads it
+ * Encodes a list response to its JSON form, the one encoder the mock bank uses; the client reads it
  * with {@link decodeListLenient}. `pageCountAsText` writes `pageCount` as a numeric string, as the document's
  * reference example does (decisions: both are read).
  */
@@ -252,7 +255,7 @@ export const decodeOrdersLenient = (u: unknown): Result.Result<LenientList, stri
     : Result.fail("standing orders must be a JSON array")
 
 /**
- * Decodes a standing-order list response leniently (section 2.5): a malformed record yields an error naming its
+ * Decodes a standing-order list response leniently: a malformed record yields an error naming its
  * index, orderId and field while every good record is kept; a missing or `null` `standingOrders` is an empty page,
  * a malformed `pageCount` is reported with index -1. Fails only when the body is not an object or
  * `standingOrders` is not an array.

@@ -1,12 +1,12 @@
 /**
- * Bounded texts of the interface document (section 8, field lengths). What we send is checked against the limit
- * ("outgoing" schemas); what we receive is kept whole even when it is longer (decisions: lengths).
+ * Bounded texts with the bank's field lengths (docs/bank-interface.md, "Limits at a glance"). What we send is checked
+ * against the limit ("outgoing" schemas); what we receive is kept whole even when it is longer (decisions: lengths).
  *
  * @since 0.1.0
  */
 import { Schema } from "effect"
 
-/** The document's length limits, by field (section 8). */
+/** The bank's length limits, by field. */
 export const limits = {
   iban: 34,
   currency: 3,

@@ -4,9 +4,9 @@
  * @since 0.1.0
  */
 
-/** Token by secret: form request and JSON response (sections 2.1, 4.1). */
+/** Token by secret: form request and JSON response (docs/bank-interface.md, "Token"). */
 export * as AccessToken from "./AccessToken.ts"
-/** Balance check: request and response bodies (sections 2.2, 2.3). */
+/** Balance check: request and response bodies (docs/bank-interface.md, "Balance check"). */
 export * as BalanceCheck from "./BalanceCheck.ts"
 /** Business-day conventions: following, preceding, modified-following, modified-preceding, none. */
 export * as BusinessDayConvention from "./BusinessDayConvention.ts"
@@ -20,13 +20,13 @@ export * as Currency from "./Currency.ts"
 export * as DateTime from "./DateTime.ts"
 /** Easter Sunday by the Gregorian computus. */
 export * as Easter from "./Easter.ts"
-/** LIVE and SANDBOX paths of the three operations (sections 4, 9). */
+/** LIVE and SANDBOX paths of the three operations (docs/bank-interface.md, "Environments and paths"). */
 export * as Endpoint from "./Endpoint.ts"
 /** Error bodies: OAuth, problem details, tppMessages, CZ/SK errors, or raw text. */
 export * as ErrorBody from "./ErrorBody.ts"
 /** The standing-order frequency codes. */
 export * as Frequency from "./Frequency.ts"
-/** Request and response headers of section 4.2. */
+/** Request and response headers of both operations (docs/bank-interface.md, "Headers"). */
 export * as Headers from "./Headers.ts"
 /** IBANs: normalised, country length and mod-97 checked. */
 export * as Iban from "./Iban.ts"
@@ -36,7 +36,9 @@ export * as LocalDate from "./LocalDate.ts"
 export * as Money from "./Money.ts"
 /** The frequency engine: nominal and execution dates of a standing order, lazily and by index. */
 export * as Occurrence from "./Occurrence.ts"
-/** Standing-order list: request, response, strict and lenient decoding (sections 2.4, 2.5). */
+/**
+ * Standing-order list: request, response, strict and lenient decoding (docs/bank-interface.md, "Standing-order list").
+ */
 export * as StandingOrder from "./StandingOrder.ts"
-/** Bounded texts with the document's field lengths. */
+/** Bounded texts with the bank's field lengths. */
 export * as Text from "./Text.ts"

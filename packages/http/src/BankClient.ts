@@ -1,9 +1,9 @@
 /**
- * The bank client: balance check (section 4.2) and the standing-order list (section 4.3), one page or all
- * pages as a Stream. Every request carries the headers of section 4.2 exactly as named there; identities follow
- * decisions.md (fresh Request-ID per request, Correlation-ID per logical call, Process-ID per listing).
- * Transient failures are retried (never for unattended listings, which spend the daily budget of section 8);
- * a 401 discards the token and retries once. Every failure is a `BankError`.
+ * The bank client (docs/bank-interface.md): balance check and the standing-order list, one page or all pages as
+ * a Stream. Every request carries the headers exactly as that document's "Headers" names them; identities follow
+ * decisions.md (fresh Request-ID per request, Correlation-ID per logical call, Process-ID per listing). Transient
+ * failures are retried (never for unattended listings, which spend the budget of its "Daily limit"); a 401
+ * discards the token and retries once. Every failure is a `BankError`.
  */
 
 import { BalanceCheck, Headers, type Iban, StandingOrder } from "@tppkit/core"
@@ -39,7 +39,7 @@ export interface StandingOrdersPage extends StandingOrder.LenientList {
 
 /** What every call needs: the customer's context, and optionally a Correlation-ID and a token to use. */
 export interface CallOptions {
-  /** The PSU headers of this customer (section 4.2), given per call. */
+  /** The PSU headers of this customer (bank interface, "Headers"), given per call. */
   readonly psu: PsuContext.PsuContext
   /** Correlation-ID of this logical call, kept across its retries; a UUID v4 is generated when absent. */
   readonly correlationId?: string
@@ -49,11 +49,13 @@ export interface CallOptions {
 
 /** Options of a standing-order listing. */
 export interface ListOptions extends CallOptions {
-  /** Only the standing orders of this account (section 2.4: a filter). */
+  /** Only the standing orders of this account (bank interface, "Standing-order list": a filter). */
   readonly iban?: Iban.Iban
   /** Process-ID shared by all pages of the listing; a UUID v4 is generated when absent. */
   readonly processId?: string
-  /** The consent whose daily budget unattended calls spend (section 8); defaults to the client id. */
+  /**
+   * The consent whose daily budget unattended calls spend (bank interface, "Daily limit"); defaults to the client id.
+   */
   readonly consentKey?: string
 }
 
@@ -111,12 +113,12 @@ export interface Reply<A> {
 export class BankClient extends Context.Service<
   BankClient,
   {
-    /** Asks whether an amount is available on an account (section 4.2). */
+    /** Asks whether an amount is available on an account. */
     readonly balanceCheck: (
       request: BalanceCheck.Request,
       options: CallOptions
     ) => Effect.Effect<Reply<BalanceCheck.Response>, BankError>
-    /** Fetches one page of standing orders (section 4.3). */
+    /** Fetches one page of standing orders (bank interface, "Standing-order list"). */
     readonly standingOrdersPage: (options: PageOptions) => Effect.Effect<Reply<StandingOrdersPage>, BankError>
     /** Fetches all pages of standing orders, one element per page, sharing one Process-ID. */
     readonly standingOrders: (options: AllPagesOptions) => Stream.Stream<Reply<StandingOrdersPage>, BankError>
@@ -178,7 +180,7 @@ interface CallSpec<A> {
   readonly options: CallOptions
   readonly correlationId: string
   readonly processId: string | undefined
-  /** The budget key when the call is unattended (section 8): no retries, every request counted. */
+  /** The budget key when the call is unattended (bank interface, "Daily limit"): no retries, every request counted. */
   readonly unattended: string | undefined
   /** The first request of this unattended call was paid for already (a listing reserves its pages at once). */
   readonly prepaid?: boolean
@@ -418,7 +420,7 @@ const make = Effect.gen(function* () {
       consent: options.consentKey ?? config.clientId
     })
 
-  /** The budget key when the customer is not present (section 8), or undefined when they are. */
+  /** The budget key when the customer is not present (bank interface, "Daily limit"), or undefined when they are. */
   const unattendedKey = (options: ListOptions) =>
     Effect.map(DateTime.now, (now) => (PsuContext.isPresent(options.psu, now) ? undefined : consentKey(options)))
 

@@ -42,7 +42,7 @@ export interface Tls {
   readonly ca?: string
 }
 
-/** The scopes asked for per operation (space-joined in the token request, section 4.1). */
+/** The scopes asked for per operation (space-joined in the token request: docs/bank-interface.md, "Token"). */
 export interface Scopes {
   readonly balanceCheck: ReadonlyArray<string>
   readonly standingOrders: ReadonlyArray<string>

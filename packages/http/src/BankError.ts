@@ -91,8 +91,8 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
 }) {}
 
 /**
- * The daily budget of unattended standing-order calls (section 8: 4 a day) cannot cover the requests asked
- * for; nothing was sent. `freesAt` is the RFC 3339 instant when the next day's budget starts.
+ * The daily budget of unattended standing-order calls (docs/bank-interface.md, "Daily limit": 4 a day) cannot cover the
+ * requests asked for; nothing was sent. `freesAt` is the RFC 3339 instant when the next day's budget starts.
  */
 export class BudgetExhausted extends Schema.TaggedError<BudgetExhausted>()("BudgetExhausted", {
   consentKey: Schema.String,

@@ -1,7 +1,7 @@
 /**
- * The PSU (customer) context of one call: the PSU-* request headers of section 4.2. A TPP serves many
- * customers, so this is given per call, never fixed at start-up. The customer counts as present when
- * PSU-Last-Logged-Time is no older than 1 hour (section 8).
+ * The PSU (customer) context of one call: the PSU-* request headers (docs/bank-interface.md, "Headers"). A TPP serves
+ * many customers, so this is given per call, never fixed at start-up. The customer counts as present when
+ * PSU-Last-Logged-Time is no older than 1 hour ("Daily limit" in the same document).
  */
 import { Headers, DateTime as Rfc3339 } from "@tppkit/core"
 import { DateTime, Duration, Result } from "effect"
@@ -24,7 +24,10 @@ export interface PsuContext {
   readonly lastLoggedTime?: DateTime.DateTime | string
 }
 
-/** How long after the last log-in the customer still counts as present (section 8: 1 hour; core's rule). */
+/**
+ * How long after the last log-in the customer still counts as present (bank interface, "Daily limit": 1 hour; core's
+ * rule).
+ */
 export const presenceWindow: Duration.Duration = Duration.millis(Headers.presenceWindowMillis)
 
 const printable = /^[\x20-\x7e]+$/
@@ -68,7 +71,7 @@ export const toHeaders = (psu: PsuContext): Headers.Psu => ({
 })
 
 /**
- * Whether the customer is present at `now` (section 8), by core's rule `Headers.isAttended`: PSU-Last-Logged-Time
+ * Whether the customer is present at `now`, by core's rule `Headers.isAttended`: PSU-Last-Logged-Time
  * given, no older than 1 hour and not in the future beyond a minute of clock skew (a wrong clock must not hide an
  * unattended call).
  */

@@ -1,8 +1,8 @@
 /**
- * Access tokens. `TokenService` obtains client-credentials tokens (section 4.1): a form POST with the four
- * fields, cached per scope set, renewed a safety margin before the 1200 s lifetime ends (never handed out
- * expired), one shared request for concurrent callers. `TokenProvider` is what the bank client asks; its
- * default draws on `TokenService`, and a caller may hand in a token from strong customer authentication.
+ * Access tokens. `TokenService` obtains client-credentials tokens (docs/bank-interface.md, "Token"): a form POST with
+ * the four fields, cached per scope set, renewed a safety margin before the 1200 s lifetime ends (never handed out
+ * expired), one shared request for concurrent callers. `TokenProvider` is what the bank client asks; its default draws
+ * on `TokenService`, and a caller may hand in a token from strong customer authentication.
  */
 import { AccessToken } from "@tppkit/core"
 import { Clock, Context, Deferred, Duration, Effect, Exit, Layer, Redacted, Result } from "effect"
@@ -40,7 +40,7 @@ export const fromSca = (environment: Environment, value: Redacted.Redacted<strin
   renewable: false
 })
 
-/** The Authorization header value: the token type, a space and the token (section 4.1), still redacted. */
+/** The Authorization header value: the token type, a space and the token, still redacted. */
 export const authorization = (token: Token): Redacted.Redacted<string> =>
   Redacted.make(`${token.tokenType} ${Redacted.value(token.value)}`)
 
@@ -93,8 +93,8 @@ const expiresInOf = (value: unknown): number | string => {
 }
 
 /**
- * Decodes the token response of section 2.1: `access_token` a non-empty text of printable ASCII (it goes into
- * a header), `token_type` Bearer in any case (section 4.1, RFC 6750; written `Bearer`), `expires_in` a whole
+ * Decodes the token response: `access_token` a non-empty text of printable ASCII (it goes into
+ * a header), `token_type` Bearer in any case (RFC 6750; written `Bearer`), `expires_in` a whole
  * number of seconds from 1 to a day as a number or numeric string, missing meaning the document's 1200 s.
  * Anything else, an error body with a 2xx status included, is a `MalformedResponse`; never a defect.
  */

@@ -1,9 +1,9 @@
 /**
  * The mock bank's data: clients with their secrets and rights, accounts with balances and consents, the accounts
  * each client's AISP tokens are bound to, and standing orders. A documented JSON format checked with core's schemas
- * (IBAN, currency, the standing order of section 2.5), plus a built-in default set generated deterministically
- * (dates relative to the fixed base date 2026-11-01). {@link decode} reads a set once into its {@link Loaded} form,
- * which the mock bank serves from.
+ * (IBAN, currency, the standing order of docs/bank-interface.md, "Standing-order list"), plus a built-in default set
+ * generated deterministically (dates relative to the fixed base date 2026-11-01). {@link decode} reads a set once into
+ * its {@link Loaded} form, which the mock bank serves from.
  */
 import { StandingOrder as CoreStandingOrder, Currency, Frequency, Iban, LocalDate } from "@tppkit/core"
 import { Result, Schema, SchemaIssue, SchemaParser } from "effect"
@@ -12,7 +12,10 @@ import { Result, Schema, SchemaIssue, SchemaParser } from "effect"
 // model
 // ---------------------------------------------------------------------------
 
-/** A right a client received at enrolment, which is also the token scope it may ask for (spec 1). */
+/**
+ * A right a client received at enrolment, which is also the token scope it may ask for (docs/bank-interface.md,
+ * "Token").
+ */
 export const Right = Schema.Literals(["PISP", "PIISP", "AISP"])
 
 /** A client right / token scope. */
@@ -32,7 +35,10 @@ export type Client = typeof Client.Encoded
 /** An enrolled TPP as loaded. */
 export type LoadedClient = typeof Client.Type
 
-/** How the account holder consented (spec 3 and 5.3): at a branch, electronically (90 days), or not at all. */
+/**
+ * How the account holder consented (docs/bank-interface.md, "Balance check"): at a branch, electronically (90 days),
+ * or not at all.
+ */
 export const ConsentKind = Schema.Literals(["branch", "electronic", "none"])
 
 /** A consent kind. */
@@ -65,12 +71,12 @@ export type Account = typeof Account.Encoded
 /** An account as loaded. */
 export type LoadedAccount = typeof Account.Type
 
-/** One standing order as the bank sends it (spec 2.5): core's schema. */
+/** One standing order as the bank sends it: core's schema. */
 export const StandingOrder = CoreStandingOrder.StandingOrder
 
 type WithoutNull<T> = T extends object ? { readonly [K in keyof T]: WithoutNull<Exclude<T[K], null>> } : T
 
-/** A standing order as written in a fixture file: the wire form of section 2.5 (absent fields left out). */
+/** A standing order as written in a fixture file: the wire form of the bank's list answer (absent fields left out). */
 export type StandingOrder = WithoutNull<typeof CoreStandingOrder.StandingOrder.Encoded>
 
 /** The whole fixture file. */

@@ -1,6 +1,6 @@
 /**
  * The interface's OpenAPI 3.1 document, served by the mock bank at `GET /openapi.json`: the three operations of
- * spec section 4 with their headers, bodies (JSON Schema generated from core's schemas, the ones the mock bank
+ * docs/bank-interface.md with their headers, bodies (JSON Schema generated from core's schemas, the ones the mock bank
  * validates with) and error answers (decisions: Errors).
  */
 import { AccessToken, BalanceCheck, Endpoint, ErrorBody, StandingOrder } from "@tppkit/core"

@@ -17,10 +17,13 @@ import { SandboxClock } from "./SandboxClock.ts"
 /** The error body shape of the API paths: RFC 9457 problem details, Berlin Group `tppMessages`, or CZ/SK `errors[]`. */
 export type ErrorDialect = Dialect
 
-/** Which paths are served: the SANDBOX ones (`/identity-server-test/…`) or the LIVE ones (spec 4, 9.3). */
+/**
+ * Which paths are served: the SANDBOX ones (`/identity-server-test/…`) or the LIVE ones (docs/bank-interface.md,
+ * "Environments and paths").
+ */
 export type Environment = Bank.Environment
 
-/** The paths of one environment (spec 4.1–4.3): core's `Endpoint.paths`. */
+/** The paths of one environment: core's `Endpoint.paths`. */
 export const paths: (environment: Environment) => Endpoint.Paths = Endpoint.paths
 
 /** TLS for the server: PEM certificate and key, optional CA and whether client certificates are required. */
@@ -56,7 +59,8 @@ export interface Options {
   readonly pageCountAsString?: boolean
   /**
    * How far ahead of the bank's clock a `PSU-Last-Logged-Time` may lie and still count as present, in milliseconds
-   * (default 60000); a later one makes the listing unattended, like an old or missing one (section 8).
+   * (default 60000); a later one makes the listing unattended, like an old or missing one (docs/bank-interface.md,
+   * "Daily limit").
    */
   readonly clockSkewMillis?: number
   /** Serve HTTPS with these PEM texts (default: plain HTTP). */

@@ -65,8 +65,8 @@ const isBankError = (error: unknown): error is BankError.BankError =>
 const statusOf = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404 } as const
 
 /**
- * Requests a client-credentials token (section 4.1) through `TokenService` (retries of transient failures
- * included) and reports its expiry; the secret is never printed.
+ * Requests a client-credentials token (docs/bank-interface.md, "Token") through `TokenService` (retries of transient
+ * failures included) and reports its expiry; the secret is never printed.
  */
 const issueToken = (settings: BankConfig.Settings, scopes: ReadonlyArray<string>) =>
   Effect.gen(function* () {

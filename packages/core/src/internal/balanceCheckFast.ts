@@ -1,8 +1,8 @@
 /**
- * Hand-written fast paths of the balance-check wire shapes (sections 2.2 and 2.3), for the common case only: the
- * three mandatory request fields without optional parts, and a valid response. Each calls the same core checks the
- * schemas call, so whatever it returns equals the schema's answer; for anything else it returns `undefined` and
- * `BalanceCheck` falls back to the schema, which also words the error. Only `BalanceCheck` calls these.
+ * Hand-written fast paths of the balance-check wire shapes (docs/bank-interface.md, "Balance check"), for the common
+ * case only: the three mandatory request fields without optional parts, and a valid response. Each calls the same core
+ * checks the schemas call, so whatever it returns equals the schema's answer; for anything else it returns `undefined`
+ * and `BalanceCheck` falls back to the schema, which also words the error. Only `BalanceCheck` calls these.
  */
 import { BigDecimal } from "effect"
 import * as Currency from "../Currency.ts"

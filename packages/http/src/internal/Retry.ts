@@ -8,7 +8,9 @@ import { Cause, Duration, Effect, Random, Schedule } from "effect"
 import type { RetryPolicy } from "../BankConfig.ts"
 import { type BankError, isTransient, withAttempts } from "../BankError.ts"
 
-/** No retries: the policy of unattended requests, which spend the daily budget (section 8). */
+/**
+ * No retries: the policy of unattended requests, which spend the daily budget (docs/bank-interface.md, "Daily limit").
+ */
 export const once = (policy: RetryPolicy): RetryPolicy => ({ ...policy, maxAttempts: 1 })
 
 /** The policy a request follows: the configured one, or a single attempt when it is unattended. */

@@ -1,6 +1,6 @@
 /**
- * The checks every API path makes before its operation (spec 4.2): the IDs echoed in the answer, the content type,
- * the mandatory headers with core's header rules, and the bearer token.
+ * The checks every API path makes before its operation (docs/bank-interface.md, "Headers"): the IDs echoed in the
+ * answer, the content type, the mandatory headers with core's header rules, and the bearer token.
  */
 import { randomUUID } from "node:crypto"
 import { Headers } from "@tppkit/core"

@@ -1,6 +1,6 @@
 /**
- * The balance check (spec 2.2, 2.3 and 4.2): the body read with core's `BalanceCheck.decodeRequest`, the account's
- * consent checked, the answer written with `BalanceCheck.encodeResponse`.
+ * The balance check (docs/bank-interface.md, "Balance check"): the body read with core's `BalanceCheck.decodeRequest`,
+ * the account's consent checked, the answer written with `BalanceCheck.encodeResponse`.
  */
 import { BalanceCheck, type DateTime } from "@tppkit/core"
 import { BigDecimal, Result } from "effect"

@@ -19,7 +19,7 @@ import * as FaultAnswers from "./faultAnswers.ts"
 import * as OAuth from "./oauth.ts"
 import * as StandingOrders from "./standingOrders.ts"
 
-/** Which set of paths is served (spec 4 and 9.3). */
+/** Which set of paths is served (docs/bank-interface.md, "Environments and paths"). */
 export type Environment = Endpoint.Environment
 
 /** What the handler needs. */

@@ -1,7 +1,7 @@
 /**
- * Accounts and their consents for balance checks (spec 3 and 5.3): a branch consent holds, an electronic one holds
- * for 90 days from the day it was granted and needs a token bound to the account, none refuses. The balances and
- * consent ends live in the value `make` returns.
+ * Accounts and their consents for balance checks (docs/bank-interface.md, "Balance check"): a branch consent holds, an
+ * electronic one holds for 90 days from the day it was granted and needs a token bound to the account, none refuses.
+ * The balances and consent ends live in the value `make` returns.
  */
 import { LocalDate } from "@tppkit/core"
 import { BigDecimal } from "effect"

@@ -1,14 +1,14 @@
 /**
- * The daily limit of standing-order listings without the customer present (spec 8: 4 a day, counted per consent and
- * calendar day in the bank's time zone). Whether the customer is present is core's rule, `Headers.isAttended`: a
- * `PSU-Last-Logged-Time` at most one hour old and not in the future beyond the configured clock skew. The counters
- * live in the value `make` returns.
+ * The daily limit of standing-order listings without the customer present (docs/bank-interface.md, "Daily limit": 4 a
+ * day, counted per consent and calendar day in the bank's time zone). Whether the customer is present is core's rule,
+ * `Headers.isAttended`: a `PSU-Last-Logged-Time` at most one hour old and not in the future beyond the configured clock
+ * skew. The counters live in the value `make` returns.
  */
 import { Headers } from "@tppkit/core"
 import type { BankDay } from "./bankDay.ts"
 import type { Failure } from "./errors.ts"
 
-/** Listings allowed per day without the customer present (spec 8). */
+/** Listings allowed per day without the customer present. */
 export const dailyLimit = 4
 
 /** The limit over one set of counters. */

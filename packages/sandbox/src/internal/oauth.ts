@@ -1,7 +1,7 @@
 /**
- * The token endpoint (spec 4.1; RFC 6749 4.4 and 5.2) and the bearer check of the API paths (RFC 6750): the tokens
- * issued live in a store owned by the value `make` returns. The form is read with core's `AccessToken.decodeRequest`
- * and the answer written with `AccessToken.encodeResponse`.
+ * The token endpoint (docs/bank-interface.md, "Token"; RFC 6749 4.4 and 5.2) and the bearer check of the API
+ * paths (RFC 6750): the tokens issued live in a store owned by the value `make` returns. The form is read with core's
+ * `AccessToken.decodeRequest` and the answer written with `AccessToken.encodeResponse`.
  */
 import { randomBytes } from "node:crypto"
 import { AccessToken } from "@tppkit/core"
@@ -10,7 +10,7 @@ import type * as Fixtures from "../Fixtures.ts"
 import { type Failure, firstIssue, oauthFail, unauthorized } from "./errors.ts"
 import { first, type Incoming, type Outgoing } from "./exchange.ts"
 
-/** Token lifetime, seconds (spec 3 and 8). */
+/** Token lifetime, seconds (1200: docs/bank-interface.md, "Token"). */
 export const tokenLifetimeSeconds = AccessToken.LIFETIME_SECONDS
 
 /** An issued token. */

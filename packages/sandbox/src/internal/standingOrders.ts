@@ -1,7 +1,7 @@
 /**
- * The standing-order list (spec 2.4, 2.5, 4.3 and 8): the body read with core's `StandingOrder.decodeListRequest`,
- * the daily limit applied, one page of the orders of the token's accounts written with core's
- * `StandingOrder.encodeListResponse`.
+ * The standing-order list (docs/bank-interface.md, "Standing-order list" and "Daily limit"): the body read with core's
+ * `StandingOrder.decodeListRequest`, the daily limit applied, one page of the orders of the token's accounts written
+ * with core's `StandingOrder.encodeListResponse`.
  */
 import { StandingOrder } from "@tppkit/core"
 import { Result } from "effect"
