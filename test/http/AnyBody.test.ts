@@ -3,7 +3,7 @@
  * request, the balance check and a standing-order page end in a success or a typed `BankError`, never a defect.
  */
 import { type BalanceCheck, Currency, Iban, Money } from "@tppkit/core"
-import { BankClient, BankConfig, BankTransport, Budget, TokenService } from "@tppkit/http"
+import { BankClient, BankConfig, BankTransport, TokenService } from "@tppkit/http"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Redacted } from "effect"
 import * as fc from "fast-check"
 import { afterAll, describe, expect, it } from "vitest"
@@ -14,39 +14,27 @@ const next = { status: 200, body: new Uint8Array(), token: new Uint8Array() }
 const goodToken = new TextEncoder().encode('{"access_token":"t","token_type":"Bearer","expires_in":1200}')
 
 const runtime = ManagedRuntime.make(
-  BankClient.BankClient.layer.pipe(
-    Layer.provide(TokenService.TokenProvider.layer),
-    Layer.provideMerge(
-      Layer.mergeAll(
-        TokenService.TokenService.layer,
-        Budget.Budget.layer.pipe(Layer.provide(Budget.BudgetStore.layerMemory))
-      )
-    ),
-    Layer.provide(
-      Layer.succeed(
-        BankTransport.BankTransport,
-        BankTransport.BankTransport.of({
-          send: (outgoing) =>
-            Effect.sync(() => {
-              const isToken = outgoing.url.endsWith("/connect/token")
-              // decoded as undici's transport does: UTF-8 with replacement characters
-              const text = Buffer.from(isToken ? next.token : next.body).toString("utf8")
-              return { status: isToken ? 200 : next.status, headers: { "content-type": "application/json" }, text }
-            })
-        })
-      )
-    ),
-    Layer.provideMerge(
-      BankConfig.BankConfig.layer({
-        environment: "sandbox",
-        baseUrl: "http://127.0.0.1:9",
-        clientId: "tpp",
-        clientSecret: Redacted.make("secret"),
-        retry: { maxAttempts: 1 }
+  BankClient.BankClient.layerOver(
+    BankConfig.BankConfig.layer({
+      environment: "sandbox",
+      baseUrl: "http://127.0.0.1:9",
+      clientId: "tpp",
+      clientSecret: Redacted.make("secret"),
+      retry: { maxAttempts: 1 }
+    }),
+    Layer.succeed(
+      BankTransport.BankTransport,
+      BankTransport.BankTransport.of({
+        send: (outgoing) =>
+          Effect.sync(() => {
+            const isToken = outgoing.url.endsWith("/connect/token")
+            // decoded as undici's transport does: UTF-8 with replacement characters
+            const text = Buffer.from(isToken ? next.token : next.body).toString("utf8")
+            return { status: isToken ? 200 : next.status, headers: { "content-type": "application/json" }, text }
+          })
       })
-    ),
-    Layer.orDie
-  )
+    )
+  ).pipe(Layer.orDie)
 )
 afterAll(() => runtime.dispose())
 

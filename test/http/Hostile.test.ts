@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { type BalanceCheck, Currency, Iban, Money } from "@tppkit/core"
-import { BankClient, BankConfig, type BankError, BankTransport, Budget, TokenService } from "@tppkit/http"
+import { BankClient, BankConfig, type BankError, BankTransport, TokenService } from "@tppkit/http"
 import { Effect, Exit, Layer, Redacted } from "effect"
 import { type Behaviour, endlessJson, type Hostile, hostile } from "./hostile.ts"
 import { psu } from "./stub.ts"
@@ -35,30 +35,18 @@ const bank = (api: (n: number) => Behaviour) => {
 
 /** The whole Node stack (undici transport) against the hostile server. */
 const client = (server: Hostile, overrides: Partial<BankConfig.Options> = {}) =>
-  BankClient.BankClient.layer.pipe(
-    Layer.provide(TokenService.TokenProvider.layer),
-    Layer.provideMerge(
-      Layer.mergeAll(
-        TokenService.TokenService.layer,
-        Budget.Budget.layer.pipe(Layer.provide(Budget.BudgetStore.layerMemory))
-      )
-    ),
-    Layer.provide(
-      BankTransport.BankTransport.layerUndici({ maxHeaderBytes: overrides.limits?.maxHeaderBytes ?? 32768 })
-    ),
-    Layer.provideMerge(
-      BankConfig.BankConfig.layer({
-        environment: "sandbox",
-        baseUrl: server.baseUrl,
-        clientId: "tpp",
-        clientSecret: Redacted.make("secret"),
-        requestTimeout: "2 seconds",
-        retry: { maxAttempts: 3, baseDelay: "10 millis", maxDelay: "50 millis", maxElapsed: "5 seconds" },
-        ...overrides
-      })
-    ),
-    Layer.orDie
-  )
+  BankClient.BankClient.layerOver(
+    BankConfig.BankConfig.layer({
+      environment: "sandbox",
+      baseUrl: server.baseUrl,
+      clientId: "tpp",
+      clientSecret: Redacted.make("secret"),
+      requestTimeout: "2 seconds",
+      retry: { maxAttempts: 3, baseDelay: "10 millis", maxDelay: "50 millis", maxElapsed: "5 seconds" },
+      ...overrides
+    }),
+    BankTransport.BankTransport.layerUndici({ maxHeaderBytes: overrides.limits?.maxHeaderBytes ?? 32768 })
+  ).pipe(Layer.orDie)
 
 const check = Effect.flatMap(Effect.service(BankClient.BankClient), (c) => c.balanceCheck(request, { psu }))
 const page = Effect.flatMap(Effect.service(BankClient.BankClient), (c) =>

@@ -1,5 +1,5 @@
 /** A programmable in-process bank for the http tests: an `HttpClient` that records every request it receives. */
-import { BankClient, BankConfig, BankTransport, Budget, TokenService } from "@tppkit/http"
+import { BankClient, BankConfig, BankTransport, Budget } from "@tppkit/http"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpClient, type HttpClientRequest, HttpClientResponse } from "effect/http"
 
@@ -96,13 +96,7 @@ export const stack = (
 ) => {
   const http = BankTransport.BankTransport.layerHttpClient.pipe(Layer.provide(stubClient(stub)))
   const config = BankConfig.BankConfig.layer({ ...options, ...overrides })
-  return BankClient.BankClient.layer.pipe(
-    Layer.provide(TokenService.TokenProvider.layer),
-    Layer.provideMerge(Layer.mergeAll(TokenService.TokenService.layer, Budget.Budget.layer.pipe(Layer.provide(store)))),
-    Layer.provide(http),
-    Layer.provideMerge(config),
-    Layer.orDie
-  )
+  return BankClient.BankClient.layerOver(config, http, store).pipe(Layer.orDie)
 }
 
 export const psu = {

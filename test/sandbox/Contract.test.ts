@@ -6,7 +6,7 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { AccessToken, BalanceCheck, type Currency, ErrorBody, Iban, Money, StandingOrder } from "@tppkit/core"
-import { BankClient, BankConfig, BankTransport, Budget, TokenService } from "@tppkit/http"
+import { BankClient, BankConfig, BankTransport } from "@tppkit/http"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Effect, Exit, Layer, Redacted, Result, Schema } from "effect"
 import { type Answer, apiHeaders, balanceBody, post, token, tokenAnswer } from "./support.ts"
@@ -260,15 +260,7 @@ const clientStack = (info: Sandbox.SandboxInfo["Service"], headers: Record<strin
     retry: { maxAttempts: 1, baseDelay: "1 millis", maxDelay: "1 millis" }
   })
   const transport = withHeaders(headers)
-  const tokens = TokenService.TokenService.layer.pipe(Layer.provide(transport))
-  const budget = Budget.Budget.layer.pipe(Layer.provide(Budget.BudgetStore.layerMemory))
-  return BankClient.BankClient.layer.pipe(
-    Layer.provide(TokenService.TokenProvider.layer),
-    Layer.provideMerge(Layer.mergeAll(tokens, budget)),
-    Layer.provide(transport),
-    Layer.provideMerge(config),
-    Layer.orDie
-  )
+  return BankClient.BankClient.layerOver(config, transport).pipe(Layer.orDie)
 }
 
 const psu = { ipAddress: "203.0.113.7", deviceOs: "Linux", userAgent: "tppkit-contract" }

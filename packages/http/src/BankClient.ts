@@ -152,15 +152,25 @@ export class BankClient extends Context.Service<
       (options?.budgetFile === undefined || options.budgetFile === "memory"
         ? BudgetStore.layerMemory
         : BudgetStore.layerSqlite(options.budgetFile))
-    const tokens = TokenService.layer.pipe(Layer.provide(http))
-    const budget = Budget.layer.pipe(Layer.provide(store))
-    return BankClient.layer.pipe(
+    return BankClient.layerOver(config, http, store)
+  }
+
+  /**
+   * The whole stack over any transport (undici, an effect `HttpClient` through `BankTransport.layerHttpClient`, or
+   * a stand-in): client-credentials tokens, the daily budget over `store` (memory by default) and the client. Also
+   * exposes `BankConfig`, `TokenService` and `Budget`; the transport may itself read `BankConfig`.
+   */
+  static readonly layerOver = <E, R, E2, R2>(
+    config: Layer.Layer<BankConfig, E, R>,
+    transport: Layer.Layer<BankTransport, E2, R2>,
+    store: Layer.Layer<BudgetStore> = BudgetStore.layerMemory
+  ): Layer.Layer<BankClient | BankConfig | TokenService | Budget, E | E2, R | Exclude<R2, BankConfig>> =>
+    BankClient.layer.pipe(
       Layer.provide(TokenProvider.layer),
-      Layer.provideMerge(Layer.mergeAll(tokens, budget)),
-      Layer.provide(http),
+      Layer.provideMerge(Layer.mergeAll(TokenService.layer, Budget.layer.pipe(Layer.provide(store)))),
+      Layer.provide(transport),
       Layer.provideMerge(config)
     )
-  }
 }
 
 /** Convenience: `BankClient.layerNode(BankConfig.layer(options), budget)` with a config error at start-up. */
