@@ -3,7 +3,7 @@ import { type BalanceCheck, DateTime as CoreDateTime, Currency, Iban, Money } fr
 import { BankClient, BankConfig, type BankError } from "@tppkit/http"
 import { type Duration, Effect, Exit, Fiber, Redacted, Stream, Tracer } from "effect"
 import { TestClock } from "effect/testing"
-import { makeStub, psu, SECRET, type Stub, stack, TOKEN_PREFIX, tokenAnswer, wireOrder } from "./stub.ts"
+import { apiCalls, makeStub, psu, SECRET, type Stub, stack, TOKEN_PREFIX, tokenAnswer, wireOrder } from "./stub.ts"
 
 const IBAN = Iban.parseUnsafe("SK31 1200 0000 1987 4263 7541")
 
@@ -36,7 +36,6 @@ const recordingTracer = () => {
   return { spans, tracer }
 }
 
-const apiCalls = (stub: Stub) => stub.seen.filter((s) => !s.path.endsWith("/connect/token"))
 const tokenCalls = (stub: Stub) => stub.seen.filter((s) => s.path.endsWith("/connect/token"))
 
 /** Advances the TestClock in steps until the fiber is done. */

@@ -5,9 +5,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { BankClient, type BankError, Budget } from "@tppkit/http"
 import { DateTime, Effect, Exit, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { makeStub, psu, type Stub, stack, wireOrders } from "./stub.ts"
-
-const apiCalls = (stub: Stub) => stub.seen.filter((s) => !s.path.endsWith("/connect/token"))
+import { apiCalls, makeStub, psu, stack, wireOrders, withToken } from "./stub.ts"
 
 const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankError => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure")
@@ -95,10 +93,7 @@ describe("daily budget of unattended standing-order calls", () => {
 
   it.effect("unattended listings are never retried: a 503 costs one request and fails", () => {
     const stub = makeStub()
-    stub.handler = (req) =>
-      req.path.endsWith("/connect/token")
-        ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
-        : { status: 503, body: "" }
+    stub.handler = withToken(() => ({ status: 503, body: "" }))
     return Effect.gen(function* () {
       const error = failure(yield* Effect.exit(listPage))
       assert.strictEqual(error.reason._tag, "ServerError")
@@ -119,10 +114,10 @@ describe("daily budget of unattended standing-order calls", () => {
 
   it.effect("pages that cannot fit the remaining budget are refused before the first request", () => {
     const stub = makeStub()
-    stub.handler = (req) =>
-      req.path.endsWith("/connect/token")
-        ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
-        : { status: 200, body: { pageCount: 3, standingOrders: wireOrders(req.body, 3) } }
+    stub.handler = withToken((req) => ({
+      status: 200,
+      body: { pageCount: 3, standingOrders: wireOrders(req.body, 3) }
+    }))
     return Effect.gen(function* () {
       const client = yield* BankClient.BankClient
       yield* TestClock.setTime(NOON)

@@ -6,9 +6,7 @@ import { BankClient, type BankError, Budget } from "@tppkit/http"
 import { DateTime, Effect, Exit, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { hostile, pagingBank } from "./hostile.ts"
-import { makeStub, options, psu, type Stub, stack, wireOrders } from "./stub.ts"
-
-const apiCalls = (stub: Stub) => stub.seen.filter((s) => !s.path.endsWith("/connect/token"))
+import { apiCalls, makeStub, options, psu, type Stub, stack, wireOrders, withToken } from "./stub.ts"
 
 const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankError => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure")
@@ -29,10 +27,10 @@ const NOON = Date.UTC(2026, 10, 21, 12)
 describe("bounded paging", () => {
   it.effect("a page bomb (pageCount 1,000,000,000) is refused after page 0, which the error keeps", () => {
     const stub = makeStub()
-    stub.handler = (req) =>
-      req.path.endsWith("/connect/token")
-        ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
-        : { status: 200, body: { pageCount: 1_000_000_000, standingOrders: wireOrders("a", 100) } }
+    stub.handler = withToken(() => ({
+      status: 200,
+      body: { pageCount: 1_000_000_000, standingOrders: wireOrders("a", 100) }
+    }))
     return Effect.gen(function* () {
       const error = failure(yield* Effect.exit(list({ psu: yield* present })))
       assert.strictEqual(apiCalls(stub).length, 1)
@@ -48,10 +46,10 @@ describe("bounded paging", () => {
 
   it.effect("full pages without pageCount stop at the page limit with every page read", () => {
     const stub = makeStub()
-    stub.handler = (req) =>
-      req.path.endsWith("/connect/token")
-        ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
-        : { status: 200, body: { standingOrders: wireOrders(`p${pageOf(req.body).page}`, 10) } }
+    stub.handler = withToken((req) => ({
+      status: 200,
+      body: { standingOrders: wireOrders(`p${pageOf(req.body).page}`, 10) }
+    }))
     return Effect.gen(function* () {
       const error = failure(yield* Effect.exit(list({ psu: yield* present, pageSize: 10, pageLimit: 7 })))
       assert.strictEqual(apiCalls(stub).length, 7)
@@ -65,14 +63,11 @@ describe("bounded paging", () => {
 
   it.effect("a short page ends a listing without pageCount; an empty page ends one with pageCount", () => {
     const stub = makeStub()
-    stub.handler = (req) => {
-      if (req.path.endsWith("/connect/token")) {
-        return { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
-      }
+    stub.handler = withToken((req) => {
       const { page, pageSize } = pageOf(req.body)
       if (pageSize === 10) return { status: 200, body: { standingOrders: wireOrders(`p${page}`, page === 2 ? 3 : 10) } }
       return { status: 200, body: { pageCount: 9, standingOrders: page === 1 ? [] : wireOrders(`q${page}`, 20) } }
-    }
+    })
     return Effect.gen(function* () {
       const short = yield* list({ psu: yield* present, pageSize: 10 })
       assert.deepStrictEqual(
@@ -90,13 +85,10 @@ describe("bounded paging", () => {
 
   it.effect("a pageCount that changes between pages is refused with the pages read", () => {
     const stub = makeStub()
-    stub.handler = (req) => {
-      if (req.path.endsWith("/connect/token")) {
-        return { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
-      }
+    stub.handler = withToken((req) => {
       const { page } = pageOf(req.body)
       return { status: 200, body: { pageCount: page < 2 ? 3 : 5, standingOrders: wireOrders(`p${page}`, 2) } }
-    }
+    })
     return Effect.gen(function* () {
       const error = failure(yield* Effect.exit(list({ psu: yield* present })))
       assert.strictEqual(error.reason._tag, "ListingIncomplete")
@@ -117,14 +109,11 @@ describe("bounded paging", () => {
 
   it.effect("an orderId seen on an earlier page is reported on the later page, not merged", () => {
     const stub = makeStub()
-    stub.handler = (req) => {
-      if (req.path.endsWith("/connect/token")) {
-        return { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
-      }
+    stub.handler = withToken((req) => {
       const { page } = pageOf(req.body)
       const orders = page === 0 ? wireOrders("a", 3) : [...wireOrders("b", 2), wireOrders("a", 2)[1]]
       return { status: 200, body: { pageCount: 2, standingOrders: orders } }
-    }
+    })
     return Effect.gen(function* () {
       const pages = yield* list({ psu: yield* present })
       assert.deepStrictEqual(
@@ -166,13 +155,10 @@ describe("bounded paging", () => {
 
 describe("a budget that is never wasted", () => {
   const twoPages = (stub: Stub) => {
-    stub.handler = (req) => {
-      if (req.path.endsWith("/connect/token")) {
-        return { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
-      }
+    stub.handler = withToken((req) => {
       const { page } = pageOf(req.body)
       return { status: 200, body: { pageCount: 2, standingOrders: wireOrders(`p${page}`, 100) } }
-    }
+    })
   }
   const usage = Effect.flatMap(Effect.service(Budget.Budget), (b) => b.usages)
 
@@ -221,10 +207,10 @@ describe("a budget that is never wasted", () => {
 
   it.effect("once pageCount is known the rest of the listing is reserved at once", () => {
     const stub = makeStub()
-    stub.handler = (req) =>
-      req.path.endsWith("/connect/token")
-        ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
-        : { status: 200, body: { pageCount: 4, standingOrders: wireOrders(`p${pageOf(req.body).page}`, 100) } }
+    stub.handler = withToken((req) => ({
+      status: 200,
+      body: { pageCount: 4, standingOrders: wireOrders(`p${pageOf(req.body).page}`, 100) }
+    }))
     return Effect.gen(function* () {
       yield* TestClock.setTime(NOON)
       const pages = yield* list()

@@ -52,6 +52,17 @@ export const defaultHandler =
     return { status: 200, body: { pageCount: 1, standingOrders: [] } }
   }
 
+/** The requests the stub saw outside the token path. */
+export const apiCalls = (stub: Stub): Array<Seen> => stub.seen.filter((s) => !s.path.endsWith("/connect/token"))
+
+/** Answers the token path with a plain Bearer token and every other request with `api`. */
+export const withToken =
+  (api: Stub["handler"]): Stub["handler"] =>
+  (req, n) =>
+    req.path.endsWith("/connect/token")
+      ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
+      : api(req, n)
+
 export const makeStub = (): Stub & { tokens: { count: number } } => {
   const tokens = { count: 0 }
   return { seen: [], tokens, handler: defaultHandler(tokens) }
