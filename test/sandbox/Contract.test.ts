@@ -29,7 +29,7 @@ layer(Sandbox.layer())("Contract: every answer of the mock bank decodes with cor
       const info = yield* Sandbox.SandboxInfo
       const ok = yield* tokenAnswer(info, "PIISP AISP")
       assert.strictEqual(ok.status, 200)
-      assert.isTrue(Result.isSuccess(AccessToken.decodeResponse(ok.text)))
+      assert.isTrue(Result.isSuccess(AccessToken.decodeResponse(JSON.parse(ok.text))))
       const url = info.baseUrl + info.paths.token
       const secret = Redacted.value(info.clientSecret)
       const valid = {
@@ -74,7 +74,7 @@ layer(Sandbox.layer())("Contract: every answer of the mock bank decodes with cor
         headers: { ...formHeaders, "x-sandbox-fault": "expired-token" },
         body: form(valid)
       })
-      assert.isTrue(Result.isSuccess(AccessToken.decodeResponse(expired.text)))
+      assert.isTrue(Result.isSuccess(AccessToken.decodeResponse(JSON.parse(expired.text))))
     })
   )
 

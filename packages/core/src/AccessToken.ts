@@ -5,7 +5,17 @@
  *
  * @since 0.1.0
  */
-import { Redacted, type Result, Schema, type SchemaIssue, SchemaParser, SchemaTransformation } from "effect"
+import {
+  Effect,
+  Option,
+  Redacted,
+  type Result,
+  Schema,
+  SchemaGetter,
+  type SchemaIssue,
+  SchemaParser,
+  SchemaTransformation
+} from "effect"
 
 /** A scope the bank defines: PISP, PIISP and AISP. */
 export const Scope = Schema.Literals(["PISP", "PIISP", "AISP"])
@@ -65,31 +75,86 @@ const decodeRequestSchema = SchemaParser.decodeUnknownResult(TokenRequest)
 export const decodeRequest = (form: Readonly<Record<string, string>>): Result.Result<TokenRequest, SchemaIssue.Issue> =>
   decodeRequestSchema(form)
 
+/** The longest token lifetime believed, in seconds: one day (the document's tokens live 1200 s). */
+export const MAX_LIFETIME_SECONDS = 86_400
+
 /** A number of seconds in decimal text, as the document types `expires_in`. */
 const SecondsText = Schema.String.check(
   Schema.isPattern(/^\s*\d+(\.\d+)?\s*$/, { message: "expires_in must be a number of seconds" })
 )
 
-/** `expires_in`: a JSON number or a numeric string on the wire, a non-negative number of seconds in the domain. */
-export const ExpiresIn = Schema.Union([Schema.Finite, SecondsText]).pipe(
-  Schema.decodeTo(
-    Schema.Finite.check(Schema.makeFilter((n: number) => n >= 0 || "expires_in must not be negative")),
-    SchemaTransformation.transform({
-      decode: (v: number | string): number => (typeof v === "number" ? v : Number(v.trim())),
-      encode: (n: number): number | string => n
-    })
+const lifetimeMessage = `expires_in must be a whole number of seconds from 1 to ${MAX_LIFETIME_SECONDS}`
+
+/** A token lifetime in the domain: a whole number of seconds from 1 to {@link MAX_LIFETIME_SECONDS}. */
+export const Lifetime = Schema.Finite.check(
+  Schema.makeFilter(
+    (n: number) =>
+      (Number.isInteger(n) && n >= 1 && n <= MAX_LIFETIME_SECONDS) ||
+      `${lifetimeMessage}, got ${String(n).slice(0, 40)}`
   )
 )
 
 /**
- * The token response body: `access_token` (kept `Redacted`), `expires_in` in seconds, `token_type`
- * (always Bearer per the document; received as any text), and the optional `scope` granted.
+ * `expires_in`: a JSON number or a numeric string on the wire (decisions: wire formats), `null` read as missing;
+ * in the domain a whole number of seconds from 1 to a day. 0, negatives, fractions and absurd values such as
+ * `1e308` are refused with a message naming the bounds.
+ */
+export const ExpiresIn = Schema.Union([Schema.Finite, SecondsText, Schema.Null])
+  .annotate({ message: "expires_in must be a number of seconds" })
+  .pipe(
+    Schema.decodeTo(
+      Lifetime,
+      SchemaTransformation.transform({
+        decode: (v: number | string | null): number =>
+          v === null ? LIFETIME_SECONDS : typeof v === "number" ? v : Number(v.trim()),
+        encode: (n: number): number | string | null => n
+      })
+    )
+  )
+
+/** `access_token`: a non-empty text of printable ASCII (it goes into a header), kept `Redacted`. */
+const AccessTokenValue = Schema.RedactedFromValue(
+  Schema.String.check(
+    Schema.isMinLength(1, { message: "access_token must not be empty" }),
+    Schema.isPattern(/^[\x20-\x7e]*$/, { message: "access_token contains control or non-ASCII characters" })
+  ),
+  { label: "access_token" }
+).pipe(Schema.annotateKey({ messageMissingKey: "access_token is missing" }))
+
+/** `token_type`: Bearer in any case on the wire (RFC 6750), written `Bearer` in the domain. */
+export const TokenType = Schema.String.check(
+  Schema.makeFilter(
+    (s: string) => s.toLowerCase() === "bearer" || `token_type must be Bearer, got ${JSON.stringify(s.slice(0, 20))}`
+  )
+).pipe(
+  Schema.decodeTo(
+    Schema.Literal("Bearer"),
+    SchemaTransformation.transform({ decode: (): "Bearer" => "Bearer", encode: (t: "Bearer"): string => t })
+  ),
+  Schema.annotateKey({ messageMissingKey: "token_type is missing" })
+)
+
+/** `scope`: the scopes granted, optional; `null` read as absent. */
+const GrantedScope = Schema.optionalKey(Schema.NullOr(Schema.String)).pipe(
+  Schema.decodeTo(Schema.optionalKey(Schema.String), {
+    decode: SchemaGetter.transformOptional((o: Option.Option<string | null>) =>
+      Option.filter(o, (s): s is string => s !== null)
+    ),
+    encode: SchemaGetter.passthroughSupertype()
+  })
+)
+
+/**
+ * The token response body, strictly: `access_token` a non-empty printable text (kept `Redacted`), `expires_in` a
+ * whole number of seconds from 1 to a day (a number or numeric string; missing or `null` meaning the document's
+ * 1200 s), `token_type` Bearer in any case (written `Bearer`), and the optional `scope` granted. Other members are
+ * ignored.
  */
 export const TokenResponse = Schema.Struct({
-  access_token: Schema.RedactedFromValue(Schema.String, { label: "access_token" }),
-  expires_in: ExpiresIn,
-  token_type: Schema.String,
-  scope: Schema.optionalKey(Schema.String)
+  access_token: AccessTokenValue,
+  token_type: TokenType,
+  expires_in: ExpiresIn.pipe(Schema.withDecodingDefaultKey(Effect.succeed(null))),
+  scope: GrantedScope
 })
 
 /** A token response. */
@@ -99,23 +164,25 @@ export type TokenResponse = typeof TokenResponse.Type
 export type TokenResponseJson = typeof TokenResponse.Encoded
 
 const encodeResponseSchema = SchemaParser.encodeResult(TokenResponse)
-const decodeResponseSchema = SchemaParser.decodeUnknownResult(Schema.fromJsonString(TokenResponse))
+const decodeResponseSchema = SchemaParser.decodeUnknownResult(TokenResponse)
 
 /** Encodes a token response to its JSON form, the one encoder the mock bank uses. */
 export const encodeResponse = (response: TokenResponse): Result.Result<TokenResponseJson, SchemaIssue.Issue> =>
   encodeResponseSchema(response)
 
-/** Decodes a token response from its JSON text, the one decoder the client uses. */
-export const decodeResponse = (text: string): Result.Result<TokenResponse, SchemaIssue.Issue> =>
-  decodeResponseSchema(text)
+/**
+ * Decodes a token response from parsed JSON, the one decoder the client uses (it parses the text itself, within
+ * its depth limit): the strict rules of {@link TokenResponse}, a failure naming the first offending field.
+ */
+export const decodeResponse = (json: unknown): Result.Result<TokenResponse, SchemaIssue.Issue> =>
+  decodeResponseSchema(json)
 
 /**
  * The `Authorization` header value built from a token response: the token type, a space and the access token
- * (docs/bank-interface.md, "Token"); `bearer` in any case is written `Bearer` (RFC 6750).
+ * (docs/bank-interface.md, "Token"); the type is always written `Bearer` (RFC 6750).
  */
 export const authorization = (response: TokenResponse): Redacted.Redacted<string> => {
-  const type = response.token_type.toLowerCase() === "bearer" ? "Bearer" : response.token_type
-  return Redacted.make(`${type} ${Redacted.value(response.access_token)}`, { label: "Authorization" })
+  return Redacted.make(`${response.token_type} ${Redacted.value(response.access_token)}`, { label: "Authorization" })
 }
 
 /** The OAuth grant type of the token request. */

@@ -36,6 +36,8 @@ export * as LocalDate from "./LocalDate.ts"
 export * as Money from "./Money.ts"
 /** The frequency engine: nominal and execution dates of a standing order, lazily and by index. */
 export * as Occurrence from "./Occurrence.ts"
+/** Schema failures as a field path and a message, the one way every package words them. */
+export * as SchemaProblem from "./SchemaProblem.ts"
 /**
  * Standing-order list: request, response, strict and lenient decoding (docs/bank-interface.md, "Standing-order list").
  */

@@ -73,30 +73,15 @@ interface Entry {
   ready: Exit.Exit<Token> | undefined
 }
 
-/** The longest token lifetime believed: one day (the document's tokens live 1200 s). */
-export const maxExpiresInSeconds = 86_400
-
-/** `expires_in` as a number or a numeric string (decisions: wire formats), or the reason it is refused. */
-const expiresInOf = (value: unknown): number | string => {
-  if (value === undefined || value === null) return AccessToken.LIFETIME_SECONDS
-  const n =
-    typeof value === "number"
-      ? value
-      : typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value)
-        ? Number(value)
-        : Number.NaN
-  if (!Number.isFinite(n)) return "expires_in must be a number of seconds"
-  if (!Number.isInteger(n) || n < 1 || n > maxExpiresInSeconds) {
-    return `expires_in must be a whole number of seconds from 1 to ${maxExpiresInSeconds}, got ${String(value).slice(0, 40)}`
-  }
-  return n
-}
+/** The longest token lifetime believed: one day (core's `AccessToken.MAX_LIFETIME_SECONDS`). */
+export const maxExpiresInSeconds = AccessToken.MAX_LIFETIME_SECONDS
 
 /**
- * Decodes the token response: `access_token` a non-empty text of printable ASCII (it goes into
- * a header), `token_type` Bearer in any case (RFC 6750; written `Bearer`), `expires_in` a whole
- * number of seconds from 1 to a day as a number or numeric string, missing meaning the document's 1200 s.
- * Anything else, an error body with a 2xx status included, is a `MalformedResponse`; never a defect.
+ * Decodes the token response with core's strict decoder (`AccessToken.decodeResponse`): `access_token` a non-empty
+ * text of printable ASCII, `token_type` Bearer in any case (written `Bearer`), `expires_in` a whole number of
+ * seconds from 1 to a day as a number or numeric string, missing meaning the document's 1200 s. The text is parsed
+ * within `maxDepth`; anything else, an error body with a 2xx status included, is a `MalformedResponse` naming the
+ * field; never a defect.
  */
 export const decodeTokenResponse = (
   text: string,
@@ -106,31 +91,12 @@ export const decodeTokenResponse = (
 ): Result.Result<AccessToken.TokenResponse, MalformedResponse> => {
   const json = Wire.parseJson(text, maxDepth)
   if (Result.isFailure(json)) return Result.fail(json.failure)
-  const refuse = (path: string, detail: string) => Result.fail(Wire.malformed(status, contentType, text, path, detail))
-  const u = json.success
-  if (typeof u !== "object" || u === null || Array.isArray(u)) return refuse("$", "the body is not a JSON object")
-  const body = u as Record<string, unknown>
-  const token = body.access_token
-  if (typeof token !== "string" || token.length === 0) return refuse("access_token", "missing or empty")
-  if (!/^[\x20-\x7e]+$/.test(token)) return refuse("access_token", "contains control or non-ASCII characters")
-  const type = body.token_type
-  if (typeof type !== "string" || type.toLowerCase() !== "bearer") {
-    return refuse(
-      "token_type",
-      `must be Bearer, got ${typeof type === "string" ? JSON.stringify(type.slice(0, 20)) : typeof type}`
-    )
-  }
-  const expiresIn = expiresInOf(body.expires_in)
-  if (typeof expiresIn === "string") return refuse("expires_in", expiresIn)
-  const scope = body.scope
-  if (scope !== undefined && scope !== null && typeof scope !== "string") return refuse("scope", "must be a text")
-  const response: AccessToken.TokenResponse = {
-    access_token: Redacted.make(token, { label: "access_token" }),
-    expires_in: expiresIn,
-    token_type: "Bearer",
-    ...(typeof scope === "string" ? { scope } : {})
-  }
-  return Result.succeed(response)
+  const decoded = AccessToken.decodeResponse(json.success)
+  if (Result.isSuccess(decoded)) return Result.succeed(decoded.success)
+  const { path, message } = Wire.firstIssue(decoded.failure)
+  return Result.fail(
+    Wire.malformed(status, contentType, text, path, path === "$" ? "the body is not a JSON object" : message)
+  )
 }
 
 /** Client-credentials tokens, cached per scope set. */
@@ -198,7 +164,7 @@ export class TokenService extends Context.Service<
           return {
             token: {
               environment: config.environment,
-              tokenType: token_type.toLowerCase() === "bearer" ? "Bearer" : token_type,
+              tokenType: token_type,
               value: access_token,
               scopes: key.split(" "),
               renewable: true,

@@ -5,8 +5,8 @@
  * generated deterministically (dates relative to the fixed base date 2026-11-01). {@link decode} reads a set once into
  * its {@link Loaded} form, which the mock bank serves from.
  */
-import { StandingOrder as CoreStandingOrder, Currency, Frequency, Iban, LocalDate } from "@tppkit/core"
-import { Result, Schema, SchemaIssue, SchemaParser } from "effect"
+import { StandingOrder as CoreStandingOrder, Currency, Frequency, Iban, LocalDate, SchemaProblem } from "@tppkit/core"
+import { Result, Schema, SchemaParser } from "effect"
 
 // ---------------------------------------------------------------------------
 // model
@@ -106,7 +106,6 @@ export const isLoaded = (fixtures: Fixtures | Loaded): fixtures is Loaded =>
 
 const decodeSchema = SchemaParser.decodeUnknownResult(Fixtures)
 const encodeOrder = SchemaParser.encodeResult(CoreStandingOrder.StandingOrder)
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
 /**
  * Decodes and cross-checks a fixture set (unknown JSON value), once, with core's schemas: then unique client ids,
@@ -117,11 +116,7 @@ const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 export const decode = (input: unknown): Result.Result<Loaded, Array<string>> => {
   const decoded = decodeSchema(input)
   if (Result.isFailure(decoded)) {
-    return Result.fail(
-      formatter(decoded.failure).issues.map(
-        (i) => `${i.path?.length ? i.path.map(String).join(".") : "(root)"}: ${i.message}`
-      )
-    )
+    return Result.fail(SchemaProblem.all(decoded.failure).map((p) => `${p.path ?? "(root)"}: ${p.message}`))
   }
   const f = decoded.success
   const problems: Array<string> = []
@@ -146,8 +141,8 @@ export const decode = (input: unknown): Result.Result<Loaded, Array<string>> => 
     if (!ibans.has(o.debtor.iban)) problems.push(`standingOrders.${o.orderId}.debtor.iban: unknown account`)
     const sendable = encodeOrder(o)
     if (Result.isFailure(sendable)) {
-      const top = formatter(sendable.failure).issues[0]
-      problems.push(`standingOrders.${o.orderId}.${top?.path?.map(String).join(".") ?? ""}: ${top?.message ?? ""}`)
+      const top = SchemaProblem.first(sendable.failure)
+      problems.push(`standingOrders.${o.orderId}.${top.path ?? ""}: ${top.message}`)
     }
     for (const field of CoreStandingOrder.overlongFields(o)) {
       problems.push(`standingOrders.${o.orderId}.${field}: longer than the document allows`)

@@ -2,18 +2,14 @@
  * Thin adapters over core's wire schemas (BalanceCheck, StandingOrder): schema issues as a dotted path and a
  * message, and the lenient page decoding with the failure shape the client reports.
  */
-import { ErrorBody, StandingOrder } from "@tppkit/core"
-import { Result, SchemaIssue } from "effect"
+import { ErrorBody, SchemaProblem, StandingOrder } from "@tppkit/core"
+import { Result, type SchemaIssue } from "effect"
 import { MalformedResponse } from "../BankError.ts"
 
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
-
-/** The first issue of a schema failure as a dotted path and a message. */
+/** The first issue of a schema failure as core words it, the root written `$` as the client's errors do. */
 export const firstIssue = (issue: SchemaIssue.Issue): { path: string; message: string } => {
-  const first = formatter(issue).issues[0]
-  const segments = (first?.path ?? []).map((p) => (typeof p === "object" && p !== null ? p.key : p))
-  const path = segments.length === 0 ? "$" : segments.map(String).join(".")
-  return { path, message: first?.message ?? "invalid" }
+  const { path, message } = SchemaProblem.first(issue)
+  return { path: path ?? "$", message }
 }
 
 const errorKeys = ["tppMessages", "errors", "error", "type", "title", "status", "detail", "code"]

@@ -4,8 +4,8 @@
  * Group `tppMessages` or the Czech/Slovak standards' `errors[]` on the API paths, RFC 6749 5.2 on the token
  * endpoint — so that whatever the mock bank writes, core's `ErrorBody.decode` reads back.
  */
-import { ErrorBody } from "@tppkit/core"
-import { Result, SchemaIssue } from "effect"
+import { ErrorBody, SchemaProblem } from "@tppkit/core"
+import { Result, type SchemaIssue } from "effect"
 import type { Outgoing } from "./exchange.ts"
 
 /** Which error body shape the API paths answer with. */
@@ -149,22 +149,9 @@ export const methodNotAllowed = (method: string, path: string, allow: string): F
   headers: { allow }
 })
 
-const issueFormatter = SchemaIssue.makeFormatterStandardSchemaV1()
-
-/** The first problem of a schema failure as a dotted field path and a message. */
-export const firstIssue = (
-  issue: SchemaIssue.Issue
-): { readonly field: string | undefined; readonly message: string } => {
-  const top = issueFormatter(issue).issues[0]
-  const field = top?.path?.length
-    ? top.path.map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".")
-    : undefined
-  return { field, message: top?.message ?? "invalid" }
-}
-
 /** A 400 for a body that failed core's schema, naming the first offending field. */
 export const schemaFailure = (issue: SchemaIssue.Issue): Failure => {
-  const { field, message } = firstIssue(issue)
+  const { path: field, message } = SchemaProblem.first(issue)
   return badRequest(field !== undefined ? `invalid field ${field}: ${message}` : `invalid body: ${message}`, field)
 }
 
@@ -177,5 +164,5 @@ export const encodingFailure = (issue: SchemaIssue.Issue): Failure => ({
   status: 500,
   code: "INTERNAL_ERROR",
   title: "Internal Server Error",
-  detail: `the answer could not be encoded: ${firstIssue(issue).message}`
+  detail: `the answer could not be encoded: ${SchemaProblem.first(issue).message}`
 })

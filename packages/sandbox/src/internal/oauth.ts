@@ -4,10 +4,10 @@
  * `AccessToken.decodeRequest` and the answer written with `AccessToken.encodeResponse`.
  */
 import { randomBytes } from "node:crypto"
-import { AccessToken } from "@tppkit/core"
+import { AccessToken, SchemaProblem } from "@tppkit/core"
 import { Redacted, Result } from "effect"
 import type * as Fixtures from "../Fixtures.ts"
-import { type Failure, firstIssue, oauthFail, unauthorized } from "./errors.ts"
+import { type Failure, oauthFail, unauthorized } from "./errors.ts"
 import { first, type Incoming, type Outgoing } from "./exchange.ts"
 
 /** Token lifetime, seconds (1200: docs/bank-interface.md, "Token"). */
@@ -69,7 +69,7 @@ export const make = (clients: ReadonlyArray<Fixtures.LoadedClient>, now: () => n
       scope: AccessToken.parseScopes(fields.scope ?? "").join(" ")
     })
     if (Result.isFailure(decoded)) {
-      const { field, message } = firstIssue(decoded.failure)
+      const { path: field, message } = SchemaProblem.first(decoded.failure)
       return oauthFail(400, field === "scope" ? "invalid_scope" : "invalid_request", message)
     }
     const scopes = new Set(AccessToken.parseScopes(decoded.success.scope))
