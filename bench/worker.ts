@@ -9,16 +9,17 @@
  * and kill → all done.
  *
  * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/worker.ts` alone.
- * Environment: BENCH_WORKER_PAYMENTS (default 10000), BENCH_WORKER_RECOVERY_PAYMENTS (default 3000).
+ * Environment: BENCH_WORKER_PAYMENTS (default 10000), BENCH_WORKER_RECOVERY_PAYMENTS (default 3000; 0 leaves the
+ * recovery run out), BENCH_WORKER_CPU_PROF=DIR (the throughput run's workers write V8 CPU profiles to DIR).
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { Fixtures } from "@tppkit/sandbox"
 import { Database, EmbeddedDb } from "@tppkit/worker"
-import { Effect, Exit, Redacted, Scope } from "effect"
+import { Effect, Exit, ManagedRuntime, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 
 const root = join(import.meta.dirname, "..")
@@ -48,12 +49,20 @@ const fixturesFile = (n: number, name: string): string => {
 /** Warnings of the workers (logfmt lines on stderr), counted by message. */
 const warnings = new Map<string, number>()
 
-const tppkit = (args: ReadonlyArray<string>, env: Record<string, string> = {}): ChildProcess => {
-  const child = spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
+const tppkit = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string> = {},
+  nodeFlags: ReadonlyArray<string> = []
+): ChildProcess => {
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, "--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args],
+    {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    }
+  )
   // read stderr (a full pipe would stall the child) and count the cluster's warnings
   createInterface({ input: child.stderr! }).on("line", (line) => {
     const m = /level=(WARN|ERROR) .*?message="([^"]*)"/.exec(line)
@@ -84,6 +93,73 @@ const query = <A extends object>(url: Redacted.Redacted<string>, text: string) =
       Effect.scoped
     )
   )
+
+/** CPU seconds (user + system) a live process has used so far, from /proc (Linux); undefined once it is gone. */
+const cpuSeconds = (pid: number | undefined): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return undefined
+  }
+}
+
+/** Samples the CPU seconds of processes every 100 ms while they live: the last sample before each exits. */
+const cpuSampler = (children: ReadonlyArray<ChildProcess>) => {
+  const last = children.map(() => 0)
+  const timer = setInterval(() => {
+    children.forEach((c, i) => {
+      const s = cpuSeconds(c.pid)
+      if (s !== undefined) last[i] = s
+    })
+  }, 100)
+  return () => {
+    clearInterval(timer)
+    return last
+  }
+}
+
+/** Seconds since `t0` (epoch milliseconds), one decimal. */
+const secondsFrom = (t0: number, epochMillis: number | undefined): string =>
+  epochMillis === undefined || Number.isNaN(epochMillis) ? "n/a" : `${((epochMillis - t0) / 1000).toFixed(1)} s`
+
+/**
+ * Watches a fleet's start-up from the database, every 250 ms until every payment's workflow is started: when all
+ * three runners are registered, when the sweep's listing is done (its first planned row), when every payment is
+ * planned and when every payment's workflow start is stored.
+ */
+const startupSampler = (url: Redacted.Redacted<string>, n: number) => {
+  const runtime = ManagedRuntime.make(Database.layer(url, { maxConnections: 1 }))
+  const at: { joined?: number; listed?: number; planned?: number; started?: number } = {}
+  let stopped = false
+  const sample = Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+    sql.unsafe<{ runners: number; planned: number; started: number }>(
+      `SELECT (SELECT count(*) FROM cluster_runners)::int AS runners,
+              (SELECT count(*) FROM tppkit_checks)::int AS planned,
+              (SELECT count(*) FROM cluster_messages
+                WHERE entity_type = 'Workflow/tppkit/FundsCheck' AND tag = 'run')::int AS started`
+    )
+  ).pipe(Effect.orElseSucceed(() => [{ runners: 0, planned: 0, started: 0 }]))
+  const loop = (async () => {
+    while (!stopped) {
+      const [row] = await runtime.runPromise(sample)
+      const now = Date.now()
+      if (at.joined === undefined && (row?.runners ?? 0) >= 3) at.joined = now
+      if (at.listed === undefined && (row?.planned ?? 0) > 0) at.listed = now
+      if (at.planned === undefined && (row?.planned ?? 0) >= n) at.planned = now
+      if (at.started === undefined && (row?.started ?? 0) >= n) at.started = now
+      if (at.started !== undefined && at.joined !== undefined) break
+      await new Promise((r) => setTimeout(r, 250))
+    }
+  })()
+  return async () => {
+    stopped = true
+    await loop
+    await runtime.dispose()
+    return at
+  }
+}
 
 const run = async () => {
   const scope = Scope.makeUnsafe()
@@ -127,16 +203,40 @@ const run = async () => {
         "SELECT xact_commit::text AS x FROM pg_stat_database WHERE datname = current_database()"
       )
       const load = loadavg()[0]?.toFixed(1)
-      const started = performance.now()
+      const stopSampler = startupSampler(url, payments)
+      const profiles = process.env.BENCH_WORKER_CPU_PROF
+      const nodeFlags = profiles === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profiles}`]
+      const spawned = Date.now()
       const env = { TPPKIT_CLIENT_SECRET: info.clientSecret, TPPKIT_WORKER_POLL_MS: "500" }
-      const workers = [0, 1, 2].map(() => tppkit(workerArgs(url, info.baseUrl), env))
-      const codes = await Promise.all(workers.map(exited))
-      const wall = (performance.now() - started) / 1000
+      const workers = [0, 1, 2].map(() => tppkit(workerArgs(url, info.baseUrl), env, nodeFlags))
+      const stopCpu = cpuSampler(workers)
+      const bankCpuBefore = cpuSeconds(bank.pid) ?? 0
+      // each worker prints its one-line summary once every check of the sweep is finished, then shuts down
+      const reported = workers.map((w) =>
+        firstLine(w).then(
+          () => Date.now(),
+          () => Number.NaN
+        )
+      )
+      const exits = workers.map((w) => exited(w).then((code) => ({ code, at: Date.now() })))
+      const ended = await Promise.all(exits)
+      const codes = ended.map((e) => e.code)
+      const lastExit = Math.max(...ended.map((e) => e.at))
+      const wall = (lastExit - spawned) / 1000
+      const workerCpu = stopCpu()
+      const bankCpu = (cpuSeconds(bank.pid) ?? 0) - bankCpuBefore
+      const phases = await stopSampler()
       const [stats] = await query<{ n: number; repeated: number; first: string; last: string }>(
         url,
         `SELECT count(*)::int AS n, count(*) FILTER (WHERE attempts > 1)::int AS repeated,
-                extract(epoch FROM min(checked_at))::text AS first, extract(epoch FROM max(checked_at))::text AS last
+                (extract(epoch FROM min(checked_at)) * 1000)::text AS first,
+                (extract(epoch FROM max(checked_at)) * 1000)::text AS last
            FROM tppkit_checks WHERE outcome IS NOT NULL`
+      )
+      const messages = await query<{ entity_type: string; tag: string | null; kind: number; n: number }>(
+        url,
+        `SELECT entity_type, tag, kind, count(*)::int AS n FROM cluster_messages
+          GROUP BY entity_type, tag, kind ORDER BY n DESC`
       )
       const [after] = await query<{ x: string }>(
         url,
@@ -144,31 +244,56 @@ const run = async () => {
       )
       const statements = await query<{ calls: string; ms: string; query: string }>(
         url,
-        `SELECT calls::text, round(total_exec_time)::text AS ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+        // statements alike in their first 90 characters taken together (the storage's polls differ in their shard
+        // lists); the bench's own sampling left out
+        `SELECT sum(calls)::text AS calls, round(sum(total_exec_time))::text AS ms,
+                left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
            FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-           ORDER BY total_exec_time DESC`
+            AND query NOT LIKE '%AS runners,%'
+          GROUP BY 3 ORDER BY sum(total_exec_time) DESC`
       )
       const calls = statements.reduce((n, s) => n + Number(s.calls), 0)
-      const checkPhase = Math.round(Number(stats?.last) - Number(stats?.first)) + 1
+      const pgMillis = statements.reduce((n, s) => n + Number(s.ms), 0)
+      const first = Number(stats?.first)
+      const last = Number(stats?.last)
+      const checkPhase = (last - first) / 1000
+      const rate = (seconds: number) => `${(payments / seconds).toFixed(0)} payments/s`
       console.log(`\nfleet throughput (issue 13): ${payments} due payments, 3 workers, load average ${load} at start`)
       console.log(`  exit codes ${codes.join(", ")}; checked ${stats?.n}, repeated ${stats?.repeated}`)
-      console.log(`  wall time (spawn → last exit): ${wall.toFixed(1)} s = ${(payments / wall).toFixed(0)} payments/s`)
-      console.log(
-        `  check phase (first → last check, 1 s resolution): ${checkPhase} s = ${(payments / checkPhase).toFixed(0)} payments/s`
-      )
+      console.log(`  END TO END (spawn → last worker exit): ${wall.toFixed(1)} s = ${rate(wall)}`)
+      console.log(`  CHECK PHASE (first → last recorded check): ${checkPhase.toFixed(1)} s = ${rate(checkPhase)}`)
       console.log(
         `  PostgreSQL: ${(calls / payments).toFixed(1)} statements and ${((Number(after?.x) - Number(before?.x)) / payments).toFixed(1)} transactions per payment`
       )
-      for (const s of statements.slice(0, 8))
+      const workersCpu = workerCpu.reduce((a, b) => a + b, 0)
+      console.log(
+        `  CPU: workers ${workerCpu.map((c) => c.toFixed(1)).join(" + ")} = ${workersCpu.toFixed(1)} s (${((workersCpu * 1000) / payments).toFixed(2)} ms per payment), mock bank ${bankCpu.toFixed(1)} s, PostgreSQL statements' execution ${(pgMillis / 1000).toFixed(1)} s`
+      )
+      console.log("  phases, from spawning the three workers (sampled every 250 ms):")
+      console.log(`    all 3 runners registered        ${secondsFrom(spawned, phases.joined)}`)
+      console.log(`    listing done (first planned row) ${secondsFrom(spawned, phases.listed)}`)
+      console.log(`    every payment planned            ${secondsFrom(spawned, phases.planned)}`)
+      console.log(`    every workflow start stored      ${secondsFrom(spawned, phases.started)}`)
+      console.log(`    first check recorded             ${secondsFrom(spawned, first)}`)
+      console.log(`    last check recorded              ${secondsFrom(spawned, last)}`)
+      const reports = await Promise.all(reported)
+      console.log(`    workers' summaries printed       ${reports.map((r) => secondsFrom(spawned, r)).join(", ")}`)
+      console.log(`    workers' exits                   ${ended.map((e) => secondsFrom(spawned, e.at)).join(", ")}`)
+      console.log("  statements by total time:")
+      for (const s of statements.slice(0, 10))
         console.log(`    ${s.ms.padStart(7)} ms ${s.calls.padStart(7)} × ${s.query}`)
+      console.log("  cluster messages stored, by entity type, tag and kind:")
+      for (const m of messages)
+        console.log(`    ${String(m.n).padStart(7)} × ${m.entity_type} ${m.tag ?? "-"} (kind ${m.kind})`)
+      if (profiles !== undefined) console.log(`  CPU profiles of the workers in ${profiles}`)
       console.log("  workers' warnings:")
       reportWarnings()
       bank.kill("SIGTERM")
       await exited(bank)
     }
 
-    // ---- recovery
-    {
+    // ---- recovery (BENCH_WORKER_RECOVERY_PAYMENTS=0 leaves it out)
+    if (recoveryPayments > 0) {
       const { bank, info } = await bankFor(fixturesFile(recoveryPayments, "recovery.json"))
       const url = await freshDb("recovery")
       const env = { TPPKIT_CLIENT_SECRET: info.clientSecret }
