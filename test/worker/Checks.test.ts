@@ -33,6 +33,25 @@ const contract = (name: string, make: () => Layer.Layer<Checks.Checks, unknown>)
           ["DECL", 2, ["corr-1", "corr-2"], "r", "s", "2026-02-26T07:00:00Z"]
         )
         assert.strictEqual((yield* checks.list({ sweepDay: "2026-02-27" })).length, 0)
+        yield* checks.plan([due("C")])
+        yield* checks.begin(due("C"), "corr-3")
+        yield* checks.finish(due("C"), { outcome: "failed", error: "timeout" }, Date.UTC(2026, 1, 26, 7))
+        assert.deepStrictEqual(yield* checks.summary("2026-02-26"), {
+          checks: 3,
+          APPR: 0,
+          DECL: 1,
+          failed: 1,
+          pending: 1,
+          repeated: 1
+        })
+        assert.deepStrictEqual(yield* checks.summary("2026-02-27"), {
+          checks: 0,
+          APPR: 0,
+          DECL: 0,
+          failed: 0,
+          pending: 0,
+          repeated: 0
+        })
       }).pipe(Effect.provide(make()))
     )
   })

@@ -73,6 +73,16 @@ export interface Filter {
   readonly sweepDay?: string | undefined
 }
 
+/** The counts of one sweep day's checks: planned, by outcome, still pending, and repeated (more than one attempt). */
+export interface Summary {
+  readonly checks: number
+  readonly APPR: number
+  readonly DECL: number
+  readonly failed: number
+  readonly pending: number
+  readonly repeated: number
+}
+
 /** Failures of the check store: the database's, as one typed error. */
 export class ChecksError extends Schema.TaggedError<ChecksError>()("ChecksError", {
   message: Schema.String
@@ -97,6 +107,8 @@ export class Checks extends Context.Service<
     readonly list: (filter?: Filter) => Effect.Effect<ReadonlyArray<Row>, ChecksError>
     /** How many planned checks of a sweep day have no outcome yet. */
     readonly pending: (sweepDay: string) => Effect.Effect<number, ChecksError>
+    /** The counts of a sweep day's checks (one aggregate query, not the rows). */
+    readonly summary: (sweepDay: string) => Effect.Effect<Summary, ChecksError>
   }
 >()("@tppkit/worker/Checks") {
   /** Checks in memory (tests and single-process runs). */
@@ -145,6 +157,18 @@ export class Checks extends Context.Service<
           let n = 0
           for (const r of rows.values()) if (r.sweepDay === sweepDay && r.outcome === undefined) n++
           return n
+        }),
+      summary: (sweepDay) =>
+        Effect.sync(() => {
+          const counts = { checks: 0, APPR: 0, DECL: 0, failed: 0, pending: 0, repeated: 0 }
+          for (const r of rows.values()) {
+            if (r.sweepDay !== sweepDay) continue
+            counts.checks++
+            if (r.outcome === undefined) counts.pending++
+            else counts[r.outcome]++
+            if (r.attempts > 1) counts.repeated++
+          }
+          return counts
         })
     })
   })
@@ -218,6 +242,24 @@ export class Checks extends Context.Service<
                               WHERE sweep_day = ${sweepDay} AND outcome IS NULL`.pipe(
             Effect.map((rows) => Number(rows[0]?.n ?? 0)),
             Effect.mapError(fromSql("cannot count pending checks"))
+          ),
+        summary: (sweepDay) =>
+          sql<Record<keyof Summary, number>>`SELECT count(*)::int AS checks,
+                count(*) FILTER (WHERE outcome = 'APPR')::int AS "APPR",
+                count(*) FILTER (WHERE outcome = 'DECL')::int AS "DECL",
+                count(*) FILTER (WHERE outcome = 'failed')::int AS failed,
+                count(*) FILTER (WHERE outcome IS NULL)::int AS pending,
+                count(*) FILTER (WHERE attempts > 1)::int AS repeated
+              FROM tppkit_checks WHERE sweep_day = ${sweepDay}`.pipe(
+            Effect.map(([r]) => ({
+              checks: Number(r?.checks ?? 0),
+              APPR: Number(r?.APPR ?? 0),
+              DECL: Number(r?.DECL ?? 0),
+              failed: Number(r?.failed ?? 0),
+              pending: Number(r?.pending ?? 0),
+              repeated: Number(r?.repeated ?? 0)
+            })),
+            Effect.mapError(fromSql("cannot count checks"))
           )
       })
     })

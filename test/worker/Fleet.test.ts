@@ -1,0 +1,110 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Calendar, LocalDate } from "@tppkit/core"
+import { Checks, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
+import { BigDecimal, Effect, Layer, Ref, References } from "effect"
+import { SqlClient } from "effect/sql"
+import { expect } from "vitest"
+import { embeddedDb } from "./pg.ts"
+
+const db = embeddedDb()
+const encoder = new TextEncoder()
+const hex = (buffer: ArrayBuffer) => Buffer.from(buffer).toString("hex")
+
+describe("Fleet.webCrypto", () => {
+  it.effect("digests the same bytes as Node's own crypto.subtle", () =>
+    Effect.promise(async () => {
+      for (const text of ["", '16:tppkit/FundsCheck:["c","SO-1","2026-11-02"]', "ž".repeat(1000)]) {
+        const bytes = encoder.encode(text)
+        for (const algorithm of ["SHA-256", "SHA-1", "SHA-512", { name: "SHA-256" }] as const) {
+          expect(hex(await Fleet.webCrypto.subtle.digest(algorithm, bytes))).toBe(
+            hex(await globalThis.crypto.subtle.digest(algorithm, bytes))
+          )
+        }
+        // a view into a larger buffer digests only its own bytes
+        const padded = new Uint8Array(bytes.length + 8)
+        padded.set(bytes, 4)
+        expect(hex(await Fleet.webCrypto.subtle.digest("SHA-256", padded.subarray(4, 4 + bytes.length)))).toBe(
+          hex(await globalThis.crypto.subtle.digest("SHA-256", bytes))
+        )
+      }
+      expect(Fleet.webCrypto.randomUUID()).toMatch(/^[0-9a-f-]{36}$/)
+      expect(Fleet.webCrypto.getRandomValues(new Uint8Array(8)).length).toBe(8)
+    })
+  )
+})
+
+const orders = Array.from({ length: 40 }, (_, i) => ({
+  orderId: `SO-${String(i).padStart(2, "0")}`,
+  frequency: "MNTH" as const,
+  startDate: LocalDate.parseUnsafe(`2026-10-0${2 + (i % 3)}`),
+  instructedAmount: { value: BigDecimal.fromStringUnsafe(`${10 + i}.50`), currency: "EUR" },
+  debtor: { iban: "SK3112000000198742637541" },
+  creditor: { iban: "SK0809000000000123123123" }
+}))
+
+describe("Fleet.cluster (one runner on PostgreSQL)", () => {
+  it.live(
+    "a sweep checks every payment once; replies are stored one per request and mark it processed",
+    () =>
+      Effect.gen(function* () {
+        const url = yield* db.freshUrl()
+        const sent = yield* Ref.make(0)
+        const runner = Fleet.workflows.pipe(
+          Layer.provideMerge(
+            Layer.mergeAll(
+              Layer.succeed(Sweep.SweepSettings)({
+                consents: [{ key: "c1" }],
+                daysBefore: 2,
+                calendar: Calendar.target,
+                timeZone: "Europe/Bratislava",
+                hour: 8
+              }),
+              Layer.succeed(Sweep.OrderSource)({ list: () => Effect.succeed(orders) }),
+              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                check: (due) =>
+                  Effect.as(
+                    Ref.update(sent, (n) => n + 1),
+                    {
+                      answer: Number(due.amount) < 30 ? ("APPR" as const) : ("DECL" as const),
+                      requestId: `req-${due.orderId}`
+                    }
+                  )
+              })
+            )
+          ),
+          Layer.provideMerge(Checks.Checks.layerSql),
+          Layer.provideMerge(Fleet.cluster({ databaseUrl: url, pollInterval: "200 millis", maxConnections: 4 }))
+        )
+        const result = yield* Effect.gen(function* () {
+          const checks = yield* Checks.Checks
+          const summary = yield* Sweep.sweepNow("2026-11-02")
+          while ((yield* checks.pending("2026-11-02")) > 0) yield* Effect.sleep("100 millis")
+          // the same day's sweep again: the same workflow, nothing new is started or sent
+          const again = yield* Sweep.sweepNow("2026-11-02")
+          yield* Effect.sleep("500 millis")
+          const sql = yield* SqlClient.SqlClient
+          const messages = yield* sql<{ tag: string; n: number; processed: number }>`
+            SELECT tag, count(*)::int AS n, count(*) FILTER (WHERE processed)::int AS processed
+              FROM cluster_messages WHERE entity_type = 'Workflow/tppkit/FundsCheck' GROUP BY tag ORDER BY tag`
+          const [replies] = yield* sql<{ n: number; unmatched: number }>`
+            SELECT count(*)::int AS n,
+                   count(*) FILTER (WHERE NOT EXISTS (
+                     SELECT 1 FROM cluster_messages m WHERE m.id = r.request_id AND m.last_reply_id = r.id))::int
+                     AS unmatched
+              FROM cluster_replies r
+             WHERE r.request_id IN (SELECT id FROM cluster_messages WHERE entity_type = 'Workflow/tppkit/FundsCheck')`
+          return { summary, again, counts: yield* checks.summary("2026-11-02"), messages, replies }
+        }).pipe(Effect.provide(runner), Effect.provideService(References.MinimumLogLevel, "Warn"))
+        assert.deepStrictEqual(result.summary, { day: "2026-11-02", consents: [{ consent: "c1", planned: 40 }] })
+        assert.deepStrictEqual(result.again, result.summary)
+        assert.deepStrictEqual(result.counts, { checks: 40, APPR: 20, DECL: 20, failed: 0, pending: 0, repeated: 0 })
+        assert.strictEqual(yield* Ref.get(sent), 40)
+        assert.deepStrictEqual(result.messages, [
+          { tag: "activity", n: 40, processed: 40 },
+          { tag: "run", n: 40, processed: 40 }
+        ])
+        assert.deepStrictEqual(result.replies, { n: 80, unmatched: 0 })
+      }),
+    60_000
+  )
+})
