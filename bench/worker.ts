@@ -13,7 +13,7 @@
  * recovery run out), BENCH_WORKER_CPU_PROF=DIR (the throughput run's workers write V8 CPU profiles to DIR).
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
@@ -120,6 +120,42 @@ const cpuSampler = (children: ReadonlyArray<ChildProcess>) => {
   }
 }
 
+/** The parent process id of a live process, from /proc (Linux). */
+const parentPid = (pid: number): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Samples the CPU seconds of every child of a PostgreSQL server (its backends and helpers) every 250 ms: the sum
+ * of the last sample of each (a backend that ends between samples loses at most 250 ms of its count).
+ */
+const postgresCpuSampler = (postmaster: number) => {
+  const last = new Map<number, number>()
+  const sample = () => {
+    for (const entry of readdirSync("/proc")) {
+      const pid = Number(entry)
+      if (!Number.isInteger(pid) || parentPid(pid) !== postmaster) continue
+      const s = cpuSeconds(pid)
+      if (s !== undefined) last.set(pid, s)
+    }
+  }
+  sample()
+  const before = new Map(last)
+  const timer = setInterval(sample, 250)
+  return () => {
+    clearInterval(timer)
+    sample()
+    let total = 0
+    for (const [pid, s] of last) total += s - (before.get(pid) ?? 0)
+    return total
+  }
+}
+
 /** Seconds since `t0` (epoch milliseconds), one decimal. */
 const secondsFrom = (t0: number, epochMillis: number | undefined): string =>
   epochMillis === undefined || Number.isNaN(epochMillis) ? "n/a" : `${((epochMillis - t0) / 1000).toFixed(1)} s`
@@ -202,6 +238,8 @@ const run = async () => {
         url,
         "SELECT xact_commit::text AS x FROM pg_stat_database WHERE datname = current_database()"
       )
+      const [backend] = await query<{ pid: number }>(url, "SELECT pg_backend_pid() AS pid")
+      const postmaster = parentPid(Number(backend?.pid)) ?? -1
       const load = loadavg()[0]?.toFixed(1)
       const stopSampler = startupSampler(url, payments)
       const profiles = process.env.BENCH_WORKER_CPU_PROF
@@ -210,6 +248,7 @@ const run = async () => {
       const env = { TPPKIT_CLIENT_SECRET: info.clientSecret, TPPKIT_WORKER_POLL_MS: "500" }
       const workers = [0, 1, 2].map(() => tppkit(workerArgs(url, info.baseUrl), env, nodeFlags))
       const stopCpu = cpuSampler(workers)
+      const stopPostgresCpu = postgresCpuSampler(postmaster)
       const bankCpuBefore = cpuSeconds(bank.pid) ?? 0
       // each worker prints its one-line summary once every check of the sweep is finished, then shuts down
       const reported = workers.map((w) =>
@@ -224,6 +263,7 @@ const run = async () => {
       const lastExit = Math.max(...ended.map((e) => e.at))
       const wall = (lastExit - spawned) / 1000
       const workerCpu = stopCpu()
+      const postgresCpu = stopPostgresCpu()
       const bankCpu = (cpuSeconds(bank.pid) ?? 0) - bankCpuBefore
       const phases = await stopSampler()
       const [stats] = await query<{ n: number; repeated: number; first: string; last: string }>(
@@ -266,8 +306,13 @@ const run = async () => {
         `  PostgreSQL: ${(calls / payments).toFixed(1)} statements and ${((Number(after?.x) - Number(before?.x)) / payments).toFixed(1)} transactions per payment`
       )
       const workersCpu = workerCpu.reduce((a, b) => a + b, 0)
+      const totalCpu = workersCpu + postgresCpu + bankCpu
+      const perPayment = (seconds: number) => `${((seconds * 1000) / payments).toFixed(2)} ms`
       console.log(
-        `  CPU: workers ${workerCpu.map((c) => c.toFixed(1)).join(" + ")} = ${workersCpu.toFixed(1)} s (${((workersCpu * 1000) / payments).toFixed(2)} ms per payment), mock bank ${bankCpu.toFixed(1)} s, PostgreSQL statements' execution ${(pgMillis / 1000).toFixed(1)} s`
+        `  CPU per payment: ${perPayment(totalCpu)} = workers ${perPayment(workersCpu)} + PostgreSQL ${perPayment(postgresCpu)} + mock bank ${perPayment(bankCpu)}`
+      )
+      console.log(
+        `    (CPU seconds: workers ${workerCpu.map((c) => c.toFixed(1)).join(" + ")}, PostgreSQL ${postgresCpu.toFixed(1)} of which statements' execution ${(pgMillis / 1000).toFixed(1)}, mock bank ${bankCpu.toFixed(1)}; on 2 cores that CPU alone allows ${((2 * payments) / totalCpu).toFixed(0)} payments/s)`
       )
       console.log("  phases, from spawning the three workers (sampled every 250 ms):")
       console.log(`    all 3 runners registered        ${secondsFrom(spawned, phases.joined)}`)
