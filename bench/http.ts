@@ -1,78 +1,39 @@
 /**
- * HTTP client overhead (issue 4): one balance check through the whole client stack (BankClient: validation,
+ * HTTP client overhead (issues 4 and 10): one balance check through the whole client stack (BankClient: validation,
  * encoding, cached token, headers, span, timeout, retry wrapper, decoding) against a bare undici request with the
- * same headers and body, to the same minimal node:http server on loopback, in one process, alternating rounds.
- * Reports the ratio of median per-request times (target ≤ 1.2×); the same with a tracer installed (the client makes
- * spans only then); the stack against a bare call of undici's dispatcher API, which its transport uses; and the
- * stack's own CPU time per call over a transport that answers in-process (no socket).
+ * same headers and body, and against a bare call of undici's dispatcher API (which the client's transport uses),
+ * each bare call doing what any correct client must: serialise the same body, send the same headers with fresh
+ * IDs, read the whole answer and parse it as JSON. Sequential requests, alternating rounds, medians of the per-turn
+ * ratios (target ≤ 1.2× against `dispatch`).
+ *
+ * Two placements of the same minimal node:http server (bench/httpServer.ts) on loopback: in this process (client
+ * and server share one event loop and one core: the client's per-request work competes with the server's), and in
+ * a child process (as a real bank is: never in the client's process). Also: the stack with a tracer installed (the
+ * client makes spans only then), and the stack's own CPU time per call over a transport that answers in-process.
  *
  * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/http.ts` alone.
  * Environment: BENCH_HTTP_ROUNDS (default 40), BENCH_HTTP_REQUESTS (per round, default 250).
  */
+import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { once } from "node:events"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { loadavg } from "node:os"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
 import { Currency, Iban, Money } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, Budget, TokenService } from "@tppkit/http"
 import { Effect, Layer, ManagedRuntime, Redacted, Tracer } from "effect"
 import { Agent, request } from "undici"
+import * as HttpServer from "./httpServer.ts"
 
 const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 40)
 const perRound = Number(process.env.BENCH_HTTP_REQUESTS ?? 250)
 
-const server = createServer((req, res) => {
-  const chunks: Array<Buffer> = []
-  req.on("data", (c: Buffer) => chunks.push(c))
-  req.on("end", () => {
-    const payload = req.url?.endsWith("/connect/token")
-      ? JSON.stringify({ access_token: "bench-token", token_type: "Bearer", expires_in: 1200 })
-      : JSON.stringify({ response: "APPR", dateTime: "2026-11-21T10:00:00Z" })
-    res.writeHead(200, {
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(payload),
-      "response-id": String(req.headers["request-id"] ?? "")
-    })
-    res.end(payload)
-  })
-})
-server.listen(0, "127.0.0.1")
-await once(server, "listening")
-const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-
-const runtime = ManagedRuntime.make(
-  BankClient.layerNodeFromOptions(
-    { environment: "sandbox", baseUrl, clientId: "bench", clientSecret: Redacted.make("bench-secret") },
-    { budgetFile: "memory" }
-  )
-)
 const psu = { ipAddress: "203.0.113.7", deviceOs: "Linux", userAgent: "bench/1.0" }
 const checkRequest = {
   instructionIdentification: "bench-1",
   iban: Iban.parseUnsafe("SK2411000000002612345678"),
   amount: { value: Money.parseUnsafe("120.50"), currency: Currency.EUR }
 }
-
-const calls = (n: number) =>
-  Effect.gen(function* () {
-    const client = yield* BankClient.BankClient
-    for (let i = 0; i < n; i++) yield* client.balanceCheck(checkRequest, { psu })
-  })
-const stackRound = (n: number): Promise<void> => runtime.runPromise(calls(n))
-
-// a tracer that makes every span (as an exporter would) and keeps none: the client's spans are then made and ended
-let spansMade = 0
-const makingTracer = Tracer.make({
-  span: (options) => {
-    spansMade++
-    return new Tracer.NativeSpan(options)
-  }
-})
-const tracedRound = (n: number): Promise<void> => runtime.runPromise(Effect.withTracer(calls(n), makingTracer))
-
-const agent = new Agent()
-const url = `${baseUrl}/piisp-test/api/v1/accounts/balanceCheck`
 const wireRequest = {
   instructionIdentification: "bench-1",
   iban: "SK2411000000002612345678",
@@ -88,54 +49,81 @@ const wireHeaders = () => ({
   "PSU-Device-OS": psu.deviceOs,
   "PSU-User-Agent": psu.userAgent
 })
-const bareRound = async (n: number): Promise<void> => {
-  for (let i = 0; i < n; i++) {
-    // like the stack: the body serialised per request, the response parsed as JSON
-    const body = JSON.stringify(wireRequest)
-    const res = await request(url, {
-      method: "POST",
-      dispatcher: agent,
-      headers: wireHeaders(),
-      body
-    })
-    const parsed = JSON.parse(await res.body.text()) as { response?: string }
-    if (res.statusCode !== 200 || parsed.response !== "APPR") throw new Error("unexpected bare response")
-  }
-}
 
-// the same request on undici's dispatcher API, which the client's transport uses: what the stack adds to that
-const { origin, pathname } = new URL(url)
-const dispatchOnce = (): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    let status = 0
-    agent.dispatch(
-      {
-        origin,
-        path: pathname,
-        method: "POST",
-        headers: wireHeaders(),
-        body: JSON.stringify(wireRequest)
-      },
-      {
-        onRequestStart: () => {},
-        onResponseStart: (_c, statusCode) => {
-          status = statusCode
-        },
-        onResponseData: (_c, chunk) => {
-          chunks.push(chunk)
-        },
-        onResponseEnd: () => {
-          const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { response?: string }
-          if (status !== 200 || parsed.response !== "APPR") reject(new Error("unexpected bare response"))
-          else resolve()
-        },
-        onResponseError: (_c, error) => reject(error)
-      }
+// a tracer that makes every span (as an exporter would) and keeps none: the client's spans are then made and ended
+let spansMade = 0
+const makingTracer = Tracer.make({
+  span: (options) => {
+    spansMade++
+    return new Tracer.NativeSpan(options)
+  }
+})
+
+const kindNames = ["stack", "traced", "bare", "dispatch"] as const
+type Kind = (typeof kindNames)[number]
+
+/** The four kinds of sequential requests against the server at `baseUrl`, each a round of `n`. */
+const kindsAt = (baseUrl: string) => {
+  const runtime = ManagedRuntime.make(
+    BankClient.layerNodeFromOptions(
+      { environment: "sandbox", baseUrl, clientId: "bench", clientSecret: Redacted.make("bench-secret") },
+      { budgetFile: "memory" }
     )
-  })
-const dispatchRound = async (n: number): Promise<void> => {
-  for (let i = 0; i < n; i++) await dispatchOnce()
+  )
+  const calls = (n: number) =>
+    Effect.gen(function* () {
+      const client = yield* BankClient.BankClient
+      for (let i = 0; i < n; i++) yield* client.balanceCheck(checkRequest, { psu })
+    })
+  const agent = new Agent()
+  const url = `${baseUrl}/piisp-test/api/v1/accounts/balanceCheck`
+  const bare = async (n: number): Promise<void> => {
+    for (let i = 0; i < n; i++) {
+      // like the stack: the body serialised per request, the response parsed as JSON
+      const body = JSON.stringify(wireRequest)
+      const res = await request(url, { method: "POST", dispatcher: agent, headers: wireHeaders(), body })
+      const parsed = JSON.parse(await res.body.text()) as { response?: string }
+      if (res.statusCode !== 200 || parsed.response !== "APPR") throw new Error("unexpected bare response")
+    }
+  }
+  // the same request on undici's dispatcher API, which the client's transport uses: what the stack adds to that
+  const { origin, pathname } = new URL(url)
+  const dispatchOnce = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const chunks: Array<Buffer> = []
+      let status = 0
+      agent.dispatch(
+        { origin, path: pathname, method: "POST", headers: wireHeaders(), body: JSON.stringify(wireRequest) },
+        {
+          onRequestStart: () => {},
+          onResponseStart: (_c, statusCode) => {
+            status = statusCode
+          },
+          onResponseData: (_c, chunk) => {
+            chunks.push(chunk)
+          },
+          onResponseEnd: () => {
+            const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { response?: string }
+            if (status !== 200 || parsed.response !== "APPR") reject(new Error("unexpected bare response"))
+            else resolve()
+          },
+          onResponseError: (_c, error) => reject(error)
+        }
+      )
+    })
+  const kinds: Record<Kind, (n: number) => Promise<void>> = {
+    stack: (n) => runtime.runPromise(calls(n)),
+    traced: (n) => runtime.runPromise(Effect.withTracer(calls(n), makingTracer)),
+    bare,
+    dispatch: async (n) => {
+      for (let i = 0; i < n; i++) await dispatchOnce()
+    }
+  }
+  const close = async () => {
+    await runtime.dispose()
+    await agent.close()
+  }
+  return { kinds, close }
 }
 
 const time = async (f: () => Promise<void>): Promise<number> => {
@@ -150,54 +138,98 @@ const median = (xs: Array<number>): number => {
   return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2
 }
 
-// warm-up: token, connections, JIT
-await stackRound(500)
-await tracedRound(500)
-await bareRound(500)
-await dispatchRound(500)
+/** Medians per kind and of the per-turn ratios, over rounds in which the four kinds run in turn. */
+interface Measured {
+  readonly median: Record<Kind, number>
+  /** Median of the per-turn ratios of the stack against bare `request()`, and against bare `dispatch`. */
+  readonly perTurnBare: number
+  readonly perTurnDispatch: number
+}
 
-// many short rounds, the four kinds in turn with the starting one rotating (none always runs on a warmer process):
-// the load of a shared machine drifts less within one turn than over a run
-const kinds = { stack: stackRound, traced: tracedRound, bare: bareRound, dispatch: dispatchRound }
-type Kind = keyof typeof kinds
-const names = Object.keys(kinds) as Array<Kind>
-const perKind: Record<Kind, Array<number>> = { stack: [], traced: [], bare: [], dispatch: [] }
-const pairRatios: Array<number> = []
-const dispatchRatios: Array<number> = []
-for (let r = 0; r < rounds; r++) {
-  const turn: Partial<Record<Kind, number>> = {}
-  for (let j = 0; j < names.length; j++) {
-    const kind = names[(r + j) % names.length] as Kind
-    turn[kind] = (await time(() => kinds[kind](perRound))) / perRound
-    perKind[kind].push(turn[kind])
+const measure = async (kinds: Record<Kind, (n: number) => Promise<void>>): Promise<Measured> => {
+  // warm-up: token, connections, JIT
+  for (const kind of kindNames) await kinds[kind](500)
+  // many short rounds, the four kinds in turn with the starting one rotating (none always runs on a warmer
+  // process): the load of a shared machine drifts less within one turn than over a run
+  const perKind: Record<Kind, Array<number>> = { stack: [], traced: [], bare: [], dispatch: [] }
+  const bareRatios: Array<number> = []
+  const dispatchRatios: Array<number> = []
+  for (let r = 0; r < rounds; r++) {
+    const turn: Partial<Record<Kind, number>> = {}
+    for (let j = 0; j < kindNames.length; j++) {
+      const kind = kindNames[(r + j) % kindNames.length] as Kind
+      turn[kind] = (await time(() => kinds[kind](perRound))) / perRound
+      perKind[kind].push(turn[kind])
+    }
+    bareRatios.push((turn.stack ?? 0) / (turn.bare ?? 1))
+    dispatchRatios.push((turn.stack ?? 0) / (turn.dispatch ?? 1))
   }
-  pairRatios.push((turn.stack ?? 0) / (turn.bare ?? 1))
-  dispatchRatios.push((turn.stack ?? 0) / (turn.dispatch ?? 1))
+  return {
+    median: {
+      stack: median(perKind.stack),
+      traced: median(perKind.traced),
+      bare: median(perKind.bare),
+      dispatch: median(perKind.dispatch)
+    },
+    perTurnBare: median(bareRatios),
+    perTurnDispatch: median(dispatchRatios)
+  }
 }
 
 const ms = (x: number) => `${(x * 1000).toFixed(0)} µs`
-const m = (kind: Kind) => median(perKind[kind])
-const ratio = m("stack") / m("bare")
-console.log(
-  `http client overhead (${rounds} rounds × ${perRound} sequential balance checks, loopback; load average ${loadavg()
+const verdict = (x: number) => (x <= 1.2 ? "ok" : "ABOVE TARGET")
+const report = (where: string, m: Measured) => {
+  const ratio = m.median.stack / m.median.bare
+  console.log(`  server ${where}:`)
+  console.log(`    whole client stack        median ${ms(m.median.stack)}/request`)
+  console.log(`    bare undici request       median ${ms(m.median.bare)}/request`)
+  console.log(`    ratio ${ratio.toFixed(2)}× (target ≤ 1.2×) ${verdict(ratio)}`)
+  console.log(`    median of the per-turn ratios ${m.perTurnBare.toFixed(2)}×`)
+  console.log(
+    `    with a tracer installed   median ${ms(m.median.traced)}/request, ${(m.median.traced / m.median.bare).toFixed(2)}× bare (2 spans per call; ${spansMade} made so far)`
+  )
+  console.log(
+    `    bare undici dispatch      median ${ms(m.median.dispatch)}/request: the stack is ${(m.median.stack / m.median.dispatch).toFixed(2)}× the dispatcher API it runs on`
+  )
+  // on a loaded machine the turn-by-turn ratio is the steadier figure: both kinds ran back to back under one load
+  console.log(
+    `    median of the per-turn ratios against dispatch ${m.perTurnDispatch.toFixed(2)}× (target ≤ 1.2×) ${verdict(m.perTurnDispatch)}`
+  )
+}
+
+const load = () =>
+  loadavg()
     .map((x) => x.toFixed(1))
-    .join(" ")})`
-)
-console.log(`  whole client stack        median ${ms(m("stack"))}/request`)
-console.log(`  bare undici request       median ${ms(m("bare"))}/request`)
-console.log(`  ratio ${ratio.toFixed(2)}× (target ≤ 1.2×) ${ratio <= 1.2 ? "ok" : "ABOVE TARGET"}`)
-console.log(`  median of the per-turn ratios ${median(pairRatios).toFixed(2)}×`)
+    .join(" ")
 console.log(
-  `  with a tracer installed   median ${ms(m("traced"))}/request, ${(m("traced") / m("bare")).toFixed(2)}× bare (2 spans per call; ${spansMade} made)`
+  `http client overhead (${rounds} rounds × ${perRound} sequential balance checks per kind, loopback; load average ${load()})`
 )
+
+// the server in this process: client and server share one event loop and one core
+const local = await HttpServer.start()
+const localKinds = kindsAt(local.baseUrl)
+const inThisProcess = await measure(localKinds.kinds)
+report("in this process", inThisProcess)
+
+// the same server in a child process, as a real bank is never in the client's process
+const child = spawn(process.execPath, [fileURLToPath(new URL("./httpServer.ts", import.meta.url))], {
+  stdio: ["pipe", "pipe", "inherit"]
+})
+const childUrl = await new Promise<string>((resolve, reject) => {
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", resolve)
+  child.once("exit", (code) => reject(new Error(`the bench server exited with ${code}`)))
+})
+const childKinds = kindsAt(childUrl)
+const inChildProcess = await measure(childKinds.kinds)
+report("in a child process", inChildProcess)
+await childKinds.close()
+child.stdin?.end()
+
 console.log(
-  `  bare undici dispatch      median ${ms(m("dispatch"))}/request: the stack is ${(m("stack") / m("dispatch")).toFixed(2)}× the dispatcher API it runs on`
+  `  stack ÷ bare dispatch, median of per-turn ratios (target ≤ 1.2×; load average ${load()}): server in this process ${inThisProcess.perTurnDispatch.toFixed(2)}× ${verdict(inThisProcess.perTurnDispatch)}; server in a child process ${inChildProcess.perTurnDispatch.toFixed(2)}× ${verdict(inChildProcess.perTurnDispatch)}`
 )
-// on a loaded machine the turn-by-turn ratio is the steadier figure: both kinds ran back to back under one load
-const dispatchRatio = median(dispatchRatios)
-console.log(
-  `  median of the per-turn ratios against dispatch ${dispatchRatio.toFixed(2)}× (target ≤ 1.2×) ${dispatchRatio <= 1.2 ? "ok" : "ABOVE TARGET"}`
-)
+
+const bareRound = localKinds.kinds.bare
 
 // the stack's own CPU per call: the same client over a transport that answers at once, in-process
 const inProcess = ManagedRuntime.make(
@@ -266,6 +298,5 @@ for (let r = 0; r < rounds; r++) {
 console.log(`  the same calls each followed by a bare request, minus bare alone: median ${ms(median(mixedExtra))}`)
 
 await inProcess.dispose()
-await runtime.dispose()
-await agent.close()
-server.close()
+await localKinds.close()
+local.server.close()
