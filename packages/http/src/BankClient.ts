@@ -197,7 +197,11 @@ interface CallSpec<A> {
   readonly decode: (json: unknown) => Result.Result<A, { readonly path: string; readonly message: string }>
   /** The call's span when it is not the fiber's current span (the exchange spans become its children). */
   readonly span?: Tracer.AnySpan | undefined
+  /** Set when the call found no tracer installed (`Transport.traced`): the exchange then makes no span either. */
+  readonly untraced?: boolean
 }
+
+const isUnauthorized = (e: BankError): boolean => e.reason._tag === "Unauthorized"
 
 // A token is used for many calls: its Authorization text is worked out once per token object (tokens are never
 // changed once made).
@@ -209,11 +213,6 @@ const authorizationOf = (token: Token): string => {
     authorizations.set(token, value)
   }
   return value
-}
-
-const psuProblem = (psu: PsuContext.PsuContext): InvalidRequest | undefined => {
-  const checked = PsuContext.validate(psu)
-  return Result.isFailure(checked) ? checked.failure : undefined
 }
 
 /** The identity of a request with the bank's Response-ID added. */
@@ -303,71 +302,79 @@ const make = Effect.gen(function* () {
       contentType: Headers.jsonContentType,
       body: spec.body
     }
-    return Effect.flatMap(
-      Transport.send(transport, outgoing, {
+    return Transport.sendThen(
+      transport,
+      outgoing,
+      {
         operation: spec.operation,
         identity,
         timeout: config.requestTimeout,
         maxBodyBytes: config.limits.maxBodyBytes,
-        parent: spec.span
-      }),
+        parent: spec.span,
+        untraced: spec.untraced
+      },
       (exchange) => replyOf(spec, identity, exchange)
     )
   }
 
-  /** Gets a token, and after a 401 with a renewable token discards it and tries once more with a new one. */
-  const withToken = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
-    // an unattended request is counted before anything is sent, the token request included
-    const spend =
-      spec.unattended === undefined
-        ? undefined
-        : Effect.mapError(
-            budget.spend(spec.unattended, 1),
-            (reason) =>
-              new BankError({
-                operation: spec.operation,
-                identity: {
-                  correlationId: spec.correlationId,
-                  ...(spec.processId === undefined ? {} : { processId: spec.processId })
-                },
-                reason,
-                request: requestLines[spec.operation]
-              })
-          )
-    const withSpend = <X>(effect: Effect.Effect<X, BankError>) =>
-      spend === undefined ? effect : Effect.andThen(spend, effect)
-    const firstSpend = spec.prepaid === true ? <X>(effect: Effect.Effect<X, BankError>) => effect : withSpend
-    const run = (token: Token): Effect.Effect<Reply<A>, BankError> => {
-      if (token.environment !== config.environment) {
-        return fail(
-          spec.operation,
-          { correlationId: spec.correlationId },
-          new InvalidRequest({
-            path: "token",
-            detail: `a ${token.environment} token cannot be used with the ${config.environment} environment`
-          })
-        )
-      }
-      const first = once(spec, token)
-      return !token.renewable || spec.options.token !== undefined
-        ? first
-        : Effect.catchIf(
-            first,
-            (e) => e.reason._tag === "Unauthorized",
-            () =>
-              Effect.andThen(
-                tokens.invalidate(token),
-                withSpend(Effect.flatMap(tokens.token(spec.operation), (fresh) => once(spec, fresh)))
-              )
-          )
+  /** The budget unit an unattended request spends before anything is sent, the token request included. */
+  const spendFor = (spec: CallSpec<unknown>, unattended: string): Effect.Effect<void, BankError> =>
+    Effect.mapError(
+      budget.spend(unattended, 1),
+      (reason) =>
+        new BankError({
+          operation: spec.operation,
+          identity: {
+            correlationId: spec.correlationId,
+            ...(spec.processId === undefined ? {} : { processId: spec.processId })
+          },
+          reason,
+          request: requestLines[spec.operation]
+        })
+    )
+
+  /**
+   * The call's request with `token`; after a 401 with a renewable token (not one the caller handed in) the token is
+   * discarded and the request made once more with a new one, spending `spend` again when the call is unattended.
+   */
+  const run = <A>(
+    spec: CallSpec<A>,
+    token: Token,
+    spend: Effect.Effect<void, BankError> | undefined
+  ): Effect.Effect<Reply<A>, BankError> => {
+    if (token.environment !== config.environment) {
+      return fail(
+        spec.operation,
+        { correlationId: spec.correlationId },
+        new InvalidRequest({
+          path: "token",
+          detail: `a ${token.environment} token cannot be used with the ${config.environment} environment`
+        })
+      )
     }
+    const first = once(spec, token)
+    if (!token.renewable || spec.options.token !== undefined) return first
+    return Effect.catchIf(first, isUnauthorized, () => {
+      const again = Effect.flatMap(tokens.token(spec.operation), (fresh) => once(spec, fresh))
+      return Effect.andThen(tokens.invalidate(token), spend === undefined ? again : Effect.andThen(spend, again))
+    })
+  }
+
+  /** Gets a token and runs the call's request with it (see {@link run}); an unattended request is paid first. */
+  const withToken = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
+    const spend = spec.unattended === undefined ? undefined : spendFor(spec, spec.unattended)
     const given = spec.options.token
-    return firstSpend(given !== undefined ? run(given) : Effect.flatMap(tokens.token(spec.operation), run))
+    const request =
+      given !== undefined
+        ? run(spec, given, spend)
+        : Effect.flatMap(tokens.token(spec.operation), (token) => run(spec, token, spend))
+    // a listing that reserved its pages at once has paid for this request already
+    return spend === undefined || spec.prepaid === true ? request : Effect.andThen(spend, request)
   }
 
   /** Validates the PSU context, then runs the call with retries unless it is unattended. */
   const call = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
-    const invalid = psuProblem(spec.options.psu)
+    const invalid = PsuContext.problem(spec.options.psu)
     if (invalid !== undefined) return fail(spec.operation, { correlationId: spec.correlationId }, invalid)
     return Retry.retrying(Retry.policyFor(config.retry, spec.unattended !== undefined), () => withToken(spec))
   }
@@ -399,7 +406,9 @@ const make = Effect.gen(function* () {
       processId: undefined,
       unattended: undefined,
       decode: decodeBalanceCheck,
-      span
+      span,
+      // `Transport.traced` gives a span exactly when a tracer is installed
+      untraced: span === undefined
     })
   }
 

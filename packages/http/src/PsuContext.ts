@@ -32,23 +32,31 @@ export const presenceWindow: Duration.Duration = Duration.millis(Headers.presenc
 
 const printable = /^[\x20-\x7e]+$/
 
-const invalid = (path: string, detail: string) => Result.fail(new InvalidRequest({ path, detail }))
-
 /**
- * Checks the context before anything is sent, with core's header rules (`Headers.isIpAddress`,
- * `Headers.isGeoLocation`): a valid IP address, non-empty printable texts, "latitude, longitude".
+ * What is wrong with the context, or `undefined` when nothing is, by core's header rules (`Headers.isIpAddress`,
+ * `Headers.isGeoLocation`): a valid IP address, non-empty printable texts, "latitude, longitude", an RFC 3339
+ * log-in time when it is text.
  */
-export const validate = (psu: PsuContext): Result.Result<PsuContext, InvalidRequest> => {
-  if (!Headers.isIpAddress(psu.ipAddress)) return invalid("psu.ipAddress", "not an IPv4 or IPv6 address")
-  if (!printable.test(psu.deviceOs)) return invalid("psu.deviceOs", "must be non-empty printable ASCII")
-  if (!printable.test(psu.userAgent)) return invalid("psu.userAgent", "must be non-empty printable ASCII")
+export const problem = (psu: PsuContext): InvalidRequest | undefined => {
+  if (!Headers.isIpAddress(psu.ipAddress))
+    return new InvalidRequest({ path: "psu.ipAddress", detail: "not an IPv4 or IPv6 address" })
+  if (!printable.test(psu.deviceOs))
+    return new InvalidRequest({ path: "psu.deviceOs", detail: "must be non-empty printable ASCII" })
+  if (!printable.test(psu.userAgent))
+    return new InvalidRequest({ path: "psu.userAgent", detail: "must be non-empty printable ASCII" })
   if (psu.geoLocation !== undefined && !Headers.isGeoLocation(psu.geoLocation)) {
-    return invalid("psu.geoLocation", 'must be "latitude, longitude"')
+    return new InvalidRequest({ path: "psu.geoLocation", detail: 'must be "latitude, longitude"' })
   }
   if (typeof psu.lastLoggedTime === "string" && Result.isFailure(Rfc3339.parse(psu.lastLoggedTime))) {
-    return invalid("psu.lastLoggedTime", "not an RFC 3339 date-time")
+    return new InvalidRequest({ path: "psu.lastLoggedTime", detail: "not an RFC 3339 date-time" })
   }
-  return Result.succeed(psu)
+  return undefined
+}
+
+/** Checks the context before anything is sent (see {@link problem}). */
+export const validate = (psu: PsuContext): Result.Result<PsuContext, InvalidRequest> => {
+  const invalid = problem(psu)
+  return invalid === undefined ? Result.succeed(psu) : Result.fail(invalid)
 }
 
 // a string was checked by `validate` before anything is sent; it is sent as given
@@ -61,14 +69,22 @@ const lastLoggedMillis = (t: DateTime.DateTime | string): number | undefined => 
   return Result.isSuccess(parsed) ? Rfc3339.toEpochMillis(parsed.success) : undefined
 }
 
-/** The context in core's terms, for `Headers.request` (the log-in time as RFC 3339 text). */
-export const toHeaders = (psu: PsuContext): Headers.Psu => ({
-  ipAddress: psu.ipAddress,
-  deviceOs: psu.deviceOs,
-  userAgent: psu.userAgent,
-  ...(psu.geoLocation === undefined ? {} : { geoLocation: psu.geoLocation }),
-  ...(psu.lastLoggedTime === undefined ? {} : { lastLoggedTime: lastLoggedText(psu.lastLoggedTime) })
-})
+/**
+ * The context in core's terms, for `Headers.request` (the log-in time as RFC 3339 text). A context without a log-in
+ * time, or with one given as text, already is one and is handed over as it is (no copy on every request).
+ */
+export const toHeaders = (psu: PsuContext): Headers.Psu => {
+  const last = psu.lastLoggedTime
+  if (last === undefined || typeof last === "string") return psu as Headers.Psu
+  const out: { -readonly [K in keyof Headers.Psu]: Headers.Psu[K] } = {
+    ipAddress: psu.ipAddress,
+    deviceOs: psu.deviceOs,
+    userAgent: psu.userAgent
+  }
+  if (psu.geoLocation !== undefined) out.geoLocation = psu.geoLocation
+  out.lastLoggedTime = lastLoggedText(last)
+  return out
+}
 
 /**
  * Whether the customer is present at `now`, by core's rule `Headers.isAttended`: PSU-Last-Logged-Time
