@@ -384,7 +384,7 @@ const make = Effect.gen(function* () {
     Result.mapError(BalanceCheck.decodeResponse(json), (issue) => Wire.firstIssue(issue))
   const balanceCheckBody = (request: BalanceCheck.Request): Result.Result<string, InvalidRequest> => {
     const encoded = BalanceCheck.encodeRequest(request)
-    if (Result.isSuccess(encoded)) return Result.succeed(JSON.stringify(encoded.success))
+    if (Result.isSuccess(encoded)) return Result.succeed(Wire.balanceCheckText(encoded.success))
     const { path, message } = Wire.firstIssue(encoded.failure)
     return Result.fail(new InvalidRequest({ path, detail: message }))
   }
