@@ -107,16 +107,36 @@ describe("a fleet of three workers on one PostgreSQL", () => {
 
     const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url), "--format", "json"])
     assert.strictEqual(status.code, 0, status.stderr)
-    const { checks, budget } = JSON.parse(status.stdout) as {
+    const { checks, budget, pending } = JSON.parse(status.stdout) as {
       checks: Array<{
         orderId: string
         nominalDate: string
-        outcome: string | null
+        outcome: string
         attempts: number
+        checkedAt: string
         requestId: string | null
       }>
-      budget: Array<{ consent: string; used: number; limit: number }>
+      budget: Array<{ consent: string; day: string; used: number; limit: number }>
+      pending: Array<unknown>
     }
+    // the documented shape, exactly: finished checks only (every check of the day has finished)
+    assert.deepStrictEqual(pending, [])
+    for (const r of checks) {
+      assert.deepStrictEqual(Object.keys(r), [
+        "orderId",
+        "nominalDate",
+        "executionDate",
+        "amount",
+        "currency",
+        "debtorIban",
+        "outcome",
+        "attempts",
+        "checkedAt",
+        "requestId"
+      ])
+      assert.match(r.checkedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    }
+    for (const b of budget) assert.deepStrictEqual(Object.keys(b), ["consent", "day", "used", "limit"])
 
     // every due payment is planned and checked: the plan of what the bank lists, for the day
     const pages = await Effect.runPromise(
@@ -184,11 +204,20 @@ describe("a fleet of three workers on one PostgreSQL", () => {
       )
       assert.strictEqual(r.request_id, requests.at(-1))
     }
+    // what `worker status` prints agrees with the journal too: attempts and the last Request-ID per payment
+    const byPayment = new Map(rows.map((r) => [`${r.order_id}/${r.nominal_date}`, r]))
+    for (const c of checks) {
+      const row = byPayment.get(`${c.orderId}/${c.nominalDate}`)
+      assert.strictEqual(c.attempts, row?.attempts)
+      assert.strictEqual(c.requestId, row?.request_id ?? null)
+      if (c.requestId !== null) assert.include([...sent.values()].flat(), c.requestId)
+    }
     const allChecks = [...sent.values()].reduce((n, l) => n + l.length, 0)
     assert.strictEqual(journalled, allChecks, "no balance check outside the recorded attempts")
     assert.isAtMost(repeated, checks.length)
     // one listing of the consent for the whole fleet, within the shared budget
     assert.strictEqual(budget.length, 1)
+    assert.strictEqual(budget[0]?.consent, info.clientId)
     assert.isAtMost(budget[0]?.used ?? 99, budget[0]?.limit ?? 0)
   }, 180_000)
 })

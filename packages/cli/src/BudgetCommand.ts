@@ -1,7 +1,8 @@
 /**
- * `tppkit budget [--format json]`: the daily budget of unattended standing-order listings as the budget file
- * holds it today, per consent (environment, bank, client, consent): used, left and when it resets. It reads the
- * file only; a missing file means nothing was spent and is not created.
+ * `tppkit budget [--format json]`: the daily budget of unattended standing-order listings as the budget store
+ * holds it today, per consent (environment, bank, client, consent): used, left and when it resets. The store is
+ * the budget file, or with `--database-url` (`TPPKIT_DATABASE_URL`) a fleet's PostgreSQL, which wins. It reads
+ * only; a missing file means nothing was spent and is not created.
  *
  * @since 0.1.0
  */
@@ -9,11 +10,12 @@ import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
 
-/** `tppkit budget [--budget-file FILE] [--format table|json]`. */
+/** `tppkit budget [--budget-file FILE | --database-url URL] [--format table|json]`. */
 export const budgetCommand = Command.make(
   "budget",
   {
     budgetFile: Connection.flags.budgetFile,
+    databaseUrl: Connection.flags.databaseUrl,
     format: Flag.Literals("format", ["table", "json"]).pipe(
       Flag.withDescription("Output format (default table)"),
       Flag.withDefault("table")
@@ -24,4 +26,8 @@ export const budgetCommand = Command.make(
       Effect.promise(() => import("./internal/budget.ts")),
       (impl) => impl.budget(input)
     )
-).pipe(Command.withDescription("Show today's daily budget of unattended listings per consent: used, left, reset"))
+).pipe(
+  Command.withDescription(
+    "Show today's daily budget of unattended listings per consent (budget file or fleet database): used, left, reset"
+  )
+)

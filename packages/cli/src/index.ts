@@ -36,3 +36,5 @@ export * as SandboxCommand from "./SandboxCommand.ts"
 export * as Style from "./Style.ts"
 /** The command's version. */
 export * as Version from "./Version.ts"
+/** What `tppkit worker status` prints: the JSON document and the table of the fleet's checks and budget. */
+export * as WorkerStatus from "./WorkerStatus.ts"

@@ -104,7 +104,7 @@ export const layerUrl = (url: Redacted.Redacted<string>): Layer.Layer<Budget.Bud
           new BankError.BudgetStoreError({
             store: describeUrl(url),
             operation: "open",
-            detail: `${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`
+            detail: `${e.message}${e.cause instanceof Error && e.cause.message !== e.message ? ` (${e.cause.message})` : ""}`
           })
         )
       )

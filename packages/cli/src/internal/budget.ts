@@ -1,13 +1,14 @@
 /**
- * The work behind `tppkit budget`, loaded only when it runs: today's counts from the budget file, per consent.
+ * The work behind `tppkit budget`, loaded only when it runs: today's counts per consent, from the budget file or
+ * from a fleet's PostgreSQL.
  */
 import { existsSync } from "node:fs"
 import { BankConfig, Budget } from "@tppkit/http"
-import { DateTime, Effect, Option } from "effect"
+import { DateTime, Effect, type Layer, Option, type Redacted } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Render from "../Render.ts"
-import { budgetStoreOf, defaultBudgetFile } from "./client.ts"
+import { budgetStoreOf, defaultBudgetFile, targetBudgetStore } from "./client.ts"
 
 /** One consent's budget today, as `tppkit budget` shows it. */
 export interface Row {
@@ -23,6 +24,7 @@ export interface Row {
 /** Runs `tppkit budget`. */
 export const budget = Effect.fn("tppkit.budget")(function* (input: {
   readonly budgetFile: Option.Option<string>
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   readonly format: "table" | "json"
 }) {
   const given = Option.getOrUndefined(input.budgetFile)
@@ -31,15 +33,23 @@ export const budget = Effect.fn("tppkit.budget")(function* (input: {
     Failure.usage(`invalid environment: ${e.message}`)
   )
   const timeZone = tuning.budget?.timeZone ?? BankConfig.defaults.budget.timeZone
-  const limit = BankConfig.defaults.budget.dailyLimit
+  const limit = tuning.budget?.dailyLimit ?? BankConfig.defaults.budget.dailyLimit
   const { day, freesAt } = Budget.dayOf(yield* DateTime.now, timeZone)
-  // a file that does not exist holds nothing: reading it must not create it
-  const counts =
-    file === "memory" || !existsSync(file)
-      ? []
-      : yield* Effect.flatMap(Effect.service(Budget.BudgetStore), (store) => store.usages(day)).pipe(
-          Effect.provide(budgetStoreOf(file)),
-          Effect.mapError((e) => Failure.configuration(e.message, e))
+  // the fleet's database when given (it wins over the file, as for the bank commands); a file that does not
+  // exist holds nothing: reading it must not create it
+  const store: Layer.Layer<Budget.BudgetStore, Failure.CliFailure> | undefined = Option.isSome(input.databaseUrl)
+    ? targetBudgetStore({ databaseUrl: input.databaseUrl.value })
+    : file === "memory" || !existsSync(file)
+      ? undefined
+      : budgetStoreOf(file)
+  const { counts, where } =
+    store === undefined
+      ? { counts: [], where: file }
+      : yield* Effect.flatMap(Effect.service(Budget.BudgetStore), (s) =>
+          Effect.map(s.usages(day), (counts) => ({ counts, where: s.description }))
+        ).pipe(
+          Effect.provide(store),
+          Effect.mapError((e) => (e._tag === "CliFailure" ? e : Failure.configuration(e.message, e)))
         )
   const rows: Array<Row> = counts.map((c) => {
     const parts = Budget.parseConsentKey(c.consentKey) ?? {
@@ -50,15 +60,16 @@ export const budget = Effect.fn("tppkit.budget")(function* (input: {
     }
     return { ...parts, used: c.used, left: Math.max(0, limit - c.used), resetsAt: freesAt }
   })
+  const source = Option.isSome(input.databaseUrl) ? { database: where } : { file }
   if (input.format === "json") {
     return yield* Output.line(
-      JSON.stringify({ file, day, timeZone, limit, resetsAt: freesAt, consents: rows }, null, 2)
+      JSON.stringify({ ...source, day, timeZone, limit, resetsAt: freesAt, consents: rows }, null, 2)
     )
   }
   yield* Output.line(
     `Daily budget of unattended listings: ${limit} calls per consent and day; ${day} in ${timeZone}, resets at ${freesAt}`
   )
-  yield* Output.line(`File ${file}`)
+  yield* Output.line("database" in source ? `Database ${source.database}` : `File ${file}`)
   if (rows.length === 0) return yield* Output.line("Nothing spent today.")
   yield* Output.line(
     Render.table(

@@ -3,7 +3,7 @@
  * cluster, the workflow engine and the PostgreSQL driver).
  */
 import { LocalDate } from "@tppkit/core"
-import { BankClient, BankConfig } from "@tppkit/http"
+import { BankClient, BankConfig, type PsuContext } from "@tppkit/http"
 import { BankSources, Checks, Database, Fleet, Metrics, PgBudgetStore, Sweep } from "@tppkit/worker"
 import { Clock, Config, Duration, Effect, Layer, Logger, Option, Redacted, References, Result } from "effect"
 import { SqlClient } from "effect/sql"
@@ -11,7 +11,7 @@ import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
-import * as Render from "../Render.ts"
+import * as WorkerStatus from "../WorkerStatus.ts"
 import { settingsOf } from "./client.ts"
 
 /** The parsed flags of `tppkit worker`. */
@@ -89,6 +89,70 @@ const what = {
 const detailOf = (e: { readonly message: string; readonly cause?: unknown }): string =>
   `${e.message}${e.cause instanceof Error && e.cause.message !== e.message ? ` (${e.cause.message})` : ""}`
 
+/** The one-line failure of a worker's typed error. */
+export const failureOf = (
+  e: Failure.CliFailure | { readonly _tag: keyof typeof what; readonly message: string; readonly cause?: unknown }
+): Failure.CliFailure => (e._tag === "CliFailure" ? e : Failure.failure(`${what[e._tag]}: ${detailOf(e)}`, e))
+
+/** What a worker runs with once its flags are checked. */
+export interface Setup {
+  readonly databaseUrl: Redacted.Redacted<string>
+  readonly bankSettings: BankConfig.Settings
+  readonly psu: PsuContext.PsuContext
+  readonly sweep: Sweep.Settings
+  readonly timing: Fleet.Timing
+  /** TCP port of the runner on 127.0.0.1 (0: any free port). */
+  readonly runnerPort: number
+  /** Serve Prometheus metrics on this port. */
+  readonly metricsPort?: number | undefined
+  /** Run the daily cron (not with `--once`). */
+  readonly cron: boolean
+}
+
+/**
+ * One worker as a layer: a cluster runner on the database, the workflows, the bank client (the shared budget in
+ * the fleet's database, over the runner's own pool), the check store and, optionally, the cron and metrics.
+ */
+export const workerLayer = (setup: Setup) => {
+  const cluster = Fleet.cluster({ databaseUrl: setup.databaseUrl, runnerPort: setup.runnerPort, ...setup.timing })
+  const client = Layer.unwrap(
+    Effect.map(Effect.context<SqlClient.SqlClient>(), (sql) =>
+      BankClient.BankClient.layerNode(Layer.succeed(BankConfig.BankConfig, setup.bankSettings), {
+        budgetStore: PgBudgetStore.layer(PgBudgetStore.describeUrl(setup.databaseUrl)).pipe(
+          Layer.provide(Layer.succeedContext(sql))
+        )
+      })
+    )
+  )
+  const metrics =
+    setup.metricsPort === undefined
+      ? Layer.empty
+      : Metrics.layer(setup.metricsPort, setup.bankSettings.budget.dailyLimit)
+  return (setup.cron ? Sweep.cronLayer(setup.sweep) : Layer.empty).pipe(
+    Layer.provideMerge(Fleet.workflows),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Layer.succeed(Sweep.SweepSettings)(setup.sweep),
+        Layer.mergeAll(BankSources.balanceChecker(setup.psu), BankSources.orderSource(setup.psu)).pipe(
+          Layer.provide(client)
+        )
+      )
+    ),
+    Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerSql, metrics)),
+    Layer.provideMerge(cluster)
+  )
+}
+
+/**
+ * Waits until every check planned by the sweep of `day` is finished somewhere in the fleet, asking the database
+ * every `poll` (the count of pending checks is read on a small partial index: cheap enough four times a second).
+ */
+export const awaitDay = (day: string, poll: Duration.Input = "250 millis") =>
+  Effect.gen(function* () {
+    const checks = yield* Checks.Checks
+    while ((yield* checks.pending(day)) > 0) yield* Effect.sleep(poll)
+  })
+
 /** Runs `tppkit worker`. */
 export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   const databaseUrl = yield* databaseUrlOf(input.databaseUrl)
@@ -111,41 +175,22 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     ? parseConsents(input.consents.value)
     : Result.succeed([{ key: target.clientId }])
   if (Result.isFailure(consents)) return yield* Failure.usage(consents.failure)
-  const bankSettings = yield* settingsOf(target)
-  const sweep: Sweep.Settings = {
-    consents: consents.success,
-    daysBefore: input.daysBefore,
-    calendar: calendar.success.calendar,
-    timeZone: input.timeZone,
-    hour: input.hour
+  const setup: Setup = {
+    databaseUrl,
+    bankSettings: yield* settingsOf(target),
+    psu: Connection.psu(input),
+    sweep: {
+      consents: consents.success,
+      daysBefore: input.daysBefore,
+      calendar: calendar.success.calendar,
+      timeZone: input.timeZone,
+      hour: input.hour
+    },
+    timing: yield* timing,
+    runnerPort: input.runnerPort,
+    metricsPort: Option.getOrUndefined(input.metricsPort),
+    cron: !input.once
   }
-  const runnerTiming = yield* timing
-  const psu = Connection.psu(input)
-  const cluster = Fleet.cluster({ databaseUrl, runnerPort: input.runnerPort, ...runnerTiming })
-  // the shared budget in the fleet's database, over the runner's own pool
-  const client = Layer.unwrap(
-    Effect.map(Effect.context<SqlClient.SqlClient>(), (sql) =>
-      BankClient.BankClient.layerNode(Layer.succeed(BankConfig.BankConfig, bankSettings), {
-        budgetStore: PgBudgetStore.layer(PgBudgetStore.describeUrl(databaseUrl)).pipe(
-          Layer.provide(Layer.succeedContext(sql))
-        )
-      })
-    )
-  )
-  const metrics = Option.isSome(input.metricsPort)
-    ? Metrics.layer(input.metricsPort.value, bankSettings.budget.dailyLimit)
-    : Layer.empty
-  const worker = (input.once ? Layer.empty : Sweep.cronLayer(sweep)).pipe(
-    Layer.provideMerge(Fleet.workflows),
-    Layer.provideMerge(
-      Layer.mergeAll(
-        Layer.succeed(Sweep.SweepSettings)(sweep),
-        Layer.mergeAll(BankSources.balanceChecker(psu), BankSources.orderSource(psu)).pipe(Layer.provide(client))
-      )
-    ),
-    Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerSql, metrics)),
-    Layer.provideMerge(cluster)
-  )
   const program = Effect.gen(function* () {
     const first = Option.isSome(today) ? today.value : Sweep.dayIn(yield* Clock.currentTimeMillis, input.timeZone)
     if (!input.once && Option.isNone(today)) return yield* Effect.never
@@ -154,14 +199,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     const failed = summary.consents.filter((c) => c.failure !== undefined)
     for (const f of failed) yield* Output.errorLine(`tppkit: sweep of ${day}, consent ${f.consent}: ${f.failure}`)
     if (!input.once) return yield* Effect.never
-    const checks = yield* Checks.Checks
-    // the count of pending checks is read on a small partial index: cheap enough four times a second
-    for (;;) {
-      const pending = yield* checks.pending(day)
-      if (pending === 0) break
-      yield* Effect.sleep("250 millis")
-    }
-    const { checks: planned, APPR, DECL, failed: failedChecks, repeated } = yield* checks.summary(day)
+    yield* awaitDay(day)
+    const { checks: planned, APPR, DECL, failed: failedChecks, repeated } = yield* (yield* Checks.Checks).summary(day)
     yield* Output.line(JSON.stringify({ day, checks: planned, APPR, DECL, failed: failedChecks, repeated }))
     if (failed.length > 0) {
       return yield* Failure.failure(
@@ -170,31 +209,31 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     }
   })
   return yield* program.pipe(
-    Effect.provide(worker),
+    Effect.provide(workerLayer(setup)),
     // the cluster's warnings go to stderr as one logfmt line each (stdout is the worker's report); its info
     // logs (runner listening, shard moves) are left out
     Effect.provide(Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)])),
     Effect.provideService(References.MinimumLogLevel, "Warn"),
-    Effect.mapError((e) => (e._tag === "CliFailure" ? e : Failure.failure(`${what[e._tag]}: ${detailOf(e)}`, e)))
+    Effect.mapError(failureOf)
   )
 })
 
-/** One check as `tppkit worker status --format json` prints it. */
-export const checkJson = (r: Checks.Row) => ({
-  consent: r.consent,
-  orderId: r.orderId,
-  nominalDate: r.nominalDate,
-  executionDate: r.executionDate,
-  amount: r.amount,
-  currency: r.currency,
-  debtorIban: r.debtorIban,
-  outcome: r.outcome ?? null,
-  attempts: r.attempts,
-  checkedAt: r.checkedAt ?? null,
-  requestId: r.requestId ?? null,
-  responseId: r.responseId ?? null,
-  ...(r.error === undefined ? {} : { error: r.error })
-})
+/** The status in the fleet's database: every check (or those planned by the sweep of `day`) and the budget. */
+export const readStatus = (day: Option.Option<string>, limit: number) =>
+  Effect.gen(function* () {
+    const checks = yield* Checks.Checks
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* checks.list(Option.isSome(day) ? { sweepDay: day.value } : {})
+    const budget = yield* Option.isSome(day)
+      ? sql<{ consent_key: string; day: string; used: number }>`SELECT consent_key, day, used FROM tppkit_budget
+          WHERE day = ${day.value} ORDER BY day, consent_key`
+      : sql<{ consent_key: string; day: string; used: number }>`SELECT consent_key, day, used FROM tppkit_budget
+          ORDER BY day, consent_key`
+    return {
+      checks: rows,
+      budget: budget.map((b) => ({ consentKey: b.consent_key, day: b.day, used: Number(b.used), limit }))
+    } satisfies WorkerStatus.Status
+  })
 
 /** Runs `tppkit worker status`. */
 export const status = Effect.fn("tppkit.worker.status")(function* (input: StatusInput) {
@@ -204,18 +243,7 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
     Failure.configuration(`invalid environment: ${e.message}`, e)
   )
   const limit = tuning.budget?.dailyLimit ?? BankConfig.defaults.budget.dailyLimit
-  const dayText = Option.map(day, LocalDate.format)
-  const { rows, budget } = yield* Effect.gen(function* () {
-    const checks = yield* Checks.Checks
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* checks.list(Option.isSome(dayText) ? { sweepDay: dayText.value } : {})
-    const budget = yield* Option.isSome(dayText)
-      ? sql<{ consent_key: string; day: string; used: number }>`SELECT consent_key, day, used FROM tppkit_budget
-          WHERE day = ${dayText.value} ORDER BY day, consent_key`
-      : sql<{ consent_key: string; day: string; used: number }>`SELECT consent_key, day, used FROM tppkit_budget
-          ORDER BY day, consent_key`
-    return { rows, budget: budget.map((b) => ({ consent: b.consent_key, day: b.day, used: Number(b.used), limit })) }
-  }).pipe(
+  const current = yield* readStatus(Option.map(day, LocalDate.format), limit).pipe(
     Effect.provide(Checks.Checks.layerSql.pipe(Layer.provideMerge(Database.layer(databaseUrl, { maxConnections: 2 })))),
     Effect.catchTag("ChecksError", (e) => Effect.fail(Failure.failure(e.message, e))),
     Effect.catchTag("SqlError", (e) =>
@@ -227,53 +255,7 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
       )
     )
   )
-  if (input.format === "json") {
-    return yield* Output.line(JSON.stringify({ checks: rows.map(checkJson), budget }))
-  }
-  const lines = Render.table(
-    [
-      { header: "Execution" },
-      { header: "Order", flex: true },
-      { header: "Nominal" },
-      { header: "Amount", align: "right" },
-      { header: "Cur" },
-      { header: "Debtor IBAN", flex: true },
-      { header: "Outcome" },
-      { header: "Tries", align: "right" },
-      { header: "Checked at" }
-    ],
-    rows.map((r) => [
-      r.executionDate,
-      r.orderId,
-      r.nominalDate,
-      r.amount,
-      r.currency,
-      r.debtorIban,
-      r.outcome ?? "pending",
-      String(r.attempts),
-      r.checkedAt ?? ""
-    ]),
-    120
-  )
-  const budgetLines = Render.table(
-    [
-      { header: "Consent", flex: true },
-      { header: "Day" },
-      { header: "Used", align: "right" },
-      { header: "Limit", align: "right" }
-    ],
-    budget.map((b) => [b.consent, b.day, String(b.used), String(b.limit)])
-  )
-  const atRisk = rows.filter((r) => r.outcome === "DECL").length
-  const failed = rows.filter((r) => r.outcome === "failed").length
-  const pending = rows.filter((r) => r.outcome === undefined).length
   yield* Output.line(
-    [
-      ...lines,
-      `${rows.length} checks: ${atRisk} at risk (DECL), ${failed} failed, ${pending} pending`,
-      "",
-      "Daily budget of unattended listings:",
-      ...budgetLines
-    ].join("\n")
+    input.format === "json" ? JSON.stringify(WorkerStatus.json(current)) : WorkerStatus.table(current).join("\n")
   )
 })

@@ -1,0 +1,145 @@
+/**
+ * What `tppkit worker status` prints, as pure functions of the fleet's checks and budget rows: the JSON document
+ * (finished checks with exactly the documented keys, the budget per consent and day, the pending checks apart) and
+ * the table for people (with the reasons of failed checks). The demo prints the same table.
+ *
+ * @since 0.1.0
+ */
+import { Budget } from "@tppkit/http"
+import type { Checks } from "@tppkit/worker"
+import * as Render from "./Render.ts"
+
+/** One consent's budget on one day, as the fleet's database holds it. */
+export interface BudgetRow {
+  /** The budget key: environment, bank, client and consent (`Budget.consentKey`). */
+  readonly consentKey: string
+  readonly day: string
+  readonly used: number
+  readonly limit: number
+}
+
+/** What `tppkit worker status` shows: the checks (finished and pending) and the budget per consent and day. */
+export interface Status {
+  readonly checks: ReadonlyArray<Checks.Row>
+  readonly budget: ReadonlyArray<BudgetRow>
+}
+
+/** A finished check: a row with its outcome. */
+export type Finished = Checks.Row & { readonly outcome: Checks.Outcome }
+
+const isFinished = (r: Checks.Row): r is Finished => r.outcome !== undefined
+
+/**
+ * One finished check as `tppkit worker status --format json` prints it, with exactly the documented keys;
+ * `requestId` is null only when no request reached the bank.
+ */
+export const checkJson = (r: Finished) => ({
+  orderId: r.orderId,
+  nominalDate: r.nominalDate,
+  executionDate: r.executionDate,
+  amount: r.amount,
+  currency: r.currency,
+  debtorIban: r.debtorIban,
+  outcome: r.outcome,
+  attempts: r.attempts,
+  checkedAt: r.checkedAt ?? null,
+  requestId: r.requestId ?? null
+})
+
+/** A planned check without an outcome yet (waiting for its check day, or in flight), as the JSON lists it. */
+export const pendingJson = (r: Checks.Row) => ({
+  orderId: r.orderId,
+  nominalDate: r.nominalDate,
+  executionDate: r.executionDate,
+  amount: r.amount,
+  currency: r.currency,
+  debtorIban: r.debtorIban,
+  attempts: r.attempts
+})
+
+/** The consent of a budget key (the `--consents` key), or the whole key when it is not one of ours. */
+const consentOf = (key: string): string => Budget.parseConsentKey(key)?.consent ?? key
+
+/**
+ * `tppkit worker status --format json`: `checks` holds the finished checks only, each with exactly the keys
+ * `orderId`, `nominalDate`, `executionDate`, `amount`, `currency`, `debtorIban`, `outcome` (`APPR`, `DECL` or
+ * `failed`), `attempts`, `checkedAt`, `requestId`; `budget` one entry per consent and day; `pending` the
+ * checks planned but not finished yet.
+ */
+export const json = (status: Status) => ({
+  checks: status.checks.filter(isFinished).map(checkJson),
+  budget: status.budget.map((b) => ({ consent: consentOf(b.consentKey), day: b.day, used: b.used, limit: b.limit })),
+  pending: status.checks.filter((r) => !isFinished(r)).map(pendingJson)
+})
+
+/** A failure's description without the request identifiers at its end (they differ per request). */
+const reasonOf = (error: string | undefined): string => (error ?? "no description").replace(/ \[[^\]]*\]$/, "")
+
+/**
+ * `tppkit worker status --format table`: the checks (pending ones marked so), a count by outcome, the reasons
+ * of the failed checks with how many share each, and the budget per consent and day; `width` columns at most.
+ */
+export const table = (status: Status, width = 120): Array<string> => {
+  const rows = status.checks
+  const lines = Render.table(
+    [
+      { header: "Execution" },
+      { header: "Order", flex: true },
+      { header: "Nominal" },
+      { header: "Amount", align: "right" },
+      { header: "Cur" },
+      { header: "Debtor IBAN", flex: true },
+      { header: "Outcome" },
+      { header: "Tries", align: "right" },
+      { header: "Checked at" }
+    ],
+    rows.map((r) => [
+      r.executionDate,
+      r.orderId,
+      r.nominalDate,
+      r.amount,
+      r.currency,
+      r.debtorIban,
+      r.outcome ?? "pending",
+      String(r.attempts),
+      r.checkedAt ?? ""
+    ]),
+    width
+  )
+  const count = (o: Checks.Outcome | undefined) => rows.filter((r) => r.outcome === o).length
+  const reasons = new Map<string, number>()
+  for (const r of rows)
+    if (r.outcome === "failed") reasons.set(reasonOf(r.error), (reasons.get(reasonOf(r.error)) ?? 0) + 1)
+  const repeated = rows.filter((r) => r.attempts > 1).length
+  const budgetLines = Render.table(
+    [
+      { header: "Bank", flex: true },
+      { header: "Client", flex: true },
+      { header: "Consent", flex: true },
+      { header: "Day" },
+      { header: "Used", align: "right" },
+      { header: "Limit", align: "right" }
+    ],
+    status.budget.map((b) => {
+      const parts = Budget.parseConsentKey(b.consentKey)
+      return [
+        parts === undefined ? "?" : `${parts.baseUrl} (${parts.environment})`,
+        parts?.clientId ?? "?",
+        parts?.consent ?? b.consentKey,
+        b.day,
+        String(b.used),
+        String(b.limit)
+      ]
+    }),
+    width
+  )
+  return [
+    ...lines,
+    `${rows.length} checks: ${count("APPR")} APPR, ${count("DECL")} at risk (DECL), ${count("failed")} failed, ` +
+      `${count(undefined)} pending; ${repeated} sent more than once`,
+    ...[...reasons].map(([reason, n]) => Render.wrap(`${n} failed: ${reason}`, width, "  ", "    ").join("\n")),
+    "",
+    "Daily budget of unattended listings:",
+    ...(status.budget.length === 0 ? ["nothing spent"] : budgetLines)
+  ]
+}

@@ -1,0 +1,125 @@
+import { WorkerStatus } from "@tppkit/cli"
+import { Budget } from "@tppkit/http"
+import type { Checks } from "@tppkit/worker"
+import { describe, expect, it } from "vitest"
+
+const row = (orderId: string, outcome: Checks.Outcome | undefined, extra: Partial<Checks.Row> = {}): Checks.Row => ({
+  consent: "my-consent",
+  orderId,
+  nominalDate: "2026-11-02",
+  executionDate: "2026-11-02",
+  amount: "12.50",
+  currency: "EUR",
+  debtorIban: "SK2411000000002612345678",
+  sweepDay: "2026-11-02",
+  checkAt: 0,
+  outcome,
+  error: undefined,
+  attempts: outcome === undefined ? 0 : 1,
+  correlationIds: [],
+  checkedAt: outcome === undefined ? undefined : "2026-11-02T07:00:01Z",
+  requestId: outcome === undefined ? undefined : `req-${orderId}`,
+  responseId: outcome === undefined ? undefined : `resp-${orderId}`,
+  ...extra
+})
+
+const failure =
+  "balance check POST /piisp/api/v1/accounts/balanceCheck: 403 forbidden (SCA_REQUIRED: Forbidden) " +
+  "[Request-ID r1, Correlation-ID c1, Response-ID s1]"
+
+const status: WorkerStatus.Status = {
+  checks: [
+    row("SO-1", "APPR"),
+    row("SO-2", "DECL", { attempts: 2 }),
+    row("SO-3", "failed", { error: failure }),
+    row("SO-4", "failed", { error: failure.replace("r1", "r2"), requestId: undefined }),
+    row("SO-5", undefined)
+  ],
+  budget: [
+    {
+      consentKey: Budget.consentKey({
+        environment: "sandbox",
+        baseUrl: "http://127.0.0.1:8080",
+        clientId: "tpp",
+        consent: "my-consent"
+      }),
+      day: "2026-11-02",
+      used: 2,
+      limit: 4
+    },
+    { consentKey: "not-one-of-ours", day: "2026-11-02", used: 1, limit: 4 }
+  ]
+}
+
+describe("worker status --format json", () => {
+  it("lists finished checks with exactly the documented keys and an outcome, pending ones apart", () => {
+    const json = WorkerStatus.json(status)
+    expect(Object.keys(json)).toEqual(["checks", "budget", "pending"])
+    expect(json.checks.map((c) => c.orderId)).toEqual(["SO-1", "SO-2", "SO-3", "SO-4"])
+    for (const c of json.checks) {
+      expect(Object.keys(c)).toEqual([
+        "orderId",
+        "nominalDate",
+        "executionDate",
+        "amount",
+        "currency",
+        "debtorIban",
+        "outcome",
+        "attempts",
+        "checkedAt",
+        "requestId"
+      ])
+      expect(["APPR", "DECL", "failed"]).toContain(c.outcome)
+    }
+    expect(json.checks[1]).toMatchObject({ outcome: "DECL", attempts: 2, requestId: "req-SO-2" })
+    // a failed check keeps its Request-ID; one that never reached the bank has none
+    expect(json.checks[2]?.requestId).toBe("req-SO-3")
+    expect(json.checks[3]?.requestId).toBeNull()
+    expect(json.pending).toEqual([
+      {
+        orderId: "SO-5",
+        nominalDate: "2026-11-02",
+        executionDate: "2026-11-02",
+        amount: "12.50",
+        currency: "EUR",
+        debtorIban: "SK2411000000002612345678",
+        attempts: 0
+      }
+    ])
+  })
+
+  it("names each budget row by its consent (the whole key when it is not tppkit's)", () => {
+    expect(WorkerStatus.json(status).budget).toEqual([
+      { consent: "my-consent", day: "2026-11-02", used: 2, limit: 4 },
+      { consent: "not-one-of-ours", day: "2026-11-02", used: 1, limit: 4 }
+    ])
+  })
+
+  it("is the same document through JSON text (no undefined left out)", () => {
+    const json = WorkerStatus.json(status)
+    expect(JSON.parse(JSON.stringify(json))).toEqual(json)
+  })
+})
+
+describe("worker status --format table", () => {
+  const lines = WorkerStatus.table(status)
+
+  it("shows every check, pending ones marked, and counts them by outcome", () => {
+    expect(lines.some((l) => /SO-5 .* pending +0/.test(l))).toBe(true)
+    expect(lines).toContain("5 checks: 1 APPR, 1 at risk (DECL), 2 failed, 1 pending; 1 sent more than once")
+  })
+
+  it("groups the failures by reason, the request identifiers left out", () => {
+    const reasons = lines.filter((l) => l.includes("failed: balance check"))
+    expect(reasons).toEqual([
+      "  2 failed: balance check POST /piisp/api/v1/accounts/balanceCheck: 403 forbidden (SCA_REQUIRED: Forbidden)"
+    ])
+  })
+
+  it("shows the budget per bank, client and consent within the width", () => {
+    expect(
+      lines.some((l) => /^http:\/\/127\.0\.0\.1:8080 \(sandbox\) +tpp +my-consent +2026-11-02 +2 +4$/.test(l))
+    ).toBe(true)
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(120)
+  })
+})
