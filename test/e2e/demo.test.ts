@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parse } from "parse5"
@@ -37,7 +37,8 @@ describe("tppkit demo", { timeout: 90_000 }, () => {
       "5. Cash flow per month and currency",
       "6. Funds check: payments due",
       "7. Payments at risk, per account and order",
-      "8. Summary"
+      "8. Fleet worker on PostgreSQL (tppkit worker --today ",
+      "9. Summary"
     ]) {
       expect(out).toContain(`\n${heading}`)
     }
@@ -73,7 +74,8 @@ describe("tppkit demo", { timeout: 90_000 }, () => {
     expect(electronic.appr + electronic.decl).toBe(electronic.count)
     expect(electronic.none).toBe(0)
     expect(none).toEqual({ count: none.count, appr: 0, decl: 0, none: none.count })
-    expect(out).not.toContain("SCA_REQUIRED")
+    // (the interactive steps pass the SCA-style token; only the unattended fleet worker of step 8 has none)
+    expect(out.slice(0, out.indexOf("\n8. Fleet worker"))).not.toContain("SCA_REQUIRED")
     expect(flat).toContain(`${none.count} payments without an answer: 403 CONSENT_MISSING`)
     expect(flat).toContain(`${IBAN.none}: no consent: the bank refuses to answer`)
 
@@ -103,6 +105,35 @@ describe("tppkit demo", { timeout: 90_000 }, () => {
     )
     expect(flat).toMatch(/At risk: \d+ payments? on \d accounts?, the earliest \d{4}-\d\d-\d\d/)
 
+    // the fleet step: a worker on a temporary PostgreSQL swept today; the unattended worker gets an answer for the
+    // branch consent only (no customer token for the electronic one, no consent for the third account)
+    const fleet = out.slice(out.indexOf("\n8. Fleet worker"), out.indexOf("\n9. Summary"))
+    const fleetFlat = fleet.replace(/\n {5}(?=\S)/g, " ")
+    const planned = /durable funds check for each of the (\d+) payments due by \d{4}-\d\d-\d\d \(2 working days\)/.exec(
+      fleetFlat
+    )
+    expect(planned, "the fleet's checks").not.toBeNull()
+    const fleetBranch = fundsRow(fleet, IBAN.branch)
+    const fleetElectronic = fundsRow(fleet, IBAN.electronic)
+    const fleetNone = fundsRow(fleet, IBAN.none)
+    expect(fleetBranch.count).toBeGreaterThan(0)
+    expect(fleetBranch.appr + fleetBranch.decl).toBe(fleetBranch.count)
+    expect(fleetElectronic).toEqual({ count: fleetElectronic.count, appr: 0, decl: 0, none: fleetElectronic.count })
+    expect(fleetNone).toEqual({ count: fleetNone.count, appr: 0, decl: 0, none: fleetNone.count })
+    expect(fleetBranch.count + fleetElectronic.count + fleetNone.count).toBe(Number(planned![1]))
+    expect(fleetFlat).toContain(
+      `${IBAN.electronic}: ${fleetElectronic.count} payments without an answer: 403 SCA_REQUIRED`
+    )
+    expect(fleetFlat).toContain(`${IBAN.none}: ${fleetNone.count} payments without an answer: 403 CONSENT_MISSING`)
+    expect(fleetFlat).toContain("shared by the fleet: 2 of 4 used")
+    expect(fleetFlat).toMatch(/PostgreSQL was up \d+\.\d s after the demo began/)
+    expect(flat).toMatch(
+      new RegExp(
+        `Fleet worker: ${planned![1]} payments due by \\d{4}-\\d\\d-\\d\\d checked once each \\(${fleetBranch.appr} APPR, ` +
+          `${fleetBranch.decl} DECL, ${fleetElectronic.count + fleetNone.count} without an answer\\), 2 of 4 listing calls spent\\.`
+      )
+    )
+
     for (const line of out.split("\n")) expect(line.length).toBeLessThanOrEqual(80)
   })
 
@@ -110,8 +141,11 @@ describe("tppkit demo", { timeout: 90_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), "tppkit-demo-html-"))
     try {
       const file = join(dir, "cashflow.html")
-      const run = await tppkit(["demo", "--html", file], { timeoutMs: 60_000 })
+      const run = await tppkit(["demo", "--html", file, "--skip-fleet"], { timeoutMs: 60_000 })
       expect(run.code).toBe(0)
+      // --skip-fleet leaves the fleet step out (no PostgreSQL): the summary is step 8
+      expect(run.stdout).not.toContain("Fleet worker")
+      expect(run.stdout).toContain("\n8. Summary")
       expect(run.stdout).toContain(`Cash-flow picture written to ${file}.`)
       expect(run.stdout).toContain("calendar auto: TARGET for EUR, Czech banking days for CZK")
       const html = readFileSync(file, "utf8")
@@ -126,4 +160,61 @@ describe("tppkit demo", { timeout: 90_000 }, () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it("says why the fleet step is left out when PostgreSQL cannot start, and goes on", async () => {
+    const run = await tppkit(["demo"], { env: { TMPDIR: "/nonexistent/tppkit-demo" }, timeoutMs: 60_000 })
+    expect(run.code).toBe(0)
+    expect(run.stderr).toBe("")
+    const flat = run.stdout.replace(/\n {5}(?=\S)/g, " ")
+    expect(flat).toContain("8. Fleet worker on PostgreSQL")
+    expect(flat).toMatch(/^ {3}Left out: PostgreSQL could not start: cannot make a data directory: /m)
+    expect(flat).toContain("\n9. Summary")
+    expect(flat).toMatch(/Fleet worker: left out \(PostgreSQL could not start: /)
+  })
+
+  // Interrupted while its PostgreSQL starts, or once it runs: the server is stopped and its directory removed
+  // (TMPDIR points the demo's temporary files at a directory of the test's own, which must end up empty).
+  for (const when of ["while PostgreSQL starts", "once PostgreSQL runs"] as const) {
+    it(`on SIGINT ${when}, leaves no server and no files behind`, async () => {
+      const tmp = mkdtempSync(join(tmpdir(), "tppkit-demo-int-"))
+      try {
+        let pid = 0
+        const running = tppkit(["demo"], {
+          env: { TMPDIR: tmp },
+          timeoutMs: 60_000,
+          onSpawn: (p) => {
+            pid = p
+          }
+        })
+        const ready = () => {
+          const dir = readdirSync(tmp).find((f) => f.startsWith("tppkit-pg-"))
+          if (dir === undefined) return false
+          return when === "while PostgreSQL starts" || existsSync(join(tmp, dir, "data", "postmaster.pid"))
+        }
+        const deadline = Date.now() + 40_000
+        while (!ready() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+        expect(ready(), "the demo's PostgreSQL directory").toBe(true)
+        process.kill(pid, "SIGINT")
+        const run = await running
+        expect(run.timedOut).toBe(false)
+        expect(readdirSync(tmp)).toEqual([])
+        expect(processesMentioning(tmp)).toEqual([])
+      } finally {
+        rmSync(tmp, { recursive: true, force: true })
+      }
+    })
+  }
 })
+
+/** The processes whose command line mentions `text` (a PostgreSQL server names its data directory). */
+const processesMentioning = (text: string): Array<string> =>
+  readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .flatMap((p) => {
+      try {
+        const cmd = readFileSync(`/proc/${p}/cmdline`, "utf8").replaceAll("\0", " ")
+        return cmd.includes(text) ? [`${p}: ${cmd}`] : []
+      } catch {
+        return [] // gone meanwhile
+      }
+    })

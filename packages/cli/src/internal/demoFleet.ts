@@ -1,0 +1,86 @@
+/**
+ * The demo's fleet step, loaded only when the demo runs it (it pulls in the cluster, the workflow engine and the
+ * PostgreSQL driver): one `tppkit worker --once` as code, on the demo's temporary PostgreSQL and mock bank.
+ */
+import { Calendar, LocalDate } from "@tppkit/core"
+import { BankConfig } from "@tppkit/http"
+import type { Sandbox } from "@tppkit/sandbox"
+import { FundsCheck } from "@tppkit/schedule"
+import { Sweep } from "@tppkit/worker"
+import { Effect, Option, type Redacted, References, Result } from "effect"
+import * as Connection from "../Connection.ts"
+import * as Failure from "../Failure.ts"
+import type * as WorkerStatus from "../WorkerStatus.ts"
+import { optionsOf } from "./client.ts"
+import * as Worker from "./worker.ts"
+
+/** The worker's settings in the demo: the defaults of `tppkit worker`, the sweep's consent the demo's client. */
+export const sweepSettings = (clientId: string): Sweep.Settings => ({
+  consents: [{ key: clientId }],
+  daysBefore: 2,
+  calendar: Calendar.target,
+  timeZone: "Europe/Bratislava",
+  hour: 8
+})
+
+/** What the worker did: the sweep's summary and the status of the fleet's database afterwards. */
+export interface Outcome {
+  readonly summary: Sweep.Summary
+  readonly status: WorkerStatus.Status
+  /** The last day whose payments the sweep planned checks for: `daysBefore` working days after today. */
+  readonly horizon: LocalDate.LocalDate
+  readonly daysBefore: number
+}
+
+/**
+ * Runs one worker as `tppkit worker --today <today> --once` would: joins a cluster of one runner on the database,
+ * sweeps the day (one unattended listing of the client's standing orders, within the shared budget), waits until
+ * the durable check of every payment due is finished, reads the status and hands it to `report` right away; then
+ * the runner leaves the cluster (a second or two: it hands its shards off), and the effect ends. The cluster's
+ * logs are dropped.
+ */
+export const sweep = (
+  databaseUrl: Redacted.Redacted<string>,
+  bank: Sandbox.SandboxInfo["Service"],
+  today: LocalDate.LocalDate,
+  report: (outcome: Outcome) => Effect.Effect<void>
+): Effect.Effect<void, Failure.CliFailure> =>
+  Effect.gen(function* () {
+    const settings = BankConfig.load(
+      optionsOf({
+        environment: bank.environment,
+        baseUrl: bank.baseUrl,
+        clientId: bank.clientId,
+        clientSecret: bank.clientSecret
+      })
+    )
+    if (Result.isFailure(settings)) return yield* Failure.configuration(settings.failure.message, settings.failure)
+    const sweep = sweepSettings(bank.clientId)
+    const day = LocalDate.format(today)
+    const setup: Worker.Setup = {
+      databaseUrl,
+      bankSettings: settings.success,
+      psu: Connection.defaultPsu,
+      sweep,
+      // one runner that polls often: the demo waits for it
+      timing: { pollInterval: "100 millis" },
+      runnerPort: 0,
+      cron: false
+    }
+    return yield* Effect.gen(function* () {
+      const summary = yield* Sweep.sweepNow(day)
+      yield* Worker.awaitDay(day, "50 millis")
+      const status = yield* Worker.readStatus(Option.none(), settings.success.budget.dailyLimit)
+      yield* report({
+        summary,
+        status,
+        horizon: FundsCheck.horizon(today, sweep.daysBefore, sweep.calendar),
+        daysBefore: sweep.daysBefore
+      })
+    }).pipe(
+      // a fresh memo map: the demo's own client layers (its in-memory budget above all) must not be reused here
+      Effect.provide(Worker.workerLayer(setup), { local: true }),
+      Effect.provideService(References.MinimumLogLevel, "None"),
+      Effect.mapError(Worker.failureOf)
+    )
+  })
