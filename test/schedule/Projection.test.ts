@@ -331,6 +331,42 @@ describe("Projection: properties", () => {
       { numRuns: 200 }
     )
   })
+  it("the lazy merge follows the rules for many daily orders over long windows, on any calendar", () => {
+    // DAI7 and DAIL orders move through the merge's runs (every day, every working day), the others through its
+    // queue: long windows, many orders joining and leaving, calendars with extra holidays
+    const calendarArb = fc.oneof(
+      fc.constantFrom(Calendar.target, Calendar.weekends),
+      fc
+        .array(dayArb("2023-12-01", "2027-12-31"), { maxLength: 30 })
+        .map((days) => Calendar.withHolidays(Calendar.target, days))
+    )
+    const longWindow = fc
+      .tuple(dayArb("2023-06-01", "2026-12-31"), fc.integer({ min: 0, max: 900 }))
+      .map(([from, len]) => ({ from, to: LocalDate.addDays(from, len) }))
+    const mostlyDaily = fc.array(
+      fc.tuple(orderArb, fc.constantFrom("DAIL", "DAI7", "DAIL", "DAI7", "WEEK", "MNTH" as const)).map(([o, f]) => ({
+        ...o,
+        frequency: f
+      })),
+      { maxLength: 40 }
+    )
+    fc.assert(
+      fc.property(
+        mostlyDaily,
+        longWindow,
+        calendarArb,
+        fc.constantFrom("following", "preceding", "none" as const),
+        (orders, w, calendar, convention) => {
+          const options = { calendar, convention }
+          const expected = reference(orders, w, options).map(keyOf)
+          expect([...Projection.lazy(orders, w, options).payments].map(keyOf)).toEqual(expected)
+          const days = [...Projection.batches(orders, w, options).batches]
+          for (const day of days) expect(day.length).toBeGreaterThan(0)
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
   it("CashFlow.totals of a projection equal exact sums payment by payment, for any amounts and period", () => {
     // whole cents, more decimals or huge values
     const amountArb = fc.oneof(

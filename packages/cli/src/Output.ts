@@ -104,6 +104,14 @@ export const stderrStyle: Effect.Effect<Style.Style, never, Stdio.Stdio> = Effec
   return Style.of(process.env, yield* stdio.stderrIsTerminal)
 })
 
+/** Stdin as a stream of UTF-8 text pieces, as they arrive. */
+export const stdinText: Stream.Stream<string, string, Stdio.Stdio> = Stream.unwrap(
+  Effect.gen(function* () {
+    const stdio = yield* Stdio.Stdio
+    return stdio.stdin.pipe(Stream.decodeText())
+  })
+).pipe(Stream.mapError((e) => `cannot read standard input: ${e.message}`))
+
 /** Reads all of stdin as UTF-8 text. */
 export const readStdin: Effect.Effect<string, string, Stdio.Stdio> = Effect.gen(function* () {
   const stdio = yield* Stdio.Stdio

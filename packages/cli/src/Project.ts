@@ -9,6 +9,7 @@ import { BusinessDayConvention, Calendar, LocalDate, Money, StandingOrder } from
 import { Holidays, type Payment, Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
 import * as Calendars from "./Calendars.ts"
+import * as OrdersText from "./internal/ordersText.ts"
 import type * as Render from "./Render.ts"
 
 /** The projection settings after validation. */
@@ -101,45 +102,112 @@ export interface Decoded {
   readonly skipped: ReadonlyArray<Render.SkippedRow>
 }
 
+const NOT_ORDERS_FILE =
+  "not an orders file: expected a JSON array of standing orders or an object with a standingOrders array"
+
+/** Records decoded together: the reader hands them over in batches of this many. */
+const BATCH = 1024
+
 /**
- * Decodes the text of a standing-order list response body (docs/bank-interface.md, "Standing-order list") or of a bare
- * array of standing orders; fails only when the text is not JSON or not such a body at all (neither an array nor an
- * object with `standingOrders`).
+ * An orders file decoded while it is read: `push` its text piece by piece (cut anywhere), then `end`. Memory
+ * holds the decoded orders and one piece of text, never the whole file or its parsed JSON.
  */
-export const decodeOrders = (text: string): Result.Result<Decoded, string> => {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (e) {
-    return Result.fail(`not valid JSON: ${e instanceof Error ? e.message : String(e)}`)
-  }
-  if (!Array.isArray(json) && !(typeof json === "object" && json !== null && "standingOrders" in json)) {
-    return Result.fail(
-      "not an orders file: expected a JSON array of standing orders or an object with a standingOrders array"
-    )
-  }
-  const decoded = Array.isArray(json) ? StandingOrder.decodeOrdersLenient(json) : StandingOrder.decodeListLenient(json)
-  return Result.map(decoded, (d) => {
-    // The report carries amounts with exactly two decimals, as the bank's [9.2] format does; an amount with more
-    // decimals cannot be shown without rounding, so its order is skipped with the reason instead.
-    const orders: Array<StandingOrder.StandingOrder> = []
-    const skipped: Array<Render.SkippedRow> = d.errors.map((e) => ({
-      orderId: e.orderId,
-      reason: `record ${e.index}${e.path.length > 0 ? ` at ${e.path}` : ""}: ${e.message}`
-    }))
-    for (const order of d.orders) {
-      const decimals = Money.fractionDigits(order.instructedAmount.value)
-      if (decimals > 2) {
-        skipped.push({
-          orderId: order.orderId,
-          reason: `instructedAmount.value ${Money.toPlainString(order.instructedAmount.value)} has ${decimals} decimals; the format allows 2, and the report does not round`
-        })
-      } else {
-        orders.push(order)
+export interface OrdersDecoder {
+  /** Reads the next piece of the text; `false` once the text is known not to be JSON (the rest need not be read). */
+  readonly push: (piece: string) => boolean
+  /** The decoded orders, or why the text is not an orders file (see {@link decodeOrders}). */
+  readonly end: () => Result.Result<Decoded, string>
+}
+
+/**
+ * A decoder of an orders file read piece by piece, with the outcome of {@link decodeOrders} on the whole text:
+ * each record is decoded as soon as it is complete (in batches), a malformed one is skipped with its reason.
+ */
+export const ordersDecoder = (): OrdersDecoder => {
+  let pending: Array<unknown> = []
+  let first = 0
+  let orders: Array<StandingOrder.StandingOrder> = []
+  let errors: Array<Render.SkippedRow> = []
+  let tooPrecise: Array<Render.SkippedRow> = []
+  const flush = () => {
+    if (pending.length === 0) return
+    const decoded = StandingOrder.decodeOrdersLenient(pending)
+    if (Result.isSuccess(decoded)) {
+      for (const e of decoded.success.errors) errors.push(recordError({ ...e, index: first + e.index }))
+      for (const order of decoded.success.orders) {
+        const reason = precisionProblem(order)
+        if (reason === undefined) orders.push(order)
+        else tooPrecise.push({ orderId: order.orderId, reason })
       }
     }
-    return { orders, skipped }
+    first += pending.length
+    pending = []
+  }
+  const reader = new OrdersText.Reader({
+    record: (value) => {
+      pending.push(value)
+      if (pending.length >= BATCH) flush()
+    },
+    restart: () => {
+      pending = []
+      first = 0
+      orders = []
+      errors = []
+      tooPrecise = []
+    }
   })
+  return {
+    push: (piece) => {
+      reader.push(piece)
+      return reader.error === undefined
+    },
+    end: () => {
+      const outcome = reader.end()
+      if ("error" in outcome) return Result.fail(outcome.error)
+      const shape = outcome.shape
+      if (shape._tag === "Other" || (shape._tag === "Object" && shape.standingOrders === "absent")) {
+        return Result.fail(NOT_ORDERS_FILE)
+      }
+      if (shape._tag === "Object" && shape.standingOrders === "other") {
+        return Result.fail("standingOrders must be a JSON array")
+      }
+      flush()
+      // a malformed pageCount is reported first, as the standing-order list decoder reports it
+      const page =
+        shape._tag === "Object" && shape.pageCount !== undefined
+          ? StandingOrder.decodeListLenient({ pageCount: shape.pageCount, standingOrders: [] })
+          : undefined
+      const pageErrors = page !== undefined && Result.isSuccess(page) ? page.success.errors.map(recordError) : []
+      return Result.succeed({ orders, skipped: [...pageErrors, ...errors, ...tooPrecise] })
+    }
+  }
+}
+
+const recordError = (e: StandingOrder.RecordError): Render.SkippedRow => ({
+  orderId: e.orderId,
+  reason: `record ${e.index}${e.path.length > 0 ? ` at ${e.path}` : ""}: ${e.message}`
+})
+
+/**
+ * Why an order cannot be reported: the report carries amounts with exactly two decimals, as the bank's [9.2]
+ * format does; an amount with more decimals cannot be shown without rounding, so its order is skipped instead.
+ */
+const precisionProblem = (order: StandingOrder.StandingOrder): string | undefined => {
+  const decimals = Money.fractionDigits(order.instructedAmount.value)
+  return decimals > 2
+    ? `instructedAmount.value ${Money.toPlainString(order.instructedAmount.value)} has ${decimals} decimals; the format allows 2, and the report does not round`
+    : undefined
+}
+
+/**
+ * Decodes the text of a standing-order list response body (docs/bank-interface.md, "Standing-order list") or of a
+ * bare array of standing orders; fails only when the text is not JSON or not such a body at all (neither an array
+ * nor an object with `standingOrders`). The same as {@link ordersDecoder} given the whole text at once.
+ */
+export const decodeOrders = (text: string): Result.Result<Decoded, string> => {
+  const decoder = ordersDecoder()
+  decoder.push(text)
+  return decoder.end()
 }
 
 /** A projection report whose payments are the schedule's payments (with their occurrence numbers). */

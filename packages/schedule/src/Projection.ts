@@ -69,7 +69,7 @@ export const batches = (
   options?: Options
 ): { readonly batches: IterableIterator<Array<Payment.Payment>>; readonly skipped: Array<Skipped> } => {
   const plans = Plans.plan(orders, window, options)
-  return { batches: Merge.batches(plans, window), skipped: plans.skipped }
+  return { batches: Merge.batches(plans, window, options), skipped: plans.skipped }
 }
 
 /**
@@ -82,7 +82,7 @@ export const lazy = (
   options?: Options
 ): { readonly payments: IterableIterator<Payment.Payment>; readonly skipped: Array<Skipped> } => {
   const plans = Plans.plan(orders, window, options)
-  return { payments: flatten(Merge.batches(plans, window)), skipped: plans.skipped }
+  return { payments: flatten(Merge.batches(plans, window, options)), skipped: plans.skipped }
 }
 
 /**

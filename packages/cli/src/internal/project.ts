@@ -2,7 +2,7 @@
  * The work behind `tppkit project`, loaded only when the command runs (it pulls in the schedule package and the
  * holiday library): read the orders, validate the settings, project, print in the chosen format.
  */
-import { Effect, type Option, Result, Stdio } from "effect"
+import { Effect, type FileSystem, type Option, Result, Stdio, Stream } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
@@ -21,10 +21,35 @@ export interface Input {
   readonly format: Render.ProjectionFormat
 }
 
+/**
+ * The orders file (or stdin) decoded while it is read, piece by piece (`Project.ordersDecoder`): memory holds the
+ * decoded orders, never the whole text or its parsed JSON; reading stops at the first piece that is not JSON.
+ */
 const readOrders = (file: string) =>
-  file === "-"
-    ? Output.readStdin.pipe(Effect.mapError(Failure.failure))
-    : Files.readText("orders file", file, Failure.failure)
+  Effect.suspend(() => {
+    const decoder = Project.ordersDecoder()
+    const pieces: Stream.Stream<string, Failure.CliFailure, FileSystem.FileSystem | Stdio.Stdio> =
+      file === "-"
+        ? Output.stdinText.pipe(Stream.mapError(Failure.failure))
+        : Files.streamText("orders file", file, Failure.failure)
+    return Stream.runForEachWhile(pieces, (piece) => Effect.sync(() => decoder.push(piece))).pipe(
+      Effect.map(() => decoder.end())
+    )
+  })
+
+/**
+ * Decodes the orders and plans their projection; only the report (plans, not orders) outlives this function, so
+ * that the decoded orders can be collected while the payments are written.
+ */
+const projectOrders = (input: Input, settings: Project.Settings) =>
+  Effect.flatMap(readOrders(input.orders), (decoded) =>
+    Result.isFailure(decoded)
+      ? Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
+      : Effect.succeed({
+          report: Project.report(decoded.success, settings),
+          orderCount: decoded.success.orders.length
+        })
+  )
 
 const warnSkipped = (skipped: ReadonlyArray<Render.SkippedRow>) =>
   Effect.forEach(skipped, (s) => Output.errorLine(`tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`), {
@@ -41,15 +66,9 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
     convention: input.convention
   })
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
-  const text = yield* readOrders(input.orders)
-  const decoded = Project.decodeOrders(text)
-  if (Result.isFailure(decoded)) {
-    return yield* Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
-  }
-  const projected = Project.report(decoded.success, settings.success)
+  const { report: projected, orderCount } = yield* projectOrders(input, settings.success)
   // a live line on a terminal's stderr: orders, then the payments rendered so far
   const progress = yield* Output.progressLine
-  const orderCount = decoded.success.orders.length
   let count = 0
   const counted = function* () {
     for (const p of projected.payments) {

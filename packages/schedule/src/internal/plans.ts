@@ -47,6 +47,8 @@ export interface Plans {
   readonly starts: Int32Array
   readonly templates: Array<Template>
   readonly ranks: Int32Array
+  /** 1 for the orders paying on every working day of their calendar (DAIL), else 0. */
+  readonly workingDaily: Uint8Array
   /** Whether some orders share an orderId (their payments of one day are then ordered by nominal date). */
   readonly sharedIds: boolean
   /** The orders that cannot be projected, in input order. */
@@ -203,6 +205,7 @@ export const plan = (orders: Iterable<Order>, window: Window, options: Occurrenc
   const starts: Array<number> = []
   const templates: Array<Template> = []
   const ranks: Array<number> = []
+  const workingDaily: Array<number> = []
   const skipped: Array<{ at: number; skipped: Skipped }> = []
   let sharedIds = false
   let lastId: string | undefined
@@ -225,6 +228,7 @@ export const plan = (orders: Iterable<Order>, window: Window, options: Occurrenc
     lastId = id
     const next = order.nextDate
     plans.push(r.success)
+    workingDaily.push(order.frequency === "DAIL" ? 1 : 0)
     starts.push(next !== undefined && next > window.from ? next : window.from)
     const value = order.instructedAmount.value
     templates.push({
@@ -242,6 +246,7 @@ export const plan = (orders: Iterable<Order>, window: Window, options: Occurrenc
     starts: Int32Array.from(starts),
     templates,
     ranks: Int32Array.from(ranks),
+    workingDaily: Uint8Array.from(workingDaily),
     sharedIds,
     skipped: skipped.map((s) => s.skipped)
   }
