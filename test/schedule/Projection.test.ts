@@ -331,6 +331,31 @@ describe("Projection: properties", () => {
       { numRuns: 200 }
     )
   })
+  it("a day of many thousand payments reaches lazy and Stream readers in pieces, in the array's order", async () => {
+    // 9,000 orders, a third of them sharing orderIds: pieces end between orderIds, never inside one day's group
+    const frequencies = ["DAI7", "DAIL", "WEEK", "MNTH"] as const
+    const orders = Array.from({ length: 9000 }, (_, i) =>
+      order(`SO-${String(i % 3 === 0 ? i % 300 : i).padStart(5, "0")}`, {
+        frequency: frequencies[i % 4]!,
+        startDate: d(i % 5 === 0 ? "2026-01-05" : "2025-12-29"),
+        ...(i % 7 === 0 ? { nextDate: d("2026-01-08") } : {})
+      })
+    )
+    const w = { from: d("2026-01-01"), to: d("2026-01-20") }
+    const options = { calendar: Calendar.target, convention: "following" } as const
+    const array = Projection.project(orders, w, options).payments.map(keyOf)
+    expect([...Projection.lazy(orders, w, options).payments].map(keyOf)).toEqual(array)
+    const chunks = await Effect.runPromise(Stream.runCollect(Stream.chunks(Projection.stream(orders, w, options))))
+    expect(chunks.flat().map(keyOf)).toEqual(array)
+    expect(chunks.length).toBeGreaterThan(w.to - w.from + 1)
+    for (const chunk of chunks) {
+      expect(new Set(chunk.map((p) => p.executionDate)).size).toBe(1)
+      expect(chunk.length).toBeLessThan(4096 + 100)
+    }
+    const days = [...Projection.batches(orders, w, options).batches]
+    expect(days.flat().map(keyOf)).toEqual(array)
+    expect(new Set(days.map((day) => day[0]!.executionDate)).size).toBe(days.length)
+  })
   it("the lazy merge follows the rules for many daily orders over long windows, on any calendar", () => {
     // DAI7 and DAIL orders move through the merge's runs (every day, every working day), the others through its
     // queue: long windows, many orders joining and leaving, calendars with extra holidays

@@ -96,9 +96,16 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
     }
   })
 
+/**
+ * A standing order as `tppkit project` keeps it: the fields the projection reads (schedule, amount, the two
+ * accounts and the creditor's name) of a decoded `StandingOrder`. Orders of one debtor share one `debtor` object,
+ * orders of one creditor one `creditor` object, so that a million orders of a few accounts hold a few copies.
+ */
+export interface Order extends Projection.ProjectableOrder {}
+
 /** Standing orders decoded from a file, with the records that could not be decoded. */
 export interface Decoded {
-  readonly orders: ReadonlyArray<StandingOrder.StandingOrder>
+  readonly orders: ReadonlyArray<Order>
   readonly skipped: ReadonlyArray<Render.SkippedRow>
 }
 
@@ -121,14 +128,16 @@ export interface OrdersDecoder {
 
 /**
  * A decoder of an orders file read piece by piece, with the outcome of {@link decodeOrders} on the whole text:
- * each record is decoded as soon as it is complete (in batches), a malformed one is skipped with its reason.
+ * each record is decoded as soon as it is complete (in batches of a thousand), a malformed one is skipped with its
+ * reason, and a good one is kept as an {@link Order}.
  */
 export const ordersDecoder = (): OrdersDecoder => {
   let pending: Array<unknown> = []
   let first = 0
-  let orders: Array<StandingOrder.StandingOrder> = []
+  let orders: Array<Order> = []
   let errors: Array<Render.SkippedRow> = []
   let tooPrecise: Array<Render.SkippedRow> = []
+  const keep = keeper()
   const flush = () => {
     if (pending.length === 0) return
     const decoded = StandingOrder.decodeOrdersLenient(pending)
@@ -136,7 +145,7 @@ export const ordersDecoder = (): OrdersDecoder => {
       for (const e of decoded.success.errors) errors.push(recordError({ ...e, index: first + e.index }))
       for (const order of decoded.success.orders) {
         const reason = precisionProblem(order)
-        if (reason === undefined) orders.push(order)
+        if (reason === undefined) orders.push(keep(order))
         else tooPrecise.push({ orderId: order.orderId, reason })
       }
     }
@@ -197,6 +206,46 @@ const precisionProblem = (order: StandingOrder.StandingOrder): string | undefine
   return decimals > 2
     ? `instructedAmount.value ${Money.toPlainString(order.instructedAmount.value)} has ${decimals} decimals; the format allows 2, and the report does not round`
     : undefined
+}
+
+/** The {@link Order} of each decoded standing order, with equal debtors, creditors and currencies shared. */
+const keeper = (): ((order: StandingOrder.StandingOrder) => Order) => {
+  const debtors = new Map<string, Order["debtor"]>()
+  const creditors = new Map<string, Map<string | undefined, Order["creditor"]>>()
+  const currencies = new Map<string, string>()
+  return (order) => {
+    const { debtor, creditor, instructedAmount } = order
+    let sharedDebtor = debtors.get(debtor.iban)
+    if (sharedDebtor === undefined) {
+      sharedDebtor = { iban: debtor.iban }
+      debtors.set(debtor.iban, sharedDebtor)
+    }
+    let byName = creditors.get(creditor.iban)
+    if (byName === undefined) {
+      byName = new Map()
+      creditors.set(creditor.iban, byName)
+    }
+    let sharedCreditor = byName.get(creditor.name)
+    if (sharedCreditor === undefined) {
+      sharedCreditor = { iban: creditor.iban, name: creditor.name }
+      byName.set(creditor.name, sharedCreditor)
+    }
+    let currency = currencies.get(instructedAmount.currency)
+    if (currency === undefined) {
+      currency = instructedAmount.currency
+      currencies.set(currency, currency)
+    }
+    return {
+      orderId: order.orderId,
+      frequency: order.frequency,
+      startDate: order.startDate,
+      nextDate: order.nextDate,
+      endDate: order.endDate,
+      instructedAmount: { value: instructedAmount.value, currency },
+      debtor: sharedDebtor,
+      creditor: sharedCreditor
+    }
+  }
 }
 
 /**

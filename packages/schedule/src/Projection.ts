@@ -51,6 +51,12 @@ export const project = (orders: Iterable<ProjectableOrder>, window: Window, opti
   return { payments, skipped: plans.skipped }
 }
 
+/**
+ * About how many payments {@link lazy} and {@link stream} compute ahead of their reader: a day with more is
+ * handed on in pieces, so that a reader holds a few thousand payments at a time, however many orders pay that day.
+ */
+const SLICE = 4096
+
 /** Flattens day batches into single payments. */
 function* flatten(batches: Iterator<Array<Payment.Payment>>): Generator<Payment.Payment> {
   for (let b = batches.next(); b.done !== true; b = batches.next()) {
@@ -82,13 +88,14 @@ export const lazy = (
   options?: Options
 ): { readonly payments: IterableIterator<Payment.Payment>; readonly skipped: Array<Skipped> } => {
   const plans = Plans.plan(orders, window, options)
-  return { payments: flatten(Merge.batches(plans, window, options)), skipped: plans.skipped }
+  return { payments: flatten(Merge.batches(plans, window, options, SLICE)), skipped: plans.skipped }
 }
 
 /**
  * The projection's payments as a Stream, in the order of {@link project}, computed lazily as the stream is
- * pulled, one chunk per execution date (memory grows with the number of orders). Orders that cannot be
- * projected are left out; get their reasons from {@link skipped} or {@link batches}.
+ * pulled, in chunks of one execution date each (a day of more than a few thousand payments in several chunks),
+ * so that memory grows with the number of orders, not of payments. Orders that cannot be projected are left out;
+ * get their reasons from {@link skipped} or {@link batches}.
  */
 export const stream = (
   orders: Iterable<ProjectableOrder>,
@@ -97,7 +104,7 @@ export const stream = (
 ): Stream.Stream<Payment.Payment> =>
   Stream.fromPull(
     Effect.sync(() => {
-      const it = batches(orders, window, options).batches
+      const it = Merge.batches(Plans.plan(orders, window, options), window, options, SLICE)
       return Effect.suspend(() => {
         const next = it.next()
         return next.done === true ? Cause.done() : Effect.succeed(next.value as Arr.NonEmptyArray<Payment.Payment>)

@@ -106,14 +106,17 @@ class Runs {
 }
 
 /**
- * The payments of the planned orders day by day (each batch non-empty, in projection order). Orders paying every
- * day (DAI7) or every working day (DAIL) move through {@link Runs}; the others wait in the bucket of their next
+ * The payments of the planned orders in projection order, in non-empty batches of one execution day each: a
+ * whole day per batch, or, with `limit`, batches of about `limit` payments that end between two orderIds (so
+ * that a consumer reading payment by payment holds few of them and they die young). Orders paying every day
+ * (DAI7) or every working day (DAIL) move through {@link Runs}; the others wait in the bucket of their next
  * execution day, the days with a bucket in a min-heap.
  */
 export function* batches(
   plans: Plans.Plans,
   window: Plans.Window,
-  options: Occurrence.Options | undefined
+  options: Occurrence.Options | undefined,
+  limit: number = Number.POSITIVE_INFINITY
 ): Generator<Array<Payment.Payment>> {
   const to = window.to
   const m = plans.plans.length
@@ -228,8 +231,8 @@ export function* batches(
       due = merged
       merged = swap
     }
-    const out: Array<Payment.Payment> = []
-    const owners: Array<number> = [] // the planned-order index of each payment, when orders share orderIds
+    let out: Array<Payment.Payment> = []
+    let owners: Array<number> = [] // the planned-order index of each payment, when orders share orderIds
     for (let x = 0; x < n; x++) {
       const i = due[x]!
       const t = templates[i]!
@@ -237,43 +240,51 @@ export function* batches(
       if (how === DAILY) {
         out.push(Plans.payment(t, headK[i]! + day, day, day))
         if (plans.sharedIds) owners.push(i)
-        continue
-      }
-      if (how === WORKING) {
+      } else if (how === WORKING) {
         out.push(Plans.payment(t, headK[i]! + workingAt, day, day))
         if (plans.sharedIds) owners.push(i)
-        continue
-      }
-      const plan = plans.plans[i]!
-      let o: Occurrence.Occurrence | undefined = {
-        k: headK[i]!,
-        nominal: headNominal[i]! as LocalDate.LocalDate,
-        execution: day as LocalDate.LocalDate
-      }
-      while (o !== undefined && o.execution === day) {
-        out.push(Plans.payment(t, o.k, o.nominal, day))
-        if (plans.sharedIds) owners.push(i)
-        o = Occurrence.next(plan, o)
-      }
-      if (o !== undefined && o.execution <= to) {
-        headK[i] = o.k
-        headNominal[i] = o.nominal
-        enqueue(i, o.execution)
-      }
-    }
-    if (plans.sharedIds) {
-      Plans.orderSameIds(
-        ranks,
-        (z) => owners[z]!,
-        (z) => out[z]!.nominalDate,
-        0,
-        out.length,
-        (run, start) => {
-          const copy = run.map((z) => out[z]!)
-          for (let j = 0; j < copy.length; j++) out[start + j] = copy[j]!
+      } else {
+        const plan = plans.plans[i]!
+        let o: Occurrence.Occurrence | undefined = {
+          k: headK[i]!,
+          nominal: headNominal[i]! as LocalDate.LocalDate,
+          execution: day as LocalDate.LocalDate
         }
-      )
+        while (o !== undefined && o.execution === day) {
+          out.push(Plans.payment(t, o.k, o.nominal, day))
+          if (plans.sharedIds) owners.push(i)
+          o = Occurrence.next(plan, o)
+        }
+        if (o !== undefined && o.execution <= to) {
+          headK[i] = o.k
+          headNominal[i] = o.nominal
+          enqueue(i, o.execution)
+        }
+      }
+      if (out.length >= limit && x + 1 < n && ranks[due[x + 1]!] !== ranks[i]) {
+        if (plans.sharedIds) orderSameIds(ranks, owners, out)
+        yield out
+        out = []
+        owners = []
+      }
     }
-    yield out
+    if (out.length > 0) {
+      if (plans.sharedIds) orderSameIds(ranks, owners, out)
+      yield out
+    }
   }
 }
+
+/** Payments of one day whose orders share an orderId put in nominal-date order (`owners`: each one's order). */
+const orderSameIds = (ranks: Int32Array, owners: ReadonlyArray<number>, out: Array<Payment.Payment>): void =>
+  Plans.orderSameIds(
+    ranks,
+    (z) => owners[z]!,
+    (z) => out[z]!.nominalDate,
+    0,
+    out.length,
+    (run, start) => {
+      const copy = run.map((z) => out[z]!)
+      for (let j = 0; j < copy.length; j++) out[start + j] = copy[j]!
+    }
+  )

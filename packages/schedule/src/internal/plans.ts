@@ -172,7 +172,8 @@ const sortedIndex = (ids: ReadonlyArray<string>): Int32Array => {
 /**
  * The planning loop: sorts the orders by {@link compareIds} (a linear check first: input already in order is
  * kept), then plans each once, in that order, so that the plans are allocated in the order every pass reads
- * them. Equal debtor IBANs and currencies become one string each.
+ * them. Equal debtor and creditor IBANs, creditor names and currencies become one string each, so that the
+ * orders' state stays small when many orders name the same accounts.
  */
 export const plan = (orders: Iterable<Order>, window: Window, options: Occurrence.Options | undefined): Plans => {
   const list = Array.isArray(orders) ? (orders as ReadonlyArray<Order>) : Array.from(orders)
@@ -236,8 +237,8 @@ export const plan = (orders: Iterable<Order>, window: Window, options: Occurrenc
       amount: value,
       currency: intern(order.instructedAmount.currency),
       debtorIban: intern(order.debtor.iban),
-      creditorIban: order.creditor.iban,
-      creditorName: order.creditor.name
+      creditorIban: intern(order.creditor.iban),
+      creditorName: order.creditor.name === undefined ? undefined : intern(order.creditor.name)
     })
   }
   if (index !== undefined) skipped.sort((a, b) => a.at - b.at)
