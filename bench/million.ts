@@ -1,6 +1,6 @@
 /**
  * A million orders (issue 12): a seeded orders file of N standing orders with all seven frequency codes is written
- * to a temporary directory, then projected over 2026 (TARGET, following) in fresh processes on the default heap,
+ * to a temporary directory (by test/cli/fixtures/generate-orders.ts), then projected over 2026 (TARGET, following) in fresh processes on the default heap,
  * each at a small and a large N:
  *   (a) in process: the file read by the CLI's streaming decoder (`Project.ordersDecoder`), the orders through
  *       `Projection.stream` into a `CashFlow.accumulator`;
@@ -14,7 +14,7 @@
  * two ways).
  */
 import { execFileSync, spawnSync } from "node:child_process"
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeSync } from "node:fs"
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -82,50 +82,20 @@ if (process.argv[2] === "--child") {
 // the orders file
 // ---------------------------------------------------------------------------
 
-/** mulberry32: a small seeded generator, so every run writes the same orders. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-}
-
-const frequencies = ["DAIL", "DAI7", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR"] as const
-const debtors = ["SK2411000000002612345678", "CZ5508000000001234567899"] as const
-const creditors = ["SK6609000000005012345678", "SK6702000000001234567890", "SK4156000000001122334455"] as const
-const pad = (n: number, width = 2) => String(n).padStart(width, "0")
-
 /**
- * Writes a standing-order list body of `count` orders (the generator of test/cli/fixtures/generate-orders.ts:
- * the seven codes equally often, two debtors, three creditors, starts 2024–2026), piece by piece.
+ * Writes a standing-order list body of `count` orders with test/cli/fixtures/generate-orders.ts (seeded: the seven
+ * codes equally often, two debtors, three creditors, starts 2024–2026), its output going straight to the file.
  */
 const writeOrders = (file: string, count: number): void => {
-  const next = random(42)
-  const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(next() * xs.length)]!
   const fd = openSync(file, "w")
-  let piece = '{"pageCount":1,"standingOrders":['
-  for (let i = 0; i < count; i++) {
-    const frequency = pick(frequencies)
-    const debtor = pick(debtors)
-    const order = {
-      orderId: `SO-${pad(i, 7)}`,
-      debtor: { name: "Bench Debtor", iban: debtor },
-      creditor: { name: `Creditor ${i % 97}`, iban: pick(creditors) },
-      instructedAmount: {
-        value: (Math.round(next() * 500_000) + 1) / 100,
-        currency: debtor.startsWith("CZ") ? "CZK" : "EUR"
-      },
-      startDate: `${2024 + Math.floor(next() * 3)}-${pad(1 + Math.floor(next() * 12))}-${pad(1 + Math.floor(next() * 28))}`,
-      frequency
-    }
-    piece += `${i === 0 ? "" : ","}${JSON.stringify(order)}`
-    if (piece.length >= 1 << 20) {
-      writeSync(fd, piece)
-      piece = ""
-    }
+  try {
+    const r = spawnSync(process.execPath, [join(root, "test/cli/fixtures/generate-orders.ts"), String(count)], {
+      stdio: ["ignore", fd, "inherit"]
+    })
+    if (r.status !== 0) throw new Error(`generate-orders.ts exited with ${r.status}`)
+  } finally {
+    closeSync(fd)
   }
-  writeSync(fd, `${piece}]}`)
-  closeSync(fd)
 }
 
 // ---------------------------------------------------------------------------

@@ -194,13 +194,30 @@ export class Reader {
     }
   }
 
-  /** Parses the scanned value `start..end` with `JSON.parse`, or fails naming where. */
-  private parse(end: number, what: string): { readonly value: unknown } | undefined {
-    const slice = this.text.slice(this.start, end)
+  /**
+   * The value starting at `i` (or the one whose scan a former piece began): scanned to its end and parsed with
+   * `JSON.parse`; `undefined` when the text ends first (the scan resumes with the next piece) or the value is
+   * not JSON (the reader then fails naming `what` and where).
+   */
+  private value(
+    i: number,
+    final: boolean,
+    what: string
+  ): { readonly value: unknown; readonly end: number } | undefined {
+    if (this.start < 0) {
+      this.start = i
+      this.scanned = i
+      this.depth = 0
+      this.inString = false
+    }
+    const end = this.scan(final)
+    if (end < 0) return undefined
+    const start = this.start
+    this.start = -1
     try {
-      return { value: JSON.parse(slice) }
+      return { value: JSON.parse(this.text.slice(start, end)), end }
     } catch (e) {
-      this.fail(this.start, `${what}: ${messageOf(e)}`)
+      this.fail(start, `${what}: ${messageOf(e)}`)
       return undefined
     }
   }
@@ -240,22 +257,13 @@ export class Reader {
             this.closeArray()
             break
           }
-          if (this.start < 0) {
-            this.start = i
-            this.scanned = i
-            this.depth = 0
-            this.inString = false
-          }
           {
-            const end = this.scan(final)
-            if (end < 0) return
-            const parsed = this.parse(end, `record ${this.records}`)
-            if (parsed === undefined) return
-            this.start = -1
+            const v = this.value(i, final, `record ${this.records}`)
+            if (v === undefined) return
             this.records++
-            this.handler.record(parsed.value)
+            this.handler.record(v.value)
             this.state = "arrayNext"
-            i = end
+            i = v.end
           }
           break
         case "arrayNext":
@@ -272,21 +280,12 @@ export class Reader {
             break
           }
           if (c !== QUOTE) return this.fail(i, "expected a key of the top-level object")
-          if (this.start < 0) {
-            this.start = i
-            this.scanned = i
-            this.depth = 0
-            this.inString = false
-          }
           {
-            const end = this.scan(final)
-            if (end < 0) return
-            const parsed = this.parse(end, "a key of the top-level object")
-            if (parsed === undefined) return
-            this.start = -1
-            this.key = parsed.value as string
+            const v = this.value(i, final, "a key of the top-level object")
+            if (v === undefined) return
+            this.key = v.value as string
             this.state = "objectColon"
-            i = end
+            i = v.end
           }
           break
         case "objectColon":
@@ -306,22 +305,13 @@ export class Reader {
               break
             }
           }
-          if (this.start < 0) {
-            this.start = i
-            this.scanned = i
-            this.depth = 0
-            this.inString = false
-          }
           {
-            const end = this.scan(final)
-            if (end < 0) return
-            const parsed = this.parse(end, `the value of ${JSON.stringify(this.key)}`)
-            if (parsed === undefined) return
-            this.start = -1
-            if (this.key === "standingOrders") this.standingOrders = parsed.value === null ? "null" : "other"
-            else if (this.key === "pageCount") this.pageCount = parsed.value
+            const v = this.value(i, final, `the value of ${JSON.stringify(this.key)}`)
+            if (v === undefined) return
+            if (this.key === "standingOrders") this.standingOrders = v.value === null ? "null" : "other"
+            else if (this.key === "pageCount") this.pageCount = v.value
             this.state = "objectNext"
-            i = end
+            i = v.end
           }
           break
         case "objectNext":
