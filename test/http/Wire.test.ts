@@ -38,3 +38,30 @@ describe("Wire.balanceCheckText", () => {
     )
   })
 })
+
+describe("Wire.depthExceeds", () => {
+  /** The depth by the plain definition: brackets outside strings, counted on the parsed value. */
+  const depthOf = (u: unknown): number =>
+    typeof u === "object" && u !== null
+      ? 1 + Math.max(0, ...(Array.isArray(u) ? u : Object.values(u)).map((v) => depthOf(v)))
+      : 0
+
+  it("agrees with the depth of the parsed value, brackets inside strings not counted (property)", () => {
+    const key = fc.constantFrom("a", "[", "{", '"', "\\", "b[[")
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        fc.constantFrom(1, "x", "[[{", '"}]', null),
+        fc.array(tie("node"), { maxLength: 3 }),
+        fc.dictionary(key, tie("node"), { maxKeys: 3 })
+      )
+    })).node
+    fc.assert(
+      fc.property(value, fc.integer({ min: 0, max: 8 }), (u, max) => {
+        const text = JSON.stringify(u)
+        expect(Wire.depthExceeds(text, max)).toBe(depthOf(u) > max)
+      }),
+      { numRuns: 20_000 }
+    )
+  })
+})
