@@ -178,6 +178,8 @@ const measure = async (kinds: Record<Kind, (n: number) => Promise<void>>): Promi
 
 const ms = (x: number) => `${(x * 1000).toFixed(0)} µs`
 const verdict = (x: number) => (x <= 1.2 ? "ok" : "ABOVE TARGET")
+// the target's ratios with three decimals: 1.2004 must not read "1.20× ABOVE TARGET"
+const r3 = (x: number) => `${x.toFixed(3)}×`
 const report = (where: string, m: Measured) => {
   const ratio = m.median.stack / m.median.bare
   console.log(`  server ${where}:`)
@@ -193,7 +195,7 @@ const report = (where: string, m: Measured) => {
   )
   // on a loaded machine the turn-by-turn ratio is the steadier figure: both kinds ran back to back under one load
   console.log(
-    `    median of the per-turn ratios against dispatch ${m.perTurnDispatch.toFixed(2)}× (target ≤ 1.2×) ${verdict(m.perTurnDispatch)}`
+    `    median of the per-turn ratios against dispatch ${r3(m.perTurnDispatch)} (target ≤ 1.2×) ${verdict(m.perTurnDispatch)}`
   )
 }
 
@@ -226,7 +228,7 @@ await childKinds.close()
 child.stdin?.end()
 
 console.log(
-  `  stack ÷ bare dispatch, median of per-turn ratios (target ≤ 1.2×; load average ${load()}): server in this process ${inThisProcess.perTurnDispatch.toFixed(2)}× ${verdict(inThisProcess.perTurnDispatch)}; server in a child process ${inChildProcess.perTurnDispatch.toFixed(2)}× ${verdict(inChildProcess.perTurnDispatch)}`
+  `  stack ÷ bare dispatch, median of per-turn ratios (target ≤ 1.2×; load average ${load()}): server in this process ${r3(inThisProcess.perTurnDispatch)} ${verdict(inThisProcess.perTurnDispatch)}; server in a child process ${r3(inChildProcess.perTurnDispatch)} ${verdict(inChildProcess.perTurnDispatch)}`
 )
 
 const bareRound = localKinds.kinds.bare
