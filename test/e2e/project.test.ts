@@ -128,6 +128,50 @@ describe("tppkit project", { timeout: 90_000 }, () => {
     expect(JSON.parse(run.stdout).calendar).toBe("SK")
   })
 
+  it("reads a file of several MiB as a stream: characters cut between reads kept whole, bad records skipped, good ones projected", async () => {
+    const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs")
+    const { tmpdir } = await import("node:os")
+    const { join } = await import("node:path")
+    // 12,000 orders with creditor names of two- and four-byte characters, so that reads of 1 MiB cut some of them
+    const order = (i: number) => ({
+      orderId: `SO-${String(i).padStart(5, "0")}`,
+      debtor: { name: "Jana", iban: "SK2411000000002612345678" },
+      creditor: { name: `Věřitel ${"ž😀".repeat(i % 40)}`, iban: "SK6609000000005012345678" },
+      instructedAmount: { value: 10, currency: "EUR" },
+      startDate: "2024-01-15",
+      frequency: "YEAR"
+    })
+    const records: Array<unknown> = Array.from({ length: 12_000 }, (_, i) => order(i))
+    records[5_000] = { ...order(5_000), frequency: "FOO" }
+    records[9_001] = "not an order"
+    const text = JSON.stringify({ pageCount: 1, standingOrders: records }, null, 2)
+    const bytes = Buffer.from(text)
+    // the reads of 1 MiB end inside a character: a continuation byte begins the next read
+    const cutInside = [1, 2, 3].filter((k) => (bytes[k * 2 ** 20]! & 0xc0) === 0x80)
+    expect(cutInside.length).toBeGreaterThan(0)
+    const dir = mkdtempSync(join(tmpdir(), "tppkit-e2e-"))
+    try {
+      const file = join(dir, "orders.json")
+      writeFileSync(file, text)
+      const run = await tppkit(["project", "--orders", file, ...window, "--format", "csv"])
+      expect(run.code).toBe(0)
+      const lines = run.stdout.trimEnd().split("\r\n")
+      expect(lines).toHaveLength(1 + 11_998)
+      const names = new Set(lines.slice(1).map((l) => l.split(",")[7]))
+      expect(names).toEqual(new Set(Array.from({ length: 40 }, (_, n) => `Věřitel ${"ž😀".repeat(n)}`)))
+      expect(run.stderr).toContain("tppkit: skipped SO-05000: record 5000 at frequency")
+      expect(run.stderr).toContain("tppkit: skipped an order: record 9001")
+      // the same text cut short: refused in one line, nothing on stdout
+      writeFileSync(file, text.slice(0, text.length >> 1))
+      const cut = await tppkit(["project", "--orders", file, ...window])
+      expect(cut.code).toBe(2)
+      expect(cut.stdout).toBe("")
+      expect(oneLineError(cut.stderr)).toMatch(/orders\.json: not valid JSON: the text ends inside the orders array/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   describe("bad input", () => {
     it("a missing file: one line naming the file, exit 1", async () => {
       const run = await tppkit(["project", "--orders", "no/such/orders.json", ...window])
