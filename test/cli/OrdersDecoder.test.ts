@@ -208,6 +208,8 @@ describe("Project.ordersDecoder", () => {
       const r = inPieces(text.slice(0, length), [length >> 1])
       expect(Result.isFailure(r) && r.failure.startsWith("not valid JSON")).toBe(true)
     }
+    for (const empty of ["", " \n\t"])
+      expect(inPieces(empty, [1])).toEqual(Result.fail("not valid JSON: the text is empty"))
     const records = JSON.stringify(Array.from({ length: 1000 }, (_, i) => order(`SO-${i}`)))
     const cut = inPieces(records.slice(0, records.indexOf('"SO-500"')), [])
     expect(Result.isFailure(cut) && cut.failure).toMatch(/^not valid JSON: .*after 500 records/)

@@ -116,7 +116,10 @@ export class Reader {
     if (this.failure !== undefined) return { error: this.failure }
     if (this.state !== "end") {
       return {
-        error: `not valid JSON: the text ends inside ${this.inList || this.top === "array" ? `the orders array, after ${this.records} records` : "the top-level object"} (a truncated file?)`
+        error:
+          this.top === undefined
+            ? "not valid JSON: the text is empty"
+            : `not valid JSON: the text ends inside ${this.inList || this.top === "array" ? `the orders array, after ${this.records} records` : "the top-level object"} (a truncated file?)`
       }
     }
     return {
