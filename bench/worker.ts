@@ -1,12 +1,12 @@
 /**
  * Fleet throughput and recovery (issue 13). One embedded PostgreSQL (with pg_stat_statements), the mock bank in a
  * child process serving N generated standing orders that each pay once within the sweep's window, and three
- * `tppkit worker --today 2026-11-02 --once` processes from source. Reported: wall time from spawning the workers
- * to the last exit, the check phase (first to last recorded check), payments per second, PostgreSQL statements
- * and transactions per payment and the statements that take the most time. Then the recovery run: three workers
- * with effect's default-like timing (shard locks expire after 20 s), one SIGKILLed once a third of the checks are
- * done; reported: kill → first check finished by a survivor on a shard of the dead runner (a repeated attempt),
- * and kill → all done.
+ * `tppkit worker --today 2026-11-02 --once` processes. Reported: payments per second end to end (spawning the
+ * workers to the last exit) and in the check phase (first to last recorded check), the phases in between, CPU per
+ * payment (workers, PostgreSQL, mock bank), PostgreSQL statements and transactions per payment and the statements
+ * that take the most time. Then the recovery run: three workers with effect's default-like timing (shard locks
+ * expire after 20 s), one SIGKILLed once a third of the checks are done; reported: kill → first check finished by
+ * a survivor on a shard of the dead runner (a repeated attempt), and kill → all done.
  *
  * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/worker.ts` alone.
  * Environment: BENCH_WORKER_PAYMENTS (default 10000), BENCH_WORKER_RECOVERY_PAYMENTS (default 3000; 0 leaves the
@@ -49,6 +49,9 @@ const fixturesFile = (n: number, name: string): string => {
 /** Warnings of the workers (logfmt lines on stderr), counted by message. */
 const warnings = new Map<string, number>()
 
+/** The processes the bench started and that still run: killed if the bench itself is interrupted. */
+const children = new Set<ChildProcess>()
+
 const tppkit = (
   args: ReadonlyArray<string>,
   env: Record<string, string> = {},
@@ -68,6 +71,8 @@ const tppkit = (
     const m = /level=(WARN|ERROR) .*?message="([^"]*)"/.exec(line)
     if (m !== null) warnings.set(`${m[1]} ${m[2]}`, (warnings.get(`${m[1]} ${m[2]}`) ?? 0) + 1)
   })
+  children.add(child)
+  child.once("exit", () => children.delete(child))
   return child
 }
 
@@ -179,7 +184,7 @@ const startupSampler = (url: Redacted.Redacted<string>, n: number) => {
   ).pipe(Effect.orElseSucceed(() => [{ runners: 0, planned: 0, started: 0 }]))
   const loop = (async () => {
     while (!stopped) {
-      const [row] = await runtime.runPromise(sample)
+      const [row] = await runtime.runPromise(sample).catch(() => [{ runners: 0, planned: 0, started: 0 }])
       const now = Date.now()
       if (at.joined === undefined && (row?.runners ?? 0) >= 3) at.joined = now
       if (at.listed === undefined && (row?.planned ?? 0) > 0) at.listed = now
@@ -199,6 +204,16 @@ const startupSampler = (url: Redacted.Redacted<string>, n: number) => {
 
 const run = async () => {
   const scope = Scope.makeUnsafe()
+  // interrupted (Ctrl-C, a timeout): kill the workers and the mock bank, stop PostgreSQL, remove the files
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      for (const child of children) child.kill("SIGKILL")
+      void Effect.runPromise(Scope.close(scope, Exit.void)).finally(() => {
+        rmSync(work, { recursive: true, force: true })
+        process.exit(130)
+      })
+    })
+  }
   const db = await Effect.runPromise(
     Scope.provide(EmbeddedDb.start({ postgresFlags: ["-c", "shared_preload_libraries=pg_stat_statements"] }), scope)
   )
