@@ -145,12 +145,17 @@ export const workerLayer = (setup: Setup) => {
 
 /**
  * Waits until every check planned by the sweep of `day` is finished somewhere in the fleet, asking the database
- * every `poll` (the count of pending checks is read on a small partial index: cheap enough four times a second).
+ * once a second while more than 200 are pending and every `poll` near the end (the count of pending checks is read
+ * on a partial index: cheap when few are pending, about 1.5 ms at 10,000).
  */
 export const awaitDay = (day: string, poll: Duration.Input = "250 millis") =>
   Effect.gen(function* () {
     const checks = yield* Checks.Checks
-    while ((yield* checks.pending(day)) > 0) yield* Effect.sleep(poll)
+    for (;;) {
+      const pending = yield* checks.pending(day)
+      if (pending === 0) return
+      yield* Effect.sleep(pending > 200 ? "1 second" : poll)
+    }
   })
 
 /** Runs `tppkit worker`. */
