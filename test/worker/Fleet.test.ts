@@ -44,7 +44,7 @@ const orders = Array.from({ length: 40 }, (_, i) => ({
 
 describe("Fleet.cluster (one runner on PostgreSQL)", () => {
   it.live(
-    "a sweep checks every payment once; replies are stored one per request and mark it processed",
+    "a sweep checks every payment once, however often started; one stored message and reply per request",
     () =>
       Effect.gen(function* () {
         const url = yield* db.freshUrl()
@@ -81,8 +81,22 @@ describe("Fleet.cluster (one runner on PostgreSQL)", () => {
           while ((yield* checks.pending("2026-11-02")) > 0) yield* Effect.sleep("100 millis")
           // the same day's sweep again: the same workflow, nothing new is started or sent
           const again = yield* Sweep.sweepNow("2026-11-02")
-          yield* Effect.sleep("500 millis")
+          // starting checked payments again, and a new one three times at once (one batch of requests holding
+          // duplicates of stored messages and of each other): one more check in all
+          const planned = yield* checks.planned("2026-11-02", "c1")
+          const extra = { ...planned[0]!, orderId: "SO-EXTRA" }
+          yield* Effect.forEach(
+            [...planned.slice(0, 5), extra, ...planned.slice(0, 5), extra, extra],
+            (due) => FundsCheckWorkflow.FundsCheck.execute(due, { discard: true }),
+            { concurrency: "unbounded", discard: true }
+          )
+          while ((yield* checks.pending("2026-11-02")) > 0) yield* Effect.sleep("100 millis")
+          // a workflow's own reply is stored just after its check is recorded
           const sql = yield* SqlClient.SqlClient
+          const unprocessed = sql<{ n: number }>`SELECT count(*)::int AS n FROM cluster_messages
+              WHERE entity_type = 'Workflow/tppkit/FundsCheck' AND NOT processed`
+          while (((yield* unprocessed)[0]?.n ?? 0) > 0) yield* Effect.sleep("100 millis")
+          yield* Effect.sleep("300 millis")
           const messages = yield* sql<{ tag: string; n: number; processed: number }>`
             SELECT tag, count(*)::int AS n, count(*) FILTER (WHERE processed)::int AS processed
               FROM cluster_messages WHERE entity_type = 'Workflow/tppkit/FundsCheck' GROUP BY tag ORDER BY tag`
@@ -97,13 +111,13 @@ describe("Fleet.cluster (one runner on PostgreSQL)", () => {
         }).pipe(Effect.provide(runner), Effect.provideService(References.MinimumLogLevel, "Warn"))
         assert.deepStrictEqual(result.summary, { day: "2026-11-02", consents: [{ consent: "c1", planned: 40 }] })
         assert.deepStrictEqual(result.again, result.summary)
-        assert.deepStrictEqual(result.counts, { checks: 40, APPR: 20, DECL: 20, failed: 0, pending: 0, repeated: 0 })
-        assert.strictEqual(yield* Ref.get(sent), 40)
+        assert.deepStrictEqual(result.counts, { checks: 41, APPR: 21, DECL: 20, failed: 0, pending: 0, repeated: 0 })
+        assert.strictEqual(yield* Ref.get(sent), 41)
         assert.deepStrictEqual(result.messages, [
-          { tag: "activity", n: 40, processed: 40 },
-          { tag: "run", n: 40, processed: 40 }
+          { tag: "activity", n: 41, processed: 41 },
+          { tag: "run", n: 41, processed: 41 }
         ])
-        assert.deepStrictEqual(result.replies, { n: 80, unmatched: 0 })
+        assert.deepStrictEqual(result.replies, { n: 82, unmatched: 0 })
       }),
     60_000
   )
