@@ -6,6 +6,7 @@ const suites: ReadonlyArray<string> = [
   "hostile",
   "projection",
   "million",
+  "cliJson",
   "sandbox",
   "sandboxFlood",
   "worker"

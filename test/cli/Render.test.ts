@@ -225,8 +225,8 @@ describe("projection renderers by format", () => {
     expect(Render.projectionFormats[0]).toBe("table")
     expect(Render.projectionFormats).toEqual(["table", "json", "csv", "ics", "html"])
     for (const format of Render.projectionFormats) {
-      const text = [...Render.projectionRenderers[format].render(once())].join("")
-      const again = [...Render.projectionRenderers[format].render(withK)].join("")
+      const text = Render.text(Render.projectionRenderers[format].render(once()))
+      const again = Render.text(Render.projectionRenderers[format].render(withK))
       expect(text).toBe(again)
       expect(text).toContain("SO-2")
     }
@@ -234,13 +234,13 @@ describe("projection renderers by format", () => {
 
   it("the table and JSON formats list the skipped orders, CSV and iCalendar leave them to the command", () => {
     for (const format of Render.projectionFormats) {
-      const text = [...Render.projectionRenderers[format].render(withK)].join("")
+      const text = Render.text(Render.projectionRenderers[format].render(withK))
       expect(text.includes("SO-9")).toBe(Render.projectionRenderers[format].listsSkipped)
     }
   })
 
   it("JSON totals equal CashFlow's over the payments read once", () => {
-    const json = JSON.parse([...Render.projectionRenderers.json.render(once())].join(""))
+    const json = JSON.parse(Render.text(Render.projectionRenderers.json.render(once())))
     expect(json.totals).toEqual(
       CashFlow.totals(report.payments).byCurrency.map((t) => ({
         currency: t.currency,
@@ -275,5 +275,195 @@ describe("projection JSON text", () => {
       }),
       { numRuns: 300 }
     )
+  })
+})
+
+describe("projection JSON and CSV bytes", () => {
+  /** The bytes of rendered pieces, each copied before the next is asked for (byte pieces share a reused buffer). */
+  const bytesOf = (pieces: Iterable<string | Uint8Array>): Buffer => {
+    const copies: Array<Buffer> = []
+    for (const piece of pieces) copies.push(Buffer.from(piece))
+    return Buffer.concat(copies)
+  }
+
+  /** The straightforward JSON rendering: `JSON.stringify` of every item of the JSON value, one per line. */
+  const referenceJson = (report: Render.ProjectionReport): string => {
+    const value = Render.projectionJsonValue(report)
+    const list = (items: ReadonlyArray<unknown>) =>
+      items.length === 0 ? "[]" : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(",\n")}\n  ]`
+    return (
+      `{\n  "from": ${JSON.stringify(value.from)},\n  "to": ${JSON.stringify(value.to)},\n` +
+      `  "calendar": ${JSON.stringify(value.calendar)},\n  "convention": ${JSON.stringify(value.convention)},\n` +
+      `  "payments": ${list(value.payments)},\n  "skipped": ${list(value.skipped)},\n  "totals": ${list(value.totals)}\n}\n`
+    )
+  }
+
+  /** The straightforward CSV rendering: `Render.csv` of every payment's fields. */
+  const referenceCsv = (report: Render.ProjectionReport): string =>
+    Render.csv(
+      ["orderId", "nominalDate", "executionDate", "amount", "currency", "debtorIban", "creditorIban", "creditorName"],
+      Array.from(report.payments, (p) => [
+        p.orderId,
+        LocalDate.format(p.nominalDate),
+        LocalDate.format(p.executionDate),
+        Render.fixed2(p.amount),
+        p.currency,
+        p.debtorIban,
+        p.creditorIban,
+        p.creditorName ?? ""
+      ])
+    )
+
+  /** Equal bytes; when not, the first difference with some context around it. */
+  const expectBytes = (actual: Buffer, expected: Buffer) => {
+    if (actual.equals(expected)) return
+    let at = 0
+    while (at < actual.length && actual[at] === expected[at]) at++
+    const around = (b: Buffer) => JSON.stringify(b.subarray(Math.max(0, at - 80), at + 80).toString("utf8"))
+    expect({ at, length: actual.length, text: around(actual) }).toEqual({
+      at,
+      length: expected.length,
+      text: around(expected)
+    })
+  }
+
+  const expectSameBytes = (report: Render.ProjectionReport) => {
+    const payments = Array.from(report.payments)
+    const fixed = { ...report, payments }
+    expectBytes(
+      bytesOf(Render.projectionRenderers.json.render({ ...fixed, payments: payments.values() })),
+      Buffer.from(referenceJson(fixed), "utf8")
+    )
+    expectBytes(
+      bytesOf(Render.projectionCsvChunks({ ...fixed, payments: payments.values() })),
+      Buffer.from(referenceCsv(fixed), "utf8")
+    )
+  }
+
+  // texts with JSON escapes, CSV quoting, non-ASCII, astral and lone surrogate characters
+  const awkward = fc.constantFrom(
+    '"',
+    "\\",
+    "\n",
+    "\r",
+    ",",
+    "\u0000",
+    "\u001f",
+    "\u007f",
+    "é",
+    "\u2028",
+    "😀",
+    "\ud800"
+  )
+  const text = fc
+    .array(fc.oneof(awkward, fc.string({ maxLength: 6, unit: "binary" })), { maxLength: 4 })
+    .map((parts) => parts.join(""))
+  const day = (lo: string, hi: string) => fc.integer({ min: d(lo), max: d(hi) }).map((n) => n as LocalDate.LocalDate)
+  const amount = fc.oneof(
+    fc.record({ value: fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), scale: fc.integer({ min: -3, max: 6 }) }),
+    fc.record({ value: fc.bigInt({ min: 0n, max: 999n }), scale: fc.constant(2) })
+  )
+  const order = fc.record({
+    orderId: fc.oneof(fc.constantFrom("SO-1", "SO-2", "SO-3"), text),
+    amount,
+    currency: fc.oneof(fc.constantFrom("EUR", "CZK", "USD", "JPY"), text),
+    debtorIban: fc.oneof(fc.constant("SK3112000000198742637541"), text),
+    creditorIban: fc.oneof(fc.constant("SK6807200002891987426353"), text),
+    creditorName: fc.option(text, { nil: undefined })
+  })
+  const paymentOf = (
+    o: {
+      orderId: string
+      amount: { value: bigint; scale: number }
+      currency: string
+      debtorIban: string
+      creditorIban: string
+      creditorName: string | undefined
+    },
+    amount: BigDecimal.BigDecimal,
+    execution: LocalDate.LocalDate,
+    shift: number
+  ): Render.PaymentRow => ({
+    orderId: o.orderId,
+    nominalDate: LocalDate.addDays(execution, shift),
+    executionDate: execution,
+    amount,
+    currency: o.currency,
+    debtorIban: o.debtorIban,
+    creditorIban: o.creditorIban,
+    ...(o.creditorName === undefined ? {} : { creditorName: o.creditorName })
+  })
+
+  it("equal the straightforward renderings for random projections (escapes, currencies, amounts, dates)", () => {
+    const projection = fc
+      .record({
+        from: day("2000-01-01", "2030-12-31"),
+        span: fc.integer({ min: 0, max: 800 }),
+        orders: fc.array(order, { minLength: 1, maxLength: 8 }),
+        rows: fc.array(
+          fc.record({
+            order: fc.nat(),
+            // mostly in the window; some far outside it (the date table's margin and beyond)
+            offset: fc.oneof(fc.integer({ min: 0, max: 800 }), fc.integer({ min: -3000, max: 3000 })),
+            shift: fc.oneof(fc.integer({ min: -7, max: 7 }), fc.integer({ min: -200, max: 200 })),
+            // a fresh amount object of the same value (the per-order text is then made again)
+            fresh: fc.boolean()
+          }),
+          { maxLength: 40 }
+        ),
+        sorted: fc.boolean(),
+        skipped: fc.array(fc.record({ orderId: fc.option(text, { nil: undefined }), reason: text }), { maxLength: 3 }),
+        calendar: text,
+        convention: fc.constantFrom("following", "modifiedFollowing")
+      })
+      .map((g) => {
+        const amounts = g.orders.map((o) => BigDecimal.make(o.amount.value, o.amount.scale))
+        const payments = g.rows.map((r) => {
+          const i = r.order % g.orders.length
+          const o = g.orders[i]!
+          const amount = r.fresh ? BigDecimal.make(o.amount.value, o.amount.scale) : amounts[i]!
+          return paymentOf(o, amount, LocalDate.addDays(g.from, r.offset), r.shift)
+        })
+        if (g.sorted) payments.sort((a, b) => a.executionDate - b.executionDate)
+        return {
+          from: g.from,
+          to: LocalDate.addDays(g.from, g.span),
+          calendar: g.calendar,
+          convention: g.convention,
+          payments,
+          skipped: g.skipped
+        } satisfies Render.ProjectionReport
+      })
+    fc.assert(fc.property(projection, expectSameBytes), { numRuns: 500 })
+  })
+
+  it("equal them across many chunks, at the ends of the date range and for a line longer than a chunk", () => {
+    const from = d("2026-01-01")
+    const orders = Array.from({ length: 500 }, (_, i) => ({
+      orderId: `SO-${i}`,
+      amount: { value: BigInt(i * 37 + 1), scale: i % 4 },
+      currency: i % 3 === 0 ? "CZK" : "EUR",
+      debtorIban: `SK${i % 7}`,
+      creditorIban: `CZ${i}`,
+      creditorName: i % 5 === 0 ? undefined : `Creditor ${"é".repeat(i % 11)} ${i}`
+    }))
+    const amounts = orders.map((o) => BigDecimal.make(o.amount.value, o.amount.scale))
+    const payments: Array<Render.PaymentRow> = []
+    for (let day = 0; day < 365; day++) {
+      for (let i = day % 9; i < orders.length; i += 9) {
+        payments.push(paymentOf(orders[i]!, amounts[i]!, LocalDate.addDays(from, day), i % 4 === 0 ? -1 : 0))
+      }
+    }
+    const base = { from, to: d("2026-12-31"), calendar: "target", convention: "following", skipped: [] }
+    expectSameBytes({ ...base, payments })
+    const big = { ...orders[1]!, creditorName: "x".repeat(1_500_000) }
+    const ends = [
+      paymentOf(orders[0]!, amounts[0]!, LocalDate.MIN, 0),
+      paymentOf(big, amounts[1]!, from, 0),
+      paymentOf(orders[2]!, amounts[2]!, LocalDate.MAX, 0),
+      paymentOf(orders[3]!, amounts[3]!, LocalDate.addDays(from, 9), 0)
+    ]
+    expectSameBytes({ ...base, payments: [...payments.slice(0, 6000), ...ends, ...payments.slice(6000, 9000)] })
+    expectSameBytes({ ...base, from: LocalDate.MIN, to: LocalDate.MAX, payments: ends })
   })
 })

@@ -18,18 +18,25 @@ export const write = (text: string): Effect.Effect<void, never, Stdio.Stdio> =>
   }).pipe(Effect.ignore)
 
 /**
- * Writes text pieces to stdout in batches of about 64 KiB, consuming the pieces only as fast as stdout drains;
- * `beforeBatch` runs when a batch is ready, before it is written (e.g. to update or erase a progress line).
+ * Writes pieces of text (gathered into batches of about 64 KiB) and of UTF-8 bytes (each written as it is) to
+ * stdout in order, consuming the pieces only as fast as stdout drains; `beforeBatch` runs when a batch is ready,
+ * before it is written (e.g. to update or erase a progress line).
  */
 export const writeAll = (
-  pieces: Iterable<string>,
+  pieces: Iterable<string | Uint8Array>,
   beforeBatch: Effect.Effect<void, never, Stdio.Stdio> = Effect.void
 ): Effect.Effect<void, never, Stdio.Stdio> =>
   Effect.gen(function* () {
     const stdio = yield* Stdio.Stdio
-    const batches = function* () {
+    const batches = function* (): Generator<string | Uint8Array> {
       let buffer = ""
       for (const piece of pieces) {
+        if (typeof piece !== "string") {
+          if (buffer.length > 0) yield buffer
+          buffer = ""
+          if (piece.length > 0) yield piece
+          continue
+        }
         buffer += piece
         if (buffer.length >= 65_536) {
           yield buffer

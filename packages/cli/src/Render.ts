@@ -14,6 +14,7 @@ import * as CashFlow from "@tppkit/schedule/CashFlow"
 import * as ICalendar from "@tppkit/schedule/ICalendar"
 import { BigDecimal } from "effect"
 import * as Html from "./Html.ts"
+import * as Lines from "./internal/lines.ts"
 
 // ---------------------------------------------------------------------------
 // model
@@ -261,95 +262,41 @@ export const projectionJsonValue = (report: ProjectionReport) => {
   }
 }
 
-const jsonArray = function* (indent: string, items: Iterable<unknown>): Generator<string> {
-  let first = true
-  for (const item of items) {
-    yield `${first ? "\n" : ",\n"}${indent}${JSON.stringify(item)}`
-    first = false
-  }
-  yield first ? "]" : `\n${indent.slice(2)}]`
-}
+const jsonArray = (indent: string, items: ReadonlyArray<unknown>): string =>
+  items.length === 0
+    ? "]"
+    : `${items.map((item) => `\n${indent}${JSON.stringify(item)}`).join(",")}\n${indent.slice(2)}]`
 
 /**
- * The projection's JSON text in pieces, one payment per line, computed while the payments are consumed (the
- * totals come last), so that a large projection never sits in memory as one string.
+ * The projection's JSON text as UTF-8 chunks of about a megabyte, one payment per line (each line
+ * `JSON.stringify` of the payment's JSON object), computed while the payments are consumed (the totals, from
+ * `CashFlow`, come last), so that a large projection never sits in memory. The text of each order's fields is made
+ * once. Each chunk is valid until the next one is asked for (its buffer is reused): write or copy it before.
  */
-export const projectionJsonChunks = function* (report: ProjectionReport): Generator<string> {
+export const projectionJsonChunks = (report: ProjectionReport): Iterable<Uint8Array> => {
+  const acc = CashFlow.accumulator({ period: "month" })
   const head = (key: string, value: string) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`
-  yield `{\n${head("from", LocalDate.format(report.from))}${head("to", LocalDate.format(report.to))}`
-  yield `${head("calendar", report.calendar)}${head("convention", report.convention)}  "payments": [`
-  const acc = CashFlow.accumulator()
-  const lines = new PaymentLines()
-  let buffer = ""
-  let first = true
-  for (const p of report.payments) {
-    acc.add(p)
-    buffer += `${first ? "\n" : ",\n"}    ${lines.line(p)}`
-    first = false
-    if (buffer.length >= CHUNK) {
-      yield buffer
-      buffer = ""
-    }
-  }
-  yield `${buffer}${first ? "]" : "\n  ]"}`
-  yield ',\n  "skipped": ['
-  yield* jsonArray("    ", report.skipped.map(skippedJson))
-  yield ',\n  "totals": ['
-  yield* jsonArray("    ", totalsJson(acc.result().byCurrency))
-  yield "\n}\n"
-}
-
-/** Characters of output gathered before a piece is handed on. */
-const CHUNK = 65_536
-
-/**
- * The JSON line of a payment, `JSON.stringify(paymentJson(p))` exactly, with the parts that stay the same for
- * every payment of an order (its id before the dates; amount, currency and accounts after them) kept per
- * orderId and reused while the payment's fields are the same values.
- */
-class PaymentLines {
-  readonly byOrder = new Map<
-    string,
-    {
-      readonly amount: BigDecimal.BigDecimal
-      readonly currency: string
-      readonly debtorIban: string
-      readonly creditorIban: string
-      readonly creditorName: string | undefined
-      readonly head: string
-      readonly tail: string
-    }
-  >()
-  line(p: PaymentRow): string {
-    let known = this.byOrder.get(p.orderId)
-    if (
-      known === undefined ||
-      known.amount !== p.amount ||
-      known.currency !== p.currency ||
-      known.debtorIban !== p.debtorIban ||
-      known.creditorIban !== p.creditorIban ||
-      known.creditorName !== p.creditorName
-    ) {
-      const whole = JSON.stringify(paymentJson({ ...p, nominalDate: 0, executionDate: 0 } as PaymentRow))
-      const dates = `"nominalDate":"${LocalDate.format(0 as LocalDate.LocalDate)}","executionDate":"${LocalDate.format(0 as LocalDate.LocalDate)}",`
-      const at = whole.indexOf(dates)
-      known = {
-        amount: p.amount,
-        currency: p.currency,
-        debtorIban: p.debtorIban,
-        creditorIban: p.creditorIban,
-        creditorName: p.creditorName,
-        head: `${whole.slice(0, at)}"nominalDate":"`,
-        tail: `",${whole.slice(at + dates.length)}`
-      }
-      this.byOrder.set(p.orderId, known)
-    }
-    return `${known.head}${LocalDate.format(p.nominalDate)}","executionDate":"${LocalDate.format(p.executionDate)}${known.tail}`
-  }
+  return Lines.encode(report.payments, report, {
+    head:
+      `{\n${head("from", LocalDate.format(report.from))}${head("to", LocalDate.format(report.to))}` +
+      `${head("calendar", report.calendar)}${head("convention", report.convention)}  "payments": [`,
+    separator: ",",
+    between: '","executionDate":"',
+    around: (p) => [
+      `\n    {"orderId":${JSON.stringify(p.orderId)},"nominalDate":"`,
+      `","amount":${JSON.stringify(fixed2(p.amount))},"currency":${JSON.stringify(p.currency)}` +
+        `,"debtorIban":${JSON.stringify(p.debtorIban)},"creditorIban":${JSON.stringify(p.creditorIban)}` +
+        `${p.creditorName === undefined ? "" : `,"creditorName":${JSON.stringify(p.creditorName)}`}}`
+    ],
+    accumulator: acc,
+    tail: (count) =>
+      `${count === 0 ? "]" : "\n  ]"},\n  "skipped": [${jsonArray("    ", report.skipped.map(skippedJson))}` +
+      `,\n  "totals": [${jsonArray("    ", totalsJson(acc.result().byCurrency))}\n}\n`
+  })
 }
 
 /** The projection as JSON text (one payment per line). */
-export const projectionJson = (report: ProjectionReport): string => [...projectionJsonChunks(report)].join("")
+export const projectionJson = (report: ProjectionReport): string => text(projectionJsonChunks(report))
 
 const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
 
@@ -368,35 +315,33 @@ const CSV_HEADER = [
   "creditorName"
 ] as const
 
-/** The payments as CSV lines (header first, each line CRLF-terminated), computed while they are consumed. */
-export const projectionCsvChunks = function* (report: ProjectionReport): Generator<string> {
-  yield csv(CSV_HEADER, [])
-  for (const p of report.payments) {
-    yield csv(
-      [],
-      [
-        [
-          p.orderId,
-          LocalDate.format(p.nominalDate),
-          LocalDate.format(p.executionDate),
-          fixed2(p.amount),
-          p.currency,
-          p.debtorIban,
-          p.creditorIban,
-          p.creditorName ?? ""
-        ]
-      ]
-    )
-  }
-}
+/**
+ * The payments as CSV lines (header first, each line CRLF-terminated) in UTF-8 chunks of about a megabyte,
+ * computed while they are consumed. The text of each order's fields is made once. Each chunk is valid until the
+ * next one is asked for (its buffer is reused): write or copy it before.
+ */
+export const projectionCsvChunks = (report: ProjectionReport): Iterable<Uint8Array> =>
+  Lines.encode(report.payments, report, {
+    head: csv(CSV_HEADER, []),
+    separator: "",
+    between: ",",
+    around: (p) => [
+      `${csvField(p.orderId)},`,
+      `,${[fixed2(p.amount), p.currency, p.debtorIban, p.creditorIban, p.creditorName ?? ""].map(csvField).join(",")}\r\n`
+    ],
+    tail: () => ""
+  })
 
 /** The payments as CSV with the JSON format's payment fields as columns. */
-export const projectionCsv = (report: ProjectionReport): string => [...projectionCsvChunks(report)].join("")
+export const projectionCsv = (report: ProjectionReport): string => text(projectionCsvChunks(report))
 
 /** One output format of `tppkit project`. */
 export interface ProjectionRenderer {
-  /** The report as text pieces, computed while the payments are read (print them in order). */
-  readonly render: (report: ProjectionReport<Payment.Payment>) => Iterable<string>
+  /**
+   * The report as pieces of text or UTF-8 bytes, computed while the payments are read: print them in order, each
+   * before asking for the next (byte pieces may share one reused buffer).
+   */
+  readonly render: (report: ProjectionReport<Payment.Payment>) => Iterable<string | Uint8Array>
   /** Whether the text lists the skipped orders itself; when not, the command reports each on stderr. */
   readonly listsSkipped: boolean
 }
@@ -412,6 +357,14 @@ export const projectionRenderers = {
   ics: { render: (report) => [ICalendar.fromPayments(report.payments)], listsSkipped: false },
   html: { render: Html.render, listsSkipped: true }
 } as const satisfies Record<string, ProjectionRenderer>
+
+/** The text of rendered pieces (strings and UTF-8 bytes) joined in order. */
+export const text = (pieces: Iterable<string | Uint8Array>): string => {
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
+  let out = ""
+  for (const piece of pieces) out += typeof piece === "string" ? piece : decoder.decode(piece, { stream: true })
+  return out + decoder.decode()
+}
 
 /** The name of an output format of `tppkit project`. */
 export type ProjectionFormat = keyof typeof projectionRenderers

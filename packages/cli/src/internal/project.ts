@@ -87,7 +87,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const style = yield* Output.stdoutStyle
   const pieces =
     input.format === "table" && style.enabled
-      ? [...renderer.render(report)].map((text) => Style.table(style, text.split("\n")).join("\n"))
+      ? [Style.table(style, Render.text(renderer.render(report)).split("\n")).join("\n")]
       : renderer.render(report)
   yield* Output.writeAll(pieces, toTerminal ? progress.done : Effect.suspend(() => progress.update(note())))
   yield* progress.done

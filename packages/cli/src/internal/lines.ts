@@ -1,0 +1,202 @@
+/**
+ * The projection's payment lines as UTF-8 bytes, written straight into one large buffer that is reused. A line is
+ * `before`, the nominal date, `between`, the execution date and `after`; `before` and `after` stay the same for
+ * every payment of an order, so they are made once per order and copied afterwards, and the dates are copied from
+ * a table of ISO date bytes by day number. A full buffer is handed on as one chunk and refilled when the next
+ * chunk is asked for, so memory holds one chunk whatever the number of payments.
+ *
+ * Totals: the payments of one order in one month are handed to the CashFlow accumulator together, when the month
+ * ends (the accumulator sees the same payments, in another order; its sums are exact, so the totals are equal).
+ */
+import { LocalDate } from "@tppkit/core"
+import * as CashFlow from "@tppkit/schedule/CashFlow"
+import type { PaymentRow } from "../Render.ts"
+
+/** Bytes of output gathered before a chunk is handed on. */
+export const CHUNK = 1 << 20
+
+/** How one format writes a payment's line around the two dates. */
+export interface LineFormat<P extends PaymentRow> {
+  /** The text before the first line (the document's head). */
+  readonly head: string
+  /** The text between two lines (not before the first). */
+  readonly separator: string
+  /** The text between the nominal date and the execution date. */
+  readonly between: string
+  /**
+   * The text of a payment's line before its nominal date and after its execution date: a function of the
+   * payment's orderId, amount, currency, accounts and creditor name only.
+   */
+  readonly around: (p: P) => readonly [before: string, after: string]
+  /** When given, every payment is added to it (with the period `"month"`) before the tail is made. */
+  readonly accumulator?: CashFlow.Accumulator | undefined
+  /** The text after the last line, given the number of lines. */
+  readonly tail: (count: number) => string
+}
+
+/** The text around the dates of one order's payments, the fields it was made from, and the order's pending total. */
+interface Parts<P> {
+  readonly amount: unknown
+  readonly currency: string
+  readonly debtorIban: string
+  readonly creditorIban: string
+  readonly creditorName: string | undefined
+  /** The separator and `before`. */
+  readonly before: string
+  readonly after: string
+  /** Whether both texts are ASCII (one byte per character). */
+  readonly ascii: boolean
+  /** The bytes of the longest line these parts make, dates included. */
+  readonly size: number
+  /** Payments of the current month not yet added to the accumulator, and the last of them. */
+  pending: number
+  last: P | undefined
+}
+
+/** Bytes of the ISO text of a date (years 0001–9999). */
+const DATE_BYTES = 10
+/** Days of the date table beyond each end of the window (nominal dates moved by a convention lie just outside). */
+const MARGIN = 64
+/** Most days the date table covers; dates beyond it are formatted one by one. */
+const TABLE_DAYS = 40_000
+
+/** Writes ASCII text (an ISO date) at `pos`, returning the position after it. */
+const writeAscii = (buf: Uint8Array, pos: number, text: string): number => {
+  for (let i = 0; i < text.length; i++) buf[pos + i] = text.charCodeAt(i)
+  return pos + text.length
+}
+
+/** The ISO texts of the days `first`, `first + 1`, … as bytes, `DATE_BYTES` per day. */
+const dateTable = (first: number, days: number): Uint8Array => {
+  const table = new Uint8Array(days * DATE_BYTES)
+  for (let i = 0; i < days; i++) writeAscii(table, i * DATE_BYTES, LocalDate.format((first + i) as LocalDate.LocalDate))
+  return table
+}
+
+/** Writes text at `pos` as UTF-8 (`ascii`: every character is one byte), returning the position after it. */
+const writeText = (buf: Buffer, pos: number, text: string, ascii: boolean): number =>
+  pos + buf.write(text, pos, ascii ? "latin1" : "utf8")
+
+/**
+ * The lines of the payments as UTF-8 chunks of about {@link CHUNK} bytes, head first and tail last: exactly the
+ * bytes of the text `head + lines.join(separator) + tail`. Each chunk is a view of a buffer that is reused: it is
+ * valid until the next chunk is asked for (write or copy it before).
+ */
+export function* encode<P extends PaymentRow>(
+  payments: Iterable<P>,
+  window: { readonly from: LocalDate.LocalDate; readonly to: LocalDate.LocalDate },
+  format: LineFormat<P>
+): Generator<Uint8Array> {
+  const first = Math.max(LocalDate.MIN, window.from - MARGIN)
+  const days = Math.max(0, Math.min(TABLE_DAYS, Math.min(LocalDate.MAX, window.to + MARGIN) - first + 1))
+  const dates = dateTable(first, days)
+  const between = format.between
+  const betweenAscii = Buffer.byteLength(between) === between.length
+  const betweenBytes = Buffer.byteLength(between)
+  const byOrder = new Map<string, Parts<P>>()
+  const partsOf = (p: P): Parts<P> => {
+    const [b, after] = format.around(p)
+    const before = format.separator + b
+    const bytes = Buffer.byteLength(before) + Buffer.byteLength(after)
+    const parts: Parts<P> = {
+      amount: p.amount,
+      currency: p.currency,
+      debtorIban: p.debtorIban,
+      creditorIban: p.creditorIban,
+      creditorName: p.creditorName,
+      before,
+      after,
+      ascii: bytes === before.length + after.length,
+      size: bytes + betweenBytes + 2 * DATE_BYTES,
+      pending: 0,
+      last: undefined
+    }
+    byOrder.set(p.orderId, parts)
+    return parts
+  }
+  // totals: the orders with payments of the current month not yet added
+  const acc = format.accumulator
+  const pending: Array<Parts<P>> = []
+  let month = Number.NaN
+  let lastDay = Number.NaN
+  const addPending = (): void => {
+    for (const parts of pending) {
+      const p = parts.last!
+      for (let n = parts.pending; n > 0; n--) acc!.add(p)
+      parts.pending = 0
+      parts.last = undefined
+    }
+    pending.length = 0
+  }
+  const reused = Buffer.allocUnsafe(CHUNK)
+  let buf = reused
+  let pos = 0
+  const head = format.head
+  if (Buffer.byteLength(head) > buf.length) buf = Buffer.allocUnsafe(Buffer.byteLength(head))
+  pos = buf.write(head, 0, "utf8")
+  let count = 0
+  for (const p of payments) {
+    let parts = byOrder.get(p.orderId)
+    if (
+      parts === undefined ||
+      parts.amount !== p.amount ||
+      parts.currency !== p.currency ||
+      parts.debtorIban !== p.debtorIban ||
+      parts.creditorIban !== p.creditorIban ||
+      parts.creditorName !== p.creditorName
+    ) {
+      parts = partsOf(p)
+    }
+    if (acc !== undefined) {
+      if (p.executionDate !== lastDay) {
+        lastDay = p.executionDate
+        const start = CashFlow.periodStart(p.executionDate, "month")
+        if (start !== month) {
+          addPending()
+          month = start
+        }
+      }
+      if (parts.pending === 0) pending.push(parts)
+      parts.pending++
+      parts.last = p
+    }
+    if (pos + parts.size > buf.length) {
+      yield buf.subarray(0, pos)
+      // a line longer than a chunk gets a buffer of its own
+      buf = parts.size > reused.length ? Buffer.allocUnsafe(parts.size) : reused
+      pos = 0
+    }
+    // the separator opens `before`; the first line starts after it
+    if (count === 0) pos = writeText(buf, pos, parts.before.slice(format.separator.length), parts.ascii)
+    else pos = writeText(buf, pos, parts.before, parts.ascii)
+    let d = p.nominalDate - first
+    if (d >= 0 && d < days) {
+      d *= DATE_BYTES
+      for (let i = 0; i < DATE_BYTES; i++) buf[pos + i] = dates[d + i]!
+      pos += DATE_BYTES
+    } else {
+      pos = writeAscii(buf, pos, LocalDate.format(p.nominalDate))
+    }
+    pos = writeText(buf, pos, between, betweenAscii)
+    d = p.executionDate - first
+    if (d >= 0 && d < days) {
+      d *= DATE_BYTES
+      for (let i = 0; i < DATE_BYTES; i++) buf[pos + i] = dates[d + i]!
+      pos += DATE_BYTES
+    } else {
+      pos = writeAscii(buf, pos, LocalDate.format(p.executionDate))
+    }
+    pos = writeText(buf, pos, parts.after, parts.ascii)
+    count++
+  }
+  if (acc !== undefined) addPending()
+  const tail = format.tail(count)
+  const tailBytes = Buffer.byteLength(tail)
+  if (pos + tailBytes > buf.length) {
+    if (pos > 0) yield buf.subarray(0, pos)
+    buf = tailBytes > reused.length ? Buffer.allocUnsafe(tailBytes) : reused
+    pos = 0
+  }
+  pos += buf.write(tail, pos, "utf8")
+  if (pos > 0) yield buf.subarray(0, pos)
+}
