@@ -5,11 +5,13 @@
  * a table of ISO date bytes by day number. A full buffer is handed on as one chunk and refilled when the next
  * chunk is asked for, so memory holds one chunk whatever the number of payments.
  *
- * Totals: the payments of one order in one month are handed to the CashFlow accumulator together, when the month
- * ends (the accumulator sees the same payments, in another order; its sums are exact, so the totals are equal).
+ * Totals: the payments of one order in one month are handed to the CashFlow accumulator together when the month
+ * ends, as one payment with the order's amount, currency and debtor added that many times: the accumulator (by
+ * month) sees the same payments in another order, and its sums are exact, so the totals are the same.
  */
 import { LocalDate } from "@tppkit/core"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
+import type { BigDecimal } from "effect"
 import type { PaymentRow } from "../Render.ts"
 
 /** Bytes of output gathered before a chunk is handed on. */
@@ -35,8 +37,9 @@ export interface LineFormat<P extends PaymentRow> {
 }
 
 /** The text around the dates of one order's payments, the fields it was made from, and the order's pending total. */
-interface Parts<P> {
-  readonly amount: unknown
+interface Parts {
+  readonly orderId: string
+  readonly amount: BigDecimal.BigDecimal
   readonly currency: string
   readonly debtorIban: string
   readonly creditorIban: string
@@ -48,9 +51,11 @@ interface Parts<P> {
   readonly ascii: boolean
   /** The bytes of the longest line these parts make, dates included. */
   readonly size: number
-  /** Payments of the current month not yet added to the accumulator, and the last of them. */
+  /** The parts of the payment that came after this order's payment last time (the usual next one). */
+  next: Parts | undefined
+  /** Payments of the current month not yet added to the accumulator, and the execution date of the last. */
   pending: number
-  last: P | undefined
+  lastDay: number
 }
 
 /** Bytes of the ISO text of a date (years 0001–9999). */
@@ -93,12 +98,13 @@ export function* encode<P extends PaymentRow>(
   const between = format.between
   const betweenAscii = Buffer.byteLength(between) === between.length
   const betweenBytes = Buffer.byteLength(between)
-  const byOrder = new Map<string, Parts<P>>()
-  const partsOf = (p: P): Parts<P> => {
+  const byOrder = new Map<string, Parts>()
+  const partsOf = (p: P): Parts => {
     const [b, after] = format.around(p)
     const before = format.separator + b
     const bytes = Buffer.byteLength(before) + Buffer.byteLength(after)
-    const parts: Parts<P> = {
+    const parts: Parts = {
+      orderId: p.orderId,
       amount: p.amount,
       currency: p.currency,
       debtorIban: p.debtorIban,
@@ -108,23 +114,28 @@ export function* encode<P extends PaymentRow>(
       after,
       ascii: bytes === before.length + after.length,
       size: bytes + betweenBytes + 2 * DATE_BYTES,
+      next: undefined,
       pending: 0,
-      last: undefined
+      lastDay: 0
     }
     byOrder.set(p.orderId, parts)
     return parts
   }
   // totals: the orders with payments of the current month not yet added
   const acc = format.accumulator
-  const pending: Array<Parts<P>> = []
+  const pending: Array<Parts> = []
   let month = Number.NaN
   let lastDay = Number.NaN
   const addPending = (): void => {
     for (const parts of pending) {
-      const p = parts.last!
+      const p: CashFlow.Totalled = {
+        executionDate: parts.lastDay as LocalDate.LocalDate,
+        amount: parts.amount,
+        currency: parts.currency,
+        debtorIban: parts.debtorIban
+      }
       for (let n = parts.pending; n > 0; n--) acc!.add(p)
       parts.pending = 0
-      parts.last = undefined
     }
     pending.length = 0
   }
@@ -135,10 +146,15 @@ export function* encode<P extends PaymentRow>(
   if (Buffer.byteLength(head) > buf.length) buf = Buffer.allocUnsafe(Buffer.byteLength(head))
   pos = buf.write(head, 0, "utf8")
   let count = 0
+  let previous: Parts | undefined
   for (const p of payments) {
-    let parts = byOrder.get(p.orderId)
+    // payments come day by day with the orders in the same order, so the order that followed last time is
+    // usually the one: try it before the map
+    let parts = previous?.next
+    if (parts === undefined || parts.orderId !== p.orderId) parts = byOrder.get(p.orderId)
     if (
       parts === undefined ||
+      parts.orderId !== p.orderId ||
       parts.amount !== p.amount ||
       parts.currency !== p.currency ||
       parts.debtorIban !== p.debtorIban ||
@@ -147,6 +163,8 @@ export function* encode<P extends PaymentRow>(
     ) {
       parts = partsOf(p)
     }
+    if (previous !== undefined) previous.next = parts
+    previous = parts
     if (acc !== undefined) {
       if (p.executionDate !== lastDay) {
         lastDay = p.executionDate
@@ -158,7 +176,7 @@ export function* encode<P extends PaymentRow>(
       }
       if (parts.pending === 0) pending.push(parts)
       parts.pending++
-      parts.last = p
+      parts.lastDay = p.executionDate
     }
     if (pos + parts.size > buf.length) {
       yield buf.subarray(0, pos)

@@ -76,7 +76,9 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
       yield p
     }
   }
-  const report = { ...projected, payments: counted() }
+  // the count is only shown on a terminal's stderr: elsewhere the payments go to the renderer uncounted
+  const live = yield* Stdio.Stdio.pipe(Effect.flatMap((stdio) => stdio.stderrIsTerminal))
+  const report = live ? { ...projected, payments: counted() } : projected
   const renderer: Render.ProjectionRenderer = Render.projectionRenderers[input.format]
   if (!renderer.listsSkipped) yield* warnSkipped(report.skipped)
   const note = () => `projecting ${orderCount} standing orders… ${count} payments`
