@@ -77,13 +77,13 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
     }
   }
   // the count is only shown on a terminal's stderr: elsewhere the payments go to the renderer uncounted
-  const live = yield* Stdio.Stdio.pipe(Effect.flatMap((stdio) => stdio.stderrIsTerminal))
+  const stdio = yield* Stdio.Stdio
+  const live = yield* stdio.stderrIsTerminal
   const report = live ? { ...projected, payments: counted() } : projected
   const renderer: Render.ProjectionRenderer = Render.projectionRenderers[input.format]
   if (!renderer.listsSkipped) yield* warnSkipped(report.skipped)
   const note = () => `projecting ${orderCount} standing orders… ${count} payments`
   yield* progress.update(note(), true)
-  const stdio = yield* Stdio.Stdio
   // output to the terminal itself: the line is erased before the first output, never left between its lines
   const toTerminal = yield* stdio.stdoutIsTerminal
   const style = yield* Output.stdoutStyle
