@@ -10,9 +10,12 @@
  * month) sees the same payments in another order, and its sums are exact, so the totals are the same.
  */
 import { LocalDate } from "@tppkit/core"
+import type { Payment } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
 import type { BigDecimal } from "effect"
-import type { PaymentRow } from "../Render.ts"
+
+/** The fields of a payment a line shows (`Render.PaymentRow`). */
+type PaymentRow = Omit<Payment.Payment, "k">
 
 /** Bytes of output gathered before a chunk is handed on. */
 export const CHUNK = 1 << 20
