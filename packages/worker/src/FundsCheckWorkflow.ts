@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Duration, Effect, type Layer, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schema, Semaphore } from "effect"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
 import { Checks, type ChecksError, Due, Result } from "./Checks.ts"
 
@@ -80,23 +80,34 @@ export const checkOnce = (due: Due): Effect.Effect<Result, ChecksError, Checks |
     return result
   })
 
+/**
+ * How many balance checks one worker has in flight at most (attempt counted, bank asked, outcome not yet
+ * recorded). A sweep starts thousands of workflows at once; without a bound every one of them counts its attempt
+ * and waits for the bank or the CPU, and a worker that dies then leaves all of them to be sent again.
+ */
+export const maxChecksInFlight = 64
+
 /** The workflow's implementation; needs the check store and the balance checker. */
-export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | BalanceChecker> =
-  FundsCheck.toLayer(
-    Effect.fn(function* (due) {
-      // a check due right away (checkAt 0, the usual case) needs no journaled clock reading: one message fewer
-      if (due.checkAt > 0) {
-        const wait = yield* Activity.make({
-          name: "wait",
-          success: Schema.Number,
-          execute: Effect.map(Clock.currentTimeMillis, (now) => waitMillis(due.checkAt, now))
+export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | BalanceChecker> = Layer.unwrap(
+  Effect.sync(() => {
+    const inFlight = Semaphore.makeUnsafe(maxChecksInFlight)
+    return FundsCheck.toLayer(
+      Effect.fn(function* (due) {
+        // a check due right away (checkAt 0, the usual case) needs no journaled clock reading: one message fewer
+        if (due.checkAt > 0) {
+          const wait = yield* Activity.make({
+            name: "wait",
+            success: Schema.Number,
+            execute: Effect.map(Clock.currentTimeMillis, (now) => waitMillis(due.checkAt, now))
+          })
+          if (wait > 0) yield* DurableClock.sleep({ name: "untilCheck", duration: Duration.millis(wait) })
+        }
+        return yield* Activity.make({
+          name: "balanceCheck",
+          success: Result,
+          execute: inFlight.withPermits(1)(Effect.orDie(checkOnce(due)))
         })
-        if (wait > 0) yield* DurableClock.sleep({ name: "untilCheck", duration: Duration.millis(wait) })
-      }
-      return yield* Activity.make({
-        name: "balanceCheck",
-        success: Result,
-        execute: Effect.orDie(checkOnce(due))
       })
-    })
-  )
+    )
+  })
+)
