@@ -178,7 +178,7 @@ describe("Projection.project: rules", () => {
     expect(structuredClone(p)).toEqual(structuredClone(plain))
     expect(Equal.equals(p, { ...plain })).toBe(true)
     expect(JSON.parse(JSON.stringify(p))).toEqual(JSON.parse(JSON.stringify(plain)))
-    expect(q!.amount).toBe(p!.amount) // the order's amount is shared, not copied
+    expect(q!.amount).toBe(p!.amount) // one amount object per order, shared by its payments
   })
   it("orders payments of orders sharing an orderId by nominal date", () => {
     const orders = [
@@ -428,7 +428,7 @@ describe("Projection: properties", () => {
         fc.array(orderArb, { minLength: 1, maxLength: 12 }),
         windowArb,
         fc.nat(),
-        fc.constantFrom("replace", "push", "pop", "amount"),
+        fc.constantFrom("replace", "push", "pop", "amount", "date", "mutate"),
         (orders, w, at, change) => {
           const { payments } = Projection.project(orders, w)
           if (payments.length === 0) return
@@ -438,6 +438,8 @@ describe("Projection: properties", () => {
           if (change === "push") payments.push({ ...p, executionDate: LocalDate.addDays(p.executionDate, 1) })
           if (change === "pop") payments.pop()
           if (change === "amount") payments[i] = { ...p, amount: BigDecimal.fromStringUnsafe("0.005") }
+          if (change === "date") payments[i] = { ...p, executionDate: LocalDate.addDays(p.executionDate, 1) }
+          if (change === "mutate") (payments[i] as { currency: string }).currency = "USD"
           expect(CashFlow.totals(payments, { period: "week" })).toEqual(referenceTotals(payments, "week"))
         }
       ),

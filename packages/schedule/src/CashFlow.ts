@@ -292,8 +292,9 @@ export const accumulator = (options?: Options): Accumulator => new Tables(option
  */
 export const totals = (payments: Iterable<Totalled>, options?: Options): Totals => {
   const period = options?.period ?? "month"
-  const checked = Columnar.check(payments)
-  const fromColumns = checked === undefined ? undefined : columnTotals(checked, period)
+  const columns = Columnar.columnsOf(payments)
+  const fromColumns =
+    columns === undefined ? undefined : columnTotals(payments as ReadonlyArray<Totalled>, columns, period)
   if (fromColumns !== undefined) return fromColumns
   const acc = new Tables(period)
   if (Array.isArray(payments)) {
@@ -314,30 +315,74 @@ const NEG_SAFE_VALUE = -SAFE_VALUE
 const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /**
- * The tables of a projection's own payment array from its columns, equal to summing payment by payment, when
- * every amount is a whole number of cents and every sum stays below 2^50 cents (so that each float sum is
- * exact); else `undefined`. Per currency and debtor: each order's amount times its count; per period: one
- * addition per payment into a small table of (period, currency) sums.
+ * The pass over a registered array, day by day: checks that every payment still has its day and its order's
+ * amount, currency and debtor account (else `undefined`), counts the payments of each order into `counts` and
+ * returns the sums of cents and the counts of payments per day and currency index (`nc` cells per day). The inner loop has no other branch, so
+ * that its compiled code never meets a path it has not seen.
  */
-const columnTotals = (c: Columnar.Checked, period: Period): Totals | undefined => {
-  const { templates, counts, order, execution } = c
+const dayPass = (
+  list: ReadonlyArray<Totalled>,
+  columns: Columnar.Columns,
+  cents: Float64Array,
+  currencyOf: Int32Array,
+  counts: Float64Array,
+  nc: number
+): { readonly sums: Float64Array; readonly counts: Float64Array } | undefined => {
+  const { order, templates, bounds, days } = columns
+  const slots = days.length
+  const sums = new Float64Array(slots * nc)
+  const dayCounts = new Float64Array(slots * nc)
+  for (let s = 0; s < slots; s++) {
+    const day = days[s]!
+    const base = s * nc
+    const end = bounds[s + 1]!
+    for (let x = bounds[s]!; x < end; x++) {
+      const p = list[x]
+      const o = order[x]!
+      const t = templates[o]!
+      if (
+        p === undefined ||
+        p.executionDate !== day ||
+        p.amount !== t.amount ||
+        p.currency !== t.currency ||
+        p.debtorIban !== t.debtorIban
+      ) {
+        return undefined
+      }
+      counts[o]!++
+      const cell = base + currencyOf[o]!
+      sums[cell]! += cents[o]!
+      dayCounts[cell]!++
+    }
+  }
+  return { sums, counts: dayCounts }
+}
+
+/**
+ * The tables of a projection's own payment array from its columns, equal to summing payment by payment, or
+ * `undefined` (then the caller does that) when some payment no longer has its day and its order's amount,
+ * currency and debtor account, an amount of a counted order is not a whole number of cents, or a sum could reach
+ * 2^50 cents (below that each float sum is exact). One pass ({@link dayPass}) checks every payment and adds its
+ * cents into a small table of (day, currency) sums; per currency and debtor, each order's amount times its
+ * count; per period, the sums of its days.
+ */
+const columnTotals = (list: ReadonlyArray<Totalled>, columns: Columnar.Columns, period: Period): Totals | undefined => {
+  const { templates } = columns
   const m = templates.length
   const currencyIndex = new Map<string, number>()
   const debtorIndex = new Map<string, number>()
   const currencyOf = new Int32Array(m)
   const debtorOf = new Int32Array(m)
+  // NaN for an amount the fast path cannot take: a sum it reaches ends up NaN, and the tables are not used
   const cents = new Float64Array(m)
-  let bound = 0
   for (let o = 0; o < m; o++) {
-    const count = counts[o]!
-    if (count === 0) continue
     const t = templates[o]!
     const { scale, value } = t.amount
-    if (scale < -3 || scale > 2 || value > SAFE_VALUE || value < NEG_SAFE_VALUE) return undefined
-    const x = Number(value) * TO_CENTS[scale + 3]!
-    if (!Number.isSafeInteger(x)) return undefined
-    cents[o] = x
-    bound += Math.abs(x) * count
+    const x =
+      scale < -3 || scale > 2 || value > SAFE_VALUE || value < NEG_SAFE_VALUE
+        ? Number.NaN
+        : Number(value) * TO_CENTS[scale + 3]!
+    cents[o] = Number.isSafeInteger(x) ? x : Number.NaN
     let ci = currencyIndex.get(t.currency)
     if (ci === undefined) {
       ci = currencyIndex.size
@@ -351,49 +396,51 @@ const columnTotals = (c: Columnar.Checked, period: Period): Totals | undefined =
     }
     debtorOf[o] = di
   }
-  if (!(bound < 2 ** 50)) return undefined
   const nc = currencyIndex.size
+  const counts = new Float64Array(m)
+  const perDay = dayPass(list, columns, cents, currencyOf, counts, nc)
+  if (perDay === undefined) return undefined
+  const n = list.length
   const currencySum = new Float64Array(nc)
   const currencyCount = new Float64Array(nc)
   const debtorSum = new Float64Array(debtorIndex.size * nc)
   const debtorCount = new Float64Array(debtorIndex.size * nc)
+  let bound = 0
   for (let o = 0; o < m; o++) {
     const count = counts[o]!
     if (count === 0) continue
     const ci = currencyOf[o]!
     const amount = cents[o]! * count
+    bound += Math.abs(amount)
     currencySum[ci]! += amount
     currencyCount[ci]! += count
     const cell = debtorOf[o]! * nc + ci
     debtorSum[cell]! += amount
     debtorCount[cell]! += count
   }
-  // periods: the payments are in execution order, so their periods come one after the other
+  // NaN (an amount off the fast path) fails this too
+  if (!(bound < 2 ** 50)) return undefined
+  // periods: the days ascend, so their periods come one after the other
+  const { days, bounds } = columns
   const periodStarts: Array<number> = []
   const periodSums: Array<Float64Array> = []
   const periodCounts: Array<Float64Array> = []
-  let lastDay = Number.NaN
-  let lastStart = Number.NaN
   let sums = new Float64Array(0)
   let ns = new Float64Array(0)
-  for (let x = 0; x < c.length; x++) {
-    const e = execution[x]!
-    if (e !== lastDay) {
-      lastDay = e
-      const start = periodStart(e as LocalDate.LocalDate, period)
-      if (start !== lastStart) {
-        lastStart = start
-        sums = new Float64Array(nc)
-        ns = new Float64Array(nc)
-        periodStarts.push(start)
-        periodSums.push(sums)
-        periodCounts.push(ns)
-      }
+  for (let s = 0; s < days.length; s++) {
+    if (bounds[s + 1] === bounds[s]) continue
+    const start = periodStart(days[s]! as LocalDate.LocalDate, period)
+    if (start !== periodStarts[periodStarts.length - 1]) {
+      sums = new Float64Array(nc)
+      ns = new Float64Array(nc)
+      periodStarts.push(start)
+      periodSums.push(sums)
+      periodCounts.push(ns)
     }
-    const o = order[x]!
-    const ci = currencyOf[o]!
-    sums[ci]! += cents[o]!
-    ns[ci]!++
+    for (let ci = 0; ci < nc; ci++) {
+      sums[ci]! += perDay.sums[s * nc + ci]!
+      ns[ci]! += perDay.counts[s * nc + ci]!
+    }
   }
   const currencies = [...currencyIndex].sort(([a], [b]) => compareStrings(a, b))
   const fromCents = (x: number) => BigDecimal.normalize(BigDecimal.make(BigInt(x), 2))
@@ -407,7 +454,7 @@ const columnTotals = (c: Columnar.Checked, period: Period): Totals | undefined =
   }
   return {
     period,
-    count: c.length,
+    count: n,
     byCurrency: totalsOf(currencySum, currencyCount, 0),
     byDebtor: [...debtorIndex]
       .sort(([a], [b]) => compareStrings(a, b))

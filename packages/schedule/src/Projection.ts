@@ -40,14 +40,8 @@ export interface Projection {
  */
 export const project = (orders: Iterable<ProjectableOrder>, window: Window, options?: Options): Projection => {
   const plans = Plans.plan(orders, window, options)
-  const sorted = Sort.sort(plans, window)
-  const { templates } = plans
-  const { order, k, nominal, execution } = sorted
-  const payments = new Array<Payment.Payment>(sorted.length)
-  for (let x = 0; x < sorted.length; x++) {
-    payments[x] = Plans.payment(templates[order[x]!]!, k[x]!, nominal[x]!, execution[x]!)
-  }
-  Columnar.register(payments, sorted, templates)
+  const { payments, columns } = Sort.payments(plans, Sort.sort(plans, window))
+  Columnar.register(payments, columns)
   return { payments, skipped: plans.skipped }
 }
 

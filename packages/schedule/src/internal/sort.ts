@@ -1,18 +1,30 @@
 /**
- * The projection engine's counting-sort kernel: every occurrence of the planned orders in a window, written
- * straight into its final position in integer columns (a stable counting sort by execution day over orders in
- * orderId order), then orders sharing an orderId put in nominal-date order ({@link Plans.orderSameIds}).
+ * The projection engine's counting-sort kernel: every occurrence of the planned orders in a window put in
+ * projection order by a stable counting sort by execution day over orders in orderId order, then orders sharing
+ * an orderId put in nominal-date order ({@link Plans.orderSameIds}). The sort writes one integer per payment;
+ * {@link payments} then builds the plain payments in one pass, in their final order.
  */
 import { type LocalDate, Occurrence } from "@tppkit/core"
+import type * as Payment from "../Payment.ts"
+import type * as Columnar from "./columnar.ts"
 import * as Plans from "./plans.ts"
 
-/** Occurrences in projection order as columns: planned-order index, k, nominal day, execution day. */
+/**
+ * Occurrences in projection order. `slot` holds, per position, the planned-order index of an order with a fixed
+ * step (its k and nominal day follow from the execution day) or `~p` for the enumerated occurrence `p` of
+ * `pending`. Slot `s` covers positions `bounds[s]..bounds[s + 1]` (exclusive), all executing on `dayOf(s)`.
+ */
 export interface Sorted {
   readonly length: number
-  readonly order: Int32Array
-  readonly k: Int32Array
-  readonly nominal: Int32Array
-  readonly execution: Int32Array
+  readonly slot: Int32Array
+  readonly bounds: Int32Array
+  readonly slotDays: Int32Array | undefined
+  readonly from: number
+  /** Per planned order: the day step (0 when its occurrences are enumerated), first k and first day. */
+  readonly steps: Int32Array
+  readonly firstK: Int32Array
+  readonly firstDay: Int32Array
+  readonly pending: Pending
 }
 
 /** Columns, sized by the engine's count, for the occurrences that are enumerated before they are placed. */
@@ -23,11 +35,10 @@ class Pending {
   readonly nominal: Int32Array
   readonly execution: Int32Array
   constructor(capacity: number) {
-    const size = Math.max(1, capacity)
-    this.order = new Int32Array(size)
-    this.k = new Int32Array(size)
-    this.nominal = new Int32Array(size)
-    this.execution = new Int32Array(size)
+    this.order = new Int32Array(capacity)
+    this.k = new Int32Array(capacity)
+    this.nominal = new Int32Array(capacity)
+    this.execution = new Int32Array(capacity)
   }
   push(order: number, o: Occurrence.Occurrence): void {
     const i = this.length++
@@ -50,19 +61,25 @@ const slotIn = (days: Int32Array, day: number): number => {
   return lo
 }
 
+const none = new Int32Array(0)
+
 /**
- * Sorts every occurrence in the window into projection order. Slots are the window's days when the window is
- * dense (at most 4 days per payment), else the distinct execution days. Orders with a fixed step (DAI7, WEEK
- * without adjustment) are counted per slot by arithmetic and never enumerated twice; the others are enumerated
- * once into pending columns.
+ * Sorts every occurrence in the window into projection order (before the nominal-date order of shared
+ * orderIds, which {@link payments} applies). Slots are the window's days when the window is dense (at most 4
+ * days per payment), else the distinct execution days. Orders with a fixed step (DAI7, WEEK without
+ * adjustment) are counted per slot by arithmetic and never enumerated; the others are enumerated once into
+ * pending columns.
  */
 export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
   const { from, to } = window
-  if (to < from) {
-    const none = new Int32Array(0)
-    return { length: 0, order: none, k: none, nominal: none, execution: none }
-  }
   const m = plans.plans.length
+  const steps = new Int32Array(m)
+  const firstK = new Int32Array(m)
+  const firstDay = new Int32Array(m)
+  if (to < from) {
+    const bounds = new Int32Array(1)
+    return { length: 0, slot: none, bounds, slotDays: none, from, steps, firstK, firstDay, pending: new Pending(0) }
+  }
   const counts = new Int32Array(m)
   let total = 0
   for (let i = 0; i < m; i++) {
@@ -75,7 +92,6 @@ export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
   }
   const days = to - from + 1
   const dense = days <= 4 * total + 1024
-  const steps = new Int32Array(m)
   let pendingCount = 0
   for (let i = 0; i < m; i++) {
     if (counts[i] === 0) continue
@@ -84,8 +100,6 @@ export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
     if (step === 0) pendingCount += counts[i]!
   }
   const pending = new Pending(pendingCount)
-  const firstK = new Int32Array(m)
-  const firstDay = new Int32Array(m)
   for (let i = 0; i < m; i++) {
     if (counts[i] === 0) continue
     const plan = plans.plans[i]!
@@ -121,68 +135,114 @@ export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
     }
   }
   for (let x = 0; x < pending.length; x++) perSlot[slotOf(pending.execution[x]!)]!++
-  // next[s]: the next free position of slot s
-  const next = new Int32Array(slots + 1)
+  // bounds[s]: where slot s starts; next[s]: its next free position
+  const bounds = new Int32Array(slots + 1)
   let running = 0
   for (let s = 0; s < slots; s++) {
     running += ranges[s]!
-    next[s + 1] = next[s]! + running + perSlot[s]!
+    bounds[s + 1] = bounds[s]! + running + perSlot[s]!
   }
-  const n = next[slots]!
-  const sorted: Sorted = {
-    length: n,
-    order: new Int32Array(n),
-    k: new Int32Array(n),
-    nominal: new Int32Array(n),
-    execution: new Int32Array(n)
-  }
-  const { order, k, nominal, execution } = sorted
+  const next = bounds.slice(0, slots)
+  const n = bounds[slots]!
+  const slot = new Int32Array(n)
   // orders in planned order: each slot's payments are written in that order (stable)
   let p = 0
   for (let i = 0; i < m; i++) {
     const step = steps[i]!
     if (step !== 0) {
-      const k0 = firstK[i]!
-      for (let j = 0, day = firstDay[i]!; j < counts[i]!; j++, day += step) {
-        const x = next[day - from]!++
-        order[x] = i
-        k[x] = k0 + j
-        nominal[x] = day
-        execution[x] = day
-      }
+      for (let j = 0, d = firstDay[i]! - from; j < counts[i]!; j++, d += step) slot[next[d]!++] = i
     } else {
-      for (; p < pending.length && pending.order[p] === i; p++) {
-        const e = pending.execution[p]!
-        const x = next[slotOf(e)]!++
+      for (; p < pending.length && pending.order[p] === i; p++) slot[next[slotOf(pending.execution[p]!)]!++] = ~p
+    }
+  }
+  return { length: n, slot, bounds, slotDays, from, steps, firstK, firstDay, pending }
+}
+
+/**
+ * One payment of the array projection: the same fields in the same order as {@link Plans.payment} (so the same
+ * hidden class), but an object literal of its own. V8 decides per literal whether to allocate its objects in
+ * the old generation straight away; these payments live as long as the array, while the lazy merge's die young,
+ * and one shared literal let each path's run undo the other's decision (every array payment then copied by the
+ * young-generation collector).
+ */
+const arrayPayment = (t: Plans.Template, k: number, nominal: number, execution: number): Payment.Payment => ({
+  orderId: t.orderId,
+  k,
+  nominalDate: nominal as LocalDate.LocalDate,
+  executionDate: execution as LocalDate.LocalDate,
+  amount: t.amount,
+  currency: t.currency,
+  debtorIban: t.debtorIban,
+  creditorIban: t.creditorIban,
+  creditorName: t.creditorName
+})
+
+/**
+ * The payments of sorted occurrences, built in one pass in their final order (one object shape, made by
+ * {@link Plans.payment}), with the planned-order index of each (the `slot` column turned into an order column
+ * in place); orders sharing an orderId are put in nominal-date order within each day.
+ */
+export const payments = (
+  plans: Plans.Plans,
+  sorted: Sorted
+): { readonly payments: Array<Payment.Payment>; readonly columns: Columnar.Columns } => {
+  const { length: n, slot: order, bounds, slotDays, from, steps, firstK, firstDay, pending } = sorted
+  const { templates } = plans
+  const out = new Array<Payment.Payment>(n)
+  const slots = bounds.length - 1
+  const days = slotDays ?? new Int32Array(slots)
+  for (let s = 0; s < slots; s++) {
+    if (slotDays === undefined) days[s] = from + s
+    const day = days[s]!
+    const end = bounds[s + 1]!
+    for (let x = bounds[s]!; x < end; x++) {
+      const o = order[x]!
+      if (o >= 0) {
+        const step = steps[o]!
+        // `| 0` keeps k a small integer (a division may give a double representation)
+        const k = step === 1 ? firstK[o]! + day - firstDay[o]! : (firstK[o]! + (day - firstDay[o]!) / step) | 0
+        out[x] = arrayPayment(templates[o]!, k, day, day)
+      } else {
+        const q = ~o
+        const i = pending.order[q]!
         order[x] = i
-        k[x] = pending.k[p]!
-        nominal[x] = pending.nominal[p]!
-        execution[x] = e
+        out[x] = arrayPayment(templates[i]!, pending.k[q]!, pending.nominal[q]!, day)
       }
     }
   }
   if (plans.sharedIds) {
     const move = (run: ReadonlyArray<number>, start: number): void => {
-      const copy = run.map((x) => [order[x]!, k[x]!, nominal[x]!] as const)
-      for (let j = 0; j < copy.length; j++) {
-        order[start + j] = copy[j]![0]
-        k[start + j] = copy[j]![1]
-        nominal[start + j] = copy[j]![2]
+      const moved = run.map((x) => out[x]!)
+      const orders = run.map((x) => order[x]!)
+      for (let j = 0; j < run.length; j++) {
+        out[start + j] = moved[j]!
+        order[start + j] = orders[j]!
       }
     }
-    for (let x = 0; x < n; ) {
-      let y = x + 1
-      while (y < n && execution[y] === execution[x]) y++
-      Plans.orderSameIds(
-        plans.ranks,
-        (z) => order[z]!,
-        (z) => nominal[z]!,
-        x,
-        y,
-        move
-      )
-      x = y
+    // only the payments of orders that share their orderId are looked at (their ranks are equal)
+    const { ranks } = plans
+    const m = ranks.length
+    const shared = new Uint8Array(m)
+    for (let o = 1; o < m; o++) if (ranks[o] === ranks[o - 1]) shared[o] = shared[o - 1] = 1
+    for (let s = 0; s < slots; s++) {
+      const end = bounds[s + 1]!
+      for (let x = bounds[s]!; x < end; x++) {
+        if (shared[order[x]!] === 0) continue
+        let y = x + 1
+        while (y < end && ranks[order[y]!] === ranks[order[x]!]) y++
+        if (y - x > 1) {
+          Plans.orderSameIds(
+            ranks,
+            (z) => order[z]!,
+            (z) => out[z]!.nominalDate,
+            x,
+            y,
+            move
+          )
+        }
+        x = y - 1
+      }
     }
   }
-  return sorted
+  return { payments: out, columns: { order, templates, bounds, days } }
 }
