@@ -10,13 +10,16 @@ import type * as Columnar from "./columnar.ts"
 import * as Plans from "./plans.ts"
 
 /**
- * Occurrences in projection order. `slot` holds, per position, the planned-order index of an order with a fixed
- * step (its k and nominal day follow from the execution day) or `~p` for the enumerated occurrence `p` of
- * `pending`. Slot `s` covers positions `bounds[s]..bounds[s + 1]` (exclusive), all executing on `dayOf(s)`.
+ * Occurrences in projection order. `slot` holds, per position, the planned-order index `i` of an order with a
+ * fixed step (its k and nominal day follow from the execution day), or `~i` for an enumerated occurrence. The
+ * enumerated occurrences' k and nominal day follow in `kNominal` (two integers each) in projection order, so
+ * that building the payments reads them in sequence (the sort scatters them once instead). Slot `s` covers positions
+ * `bounds[s]..bounds[s + 1]` (exclusive), all executing on day `slotDays[s]` (or `from + s`).
  */
 export interface Sorted {
   readonly length: number
   readonly slot: Int32Array
+  readonly kNominal: Int32Array
   readonly bounds: Int32Array
   readonly slotDays: Int32Array | undefined
   readonly from: number
@@ -24,7 +27,6 @@ export interface Sorted {
   readonly steps: Int32Array
   readonly firstK: Int32Array
   readonly firstDay: Int32Array
-  readonly pending: Pending
 }
 
 /** Columns, sized by the engine's count, for the occurrences that are enumerated before they are placed. */
@@ -78,7 +80,7 @@ export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
   const firstDay = new Int32Array(m)
   if (to < from) {
     const bounds = new Int32Array(1)
-    return { length: 0, slot: none, bounds, slotDays: none, from, steps, firstK, firstDay, pending: new Pending(0) }
+    return { length: 0, slot: none, kNominal: none, bounds, slotDays: none, from, steps, firstK, firstDay }
   }
   const counts = new Int32Array(m)
   let total = 0
@@ -145,6 +147,15 @@ export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
   const next = bounds.slice(0, slots)
   const n = bounds[slots]!
   const slot = new Int32Array(n)
+  // the enumerated occurrences in projection order: where each slot's start among them
+  const pendingNext = new Int32Array(slots)
+  for (let x = 0; x < pending.length; x++) pendingNext[slotOf(pending.execution[x]!)]!++
+  for (let s = 0, sum = 0; s < slots; s++) {
+    const c = pendingNext[s]!
+    pendingNext[s] = sum
+    sum += c
+  }
+  const kNominal = new Int32Array(2 * pending.length)
   // orders in planned order: each slot's payments are written in that order (stable)
   let p = 0
   for (let i = 0; i < m; i++) {
@@ -152,10 +163,16 @@ export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
     if (step !== 0) {
       for (let j = 0, d = firstDay[i]! - from; j < counts[i]!; j++, d += step) slot[next[d]!++] = i
     } else {
-      for (; p < pending.length && pending.order[p] === i; p++) slot[next[slotOf(pending.execution[p]!)]!++] = ~p
+      for (; p < pending.length && pending.order[p] === i; p++) {
+        const s = slotOf(pending.execution[p]!)
+        slot[next[s]!++] = ~i
+        const y = 2 * pendingNext[s]!++
+        kNominal[y] = pending.k[p]!
+        kNominal[y + 1] = pending.nominal[p]!
+      }
     }
   }
-  return { length: n, slot, bounds, slotDays, from, steps, firstK, firstDay, pending }
+  return { length: n, slot, kNominal, bounds, slotDays, from, steps, firstK, firstDay }
 }
 
 /**
@@ -186,11 +203,12 @@ export const payments = (
   plans: Plans.Plans,
   sorted: Sorted
 ): { readonly payments: Array<Payment.Payment>; readonly columns: Columnar.Columns } => {
-  const { length: n, slot: order, bounds, slotDays, from, steps, firstK, firstDay, pending } = sorted
+  const { length: n, slot: order, kNominal, bounds, slotDays, from, steps, firstK, firstDay } = sorted
   const { templates } = plans
   const out = new Array<Payment.Payment>(n)
   const slots = bounds.length - 1
   const days = slotDays ?? new Int32Array(slots)
+  let y = 0 // the next enumerated occurrence's k in kNominal
   for (let s = 0; s < slots; s++) {
     if (slotDays === undefined) days[s] = from + s
     const day = days[s]!
@@ -203,10 +221,10 @@ export const payments = (
         const k = step === 1 ? firstK[o]! + day - firstDay[o]! : (firstK[o]! + (day - firstDay[o]!) / step) | 0
         out[x] = arrayPayment(templates[o]!, k, day, day)
       } else {
-        const q = ~o
-        const i = pending.order[q]!
+        const i = ~o
         order[x] = i
-        out[x] = arrayPayment(templates[i]!, pending.k[q]!, pending.nominal[q]!, day)
+        out[x] = arrayPayment(templates[i]!, kNominal[y]!, kNominal[y + 1]!, day)
+        y += 2
       }
     }
   }
