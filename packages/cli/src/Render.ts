@@ -284,8 +284,9 @@ export const projectionJsonChunks = (report: ProjectionReport): Iterable<Uint8Ar
     between: '","executionDate":"',
     around: (p) => [
       `\n    {"orderId":${JSON.stringify(p.orderId)},"nominalDate":"`,
-      `","amount":${JSON.stringify(fixed2(p.amount))},"currency":${JSON.stringify(p.currency)}` +
-        `,"debtorIban":${JSON.stringify(p.debtorIban)},"creditorIban":${JSON.stringify(p.creditorIban)}` +
+      `","amount":${JSON.stringify(fixed2(p.amount))}`,
+      `,"currency":${JSON.stringify(p.currency)},"debtorIban":${JSON.stringify(p.debtorIban)}` +
+        `,"creditorIban":${JSON.stringify(p.creditorIban)}` +
         `${p.creditorName === undefined ? "" : `,"creditorName":${JSON.stringify(p.creditorName)}`}}`
     ],
     accumulator: acc,
@@ -327,7 +328,8 @@ export const projectionCsvChunks = (report: ProjectionReport): Iterable<Uint8Arr
     between: ",",
     around: (p) => [
       `${csvField(p.orderId)},`,
-      `,${[fixed2(p.amount), p.currency, p.debtorIban, p.creditorIban, p.creditorName ?? ""].map(csvField).join(",")}\r\n`
+      `,${csvField(fixed2(p.amount))}`,
+      `,${[p.currency, p.debtorIban, p.creditorIban, p.creditorName ?? ""].map(csvField).join(",")}\r\n`
     ],
     tail: () => ""
   })

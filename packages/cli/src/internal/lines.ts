@@ -1,7 +1,8 @@
 /**
  * The projection's payment lines as UTF-8 bytes, written straight into one large buffer that is reused. A line is
- * `before`, the nominal date, `between`, the execution date and `after`; `before` and `after` stay the same for
- * every payment of an order, so they are made once per order and copied afterwards, and the dates are copied from
+ * `before`, the nominal date, `between`, the execution date and the text after it; the texts before and after stay
+ * the same for every payment of an order, so they are made once per order and copied afterwards (the part of the
+ * text after that many orders have in common is kept once, so it stays in cache), and the dates are copied from
  * a table of ISO date bytes by day number. A full buffer is handed on as one chunk and refilled when the next
  * chunk is asked for, so memory holds one chunk whatever the number of payments.
  *
@@ -29,10 +30,11 @@ export interface LineFormat<P extends PaymentRow> {
   /** The text between the nominal date and the execution date. */
   readonly between: string
   /**
-   * The text of a payment's line before its nominal date and after its execution date: a function of the
+   * The text of a payment's line before its nominal date and after its execution date, the latter in two parts
+   * (`own`, then `shared`, a text many orders usually have in common: accounts, names): a function of the
    * payment's orderId, amount, currency, accounts and creditor name only.
    */
-  readonly around: (p: P) => readonly [before: string, after: string]
+  readonly around: (p: P) => readonly [before: string, own: string, shared: string]
   /** When given, every payment is added to it (with the period `"month"`) before the tail is made. */
   readonly accumulator?: CashFlow.Accumulator | undefined
   /** The text after the last line, given the number of lines. */
@@ -49,7 +51,9 @@ interface Parts {
   readonly creditorName: string | undefined
   /** The separator and `before`. */
   readonly before: string
-  readonly after: string
+  readonly own: string
+  /** One string for every equal text, so that the common ones stay in the processor's caches. */
+  readonly shared: string
   /** Whether both texts are ASCII (one byte per character). */
   readonly ascii: boolean
   /** The bytes of the longest line these parts make, dates included. */
@@ -102,10 +106,16 @@ export function* encode<P extends PaymentRow>(
   const betweenAscii = Buffer.byteLength(between) === between.length
   const betweenBytes = Buffer.byteLength(between)
   const byOrder = new Map<string, Parts>()
+  const sharedTexts = new Map<string, string>()
   const partsOf = (p: P): Parts => {
-    const [b, after] = format.around(p)
+    const [b, own, text] = format.around(p)
     const before = format.separator + b
-    const bytes = Buffer.byteLength(before) + Buffer.byteLength(after)
+    let shared = sharedTexts.get(text)
+    if (shared === undefined) {
+      shared = text
+      sharedTexts.set(text, text)
+    }
+    const bytes = Buffer.byteLength(before) + Buffer.byteLength(own) + Buffer.byteLength(shared)
     const parts: Parts = {
       orderId: p.orderId,
       amount: p.amount,
@@ -114,8 +124,9 @@ export function* encode<P extends PaymentRow>(
       creditorIban: p.creditorIban,
       creditorName: p.creditorName,
       before,
-      after,
-      ascii: bytes === before.length + after.length,
+      own,
+      shared,
+      ascii: bytes === before.length + own.length + shared.length,
       size: bytes + betweenBytes + 2 * DATE_BYTES,
       next: undefined,
       pending: 0,
@@ -207,7 +218,8 @@ export function* encode<P extends PaymentRow>(
     } else {
       pos = writeAscii(buf, pos, LocalDate.format(p.executionDate))
     }
-    pos = writeText(buf, pos, parts.after, parts.ascii)
+    pos = writeText(buf, pos, parts.own, parts.ascii)
+    pos = writeText(buf, pos, parts.shared, parts.ascii)
     count++
   }
   if (acc !== undefined) addPending()
