@@ -95,6 +95,11 @@ describe("worker status --format json", () => {
     ])
   })
 
+  it("has exactly the two documented keys once every check is finished", () => {
+    const finished = { ...status, checks: status.checks.filter((r) => r.outcome !== undefined) }
+    expect(Object.keys(WorkerStatus.json(finished))).toEqual(["checks", "budget"])
+  })
+
   it("is the same document through JSON text (no undefined left out)", () => {
     const json = WorkerStatus.json(status)
     expect(JSON.parse(JSON.stringify(json))).toEqual(json)

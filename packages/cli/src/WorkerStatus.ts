@@ -63,14 +63,27 @@ const consentOf = (key: string): string => Budget.parseConsentKey(key)?.consent 
 /**
  * `tppkit worker status --format json`: `checks` holds the finished checks only, each with exactly the keys
  * `orderId`, `nominalDate`, `executionDate`, `amount`, `currency`, `debtorIban`, `outcome` (`APPR`, `DECL` or
- * `failed`), `attempts`, `checkedAt`, `requestId`; `budget` one entry per consent and day; `pending` the
- * checks planned but not finished yet.
+ * `failed`), `attempts`, `checkedAt`, `requestId`; `budget` one entry per consent and day. Only while some
+ * checks are planned but not finished yet is there a third key, `pending`, listing them: once a day's checks are
+ * all done the document has exactly the two documented keys.
  */
-export const json = (status: Status) => ({
-  checks: status.checks.filter(isFinished).map(checkJson),
-  budget: status.budget.map((b) => ({ consent: consentOf(b.consentKey), day: b.day, used: b.used, limit: b.limit })),
-  pending: status.checks.filter((r) => !isFinished(r)).map(pendingJson)
-})
+export const json = (
+  status: Status
+): {
+  readonly checks: ReadonlyArray<ReturnType<typeof checkJson>>
+  readonly budget: ReadonlyArray<{ consent: string; day: string; used: number; limit: number }>
+  readonly pending?: ReadonlyArray<ReturnType<typeof pendingJson>>
+} => {
+  const checks = status.checks.filter(isFinished).map(checkJson)
+  const budget = status.budget.map((b) => ({
+    consent: consentOf(b.consentKey),
+    day: b.day,
+    used: b.used,
+    limit: b.limit
+  }))
+  const pending = status.checks.filter((r) => !isFinished(r)).map(pendingJson)
+  return pending.length === 0 ? { checks, budget } : { checks, budget, pending }
+}
 
 /** A failure's description without the request identifiers at its end (they differ per request). */
 const reasonOf = (error: string | undefined): string => (error ?? "no description").replace(/ \[[^\]]*\]$/, "")

@@ -1,7 +1,7 @@
 /**
  * Token by secret (OAuth 2.0 client credentials): the form-encoded request (docs/bank-interface.md, "Token") and
  * the JSON response. The client secret and the access token are `Redacted` in the domain
- * (decisions: tokens); `expires_in` is read from a JSON number or a numeric string (decisions: wire formats).
+ * (README: tokens); `expires_in` is read from a JSON number or a numeric string (README: wire formats).
  *
  * @since 0.1.0
  */
@@ -95,7 +95,7 @@ export const Lifetime = Schema.Finite.check(
 )
 
 /**
- * `expires_in`: a JSON number or a numeric string on the wire (decisions: wire formats), `null` read as missing;
+ * `expires_in`: a JSON number or a numeric string on the wire (README: wire formats), `null` read as missing;
  * in the domain a whole number of seconds from 1 to a day. 0, negatives, fractions and absurd values such as
  * `1e308` are refused with a message naming the bounds.
  */

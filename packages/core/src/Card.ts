@@ -25,7 +25,7 @@ export const maskedCardPattern = /^\*{4}([ -]?)\*{4}\1\*{4}\1[0-9]{4}$/
 
 /**
  * A masked card number (`references.chequeNumber`): 12 asterisks then the last four digits, with or
- * without one space or `-` between the four groups (decisions: masked card number). // => "**** **** **** 1234"
+ * without one space or `-` between the four groups (README: masked card number). // => "**** **** **** 1234"
  */
 export const MaskedCardNumber = Schema.String.check(
   Schema.isPattern(maskedCardPattern, {

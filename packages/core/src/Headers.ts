@@ -2,7 +2,7 @@
  * HTTP headers of the balance check and the standing-order list, which send the same ones (docs/bank-interface.md,
  * "Headers"): names as constants, the request headers as a schema (lower-case keys, as servers see them), a builder
  * for outgoing headers and a reader for the response IDs. We send `PSU-GeoLocation`; both spellings are read
- * (decisions: PSU-GeoLocation).
+ * (README: PSU-GeoLocation).
  *
  * @since 0.1.0
  */
@@ -112,7 +112,7 @@ export interface Psu {
   readonly lastLoggedTime?: DateTime.DateTime
 }
 
-/** The request identities of a call (decisions: request identity). */
+/** The request identities of a call (README: request identity). */
 export interface Ids {
   readonly requestId: string
   readonly correlationId?: string
@@ -154,7 +154,7 @@ export const ResponseHeaders = Schema.Struct({
   "process-id": Schema.optionalKey(Schema.String)
 })
 
-/** The IDs a response carries, for support tickets (decisions: request identity). */
+/** The IDs a response carries, for support tickets (README: request identity). */
 export interface ResponseIds {
   readonly responseId: string | undefined
   readonly correlationId: string | undefined

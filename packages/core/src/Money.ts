@@ -2,7 +2,7 @@
  * Exact money amounts: effect's `BigDecimal` in the domain (never binary floating point), a JSON number on the wire.
  * Balance-check amounts are `[12.2]` (docs/bank-interface.md, "Balance check"), standing-order amounts `[9.2]` (bank
  * interface, "Standing-order list"): positive, at most 12 (resp. 9) digits before the point and at most 2 after it
- * (decisions: amount). We send only amounts within those limits; what we receive is accepted as any finite decimal, a
+ * (README: amount). We send only amounts within those limits; what we receive is accepted as any finite decimal, a
  * JSON number or a numeric string.
  *
  * @since 0.1.0
@@ -68,7 +68,7 @@ export const fractionDigits = (amount: Amount): number => Math.max(0, BigDecimal
 const POW10: ReadonlyArray<bigint> = Array.from({ length: 32 }, (_, k) => TEN ** BigInt(k))
 const pow10 = (k: number): bigint => POW10[k] ?? TEN ** BigInt(k)
 
-/** Why an amount does not fit a format (positive, digit limits), or `undefined` when it does (decisions: amount). */
+/** Why an amount does not fit a format (positive, digit limits), or `undefined` when it does (README: amount). */
 export const invalidReason = (amount: Amount, format: Format): string | undefined => {
   // Fast path without normalising: a positive value at a scale within the format's decimals and below
   // 10^(integerDigits + scale) fits, whatever trailing zeros normalising would remove.

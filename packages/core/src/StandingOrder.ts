@@ -2,7 +2,7 @@
  * The standing-order list: request body (docs/bank-interface.md, "Standing-order list") and response body with every
  * field of the standing-order object. Responses decode strictly ({@link ListResponse}: one bad record fails the page)
  * or leniently ({@link decodeListLenient}: good records are kept, each bad one is reported with its index, orderId and
- * field path). Received texts are kept whole beyond their limits (decisions: lengths).
+ * field path). Received texts are kept whole beyond their limits (README: lengths).
  *
  * @since 0.1.0
  */
@@ -106,7 +106,7 @@ export const PageSize = Schema.Int.check(
 export const Page = Schema.Int.check(Schema.makeFilter((n: number) => n >= 0 || "page must be zero or more"))
 
 /**
- * The standing-order list request body. Every attribute is optional (`iban` is a filter: decisions),
+ * The standing-order list request body. Every attribute is optional (`iban` is a filter: README),
  * so a request without attributes encodes to exactly `{}`.
  */
 export const ListRequest = Schema.Struct({
@@ -136,7 +136,7 @@ export const decodeListRequest = (json: unknown): Result.Result<ListRequest, Sch
 /** A non-negative integer in decimal text, as the reference example sends `pageCount`. */
 const CountText = Schema.String.check(Schema.isPattern(/^\d+$/, { message: "pageCount must be a whole number" }))
 
-/** `pageCount`: a JSON number or a numeric string on the wire, a number in the domain; encoded as a number (decisions). */
+/** `pageCount`: a JSON number or a numeric string on the wire, a number in the domain; encoded as a number (README). */
 export const PageCount = Schema.Union([Schema.Int, CountText]).pipe(
   Schema.decodeTo(
     Schema.Int.check(Schema.makeFilter((n: number) => n >= 0 || "pageCount must be zero or more")),
@@ -164,7 +164,7 @@ const encodeListResponseSchema = SchemaParser.encodeResult(ListResponse)
 /**
  * Encodes a list response to its JSON form, the one encoder the mock bank uses; the client reads it
  * with {@link decodeListLenient}. `pageCountAsText` writes `pageCount` as a numeric string, as the document's
- * reference example does (decisions: both are read).
+ * reference example does (README: both are read).
  */
 export const encodeListResponse = (
   response: ListResponse,
@@ -247,7 +247,7 @@ const decodeRecords = (
 
 /**
  * Decodes a bare array of standing orders leniently: each well-formed record is returned, each malformed one is
- * reported (decisions: bad input never costs data). Fails only when the input is not an array.
+ * reported (README: bad input never costs data). Fails only when the input is not an array.
  */
 export const decodeOrdersLenient = (u: unknown): Result.Result<LenientList, string> =>
   Array.isArray(u)

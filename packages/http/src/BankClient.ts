@@ -1,7 +1,7 @@
 /**
  * The bank client (docs/bank-interface.md): balance check and the standing-order list, one page or all pages as
  * a Stream. Every request carries the headers exactly as that document's "Headers" names them; identities follow
- * decisions.md (fresh Request-ID per request, Correlation-ID per logical call, Process-ID per listing). Transient
+ * the README (fresh Request-ID per request, Correlation-ID per logical call, Process-ID per listing). Transient
  * failures are retried (never for unattended listings, which spend the budget of its "Daily limit"); a 401
  * discards the token and retries once. Every failure is a `BankError`.
  */

@@ -1,7 +1,7 @@
 /**
  * The client's configuration: environment, base address, client credentials, scopes, timeouts, retry policy,
  * budget time zone and optional mutual-TLS material. Built from code (`layer`) or from `TPPKIT_*` environment
- * variables (`layerConfig`). LIVE is refused over plain `http://` (decisions: Environments); one layer holds
+ * variables (`layerConfig`). LIVE is refused over plain `http://` (README: Environments); one layer holds
  * one environment, so sandbox and live credentials and tokens never meet.
  */
 import { readFileSync } from "node:fs"

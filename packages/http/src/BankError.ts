@@ -12,7 +12,7 @@ export const Operation = Schema.Literals(["token", "balanceCheck", "standingOrde
 /** The bank operations the client performs. */
 export type Operation = typeof Operation.Type
 
-/** The identifiers of one request and its response, quoted in support tickets (decisions: Request identity). */
+/** The identifiers of one request and its response, quoted in support tickets (README: Request identity). */
 export const Identity = Schema.Struct({
   requestId: Schema.optionalKey(Schema.String),
   correlationId: Schema.optionalKey(Schema.String),
@@ -20,7 +20,7 @@ export const Identity = Schema.Struct({
   responseId: Schema.optionalKey(Schema.String)
 })
 
-/** The identifiers of one request and its response, quoted in support tickets (decisions: Request identity). */
+/** The identifiers of one request and its response, quoted in support tickets (README: Request identity). */
 export type Identity = typeof Identity.Type
 
 /**
@@ -263,7 +263,7 @@ export const withAttempts = (error: BankError, attempts: number): BankError =>
     attempts
   })
 
-/** Whether a reason is transient, so that repeating the request may succeed (decisions: Limits). */
+/** Whether a reason is transient, so that repeating the request may succeed (README: Limits). */
 export const isTransient = (reason: Reason): boolean => {
   switch (reason._tag) {
     case "TransportFailure":

@@ -18,13 +18,13 @@ export interface Token {
   readonly clientId: string
   readonly scopes: ReadonlySet<AccessToken.Scope>
   readonly bound: ReadonlySet<string>
-  /** The consent the token stands for: its client and the accounts bound to it (decisions: limits per consent). */
+  /** The consent the token stands for: its client and the accounts bound to it (README: limits per consent). */
   readonly consent: string
   readonly expiresAt: number
 }
 
 /**
- * The consent a token stands for, which the daily limit counts per (decisions: limits): in this sandbox a consent is
+ * The consent a token stands for, which the daily limit counts per (README: limits): in this sandbox a consent is
  * the client together with the set of accounts bound to its token, e.g. `tppkit-sandbox|SK…,SK…`.
  */
 export const consentKey = (clientId: string, bound: ReadonlyArray<string>): string =>
