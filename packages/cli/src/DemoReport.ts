@@ -23,15 +23,22 @@ export interface AccountSummary {
   readonly failed: number
 }
 
-/** Sums a funds-check report per debtor account and currency (first-seen order). */
-export const summarize = <E>(report: FundsCheck.Report<E>): Array<AccountSummary> => {
+/** One payment's contribution to its account's line: the outcome `undefined` while it has none. */
+interface Tally {
+  readonly debtorIban: string
+  readonly currency: string
+  readonly amount: BigDecimal.BigDecimal
+  readonly outcome: "APPR" | "DECL" | "failed" | undefined
+}
+
+/** Sums tallies per debtor account and currency, in first-seen order. */
+const sumPerAccount = (tallies: Iterable<Tally>): Array<AccountSummary> => {
   const acc = new Map<string, AccountSummary>()
-  for (const o of report.outcomes) {
-    const p = o.payment
-    const key = `${p.debtorIban} ${p.currency}`
-    const t = acc.get(key) ?? {
-      debtorIban: p.debtorIban,
-      currency: p.currency,
+  for (const t of tallies) {
+    const key = `${t.debtorIban} ${t.currency}`
+    const line = acc.get(key) ?? {
+      debtorIban: t.debtorIban,
+      currency: t.currency,
       count: 0,
       amount: ZERO,
       approved: 0,
@@ -39,16 +46,27 @@ export const summarize = <E>(report: FundsCheck.Report<E>): Array<AccountSummary
       failed: 0
     }
     acc.set(key, {
-      ...t,
-      count: t.count + 1,
-      amount: BigDecimal.sum(t.amount, p.amount),
-      approved: t.approved + (o._tag === "Checked" && o.answer === "APPR" ? 1 : 0),
-      declined: t.declined + (o._tag === "Checked" && o.answer === "DECL" ? 1 : 0),
-      failed: t.failed + (o._tag === "Failed" ? 1 : 0)
+      ...line,
+      count: line.count + 1,
+      amount: BigDecimal.sum(line.amount, t.amount),
+      approved: line.approved + (t.outcome === "APPR" ? 1 : 0),
+      declined: line.declined + (t.outcome === "DECL" ? 1 : 0),
+      failed: line.failed + (t.outcome === "failed" ? 1 : 0)
     })
   }
   return [...acc.values()]
 }
+
+/** Sums a funds-check report per debtor account and currency (first-seen order). */
+export const summarize = <E>(report: FundsCheck.Report<E>): Array<AccountSummary> =>
+  sumPerAccount(
+    report.outcomes.map((o) => ({
+      debtorIban: o.payment.debtorIban,
+      currency: o.payment.currency,
+      amount: o.payment.amount,
+      outcome: o._tag === "Checked" ? o.answer : "failed"
+    }))
+  )
 
 /** One funds check as the fleet records it: the payment's debtor, amount as text, and the outcome once known. */
 export interface RecordedCheck {
@@ -63,30 +81,15 @@ export interface RecordedCheck {
  * Sums the fleet's recorded checks per debtor account and currency (first-seen order), like {@link summarize}: a
  * `failed` check counts as no answer, a pending one only in the count.
  */
-export const summarizeRecorded = (checks: ReadonlyArray<RecordedCheck>): Array<AccountSummary> => {
-  const acc = new Map<string, AccountSummary>()
-  for (const c of checks) {
-    const key = `${c.debtorIban} ${c.currency}`
-    const t = acc.get(key) ?? {
+export const summarizeRecorded = (checks: ReadonlyArray<RecordedCheck>): Array<AccountSummary> =>
+  sumPerAccount(
+    checks.map((c) => ({
       debtorIban: c.debtorIban,
       currency: c.currency,
-      count: 0,
-      amount: ZERO,
-      approved: 0,
-      declined: 0,
-      failed: 0
-    }
-    acc.set(key, {
-      ...t,
-      count: t.count + 1,
-      amount: BigDecimal.sum(t.amount, BigDecimal.fromString(c.amount).pipe(Option.getOrElse(() => ZERO))),
-      approved: t.approved + (c.outcome === "APPR" ? 1 : 0),
-      declined: t.declined + (c.outcome === "DECL" ? 1 : 0),
-      failed: t.failed + (c.outcome === "failed" ? 1 : 0)
-    })
-  }
-  return [...acc.values()]
-}
+      amount: BigDecimal.fromString(c.amount).pipe(Option.getOrElse(() => ZERO)),
+      outcome: c.outcome
+    }))
+  )
 
 /** The per-account funds-check summary as table rows, with a totals line when there is more than one account. */
 export const fundsTable = (rows: ReadonlyArray<AccountSummary>, width: number = Render.WIDTH): Array<string> => {
