@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import { type Brand, Result, Schema } from "effect"
+import { digitAt, twoDigits } from "./internal/digits.ts"
 import * as LocalDate from "./LocalDate.ts"
 
 /** A date-time text in RFC 3339 form (or, when received, the slightly looser form {@link Incoming} accepts). */
@@ -52,18 +53,6 @@ const toParts = (text: string, strict: boolean): Result.Result<Parts, string> =>
     offsetMinutes = (offset.startsWith("-") ? -1 : 1) * (oh * 60 + om)
   }
   return Result.succeed({ date: date.success, hour, minute, second, millisecond, offsetMinutes })
-}
-
-const digitAt = (text: string, i: number): number => {
-  const d = text.charCodeAt(i) - 48
-  return d >= 0 && d <= 9 ? d : -1
-}
-
-/** The two-digit number at `i`, or -1. */
-const twoDigits = (text: string, i: number): number => {
-  const a = digitAt(text, i)
-  const b = digitAt(text, i + 1)
-  return a < 0 || b < 0 ? -1 : a * 10 + b
 }
 
 /**

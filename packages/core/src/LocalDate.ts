@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import { type Brand, Order as Ord, Result, Schema, SchemaTransformation } from "effect"
+import { digitAt } from "./internal/digits.ts"
 import * as Months from "./internal/months.ts"
 
 /** A calendar date as its day number since 1970-01-01 (negative before it). */
@@ -91,12 +92,6 @@ export const fromDayNumberUnsafe = (n: number): LocalDate => {
 }
 
 const ISO_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
-
-/** The value of the ASCII digit at `i` of `text`, or −1 when it is not one. */
-const digitAt = (text: string, i: number): number => {
-  const c = text.charCodeAt(i) - 48
-  return c >= 0 && c <= 9 ? c : -1
-}
 
 /**
  * The day number of a `YYYY-MM-DD` text naming a supported date (years 0001–9999), read from the character
