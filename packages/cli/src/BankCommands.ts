@@ -8,11 +8,7 @@
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
-
-const format = Flag.Literals("format", ["table", "json"]).pipe(
-  Flag.withDescription("Output format (default table)"),
-  Flag.withDefault("table")
-)
+import * as Flags from "./internal/flags.ts"
 
 /** The work behind the commands, loaded when one of them runs (it pulls in the HTTP stack). */
 const loadImpl = Effect.promise(() => import("./internal/bank.ts"))
@@ -30,7 +26,7 @@ export const tokenCommand = Command.make(
       Flag.withDescription("Print the token itself (only it, for piping into other tools)"),
       Flag.withDefault(false)
     ),
-    format
+    format: Flags.tableOrJson
   },
   (input) => Effect.flatMap(loadImpl, (impl) => impl.token(input))
 ).pipe(Command.withDescription("Obtain a client-credentials token and show its type, scopes and expiry"))
@@ -44,7 +40,7 @@ export const balanceCheckCommand = Command.make(
     iban: Flag.String("iban").pipe(Flag.withDescription("Account to check")),
     amount: Flag.String("amount").pipe(Flag.withDescription("Amount, e.g. 125.50 (format [12.2])")),
     currency: Flag.String("currency").pipe(Flag.withDescription("ISO 4217 code, e.g. EUR")),
-    format
+    format: Flags.tableOrJson
   },
   (input) => Effect.flatMap(loadImpl, (impl) => impl.balanceCheck(input))
 ).pipe(Command.withDescription("Ask the bank whether an amount is available on an account (APPR or DECL)"))
@@ -69,7 +65,7 @@ export const standingOrdersCommand = Command.make(
       ),
       Flag.optional
     ),
-    format
+    format: Flags.tableOrJson
   },
   (input) => Effect.flatMap(loadImpl, (impl) => impl.standingOrders(input))
 ).pipe(Command.withDescription("List standing orders: one page, or every page with --all"))

@@ -7,8 +7,9 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
-import { Command, Flag } from "effect/cli"
+import { Command } from "effect/cli"
 import * as Connection from "./Connection.ts"
+import * as Flags from "./internal/flags.ts"
 
 /** `tppkit budget [--budget-file FILE | --database-url URL] [--format table|json]`. */
 export const budgetCommand = Command.make(
@@ -16,10 +17,7 @@ export const budgetCommand = Command.make(
   {
     budgetFile: Connection.flags.budgetFile,
     databaseUrl: Connection.flags.databaseUrl,
-    format: Flag.Literals("format", ["table", "json"]).pipe(
-      Flag.withDescription("Output format (default table)"),
-      Flag.withDefault("table")
-    )
+    format: Flags.tableOrJson
   },
   (input) =>
     Effect.flatMap(

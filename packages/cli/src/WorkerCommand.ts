@@ -10,6 +10,7 @@
 import { Config, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
+import * as Flags from "./internal/flags.ts"
 
 /** `--day` / `--today`: a calendar date flag. */
 const dateFlag = (name: string, description: string) =>
@@ -21,10 +22,7 @@ export const workerStatusCommand = Command.make(
   {
     databaseUrl: Connection.flags.databaseUrl,
     day: dateFlag("day", "Only the checks planned by this day's sweep, and this day's budget (default: all)"),
-    format: Flag.Literals("format", ["table", "json"]).pipe(
-      Flag.withDescription("Output format (default table)"),
-      Flag.withDefault("table")
-    )
+    format: Flags.tableOrJson
   },
   (input) =>
     Effect.flatMap(

@@ -4,6 +4,12 @@
 import { Config, Effect } from "effect"
 import { CliError, Flag } from "effect/cli"
 
+/** `--format table|json`: a table for people (the default) or JSON for programs. */
+export const tableOrJson: Flag.Flag<"table" | "json"> = Flag.Literals("format", ["table", "json"]).pipe(
+  Flag.withDescription("Output format (default table)"),
+  Flag.withDefault("table")
+)
+
 /** A flag naming a file (metavar `FILE`) with its help text. */
 export const file = (name: string, description: string): Flag.Flag<string> =>
   Flag.String(name).pipe(Flag.withMetavar("FILE"), Flag.withDescription(description))
