@@ -29,17 +29,22 @@ export type Finished = Checks.Row & { readonly outcome: Checks.Outcome }
 
 const isFinished = (r: Checks.Row): r is Finished => r.outcome !== undefined
 
-/**
- * One finished check as `tppkit worker status --format json` prints it, with exactly the documented keys;
- * `requestId` is null only when no request reached the bank.
- */
-export const checkJson = (r: Finished) => ({
+/** The payment a check is for, in the order of the documented keys. */
+const paymentJson = (r: Checks.Row) => ({
   orderId: r.orderId,
   nominalDate: r.nominalDate,
   executionDate: r.executionDate,
   amount: r.amount,
   currency: r.currency,
-  debtorIban: r.debtorIban,
+  debtorIban: r.debtorIban
+})
+
+/**
+ * One finished check as `tppkit worker status --format json` prints it, with exactly the documented keys;
+ * `requestId` is null only when no request reached the bank.
+ */
+export const checkJson = (r: Finished) => ({
+  ...paymentJson(r),
   outcome: r.outcome,
   attempts: r.attempts,
   checkedAt: r.checkedAt ?? null,
@@ -47,15 +52,7 @@ export const checkJson = (r: Finished) => ({
 })
 
 /** A planned check without an outcome yet (waiting for its check day, or in flight), as the JSON lists it. */
-export const pendingJson = (r: Checks.Row) => ({
-  orderId: r.orderId,
-  nominalDate: r.nominalDate,
-  executionDate: r.executionDate,
-  amount: r.amount,
-  currency: r.currency,
-  debtorIban: r.debtorIban,
-  attempts: r.attempts
-})
+export const pendingJson = (r: Checks.Row) => ({ ...paymentJson(r), attempts: r.attempts })
 
 /** The consent of a budget key (the `--consents` key), or the whole key when it is not one of ours. */
 const consentOf = (key: string): string => Budget.parseConsentKey(key)?.consent ?? key
