@@ -102,6 +102,14 @@ export function* encode<P extends PaymentRow>(
   const first = Math.max(LocalDate.MIN, window.from - MARGIN)
   const days = Math.max(0, Math.min(TABLE_DAYS, Math.min(LocalDate.MAX, window.to + MARGIN) - first + 1))
   const dates = dateTable(first, days)
+  /** Writes a date's ISO text at `at` of `out` (from the table when it is in it) and returns the end. */
+  const writeDate = (out: Buffer, at: number, day: number): number => {
+    let d = day - first
+    if (d < 0 || d >= days) return writeAscii(out, at, LocalDate.format(day as LocalDate.LocalDate))
+    d *= DATE_BYTES
+    for (let i = 0; i < DATE_BYTES; i++) out[at + i] = dates[d + i]!
+    return at + DATE_BYTES
+  }
   const between = format.between
   const betweenAscii = Buffer.byteLength(between) === between.length
   const betweenBytes = Buffer.byteLength(between)
@@ -201,23 +209,9 @@ export function* encode<P extends PaymentRow>(
     // the separator opens `before`; the first line starts after it
     if (count === 0) pos = writeText(buf, pos, parts.before.slice(format.separator.length), parts.ascii)
     else pos = writeText(buf, pos, parts.before, parts.ascii)
-    let d = p.nominalDate - first
-    if (d >= 0 && d < days) {
-      d *= DATE_BYTES
-      for (let i = 0; i < DATE_BYTES; i++) buf[pos + i] = dates[d + i]!
-      pos += DATE_BYTES
-    } else {
-      pos = writeAscii(buf, pos, LocalDate.format(p.nominalDate))
-    }
+    pos = writeDate(buf, pos, p.nominalDate)
     pos = writeText(buf, pos, between, betweenAscii)
-    d = p.executionDate - first
-    if (d >= 0 && d < days) {
-      d *= DATE_BYTES
-      for (let i = 0; i < DATE_BYTES; i++) buf[pos + i] = dates[d + i]!
-      pos += DATE_BYTES
-    } else {
-      pos = writeAscii(buf, pos, LocalDate.format(p.executionDate))
-    }
+    pos = writeDate(buf, pos, p.executionDate)
     pos = writeText(buf, pos, parts.own, parts.ascii)
     pos = writeText(buf, pos, parts.shared, parts.ascii)
     count++
