@@ -327,6 +327,18 @@ describe("Projection: properties", () => {
           expect(day.length).toBeGreaterThan(0)
           expect(new Set(day.map((p) => p.executionDate)).size).toBe(1)
         }
+        // the columns: the same payments (as plain data, every field), one non-empty view per date in order
+        const columns = Projection.columns(orders, w, options)
+        expect(columns.skipped).toEqual(array.skipped)
+        const viewed: Array<Payment.Payment> = []
+        let last = -Infinity
+        for (const day of columns.days) {
+          expect(day.length).toBeGreaterThan(0)
+          expect(day.executionDate).toBeGreaterThan(last)
+          last = day.executionDate
+          viewed.push(...Projection.dayPayments(columns, day))
+        }
+        expect(viewed).toEqual(array.payments)
       }),
       { numRuns: 200 }
     )
@@ -355,6 +367,16 @@ describe("Projection: properties", () => {
     const days = [...Projection.batches(orders, w, options).batches]
     expect(days.flat().map(keyOf)).toEqual(array)
     expect(new Set(days.map((day) => day[0]!.executionDate)).size).toBe(days.length)
+    // the columns hand on whole dates, read one at a time (the view of a date is reused for the next)
+    const columns = Projection.columns(orders, w, options)
+    const viewed: Array<string> = []
+    let dates = 0
+    for (const day of columns.days) {
+      dates++
+      for (const p of Projection.dayPayments(columns, day)) viewed.push(keyOf(p))
+    }
+    expect(viewed).toEqual(array)
+    expect(dates).toBe(days.length)
   })
   it("the lazy merge follows the rules for many daily orders over long windows, on any calendar", () => {
     // DAI7 and DAIL orders move through the merge's runs (every day, every working day), the others through its

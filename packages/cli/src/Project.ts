@@ -264,21 +264,30 @@ export type Report = Render.ProjectionReport<Payment.Payment>
 
 /**
  * Projects decoded orders over the window (decoding failures listed first among the skipped). The payments are
- * a lazy, ordered sequence (schedule's `Projection.lazy`), read once: every output format renders them while
- * they are computed, so memory holds the orders' plans instead of every payment.
+ * computed lazily, read once, so that memory holds the orders' plans instead of every payment: on one calendar
+ * as schedule's `Projection.columns`, which the report offers both as `columns` (what the JSON and CSV writers
+ * read) and as `payments` (the same payments as plain objects, for the other formats); with a calendar per
+ * currency as the merge of one `Projection.lazy` per currency.
  */
 export const report = (decoded: Decoded, s: Settings): Report => {
   const window = { from: s.from, to: s.to }
-  const projected =
-    s.calendarOfCurrency === undefined
-      ? Projection.lazy(decoded.orders, window, { calendar: s.calendar, convention: s.convention })
-      : Calendars.lazyByCurrency(decoded.orders, window, s.calendarOfCurrency, { convention: s.convention })
-  return {
-    from: s.from,
-    to: s.to,
-    calendar: s.calendarName,
-    convention: s.convention,
-    payments: projected.payments,
-    skipped: [...decoded.skipped, ...projected.skipped]
+  const settings = { from: s.from, to: s.to, calendar: s.calendarName, convention: s.convention }
+  if (s.calendarOfCurrency !== undefined) {
+    const projected = Calendars.lazyByCurrency(decoded.orders, window, s.calendarOfCurrency, {
+      convention: s.convention
+    })
+    return { ...settings, payments: projected.payments, skipped: [...decoded.skipped, ...projected.skipped] }
   }
+  const columns = Projection.columns(decoded.orders, window, { calendar: s.calendar, convention: s.convention })
+  return {
+    ...settings,
+    payments: paymentsOf(columns),
+    columns,
+    skipped: [...decoded.skipped, ...columns.skipped]
+  }
+}
+
+/** The payments of a projection's columns as plain payments, date by date. */
+function* paymentsOf(columns: Projection.Columns): Generator<Payment.Payment> {
+  for (const day of columns.days) yield* Projection.dayPayments(columns, day)
 }

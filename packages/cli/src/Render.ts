@@ -9,7 +9,7 @@
  */
 
 import { LocalDate } from "@tppkit/core"
-import type { Payment } from "@tppkit/schedule"
+import type { Payment, Projection } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
 import * as ICalendar from "@tppkit/schedule/ICalendar"
 import { BigDecimal } from "effect"
@@ -40,6 +40,12 @@ export interface ProjectionReport<P extends PaymentRow = PaymentRow> {
   readonly calendar: string
   readonly convention: string
   readonly payments: Iterable<P>
+  /**
+   * The same payments as columns, one execution date at a time (schedule's `Projection.columns`), when the
+   * projection gives them: the JSON and CSV writers read these instead of `payments`. A report is rendered once,
+   * reading one or the other.
+   */
+  readonly columns?: Pick<Projection.Columns, "orders" | "days"> | undefined
   readonly skipped: ReadonlyArray<SkippedRow>
 }
 
@@ -276,7 +282,7 @@ const jsonArray = (indent: string, items: ReadonlyArray<unknown>): string =>
 export const projectionJsonChunks = (report: ProjectionReport): Iterable<Uint8Array> => {
   const acc = CashFlow.accumulator({ period: "month" })
   const head = (key: string, value: string) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`
-  return Lines.encode(report.payments, report, {
+  return Lines.encode(report.columns ?? Lines.columnsOf(report.payments), report, {
     head:
       `{\n${head("from", LocalDate.format(report.from))}${head("to", LocalDate.format(report.to))}` +
       `${head("calendar", report.calendar)}${head("convention", report.convention)}  "payments": [`,
@@ -322,7 +328,7 @@ const CSV_HEADER = [
  * next one is asked for (its buffer is reused): write or copy it before.
  */
 export const projectionCsvChunks = (report: ProjectionReport): Iterable<Uint8Array> =>
-  Lines.encode(report.payments, report, {
+  Lines.encode(report.columns ?? Lines.columnsOf(report.payments), report, {
     head: csv(CSV_HEADER, []),
     separator: "",
     between: ",",

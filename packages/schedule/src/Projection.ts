@@ -106,6 +106,63 @@ export const stream = (
     })
   )
 
+/** The fields all payments of one order share: a payment without its occurrence number and dates. */
+export type OrderFields = Omit<Payment.Payment, "k" | "nominalDate" | "executionDate">
+
+/**
+ * One execution date of a projection as columns, for writers of very large outputs that need no object per
+ * payment: payment j (j < `length`) is occurrence `k[j]` with nominal date `nominal[j]` of the order
+ * `orders[order[j]]` of its {@link Columns}, in the order of {@link project}. A view, not data: the same object and
+ * arrays are reused for the next date (only the first `length` entries count, and they must not be written), so
+ * read it before asking for the next; {@link dayPayments} copies a date's payments out as plain payments.
+ */
+export interface Day {
+  readonly executionDate: LocalDate.LocalDate
+  readonly length: number
+  readonly order: Int32Array
+  readonly k: Int32Array
+  readonly nominal: Int32Array
+}
+
+/** A projection as columns (see {@link columns}). */
+export interface Columns {
+  /** The fields of each projected order's payments, indexed by {@link Day}'s `order`. */
+  readonly orders: ReadonlyArray<OrderFields>
+  /** The execution dates that have payments, in order, read lazily; each {@link Day} is valid until the next. */
+  readonly days: IterableIterator<Day>
+  /** The orders that cannot be projected, in input order. */
+  readonly skipped: Array<Skipped>
+}
+
+/**
+ * The projection as columns, one execution date at a time: the payments of {@link lazy} in the same order, given
+ * as indices into the orders' shared fields with each payment's occurrence number and nominal date, so that
+ * nothing is allocated per payment. For writers that turn millions of payments into text; everything else is
+ * simpler with {@link lazy} or {@link stream}.
+ */
+export const columns = (orders: Iterable<ProjectableOrder>, window: Window, options?: Options): Columns => {
+  const plans = Plans.plan(orders, window, options)
+  return { orders: plans.templates, days: dayViews(Merge.days(plans, window, options)), skipped: plans.skipped }
+}
+
+/** The engine's reused day columns seen through the read-only {@link Day} (a small view object per date). */
+function* dayViews(days: Iterator<Merge.Day>): Generator<Day> {
+  for (let d = days.next(); d.done !== true; d = days.next()) {
+    const day = d.value
+    yield {
+      executionDate: day.day as LocalDate.LocalDate,
+      length: day.length,
+      order: day.order,
+      k: day.k,
+      nominal: day.nominal
+    }
+  }
+}
+
+/** The payments of one {@link Day} of a projection's {@link Columns}, as plain payments in order. */
+export const dayPayments = (projection: Pick<Columns, "orders">, day: Day): Array<Payment.Payment> =>
+  Merge.payments(projection.orders, day, day.executionDate)
+
 /** The orders that cannot be projected, with their reasons (spec: Anchor), in input order. */
 export const skipped = (orders: Iterable<ProjectableOrder>, options?: Options): Array<Skipped> =>
   Plans.skippedOf(orders, options)

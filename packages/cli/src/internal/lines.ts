@@ -1,28 +1,105 @@
 /**
  * The projection's payment lines as UTF-8 bytes, written straight into one large buffer that is reused. A line is
- * `before`, the nominal date, `between`, the execution date and the text after it; the texts before and after stay
- * the same for every payment of an order, so they are made once per order and copied afterwards (the part of the
- * text after that many orders have in common is kept once, so it stays in cache), and the dates are copied from
- * a table of ISO date bytes by day number. A full buffer is handed on as one chunk and refilled when the next
- * chunk is asked for, so memory holds one chunk whatever the number of payments.
+ * `before`, the nominal date, `between`, the execution date and the text after it; everything but the dates is the
+ * same for every payment of an order, so each order's line is made once as bytes (the part after the dates that
+ * many orders have in common, such as accounts and names, is kept once, so that it stays in cache), and a
+ * payment's line is that copied with its two dates put in from a table of ISO date bytes by day number. The
+ * payments come as columns, one execution date at a time (schedule's `Projection.columns`: an order index and a
+ * nominal date per payment), so nothing is allocated per payment. A full buffer is handed on as one chunk and
+ * refilled when the next chunk is asked for, so memory holds one chunk whatever the number of payments.
  *
  * Totals: the payments of one order in one month are handed to the CashFlow accumulator together when the month
  * ends, as one payment with the order's amount, currency and debtor added that many times: the accumulator (by
  * month) sees the same payments in another order, and its sums are exact, so the totals are the same.
  */
 import { LocalDate } from "@tppkit/core"
-import type { Payment } from "@tppkit/schedule"
+import type { Payment, Projection } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
-import type { BigDecimal } from "effect"
 
 /** The fields of a payment a line shows (`Render.PaymentRow`). */
 type PaymentRow = Omit<Payment.Payment, "k">
+
+/** The fields of an order that every line of its payments shows. */
+export type OrderFields = Projection.OrderFields
+
+/** The payments of one execution date as columns: payment j < `length` is `nominal[j]` of order `order[j]`. */
+export interface DayColumns {
+  readonly executionDate: LocalDate.LocalDate
+  readonly length: number
+  readonly order: Int32Array
+  readonly nominal: Int32Array
+}
+
+/**
+ * The payments the writer reads: the orders' fields and the payments date by date (each date once, in order) as
+ * indices into them; `Projection.Columns` is one, {@link columnsOf} makes one from payments. Each date's columns
+ * are read before the next is asked for.
+ */
+export interface Source {
+  readonly orders: ReadonlyArray<OrderFields>
+  readonly days: Iterable<DayColumns>
+}
+
+/**
+ * Payments in projection order as a {@link Source}: consecutive payments with one execution date make a date,
+ * and each distinct set of an order's fields (orderId, amount, currency, accounts, creditor name) one order.
+ */
+export const columnsOf = (payments: Iterable<PaymentRow>): Source => {
+  const orders: Array<OrderFields> = []
+  const latest = new Map<string, number>()
+  const same = (o: OrderFields, p: PaymentRow): boolean =>
+    o.amount === p.amount &&
+    o.currency === p.currency &&
+    o.debtorIban === p.debtorIban &&
+    o.creditorIban === p.creditorIban &&
+    o.creditorName === p.creditorName
+  function* days(): Generator<DayColumns> {
+    const day = {
+      executionDate: 0 as LocalDate.LocalDate,
+      length: 0,
+      order: new Int32Array(64),
+      nominal: new Int32Array(64)
+    }
+    for (const p of payments) {
+      if (day.length > 0 && p.executionDate !== day.executionDate) {
+        yield day
+        day.length = 0
+      }
+      day.executionDate = p.executionDate
+      let i = latest.get(p.orderId)
+      if (i === undefined || !same(orders[i]!, p)) {
+        i = orders.length
+        orders.push({
+          orderId: p.orderId,
+          amount: p.amount,
+          currency: p.currency,
+          debtorIban: p.debtorIban,
+          creditorIban: p.creditorIban,
+          creditorName: p.creditorName
+        })
+        latest.set(p.orderId, i)
+      }
+      if (day.length === day.order.length) {
+        const order = new Int32Array(2 * day.length)
+        const nominal = new Int32Array(2 * day.length)
+        order.set(day.order)
+        nominal.set(day.nominal)
+        day.order = order
+        day.nominal = nominal
+      }
+      day.order[day.length] = i
+      day.nominal[day.length++] = p.nominalDate
+    }
+    if (day.length > 0) yield day
+  }
+  return { orders, days: days() }
+}
 
 /** Bytes of output gathered before a chunk is handed on. */
 export const CHUNK = 1 << 20
 
 /** How one format writes a payment's line around the two dates. */
-export interface LineFormat<P extends PaymentRow> {
+export interface LineFormat {
   /** The text before the first line (the document's head). */
   readonly head: string
   /** The text between two lines (not before the first). */
@@ -32,37 +109,13 @@ export interface LineFormat<P extends PaymentRow> {
   /**
    * The text of a payment's line before its nominal date and after its execution date, the latter in two parts
    * (`own`, then `shared`, a text many orders usually have in common: accounts, names): a function of the
-   * payment's orderId, amount, currency, accounts and creditor name only.
+   * order's fields.
    */
-  readonly around: (p: P) => readonly [before: string, own: string, shared: string]
+  readonly around: (o: OrderFields) => readonly [before: string, own: string, shared: string]
   /** When given, every payment is added to it (with the period `"month"`) before the tail is made. */
   readonly accumulator?: CashFlow.Accumulator | undefined
   /** The text after the last line, given the number of lines. */
   readonly tail: (count: number) => string
-}
-
-/** The text around the dates of one order's payments, the fields it was made from, and the order's pending total. */
-interface Parts {
-  readonly orderId: string
-  readonly amount: BigDecimal.BigDecimal
-  readonly currency: string
-  readonly debtorIban: string
-  readonly creditorIban: string
-  readonly creditorName: string | undefined
-  /** The separator and `before`. */
-  readonly before: string
-  readonly own: string
-  /** One string for every equal text, so that the common ones stay in the processor's caches. */
-  readonly shared: string
-  /** Whether both texts are ASCII (one byte per character). */
-  readonly ascii: boolean
-  /** The bytes of the longest line these parts make, dates included. */
-  readonly size: number
-  /** The parts of the payment that came after this order's payment last time (the usual next one). */
-  next: Parts | undefined
-  /** Payments of the current month not yet added to the accumulator, and the execution date of the last. */
-  pending: number
-  lastDay: number
 }
 
 /** Bytes of the ISO text of a date (years 0001–9999). */
@@ -85,136 +138,140 @@ const dateTable = (first: number, days: number): Uint8Array => {
   return table
 }
 
-/** Writes text at `pos` as UTF-8 (`ascii`: every character is one byte), returning the position after it. */
-const writeText = (buf: Buffer, pos: number, text: string, ascii: boolean): number =>
-  pos + buf.write(text, pos, ascii ? "latin1" : "utf8")
+/** No bytes. */
+const EMPTY = new Uint8Array(0)
+
+/** Bytes of the orders' lines kept together in one array (each order's line is a view of one of them). */
+const SLAB = 1 << 16
 
 /**
  * The lines of the payments as UTF-8 chunks of about {@link CHUNK} bytes, head first and tail last: exactly the
  * bytes of the text `head + lines.join(separator) + tail`. Each chunk is a view of a buffer that is reused: it is
  * valid until the next chunk is asked for (write or copy it before).
  */
-export function* encode<P extends PaymentRow>(
-  payments: Iterable<P>,
+export function* encode(
+  source: Source,
   window: { readonly from: LocalDate.LocalDate; readonly to: LocalDate.LocalDate },
-  format: LineFormat<P>
+  format: LineFormat
 ): Generator<Uint8Array> {
   const first = Math.max(LocalDate.MIN, window.from - MARGIN)
   const days = Math.max(0, Math.min(TABLE_DAYS, Math.min(LocalDate.MAX, window.to + MARGIN) - first + 1))
   const dates = dateTable(first, days)
-  /** Writes a date's ISO text at `at` of `out` (from the table when it is in it) and returns the end. */
-  const writeDate = (out: Buffer, at: number, day: number): number => {
+  /** Writes a date's ISO text at `at` of `out` (from the table when it is in it). */
+  const writeDate = (out: Buffer, at: number, day: number): void => {
     let d = day - first
-    if (d < 0 || d >= days) return writeAscii(out, at, LocalDate.format(day as LocalDate.LocalDate))
+    if (d < 0 || d >= days) {
+      writeAscii(out, at, LocalDate.format(day as LocalDate.LocalDate))
+      return
+    }
     d *= DATE_BYTES
     for (let i = 0; i < DATE_BYTES; i++) out[at + i] = dates[d + i]!
-    return at + DATE_BYTES
   }
-  const between = format.between
-  const betweenAscii = Buffer.byteLength(between) === between.length
-  const betweenBytes = Buffer.byteLength(between)
-  const byOrder = new Map<string, Parts>()
-  const sharedTexts = new Map<string, string>()
-  const partsOf = (p: P): Parts => {
-    const [b, own, text] = format.around(p)
-    const before = format.separator + b
-    let shared = sharedTexts.get(text)
-    if (shared === undefined) {
-      shared = text
-      sharedTexts.set(text, text)
+  const between = Buffer.from(format.between, "utf8")
+  const separatorBytes = Buffer.byteLength(format.separator)
+  const executionAt = DATE_BYTES + between.length
+  // per order (by index): its line up to the text many orders share, with room for the dates (a view of a slab:
+  // an array of its own per order would cost a backing store and its bookkeeping each), that shared text (one
+  // array per distinct text), and where the nominal date goes
+  const orders = source.orders
+  const heads: Array<Uint8Array | undefined> = new Array(orders.length).fill(undefined)
+  const tails: Array<Uint8Array> = new Array(orders.length).fill(EMPTY)
+  const nominalAts: Array<number> = new Array(orders.length).fill(0)
+  const tailOf = new Map<string, Uint8Array>()
+  let slab = Buffer.allocUnsafe(SLAB)
+  let slabUsed = 0
+  /** Makes order `i`'s line; its head opens with the separator. */
+  const lineOf = (i: number): Uint8Array => {
+    const [before, own, text] = format.around(orders[i]!)
+    let tail = tailOf.get(text)
+    if (tail === undefined) {
+      tail = Buffer.from(text, "utf8")
+      tailOf.set(text, tail)
     }
-    const bytes = Buffer.byteLength(before) + Buffer.byteLength(own) + Buffer.byteLength(shared)
-    const parts: Parts = {
-      orderId: p.orderId,
-      amount: p.amount,
-      currency: p.currency,
-      debtorIban: p.debtorIban,
-      creditorIban: p.creditorIban,
-      creditorName: p.creditorName,
-      before,
-      own,
-      shared,
-      ascii: bytes === before.length + own.length + shared.length,
-      size: bytes + betweenBytes + 2 * DATE_BYTES,
-      next: undefined,
-      pending: 0,
-      lastDay: 0
+    const nominalAt = separatorBytes + Buffer.byteLength(before)
+    const size = nominalAt + executionAt + DATE_BYTES + Buffer.byteLength(own)
+    if (slabUsed + size > slab.length) {
+      slab = Buffer.allocUnsafe(Math.max(SLAB, size))
+      slabUsed = 0
     }
-    byOrder.set(p.orderId, parts)
-    return parts
+    const head = slab.subarray(slabUsed, slabUsed + size)
+    slabUsed += size
+    head.write(before, head.write(format.separator, 0, "utf8"), "utf8")
+    head.set(between, nominalAt + DATE_BYTES)
+    head.write(own, nominalAt + executionAt + DATE_BYTES, "utf8")
+    heads[i] = head
+    tails[i] = tail
+    nominalAts[i] = nominalAt
+    return head
   }
-  // totals: the orders with payments of the current month not yet added
+  // totals: per order the payments of the current month not yet added, and the orders that have some
   const acc = format.accumulator
-  const pending: Array<Parts> = []
+  let pendingCount = new Int32Array(orders.length)
+  const pending: Array<number> = []
   let month = Number.NaN
-  let lastDay = Number.NaN
+  let monthDay = 0
   const addPending = (): void => {
-    for (const parts of pending) {
+    for (const i of pending) {
+      const o = orders[i]!
       const p: CashFlow.Totalled = {
-        executionDate: parts.lastDay as LocalDate.LocalDate,
-        amount: parts.amount,
-        currency: parts.currency,
-        debtorIban: parts.debtorIban
+        executionDate: monthDay as LocalDate.LocalDate,
+        amount: o.amount,
+        currency: o.currency,
+        debtorIban: o.debtorIban
       }
-      for (let n = parts.pending; n > 0; n--) acc!.add(p)
-      parts.pending = 0
+      for (let n = pendingCount[i]!; n > 0; n--) acc!.add(p)
+      pendingCount[i] = 0
     }
     pending.length = 0
   }
   const reused = Buffer.allocUnsafe(CHUNK)
   let buf = reused
   let pos = 0
-  const head = format.head
-  if (Buffer.byteLength(head) > buf.length) buf = Buffer.allocUnsafe(Buffer.byteLength(head))
-  pos = buf.write(head, 0, "utf8")
+  const documentHead = format.head
+  if (Buffer.byteLength(documentHead) > buf.length) buf = Buffer.allocUnsafe(Buffer.byteLength(documentHead))
+  pos = buf.write(documentHead, 0, "utf8")
   let count = 0
-  let previous: Parts | undefined
-  for (const p of payments) {
-    // payments come day by day with the orders in the same order, so the order that followed last time is
-    // usually the one: try it before the map
-    let parts = previous?.next
-    if (parts === undefined || parts.orderId !== p.orderId) parts = byOrder.get(p.orderId)
-    if (
-      parts === undefined ||
-      parts.orderId !== p.orderId ||
-      parts.amount !== p.amount ||
-      parts.currency !== p.currency ||
-      parts.debtorIban !== p.debtorIban ||
-      parts.creditorIban !== p.creditorIban ||
-      parts.creditorName !== p.creditorName
-    ) {
-      parts = partsOf(p)
-    }
-    if (previous !== undefined) previous.next = parts
-    previous = parts
+  for (const day of source.days) {
+    const executed = day.executionDate
     if (acc !== undefined) {
-      if (p.executionDate !== lastDay) {
-        lastDay = p.executionDate
-        const start = CashFlow.periodStart(p.executionDate, "month")
-        if (start !== month) {
-          addPending()
-          month = start
-        }
+      const start = CashFlow.periodStart(executed, "month")
+      if (start !== month) {
+        addPending()
+        month = start
       }
-      if (parts.pending === 0) pending.push(parts)
-      parts.pending++
-      parts.lastDay = p.executionDate
+      monthDay = executed
+      // orders of a source made from payments may appear while it is read
+      if (pendingCount.length < orders.length) {
+        const wider = new Int32Array(Math.max(orders.length, 2 * pendingCount.length))
+        wider.set(pendingCount)
+        pendingCount = wider
+      }
     }
-    if (pos + parts.size > buf.length) {
-      yield buf.subarray(0, pos)
-      // a line longer than a chunk gets a buffer of its own
-      buf = parts.size > reused.length ? Buffer.allocUnsafe(parts.size) : reused
-      pos = 0
+    const { order, nominal, length } = day
+    for (let j = 0; j < length; j++) {
+      const i = order[j]!
+      const head = heads[i] ?? lineOf(i)
+      const tail = tails[i]!
+      if (acc !== undefined && pendingCount[i]!++ === 0) pending.push(i)
+      const size = head.length + tail.length
+      if (pos + size > buf.length) {
+        yield buf.subarray(0, pos)
+        // a line longer than a chunk gets a buffer of its own
+        buf = size > reused.length ? Buffer.allocUnsafe(size) : reused
+        pos = 0
+      }
+      // the head opens with the separator, which the first line leaves out
+      const start = count === 0 ? pos - separatorBytes : pos
+      if (count === 0) buf.set(head.subarray(separatorBytes), pos)
+      else buf.set(head, pos)
+      const at = start + nominalAts[i]!
+      writeDate(buf, at, nominal[j]!)
+      writeDate(buf, at + executionAt, executed)
+      pos = start + head.length
+      buf.set(tail, pos)
+      pos += tail.length
+      count++
     }
-    // the separator opens `before`; the first line starts after it
-    if (count === 0) pos = writeText(buf, pos, parts.before.slice(format.separator.length), parts.ascii)
-    else pos = writeText(buf, pos, parts.before, parts.ascii)
-    pos = writeDate(buf, pos, p.nominalDate)
-    pos = writeText(buf, pos, between, betweenAscii)
-    pos = writeDate(buf, pos, p.executionDate)
-    pos = writeText(buf, pos, parts.own, parts.ascii)
-    pos = writeText(buf, pos, parts.shared, parts.ascii)
-    count++
   }
   if (acc !== undefined) addPending()
   const tail = format.tail(count)

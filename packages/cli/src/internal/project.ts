@@ -76,10 +76,25 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
       yield p
     }
   }
+  const countedColumns = (columns: NonNullable<Project.Report["columns"]>) => ({
+    orders: columns.orders,
+    days: (function* () {
+      for (const day of columns.days) {
+        count += day.length
+        yield day
+      }
+    })()
+  })
   // the count is only shown on a terminal's stderr: elsewhere the payments go to the renderer uncounted
   const stdio = yield* Stdio.Stdio
   const live = yield* stdio.stderrIsTerminal
-  const report = live ? { ...projected, payments: counted() } : projected
+  const report: Project.Report = live
+    ? {
+        ...projected,
+        payments: counted(),
+        columns: projected.columns === undefined ? undefined : countedColumns(projected.columns)
+      }
+    : projected
   const renderer: Render.ProjectionRenderer = Render.projectionRenderers[input.format]
   if (!renderer.listsSkipped) yield* warnSkipped(report.skipped)
   const note = () => `projecting ${orderCount} standing orders… ${count} payments`

@@ -106,18 +106,31 @@ class Runs {
 }
 
 /**
- * The payments of the planned orders in projection order, in non-empty batches of one execution day each: a
- * whole day per batch, or, with `limit`, batches of about `limit` payments that end between two orderIds (so
- * that a consumer reading payment by payment holds few of them and they die young). Orders paying every day
- * (DAI7) or every working day (DAIL) move through {@link Runs}; the others wait in the bucket of their next
- * execution day, the days with a bucket in a min-heap.
+ * The payments of one execution day (or a piece of one) as columns: payment j (j < `length`) is occurrence
+ * `k[j]`, nominal day `nominal[j]`, of planned order `order[j]`. The arrays are reused and may be longer than
+ * `length`.
  */
-export function* batches(
+export interface Day {
+  day: number
+  length: number
+  order: Int32Array
+  k: Int32Array
+  nominal: Int32Array
+}
+
+/**
+ * The payments of the planned orders in projection order as columns, in non-empty pieces of one execution day
+ * each: a whole day per piece, or, with `limit`, pieces of about `limit` payments that end between two orderIds
+ * (so that a consumer reading payment by payment holds few of them). The one object yielded is reused: it is
+ * valid until the next is asked for. Orders paying every day (DAI7) or every working day (DAIL) move through
+ * {@link Runs}; the others wait in the bucket of their next execution day, the days with a bucket in a min-heap.
+ */
+export function* days(
   plans: Plans.Plans,
   window: Plans.Window,
   options: Occurrence.Options | undefined,
   limit: number = Number.POSITIVE_INFINITY
-): Generator<Array<Payment.Payment>> {
+): Generator<Day> {
   const to = window.to
   const m = plans.plans.length
   const kind = new Uint8Array(m)
@@ -193,7 +206,14 @@ export function* batches(
     }
   }
   heads.length = 0
-  const { templates, ranks } = plans
+  const { ranks } = plans
+  const columns: Day = {
+    day: 0,
+    length: 0,
+    order: new Int32Array(64),
+    k: new Int32Array(64),
+    nominal: new Int32Array(64)
+  }
   let due = new Int32Array(0)
   let merged = new Int32Array(0)
   let day = Number.NEGATIVE_INFINITY
@@ -231,18 +251,18 @@ export function* batches(
       due = merged
       merged = swap
     }
-    let out: Array<Payment.Payment> = []
-    let owners: Array<number> = [] // the planned-order index of each payment, when orders share orderIds
+    const out = columns
+    out.day = day
+    if (out.order.length < n) grow(out, n)
+    let size = 0
     for (let x = 0; x < n; x++) {
       const i = due[x]!
-      const t = templates[i]!
       const how = kind[i]
-      if (how === DAILY) {
-        out.push(Plans.payment(t, headK[i]! + day, day, day))
-        if (plans.sharedIds) owners.push(i)
-      } else if (how === WORKING) {
-        out.push(Plans.payment(t, headK[i]! + workingAt, day, day))
-        if (plans.sharedIds) owners.push(i)
+      if (how === DAILY || how === WORKING) {
+        if (size === out.order.length) grow(out, size + 1)
+        out.order[size] = i
+        out.k[size] = headK[i]! + (how === DAILY ? day : workingAt)
+        out.nominal[size++] = day
       } else {
         const plan = plans.plans[i]!
         let o: Occurrence.Occurrence | undefined = {
@@ -251,8 +271,10 @@ export function* batches(
           execution: day as LocalDate.LocalDate
         }
         while (o !== undefined && o.execution === day) {
-          out.push(Plans.payment(t, o.k, o.nominal, day))
-          if (plans.sharedIds) owners.push(i)
+          if (size === out.order.length) grow(out, size + 1)
+          out.order[size] = i
+          out.k[size] = o.k
+          out.nominal[size++] = o.nominal
           o = Occurrence.next(plan, o)
         }
         if (o !== undefined && o.execution <= to) {
@@ -261,30 +283,75 @@ export function* batches(
           enqueue(i, o.execution)
         }
       }
-      if (out.length >= limit && x + 1 < n && ranks[due[x + 1]!] !== ranks[i]) {
-        if (plans.sharedIds) orderSameIds(ranks, owners, out)
+      if (size >= limit && x + 1 < n && ranks[due[x + 1]!] !== ranks[i]) {
+        out.length = size
+        if (plans.sharedIds) orderSameIds(ranks, out)
         yield out
-        out = []
-        owners = []
+        size = 0
       }
     }
-    if (out.length > 0) {
-      if (plans.sharedIds) orderSameIds(ranks, owners, out)
+    if (size > 0) {
+      out.length = size
+      if (plans.sharedIds) orderSameIds(ranks, out)
       yield out
     }
   }
 }
 
-/** Payments of one day whose orders share an orderId put in nominal-date order (`owners`: each one's order). */
-const orderSameIds = (ranks: Int32Array, owners: ReadonlyArray<number>, out: Array<Payment.Payment>): void =>
+/** Makes the columns of `day` hold at least `n` payments, keeping the ones they hold. */
+const grow = (day: Day, n: number): void => {
+  const capacity = Math.max(n, 2 * day.order.length)
+  const widen = (a: Int32Array): Int32Array => {
+    const b = new Int32Array(capacity)
+    b.set(a)
+    return b
+  }
+  day.order = widen(day.order)
+  day.k = widen(day.k)
+  day.nominal = widen(day.nominal)
+}
+
+/** The payments of a day's columns (orders indexed by `order`), as plain payments in the same order. */
+export const payments = (
+  orders: ReadonlyArray<Plans.Fields>,
+  day: Pick<Day, "order" | "k" | "nominal" | "length">,
+  executionDate: number
+): Array<Payment.Payment> => {
+  const { order, k, nominal, length } = day
+  const out = new Array<Payment.Payment>(length)
+  for (let j = 0; j < length; j++) out[j] = Plans.payment(orders[order[j]!]!, k[j]!, nominal[j]!, executionDate)
+  return out
+}
+
+/**
+ * The payments of the planned orders in projection order, in non-empty batches of one execution day each (or,
+ * with `limit`, pieces of about `limit` payments ending between two orderIds): {@link days} as plain payments.
+ */
+export function* batches(
+  plans: Plans.Plans,
+  window: Plans.Window,
+  options: Occurrence.Options | undefined,
+  limit: number = Number.POSITIVE_INFINITY
+): Generator<Array<Payment.Payment>> {
+  for (const day of days(plans, window, options, limit)) yield payments(plans.templates, day, day.day)
+}
+
+/** Payments of a day's columns whose orders share an orderId put in nominal-date order. */
+const orderSameIds = (ranks: Int32Array, day: Day): void =>
   Plans.orderSameIds(
     ranks,
-    (z) => owners[z]!,
-    (z) => out[z]!.nominalDate,
+    (z) => day.order[z]!,
+    (z) => day.nominal[z]!,
     0,
-    out.length,
+    day.length,
     (run, start) => {
-      const copy = run.map((z) => out[z]!)
-      for (let j = 0; j < copy.length; j++) out[start + j] = copy[j]!
+      const order = run.map((z) => day.order[z]!)
+      const k = run.map((z) => day.k[z]!)
+      const nominal = run.map((z) => day.nominal[z]!)
+      for (let j = 0; j < run.length; j++) {
+        day.order[start + j] = order[j]!
+        day.k[start + j] = k[j]!
+        day.nominal[start + j] = nominal[j]!
+      }
     }
   )

@@ -55,8 +55,11 @@ export interface Plans {
   readonly skipped: Array<Skipped>
 }
 
+/** The fields every payment of one order shares, as the public API states them (a {@link Template} is one). */
+export type Fields = Omit<Payment.Payment, "k" | "nominalDate" | "executionDate">
+
 /** One plain payment: an order's shared fields and one occurrence (every field an own property). */
-export const payment = (t: Template, k: number, nominal: number, execution: number): Payment.Payment => ({
+export const payment = (t: Fields, k: number, nominal: number, execution: number): Payment.Payment => ({
   orderId: t.orderId,
   k,
   nominalDate: nominal as LocalDate.LocalDate,
