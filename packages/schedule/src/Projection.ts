@@ -68,7 +68,7 @@ export const batches = (
   window: Window,
   options?: Options
 ): { readonly batches: IterableIterator<Array<Payment.Payment>>; readonly skipped: Array<Skipped> } => {
-  const plans = Plans.plan(orders, window, options)
+  const plans = Plans.plan(orders, window, options, true)
   return { batches: Merge.batches(plans, window, options), skipped: plans.skipped }
 }
 
@@ -81,7 +81,7 @@ export const lazy = (
   window: Window,
   options?: Options
 ): { readonly payments: IterableIterator<Payment.Payment>; readonly skipped: Array<Skipped> } => {
-  const plans = Plans.plan(orders, window, options)
+  const plans = Plans.plan(orders, window, options, true)
   return { payments: flatten(Merge.batches(plans, window, options, SLICE)), skipped: plans.skipped }
 }
 
@@ -98,7 +98,7 @@ export const stream = (
 ): Stream.Stream<Payment.Payment> =>
   Stream.fromPull(
     Effect.sync(() => {
-      const it = Merge.batches(Plans.plan(orders, window, options), window, options, SLICE)
+      const it = Merge.batches(Plans.plan(orders, window, options, true), window, options, SLICE)
       return Effect.suspend(() => {
         const next = it.next()
         return next.done === true ? Cause.done() : Effect.succeed(next.value as Arr.NonEmptyArray<Payment.Payment>)

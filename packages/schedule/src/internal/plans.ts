@@ -173,22 +173,68 @@ const sortedIndex = (ids: ReadonlyArray<string>): Int32Array => {
 }
 
 /**
- * The planning loop: sorts the orders by {@link compareIds} (a linear check first: input already in order is
- * kept), then plans each once, in that order, so that the plans are allocated in the order every pass reads
- * them. Equal debtor and creditor IBANs, creditor names and currencies become one string each, so that the
- * orders' state stays small when many orders name the same accounts.
+ * The planning loop: plans every order once, in input order (so that each order is read where it lies in memory,
+ * next to the one before), keeping what its payments share in flat columns; then lays the plans out in
+ * {@link compareIds} order (a linear check first: input already in order is kept) and allocates the templates in
+ * that order, from the columns, so that they lie next to each other in the order every pass reads them. Equal
+ * debtor IBANs and currencies become one string each (totals compare them per payment); with `shareCreditors`
+ * equal creditor IBANs and names too, so that the state of a lazy projection, which outlives the caller's orders,
+ * stays small when many orders name the same accounts.
  */
-export const plan = (orders: Iterable<Order>, window: Window, options: Occurrence.Options | undefined): Plans => {
+export const plan = (
+  orders: Iterable<Order>,
+  window: Window,
+  options: Occurrence.Options | undefined,
+  shareCreditors = false
+): Plans => {
   const list = Array.isArray(orders) ? (orders as ReadonlyArray<Order>) : Array.from(orders)
   const n = list.length
+  const strings = new Map<string, string>()
+  const intern = (s: string): string => {
+    const known = strings.get(s)
+    if (known !== undefined) return known
+    strings.set(s, s)
+    return s
+  }
   const ids = new Array<string | undefined>(n)
+  const planOf = new Array<Occurrence.Plan | undefined>(n)
+  const values = new Array<bigint>(n)
+  const scales = new Array<number>(n)
+  const currencies = new Array<string>(n)
+  const debtors = new Array<string>(n)
+  const creditors = new Array<string>(n)
+  const names = new Array<string | undefined>(n)
+  const startOf = new Int32Array(n)
+  const dailyOf = new Uint8Array(n)
+  const groupOf = new Uint8Array(n)
+  const skipped: Array<Skipped> = []
   let inOrder = true
   let allStrings = true
   for (let i = 0; i < n; i++) {
-    const id = orderIdOf(list[i])
+    const order = list[i]!
+    const id = orderIdOf(order)
     ids[i] = id
     if (id === undefined) allStrings = false
     else if (i > 0 && inOrder && ids[i - 1] !== undefined && ids[i - 1]! > id) inOrder = false
+    const r = Occurrence.makePlan(order, options)
+    if (Result.isFailure(r)) {
+      skipped.push({ orderId: id, reason: r.failure.reason })
+      continue
+    }
+    planOf[i] = r.success
+    const next = order.nextDate
+    startOf[i] = next !== undefined && next > window.from ? next : window.from
+    const frequency = order.frequency
+    dailyOf[i] = frequency === "DAIL" ? 1 : 0
+    groupOf[i] = frequency === "DAI7" || frequency === "DAIL" ? 0 : frequency === "WEEK" ? 1 : 2
+    const value = order.instructedAmount.value
+    values[i] = value.value
+    scales[i] = value.scale
+    currencies[i] = intern(order.instructedAmount.currency)
+    debtors[i] = intern(order.debtor.iban)
+    const creditor = order.creditor
+    creditors[i] = shareCreditors ? intern(creditor.iban) : creditor.iban
+    names[i] = creditor.name === undefined || !shareCreditors ? creditor.name : intern(creditor.name)
   }
   let index: Int32Array | undefined
   if (!allStrings) {
@@ -198,70 +244,53 @@ export const plan = (orders: Iterable<Order>, window: Window, options: Occurrenc
   } else if (!inOrder && n > 1) {
     index = sortedIndex(ids as ReadonlyArray<string>)
   }
-  const strings = new Map<string, string>()
-  const intern = (s: string): string => {
-    const known = strings.get(s)
-    if (known !== undefined) return known
-    strings.set(s, s)
-    return s
-  }
-  const plans: Array<Occurrence.Plan> = []
-  const starts: Array<number> = []
-  const planned: Array<number> = []
-  const ranks: Array<number> = []
-  const workingDaily: Array<number> = []
-  const skipped: Array<{ at: number; skipped: Skipped }> = []
+  const m = n - skipped.length
+  const plans = new Array<Occurrence.Plan>(m)
+  const starts = new Int32Array(m)
+  const ranks = new Int32Array(m)
+  const workingDaily = new Uint8Array(m)
+  const planned = new Int32Array(m)
   let sharedIds = false
   let lastId: string | undefined
-  for (let x = 0; x < n; x++) {
+  for (let x = 0, j = 0; x < n; x++) {
     const i = index === undefined ? x : index[x]!
-    const order = list[i]!
-    const r = Occurrence.makePlan(order, options)
-    if (Result.isFailure(r)) {
-      skipped.push({ at: i, skipped: { orderId: ids[i], reason: r.failure.reason } })
-      continue
-    }
-    const m = plans.length
-    const id = order.orderId
-    if (m > 0 && id === lastId) {
+    const p = planOf[i]
+    if (p === undefined) continue
+    const id = allStrings ? ids[i]! : list[i]!.orderId
+    if (j > 0 && id === lastId) {
       sharedIds = true
-      ranks.push(ranks[m - 1]!)
+      ranks[j] = ranks[j - 1]!
     } else {
-      ranks.push(m)
+      ranks[j] = j
     }
     lastId = id
-    const next = order.nextDate
-    plans.push(r.success)
-    workingDaily.push(order.frequency === "DAIL" ? 1 : 0)
-    starts.push(next !== undefined && next > window.from ? next : window.from)
-    planned.push(i)
+    plans[j] = p
+    starts[j] = startOf[i]!
+    workingDaily[j] = dailyOf[i]!
+    planned[j] = i
+    j++
   }
-  // the templates in a loop of their own, so that they lie next to each other in memory in the order every pass
-  // reads them (allocated between the plans, they were spread over three times the memory, and building the
-  // payments missed the cache on most of them)
-  const templates: Array<Template> = []
-  for (let j = 0; j < planned.length; j++) {
-    const order = list[planned[j]!]!
-    const value = order.instructedAmount.value
-    templates.push({
-      orderId: order.orderId,
-      amount: BigDecimal.make(value.value, value.scale),
-      currency: intern(order.instructedAmount.currency),
-      debtorIban: intern(order.debtor.iban),
-      creditorIban: intern(order.creditor.iban),
-      creditorName: order.creditor.name === undefined ? undefined : intern(order.creditor.name)
-    })
+  // the amounts, then the templates, daily orders first, then weekly ones, then the others (each group in planned
+  // order): the passes over a day's payments read the templates of that day's orders in planned order, and most of
+  // them are those of the daily orders, which thus lie next to each other in memory instead of spread over all
+  const amounts = new Array<BigDecimal.BigDecimal>(m)
+  for (let j = 0; j < m; j++) amounts[j] = BigDecimal.make(values[planned[j]!]!, scales[planned[j]!]!)
+  const templates = new Array<Template>(m)
+  for (let group = 0; group < 3; group++) {
+    for (let j = 0; j < m; j++) {
+      const i = planned[j]!
+      if (groupOf[i] !== group) continue
+      templates[j] = {
+        orderId: allStrings ? ids[i]! : list[i]!.orderId,
+        amount: amounts[j]!,
+        currency: currencies[i]!,
+        debtorIban: debtors[i]!,
+        creditorIban: creditors[i]!,
+        creditorName: names[i]
+      }
+    }
   }
-  if (index !== undefined) skipped.sort((a, b) => a.at - b.at)
-  return {
-    plans,
-    starts: Int32Array.from(starts),
-    templates,
-    ranks: Int32Array.from(ranks),
-    workingDaily: Uint8Array.from(workingDaily),
-    sharedIds,
-    skipped: skipped.map((s) => s.skipped)
-  }
+  return { plans, starts, templates, ranks, workingDaily, sharedIds, skipped }
 }
 
 /**
