@@ -47,6 +47,8 @@ export interface Plans {
   readonly starts: Int32Array
   readonly templates: Array<Template>
   readonly ranks: Int32Array
+  /** The planned indices in input order: the order in which the plans were made and lie in memory. */
+  readonly inputOrder: Int32Array
   /** 1 for the orders paying on every working day of their calendar (DAIL), else 0. */
   readonly workingDaily: Uint8Array
   /** Whether some orders share an orderId (their payments of one day are then ordered by nominal date). */
@@ -270,6 +272,10 @@ export const plan = (
     planned[j] = i
     j++
   }
+  const planOfInput = new Int32Array(n).fill(-1)
+  for (let j = 0; j < m; j++) planOfInput[planned[j]!] = j
+  const inputOrder = new Int32Array(m)
+  for (let i = 0, q = 0; i < n; i++) if (planOfInput[i]! >= 0) inputOrder[q++] = planOfInput[i]!
   // the amounts, then the templates, daily orders first, then weekly ones, then the others (each group in planned
   // order): the passes over a day's payments read the templates of that day's orders in planned order, and most of
   // them are those of the daily orders, which thus lie next to each other in memory instead of spread over all
@@ -290,7 +296,7 @@ export const plan = (
       }
     }
   }
-  return { plans, starts, templates, ranks, workingDaily, sharedIds, skipped }
+  return { plans, starts, templates, ranks, inputOrder, workingDaily, sharedIds, skipped }
 }
 
 /**

@@ -29,25 +29,25 @@ export interface Sorted {
   readonly firstDay: Int32Array
 }
 
-/** Columns, sized by the engine's count, for the occurrences that are enumerated before they are placed. */
+/**
+ * Columns, sized by the engine's count, for the occurrences that are enumerated before they are placed (each
+ * order's at the positions the caller reserved for them).
+ */
 class Pending {
-  length = 0
-  readonly order: Int32Array
+  readonly length: number
   readonly k: Int32Array
   readonly nominal: Int32Array
   readonly execution: Int32Array
-  constructor(capacity: number) {
-    this.order = new Int32Array(capacity)
-    this.k = new Int32Array(capacity)
-    this.nominal = new Int32Array(capacity)
-    this.execution = new Int32Array(capacity)
+  constructor(length: number) {
+    this.length = length
+    this.k = new Int32Array(length)
+    this.nominal = new Int32Array(length)
+    this.execution = new Int32Array(length)
   }
-  push(order: number, o: Occurrence.Occurrence): void {
-    const i = this.length++
-    this.order[i] = order
-    this.k[i] = o.k
-    this.nominal[i] = o.nominal
-    this.execution[i] = o.execution
+  set(x: number, o: Occurrence.Occurrence): void {
+    this.k[x] = o.k
+    this.nominal[x] = o.nominal
+    this.execution[x] = o.execution
   }
 }
 
@@ -82,9 +82,12 @@ export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
     const bounds = new Int32Array(1)
     return { length: 0, slot: none, kNominal: none, bounds, slotDays: none, from, steps, firstK, firstDay }
   }
+  // the per-order loops visit the plans in input order, the order they lie in memory (plans.inputOrder)
+  const { inputOrder } = plans
   const counts = new Int32Array(m)
   let total = 0
-  for (let i = 0; i < m; i++) {
+  for (let q = 0; q < m; q++) {
+    const i = inputOrder[q]!
     const start = plans.starts[i]!
     if (start <= to) {
       const c = Occurrence.count(plans.plans[i]!, start as LocalDate.LocalDate, to)
@@ -94,25 +97,27 @@ export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
   }
   const days = to - from + 1
   const dense = days <= 4 * total + 1024
-  let pendingCount = 0
-  for (let i = 0; i < m; i++) {
-    if (counts[i] === 0) continue
-    const step = dense ? Occurrence.fixedStep(plans.plans[i]!) : 0
-    steps[i] = step
-    if (step === 0) pendingCount += counts[i]!
-  }
-  const pending = new Pending(pendingCount)
-  for (let i = 0; i < m; i++) {
+  for (let q = 0; q < m; q++) {
+    const i = inputOrder[q]!
     if (counts[i] === 0) continue
     const plan = plans.plans[i]!
-    const start = plans.starts[i]! as LocalDate.LocalDate
-    if (steps[i] !== 0) {
-      const first = Occurrence.firstOnOrAfter(plan, start)!
+    const step = dense ? Occurrence.fixedStep(plan) : 0
+    steps[i] = step
+    if (step !== 0) {
+      const first = Occurrence.firstOnOrAfter(plan, plans.starts[i]! as LocalDate.LocalDate)!
       firstK[i] = first.k
       firstDay[i] = first.execution
-    } else {
-      for (const o of Occurrence.between(plan, start, to)) pending.push(i, o)
     }
+  }
+  // the enumerated occurrences, order after order in planned order: order i's from pendingAt[i] on
+  const pendingAt = new Int32Array(m + 1)
+  for (let i = 0; i < m; i++) pendingAt[i + 1] = pendingAt[i]! + (steps[i] === 0 ? counts[i]! : 0)
+  const pending = new Pending(pendingAt[m]!)
+  for (let q = 0; q < m; q++) {
+    const i = inputOrder[q]!
+    if (counts[i] === 0 || steps[i] !== 0) continue
+    const occurrences = Occurrence.between(plans.plans[i]!, plans.starts[i]! as LocalDate.LocalDate, to)
+    for (let j = 0, x = pendingAt[i]!; j < occurrences.length; j++, x++) pending.set(x, occurrences[j]!)
   }
   // slots: the window's days, or the distinct execution days of a sparse window
   let slotDays: Int32Array | undefined
@@ -157,13 +162,12 @@ export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
   }
   const kNominal = new Int32Array(2 * pending.length)
   // orders in planned order: each slot's payments are written in that order (stable)
-  let p = 0
   for (let i = 0; i < m; i++) {
     const step = steps[i]!
     if (step !== 0) {
       for (let j = 0, d = firstDay[i]! - from; j < counts[i]!; j++, d += step) slot[next[d]!++] = i
     } else {
-      for (; p < pending.length && pending.order[p] === i; p++) {
+      for (let p = pendingAt[i]!; p < pendingAt[i + 1]!; p++) {
         const s = slotOf(pending.execution[p]!)
         slot[next[s]!++] = ~i
         const y = 2 * pendingNext[s]!++
