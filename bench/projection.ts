@@ -3,12 +3,13 @@
  * starts 2000–2030, a quarter on days 28–31; 10 % anchored on nextDate, 20 % with an endDate) projected over 2026
  * through the public API (`Projection.project`, ordering included, then `CashFlow.totals`; and the lazy
  * `Projection.lazy` read by `CashFlow.totals`), and the same through the lazy `Projection.stream` into a
- * `CashFlow.accumulator`. Run alone with
+ * `CashFlow.accumulator`; beside them the floor of plain payments (as many bare objects of their shape, their CPU
+ * and the heap they hold). Run alone with
  * `pnpm exec node --conditions=@tppkit/source --expose-gc bench/projection.ts`; also run by `pnpm bench`.
  */
 import { loadavg } from "node:os"
 import { Calendar, LocalDate } from "@tppkit/core"
-import { CashFlow, Projection } from "@tppkit/schedule"
+import { CashFlow, type Payment, Projection } from "@tppkit/schedule"
 import { BigDecimal, Effect, Stream } from "effect"
 
 const ORDERS = 100_000
@@ -81,9 +82,44 @@ const timed = (run: () => number): { ms: number; cpu: number } => {
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)
   return { ms, cpu: (c1.user + c1.system) / 1000 }
 }
-// the two ways alternate run by run: project then CashFlow.totals over the payments, and the lazy merge read by it
+/**
+ * The floor of any array of plain payments: as many fresh objects as the projection has payments, with the
+ * payments' nine fields in the same order, copied from one flat object of shared fields per order (made outside the
+ * timing) read in sequence, nothing planned, sorted or totalled. Its CPU (allocation and collection) and the heap
+ * it holds are what plain payments cost by themselves.
+ */
+const shared = orders.map((o) => ({
+  orderId: o.orderId,
+  amount: o.instructedAmount.value,
+  currency: o.instructedAmount.currency,
+  debtorIban: o.debtor.iban,
+  creditorIban: o.creditor.iban,
+  creditorName: o.creditor.name
+}))
+const plainObjects = (n: number): Array<Payment.Payment> => {
+  const out = new Array<Payment.Payment>(n)
+  for (let x = 0, o = 0; x < n; x++, o = o + 1 === ORDERS ? 0 : o + 1) {
+    const t = shared[o]!
+    const day = (window.from + (x % 365)) as LocalDate.LocalDate
+    out[x] = {
+      orderId: t.orderId,
+      k: x,
+      nominalDate: day,
+      executionDate: day,
+      amount: t.amount,
+      currency: t.currency,
+      debtorIban: t.debtorIban,
+      creditorIban: t.creditorIban,
+      creditorName: t.creditorName
+    }
+  }
+  return out
+}
+// the three alternate run by run: project then CashFlow.totals over the payments, the lazy merge read by it, and
+// the plain-object floor (as many objects as the first run's payments)
 const separate: Array<{ ms: number; cpu: number }> = []
 const together: Array<{ ms: number; cpu: number }> = []
+const floor: Array<{ ms: number; cpu: number }> = []
 for (let run = 0; run < RUNS; run++) {
   separate.push(
     timed(() => CashFlow.totals(Projection.project(orders, window, options).payments, { period: "month" }).count)
@@ -91,7 +127,20 @@ for (let run = 0; run < RUNS; run++) {
   together.push(
     timed(() => CashFlow.totals(Projection.lazy(orders, window, options).payments, { period: "month" }).count)
   )
+  const n = payments
+  const before = peakHeap
+  floor.push(timed(() => plainObjects(n).length))
+  peakHeap = before
 }
+/** The heap the floor's objects hold: the heap after a full collection with them, less the heap without them. */
+const floorHeap = (): { readonly count: number; readonly bytes: number } => {
+  gc?.()
+  const without = process.memoryUsage().heapUsed
+  const held = plainObjects(payments)
+  gc?.()
+  return { count: held.length, bytes: process.memoryUsage().heapUsed - without }
+}
+const { count: floorCount, bytes: floorHeld } = floorHeap()
 const describe = (runs: Array<{ ms: number; cpu: number }>) => {
   const wall = stats(runs.map((r) => r.ms))
   const cpu = stats(runs.map((r) => r.cpu))
@@ -136,6 +185,9 @@ console.log(`  payments: ${payments}`)
 console.log(`  project, then CashFlow.totals (array): ${describe(separate)}`)
 console.log(`  lazy, read by CashFlow.totals: ${describe(together)}`)
 console.log(`  peak heap ${mb(peakHeap)}, max RSS ${mb(process.resourceUsage().maxRSS * 1024)}`)
+console.log(
+  `  plain-object floor (${floorCount} objects of the payments' shape, nothing projected): ${describe(floor)}; they hold ${gc === undefined ? "(not measured: run with --expose-gc)" : `${mb(floorHeld)} (${(floorHeld / floorCount).toFixed(1)} bytes each)`}`
+)
 console.log(
   `  stream + accumulator: ${streamMs.toFixed(0)} ms, ${streamed.result().count} payments; heap peak ${mb(streamPeak - heapBefore)} above the orders, ${mb(streamRetained)} retained after; live heap ${gc === undefined ? "not measured (run with --expose-gc)" : `at most ${mb(livePeak)}`}`
 )
