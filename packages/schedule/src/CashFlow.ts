@@ -316,19 +316,28 @@ const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1
 
 /**
  * The pass over a registered array, day by day: checks that every payment still has its day and its order's
- * amount, currency and debtor account (else `undefined`), counts the payments of each order into `counts` and
- * returns the sums of cents and the counts of payments per day and currency index (`nc` cells per day). The inner loop has no other branch, so
- * that its compiled code never meets a path it has not seen.
+ * amount, currency and debtor account (else `undefined`) and returns the sums of cents and the counts of payments
+ * per day and currency index (`nc` cells per day). What a payment is checked against lies in one flat array (each
+ * order's amount, currency and debtor account side by side) and `perOrder` holds each order's cents and currency
+ * index side by side, so that a payment costs two reads besides its own fields instead of its order's template
+ * and three per-order arrays. The inner loop has no other branch, so that its compiled code never meets a path it
+ * has not seen.
  */
 const dayPass = (
   list: ReadonlyArray<Totalled>,
   columns: Columnar.Columns,
-  cents: Float64Array,
-  currencyOf: Int32Array,
-  counts: Float64Array,
+  perOrder: Float64Array,
   nc: number
 ): { readonly sums: Float64Array; readonly counts: Float64Array } | undefined => {
   const { order, templates, bounds, days } = columns
+  const m = templates.length
+  const expected = new Array<unknown>(3 * m)
+  for (let o = 0; o < m; o++) {
+    const t = templates[o]!
+    expected[3 * o] = t.amount
+    expected[3 * o + 1] = t.currency
+    expected[3 * o + 2] = t.debtorIban
+  }
   const slots = days.length
   const sums = new Float64Array(slots * nc)
   const dayCounts = new Float64Array(slots * nc)
@@ -339,19 +348,18 @@ const dayPass = (
     for (let x = bounds[s]!; x < end; x++) {
       const p = list[x]
       const o = order[x]!
-      const t = templates[o]!
+      const e = 3 * o
       if (
         p === undefined ||
         p.executionDate !== day ||
-        p.amount !== t.amount ||
-        p.currency !== t.currency ||
-        p.debtorIban !== t.debtorIban
+        p.amount !== expected[e] ||
+        p.currency !== expected[e + 1] ||
+        p.debtorIban !== expected[e + 2]
       ) {
         return undefined
       }
-      counts[o]!++
-      const cell = base + currencyOf[o]!
-      sums[cell]! += cents[o]!
+      const cell = base + perOrder[2 * o + 1]!
+      sums[cell]! += perOrder[2 * o]!
       dayCounts[cell]!++
     }
   }
@@ -397,9 +405,15 @@ const columnTotals = (list: ReadonlyArray<Totalled>, columns: Columnar.Columns, 
     debtorOf[o] = di
   }
   const nc = currencyIndex.size
-  const counts = new Float64Array(m)
-  const perDay = dayPass(list, columns, cents, currencyOf, counts, nc)
+  const perOrder = new Float64Array(2 * m)
+  for (let o = 0; o < m; o++) {
+    perOrder[2 * o] = cents[o]!
+    perOrder[2 * o + 1] = currencyOf[o]!
+  }
+  const perDay = dayPass(list, columns, perOrder, nc)
   if (perDay === undefined) return undefined
+  // every payment is its order's (checked above): each order has the payments the projection counted
+  const { counts } = columns
   const n = list.length
   const currencySum = new Float64Array(nc)
   const currencyCount = new Float64Array(nc)

@@ -9,12 +9,14 @@ import type * as Payment from "../Payment.ts"
 import type { Template } from "./plans.ts"
 
 /**
- * A registered array's columns: per payment, the index of its order in `templates`; the payments of day
- * `days[s]` at positions `bounds[s]..bounds[s + 1]` (exclusive), days ascending.
+ * A registered array's columns: per payment, the index of its order in `templates`; per order, how many payments
+ * it has (`counts`); the payments of day `days[s]` at positions `bounds[s]..bounds[s + 1]` (exclusive), days
+ * ascending.
  */
 export interface Columns {
   readonly order: Int32Array
   readonly templates: ReadonlyArray<Template>
+  readonly counts: Int32Array
   readonly bounds: Int32Array
   readonly days: Int32Array
 }

@@ -23,6 +23,8 @@ export interface Sorted {
   readonly bounds: Int32Array
   readonly slotDays: Int32Array | undefined
   readonly from: number
+  /** Per planned order: how many of its occurrences the window holds. */
+  readonly counts: Int32Array
   /** Per planned order: the day step (0 when its occurrences are enumerated), first k and first day. */
   readonly steps: Int32Array
   readonly firstK: Int32Array
@@ -80,7 +82,8 @@ export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
   const firstDay = new Int32Array(m)
   if (to < from) {
     const bounds = new Int32Array(1)
-    return { length: 0, slot: none, kNominal: none, bounds, slotDays: none, from, steps, firstK, firstDay }
+    const counts = new Int32Array(m)
+    return { length: 0, slot: none, kNominal: none, bounds, slotDays: none, from, counts, steps, firstK, firstDay }
   }
   // the per-order loops visit the plans in input order, the order they lie in memory (plans.inputOrder)
   const { inputOrder } = plans
@@ -176,7 +179,7 @@ export const sort = (plans: Plans.Plans, window: Plans.Window): Sorted => {
       }
     }
   }
-  return { length: n, slot, kNominal, bounds, slotDays, from, steps, firstK, firstDay }
+  return { length: n, slot, kNominal, bounds, slotDays, from, counts, steps, firstK, firstDay }
 }
 
 /**
@@ -207,7 +210,7 @@ export const payments = (
   plans: Plans.Plans,
   sorted: Sorted
 ): { readonly payments: Array<Payment.Payment>; readonly columns: Columnar.Columns } => {
-  const { length: n, slot: order, kNominal, bounds, slotDays, from, steps, firstK, firstDay } = sorted
+  const { length: n, slot: order, kNominal, bounds, slotDays, from, counts, steps, firstK, firstDay } = sorted
   const { templates } = plans
   const out = new Array<Payment.Payment>(n)
   const slots = bounds.length - 1
@@ -266,5 +269,5 @@ export const payments = (
       }
     }
   }
-  return { payments: out, columns: { order, templates, bounds, days } }
+  return { payments: out, columns: { order, templates, counts, bounds, days } }
 }
