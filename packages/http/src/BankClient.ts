@@ -363,10 +363,12 @@ const make = Effect.gen(function* () {
   /** Gets a token and runs the call's request with it (see {@link run}); an unattended request is paid first. */
   const withToken = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
     const spend = spec.unattended === undefined ? undefined : spendFor(spec, spec.unattended)
-    const given = spec.options.token
+    // a token at hand (the caller's, or the provider's cached one) is used without an effect step to get it; this
+    // runs when the call runs (inside the call's `withFiber` or effect), so the lookup is never stale
+    const ready = spec.options.token ?? tokens.ready?.(spec.operation)
     const request =
-      given !== undefined
-        ? run(spec, given, spend)
+      ready !== undefined
+        ? run(spec, ready, spend)
         : Effect.flatMap(tokens.token(spec.operation), (token) => run(spec, token, spend))
     // a listing that reserved its pages at once has paid for this request already
     return spend === undefined || spec.prepaid === true ? request : Effect.andThen(spend, request)

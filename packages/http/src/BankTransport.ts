@@ -228,6 +228,9 @@ class Exchanger implements Dispatcher.DispatchHandler {
   /** When the exchange is given up, in `performance.now()` milliseconds. */
   readonly deadline: number
   private readonly deadlines: Deadlines
+  /** The neighbours in the list of exchanges in flight that `Deadlines` keeps (no hashing per request). */
+  previous: Exchanger | undefined = undefined
+  next: Exchanger | undefined = undefined
 
   private readonly resume: (effect: Effect.Effect<Exchange, Failure>) => void
   private readonly timeout: Duration.Duration
@@ -352,17 +355,28 @@ class Exchanger implements Dispatcher.DispatchHandler {
  * the next). Sequential requests with the same timeout thus cost no timer operation each.
  */
 class Deadlines {
-  private readonly active = new Set<Exchanger>()
+  /** The exchanges in flight, a doubly linked list through their `previous` and `next` (newest first). */
+  private first: Exchanger | undefined = undefined
   private timer: ReturnType<typeof setTimeout> | undefined = undefined
   private armedFor = Number.POSITIVE_INFINITY
 
   add(exchanger: Exchanger): void {
-    this.active.add(exchanger)
+    const first = this.first
+    exchanger.next = first
+    if (first !== undefined) first.previous = exchanger
+    this.first = exchanger
     if (exchanger.deadline < this.armedFor) this.arm(exchanger.deadline)
   }
 
+  /** Takes an exchange off the list; a second call for the same one changes nothing. */
   delete(exchanger: Exchanger): void {
-    this.active.delete(exchanger)
+    const { previous, next } = exchanger
+    if (previous !== undefined) previous.next = next
+    else if (this.first === exchanger) this.first = next
+    else return
+    if (next !== undefined) next.previous = previous
+    exchanger.previous = undefined
+    exchanger.next = undefined
   }
 
   /** Stops the timer (the agent is closed). */
@@ -385,11 +399,14 @@ class Deadlines {
     this.armedFor = Number.POSITIVE_INFINITY
     const now = performance.now()
     let next = Number.POSITIVE_INFINITY
-    for (const exchanger of this.active) {
-      if (exchanger.deadline <= now) exchanger.expire()
+    const due: Array<Exchanger> = []
+    for (let exchanger = this.first; exchanger !== undefined; exchanger = exchanger.next) {
+      if (exchanger.deadline <= now) due.push(exchanger)
       else if (exchanger.deadline < next) next = exchanger.deadline
     }
-    if (next !== Number.POSITIVE_INFINITY) this.arm(next)
+    // given up after the walk: giving one up takes it off the list, and its abort may end others too
+    for (const exchanger of due) exchanger.expire()
+    if (next !== Number.POSITIVE_INFINITY && next < this.armedFor) this.arm(next)
   }
 }
 
