@@ -132,15 +132,16 @@ for (let run = 0; run < RUNS; run++) {
   floor.push(timed(() => plainObjects(n).length))
   peakHeap = before
 }
-/** The heap the floor's objects hold: the heap after a full collection with them, less the heap without them. */
-const floorHeap = (): { readonly count: number; readonly bytes: number } => {
+/** The heap an array holds: the heap after a full collection with it, less the heap without it. */
+const heapHeld = (make: () => ReadonlyArray<unknown>): { readonly count: number; readonly bytes: number } => {
   gc?.()
   const without = process.memoryUsage().heapUsed
-  const held = plainObjects(payments)
+  const held = make()
   gc?.()
   return { count: held.length, bytes: process.memoryUsage().heapUsed - without }
 }
-const { count: floorCount, bytes: floorHeld } = floorHeap()
+const { count: floorCount, bytes: floorHeld } = heapHeld(() => plainObjects(payments))
+const { bytes: projectionHeld } = heapHeld(() => Projection.project(orders, window, options).payments)
 const describe = (runs: Array<{ ms: number; cpu: number }>) => {
   const wall = stats(runs.map((r) => r.ms))
   const cpu = stats(runs.map((r) => r.cpu))
@@ -184,7 +185,9 @@ console.log(
 console.log(`  payments: ${payments}`)
 console.log(`  project, then CashFlow.totals (array): ${describe(separate)}`)
 console.log(`  lazy, read by CashFlow.totals: ${describe(together)}`)
-console.log(`  peak heap ${mb(peakHeap)}, max RSS ${mb(process.resourceUsage().maxRSS * 1024)}`)
+console.log(
+  `  peak heap ${mb(peakHeap)} (garbage of the run included), max RSS ${mb(process.resourceUsage().maxRSS * 1024)}; a projection's payments hold ${gc === undefined ? "(not measured: run with --expose-gc)" : `${mb(projectionHeld)} after a collection`}`
+)
 console.log(
   `  plain-object floor (${floorCount} objects of the payments' shape, nothing projected): ${describe(floor)}; they hold ${gc === undefined ? "(not measured: run with --expose-gc)" : `${mb(floorHeld)} (${(floorHeld / floorCount).toFixed(1)} bytes each)`}`
 )
