@@ -177,8 +177,8 @@ const sortedIndex = (ids: ReadonlyArray<string>): Int32Array => {
 /**
  * The planning loop: plans every order once, in input order (so that each order is read where it lies in memory,
  * next to the one before), keeping what its payments share in flat columns; then lays the plans out in
- * {@link compareIds} order (a linear check first: input already in order is kept) and allocates the templates in
- * that order, from the columns, so that they lie next to each other in the order every pass reads them. Equal
+ * {@link compareIds} order (a linear check first: input already in order is kept) and allocates the templates from
+ * the columns, those of daily orders first, so that a day's passes read them mostly in sequence. Equal
  * debtor IBANs and currencies become one string each (totals compare them per payment); with `shareCreditors`
  * equal creditor IBANs and names too, so that the state of a lazy projection, which outlives the caller's orders,
  * stays small when many orders name the same accounts.
