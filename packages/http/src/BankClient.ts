@@ -333,6 +333,32 @@ const make = Effect.gen(function* () {
         })
     )
 
+  /** The call's request with `token`, its failure left to the caller (a token of another environment is refused). */
+  const attempt = <A>(spec: CallSpec<A>, token: Token): Effect.Effect<Reply<A>, BankError> =>
+    token.environment === config.environment
+      ? once(spec, token)
+      : fail(
+          spec.operation,
+          { correlationId: spec.correlationId },
+          new InvalidRequest({
+            path: "token",
+            detail: `a ${token.environment} token cannot be used with the ${config.environment} environment`
+          })
+        )
+
+  /** Whether a 401 to a request with `token` renews it: a token the provider gave, not one the caller handed in. */
+  const renews = (spec: CallSpec<unknown>, token: Token): boolean => token.renewable && spec.options.token === undefined
+
+  /** After a 401: the token discarded and the request made once more with a new one, paying `spend` again. */
+  const renewed = <A>(
+    spec: CallSpec<A>,
+    token: Token,
+    spend: Effect.Effect<void, BankError> | undefined
+  ): Effect.Effect<Reply<A>, BankError> => {
+    const again = Effect.flatMap(tokens.token(spec.operation), (fresh) => once(spec, fresh))
+    return Effect.andThen(tokens.invalidate(token), spend === undefined ? again : Effect.andThen(spend, again))
+  }
+
   /**
    * The call's request with `token`; after a 401 with a renewable token (not one the caller handed in) the token is
    * discarded and the request made once more with a new one, spending `spend` again when the call is unattended.
@@ -342,22 +368,9 @@ const make = Effect.gen(function* () {
     token: Token,
     spend: Effect.Effect<void, BankError> | undefined
   ): Effect.Effect<Reply<A>, BankError> => {
-    if (token.environment !== config.environment) {
-      return fail(
-        spec.operation,
-        { correlationId: spec.correlationId },
-        new InvalidRequest({
-          path: "token",
-          detail: `a ${token.environment} token cannot be used with the ${config.environment} environment`
-        })
-      )
-    }
-    const first = once(spec, token)
-    if (!token.renewable || spec.options.token !== undefined) return first
-    return Effect.catchIf(first, isUnauthorized, () => {
-      const again = Effect.flatMap(tokens.token(spec.operation), (fresh) => once(spec, fresh))
-      return Effect.andThen(tokens.invalidate(token), spend === undefined ? again : Effect.andThen(spend, again))
-    })
+    const first = attempt(spec, token)
+    if (!renews(spec, token)) return first
+    return Effect.catchIf(first, isUnauthorized, () => renewed(spec, token, spend))
   }
 
   /** Gets a token and runs the call's request with it (see {@link run}); an unattended request is paid first. */
@@ -374,11 +387,23 @@ const make = Effect.gen(function* () {
     return spend === undefined || spec.prepaid === true ? request : Effect.andThen(spend, request)
   }
 
-  /** Validates the PSU context, then runs the call with retries unless it is unattended. */
+  /**
+   * Validates the PSU context, then runs the call with retries unless it is unattended. The common case (a token at
+   * hand, nothing to pay) has one failure handler for both the 401 renewal and the retry rule, the same steps as
+   * `withToken` under `Retry.retrying` (every request of a call pays for that handler; only a failure runs it).
+   */
   const call = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
     const invalid = PsuContext.problem(spec.options.psu)
     if (invalid !== undefined) return fail(spec.operation, { correlationId: spec.correlationId }, invalid)
-    return Retry.retrying(Retry.policyFor(config.retry, spec.unattended !== undefined), () => withToken(spec))
+    const policy = Retry.policyFor(config.retry, spec.unattended !== undefined)
+    const again = () => withToken(spec)
+    const token = spec.unattended === undefined ? (spec.options.token ?? tokens.ready?.(spec.operation)) : undefined
+    if (token === undefined) return Retry.retrying(policy, again)
+    return Effect.catch(attempt(spec, token), (failure) =>
+      renews(spec, token) && isUnauthorized(failure)
+        ? Effect.catch(renewed(spec, token, undefined), (last) => Retry.afterFirstFailure(policy, last, again))
+        : Retry.afterFirstFailure(policy, failure, again)
+    )
   }
 
   // core's one entry point per wire shape (each with its fast path inside)

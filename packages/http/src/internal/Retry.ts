@@ -48,6 +48,23 @@ export const schedule = (policy: RetryPolicy): Schedule.Schedule<number, BankErr
 }
 
 /**
+ * What follows the first attempt's failure `first` (see {@link retrying}): the failure with its attempt count when
+ * it is not retried, else the retries of `attempt` by `schedule(policy)`. For a caller that runs its first attempt
+ * under a failure handler of its own.
+ */
+export const afterFirstFailure = <A>(
+  policy: RetryPolicy,
+  first: BankError,
+  attempt: () => Effect.Effect<A, BankError>
+): Effect.Effect<A, BankError> => {
+  if (policy.maxAttempts <= 1 || !isTransient(first.reason)) return Effect.fail(withAttempts(first, 1))
+  let attempts = 0
+  // the schedule sees the first failure again as its first input, then every later attempt's failure
+  const again = Effect.suspend(() => (attempts++ === 0 ? Effect.fail(first) : attempt()))
+  return Effect.mapError(Effect.retry(again, schedule(policy)), (error) => withAttempts(error, attempts))
+}
+
+/**
  * Runs the effect `attempt` makes (a fresh one per attempt: fresh Request-IDs) and repeats it by
  * `schedule(policy)` through `Effect.retry`; the failure that ends it says how many attempts were made. The
  * first attempt runs outside the retry machinery, which only a failure pays for.
@@ -55,11 +72,4 @@ export const schedule = (policy: RetryPolicy): Schedule.Schedule<number, BankErr
 export const retrying = <A>(
   policy: RetryPolicy,
   attempt: () => Effect.Effect<A, BankError>
-): Effect.Effect<A, BankError> =>
-  Effect.catch(attempt(), (first) => {
-    if (policy.maxAttempts <= 1 || !isTransient(first.reason)) return Effect.fail(withAttempts(first, 1))
-    let attempts = 0
-    // the schedule sees the first failure again as its first input, then every later attempt's failure
-    const again = Effect.suspend(() => (attempts++ === 0 ? Effect.fail(first) : attempt()))
-    return Effect.mapError(Effect.retry(again, schedule(policy)), (error) => withAttempts(error, attempts))
-  })
+): Effect.Effect<A, BankError> => Effect.catch(attempt(), (first) => afterFirstFailure(policy, first, attempt))
