@@ -141,7 +141,7 @@ export interface Columns {
  * simpler with {@link lazy} or {@link stream}.
  */
 export const columns = (orders: Iterable<ProjectableOrder>, window: Window, options?: Options): Columns => {
-  const plans = Plans.plan(orders, window, options)
+  const plans = Plans.plan(orders, window, options, true)
   return { orders: plans.templates, days: dayViews(Merge.days(plans, window, options)), skipped: plans.skipped }
 }
 
