@@ -203,7 +203,7 @@ const arrayPayment = (t: Plans.Template, k: number, nominal: number, execution: 
 
 /**
  * The payments of sorted occurrences, built in one pass in their final order (one object shape, made by
- * {@link Plans.payment}), with the planned-order index of each (the `slot` column turned into an order column
+ * {@link arrayPayment}), with the planned-order index of each (the `slot` column turned into an order column
  * in place); orders sharing an orderId are put in nominal-date order within each day.
  */
 export const payments = (
