@@ -6,13 +6,13 @@
 import {
   type Card,
   type Currency,
-  DateTime,
   Frequency,
   type Headers,
   Iban,
   LocalDate,
   Money,
-  StandingOrder
+  StandingOrder,
+  Timestamp
 } from "@tppkit/core"
 import { BigDecimal, Schema } from "effect"
 import fc from "fast-check"
@@ -149,13 +149,13 @@ export const maskedCardNumber: fc.Arbitrary<Card.MaskedCardNumber> = fc
   .map(([sep, last]) => `****${sep}****${sep}****${sep}${last}` as Card.MaskedCardNumber)
 
 /** An RFC 3339 date-time in the years 2000–2099 at a whole-minute offset, with or without milliseconds. */
-export const dateTime: fc.Arbitrary<DateTime.DateTime> = fc
+export const dateTime: fc.Arbitrary<Timestamp.Timestamp> = fc
   .tuple(
     fc.integer({ min: 946_684_800_000, max: 4_102_444_799_999 }),
     fc.integer({ min: -14 * 60, max: 14 * 60 }),
     fc.boolean()
   )
-  .map(([ms, offset, wholeSeconds]) => DateTime.fromEpochMillis(wholeSeconds ? ms - (ms % 1000) : ms, offset))
+  .map(([ms, offset, wholeSeconds]) => Timestamp.fromEpochMillis(wholeSeconds ? ms - (ms % 1000) : ms, offset))
 
 /** An IPv4 or IPv6 address. */
 export const ipAddress: fc.Arbitrary<string> = fc.oneof(fc.ipV4(), fc.ipV6())

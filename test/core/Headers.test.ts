@@ -1,4 +1,4 @@
-import { DateTime, Endpoint, Headers } from "@tppkit/core"
+import { Endpoint, Headers, Timestamp } from "@tppkit/core"
 import { Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -23,7 +23,7 @@ describe("Headers", () => {
         deviceOs: "iOS",
         userAgent: "App/1.0",
         geoLocation: "48.1486, 17.1077",
-        lastLoggedTime: DateTime.parseUnsafe("2024-05-01T10:00:00Z")
+        lastLoggedTime: Timestamp.parseUnsafe("2024-05-01T10:00:00Z")
       }
     })
     expect(h).toEqual({

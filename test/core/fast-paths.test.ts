@@ -2,7 +2,7 @@
  * The hand-written fast paths of core (used by the bank client on every call) give the same answers as the
  * schemas and parsers they stand in for: on valid input, on near-valid input (one character changed) and on noise.
  */
-import { BalanceCheck, type Currency, DateTime, Iban, Money } from "@tppkit/core"
+import { BalanceCheck, type Currency, Iban, Money, Timestamp } from "@tppkit/core"
 import { BigDecimal, Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -49,7 +49,7 @@ describe("Iban.isValid", () => {
   })
 })
 
-describe("DateTime.isValid and isValidIncoming", () => {
+describe("Timestamp.isValid and isValidIncoming", () => {
   it("agree with parse and parseIncoming (property)", () => {
     const texts = fc.oneof(
       Arb.dateTime,
@@ -59,8 +59,8 @@ describe("DateTime.isValid and isValidIncoming", () => {
     )
     fc.assert(
       fc.property(texts, (text) => {
-        expect(DateTime.isValid(text)).toBe(Result.isSuccess(DateTime.parse(text)))
-        expect(DateTime.isValidIncoming(text)).toBe(Result.isSuccess(DateTime.parseIncoming(text)))
+        expect(Timestamp.isValid(text)).toBe(Result.isSuccess(Timestamp.parse(text)))
+        expect(Timestamp.isValidIncoming(text)).toBe(Result.isSuccess(Timestamp.parseIncoming(text)))
       }),
       { numRuns: 20_000 }
     )
@@ -77,8 +77,8 @@ describe("DateTime.isValid and isValidIncoming", () => {
       ["2024-05-01T10:15:30+02:60", false],
       ["2024-05-01T10:15:30+0200", false]
     ]
-    for (const [text, valid] of cases) expect([text, DateTime.isValid(text)]).toEqual([text, valid])
-    expect(DateTime.isValidIncoming("2024-05-01T10:15:30+0200")).toBe(true)
+    for (const [text, valid] of cases) expect([text, Timestamp.isValid(text)]).toEqual([text, valid])
+    expect(Timestamp.isValidIncoming("2024-05-01T10:15:30+0200")).toBe(true)
   })
 })
 

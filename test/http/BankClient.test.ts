@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { type BalanceCheck, DateTime as CoreDateTime, Currency, Iban, Money } from "@tppkit/core"
+import { type BalanceCheck, Currency, Iban, Money, Timestamp } from "@tppkit/core"
 import { BankClient, BankConfig, type BankError } from "@tppkit/http"
 import { type Duration, Effect, Exit, Fiber, Redacted, Stream, Tracer } from "effect"
 import { TestClock } from "effect/testing"
@@ -96,7 +96,7 @@ describe("BankClient.balanceCheck", () => {
       const bad = failure(yield* Effect.exit(check({ psu: { ...psu, lastLoggedTime: "yesterday" } })))
       assert.strictEqual(bad.reason._tag, "InvalidRequest")
       assert.strictEqual(stub.seen.length, 0)
-      const lastLoggedTime = CoreDateTime.parseUnsafe("2026-11-21T09:00:00+01:00")
+      const lastLoggedTime = Timestamp.parseUnsafe("2026-11-21T09:00:00+01:00")
       yield* check({ psu: { ...psu, geoLocation: "48.1486, 17.1077", lastLoggedTime } })
       const headers = apiCalls(stub)[0]?.headers ?? {}
       assert.strictEqual(headers["psu-geolocation"], "48.1486, 17.1077")

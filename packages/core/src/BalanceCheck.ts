@@ -8,11 +8,11 @@
 import { Result, Schema, type SchemaIssue, SchemaParser } from "effect"
 import * as Card from "./Card.ts"
 import * as Currency from "./Currency.ts"
-import * as DateTime from "./DateTime.ts"
 import * as Iban from "./Iban.ts"
 import * as Fast from "./internal/balanceCheckFast.ts"
 import * as Money from "./Money.ts"
 import * as Text from "./Text.ts"
+import * as Timestamp from "./Timestamp.ts"
 
 /** The amount to check: `amount.value` in format [12.2] as a JSON number, `amount.currency` ISO 4217. */
 export const Amount = Schema.Struct({
@@ -48,7 +48,7 @@ export const InstructionIdentification = Schema.String.check(
 /** The balance-check request body; optional parts are optional keys, absent when not given. */
 export const Request = Schema.Struct({
   instructionIdentification: InstructionIdentification,
-  creationDateTime: Schema.optionalKey(DateTime.DateTime),
+  creationDateTime: Schema.optionalKey(Timestamp.Timestamp),
   iban: Iban.Iban,
   amount: Amount,
   relatedParties: Schema.optionalKey(RelatedParties),
@@ -70,7 +70,7 @@ export type Answer = typeof Answer.Type
 /** The balance-check response body: the answer and when the check was made (RFC 3339, kept as text). */
 export const Response = Schema.Struct({
   response: Answer,
-  dateTime: DateTime.Incoming
+  dateTime: Timestamp.Incoming
 })
 
 /** A balance-check response. */

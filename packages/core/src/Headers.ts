@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { Result, Schema } from "effect"
-import * as DateTime from "./DateTime.ts"
+import * as Timestamp from "./Timestamp.ts"
 
 /** Header names, spelled as the document spells them. */
 export const names = {
@@ -93,7 +93,7 @@ export const RequestHeaders = Schema.Struct({
   "psu-user-agent": NonEmpty("PSU-User-Agent"),
   "psu-geolocation": Schema.optionalKey(GeoLocation),
   "psu-geo-location": Schema.optionalKey(GeoLocation),
-  "psu-last-logged-time": Schema.optionalKey(DateTime.DateTime)
+  "psu-last-logged-time": Schema.optionalKey(Timestamp.Timestamp)
 })
 
 /** Request headers as a server reads them. */
@@ -109,7 +109,7 @@ export interface Psu {
   readonly deviceOs: string
   readonly userAgent: string
   readonly geoLocation?: string
-  readonly lastLoggedTime?: DateTime.DateTime
+  readonly lastLoggedTime?: Timestamp.Timestamp
 }
 
 /** The request identities of a call (README: request identity). */
@@ -215,6 +215,6 @@ export const isAttended = (
 
 /** The instant of a `PSU-Last-Logged-Time` value in epoch milliseconds (RFC 3339, surrounding blanks ignored). */
 export const lastLoggedMillis = (text: string): number | undefined => {
-  const parsed = DateTime.parse(text.trim())
-  return Result.isSuccess(parsed) ? DateTime.toEpochMillis(parsed.success) : undefined
+  const parsed = Timestamp.parse(text.trim())
+  return Result.isSuccess(parsed) ? Timestamp.toEpochMillis(parsed.success) : undefined
 }

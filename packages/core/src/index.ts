@@ -16,8 +16,6 @@ export * as Calendar from "./Calendar.ts"
 export * as Card from "./Card.ts"
 /** Currency codes (ISO 4217) and country codes (ISO 3166). */
 export * as Currency from "./Currency.ts"
-/** RFC 3339 date-times kept as text, with pure epoch-millisecond conversions. */
-export * as DateTime from "./DateTime.ts"
 /** Easter Sunday by the Gregorian computus. */
 export * as Easter from "./Easter.ts"
 /** LIVE and SANDBOX paths of the three operations (docs/bank-interface.md, "Environments and paths"). */
@@ -44,3 +42,5 @@ export * as SchemaProblem from "./SchemaProblem.ts"
 export * as StandingOrder from "./StandingOrder.ts"
 /** Bounded texts with the bank's field lengths. */
 export * as Text from "./Text.ts"
+/** RFC 3339 date-times kept as text, with pure epoch-millisecond conversions. */
+export * as Timestamp from "./Timestamp.ts"

@@ -3,7 +3,7 @@
  * many customers, so this is given per call, never fixed at start-up. The customer counts as present when
  * PSU-Last-Logged-Time is no older than 1 hour ("Daily limit" in the same document).
  */
-import { Headers, DateTime as Rfc3339 } from "@tppkit/core"
+import { Headers, Timestamp } from "@tppkit/core"
 import { DateTime, Duration, Result } from "effect"
 import { InvalidRequest } from "./BankError.ts"
 
@@ -19,7 +19,7 @@ export interface PsuContext {
   readonly geoLocation?: string
   /**
    * When the customer last logged in to the TPP application (PSU-Last-Logged-Time): an effect `DateTime`, or
-   * RFC 3339 text (core's `DateTime`), which is sent as given.
+   * RFC 3339 text (core's `Timestamp`), which is sent as given.
    */
   readonly lastLoggedTime?: DateTime.DateTime | string
 }
@@ -47,7 +47,7 @@ export const problem = (psu: PsuContext): InvalidRequest | undefined => {
   if (psu.geoLocation !== undefined && !Headers.isGeoLocation(psu.geoLocation)) {
     return new InvalidRequest({ path: "psu.geoLocation", detail: 'must be "latitude, longitude"' })
   }
-  if (typeof psu.lastLoggedTime === "string" && Result.isFailure(Rfc3339.parse(psu.lastLoggedTime))) {
+  if (typeof psu.lastLoggedTime === "string" && Result.isFailure(Timestamp.parse(psu.lastLoggedTime))) {
     return new InvalidRequest({ path: "psu.lastLoggedTime", detail: "not an RFC 3339 date-time" })
   }
   return undefined
@@ -60,13 +60,13 @@ export const validate = (psu: PsuContext): Result.Result<PsuContext, InvalidRequ
 }
 
 // a string was checked by `validate` before anything is sent; it is sent as given
-const lastLoggedText = (t: DateTime.DateTime | string): Rfc3339.DateTime =>
-  (typeof t === "string" ? t : DateTime.formatIso(DateTime.toUtc(t))) as Rfc3339.DateTime
+const lastLoggedText = (t: DateTime.DateTime | string): Timestamp.Timestamp =>
+  (typeof t === "string" ? t : DateTime.formatIso(DateTime.toUtc(t))) as Timestamp.Timestamp
 
 const lastLoggedMillis = (t: DateTime.DateTime | string): number | undefined => {
   if (typeof t !== "string") return DateTime.toEpochMillis(t)
-  const parsed = Rfc3339.parse(t)
-  return Result.isSuccess(parsed) ? Rfc3339.toEpochMillis(parsed.success) : undefined
+  const parsed = Timestamp.parse(t)
+  return Result.isSuccess(parsed) ? Timestamp.toEpochMillis(parsed.success) : undefined
 }
 
 /**

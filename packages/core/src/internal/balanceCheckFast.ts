@@ -6,9 +6,9 @@
  */
 import { BigDecimal } from "effect"
 import * as Currency from "../Currency.ts"
-import * as DateTime from "../DateTime.ts"
 import * as Iban from "../Iban.ts"
 import * as Money from "../Money.ts"
+import * as Timestamp from "../Timestamp.ts"
 
 /** The common request in its domain form. */
 export interface CommonRequest {
@@ -27,7 +27,7 @@ export interface CommonRequestJson {
 /** A valid response in its domain form (and, the same, its JSON form). */
 export interface ResponseValue {
   readonly response: "APPR" | "DECL"
-  readonly dateTime: DateTime.DateTime
+  readonly dateTime: Timestamp.Timestamp
 }
 
 const hasOptionalParts = (o: Record<string, unknown>): boolean =>
@@ -88,12 +88,14 @@ export const decodeResponse = (json: unknown): ResponseValue | undefined => {
   if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined
   const { response, dateTime } = json as { readonly response?: unknown; readonly dateTime?: unknown }
   if ((response !== "APPR" && response !== "DECL") || typeof dateTime !== "string") return undefined
-  return DateTime.isValidIncoming(dateTime) ? { response, dateTime: dateTime as DateTime.DateTime } : undefined
+  return Timestamp.isValidIncoming(dateTime) ? { response, dateTime: dateTime as Timestamp.Timestamp } : undefined
 }
 
 /** Encodes a response whose `dateTime` is a valid RFC 3339 text, or `undefined`. */
 export const encodeResponse = (response: object): ResponseValue | undefined => {
   const { response: answer, dateTime } = response as { readonly response?: unknown; readonly dateTime?: unknown }
   if ((answer !== "APPR" && answer !== "DECL") || typeof dateTime !== "string") return undefined
-  return DateTime.isValidIncoming(dateTime) ? { response: answer, dateTime: dateTime as DateTime.DateTime } : undefined
+  return Timestamp.isValidIncoming(dateTime)
+    ? { response: answer, dateTime: dateTime as Timestamp.Timestamp }
+    : undefined
 }

@@ -5,7 +5,7 @@
  * endpoints answer 401 unless the request carries it in `X-Sandbox-Admin`.
  */
 import { timingSafeEqual } from "node:crypto"
-import { DateTime } from "@tppkit/core"
+import { Timestamp } from "@tppkit/core"
 import { Result, Schema, SchemaParser } from "effect"
 import * as Faults from "../Faults.ts"
 import type * as Journal from "../Journal.ts"
@@ -77,7 +77,7 @@ function* journalBody(entries: Iterable<Uint8Array>): Generator<string | Uint8Ar
 
 /** `POST /__clock`: either an instant to set or seconds to move by (negative: back). */
 const ClockChange = Schema.Union([
-  Schema.Struct({ set: DateTime.DateTime }),
+  Schema.Struct({ set: Timestamp.Timestamp }),
   Schema.Struct({ adjustSeconds: Schema.Finite })
 ])
 const decodeClockChange = SchemaParser.decodeUnknownResult(ClockChange)
@@ -119,7 +119,7 @@ export const make = (config: Config) => {
     if (!("value" in parsed)) return fail(parsed, dialect, {})
     const change = decodeClockChange(parsed.value)
     if (Result.isFailure(change)) return fail(schemaFailure(change.failure), dialect, {})
-    if ("set" in change.success) config.clock.set(DateTime.toEpochMillis(change.success.set))
+    if ("set" in change.success) config.clock.set(Timestamp.toEpochMillis(change.success.set))
     else config.clock.adjust(Math.round(change.success.adjustSeconds * 1000))
     return clockAnswer()
   }

@@ -2,7 +2,7 @@
  * The balance check (docs/bank-interface.md, "Balance check"): the body read with core's `BalanceCheck.decodeRequest`,
  * the account's consent checked, the answer written with `BalanceCheck.encodeResponse`.
  */
-import { BalanceCheck, type DateTime } from "@tppkit/core"
+import { BalanceCheck, type Timestamp } from "@tppkit/core"
 import { BigDecimal, Result } from "effect"
 import { parseJsonObject } from "./apiChecks.ts"
 import type * as Consent from "./consent.ts"
@@ -23,7 +23,7 @@ export const make = (accounts: ReturnType<typeof Consent.make>, dateTime: () => 
     }
     const known = texts.get(response)
     if (known !== undefined) return known
-    const encoded = BalanceCheck.encodeResponse({ response, dateTime: at as DateTime.DateTime })
+    const encoded = BalanceCheck.encodeResponse({ response, dateTime: at as Timestamp.Timestamp })
     if (Result.isFailure(encoded)) return encodingFailure(encoded.failure)
     const text = JSON.stringify(encoded.success)
     texts.set(response, text)

@@ -3,7 +3,7 @@
  * answers that replace the normal one. Status faults are written like every other error (core's `ErrorBody`); the
  * broken bodies (`truncate`, `nonjson`) are broken on purpose.
  */
-import { AccessToken, BalanceCheck, type DateTime } from "@tppkit/core"
+import { AccessToken, BalanceCheck, type Timestamp } from "@tppkit/core"
 import { Redacted, Result } from "effect"
 import * as Faults from "../Faults.ts"
 import { badRequest, type Dialect, fail, oauthFail } from "./errors.ts"
@@ -57,7 +57,7 @@ const truncatedBody = (isToken: boolean, dateTime: string): string => {
         expires_in: AccessToken.LIFETIME_SECONDS,
         token_type: "Bearer"
       })
-    : BalanceCheck.encodeResponse({ response: "APPR", dateTime: dateTime as DateTime.DateTime })
+    : BalanceCheck.encodeResponse({ response: "APPR", dateTime: dateTime as Timestamp.Timestamp })
   return Result.isSuccess(encoded) ? JSON.stringify(encoded.success) : "{}"
 }
 

@@ -10,7 +10,7 @@ import { digitAt, twoDigits } from "./internal/digits.ts"
 import * as LocalDate from "./LocalDate.ts"
 
 /** A date-time text in RFC 3339 form (or, when received, the slightly looser form {@link Incoming} accepts). */
-export type DateTime = string & Brand.Brand<"DateTime">
+export type Timestamp = string & Brand.Brand<"Timestamp">
 
 const MS_PER_DAY = 86_400_000
 
@@ -105,22 +105,22 @@ export const isValid = (text: string): boolean => check(text, true) === true
 export const isValidIncoming = (text: string): boolean => check(text, false) === true
 
 /** Parses an RFC 3339 date-time (section 5.6 `date-time`), or explains why it is not one. */
-export const parse = (text: string): Result.Result<DateTime, string> =>
-  Result.map(toParts(text, true), () => text as DateTime)
+export const parse = (text: string): Result.Result<Timestamp, string> =>
+  Result.map(toParts(text, true), () => text as Timestamp)
 
 /** Parses a received date-time tolerantly: also a space for `T`, no seconds, no offset, or `+hhmm`. */
-export const parseIncoming = (text: string): Result.Result<DateTime, string> =>
-  Result.map(toParts(text, false), () => text as DateTime)
+export const parseIncoming = (text: string): Result.Result<Timestamp, string> =>
+  Result.map(toParts(text, false), () => text as Timestamp)
 
 /** Parses an RFC 3339 date-time; throws on anything else (tests and literals only). */
-export const parseUnsafe = (text: string): DateTime => {
+export const parseUnsafe = (text: string): Timestamp => {
   const r = parse(text)
   if (Result.isFailure(r)) throw new RangeError(r.failure)
   return r.success
 }
 
 /** The parts of a date-time (its text was validated when it was decoded). */
-export const parts = (dateTime: DateTime): Parts => {
+export const parts = (dateTime: Timestamp): Parts => {
   const r = toParts(dateTime, false)
   if (Result.isFailure(r)) throw new RangeError(r.failure)
   return r.success
@@ -130,7 +130,7 @@ export const parts = (dateTime: DateTime): Parts => {
  * The instant of a date-time in milliseconds since 1970-01-01T00:00:00Z. A text without offset (only ever received)
  * is read as UTC; a leap second `:60` counts as the first second of the next minute.
  */
-export const toEpochMillis = (dateTime: DateTime): number => {
+export const toEpochMillis = (dateTime: Timestamp): number => {
   const p = parts(dateTime)
   return (
     p.date * MS_PER_DAY + ((p.hour * 60 + p.minute - (p.offsetMinutes ?? 0)) * 60 + p.second) * 1000 + p.millisecond
@@ -143,7 +143,7 @@ const pad = (n: number, width: number): string => `${n}`.padStart(width, "0")
  * The RFC 3339 text of an instant, at an offset from UTC in minutes (default 0, written `Z`); milliseconds appear
  * only when not zero. // => fromEpochMillis(0) = "1970-01-01T00:00:00Z"
  */
-export const fromEpochMillis = (epochMillis: number, offsetMinutes = 0): DateTime => {
+export const fromEpochMillis = (epochMillis: number, offsetMinutes = 0): Timestamp => {
   const local = Math.floor(epochMillis) + offsetMinutes * 60_000
   const day = Math.floor(local / MS_PER_DAY)
   let rest = local - day * MS_PER_DAY
@@ -157,15 +157,15 @@ export const fromEpochMillis = (epochMillis: number, offsetMinutes = 0): DateTim
   const zone =
     offsetMinutes === 0 ? "Z" : `${offsetMinutes < 0 ? "-" : "+"}${pad(Math.floor(abs / 60), 2)}:${pad(abs % 60, 2)}`
   const fraction = ms === 0 ? "" : `.${pad(ms, 3)}`
-  return `${LocalDate.format(day as LocalDate.LocalDate)}T${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}${fraction}${zone}` as DateTime
+  return `${LocalDate.format(day as LocalDate.LocalDate)}T${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}${fraction}${zone}` as Timestamp
 }
 
 /** The calendar date of a date-time in its own offset (the `YYYY-MM-DD` part). */
-export const localDate = (dateTime: DateTime): LocalDate.LocalDate => parts(dateTime).date
+export const localDate = (dateTime: Timestamp): LocalDate.LocalDate => parts(dateTime).date
 
 /** A date-time we send: strict RFC 3339, kept as text (`creationDateTime`, `PSU-Last-Logged-Time`). */
-export const DateTime = Schema.String.check(Schema.makeFilter((s: string) => check(s, true))).pipe(
-  Schema.brand("DateTime")
+export const Timestamp = Schema.String.check(Schema.makeFilter((s: string) => check(s, true))).pipe(
+  Schema.brand("Timestamp")
 )
 
 /**
@@ -173,5 +173,5 @@ export const DateTime = Schema.String.check(Schema.makeFilter((s: string) => che
  * missing offset and `+hhmm`; the text is kept exactly as received.
  */
 export const Incoming = Schema.String.check(Schema.makeFilter((s: string) => check(s, false))).pipe(
-  Schema.brand("DateTime")
+  Schema.brand("Timestamp")
 )
