@@ -12,11 +12,11 @@ export * as FundsCheck from "./FundsCheck.ts"
 export * as Holidays from "./Holidays.ts"
 /** iCalendar (RFC 5545) export of projected payments. */
 export * as ICalendar from "./ICalendar.ts"
+/** Runs effects on (or working days before) each payment's execution date, driven by Clock and Schedule. */
+export * as OrderSchedule from "./OrderSchedule.ts"
 /** A projected payment and its ordering. */
 export * as Payment from "./Payment.ts"
 /** Projection of standing orders over a window of execution dates. */
 export * as Projection from "./Projection.ts"
 /** Error family of the schedule package. */
 export * as ScheduleError from "./ScheduleError.ts"
-/** Runs effects on (or working days before) each payment's execution date, driven by Clock and Schedule. */
-export * as Scheduler from "./Scheduler.ts"

@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 import { type BusinessDayConvention, Calendar, LocalDate, Money } from "@tppkit/core"
-import { FundsCheck, Projection, Scheduler } from "@tppkit/schedule"
+import { FundsCheck, OrderSchedule, Projection } from "@tppkit/schedule"
 import { Context, Cron, DateTime, Effect, type Layer, Option, Schema } from "effect"
 import { ClusterCron } from "effect/cluster"
 import type { Sharding } from "effect/cluster/Sharding"
@@ -82,7 +82,7 @@ export const plan = (
   )
   const sweepDay = LocalDate.format(day)
   return FundsCheck.due(payments, day, settings.daysBefore, settings.calendar).map((p) => {
-    const trigger = Scheduler.triggerDate(p.executionDate, settings.daysBefore, settings.calendar)
+    const trigger = OrderSchedule.triggerDate(p.executionDate, settings.daysBefore, settings.calendar)
     return {
       consent,
       orderId: p.orderId,
@@ -184,7 +184,7 @@ export const dailyCron = (hour: number, timeZone: string): Cron.Cron => {
 
 /** The day of an instant in a time zone. */
 export const dayIn = (epochMillis: number, timeZone: string): LocalDate.LocalDate =>
-  Scheduler.dateAt(epochMillis, DateTime.zoneMakeNamedUnsafe(timeZone))
+  OrderSchedule.dateAt(epochMillis, DateTime.zoneMakeNamedUnsafe(timeZone))
 
 /**
  * The cluster-wide daily sweep: a `ClusterCron` singleton at the configured hour and time zone that starts the

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { LocalDate } from "@tppkit/core"
-import { type FundsCheck, Scheduler } from "@tppkit/schedule"
+import { type FundsCheck, OrderSchedule } from "@tppkit/schedule"
 import { BigDecimal, Effect, Exit, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 
@@ -25,31 +25,31 @@ const days = (n: number) =>
     }
   })
 
-describe("Scheduler", () => {
+describe("OrderSchedule", () => {
   it.effect("today follows the Clock in the configured time zone", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(utc("2026-01-12T23:30:00Z"))
-      assert.strictEqual(f(yield* Scheduler.today()), "2026-01-13")
-      assert.strictEqual(f(yield* Scheduler.today("UTC")), "2026-01-12")
-      assert.strictEqual(f(yield* Scheduler.today("America/New_York")), "2026-01-12")
-      const bad = yield* Effect.exit(Scheduler.today("Mars/Olympus"))
+      assert.strictEqual(f(yield* OrderSchedule.today()), "2026-01-13")
+      assert.strictEqual(f(yield* OrderSchedule.today("UTC")), "2026-01-12")
+      assert.strictEqual(f(yield* OrderSchedule.today("America/New_York")), "2026-01-12")
+      const bad = yield* Effect.exit(OrderSchedule.today("Mars/Olympus"))
       assert.isTrue(Exit.isFailure(bad))
     })
   )
   it("triggerDate counts working days back", () => {
-    assert.strictEqual(f(Scheduler.triggerDate(d("2026-01-15"), 2)), "2026-01-13")
-    assert.strictEqual(f(Scheduler.triggerDate(d("2026-01-05"), 1)), "2026-01-02") // over 1 January and a weekend
-    assert.strictEqual(f(Scheduler.triggerDate(d("2026-01-05"), 0)), "2026-01-05")
+    assert.strictEqual(f(OrderSchedule.triggerDate(d("2026-01-15"), 2)), "2026-01-13")
+    assert.strictEqual(f(OrderSchedule.triggerDate(d("2026-01-05"), 1)), "2026-01-02") // over 1 January and a weekend
+    assert.strictEqual(f(OrderSchedule.triggerDate(d("2026-01-05"), 0)), "2026-01-05")
   })
   it.effect("runs each action exactly once, on its trigger day (2 working days before), under TestClock", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(utc("2025-12-31T23:00:00Z")) // 2026-01-01 00:00 in Bratislava
       const log: Array<[string, string, string]> = []
       const fiber = yield* Effect.forkChild(
-        Scheduler.run(
+        OrderSchedule.run(
           [order("A", "2026-01-15"), order("B", "2026-01-31")],
           (p) =>
-            Effect.map(Scheduler.today(), (t) => {
+            Effect.map(OrderSchedule.today(), (t) => {
               log.push([p.orderId, f(p.executionDate), f(t)])
             }).pipe(Effect.orDie),
           { daysBefore: 2 }
@@ -72,7 +72,7 @@ describe("Scheduler", () => {
       yield* TestClock.setTime(utc("2026-01-14T12:00:00Z")) // trigger was 13 January, payment on the 15th
       const log: Array<string> = []
       const fiber = yield* Effect.forkChild(
-        Scheduler.run([order("A", "2026-01-15")], (p) => Effect.sync(() => log.push(f(p.executionDate))), {
+        OrderSchedule.run([order("A", "2026-01-15")], (p) => Effect.sync(() => log.push(f(p.executionDate))), {
           daysBefore: 2
         })
       )
@@ -86,7 +86,7 @@ describe("Scheduler", () => {
       yield* TestClock.setTime(utc("2026-01-01T06:00:00Z"))
       const outcomes: Array<FundsCheck.Outcome<string>> = []
       const fiber = yield* Effect.forkChild(
-        Scheduler.fundsCheck([order("W", "2026-01-05", "WEEK")], {
+        OrderSchedule.fundsCheck([order("W", "2026-01-05", "WEEK")], {
           daysBefore: 1,
           check: (p) => (p.k === 1 ? Effect.fail("down") : Effect.succeed(p.k === 0 ? "APPR" : "DECL")),
           onOutcome: (o) => Effect.sync(() => outcomes.push(o))
