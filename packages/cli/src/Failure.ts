@@ -7,6 +7,9 @@
  * @since 0.1.0
  */
 import { ErrorBody } from "@tppkit/core"
+import type { BankError } from "@tppkit/http"
+// the light module only: importing it loads neither the bank client nor its transport
+import * as FailureClass from "@tppkit/http/FailureClass"
 import { Cause, Schema } from "effect"
 import { CliError } from "effect/cli"
 
@@ -136,21 +139,7 @@ const messageOf = (error: unknown): string | undefined => {
 const tagOf = (error: unknown): string | undefined =>
   isObject(error) && typeof error._tag === "string" ? error._tag : undefined
 
-/** The shape of `@tppkit/http`'s `BankError` as this module reads it (structurally, to keep http unloaded). */
-interface BankErrorLike {
-  readonly _tag: "BankError"
-  readonly operation: string
-  readonly identity: {
-    readonly requestId?: string
-    readonly correlationId?: string
-    readonly processId?: string
-    readonly responseId?: string
-  }
-  readonly reason: { readonly _tag: string } & Record<string, unknown>
-  readonly message: string
-}
-
-const isBankError = (error: unknown): error is BankErrorLike =>
+const isBankError = (error: unknown): error is BankError.BankError =>
   isObject(error) && error._tag === "BankError" && isObject(error.reason) && typeof error.reason._tag === "string"
 
 const statusOfTag: Record<string, number> = {
@@ -161,43 +150,25 @@ const statusOfTag: Record<string, number> = {
   TooManyRequests: 429
 }
 
-/** The kind of a bank call's failure, from its reason. */
-export const bankKind = (reason: { readonly _tag: string } & Record<string, unknown>): Kind => {
-  switch (reason._tag) {
-    case "TransportFailure":
-    case "ServerError":
-    case "TooManyRequests":
-      return "unavailable"
-    case "Unauthorized":
-      return "configuration"
-    case "BadRequest":
-    case "Forbidden":
-    case "NotFound":
-      return "refused"
-    case "UnexpectedStatus":
-      return typeof reason.status === "number" && reason.status >= 500 ? "unavailable" : "refused"
-    case "MalformedResponse":
-    case "ResponseTooLarge":
-      return "data"
-    case "InvalidRequest":
-      return "usage"
-    case "BudgetExhausted":
-      return "budget"
-    case "ListingIncomplete":
-      return "data"
-    case "BudgetStoreError":
-      return "configuration"
-    default:
-      return "failure"
-  }
+/** The kind of each class of bank failure (http's `FailureClass`): an invalid request is a usage failure. */
+const kindOfClass: { readonly [C in FailureClass.FailureClass]: Kind } = {
+  refused: "refused",
+  unavailable: "unavailable",
+  configuration: "configuration",
+  budget: "budget",
+  data: "data",
+  invalid: "usage"
 }
 
+/** The kind of a bank call's failure, from its reason's class (a reason this version does not know: `failure`). */
+export const bankKind = (reason: BankError.Reason): Kind => kindOfClass[FailureClass.classify(reason)] ?? "failure"
+
 /** The details of a bank call's failure: operation, status, the bank's code, the request identifiers. */
-export const bankDetails = (error: BankErrorLike): Details => {
+export const bankDetails = (error: BankError.BankError): Details => {
   const reason = error.reason
-  const status = typeof reason.status === "number" ? reason.status : statusOfTag[reason._tag]
+  const status = "status" in reason ? reason.status : statusOfTag[reason._tag]
   // a status's error body, or the error a 2xx answer carried instead of its success shape
-  const body = (reason.body ?? reason.error) as ErrorBody.ErrorBody | undefined
+  const body = "body" in reason ? reason.body : "error" in reason ? reason.error : undefined
   const code = isObject(body) ? ErrorBody.code(body) : undefined
   const ids = error.identity
   return {
@@ -208,8 +179,10 @@ export const bankDetails = (error: BankErrorLike): Details => {
     ...(ids.correlationId === undefined ? {} : { correlationId: ids.correlationId }),
     ...(ids.processId === undefined ? {} : { processId: ids.processId }),
     ...(ids.responseId === undefined ? {} : { responseId: ids.responseId }),
-    ...(typeof reason.retryAfterSeconds === "number" ? { retryAfterSeconds: reason.retryAfterSeconds } : {}),
-    ...(typeof reason.freesAt === "string" ? { freesAt: reason.freesAt } : {})
+    ...("retryAfterSeconds" in reason && reason.retryAfterSeconds !== undefined
+      ? { retryAfterSeconds: reason.retryAfterSeconds }
+      : {}),
+    ...("freesAt" in reason ? { freesAt: reason.freesAt } : {})
   }
 }
 

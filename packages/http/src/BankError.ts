@@ -5,6 +5,7 @@
  */
 import { ErrorBody, StandingOrder } from "@tppkit/core"
 import { Schema } from "effect"
+import * as FailureClass from "./FailureClass.ts"
 
 /** The bank operations the client performs. */
 export const Operation = Schema.Literals(["token", "balanceCheck", "standingOrders"])
@@ -263,19 +264,8 @@ export const withAttempts = (error: BankError, attempts: number): BankError =>
     attempts
   })
 
-/** Whether a reason is transient, so that repeating the request may succeed (README: Limits). */
-export const isTransient = (reason: Reason): boolean => {
-  switch (reason._tag) {
-    case "TransportFailure":
-      return reason.kind !== "other" && reason.kind !== "tls"
-    case "ServerError":
-      return reason.status === 502 || reason.status === 503 || reason.status === 504
-    case "TooManyRequests":
-      return true
-    default:
-      return false
-  }
-}
+/** Whether a reason is transient, so that repeating the request may succeed (README: Limits); see `FailureClass`. */
+export const isTransient: (reason: Reason) => boolean = FailureClass.isTransient
 
 /** A failure raised while building the client from its configuration (e.g. LIVE over plain `http://`). */
 export class BankConfigError extends Schema.TaggedError<BankConfigError>()("BankConfigError", {

@@ -14,6 +14,8 @@ export * as BankError from "./BankError.ts"
 export * as BankTransport from "./BankTransport.ts"
 /** The daily budget of unattended standing-order calls and its stores. */
 export * as Budget from "./Budget.ts"
+/** The classes of a bank call's failure (refused, unavailable, …) and which are transient; light to import. */
+export * as FailureClass from "./FailureClass.ts"
 /** The per-call PSU context and its headers. */
 export * as PsuContext from "./PsuContext.ts"
 /** Client-credentials tokens and the token provider. */

@@ -6,7 +6,8 @@
  */
 import { Cause, Duration, Effect, Random, Schedule } from "effect"
 import type { RetryPolicy } from "../BankConfig.ts"
-import { type BankError, isTransient, withAttempts } from "../BankError.ts"
+import { type BankError, withAttempts } from "../BankError.ts"
+import { isTransient } from "../FailureClass.ts"
 
 /**
  * No retries: the policy of unattended requests, which spend the daily budget (docs/bank-interface.md, "Daily limit").

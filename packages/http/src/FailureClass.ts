@@ -1,0 +1,68 @@
+/**
+ * What a failed bank call means to whoever decides what to do next: the bank's knowledge that sorts every
+ * `BankError` reason into a class (`refused`, `unavailable`, …) and says which reasons are worth repeating.
+ * A command maps the classes to exit codes, a fleet groups stored failures by them, the client's retry rule
+ * repeats the transient ones.
+ *
+ * This module is light on purpose: it imports types only, so `import { … } from "@tppkit/http/FailureClass"`
+ * loads neither effect nor the client.
+ *
+ * @since 0.1.0
+ */
+import type { Reason } from "./BankError.ts"
+
+/**
+ * The classes of a bank call's failure: `refused` (the bank answered no: 400, 403, 404, another 4xx),
+ * `unavailable` (no answer, or one saying "not now": the network, 429, 5xx), `configuration` (our credentials or
+ * our budget store: 401, a store that failed), `budget` (the daily budget of unattended calls is spent), `data`
+ * (an answer that cannot be used: malformed, too large, a listing that stopped before its end), `invalid` (the
+ * request was invalid and never sent).
+ */
+export type FailureClass = "refused" | "unavailable" | "configuration" | "budget" | "data" | "invalid"
+
+/** Every class, in the order of {@link FailureClass}'s description. */
+export const all: ReadonlyArray<FailureClass> = ["refused", "unavailable", "configuration", "budget", "data", "invalid"]
+
+/** The class of a bank call's failure, from its reason. */
+export const classify = (reason: Reason): FailureClass => {
+  switch (reason._tag) {
+    case "TransportFailure":
+    case "ServerError":
+    case "TooManyRequests":
+      return "unavailable"
+    case "Unauthorized":
+    case "BudgetStoreError":
+      return "configuration"
+    case "BadRequest":
+    case "Forbidden":
+    case "NotFound":
+      return "refused"
+    case "UnexpectedStatus":
+      return reason.status >= 500 ? "unavailable" : "refused"
+    case "MalformedResponse":
+    case "ResponseTooLarge":
+    case "ListingIncomplete":
+      return "data"
+    case "InvalidRequest":
+      return "invalid"
+    case "BudgetExhausted":
+      return "budget"
+  }
+}
+
+/**
+ * Whether a reason is transient, so that repeating the request may succeed (README: Limits): a connection
+ * refused or reset, a timeout or a truncated body (not a TLS refusal), 502/503/504, and 429.
+ */
+export const isTransient = (reason: Reason): boolean => {
+  switch (reason._tag) {
+    case "TransportFailure":
+      return reason.kind !== "other" && reason.kind !== "tls"
+    case "ServerError":
+      return reason.status === 502 || reason.status === 503 || reason.status === 504
+    case "TooManyRequests":
+      return true
+    default:
+      return false
+  }
+}
