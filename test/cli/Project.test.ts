@@ -70,6 +70,36 @@ describe("Project.decodeOrders", () => {
     ])
   })
 
+  it("keeps every good order of a large stream as projectable orders sharing their accounts", () => {
+    const order = (orderId: string, extra: Record<string, unknown> = {}) => ({
+      orderId,
+      debtor: { name: "Jana", iban: "SK2411000000002612345678" },
+      creditor: { name: "Landlord", iban: "SK6609000000005012345678" },
+      instructedAmount: { value: 12.5, currency: "EUR" },
+      startDate: "2026-01-31",
+      frequency: "MNTH",
+      ...extra
+    })
+    const records: Array<unknown> = Array.from({ length: 20_000 }, (_, i) => order(`SO-${i}`))
+    records[4_000] = order("BAD-DATE", { startDate: "2026-02-30" })
+    records[12_345] = 42
+    records[19_999] = order("BAD-IBAN", { creditor: { iban: "SK00" } })
+    const text = JSON.stringify({ pageCount: 1, standingOrders: records }, null, 1)
+    const decoder = Project.ordersDecoder()
+    for (let at = 0; at < text.length; at += 4093) expect(decoder.push(text.slice(at, at + 4093))).toBe(true)
+    const decoded = Result.getOrThrow(decoder.end())
+    expect(decoded.orders).toHaveLength(19_997)
+    expect(decoded.orders[4_000]!.orderId).toBe("SO-4001")
+    // one debtor and one creditor object for twenty thousand orders of one pair of accounts
+    expect(new Set(decoded.orders.map((o) => o.debtor)).size).toBe(1)
+    expect(new Set(decoded.orders.map((o) => o.creditor)).size).toBe(1)
+    expect(decoded.skipped.map((s) => [s.orderId, s.reason.split(":")[0]])).toEqual([
+      ["BAD-DATE", "record 4000 at startDate"],
+      [undefined, "record 12345"],
+      ["BAD-IBAN", "record 19999 at creditor.iban"]
+    ])
+  })
+
   it("reads a bare array", () => {
     expect(Result.getOrThrow(Project.decodeOrders(fixture("bare-array.json"))).orders).toHaveLength(2)
   })

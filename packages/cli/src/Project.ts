@@ -9,7 +9,6 @@ import { BusinessDayConvention, Calendar, LocalDate, Money, StandingOrder } from
 import { Holidays, type Payment, Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
 import * as Calendars from "./Calendars.ts"
-import * as OrdersText from "./internal/ordersText.ts"
 import type * as Render from "./Render.ts"
 
 /** The projection settings after validation. */
@@ -109,12 +108,6 @@ export interface Decoded {
   readonly skipped: ReadonlyArray<Render.SkippedRow>
 }
 
-const NOT_ORDERS_FILE =
-  "not an orders file: expected a JSON array of standing orders or an object with a standingOrders array"
-
-/** Records decoded together: the reader hands them over in batches of this many. */
-const BATCH = 1024
-
 /**
  * An orders file decoded while it is read: `push` its text piece by piece (cut anywhere), then `end`. Memory
  * holds the decoded orders and one piece of text, never the whole file or its parsed JSON.
@@ -127,68 +120,25 @@ export interface OrdersDecoder {
 }
 
 /**
- * A decoder of an orders file read piece by piece, with the outcome of {@link decodeOrders} on the whole text:
- * each record is decoded as soon as it is complete (in batches of a thousand), a malformed one is skipped with its
- * reason, and a good one is kept as an {@link Order}.
+ * A decoder of an orders file read piece by piece (core's `StandingOrder.decoder`), with the outcome of
+ * {@link decodeOrders} on the whole text: a malformed record is skipped with its reason, an amount with more than
+ * two decimals too (the report does not round), and a good order is kept as an {@link Order}.
  */
 export const ordersDecoder = (): OrdersDecoder => {
-  let pending: Array<unknown> = []
-  let first = 0
-  let orders: Array<Order> = []
-  let errors: Array<Render.SkippedRow> = []
-  let tooPrecise: Array<Render.SkippedRow> = []
-  const keep = keeper()
-  const flush = () => {
-    if (pending.length === 0) return
-    const decoded = StandingOrder.decodeOrdersLenient(pending)
-    if (Result.isSuccess(decoded)) {
-      for (const e of decoded.success.errors) errors.push(recordError({ ...e, index: first + e.index }))
-      for (const order of decoded.success.orders) {
-        const reason = precisionProblem(order)
-        if (reason === undefined) orders.push(keep(order))
-        else tooPrecise.push({ orderId: order.orderId, reason })
-      }
-    }
-    first += pending.length
-    pending = []
-  }
-  const reader = new OrdersText.Reader({
-    record: (value) => {
-      pending.push(value)
-      if (pending.length >= BATCH) flush()
-    },
-    restart: () => {
-      pending = []
-      first = 0
-      orders = []
-      errors = []
-      tooPrecise = []
-    }
-  })
+  const decoder = StandingOrder.decoder({ keep: keeper() })
   return {
-    push: (piece) => {
-      reader.push(piece)
-      return reader.error === undefined
-    },
-    end: () => {
-      const outcome = reader.end()
-      if ("error" in outcome) return Result.fail(outcome.error)
-      const shape = outcome.shape
-      if (shape._tag === "Other" || (shape._tag === "Object" && shape.standingOrders === "absent")) {
-        return Result.fail(NOT_ORDERS_FILE)
-      }
-      if (shape._tag === "Object" && shape.standingOrders === "other") {
-        return Result.fail("standingOrders must be a JSON array")
-      }
-      flush()
-      // a malformed pageCount is reported first, as the standing-order list decoder reports it
-      const page =
-        shape._tag === "Object" && shape.pageCount !== undefined
-          ? StandingOrder.decodeListLenient({ pageCount: shape.pageCount, standingOrders: [] })
-          : undefined
-      const pageErrors = page !== undefined && Result.isSuccess(page) ? page.success.errors.map(recordError) : []
-      return Result.succeed({ orders, skipped: [...pageErrors, ...errors, ...tooPrecise] })
-    }
+    push: decoder.push,
+    end: () =>
+      Result.map(decoder.end(), (decoded) => {
+        const orders: Array<Order> = []
+        const tooPrecise: Array<Render.SkippedRow> = []
+        for (const order of decoded.orders) {
+          const reason = precisionProblem(order)
+          if (reason === undefined) orders.push(order)
+          else tooPrecise.push({ orderId: order.orderId, reason })
+        }
+        return { orders, skipped: [...decoded.errors.map(recordError), ...tooPrecise] }
+      })
   }
 }
 
@@ -201,7 +151,7 @@ const recordError = (e: StandingOrder.RecordError): Render.SkippedRow => ({
  * Why an order cannot be reported: the report carries amounts with exactly two decimals, as the bank's [9.2]
  * format does; an amount with more decimals cannot be shown without rounding, so its order is skipped instead.
  */
-const precisionProblem = (order: StandingOrder.StandingOrder): string | undefined => {
+const precisionProblem = (order: Order): string | undefined => {
   const decimals = Money.fractionDigits(order.instructedAmount.value)
   return decimals > 2
     ? `instructedAmount.value ${Money.toPlainString(order.instructedAmount.value)} has ${decimals} decimals; the format allows 2, and the report does not round`

@@ -2,7 +2,8 @@
  * The standing-order list: request body (docs/bank-interface.md, "Standing-order list") and response body with every
  * field of the standing-order object. Responses decode strictly ({@link ListResponse}: one bad record fails the page)
  * or leniently ({@link decodeListLenient}: good records are kept, each bad one is reported with its index, orderId and
- * field path). Received texts are kept whole beyond their limits (README: lengths).
+ * field path), also while the text is still being read ({@link decoder}). Received texts are kept whole beyond their
+ * limits (README: lengths).
  *
  * @since 0.1.0
  */
@@ -10,6 +11,7 @@ import { Option, Result, Schema, SchemaIssue, SchemaParser, SchemaTransformation
 import * as Currency from "./Currency.ts"
 import * as Frequency from "./Frequency.ts"
 import * as Iban from "./Iban.ts"
+import * as OrdersText from "./internal/ordersText.ts"
 import * as LocalDate from "./LocalDate.ts"
 import * as Money from "./Money.ts"
 import * as Text from "./Text.ts"
@@ -284,3 +286,111 @@ export const encode = Schema.encodeSync(StandingOrder)
 
 /** Decodes one standing order strictly from its wire JSON shape. */
 export const decode = Schema.decodeUnknownResult(StandingOrder)
+
+// ---------------------------------------------------------------------------
+// streaming decoding
+// ---------------------------------------------------------------------------
+
+/** Standing orders decoded from a whole list text by a {@link Decoder}: the kept orders and one error per bad record. */
+export interface Decoded<A = StandingOrder> {
+  /** The list's `pageCount` when it has a well-formed one. */
+  readonly pageCount: number | undefined
+  readonly orders: Array<A>
+  /** A malformed `pageCount` first (index -1), then the malformed records in list order. */
+  readonly errors: Array<RecordError>
+}
+
+/**
+ * A standing-order list read piece by piece: `push` its text in pieces cut anywhere, then `end`. Memory holds the
+ * kept orders and one record's text, never the whole text or its parsed JSON.
+ */
+export interface Decoder<A = StandingOrder> {
+  /** Reads the next piece of the text; `false` once the text is known not to be JSON (the rest need not be read). */
+  readonly push: (piece: string) => boolean
+  /**
+   * The decoded list, or why the text is not JSON or not a list at all (neither an array of orders nor an object
+   * with a `standingOrders` array or `null`).
+   */
+  readonly end: () => Result.Result<Decoded<A>, string>
+}
+
+/** Options of {@link decoder}. */
+export interface DecoderOptions<A> {
+  /**
+   * What is kept of each decoded order (default: the order itself), called once per good record in list order,
+   * e.g. to keep only the fields a projection reads: the decoded order can then be collected.
+   */
+  readonly keep: (order: StandingOrder) => A
+}
+
+const NOT_A_LIST =
+  "not an orders file: expected a JSON array of standing orders or an object with a standingOrders array"
+
+/** Records decoded together: the reader hands them over in batches of this many. */
+const BATCH = 1024
+
+/**
+ * A streaming decoder of a standing-order list response body (docs/bank-interface.md, "Standing-order list") or of
+ * a bare array of standing orders, with the outcome of {@link decodeListLenient} (or {@link decodeOrdersLenient})
+ * on the parsed whole text: each record is decoded as soon as it is complete, a malformed one is reported with its
+ * index, orderId and field path, a good one is kept. Accepts exactly the texts `JSON.parse` accepts (a repeated
+ * `standingOrders` key keeps its last value); where the text is cut never changes the outcome.
+ */
+export const decoder: {
+  (): Decoder<StandingOrder>
+  <A>(options: DecoderOptions<A>): Decoder<A>
+} = <A>(options?: DecoderOptions<A>): Decoder<A> => {
+  const keep = options?.keep ?? ((order: StandingOrder) => order as unknown as A)
+  let pending: Array<unknown> = []
+  let first = 0
+  let orders: Array<A> = []
+  let errors: Array<RecordError> = []
+  const flush = () => {
+    if (pending.length === 0) return
+    const decoded = decodeRecords(pending)
+    for (const e of decoded.errors) errors.push({ ...e, index: first + e.index })
+    for (const order of decoded.orders) orders.push(keep(order))
+    first += pending.length
+    pending = []
+  }
+  const reader = new OrdersText.Reader({
+    record: (value) => {
+      pending.push(value)
+      if (pending.length >= BATCH) flush()
+    },
+    restart: () => {
+      pending = []
+      first = 0
+      orders = []
+      errors = []
+    }
+  })
+  return {
+    push: (piece) => {
+      reader.push(piece)
+      return reader.error === undefined
+    },
+    end: () => {
+      const outcome = reader.end()
+      if ("error" in outcome) return Result.fail(outcome.error)
+      const shape = outcome.shape
+      if (shape._tag === "Other" || (shape._tag === "Object" && shape.standingOrders === "absent")) {
+        return Result.fail(NOT_A_LIST)
+      }
+      if (shape._tag === "Object" && shape.standingOrders === "other") {
+        return Result.fail("standingOrders must be a JSON array")
+      }
+      flush()
+      // a malformed pageCount is reported first, as decodeListLenient reports it
+      const page =
+        shape._tag === "Object" ? decodeListLenient({ pageCount: shape.pageCount, standingOrders: [] }) : undefined
+      const pageCount = page !== undefined && Result.isSuccess(page) ? page.success.pageCount : undefined
+      const pageErrors = page !== undefined && Result.isSuccess(page) ? page.success.errors : []
+      return Result.succeed({
+        pageCount,
+        orders,
+        errors: pageErrors.length === 0 ? errors : [...pageErrors, ...errors]
+      })
+    }
+  }
+}

@@ -1,6 +1,6 @@
 /**
- * The JSON text of an orders file read piece by piece: a bare array of records, or an object whose
- * `standingOrders` array holds them. Only the containers are tokenized here (brackets, commas, colons, keys); each
+ * The engine of `StandingOrder.decoder`: the JSON text of a standing-order list read piece by piece, a bare array
+ * of records or an object whose `standingOrders` array holds them. Only the containers are tokenized here (brackets, commas, colons, keys); each
  * record's own text is found by bracket and string matching and handed to the native `JSON.parse`, so the reader
  * costs little more than parsing the records one by one, and memory holds one record's text at a time instead of
  * the whole file. Accepts exactly the texts `JSON.parse` accepts, with the same values (a repeated key keeps its
