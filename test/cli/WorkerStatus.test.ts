@@ -3,7 +3,7 @@ import { Budget } from "@tppkit/http"
 import type { Checks } from "@tppkit/worker"
 import { describe, expect, it } from "vitest"
 
-const row = (orderId: string, outcome: Checks.Outcome | undefined, extra: Partial<Checks.Row> = {}): Checks.Row => ({
+const row = (orderId: string, outcome: Checks.Verdict | undefined, extra: Partial<Checks.Row> = {}): Checks.Row => ({
   consent: "my-consent",
   orderId,
   nominalDate: "2026-11-02",

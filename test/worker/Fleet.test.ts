@@ -3,35 +3,9 @@ import { Calendar, LocalDate } from "@tppkit/core"
 import { Checks, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
 import { BigDecimal, Effect, Layer, Ref, References } from "effect"
 import { SqlClient } from "effect/sql"
-import { expect } from "vitest"
 import { embeddedDb } from "./pg.ts"
 
 const db = embeddedDb()
-const encoder = new TextEncoder()
-const hex = (buffer: ArrayBuffer) => Buffer.from(buffer).toString("hex")
-
-describe("Fleet.webCrypto", () => {
-  it.effect("digests the same bytes as Node's own crypto.subtle", () =>
-    Effect.promise(async () => {
-      for (const text of ["", '16:tppkit/FundsCheck:["c","SO-1","2026-11-02"]', "ž".repeat(1000)]) {
-        const bytes = encoder.encode(text)
-        for (const algorithm of ["SHA-256", "SHA-1", "SHA-512", { name: "SHA-256" }] as const) {
-          expect(hex(await Fleet.webCrypto.subtle.digest(algorithm, bytes))).toBe(
-            hex(await globalThis.crypto.subtle.digest(algorithm, bytes))
-          )
-        }
-        // a view into a larger buffer digests only its own bytes
-        const padded = new Uint8Array(bytes.length + 8)
-        padded.set(bytes, 4)
-        expect(hex(await Fleet.webCrypto.subtle.digest("SHA-256", padded.subarray(4, 4 + bytes.length)))).toBe(
-          hex(await globalThis.crypto.subtle.digest("SHA-256", bytes))
-        )
-      }
-      expect(Fleet.webCrypto.randomUUID()).toMatch(/^[0-9a-f-]{36}$/)
-      expect(Fleet.webCrypto.getRandomValues(new Uint8Array(8)).length).toBe(8)
-    })
-  )
-})
 
 const orders = Array.from({ length: 40 }, (_, i) => ({
   orderId: `SO-${String(i).padStart(2, "0")}`,

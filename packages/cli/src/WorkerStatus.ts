@@ -25,7 +25,7 @@ export interface Status {
 }
 
 /** A finished check: a row with its outcome. */
-export type Finished = Checks.Row & { readonly outcome: Checks.Outcome }
+export type Finished = Checks.Row & { readonly outcome: Checks.Verdict }
 
 const isFinished = (r: Checks.Row): r is Finished => r.outcome !== undefined
 
@@ -116,7 +116,7 @@ export const table = (status: Status, width = 120): Array<string> => {
     ]),
     width
   )
-  const count = (o: Checks.Outcome | undefined) => rows.filter((r) => r.outcome === o).length
+  const count = (o: Checks.Verdict | undefined) => rows.filter((r) => r.outcome === o).length
   const reasons = new Map<string, number>()
   for (const r of rows)
     if (r.outcome === "failed") reasons.set(reasonOf(r.error), (reasons.get(reasonOf(r.error)) ?? 0) + 1)

@@ -10,7 +10,7 @@
  */
 import { Clock, Context, Duration, Effect, Layer, Schema, Semaphore } from "effect"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
-import { Checks, type ChecksError, Due, Result } from "./Checks.ts"
+import { Checks, type ChecksError, Due, key, Outcome } from "./Checks.ts"
 
 /** The bank's answer to one balance check and the identifiers of the request that got it. */
 export interface Answer {
@@ -37,21 +37,21 @@ export class BalanceChecker extends Context.Service<
 
 /** Observes each finished check (metrics); the default does nothing. */
 export const CheckObserver = Context.Reference<{
-  readonly finished: (due: Due, result: Result, attempt: number, millis: number) => Effect.Effect<void>
+  readonly finished: (due: Due, outcome: Outcome, attempt: number, millis: number) => Effect.Effect<void>
 }>("@tppkit/worker/CheckObserver", { defaultValue: () => ({ finished: () => Effect.void }) })
 
 /** The workflow: one execution per payment key. */
 export const FundsCheck = Workflow.make("tppkit/FundsCheck", {
   payload: Due,
-  success: Result,
-  idempotencyKey: (due) => JSON.stringify([due.consent, due.orderId, due.nominalDate])
+  success: Outcome,
+  idempotencyKey: key
 })
 
 /** How long to wait from `now` until `checkAt` (0 when it has passed). */
 export const waitMillis = (checkAt: number, now: number): number => Math.max(0, checkAt - now)
 
 /** The balance check as an activity body: count the attempt, send, record the outcome. */
-export const checkOnce = (due: Due): Effect.Effect<Result, ChecksError, Checks | BalanceChecker> =>
+export const checkOnce = (due: Due): Effect.Effect<Outcome, ChecksError, Checks | BalanceChecker> =>
   Effect.gen(function* () {
     const checks = yield* Checks
     const checker = yield* BalanceChecker
@@ -59,14 +59,14 @@ export const checkOnce = (due: Due): Effect.Effect<Result, ChecksError, Checks |
     const correlationId = crypto.randomUUID()
     const attempt = yield* checks.begin(due, correlationId)
     const started = yield* Clock.currentTimeMillis
-    const result = yield* checker.check(due, correlationId).pipe(
+    const outcome = yield* checker.check(due, correlationId).pipe(
       Effect.match({
-        onSuccess: (a): Result => ({
+        onSuccess: (a): Outcome => ({
           outcome: a.answer,
           ...(a.requestId === undefined ? {} : { requestId: a.requestId }),
           ...(a.responseId === undefined ? {} : { responseId: a.responseId })
         }),
-        onFailure: (e): Result => ({
+        onFailure: (e): Outcome => ({
           outcome: "failed",
           error: e.message,
           ...(e.requestId === undefined ? {} : { requestId: e.requestId }),
@@ -75,9 +75,9 @@ export const checkOnce = (due: Due): Effect.Effect<Result, ChecksError, Checks |
       })
     )
     const now = yield* Clock.currentTimeMillis
-    yield* checks.finish(due, result, now)
-    yield* observer.finished(due, result, attempt, now - started)
-    return result
+    yield* checks.finish(due, outcome, now)
+    yield* observer.finished(due, outcome, attempt, now - started)
+    return outcome
   })
 
 /**
@@ -104,7 +104,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
         }
         return yield* Activity.make({
           name: "balanceCheck",
-          success: Result,
+          success: Outcome,
           execute: inFlight.withPermits(1)(Effect.orDie(checkOnce(due)))
         })
       })

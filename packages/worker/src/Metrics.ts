@@ -47,10 +47,10 @@ export const budgetLeft = Metric.gauge("tppkit_budget_left", { description: "Una
 export const observer: Layer.Layer<never> = Layer.effectDiscard(Effect.void).pipe(
   Layer.provideMerge(
     Layer.succeed(CheckObserver)({
-      finished: (_due, result, attempt, millis) =>
+      finished: (_due, outcome, attempt, millis) =>
         Effect.all([
-          Metric.update(Metric.withAttributes(checks, { outcome: result.outcome }), 1),
-          result.outcome === "DECL" ? Metric.update(atRisk, 1) : Effect.void,
+          Metric.update(Metric.withAttributes(checks, { outcome: outcome.outcome }), 1),
+          outcome.outcome === "DECL" ? Metric.update(atRisk, 1) : Effect.void,
           attempt > 1 ? Metric.update(retries, 1) : Effect.void,
           Metric.update(bankLatency, millis / 1000)
         ]).pipe(Effect.asVoid)

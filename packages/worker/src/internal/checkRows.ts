@@ -1,0 +1,44 @@
+/**
+ * The pieces both check stores share: a payment's key, a planned row, a row's payment, the listing order and the
+ * `checkedAt` text.
+ */
+import type { Due, Row } from "../Checks.ts"
+
+/** The key of a payment's check: consent, orderId and nominal date. */
+export const key = (due: Pick<Due, "consent" | "orderId" | "nominalDate">): string =>
+  JSON.stringify([due.consent, due.orderId, due.nominalDate])
+
+/** A planned row: no attempt yet, no outcome. */
+export const pendingRow = (d: Due): Row => ({
+  ...d,
+  outcome: undefined,
+  error: undefined,
+  attempts: 0,
+  correlationIds: [],
+  checkedAt: undefined,
+  requestId: undefined,
+  responseId: undefined
+})
+
+/** The payment a row is for. */
+export const dueOf = (r: Row): Due => ({
+  consent: r.consent,
+  orderId: r.orderId,
+  nominalDate: r.nominalDate,
+  executionDate: r.executionDate,
+  amount: r.amount,
+  currency: r.currency,
+  debtorIban: r.debtorIban,
+  sweepDay: r.sweepDay,
+  checkAt: r.checkAt
+})
+
+/** The listing order: execution date, orderId, nominal date, consent. */
+export const compareRows = (a: Row, b: Row): number =>
+  a.executionDate.localeCompare(b.executionDate) ||
+  (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0) ||
+  a.nominalDate.localeCompare(b.nominalDate) ||
+  (a.consent < b.consent ? -1 : a.consent > b.consent ? 1 : 0)
+
+/** An instant as RFC 3339 UTC without milliseconds. */
+export const isoSeconds = (millis: number): string => new Date(millis).toISOString().replace(/\.\d{3}Z$/, "Z")

@@ -1,0 +1,171 @@
+/**
+ * The check store in PostgreSQL: table `tppkit_checks` (created by `Database.migrate` from {@link ddl}), one
+ * statement per call; an attempt is counted by one `INSERT … ON CONFLICT DO UPDATE`, so runners that check the same
+ * payment at once still count every attempt.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import type { Checks, ChecksError, Row, Summary, Verdict } from "../Checks.ts"
+import { dueOf, isoSeconds } from "./checkRows.ts"
+
+/** The DDL of the checks table (idempotent). */
+export const ddl: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS tppkit_checks (
+    consent text NOT NULL,
+    order_id text NOT NULL,
+    nominal_date text NOT NULL,
+    execution_date text NOT NULL,
+    amount text NOT NULL,
+    currency text NOT NULL,
+    debtor_iban text NOT NULL,
+    sweep_day text NOT NULL,
+    check_at double precision NOT NULL DEFAULT 0,
+    outcome text,
+    error text,
+    attempts integer NOT NULL DEFAULT 0,
+    correlation_ids text[] NOT NULL DEFAULT '{}',
+    request_id text,
+    response_id text,
+    checked_at timestamptz,
+    PRIMARY KEY (consent, order_id, nominal_date)
+  )`,
+  "CREATE INDEX IF NOT EXISTS tppkit_checks_sweep_day ON tppkit_checks (sweep_day, consent)",
+  // the checks still to finish, which `--once` workers count while they wait: small, so the count is cheap
+  "CREATE INDEX IF NOT EXISTS tppkit_checks_pending ON tppkit_checks (sweep_day) WHERE outcome IS NULL"
+]
+
+/**
+ * The store over the `SqlClient`; `toError` makes the store's error from a one-line description of what failed
+ * (the database's message, and its cause's when it has one).
+ */
+export const make = (
+  toError: (message: string) => ChecksError
+): Effect.Effect<Checks["Service"], never, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const fromSql = (what: string) => (e: SqlError) =>
+      toError(`${what}: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`)
+    const sql = yield* SqlClient.SqlClient
+    return {
+      plan: (due) =>
+        due.length === 0
+          ? Effect.void
+          : Effect.forEach(
+              chunks(due, 1000),
+              (chunk) =>
+                sql`INSERT INTO tppkit_checks ${sql.insert(
+                  chunk.map(
+                    (d): Record<string, unknown> => ({
+                      consent: d.consent,
+                      order_id: d.orderId,
+                      nominal_date: d.nominalDate,
+                      execution_date: d.executionDate,
+                      amount: d.amount,
+                      currency: d.currency,
+                      debtor_iban: d.debtorIban,
+                      sweep_day: d.sweepDay,
+                      check_at: d.checkAt
+                    })
+                  ) as unknown as readonly [Record<string, unknown>, ...Array<Record<string, unknown>>]
+                )} ON CONFLICT DO NOTHING`,
+              { discard: true }
+            ).pipe(Effect.mapError(fromSql("cannot plan checks"))),
+      planned: (sweepDay, consent) =>
+        sql<DbRow>`SELECT * FROM tppkit_checks WHERE sweep_day = ${sweepDay} AND consent = ${consent}
+                   ORDER BY order_id, nominal_date`.pipe(
+          Effect.map((rows) => rows.map((r) => dueOf(rowOf(r)))),
+          Effect.mapError(fromSql("cannot read planned checks"))
+        ),
+      begin: (due, correlationId) =>
+        sql<{ attempts: number }>`INSERT INTO tppkit_checks (consent, order_id, nominal_date, execution_date,
+            amount, currency, debtor_iban, sweep_day, check_at, attempts, correlation_ids)
+          VALUES (${due.consent}, ${due.orderId}, ${due.nominalDate}, ${due.executionDate}, ${due.amount},
+            ${due.currency}, ${due.debtorIban}, ${due.sweepDay}, ${due.checkAt}, 1, ARRAY[${correlationId}::text])
+          ON CONFLICT (consent, order_id, nominal_date) DO UPDATE
+          SET attempts = tppkit_checks.attempts + 1,
+              correlation_ids = array_append(tppkit_checks.correlation_ids, ${correlationId}::text)
+          RETURNING attempts`.pipe(
+          Effect.map((rows) => Number(rows[0]?.attempts ?? 1)),
+          Effect.mapError(fromSql("cannot count the attempt"))
+        ),
+      finish: (due, outcome, at) =>
+        sql`UPDATE tppkit_checks SET outcome = ${outcome.outcome}, error = ${outcome.error ?? null},
+              request_id = ${outcome.requestId ?? null}, response_id = ${outcome.responseId ?? null},
+              checked_at = ${new Date(at)}
+            WHERE consent = ${due.consent} AND order_id = ${due.orderId} AND nominal_date = ${due.nominalDate}`.pipe(
+          Effect.asVoid,
+          Effect.mapError(fromSql("cannot record the outcome"))
+        ),
+      list: (filter) =>
+        (filter?.sweepDay === undefined
+          ? sql<DbRow>`SELECT * FROM tppkit_checks ORDER BY execution_date, order_id, nominal_date, consent`
+          : sql<DbRow>`SELECT * FROM tppkit_checks WHERE sweep_day = ${filter.sweepDay}
+                       ORDER BY execution_date, order_id, nominal_date, consent`
+        ).pipe(
+          Effect.map((rows) => rows.map(rowOf)),
+          Effect.mapError(fromSql("cannot read checks"))
+        ),
+      pending: (sweepDay) =>
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_checks
+                            WHERE sweep_day = ${sweepDay} AND outcome IS NULL`.pipe(
+          Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+          Effect.mapError(fromSql("cannot count pending checks"))
+        ),
+      summary: (sweepDay) =>
+        sql<Record<keyof Summary, number>>`SELECT count(*)::int AS checks,
+              count(*) FILTER (WHERE outcome = 'APPR')::int AS "APPR",
+              count(*) FILTER (WHERE outcome = 'DECL')::int AS "DECL",
+              count(*) FILTER (WHERE outcome = 'failed')::int AS failed,
+              count(*) FILTER (WHERE outcome IS NULL)::int AS pending,
+              count(*) FILTER (WHERE attempts > 1)::int AS repeated
+            FROM tppkit_checks WHERE sweep_day = ${sweepDay}`.pipe(
+          Effect.map(([r]) => ({
+            checks: Number(r?.checks ?? 0),
+            APPR: Number(r?.APPR ?? 0),
+            DECL: Number(r?.DECL ?? 0),
+            failed: Number(r?.failed ?? 0),
+            pending: Number(r?.pending ?? 0),
+            repeated: Number(r?.repeated ?? 0)
+          })),
+          Effect.mapError(fromSql("cannot count checks"))
+        )
+    }
+  })
+
+interface DbRow {
+  readonly consent: string
+  readonly orderId?: string
+  readonly order_id?: string
+  readonly [k: string]: unknown
+}
+
+const text = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v))
+
+const rowOf = (r: DbRow): Row => {
+  const get = (snake: string) => r[snake]
+  const checkedAt = get("checked_at")
+  return {
+    consent: r.consent,
+    orderId: String(get("order_id")),
+    nominalDate: String(get("nominal_date")),
+    executionDate: String(get("execution_date")),
+    amount: String(get("amount")),
+    currency: String(get("currency")),
+    debtorIban: String(get("debtor_iban")),
+    sweepDay: String(get("sweep_day")),
+    checkAt: Number(get("check_at") ?? 0),
+    outcome: text(get("outcome")) as Verdict | undefined,
+    error: text(get("error")),
+    attempts: Number(get("attempts") ?? 0),
+    correlationIds: Array.isArray(get("correlation_ids")) ? (get("correlation_ids") as Array<string>) : [],
+    checkedAt: checkedAt instanceof Date ? isoSeconds(checkedAt.getTime()) : text(checkedAt),
+    requestId: text(get("request_id")),
+    responseId: text(get("response_id"))
+  }
+}
+
+const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> => {
+  const out: Array<ReadonlyArray<A>> = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
