@@ -9,9 +9,9 @@ import { Clock, Context, Deferred, Duration, Effect, Exit, Layer, Redacted, Resu
 import { BankConfig, type Environment } from "./BankConfig.ts"
 import { BankError, type MalformedResponse, type Operation } from "./BankError.ts"
 import { BankTransport } from "./BankTransport.ts"
-import * as Retry from "./internal/Retry.ts"
-import * as Transport from "./internal/Transport.ts"
-import * as Wire from "./internal/Wire.ts"
+import * as Retry from "./internal/retry.ts"
+import * as Transport from "./internal/transport.ts"
+import * as Wire from "./internal/wire.ts"
 
 /** An access token bound to the environment that issued it; the value is redacted everywhere. */
 export interface Token {

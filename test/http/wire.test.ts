@@ -6,7 +6,7 @@ import { BalanceCheck } from "@tppkit/core"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as Wire from "../../packages/http/src/internal/Wire.ts"
+import * as Wire from "../../packages/http/src/internal/wire.ts"
 import * as Arb from "../arbitraries/core.ts"
 
 describe("Wire.balanceCheckText", () => {

@@ -1,6 +1,6 @@
 /**
  * One HTTP exchange with the bank: send, read the whole body (bounded) within the timeout, and turn every
- * failure into a `BankError` naming the request. The retry rule lives in `Retry.ts`.
+ * failure into a `BankError` naming the request. The retry rule lives in `retry.ts`.
  */
 import { ErrorBody } from "@tppkit/core"
 import { type Duration, Effect, type Fiber, References, Tracer } from "effect"

@@ -1,10 +1,10 @@
-import { BankTransport } from "@tppkit/http"
 import { describe, expect, it } from "vitest"
+import { classify } from "../../packages/http/src/internal/transportFailure.ts"
 
 const where = "https://bank.example"
-const failure = (code: string, cause?: unknown) => BankTransport.classify({ code, cause }, "request failed", where)
+const failure = (code: string, cause?: unknown) => classify({ code, cause }, "request failed", where)
 
-describe("BankTransport.classify: which side refused a TLS connection, and why", () => {
+describe("transportFailure.classify: which side refused a TLS connection, and why", () => {
   it("the bank's certificate: untrusted, expired, not yet valid, for another host", () => {
     for (const [code, text] of [
       ["SELF_SIGNED_CERT_IN_CHAIN", "is not trusted"],
@@ -41,6 +41,6 @@ describe("BankTransport.classify: which side refused a TLS connection, and why",
     })
     expect(failure("ECONNRESET").kind).toBe("reset")
     expect(failure("ETIMEDOUT").kind).toBe("timeout")
-    expect(BankTransport.classify(new Error("boom"), "request failed", where)).toMatchObject({ kind: "other" })
+    expect(classify(new Error("boom"), "request failed", where)).toMatchObject({ kind: "other" })
   })
 })
