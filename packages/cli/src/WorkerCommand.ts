@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+import { LocalDate } from "@tppkit/core"
 import { Config, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
@@ -52,8 +53,8 @@ export const workerCommand = Command.make(
       Flag.withDefault(8)
     ),
     timeZone: Flag.String("time-zone").pipe(
-      Flag.withDescription("IANA time zone of the sweep hour and of today (default Europe/Bratislava)"),
-      Flag.withDefault("Europe/Bratislava")
+      Flag.withDescription(`IANA time zone of the sweep hour and of today (default ${LocalDate.bankTimeZone})`),
+      Flag.withDefault(LocalDate.bankTimeZone)
     ),
     today: dateFlag("today", "Sweep this day right away (demos and tests); later days follow the daily cron"),
     once: Flag.Boolean("once").pipe(
@@ -86,7 +87,7 @@ export const workerCommand = Command.make(
   Command.withExamples([
     {
       command: "tppkit worker --database-url postgres://postgres:tppkit@127.0.0.1:5433/postgres",
-      description: "Join the fleet: sweep daily at 08:00 Europe/Bratislava, check payments due within 2 working days"
+      description: `Join the fleet: sweep daily at 08:00 ${LocalDate.bankTimeZone}, check payments due within 2 working days`
     },
     {
       command: "tppkit worker --database-url $URL --today 2026-11-02 --once",

@@ -12,6 +12,12 @@ import * as Months from "./internal/months.ts"
 /** A calendar date as its day number since 1970-01-01 (negative before it). */
 export type LocalDate = number & Brand.Brand<"LocalDate">
 
+/**
+ * The bank's time zone (an IANA name). Which calendar date "today" is, for the daily limit of unattended listings,
+ * a schedule's due payments or a worker's sweep, is decided on the clock of this zone unless a caller says otherwise.
+ */
+export const bankTimeZone = "Europe/Bratislava"
+
 /** Year, month (1–12) and day of month (1–31) of a date. */
 export interface Parts {
   readonly year: number

@@ -5,7 +5,7 @@
  * one environment, so sandbox and live credentials and tokens never meet.
  */
 import { readFileSync } from "node:fs"
-import { Endpoint } from "@tppkit/core"
+import { Endpoint, LocalDate } from "@tppkit/core"
 import { Config, Context, Duration, Effect, Layer, Option, type Redacted, Result } from "effect"
 import { BankConfigError } from "./BankError.ts"
 
@@ -97,7 +97,7 @@ export const defaults = {
     maxDelay: Duration.seconds(5),
     maxElapsed: Duration.seconds(30)
   } satisfies RetryPolicy,
-  budget: { timeZone: "Europe/Bratislava", dailyLimit: 4 },
+  budget: { timeZone: LocalDate.bankTimeZone, dailyLimit: 4 },
   /** 4 MiB of body (a full page of 100 standing orders is about 40 KiB), 32 KiB of headers, JSON 32 levels deep. */
   limits: { maxBodyBytes: 4 << 20, maxHeaderBytes: 32 << 10, maxJsonDepth: 32 } satisfies ResponseLimits
 } as const

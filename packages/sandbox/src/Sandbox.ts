@@ -3,7 +3,7 @@
  * provides `SandboxInfo` (base URL, credentials, accounts) together with the `SandboxClock` and `Journal` it
  * uses, and stops the server when the scope closes.
  */
-import { Endpoint, Headers } from "@tppkit/core"
+import { Endpoint, Headers, LocalDate } from "@tppkit/core"
 import { BigDecimal, Context, Effect, Layer, Redacted, Result, Schema } from "effect"
 import type * as Faults from "./Faults.ts"
 import * as Fixtures from "./Fixtures.ts"
@@ -159,7 +159,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
         dialect: options.errorDialect ?? "problem",
         faults: options.faults,
         now: clock.nowUnsafe,
-        timeZone: options.timeZone ?? "Europe/Bratislava",
+        timeZone: options.timeZone ?? LocalDate.bankTimeZone,
         pageCountAsString: options.pageCountAsString ?? false,
         clockSkewMillis: options.clockSkewMillis ?? Headers.defaultClockSkewMillis,
         journal,

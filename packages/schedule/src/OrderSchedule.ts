@@ -12,9 +12,6 @@ import type * as Payment from "./Payment.ts"
 import * as Projection from "./Projection.ts"
 import { InvalidTimeZone, ScheduleError } from "./ScheduleError.ts"
 
-/** The default time zone of "today": the bank's, Europe/Bratislava. */
-export const defaultTimeZone = "Europe/Bratislava"
-
 /** Options of the scheduler: projection options plus lead time, time zone and the daily wake-up time. */
 export interface Options extends Projection.Options {
   /** Working days before the execution date on which to act (default 0: on the execution date). */
@@ -40,7 +37,7 @@ export const dateAt = (epochMillis: number, zone: DateTime.TimeZone): LocalDate.
 }
 
 /** Today's date from effect's Clock in a time zone (default Europe/Bratislava). */
-export const today = (timeZone: string = defaultTimeZone): Effect.Effect<LocalDate.LocalDate, ScheduleError> =>
+export const today = (timeZone: string = LocalDate.bankTimeZone): Effect.Effect<LocalDate.LocalDate, ScheduleError> =>
   Effect.flatMap(zoneOf(timeZone), (zone) => Effect.map(Clock.currentTimeMillis, (ms) => dateAt(ms, zone)))
 
 /**
@@ -87,7 +84,7 @@ export const run = <E, R>(
   options?: Options
 ): Effect.Effect<never, E | ScheduleError, R> =>
   Effect.gen(function* () {
-    const zone = yield* zoneOf(options?.timeZone ?? defaultTimeZone)
+    const zone = yield* zoneOf(options?.timeZone ?? LocalDate.bankTimeZone)
     const daily = Cron.make({
       minutes: [options?.minute ?? 0],
       hours: [options?.hour ?? 8],

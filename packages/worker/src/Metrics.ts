@@ -81,7 +81,7 @@ const refreshBudget = (dailyLimit: number, timeZone: string) =>
 export const layer = (
   port: number,
   dailyLimit: number,
-  timeZone = "Europe/Bratislava"
+  timeZone: string = LocalDate.bankTimeZone
 ): Layer.Layer<never, never, SqlClient.SqlClient> =>
   Layer.effectDiscard(
     Effect.gen(function* () {

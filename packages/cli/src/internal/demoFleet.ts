@@ -19,7 +19,7 @@ export const sweepSettings = (clientId: string): Sweep.Settings => ({
   consents: [{ key: clientId }],
   daysBefore: 2,
   calendar: Calendar.target,
-  timeZone: "Europe/Bratislava",
+  timeZone: LocalDate.bankTimeZone,
   hour: 8
 })
 
