@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { LocalDate } from "@tppkit/core"
+import { type BalanceCheck, LocalDate } from "@tppkit/core"
 import { CashFlow, type FundsCheck, type Payment } from "@tppkit/schedule"
 import { BigDecimal, Effect, Option } from "effect"
 import * as Render from "./Render.ts"
@@ -28,7 +28,7 @@ interface Tally {
   readonly debtorIban: string
   readonly currency: string
   readonly amount: BigDecimal.BigDecimal
-  readonly outcome: "APPR" | "DECL" | "failed" | undefined
+  readonly outcome: BalanceCheck.Answer | "failed" | undefined
 }
 
 /** Sums tallies per debtor account and currency, in first-seen order. */
@@ -74,7 +74,7 @@ export interface RecordedCheck {
   readonly currency: string
   /** The exact amount as a plain decimal, e.g. "1250.50". */
   readonly amount: string
-  readonly outcome: "APPR" | "DECL" | "failed" | undefined
+  readonly outcome: BalanceCheck.Answer | "failed" | undefined
 }
 
 /**

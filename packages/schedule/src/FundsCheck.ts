@@ -5,13 +5,13 @@
  *
  * @since 0.1.0
  */
-import { Calendar, LocalDate } from "@tppkit/core"
+import { type BalanceCheck, Calendar, LocalDate } from "@tppkit/core"
 import { Context, Effect, Layer } from "effect"
 import * as Payment from "./Payment.ts"
 import { CheckFailed, ScheduleError } from "./ScheduleError.ts"
 
-/** The bank's answer to a balance check: APPR sufficient funds, DECL insufficient funds. */
-export type Answer = "APPR" | "DECL"
+/** The bank's answer to a balance check (core's `BalanceCheck.Answer`): APPR sufficient funds, DECL insufficient funds. */
+export type Answer = BalanceCheck.Answer
 
 /** The outcome of one payment's check: the answer, or the checker's error. */
 export type Outcome<E> =

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import { BalanceCheck } from "@tppkit/core"
 import { Context, Effect, Layer, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as CheckRows from "./internal/checkRows.ts"
@@ -37,7 +38,7 @@ export type Due = typeof Due.Type
 export const key: (due: Pick<Due, "consent" | "orderId" | "nominalDate">) => string = CheckRows.key
 
 /** How a check ended: the bank's answer, or `failed` with the typed error's message. */
-export const Verdict = Schema.Literals(["APPR", "DECL", "failed"])
+export const Verdict = Schema.Literals([...BalanceCheck.Answer.literals, "failed"])
 
 /** How a check ended. */
 export type Verdict = typeof Verdict.Type

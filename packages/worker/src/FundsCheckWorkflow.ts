@@ -8,13 +8,14 @@
  *
  * @since 0.1.0
  */
+import type { BalanceCheck } from "@tppkit/core"
 import { Clock, Context, Duration, Effect, Layer, Schema, Semaphore } from "effect"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
 import { Checks, type ChecksError, Due, key, Outcome } from "./Checks.ts"
 
 /** The bank's answer to one balance check and the identifiers of the request that got it. */
 export interface Answer {
-  readonly answer: "APPR" | "DECL"
+  readonly answer: BalanceCheck.Answer
   readonly requestId?: string | undefined
   readonly responseId?: string | undefined
 }

@@ -5,6 +5,7 @@
  * and `BalanceCheck` falls back to the schema, which also words the error. Only `BalanceCheck` calls these.
  */
 import { BigDecimal } from "effect"
+import type * as BalanceCheck from "../BalanceCheck.ts"
 import * as Currency from "../Currency.ts"
 import * as Iban from "../Iban.ts"
 import * as Money from "../Money.ts"
@@ -26,7 +27,7 @@ export interface CommonRequestJson {
 
 /** A valid response in its domain form (and, the same, its JSON form). */
 export interface ResponseValue {
-  readonly response: "APPR" | "DECL"
+  readonly response: BalanceCheck.Answer
   readonly dateTime: Timestamp.Timestamp
 }
 
