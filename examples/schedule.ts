@@ -1,6 +1,6 @@
 // Project two standing orders over the first half of 2026 with Slovak holidays, then total the cash flow.
 import { LocalDate, Money, StandingOrder } from "@tppkit/core"
-import { CashFlow, FundsCheck, Holidays, ICalendar, Projection } from "@tppkit/schedule"
+import { CashFlow, Coverage, Holidays, ICalendar, Projection } from "@tppkit/schedule"
 import { BigDecimal, Effect, Result } from "effect"
 
 const body = {
@@ -44,7 +44,7 @@ if (BigDecimal.format(totals.byCurrency[0]!.amount) !== "3905.8") throw new Erro
 
 // funds check of the payments due in the next 7 working days (answer from a stub instead of the bank)
 const report = Effect.runSync(
-  FundsCheck.run(payments, {
+  Coverage.run(payments, {
     today: LocalDate.parseUnsafe("2026-05-25"),
     daysBefore: 7,
     calendar: sk,

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { LocalDate } from "@tppkit/core"
-import { type FundsCheck, OrderSchedule } from "@tppkit/schedule"
+import { type Coverage, OrderSchedule } from "@tppkit/schedule"
 import { BigDecimal, Effect, Exit, Fiber } from "effect"
 import { TestClock } from "effect/testing"
 
@@ -84,7 +84,7 @@ describe("OrderSchedule", () => {
   it.effect("the scheduled funds check reports every outcome", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(utc("2026-01-01T06:00:00Z"))
-      const outcomes: Array<FundsCheck.Outcome<string>> = []
+      const outcomes: Array<Coverage.Outcome<string>> = []
       const fiber = yield* Effect.forkChild(
         OrderSchedule.fundsCheck([order("W", "2026-01-05", "WEEK")], {
           daysBefore: 1,

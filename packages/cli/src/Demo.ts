@@ -12,7 +12,7 @@
 import { type BusinessDayConvention, Calendar, type Currency, Iban, LocalDate, Money } from "@tppkit/core"
 import { BankClient, type BankError, TokenService } from "@tppkit/http"
 import { Sandbox } from "@tppkit/sandbox"
-import { CashFlow, FundsCheck, type Payment } from "@tppkit/schedule"
+import { CashFlow, Coverage, type Payment } from "@tppkit/schedule"
 import {
   BigDecimal,
   Cause,
@@ -83,7 +83,7 @@ const consentText: Record<string, string> = {
   none: "no consent: the bank refuses to answer, as it must, so these payments cannot be confirmed"
 }
 
-const reasonText = (reason: DemoReport.RiskReason): string => {
+const reasonText = (reason: Coverage.RiskReason): string => {
   switch (reason._tag) {
     case "Declined":
       return "declined (DECL)"
@@ -281,7 +281,7 @@ export const run = (options: Options = {}) =>
     yield* heading(5, "Cash flow per month and currency (execution dates)")
     yield* Output.line(indent(Style.table(style, DemoReport.cashFlowTable(payments, INNER))))
 
-    const funds = yield* FundsCheck.run(payments, {
+    const funds = yield* Coverage.run(payments, {
       today,
       daysBefore: FUNDS_CHECK_WORKING_DAYS,
       calendar,
@@ -289,7 +289,7 @@ export const run = (options: Options = {}) =>
       check: (payment) =>
         check(payment.debtorIban, payment.amount, payment.currency).pipe(Effect.map((reply) => reply.body.response))
     })
-    const accounts = DemoReport.summarize(funds)
+    const accounts = Coverage.summarize(funds)
     yield* heading(
       6,
       `Funds check: payments due ${LocalDate.format(today)} to ${LocalDate.format(funds.horizon)} ` +
@@ -326,7 +326,7 @@ export const run = (options: Options = {}) =>
       list.push(o.payment)
       byAccount.set(o.payment.debtorIban, list)
     }
-    const atRisk: Array<DemoReport.AtRisk> = [
+    const atRisk: Array<Coverage.AtRisk> = [
       ...funds.atRisk.map((payment) => ({ payment, reason: { _tag: "Declined" } as const })),
       ...funds.failed.map((f) => ({
         payment: f.payment,
@@ -349,7 +349,7 @@ export const run = (options: Options = {}) =>
     }
     for (const [iban, list] of multi) {
       let checks = 0
-      const covered = yield* DemoReport.firstUncovered(
+      const covered = yield* Coverage.firstUncovered(
         list.map((p) => p.amount),
         (total) => {
           checks++
@@ -377,7 +377,7 @@ export const run = (options: Options = {}) =>
       }
     }
 
-    const groups = DemoReport.riskGroups(atRisk)
+    const groups = Coverage.riskGroups(atRisk)
     const atRiskCount = groups.reduce((n, g) => n + g.count, 0)
     yield* heading(7, "Payments at risk, per account and order")
     if (groups.length === 0) {

@@ -7,7 +7,7 @@
  */
 import { Calendar, LocalDate } from "@tppkit/core"
 import { Clock, Cron, DateTime, Effect, Option, Schedule } from "effect"
-import type * as FundsCheck from "./FundsCheck.ts"
+import type * as Coverage from "./Coverage.ts"
 import type * as Payment from "./Payment.ts"
 import * as Projection from "./Projection.ts"
 import { InvalidTimeZone, ScheduleError } from "./ScheduleError.ts"
@@ -109,8 +109,8 @@ export const run = <E, R>(
 
 /** Options of {@link fundsCheck}: the scheduler's options, the check, and what to do with each outcome. */
 export interface FundsCheckOptions<E, R, E2, R2> extends Options {
-  readonly check: (payment: Payment.Payment) => Effect.Effect<FundsCheck.Answer, E, R>
-  readonly onOutcome: (outcome: FundsCheck.Outcome<E>) => Effect.Effect<void, E2, R2>
+  readonly check: (payment: Payment.Payment) => Effect.Effect<Coverage.Answer, E, R>
+  readonly onOutcome: (outcome: Coverage.Outcome<E>) => Effect.Effect<void, E2, R2>
 }
 
 /**
@@ -126,8 +126,8 @@ export const fundsCheck = <E, R, E2, R2>(
     (payment) =>
       Effect.flatMap(
         Effect.match(options.check(payment), {
-          onSuccess: (answer): FundsCheck.Outcome<E> => ({ _tag: "Checked", payment, answer }),
-          onFailure: (error): FundsCheck.Outcome<E> => ({ _tag: "Failed", payment, error })
+          onSuccess: (answer): Coverage.Outcome<E> => ({ _tag: "Checked", payment, answer }),
+          onFailure: (error): Coverage.Outcome<E> => ({ _tag: "Failed", payment, error })
         }),
         options.onOutcome
       ),

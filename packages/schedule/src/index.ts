@@ -6,8 +6,8 @@
 
 /** Cash-flow totals per currency, debtor account and period. */
 export * as CashFlow from "./CashFlow.ts"
-/** Funds checks: balance checks of upcoming payments, reporting those at risk. */
-export * as FundsCheck from "./FundsCheck.ts"
+/** Is an account covered: funds checks of upcoming payments, running totals, the payments at risk grouped. */
+export * as Coverage from "./Coverage.ts"
 /** National holiday calendars from the date-holidays library. */
 export * as Holidays from "./Holidays.ts"
 /** iCalendar (RFC 5545) export of projected payments. */

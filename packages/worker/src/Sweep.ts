@@ -9,13 +9,13 @@
  * @since 0.1.0
  */
 import { type BusinessDayConvention, Calendar, LocalDate, Money } from "@tppkit/core"
-import { FundsCheck, OrderSchedule, Projection } from "@tppkit/schedule"
+import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
 import { Context, Cron, DateTime, Effect, type Layer, Option, Schema } from "effect"
 import { ClusterCron } from "effect/cluster"
 import type { Sharding } from "effect/cluster/Sharding"
 import { Activity, Workflow, type WorkflowEngine } from "effect/workflow"
 import { Checks, type ChecksError, type Due } from "./Checks.ts"
-import { FundsCheck as FundsCheckFlow } from "./FundsCheckWorkflow.ts"
+import { FundsCheck } from "./FundsCheckWorkflow.ts"
 
 /** A consent whose standing orders the sweep lists: its budget key, and optionally one account (IBAN filter). */
 export interface Consent {
@@ -74,14 +74,14 @@ export const plan = (
   day: LocalDate.LocalDate,
   settings: Pick<Settings, "daysBefore" | "calendar" | "convention" | "timeZone" | "hour">
 ): Array<Due> => {
-  const last = FundsCheck.horizon(day, settings.daysBefore, settings.calendar)
+  const last = Coverage.horizon(day, settings.daysBefore, settings.calendar)
   const { payments } = Projection.project(
     orders,
     { from: day, to: last },
     { calendar: settings.calendar, convention: settings.convention }
   )
   const sweepDay = LocalDate.format(day)
-  return FundsCheck.due(payments, day, settings.daysBefore, settings.calendar).map((p) => {
+  return Coverage.due(payments, day, settings.daysBefore, settings.calendar).map((p) => {
     const trigger = OrderSchedule.triggerDate(p.executionDate, settings.daysBefore, settings.calendar)
     return {
       consent,
@@ -130,7 +130,7 @@ export const startPlanned = (
   Effect.gen(function* () {
     const checks = yield* Checks
     const planned = yield* checks.planned(day, consent)
-    yield* Effect.forEach(planned, (due) => FundsCheckFlow.execute(due, { discard: true, detached: true }), {
+    yield* Effect.forEach(planned, (due) => FundsCheck.execute(due, { discard: true, detached: true }), {
       concurrency: startConcurrency,
       discard: true
     })

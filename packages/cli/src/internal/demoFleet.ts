@@ -5,7 +5,7 @@
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankConfig } from "@tppkit/http"
 import type { Sandbox } from "@tppkit/sandbox"
-import { FundsCheck } from "@tppkit/schedule"
+import { Coverage } from "@tppkit/schedule"
 import { Sweep } from "@tppkit/worker"
 import { Effect, Option, type Redacted, References, Result } from "effect"
 import * as Connection from "../Connection.ts"
@@ -74,7 +74,7 @@ export const sweep = (
       yield* report({
         summary,
         status,
-        horizon: FundsCheck.horizon(today, sweep.daysBefore, sweep.calendar),
+        horizon: Coverage.horizon(today, sweep.daysBefore, sweep.calendar),
         daysBefore: sweep.daysBefore
       })
     }).pipe(
