@@ -92,25 +92,25 @@ describe("Headers properties", () => {
   })
 })
 
-describe("Headers.isAttended (section 8: present when the log-in is at most one hour old)", () => {
+describe("Headers.isPresent (section 8: present when the log-in is at most one hour old)", () => {
   const now = Date.UTC(2026, 2, 10, 12, 0, 0)
   it("counts the hour's edges, refuses older, absent and future times beyond the skew", () => {
-    expect(Headers.isAttended(now, now)).toBe(true)
-    expect(Headers.isAttended(now - 3_600_000, now)).toBe(true)
-    expect(Headers.isAttended(now - 3_600_001, now)).toBe(false)
-    expect(Headers.isAttended(undefined, now)).toBe(false)
-    expect(Headers.isAttended(now + 60_000, now)).toBe(true)
-    expect(Headers.isAttended(now + 60_001, now)).toBe(false)
-    expect(Headers.isAttended(now + 1, now, 0)).toBe(false)
-    expect(Headers.isAttended(Headers.lastLoggedMillis("2099-01-01T00:00:00Z"), now)).toBe(false)
-    expect(Headers.isAttended(Headers.lastLoggedMillis(" 2026-03-10T12:30:00+01:00 "), now)).toBe(true)
+    expect(Headers.isPresent(now, now)).toBe(true)
+    expect(Headers.isPresent(now - 3_600_000, now)).toBe(true)
+    expect(Headers.isPresent(now - 3_600_001, now)).toBe(false)
+    expect(Headers.isPresent(undefined, now)).toBe(false)
+    expect(Headers.isPresent(now + 60_000, now)).toBe(true)
+    expect(Headers.isPresent(now + 60_001, now)).toBe(false)
+    expect(Headers.isPresent(now + 1, now, 0)).toBe(false)
+    expect(Headers.isPresent(Headers.lastLoggedMillis("2099-01-01T00:00:00Z"), now)).toBe(false)
+    expect(Headers.isPresent(Headers.lastLoggedMillis(" 2026-03-10T12:30:00+01:00 "), now)).toBe(true)
     expect(Headers.lastLoggedMillis("yesterday")).toBeUndefined()
   })
 
   it("is attended exactly for ages from minus the skew to one hour", () => {
     fc.assert(
       fc.property(fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.nat({ max: 600_000 }), (age, skew) => {
-        expect(Headers.isAttended(now - age, now, skew)).toBe(age >= -skew && age <= Headers.presenceWindowMillis)
+        expect(Headers.isPresent(now - age, now, skew)).toBe(age >= -skew && age <= Headers.presenceWindowMillis)
       })
     )
   })

@@ -197,13 +197,13 @@ export const presenceWindowMillis = 3_600_000
 export const defaultClockSkewMillis = 60_000
 
 /**
- * Whether a standing-order listing is attended (bank interface, "Daily limit": the customer is present):
+ * Whether the customer is present (bank interface, "Daily limit"; a listing without them present is counted):
  * `PSU-Last-Logged-Time` is given and lies at most one hour in the past and not in the future, a log-in time at most
  * `clockSkewMillis` ahead of `nowMillis` being allowed for clocks that differ slightly
  * (default {@link defaultClockSkewMillis}). A time further ahead does not count, so that a wrong or forged clock
  * cannot hide an unattended listing.
  */
-export const isAttended = (
+export const isPresent = (
   lastLoggedMillis: number | undefined,
   nowMillis: number,
   clockSkewMillis: number = defaultClockSkewMillis

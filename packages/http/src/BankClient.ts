@@ -467,7 +467,7 @@ const make = Effect.gen(function* () {
     })
 
   /** The budget key when the customer is not present (bank interface, "Daily limit"), or undefined when they are. */
-  const unattendedKey = (options: ListOptions) =>
+  const budgetKeyUnlessPresent = (options: ListOptions) =>
     Effect.map(DateTime.now, (now) => (PsuContext.isPresent(options.psu, now) ? undefined : consentKey(options)))
 
   const page = (
@@ -510,7 +510,7 @@ const make = Effect.gen(function* () {
     const correlationId = options.correlationId ?? crypto.randomUUID()
     const invalid = validatePaging(options.page, options.pageSize)
     if (invalid !== undefined) return yield* fail("standingOrders", { correlationId }, invalid)
-    const unattended = yield* unattendedKey(options)
+    const unattended = yield* budgetKeyUnlessPresent(options)
     return yield* page(
       options,
       options.page,
@@ -548,7 +548,7 @@ const make = Effect.gen(function* () {
           pageLimit: options.pageLimit ?? DEFAULT_PAGE_LIMIT
         }
         const deadline = Duration.fromInputUnsafe(options.deadline ?? DEFAULT_LISTING_DEADLINE)
-        const unattended = yield* unattendedKey(options)
+        const unattended = yield* budgetKeyUnlessPresent(options)
         /** Every page read so far, for the error that ends a listing early. */
         const read: Array<StandingOrdersPage> = []
         const overdue = Effect.suspend(() =>

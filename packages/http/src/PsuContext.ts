@@ -87,12 +87,12 @@ export const toHeaders = (psu: PsuContext): Headers.Psu => {
 }
 
 /**
- * Whether the customer is present at `now`, by core's rule `Headers.isAttended`: PSU-Last-Logged-Time
+ * Whether the customer is present at `now`, by core's rule `Headers.isPresent`: PSU-Last-Logged-Time
  * given, no older than 1 hour and not in the future beyond a minute of clock skew (a wrong clock must not hide an
  * unattended call).
  */
 export const isPresent = (psu: PsuContext, now: DateTime.DateTime): boolean =>
-  Headers.isAttended(
+  Headers.isPresent(
     psu.lastLoggedTime === undefined ? undefined : lastLoggedMillis(psu.lastLoggedTime),
     DateTime.toEpochMillis(now)
   )

@@ -1,7 +1,7 @@
 /**
  * The daily limit of standing-order listings without the customer present (docs/bank-interface.md, "Daily limit": 4 a
  * day, counted per consent and calendar day in the bank's time zone). Whether the customer is present is core's rule,
- * `Headers.isAttended`: a `PSU-Last-Logged-Time` at most one hour old and not in the future beyond the configured clock
+ * `Headers.isPresent`: a `PSU-Last-Logged-Time` at most one hour old and not in the future beyond the configured clock
  * skew. The counters live in the value `make` returns.
  */
 import { Headers } from "@tppkit/core"
@@ -22,7 +22,7 @@ export const make = (calendar: BankDay, clockSkewMillis: number) => {
    */
   const spend = (consent: string, now: number, lastLogged: string | undefined): "attended" | "unattended" | Failure => {
     if (
-      Headers.isAttended(
+      Headers.isPresent(
         lastLogged === undefined ? undefined : Headers.lastLoggedMillis(lastLogged),
         now,
         clockSkewMillis
