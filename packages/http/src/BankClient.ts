@@ -3,33 +3,24 @@
  * a Stream. Every request carries the headers exactly as that document's "Headers" names them; identities follow
  * the README (fresh Request-ID per request, Correlation-ID per logical call, Process-ID per listing). Transient
  * failures are retried (never for unattended listings, which spend the budget of its "Daily limit"); a 401
- * discards the token and retries once. Every failure is a `BankError`.
+ * discards the token and retries once. Every failure is a `BankError`. This module holds the service and its three
+ * operations; the call pipeline (identity, token, 401 renewal, retry) is `internal/call.ts`, the listing of every
+ * page `internal/allPages.ts` over the paging rules of `internal/listing.ts`.
  */
 
-import { BalanceCheck, Headers, type Iban, StandingOrder } from "@tppkit/core"
-import {
-  Context,
-  DateTime,
-  type Deferred,
-  Duration,
-  Effect,
-  Layer,
-  Option,
-  Redacted,
-  Result,
-  Stream,
-  type Tracer
-} from "effect"
+import { BalanceCheck, type Iban, StandingOrder } from "@tppkit/core"
+import { Context, DateTime, Duration, Effect, Layer, Result, type Stream, type Tracer } from "effect"
 import { BankConfig } from "./BankConfig.ts"
-import { type BankConfigError, BankError, type Identity, InvalidRequest, ListingIncomplete } from "./BankError.ts"
-import { BankTransport, type Exchange } from "./BankTransport.ts"
+import { type BankConfigError, type BankError, type Identity, InvalidRequest } from "./BankError.ts"
+import { BankTransport } from "./BankTransport.ts"
 import { Budget, BudgetStore, consentKey as budgetKey } from "./Budget.ts"
+import * as AllPages from "./internal/allPages.ts"
+import * as Call from "./internal/call.ts"
 import * as Listing from "./internal/listing.ts"
-import * as Retry from "./internal/retry.ts"
 import * as Transport from "./internal/transport.ts"
 import * as Wire from "./internal/wire.ts"
 import * as PsuContext from "./PsuContext.ts"
-import { authorization, type Token, TokenProvider, TokenService } from "./TokenService.ts"
+import { type Token, TokenProvider, TokenService } from "./TokenService.ts"
 
 /** One page of standing orders: the good records, the malformed ones (core's lenient decoding), the page count. */
 export interface StandingOrdersPage extends StandingOrder.LenientList {
@@ -91,9 +82,6 @@ export interface AllPagesOptions extends ListOptions {
 
 /** The default hard page limit of a listing of every page. */
 export const DEFAULT_PAGE_LIMIT = 100
-
-/** How long a listing's lease lasts between renewals: a runner that dies frees its listing within this time. */
-const LEASE_MILLIS = 10_000
 
 /** The default overall deadline of a listing of every page. */
 export const DEFAULT_LISTING_DEADLINE: Duration.Duration = Duration.seconds(60)
@@ -180,231 +168,15 @@ export const layerNodeFromOptions = (
 ): Layer.Layer<BankClient | BankConfig | TokenService | Budget, BankConfigError> =>
   BankClient.layerNode(BankConfig.layer(options), budget)
 
-type ApiOperation = "balanceCheck" | "standingOrders"
-
-interface CallSpec<A> {
-  readonly operation: ApiOperation
-  /** The whole URL, made once per client: the same string every time, so the transport's URL lookup hashes it once. */
-  readonly url: string
-  readonly body: string
-  readonly options: CallOptions
-  readonly correlationId: string
-  readonly processId: string | undefined
-  /** The budget key when the call is unattended (bank interface, "Daily limit"): no retries, every request counted. */
-  readonly unattended: string | undefined
-  /** The first request of this unattended call was paid for already (a listing reserves its pages at once). */
-  readonly prepaid?: boolean
-  readonly decode: (json: unknown) => Result.Result<A, { readonly path: string; readonly message: string }>
-  /** The call's span when it is not the fiber's current span (the exchange spans become its children). */
-  readonly span?: Tracer.AnySpan | undefined
-  /** Set when the call found no tracer installed (`Transport.traced`): the exchange then makes no span either. */
-  readonly untraced?: boolean
-}
-
-const isUnauthorized = (e: BankError): boolean => e.reason._tag === "Unauthorized"
-
-// A token is used for many calls: its Authorization text is worked out once per token object (tokens are never
-// changed once made).
-const authorizations = new WeakMap<Token, string>()
-const authorizationOf = (token: Token): string => {
-  let value = authorizations.get(token)
-  if (value === undefined) {
-    value = Redacted.value(authorization(token))
-    authorizations.set(token, value)
-  }
-  return value
-}
-
-/** The identity of a request with the bank's Response-ID added. */
-const withResponseId = (identity: Identity, responseId: string): Identity => {
-  const result: { -readonly [K in keyof Identity]: Identity[K] } = {}
-  if (identity.requestId !== undefined) result.requestId = identity.requestId
-  if (identity.correlationId !== undefined) result.correlationId = identity.correlationId
-  if (identity.processId !== undefined) result.processId = identity.processId
-  result.responseId = responseId
-  return result
-}
-
 const make = Effect.gen(function* () {
   const config = yield* BankConfig
   const transport = yield* BankTransport
   const tokens = yield* TokenProvider
   const budget = yield* Budget
 
-  const balanceCheckUrl = `${config.baseUrl}${config.paths.balanceCheck}`
-  const standingOrderUrl = `${config.baseUrl}${config.paths.standingOrder}`
-  const requestLines: Record<ApiOperation, string> = {
-    balanceCheck: Transport.requestLine(balanceCheckUrl),
-    standingOrders: Transport.requestLine(standingOrderUrl)
-  }
-  const maxDepth = config.limits.maxJsonDepth
-
-  const fail = (operation: ApiOperation, identity: Identity, reason: BankError["reason"]) =>
-    Effect.fail(new BankError({ operation, identity, reason, request: requestLines[operation] }))
-
-  /** What a 2xx, or any other status, of one exchange makes: the decoded reply or a `BankError`. */
-  const replyOf = <A>(
-    spec: CallSpec<A>,
-    identity: Identity,
-    exchange: Exchange
-  ): Effect.Effect<Reply<A>, BankError> => {
-    const headers = exchange.headers
-    if (exchange.status < 200 || exchange.status > 299) {
-      return Effect.flatMap(DateTime.now, (now) =>
-        fail(
-          spec.operation,
-          Transport.echoedIdentity(identity, headers),
-          Transport.statusReason(exchange, DateTime.toEpochMillis(now))
-        )
-      )
-    }
-    const json = Wire.parseJson(exchange.text, maxDepth)
-    if (Result.isFailure(json)) return fail(spec.operation, Transport.echoedIdentity(identity, headers), json.failure)
-    const decoded = spec.decode(json.success)
-    if (Result.isFailure(decoded)) {
-      const { path, message } = decoded.failure
-      return fail(
-        spec.operation,
-        Transport.echoedIdentity(identity, headers),
-        Wire.malformed(exchange.status, headers["content-type"], exchange.text, path, message)
-      )
-    }
-    // built field by field (no spreads): this runs on every response
-    const responseId = headers["response-id"]
-    const echoedCorrelation = headers["correlation-id"]
-    const echoedProcess = headers["process-id"]
-    const echoed: { correlationId?: string; processId?: string } = {}
-    if (echoedCorrelation !== undefined) echoed.correlationId = echoedCorrelation
-    if (echoedProcess !== undefined) echoed.processId = echoedProcess
-    return Effect.succeed({
-      body: decoded.success,
-      identity: responseId === undefined ? identity : withResponseId(identity, responseId),
-      echoed
-    })
-  }
-
-  /** One request: headers, send, status, decode (plain functions around one transport effect: a hot path). */
-  const once = <A>(spec: CallSpec<A>, token: Token): Effect.Effect<Reply<A>, BankError> => {
-    const requestId = crypto.randomUUID()
-    const ids =
-      spec.processId === undefined
-        ? { requestId, correlationId: spec.correlationId }
-        : { requestId, correlationId: spec.correlationId, processId: spec.processId }
-    const identity: Identity = ids
-    const headers = Headers.request({
-      authorization: authorizationOf(token),
-      ids,
-      psu: PsuContext.toHeaders(spec.options.psu)
-    })
-    const outgoing = {
-      url: spec.url,
-      headers,
-      contentType: Headers.jsonContentType,
-      body: spec.body
-    }
-    return Transport.sendThen(
-      transport,
-      outgoing,
-      {
-        operation: spec.operation,
-        identity,
-        timeout: config.requestTimeout,
-        maxBodyBytes: config.limits.maxBodyBytes,
-        parent: spec.span,
-        untraced: spec.untraced
-      },
-      (exchange) => replyOf(spec, identity, exchange)
-    )
-  }
-
-  /** The budget unit an unattended request spends before anything is sent, the token request included. */
-  const spendFor = (spec: CallSpec<unknown>, unattended: string): Effect.Effect<void, BankError> =>
-    Effect.mapError(
-      budget.spend(unattended, 1),
-      (reason) =>
-        new BankError({
-          operation: spec.operation,
-          identity: {
-            correlationId: spec.correlationId,
-            ...(spec.processId === undefined ? {} : { processId: spec.processId })
-          },
-          reason,
-          request: requestLines[spec.operation]
-        })
-    )
-
-  /** The call's request with `token`, its failure left to the caller (a token of another environment is refused). */
-  const attempt = <A>(spec: CallSpec<A>, token: Token): Effect.Effect<Reply<A>, BankError> =>
-    token.environment === config.environment
-      ? once(spec, token)
-      : fail(
-          spec.operation,
-          { correlationId: spec.correlationId },
-          new InvalidRequest({
-            path: "token",
-            detail: `a ${token.environment} token cannot be used with the ${config.environment} environment`
-          })
-        )
-
-  /** Whether a 401 to a request with `token` renews it: a token the provider gave, not one the caller handed in. */
-  const renews = (spec: CallSpec<unknown>, token: Token): boolean => token.renewable && spec.options.token === undefined
-
-  /** After a 401: the token discarded and the request made once more with a new one, paying `spend` again. */
-  const renewed = <A>(
-    spec: CallSpec<A>,
-    token: Token,
-    spend: Effect.Effect<void, BankError> | undefined
-  ): Effect.Effect<Reply<A>, BankError> => {
-    const again = Effect.flatMap(tokens.token(spec.operation), (fresh) => once(spec, fresh))
-    return Effect.andThen(tokens.invalidate(token), spend === undefined ? again : Effect.andThen(spend, again))
-  }
-
-  /**
-   * The call's request with `token`; after a 401 with a renewable token (not one the caller handed in) the token is
-   * discarded and the request made once more with a new one, spending `spend` again when the call is unattended.
-   */
-  const run = <A>(
-    spec: CallSpec<A>,
-    token: Token,
-    spend: Effect.Effect<void, BankError> | undefined
-  ): Effect.Effect<Reply<A>, BankError> => {
-    const first = attempt(spec, token)
-    if (!renews(spec, token)) return first
-    return Effect.catchIf(first, isUnauthorized, () => renewed(spec, token, spend))
-  }
-
-  /** Gets a token and runs the call's request with it (see {@link run}); an unattended request is paid first. */
-  const withToken = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
-    const spend = spec.unattended === undefined ? undefined : spendFor(spec, spec.unattended)
-    // a token at hand (the caller's, or the provider's cached one) is used without an effect step to get it; this
-    // runs when the call runs (inside the call's `withFiber` or effect), so the lookup is never stale
-    const ready = spec.options.token ?? tokens.ready?.(spec.operation)
-    const request =
-      ready !== undefined
-        ? run(spec, ready, spend)
-        : Effect.flatMap(tokens.token(spec.operation), (token) => run(spec, token, spend))
-    // a listing that reserved its pages at once has paid for this request already
-    return spend === undefined || spec.prepaid === true ? request : Effect.andThen(spend, request)
-  }
-
-  /**
-   * Validates the PSU context, then runs the call with retries unless it is unattended. The common case (a token at
-   * hand, nothing to pay) has one failure handler for both the 401 renewal and the retry rule, the same steps as
-   * `withToken` under `Retry.retrying` (every request of a call pays for that handler; only a failure runs it).
-   */
-  const call = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
-    const invalid = PsuContext.problem(spec.options.psu)
-    if (invalid !== undefined) return fail(spec.operation, { correlationId: spec.correlationId }, invalid)
-    const policy = Retry.policyFor(config.retry, spec.unattended !== undefined)
-    const again = () => withToken(spec)
-    const token = spec.unattended === undefined ? (spec.options.token ?? tokens.ready?.(spec.operation)) : undefined
-    if (token === undefined) return Retry.retrying(policy, again)
-    return Effect.catch(attempt(spec, token), (failure) =>
-      renews(spec, token) && isUnauthorized(failure)
-        ? Effect.catch(renewed(spec, token, undefined), (last) => Retry.afterFirstFailure(policy, last, again))
-        : Retry.afterFirstFailure(policy, failure, again)
-    )
-  }
+  const { urls, requestLines, fail, call } = Call.make(config, transport, tokens, budget)
+  const balanceCheckUrl = urls.balanceCheck
+  const standingOrderUrl = urls.standingOrders
 
   // core's one entry point per wire shape (each with its fast path inside)
   const decodeBalanceCheck = (json: unknown) =>
@@ -439,25 +211,6 @@ const make = Effect.gen(function* () {
     })
   }
 
-  const validatePaging = (page: number | undefined, pageSize: number | undefined): InvalidRequest | undefined => {
-    if (
-      pageSize !== undefined &&
-      (!Number.isInteger(pageSize) || pageSize < 10 || pageSize > 100 || pageSize % 10 !== 0)
-    ) {
-      return new InvalidRequest({
-        path: "pageSize",
-        detail: "must be a multiple of 10 from 10 to 100 (docs/bank-interface.md, Standing-order list)"
-      })
-    }
-    if (page !== undefined && (!Number.isInteger(page) || page < 0)) {
-      return new InvalidRequest({
-        path: "page",
-        detail: "must be a non-negative integer (docs/bank-interface.md, Standing-order list)"
-      })
-    }
-    return undefined
-  }
-
   const consentKey = (options: ListOptions) =>
     budgetKey({
       environment: config.environment,
@@ -470,6 +223,7 @@ const make = Effect.gen(function* () {
   const budgetKeyUnlessPresent = (options: ListOptions) =>
     Effect.map(DateTime.now, (now) => (PsuContext.isPresent(options.psu, now) ? undefined : consentKey(options)))
 
+  /** One page's call (`prepaid`: a listing paid for it already). */
   const page = (
     options: ListOptions,
     page: number | undefined,
@@ -508,7 +262,7 @@ const make = Effect.gen(function* () {
     span: Tracer.AnySpan | undefined
   ): Effect.fn.Return<Reply<StandingOrdersPage>, BankError> {
     const correlationId = options.correlationId ?? crypto.randomUUID()
-    const invalid = validatePaging(options.page, options.pageSize)
+    const invalid = Listing.validatePaging(options.page, options.pageSize)
     if (invalid !== undefined) return yield* fail("standingOrders", { correlationId }, invalid)
     const unattended = yield* budgetKeyUnlessPresent(options)
     return yield* page(
@@ -522,94 +276,13 @@ const make = Effect.gen(function* () {
     )
   })
 
-  /** Listings in flight in this client, by listing key: callers in this process share one run. */
-  const inFlight = new Map<string, Deferred.Deferred<unknown, unknown>>()
-
-  const standingOrders = (options: AllPagesOptions): Stream.Stream<Reply<StandingOrdersPage>, BankError> =>
-    Stream.unwrap(
-      Effect.gen(function* () {
-        const correlationId = options.correlationId ?? crypto.randomUUID()
-        const processId = options.processId ?? crypto.randomUUID()
-        const identity = { correlationId, processId }
-        const refuse = (reason: BankError["reason"]) =>
-          new BankError({ operation: "standingOrders", identity, reason, request: requestLines.standingOrders })
-        const pageSize = options.pageSize ?? 100
-        const invalid = validatePaging(0, pageSize)
-        if (invalid !== undefined) return yield* refuse(invalid)
-        const positive = (value: number | undefined, path: string) =>
-          value !== undefined && (!Number.isInteger(value) || value < 1)
-            ? new InvalidRequest({ path, detail: "must be a positive integer" })
-            : undefined
-        const wrong = positive(options.maxPages, "maxPages") ?? positive(options.pageLimit, "pageLimit")
-        if (wrong !== undefined) return yield* refuse(wrong)
-        const bounds: Listing.Bounds = {
-          pageSize,
-          maxPages: options.maxPages ?? Number.POSITIVE_INFINITY,
-          pageLimit: options.pageLimit ?? DEFAULT_PAGE_LIMIT
-        }
-        const deadline = Duration.fromInputUnsafe(options.deadline ?? DEFAULT_LISTING_DEADLINE)
-        const unattended = yield* budgetKeyUnlessPresent(options)
-        /** Every page read so far, for the error that ends a listing early. */
-        const read: Array<StandingOrdersPage> = []
-        const overdue = Effect.suspend(() =>
-          Effect.fail(
-            refuse(
-              new ListingIncomplete({
-                kind: "deadline",
-                detail: `no complete listing within ${Duration.format(deadline)}`,
-                pages: [...read]
-              })
-            )
-          )
-        )
-        const ensure = (n: number) =>
-          unattended === undefined || n <= 0 ? Effect.void : Effect.mapError(budget.ensure(unattended, n), refuse)
-        const state = Listing.initial()
-        let prepaid = false
-        const pages = Stream.paginate(0, (n: number) =>
-          Effect.gen(function* () {
-            const reply = yield* page(options, n, pageSize, correlationId, processId, unattended, undefined, prepaid)
-            const { page: checked, step } = Listing.afterPage(state, reply.body, bounds)
-            const kept: Reply<StandingOrdersPage> = checked === reply.body ? reply : { ...reply, body: checked }
-            read.push(checked)
-            if (step._tag === "refuse") {
-              return yield* refuse(new ListingIncomplete({ kind: step.kind, detail: step.detail, pages: [...read] }))
-            }
-            const known = checked.pageCount
-            if (step._tag === "more" && n === 0 && unattended !== undefined && known !== undefined) {
-              // the rest of the listing is paid for at once, before page 1 is asked for
-              const total = Math.min(known, bounds.maxPages)
-              yield* Effect.mapError(budget.spend(unattended, total - 1, total), refuse)
-              prepaid = true
-            }
-            return [[kept], step._tag === "more" ? Option.some(n + 1) : Option.none()] as const
-          })
-        )
-        if (unattended === undefined)
-          return Stream.interruptWhen(pages, Effect.andThen(Effect.sleep(deadline), overdue))
-        const maxAgeMillis =
-          options.maxAge === undefined ? 0 : Duration.toMillis(Duration.fromInputUnsafe(options.maxAge))
-        const listingKey = JSON.stringify([unattended, options.iban ?? null, pageSize, options.maxPages ?? null])
-        const all = Listing.coalesce(budget.store, inFlight, {
-          key: listingKey,
-          maxAgeMillis,
-          leaseMillis: LEASE_MILLIS,
-          pollMillis: 100,
-          encode: (replies: ReadonlyArray<Reply<StandingOrdersPage>>) =>
-            Listing.encodeSnapshot(replies.map((r) => ({ page: r.body, identity: r.identity, echoed: r.echoed }))),
-          decode: (payload, takenAt) => {
-            const stored = Listing.decodeSnapshot<Identity>(payload)
-            const at = DateTime.formatIso(DateTime.makeUnsafe(takenAt))
-            return stored?.map((p) => ({ body: p.page, identity: p.identity, echoed: p.echoed, snapshotTakenAt: at }))
-          },
-          storeError: refuse,
-          // say before the first request when the pages asked for cannot fit the remaining budget
-          run: Effect.andThen(ensure(Number.isFinite(bounds.maxPages) ? bounds.maxPages : 1), Stream.runCollect(pages))
-        })
-        const timed = Effect.timeoutOrElse(all, { duration: deadline, orElse: () => overdue })
-        return Stream.fromIterableEffect(timed)
-      })
-    )
+  const standingOrders = AllPages.make({
+    budget,
+    requestLine: requestLines.standingOrders,
+    budgetKeyUnlessPresent,
+    page,
+    defaults: { pageLimit: DEFAULT_PAGE_LIMIT, deadline: DEFAULT_LISTING_DEADLINE }
+  })
 
   return BankClient.of({
     // `useSpan` (through `Transport.traced`, only when a tracer is installed; no stack-trace capture) with the span

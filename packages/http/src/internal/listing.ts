@@ -5,7 +5,7 @@
  */
 import { StandingOrder } from "@tppkit/core"
 import { Clock, Deferred, Effect, Fiber, Option } from "effect"
-import type { BudgetStoreError } from "../BankError.ts"
+import { type BudgetStoreError, InvalidRequest } from "../BankError.ts"
 import type { BudgetStore } from "../Budget.ts"
 
 /** A page as the paging rules see it (core's lenient list plus its number). */
@@ -36,6 +36,26 @@ export interface State {
 
 /** A fresh paging state. */
 export const initial = (): State => ({ firstCount: undefined, seen: new Map() })
+
+/** What is wrong with a page number and page size (docs/bank-interface.md, Standing-order list), if anything. */
+export const validatePaging = (page: number | undefined, pageSize: number | undefined): InvalidRequest | undefined => {
+  if (
+    pageSize !== undefined &&
+    (!Number.isInteger(pageSize) || pageSize < 10 || pageSize > 100 || pageSize % 10 !== 0)
+  ) {
+    return new InvalidRequest({
+      path: "pageSize",
+      detail: "must be a multiple of 10 from 10 to 100 (docs/bank-interface.md, Standing-order list)"
+    })
+  }
+  if (page !== undefined && (!Number.isInteger(page) || page < 0)) {
+    return new InvalidRequest({
+      path: "page",
+      detail: "must be a non-negative integer (docs/bank-interface.md, Standing-order list)"
+    })
+  }
+  return undefined
+}
 
 /**
  * The page with every order whose orderId an earlier record of the listing had moved to its errors (reported, not

@@ -1,0 +1,270 @@
+/**
+ * The call pipeline of the bank client: one call of an operation from its spec to a decoded reply or a `BankError`.
+ * In order: the PSU context is checked, a token is taken (the caller's, the provider's cached one, or a fresh one),
+ * an unattended request is paid from the budget first, the request is sent with a fresh Request-ID under the call's
+ * Correlation-ID (and Process-ID), a 2xx is decoded, a 401 with a renewable token discards it and tries once more
+ * with a new one, and transient failures are retried by the one rule of `retry.ts` (never for unattended calls).
+ * Plain functions around one transport effect: this runs on every request.
+ */
+import { Headers } from "@tppkit/core"
+import { DateTime, Effect, Redacted, Result, type Tracer } from "effect"
+import type { CallOptions, Reply } from "../BankClient.ts"
+import type { BankConfig } from "../BankConfig.ts"
+import { BankError, type Identity, InvalidRequest } from "../BankError.ts"
+import type { BankTransport, Exchange } from "../BankTransport.ts"
+import type { Budget } from "../Budget.ts"
+import * as PsuContext from "../PsuContext.ts"
+import { authorization, type Token, type TokenProvider } from "../TokenService.ts"
+import * as Retry from "./retry.ts"
+import * as Transport from "./transport.ts"
+import * as Wire from "./wire.ts"
+
+/** The operations the client calls with a token (the token request has its own path in `TokenService`). */
+export type ApiOperation = "balanceCheck" | "standingOrders"
+
+/** One call of an operation: what to send, for whom, how to decode the answer, and whether the budget pays. */
+export interface CallSpec<A> {
+  readonly operation: ApiOperation
+  /** The whole URL, made once per client: the same string every time, so the transport's URL lookup hashes it once. */
+  readonly url: string
+  readonly body: string
+  readonly options: CallOptions
+  readonly correlationId: string
+  readonly processId: string | undefined
+  /** The budget key when the call is unattended (bank interface, "Daily limit"): no retries, every request counted. */
+  readonly unattended: string | undefined
+  /** The first request of this unattended call was paid for already (a listing reserves its pages at once). */
+  readonly prepaid?: boolean
+  readonly decode: (json: unknown) => Result.Result<A, { readonly path: string; readonly message: string }>
+  /** The call's span when it is not the fiber's current span (the exchange spans become its children). */
+  readonly span?: Tracer.AnySpan | undefined
+  /** Set when the call found no tracer installed (`transport.traced`): the exchange then makes no span either. */
+  readonly untraced?: boolean
+}
+
+const isUnauthorized = (e: BankError): boolean => e.reason._tag === "Unauthorized"
+
+// A token is used for many calls: its Authorization text is worked out once per token object (tokens are never
+// changed once made).
+const authorizations = new WeakMap<Token, string>()
+const authorizationOf = (token: Token): string => {
+  let value = authorizations.get(token)
+  if (value === undefined) {
+    value = Redacted.value(authorization(token))
+    authorizations.set(token, value)
+  }
+  return value
+}
+
+/** The identity of a request with the bank's Response-ID added. */
+const withResponseId = (identity: Identity, responseId: string): Identity => {
+  const result: { -readonly [K in keyof Identity]: Identity[K] } = {}
+  if (identity.requestId !== undefined) result.requestId = identity.requestId
+  if (identity.correlationId !== undefined) result.correlationId = identity.correlationId
+  if (identity.processId !== undefined) result.processId = identity.processId
+  result.responseId = responseId
+  return result
+}
+
+/** The pipeline of one client, over its configuration, transport, token provider and budget. */
+export interface Pipeline {
+  /** The whole URL of each operation, made once per client (the same string every time). */
+  readonly urls: Readonly<Record<ApiOperation, string>>
+  /** "POST /path" of each operation, as messages name it. */
+  readonly requestLines: Readonly<Record<ApiOperation, string>>
+  /** A `BankError` of the operation, naming its request. */
+  readonly fail: (
+    operation: ApiOperation,
+    identity: Identity,
+    reason: BankError["reason"]
+  ) => Effect.Effect<never, BankError>
+  /** Runs one call: the PSU context checked, then token, budget, request, 401 renewal and retries. */
+  readonly call: <A>(spec: CallSpec<A>) => Effect.Effect<Reply<A>, BankError>
+}
+
+/** The pipeline over a client's services. */
+export const make = (
+  config: BankConfig["Service"],
+  transport: BankTransport["Service"],
+  tokens: TokenProvider["Service"],
+  budget: Budget["Service"]
+): Pipeline => {
+  const urls: Record<ApiOperation, string> = {
+    balanceCheck: `${config.baseUrl}${config.paths.balanceCheck}`,
+    standingOrders: `${config.baseUrl}${config.paths.standingOrder}`
+  }
+  const requestLines: Record<ApiOperation, string> = {
+    balanceCheck: Transport.requestLine(urls.balanceCheck),
+    standingOrders: Transport.requestLine(urls.standingOrders)
+  }
+  const maxDepth = config.limits.maxJsonDepth
+
+  const fail = (operation: ApiOperation, identity: Identity, reason: BankError["reason"]) =>
+    Effect.fail(new BankError({ operation, identity, reason, request: requestLines[operation] }))
+
+  /** What a 2xx, or any other status, of one exchange makes: the decoded reply or a `BankError`. */
+  const replyOf = <A>(
+    spec: CallSpec<A>,
+    identity: Identity,
+    exchange: Exchange
+  ): Effect.Effect<Reply<A>, BankError> => {
+    const headers = exchange.headers
+    if (exchange.status < 200 || exchange.status > 299) {
+      return Effect.flatMap(DateTime.now, (now) =>
+        fail(
+          spec.operation,
+          Transport.echoedIdentity(identity, headers),
+          Transport.statusReason(exchange, DateTime.toEpochMillis(now))
+        )
+      )
+    }
+    const json = Wire.parseJson(exchange.text, maxDepth)
+    if (Result.isFailure(json)) return fail(spec.operation, Transport.echoedIdentity(identity, headers), json.failure)
+    const decoded = spec.decode(json.success)
+    if (Result.isFailure(decoded)) {
+      const { path, message } = decoded.failure
+      return fail(
+        spec.operation,
+        Transport.echoedIdentity(identity, headers),
+        Wire.malformed(exchange.status, headers["content-type"], exchange.text, path, message)
+      )
+    }
+    // built field by field (no spreads): this runs on every response
+    const responseId = headers["response-id"]
+    const echoedCorrelation = headers["correlation-id"]
+    const echoedProcess = headers["process-id"]
+    const echoed: { correlationId?: string; processId?: string } = {}
+    if (echoedCorrelation !== undefined) echoed.correlationId = echoedCorrelation
+    if (echoedProcess !== undefined) echoed.processId = echoedProcess
+    return Effect.succeed({
+      body: decoded.success,
+      identity: responseId === undefined ? identity : withResponseId(identity, responseId),
+      echoed
+    })
+  }
+
+  /** One request: headers, send, status, decode (plain functions around one transport effect: a hot path). */
+  const once = <A>(spec: CallSpec<A>, token: Token): Effect.Effect<Reply<A>, BankError> => {
+    const requestId = crypto.randomUUID()
+    const ids =
+      spec.processId === undefined
+        ? { requestId, correlationId: spec.correlationId }
+        : { requestId, correlationId: spec.correlationId, processId: spec.processId }
+    const identity: Identity = ids
+    const headers = Headers.request({
+      authorization: authorizationOf(token),
+      ids,
+      psu: PsuContext.toHeaders(spec.options.psu)
+    })
+    const outgoing = {
+      url: spec.url,
+      headers,
+      contentType: Headers.jsonContentType,
+      body: spec.body
+    }
+    return Transport.sendThen(
+      transport,
+      outgoing,
+      {
+        operation: spec.operation,
+        identity,
+        timeout: config.requestTimeout,
+        maxBodyBytes: config.limits.maxBodyBytes,
+        parent: spec.span,
+        untraced: spec.untraced
+      },
+      (exchange) => replyOf(spec, identity, exchange)
+    )
+  }
+
+  /** The budget unit an unattended request spends before anything is sent, the token request included. */
+  const spendFor = (spec: CallSpec<unknown>, unattended: string): Effect.Effect<void, BankError> =>
+    Effect.mapError(
+      budget.spend(unattended, 1),
+      (reason) =>
+        new BankError({
+          operation: spec.operation,
+          identity: {
+            correlationId: spec.correlationId,
+            ...(spec.processId === undefined ? {} : { processId: spec.processId })
+          },
+          reason,
+          request: requestLines[spec.operation]
+        })
+    )
+
+  /** The call's request with `token`, its failure left to the caller (a token of another environment is refused). */
+  const attempt = <A>(spec: CallSpec<A>, token: Token): Effect.Effect<Reply<A>, BankError> =>
+    token.environment === config.environment
+      ? once(spec, token)
+      : fail(
+          spec.operation,
+          { correlationId: spec.correlationId },
+          new InvalidRequest({
+            path: "token",
+            detail: `a ${token.environment} token cannot be used with the ${config.environment} environment`
+          })
+        )
+
+  /** Whether a 401 to a request with `token` renews it: a token the provider gave, not one the caller handed in. */
+  const renews = (spec: CallSpec<unknown>, token: Token): boolean => token.renewable && spec.options.token === undefined
+
+  /** After a 401: the token discarded and the request made once more with a new one, paying `spend` again. */
+  const renewed = <A>(
+    spec: CallSpec<A>,
+    token: Token,
+    spend: Effect.Effect<void, BankError> | undefined
+  ): Effect.Effect<Reply<A>, BankError> => {
+    const again = Effect.flatMap(tokens.token(spec.operation), (fresh) => once(spec, fresh))
+    return Effect.andThen(tokens.invalidate(token), spend === undefined ? again : Effect.andThen(spend, again))
+  }
+
+  /**
+   * The call's request with `token`; after a 401 with a renewable token (not one the caller handed in) the token is
+   * discarded and the request made once more with a new one, spending `spend` again when the call is unattended.
+   */
+  const run = <A>(
+    spec: CallSpec<A>,
+    token: Token,
+    spend: Effect.Effect<void, BankError> | undefined
+  ): Effect.Effect<Reply<A>, BankError> => {
+    const first = attempt(spec, token)
+    if (!renews(spec, token)) return first
+    return Effect.catchIf(first, isUnauthorized, () => renewed(spec, token, spend))
+  }
+
+  /** Gets a token and runs the call's request with it (see {@link run}); an unattended request is paid first. */
+  const withToken = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
+    const spend = spec.unattended === undefined ? undefined : spendFor(spec, spec.unattended)
+    // a token at hand (the caller's, or the provider's cached one) is used without an effect step to get it; this
+    // runs when the call runs (inside the call's `withFiber` or effect), so the lookup is never stale
+    const ready = spec.options.token ?? tokens.ready?.(spec.operation)
+    const request =
+      ready !== undefined
+        ? run(spec, ready, spend)
+        : Effect.flatMap(tokens.token(spec.operation), (token) => run(spec, token, spend))
+    // a listing that reserved its pages at once has paid for this request already
+    return spend === undefined || spec.prepaid === true ? request : Effect.andThen(spend, request)
+  }
+
+  /**
+   * Validates the PSU context, then runs the call with retries unless it is unattended. The common case (a token at
+   * hand, nothing to pay) has one failure handler for both the 401 renewal and the retry rule, the same steps as
+   * `withToken` under `Retry.retrying` (every request of a call pays for that handler; only a failure runs it).
+   */
+  const call = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
+    const invalid = PsuContext.problem(spec.options.psu)
+    if (invalid !== undefined) return fail(spec.operation, { correlationId: spec.correlationId }, invalid)
+    const policy = Retry.policyFor(config.retry, spec.unattended !== undefined)
+    const again = () => withToken(spec)
+    const token = spec.unattended === undefined ? (spec.options.token ?? tokens.ready?.(spec.operation)) : undefined
+    if (token === undefined) return Retry.retrying(policy, again)
+    return Effect.catch(attempt(spec, token), (failure) =>
+      renews(spec, token) && isUnauthorized(failure)
+        ? Effect.catch(renewed(spec, token, undefined), (last) => Retry.afterFirstFailure(policy, last, again))
+        : Retry.afterFirstFailure(policy, failure, again)
+    )
+  }
+
+  return { urls, requestLines, fail, call }
+}
