@@ -48,8 +48,7 @@ export interface Options extends Timing {
  * The shards of a fleet: every runner of one fleet must use the same number (it decides which shard a payment's
  * workflow lives on). 30 instead of effect's 300: a final reply is stored only once a refresh of its shard's lock
  * confirms the runner still holds it, and replies on one shard share that refresh, so fewer shards mean fewer
- * lock refreshes per payment (about 0.7 statements fewer per payment at 3 runners); a fleet can grow to 30
- * runners.
+ * lock refreshes per payment (BENCHMARKS.md, "30 shards instead of effect's 300"); a fleet can grow to 30 runners.
  */
 export const shardsPerGroup = 30
 

@@ -146,7 +146,7 @@ export const workerLayer = (setup: Setup) => {
 /**
  * Waits until every check planned by the sweep of `day` is finished somewhere in the fleet, asking the database
  * once a second while more than 200 are pending and every `poll` near the end (the count of pending checks is read
- * on a partial index: cheap when few are pending, about 1.5 ms at 10,000).
+ * on a partial index, so it stays cheap; BENCHMARKS.md, "The `--once` tail").
  */
 export const awaitDay = (day: string, poll: Duration.Input = "250 millis") =>
   Effect.gen(function* () {
