@@ -3,7 +3,7 @@
  * methods, broken framing, slow clients, oversized declared bodies, bytes that are not UTF-8, too many connections,
  * and the admin token of the journal and the fault header.
  */
-import { connect } from "node:net"
+import { connect, type Socket } from "node:net"
 import { assert, describe, layer } from "@effect/vitest"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Effect, Redacted } from "effect"
@@ -31,6 +31,44 @@ const raw = (port: number, chunks: ReadonlyArray<string | Buffer>, waitMs = 3000
         })
         socket.on("close", () => finish(true))
         socket.on("error", () => finish(true))
+      })
+  )
+
+/** A raw connection held open by the test: what it received, whether the server closed it, and a way to wait. */
+const hold = (port: number, allowHalfOpen = false) =>
+  new Promise<{ socket: Socket; received: () => string; closed: () => boolean; ended: () => boolean }>(
+    (resolve, reject) => {
+      const socket = connect({ port, host: "127.0.0.1", allowHalfOpen })
+      let text = ""
+      let closed = false
+      let ended = false
+      socket.on("data", (d) => {
+        text += d.toString("utf8")
+      })
+      socket.on("end", () => {
+        ended = true
+      })
+      socket.on("close", () => {
+        closed = true
+      })
+      socket.on("error", () => undefined)
+      socket.once("connect", () => resolve({ socket, received: () => text, closed: () => closed, ended: () => ended }))
+      socket.once("error", reject)
+    }
+  )
+
+/** Waits in real time (tests run on the test clock) until `done` holds, for at most `ms`; whether it held. */
+const until = (done: () => boolean, ms = 5000) =>
+  Effect.promise(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const started = Date.now()
+        const look = () => {
+          if (done()) resolve(true)
+          else if (Date.now() - started > ms) resolve(false)
+          else setTimeout(look, 20)
+        }
+        look()
       })
   )
 
@@ -107,6 +145,33 @@ layer(Sandbox.layer(options))("Sandbox HTTP edges", (it) => {
       })
     )
 
+    it.effect("a connection answered 408 is closed for good, even when the client keeps its side open", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        // as many idle clients as the cap, none of which ever closes its side
+        const idle = yield* Effect.promise(() => Promise.all(Array.from({ length: 8 }, () => hold(info.port, true))))
+        try {
+          assert.isTrue(yield* until(() => idle.every((c) => c.ended()), 6000))
+          for (const c of idle) assert.strictEqual(statusOf(c.received()), 408)
+          // the server's side is gone: what the client sends now is refused by the peer, and the socket closes
+          // (a write to a peer that is gone is refused with a reset, which the next write reports)
+          for (const c of idle) c.socket.write(`GET /x HTTP/1.1\r\nhost: a\r\n\r\n`)
+          yield* until(() => false, 200)
+          for (const c of idle) if (!c.socket.destroyed) c.socket.write(`GET /y HTTP/1.1\r\nhost: a\r\n\r\n`)
+          assert.isTrue(yield* until(() => idle.every((c) => c.closed()), 4000))
+          for (const c of idle) assert.notInclude(c.received().slice(c.received().indexOf("408")), "HTTP/1.1 404")
+          const t = yield* token(info, "PIISP")
+          const ok = yield* post(info.baseUrl + info.paths.balanceCheck, {
+            headers: apiHeaders(t),
+            body: balanceBody(Fixtures.ibans.eurBranch, 1)
+          })
+          assert.strictEqual(ok.status, 200)
+        } finally {
+          for (const c of idle) c.socket.destroy()
+        }
+      })
+    )
+
     it.effect("Expect: 100-continue with an oversized length gets 413 and never 100 Continue", () =>
       Effect.gen(function* () {
         const info = yield* Sandbox.SandboxInfo
@@ -120,7 +185,7 @@ layer(Sandbox.layer(options))("Sandbox HTTP edges", (it) => {
       })
     )
 
-    it.effect("connections beyond the cap are closed at once, and the server keeps serving", () =>
+    it.effect("connections beyond the cap close idle ones at once, and the server keeps serving", () =>
       Effect.gen(function* () {
         const info = yield* Sandbox.SandboxInfo
         const sockets = Array.from({ length: 12 }, () => connect(info.port, "127.0.0.1"))
@@ -235,4 +300,95 @@ layer(Sandbox.layer(options))("Sandbox HTTP edges", (it) => {
         })
     )
   })
+})
+
+/** Idle sockets never time out here, so that only the cap decides; bodies held at once are bounded low. */
+const crowded: Sandbox.Options = {
+  http: { headersTimeoutMs: 30_000, requestTimeoutMs: 60_000, maxConnections: 16, maxHeldBodyBytes: 100_000 }
+}
+
+layer(Sandbox.layer(crowded))("Sandbox HTTP edges under a crowd", (it) => {
+  it.effect("idle sockets holding every connection never keep a client out: the longest idle make room", () =>
+    Effect.gen(function* () {
+      const info = yield* Sandbox.SandboxInfo
+      const held: Array<Awaited<ReturnType<typeof hold>>> = []
+      try {
+        // 40 sockets that never send a byte, one after another (the scaled-down form of 1,100 against 1,024)
+        for (let i = 0; i < 40; i++) held.push(yield* Effect.promise(() => hold(info.port)))
+        // the cap holds 16 of them: the 24 oldest were closed to make room for the newer ones
+        assert.isTrue(yield* until(() => held.filter((c) => c.closed()).length >= 24))
+        assert.isTrue(held.slice(0, 24).every((c) => c.closed()))
+        assert.isTrue(held.slice(24).every((c) => !c.closed()))
+        // a client is served while the idle sockets are still held, on a fresh connection each time
+        for (let i = 0; i < 3; i++) {
+          const t = yield* token(info, "PIISP")
+          const ok = yield* post(info.baseUrl + info.paths.balanceCheck, {
+            headers: { ...apiHeaders(t), connection: "close" },
+            body: balanceBody(Fixtures.ibans.eurBranch, 1)
+          })
+          assert.strictEqual(ok.status, 200)
+        }
+        // never a slot without need: the newest idle sockets are still there, nothing answered them
+        assert.isTrue(held.slice(-8).every((c) => !c.closed() && c.received() === ""))
+      } finally {
+        for (const c of held) c.socket.destroy()
+      }
+    })
+  )
+
+  it.effect(
+    "bodies held at once are bounded: the request that would pass the bound gets 503 before its body ends",
+    () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        // 60,000 bytes are held for the first request; 60,000 more would pass the bound of 100,000
+        const head = (length: number) =>
+          `POST ${info.paths.balanceCheck} HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\n` +
+          `content-length: ${length}\r\n\r\n`
+        const first = yield* Effect.promise(() => hold(info.port))
+        const second = yield* Effect.promise(() => hold(info.port))
+        try {
+          first.socket.write(head(65_000) + " ".repeat(60_000))
+          // the first request's body is held (no answer yet: it is not complete)
+          yield* until(() => false, 300)
+          assert.strictEqual(first.received(), "")
+          second.socket.write(head(65_000) + " ".repeat(60_000))
+          assert.isTrue(yield* until(() => second.received().includes("\r\n\r\n{")))
+          assert.strictEqual(statusOf(second.received()), 503)
+          assert.match(second.received(), /retry-after: 1/i)
+          assert.strictEqual(bodyOf(second.received()).code, "SERVICE_UNAVAILABLE")
+          assert.isTrue(yield* until(second.closed))
+          assert.strictEqual(first.received(), "")
+          // the first one ends its body and gets its own answer (here: 400, it lacks the mandatory headers)
+          first.socket.write(" ".repeat(5_000))
+          assert.isTrue(yield* until(() => first.received().includes("\r\n\r\n")))
+          assert.strictEqual(statusOf(first.received()), 400)
+        } finally {
+          first.socket.destroy()
+          second.socket.destroy()
+        }
+        // what an answered or abandoned request held is given back: two more large bodies are read in full
+        const third = yield* Effect.promise(() => hold(info.port))
+        const fourth = yield* Effect.promise(() => hold(info.port))
+        try {
+          third.socket.write(head(45_000) + " ".repeat(40_000))
+          fourth.socket.write(head(45_000) + " ".repeat(40_000))
+          third.socket.destroy()
+          yield* until(() => false, 300)
+          const fifth = yield* Effect.promise(() => hold(info.port))
+          try {
+            fifth.socket.write(head(45_000) + " ".repeat(45_000))
+            fourth.socket.write(" ".repeat(5_000))
+            assert.isTrue(yield* until(() => fifth.received().includes("\r\n\r\n") && fourth.received() !== ""))
+            assert.strictEqual(statusOf(fifth.received()), 400)
+            assert.strictEqual(statusOf(fourth.received()), 400)
+          } finally {
+            fifth.socket.destroy()
+          }
+        } finally {
+          third.socket.destroy()
+          fourth.socket.destroy()
+        }
+      })
+  )
 })

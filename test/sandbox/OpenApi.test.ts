@@ -22,6 +22,16 @@ describe("OpenApi.document", () => {
     expect(doc.paths["/aisp-test/api/v1/accounts/standingOrder"]).toBeDefined()
   })
 
+  it("lists every status the token endpoint answers with: 413 for a large form, 415 for another type, 503", () => {
+    const token = (
+      OpenApi.document("sandbox") as {
+        paths: Record<string, { post: { responses: Record<string, { description: string }> } }>
+      }
+    ).paths["/identity-server-test/connect/token"]?.post
+    expect(Object.keys(token?.responses ?? {}).sort()).toEqual(["200", "400", "401", "413", "415", "503"])
+    expect(token?.responses["415"]?.description).toContain("application/x-www-form-urlencoded")
+  })
+
   it("resolves every $ref inside the document and is plain JSON", () => {
     const text = JSON.stringify(doc)
     for (const m of text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) {

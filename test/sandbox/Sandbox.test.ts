@@ -88,6 +88,82 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
         assert.strictEqual(a.json.error, "invalid_request")
       })
     )
+
+    it.effect("takes the form type with any parameters, in any case, and refuses look-alikes with 415", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const form = new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: info.clientId,
+          client_secret: Redacted.value(info.clientSecret),
+          scope: "PIISP"
+        }).toString()
+        const send = (type: string) =>
+          post(info.baseUrl + info.paths.token, { headers: { "content-type": type }, body: form })
+        for (const type of [
+          "application/x-www-form-urlencoded",
+          "application/x-www-form-urlencoded;charset=UTF-8",
+          "Application/X-WWW-Form-URLEncoded ; Charset=utf-8",
+          'application/x-www-form-urlencoded;\tcharset="utf-8"',
+          "APPLICATION/X-WWW-FORM-URLENCODED; charset=ISO-8859-1"
+        ]) {
+          const a = yield* send(type)
+          assert.strictEqual(a.status, 200, type)
+        }
+        for (const type of [
+          "application/x-www-form-urlencoded-evil",
+          "application/x-www-form-urlencodedx",
+          "application/x-www-form-urlencoded/json",
+          "application/x-www-form-urlencoded,text/plain",
+          "xapplication/x-www-form-urlencoded",
+          "application/x-www-form",
+          "multipart/form-data; boundary=x",
+          "text/plain"
+        ]) {
+          const a = yield* send(type)
+          assert.strictEqual(a.status, 415, type)
+          assert.strictEqual(a.json.error, "invalid_request", type)
+        }
+      })
+    )
+
+    it.effect("reads a form up to 8 KiB whatever else it carries; a larger one gets 413 before it is read", () =>
+      Effect.gen(function* () {
+        const info = yield* Sandbox.SandboxInfo
+        const fields = {
+          grant_type: "client_credentials",
+          client_id: info.clientId,
+          client_secret: Redacted.value(info.clientSecret),
+          scope: "PIISP"
+        }
+        const headers = { "content-type": "application/x-www-form-urlencoded" }
+        const padded = (bytes: number) => {
+          const form = new URLSearchParams(fields).toString()
+          return `pad=${"x".repeat(bytes - form.length - 5)}&${form}`
+        }
+        // thousands of other fields are skipped, and the four are still found (also when percent-encoded)
+        const many = yield* post(info.baseUrl + info.paths.token, {
+          headers,
+          body: `${"a=b&".repeat(1500)}grant%5Ftype=client_credentials&${padded(1000).slice(padded(1000).indexOf("&client_id"))}`
+        })
+        assert.strictEqual(many.status, 200, many.text)
+        const exact = padded(8192)
+        assert.strictEqual(exact.length, 8192)
+        assert.strictEqual((yield* post(info.baseUrl + info.paths.token, { headers, body: exact })).status, 200)
+        const over = yield* post(info.baseUrl + info.paths.token, { headers, body: padded(8193) })
+        assert.strictEqual(over.status, 413)
+        assert.strictEqual(over.json.error, "invalid_request")
+        const huge = yield* post(info.baseUrl + info.paths.token, { headers, body: padded(5_000_000) })
+        assert.strictEqual(huge.status, 413)
+        // a repeated field is still refused
+        const twice = yield* post(info.baseUrl + info.paths.token, {
+          headers,
+          body: `${new URLSearchParams(fields).toString()}&client%5Fid=other`
+        })
+        assert.strictEqual(twice.status, 400)
+        assert.match(twice.json.error_description, /client_id given more than once/)
+      })
+    )
   })
 
   describe("balance check", () => {

@@ -87,17 +87,18 @@ const apiStatuses: ReadonlyArray<[number, string]> = [
   [403, "Scope, consent or account binding missing"],
   [404, "Unknown path"],
   [405, "Method other than POST"],
-  [413, "Body larger than the limit"],
+  [413, "Body larger than the limit, answered before the rest of it is read"],
   [415, "Content type other than application/json"],
   [429, "Daily limit of listings without the customer present, with Retry-After"],
-  [503, "Unavailable (fault), with Retry-After"]
+  [503, "Unavailable (fault, or too many request bodies being received at once), with Retry-After"]
 ]
 
 const tokenStatuses: ReadonlyArray<[number, string]> = [
   [400, "invalid_request, unsupported_grant_type or invalid_scope (RFC 6749 5.2)"],
   [401, "invalid_client (RFC 6749 5.2)"],
-  [413, "Body larger than the limit"],
-  [415, "Body not form-encoded"]
+  [413, "Form larger than 8 KiB (or the body limit, when smaller), answered before the rest of it is read"],
+  [415, "Content type other than application/x-www-form-urlencoded (any case; parameters such as charset allowed)"],
+  [503, "temporarily_unavailable (fault, or too many request bodies being received at once), with Retry-After"]
 ]
 
 /**

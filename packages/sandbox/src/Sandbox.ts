@@ -51,7 +51,10 @@ export interface Options {
   readonly errorDialect?: ErrorDialect
   /** Global fault injection at a seeded rate (default none). */
   readonly faults?: Faults.GlobalFaults
-  /** Largest accepted request body in bytes (default 65536); larger bodies get 413. */
+  /**
+   * Largest accepted request body in bytes (default 65536; a token request's form at most 8192); larger bodies get
+   * 413 as soon as they are seen to be larger, before the rest is read.
+   */
   readonly bodyLimit?: number
   /** Time zone of the calendar day for the daily listing limit and consent validity (default `Europe/Bratislava`). */
   readonly timeZone?: string
@@ -82,10 +85,19 @@ export interface HttpLimits {
   readonly requestTimeoutMs?: number
   /** Largest request head in bytes before 431 (default 16384). */
   readonly maxHeaderBytes?: number
-  /** Concurrent connections served; more are closed at once (default 1024). */
+  /**
+   * Concurrent connections held (default 1024). When they are all held, a new connection closes the one idle the
+   * longest (waiting for a request); it is itself closed at once only when every one is busy with a request.
+   */
   readonly maxConnections?: number
   /** Idle time of a kept-alive connection before it is closed, milliseconds (default 5000). */
   readonly keepAliveTimeoutMs?: number
+  /**
+   * Bytes of request bodies held at once over every connection (default 16 MiB): a request whose body would pass
+   * it is answered 503 with `Retry-After` before the rest is read, so that a flood of large bodies keeps the mock
+   * bank's memory bounded.
+   */
+  readonly maxHeldBodyBytes?: number
 }
 
 /** A fixture account as reported at start-up. */
@@ -165,6 +177,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
         journal,
         adminToken,
         moveClock: { set: clock.setUnsafe, adjust: clock.adjustUnsafe },
+        bodyLimit: options.bodyLimit ?? 65_536,
         openapi: () => {
           document ??= JSON.stringify(OpenApi.document(environment, baseUrl))
           return document
@@ -177,10 +190,10 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
               host,
               port: options.port ?? 0,
               bodyLimit: options.bodyLimit ?? 65_536,
+              bodyLimitOf: bank.bodyLimitOf,
               limits: options.http ?? {},
               tls: options.tls,
               handle: bank.handle,
-              readsBody: bank.readsBody,
               // one byte more than the journal keeps, so that it still sees the body was cut
               journalBodyBytes: journal.maxBodyBytes + 1,
               journal,

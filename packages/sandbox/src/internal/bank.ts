@@ -19,6 +19,9 @@ import * as FaultAnswers from "./faultAnswers.ts"
 import * as OAuth from "./oauth.ts"
 import * as StandingOrders from "./standingOrders.ts"
 
+/** The `Retry-After` of an answer refused because the bank is busy. */
+const retryShortly: Readonly<Record<string, string>> = { "retry-after": "1" }
+
 /** Which set of paths is served (docs/bank-interface.md, "Environments and paths"). */
 export type Environment = Endpoint.Environment
 
@@ -39,6 +42,8 @@ export interface Config {
   readonly adminToken: string | undefined
   /** Moves the sandbox clock (for `POST /__clock`). */
   readonly moveClock: { readonly set: (epochMillis: number) => void; readonly adjust: (millis: number) => void }
+  /** The largest request body read, in bytes (the token endpoint reads at most `OAuth.maxFormBytes` of it). */
+  readonly bodyLimit: number
 }
 
 /** Creates a handler with its own state (tokens, daily counters). */
@@ -130,7 +135,16 @@ export const make = (config: Config) => {
       }
     }
     let out: Outgoing
-    if (req.bodyTooLarge) {
+    if (req.refused === "busy") {
+      const detail = "the bank is receiving too many request bodies at once; retry shortly"
+      out = isToken
+        ? oauthFail(503, "temporarily_unavailable", detail, retryShortly)
+        : fail(
+            { status: 503, code: "SERVICE_UNAVAILABLE", title: "Service Unavailable", detail, headers: retryShortly },
+            dialect,
+            ids
+          )
+    } else if (req.refused === "tooLarge") {
       out = isToken
         ? oauthFail(413, "invalid_request", "request body too large")
         : fail(
@@ -145,14 +159,18 @@ export const make = (config: Config) => {
     return delayMs > 0 ? { ...out, delayMs } : out
   }
 
-  /** Whether `handle` reads the body of such a request (a POST to an operation, a change to an admin endpoint). */
-  const readsBody = (method: string, url: string): boolean => {
+  /**
+   * How many bytes of the body of such a request `handle` reads (a POST to an operation, a change to an admin
+   * endpoint; a token request only a form's worth), or 0 when it reads none.
+   */
+  const bodyLimitOf = (method: string, url: string): number => {
     const q = url.indexOf("?")
     const path = q === -1 ? url : url.slice(0, q)
-    return method === "POST"
-      ? routes.has(path) || Admin.paths.has(path)
-      : Admin.paths.has(path) && admin.readsBody(method)
+    const reads =
+      method === "POST" ? routes.has(path) || Admin.paths.has(path) : Admin.paths.has(path) && admin.readsBody(method)
+    if (!reads) return 0
+    return path === paths.token ? Math.min(config.bodyLimit, OAuth.maxFormBytes) : config.bodyLimit
   }
 
-  return { handle, readsBody, paths }
+  return { handle, bodyLimitOf, paths }
 }

@@ -14,8 +14,11 @@ export interface Incoming {
   readonly headers: RequestHeaders
   /** The body as text (valid UTF-8; the transport refuses anything else). */
   readonly body: string
-  /** The body was larger than the limit and was not kept. */
-  readonly bodyTooLarge: boolean
+  /**
+   * Why the body was not read, when it was not: larger than the limit, or more bodies held at once than the server
+   * keeps (the request is answered before its body arrives, and the connection is closed).
+   */
+  readonly refused?: "tooLarge" | "busy"
   /** The body was not valid UTF-8 and was not kept. */
   readonly invalidUtf8?: boolean
 }

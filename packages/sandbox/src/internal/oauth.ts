@@ -32,6 +32,52 @@ export const consentKey = (clientId: string, bound: ReadonlyArray<string>): stri
 
 const formFields = ["grant_type", "client_id", "client_secret", "scope"] as const
 
+/**
+ * The form's media type, parameters (such as `charset`) allowed after a `;` (RFC 9110 8.3.1): names are
+ * case-insensitive, so the header is lower-cased first; a longer subtype (`…-urlencoded-evil`) is another type.
+ */
+const formType = /^application\/x-www-form-urlencoded[ \t]*(;|$)/
+
+/**
+ * The largest token request body read, in bytes (the form has four short fields; the server refuses a larger body
+ * with 413 before reading it, so that a flood of large forms costs no memory).
+ */
+export const maxFormBytes = 8_192
+
+const fieldNames: ReadonlySet<string> = new Set(formFields)
+const longestField = Math.max(...formFields.map((f) => f.length))
+
+/** One name or value of a form, decoded as `URLSearchParams` decodes it (`+` a space, `%xx` UTF-8 bytes). */
+const decodeComponent = (text: string): string =>
+  text.includes("%") || text.includes("+") ? (new URLSearchParams(`v=${text}`).get("v") ?? "") : text
+
+/**
+ * Every value of the four fields the endpoint reads, in order, scanned without building the whole form: a form of
+ * thousands of other fields allocates no string for them.
+ */
+const readFields = (body: string): Map<string, Array<string>> => {
+  const found = new Map<string, Array<string>>()
+  let start = 0
+  while (start < body.length) {
+    const amp = body.indexOf("&", start)
+    const end = amp === -1 ? body.length : amp
+    const eq = body.indexOf("=", start)
+    const nameEnd = eq === -1 || eq > end ? end : eq
+    // a plain name longer than every field is none of them (an encoded one may be longer: it is decoded)
+    const raw =
+      nameEnd - start <= longestField || body.slice(start, nameEnd).includes("%") ? body.slice(start, nameEnd) : ""
+    const name = raw === "" ? "" : decodeComponent(raw)
+    if (fieldNames.has(name)) {
+      const value = nameEnd < end ? decodeComponent(body.slice(nameEnd + 1, end)) : ""
+      const values = found.get(name)
+      if (values === undefined) found.set(name, [value])
+      else values.push(value)
+    }
+    start = end + 1
+  }
+  return found
+}
+
 /** The token endpoint and the bearer check over one store of issued tokens. */
 export const make = (clients: ReadonlyArray<Fixtures.LoadedClient>, now: () => number) => {
   const byId = new Map(clients.map((c) => [c.clientId, c]))
@@ -40,13 +86,13 @@ export const make = (clients: ReadonlyArray<Fixtures.LoadedClient>, now: () => n
   /** Answers a token request; `expired` issues a token that is already expired (the `expired-token` fault). */
   const issue = (req: Incoming, expired: boolean): Outgoing => {
     const type = first(req.headers["content-type"])?.toLowerCase() ?? ""
-    if (!type.startsWith("application/x-www-form-urlencoded")) {
+    if (!formType.test(type)) {
       return oauthFail(415, "invalid_request", "content type must be application/x-www-form-urlencoded")
     }
-    const form = new URLSearchParams(req.body)
+    const form = readFields(req.body)
     const fields: Record<string, string> = {}
     for (const key of formFields) {
-      const all = form.getAll(key)
+      const all = form.get(key) ?? []
       if (all.length > 1) return oauthFail(400, "invalid_request", `parameter ${key} given more than once`)
       if (all.length === 0 || all[0] === "") return oauthFail(400, "invalid_request", `missing parameter ${key}`)
       fields[key] = all[0] as string

@@ -1,16 +1,19 @@
 /**
  * The mock bank's transport: a node:http (or node:https, optionally requiring client certificates) server that
- * reads each body up to a size limit, asks the handler for an answer, journals it, and writes it (a streamed answer
- * as the connection takes it), carrying out the delay, reset and truncate faults. Its edges answer like a real
- * bank's: 431 for an oversized head, 501 for an unknown method, 400 with a problem body for malformed framing, 408
- * when the head or the whole request is too slow, 413 before `100 Continue` for an oversized declared body, 400 for
- * a body that is not UTF-8, and a cap on concurrent connections. It never lets an exception escape a request.
+ * reads each body up to the size its handler reads, asks the handler for an answer, journals it, and writes it (a
+ * streamed answer as the connection takes it), carrying out the delay, reset and truncate faults. Its edges answer
+ * like a real bank's: 431 for an oversized head, 501 for an unknown method, 400 with a problem body for malformed
+ * framing, 408 when the head or the whole request is too slow (and the connection closed for good), 413 as soon as a
+ * body is seen to be too large (before `100 Continue` for a declared one; the rest is never read), 503 when the
+ * bodies held at once would pass their bound, 400 for a body that is not UTF-8, and a cap on connections that makes
+ * room by closing idle ones (connections.ts). It never lets an exception escape a request.
  */
 import { isUtf8 } from "node:buffer"
 import * as http from "node:http"
 import * as https from "node:https"
 import type { AddressInfo, Socket } from "node:net"
 import type * as Journal from "../Journal.ts"
+import * as Connections from "./connections.ts"
 import { problemType } from "./errors.ts"
 import type { Incoming, Outgoing } from "./exchange.ts"
 
@@ -29,6 +32,7 @@ export interface Limits {
   readonly maxHeaderBytes?: number
   readonly maxConnections?: number
   readonly keepAliveTimeoutMs?: number
+  readonly maxHeldBodyBytes?: number
 }
 
 /** A running server. */
@@ -57,6 +61,9 @@ const rawProblem = (status: number, code: string, detail: string): string => {
   )
 }
 
+/** How long a connection whose request was refused stays open for the rest of that request, milliseconds. */
+const lingerMs = 1_000
+
 /** The answer to a request node's parser refused, by the parser's error code. */
 const clientErrorAnswer = (err: NodeJS.ErrnoException): string => {
   switch (err.code) {
@@ -75,85 +82,133 @@ const clientErrorAnswer = (err: NodeJS.ErrnoException): string => {
 export const listen = (options: {
   readonly host: string
   readonly port: number
+  /** The largest body of a request whose body the handler does not read (it is only journaled). */
   readonly bodyLimit: number
+  /** The bytes of a body to this method and target that the handler reads (0: it reads none, the body is only journaled). */
+  readonly bodyLimitOf: (method: string, url: string) => number
   readonly limits: Limits
   readonly tls: Tls | undefined
   readonly handle: (req: Incoming) => Outgoing
-  /** Whether the handler reads the body of a request to this method and target; other bodies are only journaled. */
-  readonly readsBody: (method: string, url: string) => boolean
   /** Bytes of a body kept for the journal alone (the journal cuts bodies there anyway). */
   readonly journalBodyBytes: number
   readonly journal: Journal.Journal["Service"]
   readonly now: () => number
 }): Promise<Running> => {
   const timers = new Set<NodeJS.Timeout>()
+  const connections = Connections.make(options.limits.maxConnections ?? 1024)
+  /** Bytes of bodies held by requests not yet answered, and how many they may be (a body that would pass it: 503). */
+  let held = 0
+  const heldLimit = options.limits.maxHeldBodyBytes ?? 16 * 1024 * 1024
+  const answer = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    at: number,
+    bytes: Buffer | undefined,
+    refused: Incoming["refused"]
+  ): void => {
+    const invalidUtf8 = bytes !== undefined && bytes.length > 0 && !isUtf8(bytes)
+    const body = bytes === undefined || invalidUtf8 ? "" : bytes.toString("utf8")
+    const incoming: Incoming = {
+      method: req.method ?? "GET",
+      url: req.url ?? "/",
+      headers: req.headers,
+      body,
+      ...(refused !== undefined ? { refused } : {}),
+      invalidUtf8
+    }
+    let out: Outgoing
+    try {
+      out = options.handle(incoming)
+    } catch (e) {
+      out = {
+        status: 500,
+        headers: { "content-type": "application/problem+json" },
+        body: JSON.stringify({
+          type: problemType("INTERNAL_ERROR"),
+          title: "Internal Server Error",
+          status: 500,
+          detail: e instanceof Error ? e.message : "unexpected failure",
+          code: "INTERNAL_ERROR"
+        }),
+        outcome: "INTERNAL_ERROR"
+      }
+    }
+    if (!incoming.url.startsWith("/__journal")) {
+      options.journal.appendUnsafe({
+        at,
+        method: incoming.method,
+        path: incoming.url,
+        headers: req.headers,
+        body: invalidUtf8 ? "(not UTF-8)" : body,
+        status: out.status,
+        outcome: out.outcome
+      })
+    }
+    if (out.delayMs !== undefined && out.delayMs > 0) {
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        write(req, res, out)
+      }, out.delayMs)
+      timers.add(timer)
+    } else write(req, res, out)
+  }
+  /** The largest body accepted for a request: what the handler reads of it, or the general limit. */
+  const limitOf = (req: http.IncomingMessage): number => {
+    const reads = options.bodyLimitOf(req.method ?? "GET", req.url ?? "/")
+    return reads > 0 ? reads : options.bodyLimit
+  }
   const listener = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const at = options.now()
+    connections.busy(req.socket)
+    res.once("close", () => connections.idle(req.socket))
+    const reads = options.bodyLimitOf(req.method ?? "GET", req.url ?? "/")
+    const limit = reads > 0 ? reads : options.bodyLimit
+    // a body nobody reads (an unknown path, a method not allowed) is kept only as far as the journal shows it
+    const keep = reads > 0 ? reads : options.journalBodyBytes
     const chunks: Array<Buffer> = []
     let size = 0
-    let tooLarge = Number(req.headers["content-length"] ?? 0) > options.bodyLimit
-    // a body nobody reads (an unknown path, a method not allowed) is kept only as far as the journal shows it
-    const keep = options.readsBody(req.method ?? "GET", req.url ?? "/") ? options.bodyLimit : options.journalBodyBytes
+    let kept = 0
+    let answered = false
+    const release = () => {
+      held -= kept
+      kept = 0
+      chunks.length = 0
+    }
+    /** Answers at once, without the body, and drops the connection once answered (the rest of the body is not read). */
+    const refuse = (why: NonNullable<Incoming["refused"]>) => {
+      answered = true
+      release()
+      res.shouldKeepAlive = false
+      answer(req, res, at, undefined, why)
+    }
+    if (Number(req.headers["content-length"] ?? 0) > limit) {
+      refuse("tooLarge")
+      req.resume()
+      return
+    }
     req.on("data", (chunk: Buffer) => {
-      if (tooLarge) return
-      const room = keep - size
+      if (answered) return
       size += chunk.length
-      if (size > options.bodyLimit) {
-        tooLarge = true
-        chunks.length = 0
-      } else if (room > 0) chunks.push(room >= chunk.length ? chunk : Buffer.from(chunk.subarray(0, room)))
+      if (size > limit) return refuse("tooLarge")
+      const room = Math.min(keep - kept, chunk.length)
+      if (room <= 0) return
+      if (held + room > heldLimit) return refuse("busy")
+      held += room
+      kept += room
+      chunks.push(room === chunk.length ? chunk : Buffer.from(chunk.subarray(0, room)))
     })
     req.on("error", () => {
+      release()
       res.destroy()
     })
+    req.on("close", release)
     req.on("end", () => {
+      if (answered) return
+      answered = true
       // One chunk is the usual case for small bodies: decode it without copying it first.
-      const bytes = tooLarge ? undefined : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-      const invalidUtf8 = bytes !== undefined && bytes.length > 0 && !isUtf8(bytes)
-      const body = bytes === undefined || invalidUtf8 ? "" : bytes.toString("utf8")
-      const incoming: Incoming = {
-        method: req.method ?? "GET",
-        url: req.url ?? "/",
-        headers: req.headers,
-        body,
-        bodyTooLarge: tooLarge,
-        invalidUtf8
-      }
-      let out: Outgoing
-      try {
-        out = options.handle(incoming)
-      } catch (e) {
-        out = {
-          status: 500,
-          headers: { "content-type": "application/problem+json" },
-          body: JSON.stringify({
-            type: problemType("INTERNAL_ERROR"),
-            title: "Internal Server Error",
-            status: 500,
-            detail: e instanceof Error ? e.message : "unexpected failure",
-            code: "INTERNAL_ERROR"
-          }),
-          outcome: "INTERNAL_ERROR"
-        }
-      }
-      if (!incoming.url.startsWith("/__journal")) {
-        options.journal.appendUnsafe({
-          at,
-          method: incoming.method,
-          path: incoming.url,
-          headers: req.headers,
-          body: invalidUtf8 ? "(not UTF-8)" : body,
-          status: out.status,
-          outcome: out.outcome
-        })
-      }
-      if (out.delayMs !== undefined && out.delayMs > 0) {
-        const timer = setTimeout(() => {
-          timers.delete(timer)
-          write(req, res, out)
-        }, out.delayMs)
-        timers.add(timer)
-      } else write(req, res, out)
+      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+      release()
+      answer(req, res, at, bytes, undefined)
     })
   }
   const limits = options.limits
@@ -182,32 +237,25 @@ export const listen = (options: {
           listener
         )
       : http.createServer(serverOptions, listener)
-  server.maxConnections = limits.maxConnections ?? 1024
-  // `Expect: 100-continue`: refuse an oversized declared body before the client sends it
+  // the cap is kept by `connections` (node's own `maxConnections` would refuse a client while idle sockets hold it)
+  server.on("connection", connections.accept)
+  // `Expect: 100-continue`: an oversized declared body is refused (by the listener) before the client sends it
   server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (Number(req.headers["content-length"] ?? 0) > options.bodyLimit) {
-      const body = JSON.stringify({
-        type: problemType("PAYLOAD_TOO_LARGE"),
-        title: "Content Too Large",
-        status: 413,
-        detail: `the declared body is larger than ${options.bodyLimit} bytes`,
-        code: "PAYLOAD_TOO_LARGE"
-      })
-      res.shouldKeepAlive = false
-      res.writeHead(413, {
-        "content-type": "application/problem+json",
-        "content-length": String(Buffer.byteLength(body)),
-        connection: "close"
-      })
-      res.end(body, () => req.socket.destroy())
-      return
-    }
-    res.writeContinue()
+    if (Number(req.headers["content-length"] ?? 0) <= limitOf(req)) res.writeContinue()
     listener(req, res)
   })
+  // The answer to a request node refused, then the connection closed for good: a client that keeps its side open
+  // must not hold a connection slot (a timed-out one at once, once answered; the others after a short linger that
+  // lets the rest of a refused request arrive, so that the client reads the answer rather than a reset).
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (socket.writable && err.code !== "ECONNRESET") socket.end(clientErrorAnswer(err))
-    else socket.destroy()
+    if (!socket.writable || err.code === "ECONNRESET") {
+      socket.destroy()
+      return
+    }
+    socket.end(clientErrorAnswer(err))
+    if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") socket.once("finish", () => socket.destroy())
+    const linger = setTimeout(() => socket.destroy(), lingerMs).unref()
+    socket.once("close", () => clearTimeout(linger))
   })
   return new Promise((resolve, reject) => {
     server.once("error", reject)
