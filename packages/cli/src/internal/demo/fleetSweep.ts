@@ -8,11 +8,11 @@ import type { Sandbox } from "@tppkit/sandbox"
 import { Coverage } from "@tppkit/schedule"
 import { Sweep } from "@tppkit/worker"
 import { Effect, Option, type Redacted, References, Result } from "effect"
-import * as Connection from "../Connection.ts"
-import * as Failure from "../Failure.ts"
-import type * as WorkerStatus from "../WorkerStatus.ts"
-import { optionsOf } from "./client.ts"
-import * as Worker from "./worker.ts"
+import * as Connection from "../../Connection.ts"
+import * as Failure from "../../Failure.ts"
+import type * as WorkerStatus from "../../WorkerStatus.ts"
+import { optionsOf } from "../client.ts"
+import * as Worker from "../worker.ts"
 
 /** The worker's settings in the demo: the defaults of `tppkit worker`, the sweep's consent the demo's client. */
 export const sweepSettings = (clientId: string): Sweep.Settings => ({
