@@ -1,7 +1,7 @@
 /**
  * Token by secret (OAuth 2.0 client credentials): the form-encoded request (docs/bank-interface.md, "Token") and
  * the JSON response. The client secret and the access token are `Redacted` in the domain
- * (README: tokens); `expires_in` is read from a JSON number or a numeric string (README: wire formats).
+ * (README.md, "Tokens"); `expires_in` is read from a JSON number or a numeric string (README.md, "Wire formats").
  *
  * @since 0.1.0
  */
@@ -23,7 +23,10 @@ export const Scope = Schema.Literals(["PISP", "PIISP", "AISP"])
 /** A token scope. */
 export type Scope = typeof Scope.Type
 
-/** The documented lifetime of a client-credentials token in seconds (bank interface, "Token", "Limits at a glance"). */
+/**
+ * The documented lifetime of a client-credentials token in seconds (docs/bank-interface.md, "Token",
+ * "Limits at a glance").
+ */
 export const LIFETIME_SECONDS = 1200
 
 /** The `scope` form value: scopes separated by single spaces, e.g. `"PIISP AISP"`. */
@@ -95,7 +98,7 @@ export const Lifetime = Schema.Finite.check(
 )
 
 /**
- * `expires_in`: a JSON number or a numeric string on the wire (README: wire formats), `null` read as missing;
+ * `expires_in`: a JSON number or a numeric string on the wire (README.md, "Wire formats"), `null` read as missing;
  * in the domain a whole number of seconds from 1 to a day. 0, negatives, fractions and absurd values such as
  * `1e308` are refused with a message naming the bounds.
  */

@@ -1,7 +1,7 @@
 /**
  * The balance check (PIISP): request body (docs/bank-interface.md, "Balance check") and response body.
  * The request is what we send, so every limit is checked before sending: IBAN, `[12.2]` amount, ISO 4217 currency,
- * text lengths, country code, MCC and masked card number (README: wire formats).
+ * text lengths, country code, MCC and masked card number (README.md, "Wire formats").
  *
  * @since 0.1.0
  */
@@ -121,5 +121,5 @@ export const decodeResponse = (json: unknown): Result.Result<Response, SchemaIss
 /** Whether the answer says the funds are available. */
 export const isApproved = (response: Response): boolean => response.response === "APPR"
 
-/** The token scope a balance check needs: PIISP (README: balance-check token scope). */
+/** The token scope a balance check needs: PIISP (docs/bank-interface.md, "Balance check"). */
 export const scope = "PIISP" as const

@@ -1,6 +1,6 @@
 /**
  * Business-day conventions: how a nominal date that is not a working day becomes an execution date
- * (spec: Execution dates). Applied to WEEK, MNTH, QUTR, SEMI and YEAR, never to DAIL or DAI7.
+ * (packages/core/README.md, "Execution dates"). Applied to WEEK, MNTH, QUTR, SEMI and YEAR, never to DAIL or DAI7.
  *
  * @since 0.1.0
  */
@@ -12,17 +12,17 @@ import * as LocalDate from "./LocalDate.ts"
 /** Every convention, `following` (the default) first. */
 export const conventions = ["following", "preceding", "modified-following", "modified-preceding", "none"] as const
 
-/** A business-day convention name (spec: Execution dates, table of conventions). */
+/** A business-day convention name (packages/core/README.md, "Execution dates"). */
 export const BusinessDayConvention = Schema.Literals(conventions)
 
 /** A business-day convention name. */
 export type BusinessDayConvention = typeof BusinessDayConvention.Type
 
-/** The default convention, `following` (spec: Execution dates). */
+/** The default convention, `following` (packages/core/README.md, "Execution dates"). */
 export const defaultConvention: BusinessDayConvention = "following"
 
 /**
- * The execution date of a nominal date under a convention and calendar (spec: Execution dates):
+ * The execution date of a nominal date under a convention and calendar (packages/core/README.md, "Execution dates"):
  * `following` the first working day on or after it, `preceding` the last on or before it,
  * `modified-following` following unless that lands in another calendar month (then preceding),
  * `modified-preceding` the mirror image, `none` the date itself. `undefined` when the move leaves

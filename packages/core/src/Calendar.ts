@@ -1,6 +1,6 @@
 /**
- * Working-day calendars (spec: Dates, Calendars). A calendar is a value that names the holidays besides
- * Saturdays and Sundays; "is this a working day" is answered in O(1), so national calendars built from a
+ * Working-day calendars (packages/core/README.md, "Working days"). A calendar is a value that names the holidays
+ * besides Saturdays and Sundays; "is this a working day" is answered in O(1), so national calendars built from a
  * holiday library plug into the engine unchanged.
  *
  * @since 0.1.0
@@ -9,7 +9,10 @@ import * as Easter from "./Easter.ts"
 import * as WorkingDays from "./internal/workingDays.ts"
 import * as LocalDate from "./LocalDate.ts"
 
-/** A working-day calendar: its name and its holidays besides Saturdays and Sundays (spec: Dates, working day). */
+/**
+ * A working-day calendar: its name and its holidays besides Saturdays and Sundays
+ * (packages/core/README.md, "Working days").
+ */
 export interface Calendar {
   /** A short name for messages and reports, e.g. `"target"`. */
   readonly name: string
@@ -32,7 +35,7 @@ export const make = (
   countWeekdayHolidays?: (from: LocalDate.LocalDate, to: LocalDate.LocalDate) => number
 ): Calendar => (countWeekdayHolidays === undefined ? { name, isHoliday } : { name, isHoliday, countWeekdayHolidays })
 
-/** Saturdays and Sundays only, no holidays (spec: Calendars, `weekends`). */
+/** Saturdays and Sundays only, no holidays (packages/core/README.md, "Working days"). */
 export const weekends: Calendar = make(
   "weekends",
   () => false,
@@ -86,7 +89,7 @@ const buildTargetBits = (): Uint32Array => {
   return bits
 }
 
-/** Whether a date is a TARGET2 closing day (spec: Calendars, `target`); false outside 0001–9999. */
+/** Whether a date is a TARGET2 closing day (packages/core/README.md, "Working days"); false outside 0001–9999. */
 export const isTargetHoliday = (date: LocalDate.LocalDate): boolean => {
   const i = date - LocalDate.MIN
   if (i < 0 || date > LocalDate.MAX) return false
@@ -96,7 +99,7 @@ export const isTargetHoliday = (date: LocalDate.LocalDate): boolean => {
 }
 
 /**
- * The TARGET2 closing days (spec: Calendars, `target`, the default): 1 January, Good Friday, Easter Monday,
+ * The TARGET2 closing days (packages/core/README.md, "Working days"): 1 January, Good Friday, Easter Monday,
  * 1 May, 25 and 26 December of every year, Easter by the Gregorian computus.
  */
 export const target: Calendar = make("target", isTargetHoliday, (from, to) => {
@@ -104,7 +107,9 @@ export const target: Calendar = make("target", isTargetHoliday, (from, to) => {
   return countSortedBetween(targetWeekdayHolidays!, from, to)
 })
 
-/** The calendars core defines itself (spec: Calendars): `weekends` and `target`, the default. */
+/**
+ * The calendars core defines itself (packages/core/README.md, "Working days"): `weekends` and `target`, the default.
+ */
 export const builtIn: ReadonlyArray<Calendar> = [weekends, target]
 
 /** The built-in calendar of that name (`weekends` or `target`, any letter case), or `undefined`. */
@@ -114,8 +119,8 @@ export const builtInNamed = (name: string): Calendar | undefined => {
 }
 
 /**
- * `base` plus extra holiday dates given by the user (spec: Calendars, custom); returns a new calendar and
- * leaves `base` unchanged.
+ * `base` plus extra holiday dates given by the user (packages/core/README.md, "Working days"); returns a new calendar
+ * and leaves `base` unchanged.
  */
 export const withHolidays = (
   base: Calendar,
@@ -139,7 +144,10 @@ export const withHolidays = (
 // queries
 // ---------------------------------------------------------------------------
 
-/** Whether a date is a working day: neither Saturday nor Sunday nor a holiday of `calendar` (spec: Dates). */
+/**
+ * Whether a date is a working day: neither Saturday nor Sunday nor a holiday of `calendar`
+ * (packages/core/README.md, "Working days").
+ */
 export const isWorkingDay = (calendar: Calendar, date: LocalDate.LocalDate): boolean =>
   WorkingDays.isWorking(calendar, date)
 

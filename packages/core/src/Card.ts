@@ -13,7 +13,7 @@ export type MerchantCategoryCode = string & Brand.Brand<"MerchantCategoryCode">
 export type MaskedCardNumber = string & Brand.Brand<"MaskedCardNumber">
 
 /**
- * A merchant category code on the wire: exactly four digits (bank interface, "Balance check":
+ * A merchant category code on the wire: exactly four digits (docs/bank-interface.md, "Balance check":
  * `tradingParty.merchantCode`).
  */
 export const MerchantCategoryCode = Schema.String.check(
@@ -24,8 +24,8 @@ export const MerchantCategoryCode = Schema.String.check(
 export const maskedCardPattern = /^\*{4}([ -]?)\*{4}\1\*{4}\1[0-9]{4}$/
 
 /**
- * A masked card number (`references.chequeNumber`): 12 asterisks then the last four digits, with or
- * without one space or `-` between the four groups (README: masked card number). // => "**** **** **** 1234"
+ * A masked card number (`references.chequeNumber`): 12 asterisks then the last four digits, with or without one
+ * space or `-` between the four groups (docs/bank-interface.md, "Balance check"). // => "**** **** **** 1234"
  */
 export const MaskedCardNumber = Schema.String.check(
   Schema.isPattern(maskedCardPattern, {

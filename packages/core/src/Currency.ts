@@ -1,7 +1,7 @@
 /**
  * Alphabetic currency codes (ISO 4217) and country codes (ISO 3166-1 alpha-2). The bank's own document names
  * "ISO 4712" for `amount.currency`, which tppkit reads as ISO 4217 (docs/bank-interface.md, "Balance check";
- * README: currency).
+ * README.md, "Wire formats").
  *
  * @since 0.1.0
  */
@@ -19,15 +19,15 @@ const currencyCodePattern = /^[A-Z]{3}$/
 export const isCurrencyCode = (text: string): text is CurrencyCode => currencyCodePattern.test(text)
 
 /**
- * A currency code on the wire: exactly three upper-case letters (README: currency; `eur` or `EURO` are rejected
- * before sending, never corrected silently).
+ * A currency code on the wire: exactly three upper-case letters (README.md, "Wire formats"; `eur` or `EURO` are
+ * rejected before sending, never corrected silently).
  */
 export const CurrencyCode = Schema.String.check(
   Schema.isPattern(currencyCodePattern, { message: "currency must be three upper-case letters (ISO 4217)" })
 ).pipe(Schema.brand("CurrencyCode"))
 
 /**
- * A country code on the wire: exactly two upper-case letters (bank interface, "Balance check":
+ * A country code on the wire: exactly two upper-case letters (docs/bank-interface.md, "Balance check":
  * `tradingParty.countryCode`).
  */
 export const CountryCode = Schema.String.check(

@@ -1,6 +1,6 @@
 /**
- * Easter Sunday of the Gregorian calendar (spec: Calendars, `target`: "Easter Sunday by the Gregorian
- * computus"). Pure integer arithmetic; used by the TARGET2 calendar for Good Friday and Easter Monday.
+ * Easter Sunday of the Gregorian calendar (packages/core/README.md, "Working days": "Easter by the
+ * Gregorian computus"). Pure integer arithmetic; used by the TARGET2 calendar for Good Friday and Easter Monday.
  *
  * @since 0.1.0
  */

@@ -1,8 +1,8 @@
 /**
  * Error bodies. The bank documents none (docs/bank-interface.md, "Codes"), so we recognise the common shapes
- * (README: errors): OAuth 2.0 errors (RFC 6749 section 5.2), RFC 9457 problem details with the bank's `code`, Berlin
- * Group `tppMessages`, and the Czech/Slovak standards' `errors: [{ error, scope, parameters, message }]`; anything else
- * is kept as raw text. Every decoded body also keeps the raw text, so nothing is lost.
+ * (README.md, "Errors"): OAuth 2.0 errors (RFC 6749 section 5.2), RFC 9457 problem details with the bank's `code`,
+ * Berlin Group `tppMessages`, and the Czech/Slovak standards' `errors: [{ error, scope, parameters, message }]`;
+ * anything else is kept as raw text. Every decoded body also keeps the raw text, so nothing is lost.
  *
  * @since 0.1.0
  */
@@ -193,7 +193,7 @@ export const summary = (body: ErrorBody, max = 200): string => {
 
 /**
  * The bank's codes and titles only, never free text or the raw body: safe for error messages and logs
- * (README: errors never leak a body). An unrecognised body reads "unrecognised body" ("empty body" when empty).
+ * (README.md, "Errors"). An unrecognised body reads "unrecognised body" ("empty body" when empty).
  */
 export const headline = (body: ErrorBody): string => {
   switch (body._tag) {

@@ -2,7 +2,7 @@
  * HTTP headers of the balance check and the standing-order list, which send the same ones (docs/bank-interface.md,
  * "Headers"): names as constants, the request headers as a schema (lower-case keys, as servers see them), a builder
  * for outgoing headers and a reader for the response IDs. We send `PSU-GeoLocation`; both spellings are read
- * (README: PSU-GeoLocation).
+ * (docs/bank-interface.md, "Headers").
  *
  * @since 0.1.0
  */
@@ -60,7 +60,7 @@ export const IpAddress = Schema.String.check(
 )
 
 /**
- * Whether a text is `latitude, longitude` in decimal degrees within range (bank interface, "Headers":
+ * Whether a text is `latitude, longitude` in decimal degrees within range (docs/bank-interface.md, "Headers":
  * `PSU-GeoLocation`).
  */
 export const isGeoLocation = (text: string): boolean => {
@@ -112,7 +112,7 @@ export interface Psu {
   readonly lastLoggedTime?: Timestamp.Timestamp
 }
 
-/** The request identities of a call (README: request identity). */
+/** The request identities of a call (README.md, "Request identity"). */
 export interface Ids {
   readonly requestId: string
   readonly correlationId?: string
@@ -164,7 +164,7 @@ export const ResponseHeaders = Schema.Struct({
   "process-id": Schema.optionalKey(Schema.String)
 })
 
-/** The IDs a response carries, for support tickets (README: request identity). */
+/** The IDs a response carries, for support tickets (README.md, "Request identity"). */
 export interface ResponseIds {
   readonly responseId: string | undefined
   readonly correlationId: string | undefined
@@ -188,8 +188,8 @@ export const responseIds = (
 }
 
 /**
- * How long after the last log-in the customer still counts as present, in milliseconds (bank interface, "Daily limit":
- * 1 hour).
+ * How long after the last log-in the customer still counts as present, in milliseconds
+ * (docs/bank-interface.md, "Daily limit": 1 hour).
  */
 export const presenceWindowMillis = 3_600_000
 
@@ -197,7 +197,7 @@ export const presenceWindowMillis = 3_600_000
 export const defaultClockSkewMillis = 60_000
 
 /**
- * Whether the customer is present (bank interface, "Daily limit"; a listing without them present is counted):
+ * Whether the customer is present (docs/bank-interface.md, "Daily limit"; a listing without them present is counted):
  * `PSU-Last-Logged-Time` is given and lies at most one hour in the past and not in the future, a log-in time at most
  * `clockSkewMillis` ahead of `nowMillis` being allowed for clocks that differ slightly
  * (default {@link defaultClockSkewMillis}). A time further ahead does not count, so that a wrong or forged clock

@@ -213,7 +213,7 @@ export const daysBetween = (from: LocalDate, to: LocalDate): number => to - from
 
 /**
  * The same day of month `n` months later, clamped to the last day of a shorter month.
- * From 2024-01-31: +1 → 2024-02-29, +2 → 2024-03-31 (spec: Nominal dates, month-based codes).
+ * From 2024-01-31: +1 → 2024-02-29, +2 → 2024-03-31 (packages/core/README.md, "Nominal dates").
  */
 export const addMonthsClamped = (date: LocalDate, n: number): LocalDate => {
   const { year, month, day } = toParts(date)

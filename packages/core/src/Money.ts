@@ -1,9 +1,9 @@
 /**
  * Exact money amounts: effect's `BigDecimal` in the domain (never binary floating point), a JSON number on the wire.
- * Balance-check amounts are `[12.2]` (docs/bank-interface.md, "Balance check"), standing-order amounts `[9.2]` (bank
- * interface, "Standing-order list"): positive, at most 12 (resp. 9) digits before the point and at most 2 after it
- * (README: amount). We send only amounts within those limits; what we receive is accepted as any finite decimal, a
- * JSON number or a numeric string.
+ * Balance-check amounts are `[12.2]` (docs/bank-interface.md, "Balance check"), standing-order amounts `[9.2]`
+ * (docs/bank-interface.md, "Standing-order list"): positive, at most 12 (resp. 9) digits before the point and at most 2
+ * after it (README.md, "Wire formats"). We send only amounts within those limits; what we receive is accepted as any
+ * finite decimal, a JSON number or a numeric string.
  *
  * @since 0.1.0
  */
@@ -18,10 +18,12 @@ export interface Format {
   readonly fractionDigits: number
 }
 
-/** The balance-check amount format `[12.2]` (bank interface, "Balance check": `amount.value`). */
+/** The balance-check amount format `[12.2]` (docs/bank-interface.md, "Balance check": `amount.value`). */
 export const balanceCheckFormat: Format = { integerDigits: 12, fractionDigits: 2 }
 
-/** The standing-order amount format `[9.2]` (bank interface, "Standing-order list": `instructedAmount.value`). */
+/**
+ * The standing-order amount format `[9.2]` (docs/bank-interface.md, "Standing-order list": `instructedAmount.value`).
+ */
 export const standingOrderFormat: Format = { integerDigits: 9, fractionDigits: 2 }
 
 const TEN = 10n
@@ -68,7 +70,10 @@ export const fractionDigits = (amount: Amount): number => Math.max(0, BigDecimal
 const POW10: ReadonlyArray<bigint> = Array.from({ length: 32 }, (_, k) => TEN ** BigInt(k))
 const pow10 = (k: number): bigint => POW10[k] ?? TEN ** BigInt(k)
 
-/** Why an amount does not fit a format (positive, digit limits), or `undefined` when it does (README: amount). */
+/**
+ * Why an amount does not fit a format (positive, digit limits), or `undefined` when it does
+ * (README.md, "Wire formats").
+ */
 export const invalidReason = (amount: Amount, format: Format): string | undefined => {
   // Fast path without normalising: a positive value at a scale within the format's decimals and below
   // 10^(integerDigits + scale) fits, whatever trailing zeros normalising would remove.
@@ -198,9 +203,9 @@ const AmountText = Schema.String.check(
 )
 
 /**
- * `instructedAmount.value` of a standing order (bank interface, "Standing-order list"): decoding is tolerant (a JSON
- * number or a numeric string, any finite decimal, kept exact), encoding is strict (positive, format `[9.2]`, a JSON
- * number).
+ * `instructedAmount.value` of a standing order (docs/bank-interface.md, "Standing-order list"): decoding is tolerant (a
+ * JSON number or a numeric string, any finite decimal, kept exact), encoding is strict (positive, format `[9.2]`, a
+ * JSON number).
  */
 export const StandingOrderAmountValue = Schema.Union([Schema.Finite, AmountText]).pipe(
   Schema.decodeTo(

@@ -1,6 +1,6 @@
 /**
  * The frequency engine: from a standing order's anchor, frequency and end date to its occurrences, each a
- * nominal date and an execution date (spec: standing-order schedule, all sections). Pure integer day
+ * nominal date and an execution date (packages/core/README.md, "When a standing order pays"). Pure integer day
  * arithmetic: no `Date`, no clock, no Effect runtime on the hot path. Calendar-based codes answer
  * "first occurrence on or after d", "k-th occurrence" and "how many in a window" in O(1).
  *
@@ -24,7 +24,7 @@ export interface Occurrence {
   readonly execution: LocalDate.LocalDate
 }
 
-/** The schedule fields of a standing order the engine reads (spec: Anchor, nextDate and the projection window). */
+/** The schedule fields of a standing order the engine reads (packages/core/README.md, "Anchor", "Already paid"). */
 export interface OrderSchedule {
   readonly frequency: Frequency.Frequency
   readonly startDate?: LocalDate.LocalDate | undefined
@@ -47,7 +47,7 @@ export interface Plan extends Brand.Brand<"Occurrence.Plan"> {}
 /** What a plan holds (only this module sees it). */
 interface PlanData {
   readonly frequency: Frequency.Frequency
-  /** `startDate`, else `nextDate` (spec: Anchor). */
+  /** `startDate`, else `nextDate` (packages/core/README.md, "Anchor"). */
   readonly anchor: LocalDate.LocalDate
   /** The last allowed nominal date (inclusive), or `undefined` when the schedule never ends. */
   readonly endDate: LocalDate.LocalDate | undefined
@@ -71,7 +71,9 @@ interface PlanData {
 
 const dataOf = (plan: Plan): PlanData => plan as unknown as PlanData
 
-/** Why an order cannot be projected (spec: Anchor: neither `startDate` nor `nextDate`), as a value. */
+/**
+ * Why an order cannot be projected (packages/core/README.md, "Anchor": neither `startDate` nor `nextDate`), as a value.
+ */
 export class NotProjectable extends Schema.TaggedError<NotProjectable>()("NotProjectable", {
   reason: Schema.String
 }) {
@@ -104,8 +106,8 @@ const isFrequency = (u: unknown): u is Frequency.Frequency => {
 const isDate = (d: LocalDate.LocalDate | undefined): boolean => d === undefined || LocalDate.isValidDayNumber(d)
 
 /**
- * The plan of an order, or why it cannot be projected: the anchor is `startDate`, else `nextDate`, else
- * the order is not projectable (spec: Anchor). Calendar defaults to `target`, convention to `following`.
+ * The plan of an order, or why it cannot be projected: the anchor is `startDate`, else `nextDate`, else the order is
+ * not projectable (packages/core/README.md, "Anchor"). Calendar defaults to `target`, convention to `following`.
  */
 export const makePlan = (order: OrderSchedule, options?: Options): Result.Result<Plan, NotProjectable> => {
   const anchor = order.startDate ?? order.nextDate
@@ -166,7 +168,7 @@ export const makePlan = (order: OrderSchedule, options?: Options): Result.Result
 
 const END = WorkingDays.BEYOND_MAX
 
-/** Nominal date k of a month-based schedule (spec: Nominal dates: anchor day clamped to the month's length). */
+/** Nominal date k of a month-based schedule (packages/core/README.md, "Nominal dates"). */
 function rawNominal(anchorMonth: number, anchorDay: number, monthStep: number, k: number): number {
   const index = anchorMonth + monthStep * k
   return index > WorkingDays.MAX_MONTH_INDEX ? END : WorkingDays.monthDayClamped(index, anchorDay)
@@ -264,7 +266,8 @@ class CalendarIterator implements IterableIterator<Occurrence> {
       const k = this.k
       const n = nominalAt(this.plan, k)
       const e = executionOf(this.plan, n)
-      if (e > LocalDate.MAX) break // past the end date, or past 9999-12-31 (spec: Dates): does not exist
+      // past the end date, or past 9999-12-31: no such date (packages/core/README.md, "When a standing order pays")
+      if (e > LocalDate.MAX) break
       this.k = k + 1
       if (e >= this.from) return { done: false, value: occurrence(k, n, e) } // below MIN: does not exist
     }

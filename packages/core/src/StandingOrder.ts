@@ -3,7 +3,7 @@
  * field of the standing-order object. Responses decode strictly ({@link ListResponse}: one bad record fails the page)
  * or leniently ({@link decodeListLenient}: good records are kept, each bad one is reported with its index, orderId and
  * field path), also while the text is still being read ({@link decoder}). Received texts are kept whole beyond their
- * limits (README: lengths).
+ * limits (README.md, "Wire formats").
  *
  * @since 0.1.0
  */
@@ -95,8 +95,8 @@ export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 100
 
 /**
- * A page size: an integer from 10 to 100 and a multiple of 10 (bank interface, "Standing-order list", "Limits at a
- * glance").
+ * A page size: an integer from 10 to 100 and a multiple of 10 (docs/bank-interface.md, "Standing-order list",
+ * "Limits at a glance").
  */
 export const PageSize = Schema.Int.check(
   Schema.makeFilter(
@@ -108,7 +108,7 @@ export const PageSize = Schema.Int.check(
 export const Page = Schema.Int.check(Schema.makeFilter((n: number) => n >= 0 || "page must be zero or more"))
 
 /**
- * The standing-order list request body. Every attribute is optional (`iban` is a filter: README),
+ * The standing-order list request body. Every attribute is optional (`iban` is a filter: README.md, "Wire formats"),
  * so a request without attributes encodes to exactly `{}`.
  */
 export const ListRequest = Schema.Struct({
@@ -138,7 +138,10 @@ export const decodeListRequest = (json: unknown): Result.Result<ListRequest, Sch
 /** A non-negative integer in decimal text, as the reference example sends `pageCount`. */
 const CountText = Schema.String.check(Schema.isPattern(/^\d+$/, { message: "pageCount must be a whole number" }))
 
-/** `pageCount`: a JSON number or a numeric string on the wire, a number in the domain; encoded as a number (README). */
+/**
+ * `pageCount`: a JSON number or a numeric string on the wire, a number in the domain; encoded as a number
+ * (README.md, "Wire formats").
+ */
 export const PageCount = Schema.Union([Schema.Int, CountText]).pipe(
   Schema.decodeTo(
     Schema.Int.check(Schema.makeFilter((n: number) => n >= 0 || "pageCount must be zero or more")),
@@ -166,7 +169,7 @@ const encodeListResponseSchema = SchemaParser.encodeResult(ListResponse)
 /**
  * Encodes a list response to its JSON form, the one encoder the mock bank uses; the client reads it
  * with {@link decodeListLenient}. `pageCountAsText` writes `pageCount` as a numeric string, as the document's
- * reference example does (README: both are read).
+ * reference example does (README.md, "Wire formats": both are read).
  */
 export const encodeListResponse = (
   response: ListResponse,
@@ -249,7 +252,7 @@ const decodeRecords = (
 
 /**
  * Decodes a bare array of standing orders leniently: each well-formed record is returned, each malformed one is
- * reported (README: bad input never costs data). Fails only when the input is not an array.
+ * reported (README.md, "Errors"). Fails only when the input is not an array.
  */
 export const decodeOrdersLenient = (u: unknown): Result.Result<LenientList, string> =>
   Array.isArray(u)

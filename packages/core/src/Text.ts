@@ -1,6 +1,7 @@
 /**
  * Bounded texts with the bank's field lengths (docs/bank-interface.md, "Limits at a glance"). What we send is checked
- * against the limit ("outgoing" schemas); what we receive is kept whole even when it is longer (README: lengths).
+ * against the limit ("outgoing" schemas); what we receive is kept whole even when it is longer
+ * (README.md, "Wire formats").
  *
  * @since 0.1.0
  */
@@ -40,7 +41,7 @@ export const Max70 = bounded(70)
 /** An outgoing text of at most 140 characters (remittance information, merchant name). */
 export const Max140 = bounded(140)
 
-/** An incoming text: any string, kept whole even beyond the document's limit (README: lengths). */
+/** An incoming text: any string, kept whole even beyond the document's limit (README.md, "Wire formats"). */
 export const Incoming = Schema.String
 
 /** Whether a received text exceeds its documented limit (useful for warnings; the text itself is kept). */

@@ -1,6 +1,6 @@
 /**
- * RFC 3339 date-times (`creationDateTime`, `dateTime`, `PSU-Last-Logged-Time`: docs/bank-interface.md), kept as
- * their exact text so that nothing is lost, with pure conversions to and from epoch milliseconds. No `Date` object
+ * RFC 3339 date-times (`creationDateTime`, `dateTime`, `PSU-Last-Logged-Time`: docs/bank-interface.md, "Headers"), kept
+ * as their exact text so that nothing is lost, with pure conversions to and from epoch milliseconds. No `Date` object
  * is involved: the calendar part is a {@link LocalDate.LocalDate} day number.
  *
  * @since 0.1.0

@@ -1,9 +1,9 @@
 /**
  * The bank client (docs/bank-interface.md): balance check and the standing-order list, one page or all pages as
- * a Stream. Every request carries the headers exactly as that document's "Headers" names them; identities follow
- * the README (fresh Request-ID per request, Correlation-ID per logical call, Process-ID per listing). Transient
- * failures are retried (never for unattended listings, which spend the budget of its "Daily limit"); a 401
- * discards the token and retries once. Every failure is a `BankError`. This module holds the service and its three
+ * a Stream. Every request carries the headers exactly as that document's "Headers" names them, with a fresh
+ * Request-ID per request, a Correlation-ID per logical call and a Process-ID per listing
+ * (README.md, "Request identity"). Transient failures are retried (never for unattended listings, which spend the
+ * budget of its "Daily limit"); a 401 discards the token and retries once. Every failure is a `BankError`. This module holds the service and its three
  * operations; the call pipeline (identity, token, 401 renewal, retry) is `internal/call.ts`, the listing of every
  * page `internal/allPages.ts` over the paging rules of `internal/listing.ts`.
  */
@@ -30,7 +30,7 @@ export interface StandingOrdersPage extends StandingOrder.LenientList {
 
 /** What every call needs: the customer's context, and optionally a Correlation-ID and a token to use. */
 export interface CallOptions {
-  /** The PSU headers of this customer (bank interface, "Headers"), given per call. */
+  /** The PSU headers of this customer (docs/bank-interface.md, "Headers"), given per call. */
   readonly psu: PsuContext.PsuContext
   /** Correlation-ID of this logical call, kept across its retries; a UUID v4 is generated when absent. */
   readonly correlationId?: string
@@ -40,12 +40,13 @@ export interface CallOptions {
 
 /** Options of a standing-order listing. */
 export interface ListOptions extends CallOptions {
-  /** Only the standing orders of this account (bank interface, "Standing-order list": a filter). */
+  /** Only the standing orders of this account (docs/bank-interface.md, "Standing-order list": a filter). */
   readonly iban?: Iban.Iban
   /** Process-ID shared by all pages of the listing; a UUID v4 is generated when absent. */
   readonly processId?: string
   /**
-   * The consent whose daily budget unattended calls spend (bank interface, "Daily limit"); defaults to the client id.
+   * The consent whose daily budget unattended calls spend (docs/bank-interface.md, "Daily limit"); defaults to the
+   * client id.
    */
   readonly consentKey?: string
 }
@@ -106,7 +107,7 @@ export class BankClient extends Context.Service<
       request: BalanceCheck.Request,
       options: CallOptions
     ) => Effect.Effect<Reply<BalanceCheck.Response>, BankError>
-    /** Fetches one page of standing orders (bank interface, "Standing-order list"). */
+    /** Fetches one page of standing orders (docs/bank-interface.md, "Standing-order list"). */
     readonly standingOrdersPage: (options: PageOptions) => Effect.Effect<Reply<StandingOrdersPage>, BankError>
     /** Fetches all pages of standing orders, one element per page, sharing one Process-ID. */
     readonly standingOrders: (options: AllPagesOptions) => Stream.Stream<Reply<StandingOrdersPage>, BankError>
@@ -219,7 +220,10 @@ const make = Effect.gen(function* () {
       consent: options.consentKey ?? config.clientId
     })
 
-  /** The budget key when the customer is not present (bank interface, "Daily limit"), or undefined when they are. */
+  /**
+   * The budget key when the customer is not present (docs/bank-interface.md, "Daily limit"), or undefined when they
+   * are.
+   */
   const budgetKeyUnlessPresent = (options: ListOptions) =>
     Effect.map(DateTime.now, (now) => (PsuContext.isPresent(options.psu, now) ? undefined : consentKey(options)))
 

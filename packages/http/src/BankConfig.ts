@@ -1,8 +1,8 @@
 /**
- * The client's configuration: environment, base address, client credentials, scopes, timeouts, retry policy,
- * budget time zone and optional mutual-TLS material. Built from code (`layer`) or from `TPPKIT_*` environment
- * variables (`layerConfig`). LIVE is refused over plain `http://` (README: Environments); one layer holds
- * one environment, so sandbox and live credentials and tokens never meet.
+ * The client's configuration: environment, base address, client credentials, scopes, timeouts, retry policy, budget
+ * time zone and optional mutual-TLS material. Built from code (`layer`) or from `TPPKIT_*` environment variables
+ * (`layerConfig`). LIVE is refused over plain `http://` (docs/bank-interface.md, "Environments and paths"); one layer
+ * holds one environment, so sandbox and live credentials and tokens never meet.
  */
 import { readFileSync } from "node:fs"
 import { Endpoint, LocalDate } from "@tppkit/core"

@@ -13,7 +13,7 @@ export const Operation = Schema.Literals(["token", "balanceCheck", "standingOrde
 /** The bank operations the client performs. */
 export type Operation = typeof Operation.Type
 
-/** The identifiers of one request and its response, quoted in support tickets (README: Request identity). */
+/** The identifiers of one request and its response, quoted in support tickets (README.md, "Request identity"). */
 export const Identity = Schema.Struct({
   requestId: Schema.optionalKey(Schema.String),
   correlationId: Schema.optionalKey(Schema.String),
@@ -21,7 +21,7 @@ export const Identity = Schema.Struct({
   responseId: Schema.optionalKey(Schema.String)
 })
 
-/** The identifiers of one request and its response, quoted in support tickets (README: Request identity). */
+/** The identifiers of one request and its response, quoted in support tickets (README.md, "Request identity"). */
 export type Identity = typeof Identity.Type
 
 /**
@@ -264,7 +264,9 @@ export const withAttempts = (error: BankError, attempts: number): BankError =>
     attempts
   })
 
-/** Whether a reason is transient, so that repeating the request may succeed (README: Limits); see `FailureClass`. */
+/**
+ * Whether a reason is transient, so that repeating the request may succeed (README.md, "Retries"); see `FailureClass`.
+ */
 export const isTransient: (reason: Reason) => boolean = FailureClass.isTransient
 
 /** A failure raised while building the client from its configuration (e.g. LIVE over plain `http://`). */

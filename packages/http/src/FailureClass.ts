@@ -51,7 +51,7 @@ export const classify = (reason: Reason): FailureClass => {
 }
 
 /**
- * Whether a reason is transient, so that repeating the request may succeed (README: Limits): a connection
+ * Whether a reason is transient, so that repeating the request may succeed (README.md, "Retries"): a connection
  * refused or reset, a timeout or a truncated body (not a TLS refusal), 502/503/504, and 429.
  */
 export const isTransient = (reason: Reason): boolean => {

@@ -25,8 +25,8 @@ export interface PsuContext {
 }
 
 /**
- * How long after the last log-in the customer still counts as present (bank interface, "Daily limit": 1 hour; core's
- * rule).
+ * How long after the last log-in the customer still counts as present (docs/bank-interface.md, "Daily limit": 1 hour;
+ * core's rule).
  */
 export const presenceWindow: Duration.Duration = Duration.millis(Headers.presenceWindowMillis)
 

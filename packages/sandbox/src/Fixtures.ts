@@ -286,7 +286,10 @@ const fromBban = (country: string, bban: string): string => `${country}${Iban.ch
 const creditorIban = (rnd: () => number, i: number): string =>
   i % 3 === 0 ? fromBban("AT", digits(rnd, 16)) : fromBban(i % 3 === 1 ? "SK" : "CZ", digits(rnd, 20))
 
-/** Start dates at month ends and leap days, used for the first orders of the set (spec: Nominal dates). */
+/**
+ * Start dates at month ends and leap days, used for the first orders of the set
+ * (packages/core/README.md, "Nominal dates").
+ */
 const edgeStarts = [
   "2024-01-31",
   "2024-02-29",

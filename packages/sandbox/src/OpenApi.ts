@@ -1,7 +1,7 @@
 /**
  * The interface's OpenAPI 3.1 document, served by the mock bank at `GET /openapi.json`: the three operations of
  * docs/bank-interface.md with their headers, bodies (JSON Schema generated from core's schemas, the ones the mock bank
- * validates with) and error answers (README: Errors).
+ * validates with) and error answers (README.md, "Errors").
  */
 import { AccessToken, BalanceCheck, Endpoint, ErrorBody, StandingOrder } from "@tppkit/core"
 import { Schema } from "effect"

@@ -288,7 +288,7 @@ export const accumulator = (options?: Options): Accumulator => new Tables(option
 
 /**
  * Totals of payments per currency, per debtor account and currency, and per period and currency; every sum
- * is exact (spec: amounts are carried exactly as decimals, in single payments and in totals).
+ * is exact (packages/core/README.md, "Rules it follows").
  */
 export const totals = (payments: Iterable<Totalled>, options?: Options): Totals => {
   const period = options?.period ?? "month"

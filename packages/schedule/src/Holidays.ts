@@ -1,6 +1,6 @@
 /**
  * National holiday calendars from the maintained `date-holidays` library (ISC code, CC BY-SA data), plugged
- * into core's calendar interface (spec: Calendars, national). Only holidays of type "public" count unless
+ * into core's calendar interface (packages/core/README.md, "Working days"). Only holidays of type "public" count unless
  * other types are asked for. Each year is computed once, lazily, into a set of day numbers: lookups are O(1).
  *
  * @since 0.1.0

@@ -1,6 +1,6 @@
 /**
  * One projected payment of a standing order: occurrence number, nominal and execution date, exact amount and
- * the two accounts. Ordering follows the schedule rules (spec: projection window, ordering).
+ * the two accounts. Ordering follows the schedule rules (packages/core/README.md, "Already paid").
  *
  * @since 0.1.0
  */
@@ -48,8 +48,8 @@ export const toPlain = (p: Payment): Payment => ({
 })
 
 /**
- * Compares two payments by execution date, then orderId, then nominal date (spec: projected payments are
- * ordered by execution date, then `orderId`, then nominal date); orderIds compare by UTF-16 code units.
+ * Compares two payments by execution date, then orderId, then nominal date (packages/core/README.md,
+ * "Already paid"); orderIds compare by UTF-16 code units.
  */
 export const compare = (a: Payment, b: Payment): -1 | 0 | 1 => {
   if (a.executionDate !== b.executionDate) return a.executionDate < b.executionDate ? -1 : 1

@@ -1,6 +1,6 @@
 /**
- * Projection of many standing orders over a window of execution dates (spec: Anchor, nextDate and the
- * projection window): as an array, or lazily (day by day, as an iterator or a Stream) with memory that grows
+ * Projection of many standing orders over a window of execution dates (packages/core/README.md, "Anchor",
+ * "Already paid"): as an array, or lazily (day by day, as an iterator or a Stream) with memory that grows
  * with the number of orders, not the number of payments. Dates come from core's Occurrence engine; the
  * engine behind these functions is internal. Payments are plain data.
  *
@@ -163,7 +163,7 @@ function* dayViews(days: Iterator<Merge.Day>): Generator<Day> {
 export const dayPayments = (projection: Pick<Columns, "orders">, day: Day): Array<Payment.Payment> =>
   Merge.payments(projection.orders, day, day.executionDate)
 
-/** The orders that cannot be projected, with their reasons (spec: Anchor), in input order. */
+/** The orders that cannot be projected, with their reasons (packages/core/README.md, "Anchor"), in input order. */
 export const skipped = (orders: Iterable<ProjectableOrder>, options?: Options): Array<Skipped> =>
   Plans.skippedOf(orders, options)
 

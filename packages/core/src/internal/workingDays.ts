@@ -43,7 +43,7 @@ export const monthStart = (index: number): number => Months.monthStarts()[index]
 
 /**
  * The day number of `day` in month `index` (year·12 + month − 1, years 0001–9999), or of the month's last day
- * when the month is shorter (spec: Nominal dates, month-based codes). A table lookup: this is the hot path.
+ * when the month is shorter (packages/core/README.md, "Nominal dates"). A table lookup: this is the hot path.
  */
 export const monthDayClamped = (index: number, day: number): number => {
   const starts = Months.monthStarts()
@@ -56,7 +56,10 @@ export const monthDayClamped = (index: number, day: number): number => {
 const sameMonth = (a: number, b: number): boolean =>
   a >= LocalDate.MIN && a <= LocalDate.MAX && monthIndexOf(a) === monthIndexOf(b)
 
-/** The business-day convention applied to `d` (spec: Execution dates), with sentinels when the range ends. */
+/**
+ * The business-day convention applied to `d` (packages/core/README.md, "Execution dates"), with sentinels when the
+ * range ends.
+ */
 export const adjust = (
   d: number,
   convention: "following" | "preceding" | "modified-following" | "modified-preceding" | "none",

@@ -31,7 +31,10 @@ export interface CallSpec<A> {
   readonly options: CallOptions
   readonly correlationId: string
   readonly processId: string | undefined
-  /** The budget key when the call is unattended (bank interface, "Daily limit"): no retries, every request counted. */
+  /**
+   * The budget key when the call is unattended (docs/bank-interface.md, "Daily limit"): no retries, every request
+   * counted.
+   */
   readonly unattended: string | undefined
   /** The first request of this unattended call was paid for already (a listing reserves its pages at once). */
   readonly prepaid?: boolean

@@ -37,7 +37,7 @@ export interface State {
 /** A fresh paging state. */
 export const initial = (): State => ({ firstCount: undefined, seen: new Map() })
 
-/** What is wrong with a page number and page size (docs/bank-interface.md, Standing-order list), if anything. */
+/** What is wrong with a page number and page size (docs/bank-interface.md, "Standing-order list"), if anything. */
 export const validatePaging = (page: number | undefined, pageSize: number | undefined): InvalidRequest | undefined => {
   if (
     pageSize !== undefined &&

@@ -1,5 +1,5 @@
 /**
- * The one retry rule of the client (README: Limits): which failures are repeated (`isTransient`: connect
+ * The one retry rule of the client (README.md, "Retries"): which failures are repeated (`isTransient`: connect
  * failure, reset, timeout, truncated body, 502/503/504, 429), how often and how long apart (`schedule`: bounded
  * attempts and total time, exponential backoff with jitter, the bank's Retry-After honoured up to what is left
  * of the time), and who never retries (unattended listing pages: `policyFor`).

@@ -1,5 +1,5 @@
 /**
- * The bank's calendar day in its time zone (README: limits count per calendar day): the day of an instant, and
+ * The bank's calendar day in its time zone (docs/bank-interface.md, "Daily limit"): the day of an instant, and
  * the seconds to the next midnight, which is 23 or 25 hours away on clock-change days.
  */
 import { LocalDate } from "@tppkit/core"

@@ -1,5 +1,5 @@
 /**
- * Error answers of the mock bank (README: Errors): a failure is described once, independent of its rendering,
+ * Error answers of the mock bank (README.md, "Errors"): a failure is described once, independent of its rendering,
  * and written with core's `ErrorBody.encode` in the dialect asked for — RFC 9457 problem details (default), Berlin
  * Group `tppMessages` or the Czech/Slovak standards' `errors[]` on the API paths, RFC 6749 5.2 on the token
  * endpoint — so that whatever the mock bank writes, core's `ErrorBody.decode` reads back.

@@ -18,14 +18,14 @@ export interface Token {
   readonly clientId: string
   readonly scopes: ReadonlySet<AccessToken.Scope>
   readonly bound: ReadonlySet<string>
-  /** The consent the token stands for: its client and the accounts bound to it (README: limits per consent). */
+  /** The consent the token stands for: its client and the accounts bound to it (README.md, "Daily budget"). */
   readonly consent: string
   readonly expiresAt: number
 }
 
 /**
- * The consent a token stands for, which the daily limit counts per (README: limits): in this sandbox a consent is
- * the client together with the set of accounts bound to its token, e.g. `tppkit-sandbox|SK…,SK…`.
+ * The consent a token stands for, which the daily limit counts per (README.md, "Daily budget"): in this sandbox a
+ * consent is the client together with the set of accounts bound to its token, e.g. `tppkit-sandbox|SK…,SK…`.
  */
 export const consentKey = (clientId: string, bound: ReadonlyArray<string>): string =>
   `${clientId}|${[...new Set(bound)].sort().join(",")}`

@@ -37,9 +37,9 @@ export interface Template {
 }
 
 /**
- * The projectable orders in orderId order (equal orderIds in input order), as parallel columns: each order's
- * plan, the first execution date it may still contribute (`max(from, nextDate)`: occurrences executing before
- * nextDate count as paid, spec: nextDate), the fields its payments share, and its rank (the position of the
+ * The projectable orders in orderId order (equal orderIds in input order), as parallel columns: each order's plan, the
+ * first execution date it may still contribute (`max(from, nextDate)`: occurrences executing before nextDate count as
+ * paid: packages/core/README.md, "Already paid"), the fields its payments share, and its rank (the position of the
  * first order with the same orderId: orders sharing an orderId have equal ranks).
  */
 export interface Plans {

@@ -14,7 +14,8 @@ const nodeHashNames: Readonly<Record<string, string>> = {
 
 /**
  * The Web Crypto object the workflow engine hashes execution ids with, its `subtle.digest` computed on the spot by
- * `node:crypto` (the same bytes) instead of in Node's thread pool (BENCHMARKS.md, "Execution ids hashed on `node:crypto`").
+ * `node:crypto` (the same bytes) instead of in Node's thread pool
+ * (BENCHMARKS.md, "Execution ids hashed on `node:crypto`").
  */
 export const webCrypto: Parameters<typeof WebCrypto.layer>[0] = (() => {
   const base: NodeWebCrypto.Crypto = globalThis.crypto
