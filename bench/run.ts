@@ -9,7 +9,8 @@ const suites: ReadonlyArray<string> = [
   "cliJson",
   "sandbox",
   "sandboxFlood",
-  "worker"
+  "worker",
+  "startup"
 ]
 for (const suite of suites) {
   await import(`./${suite}.ts`)

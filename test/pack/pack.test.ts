@@ -57,7 +57,8 @@ interface Run {
 const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("npm_")) env[key] = value
-  return { ...env, ...extra }
+  // Node's compile cache (the bin switches it on) inside this test's folder, never in $TMPDIR
+  return { ...env, ...(work === "" ? {} : { NODE_COMPILE_CACHE: join(work, "compile-cache") }), ...extra }
 }
 
 const run = (file: string, args: ReadonlyArray<string>, cwd: string, env = cleanEnv()): Promise<Run> =>
@@ -86,6 +87,7 @@ beforeAll(async () => {
   // The packages' dist/ as the sources are now (a no-op when the test command has just built them).
   const dirs = packages.map((p) => join("packages", p.dir))
   ok("build", await run(join(root, "node_modules", ".bin", "tsc"), ["-b", ...dirs], root))
+  ok("bundle", await run(process.execPath, [join(root, "scripts", "bundle-cli.ts")], root))
   const pnpm = process.env.npm_execpath?.includes("pnpm") ? process.env.npm_execpath : undefined
   ok(
     "pnpm pack",

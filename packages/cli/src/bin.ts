@@ -1,18 +1,17 @@
 #!/usr/bin/env node
 /**
  * The `tppkit` executable: runs the command line with Node's services and exits with the command's code.
+ * `--version` alone is answered before effect or any command is loaded; everything else loads the command
+ * line (and each subcommand loads its own implementation only when it runs).
  *
  * @since 0.1.0
  */
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Effect, Exit } from "effect"
-import * as Cli from "./Cli.ts"
+import { VERSION } from "./Version.ts"
 
-Cli.main(process.argv.slice(2)).pipe(
-  Effect.provide(NodeServices.layer),
-  NodeRuntime.runMain({
-    disableErrorReporting: true,
-    teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) && typeof exit.value === "number" ? exit.value : 1)
-  })
-)
+const args = process.argv.slice(2)
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  process.stdout.write(`tppkit v${VERSION}\n`)
+} else {
+  const { start } = await import("./internal/start.ts")
+  start(args)
+}

@@ -1,0 +1,117 @@
+/**
+ * Start-up of the command (issue 27): whole processes timed side by side with `npm --version` as the
+ * yardstick, in one run, so that the machine's load weighs on all of them alike. Each round runs every command
+ * once, in turn (one warm-up round first, not counted); the report gives each command's median wall time over
+ * the rounds, its ratio to npm's median, the target ratio and the load average before and after.
+ *
+ * The commands are the ones a person types after `bash scripts/setup.sh`: `./tppkit --version`, `--help`,
+ * `project` of examples/orders.json over a quarter, and `balance-check` against a mock bank started in this
+ * process on loopback. Run alone with `pnpm exec node --conditions=@tppkit/source bench/startup.ts`; also run by
+ * `pnpm bench`. Environment: `BENCH_STARTUP_RUNS` (rounds, default 15), `BENCH_STARTUP_NPM` (the yardstick's
+ * executable, default `npm` on PATH), `BENCH_CLI_ROOT` (the checkout whose `./tppkit` runs, default this one).
+ */
+import { spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import { loadavg } from "node:os"
+import { join } from "node:path"
+import { Sandbox } from "@tppkit/sandbox"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+
+const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 15)
+const NPM = process.env.BENCH_STARTUP_NPM ?? "npm"
+const root = join(import.meta.dirname, "..")
+const cliRoot = process.env.BENCH_CLI_ROOT ?? root
+const tppkit = join(cliRoot, "tppkit")
+
+interface Case {
+  readonly name: string
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  /** The most this case may take, as a multiple of `npm --version`'s median (undefined for the yardstick). */
+  readonly target?: number
+}
+
+/** Runs one process to its end, output discarded; resolves with its wall time in seconds. */
+const time = (c: Case, env: NodeJS.ProcessEnv): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint()
+    const child = spawn(c.command, c.args, { cwd: cliRoot, env, stdio: ["ignore", "ignore", "pipe"] })
+    let stderr = ""
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d
+    })
+    child.on("error", reject)
+    child.on("close", (code) => {
+      const wall = Number(process.hrtime.bigint() - started) / 1e9
+      if (code !== 0) return reject(new Error(`${c.name} exited ${code}: ${stderr.slice(-500)}`))
+      resolve(wall)
+    })
+  })
+
+const median = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")
+
+if (!existsSync(join(cliRoot, "packages/cli/dist/bundle/bin.js"))) {
+  console.log(`\nstartup: skipped, ${cliRoot} has no built command (run bash scripts/setup.sh)`)
+} else {
+  const scope = await Effect.runPromise(Scope.make())
+  try {
+    const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer(), scope))
+    const bank = Context.get(context, Sandbox.SandboxInfo)
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" }
+    for (const key of Object.keys(env)) if (key.startsWith("TPPKIT_")) delete env[key]
+    Object.assign(env, {
+      TPPKIT_BASE_URL: bank.baseUrl,
+      TPPKIT_CLIENT_ID: bank.clientId,
+      TPPKIT_CLIENT_SECRET: "sandbox-secret",
+      TPPKIT_BUDGET_FILE: "memory"
+    })
+    const cases: ReadonlyArray<Case> = [
+      { name: "npm --version", command: NPM, args: ["--version"] },
+      { name: "tppkit --version", command: tppkit, args: ["--version"], target: 1 },
+      { name: "tppkit --help", command: tppkit, args: ["--help"], target: 1 },
+      {
+        name: "tppkit project (examples/orders.json, a quarter)",
+        command: tppkit,
+        args: ["project", "--orders", "examples/orders.json", "--from", "2027-01-01", "--to", "2027-03-31"],
+        target: 2
+      },
+      {
+        name: "tppkit balance-check (mock bank)",
+        command: tppkit,
+        args: ["balance-check", "--iban", bank.accounts[0]!.iban, "--amount", "100.00", "--currency", "EUR"],
+        target: 3
+      }
+    ]
+    const loadBefore = load()
+    const walls = cases.map((): Array<number> => [])
+    for (let round = 0; round <= RUNS; round++) {
+      for (const [i, c] of cases.entries()) {
+        const wall = await time(c, env)
+        if (round > 0) walls[i]!.push(wall) // round 0 warms caches up
+      }
+    }
+    const npm = median(walls[0]!)
+    console.log(`\nstartup (${cliRoot}): whole processes, median of ${RUNS} rounds; load before ${loadBefore}`)
+    for (const [i, c] of cases.entries()) {
+      const m = median(walls[i]!)
+      const ratio = m / npm
+      const verdict =
+        c.target === undefined ? "yardstick" : `target ≤ ${c.target}×: ${ratio <= c.target ? "met" : "NOT met"}`
+      console.log(
+        `  ${c.name.padEnd(50)} ${(m * 1000).toFixed(0).padStart(5)} ms  ${ratio.toFixed(2)}×  (min ${(Math.min(...walls[i]!) * 1000).toFixed(0)} ms)  ${verdict}`
+      )
+    }
+    console.log(`  load after ${load()}`)
+  } finally {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}
