@@ -5,7 +5,8 @@ module.exports = {
       name: "no-circular",
       severity: "error",
       comment:
-        "Import cycles are not allowed. A cycle closed by an `import type` is no cycle at run time (e.g. http's light FailureClass reads BankError's types, BankError re-exports its isTransient).",
+        "Import cycles are not allowed. A cycle closed by an `import type` is no cycle at run time (e.g. http's " +
+        "light FailureClass reads BankError's types, BankError re-exports its isTransient).",
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } }
     },

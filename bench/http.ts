@@ -20,7 +20,7 @@ import { loadavg } from "node:os"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { Currency, Iban, Money } from "@tppkit/core"
-import { BankClient, BankConfig, BankTransport, Budget, TokenService } from "@tppkit/http"
+import { BankClient, BankConfig, BankTransport, Budget, BudgetStore, TokenService } from "@tppkit/http"
 import { Effect, Layer, ManagedRuntime, Redacted, Tracer } from "effect"
 import { Agent, request } from "undici"
 import * as HttpServer from "./httpServer.ts"
@@ -238,7 +238,7 @@ const inProcess = ManagedRuntime.make(
   BankClient.BankClient.layer.pipe(
     Layer.provide(TokenService.TokenProvider.layer),
     Layer.provide(TokenService.TokenService.layer),
-    Layer.provide(Budget.Budget.layer.pipe(Layer.provide(Budget.BudgetStore.layerMemory))),
+    Layer.provide(Budget.Budget.layer.pipe(Layer.provide(BudgetStore.BudgetStore.layerMemory))),
     Layer.provide(
       Layer.succeed(
         BankTransport.BankTransport,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { BankClient, type BankError, Budget } from "@tppkit/http"
+import { BankClient, type BankError, Budget, BudgetStore } from "@tppkit/http"
 import { DateTime, Effect, Exit, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { apiCalls, makeStub, psu, stack, wireOrders, withToken } from "./stub.ts"
@@ -74,7 +74,7 @@ describe("daily budget of unattended standing-order calls", () => {
     const file = join(dir, "budget.sqlite")
     const stub = makeStub()
     const run = <A, E>(effect: Effect.Effect<A, E, BankClient.BankClient>) =>
-      Effect.provide(effect, stack(stub, {}, Budget.BudgetStore.layerSqlite(file)))
+      Effect.provide(effect, stack(stub, {}, BudgetStore.BudgetStore.layerSqlite(file)))
     return Effect.gen(function* () {
       yield* TestClock.setTime(NOON)
       yield* run(Effect.all([listPage, listPage, listPage]))

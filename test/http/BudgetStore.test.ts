@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Budget } from "@tppkit/http"
+import { BudgetStore } from "@tppkit/http"
 import { Effect, Exit } from "effect"
 import { budgetStoreContract } from "./budgetStoreContract.ts"
 
@@ -10,17 +10,19 @@ const dir = mkdtempSync(join(tmpdir(), "tppkit-store-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 let files = 0
 
-budgetStoreContract("memory", () => Budget.BudgetStore.layerMemory)
-budgetStoreContract("SQLite", () => Budget.BudgetStore.layerSqlite(join(dir, `contract-${files++}.sqlite`)))
+budgetStoreContract("memory", () => BudgetStore.BudgetStore.layerMemory)
+budgetStoreContract("SQLite", () => BudgetStore.BudgetStore.layerSqlite(join(dir, `contract-${files++}.sqlite`)))
 
 describe("BudgetStore.layerSqlite", () => {
   it.effect("opens (and creates) the file only when first used", () =>
     Effect.gen(function* () {
       const file = join(dir, "lazy", "budget.sqlite")
-      yield* Effect.scoped(Effect.provide(Effect.void, Budget.BudgetStore.layerSqlite(file, { createDirectory: true })))
+      yield* Effect.scoped(
+        Effect.provide(Effect.void, BudgetStore.BudgetStore.layerSqlite(file, { createDirectory: true }))
+      )
       assert.isFalse(existsSync(file))
-      const used = yield* Effect.flatMap(Effect.service(Budget.BudgetStore), (s) => s.used("k", "d")).pipe(
-        Effect.provide(Budget.BudgetStore.layerSqlite(file, { createDirectory: true })),
+      const used = yield* Effect.flatMap(Effect.service(BudgetStore.BudgetStore), (s) => s.used("k", "d")).pipe(
+        Effect.provide(BudgetStore.BudgetStore.layerSqlite(file, { createDirectory: true })),
         Effect.scoped
       )
       assert.strictEqual(used, 0)
@@ -31,11 +33,9 @@ describe("BudgetStore.layerSqlite", () => {
   it.effect("a file that cannot be opened is a typed error naming the path", () =>
     Effect.gen(function* () {
       const file = join(dir, "missing-folder", "b.sqlite")
-      const exit = yield* Effect.flatMap(Effect.service(Budget.BudgetStore), (s) => s.tryConsume("k", "d", 1, 4)).pipe(
-        Effect.provide(Budget.BudgetStore.layerSqlite(file)),
-        Effect.scoped,
-        Effect.exit
-      )
+      const exit = yield* Effect.flatMap(Effect.service(BudgetStore.BudgetStore), (s) =>
+        s.tryConsume("k", "d", 1, 4)
+      ).pipe(Effect.provide(BudgetStore.BudgetStore.layerSqlite(file)), Effect.scoped, Effect.exit)
       assert.isTrue(Exit.isFailure(exit))
       if (Exit.isFailure(exit)) {
         const reason = exit.cause.reasons[0]

@@ -12,7 +12,7 @@ const exhausted = new BankError.BudgetExhausted({
   freesAt: "2026-01-02T00:00:00Z"
 })
 
-/** One reason of each tag (and of each status or kind that changes the answer), its class and whether it is transient. */
+/** A reason of each tag (and of each status or kind that changes the answer), its class, whether it is transient. */
 const rows: ReadonlyArray<readonly [BankError.Reason, FailureClass.FailureClass, boolean]> = [
   [new BankError.TransportFailure({ kind: "connect", detail: "ECONNREFUSED" }), "unavailable", true],
   [new BankError.TransportFailure({ kind: "reset", detail: "ECONNRESET" }), "unavailable", true],

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { BankClient, type BankError, Budget } from "@tppkit/http"
+import { BankClient, type BankError, Budget, BudgetStore } from "@tppkit/http"
 import { DateTime, Effect, Exit, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { hostile, pagingBank } from "./hostile.ts"
@@ -227,11 +227,11 @@ describe("a budget that is never wasted", () => {
     twoPages(stub)
     // a store in which another process took the lease of the first listing asked for, and then died
     const seeded = Layer.effect(
-      Budget.BudgetStore,
+      BudgetStore.BudgetStore,
       Effect.gen(function* () {
-        const inner = yield* Effect.service(Budget.BudgetStore)
+        const inner = yield* Effect.service(BudgetStore.BudgetStore)
         let seededOnce = false
-        return Budget.BudgetStore.of({
+        return BudgetStore.BudgetStore.of({
           ...inner,
           tryAcquireLease: (key, holder, now, expiresAt) =>
             Effect.gen(function* () {
@@ -243,7 +243,7 @@ describe("a budget that is never wasted", () => {
             })
         })
       })
-    ).pipe(Layer.provide(Budget.BudgetStore.layerMemory))
+    ).pipe(Layer.provide(BudgetStore.BudgetStore.layerMemory))
     return Effect.gen(function* () {
       yield* TestClock.setTime(NOON)
       const waiting = yield* Effect.forkChild(list())
@@ -266,7 +266,7 @@ describe("a budget that is never wasted", () => {
         const client = () =>
           BankClient.layerNodeFromOptions(
             { ...options, baseUrl: server.baseUrl },
-            { budgetStore: Budget.BudgetStore.layerSqlite(file) }
+            { budgetStore: BudgetStore.BudgetStore.layerSqlite(file) }
           )
         const results = yield* Effect.all(
           Array.from({ length: 6 }, () => list().pipe(Effect.provide(Layer.fresh(client())))),

@@ -1,15 +1,15 @@
 /**
- * The behaviour every `BudgetStore` keeps (the contract in Budget.ts's doc), as one suite any implementation can run:
- * `budgetStoreContract("SQLite", () => layer)`. The memory and SQLite stores run it in BudgetStore.test.ts.
+ * The behaviour every `BudgetStore` keeps (the contract in BudgetStore.ts's doc), as one suite any implementation
+ * can run: `budgetStoreContract("SQLite", () => layer)`. The memory and SQLite stores run it in BudgetStore.test.ts.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Budget } from "@tppkit/http"
+import { BudgetStore } from "@tppkit/http"
 import { Effect, type Layer, Option } from "effect"
 
 /** Runs the contract against a fresh store from `make` in each test. */
-export const budgetStoreContract = <E>(name: string, make: () => Layer.Layer<Budget.BudgetStore, E>) => {
-  const withStore = <A, E>(f: (store: Budget.BudgetStore["Service"]) => Effect.Effect<A, E>) =>
-    Effect.flatMap(Effect.service(Budget.BudgetStore), f).pipe(Effect.provide(make()), Effect.scoped)
+export const budgetStoreContract = <E>(name: string, make: () => Layer.Layer<BudgetStore.BudgetStore, E>) => {
+  const withStore = <A, E>(f: (store: BudgetStore.BudgetStore["Service"]) => Effect.Effect<A, E>) =>
+    Effect.flatMap(Effect.service(BudgetStore.BudgetStore), f).pipe(Effect.provide(make()), Effect.scoped)
 
   describe(`BudgetStore contract: ${name}`, () => {
     it.effect("counts within the limit, per key and day, and refuses past it without counting", () =>

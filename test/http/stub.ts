@@ -1,5 +1,5 @@
 /** A programmable in-process bank for the http tests: an `HttpClient` that records every request it receives. */
-import { BankClient, BankConfig, BankTransport, Budget } from "@tppkit/http"
+import { BankClient, BankConfig, BankTransport, BudgetStore } from "@tppkit/http"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpClient, type HttpClientRequest, HttpClientResponse } from "effect/http"
 
@@ -103,7 +103,7 @@ export const options: BankConfig.Options = {
 export const stack = (
   stub: Stub,
   overrides: Partial<BankConfig.Options> = {},
-  store: Layer.Layer<Budget.BudgetStore> = Budget.BudgetStore.layerMemory
+  store: Layer.Layer<BudgetStore.BudgetStore> = BudgetStore.BudgetStore.layerMemory
 ) => {
   const http = BankTransport.BankTransport.layerHttpClient.pipe(Layer.provide(stubClient(stub)))
   const config = BankConfig.BankConfig.layer({ ...options, ...overrides })

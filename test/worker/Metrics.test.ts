@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { LocalDate } from "@tppkit/core"
-import { Budget } from "@tppkit/http"
+import { BudgetStore } from "@tppkit/http"
 import { EmbeddedDb, FundsCheckWorkflow, Metrics, PgBudgetStore, Sweep } from "@tppkit/worker"
 import { Clock, Effect, Layer } from "effect"
 import { embeddedDb } from "./pg.ts"
@@ -19,7 +19,7 @@ describe("Metrics", () => {
           const observer = yield* FundsCheckWorkflow.CheckObserver
           yield* observer.finished(due(), { outcome: "APPR" }, 1, 120)
           yield* observer.finished(due(), { outcome: "DECL" }, 2, 80)
-          const store = yield* Budget.BudgetStore
+          const store = yield* BudgetStore.BudgetStore
           const today = LocalDate.format(Sweep.dayIn(yield* Clock.currentTimeMillis, "Europe/Bratislava"))
           yield* store.tryConsume("sandbox:c1", today, 3, 4)
           const text = yield* Effect.promise(() => fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()))

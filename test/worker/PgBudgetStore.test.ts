@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Budget } from "@tppkit/http"
+import { BudgetStore } from "@tppkit/http"
 import { PgBudgetStore } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Effect, Layer } from "effect"
@@ -19,9 +19,9 @@ describe("PgBudgetStore across separate connection pools (as separate processes)
         const pools = Array.from({ length: 8 }, () =>
           PgBudgetStore.layer().pipe(Layer.provide(Database.layer(url, { maxConnections: 5 })))
         )
-        const perPool = (store: Layer.Layer<Budget.BudgetStore, unknown>, i: number) =>
+        const perPool = (store: Layer.Layer<BudgetStore.BudgetStore, unknown>, i: number) =>
           Effect.gen(function* () {
-            const s = yield* Budget.BudgetStore
+            const s = yield* BudgetStore.BudgetStore
             const consumed = yield* Effect.all(
               Array.from({ length: 50 }, () => s.tryConsume("env:consent", "2026-11-23", 1, 4)),
               { concurrency: "unbounded" }
@@ -42,9 +42,9 @@ describe("PgBudgetStore across separate connection pools (as separate processes)
         assert.strictEqual(acquired.length, 1)
         const holder = acquired[0]?.lease.lease.holder
         for (const r of results) assert.strictEqual(r.lease.lease.holder, holder)
-        const used = yield* Effect.flatMap(Effect.service(Budget.BudgetStore), (s) =>
+        const used = yield* Effect.flatMap(Effect.service(BudgetStore.BudgetStore), (s) =>
           s.used("env:consent", "2026-11-23")
-        ).pipe(Effect.provide(pools[0] as Layer.Layer<Budget.BudgetStore, unknown>))
+        ).pipe(Effect.provide(pools[0] as Layer.Layer<BudgetStore.BudgetStore, unknown>))
         assert.strictEqual(used, 4)
       }),
     60_000

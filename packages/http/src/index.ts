@@ -12,8 +12,10 @@ export * as BankConfig from "./BankConfig.ts"
 export * as BankError from "./BankError.ts"
 /** How requests reach the bank: over any effect HttpClient, or undici directly. */
 export * as BankTransport from "./BankTransport.ts"
-/** The daily budget of unattended standing-order calls and its stores. */
+/** The daily budget of unattended standing-order calls. */
 export * as Budget from "./Budget.ts"
+/** Where the budget lives: the store contract, in memory or in an SQLite file. */
+export * as BudgetStore from "./BudgetStore.ts"
 /** The classes of a bank call's failure (refused, unavailable, …) and which are transient; light to import. */
 export * as FailureClass from "./FailureClass.ts"
 /** The per-call PSU context and its headers. */

@@ -9,16 +9,16 @@
  *
  * @since 0.1.0
  */
-import { BankError, Budget } from "@tppkit/http"
+import { BankError, BudgetStore } from "@tppkit/http"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as Database from "./Database.ts"
 
 /** The store over the fleet's `SqlClient`; `description` names the database (never its password). */
-export const layer = (description = "PostgreSQL"): Layer.Layer<Budget.BudgetStore, never, SqlClient.SqlClient> =>
+export const layer = (description = "PostgreSQL"): Layer.Layer<BudgetStore.BudgetStore, never, SqlClient.SqlClient> =>
   Layer.effect(
-    Budget.BudgetStore,
+    BudgetStore.BudgetStore,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const fail = (operation: string) => (e: SqlError) =>
@@ -27,7 +27,7 @@ export const layer = (description = "PostgreSQL"): Layer.Layer<Budget.BudgetStor
           operation,
           detail: `${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`
         })
-      return Budget.BudgetStore.of({
+      return BudgetStore.BudgetStore.of({
         description,
         used: (key, day) =>
           sql<{ used: number }>`SELECT used FROM tppkit_budget WHERE consent_key = ${key} AND day = ${day}`.pipe(
@@ -95,11 +95,13 @@ export const layer = (description = "PostgreSQL"): Layer.Layer<Budget.BudgetStor
  * The store on the database at `url` (its own small pool, tables created), e.g. for a bank command given
  * `--database-url`; a database that cannot be reached is a `BudgetStoreError`.
  */
-export const layerUrl = (url: Redacted.Redacted<string>): Layer.Layer<Budget.BudgetStore, BankError.BudgetStoreError> =>
+export const layerUrl = (
+  url: Redacted.Redacted<string>
+): Layer.Layer<BudgetStore.BudgetStore, BankError.BudgetStoreError> =>
   layer(describeUrl(url)).pipe(
     Layer.provide(Database.layer(url, { maxConnections: 2 })),
     Layer.catch((e) =>
-      Layer.effect(Budget.BudgetStore)(
+      Layer.effect(BudgetStore.BudgetStore)(
         Effect.fail(
           new BankError.BudgetStoreError({
             store: describeUrl(url),

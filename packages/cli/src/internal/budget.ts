@@ -3,7 +3,7 @@
  * from a fleet's PostgreSQL.
  */
 import { existsSync } from "node:fs"
-import { BankConfig, Budget } from "@tppkit/http"
+import { BankConfig, Budget, BudgetStore } from "@tppkit/http"
 import { DateTime, Effect, type Layer, Option, type Redacted } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -37,7 +37,7 @@ export const budget = Effect.fn("tppkit.budget")(function* (input: {
   const { day, freesAt } = Budget.dayOf(yield* DateTime.now, timeZone)
   // the fleet's database when given (it wins over the file, as for the bank commands); a file that does not
   // exist holds nothing: reading it must not create it
-  const store: Layer.Layer<Budget.BudgetStore, Failure.CliFailure> | undefined = Option.isSome(input.databaseUrl)
+  const store: Layer.Layer<BudgetStore.BudgetStore, Failure.CliFailure> | undefined = Option.isSome(input.databaseUrl)
     ? targetBudgetStore({ databaseUrl: input.databaseUrl.value })
     : file === "memory" || !existsSync(file)
       ? undefined
@@ -45,7 +45,7 @@ export const budget = Effect.fn("tppkit.budget")(function* (input: {
   const { counts, where } =
     store === undefined
       ? { counts: [], where: file }
-      : yield* Effect.flatMap(Effect.service(Budget.BudgetStore), (s) =>
+      : yield* Effect.flatMap(Effect.service(BudgetStore.BudgetStore), (s) =>
           Effect.map(s.usages(day), (counts) => ({ counts, where: s.description }))
         ).pipe(
           Effect.provide(store),

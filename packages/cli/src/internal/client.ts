@@ -4,7 +4,7 @@
  */
 import { homedir } from "node:os"
 import { join } from "node:path"
-import { BankClient, BankConfig, BankTransport, Budget, TokenService } from "@tppkit/http"
+import { BankClient, BankConfig, BankTransport, BudgetStore, TokenService } from "@tppkit/http"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import type { Target } from "../Connection.ts"
 import * as Failure from "../Failure.ts"
@@ -44,12 +44,12 @@ export const defaultBudgetFile = (): string => join(homedir(), ".tppkit", "budge
  * first use). SQLite opens the file only when budget is first spent or read, so commands that spend none never
  * create or need it.
  */
-export const budgetStoreOf = (budgetFile: string | undefined): Layer.Layer<Budget.BudgetStore> =>
+export const budgetStoreOf = (budgetFile: string | undefined): Layer.Layer<BudgetStore.BudgetStore> =>
   budgetFile === "memory"
-    ? Budget.BudgetStore.layerMemory
+    ? BudgetStore.BudgetStore.layerMemory
     : budgetFile === undefined
-      ? Budget.BudgetStore.layerSqlite(defaultBudgetFile(), { createDirectory: true })
-      : Budget.BudgetStore.layerSqlite(budgetFile)
+      ? BudgetStore.BudgetStore.layerSqlite(defaultBudgetFile(), { createDirectory: true })
+      : BudgetStore.BudgetStore.layerSqlite(budgetFile)
 
 /**
  * The budget store of a target: the fleet's PostgreSQL with `--database-url` (the worker package, loaded only
@@ -57,7 +57,7 @@ export const budgetStoreOf = (budgetFile: string | undefined): Layer.Layer<Budge
  */
 export const targetBudgetStore = (
   target: Pick<Target, "budgetFile" | "databaseUrl">
-): Layer.Layer<Budget.BudgetStore, Failure.CliFailure> => {
+): Layer.Layer<BudgetStore.BudgetStore, Failure.CliFailure> => {
   const url = target.databaseUrl
   if (url === undefined) return budgetStoreOf(target.budgetFile)
   return Layer.unwrap(
@@ -67,7 +67,7 @@ export const targetBudgetStore = (
     )
   ).pipe(
     Layer.catch((e) =>
-      Layer.effect(Budget.BudgetStore)(Effect.fail(Failure.configuration(`--database-url: ${e.message}`, e)))
+      Layer.effect(BudgetStore.BudgetStore)(Effect.fail(Failure.configuration(`--database-url: ${e.message}`, e)))
     )
   )
 }

@@ -6,7 +6,7 @@
 import { StandingOrder } from "@tppkit/core"
 import { Clock, Deferred, Effect, Fiber, Option } from "effect"
 import { type BudgetStoreError, InvalidRequest } from "../BankError.ts"
-import type { BudgetStore } from "../Budget.ts"
+import type { BudgetStore } from "../BudgetStore.ts"
 
 /** A page as the paging rules see it (core's lenient list plus its number). */
 export interface Page extends StandingOrder.LenientList {
