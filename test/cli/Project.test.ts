@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Project, Render } from "@tppkit/cli"
-import { LocalDate } from "@tppkit/core"
+import { LocalDate, Money } from "@tppkit/core"
 import { Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -126,7 +126,8 @@ describe("Project.report", () => {
     const payments = [...r.payments]
     expect(payments).toHaveLength(6)
     expect(r.skipped.map((x) => x.orderId)).toEqual(["SO-BAD-FREQ", "SO-BAD-DATE", "SO-NO-ANCHOR"])
-    const key = (p: Render.PaymentRow) => `${p.orderId} ${p.nominalDate} ${p.executionDate} ${Render.fixed2(p.amount)}`
+    const key = (p: Render.PaymentRow) =>
+      `${p.orderId} ${p.nominalDate} ${p.executionDate} ${Money.formatFixed2(p.amount)}`
     expect([...Project.report(d, s).payments].map(key)).toEqual(payments.map(key))
   })
 })

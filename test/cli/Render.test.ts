@@ -1,5 +1,5 @@
 import { Render } from "@tppkit/cli"
-import { LocalDate } from "@tppkit/core"
+import { LocalDate, Money } from "@tppkit/core"
 import { CashFlow } from "@tppkit/schedule"
 import { BigDecimal } from "effect"
 import * as fc from "fast-check"
@@ -38,35 +38,10 @@ const report: Render.ProjectionReport = {
   skipped: [{ orderId: "SO-9", reason: 'frequency "FOO" is not one of DAIL, DAI7, WEEK, MNTH, QUTR, SEMI, YEAR' }]
 }
 
-describe("fixed2", () => {
-  it.each([
-    ["0", "0.00"],
-    ["1250.5", "1250.50"],
-    ["0.1", "0.10"],
-    ["-3.456", "-3.46"],
-    ["123456789.99", "123456789.99"],
-    ["1e3", "1000.00"]
-  ])("%s -> %s", (input, expected) => expect(Render.fixed2(bd(input))).toBe(expected))
-
-  it("sums exactly where binary floats would not", () => {
-    expect(Render.fixed2(BigDecimal.sum(bd("0.1"), bd("0.2")))).toBe("0.30")
-  })
-
-  it("is the value itself for every amount with at most two decimals", () => {
-    fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 14n), max: 10n ** 14n }), (cents) => {
-        const text = Render.fixed2(BigDecimal.make(cents, 2))
-        expect(text).toMatch(/^-?\d+\.\d{2}$/)
-        expect(BigDecimal.equals(bd(text), BigDecimal.make(cents, 2))).toBe(true)
-      })
-    )
-  })
-})
-
 describe("totals (from CashFlow)", () => {
   it("counts and sums per currency, sorted by currency", () => {
     const t = CashFlow.totals(report.payments).byCurrency
-    expect(t.map((x) => [x.currency, x.count, Render.fixed2(x.amount)])).toEqual([
+    expect(t.map((x) => [x.currency, x.count, Money.formatFixed2(x.amount)])).toEqual([
       ["CZK", 1, "0.10"],
       ["EUR", 2, "1250.70"]
     ])
@@ -74,7 +49,7 @@ describe("totals (from CashFlow)", () => {
 
   it("groups per month and currency", () => {
     const t = CashFlow.totals(report.payments, { period: "month" }).byPeriod
-    expect(t.map((x) => [x.label, x.currency, x.count, Render.fixed2(x.amount)])).toEqual([
+    expect(t.map((x) => [x.label, x.currency, x.count, Money.formatFixed2(x.amount)])).toEqual([
       ["2026-01", "CZK", 1, "0.10"],
       ["2026-01", "EUR", 1, "1250.50"],
       ["2026-02", "EUR", 1, "0.20"]
@@ -245,7 +220,7 @@ describe("projection renderers by format", () => {
       CashFlow.totals(report.payments).byCurrency.map((t) => ({
         currency: t.currency,
         count: t.count,
-        amount: Render.fixed2(t.amount)
+        amount: Money.formatFixed2(t.amount)
       }))
     )
   })
@@ -306,7 +281,7 @@ describe("projection JSON and CSV bytes", () => {
         p.orderId,
         LocalDate.format(p.nominalDate),
         LocalDate.format(p.executionDate),
-        Render.fixed2(p.amount),
+        Money.formatFixed2(p.amount),
         p.currency,
         p.debtorIban,
         p.creditorIban,

@@ -9,6 +9,31 @@ const message = (r: Result.Result<unknown, { message: string }>): string =>
   Result.isFailure(r) ? r.failure.message : "(success)"
 
 describe("Money", () => {
+  describe("formatFixed2 (the one two-decimal formatter, moved here with the CLI's Render.fixed2 tests)", () => {
+    it.each([
+      ["0", "0.00"],
+      ["1250.5", "1250.50"],
+      ["0.1", "0.10"],
+      ["-3.456", "-3.456"], // more than two decimals keep every digit: nothing is rounded
+      ["123456789.99", "123456789.99"],
+      ["1e3", "1000.00"]
+    ])("%s -> %s", (input, expected) => expect(Money.formatFixed2(BigDecimal.fromStringUnsafe(input))).toBe(expected))
+
+    it("sums exactly where binary floats would not", () => {
+      expect(Money.formatFixed2(BigDecimal.sum(bd("0.1"), bd("0.2")))).toBe("0.30")
+    })
+
+    it("is the value itself, with exactly two decimals, for every amount with at most two decimals", () => {
+      fc.assert(
+        fc.property(fc.bigInt({ min: -(10n ** 14n), max: 10n ** 14n }), (cents) => {
+          const text = Money.formatFixed2(BigDecimal.make(cents, 2))
+          expect(text).toMatch(/^-?\d+\.\d{2}$/)
+          expect(BigDecimal.equals(bd(text), BigDecimal.make(cents, 2))).toBe(true)
+        })
+      )
+    })
+  })
+
   it("formats with exactly two decimals", () => {
     expect(Money.formatFixed2(bd("1250.5"))).toBe("1250.50")
     expect(Money.formatFixed2(bd("1250.50"))).toBe("1250.50")

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { type BalanceCheck, LocalDate } from "@tppkit/core"
+import { type BalanceCheck, LocalDate, Money } from "@tppkit/core"
 import { CashFlow, Coverage } from "@tppkit/schedule"
 import { BigDecimal, Option } from "effect"
 import * as Render from "./Render.ts"
@@ -43,7 +43,7 @@ export const fundsTable = (
   const line = (r: Coverage.AccountSummary) => [
     r.debtorIban,
     String(r.count),
-    Render.fixed2(r.amount),
+    Money.formatFixed2(r.amount),
     r.currency,
     String(r.approved),
     String(r.declined),
@@ -99,8 +99,8 @@ export const cashFlowTable = (
       { header: "Total", align: "right" }
     ],
     [
-      ...months.map((t) => [t.label, t.currency, String(t.count), Render.fixed2(t.amount)]),
-      ...all.map((t) => ["All", t.currency, String(t.count), Render.fixed2(t.amount)])
+      ...months.map((t) => [t.label, t.currency, String(t.count), Money.formatFixed2(t.amount)]),
+      ...all.map((t) => ["All", t.currency, String(t.count), Money.formatFixed2(t.amount)])
     ],
     width
   )
@@ -126,7 +126,7 @@ export const orderRiskTable = (
       o.creditor,
       String(o.count),
       LocalDate.format(o.first),
-      Render.fixed2(o.amount),
+      Money.formatFixed2(o.amount),
       o.currency
     ]),
     width

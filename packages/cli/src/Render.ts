@@ -8,11 +8,11 @@
  * @since 0.1.0
  */
 
-import { LocalDate } from "@tppkit/core"
+import { LocalDate, Money } from "@tppkit/core"
 import type { Payment, Projection } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
 import * as ICalendar from "@tppkit/schedule/ICalendar"
-import { BigDecimal } from "effect"
+import type { BigDecimal } from "effect"
 import * as Html from "./Html.ts"
 import * as Lines from "./internal/lines.ts"
 
@@ -47,20 +47,6 @@ export interface ProjectionReport<P extends PaymentRow = PaymentRow> {
    */
   readonly columns?: Pick<Projection.Columns, "orders" | "days"> | undefined
   readonly skipped: ReadonlyArray<SkippedRow>
-}
-
-// ---------------------------------------------------------------------------
-// numbers
-// ---------------------------------------------------------------------------
-
-/** An exact decimal as text with exactly two decimals, rounding half away from zero beyond them. */
-export const fixed2 = (amount: BigDecimal.BigDecimal): string => {
-  const rounded = BigDecimal.round(amount, { scale: 2, mode: "half-from-zero" })
-  const scaled = BigDecimal.scale(rounded, 2)
-  const negative = scaled.value < 0n
-  const digits = (negative ? -scaled.value : scaled.value).toString().padStart(3, "0")
-  const text = `${digits.slice(0, -2)}.${digits.slice(-2)}`
-  return negative ? `-${text}` : text
 }
 
 // ---------------------------------------------------------------------------
@@ -151,7 +137,7 @@ export const paymentTable = (payments: ReadonlyArray<PaymentRow>, width: number 
       p.nominalDate === p.executionDate ? "=" : LocalDate.format(p.nominalDate),
       p.orderId,
       p.creditorName ?? p.creditorIban,
-      fixed2(p.amount),
+      Money.formatFixed2(p.amount),
       p.currency
     ]),
     width
@@ -161,7 +147,7 @@ export const paymentTable = (payments: ReadonlyArray<PaymentRow>, width: number 
 export const totalsTable = (rows: ReadonlyArray<CashFlow.Total>, width: number = WIDTH): Array<string> =>
   table(
     [{ header: "Currency" }, { header: "Payments", align: "right" }, { header: "Total", align: "right" }],
-    rows.map((t) => [t.currency, String(t.count), fixed2(t.amount)]),
+    rows.map((t) => [t.currency, String(t.count), Money.formatFixed2(t.amount)]),
     width
   )
 
@@ -174,7 +160,7 @@ export const monthlyTotalsTable = (rows: ReadonlyArray<CashFlow.PeriodTotal>, wi
       { header: "Payments", align: "right" },
       { header: "Total", align: "right" }
     ],
-    rows.map((t) => [t.label, t.currency, String(t.count), fixed2(t.amount)]),
+    rows.map((t) => [t.label, t.currency, String(t.count), Money.formatFixed2(t.amount)]),
     width
   )
 
@@ -242,7 +228,7 @@ const paymentJson = (p: PaymentRow) => ({
   orderId: p.orderId,
   nominalDate: LocalDate.format(p.nominalDate),
   executionDate: LocalDate.format(p.executionDate),
-  amount: fixed2(p.amount),
+  amount: Money.formatFixed2(p.amount),
   currency: p.currency,
   debtorIban: p.debtorIban,
   creditorIban: p.creditorIban,
@@ -252,7 +238,7 @@ const paymentJson = (p: PaymentRow) => ({
 const skippedJson = (s: SkippedRow) => ({ orderId: s.orderId ?? null, reason: s.reason })
 
 const totalsJson = (rows: ReadonlyArray<CashFlow.Total>) =>
-  rows.map((t) => ({ currency: t.currency, count: t.count, amount: fixed2(t.amount) }))
+  rows.map((t) => ({ currency: t.currency, count: t.count, amount: Money.formatFixed2(t.amount) }))
 
 /** The projection as the documented JSON object, keys in order, amounts with exactly two decimals. */
 export const projectionJsonValue = (report: ProjectionReport) => {
@@ -290,7 +276,7 @@ export const projectionJsonChunks = (report: ProjectionReport): Iterable<Uint8Ar
     between: '","executionDate":"',
     around: (p) => [
       `\n    {"orderId":${JSON.stringify(p.orderId)},"nominalDate":"`,
-      `","amount":${JSON.stringify(fixed2(p.amount))}`,
+      `","amount":${JSON.stringify(Money.formatFixed2(p.amount))}`,
       `,"currency":${JSON.stringify(p.currency)},"debtorIban":${JSON.stringify(p.debtorIban)}` +
         `,"creditorIban":${JSON.stringify(p.creditorIban)}` +
         `${p.creditorName === undefined ? "" : `,"creditorName":${JSON.stringify(p.creditorName)}`}}`
@@ -334,7 +320,7 @@ export const projectionCsvChunks = (report: ProjectionReport): Iterable<Uint8Arr
     between: ",",
     around: (p) => [
       `${csvField(p.orderId)},`,
-      `,${csvField(fixed2(p.amount))}`,
+      `,${csvField(Money.formatFixed2(p.amount))}`,
       `,${[p.currency, p.debtorIban, p.creditorIban, p.creditorName ?? ""].map(csvField).join(",")}\r\n`
     ],
     tail: () => ""
@@ -416,7 +402,7 @@ export const ordersTable = (orders: ReadonlyArray<StandingOrderRow>, width: numb
         o.frequency,
         next === undefined ? "" : LocalDate.format(next),
         o.creditor.name ?? o.creditor.iban,
-        fixed2(o.instructedAmount.value),
+        Money.formatFixed2(o.instructedAmount.value),
         o.instructedAmount.currency
       ]
     }),
@@ -436,7 +422,7 @@ export const orderTotalsTable = (orders: ReadonlyArray<StandingOrderRow>, width:
   }))
   return table(
     [{ header: "Currency" }, { header: "Orders", align: "right" }, { header: "Total", align: "right" }],
-    CashFlow.totals(onePaymentEach).byCurrency.map((t) => [t.currency, String(t.count), fixed2(t.amount)]),
+    CashFlow.totals(onePaymentEach).byCurrency.map((t) => [t.currency, String(t.count), Money.formatFixed2(t.amount)]),
     width
   )
 }

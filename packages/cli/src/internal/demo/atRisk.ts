@@ -1,11 +1,10 @@
 /** Step 7: the payments at risk, grouped per account and reason, then per order. */
-import { LocalDate } from "@tppkit/core"
+import { LocalDate, Money } from "@tppkit/core"
 import type { BankError } from "@tppkit/http"
 import { Coverage } from "@tppkit/schedule"
 import { Effect } from "effect"
 import * as DemoReport from "../../DemoReport.ts"
 import * as Output from "../../Output.ts"
-import * as Render from "../../Render.ts"
 import * as Style from "../../Style.ts"
 import type { Bank } from "./bank.ts"
 import { describeFailure, reasonText } from "./reasons.ts"
@@ -46,7 +45,7 @@ export const step = (atRisk: ReadonlyArray<Coverage.AtRisk>) =>
     for (const [i, g] of groups.entries()) {
       if (i > 0) yield* Output.line("")
       yield* say(
-        `${g.debtorIban}: ${plural(g.count, "payment")}, ${Render.fixed2(g.amount)} ${g.currency}, ` +
+        `${g.debtorIban}: ${plural(g.count, "payment")}, ${Money.formatFixed2(g.amount)} ${g.currency}, ` +
           `first ${LocalDate.format(g.first)}; ${reasonText(g.reason)}`
       )
       const shown = g.orders.slice(0, LISTED_ORDERS)

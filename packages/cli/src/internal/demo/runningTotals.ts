@@ -2,11 +2,10 @@
  * The extra check after step 6 (not in the issue): the bank answers per payment, so whether an account covers all
  * its approved payments together is searched for with balance checks of running totals in date order.
  */
-import { LocalDate } from "@tppkit/core"
+import { LocalDate, Money } from "@tppkit/core"
 import { Coverage, type Payment } from "@tppkit/schedule"
 import { BigDecimal, Effect } from "effect"
 import * as Output from "../../Output.ts"
-import * as Render from "../../Render.ts"
 import type { Check } from "./bank.ts"
 import { plural, say } from "./text.ts"
 
@@ -57,7 +56,7 @@ export const step = <E>(check: Check, funds: Coverage.Report<E>) =>
       if (first === undefined) {
         const sum = list.reduce((s, p) => BigDecimal.sum(s, p.amount), BigDecimal.fromBigInt(0n))
         yield* say(
-          `${iban}: all ${list.length} covered together (${Render.fixed2(sum)} ${list[0]!.currency}; ${checks} checks).`
+          `${iban}: all ${list.length} covered together (${Money.formatFixed2(sum)} ${list[0]!.currency}; ${checks} checks).`
         )
       } else {
         const rest = list.slice(covered.value)

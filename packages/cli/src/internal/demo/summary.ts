@@ -1,8 +1,7 @@
 /** The last step: the projection, the funds check, the payments at risk and the fleet worker, a sentence each. */
-import { LocalDate } from "@tppkit/core"
+import { LocalDate, Money } from "@tppkit/core"
 import { CashFlow, type Coverage, type Payment } from "@tppkit/schedule"
 import { Effect } from "effect"
-import * as Render from "../../Render.ts"
 import { heading, plural, say } from "./text.ts"
 import { HORIZON_DAYS } from "./upcoming.ts"
 
@@ -29,7 +28,7 @@ export const step = <E>(input: Input<E>) =>
     const approved = input.accounts.reduce((n, a) => n + a.approved, 0)
     const atRiskCount = groups.reduce((n, g) => n + g.count, 0)
     const totals = CashFlow.totals(payments)
-      .byCurrency.map((t) => `${t.count} in ${t.currency} (${Render.fixed2(t.amount)})`)
+      .byCurrency.map((t) => `${t.count} in ${t.currency} (${Money.formatFixed2(t.amount)})`)
       .join(", ")
     yield* say(
       `Projection: ${plural(input.orders, "standing order")} give ${plural(payments.length, "payment")} in the ` +
