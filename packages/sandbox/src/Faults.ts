@@ -2,6 +2,7 @@
  * Faults the mock bank injects for client tests: chosen per request with the `X-Sandbox-Fault` header, or
  * globally at a seeded rate. Each replaces the normal answer (except `delay`, which only postpones it).
  */
+import { Money } from "@tppkit/core"
 import { Schema } from "effect"
 
 /** The fault kinds: status answers, a delay, a dropped connection, broken bodies, an expired token. */
@@ -41,8 +42,9 @@ export const fromBalanceCheckBody = (body: string): Fault | undefined => {
   const amount = typeof json === "object" && json !== null ? (json as { amount?: unknown }).amount : undefined
   const value = typeof amount === "object" && amount !== null ? (amount as { value?: unknown }).value : undefined
   if (typeof value !== "number") return undefined
-  const kind = magicAmounts[value.toFixed(2)]
-  return kind === undefined || Number(value.toFixed(2)) !== value ? undefined : { kind }
+  const exact = Money.fromJsonNumber(value)
+  const kind = exact === undefined ? undefined : magicAmounts[Money.formatFixed2(exact)]
+  return kind === undefined ? undefined : { kind }
 }
 
 /** A fault chosen for one request; `delayMs` is set for `delay`. */
