@@ -121,17 +121,18 @@ describe("Endpoint", () => {
     expect(Endpoint.paths("live")).toEqual({
       token: "/identity-server/connect/token",
       balanceCheck: "/piisp/api/v1/accounts/balanceCheck",
-      standingOrder: "/aisp/api/v1/accounts/standingOrder"
+      standingOrders: "/aisp/api/v1/accounts/standingOrder"
     })
     expect(Endpoint.paths("sandbox")).toEqual({
       token: "/identity-server-test/connect/token",
       balanceCheck: "/piisp-test/api/v1/accounts/balanceCheck",
-      standingOrder: "/aisp-test/api/v1/accounts/standingOrder"
+      standingOrders: "/aisp-test/api/v1/accounts/standingOrder"
     })
     expect(Endpoint.url("http://127.0.0.1:8080/", "sandbox", "token")).toBe(
       "http://127.0.0.1:8080/identity-server-test/connect/token"
     )
     expect(new Set(Endpoint.all.map((e) => e.path)).size).toBe(6)
+    expect(new Set(Endpoint.all.map((e) => e.operation))).toEqual(new Set(Endpoint.Operation.literals))
     for (const { path } of Endpoint.all)
       expect(path.split("/")[1]?.replace("-test", "")).toMatch(/^(identity-server|piisp|aisp)$/)
   })

@@ -23,7 +23,7 @@ describe("BankConfig.layerConfig", () => {
       assert.strictEqual(settings.baseUrl, "https://bank.example")
       assert.strictEqual(settings.paths.token, "/identity-server/connect/token")
       assert.strictEqual(settings.paths.balanceCheck, "/piisp/api/v1/accounts/balanceCheck")
-      assert.strictEqual(settings.paths.standingOrder, "/aisp/api/v1/accounts/standingOrder")
+      assert.strictEqual(settings.paths.standingOrders, "/aisp/api/v1/accounts/standingOrder")
       assert.strictEqual(Redacted.value(settings.clientSecret), "env-secret")
       assert.notInclude(String(settings.clientSecret), "env-secret")
       assert.strictEqual(Duration.toMillis(settings.requestTimeout), 5000)

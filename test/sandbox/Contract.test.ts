@@ -83,7 +83,7 @@ layer(Sandbox.layer())("Contract: every answer of the mock bank decodes with cor
       Effect.gen(function* () {
         const info = yield* Sandbox.SandboxInfo
         const check = info.baseUrl + info.paths.balanceCheck
-        const list = info.baseUrl + info.paths.standingOrder
+        const list = info.baseUrl + info.paths.standingOrders
         const piisp = yield* token(info, "PIISP")
         const aisp = yield* token(info, "AISP PIISP")
         const d = { "x-sandbox-error-dialect": dialect }

@@ -12,7 +12,7 @@ layer(Sandbox.layer())("bad input never yields a 500", (it) => {
     Effect.gen(function* () {
       const info = yield* Sandbox.SandboxInfo
       const t = yield* token(info, "PIISP AISP")
-      const urls = [info.baseUrl + info.paths.balanceCheck, info.baseUrl + info.paths.standingOrder]
+      const urls = [info.baseUrl + info.paths.balanceCheck, info.baseUrl + info.paths.standingOrders]
       yield* Effect.promise(() =>
         fc.assert(
           fc.asyncProperty(fc.constantFrom(...urls), fc.jsonValue(), async (url, value) => {

@@ -273,7 +273,7 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
       Effect.gen(function* () {
         const info = yield* Sandbox.SandboxInfo
         const t = yield* token(info, "AISP")
-        const url = info.baseUrl + info.paths.standingOrder
+        const url = info.baseUrl + info.paths.standingOrders
         const bound = new Set(info.clients[0]?.aispAccounts)
         const expected = Fixtures.defaults.standingOrders.filter((o) => bound.has(o.debtor.iban))
         const p0 = yield* post(url, { headers: apiHeaders(t, present()), body: "{}" })
@@ -301,7 +301,7 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
       Effect.gen(function* () {
         const info = yield* Sandbox.SandboxInfo
         const t = yield* token(info, "AISP")
-        const url = info.baseUrl + info.paths.standingOrder
+        const url = info.baseUrl + info.paths.standingOrders
         const one = yield* post(url, {
           headers: apiHeaders(t, present()),
           body: JSON.stringify({ iban: ibans.czkElectronic, pageSize: 100 })
@@ -322,7 +322,7 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
       Effect.gen(function* () {
         const info = yield* Sandbox.SandboxInfo
         const t = yield* token(info, "AISP")
-        const url = info.baseUrl + info.paths.standingOrder
+        const url = info.baseUrl + info.paths.standingOrders
         for (const [body, field] of [
           [{ pageSize: 15 }, "pageSize"],
           [{ pageSize: 110 }, "pageSize"],
@@ -642,7 +642,7 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
         const a = yield* post(`${info.baseUrl}/openapi.json`, { method: "GET" })
         assert.strictEqual(a.status, 200)
         assert.strictEqual(a.json.openapi, "3.1.0")
-        for (const p of [info.paths.token, info.paths.balanceCheck, info.paths.standingOrder]) {
+        for (const p of [info.paths.token, info.paths.balanceCheck, info.paths.standingOrders]) {
           assert.isDefined(a.json.paths[p]?.post, p)
         }
       })
@@ -685,7 +685,7 @@ layer(Sandbox.layer())("Sandbox clock", (it) => {
       // Noon in Bratislava, so that the day does not change under the test.
       yield* clock.set(Date.parse("2026-11-23T11:00:00Z"))
       const t = yield* token(info, "AISP")
-      const url = info.baseUrl + info.paths.standingOrder
+      const url = info.baseUrl + info.paths.standingOrders
       const fifth = yield* fifthListing(url, t)
       assert.strictEqual(fifth.status, 429)
       assert.strictEqual(fifth.json.code, "ACCESS_EXCEEDED")
@@ -729,7 +729,7 @@ layer(Sandbox.layer())("Sandbox daily limit on a clock-change day", (it) => {
       // 01:00 summer time on 2026-10-25; the clocks go back at 03:00, so the next midnight is 24 hours away
       yield* clock.set(Date.parse("2026-10-24T23:00:00Z"))
       const t = yield* token(info, "AISP")
-      const url = info.baseUrl + info.paths.standingOrder
+      const url = info.baseUrl + info.paths.standingOrders
       const fifth = yield* fifthListing(url, t)
       assert.strictEqual(fifth.status, 429)
       assert.strictEqual(fifth.headers.get("retry-after"), String(24 * 3600))
@@ -743,7 +743,7 @@ layer(Sandbox.layer())("Sandbox daily limit per consent", (it) => {
       const info = yield* Sandbox.SandboxInfo
       const clock = yield* SandboxClock.SandboxClock
       yield* clock.set(Date.parse("2026-11-24T11:00:00Z"))
-      const url = info.baseUrl + info.paths.standingOrder
+      const url = info.baseUrl + info.paths.standingOrders
       for (let i = 0; i < 4; i++) {
         const t = yield* token(info, "AISP")
         const a = yield* post(url, { headers: apiHeaders(t), body: "{}" })
@@ -765,7 +765,7 @@ layer(Sandbox.layer({ environment: "live", errorDialect: "cz-sk", pageCountAsStr
         const info = yield* Sandbox.SandboxInfo
         assert.strictEqual(info.paths.token, "/identity-server/connect/token")
         const t = yield* token(info, "AISP PIISP")
-        const list = yield* post(info.baseUrl + info.paths.standingOrder, {
+        const list = yield* post(info.baseUrl + info.paths.standingOrders, {
           headers: apiHeaders(t, present()),
           body: "{}"
         })

@@ -44,7 +44,7 @@ export const renderText = (info: Sandbox.SandboxInfo["Service"]): string => {
     `tppkit mock bank listening on ${r.baseUrl} (${info.environment.toUpperCase()} paths)`,
     `  token          POST ${info.paths.token}`,
     `  balance check  POST ${info.paths.balanceCheck}`,
-    `  standing order POST ${info.paths.standingOrder}`,
+    `  standing order POST ${info.paths.standingOrders}`,
     `  OpenAPI        GET  /openapi.json    journal  GET /__journal`,
     `  admin          GET|POST /__clock     GET|PUT /__faults`,
     `client id:     ${r.clientId}`,

@@ -12,15 +12,17 @@ export const Environment = Schema.Literals(["sandbox", "live"])
 /** The bank's environment. */
 export type Environment = typeof Environment.Type
 
+/**
+ * The three operations of the bank interface: the token request, the balance check and the standing-order list. The
+ * one vocabulary of every package: the paths here, http's `BankError.operation`, the mock bank's routes.
+ */
+export const Operation = Schema.Literals(["token", "balanceCheck", "standingOrders"])
+
 /** The three operations of the bank interface. */
-export type Operation = "token" | "balanceCheck" | "standingOrder"
+export type Operation = typeof Operation.Type
 
 /** The paths of the operations in one environment, relative to the base URL. */
-export interface Paths {
-  readonly token: string
-  readonly balanceCheck: string
-  readonly standingOrder: string
-}
+export type Paths = { readonly [O in Operation]: string }
 
 /** The version of every operation. */
 export const version = "v1" as const
@@ -28,13 +30,13 @@ export const version = "v1" as const
 const LIVE: Paths = {
   token: "/identity-server/connect/token",
   balanceCheck: "/piisp/api/v1/accounts/balanceCheck",
-  standingOrder: "/aisp/api/v1/accounts/standingOrder"
+  standingOrders: "/aisp/api/v1/accounts/standingOrder"
 }
 
 const SANDBOX: Paths = {
   token: "/identity-server-test/connect/token",
   balanceCheck: "/piisp-test/api/v1/accounts/balanceCheck",
-  standingOrder: "/aisp-test/api/v1/accounts/standingOrder"
+  standingOrders: "/aisp-test/api/v1/accounts/standingOrder"
 }
 
 /** The paths of an environment. // => paths("sandbox").token = "/identity-server-test/connect/token" */
@@ -50,7 +52,7 @@ export const all: ReadonlyArray<{
   readonly operation: Operation
   readonly path: string
 }> = (["live", "sandbox"] as const).flatMap((environment) =>
-  (["token", "balanceCheck", "standingOrder"] as const).map((operation) => ({
+  Operation.literals.map((operation) => ({
     environment,
     operation,
     path: paths(environment)[operation]

@@ -3,15 +3,9 @@
  * (Request-ID, Correlation-ID, Process-ID, Response-ID) and a tagged `reason` saying what happened.
  * Messages name the operation, status and codes; they never contain a secret, a token, an IBAN or a body.
  */
-import { ErrorBody, StandingOrder } from "@tppkit/core"
+import { Endpoint, ErrorBody, StandingOrder } from "@tppkit/core"
 import { Schema } from "effect"
 import * as FailureClass from "./FailureClass.ts"
-
-/** The bank operations the client performs. */
-export const Operation = Schema.Literals(["token", "balanceCheck", "standingOrders"])
-
-/** The bank operations the client performs. */
-export type Operation = typeof Operation.Type
 
 /** The identifiers of one request and its response, quoted in support tickets (README.md, "Request identity"). */
 export const Identity = Schema.Struct({
@@ -219,7 +213,7 @@ const bytes = (n: number): string =>
       : `${n} bytes`
 
 /** How messages name an operation: "token request", "balance check", "standing-order list". */
-export const operationLabel = (operation: Operation): string =>
+export const operationLabel = (operation: Endpoint.Operation): string =>
   operation === "token" ? "token request" : operation === "balanceCheck" ? "balance check" : "standing-order list"
 
 /**
@@ -227,7 +221,7 @@ export const operationLabel = (operation: Operation): string =>
  * URL path, e.g. `POST /piisp-test/api/v1/accounts/balanceCheck`) and the number of attempts made.
  */
 export class BankError extends Schema.TaggedError<BankError>()("BankError", {
-  operation: Operation,
+  operation: Endpoint.Operation,
   identity: Identity,
   reason: Reason,
   request: Schema.optionalKey(Schema.String),

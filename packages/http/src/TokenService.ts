@@ -4,10 +4,10 @@
  * expired), one shared request for concurrent callers. `TokenProvider` is what the bank client asks; its default draws
  * on `TokenService`, and a caller may hand in a token from strong customer authentication.
  */
-import { AccessToken } from "@tppkit/core"
+import { AccessToken, type Endpoint } from "@tppkit/core"
 import { Clock, Context, Deferred, Duration, Effect, Exit, Layer, Redacted, Result } from "effect"
 import { BankConfig, type Environment } from "./BankConfig.ts"
-import { BankError, type MalformedResponse, type Operation } from "./BankError.ts"
+import { BankError, type MalformedResponse } from "./BankError.ts"
 import { BankTransport } from "./BankTransport.ts"
 import * as Retry from "./internal/retry.ts"
 import * as Transport from "./internal/transport.ts"
@@ -252,12 +252,12 @@ export class TokenProvider extends Context.Service<
   TokenProvider,
   {
     /** A token for the operation. */
-    readonly token: (operation: Exclude<Operation, "token">) => Effect.Effect<Token, BankError>
+    readonly token: (operation: Exclude<Endpoint.Operation, "token">) => Effect.Effect<Token, BankError>
     /**
      * The token for the operation when one is at hand without waiting, else `undefined` (then `token` gets one):
      * what the client looks up first, saving an effect step per call. Optional: without it `token` is always used.
      */
-    readonly ready?: (operation: Exclude<Operation, "token">) => Token | undefined
+    readonly ready?: (operation: Exclude<Endpoint.Operation, "token">) => Token | undefined
     /** Discards a token the bank refused with 401, when it can be renewed. */
     readonly invalidate: (token: Token) => Effect.Effect<void>
   }

@@ -167,7 +167,7 @@ export const document = (
           }
         }
       },
-      [paths.standingOrder]: {
+      [paths.standingOrders]: {
         post: {
           operationId: "standingOrderList",
           summary: "Standing orders of the accounts bound to the AISP token, paged",

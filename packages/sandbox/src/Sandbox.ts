@@ -127,7 +127,7 @@ export class SandboxInfo extends Context.Service<
     readonly port: number
     readonly environment: Environment
     /** Full paths of the three operations. */
-    readonly paths: { readonly token: string; readonly balanceCheck: string; readonly standingOrder: string }
+    readonly paths: Endpoint.Paths
     /** The first fixture client (in the defaults: `tppkit-sandbox`, every right). */
     readonly clientId: string
     /** Its secret (in the defaults: `sandbox-secret`). */

@@ -6,7 +6,7 @@
  * with a new one, and transient failures are retried by the one rule of `retry.ts` (never for unattended calls).
  * Plain functions around one transport effect: this runs on every request.
  */
-import { Headers } from "@tppkit/core"
+import { type Endpoint, Headers } from "@tppkit/core"
 import { DateTime, Effect, Redacted, Result, type Tracer } from "effect"
 import type { CallOptions, Reply } from "../BankClient.ts"
 import type { BankConfig } from "../BankConfig.ts"
@@ -20,7 +20,7 @@ import * as Transport from "./transport.ts"
 import * as Wire from "./wire.ts"
 
 /** The operations the client calls with a token (the token request has its own path in `TokenService`). */
-export type ApiOperation = "balanceCheck" | "standingOrders"
+export type ApiOperation = Exclude<Endpoint.Operation, "token">
 
 /** One call of an operation: what to send, for whom, how to decode the answer, and whether the budget pays. */
 export interface CallSpec<A> {
@@ -94,7 +94,7 @@ export const make = (
 ): Pipeline => {
   const urls: Record<ApiOperation, string> = {
     balanceCheck: `${config.baseUrl}${config.paths.balanceCheck}`,
-    standingOrders: `${config.baseUrl}${config.paths.standingOrder}`
+    standingOrders: `${config.baseUrl}${config.paths.standingOrders}`
   }
   const requestLines: Record<ApiOperation, string> = {
     balanceCheck: Transport.requestLine(urls.balanceCheck),

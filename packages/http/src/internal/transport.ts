@@ -2,7 +2,7 @@
  * One HTTP exchange with the bank: send, read the whole body (bounded) within the timeout, and turn every
  * failure into a `BankError` naming the request. The retry rule lives in `retry.ts`.
  */
-import { ErrorBody } from "@tppkit/core"
+import { type Endpoint, ErrorBody } from "@tppkit/core"
 import { type Duration, Effect, type Fiber, References, Tracer } from "effect"
 import {
   BadRequest,
@@ -10,7 +10,6 @@ import {
   Forbidden,
   type Identity,
   NotFound,
-  type Operation,
   type Reason,
   ServerError,
   TooManyRequests,
@@ -86,7 +85,7 @@ export const send = (
   transport: BankTransport["Service"],
   outgoing: Outgoing,
   options: {
-    readonly operation: Operation
+    readonly operation: Endpoint.Operation
     readonly identity: Identity
     readonly timeout: Duration.Duration
     /** Body bytes accepted at most. */

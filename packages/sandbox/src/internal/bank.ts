@@ -71,15 +71,15 @@ export const make = (config: Config) => {
     now: config.now
   })
   const faults = FaultAnswers.make(config.faults)
-  const routes = new Map<string, "token" | "balanceCheck" | "standingOrder">([
+  const routes = new Map<string, Endpoint.Operation>([
     [paths.token, "token"],
     [paths.balanceCheck, "balanceCheck"],
-    [paths.standingOrder, "standingOrder"]
+    [paths.standingOrders, "standingOrders"]
   ])
 
   const api = (
     req: Incoming,
-    kind: "balanceCheck" | "standingOrder",
+    kind: Exclude<Endpoint.Operation, "token">,
     dialect: Dialect,
     ids: Record<string, string>
   ) => {
