@@ -229,16 +229,7 @@ const make = Effect.gen(function* () {
     Effect.map(DateTime.now, (now) => (PsuContext.isPresent(options.psu, now) ? undefined : consentKey(options)))
 
   /** One page's call (`prepaid`: a listing paid for it already). */
-  const page = (
-    options: ListOptions,
-    page: number | undefined,
-    pageSize: number | undefined,
-    correlationId: string,
-    processId: string,
-    unattended: string | undefined,
-    span?: Tracer.AnySpan | undefined,
-    prepaid?: boolean
-  ): Effect.Effect<Reply<StandingOrdersPage>, BankError> => {
+  const page: AllPages.PageCall = (options, page, pageSize, correlationId, processId, unattended, span, prepaid) => {
     const request: { -readonly [K in keyof StandingOrder.ListRequest]: StandingOrder.ListRequest[K] } = {}
     if (options.iban !== undefined) request.iban = options.iban
     if (pageSize !== undefined) request.pageSize = pageSize

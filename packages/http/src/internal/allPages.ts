@@ -13,6 +13,21 @@ import * as Listing from "./listing.ts"
 /** How long a listing's lease lasts between renewals: a runner that dies frees its listing within this time. */
 const leaseMillis = 10_000
 
+/**
+ * One page's call: the page (undefined: the bank's default) and page size under the listing's Correlation-ID and
+ * Process-ID, spending the budget key `unattended` when the customer is not present (`prepaid`: paid for already).
+ */
+export type PageCall = (
+  options: ListOptions,
+  page: number | undefined,
+  pageSize: number | undefined,
+  correlationId: string,
+  processId: string,
+  unattended: string | undefined,
+  span?: Tracer.AnySpan | undefined,
+  prepaid?: boolean
+) => Effect.Effect<Reply<StandingOrdersPage>, BankError>
+
 /** What a listing of every page is made of: one page's request, the budget, and the defaults of its options. */
 export interface Deps {
   /** The budget unattended listings spend, and its store (leases and snapshots). */
@@ -21,17 +36,8 @@ export interface Deps {
   readonly requestLine: string
   /** The budget key when the customer is not present, or undefined when they are. */
   readonly budgetKeyUnlessPresent: (options: ListOptions) => Effect.Effect<string | undefined>
-  /** One page's request (prepaid: the budget paid for it already). */
-  readonly page: (
-    options: ListOptions,
-    page: number | undefined,
-    pageSize: number | undefined,
-    correlationId: string,
-    processId: string,
-    unattended: string | undefined,
-    span?: Tracer.AnySpan | undefined,
-    prepaid?: boolean
-  ) => Effect.Effect<Reply<StandingOrdersPage>, BankError>
+  /** One page's request. */
+  readonly page: PageCall
   /** The hard page limit and the overall deadline when the options give none. */
   readonly defaults: { readonly pageLimit: number; readonly deadline: Duration.Duration }
 }
