@@ -1,5 +1,6 @@
 import { WorkerStatus } from "@tppkit/cli"
-import { Budget } from "@tppkit/http"
+import { ErrorBody } from "@tppkit/core"
+import { BankError, Budget } from "@tppkit/http"
 import type { Checks } from "@tppkit/worker"
 import { describe, expect, it } from "vitest"
 
@@ -14,7 +15,7 @@ const row = (orderId: string, outcome: Checks.Verdict | undefined, extra: Partia
   sweepDay: "2026-11-02",
   checkAt: 0,
   outcome,
-  error: undefined,
+  failure: undefined,
   attempts: outcome === undefined ? 0 : 1,
   correlationIds: [],
   checkedAt: outcome === undefined ? undefined : "2026-11-02T07:00:01Z",
@@ -23,16 +24,24 @@ const row = (orderId: string, outcome: Checks.Verdict | undefined, extra: Partia
   ...extra
 })
 
-const failure =
-  "balance check POST /piisp/api/v1/accounts/balanceCheck: 403 forbidden (SCA_REQUIRED: Forbidden) " +
-  "[Request-ID r1, Correlation-ID c1, Response-ID s1]"
+/** The bank client's failure as a worker records it: the request refused for want of SCA. */
+const failure = (requestId: string) =>
+  new BankError.BankError({
+    operation: "balanceCheck",
+    identity: { requestId, correlationId: "c1", responseId: "s1" },
+    request: "POST /piisp/api/v1/accounts/balanceCheck",
+    reason: new BankError.Forbidden({
+      body: ErrorBody.decode(403, "application/problem+json", '{"code":"SCA_REQUIRED","title":"Forbidden"}')
+    }),
+    attempts: 1
+  })
 
 const status: WorkerStatus.Status = {
   checks: [
     row("SO-1", "APPR"),
     row("SO-2", "DECL", { attempts: 2 }),
-    row("SO-3", "failed", { error: failure }),
-    row("SO-4", "failed", { error: failure.replace("r1", "r2"), requestId: undefined }),
+    row("SO-3", "failed", { failure: failure("r1") }),
+    row("SO-4", "failed", { failure: failure("r2"), requestId: undefined }),
     row("SO-5", undefined)
   ],
   budget: [
@@ -115,6 +124,10 @@ describe("worker status --format table", () => {
   })
 
   it("groups the failures by reason, the request identifiers left out", () => {
+    expect(failure("r1").message).toBe(
+      "balance check POST /piisp/api/v1/accounts/balanceCheck: 403 forbidden (SCA_REQUIRED: Forbidden) " +
+        "[Request-ID r1, Correlation-ID c1, Response-ID s1]"
+    )
     const reasons = lines.filter((l) => l.includes("failed: balance check"))
     expect(reasons).toEqual([
       "  2 failed: balance check POST /piisp/api/v1/accounts/balanceCheck: 403 forbidden (SCA_REQUIRED: Forbidden)"

@@ -1,10 +1,20 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Checks } from "@tppkit/worker"
+import { BankError } from "@tppkit/http"
+import { CheckFailure, Checks } from "@tppkit/worker"
 import { Effect, Layer } from "effect"
 import { embeddedDb } from "./pg.ts"
 import { due as dueFixture } from "./support.ts"
 
 const db = embeddedDb()
+
+/** A balance check that got no answer in time, three times. */
+const timeout = new BankError.BankError({
+  operation: "balanceCheck",
+  identity: { requestId: "r", correlationId: "corr-4" },
+  request: "POST /piisp/api/v1/accounts/balanceCheck",
+  reason: new BankError.TransportFailure({ kind: "timeout", detail: "no answer within 10 s" }),
+  attempts: 3
+})
 
 const due = (orderId: string, over: Partial<Checks.Due> = {}): Checks.Due => dueFixture({ orderId, ...over })
 
@@ -35,7 +45,15 @@ const contract = (name: string, make: () => Layer.Layer<Checks.Checks, unknown>)
         assert.strictEqual((yield* checks.list({ sweepDay: "2026-02-27" })).length, 0)
         yield* checks.plan([due("C")])
         yield* checks.begin(due("C"), "corr-3")
-        yield* checks.finish(due("C"), { outcome: "failed", error: "timeout" }, Date.UTC(2026, 1, 26, 7))
+        yield* checks.finish(due("C"), { outcome: "failed", failure: timeout }, Date.UTC(2026, 1, 26, 7))
+        // the typed failure comes back as it went in, reason and all
+        const c = (yield* checks.list({ sweepDay: "2026-02-26" })).find((r) => r.orderId === "C")
+        assert.strictEqual(c?.failure?._tag, "BankError")
+        assert.deepStrictEqual(CheckFailure.encodeJson(c!.failure!), CheckFailure.encodeJson(timeout))
+        assert.strictEqual(
+          CheckFailure.describe(c!.failure!),
+          "balance check POST /piisp/api/v1/accounts/balanceCheck: no answer within 10 s (3 attempts)"
+        )
         assert.deepStrictEqual(yield* checks.summary("2026-02-26"), {
           checks: 3,
           APPR: 0,

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Checks, FundsCheckWorkflow } from "@tppkit/worker"
+import { CheckFailure, Checks, FundsCheckWorkflow } from "@tppkit/worker"
 import { Effect, Fiber, Layer, Ref } from "effect"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
@@ -66,6 +66,38 @@ describe("FundsCheckWorkflow", () => {
         assert.strictEqual(result.outcome, "APPR")
         assert.strictEqual(yield* Ref.get(calls), 1)
       }).pipe(Effect.provide(engine(calls)))
+    })
+  )
+
+  it.effect("records a check without an answer with its typed failure, not a message", () =>
+    Effect.gen(function* () {
+      const refuse = Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+        check: (d) =>
+          Effect.fail(
+            new CheckFailure.InvalidPayment({ amount: d.amount, currency: d.currency, debtorIban: d.debtorIban })
+          )
+      })
+      const outcome = yield* Effect.gen(function* () {
+        const result = yield* FundsCheckWorkflow.FundsCheck.execute(due({ amount: "x" }))
+        const [row] = yield* Checks.Checks.use((c) => c.list())
+        return { result, row }
+      }).pipe(
+        Effect.provide(
+          FundsCheckWorkflow.layer.pipe(
+            Layer.provideMerge(WorkflowEngine.layerMemory),
+            Layer.provideMerge(Checks.Checks.layerMemory),
+            Layer.provide(refuse)
+          )
+        )
+      )
+      assert.strictEqual(outcome.result.outcome, "failed")
+      assert.strictEqual(outcome.result.failure?._tag, "InvalidPayment")
+      assert.strictEqual(outcome.row?.outcome, "failed")
+      assert.strictEqual(
+        outcome.row?.failure === undefined ? undefined : CheckFailure.describe(outcome.row.failure),
+        "invalid payment x EUR on SK3112000000198742637541"
+      )
+      assert.strictEqual(CheckFailure.classify(outcome.row!.failure!), "invalid")
     })
   )
 })

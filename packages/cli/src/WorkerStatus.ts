@@ -7,6 +7,8 @@
  */
 import { Budget } from "@tppkit/http"
 import type { Checks } from "@tppkit/worker"
+// the module itself, not the package: printing a status needs none of the fleet's machinery
+import * as CheckFailure from "@tppkit/worker/CheckFailure"
 import * as Render from "./Render.ts"
 
 /** One consent's budget on one day, as the fleet's database holds it. */
@@ -82,8 +84,9 @@ export const json = (
   return pending.length === 0 ? { checks, budget } : { checks, budget, pending }
 }
 
-/** A failure's description without the request identifiers at its end (they differ per request). */
-const reasonOf = (error: string | undefined): string => (error ?? "no description").replace(/ \[[^\]]*\]$/, "")
+/** Why a check failed, without the request identifiers (they differ per request); rows of older versions have none. */
+const reasonOf = (failure: CheckFailure.CheckFailure | undefined): string =>
+  failure === undefined ? "no description" : CheckFailure.describe(failure)
 
 /**
  * `tppkit worker status --format table`: the checks (pending ones marked so), a count by outcome, the reasons
@@ -119,7 +122,7 @@ export const table = (status: Status, width = 120): Array<string> => {
   const count = (o: Checks.Verdict | undefined) => rows.filter((r) => r.outcome === o).length
   const reasons = new Map<string, number>()
   for (const r of rows)
-    if (r.outcome === "failed") reasons.set(reasonOf(r.error), (reasons.get(reasonOf(r.error)) ?? 0) + 1)
+    if (r.outcome === "failed") reasons.set(reasonOf(r.failure), (reasons.get(reasonOf(r.failure)) ?? 0) + 1)
   const repeated = rows.filter((r) => r.attempts > 1).length
   const budgetLines = Render.table(
     [

@@ -237,16 +237,28 @@ export class BankError extends Schema.TaggedError<BankError>()("BankError", {
       this.identity.correlationId === undefined ? undefined : `Correlation-ID ${this.identity.correlationId}`,
       this.identity.responseId === undefined ? undefined : `Response-ID ${this.identity.responseId}`
     ].filter((s) => s !== undefined)
-    const what =
-      this.request === undefined ? operationLabel(this.operation) : `${operationLabel(this.operation)} ${this.request}`
-    // the attempts are news when there were several, or when no answer came at all
-    const attempts =
-      this.attempts === undefined || (this.attempts === 1 && this.reason._tag !== "TransportFailure")
-        ? ""
-        : ` (${this.attempts} attempt${this.attempts === 1 ? "" : "s"})`
-    return `${what}: ${describe(this.reason)}${attempts}${ids.length === 0 ? "" : ` [${ids.join(", ")}]`}`
+    return `${headline(this)}${ids.length === 0 ? "" : ` [${ids.join(", ")}]`}`
   }
 }
+
+/**
+ * Why a call failed, in one line without the operation, the request and its identifiers: the reason, and the
+ * attempts when they are news (several, or one that got no answer at all); e.g. `403 forbidden (CONSENT_MISSING)`.
+ */
+export const reasonLine = (error: Pick<BankError, "reason" | "attempts">): string => {
+  const attempts =
+    error.attempts === undefined || (error.attempts === 1 && error.reason._tag !== "TransportFailure")
+      ? ""
+      : ` (${error.attempts} attempt${error.attempts === 1 ? "" : "s"})`
+  return `${describe(error.reason)}${attempts}`
+}
+
+/**
+ * The message without the request identifiers (they differ per request, so failures that share a headline share a
+ * cause): the operation, the request when known, and {@link reasonLine}.
+ */
+export const headline = (error: Pick<BankError, "operation" | "request" | "reason" | "attempts">): string =>
+  `${error.request === undefined ? operationLabel(error.operation) : `${operationLabel(error.operation)} ${error.request}`}: ${reasonLine(error)}`
 
 /** The same failure with the number of attempts made (set once the retries are over). */
 export const withAttempts = (error: BankError, attempts: number): BankError =>

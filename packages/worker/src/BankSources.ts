@@ -1,14 +1,15 @@
 /**
  * The worker's two bank operations over http's `BankClient`: the balance check of one payment (the funds check's
- * activity) and the unattended standing-order listing of one consent (the sweep's), each failure turned into the
- * worker's typed error with the bank's one-line description and request identifiers.
+ * activity), whose failure is the bank client's `BankError` itself (kept as data with the check), and the unattended
+ * standing-order listing of one consent (the sweep's), whose failure becomes the sweep's `ListingFailed`.
  *
  * @since 0.1.0
  */
 import { Currency, Iban } from "@tppkit/core"
 import { BankClient, type PsuContext } from "@tppkit/http"
 import { BigDecimal, Effect, Layer, Stream } from "effect"
-import { BalanceChecker, CheckFailure } from "./FundsCheckWorkflow.ts"
+import * as CheckFailure from "./CheckFailure.ts"
+import { BalanceChecker } from "./FundsCheckWorkflow.ts"
 import { ListingFailed, OrderSource } from "./Sweep.ts"
 
 /** The balance checker over the bank client: the payment's amount on its debtor IBAN, with the given Correlation-ID. */
@@ -23,8 +24,10 @@ export const balanceChecker = (psu: PsuContext.PsuContext): Layer.Layer<BalanceC
             const iban = Iban.parse(due.debtorIban)
             const currency = due.currency
             if (amount._tag === "None" || iban._tag === "Failure" || !Currency.isCurrencyCode(currency)) {
-              return yield* new CheckFailure({
-                message: `invalid payment ${due.amount} ${due.currency} on ${due.debtorIban}`
+              return yield* new CheckFailure.InvalidPayment({
+                amount: due.amount,
+                currency: due.currency,
+                debtorIban: due.debtorIban
               })
             }
             const reply = yield* client.balanceCheck(
@@ -40,17 +43,7 @@ export const balanceChecker = (psu: PsuContext.PsuContext): Layer.Layer<BalanceC
               requestId: reply.identity.requestId,
               responseId: reply.identity.responseId
             }
-          }).pipe(
-            Effect.catchTag("BankError", (e) =>
-              Effect.fail(
-                new CheckFailure({
-                  message: e.message,
-                  ...(e.identity.requestId === undefined ? {} : { requestId: e.identity.requestId }),
-                  ...(e.identity.responseId === undefined ? {} : { responseId: e.identity.responseId })
-                })
-              )
-            )
-          )
+          })
       })
     )
   )

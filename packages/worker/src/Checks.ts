@@ -1,14 +1,16 @@
 /**
  * The record of funds checks shared by the fleet: one row per payment, keyed by (consent, orderId, nominalDate),
  * planned by the daily sweep, counted before each balance check is sent (so a check repeated after a crash shows
- * `attempts: 2`), and finished with the outcome and the bank's Request-ID and Response-ID. In memory for tests,
- * or in PostgreSQL for a fleet.
+ * `attempts: 2`), and finished with the outcome and the bank's Request-ID and Response-ID; a check without an
+ * answer keeps its typed failure as data (the bank client's `BankError`, reason and all). In memory for tests, or
+ * in PostgreSQL for a fleet.
  *
  * @since 0.1.0
  */
 import { BalanceCheck } from "@tppkit/core"
 import { Context, Effect, Layer, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
+import * as CheckFailure from "./CheckFailure.ts"
 import * as CheckRows from "./internal/checkRows.ts"
 import * as ChecksMemory from "./internal/checksMemory.ts"
 import * as ChecksSql from "./internal/checksSql.ts"
@@ -37,17 +39,17 @@ export type Due = typeof Due.Type
 /** The key of a payment's check: consent, orderId and nominal date; one check per key in the whole fleet. */
 export const key: (due: Pick<Due, "consent" | "orderId" | "nominalDate">) => string = CheckRows.key
 
-/** How a check ended: the bank's answer, or `failed` with the typed error's message. */
+/** How a check ended: the bank's answer, or `failed` with a `CheckFailure`. */
 export const Verdict = Schema.Literals([...BalanceCheck.Answer.literals, "failed"])
 
 /** How a check ended. */
 export type Verdict = typeof Verdict.Type
 
-/** The recorded outcome of a check: its verdict and the identifiers of the request that got it. */
+/** The recorded outcome of a check: its verdict, why it failed, and the identifiers of the request that got it. */
 export const Outcome = Schema.Struct({
   outcome: Verdict,
-  /** The failure's one-line description when `outcome` is `failed`. */
-  error: Schema.optionalKey(Schema.String),
+  /** Why the check got no answer, when `outcome` is `failed`. */
+  failure: Schema.optionalKey(CheckFailure.CheckFailure),
   requestId: Schema.optionalKey(Schema.String),
   responseId: Schema.optionalKey(Schema.String)
 })
@@ -58,7 +60,8 @@ export type Outcome = typeof Outcome.Type
 /** One row of `tppkit worker status`. */
 export interface Row extends Due {
   readonly outcome: Verdict | undefined
-  readonly error: string | undefined
+  /** Why the check got no answer (a `failed` outcome recorded by this version; older rows have none). */
+  readonly failure: CheckFailure.CheckFailure | undefined
   /** Balance checks sent (or about to be sent) for this payment. */
   readonly attempts: number
   /** The Correlation-ID of each attempt, in order (each attempt is one logical bank call). */

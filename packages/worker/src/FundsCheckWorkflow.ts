@@ -11,6 +11,7 @@
 import type { BalanceCheck } from "@tppkit/core"
 import { Clock, Context, Duration, Effect, Layer, Schema, Semaphore } from "effect"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
+import type * as CheckFailure from "./CheckFailure.ts"
 import { Checks, type ChecksError, Due, key, Outcome } from "./Checks.ts"
 
 /** The bank's answer to one balance check and the identifiers of the request that got it. */
@@ -20,19 +21,12 @@ export interface Answer {
   readonly responseId?: string | undefined
 }
 
-/** A balance check that failed: the typed error's one-line description and the identifiers known. */
-export class CheckFailure extends Schema.TaggedError<CheckFailure>()("CheckFailure", {
-  message: Schema.String,
-  requestId: Schema.optionalKey(Schema.String),
-  responseId: Schema.optionalKey(Schema.String)
-}) {}
-
 /** The balance check of one payment; the bank client satisfies it in a worker, a stub in tests. */
 export class BalanceChecker extends Context.Service<
   BalanceChecker,
   {
     /** Asks the bank whether the payment's amount is available on its debtor IBAN, under the given Correlation-ID. */
-    readonly check: (due: Due, correlationId: string) => Effect.Effect<Answer, CheckFailure>
+    readonly check: (due: Due, correlationId: string) => Effect.Effect<Answer, CheckFailure.CheckFailure>
   }
 >()("@tppkit/worker/BalanceChecker") {}
 
@@ -67,12 +61,15 @@ export const checkOnce = (due: Due): Effect.Effect<Outcome, ChecksError, Checks 
           ...(a.requestId === undefined ? {} : { requestId: a.requestId }),
           ...(a.responseId === undefined ? {} : { responseId: a.responseId })
         }),
-        onFailure: (e): Outcome => ({
-          outcome: "failed",
-          error: e.message,
-          ...(e.requestId === undefined ? {} : { requestId: e.requestId }),
-          ...(e.responseId === undefined ? {} : { responseId: e.responseId })
-        })
+        onFailure: (failure): Outcome => {
+          const identity = failure._tag === "BankError" ? failure.identity : {}
+          return {
+            outcome: "failed",
+            failure,
+            ...(identity.requestId === undefined ? {} : { requestId: identity.requestId }),
+            ...(identity.responseId === undefined ? {} : { responseId: identity.responseId })
+          }
+        }
       })
     )
     const now = yield* Clock.currentTimeMillis

@@ -1,7 +1,8 @@
 /**
  * A worker's Prometheus metrics through effect's `Metric` and `effect/observability`'s Prometheus text format:
- * funds checks by outcome, payments at risk (DECL), repeated checks (a retry after a runner died), bank latency of
- * the balance checks, and today's budget used and left per consent, served on `127.0.0.1:<port>/metrics`.
+ * funds checks by outcome, failed checks by the class and reason of their typed failure, payments at risk (DECL),
+ * repeated checks (a retry after a runner died), bank latency of the balance checks, and today's budget used and
+ * left per consent, served on `127.0.0.1:<port>/metrics`.
  *
  * @since 0.1.0
  */
@@ -10,12 +11,22 @@ import { LocalDate } from "@tppkit/core"
 import { Clock, Effect, Layer, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import { SqlClient } from "effect/sql"
+import * as CheckFailure from "./CheckFailure.ts"
 import { CheckObserver } from "./FundsCheckWorkflow.ts"
 import * as Sweep from "./Sweep.ts"
 
 /** Funds checks finished on this worker, by outcome (`APPR`, `DECL`, `failed`). */
 export const checks = Metric.counter("tppkit_funds_checks_total", {
   description: "Funds checks finished on this worker, by outcome",
+  incremental: true
+})
+
+/**
+ * Funds checks without an answer on this worker, by the class of their failure (http's `FailureClass`:
+ * `refused`, `unavailable`, `configuration`, …) and its reason (`Forbidden`, `TransportFailure`, …).
+ */
+export const failures = Metric.counter("tppkit_funds_check_failures_total", {
+  description: "Funds checks without an answer, by failure class and reason",
   incremental: true
 })
 
@@ -51,6 +62,15 @@ export const observer: Layer.Layer<never> = Layer.effectDiscard(Effect.void).pip
         Effect.all([
           Metric.update(Metric.withAttributes(checks, { outcome: outcome.outcome }), 1),
           outcome.outcome === "DECL" ? Metric.update(atRisk, 1) : Effect.void,
+          outcome.failure === undefined
+            ? Effect.void
+            : Metric.update(
+                Metric.withAttributes(failures, {
+                  class: CheckFailure.classify(outcome.failure),
+                  reason: CheckFailure.reasonTag(outcome.failure)
+                }),
+                1
+              ),
           attempt > 1 ? Metric.update(retries, 1) : Effect.void,
           Metric.update(bankLatency, millis / 1000)
         ]).pipe(Effect.asVoid)

@@ -6,6 +6,8 @@
 
 /** The worker's bank operations (balance check, unattended listing) over http's bank client. */
 export * as BankSources from "./BankSources.ts"
+/** Why a funds check got no answer, as data: the bank client's typed failure, or a payment that could not be sent. */
+export * as CheckFailure from "./CheckFailure.ts"
 /** The record of funds checks shared by the fleet. */
 export * as Checks from "./Checks.ts"
 /** The fleet's PostgreSQL connection and tables. */

@@ -12,7 +12,7 @@ export const key = (due: Pick<Due, "consent" | "orderId" | "nominalDate">): stri
 export const pendingRow = (d: Due): Row => ({
   ...d,
   outcome: undefined,
-  error: undefined,
+  failure: undefined,
   attempts: 0,
   correlationIds: [],
   checkedAt: undefined,

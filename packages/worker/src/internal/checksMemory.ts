@@ -36,7 +36,7 @@ export const make = (): Checks["Service"] => {
         rows.set(k, {
           ...row,
           outcome: outcome.outcome,
-          error: outcome.error,
+          failure: outcome.failure,
           requestId: outcome.requestId,
           responseId: outcome.responseId,
           checkedAt: isoSeconds(at)

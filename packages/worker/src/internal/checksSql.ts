@@ -6,6 +6,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import * as CheckFailure from "../CheckFailure.ts"
 import type { Checks, ChecksError, Row, Summary, Verdict } from "../Checks.ts"
 import { dueOf, isoSeconds } from "./checkRows.ts"
 
@@ -23,6 +24,7 @@ export const ddl: ReadonlyArray<string> = [
     check_at double precision NOT NULL DEFAULT 0,
     outcome text,
     error text,
+    failure jsonb,
     attempts integer NOT NULL DEFAULT 0,
     correlation_ids text[] NOT NULL DEFAULT '{}',
     request_id text,
@@ -30,6 +32,8 @@ export const ddl: ReadonlyArray<string> = [
     checked_at timestamptz,
     PRIMARY KEY (consent, order_id, nominal_date)
   )`,
+  // a table made before failures were kept as data gets the column; its `error` text stays, unused
+  "ALTER TABLE tppkit_checks ADD COLUMN IF NOT EXISTS failure jsonb",
   "CREATE INDEX IF NOT EXISTS tppkit_checks_sweep_day ON tppkit_checks (sweep_day, consent)",
   // the checks still to finish, which `--once` workers count while they wait: small, so the count is cheap
   "CREATE INDEX IF NOT EXISTS tppkit_checks_pending ON tppkit_checks (sweep_day) WHERE outcome IS NULL"
@@ -89,7 +93,8 @@ export const make = (
           Effect.mapError(fromSql("cannot count the attempt"))
         ),
       finish: (due, outcome, at) =>
-        sql`UPDATE tppkit_checks SET outcome = ${outcome.outcome}, error = ${outcome.error ?? null},
+        sql`UPDATE tppkit_checks SET outcome = ${outcome.outcome},
+              failure = ${outcome.failure === undefined ? null : JSON.stringify(CheckFailure.encodeJson(outcome.failure))}::jsonb,
               request_id = ${outcome.requestId ?? null}, response_id = ${outcome.responseId ?? null},
               checked_at = ${new Date(at)}
             WHERE consent = ${due.consent} AND order_id = ${due.orderId} AND nominal_date = ${due.nominalDate}`.pipe(
@@ -155,7 +160,7 @@ const rowOf = (r: DbRow): Row => {
     sweepDay: String(get("sweep_day")),
     checkAt: Number(get("check_at") ?? 0),
     outcome: text(get("outcome")) as Verdict | undefined,
-    error: text(get("error")),
+    failure: CheckFailure.decodeJson(get("failure")),
     attempts: Number(get("attempts") ?? 0),
     correlationIds: Array.isArray(get("correlation_ids")) ? (get("correlation_ids") as Array<string>) : [],
     checkedAt: checkedAt instanceof Date ? isoSeconds(checkedAt.getTime()) : text(checkedAt),

@@ -122,7 +122,7 @@ export const step = (
     const reasons = new Map<string, number>()
     for (const c of checks) {
       if (c.outcome !== "failed") continue
-      const key = `${c.debtorIban}\u0000${describeRecorded(c.error ?? "no description")}`
+      const key = `${c.debtorIban}\u0000${describeRecorded(c.failure)}`
       reasons.set(key, (reasons.get(key) ?? 0) + 1)
     }
     for (const [key, n] of reasons) {

@@ -1,0 +1,61 @@
+/**
+ * Why a funds check got no answer, kept as data with the check (in the workflow's journal and the checks table):
+ * the bank client's typed failure, or a payment the worker could not send. Printing and grouping read this data;
+ * nothing parses a message back.
+ *
+ * @since 0.1.0
+ */
+import * as BankError from "@tppkit/http/BankError"
+import * as FailureClass from "@tppkit/http/FailureClass"
+import { Schema } from "effect"
+
+/** A payment the worker could not ask about: its amount, currency or debtor IBAN is not valid; nothing was sent. */
+export class InvalidPayment extends Schema.TaggedError<InvalidPayment>()("InvalidPayment", {
+  amount: Schema.String,
+  currency: Schema.String,
+  debtorIban: Schema.String
+}) {
+  /** One line naming the payment's amount and account. */
+  override get message(): string {
+    return `invalid payment ${this.amount} ${this.currency} on ${this.debtorIban}`
+  }
+}
+
+/**
+ * Why a check got no answer, as data: the bank client's failure (its operation, request identity, attempts and
+ * typed reason, which http's `FailureClass` sorts into classes), or a payment the worker could not send.
+ */
+export const CheckFailure = Schema.Union([BankError.BankError, InvalidPayment])
+
+/** Why a check got no answer. */
+export type CheckFailure = typeof CheckFailure.Type
+
+/**
+ * A failure in one line without the request identifiers (they differ per request, so checks that failed for the
+ * same cause share the line); what `tppkit worker status` groups the failed checks by.
+ */
+export const describe = (failure: CheckFailure): string =>
+  failure._tag === "BankError" ? BankError.headline(failure) : failure.message
+
+/**
+ * The class of a failure (http's `FailureClass`: `refused`, `unavailable`, …); a payment the worker could not send
+ * is `invalid`, like a request the client refused to send.
+ */
+export const classify = (failure: CheckFailure): FailureClass.FailureClass =>
+  failure._tag === "BankError" ? FailureClass.classify(failure.reason) : "invalid"
+
+/** The name of what happened: the bank client's reason (`Forbidden`, `TransportFailure`, …) or `InvalidPayment`. */
+export const reasonTag = (failure: CheckFailure): string =>
+  failure._tag === "BankError" ? failure.reason._tag : failure._tag
+
+const decodeText = Schema.decodeUnknownResult(Schema.fromJsonString(CheckFailure))
+
+/** The JSON the checks table stores (`Schema`-encoded). */
+export const encodeJson: (failure: CheckFailure) => unknown = Schema.encodeSync(CheckFailure)
+
+/** A stored failure read back, or `undefined` for none or JSON that is not one (a row written by another version). */
+export const decodeJson = (json: unknown): CheckFailure | undefined => {
+  if (json === null || json === undefined) return undefined
+  const decoded = typeof json === "string" ? decodeText(json) : Schema.decodeUnknownResult(CheckFailure)(json)
+  return decoded._tag === "Success" ? decoded.success : undefined
+}
