@@ -25,9 +25,22 @@ describe("Project.settings", () => {
 
   it("adds --holidays to the calendar", () => {
     const s = Result.getOrThrow(Project.settings({ ...base, calendar: "weekends", holidays: "2024-05-31, 2024-06-03" }))
+    if (typeof s.calendar === "function") throw new Error("expected one calendar")
     expect(s.calendar.isHoliday(LocalDate.parseUnsafe("2024-05-31"))).toBe(true)
     expect(s.calendar.isHoliday(LocalDate.parseUnsafe("2024-06-03"))).toBe(true)
     expect(s.calendar.isHoliday(LocalDate.parseUnsafe("2024-06-04"))).toBe(false)
+  })
+
+  it("with auto gives each currency its own calendar, --holidays added to each", () => {
+    const s = Result.getOrThrow(Project.settings({ ...base, calendar: " Auto ", holidays: "2024-05-31" }))
+    expect(s.calendarName).toBe(Project.AUTO)
+    if (typeof s.calendar !== "function") throw new Error("expected a calendar per currency")
+    expect(s.calendar("CZK").name).toBe("CZ")
+    expect(s.calendar("EUR").isHoliday(LocalDate.parseUnsafe("2024-05-31"))).toBe(true)
+    expect(s.calendar("CZK").isHoliday(LocalDate.parseUnsafe("2024-05-31"))).toBe(true)
+    // 28 October is a Czech public holiday, not a TARGET one
+    expect(s.calendar("CZK").isHoliday(LocalDate.parseUnsafe("2024-10-28"))).toBe(true)
+    expect(s.calendar("EUR").isHoliday(LocalDate.parseUnsafe("2024-10-28"))).toBe(false)
   })
 
   it.each([

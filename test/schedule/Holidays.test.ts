@@ -143,3 +143,25 @@ describe("Holidays: errors and combinations", () => {
     expect(Calendar.isWorkingDay(withTarget, d("2026-01-07"))).toBe(true)
   })
 })
+
+describe("Holidays.ofCurrency and byCurrency: each currency's own calendar", () => {
+  it("EUR follows TARGET, CZK Czech banking days, others their country's, unknown ones weekends", () => {
+    expect(Holidays.ofCurrency("EUR").name).toBe("target")
+    expect(Holidays.ofCurrency("CZK").name).toBe("CZ")
+    expect(Holidays.ofCurrency("USD").name).toBe("US")
+    expect(Holidays.ofCurrency("GBP").name).toBe("GB")
+    expect(Holidays.ofCurrency("XAU").name).toBe("weekends")
+    // 28 October is a Czech public holiday, not a TARGET one; 1 May is both
+    expect(Holidays.ofCurrency("CZK").isHoliday(d("2026-10-28"))).toBe(true)
+    expect(Holidays.ofCurrency("EUR").isHoliday(d("2026-10-28"))).toBe(false)
+    expect(Holidays.ofCurrency("EUR").isHoliday(d("2026-05-01"))).toBe(true)
+  })
+
+  it("adds extra holidays to each currency's calendar, keeping its name, and builds each calendar once", () => {
+    const byCurrency = Holidays.byCurrency([d("2026-10-27")])
+    expect(Calendar.isWorkingDay(byCurrency("CZK"), d("2026-10-27"))).toBe(false)
+    expect(Calendar.isWorkingDay(byCurrency("EUR"), d("2026-10-27"))).toBe(false)
+    expect(byCurrency("CZK").name).toBe("CZ")
+    expect(byCurrency("CZK")).toBe(byCurrency("CZK"))
+  })
+})

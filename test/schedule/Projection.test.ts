@@ -1,5 +1,5 @@
 import { Calendar, LocalDate, Occurrence } from "@tppkit/core"
-import { CashFlow, Payment, Projection } from "@tppkit/schedule"
+import { CashFlow, Holidays, Payment, Projection } from "@tppkit/schedule"
 import { BigDecimal, Effect, Equal, Result, Stream } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -490,5 +490,88 @@ describe("Projection: properties", () => {
       }),
       { numRuns: 200 }
     )
+  })
+})
+
+describe("Projection with a calendar per currency", () => {
+  const inCurrency = (orderId: string, currency: string, startDate: string, frequency: string, value = 100): Order =>
+    order(
+      orderId,
+      {
+        startDate: d(startDate),
+        frequency: frequency as Order["frequency"],
+        instructedAmount: { value: BigDecimal.fromNumberUnsafe(value), currency }
+      },
+      String(value)
+    )
+  const dates = (payments: ReadonlyArray<Payment.Payment>) =>
+    payments.map((p) => `${p.orderId} ${f(p.nominalDate)}→${f(p.executionDate)}`)
+  const orders = [
+    inCurrency("SO-CZK", "CZK", "2026-01-28", "MNTH"),
+    inCurrency("SO-EUR", "EUR", "2026-01-28", "MNTH"),
+    inCurrency("SO-GBP", "GBP", "2026-01-28", "MNTH")
+  ]
+  const window = { from: d("2026-10-01"), to: d("2026-12-31") }
+
+  it("moves each payment by its own currency's holidays; the default stays TARGET for all", () => {
+    const auto = Projection.project(orders, window, { calendar: Holidays.byCurrency() })
+    expect(dates(auto.payments)).toEqual([
+      "SO-EUR 2026-10-28→2026-10-28",
+      "SO-GBP 2026-10-28→2026-10-28",
+      "SO-CZK 2026-10-28→2026-10-29", // Czech Independence Day
+      "SO-CZK 2026-11-28→2026-11-30",
+      "SO-EUR 2026-11-28→2026-11-30",
+      "SO-GBP 2026-11-28→2026-11-30",
+      "SO-CZK 2026-12-28→2026-12-28",
+      "SO-EUR 2026-12-28→2026-12-28",
+      "SO-GBP 2026-12-28→2026-12-29" // Boxing Day, substitute
+    ])
+    const target = Projection.project(orders, window).payments
+    expect(target.every((p) => p.nominalDate === p.executionDate || LocalDate.isWeekend(p.nominalDate))).toBe(true)
+  })
+
+  it("gives the same payments as projecting each currency alone on its calendar, merged in payment order", () => {
+    const frequencies = ["DAIL", "DAI7", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR"]
+    const currencies = ["EUR", "CZK", "GBP", "USD", "PLN"]
+    const many = Array.from({ length: 40 }, (_, i) =>
+      inCurrency(
+        `SO-${String(i).padStart(2, "0")}`,
+        currencies[i % currencies.length]!,
+        `2025-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + ((i * 7) % 28)).padStart(2, "0")}`,
+        frequencies[i % frequencies.length]!,
+        10 + i
+      )
+    )
+    const year = { from: d("2026-01-01"), to: d("2026-12-31") }
+    const unanchored = order("SO-BAD", { frequency: "MNTH" })
+    const options = { calendar: Holidays.byCurrency() }
+    const auto = Projection.project([...many, unanchored], year, options)
+    const expected = currencies
+      .flatMap(
+        (currency) =>
+          Projection.project(
+            many.filter((o) => o.instructedAmount.currency === currency),
+            year,
+            { calendar: Holidays.ofCurrency(currency) }
+          ).payments
+      )
+      .sort(Payment.compare)
+    expect(dates(auto.payments)).toEqual(dates(expected))
+    for (let i = 1; i < auto.payments.length; i++) {
+      expect(Payment.compare(auto.payments[i - 1]!, auto.payments[i]!)).toBeLessThanOrEqual(0)
+    }
+    expect(auto.skipped.map((s) => s.orderId)).toEqual(["SO-BAD"])
+    // every way of reading the projection gives the same payments
+    expect(Array.from(Projection.lazy(many, year, options).payments, Payment.toPlain)).toEqual(auto.payments)
+    const columns = Projection.columns(many, year, options)
+    expect(Array.from(columns.days, (day) => Projection.dayPayments(columns, day)).flat()).toEqual(auto.payments)
+  })
+
+  it("computes the payments lazily", () => {
+    const projected = Projection.lazy([inCurrency("A", "EUR", "2025-12-01", "DAIL")], {
+      from: d("2026-01-01"),
+      to: d("2026-01-31")
+    })
+    expect(projected.payments.next().done).toBe(false)
   })
 })

@@ -8,7 +8,6 @@
 import { BusinessDayConvention, Calendar, LocalDate, Money, StandingOrder } from "@tppkit/core"
 import { Holidays, type Payment, Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
-import * as Calendars from "./Calendars.ts"
 import type * as Render from "./Render.ts"
 
 /** The projection settings after validation. */
@@ -17,9 +16,8 @@ export interface Settings {
   readonly to: LocalDate.LocalDate
   /** The calendar's label as reported: `weekends`, `target` or an upper-case country code. */
   readonly calendarName: string
-  readonly calendar: Calendar.Calendar
-  /** With `--calendar auto`: the calendar of each currency (`Calendars.forCurrency`); `calendar` is then unused. */
-  readonly calendarOfCurrency?: ((currency: string) => Calendar.Calendar) | undefined
+  /** One calendar, or with `--calendar auto` each currency's own (schedule's `Holidays.byCurrency`). */
+  readonly calendar: Calendar.Calendar | ((currency: string) => Calendar.Calendar)
   readonly convention: BusinessDayConvention.BusinessDayConvention
 }
 
@@ -36,6 +34,12 @@ const parseDate = (flag: string, text: string): Result.Result<LocalDate.LocalDat
   Result.mapError(LocalDate.parse(text.trim()), (reason) => `--${flag} ${JSON.stringify(text)}: ${reason}`)
 
 const builtInNames = Calendar.builtIn.map((c) => c.name)
+
+/**
+ * The `--calendar` value (and report label) that projects each payment on its currency's calendar (schedule's
+ * `Holidays.ofCurrency`: EUR TARGET, CZK Czech banking days, USD US …). Opt-in: the default stays TARGET.
+ */
+export const AUTO = "auto"
 
 /**
  * The calendar named by `--calendar`: one of core's built-in calendars (`weekends`, `target`) or a national
@@ -59,8 +63,8 @@ export const calendarOf = (name: string): Result.Result<{ label: string; calenda
 const isConvention = Schema.is(BusinessDayConvention.BusinessDayConvention)
 
 /**
- * Validates the typed settings: real dates, `from` not after `to`, a known calendar (or `auto`: each currency's
- * own, see `Calendars`) and convention.
+ * Validates the typed settings: real dates, `from` not after `to`, a known calendar (or {@link AUTO}: each
+ * currency's own) and convention.
  */
 export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
   Result.gen(function* () {
@@ -69,16 +73,13 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
     if (from > to) {
       return yield* Result.fail(`--from ${LocalDate.format(from)} is after --to ${LocalDate.format(to)}`)
     }
-    const auto = raw.calendar.trim().toLowerCase() === Calendars.AUTO
-    const { label, calendar } = auto
-      ? { label: Calendars.AUTO, calendar: Calendar.target }
-      : yield* calendarOf(raw.calendar)
+    const auto = raw.calendar.trim().toLowerCase() === AUTO
+    const { label, calendar } = auto ? { label: AUTO, calendar: Calendar.target } : yield* calendarOf(raw.calendar)
     const extra: Array<LocalDate.LocalDate> = []
     for (const part of (raw.holidays ?? "").split(",")) {
       if (part.trim().length === 0) continue
       extra.push(yield* parseDate("holidays", part))
     }
-    const resolve = auto ? Calendars.resolver(extra) : undefined
     const convention = raw.convention.trim()
     if (!isConvention(convention)) {
       return yield* Result.fail(
@@ -89,8 +90,11 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
       from,
       to,
       calendarName: label,
-      calendar: extra.length === 0 ? calendar : Calendar.withHolidays(calendar, extra),
-      ...(resolve === undefined ? {} : { calendarOfCurrency: (currency: string) => resolve(currency).calendar }),
+      calendar: auto
+        ? Holidays.byCurrency(extra)
+        : extra.length === 0
+          ? calendar
+          : Calendar.withHolidays(calendar, extra),
       convention
     }
   })
@@ -214,23 +218,22 @@ export type Report = Render.ProjectionReport<Payment.Payment>
 
 /**
  * Projects decoded orders over the window (decoding failures listed first among the skipped). The payments are
- * computed lazily, read once, so that memory holds the orders' plans instead of every payment: on one calendar
- * as schedule's `Projection.columns`, which the report offers both as `columns` (what the JSON and CSV writers
- * read) and as `payments` (the same payments as plain objects, for the other formats); with a calendar per
- * currency as the merge of one `Projection.lazy` per currency.
+ * computed lazily, read once, so that memory holds the orders' plans instead of every payment: as schedule's
+ * `Projection.columns` (with one calendar or each currency's own), which the report offers both as `columns`
+ * (what the JSON and CSV writers read) and as `payments` (the same payments as plain objects, for the other
+ * formats).
  */
 export const report = (decoded: Decoded, s: Settings): Report => {
-  const window = { from: s.from, to: s.to }
-  const settings = { from: s.from, to: s.to, calendar: s.calendarName, convention: s.convention }
-  if (s.calendarOfCurrency !== undefined) {
-    const projected = Calendars.lazyByCurrency(decoded.orders, window, s.calendarOfCurrency, {
-      convention: s.convention
-    })
-    return { ...settings, payments: projected.payments, skipped: [...decoded.skipped, ...projected.skipped] }
-  }
-  const columns = Projection.columns(decoded.orders, window, { calendar: s.calendar, convention: s.convention })
+  const columns = Projection.columns(
+    decoded.orders,
+    { from: s.from, to: s.to },
+    { calendar: s.calendar, convention: s.convention }
+  )
   return {
-    ...settings,
+    from: s.from,
+    to: s.to,
+    calendar: s.calendarName,
+    convention: s.convention,
     payments: paymentsOf(columns),
     columns,
     skipped: [...decoded.skipped, ...columns.skipped]

@@ -6,8 +6,6 @@
 
 /** `tppkit token`, `tppkit balance-check` and `tppkit standing-orders`. */
 export * as BankCommands from "./BankCommands.ts"
-/** `--calendar auto`: the calendar of each payment's currency, and projecting with it. */
-export * as Calendars from "./Calendars.ts"
 /** The root command, `run` for programmatic use and `main` with one-line failures and exit codes. */
 export * as Cli from "./Cli.ts"
 /** Connection and PSU flags of the bank commands, with `TPPKIT_*` fallbacks. */

@@ -152,6 +152,39 @@ export const nationalUnsafe = (country: string, options?: Options): Calendar.Cal
 }
 
 /**
+ * The calendar of a currency, the one its settlement system keeps: EUR follows TARGET; any other currency the
+ * national calendar of the country whose ISO 3166 code begins its ISO 4217 code (CZK → CZ, USD → US, GBP → GB,
+ * CHF → CH); a currency without such a country (XAU, XDR …) counts weekends only. The calendar's `name` says which:
+ * `target`, the country code, or `weekends`.
+ */
+export const ofCurrency = (currency: string): Calendar.Calendar => {
+  const code = currency.trim().toUpperCase()
+  if (code === "EUR") return Calendar.target
+  const country = code.slice(0, 2)
+  const calendar = /^[A-Z]{2}$/.test(country) && !country.startsWith("X") ? national(country) : undefined
+  return calendar !== undefined && Result.isSuccess(calendar) ? calendar.success : Calendar.weekends
+}
+
+/**
+ * Each currency's calendar ({@link ofCurrency}, each built once) with `extra` holidays added (keeping its name):
+ * the `calendar` option of a projection in which every payment moves by its own currency's holidays.
+ */
+export const byCurrency = (
+  extra: ReadonlyArray<LocalDate.LocalDate> = []
+): ((currency: string) => Calendar.Calendar) => {
+  const cache = new Map<string, Calendar.Calendar>()
+  return (currency) => {
+    let found = cache.get(currency)
+    if (found === undefined) {
+      const base = ofCurrency(currency)
+      found = extra.length === 0 ? base : Calendar.withHolidays(base, extra, base.name)
+      cache.set(currency, found)
+    }
+    return found
+  }
+}
+
+/**
  * A calendar whose holidays are those of every given calendar, e.g. `union([Calendar.target, sk])`; add custom
  * dates with core's `Calendar.withHolidays`.
  */

@@ -12,8 +12,13 @@ import type * as Payment from "./Payment.ts"
 import * as Projection from "./Projection.ts"
 import { InvalidTimeZone, ScheduleError } from "./ScheduleError.ts"
 
-/** Options of the scheduler: projection options plus lead time, time zone and the daily wake-up time. */
-export interface Options extends Projection.Options {
+/**
+ * Options of the scheduler: projection options (with one calendar, which also counts the lead time's working days)
+ * plus lead time, time zone and the daily wake-up time.
+ */
+export interface Options extends Omit<Projection.Options, "calendar"> {
+  /** The calendar of the payments and of the lead time's working days (default `target`). */
+  readonly calendar?: Calendar.Calendar | undefined
   /** Working days before the execution date on which to act (default 0: on the execution date). */
   readonly daysBefore?: number | undefined
   /** IANA time zone of "today" and of the wake-up time (default Europe/Bratislava). */

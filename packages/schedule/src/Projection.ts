@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { LocalDate, type Occurrence } from "@tppkit/core"
+import { LocalDate } from "@tppkit/core"
 import { type Array as Arr, Cause, Effect, Result, Stream } from "effect"
 import * as Columnar from "./internal/columnar.ts"
 import * as Merge from "./internal/merge.ts"
@@ -20,8 +20,12 @@ export interface ProjectableOrder extends Plans.Order {}
 /** A window of execution dates, both ends inclusive. */
 export interface Window extends Plans.Window {}
 
-/** The calendar (default `target`) and business-day convention (default `following`) of the projection. */
-export type Options = Occurrence.Options
+/**
+ * The calendar and business-day convention of the projection. `calendar` is one calendar for every order (default
+ * `target`) or a function giving the calendar of a currency, e.g. `Holidays.byCurrency()` (each payment then moves
+ * by its own currency's holidays; the function is called once per currency); `convention` defaults to `following`.
+ */
+export interface Options extends Plans.Options {}
 
 /** An order left out of the projection, with the human reason. */
 export interface Skipped extends Plans.Skipped {}
@@ -69,7 +73,7 @@ export const batches = (
   options?: Options
 ): { readonly batches: IterableIterator<Array<Payment.Payment>>; readonly skipped: Array<Skipped> } => {
   const plans = Plans.plan(orders, window, options, true)
-  return { batches: Merge.batches(plans, window, options), skipped: plans.skipped }
+  return { batches: Merge.batches(plans, window), skipped: plans.skipped }
 }
 
 /**
@@ -82,7 +86,7 @@ export const lazy = (
   options?: Options
 ): { readonly payments: IterableIterator<Payment.Payment>; readonly skipped: Array<Skipped> } => {
   const plans = Plans.plan(orders, window, options, true)
-  return { payments: flatten(Merge.batches(plans, window, options, SLICE)), skipped: plans.skipped }
+  return { payments: flatten(Merge.batches(plans, window, SLICE)), skipped: plans.skipped }
 }
 
 /**
@@ -98,7 +102,7 @@ export const stream = (
 ): Stream.Stream<Payment.Payment> =>
   Stream.fromPull(
     Effect.sync(() => {
-      const it = Merge.batches(Plans.plan(orders, window, options, true), window, options, SLICE)
+      const it = Merge.batches(Plans.plan(orders, window, options, true), window, SLICE)
       return Effect.suspend(() => {
         const next = it.next()
         return next.done === true ? Cause.done() : Effect.succeed(next.value as Arr.NonEmptyArray<Payment.Payment>)
@@ -142,7 +146,7 @@ export interface Columns {
  */
 export const columns = (orders: Iterable<ProjectableOrder>, window: Window, options?: Options): Columns => {
   const plans = Plans.plan(orders, window, options, true)
-  return { orders: plans.templates, days: dayViews(Merge.days(plans, window, options)), skipped: plans.skipped }
+  return { orders: plans.templates, days: dayViews(Merge.days(plans, window)), skipped: plans.skipped }
 }
 
 /** The engine's reused day columns seen through the read-only {@link Day} (a small view object per date). */

@@ -106,6 +106,39 @@ class Runs {
 }
 
 /**
+ * The working days of one calendar from the first DAIL payment on it to the window's end, by position (`position[x]`
+ * working days in `from..(from + x − 1)`), and the orders paying on each of them ({@link Runs}).
+ */
+class Working {
+  readonly from: number
+  readonly position: Int32Array
+  readonly runs: Runs
+  /** Whether the current day is one of its working days. */
+  open = false
+  constructor(calendar: Calendar.Calendar, from: number, to: number, capacity: number) {
+    const days = Number.isFinite(from) ? to - from + 1 : 0
+    this.from = days > 0 ? from : 0
+    this.position = new Int32Array(days + 1)
+    for (let x = 0; x < days; x++) {
+      this.position[x + 1] =
+        this.position[x]! + (Calendar.isWorkingDay(calendar, (from + x) as LocalDate.LocalDate) ? 1 : 0)
+    }
+    this.runs = new Runs(capacity)
+  }
+  /** Whether `day` is a working day of the calendar within the span. */
+  isWorking(day: number): boolean {
+    const x = day - this.from
+    return x >= 0 && x + 1 < this.position.length && this.position[x + 1] !== this.position[x]
+  }
+  /** The first working day after `day` (while orders run, `day` lies in the span), or a day after `to`. */
+  nextAfter(day: number, to: number): number {
+    let w = day + 1
+    while (w <= to && this.position[w - this.from + 1] === this.position[w - this.from]) w++
+    return w
+  }
+}
+
+/**
  * The payments of one execution day (or a piece of one) as columns: payment j (j < `length`) is occurrence
  * `k[j]`, nominal day `nominal[j]`, of planned order `order[j]`. The arrays are reused and may be longer than
  * `length`.
@@ -128,7 +161,6 @@ export interface Day {
 export function* days(
   plans: Plans.Plans,
   window: Plans.Window,
-  options: Occurrence.Options | undefined,
   limit: number = Number.POSITIVE_INFINITY
 ): Generator<Day> {
   const to = window.to
@@ -147,9 +179,8 @@ export function* days(
       bucket.push(i)
     }
   }
-  // the working days from the first DAIL payment to the window's end, by position (prefix counts)
-  const calendar = options?.calendar ?? Calendar.target
-  let workFrom = Number.POSITIVE_INFINITY
+  // per calendar, the working days from its first DAIL payment to the window's end, by position (prefix counts)
+  const workFrom = plans.calendars.map(() => Number.POSITIVE_INFINITY)
   const heads = new Array<Occurrence.Occurrence | undefined>(m)
   for (let i = 0; i < m; i++) {
     const start = plans.starts[i]!
@@ -157,16 +188,13 @@ export function* days(
     const head = Occurrence.firstOnOrAfter(plans.plans[i]!, start as LocalDate.LocalDate)
     if (head === undefined || head.execution > to) continue
     heads[i] = head
-    if (plans.workingDaily[i] === 1) workFrom = Math.min(workFrom, head.execution)
-  }
-  const workDays = Number.isFinite(workFrom) ? to - workFrom + 1 : 0
-  const workPosition = new Int32Array(workDays + 1) // working days in workFrom..(workFrom + x − 1)
-  for (let x = 0; x < workDays; x++) {
-    workPosition[x + 1] =
-      workPosition[x]! + (Calendar.isWorkingDay(calendar, (workFrom + x) as LocalDate.LocalDate) ? 1 : 0)
+    if (plans.workingDaily[i] === 1) {
+      const c = plans.calendarOf[i]!
+      workFrom[c] = Math.min(workFrom[c]!, head.execution)
+    }
   }
   let dailyCount = 0
-  let workingCount = 0
+  const workingCount = plans.calendars.map(() => 0)
   for (let i = 0; i < m; i++) {
     const head = heads[i]
     if (head === undefined) continue
@@ -176,11 +204,14 @@ export function* days(
       dailyCount++
     } else if (plans.workingDaily[i] === 1) {
       kind[i] = WORKING
-      workingCount++
+      workingCount[plans.calendarOf[i]!]!++
     }
   }
   const daily = new Runs(dailyCount)
-  const working = new Runs(workingCount)
+  const working = plans.calendars.map((calendar, c) => new Working(calendar, workFrom[c]!, to, workingCount[c]!))
+  // per calendar, the position of the current day among its working days
+  const workAt = new Int32Array(working.length)
+  const { calendarOf } = plans
   for (let i = 0; i < m; i++) {
     const head = heads[i]
     if (head === undefined) continue
@@ -193,10 +224,11 @@ export function* days(
     }
     const plan = plans.plans[i]!
     const count = Occurrence.count(plan, plans.starts[i]! as LocalDate.LocalDate, to)
-    const position = kind[i] === DAILY ? day : workPosition[day - workFrom]!
+    const work = kind[i] === DAILY ? undefined : working[calendarOf[i]!]!
+    const position = work === undefined ? day : work.position[day - work.from]!
     headK[i] = head.k - position
     headNominal[i] = position + count - 1
-    const runs = kind[i] === DAILY ? daily : working
+    const runs = work === undefined ? daily : work.runs
     const joining = runs.joins.get(day)
     if (joining === undefined) {
       runs.joins.set(day, [i])
@@ -221,32 +253,34 @@ export function* days(
     // the next day with a payment: a queued day, or the day after this one while a run goes on
     let next = heap.size > 0 ? heap.peek() : Number.POSITIVE_INFINITY
     if (daily.length > 0) next = Math.min(next, day + 1)
-    if (working.length > 0) {
-      let w = day + 1
-      while (w <= to && workPosition[w - workFrom + 1] === workPosition[w - workFrom]) w++
-      next = Math.min(next, w)
-    }
+    for (const work of working) if (work.runs.length > 0) next = Math.min(next, work.nextAfter(day, to))
     if (next > to) return
     day = next
     while (heap.size > 0 && heap.peek() === day) heap.pop()
     const bucket = buckets.get(day)
     if (bucket !== undefined) buckets.delete(day)
     daily.advance(day, day, headNominal)
-    const isWorking =
-      workDays > 0 && day >= workFrom && workPosition[day - workFrom + 1] !== workPosition[day - workFrom]
-    const workingAt = isWorking ? workPosition[day - workFrom]! : 0
-    if (isWorking) working.advance(day, workingAt, headNominal)
-    // the day's orders in planned order: the queued ones sorted, merged with the two runs
+    let total = daily.length
+    for (let c = 0; c < working.length; c++) {
+      const work = working[c]!
+      work.open = work.isWorking(day)
+      if (!work.open) continue
+      workAt[c] = work.position[day - work.from]!
+      work.runs.advance(day, workAt[c]!, headNominal)
+      total += work.runs.length
+    }
+    // the day's orders in planned order: the queued ones sorted, merged with the runs
     const queued = bucket === undefined ? new Int32Array(0) : Int32Array.from(bucket).sort()
-    const total = queued.length + daily.length + (isWorking ? working.length : 0)
+    total += queued.length
     if (total === 0) continue
     if (due.length < total) {
       due = new Int32Array(Math.max(total, due.length * 2))
       merged = new Int32Array(due.length)
     }
     let n = mergeSorted(daily.list, daily.length, queued, due)
-    if (isWorking && working.length > 0) {
-      n = mergeSorted(due, n, working.list.subarray(0, working.length), merged)
+    for (const work of working) {
+      if (!work.open || work.runs.length === 0) continue
+      n = mergeSorted(due, n, work.runs.list.subarray(0, work.runs.length), merged)
       const swap = due
       due = merged
       merged = swap
@@ -261,7 +295,7 @@ export function* days(
       if (how === DAILY || how === WORKING) {
         if (size === out.order.length) grow(out, size + 1)
         out.order[size] = i
-        out.k[size] = headK[i]! + (how === DAILY ? day : workingAt)
+        out.k[size] = headK[i]! + (how === DAILY ? day : workAt[calendarOf[i]!]!)
         out.nominal[size++] = day
       } else {
         const plan = plans.plans[i]!
@@ -330,10 +364,9 @@ export const payments = (
 export function* batches(
   plans: Plans.Plans,
   window: Plans.Window,
-  options: Occurrence.Options | undefined,
   limit: number = Number.POSITIVE_INFINITY
 ): Generator<Array<Payment.Payment>> {
-  for (const day of days(plans, window, options, limit)) yield payments(plans.templates, day, day.day)
+  for (const day of days(plans, window, limit)) yield payments(plans.templates, day, day.day)
 }
 
 /** Payments of a day's columns whose orders share an orderId put in nominal-date order. */

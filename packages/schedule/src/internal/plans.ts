@@ -2,7 +2,7 @@
  * The projection engine's planning loop: every order's plan, in orderId order, with the fields its payments
  * share. The one ordering of orders is {@link compareIds} (orderIds by UTF-16 code units, then input position).
  */
-import { type LocalDate, Occurrence } from "@tppkit/core"
+import { type BusinessDayConvention, Calendar, type LocalDate, Occurrence } from "@tppkit/core"
 import { BigDecimal, Result } from "effect"
 import type * as Payment from "../Payment.ts"
 
@@ -18,6 +18,51 @@ export interface Order extends Occurrence.OrderSchedule {
 export interface Window {
   readonly from: LocalDate.LocalDate
   readonly to: LocalDate.LocalDate
+}
+
+/**
+ * The projection's settings (the public `Projection.Options`): one calendar for every order (default `target`), or
+ * a calendar per currency, and the business-day convention (default `following`).
+ */
+export interface Options {
+  readonly calendar?: Calendar.Calendar | ((currency: string) => Calendar.Calendar) | undefined
+  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
+}
+
+/**
+ * The occurrence settings of each order: with one calendar the same for every order; with a calendar per currency
+ * one per currency, each made once, numbered in the order of first use (`index`).
+ */
+const settingsOf = (
+  options: Options | undefined
+): {
+  readonly of: (order: Order) => { readonly index: number; readonly options: Occurrence.Options }
+  readonly calendars: Array<Calendar.Calendar>
+} => {
+  const calendar = options?.calendar ?? Calendar.target
+  const convention = options?.convention
+  if (typeof calendar !== "function") {
+    const one = { index: 0, options: { calendar, convention } }
+    return { of: () => one, calendars: [calendar] }
+  }
+  const calendars: Array<Calendar.Calendar> = []
+  const byCurrency = new Map<string | undefined, { readonly index: number; readonly options: Occurrence.Options }>()
+  return {
+    calendars,
+    of: (order) => {
+      const currency = (order as { readonly instructedAmount?: { readonly currency?: string } }).instructedAmount
+        ?.currency
+      let found = byCurrency.get(currency)
+      if (found === undefined) {
+        const own = calendar(currency ?? "")
+        let index = calendars.indexOf(own)
+        if (index < 0) index = calendars.push(own) - 1
+        found = { index, options: { calendar: own, convention } }
+        byCurrency.set(currency, found)
+      }
+      return found
+    }
+  }
 }
 
 /** An order left out, with the human reason. */
@@ -51,6 +96,10 @@ export interface Plans {
   readonly inputOrder: Int32Array
   /** 1 for the orders paying on every working day of their calendar (DAIL), else 0. */
   readonly workingDaily: Uint8Array
+  /** The calendars of the orders (one unless the calendar depends on the currency). */
+  readonly calendars: Array<Calendar.Calendar>
+  /** Per planned order: the index of its calendar in `calendars`. */
+  readonly calendarOf: Int32Array
   /** Whether some orders share an orderId (their payments of one day are then ordered by nominal date). */
   readonly sharedIds: boolean
   /** The orders that cannot be projected, in input order. */
@@ -79,10 +128,11 @@ const orderIdOf = (o: unknown): string | undefined => {
 }
 
 /** The orders that cannot be projected, with their reasons, in input order. */
-export const skippedOf = (orders: Iterable<Order>, options: Occurrence.Options | undefined): Array<Skipped> => {
+export const skippedOf = (orders: Iterable<Order>, options: Options | undefined): Array<Skipped> => {
   const out: Array<Skipped> = []
+  const settings = settingsOf(options)
   for (const order of orders) {
-    const r = Occurrence.makePlan(order, options)
+    const r = Occurrence.makePlan(order, settings.of(order).options)
     if (Result.isFailure(r)) out.push({ orderId: orderIdOf(order), reason: r.failure.reason })
   }
   return out
@@ -186,9 +236,10 @@ const sortedIndex = (ids: ReadonlyArray<string>): Int32Array => {
 export const plan = (
   orders: Iterable<Order>,
   window: Window,
-  options: Occurrence.Options | undefined,
+  options: Options | undefined,
   shareCreditors = false
 ): Plans => {
+  const settings = settingsOf(options)
   const list = Array.isArray(orders) ? (orders as ReadonlyArray<Order>) : Array.from(orders)
   const n = list.length
   const strings = new Map<string, string>()
@@ -209,6 +260,7 @@ export const plan = (
   const startOf = new Int32Array(n)
   const dailyOf = new Uint8Array(n)
   const groupOf = new Uint8Array(n)
+  const calendarOfInput = new Int32Array(n)
   const skipped: Array<Skipped> = []
   let inOrder = true
   let allStrings = true
@@ -218,11 +270,13 @@ export const plan = (
     ids[i] = id
     if (id === undefined) allStrings = false
     else if (i > 0 && inOrder && ids[i - 1] !== undefined && ids[i - 1]! > id) inOrder = false
-    const r = Occurrence.makePlan(order, options)
+    const own = settings.of(order)
+    const r = Occurrence.makePlan(order, own.options)
     if (Result.isFailure(r)) {
       skipped.push({ orderId: id, reason: r.failure.reason })
       continue
     }
+    calendarOfInput[i] = own.index
     planOf[i] = r.success
     const next = order.nextDate
     startOf[i] = next !== undefined && next > window.from ? next : window.from
@@ -251,6 +305,7 @@ export const plan = (
   const starts = new Int32Array(m)
   const ranks = new Int32Array(m)
   const workingDaily = new Uint8Array(m)
+  const calendarOf = new Int32Array(m)
   const planned = new Int32Array(m)
   let sharedIds = false
   let lastId: string | undefined
@@ -269,6 +324,7 @@ export const plan = (
     plans[j] = p
     starts[j] = startOf[i]!
     workingDaily[j] = dailyOf[i]!
+    calendarOf[j] = calendarOfInput[i]!
     planned[j] = i
     j++
   }
@@ -296,7 +352,18 @@ export const plan = (
       }
     }
   }
-  return { plans, starts, templates, ranks, inputOrder, workingDaily, sharedIds, skipped }
+  return {
+    plans,
+    starts,
+    templates,
+    ranks,
+    inputOrder,
+    workingDaily,
+    calendars: settings.calendars,
+    calendarOf,
+    sharedIds,
+    skipped
+  }
 }
 
 /**

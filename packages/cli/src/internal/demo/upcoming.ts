@@ -4,9 +4,10 @@
  */
 import type { BusinessDayConvention, StandingOrder } from "@tppkit/core"
 import { LocalDate } from "@tppkit/core"
+import { Holidays, Projection } from "@tppkit/schedule"
 import { Effect } from "effect"
-import * as Calendars from "../../Calendars.ts"
 import * as Output from "../../Output.ts"
+import * as Project from "../../Project.ts"
 import * as Render from "../../Render.ts"
 import * as Style from "../../Style.ts"
 import { heading, INNER, indent, plural, say } from "./text.ts"
@@ -18,7 +19,7 @@ export const HORIZON_DAYS = 90
 export const LISTED_PAYMENTS = 10
 
 /** The calendar's name as the projection and the picture show it. */
-export const calendarName = Calendars.AUTO
+export const calendarName = Project.AUTO
 
 /** The business-day convention of the projection. */
 export const convention: BusinessDayConvention.BusinessDayConvention = "following"
@@ -29,10 +30,7 @@ export const step = (orders: ReadonlyArray<StandingOrder.StandingOrder>, today: 
     const style = yield* Output.stdoutStyle
     const to = LocalDate.addDays(today, HORIZON_DAYS - 1)
     // each payment on its currency's calendar (`--calendar auto`): EUR TARGET, CZK Czech banking days
-    const projected = Calendars.lazyByCurrency(orders, { from: today, to }, (c) => Calendars.forCurrency(c).calendar, {
-      convention
-    })
-    const projection = { payments: Array.from(projected.payments), skipped: projected.skipped }
+    const projection = Projection.project(orders, { from: today, to }, { calendar: Holidays.byCurrency(), convention })
     const payments = projection.payments
     const moved = payments.reduce((n, p) => n + (p.nominalDate === p.executionDate ? 0 : 1), 0)
     yield* heading(4, `Upcoming payments ${LocalDate.format(today)} to ${LocalDate.format(to)} (${HORIZON_DAYS} days)`)
