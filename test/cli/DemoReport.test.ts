@@ -1,26 +1,10 @@
 import { DemoReport } from "@tppkit/cli"
 import { LocalDate } from "@tppkit/core"
-import { Coverage, type Payment } from "@tppkit/schedule"
-import { BigDecimal } from "effect"
+import { Coverage } from "@tppkit/schedule"
 import { describe, expect, it } from "vitest"
+import { A, B, payment } from "../schedule/payments.ts"
 
 const d = LocalDate.parseUnsafe
-const bd = BigDecimal.fromStringUnsafe
-const A = "SK2411000000002612345678"
-const B = "SK1709000000005012348888"
-
-const payment = (orderId: string, date: string, amount: string, debtorIban = A, k = 0): Payment.Payment => ({
-  orderId,
-  k,
-  nominalDate: d(date),
-  executionDate: d(date),
-  amount: bd(amount),
-  currency: "EUR",
-  debtorIban,
-  creditorIban: "AT611904300234573201",
-  creditorName: `Creditor of ${orderId}`
-})
-
 describe("tables", () => {
   const report = Coverage.report(d("2026-11-21"), d("2026-12-01"), [
     { _tag: "Checked", payment: payment("SO-1", "2026-11-21", "10"), answer: "APPR" },

@@ -4,6 +4,7 @@ import { Coverage, type Payment, Projection } from "@tppkit/schedule"
 import { BigDecimal, Effect } from "effect"
 import * as fc from "fast-check"
 import { expect } from "vitest"
+import { A, B, payment } from "./payments.ts"
 
 const d = LocalDate.parseUnsafe
 const f = LocalDate.format
@@ -95,20 +96,6 @@ describe("Coverage", () => {
 })
 
 const bd = BigDecimal.fromStringUnsafe
-const A = "SK2411000000002612345678"
-const B = "SK1709000000005012348888"
-
-const payment = (orderId: string, date: string, amount: string, debtorIban = A, k = 0): Payment.Payment => ({
-  orderId,
-  k,
-  nominalDate: d(date),
-  executionDate: d(date),
-  amount: bd(amount),
-  currency: "EUR",
-  debtorIban,
-  creditorIban: "AT611904300234573201",
-  creditorName: `Creditor of ${orderId}`
-})
 
 describe("Coverage.firstUncovered", () => {
   it("finds the first payment whose running total is not covered, as a linear scan would", () => {
