@@ -29,7 +29,13 @@ export const tokenCommand = Command.make(
     format: Flags.tableOrJson
   },
   (input) => Effect.flatMap(loadImpl, (impl) => impl.token(input))
-).pipe(Command.withDescription("Obtain a client-credentials token and show its type, scopes and expiry"))
+).pipe(
+  Command.withDescription("Obtain a client-credentials token and show its type, scopes and expiry"),
+  Command.withExamples([
+    { command: 'tppkit token --scope "PIISP AISP"', description: "A token for balance checks and listings" },
+    { command: "tppkit token --show-token", description: "Only the token, e.g. for curl's Authorization header" }
+  ])
+)
 
 /** `tppkit balance-check --iban I --amount A --currency C`. */
 export const balanceCheckCommand = Command.make(
@@ -43,7 +49,15 @@ export const balanceCheckCommand = Command.make(
     format: Flags.tableOrJson
   },
   (input) => Effect.flatMap(loadImpl, (impl) => impl.balanceCheck(input))
-).pipe(Command.withDescription("Ask the bank whether an amount is available on an account (APPR or DECL)"))
+).pipe(
+  Command.withDescription("Ask the bank whether an amount is available on an account (APPR or DECL)"),
+  Command.withExamples([
+    {
+      command: "tppkit balance-check --iban SK2411000000002612345678 --amount 100.00 --currency EUR",
+      description: "Are 100.00 EUR available on this account?"
+    }
+  ])
+)
 
 /** `tppkit standing-orders [--iban I] [--page N --page-size N | --all]`. */
 export const standingOrdersCommand = Command.make(
@@ -68,4 +82,10 @@ export const standingOrdersCommand = Command.make(
     format: Flags.tableOrJson
   },
   (input) => Effect.flatMap(loadImpl, (impl) => impl.standingOrders(input))
-).pipe(Command.withDescription("List standing orders: one page, or every page with --all"))
+).pipe(
+  Command.withDescription("List standing orders: one page, or every page with --all"),
+  Command.withExamples([
+    { command: "tppkit standing-orders", description: "The first page, as a table" },
+    { command: "tppkit standing-orders --all --format json > orders.json", description: "Every page, as JSON" }
+  ])
+)

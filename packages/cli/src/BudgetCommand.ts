@@ -27,5 +27,9 @@ export const budgetCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Show today's daily budget of unattended listings per consent (budget file or fleet database): used, left, reset"
-  )
+  ),
+  Command.withExamples([
+    { command: "tppkit budget", description: "Today's budget in ~/.tppkit/budget.json (or TPPKIT_BUDGET_FILE)" },
+    { command: "tppkit budget --database-url $URL --format json", description: "The fleet's shared budget" }
+  ])
 )

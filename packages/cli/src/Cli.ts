@@ -5,16 +5,18 @@
  *
  * @since 0.1.0
  */
-import { Effect, Exit } from "effect"
-import { CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
+import { Cause, Console, Effect, Exit, Stdio } from "effect"
+import { CliError, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import { balanceCheckCommand, standingOrdersCommand, tokenCommand } from "./BankCommands.ts"
 import { budgetCommand } from "./BudgetCommand.ts"
 import { dbCommand } from "./DbCommand.ts"
 import { demoCommand } from "./DemoCommand.ts"
 import * as Failure from "./Failure.ts"
+import * as Help from "./Help.ts"
 import * as Output from "./Output.ts"
 import { projectCommand } from "./ProjectCommand.ts"
 import { sandboxCommand } from "./SandboxCommand.ts"
+import type * as Style from "./Style.ts"
 import * as Version from "./Version.ts"
 import { workerCommand } from "./WorkerCommand.ts"
 
@@ -33,6 +35,13 @@ export const Verbose = GlobalFlag.Setting("verbose")({
 export const command = Command.make("tppkit").pipe(
   Command.withDescription("Third-party-provider toolkit: talk to the bank, project standing orders, run the demo"),
   Command.withGlobalFlags([Verbose]),
+  Command.withExamples([
+    { command: "tppkit demo", description: "The whole flow against a local mock bank, offline" },
+    {
+      command: "tppkit --completions bash > ~/.local/share/bash-completion/completions/tppkit",
+      description: "Complete commands and flags in bash (in shells started afterwards)"
+    }
+  ]),
   Command.withSubcommands([
     projectCommand,
     tokenCommand,
@@ -46,17 +55,56 @@ export const command = Command.make("tppkit").pipe(
   ])
 )
 
-/** Presents help and version on stdout, but an invalid invocation as its errors plus a hint, on stderr. */
-const presenter = CliOutput.layerPresenter({
-  present: (event) =>
-    event._tag === "InvalidInvocation"
-      ? Effect.void // `main` prints the first error as the one line
-      : CliOutput.defaultPresenter.present(event)
-})
+/** Presents help (`Help.render`, 80 columns) and the version on stdout; an invalid invocation is `main`'s. */
+const presenter = (stdio: Stdio.Stdio, style: Style.Style) =>
+  CliOutput.layerPresenter({
+    present: (event) =>
+      event._tag === "InvalidInvocation"
+        ? Effect.void // `main` prints the first error as the one line
+        : event._tag === "Help"
+          ? Output.line(Help.render(event.helpDoc, style)).pipe(Effect.provideService(Stdio.Stdio, stdio))
+          : CliOutput.defaultPresenter.present(event)
+  })
 
-/** Runs the command on the given arguments (without the program name), failures left in the error channel. */
+/** `tppkit help [COMMAND...]` is `tppkit [COMMAND...] --help`, as in git, gh and kubectl. */
+const helpArgs = (args: ReadonlyArray<string>): ReadonlyArray<string> =>
+  args[0] === "help" ? [...args.slice(1), "--help"] : args
+
+/**
+ * Runs the command on the given arguments (without the program name), failures left in the error channel. A
+ * `--wizard` that the person cancels (Ctrl+C, or input ending) is an interruption (exit code 130), not a success:
+ * effect/cli reports the cancel only by printing "Wizard cancelled.", so the console is watched for that line.
+ */
 export const run = (args: ReadonlyArray<string>) =>
-  Command.runWith(command, { version: VERSION })(args).pipe(Effect.provide(presenter))
+  Effect.gen(function* () {
+    const stdio = yield* Stdio.Stdio
+    const style = yield* Output.stdoutStyle
+    const console = yield* Console.Console
+    let cancelled = false
+    const watching: Console.Console = Object.assign(Object.create(console), {
+      log: (...parts: ReadonlyArray<unknown>) => {
+        if (parts.some((p) => typeof p === "string" && p.includes("Wizard cancelled."))) cancelled = true
+        console.log(...parts)
+      }
+    })
+    yield* Command.runWith(command, { version: VERSION })(helpArgs(args)).pipe(
+      Effect.provide(presenter(stdio, style)),
+      args.includes("--wizard") ? Effect.provideService(Console.Console, watching) : (e) => e
+    )
+    if (cancelled) return yield* Effect.interrupt
+  })
+
+/** "did you mean …" for a mistyped subcommand or flag, from effect/cli's suggestions (nothing when it has none). */
+const suggestion = (cause: Cause.Cause<unknown>): string | undefined => {
+  const error = Cause.squash(cause)
+  const errors = CliError.isCliError(error) ? (error._tag === "ShowHelp" ? error.errors : [error]) : []
+  for (const e of errors) {
+    if ((e._tag === "UnknownSubcommand" || e._tag === "UnrecognizedOption") && e.suggestions.length > 0) {
+      return `did you mean ${e.suggestions.map((s) => `"${s}"`).join(" or ")}?`
+    }
+  }
+  return undefined
+}
 
 /**
  * Runs the command and reports a failure as one line `tppkit: <what was wrong>` on stderr, or with
@@ -67,7 +115,9 @@ export const main = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const exit = yield* Effect.exit(run(args))
     if (Exit.isSuccess(exit)) return 0
-    const outcome = Failure.outcome(exit.cause)
+    const failed = Failure.outcome(exit.cause)
+    const hint = suggestion(exit.cause)
+    const outcome = hint === undefined ? failed : { ...failed, message: `${failed.message}; ${hint}` }
     if (outcome.kind === "interrupted" || outcome.message.length === 0) return outcome.exitCode
     const verbose = args.includes("--verbose")
     if (wantsJson(args)) {

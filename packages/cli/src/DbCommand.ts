@@ -31,10 +31,14 @@ export const dbStartCommand = Command.make(
       Effect.promise(() => import("./internal/db.ts")),
       (impl) => impl.start(input)
     )
-).pipe(Command.withDescription("Start an embedded PostgreSQL on loopback and serve until SIGINT or SIGTERM"))
+).pipe(
+  Command.withDescription("Start an embedded PostgreSQL on loopback and serve until SIGINT or SIGTERM"),
+  Command.withExamples([{ command: "tppkit db start", description: "PostgreSQL for the fleet on 127.0.0.1:5433" }])
+)
 
 /** `tppkit db`: the fleet's database. */
 export const dbCommand = Command.make("db").pipe(
   Command.withDescription("The fleet's PostgreSQL: start an embedded one"),
-  Command.withSubcommands([dbStartCommand])
+  Command.withSubcommands([dbStartCommand]),
+  Command.withExamples([{ command: "tppkit db start", description: "PostgreSQL for the fleet on 127.0.0.1:5433" }])
 )

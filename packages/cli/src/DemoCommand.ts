@@ -33,5 +33,9 @@ export const demoCommand = Command.make(
   Command.withDescription(
     "Run the whole flow against a mock bank on loopback: tokens, balance check, standing orders, projection, " +
       "funds check, and a fleet worker on a temporary PostgreSQL"
-  )
+  ),
+  Command.withExamples([
+    { command: "tppkit demo", description: "The whole flow, offline" },
+    { command: "tppkit demo --skip-fleet --html cashflow.html", description: "Without the fleet, with the picture" }
+  ])
 )

@@ -111,10 +111,17 @@ export const stderrStyle: Effect.Effect<Style.Style, never, Stdio.Stdio> = Effec
   return Style.of(process.env, yield* stdio.stderrIsTerminal)
 })
 
-/** Stdin as a stream of UTF-8 text pieces, as they arrive. */
+/** What the command says on stderr when it reads a terminal's input, so that a waiting command is no mystery. */
+export const stdinNotice = "tppkit: reading standard input (type or paste, then Ctrl+D; Ctrl+C cancels)"
+
+/**
+ * Stdin as a stream of UTF-8 text pieces, as they arrive. When stdin is a terminal (nothing piped), the
+ * command first says on stderr that it is reading it (`stdinNotice`).
+ */
 export const stdinText: Stream.Stream<string, string, Stdio.Stdio> = Stream.unwrap(
   Effect.gen(function* () {
     const stdio = yield* Stdio.Stdio
+    if (yield* stdio.stdinIsTerminal) yield* errorLine(stdinNotice)
     return stdio.stdin.pipe(Stream.decodeText())
   })
 ).pipe(Stream.mapError((e) => `cannot read standard input: ${e.message}`))

@@ -60,11 +60,6 @@ export const projectCommand = Command.make(
       command:
         "tppkit standing-orders --all --format json | tppkit project --orders - --from 2026-01-01 --to 2026-12-31 --format json",
       description: "Project what the bank lists"
-    },
-    {
-      command:
-        "tppkit project --orders orders.json --from 2026-01-01 --to 2026-12-31 --calendar auto --format html > cashflow.html",
-      description: "A cash-flow picture, each payment on its currency's calendar"
     }
   ])
 )

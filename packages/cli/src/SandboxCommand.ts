@@ -116,4 +116,10 @@ export const sandboxCommand = Command.make(
       Effect.promise(() => import("./internal/sandbox.ts")),
       (impl) => impl.run(flags, (info, format) => (format === "json" ? JSON.stringify(report(info)) : renderText(info)))
     )
-).pipe(Command.withDescription("Start the mock bank on loopback and serve until SIGINT or SIGTERM"))
+).pipe(
+  Command.withDescription("Start the mock bank on loopback and serve until SIGINT or SIGTERM"),
+  Command.withExamples([
+    { command: "tppkit sandbox --port 8080", description: "The mock bank on http://127.0.0.1:8080" },
+    { command: "tppkit sandbox --fault-rate 0.1", description: "One request in ten gets a random fault" }
+  ])
+)

@@ -30,7 +30,12 @@ export const workerStatusCommand = Command.make(
       Effect.promise(() => import("./internal/worker.ts")),
       (impl) => impl.status(input)
     )
-).pipe(Command.withDescription("The fleet's funds checks (outcome, attempts, Request-ID) and the shared daily budget"))
+).pipe(
+  Command.withDescription("The fleet's funds checks (outcome, attempts, Request-ID) and the shared daily budget"),
+  Command.withExamples([
+    { command: "tppkit worker status --database-url $URL --day 2026-11-02", description: "One day's checks" }
+  ])
+)
 
 /**
  * `tppkit worker --database-url URL [--days-before N] [--calendar C] [--hour H] [--time-zone Z] [--today D]

@@ -18,6 +18,8 @@ export * as DemoCommand from "./DemoCommand.ts"
 export * as DemoReport from "./DemoReport.ts"
 /** One-line failure messages and exit codes. */
 export * as Failure from "./Failure.ts"
+/** Help texts at 80 columns: own flags first, required ones marked, examples last. */
+export * as Help from "./Help.ts"
 /** The self-contained HTML cash-flow picture (SVG chart and table) of `project --format html`. */
 export * as Html from "./Html.ts"
 /** Writing results to stdout and diagnostics to stderr. */

@@ -1,0 +1,158 @@
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Cli, Help, Output } from "@tppkit/cli"
+import { Context, Effect, Option, Sink, Stdio, Stream } from "effect"
+import { CliOutput, type Command } from "effect/cli"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { tppkit } from "../e2e/harness.ts"
+
+/** Runs `tppkit <args>` in-process; stdout and stderr captured, stdin a terminal or not. */
+const run = async (args: ReadonlyArray<string>, options: { stdinIsTerminal?: boolean; stdin?: string } = {}) => {
+  const out: Array<string> = []
+  const err: Array<string> = []
+  const collect = (into: Array<string>) => () =>
+    // biome-ignore lint/suspicious/useIterableCallbackReturn: Sink.forEach takes an effectful callback
+    Sink.forEach((chunk: string | Uint8Array) =>
+      Effect.sync(() => {
+        into.push(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk))
+      })
+    )
+  const stdio = Stdio.layerTest({
+    stdout: collect(out),
+    stderr: collect(err),
+    stdin: Stream.make(new TextEncoder().encode(options.stdin ?? "")),
+    stdinIsTerminal: Effect.succeed(options.stdinIsTerminal ?? false)
+  })
+  const code = await Effect.runPromise(Cli.main(args).pipe(Effect.provide(stdio), Effect.provide(NodeServices.layer)))
+  return { code, stdout: out.join(""), stderr: err.join("") }
+}
+
+/** Every command path of the command line, the root's ([]) included, read from the command tree itself. */
+const paths = (command: Command.Command.Any, prefix: ReadonlyArray<string> = []): Array<ReadonlyArray<string>> => [
+  prefix,
+  ...command.subcommands.flatMap((g) => g.commands.flatMap((c) => paths(c, [...prefix, c.name])))
+]
+const commands = paths(Cli.command)
+
+const section = (text: string, title: string): ReadonlyArray<string> => {
+  const lines = text.split("\n")
+  const start = lines.indexOf(title)
+  if (start < 0) return []
+  const end = lines.findIndex((l, i) => i > start && /^[A-Z][A-Z ]*$/.test(l))
+  return lines.slice(start + 1, end < 0 ? undefined : end)
+}
+
+describe("Help.wrap", () => {
+  it("keeps every line within the width and never breaks a word (property)", () => {
+    const word = fc.stringMatching(/^[a-z0-9,.()-]{1,20}$/)
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 60 }), fc.integer({ min: 20, max: 100 }), (words, width) => {
+        const lines = Help.wrap(words.join(" "), width)
+        for (const line of lines) expect(line.length).toBeLessThanOrEqual(width)
+        expect(
+          lines
+            .join(" ")
+            .split(" ")
+            .filter((w) => w !== "")
+        ).toEqual(words)
+      })
+    )
+  })
+})
+
+describe("every command's --help", { timeout: 60_000 }, () => {
+  it("covers every command of the tree", () => {
+    expect(commands.map((p) => p.join(" "))).toEqual(
+      expect.arrayContaining(["", "project", "balance-check", "standing-orders", "db start", "worker status"])
+    )
+  })
+
+  for (const path of commands) {
+    const name = ["tppkit", ...path].join(" ")
+    it(`${name}: 80 columns, own flags before global ones, required flags marked, one or two examples last`, async () => {
+      const r = await run([...path, "--help"])
+      expect(r.code).toBe(0)
+      expect(r.stderr).toBe("")
+      const lines = r.stdout.trimEnd().split("\n")
+      for (const line of lines) expect(CliOutput.displayWidth(line), line).toBeLessThanOrEqual(Help.WIDTH)
+      const titles = lines.filter((l) => /^[A-Z][A-Z ]*$/.test(l))
+      if (titles.includes("FLAGS")) expect(titles.indexOf("FLAGS")).toBeLessThan(titles.indexOf("GLOBAL FLAGS"))
+      expect(titles.at(-1)).toBe("EXAMPLES")
+      const examples = section(r.stdout, "EXAMPLES").filter((l) => l.startsWith("  tppkit "))
+      expect(examples.length).toBeGreaterThanOrEqual(1)
+      expect(examples.length).toBeLessThanOrEqual(2)
+      // and `tppkit help <command>` prints the same
+      const viaHelp = await run(["help", ...path])
+      expect(viaHelp).toEqual(r)
+    })
+  }
+
+  it("marks project's --orders, --from and --to as required, and no optional flag", async () => {
+    const entries = section((await run(["project", "--help"])).stdout, "FLAGS")
+      .join("\n")
+      .split(/\n(?= {2}--)/)
+    const required = entries.filter((e) => e.endsWith("(required)")).map((e) => e.trim().split(" ")[0])
+    expect(required).toEqual(["--orders", "--from", "--to"])
+  })
+
+  it("renders a flag's required mark from the help document, and an optional flag without it", () => {
+    const flag = (name: string, required: boolean) => ({
+      name,
+      aliases: [],
+      type: "string",
+      description: Option.some(`The ${name}`),
+      required
+    })
+    const text = Help.render({
+      description: "A command",
+      usage: "tppkit x [flags]",
+      flags: [flag("needed", true), flag("extra", false)],
+      annotations: Context.empty()
+    })
+    expect(text).toContain("--needed string  The needed (required)")
+    expect(text.split("\n")).toContain("  --extra string   The extra")
+  })
+
+  it("documents --completions and --wizard among the global flags", async () => {
+    const global = section((await run(["--help"])).stdout, "GLOBAL FLAGS").join("\n")
+    expect(global).toContain("--completions SHELL")
+    expect(global).toContain("--wizard")
+  })
+})
+
+describe("habits", () => {
+  it('a mistyped subcommand or flag gets "did you mean", exit code 2', async () => {
+    const sub = await run(["projekt"])
+    expect(sub.code).toBe(2)
+    expect(sub.stderr.split("\n")[0]).toBe('tppkit: Unknown subcommand "projekt" for "tppkit"; did you mean "project"?')
+    const flag = await run(["project", "--fromm", "2027-01-01"])
+    expect(flag.code).toBe(2)
+    expect(flag.stderr.split("\n")[0]).toContain('did you mean "--from"?')
+    expect(flag.stderr.split("\n")[1]).toBe('Run "tppkit project --help" for usage.')
+    const json = await run(["projekt", "--format", "json"])
+    expect(JSON.parse(json.stderr).error.message).toContain('did you mean "project"?')
+  })
+
+  it("a word far from every subcommand gets no guess", async () => {
+    const r = await run(["frobnicate"])
+    expect(r.code).toBe(2)
+    expect(r.stderr).not.toContain("did you mean")
+  })
+
+  it("project --orders - says that it reads standard input when that is a terminal, and only then", async () => {
+    const args = ["project", "--orders", "-", "--from", "2027-01-01", "--to", "2027-01-31"]
+    const terminal = await run(args, { stdinIsTerminal: true, stdin: "[]" })
+    expect(terminal.code).toBe(0)
+    expect(terminal.stderr.split("\n")[0]).toBe(Output.stdinNotice)
+    const piped = await run(args, { stdin: "[]" })
+    expect(piped.code).toBe(0)
+    expect(piped.stderr).not.toContain(Output.stdinNotice)
+  })
+
+  it("a cancelled --wizard exits 130, not 0", { timeout: 60_000 }, async () => {
+    const r = await tppkit(["project", "--wizard"], { stdin: "" })
+    expect(r.timedOut).toBe(false)
+    expect(r.stdout).toContain("Wizard cancelled.")
+    expect(r.code).toBe(130)
+  })
+})
