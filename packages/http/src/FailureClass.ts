@@ -11,6 +11,9 @@
  */
 import type { Reason } from "./BankError.ts"
 
+/** Every class, in the order of {@link FailureClass}'s description (a tuple, e.g. for `Schema.Literals`). */
+export const all = ["refused", "unavailable", "configuration", "budget", "data", "invalid"] as const
+
 /**
  * The classes of a bank call's failure: `refused` (the bank answered no: 400, 403, 404, another 4xx),
  * `unavailable` (no answer, or one saying "not now": the network, 429, 5xx), `configuration` (our credentials or
@@ -18,10 +21,7 @@ import type { Reason } from "./BankError.ts"
  * (an answer that cannot be used: malformed, too large, a listing that stopped before its end), `invalid` (the
  * request was invalid and never sent).
  */
-export type FailureClass = "refused" | "unavailable" | "configuration" | "budget" | "data" | "invalid"
-
-/** Every class, in the order of {@link FailureClass}'s description. */
-export const all: ReadonlyArray<FailureClass> = ["refused", "unavailable", "configuration", "budget", "data", "invalid"]
+export type FailureClass = (typeof all)[number]
 
 /** The class of a bank call's failure, from its reason. */
 export const classify = (reason: Reason): FailureClass => {
