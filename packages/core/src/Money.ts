@@ -3,11 +3,12 @@
  * Balance-check amounts are `[12.2]` (docs/bank-interface.md, "Balance check"), standing-order amounts `[9.2]`
  * (docs/bank-interface.md, "Standing-order list"): positive, at most 12 (resp. 9) digits before the point and at most 2
  * after it (README.md, "Wire formats"). We send only amounts within those limits; what we receive is accepted as any
- * finite decimal, a JSON number or a numeric string.
+ * finite decimal, a JSON number (read exactly from its text when `Json.parse` read it) or a numeric string.
  *
  * @since 0.1.0
  */
 import { BigDecimal, Effect, Option, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import * as Json from "./Json.ts"
 
 /** An exact decimal amount. */
 export type Amount = BigDecimal.BigDecimal
@@ -116,6 +117,34 @@ export const parseUnsafe = (text: string): Amount => {
   return r.success
 }
 
+/** The JSON number grammar (RFC 8259 section 6): sign, integer part, fraction, exponent. */
+const JSON_NUMBER = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/
+
+/** The longest number text read, and the largest scale either way: beyond them a number is refused, not rounded. */
+const MAX_NUMBER_TEXT = 10_000
+const MAX_TEXT_SCALE = 10_000
+
+const shown = (text: string): string => (text.length <= 40 ? text : `${text.slice(0, 37)}...`)
+
+/**
+ * The exact decimal a JSON number's source text stands for (`Json.NumberText`), every digit kept, without a binary
+ * float on the way. // => "12.345" ⇒ 12.345, "1e-7" ⇒ 0.0000001, "1.0000000000000000000001" ⇒ itself
+ * A text that is not a JSON number, longer than 10,000 characters, or whose scale passes ±10,000 is refused.
+ */
+export const fromNumberText = (text: string): Result.Result<Amount, string> => {
+  if (text.length > MAX_NUMBER_TEXT) {
+    return Result.fail(`number of ${text.length} characters, at most ${MAX_NUMBER_TEXT} read`)
+  }
+  const m = JSON_NUMBER.exec(text)
+  if (m === null) return Result.fail(`"${shown(text)}" is not a JSON number`)
+  const fraction = m[3] ?? ""
+  const exponent = m[4] === undefined ? 0 : Number(m[4])
+  const scale = fraction.length - exponent
+  if (!(Math.abs(scale) <= MAX_TEXT_SCALE)) return Result.fail(`number ${shown(text)} is out of range`)
+  const value = BigInt(`${m[1]}${m[2]}${fraction}`)
+  return Result.succeed(BigDecimal.normalize(BigDecimal.make(value, scale)))
+}
+
 /**
  * The exact decimal a JSON number stands for: its shortest round-trip text (`0.1` is 0.1, not the binary
  * float's expansion). `undefined` for NaN and infinities.
@@ -169,6 +198,17 @@ const decodeNumber = (n: number) => {
     : Effect.succeed(bd)
 }
 
+const decodeNumberText = (n: Json.NumberText) => {
+  const r = fromNumberText(n.text)
+  return Result.isSuccess(r)
+    ? Effect.succeed(r.success)
+    : Effect.fail(new SchemaIssue.InvalidValue({ message: `amount ${r.failure}` }))
+}
+
+/** A JSON number, as a float (from `JSON.parse`) or as its source text (from `Json.parse`, read exactly). */
+const decodeJson = (input: number | Json.NumberText) =>
+  typeof input === "number" ? decodeNumber(input) : decodeNumberText(input)
+
 /** The domain value of an amount in format `format`: a BigDecimal that is positive and within the digit limits. */
 export const AmountFromSelf = (format: Format) =>
   Schema.BigDecimal.check(
@@ -177,11 +217,17 @@ export const AmountFromSelf = (format: Format) =>
     })
   )
 
-/** Any exact amount as a JSON number, without limits (decoding reads the number's shortest text exactly). */
-export const JsonNumber = Schema.Finite.pipe(
+/**
+ * Any exact amount as a JSON number, without limits: decoding reads a `Json.NumberText` digit for digit, and a
+ * float (from `JSON.parse`) as its shortest text.
+ */
+export const JsonNumber = Schema.Union([Schema.Finite, Json.NumberTextFromSelf]).pipe(
   Schema.decodeTo(
     Schema.BigDecimal,
-    SchemaTransformation.transformEffect({ decode: decodeNumber, encode: encodeChecked(undefined) })
+    SchemaTransformation.transformEffect<Amount, number | Json.NumberText>({
+      decode: decodeJson,
+      encode: encodeChecked(undefined)
+    })
   )
 )
 
@@ -189,11 +235,14 @@ export const JsonNumber = Schema.Finite.pipe(
  * `amount.value` of the balance-check request: a JSON number ↔ BigDecimal, positive, format `[12.2]`,
  * checked both ways (we send it; the mock bank receives it).
  */
-export const BalanceCheckAmountValue = Schema.Finite.pipe(
+export const BalanceCheckAmountValue = Schema.Union([Schema.Finite, Json.NumberTextFromSelf]).pipe(
   Schema.decodeTo(
     AmountFromSelf(balanceCheckFormat),
     // The type side (`AmountFromSelf`) already checks the format both ways, so encoding only needs exactness.
-    SchemaTransformation.transformEffect({ decode: decodeNumber, encode: encodeChecked(undefined) })
+    SchemaTransformation.transformEffect<Amount, number | Json.NumberText>({
+      decode: decodeJson,
+      encode: encodeChecked(undefined)
+    })
   )
 )
 
@@ -204,15 +253,15 @@ const AmountText = Schema.String.check(
 
 /**
  * `instructedAmount.value` of a standing order (docs/bank-interface.md, "Standing-order list"): decoding is tolerant (a
- * JSON number or a numeric string, any finite decimal, kept exact), encoding is strict (positive, format `[9.2]`, a
- * JSON number).
+ * JSON number, as a float or as its `Json.NumberText`, or a numeric string, any finite decimal, kept exact), encoding
+ * is strict (positive, format `[9.2]`, a JSON number).
  */
-export const StandingOrderAmountValue = Schema.Union([Schema.Finite, AmountText]).pipe(
+export const StandingOrderAmountValue = Schema.Union([Schema.Finite, AmountText, Json.NumberTextFromSelf]).pipe(
   Schema.decodeTo(
     Schema.BigDecimal,
     SchemaTransformation.transformEffect({
-      decode: (input: number | string) => {
-        if (typeof input === "number") return decodeNumber(input)
+      decode: (input: number | string | Json.NumberText) => {
+        if (typeof input !== "string") return decodeJson(input)
         const r = parse(input)
         return Result.isSuccess(r)
           ? Effect.succeed(r.success)

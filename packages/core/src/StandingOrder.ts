@@ -7,11 +7,12 @@
  *
  * @since 0.1.0
  */
-import { Option, Result, Schema, SchemaIssue, SchemaParser, SchemaTransformation } from "effect"
+import { Effect, Option, Result, Schema, SchemaIssue, SchemaParser, SchemaTransformation } from "effect"
 import * as Currency from "./Currency.ts"
 import * as Frequency from "./Frequency.ts"
 import * as Iban from "./Iban.ts"
 import * as OrdersText from "./internal/ordersText.ts"
+import * as Json from "./Json.ts"
 import * as LocalDate from "./LocalDate.ts"
 import * as Money from "./Money.ts"
 import * as Text from "./Text.ts"
@@ -138,16 +139,29 @@ export const decodeListRequest = (json: unknown): Result.Result<ListRequest, Sch
 /** A non-negative integer in decimal text, as the reference example sends `pageCount`. */
 const CountText = Schema.String.check(Schema.isPattern(/^\d+$/, { message: "pageCount must be a whole number" }))
 
+/** A whole number written as a JSON number's text (`3`, `3.0`, `3e0`), exactly: `3.0000000000000000001` is none. */
+const wholeNumber = (n: Json.NumberText) => {
+  const r = Money.fromNumberText(n.text)
+  const whole =
+    Result.isSuccess(r) && r.success.scale <= 0 && r.success.scale > -16
+      ? Number(Money.toPlainString(r.success))
+      : Number.NaN
+  return Number.isSafeInteger(whole)
+    ? Effect.succeed(whole)
+    : Effect.fail(new SchemaIssue.InvalidValue({ message: `pageCount must be a whole number, got ${n.text}` }))
+}
+
 /**
- * `pageCount`: a JSON number or a numeric string on the wire, a number in the domain; encoded as a number
- * (README.md, "Wire formats").
+ * `pageCount`: a JSON number (a float, or its `Json.NumberText` read exactly) or a numeric string on the wire, a
+ * number in the domain; encoded as a number (README.md, "Wire formats").
  */
-export const PageCount = Schema.Union([Schema.Int, CountText]).pipe(
+export const PageCount = Schema.Union([Schema.Int, CountText, Json.NumberTextFromSelf]).pipe(
   Schema.decodeTo(
     Schema.Int.check(Schema.makeFilter((n: number) => n >= 0 || "pageCount must be zero or more")),
-    SchemaTransformation.transform({
-      decode: (v: number | string): number => (typeof v === "number" ? v : Number(v)),
-      encode: (n: number): number | string => n
+    SchemaTransformation.transformEffect({
+      decode: (v: number | string | Json.NumberText) =>
+        typeof v === "number" ? Effect.succeed(v) : typeof v === "string" ? Effect.succeed(Number(v)) : wholeNumber(v),
+      encode: (n: number) => Effect.succeed<number | string | Json.NumberText>(n)
     })
   )
 )
@@ -227,7 +241,7 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 const orderIdOf = (u: unknown): string | undefined => {
   if (!isRecord(u)) return undefined
   const id = u.orderId
-  return typeof id === "string" ? id : typeof id === "number" ? String(id) : undefined
+  return typeof id === "string" ? id : typeof id === "number" ? String(id) : Json.isNumberText(id) ? id.text : undefined
 }
 
 const decodeOrder = Schema.decodeUnknownResult(StandingOrder)

@@ -28,6 +28,8 @@ export * as Frequency from "./Frequency.ts"
 export * as Headers from "./Headers.ts"
 /** IBANs: normalised, country length and mod-97 checked. */
 export * as Iban from "./Iban.ts"
+/** JSON read exactly: numbers as their source text, repeated keys reported, invalid UTF-8 named by byte offset. */
+export * as Json from "./Json.ts"
 /** Calendar dates as integer day numbers, `YYYY-MM-DD` on the wire. */
 export * as LocalDate from "./LocalDate.ts"
 /** Exact money amounts (BigDecimal) with the [12.2] and [9.2] wire formats. */

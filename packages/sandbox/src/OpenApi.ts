@@ -7,16 +7,41 @@ import { AccessToken, BalanceCheck, Endpoint, ErrorBody, StandingOrder } from "@
 import { Schema } from "effect"
 import type * as Bank from "./internal/bank.ts"
 
+/**
+ * Points the references at `components`, and keeps one of equal alternatives of an `anyOf`: a number read as a
+ * float and one read as its text (`Json.NumberText`) are the same JSON number on the wire.
+ */
 const rewriteRefs = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(rewriteRefs)
   if (typeof value === "object" && value !== null) {
+    const entries = Object.entries(value)
+    // an `anyOf` left with one alternative is that alternative
+    if (entries.length === 1 && entries[0]?.[0] === "anyOf" && Array.isArray(entries[0][1])) {
+      const alternatives = distinct(entries[0][1].map(rewriteRefs))
+      if (alternatives.length === 1) return alternatives[0]
+    }
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = k === "$ref" && typeof v === "string" ? v.replace("#/$defs/", "#/components/schemas/") : rewriteRefs(v)
+    for (const [k, v] of entries) {
+      out[k] =
+        k === "$ref" && typeof v === "string"
+          ? v.replace("#/$defs/", "#/components/schemas/")
+          : k === "anyOf" && Array.isArray(v)
+            ? distinct(v.map(rewriteRefs))
+            : rewriteRefs(v)
     }
     return out
   }
   return value
+}
+
+const distinct = (alternatives: ReadonlyArray<unknown>): Array<unknown> => {
+  const seen = new Set<string>()
+  return alternatives.filter((a) => {
+    const key = JSON.stringify(a)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }
 
 /** Converts a schema to JSON Schema, collecting its definitions into `components`. */
