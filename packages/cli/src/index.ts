@@ -10,11 +10,11 @@ export * as BankCommands from "./BankCommands.ts"
 export * as Cli from "./Cli.ts"
 /** Connection and PSU flags of the bank commands, with `TPPKIT_*` fallbacks. */
 export * as Connection from "./Connection.ts"
-/** The demo's program, layer and funds-check report. */
+/** The demo's program and layer (its steps are internal, one file each). */
 export * as Demo from "./Demo.ts"
 /** The `tppkit demo` command. */
 export * as DemoCommand from "./DemoCommand.ts"
-/** The pure parts of the demo report: funds check per account, payments at risk grouped, running totals. */
+/** The demo report's tables: funds check per account, cash flow per month, the orders of a group at risk. */
 export * as DemoReport from "./DemoReport.ts"
 /** One-line failure messages and exit codes. */
 export * as Failure from "./Failure.ts"
