@@ -9,6 +9,7 @@ const suites: ReadonlyArray<string> = [
   "cliJson",
   "sandbox",
   "sandboxFlood",
+  "json",
   "worker",
   "startup"
 ]

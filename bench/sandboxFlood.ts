@@ -4,8 +4,12 @@
  * `GET /__journal` reads, each timed (target: each within 2 s). The server runs in a child process, so that its
  * memory is its own.
  *
+ * Then floods of large token forms (issue 19), 1,000 at a time: 65,000-byte forms (refused with 413 before they are
+ * read) and 8,000-byte ones (read), the resident memory sampled (target: under 300 MB).
+ *
  * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/sandboxFlood.ts`
- * alone. Environment: BENCH_FLOOD_REQUESTS (default 10000), BENCH_FLOOD_BYTES (default 65000).
+ * alone. Environment: BENCH_FLOOD_REQUESTS (default 10000), BENCH_FLOOD_BYTES (default 65000), BENCH_FLOOD_FORMS
+ * (forms per size, default 6000).
  */
 import { spawn } from "node:child_process"
 import { request } from "node:http"
@@ -35,27 +39,27 @@ const serve = async (): Promise<void> => {
 }
 
 /** One request on a fresh connection (`agent: false`), resolved with the status and the body's length. */
-const send = (url: string, method: string, body?: Buffer): Promise<{ status: number; bytes: number }> =>
+const send = (
+  url: string,
+  method: string,
+  body?: Buffer,
+  headers: Record<string, string> = body ? { "content-type": "application/json" } : {}
+): Promise<{ status: number; bytes: number }> =>
   new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method, agent: false, headers: body ? { "content-type": "application/json" } : {} },
-      (res) => {
-        let bytes = 0
-        res.on("data", (c: Buffer) => {
-          bytes += c.length
-        })
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes }))
-        res.on("error", reject)
-      }
-    )
+    const req = request(url, { method, agent: false, headers }, (res) => {
+      let bytes = 0
+      res.on("data", (c: Buffer) => {
+        bytes += c.length
+      })
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes }))
+      res.on("error", reject)
+    })
     req.on("error", reject)
     req.end(body)
   })
 
-const main = async (): Promise<void> => {
-  const total = Number(process.env.BENCH_FLOOD_REQUESTS ?? 10_000)
-  const size = Number(process.env.BENCH_FLOOD_BYTES ?? 65_000)
+/** The mock bank in a child process of its own: its base URL, its resident memory in MB on demand. */
+const startServer = async () => {
   const child = spawn(process.execPath, ["--conditions=@tppkit/source", self, "--serve"], {
     stdio: ["pipe", "pipe", "inherit"]
   })
@@ -69,6 +73,54 @@ const main = async (): Promise<void> => {
     child.stdin?.write("rss\n")
     return Number(await answer) / 1024 / 1024
   }
+  return { child, baseUrl, rss }
+}
+
+/**
+ * Floods of large forms to the token endpoint (issue 19), each against a fresh mock bank, 1,000 at a time on fresh
+ * connections: 65,000-byte forms (refused with 413 before they are read) and 8,000-byte ones (read, thousands of
+ * fields each).
+ */
+const formFloods = async (): Promise<void> => {
+  const forms = Number(process.env.BENCH_FLOOD_FORMS ?? 6_000)
+  for (const formBytes of [65_000, 8_000]) {
+    const { child, baseUrl, rss } = await startServer()
+    try {
+      const form = Buffer.from(`grant_type=client_credentials&${"a=b&".repeat(Math.floor((formBytes - 30) / 4))}`)
+      const statuses = new Map<number, number>()
+      let sent = 0
+      let peak = await rss()
+      const start = peak
+      const sampler = setInterval(() => {
+        void rss().then((m) => {
+          peak = Math.max(peak, m)
+        })
+      }, 200)
+      const worker = async () => {
+        while (sent < forms) {
+          sent += 1
+          const a = await send(`${baseUrl}/identity-server-test/connect/token`, "POST", form, {
+            "content-type": "application/x-www-form-urlencoded"
+          }).catch(() => ({ status: 0, bytes: 0 }))
+          statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1)
+        }
+      }
+      await Promise.all(Array.from({ length: 1_000 }, worker))
+      clearInterval(sampler)
+      peak = Math.max(peak, await rss())
+      console.log(
+        `  ${forms} token forms of ${form.length} bytes, 1,000 at a time: resident memory start ${start.toFixed(0)} MB, peak ${peak.toFixed(0)} MB (target < 300 MB); statuses ${[...statuses].map(([k, v]) => `${k}×${v}`).join(", ")}`
+      )
+    } finally {
+      child.kill("SIGTERM")
+    }
+  }
+}
+
+const main = async (): Promise<void> => {
+  const total = Number(process.env.BENCH_FLOOD_REQUESTS ?? 10_000)
+  const size = Number(process.env.BENCH_FLOOD_BYTES ?? 65_000)
+  const { child, baseUrl, rss } = await startServer()
   try {
     const body = Buffer.alloc(size, "x")
     const startRss = await rss()
@@ -109,6 +161,7 @@ const main = async (): Promise<void> => {
   } finally {
     child.kill("SIGTERM")
   }
+  await formFloods()
 }
 
 if (process.argv.includes("--serve")) await serve()
