@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Calendar, LocalDate } from "@tppkit/core"
+import { Calendar, ErrorBody, LocalDate } from "@tppkit/core"
+import { BankError } from "@tppkit/http"
 import { Checks, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
 import { BigDecimal, Effect, Fiber, Layer, Ref } from "effect"
 import {
@@ -12,6 +13,7 @@ import {
   ShardingConfig
 } from "effect/cluster"
 import { TestClock } from "effect/testing"
+import { WorkflowEngine } from "effect/workflow"
 
 const d = LocalDate.parseUnsafe
 
@@ -77,6 +79,52 @@ describe("Sweep.plan", () => {
       ["2026-04-02", "2026-04-07", "2026-04-08"]
     )
   })
+})
+
+describe("Sweep.layer (the day's workflow)", () => {
+  it.effect("a consent whose listing failed keeps its typed failure in the summary; the others are swept", () =>
+    Effect.gen(function* () {
+      const refused = new BankError.BankError({
+        operation: "standingOrders",
+        identity: { requestId: "r1" },
+        request: "GET /aisp/api/v1/standingOrders",
+        reason: new BankError.Forbidden({ body: ErrorBody.decode(403, undefined, '{"code":"CONSENT_MISSING"}') })
+      })
+      const source = Layer.succeed(Sweep.OrderSource)({
+        list: (consent) =>
+          consent.key === "refused"
+            ? Effect.fail(new Sweep.ListingFailed({ consent: consent.key, failure: refused }))
+            : Effect.succeed([order("W", "2026-02-20")])
+      })
+      const summary = yield* Sweep.sweepNow("2026-02-27").pipe(
+        Effect.provide(
+          Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+            Layer.provideMerge(WorkflowEngine.layerMemory),
+            Layer.provideMerge(Checks.Checks.layerMemory),
+            Layer.provide(source),
+            Layer.provide(
+              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                check: () => Effect.succeed({ answer: "APPR" as const })
+              })
+            ),
+            Layer.provide(
+              Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: "refused" }, { key: "c1" }] })
+            )
+          )
+        )
+      )
+      assert.deepStrictEqual(
+        summary.consents.map((c) => [c.consent, c.planned, c.failure?._tag]),
+        [
+          ["refused", 0, "BankError"],
+          ["c1", 1, undefined]
+        ]
+      )
+      const failure = summary.consents[0]?.failure
+      assert.strictEqual(failure?._tag === "BankError" ? failure.reason._tag : undefined, "Forbidden")
+      assert.strictEqual(failure?.message, refused.message)
+    })
+  )
 })
 
 /** An in-memory cluster with a fast message poll, on the TestClock. */

@@ -1,7 +1,7 @@
 /**
  * The worker's two bank operations over http's `BankClient`: the balance check of one payment (the funds check's
  * activity), whose failure is the bank client's `BankError` itself (kept as data with the check), and the unattended
- * standing-order listing of one consent (the sweep's), whose failure becomes the sweep's `ListingFailed`.
+ * standing-order listing of one consent (the sweep's), whose `BankError` the sweep's `ListingFailed` keeps as data.
  *
  * @since 0.1.0
  */
@@ -10,7 +10,7 @@ import { BankClient, type PsuContext } from "@tppkit/http"
 import { BigDecimal, Effect, Layer, Stream } from "effect"
 import * as CheckFailure from "./CheckFailure.ts"
 import { BalanceChecker } from "./FundsCheckWorkflow.ts"
-import { ListingFailed, OrderSource } from "./Sweep.ts"
+import { InvalidIban, ListingFailed, OrderSource } from "./Sweep.ts"
 
 /** The balance checker over the bank client: the payment's amount on its debtor IBAN, with the given Correlation-ID. */
 export const balanceChecker = (psu: PsuContext.PsuContext): Layer.Layer<BalanceChecker, never, BankClient.BankClient> =>
@@ -58,7 +58,8 @@ export const orderSource = (psu: PsuContext.PsuContext): Layer.Layer<OrderSource
           Effect.gen(function* () {
             const iban = consent.iban === undefined ? undefined : Iban.parse(consent.iban)
             if (iban !== undefined && iban._tag === "Failure") {
-              return yield* new ListingFailed({ consent: consent.key, message: `invalid IBAN ${consent.iban}` })
+              const failure = new InvalidIban({ iban: consent.iban ?? "" })
+              return yield* new ListingFailed({ consent: consent.key, failure })
             }
             const pages = yield* Stream.runCollect(
               client.standingOrders({
@@ -69,9 +70,7 @@ export const orderSource = (psu: PsuContext.PsuContext): Layer.Layer<OrderSource
             )
             return pages.flatMap((p) => p.body.orders)
           }).pipe(
-            Effect.catchTag("BankError", (e) =>
-              Effect.fail(new ListingFailed({ consent: consent.key, message: e.message }))
-            )
+            Effect.catchTag("BankError", (failure) => Effect.fail(new ListingFailed({ consent: consent.key, failure })))
           )
       })
     )

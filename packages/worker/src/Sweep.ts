@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import { type BusinessDayConvention, Calendar, LocalDate, Money } from "@tppkit/core"
+import * as BankError from "@tppkit/http/BankError"
 import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
 import { Context, Cron, DateTime, Effect, type Layer, Option, Schema } from "effect"
 import { ClusterCron } from "effect/cluster"
@@ -39,11 +40,30 @@ export interface Settings {
 /** The sweep's settings as a service. */
 export class SweepSettings extends Context.Service<SweepSettings, Settings>()("@tppkit/worker/SweepSettings") {}
 
-/** Why a consent's standing orders could not be listed: the typed error's one-line description. */
+/** A consent's IBAN filter that is not an IBAN: nothing was sent. */
+export class InvalidIban extends Schema.TaggedError<InvalidIban>()("InvalidIban", { iban: Schema.String }) {
+  /** One line naming the text that is not an IBAN. */
+  override get message(): string {
+    return `invalid IBAN ${this.iban}`
+  }
+}
+
+/** Why a consent's standing orders could not be listed, as data: the bank client's failure, or a bad IBAN filter. */
+export const ListingFailure = Schema.Union([BankError.BankError, InvalidIban])
+
+/** Why a consent's standing orders could not be listed. */
+export type ListingFailure = typeof ListingFailure.Type
+
+/** A consent whose standing orders could not be listed, and why (its message is the failure's). */
 export class ListingFailed extends Schema.TaggedError<ListingFailed>()("ListingFailed", {
   consent: Schema.String,
-  message: Schema.String
-}) {}
+  failure: ListingFailure
+}) {
+  /** The failure's one line. */
+  override get message(): string {
+    return this.failure.message
+  }
+}
 
 /** Where the sweep gets a consent's standing orders; the bank client satisfies it in a worker. */
 export class OrderSource extends Context.Service<
@@ -97,14 +117,14 @@ export const plan = (
   })
 }
 
-/** What a day's sweep did: per consent, the checks planned and started, or why its listing failed. */
+/** What a day's sweep did: per consent, the checks planned and started, or why its listing failed (as data). */
 export const Summary = Schema.Struct({
   day: Schema.String,
   consents: Schema.Array(
     Schema.Struct({
       consent: Schema.String,
       planned: Schema.Number,
-      failure: Schema.optionalKey(Schema.String)
+      failure: Schema.optionalKey(ListingFailure)
     })
   )
 })
@@ -159,7 +179,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
           })
         }).pipe(Effect.result)
         if (planned._tag === "Failure") {
-          consents.push({ consent: consent.key, planned: 0, failure: planned.failure.message })
+          consents.push({ consent: consent.key, planned: 0, failure: planned.failure.failure })
           continue
         }
         yield* Activity.make({

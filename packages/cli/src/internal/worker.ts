@@ -202,7 +202,9 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     const day = LocalDate.format(first)
     const summary = yield* Sweep.sweepNow(day)
     const failed = summary.consents.filter((c) => c.failure !== undefined)
-    for (const f of failed) yield* Output.errorLine(`tppkit: sweep of ${day}, consent ${f.consent}: ${f.failure}`)
+    for (const f of failed) {
+      yield* Output.errorLine(`tppkit: sweep of ${day}, consent ${f.consent}: ${f.failure?.message}`)
+    }
     if (!input.once) return yield* Effect.never
     yield* awaitDay(day)
     const { checks: planned, APPR, DECL, failed: failedChecks, repeated } = yield* (yield* Checks.Checks).summary(day)
