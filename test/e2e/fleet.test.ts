@@ -220,4 +220,50 @@ describe("a fleet of three workers on one PostgreSQL", () => {
     assert.strictEqual(budget[0]?.consent, info.clientId)
     assert.isAtMost(budget[0]?.used ?? 99, budget[0]?.limit ?? 0)
   }, 180_000)
+
+  it("says why a consent could not be listed, and prints why checks failed from their recorded failures", async () => {
+    const bank = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer(), bankScope))
+    const info = Context.get(bank, Sandbox.SandboxInfo)
+    const url = await Effect.runPromise(db.freshUrl())
+    const env = { TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret), TPPKIT_WORKER_POLL_MS: "250" }
+    const worker = startWorker(
+      [
+        "worker",
+        "--database-url",
+        Redacted.value(url),
+        "--base-url",
+        info.baseUrl,
+        "--client-id",
+        info.clientId,
+        "--consents",
+        `bad=NOT-AN-IBAN,${info.clientId}`,
+        "--today",
+        day,
+        "--once"
+      ],
+      env
+    )
+    const run = await worker.done
+    // the other consent is swept and its checks finished; the bad one is named with its typed failure's line
+    assert.strictEqual(run.code, 1, run.stderr)
+    assert.include(run.stderr, `tppkit: sweep of ${day}, consent bad: invalid IBAN NOT-AN-IBAN\n`)
+    assert.include(run.stderr, `sweep of ${day}: the standing orders of 1 consent(s) could not be listed`)
+    const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}")
+    assert.isAbove(summary.failed, 0)
+
+    // the accounts without a usable consent for an unattended worker: their checks failed, grouped by reason
+    // (the recorded BankError's line without its request identifiers)
+    const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url)])
+    assert.strictEqual(status.code, 0, status.stderr)
+    const reasons = status.stdout.split("\n").filter((l) => /^\s*\d+ failed: /.test(l))
+    assert.isAbove(reasons.length, 0)
+    assert.strictEqual(
+      reasons.reduce((n, l) => n + Number(/^\s*(\d+) failed/.exec(l)?.[1]), 0),
+      summary.failed
+    )
+    for (const l of reasons) {
+      assert.match(l, /failed: balance check POST \S+: 403 forbidden \((CONSENT_MISSING|SCA_REQUIRED)/)
+      assert.notInclude(l, "Request-ID")
+    }
+  }, 120_000)
 })
