@@ -5,6 +5,7 @@ const suites: ReadonlyArray<string> = [
   "http",
   "hostile",
   "projection",
+  "reconciliation",
   "million",
   "cliJson",
   "sandbox",

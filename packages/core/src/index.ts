@@ -8,6 +8,8 @@
 export * as AccessToken from "./AccessToken.ts"
 /** Balance check: request and response bodies (docs/bank-interface.md, "Balance check"). */
 export * as BalanceCheck from "./BalanceCheck.ts"
+/** A bank's date rule: convention, calendar (or every day) and whether it lists execution or nominal dates. */
+export * as BankRule from "./BankRule.ts"
 /** Business-day conventions: following, preceding, modified-following, modified-preceding, none. */
 export * as BusinessDayConvention from "./BusinessDayConvention.ts"
 /** Working-day calendars: weekends, TARGET2 and custom holidays. */

@@ -18,5 +18,7 @@ export * as OrderSchedule from "./OrderSchedule.ts"
 export * as Payment from "./Payment.ts"
 /** Projection of standing orders over a window of execution dates. */
 export * as Projection from "./Projection.ts"
+/** The bank's listed nextDates checked against the engine, explained by candidate rules, the bank's rule inferred. */
+export * as Reconciliation from "./Reconciliation.ts"
 /** Error family of the schedule package. */
 export * as ScheduleError from "./ScheduleError.ts"

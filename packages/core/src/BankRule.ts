@@ -1,0 +1,119 @@
+/**
+ * A bank's date rule: which date a bank lists as a standing order's `nextDate`. The bank's document shows neither
+ * its business-day convention nor its holiday calendar (docs/bank-interface.md, "The bank's date rule"), so a rule is
+ * a convention, a calendar (or "every day": the bank pays on weekends and holidays too), and whether the listed date
+ * is the execution date or the nominal date. Dates come from the frequency engine ({@link Occurrence}); a rule only
+ * chooses its plan.
+ *
+ * @since 0.1.0
+ */
+import type { Result } from "effect"
+import * as BusinessDayConvention from "./BusinessDayConvention.ts"
+import * as Calendar from "./Calendar.ts"
+import type * as LocalDate from "./LocalDate.ts"
+import * as Occurrence from "./Occurrence.ts"
+
+// ---------------------------------------------------------------------------
+// model
+// ---------------------------------------------------------------------------
+
+/** The calendar of a bank that pays on every day, weekends and holidays included. */
+export const everyDay = "every-day"
+
+/** A working-day calendar, or {@link everyDay}. */
+export type CalendarChoice = Calendar.Calendar | typeof everyDay
+
+/** Whether the listed `nextDate` is the payment's execution date or its nominal date. */
+export type Reports = "execution" | "nominal"
+
+/** A bank's date rule: its business-day convention, its calendar and which date it lists. */
+export interface BankRule {
+  readonly convention: BusinessDayConvention.BusinessDayConvention
+  readonly calendar: CalendarChoice
+  readonly reports: Reports
+}
+
+/** tppkit's own rule: `following` on `target`, the execution date (packages/core/README.md, "Execution dates"). */
+export const defaultRule: BankRule = {
+  convention: BusinessDayConvention.defaultConvention,
+  calendar: Calendar.target,
+  reports: "execution"
+}
+
+/** A rule from its parts (convention `following`, calendar `target`, the execution date unless given). */
+export const make = (parts: Partial<BankRule>): BankRule => ({
+  convention: parts.convention ?? defaultRule.convention,
+  calendar: parts.calendar ?? defaultRule.calendar,
+  reports: parts.reports ?? defaultRule.reports
+})
+
+// ---------------------------------------------------------------------------
+// equivalence
+// ---------------------------------------------------------------------------
+
+/** The name of a rule's calendar: the calendar's own name, or `every-day`. */
+export const calendarName = (rule: BankRule): string =>
+  rule.calendar === everyDay ? everyDay : (rule.calendar as Calendar.Calendar).name
+
+/**
+ * The simplest rule that lists the same dates for every order. On every day nothing moves, so the convention and the
+ * kind of date do not matter (`none`, execution); a nominal date is the execution date under `none`, so a bank
+ * listing nominal dates is `none` on its calendar (the calendar still counts the working days of DAIL).
+ * @example canonical({ convention: "preceding", calendar: target, reports: "nominal" }) // none · target
+ */
+export const canonical = (rule: BankRule): BankRule =>
+  rule.calendar === everyDay
+    ? rule.convention === "none" && rule.reports === "execution"
+      ? rule
+      : { convention: "none", calendar: everyDay, reports: "execution" }
+    : rule.reports === "nominal"
+      ? { convention: "none", calendar: rule.calendar, reports: "execution" }
+      : rule
+
+/** A text naming a rule's dates: two rules that list the same dates for every order have the same key. */
+export const key = (rule: BankRule): string => {
+  const c = canonical(rule)
+  return `${c.convention}|${calendarName(c)}`
+}
+
+/** Whether two rules list the same dates for every order. */
+export const equivalent = (a: BankRule, b: BankRule): boolean => key(a) === key(b)
+
+/**
+ * The rule for people: `following · target`, `none · SK (nominal dates)`, `every day`; a rule listing nominal dates
+ * says so.
+ */
+export const describe = (rule: BankRule): string => {
+  if (rule.calendar === everyDay) return "every day"
+  const base = `${rule.convention} · ${calendarName(rule)}`
+  return rule.reports === "nominal" ? `${base} · nominal dates` : base
+}
+
+// ---------------------------------------------------------------------------
+// dates
+// ---------------------------------------------------------------------------
+
+/**
+ * The engine's plan whose execution dates are the dates a bank with this rule lists: on every day DAIL pays every
+ * calendar day and nothing moves; nominal dates are execution dates under `none`.
+ */
+export const plan = (
+  order: Occurrence.OrderSchedule,
+  rule: BankRule
+): Result.Result<Occurrence.Plan, Occurrence.NotProjectable> => {
+  if (rule.calendar === everyDay) {
+    const daily = order.frequency === "DAIL" ? { ...order, frequency: "DAI7" as const } : order
+    return Occurrence.makePlan(daily, { calendar: Calendar.weekends, convention: "none" })
+  }
+  return Occurrence.makePlan(order, {
+    calendar: rule.calendar,
+    convention: rule.reports === "nominal" ? "none" : rule.convention
+  })
+}
+
+/**
+ * The `nextDate` a bank with this rule lists on `asOf`: the first of the order's dates on or after that day
+ * (`undefined` when the schedule has ended by then). `plan` is {@link plan}'s answer for the order and rule.
+ */
+export const listedDate = (plan: Occurrence.Plan, asOf: LocalDate.LocalDate): LocalDate.LocalDate | undefined =>
+  Occurrence.firstExecutionOnOrAfter(plan, asOf)

@@ -1,0 +1,286 @@
+import { BankRule, type BusinessDayConvention, Calendar, type Frequency, LocalDate } from "@tppkit/core"
+import { Reconciliation } from "@tppkit/schedule"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { date, frequency, refOccurrences } from "../arbitraries/engine.ts"
+
+const d = LocalDate.parseUnsafe
+const [target, weekends, sk, cz] = Reconciliation.candidateCalendars() as [
+  Calendar.Calendar,
+  Calendar.Calendar,
+  Calendar.Calendar,
+  Calendar.Calendar
+]
+
+interface Order {
+  readonly orderId: string
+  readonly frequency: Frequency.Frequency
+  readonly startDate: LocalDate.LocalDate
+  readonly endDate?: LocalDate.LocalDate
+  readonly nextDate?: LocalDate.LocalDate
+}
+
+/**
+ * The date a bank with `rule` lists on `asOf`, straight from the reference of the schedule rules (day by day, shares
+ * nothing with the engine): on every day DAIL pays each day and nothing moves; nominal dates are not moved.
+ */
+const refListed = (order: Order, rule: BankRule.BankRule, asOf: number): number | undefined => {
+  const every = rule.calendar === BankRule.everyDay
+  const cal = every ? Calendar.weekends : (rule.calendar as Calendar.Calendar)
+  const conv: BusinessDayConvention.BusinessDayConvention =
+    every || rule.reports === "nominal" ? "none" : rule.convention
+  const shape = every && order.frequency === "DAIL" ? { ...order, frequency: "DAI7" as const } : order
+  return refOccurrences(shape, cal, conv, asOf + 400).find((o) => o.execution >= asOf)?.execution
+}
+
+/** Any candidate rule, including ones listing nominal dates and equivalent spellings. */
+const rule: fc.Arbitrary<BankRule.BankRule> = fc.record({
+  convention: fc.constantFrom("following", "preceding", "modified-following", "modified-preceding", "none"),
+  calendar: fc.constantFrom<BankRule.CalendarChoice>(target, weekends, sk, cz, BankRule.everyDay),
+  reports: fc.constantFrom("execution", "nominal")
+})
+
+/** Orders starting 2018–2027 (some ending), a listing day 2024–2027, and for each a coin for the due-day ambiguity. */
+const listing = fc.record({
+  asOf: date(d("2024-01-01"), d("2027-12-31")),
+  orders: fc.array(
+    fc.record({
+      frequency,
+      startDate: date(d("2018-01-01"), d("2027-12-31")),
+      end: fc.option(fc.integer({ min: 0, max: 3000 }), { nil: undefined }),
+      advanced: fc.boolean()
+    }),
+    { minLength: 1, maxLength: 40 }
+  )
+})
+
+/** The listing a bank with `rule` makes: orders that have ended carry no nextDate. */
+const listed = (
+  rule: BankRule.BankRule,
+  input: {
+    asOf: LocalDate.LocalDate
+    orders: ReadonlyArray<{
+      frequency: Frequency.Frequency
+      startDate: LocalDate.LocalDate
+      end: number | undefined
+      advanced: boolean
+    }>
+  }
+): Array<Order> =>
+  input.orders.map((o, i) => {
+    const base: Order = {
+      orderId: `SO-${i}`,
+      frequency: o.frequency,
+      startDate: o.startDate,
+      ...(o.end === undefined ? {} : { endDate: (o.startDate + o.end) as LocalDate.LocalDate })
+    }
+    let next = refListed(base, rule, input.asOf)
+    // the bank may already have made a payment due on the listing day and advanced nextDate
+    if (next === input.asOf && o.advanced) next = refListed(base, rule, input.asOf + 1)
+    return next === undefined ? base : { ...base, nextDate: next as LocalDate.LocalDate }
+  })
+
+const mnth = (startDate: string, nextDate: string, extra: Partial<Order> = {}): Order => ({
+  orderId: `SO-${nextDate}`,
+  frequency: "MNTH",
+  startDate: d(startDate),
+  nextDate: d(nextDate),
+  ...extra
+})
+
+describe("Reconciliation.reconcile: one order, each class", () => {
+  // MNTH from 2024-01-31 on target: 31 March 2024 is a Sunday, 29 March Good Friday, 1 April Easter Monday
+  const asOf = d("2024-03-25")
+  const one = (order: Order) => Reconciliation.reconcile([order], { asOf }).observations[0]!
+
+  it("match: the engine's date (following · target)", () => {
+    const o = one(mnth("2024-01-31", "2024-04-02"))
+    expect(o.status).toBe("match")
+    expect(LocalDate.format(o.expected!)).toBe("2024-04-02")
+  })
+  it("explained: preceding on a calendar with Good Friday gives Thursday 28 March", () => {
+    const r = Reconciliation.reconcile([mnth("2024-01-31", "2024-03-28")], { asOf })
+    expect(r.observations[0]!.status).toBe("explained")
+    const names = Reconciliation.explainedBy(r, r.observations[0]!).map(BankRule.describe)
+    expect(names).toContain("preceding · target")
+    expect(names).toContain("modified-preceding · SK")
+    expect(names).not.toContain("preceding · weekends") // Friday 29th there
+  })
+  it("explained: the nominal date is convention none, or a bank paying every day", () => {
+    const r = Reconciliation.reconcile([mnth("2024-01-31", "2024-03-31")], { asOf })
+    const names = Reconciliation.explainedBy(r, r.observations[0]!).map(BankRule.describe)
+    expect(names).toEqual(expect.arrayContaining(["none · target", "every day"]))
+  })
+  it("stale: before the listing day", () => {
+    expect(one(mnth("2024-01-31", "2024-02-29")).status).toBe("stale")
+  })
+  it("anomaly: a day of month the order never falls on", () => {
+    expect(one(mnth("2024-01-31", "2024-04-15")).status).toBe("anomaly")
+  })
+  it("unexplained: a date of the order, but not the next one", () => {
+    expect(one(mnth("2024-01-31", "2024-04-30")).status).toBe("unexplained")
+  })
+  it("a payment due on the listing day: the listing day or the next date, never a mismatch", () => {
+    const friday = d("2024-03-15")
+    const order = { orderId: "A", frequency: "MNTH" as const, startDate: d("2024-01-15") }
+    for (const next of ["2024-03-15", "2024-04-15"]) {
+      const o = Reconciliation.reconcile([{ ...order, nextDate: d(next) }], { asOf: friday }).observations[0]!
+      expect(o.status).toBe("match")
+      expect(o.dueOnListingDay).toBe(true)
+    }
+  })
+  it("a preceding bank may pay the first payment before startDate: explained; further before: anomaly", () => {
+    // startDate Saturday 1 June 2024: preceding pays Friday 31 May
+    const start = { startDate: "2024-06-01" }
+    expect(one(mnth(start.startDate, "2024-05-31")).status).toBe("explained")
+    expect(one(mnth(start.startDate, "2024-05-27")).status).toBe("anomaly")
+  })
+  it("a following bank may pay the last payment after endDate: explained; further after: anomaly", () => {
+    // endDate 31 August 2024, a Saturday: the last payment is Monday 2 September
+    const end = { endDate: d("2024-08-31") }
+    const at = d("2024-08-20")
+    const o = (next: string) =>
+      Reconciliation.reconcile([mnth("2024-01-31", next, end)], {
+        asOf: at,
+        rule: BankRule.make({ convention: "preceding" })
+      }).observations[0]!.status
+    expect(o("2024-09-02")).toBe("explained")
+    expect(o("2024-09-20")).toBe("anomaly")
+  })
+  it("orders without nextDate are listed apart", () => {
+    const r = Reconciliation.reconcile([{ orderId: "N", frequency: "MNTH", startDate: d("2024-01-01") }], { asOf })
+    expect(r.withoutNextDate).toEqual(["N"])
+    expect(r.observations).toEqual([])
+    expect(r.inference._tag).toBe("NotEnoughEvidence")
+  })
+})
+
+describe("Reconciliation: properties", () => {
+  it("an order set listed under a rule R reconciles all-match when tppkit uses R", () => {
+    fc.assert(
+      fc.property(rule, listing, (R, input) => {
+        const r = Reconciliation.reconcile(listed(R, input), { asOf: input.asOf, rule: R })
+        expect(r.counts.match).toBe(r.observations.length)
+        expect(Reconciliation.hasFindings(r)).toBe(false)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("inference recovers R exactly when the evidence separates the candidates, and never guesses", () => {
+    fc.assert(
+      fc.property(rule, listing, (R, input) => {
+        const orders = listed(R, input)
+        const r = Reconciliation.reconcile(orders, { asOf: input.asOf })
+        // separated: every other candidate lists some order's date differently (reference dates, ambiguity aside)
+        const listedOrders = orders.filter((o) => o.nextDate !== undefined)
+        const differs = (c: BankRule.BankRule) =>
+          listedOrders.some((o) => {
+            const own = refListed(o, c, input.asOf)
+            const alt = own === input.asOf ? refListed(o, c, input.asOf + 1) : undefined
+            return own !== o.nextDate && alt !== o.nextDate
+          })
+        const separated = Reconciliation.candidates().every((c) => BankRule.equivalent(c, R) || differs(c))
+        if (separated) {
+          expect(r.inference._tag).toBe("Inferred")
+          if (r.inference._tag === "Inferred") {
+            expect(BankRule.key(r.inference.rule)).toBe(BankRule.key(R))
+            expect(r.inference.support).toBe(r.evidence)
+            expect(r.inference.notExplained).toEqual([])
+          }
+        } else {
+          expect(r.inference._tag).toBe("NotEnoughEvidence")
+          if (r.inference._tag === "NotEnoughEvidence") {
+            expect(r.inference.tied.map(BankRule.key)).toContain(BankRule.key(R))
+          }
+        }
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("inference recovers R among the conventions of one calendar (where the evidence separates them often)", () => {
+    let recovered = 0
+    fc.assert(
+      fc.property(rule, listing, (R0, input) => {
+        const calendar = R0.calendar === BankRule.everyDay ? weekends : R0.calendar
+        const R = { ...R0, calendar }
+        const candidates = (
+          ["following", "preceding", "modified-following", "modified-preceding", "none"] as const
+        ).map((convention) => BankRule.make({ convention, calendar }))
+        const orders = listed(R, input)
+        const r = Reconciliation.reconcile(orders, { asOf: input.asOf, rule: candidates[0]!, candidates })
+        const differs = (c: BankRule.BankRule) =>
+          orders.some((o) => {
+            if (o.nextDate === undefined) return false
+            const own = refListed(o, c, input.asOf)
+            const alt = own === input.asOf ? refListed(o, c, input.asOf + 1) : undefined
+            return own !== o.nextDate && alt !== o.nextDate
+          })
+        const separated = candidates.every((c) => BankRule.equivalent(c, R) || differs(c))
+        expect(r.inference._tag).toBe(separated ? "Inferred" : "NotEnoughEvidence")
+        if (r.inference._tag === "Inferred") {
+          recovered++
+          expect(BankRule.key(r.inference.rule)).toBe(BankRule.key(R))
+        }
+      }),
+      { numRuns: 300 }
+    )
+    expect(recovered).toBeGreaterThan(30) // the separated case is exercised, not only the tie
+  })
+
+  it("injected anomalies are exactly the ones reported", () => {
+    fc.assert(
+      fc.property(rule, listing, fc.array(fc.integer({ min: 0, max: 39 }), { maxLength: 10 }), (R, input, picks) => {
+        const orders = listed(R, input)
+        const injected = new Set<string>()
+        const tampered = orders.map((o, i) => {
+          if (!picks.includes(i) || o.nextDate === undefined) return o
+          const day = LocalDate.day(o.startDate)
+          const monthly =
+            o.frequency === "MNTH" || o.frequency === "QUTR" || o.frequency === "SEMI" || o.frequency === "YEAR"
+          // ten days from a nominal date (days 11–18): further than any convention moves a date, not another nominal
+          if (monthly && day >= 11 && day <= 18 && o.nextDate >= input.asOf) {
+            const n = LocalDate.ofMonthClamped(LocalDate.year(o.nextDate), LocalDate.month(o.nextDate), day + 10)
+            if (n >= input.asOf) {
+              injected.add(o.orderId)
+              return { ...o, nextDate: n }
+            }
+          }
+          // three weeks after the end: no payment of any rule goes that far
+          if (o.endDate !== undefined) {
+            injected.add(o.orderId)
+            return { ...o, nextDate: LocalDate.addDays(LocalDate.max(o.endDate, input.asOf), 21) }
+          }
+          return o
+        })
+        const r = Reconciliation.reconcile(tampered, { asOf: input.asOf, rule: R })
+        const reported = r.observations.filter((o) => o.status === "anomaly").map((o) => o.orderId)
+        expect(new Set(reported)).toEqual(injected)
+        expect(r.counts.match).toBe(r.observations.length - injected.size)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("several listings add up their evidence", () => {
+    const R = BankRule.make({ convention: "modified-preceding", calendar: cz })
+    const days = ["2026-05-01", "2026-06-30", "2026-12-20"].map(d)
+    const orders = Array.from({ length: 31 }, (_, i) => ({
+      orderId: `M-${i}`,
+      frequency: "MNTH" as const,
+      startDate: LocalDate.addDays(d("2025-01-01"), i)
+    }))
+    const listings = days.map((asOf) => {
+      const withNext = orders.map((o) => ({ ...o, nextDate: refListed(o, R, asOf) as LocalDate.LocalDate }))
+      return Reconciliation.reconcile(withNext, { asOf })
+    })
+    const inferred = Reconciliation.infer(listings)
+    expect(inferred._tag).toBe("Inferred")
+    if (inferred._tag === "Inferred") {
+      expect(BankRule.describe(inferred.rule)).toBe("modified-preceding · CZ")
+      expect(inferred.evidence).toBe(93)
+      expect(inferred.support).toBe(93)
+    }
+  })
+})
