@@ -1,8 +1,10 @@
 import { join } from "node:path"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cli, Style } from "@tppkit/cli"
-import { Effect, Sink, Stdio, Stream } from "effect"
+import { Sandbox } from "@tppkit/sandbox"
+import { Context, Effect, Exit, Layer, Scope, Sink, Stdio, Stream } from "effect"
 import { describe, expect, it } from "vitest"
+import { tppkit } from "../e2e/harness.ts"
 
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name)
 
@@ -160,5 +162,76 @@ describe("Cli.main in-process", () => {
 
   it("--version succeeds", async () => {
     expect((await run(["--version"])).code).toBe(0)
+  })
+})
+
+/** Runs with these `TPPKIT_*` variables set (and every other one unset), restoring the environment after. */
+const withEnv = async <A>(vars: Record<string, string>, f: () => Promise<A>): Promise<A> => {
+  const saved = { ...process.env }
+  for (const key of Object.keys(process.env)) if (key.startsWith("TPPKIT_")) delete process.env[key]
+  Object.assign(process.env, { TPPKIT_BUDGET_FILE: "memory" }, vars)
+  try {
+    return await f()
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key]
+    Object.assign(process.env, saved)
+  }
+}
+
+describe("errors that name the cause and the way out", () => {
+  const unreachable = { TPPKIT_BASE_URL: "http://127.0.0.1:9", TPPKIT_CLIENT_ID: "c", TPPKIT_CLIENT_SECRET: "s" }
+
+  it("an invalid TPPKIT_* variable: the variable, its value, the form it needs and an example, on one line", {
+    timeout: 60_000
+  }, async () => {
+    // as processes: effect reads the environment once per process
+    const timeout = await tppkit(["token"], { env: { ...unreachable, TPPKIT_REQUEST_TIMEOUT: "banana" } })
+    expect(timeout.code).toBe(3)
+    expect(timeout.stderr).toBe(
+      'tppkit: TPPKIT_REQUEST_TIMEOUT="banana" is not valid: it needs a duration with its unit, e.g. ' +
+        'TPPKIT_REQUEST_TIMEOUT="10 seconds"\n'
+    )
+    const depth = await tppkit(["budget"], { env: { TPPKIT_MAX_JSON_DEPTH: "deep" } })
+    expect(depth.stderr.split("\n")[0]).toBe(
+      'tppkit: TPPKIT_MAX_JSON_DEPTH="deep" is not valid: it needs a whole number, e.g. TPPKIT_MAX_JSON_DEPTH=32'
+    )
+  })
+
+  it("a bad --psu-last-logged-time is refused as the flags are read, before the bank or a budget is asked", async () => {
+    const r = await withEnv(unreachable, () => run(["standing-orders", "--psu-last-logged-time", "yesterday"]))
+    expect(r.code).toBe(2) // the bank at port 9 was never called: that would be exit 6
+    expect(r.stderr.split("\n")[0]).toBe(
+      'tppkit: Invalid value for flag --psu-last-logged-time: "yesterday". Expected: an RFC 3339 date-time such as ' +
+        "2026-11-25T09:30:00+01:00, or now"
+    )
+  })
+
+  it("demo --html checks that it can write the picture before the demo runs", async () => {
+    const missing = await run(["demo", "--html", join(import.meta.dirname, "no-such-folder", "cashflow.html")])
+    expect(missing.code).toBe(2)
+    expect(missing.stdout).toBe("") // nothing of the demo ran
+    expect(missing.stderr.split("\n")[0]).toMatch(/^tppkit: cannot write the picture to ".*cashflow.html": no folder/)
+    const folder = await run(["demo", "--html", import.meta.dirname])
+    expect(folder.code).toBe(2)
+    expect(folder.stderr.split("\n")[0]).toContain("it is a folder")
+  })
+})
+
+describe("a token refused with invalid_client", () => {
+  it("names the settings to check", { timeout: 60_000 }, async () => {
+    const scope = await Effect.runPromise(Scope.make())
+    try {
+      const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer(), scope))
+      const bank = Context.get(context, Sandbox.SandboxInfo)
+      const args = ["token", "--base-url", bank.baseUrl, "--client-id", bank.clientId, "--client-secret", "wrong"]
+      const r = await run(args)
+      expect(r.code).toBe(3)
+      expect(r.stderr).toBe(
+        "tppkit: token: status 401 (invalid_client); check TPPKIT_CLIENT_ID and TPPKIT_CLIENT_SECRET " +
+          "(or --client-id and --client-secret)\n"
+      )
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
   })
 })

@@ -94,6 +94,12 @@ export const run = (args: ReadonlyArray<string>) =>
     if (cancelled) return yield* Effect.interrupt
   })
 
+/** What to check when the bank refuses the client's credentials (the token endpoint's `invalid_client`). */
+const wayOut = (outcome: Failure.Outcome): string | undefined =>
+  outcome.details?.code === "invalid_client"
+    ? "check TPPKIT_CLIENT_ID and TPPKIT_CLIENT_SECRET (or --client-id and --client-secret)"
+    : undefined
+
 /** "did you mean …" for a mistyped subcommand or flag, from effect/cli's suggestions (nothing when it has none). */
 const suggestion = (cause: Cause.Cause<unknown>): string | undefined => {
   const error = Cause.squash(cause)
@@ -116,7 +122,7 @@ export const main = (args: ReadonlyArray<string>) =>
     const exit = yield* Effect.exit(run(args))
     if (Exit.isSuccess(exit)) return 0
     const failed = Failure.outcome(exit.cause)
-    const hint = suggestion(exit.cause)
+    const hint = suggestion(exit.cause) ?? wayOut(failed)
     const outcome = hint === undefined ? failed : { ...failed, message: `${failed.message}; ${hint}` }
     if (outcome.kind === "interrupted" || outcome.message.length === 0) return outcome.exitCode
     const verbose = args.includes("--verbose")

@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import { arch, type as osType, release } from "node:os"
+import { Timestamp } from "@tppkit/core"
 import type { PsuContext } from "@tppkit/http"
 import { Config, Effect, Option, Redacted } from "effect"
 import { Flag } from "effect/cli"
@@ -100,6 +101,11 @@ export const flags = {
   psuLastLoggedTime: Flag.String("psu-last-logged-time").pipe(
     Flag.withMetavar("RFC3339|now"),
     Flag.withDescription("PSU-Last-Logged-Time: the customer is present when it is under an hour old"),
+    // checked as the flags are read, before anything is sent or a budget is consulted
+    Flag.filter(
+      (s) => s === "now" || Timestamp.isValid(s.trim()),
+      () => "an RFC 3339 date-time such as 2026-11-25T09:30:00+01:00, or now"
+    ),
     Flag.optional
   )
 } as const

@@ -6,6 +6,8 @@
  */
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
+import * as Failure from "./Failure.ts"
+import { checkWritable } from "./internal/files.ts"
 
 /** `tppkit demo [--html FILE] [--skip-fleet]`. */
 export const demoCommand = Command.make(
@@ -22,13 +24,14 @@ export const demoCommand = Command.make(
     )
   },
   (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./Demo.ts")),
-      (demo) =>
-        demo
-          .run({ html: Option.getOrUndefined(input.html), skipFleet: input.skipFleet })
-          .pipe(Effect.provide(demo.layer))
-    )
+    Effect.gen(function* () {
+      // the picture is written last: a path that cannot be written is said before the demo runs
+      if (Option.isSome(input.html)) yield* checkWritable("the picture to", input.html.value, Failure.usage)
+      const demo = yield* Effect.promise(() => import("./Demo.ts"))
+      return yield* demo
+        .run({ html: Option.getOrUndefined(input.html), skipFleet: input.skipFleet })
+        .pipe(Effect.provide(demo.layer))
+    })
 ).pipe(
   Command.withDescription(
     "Run the whole flow against a mock bank on loopback: tokens, balance check, standing orders, projection, " +

@@ -9,6 +9,7 @@ import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Render from "../Render.ts"
 import { budgetStoreOf, defaultBudgetFile, targetBudgetStore } from "./client.ts"
+import * as Environment from "./environment.ts"
 
 /** One consent's budget today, as `tppkit budget` shows it. */
 export interface Row {
@@ -29,9 +30,7 @@ export const budget = Effect.fn("tppkit.budget")(function* (input: {
 }) {
   const given = Option.getOrUndefined(input.budgetFile)
   const file = given ?? defaultBudgetFile()
-  const tuning = yield* Effect.mapError(BankConfig.tuningFromEnv, (e) =>
-    Failure.usage(`invalid environment: ${e.message}`)
-  )
+  const tuning = yield* Effect.mapError(BankConfig.tuningFromEnv, (e) => Failure.usage(Environment.describe(e)))
   const timeZone = tuning.budget?.timeZone ?? BankConfig.defaults.budget.timeZone
   const limit = tuning.budget?.dailyLimit ?? BankConfig.defaults.budget.dailyLimit
   const { day, freesAt } = Budget.dayOf(yield* DateTime.now, timeZone)

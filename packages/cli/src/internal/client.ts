@@ -8,6 +8,7 @@ import { BankClient, BankConfig, BankTransport, BudgetStore, TokenService } from
 import { Effect, Layer, Option, type Redacted } from "effect"
 import type { Target } from "../Connection.ts"
 import * as Failure from "../Failure.ts"
+import * as Environment from "./environment.ts"
 
 /** The configuration options of a target, with the settings that have defaults (timeouts, retries, TLS …). */
 export const optionsOf = (target: Target, tuning: BankConfig.Tuning = {}): BankConfig.Options => {
@@ -29,7 +30,7 @@ export const optionsOf = (target: Target, tuning: BankConfig.Tuning = {}): BankC
 export const settingsOf = (target: Target) =>
   Effect.gen(function* () {
     const tuning = yield* Effect.mapError(BankConfig.tuningFromEnv, (e) =>
-      Failure.configuration(`invalid environment: ${e.message}`, e)
+      Failure.configuration(Environment.describe(e), e)
     )
     return yield* Effect.mapError(Effect.fromResult(BankConfig.load(optionsOf(target, tuning))), (e) =>
       Failure.configuration(e.message, e)

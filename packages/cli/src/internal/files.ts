@@ -2,7 +2,7 @@
  * Reading the text files the commands are given (orders, fixtures, TLS material), each failure one line that names
  * the file and says why in a few words.
  */
-import { Effect, FileSystem, type PlatformError, Stream } from "effect"
+import { Effect, FileSystem, Option, Path, type PlatformError, Stream } from "effect"
 
 /** A few words on why a file could not be read: "no such file", "permission denied" or the system's message. */
 const reasonOf = (e: PlatformError.PlatformError): string =>
@@ -35,3 +35,27 @@ export const streamText = <E>(what: string, file: string, fail: (message: string
     Stream.decodeText(),
     Stream.mapError((e) => fail(`cannot read ${what} ${JSON.stringify(file)}: ${reasonOf(e)}`))
   )
+
+/**
+ * Checks, without writing anything, that a file can be written: an existing file must be writable (and no folder),
+ * a new one needs a writable folder to go into; otherwise `fail("cannot write <what> "<file>": <reason>")`.
+ * Commands that write at the end of a long run call it first.
+ */
+export const checkWritable = <E>(what: string, file: string, fail: (message: string) => E) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const refuse = (reason: string) => Effect.fail(fail(`cannot write ${what} ${JSON.stringify(file)}: ${reason}`))
+    const info = yield* Effect.option(fs.stat(file))
+    if (Option.isSome(info)) {
+      if (info.value.type === "Directory") return yield* refuse("it is a folder")
+      return yield* fs.access(file, { writable: true }).pipe(Effect.catch(() => refuse("permission denied")))
+    }
+    const folder = path.dirname(path.resolve(file))
+    const parent = yield* Effect.option(fs.stat(folder))
+    if (Option.isNone(parent)) return yield* refuse(`no folder ${JSON.stringify(folder)}`)
+    if (parent.value.type !== "Directory") return yield* refuse(`${JSON.stringify(folder)} is no folder`)
+    return yield* fs
+      .access(folder, { writable: true })
+      .pipe(Effect.catch(() => refuse(`the folder ${JSON.stringify(folder)} is not writable`)))
+  })

@@ -13,6 +13,7 @@ import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as WorkerStatus from "../WorkerStatus.ts"
 import { settingsOf } from "./client.ts"
+import * as Environment from "./environment.ts"
 
 /** The parsed flags of `tppkit worker`. */
 export interface Input extends Connection.Values {
@@ -76,7 +77,7 @@ const timing = Effect.gen(function* () {
     ...(Option.isSome(poll) ? { pollInterval: Duration.millis(poll.value) } : {}),
     ...(Option.isSome(lock) ? { shardLockExpiration: Duration.millis(lock.value) } : {})
   } satisfies Fleet.Timing
-}).pipe(Effect.mapError((e) => Failure.configuration(`invalid environment: ${e.message}`, e)))
+}).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
 
 const what = {
   ChecksError: "checks",
@@ -247,7 +248,7 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
   const databaseUrl = yield* databaseUrlOf(input.databaseUrl)
   const day = yield* dateOf("day", input.day)
   const tuning = yield* Effect.mapError(BankConfig.tuningFromEnv, (e) =>
-    Failure.configuration(`invalid environment: ${e.message}`, e)
+    Failure.configuration(Environment.describe(e), e)
   )
   const limit = tuning.budget?.dailyLimit ?? BankConfig.defaults.budget.dailyLimit
   const current = yield* readStatus(Option.map(day, LocalDate.format), limit).pipe(
