@@ -300,6 +300,41 @@ describe("properties", () => {
     )
   })
 
+  it("a UTF-8 stream cut anywhere decodes as the whole does, failing at the same byte (10,000 runs)", () => {
+    const strict = new TextDecoder("utf-8", { fatal: true })
+    const piece = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 6 }).map((s) => Array.from(new TextEncoder().encode(s))),
+      fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 3 }),
+      fc.constant([0xef, 0xbb, 0xbf])
+    )
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 6 }), fc.array(fc.nat(), { maxLength: 5 }), (pieces, cuts) => {
+        const bytes = new Uint8Array(pieces.flat())
+        const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)
+        const decoder = Json.utf8Decoder()
+        let text = ""
+        let failure: Json.Failure | undefined
+        for (const [i, from] of [0, ...at].entries()) {
+          const r = decoder.push(bytes.subarray(from, at[i] ?? bytes.length))
+          if (!r.ok) {
+            failure = r.failure
+            break
+          }
+          text += r.text
+        }
+        if (failure === undefined) {
+          const r = decoder.end()
+          if (r.ok) text += r.text
+          else failure = r.failure
+        }
+        const offset = Json.invalidUtf8Offset(bytes)
+        if (offset === -1) return failure === undefined && text === strict.decode(bytes)
+        return failure?._tag === "InvalidUtf8" && failure.offset === offset
+      }),
+      { numRuns: 10_000 }
+    )
+  })
+
   it("finds the first invalid UTF-8 byte exactly where a strict decoder stops (10,000 runs)", () => {
     const strict = new TextDecoder("utf-8", { fatal: true })
     const lax = new TextDecoder("utf-8", { ignoreBOM: true })

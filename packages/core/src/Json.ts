@@ -54,6 +54,16 @@ export const isNumberText = (u: unknown): u is NumberText => u instanceof intern
 export const invalidUtf8Offset: (bytes: Uint8Array, from?: number, to?: number, atEnd?: boolean) => number =
   internal.invalidUtf8Offset
 
+/** A UTF-8 text read in pieces (`push` each, then `end`), failing at the first invalid byte of the whole stream. */
+export type Utf8Decoder = internal.Utf8Decoder
+
+/**
+ * A strict UTF-8 decoder for a stream read in pieces cut anywhere, e.g. an orders file: `push` gives the characters
+ * each piece completes, or an `InvalidUtf8` failure whose offset counts bytes from the stream's start (never a
+ * silent U+FFFD); `end` fails when the stream stops inside a character. A leading byte-order mark is skipped.
+ */
+export const utf8Decoder: () => Utf8Decoder = internal.utf8Decoder
+
 /**
  * A {@link NumberText} as a schema's encoded side, for schemas that read numbers exactly (`Money`'s amounts,
  * `StandingOrder.PageCount`). Its JSON form (and JSON Schema) is a JSON number.

@@ -442,6 +442,73 @@ export const invalidUtf8Offset = (bytes: Uint8Array, from = 0, to = bytes.length
   return -1
 }
 
+/** How many of the last bytes of `tail` begin a UTF-8 sequence that the next bytes must complete (0 to 3). */
+const openSequence = (tail: ReadonlyArray<number>): number => {
+  for (let k = 1; k <= Math.min(3, tail.length); k++) {
+    const b = tail[tail.length - k] as number
+    if (b >= 0x80 && b <= 0xbf) continue
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1
+    return need > k ? k : 0
+  }
+  return 0
+}
+
+/** A UTF-8 text read in pieces: each piece's characters as soon as they are whole, or the first invalid byte. */
+export interface Utf8Decoder {
+  /** The characters the piece completes, or the failure (also for every later piece) naming the stream's byte. */
+  readonly push: (bytes: Uint8Array) => { ok: true; text: string } | { ok: false; failure: Failure }
+  /** The end of the stream: fails when it ends inside a sequence. */
+  readonly end: () => { ok: true; text: string } | { ok: false; failure: Failure }
+}
+
+/** A strict UTF-8 decoder for a stream read in pieces cut anywhere (a leading byte-order mark is skipped). */
+export const utf8Decoder = (): Utf8Decoder => {
+  // the byte-order mark is skipped here: a streaming decoder that skips it may also drop a U+FEFF right after a
+  // mark cut between pieces
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
+  let started = false
+  const skipMark = (text: string): string => {
+    if (started || text.length === 0) return text
+    started = true
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  }
+  /** Bytes of the stream before the current piece, and the last (up to 3) of them. */
+  let consumed = 0
+  let tail: Array<number> = []
+  let failed: { ok: false; failure: Failure } | undefined
+  const fail = (offset: number) => {
+    failed = { ok: false, failure: { _tag: "InvalidUtf8", offset, message: `invalid UTF-8 at byte ${offset}` } }
+    return failed
+  }
+  return {
+    push: (bytes) => {
+      if (failed !== undefined) return failed
+      try {
+        const text = skipMark(decoder.decode(bytes, { stream: true }))
+        consumed += bytes.length
+        tail = [...tail, ...bytes.subarray(Math.max(0, bytes.length - 3))].slice(-3)
+        return { ok: true, text }
+      } catch {
+        // the open sequence carried from before, then this piece: the first byte that cannot be (or continue) one
+        const carried = openSequence(tail)
+        const joined = new Uint8Array(carried + bytes.length)
+        joined.set(tail.slice(tail.length - carried), 0)
+        joined.set(bytes, carried)
+        const at = invalidUtf8Offset(joined, 0, joined.length, false)
+        return fail(consumed - carried + Math.max(0, at))
+      }
+    },
+    end: () => {
+      if (failed !== undefined) return failed
+      try {
+        return { ok: true, text: skipMark(decoder.decode()) }
+      } catch {
+        return fail(consumed - openSequence(tail))
+      }
+    }
+  }
+}
+
 /** The UTF-8 byte length of `text[0, end)` (for byte offsets of failures). */
 const utf8Length = (text: string, end: number): number => {
   let n = 0
