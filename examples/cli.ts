@@ -1,5 +1,6 @@
 // The pure core of `tppkit project`: validate settings, decode orders leniently, project, render.
 import { Project, Render } from "@tppkit/cli"
+import { Export } from "@tppkit/schedule"
 import { Result } from "effect"
 
 const body = JSON.stringify({
@@ -30,11 +31,11 @@ const settings = Result.getOrThrow(
 const report = Project.report(Result.getOrThrow(Project.decodeOrders(body)), settings)
 
 // 31 March 2024 is a Sunday and 1 April Easter Monday: the March rent is paid on 2 April
-const json = Render.projectionJsonValue(report)
-const dates = json.payments.map((p) => p.executionDate).join(" ")
+const json = JSON.parse(Render.text(Export.json(report))) // the bytes of `--format json`
+const dates = json.payments.map((p: { executionDate: string }) => p.executionDate).join(" ")
 if (dates !== "2024-01-31 2024-02-29 2024-04-02 2024-04-30 2024-05-31" || json.skipped[0]?.orderId !== "SO-BAD") {
   throw new Error(`unexpected projection: ${dates}`)
 }
 
 console.log(Render.projectionTable(report)) // the table `tppkit project` prints
-console.log(Render.projectionJson(report)) // and its `--format json`
+console.log(Render.text(Export.csv(report))) // and its `--format csv`

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Html, Project } from "@tppkit/cli"
 import { LocalDate, Money } from "@tppkit/core"
-import { CashFlow, Payment } from "@tppkit/schedule"
+import { CashFlow, Export, Payment } from "@tppkit/schedule"
 import { BigDecimal, Result } from "effect"
 import { type DefaultTreeAdapterTypes, parse } from "parse5"
 import { describe, expect, it } from "vitest"
@@ -45,8 +45,15 @@ const fixture = (name: string) => readFileSync(join(import.meta.dirname, "fixtur
 const projection = (from: string, to: string) => {
   const settings = Result.getOrThrow(Project.settings({ from, to, calendar: "target", convention: "following" }))
   const report = Project.report(Result.getOrThrow(Project.decodeOrders(fixture("orders.json"))), settings)
-  const payments: Array<Payment.Payment> = Array.from(report.payments, Payment.toPlain)
-  return { ...report, payments }
+  const payments: Array<Payment.Payment> = Array.from(Export.payments(report), Payment.toPlain)
+  return {
+    from: report.from,
+    to: report.to,
+    calendar: report.calendarName,
+    convention: report.convention,
+    skipped: report.skipped,
+    payments
+  }
 }
 
 const sum = (values: ReadonlyArray<string>): string =>

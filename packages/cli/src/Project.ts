@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { BusinessDayConvention, Calendar, LocalDate, Money, StandingOrder } from "@tppkit/core"
-import { Holidays, type Payment, Projection } from "@tppkit/schedule"
+import { Export, Holidays, type Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
 import type * as Render from "./Render.ts"
 
@@ -213,34 +213,23 @@ export const decodeOrders = (text: string): Result.Result<Decoded, string> => {
   return decoder.end()
 }
 
-/** A projection report whose payments are the schedule's payments (with their occurrence numbers). */
-export type Report = Render.ProjectionReport<Payment.Payment>
+/** A projection report: schedule's `Export` of the projection, planned and ready to be written. */
+export type Report = Export.Export
 
 /**
- * Projects decoded orders over the window (decoding failures listed first among the skipped). The payments are
- * computed lazily, read once, so that memory holds the orders' plans instead of every payment: as schedule's
- * `Projection.columns` (with one calendar or each currency's own), which the report offers both as `columns`
- * (what the JSON and CSV writers read) and as `payments` (the same payments as plain objects, for the other
- * formats).
+ * Plans the projection of the decoded orders over the window for writing (decoding failures listed first among
+ * the skipped): memory then holds the orders' plans, not the orders, and the payments are computed while they are
+ * written. `onDay`, when given, is told each execution date's number of payments as they are written.
  */
-export const report = (decoded: Decoded, s: Settings): Report => {
-  const columns = Projection.columns(
+export const report = (decoded: Decoded, s: Settings, onDay?: (payments: number) => void): Report =>
+  Export.make(
     decoded.orders,
     { from: s.from, to: s.to },
-    { calendar: s.calendar, convention: s.convention }
+    {
+      calendar: s.calendar,
+      convention: s.convention,
+      calendarName: s.calendarName,
+      skipped: decoded.skipped,
+      onDay
+    }
   )
-  return {
-    from: s.from,
-    to: s.to,
-    calendar: s.calendarName,
-    convention: s.convention,
-    payments: paymentsOf(columns),
-    columns,
-    skipped: [...decoded.skipped, ...columns.skipped]
-  }
-}
-
-/** The payments of a projection's columns as plain payments, date by date. */
-function* paymentsOf(columns: Projection.Columns): Generator<Payment.Payment> {
-  for (const day of columns.days) yield* Projection.dayPayments(columns, day)
-}

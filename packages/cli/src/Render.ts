@@ -1,20 +1,18 @@
 /**
- * Pure text renderers of the `tppkit` command: aligned tables that fit an 80-column terminal (with totals),
- * the projection's JSON document (keys in the documented order, amounts as two-decimal strings), CSV and
- * iCalendar. Every total comes from `@tppkit/schedule`'s `CashFlow`. The projection's formats are entries of
- * {@link projectionRenderers}: a new format is one more entry. Nothing here performs I/O; commands print the
- * strings these functions return.
+ * Pure text renderers of the `tppkit` command: aligned tables that fit an 80-column terminal (with totals), and
+ * the output formats of `tppkit project` ({@link projectionRenderers}: the table and the HTML picture here, JSON,
+ * CSV and iCalendar written by `@tppkit/schedule`'s `Export`). Every total comes from schedule's `CashFlow`. A new
+ * format is one more entry. Nothing here performs I/O; commands print the pieces these functions return.
  *
  * @since 0.1.0
  */
 
 import { LocalDate, Money } from "@tppkit/core"
-import type { Payment, Projection } from "@tppkit/schedule"
+import type { Payment } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
-import * as ICalendar from "@tppkit/schedule/ICalendar"
+import * as Export from "@tppkit/schedule/Export"
 import type { BigDecimal } from "effect"
 import * as Html from "./Html.ts"
-import * as Lines from "./internal/lines.ts"
 
 // ---------------------------------------------------------------------------
 // model
@@ -30,24 +28,10 @@ export interface SkippedRow {
 }
 
 /**
- * Everything `tppkit project` prints: the window, the settings, the payments and the skipped orders. The
- * payments may be a lazy, ordered sequence that can be read once (the projection computes them while they are
- * rendered); each renderer reads them once.
+ * Everything `tppkit project` prints: schedule's `Export` of the projection (the window, the calendar's name, the
+ * convention and the skipped orders, the payments computed while they are rendered).
  */
-export interface ProjectionReport<P extends PaymentRow = PaymentRow> {
-  readonly from: LocalDate.LocalDate
-  readonly to: LocalDate.LocalDate
-  readonly calendar: string
-  readonly convention: string
-  readonly payments: Iterable<P>
-  /**
-   * The same payments as columns, one execution date at a time (schedule's `Projection.columns`), when the
-   * projection gives them: the JSON and CSV writers read these instead of `payments`. A report is rendered once,
-   * reading one or the other.
-   */
-  readonly columns?: Pick<Projection.Columns, "orders" | "days"> | undefined
-  readonly skipped: ReadonlyArray<SkippedRow>
-}
+export type ProjectionReport = Export.Export
 
 // ---------------------------------------------------------------------------
 // tables
@@ -185,30 +169,12 @@ export const wrap = (text: string, width: number, first = "", rest = first): Arr
   return out
 }
 
-/**
- * The payments of a report, fed to a cash-flow accumulator as they are read: `totals()` gives the tables of
- * every payment read so far (all of them once the payments are read).
- */
-export const counted = <P extends PaymentRow>(
-  payments: Iterable<P>,
-  options?: CashFlow.Options
-): { readonly payments: Iterable<P>; readonly totals: () => CashFlow.Totals } => {
-  const acc = CashFlow.accumulator(options)
-  const each = function* () {
-    for (const p of payments) {
-      acc.add(p)
-      yield p
-    }
-  }
-  return { payments: each(), totals: acc.result }
-}
-
 /** The projection as a human report: heading, payments table, totals per currency, skipped orders. */
 export const projectionTable = (report: ProjectionReport, width: number = WIDTH): string => {
-  const payments = Array.from(report.payments)
+  const payments = Array.from(Export.payments(report))
   const lines: Array<string> = [
     `Payments ${LocalDate.format(report.from)} to ${LocalDate.format(report.to)}` +
-      ` (calendar ${report.calendar}, convention ${report.convention})`,
+      ` (calendar ${report.calendarName}, convention ${report.convention})`,
     ""
   ]
   if (payments.length === 0) {
@@ -224,118 +190,13 @@ export const projectionTable = (report: ProjectionReport, width: number = WIDTH)
   return lines.join("\n")
 }
 
-const paymentJson = (p: PaymentRow) => ({
-  orderId: p.orderId,
-  nominalDate: LocalDate.format(p.nominalDate),
-  executionDate: LocalDate.format(p.executionDate),
-  amount: Money.formatFixed2(p.amount),
-  currency: p.currency,
-  debtorIban: p.debtorIban,
-  creditorIban: p.creditorIban,
-  ...(p.creditorName === undefined ? {} : { creditorName: p.creditorName })
-})
-
-const skippedJson = (s: SkippedRow) => ({ orderId: s.orderId ?? null, reason: s.reason })
-
-const totalsJson = (rows: ReadonlyArray<CashFlow.Total>) =>
-  rows.map((t) => ({ currency: t.currency, count: t.count, amount: Money.formatFixed2(t.amount) }))
-
-/** The projection as the documented JSON object, keys in order, amounts with exactly two decimals. */
-export const projectionJsonValue = (report: ProjectionReport) => {
-  const payments = Array.from(report.payments)
-  return {
-    from: LocalDate.format(report.from),
-    to: LocalDate.format(report.to),
-    calendar: report.calendar,
-    convention: report.convention,
-    payments: payments.map(paymentJson),
-    skipped: report.skipped.map(skippedJson),
-    totals: totalsJson(CashFlow.totals(payments).byCurrency)
-  }
-}
-
-const jsonArray = (indent: string, items: ReadonlyArray<unknown>): string =>
-  items.length === 0
-    ? "]"
-    : `${items.map((item) => `\n${indent}${JSON.stringify(item)}`).join(",")}\n${indent.slice(2)}]`
-
-/**
- * The projection's JSON text as UTF-8 chunks of about a megabyte, one payment per line (each line
- * `JSON.stringify` of the payment's JSON object), computed while the payments are consumed (the totals, from
- * `CashFlow`, come last), so that a large projection never sits in memory. The text of each order's fields is made
- * once. Each chunk is valid until the next one is asked for (its buffer is reused): write or copy it before.
- */
-export const projectionJsonChunks = (report: ProjectionReport): Iterable<Uint8Array> => {
-  const acc = CashFlow.accumulator({ period: "month" })
-  const head = (key: string, value: string) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`
-  return Lines.encode(report.columns ?? Lines.columnsOf(report.payments), report, {
-    head:
-      `{\n${head("from", LocalDate.format(report.from))}${head("to", LocalDate.format(report.to))}` +
-      `${head("calendar", report.calendar)}${head("convention", report.convention)}  "payments": [`,
-    separator: ",",
-    between: '","executionDate":"',
-    around: (p) => [
-      `\n    {"orderId":${JSON.stringify(p.orderId)},"nominalDate":"`,
-      `","amount":${JSON.stringify(Money.formatFixed2(p.amount))}`,
-      `,"currency":${JSON.stringify(p.currency)},"debtorIban":${JSON.stringify(p.debtorIban)}` +
-        `,"creditorIban":${JSON.stringify(p.creditorIban)}` +
-        `${p.creditorName === undefined ? "" : `,"creditorName":${JSON.stringify(p.creditorName)}`}}`
-    ],
-    accumulator: acc,
-    tail: (count) =>
-      `${count === 0 ? "]" : "\n  ]"},\n  "skipped": [${jsonArray("    ", report.skipped.map(skippedJson))}` +
-      `,\n  "totals": [${jsonArray("    ", totalsJson(acc.result().byCurrency))}\n}\n`
-  })
-}
-
-/** The projection as JSON text (one payment per line). */
-export const projectionJson = (report: ProjectionReport): string => text(projectionJsonChunks(report))
-
-const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
-
-/** Lines of RFC 4180 CSV (the header, when not empty, first), each terminated by CRLF. */
-export const csv = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string =>
-  (header.length === 0 ? rows : [header, ...rows]).map((r) => `${r.map(csvField).join(",")}\r\n`).join("")
-
-const CSV_HEADER = [
-  "orderId",
-  "nominalDate",
-  "executionDate",
-  "amount",
-  "currency",
-  "debtorIban",
-  "creditorIban",
-  "creditorName"
-] as const
-
-/**
- * The payments as CSV lines (header first, each line CRLF-terminated) in UTF-8 chunks of about a megabyte,
- * computed while they are consumed. The text of each order's fields is made once. Each chunk is valid until the
- * next one is asked for (its buffer is reused): write or copy it before.
- */
-export const projectionCsvChunks = (report: ProjectionReport): Iterable<Uint8Array> =>
-  Lines.encode(report.columns ?? Lines.columnsOf(report.payments), report, {
-    head: csv(CSV_HEADER, []),
-    separator: "",
-    between: ",",
-    around: (p) => [
-      `${csvField(p.orderId)},`,
-      `,${csvField(Money.formatFixed2(p.amount))}`,
-      `,${[p.currency, p.debtorIban, p.creditorIban, p.creditorName ?? ""].map(csvField).join(",")}\r\n`
-    ],
-    tail: () => ""
-  })
-
-/** The payments as CSV with the JSON format's payment fields as columns. */
-export const projectionCsv = (report: ProjectionReport): string => text(projectionCsvChunks(report))
-
 /** One output format of `tppkit project`. */
 export interface ProjectionRenderer {
   /**
    * The report as pieces of text or UTF-8 bytes, computed while the payments are read: print them in order, each
    * before asking for the next (byte pieces may share one reused buffer).
    */
-  readonly render: (report: ProjectionReport<Payment.Payment>) => Iterable<string | Uint8Array>
+  readonly render: (report: ProjectionReport) => Iterable<string | Uint8Array>
   /** Whether the text lists the skipped orders itself; when not, the command reports each on stderr. */
   readonly listsSkipped: boolean
 }
@@ -346,10 +207,21 @@ export interface ProjectionRenderer {
  */
 export const projectionRenderers = {
   table: { render: (report) => [`${projectionTable(report)}\n`], listsSkipped: true },
-  json: { render: projectionJsonChunks, listsSkipped: true },
-  csv: { render: projectionCsvChunks, listsSkipped: false },
-  ics: { render: (report) => [ICalendar.fromPayments(report.payments)], listsSkipped: false },
-  html: { render: Html.render, listsSkipped: true }
+  json: { render: Export.json, listsSkipped: true },
+  csv: { render: Export.csv, listsSkipped: false },
+  ics: { render: (report) => Export.ics(report), listsSkipped: false },
+  html: {
+    render: (report) =>
+      Html.render({
+        from: report.from,
+        to: report.to,
+        calendar: report.calendarName,
+        convention: report.convention,
+        payments: Export.payments(report),
+        skipped: report.skipped
+      }),
+    listsSkipped: true
+  }
 } as const satisfies Record<string, ProjectionRenderer>
 
 /** The text of rendered pieces (strings and UTF-8 bytes) joined in order. */

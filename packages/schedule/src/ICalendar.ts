@@ -115,19 +115,28 @@ const eventLines = (p: Payment, options: Options | undefined): Array<string> => 
 ]
 
 /**
- * An iCalendar document (RFC 5545) with one all-day event per payment on its execution date, CRLF-terminated
- * and folded at 75 octets.
+ * An iCalendar document (RFC 5545) as pieces of text, made while the payments are read: the calendar's head, one
+ * piece per payment's event, then its end; each piece is whole CRLF-terminated lines, folded at 75 octets. Their
+ * concatenation is {@link fromPayments}.
  */
-export const fromPayments = (payments: Iterable<Payment>, options?: Options): string => {
-  const lines = [
+export function* pieces(payments: Iterable<Payment>, options?: Options): Generator<string> {
+  yield lines([
     "BEGIN:VCALENDAR",
     "VERSION:2.0",
     "PRODID:-//tppkit//schedule//EN",
     "CALSCALE:GREGORIAN",
     "METHOD:PUBLISH",
     `X-WR-CALNAME:${escapeText(options?.name ?? "Standing orders")}`
-  ]
-  for (const p of payments) lines.push(...eventLines(p, options))
-  lines.push("END:VCALENDAR")
-  return lines.map(foldLine).join(CRLF) + CRLF
+  ])
+  for (const p of payments) yield lines(eventLines(p, options))
+  yield lines(["END:VCALENDAR"])
 }
+
+const lines = (list: ReadonlyArray<string>): string => list.map((line) => `${foldLine(line)}${CRLF}`).join("")
+
+/**
+ * An iCalendar document (RFC 5545) with one all-day event per payment on its execution date, CRLF-terminated
+ * and folded at 75 octets.
+ */
+export const fromPayments = (payments: Iterable<Payment>, options?: Options): string =>
+  Array.from(pieces(payments, options)).join("")

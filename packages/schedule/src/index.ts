@@ -8,6 +8,8 @@
 export * as CashFlow from "./CashFlow.ts"
 /** Is an account covered: funds checks of upcoming payments, running totals, the payments at risk grouped. */
 export * as Coverage from "./Coverage.ts"
+/** A projection written as bytes: JSON, CSV and iCalendar, streamed from the engine's columns. */
+export * as Export from "./Export.ts"
 /** National holiday calendars from the date-holidays library. */
 export * as Holidays from "./Holidays.ts"
 /** iCalendar (RFC 5545) export of projected payments. */

@@ -41,12 +41,12 @@ const readOrders = (file: string) =>
  * Decodes the orders and plans their projection; only the report (plans, not orders) outlives this function, so
  * that the decoded orders can be collected while the payments are written.
  */
-const projectOrders = (input: Input, settings: Project.Settings) =>
+const projectOrders = (input: Input, settings: Project.Settings, onDay: ((payments: number) => void) | undefined) =>
   Effect.flatMap(readOrders(input.orders), (decoded) =>
     Result.isFailure(decoded)
       ? Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
       : Effect.succeed({
-          report: Project.report(decoded.success, settings),
+          report: Project.report(decoded.success, settings, onDay),
           orderCount: decoded.success.orders.length
         })
   )
@@ -66,35 +66,21 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
     convention: input.convention
   })
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
-  const { report: projected, orderCount } = yield* projectOrders(input, settings.success)
-  // a live line on a terminal's stderr: orders, then the payments rendered so far
-  const progress = yield* Output.progressLine
-  let count = 0
-  const counted = function* () {
-    for (const p of projected.payments) {
-      count++
-      yield p
-    }
-  }
-  const countedColumns = (columns: NonNullable<Project.Report["columns"]>) => ({
-    orders: columns.orders,
-    days: (function* () {
-      for (const day of columns.days) {
-        count += day.length
-        yield day
-      }
-    })()
-  })
-  // the count is only shown on a terminal's stderr: elsewhere the payments go to the renderer uncounted
+  // the count of payments rendered so far is only shown on a terminal's stderr: elsewhere nothing counts them
   const stdio = yield* Stdio.Stdio
   const live = yield* stdio.stderrIsTerminal
-  const report: Project.Report = live
-    ? {
-        ...projected,
-        payments: counted(),
-        columns: projected.columns === undefined ? undefined : countedColumns(projected.columns)
-      }
-    : projected
+  let count = 0
+  const { report, orderCount } = yield* projectOrders(
+    input,
+    settings.success,
+    live
+      ? (payments) => {
+          count += payments
+        }
+      : undefined
+  )
+  // a live line on a terminal's stderr: orders, then the payments rendered so far
+  const progress = yield* Output.progressLine
   const renderer: Render.ProjectionRenderer = Render.projectionRenderers[input.format]
   if (!renderer.listsSkipped) yield* warnSkipped(report.skipped)
   const note = () => `projecting ${orderCount} standing orders… ${count} payments`

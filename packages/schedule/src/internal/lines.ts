@@ -4,95 +4,27 @@
  * same for every payment of an order, so each order's line is made once as bytes (the part after the dates that
  * many orders have in common, such as accounts and names, is kept once, so that it stays in cache), and a
  * payment's line is that copied with its two dates put in from a table of ISO date bytes by day number. The
- * payments come as columns, one execution date at a time (schedule's `Projection.columns`: an order index and a
- * nominal date per payment), so nothing is allocated per payment. A full buffer is handed on as one chunk and
+ * payments come as columns, one execution date at a time (the engine's `Merge.days`: an order index and a nominal
+ * date per payment), so nothing is allocated per payment. Runtime-neutral: `Uint8Array` and `TextEncoder` only. A full buffer is handed on as one chunk and
  * refilled when the next chunk is asked for, so memory holds one chunk whatever the number of payments.
  *
  * Totals: the payments of one order in one month are handed to the CashFlow accumulator together when the month
  * ends, as one payment with the order's amount, currency and debtor added that many times: the accumulator (by
  * month) sees the same payments in another order, and its sums are exact, so the totals are the same.
  */
-import { LocalDate } from "@tppkit/core"
-import type { Payment, Projection } from "@tppkit/schedule"
-import * as CashFlow from "@tppkit/schedule/CashFlow"
-
-/** The fields of a payment a line shows (`Render.PaymentRow`). */
-type PaymentRow = Omit<Payment.Payment, "k">
-
-/** The fields of an order that every line of its payments shows. */
-export type OrderFields = Projection.OrderFields
-
-/** The payments of one execution date as columns: payment j < `length` is `nominal[j]` of order `order[j]`. */
-export interface DayColumns {
-  readonly executionDate: LocalDate.LocalDate
-  readonly length: number
-  readonly order: Int32Array
-  readonly nominal: Int32Array
-}
+import { LocalDate, Money } from "@tppkit/core"
+import * as CashFlow from "../CashFlow.ts"
+import type * as Merge from "./merge.ts"
+import type * as Plans from "./plans.ts"
 
 /**
  * The payments the writer reads: the orders' fields and the payments date by date (each date once, in order) as
- * indices into them; `Projection.Columns` is one, {@link columnsOf} makes one from payments. Each date's columns
- * are read before the next is asked for.
+ * indices into them, as the engine gives them (`Merge.days`). Each date's columns are read before the next is
+ * asked for.
  */
 export interface Source {
-  readonly orders: ReadonlyArray<OrderFields>
-  readonly days: Iterable<DayColumns>
-}
-
-/**
- * Payments in projection order as a {@link Source}: consecutive payments with one execution date make a date,
- * and each distinct set of an order's fields (orderId, amount, currency, accounts, creditor name) one order.
- */
-export const columnsOf = (payments: Iterable<PaymentRow>): Source => {
-  const orders: Array<OrderFields> = []
-  const latest = new Map<string, number>()
-  const same = (o: OrderFields, p: PaymentRow): boolean =>
-    o.amount === p.amount &&
-    o.currency === p.currency &&
-    o.debtorIban === p.debtorIban &&
-    o.creditorIban === p.creditorIban &&
-    o.creditorName === p.creditorName
-  function* days(): Generator<DayColumns> {
-    const day = {
-      executionDate: 0 as LocalDate.LocalDate,
-      length: 0,
-      order: new Int32Array(64),
-      nominal: new Int32Array(64)
-    }
-    for (const p of payments) {
-      if (day.length > 0 && p.executionDate !== day.executionDate) {
-        yield day
-        day.length = 0
-      }
-      day.executionDate = p.executionDate
-      let i = latest.get(p.orderId)
-      if (i === undefined || !same(orders[i]!, p)) {
-        i = orders.length
-        orders.push({
-          orderId: p.orderId,
-          amount: p.amount,
-          currency: p.currency,
-          debtorIban: p.debtorIban,
-          creditorIban: p.creditorIban,
-          creditorName: p.creditorName
-        })
-        latest.set(p.orderId, i)
-      }
-      if (day.length === day.order.length) {
-        const order = new Int32Array(2 * day.length)
-        const nominal = new Int32Array(2 * day.length)
-        order.set(day.order)
-        nominal.set(day.nominal)
-        day.order = order
-        day.nominal = nominal
-      }
-      day.order[day.length] = i
-      day.nominal[day.length++] = p.nominalDate
-    }
-    if (day.length > 0) yield day
-  }
-  return { orders, days: days() }
+  readonly orders: ReadonlyArray<Plans.Fields>
+  readonly days: Iterable<Pick<Merge.Day, "day" | "length" | "order" | "nominal">>
 }
 
 /** Bytes of output gathered before a chunk is handed on. */
@@ -111,7 +43,7 @@ export interface LineFormat {
    * (`own`, then `shared`, a text many orders usually have in common: accounts, names): a function of the
    * order's fields.
    */
-  readonly around: (o: OrderFields) => readonly [before: string, own: string, shared: string]
+  readonly around: (o: Plans.Fields) => readonly [before: string, own: string, shared: string]
   /** When given, every payment is added to it (with the period `"month"`) before the tail is made. */
   readonly accumulator?: CashFlow.Accumulator | undefined
   /** The text after the last line, given the number of lines. */
@@ -141,6 +73,8 @@ const dateTable = (first: number, days: number): Uint8Array => {
 /** No bytes. */
 const EMPTY = new Uint8Array(0)
 
+const encoder = new TextEncoder()
+
 /** Bytes of the orders' lines kept together in one array (each order's line is a view of one of them). */
 const SLAB = 1 << 16
 
@@ -158,7 +92,7 @@ export function* encode(
   const days = Math.max(0, Math.min(TABLE_DAYS, Math.min(LocalDate.MAX, window.to + MARGIN) - first + 1))
   const dates = dateTable(first, days)
   /** Writes a date's ISO text at `at` of `out` (from the table when it is in it). */
-  const writeDate = (out: Buffer, at: number, day: number): void => {
+  const writeDate = (out: Uint8Array, at: number, day: number): void => {
     let d = day - first
     if (d < 0 || d >= days) {
       writeAscii(out, at, LocalDate.format(day as LocalDate.LocalDate))
@@ -167,8 +101,8 @@ export function* encode(
     d *= DATE_BYTES
     for (let i = 0; i < DATE_BYTES; i++) out[at + i] = dates[d + i]!
   }
-  const between = Buffer.from(format.between, "utf8")
-  const separatorBytes = Buffer.byteLength(format.separator)
+  const between = encoder.encode(format.between)
+  const separatorBytes = encoder.encode(format.separator).length
   const executionAt = DATE_BYTES + between.length
   // per order (by index): its line up to the text many orders share, with room for the dates (a view of a slab:
   // an array of its own per order would cost a backing store and its bookkeeping each), that shared text (one
@@ -178,27 +112,30 @@ export function* encode(
   const tails: Array<Uint8Array> = new Array(orders.length).fill(EMPTY)
   const nominalAts: Array<number> = new Array(orders.length).fill(0)
   const tailOf = new Map<string, Uint8Array>()
-  let slab = Buffer.allocUnsafe(SLAB)
+  let slab = new Uint8Array(SLAB)
   let slabUsed = 0
   /** Makes order `i`'s line; its head opens with the separator. */
   const lineOf = (i: number): Uint8Array => {
     const [before, own, text] = format.around(orders[i]!)
     let tail = tailOf.get(text)
     if (tail === undefined) {
-      tail = Buffer.from(text, "utf8")
+      tail = encoder.encode(text)
       tailOf.set(text, tail)
     }
-    const nominalAt = separatorBytes + Buffer.byteLength(before)
-    const size = nominalAt + executionAt + DATE_BYTES + Buffer.byteLength(own)
+    // the separator is ASCII: its bytes and those of the text before the nominal date, together
+    const opening = encoder.encode(format.separator + before)
+    const ownBytes = encoder.encode(own)
+    const nominalAt = opening.length
+    const size = nominalAt + executionAt + DATE_BYTES + ownBytes.length
     if (slabUsed + size > slab.length) {
-      slab = Buffer.allocUnsafe(Math.max(SLAB, size))
+      slab = new Uint8Array(Math.max(SLAB, size))
       slabUsed = 0
     }
     const head = slab.subarray(slabUsed, slabUsed + size)
     slabUsed += size
-    head.write(before, head.write(format.separator, 0, "utf8"), "utf8")
+    head.set(opening, 0)
     head.set(between, nominalAt + DATE_BYTES)
-    head.write(own, nominalAt + executionAt + DATE_BYTES, "utf8")
+    head.set(ownBytes, nominalAt + executionAt + DATE_BYTES)
     heads[i] = head
     tails[i] = tail
     nominalAts[i] = nominalAt
@@ -224,15 +161,16 @@ export function* encode(
     }
     pending.length = 0
   }
-  const reused = Buffer.allocUnsafe(CHUNK)
+  const reused = new Uint8Array(CHUNK)
   let buf = reused
   let pos = 0
-  const documentHead = format.head
-  if (Buffer.byteLength(documentHead) > buf.length) buf = Buffer.allocUnsafe(Buffer.byteLength(documentHead))
-  pos = buf.write(documentHead, 0, "utf8")
+  const documentHead = encoder.encode(format.head)
+  if (documentHead.length > buf.length) buf = new Uint8Array(documentHead.length)
+  buf.set(documentHead, 0)
+  pos = documentHead.length
   let count = 0
   for (const day of source.days) {
-    const executed = day.executionDate
+    const executed = day.day as LocalDate.LocalDate
     if (acc !== undefined) {
       const start = CashFlow.periodStart(executed, "month")
       if (start !== month) {
@@ -257,7 +195,7 @@ export function* encode(
       if (pos + size > buf.length) {
         yield buf.subarray(0, pos)
         // a line longer than a chunk gets a buffer of its own
-        buf = size > reused.length ? Buffer.allocUnsafe(size) : reused
+        buf = size > reused.length ? new Uint8Array(size) : reused
         pos = 0
       }
       // the head opens with the separator, which the first line leaves out
@@ -274,13 +212,100 @@ export function* encode(
     }
   }
   if (acc !== undefined) addPending()
-  const tail = format.tail(count)
-  const tailBytes = Buffer.byteLength(tail)
-  if (pos + tailBytes > buf.length) {
+  const tail = encoder.encode(format.tail(count))
+  if (pos + tail.length > buf.length) {
     if (pos > 0) yield buf.subarray(0, pos)
-    buf = tailBytes > reused.length ? Buffer.allocUnsafe(tailBytes) : reused
+    buf = tail.length > reused.length ? new Uint8Array(tail.length) : reused
     pos = 0
   }
-  pos += buf.write(tail, pos, "utf8")
+  buf.set(tail, pos)
+  pos += tail.length
   if (pos > 0) yield buf.subarray(0, pos)
 }
+
+// ---------------------------------------------------------------------------
+// the formats
+// ---------------------------------------------------------------------------
+
+/** An order left out of the document, with the reason in words. */
+export interface Skipped {
+  readonly orderId: string | undefined
+  readonly reason: string
+}
+
+/** What the JSON document states besides the payments: the window, the settings and the skipped orders. */
+export interface Header {
+  readonly from: LocalDate.LocalDate
+  readonly to: LocalDate.LocalDate
+  readonly calendar: string
+  readonly convention: string
+  readonly skipped: ReadonlyArray<Skipped>
+}
+
+const jsonArray = (indent: string, items: ReadonlyArray<unknown>): string =>
+  items.length === 0
+    ? "]"
+    : `${items.map((item) => `\n${indent}${JSON.stringify(item)}`).join(",")}\n${indent.slice(2)}]`
+
+/**
+ * The JSON document, one payment per line (each line `JSON.stringify` of the payment's object: orderId, nominalDate,
+ * executionDate, amount with two decimals, currency, debtorIban, creditorIban, creditorName when known), then the
+ * skipped orders and the totals per currency (summed while the lines are written).
+ */
+export const jsonFormat = (header: Header): LineFormat => {
+  const acc = CashFlow.accumulator({ period: "month" })
+  const head = (key: string, value: string) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`
+  return {
+    head:
+      `{\n${head("from", LocalDate.format(header.from))}${head("to", LocalDate.format(header.to))}` +
+      `${head("calendar", header.calendar)}${head("convention", header.convention)}  "payments": [`,
+    separator: ",",
+    between: '","executionDate":"',
+    around: (p) => [
+      `\n    {"orderId":${JSON.stringify(p.orderId)},"nominalDate":"`,
+      `","amount":${JSON.stringify(Money.formatFixed2(p.amount))}`,
+      `,"currency":${JSON.stringify(p.currency)},"debtorIban":${JSON.stringify(p.debtorIban)}` +
+        `,"creditorIban":${JSON.stringify(p.creditorIban)}` +
+        `${p.creditorName === undefined ? "" : `,"creditorName":${JSON.stringify(p.creditorName)}`}}`
+    ],
+    accumulator: acc,
+    tail: (count) => {
+      const skipped = header.skipped.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason }))
+      const totals = acc
+        .result()
+        .byCurrency.map((t) => ({ currency: t.currency, count: t.count, amount: Money.formatFixed2(t.amount) }))
+      return (
+        `${count === 0 ? "]" : "\n  ]"},\n  "skipped": [${jsonArray("    ", skipped)}` +
+        `,\n  "totals": [${jsonArray("    ", totals)}\n}\n`
+      )
+    }
+  }
+}
+
+/** A CSV field (RFC 4180): quoted when it holds a quote, a comma or a line break. */
+export const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
+
+/** The columns of the CSV format, in order. */
+export const CSV_HEADER = [
+  "orderId",
+  "nominalDate",
+  "executionDate",
+  "amount",
+  "currency",
+  "debtorIban",
+  "creditorIban",
+  "creditorName"
+] as const
+
+/** CSV (RFC 4180): the header, then one CRLF-terminated line per payment with the JSON format's fields. */
+export const csvFormat = (): LineFormat => ({
+  head: `${CSV_HEADER.join(",")}\r\n`,
+  separator: "",
+  between: ",",
+  around: (p) => [
+    `${csvField(p.orderId)},`,
+    `,${csvField(Money.formatFixed2(p.amount))}`,
+    `,${[p.currency, p.debtorIban, p.creditorIban, p.creditorName ?? ""].map(csvField).join(",")}\r\n`
+  ],
+  tail: () => ""
+})

@@ -1,0 +1,161 @@
+/**
+ * A projection written out as bytes: the JSON document (the window, the settings, one payment per line, the skipped
+ * orders and the totals per currency), CSV (RFC 4180) and iCalendar (RFC 5545), as UTF-8 chunks computed while they
+ * are read, so that a projection of millions of payments never sits in memory. {@link make} plans the orders at
+ * once (the orders can then be collected); each writer runs the projection engine from those plans and writes each
+ * payment's line straight from the engine's columns, with nothing allocated per payment. Runtime-neutral:
+ * `Uint8Array` and `TextEncoder` only.
+ *
+ * @since 0.1.0
+ */
+import { BusinessDayConvention, Calendar, type LocalDate } from "@tppkit/core"
+import { Stream } from "effect"
+import * as ICalendar from "./ICalendar.ts"
+import * as Lines from "./internal/lines.ts"
+import * as Merge from "./internal/merge.ts"
+import * as Plans from "./internal/plans.ts"
+import type * as Payment from "./Payment.ts"
+import type * as Projection from "./Projection.ts"
+
+/** The formats the writers write. */
+export type Format = "json" | "csv" | "ics"
+
+/** Options of {@link make}: the projection's calendar and convention, and what the JSON document states. */
+export interface Options extends Projection.Options {
+  /**
+   * The calendar's name as the JSON document states it (default: the calendar's own `name`, or `"auto"` for a
+   * calendar per currency).
+   */
+  readonly calendarName?: string | undefined
+  /** Orders left out before the projection (e.g. records that could not be decoded), listed first as skipped. */
+  readonly skipped?: ReadonlyArray<Projection.Skipped> | undefined
+  /** Called with the number of payments of each execution date as they are written (e.g. for a progress line). */
+  readonly onDay?: ((payments: number) => void) | undefined
+}
+
+/**
+ * A projection planned for writing (made by {@link make}): the window, the settings the JSON document states, and
+ * every skipped order (those given to {@link make} first, then those the projection cannot use, in input order).
+ * Its payments are computed anew by each writer.
+ */
+export interface Export {
+  readonly from: LocalDate.LocalDate
+  readonly to: LocalDate.LocalDate
+  readonly calendarName: string
+  readonly convention: BusinessDayConvention.BusinessDayConvention
+  readonly skipped: ReadonlyArray<Projection.Skipped>
+}
+
+/** The plans behind an {@link Export}, seen only by this module. */
+class Planned implements Export {
+  readonly from: LocalDate.LocalDate
+  readonly to: LocalDate.LocalDate
+  readonly calendarName: string
+  readonly convention: BusinessDayConvention.BusinessDayConvention
+  readonly skipped: ReadonlyArray<Projection.Skipped>
+  readonly plans: Plans.Plans
+  readonly onDay: ((payments: number) => void) | undefined
+  constructor(orders: Iterable<Projection.ProjectableOrder>, window: Projection.Window, options: Options | undefined) {
+    const calendar = options?.calendar ?? Calendar.target
+    this.from = window.from
+    this.to = window.to
+    this.calendarName = options?.calendarName ?? (typeof calendar === "function" ? "auto" : calendar.name)
+    this.convention = options?.convention ?? BusinessDayConvention.defaultConvention
+    this.plans = Plans.plan(orders, window, options, true)
+    this.skipped = [...(options?.skipped ?? []), ...this.plans.skipped]
+    this.onDay = options?.onDay
+  }
+}
+
+const planned = (self: Export): Planned => {
+  if (!(self instanceof Planned)) throw new TypeError("not an Export made by Export.make")
+  return self
+}
+
+/**
+ * Plans the projection of `orders` over `window` for writing: the same payments in the same order as
+ * `Projection.project`, and the orders it cannot use listed as skipped.
+ */
+export const make = (
+  orders: Iterable<Projection.ProjectableOrder>,
+  window: Projection.Window,
+  options?: Options
+): Export => new Planned(orders, window, options)
+
+/** The engine's day columns of a projection, each date's count reported to `onDay` as it is read. */
+function* days(self: Planned): Generator<Merge.Day> {
+  const onDay = self.onDay
+  for (const day of Merge.days(self.plans, self)) {
+    onDay?.(day.length)
+    yield day
+  }
+}
+
+const source = (self: Planned): Lines.Source => ({ orders: self.plans.templates, days: days(self) })
+
+/**
+ * The JSON document as UTF-8 chunks of about a megabyte: `from`, `to`, `calendar`, `convention`, then `payments`
+ * one per line (orderId, nominalDate, executionDate, amount with two decimals, currency, debtorIban, creditorIban,
+ * creditorName when known), `skipped` (orderId or null, reason) and `totals` per currency (currency, count,
+ * amount). Each chunk is valid until the next is asked for (its buffer is reused): write or copy it before.
+ */
+export const json = (self: Export): Iterable<Uint8Array> => {
+  const p = planned(self)
+  return Lines.encode(
+    source(p),
+    p,
+    Lines.jsonFormat({ from: p.from, to: p.to, calendar: p.calendarName, convention: p.convention, skipped: p.skipped })
+  )
+}
+
+/**
+ * The payments as CSV (RFC 4180): a header, then one CRLF-terminated line per payment with the JSON document's
+ * payment fields, as UTF-8 chunks of about a megabyte. Skipped orders are not listed. Each chunk is valid until the
+ * next is asked for (its buffer is reused): write or copy it before.
+ */
+export const csv = (self: Export): Iterable<Uint8Array> => {
+  const p = planned(self)
+  return Lines.encode(source(p), p, Lines.csvFormat())
+}
+
+/** The payments of a projection, date by date, as plain payments (for renderings of their own, e.g. tables). */
+export function* payments(self: Export): Generator<Payment.Payment> {
+  const p = planned(self)
+  const orders = p.plans.templates
+  for (const day of days(p)) yield* Merge.payments(orders, day, day.day)
+}
+
+/** Text gathered before an iCalendar chunk is encoded. */
+const ICS_CHUNK = 1 << 16
+
+const encoder = new TextEncoder()
+
+/**
+ * The payments as an iCalendar document (`ICalendar.fromPayments`: one all-day event per payment), as UTF-8 chunks
+ * of about 64 KB. Skipped orders are not listed.
+ */
+export function* ics(self: Export, options?: ICalendar.Options): Generator<Uint8Array> {
+  let text = ""
+  for (const piece of ICalendar.pieces(payments(self), options)) {
+    text += piece
+    if (text.length >= ICS_CHUNK) {
+      yield encoder.encode(text)
+      text = ""
+    }
+  }
+  if (text.length > 0) yield encoder.encode(text)
+}
+
+/** The chunks of a writer, each a copy of its own (the writers reuse their buffers). */
+function* copies(chunks: Iterable<Uint8Array>): Generator<Uint8Array> {
+  for (const chunk of chunks) yield chunk.slice()
+}
+
+/**
+ * A projection written in a format as a Stream of UTF-8 chunks, computed as the stream is pulled; unlike the
+ * writers' chunks, each of the stream's is its own copy and may be kept.
+ */
+export const toStream = (self: Export, format: Format): Stream.Stream<Uint8Array> =>
+  Stream.suspend(() =>
+    Stream.fromIterable(copies(format === "json" ? json(self) : format === "csv" ? csv(self) : ics(self)))
+  )
