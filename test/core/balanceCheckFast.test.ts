@@ -3,7 +3,7 @@
  * accepts only what the schema accepts, with equal values, and takes the common shape itself.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { BalanceCheck, Iban } from "@tppkit/core"
+import { BalanceCheck, Iban, Json } from "@tppkit/core"
 import { BigDecimal, Result, SchemaParser } from "effect"
 import fc from "fast-check"
 import * as Fast from "../../packages/core/src/internal/balanceCheckFast.ts"
@@ -78,12 +78,28 @@ const nearBody = fc.record({
 
 const body = fc.oneof(anyBody, nearBody)
 
+/** The two ways a body is read: `JSON.parse` (floats) and core's `Json.parse` (every number as its text). */
+const readers: ReadonlyArray<[string, (text: string) => unknown]> = [
+  ["JSON.parse", (text) => JSON.parse(text)],
+  ["Json.parse", (text) => Result.getOrThrow(Json.parse(text)).value]
+]
+
+/** Amount texts a float cannot carry: more digits than a double holds, in and out of [12.2]. */
+const longAmount = fc.constantFrom(
+  "1.0000000000000000000001",
+  "12345678901.25000000000000000000",
+  "0.01000000000000000000000000001",
+  "999999999999.990000000000000000001",
+  "1e-7",
+  "12.3E1"
+)
+
 describe("the balance-check request fast decoder", () => {
-  it("accepts only what the schema accepts, with equal values", () => {
+  it.each(readers)("accepts only what the schema accepts, with equal values (bodies read with %s)", (_, read) => {
     let accepted = 0
     fc.assert(
       fc.property(body, (b) => {
-        const json = JSON.parse(JSON.stringify(b)) as object
+        const json = read(JSON.stringify(b)) as object
         const fast = Fast.decodeRequest(json)
         if (fast === undefined) return
         accepted += 1
@@ -103,6 +119,24 @@ describe("the balance-check request fast decoder", () => {
     )
     // The property must also see many accepted bodies, not only refusals.
     expect(accepted).toBeGreaterThan(1000)
+  })
+
+  it("reads an amount's text digit for digit, as the schema does: a float's rounding never makes it valid", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...validIbans), longAmount, (iban, amount) => {
+        const json = Result.getOrThrow(
+          Json.parse(`{"instructionIdentification":"x","iban":"${iban}","amount":{"value":${amount},"currency":"EUR"}}`)
+        ).value
+        const fast = Fast.decodeRequest(json)
+        const slow = decodeSchema(json)
+        expect(fast === undefined).toBe(Result.isFailure(slow))
+        if (fast !== undefined && Result.isSuccess(slow)) {
+          expect(BigDecimal.equals(fast.amount.value, slow.success.amount.value)).toBe(true)
+        }
+        // more decimals than [12.2] allows are refused, whatever a float would have made of them
+        expect(Result.isSuccess(slow)).toBe(amount === "12345678901.25000000000000000000" || amount === "12.3E1")
+      })
+    )
   })
 
   it("takes the common shape (mandatory fields only, valid) itself", () => {

@@ -373,6 +373,28 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
         request: (_, t) => ({ headers: apiHeaders(t), body: "[]" })
       },
       {
+        name: "a repeated key",
+        status: 400,
+        code: "FORMAT_ERROR",
+        request: (_, t) => ({
+          headers: apiHeaders(t),
+          body: balanceBody(ibans.eurBranch, 1).replace(
+            '"amount":',
+            '"amount":{"value":999999,"currency":"EUR"},"amount":'
+          )
+        })
+      },
+      {
+        // read digit for digit: 22 decimals, which a float would have made 1
+        name: "an amount with more decimals than a float holds",
+        status: 400,
+        code: "FORMAT_ERROR",
+        request: (_, t) => ({
+          headers: apiHeaders(t),
+          body: balanceBody(ibans.eurBranch, 1).replace('"value":1,', '"value":1.0000000000000000000001,')
+        })
+      },
+      {
         name: "wrong type of amount.value",
         status: 400,
         code: "FORMAT_ERROR",

@@ -4,12 +4,13 @@
  * checks the schemas call, so whatever it returns equals the schema's answer; for anything else it returns `undefined`
  * and `BalanceCheck` falls back to the schema, which also words the error. Only `BalanceCheck` calls these.
  */
-import { BigDecimal } from "effect"
+import { BigDecimal, Result } from "effect"
 import type * as BalanceCheck from "../BalanceCheck.ts"
 import * as Currency from "../Currency.ts"
 import * as Iban from "../Iban.ts"
 import * as Money from "../Money.ts"
 import * as Timestamp from "../Timestamp.ts"
+import { NumberText } from "./json.ts"
 
 /** The common request in its domain form. */
 export interface CommonRequest {
@@ -62,6 +63,14 @@ const requestAmount = (value: number): BigDecimal.BigDecimal | undefined => {
   return exact === undefined || Money.invalidReason(exact, Money.balanceCheckFormat) !== undefined ? undefined : exact
 }
 
+/** The exact amount of a number's source text (as `Json.parse` keeps it) when it is a valid request amount. */
+const requestAmountText = (text: string): BigDecimal.BigDecimal | undefined => {
+  const exact = Money.fromNumberText(text)
+  return Result.isFailure(exact) || Money.invalidReason(exact.success, Money.balanceCheckFormat) !== undefined
+    ? undefined
+    : exact.success
+}
+
 /**
  * Decodes the common request from JSON: the three mandatory fields, valid, none of the optional ones. An IBAN in
  * print form or lower case is left to the schema (which normalises it), as is every other shape.
@@ -76,10 +85,13 @@ export const decodeRequest = (json: unknown): CommonRequest | undefined => {
   if (typeof id !== "string" || id.length === 0 || typeof iban !== "string") return undefined
   if (typeof amount !== "object" || amount === null || Array.isArray(amount)) return undefined
   const { value, currency } = amount as Record<string, unknown>
-  if (typeof value !== "number" || typeof currency !== "string" || !Currency.isCurrencyCode(currency)) return undefined
+  const isText = value instanceof NumberText
+  if ((typeof value !== "number" && !isText) || typeof currency !== "string" || !Currency.isCurrencyCode(currency)) {
+    return undefined
+  }
   // A valid IBAN consists of upper-case letters and digits only, so the schema's normalisation leaves it as is.
   if (!Iban.isValid(iban)) return undefined
-  const exact = requestAmount(value)
+  const exact = isText ? requestAmountText(value.text) : requestAmount(value as number)
   if (exact === undefined) return undefined
   return { instructionIdentification: id, iban: iban as Iban.Iban, amount: { value: exact, currency } }
 }

@@ -9,7 +9,7 @@ import { Timestamp } from "@tppkit/core"
 import { Result, Schema, SchemaParser } from "effect"
 import * as Faults from "../Faults.ts"
 import type * as Journal from "../Journal.ts"
-import { parseJsonObject } from "./apiChecks.ts"
+import { parseJsonObject, withFloats } from "./apiChecks.ts"
 import {
   badRequest,
   type Dialect,
@@ -117,7 +117,7 @@ export const make = (config: Config) => {
     if (req.method !== "POST") return fail(methodNotAllowed(req.method, "/__clock", "GET, POST"), dialect, {})
     const parsed = parseJsonObject(req.body)
     if (!("value" in parsed)) return fail(parsed, dialect, {})
-    const change = decodeClockChange(parsed.value)
+    const change = decodeClockChange(withFloats(parsed.value))
     if (Result.isFailure(change)) return fail(schemaFailure(change.failure), dialect, {})
     if ("set" in change.success) config.clock.set(Timestamp.toEpochMillis(change.success.set))
     else config.clock.adjust(Math.round(change.success.adjustSeconds * 1000))
@@ -129,7 +129,7 @@ export const make = (config: Config) => {
     if (req.method !== "PUT") return fail(methodNotAllowed(req.method, "/__faults", "GET, PUT"), dialect, {})
     const parsed = parseJsonObject(req.body)
     if (!("value" in parsed)) return fail(parsed, dialect, {})
-    const next = decodeFaults(parsed.value)
+    const next = decodeFaults(withFloats(parsed.value))
     if (Result.isFailure(next)) return fail(schemaFailure(next.failure), dialect, {})
     config.faults.setGlobal(next.success.rate > 0 ? next.success : undefined)
     return faultsAnswer()

@@ -3,7 +3,8 @@
  * answer, the content type, the mandatory headers with core's header rules, and the bearer token.
  */
 import { randomUUID } from "node:crypto"
-import { Headers } from "@tppkit/core"
+import { Headers, Json, Money } from "@tppkit/core"
+import { Result } from "effect"
 import { badRequest, type Failure } from "./errors.ts"
 import { first, type Incoming } from "./exchange.ts"
 
@@ -61,15 +62,45 @@ export const check = (req: Incoming): Failure | undefined => {
   return undefined
 }
 
-/** Parses a JSON object body, or the 400 that says why it is not one. */
+/**
+ * Parses a JSON object body as a strict bank reads it, or the 400 that says why it is not one: every number kept as
+ * its text (core's `Json.parse`: an amount is read digit for digit), a repeated key refused, nesting bounded.
+ */
 export const parseJsonObject = (body: string): { readonly value: object } | Failure => {
-  try {
-    const value: unknown = JSON.parse(body)
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      return badRequest("the body must be a JSON object")
-    }
-    return { value }
-  } catch {
-    return badRequest("the body is not valid JSON")
+  const read = Json.parse(body, { duplicateKeys: "fail" })
+  if (Result.isFailure(read)) {
+    const failure = read.failure
+    return failure._tag === "DuplicateKey"
+      ? badRequest(`the body repeats the key ${failure.path}`)
+      : failure._tag === "TooDeep"
+        ? badRequest("the body is nested too deeply")
+        : badRequest("the body is not valid JSON")
   }
+  const value = read.success.value
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return badRequest("the body must be a JSON object")
+  }
+  return { value }
+}
+
+/**
+ * The value with each number a float holds exactly as that float, for schemas of plain numbers (the list request's
+ * page numbers, the admin endpoints); any other number stays its text, which such a schema refuses, never rounds.
+ */
+export const withFloats = (value: unknown): unknown => {
+  if (Json.isNumberText(value)) {
+    const n = Number(value.text)
+    const exact = Money.fromNumberText(value.text)
+    const back = Money.fromJsonNumber(n)
+    return Result.isSuccess(exact) && back !== undefined && Money.equals(exact.success, back) ? n : value
+  }
+  if (Array.isArray(value)) return value.map(withFloats)
+  if (typeof value === "object" && value !== null) {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) {
+      Object.defineProperty(out, k, { value: withFloats(v), enumerable: true, writable: true, configurable: true })
+    }
+    return out
+  }
+  return value
 }

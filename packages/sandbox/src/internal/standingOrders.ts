@@ -5,7 +5,7 @@
  */
 import { StandingOrder } from "@tppkit/core"
 import { Result } from "effect"
-import { parseJsonObject } from "./apiChecks.ts"
+import { parseJsonObject, withFloats } from "./apiChecks.ts"
 import type * as DailyLimit from "./dailyLimit.ts"
 import { encodingFailure, type Failure, forbidden, schemaFailure } from "./errors.ts"
 import { first, type Incoming, type Outgoing } from "./exchange.ts"
@@ -31,7 +31,7 @@ export const make = (options: {
     }
     const parsed = parseJsonObject(req.body)
     if (!("value" in parsed)) return parsed
-    const decoded = StandingOrder.decodeListRequest(parsed.value)
+    const decoded = StandingOrder.decodeListRequest(withFloats(parsed.value))
     if (Result.isFailure(decoded)) return schemaFailure(decoded.failure)
     const body = decoded.success
     if (body.iban !== undefined && !token.bound.has(body.iban)) {
