@@ -1,9 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cli, Style } from "@tppkit/cli"
 import { Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Scope, Sink, Stdio, Stream } from "effect"
-import { describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { tppkit } from "../e2e/harness.ts"
 
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name)
@@ -217,21 +219,47 @@ describe("errors that name the cause and the way out", () => {
   })
 })
 
-describe("a token refused with invalid_client", () => {
-  it("names the settings to check", { timeout: 60_000 }, async () => {
-    const scope = await Effect.runPromise(Scope.make())
-    try {
-      const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer(), scope))
-      const bank = Context.get(context, Sandbox.SandboxInfo)
-      const args = ["token", "--base-url", bank.baseUrl, "--client-id", bank.clientId, "--client-secret", "wrong"]
-      const r = await run(args)
-      expect(r.code).toBe(3)
-      expect(r.stderr).toBe(
-        "tppkit: token: status 401 (invalid_client); check TPPKIT_CLIENT_ID and TPPKIT_CLIENT_SECRET " +
-          "(or --client-id and --client-secret)\n"
-      )
-    } finally {
-      await Effect.runPromise(Scope.close(scope, Exit.void))
+describe("against a mock bank: the ways out", { timeout: 60_000 }, () => {
+  let scope: Scope.Closeable
+  let bank: { readonly baseUrl: string; readonly clientId: string }
+  const dir = mkdtempSync(join(tmpdir(), "tppkit-cli-test-"))
+  beforeAll(async () => {
+    scope = await Effect.runPromise(Scope.make())
+    const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer(), scope))
+    bank = Context.get(context, Sandbox.SandboxInfo)
+  })
+  afterAll(async () => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("a token refused with invalid_client names the settings to check", async () => {
+    const args = ["token", "--base-url", bank.baseUrl, "--client-id", bank.clientId, "--client-secret", "wrong"]
+    const r = await run(args)
+    expect(r.code).toBe(3)
+    expect(r.stderr).toBe(
+      "tppkit: token: status 401 (invalid_client); check TPPKIT_CLIENT_ID and TPPKIT_CLIENT_SECRET " +
+        "(or --client-id and --client-secret)\n"
+    )
+  })
+
+  it("the daily budget's refusal names every way out, the in-memory budget for a mock bank included", async () => {
+    const file = join(dir, "budget.sqlite")
+    const args = ["standing-orders", "--all", "--base-url", bank.baseUrl, "--client-id", bank.clientId]
+    const list = () => run([...args, "--client-secret", "sandbox-secret", "--budget-file", file])
+    expect((await list()).code).toBe(0)
+    expect((await list()).code).toBe(0)
+    const refused = await list()
+    expect(refused.code).toBe(4)
+    const line = refused.stderr.split("\n")[0]!
+    for (const way of ["--psu-last-logged-time", "--max-age", "--budget-file memory", "TPPKIT_BUDGET_FILE=memory"]) {
+      expect(line).toContain(way)
     }
+    expect(line).toMatch(/TPPKIT_BUDGET_FILE=memory\) \[Correlation-ID [0-9a-f-]+\]$/)
+    // in memory, nothing of the earlier runs counts: the call goes out, and the mock bank's own daily limit (spent
+    // by the runs above) answers instead of the command's budget
+    const memory = await run([...args, "--client-secret", "sandbox-secret", "--budget-file", "memory"])
+    expect(memory.code).not.toBe(4)
+    expect(memory.stderr).not.toContain("--budget-file memory")
   })
 })

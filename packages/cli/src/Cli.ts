@@ -94,11 +94,16 @@ export const run = (args: ReadonlyArray<string>) =>
     if (cancelled) return yield* Effect.interrupt
   })
 
-/** What to check when the bank refuses the client's credentials (the token endpoint's `invalid_client`). */
+/**
+ * The way out the failure's own message cannot know: what to check when the bank refuses the client's credentials
+ * (the token endpoint's `invalid_client`), and the command line's own budget switch when the daily budget refuses.
+ */
 const wayOut = (outcome: Failure.Outcome): string | undefined =>
   outcome.details?.code === "invalid_client"
     ? "check TPPKIT_CLIENT_ID and TPPKIT_CLIENT_SECRET (or --client-id and --client-secret)"
-    : undefined
+    : outcome.kind === "budget" && outcome.details?.freesAt !== undefined
+      ? "or, playing against a mock bank, count in memory: --budget-file memory (TPPKIT_BUDGET_FILE=memory)"
+      : undefined
 
 /** "did you mean …" for a mistyped subcommand or flag, from effect/cli's suggestions (nothing when it has none). */
 const suggestion = (cause: Cause.Cause<unknown>): string | undefined => {
@@ -123,7 +128,9 @@ export const main = (args: ReadonlyArray<string>) =>
     if (Exit.isSuccess(exit)) return 0
     const failed = Failure.outcome(exit.cause)
     const hint = suggestion(exit.cause) ?? wayOut(failed)
-    const outcome = hint === undefined ? failed : { ...failed, message: `${failed.message}; ${hint}` }
+    // the hint goes before the bank's identifiers that end a message (" [Correlation-ID …]")
+    const outcome =
+      hint === undefined ? failed : { ...failed, message: failed.message.replace(/( \[[^\]]*\])?$/, `; ${hint}$1`) }
     if (outcome.kind === "interrupted" || outcome.message.length === 0) return outcome.exitCode
     const verbose = args.includes("--verbose")
     if (wantsJson(args)) {
