@@ -3,10 +3,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cli, Style } from "@tppkit/cli"
+import { BankRule, Calendar } from "@tppkit/core"
 import { Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Scope, Sink, Stdio, Stream } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { tppkit } from "../e2e/harness.ts"
+import { listing, monthly } from "./listing.ts"
 
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name)
 
@@ -261,5 +263,65 @@ describe("against a mock bank: the ways out", { timeout: 60_000 }, () => {
     const memory = await run([...args, "--client-secret", "sandbox-secret", "--budget-file", "memory"])
     expect(memory.code).not.toBe(4)
     expect(memory.stderr).not.toContain("--budget-file memory")
+  })
+})
+
+describe("tppkit reconcile in-process", () => {
+  const asOf = "2026-03-10"
+  const reconcile = (text: string, ...flags: Array<string>) =>
+    run(["reconcile", "--orders", "-", "--as-of", asOf, ...flags], {
+      stdin: text
+    })
+
+  it("a bank with tppkit's rule: every date matches, exit 0", async () => {
+    const r = await reconcile(listing(monthly, BankRule.defaultRule, asOf))
+    expect(r.stderr).toBe("")
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^matched +31$/m)
+    expect(r.stdout).toMatch(/^anomalies +0$/m)
+  })
+
+  it("a bank paying preceding on weekends: explained by one rule, inferred, exit 0", async () => {
+    const rule = BankRule.make({ convention: "preceding", calendar: Calendar.weekends })
+    // 1 August 2026 is a Saturday: preceding pays on 31 July, modified-preceding on 3 August
+    const julyEnd = "2026-07-25"
+    const r = await run(["reconcile", "--orders", "-", "--as-of", julyEnd, "--format", "json"], {
+      stdin: listing(monthly, rule, julyEnd)
+    })
+    expect(r.code).toBe(0)
+    const json = JSON.parse(r.stdout)
+    expect(json.counts.anomaly).toBe(0)
+    expect(json.counts.explained).toBeGreaterThan(0)
+    expect(json.findings).toBe(false)
+    expect(json.differences.every((d: { status: string }) => d.status === "explained")).toBe(true)
+    // the dates of 31 monthly orders separate the conventions, not the calendars of the candidates
+    expect(json.inference.status).toBe("notEnoughEvidence")
+    expect(json.inference.tied.map((t: { text: string }) => t.text)).toContain("preceding · weekends")
+    expect(new Set(json.inference.tied.map((t: { convention: string }) => t.convention))).toEqual(
+      new Set(["preceding"])
+    )
+  })
+
+  it("an anomaly and an unexplained date: listed with the engine's and the bank's date, exit 8, nothing on stderr", async () => {
+    const orders = [
+      ...monthly.slice(0, 5),
+      { orderId: "ODD", frequency: "MNTH" as const, startDate: "2025-01-15", nextDate: "2026-03-25" },
+      { orderId: "SKIP", frequency: "MNTH" as const, startDate: "2025-01-16", nextDate: "2026-05-18" }
+    ]
+    const r = await reconcile(listing(orders, BankRule.defaultRule, asOf))
+    expect(r.code).toBe(8)
+    expect(r.stderr).toBe("")
+    expect(r.stdout).toMatch(/^ODD +MNTH +anomaly +2026-03-16 +2026-03-25 +-$/m)
+    expect(r.stdout).toMatch(/^SKIP +MNTH +unexplained +2026-03-16 +2026-05-18 +-$/m)
+  })
+
+  it("--calendar every-day and --convention set the rule in use; a bad --as-of is a usage error", async () => {
+    const every = BankRule.make({ calendar: BankRule.everyDay })
+    const r = await reconcile(listing(monthly, every, asOf), "--calendar", "every-day", "--format", "json")
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).counts.match).toBe(31)
+    const bad = await run(["reconcile", "--orders", "-", "--as-of", "2026-02-30"], { stdin: "[]" })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/^tppkit: --as-of "2026-02-30"/)
   })
 })

@@ -15,6 +15,7 @@ import * as Failure from "./Failure.ts"
 import * as Help from "./Help.ts"
 import * as Output from "./Output.ts"
 import { projectCommand } from "./ProjectCommand.ts"
+import { reconcileCommand } from "./ReconcileCommand.ts"
 import { sandboxCommand } from "./SandboxCommand.ts"
 import type * as Style from "./Style.ts"
 import * as Version from "./Version.ts"
@@ -44,6 +45,7 @@ export const command = Command.make("tppkit").pipe(
   ]),
   Command.withSubcommands([
     projectCommand,
+    reconcileCommand,
     tokenCommand,
     balanceCheckCommand,
     standingOrdersCommand,
@@ -155,6 +157,7 @@ const wantsJson = (args: ReadonlyArray<string>): boolean =>
 
 const subcommandNames: ReadonlyArray<string> = [
   "project",
+  "reconcile",
   "token",
   "balance-check",
   "standing-orders",

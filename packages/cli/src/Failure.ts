@@ -22,6 +22,7 @@ export const Kind = Schema.Literals([
   "refused",
   "unavailable",
   "data",
+  "findings",
   "interrupted"
 ])
 
@@ -31,7 +32,8 @@ export type Kind = typeof Kind.Type
 /**
  * The exit code of each kind of failure: 1 anything else (a file that cannot be read, a page past the last),
  * 2 an invalid invocation, 3 configuration or credentials, 4 the daily budget, 5 the bank refused the request,
- * 6 the bank is unavailable or unreachable, 7 data that cannot be used, 130 interrupted.
+ * 6 the bank is unavailable or unreachable, 7 data that cannot be used, 8 findings a person should look at (the
+ * command ran and printed them: anomalies or unexplained dates of a reconciliation), 130 interrupted.
  */
 export const exitCodes: { readonly [K in Kind]: number } = {
   failure: 1,
@@ -41,6 +43,7 @@ export const exitCodes: { readonly [K in Kind]: number } = {
   refused: 5,
   unavailable: 6,
   data: 7,
+  findings: 8,
   interrupted: 130
 }
 
@@ -110,6 +113,12 @@ export const failure = (message: string, origin?: unknown): CliFailure => make("
 /** Missing or invalid configuration or credentials: no bank address, a bad setting, a TLS file (exit code 3). */
 export const configuration = (message: string, origin?: unknown): CliFailure =>
   make("configuration", message, { origin })
+
+/**
+ * The run worked and printed what it found, but the findings need a person (exit code 8); nothing more is printed,
+ * so that a nightly job can alert on the code alone.
+ */
+export const findings = (): CliFailure => make("findings", "")
 
 /** The full report of a failed run: kind, one-line message, exit code and details. */
 export interface Outcome {

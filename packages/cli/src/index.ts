@@ -28,6 +28,10 @@ export * as Output from "./Output.ts"
 export * as Project from "./Project.ts"
 /** The `tppkit project` command. */
 export * as ProjectCommand from "./ProjectCommand.ts"
+/** The pure core of `tppkit reconcile`: settings, the summary table and the JSON document. */
+export * as Reconcile from "./Reconcile.ts"
+/** The `tppkit reconcile` command. */
+export * as ReconcileCommand from "./ReconcileCommand.ts"
 /** Pure text renderers: tables, JSON, CSV. */
 export * as Render from "./Render.ts"
 /** The `tppkit sandbox` command (mock bank on loopback). */

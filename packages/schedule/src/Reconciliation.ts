@@ -388,19 +388,20 @@ export const explainedBy = (
 ): Array<BankRule.BankRule> => reconciliation.rules.filter((_, i) => ((observation.explaining >>> i) & 1) === 1)
 
 /**
- * The one rule to name for an observation: the inferred rule when it explains the date, else the first rule (the
- * rule in use, then the candidates in order) that does; `undefined` when none does.
+ * The one rule to name for an observation: of the rules that list its date, the one that explains the most
+ * observations of the listing (the inferred rule whenever it explains the date; the rule in use, then the candidates in
+ * order, among equals); `undefined` when none does.
  */
 export const explanation = (
-  reconciliation: Reconciliation,
+  reconciliation: Pick<Reconciliation, "rules" | "support">,
   observation: Observation
 ): BankRule.BankRule | undefined => {
-  const inference = reconciliation.inference
-  if (inference._tag === "Inferred") {
-    const i = reconciliation.rules.findIndex((r) => BankRule.equivalent(r, inference.rule))
-    if (i >= 0 && ((observation.explaining >>> i) & 1) === 1) return reconciliation.rules[i]
-  }
-  return explainedBy(reconciliation, observation)[0]
+  let best = -1
+  reconciliation.rules.forEach((_, i) => {
+    if (((observation.explaining >>> i) & 1) === 0) return
+    if (best < 0 || reconciliation.support[i]! > reconciliation.support[best]!) best = i
+  })
+  return best < 0 ? undefined : reconciliation.rules[best]
 }
 
 /** The rules that explain every observation that is not stale (all rules when nothing is evidence). */

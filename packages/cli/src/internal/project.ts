@@ -25,7 +25,7 @@ export interface Input {
  * The orders file (or stdin) decoded while it is read, piece by piece (`Project.ordersDecoder`): memory holds the
  * decoded orders, never the whole text or its parsed JSON; reading stops at the first piece that is not JSON.
  */
-const readOrders = (file: string) =>
+export const readOrders = (file: string) =>
   Effect.suspend(() => {
     const decoder = Project.ordersDecoder()
     const pieces: Stream.Stream<string, Failure.CliFailure, FileSystem.FileSystem | Stdio.Stdio> =

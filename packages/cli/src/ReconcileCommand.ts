@@ -1,0 +1,54 @@
+/**
+ * `tppkit reconcile`: checks every `nextDate` of a standing-order list against the date tppkit's engine expects on
+ * the day of the listing, names the rule that explains each difference, and infers the bank's rule
+ * (docs/bank-interface.md, "The bank's date rule"). Exit code 0 when every date matches or one rule explains them
+ * all, 8 (`findings`) when there are anomalies or unexplained dates.
+ *
+ * @since 0.1.0
+ */
+import { BusinessDayConvention, Calendar } from "@tppkit/core"
+import { Effect } from "effect"
+import { Command, Flag } from "effect/cli"
+import * as Reconcile from "./Reconcile.ts"
+
+/** `tppkit reconcile --orders FILE --as-of D [--calendar C] [--convention X] [--format table|json]`. */
+export const reconcileCommand = Command.make(
+  "reconcile",
+  {
+    orders: Flag.String("orders").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("Standing-order list response body or bare array of orders (- for stdin)")
+    ),
+    asOf: Flag.String("as-of").pipe(
+      Flag.withMetavar("YYYY-MM-DD"),
+      Flag.withDescription("The day the bank made the listing")
+    ),
+    calendar: Flag.String("calendar").pipe(
+      Flag.withDescription(
+        `The calendar tppkit projects with: ${Calendar.builtIn.map((c) => c.name).join(", ")}, every-day or an ISO 3166 country code (default ${Calendar.target.name})`
+      ),
+      Flag.withDefault(Calendar.target.name)
+    ),
+    convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
+      Flag.withDescription(`The convention tppkit projects with (default ${BusinessDayConvention.defaultConvention})`),
+      Flag.withDefault(BusinessDayConvention.defaultConvention)
+    ),
+    format: Flag.Literals("format", Reconcile.formats).pipe(
+      Flag.withDescription(`Output format: ${Reconcile.formats.join(", ")} (default ${Reconcile.formats[0]})`),
+      Flag.withDefault(Reconcile.formats[0])
+    )
+  },
+  (input) =>
+    Effect.flatMap(
+      Effect.promise(() => import("./internal/reconcile.ts")),
+      (impl) => impl.run(input)
+    )
+).pipe(
+  Command.withDescription("Check the bank's nextDates against tppkit's dates and infer the bank's rule"),
+  Command.withExamples([
+    {
+      command: "tppkit reconcile --orders orders.json --as-of 2026-01-15",
+      description: "Matched, explained, stale, anomalies and the inferred rule; exit 8 on findings"
+    }
+  ])
+)
