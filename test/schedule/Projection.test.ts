@@ -1,5 +1,5 @@
 import { Calendar, LocalDate, Occurrence } from "@tppkit/core"
-import { CashFlow, Holidays, Payment, Projection } from "@tppkit/schedule"
+import { CashFlow, Export, Holidays, Payment, Projection } from "@tppkit/schedule"
 import { BigDecimal, Effect, Equal, Result, Stream } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -327,18 +327,21 @@ describe("Projection: properties", () => {
           expect(day.length).toBeGreaterThan(0)
           expect(new Set(day.map((p) => p.executionDate)).size).toBe(1)
         }
-        // the columns: the same payments (as plain data, every field), one non-empty view per date in order
-        const columns = Projection.columns(orders, w, options)
-        expect(columns.skipped).toEqual(array.skipped)
-        const viewed: Array<Payment.Payment> = []
-        let last = -Infinity
-        for (const day of columns.days) {
-          expect(day.length).toBeGreaterThan(0)
-          expect(day.executionDate).toBeGreaterThan(last)
-          last = day.executionDate
-          viewed.push(...Projection.dayPayments(columns, day))
-        }
+        // the engine's columns (read by Export): the same payments (as plain data, every field), one non-empty
+        // date at a time in order
+        const perDay: Array<number> = []
+        const made = Export.make(orders, w, { ...options, onDay: (n) => perDay.push(n) })
+        expect(made.skipped).toEqual(array.skipped)
+        const viewed = Array.from(Export.payments(made))
         expect(viewed).toEqual(array.payments)
+        expect(perDay.every((n) => n > 0)).toBe(true)
+        expect(perDay.length).toBe(new Set(array.payments.map((p) => p.executionDate)).size)
+        // the totals from the columns are CashFlow's over the payments
+        for (const period of ["day", "week", "month"] as const) {
+          expect(Projection.totals(orders, w, { ...options, period })).toEqual(
+            CashFlow.totals(array.payments, { period })
+          )
+        }
       }),
       { numRuns: 200 }
     )
@@ -367,15 +370,10 @@ describe("Projection: properties", () => {
     const days = [...Projection.batches(orders, w, options).batches]
     expect(days.flat().map(keyOf)).toEqual(array)
     expect(new Set(days.map((day) => day[0]!.executionDate)).size).toBe(days.length)
-    // the columns hand on whole dates, read one at a time (the view of a date is reused for the next)
-    const columns = Projection.columns(orders, w, options)
-    const viewed: Array<string> = []
+    // the columns (read by Export) hand on whole dates, read one at a time
     let dates = 0
-    for (const day of columns.days) {
-      dates++
-      for (const p of Projection.dayPayments(columns, day)) viewed.push(keyOf(p))
-    }
-    expect(viewed).toEqual(array)
+    const made = Export.make(orders, w, { ...options, onDay: () => dates++ })
+    expect(Array.from(Export.payments(made), keyOf)).toEqual(array)
     expect(dates).toBe(days.length)
   })
   it("the lazy merge follows the rules for many daily orders over long windows, on any calendar", () => {
@@ -563,8 +561,8 @@ describe("Projection with a calendar per currency", () => {
     expect(auto.skipped.map((s) => s.orderId)).toEqual(["SO-BAD"])
     // every way of reading the projection gives the same payments
     expect(Array.from(Projection.lazy(many, year, options).payments, Payment.toPlain)).toEqual(auto.payments)
-    const columns = Projection.columns(many, year, options)
-    expect(Array.from(columns.days, (day) => Projection.dayPayments(columns, day)).flat()).toEqual(auto.payments)
+    expect(Array.from(Export.payments(Export.make(many, year, options)))).toEqual(auto.payments)
+    expect(Projection.totals(many, year, options)).toEqual(CashFlow.totals(auto.payments))
   })
 
   it("computes the payments lazily", () => {

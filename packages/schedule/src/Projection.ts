@@ -8,10 +8,11 @@
  */
 import { LocalDate } from "@tppkit/core"
 import { type Array as Arr, Cause, Effect, Result, Stream } from "effect"
-import * as Columnar from "./internal/columnar.ts"
+import type * as CashFlow from "./CashFlow.ts"
 import * as Merge from "./internal/merge.ts"
 import * as Plans from "./internal/plans.ts"
 import * as Sort from "./internal/sort.ts"
+import * as Tables from "./internal/tables.ts"
 import type * as Payment from "./Payment.ts"
 
 /** What the projection reads from a standing order; core's `StandingOrder` satisfies it. */
@@ -44,9 +45,7 @@ export interface Projection {
  */
 export const project = (orders: Iterable<ProjectableOrder>, window: Window, options?: Options): Projection => {
   const plans = Plans.plan(orders, window, options)
-  const { payments, columns } = Sort.payments(plans, Sort.sort(plans, window))
-  Columnar.register(payments, columns)
-  return { payments, skipped: plans.skipped }
+  return { payments: Sort.payments(plans, Sort.sort(plans, window)), skipped: plans.skipped }
 }
 
 /**
@@ -110,62 +109,50 @@ export const stream = (
     })
   )
 
-/** The fields all payments of one order share: a payment without its occurrence number and dates. */
-export type OrderFields = Omit<Payment.Payment, "k" | "nominalDate" | "executionDate">
-
 /**
- * One execution date of a projection as columns, for writers of very large outputs that need no object per
- * payment: payment j (j < `length`) is occurrence `k[j]` with nominal date `nominal[j]` of the order
- * `orders[order[j]]` of its {@link Columns}, in the order of {@link project}. A view, not data: the same object and
- * arrays are reused for the next date (only the first `length` entries count, and they must not be written), so
- * read it before asking for the next; {@link dayPayments} copies a date's payments out as plain payments.
+ * The cash-flow tables of a projection (`CashFlow.Totals`, by `period`, default `"month"`), equal to
+ * `CashFlow.totals` of {@link project}'s payments, computed from the engine's columns without making the payments:
+ * each order's payments of one period are added together.
  */
-export interface Day {
-  readonly executionDate: LocalDate.LocalDate
-  readonly length: number
-  readonly order: Int32Array
-  readonly k: Int32Array
-  readonly nominal: Int32Array
-}
-
-/** A projection as columns (see {@link columns}). */
-export interface Columns {
-  /** The fields of each projected order's payments, indexed by {@link Day}'s `order`. */
-  readonly orders: ReadonlyArray<OrderFields>
-  /** The execution dates that have payments, in order, read lazily; each {@link Day} is valid until the next. */
-  readonly days: IterableIterator<Day>
-  /** The orders that cannot be projected, in input order. */
-  readonly skipped: Array<Skipped>
-}
-
-/**
- * The projection as columns, one execution date at a time: the payments of {@link lazy} in the same order, given
- * as indices into the orders' shared fields with each payment's occurrence number and nominal date, so that
- * nothing is allocated per payment. For writers that turn millions of payments into text; everything else is
- * simpler with {@link lazy} or {@link stream}.
- */
-export const columns = (orders: Iterable<ProjectableOrder>, window: Window, options?: Options): Columns => {
+export const totals = (
+  orders: Iterable<ProjectableOrder>,
+  window: Window,
+  options?: Options & CashFlow.Options
+): CashFlow.Totals => {
   const plans = Plans.plan(orders, window, options, true)
-  return { orders: plans.templates, days: dayViews(Merge.days(plans, window)), skipped: plans.skipped }
-}
-
-/** The engine's reused day columns seen through the read-only {@link Day} (a small view object per date). */
-function* dayViews(days: Iterator<Merge.Day>): Generator<Day> {
-  for (let d = days.next(); d.done !== true; d = days.next()) {
-    const day = d.value
-    yield {
-      executionDate: day.day as LocalDate.LocalDate,
-      length: day.length,
-      order: day.order,
-      k: day.k,
-      nominal: day.nominal
+  const tables = new Tables.Tables(options?.period ?? "month")
+  const templates = plans.templates
+  const pending = new Int32Array(templates.length)
+  const touched: Array<number> = []
+  let period = Number.NaN
+  let day = 0
+  const flush = (): void => {
+    for (const i of touched) {
+      const t = templates[i]!
+      const p = {
+        executionDate: day as LocalDate.LocalDate,
+        amount: t.amount,
+        currency: t.currency,
+        debtorIban: t.debtorIban
+      }
+      tables.addTimes(p, pending[i]!)
+      pending[i] = 0
     }
+    touched.length = 0
   }
+  for (const columns of Merge.days(plans, window)) {
+    const start = Tables.periodStart(columns.day as LocalDate.LocalDate, tables.period)
+    if (start !== period) {
+      flush()
+      period = start
+    }
+    day = columns.day
+    const { order, length } = columns
+    for (let j = 0; j < length; j++) if (pending[order[j]!]!++ === 0) touched.push(order[j]!)
+  }
+  flush()
+  return tables.result()
 }
-
-/** The payments of one {@link Day} of a projection's {@link Columns}, as plain payments in order. */
-export const dayPayments = (projection: Pick<Columns, "orders">, day: Day): Array<Payment.Payment> =>
-  Merge.payments(projection.orders, day, day.executionDate)
 
 /** The orders that cannot be projected, with their reasons (packages/core/README.md, "Anchor"), in input order. */
 export const skipped = (orders: Iterable<ProjectableOrder>, options?: Options): Array<Skipped> =>

@@ -8,14 +8,16 @@
  * date per payment), so nothing is allocated per payment. Runtime-neutral: `Uint8Array` and `TextEncoder` only. A full buffer is handed on as one chunk and
  * refilled when the next chunk is asked for, so memory holds one chunk whatever the number of payments.
  *
- * Totals: the payments of one order in one month are handed to the CashFlow accumulator together when the month
- * ends, as one payment with the order's amount, currency and debtor added that many times: the accumulator (by
- * month) sees the same payments in another order, and its sums are exact, so the totals are the same.
+ * Totals: the payments of one order in one month are handed to the cash-flow tables together when the month ends,
+ * as one payment with the order's amount, currency and debtor added that many times at once (`Tables.addTimes`):
+ * the tables (by month) see the same payments in another order, and their sums are exact, so the totals are the
+ * same.
  */
 import { LocalDate, Money } from "@tppkit/core"
-import * as CashFlow from "../CashFlow.ts"
+import type * as CashFlow from "../CashFlow.ts"
 import type * as Merge from "./merge.ts"
 import type * as Plans from "./plans.ts"
+import * as Tables from "./tables.ts"
 
 /**
  * The payments the writer reads: the orders' fields and the payments date by date (each date once, in order) as
@@ -45,7 +47,7 @@ export interface LineFormat {
    */
   readonly around: (o: Plans.Fields) => readonly [before: string, own: string, shared: string]
   /** When given, every payment is added to it (with the period `"month"`) before the tail is made. */
-  readonly accumulator?: CashFlow.Accumulator | undefined
+  readonly accumulator?: Tables.Tables | undefined
   /** The text after the last line, given the number of lines. */
   readonly tail: (count: number) => string
 }
@@ -156,7 +158,7 @@ export function* encode(
         currency: o.currency,
         debtorIban: o.debtorIban
       }
-      for (let n = pendingCount[i]!; n > 0; n--) acc!.add(p)
+      acc!.addTimes(p, pendingCount[i]!)
       pendingCount[i] = 0
     }
     pending.length = 0
@@ -172,7 +174,7 @@ export function* encode(
   for (const day of source.days) {
     const executed = day.day as LocalDate.LocalDate
     if (acc !== undefined) {
-      const start = CashFlow.periodStart(executed, "month")
+      const start = Tables.periodStart(executed, "month")
       if (start !== month) {
         addPending()
         month = start
@@ -253,7 +255,7 @@ const jsonArray = (indent: string, items: ReadonlyArray<unknown>): string =>
  * skipped orders and the totals per currency (summed while the lines are written).
  */
 export const jsonFormat = (header: Header): LineFormat => {
-  const acc = CashFlow.accumulator({ period: "month" })
+  const acc = new Tables.Tables("month")
   const head = (key: string, value: string) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},\n`
   return {
     head:

@@ -6,7 +6,6 @@
  */
 import { type LocalDate, Occurrence } from "@tppkit/core"
 import type * as Payment from "../Payment.ts"
-import type * as Columnar from "./columnar.ts"
 import * as Plans from "./plans.ts"
 
 /**
@@ -206,11 +205,8 @@ const arrayPayment = (t: Plans.Template, k: number, nominal: number, execution: 
  * {@link arrayPayment}), with the planned-order index of each (the `slot` column turned into an order column
  * in place); orders sharing an orderId are put in nominal-date order within each day.
  */
-export const payments = (
-  plans: Plans.Plans,
-  sorted: Sorted
-): { readonly payments: Array<Payment.Payment>; readonly columns: Columnar.Columns } => {
-  const { length: n, slot: order, kNominal, bounds, slotDays, from, counts, steps, firstK, firstDay } = sorted
+export const payments = (plans: Plans.Plans, sorted: Sorted): Array<Payment.Payment> => {
+  const { length: n, slot: order, kNominal, bounds, slotDays, from, steps, firstK, firstDay } = sorted
   const { templates } = plans
   const out = new Array<Payment.Payment>(n)
   const slots = bounds.length - 1
@@ -269,5 +265,5 @@ export const payments = (
       }
     }
   }
-  return { payments: out, columns: { order, templates, counts, bounds, days } }
+  return out
 }
