@@ -32,7 +32,7 @@ export * as ProjectCommand from "./ProjectCommand.ts"
 export * as Reconcile from "./Reconcile.ts"
 /** The `tppkit reconcile` command. */
 export * as ReconcileCommand from "./ReconcileCommand.ts"
-/** Pure text renderers: tables, JSON, CSV. */
+/** Pure text renderers: tables, and the formats of `tppkit project` (JSON, CSV, iCalendar by schedule's `Export`). */
 export * as Render from "./Render.ts"
 /** The `tppkit sandbox` command (mock bank on loopback). */
 export * as SandboxCommand from "./SandboxCommand.ts"

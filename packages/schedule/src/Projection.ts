@@ -1,8 +1,9 @@
 /**
  * Projection of many standing orders over a window of execution dates (packages/core/README.md, "Anchor",
  * "Already paid"): as an array, or lazily (day by day, as an iterator or a Stream) with memory that grows
- * with the number of orders, not the number of payments. Dates come from core's Occurrence engine; the
- * engine behind these functions is internal. Payments are plain data.
+ * with the number of orders, not the number of payments, and its cash-flow {@link totals} without the payments;
+ * `Export` writes it as bytes. Dates come from core's Occurrence engine; the engine behind these functions is
+ * internal. Payments are plain data.
  *
  * @since 0.1.0
  */
@@ -126,20 +127,8 @@ export const totals = (
   const touched: Array<number> = []
   let period = Number.NaN
   let day = 0
-  const flush = (): void => {
-    for (const i of touched) {
-      const t = templates[i]!
-      const p = {
-        executionDate: day as LocalDate.LocalDate,
-        amount: t.amount,
-        currency: t.currency,
-        debtorIban: t.debtorIban
-      }
-      tables.addTimes(p, pending[i]!)
-      pending[i] = 0
-    }
-    touched.length = 0
-  }
+  const flush = (): void => Tables.addCounted(tables, templates, pending, touched, day)
+
   for (const columns of Merge.days(plans, window)) {
     const start = Tables.periodStart(columns.day as LocalDate.LocalDate, tables.period)
     if (start !== period) {

@@ -14,7 +14,6 @@
  * same.
  */
 import { LocalDate, Money } from "@tppkit/core"
-import type * as CashFlow from "../CashFlow.ts"
 import type * as Merge from "./merge.ts"
 import type * as Plans from "./plans.ts"
 import * as Tables from "./tables.ts"
@@ -149,20 +148,8 @@ export function* encode(
   const pending: Array<number> = []
   let month = Number.NaN
   let monthDay = 0
-  const addPending = (): void => {
-    for (const i of pending) {
-      const o = orders[i]!
-      const p: CashFlow.Totalled = {
-        executionDate: monthDay as LocalDate.LocalDate,
-        amount: o.amount,
-        currency: o.currency,
-        debtorIban: o.debtorIban
-      }
-      acc!.addTimes(p, pendingCount[i]!)
-      pendingCount[i] = 0
-    }
-    pending.length = 0
-  }
+  const addPending = (): void => Tables.addCounted(acc!, orders, pendingCount, pending, monthDay)
+
   const reused = new Uint8Array(CHUNK)
   let buf = reused
   let pos = 0

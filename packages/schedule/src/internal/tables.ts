@@ -233,3 +233,28 @@ export class Tables implements Accumulator {
     return { period, count: this.count, byCurrency, byDebtor, byPeriod }
   }
 }
+
+/**
+ * Adds the payments counted per order (`counts[i]` payments of order `i` for each `i` of `touched`) to the tables,
+ * each order's at once as a payment on `day` (a day of the period they belong to), and clears the counts.
+ */
+export const addCounted = (
+  tables: Tables,
+  orders: ReadonlyArray<Omit<Totalled, "executionDate">>,
+  counts: Int32Array,
+  touched: Array<number>,
+  day: number
+): void => {
+  for (const i of touched) {
+    const o = orders[i]!
+    const p: Totalled = {
+      executionDate: day as LocalDate.LocalDate,
+      amount: o.amount,
+      currency: o.currency,
+      debtorIban: o.debtorIban
+    }
+    tables.addTimes(p, counts[i]!)
+    counts[i] = 0
+  }
+  touched.length = 0
+}
