@@ -244,11 +244,16 @@ describe("a fleet of three workers on one PostgreSQL", () => {
       env
     )
     const run = await worker.done
-    // the other consent is swept and its checks finished; the bad one is named with its typed failure's line
-    assert.strictEqual(run.code, 1, run.stderr)
+    // the other consent is swept and its checks finished; the bad one is named with its typed failure's line, and
+    // the day is incomplete (exit 9)
+    assert.strictEqual(run.code, 9, run.stderr)
     assert.include(run.stderr, `tppkit: sweep of ${day}, consent bad: invalid IBAN NOT-AN-IBAN\n`)
-    assert.include(run.stderr, `sweep of ${day}: the standing orders of 1 consent(s) could not be listed`)
+    assert.include(run.stderr, `sweep of ${day} incomplete: the standing orders of 1 consent(s) could not be listed`)
     const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}")
+    assert.strictEqual(summary.sweep, "incomplete")
+    assert.deepStrictEqual(summary.unlisted, ["bad"])
+    // the failed checks are refusals (no consent for these accounts): final answers, none left unanswered
+    assert.strictEqual(summary.unanswered, 0)
     assert.isAbove(summary.failed, 0)
 
     // the accounts without a usable consent for an unattended worker: their checks failed, grouped by reason
@@ -265,5 +270,64 @@ describe("a fleet of three workers on one PostgreSQL", () => {
       assert.match(l, /failed: balance check POST \S+: 403 forbidden \((CONSENT_MISSING|SCA_REQUIRED)/)
       assert.notInclude(l, "Request-ID")
     }
+  }, 120_000)
+
+  it("runs again a day whose sweep failed on a bank fault once the bank is back, and never a complete one", async () => {
+    // every request to the bank answers 502 until the test lifts the fault
+    const bank = await Effect.runPromise(
+      Layer.buildWithScope(Sandbox.layer({ faults: { rate: 1, kinds: ["502"] } }), bankScope)
+    )
+    const info = Context.get(bank, Sandbox.SandboxInfo)
+    const journal = Context.get(bank, Journal.Journal)
+    const url = await Effect.runPromise(db.freshUrl())
+    // one try per listing: the sweep fails at once instead of backing off
+    const env = {
+      TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
+      TPPKIT_WORKER_POLL_MS: "250",
+      TPPKIT_WORKER_SWEEP_TRIES: "1"
+    }
+    const args = [
+      "worker",
+      "--database-url",
+      Redacted.value(url),
+      "--base-url",
+      info.baseUrl,
+      "--client-id",
+      info.clientId,
+      "--today",
+      day,
+      "--once"
+    ]
+    const last = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")
+    const listings = async () =>
+      (await Effect.runPromise(journal.entries)).filter((e) => e.path.includes("standing")).length
+
+    const failed = await startWorker(args, env).done
+    assert.strictEqual(failed.code, 9, failed.stderr)
+    assert.include(failed.stderr, `tppkit: sweep of ${day}, consent ${info.clientId}: `)
+    assert.deepStrictEqual(
+      [last(failed.stdout).sweep, last(failed.stdout).unlisted, last(failed.stdout).checks],
+      ["incomplete", [info.clientId], 0]
+    )
+
+    // the bank is back: the same command runs the day again, says so, and plans and checks every due payment
+    const lifted = await fetch(`${info.baseUrl}/__faults`, { method: "PUT", body: JSON.stringify({ rate: 0 }) })
+    assert.strictEqual(lifted.status, 200, await lifted.text())
+    const again = await startWorker(args, env).done
+    assert.strictEqual(again.code, 0, again.stderr)
+    assert.include(again.stderr, `tppkit: the sweep of ${day} had failed; running it again (run 1)`)
+    const summary = last(again.stdout)
+    assert.strictEqual(summary.sweep, "complete")
+    assert.strictEqual(summary.run, 1)
+    assert.isAbove(summary.checks, 50)
+    assert.strictEqual(summary.unanswered, 0)
+
+    // a complete sweep is never repeated: no listing sent, nothing said about a run again
+    const before = await listings()
+    const third = await startWorker(args, env).done
+    assert.strictEqual(third.code, 0, third.stderr)
+    assert.notInclude(third.stderr, "running it again")
+    assert.strictEqual(last(third.stdout).checks, summary.checks)
+    assert.strictEqual(await listings(), before)
   }, 120_000)
 })

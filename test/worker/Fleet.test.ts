@@ -83,7 +83,11 @@ describe("Fleet.cluster (one runner on PostgreSQL)", () => {
              WHERE r.request_id IN (SELECT id FROM cluster_messages WHERE entity_type = 'Workflow/tppkit/FundsCheck')`
           return { summary, again, counts: yield* checks.summary("2026-11-02"), messages, replies }
         }).pipe(Effect.provide(runner), Effect.provideService(References.MinimumLogLevel, "Warn"))
-        assert.deepStrictEqual(result.summary, { day: "2026-11-02", consents: [{ consent: "c1", planned: 40 }] })
+        assert.deepStrictEqual(result.summary, {
+          day: "2026-11-02",
+          consents: [{ consent: "c1", planned: 40 }],
+          rerun: false
+        })
         assert.deepStrictEqual(result.again, result.summary)
         assert.deepStrictEqual(result.counts, { checks: 41, APPR: 21, DECL: 20, failed: 0, pending: 0, repeated: 0 })
         assert.strictEqual(yield* Ref.get(sent), 41)

@@ -127,6 +127,142 @@ describe("Sweep.layer (the day's workflow)", () => {
   )
 })
 
+/** A listing refused by the bank with a 502 (a transient fault), as the order source reports it. */
+const unavailable = (consent: string) =>
+  new Sweep.ListingFailed({
+    consent,
+    failure: new BankError.BankError({
+      operation: "standingOrders",
+      identity: { requestId: "r-502" },
+      request: "POST /aisp/api/v1/standingOrders",
+      reason: new BankError.ServerError({ status: 502, body: ErrorBody.decode(502, undefined, "bad gateway") })
+    })
+  })
+
+/** The day's workflows in memory over an order source whose next `down` listings of c1 fail with a 502. */
+const day = (down: Ref.Ref<number>, listed: Ref.Ref<Array<string>>, over: Partial<Sweep.Settings>) =>
+  Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+    Layer.provideMerge(WorkflowEngine.layerMemory),
+    Layer.provideMerge(Checks.Checks.layerMemory),
+    Layer.provide(
+      Layer.succeed(Sweep.OrderSource)({
+        list: (consent) =>
+          Effect.gen(function* () {
+            yield* Ref.update(listed, (l) => [...l, consent.key])
+            if (consent.key === "c1" && (yield* Ref.getAndUpdate(down, (n) => n - 1)) > 0) {
+              return yield* unavailable(consent.key)
+            }
+            return [order("W", "2026-02-20")]
+          })
+      })
+    ),
+    Layer.provide(
+      Layer.succeed(FundsCheckWorkflow.BalanceChecker)({ check: () => Effect.succeed({ answer: "APPR" as const }) })
+    ),
+    Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, ...over }))
+  )
+
+describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () => {
+  it.effect("a day whose listing failed on a fault runs again, lists only the consents it lacks, then stays done", () =>
+    Effect.gen(function* () {
+      // the bank answers 502 to c1's first listing
+      const down = yield* Ref.make(1)
+      const listed = yield* Ref.make<Array<string>>([])
+      const retry: Sweep.Retry = { initial: "1 millis", max: "1 millis", tries: 1 }
+      yield* Effect.gen(function* () {
+        // the first run fails for c1 and completes c2
+        const first = yield* Sweep.sweepNow("2026-02-27")
+        assert.deepStrictEqual(
+          first.consents.map((c) => [c.consent, c.planned, c.failure?._tag]),
+          [
+            ["c1", 0, "BankError"],
+            ["c2", 1, undefined]
+          ]
+        )
+        assert.isFalse(first.rerun)
+        assert.isFalse(Sweep.isComplete(first))
+        // the bank is back: run again, c1 only (c2 is carried, not listed again)
+        const second = yield* Sweep.sweepNow("2026-02-27")
+        assert.isTrue(second.rerun)
+        assert.strictEqual(second.run, 1)
+        assert.deepStrictEqual(
+          second.consents.map((c) => [c.consent, c.planned, c.failure?._tag]),
+          [
+            ["c1", 1, undefined],
+            ["c2", 1, undefined]
+          ]
+        )
+        // a sweep that completed is never repeated
+        const third = yield* Sweep.sweepNow("2026-02-27")
+        assert.deepStrictEqual(third, { ...second, rerun: false })
+        assert.deepStrictEqual(yield* Ref.get(listed), ["c1", "c2", "c1"])
+      }).pipe(Effect.provide(day(down, listed, { consents: [{ key: "c1" }, { key: "c2" }], retry })))
+    })
+  )
+
+  it.live("a transient failure is tried again with back-off and the sweep completes once the bank is back", () =>
+    Effect.gen(function* () {
+      // the bank is down for three tries, then back
+      const down = yield* Ref.make(3)
+      const listed = yield* Ref.make<Array<string>>([])
+      const retry: Sweep.Retry = { initial: "10 millis", max: "40 millis", tries: 5 }
+      const summary = yield* Sweep.sweepNow("2026-02-27").pipe(Effect.provide(day(down, listed, { retry })))
+      assert.deepStrictEqual(summary.consents, [{ consent: "c1", planned: 1, tries: 4 }])
+      assert.deepStrictEqual(yield* Ref.get(listed), ["c1", "c1", "c1", "c1"])
+      assert.isFalse(summary.rerun)
+      assert.strictEqual(Sweep.backoffMillis(retry, 1, unavailable("c1").failure), 10)
+      assert.strictEqual(Sweep.backoffMillis(retry, 3, unavailable("c1").failure), 40)
+      assert.strictEqual(Sweep.backoffMillis(retry, 9, unavailable("c1").failure), 40)
+    })
+  )
+
+  it.effect("a refusal is not tried again: the day fails for that consent with its typed reason", () =>
+    Effect.gen(function* () {
+      const listed = yield* Ref.make<Array<string>>([])
+      const refusal = new Sweep.ListingFailed({
+        consent: "c1",
+        failure: new BankError.BankError({
+          operation: "standingOrders",
+          identity: {},
+          request: "POST /aisp/api/v1/standingOrders",
+          reason: new BankError.Forbidden({ body: ErrorBody.decode(403, undefined, '{"code":"CONSENT_MISSING"}') })
+        })
+      })
+      const summary = yield* Sweep.sweepNow("2026-02-27").pipe(
+        Effect.provide(
+          Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+            Layer.provideMerge(WorkflowEngine.layerMemory),
+            Layer.provideMerge(Checks.Checks.layerMemory),
+            Layer.provide(
+              Layer.succeed(Sweep.OrderSource)({
+                list: () =>
+                  Effect.andThen(
+                    Ref.update(listed, (l) => [...l, "c1"]),
+                    Effect.fail(refusal)
+                  )
+              })
+            ),
+            Layer.provide(
+              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                check: () => Effect.succeed({ answer: "APPR" as const })
+              })
+            ),
+            Layer.provide(
+              Layer.succeed(Sweep.SweepSettings)({
+                ...settings,
+                retry: { initial: "1 millis", max: "1 millis", tries: 5 } as Sweep.Retry
+              })
+            )
+          )
+        )
+      )
+      assert.deepStrictEqual(yield* Ref.get(listed), ["c1"])
+      const failure = summary.consents[0]?.failure
+      assert.strictEqual(failure?._tag === "BankError" ? failure.reason._tag : undefined, "Forbidden")
+    })
+  )
+})
+
 /** An in-memory cluster with a fast message poll, on the TestClock. */
 const cluster = Sharding.layer.pipe(
   Layer.provideMerge(Runners.layerNoop),

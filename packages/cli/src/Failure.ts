@@ -23,6 +23,7 @@ export const Kind = Schema.Literals([
   "unavailable",
   "data",
   "findings",
+  "incomplete",
   "interrupted"
 ])
 
@@ -33,7 +34,8 @@ export type Kind = typeof Kind.Type
  * The exit code of each kind of failure: 1 anything else (a file that cannot be read, a page past the last),
  * 2 an invalid invocation, 3 configuration or credentials, 4 the daily budget, 5 the bank refused the request,
  * 6 the bank is unavailable or unreachable, 7 data that cannot be used, 8 findings a person should look at (the
- * command ran and printed them: anomalies or unexplained dates of a reconciliation), 130 interrupted.
+ * command ran and printed them: anomalies or unexplained dates of a reconciliation), 9 work left incomplete
+ * (`worker --once`: a sweep that could not complete or checks left without an answer), 130 interrupted.
  */
 export const exitCodes: { readonly [K in Kind]: number } = {
   failure: 1,
@@ -44,6 +46,7 @@ export const exitCodes: { readonly [K in Kind]: number } = {
   unavailable: 6,
   data: 7,
   findings: 8,
+  incomplete: 9,
   interrupted: 130
 }
 

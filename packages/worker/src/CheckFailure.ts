@@ -59,3 +59,14 @@ export const decodeJson = (json: unknown): CheckFailure | undefined => {
   const decoded = typeof json === "string" ? decodeText(json) : Schema.decodeUnknownResult(CheckFailure)(json)
   return decoded._tag === "Success" ? decoded.success : undefined
 }
+
+/**
+ * Whether a failure is a final answer about its payment: a refusal (forbidden, no consent, a request the bank
+ * rejects) or a payment the worker cannot send stays so however often it is asked; any other failure (the bank
+ * unavailable, a timeout, a configuration or data problem) may pass, so the check has no answer yet.
+ */
+export const isFinal = (failure: CheckFailure | undefined): boolean => {
+  if (failure === undefined) return false
+  const kind = classify(failure)
+  return kind === "refused" || kind === "invalid"
+}

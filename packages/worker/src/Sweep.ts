@@ -10,11 +10,12 @@
  */
 import { type BusinessDayConvention, Calendar, LocalDate, Money } from "@tppkit/core"
 import * as BankError from "@tppkit/http/BankError"
+import * as FailureClass from "@tppkit/http/FailureClass"
 import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
-import { Context, Cron, DateTime, Effect, type Layer, Option, Schema } from "effect"
+import { Context, Cron, DateTime, Duration, Effect, Exit, type Layer, Option, Result, Schema } from "effect"
 import { ClusterCron } from "effect/cluster"
 import type { Sharding } from "effect/cluster/Sharding"
-import { Activity, Workflow, type WorkflowEngine } from "effect/workflow"
+import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
 import { Checks, type ChecksError, type Due } from "./Checks.ts"
 import { FundsCheck } from "./FundsCheckWorkflow.ts"
 
@@ -35,7 +36,45 @@ export interface Settings {
   readonly timeZone: string
   /** Local hour of the daily sweep (default 8). */
   readonly hour: number
+  /** How a listing that failed on a transient fault is tried again (default {@link defaultRetry}). */
+  readonly retry?: Retry | undefined
 }
+
+/**
+ * How the sweep tries a consent's listing again after a transient failure (a connection refused or reset, a
+ * timeout, 502/503/504, 429 after its Retry-After, a listing cut off by its deadline): the first wait, doubled after
+ * each try up to `max`, at most `tries` tries in all. Every try is paid from the consent's daily budget, so the
+ * budget bounds the tries too: a try that no longer fits ends the sweep of that consent.
+ */
+export interface Retry {
+  readonly initial: Duration.Input
+  readonly max: Duration.Input
+  readonly tries: number
+}
+
+/** The default retry of a listing: 5 s, doubled up to 5 minutes, 8 tries (about 11 minutes of outage). */
+export const defaultRetry: Retry = { initial: "5 seconds", max: "5 minutes", tries: 8 }
+
+/** The wait before try `n + 1` (n ≥ 1) after `failure`: the back-off, or the bank's Retry-After when longer. */
+export const backoffMillis = (retry: Retry, n: number, failure: ListingFailure): number => {
+  const initial = Duration.toMillis(Duration.fromInputUnsafe(retry.initial))
+  const max = Duration.toMillis(Duration.fromInputUnsafe(retry.max))
+  const wait = Math.min(max, initial * 2 ** Math.max(0, n - 1))
+  const after =
+    failure._tag === "BankError" && failure.reason._tag === "TooManyRequests"
+      ? (failure.reason.retryAfterSeconds ?? 0) * 1000
+      : 0
+  return Math.max(wait, after)
+}
+
+/**
+ * Whether a listing failure may pass, so that the sweep tries again: http's transient reasons, and a listing cut
+ * off by its deadline (docs/bank-interface.md, "Daily limit": the sweep owns the listing and may try again later).
+ */
+export const isTransient = (failure: ListingFailure): boolean =>
+  failure._tag === "BankError" &&
+  (FailureClass.isTransient(failure.reason) ||
+    (failure.reason._tag === "ListingIncomplete" && failure.reason.kind === "deadline"))
 
 /** The sweep's settings as a service. */
 export class SweepSettings extends Context.Service<SweepSettings, Settings>()("@tppkit/worker/SweepSettings") {}
@@ -117,26 +156,47 @@ export const plan = (
   })
 }
 
-/** What a day's sweep did: per consent, the checks planned and started, or why its listing failed (as data). */
+/** One consent's part of a sweep: the checks planned and started, the listing tries, or why its listing failed. */
+export const ConsentSummary = Schema.Struct({
+  consent: Schema.String,
+  planned: Schema.Number,
+  /** Listings tried for this consent by this run (absent: one, or carried over from an earlier run). */
+  tries: Schema.optionalKey(Schema.Number),
+  failure: Schema.optionalKey(ListingFailure)
+})
+
+/** One consent's part of a sweep. */
+export type ConsentSummary = typeof ConsentSummary.Type
+
+/**
+ * What a day's sweep did: per consent, the checks planned and started, or why its listing failed (as data);
+ * `run` is the run of the day (absent: the first; a failed sweep run again is run 1, 2, …).
+ */
 export const Summary = Schema.Struct({
   day: Schema.String,
-  consents: Schema.Array(
-    Schema.Struct({
-      consent: Schema.String,
-      planned: Schema.Number,
-      failure: Schema.optionalKey(ListingFailure)
-    })
-  )
+  run: Schema.optionalKey(Schema.Number),
+  consents: Schema.Array(ConsentSummary)
 })
 
 /** What a day's sweep did. */
 export type Summary = typeof Summary.Type
 
-/** The sweep of one day, keyed by the day: it runs once in the whole cluster. */
+/** Whether a sweep completed: every consent listed and its checks planned and started. */
+export const isComplete = (summary: Summary): boolean => summary.consents.every((c) => c.failure === undefined)
+
+/**
+ * The sweep of one day, keyed by the day and its run: each run executes once in the whole cluster. The first run
+ * of a day is keyed by the day alone; a day whose sweep failed is run again as run 1, 2, … (`sweepNow`), carrying
+ * the consents already swept (`carried`) so that they are neither listed nor planned again.
+ */
 export const DailySweep = Workflow.make("tppkit/DailySweep", {
-  payload: { day: Schema.String },
+  payload: {
+    day: Schema.String,
+    run: Schema.optionalKey(Schema.Number),
+    carried: Schema.optionalKey(Schema.Array(ConsentSummary))
+  },
   success: Summary,
-  idempotencyKey: (p) => p.day
+  idempotencyKey: (p) => (p.run === undefined || p.run === 0 ? p.day : `${p.day}#${p.run}`)
 })
 
 /** How many workflow starts are in flight at once while a sweep starts its checks. */
@@ -160,36 +220,57 @@ export const startPlanned = (
 /** The sweep workflow's implementation. */
 export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
   DailySweep.toLayer(
-    Effect.fn(function* ({ day }) {
+    Effect.fn(function* ({ day, run, carried }) {
       const settings = yield* SweepSettings
+      const retry = settings.retry ?? defaultRetry
       const date = LocalDate.parseUnsafe(day)
-      const consents: Array<Summary["consents"][number]> = []
+      const consents: Array<ConsentSummary> = []
       for (const consent of settings.consents) {
-        const planned = yield* Activity.make({
-          name: `plan/${consent.key}/${consent.iban ?? ""}`,
-          success: Schema.Number,
-          error: ListingFailed,
-          execute: Effect.gen(function* () {
-            const source = yield* OrderSource
-            const checks = yield* Checks
-            const orders = yield* source.list(consent)
-            const due = plan(orders, consent.key, date, settings)
-            yield* Effect.orDie(checks.plan(due))
-            return due.length
-          })
-        }).pipe(Effect.result)
-        if (planned._tag === "Failure") {
-          consents.push({ consent: consent.key, planned: 0, failure: planned.failure.failure })
+        const id = `${consent.key}/${consent.iban ?? ""}`
+        const done = carried?.find((c) => c.consent === consent.key && c.failure === undefined)
+        if (done !== undefined) {
+          consents.push({ consent: done.consent, planned: done.planned })
+          continue
+        }
+        // each try is its own journaled activity, and each wait a durable sleep: a sweep resumed on another runner
+        // neither repeats a finished try nor waits again for a wait that has passed
+        let tries = 0
+        let planned: Result.Result<number, ListingFailed>
+        for (;;) {
+          tries++
+          planned = yield* Activity.make({
+            name: tries === 1 ? `plan/${id}` : `plan/${id}#${tries}`,
+            success: Schema.Number,
+            error: ListingFailed,
+            execute: Effect.gen(function* () {
+              const source = yield* OrderSource
+              const checks = yield* Checks
+              const orders = yield* source.list(consent)
+              const due = plan(orders, consent.key, date, settings)
+              yield* Effect.orDie(checks.plan(due))
+              return due.length
+            })
+          }).pipe(Effect.result)
+          if (Result.isSuccess(planned) || tries >= retry.tries || !isTransient(planned.failure.failure)) break
+          const wait = backoffMillis(retry, tries, planned.failure.failure)
+          yield* Effect.logWarning(
+            `tppkit: sweep of ${day}, consent ${consent.key}: ${planned.failure.message}; trying again in ${Duration.format(Duration.millis(wait))}`
+          )
+          yield* DurableClock.sleep({ name: `backoff/${id}#${tries}`, duration: Duration.millis(wait) })
+        }
+        const triesKey = tries > 1 ? { tries } : {}
+        if (Result.isFailure(planned)) {
+          consents.push({ consent: consent.key, planned: 0, ...triesKey, failure: planned.failure.failure })
           continue
         }
         yield* Activity.make({
-          name: `start/${consent.key}/${consent.iban ?? ""}`,
+          name: `start/${id}`,
           success: Schema.Number,
           execute: Effect.orDie(startPlanned(day, consent.key))
         })
-        consents.push({ consent: consent.key, planned: planned.success })
+        consents.push({ consent: consent.key, planned: planned.success, ...triesKey })
       }
-      return { day, consents }
+      return { day, ...(run === undefined || run === 0 ? {} : { run }), consents }
     })
   )
 
@@ -223,12 +304,51 @@ export const cronLayer = (
       const slot = yield* ClusterCron.CurrentScheduledTime
       const day = LocalDate.format(dayIn(slot.epochMilliseconds, settings.timeZone))
       yield* Effect.logInfo(`tppkit: daily sweep of ${day}`)
-      yield* DailySweep.execute({ day }, { discard: true })
+      const { payload, done } = yield* nextRun(day)
+      if (done === undefined) yield* DailySweep.execute(payload, { discard: true })
     })
   })
 
-/** The day's sweep started now (idempotent): `--today` and `--once` use it. */
-export const sweepNow = (day: string) => DailySweep.execute({ day })
+/** The payload of a day's sweep run: the day, its run (absent: the first) and the consents it carries. */
+export type RunPayload = typeof DailySweep.payloadSchema.Type
+
+/**
+ * The run of a day's sweep to join or start now: the latest run while it runs or was never started; after a run
+ * that failed (a consent not listed, or the run itself failed) the next run, carrying the consents already swept;
+ * or, when a run completed, its summary (`done`): a sweep that completed is never repeated. Every runner asking at
+ * once finds the same run (each run is keyed by day and run), so each runs once in the cluster.
+ */
+export const nextRun = (
+  day: string
+): Effect.Effect<
+  { readonly payload: RunPayload; readonly done: Summary | undefined },
+  never,
+  WorkflowEngine.WorkflowEngine
+> =>
+  Effect.gen(function* () {
+    let carried: ReadonlyArray<ConsentSummary> = []
+    for (let run = 0; ; run++) {
+      const payload: RunPayload = run === 0 ? { day } : { day, run, carried }
+      const previous = yield* Effect.flatMap(DailySweep.executionId(payload), (id) => DailySweep.poll(id))
+      if (Option.isNone(previous) || previous.value._tag !== "Complete") return { payload, done: undefined }
+      const exit = previous.value.exit
+      if (Exit.isSuccess(exit) && isComplete(exit.value)) return { payload, done: exit.value }
+      if (Exit.isSuccess(exit)) carried = exit.value.consents.filter((c) => c.failure === undefined)
+    }
+  })
+
+/**
+ * The day's sweep now (`--today`, `--once`): the summary of its run (see {@link nextRun}), and whether this call ran
+ * again a day whose sweep had failed (`rerun`; false when the day's sweep had completed already).
+ */
+export const sweepNow = (
+  day: string
+): Effect.Effect<Summary & { readonly rerun: boolean }, never, WorkflowEngine.WorkflowEngine> =>
+  Effect.gen(function* () {
+    const { payload, done } = yield* nextRun(day)
+    if (done !== undefined) return { ...done, rerun: false }
+    return { ...(yield* DailySweep.execute(payload)), rerun: (payload.run ?? 0) > 0 }
+  })
 
 /** A calendar's working day test, re-exported for settings validation. */
 export const isWorkingDay = Calendar.isWorkingDay

@@ -4,7 +4,7 @@
  */
 import { LocalDate } from "@tppkit/core"
 import { BankClient, BankConfig, type PsuContext } from "@tppkit/http"
-import { BankSources, Checks, Database, Fleet, Metrics, PgBudgetStore, Sweep } from "@tppkit/worker"
+import { BankSources, CheckFailure, Checks, Database, Fleet, Metrics, PgBudgetStore, Sweep } from "@tppkit/worker"
 import { Clock, Config, Duration, Effect, Layer, Logger, Option, Redacted, References, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Connection from "../Connection.ts"
@@ -68,6 +68,25 @@ export const parseConsents = (text: string): Result.Result<Array<Sweep.Consent>,
   }
   return out.length === 0 ? Result.fail("--consents: no consent given") : Result.succeed(out)
 }
+
+/**
+ * How the sweep tries a listing again after a transient failure, from `TPPKIT_WORKER_SWEEP_TRIES` and
+ * `TPPKIT_WORKER_SWEEP_BACKOFF_MS` (the first wait; doubled up to 60 times it); unset: `Sweep.defaultRetry`.
+ */
+const sweepRetry = Effect.gen(function* () {
+  const tries = yield* Config.Int("TPPKIT_WORKER_SWEEP_TRIES").pipe(Config.option)
+  const backoff = yield* Config.Int("TPPKIT_WORKER_SWEEP_BACKOFF_MS").pipe(Config.option)
+  if (Option.isNone(tries) && Option.isNone(backoff)) return undefined
+  const initial = Option.getOrUndefined(backoff)
+  return {
+    tries: Math.max(
+      1,
+      Option.getOrElse(tries, () => Sweep.defaultRetry.tries)
+    ),
+    initial: initial === undefined ? Sweep.defaultRetry.initial : Duration.millis(initial),
+    max: initial === undefined ? Sweep.defaultRetry.max : Duration.millis(initial * 60)
+  } satisfies Sweep.Retry
+}).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
 
 /** Cluster timing from `TPPKIT_WORKER_POLL_MS` and `TPPKIT_WORKER_LOCK_EXPIRATION_MS` (tests lower them). */
 const timing = Effect.gen(function* () {
@@ -190,7 +209,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       daysBefore: input.daysBefore,
       calendar: calendar.success.calendar,
       timeZone: input.timeZone,
-      hour: input.hour
+      hour: input.hour,
+      retry: yield* sweepRetry
     },
     timing: yield* timing,
     runnerPort: input.runnerPort,
@@ -202,18 +222,40 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     if (!input.once && Option.isNone(today)) return yield* Effect.never
     const day = LocalDate.format(first)
     const summary = yield* Sweep.sweepNow(day)
+    if (summary.rerun) {
+      yield* Output.errorLine(`tppkit: the sweep of ${day} had failed; running it again (run ${summary.run ?? 0})`)
+    }
     const failed = summary.consents.filter((c) => c.failure !== undefined)
     for (const f of failed) {
       yield* Output.errorLine(`tppkit: sweep of ${day}, consent ${f.consent}: ${f.failure?.message}`)
     }
     if (!input.once) return yield* Effect.never
     yield* awaitDay(day)
-    const { checks: planned, APPR, DECL, failed: failedChecks, repeated } = yield* (yield* Checks.Checks).summary(day)
-    yield* Output.line(JSON.stringify({ day, checks: planned, APPR, DECL, failed: failedChecks, repeated }))
-    if (failed.length > 0) {
-      return yield* Failure.failure(
-        `sweep of ${day}: the standing orders of ${failed.length} consent(s) could not be listed`
-      )
+    const checks = yield* Checks.Checks
+    const { checks: planned, APPR, DECL, failed: failedChecks, repeated } = yield* checks.summary(day)
+    // a failed check is an answer only when it is final (a refusal, a payment that cannot be sent)
+    const rows = failedChecks === 0 ? [] : yield* checks.list({ sweepDay: day })
+    const unanswered = rows.filter((r) => r.outcome === "failed" && !CheckFailure.isFinal(r.failure)).length
+    const sweep = failed.length === 0 ? "complete" : "incomplete"
+    const report = {
+      day,
+      checks: planned,
+      APPR,
+      DECL,
+      failed: failedChecks,
+      repeated,
+      sweep,
+      ...(summary.rerun ? { run: summary.run ?? 0 } : {}),
+      ...(failed.length === 0 ? {} : { unlisted: failed.map((f) => f.consent) }),
+      unanswered
+    }
+    yield* Output.line(JSON.stringify(report))
+    if (failed.length > 0 || unanswered > 0) {
+      const parts = [
+        ...(failed.length > 0 ? [`the standing orders of ${failed.length} consent(s) could not be listed`] : []),
+        ...(unanswered > 0 ? [`${unanswered} check(s) have no answer yet`] : [])
+      ]
+      return yield* Failure.make("incomplete", `sweep of ${day} incomplete: ${parts.join("; ")}`)
     }
   })
   return yield* program.pipe(
