@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { BankRule, Calendar } from "@tppkit/core"
 import { describe, expect, it } from "vitest"
 import { listing, monthly } from "../cli/listing.ts"
@@ -26,5 +29,59 @@ describe("tppkit reconcile", { timeout: 90_000 }, () => {
     expect(flagged.code).toBe(8)
     expect(flagged.stderr).toBe("")
     expect(flagged.stdout).toMatch(/^ODD +MNTH +anomaly +2026-08-17 +2026-08-20 +-$/m)
+  })
+
+  it("tppkit project --rule-from: the rule the listing's nextDates show replaces the defaults", async () => {
+    const flags = [
+      "--orders",
+      "examples/listing.json",
+      "--from",
+      "2026-07-25",
+      "--to",
+      "2026-08-31",
+      "--format",
+      "json"
+    ]
+    const plain = JSON.parse((await tppkit(["project", ...flags])).stdout)
+    const ruled = await tppkit([
+      "project",
+      ...flags,
+      "--rule-from",
+      "examples/listing.json",
+      "--listed-on",
+      "2026-07-25"
+    ])
+    expect(ruled.code).toBe(0)
+    expect(ruled.stderr).toMatch(/^tppkit: projecting with preceding · target, from the 5 nextDates/)
+    const json = JSON.parse(ruled.stdout)
+    expect([plain.convention, json.convention]).toEqual(["following", "preceding"])
+    const rent = (j: { payments: Array<{ orderId: string; executionDate: string }> }) =>
+      j.payments.filter((p) => p.orderId === "SO-RENT").map((p) => p.executionDate)
+    expect(rent(plain)).toEqual(["2026-08-03"])
+    expect(rent(json)).toEqual(["2026-07-31"])
+  })
+
+  it("tppkit project --rule-from a bank paying every day: DAIL pays on weekends too", async () => {
+    const every = BankRule.make({ calendar: BankRule.everyDay })
+    const orders = [
+      { orderId: "DAILY", frequency: "DAIL" as const, startDate: "2026-07-01" },
+      ...monthly.map((o) => ({ ...o, orderId: `M-${o.orderId}` }))
+    ]
+    const file = join(mkdtempSync(join(tmpdir(), "tppkit-reconcile-")), "listing.json")
+    writeFileSync(file, listing(orders, every, "2026-08-01"))
+    const run = await tppkit([
+      ...["project", "--orders", file, "--rule-from", file, "--from", "2026-08-01", "--to", "2026-08-03"],
+      ...["--format", "json"]
+    ])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(/^tppkit: projecting with every day/)
+    const json = JSON.parse(run.stdout)
+    expect(json.calendar).toBe("every-day")
+    const daily = json.payments.filter((p: { orderId: string }) => p.orderId === "DAILY")
+    expect(daily.map((p: { executionDate: string }) => p.executionDate)).toEqual([
+      "2026-08-01",
+      "2026-08-02",
+      "2026-08-03"
+    ])
   })
 })

@@ -42,6 +42,18 @@ export const projectCommand = Command.make(
     format: Flag.Literals("format", formats).pipe(
       Flag.withDescription(`Output format: ${formats.join(", ")} (default ${formats[0]})`),
       Flag.withDefault(formats[0]!)
+    ),
+    ruleFrom: Flag.String("rule-from").pipe(
+      Flag.withMetavar("LISTING"),
+      Flag.withDescription(
+        "Project with the bank's rule as its listed nextDates show it (see tppkit reconcile), instead of --calendar and --convention"
+      ),
+      Flag.optional
+    ),
+    listedOn: Flag.String("listed-on").pipe(
+      Flag.withMetavar("YYYY-MM-DD"),
+      Flag.withDescription("The day the --rule-from listing was made (default --from)"),
+      Flag.optional
     )
   },
   (input) =>

@@ -217,3 +217,24 @@ export const jsonValue = (report: Report) => {
 
 /** The reconciliation as one JSON document (two-space indented). */
 export const json = (report: Report): string => JSON.stringify(jsonValue(report), null, 2)
+
+// ---------------------------------------------------------------------------
+// the rule handed to a projection (`tppkit project --rule-from`)
+// ---------------------------------------------------------------------------
+
+/**
+ * The rule a projection should use after a listing's evidence: the inferred rule; when the evidence does not separate
+ * the best rules, the one of them that is the rule asked for on the command line (`preferred`), else the one on its
+ * calendar; otherwise why no rule can be chosen (nothing is guessed).
+ */
+export const ruleToProject = (
+  inference: Reconciliation.Inference,
+  preferred: BankRule.BankRule
+): Result.Result<BankRule.BankRule, string> => {
+  if (inference._tag === "Inferred") return Result.succeed(inference.rule)
+  const same = inference.tied.find((r) => BankRule.equivalent(r, preferred))
+  if (same !== undefined) return Result.succeed(same)
+  const onCalendar = inference.tied.filter((r) => BankRule.calendarName(r) === BankRule.calendarName(preferred))
+  if (onCalendar.length === 1) return Result.succeed(onCalendar[0]!)
+  return Result.fail(`${inferenceLine(inference)}; reconcile the listing, then choose --calendar and --convention`)
+}

@@ -94,22 +94,30 @@ export const describe = (rule: BankRule): string => {
 // ---------------------------------------------------------------------------
 
 /**
- * The engine's plan whose execution dates are the dates a bank with this rule lists: on every day DAIL pays every
- * calendar day and nothing moves; nominal dates are execution dates under `none`.
+ * An order's schedule as the engine must see it under a rule: on every day DAIL pays every calendar day (DAI7);
+ * otherwise the order itself.
  */
+export const scheduleOf = <O extends Occurrence.OrderSchedule>(order: O, rule: BankRule): O =>
+  rule.calendar === everyDay && order.frequency === "DAIL" ? { ...order, frequency: "DAI7" } : order
+
+/**
+ * The engine's calendar and convention under a rule, for schedules given by {@link scheduleOf}: on every day nothing
+ * moves (`none`; the calendar then only counts for DAIL, which {@link scheduleOf} has replaced); a nominal date is
+ * the execution date under `none`.
+ */
+export const optionsOf = (
+  rule: BankRule
+): { readonly calendar: Calendar.Calendar; readonly convention: BusinessDayConvention.BusinessDayConvention } =>
+  rule.calendar === everyDay
+    ? { calendar: Calendar.weekends, convention: "none" }
+    : { calendar: rule.calendar, convention: rule.reports === "nominal" ? "none" : rule.convention }
+
+/** The engine's plan whose execution dates are the dates a bank with this rule lists ({@link scheduleOf}, {@link optionsOf}). */
 export const plan = (
   order: Occurrence.OrderSchedule,
   rule: BankRule
-): Result.Result<Occurrence.Plan, Occurrence.NotProjectable> => {
-  if (rule.calendar === everyDay) {
-    const daily = order.frequency === "DAIL" ? { ...order, frequency: "DAI7" as const } : order
-    return Occurrence.makePlan(daily, { calendar: Calendar.weekends, convention: "none" })
-  }
-  return Occurrence.makePlan(order, {
-    calendar: rule.calendar,
-    convention: rule.reports === "nominal" ? "none" : rule.convention
-  })
-}
+): Result.Result<Occurrence.Plan, Occurrence.NotProjectable> =>
+  Occurrence.makePlan(scheduleOf(order, rule), optionsOf(rule))
 
 /**
  * The `nextDate` a bank with this rule lists on `asOf`: the first of the order's dates on or after that day

@@ -2,7 +2,7 @@
  * The work behind `tppkit project`, loaded only when the command runs (it pulls in the schedule package and the
  * holiday library): read the orders, validate the settings, project, print in the chosen format.
  */
-import { Effect, type FileSystem, type Option, Result, Stdio, Stream } from "effect"
+import { Effect, type FileSystem, Option, Result, Stdio, Stream } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
@@ -19,6 +19,9 @@ export interface Input {
   readonly holidays: Option.Option<string>
   readonly convention: string
   readonly format: Render.ProjectionFormat
+  /** A listing whose nextDates choose the rule (`--rule-from`), and the day it was made (`--listed-on`, else `--from`). */
+  readonly ruleFrom?: Option.Option<string> | undefined
+  readonly listedOn?: Option.Option<string> | undefined
 }
 
 /**
@@ -41,12 +44,17 @@ export const readOrders = (file: string) =>
  * Decodes the orders and plans their projection; only the report (plans, not orders) outlives this function, so
  * that the decoded orders can be collected while the payments are written.
  */
-const projectOrders = (input: Input, settings: Project.Settings, onDay: ((payments: number) => void) | undefined) =>
+const projectOrders = (
+  input: Input,
+  settings: Project.Settings,
+  onDay: ((payments: number) => void) | undefined,
+  schedule: (orders: ReadonlyArray<Project.Order>) => ReadonlyArray<Project.Order> = (orders) => orders
+) =>
   Effect.flatMap(readOrders(input.orders), (decoded) =>
     Result.isFailure(decoded)
       ? Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
       : Effect.succeed({
-          report: Project.report(decoded.success, settings, onDay),
+          report: Project.report({ ...decoded.success, orders: schedule(decoded.success.orders) }, settings, onDay),
           orderCount: decoded.success.orders.length
         })
   )
@@ -66,18 +74,27 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
     convention: input.convention
   })
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
+  // --rule-from: the rule the listing's nextDates point to replaces --calendar and --convention
+  const ruled =
+    input.ruleFrom !== undefined && input.ruleFrom._tag === "Some"
+      ? yield* Effect.flatMap(
+          Effect.promise(() => import("./reconcile.ts")),
+          (reconcile) => reconcile.ruleFrom(Option.getOrThrow(input.ruleFrom!), input, settings.success)
+        )
+      : { settings: settings.success, schedule: undefined }
   // the count of payments rendered so far is only shown on a terminal's stderr: elsewhere nothing counts them
   const stdio = yield* Stdio.Stdio
   const live = yield* stdio.stderrIsTerminal
   let count = 0
   const { report, orderCount } = yield* projectOrders(
     input,
-    settings.success,
+    ruled.settings,
     live
       ? (payments) => {
           count += payments
         }
-      : undefined
+      : undefined,
+    ruled.schedule
   )
   // a live line on a terminal's stderr: orders, then the payments rendered so far
   const progress = yield* Output.progressLine

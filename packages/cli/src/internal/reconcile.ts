@@ -2,10 +2,12 @@
  * The work behind `tppkit reconcile`, loaded only when the command runs: read the orders, reconcile them on the
  * listing day, print the summary and the differences, and exit 8 when there are findings.
  */
+import { BankRule, LocalDate } from "@tppkit/core"
 import { Reconciliation } from "@tppkit/schedule"
-import { Effect, Result } from "effect"
+import { Effect, Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
+import type * as Project from "../Project.ts"
 import * as Reconcile from "../Reconcile.ts"
 import { readOrders } from "./project.ts"
 
@@ -31,3 +33,45 @@ export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
   yield* Output.line(input.format === "json" ? Reconcile.json(report) : Reconcile.table(report))
   if (Reconciliation.hasFindings(reconciliation)) return yield* Failure.findings()
 })
+
+/**
+ * `tppkit project --rule-from LISTING`: the listing reconciled on `--listed-on` (else the window's first day), and
+ * the projection's settings under the rule its evidence points to (`Reconcile.ruleToProject`), with the orders'
+ * schedules as the engine must see them under that rule; one line on stderr names the rule and its support.
+ */
+export const ruleFrom = (
+  file: string,
+  input: { readonly from: string; readonly listedOn?: Option.Option<string> | undefined },
+  settings: Project.Settings
+) =>
+  Effect.gen(function* () {
+    const day = input.listedOn !== undefined && Option.isSome(input.listedOn) ? input.listedOn.value : input.from
+    const listedOn = LocalDate.parse(day.trim())
+    if (Result.isFailure(listedOn))
+      return yield* Failure.usage(`--listed-on ${JSON.stringify(day)}: ${listedOn.failure}`)
+    const decoded = yield* readOrders(file)
+    if (Result.isFailure(decoded)) {
+      return yield* Failure.badInput(`${file === "-" ? "standard input" : file}: ${decoded.failure}`)
+    }
+    const preferred = BankRule.make({
+      convention: settings.convention,
+      ...(typeof settings.calendar === "function" ? {} : { calendar: settings.calendar })
+    })
+    const reconciliation = Reconciliation.reconcile(decoded.success.orders, { asOf: listedOn.success, rule: preferred })
+    const rule = Reconcile.ruleToProject(reconciliation.inference, preferred)
+    if (Result.isFailure(rule)) return yield* Failure.usage(`--rule-from ${file}: ${rule.failure}`)
+    const chosen = rule.success
+    const options = BankRule.optionsOf(chosen)
+    yield* Output.errorLine(
+      `tppkit: projecting with ${BankRule.describe(chosen)}, from the ${reconciliation.evidence} nextDates of ${file} on ${LocalDate.format(listedOn.success)} (${Reconcile.inferenceLine(reconciliation.inference)})`
+    )
+    return {
+      settings: {
+        ...settings,
+        calendar: options.calendar,
+        calendarName: BankRule.calendarName(chosen),
+        convention: options.convention
+      } satisfies Project.Settings,
+      schedule: (orders: ReadonlyArray<Project.Order>) => orders.map((o) => BankRule.scheduleOf(o, chosen))
+    }
+  })
