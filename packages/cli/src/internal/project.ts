@@ -2,13 +2,13 @@
  * The work behind `tppkit project`, loaded only when the command runs (it pulls in the schedule package and the
  * holiday library): read the orders, validate the settings, project, print in the chosen format.
  */
-import { Effect, type FileSystem, Option, Result, Stdio, Stream } from "effect"
+import { Effect, Option, Result, Stdio } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as Render from "../Render.ts"
 import * as Style from "../Style.ts"
-import * as Files from "./files.ts"
+import { readOrders } from "./orders.ts"
 
 /** The parsed flags of `tppkit project`. */
 export interface Input {
@@ -23,22 +23,6 @@ export interface Input {
   readonly ruleFrom?: Option.Option<string> | undefined
   readonly listedOn?: Option.Option<string> | undefined
 }
-
-/**
- * The orders file (or stdin) decoded while it is read, piece by piece (`Project.ordersDecoder`): memory holds the
- * decoded orders, never the whole text or its parsed JSON; reading stops at the first piece that is not JSON.
- */
-export const readOrders = (file: string) =>
-  Effect.suspend(() => {
-    const decoder = Project.ordersDecoder()
-    const pieces: Stream.Stream<string, Failure.CliFailure, FileSystem.FileSystem | Stdio.Stdio> =
-      file === "-"
-        ? Output.stdinText.pipe(Stream.mapError(Failure.failure))
-        : Files.streamText("orders file", file, Failure.failure)
-    return Stream.runForEachWhile(pieces, (piece) => Effect.sync(() => decoder.push(piece))).pipe(
-      Effect.map(() => decoder.end())
-    )
-  })
 
 /**
  * Decodes the orders and plans their projection; only the report (plans, not orders) outlives this function, so

@@ -1,0 +1,67 @@
+import { BankRule, Calendar, type Frequency, LocalDate, Occurrence } from "@tppkit/core"
+import { Result } from "effect"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { convention, date, frequency, refOccurrences } from "../arbitraries/engine.ts"
+
+const d = LocalDate.parseUnsafe
+const listed = (order: Occurrence.OrderSchedule, rule: BankRule.BankRule, asOf: string): string | undefined => {
+  const plan = Result.getOrThrow(BankRule.plan(order, rule))
+  const date = BankRule.listedDate(plan, d(asOf))
+  return date === undefined ? undefined : LocalDate.format(date)
+}
+
+describe("BankRule: rules that list the same dates", () => {
+  it("every day: the convention and the kind of date do not matter", () => {
+    const a = BankRule.make({ convention: "preceding", calendar: BankRule.everyDay, reports: "nominal" })
+    expect(BankRule.canonical(a)).toEqual({ convention: "none", calendar: "every-day", reports: "execution" })
+    expect(BankRule.describe(a)).toBe("every day")
+  })
+  it("a nominal date is the execution date under none, on the same calendar", () => {
+    const nominal = BankRule.make({ convention: "following", reports: "nominal" })
+    expect(BankRule.equivalent(nominal, BankRule.make({ convention: "none" }))).toBe(true)
+    expect(BankRule.equivalent(nominal, BankRule.make({ convention: "none", calendar: Calendar.weekends }))).toBe(false)
+    expect(BankRule.describe(nominal)).toBe("following · target · nominal dates")
+    expect(BankRule.key(BankRule.defaultRule)).toBe("following|target")
+  })
+})
+
+describe("BankRule.plan and listedDate", () => {
+  // MNTH from 2024-01-31 (target): 31 March 2024 is a Sunday, 29 March Good Friday, 1 April Easter Monday
+  const order = { frequency: "MNTH" as const, startDate: d("2024-01-31") }
+  it("the spec's worked example under each rule", () => {
+    expect(listed(order, BankRule.defaultRule, "2024-03-25")).toBe("2024-04-02")
+    expect(listed(order, BankRule.make({ convention: "preceding" }), "2024-03-25")).toBe("2024-03-28")
+    expect(listed(order, BankRule.make({ convention: "preceding", calendar: Calendar.weekends }), "2024-03-25")).toBe(
+      "2024-03-29"
+    )
+    expect(listed(order, BankRule.make({ reports: "nominal" }), "2024-03-25")).toBe("2024-03-31")
+    expect(listed(order, BankRule.make({ calendar: BankRule.everyDay }), "2024-03-25")).toBe("2024-03-31")
+  })
+  it("a bank paying every day pays DAIL on weekends and holidays", () => {
+    const daily = { frequency: "DAIL" as const, startDate: d("2026-12-24") }
+    expect(listed(daily, BankRule.make({ calendar: BankRule.everyDay }), "2026-12-25")).toBe("2026-12-25")
+    expect(listed(daily, BankRule.defaultRule, "2026-12-25")).toBe("2026-12-28")
+  })
+  it("equals the reference of the schedule rules: the first date on or after the day", () => {
+    fc.assert(
+      fc.property(
+        frequency,
+        date(d("2020-01-01"), d("2027-12-31")),
+        date(d("2024-01-01"), d("2027-12-31")),
+        convention,
+        fc.constantFrom(Calendar.weekends, Calendar.target),
+        (f: Frequency.Frequency, start, asOf, conv, calendar) => {
+          const rule = BankRule.make({ convention: conv, calendar })
+          const ref = refOccurrences({ frequency: f, startDate: start }, calendar, conv, Math.max(asOf, start) + 400).find(
+            (o) => o.execution >= asOf
+          )
+          const plan = Result.getOrThrow(BankRule.plan({ frequency: f, startDate: start }, rule))
+          expect(BankRule.listedDate(plan, asOf)).toBe(ref?.execution)
+          expect(Occurrence.firstExecutionOnOrAfter(plan, asOf)).toBe(ref?.execution)
+        }
+      ),
+      { numRuns: 2000 }
+    )
+  })
+})
