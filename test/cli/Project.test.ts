@@ -64,22 +64,29 @@ describe("Project.decodeOrders", () => {
     expect(d.skipped[0]!.reason).toMatch(/^record 2 at frequency/)
   })
 
-  it("skips an order whose amount has more than two decimals instead of rounding it", () => {
-    const order = (orderId: string, value: number) => ({
-      orderId,
-      frequency: "MNTH",
-      startDate: "2026-12-01",
-      debtor: { name: "X", iban: "SK2411000000002612345678" },
-      creditor: { iban: "CZ0708000000001234567890" },
-      instructedAmount: { value, currency: "EUR" }
-    })
-    const d = Result.getOrThrow(Project.decodeOrders(JSON.stringify([order("A", 7.125), order("B", 12.5)])))
-    expect(d.orders.map((o) => o.orderId)).toEqual(["B"])
-    expect(d.skipped).toEqual([
-      {
-        orderId: "A",
-        reason: "instructedAmount.value 7.125 has 3 decimals; the format allows 2, and the report does not round"
-      }
+  it("skips an order whose amount cannot be projected exactly, with its reason, instead of rounding or totalling it", () => {
+    const order = (orderId: string, value: string) =>
+      JSON.stringify({
+        orderId,
+        frequency: "MNTH",
+        startDate: "2026-12-01",
+        debtor: { name: "X", iban: "SK2411000000002612345678" },
+        creditor: { iban: "CZ0708000000001234567890" },
+        instructedAmount: { value: "@", currency: "EUR" }
+      }).replace('"@"', value)
+    const values = ["7.125", "12.5", "-5", "0", "1e15", "1.0000000000000000000001", "999999999.99"]
+    const d = Result.getOrThrow(Project.decodeOrders(`[${values.map((v, i) => order(`O${i}`, v)).join(",")}]`))
+    expect(d.orders.map((o) => o.orderId)).toEqual(["O0", "O1", "O2", "O3", "O4", "O5", "O6"])
+    const s = Result.getOrThrow(Project.settings({ ...base, from: "2026-12-01", to: "2026-12-31" }))
+    const r = Project.report(d, s)
+    expect(r.skipped.map((k) => k.orderId)).toEqual(["O0", "O2", "O3", "O4", "O5"])
+    expect(r.skipped[0]!.reason).toBe(
+      "instructedAmount.value 7.125: amount has 3 decimals, at most 2 allowed (format [9.2]); not projected, nothing rounded"
+    )
+    expect(r.skipped[3]!.reason).toMatch(/^instructedAmount.value 1000000000000000: amount has 16 digits before/)
+    expect([...r.payments].map((p) => [p.orderId, Money.toPlainString(p.amount)])).toEqual([
+      ["O1", "12.5"],
+      ["O6", "999999999.99"]
     ])
   })
 

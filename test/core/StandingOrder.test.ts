@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { LocalDate, Money, StandingOrder } from "@tppkit/core"
-import { Result, Schema } from "effect"
+import { Json, LocalDate, Money, StandingOrder } from "@tppkit/core"
+import { BigDecimal, Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as Arb from "../arbitraries/core.ts"
+import { listBody, mixedRecords } from "../arbitraries/records.ts"
 
 /** A list response shaped like the document's section 2.5 (pageCount as a string, as in its reference example). */
 const body = {
@@ -146,7 +147,8 @@ describe("StandingOrder", () => {
         Result.succeed({
           pageCount: undefined,
           orders: [],
-          errors: [{ index: -1, orderId: undefined, path: "pageCount", message: expect.stringMatching(/pageCount/) }]
+          errors: [{ index: -1, orderId: undefined, path: "pageCount", message: expect.stringMatching(/pageCount/) }],
+          warnings: []
         })
       )
     })
@@ -249,7 +251,9 @@ describe("StandingOrder wire entry points", () => {
  * The reading the streaming decoder replaced, kept as the judge: `JSON.parse` of the whole text, then the lenient
  * list decoders.
  */
-const wholeText = (text: string): Result.Result<StandingOrder.Decoded, string> => {
+const wholeText = (
+  text: string
+): Result.Result<Pick<StandingOrder.Decoded, "pageCount" | "orders" | "errors">, string> => {
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -260,6 +264,12 @@ const wholeText = (text: string): Result.Result<StandingOrder.Decoded, string> =
     return Result.fail("not an orders file")
   }
   return Array.isArray(json) ? StandingOrder.decodeOrdersLenient(json) : StandingOrder.decodeListLenient(json)
+}
+
+/** Whether `JSON.parse` reads the text the same as the exact reader: JSON without a repeated key. */
+const plainJson = (text: string): boolean => {
+  const read = Json.parse(text)
+  return Result.isSuccess(read) && read.success.duplicates.length === 0
 }
 
 /** The text pushed in pieces cut at the given positions. */
@@ -275,7 +285,7 @@ const inPieces = (text: string, cuts: ReadonlyArray<number>): Result.Result<Stan
 }
 
 /** A comparable picture of an outcome: the failure's kind, or every order's wire JSON and every record error. */
-const picture = (r: Result.Result<StandingOrder.Decoded, string>) =>
+const picture = (r: Result.Result<Pick<StandingOrder.Decoded, "pageCount" | "orders" | "errors">, string>) =>
   Result.isFailure(r)
     ? {
         failure: r.failure.startsWith("not valid JSON")
@@ -355,8 +365,22 @@ const ordersFile = fc
 /** Cut positions inside a text. */
 const cutsOf = (text: string) => fc.array(fc.nat(text.length), { maxLength: 8 })
 
+/** Bytes pushed in pieces cut at the given positions (a character may be split between two pieces). */
+const bytesInPieces = (bytes: Uint8Array, cuts: ReadonlyArray<number>) => {
+  const decoder = StandingOrder.decoder()
+  let at = 0
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    if (!decoder.push(bytes.subarray(at, cut))) break
+    at = cut
+  }
+  decoder.push(bytes.subarray(at))
+  return decoder.end()
+}
+
+const encoder = new TextEncoder()
+
 describe("StandingOrder.decoder", () => {
-  it("gives what JSON.parse of the whole text gives, wherever the text is cut", () => {
+  it("gives what JSON.parse of the whole text gives, wherever the text or its bytes are cut", () => {
     fc.assert(
       fc.property(
         ordersFile.chain((text) => fc.tuple(fc.constant(text), cutsOf(text))),
@@ -371,13 +395,23 @@ describe("StandingOrder.decoder", () => {
               )
             )
           ).toEqual(expected)
+          const bytes = encoder.encode(text)
+          expect(picture(bytesInPieces(bytes, cuts))).toEqual(expected)
+          expect(
+            picture(
+              bytesInPieces(
+                bytes,
+                Array.from({ length: bytes.length }, (_, i) => i)
+              )
+            )
+          ).toEqual(expected)
         }
       ),
-      { numRuns: 1500 }
+      { numRuns: 1000 }
     )
   })
 
-  it("accepts exactly the texts JSON.parse accepts: any JSON value, and files with one character changed", () => {
+  it("reads JSON without repeated keys as JSON.parse does; any other text fails or reports a problem, never a silent success", () => {
     const changed = ordersFile.chain((text) =>
       fc
         .tuple(
@@ -392,11 +426,165 @@ describe("StandingOrder.decoder", () => {
           .oneof(fc.json({ maxDepth: 3 }), changed, fc.string({ unit: fc.constantFrom(...'[]{},:"\\ 1an') }))
           .chain((text) => fc.tuple(fc.constant(text), cutsOf(text))),
         ([text, cuts]) => {
-          expect(picture(inPieces(text, cuts))).toEqual(picture(wholeText(text)))
+          const r = inPieces(text, cuts)
+          const container = /^[\s]*[[{]/.test(text)
+          if (plainJson(text) && container) expect(picture(r)).toEqual(picture(wholeText(text)))
+          else if (plainJson(text)) expect(picture(r)).toEqual({ failure: "not an orders file" })
+          else expect(Result.isFailure(r) || r.success.errors.length > 0).toBe(true)
         }
       ),
       { numRuns: 3000 }
     )
+  })
+
+  it("keeps every good record and reports every bad one, nothing else, from bytes cut anywhere", () => {
+    fc.assert(
+      fc.property(
+        mixedRecords().chain((records) => {
+          const body = listBody(records)
+          return fc.tuple(fc.constant(records), fc.constant(body), fc.array(fc.nat(body.length), { maxLength: 6 }))
+        }),
+        ([records, body, cuts]) => {
+          const d = Result.getOrThrow(bytesInPieces(body, cuts))
+          const kept = records.filter((r) => r.kind !== "error")
+          expect(d.orders.map((o) => o.orderId)).toEqual(kept.map((r) => r.orderId))
+          expect(d.warnings.map((w) => [w.index, w.orderId, w.path])).toEqual(
+            records.flatMap((r, i) => (r.kind === "warning" ? [[i, r.orderId, "instructedAmount.value"]] : []))
+          )
+          expect(d.errors.map((e) => e.index)).toEqual(records.flatMap((r, i) => (r.kind === "error" ? [i] : [])))
+          // out-of-format amounts are kept exactly, digit for digit
+          for (const r of kept) {
+            const order = d.orders.find((o) => o.orderId === r.orderId)!
+            if (r.amount !== undefined) {
+              expect(
+                BigDecimal.equals(order.instructedAmount.value, Result.getOrThrow(Money.fromNumberText(r.amount)))
+              ).toBe(true)
+            }
+          }
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
+  it("reads amounts exactly from their source text", () => {
+    const amounts = ["12.345", "1e-7", "1.0000000000000000000001", "12345678901234567890.12", `7.${"3".repeat(400)}`]
+    const text = `[${amounts.map((a, i) => JSON.stringify(order(`A-${i}`, { instructedAmount: { value: "@", currency: "EUR" } })).replace('"@"', a)).join(",")}]`
+    const d = Result.getOrThrow(inPieces(text, [17, 300]))
+    expect(d.orders.map((o) => Money.toPlainString(o.instructedAmount.value))).toEqual([
+      "12.345",
+      "0.0000001",
+      "1.0000000000000000000001",
+      "12345678901234567890.12",
+      `7.${"3".repeat(400)}`
+    ])
+    expect(d.warnings.map((w) => w.index)).toEqual([0, 1, 2, 3, 4])
+    // written back exactly, out of format too
+    const written = JSON.stringify(d.orders.map((o) => StandingOrder.encodeReceived(o)))
+    const again = Result.getOrThrow(StandingOrder.decodeText(written))
+    expect(again.orders.map((o) => Money.toPlainString(o.instructedAmount.value))).toEqual(
+      d.orders.map((o) => Money.toPlainString(o.instructedAmount.value))
+    )
+  })
+
+  it("refuses a truncated file, wherever it was cut, naming how far it got", () => {
+    const text = readFileSync(join(import.meta.dirname, "..", "cli", "fixtures", "orders.json"), "utf8").trimEnd()
+    for (let length = 0; length < text.length; length++) {
+      const r = inPieces(text.slice(0, length), [length >> 1])
+      const cutInRecord = Result.isSuccess(r) ? false : r.failure.startsWith("not valid JSON")
+      expect(cutInRecord || Result.isFailure(r)).toBe(true)
+    }
+    for (const empty of ["", " \n\t"])
+      expect(inPieces(empty, [1])).toEqual(Result.fail("not valid JSON: the text is empty"))
+    const records = JSON.stringify(Array.from({ length: 1000 }, (_, i) => order(`SO-${i}`)))
+    const cut = inPieces(records.slice(0, records.indexOf('"SO-500"')), [])
+    expect(Result.isFailure(cut) && cut.failure).toMatch(/^not valid JSON: .*after 500 records/)
+  })
+
+  it("reports a record that is not JSON by its position and reads on; a broken structure ends the text", () => {
+    const good = JSON.stringify(order("A"))
+    const text = `[${good},\n${good.replace('"MNTH"', '"MNTH" "x"')},${good.replace('"A"', '"C"')}]`
+    const d = Result.getOrThrow(inPieces(text, [good.length + 10]))
+    expect(d.orders.map((o) => o.orderId)).toEqual(["A", "C"])
+    expect(d.errors.map((e) => [e.index, e.path])).toEqual([[1, ""]])
+    expect(d.errors[0]!.message).toMatch(/^not JSON: .* at character \d+$/)
+    const broken = StandingOrder.decoder()
+    expect(broken.push(`[${good}] x`)).toBe(false)
+    expect(Result.isFailure(broken.end())).toBe(true)
+  })
+
+  it("reports a repeated key: the records of every standingOrders array are kept, a record's own makes it unreadable", () => {
+    const text = `{"standingOrders":[${JSON.stringify(order("A"))}],"pageCount":"x","standingOrders":[${JSON.stringify(order("B"))}],"pageCount":2}`
+    const d = Result.getOrThrow(inPieces(text, [20, 40]))
+    expect(d.orders.map((o) => o.orderId)).toEqual(["A", "B"])
+    expect(d.errors.map((e) => [e.index, e.path])).toEqual([
+      [-1, "pageCount"],
+      [-1, "standingOrders"],
+      [-1, "pageCount"]
+    ])
+    expect(picture(inPieces(text, [7]))).toEqual(picture(inPieces(text, [])))
+    const twice = JSON.stringify(order("C")).replace('"debtor"', '"frequency":"WEEK","debtor"')
+    const r = Result.getOrThrow(inPieces(`[${twice}]`, []))
+    expect(r.orders).toEqual([])
+    expect(r.errors.map((e) => [e.index, e.orderId, e.path])).toEqual([[0, "C", "frequency"]])
+    expect(r.errors[0]!.message).toMatch(/repeated key/)
+  })
+
+  it("reports invalid UTF-8 by its byte offset: a record holding it is skipped, elsewhere the text fails", () => {
+    const a = encoder.encode(`[${JSON.stringify(order("A"))},`)
+    const b = encoder
+      .encode(JSON.stringify(order("B", { remittanceInformation: "@" })))
+      .map((x) => (x === 64 ? 0xff : x))
+    const c = encoder.encode(`,${JSON.stringify(order("C"))}]`)
+    const bytes = new Uint8Array([...a, ...b, ...c])
+    const offset = bytes.indexOf(0xff)
+    for (const cuts of [[], [offset], [offset + 1], [offset - 1, offset + 1]]) {
+      const d = Result.getOrThrow(bytesInPieces(bytes, cuts))
+      expect(d.orders.map((o) => o.orderId)).toEqual(["A", "C"])
+      expect(d.errors.map((e) => [e.index, e.path])).toEqual([[1, ""]])
+      expect(d.errors[0]!.message).toContain(`byte offset ${offset}`)
+    }
+    const outside = new Uint8Array([...a.slice(0, -1), 0x20, 0xc3, 0x28, ...c])
+    const r = bytesInPieces(outside, [])
+    expect(Result.isFailure(r) && r.failure).toBe(
+      `not valid UTF-8: an invalid byte at byte offset ${a.length}, after 1 records`
+    )
+    const cut = bytesInPieces(encoder.encode('["é'), [2])
+    expect(Result.isFailure(cut)).toBe(true)
+  })
+
+  it("is bounded: a long record, a long run of whitespace or a text that is no list end it early, with the position", () => {
+    const pieceOf = (c: string) => c.repeat(1 << 16)
+    const pushesUntilRefused = (first: string, piece: string | Uint8Array, limit = 1 << 14) => {
+      const d = StandingOrder.decoder({ maxRecordLength: 1 << 18 })
+      if (!d.push(first)) return { pushes: 0, end: d.end() }
+      for (let n = 1; n <= limit; n++) if (!d.push(piece)) return { pushes: n, end: d.end() }
+      return { pushes: Number.POSITIVE_INFINITY, end: d.end() }
+    }
+    const good = JSON.stringify(order("A"))
+    const cases = [
+      { first: "[", piece: pieceOf(" ") },
+      { first: `[${good}`, piece: pieceOf(" ") },
+      { first: `[${good},{"orderId":`, piece: pieceOf(" ") },
+      { first: `[${good},{"orderId":"`, piece: pieceOf("x") },
+      { first: "[", piece: new Uint8Array(1 << 16) },
+      { first: `{"other":`, piece: pieceOf("[") }
+    ]
+    for (const { first, piece } of cases) {
+      const { pushes, end } = pushesUntilRefused(first, piece)
+      expect(pushes).toBeLessThanOrEqual(5)
+      expect(Result.isFailure(end) && end.failure).toMatch(/^not an orders file: .*(character \d+)/)
+    }
+    // neither an array nor an object: refused at once, whatever follows
+    for (const first of ["5", "\u0000", '"a"', "\uFFFE"]) expect(pushesUntilRefused(first, pieceOf(" ")).pushes).toBe(0)
+    const refused = StandingOrder.decoder()
+    expect(refused.push(new Uint8Array([0xff, 0xfe, 0x5b, 0]))).toBe(false)
+    const r = refused.end()
+    expect(Result.isFailure(r) && r.failure).toMatch(/byte offset 0/)
+    // the default limit keeps records of any realistic size
+    const long = JSON.stringify(order("L", { remittanceInformation: "r".repeat(100_000) }))
+    expect(Result.getOrThrow(inPieces(`[${long}]`, [5000])).orders).toHaveLength(1)
+    expect(StandingOrder.MAX_RECORD_LENGTH).toBe(1 << 20)
   })
 
   it("keeps every good order around bad records in the middle of a large stream", () => {
@@ -416,39 +604,5 @@ describe("StandingOrder.decoder", () => {
       [undefined, 12345, ""],
       ["BAD-IBAN", 19999, "creditor.iban"]
     ])
-  })
-
-  it("refuses a truncated file, wherever it was cut, naming how far it got", () => {
-    const text = readFileSync(join(import.meta.dirname, "..", "cli", "fixtures", "orders.json"), "utf8").trimEnd()
-    for (let length = 0; length < text.length; length++) {
-      const r = inPieces(text.slice(0, length), [length >> 1])
-      expect(Result.isFailure(r) && r.failure.startsWith("not valid JSON")).toBe(true)
-    }
-    for (const empty of ["", " \n\t"])
-      expect(inPieces(empty, [1])).toEqual(Result.fail("not valid JSON: the text is empty"))
-    const records = JSON.stringify(Array.from({ length: 1000 }, (_, i) => order(`SO-${i}`)))
-    const cut = inPieces(records.slice(0, records.indexOf('"SO-500"')), [])
-    expect(Result.isFailure(cut) && cut.failure).toMatch(/^not valid JSON: .*after 500 records/)
-  })
-
-  it("names the record and the character where the text stops being JSON, and stops reading there", () => {
-    const good = JSON.stringify(order("A"))
-    const text = `[${good},\n${good.replace('"MNTH"', '"MNTH" "x"')},${good}]`
-    const decoder = StandingOrder.decoder()
-    expect(decoder.push(text.slice(0, good.length + 10))).toBe(true)
-    expect(decoder.push(text.slice(good.length + 10))).toBe(false)
-    const r = decoder.end()
-    expect(Result.isFailure(r) && r.failure).toMatch(
-      new RegExp(`^not valid JSON: record 1: .* at character ${good.length + 3}$`)
-    )
-    expect(Result.isFailure(inPieces(`[${good}] x`, [3])) && inPieces(`[${good}] x`, [3])).toBeTruthy()
-  })
-
-  it("keeps the last of repeated standingOrders keys, as JSON.parse does", () => {
-    const text = `{"standingOrders":[${JSON.stringify(order("A"))}],"pageCount":"x","standingOrders":[${JSON.stringify(order("B"))}]}`
-    const d = Result.getOrThrow(inPieces(text, [20, 40]))
-    expect(d.orders.map((o) => o.orderId)).toEqual(["B"])
-    expect(d.errors.map((e) => [e.index, e.path])).toEqual([[-1, "pageCount"]])
-    expect(picture(inPieces(text, [7]))).toEqual(picture(wholeText(text)))
   })
 })

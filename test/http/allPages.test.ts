@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Money } from "@tppkit/core"
 import { BankClient, type BankError, Budget, BudgetStore } from "@tppkit/http"
-import { DateTime, Effect, Exit, Fiber, Layer, Stream } from "effect"
+import { DateTime, Duration, Effect, Exit, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
+import fc from "fast-check"
+import { listBody, mixedRecords } from "../arbitraries/records.ts"
 import { hostile, pagingBank } from "./hostile.ts"
 import { apiCalls, makeStub, options, psu, type Stub, stack, wireOrders, withToken } from "./stub.ts"
 
@@ -61,27 +64,40 @@ describe("bounded paging", () => {
     }).pipe(Effect.provide(stack(stub)))
   })
 
-  it.effect("a short page ends a listing without pageCount; an empty page ends one with pageCount", () => {
-    const stub = makeStub()
-    stub.handler = withToken((req) => {
-      const { page, pageSize } = pageOf(req.body)
-      if (pageSize === 10) return { status: 200, body: { standingOrders: wireOrders(`p${page}`, page === 2 ? 3 : 10) } }
-      return { status: 200, body: { pageCount: 9, standingOrders: page === 1 ? [] : wireOrders(`q${page}`, 20) } }
-    })
-    return Effect.gen(function* () {
-      const short = yield* list({ psu: yield* present, pageSize: 10 })
-      assert.deepStrictEqual(
-        short.map((p) => p.body.orders.length),
-        [10, 10, 3]
-      )
-      const empty = yield* list({ psu: yield* present, pageSize: 20 })
-      assert.deepStrictEqual(
-        empty.map((p) => p.body.orders.length),
-        [20, 0]
-      )
-      assert.strictEqual(apiCalls(stub).length, 5)
-    }).pipe(Effect.provide(stack(stub)))
-  })
+  it.effect(
+    "a short page ends a listing without pageCount; with pageCount an empty page before the last is reported and the rest read",
+    () => {
+      const stub = makeStub()
+      stub.handler = withToken((req) => {
+        const { page, pageSize } = pageOf(req.body)
+        if (pageSize === 10)
+          return { status: 200, body: { standingOrders: wireOrders(`p${page}`, page === 2 ? 3 : 10) } }
+        if (page === 1) return { status: 200, body: { pageCount: 4 } }
+        return { status: 200, body: { pageCount: 4, standingOrders: page === 2 ? [] : wireOrders(`q${page}`, 20) } }
+      })
+      return Effect.gen(function* () {
+        const short = yield* list({ psu: yield* present, pageSize: 10 })
+        assert.deepStrictEqual(
+          short.map((p) => p.body.orders.length),
+          [10, 10, 3]
+        )
+        const empty = yield* list({ psu: yield* present, pageSize: 20 })
+        assert.deepStrictEqual(
+          empty.map((p) => [p.body.orders.length, p.body.errors.map((e) => [e.index, e.path, e.message])]),
+          [
+            [20, []],
+            [0, [[-1, "standingOrders", "page 1 has no standingOrders although pageCount announces 4 pages"]]],
+            [
+              0,
+              [[-1, "standingOrders", "page 2 has an empty standingOrders array although pageCount announces 4 pages"]]
+            ],
+            [20, []]
+          ]
+        )
+        assert.strictEqual(apiCalls(stub).length, 7)
+      }).pipe(Effect.provide(stack(stub)))
+    }
+  )
 
   it.effect("a pageCount that changes between pages is refused with the pages read", () => {
     const stub = makeStub()
@@ -282,4 +298,73 @@ describe("a budget that is never wasted", () => {
     },
     30_000
   )
+})
+
+describe("bad records never cost a listing", () => {
+  it("an unattended listing keeps every good record and reports every bad one on every page, spends one call a page and stores what the bank sent exactly", async () => {
+    await fc.assert(
+      fc.asyncProperty(mixedRecords(12, "P0"), mixedRecords(12, "P1"), async (first, second) => {
+        const stub = makeStub()
+        const pages = [first, second]
+        stub.handler = withToken((req) => {
+          const { page } = pageOf(req.body)
+          return { status: 200, body: listBody(pages[page] ?? [], 2) }
+        })
+        const run = Effect.gen(function* () {
+          const listed = yield* list({ pageSize: 100 })
+          const again = yield* list({ pageSize: 100, maxAge: Duration.minutes(5) })
+          return { listed, again, calls: apiCalls(stub).length }
+        }).pipe(Effect.provide(stack(stub)))
+        const { listed, again, calls } = await Effect.runPromise(run)
+        expect(calls).toBe(2)
+        for (const [n, records] of pages.entries()) {
+          const body = listed[n]!.body
+          const kept = records.filter((r) => r.kind !== "error")
+          expect(body.orders.map((o) => o.orderId)).toEqual(kept.map((r) => r.orderId))
+          expect(body.warnings.map((w) => w.index)).toEqual(
+            records.flatMap((r, i) => (r.kind === "warning" ? [i] : []))
+          )
+          expect(body.errors.filter((e) => e.index >= 0).map((e) => e.index)).toEqual(
+            records.flatMap((r, i) => (r.kind === "error" ? [i] : []))
+          )
+          for (const r of kept) {
+            if (r.amount === undefined) continue
+            const order = body.orders.find((o) => o.orderId === r.orderId)!
+            const exact = Money.fromNumberText(r.amount)
+            expect(exact._tag === "Success" && Money.equals(order.instructedAmount.value, exact.success)).toBe(true)
+          }
+          // the stored listing gives back exactly what was read, without a call
+          const stored = again[n]!
+          expect(stored.snapshotTakenAt).toBeDefined()
+          expect(stored.body.orders.map((o) => [o.orderId, Money.toPlainString(o.instructedAmount.value)])).toEqual(
+            body.orders.map((o) => [o.orderId, Money.toPlainString(o.instructedAmount.value)])
+          )
+          expect(stored.body.errors).toEqual(body.errors)
+          expect(stored.body.warnings).toEqual(body.warnings)
+        }
+      }),
+      { numRuns: 40 }
+    )
+  })
+
+  it.effect("a repeated standingOrders key is reported and both arrays' records are kept", () => {
+    const stub = makeStub()
+    const one = JSON.stringify(wireOrders("a", 2))
+    const two = JSON.stringify(wireOrders("b", 1))
+    stub.handler = withToken(() => ({
+      status: 200,
+      body: `{"pageCount":1,"standingOrders":${one},"standingOrders":${two}}`
+    }))
+    return Effect.gen(function* () {
+      const [page] = yield* list({ psu: yield* present })
+      assert.deepStrictEqual(
+        page!.body.orders.map((o) => o.orderId),
+        ["a-0", "a-1", "b-0"]
+      )
+      assert.deepStrictEqual(
+        page!.body.errors.map((e) => [e.index, e.path]),
+        [[-1, "standingOrders"]]
+      )
+    }).pipe(Effect.provide(stack(stub)))
+  })
 })

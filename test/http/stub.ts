@@ -79,7 +79,11 @@ export const stubClient = (stub: Stub): Layer.Layer<HttpClient.HttpClient> =>
         const out = stub.handler(seen, stub.seen.length)
         const answer = Effect.isEffect(out) ? yield* out : out
         const text =
-          answer.body === undefined ? null : typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body)
+          answer.body === undefined
+            ? null
+            : typeof answer.body === "string" || answer.body instanceof Uint8Array
+              ? answer.body
+              : JSON.stringify(answer.body)
         return HttpClientResponse.fromWeb(
           req,
           new Response(text, {

@@ -467,12 +467,31 @@ describe("Projection: properties", () => {
     )
   })
   it("CashFlow.totals sums whole cents exactly near the limit of a safe integer", () => {
-    const big = [order("A", { frequency: "DAI7", startDate: d("2026-01-01") }, "9999999999.99")]
+    // the largest amount a standing order carries ([9.2]), every day of a year
+    const big = [order("A", { frequency: "DAI7", startDate: d("2026-01-01") }, "999999999.99")]
     const w = { from: d("2026-01-01"), to: d("2026-12-31") }
     const { payments } = Projection.project(big, w)
     const totals = CashFlow.totals(payments)
     expect(totals).toEqual(referenceTotals(payments, "month"))
-    expect(BigDecimal.format(totals.byCurrency[0]!.amount)).toBe("3649999999996.35")
+    expect(BigDecimal.format(totals.byCurrency[0]!.amount)).toBe("364999999996.35")
+  })
+  it("skips an amount it cannot project exactly (not a positive [9.2] amount) with its reason, and totals without it", () => {
+    const w = { from: d("2026-01-01"), to: d("2026-01-31") }
+    const amounts = ["0", "-5", "-12.50", "12.345", "1000000000", "1000000000000000", "10.00"]
+    const orders = amounts.map((a, i) => order(`O${i}`, { frequency: "MNTH", startDate: d("2026-01-10") }, a))
+    const { payments, skipped } = Projection.project(orders, w)
+    expect(payments.map((p) => p.orderId)).toEqual(["O6"])
+    expect(skipped.map((s) => s.orderId)).toEqual(["O0", "O1", "O2", "O3", "O4", "O5"])
+    expect(skipped.map((s) => s.reason.replace(/ \(format.*$/, ""))).toEqual([
+      "instructedAmount.value 0: amount must be positive, got 0",
+      "instructedAmount.value -5: amount must be positive, got -5",
+      "instructedAmount.value -12.5: amount must be positive, got -12.5",
+      "instructedAmount.value 12.345: amount has 3 decimals, at most 2 allowed",
+      "instructedAmount.value 1000000000: amount has 10 digits before the decimal point, at most 9 allowed",
+      "instructedAmount.value 1000000000000000: amount has 16 digits before the decimal point, at most 9 allowed"
+    ])
+    expect(Projection.skipped(orders).map((s) => s.orderId)).toEqual(["O0", "O1", "O2", "O3", "O4", "O5"])
+    expect(BigDecimal.format(CashFlow.totals(payments).byCurrency[0]!.amount)).toBe("10")
   })
   it("totals of a projection equal the sums of its payments", () => {
     fc.assert(

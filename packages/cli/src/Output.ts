@@ -126,6 +126,18 @@ export const stdinText: Stream.Stream<string, string, Stdio.Stdio> = Stream.unwr
   })
 ).pipe(Stream.mapError((e) => `cannot read standard input: ${e.message}`))
 
+/**
+ * Stdin as a stream of byte pieces, as they arrive (for readers that check UTF-8 themselves). When stdin is a
+ * terminal (nothing piped), the command first says on stderr that it is reading it (`stdinNotice`).
+ */
+export const stdinBytes: Stream.Stream<Uint8Array, string, Stdio.Stdio> = Stream.unwrap(
+  Effect.gen(function* () {
+    const stdio = yield* Stdio.Stdio
+    if (yield* stdio.stdinIsTerminal) yield* errorLine(stdinNotice)
+    return stdio.stdin
+  })
+).pipe(Stream.mapError((e) => `cannot read standard input: ${e.message}`))
+
 /** Reads all of stdin as UTF-8 text. */
 export const readStdin: Effect.Effect<string, string, Stdio.Stdio> = Effect.gen(function* () {
   const stdio = yield* Stdio.Stdio

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar, LocalDate, Money, StandingOrder } from "@tppkit/core"
+import { BusinessDayConvention, Calendar, LocalDate, StandingOrder } from "@tppkit/core"
 import { Export, Holidays, type Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
 import type * as Render from "./Render.ts"
@@ -117,50 +117,34 @@ export interface Decoded {
  * holds the decoded orders and one piece of text, never the whole file or its parsed JSON.
  */
 export interface OrdersDecoder {
-  /** Reads the next piece of the text; `false` once the text is known not to be JSON (the rest need not be read). */
-  readonly push: (piece: string) => boolean
+  /** Reads the next piece of text or bytes; `false` once the text is known not to be an orders file. */
+  readonly push: (piece: string | Uint8Array) => boolean
   /** The decoded orders, or why the text is not an orders file (see {@link decodeOrders}). */
   readonly end: () => Result.Result<Decoded, string>
 }
 
 /**
- * A decoder of an orders file read piece by piece (core's `StandingOrder.decoder`), with the outcome of
- * {@link decodeOrders} on the whole text: a malformed record is skipped with its reason, an amount with more than
- * two decimals too (the report does not round), and a good order is kept as an {@link Order}.
+ * A decoder of an orders file read piece by piece, as text or bytes (core's `StandingOrder.decoder`), with the
+ * outcome of {@link decodeOrders} on the whole text: a malformed record is skipped with its reason, a good order is
+ * kept as an {@link Order} (one whose amount cannot be projected exactly, out of the `[9.2]` format, is then
+ * skipped by the projection with its reason: schedule's `Projection`).
  */
 export const ordersDecoder = (): OrdersDecoder => {
   const decoder = StandingOrder.decoder({ keep: keeper() })
   return {
     push: decoder.push,
     end: () =>
-      Result.map(decoder.end(), (decoded) => {
-        const orders: Array<Order> = []
-        const tooPrecise: Array<Render.SkippedRow> = []
-        for (const order of decoded.orders) {
-          const reason = precisionProblem(order)
-          if (reason === undefined) orders.push(order)
-          else tooPrecise.push({ orderId: order.orderId, reason })
-        }
-        return { orders, skipped: [...decoded.errors.map(recordError), ...tooPrecise] }
-      })
+      Result.map(decoder.end(), (decoded) => ({ orders: decoded.orders, skipped: decoded.errors.map(recordError) }))
   }
 }
 
 const recordError = (e: StandingOrder.RecordError): Render.SkippedRow => ({
   orderId: e.orderId,
-  reason: `record ${e.index}${e.path.length > 0 ? ` at ${e.path}` : ""}: ${e.message}`
+  reason:
+    e.index < 0
+      ? `${e.path}: ${e.message}`
+      : `record ${e.index}${e.path.length > 0 ? ` at ${e.path}` : ""}: ${e.message}`
 })
-
-/**
- * Why an order cannot be reported: the report carries amounts with exactly two decimals, as the bank's [9.2]
- * format does; an amount with more decimals cannot be shown without rounding, so its order is skipped instead.
- */
-const precisionProblem = (order: Order): string | undefined => {
-  const decimals = Money.fractionDigits(order.instructedAmount.value)
-  return decimals > 2
-    ? `instructedAmount.value ${Money.toPlainString(order.instructedAmount.value)} has ${decimals} decimals; the format allows 2, and the report does not round`
-    : undefined
-}
 
 /** The {@link Order} of each decoded standing order, with equal debtors, creditors and currencies shared. */
 const keeper = (): ((order: StandingOrder.StandingOrder) => Order) => {

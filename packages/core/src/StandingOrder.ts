@@ -210,11 +210,32 @@ export interface RecordError {
   readonly message: string
 }
 
-/** The outcome of lenient decoding: every well-formed record, and one error per malformed one. */
+/**
+ * The outcome of lenient decoding: every well-formed record, one error per malformed one, and one warning per
+ * record kept whole although out of the bank's format (an amount that is not a positive `[9.2]`: kept with its
+ * exact value, for the caller to refuse where it must, e.g. a projection).
+ */
 export interface LenientList {
   readonly pageCount: number | undefined
   readonly orders: Array<StandingOrder>
   readonly errors: Array<RecordError>
+  readonly warnings: Array<RecordError>
+}
+
+/**
+ * Why a received order is out of the bank's format although whole (README.md, "Wire formats"): an amount that is
+ * not positive or has more than 9 digits before the point or more than 2 after it; `undefined` when it fits.
+ */
+export const formatWarning = (
+  order: StandingOrder
+): { readonly path: string; readonly message: string } | undefined => {
+  const reason = Money.invalidReason(order.instructedAmount.value, Money.standingOrderFormat)
+  return reason === undefined
+    ? undefined
+    : {
+        path: "instructedAmount.value",
+        message: `${Money.toPlainString(order.instructedAmount.value)}: ${reason} (format [9.2]); kept exactly as received`
+      }
 }
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
@@ -249,19 +270,23 @@ const decodePageCount = Schema.decodeUnknownResult(PageCount)
 
 const decodeRecords = (
   records: ReadonlyArray<unknown>
-): { orders: Array<StandingOrder>; errors: Array<RecordError> } => {
+): { orders: Array<StandingOrder>; errors: Array<RecordError>; warnings: Array<RecordError> } => {
   const orders: Array<StandingOrder> = []
   const errors: Array<RecordError> = []
+  const warnings: Array<RecordError> = []
   records.forEach((record, index) => {
-    const r = decodeOrder(record, { errors: "all" })
+    // a bare number is not an order: said as for any number, whatever its digits
+    const r = decodeOrder(Json.isNumberText(record) ? Number(record.text) : record, { errors: "all" })
     if (Result.isSuccess(r)) {
       orders.push(r.success)
+      const warning = formatWarning(r.success)
+      if (warning !== undefined) warnings.push({ index, orderId: r.success.orderId, ...warning })
     } else {
       const { path, message } = describeIssue(r.failure.issue)
       errors.push({ index, orderId: orderIdOf(record), path, message })
     }
   })
-  return { orders, errors }
+  return { orders, errors, warnings }
 }
 
 /**
@@ -292,14 +317,40 @@ export const decodeListLenient = (u: unknown): Result.Result<LenientList, string
     }
   }
   const raw = u.standingOrders
-  if (raw === undefined || raw === null) return Result.succeed({ pageCount, orders: [], errors })
+  if (raw === undefined || raw === null) return Result.succeed({ pageCount, orders: [], errors, warnings: [] })
   if (!Array.isArray(raw)) return Result.fail("standingOrders must be a JSON array")
   const decoded = decodeRecords(raw)
-  return Result.succeed({ pageCount, orders: decoded.orders, errors: [...errors, ...decoded.errors] })
+  return Result.succeed({
+    pageCount,
+    orders: decoded.orders,
+    errors: [...errors, ...decoded.errors],
+    warnings: decoded.warnings
+  })
 }
 
-/** Encodes a standing order to its wire JSON shape (amount as a JSON number, dates as `YYYY-MM-DD`). */
+/**
+ * Encodes a standing order to its wire JSON shape (amount as a JSON number, dates as `YYYY-MM-DD`); throws for an
+ * amount out of the `[9.2]` format (what we send). For what was received, see {@link encodeReceived}.
+ */
 export const encode = Schema.encodeSync(StandingOrder)
+
+/**
+ * Encodes a received standing order to its wire JSON shape, never failing: an amount out of the `[9.2]` format (kept
+ * exactly when received) is written as a `Json.NumberText` of its exact decimal, which `JSON.stringify` writes as
+ * those digits. For the orders a listing prints and stores, exactly as the bank sent them.
+ */
+export const encodeReceived = (order: StandingOrder): typeof StandingOrder.Encoded => {
+  const value = order.instructedAmount.value
+  if (Money.fits(value, Money.standingOrderFormat)) return encode(order)
+  const fitting = new StandingOrder({ ...order, instructedAmount: { ...order.instructedAmount, value: ONE } })
+  const encoded = encode(fitting)
+  return {
+    ...encoded,
+    instructedAmount: { ...encoded.instructedAmount, value: new Json.NumberText(Money.toPlainString(value)) }
+  }
+}
+
+const ONE = Money.parseUnsafe("1")
 
 /** Decodes one standing order strictly from its wire JSON shape. */
 export const decode = Schema.decodeUnknownResult(StandingOrder)
@@ -308,25 +359,38 @@ export const decode = Schema.decodeUnknownResult(StandingOrder)
 // streaming decoding
 // ---------------------------------------------------------------------------
 
-/** Standing orders decoded from a whole list text by a {@link Decoder}: the kept orders and one error per bad record. */
+/**
+ * Standing orders decoded from a whole list text by a {@link Decoder}: the kept orders, one error per bad record
+ * and one warning per record kept although out of format.
+ */
 export interface Decoded<A = StandingOrder> {
   /** The list's `pageCount` when it has a well-formed one. */
   readonly pageCount: number | undefined
   readonly orders: Array<A>
-  /** A malformed `pageCount` first (index -1), then the malformed records in list order. */
+  /**
+   * Problems of the list itself first (index -1: a malformed `pageCount`, a repeated top-level key), then the
+   * malformed records in list order: not an order, a field out of place, not JSON, repeated keys, invalid UTF-8.
+   */
   readonly errors: Array<RecordError>
+  /** The records kept whole although out of the bank's format (see {@link formatWarning}), in list order. */
+  readonly warnings: Array<RecordError>
+  /** Whether the text was an object whose `standingOrders` key is absent or `null` (only with `body: true`). */
+  readonly listMissing: boolean
+  /** The top-level keys of an object text, once each in text order (empty for a bare array). */
+  readonly keys: ReadonlyArray<string>
 }
 
 /**
- * A standing-order list read piece by piece: `push` its text in pieces cut anywhere, then `end`. Memory holds the
- * kept orders and one record's text, never the whole text or its parsed JSON.
+ * A standing-order list read piece by piece: `push` its text or UTF-8 bytes in pieces cut anywhere, then `end`.
+ * Memory holds the kept orders and one record's text, never the whole text or its parsed JSON.
  */
 export interface Decoder<A = StandingOrder> {
-  /** Reads the next piece of the text; `false` once the text is known not to be JSON (the rest need not be read). */
-  readonly push: (piece: string) => boolean
+  /** Reads the next piece; `false` once the text is known not to be an orders list (the rest need not be read). */
+  readonly push: (piece: string | Uint8Array) => boolean
   /**
-   * The decoded list, or why the text is not JSON or not a list at all (neither an array of orders nor an object
-   * with a `standingOrders` array or `null`).
+   * The decoded list, or why the text is not an orders list at all: not JSON in its structure, neither an array of
+   * orders nor an object with a `standingOrders` array (or `null`), a record or a run of whitespace longer than the
+   * limit, invalid UTF-8 outside the records.
    */
   readonly end: () => Result.Result<Decoded<A>, string>
 }
@@ -337,51 +401,81 @@ export interface DecoderOptions<A> {
    * What is kept of each decoded order (default: the order itself), called once per good record in list order,
    * e.g. to keep only the fields a projection reads: the decoded order can then be collected.
    */
-  readonly keep: (order: StandingOrder) => A
+  readonly keep?: (order: StandingOrder) => A
+  /** The longest record read, in characters (default {@link MAX_RECORD_LENGTH}); a longer one ends the text. */
+  readonly maxRecordLength?: number
+  /** The deepest nesting inside a record (default 64). */
+  readonly maxDepth?: number
+  /**
+   * Read a list response body (docs/bank-interface.md, "Standing-order list"): an object whose `standingOrders` may
+   * be absent or `null` (an empty page, `listMissing`); a bare array is still read. Default: an orders file, where
+   * an object without `standingOrders` is not one.
+   */
+  readonly body?: boolean
 }
 
-const NOT_A_LIST =
-  "not an orders file: expected a JSON array of standing orders or an object with a standingOrders array"
+/**
+ * The longest record a {@link decoder} reads by default, in characters: the bank's longest field is 140 characters
+ * and a whole standing order a few hundred; a record of megabytes is refused with its position (README.md,
+ * "Wire formats"), never buffered without bound.
+ */
+export const MAX_RECORD_LENGTH = 1 << 20
+
+const NOT_A_LIST = OrdersText.NOT_A_LIST
 
 /** Records decoded together: the reader hands them over in batches of this many. */
 const BATCH = 1024
 
 /**
  * A streaming decoder of a standing-order list response body (docs/bank-interface.md, "Standing-order list") or of
- * a bare array of standing orders, with the outcome of {@link decodeListLenient} (or {@link decodeOrdersLenient})
- * on the parsed whole text: each record is decoded as soon as it is complete, a malformed one is reported with its
- * index, orderId and field path, a good one is kept. Accepts exactly the texts `JSON.parse` accepts (a repeated
- * `standingOrders` key keeps its last value); where the text is cut never changes the outcome.
+ * a bare array of standing orders, read exactly: numbers from their source text (`12.345` stays 12.345), each
+ * record decoded as soon as it is complete, a malformed one reported with its index, orderId and field path (a
+ * record that is not JSON, holds a repeated key or invalid UTF-8 too, with its position), a good one kept, one out
+ * of the bank's format kept with a warning. A repeated top-level key is reported (index -1); the records of every
+ * `standingOrders` array are kept. Where the text is cut never changes the outcome.
  */
 export const decoder: {
   (): Decoder<StandingOrder>
-  <A>(options: DecoderOptions<A>): Decoder<A>
+  <A>(options: DecoderOptions<A> & { readonly keep: (order: StandingOrder) => A }): Decoder<A>
+  (options: DecoderOptions<StandingOrder>): Decoder<StandingOrder>
 } = <A>(options?: DecoderOptions<A>): Decoder<A> => {
   const keep = options?.keep ?? ((order: StandingOrder) => order as unknown as A)
-  let pending: Array<unknown> = []
+  let pending: Array<OrdersText.Read> = []
   let first = 0
-  let orders: Array<A> = []
-  let errors: Array<RecordError> = []
+  const orders: Array<A> = []
+  const errors: Array<RecordError> = []
+  const warnings: Array<RecordError> = []
   const flush = () => {
     if (pending.length === 0) return
-    const decoded = decodeRecords(pending)
-    for (const e of decoded.errors) errors.push({ ...e, index: first + e.index })
+    const values: Array<unknown> = []
+    const at: Array<number> = []
+    const unreadable: Array<RecordError> = []
+    pending.forEach((read, i) => {
+      if (read._tag === "Value") {
+        values.push(read.value)
+        at.push(first + i)
+      } else {
+        unreadable.push({ index: first + i, orderId: orderIdOf(read.value), path: read.path, message: read.message })
+      }
+    })
+    const decoded = decodeRecords(values)
+    const failed = decoded.errors.map((e) => ({ ...e, index: at[e.index] as number }))
+    if (unreadable.length === 0) errors.push(...failed)
+    else errors.push(...[...failed, ...unreadable].sort((a, b) => a.index - b.index))
+    for (const w of decoded.warnings) warnings.push({ ...w, index: at[w.index] as number })
     for (const order of decoded.orders) orders.push(keep(order))
     first += pending.length
     pending = []
   }
-  const reader = new OrdersText.Reader({
-    record: (value) => {
-      pending.push(value)
-      if (pending.length >= BATCH) flush()
+  const reader = new OrdersText.Reader(
+    {
+      record: (read) => {
+        pending.push(read)
+        if (pending.length >= BATCH) flush()
+      }
     },
-    restart: () => {
-      pending = []
-      first = 0
-      orders = []
-      errors = []
-    }
-  })
+    { maxRecordLength: options?.maxRecordLength ?? MAX_RECORD_LENGTH, maxDepth: options?.maxDepth ?? 64 }
+  )
   return {
     push: (piece) => {
       reader.push(piece)
@@ -391,23 +485,40 @@ export const decoder: {
       const outcome = reader.end()
       if ("error" in outcome) return Result.fail(outcome.error)
       const shape = outcome.shape
-      if (shape._tag === "Other" || (shape._tag === "Object" && shape.standingOrders === "absent")) {
+      const missing = shape._tag === "Object" && (shape.standingOrders === "absent" || shape.standingOrders === "null")
+      if (shape._tag === "Object" && shape.standingOrders === "absent" && options?.body !== true) {
         return Result.fail(NOT_A_LIST)
       }
       if (shape._tag === "Object" && shape.standingOrders === "other") {
         return Result.fail("standingOrders must be a JSON array")
       }
       flush()
-      // a malformed pageCount is reported first, as decodeListLenient reports it
+      // a malformed pageCount is reported first, as decodeListLenient reports it, then the list's own problems
       const page =
         shape._tag === "Object" ? decodeListLenient({ pageCount: shape.pageCount, standingOrders: [] }) : undefined
       const pageCount = page !== undefined && Result.isSuccess(page) ? page.success.pageCount : undefined
-      const pageErrors = page !== undefined && Result.isSuccess(page) ? page.success.errors : []
+      const listErrors: Array<RecordError> = page !== undefined && Result.isSuccess(page) ? page.success.errors : []
+      if (shape._tag === "Object") {
+        for (const p of shape.problems) listErrors.push({ index: -1, orderId: undefined, ...p })
+      }
       return Result.succeed({
         pageCount,
         orders,
-        errors: pageErrors.length === 0 ? errors : [...pageErrors, ...errors]
+        errors: listErrors.length === 0 ? errors : [...listErrors, ...errors],
+        warnings,
+        listMissing: missing,
+        keys: shape._tag === "Object" ? shape.keys : []
       })
     }
   }
+}
+
+/** A whole list text (or its UTF-8 bytes) through a {@link decoder}: the same outcome as pushing it in pieces. */
+export const decodeText = (
+  text: string | Uint8Array,
+  options?: Omit<DecoderOptions<StandingOrder>, "keep">
+): Result.Result<Decoded, string> => {
+  const d = decoder(options ?? {})
+  d.push(text)
+  return d.end()
 }

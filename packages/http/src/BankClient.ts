@@ -248,7 +248,12 @@ const make = Effect.gen(function* () {
       processId,
       unattended,
       ...(prepaid === true ? { prepaid } : {}),
-      decode: (json) => Result.map(Wire.decodePage(json), (p) => ({ ...p, page: page ?? 0 })),
+      decode: () => Result.fail({ path: "$", message: "read from the body's bytes" }),
+      decodeBody: (exchange) =>
+        Result.map(Wire.decodePage(exchange.bytes ?? exchange.text, config.limits.maxJsonDepth, page ?? 0), (p) => ({
+          ...p,
+          page: page ?? 0
+        })),
       span
     })
   }

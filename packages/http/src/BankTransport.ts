@@ -32,6 +32,8 @@ export interface Exchange {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
   readonly text: string
+  /** The body's bytes as received, when the transport keeps them (its text decodes them, an invalid byte as U+FFFD). */
+  readonly bytes?: Uint8Array
 }
 
 /** Options of the undici transport. */
@@ -46,7 +48,7 @@ export interface UndiciOptions {
 const boundedText = <E>(
   stream: Stream.Stream<Uint8Array, E>,
   max: number
-): Effect.Effect<string, E | ResponseTooLarge> =>
+): Effect.Effect<{ readonly text: string; readonly bytes: Uint8Array }, E | ResponseTooLarge> =>
   Effect.suspend(() => {
     const chunks: Array<Uint8Array> = []
     let size = 0
@@ -56,7 +58,10 @@ const boundedText = <E>(
       chunks.push(chunk)
       return Effect.void
     })
-    return Effect.map(read, () => Buffer.concat(chunks).toString("utf8"))
+    return Effect.map(read, () => {
+      const bytes = Buffer.concat(chunks)
+      return { text: bytes.toString("utf8"), bytes }
+    })
   })
 
 /** The transport service. */
@@ -94,7 +99,7 @@ export class BankTransport extends Context.Service<
                   ? Effect.fail(new ResponseTooLarge({ part: "body", limit: maxBodyBytes }))
                   : Effect.map(
                       boundedText(response.stream, maxBodyBytes),
-                      (text): Exchange => ({ status: response.status, headers: response.headers, text })
+                      (body): Exchange => ({ status: response.status, headers: response.headers, ...body })
                     )
               }),
               Effect.timeout(timeout),

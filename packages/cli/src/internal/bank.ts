@@ -276,7 +276,14 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   for (const p of pages) {
     for (const e of p.body.errors) {
       yield* Output.errorLine(
-        `tppkit: page ${p.body.page}, record ${e.index} (${e.orderId ?? "no orderId"}) is malformed: ${e.path} ${e.message}`
+        e.index < 0
+          ? `tppkit: page ${p.body.page}: ${e.path} ${e.message}`
+          : `tppkit: page ${p.body.page}, record ${e.index} (${e.orderId ?? "no orderId"}) is malformed: ${e.path} ${e.message}`
+      )
+    }
+    for (const w of p.body.warnings ?? []) {
+      yield* Output.errorLine(
+        `tppkit: page ${p.body.page}, record ${w.index} (${w.orderId ?? "no orderId"}) is out of format: ${w.path} ${w.message}`
       )
     }
   }
@@ -284,7 +291,7 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   if (input.format === "json") {
     const body = {
       ...(pageCount === undefined || input.all ? {} : { pageCount }),
-      standingOrders: orders.map((o) => StandingOrder.encode(o))
+      standingOrders: orders.map((o) => StandingOrder.encodeReceived(o))
     }
     return yield* Output.line(JSON.stringify(body, null, 2))
   }

@@ -2,6 +2,7 @@
  * Reading the text files the commands are given (orders, fixtures, TLS material), each failure one line that names
  * the file and says why in a few words.
  */
+import { createReadStream } from "node:fs"
 import { Effect, FileSystem, Option, Path, type PlatformError, Stream } from "effect"
 
 /** A few words on why a file could not be read: "no such file", "permission denied" or the system's message. */
@@ -59,3 +60,42 @@ export const checkWritable = <E>(what: string, file: string, fail: (message: str
       .access(folder, { writable: true })
       .pipe(Effect.catch(() => refuse(`the folder ${JSON.stringify(folder)} is not writable`)))
   })
+/** A few words on why a file could not be opened or read, from the system's error code. */
+const reasonOfCode = (e: unknown): string => {
+  const code = typeof e === "object" && e !== null ? (e as { code?: unknown }).code : undefined
+  switch (code) {
+    case "ENOENT":
+      return "no such file"
+    case "EACCES":
+    case "EPERM":
+      return "permission denied"
+    case "EISDIR":
+      return "it is a directory, not a file"
+    case "ELOOP":
+      return "too many levels of symbolic links (a symbolic link that points back to itself?)"
+    case "ENOTDIR":
+      return "a part of the path is not a directory"
+    case "ENAMETOOLONG":
+      return "the name is too long"
+    default: {
+      const message = e instanceof Error ? e.message : String(e)
+      return typeof code === "string" ? `${code}: ${message}` : message
+    }
+  }
+}
+
+/**
+ * A file's bytes as a stream of pieces (1 MiB at most each), read in order from its start, so that a named pipe,
+ * a process substitution (`<(cat f)`) or a device reads as well as a regular file; a failure to open or read
+ * becomes `fail("cannot read <what> "<file>": <reason>")` in the user's words (no such file, a directory, a
+ * symbolic link loop, permission denied).
+ */
+export const streamBytes = <E>(
+  what: string,
+  file: string,
+  fail: (message: string) => E
+): Stream.Stream<Uint8Array, E> =>
+  Stream.fromAsyncIterable(
+    { [Symbol.asyncIterator]: () => createReadStream(file, { highWaterMark: 1 << 20 })[Symbol.asyncIterator]() },
+    (e) => fail(`cannot read ${what} ${JSON.stringify(file)}: ${reasonOfCode(e)}`)
+  ) as Stream.Stream<Uint8Array, E>

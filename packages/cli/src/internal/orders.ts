@@ -2,7 +2,7 @@
  * Reading an orders file (or standard input) for the commands that take `--orders`: `tppkit project` and
  * `tppkit reconcile`.
  */
-import { Effect, type FileSystem, type Stdio, Stream } from "effect"
+import { Effect, type Stdio, Stream } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
@@ -10,15 +10,16 @@ import * as Files from "./files.ts"
 
 /**
  * The orders file (or stdin) decoded while it is read, piece by piece (`Project.ordersDecoder`): memory holds the
- * decoded orders, never the whole text or its parsed JSON; reading stops at the first piece that is not JSON.
+ * decoded orders, never the whole text or its parsed JSON; the file is read as bytes (UTF-8 checked by the decoder),
+ * in order, so that a pipe or `<(…)` works; reading stops at the first piece that is not an orders file.
  */
 export const readOrders = (file: string) =>
   Effect.suspend(() => {
     const decoder = Project.ordersDecoder()
-    const pieces: Stream.Stream<string, Failure.CliFailure, FileSystem.FileSystem | Stdio.Stdio> =
+    const pieces: Stream.Stream<Uint8Array, Failure.CliFailure, Stdio.Stdio> =
       file === "-"
-        ? Output.stdinText.pipe(Stream.mapError(Failure.failure))
-        : Files.streamText("orders file", file, Failure.failure)
+        ? Output.stdinBytes.pipe(Stream.mapError(Failure.failure))
+        : Files.streamBytes("orders file", file, Failure.failure)
     return Stream.runForEachWhile(pieces, (piece) => Effect.sync(() => decoder.push(piece))).pipe(
       Effect.map(() => decoder.end())
     )

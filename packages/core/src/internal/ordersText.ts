@@ -1,18 +1,34 @@
 /**
- * The engine of `StandingOrder.decoder`: the JSON text of a standing-order list read piece by piece, a bare array
- * of records or an object whose `standingOrders` array holds them. Only the containers are tokenized here (brackets, commas, colons, keys); each
- * record's own text is found by bracket and string matching and handed to the native `JSON.parse`, so the reader
- * costs little more than parsing the records one by one, and memory holds one record's text at a time instead of
- * the whole file. Accepts exactly the texts `JSON.parse` accepts, with the same values (a repeated key keeps its
- * last value, as `JSON.parse` does); where the pieces are cut never changes the outcome.
+ * The engine of `StandingOrder.decoder`: the JSON text of a standing-order list read piece by piece (text or UTF-8
+ * bytes), a bare array of records or an object whose `standingOrders` array holds them. Only the containers are
+ * tokenized here (brackets, commas, colons, keys); each record's own text is found by bracket and string matching
+ * and read by core's exact JSON reader (`internal/json.ts`: numbers kept as their source text, repeated keys
+ * reported), so memory holds one record's text at a time instead of the whole file, and where the pieces are cut
+ * never changes the outcome.
+ *
+ * What it never does: buffer without bound (a record, a top-level value or a run of whitespace longer than
+ * `maxRecordLength` characters ends the text with its position), replace invalid UTF-8 silently (a record holding
+ * some is reported with the byte offset; elsewhere the text fails with it), or lose records silently (a record
+ * that is not JSON but whose end is clear is reported by position and reading goes on; a repeated top-level key
+ * is reported, and the records of every `standingOrders` array are read).
  */
+import * as Json from "./json.ts"
+
+/** A record as read: its JSON value, or why it cannot be used (with its value when it has one, e.g. repeated keys). */
+export type Read =
+  | { readonly _tag: "Value"; readonly value: Json.Value }
+  | { readonly _tag: "Unreadable"; readonly path: string; readonly message: string; readonly value?: Json.Value }
 
 /** What the reader reports while it reads. */
 export interface Handler {
-  /** The next record of the orders array (its position counts from 0 in the current array). */
-  readonly record: (value: unknown) => void
-  /** A `standingOrders` key starts again (a repeated key): the records reported so far are not part of the result. */
-  readonly restart: () => void
+  /** The next record of the orders (counted from 0 across every `standingOrders` array). */
+  readonly record: (read: Read) => void
+}
+
+/** A problem of the list itself (not of a record): a repeated top-level key. */
+export interface Problem {
+  readonly path: string
+  readonly message: string
 }
 
 /** What the whole text was, once it has ended. */
@@ -23,14 +39,22 @@ export type Shape =
   | {
       readonly _tag: "Object"
       readonly standingOrders: "array" | "null" | "other" | "absent"
-      readonly pageCount: unknown
+      readonly pageCount: Json.Value | undefined
+      /** Every top-level key, in text order, once each. */
+      readonly keys: ReadonlyArray<string>
+      readonly problems: ReadonlyArray<Problem>
     }
-  /** Some other JSON value (a number, a string, `true`, `false`, `null`). */
-  | { readonly _tag: "Other" }
+
+/** The limits of one reading. */
+export interface Limits {
+  /** The longest record, top-level value or run of whitespace read, in characters; longer ends the text. */
+  readonly maxRecordLength: number
+  /** The deepest nesting inside a record. */
+  readonly maxDepth: number
+}
 
 type State =
   | "start"
-  | "other"
   | "arrayFirst"
   | "arrayValue"
   | "arrayNext"
@@ -45,74 +69,83 @@ const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 13 || c ==
 
 const QUOTE = 34
 const BACKSLASH = 92
+const REPLACEMENT = "\uFFFD"
 
-/** The orders-file reader: `push` pieces of text in order, then `end`. */
+/** The message of a text that is neither an array nor an object. */
+export const NOT_A_LIST =
+  "not an orders file: expected a JSON array of standing orders or an object with a standingOrders array"
+
+const utf8 = new TextDecoder("utf-8")
+
+/** Where the incomplete UTF-8 sequence at the end of `bytes[from, to)` starts, or `to` when there is none. */
+const incompleteTail = (bytes: Uint8Array, from: number, to: number): number => {
+  let k = to - 1
+  while (k >= from && k > to - 4 && ((bytes[k] as number) & 0xc0) === 0x80) k--
+  if (k < from) return to
+  const lead = bytes[k] as number
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
+  return k + need > to ? k : to
+}
+
+/** The orders-file reader: `push` pieces of text or bytes in order, then `end`. */
 export class Reader {
   private readonly handler: Handler
+  private readonly limits: Limits
   /** Text not consumed yet: starts at the value being scanned, if any. */
   private text = ""
   /** How many characters before `text` were consumed. */
   private base = 0
   private state: State = "start"
-  private top: "array" | "object" | "other" | undefined
+  private top: "array" | "object" | undefined
   private failure: string | undefined
-  /** Records of the current array read so far (for messages). */
+  /** Records read so far (for messages and positions). */
   private records = 0
   private key: string | undefined
+  private readonly keys = new Set<string>()
+  private readonly problems: Array<Problem> = []
   private standingOrders: "array" | "null" | "other" | "absent" = "absent"
-  private pageCount: unknown
+  private pageCount: Json.Value | undefined
   /** Whether the records array being read is `standingOrders` of an object (else the bare top-level array). */
   private inList = false
+  /** The absolute position of the last character that was not whitespace. */
+  private mark = 0
   // the value being scanned: where it starts in `text`, how far it was scanned, bracket depth, inside a string
   private start = -1
   private scanned = 0
   private depth = 0
   private inString = false
+  // bytes: the incomplete sequence kept from the last piece, the bytes read before it, and the characters (absolute
+  // positions) that stand for invalid bytes with those bytes' offsets, oldest first
+  private carry: Uint8Array | undefined
+  private bytesRead = 0
+  private readonly invalidAt: Array<number> = []
+  private readonly invalidByte: Array<number> = []
+  private invalidHead = 0
 
-  constructor(handler: Handler) {
+  constructor(handler: Handler, limits: Limits) {
     this.handler = handler
+    this.limits = limits
   }
 
-  /** Why the text is not JSON, once known (later pieces are then ignored). */
+  /** Why the text is not an orders file, once known (later pieces are then ignored). */
   get error(): string | undefined {
     return this.failure
   }
 
-  /** Reads the next piece of text. */
-  push(piece: string): void {
+  /** Reads the next piece of text, or of UTF-8 bytes (a character may be split between two pieces). */
+  push(piece: string | Uint8Array): void {
     if (this.failure !== undefined || piece.length === 0) return
-    if (this.state === "other") {
-      this.text += piece
-      return
-    }
-    const keep = this.start >= 0 ? this.start : this.text.length
-    this.base += keep
-    this.text = this.text.slice(keep) + piece
-    if (this.start >= 0) {
-      this.scanned -= this.start
-      this.start = 0
-    }
-    this.run(false)
-    if (this.failure === undefined && this.start < 0 && (this.state as State) !== "other") {
-      this.base += this.text.length
-      this.text = ""
-    }
+    this.append(typeof piece === "string" ? piece : this.decode(piece, false))
   }
 
-  /** Ends the text: its shape, or why it is not JSON. */
+  /** Ends the text: its shape, or why it is not an orders file. */
   end(): { readonly shape: Shape } | { readonly error: string } {
-    if (this.failure === undefined) {
-      if (this.state === "other") {
-        try {
-          JSON.parse(this.text)
-        } catch (e) {
-          return { error: `not valid JSON: ${messageOf(e)}` }
-        }
-        this.state = "end"
-      } else {
-        this.run(true)
-      }
+    if (this.failure === undefined && this.carry !== undefined) {
+      const carry = this.carry
+      this.carry = undefined
+      this.append(this.decode(carry, true))
     }
+    if (this.failure === undefined) this.run(true)
     if (this.failure !== undefined) return { error: this.failure }
     if (this.state !== "end") {
       return {
@@ -126,14 +159,99 @@ export class Reader {
       shape:
         this.top === "array"
           ? { _tag: "Array" }
-          : this.top === "object"
-            ? { _tag: "Object", standingOrders: this.standingOrders, pageCount: this.pageCount }
-            : { _tag: "Other" }
+          : {
+              _tag: "Object",
+              standingOrders: this.standingOrders,
+              pageCount: this.pageCount,
+              keys: [...this.keys],
+              problems: this.problems
+            }
     }
   }
 
+  /**
+   * The text of UTF-8 bytes (after the incomplete sequence kept from the last piece), each invalid byte as U+FFFD
+   * remembered with its offset; an incomplete sequence at the end is kept for the next piece unless `atEnd`.
+   */
+  private decode(piece: Uint8Array, atEnd: boolean): string {
+    let bytes = piece
+    if (this.carry !== undefined && !atEnd) {
+      bytes = new Uint8Array(this.carry.length + piece.length)
+      bytes.set(this.carry)
+      bytes.set(piece, this.carry.length)
+      this.carry = undefined
+    }
+    const origin = this.bytesRead
+    const firstAt = this.base + this.text.length
+    const to = atEnd ? bytes.length : incompleteTail(bytes, 0, bytes.length)
+    let out = ""
+    let from = 0
+    for (;;) {
+      const bad = Json.invalidUtf8Offset(bytes, from, to, true)
+      if (bad < 0) {
+        out += utf8.decode(bytes.subarray(from, to))
+        break
+      }
+      out += utf8.decode(bytes.subarray(from, bad))
+      this.invalidAt.push(firstAt + out.length)
+      this.invalidByte.push(origin + bad)
+      out += REPLACEMENT
+      from = bad + 1
+    }
+    if (to < bytes.length) this.carry = bytes.slice(to)
+    this.bytesRead = origin + to
+    return out
+  }
+
+  private append(piece: string): void {
+    const keep = this.start >= 0 ? this.start : this.text.length
+    this.base += keep
+    this.text = this.text.slice(keep) + piece
+    if (this.start >= 0) {
+      this.scanned -= this.start
+      this.start = 0
+    }
+    this.run(false)
+    if (this.failure !== undefined) return
+    const max = this.limits.maxRecordLength
+    if (this.start >= 0) {
+      if (this.text.length - this.start > max) this.failure = this.tooLong(this.start)
+      return
+    }
+    const end = this.base + this.text.length
+    if (end - this.mark > max) {
+      this.failure = `not an orders file: more than ${max} characters of whitespace from character ${this.mark + 1}, after ${this.records} records`
+      return
+    }
+    this.base = end
+    this.text = ""
+  }
+
+  /** Whether the value being read is a record (else a key or value of the top-level object). */
+  private recordNames(): boolean {
+    return this.state === "arrayFirst" || this.state === "arrayValue"
+  }
+
+  /** The offset of the first invalid byte at a position in `[from, to)` (absolute), or -1; older ones are dropped. */
+  private invalidIn(from: number, to: number): number {
+    while (this.invalidHead < this.invalidAt.length && (this.invalidAt[this.invalidHead] as number) < from) {
+      this.invalidHead++
+    }
+    if (this.invalidHead > 1024) {
+      this.invalidAt.splice(0, this.invalidHead)
+      this.invalidByte.splice(0, this.invalidHead)
+      this.invalidHead = 0
+    }
+    const at = this.invalidAt[this.invalidHead]
+    return at !== undefined && at < to ? (this.invalidByte[this.invalidHead] as number) : -1
+  }
+
   private fail(at: number, what: string): undefined {
-    this.failure = `not valid JSON: ${what} at character ${this.base + at}`
+    const byte = this.invalidIn(0, this.base + at + 1)
+    this.failure =
+      byte >= 0
+        ? `not valid UTF-8: an invalid byte at byte offset ${byte}, after ${this.records} records`
+        : `not valid JSON: ${what} at character ${this.base + at}`
     return undefined
   }
 
@@ -197,16 +315,8 @@ export class Reader {
     }
   }
 
-  /**
-   * The value starting at `i` (or the one whose scan a former piece began): scanned to its end and parsed with
-   * `JSON.parse`; `undefined` when the text ends first (the scan resumes with the next piece) or the value is
-   * not JSON (the reader then fails naming `what` and where).
-   */
-  private value(
-    i: number,
-    final: boolean,
-    what: string
-  ): { readonly value: unknown; readonly end: number } | undefined {
+  /** The extent of the value starting at `i` (or the one a former piece began), or `undefined` when the text ends first. */
+  private extent(i: number, final: boolean): { readonly start: number; readonly end: number } | undefined {
     if (this.start < 0) {
       this.start = i
       this.scanned = i
@@ -216,13 +326,70 @@ export class Reader {
     const end = this.scan(final)
     if (end < 0) return undefined
     const start = this.start
-    this.start = -1
-    try {
-      return { value: JSON.parse(this.text.slice(start, end)), end }
-    } catch (e) {
-      this.fail(start, `${what}: ${messageOf(e)}`)
+    if (end - start > this.limits.maxRecordLength) {
+      this.failure = this.tooLong(start)
       return undefined
     }
+    this.start = -1
+    return { start, end }
+  }
+
+  private tooLong(start: number): string {
+    const what = this.recordNames() ? `record ${this.records}` : "a value of the top-level object"
+    return `not an orders file: ${what}, from character ${this.base + start}, is longer than ${this.limits.maxRecordLength} characters (a standing order is a few hundred)`
+  }
+
+  /** A record: read exactly, or reported (not JSON, repeated keys, invalid UTF-8) while reading goes on. */
+  private record(start: number, end: number): void {
+    const at = this.base + start
+    const byte = this.invalidIn(at, this.base + end)
+    this.invalidIn(this.base + end, this.base + end)
+    if (byte >= 0) {
+      this.handler.record({
+        _tag: "Unreadable",
+        path: "",
+        message: `invalid UTF-8 at byte offset ${byte}; the record is not read (never with a character replaced)`
+      })
+      return
+    }
+    const read = Json.parse(this.text.slice(start, end), { maxDepth: this.limits.maxDepth, duplicateKeys: "report" })
+    if (!read.ok) {
+      const what = read.failure.message.replace(/ at position \d+$/, "")
+      this.handler.record({
+        _tag: "Unreadable",
+        path: "",
+        message: `not JSON: ${what} at character ${at + read.failure.offset}`
+      })
+      return
+    }
+    const duplicates = read.document.duplicates
+    if (duplicates.length === 0) {
+      this.handler.record({ _tag: "Value", value: read.document.value })
+      return
+    }
+    const first = duplicates[0] as Json.Duplicate
+    this.handler.record({
+      _tag: "Unreadable",
+      path: first.path.replace(/^\$\.?/, ""),
+      message: `repeated key at character ${at + first.offset}${duplicates.length > 1 ? ` (and ${duplicates.length - 1} more)` : ""}; the record is not read, its values are ambiguous`,
+      value: read.document.value
+    })
+  }
+
+  /** A key or a value of the top-level object, read exactly; `undefined` (and the text failed) when it is not JSON. */
+  private topValue(start: number, end: number, what: string): { readonly value: Json.Value } | undefined {
+    const byte = this.invalidIn(this.base + start, this.base + end)
+    this.invalidIn(this.base + end, this.base + end)
+    if (byte >= 0) {
+      this.failure = `not valid UTF-8: an invalid byte at byte offset ${byte}, in ${what}`
+      return undefined
+    }
+    const read = Json.parse(this.text.slice(start, end), { maxDepth: this.limits.maxDepth, duplicateKeys: "report" })
+    if (!read.ok) {
+      this.fail(start + read.failure.offset, `${what}: ${read.failure.message.replace(/ at position \d+$/, "")}`)
+      return undefined
+    }
+    return { value: read.document.value }
   }
 
   private run(final: boolean): undefined {
@@ -233,6 +400,7 @@ export class Reader {
       if (this.start < 0) {
         while (i < n && isSpace(text.charCodeAt(i))) i++
         if (i >= n) return
+        this.mark = this.base + i
       }
       const c = text.charCodeAt(i)
       switch (this.state) {
@@ -246,10 +414,10 @@ export class Reader {
             this.state = "objectFirst"
             i++
           } else {
-            // not an orders file if it is JSON at all: the rest is kept and parsed at the end
-            this.top = "other"
-            this.state = "other"
-            this.text = text.slice(i)
+            // neither an array nor an object: not an orders file, whatever follows (nothing more is read)
+            const byte = this.invalidIn(0, this.base + i + 1)
+            this.failure =
+              byte >= 0 ? `not valid UTF-8: an invalid byte at byte offset ${byte}, at the start` : NOT_A_LIST
             return
           }
           break
@@ -261,10 +429,10 @@ export class Reader {
             break
           }
           {
-            const v = this.value(i, final, `record ${this.records}`)
+            const v = this.extent(i, final)
             if (v === undefined) return
+            this.record(v.start, v.end)
             this.records++
-            this.handler.record(v.value)
             this.state = "arrayNext"
             i = v.end
           }
@@ -284,9 +452,11 @@ export class Reader {
           }
           if (c !== QUOTE) return this.fail(i, "expected a key of the top-level object")
           {
-            const v = this.value(i, final, "a key of the top-level object")
+            const v = this.extent(i, final)
             if (v === undefined) return
-            this.key = v.value as string
+            const key = this.topValue(v.start, v.end, "a key of the top-level object")
+            if (key === undefined) return
+            this.key = key.value as string
             this.state = "objectColon"
             i = v.end
           }
@@ -296,11 +466,18 @@ export class Reader {
           this.state = "objectValue"
           i++
           break
-        case "objectValue":
-          if (this.key === "standingOrders" && this.start < 0) {
-            if (this.standingOrders !== "absent") this.handler.restart()
-            this.records = 0
-            if (c === 91) {
+        case "objectValue": {
+          const key = this.key as string
+          if (this.start < 0) {
+            const repeated = this.keys.has(key)
+            this.keys.add(key)
+            if (repeated) {
+              this.problems.push({
+                path: key,
+                message: `the key ${JSON.stringify(key)} is repeated (at character ${this.base + i})${key === "standingOrders" ? "; the records of every standingOrders array are read" : "; its first value is kept"}`
+              })
+            }
+            if (key === "standingOrders" && c === 91) {
               this.standingOrders = "array"
               this.inList = true
               this.state = "arrayFirst"
@@ -308,15 +485,17 @@ export class Reader {
               break
             }
           }
-          {
-            const v = this.value(i, final, `the value of ${JSON.stringify(this.key)}`)
-            if (v === undefined) return
-            if (this.key === "standingOrders") this.standingOrders = v.value === null ? "null" : "other"
-            else if (this.key === "pageCount") this.pageCount = v.value
-            this.state = "objectNext"
-            i = v.end
-          }
+          const v = this.extent(i, final)
+          if (v === undefined) return
+          const read = this.topValue(v.start, v.end, `the value of ${JSON.stringify(key)}`)
+          if (read === undefined) return
+          if (key === "standingOrders") {
+            if (this.standingOrders === "absent") this.standingOrders = read.value === null ? "null" : "other"
+          } else if (key === "pageCount" && this.pageCount === undefined) this.pageCount = read.value
+          this.state = "objectNext"
+          i = v.end
           break
+        }
         case "objectNext":
           if (c === 44) this.state = "objectKey"
           else if (c === 125) this.state = "end"
@@ -325,8 +504,6 @@ export class Reader {
           break
         case "end":
           return this.fail(i, "unexpected text after the end of the JSON value")
-        case "other":
-          return
       }
     }
   }
@@ -340,5 +517,3 @@ export class Reader {
     }
   }
 }
-
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))

@@ -39,6 +39,11 @@ export interface CallSpec<A> {
   /** The first request of this unattended call was paid for already (a listing reserves its pages at once). */
   readonly prepaid?: boolean
   readonly decode: (json: unknown) => Result.Result<A, { readonly path: string; readonly message: string }>
+  /**
+   * Decodes a 2xx body from its text or bytes instead of `decode` over `JSON.parse` (a standing-order page, read
+   * exactly: numbers from their source text, repeated keys and invalid UTF-8 reported).
+   */
+  readonly decodeBody?: (exchange: Exchange) => Result.Result<A, { readonly path: string; readonly message: string }>
   /** The call's span when it is not the fiber's current span (the exchange spans become its children). */
   readonly span?: Tracer.AnySpan | undefined
   /** Set when the call found no tracer installed (`transport.traced`): the exchange then makes no span either. */
@@ -121,9 +126,13 @@ export const make = (
         )
       )
     }
-    const json = Wire.parseJson(exchange.text, maxDepth)
-    if (Result.isFailure(json)) return fail(spec.operation, Transport.echoedIdentity(identity, headers), json.failure)
-    const decoded = spec.decode(json.success)
+    let decoded: Result.Result<A, { readonly path: string; readonly message: string }>
+    if (spec.decodeBody !== undefined) decoded = spec.decodeBody(exchange)
+    else {
+      const json = Wire.parseJson(exchange.text, maxDepth)
+      if (Result.isFailure(json)) return fail(spec.operation, Transport.echoedIdentity(identity, headers), json.failure)
+      decoded = spec.decode(json.success)
+    }
     if (Result.isFailure(decoded)) {
       const { path, message } = decoded.failure
       return fail(

@@ -4,7 +4,7 @@
  * unattended listings through the budget store's leases and snapshots.
  */
 import { StandingOrder } from "@tppkit/core"
-import { Clock, Deferred, Effect, Fiber, Option } from "effect"
+import { Clock, Deferred, Effect, Fiber, Option, Result } from "effect"
 import { type BudgetStoreError, InvalidRequest } from "../BankError.ts"
 import type { BudgetStore } from "../BudgetStore.ts"
 
@@ -86,9 +86,10 @@ const stepAfter = (state: State, page: Page, bounds: Bounds): Step => {
     }
   }
   const records = page.orders.length + page.errors.filter((e) => e.index >= 0).length
-  // an empty page ends every listing; a short one ends a listing without pageCount (with one, the count rules:
-  // a bank may send fewer records on a page, and stopping early would lose the rest silently)
-  if (records === 0 || (count === undefined && records < bounds.pageSize)) return { _tag: "done" }
+  // an empty or short page ends a listing without pageCount; with one, the count rules (a bank may send fewer
+  // records on a page, or none before the last page, reported in the page's errors: stopping early would lose the
+  // rest)
+  if (count === undefined && records < bounds.pageSize) return { _tag: "done" }
   const last = Math.min(bounds.maxPages, count ?? Number.POSITIVE_INFINITY) - 1
   if (n >= last) return { _tag: "done" }
   if (n >= bounds.pageLimit - 1) {
@@ -139,48 +140,78 @@ export interface SnapshotPage<I> {
   readonly echoed: { readonly correlationId?: string; readonly processId?: string }
 }
 
-/** The payload of a complete listing (JSON text, orders in their wire form). */
+/**
+ * The payload of a complete listing (JSON text): each page's orders as the JSON text of their wire form, written
+ * exactly (an amount out of the `[9.2]` format too: core's `StandingOrder.encodeReceived`), its errors and warnings.
+ */
 export const encodeSnapshot = <I>(pages: ReadonlyArray<SnapshotPage<I>>): string =>
   JSON.stringify({
-    v: 1,
+    v: 2,
     pages: pages.map((p) => ({
       page: p.page.page,
       pageCount: p.page.pageCount ?? null,
-      orders: p.page.orders.map((o) => StandingOrder.encode(o)),
+      orders: JSON.stringify(p.page.orders.map((o) => StandingOrder.encodeReceived(o))),
       errors: p.page.errors.map((e) => ({ ...e, orderId: e.orderId ?? null })),
+      warnings: p.page.warnings.map((e) => ({ ...e, orderId: e.orderId ?? null })),
       identity: p.identity,
       echoed: p.echoed
     }))
   })
 
+interface StoredError {
+  readonly index: number
+  readonly orderId: string | null
+  readonly path: string
+  readonly message: string
+}
+
 interface StoredPage {
   readonly page: number
   readonly pageCount: number | null
-  readonly orders: ReadonlyArray<unknown>
-  readonly errors: ReadonlyArray<{ index: number; orderId: string | null; path: string; message: string }>
+  /** Version 2: the JSON text of the orders' wire form; version 1: the orders themselves (floats). */
+  readonly orders: string | ReadonlyArray<unknown>
+  readonly errors: ReadonlyArray<StoredError>
+  /** Version 2 only. */
+  readonly warnings?: ReadonlyArray<StoredError>
   readonly identity: unknown
   readonly echoed: { readonly correlationId?: string; readonly processId?: string }
+}
+
+/** The orders of a stored page, read exactly (version 2) or as version 1 stored them; undefined when one is bad. */
+const storedOrders = (
+  orders: StoredPage["orders"]
+): { orders: Array<StandingOrder.StandingOrder>; warnings: Array<StandingOrder.RecordError> } | undefined => {
+  if (typeof orders === "string") {
+    const decoded = StandingOrder.decodeText(orders)
+    return Result.isSuccess(decoded) && decoded.success.errors.length === 0
+      ? { orders: decoded.success.orders, warnings: decoded.success.warnings }
+      : undefined
+  }
+  const decoded = StandingOrder.decodeOrdersLenient(orders)
+  return Result.isSuccess(decoded) && decoded.success.errors.length === 0
+    ? { orders: decoded.success.orders, warnings: decoded.success.warnings }
+    : undefined
 }
 
 /** The pages of a snapshot payload, or undefined when it is not one this version wrote (then it is ignored). */
 export const decodeSnapshot = <I>(payload: string): ReadonlyArray<SnapshotPage<I>> | undefined => {
   try {
     const parsed = JSON.parse(payload) as { v?: unknown; pages?: ReadonlyArray<StoredPage> }
-    if (parsed.v !== 1 || !Array.isArray(parsed.pages)) return undefined
+    if ((parsed.v !== 1 && parsed.v !== 2) || !Array.isArray(parsed.pages)) return undefined
     const pages: Array<SnapshotPage<I>> = []
     for (const p of parsed.pages) {
-      const orders: Array<StandingOrder.StandingOrder> = []
-      for (const o of p.orders) {
-        const decoded = StandingOrder.decode(o)
-        if (decoded._tag === "Failure") return undefined
-        orders.push(decoded.success)
-      }
+      const read = storedOrders(p.orders)
+      if (read === undefined) return undefined
       pages.push({
         page: {
           page: p.page,
           pageCount: p.pageCount ?? undefined,
-          orders,
-          errors: p.errors.map((e: StoredPage["errors"][number]) => ({ ...e, orderId: e.orderId ?? undefined }))
+          orders: read.orders,
+          errors: p.errors.map((e: StoredError) => ({ ...e, orderId: e.orderId ?? undefined })),
+          warnings:
+            p.warnings === undefined
+              ? read.warnings
+              : p.warnings.map((e: StoredError) => ({ ...e, orderId: e.orderId ?? undefined }))
         },
         identity: p.identity as I,
         echoed: p.echoed

@@ -131,13 +131,12 @@ export class Exchanger implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     const chunks = this.chunks
-    const text =
-      chunks.length === 0
-        ? ""
-        : chunks.length === 1
-          ? chunks[0]!.toString("utf8")
-          : Buffer.concat(chunks).toString("utf8")
-    this.settle(Effect.succeed({ status: this.status, headers: this.headers, text }))
+    if (chunks.length === 0) {
+      this.settle(Effect.succeed({ status: this.status, headers: this.headers, text: "" }))
+      return
+    }
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+    this.settle(Effect.succeed({ status: this.status, headers: this.headers, text: bytes.toString("utf8"), bytes }))
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {

@@ -46,20 +46,47 @@ export const balanceCheckText = (json: BalanceCheck.RequestJson): string => {
 const errorKeys = ["tppMessages", "errors", "error", "type", "title", "status", "detail", "code"]
 
 /**
- * Decodes a list response leniently (core's rules): malformed records come back as errors beside the good ones.
- * A body without `standingOrders` that carries an error's members (problem details, OAuth, `tppMessages`,
- * `errors`) is refused, not read as an empty list.
+ * Decodes a list response body leniently and exactly, from its bytes when the transport kept them (core's
+ * `StandingOrder.decodeText`: numbers from their source text, a malformed, unreadable or repeated-key record
+ * reported beside the good ones, invalid UTF-8 named by its byte offset, a record out of format kept with a
+ * warning). A body without `standingOrders` that carries an error's members (problem details, OAuth,
+ * `tppMessages`, `errors`) is refused, not read as an empty list.
  */
 export const decodePage = (
-  u: unknown
+  body: string | Uint8Array,
+  maxDepth: number,
+  page: number
 ): Result.Result<StandingOrder.LenientList, { readonly path: string; readonly message: string }> => {
-  if (typeof u === "object" && u !== null && !Array.isArray(u)) {
-    const record = u as Record<string, unknown>
-    if ((record.standingOrders === undefined || record.standingOrders === null) && errorKeys.some((k) => k in record)) {
-      return Result.fail({ path: "standingOrders", message: "missing, and the body looks like an error" })
-    }
+  const decoded = StandingOrder.decodeText(body, { body: true, maxDepth })
+  if (Result.isFailure(decoded)) {
+    const text = typeof body === "string" ? body : ""
+    const message = decoded.failure.startsWith("not valid JSON")
+      ? decoded.failure === "not valid JSON: the text is empty" || (typeof body === "string" && text.trim() === "")
+        ? "the body is empty"
+        : `the body is not JSON (${decoded.failure.slice("not valid JSON: ".length)})`
+      : decoded.failure.startsWith("not an orders file")
+        ? "standing-order list body must be a JSON object"
+        : decoded.failure
+    return Result.fail({ path: "$", message })
   }
-  return Result.mapError(StandingOrder.decodeListLenient(u), (message) => ({ path: "$", message }))
+  const { pageCount, orders, errors, warnings, listMissing, keys } = decoded.success
+  if (listMissing && errorKeys.some((k) => keys.includes(k))) {
+    return Result.fail({ path: "standingOrders", message: "missing, and the body looks like an error" })
+  }
+  if (!listMissing && keys.length === 0) {
+    return Result.fail({ path: "$", message: "standing-order list body must be a JSON object" })
+  }
+  // a page before the last one announced that holds no records: reported, never taken for the end of the list
+  if (pageCount !== undefined && page < pageCount - 1 && orders.length === 0 && errors.every((e) => e.index < 0)) {
+    const what = listMissing ? "has no standingOrders" : "has an empty standingOrders array"
+    errors.unshift({
+      index: -1,
+      orderId: undefined,
+      path: "standingOrders",
+      message: `page ${page} ${what} although pageCount announces ${pageCount} pages`
+    })
+  }
+  return Result.succeed({ pageCount, orders, errors, warnings })
 }
 
 /**

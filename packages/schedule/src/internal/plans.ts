@@ -2,7 +2,7 @@
  * The projection engine's planning loop: every order's plan, in orderId order, with the fields its payments
  * share. The one ordering of orders is {@link compareIds} (orderIds by UTF-16 code units, then input position).
  */
-import { type BusinessDayConvention, Calendar, type LocalDate, Occurrence } from "@tppkit/core"
+import { type BusinessDayConvention, Calendar, type LocalDate, Money, Occurrence } from "@tppkit/core"
 import { BigDecimal, Result } from "effect"
 import type * as Payment from "../Payment.ts"
 
@@ -127,12 +127,31 @@ const orderIdOf = (o: unknown): string | undefined => {
   return typeof id === "string" ? id : undefined
 }
 
+/**
+ * Why an order's amount cannot be projected: one that is not a positive `[9.2]` amount (zero, negative, more than 9
+ * digits before the point or more than 2 after it) is reported, never rounded or totalled (README.md, "Wire
+ * formats"); `undefined` when it fits.
+ */
+const amountProblem = (order: Order): string | undefined => {
+  const value = order.instructedAmount.value
+  const reason = Money.invalidReason(value, Money.standingOrderFormat)
+  return reason === undefined
+    ? undefined
+    : `instructedAmount.value ${Money.toPlainString(value)}: ${reason} (format [9.2]); not projected, nothing rounded`
+}
+
+/** The plan of an order, or why it cannot be projected (its amount first). */
+const planOrder = (order: Order, options: Occurrence.Options): Result.Result<Occurrence.Plan, { reason: string }> => {
+  const problem = amountProblem(order)
+  return problem === undefined ? Occurrence.makePlan(order, options) : Result.fail({ reason: problem })
+}
+
 /** The orders that cannot be projected, with their reasons, in input order. */
 export const skippedOf = (orders: Iterable<Order>, options: Options | undefined): Array<Skipped> => {
   const out: Array<Skipped> = []
   const settings = settingsOf(options)
   for (const order of orders) {
-    const r = Occurrence.makePlan(order, settings.of(order).options)
+    const r = planOrder(order, settings.of(order).options)
     if (Result.isFailure(r)) out.push({ orderId: orderIdOf(order), reason: r.failure.reason })
   }
   return out
@@ -271,7 +290,7 @@ export const plan = (
     if (id === undefined) allStrings = false
     else if (i > 0 && inOrder && ids[i - 1] !== undefined && ids[i - 1]! > id) inOrder = false
     const own = settings.of(order)
-    const r = Occurrence.makePlan(order, own.options)
+    const r = planOrder(order, own.options)
     if (Result.isFailure(r)) {
       skipped.push({ orderId: id, reason: r.failure.reason })
       continue
