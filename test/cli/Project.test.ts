@@ -84,7 +84,7 @@ describe("Project.decodeOrders", () => {
       "instructedAmount.value 7.125: amount has 3 decimals, at most 2 allowed (format [9.2]); not projected, nothing rounded"
     )
     expect(r.skipped[3]!.reason).toMatch(/^instructedAmount.value 1000000000000000: amount has 16 digits before/)
-    expect([...r.payments].map((p) => [p.orderId, Money.toPlainString(p.amount)])).toEqual([
+    expect([...Export.payments(r)].map((p) => [p.orderId, Money.toPlainString(p.amount)])).toEqual([
       ["O1", "12.5"],
       ["O6", "999999999.99"]
     ])
