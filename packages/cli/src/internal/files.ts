@@ -23,21 +23,6 @@ export const readText = <E>(what: string, file: string, fail: (message: string) 
   })
 
 /**
- * A text file as a stream of UTF-8 text pieces (1 MiB of bytes each, a character split between two reads kept
- * whole); a failure to open or read becomes `fail("cannot read <what> "<file>": <reason>")`.
- */
-export const streamText = <E>(what: string, file: string, fail: (message: string) => E) =>
-  Stream.unwrap(
-    Effect.gen(function* () {
-      const fs = yield* FileSystem.FileSystem
-      return fs.stream(file, { chunkSize: 1 << 20 })
-    })
-  ).pipe(
-    Stream.decodeText(),
-    Stream.mapError((e) => fail(`cannot read ${what} ${JSON.stringify(file)}: ${reasonOf(e)}`))
-  )
-
-/**
  * Checks, without writing anything, that a file can be written: an existing file must be writable (and no folder),
  * a new one needs a writable folder to go into; otherwise `fail("cannot write <what> "<file>": <reason>")`.
  * Commands that write at the end of a long run call it first.
