@@ -618,6 +618,14 @@ layer(Sandbox.layer())("Sandbox over loopback", (it) => {
           const a = yield* check(value)
           assert.strictEqual(a.status, status, String(value))
         }
+        // the amount is read digit for digit: the same decimal written longer is magic, a different one is not
+        const written = (amount: string) =>
+          post(info.baseUrl + info.paths.balanceCheck, {
+            headers: apiHeaders(t),
+            body: balanceBody(ibans.eurBranch, 1).replace('"value":1,', `"value":${amount},`)
+          })
+        assert.strictEqual((yield* written("503.030")).status, 503)
+        assert.strictEqual((yield* written("503.030000000000000000001")).status, 400)
         const unavailable = yield* check(503.03)
         assert.strictEqual(unavailable.headers.get("retry-after"), "1")
         assert.strictEqual(unavailable.json.code, "SERVICE_UNAVAILABLE")

@@ -2,8 +2,8 @@
  * Faults the mock bank injects for client tests: chosen per request with the `X-Sandbox-Fault` header, or
  * globally at a seeded rate. Each replaces the normal answer (except `delay`, which only postpones it).
  */
-import { Money } from "@tppkit/core"
-import { Schema } from "effect"
+import { Json, Money } from "@tppkit/core"
+import { Result, Schema } from "effect"
 
 /** The fault kinds: status answers, a delay, a dropped connection, broken bodies, an expired token. */
 export const kinds = ["503", "502", "429", "delay", "reset", "truncate", "nonjson", "expired-token"] as const
@@ -33,17 +33,15 @@ const magicPrefilter = /503\.03|502\.02|429\.29|401\.01/
  */
 export const fromBalanceCheckBody = (body: string): Fault | undefined => {
   if (!magicPrefilter.test(body)) return undefined
-  let json: unknown
-  try {
-    json = JSON.parse(body)
-  } catch {
-    return undefined
-  }
+  // read as the balance check reads it: the amount digit for digit (`503.030000000000000000001` is no magic amount)
+  const read = Json.parse(body)
+  if (Result.isFailure(read)) return undefined
+  const json = read.success.value
   const amount = typeof json === "object" && json !== null ? (json as { amount?: unknown }).amount : undefined
   const value = typeof amount === "object" && amount !== null ? (amount as { value?: unknown }).value : undefined
-  if (typeof value !== "number") return undefined
-  const exact = Money.fromJsonNumber(value)
-  const kind = exact === undefined ? undefined : magicAmounts[Money.formatFixed2(exact)]
+  if (!Json.isNumberText(value)) return undefined
+  const exact = Money.fromNumberText(value.text)
+  const kind = Result.isFailure(exact) ? undefined : magicAmounts[Money.formatFixed2(exact.success)]
   return kind === undefined ? undefined : { kind }
 }
 
