@@ -53,9 +53,12 @@ describe("BankRule.plan and listedDate", () => {
         fc.constantFrom(Calendar.weekends, Calendar.target),
         (f: Frequency.Frequency, start, asOf, conv, calendar) => {
           const rule = BankRule.make({ convention: conv, calendar })
-          const ref = refOccurrences({ frequency: f, startDate: start }, calendar, conv, Math.max(asOf, start) + 400).find(
-            (o) => o.execution >= asOf
-          )
+          const ref = refOccurrences(
+            { frequency: f, startDate: start },
+            calendar,
+            conv,
+            Math.max(asOf, start) + 400
+          ).find((o) => o.execution >= asOf)
           const plan = Result.getOrThrow(BankRule.plan({ frequency: f, startDate: start }, rule))
           expect(BankRule.listedDate(plan, asOf)).toBe(ref?.execution)
           expect(Occurrence.firstExecutionOnOrAfter(plan, asOf)).toBe(ref?.execution)
