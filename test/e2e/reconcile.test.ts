@@ -1,8 +1,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { BankRule, Calendar } from "@tppkit/core"
-import { describe, expect, it } from "vitest"
+import { BankRule, Calendar, LocalDate } from "@tppkit/core"
+import { Personality, Sandbox } from "@tppkit/sandbox"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { listing, monthly } from "../cli/listing.ts"
 import { tppkit } from "./harness.ts"
 
@@ -83,5 +85,67 @@ describe("tppkit reconcile", { timeout: 90_000 }, () => {
       "2026-08-02",
       "2026-08-03"
     ])
+  })
+})
+
+describe("tppkit reconcile against a mock bank with a personality", { timeout: 90_000 }, () => {
+  // a bank that pays preceding, counts weekends only, and lists a tenth of its monthly orders ten days off
+  const personality: Personality.Personality = {
+    rule: BankRule.make({ convention: "preceding", calendar: Calendar.weekends }),
+    anomalyRate: 0.1,
+    seed: 3
+  }
+  let scope: Scope.Closeable
+  let env: Record<string, string>
+  beforeAll(async () => {
+    scope = await Effect.runPromise(Scope.make())
+    const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ personality }), scope))
+    const info = Context.get(context, Sandbox.SandboxInfo)
+    env = { TPPKIT_BASE_URL: info.baseUrl, TPPKIT_CLIENT_ID: info.clientId, TPPKIT_CLIENT_SECRET: "sandbox-secret" }
+    // the bank's clock on Saturday 25 July 2026 (1 August a Saturday): its listing day
+    const set = await fetch(`${info.baseUrl}/__clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ set: "2026-07-25T08:00:00Z" })
+    })
+    expect(set.status).toBe(200)
+  })
+  afterAll(async () => {
+    if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
+  })
+
+  it("finds the bank's convention and exactly its injected anomalies, exit 8", async () => {
+    const list = await tppkit(["standing-orders", "--all", "--format", "json"], { env })
+    expect(list.stderr).toBe("")
+    expect(list.code).toBe(0)
+    const listed = JSON.parse(list.stdout).standingOrders as Array<{
+      orderId: string
+      frequency: "MNTH"
+      startDate?: string
+      nextDate?: string
+    }>
+    const injected = listed
+      .filter(
+        (o) =>
+          o.nextDate !== undefined &&
+          o.startDate !== undefined &&
+          Personality.isAnomalous(personality, { ...o, startDate: LocalDate.parseUnsafe(o.startDate) })
+      )
+      .map((o) => o.orderId)
+    expect(injected.length).toBeGreaterThan(0)
+    const run = await tppkit(["reconcile", "--orders", "-", "--as-of", "2026-07-25", "--format", "json"], {
+      stdin: list.stdout
+    })
+    expect(run.code).toBe(8)
+    const json = JSON.parse(run.stdout)
+    const anomalies = json.differences.filter((d: { status: string }) => d.status === "anomaly")
+    expect(anomalies.map((d: { orderId: string }) => d.orderId).sort()).toEqual(injected.sort())
+    expect(json.counts.unexplained).toBe(0)
+    // every difference that is not an anomaly is explained by a preceding rule, and the inference says preceding
+    for (const d of json.differences.filter((x: { status: string }) => x.status === "explained")) {
+      expect(d.rules).toContain("preceding · weekends")
+    }
+    const best = json.inference.status === "inferred" ? [json.inference.rule] : json.inference.tied
+    expect(best.map((r: { text: string }) => r.text)).toContain("preceding · weekends")
   })
 })

@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { Fixtures } from "@tppkit/sandbox"
 import { describe, expect, it } from "vitest"
+import { tppkit } from "../e2e/harness.ts"
 
 const script = join(import.meta.dirname, "bin", "sandbox-command.ts")
 
@@ -98,4 +99,38 @@ describe("tppkit sandbox (as a process)", () => {
     expect(await bad.exited).not.toBe(0)
     expect(bad.stderr()).toMatch(/clock-skew-seconds/)
   })
+
+  it("--bank-* flags give the mock bank a personality that tppkit reconcile finds", async () => {
+    const p = start(["--format", "json", "--bank-calendar", "every-day", "--bank-anomaly-rate", "0"])
+    const report = JSON.parse(await p.firstLine)
+    try {
+      const set = await fetch(`${report.baseUrl}/__clock`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ set: "2026-07-25T08:00:00Z" })
+      })
+      expect(set.status).toBe(200)
+      const env = {
+        TPPKIT_BASE_URL: report.baseUrl,
+        TPPKIT_CLIENT_ID: report.clientId,
+        TPPKIT_CLIENT_SECRET: report.clientSecret,
+        TPPKIT_BUDGET_FILE: "memory"
+      }
+      const list = await tppkit(["standing-orders", "--all", "--format", "json"], { env })
+      expect(list.code).toBe(0)
+      const run = await tppkit(["reconcile", "--orders", "-", "--as-of", "2026-07-25", "--format", "json"], {
+        stdin: list.stdout
+      })
+      const json = JSON.parse(run.stdout)
+      expect(json.counts.explained).toBeGreaterThan(0)
+      expect(json.counts.anomaly + json.counts.unexplained).toBe(0)
+      expect(json.explainedBy.map((e: { rule: { text: string } }) => e.rule.text)).toEqual(["every day"])
+      expect(run.code).toBe(0)
+    } finally {
+      await stop(p.child, p.exited, "SIGTERM")
+    }
+    const bad = start(["--bank-anomaly-rate", "2"])
+    expect(await bad.exited).not.toBe(0)
+    expect(bad.stderr()).toMatch(/--bank-anomaly-rate must be from 0 to 1/)
+  }, 90_000)
 })

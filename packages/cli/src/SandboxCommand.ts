@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Money } from "@tppkit/core"
+import { BusinessDayConvention, Money } from "@tppkit/core"
 import type { Sandbox } from "@tppkit/sandbox"
 import { Effect, Redacted } from "effect"
 import { Command, Flag } from "effect/cli"
@@ -104,6 +104,27 @@ export const sandboxCommand = Command.make(
     ),
     adminToken: Flag.Redacted("admin-token").pipe(
       Flag.withDescription("Require this token in X-Sandbox-Admin for GET /__journal and X-Sandbox-Fault"),
+      Flag.optional
+    ),
+    bankConvention: Flag.Literals("bank-convention", BusinessDayConvention.conventions).pipe(
+      Flag.withDescription("The bank's business-day convention for its listed nextDates (computed from its clock)"),
+      Flag.optional
+    ),
+    bankCalendar: Flag.String("bank-calendar").pipe(
+      Flag.withDescription("The bank's calendar: target, weekends, every-day or an ISO 3166 country code"),
+      Flag.optional
+    ),
+    bankHolidays: Flag.String("bank-holidays").pipe(
+      Flag.withMetavar("YYYY-MM-DD,..."),
+      Flag.withDescription("Holidays of the bank besides its calendar's"),
+      Flag.optional
+    ),
+    bankNextDate: Flag.Literals("bank-next-date", ["execution", "nominal"]).pipe(
+      Flag.withDescription("Whether the bank lists the execution or the nominal date as nextDate"),
+      Flag.optional
+    ),
+    bankAnomalyRate: Flag.Finite("bank-anomaly-rate").pipe(
+      Flag.withDescription("Share (0-1) of monthly orders listed with a nextDate ten days off"),
       Flag.optional
     ),
     format: Flag.Literals("format", ["text", "json"]).pipe(

@@ -12,6 +12,7 @@ import type { Dialect } from "./internal/errors.ts"
 import * as Server from "./internal/server.ts"
 import { Journal } from "./Journal.ts"
 import * as OpenApi from "./OpenApi.ts"
+import type * as Personality from "./Personality.ts"
 import { SandboxClock } from "./SandboxClock.ts"
 
 /** The error body shape of the API paths: RFC 9457 problem details, Berlin Group `tppMessages`, or CZ/SK `errors[]`. */
@@ -75,6 +76,11 @@ export interface Options {
   readonly adminToken?: Redacted.Redacted<string>
   /** Edges of the HTTP transport (timeouts, connection cap, header size); every one has a default. */
   readonly http?: HttpLimits
+  /**
+   * The bank's date rule (default none: the fixtures' `nextDate`s are listed as they are): with a personality each
+   * listed `nextDate` is computed from the bank's clock and rule, with its rate of anomalies.
+   */
+  readonly personality?: Personality.Personality
 }
 
 /** Limits of the HTTP transport, answered like a real bank answers them. */
@@ -178,6 +184,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
         adminToken,
         moveClock: { set: clock.setUnsafe, adjust: clock.adjustUnsafe },
         bodyLimit: options.bodyLimit ?? 65_536,
+        personality: options.personality,
         openapi: () => {
           document ??= JSON.stringify(OpenApi.document(environment, baseUrl))
           return document

@@ -12,6 +12,8 @@ export * as Fixtures from "./Fixtures.ts"
 export * as Journal from "./Journal.ts"
 /** The OpenAPI document of the interface. */
 export * as OpenApi from "./OpenApi.ts"
+/** The bank's date rule for its listed nextDates (convention, calendar or every day, nominal dates, anomalies). */
+export * as Personality from "./Personality.ts"
 /** The mock bank as a scoped Layer, and `SandboxInfo`. */
 export * as Sandbox from "./Sandbox.ts"
 /** The replaceable clock the mock bank reads. */

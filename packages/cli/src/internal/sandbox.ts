@@ -2,10 +2,12 @@
  * The work behind `tppkit sandbox`, loaded only when it runs (it pulls in the mock bank): flag checks, fixtures
  * and TLS files, then the server until interrupted.
  */
-import { Fixtures, Sandbox } from "@tppkit/sandbox"
+import { BankRule, type BusinessDayConvention, LocalDate } from "@tppkit/core"
+import { Fixtures, type Personality, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Option, type Redacted, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
+import * as Reconcile from "../Reconcile.ts"
 import * as Files from "./files.ts"
 
 /** The parsed flags of `tppkit sandbox`. */
@@ -26,7 +28,50 @@ export interface Input {
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
   readonly clockSkewSeconds: number
   readonly format: "text" | "json"
+  readonly bankConvention?: Option.Option<BusinessDayConvention.BusinessDayConvention> | undefined
+  readonly bankCalendar?: Option.Option<string> | undefined
+  readonly bankHolidays?: Option.Option<string> | undefined
+  readonly bankNextDate?: Option.Option<"execution" | "nominal"> | undefined
+  readonly bankAnomalyRate?: Option.Option<number> | undefined
 }
+
+/**
+ * The bank's personality from the `--bank-*` flags, `undefined` when none is given (the fixtures' nextDates are then
+ * listed as they are), or why a flag is wrong.
+ */
+export const personalityOf = (flags: Input): Result.Result<Personality.Personality | undefined, string> =>
+  Result.gen(function* () {
+    const some = <A>(o: Option.Option<A> | undefined): A | undefined =>
+      o !== undefined && Option.isSome(o) ? o.value : undefined
+    const convention = some(flags.bankConvention)
+    const calendarName = some(flags.bankCalendar)
+    const holidays = some(flags.bankHolidays)
+    const reports = some(flags.bankNextDate)
+    const rate = some(flags.bankAnomalyRate)
+    if ([convention, calendarName, holidays, reports, rate].every((x) => x === undefined)) return undefined
+    if (rate !== undefined && (rate < 0 || rate > 1))
+      return yield* Result.fail("--bank-anomaly-rate must be from 0 to 1")
+    const calendar = calendarName === undefined ? undefined : yield* Reconcile.calendarChoiceOf(calendarName)
+    const extra: Array<LocalDate.LocalDate> = []
+    for (const part of (holidays ?? "").split(",")) {
+      if (part.trim().length === 0) continue
+      extra.push(
+        yield* Result.mapError(
+          LocalDate.parse(part.trim()),
+          (reason) => `--bank-holidays ${JSON.stringify(part)}: ${reason}`
+        )
+      )
+    }
+    return {
+      rule: BankRule.make({
+        ...(convention === undefined ? {} : { convention }),
+        ...(calendar === undefined ? {} : { calendar }),
+        ...(reports === undefined ? {} : { reports })
+      }),
+      extraHolidays: extra,
+      ...(rate === undefined ? {} : { anomalyRate: rate })
+    }
+  })
 
 const readText = (what: string, file: string) => Files.readText(what, file, Failure.usage)
 
@@ -80,6 +125,8 @@ export const run = Effect.fn("SandboxCommand")(function* (
       ? withFirstClient(fixtures, flags.clientId, flags.clientSecret)
       : withFirstClient(fixtures, flags.clientId, flags.clientSecret)
   }
+  const personality = personalityOf(flags)
+  if (Result.isFailure(personality)) return yield* Failure.usage(personality.failure)
   const cert = yield* optionalText("TLS certificate", flags.tlsCert)
   const key = yield* optionalText("TLS key", flags.tlsKey)
   const ca = yield* optionalText("TLS CA", flags.tlsCa)
@@ -92,6 +139,7 @@ export const run = Effect.fn("SandboxCommand")(function* (
     ...(flags.faultRate > 0 ? { faults: { rate: flags.faultRate, seed: flags.faultSeed } } : {}),
     ...(Option.isSome(flags.adminToken) ? { adminToken: flags.adminToken.value } : {}),
     clockSkewMillis: flags.clockSkewSeconds * 1000,
+    ...(personality.success === undefined ? {} : { personality: personality.success }),
     ...(Option.isSome(cert) && Option.isSome(key)
       ? {
           tls: {

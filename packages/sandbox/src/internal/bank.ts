@@ -7,6 +7,7 @@ import { Endpoint } from "@tppkit/core"
 import type * as Faults from "../Faults.ts"
 import type * as Fixtures from "../Fixtures.ts"
 import type * as Journal from "../Journal.ts"
+import * as Personality from "../Personality.ts"
 import * as Admin from "./admin.ts"
 import * as ApiChecks from "./apiChecks.ts"
 import * as BalanceCheck from "./balanceCheck.ts"
@@ -44,6 +45,8 @@ export interface Config {
   readonly moveClock: { readonly set: (epochMillis: number) => void; readonly adjust: (millis: number) => void }
   /** The largest request body read, in bytes (the token endpoint reads at most `OAuth.maxFormBytes` of it). */
   readonly bodyLimit: number
+  /** When set, each listed `nextDate` is computed from the bank's day and this personality's rule. */
+  readonly personality?: Personality.Personality | undefined
 }
 
 /** Creates a handler with its own state (tokens, daily counters). */
@@ -68,7 +71,11 @@ export const make = (config: Config) => {
     orders: config.fixtures.standingOrders,
     limit: DailyLimit.make(calendar, config.clockSkewMillis),
     pageCountAsText: config.pageCountAsString,
-    now: config.now
+    now: config.now,
+    listed:
+      config.personality === undefined
+        ? undefined
+        : (orders, now) => Personality.list(config.personality!, orders, calendar.day(now))
   })
   const faults = FaultAnswers.make(config.faults)
   const routes = new Map<string, Endpoint.Operation>([

@@ -17,6 +17,10 @@ export const make = (options: {
   readonly limit: ReturnType<typeof DailyLimit.make>
   readonly pageCountAsText: boolean
   readonly now: () => number
+  /** The orders of a page as the bank lists them at an instant (a personality's computed nextDates), else as they are. */
+  readonly listed?:
+    | ((orders: Array<StandingOrder.StandingOrder>, now: number) => Array<StandingOrder.StandingOrder>)
+    | undefined
 }) => {
   const byDebtor = new Map<string, Array<StandingOrder.StandingOrder>>()
   for (const o of options.orders) {
@@ -49,7 +53,10 @@ export const make = (options: {
     const encoded = StandingOrder.encodeListResponse(
       {
         pageCount: Math.ceil(selected.length / pageSize),
-        standingOrders: selected.slice(page * pageSize, (page + 1) * pageSize)
+        standingOrders:
+          options.listed === undefined
+            ? selected.slice(page * pageSize, (page + 1) * pageSize)
+            : options.listed(selected.slice(page * pageSize, (page + 1) * pageSize), options.now())
       },
       { pageCountAsText: options.pageCountAsText }
     )

@@ -1,0 +1,60 @@
+import { BankRule, Calendar, LocalDate } from "@tppkit/core"
+import { Fixtures, Personality } from "@tppkit/sandbox"
+import { Reconciliation } from "@tppkit/schedule"
+import { Result } from "effect"
+import { describe, expect, it } from "vitest"
+
+const d = LocalDate.parseUnsafe
+const orders = Result.getOrThrow(Fixtures.decode(Fixtures.defaults)).standingOrders
+
+describe("Personality.list", () => {
+  const day = d("2026-07-25")
+
+  it("tppkit's own rule: every listed date matches tppkit's engine", () => {
+    const listed = Personality.list({}, orders, day)
+    const r = Reconciliation.reconcile(listed, { asOf: day })
+    expect(r.observations.length).toBeGreaterThan(100)
+    expect(r.counts.match).toBe(r.observations.length)
+  })
+
+  it("a bank that differs: reconciled against its own rule every date matches; against tppkit's they are explained", () => {
+    const rule = BankRule.make({ convention: "preceding", calendar: Calendar.weekends })
+    const listed = Personality.list({ rule }, orders, day)
+    expect(Reconciliation.reconcile(listed, { asOf: day, rule }).counts.match).toBeGreaterThan(100)
+    const r = Reconciliation.reconcile(listed, { asOf: day })
+    expect(r.counts.explained).toBeGreaterThan(0)
+    expect(r.counts.anomaly + r.counts.unexplained).toBe(0)
+    expect(Reconciliation.consistentRules(r).map(BankRule.key)).toContain(BankRule.key(rule))
+  })
+
+  it("an extra holiday only shows up as explained by the calendar difference", () => {
+    // Monday 27 July 2026 a holiday of this bank: orders due that day are listed on the 28th
+    const personality = { extraHolidays: [d("2026-07-27")] }
+    const listed = Personality.list(personality, orders, day)
+    const r = Reconciliation.reconcile(listed, { asOf: day, candidates: [Personality.ruleOf(personality)] })
+    const moved = r.observations.filter((o) => o.status !== "match")
+    expect(moved.length).toBeGreaterThan(0)
+    for (const o of moved) {
+      expect(o.status).toBe("explained")
+      expect(LocalDate.format(o.expected!)).toBe("2026-07-27")
+    }
+  })
+
+  it("injected anomalies are exactly the orders it picks, and reconciliation reports exactly those", () => {
+    const personality = { anomalyRate: 0.2, seed: 7 }
+    const listed = Personality.list(personality, orders, day)
+    const picked = orders.filter((o) => Personality.isAnomalous(personality, o)).map((o) => o.orderId)
+    expect(picked.length).toBeGreaterThan(3)
+    const r = Reconciliation.reconcile(listed, { asOf: day })
+    const reported = r.observations.filter((o) => o.status === "anomaly").map((o) => o.orderId)
+    const listedPicked = picked.filter((id) => listed.find((o) => o.orderId === id)?.nextDate !== undefined)
+    expect(reported.sort()).toEqual(listedPicked.sort())
+  })
+
+  it("without a personality option the mock bank keeps its fixtures' nextDates (the default is unchanged)", () => {
+    const first = orders.find((o) => o.nextDate !== undefined)!
+    expect(Personality.list({}, [first], day)[0]!.nextDate).not.toBe(undefined)
+    const fixture = Fixtures.defaults.standingOrders.find((o) => o.orderId === first.orderId)
+    expect(fixture?.nextDate).toBe(LocalDate.format(first.nextDate!))
+  })
+})
