@@ -64,7 +64,11 @@ const presenter = (stdio: Stdio.Stdio, style: Style.Style) =>
       event._tag === "InvalidInvocation"
         ? Effect.void // `main` prints the first error as the one line
         : event._tag === "Help"
-          ? Output.line(Help.render(event.helpDoc, style)).pipe(Effect.provideService(Stdio.Stdio, stdio))
+          ? // a help that cannot be written (a full disk) is reported by the process's stdout watcher (internal/stdout.ts)
+            Output.line(Help.render(event.helpDoc, style)).pipe(
+              Effect.provideService(Stdio.Stdio, stdio),
+              Effect.ignore
+            )
           : CliOutput.defaultPresenter.present(event)
   })
 

@@ -5,27 +5,41 @@
  * @since 0.1.0
  */
 import { Clock, Effect, Stdio, Stream } from "effect"
+import * as Failure from "./Failure.ts"
+import { writeProblem } from "./internal/stdout.ts"
 import * as Style from "./Style.ts"
 
 /**
- * Writes text to stdout as is (add the final newline yourself). A closed stdout (a reader such as `head` that
- * has seen enough) is not an error of the command: the rest of the output is dropped silently.
+ * A failed write to stdout: a closed stdout (a reader such as `head` that has seen enough) is not an error of
+ * the command and the rest of the output is dropped silently; any other failure (a full disk) fails the command
+ * with `cannot write output: <why>` (exit code 1).
  */
-export const write = (text: string): Effect.Effect<void, never, Stdio.Stdio> =>
+const whenWriteFails = (error: unknown): Effect.Effect<void, Failure.CliFailure> => {
+  const problem = writeProblem(error)
+  return problem === undefined ? Effect.void : Effect.fail(Failure.failure(problem, error))
+}
+
+/**
+ * Writes text to stdout as is (add the final newline yourself). A closed stdout (a reader such as `head` that
+ * has seen enough) is not an error of the command: the rest of the output is dropped silently; any other
+ * failed write (a full disk) fails with `cannot write output: …`.
+ */
+export const write = (text: string): Effect.Effect<void, Failure.CliFailure, Stdio.Stdio> =>
   Effect.gen(function* () {
     const stdio = yield* Stdio.Stdio
     yield* Stream.run(Stream.succeed(text), stdio.stdout())
-  }).pipe(Effect.ignore)
+  }).pipe(Effect.catch(whenWriteFails))
 
 /**
  * Writes pieces of text (gathered into batches of about 64 KiB) and of UTF-8 bytes (each written as it is) to
  * stdout in order, consuming the pieces only as fast as stdout drains; `beforeBatch` runs when a batch is ready,
- * before it is written (e.g. to update or erase a progress line).
+ * before it is written (e.g. to update or erase a progress line). A closed stdout stops the writing quietly (the
+ * rest of the pieces are never made); any other failed write fails with `cannot write output: …`.
  */
 export const writeAll = (
   pieces: Iterable<string | Uint8Array>,
   beforeBatch: Effect.Effect<void, never, Stdio.Stdio> = Effect.void
-): Effect.Effect<void, never, Stdio.Stdio> =>
+): Effect.Effect<void, Failure.CliFailure, Stdio.Stdio> =>
   Effect.gen(function* () {
     const stdio = yield* Stdio.Stdio
     const batches = function* (): Generator<string | Uint8Array> {
@@ -49,10 +63,10 @@ export const writeAll = (
       Stream.fromIterable(batches(), { chunkSize: 1 }).pipe(Stream.tap(() => beforeBatch)),
       stdio.stdout()
     )
-  }).pipe(Effect.ignore)
+  }).pipe(Effect.catch(whenWriteFails))
 
-/** Writes one line (a newline is appended) to stdout. */
-export const line = (text: string): Effect.Effect<void, never, Stdio.Stdio> => write(`${text}\n`)
+/** Writes one line (a newline is appended) to stdout (see {@link write} for a failed write). */
+export const line = (text: string): Effect.Effect<void, Failure.CliFailure, Stdio.Stdio> => write(`${text}\n`)
 
 /** Writes one line (a newline is appended) to stderr. */
 export const errorLine = (text: string): Effect.Effect<void, never, Stdio.Stdio> =>

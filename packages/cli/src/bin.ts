@@ -10,7 +10,10 @@ import { VERSION } from "./Version.ts"
 
 const args = process.argv.slice(2)
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  const { watch } = await import("./internal/stdout.ts")
+  const settle = watch()
   process.stdout.write(`tppkit v${VERSION}\n`)
+  settle(0, (code) => process.exit(code))
 } else {
   const { start } = await import("./internal/start.ts")
   start(args)

@@ -6,13 +6,20 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Exit } from "effect"
 import * as Cli from "../Cli.ts"
+import * as Stdout from "./stdout.ts"
 
-/** Runs `tppkit <args>` and exits the process with its exit code. */
-export const start = (args: ReadonlyArray<string>): void =>
+/**
+ * Runs `tppkit <args>` and exits the process with its exit code; a command whose output could not be written
+ * (a full disk) exits 1 with one line on stderr, a closed pipe ends quietly (see `Stdout.watch`).
+ */
+export const start = (args: ReadonlyArray<string>): void => {
+  const settle = Stdout.watch()
   Cli.main(args).pipe(
     Effect.provide(NodeServices.layer),
     NodeRuntime.runMain({
       disableErrorReporting: true,
-      teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) && typeof exit.value === "number" ? exit.value : 1)
+      teardown: (exit, onExit) =>
+        settle(Exit.isSuccess(exit) && typeof exit.value === "number" ? exit.value : 1, onExit)
     })
   )
+}
