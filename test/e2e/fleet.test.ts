@@ -329,5 +329,12 @@ describe("a fleet of three workers on one PostgreSQL", () => {
     assert.notInclude(third.stderr, "running it again")
     assert.strictEqual(last(third.stdout).checks, summary.checks)
     assert.strictEqual(await listings(), before)
+    // the budget counts what reached the bank: the failed run's token requests cost nothing
+    const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url), "--format", "json"])
+    const budget = (JSON.parse(status.stdout) as { budget: Array<{ used: number }> }).budget
+    assert.deepStrictEqual(
+      budget.map((b) => b.used),
+      [before]
+    )
   }, 120_000)
 })

@@ -112,6 +112,62 @@ describe("daily budget of unattended standing-order calls", () => {
     }).pipe(Effect.provide(stack(stub)))
   })
 
+  it.effect("a request never sent costs nothing: a failed token request is not counted", () => {
+    const stub = makeStub()
+    let tokenUp = false
+    stub.handler = (req) =>
+      req.path.endsWith("/connect/token")
+        ? tokenUp
+          ? { status: 200, body: { access_token: "t", token_type: "Bearer", expires_in: 1200 } }
+          : { status: 500, body: "" }
+        : { status: 200, body: { pageCount: 1, standingOrders: wireOrders("a", 1) } }
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(NOON)
+      const usages = Effect.flatMap(Effect.service(Budget.Budget), (b) => b.usages)
+      // the token endpoint answers 500 three times: nothing reached the API, nothing is counted
+      for (let i = 0; i < 3; i++) {
+        const error = failure(yield* Effect.exit(listPage))
+        assert.strictEqual(error.operation, "token")
+      }
+      assert.strictEqual(apiCalls(stub).length, 0)
+      assert.deepStrictEqual(
+        (yield* usages).map((u) => u.used),
+        []
+      )
+      // the token endpoint is back: the listing is sent and counted once
+      tokenUp = true
+      yield* listPage
+      assert.strictEqual(apiCalls(stub).length, 1)
+      assert.deepStrictEqual(
+        (yield* usages).map((u) => u.used),
+        [1]
+      )
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("pages paid for at once and never sent are given back when the listing fails before them", () => {
+    const stub = makeStub()
+    // a 4-page listing whose page 1 answers 502: pages 2 and 3 are never sent
+    stub.handler = withToken((req) =>
+      JSON.parse(req.body).page === 1
+        ? { status: 502, body: "" }
+        : { status: 200, body: { pageCount: 4, standingOrders: wireOrders(req.body, 100) } }
+    )
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(NOON)
+      const client = yield* BankClient.BankClient
+      const error = failure(yield* Effect.exit(Stream.runCollect(client.standingOrders({ psu }))))
+      assert.strictEqual(error.reason._tag, "ServerError")
+      assert.strictEqual(apiCalls(stub).length, 2)
+      const used = yield* Effect.flatMap(Effect.service(Budget.Budget), (b) => b.usages)
+      // the two requests sent, not the four reserved
+      assert.deepStrictEqual(
+        used.map((u) => u.used),
+        [2]
+      )
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
   it.effect("pages that cannot fit the remaining budget are refused before the first request", () => {
     const stub = makeStub()
     stub.handler = withToken((req) => ({

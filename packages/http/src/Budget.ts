@@ -78,6 +78,13 @@ export class Budget extends Context.Service<
       n: number,
       listingPages?: number
     ) => Effect.Effect<Usage, BudgetExhausted | BudgetStoreError>
+    /**
+     * Gives back `n` requests counted on `day` by `spend` that were never sent (their token request failed, the
+     * connection was refused, the listing stopped before them): a request never sent costs nothing
+     * (docs/bank-interface.md, "Daily limit"). A refund the store cannot record leaves the count as it was (too high,
+     * never too low).
+     */
+    readonly refund: (consentKey: string, n: number, day: string) => Effect.Effect<void>
     /** The store underneath, for listing leases and snapshots. */
     readonly store: BudgetStore["Service"]
   }
@@ -131,6 +138,9 @@ export class Budget extends Context.Service<
             const u = usage(consentKey, used, day, freesAt)
             return granted ? u : yield* exhausted(u, n, listingPages)
           }),
+        // a negative count in one step of the store, never past the limit check (it lowers the count)
+        refund: (consentKey, n, day) =>
+          n <= 0 ? Effect.void : Effect.ignore(store.tryConsume(consentKey, day, -n, limit)),
         store
       })
     })

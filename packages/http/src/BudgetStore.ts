@@ -44,6 +44,8 @@ export interface Count {
  * The contract every implementation keeps (the memory and SQLite stores here are the reference):
  * - **Keys are opaque text** chosen by the client (a consent key names environment, bank, client and consent; a
  *   listing key adds the listing's filter). Compare them byte for byte; never parse them. `day` is "YYYY-MM-DD".
+ * - **Refunds.** `tryConsume` with a negative `n` gives back requests counted but never sent (always granted:
+ *   it lowers the count); the count of a day never goes below what was granted and not given back.
  * - **Atomicity.** `tryConsume`, `tryAcquireLease`, `releaseLease` and `writeSnapshot` are each one atomic step
  *   against every other caller of the same store, in this process or another: two `tryConsume` calls can never
  *   both be granted past the limit, and two `tryAcquireLease` calls can never both acquire the same live lease.

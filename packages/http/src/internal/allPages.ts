@@ -8,6 +8,7 @@ import { DateTime, type Deferred, Duration, Effect, Option, Stream, type Tracer 
 import type { AllPagesOptions, ListOptions, Reply, StandingOrdersPage } from "../BankClient.ts"
 import { BankError, type Identity, InvalidRequest, ListingIncomplete } from "../BankError.ts"
 import type { Budget } from "../Budget.ts"
+import { neverSent } from "./call.ts"
 import * as Listing from "./listing.ts"
 
 /** How long a listing's lease lasts between renewals: a runner that dies frees its listing within this time. */
@@ -90,9 +91,35 @@ export const make = (
           unattended === undefined || n <= 0 ? Effect.void : Effect.mapError(budget.ensure(unattended, n), refuse)
         const state = Listing.initial()
         let prepaid = false
+        /** Pages paid for at once and not sent yet, and the day they were counted on (given back at the end). */
+        let unsent = 0
+        let paidDay = ""
+        const refundUnsent = Effect.suspend(() => {
+          const n = unsent
+          unsent = 0
+          return unattended === undefined || n <= 0 ? Effect.void : budget.refund(unattended, n, paidDay)
+        })
         const pages = Stream.paginate(0, (n: number) =>
           Effect.gen(function* () {
-            const reply = yield* page(options, n, pageSize, correlationId, processId, unattended, undefined, prepaid)
+            // a prepaid page counts as sent from the moment it is asked for (cut off while in flight, it may have
+            // reached the bank), unless it fails without reaching the bank
+            if (prepaid) unsent--
+            const reply = yield* page(
+              options,
+              n,
+              pageSize,
+              correlationId,
+              processId,
+              unattended,
+              undefined,
+              prepaid
+            ).pipe(
+              Effect.tapError((e) =>
+                Effect.sync(() => {
+                  if (prepaid && neverSent(e)) unsent++
+                })
+              )
+            )
             const { page: checked, step } = Listing.afterPage(state, reply.body, bounds)
             const kept: Reply<StandingOrdersPage> = checked === reply.body ? reply : { ...reply, body: checked }
             read.push(checked)
@@ -103,8 +130,10 @@ export const make = (
             if (step._tag === "more" && n === 0 && unattended !== undefined && known !== undefined) {
               // the rest of the listing is paid for at once, before page 1 is asked for
               const total = Math.min(known, bounds.maxPages)
-              yield* Effect.mapError(budget.spend(unattended, total - 1, total), refuse)
+              const paid = yield* Effect.mapError(budget.spend(unattended, total - 1, total), refuse)
               prepaid = true
+              unsent = total - 1
+              paidDay = paid.day
             }
             return [[kept], step._tag === "more" ? Option.some(n + 1) : Option.none()] as const
           })
@@ -128,7 +157,11 @@ export const make = (
           },
           storeError: refuse,
           // say before the first request when the pages asked for cannot fit the remaining budget
-          run: Effect.andThen(ensure(Number.isFinite(bounds.maxPages) ? bounds.maxPages : 1), Stream.runCollect(pages))
+          // pages paid for and never sent (the listing failed or stopped before them) are given back
+          run: Effect.andThen(
+            ensure(Number.isFinite(bounds.maxPages) ? bounds.maxPages : 1),
+            Effect.ensuring(Stream.runCollect(pages), refundUnsent)
+          )
         })
         const timed = Effect.timeoutOrElse(all, { duration: deadline, orElse: () => overdue })
         return Stream.fromIterableEffect(timed)

@@ -52,6 +52,15 @@ export interface CallSpec<A> {
 
 const isUnauthorized = (e: BankError): boolean => e.reason._tag === "Unauthorized"
 
+/**
+ * Whether a failed request never reached the bank, so that it costs no budget (docs/bank-interface.md, "Daily
+ * limit"): its token request failed, the connection was refused, or the client refused it before sending.
+ */
+export const neverSent = (e: BankError): boolean =>
+  e.operation === "token" ||
+  (e.reason._tag === "TransportFailure" && e.reason.kind === "connect") ||
+  e.reason._tag === "InvalidRequest"
+
 // A token is used for many calls: its Authorization text is worked out once per token object (tokens are never
 // changed once made).
 const authorizations = new WeakMap<Token, string>()
@@ -73,6 +82,9 @@ const withResponseId = (identity: Identity, responseId: string): Identity => {
   result.responseId = responseId
   return result
 }
+
+/** Pays one unattended request: the budget unit spent before it is sent, given back when it never reached the bank. */
+type Spend = <A>(request: Effect.Effect<A, BankError>) => Effect.Effect<A, BankError>
 
 /** The pipeline of one client, over its configuration, transport, token provider and budget. */
 export interface Pipeline {
@@ -189,21 +201,34 @@ export const make = (
     )
   }
 
-  /** The budget unit an unattended request spends before anything is sent, the token request included. */
-  const spendFor = (spec: CallSpec<unknown>, unattended: string): Effect.Effect<void, BankError> =>
-    Effect.mapError(
-      budget.spend(unattended, 1),
-      (reason) =>
-        new BankError({
-          operation: spec.operation,
-          identity: {
-            correlationId: spec.correlationId,
-            ...(spec.processId === undefined ? {} : { processId: spec.processId })
-          },
-          reason,
-          request: requestLines[spec.operation]
-        })
-    )
+  /** The error of a budget refusal or store failure, naming the call's request. */
+  const budgetError = (spec: CallSpec<unknown>, reason: BankError["reason"]) =>
+    new BankError({
+      operation: spec.operation,
+      identity: {
+        correlationId: spec.correlationId,
+        ...(spec.processId === undefined ? {} : { processId: spec.processId })
+      },
+      reason,
+      request: requestLines[spec.operation]
+    })
+
+  /** Fails when the budget cannot cover one more request; spends nothing. */
+  const ensureFor = (spec: CallSpec<unknown>, unattended: string): Effect.Effect<void, BankError> =>
+    Effect.asVoid(Effect.mapError(budget.ensure(unattended, 1), (reason) => budgetError(spec, reason)))
+
+  /**
+   * The budget unit an unattended request spends once it has its token and before it is sent; the unit is given
+   * back when the request never reached the bank ({@link neverSent}).
+   */
+  const spendFor =
+    (spec: CallSpec<unknown>, unattended: string): Spend =>
+    (request) =>
+      Effect.flatMap(
+        Effect.mapError(budget.spend(unattended, 1), (reason) => budgetError(spec, reason)),
+        (usage) =>
+          Effect.tapError(request, (e) => (neverSent(e) ? budget.refund(unattended, 1, usage.day) : Effect.void))
+      )
 
   /** The call's request with `token`, its failure left to the caller (a token of another environment is refused). */
   const attempt = <A>(spec: CallSpec<A>, token: Token): Effect.Effect<Reply<A>, BankError> =>
@@ -222,41 +247,49 @@ export const make = (
   const renews = (spec: CallSpec<unknown>, token: Token): boolean => token.renewable && spec.options.token === undefined
 
   /** After a 401: the token discarded and the request made once more with a new one, paying `spend` again. */
-  const renewed = <A>(
-    spec: CallSpec<A>,
-    token: Token,
-    spend: Effect.Effect<void, BankError> | undefined
-  ): Effect.Effect<Reply<A>, BankError> => {
-    const again = Effect.flatMap(tokens.token(spec.operation), (fresh) => once(spec, fresh))
-    return Effect.andThen(tokens.invalidate(token), spend === undefined ? again : Effect.andThen(spend, again))
-  }
+  const renewed = <A>(spec: CallSpec<A>, token: Token, spend: Spend | undefined): Effect.Effect<Reply<A>, BankError> =>
+    Effect.andThen(
+      tokens.invalidate(token),
+      Effect.flatMap(tokens.token(spec.operation), (fresh) =>
+        spend === undefined ? once(spec, fresh) : spend(once(spec, fresh))
+      )
+    )
 
   /**
-   * The call's request with `token`; after a 401 with a renewable token (not one the caller handed in) the token is
-   * discarded and the request made once more with a new one, spending `spend` again when the call is unattended.
+   * The call's request with `token`, paid by `spend` unless `prepaid`; after a 401 with a renewable token (not one
+   * the caller handed in) the token is discarded and the request made once more with a new one, spending `spend`
+   * again when the call is unattended.
    */
   const run = <A>(
     spec: CallSpec<A>,
     token: Token,
-    spend: Effect.Effect<void, BankError> | undefined
+    spend: Spend | undefined,
+    prepaid: boolean
   ): Effect.Effect<Reply<A>, BankError> => {
-    const first = attempt(spec, token)
+    const first = spend === undefined || prepaid ? attempt(spec, token) : spend(attempt(spec, token))
     if (!renews(spec, token)) return first
     return Effect.catchIf(first, isUnauthorized, () => renewed(spec, token, spend))
   }
 
-  /** Gets a token and runs the call's request with it (see {@link run}); an unattended request is paid first. */
+  /**
+   * Gets a token and runs the call's request with it (see {@link run}); an unattended request is paid once it has
+   * its token, so a failed token request costs nothing.
+   */
   const withToken = <A>(spec: CallSpec<A>): Effect.Effect<Reply<A>, BankError> => {
     const spend = spec.unattended === undefined ? undefined : spendFor(spec, spec.unattended)
+    // a listing that reserved its pages at once has paid for this request already
+    const prepaid = spec.prepaid === true
     // a token at hand (the caller's, or the provider's cached one) is used without an effect step to get it; this
     // runs when the call runs (inside the call's `withFiber` or effect), so the lookup is never stale
     const ready = spec.options.token ?? tokens.ready?.(spec.operation)
     const request =
       ready !== undefined
-        ? run(spec, ready, spend)
-        : Effect.flatMap(tokens.token(spec.operation), (token) => run(spec, token, spend))
-    // a listing that reserved its pages at once has paid for this request already
-    return spend === undefined || spec.prepaid === true ? request : Effect.andThen(spend, request)
+        ? run(spec, ready, spend, prepaid)
+        : Effect.flatMap(tokens.token(spec.operation), (token) => run(spec, token, spend, prepaid))
+    // a request the budget cannot cover is refused before any traffic, its token request included
+    return spec.unattended === undefined || prepaid
+      ? request
+      : Effect.andThen(ensureFor(spec, spec.unattended), request)
   }
 
   /**
