@@ -31,6 +31,16 @@ export const budgetStoreContract = <E>(name: string, make: () => Layer.Layer<Bud
       )
     )
 
+    it.effect("a negative count gives back requests never sent, also at the limit", () =>
+      withStore((store) =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* store.tryConsume("k", "2026-11-21", 4, 4), { granted: true, used: 4 })
+          assert.deepStrictEqual(yield* store.tryConsume("k", "2026-11-21", -2, 4), { granted: true, used: 2 })
+          assert.deepStrictEqual(yield* store.tryConsume("k", "2026-11-21", 2, 4), { granted: true, used: 4 })
+        })
+      )
+    )
+
     it.effect("concurrent consumers are never granted past the limit", () =>
       withStore((store) =>
         Effect.gen(function* () {
