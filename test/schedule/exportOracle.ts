@@ -59,7 +59,12 @@ export const json = (doc: Document): string => {
 
 const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
 
-/** RFC 4180 CSV, CRLF-terminated lines: the header, then every payment's fields. */
+/** A free-text cell a spreadsheet could take for a formula: a quote before it, and quoted (OWASP). */
+const formulaStart = ["=", "+", "-", "@", "\t", "\r"]
+const freeText = (text: string): string =>
+  formulaStart.some((c) => text.startsWith(c)) ? `"'${text.split('"').join('""')}"` : csvField(text)
+
+/** RFC 4180 CSV, CRLF-terminated lines: the header, then every payment's fields (the name neutralised). */
 export const csv = (doc: Document): string =>
   [
     ["orderId", "nominalDate", "executionDate", "amount", "currency", "debtorIban", "creditorIban", "creditorName"],
@@ -74,7 +79,7 @@ export const csv = (doc: Document): string =>
       p.creditorName ?? ""
     ])
   ]
-    .map((r) => `${r.map(csvField).join(",")}\r\n`)
+    .map((r, i) => `${r.map((cell, c) => (i > 0 && c === 7 ? freeText(cell) : csvField(cell))).join(",")}\r\n`)
     .join("")
 
 /** The bytes of chunks, each copied before the next is asked for (the writers reuse their buffers). */

@@ -151,6 +151,27 @@ describe("the JSON and CSV formats", () => {
     expect(lines).toHaveLength(5)
   })
 
+  it("CSV neutralises a name a spreadsheet would take for a formula, never an orderId", () => {
+    const names = ['=HYPERLINK("http://x","y")', "+1+1", "-2", "@SUM(A1)", "\tcmd", "\rcmd", "Ann = Bob", "-"]
+    const payments = names.map((name) => payment("=SO-1", "2026-01-02", "1", "EUR", { creditorName: name }))
+    const lines = projectionCsv({ ...report, payments, skipped: [] })
+      .split("\r\n")
+      .slice(1, -1)
+    expect(lines.map((l) => l.slice(l.indexOf(",SK6807200002891987426353,") + 26))).toEqual([
+      '"\'=HYPERLINK(""http://x"",""y"")"',
+      '"\'+1+1"',
+      '"\'-2"',
+      '"\'@SUM(A1)"',
+      '"\'\tcmd"',
+      '"\'\rcmd"',
+      "Ann = Bob",
+      '"\'-"'
+    ])
+    // the identifiers are written as they are (an orderId that begins with "=" stays so)
+    for (const l of lines)
+      expect(l.startsWith("=SO-1,2026-01-02,2026-01-02,1.00,EUR,SK3112000000198742637541,")).toBe(true)
+  })
+
   it("skipped orders without an orderId are null in JSON", () => {
     const json = Oracle.jsonValue({ ...report, skipped: [{ orderId: undefined, reason: "no orderId" }] })
     expect(json.skipped).toEqual([{ orderId: null, reason: "no orderId" }])
@@ -225,7 +246,12 @@ describe("projection JSON and CSV bytes", () => {
     "é",
     "\u2028",
     "😀",
-    "\ud800"
+    "\ud800",
+    "=",
+    "+",
+    "-",
+    "@",
+    "\t"
   )
   const text = fc
     .array(fc.oneof(awkward, fc.string({ maxLength: 6, unit: "binary" })), { maxLength: 4 })

@@ -274,6 +274,15 @@ export const jsonFormat = (header: Header): LineFormat => {
 /** A CSV field (RFC 4180): quoted when it holds a quote, a comma or a line break. */
 export const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
 
+/**
+ * A CSV free-text cell (a creditor's name): one that a spreadsheet would take for a formula (it begins with `=`,
+ * `+`, `-`, `@`, a tab or a carriage return) gets a single quote before it and is quoted, as OWASP recommends for
+ * spreadsheet exports (`=HYPERLINK(…)` is written `"'=HYPERLINK(…)"`); any other text is a {@link csvField}.
+ * Identifiers (orderId, IBANs) are never changed: they are written with `csvField`.
+ */
+export const csvText = (text: string): string =>
+  /^[=+\-@\t\r]/.test(text) ? `"'${text.replaceAll('"', '""')}"` : csvField(text)
+
 /** The columns of the CSV format, in order. */
 export const CSV_HEADER = [
   "orderId",
@@ -286,7 +295,10 @@ export const CSV_HEADER = [
   "creditorName"
 ] as const
 
-/** CSV (RFC 4180): the header, then one CRLF-terminated line per payment with the JSON format's fields. */
+/**
+ * CSV (RFC 4180): the header, then one CRLF-terminated line per payment with the JSON format's fields; the
+ * creditor's name is neutralised for spreadsheets ({@link csvText}), the identifiers are written as they are.
+ */
 export const csvFormat = (): LineFormat => ({
   head: `${CSV_HEADER.join(",")}\r\n`,
   separator: "",
@@ -294,7 +306,7 @@ export const csvFormat = (): LineFormat => ({
   around: (p) => [
     `${csvField(p.orderId)},`,
     `,${csvField(Money.formatFixed2(p.amount))}`,
-    `,${[p.currency, p.debtorIban, p.creditorIban, p.creditorName ?? ""].map(csvField).join(",")}\r\n`
+    `,${[p.currency, p.debtorIban, p.creditorIban].map(csvField).join(",")},${csvText(p.creditorName ?? "")}\r\n`
   ],
   tail: () => ""
 })
