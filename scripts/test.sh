@@ -1,14 +1,28 @@
 #!/usr/bin/env bash
 # Every check of the project: type-check, lint/format, dependency rules, then all tests.
 # The last line is "N passed, M failed": vitest's test counts, plus one per failed check.
+# Redirected (a log file, CI), it prints the steps, the failures and the summary without colour codes; on a
+# terminal, vitest's usual report. Tests log only when they fail. Every temporary file of the run goes into one
+# folder under $TMPDIR that is removed at the end, so a run leaves nothing behind there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/tppkit-test-XXXXXX")
+trap 'rm -rf "$run_tmp"' EXIT
+export TMPDIR="$run_tmp"
+reporter=default
+if [ ! -t 1 ]; then
+  reporter=minimal
+  export NO_COLOR=1
+  unset FORCE_COLOR
+fi
 failed_checks=0
+# A check's own output is shown only when it fails.
 step() {
-  local name=$1; shift
+  local name=$1 out; shift
   echo "── $name" >&2
-  if ! "$@"; then
+  if ! out=$("$@" 2>&1); then
+    printf '%s\n' "$out" >&2
     echo "✗ $name failed" >&2
     failed_checks=$((failed_checks + 1))
   fi
@@ -18,7 +32,8 @@ step "lint and format (biome)" pnpm -s exec biome check --error-on-warnings .
 step "dependency rules (dependency-cruiser)" pnpm -s deps:check
 rm -f test-results/vitest.json
 echo "── tests (vitest)" >&2
-pnpm -s exec vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+pnpm -s exec vitest run --silent=passed-only --reporter="$reporter" --reporter=json \
+  --outputFile.json=test-results/vitest.json
 vitest_rc=$?
 summary=$(pnpm -s exec node -e '
   const fs = require("node:fs")

@@ -182,8 +182,10 @@ describe("tppkit standing-orders", { timeout: 90_000 }, () => {
     const run = await tppkit(["standing-orders", "--page-size", "10", "--psu-last-logged-time", "now"], { env })
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(/^10 standing order\(s\), page 0 of \d+/)
-    expect(run.stdout).toContain("Totals (one payment of each order)")
+    // pages counted as people count them; the bank's own number is the flag's
+    expect(run.stdout).toMatch(/^10 standing order\(s\), page 1 of \d+ \(--page 0\)/)
+    expect(run.stdout).toMatch(/\d{4}-\d{2}-\d{2} (next|start) /)
+    expect(run.stdout).toContain("Totals per frequency (one payment of each order)")
     for (const line of run.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(80)
   })
 

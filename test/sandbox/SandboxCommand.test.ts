@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
@@ -67,14 +67,18 @@ describe("tppkit sandbox (as a process)", () => {
       JSON.stringify({ ...Fixtures.defaults, standingOrders: Fixtures.defaults.standingOrders.slice(0, 3) })
     )
     const p = start(["--format", "json", "--live", "--fixtures", file])
-    const report = JSON.parse(await p.firstLine)
-    const res = await fetch(`${report.baseUrl}/identity-server/connect/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "grant_type=client_credentials&client_id=tppkit-sandbox&client_secret=sandbox-secret&scope=AISP"
-    })
-    expect(res.status).toBe(200)
-    await stop(p.child, p.exited, "SIGINT")
+    try {
+      const report = JSON.parse(await p.firstLine)
+      const res = await fetch(`${report.baseUrl}/identity-server/connect/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "grant_type=client_credentials&client_id=tppkit-sandbox&client_secret=sandbox-secret&scope=AISP"
+      })
+      expect(res.status).toBe(200)
+      await stop(p.child, p.exited, "SIGINT")
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it("refuses an invalid fixtures file with a message and a non-zero exit", async () => {
@@ -83,6 +87,7 @@ describe("tppkit sandbox (as a process)", () => {
     writeFileSync(file, JSON.stringify({ clients: [] }))
     const p = start(["--fixtures", file])
     const code = await p.exited
+    rmSync(dir, { recursive: true, force: true })
     expect(code).not.toBe(0)
     expect(p.stderr()).toMatch(/invalid fixtures/)
   })

@@ -66,7 +66,10 @@ export const standingOrdersCommand = Command.make(
     ...Connection.flags,
     accessToken: Connection.accessTokenFlag,
     iban: Flag.String("iban").pipe(Flag.withDescription("Only the orders of this account"), Flag.optional),
-    page: Flag.Int("page").pipe(Flag.withDescription("Zero-based page (default 0)"), Flag.optional),
+    page: Flag.Int("page").pipe(
+      Flag.withDescription("Page as the bank numbers them, from 0 (default 0); the table calls --page 0 page 1"),
+      Flag.optional
+    ),
     pageSize: Flag.Int("page-size").pipe(
       Flag.withDescription("Records per page: a multiple of 10, at most 100 (the bank's default 50)"),
       Flag.optional

@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 
-import { LocalDate, Money } from "@tppkit/core"
+import { Frequency, LocalDate, Money } from "@tppkit/core"
 import type { Payment } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
 import * as Export from "@tppkit/schedule/Export"
@@ -250,29 +250,54 @@ export interface StandingOrderRow {
   readonly frequency: string
   readonly startDate?: LocalDate.LocalDate | undefined
   readonly nextDate?: LocalDate.LocalDate | undefined
+  readonly debtor?: { readonly iban: string } | undefined
   readonly creditor: { readonly name?: string | undefined; readonly iban: string }
   readonly instructedAmount: { readonly value: BigDecimal.BigDecimal; readonly currency: string }
 }
 
-const orderColumns: ReadonlyArray<Column> = [
-  { header: "Order", flex: true },
-  { header: "Freq" },
-  { header: "Next/start" },
-  { header: "Creditor", flex: true },
-  { header: "Amount", align: "right" },
-  { header: "Cur" }
-]
+/**
+ * The orders grouped by debtor account (an IBAN, or "" when the bank gave none), each group in the list's order,
+ * the groups in the order their first order comes: a list that spans several accounts is shown one account at a
+ * time, each account's IBAN whole.
+ */
+export const byDebtor = <A extends StandingOrderRow>(
+  orders: ReadonlyArray<A>
+): ReadonlyArray<readonly [string, ReadonlyArray<A>]> => {
+  const groups = new Map<string, Array<A>>()
+  for (const o of orders) {
+    const iban = o.debtor?.iban ?? ""
+    const group = groups.get(iban)
+    if (group === undefined) groups.set(iban, [o])
+    else group.push(o)
+  }
+  return [...groups]
+}
 
-/** Standing orders as table rows: id, frequency, next (or start) date, creditor, amount. */
+/**
+ * Standing orders as table rows: id, frequency, the date shown and which it is (`next`: the bank's next execution
+ * date; `start`: the start date, when the bank gave no next date), the creditor, the amount.
+ */
 export const ordersTable = (orders: ReadonlyArray<StandingOrderRow>, width: number = WIDTH): Array<string> =>
   table(
-    orderColumns,
+    [
+      { header: "Order", flex: true },
+      { header: "Freq" },
+      { header: "Date" },
+      { header: "Creditor", flex: true },
+      { header: "Amount", align: "right" },
+      { header: "Cur" }
+    ],
     orders.map((o) => {
-      const next = o.nextDate ?? o.startDate
+      const date =
+        o.nextDate !== undefined
+          ? `${LocalDate.format(o.nextDate)} next`
+          : o.startDate !== undefined
+            ? `${LocalDate.format(o.startDate)} start`
+            : ""
       return [
         o.orderId,
         o.frequency,
-        next === undefined ? "" : LocalDate.format(next),
+        date,
         o.creditor.name ?? o.creditor.iban,
         Money.formatFixed2(o.instructedAmount.value),
         o.instructedAmount.currency
@@ -282,19 +307,43 @@ export const ordersTable = (orders: ReadonlyArray<StandingOrderRow>, width: numb
   )
 
 /**
- * Count and sum of one payment of each order per currency (`CashFlow.totals` of one payment per order), as table
- * rows sorted by currency.
+ * Per frequency and currency, the count of orders and the sum of one payment of each (`CashFlow.totals`), in the
+ * frequencies' order: a daily amount is never added to a yearly one, and nothing is converted or rounded.
  */
 export const orderTotalsTable = (orders: ReadonlyArray<StandingOrderRow>, width: number = WIDTH): Array<string> => {
-  const onePaymentEach = orders.map((o) => ({
-    executionDate: LocalDate.MIN,
-    amount: o.instructedAmount.value,
-    currency: o.instructedAmount.currency,
-    debtorIban: ""
-  }))
+  const frequencies = [...new Set(orders.map((o) => o.frequency))].sort(
+    (a, b) => frequencyRank(a) - frequencyRank(b) || a.localeCompare(b)
+  )
+  const rows = frequencies.flatMap((frequency) => {
+    const onePaymentEach = orders
+      .filter((o) => o.frequency === frequency)
+      .map((o) => ({
+        executionDate: LocalDate.MIN,
+        amount: o.instructedAmount.value,
+        currency: o.instructedAmount.currency,
+        debtorIban: ""
+      }))
+    return CashFlow.totals(onePaymentEach).byCurrency.map((t) => [
+      frequency,
+      t.currency,
+      String(t.count),
+      Money.formatFixed2(t.amount)
+    ])
+  })
   return table(
-    [{ header: "Currency" }, { header: "Orders", align: "right" }, { header: "Total", align: "right" }],
-    CashFlow.totals(onePaymentEach).byCurrency.map((t) => [t.currency, String(t.count), Money.formatFixed2(t.amount)]),
+    [
+      { header: "Freq" },
+      { header: "Currency" },
+      { header: "Orders", align: "right" },
+      { header: "One payment each", align: "right" }
+    ],
+    rows,
     width
   )
+}
+
+/** A frequency's place in the bank's list of codes (unknown codes last). */
+const frequencyRank = (code: string): number => {
+  const i = (Frequency.codes as ReadonlyArray<string>).indexOf(code)
+  return i < 0 ? Frequency.codes.length : i
 }

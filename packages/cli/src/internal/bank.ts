@@ -299,13 +299,22 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   const takenAt = first?.snapshotTakenAt
   const where = input.all
     ? `all ${pages.length} page(s)${takenAt === undefined ? "" : `, a listing taken at ${takenAt} (--max-age: no budget spent)`}`
-    : `page ${first?.body.page ?? 0}${pageCount === undefined ? "" : ` of ${pageCount} (zero-based)`}`
+    : // people count pages from 1; --page keeps the bank's number, from 0
+      `page ${(first?.body.page ?? 0) + 1}${pageCount === undefined ? "" : ` of ${pageCount}`} (--page ${first?.body.page ?? 0})`
   const style = yield* Output.stdoutStyle
   yield* Output.line(style.bold(`${orders.length} standing order(s), ${where}`))
   if (orders.length > 0) {
-    yield* Output.line(Style.table(style, Render.ordersTable(orders)).join("\n"))
+    const groups = Render.byDebtor(orders)
+    if (groups.length === 1) yield* Output.line(Style.table(style, Render.ordersTable(orders)).join("\n"))
+    else {
+      // a list that spans several accounts: one table per debtor account, its IBAN whole
+      for (const [iban, group] of groups) {
+        const heading = `Debtor account ${iban === "" ? "(none given)" : iban}: ${group.length} order(s)`
+        yield* Output.line(`\n${style.bold(heading)}\n${Style.table(style, Render.ordersTable(group)).join("\n")}`)
+      }
+    }
     yield* Output.line(
-      `\n${style.bold("Totals (one payment of each order)")}\n${Style.table(style, Render.orderTotalsTable(orders)).join("\n")}`
+      `\n${style.bold("Totals per frequency (one payment of each order)")}\n${Style.table(style, Render.orderTotalsTable(orders)).join("\n")}`
     )
   }
   const last = pages[pages.length - 1]
