@@ -217,3 +217,72 @@ describe("projection renderers by format", () => {
     expect(json.payments[0]).toMatchObject({ nominalDate: "2026-01-01", executionDate: "2026-01-02" })
   })
 })
+
+describe("text from a bank or a file reaches the terminal escaped", () => {
+  const retitle = "\u001b]0;pwned\u0007Landlord"
+  const eraseAbove = "SO-\u001b[1A\u001b[2KX"
+  /** Every character a terminal would act on (the C0 and C1 controls, DEL, bidi controls, lone surrogates). */
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding the control characters is the point
+  const unprintable = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]/u
+
+  it("printable escapes control characters as \\xNN and the others as \\u{…}, and leaves printable text alone", () => {
+    expect(Render.printable(retitle)).toBe("\\x1b]0;pwned\\x07Landlord")
+    expect(Render.printable(eraseAbove)).toBe("SO-\\x1b[1A\\x1b[2KX")
+    expect(Render.printable("a\tb\r\nc\u007f\u009b\u202eé😀\ud800")).toBe(
+      "a\\x09b\\x0d\\x0ac\\x7f\\u{9b}\\u{202e}é😀\\u{d800}"
+    )
+    expect(Render.printable('Landlord, "Ltd" – Žilina 😀')).toBe('Landlord, "Ltd" – Žilina 😀')
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 40 }), (s) => {
+        const shown = Render.printable(s)
+        expect(unprintable.test(shown)).toBe(false)
+        if (!unprintable.test(s)) expect(shown).toBe(s)
+      })
+    )
+  })
+
+  it("every table, wrapped line and key/value list escapes them", () => {
+    const bad = payment(eraseAbove, "2026-01-02", "1", "EUR", { creditorName: retitle })
+    const shown = [
+      ...Render.paymentTable([bad], 200),
+      ...Render.ordersTable(
+        [
+          {
+            orderId: eraseAbove,
+            frequency: "MNTH",
+            startDate: d("2024-01-31"),
+            creditor: { name: retitle, iban: "SK6609000000005012345678" },
+            instructedAmount: { value: bd("1"), currency: "EUR" }
+          }
+        ],
+        200
+      ),
+      ...Render.table([{ header: "X" }], [[retitle]]),
+      ...Render.skippedLines([{ orderId: eraseAbove, reason: `creditor ${retitle}` }], 200),
+      ...Render.wrap(retitle, 200),
+      Render.keyValues([["Creditor", retitle]]),
+      Render.text(
+        Render.projectionRenderers.table.render(
+          Export.make(
+            [
+              {
+                orderId: eraseAbove,
+                frequency: "YEAR",
+                startDate: d("2026-01-02"),
+                instructedAmount: { value: bd("1"), currency: "EUR" },
+                debtor: { iban: "SK3112000000198742637541" },
+                creditor: { iban: "SK6807200002891987426353", name: retitle }
+              }
+            ],
+            { from: d("2026-01-01"), to: d("2026-12-31") },
+            { skipped: [{ orderId: eraseAbove, reason: retitle }] }
+          )
+        )
+      )
+    ]
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding the control characters is the point
+    for (const line of shown) expect(line).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+    expect(shown.join("\n")).toContain("\\x1b]0;pwned\\x07")
+    expect(shown.join("\n")).toContain("SO-\\x1b[1A\\x1b[2KX")
+  })
+})

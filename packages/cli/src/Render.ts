@@ -45,6 +45,26 @@ export interface Column {
   readonly flex?: boolean
 }
 
+/**
+ * The characters a terminal would act on rather than show: C0 controls (ESC, BEL, CR, LF, tab…), DEL, C1
+ * controls, the bidirectional and line-separator controls, and lone surrogates.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding the control characters is the point
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]/gu
+
+const escaped = (c: string): string => {
+  const code = c.charCodeAt(0)
+  return code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`
+}
+
+/**
+ * Text from a bank or a file (a creditor's name, an orderId, a reason quoting them) made safe to show on a
+ * terminal: every control character and escape sequence is shown escaped (`ESC ]0;x BEL` as `\x1b]0;x\x07`, a
+ * bidirectional override as `\u{202e}`), so that it can neither rename the window nor erase a row; printable
+ * text is returned as it is. Every table, wrapped line and key/value list of this module uses it.
+ */
+export const printable = (text: string): string => (UNPRINTABLE.test(text) ? text.replace(UNPRINTABLE, escaped) : text)
+
 /** The default width of a table: a classic terminal. */
 export const WIDTH = 80
 
@@ -65,7 +85,8 @@ export const table = (
   rows: ReadonlyArray<ReadonlyArray<string>>,
   width: number = WIDTH
 ): Array<string> => {
-  const widths = columns.map((c, i) => Math.max(c.header.length, ...rows.map((r) => (r[i] ?? "").length)))
+  const shown = rows.map((r) => r.map(printable))
+  const widths = columns.map((c, i) => Math.max(c.header.length, ...shown.map((r) => (r[i] ?? "").length)))
   const total = () => widths.reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, columns.length - 1)
   let excess = total() - width
   while (excess > 0) {
@@ -90,7 +111,7 @@ export const table = (
       .join(GAP)
       .trimEnd()
   const rule = columns.map((_, i) => "─".repeat(widths[i]!)).join(GAP)
-  return [line(columns.map((c) => c.header)), rule, ...rows.map(line)]
+  return [line(columns.map((c) => c.header)), rule, ...shown.map(line)]
 }
 
 // ---------------------------------------------------------------------------
@@ -152,11 +173,16 @@ export const monthlyTotalsTable = (rows: ReadonlyArray<CashFlow.PeriodTotal>, wi
 export const skippedLines = (skipped: ReadonlyArray<SkippedRow>, width: number = WIDTH): Array<string> =>
   skipped.flatMap((s) => wrap(`${s.orderId ?? "(no orderId)"}: ${s.reason}`, width - 2, "  ", "    "))
 
-/** Words of `text` wrapped into lines of at most `width` characters, the first and later lines indented. */
+/**
+ * Words of `text` wrapped into lines of at most `width` characters, the first and later lines indented; control
+ * characters are shown escaped ({@link printable}).
+ */
 export const wrap = (text: string, width: number, first = "", rest = first): Array<string> => {
   const out: Array<string> = []
   let current = ""
-  for (const word of text.split(/\s+/).filter((w) => w.length > 0)) {
+  for (const word of printable(text)
+    .split(/\s+/)
+    .filter((w) => w.length > 0)) {
     const indent = out.length === 0 ? first : rest
     if (current.length > 0 && indent.length + current.length + 1 + word.length > width) {
       out.push(indent + current)
@@ -238,10 +264,10 @@ export type ProjectionFormat = keyof typeof projectionRenderers
 /** The names of the output formats of `tppkit project`, the default first. */
 export const projectionFormats = Object.keys(projectionRenderers) as ReadonlyArray<ProjectionFormat>
 
-/** Key/value lines aligned on the longest key. */
+/** Key/value lines aligned on the longest key (values shown with control characters escaped, see {@link printable}). */
 export const keyValues = (rows: ReadonlyArray<readonly [string, string]>): string => {
   const width = Math.max(...rows.map(([k]) => k.length))
-  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join("\n")
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${printable(v)}`).join("\n")
 }
 
 /** A standing order as the list table needs it (structurally core's `StandingOrder`). */

@@ -44,9 +44,13 @@ const projectOrders = (
   )
 
 const warnSkipped = (skipped: ReadonlyArray<Render.SkippedRow>) =>
-  Effect.forEach(skipped, (s) => Output.errorLine(`tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`), {
-    discard: true
-  })
+  Effect.forEach(
+    skipped,
+    (s) => Output.errorLine(Render.printable(`tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`)),
+    {
+      discard: true
+    }
+  )
 
 /** Runs `tppkit project` with parsed flags. */
 export const run = Effect.fn("tppkit.project")(function* (input: Input) {
