@@ -141,3 +141,27 @@ describe("worker status --format table", () => {
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(120)
   })
 })
+
+describe("worker status amounts", () => {
+  // as the fleet stores them (Money.toPlainString): no trailing zeros
+  const stored = ["6.9", "109", "650.1", "0.05", "12.345", "12345678901234567890.12", "not-a-number"]
+  const shown = ["6.90", "109.00", "650.10", "0.05", "12.345", "12345678901234567890.12", "not-a-number"]
+  const amounts = {
+    checks: stored.map((amount, i) => row(`SO-A${i}`, i % 2 === 0 ? "APPR" : undefined, { amount })),
+    budget: []
+  }
+
+  it("have two decimals where they have at most two, every decimal otherwise, in the JSON strings", () => {
+    const json = WorkerStatus.json(amounts)
+    const byOrder = new Map([...json.checks, ...(json.pending ?? [])].map((c) => [c.orderId, c.amount]))
+    expect(stored.map((_, i) => byOrder.get(`SO-A${i}`))).toEqual(shown)
+  })
+
+  it("are printed in the table as they are held, never rounded", () => {
+    const lines = WorkerStatus.table(amounts, 200)
+    stored.forEach((_, i) => {
+      const line = lines.find((l) => l.includes(`SO-A${i} `))
+      expect(line).toMatch(new RegExp(` ${shown[i]!.replaceAll(".", "\\.")} +EUR `))
+    })
+  })
+})

@@ -5,10 +5,12 @@
  *
  * @since 0.1.0
  */
+import { Money } from "@tppkit/core"
 import { Budget } from "@tppkit/http"
 import type { Checks } from "@tppkit/worker"
 // the module itself, not the package: printing a status needs none of the fleet's machinery
 import * as CheckFailure from "@tppkit/worker/CheckFailure"
+import { BigDecimal, Option } from "effect"
 import * as Render from "./Render.ts"
 
 /** One consent's budget on one day, as the fleet's database holds it. */
@@ -31,12 +33,20 @@ export type Finished = Checks.Row & { readonly outcome: Checks.Verdict }
 
 const isFinished = (r: Checks.Row): r is Finished => r.outcome !== undefined
 
+/**
+ * A check's amount as the tables and the JSON show it: exact, with two decimals where it has at most two (`6.9`
+ * as `6.90`, `109` as `109.00`), every decimal of a longer one, never rounded; a text that is not a decimal
+ * (a damaged row) is shown as it is.
+ */
+export const amountText = (amount: string): string =>
+  Option.match(BigDecimal.fromString(amount), { onNone: () => amount, onSome: Money.formatFixed2 })
+
 /** The payment a check is for, in the order of the documented keys. */
 const paymentJson = (r: Checks.Row) => ({
   orderId: r.orderId,
   nominalDate: r.nominalDate,
   executionDate: r.executionDate,
-  amount: r.amount,
+  amount: amountText(r.amount),
   currency: r.currency,
   debtorIban: r.debtorIban
 })
@@ -110,7 +120,7 @@ export const table = (status: Status, width = 120): Array<string> => {
       r.executionDate,
       r.orderId,
       r.nominalDate,
-      r.amount,
+      amountText(r.amount),
       r.currency,
       r.debtorIban,
       r.outcome ?? "pending",
