@@ -37,5 +37,11 @@ if (dates !== "2024-01-31 2024-02-29 2024-04-02 2024-04-30 2024-05-31" || json.s
   throw new Error(`unexpected projection: ${dates}`)
 }
 
-console.log(Render.projectionTable(report)) // the table `tppkit project` prints
-console.log(Render.text(Export.csv(report))) // and its `--format csv`
+// a report can be read again by every writer: the table and the CSV show the same five payments
+const table = Render.projectionTable(report) // the table `tppkit project` prints
+const csv = Render.text(Export.csv(report)) // and its `--format csv`
+if (!table.includes("Totals (5 payments)") || csv.trimEnd().split("\r\n").length !== 6) {
+  throw new Error("the report was not read whole again")
+}
+console.log(table)
+console.log(csv)

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { Project, type Render } from "@tppkit/cli"
+import { Project, Render } from "@tppkit/cli"
 import { LocalDate, Money } from "@tppkit/core"
 import { Export } from "@tppkit/schedule"
 import { Result } from "effect"
@@ -156,5 +156,24 @@ describe("Project.report", () => {
     })
     expect([...Export.payments(live)].map(key)).toEqual(payments.map(key))
     expect(counted).toBe(6)
+  })
+
+  it("can be read again and again, in every format, each read the whole projection", () => {
+    const r = Project.report(
+      Result.getOrThrow(Project.decodeOrders(fixture("orders.json"))),
+      Result.getOrThrow(Project.settings(base))
+    )
+    for (const format of Render.projectionFormats) {
+      const render = Render.projectionRenderers[format].render
+      const first = Render.text(render(r))
+      expect(first.length, format).toBeGreaterThan(0)
+      expect(first, format).not.toContain("No payments fall in this window.")
+      expect(Render.text(render(r)), format).toBe(first)
+      expect(Render.text(render(r)), format).toBe(first)
+    }
+    // the formats read one after the other from one report, as the README's example does
+    expect(Render.projectionTable(r)).toContain("Totals (6 payments)")
+    expect(Render.text(Export.csv(r)).split("\r\n")).toHaveLength(8)
+    expect([...Export.payments(r)]).toHaveLength(6)
   })
 })
