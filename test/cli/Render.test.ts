@@ -286,3 +286,30 @@ describe("text from a bank or a file reaches the terminal escaped", () => {
     expect(shown.join("\n")).toContain("SO-\\x1b[1A\\x1b[2KX")
   })
 })
+
+describe("the projection's table of many payments", () => {
+  it("lists the first TABLE_ROWS payments, says how many more there are, and totals every payment", () => {
+    const many = Export.make(
+      [
+        {
+          orderId: "SO-DAILY",
+          frequency: "DAI7",
+          startDate: d("2000-01-01"),
+          instructedAmount: { value: bd("0.01"), currency: "EUR" },
+          debtor: { iban: "SK3112000000198742637541" },
+          creditor: { iban: "SK6807200002891987426353", name: "Landlord" }
+        }
+      ],
+      { from: d("2000-01-01"), to: d("2019-12-31") }
+    )
+    const lines = Render.projectionTable(many).split("\n")
+    const count = [...Export.payments(many)].length
+    expect(count).toBe(7305)
+    expect(lines.filter((l) => l.includes("SO-DAILY"))).toHaveLength(Render.TABLE_ROWS)
+    expect(lines.join(" ")).toContain(
+      `… ${count - Render.TABLE_ROWS} more payments are in the totals but not listed; use --format csv for every payment.`
+    )
+    expect(lines).toContain(`Totals (${count} payments)`)
+    expect(lines.some((l) => /^EUR +7305 +73\.05$/.test(l))).toBe(true)
+  })
+})

@@ -86,7 +86,8 @@ export const table = (
   width: number = WIDTH
 ): Array<string> => {
   const shown = rows.map((r) => r.map(printable))
-  const widths = columns.map((c, i) => Math.max(c.header.length, ...shown.map((r) => (r[i] ?? "").length)))
+  // a loop, not Math.max(...rows): a spread of many rows overflows the call stack
+  const widths = columns.map((c, i) => shown.reduce((w, r) => Math.max(w, (r[i] ?? "").length), c.header.length))
   const total = () => widths.reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, columns.length - 1)
   let excess = total() - width
   while (excess > 0) {
@@ -195,9 +196,24 @@ export const wrap = (text: string, width: number, first = "", rest = first): Arr
   return out
 }
 
-/** The projection as a human report: heading, payments table, totals per currency, skipped orders. */
+/** The most payments the projection's table lists (as the HTML picture's); its totals cover every payment. */
+export const TABLE_ROWS = 5000
+
+/**
+ * The projection as a human report: heading, payments table (the first {@link TABLE_ROWS} payments, and a line
+ * saying how many more there are), totals per currency over every payment, skipped orders. The payments are
+ * read once, as they are projected: memory holds the listed rows, not the whole projection.
+ */
 export const projectionTable = (report: ProjectionReport, width: number = WIDTH): string => {
-  const payments = Array.from(Export.payments(report))
+  const payments: Array<PaymentRow> = []
+  const totals = CashFlow.totals(
+    (function* () {
+      for (const p of Export.payments(report)) {
+        if (payments.length < TABLE_ROWS) payments.push(p)
+        yield p
+      }
+    })()
+  )
   const lines: Array<string> = [
     `Payments ${LocalDate.format(report.from)} to ${LocalDate.format(report.to)}` +
       ` (calendar ${report.calendarName}, convention ${report.convention})`,
@@ -206,8 +222,16 @@ export const projectionTable = (report: ProjectionReport, width: number = WIDTH)
   if (payments.length === 0) {
     lines.push("No payments fall in this window.")
   } else {
-    const totals = CashFlow.totals(payments)
-    lines.push(...paymentTable(payments, width), ...wrap(NOMINAL_NOTE, width), "")
+    lines.push(...paymentTable(payments, width))
+    if (totals.count > payments.length) {
+      lines.push(
+        ...wrap(
+          `… ${totals.count - payments.length} more payments are in the totals but not listed; use --format csv for every payment.`,
+          width
+        )
+      )
+    }
+    lines.push(...wrap(NOMINAL_NOTE, width), "")
     lines.push(`Totals (${plural(totals.count, "payment")})`, ...totalsTable(totals.byCurrency, width))
   }
   if (report.skipped.length > 0) {
