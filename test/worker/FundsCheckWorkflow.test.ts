@@ -1,4 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
+import { ErrorBody } from "@tppkit/core"
+import { BankError } from "@tppkit/http"
 import { CheckFailure, Checks, FundsCheckWorkflow } from "@tppkit/worker"
 import { Effect, Fiber, Layer, Ref } from "effect"
 import { TestClock } from "effect/testing"
@@ -98,6 +100,87 @@ describe("FundsCheckWorkflow", () => {
         "invalid payment x EUR on SK3112000000198742637541"
       )
       assert.strictEqual(CheckFailure.classify(outcome.row!.failure!), "invalid")
+    })
+  )
+})
+
+/** A checker whose first `down` calls fail with `reason`, then answer APPR; counting its calls. */
+const flakyChecker = (calls: Ref.Ref<number>, down: number, reason: BankError.BankError["reason"]) =>
+  Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+    check: () =>
+      Effect.flatMap(
+        Ref.updateAndGet(calls, (n) => n + 1),
+        (n) =>
+          n <= down
+            ? Effect.fail(
+                new BankError.BankError({
+                  operation: "balanceCheck",
+                  identity: { requestId: `req-${n}` },
+                  request: "POST /pisp/api/v1/balanceCheck",
+                  reason
+                })
+              )
+            : Effect.succeed({ answer: "APPR" as const, requestId: `req-${n}` })
+      )
+  })
+
+const retrying = (calls: Ref.Ref<number>, down: number, reason: BankError.BankError["reason"]) =>
+  FundsCheckWorkflow.layer.pipe(
+    Layer.provideMerge(WorkflowEngine.layerMemory),
+    Layer.provideMerge(Checks.Checks.layerMemory),
+    Layer.provide(flakyChecker(calls, down, reason)),
+    Layer.provide(
+      Layer.succeed(FundsCheckWorkflow.CheckRetry)({ initial: "1 millis", max: "4 millis", timeZone: "UTC" })
+    )
+  )
+
+const unavailable = new BankError.ServerError({ status: 503, body: ErrorBody.decode(503, undefined, "") })
+
+describe("FundsCheckWorkflow retries", () => {
+  it.live("a check that failed on a transient fault is tried again with back-off until the bank answers", () =>
+    Effect.gen(function* () {
+      const calls = yield* Ref.make(0)
+      // the execution date is far ahead: the retries are within it
+      const rows = yield* Effect.gen(function* () {
+        const outcome = yield* FundsCheckWorkflow.FundsCheck.execute(due({ executionDate: "2999-01-01" }))
+        assert.strictEqual(outcome.outcome, "APPR")
+        return yield* Checks.Checks.use((c) => c.list())
+      }).pipe(Effect.provide(retrying(calls, 3, unavailable)))
+      assert.strictEqual(yield* Ref.get(calls), 4)
+      // every request sent is counted; the answer is the last one's
+      assert.deepStrictEqual(
+        rows.map((r) => [r.outcome, r.attempts, r.requestId, r.failure]),
+        [["APPR", 4, "req-4", undefined]]
+      )
+    })
+  )
+
+  it.live("a refusal is a final answer with its typed reason, never tried again", () =>
+    Effect.gen(function* () {
+      const calls = yield* Ref.make(0)
+      const forbidden = new BankError.Forbidden({
+        body: ErrorBody.decode(403, undefined, '{"code":"CONSENT_MISSING"}')
+      })
+      const outcome = yield* FundsCheckWorkflow.FundsCheck.execute(due({ executionDate: "2999-01-01" })).pipe(
+        Effect.provide(retrying(calls, 5, forbidden))
+      )
+      assert.strictEqual(yield* Ref.get(calls), 1)
+      assert.strictEqual(outcome.outcome, "failed")
+      assert.isTrue(CheckFailure.isFinal(outcome.failure))
+      assert.strictEqual(outcome.failure?._tag === "BankError" ? outcome.failure.reason._tag : "", "Forbidden")
+    })
+  )
+
+  it.live("a check ends without an answer only when its payment's execution date has passed", () =>
+    Effect.gen(function* () {
+      const calls = yield* Ref.make(0)
+      const outcome = yield* FundsCheckWorkflow.FundsCheck.execute(due({ executionDate: "2020-01-01" })).pipe(
+        Effect.provide(retrying(calls, 5, unavailable))
+      )
+      assert.strictEqual(yield* Ref.get(calls), 1)
+      assert.strictEqual(outcome.outcome, "failed")
+      assert.isFalse(CheckFailure.isFinal(outcome.failure))
+      assert.strictEqual(FundsCheckWorkflow.endOfDay("2026-03-28", "Europe/Bratislava"), Date.UTC(2026, 2, 28, 23))
     })
   )
 })

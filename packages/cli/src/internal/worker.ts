@@ -4,7 +4,17 @@
  */
 import { LocalDate } from "@tppkit/core"
 import { BankClient, BankConfig, type PsuContext } from "@tppkit/http"
-import { BankSources, CheckFailure, Checks, Database, Fleet, Metrics, PgBudgetStore, Sweep } from "@tppkit/worker"
+import {
+  BankSources,
+  CheckFailure,
+  Checks,
+  Database,
+  Fleet,
+  FundsCheckWorkflow,
+  Metrics,
+  PgBudgetStore,
+  Sweep
+} from "@tppkit/worker"
 import { Clock, Config, Duration, Effect, Layer, Logger, Option, Redacted, References, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Connection from "../Connection.ts"
@@ -88,6 +98,21 @@ const sweepRetry = Effect.gen(function* () {
   } satisfies Sweep.Retry
 }).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
 
+/**
+ * How failed checks are tried again, from `TPPKIT_WORKER_CHECK_BACKOFF_MS` (the first wait; doubled up to 60 times
+ * it; default 5 s up to 5 minutes) in the fleet's time zone, and how long `--once` waits for them, from
+ * `TPPKIT_WORKER_ONCE_WAIT_MS` (default 2 minutes).
+ */
+const checkRetry = (timeZone: string) =>
+  Effect.gen(function* () {
+    const backoff = yield* Config.Int("TPPKIT_WORKER_CHECK_BACKOFF_MS").pipe(Config.option)
+    const wait = yield* Config.Int("TPPKIT_WORKER_ONCE_WAIT_MS").pipe(Config.withDefault(120_000))
+    const checkRetry: FundsCheckWorkflow.Retry = Option.isSome(backoff)
+      ? { initial: Duration.millis(backoff.value), max: Duration.millis(backoff.value * 60), timeZone }
+      : { initial: "5 seconds", max: "5 minutes", timeZone }
+    return { checkRetry, onceWaitMillis: Math.max(0, wait) }
+  }).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
+
 /** Cluster timing from `TPPKIT_WORKER_POLL_MS` and `TPPKIT_WORKER_LOCK_EXPIRATION_MS` (tests lower them). */
 const timing = Effect.gen(function* () {
   const poll = yield* Config.Int("TPPKIT_WORKER_POLL_MS").pipe(Config.option)
@@ -127,6 +152,10 @@ export interface Setup {
   readonly metricsPort?: number | undefined
   /** Run the daily cron (not with `--once`). */
   readonly cron: boolean
+  /** How a check that failed on a transient fault is tried again. */
+  readonly checkRetry?: FundsCheckWorkflow.Retry | undefined
+  /** How long `--once` waits for checks tried again after a transient failure (milliseconds). */
+  readonly onceWaitMillis?: number | undefined
 }
 
 /**
@@ -153,6 +182,7 @@ export const workerLayer = (setup: Setup) => {
     Layer.provideMerge(
       Layer.mergeAll(
         Layer.succeed(Sweep.SweepSettings)(setup.sweep),
+        setup.checkRetry === undefined ? Layer.empty : Layer.succeed(FundsCheckWorkflow.CheckRetry)(setup.checkRetry),
         Layer.mergeAll(BankSources.balanceChecker(setup.psu), BankSources.orderSource(setup.psu)).pipe(
           Layer.provide(client)
         )
@@ -215,7 +245,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     timing: yield* timing,
     runnerPort: input.runnerPort,
     metricsPort: Option.getOrUndefined(input.metricsPort),
-    cron: !input.once
+    cron: !input.once,
+    ...(yield* checkRetry(input.timeZone))
   }
   const program = Effect.gen(function* () {
     const first = Option.isSome(today) ? today.value : Sweep.dayIn(yield* Clock.currentTimeMillis, input.timeZone)
@@ -232,10 +263,22 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     if (!input.once) return yield* Effect.never
     yield* awaitDay(day)
     const checks = yield* Checks.Checks
+    // a failed check is an answer only when it is final (a refusal, a payment that cannot be sent); checks that
+    // failed on a transient fault are tried again by their workflows: wait for them up to the `--once` bound
+    const unansweredNow = Effect.gen(function* () {
+      const { failed: n } = yield* checks.summary(day)
+      if (n === 0) return 0
+      const rows = yield* checks.list({ sweepDay: day })
+      return rows.filter((r) => r.outcome === "failed" && !CheckFailure.isFinal(r.failure)).length
+    })
+    const started = yield* Clock.currentTimeMillis
+    let unanswered = yield* unansweredNow
+    while (unanswered > 0 && (yield* Clock.currentTimeMillis) - started < (setup.onceWaitMillis ?? 0)) {
+      yield* Effect.sleep("1 second")
+      yield* awaitDay(day)
+      unanswered = yield* unansweredNow
+    }
     const { checks: planned, APPR, DECL, failed: failedChecks, repeated } = yield* checks.summary(day)
-    // a failed check is an answer only when it is final (a refusal, a payment that cannot be sent)
-    const rows = failedChecks === 0 ? [] : yield* checks.list({ sweepDay: day })
-    const unanswered = rows.filter((r) => r.outcome === "failed" && !CheckFailure.isFinal(r.failure)).length
     const sweep = failed.length === 0 ? "complete" : "incomplete"
     const report = {
       day,
