@@ -1,13 +1,14 @@
 /**
  * `tppkit project` runs in bounded memory whatever the window: one DAI7 order from 0001-01-01 to 9999-12-31
- * (3,652,059 payments) projected by a real process whose heap is limited to 400 MB. Formats not yet covered here
- * (json, csv, ics, html) are issue 19's open part.
+ * (3,652,059 payments) projected by a real process whose heap is limited to 400 MB; of the streamed formats only
+ * the end of the output is kept by the test. Formats not yet covered here (ics, html) are issue 19's open part.
  */
+import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { tppkit } from "./harness.ts"
+import { root, tppkit } from "./harness.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "tppkit-memory-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -29,6 +30,43 @@ writeFileSync(
 
 const PAYMENTS = 3_652_059
 
+const window = ["--from", "0001-01-01", "--to", "9999-12-31"]
+
+/** Runs `tppkit project` on the order with a 400 MB heap, keeping only the last 64 KB of stdout. */
+const tail = (format: string): Promise<{ code: number | null; stderr: string; end: string; bytes: number }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=@tppkit/source",
+        "packages/cli/src/bin.ts",
+        "project",
+        "--orders",
+        orders,
+        ...window,
+        "--format",
+        format
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, NO_COLOR: "1", NODE_OPTIONS: "--max-old-space-size=400" },
+        stdio: ["ignore", "pipe", "pipe"]
+      }
+    )
+    let end = Buffer.alloc(0)
+    let bytes = 0
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      bytes += chunk.length
+      end = Buffer.concat([end, chunk]).subarray(-65_536)
+    })
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk
+    })
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, stderr, end: end.toString("utf8"), bytes }))
+  })
+
 describe("project over 3.65 M payments, the heap limited to 400 MB", () => {
   it("table: lists the first rows, says how many more, totals every payment", { timeout: 600_000 }, async () => {
     const run = await tppkit(["project", "--orders", orders, "--from", "0001-01-01", "--to", "9999-12-31"], {
@@ -42,5 +80,22 @@ describe("project over 3.65 M payments, the heap limited to 400 MB", () => {
     // 3,652,059 × 1.50
     expect(run.stdout).toMatch(new RegExp(`EUR +${PAYMENTS} +5478088\\.50\\n`))
     expect(run.stdout.replaceAll("\n", " ")).toContain(`… ${PAYMENTS - 5000} more payments are in the totals`)
+  })
+  it("json: every payment, the totals over all of them", { timeout: 900_000 }, async () => {
+    const run = await tail("json")
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.end).toContain(`"totals": [\n    {"currency":"EUR","count":${PAYMENTS},"amount":"5478088.50"}\n  ]\n}\n`)
+  })
+
+  it("csv: a line per payment", { timeout: 900_000 }, async () => {
+    const run = await tail("csv")
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(
+      run.end.endsWith(
+        "SO-DAI7,9999-12-31,9999-12-31,1.50,EUR,SK2411000000002612345678,SK6609000000005012345678,Landlord s.r.o.\r\n"
+      )
+    ).toBe(true)
   })
 })
