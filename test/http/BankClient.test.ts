@@ -429,3 +429,67 @@ describe("BankClient.standingOrders", () => {
     }).pipe(Effect.provide(stack(stub)))
   })
 })
+
+describe("the client's own secrets are never carried back", () => {
+  /** Everything a caller could print of a value: its JSON, its message, its string form. */
+  const printed = (u: unknown): string => [JSON.stringify(u), u instanceof Error ? u.message : "", String(u)].join("\n")
+
+  it.effect("a bank echoing the bearer token and the client secret in headers and bodies has them masked", () => {
+    const stub = makeStub()
+    const echo = (req: { headers: Record<string, string> }) => ({
+      "Response-ID": req.headers.authorization ?? "",
+      "Correlation-ID": `x ${SECRET} y`,
+      "Process-ID": encodeURIComponent(SECRET)
+    })
+    stub.handler = (req, n) => {
+      if (req.path.endsWith("/connect/token")) return tokenAnswer(n)
+      if (req.path.endsWith("/balanceCheck")) {
+        return apiCalls(stub).length === 1
+          ? { status: 200, headers: echo(req), body: { response: "APPR", dateTime: "2026-11-21T10:00:00+01:00" } }
+          : {
+              status: 403,
+              headers: { ...echo(req), "content-type": "application/problem+json" },
+              body: { title: "Forbidden", detail: `token ${req.headers.authorization} and ${SECRET}`, status: 403 }
+            }
+      }
+      return {
+        status: 200,
+        headers: echo(req),
+        body: {
+          pageCount: 1,
+          standingOrders: [
+            { ...wireOrder("a"), creditor: { name: req.headers.authorization, iban: wireOrder("a").creditor.iban } }
+          ]
+        }
+      }
+    }
+    return Effect.gen(function* () {
+      const ok = yield* check()
+      const refused = failure(yield* Effect.exit(check()))
+      const client = yield* BankClient.BankClient
+      const page = yield* client.standingOrdersPage({ psu })
+      for (const shown of [printed(ok), printed(refused), printed(page)]) {
+        assert.notInclude(shown, TOKEN_PREFIX)
+        assert.notInclude(shown, SECRET)
+        assert.notInclude(shown, encodeURIComponent(SECRET))
+      }
+      assert.strictEqual(ok.identity.responseId, "Bearer [redacted]")
+      assert.include(refused.message, "[redacted]")
+      assert.strictEqual(page.body.orders[0]?.creditor.name, "Bearer [redacted]")
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("a token endpoint echoing the client secret has it masked in the error", () => {
+    const stub = makeStub()
+    stub.handler = () => ({
+      status: 400,
+      headers: { "Response-ID": SECRET },
+      body: { error: "invalid_client", error_description: `bad secret ${SECRET}` }
+    })
+    return Effect.gen(function* () {
+      const refused = failure(yield* Effect.exit(check()))
+      assert.notInclude(printed(refused), SECRET)
+      assert.strictEqual(refused.identity.responseId, "[redacted]")
+    }).pipe(Effect.provide(stack(stub)))
+  })
+})

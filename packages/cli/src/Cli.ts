@@ -144,7 +144,7 @@ export const main = (args: ReadonlyArray<string>) =>
       return outcome.exitCode
     }
     const style = yield* Output.stderrStyle
-    yield* Output.errorLine(`${style.bold(style.red("tppkit:"))} ${outcome.message}`)
+    yield* Output.errorLine(`${style.bold(style.red("tppkit:"))} ${Output.printable(outcome.message)}`)
     if (outcome.helpHint) yield* Output.errorLine(`Run "tppkit ${commandPathOf(args)}--help" for usage.`)
     if (verbose)
       yield* Output.errorLine(

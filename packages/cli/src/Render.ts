@@ -13,6 +13,7 @@ import * as CashFlow from "@tppkit/schedule/CashFlow"
 import * as Export from "@tppkit/schedule/Export"
 import type { BigDecimal } from "effect"
 import * as Html from "./Html.ts"
+import * as Output from "./Output.ts"
 
 // ---------------------------------------------------------------------------
 // model
@@ -46,24 +47,10 @@ export interface Column {
 }
 
 /**
- * The characters a terminal would act on rather than show: C0 controls (ESC, BEL, CR, LF, tab…), DEL, C1
- * controls, the bidirectional and line-separator controls, and lone surrogates.
+ * Text from a bank or a file made safe to show on a terminal (`Output.printable`: every control character and
+ * escape sequence shown escaped). Every table, wrapped line and key/value list of this module uses it.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding the control characters is the point
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]/gu
-
-const escaped = (c: string): string => {
-  const code = c.charCodeAt(0)
-  return code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`
-}
-
-/**
- * Text from a bank or a file (a creditor's name, an orderId, a reason quoting them) made safe to show on a
- * terminal: every control character and escape sequence is shown escaped (`ESC ]0;x BEL` as `\x1b]0;x\x07`, a
- * bidirectional override as `\u{202e}`), so that it can neither rename the window nor erase a row; printable
- * text is returned as it is. Every table, wrapped line and key/value list of this module uses it.
- */
-export const printable = (text: string): string => (UNPRINTABLE.test(text) ? text.replace(UNPRINTABLE, escaped) : text)
+export const printable = Output.printable
 
 /** The default width of a table: a classic terminal. */
 export const WIDTH = 80

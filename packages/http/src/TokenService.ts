@@ -138,12 +138,14 @@ export class TokenService extends Context.Service<
           const requestId = crypto.randomUUID()
           const identity = { requestId }
           const outgoing = { url, headers: {}, contentType: AccessToken.contentType, body: form }
-          const exchange = yield* Transport.send(transport, outgoing, {
+          const received = yield* Transport.send(transport, outgoing, {
             operation: "token",
             identity,
             timeout: config.requestTimeout,
             maxBodyBytes: config.limits.maxBodyBytes
           })
+          // the client secret never comes back into anything kept or printed, whatever the bank echoes
+          const exchange = Transport.masked(received, [Redacted.value(config.clientSecret)])
           const finished = yield* Clock.currentTimeMillis
           const echoed = Transport.echoedIdentity(identity, exchange.headers)
           if (exchange.status < 200 || exchange.status > 299) {

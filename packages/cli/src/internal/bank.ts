@@ -276,14 +276,18 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   for (const p of pages) {
     for (const e of p.body.errors) {
       yield* Output.errorLine(
-        e.index < 0
-          ? `tppkit: page ${p.body.page}: ${e.path} ${e.message}`
-          : `tppkit: page ${p.body.page}, record ${e.index} (${e.orderId ?? "no orderId"}) is malformed: ${e.path} ${e.message}`
+        Output.printable(
+          e.index < 0
+            ? `tppkit: page ${p.body.page}: ${e.path} ${e.message}`
+            : `tppkit: page ${p.body.page}, record ${e.index} (${e.orderId ?? "no orderId"}) is malformed: ${e.path} ${e.message}`
+        )
       )
     }
     for (const w of p.body.warnings ?? []) {
       yield* Output.errorLine(
-        `tppkit: page ${p.body.page}, record ${w.index} (${w.orderId ?? "no orderId"}) is out of format: ${w.path} ${w.message}`
+        Output.printable(
+          `tppkit: page ${p.body.page}, record ${w.index} (${w.orderId ?? "no orderId"}) is out of format: ${w.path} ${w.message}`
+        )
       )
     }
   }

@@ -73,6 +73,9 @@ const authorizationOf = (token: Token): string => {
   return value
 }
 
+// The secrets an answer to a request with a token must never carry back (the token, the client secret), per token.
+const secretsByToken = new WeakMap<Token, ReadonlyArray<string>>()
+
 /** The identity of a request with the bank's Response-ID added. */
 const withResponseId = (identity: Identity, responseId: string): Identity => {
   const result: { -readonly [K in keyof Identity]: Identity[K] } = {}
@@ -118,6 +121,17 @@ export const make = (
     standingOrders: Transport.requestLine(urls.standingOrders)
   }
   const maxDepth = config.limits.maxJsonDepth
+
+  const clientSecret = Redacted.value(config.clientSecret)
+  /** The token's value and the client secret, masked in every answer (`Transport.masked`). */
+  const secretsOf = (token: Token): ReadonlyArray<string> => {
+    let secrets = secretsByToken.get(token)
+    if (secrets === undefined) {
+      secrets = [Redacted.value(token.value), clientSecret]
+      secretsByToken.set(token, secrets)
+    }
+    return secrets
+  }
 
   const fail = (operation: ApiOperation, identity: Identity, reason: BankError["reason"]) =>
     Effect.fail(new BankError({ operation, identity, reason, request: requestLines[operation] }))
@@ -197,7 +211,7 @@ export const make = (
         parent: spec.span,
         untraced: spec.untraced
       },
-      (exchange) => replyOf(spec, identity, exchange)
+      (exchange) => replyOf(spec, identity, Transport.masked(exchange, secretsOf(token)))
     )
   }
 

@@ -175,3 +175,42 @@ const pathOf = (url: string): string => {
   const start = url.indexOf("/", url.indexOf("//") + 2)
   return start === -1 ? "/" : url.slice(start)
 }
+
+/** What a secret is replaced with wherever an answer carries it back. */
+export const MASK = "[redacted]"
+
+/**
+ * The exchange with every occurrence of the client's own secrets (its bearer token, its client secret) replaced by
+ * {@link MASK}, in the body and in every header value, so that nothing the client keeps or prints carries them
+ * (README.md, "Tokens": secrets never printed), whatever the bank echoes (`Bearer <token>` in `Response-ID`).
+ * Secrets shorter than 4 characters are left alone (they would mask ordinary text). The same exchange comes back
+ * when it carries none: a few `includes` on the hot path.
+ */
+export const masked = (exchange: Exchange, secrets: ReadonlyArray<string>): Exchange => {
+  let out = exchange
+  for (const secret of secrets) {
+    if (secret.length < 4) continue
+    const forms = [secret]
+    const encoded = encodeURIComponent(secret)
+    if (encoded !== secret) forms.push(encoded)
+    for (const form of forms) {
+      const inText = out.text.includes(form)
+      let headers: Record<string, string> | undefined
+      for (const name in out.headers) {
+        const value = out.headers[name] as string
+        if (value.includes(form)) {
+          headers ??= { ...out.headers }
+          headers[name] = value.replaceAll(form, MASK)
+        }
+      }
+      if (!inText && headers === undefined) continue
+      out = {
+        status: out.status,
+        headers: headers ?? out.headers,
+        text: inText ? out.text.replaceAll(form, MASK) : out.text,
+        ...(inText || out.bytes === undefined ? {} : { bytes: out.bytes })
+      }
+    }
+  }
+  return out
+}
