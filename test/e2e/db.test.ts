@@ -61,8 +61,8 @@ describe("tppkit db start", () => {
     assert.match(Redacted.value(first.url), /^postgres:\/\/postgres:[^@]+@127\.0\.0\.1:\d+\/postgres$/)
     await query(first.url, "CREATE TABLE kept (v text)")
     await query(first.url, "INSERT INTO kept VALUES ('across restarts')")
-    first.child.kill("SIGTERM")
-    await first.exited
+    first.child.kill("SIGINT")
+    assert.strictEqual(await first.exited, 130)
     // the server is gone: connecting fails
     const refused = await query(first.url, "SELECT 1").then(
       () => false,
@@ -76,6 +76,7 @@ describe("tppkit db start", () => {
       ["across restarts"]
     )
     second.child.kill("SIGTERM")
-    await second.exited
+    // interrupted: exit code 130 (the CLI README's table), for SIGTERM as for SIGINT
+    assert.strictEqual(await second.exited, 130)
   }, 120_000)
 })

@@ -337,4 +337,26 @@ describe("a fleet of three workers on one PostgreSQL", () => {
       [before]
     )
   }, 120_000)
+
+  it("refuses --today after today in the live environment before anything is sent; the sandbox takes any day", async () => {
+    const run = await tppkit(
+      [
+        "worker",
+        "--env",
+        "live",
+        "--database-url",
+        "postgres://nobody@127.0.0.1:9/none",
+        "--base-url",
+        "https://127.0.0.1:9",
+        "--client-id",
+        "tpp",
+        "--today",
+        "2999-12-31",
+        "--once"
+      ],
+      { env: { TPPKIT_CLIENT_SECRET: "s" } }
+    )
+    assert.strictEqual(run.code, 2, run.stderr)
+    assert.include(run.stderr, "--today 2999-12-31 is after today")
+  })
 })

@@ -4,13 +4,15 @@
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Effect, Exit } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import * as Cli from "../Cli.ts"
+import * as Failure from "../Failure.ts"
 import * as Stdout from "./stdout.ts"
 
 /**
  * Runs `tppkit <args>` and exits the process with its exit code; a command whose output could not be written
- * (a full disk) exits 1 with one line on stderr, a closed pipe ends quietly (see `Stdout.watch`).
+ * (a full disk) exits 1 with one line on stderr, a closed pipe ends quietly (see `Stdout.watch`); SIGINT or SIGTERM
+ * (`worker`, `sandbox`, `db start`) stops the command and exits 130.
  */
 export const start = (args: ReadonlyArray<string>): void => {
   const settle = Stdout.watch()
@@ -18,8 +20,18 @@ export const start = (args: ReadonlyArray<string>): void => {
     Effect.provide(NodeServices.layer),
     NodeRuntime.runMain({
       disableErrorReporting: true,
+      // SIGINT and SIGTERM interrupt the command (its scopes close, servers stop): exit code 130, as documented
       teardown: (exit, onExit) =>
-        settle(Exit.isSuccess(exit) && typeof exit.value === "number" ? exit.value : 1, onExit)
+        settle(
+          Exit.isSuccess(exit)
+            ? typeof exit.value === "number"
+              ? exit.value
+              : 1
+            : Cause.hasInterruptsOnly(exit.cause)
+              ? Failure.exitCodes.interrupted
+              : 1,
+          onExit
+        )
     })
   )
 }

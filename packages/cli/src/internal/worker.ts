@@ -226,6 +226,15 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   if (Result.isFailure(calendar)) return yield* Failure.usage(calendar.failure)
   const today = yield* dateOf("today", input.today)
   const target = yield* Connection.target(input, { needsClient: true })
+  // a day after today in the live environment would send real balance checks now for payments of a future day
+  if (Option.isSome(today) && target.environment === "live") {
+    const now = Sweep.dayIn(yield* Clock.currentTimeMillis, input.timeZone)
+    if (today.value > now) {
+      return yield* Failure.usage(
+        `--today ${LocalDate.format(today.value)} is after today (${LocalDate.format(now)} in ${input.timeZone}): the live bank is never asked about a future day; the sandbox accepts any day`
+      )
+    }
+  }
   const consents = Option.isSome(input.consents)
     ? parseConsents(input.consents.value)
     : Result.succeed([{ key: target.clientId }])
