@@ -319,3 +319,89 @@ describe("tppkit sandbox", { timeout: 90_000 }, () => {
     expect(run.stdout).toContain("tppkit sandbox")
   })
 })
+
+describe("tppkit standing-orders with bad records (issue 19)", { timeout: 90_000 }, () => {
+  const record = (orderId: string, amount: string, drop?: string) => {
+    const fields: Record<string, unknown> = {
+      orderId,
+      debtor: { name: "Jana", iban: "SK2411000000002612345678" },
+      creditor: { name: "Landlord", iban: "SK6609000000005012345678" },
+      instructedAmount: { value: "@", currency: "EUR" },
+      startDate: "2026-12-05",
+      frequency: "MNTH"
+    }
+    if (drop !== undefined) delete fields[drop]
+    return JSON.stringify(fields).replace('"@"', amount)
+  }
+  const records = [
+    record("GOOD-1", "12.50"),
+    record("ZERO", "0"),
+    record("NEG", "-12.50"),
+    record("PRECISE", "12.345"),
+    record("HUGE", "12345678901234567890"),
+    record("NO-FREQ", "10", "frequency"),
+    `${record("BROKEN", "10").slice(0, -1)},}`,
+    record("GOOD-2", "1.0000000000000000000001").replace("1.0000000000000000000001", "99.99")
+  ]
+  const body = `{"pageCount":1,"standingOrders":[${records.join(",")}]}`
+  let server: import("node:http").Server | undefined
+  let bank: Record<string, string> = {}
+  beforeAll(async () => {
+    const http = await import("node:http")
+    server = http.createServer((req, res) => {
+      req.resume()
+      req.on("end", () => {
+        res.setHeader("content-type", "application/json")
+        res.end(
+          req.url?.endsWith("/connect/token")
+            ? JSON.stringify({ access_token: "tok-secret-123456", token_type: "Bearer", expires_in: 1200 })
+            : body
+        )
+      })
+    })
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve))
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    bank = { TPPKIT_BASE_URL: `http://127.0.0.1:${port}`, TPPKIT_CLIENT_ID: "c", TPPKIT_CLIENT_SECRET: "secret-abcdef" }
+  })
+  afterAll(() => server?.close())
+
+  it("every --format lists every good record and reports every bad one; json carries out-of-format amounts exactly into project, which skips them", async () => {
+    const table = await tppkit(["standing-orders", "--all", "--psu-last-logged-time", "now"], { env: bank })
+    const json = await tppkit(["standing-orders", "--all", "--format", "json", "--psu-last-logged-time", "now"], {
+      env: bank
+    })
+    for (const run of [table, json]) {
+      expect(run.code).toBe(0)
+      expect(run.stderr).toMatch(/record 5 \(NO-FREQ\) is malformed: frequency/)
+      expect(run.stderr).toMatch(/record 6 \(no orderId\) is malformed: not JSON/)
+      for (const [i, id] of [
+        [1, "ZERO"],
+        [2, "NEG"],
+        [3, "PRECISE"],
+        [4, "HUGE"]
+      ])
+        expect(run.stderr).toContain(`record ${i} (${id}) is out of format: instructedAmount.value`)
+    }
+    expect(table.stdout).toMatch(/^6 standing order\(s\)/)
+    for (const id of ["GOOD-1", "ZERO", "NEG", "PRECISE", "HUGE", "GOOD-2"]) expect(table.stdout).toContain(id)
+    expect(json.stdout).toContain('"value": 12345678901234567890')
+    expect(json.stdout).toContain('"value": 12.345')
+    const ids = (JSON.parse(json.stdout).standingOrders as Array<{ orderId: string }>).map((o) => o.orderId)
+    expect(ids).toEqual(["GOOD-1", "ZERO", "NEG", "PRECISE", "HUGE", "GOOD-2"])
+    const projected = await tppkit(
+      ["project", "--orders", "-", "--from", "2026-12-01", "--to", "2026-12-31", "--format", "csv"],
+      { stdin: json.stdout }
+    )
+    expect(projected.code).toBe(0)
+    for (const id of ["ZERO", "NEG", "PRECISE", "HUGE"])
+      expect(projected.stderr).toContain(`tppkit: skipped ${id}: instructedAmount.value`)
+    expect(
+      projected.stdout
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(",").slice(0, 4).join(","))
+    ).toEqual(["GOOD-1,2026-12-05,2026-12-07,12.50", "GOOD-2,2026-12-05,2026-12-07,99.99"])
+  })
+})

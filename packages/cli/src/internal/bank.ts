@@ -279,7 +279,7 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
         Output.printable(
           e.index < 0
             ? `tppkit: page ${p.body.page}: ${e.path} ${e.message}`
-            : `tppkit: page ${p.body.page}, record ${e.index} (${e.orderId ?? "no orderId"}) is malformed: ${e.path} ${e.message}`
+            : `tppkit: page ${p.body.page}, record ${e.index} (${e.orderId ?? "no orderId"}) is malformed: ${e.path === "" ? "" : `${e.path} `}${e.message}`
         )
       )
     }
