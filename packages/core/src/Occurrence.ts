@@ -4,6 +4,9 @@
  * arithmetic: no `Date`, no clock, no Effect runtime on the hot path. Calendar-based codes answer
  * "first occurrence on or after d", "k-th occurrence" and "how many in a window" in O(1).
  *
+ * Over 400 lines on purpose: one plan type and the seven codes' rules are one concept, read together; the helpers
+ * that are not part of that reading live in `internal/`.
+ *
  * @since 0.1.0
  */
 import { type Brand, Result, Schema } from "effect"

@@ -5,6 +5,9 @@
  * field path), also while the text is still being read ({@link decoder}). Received texts are kept whole beyond their
  * limits (README.md, "Wire formats").
  *
+ * Over 400 lines on purpose: the request, the response's every field and its strict, lenient and streaming readings are
+ * one wire concept, and each field's limit is declared once here; the streaming engine lives in `internal/`.
+ *
  * @since 0.1.0
  */
 import { Effect, Option, Result, Schema, SchemaIssue, SchemaParser, SchemaTransformation } from "effect"

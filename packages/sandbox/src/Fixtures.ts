@@ -4,6 +4,9 @@
  * (IBAN, currency, the standing order of docs/bank-interface.md, "Standing-order list"), plus a built-in default set
  * generated deterministically (dates relative to the fixed base date 2026-11-01). {@link decode} reads a set once into
  * its {@link Loaded} form, which the mock bank serves from.
+ *
+ * Over 400 lines on purpose: the fixture format, its checks and the built-in set are one concept (what the mock bank
+ * knows), and most of the length is the built-in set's data.
  */
 import { StandingOrder as CoreStandingOrder, Currency, Frequency, Iban, LocalDate, SchemaProblem } from "@tppkit/core"
 import { Result, Schema, SchemaParser } from "effect"

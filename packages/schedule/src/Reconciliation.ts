@@ -5,6 +5,8 @@
  * (docs/bank-interface.md, "The bank's date rule"). Dates come from core's Occurrence engine through `BankRule.plan`;
  * the listing day is a parameter, never the clock.
  *
+ * Over 400 lines on purpose: classification and inference share one candidate table and are one concept.
+ *
  * @since 0.1.0
  */
 import {

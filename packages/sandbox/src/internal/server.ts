@@ -13,6 +13,7 @@ import * as http from "node:http"
 import * as https from "node:https"
 import type { AddressInfo, Socket } from "node:net"
 import type * as Journal from "../Journal.ts"
+import type { HttpLimits } from "../Sandbox.ts"
 import * as Connections from "./connections.ts"
 import { problemType } from "./errors.ts"
 import type { Incoming, Outgoing } from "./exchange.ts"
@@ -25,15 +26,8 @@ export interface Tls {
   readonly requireClientCert?: boolean
 }
 
-/** The transport's limits (see `Sandbox.HttpLimits`). */
-export interface Limits {
-  readonly headersTimeoutMs?: number
-  readonly requestTimeoutMs?: number
-  readonly maxHeaderBytes?: number
-  readonly maxConnections?: number
-  readonly keepAliveTimeoutMs?: number
-  readonly maxHeldBodyBytes?: number
-}
+/** The transport's limits: `Sandbox.HttpLimits`, declared and documented once there. */
+export type Limits = HttpLimits
 
 /** A running server. */
 export interface Running {
