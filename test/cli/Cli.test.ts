@@ -1,41 +1,16 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Cli, Style } from "@tppkit/cli"
+import { Style } from "@tppkit/cli"
 import { BankRule, Calendar } from "@tppkit/core"
 import { Sandbox } from "@tppkit/sandbox"
-import { Context, Effect, Exit, Layer, Scope, Sink, Stdio, Stream } from "effect"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { tppkit } from "../e2e/harness.ts"
+import { run } from "./inProcess.ts"
 import { listing, monthly } from "./listing.ts"
 
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name)
-
-/** Runs the command in-process with captured stdout/stderr. */
-const run = async (
-  args: ReadonlyArray<string>,
-  options: { stdin?: string; stderrIsTerminal?: boolean; stdoutIsTerminal?: boolean } = {}
-) => {
-  const out: Array<string> = []
-  const err: Array<string> = []
-  const collect = (into: Array<string>) => () =>
-    // biome-ignore lint/suspicious/useIterableCallbackReturn: Sink.forEach takes an effectful callback
-    Sink.forEach((chunk: string | Uint8Array) =>
-      Effect.sync(() => {
-        into.push(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk))
-      })
-    )
-  const stdio = Stdio.layerTest({
-    stdout: collect(out),
-    stderr: collect(err),
-    stdin: Stream.make(new TextEncoder().encode(options.stdin ?? "")),
-    stderrIsTerminal: Effect.succeed(options.stderrIsTerminal ?? false),
-    stdoutIsTerminal: Effect.succeed(options.stdoutIsTerminal ?? false)
-  })
-  const code = await Effect.runPromise(Cli.main(args).pipe(Effect.provide(stdio), Effect.provide(NodeServices.layer)))
-  return { code, stdout: out.join(""), stderr: err.join("") }
-}
 
 /** The arguments projecting the fixture orders over the first half of 2024 in a format. */
 const projectFixture = (format: string) => [

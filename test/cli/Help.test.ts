@@ -1,31 +1,10 @@
-import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cli, Help, Output } from "@tppkit/cli"
-import { Context, Effect, Option, Sink, Stdio, Stream } from "effect"
+import { Context, Option } from "effect"
 import { CliOutput, type Command } from "effect/cli"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { tppkit } from "../e2e/harness.ts"
-
-/** Runs `tppkit <args>` in-process; stdout and stderr captured, stdin a terminal or not. */
-const run = async (args: ReadonlyArray<string>, options: { stdinIsTerminal?: boolean; stdin?: string } = {}) => {
-  const out: Array<string> = []
-  const err: Array<string> = []
-  const collect = (into: Array<string>) => () =>
-    // biome-ignore lint/suspicious/useIterableCallbackReturn: Sink.forEach takes an effectful callback
-    Sink.forEach((chunk: string | Uint8Array) =>
-      Effect.sync(() => {
-        into.push(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk))
-      })
-    )
-  const stdio = Stdio.layerTest({
-    stdout: collect(out),
-    stderr: collect(err),
-    stdin: Stream.make(new TextEncoder().encode(options.stdin ?? "")),
-    stdinIsTerminal: Effect.succeed(options.stdinIsTerminal ?? false)
-  })
-  const code = await Effect.runPromise(Cli.main(args).pipe(Effect.provide(stdio), Effect.provide(NodeServices.layer)))
-  return { code, stdout: out.join(""), stderr: err.join("") }
-}
+import { run } from "./inProcess.ts"
 
 /** Every command path of the command line, the root's ([]) included, read from the command tree itself. */
 const paths = (command: Command.Command.Any, prefix: ReadonlyArray<string> = []): Array<ReadonlyArray<string>> => [
