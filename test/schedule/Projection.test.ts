@@ -1,4 +1,4 @@
-import { Calendar, LocalDate, Occurrence } from "@tppkit/core"
+import { Calendar, DateTrace, LocalDate, Occurrence } from "@tppkit/core"
 import { CashFlow, Export, Holidays, Payment, Projection } from "@tppkit/schedule"
 import { BigDecimal, Effect, Equal, Result, Stream } from "effect"
 import * as fc from "fast-check"
@@ -590,5 +590,66 @@ describe("Projection with a calendar per currency", () => {
       to: d("2026-01-31")
     })
     expect(projected.payments.next().done).toBe(false)
+  })
+})
+
+describe("Projection.explain", () => {
+  const cz = Holidays.nationalUnsafe("CZ")
+  const calendars = [Calendar.target, Calendar.weekends, cz, Calendar.withHolidays(Calendar.target, [d("2026-06-15")])]
+
+  it("explains the first projected payment, and the one on a date; names a national holiday", () => {
+    // 2026-10-28 is a Wednesday and a Czech state holiday
+    const o = order("1", { startDate: d("2026-01-28"), nextDate: d("2026-10-28") })
+    const t = Result.getOrThrow(Projection.explain(o, { calendar: () => cz }))!
+    expect(f(t.execution)).toBe("2026-10-29")
+    expect(t.calendar).toBe("CZ")
+    expect(t.passed.map((c) => c.why)).toEqual(["Independent Czechoslovak State Day"])
+    expect(t.cut).toEqual({ nextDate: d("2026-10-28"), paid: false })
+    expect(f(Result.getOrThrow(Projection.explain(o, {}, d("2026-02-01")))!.execution)).toBe("2026-03-02")
+    expect(
+      Result.getOrThrow(
+        Projection.explain(order("2", { startDate: d("2026-01-01"), endDate: d("2026-01-31") }), {}, d("2026-03-01"))
+      )
+    ).toBeUndefined()
+    expect(Result.isFailure(Projection.explain(order("3", {}), {}))).toBe(true)
+    expect(Result.isFailure(Projection.explain(order("4", { startDate: d("2026-01-01") }, "0.001"), {}))).toBe(true)
+  })
+
+  it("every payment of a random projection is explained by a trace that replays to its execution date", () => {
+    const arbitrary = fc.record({
+      orders: fc.array(
+        fc.record({
+          frequency: fc.constantFrom("DAIL", "DAI7", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR" as const),
+          startDate: fc.integer({ min: d("2024-01-01"), max: d("2027-12-31") }),
+          next: fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined }),
+          end: fc.option(fc.integer({ min: 0, max: 900 }), { nil: undefined })
+        }),
+        { minLength: 1, maxLength: 30 }
+      ),
+      calendar: fc.constantFrom(...calendars),
+      convention: fc.constantFrom("following", "preceding", "modified-following", "modified-preceding", "none" as const)
+    })
+    fc.assert(
+      fc.property(arbitrary, ({ orders, calendar, convention }) => {
+        const list = orders.map((o, i) =>
+          order(`o${i}`, {
+            frequency: o.frequency,
+            startDate: o.startDate as LocalDate.LocalDate,
+            ...(o.next === undefined ? {} : { nextDate: (o.startDate + o.next) as LocalDate.LocalDate }),
+            ...(o.end === undefined ? {} : { endDate: (o.startDate + o.end) as LocalDate.LocalDate })
+          })
+        )
+        const byId = new Map(list.map((o) => [o.orderId, o]))
+        const options = { calendar, convention }
+        const { payments } = Projection.project(list, { from: d("2025-01-01"), to: d("2026-12-31") }, options)
+        for (const p of payments) {
+          const t = Result.getOrThrow(Projection.explain(byId.get(p.orderId)!, options, p.executionDate))!
+          expect([t.k, t.nominal, t.execution]).toEqual([p.k, p.nominalDate, p.executionDate])
+          expect(t.cut?.paid ?? false).toBe(false)
+          expect(DateTrace.replay(t)).toEqual(Result.succeed(p.executionDate))
+        }
+      }),
+      { numRuns: 300 }
+    )
   })
 })

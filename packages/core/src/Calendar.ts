@@ -23,17 +23,27 @@ export interface Calendar {
    * Must agree with `isHoliday`; without it, working days are counted day by day.
    */
   readonly countWeekdayHolidays?: ((from: LocalDate.LocalDate, to: LocalDate.LocalDate) => number) | undefined
+  /**
+   * Optional: the name of a holiday of this calendar (e.g. `"Easter Monday"`), `undefined` for a day that is not
+   * one; read only to explain a date ({@link holidayName}), never on the engine's hot path.
+   */
+  readonly holidayName?: ((date: LocalDate.LocalDate) => string | undefined) | undefined
 }
 
 /**
  * A calendar from a name and a holiday predicate (the predicate should answer in O(1)), optionally with a
- * counter of the holidays on weekdays in a range that agrees with the predicate.
+ * counter of the holidays on weekdays in a range that agrees with the predicate and the names of its holidays.
  */
 export const make = (
   name: string,
   isHoliday: (date: LocalDate.LocalDate) => boolean,
-  countWeekdayHolidays?: (from: LocalDate.LocalDate, to: LocalDate.LocalDate) => number
-): Calendar => (countWeekdayHolidays === undefined ? { name, isHoliday } : { name, isHoliday, countWeekdayHolidays })
+  countWeekdayHolidays?: (from: LocalDate.LocalDate, to: LocalDate.LocalDate) => number,
+  holidayName?: (date: LocalDate.LocalDate) => string | undefined
+): Calendar => {
+  const base: Calendar =
+    countWeekdayHolidays === undefined ? { name, isHoliday } : { name, isHoliday, countWeekdayHolidays }
+  return holidayName === undefined ? base : { ...base, holidayName }
+}
 
 /** Saturdays and Sundays only, no holidays (packages/core/README.md, "Working days"). */
 export const weekends: Calendar = make(
@@ -98,14 +108,33 @@ export const isTargetHoliday = (date: LocalDate.LocalDate): boolean => {
   return ((bits[i >>> 5]! >>> (i & 31)) & 1) === 1
 }
 
+/** The name of a TARGET2 closing day, or `undefined` for a day that is not one. */
+const targetHolidayName = (date: LocalDate.LocalDate): string | undefined => {
+  if (!isTargetHoliday(date)) return undefined
+  const { year, month, day } = LocalDate.toParts(date)
+  if (month === 1 && day === 1) return "New Year's Day"
+  if (month === 5 && day === 1) return "Labour Day"
+  if (month === 12 && day === 25) return "Christmas Day"
+  if (month === 12 && day === 26) return "26 December (Christmas holiday)"
+  const easter = Easter.sunday(year)
+  if (date === easter - 2) return "Good Friday"
+  if (date === easter + 1) return "Easter Monday"
+  return undefined
+}
+
 /**
  * The TARGET2 closing days (packages/core/README.md, "Working days"): 1 January, Good Friday, Easter Monday,
  * 1 May, 25 and 26 December of every year, Easter by the Gregorian computus.
  */
-export const target: Calendar = make("target", isTargetHoliday, (from, to) => {
-  if (targetBits === undefined) targetBits = buildTargetBits()
-  return countSortedBetween(targetWeekdayHolidays!, from, to)
-})
+export const target: Calendar = make(
+  "target",
+  isTargetHoliday,
+  (from, to) => {
+    if (targetBits === undefined) targetBits = buildTargetBits()
+    return countSortedBetween(targetWeekdayHolidays!, from, to)
+  },
+  targetHolidayName
+)
 
 /**
  * The calendars core defines itself (packages/core/README.md, "Working days"): `weekends` and `target`, the default.
@@ -130,14 +159,33 @@ export const withHolidays = (
   const extra = new Set<number>(dates)
   const baseIsHoliday = base.isHoliday
   const baseCount = base.countWeekdayHolidays
-  if (extra.size === 0) return make(name, baseIsHoliday, baseCount)
+  const baseName = base.holidayName
+  if (extra.size === 0) return make(name, baseIsHoliday, baseCount, baseName)
   const isHoliday = (date: LocalDate.LocalDate): boolean => extra.has(date) || baseIsHoliday(date)
-  if (baseCount === undefined) return make(name, isHoliday)
+  // a date of both keeps the base calendar's name; an added one is named as added
+  const holidayName = (date: LocalDate.LocalDate): string | undefined =>
+    baseName?.(date) ?? (extra.has(date) ? addedHolidayName : undefined)
+  if (baseCount === undefined) return make(name, isHoliday, undefined, holidayName)
   // the extra dates that add a closed weekday, sorted for counting
   const added = Int32Array.from(
     [...extra].filter((d) => isWeekday(d) && !baseIsHoliday(d as LocalDate.LocalDate))
   ).sort()
-  return make(name, isHoliday, (from, to) => baseCount(from, to) + countSortedBetween(added, from, to))
+  return make(name, isHoliday, (from, to) => baseCount(from, to) + countSortedBetween(added, from, to), holidayName)
+}
+
+/** The name {@link withHolidays} gives the dates it adds. */
+export const addedHolidayName = "an added holiday"
+
+/**
+ * Why a date is not a working day of `calendar`: `"weekend"` for a Saturday or Sunday, the holiday's name when the
+ * calendar names it (e.g. `"Easter Monday"`), `"holiday"` for a holiday it does not name, `undefined` for a working
+ * day (packages/core/README.md, "Working days").
+ * @example closure(target, 2026-04-06) // "Easter Monday"
+ */
+export const closure = (calendar: Calendar, date: LocalDate.LocalDate): string | undefined => {
+  if (!isWeekday(date)) return "weekend"
+  if (!calendar.isHoliday(date)) return undefined
+  return calendar.holidayName?.(date) ?? "holiday"
 }
 
 // ---------------------------------------------------------------------------

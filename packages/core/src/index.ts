@@ -18,6 +18,8 @@ export * as Calendar from "./Calendar.ts"
 export * as Card from "./Card.ts"
 /** Currency codes (ISO 4217) and country codes (ISO 3166). */
 export * as Currency from "./Currency.ts"
+/** Why a payment falls on its date: a trace from the anchor to the execution date that replays exactly. */
+export * as DateTrace from "./DateTrace.ts"
 /** Easter Sunday by the Gregorian computus. */
 export * as Easter from "./Easter.ts"
 /** LIVE and SANDBOX paths of the three operations (docs/bank-interface.md, "Environments and paths"). */

@@ -31,12 +31,16 @@ const countryNames = (): Record<string, string> => {
 /** The ISO 3166-1 alpha-2 codes of every country the library knows, sorted. */
 export const countries = (): ReadonlyArray<string> => Object.keys(countryNames()).sort()
 
-/** The holiday dates of one year from the library (each day of a multi-day holiday), filtered by type. */
-const yearDays = (source: DateHolidays, year: number, types: ReadonlySet<string>): Array<LocalDate.LocalDate> => {
-  const out: Array<LocalDate.LocalDate> = []
+/** The holiday dates of one year from the library (each day of a multi-day holiday) with their names, by type. */
+const yearDays = (
+  source: DateHolidays,
+  year: number,
+  types: ReadonlySet<string>
+): Array<readonly [LocalDate.LocalDate, string]> => {
+  const out: Array<readonly [LocalDate.LocalDate, string]> = []
   let list: ReturnType<DateHolidays["getHolidays"]>
   try {
-    list = source.getHolidays(year)
+    list = source.getHolidays(year, "en")
   } catch {
     return out
   }
@@ -46,7 +50,7 @@ const yearDays = (source: DateHolidays, year: number, types: ReadonlySet<string>
     const first = LocalDate.parse(h.date.slice(0, 10))
     if (Result.isFailure(first)) continue
     const days = Math.max(1, Math.round((Number(h.end) - Number(h.start)) / MS_PER_DAY))
-    for (let i = 0; i < days; i++) out.push(LocalDate.addDays(first.success, i))
+    for (let i = 0; i < days; i++) out.push([LocalDate.addDays(first.success, i), h.name])
   }
   return out
 }
@@ -76,11 +80,17 @@ export const national = (country: string, options?: Options): Result.Result<Cale
         : new DateHolidays(code, state, region)
   const types = new Set<string>(options?.types ?? ["public"])
   const days = new Set<number>()
+  const names = new Map<number, string>()
   const loaded = new Set<number>()
   const load = (year: number): void => {
     if (loaded.has(year)) return
     loaded.add(year)
-    for (const d of yearDays(source, year, types)) days.add(d)
+    for (const [d, holiday] of yearDays(source, year, types)) {
+      days.add(d)
+      // two holidays on one day: both names
+      const known = names.get(d)
+      names.set(d, known === undefined || known === holiday ? holiday : `${known}, ${holiday}`)
+    }
   }
   const name = state === undefined ? code : `${code}-${state}${region === undefined ? "" : `-${region}`}`
   // cache the year span of the last lookup so that the common case costs two comparisons and a Set lookup
@@ -126,7 +136,9 @@ export const national = (country: string, options?: Options): Result.Result<Cale
     }
     return count
   }
-  return Result.succeed(Calendar.make(name, isHoliday, countWeekdayHolidays))
+  // the library's English name of the holiday (read only to explain a date)
+  const holidayName = (d: LocalDate.LocalDate): string | undefined => (isHoliday(d) ? names.get(d) : undefined)
+  return Result.succeed(Calendar.make(name, isHoliday, countWeekdayHolidays, holidayName))
 }
 
 /** The first index whose value is not below `x`. */
@@ -190,10 +202,18 @@ export const byCurrency = (
  */
 export const union = (calendars: ReadonlyArray<Calendar.Calendar>, name?: string): Calendar.Calendar => {
   const predicates = calendars.map((c) => c.isHoliday)
-  return Calendar.make(name ?? calendars.map((c) => c.name).join("+"), (d) => {
-    for (const isHoliday of predicates) if (isHoliday(d)) return true
-    return false
-  })
+  return Calendar.make(
+    name ?? calendars.map((c) => c.name).join("+"),
+    (d) => {
+      for (const isHoliday of predicates) if (isHoliday(d)) return true
+      return false
+    },
+    undefined,
+    (d) => {
+      for (const c of calendars) if (c.isHoliday(d)) return c.holidayName?.(d) ?? `a holiday of ${c.name}`
+      return undefined
+    }
+  )
 }
 
 /** The holidays of a calendar within `from`..`to` (inclusive), weekends excluded, in date order. */

@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { LocalDate } from "@tppkit/core"
+import { DateTrace, LocalDate } from "@tppkit/core"
 import { type Array as Arr, Cause, Effect, Result, Stream } from "effect"
 import type * as CashFlow from "./CashFlow.ts"
 import * as Merge from "./internal/merge.ts"
@@ -157,3 +157,29 @@ export const parseWindow = (from: string, to: string): Result.Result<Window, str
       t < f ? Result.fail(`the window ends (${to}) before it starts (${from})`) : Result.succeed({ from: f, to: t })
     )
   )
+
+/**
+ * Why one of an order's payments falls on its date (core's `DateTrace`): the trace of the first occurrence executing
+ * on or after `date`, or, without `date`, of the first payment a projection lists (the first executing on or after
+ * `nextDate`: earlier ones count as paid, packages/core/README.md, "Already paid"); on the order's calendar (its
+ * currency's when `options.calendar` is a function). `undefined` when the schedule has ended by then; why the order
+ * cannot be projected as a failure.
+ */
+export const explain = (
+  order: ProjectableOrder,
+  options?: Options & { readonly source?: DateTrace.Source | undefined },
+  date?: LocalDate.LocalDate
+): Result.Result<DateTrace.Trace | undefined, string> => {
+  const chosen = options?.calendar
+  const calendar = typeof chosen === "function" ? chosen(order.instructedAmount.currency) : chosen
+  const problem = Plans.skippedOf([order], options)[0]
+  if (problem !== undefined) return Result.fail(problem.reason)
+  return Result.mapError(
+    DateTrace.onOrAfter(order, date ?? order.nextDate, {
+      calendar,
+      convention: options?.convention,
+      source: options?.source
+    }),
+    (e) => e.reason
+  )
+}
