@@ -11,6 +11,7 @@ import { balanceCheckCommand, standingOrdersCommand, tokenCommand } from "./Bank
 import { budgetCommand } from "./BudgetCommand.ts"
 import { dbCommand } from "./DbCommand.ts"
 import { demoCommand } from "./DemoCommand.ts"
+import { explainCommand } from "./ExplainCommand.ts"
 import * as Failure from "./Failure.ts"
 import * as Help from "./Help.ts"
 import * as Output from "./Output.ts"
@@ -46,6 +47,7 @@ export const command = Command.make("tppkit").pipe(
   Command.withSubcommands([
     projectCommand,
     reconcileCommand,
+    explainCommand,
     tokenCommand,
     balanceCheckCommand,
     standingOrdersCommand,
@@ -162,6 +164,7 @@ const wantsJson = (args: ReadonlyArray<string>): boolean =>
 const subcommandNames: ReadonlyArray<string> = [
   "project",
   "reconcile",
+  "explain",
   "token",
   "balance-check",
   "standing-orders",

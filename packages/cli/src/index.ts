@@ -16,6 +16,10 @@ export * as Demo from "./Demo.ts"
 export * as DemoCommand from "./DemoCommand.ts"
 /** The demo report's tables: funds check per account, cash flow per month, the orders of a group at risk. */
 export * as DemoReport from "./DemoReport.ts"
+/** The pure core of `tppkit explain`: why a payment falls on its date, as sentences or one JSON object. */
+export * as Explain from "./Explain.ts"
+/** The `tppkit explain` command. */
+export * as ExplainCommand from "./ExplainCommand.ts"
 /** One-line failure messages and exit codes. */
 export * as Failure from "./Failure.ts"
 /** Help texts at 80 columns: own flags first, required ones marked, examples last. */

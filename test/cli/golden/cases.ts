@@ -40,6 +40,7 @@ export const localCases: ReadonlyArray<Case> = [
   help([]),
   ...[
     ["project"],
+    ["explain"],
     ["token"],
     ["balance-check"],
     ["standing-orders"],
@@ -52,6 +53,19 @@ export const localCases: ReadonlyArray<Case> = [
     ["worker", "status"]
   ].map(help),
   ...project("examples", examples, "2027-01-01", "2027-03-31"),
+  {
+    name: "explain-easter-table",
+    args: ["explain", "--orders", examples, "--order", "SO-SAVINGS", "--date", "2027-03-29"]
+  },
+  {
+    name: "explain-month-end-json",
+    args: ["explain", "--orders", examples, "--order", "SO-RENT", "--date", "2027-01-01"].concat([
+      "--convention",
+      "modified-following",
+      "--format",
+      "json"
+    ])
+  },
   ...project("fixture", fixture, "2026-12-01", "2027-02-28"),
   ...project("generated", generated, "2027-01-01", "2027-01-21"),
   ...project("generated-auto", generated, "2027-01-01", "2027-01-21", ["--calendar", "auto"]).filter(

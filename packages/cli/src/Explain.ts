@@ -1,0 +1,183 @@
+/**
+ * The pure core of `tppkit explain`: why one standing order's payment falls on its date, from core's `DateTrace`
+ * (the anchor and occurrence number, the nominal date and its month-end clamp, each non-working day passed and why,
+ * the convention and where it came from, the `nextDate` cut), as short sentences or one JSON object
+ * (packages/core/README.md, "When a standing order pays").
+ *
+ * @since 0.1.0
+ */
+import { type DateTrace, LocalDate } from "@tppkit/core"
+import * as Render from "./Render.ts"
+
+/** The output formats of `tppkit explain`, the default first. */
+export const formats = ["table", "json"] as const
+
+/** An output format of `tppkit explain`. */
+export type Format = (typeof formats)[number]
+
+/** What `tppkit explain` found for one order: the trace, or `undefined` when no payment is left on or after the day. */
+export interface Report {
+  readonly orderId: string
+  /** The day asked for with `--date`, if any. */
+  readonly date: LocalDate.LocalDate | undefined
+  readonly trace: DateTrace.Trace | undefined
+}
+
+const weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const
+const monthNames = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December"
+] as const
+
+/** A date with its weekday: `Tue 2026-04-07`. */
+export const dayText = (d: LocalDate.LocalDate): string =>
+  `${weekdays[LocalDate.dayOfWeek(d) - 1]} ${LocalDate.format(d)}`
+
+const every: Record<string, string> = {
+  DAIL: "every working day",
+  DAI7: "every day",
+  WEEK: "every week",
+  MNTH: "every month",
+  QUTR: "every 3 months",
+  SEMI: "every 6 months",
+  YEAR: "every year"
+}
+
+/** Where the convention came from, in words. */
+export const sourceText = (source: DateTrace.Source): string => {
+  const detail = source.detail === undefined ? "" : `: ${source.detail}`
+  switch (source.kind) {
+    case "default":
+      return "tppkit's default"
+    case "flag":
+      return `set on the command line${detail}`
+    case "inferred":
+      return `inferred from a listing${detail}`
+  }
+}
+
+const closedText = (c: DateTrace.Closed, calendar: string): string =>
+  c.kind === "weekend" ? `${dayText(c.date)} (weekend)` : `${dayText(c.date)} (${c.why}, ${calendar})`
+
+/** The trace as short sentences, one per step, the execution date last. */
+export const sentences = (report: Report): Array<string> => {
+  const t = report.trace
+  const asked = report.date === undefined ? "" : ` on or after ${LocalDate.format(report.date)}`
+  if (t === undefined) return [`Order ${report.orderId} has no payment${asked}: its schedule has ended.`]
+  const out: Array<string> = []
+  if (report.date !== undefined && t.execution !== report.date) {
+    out.push(
+      t.nominal === report.date
+        ? `The payment of order ${report.orderId} due on ${LocalDate.format(report.date)} executes on another day:`
+        : `No payment of order ${report.orderId} executes on ${LocalDate.format(report.date)}; the next one:`
+    )
+  }
+  out.push(
+    `Anchor: ${t.anchor.field} ${LocalDate.format(t.anchor.date)}, ${t.frequency} (${every[t.frequency]}); this is occurrence k = ${t.k}.`
+  )
+  if (t.clampedFrom !== undefined) {
+    const { year, month } = LocalDate.toParts(t.nominal)
+    out.push(
+      `Day ${t.clampedFrom} does not exist in ${monthNames[month - 1]} ${year}: the nominal date is its last day, ${dayText(t.nominal)}.`
+    )
+  } else if (t.frequency === "DAIL") {
+    out.push(`It pays on the working days of calendar ${t.calendar}: occurrence ${t.k} is ${dayText(t.nominal)}.`)
+  } else {
+    out.push(`Nominal date: ${dayText(t.nominal)}.`)
+  }
+  if (t.frequency !== "DAIL" && t.frequency !== "DAI7") {
+    out.push(`Rule: convention ${t.convention} on calendar ${t.calendar} (${sourceText(t.source)}).`)
+  } else {
+    out.push(`Calendar ${t.calendar} (${sourceText(t.source)}).`)
+  }
+  const days = (list: ReadonlyArray<DateTrace.Closed>): string => list.map((c) => closedText(c, t.calendar)).join(", ")
+  switch (t.adjustment) {
+    case "notApplied":
+      if (t.frequency === "DAIL" && t.passed.length > 0) out.push(`Skipped before it: ${days(t.passed)}.`)
+      if (t.frequency === "DAI7") out.push("DAI7 pays on every calendar day: no convention applies.")
+      break
+    case "none":
+      out.push("Convention none keeps the nominal date, working day or not.")
+      break
+    case "working":
+      out.push("The nominal date is a working day: nothing moves.")
+      break
+    case "moved": {
+      const first = t.passed.slice(0, t.firstWalk)
+      const closed = `Not ${first.length === 1 ? "a working day" : "working days"}: ${days(first)}`
+      if (t.turned) {
+        const back = t.passed.slice(t.firstWalk)
+        out.push(
+          `${closed}; ${t.convention} would leave the month, so it goes the other way${back.length === 0 ? "" : `, past ${days(back)}`}.`
+        )
+      } else {
+        out.push(`${closed}; ${t.convention} moves it to the ${stepWord(t.convention)} working day.`)
+      }
+      break
+    }
+  }
+  if (t.cut !== undefined) {
+    out.push(
+      t.cut.paid
+        ? `The bank's nextDate is ${LocalDate.format(t.cut.nextDate)}: this payment executes before it and counts as paid; projections leave it out.`
+        : `The bank's nextDate is ${LocalDate.format(t.cut.nextDate)}: payments before it count as paid; this one is not before it.`
+    )
+  }
+  if (t.endDate !== undefined) out.push(`The order ends on ${LocalDate.format(t.endDate)}.`)
+  out.push(`Execution date: ${dayText(t.execution)}.`)
+  return out
+}
+
+const stepWord = (convention: string): string =>
+  convention === "preceding" || convention === "modified-preceding" ? "previous" : "next"
+
+/** The sentences as lines of at most `width` columns (a long sentence wraps under itself). */
+export const table = (report: Report, width: number = Render.WIDTH): string =>
+  sentences(report)
+    .flatMap((s) => Render.wrap(Render.printable(s), width, "", "  "))
+    .join("\n")
+
+const dateOrNull = (d: LocalDate.LocalDate | undefined): string | null => (d === undefined ? null : LocalDate.format(d))
+
+/** The report as one JSON value: the trace's fields with dates as `YYYY-MM-DD`, and the sentences. */
+export const jsonValue = (report: Report) => {
+  const t = report.trace
+  return {
+    orderId: report.orderId,
+    date: dateOrNull(report.date),
+    trace:
+      t === undefined
+        ? null
+        : {
+            frequency: t.frequency,
+            anchor: { field: t.anchor.field, date: LocalDate.format(t.anchor.date) },
+            k: t.k,
+            nominalDate: LocalDate.format(t.nominal),
+            clampedFrom: t.clampedFrom ?? null,
+            calendar: t.calendar,
+            convention: t.convention,
+            conventionSource: { kind: t.source.kind, detail: t.source.detail ?? null },
+            adjustment: t.adjustment,
+            passed: t.passed.map((c) => ({ date: LocalDate.format(c.date), kind: c.kind, why: c.why })),
+            turned: t.turned,
+            firstWalk: t.firstWalk,
+            executionDate: LocalDate.format(t.execution),
+            nextDateCut: t.cut === undefined ? null : { nextDate: LocalDate.format(t.cut.nextDate), paid: t.cut.paid },
+            endDate: dateOrNull(t.endDate)
+          },
+    sentences: sentences(report)
+  }
+}
+
+/** The report as one JSON document (two-space indented). */
+export const json = (report: Report): string => JSON.stringify(jsonValue(report), null, 2)

@@ -1,0 +1,90 @@
+/**
+ * The work behind `tppkit explain`, loaded only when the command runs: read the orders, find the order, settle the
+ * calendar and convention (and where they came from), trace the payment and print it.
+ */
+import { type DateTrace, LocalDate } from "@tppkit/core"
+import { Projection } from "@tppkit/schedule"
+import { Effect, Option, Result } from "effect"
+import * as Explain from "../Explain.ts"
+import * as Failure from "../Failure.ts"
+import * as Output from "../Output.ts"
+import * as Project from "../Project.ts"
+import { readOrders } from "./orders.ts"
+
+/** The parsed flags of `tppkit explain`. */
+export interface Input {
+  readonly orders: string
+  readonly order: string
+  readonly date: Option.Option<string>
+  readonly calendar: Option.Option<string>
+  readonly holidays: Option.Option<string>
+  readonly convention: Option.Option<string>
+  readonly ruleFrom: Option.Option<string>
+  readonly listedOn: Option.Option<string>
+  readonly format: Explain.Format
+}
+
+/** The flags that chose the calendar and convention, as a trace's source (`undefined`: tppkit's defaults). */
+const flagSource = (input: Input): DateTrace.Source => {
+  const given = [
+    ...Option.toArray(Option.map(input.convention, (c) => `--convention ${c}`)),
+    ...Option.toArray(Option.map(input.calendar, (c) => `--calendar ${c}`)),
+    ...Option.toArray(Option.map(input.holidays, (h) => `--holidays ${h}`))
+  ]
+  return given.length === 0 ? { kind: "default" } : { kind: "flag", detail: given.join(" ") }
+}
+
+/** Runs `tppkit explain` with parsed flags. */
+export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
+  const dateText = Option.getOrUndefined(input.date)
+  const date = dateText === undefined ? undefined : LocalDate.parse(dateText.trim())
+  if (date !== undefined && Result.isFailure(date)) {
+    return yield* Failure.usage(`--date ${JSON.stringify(dateText)}: ${date.failure}`)
+  }
+  const day = date === undefined ? undefined : date.success
+  const settings = Project.settings({
+    from: dateText ?? "2000-01-01",
+    to: dateText ?? "2000-01-01",
+    calendar: Option.getOrElse(input.calendar, () => "target"),
+    holidays: Option.getOrUndefined(input.holidays),
+    convention: Option.getOrElse(input.convention, () => "following")
+  })
+  if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
+  let chosen: Project.Settings = settings.success
+  let source = flagSource(input)
+  let schedule = (order: Project.Order): Project.Order => order
+  if (Option.isSome(input.ruleFrom)) {
+    const listedOn = Option.orElse(input.listedOn, () => input.date)
+    if (Option.isNone(listedOn)) {
+      return yield* Failure.usage("--rule-from: give the day the listing was made with --listed-on (or --date)")
+    }
+    const file = input.ruleFrom.value
+    const reconcile = yield* Effect.promise(() => import("./reconcile.ts"))
+    const ruled = yield* reconcile.ruleFrom(file, { from: listedOn.value, listedOn }, settings.success)
+    chosen = ruled.settings
+    source = { kind: "inferred", detail: `the nextDates of ${file} on ${listedOn.value.trim()}` }
+    schedule = (order) => ruled.schedule([order])[0]!
+  }
+  const decoded = yield* readOrders(input.orders)
+  if (Result.isFailure(decoded)) {
+    return yield* Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
+  }
+  const id = input.order.trim()
+  const order = decoded.success.orders.find((o) => o.orderId === id)
+  if (order === undefined) {
+    const unreadable = decoded.success.skipped.some((s) => s.orderId === id)
+    return yield* Failure.badInput(
+      unreadable
+        ? `order ${JSON.stringify(id)} of ${input.orders} could not be read: ${decoded.success.skipped.find((s) => s.orderId === id)!.reason}`
+        : `no order ${JSON.stringify(id)} in ${input.orders} (${decoded.success.orders.length} orders)`
+    )
+  }
+  const trace = Projection.explain(
+    schedule(order),
+    { calendar: chosen.calendar, convention: chosen.convention, source },
+    day
+  )
+  if (Result.isFailure(trace)) return yield* Failure.badInput(`order ${JSON.stringify(id)}: ${trace.failure}`)
+  const report: Explain.Report = { orderId: id, date: day, trace: trace.success }
+  yield* Output.line(input.format === "json" ? Explain.json(report) : Explain.table(report))
+})

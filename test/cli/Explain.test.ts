@@ -1,0 +1,156 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Explain } from "@tppkit/cli"
+import { BankRule, Calendar, DateTrace, LocalDate } from "@tppkit/core"
+import { Result } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { run } from "./inProcess.ts"
+import { listing, monthly } from "./listing.ts"
+
+const d = LocalDate.parseUnsafe
+
+const traceOf = (order: Parameters<typeof DateTrace.onOrAfter>[0], on: string, options?: DateTrace.Options) =>
+  Result.getOrThrow(DateTrace.onOrAfter(order, d(on), options))
+
+describe("Explain.sentences", () => {
+  it("the anchor, the nominal date, the rule and its source, each day passed and why, the execution date", () => {
+    const trace = traceOf({ frequency: "WEEK", startDate: d("2026-01-05") }, "2027-03-29")
+    expect(Explain.sentences({ orderId: "SO-1", date: d("2027-03-29"), trace })).toEqual([
+      "The payment of order SO-1 due on 2027-03-29 executes on another day:",
+      "Anchor: startDate 2026-01-05, WEEK (every week); this is occurrence k = 64.",
+      "Nominal date: Mon 2027-03-29.",
+      "Rule: convention following on calendar target (tppkit's default).",
+      "Not a working day: Mon 2027-03-29 (Easter Monday, target); following moves it to the next working day.",
+      "Execution date: Tue 2027-03-30."
+    ])
+  })
+
+  it("the month-end clamp, a modified convention turning back, a flag as the source, the nextDate cut", () => {
+    const order = { frequency: "MNTH" as const, startDate: d("2026-01-31"), nextDate: d("2026-06-30") }
+    const trace = traceOf(order, "2026-05-01", {
+      convention: "modified-following",
+      source: { kind: "flag", detail: "--convention modified-following" }
+    })
+    const text = Explain.sentences({ orderId: "R", date: undefined, trace })
+    expect(text).toContain(
+      "Rule: convention modified-following on calendar target (set on the command line: --convention modified-following)."
+    )
+    expect(text).toContain(
+      "Not a working day: Sun 2026-05-31 (weekend); modified-following would leave the month, so it goes the other way, past Sat 2026-05-30 (weekend)."
+    )
+    expect(text).toContain(
+      "The bank's nextDate is 2026-06-30: this payment executes before it and counts as paid; projections leave it out."
+    )
+    const feb = traceOf({ frequency: "MNTH", startDate: d("2024-01-31") }, "2024-02-01")
+    expect(Explain.sentences({ orderId: "R", date: undefined, trace: feb })[1]).toBe(
+      "Day 31 does not exist in February 2024: the nominal date is its last day, Thu 2024-02-29."
+    )
+    expect(Explain.sentences({ orderId: "R", date: d("2030-01-01"), trace: undefined })).toEqual([
+      "Order R has no payment on or after 2030-01-01: its schedule has ended."
+    ])
+  })
+
+  it("the table fits 80 columns; the JSON object holds the trace with its dates as text", () => {
+    const trace = traceOf({ frequency: "DAIL", startDate: d("2026-04-01") }, "2026-04-04", {
+      calendar: Calendar.target,
+      source: { kind: "inferred", detail: "the nextDates of listing.json on 2026-03-01" }
+    })
+    const report = { orderId: "D", date: d("2026-04-04"), trace }
+    for (const line of Explain.table(report).split("\n")) expect(line.length).toBeLessThanOrEqual(80)
+    const json = JSON.parse(Explain.json(report))
+    expect(json.trace).toMatchObject({
+      frequency: "DAIL",
+      anchor: { field: "startDate", date: "2026-04-01" },
+      executionDate: "2026-04-07",
+      conventionSource: { kind: "inferred", detail: "the nextDates of listing.json on 2026-03-01" },
+      passed: [
+        { date: "2026-04-03", kind: "holiday", why: "Good Friday" },
+        { date: "2026-04-04", kind: "weekend", why: "weekend" },
+        { date: "2026-04-05", kind: "weekend", why: "weekend" },
+        { date: "2026-04-06", kind: "holiday", why: "Easter Monday" }
+      ],
+      nextDateCut: null
+    })
+    expect(json.sentences).toEqual(Explain.sentences(report))
+  })
+})
+
+describe("tppkit explain in-process", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tppkit-explain-"))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const asOf = "2026-07-25"
+  const orders = listing(monthly, BankRule.defaultRule, asOf)
+
+  it("explains the next payment of an order (from its nextDate) as sentences, exit 0", async () => {
+    // SO-01 starts 2025-01-01: listed on 2026-07-25 its nextDate is 3 August (1 August a Saturday)
+    const r = await run(["explain", "--orders", "-", "--order", "SO-01"], { stdin: orders })
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe("")
+    expect(r.stdout).toMatch(/^Nominal date: Sat 2026-08-01\.$/m)
+    expect(r.stdout).toMatch(/^The bank's nextDate is 2026-08-03: payments before it count as paid/m)
+    expect(r.stdout).toMatch(/^Execution date: Mon 2026-08-03\.$/m)
+  })
+
+  it("--format json gives one object; --convention and --calendar are named as the source", async () => {
+    const r = await run(
+      ["explain", "--orders", "-", "--order", "SO-01", "--date", "2026-07-31", "--calendar", "SK"].concat([
+        "--convention",
+        "preceding",
+        "--format",
+        "json"
+      ]),
+      { stdin: orders }
+    )
+    expect(r.code).toBe(0)
+    const json = JSON.parse(r.stdout)
+    // 1 August 2026 is a Saturday: preceding pays on Friday 31 July, before the bank's nextDate (paid already)
+    expect(json.trace.nominalDate).toBe("2026-08-01")
+    expect(json.trace.executionDate).toBe("2026-07-31")
+    expect(json.trace.conventionSource).toEqual({ kind: "flag", detail: "--convention preceding --calendar SK" })
+    expect(json.trace.nextDateCut).toEqual({ nextDate: "2026-08-03", paid: true })
+    // the first payment executing on or after 1 August under preceding: 1 September 2026, a Tuesday
+    const next = await run(
+      ["explain", "--orders", "-", "--order", "SO-01", "--date", "2026-08-01", "--convention", "preceding"],
+      { stdin: orders }
+    )
+    expect(next.stdout).toMatch(/^No payment of order SO-01 executes on 2026-08-01; the next one:$/m)
+    expect(next.stdout).toMatch(/^Execution date: Tue 2026-09-01\.$/m)
+  })
+
+  it("--rule-from: the rule the listing's nextDates point to, named as inferred", async () => {
+    const rule = BankRule.make({ convention: "preceding", calendar: Calendar.weekends })
+    const file = join(dir, "listing.json")
+    writeFileSync(file, listing(monthly, rule, asOf))
+    const r = await run(
+      ["explain", "--orders", file, "--order", "SO-01", "--date", "2026-07-31", "--rule-from", file].concat([
+        "--listed-on",
+        asOf,
+        "--format",
+        "json"
+      ])
+    )
+    expect(r.code).toBe(0)
+    const json = JSON.parse(r.stdout)
+    expect(json.trace.conventionSource).toEqual({ kind: "inferred", detail: `the nextDates of ${file} on ${asOf}` })
+    expect(json.trace.convention).toBe("preceding")
+    // target and weekends agree on every date of this listing: the calendar asked for (target) is kept
+    expect(json.trace.calendar).toBe("target")
+    expect(json.trace.executionDate).toBe("2026-07-31")
+    expect(r.stderr).toMatch(/^tppkit: projecting with preceding · target/)
+  })
+
+  it("an unknown order, a bad date and --rule-from without a day are usage errors", async () => {
+    const missing = await run(["explain", "--orders", "-", "--order", "NOPE"], { stdin: orders })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/^tppkit: no order "NOPE" in - \(31 orders\)/)
+    const bad = await run(["explain", "--orders", "-", "--order", "SO-01", "--date", "2026-02-30"], { stdin: orders })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/^tppkit: --date "2026-02-30"/)
+    const noDay = await run(["explain", "--orders", "-", "--order", "SO-01", "--rule-from", "x.json"], {
+      stdin: orders
+    })
+    expect(noDay.code).toBe(2)
+    expect(noDay.stderr).toMatch(/--listed-on/)
+  })
+})
