@@ -227,12 +227,14 @@ export const firstUncovered = <E, R>(
 
 /**
  * Why payments are at risk: the bank declined them, it gave no answer (`detail` says why, in the caller's words),
- * or their running total is not covered.
+ * their running total is not covered, or the forecast balance of their day is at or below zero or the threshold
+ * (`Balance`, from `Forecast`).
  */
 export type RiskReason =
   | { readonly _tag: "Declined" }
   | { readonly _tag: "NoAnswer"; readonly detail: string }
   | { readonly _tag: "RunningTotal" }
+  | { readonly _tag: "Balance" }
 
 /** The payments of one order at risk for one reason. */
 export interface OrderRisk {

@@ -16,15 +16,19 @@ export class CheckFailed extends Schema.TaggedError<CheckFailed>()("CheckFailed"
   cause: Schema.optional(Schema.Defect())
 }) {}
 
+/** A forecast's input or scenario cannot be used: `message` says why (e.g. one account's balance given twice). */
+export class InvalidForecast extends Schema.TaggedError<InvalidForecast>()("InvalidForecast", {
+  message: Schema.String
+}) {}
+
 /** A failure of the schedule package, with its reason. */
 export class ScheduleError extends Schema.TaggedError<ScheduleError>()("ScheduleError", {
-  reason: Schema.Union([InvalidTimeZone, CheckFailed])
+  reason: Schema.Union([InvalidTimeZone, CheckFailed, InvalidForecast])
 }) {
   /** A one-line description naming the reason. */
   override get message(): string {
     const reason = this.reason
-    return reason._tag === "InvalidTimeZone"
-      ? `unknown time zone ${JSON.stringify(reason.timeZone)}`
-      : `funds check failed: ${reason.message}`
+    if (reason._tag === "InvalidTimeZone") return `unknown time zone ${JSON.stringify(reason.timeZone)}`
+    return reason._tag === "CheckFailed" ? `funds check failed: ${reason.message}` : `forecast: ${reason.message}`
   }
 }

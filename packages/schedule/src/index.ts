@@ -10,6 +10,8 @@ export * as CashFlow from "./CashFlow.ts"
 export * as Coverage from "./Coverage.ts"
 /** A projection written as bytes: JSON, CSV and iCalendar, streamed from the engine's columns. */
 export * as Export from "./Export.ts"
+/** A balance forecast per account: a day-by-day ladder, the lowest point, risk days, scenarios and funds-check evidence. */
+export * as Forecast from "./Forecast.ts"
 /** National holiday calendars from the date-holidays library. */
 export * as Holidays from "./Holidays.ts"
 /** iCalendar (RFC 5545) export of projected payments. */

@@ -44,5 +44,7 @@ export const reasonText = (reason: Coverage.RiskReason): string => {
       return reason.detail
     case "RunningTotal":
       return "each covered alone, not together with the earlier payments due (running total)"
+    case "Balance":
+      return "the forecast balance of its day is at or below zero or the threshold"
   }
 }

@@ -1,0 +1,496 @@
+/**
+ * A balance forecast per account: from the projected payments (an order whose creditor IBAN is one of the user's
+ * accounts is incoming for it, and outgoing for its debtor), the opening balances the user gives (each at the start
+ * of its date) and optional expected flows (a salary as a standing-order-like flow, on the same recurrence), a ladder
+ * of end-of-day balances per account, exact in the account's currency. It answers the lowest balance and its date,
+ * every day at or below zero or below the account's threshold, the payments due on those days (earliest first) and
+ * the day's total that must be covered together. A payment in another currency than the account's is shown on its
+ * side and listed as not netted (no exchange rate is known). Funds-check answers (APPR/DECL, taken days before the
+ * payment) are set beside the forecast; a DECL for a payment the forecast covers is the most urgent finding.
+ * What-if {@link Scenario}s are data; each result lists exactly what changed against the base forecast.
+ *
+ * The pass over the payments is the projection engine's (the same plans and day columns as `Projection.totals`);
+ * the at-risk payments feed `Coverage.riskGroups` with the reason `Balance`.
+ *
+ * @since 0.1.0
+ */
+import type { BusinessDayConvention, Calendar, LocalDate } from "@tppkit/core"
+import { BigDecimal, Result } from "effect"
+import * as Coverage from "./Coverage.ts"
+import * as Engine from "./internal/forecast.ts"
+import * as Payment from "./Payment.ts"
+import * as Projection from "./Projection.ts"
+import { InvalidForecast, ScheduleError } from "./ScheduleError.ts"
+
+/** The balance of one of the user's accounts at the start of `date` (before that day's payments). */
+export interface Balance {
+  readonly iban: string
+  /** The account's currency: payments in another currency are shown on its side but not netted. */
+  readonly currency: string
+  readonly amount: BigDecimal.BigDecimal
+  readonly date: LocalDate.LocalDate
+  /** The line the balance should stay at or above (besides staying above zero); none by default. */
+  readonly threshold?: BigDecimal.BigDecimal | undefined
+}
+
+/** A funds check the bank answered: whether the payment's amount was available on `checkedOn`. */
+export interface Check {
+  readonly orderId: string
+  readonly executionDate: LocalDate.LocalDate
+  readonly debtorIban: string
+  readonly amount: BigDecimal.BigDecimal
+  readonly currency: string
+  readonly checkedOn: LocalDate.LocalDate
+  readonly answer: Coverage.Answer
+}
+
+/** What a forecast reads. */
+export interface Input {
+  readonly orders: Iterable<Projection.ProjectableOrder>
+  readonly balances: ReadonlyArray<Balance>
+  /** Expected flows that are no standing order of the bank (e.g. a salary whose creditor is one of the accounts). */
+  readonly flows?: Iterable<Projection.ProjectableOrder> | undefined
+  readonly window: Projection.Window
+  /** The calendar and convention of the projection (`Projection.Options`). */
+  readonly options?: Projection.Options | undefined
+  readonly checks?: ReadonlyArray<Check> | undefined
+  /** Keep every account's ladder (default true); without it only the accounts named by a check keep theirs. */
+  readonly ladder?: boolean | undefined
+}
+
+/** A payment shown on an account's side but not added to its balance: its currency is not the account's. */
+export interface NotNetted {
+  readonly iban: string
+  readonly side: "out" | "in"
+  readonly payment: Payment.Payment
+}
+
+/**
+ * One row of an account's ladder: the day's opening balance, payments out and in (netted ones), the closing balance,
+ * whether the closing is at risk, and `until` the last day the closing holds (the day before the next row).
+ */
+export interface Row {
+  readonly date: LocalDate.LocalDate
+  readonly until: LocalDate.LocalDate
+  readonly opening: BigDecimal.BigDecimal
+  readonly out: BigDecimal.BigDecimal
+  readonly in: BigDecimal.BigDecimal
+  readonly closing: BigDecimal.BigDecimal
+  readonly outCount: number
+  readonly inCount: number
+  readonly notNetted: ReadonlyArray<NotNetted>
+  readonly atRisk: boolean
+}
+
+/**
+ * A day whose closing balance is at or below zero (`zero`) or below the threshold (`threshold`), holding `until`:
+ * the payments out that day, their total that must be covered together, and the shortfall to the line.
+ */
+export interface RiskDay {
+  readonly date: LocalDate.LocalDate
+  readonly until: LocalDate.LocalDate
+  readonly closing: BigDecimal.BigDecimal
+  readonly out: BigDecimal.BigDecimal
+  /** What brings the closing up to the line (the threshold, or zero when there is none or it is negative). */
+  readonly shortfall: BigDecimal.BigDecimal
+  readonly reason: "zero" | "threshold"
+  readonly payments: ReadonlyArray<Payment.Payment>
+}
+
+/** One account's forecast over the window (from `start`, the later of the window's start and the balance's date). */
+export interface AccountForecast {
+  readonly iban: string
+  readonly currency: string
+  readonly threshold: BigDecimal.BigDecimal | undefined
+  readonly balanceDate: LocalDate.LocalDate
+  readonly start: LocalDate.LocalDate
+  readonly opening: BigDecimal.BigDecimal
+  readonly closing: BigDecimal.BigDecimal
+  readonly out: BigDecimal.BigDecimal
+  readonly in: BigDecimal.BigDecimal
+  readonly outCount: number
+  readonly inCount: number
+  /** The lowest closing balance and its first date. */
+  readonly lowest: { readonly amount: BigDecimal.BigDecimal; readonly date: LocalDate.LocalDate }
+  readonly riskDays: ReadonlyArray<RiskDay>
+  /** The ladder (`undefined` when not kept): a row on the start day and on each day with payments. */
+  readonly rows: ReadonlyArray<Row> | undefined
+}
+
+/**
+ * What a funds check says beside the forecast: `DeclinedButCovered` (the bank declined a payment the forecast
+ * covers: the most urgent), `ApprovedButAtRisk` (approved, but the forecast puts its day at risk), `Agrees`, or
+ * `Outside` (no forecast for the account on those days).
+ */
+export type Finding = "DeclinedButCovered" | "ApprovedButAtRisk" | "Agrees" | "Outside"
+
+/** A funds check beside the forecast: the forecast's closing on the check's day and on the payment's day. */
+export interface Evidence {
+  readonly check: Check
+  readonly onCheckDay: BigDecimal.BigDecimal | undefined
+  readonly onPaymentDay: BigDecimal.BigDecimal | undefined
+  /** Whether the forecast covers the payment's day (not a risk day); `undefined` outside the forecast. */
+  readonly covered: boolean | undefined
+  readonly finding: Finding
+}
+
+/** A forecast: the accounts in the order of the balances, and the findings over all of them. */
+export interface Forecast {
+  readonly window: Projection.Window
+  readonly accounts: ReadonlyArray<AccountForecast>
+  /** The payments out on risk days, earliest first (`Payment.compare`). */
+  readonly atRisk: ReadonlyArray<Payment.Payment>
+  readonly notNetted: ReadonlyArray<NotNetted>
+  /** Debtor accounts with payments in the window but no balance given: not forecast. */
+  readonly withoutBalance: ReadonlyArray<{ readonly iban: string; readonly currency: string; readonly count: number }>
+  readonly skipped: ReadonlyArray<Projection.Skipped>
+  /** The funds checks beside the forecast, the most urgent first. */
+  readonly evidence: ReadonlyArray<Evidence>
+}
+
+const fail = (message: string): Result.Result<never, ScheduleError> =>
+  Result.fail(new ScheduleError({ reason: new InvalidForecast({ message }) }))
+
+const validate = (input: Input): string | undefined => {
+  const seen = new Set<string>()
+  for (const b of input.balances) {
+    if (seen.has(b.iban)) return `the balance of ${b.iban} is given twice`
+    seen.add(b.iban)
+  }
+  return undefined
+}
+
+const FINDING_RANK: Record<Finding, number> = { DeclinedButCovered: 0, ApprovedButAtRisk: 1, Agrees: 2, Outside: 3 }
+
+/** The row whose closing holds on `day` (the last row on or before it), if any. */
+const rowOn = (rows: ReadonlyArray<Row> | undefined, day: LocalDate.LocalDate): Row | undefined => {
+  if (rows === undefined || rows.length === 0 || day < rows[0]!.date || day > rows[rows.length - 1]!.until) return
+  let lo = 0
+  let hi = rows.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (rows[mid]!.date <= day) lo = mid
+    else hi = mid - 1
+  }
+  return rows[lo]
+}
+
+const evidenceOf = (checks: ReadonlyArray<Check>, accounts: ReadonlyArray<AccountForecast>): Array<Evidence> => {
+  const byIban = new Map(accounts.map((a) => [a.iban, a]))
+  const out = checks.map((check): Evidence => {
+    const account = byIban.get(check.debtorIban)
+    const onCheck = rowOn(account?.rows, check.checkedOn)
+    const onPayment = rowOn(account?.rows, check.executionDate)
+    const covered = onPayment === undefined ? undefined : !onPayment.atRisk
+    const finding: Finding =
+      covered === undefined
+        ? "Outside"
+        : check.answer === "DECL" && covered
+          ? "DeclinedButCovered"
+          : check.answer === "APPR" && !covered
+            ? "ApprovedButAtRisk"
+            : "Agrees"
+    return { check, onCheckDay: onCheck?.closing, onPaymentDay: onPayment?.closing, covered, finding }
+  })
+  return out.sort(
+    (a, b) =>
+      FINDING_RANK[a.finding] - FINDING_RANK[b.finding] ||
+      a.check.checkedOn - b.check.checkedOn ||
+      a.check.executionDate - b.check.executionDate ||
+      (a.check.orderId < b.check.orderId ? -1 : a.check.orderId > b.check.orderId ? 1 : 0)
+  )
+}
+
+const compute = (
+  input: Input,
+  orders: ReadonlyArray<Projection.ProjectableOrder>,
+  options: Projection.Options | undefined,
+  edited: ReadonlySet<string>,
+  edit: Engine.Edit | undefined
+): Forecast => {
+  const checks = input.checks ?? []
+  const engine = Engine.run(
+    orders,
+    input.balances.map((b) => ({
+      iban: b.iban,
+      currency: b.currency,
+      amount: b.amount,
+      date: b.date,
+      threshold: b.threshold
+    })),
+    {
+      window: input.window,
+      options,
+      ladder: input.ladder ?? true,
+      keep: new Set(checks.map((c) => c.debtorIban)),
+      edited,
+      edit
+    }
+  )
+  const accounts = engine.accounts.map((r): AccountForecast => {
+    const b = input.balances[r.index]!
+    return {
+      iban: b.iban,
+      currency: b.currency,
+      threshold: b.threshold,
+      balanceDate: b.date,
+      start: r.start,
+      opening: r.opening,
+      closing: r.closing,
+      out: r.out,
+      in: r.in,
+      outCount: r.outCount,
+      inCount: r.inCount,
+      lowest: { amount: r.lowest, date: r.lowestDate },
+      riskDays: r.riskDays,
+      rows: r.rows
+    }
+  })
+  const atRisk = accounts.flatMap((a) => a.riskDays.flatMap((d) => d.payments)).sort(Payment.compare)
+  return {
+    window: input.window,
+    accounts,
+    atRisk,
+    notNetted: engine.notNetted,
+    withoutBalance: engine.withoutBalance,
+    skipped: engine.skipped,
+    evidence: evidenceOf(checks, accounts)
+  }
+}
+
+const ordersOf = (input: Input): Array<Projection.ProjectableOrder> => [
+  ...input.orders,
+  ...(input.flows === undefined ? [] : input.flows)
+]
+
+/**
+ * The forecast of the user's accounts over the window: fails when a balance is given twice for one account. Payments
+ * of an account before its balance's date are taken as already in the balance; those from its date to the window's
+ * start move the opening balance of its first day.
+ * @example make({ orders, balances: [{ iban, currency: "EUR", amount, date }], window })
+ */
+export const make = (input: Input): Result.Result<Forecast, ScheduleError> => {
+  const problem = validate(input)
+  if (problem !== undefined) return fail(problem)
+  return Result.succeed(compute(input, ordersOf(input), input.options, new Set(), undefined))
+}
+
+/** The at-risk payments of a forecast grouped per account and order, with the reason `Balance` (`Coverage`). */
+export const riskGroups = (forecast: Forecast): Array<Coverage.RiskGroup> =>
+  Coverage.riskGroups(forecast.atRisk.map((payment) => ({ payment, reason: { _tag: "Balance" } as const })))
+
+/**
+ * The accounts worst first: those with risk days before the others, by their first risk day, then by the number of
+ * days at risk (more first), then by IBAN; then the others by IBAN.
+ */
+export const worstFirst = (accounts: ReadonlyArray<AccountForecast>): Array<AccountForecast> => {
+  const riskDays = (a: AccountForecast): number => a.riskDays.reduce((n, d) => n + (d.until - d.date + 1), 0)
+  return [...accounts].sort((a, b) => {
+    const fa = a.riskDays[0]?.date ?? Number.POSITIVE_INFINITY
+    const fb = b.riskDays[0]?.date ?? Number.POSITIVE_INFINITY
+    if (fa !== fb) return fa < fb ? -1 : 1
+    const n = riskDays(b) - riskDays(a)
+    if (n !== 0) return n
+    return a.iban < b.iban ? -1 : a.iban > b.iban ? 1 : 0
+  })
+}
+
+// ---------------------------------------------------------------------------
+// scenarios
+// ---------------------------------------------------------------------------
+
+/** One change of a scenario. */
+export type Change =
+  /** The payment of `orderId` executing on `date` does not happen. */
+  | { readonly _tag: "Skip"; readonly orderId: string; readonly date: LocalDate.LocalDate }
+  /** The payment of `orderId` executing on `date` fails (no money moves; reported as failed). */
+  | { readonly _tag: "Fail"; readonly orderId: string; readonly date: LocalDate.LocalDate }
+  /** Every payment of `orderId` (or the one executing on `date`) arrives `days` calendar days later (days ≥ 1). */
+  | {
+      readonly _tag: "Delay"
+      readonly orderId: string
+      readonly days: number
+      readonly date?: LocalDate.LocalDate | undefined
+    }
+  /** An order (or flow) is added. */
+  | { readonly _tag: "Add"; readonly order: Projection.ProjectableOrder }
+  /** Every order and flow with this orderId is removed. */
+  | { readonly _tag: "Remove"; readonly orderId: string }
+  /** Another calendar or convention for the whole projection. */
+  | {
+      readonly _tag: "Settings"
+      readonly calendar?: Calendar.Calendar | ((currency: string) => Calendar.Calendar) | undefined
+      readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
+    }
+
+/** A named set of changes, applied together. */
+export interface Scenario {
+  readonly name: string
+  readonly changes: ReadonlyArray<Change>
+}
+
+/** How one account's forecast differs under a scenario. */
+export interface AccountChange {
+  readonly iban: string
+  readonly currency: string
+  readonly closing: { readonly base: BigDecimal.BigDecimal; readonly scenario: BigDecimal.BigDecimal }
+  readonly lowest: { readonly base: AccountForecast["lowest"]; readonly scenario: AccountForecast["lowest"] }
+  readonly riskDaysAdded: ReadonlyArray<RiskDay>
+  readonly riskDaysRemoved: ReadonlyArray<RiskDay>
+  readonly atRiskAdded: ReadonlyArray<Payment.Payment>
+  readonly atRiskRemoved: ReadonlyArray<Payment.Payment>
+}
+
+/** A scenario's result: its forecast and exactly what changed against the base forecast. */
+export interface Outcome {
+  readonly scenario: Scenario
+  readonly forecast: Forecast
+  /** The payments in the window that are gone (skipped, failed, removed, moved away) and new (added, moved here). */
+  readonly payments: {
+    readonly removed: ReadonlyArray<Payment.Payment>
+    readonly added: ReadonlyArray<Payment.Payment>
+  }
+  /** The accounts whose ladder, lowest point, closing or risk days differ, in the order of the balances. */
+  readonly accounts: ReadonlyArray<AccountChange>
+  /** The changes that named no payment of the window (an unknown orderId or a date without its payment). */
+  readonly unmatched: ReadonlyArray<Change>
+}
+
+/** Where a scenario puts a payment of `orderId` executing on `day`: the same day, a later one, or -1 (gone). */
+const editOf = (changes: ReadonlyArray<Change>): { edited: Set<string>; edit: Engine.Edit } => {
+  const edited = new Set<string>()
+  for (const c of changes) if (c._tag === "Skip" || c._tag === "Fail" || c._tag === "Delay") edited.add(c.orderId)
+  const edit: Engine.Edit = (orderId, _k, day) => {
+    let at = day
+    for (const c of changes) {
+      if (at < 0) break
+      if (c._tag === "Skip" || c._tag === "Fail") {
+        if (c.orderId === orderId && c.date === day) at = -1
+      } else if (c._tag === "Delay") {
+        if (c.orderId === orderId && (c.date === undefined || c.date === day)) at += c.days
+      }
+    }
+    return at
+  }
+  return { edited, edit }
+}
+
+const keyOf = (p: Payment.Payment): string => `${p.orderId}#${p.k}@${p.executionDate}`
+
+/** The payments of `a` not in `b` (as multisets by orderId, occurrence and execution date). */
+const minus = (a: ReadonlyArray<Payment.Payment>, b: ReadonlyArray<Payment.Payment>): Array<Payment.Payment> => {
+  const counts = new Map<string, number>()
+  for (const p of b) counts.set(keyOf(p), (counts.get(keyOf(p)) ?? 0) + 1)
+  const out: Array<Payment.Payment> = []
+  for (const p of a) {
+    const k = keyOf(p)
+    const c = counts.get(k) ?? 0
+    if (c > 0) counts.set(k, c - 1)
+    else out.push(p)
+  }
+  return out
+}
+
+const text = (d: BigDecimal.BigDecimal): string => BigDecimal.format(BigDecimal.normalize(d))
+const riskKey = (d: RiskDay): string => `${d.date}..${d.until} ${text(d.closing)} ${text(d.out)}`
+const ladderKey = (a: AccountForecast): string =>
+  `${text(a.opening)}|${text(a.closing)}|${(a.rows ?? []).map((r) => `${r.date} ${text(r.out)} ${text(r.in)} ${r.notNetted.length}`).join(",")}|${a.riskDays.map(riskKey).join(",")}|${a.lowest.date} ${text(a.lowest.amount)}`
+
+const accountChanges = (base: Forecast, next: Forecast): Array<AccountChange> => {
+  const out: Array<AccountChange> = []
+  for (let i = 0; i < base.accounts.length; i++) {
+    const a = base.accounts[i]!
+    const b = next.accounts[i]!
+    if (ladderKey(a) === ladderKey(b)) continue
+    const aRisk = new Set(a.riskDays.map(riskKey))
+    const bRisk = new Set(b.riskDays.map(riskKey))
+    const aPaid = a.riskDays.flatMap((d) => d.payments)
+    const bPaid = b.riskDays.flatMap((d) => d.payments)
+    out.push({
+      iban: a.iban,
+      currency: a.currency,
+      closing: { base: a.closing, scenario: b.closing },
+      lowest: { base: a.lowest, scenario: b.lowest },
+      riskDaysAdded: b.riskDays.filter((d) => !aRisk.has(riskKey(d))),
+      riskDaysRemoved: a.riskDays.filter((d) => !bRisk.has(riskKey(d))),
+      atRiskAdded: minus(bPaid, aPaid),
+      atRiskRemoved: minus(aPaid, bPaid)
+    })
+  }
+  return out
+}
+
+/**
+ * The forecast under a scenario and what changed against the base (computed when not given): the payments gone and
+ * new, the accounts that differ, and the changes that named nothing. Fails on an invalid input or a delay that is not
+ * a whole number of days ≥ 1.
+ * @example scenario(input, { name: "salary late", changes: [{ _tag: "Delay", orderId: "salary", days: 3 }] })
+ */
+export const scenario = (input: Input, scenario: Scenario, base?: Forecast): Result.Result<Outcome, ScheduleError> => {
+  const problem = validate(input)
+  if (problem !== undefined) return fail(problem)
+  for (const c of scenario.changes) {
+    if (c._tag === "Delay" && !(Number.isInteger(c.days) && c.days >= 1)) {
+      return fail(`scenario ${JSON.stringify(scenario.name)}: a delay of ${c.days} days (whole days, at least 1)`)
+    }
+  }
+  const before = base ?? compute(input, ordersOf(input), input.options, new Set(), undefined)
+  const removed = new Set(scenario.changes.flatMap((c) => (c._tag === "Remove" ? [c.orderId] : [])))
+  const added = scenario.changes.flatMap((c) => (c._tag === "Add" ? [c.order] : []))
+  let options = input.options
+  let settings = false
+  for (const c of scenario.changes) {
+    if (c._tag === "Settings") {
+      settings = true
+      options = {
+        ...options,
+        ...(c.calendar === undefined ? {} : { calendar: c.calendar }),
+        ...(c.convention === undefined ? {} : { convention: c.convention })
+      }
+    }
+  }
+  const baseOrders = ordersOf(input)
+  const orders = [...baseOrders.filter((o) => !removed.has(o.orderId)), ...added]
+  const { edited, edit } = editOf(scenario.changes)
+  const after = compute(input, orders, options, edited, edited.size === 0 ? undefined : edit)
+
+  // the payments of the named orders (all of them when the settings change), before and after
+  const named = new Set<string>([...edited, ...removed, ...added.map((o) => o.orderId)])
+  const pick = (list: ReadonlyArray<Projection.ProjectableOrder>) =>
+    settings ? list : list.filter((o) => named.has(o.orderId))
+  const window = input.window
+  const longest = Math.max(0, ...scenario.changes.map((c) => (c._tag === "Delay" ? c.days : 0)))
+  const paidBefore = Projection.project(pick(baseOrders), window, input.options).payments
+  const paidAfter: Array<Payment.Payment> = []
+  for (const p of Projection.project(
+    pick(orders),
+    { from: (window.from - longest) as LocalDate.LocalDate, to: window.to },
+    options
+  ).payments) {
+    const day = edited.has(p.orderId) ? edit(p.orderId, p.k, p.executionDate) : p.executionDate
+    if (day >= window.from && day <= window.to) {
+      paidAfter.push(day === p.executionDate ? p : { ...p, executionDate: day as LocalDate.LocalDate })
+    }
+  }
+  paidAfter.sort(Payment.compare)
+  const unmatched = scenario.changes.filter((c) => {
+    switch (c._tag) {
+      case "Skip":
+      case "Fail":
+        return !paidBefore.some((p) => p.orderId === c.orderId && p.executionDate === c.date)
+      case "Delay":
+        return !paidBefore.some((p) => p.orderId === c.orderId && (c.date === undefined || p.executionDate === c.date))
+      case "Remove":
+        return !baseOrders.some((o) => o.orderId === c.orderId)
+      default:
+        return false
+    }
+  })
+  return Result.succeed({
+    scenario,
+    forecast: after,
+    payments: { removed: minus(paidBefore, paidAfter), added: minus(paidAfter, paidBefore) },
+    accounts: accountChanges(before, after),
+    unmatched
+  })
+}

@@ -1,0 +1,455 @@
+import { type Frequency, LocalDate } from "@tppkit/core"
+import { CashFlow, Forecast, Payment, Projection } from "@tppkit/schedule"
+import { BigDecimal, Result } from "effect"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+
+const d = LocalDate.parseUnsafe
+const f = LocalDate.format
+const bd = BigDecimal.fromStringUnsafe
+const t = (x: BigDecimal.BigDecimal | undefined): string | undefined =>
+  x === undefined ? undefined : BigDecimal.format(BigDecimal.normalize(x))
+
+const CURRENT = "SK3112000000198742637541"
+const SAVINGS = "SK0809000000000123123123"
+const KORUNA = "CZ6508000000192000145399"
+const LANDLORD = "AT611904300234573201"
+const EMPLOYER = "DE89370400440532013000"
+
+const order = (
+  orderId: string,
+  startDate: string,
+  amount: string,
+  debtor: string,
+  creditor: string,
+  frequency: Frequency.Frequency = "MNTH",
+  currency = "EUR"
+): Projection.ProjectableOrder => ({
+  orderId,
+  frequency,
+  startDate: d(startDate),
+  instructedAmount: { value: bd(amount), currency },
+  debtor: { iban: debtor },
+  creditor: { iban: creditor }
+})
+
+const window = { from: d("2026-12-01"), to: d("2027-01-31") }
+const balances: ReadonlyArray<Forecast.Balance> = [
+  { iban: CURRENT, currency: "EUR", amount: bd("1000.00"), date: d("2026-12-01"), threshold: bd("100") },
+  { iban: SAVINGS, currency: "EUR", amount: bd("50.00"), date: d("2026-12-01") }
+]
+const orders = [
+  order("rent", "2026-01-22", "900.00", CURRENT, LANDLORD),
+  order("save", "2026-01-05", "50.00", CURRENT, SAVINGS)
+]
+// a salary on the 28th (the same recurrence as a standing order; following moves it to a working day)
+const flows = [order("salary", "2026-01-28", "950.00", EMPLOYER, CURRENT)]
+
+const base = Result.getOrThrow(Forecast.make({ orders, balances, flows, window }))
+const current = base.accounts[0]!
+const savings = base.accounts[1]!
+
+describe("Forecast", () => {
+  it("lays a ladder of end-of-day balances per account, a row on the start day and on each day with payments", () => {
+    expect(current.rows!.map((r) => [f(r.date), f(r.until), t(r.opening), t(r.out), t(r.in), t(r.closing)])).toEqual([
+      ["2026-12-01", "2026-12-06", "1000", "0", "0", "1000"],
+      ["2026-12-07", "2026-12-21", "1000", "50", "0", "950"],
+      ["2026-12-22", "2026-12-27", "950", "900", "0", "50"],
+      ["2026-12-28", "2027-01-04", "50", "0", "950", "1000"],
+      ["2027-01-05", "2027-01-21", "1000", "50", "0", "950"],
+      ["2027-01-22", "2027-01-27", "950", "900", "0", "50"],
+      ["2027-01-28", "2027-01-31", "50", "0", "950", "1000"]
+    ])
+    // the transfer to savings is money in there
+    expect(savings.rows!.map((r) => [f(r.date), t(r.in), t(r.closing)])).toEqual([
+      ["2026-12-01", "0", "50"],
+      ["2026-12-07", "50", "100"],
+      ["2027-01-05", "50", "150"]
+    ])
+  })
+  it("answers the lowest point, the risk days (below the threshold), the payments at risk and the day's total", () => {
+    expect([t(current.lowest.amount), f(current.lowest.date)]).toEqual(["50", "2026-12-22"])
+    expect(
+      current.riskDays.map((r) => [f(r.date), f(r.until), t(r.closing), t(r.out), t(r.shortfall), r.reason])
+    ).toEqual([
+      ["2026-12-22", "2026-12-27", "50", "900", "50", "threshold"],
+      ["2027-01-22", "2027-01-27", "50", "900", "50", "threshold"]
+    ])
+    expect(base.atRisk.map((p) => [p.orderId, f(p.executionDate)])).toEqual([
+      ["rent", "2026-12-22"],
+      ["rent", "2027-01-22"]
+    ])
+    expect(savings.riskDays).toEqual([])
+    expect(Forecast.worstFirst(base.accounts).map((a) => a.iban)).toEqual([CURRENT, SAVINGS])
+    const groups = Forecast.riskGroups(base)
+    expect(groups.map((g) => [g.debtorIban, g.reason._tag, g.count, t(g.amount)])).toEqual([
+      [CURRENT, "Balance", 2, "1800"]
+    ])
+  })
+  it("takes payments from the balance's date to the window's start into the opening balance", () => {
+    const early = Result.getOrThrow(
+      Forecast.make({
+        orders,
+        balances: [{ iban: CURRENT, currency: "EUR", amount: bd("1000"), date: d("2026-11-01") }],
+        window
+      })
+    )
+    // November: save 50 on the 5th, rent 900 on the 23rd (22nd is a Sunday)
+    expect(t(early.accounts[0]!.opening)).toBe("50")
+    expect(early.accounts[0]!.riskDays.map((r) => [f(r.date), t(r.closing), r.reason])).toEqual([
+      ["2026-12-07", "0", "zero"],
+      ["2026-12-22", "-900", "zero"],
+      ["2027-01-05", "-950", "zero"],
+      ["2027-01-22", "-1850", "zero"]
+    ])
+    // the transfer to savings has no balance of savings here: savings is not forecast; the debtors are all known
+    expect(early.withoutBalance).toEqual([])
+  })
+  it("shows a payment in another currency on the account's side and lists it as not netted", () => {
+    const forecast = Result.getOrThrow(
+      Forecast.make({
+        orders: [order("fx", "2026-01-10", "100.00", CURRENT, KORUNA)],
+        balances: [balances[0]!, { iban: KORUNA, currency: "CZK", amount: bd("0"), date: d("2026-12-01") }],
+        window
+      })
+    )
+    expect(forecast.notNetted.map((n) => [n.iban, n.side, n.payment.currency, f(n.payment.executionDate)])).toEqual([
+      [KORUNA, "in", "EUR", "2026-12-10"],
+      [KORUNA, "in", "EUR", "2027-01-11"]
+    ])
+    const koruna = forecast.accounts[1]!
+    expect(t(koruna.closing)).toBe("0")
+    expect(koruna.rows!.map((r) => [f(r.date), t(r.in), r.notNetted.length])).toEqual([
+      ["2026-12-01", "0", 0],
+      ["2026-12-10", "0", 1],
+      ["2027-01-11", "0", 1]
+    ])
+    expect(t(forecast.accounts[0]!.closing)).toBe("800")
+  })
+  it("lists debtors without a balance, and fails on a balance given twice", () => {
+    const forecast = Result.getOrThrow(
+      Forecast.make({ orders: [order("x", "2026-12-03", "5", LANDLORD, CURRENT)], balances, window })
+    )
+    expect(forecast.withoutBalance).toEqual([{ iban: LANDLORD, currency: "EUR", count: 2 }])
+    expect(t(forecast.accounts[0]!.in)).toBe("10")
+    const twice = Forecast.make({ orders, balances: [balances[0]!, balances[0]!], window })
+    expect(Result.isFailure(twice) && twice.failure.message).toBe(`forecast: the balance of ${CURRENT} is given twice`)
+  })
+  it("sets funds checks beside the forecast: a DECL for a covered payment first, an APPR on a risk day after", () => {
+    const check = (orderId: string, date: string, amount: string, on: string, answer: "APPR" | "DECL") => ({
+      orderId,
+      executionDate: d(date),
+      debtorIban: CURRENT,
+      amount: bd(amount),
+      currency: "EUR",
+      checkedOn: d(on),
+      answer
+    })
+    const forecast = Result.getOrThrow(
+      Forecast.make({
+        orders,
+        balances,
+        flows,
+        window,
+        ladder: false,
+        checks: [
+          check("rent", "2026-12-22", "900", "2026-12-15", "APPR"),
+          check("save", "2027-01-05", "50", "2026-12-29", "DECL"),
+          check("save", "2026-12-07", "50", "2026-11-30", "APPR")
+        ]
+      })
+    )
+    expect(
+      forecast.evidence.map((e) => [e.check.orderId, e.finding, t(e.onCheckDay), t(e.onPaymentDay), e.covered])
+    ).toEqual([
+      ["save", "DeclinedButCovered", "1000", "950", true],
+      ["rent", "ApprovedButAtRisk", "950", "50", false],
+      ["save", "Agrees", undefined, "950", true]
+    ])
+    // the ladder is kept for the checked account only
+    expect(forecast.accounts[1]!.rows).toBeUndefined()
+  })
+  it("scenarios list exactly what changed: a salary three days late, a skipped rent, another convention", () => {
+    const late = Result.getOrThrow(
+      Forecast.scenario(
+        { orders, balances, flows, window },
+        { name: "salary late", changes: [{ _tag: "Delay", orderId: "salary", days: 3, date: d("2026-12-28") }] },
+        base
+      )
+    )
+    expect(late.payments.removed.map((p) => [p.orderId, f(p.executionDate)])).toEqual([["salary", "2026-12-28"]])
+    expect(late.payments.added.map((p) => [p.orderId, f(p.executionDate)])).toEqual([["salary", "2026-12-31"]])
+    expect(late.accounts.map((a) => a.iban)).toEqual([CURRENT])
+    expect(late.accounts[0]!.riskDaysAdded.map((r) => [f(r.date), f(r.until)])).toEqual([["2026-12-22", "2026-12-30"]])
+    expect(late.unmatched).toEqual([])
+
+    const skip = Result.getOrThrow(
+      Forecast.scenario(
+        { orders, balances, flows, window },
+        {
+          name: "no rent in January",
+          changes: [
+            { _tag: "Skip", orderId: "rent", date: d("2027-01-22") },
+            { _tag: "Fail", orderId: "rent", date: d("2027-01-23") }
+          ]
+        }
+      )
+    )
+    expect(skip.payments.removed.map((p) => [p.orderId, f(p.executionDate)])).toEqual([["rent", "2027-01-22"]])
+    expect(skip.accounts[0]!.riskDaysRemoved.map((r) => f(r.date))).toEqual(["2027-01-22"])
+    expect(skip.accounts[0]!.atRiskRemoved.map((p) => f(p.executionDate))).toEqual(["2027-01-22"])
+    expect(skip.unmatched.map((c) => c._tag)).toEqual(["Fail"])
+
+    const preceding = Result.getOrThrow(
+      Forecast.scenario(
+        { orders, balances, flows, window },
+        { name: "preceding", changes: [{ _tag: "Settings", convention: "preceding" }] }
+      )
+    )
+    // only the transfer of Saturday 2026-12-05 moves: to Friday the 4th instead of Monday the 7th
+    expect(preceding.payments.removed.map((p) => [p.orderId, f(p.executionDate)])).toEqual([["save", "2026-12-07"]])
+    expect(preceding.payments.added.map((p) => [p.orderId, f(p.executionDate)])).toEqual([["save", "2026-12-04"]])
+    expect(preceding.accounts.map((a) => a.iban)).toEqual([CURRENT, SAVINGS])
+    const bad = Forecast.scenario(
+      { orders, balances, window },
+      { name: "x", changes: [{ _tag: "Delay", orderId: "rent", days: 0 }] }
+    )
+    expect(Result.isFailure(bad)).toBe(true)
+  })
+  it("adds and removes orders", () => {
+    const outcome = Result.getOrThrow(
+      Forecast.scenario(
+        { orders, balances, window },
+        {
+          name: "move out",
+          changes: [
+            { _tag: "Remove", orderId: "rent" },
+            { _tag: "Add", order: order("car", "2027-01-15", "300.00", CURRENT, LANDLORD) }
+          ]
+        }
+      )
+    )
+    expect(outcome.payments.removed.map((p) => p.orderId)).toEqual(["rent", "rent"])
+    expect(outcome.payments.added.map((p) => [p.orderId, f(p.executionDate)])).toEqual([["car", "2027-01-15"]])
+    expect(t(outcome.forecast.accounts[0]!.closing)).toBe("600")
+  })
+})
+
+// ---------------------------------------------------------------------------
+// properties
+// ---------------------------------------------------------------------------
+
+const OWN = [CURRENT, SAVINGS, KORUNA]
+const OUTSIDE = [LANDLORD, EMPLOYER]
+const pWindow = { from: d("2026-03-01"), to: d("2026-05-31") }
+
+const arbOrder = (ids: fc.Arbitrary<string>, currencies: ReadonlyArray<string>) =>
+  fc
+    .record({
+      orderId: ids,
+      frequency: fc.constantFrom<Frequency.Frequency>("DAIL", "WEEK", "MNTH", "QUTR", "SEMI", "DAI7"),
+      startDate: fc.integer({ min: d("2026-01-01"), max: d("2026-05-31") }),
+      cents: fc.integer({ min: 1, max: 99_999_999 }),
+      currency: fc.constantFrom(...currencies),
+      debtor: fc.constantFrom(...OWN, ...OUTSIDE),
+      creditor: fc.constantFrom(...OWN, ...OUTSIDE)
+    })
+    .map(
+      (o): Projection.ProjectableOrder => ({
+        orderId: o.orderId,
+        frequency: o.frequency,
+        startDate: o.startDate as LocalDate.LocalDate,
+        instructedAmount: { value: BigDecimal.make(BigInt(o.cents), 2), currency: o.currency },
+        debtor: { iban: o.debtor },
+        creditor: { iban: o.creditor }
+      })
+    )
+
+const arbBalances = (currencies: ReadonlyArray<string>) =>
+  fc.tuple(
+    ...OWN.map((iban) =>
+      fc.record({
+        iban: fc.constant(iban),
+        currency: fc.constantFrom(...currencies),
+        amount: fc
+          .bigInt({ min: -10_000_000n, max: 100_000_000n })
+          .chain((v) => fc.integer({ min: 0, max: 4 }).map((s) => BigDecimal.make(v, s))),
+        date: fc.integer({ min: d("2026-02-01"), max: d("2026-04-01") }).map((n) => n as LocalDate.LocalDate),
+        threshold: fc.option(
+          fc.bigInt({ min: -1_000_000n, max: 10_000_000n }).map((v) => BigDecimal.make(v, 2)),
+          { nil: undefined }
+        )
+      })
+    )
+  )
+
+const arbInput = (currencies: ReadonlyArray<string>) =>
+  fc.record({
+    orders: fc.array(arbOrder(fc.constantFrom("a", "b", "c", "d", "e", "f"), currencies), { maxLength: 8 }),
+    balances: arbBalances(currencies)
+  })
+
+/** The ladder recomputed from the eager projection, day by day, for the oracle. */
+const oracle = (input: {
+  orders: ReadonlyArray<Projection.ProjectableOrder>
+  balances: ReadonlyArray<Forecast.Balance>
+}) => {
+  const first = Math.min(pWindow.from, ...input.balances.map((b) => b.date)) as LocalDate.LocalDate
+  const { payments } = Projection.project(input.orders, { from: first, to: pWindow.to })
+  return input.balances.map((b) => {
+    let balance = b.amount
+    const start = Math.max(b.date, pWindow.from)
+    const rows: Array<[string, string, string, string]> = []
+    let lowest: BigDecimal.BigDecimal | undefined
+    const byDay = new Map<number, { out: BigDecimal.BigDecimal; in: BigDecimal.BigDecimal }>()
+    for (const p of payments) {
+      if (p.executionDate < b.date || (p.debtorIban !== b.iban && p.creditorIban !== b.iban)) continue
+      const e = byDay.get(p.executionDate) ?? { out: BigDecimal.fromBigInt(0n), in: BigDecimal.fromBigInt(0n) }
+      byDay.set(p.executionDate, e)
+      // another currency: a row shows it, the balance does not move
+      if (p.currency !== b.currency) continue
+      if (p.debtorIban === b.iban) e.out = BigDecimal.sum(e.out, p.amount)
+      if (p.creditorIban === b.iban) e.in = BigDecimal.sum(e.in, p.amount)
+      byDay.set(p.executionDate, e)
+    }
+    for (let day = b.date as number; day <= pWindow.to; day++) {
+      const e = byDay.get(day)
+      if (day === start && e === undefined) rows.push([f(day as LocalDate.LocalDate), "0", "0", t(balance)!])
+      if (e !== undefined) {
+        balance = BigDecimal.sum(BigDecimal.subtract(balance, e.out), e.in)
+        if (day >= start) rows.push([f(day as LocalDate.LocalDate), t(e.out)!, t(e.in)!, t(balance)!])
+      }
+      if (day >= start && (lowest === undefined || BigDecimal.isLessThan(balance, lowest))) lowest = balance
+    }
+    return { rows, lowest: t(lowest), closing: t(balance) }
+  })
+}
+
+const summary = (forecast: Forecast.Forecast) =>
+  forecast.accounts.map((a) => ({
+    rows: (a.rows ?? []).map((r) => [f(r.date), t(r.out)!, t(r.in)!, t(r.closing)!]),
+    lowest: t(a.lowest.amount),
+    closing: t(a.closing)
+  }))
+
+describe("Forecast properties", () => {
+  it("equals a day-by-day ladder recomputed from the projected payments", () => {
+    fc.assert(
+      fc.property(arbInput(["EUR", "CZK"]), (input) => {
+        const forecast = Result.getOrThrow(Forecast.make({ ...input, window: pWindow }))
+        expect(summary(forecast)).toEqual(oracle(input))
+      }),
+      { numRuns: 500 }
+    )
+  })
+  it("conserves money: closing = opening + in − out per row and account; outs equal CashFlow's totals", () => {
+    fc.assert(
+      fc.property(arbInput(["EUR", "CZK"]), (input) => {
+        const forecast = Result.getOrThrow(Forecast.make({ ...input, window: pWindow }))
+        const { payments } = Projection.project(input.orders, pWindow)
+        for (const a of forecast.accounts) {
+          if (a.start > pWindow.to) continue
+          for (const r of a.rows!) {
+            expect(t(r.closing)).toBe(t(BigDecimal.subtract(BigDecimal.sum(r.opening, r.in), r.out)))
+          }
+          expect(t(a.closing)).toBe(t(BigDecimal.subtract(BigDecimal.sum(a.opening, a.in), a.out)))
+          const own = payments.filter(
+            (p) => p.debtorIban === a.iban && p.currency === a.currency && p.executionDate >= a.start
+          )
+          const totals = CashFlow.totals(own).byDebtor
+          expect(t(a.out)).toBe(t(totals[0]?.amount ?? BigDecimal.fromBigInt(0n)))
+          expect(a.outCount).toBe(totals[0]?.count ?? 0)
+        }
+      }),
+      { numRuns: 500 }
+    )
+  })
+  it("a payment between two own accounts moves money and creates none", () => {
+    const between = fc.array(arbOrder(fc.constantFrom("a", "b", "c"), ["EUR"]), { maxLength: 8 }).map((os) =>
+      os.map((o, i) => ({
+        ...o,
+        debtor: { iban: OWN[i % 3]! },
+        creditor: { iban: OWN[(i + 1) % 3]! }
+      }))
+    )
+    fc.assert(
+      fc.property(
+        between,
+        fc.array(fc.integer({ min: 0, max: 1_000_000 }), { minLength: 3, maxLength: 3 }),
+        (os, amounts) => {
+          const bs = OWN.map((iban, i) => ({
+            iban,
+            currency: "EUR",
+            amount: BigDecimal.make(BigInt(amounts[i]!), 2),
+            date: pWindow.from
+          }))
+          const forecast = Result.getOrThrow(Forecast.make({ orders: os, balances: bs, window: pWindow }))
+          const total = (xs: ReadonlyArray<BigDecimal.BigDecimal>) => t(xs.reduce(BigDecimal.sum))
+          expect(total(forecast.accounts.map((a) => a.closing))).toBe(total(bs.map((b) => b.amount)))
+          expect(total(forecast.accounts.map((a) => a.out))).toBe(total(forecast.accounts.map((a) => a.in)))
+        }
+      ),
+      { numRuns: 500 }
+    )
+  })
+  it("the lowest point (and the whole forecast) does not depend on the order of the input orders", () => {
+    fc.assert(
+      fc.property(
+        arbInput(["EUR", "CZK"]).chain((input) =>
+          fc.shuffledSubarray(input.orders, { minLength: input.orders.length }).map((shuffled) => ({ input, shuffled }))
+        ),
+        ({ input, shuffled }) => {
+          const a = Result.getOrThrow(Forecast.make({ ...input, window: pWindow }))
+          const b = Result.getOrThrow(Forecast.make({ ...input, orders: shuffled, window: pWindow }))
+          expect(b.accounts.map((x) => [t(x.lowest.amount), x.lowest.date])).toEqual(
+            a.accounts.map((x) => [t(x.lowest.amount), x.lowest.date])
+          )
+          expect(summary(b)).toEqual(summary(a))
+          // equal orderIds on one day keep the input order (Payment.compare): compare as sets
+          expect(b.atRisk.map(Payment.key).sort()).toEqual(a.atRisk.map(Payment.key).sort())
+        }
+      ),
+      { numRuns: 500 }
+    )
+  })
+  it("each scenario changes only what it names", () => {
+    const change = fc.oneof(
+      fc.record({
+        _tag: fc.constant("Skip" as const),
+        orderId: fc.constantFrom("a", "b", "z"),
+        date: fc.integer({ min: pWindow.from, max: pWindow.to })
+      }),
+      fc.record({
+        _tag: fc.constant("Fail" as const),
+        orderId: fc.constantFrom("a", "b"),
+        date: fc.integer({ min: pWindow.from, max: pWindow.to })
+      }),
+      fc.record({
+        _tag: fc.constant("Delay" as const),
+        orderId: fc.constantFrom("a", "b", "c"),
+        days: fc.integer({ min: 1, max: 20 })
+      }),
+      fc.record({ _tag: fc.constant("Remove" as const), orderId: fc.constantFrom("a", "c", "z") })
+    ) as fc.Arbitrary<Forecast.Change>
+    fc.assert(
+      fc.property(arbInput(["EUR"]), change, (input, c) => {
+        const outcome = Result.getOrThrow(Forecast.scenario({ ...input, window: pWindow }, { name: "x", changes: [c] }))
+        const named = c._tag === "Add" || c._tag === "Settings" ? "" : c.orderId
+        const touched = new Set(
+          input.orders.filter((o) => o.orderId === named).flatMap((o) => [o.debtor.iban, o.creditor.iban])
+        )
+        for (const a of outcome.accounts) expect(touched.has(a.iban)).toBe(true)
+        for (const p of [...outcome.payments.removed, ...outcome.payments.added]) expect(p.orderId).toBe(named)
+        // the base computed without the change's order equals the scenario's on every other account
+        const base = Result.getOrThrow(Forecast.make({ ...input, window: pWindow }))
+        const others = (x: Forecast.Forecast) => summary(x).filter((_, i) => !touched.has(x.accounts[i]!.iban))
+        expect(others(outcome.forecast)).toEqual(others(base))
+        if (c._tag === "Skip" || c._tag === "Fail") {
+          expect(outcome.payments.added).toEqual([])
+          expect(outcome.payments.removed.every((p) => p.executionDate === c.date)).toBe(true)
+        }
+      }),
+      { numRuns: 500 }
+    )
+  })
+})
