@@ -335,6 +335,47 @@ describe("properties", () => {
   })
 })
 
+describe("month-based codes without a convention (firstExecutionOnOrAfter's table path)", () => {
+  it("firstExecutionOnOrAfter equals firstOnOrAfter's execution and a walk of nth, from 0001 to past 9999", () => {
+    const monthly = fc.constantFrom<Frequency.Frequency>("MNTH", "QUTR", "SEMI", "YEAR")
+    const anywhere = fc.oneof(
+      Arb.date(LocalDate.MIN, LocalDate.MAX),
+      Arb.date(d("9990-01-01"), LocalDate.MAX),
+      Arb.date(LocalDate.MIN, d("0010-12-31"))
+    )
+    fc.assert(
+      fc.property(
+        monthly,
+        anywhere,
+        fc.option(fc.integer({ min: 0, max: 4000 }), { nil: undefined }),
+        fc.integer({ min: -800, max: 4000 }),
+        Arb.calendar,
+        (frequency, startDate, endOffset, offset, calendar) => {
+          const endDate =
+            endOffset === undefined
+              ? undefined
+              : (Math.min(startDate + endOffset, LocalDate.MAX) as LocalDate.LocalDate)
+          const plan = planOf({ frequency, startDate, endDate }, { calendar, convention: "none" })
+          const at = (startDate + offset) as LocalDate.LocalDate
+          const got = Occurrence.firstExecutionOnOrAfter(plan, at)
+          expect(got).toBe(Occurrence.firstOnOrAfter(plan, at)?.execution)
+          let walked: LocalDate.LocalDate | undefined
+          for (let k = 0; ; k++) {
+            const o = Occurrence.nth(plan, k)
+            if (o === undefined) break
+            if (o.execution >= at) {
+              walked = o.execution
+              break
+            }
+          }
+          expect(got).toBe(walked)
+        }
+      ),
+      { numRuns: 10_000 }
+    )
+  })
+})
+
 describe("DAIL with and without a holiday counter", () => {
   it("nth, firstOnOrAfter, between and count agree whether the calendar counts its holidays or not", () => {
     const plain = Calendar.make("target, no counter", Calendar.target.isHoliday)

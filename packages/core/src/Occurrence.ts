@@ -144,8 +144,12 @@ export const makePlan = (order: OrderSchedule, options?: Options): Result.Result
   if (lastNominal >= anchor) {
     if (dayStep !== 0) lastK = Math.floor((lastNominal - anchor) / dayStep)
     else if (monthStep !== 0) {
-      lastK = Math.floor((WorkingDays.monthIndexOf(lastNominal) - anchorMonth) / monthStep)
-      if (rawNominal(anchorMonth, anchorDay, monthStep, lastK) > lastNominal) lastK--
+      // without an end date the last nominal date is in December 9999 or before, never past it
+      lastK = Math.floor(
+        ((endDate === undefined ? WorkingDays.MAX_MONTH_INDEX : WorkingDays.monthIndexOf(lastNominal)) - anchorMonth) /
+          monthStep
+      )
+      if (endDate !== undefined && rawNominal(anchorMonth, anchorDay, monthStep, lastK) > lastNominal) lastK--
     }
   }
   const data: PlanData = {
@@ -369,6 +373,10 @@ export const firstExecutionOnOrAfter = (handle: Plan, date: LocalDate.LocalDate)
   if (plan.frequency === "DAIL") {
     const d = WorkingDays.following(plan.calendar, Math.max(date, plan.anchor))
     return d > plan.lastNominal ? undefined : (d as LocalDate.LocalDate)
+  }
+  if (!plan.adjusts && plan.monthStep !== 0) {
+    const d = WorkingDays.firstMonthDayOnOrAfter(plan.anchorMonth, plan.anchorDay, plan.monthStep, plan.lastK, date)
+    return d === END ? undefined : (d as LocalDate.LocalDate)
   }
   const k = firstCalendar(plan, date)
   return k < 0 ? undefined : (executionAt(plan, k) as LocalDate.LocalDate)

@@ -52,6 +52,33 @@ export const monthDayClamped = (index: number, day: number): number => {
   return start + Math.min(day, length) - 1
 }
 
+/**
+ * The first of the dates `anchorDay` of month `anchorMonth + monthStep·k` (k = 0 … lastK, clamped to shorter months)
+ * that is on or after `date`, or `BEYOND_MAX` when none is (packages/core/README.md, "Nominal dates"): a month-based
+ * schedule whose execution dates are its nominal dates, answered from the month-start table alone.
+ */
+export const firstMonthDayOnOrAfter = (
+  anchorMonth: number,
+  anchorDay: number,
+  monthStep: number,
+  lastK: number,
+  date: number
+): number => {
+  const starts = Months.monthStarts()
+  const month =
+    date < LocalDate.MIN ? Months.FIRST_MONTH_INDEX : date > LocalDate.MAX ? MAX_MONTH_INDEX : monthIndexOf(date)
+  const months = month - anchorMonth
+  let k = months <= 0 ? 0 : monthStep === 1 ? months : Math.ceil(months / monthStep)
+  for (; k <= lastK; k++) {
+    // at most twice: the nominal date of k is in `date`'s month or later, the next one is past `date`
+    const index = anchorMonth + monthStep * k
+    const start = starts[index]!
+    const d = start + Math.min(anchorDay, starts[index + 1]! - start) - 1
+    if (d >= date) return d
+  }
+  return BEYOND_MAX
+}
+
 /** Whether two day numbers lie in the same calendar month (either may be a sentinel). */
 const sameMonth = (a: number, b: number): boolean =>
   a >= LocalDate.MIN && a <= LocalDate.MAX && monthIndexOf(a) === monthIndexOf(b)
