@@ -9,6 +9,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, type Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import * as BankGate from "./BankGate.ts"
 import * as Checks from "./Checks.ts"
 
 /** The DDL of the budget tables (idempotent); the PostgreSQL budget store's. */
@@ -21,8 +22,11 @@ export const budgetDdl: ReadonlyArray<string> = [
     snapshot_key text PRIMARY KEY, taken_at bigint NOT NULL, payload text NOT NULL)`
 ]
 
-/** Every DDL statement of tppkit's tables (checks, budget, leases, snapshots), in order; each is idempotent. */
-export const ddl: ReadonlyArray<string> = [...Checks.ddl, ...budgetDdl]
+/**
+ * Every DDL statement of tppkit's tables (checks, budget, leases, snapshots, the bank gate), in order; each is
+ * idempotent.
+ */
+export const ddl: ReadonlyArray<string> = [...Checks.ddl, ...budgetDdl, ...BankGate.ddl]
 
 /** A fixed advisory-lock key for tppkit's migrations. */
 const migrationLock = 7_316_505_221

@@ -93,7 +93,7 @@ export const cluster = (options: Options) =>
 
 /** The workflow engine with tppkit's workflows registered, over a cluster. */
 export const workflows: Layer.Layer<
-  WorkflowEngine.WorkflowEngine,
+  WorkflowEngine.WorkflowEngine | FundsCheckWorkflow.InFlight,
   never,
   | Sharding
   | ClusterMessageStorage.MessageStorage

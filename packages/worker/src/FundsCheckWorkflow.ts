@@ -10,8 +10,9 @@
  */
 import type { BalanceCheck } from "@tppkit/core"
 import * as FailureClass from "@tppkit/http/FailureClass"
-import { Clock, Context, DateTime, Duration, Effect, Layer, Schema, Semaphore } from "effect"
+import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
+import * as BankGate from "./BankGate.ts"
 import type * as CheckFailure from "./CheckFailure.ts"
 import { Checks, type ChecksError, Due, key, Outcome } from "./Checks.ts"
 
@@ -80,8 +81,8 @@ export const checkOnce = (due: Due): Effect.Effect<Outcome, ChecksError, Checks 
   })
 
 /**
- * How many balance checks one worker has in flight at most (attempt counted, bank asked, outcome not yet
- * recorded). A sweep starts thousands of workflows at once; without a bound every one of them counts its attempt
+ * How many balance checks one worker has in flight at most by default (attempt counted, bank asked, outcome not yet
+ * recorded; {@link ChecksInFlight} sets another number). A sweep starts thousands of workflows at once; without a bound every one of them counts its attempt
  * and waits for the bank or the CPU, and a worker that dies then leaves all of them to be sent again.
  */
 export const maxChecksInFlight = 64
@@ -127,76 +128,118 @@ export const isTransient = (outcome: Outcome): boolean =>
   outcome.failure._tag === "BankError" &&
   FailureClass.isTransient(outcome.failure.reason)
 
+/** What the bank did with a check: answered (a refusal too), failed transiently, or nothing was asked. */
+export const gateResult = (outcome: Outcome): BankGate.Result =>
+  outcome.outcome !== "failed"
+    ? "answer"
+    : isTransient(outcome)
+      ? "transient"
+      : outcome.failure?._tag === "BankError"
+        ? "answer"
+        : "none"
+
+/** How many checks one worker has in flight at most (default {@link maxChecksInFlight}); read when the layer is built. */
+export const ChecksInFlight = Context.Reference<number>("@tppkit/worker/ChecksInFlight", {
+  defaultValue: () => maxChecksInFlight
+})
+
+/** This worker's checks in flight, and the drain of a worker that stops. */
+export class InFlight extends Context.Service<
+  InFlight,
+  {
+    /** The most checks in flight at once ({@link ChecksInFlight}). */
+    readonly cap: number
+    /** How many checks are in flight now (passed the bank gate, outcome not yet recorded). */
+    readonly count: Effect.Effect<number>
+    /**
+     * Stops this worker from sending any further check and waits until the checks in flight have their outcomes
+     * recorded, at most `timeout`; returns how many were still in flight then (0: drained).
+     */
+    readonly drain: (timeout: Duration.Input) => Effect.Effect<number>
+  }
+>()("@tppkit/worker/FundsCheckWorkflow/InFlight") {}
+
 /**
- * The bank's state as this worker sees it: after a transient failure no check is sent until `until` (the fleet's
- * back-off, doubled while failures go on, reset by an answer), so that a backlog is not drained into a dead bank.
+ * The workflow's implementation, with this worker's checks in flight ({@link InFlight}); needs the check store and
+ * the balance checker. Every check passes the `BankGate` (the fleet's when one is provided, else one of this
+ * worker with the back-off of {@link CheckRetry}) inside one of the {@link ChecksInFlight} slots before it is sent.
  */
-const makeGate = () => {
-  let until = 0
-  let wait = 0
-  return {
-    /** Waits until the bank may be asked again. */
-    pass: Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      until > now ? Effect.sleep(Duration.millis(until - now)) : Effect.void
-    ),
-    /** Records a check's outcome: a transient failure closes the gate for the back-off, an answer opens it. */
-    after: (outcome: Outcome, retry: Retry) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.sync(() => {
-          if (!isTransient(outcome)) {
-            if (outcome.outcome !== "failed") wait = 0
-            return
+export const layer: Layer.Layer<InFlight, never, WorkflowEngine.WorkflowEngine | Checks | BalanceChecker> =
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const cap = Math.max(1, Math.floor(yield* ChecksInFlight))
+      const slots = Semaphore.makeUnsafe(cap)
+      const retry0 = yield* CheckRetry
+      const gate = yield* Option.match(yield* Effect.serviceOption(BankGate.BankGate), {
+        onSome: Effect.succeed,
+        onNone: () => BankGate.makeMemory({ initial: retry0.initial, max: retry0.max })
+      })
+      let running = 0
+      let draining = false
+      // one try: a slot, the gate (inside the slot, right before sending), then the check; a draining worker
+      // sends nothing more
+      const send = (due: Due) =>
+        slots.withPermits(1)(
+          Effect.gen(function* () {
+            if (draining) return yield* Effect.never
+            yield* gate.pass
+            if (draining) return yield* Effect.never
+            running++
+            return yield* Effect.orDie(checkOnce(due)).pipe(
+              Effect.tap((outcome) => gate.record(gateResult(outcome))),
+              Effect.ensuring(
+                Effect.sync(() => {
+                  running--
+                })
+              )
+            )
+          })
+        )
+      const inFlight = InFlight.of({
+        cap,
+        count: Effect.sync(() => running),
+        drain: (timeout) =>
+          Effect.gen(function* () {
+            draining = true
+            const until = (yield* Clock.currentTimeMillis) + Duration.toMillis(Duration.fromInputUnsafe(timeout))
+            while (running > 0 && (yield* Clock.currentTimeMillis) < until) yield* Effect.sleep("20 millis")
+            return running
+          })
+      })
+      const workflow = FundsCheck.toLayer(
+        Effect.fn(function* (due) {
+          const retry = yield* CheckRetry
+          // a check due right away (checkAt 0, the usual case) needs no journaled clock reading: one message fewer
+          if (due.checkAt > 0) {
+            const wait = yield* Activity.make({
+              name: "wait",
+              success: Schema.Number,
+              execute: Effect.map(Clock.currentTimeMillis, (now) => waitMillis(due.checkAt, now))
+            })
+            if (wait > 0) yield* DurableClock.sleep({ name: "untilCheck", duration: Duration.millis(wait) })
           }
-          if (now >= until) {
-            wait = wait === 0 ? backoffMillis(retry, 1) : Math.min(wait * 2, backoffMillis(retry, 64))
-            until = now + wait
+          // each try is a journaled activity and each wait a durable sleep; a transient failure is tried again until
+          // the payment's execution date has passed
+          for (let n = 1; ; n++) {
+            const outcome = yield* Activity.make({
+              name: n === 1 ? "balanceCheck" : `balanceCheck#${n}`,
+              success: Outcome,
+              execute: send(due)
+            })
+            if (!isTransient(outcome)) return outcome
+            const wait = yield* Activity.make({
+              name: `retryWait#${n}`,
+              success: Schema.Number,
+              execute: Effect.map(Clock.currentTimeMillis, (now) => {
+                const wait = backoffMillis(retry, n)
+                return now + wait < endOfDay(due.executionDate, retry.timeZone) ? wait : -1
+              })
+            })
+            if (wait < 0) return outcome
+            yield* DurableClock.sleep({ name: `retry#${n}`, duration: Duration.millis(wait) })
           }
         })
       )
-  }
-}
-
-/** The workflow's implementation; needs the check store and the balance checker. */
-export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | BalanceChecker> = Layer.unwrap(
-  Effect.sync(() => {
-    const inFlight = Semaphore.makeUnsafe(maxChecksInFlight)
-    const gate = makeGate()
-    return FundsCheck.toLayer(
-      Effect.fn(function* (due) {
-        const retry = yield* CheckRetry
-        // a check due right away (checkAt 0, the usual case) needs no journaled clock reading: one message fewer
-        if (due.checkAt > 0) {
-          const wait = yield* Activity.make({
-            name: "wait",
-            success: Schema.Number,
-            execute: Effect.map(Clock.currentTimeMillis, (now) => waitMillis(due.checkAt, now))
-          })
-          if (wait > 0) yield* DurableClock.sleep({ name: "untilCheck", duration: Duration.millis(wait) })
-        }
-        // each try is a journaled activity and each wait a durable sleep; a transient failure is tried again until
-        // the payment's execution date has passed
-        for (let n = 1; ; n++) {
-          const outcome = yield* Activity.make({
-            name: n === 1 ? "balanceCheck" : `balanceCheck#${n}`,
-            success: Outcome,
-            execute: Effect.andThen(
-              gate.pass,
-              inFlight.withPermits(1)(Effect.tap(Effect.orDie(checkOnce(due)), (outcome) => gate.after(outcome, retry)))
-            )
-          })
-          if (!isTransient(outcome)) return outcome
-          const wait = yield* Activity.make({
-            name: `retryWait#${n}`,
-            success: Schema.Number,
-            execute: Effect.map(Clock.currentTimeMillis, (now) => {
-              const wait = backoffMillis(retry, n)
-              return now + wait < endOfDay(due.executionDate, retry.timeZone) ? wait : -1
-            })
-          })
-          if (wait < 0) return outcome
-          yield* DurableClock.sleep({ name: `retry#${n}`, duration: Duration.millis(wait) })
-        }
-      })
-    )
-  })
-)
+      return Layer.merge(workflow, Layer.succeed(InFlight)(inFlight))
+    })
+  )

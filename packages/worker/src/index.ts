@@ -4,6 +4,8 @@
  * @since 0.1.0
  */
 
+/** Whether balance checks may be sent now: the fleet's circuit breaker over the bank's availability. */
+export * as BankGate from "./BankGate.ts"
 /** The worker's bank operations (balance check, unattended listing) over http's bank client. */
 export * as BankSources from "./BankSources.ts"
 /** Why a funds check got no answer, as data: the bank client's typed failure, or a payment that could not be sent. */

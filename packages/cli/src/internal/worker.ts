@@ -5,6 +5,7 @@
 import { LocalDate } from "@tppkit/core"
 import { BankClient, BankConfig, type PsuContext } from "@tppkit/http"
 import {
+  BankGate,
   BankSources,
   CheckFailure,
   Checks,
@@ -101,17 +102,31 @@ const sweepRetry = Effect.gen(function* () {
 /**
  * How failed checks are tried again, from `TPPKIT_WORKER_CHECK_BACKOFF_MS` (the first wait; doubled up to 60 times
  * it; default 5 s up to 5 minutes) in the fleet's time zone, and how long `--once` waits for them, from
- * `TPPKIT_WORKER_ONCE_WAIT_MS` (default 2 minutes).
+ * `TPPKIT_WORKER_ONCE_WAIT_MS` (default 2 minutes); the fleet's bank gate waits as long as a check's back-off and
+ * is read every `TPPKIT_WORKER_POLL_MS` (default 1 s); `TPPKIT_WORKER_CHECKS_IN_FLIGHT` is the most checks one worker
+ * has in flight (default 64).
  */
 const checkRetry = (timeZone: string) =>
   Effect.gen(function* () {
     const backoff = yield* Config.Int("TPPKIT_WORKER_CHECK_BACKOFF_MS").pipe(Config.option)
     const wait = yield* Config.Int("TPPKIT_WORKER_ONCE_WAIT_MS").pipe(Config.withDefault(120_000))
+    const poll = yield* Config.Int("TPPKIT_WORKER_POLL_MS").pipe(Config.option)
+    const cap = yield* Config.Int("TPPKIT_WORKER_CHECKS_IN_FLIGHT").pipe(
+      Config.withDefault(FundsCheckWorkflow.maxChecksInFlight)
+    )
+    if (cap < 1 || cap > 10_000) {
+      return yield* Failure.configuration("TPPKIT_WORKER_CHECKS_IN_FLIGHT: expected a whole number from 1 to 10000")
+    }
     const checkRetry: FundsCheckWorkflow.Retry = Option.isSome(backoff)
       ? { initial: Duration.millis(backoff.value), max: Duration.millis(backoff.value * 60), timeZone }
       : { initial: "5 seconds", max: "5 minutes", timeZone }
-    return { checkRetry, onceWaitMillis: Math.max(0, wait) }
-  }).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
+    const bankGate: Partial<BankGate.Settings> = {
+      initial: checkRetry.initial,
+      max: checkRetry.max,
+      ...(Option.isSome(poll) ? { poll: Duration.millis(poll.value) } : {})
+    }
+    return { checkRetry, onceWaitMillis: Math.max(0, wait), bankGate, checksInFlight: cap }
+  }).pipe(Effect.mapError((e) => (e._tag === "CliFailure" ? e : Failure.configuration(Environment.describe(e), e))))
 
 /** Cluster timing from `TPPKIT_WORKER_POLL_MS` and `TPPKIT_WORKER_LOCK_EXPIRATION_MS` (tests lower them). */
 const timing = Effect.gen(function* () {
@@ -156,6 +171,10 @@ export interface Setup {
   readonly checkRetry?: FundsCheckWorkflow.Retry | undefined
   /** How long `--once` waits for checks tried again after a transient failure (milliseconds). */
   readonly onceWaitMillis?: number | undefined
+  /** The fleet's bank gate (`BankGate.layerSql`). */
+  readonly bankGate?: Partial<BankGate.Settings> | undefined
+  /** The most checks this worker has in flight (default `FundsCheckWorkflow.maxChecksInFlight`). */
+  readonly checksInFlight?: number | undefined
 }
 
 /**
@@ -183,12 +202,15 @@ export const workerLayer = (setup: Setup) => {
       Layer.mergeAll(
         Layer.succeed(Sweep.SweepSettings)(setup.sweep),
         setup.checkRetry === undefined ? Layer.empty : Layer.succeed(FundsCheckWorkflow.CheckRetry)(setup.checkRetry),
+        setup.checksInFlight === undefined
+          ? Layer.empty
+          : Layer.succeed(FundsCheckWorkflow.ChecksInFlight)(setup.checksInFlight),
         Layer.mergeAll(BankSources.balanceChecker(setup.psu), BankSources.orderSource(setup.psu)).pipe(
           Layer.provide(client)
         )
       )
     ),
-    Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerSql, metrics)),
+    Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerSql, BankGate.BankGate.layerSql(setup.bankGate), metrics)),
     Layer.provideMerge(cluster)
   )
 }
@@ -207,6 +229,15 @@ export const awaitDay = (day: string, poll: Duration.Input = "250 millis") =>
       yield* Effect.sleep(pending > 200 ? "1 second" : poll)
     }
   })
+
+/** The bank client's settings with no retries of its own (the workflows retry; every request is counted). */
+const singleRequest = (settings: BankConfig.Settings): BankConfig.Settings => ({
+  ...settings,
+  retry: { ...settings.retry, maxAttempts: 1 }
+})
+
+/** How long a stopping worker waits for its checks in flight (a balance check's own deadline is shorter). */
+const drainTimeout = "30 seconds"
 
 /** Runs `tppkit worker`. */
 export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
@@ -241,7 +272,9 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   if (Result.isFailure(consents)) return yield* Failure.usage(consents.failure)
   const setup: Setup = {
     databaseUrl,
-    bankSettings: yield* settingsOf(target),
+    // one request per try: the fleet retries a balance check itself (the check's back-off, the bank gate), so that
+    // `attempts` counts the requests the bank received; the sweep retries its listings itself too
+    bankSettings: singleRequest(yield* settingsOf(target)),
     psu: Connection.psu(input),
     sweep: {
       consents: consents.success,
@@ -310,7 +343,15 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       return yield* Failure.make("incomplete", `sweep of ${day} incomplete: ${parts.join("; ")}`)
     }
   })
+  // SIGTERM or SIGINT: no further check is sent, and the checks in flight get their answers recorded before the
+  // worker stops, so that no other worker sends them again
+  const drain = Effect.gen(function* () {
+    const inFlight = yield* FundsCheckWorkflow.InFlight
+    const left = yield* inFlight.drain(drainTimeout)
+    if (left > 0) yield* Output.errorLine(`tppkit: stopped with ${left} check(s) still in flight`).pipe(Effect.ignore)
+  })
   return yield* program.pipe(
+    Effect.onInterrupt(() => drain),
     Effect.provide(workerLayer(setup)),
     // the cluster's warnings go to stderr as one logfmt line each (stdout is the worker's report); its info
     // logs (runner listening, shard moves) are left out

@@ -1,0 +1,101 @@
+/**
+ * Whether balance checks may be sent now: a circuit breaker over the bank's availability, shared by the whole fleet
+ * in PostgreSQL (or kept in one process). Consecutive transient failures of balance checks (the bank unavailable, a
+ * timeout, 429), counted across the fleet, open it: then no worker sends a check until its wait has passed, so a
+ * backlog of checks is never drained into a bank that is down; after the wait one check in the whole fleet, the
+ * probe, is sent: its answer closes the breaker and every waiting check goes, its failure opens it again for twice
+ * the wait (up to the maximum). Any answer of the bank closes it.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Context, Duration, Effect, Layer } from "effect"
+import type { SqlClient } from "effect/sql"
+import * as Engine from "./internal/bankGate.ts"
+
+/** The breaker's settings. */
+export interface Settings {
+  /** Consecutive transient failures, fleet-wide, that open the breaker (default 3). */
+  readonly threshold: number
+  /** The first wait once the breaker opens (default 5 s); doubled each time the probe fails. */
+  readonly initial: Duration.Input
+  /** The longest wait (default 5 minutes). */
+  readonly max: Duration.Input
+  /** How often a worker reads the fleet's breaker (default 1 s): how soon it learns that the bank is back or down. */
+  readonly poll: Duration.Input
+  /** How long a probe may take before another worker may probe (default 1 minute: a probe's worker may die). */
+  readonly probeLease: Duration.Input
+}
+
+/** The default settings. */
+export const defaults: Settings = {
+  threshold: 3,
+  initial: "5 seconds",
+  max: "5 minutes",
+  poll: "1 second",
+  probeLease: "1 minute"
+}
+
+/** What a check learns from passing the gate: whether it is the probe of a bank that was down. */
+export type Passed = Engine.Passed
+
+/** What the bank did with a check that was sent: answered it (a refusal too), failed transiently, or neither. */
+export type Result = "answer" | "transient" | "none"
+
+/** The gate every balance check passes before it is sent. */
+export class BankGate extends Context.Service<
+  BankGate,
+  {
+    /** Waits until a check may be sent: at once while the bank answers; while it is down, until this is the probe. */
+    readonly pass: Effect.Effect<Passed>
+    /** Records what the bank did with a check that was sent (an answer closes the breaker, a transient failure counts). */
+    readonly record: (result: Result) => Effect.Effect<void>
+  }
+>()("@tppkit/worker/BankGate") {
+  /** A breaker of this process only (tests, one worker). */
+  static readonly layerMemory = (settings: Partial<Settings> = {}): Layer.Layer<BankGate> =>
+    Layer.effect(BankGate, makeMemory(settings))
+
+  /**
+   * The fleet's breaker: the row `name` (default `balance-check`) of table `tppkit_bank_gate` (created by
+   * `Database.migrate`), read by each worker at most once per `poll`. Every worker of a fleet should use the same
+   * settings.
+   */
+  static readonly layerSql = (
+    settings: Partial<Settings> = {},
+    name = "balance-check"
+  ): Layer.Layer<BankGate, never, SqlClient.SqlClient> =>
+    Layer.effect(
+      BankGate,
+      Effect.suspend(() => {
+        const { limits, pollMs } = limitsOf(settings)
+        return Effect.flatMap(Engine.sqlStore(name, limits), (store) =>
+          Effect.map(Engine.make(store, limits, pollMs, Clock.currentTimeMillis), BankGate.of)
+        )
+      })
+    )
+}
+
+/** A breaker of this process only, as a value (what `layerMemory` provides). */
+export const makeMemory = (settings: Partial<Settings> = {}): Effect.Effect<BankGate["Service"]> =>
+  Effect.suspend(() => {
+    const { limits, pollMs } = limitsOf(settings)
+    return Effect.map(Engine.make(Engine.memoryStore(limits), limits, pollMs, Clock.currentTimeMillis), BankGate.of)
+  })
+
+const millis = (d: Duration.Input) => Duration.toMillis(Duration.fromInputUnsafe(d))
+
+const limitsOf = (settings: Partial<Settings>) => {
+  const s = { ...defaults, ...settings }
+  return {
+    limits: {
+      threshold: Math.max(1, s.threshold),
+      initialMs: millis(s.initial),
+      maxMs: Math.max(millis(s.initial), millis(s.max)),
+      probeLeaseMs: millis(s.probeLease)
+    },
+    pollMs: Math.max(1, millis(s.poll))
+  }
+}
+
+/** The DDL of the breaker's table (idempotent). */
+export const ddl: ReadonlyArray<string> = Engine.ddl

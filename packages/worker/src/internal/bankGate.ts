@@ -1,0 +1,250 @@
+/**
+ * The engine of `BankGate`: the breaker's state and its transitions (pure), the two stores of that state (this
+ * process, or one row of `tppkit_bank_gate` shared by a fleet) and the gate every check passes before it is sent,
+ * which reads the state at most once per poll interval (one read shared by every waiting check of the process).
+ */
+import { Duration, Effect, Semaphore } from "effect"
+import { SqlClient } from "effect/sql"
+
+/** The breaker's state (epoch milliseconds): consecutive transient failures, closed until, the wait, the probe. */
+export interface State {
+  /** Consecutive transient failures of balance checks, fleet-wide (reset by any answer of the bank). */
+  readonly failures: number
+  /** No check is sent before this instant (once `failures` reached the threshold). */
+  readonly openUntil: number
+  /** The wait that set `openUntil`: doubled each time the breaker opens again, up to the maximum. */
+  readonly waitMs: number
+  /** A probe was claimed and runs until this instant (its lease); 0: none. */
+  readonly probeUntil: number
+}
+
+/** The breaker's numbers, in milliseconds. */
+export interface Limits {
+  readonly threshold: number
+  readonly initialMs: number
+  readonly maxMs: number
+  readonly probeLeaseMs: number
+}
+
+/** A closed breaker. */
+export const closed: State = { failures: 0, openUntil: 0, waitMs: 0, probeUntil: 0 }
+
+/** Whether the breaker lets checks through (fewer consecutive failures than the threshold). */
+export const isClosed = (state: State, limits: Limits): boolean => state.failures < limits.threshold
+
+/**
+ * A transient failure: one more consecutive failure; when that reaches the threshold and the breaker is not open
+ * already, it opens for the wait (the initial one, else the last doubled, up to the maximum) and any probe ends.
+ */
+export const failed = (state: State, limits: Limits, now: number): State => {
+  const failures = state.failures + 1
+  if (failures < limits.threshold || state.openUntil > now) return { ...state, failures }
+  const waitMs = Math.min(limits.maxMs, Math.max(state.waitMs * 2, limits.initialMs))
+  return { failures, openUntil: now + waitMs, waitMs, probeUntil: 0 }
+}
+
+/** A probe claimed at `now`, or undefined when the breaker is closed, still open, or another probe runs. */
+export const claim = (state: State, limits: Limits, now: number): State | undefined =>
+  isClosed(state, limits) || state.openUntil > now || state.probeUntil > now
+    ? undefined
+    : { ...state, probeUntil: now + limits.probeLeaseMs }
+
+/** Where the state lives; every change returns the state after it. */
+export interface Store {
+  readonly read: Effect.Effect<State>
+  readonly failed: (now: number) => Effect.Effect<State>
+  /** The bank answered: the breaker closes (nothing written when it was closed). */
+  readonly answered: Effect.Effect<State>
+  readonly claim: (now: number) => Effect.Effect<{ readonly state: State; readonly claimed: boolean }>
+}
+
+/** The state in this process only. */
+export const memoryStore = (limits: Limits): Store => {
+  let state = closed
+  return {
+    read: Effect.sync(() => state),
+    failed: (now) =>
+      Effect.sync(() => {
+        state = failed(state, limits, now)
+        return state
+      }),
+    answered: Effect.sync(() => {
+      state = closed
+      return state
+    }),
+    claim: (now) =>
+      Effect.sync(() => {
+        const next = claim(state, limits, now)
+        if (next !== undefined) state = next
+        return { state, claimed: next !== undefined }
+      })
+  }
+}
+
+/** The DDL of the fleet's breaker (idempotent): one row per gate name. */
+export const ddl: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS tppkit_bank_gate (
+    name text PRIMARY KEY,
+    failures integer NOT NULL DEFAULT 0,
+    open_until double precision NOT NULL DEFAULT 0,
+    wait_ms double precision NOT NULL DEFAULT 0,
+    probe_until double precision NOT NULL DEFAULT 0
+  )`
+]
+
+interface GateRow {
+  readonly failures: number
+  readonly open_until: number
+  readonly wait_ms: number
+  readonly probe_until: number
+}
+
+const stateOf = (row: GateRow | undefined): State =>
+  row === undefined
+    ? closed
+    : {
+        failures: Number(row.failures),
+        openUntil: Number(row.open_until),
+        waitMs: Number(row.wait_ms),
+        probeUntil: Number(row.probe_until)
+      }
+
+/**
+ * The state in the row `name` of `tppkit_bank_gate`, one statement per change (the row lock orders the workers'
+ * changes; each `UPDATE` reads the row as it was before it). A statement that fails (the database unreachable)
+ * leaves the state as this process last saw it: the gate never stops checks because the database is away.
+ */
+export const sqlStore = (name: string, limits: Limits): Effect.Effect<Store, never, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    let last = closed
+    const keep = (statement: Effect.Effect<ReadonlyArray<GateRow>, unknown>) =>
+      statement.pipe(
+        Effect.map((rows) => {
+          if (rows[0] !== undefined) last = stateOf(rows[0])
+          return rows[0] !== undefined
+        }),
+        Effect.orElseSucceed(() => false)
+      )
+    const ensure = keep(sql<GateRow>`INSERT INTO tppkit_bank_gate (name) VALUES (${name})
+      ON CONFLICT (name) DO NOTHING RETURNING failures, open_until, wait_ms, probe_until`)
+    const { threshold, initialMs, maxMs, probeLeaseMs } = limits
+    return {
+      read: Effect.map(
+        keep(
+          sql<GateRow>`SELECT failures, open_until, wait_ms, probe_until FROM tppkit_bank_gate WHERE name = ${name}`
+        ),
+        () => last
+      ),
+      failed: (now) =>
+        Effect.andThen(
+          ensure,
+          keep(sql<GateRow>`UPDATE tppkit_bank_gate SET
+              failures = failures + 1,
+              wait_ms = CASE WHEN failures + 1 >= ${threshold} AND open_until <= ${now}
+                THEN LEAST(${maxMs}, GREATEST(wait_ms * 2, ${initialMs})) ELSE wait_ms END,
+              open_until = CASE WHEN failures + 1 >= ${threshold} AND open_until <= ${now}
+                THEN ${now} + LEAST(${maxMs}, GREATEST(wait_ms * 2, ${initialMs})) ELSE open_until END,
+              probe_until = CASE WHEN failures + 1 >= ${threshold} AND open_until <= ${now}
+                THEN 0 ELSE probe_until END
+            WHERE name = ${name} RETURNING failures, open_until, wait_ms, probe_until`)
+        ).pipe(Effect.map(() => last)),
+      answered: keep(sql<GateRow>`UPDATE tppkit_bank_gate SET failures = 0, open_until = 0, wait_ms = 0, probe_until = 0
+          WHERE name = ${name} AND (failures > 0 OR wait_ms > 0)
+          RETURNING failures, open_until, wait_ms, probe_until`).pipe(
+        Effect.map(() => {
+          last = closed
+          return last
+        })
+      ),
+      claim: (now) =>
+        keep(sql<GateRow>`UPDATE tppkit_bank_gate SET probe_until = ${now + probeLeaseMs}
+            WHERE name = ${name} AND failures >= ${threshold} AND open_until <= ${now} AND probe_until <= ${now}
+            RETURNING failures, open_until, wait_ms, probe_until`).pipe(
+          Effect.map((claimed) => ({ state: last, claimed }))
+        )
+    }
+  })
+
+/** What a check learns from passing the gate: whether it is the probe of a bank that was down. */
+export interface Passed {
+  readonly probe: boolean
+}
+
+/** The gate of one process over a store: `pass` before sending, `record` after. */
+export interface Gate {
+  readonly pass: Effect.Effect<Passed>
+  readonly record: (kind: "answer" | "transient" | "none") => Effect.Effect<void>
+}
+
+/**
+ * The gate over `store`, reading the state at most every `pollMs` (one read at a time for the whole process) and
+ * after each of this process's own changes. A check passes at once while the breaker is closed; while it is open,
+ * checks wait (re-reading every poll); once its wait has passed, one check in the whole fleet (the first to claim
+ * the probe) is sent, and the others wait for its outcome: an answer closes the breaker, a failure opens it again
+ * for twice the wait.
+ */
+export const make = (store: Store, limits: Limits, pollMs: number, clock: Effect.Effect<number>): Effect.Effect<Gate> =>
+  Effect.gen(function* () {
+    let state = closed
+    let readAt = Number.NEGATIVE_INFINITY
+    const reading = yield* Semaphore.make(1)
+    const claiming = yield* Semaphore.make(1)
+    const current = (now: number) =>
+      now - readAt < pollMs
+        ? Effect.succeed(state)
+        : reading.withPermits(1)(
+            Effect.suspend(() =>
+              now - readAt < pollMs
+                ? Effect.succeed(state)
+                : Effect.map(store.read, (s) => {
+                    state = s
+                    readAt = now
+                    return s
+                  })
+            )
+          )
+    const wait = (ms: number) => Effect.sleep(Duration.millis(Math.max(1, Math.min(ms, pollMs))))
+    const pass: Effect.Effect<Passed> = Effect.gen(function* () {
+      for (;;) {
+        const now = yield* clock
+        const s = yield* current(now)
+        if (isClosed(s, limits)) return { probe: false }
+        if (s.openUntil > now) {
+          yield* wait(s.openUntil - now)
+          continue
+        }
+        if (s.probeUntil <= now) {
+          const claimed = yield* claiming.withPermits(1)(
+            Effect.suspend(() =>
+              claim(state, limits, now) === undefined && readAt >= now - pollMs
+                ? Effect.succeed(false)
+                : Effect.map(store.claim(now), (r) => {
+                    state = r.state
+                    readAt = now
+                    return r.claimed
+                  })
+            )
+          )
+          if (claimed) return { probe: true }
+        }
+        yield* wait(pollMs)
+      }
+    })
+    const record = (kind: "answer" | "transient" | "none") =>
+      kind === "none"
+        ? Effect.void
+        : kind === "answer"
+          ? isClosed(state, limits) && state.failures === 0 && state.waitMs === 0
+            ? Effect.void
+            : Effect.map(store.answered, (s) => {
+                state = s
+              })
+          : Effect.flatMap(clock, (now) =>
+              Effect.map(store.failed(now), (s) => {
+                state = s
+                readAt = now
+              })
+            )
+    return { pass, record }
+  })

@@ -1,0 +1,195 @@
+/**
+ * The fleet's funds checks through faults (issue 25, the check side): three `tppkit worker --once` processes on one
+ * embedded PostgreSQL against the mock bank (every request delayed, so that checks take a few seconds), with a
+ * fault injected while the checks run. Counted at the bank (its journal): every due payment is answered once the
+ * fault passes, the requests sent into a bank that is down are bounded, and each check's `attempts` equals the
+ * requests the bank received for it.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
+import * as Database from "@tppkit/worker/Database"
+import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { SqlClient } from "effect/sql"
+import { embeddedDb } from "../worker/pg.ts"
+import { root } from "./harness.ts"
+
+const db = embeddedDb()
+// a day ahead of the real one (the sandbox accepts any day): checks that failed on a fault are tried again only
+// until their payment's execution date has passed, by the real clock
+const day = "2027-03-01"
+/** The most checks in flight per worker in these tests (the default is 64). */
+const cap = 8
+const payments = 300
+
+/** `payments` monthly orders of one account paying on 2027-03-01, -02 or -03 (Monday to Wednesday: all due). */
+const fixtures = (): Fixtures.Fixtures => {
+  const base = Fixtures.defaults
+  const template = base.standingOrders[0] as Record<string, unknown>
+  return {
+    ...base,
+    standingOrders: Array.from({ length: payments }, (_, i) => ({
+      ...template,
+      orderId: `FAULT-${String(i + 1).padStart(4, "0")}`,
+      frequency: "MNTH",
+      startDate: `2026-10-0${1 + (i % 3)}`,
+      nextDate: `2027-03-0${1 + (i % 3)}`,
+      instructedAmount: { value: 10 + (i % 500), currency: "EUR" },
+      remittanceInformation: `fault ${i + 1}`
+    }))
+  } as unknown as Fixtures.Fixtures
+}
+
+interface Ended {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const startWorker = (args: ReadonlyArray<string>, env: Record<string, string>) => {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args],
+    { cwd: root, env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] }
+  )
+  let stdout = ""
+  let stderr = ""
+  child.stdout?.setEncoding("utf8").on("data", (c: string) => {
+    stdout += c
+  })
+  child.stderr?.setEncoding("utf8").on("data", (c: string) => {
+    stderr += c
+  })
+  const timer = setTimeout(() => child.kill("SIGKILL"), 120_000)
+  const done = new Promise<Ended>((resolve) =>
+    child.on("close", (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout, stderr })
+    })
+  )
+  return { child, done }
+}
+
+const bankScope = Scope.makeUnsafe()
+afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
+
+const query = <A extends object>(url: Redacted.Redacted<string>, text: string) =>
+  Effect.runPromise(
+    Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe<A>(text)).pipe(
+      Effect.provide(Database.layer(url, { maxConnections: 1 })),
+      Effect.scoped
+    )
+  )
+
+/** Waits until `n` checks have an outcome. */
+const finished = async (url: Redacted.Redacted<string>, n: number) => {
+  for (let i = 0; i < 3000; i++) {
+    const [row] = await query<{ n: number }>(
+      url,
+      "SELECT count(*)::int AS n FROM tppkit_checks WHERE outcome IS NOT NULL"
+    ).catch(() => [{ n: 0 }])
+    if ((row?.n ?? 0) >= n) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`fewer than ${n} checks finished`)
+}
+
+const setFaults = async (baseUrl: string, faults: object) => {
+  const answer = await fetch(`${baseUrl}/__faults`, { method: "PUT", body: JSON.stringify(faults) })
+  assert.strictEqual(answer.status, 200, await answer.text())
+}
+
+/** The mock bank's usual state in these tests: every request answered after 300 ms. */
+const slow = { rate: 1, kinds: ["delay" as const], delayMs: 300 }
+
+const fleet = async () => {
+  const bank = await Effect.runPromise(
+    Layer.buildWithScope(Sandbox.layer({ fixtures: fixtures(), faults: slow }), bankScope)
+  )
+  const info = Context.get(bank, Sandbox.SandboxInfo)
+  const journal = Context.get(bank, Journal.Journal)
+  const url = await Effect.runPromise(db.freshUrl())
+  const env = {
+    TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
+    TPPKIT_WORKER_POLL_MS: "250",
+    TPPKIT_WORKER_LOCK_EXPIRATION_MS: "9000",
+    TPPKIT_WORKER_CHECK_BACKOFF_MS: "500",
+    TPPKIT_WORKER_CHECKS_IN_FLIGHT: String(cap),
+    TPPKIT_WORKER_ONCE_WAIT_MS: "60000"
+  }
+  const args = [
+    "worker",
+    "--database-url",
+    Redacted.value(url),
+    "--base-url",
+    info.baseUrl,
+    "--client-id",
+    info.clientId,
+    "--today",
+    day,
+    "--once",
+    // an attended listing: three pages of orders, never short of the daily budget
+    "--psu-last-logged-time",
+    "now"
+  ]
+  const balanceChecks = async () =>
+    (await Effect.runPromise(journal.entries)).filter((e) => e.path.includes("balanceCheck"))
+  return { info, url, env, args, balanceChecks }
+}
+
+/** Every check's attempts against the requests the bank received under its Correlation-IDs. */
+const attemptsAgree = async (
+  url: Redacted.Redacted<string>,
+  received: ReadonlyArray<{ readonly headers: Readonly<Record<string, string>> }>
+) => {
+  const rows = await query<{ order_id: string; attempts: number; correlation_ids: Array<string>; outcome: string }>(
+    url,
+    "SELECT order_id, attempts, correlation_ids, outcome FROM tppkit_checks"
+  )
+  const byCorrelation = new Map<string, number>()
+  for (const e of received) {
+    const id = e.headers["correlation-id"] ?? ""
+    byCorrelation.set(id, (byCorrelation.get(id) ?? 0) + 1)
+  }
+  for (const r of rows) {
+    const requests = r.correlation_ids.reduce((n, id) => n + (byCorrelation.get(id) ?? 0), 0)
+    assert.strictEqual(r.attempts, requests, `${r.order_id}: ${r.attempts} attempts, the bank received ${requests}`)
+  }
+  return rows
+}
+
+describe("the fleet's checks through faults", () => {
+  it("backs off as a whole while the bank is down: requests during the outage bounded, every payment answered after", async () => {
+    const { info, url, env, args, balanceChecks } = await fleet()
+    const workers = [startWorker(args, env), startWorker(args, env), startWorker(args, env)]
+    await finished(url, 30)
+    // the bank goes down for 3 seconds while most checks are still to be sent
+    await setFaults(info.baseUrl, { rate: 1, kinds: ["503"] })
+    const [pending] = await query<{ n: number }>(
+      url,
+      "SELECT count(*)::int AS n FROM tppkit_checks WHERE outcome IS NULL"
+    )
+    await new Promise((r) => setTimeout(r, 3000))
+    await setFaults(info.baseUrl, slow)
+    const ended = await Promise.all(workers.map((w) => w.done))
+    for (const w of ended) {
+      assert.strictEqual(w.code, 0, w.stderr)
+      const summary = JSON.parse(w.stdout.trim().split("\n").at(-1) ?? "{}")
+      assert.deepStrictEqual([summary.checks, summary.failed, summary.unanswered], [payments, 0, 0])
+    }
+    // what the bank received while it was down: the checks each worker had in flight as the failures began,
+    // the failures that open the fleet's breaker, and one probe per wait (0.5, 1, 2 s: three in 3 s)
+    const received = await balanceChecks()
+    const refused = received.filter((e) => e.status === 503).length
+    const bound = 3 * cap + 3 + 4
+    assert.isAbove(refused, 0)
+    assert.isAtMost(refused, bound, `${refused} balance checks sent into the outage`)
+    assert.isAbove(pending?.n ?? 0, 3 * bound, "the backlog at the outage is far larger than the bound")
+    // every payment answered, each asked as often as its attempts say
+    const rows = await attemptsAgree(url, received)
+    assert.strictEqual(rows.length, payments)
+    for (const r of rows) assert.include(["APPR", "DECL"], r.outcome)
+    assert.strictEqual(received.length - refused, payments, "one answered request per payment")
+  }, 150_000)
+})

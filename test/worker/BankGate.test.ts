@@ -1,0 +1,103 @@
+import { assert, describe, it } from "@effect/vitest"
+import { BankGate } from "@tppkit/worker"
+import * as Database from "@tppkit/worker/Database"
+import { Context, Effect, Fiber, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { embeddedDb } from "./pg.ts"
+
+const db = embeddedDb()
+
+const settings: BankGate.Settings = {
+  threshold: 3,
+  initial: "10 seconds",
+  max: "40 seconds",
+  poll: "1 second",
+  probeLease: "1 minute"
+}
+
+/** Whether `pass` is still waiting after the fibers had their turn. */
+const waiting = (fiber: Fiber.Fiber<unknown>) =>
+  Effect.map(
+    Effect.andThen(
+      Effect.yieldNow,
+      Effect.sync(() => fiber.pollUnsafe())
+    ),
+    (exit) => exit === undefined
+  )
+
+describe("BankGate", () => {
+  it.effect("opens after consecutive transient failures, lets one probe through once its wait has passed", () =>
+    Effect.gen(function* () {
+      const gate = yield* BankGate.BankGate
+      assert.deepStrictEqual(yield* gate.pass, { probe: false })
+      yield* gate.record("transient")
+      yield* gate.record("transient")
+      // an answer in between: the failures were not consecutive
+      yield* gate.record("answer")
+      yield* gate.record("transient")
+      yield* gate.record("transient")
+      assert.deepStrictEqual(yield* gate.pass, { probe: false })
+      yield* gate.record("transient")
+      // open: nobody passes for 10 s
+      const first = yield* Effect.forkChild(gate.pass)
+      const second = yield* Effect.forkChild(gate.pass)
+      yield* TestClock.adjust("9 seconds")
+      assert.isTrue(yield* waiting(first))
+      yield* TestClock.adjust("1 second")
+      // one of them is the probe, the other waits for its outcome
+      const probe = yield* Fiber.join(first)
+      assert.deepStrictEqual(probe, { probe: true })
+      assert.isTrue(yield* waiting(second))
+      // the probe failed: open again for twice the wait
+      yield* gate.record("transient")
+      yield* TestClock.adjust("19 seconds")
+      assert.isTrue(yield* waiting(second))
+      yield* TestClock.adjust("1 second")
+      assert.deepStrictEqual(yield* Fiber.join(second), { probe: true })
+      // its answer closes the breaker: everyone passes at once
+      yield* gate.record("answer")
+      assert.deepStrictEqual(yield* gate.pass, { probe: false })
+      assert.deepStrictEqual(yield* gate.pass, { probe: false })
+    }).pipe(Effect.provide(BankGate.BankGate.layerMemory(settings)))
+  )
+
+  it.effect("a check that was not sent (nothing asked) neither opens nor closes the breaker", () =>
+    Effect.gen(function* () {
+      const gate = yield* BankGate.BankGate
+      for (let i = 0; i < 10; i++) yield* gate.record("none")
+      assert.deepStrictEqual(yield* gate.pass, { probe: false })
+    }).pipe(Effect.provide(BankGate.BankGate.layerMemory(settings)))
+  )
+
+  it.live("is shared by the fleet in PostgreSQL: failures seen by one worker hold back the others, one probe", () =>
+    Effect.gen(function* () {
+      const url = yield* db.freshUrl()
+      const fleet: BankGate.Settings = { ...settings, initial: "2 seconds", poll: "50 millis" }
+      // two workers: two gates over one database, each with its own pool and its own reading of the breaker
+      const gateOf = Effect.map(
+        Layer.build(BankGate.BankGate.layerSql(fleet).pipe(Layer.provide(Database.layer(url, { maxConnections: 2 })))),
+        (context) => Context.get(context, BankGate.BankGate)
+      )
+      const a = yield* gateOf
+      const b = yield* gateOf
+      assert.deepStrictEqual(yield* b.pass, { probe: false })
+      for (let i = 0; i < 3; i++) yield* a.record("transient")
+      // B holds its check back although the failures were A's (once it has read the breaker again: a poll later)
+      yield* Effect.sleep("100 millis")
+      const heldB = yield* Effect.forkChild(b.pass)
+      const heldA = yield* Effect.forkChild(a.pass)
+      yield* Effect.sleep("300 millis")
+      assert.isTrue(yield* waiting(heldB))
+      assert.isTrue(yield* waiting(heldA))
+      // once the wait has passed, exactly one of the two gets the probe; the other waits for its outcome
+      while ((yield* waiting(heldA)) && (yield* waiting(heldB))) yield* Effect.sleep("20 millis")
+      yield* Effect.sleep("300 millis")
+      const [probe, other, probeGate] = (yield* waiting(heldB)) ? [heldA, heldB, a] : ([heldB, heldA, b] as const)
+      assert.deepStrictEqual(yield* Fiber.join(probe), { probe: true })
+      assert.isTrue(yield* waiting(other))
+      // the probe's answer opens the bank to both
+      yield* probeGate.record("answer")
+      assert.deepStrictEqual(yield* Fiber.join(other), { probe: false })
+    }).pipe(Effect.scoped)
+  )
+})
