@@ -1,8 +1,8 @@
 /**
  * Projection benchmark (issue 6), W4: 100,000 seeded random standing orders (DAI7, WEEK, MNTH, QUTR, SEMI, YEAR;
  * starts 2000–2030, a quarter on days 28–31; 10 % anchored on nextDate, 20 % with an endDate) projected over 2026
- * through the public API (`Projection.project`, ordering included, then `CashFlow.totals`; and the lazy
- * `Projection.lazy` read by `CashFlow.totals`), and the same through the lazy `Projection.stream` into a
+ * through the public API (`Projection.project`, ordering included, then `CashFlow.totals` of its payments, or
+ * `Projection.totals` of the same orders; and the lazy `Projection.lazy` read by `CashFlow.totals`), and the same through the lazy `Projection.stream` into a
  * `CashFlow.accumulator`; beside them the floor of plain payments (as many bare objects of their shape, their CPU
  * and the heap they hold). Run alone with
  * `pnpm exec node --conditions=@tppkit/source --expose-gc bench/projection.ts`; also run by `pnpm bench`.
@@ -115,14 +115,24 @@ const plainObjects = (n: number): Array<Payment.Payment> => {
   }
   return out
 }
-// the three alternate run by run: project then CashFlow.totals over the payments, the lazy merge read by it, and
-// the plain-object floor (as many objects as the first run's payments)
+// the four alternate run by run: project then CashFlow.totals over the payments (summed payment by payment), project
+// then Projection.totals (the same tables from the orders' plans, without reading the payments), the lazy merge
+// read by CashFlow.totals, and the plain-object floor (as many objects as the first run's payments)
 const separate: Array<{ ms: number; cpu: number }> = []
+const planned: Array<{ ms: number; cpu: number }> = []
 const together: Array<{ ms: number; cpu: number }> = []
 const floor: Array<{ ms: number; cpu: number }> = []
 for (let run = 0; run < RUNS; run++) {
   separate.push(
     timed(() => CashFlow.totals(Projection.project(orders, window, options).payments, { period: "month" }).count)
+  )
+  planned.push(
+    timed(() => {
+      const { payments } = Projection.project(orders, window, options)
+      const tables = Projection.totals(orders, window, { ...options, period: "month" })
+      if (tables.count !== payments.length) throw new Error("Projection.totals counted other payments")
+      return tables.count
+    })
   )
   together.push(
     timed(() => CashFlow.totals(Projection.lazy(orders, window, options).payments, { period: "month" }).count)
@@ -184,6 +194,7 @@ console.log(
 )
 console.log(`  payments: ${payments}`)
 console.log(`  project, then CashFlow.totals (array): ${describe(separate)}`)
+console.log(`  project, then Projection.totals (from the plans): ${describe(planned)}`)
 console.log(`  lazy, read by CashFlow.totals: ${describe(together)}`)
 console.log(
   `  peak heap ${mb(peakHeap)} (garbage of the run included), max RSS ${mb(process.resourceUsage().maxRSS * 1024)}; a projection's payments hold ${gc === undefined ? "(not measured: run with --expose-gc)" : `${mb(projectionHeld)} after a collection`}`

@@ -307,8 +307,34 @@ describe("Projection: properties", () => {
         expect(r.payments.map(keyOf)).toEqual(reference(orders, w, options).map(keyOf))
         expect([...Projection.lazy(orders, w, options).payments].map(keyOf)).toEqual(r.payments.map(keyOf))
         expect(CashFlow.totals(r.payments, { period: "week" })).toEqual(referenceTotals(r.payments, "week"))
+        for (const period of ["day", "week", "month"] as const) {
+          expect(Projection.totals(orders, w, { ...options, period })).toEqual(CashFlow.totals(r.payments, { period }))
+        }
       }),
       { numRuns: 200 }
+    )
+  })
+  it("Projection.totals count each order period by period or walk it, equal to CashFlow.totals of the payments", () => {
+    // windows of a few days to three years, every code, a calendar per currency: orders with more payments than
+    // periods are counted per period by the engine, the others walked payment by payment
+    const window = fc
+      .tuple(dayArb("2024-01-01", "2027-12-31"), fc.integer({ min: 0, max: 1100 }))
+      .map(([from, len]) => ({ from, to: LocalDate.addDays(from, len) }))
+    const byCurrency = (currency: string) => (currency === "CZK" ? Calendar.weekends : Calendar.target)
+    fc.assert(
+      fc.property(
+        fc.array(orderArb, { maxLength: 8 }),
+        window,
+        fc.constantFrom("following", "preceding", "modified-following", "none" as const),
+        (orders, w, convention) => {
+          const options = { calendar: byCurrency, convention }
+          const { payments } = Projection.project(orders, w, options)
+          for (const period of ["day", "week", "month"] as const) {
+            expect(Projection.totals(orders, w, { ...options, period })).toEqual(CashFlow.totals(payments, { period }))
+          }
+        }
+      ),
+      { numRuns: 150 }
     )
   })
   it("the lazy merge and the Stream give the same payments in the same order as the array", async () => {

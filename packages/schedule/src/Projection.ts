@@ -112,36 +112,14 @@ export const stream = (
 
 /**
  * The cash-flow tables of a projection (`CashFlow.Totals`, by `period`, default `"month"`), equal to
- * `CashFlow.totals` of {@link project}'s payments, computed from the engine's columns without making the payments:
- * each order's payments of one period are added together.
+ * `CashFlow.totals` of {@link project}'s payments, computed from the orders' plans without making the payments:
+ * each order's payments of one period are counted by the engine and added together.
  */
 export const totals = (
   orders: Iterable<ProjectableOrder>,
   window: Window,
   options?: Options & CashFlow.Options
-): CashFlow.Totals => {
-  const plans = Plans.plan(orders, window, options, true)
-  const tables = new Tables.Tables(options?.period ?? "month")
-  const templates = plans.templates
-  const pending = new Int32Array(templates.length)
-  const touched: Array<number> = []
-  let period = Number.NaN
-  let day = 0
-  const flush = (): void => Tables.addCounted(tables, templates, pending, touched, day)
-
-  for (const columns of Merge.days(plans, window)) {
-    const start = Tables.periodStart(columns.day as LocalDate.LocalDate, tables.period)
-    if (start !== period) {
-      flush()
-      period = start
-    }
-    day = columns.day
-    const { order, length } = columns
-    for (let j = 0; j < length; j++) if (pending[order[j]!]!++ === 0) touched.push(order[j]!)
-  }
-  flush()
-  return tables.result()
-}
+): CashFlow.Totals => Tables.ofPlans(Plans.plan(orders, window, options), window, options?.period ?? "month")
 
 /** The orders that cannot be projected, with their reasons (packages/core/README.md, "Anchor"), in input order. */
 export const skipped = (orders: Iterable<ProjectableOrder>, options?: Options): Array<Skipped> =>

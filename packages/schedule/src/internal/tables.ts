@@ -4,9 +4,10 @@
  * `n` times at once ({@link Tables.addTimes}), which the projection's writers use to add an order's payments of one
  * period together.
  */
-import { LocalDate } from "@tppkit/core"
+import { LocalDate, Occurrence } from "@tppkit/core"
 import { BigDecimal } from "effect"
 import type { Accumulator, Period, Total, Totalled, Totals } from "../CashFlow.ts"
+import type { Plans, Window } from "./plans.ts"
 
 // ---------------------------------------------------------------------------
 // exact sums: a float-free fast path on safe integers, spilling into a bigint
@@ -158,6 +159,58 @@ export const periodLabel = (start: LocalDate.LocalDate, period: Period): string 
   }
 }
 
+/** An amount as a small integer number of cents for the fast path, or NaN when it needs the exact path. */
+const centsOf = (amount: BigDecimal.BigDecimal): number => {
+  const slot = amount.scale + 3
+  const value = amount.value
+  return slot >= 0 && slot <= 5 && value <= CENTS_BOUND[slot]! && value >= CENTS_FLOOR[slot]!
+    ? Number(value) * CENTS_FACTOR[slot]!
+    : Number.NaN
+}
+
+/** The sum of `currency` in the per-currency table. */
+const currencyEntry = (tables: Tables, currency: string): Entry => {
+  const head = tables.currencies
+  if (head === undefined) {
+    tables.currencies = newEntry(currency, undefined)
+    return tables.currencies
+  }
+  return head.currency === currency ? head : find(head, currency)
+}
+
+/** The sum of `debtorIban` and `currency` in the per-debtor table. */
+const debtorEntry = (tables: Tables, debtorIban: string, currency: string): Entry => {
+  const d = tables.debtors.get(debtorIban)
+  if (d === undefined) {
+    const e = newEntry(currency, undefined)
+    tables.debtors.set(debtorIban, e)
+    return e
+  }
+  return d.currency === currency ? d : find(d, currency)
+}
+
+/** Adds an amount `n` times to its currency's, debtor's and period's sums (`cents` from {@link centsOf}). */
+const addThree = (
+  tables: Tables,
+  c: Entry,
+  d: Entry,
+  q: Entry,
+  amount: BigDecimal.BigDecimal,
+  cents: number,
+  n: number
+): void => {
+  tables.count += n
+  if (!Number.isNaN(cents)) {
+    addCents(c, cents, n)
+    addCents(d, cents, n)
+    addCents(q, cents, n)
+  } else {
+    addTo(c, amount, n)
+    addTo(d, amount, n)
+    addTo(q, amount, n)
+  }
+}
+
 /** The tables of the payments added so far: an {@link Accumulator} that can also add a payment `n` times at once. */
 export class Tables implements Accumulator {
   count = 0
@@ -176,22 +229,8 @@ export class Tables implements Accumulator {
 
   /** Adds a payment `n` times (n ≥ 1), as `n` calls of `add` would. */
   readonly addTimes = (p: Totalled, n: number): void => {
-    this.count += n
     const currency = p.currency
     const amount = p.amount
-    const slot = amount.scale + 3
-    const value = amount.value
-    const fast = slot >= 0 && slot <= 5 && value <= CENTS_BOUND[slot]! && value >= CENTS_FLOOR[slot]!
-    const cents = fast ? Number(value) * CENTS_FACTOR[slot]! : Number.NaN
-    if (this.currencies === undefined) this.currencies = newEntry(currency, undefined)
-    const c = this.currencies.currency === currency ? this.currencies : find(this.currencies, currency)
-    let d = this.debtors.get(p.debtorIban)
-    if (d === undefined) {
-      d = newEntry(currency, undefined)
-      this.debtors.set(p.debtorIban, d)
-    } else if (d.currency !== currency) {
-      d = find(d, currency)
-    }
     let q = this.lastPeriod
     if (p.executionDate !== this.lastDay || q === undefined) {
       this.lastDay = p.executionDate
@@ -204,15 +243,15 @@ export class Tables implements Accumulator {
       this.lastPeriod = q
     }
     if (q.currency !== currency) q = find(q, currency)
-    if (!Number.isNaN(cents)) {
-      addCents(c, cents, n)
-      addCents(d, cents, n)
-      addCents(q, cents, n)
-    } else {
-      addTo(c, amount, n)
-      addTo(d, amount, n)
-      addTo(q, amount, n)
-    }
+    addThree(
+      this,
+      currencyEntry(this, currency),
+      debtorEntry(this, p.debtorIban, currency),
+      q,
+      amount,
+      centsOf(amount),
+      n
+    )
   }
 
   readonly result = (): Totals => {
@@ -257,4 +296,86 @@ export const addCounted = (
     counts[i] = 0
   }
   touched.length = 0
+}
+
+/** The first days of the periods that touch `from..to` (from ≤ to), ascending; the first may lie before `from`. */
+const periodStarts = (from: LocalDate.LocalDate, to: LocalDate.LocalDate, period: Period): Int32Array => {
+  const out: Array<number> = []
+  for (
+    let start = periodStart(from, period);
+    start <= to;
+    start = (periodEnd(start, period) + 1) as LocalDate.LocalDate
+  )
+    out.push(start)
+  return Int32Array.from(out)
+}
+
+/** The index of the period holding `d` among `starts` (the last start on or before `d`). */
+const periodIndex = (starts: Int32Array, d: number): number => {
+  let lo = 0
+  let hi = starts.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (starts[mid]! <= d) lo = mid
+    else hi = mid - 1
+  }
+  return lo
+}
+
+/**
+ * The tables of planned orders' payments over a window, without making the payments (the public
+ * `Projection.totals`): an order with more payments than periods left in the window is counted period by period
+ * by the engine (`Occurrence.count`, O(1) per period for calendar-based codes), one with fewer is walked payment
+ * by payment, so the work per order is the smaller of the two. Sums are exact and do not depend on the order of
+ * addition, so the tables equal those of the payments added one by one.
+ */
+export const ofPlans = (plans: Plans, window: Window, period: Period): Totals => {
+  const tables = new Tables(period)
+  const to = window.to
+  if (window.from > to) return tables.result()
+  const starts = periodStarts(window.from, to, period)
+  const periods = starts.length
+  // the sums per period, by the period's index in `starts`
+  const heads = new Array<Entry | undefined>(periods)
+  const periodEntry = (i: number, currency: string): Entry => {
+    const head = heads[i]
+    if (head === undefined) {
+      const e = newEntry(currency, undefined)
+      heads[i] = e
+      return e
+    }
+    return head.currency === currency ? head : find(head, currency)
+  }
+  for (let j = 0; j < plans.plans.length; j++) {
+    const plan = plans.plans[j]!
+    // the first date the order may still pay: max(window.from, nextDate)
+    const from = plans.starts[j]! as LocalDate.LocalDate
+    if (from > to) continue
+    const all = Occurrence.count(plan, from, to)
+    if (all === 0) continue
+    const { amount, currency, debtorIban } = plans.templates[j]!
+    const cents = centsOf(amount)
+    const c = currencyEntry(tables, currency)
+    const d = debtorEntry(tables, debtorIban, currency)
+    let i = periodIndex(starts, from)
+    if (all <= periods - i) {
+      for (const o of Occurrence.iterate(plan, from)) {
+        if (o.execution > to) break
+        while (i + 1 < periods && starts[i + 1]! <= o.execution) i++
+        addThree(tables, c, d, periodEntry(i, currency), amount, cents, 1)
+      }
+      continue
+    }
+    for (; i < periods; i++) {
+      const start = Math.max(starts[i]!, from) as LocalDate.LocalDate
+      const end = (i + 1 < periods ? starts[i + 1]! - 1 : to) as LocalDate.LocalDate
+      const n = Occurrence.count(plan, start, end)
+      if (n > 0) addThree(tables, c, d, periodEntry(i, currency), amount, cents, n)
+    }
+  }
+  for (let i = 0; i < periods; i++) {
+    const head = heads[i]
+    if (head !== undefined) tables.periods.set(starts[i]!, head)
+  }
+  return tables.result()
 }
