@@ -91,6 +91,11 @@ describe("tppkit budget", { timeout: 120_000 }, () => {
       const args = ["standing-orders", "--all", "--format", "json", "--budget-file", file]
       const first = await tppkit(args, { env: b.env })
       expect(first.code).toBe(0)
+      // a run started moments later shares the listing by default (one up to a minute old is reused)
+      const late = await tppkit(args, { env: b.env })
+      expect(late.code).toBe(0)
+      expect(JSON.parse(late.stdout)).toEqual(JSON.parse(first.stdout))
+      expect(b.listingPages()).toEqual([0, 1])
       for (let i = 0; i < 3; i++) {
         const again = await tppkit([...args, "--max-age", "10m"], { env: b.env })
         expect(again.stderr).toBe("")
@@ -98,8 +103,12 @@ describe("tppkit budget", { timeout: 120_000 }, () => {
         expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout))
       }
       expect(b.listingPages()).toEqual([0, 1])
+      // --max-age 0 asks the bank again
+      const fresh = await tppkit([...args, "--max-age", "0"], { env: b.env })
+      expect(fresh.code).toBe(0)
+      expect(b.listingPages()).toEqual([0, 1, 0, 1])
       const used = JSON.parse((await tppkit(["budget", "--budget-file", file, "--format", "json"])).stdout)
-      expect(used.consents[0].used).toBe(2)
+      expect(used.consents[0].used).toBe(4)
       const bad = await tppkit([...args, "--max-age", "soon"], { env: b.env })
       expect(bad.code).toBe(2)
     } finally {

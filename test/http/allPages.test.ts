@@ -212,14 +212,42 @@ describe("a budget that is never wasted", () => {
       // without maxAge the listing is fetched again (and spends the last 2 units)
       yield* list()
       assert.strictEqual(apiCalls(stub).length, 4)
-      // budget spent: a fresh listing is refused, a recent one is still served
+      // budget spent: a fresh listing is refused, a recent one is still served (by default one up to a minute old)
       yield* TestClock.adjust("1 second")
-      const refused = failure(yield* Effect.exit(list()))
+      const refused = failure(yield* Effect.exit(list({ maxAge: 0 })))
       assert.strictEqual(refused.reason._tag, "BudgetExhausted")
       yield* list({ maxAge: "1 hour" })
+      yield* list()
       assert.strictEqual(apiCalls(stub).length, 4)
     }).pipe(Effect.provide(stack(stub)))
   })
+
+  it.effect(
+    "a burst started seconds after a listing completed shares it by default; maxAge 0 asks for a fresh one",
+    () => {
+      const stub = makeStub()
+      twoPages(stub)
+      return Effect.gen(function* () {
+        yield* TestClock.setTime(NOON)
+        yield* list()
+        // callers whose start-up was staggered by load: a complete listing up to a minute old is theirs at no cost
+        yield* TestClock.adjust("20 seconds")
+        const late = yield* list()
+        assert.strictEqual(late[0]?.snapshotTakenAt, "2026-11-21T12:00:00.000Z")
+        yield* TestClock.adjust("39 seconds")
+        yield* list()
+        assert.strictEqual(apiCalls(stub).length, 2)
+        assert.strictEqual(Duration.toMillis(BankClient.DEFAULT_MAX_AGE), 60_000)
+        // older than the default, or maxAge 0: the bank is asked again
+        yield* TestClock.adjust("2 seconds")
+        yield* list()
+        assert.strictEqual(apiCalls(stub).length, 4)
+        yield* TestClock.adjust("1 second")
+        yield* list({ maxAge: 0 })
+        assert.strictEqual(apiCalls(stub).length, 6)
+      }).pipe(Effect.provide(stack(stub, { budget: { dailyLimit: 10 } })))
+    }
+  )
 
   it.effect("once pageCount is known the rest of the listing is reserved at once", () => {
     const stub = makeStub()
@@ -297,6 +325,136 @@ describe("a budget that is never wasted", () => {
       }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true }))))
     },
     30_000
+  )
+})
+
+describe("a listing resumed by its owner asks only for the pages it lacks", () => {
+  /** Three pages of 50 (pageCount 3); the first request for each page in `failing` answers 502. */
+  const threePages = (stub: Stub, failing: ReadonlyArray<number>) => {
+    const failed = new Set<number>()
+    stub.handler = withToken((req) => {
+      const { page } = pageOf(req.body)
+      if (failing.includes(page) && !failed.has(page)) {
+        failed.add(page)
+        return { status: 502, body: { title: "bad gateway" } }
+      }
+      return { status: 200, body: { pageCount: 3, standingOrders: wireOrders(`p${page}`, 50) } }
+    })
+  }
+  const used = Effect.flatMap(Effect.service(Budget.Budget), (b) => Effect.map(b.usages, (u) => u[0]?.used ?? 0))
+  const pagesAsked = (stub: Stub) => apiCalls(stub).map((r) => pageOf(r.body).page)
+
+  it.effect(
+    "a fault on page 1 of 3: the next attempt asks for pages 1 and 2 only; the budget counts what was sent",
+    () => {
+      const stub = makeStub()
+      threePages(stub, [1])
+      return Effect.gen(function* () {
+        yield* TestClock.setTime(NOON)
+        const first = failure(yield* Effect.exit(list({ pageSize: 50, resume: true })))
+        assert.strictEqual(first.reason._tag, "ServerError")
+        assert.deepStrictEqual(pagesAsked(stub), [0, 1])
+        // page 2 was paid for with page 1 and never sent: given back
+        assert.strictEqual(yield* used, 2)
+        const pages = yield* list({ pageSize: 50, resume: true, maxAge: 0 })
+        assert.deepStrictEqual(
+          pages.map((p) => [p.body.page, p.body.orders.length]),
+          [
+            [0, 50],
+            [1, 50],
+            [2, 50]
+          ]
+        )
+        assert.deepStrictEqual(pagesAsked(stub), [0, 1, 1, 2])
+        assert.strictEqual(yield* used, 4)
+        // the listing is complete: the next one later that day starts at page 0 again (and the budget is spent)
+        yield* TestClock.adjust("1 hour")
+        const refused = failure(yield* Effect.exit(list({ pageSize: 50, resume: true })))
+        assert.strictEqual(refused.reason._tag, "BudgetExhausted")
+        assert.deepStrictEqual(pagesAsked(stub), [0, 1, 1, 2])
+      }).pipe(Effect.provide(stack(stub, { budget: { dailyLimit: 4 } })))
+    }
+  )
+
+  it.effect("without resume every attempt starts at page 0 (and a retry of the whole listing no longer fits)", () => {
+    const stub = makeStub()
+    threePages(stub, [1])
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(NOON)
+      yield* Effect.exit(list({ pageSize: 50 }))
+      const again = failure(yield* Effect.exit(list({ pageSize: 50 })))
+      assert.strictEqual(again.reason._tag, "BudgetExhausted")
+      assert.deepStrictEqual(pagesAsked(stub), [0, 1, 0])
+    }).pipe(Effect.provide(stack(stub, { budget: { dailyLimit: 4 } })))
+  })
+
+  it.effect("an attempt interrupted while page 1 is in flight: page 1 counts as sent, page 2 is given back", () => {
+    const stub = makeStub()
+    let hang = true
+    stub.handler = withToken((req) => {
+      const { page } = pageOf(req.body)
+      if (page === 1 && hang) return Effect.as(Effect.sleep("1 hour"), { status: 500 })
+      return { status: 200, body: { pageCount: 3, standingOrders: wireOrders(`p${page}`, 50) } }
+    })
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(NOON)
+      const cut = yield* Effect.forkChild(list({ pageSize: 50, resume: true }))
+      while (apiCalls(stub).length < 2) yield* Effect.yieldNow
+      yield* Fiber.interrupt(cut)
+      assert.strictEqual(yield* used, 2)
+      hang = false
+      yield* list({ pageSize: 50, resume: true })
+      assert.deepStrictEqual(pagesAsked(stub), [0, 1, 1, 2])
+      assert.strictEqual(yield* used, 4)
+    }).pipe(Effect.provide(stack(stub, { budget: { dailyLimit: 4 } })))
+  })
+
+  it.effect(
+    "after a process died holding the listing: pages it paid for and never asked for are not paid again",
+    () => {
+      const stub = makeStub()
+      threePages(stub, [])
+      return Effect.gen(function* () {
+        yield* TestClock.setTime(NOON)
+        // another process read page 0 of 3, paid for pages 1 and 2, asked for page 1 and was killed (no answer kept)
+        const budget = yield* Budget.Budget
+        const first = yield* Effect.exit(list({ pageSize: 50, resume: true, maxPages: 1 }))
+        assert.isTrue(Exit.isSuccess(first))
+        const key = (yield* budget.usages)[0]?.consentKey ?? ""
+        const listingKey = JSON.stringify([key, null, 50, null])
+        const page0 = Exit.isSuccess(first) ? first.value[0] : undefined
+        const payload = JSON.stringify({
+          v: 2,
+          asked: 2,
+          paid: 3,
+          pages: [
+            {
+              page: 0,
+              pageCount: 3,
+              orders: JSON.stringify(wireOrders("p0", 50)),
+              errors: [],
+              warnings: [],
+              identity: page0?.identity ?? {},
+              echoed: {}
+            }
+          ]
+        })
+        yield* budget.store.writeSnapshot(JSON.stringify(["partial", listingKey, "2026-11-21"]), {
+          payload,
+          takenAt: NOON
+        })
+        yield* budget.spend(key, 2)
+        assert.strictEqual(yield* used, 3)
+        const pages = yield* list({ pageSize: 50, resume: true })
+        assert.deepStrictEqual(
+          pages.map((p) => p.body.orders.length),
+          [50, 50, 50]
+        )
+        // page 1 was asked for by the dead process (it may have reached the bank): paid again; page 2 was its
+        assert.deepStrictEqual(pagesAsked(stub), [0, 1, 2])
+        assert.strictEqual(yield* used, 4)
+      }).pipe(Effect.provide(stack(stub, { budget: { dailyLimit: 4 } })))
+    }
   )
 })
 

@@ -78,7 +78,7 @@ export const standingOrdersCommand = Command.make(
     maxAge: Flag.String("max-age").pipe(
       Flag.withMetavar("DURATION"),
       Flag.withDescription(
-        "With --all and no customer present: accept a complete listing up to this old (e.g. 10m, 2h), costing no budget"
+        "With --all and no customer present: accept a complete listing up to this old (e.g. 10m, 2h; default 1m), costing no budget; 0 asks for a fresh one"
       ),
       Flag.optional
     ),

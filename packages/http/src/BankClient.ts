@@ -78,8 +78,21 @@ export interface AllPagesOptions extends ListOptions {
   readonly pageLimit?: number
   /** One deadline for the whole listing, waiting for another caller's included (default 60 seconds). */
   readonly deadline?: Duration.Input
-  /** Accept a complete unattended listing of the same consent and filter up to this old (default: none). */
+  /**
+   * Accept a complete unattended listing of the same consent and filter up to this old, costing nothing (default
+   * {@link DEFAULT_MAX_AGE}, so that listings started moments apart share one; 0: only a listing that completes
+   * after this call started, e.g. the one in flight).
+   */
   readonly maxAge?: Duration.Input
+  /**
+   * Unattended only: keep the pages read by an attempt that stops early (a failure, the deadline, an interruption,
+   * a process killed) in the budget store, and start from the pages kept by an earlier attempt of the same consent
+   * and filter on the same budget day, asking the bank only for the pages it lacks; pages the earlier attempt paid
+   * for and never asked for are not paid again (README.md, "Bounded listings": the owner of a listing, such as a
+   * fleet's daily sweep, may try it again later asking only for the pages it lacks). Default false: every listing
+   * starts at page 0.
+   */
+  readonly resume?: boolean
 }
 
 /** The default hard page limit of a listing of every page. */
@@ -87,6 +100,12 @@ export const DEFAULT_PAGE_LIMIT = 100
 
 /** The default overall deadline of a listing of every page. */
 export const DEFAULT_LISTING_DEADLINE: Duration.Duration = Duration.seconds(60)
+
+/**
+ * How old a complete unattended listing may be and still be reused by default (`AllPagesOptions.maxAge`): callers
+ * whose start-up is staggered by load still share one listing (README.md, "Daily budget").
+ */
+export const DEFAULT_MAX_AGE: Duration.Duration = Duration.seconds(60)
 
 /** A decoded body with the identifiers of the request that produced it and those the bank echoed. */
 export interface Reply<A> {
@@ -282,7 +301,7 @@ const make = Effect.gen(function* () {
     requestLine: requestLines.standingOrders,
     budgetKeyUnlessPresent,
     page,
-    defaults: { pageLimit: DEFAULT_PAGE_LIMIT, deadline: DEFAULT_LISTING_DEADLINE }
+    defaults: { pageLimit: DEFAULT_PAGE_LIMIT, deadline: DEFAULT_LISTING_DEADLINE, maxAge: DEFAULT_MAX_AGE }
   })
 
   return BankClient.of({

@@ -48,8 +48,21 @@ export const balanceChecker = (psu: PsuContext.PsuContext): Layer.Layer<BalanceC
     )
   )
 
-/** The order source over the bank client: every page of a consent's standing orders, unattended (budget spent). */
-export const orderSource = (psu: PsuContext.PsuContext): Layer.Layer<OrderSource, never, BankClient.BankClient> =>
+/** How the sweep lists: the page size (default 100, the fewest requests). */
+export interface ListingOptions {
+  readonly pageSize?: number | undefined
+}
+
+/**
+ * The order source over the bank client: every page of a consent's standing orders, unattended (budget spent). The
+ * sweep owns the listing, so it resumes: the pages an earlier try read (this run, an earlier run of the day, or
+ * another worker before the shards moved) are kept in the fleet's budget store, and a try asks the bank only for the
+ * pages it lacks (docs/bank-interface.md, "Daily limit").
+ */
+export const orderSource = (
+  psu: PsuContext.PsuContext,
+  options: ListingOptions = {}
+): Layer.Layer<OrderSource, never, BankClient.BankClient> =>
   Layer.effect(
     OrderSource,
     Effect.map(Effect.service(BankClient.BankClient), (client) =>
@@ -65,6 +78,8 @@ export const orderSource = (psu: PsuContext.PsuContext): Layer.Layer<OrderSource
               client.standingOrders({
                 psu,
                 consentKey: consent.key,
+                resume: true,
+                ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
                 ...(iban === undefined ? {} : { iban: iban.success })
               })
             )

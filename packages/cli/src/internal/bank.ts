@@ -189,8 +189,9 @@ export const balanceCheck = Effect.fn("tppkit.balanceCheck")(function* (
 
 const ageUnits: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
-/** `--max-age`: a whole number with a unit (s, m, h, d; also spelt out, e.g. "10 minutes"). */
+/** `--max-age`: a whole number with a unit (s, m, h, d; also spelt out, e.g. "10 minutes"), or 0. */
 const parseAge = (text: string): Duration.Duration | undefined => {
+  if (/^\s*0+\s*$/.test(text)) return Duration.zero
   const m = /^\s*(\d{1,9})\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)\s*$/i.exec(text)
   if (m === null) return undefined
   const unit = ageUnits[(m[2] ?? "").toLowerCase().startsWith("mi") ? "m" : ((m[2] ?? "s")[0]?.toLowerCase() ?? "s")]

@@ -4,7 +4,7 @@
  * and, when the customer is not present, the budget paid (the rest of the listing at once, once page 0 gives
  * `pageCount`) and the listing shared through the budget store's leases and snapshots (`Listing.coalesce`).
  */
-import { DateTime, type Deferred, Duration, Effect, Option, Stream, type Tracer } from "effect"
+import { Clock, DateTime, type Deferred, Duration, Effect, Exit, Option, Stream, type Tracer } from "effect"
 import type { AllPagesOptions, ListOptions, Reply, StandingOrdersPage } from "../BankClient.ts"
 import { BankError, type Identity, InvalidRequest, ListingIncomplete } from "../BankError.ts"
 import type { Budget } from "../Budget.ts"
@@ -39,8 +39,12 @@ export interface Deps {
   readonly budgetKeyUnlessPresent: (options: ListOptions) => Effect.Effect<string | undefined>
   /** One page's request. */
   readonly page: PageCall
-  /** The hard page limit and the overall deadline when the options give none. */
-  readonly defaults: { readonly pageLimit: number; readonly deadline: Duration.Duration }
+  /** The hard page limit, the overall deadline and the age of a listing reused when the options give none. */
+  readonly defaults: {
+    readonly pageLimit: number
+    readonly deadline: Duration.Duration
+    readonly maxAge: Duration.Duration
+  }
 }
 
 /** The listing of every page of one client (listings in flight are shared by its callers in this process). */
@@ -74,6 +78,8 @@ export const make = (
         }
         const deadline = Duration.fromInputUnsafe(options.deadline ?? defaults.deadline)
         const unattended = yield* budgetKeyUnlessPresent(options)
+        const maxAgeMillis = Duration.toMillis(Duration.fromInputUnsafe(options.maxAge ?? defaults.maxAge))
+        const listingKey = JSON.stringify([unattended, options.iban ?? null, pageSize, options.maxPages ?? null])
         /** Every page read so far, for the error that ends a listing early. */
         const read: Array<StandingOrdersPage> = []
         const overdue = Effect.suspend(() =>
@@ -89,60 +95,151 @@ export const make = (
         )
         const ensure = (n: number) =>
           unattended === undefined || n <= 0 ? Effect.void : Effect.mapError(budget.ensure(unattended, n), refuse)
-        const state = Listing.initial()
-        let prepaid = false
-        /** Pages paid for at once and not sent yet, and the day they were counted on (given back at the end). */
-        let unsent = 0
+        let state = Listing.initial()
+        /** Every page of the listing so far: kept from an earlier attempt (`resume`), then read by this one. */
+        const kept: Array<Reply<StandingOrdersPage>> = []
+        /** Pages 0 to `asked` - 1 were asked for (answered, or in flight: they may have reached the bank). */
+        let asked = 0
+        /** Pages 0 to `paidThrough` - 1 are paid for (a listing reserves its pages at once once it knows the count). */
+        let paidThrough = 0
+        /** The budget day the pages were paid on (given back on that day). */
         let paidDay = ""
-        const refundUnsent = Effect.suspend(() => {
-          const n = unsent
-          unsent = 0
-          return unattended === undefined || n <= 0 ? Effect.void : budget.refund(unattended, n, paidDay)
-        })
-        const pages = Stream.paginate(0, (n: number) =>
-          Effect.gen(function* () {
-            // a prepaid page counts as sent from the moment it is asked for (cut off while in flight, it may have
-            // reached the bank), unless it fails without reaching the bank
-            if (prepaid) unsent--
-            const reply = yield* page(
-              options,
-              n,
-              pageSize,
-              correlationId,
-              processId,
-              unattended,
-              undefined,
-              prepaid
-            ).pipe(
-              Effect.tapError((e) =>
-                Effect.sync(() => {
-                  if (prepaid && neverSent(e)) unsent++
-                })
+        /** The partial record of this listing (`resume`): where the pages are kept on the budget day. */
+        let partialKey: string | undefined
+        const writePartial = (pages: ReadonlyArray<Reply<StandingOrdersPage>>) =>
+          partialKey === undefined
+            ? Effect.void
+            : Effect.flatMap(Clock.currentTimeMillis, (takenAt) =>
+                // a record that cannot be written costs a later attempt these pages, not this one its listing
+                Effect.ignore(
+                  budget.store.writeSnapshot(partialKey as string, {
+                    payload: Listing.encodePartial(
+                      pages.map((r) => ({ page: r.body, identity: r.identity, echoed: r.echoed })),
+                      { asked, paid: Math.max(asked, paidThrough) }
+                    ),
+                    takenAt
+                  })
+                )
               )
-            )
-            const { page: checked, step } = Listing.afterPage(state, reply.body, bounds)
-            const kept: Reply<StandingOrdersPage> = checked === reply.body ? reply : { ...reply, body: checked }
-            read.push(checked)
-            if (step._tag === "refuse") {
-              return yield* refuse(new ListingIncomplete({ kind: step.kind, detail: step.detail, pages: [...read] }))
-            }
-            const known = checked.pageCount
-            if (step._tag === "more" && n === 0 && unattended !== undefined && known !== undefined) {
-              // the rest of the listing is paid for at once, before page 1 is asked for
-              const total = Math.min(known, bounds.maxPages)
-              const paid = yield* Effect.mapError(budget.spend(unattended, total - 1, total), refuse)
-              prepaid = true
-              unsent = total - 1
-              paidDay = paid.day
-            }
-            return [[kept], step._tag === "more" ? Option.some(n + 1) : Option.none()] as const
+        /**
+         * At the end of an attempt: pages paid for and never asked for are given back (after the record says so, so
+         * that a crash in between counts them twice rather than never), and the record keeps the pages read for the
+         * next attempt, or is emptied once the listing is complete.
+         */
+        const settle = (complete: boolean) =>
+          Effect.suspend(() => {
+            const unsent = Math.max(0, paidThrough - asked)
+            paidThrough = Math.min(paidThrough, asked)
+            const refund =
+              unattended === undefined || unsent <= 0 ? Effect.void : budget.refund(unattended, unsent, paidDay)
+            return Effect.andThen(writePartial(complete ? [] : kept), refund)
           })
-        )
+        /**
+         * Pays for pages `from` to `total` - 1 at once (those an earlier attempt paid for and never asked for are
+         * not paid again), before the first of them is asked for.
+         */
+        const reserve = (from: number, total: number, inherited: number) =>
+          Effect.gen(function* () {
+            if (unattended === undefined || total <= from) return
+            const paid = yield* Effect.mapError(
+              budget.spend(unattended, Math.max(0, total - from - inherited), total),
+              refuse
+            )
+            paidThrough = total
+            paidDay = paid.day
+          })
+        const pages = (first: number) =>
+          Stream.paginate(first, (n: number) =>
+            Effect.gen(function* () {
+              // a page counts as sent from the moment it is asked for (cut off while in flight, it may have reached
+              // the bank), unless it fails without reaching the bank; the record says so before it is sent
+              asked = n + 1
+              yield* writePartial(kept)
+              const reply = yield* page(
+                options,
+                n,
+                pageSize,
+                correlationId,
+                processId,
+                unattended,
+                undefined,
+                n < paidThrough
+              ).pipe(
+                Effect.tapError((e) =>
+                  Effect.sync(() => {
+                    if (neverSent(e)) asked = n
+                  })
+                )
+              )
+              const { page: checked, step } = Listing.afterPage(state, reply.body, bounds)
+              const one: Reply<StandingOrdersPage> = checked === reply.body ? reply : { ...reply, body: checked }
+              read.push(checked)
+              if (unattended !== undefined) kept.push(one)
+              if (step._tag === "refuse") {
+                return yield* refuse(new ListingIncomplete({ kind: step.kind, detail: step.detail, pages: [...read] }))
+              }
+              const known = checked.pageCount
+              if (step._tag === "more" && n === 0 && known !== undefined) {
+                // the rest of the listing is paid for at once, before page 1 is asked for
+                yield* reserve(1, Math.min(known, bounds.maxPages), 0)
+              }
+              return [[one], step._tag === "more" ? Option.some(n + 1) : Option.none()] as const
+            })
+          )
         if (unattended === undefined)
-          return Stream.interruptWhen(pages, Effect.andThen(Effect.sleep(deadline), overdue))
-        const maxAgeMillis =
-          options.maxAge === undefined ? 0 : Duration.toMillis(Duration.fromInputUnsafe(options.maxAge))
-        const listingKey = JSON.stringify([unattended, options.iban ?? null, pageSize, options.maxPages ?? null])
+          return Stream.interruptWhen(pages(0), Effect.andThen(Effect.sleep(deadline), overdue))
+        /** Pages kept by an earlier attempt through the paging rules: undefined when they do not make a listing. */
+        const replay = (stored: ReadonlyArray<Listing.SnapshotPage<Identity>>) => {
+          const replayState = Listing.initial()
+          const replies: Array<Reply<StandingOrdersPage>> = []
+          for (const [i, p] of stored.entries()) {
+            if (p.page.page !== i) return undefined
+            const { page: checked, step } = Listing.afterPage(replayState, p.page, bounds)
+            if (step._tag === "refuse") return undefined
+            replies.push({ body: checked, identity: p.identity, echoed: p.echoed })
+            if (step._tag === "done") return { state: replayState, replies, done: true }
+          }
+          return { state: replayState, replies, done: false }
+        }
+        /**
+         * The listing under the lease: the pages an earlier attempt kept (`resume`) replayed through the paging
+         * rules, then the pages it lacks, paid for at once when the count is known.
+         */
+        const listing = Effect.gen(function* () {
+          let from = 0
+          if (options.resume === true) {
+            const { day } = yield* Effect.mapError(budget.usage(unattended), refuse)
+            partialKey = JSON.stringify(["partial", listingKey, day])
+            paidDay = day
+            const stored = yield* Effect.mapError(budget.store.readSnapshot(partialKey), refuse)
+            const partial = Option.isSome(stored) ? Listing.decodePartial<Identity>(stored.value.payload) : undefined
+            if (partial !== undefined && partial.pages.length > 0) {
+              const replayed = replay(partial.pages)
+              if (replayed !== undefined) {
+                state = replayed.state
+                for (const r of replayed.replies) {
+                  kept.push(r)
+                  read.push(r.body)
+                }
+                if (replayed.done) return kept
+                from = kept.length
+                asked = from
+                const total = state.firstCount === undefined ? undefined : Math.min(state.firstCount, bounds.maxPages)
+                if (total !== undefined) {
+                  // pages the earlier attempt paid for and never asked for are this attempt's; pages it asked for
+                  // and did not keep count as sent and are paid again
+                  const inherited = Math.max(0, Math.min(partial.paid, total) - Math.max(partial.asked, from))
+                  yield* reserve(from, total, inherited)
+                }
+              }
+            }
+          }
+          // say before the first request when the pages asked for cannot fit the remaining budget
+          if (from === 0) yield* ensure(Number.isFinite(bounds.maxPages) ? bounds.maxPages : 1)
+          else if (paidThrough <= from) yield* ensure(1)
+          yield* Stream.runDrain(pages(from))
+          return kept
+        }).pipe(Effect.onExit((exit) => settle(Exit.isSuccess(exit))))
         const all = Listing.coalesce(budget.store, inFlight, {
           key: listingKey,
           maxAgeMillis,
@@ -156,12 +253,7 @@ export const make = (
             return stored?.map((p) => ({ body: p.page, identity: p.identity, echoed: p.echoed, snapshotTakenAt: at }))
           },
           storeError: refuse,
-          // say before the first request when the pages asked for cannot fit the remaining budget
-          // pages paid for and never sent (the listing failed or stopped before them) are given back
-          run: Effect.andThen(
-            ensure(Number.isFinite(bounds.maxPages) ? bounds.maxPages : 1),
-            Effect.ensuring(Stream.runCollect(pages), refundUnsent)
-          )
+          run: listing
         })
         const timed = Effect.timeoutOrElse(all, { duration: deadline, orElse: () => overdue })
         return Stream.fromIterableEffect(timed)

@@ -140,23 +140,24 @@ export interface SnapshotPage<I> {
   readonly echoed: { readonly correlationId?: string; readonly processId?: string }
 }
 
+const snapshotJson = <I>(pages: ReadonlyArray<SnapshotPage<I>>) => ({
+  v: 2,
+  pages: pages.map((p) => ({
+    page: p.page.page,
+    pageCount: p.page.pageCount ?? null,
+    orders: JSON.stringify(p.page.orders.map((o) => StandingOrder.encodeReceived(o))),
+    errors: p.page.errors.map((e) => ({ ...e, orderId: e.orderId ?? null })),
+    warnings: p.page.warnings.map((e) => ({ ...e, orderId: e.orderId ?? null })),
+    identity: p.identity,
+    echoed: p.echoed
+  }))
+})
+
 /**
  * The payload of a complete listing (JSON text): each page's orders as the JSON text of their wire form, written
  * exactly (an amount out of the `[9.2]` format too: core's `StandingOrder.encodeReceived`), its errors and warnings.
  */
-export const encodeSnapshot = <I>(pages: ReadonlyArray<SnapshotPage<I>>): string =>
-  JSON.stringify({
-    v: 2,
-    pages: pages.map((p) => ({
-      page: p.page.page,
-      pageCount: p.page.pageCount ?? null,
-      orders: JSON.stringify(p.page.orders.map((o) => StandingOrder.encodeReceived(o))),
-      errors: p.page.errors.map((e) => ({ ...e, orderId: e.orderId ?? null })),
-      warnings: p.page.warnings.map((e) => ({ ...e, orderId: e.orderId ?? null })),
-      identity: p.identity,
-      echoed: p.echoed
-    }))
-  })
+export const encodeSnapshot = <I>(pages: ReadonlyArray<SnapshotPage<I>>): string => JSON.stringify(snapshotJson(pages))
 
 interface StoredError {
   readonly index: number
@@ -218,6 +219,36 @@ export const decodeSnapshot = <I>(payload: string): ReadonlyArray<SnapshotPage<I
       })
     }
     return pages
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What an attempt of an unattended listing that may be resumed leaves for the next one: the pages it read (from
+ * page 0, in order), how many pages were asked for (answered, or in flight: they may have reached the bank) and how
+ * many are paid for (a listing pays for the rest of its pages at once).
+ */
+export interface Partial<I> {
+  readonly pages: ReadonlyArray<SnapshotPage<I>>
+  readonly asked: number
+  readonly paid: number
+}
+
+/** The payload of a partial listing: the pages as a snapshot's, and the counts asked and paid. */
+export const encodePartial = <I>(
+  pages: ReadonlyArray<SnapshotPage<I>>,
+  counts: { readonly asked: number; readonly paid: number }
+): string => JSON.stringify({ ...snapshotJson(pages), asked: counts.asked, paid: counts.paid })
+
+/** A partial listing's payload, or undefined when it is not one (then it is ignored). */
+export const decodePartial = <I>(payload: string): Partial<I> | undefined => {
+  const pages = decodeSnapshot<I>(payload)
+  if (pages === undefined) return undefined
+  try {
+    const { asked, paid } = JSON.parse(payload) as { asked?: unknown; paid?: unknown }
+    const count = (n: unknown) => (typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : 0)
+    return { pages, asked: count(asked), paid: count(paid) }
   } catch {
     return undefined
   }
