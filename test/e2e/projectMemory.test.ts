@@ -1,7 +1,7 @@
 /**
  * `tppkit project` runs in bounded memory whatever the window: one DAI7 order from 0001-01-01 to 9999-12-31
  * (3,652,059 payments) projected by a real process whose heap is limited to 400 MB; of the streamed formats only
- * the end of the output is kept by the test. Formats not yet covered here (ics, html) are issue 19's open part.
+ * the end of the output is kept by the test.
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -86,6 +86,24 @@ describe("project over 3.65 M payments, the heap limited to 400 MB", () => {
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
     expect(run.end).toContain(`"totals": [\n    {"currency":"EUR","count":${PAYMENTS},"amount":"5478088.50"}\n  ]\n}\n`)
+  })
+
+  it("ics: an event per payment, the last one without DTEND", { timeout: 900_000 }, async () => {
+    const run = await tail("ics")
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(
+      run.end.endsWith(
+        "BEGIN:VEVENT\r\nUID:SO-DAI7-99991231@tppkit\r\nDTSTAMP:99991231T000000Z\r\nDTSTART;VALUE=DATE:99991231\r\n" +
+          "SUMMARY:Standing order 1.50 EUR to Landlord s.r.o.\r\n" +
+          "DESCRIPTION:Amount: 1.50 EUR\\nFrom: SK2411000000002612345678\\nTo: Landlord \r\n" +
+          " s.r.o. (SK6609000000005012345678)\\nStanding order: SO-DAI7\\, occurrence 36\r\n" +
+          " 52058\\nNominal date: 9999-12-31\\; execution date: 9999-12-31\r\n" +
+          "TRANSP:TRANSPARENT\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+      )
+    ).toBe(true)
+    // every payment's event, of about 425 bytes each
+    expect(run.bytes).toBeGreaterThan(PAYMENTS * 420)
   })
 
   it("csv: a line per payment", { timeout: 900_000 }, async () => {

@@ -10,7 +10,8 @@
  */
 import { BusinessDayConvention, Calendar, type LocalDate } from "@tppkit/core"
 import { Stream } from "effect"
-import * as ICalendar from "./ICalendar.ts"
+import type * as ICalendar from "./ICalendar.ts"
+import * as Events from "./internal/events.ts"
 import * as Lines from "./internal/lines.ts"
 import * as Merge from "./internal/merge.ts"
 import * as Plans from "./internal/plans.ts"
@@ -125,25 +126,14 @@ export function* payments(self: Export): Generator<Payment.Payment> {
   for (const day of days(p)) yield* Merge.payments(orders, day, day.day)
 }
 
-/** Text gathered before an iCalendar chunk is encoded. */
-const ICS_CHUNK = 1 << 16
-
-const encoder = new TextEncoder()
-
 /**
- * The payments as an iCalendar document (`ICalendar.fromPayments`: one all-day event per payment), as UTF-8 chunks
- * of about 64 KB. Skipped orders are not listed.
+ * The payments as an iCalendar document (the bytes of `ICalendar.fromPayments` of the payments: one all-day event
+ * per payment), as UTF-8 chunks of about a megabyte, each event written from the engine's columns. Skipped orders
+ * are not listed. Each chunk is valid until the next is asked for (its buffer is reused): write or copy it before.
  */
-export function* ics(self: Export, options?: ICalendar.Options): Generator<Uint8Array> {
-  let text = ""
-  for (const piece of ICalendar.pieces(payments(self), options)) {
-    text += piece
-    if (text.length >= ICS_CHUNK) {
-      yield encoder.encode(text)
-      text = ""
-    }
-  }
-  if (text.length > 0) yield encoder.encode(text)
+export const ics = (self: Export, options?: ICalendar.Options): Iterable<Uint8Array> => {
+  const p = planned(self)
+  return Events.encode({ orders: p.plans.templates, days: days(p) }, p, options)
 }
 
 /** The chunks of a writer, each a copy of its own (the writers reuse their buffers). */
