@@ -17,6 +17,7 @@ const row = (orderId: string, outcome: Checks.Verdict | undefined, extra: Partia
   outcome,
   failure: undefined,
   attempts: outcome === undefined ? 0 : 1,
+  unconfirmed: 0,
   correlationIds: [],
   checkedAt: outcome === undefined ? undefined : "2026-11-02T07:00:01Z",
   requestId: outcome === undefined ? undefined : `req-${orderId}`,
@@ -75,6 +76,7 @@ describe("worker status --format json", () => {
         "debtorIban",
         "outcome",
         "attempts",
+        "unconfirmed",
         "checkedAt",
         "requestId"
       ])

@@ -192,4 +192,27 @@ describe("the fleet's checks through faults", () => {
     for (const r of rows) assert.include(["APPR", "DECL"], r.outcome)
     assert.strictEqual(received.length - refused, payments, "one answered request per payment")
   }, 150_000)
+
+  it("a worker stopped with SIGTERM sends nothing more, lets its checks in flight finish and exits 130: no repeats", async () => {
+    const { url, env, args, balanceChecks } = await fleet()
+    const workers = [startWorker(args, env), startWorker(args, env), startWorker(args, env)]
+    await finished(url, 30)
+    workers[1]?.child.kill("SIGTERM")
+    const [a, stopped, c] = await Promise.all(workers.map((w) => w.done))
+    assert.strictEqual(stopped?.code, 130, stopped?.stderr)
+    assert.notInclude(stopped?.stderr ?? "", "still in flight")
+    for (const w of [a, c]) assert.strictEqual(w?.code, 0, w?.stderr)
+    // every payment asked once at the bank: the stopped worker's checks in flight were answered and recorded before
+    // it left, and those it had not sent were sent by the others
+    const received = await balanceChecks()
+    const rows = await attemptsAgree(url, received)
+    assert.strictEqual(rows.length, payments)
+    for (const r of rows) assert.include(["APPR", "DECL"], r.outcome)
+    assert.strictEqual(received.length, payments, "one request per payment")
+    const [marked] = await query<{ n: number }>(
+      url,
+      "SELECT count(*)::int AS n FROM tppkit_checks WHERE unconfirmed > 0"
+    )
+    assert.strictEqual(marked?.n, 0)
+  }, 150_000)
 })

@@ -16,6 +16,14 @@ const timeout = new BankError.BankError({
   attempts: 3
 })
 
+/** A balance check whose connection the bank refused: nothing was sent. */
+const refused = new BankError.BankError({
+  operation: "balanceCheck",
+  identity: { correlationId: "corr-b" },
+  request: "POST /piisp/api/v1/accounts/balanceCheck",
+  reason: new BankError.TransportFailure({ kind: "connect", detail: "connection refused" })
+})
+
 const due = (orderId: string, over: Partial<Checks.Due> = {}): Checks.Due => dueFixture({ orderId, ...over })
 
 const contract = (name: string, make: () => Layer.Layer<Checks.Checks, unknown>) =>
@@ -32,16 +40,40 @@ const contract = (name: string, make: () => Layer.Layer<Checks.Checks, unknown>)
             ["B", "120.50"]
           ]
         )
-        assert.strictEqual(yield* checks.begin(due("A"), "corr-1"), 1)
-        assert.strictEqual(yield* checks.begin(due("A"), "corr-2"), 2)
-        yield* checks.finish(due("A"), { outcome: "DECL", requestId: "r", responseId: "s" }, Date.UTC(2026, 1, 26, 7))
+        assert.deepStrictEqual(yield* checks.begin(due("A"), "corr-1"), { attempt: 1, recorded: undefined })
+        // a second attempt while the first is still in flight (its worker died): counted, the first unconfirmed
+        assert.deepStrictEqual(yield* checks.begin(due("A"), "corr-2"), { attempt: 2, recorded: undefined })
+        yield* checks.finish(due("A"), { outcome: "DECL", requestId: "r", responseId: "s" }, Date.UTC(2026, 1, 26, 7), {
+          tryNo: 1,
+          correlationId: "corr-2",
+          sent: true
+        })
         assert.strictEqual(yield* checks.pending("2026-02-26"), 1)
         const rows = yield* checks.list({ sweepDay: "2026-02-26" })
         const a = rows.find((r) => r.orderId === "A")
         assert.deepStrictEqual(
-          [a?.outcome, a?.attempts, a?.correlationIds, a?.requestId, a?.responseId, a?.checkedAt],
-          ["DECL", 2, ["corr-1", "corr-2"], "r", "s", "2026-02-26T07:00:00Z"]
+          [a?.outcome, a?.attempts, a?.unconfirmed, a?.correlationIds, a?.requestId, a?.responseId, a?.checkedAt],
+          ["DECL", 2, 1, ["corr-1", "corr-2"], "r", "s", "2026-02-26T07:00:00Z"]
         )
+        // the try is finished: begun again (its workflow replayed on another worker), nothing is sent
+        const again = yield* checks.begin(due("A"), "corr-9")
+        assert.deepStrictEqual(again, { attempt: 2, recorded: { outcome: "DECL", requestId: "r", responseId: "s" } })
+        // the next try is sent
+        assert.strictEqual((yield* checks.begin(due("A"), "corr-3", 2)).attempt, 3)
+        yield* checks.finish(due("A"), { outcome: "APPR" }, Date.UTC(2026, 1, 26, 7), {
+          tryNo: 2,
+          correlationId: "corr-3",
+          sent: true
+        })
+        // a request never sent (the connection refused) is not counted
+        yield* checks.begin(due("B"), "corr-b", 1)
+        yield* checks.finish(due("B"), { outcome: "failed", failure: refused }, Date.UTC(2026, 1, 26, 7), {
+          tryNo: 1,
+          correlationId: "corr-b",
+          sent: false
+        })
+        const b = (yield* checks.list({ sweepDay: "2026-02-26" })).find((r) => r.orderId === "B")
+        assert.deepStrictEqual([b?.attempts, b?.unconfirmed, b?.correlationIds], [0, 0, []])
         assert.strictEqual((yield* checks.list({ sweepDay: "2026-02-27" })).length, 0)
         yield* checks.plan([due("C")])
         yield* checks.begin(due("C"), "corr-3")
@@ -56,10 +88,10 @@ const contract = (name: string, make: () => Layer.Layer<Checks.Checks, unknown>)
         )
         assert.deepStrictEqual(yield* checks.summary("2026-02-26"), {
           checks: 3,
-          APPR: 0,
-          DECL: 1,
-          failed: 1,
-          pending: 1,
+          APPR: 1,
+          DECL: 0,
+          failed: 2,
+          pending: 0,
           repeated: 1
         })
         assert.deepStrictEqual(yield* checks.summary("2026-02-27"), {

@@ -53,12 +53,14 @@ const paymentJson = (r: Checks.Row) => ({
 
 /**
  * One finished check as `tppkit worker status --format json` prints it, with exactly the documented keys;
- * `requestId` is null only when no request reached the bank.
+ * `attempts` counts the requests sent, of which `unconfirmed` were in flight when their worker died (the bank may
+ * not have seen them); `requestId` is null only when no request reached the bank.
  */
 export const checkJson = (r: Finished) => ({
   ...paymentJson(r),
   outcome: r.outcome,
   attempts: r.attempts,
+  unconfirmed: r.unconfirmed,
   checkedAt: r.checkedAt ?? null,
   requestId: r.requestId ?? null
 })
@@ -72,7 +74,7 @@ const consentOf = (key: string): string => Budget.parseConsentKey(key)?.consent 
 /**
  * `tppkit worker status --format json`: `checks` holds the finished checks only, each with exactly the keys
  * `orderId`, `nominalDate`, `executionDate`, `amount`, `currency`, `debtorIban`, `outcome` (`APPR`, `DECL` or
- * `failed`), `attempts`, `checkedAt`, `requestId`; `budget` one entry per consent and day. Only while some
+ * `failed`), `attempts`, `unconfirmed`, `checkedAt`, `requestId`; `budget` one entry per consent and day. Only while some
  * checks are planned but not finished yet is there a third key, `pending`, listing them: once a day's checks are
  * all done the document has exactly the two documented keys.
  */

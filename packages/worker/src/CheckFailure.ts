@@ -70,3 +70,14 @@ export const isFinal = (failure: CheckFailure | undefined): boolean => {
   const kind = classify(failure)
   return kind === "refused" || kind === "invalid"
 }
+
+/**
+ * Whether the request of a check that failed was sent to the bank (so that it counts as an attempt): not for a
+ * payment the worker could not send, a token that could not be had, a connection the bank refused, or a request
+ * the client refused to send; any other failure may have reached the bank (a timeout, a reset, an error answer).
+ */
+export const wasSent = (failure: CheckFailure): boolean =>
+  failure._tag === "BankError" &&
+  failure.operation !== "token" &&
+  !(failure.reason._tag === "TransportFailure" && failure.reason.kind === "connect") &&
+  failure.reason._tag !== "InvalidRequest"

@@ -62,14 +62,41 @@ export interface Row extends Due {
   readonly outcome: Verdict | undefined
   /** Why the check got no answer (a `failed` outcome recorded by this version; older rows have none). */
   readonly failure: CheckFailure.CheckFailure | undefined
-  /** Balance checks sent (or about to be sent) for this payment. */
+  /**
+   * Balance-check requests sent for this payment: what the bank received, except that a request in flight when
+   * its worker was killed counts as sent although the bank may not have seen it (see `unconfirmed`).
+   */
   readonly attempts: number
+  /**
+   * How many of `attempts` were in flight when their worker died (killed before the answer was recorded): the bank
+   * may or may not have received them. 0 for a payment whose every request is confirmed.
+   */
+  readonly unconfirmed: number
   /** The Correlation-ID of each attempt, in order (each attempt is one logical bank call). */
   readonly correlationIds: ReadonlyArray<string>
   /** When the outcome was recorded (RFC 3339, UTC). */
   readonly checkedAt: string | undefined
   readonly requestId: string | undefined
   readonly responseId: string | undefined
+}
+
+/**
+ * What `begin` found: the number of the attempt about to be sent, or, when this try of the check had finished
+ * already (its worker died after recording the outcome and before the workflow journaled it), the recorded outcome:
+ * then nothing is sent again.
+ */
+export interface Begun {
+  readonly attempt: number
+  readonly recorded: Outcome | undefined
+}
+
+/** How an attempt ended, for `finish`: its try, its Correlation-ID, and whether its request was sent at all. */
+export interface Finished {
+  /** The try of the check (1 for the first; a try that failed on a transient fault is followed by try 2, …). */
+  readonly tryNo: number
+  readonly correlationId: string
+  /** False when the request never reached the bank (nothing was sent): the attempt is not counted. */
+  readonly sent: boolean
 }
 
 /** Which rows to read. */
@@ -95,9 +122,11 @@ export class ChecksError extends Schema.TaggedError<ChecksError>()("ChecksError"
 
 /**
  * Where the fleet keeps its checks. The contract every store keeps: `plan` never changes a planned row; `begin`
- * counts an attempt atomically (two runners checking one payment count two attempts) and creates the row when the
- * sweep did not plan it; `finish` records the latest attempt's outcome; the reads see every change made before
- * them. `test/worker/Checks.test.ts` runs one suite against both stores.
+ * counts an attempt atomically (two runners checking one payment count two attempts), marks it in flight, creates
+ * the row when the sweep did not plan it, and sends nothing for a try whose outcome is recorded; an attempt still
+ * in flight when the next one begins (its worker died) stays counted and is marked `unconfirmed`; `finish`
+ * records the latest attempt's outcome and takes back the count of a request that was never sent; the reads see
+ * every change made before them. `test/worker/Checks.test.ts` runs one suite against both stores.
  */
 export class Checks extends Context.Service<
   Checks,
@@ -106,10 +135,21 @@ export class Checks extends Context.Service<
     readonly plan: (due: ReadonlyArray<Due>) => Effect.Effect<void, ChecksError>
     /** Planned payments of a sweep day and consent, in key order. */
     readonly planned: (sweepDay: string, consent: string) => Effect.Effect<ReadonlyArray<Due>, ChecksError>
-    /** Counts one attempt before its request is sent; returns the attempt number (1 for the first). */
-    readonly begin: (due: Due, correlationId: string) => Effect.Effect<number, ChecksError>
-    /** Records the outcome of the latest attempt and when it arrived. */
-    readonly finish: (due: Due, outcome: Outcome, checkedAtMillis: number) => Effect.Effect<void, ChecksError>
+    /**
+     * Counts one attempt of try `tryNo` (default 1) before its request is sent and marks it in flight; or, when
+     * that try's outcome is recorded already, returns it (nothing is to be sent).
+     */
+    readonly begin: (due: Due, correlationId: string, tryNo?: number) => Effect.Effect<Begun, ChecksError>
+    /**
+     * Records the outcome of the latest attempt and when it arrived; an attempt whose request was never sent is no
+     * longer counted.
+     */
+    readonly finish: (
+      due: Due,
+      outcome: Outcome,
+      checkedAtMillis: number,
+      attempt?: Finished
+    ) => Effect.Effect<void, ChecksError>
     /** The rows, in execution-date, orderId, nominal-date order. */
     readonly list: (filter?: Filter) => Effect.Effect<ReadonlyArray<Row>, ChecksError>
     /** How many planned checks of a sweep day have no outcome yet. */

@@ -13,7 +13,7 @@ import * as FailureClass from "@tppkit/http/FailureClass"
 import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
 import * as BankGate from "./BankGate.ts"
-import type * as CheckFailure from "./CheckFailure.ts"
+import * as CheckFailure from "./CheckFailure.ts"
 import { Checks, type ChecksError, Due, key, Outcome } from "./Checks.ts"
 
 /** The bank's answer to one balance check and the identifiers of the request that got it. */
@@ -47,14 +47,26 @@ export const FundsCheck = Workflow.make("tppkit/FundsCheck", {
 /** How long to wait from `now` until `checkAt` (0 when it has passed). */
 export const waitMillis = (checkAt: number, now: number): number => Math.max(0, checkAt - now)
 
-/** The balance check as an activity body: count the attempt, send, record the outcome. */
-export const checkOnce = (due: Due): Effect.Effect<Outcome, ChecksError, Checks | BalanceChecker> =>
+/**
+ * The balance check as an activity body: count the attempt, send, record the outcome (a request that never reached
+ * the bank is not counted). `tryNo` is the check's try (1 for the first): a try whose outcome is recorded already
+ * returns it and sends nothing.
+ */
+export const checkOnce = (due: Due, tryNo = 1): Effect.Effect<Outcome, ChecksError, Checks | BalanceChecker> =>
+  Effect.map(attempt(due, tryNo), (a) => a.outcome)
+
+/** One try: its outcome, and whether a request was made for it now (false: the outcome was recorded already). */
+const attempt = (
+  due: Due,
+  tryNo: number
+): Effect.Effect<{ readonly outcome: Outcome; readonly asked: boolean }, ChecksError, Checks | BalanceChecker> =>
   Effect.gen(function* () {
     const checks = yield* Checks
     const checker = yield* BalanceChecker
     const observer = yield* CheckObserver
     const correlationId = crypto.randomUUID()
-    const attempt = yield* checks.begin(due, correlationId)
+    const begun = yield* checks.begin(due, correlationId, tryNo)
+    if (begun.recorded !== undefined) return { outcome: begun.recorded, asked: false }
     const started = yield* Clock.currentTimeMillis
     const outcome = yield* checker.check(due, correlationId).pipe(
       Effect.match({
@@ -75,9 +87,10 @@ export const checkOnce = (due: Due): Effect.Effect<Outcome, ChecksError, Checks 
       })
     )
     const now = yield* Clock.currentTimeMillis
-    yield* checks.finish(due, outcome, now)
-    yield* observer.finished(due, outcome, attempt, now - started)
-    return outcome
+    const sent = outcome.failure === undefined || CheckFailure.wasSent(outcome.failure)
+    yield* checks.finish(due, outcome, now, { tryNo, correlationId, sent })
+    yield* observer.finished(due, outcome, begun.attempt, now - started)
+    return { outcome, asked: true }
   })
 
 /**
@@ -178,15 +191,16 @@ export const layer: Layer.Layer<InFlight, never, WorkflowEngine.WorkflowEngine |
       let draining = false
       // one try: a slot, the gate (inside the slot, right before sending), then the check; a draining worker
       // sends nothing more
-      const send = (due: Due) =>
+      const send = (due: Due, tryNo: number) =>
         slots.withPermits(1)(
           Effect.gen(function* () {
             if (draining) return yield* Effect.never
             yield* gate.pass
             if (draining) return yield* Effect.never
             running++
-            return yield* Effect.orDie(checkOnce(due)).pipe(
-              Effect.tap((outcome) => gate.record(gateResult(outcome))),
+            return yield* Effect.orDie(attempt(due, tryNo)).pipe(
+              Effect.tap((a) => (a.asked ? gate.record(gateResult(a.outcome)) : Effect.void)),
+              Effect.map((a) => a.outcome),
               Effect.ensuring(
                 Effect.sync(() => {
                   running--
@@ -224,7 +238,7 @@ export const layer: Layer.Layer<InFlight, never, WorkflowEngine.WorkflowEngine |
             const outcome = yield* Activity.make({
               name: n === 1 ? "balanceCheck" : `balanceCheck#${n}`,
               success: Outcome,
-              execute: send(due)
+              execute: send(due, n)
             })
             if (!isTransient(outcome)) return outcome
             const wait = yield* Activity.make({

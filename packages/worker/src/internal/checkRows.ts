@@ -2,7 +2,7 @@
  * The pieces both check stores share: a payment's key, a planned row, a row's payment, the listing order and the
  * `checkedAt` text.
  */
-import type { Due, Row } from "../Checks.ts"
+import type { Due, Outcome, Row } from "../Checks.ts"
 
 /** The key of a payment's check: consent, orderId and nominal date. */
 export const key = (due: Pick<Due, "consent" | "orderId" | "nominalDate">): string =>
@@ -14,6 +14,7 @@ export const pendingRow = (d: Due): Row => ({
   outcome: undefined,
   failure: undefined,
   attempts: 0,
+  unconfirmed: 0,
   correlationIds: [],
   checkedAt: undefined,
   requestId: undefined,
@@ -42,3 +43,11 @@ export const compareRows = (a: Row, b: Row): number =>
 
 /** An instant as RFC 3339 UTC without milliseconds. */
 export const isoSeconds = (millis: number): string => new Date(millis).toISOString().replace(/\.\d{3}Z$/, "Z")
+
+/** The outcome a row records (for a try that finished already). */
+export const outcomeOf = (r: Row): Outcome => ({
+  outcome: r.outcome ?? "failed",
+  ...(r.failure === undefined ? {} : { failure: r.failure }),
+  ...(r.requestId === undefined ? {} : { requestId: r.requestId }),
+  ...(r.responseId === undefined ? {} : { responseId: r.responseId })
+})

@@ -1,11 +1,13 @@
 /** The check store in memory: a map from a payment's key to its row (tests and single-process runs). */
 import { Effect } from "effect"
 import type { Checks, Row } from "../Checks.ts"
-import { compareRows, dueOf, isoSeconds, key, pendingRow } from "./checkRows.ts"
+import { compareRows, dueOf, isoSeconds, key, outcomeOf, pendingRow } from "./checkRows.ts"
 
 /** A new, empty store. */
 export const make = (): Checks["Service"] => {
   const rows = new Map<string, Row>()
+  // per row: the Correlation-ID of the attempt in flight, and the last try whose outcome is recorded
+  const states = new Map<string, { readonly sending: string | undefined; readonly finishedTry: number }>()
   const sorted = () => [...rows.values()].sort(compareRows)
   return {
     plan: (due) =>
@@ -21,25 +23,47 @@ export const make = (): Checks["Service"] => {
           .filter((r) => r.sweepDay === sweepDay && r.consent === consent)
           .map(dueOf)
       ),
-    begin: (due, correlationId) =>
+    begin: (due, correlationId, tryNo = 1) =>
       Effect.sync(() => {
         const k = key(due)
         const row = rows.get(k) ?? pendingRow(due)
-        const next = { ...row, attempts: row.attempts + 1, correlationIds: [...row.correlationIds, correlationId] }
+        const state = states.get(k) ?? { sending: undefined, finishedTry: 0 }
+        if (state.finishedTry >= tryNo && row.outcome !== undefined) {
+          return { attempt: row.attempts, recorded: outcomeOf(row) }
+        }
+        const next = {
+          ...row,
+          attempts: row.attempts + 1,
+          unconfirmed: row.unconfirmed + (state.sending === undefined ? 0 : 1),
+          correlationIds: [...row.correlationIds, correlationId]
+        }
         rows.set(k, next)
-        return next.attempts
+        states.set(k, { ...state, sending: correlationId })
+        return { attempt: next.attempts, recorded: undefined }
       }),
-    finish: (due, outcome, at) =>
+    finish: (due, outcome, at, attempt) =>
       Effect.sync(() => {
         const k = key(due)
         const row = rows.get(k) ?? pendingRow(due)
+        const state = states.get(k) ?? { sending: undefined, finishedTry: 0 }
+        const unsent = attempt !== undefined && !attempt.sent
         rows.set(k, {
           ...row,
           outcome: outcome.outcome,
           failure: outcome.failure,
           requestId: outcome.requestId,
           responseId: outcome.responseId,
-          checkedAt: isoSeconds(at)
+          checkedAt: isoSeconds(at),
+          ...(unsent
+            ? {
+                attempts: Math.max(0, row.attempts - 1),
+                correlationIds: row.correlationIds.filter((id) => id !== attempt.correlationId)
+              }
+            : {})
+        })
+        states.set(k, {
+          sending: attempt === undefined || state.sending === attempt.correlationId ? undefined : state.sending,
+          finishedTry: Math.max(state.finishedTry, attempt?.tryNo ?? 1)
         })
       }),
     list: (filter) =>

@@ -8,7 +8,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as CheckFailure from "../CheckFailure.ts"
 import type { Checks, ChecksError, Row, Summary, Verdict } from "../Checks.ts"
-import { dueOf, isoSeconds } from "./checkRows.ts"
+import { dueOf, isoSeconds, outcomeOf } from "./checkRows.ts"
 
 /** The DDL of the checks table (idempotent). */
 export const ddl: ReadonlyArray<string> = [
@@ -34,6 +34,10 @@ export const ddl: ReadonlyArray<string> = [
   )`,
   // a table made before failures were kept as data gets the column; its `error` text stays, unused
   "ALTER TABLE tppkit_checks ADD COLUMN IF NOT EXISTS failure jsonb",
+  // the attempt in flight (its Correlation-ID), attempts in flight when their worker died, the last finished try
+  "ALTER TABLE tppkit_checks ADD COLUMN IF NOT EXISTS sending text",
+  "ALTER TABLE tppkit_checks ADD COLUMN IF NOT EXISTS unconfirmed integer NOT NULL DEFAULT 0",
+  "ALTER TABLE tppkit_checks ADD COLUMN IF NOT EXISTS finished_try integer NOT NULL DEFAULT 0",
   "CREATE INDEX IF NOT EXISTS tppkit_checks_sweep_day ON tppkit_checks (sweep_day, consent)",
   // the checks still to finish, which `--once` workers count while they wait: small, so the count is cheap
   "CREATE INDEX IF NOT EXISTS tppkit_checks_pending ON tppkit_checks (sweep_day) WHERE outcome IS NULL"
@@ -80,27 +84,49 @@ export const make = (
           Effect.map((rows) => rows.map((r) => dueOf(rowOf(r)))),
           Effect.mapError(fromSql("cannot read planned checks"))
         ),
-      begin: (due, correlationId) =>
-        sql<{ attempts: number }>`INSERT INTO tppkit_checks (consent, order_id, nominal_date, execution_date,
-            amount, currency, debtor_iban, sweep_day, check_at, attempts, correlation_ids)
-          VALUES (${due.consent}, ${due.orderId}, ${due.nominalDate}, ${due.executionDate}, ${due.amount},
-            ${due.currency}, ${due.debtorIban}, ${due.sweepDay}, ${due.checkAt}, 1, ARRAY[${correlationId}::text])
-          ON CONFLICT (consent, order_id, nominal_date) DO UPDATE
-          SET attempts = tppkit_checks.attempts + 1,
-              correlation_ids = array_append(tppkit_checks.correlation_ids, ${correlationId}::text)
-          RETURNING attempts`.pipe(
-          Effect.map((rows) => Number(rows[0]?.attempts ?? 1)),
-          Effect.mapError(fromSql("cannot count the attempt"))
-        ),
-      finish: (due, outcome, at) =>
-        sql`UPDATE tppkit_checks SET outcome = ${outcome.outcome},
+      begin: (due, correlationId, tryNo = 1) =>
+        Effect.gen(function* () {
+          const counted = yield* sql<{ attempts: number }>`INSERT INTO tppkit_checks (consent, order_id,
+              nominal_date, execution_date, amount, currency, debtor_iban, sweep_day, check_at, attempts,
+              correlation_ids, sending)
+            VALUES (${due.consent}, ${due.orderId}, ${due.nominalDate}, ${due.executionDate}, ${due.amount},
+              ${due.currency}, ${due.debtorIban}, ${due.sweepDay}, ${due.checkAt}, 1, ARRAY[${correlationId}::text],
+              ${correlationId})
+            ON CONFLICT (consent, order_id, nominal_date) DO UPDATE
+            SET attempts = tppkit_checks.attempts + 1,
+                correlation_ids = array_append(tppkit_checks.correlation_ids, ${correlationId}::text),
+                unconfirmed = tppkit_checks.unconfirmed + (CASE WHEN tppkit_checks.sending IS NULL THEN 0 ELSE 1 END),
+                sending = ${correlationId}
+            WHERE tppkit_checks.finished_try < ${tryNo} OR tppkit_checks.outcome IS NULL
+            RETURNING attempts`
+          if (counted[0] !== undefined) return { attempt: Number(counted[0].attempts), recorded: undefined }
+          // this try finished already: its recorded outcome, nothing sent
+          const [row] = yield* sql<DbRow>`SELECT * FROM tppkit_checks WHERE consent = ${due.consent}
+              AND order_id = ${due.orderId} AND nominal_date = ${due.nominalDate}`
+          const recorded = row === undefined ? undefined : rowOf(row)
+          return {
+            attempt: recorded?.attempts ?? 0,
+            recorded: recorded === undefined ? undefined : outcomeOf(recorded)
+          }
+        }).pipe(Effect.mapError(fromSql("cannot count the attempt"))),
+      finish: (due, outcome, at, attempt) => {
+        const unsent = attempt !== undefined && !attempt.sent
+        const correlationId = attempt?.correlationId ?? null
+        return sql`UPDATE tppkit_checks SET outcome = ${outcome.outcome},
               failure = ${outcome.failure === undefined ? null : JSON.stringify(CheckFailure.encodeJson(outcome.failure))}::jsonb,
               request_id = ${outcome.requestId ?? null}, response_id = ${outcome.responseId ?? null},
-              checked_at = ${new Date(at)}
+              checked_at = ${new Date(at)},
+              finished_try = GREATEST(finished_try, ${attempt?.tryNo ?? 1}),
+              sending = CASE WHEN ${correlationId}::text IS NULL OR sending = ${correlationId}::text THEN NULL
+                ELSE sending END,
+              attempts = attempts - ${unsent ? 1 : 0},
+              correlation_ids = CASE WHEN ${unsent} THEN array_remove(correlation_ids, ${correlationId}::text)
+                ELSE correlation_ids END
             WHERE consent = ${due.consent} AND order_id = ${due.orderId} AND nominal_date = ${due.nominalDate}`.pipe(
           Effect.asVoid,
           Effect.mapError(fromSql("cannot record the outcome"))
-        ),
+        )
+      },
       list: (filter) =>
         (filter?.sweepDay === undefined
           ? sql<DbRow>`SELECT * FROM tppkit_checks ORDER BY execution_date, order_id, nominal_date, consent`
@@ -162,6 +188,7 @@ const rowOf = (r: DbRow): Row => {
     outcome: text(get("outcome")) as Verdict | undefined,
     failure: CheckFailure.decodeJson(get("failure")),
     attempts: Number(get("attempts") ?? 0),
+    unconfirmed: Number(get("unconfirmed") ?? 0),
     correlationIds: Array.isArray(get("correlation_ids")) ? (get("correlation_ids") as Array<string>) : [],
     checkedAt: checkedAt instanceof Date ? isoSeconds(checkedAt.getTime()) : text(checkedAt),
     requestId: text(get("request_id")),
