@@ -193,4 +193,54 @@ describe("Html.document", () => {
     expect(empty).toContain("No payments fall in this window.")
     expect(elements(parse(empty)).filter((e) => e.tagName === "svg")).toEqual([])
   })
+
+  it("reads the payments once and holds one step per point of the axis over a long window", () => {
+    // 40 years of a daily payment: 14,610 days on an axis of 864 px, drawn to a tenth of a pixel
+    const from = LocalDate.parseUnsafe("2000-01-01")
+    const to = LocalDate.parseUnsafe("2039-12-31")
+    let reads = 0
+    function* payments(): Generator<Html.Row> {
+      reads++
+      for (let day = from; day <= to; day = LocalDate.addDays(day, 1)) {
+        yield {
+          orderId: "SO-DAILY",
+          nominalDate: day,
+          executionDate: day,
+          amount: BigDecimal.fromStringUnsafe("0.10"),
+          currency: "EUR",
+          debtorIban: "SK3112000000198742637541",
+          creditorIban: "SK6809000000005012345678",
+          creditorName: "Daily"
+        }
+      }
+    }
+    const days = to - from + 1
+    const html = Html.document({
+      from,
+      to,
+      calendar: "target",
+      convention: "following",
+      skipped: [],
+      payments: payments()
+    })
+    expect(reads).toBe(1)
+    const all = elements(parse(html))
+    const [path] = byClass(all, "path", "running")
+    expect(attr(path!, "data-total")).toBe(Money.formatFixed2(BigDecimal.fromStringUnsafe(`${days / 10}`)))
+    const xs = attr(path!, "d")!
+      .split(" ")
+      .filter((c) => c.startsWith("H"))
+      .map((c) => Number(c.slice(1)))
+      .slice(0, -1)
+    // the steps (the path's end left out) strictly increasing: no two on one point; at most one per tenth of a pixel
+    expect(xs.every((x, i) => i === 0 || x > xs[i - 1]!)).toBe(true)
+    expect(xs.length).toBeLessThanOrEqual(8641)
+    expect(xs.length).toBeGreaterThan(8000)
+    // the table lists the first rows and says how many more the chart and totals cover
+    expect(
+      byClass(all, "table", "payments").flatMap((t) => elements(t).filter((e) => e.tagName === "tr"))
+    ).toHaveLength(Html.TABLE_ROWS + 1)
+    expect(html).toContain(`${days - Html.TABLE_ROWS} more payments are in the chart and the totals but not listed`)
+    expect(html).toContain(`${days} payments`)
+  })
 })

@@ -1,7 +1,7 @@
 /**
  * `tppkit project` runs in bounded memory whatever the window: one DAI7 order from 0001-01-01 to 9999-12-31
- * (3,652,059 payments) projected by a real process whose heap is limited to 400 MB; of the streamed formats only
- * the end of the output is kept by the test.
+ * (3,652,059 payments) projected by a real process whose heap is limited to 400 MB, in every format (table, json,
+ * csv, ics, html); of the long outputs only the end is kept by the test.
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -104,6 +104,18 @@ describe("project over 3.65 M payments, the heap limited to 400 MB", () => {
     ).toBe(true)
     // every payment's event, of about 425 bytes each
     expect(run.bytes).toBeGreaterThan(PAYMENTS * 420)
+  })
+
+  it("html: the table capped and saying so, the totals over every payment", { timeout: 900_000 }, async () => {
+    const run = await tail("html")
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.end).toContain(`${PAYMENTS - 5000} more payments are in the chart and the totals but not listed`)
+    expect(run.end).toContain(
+      `<td><code>SK2411000000002612345678</code></td><td>EUR</td><td class="num">${PAYMENTS}</td>` +
+        `<td class="num">5\u2009478\u2009088.50</td>`
+    )
+    expect(run.end.endsWith("</html>\n")).toBe(true)
   })
 
   it("csv: a line per payment", { timeout: 900_000 }, async () => {

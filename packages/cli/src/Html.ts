@@ -88,12 +88,28 @@ const num = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(
 // chart
 // ---------------------------------------------------------------------------
 
+/**
+ * One debtor account's running total in one currency, in steps: one per execution day, or, when a long window puts
+ * several days on one point of the chart's axis, one per point (the step keeps the last of its days). A step's
+ * value is the running total after its payments, set when the next step begins; `risky` holds the at-risk
+ * payments of the steps that have some, by step index.
+ */
 interface Account {
   readonly iban: string
-  readonly colour: string
-  /** Execution date and running total after that date's payments; at-risk payments of that date. */
-  readonly steps: Array<{ day: LocalDate.LocalDate; total: BigDecimal.BigDecimal; risky: Array<Row> }>
   total: BigDecimal.BigDecimal
+  readonly days: Array<number>
+  readonly values: Array<number>
+  readonly risky: Map<number, Array<Row>>
+  /** The x coordinate of the last step as drawn (its text's value: "100.0" and "100" are one point). */
+  lastX: number
+}
+
+/** What one currency's chart draws, gathered while the payments are read. */
+interface Flow {
+  readonly accounts: Map<string, Account>
+  /** The amount at risk per period start. */
+  readonly riskPerPeriod: Map<number, BigDecimal.BigDecimal>
+  risky: boolean
 }
 
 const ZERO = BigDecimal.fromBigInt(0n)
@@ -109,43 +125,41 @@ const LINES_TOP = BARS_TOP + BARS_HEIGHT + 64
 const LINES_HEIGHT = 150
 const HEIGHT = LINES_TOP + LINES_HEIGHT + 40
 
-/** One currency's chart: bars per period above, running totals per account below, sharing the day axis. */
-const chart = (
+/** The x coordinate of a day on a picture's charts (days are `to − from + 1` wide). */
+const xOf =
+  (picture: Pick<Picture, "from" | "to">) =>
+  (day: number): number =>
+    LEFT + ((day - picture.from) / (picture.to - picture.from + 1)) * PLOT
+
+/**
+ * One currency's chart in pieces: bars per period above, running totals per account below, sharing the day axis
+ * (a long window has many bars: they are handed on one by one, never joined).
+ */
+const chart = function* (
   picture: Picture,
   currency: string,
-  rows: ReadonlyArray<Row>,
+  flow: Flow,
   period: CashFlow.Period,
   totals: ReadonlyArray<CashFlow.PeriodTotal>
-): string => {
+): Generator<string> {
   const days = picture.to - picture.from + 1
-  const x = (day: number): number => LEFT + ((day - picture.from) / days) * PLOT
-  const risky = (p: Row) => picture.atRisk?.has(riskKey(p)) === true
-  const out: Array<string> = []
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escapeText(`Outgoing ${currency} payments per ${period} and running total per debtor account`)}" class="chart" data-currency="${escapeText(currency)}">`
-  )
+  const x = xOf(picture)
+  yield `<figure class="panel">`
+  yield `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escapeText(`Outgoing ${currency} payments per ${period} and running total per debtor account`)}" class="chart" data-currency="${escapeText(currency)}">`
 
   // --- bars: outgoing per period, the at-risk part on top in red
-  const riskPerPeriod = new Map<number, BigDecimal.BigDecimal>()
-  for (const p of rows) {
-    if (!risky(p)) continue
-    const start = CashFlow.periodStart(p.executionDate, period)
-    riskPerPeriod.set(start, BigDecimal.sum(riskPerPeriod.get(start) ?? ZERO, p.amount))
-  }
-  const maxBar = Math.max(0, ...totals.map((t) => toNumber(t.amount)))
+  const riskPerPeriod = flow.riskPerPeriod
+  // a loop, not Math.max(...totals): a long window has too many periods to spread
+  const maxBar = totals.reduce((max, t) => Math.max(max, toNumber(t.amount)), 0)
   const barStep = niceStep(maxBar, 4)
   const barTop = Math.max(barStep, Math.ceil((maxBar * 1.08) / barStep) * barStep) // a little headroom
   const yBar = (v: number): number => BARS_TOP + BARS_HEIGHT - (v / barTop) * BARS_HEIGHT
-  out.push(
-    `<text class="plot-title" x="${LEFT}" y="${BARS_TOP - 18}">Outgoing per ${period === "day" ? "execution day" : "month"}</text>`
-  )
-  out.push(`<g class="grid">`)
+  yield `<text class="plot-title" x="${LEFT}" y="${BARS_TOP - 18}">Outgoing per ${period === "day" ? "execution day" : "month"}</text>`
+  yield `<g class="grid">`
   for (let v = 0; v <= barTop + barStep / 2; v += barStep) {
-    out.push(
-      `<line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yBar(v))}" y2="${num(yBar(v))}"/><text class="tick" x="${LEFT - 8}" y="${num(yBar(v) + 4)}" text-anchor="end">${axisText(v)}</text>`
-    )
+    yield `<line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yBar(v))}" y2="${num(yBar(v))}"/><text class="tick" x="${LEFT - 8}" y="${num(yBar(v) + 4)}" text-anchor="end">${axisText(v)}</text>`
   }
-  out.push(`</g><g class="bars">`)
+  yield `</g><g class="bars">`
   for (const t of totals) {
     const from = Math.max(t.start, picture.from)
     const to = Math.min(t.end, picture.to) + 1
@@ -155,17 +169,13 @@ const chart = (
     const value = toNumber(t.amount)
     const risk = riskPerPeriod.get(t.start)
     const label = `${t.label}: ${amountText(t.amount)} ${currency}, ${t.count} payment${t.count === 1 ? "" : "s"}`
-    out.push(
-      `<rect class="bar" x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(value))}" data-period="${t.label}" data-amount="${Money.formatFixed2(t.amount)}"><title>${escapeText(label)}</title></rect>`
-    )
+    yield `<rect class="bar" x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(value))}" data-period="${t.label}" data-amount="${Money.formatFixed2(t.amount)}"><title>${escapeText(label)}</title></rect>`
     if (risk !== undefined) {
       const r = toNumber(risk)
-      out.push(
-        `<rect class="bar at-risk" x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(r))}" data-period="${t.label}" data-amount="${Money.formatFixed2(risk)}"><title>${escapeText(`${t.label}: ${amountText(risk)} ${currency} at risk`)}</title></rect>`
-      )
+      yield `<rect class="bar at-risk" x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(r))}" data-period="${t.label}" data-amount="${Money.formatFixed2(risk)}"><title>${escapeText(`${t.label}: ${amountText(risk)} ${currency} at risk`)}</title></rect>`
     }
   }
-  out.push(`</g>`)
+  yield `</g>`
 
   // --- x axis labels, the same under both plots: about a dozen days, or the months (every k-th of many)
   const ticks: Array<{ readonly at: number; readonly label: string }> = []
@@ -194,72 +204,49 @@ const chart = (
     `<g class="axis"><line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(y)}" y2="${num(y)}"/>${ticks
       .map((t) => `<text class="tick" x="${num(x(t.at))}" y="${num(y + 16)}" text-anchor="middle">${t.label}</text>`)
       .join("")}</g>`
-  out.push(axis(yBar(0)))
+  yield axis(yBar(0))
 
   // --- running totals per debtor account, step lines over the same day axis
-  const accounts = new Map<string, Account>()
-  for (const p of rows) {
-    let a = accounts.get(p.debtorIban)
-    if (a === undefined) {
-      a = { iban: p.debtorIban, colour: "", steps: [], total: ZERO }
-      accounts.set(p.debtorIban, a)
-    }
-    a.total = BigDecimal.sum(a.total, p.amount)
-    const last = a.steps[a.steps.length - 1]
-    if (last !== undefined && last.day === p.executionDate) {
-      last.total = a.total
-      if (risky(p)) last.risky.push(p)
-    } else {
-      a.steps.push({ day: p.executionDate, total: a.total, risky: risky(p) ? [p] : [] })
-    }
-  }
-  const ranked = [...accounts.values()].sort((a, b) => BigDecimal.Order(b.total, a.total) || (a.iban < b.iban ? -1 : 1))
+  const ranked = [...flow.accounts.values()].sort(
+    (a, b) => BigDecimal.Order(b.total, a.total) || (a.iban < b.iban ? -1 : 1)
+  )
   const shown = ranked
     .slice(0, CHART_ACCOUNTS)
-    .map((a, i) => ({ ...a, colour: ACCOUNT_COLOURS[i % ACCOUNT_COLOURS.length]! }))
-  const maxLine = Math.max(0, ...shown.map((a) => toNumber(a.total)))
+    .map((a, i) => ({ account: a, colour: ACCOUNT_COLOURS[i % ACCOUNT_COLOURS.length]! }))
+  const maxLine = Math.max(0, ...shown.map((a) => toNumber(a.account.total)))
   const lineStep = niceStep(maxLine, 3)
   const lineTop = Math.max(lineStep, Math.ceil((maxLine * 1.08) / lineStep) * lineStep)
   const yLine = (v: number): number => LINES_TOP + LINES_HEIGHT - (v / lineTop) * LINES_HEIGHT
-  out.push(`<text class="plot-title" x="${LEFT}" y="${LINES_TOP - 18}">Running total per debtor account</text>`)
-  out.push(`<g class="grid">`)
+  yield `<text class="plot-title" x="${LEFT}" y="${LINES_TOP - 18}">Running total per debtor account</text>`
+  yield `<g class="grid">`
   for (let v = 0; v <= lineTop + lineStep / 2; v += lineStep) {
-    out.push(
-      `<line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yLine(v))}" y2="${num(yLine(v))}"/><text class="tick" x="${LEFT - 8}" y="${num(yLine(v) + 4)}" text-anchor="end">${axisText(v)}</text>`
-    )
+    yield `<line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yLine(v))}" y2="${num(yLine(v))}"/><text class="tick" x="${LEFT - 8}" y="${num(yLine(v) + 4)}" text-anchor="end">${axisText(v)}</text>`
   }
-  out.push(`</g>${axis(yLine(0))}`)
-  for (const a of shown) {
-    let path = `M${num(x(picture.from))},${num(yLine(0))}`
-    for (const s of a.steps) {
-      const value = toNumber(s.total)
-      path += ` H${num(x(s.day + 0.5))} V${num(yLine(value))}`
-    }
-    path += ` H${num(x(picture.to + 1))}`
-    out.push(
-      `<path class="running" d="${path}" stroke="${a.colour}" data-account="${escapeText(a.iban)}" data-total="${Money.formatFixed2(a.total)}"><title>${escapeText(`${a.iban}: ${amountText(a.total)} ${currency} by ${LocalDate.format(picture.to)}`)}</title></path>`
-    )
-    for (const s of a.steps) {
-      if (s.risky.length === 0) continue
-      const what = s.risky.map(
+  yield `</g>${axis(yLine(0))}`
+  for (const { account: a, colour } of shown) {
+    const path: Array<string> = [`M${num(x(picture.from))},${num(yLine(0))}`]
+    for (let i = 0; i < a.days.length; i++) path.push(` H${num(x(a.days[i]! + 0.5))} V${num(yLine(a.values[i]!))}`)
+    path.push(` H${num(x(picture.to + 1))}`)
+    yield `<path class="running" d="${path.join("")}" stroke="${colour}" data-account="${escapeText(a.iban)}" data-total="${Money.formatFixed2(a.total)}"><title>${escapeText(`${a.iban}: ${amountText(a.total)} ${currency} by ${LocalDate.format(picture.to)}`)}</title></path>`
+    for (const [i, risky] of a.risky) {
+      const day = a.days[i]! as LocalDate.LocalDate
+      const what = risky.map(
         (p) => `${p.orderId} ${amountText(p.amount)} ${currency}: ${picture.atRisk?.get(riskKey(p)) ?? "at risk"}`
       )
-      out.push(
-        `<circle class="risk-marker" cx="${num(x(s.day + 0.5))}" cy="${num(yLine(toNumber(s.total)))}" r="5" data-account="${escapeText(a.iban)}" data-date="${LocalDate.format(s.day)}"><title>${escapeText(`${LocalDate.format(s.day)} at risk: ${what.join("; ")}`)}</title></circle>`
-      )
+      yield `<circle class="risk-marker" cx="${num(x(day + 0.5))}" cy="${num(yLine(a.values[i]!))}" r="5" data-account="${escapeText(a.iban)}" data-date="${LocalDate.format(day)}"><title>${escapeText(`${LocalDate.format(day)} at risk: ${what.join("; ")}`)}</title></circle>`
     }
   }
-  out.push(`</svg>`)
+  yield `</svg>`
 
   const legend = shown.map(
-    (a) =>
-      `<li><span class="swatch" style="background:${a.colour}"></span><code>${escapeText(a.iban)}</code> <span class="muted">${amountText(a.total)} ${escapeText(currency)}</span></li>`
+    ({ account: a, colour }) =>
+      `<li><span class="swatch" style="background:${colour}"></span><code>${escapeText(a.iban)}</code> <span class="muted">${amountText(a.total)} ${escapeText(currency)}</span></li>`
   )
   if (ranked.length > shown.length) {
     legend.push(`<li class="muted">${ranked.length - shown.length} smaller account(s) not drawn</li>`)
   }
-  if (rows.some(risky)) legend.push(`<li><span class="swatch risk"></span>at risk (funds check)</li>`)
-  return `<figure class="panel">${out.join("")}<ul class="legend">${legend.join("")}</ul></figure>`
+  if (flow.risky) legend.push(`<li><span class="swatch risk"></span>at risk (funds check)</li>`)
+  yield `<ul class="legend">${legend.join("")}</ul></figure>`
 }
 
 // ---------------------------------------------------------------------------
@@ -311,18 +298,76 @@ footer{margin-top:32px;font-size:12px;color:var(--muted)}
 export const periodOf = (from: LocalDate.LocalDate, to: LocalDate.LocalDate): CashFlow.Period =>
   to - from + 1 <= DAILY_UP_TO_DAYS ? "day" : "month"
 
-/** The whole HTML document in pieces (join them, or write them in order). */
+/**
+ * What the page shows of the payments, read once: the totals, the first {@link TABLE_ROWS} payments, the payments at
+ * risk and each currency's {@link Flow}. Memory holds these, not the payments: a running total has at most one step
+ * per point of the chart's axis.
+ */
+const gather = (picture: Picture, period: CashFlow.Period) => {
+  const acc = CashFlow.accumulator({ period })
+  const listed: Array<Row> = []
+  const riskRows: Array<Row> = []
+  const flows = new Map<string, Flow>()
+  const atRisk = picture.atRisk
+  const x = xOf(picture)
+  let count = 0
+  for (const p of picture.payments) {
+    count++
+    acc.add(p)
+    if (listed.length < TABLE_ROWS) listed.push(p)
+    let flow = flows.get(p.currency)
+    if (flow === undefined) {
+      flow = { accounts: new Map(), riskPerPeriod: new Map(), risky: false }
+      flows.set(p.currency, flow)
+    }
+    let a = flow.accounts.get(p.debtorIban)
+    if (a === undefined) {
+      a = { iban: p.debtorIban, total: ZERO, days: [], values: [], risky: new Map(), lastX: Number.NaN }
+      flow.accounts.set(p.debtorIban, a)
+    }
+    const day = p.executionDate
+    let step = a.days.length - 1
+    if (step < 0 || a.days[step] !== day) {
+      const at = Number(num(x(day + 0.5)))
+      if (step >= 0 && at === a.lastX) {
+        a.days[step] = day
+      } else {
+        if (step >= 0) a.values[step] = toNumber(a.total)
+        step = a.days.push(day) - 1
+        a.values.push(0)
+        a.lastX = at
+      }
+    }
+    a.total = BigDecimal.sum(a.total, p.amount)
+    if (atRisk?.has(riskKey(p)) === true) {
+      riskRows.push(p)
+      flow.risky = true
+      const start = CashFlow.periodStart(day, period)
+      flow.riskPerPeriod.set(start, BigDecimal.sum(flow.riskPerPeriod.get(start) ?? ZERO, p.amount))
+      const risky = a.risky.get(step)
+      if (risky === undefined) a.risky.set(step, [p])
+      else risky.push(p)
+    }
+  }
+  for (const flow of flows.values()) {
+    for (const a of flow.accounts.values()) if (a.days.length > 0) a.values[a.days.length - 1] = toNumber(a.total)
+  }
+  return { totals: acc.result(), count, listed, riskRows, flows }
+}
+
+/**
+ * The whole HTML document in pieces (join them, or write them in order). The payments are read once, before the
+ * first piece: memory holds the totals, the listed rows and the charts' steps, never every payment.
+ */
 export const render = function* (picture: Picture): Generator<string> {
-  const rows = Array.from(picture.payments)
   const period = periodOf(picture.from, picture.to)
-  const totals = CashFlow.totals(rows, { period })
+  const { totals, count, listed, riskRows, flows } = gather(picture, period)
   const title = picture.title ?? "Cash flow"
   const window = `${LocalDate.format(picture.from)} to ${LocalDate.format(picture.to)}`
   const atRisk = picture.atRisk
-  const riskRows = atRisk === undefined ? [] : rows.filter((p) => atRisk.has(riskKey(p)))
   yield `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`
   yield `<title>${escapeText(`${title} ${window}`)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n<main>\n`
-  yield `<header><h1>${escapeText(title)}</h1><p class="sub">${escapeText(window)} · calendar ${escapeText(picture.calendar)} · convention ${escapeText(picture.convention)} · ${rows.length} payment${rows.length === 1 ? "" : "s"}${picture.fundsCheck === undefined ? "" : ` · funds check: ${escapeText(picture.fundsCheck)}`}</p></header>\n`
+  yield `<header><h1>${escapeText(title)}</h1><p class="sub">${escapeText(window)} · calendar ${escapeText(picture.calendar)} · convention ${escapeText(picture.convention)} · ${count} payment${count === 1 ? "" : "s"}${picture.fundsCheck === undefined ? "" : ` · funds check: ${escapeText(picture.fundsCheck)}`}</p></header>\n`
 
   // summary cards: one per currency, plus the payments at risk
   yield `<section class="cards">`
@@ -334,16 +379,17 @@ export const render = function* (picture: Picture): Generator<string> {
   }
   yield `</section>\n`
 
-  if (rows.length === 0) yield `<p class="muted">No payments fall in this window.</p>\n`
+  if (count === 0) yield `<p class="muted">No payments fall in this window.</p>\n`
   for (const t of totals.byCurrency) {
-    const currencyRows = rows.filter((p) => p.currency === t.currency)
     const periodTotals = totals.byPeriod.filter((p) => p.currency === t.currency)
-    yield `<section class="currency" data-currency="${escapeText(t.currency)}"><h2>${escapeText(t.currency)}</h2>${chart(picture, t.currency, currencyRows, period, periodTotals)}</section>\n`
+    yield `<section class="currency" data-currency="${escapeText(t.currency)}"><h2>${escapeText(t.currency)}</h2>`
+    yield* chart(picture, t.currency, flows.get(t.currency)!, period, periodTotals)
+    yield `</section>\n`
   }
 
   // the table
   yield `<section><h2>Payments</h2>\n<div class="scroll"><table class="payments"><thead><tr><th>Execution</th><th>Nominal</th><th>Order</th><th>Debtor account</th><th>Creditor</th><th class="num">Amount</th><th>Cur</th>${atRisk === undefined ? "" : "<th>Funds</th>"}</tr></thead>\n<tbody>\n`
-  for (const p of rows.slice(0, TABLE_ROWS)) {
+  for (const p of listed) {
     const risk = atRisk?.get(riskKey(p))
     const nominal = p.nominalDate === p.executionDate ? "=" : LocalDate.format(p.nominalDate)
     const status =
@@ -353,8 +399,8 @@ export const render = function* (picture: Picture): Generator<string> {
     yield `<tr${risk === undefined ? "" : ' class="at-risk"'}><td>${LocalDate.format(p.executionDate)}</td><td>${nominal}</td><td>${escapeText(p.orderId)}</td><td><code>${escapeText(p.debtorIban)}</code></td><td class="creditor">${escapeText(p.creditorName ?? p.creditorIban)}</td><td class="num">${amountText(p.amount)}</td><td>${escapeText(p.currency)}</td>${status}</tr>\n`
   }
   yield `</tbody></table></div>\n`
-  if (rows.length > TABLE_ROWS) {
-    yield `<p class="muted">${rows.length - TABLE_ROWS} more payments are in the chart and the totals but not listed; use --format csv for every payment.</p>\n`
+  if (count > listed.length) {
+    yield `<p class="muted">${count - listed.length} more payments are in the chart and the totals but not listed; use --format csv for every payment.</p>\n`
   }
   yield `</section>\n`
 
