@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, type Redacted } from "effect"
+import { Duration, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as BankGate from "./BankGate.ts"
@@ -42,7 +42,21 @@ export const migrate: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effec
   )
 })
 
-/** A pooled PostgreSQL client from a `postgres://` URL, with tppkit's tables created. */
+/** How long connecting may take unless the URL says otherwise with `connect_timeout` (seconds, as libpq reads it). */
+export const defaultConnectTimeoutSeconds = 10
+
+const urlOf = (url: Redacted.Redacted<string>): URL | undefined => {
+  try {
+    return new URL(Redacted.value(url))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A pooled PostgreSQL client from a `postgres://` URL, with tppkit's tables created; connecting gives up after
+ * {@link defaultConnectTimeoutSeconds}, or the URL's `connect_timeout` seconds.
+ */
 export const layer = (
   url: Redacted.Redacted<string>,
   options?: { readonly maxConnections?: number | undefined }
@@ -53,7 +67,79 @@ export const layer = (
         url,
         maxConnections: options?.maxConnections ?? 10,
         applicationName: "tppkit",
-        connectTimeout: "10 seconds"
+        ...(urlOf(url)?.searchParams.has("connect_timeout") === true
+          ? {}
+          : { connectTimeout: Duration.seconds(defaultConnectTimeoutSeconds) })
       })
     )
   )
+
+/** `host:port` of a `postgres://` URL (port 5432 when it names none), never its user or password. */
+export const address = (url: Redacted.Redacted<string>): string => {
+  const u = urlOf(url)
+  if (u === undefined) return "PostgreSQL"
+  return `${u.hostname}:${u.port === "" ? "5432" : u.port}`
+}
+
+/**
+ * Why the database could not be used, as a class an operator acts on: nothing listens at the address
+ * (`refused`), no answer within the connect timeout (`timedOut`), no route or no such host (`unreachable`), the
+ * server refused the user or password (`authentication`), the database does not exist (`noDatabase`), or any other
+ * failure of a statement (`other`).
+ */
+export type Problem = "refused" | "timedOut" | "unreachable" | "authentication" | "noDatabase" | "other"
+
+const codeOf = (u: unknown): string | undefined =>
+  typeof u === "object" && u !== null && "code" in u && typeof u.code === "string" ? u.code : undefined
+
+/** The driver's connect timeout: an error without a code, the one message the driver gives it. */
+const driverTimeout = "PgConnection: Connection timed out"
+
+/**
+ * The class of a database failure, from the driver's typed reason and its cause's code: PostgreSQL's SQLSTATE
+ * (class 28 authentication, 3D000 no such database) or Node's socket code (ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH,
+ * ENETUNREACH, ENOTFOUND, EAI_AGAIN); the driver's own connect timeout carries no code and is known by its message.
+ */
+export const problemOf = (error: SqlError): Problem => {
+  const reason = error.reason
+  const code = codeOf(reason.cause)
+  if (code === "3D000") return "noDatabase"
+  if (reason._tag === "AuthenticationError" || code === "28P01" || code === "28000") return "authentication"
+  if (code === "ECONNREFUSED") return "refused"
+  if (code === "ETIMEDOUT") return "timedOut"
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return "unreachable"
+  }
+  if (reason._tag === "ConnectionError" && code === undefined && reason.message === driverTimeout) return "timedOut"
+  return "other"
+}
+
+const userOf = (url: Redacted.Redacted<string>): string => decodeURIComponent(urlOf(url)?.username ?? "")
+const databaseOf = (url: Redacted.Redacted<string>): string =>
+  decodeURIComponent(urlOf(url)?.pathname.replace(/^\//, "") ?? "")
+
+/**
+ * One line naming the database's `host:port` and what went wrong in plain words (never the password), e.g.
+ * `database 127.0.0.1:5433: connection refused (is PostgreSQL running there? tppkit db start starts one)`.
+ */
+export const describeFailure = (url: Redacted.Redacted<string>, error: SqlError): string => {
+  const at = `database ${address(url)}`
+  const code = codeOf(error.reason.cause)
+  switch (problemOf(error)) {
+    case "refused":
+      return `${at}: connection refused (is PostgreSQL running there? tppkit db start starts one)`
+    case "timedOut":
+      return `${at}: timed out connecting (no answer; check the host, the port and the firewall)`
+    case "unreachable":
+      return `${at}: unreachable (${code === "ENOTFOUND" || code === "EAI_AGAIN" ? "no such host" : "no route to the host"})`
+    case "authentication":
+      return `${at}: authentication failed for user ${JSON.stringify(userOf(url))} (check the user and password in the URL)`
+    case "noDatabase":
+      return `${at}: no such database ${JSON.stringify(databaseOf(url))} (create it, or name another in the URL)`
+    case "other": {
+      const cause = error.reason.cause
+      const detail = cause instanceof Error && cause.message !== error.message ? ` (${cause.message})` : ""
+      return `${at}: ${error.message}${code === undefined ? "" : ` [${code}]`}${detail}`
+    }
+  }
+}

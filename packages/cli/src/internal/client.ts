@@ -54,7 +54,7 @@ export const budgetStoreOf = (budgetFile: string | undefined): Layer.Layer<Budge
 
 /**
  * The budget store of a target: the fleet's PostgreSQL with `--database-url` (the worker package, loaded only
- * then; a database that cannot be reached is a configuration failure), else {@link budgetStoreOf} its file.
+ * then; a database it cannot use is one line naming `host:port` and the cause, with its class's exit code), else {@link budgetStoreOf} its file.
  */
 export const targetBudgetStore = (
   target: Pick<Target, "budgetFile" | "databaseUrl">
@@ -63,12 +63,16 @@ export const targetBudgetStore = (
   if (url === undefined) return budgetStoreOf(target.budgetFile)
   return Layer.unwrap(
     Effect.map(
-      Effect.promise(() => import("@tppkit/worker/PgBudgetStore")),
-      (pg) => pg.layerUrl(url)
-    )
-  ).pipe(
-    Layer.catch((e) =>
-      Layer.effect(BudgetStore.BudgetStore)(Effect.fail(Failure.configuration(`--database-url: ${e.message}`, e)))
+      Effect.all([
+        Effect.promise(() => import("@tppkit/worker/PgBudgetStore")),
+        Effect.promise(() => import("@tppkit/worker/Database")),
+        Effect.promise(() => import("./database.ts"))
+      ]),
+      ([pg, database, failure]) =>
+        pg.layer(pg.describeUrl(url)).pipe(
+          Layer.provide(database.layer(url, { maxConnections: 2 })),
+          Layer.catch((e) => Layer.effect(BudgetStore.BudgetStore)(Effect.fail(failure.failure(url, e))))
+        )
     )
   )
 }

@@ -18,12 +18,14 @@ import {
 } from "@tppkit/worker"
 import { Clock, Config, Duration, Effect, Layer, Logger, Option, Redacted, References, Result } from "effect"
 import { SqlClient } from "effect/sql"
+import { isSqlError } from "effect/sql/SqlError"
 import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as WorkerStatus from "../WorkerStatus.ts"
 import { settingsOf } from "./client.ts"
+import * as DatabaseFailure from "./database.ts"
 import * as Environment from "./environment.ts"
 
 /** The parsed flags of `tppkit worker`. */
@@ -149,10 +151,20 @@ const what = {
 const detailOf = (e: { readonly message: string; readonly cause?: unknown }): string =>
   `${e.message}${e.cause instanceof Error && e.cause.message !== e.message ? ` (${e.cause.message})` : ""}`
 
-/** The one-line failure of a worker's typed error. */
-export const failureOf = (
-  e: Failure.CliFailure | { readonly _tag: keyof typeof what; readonly message: string; readonly cause?: unknown }
-): Failure.CliFailure => (e._tag === "CliFailure" ? e : Failure.failure(`${what[e._tag]}: ${detailOf(e)}`, e))
+/**
+ * The one-line failure of a worker's typed error; a database failure names `host:port` and its class (see
+ * `internal/database.ts`).
+ */
+export const failureOf =
+  (databaseUrl: Redacted.Redacted<string>) =>
+  (
+    e: Failure.CliFailure | { readonly _tag: keyof typeof what; readonly message: string; readonly cause?: unknown }
+  ): Failure.CliFailure =>
+    e._tag === "CliFailure"
+      ? e
+      : isSqlError(e)
+        ? DatabaseFailure.failure(databaseUrl, e)
+        : Failure.failure(`${what[e._tag]}: ${detailOf(e)}`, e)
 
 /** What a worker runs with once its flags are checked. */
 export interface Setup {
@@ -357,7 +369,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     // logs (runner listening, shard moves) are left out
     Effect.provide(Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)])),
     Effect.provideService(References.MinimumLogLevel, "Warn"),
-    Effect.mapError(failureOf)
+    Effect.mapError(failureOf(databaseUrl))
   )
 })
 
@@ -389,14 +401,7 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
   const current = yield* readStatus(Option.map(day, LocalDate.format), limit).pipe(
     Effect.provide(Checks.Checks.layerSql.pipe(Layer.provideMerge(Database.layer(databaseUrl, { maxConnections: 2 })))),
     Effect.catchTag("ChecksError", (e) => Effect.fail(Failure.failure(e.message, e))),
-    Effect.catchTag("SqlError", (e) =>
-      Effect.fail(
-        Failure.failure(
-          `database ${PgBudgetStore.describeUrl(databaseUrl)}: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`,
-          e
-        )
-      )
-    )
+    Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
   )
   yield* Output.line(
     input.format === "json" ? JSON.stringify(WorkerStatus.json(current)) : WorkerStatus.table(current).join("\n")

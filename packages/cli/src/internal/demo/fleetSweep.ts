@@ -81,6 +81,6 @@ export const sweep = (
       // a fresh memo map: the demo's own client layers (its in-memory budget above all) must not be reused here
       Effect.provide(Worker.workerLayer(setup), { local: true }),
       Effect.provideService(References.MinimumLogLevel, "None"),
-      Effect.mapError(Worker.failureOf)
+      Effect.mapError(Worker.failureOf(databaseUrl))
     )
   })
