@@ -65,12 +65,15 @@ describe("tppkit budget --database-url", { timeout: 120_000 }, () => {
     expect(table.stdout).toMatch(/sandbox\s.*\s2\s+2\n?$/m)
   })
 
-  it("a database that cannot be reached or a URL of another kind is one line, exit 3", async () => {
-    for (const url of ["postgres://postgres:secret@127.0.0.1:1/postgres", "mysql://127.0.0.1/db"]) {
+  it("a database that cannot be reached (exit 6) or a URL of another kind (exit 3) is one line", async () => {
+    for (const [url, code, line] of [
+      ["postgres://postgres:secret@127.0.0.1:1/postgres", 6, /^tppkit: database 127\.0\.0\.1:1: connection refused/],
+      ["mysql://127.0.0.1/db", 3, /^tppkit: --database-url: expected postgres:\/\//]
+    ] as const) {
       const run = await tppkit(["budget", "--database-url", url])
-      expect(run.code).toBe(3)
+      expect(run.code).toBe(code)
       expect(run.stderr.trimEnd().split("\n")).toHaveLength(1)
-      expect(run.stderr).toMatch(/^tppkit: --database-url: /)
+      expect(run.stderr).toMatch(line)
       expect(run.stderr).not.toContain("secret")
     }
   })

@@ -65,10 +65,14 @@ export const targetBudgetStore = (
     Effect.map(
       Effect.all([
         Effect.promise(() => import("@tppkit/worker/PgBudgetStore")),
+        Effect.flatMap(
+          Effect.promise(() => import("./database.ts")),
+          (failure) => failure.checkUrl(url)
+        ),
         Effect.promise(() => import("@tppkit/worker/Database")),
         Effect.promise(() => import("./database.ts"))
       ]),
-      ([pg, database, failure]) =>
+      ([pg, , database, failure]) =>
         pg.layer(pg.describeUrl(url)).pipe(
           Layer.provide(database.layer(url, { maxConnections: 2 })),
           Layer.catch((e) => Layer.effect(BudgetStore.BudgetStore)(Effect.fail(failure.failure(url, e))))

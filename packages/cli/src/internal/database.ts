@@ -5,7 +5,7 @@
  * password and a missing database are `configuration` (3, the URL must change), anything else `failure` (1).
  */
 import * as Database from "@tppkit/worker/Database"
-import type { Redacted } from "effect"
+import { Effect, Redacted } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 import * as Failure from "../Failure.ts"
 
@@ -24,3 +24,11 @@ export const kind = (error: SqlError): Failure.Kind => kindOf[Database.problemOf
 /** A database failure as one line with its class, e.g. `database 127.0.0.1:1: connection refused (…)`, exit 6. */
 export const failure = (url: Redacted.Redacted<string>, error: SqlError): Failure.CliFailure =>
   Failure.make(kind(error), Database.describeFailure(url, error), { origin: error })
+
+/** A `--database-url` (or `TPPKIT_DATABASE_URL`) of another kind than `postgres://`: a configuration failure. */
+export const checkUrl = (
+  url: Redacted.Redacted<string>
+): Effect.Effect<Redacted.Redacted<string>, Failure.CliFailure> =>
+  /^postgres(ql)?:\/\//.test(Redacted.value(url))
+    ? Effect.succeed(url)
+    : Effect.fail(Failure.configuration("--database-url: expected postgres://user:password@host:port/database"))

@@ -16,7 +16,7 @@ import {
   PgBudgetStore,
   Sweep
 } from "@tppkit/worker"
-import { Clock, Config, Duration, Effect, Layer, Logger, Option, Redacted, References, Result } from "effect"
+import { Clock, Config, Duration, Effect, Layer, Logger, Option, type Redacted, References, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError } from "effect/sql/SqlError"
 import * as Connection from "../Connection.ts"
@@ -51,10 +51,7 @@ export interface StatusInput {
 const databaseUrlOf = (url: Option.Option<Redacted.Redacted<string>>) =>
   Option.match(url, {
     onNone: () => Effect.fail(Failure.usage("no database: give --database-url URL or set TPPKIT_DATABASE_URL")),
-    onSome: (u) =>
-      /^postgres(ql)?:\/\//.test(Redacted.value(u))
-        ? Effect.succeed(u)
-        : Effect.fail(Failure.usage("--database-url: expected postgres://user:password@host:port/database"))
+    onSome: DatabaseFailure.checkUrl
   })
 
 const dateOf = (flag: string, text: Option.Option<string>) =>
