@@ -99,6 +99,22 @@ const sweepRetry = Effect.gen(function* () {
 }).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
 
 /**
+ * The page size of the sweep's listings, from `TPPKIT_WORKER_PAGE_SIZE` (a multiple of 10 up to 100; unset: 100,
+ * the fewest requests; tests lower it to get more pages).
+ */
+const listingPageSize = Config.Int("TPPKIT_WORKER_PAGE_SIZE").pipe(
+  Config.option,
+  Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)),
+  Effect.flatMap((size) =>
+    Option.isNone(size)
+      ? Effect.succeed(undefined)
+      : size.value >= 10 && size.value <= 100 && size.value % 10 === 0
+        ? Effect.succeed(size.value)
+        : Effect.fail(Failure.configuration(`TPPKIT_WORKER_PAGE_SIZE=${size.value}: a multiple of 10 from 10 to 100`))
+  )
+)
+
+/**
  * How failed checks are tried again, from `TPPKIT_WORKER_CHECK_BACKOFF_MS` (the first wait; doubled up to 60 times
  * it; default 5 s up to 5 minutes) in the fleet's time zone, and how long `--once` waits for them, from
  * `TPPKIT_WORKER_ONCE_WAIT_MS` (default 2 minutes); the fleet's bank gate waits as long as a check's back-off and
@@ -180,6 +196,8 @@ export interface Setup {
   readonly checkRetry?: FundsCheckWorkflow.Retry | undefined
   /** How long `--once` waits for checks tried again after a transient failure (milliseconds). */
   readonly onceWaitMillis?: number | undefined
+  /** The page size of the sweep's listings (default 100). */
+  readonly listingPageSize?: number | undefined
   /** The fleet's bank gate (`BankGate.layerSql`). */
   readonly bankGate?: Partial<BankGate.Settings> | undefined
   /** The most checks this worker has in flight (default `FundsCheckWorkflow.maxChecksInFlight`). */
@@ -214,9 +232,10 @@ export const workerLayer = (setup: Setup) => {
         setup.checksInFlight === undefined
           ? Layer.empty
           : Layer.succeed(FundsCheckWorkflow.ChecksInFlight)(setup.checksInFlight),
-        Layer.mergeAll(BankSources.balanceChecker(setup.psu), BankSources.orderSource(setup.psu)).pipe(
-          Layer.provide(client)
-        )
+        Layer.mergeAll(
+          BankSources.balanceChecker(setup.psu),
+          BankSources.orderSource(setup.psu, { pageSize: setup.listingPageSize })
+        ).pipe(Layer.provide(client))
       )
     ),
     Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerSql, BankGate.BankGate.layerSql(setup.bankGate), metrics)),
@@ -297,6 +316,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     runnerPort: input.runnerPort,
     metricsPort: Option.getOrUndefined(input.metricsPort),
     cron: !input.once,
+    listingPageSize: yield* listingPageSize,
     ...(yield* checkRetry(input.timeZone))
   }
   const program = Effect.gen(function* () {

@@ -1,0 +1,156 @@
+/**
+ * The fleet's daily sweep through faults (issue 25, the sweep side): `tppkit worker --once` processes on one
+ * embedded PostgreSQL against the mock bank. Counted at the bank (its journal): shards moving during a slow
+ * listing (a worker joining, the worker that lists killed) do not cost the day, the pages already fetched are never
+ * fetched again, and the budget stays within its 4 unattended calls.
+ */
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Calendar, LocalDate } from "@tppkit/core"
+import { BankClient } from "@tppkit/http"
+import { Journal, Sandbox } from "@tppkit/sandbox"
+import { Sweep } from "@tppkit/worker"
+import * as Database from "@tppkit/worker/Database"
+import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
+import { SqlClient } from "effect/sql"
+import { embeddedDb } from "../worker/pg.ts"
+import { tppkit } from "./harness.ts"
+
+const db = embeddedDb()
+const day = "2026-11-02"
+
+const bankScope = Scope.makeUnsafe()
+afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
+
+/** Resolves once `ready` holds, looking every 50 ms; fails after `timeoutMs` (a bound, not a timing). */
+const until = async (ready: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> => {
+  const end = Date.now() + timeoutMs
+  while (!(await ready())) {
+    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** The one number a query returns (0 when it fails, e.g. before the table exists). */
+const count = (url: Redacted.Redacted<string>, text: string): Promise<number> =>
+  Effect.runPromise(
+    Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe<{ n: number }>(text)).pipe(
+      Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+      Effect.provide(Database.layer(url, { maxConnections: 1 })),
+      Effect.scoped,
+      Effect.orElseSucceed(() => 0)
+    )
+  )
+
+const last = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")
+
+describe("the daily sweep while shards move", () => {
+  it("a worker joins and the listing worker is killed mid-listing: the day completes, pages never fetched twice, within budget", async () => {
+    // every request takes 3 s: the listing (token, then 3 pages of 50) takes about 12 s
+    const bank = await Effect.runPromise(
+      Layer.buildWithScope(Sandbox.layer({ faults: { rate: 1, kinds: ["delay"], delayMs: 3000 } }), bankScope)
+    )
+    const info = Context.get(bank, Sandbox.SandboxInfo)
+    const journal = Context.get(bank, Journal.Journal)
+    const url = await Effect.runPromise(db.freshUrl())
+    const env = {
+      TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
+      TPPKIT_WORKER_POLL_MS: "250",
+      TPPKIT_WORKER_LOCK_EXPIRATION_MS: "6000",
+      TPPKIT_WORKER_PAGE_SIZE: "50",
+      TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500"
+    }
+    const args = [
+      "worker",
+      "--database-url",
+      Redacted.value(url),
+      "--base-url",
+      info.baseUrl,
+      "--client-id",
+      info.clientId,
+      "--today",
+      day,
+      "--once"
+    ]
+    /** The unattended listing requests the bank received (in order of arrival), by page. */
+    const listed = () =>
+      journal
+        .entriesUnsafe()
+        .filter((e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined)
+    const pages = () => listed().map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+
+    let first = 0
+    const a = tppkit(args, { env, timeoutMs: 150_000, onSpawn: (pid) => (first = pid) })
+    // page 2 of 3 has reached the bank (it answers 3 s later): the listing is half done
+    await until(() => pages().includes(1), "page 1 of the listing")
+    // a second worker joins the fleet: the shards are balanced between the two
+    const b = tppkit(args, { env, timeoutMs: 150_000 })
+    await until(
+      async () =>
+        pages().includes(2) || (await count(url, "SELECT count(*)::int AS n FROM cluster_runners WHERE healthy")) >= 2,
+      "the second worker in the fleet"
+    )
+    // the first worker dies without a word while its listing is in flight
+    process.kill(first, "SIGKILL")
+    const killed = await a
+    assert.notStrictEqual(killed.code, 0)
+    // the last page has reached the bank: the checks need no delay
+    await until(() => pages().includes(2), "page 2 of the listing")
+    const lifted = await fetch(`${info.baseUrl}/__faults`, { method: "PUT", body: JSON.stringify({ rate: 0 }) })
+    assert.strictEqual(lifted.status, 200, await lifted.text())
+    const done = await b
+    assert.strictEqual(done.code, 0, done.stderr)
+    const summary = last(done.stdout)
+    assert.strictEqual(summary.sweep, "complete")
+    assert.strictEqual(summary.unanswered, 0)
+
+    const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url), "--format", "json"])
+    assert.strictEqual(status.code, 0, status.stderr)
+    const document = JSON.parse(status.stdout) as {
+      checks: Array<{ orderId: string; nominalDate: string; outcome: string }>
+      budget: Array<{ used: number; limit: number }>
+    }
+    // every due payment planned and answered: the plan of what the bank lists (asked with the customer present,
+    // which costs no budget), for the day
+    const orders = await Effect.runPromise(
+      Effect.gen(function* () {
+        const client = yield* BankClient.BankClient
+        const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "test", lastLoggedTime: yield* DateTime.now }
+        return yield* Stream.runCollect(client.standingOrders({ psu }))
+      }).pipe(
+        Effect.provide(
+          BankClient.layerNodeFromOptions(
+            { environment: "sandbox", baseUrl: info.baseUrl, clientId: info.clientId, clientSecret: info.clientSecret },
+            { budgetFile: "memory" }
+          )
+        )
+      )
+    )
+    const expected = Sweep.plan(
+      orders.flatMap((p) => p.body.orders),
+      info.clientId,
+      LocalDate.parseUnsafe(day),
+      { daysBefore: 2, calendar: Calendar.target, timeZone: "Europe/Bratislava", hour: 8 }
+    )
+    assert.deepStrictEqual(
+      document.checks.map((c) => `${c.orderId}/${c.nominalDate}`).sort(),
+      expected.map((p) => `${p.orderId}/${p.nominalDate}`).sort()
+    )
+    assert.strictEqual(summary.checks, document.checks.length)
+    assert.isAbove(document.checks.length, 50)
+    for (const c of document.checks) assert.include(["APPR", "DECL", "failed"], c.outcome)
+
+    // counted at the bank: no page fetched twice but the one in flight when its worker died, at most 4 listing
+    // requests, none refused for the daily limit, and the budget counts every one that reached it
+    const sent = pages()
+    assert.strictEqual(sent.filter((p) => p === 0).length, 1, `pages asked: ${sent.join(", ")}`)
+    assert.isAtMost(sent.length, 4, `pages asked: ${sent.join(", ")}`)
+    assert.deepStrictEqual([...new Set(sent)].sort(), [0, 1, 2])
+    assert.isFalse(
+      listed().some((e) => e.status === 429),
+      "the bank refused a listing"
+    )
+    assert.strictEqual(document.budget.length, 1)
+    assert.isAtMost(document.budget[0]?.used ?? 99, 4)
+    assert.isAtLeast(document.budget[0]?.used ?? 0, sent.length)
+  }, 180_000)
+})
