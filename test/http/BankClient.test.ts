@@ -3,7 +3,18 @@ import { type BalanceCheck, Currency, Iban, Money, Timestamp } from "@tppkit/cor
 import { BankClient, BankConfig, type BankError } from "@tppkit/http"
 import { type Duration, Effect, Exit, Fiber, Redacted, Stream, Tracer } from "effect"
 import { TestClock } from "effect/testing"
-import { apiCalls, makeStub, psu, SECRET, type Stub, stack, TOKEN_PREFIX, tokenAnswer, wireOrder } from "./stub.ts"
+import {
+  apiCalls,
+  makeStub,
+  okBalance,
+  psu,
+  SECRET,
+  type Stub,
+  stack,
+  TOKEN_PREFIX,
+  tokenAnswer,
+  wireOrder
+} from "./stub.ts"
 
 const IBAN = Iban.parseUnsafe("SK31 1200 0000 1987 4263 7541")
 
@@ -181,6 +192,31 @@ describe("BankClient.balanceCheck", () => {
       const error = failure(exit)
       assert.strictEqual(error.reason._tag, "ServerError")
       assert.strictEqual(apiCalls(stub).length, 3)
+    }).pipe(Effect.provide(stack(stub)))
+  })
+
+  it.effect("a token request that failed counts the token requests sent: attended and unattended calls alike", () => {
+    const stub = makeStub()
+    stub.handler = (req) => (req.path.endsWith("/connect/token") ? { status: 502, body: "bad gateway" } : okBalance)
+    return Effect.gen(function* () {
+      // an unattended listing is never retried, but its token request is (three times): "(3 attempts)", not 1
+      const listing = failure(
+        yield* drive(
+          yield* Effect.forkChild(
+            Effect.flatMap(Effect.service(BankClient.BankClient), (c) => Stream.runCollect(c.standingOrders({ psu })))
+          )
+        )
+      )
+      assert.strictEqual(listing.operation, "token")
+      assert.strictEqual(tokenCalls(stub).length, 3)
+      assert.strictEqual(listing.attempts, 3)
+      assert.include(listing.message, "(3 attempts)")
+      // a balance check retries its call three times, each asking for a token three times: nine requests sent
+      const checked = failure(yield* drive(yield* Effect.forkChild(check())))
+      assert.strictEqual(checked.operation, "token")
+      assert.strictEqual(tokenCalls(stub).length, 12)
+      assert.strictEqual(checked.attempts, 9)
+      assert.strictEqual(apiCalls(stub).length, 0)
     }).pipe(Effect.provide(stack(stub)))
   })
 

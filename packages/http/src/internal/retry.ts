@@ -49,21 +49,11 @@ export const schedule = (policy: RetryPolicy): Schedule.Schedule<number, BankErr
 }
 
 /**
- * What follows the first attempt's failure `first` (see {@link retrying}): the failure with its attempt count when
- * it is not retried, else the retries of `attempt` by `schedule(policy)`. For a caller that runs its first attempt
- * under a failure handler of its own.
+ * The requests of its own operation a failed attempt stands for: one, or for a failed token request the token
+ * requests it made (the token service retries them itself), so that a token asked for three times reads
+ * "(3 attempts)".
  */
-export const afterFirstFailure = <A>(
-  policy: RetryPolicy,
-  first: BankError,
-  attempt: () => Effect.Effect<A, BankError>
-): Effect.Effect<A, BankError> => {
-  if (policy.maxAttempts <= 1 || !isTransient(first.reason)) return Effect.fail(withAttempts(first, 1))
-  let attempts = 0
-  // the schedule sees the first failure again as its first input, then every later attempt's failure
-  const again = Effect.suspend(() => (attempts++ === 0 ? Effect.fail(first) : attempt()))
-  return Effect.mapError(Effect.retry(again, schedule(policy)), (error) => withAttempts(error, attempts))
-}
+const sentBy = (e: BankError): number => (e.operation === "token" ? Math.max(1, e.attempts ?? 1) : 1)
 
 /**
  * Runs the effect `attempt` makes (a fresh one per attempt: fresh Request-IDs) and repeats it by
@@ -74,3 +64,27 @@ export const retrying = <A>(
   policy: RetryPolicy,
   attempt: () => Effect.Effect<A, BankError>
 ): Effect.Effect<A, BankError> => Effect.catch(attempt(), (first) => afterFirstFailure(policy, first, attempt))
+
+/**
+ * What follows the first attempt's failure `first` (see {@link retrying}): the failure with its attempt count when
+ * it is not retried, else the retries of `attempt` by `schedule(policy)`. For a caller that runs its first attempt
+ * under a failure handler of its own.
+ */
+export const afterFirstFailure = <A>(
+  policy: RetryPolicy,
+  first: BankError,
+  attempt: () => Effect.Effect<A, BankError>
+): Effect.Effect<A, BankError> => {
+  if (policy.maxAttempts <= 1 || !isTransient(first.reason)) return Effect.fail(withAttempts(first, sentBy(first)))
+  let attempts = 0
+  /** Requests sent per operation by the failed attempts: a failed token request is not a request of the call's own. */
+  const sent = new Map<string, number>()
+  const count = (e: BankError) => Effect.sync(() => sent.set(e.operation, (sent.get(e.operation) ?? 0) + sentBy(e)))
+  // the schedule sees the first failure again as its first input, then every later attempt's failure
+  const again = Effect.suspend(() =>
+    attempts++ === 0 ? Effect.andThen(count(first), Effect.fail(first)) : Effect.tapError(attempt(), count)
+  )
+  return Effect.mapError(Effect.retry(again, schedule(policy)), (error) =>
+    withAttempts(error, sent.get(error.operation) ?? attempts)
+  )
+}
