@@ -1,9 +1,12 @@
 /**
  * `tppkit db start` as a process: it prints `{"databaseUrl": …}`, serves PostgreSQL on 127.0.0.1, stops it
- * cleanly on SIGTERM, and a second start on the same data directory finds the data of the first.
+ * cleanly on SIGTERM, and a second start on the same data directory finds the data of the first. A busy port and a
+ * data directory already served are one line each (exit 3); run as root, the server runs as the OS user
+ * `postgres`, owns its data directory, and no permission outside it changes.
  */
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
+import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
@@ -11,10 +14,13 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import * as Database from "@tppkit/worker/Database"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { root } from "./harness.ts"
+import { root, tppkit } from "./harness.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "tppkit-db-start-"))
+// open to others to pass through (not to list): run as root, the server user must reach the data directory below
+chmodSync(dir, 0o711)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const isRoot = process.getuid?.() === 0
 
 const start = async () => {
   const child = spawn(
@@ -40,9 +46,13 @@ const start = async () => {
       resolve(code)
     })
   )
+  let stderr = ""
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk
+  })
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once("line", resolve)
-    child.once("close", (code) => reject(new Error(`exited with ${code} before printing`)))
+    child.once("close", (code) => reject(new Error(`exited with ${code} before printing: ${stderr}`)))
   })
   return { child, exited, url: Redacted.make((JSON.parse(line) as { databaseUrl: string }).databaseUrl) }
 }
@@ -75,8 +85,56 @@ describe("tppkit db start", () => {
       rows.map((r) => r.v),
       ["across restarts"]
     )
+    // the data directory is served: a third start on it says so, and so does one on the busy port
+    const port = new URL(Redacted.value(second.url)).port
+    const served = await tppkit(["db", "start", "--port", "0", "--data-dir", join(dir, "pg")])
+    assert.strictEqual(served.code, 3, served.stderr)
+    assert.match(served.stderr, /^tppkit: \S+ is already served by PostgreSQL \(process \d+, port (\d+)\): .*--port\n$/)
+    assert.include(served.stderr, `port ${port})`)
+    const busy = await tppkit(["db", "start", "--port", port, "--data-dir", join(dir, "other")])
+    assert.strictEqual(busy.code, 3, busy.stderr)
+    assert.strictEqual(
+      busy.stderr,
+      `tppkit: port ${port} on 127.0.0.1 is in use (another PostgreSQL or program listens there); choose another with --port N (0: any free port)\n`
+    )
+    if (isRoot) {
+      // the server runs as its own user, which owns the data directory; the folder above kept its mode
+      const pid = readFileSync(join(dir, "pg", "postmaster.pid"), "utf8").split("\n")[0]
+      const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]
+      assert.notStrictEqual(uid, "0")
+      assert.strictEqual(String(statSync(join(dir, "pg")).uid), uid)
+      assert.strictEqual(statSync(dir).mode & 0o7777, 0o711)
+    }
     second.child.kill("SIGTERM")
     // interrupted: exit code 130 (the CLI README's table), for SIGTERM as for SIGINT
     assert.strictEqual(await second.exited, 130)
   }, 120_000)
+
+  it("a port in use by another program is one line suggesting --port, exit 3", async () => {
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    try {
+      const run = await tppkit(["db", "start", "--port", String(port), "--data-dir", join(dir, "busy")])
+      assert.strictEqual(run.code, 3, run.stderr)
+      assert.match(run.stderr, new RegExp(`^tppkit: port ${port} on 127\\.0\\.0\\.1 is in use .*--port N`))
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  it.runIf(isRoot)(
+    "as root, a data directory under a folder closed to the server user is refused; no mode changes",
+    async () => {
+      const closed = join(dir, "closed")
+      mkdirSync(closed, { mode: 0o700 })
+      chmodSync(closed, 0o700)
+      const run = await tppkit(["db", "start", "--port", "0", "--data-dir", join(closed, "pg")])
+      assert.strictEqual(run.code, 3, run.stderr)
+      assert.match(run.stderr, /^tppkit: PostgreSQL runs as the OS user postgres .* is closed to it; give a --data-dir/)
+      assert.strictEqual(run.stderr.trimEnd().split("\n").length, 1)
+      assert.strictEqual(statSync(closed).mode & 0o7777, 0o700)
+    }
+  )
 })

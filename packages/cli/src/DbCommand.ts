@@ -14,7 +14,9 @@ export const dbStartCommand = Command.make(
   {
     dataDir: Flag.String("data-dir").pipe(
       Flag.withMetavar("DIR"),
-      Flag.withDescription("Data directory, created and initialised when empty (default ~/.tppkit/postgres)"),
+      Flag.withDescription(
+        "Data directory, created and initialised when empty (default ~/.tppkit/postgres; as root /var/lib/tppkit/postgres)"
+      ),
       Flag.optional
     ),
     port: Flag.Int("port").pipe(

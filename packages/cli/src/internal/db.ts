@@ -1,8 +1,6 @@
 /**
  * The work behind `tppkit db start`, loaded only when it runs (it pulls in the embedded PostgreSQL package).
  */
-import { homedir } from "node:os"
-import { join } from "node:path"
 import { EmbeddedDb } from "@tppkit/worker"
 import { Effect, type Option, Redacted } from "effect"
 import * as Failure from "../Failure.ts"
@@ -18,11 +16,14 @@ export interface Input {
 /** Starts PostgreSQL, prints its URL (it is a local development database: printing it is right) and waits. */
 export const start = Effect.fn("tppkit.db.start")(function* (input: Input) {
   if (input.port < 0 || input.port > 65535) return yield* Failure.usage("--port must be from 0 to 65535")
-  const dataDir = input.dataDir._tag === "Some" ? input.dataDir.value : join(homedir(), ".tppkit", "postgres")
+  const dataDir = input.dataDir._tag === "Some" ? input.dataDir.value : EmbeddedDb.defaultDataDir()
   yield* Effect.scoped(
     Effect.gen(function* () {
+      // a busy port, a data directory already served or out of the server user's reach: the invocation must change
       const db = yield* Effect.mapError(EmbeddedDb.start({ dataDir, port: input.port, ownSignals: true }), (e) =>
-        Failure.failure(e.message, e)
+        e.reason === undefined || e.reason === "other"
+          ? Failure.failure(e.message, e)
+          : Failure.configuration(e.message, e)
       )
       const url = Redacted.value(db.url)
       yield* Output.line(
