@@ -38,9 +38,10 @@ const manyOrders = (n: number) =>
   )
 
 describe("Cli.main in-process", () => {
-  it("projects a file and returns exit code 0", async () => {
+  it("projects a file; records that could not be read make it exit 7 after the output", async () => {
     const r = await run(projectFixture("json"))
-    expect(r.code).toBe(0)
+    // the fixture's SO-BAD-FREQ and SO-BAD-DATE cannot be read as standing orders
+    expect(r.code).toBe(7)
     expect(JSON.parse(r.stdout).totals).toEqual([
       { currency: "CZK", count: 1, amount: "1000.00" },
       { currency: "EUR", count: 5, amount: "6252.50" }
@@ -49,10 +50,93 @@ describe("Cli.main in-process", () => {
 
   it("writes iCalendar with one event per payment and names skipped orders on stderr", async () => {
     const r = await run(projectFixture("ics"))
-    expect(r.code).toBe(0)
+    expect(r.code).toBe(7)
     expect(r.stdout.startsWith("BEGIN:VCALENDAR\r\n")).toBe(true)
     expect(r.stdout.match(/BEGIN:VEVENT/g)).toHaveLength(6)
     expect(r.stderr).toContain("tppkit: skipped SO-BAD-FREQ")
+  })
+
+  it("every format carries the reason of each order skipped for its amount, and exits 0", async () => {
+    const order = (orderId: string, value: string) =>
+      JSON.stringify({
+        orderId,
+        frequency: "MNTH",
+        startDate: "2026-12-01",
+        debtor: { name: "X", iban: "SK2411000000002612345678" },
+        creditor: { iban: "CZ0708000000001234567890" },
+        instructedAmount: { value: "@", currency: "EUR" }
+      }).replace('"@"', value)
+    const stdin = `[${[order("GOOD", "10.50"), order("ZERO", "0"), order("NEG", "-5"), order("PRECISE", "12.345"), order("HUGE", "1e15")].join(",")}]`
+    const reasons = [
+      "ZERO: instructedAmount.value 0: ",
+      "NEG: instructedAmount.value -5: ",
+      "PRECISE: instructedAmount.value 12.345: amount has 3 decimals, at most 2 allowed (format [9.2]); not projected, nothing rounded",
+      "HUGE: instructedAmount.value 1000000000000000: amount has 16 digits before"
+    ]
+    for (const format of ["table", "json", "csv", "ics", "html"]) {
+      const r = await run(
+        ["project", "--orders", "-", "--from", "2026-12-01", "--to", "2026-12-31", "--format", format],
+        {
+          stdin
+        }
+      )
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain("GOOD")
+      expect(r.stdout).not.toContain("PRECISE-") // no payment of a skipped order
+      if (format === "json") {
+        const json = JSON.parse(r.stdout)
+        expect(json.payments.map((p: { orderId: string }) => p.orderId)).toEqual(["GOOD"])
+        expect(json.totals).toEqual([{ currency: "EUR", count: 1, amount: "10.50" }])
+        const skipped = (json.skipped as Array<{ orderId: string; reason: string }>).map(
+          (s) => `${s.orderId}: ${s.reason}`
+        )
+        for (const reason of reasons) expect(skipped.some((s) => s.startsWith(reason))).toBe(true)
+      } else {
+        // the table, JSON and HTML list them in their output, CSV and iCalendar on stderr
+        const where = format === "csv" || format === "ics" ? r.stderr : r.stdout.replace(/\s+/g, " ")
+        const said = format === "html" ? where.replace(/<\/code> /g, ": ").replace(/<code>/g, "") : where
+        for (const reason of reasons) expect(said).toContain(reason)
+      }
+      if (format === "ics") expect(r.stdout.match(/BEGIN:VEVENT/g)).toHaveLength(1)
+    }
+  })
+
+  it("a record with a repeated key or a repeated standingOrders key: the other orders out, each problem on stderr, exit 7, in every format", async () => {
+    const good = (orderId: string) =>
+      JSON.stringify({
+        orderId,
+        frequency: "MNTH",
+        startDate: "2026-12-01",
+        debtor: { name: "X", iban: "SK2411000000002612345678" },
+        creditor: { iban: "CZ0708000000001234567890" },
+        instructedAmount: { value: "10.50", currency: "EUR" }
+      })
+    const inputs = [
+      {
+        stdin: `[${good("A")},${good("B").replace('"orderId":"B"', '"orderId":"B","orderId":"B2"')},${good("C")}]`,
+        problem: "tppkit: skipped B: record 1 at orderId: repeated key"
+      },
+      {
+        stdin: `{"standingOrders":[${good("A")}],"standingOrders":[${good("C")}]}`,
+        problem: 'tppkit: the orders list: standingOrders: the key "standingOrders" is repeated'
+      }
+    ]
+    for (const { stdin, problem } of inputs) {
+      for (const format of ["table", "json", "csv", "ics", "html"]) {
+        const r = await run(
+          ["project", "--orders", "-", "--from", "2026-12-01", "--to", "2026-12-31", "--format", format],
+          { stdin }
+        )
+        expect(r.code).toBe(7)
+        expect(r.stdout).toContain("A")
+        expect(r.stdout.match(/\bC\b|"C"|UID:C-/g)?.length ?? 0).toBeGreaterThan(0)
+        expect(r.stderr).toContain(problem)
+        const last = r.stderr.trimEnd().split("\n").at(-1)!
+        expect(last).toContain(
+          "standard input: 1 record or part of the list could not be read as standing orders (each reported above)"
+        )
+      }
+    }
   })
 
   it("reports progress for large projections only when stderr is a terminal", async () => {

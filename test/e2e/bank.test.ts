@@ -344,19 +344,25 @@ describe("tppkit standing-orders with bad records (issue 19)", { timeout: 90_000
     record("GOOD-2", "1.0000000000000000000001").replace("1.0000000000000000000001", "99.99")
   ]
   const body = `{"pageCount":1,"standingOrders":[${records.join(",")}]}`
+  /** The body of each page the bank answers (by the request's `page`, from 0); the records above by default. */
+  let pages: ReadonlyArray<string> = [body]
   let server: import("node:http").Server | undefined
   let bank: Record<string, string> = {}
   beforeAll(async () => {
     const http = await import("node:http")
     server = http.createServer((req, res) => {
-      req.resume()
+      let request = ""
+      req.setEncoding("utf8").on("data", (chunk: string) => {
+        request += chunk
+      })
       req.on("end", () => {
         res.setHeader("content-type", "application/json")
-        res.end(
-          req.url?.endsWith("/connect/token")
-            ? JSON.stringify({ access_token: "tok-secret-123456", token_type: "Bearer", expires_in: 1200 })
-            : body
-        )
+        if (req.url?.endsWith("/connect/token")) {
+          res.end(JSON.stringify({ access_token: "tok-secret-123456", token_type: "Bearer", expires_in: 1200 }))
+          return
+        }
+        const page = request.trim().startsWith("{") ? (JSON.parse(request).page ?? 0) : 0
+        res.end(pages[page] ?? pages[pages.length - 1])
       })
     })
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve))
@@ -372,7 +378,8 @@ describe("tppkit standing-orders with bad records (issue 19)", { timeout: 90_000
       env: bank
     })
     for (const run of [table, json]) {
-      expect(run.code).toBe(0)
+      // the records that could not be read make the run exit 7 (data) after the listing
+      expect(run.code).toBe(7)
       expect(run.stderr).toMatch(/record 5 \(NO-FREQ\) is malformed: frequency/)
       expect(run.stderr).toMatch(/record 6 \(no orderId\) is malformed: not JSON/)
       for (const [i, id] of [
@@ -403,5 +410,42 @@ describe("tppkit standing-orders with bad records (issue 19)", { timeout: 90_000
         .slice(1)
         .map((l) => l.split(",").slice(0, 4).join(","))
     ).toEqual(["GOOD-1,2026-12-05,2026-12-07,12.50", "GOOD-2,2026-12-05,2026-12-07,99.99"])
+  })
+
+  it("a repeated standingOrders key, an empty page or a page without standingOrders before the last: every record read is listed, each problem reported, exit 7", async () => {
+    const page = (orders: ReadonlyArray<string>) => `{"pageCount":3,"standingOrders":[${orders.join(",")}]}`
+    const good = (id: string) => record(id, "10.00")
+    const cases: ReadonlyArray<{ pages: ReadonlyArray<string>; listed: ReadonlyArray<string>; problem: RegExp }> = [
+      {
+        pages: [`{"pageCount":1,"standingOrders":[${good("A-1")}],"standingOrders":[${good("A-2")}]}`],
+        listed: ["A-1", "A-2"],
+        problem: /page 0: standingOrders .*"standingOrders" is repeated/
+      },
+      {
+        pages: [page([good("B-1")]), page([]), page([good("B-3")])],
+        listed: ["B-1", "B-3"],
+        problem: /page 1 has an empty standingOrders array although pageCount announces 3 pages/
+      },
+      {
+        pages: [page([good("C-1")]), `{"pageCount":3}`, page([good("C-3")])],
+        listed: ["C-1", "C-3"],
+        problem: /page 1 has no standingOrders although pageCount announces 3 pages/
+      }
+    ]
+    for (const c of cases) {
+      pages = c.pages
+      for (const format of ["table", "json"]) {
+        const run = await tppkit(["standing-orders", "--all", "--format", format, "--psu-last-logged-time", "now"], {
+          env: bank
+        })
+        expect(run.code).toBe(7)
+        for (const id of c.listed) expect(run.stdout).toContain(id)
+        expect(run.stderr).toMatch(c.problem)
+        const last = run.stderr.trimEnd().split("\n").at(-1)!
+        if (format === "json") expect(JSON.parse(last).error).toMatchObject({ kind: "data", exitCode: 7 })
+        else expect(last).toMatch(/^tppkit: the bank's answer had 1 problem .*every good record is listed$/)
+      }
+    }
+    pages = [body]
   })
 })

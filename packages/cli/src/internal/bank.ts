@@ -298,7 +298,8 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
       ...(pageCount === undefined || input.all ? {} : { pageCount }),
       standingOrders: orders.map((o) => StandingOrder.encodeReceived(o))
     }
-    return yield* Output.line(JSON.stringify(body, null, 2))
+    yield* Output.line(JSON.stringify(body, null, 2))
+    return yield* unreadPages(pages)
   }
   const first = pages[0]
   const takenAt = first?.snapshotTakenAt
@@ -324,4 +325,22 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   }
   const last = pages[pages.length - 1]
   if (last !== undefined) yield* Output.line(`Process-ID ${last.identity.processId ?? ""}`)
+  yield* unreadPages(pages)
 })
+
+/**
+ * Exit 7 after the listing was printed when the bank's pages held records that could not be read or a page came
+ * back without its records (cli README, "Exit codes"); records merely out of format do not count.
+ */
+const unreadPages = (pages: ReadonlyArray<{ readonly body: { readonly errors: ReadonlyArray<unknown> } }>) => {
+  const problems = pages.reduce((n, p) => n + p.body.errors.length, 0)
+  return problems === 0
+    ? Effect.void
+    : Effect.fail(
+        Failure.make(
+          "data",
+          `the bank's answer had ${problems} ${problems === 1 ? "problem" : "problems"} (each reported above): ` +
+            "records that could not be read or a page without its records; every good record is listed"
+        )
+      )
+}

@@ -39,14 +39,23 @@ const projectOrders = (
       ? Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
       : Effect.succeed({
           report: Project.report({ ...decoded.success, orders: schedule(decoded.success.orders) }, settings, onDay),
-          orderCount: decoded.success.orders.length
+          orderCount: decoded.success.orders.length,
+          unread: decoded.success.skipped
         })
   )
 
 const warnSkipped = (skipped: ReadonlyArray<Render.SkippedRow>) =>
   Effect.forEach(
     skipped,
-    (s) => Output.errorLine(Render.printable(`tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`)),
+    (s) =>
+      Output.errorLine(
+        Render.printable(
+          // a problem of the list itself (a repeated standingOrders key) is no order's
+          s.orderId === undefined && !s.reason.startsWith("record ")
+            ? `tppkit: the orders list: ${s.reason}`
+            : `tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`
+        )
+      ),
     {
       discard: true
     }
@@ -74,7 +83,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const stdio = yield* Stdio.Stdio
   const live = yield* stdio.stderrIsTerminal
   let count = 0
-  const { report, orderCount } = yield* projectOrders(
+  const { report, orderCount, unread } = yield* projectOrders(
     input,
     ruled.settings,
     live
@@ -99,4 +108,17 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
       : renderer.render(report)
   yield* Output.writeAll(pieces, toTerminal ? progress.done : Effect.suspend(() => progress.update(note())))
   yield* progress.done
+  // records that could not be read as standing orders: each reported on stderr with its position (the formats
+  // that list them in their output too), then exit 7; orders read whole but not projectable do not count
+  if (unread.length > 0) {
+    if (renderer.listsSkipped) yield* warnSkipped(unread)
+    return yield* Failure.make("data", unreadMessage(input.orders, unread.length))
+  }
 })
+
+/**
+ * The failure of a run that printed every good order but not every record (cli README, "Exit codes": 7): how many
+ * records or parts of the list could not be read.
+ */
+export const unreadMessage = (orders: string, count: number): string =>
+  `${orders === "-" ? "standard input" : orders}: ${count} ${count === 1 ? "record or part of the list" : "records or parts of the list"} could not be read as standing orders (each reported above); every other order was projected`
