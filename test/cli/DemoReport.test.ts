@@ -35,4 +35,17 @@ describe("tables", () => {
     for (const line of DemoReport.orderRiskTable(group.orders, 75)) expect(line.length).toBeLessThanOrEqual(75)
     for (const line of DemoReport.cashFlowTable([long], 77)) expect(line.length).toBeLessThanOrEqual(77)
   })
+
+  it("the cash flow marks a month the window cuts as partial, with the days it covers", () => {
+    const at = (date: string) => payment("SO-1", date, "10")
+    const lines = DemoReport.cashFlowTable([at("2026-11-27"), at("2026-12-15"), at("2027-02-01")], 77, {
+      from: LocalDate.parseUnsafe("2026-11-25"),
+      to: LocalDate.parseUnsafe("2027-02-22")
+    })
+    const months = lines.map((l) => l.split(/\s{2,}/)[0])
+    expect(months).toContain("2026-11 (partial: 25–30)")
+    expect(months).toContain("2026-12")
+    expect(months).toContain("2027-02 (partial: 1–22)")
+    expect(DemoReport.cashFlowTable([at("2026-11-27")], 77).join("\n")).not.toContain("partial")
+  })
 })

@@ -118,6 +118,26 @@ describe("Html.document", () => {
     for (const p of paths) expect(attr(p, "d")).toMatch(/^M[\d.]+,[\d.]+( [HV][\d.]+)+$/)
   })
 
+  it("marks the month bars a window cuts as partial, in the class, the data and the title", () => {
+    const report = projection("2024-01-15", "2024-06-10")
+    const all = elements(parse(Html.document(report)))
+    for (const svg of all.filter((e) => e.tagName === "svg")) {
+      const bars = byClass(elements(svg), "rect", "bar").filter((b) => !classes(b).includes("at-risk"))
+      const partial = bars.filter((b) => attr(b, "data-partial") === "true")
+      expect(partial.every((b) => classes(b).includes("partial"))).toBe(true)
+      expect(partial.map((b) => attr(b, "data-period"))).toEqual(
+        bars.map((b) => attr(b, "data-period")).filter((p) => p === "2024-01" || p === "2024-06")
+      )
+      for (const b of partial) {
+        const title = text(b.childNodes.find((c) => c.nodeName === "title")!)
+        expect(title).toMatch(/^2024-0(1 \(partial: 15–31\)|6 \(partial: 1–10\)): /)
+      }
+      const whole = bars.filter((b) => attr(b, "data-partial") === undefined)
+      expect(whole.map((b) => attr(b, "data-period"))).not.toContain("2024-01")
+    }
+    expect(Html.document(projection("2024-01-01", "2024-06-30"))).not.toContain('data-partial="true"')
+  })
+
   it("charts short windows per day", () => {
     const report = projection("2024-01-01", "2024-03-31")
     const bars = byClass(elements(parse(Html.document(report))), "rect", "bar")

@@ -112,6 +112,35 @@ describe("projection renderers", () => {
     expect(text).toContain("Totals (3 payments)")
     expect(text).toContain("SO-9: frequency")
   })
+
+  it("table totals per month mark the months the window cuts as partial, with the days it covers", () => {
+    const cut = Export.make(
+      [
+        {
+          orderId: "SO-W",
+          frequency: "WEEK",
+          startDate: d("2026-01-05"),
+          instructedAmount: { value: bd("10"), currency: "EUR" },
+          debtor: { iban: "SK3112000000198742637541" },
+          creditor: { iban: "SK6807200002891987426353" }
+        }
+      ],
+      { from: d("2026-01-15"), to: d("2026-03-10") }
+    )
+    const lines = Render.projectionTable(cut).split("\n")
+    const at = lines.indexOf("Totals per month")
+    expect(at).toBeGreaterThan(0)
+    expect(lines.slice(at + 1)).toEqual([
+      "Month                     Currency  Payments  Total",
+      "────────────────────────  ────────  ────────  ─────",
+      "2026-01 (partial: 15–31)  EUR              2  20.00",
+      "2026-02                   EUR              4  40.00",
+      "2026-03 (partial: 1–10)   EUR              2  20.00"
+    ])
+    // the whole window within one month: the totals per currency say it all
+    const oneMonth = Export.make([], { from: d("2026-01-15"), to: d("2026-01-20") })
+    expect(Render.projectionTable(oneMonth)).not.toContain("Totals per month")
+  })
 })
 
 describe("small renderers", () => {

@@ -75,7 +75,7 @@ export const run = (options: Options = {}) =>
     yield* Balance.step(bank, check)
     const orders = yield* StandingOrders.step(bank)
     const projection = yield* Upcoming.step(orders, today)
-    yield* CashFlow.step(projection.payments)
+    yield* CashFlow.step(projection.payments, today, projection.to)
     const { funds, accounts } = yield* FundsCheck.step(bank, check, projection.payments, today)
     const { uncovered, shortfalls } = yield* RunningTotals.step(check, funds)
     const atRisk = AtRisk.collect(bank, funds, uncovered)

@@ -8,6 +8,7 @@
 import { type BalanceCheck, LocalDate, Money } from "@tppkit/core"
 import { CashFlow, Coverage } from "@tppkit/schedule"
 import { BigDecimal, Option } from "effect"
+import * as Periods from "./internal/periods.ts"
 import * as Render from "./Render.ts"
 
 const ZERO = BigDecimal.fromBigInt(0n)
@@ -85,10 +86,14 @@ const withRuleBefore = (lines: ReadonlyArray<string>, bodyRows: number): Array<s
   return [...lines.slice(0, 2 + bodyRows), rule, ...lines.slice(2 + bodyRows)]
 }
 
-/** Totals per month and currency as table rows, followed by the total of the whole window per currency. */
+/**
+ * Totals per month and currency as table rows, followed by the total of the whole window per currency; with the
+ * window, a month it cuts is marked with the days it covers, e.g. `2026-11 (partial: 25–30)`.
+ */
 export const cashFlowTable = (
   payments: ReadonlyArray<Render.PaymentRow>,
-  width: number = Render.WIDTH
+  width: number = Render.WIDTH,
+  window?: { readonly from: LocalDate.LocalDate; readonly to: LocalDate.LocalDate }
 ): Array<string> => {
   const { byPeriod: months, byCurrency: all } = CashFlow.totals(payments, { period: "month" })
   const lines = Render.table(
@@ -99,7 +104,12 @@ export const cashFlowTable = (
       { header: "Total", align: "right" }
     ],
     [
-      ...months.map((t) => [t.label, t.currency, String(t.count), Money.formatFixed2(t.amount)]),
+      ...months.map((t) => [
+        window === undefined ? t.label : Periods.label(t, window.from, window.to),
+        t.currency,
+        String(t.count),
+        Money.formatFixed2(t.amount)
+      ]),
       ...all.map((t) => ["All", t.currency, String(t.count), Money.formatFixed2(t.amount)])
     ],
     width

@@ -10,6 +10,7 @@ import { LocalDate, Money } from "@tppkit/core"
 import type { Payment } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
 import { BigDecimal } from "effect"
+import * as Periods from "./internal/periods.ts"
 
 /** A projected payment as the picture needs it (a `@tppkit/schedule` payment; the occurrence number unused). */
 export type Row = Omit<Payment.Payment, "k">
@@ -154,7 +155,7 @@ const chart = function* (
   const barStep = niceStep(maxBar, 4)
   const barTop = Math.max(barStep, Math.ceil((maxBar * 1.08) / barStep) * barStep) // a little headroom
   const yBar = (v: number): number => BARS_TOP + BARS_HEIGHT - (v / barTop) * BARS_HEIGHT
-  yield `<text class="plot-title" x="${LEFT}" y="${BARS_TOP - 18}">Outgoing per ${period === "day" ? "execution day" : "month"}</text>`
+  yield `<text class="plot-title" x="${LEFT}" y="${BARS_TOP - 18}">Outgoing per ${period === "day" ? "execution day" : "month"}${totals.some((t) => Periods.isPartial(t, picture.from, picture.to)) ? " (dashed: a month the window cuts, partial)" : ""}</text>`
   yield `<g class="grid">`
   for (let v = 0; v <= barTop + barStep / 2; v += barStep) {
     yield `<line x1="${LEFT}" x2="${LEFT + PLOT}" y1="${num(yBar(v))}" y2="${num(yBar(v))}"/><text class="tick" x="${LEFT - 8}" y="${num(yBar(v) + 4)}" text-anchor="end">${axisText(v)}</text>`
@@ -168,8 +169,9 @@ const chart = function* (
     const width = Math.max(1, x(to) - x(from) - gap)
     const value = toNumber(t.amount)
     const risk = riskPerPeriod.get(t.start)
-    const label = `${t.label}: ${amountText(t.amount)} ${currency}, ${t.count} payment${t.count === 1 ? "" : "s"}`
-    yield `<rect class="bar" x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(value))}" data-period="${t.label}" data-amount="${Money.formatFixed2(t.amount)}"><title>${escapeText(label)}</title></rect>`
+    const label = `${Periods.label(t, picture.from, picture.to)}: ${amountText(t.amount)} ${currency}, ${t.count} payment${t.count === 1 ? "" : "s"}`
+    const partial = Periods.isPartial(t, picture.from, picture.to)
+    yield `<rect class="bar${partial ? " partial" : ""}"${partial ? ' data-partial="true"' : ""} x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(value))}" data-period="${t.label}" data-amount="${Money.formatFixed2(t.amount)}"><title>${escapeText(label)}</title></rect>`
     if (risk !== undefined) {
       const r = toNumber(risk)
       yield `<rect class="bar at-risk" x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(r))}" data-period="${t.label}" data-amount="${Money.formatFixed2(risk)}"><title>${escapeText(`${t.label}: ${amountText(risk)} ${currency} at risk`)}</title></rect>`
@@ -275,6 +277,7 @@ svg .grid line{stroke:var(--line)}
 svg .axis line{stroke:#94a3b8}
 svg .bar{fill:var(--bar)}
 svg .bar.at-risk{fill:var(--risk)}
+svg .bar.partial{fill-opacity:.45;stroke:var(--bar);stroke-dasharray:4 3}
 svg .running{fill:none;stroke-width:2;stroke-linejoin:round}
 svg .risk-marker{fill:#fff;stroke:var(--risk);stroke-width:2.5}
 .legend{list-style:none;display:flex;flex-wrap:wrap;gap:6px 18px;margin:4px 12px 6px;padding:0;font-size:12px}

@@ -13,6 +13,7 @@ import * as CashFlow from "@tppkit/schedule/CashFlow"
 import * as Export from "@tppkit/schedule/Export"
 import type { BigDecimal } from "effect"
 import * as Html from "./Html.ts"
+import * as Periods from "./internal/periods.ts"
 import * as Output from "./Output.ts"
 
 // ---------------------------------------------------------------------------
@@ -144,8 +145,15 @@ export const totalsTable = (rows: ReadonlyArray<CashFlow.Total>, width: number =
     width
   )
 
-/** Totals per month and currency (`CashFlow.Totals.byPeriod` of months) as table rows. */
-export const monthlyTotalsTable = (rows: ReadonlyArray<CashFlow.PeriodTotal>, width: number = WIDTH): Array<string> =>
+/**
+ * Totals per month and currency (`CashFlow.Totals.byPeriod` of months) as table rows; with the window, a month it
+ * cuts is marked with the days it covers, e.g. `2026-01 (partial: 15–31)`.
+ */
+export const monthlyTotalsTable = (
+  rows: ReadonlyArray<CashFlow.PeriodTotal>,
+  width: number = WIDTH,
+  window?: { readonly from: LocalDate.LocalDate; readonly to: LocalDate.LocalDate }
+): Array<string> =>
   table(
     [
       { header: "Month" },
@@ -153,7 +161,12 @@ export const monthlyTotalsTable = (rows: ReadonlyArray<CashFlow.PeriodTotal>, wi
       { header: "Payments", align: "right" },
       { header: "Total", align: "right" }
     ],
-    rows.map((t) => [t.label, t.currency, String(t.count), Money.formatFixed2(t.amount)]),
+    rows.map((t) => [
+      window === undefined ? t.label : Periods.label(t, window.from, window.to),
+      t.currency,
+      String(t.count),
+      Money.formatFixed2(t.amount)
+    ]),
     width
   )
 
@@ -220,6 +233,9 @@ export const projectionTable = (report: ProjectionReport, width: number = WIDTH)
     }
     lines.push(...wrap(NOMINAL_NOTE, width), "")
     lines.push(`Totals (${plural(totals.count, "payment")})`, ...totalsTable(totals.byCurrency, width))
+    if (CashFlow.periodStart(report.from, "month") !== CashFlow.periodStart(report.to, "month")) {
+      lines.push("", "Totals per month", ...monthlyTotalsTable(totals.byPeriod, width, report))
+    }
   }
   if (report.skipped.length > 0) {
     lines.push("", `Skipped (${plural(report.skipped.length, "order")})`, ...skippedLines(report.skipped, width))
