@@ -62,11 +62,17 @@ const sourceOf = (orders: ReadonlyArray<Plans.Fields>, entries: ReadonlyArray<En
 const text = fc.oneof(
   fc.string({ maxLength: 90, unit: "grapheme" }),
   fc.string({ maxLength: 30, unit: "binary" }),
+  fc.constantFrom("x\udc00y", "\ud83d"),
   fc.constantFrom("a;b,c\\d\r\ne\nf\rg", "€".repeat(40), "x".repeat(61), "\u{1f600}".repeat(30))
 )
 
 const fields: fc.Arbitrary<Plans.Fields> = fc.record({
-  orderId: fc.oneof(fc.string({ maxLength: 60, unit: "grapheme" }), fc.constantFrom("SO-1", "x".repeat(55))),
+  orderId: fc.oneof(
+    fc.string({ maxLength: 60, unit: "grapheme" }),
+    // lone surrogates too: the UID writes U+FFFD for them
+    fc.string({ maxLength: 12, unit: "binary" }),
+    fc.constantFrom("SO-1", "x".repeat(55), "A\ud800", "\udc00B")
+  ),
   amount: fc
     .tuple(fc.bigInt({ min: 1n, max: 10n ** 14n }), fc.integer({ min: 0, max: 5 }))
     .map(([v, s]) => BigDecimal.make(v, s)),
@@ -75,6 +81,18 @@ const fields: fc.Arbitrary<Plans.Fields> = fc.record({
   creditorIban: fc.constantFrom("SK6809000000005012345678", "SK68"),
   creditorName: fc.option(text, { nil: undefined })
 })
+
+const payment0: Payment.Payment = {
+  orderId: "SO-1",
+  k: 1,
+  nominalDate: d("2026-03-01"),
+  executionDate: d("2026-03-02"),
+  amount: BigDecimal.make(150n, 2),
+  currency: "EUR",
+  debtorIban: "SK3112000000198742637541",
+  creditorIban: "SK6809000000005012345678",
+  creditorName: undefined
+}
 
 const anyDay = fc.integer({ min: LocalDate.MIN, max: LocalDate.MAX })
 
@@ -128,11 +146,19 @@ describe("the iCalendar column writer", () => {
           const { source, payments } = sourceOf(orders, entries)
           const window = { from: d("2026-01-01"), to: d("2026-03-31") }
           const written = Oracle.bytesOf(Events.encode(source, window, options))
-          expect(written.toString("utf8")).toEqual(ICalendar.fromPayments(payments, options))
+          // as UTF-8 bytes: a lone surrogate of the text is U+FFFD in them
+          expect(written.toString("utf8")).toEqual(
+            Buffer.from(ICalendar.fromPayments(payments, options)).toString("utf8")
+          )
         }
       ),
       { numRuns: 2000 }
     )
+  })
+
+  it("gives an orderId with a lone surrogate a UID, U+FFFD in its place", () => {
+    expect(Events.uid({ orderId: "A\ud800", nominalDate: d("2026-03-01") })).toBe("A%EF%BF%BD-20260301@tppkit")
+    expect(ICalendar.uid({ ...payment0, orderId: "\udc00" })).toBe("%EF%BF%BD-20260301@tppkit")
   })
 
   it("writes an event larger than a chunk, and many events across chunks", () => {

@@ -140,9 +140,18 @@ export const formatAmount = (amount: BigDecimal.BigDecimal): string => {
   return `${sign}${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`
 }
 
+/** A lone surrogate (half of a UTF-16 pair without its other half). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
+/**
+ * An orderId as the UID writes it: URI-encoded, a lone surrogate (which `encodeURIComponent` refuses) written as
+ * U+FFFD, the character every UTF-8 output of tppkit shows in its place.
+ */
+const uidName = (orderId: string): string => encodeURIComponent(orderId.replace(LONE_SURROGATE, "\ufffd"))
+
 /** The UID of a payment's event: its orderId (URI-encoded), its nominal date and the domain. */
 export const uid = (p: Pick<Paid, "orderId" | "nominalDate">, domain = "tppkit"): string =>
-  `${encodeURIComponent(p.orderId)}-${dateValue(p.nominalDate)}@${domain}`
+  `${uidName(p.orderId)}-${dateValue(p.nominalDate)}@${domain}`
 
 const summary = (o: Plans.Fields): string =>
   `Standing order ${formatAmount(o.amount)} ${o.currency} to ${o.creditorName ?? o.creditorIban}`
@@ -372,7 +381,7 @@ export function* encode(
   const parts: Array<OrderParts | undefined> = new Array(orders.length).fill(undefined)
   const partsOf = (i: number): OrderParts => {
     const o = orders[i]!
-    const uidStart = folded(`UID:${escapeText(encodeURIComponent(o.orderId))}-`)
+    const uidStart = folded(`UID:${escapeText(uidName(o.orderId))}-`)
     const opening = { ...uidStart, bytes: concat(begin, uidStart.bytes) }
     const middle = folded(`SUMMARY:${escapeText(summary(o))}`)
     const description = folded(`DESCRIPTION:${escapeText(descriptionHead(o))}`)
