@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parse } from "parse5"
@@ -177,6 +177,9 @@ describe("tppkit demo", { timeout: 90_000 }, () => {
   for (const when of ["while PostgreSQL starts", "once PostgreSQL runs"] as const) {
     it(`on SIGINT ${when}, leaves no server and no files behind`, async () => {
       const tmp = mkdtempSync(join(tmpdir(), "tppkit-demo-int-"))
+      // open to others to pass through: run as root, PostgreSQL runs as the OS user postgres, which must reach the
+      // demo's temporary directory in here (tppkit changes no permission outside its own directory)
+      chmodSync(tmp, 0o711)
       try {
         let pid = 0
         const running = tppkit(["demo"], {

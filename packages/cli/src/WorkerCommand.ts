@@ -79,6 +79,10 @@ export const workerCommand = Command.make(
     runnerPort: Flag.Int("runner-port").pipe(
       Flag.withDescription("TCP port of this runner on 127.0.0.1 for the other runners (default: any free port)"),
       Flag.withDefault(0)
+    ),
+    logFormat: Flag.Literals("log-format", ["logfmt", "json"]).pipe(
+      Flag.withDescription("Lifecycle lines on stderr: logfmt, or one JSON object a line"),
+      Flag.withDefault("logfmt")
     )
   },
   (input) =>

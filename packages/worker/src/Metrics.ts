@@ -1,8 +1,9 @@
 /**
  * A worker's Prometheus metrics through effect's `Metric` and `effect/observability`'s Prometheus text format:
- * funds checks by outcome, failed checks by the class and reason of their typed failure, payments at risk (DECL),
- * repeated checks (a retry after a runner died), bank latency of the balance checks, and today's budget used and
- * left per consent, served on `127.0.0.1:<port>/metrics`.
+ * sweep runs by outcome, funds checks by outcome, failed checks by the class and reason of their typed failure,
+ * payments at risk (DECL), retries (scheduled, and attempts after the first), listings tried again, bank latency
+ * of the balance checks, and today's budget used and left per consent, served on `127.0.0.1:<port>/metrics` as
+ * text a scraper accepts without warnings (every family with HELP and TYPE, counters ending in `_total`).
  *
  * @since 0.1.0
  */
@@ -12,7 +13,8 @@ import { Clock, Effect, Layer, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import { SqlClient } from "effect/sql"
 import * as CheckFailure from "./CheckFailure.ts"
-import { CheckObserver } from "./FundsCheckWorkflow.ts"
+import { isTransient } from "./FundsCheckWorkflow.ts"
+import * as Lifecycle from "./Lifecycle.ts"
 import * as Sweep from "./Sweep.ts"
 
 /** Funds checks finished on this worker, by outcome (`APPR`, `DECL`, `failed`). */
@@ -36,9 +38,9 @@ export const atRisk = Metric.counter("tppkit_payments_at_risk_total", {
   incremental: true
 })
 
-/** Balance checks sent again for a payment (its first runner died after sending). */
+/** Balance checks that were a payment's second or later attempt (a retry, or a repeat after a runner died). */
 export const retries = Metric.counter("tppkit_funds_check_retries_total", {
-  description: "Balance checks repeated for a payment after a runner died mid-check",
+  description: "Balance checks sent as a payment's second or later attempt",
   incremental: true
 })
 
@@ -54,12 +56,31 @@ export const budgetUsed = Metric.gauge("tppkit_budget_used", { description: "Una
 /** Today's unattended listings left per consent key. */
 export const budgetLeft = Metric.gauge("tppkit_budget_left", { description: "Unattended listings left today" })
 
-/** The observer that feeds the check metrics. */
-export const observer: Layer.Layer<never> = Layer.effectDiscard(Effect.void).pipe(
-  Layer.provideMerge(
-    Layer.succeed(CheckObserver)({
-      finished: (_due, outcome, attempt, millis) =>
-        Effect.all([
+/** Sweep runs finished on this worker, by outcome (`complete`, or `incomplete`: a consent's listing failed). */
+export const sweeps = Metric.counter("tppkit_sweeps_total", {
+  description: "Daily sweep runs finished on this worker, by outcome (complete, incomplete)",
+  incremental: true
+})
+
+/** Listings of a sweep tried again after a transient failure. */
+export const listingRetries = Metric.counter("tppkit_listing_retries_total", {
+  description: "Unattended listings of a sweep scheduled again after a transient failure",
+  incremental: true
+})
+
+/** Balance checks scheduled again after a transient failure (the bank unavailable, a timeout, 429). */
+export const checkRetries = Metric.counter("tppkit_funds_check_retries_scheduled_total", {
+  description: "Balance checks scheduled again after a transient failure",
+  incremental: true
+})
+
+/** The lifecycle listener that feeds the metrics: checks, sweeps and retries (give it to `Lifecycle.layer`). */
+export const listener: Lifecycle.Listener = {
+  emit: (event) => {
+    switch (event._tag) {
+      case "CheckFinished": {
+        const { outcome, attempt, millis } = event
+        return Effect.all([
           Metric.update(Metric.withAttributes(checks, { outcome: outcome.outcome }), 1),
           outcome.outcome === "DECL" ? Metric.update(atRisk, 1) : Effect.void,
           outcome.failure === undefined
@@ -71,12 +92,68 @@ export const observer: Layer.Layer<never> = Layer.effectDiscard(Effect.void).pip
                 }),
                 1
               ),
+          isTransient(outcome) ? Metric.update(checkRetries, 1) : Effect.void,
           attempt > 1 ? Metric.update(retries, 1) : Effect.void,
           Metric.update(bankLatency, millis / 1000)
         ]).pipe(Effect.asVoid)
-    })
-  )
-)
+      }
+      case "SweepFinished":
+        return Metric.update(
+          Metric.withAttributes(sweeps, { outcome: event.failed.length === 0 ? "complete" : "incomplete" }),
+          1
+        )
+      case "ListingRetry":
+        return Metric.update(listingRetries, 1)
+      default:
+        return Effect.void
+    }
+  }
+}
+
+/** The check observer and the listener that feed the metrics alone (no log lines), e.g. in a test. */
+export const observer: Layer.Layer<never> = Lifecycle.layer([listener])
+
+/**
+ * Help text for effect's own cluster gauges, which have none; their other metrics (the shard release timer, in
+ * milliseconds) are left out of the endpoint.
+ */
+export const clusterHelp: Readonly<Record<string, string>> = {
+  effect_cluster_entities: "Entities alive on this runner",
+  effect_cluster_entity_mailbox_size: "Messages waiting in an entity's mailbox",
+  effect_cluster_entity_mailbox_size_max: "Largest mailbox of an entity seen on this runner",
+  effect_cluster_singletons: "Cluster singletons (the daily sweep's cron) running on this runner",
+  effect_cluster_runners: "Runners of the cluster known to this runner",
+  effect_cluster_runners_healthy: "Healthy runners of the cluster known to this runner",
+  effect_cluster_shards: "Shards held by this runner",
+  effect_cluster_shards_releasing: "Shards this runner is handing over"
+}
+
+/**
+ * effect's Prometheus text made valid for a scraper without warnings: every family has HELP and TYPE (effect's
+ * cluster gauges get {@link clusterHelp}; effect's other metrics and any family without help text are left out).
+ */
+export const exposition = (text: string): string => {
+  const families: Array<{ name: string; lines: Array<string> }> = []
+  for (const line of text.split("\n")) {
+    if (line.length === 0) continue
+    const meta = /^# (HELP|TYPE) (\S+)/.exec(line)
+    const current = families[families.length - 1]
+    if (meta !== null && (current === undefined || current.name !== meta[2])) {
+      families.push({ name: meta[2] as string, lines: [line] })
+    } else if (current !== undefined) {
+      current.lines.push(line)
+    }
+  }
+  const out: Array<string> = []
+  for (const family of families) {
+    const own = family.lines.filter((l) => !l.startsWith("# HELP "))
+    if (family.name.startsWith("effect_")) {
+      const help = clusterHelp[family.name]
+      if (help !== undefined) out.push(`# HELP ${family.name} ${help}`, ...own)
+    } else if (family.lines[0]?.startsWith("# HELP ") === true) out.push(...family.lines)
+  }
+  return out.length === 0 ? "" : `${out.join("\n")}\n`
+}
 
 /** Reads today's budget (in the sweep's time zone) into the gauges. */
 const refreshBudget = (dailyLimit: number, timeZone: string) =>
@@ -95,8 +172,8 @@ const refreshBudget = (dailyLimit: number, timeZone: string) =>
   }).pipe(Effect.ignore)
 
 /**
- * The check observer plus a Prometheus endpoint on `127.0.0.1:<port>/metrics` for the layer's lifetime; each
- * scrape first reads today's budget from the database.
+ * A Prometheus endpoint on `127.0.0.1:<port>/metrics` for the layer's lifetime; each scrape first reads today's
+ * budget from the database. The metrics are fed by {@link listener} (through `Lifecycle.layer`, or {@link observer}).
  */
 export const layer = (
   port: number,
@@ -108,6 +185,7 @@ export const layer = (
       const context = yield* Effect.context<SqlClient.SqlClient>()
       const scrape = refreshBudget(dailyLimit, timeZone).pipe(
         Effect.andThen(PrometheusMetrics.format()),
+        Effect.map(exposition),
         Effect.provide(context)
       )
       yield* Effect.acquireRelease(
@@ -128,4 +206,4 @@ export const layer = (
         (server) => Effect.callback<void>((resume) => void server.close(() => resume(Effect.void)))
       )
     })
-  ).pipe(Layer.provideMerge(observer))
+  )

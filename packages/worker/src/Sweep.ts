@@ -18,6 +18,7 @@ import type { Sharding } from "effect/cluster/Sharding"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
 import { Checks, type ChecksError, type Due } from "./Checks.ts"
 import { FundsCheck } from "./FundsCheckWorkflow.ts"
+import * as Lifecycle from "./Lifecycle.ts"
 
 /** A consent whose standing orders the sweep lists: its budget key, and optionally one account (IBAN filter). */
 export interface Consent {
@@ -224,6 +225,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
       const settings = yield* SweepSettings
       const retry = settings.retry ?? defaultRetry
       const date = LocalDate.parseUnsafe(day)
+      yield* Lifecycle.emit({ _tag: "SweepStarted", day, run: run ?? 0, consents: settings.consents.length })
       const consents: Array<ConsentSummary> = []
       for (const consent of settings.consents) {
         const id = `${consent.key}/${consent.iban ?? ""}`
@@ -253,9 +255,14 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
           }).pipe(Effect.result)
           if (Result.isSuccess(planned) || tries >= retry.tries || !isTransient(planned.failure.failure)) break
           const wait = backoffMillis(retry, tries, planned.failure.failure)
-          yield* Effect.logWarning(
-            `tppkit: sweep of ${day}, consent ${consent.key}: ${planned.failure.message}; trying again in ${Duration.format(Duration.millis(wait))}`
-          )
+          yield* Lifecycle.emit({
+            _tag: "ListingRetry",
+            day,
+            consent: consent.key,
+            tries,
+            waitMillis: wait,
+            cause: planned.failure.message
+          })
           yield* DurableClock.sleep({ name: `backoff/${id}#${tries}`, duration: Duration.millis(wait) })
         }
         const triesKey = tries > 1 ? { tries } : {}
@@ -270,6 +277,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
         })
         consents.push({ consent: consent.key, planned: planned.success, ...triesKey })
       }
+      yield* Lifecycle.emit(Lifecycle.finished(day, run ?? 0, consents))
       return { day, ...(run === undefined || run === 0 ? {} : { run }), consents }
     })
   )

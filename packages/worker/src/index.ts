@@ -20,6 +20,8 @@ export * as EmbeddedDb from "./EmbeddedDb.ts"
 export * as Fleet from "./Fleet.ts"
 /** The durable funds check of one payment. */
 export * as FundsCheckWorkflow from "./FundsCheckWorkflow.ts"
+/** A worker's lifecycle events and their one-line form (logfmt or JSON lines). */
+export * as Lifecycle from "./Lifecycle.ts"
 /** Prometheus metrics of a worker. */
 export * as Metrics from "./Metrics.ts"
 /** http's budget store on PostgreSQL. */

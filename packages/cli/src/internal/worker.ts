@@ -12,11 +12,27 @@ import {
   Database,
   Fleet,
   FundsCheckWorkflow,
+  Lifecycle,
   Metrics,
   PgBudgetStore,
   Sweep
 } from "@tppkit/worker"
-import { Clock, Config, Duration, Effect, Layer, Logger, Option, type Redacted, References, Result } from "effect"
+import {
+  Cause,
+  Clock,
+  Config,
+  Cron,
+  Duration,
+  Effect,
+  Layer,
+  Logger,
+  Option,
+  type Redacted,
+  References,
+  Result
+} from "effect"
+import * as ShardId from "effect/cluster/ShardId"
+import { Sharding } from "effect/cluster/Sharding"
 import { SqlClient } from "effect/sql"
 import { isSqlError } from "effect/sql/SqlError"
 import * as Connection from "../Connection.ts"
@@ -39,6 +55,7 @@ export interface Input extends Connection.Values {
   readonly consents: Option.Option<string>
   readonly metricsPort: Option.Option<number>
   readonly runnerPort: number
+  readonly logFormat: Lifecycle.Format
 }
 
 /** The parsed flags of `tppkit worker status`. */
@@ -202,6 +219,8 @@ export interface Setup {
   readonly bankGate?: Partial<BankGate.Settings> | undefined
   /** The most checks this worker has in flight (default `FundsCheckWorkflow.maxChecksInFlight`). */
   readonly checksInFlight?: number | undefined
+  /** Told of the worker's lifecycle events besides the metrics (the log lines); default none. */
+  readonly listeners?: ReadonlyArray<Lifecycle.Listener> | undefined
 }
 
 /**
@@ -238,7 +257,14 @@ export const workerLayer = (setup: Setup) => {
         ).pipe(Layer.provide(client))
       )
     ),
-    Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerSql, BankGate.BankGate.layerSql(setup.bankGate), metrics)),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Checks.Checks.layerSql,
+        BankGate.BankGate.layerSql(setup.bankGate),
+        metrics,
+        Lifecycle.layer([...(setup.listeners ?? []), ...(setup.metricsPort === undefined ? [] : [Metrics.listener])])
+      )
+    ),
     Layer.provideMerge(cluster)
   )
 }
@@ -266,6 +292,21 @@ const singleRequest = (settings: BankConfig.Settings): BankConfig.Settings => ({
 
 /** How long a stopping worker waits for its checks in flight (a balance check's own deadline is shorter). */
 const drainTimeout = "30 seconds"
+
+/** Tells the listeners how many of the fleet's shards this worker holds, whenever that changes (read every second). */
+const watchShards = Effect.gen(function* () {
+  const sharding = yield* Sharding
+  const ids = Array.from({ length: Fleet.shardsPerGroup }, (_, i) => ShardId.make("default", i + 1))
+  let held = -1
+  for (;;) {
+    const count = ids.filter((id) => sharding.hasShardId(id)).length
+    if (count !== held) {
+      held = count
+      yield* Lifecycle.emit({ _tag: "ShardsHeld", count, total: Fleet.shardsPerGroup })
+    }
+    yield* Effect.sleep("1 second")
+  }
+})
 
 /** Runs `tppkit worker`. */
 export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
@@ -298,7 +339,24 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     ? parseConsents(input.consents.value)
     : Result.succeed([{ key: target.clientId }])
   if (Result.isFailure(consents)) return yield* Failure.usage(consents.failure)
+  const write = (line: string) => void process.stderr.write(`${line}\n`)
+  const lines = Lifecycle.lineListener(write, input.logFormat)
+  const cron = Sweep.dailyCron(input.hour, input.timeZone)
+  const nextSweep = Effect.map(Clock.currentTimeMillis, (now) => ({
+    _tag: "NextSweep" as const,
+    at: Cron.next(cron, now).getTime(),
+    timeZone: input.timeZone
+  }))
+  // after a sweep, the next one (with the daily cron)
+  const listener: Lifecycle.Listener = {
+    emit: (event) =>
+      Effect.andThen(
+        lines.emit(event),
+        event._tag === "SweepFinished" && !input.once ? Effect.flatMap(nextSweep, lines.emit) : Effect.void
+      )
+  }
   const setup: Setup = {
+    listeners: [listener],
     databaseUrl,
     // one request per try: the fleet retries a balance check itself (the check's back-off, the bank gate), so that
     // `attempts` counts the requests the bank received; the sweep retries its listings itself too
@@ -319,7 +377,16 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     listingPageSize: yield* listingPageSize,
     ...(yield* checkRetry(input.timeZone))
   }
+  let joined = false
   const program = Effect.gen(function* () {
+    joined = true
+    yield* Lifecycle.emit({
+      _tag: "Joined",
+      database: Database.address(databaseUrl),
+      consents: setup.sweep.consents.length
+    })
+    yield* Effect.forkChild(watchShards)
+    if (!input.once) yield* Effect.flatMap(nextSweep, Lifecycle.emit)
     const first = Option.isSome(today) ? today.value : Sweep.dayIn(yield* Clock.currentTimeMillis, input.timeZone)
     if (!input.once && Option.isNone(today)) return yield* Effect.never
     const day = LocalDate.format(first)
@@ -382,9 +449,18 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   return yield* program.pipe(
     Effect.onInterrupt(() => drain),
     Effect.provide(workerLayer(setup)),
-    // the cluster's warnings go to stderr as one logfmt line each (stdout is the worker's report); its info
-    // logs (runner listening, shard moves) are left out
-    Effect.provide(Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)])),
+    // left the fleet: the layer (runner, shards) is released by now
+    Effect.onExit((exit) =>
+      joined
+        ? lines.emit({
+            _tag: "Left",
+            reason: exit._tag === "Success" ? "done" : Cause.hasInterruptsOnly(exit.cause) ? "stopped" : "failed"
+          })
+        : Effect.void
+    ),
+    // effect's own warnings (the cluster's) go to stderr as one short line each, cause first, no stack trace
+    // (stdout is the worker's report); its info logs (runner listening, shard moves) are left out
+    Effect.provide(Logger.layer([Lifecycle.logger(write, input.logFormat)])),
     Effect.provideService(References.MinimumLogLevel, "Warn"),
     Effect.mapError(failureOf(databaseUrl))
   )

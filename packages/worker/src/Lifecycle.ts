@@ -1,0 +1,335 @@
+/**
+ * A worker's life as events (joined, shards held, next sweep, sweep started/finished, retries scheduled, left),
+ * handed to the listeners in {@link Listeners} (the log lines, the metrics), and their one-line form: logfmt by
+ * default, or one JSON object a line, always with the cause first when there is one and never a stack trace. The
+ * same shortening applies to effect's own log messages (the cluster's warnings) through {@link logger}.
+ *
+ * @since 0.1.0
+ */
+import { Cause, Context, Effect, Layer, Logger } from "effect"
+import type { Due, Outcome } from "./Checks.ts"
+import { CheckObserver, isTransient } from "./FundsCheckWorkflow.ts"
+
+/** The worker joined the fleet: the database's `host:port` and the consents it sweeps. */
+export interface Joined {
+  readonly _tag: "Joined"
+  readonly database: string
+  readonly consents: number
+}
+
+/** The shards this worker holds changed (of `total`). */
+export interface ShardsHeld {
+  readonly _tag: "ShardsHeld"
+  readonly count: number
+  readonly total: number
+}
+
+/** When the next daily sweep runs: the instant, and the hour's day and time zone. */
+export interface NextSweep {
+  readonly _tag: "NextSweep"
+  readonly at: number
+  readonly timeZone: string
+}
+
+/** A day's sweep run started on this worker, over `consents` consents. */
+export interface SweepStarted {
+  readonly _tag: "SweepStarted"
+  readonly day: string
+  readonly run: number
+  readonly consents: number
+}
+
+/**
+ * A day's sweep run finished: the checks it planned, and the consents whose listing failed with the cause
+ * (`failed` empty: complete).
+ */
+export interface SweepFinished {
+  readonly _tag: "SweepFinished"
+  readonly day: string
+  readonly run: number
+  readonly consents: number
+  readonly planned: number
+  readonly failed: ReadonlyArray<{ readonly consent: string; readonly cause: string }>
+}
+
+/** A listing of a consent failed on a transient fault and is tried again after `waitMillis`. */
+export interface ListingRetry {
+  readonly _tag: "ListingRetry"
+  readonly day: string
+  readonly consent: string
+  readonly tries: number
+  readonly waitMillis: number
+  readonly cause: string
+}
+
+/**
+ * A balance check finished on this worker: its payment, outcome, attempt and time at the bank. One that failed on
+ * a transient fault is tried again with back-off (a retry scheduled); one that failed otherwise has its final answer.
+ */
+export interface CheckFinished {
+  readonly _tag: "CheckFinished"
+  readonly due: Due
+  readonly outcome: Outcome
+  readonly attempt: number
+  readonly millis: number
+}
+
+/** The worker left the fleet (its shards handed to the others). */
+export interface Left {
+  readonly _tag: "Left"
+  readonly reason: string
+}
+
+/** Every lifecycle event of a worker. */
+export type Event = Joined | ShardsHeld | NextSweep | SweepStarted | SweepFinished | ListingRetry | CheckFinished | Left
+
+/** Something told of each event (the log, the metrics). */
+export interface Listener {
+  readonly emit: (event: Event) => Effect.Effect<void>
+}
+
+/** The `SweepFinished` event of a sweep run's consents (each planned count, or its listing's failure). */
+export const finished = (
+  day: string,
+  run: number,
+  consents: ReadonlyArray<{
+    readonly consent: string
+    readonly planned: number
+    readonly failure?: { readonly message: string } | undefined
+  }>
+): SweepFinished => ({
+  _tag: "SweepFinished",
+  day,
+  run,
+  consents: consents.length,
+  planned: consents.reduce((n, c) => n + c.planned, 0),
+  failed: consents.flatMap((c) => (c.failure === undefined ? [] : [{ consent: c.consent, cause: c.failure.message }]))
+})
+
+/** The listeners of this worker's events; none by default. */
+export const Listeners = Context.Reference<ReadonlyArray<Listener>>("@tppkit/worker/Lifecycle/Listeners", {
+  defaultValue: () => []
+})
+
+/** Tells every listener of an event. */
+export const emit = (event: Event): Effect.Effect<void> =>
+  Effect.flatMap(Listeners, (listeners) =>
+    listeners.length === 0 ? Effect.void : Effect.forEach(listeners, (l) => l.emit(event), { discard: true })
+  )
+
+/** How lines are written: logfmt (`key=value …`) or one JSON object a line. */
+export type Format = "logfmt" | "json"
+
+/** The longest message or cause a line carries; the rest is cut with `…`. */
+export const maxText = 240
+
+/** A text on one line without stack-trace lines, cut to {@link maxText} characters. */
+export const shorten = (text: string): string => {
+  const line = text
+    .split("\n")
+    .filter((l) => !/^\s+at /.test(l))
+    .map((l) => l.trim())
+    .join(" ")
+    .trim()
+  return line.length <= maxText ? line : `${line.slice(0, maxText - 1)}…`
+}
+
+const seconds = (millis: number): string => `${Math.round(millis / 100) / 10}s`
+
+/** The instant in a time zone, as `2026-11-26T08:00:00+01:00`. */
+export const localTime = (at: number, timeZone: string): string => {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+      timeZoneName: "longOffset"
+    })
+      .formatToParts(new Date(at))
+      .map((p) => [p.type, p.value])
+  )
+  const offset = parts.timeZoneName === "GMT" ? "+00:00" : String(parts.timeZoneName).replace("GMT", "")
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`
+}
+
+/**
+ * An event's fields in line order: the level and name first, then the cause (if any), then the rest. A finished
+ * check has a line only when it is tried again (`check_retry`); answers and final failures are counted in the
+ * metrics and listed by `worker status`, not logged.
+ */
+export const fields = (event: Event): ReadonlyArray<readonly [string, string | number]> => {
+  switch (event._tag) {
+    case "Joined":
+      return [
+        ["level", "info"],
+        ["event", "joined"],
+        ["database", event.database],
+        ["consents", event.consents]
+      ]
+    case "ShardsHeld":
+      return [
+        ["level", "info"],
+        ["event", "shards"],
+        ["held", event.count],
+        ["of", event.total]
+      ]
+    case "NextSweep":
+      return [
+        ["level", "info"],
+        ["event", "next_sweep"],
+        ["at", localTime(event.at, event.timeZone)],
+        ["zone", event.timeZone]
+      ]
+    case "SweepStarted":
+      return [
+        ["level", "info"],
+        ["event", "sweep_started"],
+        ["day", event.day],
+        ["run", event.run],
+        ["consents", event.consents]
+      ]
+    case "SweepFinished": {
+      const first = event.failed[0]
+      return first === undefined
+        ? [
+            ["level", "info"],
+            ["event", "sweep_finished"],
+            ["day", event.day],
+            ["run", event.run],
+            ["consents", event.consents],
+            ["planned", event.planned]
+          ]
+        : [
+            ["level", "error"],
+            ["event", "sweep_failed"],
+            ["cause", shorten(first.cause)],
+            ["day", event.day],
+            ["run", event.run],
+            ["consents", event.consents],
+            ["failed", event.failed.length],
+            ["unlisted", event.failed.map((f) => f.consent).join(",")],
+            ["planned", event.planned]
+          ]
+    }
+    case "ListingRetry":
+      return [
+        ["level", "warn"],
+        ["event", "listing_retry"],
+        ["cause", shorten(event.cause)],
+        ["day", event.day],
+        ["consent", event.consent],
+        ["try", event.tries],
+        ["in", seconds(event.waitMillis)]
+      ]
+    case "CheckFinished": {
+      const failure = event.outcome.failure
+      if (failure === undefined || !isTransient(event.outcome)) return []
+      return [
+        ["level", "warn"],
+        ["event", "check_retry"],
+        ["cause", shorten(failure.message)],
+        ["consent", event.due.consent],
+        ["order", event.due.orderId],
+        ["nominal", event.due.nominalDate],
+        ["attempt", event.attempt]
+      ]
+    }
+    case "Left":
+      return [
+        ["level", "info"],
+        ["event", "left"],
+        ["reason", event.reason]
+      ]
+  }
+}
+
+const logfmtValue = (value: string | number): string =>
+  typeof value === "number" || /^[A-Za-z0-9_.:/@+,-]+$/.test(value) ? String(value) : JSON.stringify(value)
+
+/** Fields as one line: `time=… key=value …` (logfmt, quoted where needed) or one JSON object. */
+export const format = (
+  time: Date,
+  entries: ReadonlyArray<readonly [string, string | number]>,
+  as: Format = "logfmt"
+): string => {
+  const all: ReadonlyArray<readonly [string, string | number]> = [["time", time.toISOString()], ...entries]
+  return as === "json"
+    ? JSON.stringify(Object.fromEntries(all))
+    : all.map(([k, v]) => `${k}=${logfmtValue(v)}`).join(" ")
+}
+
+/** An event as one line. */
+export const line = (time: Date, event: Event, as: Format = "logfmt"): string => format(time, fields(event), as)
+
+/** A listener that writes each event as one line to `write` (e.g. stderr); events without fields are not written. */
+export const lineListener = (write: (line: string) => void, as: Format = "logfmt"): Listener => ({
+  emit: (event) =>
+    Effect.sync(() => {
+      const entries = fields(event)
+      if (entries.length > 0) write(format(new Date(), entries, as))
+    })
+})
+
+/**
+ * The listeners of this worker's events, and the check observer that tells them of each finished check
+ * (`CheckFinished`).
+ */
+export const layer = (listeners: ReadonlyArray<Listener>): Layer.Layer<never> =>
+  Layer.mergeAll(
+    Layer.succeed(Listeners)(listeners),
+    Layer.succeed(CheckObserver)({
+      finished: (due, outcome, attempt, millis) =>
+        Effect.forEach(listeners, (l) => l.emit({ _tag: "CheckFinished", due, outcome, attempt, millis }), {
+          discard: true
+        })
+    })
+  )
+
+/** The first failure's message of a cause, without its stack (interruptions and defects named as such). */
+export const causeText = (cause: Cause.Cause<unknown>): string | undefined => {
+  if (cause.reasons.length === 0) return undefined
+  const error = Cause.squash(cause)
+  if (error instanceof Error) return error.message.length > 0 ? error.message : error.name
+  if (typeof error === "object" && error !== null && "_tag" in error) return String(error._tag)
+  return String(error)
+}
+
+/**
+ * A logger for effect's own messages (the cluster's warnings, the workflow engine's errors): one line each, the
+ * cause first and cut short, then the message cut short, never a stack trace; `write` gets the line.
+ */
+export const logger = (write: (line: string) => void, as: Format = "logfmt"): Logger.Logger<unknown, void> =>
+  Logger.make((options) => {
+    // a message's parts that are errors or causes (effect's `logWarning("…", cause)`) are its cause
+    const parts: ReadonlyArray<unknown> = Array.isArray(options.message) ? options.message : [options.message]
+    const causes: Array<string> = []
+    const texts: Array<string> = []
+    for (const part of parts) {
+      if (Cause.isCause(part)) {
+        const text = causeText(part)
+        if (text !== undefined) causes.push(text)
+      } else if (part instanceof Error) causes.push(part.message.length > 0 ? part.message : part.name)
+      else texts.push(typeof part === "string" ? part : (JSON.stringify(part) ?? String(part)))
+    }
+    const own = causeText(options.cause)
+    const cause =
+      own === undefined && causes.length === 0 ? undefined : [own, ...causes].filter((c) => c !== undefined).join("; ")
+    const message = texts.join(" ")
+    write(
+      format(
+        options.date,
+        [
+          ["level", options.logLevel.toLowerCase()],
+          ["event", "log"],
+          ...(cause === undefined ? [] : [["cause", shorten(cause)] as const]),
+          ["message", shorten(message.replace(/^tppkit: /, ""))]
+        ],
+        as
+      )
+    )
+  })

@@ -1,0 +1,75 @@
+/**
+ * `Lifecycle`: each event as one logfmt or JSON line with the cause first, and effect's own log messages (the
+ * cluster's 2 KB warnings) shortened to one line with the cause first and no stack trace.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Lifecycle } from "@tppkit/worker"
+import { Effect, Logger, References } from "effect"
+
+const time = new Date("2026-11-25T07:00:00Z")
+
+describe("Lifecycle", () => {
+  it("writes each event as one logfmt line: level and event first, then the cause, then the counts", () => {
+    assert.strictEqual(
+      Lifecycle.line(time, {
+        _tag: "NextSweep",
+        at: Date.parse("2026-11-26T07:00:00Z"),
+        timeZone: "Europe/Bratislava"
+      }),
+      "time=2026-11-25T07:00:00.000Z level=info event=next_sweep at=2026-11-26T08:00:00+01:00 zone=Europe/Bratislava"
+    )
+    // summer time, and a zone west of Greenwich
+    assert.include(
+      Lifecycle.line(time, {
+        _tag: "NextSweep",
+        at: Date.parse("2026-07-01T06:00:00Z"),
+        timeZone: "Europe/Bratislava"
+      }),
+      "at=2026-07-01T08:00:00+02:00"
+    )
+    assert.include(
+      Lifecycle.line(time, { _tag: "NextSweep", at: Date.parse("2026-07-01T12:00:00Z"), timeZone: "America/New_York" }),
+      "at=2026-07-01T08:00:00-04:00"
+    )
+    const failed = Lifecycle.finished("2026-11-25", 1, [
+      { consent: "a", planned: 3 },
+      { consent: "b c", planned: 0, failure: { message: 'budget: "4 of 4" used' } }
+    ])
+    assert.strictEqual(
+      Lifecycle.line(time, failed),
+      'time=2026-11-25T07:00:00.000Z level=error event=sweep_failed cause="budget: \\"4 of 4\\" used" day=2026-11-25 run=1 consents=2 failed=1 unlisted="b c" planned=3'
+    )
+    assert.strictEqual(
+      Lifecycle.line(time, Lifecycle.finished("2026-11-25", 0, [{ consent: "a", planned: 3 }])),
+      "time=2026-11-25T07:00:00.000Z level=info event=sweep_finished day=2026-11-25 run=0 consents=1 planned=3"
+    )
+    assert.deepStrictEqual(JSON.parse(Lifecycle.line(time, { _tag: "ShardsHeld", count: 10, total: 30 }, "json")), {
+      time: "2026-11-25T07:00:00.000Z",
+      level: "info",
+      event: "shards",
+      held: 10,
+      of: 30
+    })
+  })
+
+  it.effect("shortens effect's own log messages: one line, the cause first, no stack trace", () =>
+    Effect.gen(function* () {
+      const lines: Array<string> = []
+      const cause = new Error(`connection reset ${"x".repeat(3000)}`)
+      yield* Effect.logWarning(
+        `Error in entity manager ${"detail ".repeat(300)}\n    at somewhere (file.ts:1:1)`,
+        cause
+      ).pipe(
+        Effect.provide(Logger.layer([Lifecycle.logger((l) => lines.push(l))])),
+        Effect.provideService(References.MinimumLogLevel, "Warn")
+      )
+      assert.strictEqual(lines.length, 1)
+      const [line = ""] = lines
+      assert.match(line, /^time=\S+ level=warn event=log cause="connection reset x+…" message="Error in entity manager/)
+      assert.notInclude(line, "\n")
+      assert.notInclude(line, "file.ts:1:1")
+      assert.isAtMost(line.length, 2 * Lifecycle.maxText + 100)
+      assert.strictEqual(Lifecycle.shorten("failed\n    at f (a.ts:1:1)\n    at g (b.ts:2:2)\nafter"), "failed after")
+    })
+  )
+})
