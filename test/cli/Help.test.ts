@@ -134,4 +134,22 @@ describe("habits", () => {
     expect(r.stdout).toContain("Wizard cancelled.")
     expect(r.code).toBe(130)
   })
+
+  it('"no" at the wizard\'s last question ("Run this command?") runs nothing and exits 130', {
+    timeout: 60_000
+  }, async () => {
+    // budget asks three optional flags (each "n" then Enter), then whether to run: "0" picks "no", Enter submits
+    const declined = await tppkit(["budget", "--wizard"], { answers: ["n\r", "n\r", "n\r", "0\r"] })
+    expect(declined.timedOut).toBe(false)
+    expect(declined.stdout).toContain("Command ready")
+    expect(declined.stdout).toContain("Wizard cancelled: the command was not run.")
+    expect(declined.stdout).not.toContain("Daily budget")
+    expect(declined.code).toBe(130)
+    // "yes" (Enter on the default) runs it and exits 0
+    const accepted = await tppkit(["budget", "--wizard"], { answers: ["n\r", "n\r", "n\r", "\r"] })
+    expect(accepted.timedOut).toBe(false)
+    expect(accepted.stdout).toContain("Daily budget")
+    expect(accepted.stdout).not.toContain("Wizard cancelled")
+    expect(accepted.code).toBe(0)
+  })
 })

@@ -25,6 +25,11 @@ export interface RunOptions {
   readonly stdin?: string
   readonly env?: Record<string, string | undefined>
   readonly timeoutMs?: number
+  /**
+   * Keys typed at prompts, instead of `stdin`: each is written when stdout shows one more prompt (a line starting
+   * with "? ") than there were answers, and stdin ends after the last; a prompt drops keys typed before it shows.
+   */
+  readonly answers?: ReadonlyArray<string>
   /** Called with the process id once the process is spawned (e.g. to sample its memory). */
   readonly onSpawn?: (pid: number) => void
 }
@@ -45,8 +50,16 @@ export const tppkit = (args: ReadonlyArray<string>, options: RunOptions = {}): P
     let stdout = ""
     let stderr = ""
     let timedOut = false
+    let answered = 0
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk
+      const answers = options.answers
+      if (answers === undefined || answered >= answers.length) return
+      const prompts = stdout.split(/(?:^|\n|\x1b\[\?25l)\? /).length - 1
+      if (prompts > answered) {
+        child.stdin.write(answers[answered++]!)
+        if (answered === answers.length) child.stdin.end()
+      }
     })
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk
@@ -64,5 +77,5 @@ export const tppkit = (args: ReadonlyArray<string>, options: RunOptions = {}): P
       resolve({ code, stdout, stderr, timedOut })
     })
     child.stdin.on("error", () => {})
-    child.stdin.end(options.stdin ?? "")
+    if (options.answers === undefined) child.stdin.end(options.stdin ?? "")
   })

@@ -80,8 +80,10 @@ const helpArgs = (args: ReadonlyArray<string>): ReadonlyArray<string> =>
 
 /**
  * Runs the command on the given arguments (without the program name), failures left in the error channel. A
- * `--wizard` that the person cancels (Ctrl+C, or input ending) is an interruption (exit code 130), not a success:
- * effect/cli reports the cancel only by printing "Wizard cancelled.", so the console is watched for that line.
+ * `--wizard` that the person cancels (Ctrl+C, input ending, or "no" at its last question, "Run this command?") is
+ * an interruption (exit code 130), not a success. effect/cli reports Ctrl+C only by printing "Wizard cancelled."
+ * and a "no" not at all, so the console is watched: after "Command ready" it prints one empty line just before it
+ * runs the command, and nothing when the answer is "no" (then "Wizard cancelled." is printed here).
  */
 export const run = (args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
@@ -89,9 +91,14 @@ export const run = (args: ReadonlyArray<string>) =>
     const style = yield* Output.stdoutStyle
     const console = yield* Console.Console
     let cancelled = false
+    let ready = false
+    let ran = false
     const watching: Console.Console = Object.assign(Object.create(console), {
       log: (...parts: ReadonlyArray<unknown>) => {
-        if (parts.some((p) => typeof p === "string" && p.includes("Wizard cancelled."))) cancelled = true
+        const said = (text: string) => parts.some((p) => typeof p === "string" && p.includes(text))
+        if (said("Wizard cancelled.")) cancelled = true
+        else if (said("Command ready")) ready = true
+        else if (ready && parts.length === 0) ran = true
         console.log(...parts)
       }
     })
@@ -99,7 +106,8 @@ export const run = (args: ReadonlyArray<string>) =>
       Effect.provide(presenter(stdio, style)),
       args.includes("--wizard") ? Effect.provideService(Console.Console, watching) : (e) => e
     )
-    if (cancelled) return yield* Effect.interrupt
+    if (!cancelled && ready && !ran) yield* Console.log("\nWizard cancelled: the command was not run.")
+    if (cancelled || (ready && !ran)) return yield* Effect.interrupt
   })
 
 /**
