@@ -4,11 +4,14 @@
  * listing (a worker joining, the worker that lists killed) do not cost the day, the pages already fetched are never
  * fetched again, and the budget stays within its 4 unattended calls.
  */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient } from "@tppkit/http"
 import { Journal, Sandbox } from "@tppkit/sandbox"
-import { Sweep } from "@tppkit/worker"
+import { EmbeddedDb, Sweep } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
 import { SqlClient } from "effect/sql"
@@ -42,6 +45,38 @@ const count = (url: Redacted.Redacted<string>, text: string): Promise<number> =>
   )
 
 const last = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")
+
+/** What the bank listed for the day, as the sweep plans it (asked with the customer present: no budget spent). */
+const expectedPlan = (info: Sandbox.SandboxInfo["Service"]) =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const client = yield* BankClient.BankClient
+      const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "test", lastLoggedTime: yield* DateTime.now }
+      const orders = yield* Stream.runCollect(client.standingOrders({ psu }))
+      return Sweep.plan(
+        orders.flatMap((p) => p.body.orders),
+        info.clientId,
+        LocalDate.parseUnsafe(day),
+        { daysBefore: 2, calendar: Calendar.target, timeZone: "Europe/Bratislava", hour: 8 }
+      )
+    }).pipe(
+      Effect.provide(
+        BankClient.layerNodeFromOptions(
+          { environment: "sandbox", baseUrl: info.baseUrl, clientId: info.clientId, clientSecret: info.clientSecret },
+          { budgetFile: "memory" }
+        )
+      )
+    )
+  )
+
+const statusOf = async (url: Redacted.Redacted<string>) => {
+  const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url), "--format", "json"])
+  assert.strictEqual(status.code, 0, status.stderr)
+  return JSON.parse(status.stdout) as {
+    checks: Array<{ orderId: string; nominalDate: string; outcome: string }>
+    budget: Array<{ used: number; limit: number }>
+  }
+}
 
 describe("the daily sweep while shards move", () => {
   it("a worker joins and the listing worker is killed mid-listing: the day completes, pages never fetched twice, within budget", async () => {
@@ -103,34 +138,9 @@ describe("the daily sweep while shards move", () => {
     assert.strictEqual(summary.sweep, "complete")
     assert.strictEqual(summary.unanswered, 0)
 
-    const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url), "--format", "json"])
-    assert.strictEqual(status.code, 0, status.stderr)
-    const document = JSON.parse(status.stdout) as {
-      checks: Array<{ orderId: string; nominalDate: string; outcome: string }>
-      budget: Array<{ used: number; limit: number }>
-    }
-    // every due payment planned and answered: the plan of what the bank lists (asked with the customer present,
-    // which costs no budget), for the day
-    const orders = await Effect.runPromise(
-      Effect.gen(function* () {
-        const client = yield* BankClient.BankClient
-        const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "test", lastLoggedTime: yield* DateTime.now }
-        return yield* Stream.runCollect(client.standingOrders({ psu }))
-      }).pipe(
-        Effect.provide(
-          BankClient.layerNodeFromOptions(
-            { environment: "sandbox", baseUrl: info.baseUrl, clientId: info.clientId, clientSecret: info.clientSecret },
-            { budgetFile: "memory" }
-          )
-        )
-      )
-    )
-    const expected = Sweep.plan(
-      orders.flatMap((p) => p.body.orders),
-      info.clientId,
-      LocalDate.parseUnsafe(day),
-      { daysBefore: 2, calendar: Calendar.target, timeZone: "Europe/Bratislava", hour: 8 }
-    )
+    const document = await statusOf(url)
+    // every due payment planned and answered: the plan of what the bank lists, for the day
+    const expected = await expectedPlan(info)
     assert.deepStrictEqual(
       document.checks.map((c) => `${c.orderId}/${c.nominalDate}`).sort(),
       expected.map((p) => `${p.orderId}/${p.nominalDate}`).sort()
@@ -152,5 +162,76 @@ describe("the daily sweep while shards move", () => {
     assert.strictEqual(document.budget.length, 1)
     assert.isAtMost(document.budget[0]?.used ?? 99, 4)
     assert.isAtLeast(document.budget[0]?.used ?? 0, sent.length)
+  }, 180_000)
+})
+
+describe("the daily sweep while the fleet's database restarts", () => {
+  it("PostgreSQL stopped for a few seconds during the listing: the sweep completes once it is back", async () => {
+    const bank = await Effect.runPromise(
+      Layer.buildWithScope(Sandbox.layer({ faults: { rate: 1, kinds: ["delay"], delayMs: 1500 } }), bankScope)
+    )
+    const info = Context.get(bank, Sandbox.SandboxInfo)
+    const journal = Context.get(bank, Journal.Journal)
+    // a server of its own, stopped and started again on the same data directory and port
+    const dataDir = mkdtempSync(join(tmpdir(), "tppkit-sweep-db-"))
+    const port = await Effect.runPromise(EmbeddedDb.freePort)
+    const startDb = async () => {
+      const scope = Scope.makeUnsafe()
+      const running = await Effect.runPromise(Scope.provide(EmbeddedDb.start({ dataDir, port }), scope))
+      return { url: running.url, stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+    }
+    let server = await startDb()
+    try {
+      const url = server.url
+      const env = {
+        TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
+        TPPKIT_WORKER_POLL_MS: "250",
+        TPPKIT_WORKER_PAGE_SIZE: "50",
+        TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500"
+      }
+      const args = [
+        "worker",
+        "--database-url",
+        Redacted.value(url),
+        "--base-url",
+        info.baseUrl,
+        "--client-id",
+        info.clientId,
+        "--today",
+        day,
+        "--once"
+      ]
+      const pages = () =>
+        journal
+          .entriesUnsafe()
+          .filter((e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined)
+          .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+      const worker = tppkit(args, { env, timeoutMs: 150_000 })
+      // the listing's first page has reached the bank: the database goes away for a few seconds
+      await until(() => pages().length > 0, "the first page of the listing")
+      await server.stop()
+      await new Promise((r) => setTimeout(r, 3000))
+      server = await startDb()
+      const lifted = await fetch(`${info.baseUrl}/__faults`, { method: "PUT", body: JSON.stringify({ rate: 0 }) })
+      assert.strictEqual(lifted.status, 200, await lifted.text())
+      const done = await worker
+      assert.strictEqual(done.code, 0, done.stderr)
+      const summary = last(done.stdout)
+      assert.strictEqual(summary.sweep, "complete")
+      assert.strictEqual(summary.unanswered, 0)
+      const document = await statusOf(url)
+      const expected = await expectedPlan(info)
+      assert.deepStrictEqual(
+        document.checks.map((c) => `${c.orderId}/${c.nominalDate}`).sort(),
+        expected.map((p) => `${p.orderId}/${p.nominalDate}`).sort()
+      )
+      const sent = pages()
+      assert.strictEqual(sent.filter((p) => p === 0).length, 1, `pages asked: ${sent.join(", ")}`)
+      assert.isAtMost(sent.length, 4, `pages asked: ${sent.join(", ")}`)
+      assert.isAtMost(document.budget[0]?.used ?? 99, 4)
+    } finally {
+      await server.stop()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   }, 180_000)
 })

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Money } from "@tppkit/core"
-import { BankClient, type BankError, Budget, BudgetStore } from "@tppkit/http"
+import { BankClient, BankError, Budget, BudgetStore } from "@tppkit/http"
 import { DateTime, Duration, Effect, Exit, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
@@ -408,6 +408,32 @@ describe("a listing resumed by its owner asks only for the pages it lacks", () =
       assert.strictEqual(yield* used, 4)
     }).pipe(Effect.provide(stack(stub, { budget: { dailyLimit: 4 } })))
   })
+
+  it.effect(
+    "a store that cannot keep the pages (its database restarting): the next attempt here resumes all the same",
+    () => {
+      const stub = makeStub()
+      threePages(stub, [1])
+      const unwritable = Layer.effect(
+        BudgetStore.BudgetStore,
+        Effect.map(Effect.service(BudgetStore.BudgetStore), (inner) =>
+          BudgetStore.BudgetStore.of({
+            ...inner,
+            writeSnapshot: () =>
+              Effect.fail(new BankError.BudgetStoreError({ store: "test", operation: "writeSnapshot", detail: "down" }))
+          })
+        )
+      ).pipe(Layer.provide(BudgetStore.BudgetStore.layerMemory))
+      return Effect.gen(function* () {
+        yield* TestClock.setTime(NOON)
+        yield* Effect.exit(list({ pageSize: 50, resume: true }))
+        const pages = yield* list({ pageSize: 50, resume: true })
+        assert.strictEqual(pages.length, 3)
+        assert.deepStrictEqual(pagesAsked(stub), [0, 1, 1, 2])
+        assert.strictEqual(yield* used, 4)
+      }).pipe(Effect.provide(stack(stub, { budget: { dailyLimit: 4 } }, unwritable)))
+    }
+  )
 
   it.effect(
     "after a process died holding the listing: pages it paid for and never asked for are not paid again",

@@ -216,6 +216,72 @@ describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () 
     })
   )
 
+  it.live(
+    "the fleet's database out of reach for a moment (budget store, check store) is waited out like a bank fault",
+    () =>
+      Effect.gen(function* () {
+        const listed = yield* Ref.make(0)
+        const plans = yield* Ref.make(0)
+        const storeDown = new Sweep.ListingFailed({
+          consent: "c1",
+          failure: new BankError.BankError({
+            operation: "standingOrders",
+            identity: {},
+            request: "POST /aisp/api/v1/standingOrders",
+            reason: new BankError.BudgetStoreError({ store: "PostgreSQL", operation: "tryConsume", detail: "refused" })
+          })
+        })
+        assert.isTrue(Sweep.isTransient(storeDown.failure))
+        assert.isTrue(Sweep.isTransient(new Checks.ChecksError({ message: "connection refused" })))
+        // the first listing finds the budget store down; the next one lists, and the check store is down for one plan
+        const checks = Layer.effect(
+          Checks.Checks,
+          Effect.gen(function* () {
+            const inner = yield* Checks.Checks
+            return Checks.Checks.of({
+              ...inner,
+              plan: (due) =>
+                Effect.flatMap(
+                  Ref.getAndUpdate(plans, (n) => n + 1),
+                  (n) =>
+                    n === 0 ? Effect.fail(new Checks.ChecksError({ message: "connection refused" })) : inner.plan(due)
+                )
+            })
+          })
+        ).pipe(Layer.provide(Checks.Checks.layerMemory))
+        const summary = yield* Sweep.sweepNow("2026-02-27").pipe(
+          Effect.provide(
+            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+              Layer.provideMerge(WorkflowEngine.layerMemory),
+              Layer.provideMerge(checks),
+              Layer.provide(
+                Layer.succeed(Sweep.OrderSource)({
+                  list: () =>
+                    Effect.flatMap(
+                      Ref.getAndUpdate(listed, (n) => n + 1),
+                      (n) => (n === 0 ? Effect.fail(storeDown) : Effect.succeed([order("W", "2026-02-20")]))
+                    )
+                })
+              ),
+              Layer.provide(
+                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                  check: () => Effect.succeed({ answer: "APPR" as const })
+                })
+              ),
+              Layer.provide(
+                Layer.succeed(Sweep.SweepSettings)({
+                  ...settings,
+                  retry: { initial: "1 millis", max: "5 millis", tries: 5 } as Sweep.Retry
+                })
+              )
+            )
+          )
+        )
+        assert.deepStrictEqual(summary.consents, [{ consent: "c1", planned: 1, tries: 3 }])
+        assert.strictEqual(yield* Ref.get(listed), 3)
+      })
+  )
+
   it.effect("a refusal is not tried again: the day fails for that consent with its typed reason", () =>
     Effect.gen(function* () {
       const listed = yield* Ref.make<Array<string>>([])

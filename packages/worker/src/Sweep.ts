@@ -12,11 +12,11 @@ import { type BusinessDayConvention, Calendar, LocalDate, Money } from "@tppkit/
 import * as BankError from "@tppkit/http/BankError"
 import * as FailureClass from "@tppkit/http/FailureClass"
 import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
-import { Context, Cron, DateTime, Duration, Effect, Exit, type Layer, Option, Result, Schema } from "effect"
+import { Context, Cron, DateTime, Duration, Effect, Exit, type Layer, Option, Result, Schedule, Schema } from "effect"
 import { ClusterCron } from "effect/cluster"
 import type { Sharding } from "effect/cluster/Sharding"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
-import { Checks, type ChecksError, type Due } from "./Checks.ts"
+import { Checks, ChecksError, type Due } from "./Checks.ts"
 import { FundsCheck } from "./FundsCheckWorkflow.ts"
 import * as Lifecycle from "./Lifecycle.ts"
 
@@ -69,13 +69,16 @@ export const backoffMillis = (retry: Retry, n: number, failure: ListingFailure):
 }
 
 /**
- * Whether a listing failure may pass, so that the sweep tries again: http's transient reasons, and a listing cut
- * off by its deadline (docs/bank-interface.md, "Daily limit": the sweep owns the listing and may try again later).
+ * Whether a listing failure may pass, so that the sweep tries again: http's transient reasons, a listing cut off by
+ * its deadline (docs/bank-interface.md, "Daily limit": the sweep owns the listing and may try again later), and the
+ * fleet's database out of reach (the budget store, or the check store while the checks are planned).
  */
 export const isTransient = (failure: ListingFailure): boolean =>
-  failure._tag === "BankError" &&
-  (FailureClass.isTransient(failure.reason) ||
-    (failure.reason._tag === "ListingIncomplete" && failure.reason.kind === "deadline"))
+  failure._tag === "ChecksError" ||
+  (failure._tag === "BankError" &&
+    (FailureClass.isTransient(failure.reason) ||
+      failure.reason._tag === "BudgetStoreError" ||
+      (failure.reason._tag === "ListingIncomplete" && failure.reason.kind === "deadline")))
 
 /** The sweep's settings as a service. */
 export class SweepSettings extends Context.Service<SweepSettings, Settings>()("@tppkit/worker/SweepSettings") {}
@@ -88,8 +91,11 @@ export class InvalidIban extends Schema.TaggedError<InvalidIban>()("InvalidIban"
   }
 }
 
-/** Why a consent's standing orders could not be listed, as data: the bank client's failure, or a bad IBAN filter. */
-export const ListingFailure = Schema.Union([BankError.BankError, InvalidIban])
+/**
+ * Why a consent's standing orders could not be listed or its checks planned, as data: the bank client's failure, a
+ * bad IBAN filter, or the check store's failure.
+ */
+export const ListingFailure = Schema.Union([BankError.BankError, InvalidIban, ChecksError])
 
 /** Why a consent's standing orders could not be listed. */
 export type ListingFailure = typeof ListingFailure.Type
@@ -249,7 +255,9 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
               const checks = yield* Checks
               const orders = yield* source.list(consent)
               const due = plan(orders, consent.key, date, settings)
-              yield* Effect.orDie(checks.plan(due))
+              yield* checks
+                .plan(due)
+                .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
               return due.length
             })
           }).pipe(Effect.result)
@@ -270,10 +278,24 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
           consents.push({ consent: consent.key, planned: 0, ...triesKey, failure: planned.failure.failure })
           continue
         }
+        // the checks' workflows are started once the plan is stored; a check store out of reach for a moment (the
+        // fleet's database restarting) is waited out with the listing's back-off
         yield* Activity.make({
           name: `start/${id}`,
           success: Schema.Number,
-          execute: Effect.orDie(startPlanned(day, consent.key))
+          execute: Effect.orDie(
+            startPlanned(day, consent.key).pipe(
+              Effect.retry({
+                while: (e) => e._tag === "ChecksError",
+                schedule: Schedule.exponential(Duration.fromInputUnsafe(retry.initial)).pipe(
+                  Schedule.modifyDelay(({ duration }) =>
+                    Effect.succeed(Duration.min(duration, Duration.fromInputUnsafe(retry.max)))
+                  )
+                ),
+                times: Math.max(0, retry.tries - 1)
+              })
+            )
+          )
         })
         consents.push({ consent: consent.key, planned: planned.success, ...triesKey })
       }

@@ -8,6 +8,7 @@ import { Clock, DateTime, type Deferred, Duration, Effect, Exit, Option, Stream,
 import type { AllPagesOptions, ListOptions, Reply, StandingOrdersPage } from "../BankClient.ts"
 import { BankError, type Identity, InvalidRequest, ListingIncomplete } from "../BankError.ts"
 import type { Budget } from "../Budget.ts"
+import type * as BudgetStore from "../BudgetStore.ts"
 import { neverSent } from "./call.ts"
 import * as Listing from "./listing.ts"
 
@@ -54,6 +55,12 @@ export const make = (
   const { budget, requestLine, budgetKeyUnlessPresent, page, defaults } = deps
   /** Listings in flight in this client, by listing key: callers in this process share one run. */
   const inFlight = new Map<string, Deferred.Deferred<unknown, unknown>>()
+  /**
+   * The partial records this client wrote (`resume`), by key: the store's copy may be out of reach when an attempt
+   * ends (its database restarting), and the next attempt in this process still has the pages; the newer of the two
+   * records is used.
+   */
+  const partials = new Map<string, BudgetStore.Snapshot>()
   return (options) =>
     Stream.unwrap(
       Effect.gen(function* () {
@@ -109,18 +116,20 @@ export const make = (
         const writePartial = (pages: ReadonlyArray<Reply<StandingOrdersPage>>) =>
           partialKey === undefined
             ? Effect.void
-            : Effect.flatMap(Clock.currentTimeMillis, (takenAt) =>
-                // a record that cannot be written costs a later attempt these pages, not this one its listing
-                Effect.ignore(
-                  budget.store.writeSnapshot(partialKey as string, {
-                    payload: Listing.encodePartial(
-                      pages.map((r) => ({ page: r.body, identity: r.identity, echoed: r.echoed })),
-                      { asked, paid: Math.max(asked, paidThrough) }
-                    ),
-                    takenAt
-                  })
-                )
-              )
+            : Effect.flatMap(Clock.currentTimeMillis, (takenAt) => {
+                const key = partialKey as string
+                const record = {
+                  payload: Listing.encodePartial(
+                    pages.map((r) => ({ page: r.body, identity: r.identity, echoed: r.echoed })),
+                    { asked, paid: Math.max(asked, paidThrough) }
+                  ),
+                  takenAt
+                }
+                partials.set(key, record)
+                // a record that cannot be written costs an attempt in another process these pages, not this one its
+                // listing
+                return Effect.ignore(budget.store.writeSnapshot(key, record))
+              })
         /**
          * At the end of an attempt: pages paid for and never asked for are given back (after the record says so, so
          * that a crash in between counts them twice rather than never), and the record keeps the pages read for the
@@ -212,7 +221,12 @@ export const make = (
             partialKey = JSON.stringify(["partial", listingKey, day])
             paidDay = day
             const stored = yield* Effect.mapError(budget.store.readSnapshot(partialKey), refuse)
-            const partial = Option.isSome(stored) ? Listing.decodePartial<Identity>(stored.value.payload) : undefined
+            const local = partials.get(partialKey)
+            const newest =
+              local !== undefined && (Option.isNone(stored) || local.takenAt > stored.value.takenAt)
+                ? local
+                : Option.getOrUndefined(stored)
+            const partial = newest === undefined ? undefined : Listing.decodePartial<Identity>(newest.payload)
             if (partial !== undefined && partial.pages.length > 0) {
               const replayed = replay(partial.pages)
               if (replayed !== undefined) {
