@@ -12,6 +12,9 @@ export const root = join(import.meta.dirname, "..", "..")
 /** A fixture file of the cli tests, relative to the repository root. */
 export const fixture = (name: string): string => join("test", "cli", "fixtures", name)
 
+/** How effect/cli's prompts begin on stdout: the cursor hidden, then "? " and the question. */
+const PROMPT = "\u001b[?25l? "
+
 /** What a finished (or killed) run of the command produced. */
 export interface Run {
   readonly code: number | null
@@ -26,8 +29,9 @@ export interface RunOptions {
   readonly env?: Record<string, string | undefined>
   readonly timeoutMs?: number
   /**
-   * Keys typed at prompts, instead of `stdin`: each is written when stdout shows one more prompt (a line starting
-   * with "? ") than there were answers, and stdin ends after the last; a prompt drops keys typed before it shows.
+   * Keys typed at prompts, instead of `stdin`: each is written when stdout shows one more prompt ("? " after the
+   * cursor is hidden) than there were answers, and stdin ends after the last; a prompt drops keys typed before it
+   * shows.
    */
   readonly answers?: ReadonlyArray<string>
   /** Called with the process id once the process is spawned (e.g. to sample its memory). */
@@ -55,7 +59,7 @@ export const tppkit = (args: ReadonlyArray<string>, options: RunOptions = {}): P
       stdout += chunk
       const answers = options.answers
       if (answers === undefined || answered >= answers.length) return
-      const prompts = stdout.split(/(?:^|\n|\x1b\[\?25l)\? /).length - 1
+      const prompts = stdout.split(PROMPT).length - 1
       if (prompts > answered) {
         child.stdin.write(answers[answered++]!)
         if (answered === answers.length) child.stdin.end()
