@@ -80,3 +80,24 @@ describe("Fixtures.decode", () => {
     expect(Result.isFailure(Fixtures.decodeJson("{oops"))).toBe(true)
   })
 })
+
+describe("Fixtures.generate", () => {
+  it("seeds N valid orders over enough accounts that each consent holds at most 400, the same for the same N", () => {
+    for (const n of [1, 400, 401, 1001, 5000]) {
+      const generated = Fixtures.generate(n)
+      const loaded = Fixtures.decode(generated.fixtures)
+      expect(Result.isSuccess(loaded), Result.isFailure(loaded) ? loaded.failure.slice(0, 3).join("; ") : "").toBe(true)
+      expect(generated.fixtures.standingOrders).toHaveLength(n)
+      expect(generated.consents).toHaveLength(Math.ceil(n / Fixtures.ordersPerConsent))
+      expect(generated.consents.reduce((s, c) => s + c.orders, 0)).toBe(n)
+      for (const c of generated.consents) {
+        expect(c.orders).toBeLessThanOrEqual(Fixtures.ordersPerConsent)
+        expect(generated.fixtures.standingOrders.filter((o) => o.debtor.iban === c.iban)).toHaveLength(c.orders)
+      }
+      // every account is bound to the client and has a branch consent, so that balance checks get answers
+      expect(generated.fixtures.clients[0]?.aispAccounts).toEqual(generated.consents.map((c) => c.iban))
+      for (const a of generated.fixtures.accounts) expect(a.consent.kind).toBe("branch")
+    }
+    expect(Fixtures.generate(1001)).toEqual(Fixtures.generate(1001))
+  })
+})

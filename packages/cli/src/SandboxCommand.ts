@@ -127,6 +127,13 @@ export const sandboxCommand = Command.make(
       Flag.withDescription("Share (0-1) of monthly orders listed with a nextDate ten days off"),
       Flag.optional
     ),
+    orders: Flag.Int("orders").pipe(
+      Flag.withMetavar("N"),
+      Flag.withDescription(
+        "Seed N generated standing orders (instead of the built-in set) over enough accounts, each its own consent, that each listing fits the daily budget (400 orders each)"
+      ),
+      Flag.optional
+    ),
     format: Flag.Literals("format", ["text", "json"]).pipe(
       Flag.withDescription("Start-up report: text, or one JSON line"),
       Flag.withDefault("text")

@@ -436,3 +436,91 @@ const makeDefaults = (): Fixtures => {
  * endDate, nextDate, creditor name and address, remittance information and endToEndIdentification.
  */
 export const defaults: Fixtures = makeDefaults()
+
+/**
+ * The most standing orders one generated consent holds: its unattended listing fits the daily limit of 4 calls of
+ * 100 orders (docs/bank-interface.md, "Daily limit").
+ */
+export const ordersPerConsent = 400
+
+/** A generated fixture set and the consents it spreads its orders over (one debtor account each). */
+export interface Generated {
+  readonly fixtures: Fixtures
+  /** Each consent's key (for `tppkit worker --consents KEY=IBAN,…`), its account and how many orders it holds. */
+  readonly consents: ReadonlyArray<{ readonly key: string; readonly iban: string; readonly orders: number }>
+}
+
+const generatedFrequencies: ReadonlyArray<Frequency.Frequency> = [
+  "MNTH",
+  "MNTH",
+  "WEEK",
+  "QUTR",
+  "MNTH",
+  "YEAR",
+  "SEMI"
+]
+
+/**
+ * `count` generated standing orders (the same for the same count) and the accounts they need: one EUR account with
+ * a branch consent per {@link ordersPerConsent} orders or fewer, each its own consent, all bound to the default
+ * client; start dates spread over every day of the month in 2026, so that every day has payments; one account in
+ * five holds little money, so that some balance checks answer DECL.
+ */
+export const generate = (count: number): Generated => {
+  const rnd = prng(20261125 + count)
+  const n = Math.max(0, Math.floor(count))
+  const accountCount = Math.max(1, Math.ceil(n / ordersPerConsent))
+  const accounts: Array<Account> = []
+  for (let a = 0; a < accountCount; a++) {
+    accounts.push({
+      iban: fromBban("SK", `1100000000${String(a + 1).padStart(10, "0")}`),
+      owner: `Fleet customer ${String(a + 1).padStart(3, "0")}`,
+      currency: "EUR",
+      balance: a % 5 === 4 ? "150.00" : "50000.00",
+      consent: { kind: "branch" }
+    })
+  }
+  const held = accounts.map(() => 0)
+  const standingOrders: Array<StandingOrder> = []
+  for (let i = 0; i < n; i++) {
+    const a = i % accountCount
+    held[a] = (held[a] ?? 0) + 1
+    const debtor = accounts[a] as Account
+    const frequency = generatedFrequencies[i % generatedFrequencies.length] as Frequency.Frequency
+    const profile = profiles[frequency]
+    const [purpose, name] = profile.payees[Math.floor(i / 7) % profile.payees.length]!
+    const [low, high] = profile.eur
+    const whole = low + Math.floor(rnd() * (high - low + 1))
+    const cents = Math.floor(rnd() * 100)
+    const month = 1 + (Math.floor(i / 28) % 12)
+    const day = 1 + (i % 28)
+    standingOrders.push({
+      orderId: `GEN-${String(i + 1).padStart(6, "0")}`,
+      debtor: { name: debtor.owner, iban: debtor.iban },
+      creditor: { name, iban: creditorIban(rnd, i) },
+      instructedAmount: { value: Number(`${whole}.${String(cents).padStart(2, "0")}`), currency: "EUR" },
+      frequency,
+      remittanceInformation: `${purpose} ${frequency} #${i + 1}`,
+      startDate: `2026-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`
+    })
+  }
+  return {
+    fixtures: {
+      clients: [
+        {
+          clientId: defaultClient.clientId,
+          clientSecret: defaultClient.clientSecret,
+          rights: ["PISP", "PIISP", "AISP"],
+          aispAccounts: accounts.map((a) => a.iban)
+        }
+      ],
+      accounts,
+      standingOrders
+    },
+    consents: accounts.map((a, i) => ({
+      key: `fleet-${String(i + 1).padStart(3, "0")}`,
+      iban: a.iban,
+      orders: held[i] ?? 0
+    }))
+  }
+}

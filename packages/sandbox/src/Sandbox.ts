@@ -81,6 +81,13 @@ export interface Options {
    * listed `nextDate` is computed from the bank's clock and rule, with its rate of anomalies.
    */
   readonly personality?: Personality.Personality
+  /**
+   * What a listing's daily limit counts on (docs/bank-interface.md, "Daily limit"): the token's consent, its client
+   * with every account bound to it (`"client"`, the default), or, for a listing of one bound account (`iban`), that
+   * account's own consent (`"account"`: each account holder consented on their own, as `tppkit sandbox --orders`
+   * seeds them).
+   */
+  readonly listingConsent?: "client" | "account"
 }
 
 /** Limits of the HTTP transport, answered like a real bank answers them. */
@@ -185,6 +192,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
         moveClock: { set: clock.setUnsafe, adjust: clock.adjustUnsafe },
         bodyLimit: options.bodyLimit ?? 65_536,
         personality: options.personality,
+        listingConsent: options.listingConsent ?? "client",
         openapi: () => {
           document ??= JSON.stringify(OpenApi.document(environment, baseUrl))
           return document

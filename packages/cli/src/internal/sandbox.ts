@@ -28,6 +28,7 @@ export interface Input {
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
   readonly clockSkewSeconds: number
   readonly format: "text" | "json"
+  readonly orders?: Option.Option<number> | undefined
   readonly bankConvention?: Option.Option<BusinessDayConvention.BusinessDayConvention> | undefined
   readonly bankCalendar?: Option.Option<string> | undefined
   readonly bankHolidays?: Option.Option<string> | undefined
@@ -96,6 +97,31 @@ const withFirstClient = <
   return { ...fixtures, clients: [first, ...rest] }
 }
 
+/** `KEY=IBAN,…` of generated consents, as `tppkit worker --consents` (or `TPPKIT_CONSENTS`) takes them. */
+export const consentsFlag = (generated: Fixtures.Generated): string =>
+  generated.consents.map((c) => `${c.key}=${c.iban}`).join(",")
+
+/** The start-up report with the generated consents: a `consents` key in JSON, or lines before the last one. */
+const withConsents = (text: string, format: "text" | "json", generated: Fixtures.Generated): string => {
+  if (format === "json") {
+    return JSON.stringify({
+      ...(JSON.parse(text) as object),
+      orders: generated.consents.reduce((n, c) => n + c.orders, 0),
+      consents: generated.consents,
+      consentsFlag: consentsFlag(generated)
+    })
+  }
+  const lines = text.split("\n")
+  const last = lines.pop() ?? ""
+  const count = generated.consents.reduce((n, c) => n + c.orders, 0)
+  return [
+    ...lines,
+    `standing orders: ${count} generated over ${generated.consents.length} consent(s), each its own account and daily budget (at most ${Fixtures.ordersPerConsent} orders: 4 listings of 100)`,
+    `for the fleet: export TPPKIT_CONSENTS=${consentsFlag(generated)}`,
+    last
+  ].join("\n")
+}
+
 /** Starts the mock bank for the flags, prints the start-up report made by `present`, and serves until interrupted. */
 export const run = Effect.fn("SandboxCommand")(function* (
   flags: Input,
@@ -113,6 +139,16 @@ export const run = Effect.fn("SandboxCommand")(function* (
     return yield* Failure.usage("--require-client-cert needs --tls-cert, --tls-key and --tls-ca")
   }
   let fixtures: Fixtures.Fixtures | Fixtures.Loaded = Fixtures.defaults
+  const orders = flags.orders !== undefined && Option.isSome(flags.orders) ? flags.orders.value : undefined
+  let generated: Fixtures.Generated | undefined
+  if (orders !== undefined) {
+    if (Option.isSome(flags.fixtures)) return yield* Failure.usage("--orders and --fixtures: give one of them")
+    if (!Number.isInteger(orders) || orders < 1 || orders > 1_000_000) {
+      return yield* Failure.usage("--orders must be a whole number from 1 to 1000000")
+    }
+    generated = Fixtures.generate(orders)
+    fixtures = generated.fixtures
+  }
   if (Option.isSome(flags.fixtures)) {
     const decoded = Fixtures.decodeJson(yield* readText("fixtures file", flags.fixtures.value))
     if (Result.isFailure(decoded)) {
@@ -140,6 +176,8 @@ export const run = Effect.fn("SandboxCommand")(function* (
     ...(Option.isSome(flags.adminToken) ? { adminToken: flags.adminToken.value } : {}),
     clockSkewMillis: flags.clockSkewSeconds * 1000,
     ...(personality.success === undefined ? {} : { personality: personality.success }),
+    // generated accounts are each their own consent: a listing of one of them spends its own daily budget
+    ...(generated === undefined ? {} : { listingConsent: "account" as const }),
     ...(Option.isSome(cert) && Option.isSome(key)
       ? {
           tls: {
@@ -157,7 +195,11 @@ export const run = Effect.fn("SandboxCommand")(function* (
         Effect.mapError((e) => Failure.failure(e.message))
       )
       const info = Context.get(services, Sandbox.SandboxInfo)
-      yield* Output.line(present(info, flags.format))
+      yield* Output.line(
+        generated === undefined
+          ? present(info, flags.format)
+          : withConsents(present(info, flags.format), flags.format, generated)
+      )
       return yield* Effect.never
     })
   )

@@ -47,6 +47,8 @@ export interface Config {
   readonly bodyLimit: number
   /** When set, each listed `nextDate` is computed from the bank's day and this personality's rule. */
   readonly personality?: Personality.Personality | undefined
+  /** What a listing's daily limit counts on: the token's consent, or one listed account's own. */
+  readonly listingConsent?: "client" | "account" | undefined
 }
 
 /** Creates a handler with its own state (tokens, daily counters). */
@@ -72,6 +74,7 @@ export const make = (config: Config) => {
     limit: DailyLimit.make(calendar, config.clockSkewMillis),
     pageCountAsText: config.pageCountAsString,
     now: config.now,
+    perAccount: config.listingConsent === "account",
     listed:
       config.personality === undefined
         ? undefined

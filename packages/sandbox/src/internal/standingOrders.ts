@@ -9,7 +9,7 @@ import { parseJsonObject, withFloats } from "./apiChecks.ts"
 import type * as DailyLimit from "./dailyLimit.ts"
 import { encodingFailure, type Failure, forbidden, schemaFailure } from "./errors.ts"
 import { first, type Incoming, type Outgoing } from "./exchange.ts"
-import type { Token } from "./oauth.ts"
+import { consentKey, type Token } from "./oauth.ts"
 
 /** The listing over the fixture orders, grouped by debtor account. */
 export const make = (options: {
@@ -17,6 +17,8 @@ export const make = (options: {
   readonly limit: ReturnType<typeof DailyLimit.make>
   readonly pageCountAsText: boolean
   readonly now: () => number
+  /** A listing of one bound account counts on that account's own consent (else on the token's). */
+  readonly perAccount?: boolean | undefined
   /** The orders of a page as the bank lists them at an instant (a personality's computed nextDates), else as they are. */
   readonly listed?:
     | ((orders: Array<StandingOrder.StandingOrder>, now: number) => Array<StandingOrder.StandingOrder>)
@@ -41,7 +43,9 @@ export const make = (options: {
     if (body.iban !== undefined && !token.bound.has(body.iban)) {
       return forbidden("ACCOUNT_NOT_BOUND", "the account is not bound to this access token", "iban")
     }
-    const spent = options.limit.spend(token.consent, options.now(), first(req.headers["psu-last-logged-time"]))
+    const consent =
+      options.perAccount === true && body.iban !== undefined ? consentKey(token.clientId, [body.iban]) : token.consent
+    const spent = options.limit.spend(consent, options.now(), first(req.headers["psu-last-logged-time"]))
     if (typeof spent !== "string") return spent
     const selected: Array<StandingOrder.StandingOrder> = []
     for (const iban of body.iban !== undefined ? [body.iban] : token.bound) {
