@@ -329,13 +329,14 @@ describe("a budget that is never wasted", () => {
 })
 
 describe("a listing resumed by its owner asks only for the pages it lacks", () => {
-  /** Three pages of 50 (pageCount 3); the first request for each page in `failing` answers 502. */
+  /** Three pages of 50 (pageCount 3); the first request for a page answers 502 as often as `failing` names it. */
   const threePages = (stub: Stub, failing: ReadonlyArray<number>) => {
-    const failed = new Set<number>()
+    const left = [...failing]
     stub.handler = withToken((req) => {
       const { page } = pageOf(req.body)
-      if (failing.includes(page) && !failed.has(page)) {
-        failed.add(page)
+      const i = left.indexOf(page)
+      if (i >= 0) {
+        left.splice(i, 1)
         return { status: 502, body: { title: "bad gateway" } }
       }
       return { status: 200, body: { pageCount: 3, standingOrders: wireOrders(`p${page}`, 50) } }
@@ -375,6 +376,23 @@ describe("a listing resumed by its owner asks only for the pages it lacks", () =
       }).pipe(Effect.provide(stack(stub, { budget: { dailyLimit: 4 } })))
     }
   )
+
+  it.effect("a resumed listing's failure counts the attempts of the listing that reached the bank", () => {
+    const stub = makeStub()
+    threePages(stub, [0, 1, 1])
+    return Effect.gen(function* () {
+      yield* TestClock.setTime(NOON)
+      const first = failure(yield* Effect.exit(list({ pageSize: 50, resume: true })))
+      assert.strictEqual(first.attempts, 1)
+      const second = failure(yield* Effect.exit(list({ pageSize: 50, resume: true })))
+      assert.strictEqual(second.attempts, 2)
+      const third = failure(yield* Effect.exit(list({ pageSize: 50, resume: true })))
+      assert.strictEqual(third.attempts, 3)
+      assert.include(third.message, "(3 attempts)")
+      yield* list({ pageSize: 50, resume: true })
+      assert.deepStrictEqual(pagesAsked(stub), [0, 0, 1, 1, 1, 2])
+    }).pipe(Effect.provide(stack(stub, { budget: { dailyLimit: 10 } })))
+  })
 
   it.effect("without resume every attempt starts at page 0 (and a retry of the whole listing no longer fits)", () => {
     const stub = makeStub()

@@ -6,7 +6,7 @@
  */
 import { Clock, DateTime, type Deferred, Duration, Effect, Exit, Option, Stream, type Tracer } from "effect"
 import type { AllPagesOptions, ListOptions, Reply, StandingOrdersPage } from "../BankClient.ts"
-import { BankError, type Identity, InvalidRequest, ListingIncomplete } from "../BankError.ts"
+import { BankError, type Identity, InvalidRequest, ListingIncomplete, withAttempts } from "../BankError.ts"
 import type { Budget } from "../Budget.ts"
 import type * as BudgetStore from "../BudgetStore.ts"
 import { neverSent } from "./call.ts"
@@ -113,7 +113,12 @@ export const make = (
         let paidDay = ""
         /** The partial record of this listing (`resume`): where the pages are kept on the budget day. */
         let partialKey: string | undefined
-        const writePartial = (pages: ReadonlyArray<Reply<StandingOrdersPage>>) =>
+        /** Earlier attempts of this listing that sent a request (`resume`), and the pages asked before this one. */
+        let earlierTries = 0
+        let askedBefore = 0
+        /** The attempts of this listing that sent a request, this one included once it has sent one. */
+        const tries = () => earlierTries + (asked > askedBefore ? 1 : 0)
+        const writePartial = (pages: ReadonlyArray<Reply<StandingOrdersPage>>, complete = false) =>
           partialKey === undefined
             ? Effect.void
             : Effect.flatMap(Clock.currentTimeMillis, (takenAt) => {
@@ -121,7 +126,7 @@ export const make = (
                 const record = {
                   payload: Listing.encodePartial(
                     pages.map((r) => ({ page: r.body, identity: r.identity, echoed: r.echoed })),
-                    { asked, paid: Math.max(asked, paidThrough) }
+                    { asked, paid: Math.max(asked, paidThrough), tries: complete ? 0 : tries() }
                   ),
                   takenAt
                 }
@@ -141,7 +146,7 @@ export const make = (
             paidThrough = Math.min(paidThrough, asked)
             const refund =
               unattended === undefined || unsent <= 0 ? Effect.void : budget.refund(unattended, unsent, paidDay)
-            return Effect.andThen(writePartial(complete ? [] : kept), refund)
+            return Effect.andThen(writePartial(complete ? [] : kept, complete), refund)
           })
         /**
          * Pays for pages `from` to `total` - 1 at once (those an earlier attempt paid for and never asked for are
@@ -227,6 +232,7 @@ export const make = (
                 ? local
                 : Option.getOrUndefined(stored)
             const partial = newest === undefined ? undefined : Listing.decodePartial<Identity>(newest.payload)
+            earlierTries = partial?.tries ?? 0
             if (partial !== undefined && partial.pages.length > 0) {
               const replayed = replay(partial.pages)
               if (replayed !== undefined) {
@@ -238,6 +244,7 @@ export const make = (
                 if (replayed.done) return kept
                 from = kept.length
                 asked = from
+                askedBefore = from
                 const total = state.firstCount === undefined ? undefined : Math.min(state.firstCount, bounds.maxPages)
                 if (total !== undefined) {
                   // pages the earlier attempt paid for and never asked for are this attempt's; pages it asked for
@@ -253,7 +260,13 @@ export const make = (
           else if (paidThrough <= from) yield* ensure(1)
           yield* Stream.runDrain(pages(from))
           return kept
-        }).pipe(Effect.onExit((exit) => settle(Exit.isSuccess(exit))))
+        }).pipe(
+          Effect.onExit((exit) => settle(Exit.isSuccess(exit))),
+          // a resumed listing's failure counts the attempts of the listing that reached the bank, this one included
+          Effect.mapError((e) =>
+            partialKey !== undefined && e.operation === "standingOrders" && tries() > 1 ? withAttempts(e, tries()) : e
+          )
+        )
         const all = Listing.coalesce(budget.store, inFlight, {
           key: listingKey,
           maxAgeMillis,

@@ -233,22 +233,24 @@ export interface Partial<I> {
   readonly pages: ReadonlyArray<SnapshotPage<I>>
   readonly asked: number
   readonly paid: number
+  /** The attempts of this listing that sent at least one request (the bank may have seen each). */
+  readonly tries: number
 }
 
 /** The payload of a partial listing: the pages as a snapshot's, and the counts asked and paid. */
 export const encodePartial = <I>(
   pages: ReadonlyArray<SnapshotPage<I>>,
-  counts: { readonly asked: number; readonly paid: number }
-): string => JSON.stringify({ ...snapshotJson(pages), asked: counts.asked, paid: counts.paid })
+  counts: { readonly asked: number; readonly paid: number; readonly tries: number }
+): string => JSON.stringify({ ...snapshotJson(pages), asked: counts.asked, paid: counts.paid, tries: counts.tries })
 
 /** A partial listing's payload, or undefined when it is not one (then it is ignored). */
 export const decodePartial = <I>(payload: string): Partial<I> | undefined => {
   const pages = decodeSnapshot<I>(payload)
   if (pages === undefined) return undefined
   try {
-    const { asked, paid } = JSON.parse(payload) as { asked?: unknown; paid?: unknown }
+    const { asked, paid, tries } = JSON.parse(payload) as { asked?: unknown; paid?: unknown; tries?: unknown }
     const count = (n: unknown) => (typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : 0)
-    return { pages, asked: count(asked), paid: count(paid) }
+    return { pages, asked: count(asked), paid: count(paid), tries: count(tries) }
   } catch {
     return undefined
   }
