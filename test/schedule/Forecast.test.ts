@@ -126,9 +126,13 @@ describe("Forecast", () => {
     ])
     expect(t(forecast.accounts[0]!.closing)).toBe("800")
   })
-  it("lists debtors without a balance, and fails on a balance given twice", () => {
+  it("lists debtors without a balance (not the debtor of money in), and fails on a balance given twice", () => {
     const forecast = Result.getOrThrow(
-      Forecast.make({ orders: [order("x", "2026-12-03", "5", LANDLORD, CURRENT)], balances, window })
+      Forecast.make({
+        orders: [order("x", "2026-12-03", "5", LANDLORD, CURRENT), order("y", "2026-12-03", "5", LANDLORD, EMPLOYER)],
+        balances,
+        window
+      })
     )
     expect(forecast.withoutBalance).toEqual([{ iban: LANDLORD, currency: "EUR", count: 2 }])
     expect(t(forecast.accounts[0]!.in)).toBe("10")

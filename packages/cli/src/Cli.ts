@@ -13,6 +13,7 @@ import { dbCommand } from "./DbCommand.ts"
 import { demoCommand } from "./DemoCommand.ts"
 import { explainCommand } from "./ExplainCommand.ts"
 import * as Failure from "./Failure.ts"
+import { forecastCommand } from "./ForecastCommand.ts"
 import * as Help from "./Help.ts"
 import * as Output from "./Output.ts"
 import { projectCommand } from "./ProjectCommand.ts"
@@ -47,6 +48,7 @@ export const command = Command.make("tppkit").pipe(
   Command.withSubcommands([
     projectCommand,
     reconcileCommand,
+    forecastCommand,
     explainCommand,
     tokenCommand,
     balanceCheckCommand,
@@ -172,6 +174,7 @@ const wantsJson = (args: ReadonlyArray<string>): boolean =>
 const subcommandNames: ReadonlyArray<string> = [
   "project",
   "reconcile",
+  "forecast",
   "explain",
   "token",
   "balance-check",

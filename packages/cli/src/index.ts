@@ -22,6 +22,10 @@ export * as Explain from "./Explain.ts"
 export * as ExplainCommand from "./ExplainCommand.ts"
 /** One-line failure messages and exit codes. */
 export * as Failure from "./Failure.ts"
+/** The `tppkit forecast` command. */
+export * as ForecastCommand from "./ForecastCommand.ts"
+/** The pure core of `tppkit forecast`: the balances and checks files, scenarios, the table, JSON and CSV. */
+export * as ForecastReport from "./ForecastReport.ts"
 /** Help texts at 80 columns: own flags first, required ones marked, examples last. */
 export * as Help from "./Help.ts"
 /** The self-contained HTML cash-flow picture (SVG chart and table) of `project --format html`. */

@@ -141,7 +141,10 @@ export interface Forecast {
   /** The payments out on risk days, earliest first (`Payment.compare`). */
   readonly atRisk: ReadonlyArray<Payment.Payment>
   readonly notNetted: ReadonlyArray<NotNetted>
-  /** Debtor accounts with payments in the window but no balance given: not forecast. */
+  /**
+   * Debtor accounts with payments in the window to none of the accounts, and no balance given: not forecast (the
+   * debtor of a payment into one of the accounts, e.g. an employer, is taken as someone else's).
+   */
   readonly withoutBalance: ReadonlyArray<{ readonly iban: string; readonly currency: string; readonly count: number }>
   readonly skipped: ReadonlyArray<Projection.Skipped>
   /** The funds checks beside the forecast, the most urgent first. */
@@ -305,7 +308,10 @@ export type Change =
   | { readonly _tag: "Skip"; readonly orderId: string; readonly date: LocalDate.LocalDate }
   /** The payment of `orderId` executing on `date` fails (no money moves; reported as failed). */
   | { readonly _tag: "Fail"; readonly orderId: string; readonly date: LocalDate.LocalDate }
-  /** Every payment of `orderId` (or the one executing on `date`) arrives `days` calendar days later (days ≥ 1). */
+  /**
+   * Every payment of `orderId` (or the one executing on `date`) arrives `days` calendar days later (days ≥ 1); one
+   * executing before the first balance's date is in the balances already and does not move.
+   */
   | {
       readonly _tag: "Delay"
       readonly orderId: string
@@ -458,15 +464,12 @@ export const scenario = (input: Input, scenario: Scenario, base?: Forecast): Res
   const named = new Set<string>([...edited, ...removed, ...added.map((o) => o.orderId)])
   const pick = (list: ReadonlyArray<Projection.ProjectableOrder>) =>
     settings ? list : list.filter((o) => named.has(o.orderId))
+  // as the forecast does: from the first balance's date (a payment before it is in the balance, never moved)
   const window = input.window
-  const longest = Math.max(0, ...scenario.changes.map((c) => (c._tag === "Delay" ? c.days : 0)))
+  const first = Math.min(window.from, ...input.balances.map((b) => b.date)) as LocalDate.LocalDate
   const paidBefore = Projection.project(pick(baseOrders), window, input.options).payments
   const paidAfter: Array<Payment.Payment> = []
-  for (const p of Projection.project(
-    pick(orders),
-    { from: (window.from - longest) as LocalDate.LocalDate, to: window.to },
-    options
-  ).payments) {
+  for (const p of Projection.project(pick(orders), { from: first, to: window.to }, options).payments) {
     const day = edited.has(p.orderId) ? edit(p.orderId, p.k, p.executionDate) : p.executionDate
     if (day >= window.from && day <= window.to) {
       paidAfter.push(day === p.executionDate ? p : { ...p, executionDate: day as LocalDate.LocalDate })

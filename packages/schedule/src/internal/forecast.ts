@@ -252,7 +252,7 @@ export const run = (
           outCount[d]!++
         } else foreign(d, "out", o, k, nominal, day)
       }
-    } else if (day >= window.from) unknown[o]!++
+    } else if (c < 0 && day >= window.from) unknown[o]!++
     if (c >= 0 && day >= balanceDate[c]!) {
       if (netCreditor[o] === 1) {
         touch(c, day)

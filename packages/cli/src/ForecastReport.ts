@@ -1,0 +1,550 @@
+/**
+ * The pure core of `tppkit forecast`: reads the balances file, the funds-checks file, `--threshold` and
+ * `--scenario` as typed, and prints a balance forecast (schedule's `Forecast`) as a table, one JSON document or CSV
+ * ladder rows. Every amount is printed exactly as computed (at least two decimals).
+ *
+ * The balances file is JSON: an array (or an object with `balances`) of records `{ "iban", "currency", "amount",
+ * "date", "threshold"? }`: the balance at the start of `date`, before that day's payments; `amount` and `threshold`
+ * are JSON numbers or decimal strings, read exactly. A record that cannot be read is reported and the others are
+ * used.
+ *
+ * @since 0.1.0
+ */
+import { BusinessDayConvention, Iban, Json, LocalDate, Money } from "@tppkit/core"
+import { Forecast, type Payment } from "@tppkit/schedule"
+import { type BigDecimal, Result, Schema } from "effect"
+import * as Project from "./Project.ts"
+import * as Render from "./Render.ts"
+
+/** The output formats of `tppkit forecast`, the default first. */
+export const formats = ["table", "json", "csv"] as const
+
+/** An output format of `tppkit forecast`. */
+export type Format = (typeof formats)[number]
+
+/** A record of an input file that could not be read: its position (from 0) and why. */
+export interface Unreadable {
+  readonly file: string
+  readonly index: number
+  readonly reason: string
+}
+
+type Value = Json.Value
+type Obj = { readonly [key: string]: Value }
+
+const isObject = (v: Value | undefined): v is Obj =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && !Json.isNumberText(v)
+
+/** An exact amount from a JSON number or a decimal string. */
+const amountOf = (v: Value | undefined, field: string): Result.Result<BigDecimal.BigDecimal, string> => {
+  if (Json.isNumberText(v)) return Result.mapError(Money.fromNumberText(v.text), (r) => `${field}: ${r}`)
+  if (typeof v === "string") return Result.mapError(Money.parse(v.trim()), (r) => `${field}: ${r}`)
+  return Result.fail(`${field}: expected a number or a decimal string`)
+}
+
+const stringOf = (v: Value | undefined, field: string): Result.Result<string, string> =>
+  typeof v === "string" && v.trim().length > 0 ? Result.succeed(v.trim()) : Result.fail(`${field}: expected a text`)
+
+const dateOf = (v: Value | undefined, field: string): Result.Result<LocalDate.LocalDate, string> =>
+  Result.flatMap(stringOf(v, field), (s) => Result.mapError(LocalDate.parse(s), (r) => `${field}: ${r}`))
+
+const currencyOf = (v: Value | undefined): Result.Result<string, string> =>
+  Result.flatMap(stringOf(v, "currency"), (s) =>
+    /^[A-Z]{3}$/.test(s) ? Result.succeed(s) : Result.fail(`currency: ${JSON.stringify(s)} is not an ISO 4217 code`)
+  )
+
+const ibanOf = (v: Value | undefined, field: string): Result.Result<string, string> =>
+  Result.flatMap(stringOf(v, field), (s) => {
+    const iban = s.replace(/\s+/g, "").toUpperCase()
+    return Iban.isValid(iban) ? Result.succeed(iban) : Result.fail(`${field}: ${JSON.stringify(s)} is not an IBAN`)
+  })
+
+/** The records of a JSON file: a bare array or the array under `key`, or why the text is neither. */
+const recordsOf = (bytes: Uint8Array | string, key: string): Result.Result<ReadonlyArray<Value>, string> =>
+  Result.flatMap(
+    Result.mapError(Json.parse(bytes), (f) => f.message),
+    (doc): Result.Result<ReadonlyArray<Value>, string> => {
+      const v = doc.value
+      if (Array.isArray(v)) return Result.succeed(v as ReadonlyArray<Value>)
+      if (isObject(v) && Array.isArray(v[key])) return Result.succeed(v[key] as ReadonlyArray<Value>)
+      return Result.fail(`expected a JSON array of records or an object with "${key}"`)
+    }
+  )
+
+/** What a file gave: the records read, and those that could not be. */
+export interface Read<A> {
+  readonly records: ReadonlyArray<A>
+  readonly unreadable: ReadonlyArray<Unreadable>
+}
+
+const readEach = <A>(
+  file: string,
+  records: ReadonlyArray<Value>,
+  one: (record: Obj) => Result.Result<A, string>
+): Read<A> => {
+  const out: Array<A> = []
+  const unreadable: Array<Unreadable> = []
+  records.forEach((r, index) => {
+    const read = isObject(r) ? one(r) : Result.fail("expected an object")
+    if (Result.isSuccess(read)) out.push(read.success)
+    else unreadable.push({ file, index, reason: read.failure })
+  })
+  return { records: out, unreadable }
+}
+
+/**
+ * The balances file read: each record `{ iban, currency, amount, date, threshold? }`; a record that cannot be read,
+ * or an account given again, is reported with its position and the others are kept. Fails only when the text is no
+ * JSON array of records (nor an object with `balances`).
+ */
+export const balancesOf = (file: string, bytes: Uint8Array | string): Result.Result<Read<Forecast.Balance>, string> =>
+  Result.map(recordsOf(bytes, "balances"), (records) => {
+    const seen = new Set<string>()
+    return readEach(file, records, (r) =>
+      Result.gen(function* () {
+        const iban = yield* ibanOf(r.iban, "iban")
+        if (seen.has(iban)) return yield* Result.fail(`the balance of ${iban} is given again (the first one is used)`)
+        const balance: Forecast.Balance = {
+          iban,
+          currency: yield* currencyOf(r.currency),
+          amount: yield* amountOf(r.amount, "amount"),
+          date: yield* dateOf(r.date, "date"),
+          ...(r.threshold === undefined || r.threshold === null
+            ? {}
+            : { threshold: yield* amountOf(r.threshold, "threshold") })
+        }
+        seen.add(iban)
+        return balance
+      })
+    )
+  })
+
+const isAnswer = Schema.is(Schema.Literals(["APPR", "DECL"]))
+
+/**
+ * The funds-checks file read: each record `{ orderId, executionDate, debtorIban, amount, currency, checkedOn,
+ * answer }` (`answer` APPR or DECL, the bank's answer on `checkedOn`); unreadable records are reported.
+ */
+export const checksOf = (file: string, bytes: Uint8Array | string): Result.Result<Read<Forecast.Check>, string> =>
+  Result.map(recordsOf(bytes, "checks"), (records) =>
+    readEach(file, records, (r) =>
+      Result.gen(function* () {
+        const answer = r.answer
+        if (!isAnswer(answer)) return yield* Result.fail("answer: expected APPR or DECL")
+        return {
+          orderId: yield* stringOf(r.orderId, "orderId"),
+          executionDate: yield* dateOf(r.executionDate, "executionDate"),
+          debtorIban: yield* ibanOf(r.debtorIban, "debtorIban"),
+          amount: yield* amountOf(r.amount, "amount"),
+          currency: yield* currencyOf(r.currency),
+          checkedOn: yield* dateOf(r.checkedOn, "checkedOn"),
+          answer
+        }
+      })
+    )
+  )
+
+/**
+ * `--threshold` values applied to the balances: `AMOUNT` for every account without its own, `IBAN=AMOUNT` for one
+ * (a threshold in the balances file is replaced by one given for its IBAN, kept over an `AMOUNT` for all).
+ */
+export const withThresholds = (
+  balances: ReadonlyArray<Forecast.Balance>,
+  flags: ReadonlyArray<string>
+): Result.Result<Array<Forecast.Balance>, string> =>
+  Result.gen(function* () {
+    let all: BigDecimal.BigDecimal | undefined
+    const own = new Map<string, BigDecimal.BigDecimal>()
+    for (const flag of flags) {
+      const eq = flag.indexOf("=")
+      const text = eq < 0 ? flag : flag.slice(eq + 1)
+      const amount = yield* Result.mapError(
+        Money.parse(text.trim()),
+        (r) => `--threshold ${JSON.stringify(flag)}: ${r}`
+      )
+      if (eq < 0) all = amount
+      else own.set(flag.slice(0, eq).replace(/\s+/g, "").toUpperCase(), amount)
+    }
+    return balances.map((b) => {
+      const t = own.get(b.iban) ?? b.threshold ?? all
+      return t === undefined ? b : { ...b, threshold: t }
+    })
+  })
+
+const isConvention = Schema.is(BusinessDayConvention.BusinessDayConvention)
+
+/**
+ * One `--scenario`: changes separated by commas, each `skip:ORDER@DATE`, `fail:ORDER@DATE`, `delay:ORDER+DAYS`,
+ * `delay:ORDER@DATE+DAYS`, `remove:ORDER`, `convention:NAME` or `calendar:NAME` (as `--calendar`); the text is its
+ * name. E.g. `delay:SALARY+3,skip:SO-RENT@2026-08-03`.
+ */
+export const scenarioOf = (text: string): Result.Result<Forecast.Scenario, string> =>
+  Result.gen(function* () {
+    const changes: Array<Forecast.Change> = []
+    const bad = (part: string, why: string) => Result.fail(`--scenario ${JSON.stringify(text)}: ${part}: ${why}`)
+    for (const raw of text.split(",")) {
+      const part = raw.trim()
+      if (part.length === 0) continue
+      const colon = part.indexOf(":")
+      const kind = colon < 0 ? part : part.slice(0, colon).toLowerCase()
+      const arg = colon < 0 ? "" : part.slice(colon + 1).trim()
+      const at = (s: string) => {
+        const i = s.lastIndexOf("@")
+        return i < 0 ? { id: s, date: undefined } : { id: s.slice(0, i), date: s.slice(i + 1) }
+      }
+      switch (kind) {
+        case "skip":
+        case "fail": {
+          const { id, date } = at(arg)
+          if (id.length === 0 || date === undefined) return yield* bad(part, `expected ${kind}:ORDER@YYYY-MM-DD`)
+          const day = LocalDate.parse(date)
+          if (Result.isFailure(day)) return yield* bad(part, day.failure)
+          changes.push({ _tag: kind === "skip" ? "Skip" : "Fail", orderId: id, date: day.success })
+          break
+        }
+        case "delay": {
+          const plus = arg.lastIndexOf("+")
+          const days = plus < 0 ? Number.NaN : Number(arg.slice(plus + 1))
+          if (!(Number.isInteger(days) && days >= 1)) {
+            return yield* bad(
+              part,
+              "expected delay:ORDER+DAYS or delay:ORDER@YYYY-MM-DD+DAYS (DAYS a whole number ≥ 1)"
+            )
+          }
+          const { id, date } = at(arg.slice(0, plus))
+          if (id.length === 0) return yield* bad(part, "no orderId")
+          if (date === undefined) {
+            changes.push({ _tag: "Delay", orderId: id, days })
+          } else {
+            const day = LocalDate.parse(date)
+            if (Result.isFailure(day)) return yield* bad(part, day.failure)
+            changes.push({ _tag: "Delay", orderId: id, days, date: day.success })
+          }
+          break
+        }
+        case "remove":
+          if (arg.length === 0) return yield* bad(part, "expected remove:ORDER")
+          changes.push({ _tag: "Remove", orderId: arg })
+          break
+        case "convention":
+          if (!isConvention(arg)) {
+            return yield* bad(part, `expected one of ${BusinessDayConvention.conventions.join(", ")}`)
+          }
+          changes.push({ _tag: "Settings", convention: arg })
+          break
+        case "calendar": {
+          const calendar = Project.calendarOf(arg)
+          if (Result.isFailure(calendar)) return yield* bad(part, calendar.failure)
+          changes.push({ _tag: "Settings", calendar: calendar.success.calendar })
+          break
+        }
+        default:
+          return yield* bad(part, "expected skip:, fail:, delay:, remove:, convention: or calendar:")
+      }
+    }
+    if (changes.length === 0) return yield* Result.fail(`--scenario ${JSON.stringify(text)}: no change named`)
+    return { name: text, changes }
+  })
+
+// ---------------------------------------------------------------------------
+// the report
+// ---------------------------------------------------------------------------
+
+/** Everything `tppkit forecast` prints. */
+export interface Report {
+  readonly forecast: Forecast.Forecast
+  readonly calendarName: string
+  readonly convention: string
+  readonly scenarios: ReadonlyArray<Forecast.Outcome>
+  readonly unreadable: ReadonlyArray<Unreadable>
+  readonly skippedOrders: ReadonlyArray<Render.SkippedRow>
+}
+
+/**
+ * Whether the forecast has findings a person should look at (exit 8): an account at or below zero or below its
+ * threshold on some day, or a funds check that contradicts the forecast.
+ */
+export const hasFindings = (forecast: Forecast.Forecast): boolean =>
+  forecast.accounts.some((a) => a.riskDays.length > 0) ||
+  forecast.evidence.some((e) => e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk")
+
+const m = (x: BigDecimal.BigDecimal): string => Money.formatFixed2(x)
+const f = LocalDate.format
+const span = (a: LocalDate.LocalDate, b: LocalDate.LocalDate): string => (a === b ? f(a) : `${f(a)}..${f(b)}`)
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+const daysOf = (a: Forecast.AccountForecast): number => a.riskDays.reduce((n, d) => n + (d.until - d.date + 1), 0)
+
+/** How many accounts a table lists in full (the worst first); the rest are summed up in one line. */
+export const TABLE_ACCOUNTS = 200
+
+const paymentLine = (p: Payment.Payment): string =>
+  `${f(p.executionDate)}  ${p.orderId}  ${m(p.amount)} ${p.currency} to ${p.creditorName ?? p.creditorIban}`
+
+const FINDING_TEXT: Record<Forecast.Finding, string> = {
+  DeclinedButCovered: "URGENT: declined, but the forecast covers its day",
+  ApprovedButAtRisk: "approved, but the forecast puts its day at risk",
+  Agrees: "agrees with the forecast",
+  Outside: "no forecast for the account on that day"
+}
+
+/** The report as text: the accounts worst first, then their risk days, the evidence and the scenarios. */
+export const table = (report: Report, width: number = Render.WIDTH): string => {
+  const { forecast } = report
+  const out: Array<string> = []
+  const worst = Forecast.worstFirst(forecast.accounts)
+  const atRisk = worst.filter((a) => a.riskDays.length > 0)
+  out.push(
+    `Forecast ${span(forecast.window.from, forecast.window.to)} · ${report.calendarName} · ${report.convention} · ${plural(forecast.accounts.length, "account")}, ${atRisk.length} at risk`
+  )
+  out.push("")
+  const shown = worst.slice(0, TABLE_ACCOUNTS)
+  out.push(
+    ...Render.table(
+      [
+        { header: "Account", flex: true },
+        { header: "Cur" },
+        { header: "Opening", align: "right" },
+        { header: "Lowest", align: "right" },
+        { header: "On" },
+        { header: "Closing", align: "right" },
+        { header: "Risk days", align: "right" }
+      ],
+      shown.map((a) => [
+        a.iban,
+        a.currency,
+        m(a.opening),
+        m(a.lowest.amount),
+        f(a.lowest.date),
+        m(a.closing),
+        `${daysOf(a)}`
+      ]),
+      width
+    )
+  )
+  if (worst.length > shown.length) {
+    const rest = worst.slice(shown.length)
+    out.push(
+      `… and ${plural(rest.length, "more account")} (${rest.filter((a) => a.riskDays.length > 0).length} at risk; --format json or csv lists them all)`
+    )
+  }
+  for (const a of atRisk.slice(0, TABLE_ACCOUNTS)) {
+    out.push("")
+    const line = a.threshold === undefined ? "zero" : `threshold ${m(a.threshold)}`
+    out.push(`${a.iban} ${a.currency}: ${plural(daysOf(a), "day")} at risk (line: ${line})`)
+    for (const d of a.riskDays) {
+      out.push(
+        ...Render.wrap(
+          `${span(d.date, d.until)}  closing ${m(d.closing)}, out ${m(d.out)} that day together, short ${m(d.shortfall)}${d.reason === "zero" ? " (at or below zero)" : ""}`,
+          width,
+          "  ",
+          "    "
+        )
+      )
+      for (const p of d.payments) out.push(...Render.wrap(paymentLine(p), width, "    ", "      "))
+    }
+  }
+  const urgent = forecast.evidence.filter((e) => e.finding !== "Agrees")
+  if (forecast.evidence.length > 0) {
+    out.push("")
+    out.push(
+      `Funds checks beside the forecast (${plural(forecast.evidence.length, "check")}, ${urgent.length} to look at; an answer is about the check's day):`
+    )
+    for (const e of forecast.evidence) {
+      const c = e.check
+      const figures = `forecast ${e.onCheckDay === undefined ? "-" : m(e.onCheckDay)} on ${f(c.checkedOn)}, ${e.onPaymentDay === undefined ? "-" : m(e.onPaymentDay)} on ${f(c.executionDate)}`
+      out.push(
+        ...Render.wrap(
+          `${c.answer} ${c.orderId} ${m(c.amount)} ${c.currency} from ${c.debtorIban}: ${FINDING_TEXT[e.finding]} (${figures})`,
+          width,
+          "  ",
+          "    "
+        )
+      )
+    }
+  }
+  if (forecast.notNetted.length > 0) {
+    out.push("")
+    out.push(`Not netted (another currency than the account's; no exchange rate is known):`)
+    for (const n of forecast.notNetted) {
+      out.push(...Render.wrap(`${n.iban} ${n.side}: ${paymentLine(n.payment)}`, width, "  ", "    "))
+    }
+  }
+  if (forecast.withoutBalance.length > 0) {
+    out.push("")
+    out.push("No balance given (not forecast):")
+    for (const w of forecast.withoutBalance) out.push(`  ${w.iban} ${w.currency}: ${plural(w.count, "payment")} out`)
+  }
+  for (const s of report.scenarios) {
+    out.push("")
+    out.push(`Scenario ${JSON.stringify(s.scenario.name)}:`)
+    if (s.payments.removed.length + s.payments.added.length === 0 && s.accounts.length === 0) {
+      out.push("  no change")
+    }
+    for (const p of s.payments.removed) out.push(...Render.wrap(`- ${paymentLine(p)}`, width, "  ", "    "))
+    for (const p of s.payments.added) out.push(...Render.wrap(`+ ${paymentLine(p)}`, width, "  ", "    "))
+    for (const a of s.accounts) {
+      out.push(
+        ...Render.wrap(
+          `${a.iban}: lowest ${m(a.lowest.base.amount)} on ${f(a.lowest.base.date)} -> ${m(a.lowest.scenario.amount)} on ${f(a.lowest.scenario.date)}, closing ${m(a.closing.base)} -> ${m(a.closing.scenario)}`,
+          width,
+          "  ",
+          "    "
+        )
+      )
+      for (const d of a.riskDaysAdded) out.push(`    new risk days ${span(d.date, d.until)} closing ${m(d.closing)}`)
+      for (const d of a.riskDaysRemoved) out.push(`    no longer at risk ${span(d.date, d.until)}`)
+    }
+    for (const c of s.unmatched) out.push(...Render.wrap(`! names no payment: ${changeText(c)}`, width, "  ", "    "))
+  }
+  const skipped = [
+    ...report.unreadable.map((u) => ({ orderId: `${u.file} #${u.index}`, reason: u.reason })),
+    ...report.skippedOrders
+  ]
+  if (skipped.length > 0) {
+    out.push("")
+    out.push(`Skipped (${skipped.length}):`)
+    out.push(...Render.skippedLines(skipped, width))
+  }
+  return out.join("\n")
+}
+
+const changeText = (c: Forecast.Change): string => {
+  switch (c._tag) {
+    case "Skip":
+    case "Fail":
+      return `${c._tag.toLowerCase()}:${c.orderId}@${f(c.date)}`
+    case "Delay":
+      return `delay:${c.orderId}${c.date === undefined ? "" : `@${f(c.date)}`}+${c.days}`
+    case "Remove":
+      return `remove:${c.orderId}`
+    case "Add":
+      return `add:${c.order.orderId}`
+    case "Settings":
+      return "settings"
+  }
+}
+
+const paymentJson = (p: Payment.Payment) => ({
+  orderId: p.orderId,
+  executionDate: f(p.executionDate),
+  nominalDate: f(p.nominalDate),
+  amount: Money.toPlainString(p.amount),
+  currency: p.currency,
+  debtorIban: p.debtorIban,
+  creditorIban: p.creditorIban,
+  ...(p.creditorName === undefined ? {} : { creditorName: p.creditorName })
+})
+
+const riskJson = (d: Forecast.RiskDay) => ({
+  date: f(d.date),
+  until: f(d.until),
+  closing: Money.toPlainString(d.closing),
+  out: Money.toPlainString(d.out),
+  shortfall: Money.toPlainString(d.shortfall),
+  reason: d.reason,
+  payments: d.payments.map(paymentJson)
+})
+
+const accountJson = (a: Forecast.AccountForecast) => ({
+  iban: a.iban,
+  currency: a.currency,
+  ...(a.threshold === undefined ? {} : { threshold: Money.toPlainString(a.threshold) }),
+  balanceDate: f(a.balanceDate),
+  start: f(a.start),
+  opening: Money.toPlainString(a.opening),
+  closing: Money.toPlainString(a.closing),
+  out: Money.toPlainString(a.out),
+  in: Money.toPlainString(a.in),
+  lowest: { amount: Money.toPlainString(a.lowest.amount), date: f(a.lowest.date) },
+  riskDays: a.riskDays.map(riskJson),
+  ladder: (a.rows ?? []).map((r) => ({
+    date: f(r.date),
+    until: f(r.until),
+    opening: Money.toPlainString(r.opening),
+    out: Money.toPlainString(r.out),
+    in: Money.toPlainString(r.in),
+    closing: Money.toPlainString(r.closing),
+    atRisk: r.atRisk,
+    ...(r.notNetted.length === 0
+      ? {}
+      : { notNetted: r.notNetted.map((n) => ({ side: n.side, ...paymentJson(n.payment) })) })
+  }))
+})
+
+/** The report as one JSON document (amounts as exact decimal strings, the accounts worst first). */
+export const json = (report: Report): string => {
+  const { forecast } = report
+  return JSON.stringify(
+    {
+      from: f(forecast.window.from),
+      to: f(forecast.window.to),
+      calendar: report.calendarName,
+      convention: report.convention,
+      findings: hasFindings(forecast),
+      accounts: Forecast.worstFirst(forecast.accounts).map(accountJson),
+      atRisk: forecast.atRisk.map(paymentJson),
+      evidence: forecast.evidence.map((e) => ({
+        finding: e.finding,
+        orderId: e.check.orderId,
+        debtorIban: e.check.debtorIban,
+        executionDate: f(e.check.executionDate),
+        amount: Money.toPlainString(e.check.amount),
+        currency: e.check.currency,
+        checkedOn: f(e.check.checkedOn),
+        answer: e.check.answer,
+        forecastOnCheckDay: e.onCheckDay === undefined ? null : Money.toPlainString(e.onCheckDay),
+        forecastOnPaymentDay: e.onPaymentDay === undefined ? null : Money.toPlainString(e.onPaymentDay),
+        covered: e.covered ?? null
+      })),
+      notNetted: forecast.notNetted.map((n) => ({ iban: n.iban, side: n.side, payment: paymentJson(n.payment) })),
+      withoutBalance: forecast.withoutBalance,
+      scenarios: report.scenarios.map((s) => ({
+        name: s.scenario.name,
+        removed: s.payments.removed.map(paymentJson),
+        added: s.payments.added.map(paymentJson),
+        accounts: s.accounts.map((a) => ({
+          iban: a.iban,
+          currency: a.currency,
+          closing: { base: Money.toPlainString(a.closing.base), scenario: Money.toPlainString(a.closing.scenario) },
+          lowest: {
+            base: { amount: Money.toPlainString(a.lowest.base.amount), date: f(a.lowest.base.date) },
+            scenario: { amount: Money.toPlainString(a.lowest.scenario.amount), date: f(a.lowest.scenario.date) }
+          },
+          riskDaysAdded: a.riskDaysAdded.map(riskJson),
+          riskDaysRemoved: a.riskDaysRemoved.map(riskJson)
+        })),
+        unmatched: s.unmatched.map(changeText)
+      })),
+      skipped: [
+        ...report.unreadable.map((u) => ({ file: u.file, index: u.index, reason: u.reason })),
+        ...report.skippedOrders.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason }))
+      ]
+    },
+    null,
+    2
+  )
+}
+
+/** The ladders as CSV: one line per row of each account (worst first), amounts exact. */
+export const csv = (report: Report): string => {
+  const lines = ["iban,currency,date,until,opening,out,in,closing,at_risk,not_netted"]
+  for (const a of Forecast.worstFirst(report.forecast.accounts)) {
+    for (const r of a.rows ?? []) {
+      lines.push(
+        [
+          a.iban,
+          a.currency,
+          f(r.date),
+          f(r.until),
+          Money.toPlainString(r.opening),
+          Money.toPlainString(r.out),
+          Money.toPlainString(r.in),
+          Money.toPlainString(r.closing),
+          r.atRisk ? "yes" : "no",
+          `${r.notNetted.length}`
+        ].join(",")
+      )
+    }
+  }
+  return lines.join("\n")
+}

@@ -1,0 +1,113 @@
+/**
+ * The work behind `tppkit forecast`, loaded only when the command runs: read the orders, the balances (and the flows
+ * and funds checks when given), forecast, run the scenarios, print the report, and exit 8 when there are findings.
+ */
+import { Forecast } from "@tppkit/schedule"
+import { Effect, Option, Result } from "effect"
+import * as Failure from "../Failure.ts"
+import * as ForecastReport from "../ForecastReport.ts"
+import * as Output from "../Output.ts"
+import * as Project from "../Project.ts"
+import * as Files from "./files.ts"
+import { readOrders } from "./orders.ts"
+
+/** The parsed flags of `tppkit forecast`. */
+export interface Input {
+  readonly orders: string
+  readonly balances: string
+  readonly flows: Option.Option<string>
+  readonly checks: Option.Option<string>
+  readonly from: string
+  readonly to: string
+  readonly threshold: ReadonlyArray<string>
+  readonly scenario: ReadonlyArray<string>
+  readonly calendar: string
+  readonly convention: string
+  readonly format: ForecastReport.Format
+}
+
+const bytesOf = (what: string, file: string) => Files.readText(what, file, (message) => Failure.failure(message))
+
+const ordersFrom = (file: string) =>
+  Effect.gen(function* () {
+    const decoded = yield* readOrders(file)
+    if (Result.isFailure(decoded)) {
+      return yield* Failure.badInput(`${file === "-" ? "standard input" : file}: ${decoded.failure}`)
+    }
+    return decoded.success
+  })
+
+/** Runs `tppkit forecast` with parsed flags. */
+export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
+  const settings = Project.settings({
+    from: input.from,
+    to: input.to,
+    calendar: input.calendar,
+    convention: input.convention
+  })
+  if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
+  const scenarios: Array<Forecast.Scenario> = []
+  for (const text of input.scenario) {
+    const s = ForecastReport.scenarioOf(text)
+    if (Result.isFailure(s)) return yield* Failure.usage(s.failure)
+    scenarios.push(s.success)
+  }
+  const balancesRead = ForecastReport.balancesOf(input.balances, yield* bytesOf("balances file", input.balances))
+  if (Result.isFailure(balancesRead)) return yield* Failure.badInput(`${input.balances}: ${balancesRead.failure}`)
+  const balances = ForecastReport.withThresholds(balancesRead.success.records, input.threshold)
+  if (Result.isFailure(balances)) return yield* Failure.usage(balances.failure)
+  const unreadable = [...balancesRead.success.unreadable]
+  let checks: ReadonlyArray<Forecast.Check> = []
+  if (Option.isSome(input.checks)) {
+    const read = ForecastReport.checksOf(input.checks.value, yield* bytesOf("checks file", input.checks.value))
+    if (Result.isFailure(read)) return yield* Failure.badInput(`${input.checks.value}: ${read.failure}`)
+    checks = read.success.records
+    unreadable.push(...read.success.unreadable)
+  }
+  const orders = yield* ordersFrom(input.orders)
+  const flows = Option.isSome(input.flows) ? yield* ordersFrom(input.flows.value) : undefined
+  const forecastInput: Forecast.Input = {
+    orders: orders.orders,
+    flows: flows?.orders,
+    balances: balances.success,
+    window: { from: settings.success.from, to: settings.success.to },
+    options: { calendar: settings.success.calendar, convention: settings.success.convention },
+    checks
+  }
+  const made = Forecast.make(forecastInput)
+  if (Result.isFailure(made)) return yield* Failure.badInput(made.failure.message)
+  const outcomes: Array<Forecast.Outcome> = []
+  for (const s of scenarios) {
+    const outcome = Forecast.scenario(forecastInput, s, made.success)
+    if (Result.isFailure(outcome)) return yield* Failure.usage(outcome.failure.message)
+    outcomes.push(outcome.success)
+  }
+  const report: ForecastReport.Report = {
+    forecast: made.success,
+    calendarName: settings.success.calendarName,
+    convention: settings.success.convention,
+    scenarios: outcomes,
+    unreadable,
+    skippedOrders: [
+      ...orders.skipped,
+      ...(flows?.skipped ?? []),
+      ...made.success.skipped.map((s) => ({ orderId: s.orderId, reason: s.reason }))
+    ]
+  }
+  yield* Output.line(
+    input.format === "json"
+      ? ForecastReport.json(report)
+      : input.format === "csv"
+        ? ForecastReport.csv(report)
+        : ForecastReport.table(report)
+  )
+  // records that could not be read (listed under Skipped) end the run with 7 (cli README, "Exit codes"), before 8
+  const unread = unreadable.length + orders.skipped.length + (flows?.skipped.length ?? 0)
+  if (unread > 0) {
+    return yield* Failure.make(
+      "data",
+      `${unread} ${unread === 1 ? "record" : "records"} could not be read (listed under Skipped); every other record was used`
+    )
+  }
+  if (ForecastReport.hasFindings(made.success)) return yield* Failure.findings()
+})
