@@ -3,6 +3,7 @@
  * cluster's 2 KB warnings) shortened to one line with the cause first and no stack trace.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { BankError } from "@tppkit/http"
 import { Lifecycle } from "@tppkit/worker"
 import { Effect, Logger, References } from "effect"
 
@@ -72,4 +73,29 @@ describe("Lifecycle", () => {
       assert.strictEqual(Lifecycle.shorten("failed\n    at f (a.ts:1:1)\n    at g (b.ts:2:2)\nafter"), "failed after")
     })
   )
+
+  it("names only a worker's ways out of a budget refusal (no --max-age, no --psu-last-logged-time)", () => {
+    const refused = new BankError.BankError({
+      operation: "standingOrders",
+      identity: {},
+      reason: new BankError.BudgetExhausted({
+        consentKey: "k",
+        limit: 4,
+        used: 4,
+        requested: 1,
+        freesAt: "2026-11-26T00:00:00+01:00"
+      })
+    })
+    assert.include(refused.message, "--max-age")
+    const cause = Lifecycle.listingCause(refused)
+    assert.notInclude(cause, "max-age")
+    assert.notInclude(cause, "psu-last-logged-time")
+    assert.include(cause, "it frees up at 2026-11-26T00:00:00+01:00")
+    assert.include(cause, "tppkit worker --today DAY --once")
+    const line = Lifecycle.line(
+      time,
+      Lifecycle.finished("2026-11-25", 0, [{ consent: "a", planned: 0, failure: refused }])
+    )
+    assert.include(line, 'cause="daily budget of 4 unattended calls cannot cover 1 more (used 4)')
+  })
 })

@@ -6,6 +6,8 @@
  *
  * @since 0.1.0
  */
+
+import type { BudgetExhausted } from "@tppkit/http/BankError"
 import { Cause, Context, Effect, Layer, Logger } from "effect"
 import type { Due, Outcome } from "./Checks.ts"
 import { CheckObserver, isTransient } from "./FundsCheckWorkflow.ts"
@@ -88,6 +90,29 @@ export interface Listener {
   readonly emit: (event: Event) => Effect.Effect<void>
 }
 
+/**
+ * A sweep's listing failure in the words of a worker's operator: a refusal by the daily budget names only the ways
+ * out a worker has (the day's sweep runs again later; a consent too large for the budget is split), not the bank
+ * commands' flags (README.md, "Daily budget"); anything else is its own message.
+ */
+export const listingCause = (failure: { readonly message: string }): string => {
+  const reason = (failure as { readonly _tag?: unknown; readonly reason?: unknown }).reason
+  if (
+    (failure as { readonly _tag?: unknown })._tag !== "BankError" ||
+    typeof reason !== "object" ||
+    reason === null ||
+    (reason as { readonly _tag?: unknown })._tag !== "BudgetExhausted"
+  ) {
+    return failure.message
+  }
+  const r = reason as BudgetExhausted
+  const need =
+    r.listingPages === undefined
+      ? `${r.requested} more`
+      : `the ${r.requested} more pages of this ${r.listingPages}-page listing`
+  return `daily budget of ${r.limit} unattended calls cannot cover ${need} (used ${r.used}); it frees up at ${r.freesAt}. Ways out for a worker: the day's sweep runs again when a worker starts or at the next sweep hour (tppkit worker --today DAY --once runs it now); a consent with more orders than ${r.limit} pages hold must be split over several consents (--consents KEY=IBAN,…)`
+}
+
 /** The `SweepFinished` event of a sweep run's consents (each planned count, or its listing's failure). */
 export const finished = (
   day: string,
@@ -103,7 +128,9 @@ export const finished = (
   run,
   consents: consents.length,
   planned: consents.reduce((n, c) => n + c.planned, 0),
-  failed: consents.flatMap((c) => (c.failure === undefined ? [] : [{ consent: c.consent, cause: c.failure.message }]))
+  failed: consents.flatMap((c) =>
+    c.failure === undefined ? [] : [{ consent: c.consent, cause: listingCause(c.failure) }]
+  )
 })
 
 /** The listeners of this worker's events; none by default. */

@@ -396,7 +396,9 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     }
     const failed = summary.consents.filter((c) => c.failure !== undefined)
     for (const f of failed) {
-      yield* Output.errorLine(`tppkit: sweep of ${day}, consent ${f.consent}: ${f.failure?.message}`)
+      yield* Output.errorLine(
+        `tppkit: sweep of ${day}, consent ${f.consent}: ${f.failure === undefined ? "" : Lifecycle.listingCause(f.failure)}`
+      )
     }
     if (!input.once) return yield* Effect.never
     yield* awaitDay(day)
