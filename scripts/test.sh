@@ -8,6 +8,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/tppkit-test-XXXXXX")
+# Passable (not readable) by other users: run as root, the embedded PostgreSQL of the tests runs as its own OS user
+# and must reach its data directory inside this folder.
+chmod 711 "$run_tmp"
 trap 'rm -rf "$run_tmp"' EXIT
 export TMPDIR="$run_tmp"
 reporter=default
