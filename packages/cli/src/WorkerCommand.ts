@@ -80,6 +80,12 @@ export const workerCommand = Command.make(
       Flag.withDescription("TCP port of this runner on 127.0.0.1 for the other runners (default: any free port)"),
       Flag.withDefault(0)
     ),
+    reconfigure: Flag.Boolean("reconfigure").pipe(
+      Flag.withDescription(
+        "Change the fleet's plan settings (days before, calendar, hour, time zone, consents) to this worker's for the days not yet swept"
+      ),
+      Flag.withDefault(false)
+    ),
     logFormat: Flag.Literals("log-format", ["logfmt", "json"]).pipe(
       Flag.withDescription("Lifecycle lines on stderr: logfmt, or one JSON object a line"),
       Flag.withDefault("logfmt")

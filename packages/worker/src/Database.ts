@@ -11,6 +11,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as BankGate from "./BankGate.ts"
 import * as Checks from "./Checks.ts"
+import * as PlanSettings from "./PlanSettings.ts"
 
 /** The DDL of the budget tables (idempotent); the PostgreSQL budget store's. */
 export const budgetDdl: ReadonlyArray<string> = [
@@ -23,10 +24,11 @@ export const budgetDdl: ReadonlyArray<string> = [
 ]
 
 /**
- * Every DDL statement of tppkit's tables (checks, budget, leases, snapshots, the bank gate), in order; each is
+ * Every DDL statement of tppkit's tables (checks, budget, leases, snapshots, the bank gate, the plan settings), in
+ * order; each is
  * idempotent.
  */
-export const ddl: ReadonlyArray<string> = [...Checks.ddl, ...budgetDdl, ...BankGate.ddl]
+export const ddl: ReadonlyArray<string> = [...Checks.ddl, ...budgetDdl, ...BankGate.ddl, ...PlanSettings.ddl]
 
 /** A fixed advisory-lock key for tppkit's migrations. */
 const migrationLock = 7_316_505_221

@@ -26,5 +26,7 @@ export * as Lifecycle from "./Lifecycle.ts"
 export * as Metrics from "./Metrics.ts"
 /** http's budget store on PostgreSQL. */
 export * as PgBudgetStore from "./PgBudgetStore.ts"
+/** One plan per day: the fleet's plan settings, stored with it. */
+export * as PlanSettings from "./PlanSettings.ts"
 /** The daily sweep: workflow, plan and cron. */
 export * as Sweep from "./Sweep.ts"

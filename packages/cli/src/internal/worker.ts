@@ -15,6 +15,7 @@ import {
   Lifecycle,
   Metrics,
   PgBudgetStore,
+  PlanSettings,
   Sweep
 } from "@tppkit/worker"
 import {
@@ -56,6 +57,7 @@ export interface Input extends Connection.Values {
   readonly metricsPort: Option.Option<number>
   readonly runnerPort: number
   readonly logFormat: Lifecycle.Format
+  readonly reconfigure: boolean
 }
 
 /** The parsed flags of `tppkit worker status`. */
@@ -376,6 +378,34 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     cron: !input.once,
     listingPageSize: yield* listingPageSize,
     ...(yield* checkRetry(input.timeZone))
+  }
+  // one plan per day: the fleet's plan settings are this worker's, or it does not join (or changes them)
+  const changed = yield* PlanSettings.claim(
+    {
+      daysBefore: input.daysBefore,
+      calendar: input.calendar,
+      hour: input.hour,
+      timeZone: input.timeZone,
+      consents: setup.sweep.consents
+    },
+    { reconfigure: input.reconfigure }
+  ).pipe(
+    Effect.provide(Database.layer(databaseUrl, { maxConnections: 1 })),
+    Effect.catchTag("PlanSettingsError", (e) => Effect.fail(Failure.configuration(e.message, e))),
+    Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
+  )
+  if (changed) {
+    write(
+      Lifecycle.format(
+        new Date(),
+        [
+          ["level", "warn"],
+          ["event", "reconfigured"],
+          ["message", "the fleet's plan settings are now this worker's, for the days not yet swept"]
+        ],
+        input.logFormat
+      )
+    )
   }
   let joined = false
   const program = Effect.gen(function* () {
