@@ -28,8 +28,10 @@ const bank = async (options: Sandbox.Options = {}) => {
   )
   const info = Context.get(context, Sandbox.SandboxInfo)
   const journal = Context.get(context, Journal.Journal)
+  const announced = (await (await fetch(`${info.baseUrl}/__instance`)).json()) as { instance: string }
   return {
     info,
+    instance: announced.instance,
     env: { TPPKIT_BASE_URL: info.baseUrl, TPPKIT_CLIENT_ID: info.clientId, TPPKIT_CLIENT_SECRET: "sandbox-secret" },
     listingPages: () =>
       journal
@@ -68,7 +70,7 @@ describe("tppkit budget", { timeout: 120_000 }, () => {
       expect(shown.consents).toEqual([
         {
           environment: "sandbox",
-          baseUrl: b.info.baseUrl,
+          baseUrl: `${b.info.baseUrl}#instance=${b.instance}`,
           clientId: b.info.clientId,
           consent: b.info.clientId,
           used: 1,
@@ -81,6 +83,36 @@ describe("tppkit budget", { timeout: 120_000 }, () => {
       expect(table.stdout).toMatch(/sandbox\s.*\s1\s+3\n?$/m)
     } finally {
       await b.close()
+    }
+  })
+
+  it("a mock bank restarted on the same port is a new bank's day; the running one keeps counting its own", async () => {
+    const file = join(dir, "restarted.sqlite")
+    const list = (env: Record<string, string>) =>
+      tppkit(["standing-orders", "--page-size", "10", "--budget-file", file], { env })
+    const before = await bank()
+    const port = Number(new URL(before.info.baseUrl).port)
+    try {
+      expect((await list(before.env)).code).toBe(0)
+      expect((await list(before.env)).code).toBe(0)
+    } finally {
+      await before.close()
+    }
+    const after = await bank({ port })
+    try {
+      expect(after.info.baseUrl).toBe(before.info.baseUrl)
+      expect(after.instance).not.toBe(before.instance)
+      expect((await list(after.env)).code).toBe(0)
+      const shown = JSON.parse((await tppkit(["budget", "--budget-file", file, "--format", "json"])).stdout)
+      const used = Object.fromEntries(
+        (shown.consents as Array<{ baseUrl: string; used: number }>).map((c) => [c.baseUrl, c.used])
+      )
+      expect(used).toEqual({
+        [`${before.info.baseUrl}#instance=${before.instance}`]: 2,
+        [`${after.info.baseUrl}#instance=${after.instance}`]: 1
+      })
+    } finally {
+      await after.close()
     }
   })
 

@@ -120,7 +120,7 @@ const wayOut = (outcome: Failure.Outcome): string | undefined =>
   outcome.details?.code === "invalid_client"
     ? "check TPPKIT_CLIENT_ID and TPPKIT_CLIENT_SECRET (or --client-id and --client-secret)"
     : outcome.kind === "budget" && outcome.details?.freesAt !== undefined
-      ? "or, playing against a mock bank, count in memory: --budget-file memory (TPPKIT_BUDGET_FILE=memory)"
+      ? "or, playing against a mock bank, count in memory: --budget-file memory (TPPKIT_BUDGET_FILE=memory), or start the mock bank again (a new mock bank has a count of its own)"
       : undefined
 
 /** "did you mean …" for a mistyped subcommand or flag, from effect/cli's suggestions (nothing when it has none). */

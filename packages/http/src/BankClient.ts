@@ -235,7 +235,7 @@ const make = Effect.gen(function* () {
   const consentKey = (options: ListOptions) =>
     budgetKey({
       environment: config.environment,
-      baseUrl: config.baseUrl,
+      baseUrl: config.bankIdentity ?? config.baseUrl,
       clientId: config.clientId,
       consent: options.consentKey ?? config.clientId
     })

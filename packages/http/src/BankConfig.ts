@@ -53,6 +53,12 @@ export interface Settings {
   readonly environment: Environment
   /** Base address without a trailing slash. */
   readonly baseUrl: string
+  /**
+   * Which bank the daily budget counts against, in place of `baseUrl` in budget keys (`Budget.consentKey`); unset,
+   * the base URL (with the client id, a real bank's identity). A mock bank announces an instance id, so that a
+   * restarted one on the same address is a new bank, not the same bank's day (README.md, "Daily budget").
+   */
+  readonly bankIdentity?: string | undefined
   /** The paths of the environment (core's `Endpoint.paths`). */
   readonly paths: Endpoint.Paths
   readonly clientId: string
@@ -72,6 +78,8 @@ export interface Options {
   readonly baseUrl: string
   readonly clientId: string
   readonly clientSecret: Redacted.Redacted<string>
+  /** Which bank the daily budget counts against (default the base URL): see {@link Settings.bankIdentity}. */
+  readonly bankIdentity?: string | undefined
   readonly scopes?: Partial<Scopes>
   readonly requestTimeout?: Duration.Input
   readonly tokenSafetyMargin?: Duration.Input
@@ -190,6 +198,7 @@ export const make = (options: Options): Result.Result<Settings, BankConfigError>
     return {
       environment: options.environment,
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
+      ...(options.bankIdentity === undefined ? {} : { bankIdentity: options.bankIdentity }),
       paths: Endpoint.paths(options.environment),
       clientId: options.clientId,
       clientSecret: options.clientSecret,

@@ -10,7 +10,7 @@ import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Render from "../Render.ts"
 import * as Style from "../Style.ts"
-import { clientLayerOf, scaToken, settingsOf, tokenLayerOf } from "./client.ts"
+import { clientLayerOf, scaToken, settingsOf, tokenLayerOf, withAnnouncedIdentity } from "./client.ts"
 
 // ---------------------------------------------------------------------------
 // token
@@ -229,7 +229,8 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   }
   if (input.all && Option.isSome(input.page)) return yield* Failure.usage("--all and --page exclude each other")
   const target = yield* Connection.target(input, { needsClient: Option.isNone(input.accessToken) })
-  const settings = yield* settingsOf(target)
+  // unattended listings spend the daily budget of the bank that answers: a mock bank says which one it is
+  const settings = yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)
   const token = scaToken(target.environment, input.accessToken)
   const options = {
     psu: Connection.psu(input),

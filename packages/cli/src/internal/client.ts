@@ -37,6 +37,43 @@ export const settingsOf = (target: Target) =>
     )
   })
 
+/** Whether a URL names this machine: a mock bank's address (a real bank is never on loopback). */
+const isLoopback = (url: URL): boolean =>
+  url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname)
+
+/**
+ * The settings with the bank's identity for the daily budget (README.md, "Daily budget"): a bank on loopback that
+ * announces an instance id (the mock bank's `GET /__instance`, a new id each time it starts) is its base URL with
+ * that id, `http://127.0.0.1:8080#instance=…`, so that a mock bank restarted on the same port starts a new count
+ * while the running one keeps its own; any other bank, or no answer within 2 s, keeps the base URL (with the client
+ * id, a real bank's identity). Nothing is asked of a bank that is not on loopback.
+ */
+export const withAnnouncedIdentity = (settings: BankConfig.Settings): Effect.Effect<BankConfig.Settings> => {
+  let url: URL
+  try {
+    url = new URL(settings.baseUrl)
+  } catch {
+    return Effect.succeed(settings)
+  }
+  if (!isLoopback(url) || settings.bankIdentity !== undefined) return Effect.succeed(settings)
+  return Effect.promise(async () => {
+    try {
+      const answer = await fetch(new URL("/__instance", url), { signal: AbortSignal.timeout(2_000) })
+      if (!answer.ok) return settings
+      const body: unknown = await answer.json()
+      const instance =
+        typeof body === "object" && body !== null && "instance" in body
+          ? (body as { instance: unknown }).instance
+          : undefined
+      return typeof instance === "string" && /^[A-Za-z0-9-]{1,64}$/.test(instance)
+        ? { ...settings, bankIdentity: `${settings.baseUrl}#instance=${instance}` }
+        : settings
+    } catch {
+      return settings
+    }
+  })
+}
+
 /** The command line's own budget file when none is given: `~/.tppkit/budget.sqlite`. */
 export const defaultBudgetFile = (): string => join(homedir(), ".tppkit", "budget.sqlite")
 

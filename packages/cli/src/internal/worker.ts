@@ -41,7 +41,7 @@ import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as WorkerStatus from "../WorkerStatus.ts"
-import { settingsOf } from "./client.ts"
+import { settingsOf, withAnnouncedIdentity } from "./client.ts"
 import * as DatabaseFailure from "./database.ts"
 import * as Environment from "./environment.ts"
 
@@ -362,7 +362,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     databaseUrl,
     // one request per try: the fleet retries a balance check itself (the check's back-off, the bank gate), so that
     // `attempts` counts the requests the bank received; the sweep retries its listings itself too
-    bankSettings: singleRequest(yield* settingsOf(target)),
+    bankSettings: singleRequest(yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)),
     psu: Connection.psu(input),
     sweep: {
       consents: consents.success,

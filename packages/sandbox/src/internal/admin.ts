@@ -25,11 +25,26 @@ import { first, type Incoming, json, type Outgoing } from "./exchange.ts"
 export const adminHeader = "x-sandbox-admin"
 
 /** The paths served here. */
-export const paths: ReadonlySet<string> = new Set(["/openapi.json", "/__journal", "/__clock", "/__faults"])
+export const paths: ReadonlySet<string> = new Set([
+  "/openapi.json",
+  "/__instance",
+  "/__journal",
+  "/__clock",
+  "/__faults"
+])
+
+/**
+ * The path where the mock bank says which running bank it is: `{"instance": "<uuid>"}`, a new id each time a mock
+ * bank starts (its state lives in memory), so that a client counting a daily budget can tell a restarted mock bank
+ * on the same address from the one it counted against.
+ */
+export const instancePath = "/__instance"
 
 /** What the admin endpoints act on. */
 export interface Config {
   readonly adminToken: string | undefined
+  /** This running bank's id, served at {@link instancePath}. */
+  readonly instance: string
   readonly openapi: () => string
   readonly journal: Journal.Journal["Service"]
   readonly clock: {
@@ -137,6 +152,11 @@ export const make = (config: Config) => {
 
   /** Answers a request to one of {@link paths}. */
   const handle = (req: Incoming, path: string, query: string, dialect: Dialect): Outgoing => {
+    if (path === instancePath) {
+      return isRead(req)
+        ? json(200, JSON.stringify({ instance: config.instance }), "ok", noStore)
+        : fail(methodNotAllowed(req.method, path, "GET"), dialect, {})
+    }
     if (path === "/openapi.json") {
       return isRead(req)
         ? json(200, config.openapi(), "ok", noStore)

@@ -104,6 +104,7 @@ export const make = (config: Config) => {
 
   const admin = Admin.make({
     adminToken: config.adminToken,
+    instance: crypto.randomUUID(),
     openapi: config.openapi,
     journal: config.journal,
     clock: { now: config.now, ...config.moveClock },
