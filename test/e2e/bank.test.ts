@@ -410,7 +410,7 @@ describe("tppkit standing-orders with bad records (issue 19)", { timeout: 90_000
         .trimEnd()
         .split("\n")
         .slice(1)
-        .map((l) => l.split(",").slice(0, 4).join(","))
+        .map((l) => [0, 1, 2, 4].map((c) => l.split(",")[c]).join(","))
     ).toEqual(["GOOD-1,2026-12-05,2026-12-07,12.50", "GOOD-2,2026-12-05,2026-12-07,99.99"])
   })
 

@@ -54,6 +54,7 @@ describe("tppkit project", { timeout: 90_000 }, () => {
       orderId: "SO-RENT",
       nominalDate: "2024-03-31",
       executionDate: "2024-04-02",
+      provenance: "engine-predicted",
       amount: "1250.50",
       currency: "EUR",
       debtorIban: "SK2411000000002612345678",
@@ -103,7 +104,9 @@ describe("tppkit project", { timeout: 90_000 }, () => {
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
     const lines = run.stdout.trimEnd().split("\r\n")
-    expect(lines[0]).toBe("orderId,nominalDate,executionDate,amount,currency,debtorIban,creditorIban,creditorName")
+    expect(lines[0]).toBe(
+      "orderId,nominalDate,executionDate,provenance,amount,currency,debtorIban,creditorIban,creditorName"
+    )
     expect(lines.slice(1).map((l) => l.split(",").slice(0, 3).join(" "))).toEqual([
       "SO-DAILY 2026-12-23 2026-12-23",
       "SO-DAILY 2026-12-24 2026-12-24",
@@ -175,7 +178,7 @@ describe("tppkit project", { timeout: 90_000 }, () => {
       expectUnread(run, ["tppkit: skipped SO-05000: record 5000 at frequency", "tppkit: skipped an order: record 9001"])
       const lines = run.stdout.trimEnd().split("\r\n")
       expect(lines).toHaveLength(1 + 11_998)
-      const names = new Set(lines.slice(1).map((l) => l.split(",")[7]))
+      const names = new Set(lines.slice(1).map((l) => l.split(",")[8]))
       expect(names).toEqual(new Set(Array.from({ length: 40 }, (_, n) => `Věřitel ${"ž😀".repeat(n)}`)))
       expect(run.stderr).toContain("tppkit: skipped SO-05000: record 5000 at frequency")
       expect(run.stderr).toContain("tppkit: skipped an order: record 9001")

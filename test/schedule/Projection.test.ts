@@ -150,6 +150,7 @@ describe("Projection.project: rules", () => {
       k: 0,
       nominalDate: d("2026-01-03"),
       executionDate: d("2026-01-05"),
+      provenance: "engine-predicted",
       amount: BigDecimal.fromStringUnsafe("1.10"),
       currency: "EUR",
       debtorIban: "SK3112000000198742637541",
@@ -165,6 +166,7 @@ describe("Projection.project: rules", () => {
       k: 0,
       nominalDate: d("2026-01-05"),
       executionDate: d("2026-01-05"),
+      provenance: "engine-predicted",
       amount: o.instructedAmount.value,
       currency: "EUR",
       debtorIban: "SK3112000000198742637541",
@@ -616,6 +618,34 @@ describe("Projection with a calendar per currency", () => {
       to: d("2026-01-31")
     })
     expect(projected.payments.next().done).toBe(false)
+  })
+})
+
+describe("Projection: provenance", () => {
+  it("a payment on the bank's nextDate is bank-confirmed, the others engine-predicted, in every projection", () => {
+    // MNTH from 2026-01-15, the bank's nextDate 2026-03-16 (15 March a Sunday); another order without a nextDate
+    const orders = [
+      order("a", { startDate: d("2026-01-15"), nextDate: d("2026-03-16") }),
+      order("b", { startDate: d("2026-03-16") })
+    ]
+    const window = { from: d("2026-03-01"), to: d("2026-05-31") }
+    const expected = [
+      ["a", "2026-03-16", "bank-confirmed"],
+      ["b", "2026-03-16", "engine-predicted"],
+      ["a", "2026-04-15", "engine-predicted"],
+      ["b", "2026-04-16", "engine-predicted"],
+      ["a", "2026-05-15", "engine-predicted"],
+      ["b", "2026-05-18", "engine-predicted"]
+    ]
+    const rows = (ps: Iterable<Payment.Payment>) => [...ps].map((p) => [p.orderId, f(p.executionDate), p.provenance])
+    expect(rows(Projection.project(orders, window).payments)).toEqual(expected)
+    expect(rows(Projection.lazy(orders, window).payments)).toEqual(expected)
+    expect(rows(Export.payments(Export.make(orders, window)))).toEqual(expected)
+    const json = JSON.parse(
+      new TextDecoder().decode(Buffer.concat([...Export.json(Export.make(orders, window))].map((c) => Buffer.from(c))))
+    )
+    expect(json.payments.map((p: { provenance: string }) => p.provenance)).toEqual(expected.map((e) => e[2]))
+    expect(Payment.provenanceOf({})).toBe("engine-predicted")
   })
 })
 

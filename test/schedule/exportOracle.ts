@@ -4,7 +4,7 @@
  * 4180 CSV of every payment's fields, with the totals from `CashFlow.totals` over the payments.
  */
 import { LocalDate, Money } from "@tppkit/core"
-import { CashFlow, type Payment } from "@tppkit/schedule"
+import { CashFlow, Payment } from "@tppkit/schedule"
 
 /** A payment as the documents show it (its occurrence number not shown). */
 export type Row = Omit<Payment.Payment, "k">
@@ -23,6 +23,7 @@ const paymentJson = (p: Row) => ({
   orderId: p.orderId,
   nominalDate: LocalDate.format(p.nominalDate),
   executionDate: LocalDate.format(p.executionDate),
+  provenance: Payment.provenanceOf(p),
   amount: Money.formatFixed2(p.amount),
   currency: p.currency,
   debtorIban: p.debtorIban,
@@ -67,11 +68,22 @@ const freeText = (text: string): string =>
 /** RFC 4180 CSV, CRLF-terminated lines: the header, then every payment's fields (the name neutralised). */
 export const csv = (doc: Document): string =>
   [
-    ["orderId", "nominalDate", "executionDate", "amount", "currency", "debtorIban", "creditorIban", "creditorName"],
+    [
+      "orderId",
+      "nominalDate",
+      "executionDate",
+      "provenance",
+      "amount",
+      "currency",
+      "debtorIban",
+      "creditorIban",
+      "creditorName"
+    ],
     ...doc.payments.map((p) => [
       p.orderId,
       LocalDate.format(p.nominalDate),
       LocalDate.format(p.executionDate),
+      Payment.provenanceOf(p),
       Money.formatFixed2(p.amount),
       p.currency,
       p.debtorIban,
@@ -79,7 +91,7 @@ export const csv = (doc: Document): string =>
       p.creditorName ?? ""
     ])
   ]
-    .map((r, i) => `${r.map((cell, c) => (i > 0 && c === 7 ? freeText(cell) : csvField(cell))).join(",")}\r\n`)
+    .map((r, i) => `${r.map((cell, c) => (i > 0 && c === 8 ? freeText(cell) : csvField(cell))).join(",")}\r\n`)
     .join("")
 
 /** The bytes of chunks, each copied before the next is asked for (the writers reuse their buffers). */

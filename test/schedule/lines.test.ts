@@ -20,7 +20,10 @@ const bd = BigDecimal.fromStringUnsafe
 const columnsOf = (payments: Iterable<Oracle.Row>): Lines.Source => {
   const orders: Array<Plans.Fields> = []
   const latest = new Map<string, number>()
+  // a bank-confirmed payment executes on its order's nextDate, an engine-predicted one does not
+  const confirmed = (p: Oracle.Row): boolean => p.provenance === "bank-confirmed"
   const same = (o: Plans.Fields, p: Oracle.Row): boolean =>
+    (confirmed(p) ? o.nextDate === p.executionDate : o.nextDate !== p.executionDate) &&
     o.amount === p.amount &&
     o.currency === p.currency &&
     o.debtorIban === p.debtorIban &&
@@ -43,7 +46,8 @@ const columnsOf = (payments: Iterable<Oracle.Row>): Lines.Source => {
           currency: p.currency,
           debtorIban: p.debtorIban,
           creditorIban: p.creditorIban,
-          creditorName: p.creditorName
+          creditorName: p.creditorName,
+          ...(confirmed(p) ? { nextDate: p.executionDate } : {})
         })
         latest.set(p.orderId, i)
       }
@@ -113,6 +117,7 @@ describe("the JSON and CSV formats", () => {
       orderId: "SO-1",
       nominalDate: "2026-01-01",
       executionDate: "2026-01-02",
+      provenance: "engine-predicted",
       amount: "1250.50",
       currency: "EUR",
       debtorIban: "SK3112000000198742637541",
@@ -144,9 +149,11 @@ describe("the JSON and CSV formats", () => {
 
   it("CSV quotes fields per RFC 4180", () => {
     const lines = projectionCsv(report).split("\r\n")
-    expect(lines[0]).toBe("orderId,nominalDate,executionDate,amount,currency,debtorIban,creditorIban,creditorName")
+    expect(lines[0]).toBe(
+      "orderId,nominalDate,executionDate,provenance,amount,currency,debtorIban,creditorIban,creditorName"
+    )
     expect(lines[1]).toBe(
-      'SO-1,2026-01-01,2026-01-02,1250.50,EUR,SK3112000000198742637541,SK6807200002891987426353,"Landlord, ""Ltd"""'
+      'SO-1,2026-01-01,2026-01-02,engine-predicted,1250.50,EUR,SK3112000000198742637541,SK6807200002891987426353,"Landlord, ""Ltd"""'
     )
     expect(lines).toHaveLength(5)
   })
@@ -169,7 +176,7 @@ describe("the JSON and CSV formats", () => {
     ])
     // the identifiers are written as they are (an orderId that begins with "=" stays so)
     for (const l of lines)
-      expect(l.startsWith("=SO-1,2026-01-02,2026-01-02,1.00,EUR,SK3112000000198742637541,")).toBe(true)
+      expect(l.startsWith("=SO-1,2026-01-02,2026-01-02,engine-predicted,1.00,EUR,SK3112000000198742637541,")).toBe(true)
   })
 
   it("skipped orders without an orderId are null in JSON", () => {
@@ -280,11 +287,13 @@ describe("projection JSON and CSV bytes", () => {
     },
     amount: BigDecimal.BigDecimal,
     execution: LocalDate.LocalDate,
-    shift: number
+    shift: number,
+    confirmed = false
   ): Oracle.Row => ({
     orderId: o.orderId,
     nominalDate: LocalDate.addDays(execution, shift),
     executionDate: execution,
+    provenance: confirmed ? "bank-confirmed" : "engine-predicted",
     amount,
     currency: o.currency,
     debtorIban: o.debtorIban,
@@ -305,7 +314,9 @@ describe("projection JSON and CSV bytes", () => {
             offset: fc.oneof(fc.integer({ min: 0, max: 800 }), fc.integer({ min: -3000, max: 3000 })),
             shift: fc.oneof(fc.integer({ min: -7, max: 7 }), fc.integer({ min: -200, max: 200 })),
             // a fresh amount object of the same value (the per-order text is then made again)
-            fresh: fc.boolean()
+            fresh: fc.boolean(),
+            // on its order's nextDate: the bank's own date
+            confirmed: fc.boolean()
           }),
           { maxLength: 40 }
         ),
@@ -320,7 +331,7 @@ describe("projection JSON and CSV bytes", () => {
           const i = r.order % g.orders.length
           const o = g.orders[i]!
           const amount = r.fresh ? BigDecimal.make(o.amount.value, o.amount.scale) : amounts[i]!
-          return paymentOf(o, amount, LocalDate.addDays(g.from, r.offset), r.shift)
+          return paymentOf(o, amount, LocalDate.addDays(g.from, r.offset), r.shift, r.confirmed)
         })
         if (g.sorted) payments.sort((a, b) => a.executionDate - b.executionDate)
         return {

@@ -399,7 +399,12 @@ export const render = function* (picture: Picture): Generator<string> {
       atRisk === undefined
         ? ""
         : `<td class="funds">${risk === undefined ? "" : `<span class="badge risk">at risk</span> <span class="muted">${escapeText(risk)}</span>`}</td>`
-    yield `<tr${risk === undefined ? "" : ' class="at-risk"'}><td>${LocalDate.format(p.executionDate)}</td><td>${nominal}</td><td>${escapeText(p.orderId)}</td><td><code>${escapeText(p.debtorIban)}</code></td><td class="creditor">${escapeText(p.creditorName ?? p.creditorIban)}</td><td class="num">${amountText(p.amount)}</td><td>${escapeText(p.currency)}</td>${status}</tr>\n`
+    // the bank's own date (its nextDate) is marked; the others are the engine's
+    const bank =
+      p.provenance === "bank-confirmed"
+        ? ' <span class="badge" title="bank-confirmed: the bank\'s nextDate">bank</span>'
+        : ""
+    yield `<tr${risk === undefined ? "" : ' class="at-risk"'}${bank === "" ? "" : ' data-provenance="bank-confirmed"'}><td>${LocalDate.format(p.executionDate)}${bank}</td><td>${nominal}</td><td>${escapeText(p.orderId)}</td><td><code>${escapeText(p.debtorIban)}</code></td><td class="creditor">${escapeText(p.creditorName ?? p.creditorIban)}</td><td class="num">${amountText(p.amount)}</td><td>${escapeText(p.currency)}</td>${status}</tr>\n`
   }
   yield `</tbody></table></div>\n`
   if (count > listed.length) {

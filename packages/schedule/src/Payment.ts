@@ -8,6 +8,15 @@
 import type { LocalDate } from "@tppkit/core"
 import type { BigDecimal } from "effect"
 
+/** The provenances of a payment's execution date, the bank's own first. */
+export const provenances = ["bank-confirmed", "engine-predicted"] as const
+
+/**
+ * Where a payment's execution date comes from: `bank-confirmed` when it is the bank's own `nextDate` for the order,
+ * `engine-predicted` when only the engine says so (docs/bank-interface.md, "The bank's date rule").
+ */
+export type Provenance = (typeof provenances)[number]
+
 /** A payment the bank is expected to execute for a standing order. */
 export interface Payment {
   /** The bank's reference of the standing order. */
@@ -18,6 +27,11 @@ export interface Payment {
   readonly nominalDate: LocalDate.LocalDate
   /** The date the bank executes the payment (nominal date moved by the convention). */
   readonly executionDate: LocalDate.LocalDate
+  /**
+   * Whether the execution date is the bank's listed `nextDate` (`bank-confirmed`) or the engine's alone; every payment
+   * a projection makes has it, and a payment without it reads as `engine-predicted` ({@link provenanceOf}).
+   */
+  readonly provenance?: Provenance | undefined
   /** The exact instructed amount. */
   readonly amount: BigDecimal.BigDecimal
   /** The ISO 4217 currency code of the amount. */
@@ -40,6 +54,7 @@ export const toPlain = (p: Payment): Payment => ({
   k: p.k,
   nominalDate: p.nominalDate,
   executionDate: p.executionDate,
+  provenance: provenanceOf(p),
   amount: p.amount,
   currency: p.currency,
   debtorIban: p.debtorIban,
@@ -60,3 +75,6 @@ export const compare = (a: Payment, b: Payment): -1 | 0 | 1 => {
 
 /** A stable identity of a payment (orderId and occurrence number), e.g. for iCalendar UIDs. */
 export const key = (p: Payment): string => `${p.orderId}#${p.k}`
+
+/** A payment's provenance: its own, `engine-predicted` when it has none. */
+export const provenanceOf = (p: Pick<Payment, "provenance">): Provenance => p.provenance ?? "engine-predicted"

@@ -72,6 +72,10 @@ export const localCases: ReadonlyArray<Case> = [
     (c) => !c.name.endsWith("-ics") && !c.name.endsWith("-html")
   ),
   ...project("listing-auto", listing, "2026-11-25", "2026-12-20", ["--calendar", "auto"]),
+  // the weeks of the listing's nextDates: the payments on them are bank-confirmed
+  ...project("listing-nextdates", listing, "2026-11-01", "2026-11-16").filter((c) =>
+    ["json", "csv", "html"].some((f) => c.name.endsWith(`-${f}`))
+  ),
   ...["weekends", "target", "SK", "CZ", "US"].map((calendar) => ({
     name: `project-generated-calendar-${calendar}`,
     args: ["project", "--orders", generated, "--from", "2027-03-20", "--to", "2027-04-10", "--calendar", calendar]

@@ -14,8 +14,9 @@
  * same.
  */
 import { LocalDate, Money } from "@tppkit/core"
+import type * as Payment from "../Payment.ts"
 import type * as Merge from "./merge.ts"
-import type * as Plans from "./plans.ts"
+import * as Plans from "./plans.ts"
 import * as Tables from "./tables.ts"
 
 /**
@@ -42,9 +43,13 @@ export interface LineFormat {
   /**
    * The text of a payment's line before its nominal date and after its execution date, the latter in two parts
    * (`own`, then `shared`, a text many orders usually have in common: accounts, names): a function of the
-   * order's fields.
+   * order's fields and of the payment's provenance (only `own` may depend on it: a payment executing on its order's
+   * `nextDate` is `bank-confirmed`).
    */
-  readonly around: (o: Plans.Fields) => readonly [before: string, own: string, shared: string]
+  readonly around: (
+    o: Plans.Fields,
+    provenance: Payment.Provenance
+  ) => readonly [before: string, own: string, shared: string]
   /** When given, every payment is added to it (with the period `"month"`) before the tail is made. */
   readonly accumulator?: Tables.Tables | undefined
   /** The text after the last line, given the number of lines. */
@@ -112,12 +117,16 @@ export function* encode(
   const heads: Array<Uint8Array | undefined> = new Array(orders.length).fill(undefined)
   const tails: Array<Uint8Array> = new Array(orders.length).fill(EMPTY)
   const nominalAts: Array<number> = new Array(orders.length).fill(0)
+  // per order its nextDate (a payment executing on it is bank-confirmed) and, once one is, its confirmed line
+  const nextDates: Array<number> = new Array(orders.length).fill(Plans.NO_NEXT_DATE)
+  const confirmedHeads: Array<Uint8Array | undefined> = new Array(orders.length).fill(undefined)
   const tailOf = new Map<string, Uint8Array>()
   let slab = new Uint8Array(SLAB)
   let slabUsed = 0
-  /** Makes order `i`'s line; its head opens with the separator. */
-  const lineOf = (i: number): Uint8Array => {
-    const [before, own, text] = format.around(orders[i]!)
+  /** Makes order `i`'s line of a provenance; its head opens with the separator. */
+  const lineOf = (i: number, provenance: Payment.Provenance): Uint8Array => {
+    const order = orders[i]!
+    const [before, own, text] = format.around(order, provenance)
     let tail = tailOf.get(text)
     if (tail === undefined) {
       tail = encoder.encode(text)
@@ -137,9 +146,14 @@ export function* encode(
     head.set(opening, 0)
     head.set(between, nominalAt + DATE_BYTES)
     head.set(ownBytes, nominalAt + executionAt + DATE_BYTES)
+    if (provenance === "bank-confirmed") {
+      confirmedHeads[i] = head
+      return head
+    }
     heads[i] = head
     tails[i] = tail
     nominalAts[i] = nominalAt
+    nextDates[i] = order.nextDate ?? Plans.NO_NEXT_DATE
     return head
   }
   // totals: per order the payments of the current month not yet added, and the orders that have some
@@ -177,7 +191,8 @@ export function* encode(
     const { order, nominal, length } = day
     for (let j = 0; j < length; j++) {
       const i = order[j]!
-      const head = heads[i] ?? lineOf(i)
+      let head = heads[i] ?? lineOf(i, "engine-predicted")
+      if (executed === nextDates[i]) head = confirmedHeads[i] ?? lineOf(i, "bank-confirmed")
       const tail = tails[i]!
       if (acc !== undefined && pendingCount[i]!++ === 0) pending.push(i)
       const size = head.length + tail.length
@@ -238,7 +253,7 @@ const jsonArray = (indent: string, items: ReadonlyArray<unknown>): string =>
 
 /**
  * The JSON document, one payment per line (each line `JSON.stringify` of the payment's object: orderId, nominalDate,
- * executionDate, amount with two decimals, currency, debtorIban, creditorIban, creditorName when known), then the
+ * executionDate, provenance, amount with two decimals, currency, debtorIban, creditorIban, creditorName when known), then the
  * skipped orders and the totals per currency (summed while the lines are written).
  */
 export const jsonFormat = (header: Header): LineFormat => {
@@ -250,9 +265,9 @@ export const jsonFormat = (header: Header): LineFormat => {
       `${head("calendar", header.calendar)}${head("convention", header.convention)}  "payments": [`,
     separator: ",",
     between: '","executionDate":"',
-    around: (p) => [
+    around: (p, provenance) => [
       `\n    {"orderId":${JSON.stringify(p.orderId)},"nominalDate":"`,
-      `","amount":${JSON.stringify(Money.formatFixed2(p.amount))}`,
+      `","provenance":"${provenance}","amount":${JSON.stringify(Money.formatFixed2(p.amount))}`,
       `,"currency":${JSON.stringify(p.currency)},"debtorIban":${JSON.stringify(p.debtorIban)}` +
         `,"creditorIban":${JSON.stringify(p.creditorIban)}` +
         `${p.creditorName === undefined ? "" : `,"creditorName":${JSON.stringify(p.creditorName)}`}}`
@@ -288,6 +303,7 @@ export const CSV_HEADER = [
   "orderId",
   "nominalDate",
   "executionDate",
+  "provenance",
   "amount",
   "currency",
   "debtorIban",
@@ -303,9 +319,9 @@ export const csvFormat = (): LineFormat => ({
   head: `${CSV_HEADER.join(",")}\r\n`,
   separator: "",
   between: ",",
-  around: (p) => [
+  around: (p, provenance) => [
     `${csvField(p.orderId)},`,
-    `,${csvField(Money.formatFixed2(p.amount))}`,
+    `,${provenance},${csvField(Money.formatFixed2(p.amount))}`,
     `,${[p.currency, p.debtorIban, p.creditorIban].map(csvField).join(",")},${csvText(p.creditorName ?? "")}\r\n`
   ],
   tail: () => ""

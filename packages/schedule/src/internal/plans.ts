@@ -79,7 +79,16 @@ export interface Template {
   readonly debtorIban: string
   readonly creditorIban: string
   readonly creditorName: string | undefined
+  /** The bank's `nextDate` of the order, or {@link NO_NEXT_DATE}: a payment executing on it is bank-confirmed. */
+  readonly nextDate: number
 }
+
+/** The `nextDate` of an order that has none: a day number no payment executes on. */
+export const NO_NEXT_DATE = -1_000_000_000
+
+/** A payment's provenance: `bank-confirmed` when it executes on its order's `nextDate`. */
+export const provenance = (nextDate: number | undefined, execution: number): Payment.Provenance =>
+  execution === nextDate ? "bank-confirmed" : "engine-predicted"
 
 /**
  * The projectable orders in orderId order (equal orderIds in input order), as parallel columns: each order's plan, the
@@ -106,8 +115,13 @@ export interface Plans {
   readonly skipped: Array<Skipped>
 }
 
-/** The fields every payment of one order shares, as the public API states them (a {@link Template} is one). */
-export type Fields = Omit<Payment.Payment, "k" | "nominalDate" | "executionDate">
+/**
+ * The fields every payment of one order shares, as the public API states them, and the order's `nextDate` (a
+ * {@link Template} is one).
+ */
+export type Fields = Omit<Payment.Payment, "k" | "nominalDate" | "executionDate" | "provenance"> & {
+  readonly nextDate?: number | undefined
+}
 
 /** One plain payment: an order's shared fields and one occurrence (every field an own property). */
 export const payment = (t: Fields, k: number, nominal: number, execution: number): Payment.Payment => ({
@@ -115,6 +129,7 @@ export const payment = (t: Fields, k: number, nominal: number, execution: number
   k,
   nominalDate: nominal as LocalDate.LocalDate,
   executionDate: execution as LocalDate.LocalDate,
+  provenance: provenance(t.nextDate, execution),
   amount: t.amount,
   currency: t.currency,
   debtorIban: t.debtorIban,
@@ -277,6 +292,7 @@ export const plan = (
   const creditors = new Array<string>(n)
   const names = new Array<string | undefined>(n)
   const startOf = new Int32Array(n)
+  const nextOf = new Int32Array(n)
   const dailyOf = new Uint8Array(n)
   const groupOf = new Uint8Array(n)
   const calendarOfInput = new Int32Array(n)
@@ -299,6 +315,7 @@ export const plan = (
     planOf[i] = r.success
     const next = order.nextDate
     startOf[i] = next !== undefined && next > window.from ? next : window.from
+    nextOf[i] = next ?? NO_NEXT_DATE
     const frequency = order.frequency
     dailyOf[i] = frequency === "DAIL" ? 1 : 0
     groupOf[i] = frequency === "DAI7" || frequency === "DAIL" ? 0 : frequency === "WEEK" ? 1 : 2
@@ -367,7 +384,8 @@ export const plan = (
         currency: currencies[i]!,
         debtorIban: debtors[i]!,
         creditorIban: creditors[i]!,
-        creditorName: names[i]
+        creditorName: names[i],
+        nextDate: nextOf[i]!
       }
     }
   }

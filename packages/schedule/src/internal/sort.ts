@@ -193,6 +193,7 @@ const arrayPayment = (t: Plans.Template, k: number, nominal: number, execution: 
   k,
   nominalDate: nominal as LocalDate.LocalDate,
   executionDate: execution as LocalDate.LocalDate,
+  provenance: Plans.provenance(t.nextDate, execution),
   amount: t.amount,
   currency: t.currency,
   debtorIban: t.debtorIban,
