@@ -33,6 +33,20 @@ describe("tppkit reconcile", { timeout: 90_000 }, () => {
     expect(flagged.stdout).toMatch(/^ODD +MNTH +anomaly +2026-08-17 +2026-08-20 +-$/m)
   })
 
+  it("a record that cannot be read: the others reconciled and printed, the record named, exit 7 before any finding", async () => {
+    const asOf = "2026-07-25"
+    const rule = BankRule.make({ convention: "modified-preceding", calendar: Calendar.weekends })
+    const text = listing(monthly, rule, asOf)
+    // a repeated key in the first record: it cannot be read as one standing order
+    const broken = text.replace('{"orderId":', '{"orderId":"DUP","orderId":')
+    expect(broken).not.toBe(text)
+    const run = await tppkit(["reconcile", "--orders", "-", "--as-of", asOf, "--format", "json"], { stdin: broken })
+    expect(run.code).toBe(7)
+    const json = JSON.parse(run.stdout)
+    expect(json.counts.match + json.counts.explained).toBe(monthly.length - 1)
+    expect(run.stderr).toMatch(/1 record or part of the list could not be read as standing orders .*reconciled/)
+  })
+
   it("tppkit project --rule-from: the rule the listing's nextDates show replaces the defaults", async () => {
     const flags = [
       "--orders",

@@ -1,6 +1,7 @@
 /**
  * The work behind `tppkit reconcile`, loaded only when the command runs: read the orders, reconcile them on the
- * listing day, print the summary and the differences, and exit 8 when there are findings.
+ * listing day, print the summary and the differences, and exit 8 when there are findings (exit 7 first when some
+ * records could not be read: the summary then misses them).
  */
 import { BankRule, LocalDate } from "@tppkit/core"
 import { Reconciliation } from "@tppkit/schedule"
@@ -10,6 +11,7 @@ import * as Output from "../Output.ts"
 import type * as Project from "../Project.ts"
 import * as Reconcile from "../Reconcile.ts"
 import { readOrders } from "./orders.ts"
+import { unreadMessage } from "./project.ts"
 
 /** The parsed flags of `tppkit reconcile`. */
 export interface Input {
@@ -31,6 +33,10 @@ export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
   const reconciliation = Reconciliation.reconcile(decoded.success.orders, settings.success)
   const report = { reconciliation, unreadable: decoded.success.skipped }
   yield* Output.line(input.format === "json" ? Reconcile.json(report) : Reconcile.table(report))
+  // records that could not be read make the run incomplete (exit 7, as for project), before any finding (exit 8)
+  if (report.unreadable.length > 0) {
+    return yield* Failure.make("data", unreadMessage(input.orders, report.unreadable.length, "reconciled"))
+  }
   if (Reconciliation.hasFindings(reconciliation)) return yield* Failure.findings()
 })
 
