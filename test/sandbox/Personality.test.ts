@@ -2,6 +2,7 @@ import { BankRule, Calendar, LocalDate } from "@tppkit/core"
 import { Fixtures, Personality } from "@tppkit/sandbox"
 import { Reconciliation } from "@tppkit/schedule"
 import { Result } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 
 const d = LocalDate.parseUnsafe
@@ -38,6 +39,37 @@ describe("Personality.list", () => {
       expect(o.status).toBe("explained")
       expect(LocalDate.format(o.expected!)).toBe("2026-07-27")
     }
+  })
+
+  it("property: holidays added to the bank's calendar only show up as explained by the calendar difference", () => {
+    // any convention, any listing day, up to three added weekdays from the listing day on (an added day before it
+    // only moves a payment that counted as made already); reconciled against the bank's rule without the added days
+    const arbitrary = fc.record({
+      asOf: fc.integer({ min: d("2025-06-01"), max: d("2027-12-31") }),
+      offsets: fc.uniqueArray(fc.integer({ min: 0, max: 90 }), { minLength: 1, maxLength: 3 }),
+      convention: fc.constantFrom("following", "preceding", "modified-following", "modified-preceding", "none" as const)
+    })
+    fc.assert(
+      fc.property(arbitrary, ({ asOf, offsets, convention }) => {
+        const day = asOf as LocalDate.LocalDate
+        const added = offsets
+          .map((o) => LocalDate.addDays(day, o))
+          .filter((h) => Calendar.isWorkingDay(Calendar.target, h))
+        const rule = BankRule.make({ convention })
+        const personality = { rule, extraHolidays: added }
+        const listed = Personality.list(personality, orders, day)
+        const r = Reconciliation.reconcile(listed, { asOf: day, rule, candidates: [Personality.ruleOf(personality)] })
+        for (const o of r.observations) {
+          if (o.status === "match") continue
+          expect(o.status).toBe("explained")
+          expect(added).toContain(o.expected)
+          expect(Reconciliation.explanation(r, o)).toBe(r.rules[1])
+        }
+        // without an added working day nothing moves
+        if (added.length === 0) expect(r.counts.match).toBe(r.observations.length)
+      }),
+      { numRuns: 300 }
+    )
   })
 
   it("injected anomalies are exactly the orders it picks, and reconciliation reports exactly those", () => {
