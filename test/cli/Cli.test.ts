@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -6,7 +7,7 @@ import { BankRule, Calendar } from "@tppkit/core"
 import { Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { tppkit } from "../e2e/harness.ts"
+import { root, tppkit } from "../e2e/harness.ts"
 import { run } from "./inProcess.ts"
 import { listing, monthly } from "./listing.ts"
 
@@ -389,5 +390,36 @@ describe("tppkit reconcile in-process", () => {
     const bad = await run(["reconcile", "--orders", "-", "--as-of", "2026-02-30"], { stdin: "[]" })
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/^tppkit: --as-of "2026-02-30"/)
+  })
+})
+
+describe("start-up", () => {
+  it("the command tree (what --help and every start load) loads no command's work", { timeout: 60_000 }, () => {
+    // a resolve hook records every module the command tree loads, from the sources, in a fresh Node
+    const script = [
+      'const { registerHooks } = await import("node:module")',
+      "const seen = []",
+      "registerHooks({ resolve: (s, c, next) => { const r = next(s, c); seen.push(r.url); return r } })",
+      `await import(${JSON.stringify(join(root, "packages", "cli", "src", "Cli.ts"))})`,
+      "process.stdout.write(JSON.stringify(seen))"
+    ].join("\n")
+    const seen = JSON.parse(
+      execFileSync(process.execPath, ["--conditions=@tppkit/source", "--input-type=module", "-e", script], {
+        cwd: root,
+        encoding: "utf8"
+      })
+    ) as Array<string>
+    const loaded = seen.filter((url) => url.includes("/packages/")).map((url) => url.slice(url.indexOf("/packages/")))
+    expect(loaded).toContain("/packages/cli/src/Cli.ts")
+    const heavy = [
+      "/packages/schedule/src/index.ts",
+      "/packages/schedule/src/Holidays.ts",
+      "/packages/cli/src/Project.ts",
+      "/packages/cli/src/Reconcile.ts",
+      "/packages/cli/src/Explain.ts",
+      "/packages/cli/src/ForecastReport.ts",
+      "/packages/cli/src/internal/bank.ts"
+    ]
+    expect(loaded.filter((path) => heavy.includes(path) || /\/packages\/(sandbox|worker)\//.test(path))).toEqual([])
   })
 })

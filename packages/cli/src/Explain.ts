@@ -7,10 +7,11 @@
  * @since 0.1.0
  */
 import { type DateTrace, LocalDate } from "@tppkit/core"
+import * as Formats from "./internal/formats.ts"
 import * as Render from "./Render.ts"
 
 /** The output formats of `tppkit explain`, the default first. */
-export const formats = ["table", "json"] as const
+export const formats = Formats.explain
 
 /** An output format of `tppkit explain`. */
 export type Format = (typeof formats)[number]

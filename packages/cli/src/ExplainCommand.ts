@@ -7,7 +7,7 @@
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as Explain from "./Explain.ts"
+import * as Formats from "./internal/formats.ts"
 
 /** `tppkit explain --orders FILE --order ID [--date D] [--calendar C] [--convention X] [--rule-from L] [--format F]`. */
 export const explainCommand = Command.make(
@@ -48,9 +48,9 @@ export const explainCommand = Command.make(
       Flag.withDescription("The day the --rule-from listing was made (default --date)"),
       Flag.optional
     ),
-    format: Flag.Literals("format", Explain.formats).pipe(
-      Flag.withDescription(`Output format: ${Explain.formats.join(", ")} (default ${Explain.formats[0]})`),
-      Flag.withDefault(Explain.formats[0])
+    format: Flag.Literals("format", Formats.explain).pipe(
+      Flag.withDescription(`Output format: ${Formats.explain.join(", ")} (default ${Formats.explain[0]})`),
+      Flag.withDefault(Formats.explain[0])
     )
   },
   (input) =>

@@ -9,7 +9,7 @@
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as ForecastReport from "./ForecastReport.ts"
+import * as Formats from "./internal/formats.ts"
 
 /** `tppkit forecast --orders FILE --balances FILE --from D --to D [--threshold …] [--scenario …] [--format F]`. */
 export const forecastCommand = Command.make(
@@ -63,9 +63,9 @@ export const forecastCommand = Command.make(
       Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
       Flag.withDefault(BusinessDayConvention.defaultConvention)
     ),
-    format: Flag.Literals("format", ForecastReport.formats).pipe(
-      Flag.withDescription(`Output format: ${ForecastReport.formats.join(", ")} (default table)`),
-      Flag.withDefault(ForecastReport.formats[0])
+    format: Flag.Literals("format", Formats.forecast).pipe(
+      Flag.withDescription(`Output format: ${Formats.forecast.join(", ")} (default table)`),
+      Flag.withDefault(Formats.forecast[0])
     )
   },
   (input) =>

@@ -13,11 +13,12 @@
 import { BusinessDayConvention, Iban, Json, LocalDate, Money } from "@tppkit/core"
 import { Forecast, type Payment } from "@tppkit/schedule"
 import { type BigDecimal, Result, Schema } from "effect"
+import * as Formats from "./internal/formats.ts"
 import * as Project from "./Project.ts"
 import * as Render from "./Render.ts"
 
 /** The output formats of `tppkit forecast`, the default first. */
-export const formats = ["table", "json", "csv"] as const
+export const formats = Formats.forecast
 
 /** An output format of `tppkit forecast`. */
 export type Format = (typeof formats)[number]

@@ -8,11 +8,12 @@
 import { BankRule, BusinessDayConvention, LocalDate } from "@tppkit/core"
 import { Reconciliation } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
+import * as Formats from "./internal/formats.ts"
 import * as Project from "./Project.ts"
 import * as Render from "./Render.ts"
 
 /** The output formats of `tppkit reconcile`, the default first. */
-export const formats = ["table", "json"] as const
+export const formats = Formats.reconcile
 
 /** An output format of `tppkit reconcile`. */
 export type Format = (typeof formats)[number]

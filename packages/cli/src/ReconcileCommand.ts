@@ -9,7 +9,7 @@
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as Reconcile from "./Reconcile.ts"
+import * as Formats from "./internal/formats.ts"
 
 /** `tppkit reconcile --orders FILE --as-of D [--calendar C] [--convention X] [--format table|json]`. */
 export const reconcileCommand = Command.make(
@@ -33,9 +33,9 @@ export const reconcileCommand = Command.make(
       Flag.withDescription(`The convention tppkit projects with (default ${BusinessDayConvention.defaultConvention})`),
       Flag.withDefault(BusinessDayConvention.defaultConvention)
     ),
-    format: Flag.Literals("format", Reconcile.formats).pipe(
-      Flag.withDescription(`Output format: ${Reconcile.formats.join(", ")} (default ${Reconcile.formats[0]})`),
-      Flag.withDefault(Reconcile.formats[0])
+    format: Flag.Literals("format", Formats.reconcile).pipe(
+      Flag.withDescription(`Output format: ${Formats.reconcile.join(", ")} (default ${Formats.reconcile[0]})`),
+      Flag.withDefault(Formats.reconcile[0])
     )
   },
   (input) =>

@@ -1,0 +1,12 @@
+/**
+ * The output formats of the commands whose reports are loaded only when they run, the default first: a command's
+ * definition reads its list from here, so that `--help` and start-up do not load the report, the projection and
+ * the calendars behind it (BENCHMARKS.md, "Start-up of the command").
+ */
+
+/** `tppkit reconcile`. */
+export const reconcile = ["table", "json"] as const
+/** `tppkit explain`. */
+export const explain = ["table", "json"] as const
+/** `tppkit forecast`. */
+export const forecast = ["table", "json", "csv"] as const
