@@ -14,7 +14,7 @@ import * as Database from "@tppkit/worker/Database"
 import { Context, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
-import { root, tppkit } from "./harness.ts"
+import { root, tppkit, workerOnce } from "./harness.ts"
 
 const db = embeddedDb()
 const day = "2026-11-02"
@@ -294,18 +294,7 @@ describe("a fleet of three workers on one PostgreSQL", () => {
       TPPKIT_WORKER_SWEEP_TRIES: "1",
       TPPKIT_WORKER_CHECK_BACKOFF_MS: "200"
     }
-    const args = [
-      "worker",
-      "--database-url",
-      Redacted.value(url),
-      "--base-url",
-      info.baseUrl,
-      "--client-id",
-      info.clientId,
-      "--today",
-      day,
-      "--once"
-    ]
+    const args = workerOnce(Redacted.value(url), info, day)
     const last = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")
     const listings = async () =>
       (await Effect.runPromise(journal.entries)).filter((e) => e.path.includes("standing")).length

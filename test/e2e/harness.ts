@@ -83,3 +83,23 @@ export const tppkit = (args: ReadonlyArray<string>, options: RunOptions = {}): P
     child.stdin.on("error", () => {})
     if (options.answers === undefined) child.stdin.end(options.stdin ?? "")
   })
+
+/** `tppkit worker … --today DAY --once` against a mock bank and a fleet database (the flags every fleet test gives). */
+export const workerOnce = (
+  databaseUrl: string,
+  bank: { readonly baseUrl: string; readonly clientId: string },
+  day: string,
+  ...more: ReadonlyArray<string>
+): Array<string> => [
+  "worker",
+  "--database-url",
+  databaseUrl,
+  "--base-url",
+  bank.baseUrl,
+  "--client-id",
+  bank.clientId,
+  ...more,
+  "--today",
+  day,
+  "--once"
+]

@@ -16,7 +16,7 @@ import * as Database from "@tppkit/worker/Database"
 import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
-import { tppkit } from "./harness.ts"
+import { tppkit, workerOnce } from "./harness.ts"
 
 const db = embeddedDb()
 const day = "2026-11-02"
@@ -43,6 +43,16 @@ const count = (url: Redacted.Redacted<string>, text: string): Promise<number> =>
       Effect.orElseSucceed(() => 0)
     )
   )
+
+/** The unattended listing requests the bank received (no customer present), in order of arrival. */
+const unattendedListings = (journal: Journal.Journal["Service"]) =>
+  journal
+    .entriesUnsafe()
+    .filter((e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined)
+
+/** The pages those requests asked for. */
+const pagesOf = (journal: Journal.Journal["Service"]) =>
+  unattendedListings(journal).map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
 
 const last = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")
 
@@ -94,24 +104,9 @@ describe("the daily sweep while shards move", () => {
       TPPKIT_WORKER_PAGE_SIZE: "50",
       TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500"
     }
-    const args = [
-      "worker",
-      "--database-url",
-      Redacted.value(url),
-      "--base-url",
-      info.baseUrl,
-      "--client-id",
-      info.clientId,
-      "--today",
-      day,
-      "--once"
-    ]
-    /** The unattended listing requests the bank received (in order of arrival), by page. */
-    const listed = () =>
-      journal
-        .entriesUnsafe()
-        .filter((e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined)
-    const pages = () => listed().map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+    const args = workerOnce(Redacted.value(url), info, day)
+    const listed = () => unattendedListings(journal)
+    const pages = () => pagesOf(journal)
 
     let first = 0
     const a = tppkit(args, { env, timeoutMs: 150_000, onSpawn: (pid) => (first = pid) })
@@ -189,23 +184,8 @@ describe("the daily sweep while the fleet's database restarts", () => {
         TPPKIT_WORKER_PAGE_SIZE: "50",
         TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500"
       }
-      const args = [
-        "worker",
-        "--database-url",
-        Redacted.value(url),
-        "--base-url",
-        info.baseUrl,
-        "--client-id",
-        info.clientId,
-        "--today",
-        day,
-        "--once"
-      ]
-      const pages = () =>
-        journal
-          .entriesUnsafe()
-          .filter((e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined)
-          .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+      const args = workerOnce(Redacted.value(url), info, day)
+      const pages = () => pagesOf(journal)
       const worker = tppkit(args, { env, timeoutMs: 150_000 })
       // the listing's first page has reached the bank: the database goes away for a few seconds
       await until(() => pages().length > 0, "the first page of the listing")
