@@ -3,7 +3,7 @@
  * child process serving N generated standing orders that each pay once within the sweep's window, and three
  * `tppkit worker --today 2026-11-02 --once` processes. Reported: payments per second end to end (spawning the
  * workers to the last exit) and in the check phase (first to last recorded check), the phases in between, CPU per
- * payment (workers, PostgreSQL, mock bank), PostgreSQL statements and transactions per payment and the statements
+ * payment (workers, PostgreSQL, mock bank), each worker's peak resident memory, PostgreSQL statements and transactions per payment and the statements
  * that take the most time. Then the recovery run: three workers with effect's default-like timing (shard locks
  * expire after 20 s), one SIGKILLed once a third of the checks are done; reported: kill → first check finished by
  * a survivor on a shard of the dead runner (a repeated attempt), and kill → all done.
@@ -110,18 +110,34 @@ const cpuSeconds = (pid: number | undefined): number | undefined => {
   }
 }
 
-/** Samples the CPU seconds of processes every 100 ms while they live: the last sample before each exits. */
+/** The peak resident set of a live process so far (VmHWM, MB), from /proc (Linux); undefined once it is gone. */
+const peakRssMb = (pid: number | undefined): number | undefined => {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return m === null ? undefined : Number(m[1]) / 1024
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Samples the CPU seconds and the peak resident set of processes every 100 ms while they live: the last sample
+ * before each exits.
+ */
 const cpuSampler = (children: ReadonlyArray<ChildProcess>) => {
   const last = children.map(() => 0)
+  const rss = children.map(() => 0)
   const timer = setInterval(() => {
     children.forEach((c, i) => {
       const s = cpuSeconds(c.pid)
       if (s !== undefined) last[i] = s
+      const m = peakRssMb(c.pid)
+      if (m !== undefined) rss[i] = m
     })
   }, 100)
   return () => {
     clearInterval(timer)
-    return last
+    return { cpu: last, rss }
   }
 }
 
@@ -277,7 +293,7 @@ const run = async () => {
       const codes = ended.map((e) => e.code)
       const lastExit = Math.max(...ended.map((e) => e.at))
       const wall = (lastExit - spawned) / 1000
-      const workerCpu = stopCpu()
+      const { cpu: workerCpu, rss: workerRss } = stopCpu()
       const postgresCpu = stopPostgresCpu()
       const bankCpu = (cpuSeconds(bank.pid) ?? 0) - bankCpuBefore
       const phases = await stopSampler()
@@ -316,6 +332,9 @@ const run = async () => {
       console.log(`\nfleet throughput (issue 13): ${payments} due payments, 3 workers, load average ${load} at start`)
       console.log(`  exit codes ${codes.join(", ")}; checked ${stats?.n}, repeated ${stats?.repeated}`)
       console.log(`  END TO END (spawn → last worker exit): ${wall.toFixed(1)} s = ${rate(wall)}`)
+      console.log(
+        `  PEAK RSS per worker (VmHWM): ${workerRss.map((m) => `${m.toFixed(0)} MB`).join(", ")} (target ≤ 400 MB)`
+      )
       console.log(`  CHECK PHASE (first → last recorded check): ${checkPhase.toFixed(1)} s = ${rate(checkPhase)}`)
       console.log(
         `  PostgreSQL: ${(calls / payments).toFixed(1)} statements and ${((Number(after?.x) - Number(before?.x)) / payments).toFixed(1)} transactions per payment`

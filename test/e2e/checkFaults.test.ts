@@ -215,4 +215,44 @@ describe("the fleet's checks through faults", () => {
     )
     assert.strictEqual(marked?.n, 0)
   }, 150_000)
+
+  it("a whole fleet killed during the checks and started again answers every payment, repeats within the checks in flight", async () => {
+    const { url, env, args, balanceChecks } = await fleet()
+    const first = [startWorker(args, env), startWorker(args, env), startWorker(args, env)]
+    await finished(url, 30)
+    for (const w of first) w.child.kill("SIGKILL")
+    for (const w of await Promise.all(first.map((w) => w.done))) assert.strictEqual(w.signal, "SIGKILL")
+    const again = [startWorker(args, env), startWorker(args, env), startWorker(args, env)]
+    for (const w of await Promise.all(again.map((w) => w.done))) assert.strictEqual(w.code, 0, w.stderr)
+    const received = await balanceChecks()
+    const rows = await query<{
+      order_id: string
+      attempts: number
+      unconfirmed: number
+      correlation_ids: Array<string>
+      outcome: string
+    }>(url, "SELECT order_id, attempts, unconfirmed, correlation_ids, outcome FROM tppkit_checks")
+    assert.strictEqual(rows.length, payments)
+    const byCorrelation = new Map<string, number>()
+    for (const e of received) {
+      const id = e.headers["correlation-id"] ?? ""
+      byCorrelation.set(id, (byCorrelation.get(id) ?? 0) + 1)
+    }
+    let repeated = 0
+    for (const r of rows) {
+      assert.include(["APPR", "DECL"], r.outcome)
+      const requests = r.correlation_ids.reduce((n, id) => n + (byCorrelation.get(id) ?? 0), 0)
+      // attempts count what the bank received, plus the requests in flight on the killed workers (unconfirmed)
+      assert.isTrue(
+        requests <= r.attempts && r.attempts - r.unconfirmed <= requests,
+        `${r.order_id}: ${r.attempts} attempts (${r.unconfirmed} unconfirmed), the bank received ${requests}`
+      )
+      if (requests > 1) {
+        repeated++
+        assert.isAbove(r.unconfirmed, 0, `${r.order_id} was asked again without a mark`)
+      }
+    }
+    // the bound: the checks the three killed workers had in flight
+    assert.isAtMost(repeated, 3 * cap)
+  }, 150_000)
 })

@@ -33,7 +33,18 @@ export interface Timing {
   readonly pollInterval?: Duration.Input | undefined
   /** How long a dead runner's shards stay locked (default 20 s; effect's default 35 s). */
   readonly shardLockExpiration?: Duration.Input | undefined
+  /** The most workflows resident in this runner's memory at once (default {@link maxResidentEntities}). */
+  readonly maxResidentEntities?: number | undefined
 }
+
+/**
+ * The most entities (a payment's check, the sweep) one runner keeps in memory at once, where effect's default is
+ * 10,000: each resident check holds about 100 KB (its workflow, mailbox and fibers) from its start until 10 s after
+ * it finished, so a 10,000-payment day on one runner took 1.3 GB. Checks beyond it stay in the database until a
+ * finished one leaves memory; a runner then finishes at most this many checks per 10 s (BENCHMARKS.md, "Memory of a
+ * worker").
+ */
+export const maxResidentEntities = 2000
 
 /** Options of a runner. */
 export interface Options extends Timing {
@@ -66,6 +77,7 @@ export const shardingConfig = (
     runnerHealthCheckInterval: Duration.divideUnsafe(expiration, 2),
     refreshAssignmentsInterval: "1 second",
     shardsPerGroup,
+    maxResidentEntities: timing.maxResidentEntities ?? maxResidentEntities,
     entityMaxIdleTime: "30 seconds",
     entityTerminationTimeout: "5 seconds"
   }

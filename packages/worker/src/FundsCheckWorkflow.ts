@@ -10,7 +10,7 @@
  */
 import type { BalanceCheck } from "@tppkit/core"
 import * as FailureClass from "@tppkit/http/FailureClass"
-import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Schema, Semaphore } from "effect"
+import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Schedule, Schema, Semaphore } from "effect"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
 import * as BankGate from "./BankGate.ts"
 import * as CheckFailure from "./CheckFailure.ts"
@@ -55,6 +55,15 @@ export const waitMillis = (checkAt: number, now: number): number => Math.max(0, 
 export const checkOnce = (due: Due, tryNo = 1): Effect.Effect<Outcome, ChecksError, Checks | BalanceChecker> =>
   Effect.map(attempt(due, tryNo), (a) => a.outcome)
 
+/**
+ * How the check store is tried again while the database is away (a restart, a fail-over): every 100 ms doubled up
+ * to 5 s, for up to 10 minutes; nothing is sent to the bank before the attempt is counted.
+ */
+const databaseRetry = Schedule.exponential("100 millis").pipe(
+  Schedule.modifyDelay((m) => Effect.succeed(Duration.min(m.duration, Duration.seconds(5)))),
+  Schedule.upTo({ duration: "10 minutes" })
+)
+
 /** One try: its outcome, and whether a request was made for it now (false: the outcome was recorded already). */
 const attempt = (
   due: Due,
@@ -65,7 +74,7 @@ const attempt = (
     const checker = yield* BalanceChecker
     const observer = yield* CheckObserver
     const correlationId = crypto.randomUUID()
-    const begun = yield* checks.begin(due, correlationId, tryNo)
+    const begun = yield* Effect.retry(checks.begin(due, correlationId, tryNo), databaseRetry)
     if (begun.recorded !== undefined) return { outcome: begun.recorded, asked: false }
     const started = yield* Clock.currentTimeMillis
     const outcome = yield* checker.check(due, correlationId).pipe(
@@ -88,7 +97,8 @@ const attempt = (
     )
     const now = yield* Clock.currentTimeMillis
     const sent = outcome.failure === undefined || CheckFailure.wasSent(outcome.failure)
-    yield* checks.finish(due, outcome, now, { tryNo, correlationId, sent })
+    // the request was sent: its outcome must be recorded, or another worker sends it again
+    yield* Effect.retry(checks.finish(due, outcome, now, { tryNo, correlationId, sent }), databaseRetry)
     yield* observer.finished(due, outcome, begun.attempt, now - started)
     return { outcome, asked: true }
   })

@@ -30,7 +30,8 @@ import {
   Option,
   type Redacted,
   References,
-  Result
+  Result,
+  Schedule
 } from "effect"
 import * as ShardId from "effect/cluster/ShardId"
 import { Sharding } from "effect/cluster/Sharding"
@@ -162,11 +163,16 @@ const checkRetry = (timeZone: string) =>
     return { checkRetry, onceWaitMillis: Math.max(0, wait), bankGate, checksInFlight: cap }
   }).pipe(Effect.mapError((e) => (e._tag === "CliFailure" ? e : Failure.configuration(Environment.describe(e), e))))
 
-/** Cluster timing from `TPPKIT_WORKER_POLL_MS` and `TPPKIT_WORKER_LOCK_EXPIRATION_MS` (tests lower them). */
+/**
+ * Cluster timing from `TPPKIT_WORKER_POLL_MS` and `TPPKIT_WORKER_LOCK_EXPIRATION_MS` (tests lower them), and the
+ * most checks one worker keeps in memory from `TPPKIT_WORKER_RESIDENT_CHECKS` (default `Fleet.maxResidentEntities`).
+ */
 const timing = Effect.gen(function* () {
   const poll = yield* Config.Int("TPPKIT_WORKER_POLL_MS").pipe(Config.option)
   const lock = yield* Config.Int("TPPKIT_WORKER_LOCK_EXPIRATION_MS").pipe(Config.option)
+  const resident = yield* Config.Int("TPPKIT_WORKER_RESIDENT_CHECKS").pipe(Config.option)
   return {
+    ...(Option.isSome(resident) ? { maxResidentEntities: Math.max(100, resident.value) } : {}),
     ...(Option.isSome(poll) ? { pollInterval: Duration.millis(poll.value) } : {}),
     ...(Option.isSome(lock) ? { shardLockExpiration: Duration.millis(lock.value) } : {})
   } satisfies Fleet.Timing
@@ -280,7 +286,8 @@ export const awaitDay = (day: string, poll: Duration.Input = "250 millis") =>
   Effect.gen(function* () {
     const checks = yield* Checks.Checks
     for (;;) {
-      const pending = yield* checks.pending(day)
+      // the database away for a while (a restart) is waited for, as the workers' cluster waits for it
+      const pending = yield* Effect.retry(checks.pending(day), { schedule: Schedule.spaced("1 second"), times: 120 })
       if (pending === 0) return
       yield* Effect.sleep(pending > 200 ? "1 second" : poll)
     }
