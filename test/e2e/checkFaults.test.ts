@@ -6,9 +6,13 @@
  * requests the bank received for it.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { chmodSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
 import * as Database from "@tppkit/worker/Database"
+import * as EmbeddedDb from "@tppkit/worker/EmbeddedDb"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
@@ -254,5 +258,72 @@ describe("the fleet's checks through faults", () => {
     }
     // the bound: the checks the three killed workers had in flight
     assert.isAtMost(repeated, 3 * cap)
+  }, 150_000)
+
+  it("the database away for a few seconds during the checks: every payment answered once it is back, repeats within the checks in flight", async () => {
+    // the fleet's own PostgreSQL, stopped and started again on the same data and port by the test
+    const dataDir = mkdtempSync(join(tmpdir(), "tppkit-dbdown-"))
+    // run as root, the server runs as the OS user postgres, which must reach the data directory
+    chmodSync(dataDir, 0o755)
+    const first = Scope.makeUnsafe()
+    try {
+      const running = await Effect.runPromise(
+        Scope.provide(EmbeddedDb.start({ dataDir: join(dataDir, "data") }), first)
+      )
+      const url = running.url
+      const { env, balanceChecks, info } = await fleet()
+      const args = [
+        "worker",
+        "--database-url",
+        Redacted.value(url),
+        "--base-url",
+        info.baseUrl,
+        "--client-id",
+        info.clientId,
+        "--today",
+        day,
+        "--once",
+        "--psu-last-logged-time",
+        "now"
+      ]
+      const workers = [startWorker(args, env), startWorker(args, env), startWorker(args, env)]
+      await finished(url, 30)
+      await Effect.runPromise(Scope.close(first, Exit.void))
+      await new Promise((r) => setTimeout(r, 3000))
+      const second = Scope.makeUnsafe()
+      try {
+        await Effect.runPromise(
+          Scope.provide(EmbeddedDb.start({ dataDir: join(dataDir, "data"), port: running.port }), second)
+        )
+        const ended = await Promise.all(workers.map((w) => w.done))
+        for (const w of ended) assert.strictEqual(w.code, 0, w.stderr.slice(-2000))
+        const received = await balanceChecks()
+        const rows = await query<{
+          order_id: string
+          attempts: number
+          unconfirmed: number
+          correlation_ids: Array<string>
+          outcome: string
+        }>(url, "SELECT order_id, attempts, unconfirmed, correlation_ids, outcome FROM tppkit_checks")
+        assert.strictEqual(rows.length, payments)
+        const byCorrelation = new Map<string, number>()
+        for (const e of received) {
+          const id = e.headers["correlation-id"] ?? ""
+          byCorrelation.set(id, (byCorrelation.get(id) ?? 0) + 1)
+        }
+        let repeated = 0
+        for (const r of rows) {
+          assert.include(["APPR", "DECL"], r.outcome)
+          const requests = r.correlation_ids.reduce((n, id) => n + (byCorrelation.get(id) ?? 0), 0)
+          if (requests > 1) repeated++
+        }
+        assert.isAtMost(repeated, 3 * cap)
+      } finally {
+        await Effect.runPromise(Scope.close(second, Exit.void))
+      }
+    } finally {
+      await Effect.runPromise(Scope.close(first, Exit.void))
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   }, 150_000)
 })
