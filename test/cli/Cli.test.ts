@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Style } from "@tppkit/cli"
+import { ProjectCommand, Render, Style } from "@tppkit/cli"
 import { BankRule, Calendar } from "@tppkit/core"
 import { Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
@@ -394,6 +394,10 @@ describe("tppkit reconcile in-process", () => {
 })
 
 describe("start-up", () => {
+  it("project's --format choices are the renderers' names, the default first", () => {
+    expect(ProjectCommand.formats).toEqual(Render.projectionFormats)
+  })
+
   it("the command tree (what --help and every start load) loads no command's work", { timeout: 60_000 }, () => {
     // a resolve hook records every module the command tree loads, from the sources, in a fresh Node
     const script = [
@@ -418,6 +422,7 @@ describe("start-up", () => {
       "/packages/cli/src/Reconcile.ts",
       "/packages/cli/src/Explain.ts",
       "/packages/cli/src/ForecastReport.ts",
+      "/packages/cli/src/Render.ts",
       "/packages/cli/src/internal/bank.ts"
     ]
     expect(loaded.filter((path) => heavy.includes(path) || /\/packages\/(sandbox|worker)\//.test(path))).toEqual([])

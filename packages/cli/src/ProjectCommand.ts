@@ -9,10 +9,10 @@
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as Render from "./Render.ts"
+import * as Formats from "./internal/formats.ts"
 
 /** The output formats of `tppkit project` (the renderers' names, the default first). */
-export const formats = Render.projectionFormats
+export const formats = Formats.project
 
 /** `tppkit project --orders FILE --from D --to D [--calendar C] [--holidays D,…] [--convention X] [--format F]`. */
 export const projectCommand = Command.make(

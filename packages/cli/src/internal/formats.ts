@@ -4,6 +4,8 @@
  * the calendars behind it (BENCHMARKS.md, "Start-up of the command").
  */
 
+/** `tppkit project`: the names of `Render.projectionRenderers` (a test checks that they agree). */
+export const project = ["table", "json", "csv", "ics", "html"] as const
 /** `tppkit reconcile`. */
 export const reconcile = ["table", "json"] as const
 /** `tppkit explain`. */
