@@ -6,6 +6,7 @@ const suites: ReadonlyArray<string> = [
   "hostile",
   "projection",
   "reconciliation",
+  "forecast",
   "million",
   "cliJson",
   "sandbox",

@@ -220,6 +220,24 @@ describe("Forecast", () => {
     )
     expect(Result.isFailure(bad)).toBe(true)
   })
+  it("stays exact beyond the safe integers of cents (an account leaves the fast path mid-window)", () => {
+    const forecast = Result.getOrThrow(
+      Forecast.make({
+        orders: [order("in", "2026-12-03", "999999999.99", EMPLOYER, CURRENT, "WEEK")],
+        balances: [{ iban: CURRENT, currency: "EUR", amount: bd("45035996263704.01"), date: d("2026-12-01") }],
+        window
+      })
+    )
+    const a = forecast.accounts[0]!
+    // 9 weekly payments (3 December to 28 January) of 999,999,999.99
+    expect(t(a.in)).toBe("8999999999.91")
+    expect(t(a.closing)).toBe("45044996263703.92")
+    expect(a.rows!.map((r) => t(r.closing)).slice(0, 3)).toEqual([
+      "45035996263704.01",
+      "45036996263704",
+      "45037996263703.99"
+    ])
+  })
   it("adds and removes orders", () => {
     const outcome = Result.getOrThrow(
       Forecast.scenario(

@@ -101,14 +101,59 @@ const unitsOf = (amount: BigDecimal.BigDecimal, scale: number): bigint =>
     ? amount.value * 10n ** BigInt(scale - amount.scale)
     : amount.value / 10n ** BigInt(amount.scale - scale)
 
-const decimal = (units: bigint, scale: number): BigDecimal.BigDecimal =>
-  BigDecimal.normalize(BigDecimal.make(units, scale))
+const decimal = (units: bigint, scale: number): BigDecimal.BigDecimal => BigDecimal.make(units, scale)
 
 /** The cents of a projectable amount (at most two decimals, `[9.2]`: a safe integer). */
 const centsOf = (amount: BigDecimal.BigDecimal): number =>
   amount.scale <= 2
     ? Number(amount.value * 10n ** BigInt(2 - amount.scale))
     : Number(amount.value / 10n ** BigInt(amount.scale - 2))
+
+/** A row of an account on the fast path: its amounts kept as cents, made decimals when read. */
+class CentsRow implements Row {
+  readonly date: LocalDate.LocalDate
+  until: LocalDate.LocalDate
+  readonly outCount: number
+  readonly inCount: number
+  readonly notNetted: ReadonlyArray<Foreign>
+  readonly atRisk: boolean
+  readonly #opening: number
+  readonly #out: number
+  readonly #in: number
+  constructor(
+    date: number,
+    until: number,
+    opening: number,
+    out: number,
+    inCents: number,
+    outCount: number,
+    inCount: number,
+    notNetted: ReadonlyArray<Foreign>,
+    atRisk: boolean
+  ) {
+    this.date = date as LocalDate.LocalDate
+    this.until = until as LocalDate.LocalDate
+    this.#opening = opening
+    this.#out = out
+    this.#in = inCents
+    this.outCount = outCount
+    this.inCount = inCount
+    this.notNetted = notNetted
+    this.atRisk = atRisk
+  }
+  get opening(): BigDecimal.BigDecimal {
+    return decimal(BigInt(this.#opening), 2)
+  }
+  get out(): BigDecimal.BigDecimal {
+    return decimal(BigInt(this.#out), 2)
+  }
+  get in(): BigDecimal.BigDecimal {
+    return decimal(BigInt(this.#in), 2)
+  }
+  get closing(): BigDecimal.BigDecimal {
+    return decimal(BigInt(this.#opening - this.#out + this.#in), 2)
+  }
+}
 
 /** Runs the forecast of `accounts` over the projection of `orders`. */
 export const run = (
@@ -129,6 +174,11 @@ export const run = (
   const balanceDate = new Int32Array(n)
   const start = new Int32Array(n)
   const keep = new Uint8Array(n)
+  // the fast path: an account at scale 2 keeps its balance, threshold and lowest point as safe integers of cents
+  const fast = new Uint8Array(n)
+  const fbal = new Float64Array(n)
+  const fthr = new Float64Array(n)
+  const flow = new Float64Array(n)
   for (let a = 0; a < n; a++) {
     const acc = accounts[a]!
     byIban.set(acc.iban, a)
@@ -143,6 +193,22 @@ export const run = (
     start[a] = Math.max(window.from, acc.date)
     keep[a] = settings.ladder || settings.keep.has(acc.iban) ? 1 : 0
     if (acc.date < first) first = acc.date
+    const b = Number(balance[a]!)
+    const thr = t === undefined ? Number.NaN : Number(t)
+    if (s === 2 && Math.abs(b) < SAFE && (t === undefined || Math.abs(thr) < SAFE)) {
+      fast[a] = 1
+      fbal[a] = b
+      fthr[a] = thr
+    }
+  }
+  /** The balance's units now, whichever path the account is on. */
+  const unitsNow = (a: number): bigint => (fast[a] === 1 ? BigInt(fbal[a]!) : balance[a]!)
+  /** Moves an account off the fast path (a sum beyond the safe integers). */
+  const toSlow = (a: number): void => {
+    if (fast[a] === 0) return
+    balance[a] = BigInt(fbal[a]!)
+    if (hasLowest[a] === 1) lowest[a] = BigInt(flow[a]!)
+    fast[a] = 0
   }
   const plans = Plans.plan(orders, { from: first as LocalDate.LocalDate, to }, settings.options, true)
   const templates = plans.templates
@@ -167,6 +233,8 @@ export const run = (
     editedOrder[o] = settings.edit !== undefined && settings.edited.has(t.orderId) ? 1 : 0
   }
 
+  const lowest = new Array<bigint>(n)
+  const hasLowest = new Uint8Array(n)
   const results: Array<AccountResult> = accounts.map((acc, a) => ({
     index: a,
     start: start[a] as LocalDate.LocalDate,
@@ -182,10 +250,10 @@ export const run = (
     rows: keep[a] === 1 ? [] : undefined
   }))
   const begun = new Uint8Array(n)
-  const lowest = new Array<bigint>(n)
-  const hasLowest = new Uint8Array(n)
   const totalOut = new Array<bigint>(n).fill(0n)
   const totalIn = new Array<bigint>(n).fill(0n)
+  const totOutF = new Float64Array(n)
+  const totInF = new Float64Array(n)
   const openRisk = new Array<RiskDay | undefined>(n)
   const lastRow = new Array<Row | undefined>(n)
   // the day sums of the touched accounts
@@ -211,7 +279,7 @@ export const run = (
     begun[a] = 1
     const r = results[a]!
     const s = scale[a]!
-    r.opening = decimal(balance[a]!, s)
+    r.opening = decimal(unitsNow(a), s)
   }
 
   const touch = (a: number, day: number): void => {
@@ -306,9 +374,81 @@ export const run = (
     let risky: Array<number> | undefined
     const riskyOut = new Map<number, bigint>()
     for (const a of touched) {
+      if (fast[a] === 1 && bigOut[a] === 0n && bigIn[a] === 0n) {
+        const o = dayOut[a]!
+        const i = dayIn[a]!
+        const before = fbal[a]!
+        const after = before - o + i
+        if (after < SAFE && after > -SAFE) {
+          const inWindow = day >= start[a]!
+          if (inWindow && begun[a] === 0) {
+            begin(a)
+            if (day > start[a]!) startRow(a)
+          }
+          fbal[a] = after
+          if (inWindow) {
+            const r = results[a]!
+            let t = totOutF[a]! + o
+            if (t > SAFE) {
+              totalOut[a] = totalOut[a]! + BigInt(t)
+              t = 0
+            }
+            totOutF[a] = t
+            t = totInF[a]! + i
+            if (t > SAFE) {
+              totalIn[a] = totalIn[a]! + BigInt(t)
+              t = 0
+            }
+            totInF[a] = t
+            r.outCount += outCount[a]!
+            r.inCount += inCount[a]!
+            const open = openRisk[a]
+            if (open !== undefined) {
+              open.until = (day - 1) as LocalDate.LocalDate
+              openRisk[a] = undefined
+            }
+            const prev = lastRow[a]
+            if (prev !== undefined) prev.until = (day - 1) as LocalDate.LocalDate
+            const atRisk = after <= 0 || after < fthr[a]!
+            if (hasLowest[a] === 0 || after < flow[a]!) {
+              hasLowest[a] = 1
+              flow[a] = after
+              r.lowestDate = day as LocalDate.LocalDate
+            }
+            if (atRisk) {
+              if (risky === undefined) risky = []
+              risky.push(a)
+              riskyOut.set(a, BigInt(o))
+            }
+            if (keep[a] === 1) {
+              const row = new CentsRow(
+                day,
+                to,
+                before,
+                o,
+                i,
+                outCount[a]!,
+                inCount[a]!,
+                dayForeign.get(a) ?? [],
+                atRisk
+              )
+              r.rows!.push(row)
+              lastRow[a] = row
+            }
+          }
+          dayOut[a] = 0
+          dayIn[a] = 0
+          outCount[a] = 0
+          inCount[a] = 0
+          continue
+        }
+      }
+      toSlow(a)
       const f = factor[a]!
-      const outUnits = (bigOut[a]! + BigInt(dayOut[a]!)) * f
-      const inUnits = (bigIn[a]! + BigInt(dayIn[a]!)) * f
+      const outCents = bigOut[a]! + BigInt(dayOut[a]!)
+      const inCents = bigIn[a]! + BigInt(dayIn[a]!)
+      const outUnits = outCents * f
+      const inUnits = inCents * f
       const inWindow = day >= start[a]!
       if (inWindow && begun[a] === 0) {
         if (day > start[a]!) {
@@ -321,8 +461,8 @@ export const run = (
       balance[a] = after
       if (inWindow) {
         const r = results[a]!
-        totalOut[a] = totalOut[a]! + outUnits
-        totalIn[a] = totalIn[a]! + inUnits
+        totalOut[a] = totalOut[a]! + outCents
+        totalIn[a] = totalIn[a]! + inCents
         r.outCount += outCount[a]!
         r.inCount += inCount[a]!
         const open = openRisk[a]
@@ -337,7 +477,6 @@ export const run = (
         if (hasLowest[a] === 0 || after < lowest[a]!) {
           hasLowest[a] = 1
           lowest[a] = after
-          r.lowest = decimal(after, s)
           r.lowestDate = day as LocalDate.LocalDate
         }
         if (atRisk) {
@@ -389,7 +528,7 @@ export const run = (
       )
       for (const a of risky) {
         const s = scale[a]!
-        const closing = balance[a]!
+        const closing = unitsNow(a)
         const r = results[a]!
         const outUnits = riskyOut.get(a)!
         const risk: RiskDay = {
@@ -419,12 +558,12 @@ export const run = (
   const startRow = (a: number): void => {
     const r = results[a]!
     const s = scale[a]!
-    const units = balance[a]!
+    const units = unitsNow(a)
     const value = decimal(units, s)
     const atRisk = isRisk(a, units)
     hasLowest[a] = 1
-    lowest[a] = units
-    r.lowest = value
+    if (fast[a] === 1) flow[a] = fbal[a]!
+    else lowest[a] = units
     r.lowestDate = start[a] as LocalDate.LocalDate
     if (keep[a] === 1) {
       const row: Row = {
@@ -483,9 +622,10 @@ export const run = (
       startRow(a)
     }
     const s = scale[a]!
-    r.closing = decimal(balance[a]!, s)
-    r.out = decimal(totalOut[a]!, s)
-    r.in = decimal(totalIn[a]!, s)
+    r.closing = decimal(unitsNow(a), s)
+    r.lowest = decimal(fast[a] === 1 ? BigInt(flow[a]!) : lowest[a]!, s)
+    r.out = decimal((totalOut[a]! + BigInt(totOutF[a]!)) * factor[a]!, s)
+    r.in = decimal((totalIn[a]! + BigInt(totInF[a]!)) * factor[a]!, s)
   }
 
   const unknownBy = new Map<string, { iban: string; currency: string; count: number }>()

@@ -1,0 +1,102 @@
+/**
+ * Forecast benchmark (issue 24): seeded random standing orders (DAI7, WEEK, MNTH, QUTR, SEMI, YEAR) from 10,000
+ * accounts over 2026 (a tenth of them paying one of the other accounts, the rest outside), forecast with
+ * `Forecast.make` (the summary only, `ladder: false`, and with every account's ladder) against projecting the same
+ * orders with totals (`Projection.totals`), the runs alternating in one process, CPU time per run (the issue's
+ * target: the forecast within 1.5× the CPU of projecting with totals). Orders: `BENCH_FORECAST_ORDERS` (default
+ * 200,000); runs: `BENCH_FORECAST_RUNS` (default 5). Run alone with
+ * `pnpm exec node --conditions=@tppkit/source --expose-gc bench/forecast.ts`; also run by `pnpm bench`.
+ */
+import { loadavg } from "node:os"
+import { Calendar, LocalDate } from "@tppkit/core"
+import { Forecast, Projection } from "@tppkit/schedule"
+import { BigDecimal, Result } from "effect"
+
+const ORDERS = Number(process.env.BENCH_FORECAST_ORDERS ?? 200_000)
+const ACCOUNTS = 10_000
+const RUNS = Number(process.env.BENCH_FORECAST_RUNS ?? 5)
+
+/** mulberry32: a small seeded generator, so every run forecasts the same orders. */
+const random = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
+}
+const frequencies = ["DAI7", "WEEK", "MNTH", "MNTH", "MNTH", "QUTR", "SEMI", "YEAR"] as const
+const account = (i: number) => `SK00ACCOUNT${String(i).padStart(6, "0")}`
+
+const next = random(24)
+const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
+const orders: Array<Projection.ProjectableOrder> = []
+for (let i = 0; i < ORDERS; i++) {
+  const start = LocalDate.ofMonthClamped(int(2020, 2026), int(1, 12), next() < 0.25 ? int(28, 31) : int(1, 28))
+  orders.push({
+    orderId: `SO-${String(i).padStart(8, "0")}`,
+    frequency: frequencies[int(0, frequencies.length - 1)]!,
+    startDate: start,
+    instructedAmount: { value: BigDecimal.make(BigInt(int(1, 200_000)), 2), currency: "EUR" },
+    debtor: { iban: account(int(0, ACCOUNTS - 1)) },
+    creditor: { iban: next() < 0.1 ? account(int(0, ACCOUNTS - 1)) : `SK00OUTSIDE${String(i).padStart(8, "0")}` }
+  })
+}
+const window = { from: LocalDate.parseUnsafe("2026-01-01"), to: LocalDate.parseUnsafe("2026-12-31") }
+const options = { calendar: Calendar.target, convention: "following" } as const
+const balances: Array<Forecast.Balance> = Array.from({ length: ACCOUNTS }, (_, i) => ({
+  iban: account(i),
+  currency: "EUR",
+  amount: BigDecimal.make(BigInt(int(0, 5_000_000_000)), 2),
+  date: window.from,
+  threshold: BigDecimal.make(100_00n, 2)
+}))
+Calendar.isWorkingDay(Calendar.target, window.from) // build the TARGET table outside the timings
+
+const gc = (globalThis as { gc?: () => void }).gc
+let peakHeap = 0
+const timed = (run: () => number): { cpu: number; count: number } => {
+  gc?.()
+  const c0 = process.cpuUsage()
+  const count = run()
+  const c1 = process.cpuUsage(c0)
+  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)
+  return { cpu: (c1.user + c1.system) / 1000, count }
+}
+const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
+
+const totals: Array<number> = []
+const summary: Array<number> = []
+const ladder: Array<number> = []
+let payments = 0
+let riskDays = 0
+for (let run = 0; run < RUNS; run++) {
+  const t = timed(() => Projection.totals(orders, window, { ...options, period: "month" }).count)
+  payments = t.count
+  totals.push(t.cpu)
+  summary.push(
+    timed(() => {
+      const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options, ladder: false }))
+      riskDays = f.accounts.reduce((n, a) => n + a.riskDays.length, 0)
+      return f.accounts.length
+    }).cpu
+  )
+  ladder.push(
+    timed(() => {
+      const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options }))
+      return f.accounts.reduce((n, a) => n + (a.rows?.length ?? 0), 0)
+    }).cpu
+  )
+}
+const base = median(totals)
+console.log(
+  `forecast (load average ${loadavg()[0]!.toFixed(1)}): ${ORDERS} orders, ${ACCOUNTS} accounts, ${payments} payments over ${LocalDate.format(window.from)}..${LocalDate.format(window.to)}, ${riskDays} risk days`
+)
+console.log(`  Projection.totals: CPU median ${base.toFixed(0)} ms over ${RUNS} runs`)
+console.log(
+  `  Forecast.make, summary only: CPU median ${median(summary).toFixed(0)} ms (${(median(summary) / base).toFixed(2)}× totals)`
+)
+console.log(
+  `  Forecast.make, every ladder: CPU median ${median(ladder).toFixed(0)} ms (${(median(ladder) / base).toFixed(2)}× totals)`
+)
+console.log(
+  `  peak heap ${(peakHeap / 1024 / 1024).toFixed(0)} MB, max RSS ${((process.resourceUsage().maxRSS * 1024) / 1024 / 1024).toFixed(0)} MB`
+)
