@@ -162,4 +162,22 @@ describe("tppkit reconcile against a mock bank with a personality", { timeout: 9
     const best = json.inference.status === "inferred" ? [json.inference.rule] : json.inference.tied
     expect(best.map((r: { text: string }) => r.text)).toContain("preceding · weekends")
   })
+
+  // the bank allows 4 unattended pages a day: the listing above took 2, this one takes the other 2
+  it("standing-orders --all --reconcile reconciles the live listing itself: the same findings, exit 8", async () => {
+    const run = await tppkit(["standing-orders", "--all", "--reconcile", "--as-of", "2026-07-25", "--format", "json"], {
+      env
+    })
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(8)
+    const json = JSON.parse(run.stdout)
+    expect(json.asOf).toBe("2026-07-25")
+    expect(json.counts.anomaly).toBeGreaterThan(0)
+    expect(json.counts.unexplained).toBe(0)
+    const best = json.inference.status === "inferred" ? [json.inference.rule] : json.inference.tied
+    expect(best.map((r: { text: string }) => r.text)).toContain("preceding · weekends")
+    const bad = await tppkit(["standing-orders", "--all", "--as-of", "2026-07-25"], { env })
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/--as-of needs --reconcile/)
+  })
 })

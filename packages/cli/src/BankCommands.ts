@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import { LocalDate } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
@@ -82,13 +83,29 @@ export const standingOrdersCommand = Command.make(
       ),
       Flag.optional
     ),
+    reconcile: Flag.Boolean("reconcile").pipe(
+      Flag.withDescription(
+        "Check each listed nextDate against tppkit's date on the listing day instead of listing (as tppkit reconcile; exit 8 on findings)"
+      ),
+      Flag.withDefault(false)
+    ),
+    asOf: Flag.String("as-of").pipe(
+      Flag.withMetavar("YYYY-MM-DD"),
+      Flag.withDescription(
+        `With --reconcile: the bank's listing day (default today in ${LocalDate.bankTimeZone}, or a kept listing's day)`
+      ),
+      Flag.optional
+    ),
     format: Flags.tableOrJson
   },
   (input) => Effect.flatMap(loadImpl, (impl) => impl.standingOrders(input))
 ).pipe(
   Command.withDescription("List standing orders: one page, or every page with --all"),
   Command.withExamples([
-    { command: "tppkit standing-orders", description: "The first page, as a table" },
-    { command: "tppkit standing-orders --all --format json > orders.json", description: "Every page, as JSON" }
+    { command: "tppkit standing-orders --all --format json > orders.json", description: "Every page, as JSON" },
+    {
+      command: "tppkit standing-orders --all --reconcile",
+      description: "The bank's nextDates against tppkit's dates today; exit 8 on findings"
+    }
   ])
 )

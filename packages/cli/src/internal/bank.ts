@@ -2,9 +2,10 @@
  * The work behind `tppkit token`, `tppkit balance-check` and `tppkit standing-orders`, loaded only when one of
  * them runs (it pulls in the HTTP stack).
  */
-import { Currency, ErrorBody, Iban, Money, StandingOrder } from "@tppkit/core"
+import { Currency, ErrorBody, Iban, LocalDate, Money, StandingOrder } from "@tppkit/core"
 import { BankClient, type BankConfig, type BankError, TokenService } from "@tppkit/http"
-import { Clock, Duration, Effect, Option, Redacted, Result, Stream } from "effect"
+import { OrderSchedule } from "@tppkit/schedule"
+import { Clock, DateTime, Duration, Effect, Option, Redacted, Result, Stream } from "effect"
 import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -207,8 +208,16 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     readonly all: boolean
     readonly maxAge: Option.Option<string>
     readonly format: "table" | "json"
+    readonly reconcile?: boolean | undefined
+    readonly asOf?: Option.Option<string> | undefined
   }
 ) {
+  const asOfText = input.asOf === undefined ? undefined : Option.getOrUndefined(input.asOf)
+  const asOfDay = asOfText === undefined ? undefined : LocalDate.parse(asOfText.trim())
+  if (asOfDay !== undefined && Result.isFailure(asOfDay)) {
+    return yield* Failure.usage(`--as-of ${JSON.stringify(asOfText)}: ${asOfDay.failure}`)
+  }
+  if (asOfText !== undefined && input.reconcile !== true) return yield* Failure.usage("--as-of needs --reconcile")
   let maxAge: Duration.Duration | undefined
   if (Option.isSome(input.maxAge)) {
     maxAge = parseAge(input.maxAge.value)
@@ -294,6 +303,20 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     }
   }
   const pageCount = pages[pages.length - 1]?.body.pageCount
+  if (input.reconcile === true) {
+    // the listing day: the day the listing was taken (a kept one's own), in the bank's time zone
+    const takenAt = pages[0]?.snapshotTakenAt
+    const millis = takenAt === undefined ? yield* Clock.currentTimeMillis : Date.parse(takenAt)
+    const asOf =
+      asOfDay !== undefined && Result.isSuccess(asOfDay)
+        ? asOfDay.success
+        : OrderSchedule.dateAt(millis, DateTime.zoneMakeNamedUnsafe(LocalDate.bankTimeZone))
+    const impl = yield* Effect.promise(() => import("./reconcile.ts"))
+    const findings = yield* impl.listing(orders, asOf, input.format)
+    yield* unreadPages(pages)
+    if (findings) return yield* Failure.findings()
+    return
+  }
   if (input.format === "json") {
     const body = {
       ...(pageCount === undefined || input.all ? {} : { pageCount }),

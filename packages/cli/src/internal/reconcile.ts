@@ -81,3 +81,19 @@ export const ruleFrom = (
       schedule: (orders: ReadonlyArray<Project.Order>) => orders.map((o) => BankRule.scheduleOf(o, chosen))
     }
   })
+
+/**
+ * `tppkit standing-orders --reconcile`: the orders just listed reconciled on the listing day with tppkit's rule and
+ * printed as `tppkit reconcile` prints them; whether there are findings (exit 8 is the caller's, after its own).
+ */
+export const listing = (
+  orders: ReadonlyArray<Reconciliation.ReconcilableOrder>,
+  asOf: LocalDate.LocalDate,
+  format: Reconcile.Format
+) =>
+  Effect.gen(function* () {
+    const reconciliation = Reconciliation.reconcile(orders, { asOf })
+    const report = { reconciliation, unreadable: [] }
+    yield* Output.line(format === "json" ? Reconcile.json(report) : Reconcile.table(report))
+    return Reconciliation.hasFindings(reconciliation)
+  })
