@@ -56,6 +56,17 @@ describe("tppkit forecast", { timeout: 90_000 }, () => {
     expect(lines[0]).toBe("iban,currency,date,until,opening,out,in,closing,at_risk,not_netted")
     expect(lines).toContain(`${A},EUR,2027-03-22,2027-03-29,129.35,50,0,79.35,yes,0`)
   })
+  it("the HTML picture: self-contained, each account's line with its risk days and lowest point labelled", async () => {
+    const run = await tppkit([...base, "--balances", "examples/balances.json", "--format", "html"])
+    expect(run.code).toBe(8)
+    expect(run.stdout.startsWith("<!doctype html>")).toBe(true)
+    expect(run.stdout).not.toMatch(/https?:|<script|<link/)
+    expect(run.stdout).toMatch(/<path class="line" d="M0\.0,/)
+    expect(run.stdout.match(/<rect class="risk"/g)?.length).toBe(1)
+    expect(run.stdout).toContain("lowest 79.35 on 2027-03-22")
+    expect(run.stdout).toContain("at risk: 2027-03-22  SO-SAVINGS  50.00 EUR")
+    expect(run.stdout.length).toBeLessThan(5_000_000)
+  })
   it("a scenario lists what changed; a DECL for a covered payment is flagged first", async () => {
     const checks = file("checks.json", [
       {

@@ -13,6 +13,7 @@
 import { BusinessDayConvention, Iban, Json, LocalDate, Money } from "@tppkit/core"
 import { Forecast, type Payment } from "@tppkit/schedule"
 import { type BigDecimal, Result, Schema } from "effect"
+import * as Html from "./Html.ts"
 import * as Formats from "./internal/formats.ts"
 import * as Project from "./Project.ts"
 import * as Render from "./Render.ts"
@@ -548,4 +549,80 @@ export const csv = (report: Report): string => {
     }
   }
   return lines.join("\n")
+}
+
+/** How many accounts the HTML picture draws (the worst first); the others are summed up in one line. */
+export const HTML_ACCOUNTS = 50
+
+/**
+ * The report as a self-contained HTML page (no script, no network): each drawn account's balance line over the
+ * window as an SVG step line, the days at risk marked red, the threshold dashed, the lowest point labelled, and its
+ * at-risk payments listed; the accounts worst first.
+ */
+export const html = (report: Report): string => {
+  const { forecast } = report
+  const { from, to } = forecast.window
+  const worst = Forecast.worstFirst(forecast.accounts)
+  const drawn = worst.slice(0, HTML_ACCOUNTS)
+  const W = 720
+  const H = 160
+  const x = (day: number) => (((day - from) / Math.max(1, to - from + 1)) * W).toFixed(1)
+  const parts: Array<string> = []
+  parts.push(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Balance forecast ${f(from)}..${f(to)}</title>`,
+    "<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}svg{background:#fafafa;border:1px solid #ddd}",
+    ".line{fill:none;stroke:#2a6;stroke-width:1.5}.risk{fill:#e33;opacity:.25}.limit{stroke:#e33;stroke-dasharray:4 3}",
+    ".zero{stroke:#999}.low{font-size:11px;fill:#c00}li{font-size:13px}</style></head><body>",
+    `<h1>Balance forecast ${f(from)}..${f(to)}</h1>`,
+    `<p>${plural(forecast.accounts.length, "account")}, ${worst.filter((a) => a.riskDays.length > 0).length} at risk · ${Html.escapeText(report.calendarName)} · ${Html.escapeText(report.convention)}</p>`
+  )
+  for (const a of drawn) {
+    const rows = a.rows ?? []
+    const values = rows.map((r) => Number(Money.toPlainString(r.closing)))
+    const marks = [0, ...(a.threshold === undefined ? [] : [Number(Money.toPlainString(a.threshold))])]
+    const lo = Math.min(...values, ...marks)
+    const hi = Math.max(...values, ...marks)
+    const y = (v: number) => (H - 10 - ((v - lo) / Math.max(hi - lo, 1e-9)) * (H - 20)).toFixed(1)
+    let path = ""
+    rows.forEach((r, i) => {
+      const v = y(values[i]!)
+      path += `${i === 0 ? "M" : "L"}${x(r.date)},${v}H${x(r.until + 1)}`
+    })
+    parts.push(`<section><h2>${Html.escapeText(a.iban)} ${Html.escapeText(a.currency)}</h2>`)
+    parts.push(
+      `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="balance of ${Html.escapeText(a.iban)}">`
+    )
+    for (const d of a.riskDays) {
+      parts.push(
+        `<rect class="risk" x="${x(d.date)}" y="0" width="${(Number(x(d.until + 1)) - Number(x(d.date))).toFixed(1)}" height="${H}"/>`
+      )
+    }
+    parts.push(`<line class="zero" x1="0" x2="${W}" y1="${y(0)}" y2="${y(0)}"/>`)
+    if (a.threshold !== undefined) {
+      const t = y(Number(Money.toPlainString(a.threshold)))
+      parts.push(`<line class="limit" x1="0" x2="${W}" y1="${t}" y2="${t}"/>`)
+    }
+    parts.push(`<path class="line" d="${path}"/>`)
+    const lx = x(a.lowest.date)
+    const ly = y(Number(Money.toPlainString(a.lowest.amount)))
+    parts.push(
+      `<circle cx="${lx}" cy="${ly}" r="3" fill="#c00"/><text class="low" x="${lx}" y="${Math.max(12, Number(ly) - 6)}">lowest ${m(a.lowest.amount)} on ${f(a.lowest.date)}</text></svg>`
+    )
+    const risky = a.riskDays.flatMap((d) => d.payments)
+    if (risky.length > 0) {
+      parts.push("<ul>")
+      for (const p of risky.slice(0, 50)) parts.push(`<li>at risk: ${Html.escapeText(paymentLine(p))}</li>`)
+      if (risky.length > 50) parts.push(`<li>… and ${risky.length - 50} more</li>`)
+      parts.push("</ul>")
+    }
+    parts.push("</section>")
+  }
+  if (worst.length > drawn.length) {
+    const rest = worst.slice(drawn.length)
+    parts.push(
+      `<p>… and ${plural(rest.length, "more account")} (${rest.filter((a) => a.riskDays.length > 0).length} at risk): --format json or csv lists them all.</p>`
+    )
+  }
+  parts.push("</body></html>")
+  return parts.join("\n")
 }

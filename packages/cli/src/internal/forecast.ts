@@ -99,7 +99,9 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
       ? ForecastReport.json(report)
       : input.format === "csv"
         ? ForecastReport.csv(report)
-        : ForecastReport.table(report)
+        : input.format === "html"
+          ? ForecastReport.html(report)
+          : ForecastReport.table(report)
   )
   // records that could not be read (listed under Skipped) end the run with 7 (cli README, "Exit codes"), before 8
   const unread = unreadable.length + orders.skipped.length + (flows?.skipped.length ?? 0)

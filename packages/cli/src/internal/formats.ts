@@ -11,4 +11,4 @@ export const reconcile = ["table", "json"] as const
 /** `tppkit explain`. */
 export const explain = ["table", "json"] as const
 /** `tppkit forecast`. */
-export const forecast = ["table", "json", "csv"] as const
+export const forecast = ["table", "json", "csv", "html"] as const
