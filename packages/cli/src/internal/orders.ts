@@ -24,3 +24,10 @@ export const readOrders = (file: string) =>
       Effect.map(() => decoder.end())
     )
   })
+
+/**
+ * The failure of a run that printed every good order but not every record (cli README, "Exit codes": 7): how many
+ * records or parts of the list could not be read.
+ */
+export const unreadMessage = (orders: string, count: number, done = "projected"): string =>
+  `${orders === "-" ? "standard input" : orders}: ${count} ${count === 1 ? "record or part of the list" : "records or parts of the list"} could not be read as standing orders (each reported above); every other order was ${done}`

@@ -8,7 +8,7 @@ import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as Render from "../Render.ts"
 import * as Style from "../Style.ts"
-import { readOrders } from "./orders.ts"
+import { readOrders, unreadMessage } from "./orders.ts"
 
 /** The parsed flags of `tppkit project`. */
 export interface Input {
@@ -115,10 +115,3 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
     return yield* Failure.make("data", unreadMessage(input.orders, unread.length))
   }
 })
-
-/**
- * The failure of a run that printed every good order but not every record (cli README, "Exit codes": 7): how many
- * records or parts of the list could not be read.
- */
-export const unreadMessage = (orders: string, count: number, done = "projected"): string =>
-  `${orders === "-" ? "standard input" : orders}: ${count} ${count === 1 ? "record or part of the list" : "records or parts of the list"} could not be read as standing orders (each reported above); every other order was ${done}`

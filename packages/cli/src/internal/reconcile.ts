@@ -10,8 +10,7 @@ import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import type * as Project from "../Project.ts"
 import * as Reconcile from "../Reconcile.ts"
-import { readOrders } from "./orders.ts"
-import { unreadMessage } from "./project.ts"
+import { readOrders, unreadMessage } from "./orders.ts"
 
 /** The parsed flags of `tppkit reconcile`. */
 export interface Input {
