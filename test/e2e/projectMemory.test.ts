@@ -124,7 +124,7 @@ describe("project over 3.65 M payments, the heap limited to 400 MB", () => {
     expect(run.code).toBe(0)
     expect(
       run.end.endsWith(
-        "SO-DAI7,9999-12-31,9999-12-31,1.50,EUR,SK2411000000002612345678,SK6609000000005012345678,Landlord s.r.o.\r\n"
+        "SO-DAI7,9999-12-31,9999-12-31,engine-predicted,1.50,EUR,SK2411000000002612345678,SK6609000000005012345678,Landlord s.r.o.\r\n"
       )
     ).toBe(true)
   })
