@@ -3,6 +3,7 @@
  * budget file against the mock bank, and the page bomb (bounded time and memory).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { get } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Journal, Sandbox } from "@tppkit/sandbox"
@@ -17,6 +18,23 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
+/**
+ * The instance a mock bank announces, asked on a connection of its own: a pooled keep-alive socket of `fetch` to a
+ * bank that was closed on the same port would fail the request ("fetch failed").
+ */
+const instanceOf = (baseUrl: string): Promise<string> =>
+  new Promise((resolve, reject) => {
+    get(`${baseUrl}/__instance`, { agent: false }, (res) => {
+      let body = ""
+      res.setEncoding("utf8")
+      res.on("data", (chunk: string) => {
+        body += chunk
+      })
+      res.on("end", () => resolve((JSON.parse(body) as { instance: string }).instance))
+      res.on("error", reject)
+    }).on("error", reject)
+  })
+
 /** A mock bank for one test, with options; closed by the returned function. */
 const bank = async (options: Sandbox.Options = {}) => {
   const scope = await Effect.runPromise(Scope.make())
@@ -28,10 +46,10 @@ const bank = async (options: Sandbox.Options = {}) => {
   )
   const info = Context.get(context, Sandbox.SandboxInfo)
   const journal = Context.get(context, Journal.Journal)
-  const announced = (await (await fetch(`${info.baseUrl}/__instance`)).json()) as { instance: string }
+  const instance = await instanceOf(info.baseUrl)
   return {
     info,
-    instance: announced.instance,
+    instance,
     env: { TPPKIT_BASE_URL: info.baseUrl, TPPKIT_CLIENT_ID: info.clientId, TPPKIT_CLIENT_SECRET: "sandbox-secret" },
     listingPages: () =>
       journal
