@@ -5,7 +5,6 @@
  * fault passes, the requests sent into a bank that is down are bounded, and each check's `attempts` equals the
  * requests the bank received for it.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { chmodSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -16,7 +15,7 @@ import * as EmbeddedDb from "@tppkit/worker/EmbeddedDb"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
-import { root } from "./harness.ts"
+import { start as startWorker } from "./harness.ts"
 
 const db = embeddedDb()
 // a day ahead of the real one (the sandbox accepts any day): checks that failed on a fault are tried again only
@@ -42,37 +41,6 @@ const fixtures = (): Fixtures.Fixtures => {
       remittanceInformation: `fault ${i + 1}`
     }))
   } as unknown as Fixtures.Fixtures
-}
-
-interface Ended {
-  readonly code: number | null
-  readonly signal: NodeJS.Signals | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const startWorker = (args: ReadonlyArray<string>, env: Record<string, string>) => {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args],
-    { cwd: root, env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] }
-  )
-  let stdout = ""
-  let stderr = ""
-  child.stdout?.setEncoding("utf8").on("data", (c: string) => {
-    stdout += c
-  })
-  child.stderr?.setEncoding("utf8").on("data", (c: string) => {
-    stderr += c
-  })
-  const timer = setTimeout(() => child.kill("SIGKILL"), 120_000)
-  const done = new Promise<Ended>((resolve) =>
-    child.on("close", (code, signal) => {
-      clearTimeout(timer)
-      resolve({ code, signal, stdout, stderr })
-    })
-  )
-  return { child, done }
 }
 
 const bankScope = Scope.makeUnsafe()

@@ -4,7 +4,6 @@
  * with SIGKILL while its checks are in flight. Every due payment is checked, a payment is sent to the bank twice
  * only when its worker died after sending (then `attempts: 2`), and the bank's journal agrees with `worker status`.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient } from "@tppkit/http"
@@ -14,40 +13,10 @@ import * as Database from "@tppkit/worker/Database"
 import { Context, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
-import { root, tppkit, workerOnce } from "./harness.ts"
+import { start as startWorker, tppkit, workerOnce } from "./harness.ts"
 
 const db = embeddedDb()
 const day = "2026-11-02"
-
-interface Worker {
-  readonly child: ChildProcess
-  readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>
-}
-
-const startWorker = (args: ReadonlyArray<string>, env: Record<string, string>): Worker => {
-  const child = spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let stdout = ""
-  let stderr = ""
-  child.stdout?.setEncoding("utf8").on("data", (c: string) => {
-    stdout += c
-  })
-  child.stderr?.setEncoding("utf8").on("data", (c: string) => {
-    stderr += c
-  })
-  const timer = setTimeout(() => child.kill("SIGKILL"), 120_000)
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
-    (resolve) =>
-      child.on("close", (code, signal) => {
-        clearTimeout(timer)
-        resolve({ code, signal, stdout, stderr })
-      })
-  )
-  return { child, done }
-}
 
 const bankScope = Scope.makeUnsafe()
 afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))

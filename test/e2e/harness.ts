@@ -3,7 +3,7 @@
  * from the repository root, on the Node that runs the tests) and collects its exit code and output. Every run
  * has a deadline: a process still running then is killed and the run reported as timed out.
  */
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { join } from "node:path"
 
 /** The repository root. */
@@ -103,3 +103,42 @@ export const workerOnce = (
   day,
   "--once"
 ]
+
+/** How a background `tppkit` process ended: its exit code or signal and everything it printed. */
+export interface Ended {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/**
+ * Starts `tppkit` as a background process (a fleet worker, typically) and collects its output until it ends; it is
+ * killed after two minutes. The test may signal `child` meanwhile.
+ */
+export const start = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string>
+): { readonly child: ChildProcess; readonly done: Promise<Ended> } => {
+  const child = spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stdout?.setEncoding("utf8").on("data", (c: string) => {
+    stdout += c
+  })
+  child.stderr?.setEncoding("utf8").on("data", (c: string) => {
+    stderr += c
+  })
+  const timer = setTimeout(() => child.kill("SIGKILL"), 120_000)
+  const done = new Promise<Ended>((resolve) =>
+    child.on("close", (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout, stderr })
+    })
+  )
+  return { child, done }
+}
