@@ -110,23 +110,44 @@ const fleet = async () => {
   return { info, url, env, args, balanceChecks }
 }
 
-/** Every check's attempts against the requests the bank received under its Correlation-IDs. */
-const attemptsAgree = async (
+/** A stored check with the balance-check requests the bank received under its Correlation-IDs (`requests`). */
+interface CheckAtBank {
+  readonly order_id: string
+  readonly attempts: number
+  readonly unconfirmed: number
+  readonly correlation_ids: Array<string>
+  readonly outcome: string
+  readonly requests: number
+}
+
+/** Every stored check, with the requests the bank received for it. */
+const checksAtBank = async (
   url: Redacted.Redacted<string>,
   received: ReadonlyArray<{ readonly headers: Readonly<Record<string, string>> }>
-) => {
-  const rows = await query<{ order_id: string; attempts: number; correlation_ids: Array<string>; outcome: string }>(
+): Promise<Array<CheckAtBank>> => {
+  const rows = await query<Omit<CheckAtBank, "requests">>(
     url,
-    "SELECT order_id, attempts, correlation_ids, outcome FROM tppkit_checks"
+    "SELECT order_id, attempts, unconfirmed, correlation_ids, outcome FROM tppkit_checks"
   )
   const byCorrelation = new Map<string, number>()
   for (const e of received) {
     const id = e.headers["correlation-id"] ?? ""
     byCorrelation.set(id, (byCorrelation.get(id) ?? 0) + 1)
   }
+  return rows.map((r) => ({
+    ...r,
+    requests: r.correlation_ids.reduce((n, id) => n + (byCorrelation.get(id) ?? 0), 0)
+  }))
+}
+
+/** Every check's attempts against the requests the bank received under its Correlation-IDs. */
+const attemptsAgree = async (
+  url: Redacted.Redacted<string>,
+  received: ReadonlyArray<{ readonly headers: Readonly<Record<string, string>> }>
+) => {
+  const rows = await checksAtBank(url, received)
   for (const r of rows) {
-    const requests = r.correlation_ids.reduce((n, id) => n + (byCorrelation.get(id) ?? 0), 0)
-    assert.strictEqual(r.attempts, requests, `${r.order_id}: ${r.attempts} attempts, the bank received ${requests}`)
+    assert.strictEqual(r.attempts, r.requests, `${r.order_id}: ${r.attempts} attempts, the bank received ${r.requests}`)
   }
   return rows
 }
@@ -200,23 +221,12 @@ describe("the fleet's checks through faults", () => {
     const again = [startWorker(args, env), startWorker(args, env), startWorker(args, env)]
     for (const w of await Promise.all(again.map((w) => w.done))) assert.strictEqual(w.code, 0, w.stderr)
     const received = await balanceChecks()
-    const rows = await query<{
-      order_id: string
-      attempts: number
-      unconfirmed: number
-      correlation_ids: Array<string>
-      outcome: string
-    }>(url, "SELECT order_id, attempts, unconfirmed, correlation_ids, outcome FROM tppkit_checks")
+    const rows = await checksAtBank(url, received)
     assert.strictEqual(rows.length, payments)
-    const byCorrelation = new Map<string, number>()
-    for (const e of received) {
-      const id = e.headers["correlation-id"] ?? ""
-      byCorrelation.set(id, (byCorrelation.get(id) ?? 0) + 1)
-    }
     let repeated = 0
     for (const r of rows) {
       assert.include(["APPR", "DECL"], r.outcome)
-      const requests = r.correlation_ids.reduce((n, id) => n + (byCorrelation.get(id) ?? 0), 0)
+      const requests = r.requests
       // attempts count what the bank received, plus the requests in flight on the killed workers (unconfirmed)
       assert.isTrue(
         requests <= r.attempts && r.attempts - r.unconfirmed <= requests,
@@ -269,24 +279,12 @@ describe("the fleet's checks through faults", () => {
         const ended = await Promise.all(workers.map((w) => w.done))
         for (const w of ended) assert.strictEqual(w.code, 0, w.stderr.slice(-2000))
         const received = await balanceChecks()
-        const rows = await query<{
-          order_id: string
-          attempts: number
-          unconfirmed: number
-          correlation_ids: Array<string>
-          outcome: string
-        }>(url, "SELECT order_id, attempts, unconfirmed, correlation_ids, outcome FROM tppkit_checks")
+        const rows = await checksAtBank(url, received)
         assert.strictEqual(rows.length, payments)
-        const byCorrelation = new Map<string, number>()
-        for (const e of received) {
-          const id = e.headers["correlation-id"] ?? ""
-          byCorrelation.set(id, (byCorrelation.get(id) ?? 0) + 1)
-        }
         let repeated = 0
         for (const r of rows) {
           assert.include(["APPR", "DECL"], r.outcome)
-          const requests = r.correlation_ids.reduce((n, id) => n + (byCorrelation.get(id) ?? 0), 0)
-          if (requests > 1) repeated++
+          if (r.requests > 1) repeated++
         }
         assert.isAtMost(repeated, 3 * cap)
       } finally {
