@@ -12,6 +12,8 @@ import type { SqlError } from "effect/sql/SqlError"
 import * as BankGate from "./BankGate.ts"
 import * as Checks from "./Checks.ts"
 import * as PlanSettings from "./PlanSettings.ts"
+import * as SweepLog from "./SweepLog.ts"
+import * as Webhook from "./Webhook.ts"
 
 /** The DDL of the budget tables (idempotent); the PostgreSQL budget store's. */
 export const budgetDdl: ReadonlyArray<string> = [
@@ -24,11 +26,17 @@ export const budgetDdl: ReadonlyArray<string> = [
 ]
 
 /**
- * Every DDL statement of tppkit's tables (checks, budget, leases, snapshots, the bank gate, the plan settings), in
- * order; each is
- * idempotent.
+ * Every DDL statement of tppkit's tables (checks, budget, leases, snapshots, the bank gate, the plan settings, the
+ * sweep record, the webhook outbox), in order; each is idempotent.
  */
-export const ddl: ReadonlyArray<string> = [...Checks.ddl, ...budgetDdl, ...BankGate.ddl, ...PlanSettings.ddl]
+export const ddl: ReadonlyArray<string> = [
+  ...Checks.ddl,
+  ...budgetDdl,
+  ...BankGate.ddl,
+  ...PlanSettings.ddl,
+  ...SweepLog.ddl,
+  ...Webhook.ddl
+]
 
 /** A fixed advisory-lock key for tppkit's migrations. */
 const migrationLock = 7_316_505_221

@@ -52,6 +52,17 @@ export interface SweepFinished {
   readonly consents: number
   readonly planned: number
   readonly failed: ReadonlyArray<{ readonly consent: string; readonly cause: string }>
+  /** Each consent's part: the checks planned, the listings tried, and the cause and typed reason of a failure. */
+  readonly results: ReadonlyArray<ConsentResult>
+}
+
+/** One consent's part of a finished sweep run. */
+export interface ConsentResult {
+  readonly consent: string
+  readonly planned: number
+  readonly tries: number
+  readonly cause?: string | undefined
+  readonly reason?: string | undefined
 }
 
 /** A listing of a consent failed on a transient fault and is tried again after `waitMillis`. */
@@ -62,6 +73,8 @@ export interface ListingRetry {
   readonly tries: number
   readonly waitMillis: number
   readonly cause: string
+  /** The failure's typed reason (`TransportFailure`, `ServiceUnavailable`, …). */
+  readonly reason?: string | undefined
 }
 
 /**
@@ -113,6 +126,16 @@ export const listingCause = (failure: { readonly message: string }): string => {
   return `daily budget of ${r.limit} unattended calls cannot cover ${need} (used ${r.used}); it frees up at ${r.freesAt}. Ways out for a worker: the day's sweep runs again when a worker starts or at the next sweep hour (tppkit worker --today DAY --once runs it now); a consent with more orders than ${r.limit} pages hold must be split over several consents (--consents KEY=IBAN,…)`
 }
 
+/**
+ * The typed reason of a failure: a `BankError`'s reason tag (`BudgetExhausted`, `TransportFailure`, …), or the
+ * failure's own tag (`InvalidIban`, `ChecksError`).
+ */
+export const reasonOf = (failure: { readonly message: string }): string | undefined => {
+  const f = failure as { readonly _tag?: unknown; readonly reason?: { readonly _tag?: unknown } }
+  if (f._tag === "BankError" && typeof f.reason?._tag === "string") return f.reason._tag
+  return typeof f._tag === "string" ? f._tag : undefined
+}
+
 /** The `SweepFinished` event of a sweep run's consents (each planned count, or its listing's failure). */
 export const finished = (
   day: string,
@@ -120,6 +143,7 @@ export const finished = (
   consents: ReadonlyArray<{
     readonly consent: string
     readonly planned: number
+    readonly tries?: number | undefined
     readonly failure?: { readonly message: string } | undefined
   }>
 ): SweepFinished => ({
@@ -130,6 +154,17 @@ export const finished = (
   planned: consents.reduce((n, c) => n + c.planned, 0),
   failed: consents.flatMap((c) =>
     c.failure === undefined ? [] : [{ consent: c.consent, cause: listingCause(c.failure) }]
+  ),
+  results: consents.map((c) =>
+    c.failure === undefined
+      ? { consent: c.consent, planned: c.planned, tries: c.tries ?? 1 }
+      : {
+          consent: c.consent,
+          planned: c.planned,
+          tries: c.tries ?? 1,
+          cause: listingCause(c.failure),
+          reason: reasonOf(c.failure)
+        }
   )
 })
 

@@ -269,7 +269,8 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
             consent: consent.key,
             tries,
             waitMillis: wait,
-            cause: planned.failure.message
+            cause: planned.failure.message,
+            reason: Lifecycle.reasonOf(planned.failure.failure)
           })
           yield* DurableClock.sleep({ name: `backoff/${id}#${tries}`, duration: Duration.millis(wait) })
         }

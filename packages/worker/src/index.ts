@@ -30,3 +30,7 @@ export * as PgBudgetStore from "./PgBudgetStore.ts"
 export * as PlanSettings from "./PlanSettings.ts"
 /** The daily sweep: workflow, plan and cron. */
 export * as Sweep from "./Sweep.ts"
+/** The record of each day's sweep per consent. */
+export * as SweepLog from "./SweepLog.ts"
+/** Signed webhooks from a durable outbox: events, signature, verify. */
+export * as Webhook from "./Webhook.ts"

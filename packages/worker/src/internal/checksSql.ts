@@ -163,7 +163,8 @@ export const make = (
     }
   })
 
-interface DbRow {
+/** A row of `tppkit_checks` as the driver reads it. */
+export interface DbRow {
   readonly consent: string
   readonly orderId?: string
   readonly order_id?: string
@@ -172,7 +173,8 @@ interface DbRow {
 
 const text = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v))
 
-const rowOf = (r: DbRow): Row => {
+/** A row of `tppkit_checks` as a check row (what `SELECT *` reads). */
+export const rowOf = (r: DbRow): Row => {
   const get = (snake: string) => r[snake]
   const checkedAt = get("checked_at")
   return {

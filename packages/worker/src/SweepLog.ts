@@ -1,0 +1,135 @@
+/**
+ * The record of each day's sweep per consent, kept in the fleet's database so that `tppkit worker status` shows
+ * what the sweeps did and the webhooks can tell of a failed one: running, retrying (when, and why), complete (the
+ * checks planned) or failed (why, in the words the worker logs and with the failure's typed reason). The worker's
+ * lifecycle events write it through {@link listener}; a run of a day's sweep that starts again overwrites the
+ * consents it lists again and keeps the ones already complete.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Effect, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import type * as Lifecycle from "./Lifecycle.ts"
+
+/** Where a consent's part of a day's sweep stands. */
+export type State = "running" | "retrying" | "complete" | "failed"
+
+/** One consent's part of one day's sweep. */
+export interface Entry {
+  readonly day: string
+  readonly consent: string
+  /** The run of the day (0: the first; a failed sweep run again is run 1, 2, …). */
+  readonly run: number
+  readonly state: State
+  /** Checks planned for the consent (0 until complete). */
+  readonly planned: number
+  /** Listings tried by the latest run. */
+  readonly tries: number
+  /** Why the listing failed or is tried again: the worker's one line. */
+  readonly cause: string | undefined
+  /** The failure's typed reason (`BudgetExhausted`, `TransportFailure`, `InvalidIban`, …). */
+  readonly reason: string | undefined
+  /** When the listing is tried again (epoch milliseconds), while `retrying`. */
+  readonly retryAt: number | undefined
+  readonly startedAt: number
+  /** When the consent's part ended (complete or failed), epoch milliseconds. */
+  readonly finishedAt: number | undefined
+}
+
+/** The DDL of the sweep record (idempotent). */
+export const ddl: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS tppkit_sweep_log (
+    day text NOT NULL, consent text NOT NULL, run integer NOT NULL, state text NOT NULL,
+    planned integer NOT NULL DEFAULT 0, tries integer NOT NULL DEFAULT 0, cause text, reason text,
+    retry_at bigint, started_at bigint NOT NULL, finished_at bigint, PRIMARY KEY (day, consent))`
+]
+
+/** Reads the record: every day's, or one day's; by day, then consent. */
+export const list = (day?: string): Effect.Effect<ReadonlyArray<Entry>, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* day === undefined
+      ? sql<Record<string, unknown>>`SELECT * FROM tppkit_sweep_log ORDER BY day, consent`
+      : sql<Record<string, unknown>>`SELECT * FROM tppkit_sweep_log WHERE day = ${day} ORDER BY day, consent`
+    return rows.map(entryOf)
+  })
+
+const optionalText = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v))
+const optionalNumber = (v: unknown): number | undefined => (v === null || v === undefined ? undefined : Number(v))
+
+/** A row of the table as an entry. */
+export const entryOf = (r: Record<string, unknown>): Entry => ({
+  day: String(r.day),
+  consent: String(r.consent),
+  run: Number(r.run),
+  state: String(r.state) as State,
+  planned: Number(r.planned ?? 0),
+  tries: Number(r.tries ?? 0),
+  cause: optionalText(r.cause),
+  reason: optionalText(r.reason),
+  retryAt: optionalNumber(r.retry_at),
+  startedAt: Number(r.started_at),
+  finishedAt: optionalNumber(r.finished_at)
+})
+
+/** The statements that record one lifecycle event (none for events that are not a sweep's). */
+const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    switch (event._tag) {
+      case "SweepStarted":
+        // a consent already complete (carried over from an earlier run) keeps its entry
+        for (const consent of consents) {
+          yield* sql`INSERT INTO tppkit_sweep_log (day, consent, run, state, started_at)
+            VALUES (${event.day}, ${consent}, ${event.run}, 'running', ${now})
+            ON CONFLICT (day, consent) DO UPDATE SET run = EXCLUDED.run, state = 'running', tries = 0,
+              cause = NULL, reason = NULL, retry_at = NULL, started_at = EXCLUDED.started_at, finished_at = NULL
+            WHERE tppkit_sweep_log.state <> 'complete'`
+        }
+        return
+      case "ListingRetry":
+        yield* sql`UPDATE tppkit_sweep_log SET state = 'retrying', tries = ${event.tries}, cause = ${event.cause},
+            reason = ${event.reason ?? null}, retry_at = ${now + event.waitMillis}
+          WHERE day = ${event.day} AND consent = ${event.consent} AND state <> 'complete'`
+        return
+      case "SweepFinished":
+        for (const r of event.results) {
+          yield* sql`INSERT INTO tppkit_sweep_log
+              (day, consent, run, state, planned, tries, cause, reason, started_at, finished_at)
+            VALUES (${event.day}, ${r.consent}, ${event.run}, ${r.cause === undefined ? "complete" : "failed"},
+              ${r.planned}, ${r.tries}, ${r.cause ?? null}, ${r.reason ?? null}, ${now}, ${now})
+            ON CONFLICT (day, consent) DO UPDATE SET run = EXCLUDED.run, state = EXCLUDED.state,
+              planned = EXCLUDED.planned, tries = EXCLUDED.tries, cause = EXCLUDED.cause, reason = EXCLUDED.reason,
+              retry_at = NULL, finished_at = EXCLUDED.finished_at
+            WHERE tppkit_sweep_log.state <> 'complete' OR tppkit_sweep_log.run = EXCLUDED.run`
+        }
+        return
+      default:
+        return
+    }
+  })
+
+/**
+ * A lifecycle listener that keeps the sweep record of the fleet's database (`consents`: the keys the worker sweeps);
+ * the database away for a moment (a restart) is waited out for up to a minute, then the entry is skipped (a sweep
+ * is never held up by its record).
+ */
+export const listener = (
+  sql: SqlClient.SqlClient,
+  consents: ReadonlyArray<string>,
+  onError: (error: SqlError) => Effect.Effect<void> = () => Effect.void
+): Lifecycle.Listener => ({
+  emit: (event) =>
+    event._tag !== "SweepStarted" && event._tag !== "ListingRetry" && event._tag !== "SweepFinished"
+      ? Effect.void
+      : Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          record(event, consents, now).pipe(
+            Effect.provideService(SqlClient.SqlClient, sql),
+            Effect.retry({
+              schedule: Schedule.exponential("200 millis").pipe(Schedule.upTo({ duration: "1 minute" }))
+            }),
+            Effect.catch(onError)
+          )
+        )
+})
