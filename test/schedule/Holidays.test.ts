@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process"
+import { join } from "node:path"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { Holidays } from "@tppkit/schedule"
 import { Result } from "effect"
@@ -163,5 +165,36 @@ describe("Holidays.ofCurrency and byCurrency: each currency's own calendar", () 
     expect(Calendar.isWorkingDay(byCurrency("EUR"), d("2026-10-27"))).toBe(false)
     expect(byCurrency("CZK").name).toBe("CZ")
     expect(byCurrency("CZK")).toBe(byCurrency("CZK"))
+  })
+})
+
+describe("Holidays: the holiday library is loaded on first use", () => {
+  it("TARGET, weekends, EUR and a malformed code load none of it; a country loads it", { timeout: 60_000 }, () => {
+    // a resolve hook records every module loaded (imports and requires), from the sources, in a fresh Node
+    const holidays = join(import.meta.dirname, "..", "..", "packages", "schedule", "src", "Holidays.ts")
+    const script = [
+      'const { registerHooks } = await import("node:module")',
+      "const seen = []",
+      "registerHooks({ resolve: (s, c, next) => { const r = next(s, c); seen.push(r.url); return r } })",
+      `const Holidays = await import(${JSON.stringify(holidays)})`,
+      "const loaded = () => seen.some((url) => url.includes('/date-holidays/'))",
+      "const eur = Holidays.byCurrency()('EUR').name, gold = Holidays.ofCurrency('XAU').name",
+      "const malformed = Holidays.national('S1')._tag",
+      "const before = loaded()",
+      "const sk = Holidays.national('SK')._tag, usd = Holidays.ofCurrency('USD').name",
+      "process.stdout.write(JSON.stringify({ eur, gold, malformed, before, sk, usd, after: loaded() }))"
+    ].join("\n")
+    const out = execFileSync(process.execPath, ["--conditions=@tppkit/source", "--input-type=module", "-e", script], {
+      encoding: "utf8"
+    })
+    expect(JSON.parse(out)).toEqual({
+      eur: "target",
+      gold: "weekends",
+      malformed: "Failure",
+      before: false,
+      sk: "Success",
+      usd: "US",
+      after: true
+    })
   })
 })

@@ -2,13 +2,16 @@
  * National holiday calendars from the maintained `date-holidays` library (ISC code, CC BY-SA data), plugged
  * into core's calendar interface (packages/core/README.md, "Working days"). Only holidays of type "public" count unless
  * other types are asked for. Each year is computed once, lazily, into a set of day numbers: lookups are O(1).
+ * The library itself is loaded on the first call that needs a country's holidays (`national`, `countries`, a
+ * currency other than EUR in `ofCurrency`), not on import: TARGET and weekends never load it.
  *
  * @since 0.1.0
  */
 
 import { Calendar, LocalDate } from "@tppkit/core"
-import DateHolidays from "date-holidays"
+import type DateHolidays from "date-holidays"
 import { Result } from "effect"
+import * as HolidayLibrary from "./internal/holidayLibrary.ts"
 
 /** Holiday types of the library; a national calendar counts `public` only by default. */
 export type HolidayType = "public" | "bank" | "optional" | "school" | "observance"
@@ -23,13 +26,20 @@ export interface Options {
 const MS_PER_DAY = 86_400_000
 
 let countryTable: Record<string, string> | undefined
-const countryNames = (): Record<string, string> => {
-  countryTable ??= new DateHolidays().getCountries("en")
+/** The library's countries by code, or `undefined` when the library cannot be loaded. */
+const countryNames = (): Record<string, string> | undefined => {
+  if (countryTable === undefined) {
+    const loaded = HolidayLibrary.load()
+    if ("library" in loaded) countryTable = new loaded.library().getCountries("en")
+  }
   return countryTable
 }
 
-/** The ISO 3166-1 alpha-2 codes of every country the library knows, sorted. */
-export const countries = (): ReadonlyArray<string> => Object.keys(countryNames()).sort()
+/**
+ * The ISO 3166-1 alpha-2 codes of every country the library knows, sorted (none where the library cannot be
+ * loaded: outside Node).
+ */
+export const countries = (): ReadonlyArray<string> => Object.keys(countryNames() ?? {}).sort()
 
 /** The holiday dates of one year from the library (each day of a multi-day holiday) with their names, by type. */
 const yearDays = (
@@ -63,21 +73,24 @@ const yearDays = (
 export const national = (country: string, options?: Options): Result.Result<Calendar.Calendar, string> => {
   // "DE-BY" (ISO 3166-2) names a state the same way as `{ state: "BY" }`
   const [code = "", subdivision] = country.trim().toUpperCase().split("-", 2)
-  if (!/^[A-Z]{2}$/.test(code) || !(code in countryNames())) {
-    return Result.fail(`unknown country "${country}": expected an ISO 3166-1 alpha-2 code the holiday library knows`)
-  }
+  const unknown = `unknown country "${country}": expected an ISO 3166-1 alpha-2 code the holiday library knows`
+  if (!/^[A-Z]{2}$/.test(code)) return Result.fail(unknown) // without loading the library
+  const library = HolidayLibrary.load()
+  if ("problem" in library) return Result.fail(`no national calendar for "${country}": ${library.problem}`)
+  const Library = library.library
+  if (!(code in (countryNames() ?? {}))) return Result.fail(unknown)
   const state = (options?.state ?? subdivision)?.trim().toUpperCase()
   const region = options?.region?.trim().toUpperCase()
   if (state !== undefined) {
-    const states = new DateHolidays().getStates(code) ?? {}
+    const states = new Library().getStates(code) ?? {}
     if (!(state in states)) return Result.fail(`unknown state "${state}" of ${code}`)
   }
   const source =
     state === undefined
-      ? new DateHolidays(code)
+      ? new Library(code)
       : region === undefined
-        ? new DateHolidays(code, state)
-        : new DateHolidays(code, state, region)
+        ? new Library(code, state)
+        : new Library(code, state, region)
   const types = new Set<string>(options?.types ?? ["public"])
   const days = new Set<number>()
   const names = new Map<number, string>()
@@ -166,8 +179,9 @@ export const nationalUnsafe = (country: string, options?: Options): Calendar.Cal
 /**
  * The calendar of a currency, the one its settlement system keeps: EUR follows TARGET; any other currency the
  * national calendar of the country whose ISO 3166 code begins its ISO 4217 code (CZK → CZ, USD → US, GBP → GB,
- * CHF → CH); a currency without such a country (XAU, XDR …) counts weekends only. The calendar's `name` says which:
- * `target`, the country code, or `weekends`.
+ * CHF → CH); a currency without such a country (XAU, XDR …, or any where the holiday library cannot be loaded)
+ * counts weekends only. The calendar's `name` says which: `target`, the country code, or `weekends`. Only a
+ * currency other than EUR loads the holiday library.
  */
 export const ofCurrency = (currency: string): Calendar.Calendar => {
   const code = currency.trim().toUpperCase()
