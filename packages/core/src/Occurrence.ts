@@ -1,10 +1,12 @@
 /**
- * The frequency engine: from a standing order's anchor, frequency and end date to its occurrences, each a
- * nominal date and an execution date (packages/core/README.md, "When a standing order pays"). Pure integer day
- * arithmetic: no `Date`, no clock, no Effect runtime on the hot path. Calendar-based codes answer
- * "first occurrence on or after d", "k-th occurrence" and "how many in a window" in O(1).
+ * The frequency engine: from a standing order's anchor, frequency and end date, or from any `Recurrence`, to its
+ * occurrences, each a nominal date and an execution date (packages/core/README.md, "When a standing order pays",
+ * "Recurrences"). Pure integer day arithmetic: no `Date`, no clock, no Effect runtime on the hot path. Calendar-based
+ * shapes answer "first occurrence on or after d", "k-th occurrence" and "how many in a window" in O(1) (O(log n)
+ * where some months lack the day). One engine: the seven codes are the plans of their recurrences, kept on their
+ * own arithmetic fast paths; the general shape's arithmetic is `internal/slots.ts`.
  *
- * Over 400 lines on purpose: one plan type and the seven codes' rules are one concept, read together; the helpers
+ * Over 400 lines on purpose: one plan type and its shapes' rules are one concept, read together; the helpers
  * that are not part of that reading live in `internal/`.
  *
  * @since 0.1.0
@@ -13,8 +15,10 @@ import { type Brand, Result, Schema } from "effect"
 import * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import * as Calendar from "./Calendar.ts"
 import * as Frequency from "./Frequency.ts"
+import * as Slots from "./internal/slots.ts"
 import * as WorkingDays from "./internal/workingDays.ts"
 import * as LocalDate from "./LocalDate.ts"
+import type * as Recurrence from "./Recurrence.ts"
 
 // ---------------------------------------------------------------------------
 // model
@@ -27,12 +31,16 @@ export interface Occurrence {
   readonly execution: LocalDate.LocalDate
 }
 
-/** The schedule fields of a standing order the engine reads (packages/core/README.md, "Anchor", "Already paid"). */
+/**
+ * The schedule fields of a standing order the engine reads (packages/core/README.md, "Anchor", "Already paid"). An
+ * order that carries a `recurrence` (read from an RRULE, say) is planned from it and its frequency code is not read.
+ */
 export interface OrderSchedule {
   readonly frequency: Frequency.Frequency
   readonly startDate?: LocalDate.LocalDate | undefined
   readonly nextDate?: LocalDate.LocalDate | undefined
   readonly endDate?: LocalDate.LocalDate | undefined
+  readonly recurrence?: Recurrence.Recurrence | undefined
 }
 
 /** How to turn nominal dates into execution dates: the calendar (default `target`) and convention (default `following`). */
@@ -49,8 +57,15 @@ export interface Plan extends Brand.Brand<"Occurrence.Plan"> {}
 
 /** What a plan holds (only this module sees it). */
 interface PlanData {
-  readonly frequency: Frequency.Frequency
-  /** `startDate`, else `nextDate` (packages/core/README.md, "Anchor"). */
+  /** Every n-th working day (DAIL, `EveryWorkingDays`): the anchor is the start, `workStep` is n. */
+  readonly working: boolean
+  /** The n of every n-th working day (1 for DAIL). */
+  readonly workStep: number
+  /** The general shape (several days a period, days counted from the end, weekdays of the month, skips), or none. */
+  readonly slots: Slots.Slots | undefined
+  /** Pauses as sorted inclusive ranges `[from0, to0, from1, to1, …]` and a bit per paused month (bit 1 = January). */
+  readonly pauses: { readonly ranges: ReadonlyArray<number>; readonly months: number } | undefined
+  /** The first nominal date (`startDate`, else `nextDate`, for the bank's codes; packages/core/README.md, "Anchor"). */
   readonly anchor: LocalDate.LocalDate
   /** The last allowed nominal date (inclusive), or `undefined` when the schedule never ends. */
   readonly endDate: LocalDate.LocalDate | undefined
@@ -70,6 +85,16 @@ interface PlanData {
   readonly lastNominal: LocalDate.LocalDate
   /** For calendar-based codes the number of the last occurrence whose nominal date is not past `lastNominal` (−1: none). */
   readonly lastK: number
+}
+
+/** Whether an occurrence with this nominal date is paused (not paid; it keeps its number). */
+const isPaused = (plan: PlanData, nominal: number): boolean => {
+  const pauses = plan.pauses
+  if (pauses === undefined) return false
+  if (pauses.months !== 0 && ((pauses.months >>> ((WorkingDays.monthIndexOf(nominal) % 12) + 1)) & 1) === 1) return true
+  const r = pauses.ranges
+  for (let i = 0; i < r.length; i += 2) if (nominal >= r[i]! && nominal <= r[i + 1]!) return true
+  return false
 }
 
 const dataOf = (plan: Plan): PlanData => plan as unknown as PlanData
@@ -113,6 +138,7 @@ const isDate = (d: LocalDate.LocalDate | undefined): boolean => d === undefined 
  * not projectable (packages/core/README.md, "Anchor"). Calendar defaults to `target`, convention to `following`.
  */
 export const makePlan = (order: OrderSchedule, options?: Options): Result.Result<Plan, NotProjectable> => {
+  if (order.recurrence !== undefined) return planOf(order.recurrence, options)
   const anchor = order.startDate ?? order.nextDate
   if (anchor === undefined) {
     return Result.fail(
@@ -153,7 +179,10 @@ export const makePlan = (order: OrderSchedule, options?: Options): Result.Result
     }
   }
   const data: PlanData = {
-    frequency,
+    working: frequency === "DAIL",
+    workStep: 1,
+    slots: undefined,
+    pauses: undefined,
     anchor,
     endDate,
     calendar: options?.calendar ?? Calendar.target,
@@ -165,6 +194,207 @@ export const makePlan = (order: OrderSchedule, options?: Options): Result.Result
     anchorDay,
     lastNominal,
     lastK
+  }
+  return Result.succeed(data as unknown as Plan)
+}
+
+/** The settings of a recurrence's plan: the calendar (default: the one the recurrence names, else `target`). */
+export interface RecurrenceOptions {
+  readonly calendar?: Calendar.Calendar | undefined
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b))
+
+/** The general shape of a month-based rule: periods of `length` months from `origin`, the selected months only. */
+const monthSlots = (
+  origin: number,
+  interval: number,
+  months: ReadonlyArray<number> | undefined,
+  day: number,
+  weekday: number,
+  ordinal: number,
+  missing: number
+): Slots.Slots => {
+  const length = months === undefined ? interval : (interval * 12) / gcd(interval, 12)
+  const offsets: Array<number> = []
+  for (let off = 0; off < length; off += interval) {
+    if (months === undefined || months.includes(((origin + off) % 12) + 1)) offsets.push(off)
+  }
+  const m = offsets.length
+  const variable = (day > 0 && day >= 29 && missing === Slots.SKIP) || ordinal === 5 || ordinal === -5
+  return {
+    months: true,
+    origin,
+    length,
+    offsets: Int32Array.from(offsets),
+    dayOf: new Int32Array(m).fill(day),
+    weekdayOf: new Int32Array(m).fill(weekday),
+    ordinalOf: new Int32Array(m).fill(ordinal),
+    missing,
+    variable,
+    first: 0,
+    table: undefined
+  }
+}
+
+const missingCode = (m: Recurrence.MissingDay): number =>
+  m === "clamp" ? Slots.CLAMP : m === "skip" ? Slots.SKIP : Slots.FORWARD
+
+/**
+ * The plan of a recurrence (packages/core/README.md, "Recurrences"), or why it cannot be projected: the same engine
+ * as the bank's codes, whose recurrences ({@link Recurrence.fromSbas}) give the same plans as {@link makePlan}. The
+ * calendar is the given one, else the built-in one the recurrence names, else `target`.
+ */
+export const planOf = (r: Recurrence.Recurrence, options?: RecurrenceOptions): Result.Result<Plan, NotProjectable> => {
+  const fail = (reason: string) => Result.fail(new NotProjectable({ reason }))
+  if (!LocalDate.isValidDayNumber(r.start)) return fail("start is not a date within 0001-01-01..9999-12-31")
+  if (r.end !== undefined && !LocalDate.isValidDayNumber(r.end)) {
+    return fail("end is not a date within 0001-01-01..9999-12-31")
+  }
+  let calendar = options?.calendar
+  if (calendar === undefined && r.calendar !== undefined) {
+    calendar = Calendar.builtInNamed(r.calendar)
+    if (calendar === undefined) return fail(`calendar ${JSON.stringify(r.calendar)} is not built in: pass it`)
+  }
+  const rule = r.rule
+  const start: number = r.start
+  const lastNominal = (r.end ?? LocalDate.MAX) as LocalDate.LocalDate
+  let anchor = start
+  let dayStep = 0
+  let monthStep = 0
+  let anchorMonth = 0
+  let anchorDay = 0
+  let slots: Slots.Slots | undefined
+  const startMonth = WorkingDays.monthIndexOf(start)
+  /** Shape 0 on months: the first month from `month` on (step `step`) whose clamped day is on or after the start. */
+  const monthly = (month: number, step: number, day: number) => {
+    monthStep = step
+    anchorDay = day
+    anchorMonth = month
+    if (WorkingDays.monthDayClamped(month, day) < start) anchorMonth += step
+    anchor = rawNominal(anchorMonth, anchorDay, monthStep, 0)
+  }
+  switch (rule._tag) {
+    case "EveryDays":
+      dayStep = rule.interval
+      break
+    case "EveryWorkingDays":
+      break
+    case "Weekly": {
+      const monday = start - LocalDate.dayOfWeek(r.start) + 1
+      const length = 7 * rule.interval
+      if (rule.weekdays.length === 1) {
+        dayStep = length
+        const day = monday + rule.weekdays[0]! - 1
+        anchor = day >= start ? day : day + length
+      } else {
+        const offsets = Int32Array.from(rule.weekdays, (w) => w - 1)
+        const none = new Int32Array(offsets.length)
+        slots = {
+          months: false,
+          origin: monday,
+          length,
+          offsets,
+          dayOf: none,
+          weekdayOf: none,
+          ordinalOf: none,
+          missing: Slots.CLAMP,
+          variable: false,
+          first: 0,
+          table: undefined
+        }
+      }
+      break
+    }
+    case "MonthlyOnDay":
+      if (rule.months === undefined && rule.day > 0 && (rule.day <= 28 || rule.missing === "clamp")) {
+        monthly(startMonth, rule.interval, rule.day)
+      } else {
+        slots = monthSlots(startMonth, rule.interval, rule.months, rule.day, 0, 0, missingCode(rule.missing))
+      }
+      break
+    case "MonthlyOnWeekday":
+      slots = monthSlots(startMonth, rule.interval, rule.months, 0, rule.weekday, rule.ordinal, Slots.CLAMP)
+      break
+    case "Yearly": {
+      const january = startMonth - (startMonth % 12)
+      const only = rule.dates.length === 1 ? rule.dates[0]! : undefined
+      if (only !== undefined && (rule.missing === "clamp" || only.month !== 2 || only.day !== 29)) {
+        monthly(january + only.month - 1, 12 * rule.interval, only.day)
+      } else {
+        const m = rule.dates.length
+        slots = {
+          months: true,
+          origin: january,
+          length: 12 * rule.interval,
+          offsets: Int32Array.from(rule.dates, (d) => d.month - 1),
+          dayOf: Int32Array.from(rule.dates, (d) => d.day),
+          weekdayOf: new Int32Array(m),
+          ordinalOf: new Int32Array(m),
+          missing: missingCode(rule.missing),
+          variable: rule.missing === "skip" && rule.dates.some((d) => d.month === 2 && d.day === 29),
+          first: 0,
+          table: undefined
+        }
+      }
+      break
+    }
+  }
+  const convention = r.convention
+  const working = rule._tag === "EveryWorkingDays"
+  let lastK = -1
+  let last: number = lastNominal
+  if (slots !== undefined) {
+    if (slots.offsets.length === 0) {
+      // selected months that the interval never reaches: no occurrence at all
+      slots = { ...slots, offsets: Int32Array.of(0), dayOf: Int32Array.of(1) }
+      slots.first = 0
+      lastK = -1
+      anchor = Slots.END
+    } else {
+      Slots.setStart(slots, start)
+      anchor = Slots.dateOf(slots, slots.first)
+      lastK = Slots.occurrenceOf(slots, Slots.seek(slots, lastNominal + 1)) - 1
+    }
+  } else if (!working && anchor <= lastNominal) {
+    if (dayStep !== 0) lastK = Math.floor((lastNominal - anchor) / dayStep)
+    else {
+      lastK = Math.floor(
+        ((r.end === undefined ? WorkingDays.MAX_MONTH_INDEX : WorkingDays.monthIndexOf(lastNominal)) - anchorMonth) /
+          monthStep
+      )
+      if (r.end !== undefined && rawNominal(anchorMonth, anchorDay, monthStep, lastK) > lastNominal) lastK--
+    }
+  }
+  if (r.count !== undefined && !working) lastK = Math.min(lastK, r.count - 1)
+  const pauses =
+    r.pauses === undefined || (r.pauses.ranges.length === 0 && r.pauses.months.length === 0)
+      ? undefined
+      : {
+          ranges: [...r.pauses.ranges].sort((a, b) => a.from - b.from).flatMap((p) => [p.from, p.to]),
+          months: r.pauses.months.reduce((bits, m) => bits | (1 << m), 0)
+        }
+  const data: PlanData = {
+    working,
+    workStep: working ? rule.interval : 1,
+    slots,
+    pauses,
+    anchor: anchor as LocalDate.LocalDate,
+    endDate: r.end,
+    calendar: calendar ?? Calendar.target,
+    convention,
+    adjusts: !working && convention !== "none",
+    dayStep,
+    monthStep,
+    anchorMonth,
+    anchorDay,
+    lastNominal: last as LocalDate.LocalDate,
+    lastK
+  }
+  if (working && r.count !== undefined) {
+    // the count's last occurrence ends the schedule when it comes before the end date
+    last = Math.min(last, nthWorking(data, (r.count - 1) * data.workStep))
+    return Result.succeed({ ...data, lastNominal: last as LocalDate.LocalDate } as unknown as Plan)
   }
   return Result.succeed(data as unknown as Plan)
 }
@@ -186,7 +416,9 @@ const nominalAt = (plan: PlanData, k: number): number => {
   if (k > plan.lastK) return END
   return plan.dayStep !== 0
     ? plan.anchor + plan.dayStep * k
-    : rawNominal(plan.anchorMonth, plan.anchorDay, plan.monthStep, k)
+    : plan.monthStep !== 0
+      ? rawNominal(plan.anchorMonth, plan.anchorDay, plan.monthStep, k)
+      : Slots.dateOf(plan.slots!, Slots.slotOf(plan.slots!, k))
 }
 
 /** Execution day of a nominal day: `END` past the range or the end date, below `MIN` when it moved before 0001-01-01. */
@@ -203,9 +435,12 @@ const firstIndex = (plan: PlanData, date: number): number => {
   let k: number
   if (plan.dayStep !== 0) {
     k = Math.max(0, Math.ceil((d - plan.anchor) / plan.dayStep))
-  } else {
+  } else if (plan.monthStep !== 0) {
     const clamped = Math.min(Math.max(d, LocalDate.MIN), LocalDate.MAX)
     k = Math.max(0, Math.ceil((WorkingDays.monthIndexOf(clamped) - plan.anchorMonth) / plan.monthStep))
+  } else {
+    const slots = plan.slots!
+    k = Slots.occurrenceOf(slots, Slots.seek(slots, d))
   }
   if (k > plan.lastK + 1) k = plan.lastK + 1
   // a convention moves dates by a few days: an earlier nominal date may execute on or after d
@@ -254,6 +489,85 @@ class DailyIterator implements IterableIterator<Occurrence> {
   }
 }
 
+/** The working day `n` working days after working day `d` (`d` itself for n = 0), or past 9999-12-31. */
+const skipWorking = (calendar: Calendar.Calendar, d: number, n: number): number => {
+  for (let i = 0; i < n && d <= LocalDate.MAX; i++) d = WorkingDays.following(calendar, d + 1)
+  return d
+}
+
+/** Working day number `i` (0-based) on or after the anchor, or past the last nominal date: by binary search. */
+const nthWorking = (plan: PlanData, i: number): number => {
+  const { anchor, calendar, lastNominal } = plan
+  if (calendar.countWeekdayHolidays !== undefined) {
+    // binary search for the first day by which i + 1 working days have passed
+    if (countWorking(calendar, anchor, lastNominal) <= i) return END
+    let lo: number = anchor
+    let hi: number = lastNominal
+    while (lo < hi) {
+      const mid = lo + Math.floor((hi - lo) / 2)
+      if (countWorking(calendar, anchor, mid) > i) hi = mid
+      else lo = mid + 1
+    }
+    return lo
+  }
+  const d = skipWorking(calendar, WorkingDays.following(calendar, anchor), i)
+  return d > lastNominal ? END : d
+}
+
+/** Every n-th working day (n > 1): the first occurrence on or after `date`, or `undefined`. */
+const firstStepped = (plan: PlanData, date: number): Occurrence | undefined => {
+  const start = Math.max(date, plan.anchor)
+  const c = countWorking(plan.calendar, plan.anchor, start - 1)
+  const k = Math.ceil(c / plan.workStep)
+  const d = skipWorking(plan.calendar, WorkingDays.following(plan.calendar, start), k * plan.workStep - c)
+  return d > plan.lastNominal ? undefined : occurrence(k, d, d)
+}
+
+/** Every n-th working day (n > 1): the occurrence after `o`, or `undefined`. */
+const nextStepped = (plan: PlanData, o: Occurrence): Occurrence | undefined => {
+  const d = skipWorking(plan.calendar, o.execution, plan.workStep)
+  return d > plan.lastNominal ? undefined : occurrence(o.k + 1, d, d)
+}
+
+/** Lazy occurrences of every n-th working day (n > 1) executing on or after `from`. */
+class SteppedIterator implements IterableIterator<Occurrence> {
+  private o: Occurrence | undefined
+  private readonly plan: PlanData
+  constructor(plan: PlanData, from: number) {
+    this.plan = plan
+    this.o = firstStepped(plan, from)
+  }
+  next(): IteratorResult<Occurrence, undefined> {
+    const o = this.o
+    if (o === undefined) return { done: true, value: undefined }
+    this.o = nextStepped(this.plan, o)
+    return { done: false, value: o }
+  }
+  [Symbol.iterator](): this {
+    return this
+  }
+}
+
+/** The occurrences of another iterator that are not paused. */
+class UnpausedIterator implements IterableIterator<Occurrence> {
+  private readonly inner: Iterator<Occurrence>
+  private readonly plan: PlanData
+  constructor(plan: PlanData, inner: Iterator<Occurrence>) {
+    this.plan = plan
+    this.inner = inner
+  }
+  next(): IteratorResult<Occurrence, undefined> {
+    for (;;) {
+      const r = this.inner.next()
+      if (r.done === true) return { done: true, value: undefined }
+      if (!isPaused(this.plan, r.value.nominal)) return r
+    }
+  }
+  [Symbol.iterator](): this {
+    return this
+  }
+}
+
 // ---------------------------------------------------------------------------
 // queries
 // ---------------------------------------------------------------------------
@@ -288,35 +602,43 @@ class CalendarIterator implements IterableIterator<Occurrence> {
 /**
  * The occurrences in order, lazily, starting with the first whose execution date is on or after `from`
  * (all of them without `from`); unbounded when the plan has no `endDate` (it stops at 9999-12-31).
- * `nextDate` is not applied here: projections skip occurrences executing before it.
+ * `nextDate` is not applied here: projections skip occurrences executing before it. Paused occurrences are left out.
  */
 export const iterate = (handle: Plan, from?: LocalDate.LocalDate): IterableIterator<Occurrence> => {
   const plan = dataOf(handle)
   const start = from ?? LocalDate.MIN
-  return plan.frequency === "DAIL" ? new DailyIterator(plan, start) : new CalendarIterator(plan, start)
+  const all = plan.working
+    ? plan.workStep === 1
+      ? new DailyIterator(plan, start)
+      : new SteppedIterator(plan, start)
+    : new CalendarIterator(plan, start)
+  return plan.pauses === undefined ? all : new UnpausedIterator(plan, all)
 }
 
 /** The occurrences whose execution date lies in `from..to` (both inclusive), in order. */
 export const between = (handle: Plan, from: LocalDate.LocalDate, to: LocalDate.LocalDate): Array<Occurrence> => {
   const plan = dataOf(handle)
-  const out: Array<Occurrence> = []
+  let out: Array<Occurrence> = []
   if (to < from) return out
-  if (plan.frequency === "DAIL") {
+  if (plan.working && plan.workStep === 1) {
     const start = Math.max(from, plan.anchor)
     const last = Math.min(to, plan.lastNominal)
     let k = countWorking(plan.calendar, plan.anchor, start - 1)
     for (let d = start; d <= last; d++) {
       if (WorkingDays.isWorking(plan.calendar, d)) out.push(occurrence(k++, d, d))
     }
-    return out
+  } else if (plan.working) {
+    for (let o = firstStepped(plan, from); o !== undefined && o.execution <= to; o = nextStepped(plan, o)) out.push(o)
+  } else {
+    for (let k = firstIndex(plan, from); ; k++) {
+      const n = nominalAt(plan, k)
+      if (n === END) break
+      const e = executionOf(plan, n)
+      if (e > to) break
+      if (e >= from) out.push(occurrence(k, n, e))
+    }
   }
-  for (let k = firstIndex(plan, from); ; k++) {
-    const n = nominalAt(plan, k)
-    if (n === END) break
-    const e = executionOf(plan, n)
-    if (e > to) break
-    if (e >= from) out.push(occurrence(k, n, e))
-  }
+  if (plan.pauses !== undefined) out = out.filter((o) => !isPaused(plan, o.nominal))
   return out
 }
 
@@ -325,7 +647,7 @@ export const between = (handle: Plan, from: LocalDate.LocalDate, to: LocalDate.L
  * schedule has ended by then. No allocation: {@link firstOnOrAfter} and {@link firstExecutionOnOrAfter} share it.
  */
 const firstCalendar = (plan: PlanData, date: number): number => {
-  if (plan.adjusts) {
+  if (plan.adjusts || plan.slots !== undefined) {
     const k = firstIndex(plan, date)
     return executionAt(plan, k) > LocalDate.MAX ? -1 : k
   }
@@ -345,14 +667,10 @@ const firstCalendar = (plan: PlanData, date: number): number => {
   return k + 1 > lastK ? -1 : k + 1
 }
 
-/**
- * The first occurrence whose execution date is on or after `date`, or `undefined` when the schedule has
- * ended by then. O(1) for calendar-based codes; for DAIL O(log n) on calendars that count their holidays
- * (`Calendar.countWeekdayHolidays`), else proportional to the weekdays since the anchor.
- */
-export const firstOnOrAfter = (handle: Plan, date: LocalDate.LocalDate): Occurrence | undefined => {
-  const plan = dataOf(handle)
-  if (plan.frequency === "DAIL") {
+/** {@link firstOnOrAfter} without pauses. */
+const firstAny = (plan: PlanData, date: number): Occurrence | undefined => {
+  if (plan.working) {
+    if (plan.workStep !== 1) return firstStepped(plan, date)
     const start = Math.max(date, plan.anchor)
     const d = WorkingDays.following(plan.calendar, start)
     if (d > plan.lastNominal) return undefined
@@ -364,13 +682,44 @@ export const firstOnOrAfter = (handle: Plan, date: LocalDate.LocalDate): Occurre
   return occurrence(k, n, executionOf(plan, n))
 }
 
+/** {@link next} without pauses. */
+const nextAny = (plan: PlanData, o: Occurrence): Occurrence | undefined => {
+  if (plan.working) {
+    if (plan.workStep !== 1) return nextStepped(plan, o)
+    const d = WorkingDays.following(plan.calendar, o.execution + 1)
+    return d > plan.lastNominal ? undefined : occurrence(o.k + 1, d, d)
+  }
+  const n = nominalAt(plan, o.k + 1)
+  const e = executionOf(plan, n)
+  return e < LocalDate.MIN || e > LocalDate.MAX ? undefined : occurrence(o.k + 1, n, e)
+}
+
+/** The first occurrence from `o` on (itself included) that is not paused. */
+const unpaused = (plan: PlanData, o: Occurrence | undefined): Occurrence | undefined => {
+  while (o !== undefined && isPaused(plan, o.nominal)) o = nextAny(plan, o)
+  return o
+}
+
+/**
+ * The first occurrence whose execution date is on or after `date`, or `undefined` when the schedule has
+ * ended by then. O(1) for calendar-based shapes (O(log n) where some months lack the day); for working days
+ * O(log n) on calendars that count their holidays (`Calendar.countWeekdayHolidays`), else proportional to the
+ * weekdays since the anchor. With pauses, the paused occurrences after it are stepped over.
+ */
+export const firstOnOrAfter = (handle: Plan, date: LocalDate.LocalDate): Occurrence | undefined => {
+  const plan = dataOf(handle)
+  const o = firstAny(plan, date)
+  return plan.pauses === undefined ? o : unpaused(plan, o)
+}
+
 /**
  * The execution date of {@link firstOnOrAfter}'s occurrence, without building the occurrence (no allocation,
  * and for DAIL no counting of the working days since the anchor): for hot loops that need only the date.
  */
 export const firstExecutionOnOrAfter = (handle: Plan, date: LocalDate.LocalDate): LocalDate.LocalDate | undefined => {
   const plan = dataOf(handle)
-  if (plan.frequency === "DAIL") {
+  if (plan.pauses !== undefined || (plan.working && plan.workStep !== 1)) return firstOnOrAfter(handle, date)?.execution
+  if (plan.working) {
     const d = WorkingDays.following(plan.calendar, Math.max(date, plan.anchor))
     return d > plan.lastNominal ? undefined : (d as LocalDate.LocalDate)
   }
@@ -383,62 +732,54 @@ export const firstExecutionOnOrAfter = (handle: Plan, date: LocalDate.LocalDate)
 }
 
 /**
- * Occurrence number `k` (0-based), or `undefined` when it does not exist (past `endDate` or 9999-12-31, or
- * moved before 0001-01-01). O(1) for calendar-based codes; for DAIL O(log² n) on calendars that count their
- * holidays, else O(k).
+ * Occurrence number `k` (0-based), or `undefined` when it does not exist (past `endDate`, `count` or 9999-12-31,
+ * moved before 0001-01-01, or paused). O(1) for calendar-based shapes (O(log n) where some months lack the day);
+ * for working days O(log² n) on calendars that count their holidays, else O(k).
  */
 export const nth = (handle: Plan, k: number): Occurrence | undefined => {
   if (!Number.isInteger(k) || k < 0) return undefined
   const plan = dataOf(handle)
-  if (plan.frequency === "DAIL") {
-    const { anchor, calendar, lastNominal } = plan
-    if (calendar.countWeekdayHolidays !== undefined) {
-      // binary search for the first day by which k + 1 working days have passed
-      if (countWorking(calendar, anchor, lastNominal) <= k) return undefined
-      let lo: number = anchor
-      let hi: number = lastNominal
-      while (lo < hi) {
-        const mid = lo + Math.floor((hi - lo) / 2)
-        if (countWorking(calendar, anchor, mid) > k) hi = mid
-        else lo = mid + 1
-      }
-      return occurrence(k, lo, lo)
-    }
-    let d = WorkingDays.following(calendar, anchor)
-    for (let i = 0; i < k && d <= lastNominal; i++) d = WorkingDays.following(calendar, d + 1)
-    return d > lastNominal ? undefined : occurrence(k, d, d)
+  let o: Occurrence | undefined
+  if (plan.working) {
+    const d = nthWorking(plan, k * plan.workStep)
+    o = d > plan.lastNominal ? undefined : occurrence(k, d, d)
+  } else {
+    const n = nominalAt(plan, k)
+    const e = executionOf(plan, n)
+    o = e < LocalDate.MIN || e > LocalDate.MAX ? undefined : occurrence(k, n, e)
   }
-  const n = nominalAt(plan, k)
-  const e = executionOf(plan, n)
-  return e < LocalDate.MIN || e > LocalDate.MAX ? undefined : occurrence(k, n, e)
+  return o !== undefined && plan.pauses !== undefined && isPaused(plan, o.nominal) ? undefined : o
 }
 
 /**
  * The number of occurrences whose execution date lies in `from..to` (both inclusive), without building
- * them: O(1) for calendar-based codes, a walk over the weekdays of the window for DAIL.
+ * them: O(1) for calendar-based shapes, O(log n) for working days on calendars that count their holidays, else a
+ * walk over the weekdays of the window; with pauses a walk over the window's occurrences.
  */
 export const count = (handle: Plan, from: LocalDate.LocalDate, to: LocalDate.LocalDate): number => {
   if (to < from) return 0
   const plan = dataOf(handle)
-  if (plan.frequency === "DAIL") {
-    return countWorking(plan.calendar, Math.max(from, plan.anchor), Math.min(to, plan.lastNominal))
+  if (plan.pauses !== undefined) return between(handle, from, to).length
+  if (plan.working) {
+    if (plan.workStep === 1) {
+      return countWorking(plan.calendar, Math.max(from, plan.anchor), Math.min(to, plan.lastNominal))
+    }
+    const n = plan.workStep
+    const before = countWorking(plan.calendar, plan.anchor, Math.max(from, plan.anchor) - 1)
+    const through = countWorking(plan.calendar, plan.anchor, Math.min(to, plan.lastNominal))
+    return Math.max(0, Math.ceil(through / n) - Math.ceil(before / n))
   }
   return Math.max(0, firstIndex(plan, to + 1) - firstIndex(plan, from))
 }
 
 /**
  * The occurrence after `o` (an occurrence of the same plan), or `undefined` when `o` is the last: O(1) for
- * calendar-based codes, the next working day for DAIL.
+ * calendar-based shapes, the next working day(s) for working days; paused occurrences are stepped over.
  */
 export const next = (handle: Plan, o: Occurrence): Occurrence | undefined => {
   const plan = dataOf(handle)
-  if (plan.frequency === "DAIL") {
-    const d = WorkingDays.following(plan.calendar, o.execution + 1)
-    return d > plan.lastNominal ? undefined : occurrence(o.k + 1, d, d)
-  }
-  const n = nominalAt(plan, o.k + 1)
-  const e = executionOf(plan, n)
-  return e < LocalDate.MIN || e > LocalDate.MAX ? undefined : occurrence(o.k + 1, n, e)
+  const n = nextAny(plan, o)
+  return plan.pauses === undefined ? n : unpaused(plan, n)
 }
 
 /**
@@ -448,5 +789,11 @@ export const next = (handle: Plan, o: Occurrence): Occurrence | undefined => {
  */
 export const fixedStep = (handle: Plan): number => {
   const plan = dataOf(handle)
-  return plan.adjusts ? 0 : plan.dayStep
+  return plan.adjusts || plan.pauses !== undefined ? 0 : plan.dayStep
+}
+
+/** Whether the plan pays on every working day of its calendar, unpaused (the bank's DAIL). */
+export const everyWorkingDay = (handle: Plan): boolean => {
+  const plan = dataOf(handle)
+  return plan.working && plan.workStep === 1 && plan.pauses === undefined
 }

@@ -40,6 +40,8 @@ export * as LocalDate from "./LocalDate.ts"
 export * as Money from "./Money.ts"
 /** The frequency engine: nominal and execution dates of a standing order, lazily and by index. */
 export * as Occurrence from "./Occurrence.ts"
+/** One recurrence model for standing orders of every standard; the bank's seven codes are values of it. */
+export * as Recurrence from "./Recurrence.ts"
 /** Schema failures as a field path and a message, the one way every package words them. */
 export * as SchemaProblem from "./SchemaProblem.ts"
 /**

@@ -316,9 +316,15 @@ export const plan = (
     const next = order.nextDate
     startOf[i] = next !== undefined && next > window.from ? next : window.from
     nextOf[i] = next ?? NO_NEXT_DATE
-    const frequency = order.frequency
-    dailyOf[i] = frequency === "DAIL" ? 1 : 0
-    groupOf[i] = frequency === "DAI7" || frequency === "DAIL" ? 0 : frequency === "WEEK" ? 1 : 2
+    if (order.recurrence === undefined) {
+      const frequency = order.frequency
+      dailyOf[i] = frequency === "DAIL" ? 1 : 0
+      groupOf[i] = frequency === "DAI7" || frequency === "DAIL" ? 0 : frequency === "WEEK" ? 1 : 2
+    } else {
+      // an order given as a recurrence (an RRULE): every working day only when its plan says so
+      dailyOf[i] = Occurrence.everyWorkingDay(r.success) ? 1 : 0
+      groupOf[i] = dailyOf[i] === 1 || Occurrence.fixedStep(r.success) === 1 ? 0 : 2
+    }
     const value = order.instructedAmount.value
     values[i] = value.value
     scales[i] = value.scale

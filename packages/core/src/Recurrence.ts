@@ -1,0 +1,301 @@
+/**
+ * One recurrence model for standing orders of every standard (packages/core/README.md, "Recurrences"): what the
+ * bank's seven codes, RFC 5545 RRULEs and the other standards' schedule fields can say, as one Schema-backed value.
+ * The bank's codes are values of it ({@link fromSbas}); `Occurrence.planOf` projects any of it with one engine, and
+ * `Sbas` / `Rrule` translate it to and from text, reporting every loss.
+ *
+ * @since 0.2.0
+ */
+import { Result, Schema } from "effect"
+import * as BusinessDayConvention from "./BusinessDayConvention.ts"
+import type * as Frequency from "./Frequency.ts"
+import * as LocalDate from "./LocalDate.ts"
+
+// ---------------------------------------------------------------------------
+// parts
+// ---------------------------------------------------------------------------
+
+/** A whole number from 1 up to 10,000 (an interval, a count). */
+export const Positive = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 }))
+
+/** An ISO weekday: 1 = Monday … 7 = Sunday. */
+export const Weekday = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 }))
+
+/** A month of the year, 1 = January … 12 = December. */
+export const Month = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 }))
+
+/** Whether a list of numbers is strictly ascending (sorted, no repeats). */
+const ascending = (xs: ReadonlyArray<number>): boolean => xs.every((x, i) => i === 0 || xs[i - 1]! < x)
+
+/** A non-empty list of weekdays, ascending. */
+export const Weekdays = Schema.NonEmptyArray(Weekday).check(
+  Schema.makeFilter((xs: ReadonlyArray<number>) => ascending(xs) || "weekdays must be ascending and distinct")
+)
+
+/** A non-empty list of months, ascending. */
+export const Months = Schema.NonEmptyArray(Month).check(
+  Schema.makeFilter((xs: ReadonlyArray<number>) => ascending(xs) || "months must be ascending and distinct")
+)
+
+/**
+ * A day of the month: 1–31 counted from the month's start, or −1 (the last day) … −28 counted from its end
+ * (every month has at least 28 days, so a day counted from the end always exists).
+ */
+export const MonthDay = Schema.Int.check(
+  Schema.makeFilter(
+    (n: number) => (n >= 1 && n <= 31) || (n >= -28 && n <= -1) || `day ${n} is neither 1..31 nor -1..-28`
+  )
+)
+
+/**
+ * How a month that lacks the day is treated (day 29–31, or 29 February in a common year): `clamp` takes the month's
+ * last day (the bank's rule, RFC 7529 `SKIP=BACKWARD`), `skip` pays nothing that month (RFC 5545's rule, RFC 7529
+ * `SKIP=OMIT`), `forward` pays on the first day of the next month (RFC 7529 `SKIP=FORWARD`).
+ */
+export const MissingDay = Schema.Literals(["clamp", "skip", "forward"])
+/** How a month that lacks the day is treated. */
+export type MissingDay = typeof MissingDay.Type
+
+/** A day of the year: month and day of month (29 February allowed; the missing-day rule covers common years). */
+export const YearDay = Schema.Struct({
+  month: Month,
+  day: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 31 }))
+}).check(
+  Schema.makeFilter(
+    (d: { readonly month: number; readonly day: number }) =>
+      d.day <= LocalDate.daysInMonth(2000, d.month) || `day ${d.day} does not exist in month ${d.month}`
+  )
+)
+/** A day of the year. */
+export type YearDay = typeof YearDay.Type
+
+// ---------------------------------------------------------------------------
+// the rules
+// ---------------------------------------------------------------------------
+
+/** Every `interval` calendar days (the bank's `DAI7` is interval 1). */
+export const EveryDays = Schema.TaggedStruct("EveryDays", { interval: Positive })
+
+/** Every `interval`-th working day of the calendar (the bank's `DAIL` is interval 1). */
+export const EveryWorkingDays = Schema.TaggedStruct("EveryWorkingDays", { interval: Positive })
+
+/** Every `interval` weeks (weeks start on Monday) on the given weekdays (the bank's `WEEK`: interval 1, one day). */
+export const Weekly = Schema.TaggedStruct("Weekly", { interval: Positive, weekdays: Weekdays })
+
+/**
+ * Every `interval` months on a day of the month (from the start, or from the end), in the selected months only
+ * when `months` is given (the bank's `MNTH` / `QUTR` / `SEMI`: interval 1 / 3 / 6 on the start's day).
+ */
+export const MonthlyOnDay = Schema.TaggedStruct("MonthlyOnDay", {
+  interval: Positive,
+  day: MonthDay,
+  missing: MissingDay,
+  months: Schema.optionalKey(Months)
+})
+
+/**
+ * Every `interval` months on the `ordinal`-th given weekday of the month (1–5 from the start, −1 the last … −5 from
+ * the end), in the selected months only when `months` is given; a month without a fifth such weekday is skipped
+ * (as RFC 5545 does).
+ */
+export const MonthlyOnWeekday = Schema.TaggedStruct("MonthlyOnWeekday", {
+  interval: Positive,
+  weekday: Weekday,
+  ordinal: Schema.Int.check(
+    Schema.makeFilter((n: number) => (n >= 1 && n <= 5) || (n >= -5 && n <= -1) || `ordinal ${n} is not ±1..±5`)
+  ),
+  months: Schema.optionalKey(Months)
+})
+
+/** Whether the days of a year are ascending and never collide once the missing-day rule moves 29 February. */
+const yearDaysProblem = (dates: ReadonlyArray<YearDay>, missing: MissingDay): string | undefined => {
+  for (let i = 1; i < dates.length; i++) {
+    const a = dates[i - 1]!
+    const b = dates[i]!
+    if (a.month > b.month || (a.month === b.month && a.day >= b.day)) return "dates must be ascending and distinct"
+  }
+  const has = (month: number, day: number) => dates.some((d) => d.month === month && d.day === day)
+  if (has(2, 29) && missing === "clamp" && has(2, 28)) return "29 February clamped and 28 February would pay twice"
+  if (has(2, 29) && missing === "forward" && has(3, 1)) return "29 February moved forward and 1 March would pay twice"
+  return undefined
+}
+
+/** Every `interval` years on the given days of the year (the bank's `YEAR`: interval 1 on the start's day). */
+export const Yearly = Schema.TaggedStruct("Yearly", {
+  interval: Positive,
+  dates: Schema.NonEmptyArray(YearDay),
+  missing: MissingDay
+}).check(
+  Schema.makeFilter(
+    (r: { readonly dates: ReadonlyArray<YearDay>; readonly missing: MissingDay }) =>
+      yearDaysProblem(r.dates, r.missing) ?? true
+  )
+)
+
+/** The shape of a recurrence: which dates it names. */
+export const Rule = Schema.Union([EveryDays, EveryWorkingDays, Weekly, MonthlyOnDay, MonthlyOnWeekday, Yearly])
+/** The shape of a recurrence. */
+export type Rule = typeof Rule.Type
+
+/** A range of dates without payments, both ends inclusive. */
+export const PauseRange = Schema.Struct({ from: LocalDate.LocalDate, to: LocalDate.LocalDate }).check(
+  Schema.makeFilter(
+    (r: { readonly from: number; readonly to: number }) => r.from <= r.to || "a pause must not end before it starts"
+  )
+)
+
+/**
+ * Times without payments: date ranges and months of every year. A paused occurrence is not paid but still counts
+ * towards `count` and keeps its number (as an RFC 5545 `EXDATE` does); it is matched on its nominal date.
+ */
+export const Pauses = Schema.Struct({
+  ranges: Schema.Array(PauseRange),
+  months: Schema.Array(Month)
+})
+/** Times without payments. */
+export type Pauses = typeof Pauses.Type
+
+/**
+ * A recurrence: its rule; `start`, from which dates count (the first occurrence is the rule's first date on or after
+ * it); optional `end` (the last nominal date allowed, inclusive) and `count` (at most that many occurrences); the
+ * business-day convention that moves a nominal date off a non-working day and the calendar's name (absent: the
+ * projection's calendar); and pauses.
+ */
+export const Recurrence = Schema.Struct({
+  rule: Rule,
+  start: LocalDate.LocalDate,
+  end: Schema.optionalKey(LocalDate.LocalDate),
+  count: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1_000_000 }))),
+  convention: BusinessDayConvention.BusinessDayConvention,
+  calendar: Schema.optionalKey(Schema.String),
+  pauses: Schema.optionalKey(Pauses)
+})
+
+/** A recurrence (the decoded value: dates are day numbers). */
+export type Recurrence = typeof Recurrence.Type
+
+/** The recurrence from its JSON form (dates `YYYY-MM-DD`), or the schema's message. */
+export const decodeJson = (u: unknown): Result.Result<Recurrence, string> => {
+  const r = Schema.decodeUnknownResult(Recurrence)(u)
+  return Result.isSuccess(r) ? Result.succeed(r.success) : Result.fail(String(r.failure))
+}
+
+/** The JSON form of a recurrence (dates as `YYYY-MM-DD`). */
+export const encodeJson = (r: Recurrence): unknown => Schema.encodeSync(Recurrence)(r)
+
+// ---------------------------------------------------------------------------
+// the bank's codes as values
+// ---------------------------------------------------------------------------
+
+/** The settings the bank's codes leave to the bank: convention (default `following`) and calendar name. */
+export interface SbasOptions {
+  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
+  readonly calendar?: string | undefined
+}
+
+/** The fields of a standing order that say when it pays (docs/bank-interface.md, "Standing-order list"). */
+export interface SbasSchedule {
+  readonly frequency: Frequency.Frequency
+  readonly startDate?: LocalDate.LocalDate | undefined
+  readonly nextDate?: LocalDate.LocalDate | undefined
+  readonly endDate?: LocalDate.LocalDate | undefined
+}
+
+/**
+ * The rule a bank code names for an anchor (packages/core/README.md, "Nominal dates"): DAIL every working day, DAI7
+ * every day, WEEK the anchor's weekday weekly, MNTH / QUTR / SEMI every 1 / 3 / 6 months and YEAR yearly on the
+ * anchor's day, clamped to shorter months.
+ */
+export const ruleOfCode = (frequency: Frequency.Frequency, anchor: LocalDate.LocalDate): Rule => {
+  switch (frequency) {
+    case "DAIL":
+      return { _tag: "EveryWorkingDays", interval: 1 }
+    case "DAI7":
+      return { _tag: "EveryDays", interval: 1 }
+    case "WEEK":
+      return { _tag: "Weekly", interval: 1, weekdays: [LocalDate.dayOfWeek(anchor)] }
+    case "MNTH":
+    case "QUTR":
+    case "SEMI": {
+      const interval = frequency === "MNTH" ? 1 : frequency === "QUTR" ? 3 : 6
+      return { _tag: "MonthlyOnDay", interval, day: LocalDate.day(anchor), missing: "clamp" }
+    }
+    case "YEAR": {
+      const { month, day } = LocalDate.toParts(anchor)
+      return { _tag: "Yearly", interval: 1, dates: [{ month, day }], missing: "clamp" }
+    }
+  }
+}
+
+/**
+ * A standing order's schedule as a recurrence (packages/core/README.md, "Anchor", "Nominal dates", "Execution dates"):
+ * anchored on `startDate`, else `nextDate`; `endDate` kept; DAIL and DAI7 never moved (convention `none`), the others
+ * with the given convention (default `following`). Fails with the reason when neither date is there.
+ */
+export const fromSbas = (order: SbasSchedule, options?: SbasOptions): Result.Result<Recurrence, string> => {
+  const anchor = order.startDate ?? order.nextDate
+  if (anchor === undefined) return Result.fail("the order has neither startDate nor nextDate to anchor its schedule")
+  const moves = order.frequency !== "DAIL" && order.frequency !== "DAI7"
+  const convention = moves ? (options?.convention ?? BusinessDayConvention.defaultConvention) : "none"
+  return Result.succeed({
+    rule: ruleOfCode(order.frequency, anchor),
+    start: anchor,
+    ...(order.endDate === undefined ? {} : { end: order.endDate }),
+    convention,
+    ...(options?.calendar === undefined ? {} : { calendar: options.calendar })
+  })
+}
+
+// ---------------------------------------------------------------------------
+// queries
+// ---------------------------------------------------------------------------
+
+/** Whether a rule's nominal dates are working days by construction, so that no convention ever moves them. */
+export const onWorkingDaysOnly = (rule: Rule): boolean => rule._tag === "EveryWorkingDays"
+
+/** Whether some month (or year) can lack the rule's day, so that the missing-day rule matters. */
+export const canMissDay = (rule: Rule): boolean => {
+  switch (rule._tag) {
+    case "MonthlyOnDay":
+      return rule.day >= 29
+    case "Yearly":
+      return rule.dates.some((d) => d.month === 2 && d.day === 29)
+    default:
+      return false
+  }
+}
+
+/**
+ * The canonical form of a recurrence: the same dates, one spelling. Day 31 clamped becomes day −1 (both are the
+ * month's last day); a missing-day rule that cannot matter becomes `clamp`; selected months covering the whole year
+ * are dropped; empty pauses are dropped; a convention that cannot move a working-day rule becomes `none`.
+ */
+export const canonical = (r: Recurrence): Recurrence => {
+  let rule: Rule = r.rule
+  if (rule._tag === "MonthlyOnDay") {
+    const months = rule.months !== undefined && rule.months.length < 12 ? rule.months : undefined
+    const day = rule.day === 31 && rule.missing === "clamp" ? -1 : rule.day
+    const missing: MissingDay = day >= 29 ? rule.missing : "clamp"
+    rule = { _tag: "MonthlyOnDay", interval: rule.interval, day, missing, ...(months ? { months } : {}) }
+  } else if (rule._tag === "MonthlyOnWeekday") {
+    const months = rule.months !== undefined && rule.months.length < 12 ? rule.months : undefined
+    rule = {
+      _tag: "MonthlyOnWeekday",
+      interval: rule.interval,
+      weekday: rule.weekday,
+      ordinal: rule.ordinal,
+      ...(months ? { months } : {})
+    }
+  } else if (rule._tag === "Yearly" && !canMissDay(rule)) {
+    rule = { ...rule, missing: "clamp" }
+  }
+  const pauses =
+    r.pauses !== undefined && (r.pauses.ranges.length > 0 || r.pauses.months.length > 0) ? r.pauses : undefined
+  const { pauses: _p, rule: _r, ...rest } = r
+  return {
+    ...rest,
+    rule,
+    convention: onWorkingDaysOnly(rule) ? "none" : r.convention,
+    ...(pauses === undefined ? {} : { pauses })
+  }
+}

@@ -1,0 +1,204 @@
+import { Calendar, LocalDate, Occurrence, Recurrence } from "@tppkit/core"
+import { Result, Schema } from "effect"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as Arb from "../arbitraries/engine.ts"
+import * as RArb from "../arbitraries/recurrence.ts"
+
+const d = LocalDate.parseUnsafe
+const iso = (xs: ReadonlyArray<{ readonly execution: number }>) =>
+  xs.map((o) => LocalDate.format(o.execution as LocalDate.LocalDate))
+
+const planOf = (r: Recurrence.Recurrence, calendar: Calendar.Calendar = Calendar.target): Occurrence.Plan => {
+  const p = Occurrence.planOf(r, { calendar })
+  if (Result.isFailure(p)) throw new Error(p.failure.reason)
+  return p.success
+}
+
+describe("Recurrence schema", () => {
+  it("reads and writes its JSON form (dates as YYYY-MM-DD)", () => {
+    const json = {
+      rule: { _tag: "MonthlyOnDay", interval: 1, day: 31, missing: "clamp" },
+      start: "2024-01-31",
+      end: "2024-12-31",
+      convention: "following",
+      pauses: { ranges: [{ from: "2024-07-01", to: "2024-08-31" }], months: [12] }
+    }
+    const r = Recurrence.decodeJson(json)
+    expect(Result.isSuccess(r)).toBe(true)
+    if (Result.isSuccess(r)) {
+      expect(r.success.start).toBe(d("2024-01-31"))
+      expect(Recurrence.encodeJson(r.success)).toEqual(json)
+    }
+  })
+
+  it("refuses what no standard means, naming it", () => {
+    const bad = (rule: unknown) =>
+      Recurrence.decodeJson({ rule, start: "2024-01-01", convention: "none" }).pipe(Result.isFailure)
+    expect(bad({ _tag: "MonthlyOnDay", interval: 1, day: -29, missing: "clamp" })).toBe(true)
+    expect(bad({ _tag: "MonthlyOnDay", interval: 0, day: 5, missing: "clamp" })).toBe(true)
+    expect(bad({ _tag: "Weekly", interval: 1, weekdays: [3, 1] })).toBe(true)
+    expect(bad({ _tag: "Weekly", interval: 1, weekdays: [] })).toBe(true)
+    expect(bad({ _tag: "Yearly", interval: 1, dates: [{ month: 4, day: 31 }], missing: "clamp" })).toBe(true)
+    expect(
+      bad({
+        _tag: "Yearly",
+        interval: 1,
+        dates: [
+          { month: 2, day: 28 },
+          { month: 2, day: 29 }
+        ],
+        missing: "clamp"
+      })
+    ).toBe(true)
+    expect(bad({ _tag: "MonthlyOnWeekday", interval: 1, weekday: 1, ordinal: 6 })).toBe(true)
+  })
+
+  it("generated recurrences are valid values", () => {
+    fc.assert(
+      fc.property(RArb.recurrence, (r) => Schema.is(Recurrence.Recurrence)(r)),
+      { numRuns: 2000 }
+    )
+  })
+})
+
+describe("Recurrence.fromSbas: the bank's codes are values of the model", () => {
+  it("names each code's rule", () => {
+    const at = (f: "DAIL" | "DAI7" | "WEEK" | "MNTH" | "QUTR" | "SEMI" | "YEAR") =>
+      Result.getOrThrow(Recurrence.fromSbas({ frequency: f, startDate: d("2024-01-31") }))
+    expect(at("DAIL")).toEqual({
+      rule: { _tag: "EveryWorkingDays", interval: 1 },
+      start: d("2024-01-31"),
+      convention: "none"
+    })
+    expect(at("DAI7").rule).toEqual({ _tag: "EveryDays", interval: 1 })
+    expect(at("WEEK").rule).toEqual({ _tag: "Weekly", interval: 1, weekdays: [3] })
+    expect(at("QUTR").rule).toEqual({ _tag: "MonthlyOnDay", interval: 3, day: 31, missing: "clamp" })
+    expect(at("YEAR").rule).toEqual({ _tag: "Yearly", interval: 1, dates: [{ month: 1, day: 31 }], missing: "clamp" })
+    expect(at("MNTH").convention).toBe("following")
+    expect(Result.isFailure(Recurrence.fromSbas({ frequency: "MNTH" }))).toBe(true)
+  })
+
+  it("plans exactly as makePlan does, for every code, calendar and convention (property)", () => {
+    fc.assert(
+      fc.property(
+        Arb.schedule,
+        Arb.calendar,
+        Arb.convention,
+        fc.integer({ min: 0, max: 4000 }),
+        fc.integer({ min: 0, max: 800 }),
+        (order, calendar, convention, offset, span) => {
+          const a = Result.getOrThrow(Occurrence.makePlan(order, { calendar, convention }))
+          const r = Result.getOrThrow(Recurrence.fromSbas(order, { convention }))
+          const b = planOf(r, calendar)
+          const from = (order.startDate + offset - 200) as LocalDate.LocalDate
+          const to = (from + span) as LocalDate.LocalDate
+          expect(Occurrence.between(b, from, to)).toEqual(Occurrence.between(a, from, to))
+          expect(Occurrence.count(b, from, to)).toBe(Occurrence.count(a, from, to))
+          expect(Occurrence.firstOnOrAfter(b, from)).toEqual(Occurrence.firstOnOrAfter(a, from))
+          expect(Occurrence.nth(b, offset % 50)).toEqual(Occurrence.nth(a, offset % 50))
+          expect(Occurrence.fixedStep(b)).toBe(Occurrence.fixedStep(a))
+          expect(Occurrence.everyWorkingDay(b)).toBe(order.frequency === "DAIL")
+        }
+      ),
+      { numRuns: 10_000 }
+    )
+  })
+})
+
+describe("Occurrence.planOf: every shape against a brute-force reading of the model", () => {
+  it("the worked examples of the new shapes", () => {
+    const first = (r: Recurrence.Recurrence, n: number) =>
+      iso([...Occurrence.iterate(planOf(r, Calendar.weekends))].slice(0, n))
+    const base = { start: d("2024-01-01"), convention: "none" } as const
+    // every second Tuesday and Thursday
+    expect(first({ ...base, rule: { _tag: "Weekly", interval: 2, weekdays: [2, 4] }, count: 4 }, 9)).toEqual([
+      "2024-01-02",
+      "2024-01-04",
+      "2024-01-16",
+      "2024-01-18"
+    ])
+    // the last Friday of every quarter's last month
+    expect(
+      first(
+        { ...base, rule: { _tag: "MonthlyOnWeekday", interval: 1, weekday: 5, ordinal: -1, months: [3, 6, 9, 12] } },
+        4
+      )
+    ).toEqual(["2024-03-29", "2024-06-28", "2024-09-27", "2024-12-27"])
+    // day 30: clamped, skipped, moved forward (RFC 7529 BACKWARD, OMIT, FORWARD)
+    const day30 = (missing: Recurrence.MissingDay) =>
+      first({ ...base, rule: { _tag: "MonthlyOnDay", interval: 1, day: 30, missing } }, 3)
+    expect(day30("clamp")).toEqual(["2024-01-30", "2024-02-29", "2024-03-30"])
+    expect(day30("skip")).toEqual(["2024-01-30", "2024-03-30", "2024-04-30"])
+    expect(day30("forward")).toEqual(["2024-01-30", "2024-03-01", "2024-03-30"])
+    // second-to-last day of the month, every other month
+    expect(first({ ...base, rule: { _tag: "MonthlyOnDay", interval: 2, day: -2, missing: "clamp" } }, 3)).toEqual([
+      "2024-01-30",
+      "2024-03-30",
+      "2024-05-30"
+    ])
+    // every 10 working days (weekends), paused in February
+    expect(
+      first({ ...base, rule: { _tag: "EveryWorkingDays", interval: 10 }, pauses: { ranges: [], months: [2] } }, 4)
+    ).toEqual(["2024-01-01", "2024-01-15", "2024-01-29", "2024-03-11"])
+    // 29 February yearly, skipped in common years
+    expect(
+      first({ ...base, rule: { _tag: "Yearly", interval: 1, dates: [{ month: 2, day: 29 }], missing: "skip" } }, 3)
+    ).toEqual(["2024-02-29", "2028-02-29", "2032-02-29"])
+  })
+
+  it("iterate, between, count, firstOnOrAfter, nth and next agree with the reference (property)", () => {
+    fc.assert(
+      fc.property(
+        RArb.recurrence,
+        Arb.calendar,
+        fc.integer({ min: -100, max: 2500 }),
+        fc.integer({ min: 0, max: 600 }),
+        (r, calendar, offset, span) => {
+          const until = r.start + 3300
+          const ref = RArb.refRecurrence(r, calendar, until)
+          const plan = planOf(r, calendar)
+          const from = (r.start + offset) as LocalDate.LocalDate
+          const to = (from + span) as LocalDate.LocalDate
+          const inWindow = ref.filter((o) => o.execution >= from && o.execution <= to)
+          expect(Occurrence.between(plan, from, to)).toEqual(inWindow)
+          expect(Occurrence.count(plan, from, to)).toBe(inWindow.length)
+          const firstRef = ref.find((o) => o.execution >= from)
+          const got = Occurrence.firstOnOrAfter(plan, from)
+          if (firstRef !== undefined) expect(got).toEqual(firstRef)
+          else if (got !== undefined) expect(got.nominal).toBeGreaterThan(until)
+          const some = ref[offset % Math.max(1, ref.length)]
+          if (some !== undefined) {
+            expect(Occurrence.nth(plan, some.k)).toEqual(some)
+            const i = ref.indexOf(some)
+            const after = Occurrence.next(plan, some as Occurrence.Occurrence)
+            if (i + 1 < ref.length) expect(after).toEqual(ref[i + 1])
+          }
+          const head: Array<Occurrence.Occurrence> = []
+          for (const o of Occurrence.iterate(plan)) {
+            if (head.length >= 12 || o.nominal > until) break
+            head.push(o)
+          }
+          expect(head).toEqual(ref.slice(0, head.length))
+        }
+      ),
+      { numRuns: 10_000 }
+    )
+  })
+
+  it("seeks far from the start without replaying (a 2030 window of orders started in 1990)", () => {
+    fc.assert(
+      fc.property(RArb.rule, Arb.convention, (rule, convention) => {
+        const r: Recurrence.Recurrence = { rule, start: d("1990-01-01"), convention }
+        const plan = planOf(r, Calendar.weekends)
+        const from = d("2030-01-01")
+        const to = d("2030-03-31")
+        const ref = RArb.refRecurrence(r, Calendar.weekends, d("2030-04-30")).filter(
+          (o) => o.execution >= from && o.execution <= to
+        )
+        expect(Occurrence.between(plan, from, to)).toEqual(ref)
+      }),
+      { numRuns: 300 }
+    )
+  })
+})
