@@ -13,14 +13,21 @@
  * bundled into a file of its own, `date-holidays.cjs`, and the `lazyHolidays` plugin makes that module require it
  * from next to the chunk, so that a command that needs no national calendar never reads it. The build fails if the
  * module's require is not found.
+ *
+ * Every command's help is rendered from the built command tree into `help.json` next to the bundle, from which
+ * the executable prints `tppkit … --help` without loading the command line (packages/cli/src/internal/quickHelp.ts).
+ *
+ * `node scripts/bundle-cli.ts [DIR]` writes the bundle into DIR instead (test/cli/bundle.test.ts).
  */
-import { rmSync } from "node:fs"
+import { rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { build, type Plugin } from "rolldown"
 
 const cli = join(import.meta.dirname, "..", "packages", "cli")
-const dir = join(cli, "dist", "bundle")
+/** Where the bundle goes: packages/cli/dist/bundle, or the folder given as the argument (tests). */
+const dir = process.argv[2] ?? join(cli, "dist", "bundle")
 
 const nodeRequire = 'globalThis.process?.getBuiltinModule?.("node:module")?.createRequire(import.meta.url)'
 
@@ -54,3 +61,9 @@ await build({
   logLevel: "warn",
   output: { file: join(dir, holidaysFile), format: "cjs", minify: true }
 })
+
+// every command's help, rendered now from the built command tree, for the executable's fast path
+const { make } = await import(pathToFileURL(join(cli, "dist", "internal", "helpTable.js")).href)
+const { layer } = await import("@effect/platform-node/NodeServices")
+const { Effect } = await import("effect")
+writeFileSync(join(dir, "help.json"), JSON.stringify(await Effect.runPromise(Effect.provide(make, layer))))

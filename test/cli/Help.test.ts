@@ -1,16 +1,13 @@
 import { Cli, Help, Output } from "@tppkit/cli"
 import { Context, Option } from "effect"
-import { CliOutput, type Command } from "effect/cli"
+import { CliOutput } from "effect/cli"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { paths } from "../../packages/cli/src/internal/helpTable.ts"
 import { tppkit } from "../e2e/harness.ts"
 import { run } from "./inProcess.ts"
 
 /** Every command path of the command line, the root's ([]) included, read from the command tree itself. */
-const paths = (command: Command.Command.Any, prefix: ReadonlyArray<string> = []): Array<ReadonlyArray<string>> => [
-  prefix,
-  ...command.subcommands.flatMap((g) => g.commands.flatMap((c) => paths(c, [...prefix, c.name])))
-]
 const commands = paths(Cli.command)
 
 const section = (text: string, title: string): ReadonlyArray<string> => {
