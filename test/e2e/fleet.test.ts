@@ -7,7 +7,7 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient } from "@tppkit/http"
-import { Journal, Sandbox } from "@tppkit/sandbox"
+import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
 import { Sweep } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Context, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
@@ -24,7 +24,10 @@ afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
 describe("a fleet of three workers on one PostgreSQL", () => {
   it("checks every due payment once across the fleet although one worker is killed mid-flight", async () => {
     const bank = await Effect.runPromise(
-      Layer.buildWithScope(Sandbox.layer({ faults: { rate: 1, kinds: ["delay"], delayMs: 300 } }), bankScope)
+      Layer.buildWithScope(
+        Sandbox.layer({ listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 300 } }),
+        bankScope
+      )
     )
     const info = Context.get(bank, Sandbox.SandboxInfo)
     const journal = Context.get(bank, Journal.Journal)
@@ -197,7 +200,9 @@ describe("a fleet of three workers on one PostgreSQL", () => {
   }, 180_000)
 
   it("says why a consent could not be listed, and prints why checks failed from their recorded failures", async () => {
-    const bank = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer(), bankScope))
+    const bank = await Effect.runPromise(
+      Layer.buildWithScope(Sandbox.layer({ listingDay: Fixtures.baseDate }), bankScope)
+    )
     const info = Context.get(bank, Sandbox.SandboxInfo)
     const url = await Effect.runPromise(db.freshUrl())
     const env = { TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret), TPPKIT_WORKER_POLL_MS: "250" }
@@ -250,7 +255,10 @@ describe("a fleet of three workers on one PostgreSQL", () => {
   it("runs again a day whose sweep failed on a bank fault once the bank is back, and never a complete one", async () => {
     // every request to the bank answers 502 until the test lifts the fault
     const bank = await Effect.runPromise(
-      Layer.buildWithScope(Sandbox.layer({ faults: { rate: 1, kinds: ["502"] } }), bankScope)
+      Layer.buildWithScope(
+        Sandbox.layer({ listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["502"] } }),
+        bankScope
+      )
     )
     const info = Context.get(bank, Sandbox.SandboxInfo)
     const journal = Context.get(bank, Journal.Journal)

@@ -3,7 +3,7 @@
  * refused with one line naming the difference (exit 3), and joins with `--reconfigure`.
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Sandbox } from "@tppkit/sandbox"
+import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { embeddedDb } from "../worker/pg.ts"
 import { tppkit } from "./harness.ts"
@@ -15,7 +15,7 @@ afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
 describe("one plan per day", { timeout: 120_000 }, () => {
   it("refuses a worker whose settings differ from the fleet's, naming the difference; --reconfigure changes them", async () => {
     const info = Context.get(
-      await Effect.runPromise(Layer.buildWithScope(Sandbox.layer(), bankScope)),
+      await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ listingDay: Fixtures.baseDate }), bankScope)),
       Sandbox.SandboxInfo
     )
     const url = Redacted.value(await Effect.runPromise(db.freshUrl()))

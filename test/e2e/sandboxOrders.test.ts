@@ -20,7 +20,17 @@ describe("tppkit sandbox --orders", { timeout: 120_000 }, () => {
   it("seeds 1000 orders over 3 consents, and a worker sweeps them all within each consent's budget", async () => {
     const child = spawn(
       process.execPath,
-      ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", "sandbox", "--orders", "1000", "--format", "json"],
+      [
+        "--conditions=@tppkit/source",
+        "packages/cli/src/bin.ts",
+        "sandbox",
+        "--orders",
+        "1000",
+        "--listing-day",
+        "2026-11-01",
+        "--format",
+        "json"
+      ],
       { cwd: root, stdio: ["ignore", "pipe", "pipe"] }
     )
     const exited = new Promise((resolve) => child.on("close", resolve))

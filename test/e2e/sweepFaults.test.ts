@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient } from "@tppkit/http"
-import { Journal, Sandbox } from "@tppkit/sandbox"
+import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
 import { EmbeddedDb, Sweep } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
@@ -92,7 +92,10 @@ describe("the daily sweep while shards move", () => {
   it("a worker joins and the listing worker is killed mid-listing: the day completes, pages never fetched twice, within budget", async () => {
     // every request takes 3 s: the listing (token, then 3 pages of 50) takes about 12 s
     const bank = await Effect.runPromise(
-      Layer.buildWithScope(Sandbox.layer({ faults: { rate: 1, kinds: ["delay"], delayMs: 3000 } }), bankScope)
+      Layer.buildWithScope(
+        Sandbox.layer({ listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 3000 } }),
+        bankScope
+      )
     )
     const info = Context.get(bank, Sandbox.SandboxInfo)
     const journal = Context.get(bank, Journal.Journal)
@@ -163,7 +166,10 @@ describe("the daily sweep while shards move", () => {
 describe("the daily sweep while the fleet's database restarts", () => {
   it("PostgreSQL stopped for a few seconds during the listing: the sweep completes once it is back", async () => {
     const bank = await Effect.runPromise(
-      Layer.buildWithScope(Sandbox.layer({ faults: { rate: 1, kinds: ["delay"], delayMs: 1500 } }), bankScope)
+      Layer.buildWithScope(
+        Sandbox.layer({ listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 1500 } }),
+        bankScope
+      )
     )
     const info = Context.get(bank, Sandbox.SandboxInfo)
     const journal = Context.get(bank, Journal.Journal)

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process"
 import { createInterface } from "node:readline"
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Sandbox } from "@tppkit/sandbox"
+import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { embeddedDb } from "../worker/pg.ts"
 import { root } from "./harness.ts"
@@ -55,7 +55,9 @@ const start = (args: ReadonlyArray<string>, env: Record<string, string>) => {
 }
 
 const bank = async () => {
-  const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer(), bankScope))
+  const context = await Effect.runPromise(
+    Layer.buildWithScope(Sandbox.layer({ listingDay: Fixtures.baseDate }), bankScope)
+  )
   return Context.get(context, Sandbox.SandboxInfo)
 }
 

@@ -1,9 +1,10 @@
 import { BankRule, Calendar, LocalDate } from "@tppkit/core"
-import { Fixtures, Personality } from "@tppkit/sandbox"
+import { Fixtures, Journal, Personality, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { Reconciliation } from "@tppkit/schedule"
-import { Result } from "effect"
+import { Effect, Layer, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { apiHeaders, post, token } from "./support.ts"
 
 const d = LocalDate.parseUnsafe
 const orders = Result.getOrThrow(Fixtures.decode(Fixtures.defaults)).standingOrders
@@ -83,10 +84,89 @@ describe("Personality.list", () => {
     expect(reported.sort()).toEqual(listedPicked.sort())
   })
 
-  it("without a personality option the mock bank keeps its fixtures' nextDates (the default is unchanged)", () => {
-    const first = orders.find((o) => o.nextDate !== undefined)!
-    expect(Personality.list({}, [first], day)[0]!.nextDate).not.toBe(undefined)
-    const fixture = Fixtures.defaults.standingOrders.find((o) => o.orderId === first.orderId)
-    expect(fixture?.nextDate).toBe(LocalDate.format(first.nextDate!))
+  it("Personality.list({}) lists a computed date for every order that has not ended, also where the fixture has none", () => {
+    const listed = Personality.list({}, orders, day)
+    const fixtureWithout = orders.filter((o) => o.nextDate === undefined && o.startDate !== undefined)
+    expect(fixtureWithout.length).toBeGreaterThan(0)
+    // those that never end pay again after any day
+    const neverEnding = fixtureWithout.filter((o) => o.endDate === undefined)
+    expect(neverEnding.length).toBeGreaterThan(0)
+    for (const o of neverEnding)
+      expect(listed.find((x) => x.orderId === o.orderId)!.nextDate).toBeGreaterThanOrEqual(day)
+  })
+})
+
+/** The standing orders the mock bank lists to its default client, every page. */
+const listing = (info: Sandbox.SandboxInfo["Service"]) =>
+  Effect.gen(function* () {
+    const t = yield* token(info, "AISP")
+    const url = info.baseUrl + info.paths.standingOrders
+    const headers = () => apiHeaders(t, { "psu-last-logged-time": new Date().toISOString() })
+    const out: Array<{ orderId: string; nextDate?: string }> = []
+    for (let page = 0; page < 2; page++) {
+      const answer = yield* post(url, { headers: headers(), body: JSON.stringify({ pageSize: 100, page }) })
+      expect(answer.status).toBe(200)
+      out.push(...answer.json.standingOrders)
+    }
+    expect(out.length).toBeGreaterThan(100)
+    return out
+  })
+
+const nextDates = (listed: ReadonlyArray<{ orderId: string; nextDate?: string }>) =>
+  Object.fromEntries(listed.map((o) => [o.orderId, o.nextDate]))
+
+/** The nextDates a bank with `personality` lists on `day` for the orders bound to the default client. */
+const expectedOn = (personality: Personality.Personality, on: LocalDate.LocalDate) => {
+  const bound = new Set(Fixtures.defaults.clients[0]!.aispAccounts)
+  return nextDates(
+    Personality.list(
+      personality,
+      orders.filter((o) => bound.has(o.debtor.iban)),
+      on
+    ).map((o) => ({
+      orderId: o.orderId,
+      ...(o.nextDate === undefined ? {} : { nextDate: LocalDate.format(o.nextDate) })
+    }))
+  )
+}
+
+describe("the mock bank's listed nextDates", () => {
+  const serve = (options: Sandbox.Options, clockAt: string) =>
+    Effect.gen(function* () {
+      const info = yield* Sandbox.SandboxInfo
+      return nextDates(yield* listing(info))
+    }).pipe(
+      Effect.provide(
+        Sandbox.layerServer(options).pipe(
+          Layer.provideMerge(
+            Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(Date.parse(clockAt)), Journal.Journal.layer)
+          )
+        )
+      ),
+      Effect.runPromise
+    )
+
+  it("by default are computed by tppkit's own rule on the clock's day in Bratislava", async () => {
+    // 23:30 UTC on 2 August 2026 is already 3 August in Bratislava (a Monday)
+    const listed = await serve({}, "2026-08-02T23:30:00Z")
+    expect(listed).toEqual(expectedOn({}, d("2026-08-03")))
+    expect(listed).not.toEqual(expectedOn({}, d("2026-08-02")))
+  })
+
+  it("a listing day pins them apart from the clock; a personality lists by its rule", async () => {
+    const rule = BankRule.make({ convention: "preceding", calendar: Calendar.weekends })
+    expect(await serve({ listingDay: Fixtures.baseDate }, "2027-05-05T10:00:00Z")).toEqual(
+      expectedOn({}, Fixtures.baseDate)
+    )
+    expect(await serve({ listingDay: d("2026-07-25"), personality: { rule } }, "2027-05-05T10:00:00Z")).toEqual(
+      expectedOn({ rule }, d("2026-07-25"))
+    )
+  })
+
+  it('"as-given" lists the fixtures\' own nextDates unchanged', async () => {
+    const listed = await serve({ personality: Personality.asGiven }, "2027-05-05T10:00:00Z")
+    const bound = new Set(Fixtures.defaults.clients[0]!.aispAccounts)
+    const fixtures = Fixtures.defaults.standingOrders.filter((o) => bound.has(o.debtor.iban))
+    expect(listed).toEqual(Object.fromEntries(fixtures.map((o) => [o.orderId, o.nextDate])))
   })
 })

@@ -138,4 +138,35 @@ describe("tppkit sandbox (as a process)", () => {
     expect(await bad.exited).not.toBe(0)
     expect(bad.stderr()).toMatch(/--bank-anomaly-rate must be from 0 to 1/)
   }, 90_000)
+
+  it("by default lists by tppkit's own rule; --listing-day pins the day; as-given goes alone", async () => {
+    const p = start(["--format", "json", "--listing-day", "2026-07-25"])
+    const report = JSON.parse(await p.firstLine)
+    try {
+      const env = {
+        TPPKIT_BASE_URL: report.baseUrl,
+        TPPKIT_CLIENT_ID: report.clientId,
+        TPPKIT_CLIENT_SECRET: report.clientSecret,
+        TPPKIT_BUDGET_FILE: "memory"
+      }
+      // the bank's clock runs on today; its listing day is pinned, and reconciliation on that day is clean
+      const run = await tppkit(
+        ["standing-orders", "--all", "--reconcile", "--as-of", "2026-07-25", "--psu-last-logged-time", "now"],
+        { env }
+      )
+      expect(run.stderr).toBe("")
+      expect(run.code).toBe(0)
+      expect(run.stdout).toMatch(/^matched +(\d+)$/m)
+      expect(run.stdout).toMatch(/^explained +0$/m)
+      expect(run.stdout).toMatch(/^the bank's rule: following · target, explains (\d+) of \1 dates/m)
+    } finally {
+      await stop(p.child, p.exited, "SIGTERM")
+    }
+    const mixed = start(["--bank-next-date", "as-given", "--bank-calendar", "weekends"])
+    expect(await mixed.exited).not.toBe(0)
+    expect(mixed.stderr()).toMatch(/as-given lists the fixtures' nextDates: no other --bank-\* flag applies/)
+    const bad = start(["--listing-day", "2026-02-30"])
+    expect(await bad.exited).not.toBe(0)
+    expect(bad.stderr()).toMatch(/--listing-day "2026-02-30"/)
+  }, 90_000)
 })

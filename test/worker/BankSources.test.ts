@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
-import { Journal, Sandbox } from "@tppkit/sandbox"
+import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
 import { BankSources, Checks, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
 import { Context, DateTime, Effect, Layer, Stream } from "effect"
 import { WorkflowEngine } from "effect/workflow"
@@ -50,7 +50,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     "a 502 on page 2 of 3: the retry asks for pages 2 and 3 only; budget used equals the listings the bank saw",
     () =>
       Effect.gen(function* () {
-        const bank = yield* Layer.build(Sandbox.layer())
+        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
         const info = Context.get(bank, Sandbox.SandboxInfo)
         const journal = Context.get(bank, Journal.Journal)
         const client = BankClient.BankClient.layerOver(

@@ -111,7 +111,7 @@ export const sandboxCommand = Command.make(
       Flag.optional
     ),
     bankCalendar: Flag.String("bank-calendar").pipe(
-      Flag.withDescription("The bank's calendar: target, weekends, every-day or an ISO 3166 country code"),
+      Flag.withDescription("The bank's calendar: target (default), weekends, every-day or an ISO 3166 country code"),
       Flag.optional
     ),
     bankHolidays: Flag.String("bank-holidays").pipe(
@@ -119,8 +119,17 @@ export const sandboxCommand = Command.make(
       Flag.withDescription("Holidays of the bank besides its calendar's"),
       Flag.optional
     ),
-    bankNextDate: Flag.Literals("bank-next-date", ["execution", "nominal"]).pipe(
-      Flag.withDescription("Whether the bank lists the execution or the nominal date as nextDate"),
+    bankNextDate: Flag.Literals("bank-next-date", ["execution", "nominal", "as-given"]).pipe(
+      Flag.withDescription(
+        "Whether the bank lists the execution or the nominal date as nextDate (computed by default), or the fixtures' own as given"
+      ),
+      Flag.optional
+    ),
+    listingDay: Flag.String("listing-day").pipe(
+      Flag.withMetavar("YYYY-MM-DD"),
+      Flag.withDescription(
+        "The day the bank lists its nextDates as of (default: its clock's day in Europe/Bratislava); the clock keeps running"
+      ),
       Flag.optional
     ),
     bankAnomalyRate: Flag.Finite("bank-anomaly-rate").pipe(

@@ -2,8 +2,8 @@
  * The mock bank's personality: the date rule by which it lists each standing order's `nextDate` (a business-day
  * convention, a calendar or every day, extra holidays, the execution or the nominal date) and a rate of injected
  * anomalies, so that a test or a person can run a bank whose rules differ from tppkit's and watch reconciliation
- * find them (docs/bank-interface.md, "The bank's date rule"). Without a personality the mock bank lists its
- * fixtures' `nextDate`s as they are.
+ * find them (docs/bank-interface.md, "The bank's date rule"). The mock bank's default is the empty personality,
+ * tppkit's own rule; {@link asGiven} lists the fixtures' `nextDate`s as they are.
  *
  * @since 0.1.0
  */
@@ -21,6 +21,9 @@ export interface Personality {
   /** The seed that picks the anomalous orders (default 1). */
   readonly seed?: number | undefined
 }
+
+/** Instead of a personality: the fixtures' own `nextDate`s listed as they are, none computed. */
+export const asGiven = "as-given"
 
 /** The rule a personality lists by, its extra holidays added to its calendar (named like `target+2`: two extra days). */
 export const ruleOf = (personality: Personality): BankRule.BankRule => {

@@ -77,10 +77,17 @@ export interface Options {
   /** Edges of the HTTP transport (timeouts, connection cap, header size); every one has a default. */
   readonly http?: HttpLimits
   /**
-   * The bank's date rule (default none: the fixtures' `nextDate`s are listed as they are): with a personality each
-   * listed `nextDate` is computed from the bank's clock and rule, with its rate of anomalies.
+   * The bank's date rule (default `{}`: tppkit's own, `following` on `target`, execution dates): each listed
+   * `nextDate` is computed from the listing day and the rule, with the personality's rate of anomalies;
+   * `"as-given"` (`Personality.asGiven`) lists the fixtures' own `nextDate`s unchanged.
    */
-  readonly personality?: Personality.Personality
+  readonly personality?: Personality.Personality | typeof Personality.asGiven
+  /**
+   * The day the bank lists its `nextDate`s as of (default: its clock's day in its time zone, which `POST /__clock`
+   * moves): pins the listed dates for reproducible runs while the clock keeps running for tokens, consents and the
+   * daily limit.
+   */
+  readonly listingDay?: LocalDate.LocalDate
   /**
    * What a listing's daily limit counts on (docs/bank-interface.md, "Daily limit"): the token's consent, its client
    * with every account bound to it (`"client"`, the default), or, for a listing of one bound account (`iban`), that
@@ -192,6 +199,7 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
         moveClock: { set: clock.setUnsafe, adjust: clock.adjustUnsafe },
         bodyLimit: options.bodyLimit ?? 65_536,
         personality: options.personality,
+        listingDay: options.listingDay,
         listingConsent: options.listingConsent ?? "client",
         openapi: () => {
           document ??= JSON.stringify(OpenApi.document(environment, baseUrl))

@@ -3,7 +3,7 @@
  * and TLS files, then the server until interrupted.
  */
 import { BankRule, type BusinessDayConvention, LocalDate } from "@tppkit/core"
-import { Fixtures, type Personality, Sandbox } from "@tppkit/sandbox"
+import { Fixtures, Personality, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Option, type Redacted, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -32,15 +32,18 @@ export interface Input {
   readonly bankConvention?: Option.Option<BusinessDayConvention.BusinessDayConvention> | undefined
   readonly bankCalendar?: Option.Option<string> | undefined
   readonly bankHolidays?: Option.Option<string> | undefined
-  readonly bankNextDate?: Option.Option<"execution" | "nominal"> | undefined
+  readonly bankNextDate?: Option.Option<"execution" | "nominal" | "as-given"> | undefined
+  readonly listingDay?: Option.Option<string> | undefined
   readonly bankAnomalyRate?: Option.Option<number> | undefined
 }
 
 /**
- * The bank's personality from the `--bank-*` flags, `undefined` when none is given (the fixtures' nextDates are then
- * listed as they are), or why a flag is wrong.
+ * The bank's personality from the `--bank-*` flags (`{}`, tppkit's own rule, when none is given; `"as-given"` for
+ * `--bank-next-date as-given`: the fixtures' nextDates listed as they are), or why a flag is wrong.
  */
-export const personalityOf = (flags: Input): Result.Result<Personality.Personality | undefined, string> =>
+export const personalityOf = (
+  flags: Input
+): Result.Result<Personality.Personality | typeof Personality.asGiven, string> =>
   Result.gen(function* () {
     const some = <A>(o: Option.Option<A> | undefined): A | undefined =>
       o !== undefined && Option.isSome(o) ? o.value : undefined
@@ -49,7 +52,15 @@ export const personalityOf = (flags: Input): Result.Result<Personality.Personali
     const holidays = some(flags.bankHolidays)
     const reports = some(flags.bankNextDate)
     const rate = some(flags.bankAnomalyRate)
-    if ([convention, calendarName, holidays, reports, rate].every((x) => x === undefined)) return undefined
+    if (reports === Personality.asGiven) {
+      if ([convention, calendarName, holidays, rate].some((x) => x !== undefined)) {
+        return yield* Result.fail(
+          "--bank-next-date as-given lists the fixtures' nextDates: no other --bank-* flag applies"
+        )
+      }
+      return Personality.asGiven
+    }
+    if ([convention, calendarName, holidays, reports, rate].every((x) => x === undefined)) return {}
     if (rate !== undefined && (rate < 0 || rate > 1))
       return yield* Result.fail("--bank-anomaly-rate must be from 0 to 1")
     const calendar = calendarName === undefined ? undefined : yield* Reconcile.calendarChoiceOf(calendarName)
@@ -163,6 +174,12 @@ export const run = Effect.fn("SandboxCommand")(function* (
   }
   const personality = personalityOf(flags)
   if (Result.isFailure(personality)) return yield* Failure.usage(personality.failure)
+  const listingDayText =
+    flags.listingDay !== undefined && Option.isSome(flags.listingDay) ? flags.listingDay.value : undefined
+  const listingDay = listingDayText === undefined ? undefined : LocalDate.parse(listingDayText)
+  if (listingDay !== undefined && Result.isFailure(listingDay)) {
+    return yield* Failure.usage(`--listing-day ${JSON.stringify(listingDayText)}: ${listingDay.failure}`)
+  }
   const cert = yield* optionalText("TLS certificate", flags.tlsCert)
   const key = yield* optionalText("TLS key", flags.tlsKey)
   const ca = yield* optionalText("TLS CA", flags.tlsCa)
@@ -175,7 +192,8 @@ export const run = Effect.fn("SandboxCommand")(function* (
     ...(flags.faultRate > 0 ? { faults: { rate: flags.faultRate, seed: flags.faultSeed } } : {}),
     ...(Option.isSome(flags.adminToken) ? { adminToken: flags.adminToken.value } : {}),
     clockSkewMillis: flags.clockSkewSeconds * 1000,
-    ...(personality.success === undefined ? {} : { personality: personality.success }),
+    personality: personality.success,
+    ...(listingDay === undefined ? {} : { listingDay: listingDay.success }),
     // generated accounts are each their own consent: a listing of one of them spends its own daily budget
     ...(generated === undefined ? {} : { listingConsent: "account" as const }),
     ...(Option.isSome(cert) && Option.isSome(key)

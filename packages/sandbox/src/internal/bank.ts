@@ -3,7 +3,7 @@
  * the optional admin token), faults, and the three operations, each in its own module over state that the value
  * `make` returns owns. The transport (server.ts) feeds it requests and writes its answers.
  */
-import { Endpoint } from "@tppkit/core"
+import { Endpoint, type LocalDate } from "@tppkit/core"
 import type * as Faults from "../Faults.ts"
 import type * as Fixtures from "../Fixtures.ts"
 import type * as Journal from "../Journal.ts"
@@ -45,8 +45,13 @@ export interface Config {
   readonly moveClock: { readonly set: (epochMillis: number) => void; readonly adjust: (millis: number) => void }
   /** The largest request body read, in bytes (the token endpoint reads at most `OAuth.maxFormBytes` of it). */
   readonly bodyLimit: number
-  /** When set, each listed `nextDate` is computed from the bank's day and this personality's rule. */
-  readonly personality?: Personality.Personality | undefined
+  /**
+   * The rule each listed `nextDate` is computed by, from the listing day (default `{}`: tppkit's own), or
+   * `"as-given"`: the fixtures' `nextDate`s listed as they are.
+   */
+  readonly personality?: Personality.Personality | typeof Personality.asGiven | undefined
+  /** The day the bank lists its `nextDate`s as of (default: the day of its clock in its time zone). */
+  readonly listingDay?: LocalDate.LocalDate | undefined
   /** What a listing's daily limit counts on: the token's consent, or one listed account's own. */
   readonly listingConsent?: "client" | "account" | undefined
 }
@@ -69,6 +74,8 @@ export const make = (config: Config) => {
   const oauth = OAuth.make(config.fixtures.clients, config.now)
   const accounts = Consent.make(config.fixtures.accounts, calendar, config.now(), config.now)
   const balanceCheck = BalanceCheck.make(accounts, dateTime)
+  const personality = config.personality ?? {}
+  const listingDay = config.listingDay
   const standingOrders = StandingOrders.make({
     orders: config.fixtures.standingOrders,
     limit: DailyLimit.make(calendar, config.clockSkewMillis),
@@ -76,9 +83,9 @@ export const make = (config: Config) => {
     now: config.now,
     perAccount: config.listingConsent === "account",
     listed:
-      config.personality === undefined
+      personality === Personality.asGiven
         ? undefined
-        : (orders, now) => Personality.list(config.personality!, orders, calendar.day(now))
+        : (orders, now) => Personality.list(personality, orders, listingDay ?? calendar.day(now))
   })
   const faults = FaultAnswers.make(config.faults)
   const routes = new Map<string, Endpoint.Operation>([
