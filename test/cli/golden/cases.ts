@@ -211,6 +211,11 @@ export const bankCases: ReadonlyArray<Case> = [
     {
       name: `bank-orders-iban-${format}`,
       args: ["standing-orders", ...present, "--all", "--iban", CZK, "--format", format]
+    },
+    // the mock bank lists by tppkit's own rule on its listing day (Fixtures.baseDate): everything reconciles clean
+    {
+      name: `bank-orders-reconcile-${format}`,
+      args: ["standing-orders", ...present, "--all", "--reconcile", "--as-of", "2026-11-01", "--format", format]
     }
   ]),
   {

@@ -1,6 +1,7 @@
 /**
  * The command line's outputs pinned byte for byte: every command and format on fixed inputs (the README's
- * example orders, the cli fixtures with bad records, a generated 100-order file, a listing of the mock bank),
+ * example orders, the cli fixtures with bad records, a generated 100-order file, a listing of the mock bank; the mock
+ * bank lists its nextDates as of `Fixtures.baseDate`),
  * run as real processes. Each case's exit code, stdout and stderr are compared with its reference file in
  * `ref/`; a redesign must leave them unchanged. Bank commands run against an in-process mock bank; their
  * request identifiers, time stamps and port are replaced by placeholders before the comparison.
@@ -10,7 +11,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { Sandbox } from "@tppkit/sandbox"
+import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Run, tppkit } from "../../e2e/harness.ts"
@@ -25,7 +26,9 @@ let env: Record<string, string> = {}
 
 beforeAll(async () => {
   scope = await Effect.runPromise(Scope.make())
-  const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer(), scope))
+  // the bank's nextDates are computed on its listing day: pinned to the day the fixtures are built around, so that
+  // listings read the same on every day the test runs (the clock, for tokens and limits, keeps running)
+  const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ listingDay: Fixtures.baseDate }), scope))
   const info = Context.get(context, Sandbox.SandboxInfo)
   baseUrl = info.baseUrl
   env = { TPPKIT_BASE_URL: info.baseUrl, TPPKIT_CLIENT_ID: info.clientId, TPPKIT_CLIENT_SECRET: "sandbox-secret" }
