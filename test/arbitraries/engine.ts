@@ -48,13 +48,17 @@ export const convention: fc.Arbitrary<BusinessDayConvention.BusinessDayConventio
   ...BusinessDayConvention.conventions
 )
 
-/** `weekends`, `target`, or either with up to 12 extra holidays in 1990–2045. */
+/**
+ * `weekends`, `target`, `everyDay` (weekends open), or any of them with up to 12 extra holidays in 1990–2045 (on
+ * `everyDay`, the only closed days).
+ */
 export const calendar: fc.Arbitrary<Calendar.Calendar> = fc.oneof(
   fc.constant(Calendar.weekends),
   fc.constant(Calendar.target),
+  fc.constant(Calendar.everyDay),
   fc
     .tuple(
-      fc.constantFrom(Calendar.weekends, Calendar.target),
+      fc.constantFrom(Calendar.weekends, Calendar.target, Calendar.everyDay),
       fc.array(date(d("1990-01-01"), d("2045-12-31")), { maxLength: 12 })
     )
     .map(([base, extra]) => Calendar.withHolidays(base, extra))
@@ -77,9 +81,10 @@ export const schedule: fc.Arbitrary<{
 // brute-force reference of the spec (day-by-day, parts-based; shares nothing with the engine but LocalDate)
 // ---------------------------------------------------------------------------
 
-/** Whether a date is a working day, by the spec's definition. */
+/** Whether a date is a working day, by the spec's definition (weekends closed unless the calendar opens them). */
 export const refWorking = (cal: Calendar.Calendar, x: number): boolean =>
-  !LocalDate.isWeekend(x as LocalDate.LocalDate) && !cal.isHoliday(x as LocalDate.LocalDate)
+  (cal.weekendsOpen === true || !LocalDate.isWeekend(x as LocalDate.LocalDate)) &&
+  !cal.isHoliday(x as LocalDate.LocalDate)
 
 const monthOf = (x: number): string => LocalDate.format(x as LocalDate.LocalDate).slice(0, 7)
 

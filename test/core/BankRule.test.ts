@@ -43,6 +43,21 @@ describe("BankRule.plan and listedDate", () => {
     expect(listed(daily, BankRule.make({ calendar: BankRule.everyDay }), "2026-12-25")).toBe("2026-12-25")
     expect(listed(daily, BankRule.defaultRule, "2026-12-25")).toBe("2026-12-28")
   })
+  it("a bank paying every day but its own holidays moves a payment off them by its convention, DAIL skips them", () => {
+    // 31 March 2024 (a Sunday) a holiday of this bank: following pays Monday 1 April, preceding Saturday 30 March
+    const closed = Calendar.withHolidays(Calendar.everyDay, [d("2024-03-31")], "every-day+1")
+    expect(listed(order, BankRule.make({ calendar: closed }), "2024-03-25")).toBe("2024-04-01")
+    expect(listed(order, BankRule.make({ convention: "preceding", calendar: closed }), "2024-03-25")).toBe("2024-03-30")
+    expect(listed(order, BankRule.make({ convention: "none", calendar: closed }), "2024-03-25")).toBe("2024-03-31")
+    const daily = { frequency: "DAIL" as const, startDate: d("2024-03-29") }
+    expect(listed(daily, BankRule.make({ calendar: closed }), "2024-03-30")).toBe("2024-03-30")
+    expect(listed(daily, BankRule.make({ calendar: closed }), "2024-03-31")).toBe("2024-04-01")
+    // Calendar.everyDay itself is the rule every day
+    expect(BankRule.key(BankRule.make({ calendar: Calendar.everyDay }))).toBe(
+      BankRule.key(BankRule.make({ calendar: BankRule.everyDay }))
+    )
+    expect(BankRule.describe(BankRule.make({ calendar: closed }))).toBe("following · every-day+1")
+  })
   it("equals the reference of the schedule rules: the first date on or after the day", () => {
     fc.assert(
       fc.property(

@@ -80,6 +80,47 @@ describe("Calendar", () => {
     )
   })
 
+  it("property: every day with added holidays closes exactly those days (weekends included) and nothing else", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: d("1990-01-01"), max: d("2040-12-31") }),
+        fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 12 }),
+        fc.boolean(),
+        (from, offsets, counted) => {
+          const closed = new Set(offsets.map((o) => from + o))
+          const added = [...closed] as Array<LocalDate.LocalDate>
+          // with the counter withHolidays builds, and a calendar that only answers isHoliday (counted day by day)
+          const calendar = counted
+            ? Calendar.withHolidays(Calendar.everyDay, added)
+            : { ...Calendar.make("open", (x) => closed.has(x)), weekendsOpen: true }
+          let open = 0
+          for (let x = from; x <= from + 60; x++) {
+            const day = x as LocalDate.LocalDate
+            expect(Calendar.isWorkingDay(calendar, day)).toBe(!closed.has(x))
+            expect(Calendar.closure(calendar, day)).toBe(
+              closed.has(x) ? (counted ? Calendar.addedHolidayName : "holiday") : undefined
+            )
+            if (!closed.has(x)) open++
+            // the next and previous working days are the nearest days not added, weekends included
+            let next = x
+            while (closed.has(next)) next++
+            let previous = x
+            while (closed.has(previous)) previous--
+            expect(Calendar.nextWorkingDay(calendar, day)).toBe(next)
+            expect(Calendar.previousWorkingDay(calendar, day)).toBe(previous)
+          }
+          expect(
+            Calendar.countWorkingDays(calendar, from as LocalDate.LocalDate, (from + 60) as LocalDate.LocalDate)
+          ).toBe(open)
+        }
+      ),
+      { numRuns: 10_000 }
+    )
+    expect(Calendar.isWorkingDay(Calendar.everyDay, d("2026-12-26"))).toBe(true) // a Saturday and a TARGET holiday
+    expect(Calendar.withHolidays(Calendar.everyDay, [d("2026-12-26")]).weekendsOpen).toBe(true)
+    expect(Calendar.withHolidays(Calendar.target, [d("2026-12-26")]).weekendsOpen).toBeUndefined()
+  })
+
   it("countWorkingDays equals a day-by-day count, with and without a holiday counter", () => {
     const plain = Calendar.make("target without counter", Calendar.target.isHoliday)
     fc.assert(

@@ -87,7 +87,8 @@ describe("DateTrace", () => {
           expect(t.execution).toBe(o.execution)
           for (const c of t.passed) {
             expect(refWorking(cal, c.date)).toBe(false)
-            expect(c.kind).toBe(LocalDate.isWeekend(c.date) ? "weekend" : "holiday")
+            // on a calendar whose weekends are open (every day) a closed Saturday is a holiday
+            expect(c.kind).toBe(LocalDate.isWeekend(c.date) && cal.weekendsOpen !== true ? "weekend" : "holiday")
           }
         }
       }),
@@ -111,5 +112,10 @@ describe("Calendar.closure", () => {
         d("2026-04-07")
       )
     ).toBe("holiday")
+    // every day: a weekend is a working day, an added day (a Saturday too) the only closure
+    const every = Calendar.withHolidays(Calendar.everyDay, [d("2026-04-04")])
+    expect(Calendar.closure(Calendar.everyDay, d("2026-04-04"))).toBeUndefined()
+    expect(Calendar.closure(every, d("2026-04-04"))).toBe(Calendar.addedHolidayName)
+    expect(Calendar.closure(every, d("2026-04-05"))).toBeUndefined()
   })
 })

@@ -73,6 +73,45 @@ describe("Personality.list", () => {
     )
   })
 
+  it("property: a bank paying on every day but its added holidays (weekends too): only those show up, explained by the calendar", () => {
+    // the every-day calendar keeps its weekends open and closes the added days alone; the bank's convention moves a
+    // payment off them (DAIL skips them); reconciled against every day without them
+    const arbitrary = fc.record({
+      asOf: fc.integer({ min: d("2025-06-01"), max: d("2027-12-31") }),
+      offsets: fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { minLength: 1, maxLength: 4 }),
+      convention: fc.constantFrom("following", "preceding", "modified-following", "modified-preceding", "none" as const)
+    })
+    let moved = 0
+    let onWeekends = 0
+    fc.assert(
+      fc.property(arbitrary, ({ asOf, offsets, convention }) => {
+        const day = asOf as LocalDate.LocalDate
+        const added = offsets.map((o) => LocalDate.addDays(day, o))
+        const rule = BankRule.make({ convention, calendar: BankRule.everyDay })
+        const personality = { rule, extraHolidays: added }
+        const bank = Personality.ruleOf(personality)
+        expect(BankRule.key(bank)).not.toBe(BankRule.key(rule))
+        const listed = Personality.list(personality, orders, day)
+        // the bank's own rule matches every date
+        const own = Reconciliation.reconcile(listed, { asOf: day, rule: bank, candidates: [] })
+        expect(own.counts.match).toBe(own.observations.length)
+        const r = Reconciliation.reconcile(listed, { asOf: day, rule, candidates: [bank] })
+        for (const o of r.observations) {
+          if (o.status === "match") continue
+          moved++
+          if (LocalDate.isWeekend(o.expected!)) onWeekends++
+          expect(o.status).toBe("explained")
+          expect(added).toContain(o.expected)
+          expect(Reconciliation.explanation(r, o)).toBe(r.rules[1])
+        }
+      }),
+      { numRuns: 300 }
+    )
+    // the added days do move payments, on weekends too (where an every-day bank pays)
+    expect(moved).toBeGreaterThan(0)
+    expect(onWeekends).toBeGreaterThan(0)
+  })
+
   it("injected anomalies are exactly the orders it picks, and reconciliation reports exactly those", () => {
     const personality = { anomalyRate: 0.2, seed: 7 }
     const listed = Personality.list(personality, orders, day)

@@ -51,6 +51,9 @@ export const make = (parts: Partial<BankRule>): BankRule => ({
 // equivalence
 // ---------------------------------------------------------------------------
 
+/** Whether a calendar choice is every day without a holiday: {@link everyDay}, or `Calendar.everyDay` itself. */
+const isEveryDay = (calendar: CalendarChoice): boolean => calendar === everyDay || calendar === Calendar.everyDay
+
 /** The name of a rule's calendar: the calendar's own name, or `every-day`. */
 export const calendarName = (rule: BankRule): string =>
   rule.calendar === everyDay ? everyDay : (rule.calendar as Calendar.Calendar).name
@@ -62,8 +65,8 @@ export const calendarName = (rule: BankRule): string =>
  * @example canonical({ convention: "preceding", calendar: target, reports: "nominal" }) // none · target
  */
 export const canonical = (rule: BankRule): BankRule =>
-  rule.calendar === everyDay
-    ? rule.convention === "none" && rule.reports === "execution"
+  isEveryDay(rule.calendar)
+    ? rule.convention === "none" && rule.reports === "execution" && rule.calendar === everyDay
       ? rule
       : { convention: "none", calendar: everyDay, reports: "execution" }
     : rule.reports === "nominal"
@@ -84,7 +87,7 @@ export const equivalent = (a: BankRule, b: BankRule): boolean => key(a) === key(
  * says so.
  */
 export const describe = (rule: BankRule): string => {
-  if (rule.calendar === everyDay) return "every day"
+  if (isEveryDay(rule.calendar)) return "every day"
   const base = `${rule.convention} · ${calendarName(rule)}`
   return rule.reports === "nominal" ? `${base} · nominal dates` : base
 }
@@ -95,21 +98,22 @@ export const describe = (rule: BankRule): string => {
 
 /**
  * An order's schedule as the engine must see it under a rule: on every day DAIL pays every calendar day (DAI7);
- * otherwise the order itself.
+ * otherwise the order itself (on a calendar whose weekends are open, `Calendar.everyDay` with added holidays, DAIL
+ * pays on every day but those).
  */
 export const scheduleOf = <O extends Occurrence.OrderSchedule>(order: O, rule: BankRule): O =>
   rule.calendar === everyDay && order.frequency === "DAIL" ? { ...order, frequency: "DAI7" } : order
 
 /**
  * The engine's calendar and convention under a rule, for schedules given by {@link scheduleOf}: on every day nothing
- * moves (`none`; the calendar then only counts for DAIL, which {@link scheduleOf} has replaced); a nominal date is
- * the execution date under `none`.
+ * moves (`none` on `Calendar.everyDay`); a nominal date is the execution date under `none`. A calendar whose weekends
+ * are open (every day but some holidays) is a calendar like any other: the convention moves a date off its holidays.
  */
 export const optionsOf = (
   rule: BankRule
 ): { readonly calendar: Calendar.Calendar; readonly convention: BusinessDayConvention.BusinessDayConvention } =>
   rule.calendar === everyDay
-    ? { calendar: Calendar.weekends, convention: "none" }
+    ? { calendar: Calendar.everyDay, convention: "none" }
     : { calendar: rule.calendar, convention: rule.reports === "nominal" ? "none" : rule.convention }
 
 /** The engine's plan whose execution dates are the dates a bank with this rule lists ({@link scheduleOf}, {@link optionsOf}). */

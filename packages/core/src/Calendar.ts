@@ -19,8 +19,9 @@ export interface Calendar {
   /** Whether a date is a holiday of this calendar; weekends need not be reported. Must be O(1) and pure. */
   readonly isHoliday: (date: LocalDate.LocalDate) => boolean
   /**
-   * Optional fast path: how many dates in `from..to` (inclusive) fall on Monday–Friday and are holidays.
-   * Must agree with `isHoliday`; without it, working days are counted day by day.
+   * Optional fast path: how many dates in `from..to` (inclusive) fall on Monday–Friday and are holidays (on a
+   * calendar whose weekends are open, on any day). Must agree with `isHoliday`; without it, working days are counted
+   * day by day.
    */
   readonly countWeekdayHolidays?: ((from: LocalDate.LocalDate, to: LocalDate.LocalDate) => number) | undefined
   /**
@@ -28,6 +29,11 @@ export interface Calendar {
    * one; read only to explain a date ({@link holidayName}), never on the engine's hot path.
    */
   readonly holidayName?: ((date: LocalDate.LocalDate) => string | undefined) | undefined
+  /**
+   * Optional: Saturdays and Sundays are working days too, only the holidays are closed (a bank that pays on every
+   * day, {@link everyDay}); absent or false, weekends are closed (packages/core/README.md, "Working days").
+   */
+  readonly weekendsOpen?: boolean | undefined
 }
 
 /**
@@ -51,6 +57,19 @@ export const weekends: Calendar = make(
   () => false,
   () => 0
 )
+
+/**
+ * Every day a working day, weekends and holidays included (a bank that pays on every day); `withHolidays` of it
+ * closes only the added days.
+ */
+export const everyDay: Calendar = {
+  ...make(
+    "every-day",
+    () => false,
+    () => 0
+  ),
+  weekendsOpen: true
+}
 
 /** The number of values of a sorted array within `from..to` (inclusive), by binary search. */
 const countSortedBetween = (sorted: Int32Array, from: number, to: number): number => {
@@ -160,17 +179,22 @@ export const withHolidays = (
   const baseIsHoliday = base.isHoliday
   const baseCount = base.countWeekdayHolidays
   const baseName = base.holidayName
-  if (extra.size === 0) return make(name, baseIsHoliday, baseCount, baseName)
+  const open = base.weekendsOpen === true
+  // the base's open weekends stay open
+  const keep = (c: Calendar): Calendar => (open ? { ...c, weekendsOpen: true } : c)
+  if (extra.size === 0) return keep(make(name, baseIsHoliday, baseCount, baseName))
   const isHoliday = (date: LocalDate.LocalDate): boolean => extra.has(date) || baseIsHoliday(date)
   // a date of both keeps the base calendar's name; an added one is named as added
   const holidayName = (date: LocalDate.LocalDate): string | undefined =>
     baseName?.(date) ?? (extra.has(date) ? addedHolidayName : undefined)
-  if (baseCount === undefined) return make(name, isHoliday, undefined, holidayName)
-  // the extra dates that add a closed weekday, sorted for counting
+  if (baseCount === undefined) return keep(make(name, isHoliday, undefined, holidayName))
+  // the extra dates that close a day the base calendar works (a weekday, or any day when weekends are open), sorted
   const added = Int32Array.from(
-    [...extra].filter((d) => isWeekday(d) && !baseIsHoliday(d as LocalDate.LocalDate))
+    [...extra].filter((d) => (open || isWeekday(d)) && !baseIsHoliday(d as LocalDate.LocalDate))
   ).sort()
-  return make(name, isHoliday, (from, to) => baseCount(from, to) + countSortedBetween(added, from, to), holidayName)
+  return keep(
+    make(name, isHoliday, (from, to) => baseCount(from, to) + countSortedBetween(added, from, to), holidayName)
+  )
 }
 
 /** The name {@link withHolidays} gives the dates it adds. */
@@ -183,7 +207,7 @@ export const addedHolidayName = "an added holiday"
  * @example closure(target, 2026-04-06) // "Easter Monday"
  */
 export const closure = (calendar: Calendar, date: LocalDate.LocalDate): string | undefined => {
-  if (!isWeekday(date)) return "weekend"
+  if (!isWeekday(date) && calendar.weekendsOpen !== true) return "weekend"
   if (!calendar.isHoliday(date)) return undefined
   return calendar.holidayName?.(date) ?? "holiday"
 }
@@ -193,8 +217,8 @@ export const closure = (calendar: Calendar, date: LocalDate.LocalDate): string |
 // ---------------------------------------------------------------------------
 
 /**
- * Whether a date is a working day: neither Saturday nor Sunday nor a holiday of `calendar`
- * (packages/core/README.md, "Working days").
+ * Whether a date is a working day: neither Saturday nor Sunday (unless the calendar's weekends are open) nor a
+ * holiday of `calendar` (packages/core/README.md, "Working days").
  */
 export const isWorkingDay = (calendar: Calendar, date: LocalDate.LocalDate): boolean =>
   WorkingDays.isWorking(calendar, date)
@@ -242,14 +266,21 @@ const weekdaysBefore = (d: number): number => {
 
 /**
  * The number of working days from `from` to `to`, both inclusive (0 when `to` is before `from`): O(log n)
- * when the calendar counts its holidays (`weekends`, `target`, `withHolidays` of those), else day by day
- * over the weekdays.
+ * when the calendar counts its holidays (`weekends`, `target`, `everyDay`, `withHolidays` of those), else day by
+ * day over the weekdays (over every day when the calendar's weekends are open).
  */
 export const countWorkingDays = (calendar: Calendar, from: LocalDate.LocalDate, to: LocalDate.LocalDate): number => {
   const first = Math.max(from, LocalDate.MIN)
   const last = Math.min(to, LocalDate.MAX)
   if (last < first) return 0
   const counter = calendar.countWeekdayHolidays
+  if (calendar.weekendsOpen === true) {
+    if (counter !== undefined)
+      return last - first + 1 - counter(first as LocalDate.LocalDate, last as LocalDate.LocalDate)
+    let open = 0
+    for (let d = first; d <= last; d++) if (!calendar.isHoliday(d as LocalDate.LocalDate)) open++
+    return open
+  }
   if (counter !== undefined) {
     return (
       weekdaysBefore(last + 1) -

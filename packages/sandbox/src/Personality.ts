@@ -14,7 +14,7 @@ import { Result } from "effect"
 export interface Personality {
   /** The bank's date rule (default tppkit's own: `following` on `target`, execution dates). */
   readonly rule?: BankRule.BankRule | undefined
-  /** Holidays of the bank besides its calendar's (ignored on every day: such a bank pays every day). */
+  /** Holidays of the bank besides its calendar's (on every day: the only days it does not pay, its convention moving a date off them). */
   readonly extraHolidays?: ReadonlyArray<LocalDate.LocalDate> | undefined
   /** The share of month-based orders with a `startDate` (0 to 1) listed with a date ten days off their own. */
   readonly anomalyRate?: number | undefined
@@ -25,13 +25,16 @@ export interface Personality {
 /** Instead of a personality: the fixtures' own `nextDate`s listed as they are, none computed. */
 export const asGiven = "as-given"
 
-/** The rule a personality lists by, its extra holidays added to its calendar (named like `target+2`: two extra days). */
+/**
+ * The rule a personality lists by, its extra holidays added to its calendar (named like `target+2`: two extra days;
+ * on every day `Calendar.everyDay` with them, `every-day+2`, whose weekends stay open).
+ */
 export const ruleOf = (personality: Personality): BankRule.BankRule => {
   const rule = personality.rule ?? BankRule.defaultRule
   const extra = personality.extraHolidays ?? []
-  return rule.calendar === BankRule.everyDay || extra.length === 0
-    ? rule
-    : { ...rule, calendar: Calendar.withHolidays(rule.calendar, extra, `${rule.calendar.name}+${extra.length}`) }
+  if (extra.length === 0) return rule
+  const base = rule.calendar === BankRule.everyDay ? Calendar.everyDay : rule.calendar
+  return { ...rule, calendar: Calendar.withHolidays(base, extra, `${base.name}+${extra.length}`) }
 }
 
 /** FNV-1a of the seed and an orderId, mixed, as a number in 0..1: the same order is picked on every listing. */

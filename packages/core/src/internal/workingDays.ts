@@ -8,6 +8,8 @@ import * as Months from "./months.ts"
 /** The part of a calendar the helpers need (structural, so that this module does not import Calendar). */
 export interface HolidaySource {
   readonly isHoliday: (date: LocalDate.LocalDate) => boolean
+  /** Saturdays and Sundays are working days unless holidays (a bank paying on every day). */
+  readonly weekendsOpen?: boolean | undefined
 }
 
 /** A day number past 9999-12-31: "no such date up to the end of the range". */
@@ -17,10 +19,13 @@ export const BEFORE_MIN: number = LocalDate.MIN - 1
 /** The month index (year·12 + month − 1) of December 9999. */
 export const MAX_MONTH_INDEX = Months.LAST_MONTH_INDEX
 
-/** Whether a day number is a working day of a calendar. */
+/**
+ * Whether a day number is a working day of a calendar: not a holiday, and a weekday unless the calendar's weekends
+ * are open (the flag is read on weekends only, so the weekday path is unchanged).
+ */
 export const isWorking = (calendar: HolidaySource, d: number): boolean => {
   const dow = (((d + 3) % 7) + 7) % 7 // 0 = Monday … 6 = Sunday
-  return dow < 5 && !calendar.isHoliday(d as LocalDate.LocalDate)
+  return (dow < 5 || calendar.weekendsOpen === true) && !calendar.isHoliday(d as LocalDate.LocalDate)
 }
 
 /** The first working day on or after `d`, or `BEYOND_MAX`. */
