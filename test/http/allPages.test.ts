@@ -368,11 +368,32 @@ describe("a listing resumed by its owner asks only for the pages it lacks", () =
         )
         assert.deepStrictEqual(pagesAsked(stub), [0, 1, 1, 2])
         assert.strictEqual(yield* used, 4)
-        // the listing is complete: the next one later that day starts at page 0 again (and the budget is spent)
+        // the listing is complete: its owner's next attempt later that day (past any maxAge) gets it as kept,
+        // without a request or budget, saying when it was taken; a listing without resume starts at page 0 (and
+        // the budget is spent)
         yield* TestClock.adjust("1 hour")
-        const refused = failure(yield* Effect.exit(list({ pageSize: 50, resume: true })))
+        const kept = yield* list({ pageSize: 50, resume: true, maxAge: 0 })
+        assert.deepStrictEqual(
+          kept.map((p) => [p.body.page, p.body.orders.length]),
+          [
+            [0, 50],
+            [1, 50],
+            [2, 50]
+          ]
+        )
+        assert.deepStrictEqual(
+          kept.map((p) => p.snapshotTakenAt),
+          Array.from({ length: 3 }, () => new Date(NOON).toISOString())
+        )
+        assert.deepStrictEqual(pagesAsked(stub), [0, 1, 1, 2])
+        assert.strictEqual(yield* used, 4)
+        const refused = failure(yield* Effect.exit(list({ pageSize: 50 })))
         assert.strictEqual(refused.reason._tag, "BudgetExhausted")
         assert.deepStrictEqual(pagesAsked(stub), [0, 1, 1, 2])
+        // the next budget day starts again at page 0
+        yield* TestClock.adjust("1 day")
+        yield* list({ pageSize: 50, resume: true })
+        assert.deepStrictEqual(pagesAsked(stub), [0, 1, 1, 2, 0, 1, 2])
       }).pipe(Effect.provide(stack(stub, { budget: { dailyLimit: 4 } })))
     }
   )

@@ -7,7 +7,8 @@ import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
 import { BankSources, Checks, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
-import { Context, DateTime, Effect, Layer, Stream } from "effect"
+import { Context, DateTime, Effect, Fiber, Layer, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
 
 const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "tppkit-test" }
@@ -104,6 +105,83 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         assert.deepStrictEqual(used, [unattended.length])
         assert.deepStrictEqual(summary.consents, [{ consent: info.clientId, planned: expected.length, tries: 2 }])
         assert.isAbove(expected.length, 10)
+      }).pipe(Effect.scoped),
+    60_000
+  )
+
+  it.effect(
+    "the checks' database away for longer than the reuse age of a listing: the sweep's next try lists nothing again",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
+        const bank = yield* Layer.build(Sandbox.layer())
+        const info = Context.get(bank, Sandbox.SandboxInfo)
+        const journal = Context.get(bank, Journal.Journal)
+        const client = BankClient.BankClient.layerOver(
+          BankConfig.BankConfig.layer({
+            environment: "sandbox",
+            baseUrl: info.baseUrl,
+            clientId: info.clientId,
+            clientSecret: info.clientSecret
+          }),
+          BankTransport.BankTransport.layerUndici(),
+          BudgetStore.BudgetStore.layerMemory
+        )
+        // the check store refuses the first plan (its database restarting), then works
+        let refused = 0
+        const flaky = Layer.effect(
+          Checks.Checks,
+          Effect.map(Effect.service(Checks.Checks), (inner) =>
+            Checks.Checks.of({
+              ...inner,
+              plan: (due) =>
+                refused++ === 0 ? Effect.fail(new Checks.ChecksError({ message: "database away" })) : inner.plan(due)
+            })
+          )
+        ).pipe(Layer.provide(Checks.Checks.layerMemory))
+        const { summary, used } = yield* Effect.gen(function* () {
+          // the retry waits 5 minutes, past the 60 s for which any caller reuses a complete listing
+          const sweep = yield* Effect.forkChild(Sweep.sweepNow(day))
+          while (sweep.pollUnsafe() === undefined) {
+            yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
+            yield* TestClock.adjust("10 seconds")
+          }
+          const summary = yield* Fiber.join(sweep)
+          const used = (yield* (yield* Budget.Budget).usages).map((u) => u.used)
+          return { summary, used }
+        }).pipe(
+          Effect.provide(
+            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+              Layer.provideMerge(WorkflowEngine.layerMemory),
+              Layer.provideMerge(flaky),
+              Layer.provide(BankSources.orderSource(psu, { pageSize: 50 })),
+              Layer.provide(
+                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                  check: () => Effect.succeed({ answer: "APPR" as const })
+                })
+              ),
+              Layer.provide(
+                Layer.succeed(Sweep.SweepSettings)({
+                  ...settings,
+                  consents: [{ key: info.clientId }],
+                  retry: { initial: "5 minutes", max: "5 minutes", tries: 3 }
+                })
+              ),
+              Layer.provideMerge(client)
+            )
+          )
+        )
+        const unattended = (yield* journal.entries).filter(
+          (e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined
+        )
+        assert.strictEqual(refused, 2)
+        assert.strictEqual(summary.consents[0]?.tries, 2)
+        assert.isAbove(summary.consents[0]?.planned ?? 0, 10)
+        assert.strictEqual(summary.consents[0]?.failure, undefined)
+        // the listing's pages were asked for once, by the first try; the budget counts them once
+        const pages = unattended.map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+        assert.deepStrictEqual(pages, [...new Set(pages)])
+        assert.deepStrictEqual(used, [unattended.length])
       }).pipe(Effect.scoped),
     60_000
   )

@@ -89,8 +89,9 @@ export interface AllPagesOptions extends ListOptions {
    * a process killed) in the budget store, and start from the pages kept by an earlier attempt of the same consent
    * and filter on the same budget day, asking the bank only for the pages it lacks; pages the earlier attempt paid
    * for and never asked for are not paid again (README.md, "Bounded listings": the owner of a listing, such as a
-   * fleet's daily sweep, may try it again later asking only for the pages it lacks). Default false: every listing
-   * starts at page 0.
+   * fleet's daily sweep, may try it again later asking only for the pages it lacks). A complete listing is kept
+   * too: the owner's next attempt on the same budget day gets it, however old, without a request (its replies carry
+   * `snapshotTakenAt`). Default false: every listing starts at page 0.
    */
   readonly resume?: boolean
 }

@@ -113,6 +113,8 @@ export const make = (
         let paidDay = ""
         /** The partial record of this listing (`resume`): where the pages are kept on the budget day. */
         let partialKey: string | undefined
+        /** When the complete listing replayed from an earlier attempt's record was taken (`resume`; no request). */
+        let keptAt: number | undefined
         /** Earlier attempts of this listing that sent a request (`resume`), and the pages asked before this one. */
         let earlierTries = 0
         let askedBefore = 0
@@ -138,7 +140,8 @@ export const make = (
         /**
          * At the end of an attempt: pages paid for and never asked for are given back (after the record says so, so
          * that a crash in between counts them twice rather than never), and the record keeps the pages read for the
-         * next attempt, or is emptied once the listing is complete.
+         * next attempt; a complete listing is kept whole, so that its owner's next attempt on the budget day (a
+         * sweep tried again after its database was away for longer than `maxAge`) asks for nothing.
          */
         const settle = (complete: boolean) =>
           Effect.suspend(() => {
@@ -146,7 +149,8 @@ export const make = (
             paidThrough = Math.min(paidThrough, asked)
             const refund =
               unattended === undefined || unsent <= 0 ? Effect.void : budget.refund(unattended, unsent, paidDay)
-            return Effect.andThen(writePartial(complete ? [] : kept, complete), refund)
+            // a complete listing replayed from its record is kept as it was (when it was taken)
+            return Effect.andThen(keptAt === undefined ? writePartial(kept, complete) : Effect.void, refund)
           })
         /**
          * Pays for pages `from` to `total` - 1 at once (those an earlier attempt paid for and never asked for are
@@ -241,7 +245,11 @@ export const make = (
                   kept.push(r)
                   read.push(r.body)
                 }
-                if (replayed.done) return kept
+                if (replayed.done && newest !== undefined) {
+                  keptAt = newest.takenAt
+                  const at = DateTime.formatIso(DateTime.makeUnsafe(keptAt))
+                  return kept.map((r) => ({ ...r, snapshotTakenAt: at }))
+                }
                 from = kept.length
                 asked = from
                 askedBefore = from
@@ -280,7 +288,8 @@ export const make = (
             return stored?.map((p) => ({ body: p.page, identity: p.identity, echoed: p.echoed, snapshotTakenAt: at }))
           },
           storeError: refuse,
-          run: listing
+          run: listing,
+          takenAt: () => keptAt
         })
         const timed = Effect.timeoutOrElse(all, { duration: deadline, orElse: () => overdue })
         return Stream.fromIterableEffect(timed)

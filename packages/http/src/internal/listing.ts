@@ -274,6 +274,8 @@ export interface Coalesced<A, E> {
   readonly storeError: (e: BudgetStoreError) => E
   /** The listing itself, run by the one caller that holds the lease. */
   readonly run: Effect.Effect<A, E>
+  /** When the listing `run` gave was taken, when that was before it ran (a kept listing); default: when it ended. */
+  readonly takenAt?: (() => number | undefined) | undefined
 }
 
 /**
@@ -336,7 +338,7 @@ const acrossProcesses = <A, E>(store: BudgetStore["Service"], spec: Coalesced<A,
           const after = yield* fresh
           if (after !== undefined) return after
           const result = yield* spec.run
-          const takenAt = yield* Clock.currentTimeMillis
+          const takenAt = spec.takenAt?.() ?? (yield* Clock.currentTimeMillis)
           // a snapshot that cannot be written costs later callers a listing, not this one its result
           yield* Effect.ignore(store.writeSnapshot(spec.key, { payload: spec.encode(result), takenAt }))
           return result
