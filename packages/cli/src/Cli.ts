@@ -21,6 +21,7 @@ import { reconcileCommand } from "./ReconcileCommand.ts"
 import { sandboxCommand } from "./SandboxCommand.ts"
 import type * as Style from "./Style.ts"
 import * as Version from "./Version.ts"
+import { webhookCommand } from "./WebhookCommand.ts"
 import { workerCommand } from "./WorkerCommand.ts"
 
 /** The version the command reports with `--version`. */
@@ -57,7 +58,8 @@ export const command = Command.make("tppkit").pipe(
     sandboxCommand,
     demoCommand,
     dbCommand,
-    workerCommand
+    workerCommand,
+    webhookCommand
   ])
 )
 

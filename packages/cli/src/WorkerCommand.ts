@@ -8,7 +8,7 @@
  * @since 0.1.0
  */
 import { LocalDate } from "@tppkit/core"
-import { Config, Effect } from "effect"
+import { Config, Effect, type Redacted } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
 import * as Flags from "./internal/flags.ts"
@@ -39,7 +39,7 @@ export const workerStatusCommand = Command.make(
 
 /**
  * `tppkit worker --database-url URL [--days-before N] [--calendar C] [--hour H] [--time-zone Z] [--today D]
- * [--once] [--consents K[=IBAN],…] [--metrics-port P]` plus the bank connection flags.
+ * [--once] [--consents K[=IBAN],…] [--metrics-port P] [--webhook URL …]` plus the bank connection flags.
  */
 export const workerCommand = Command.make(
   "worker",
@@ -82,9 +82,25 @@ export const workerCommand = Command.make(
     ),
     reconfigure: Flag.Boolean("reconfigure").pipe(
       Flag.withDescription(
-        "Change the fleet's plan settings (days before, calendar, hour, time zone, consents) to this worker's for the days not yet swept"
+        "Change the fleet's plan settings (days before, calendar, hour, time zone, consents) to this worker's for the days not yet swept, and its webhook endpoints to this worker's --webhook"
       ),
       Flag.withDefault(false)
+    ),
+    webhook: Flag.String("webhook").pipe(
+      Flag.withMetavar("URL"),
+      Flag.withDescription(
+        "Post DECLs, refused or unanswered checks and failed sweeps to this endpoint, signed (repeatable; the fleet's endpoints)"
+      ),
+      Flag.atLeast(0),
+      Flag.withDefault([] as ReadonlyArray<string>)
+    ),
+    webhookSecret: Flag.Redacted("webhook-secret").pipe(
+      Flag.withMetavar("SECRET"),
+      Flag.withDescription(
+        "Each --webhook's secret in order, or one for all; prefer TPPKIT_WEBHOOK_SECRET, command lines are visible to others"
+      ),
+      Flag.atLeast(0),
+      Flag.withDefault([] as ReadonlyArray<Redacted.Redacted<string>>)
     ),
     logFormat: Flag.Literals("log-format", ["logfmt", "json"]).pipe(
       Flag.withDescription("Lifecycle lines on stderr: logfmt, or one JSON object a line"),

@@ -89,6 +89,18 @@ export interface CheckFinished {
   readonly millis: number
 }
 
+/** A webhook delivery failed and is tried again after `waitMillis` (the event stays in the outbox meanwhile). */
+export interface WebhookRetry {
+  readonly _tag: "WebhookRetry"
+  readonly eventId: string
+  readonly type: string
+  /** The endpoint without credentials or query (`Webhook.displayUrl`). */
+  readonly endpoint: string
+  readonly attempt: number
+  readonly waitMillis: number
+  readonly cause: string
+}
+
 /** The worker left the fleet (its shards handed to the others). */
 export interface Left {
   readonly _tag: "Left"
@@ -96,7 +108,16 @@ export interface Left {
 }
 
 /** Every lifecycle event of a worker. */
-export type Event = Joined | ShardsHeld | NextSweep | SweepStarted | SweepFinished | ListingRetry | CheckFinished | Left
+export type Event =
+  | Joined
+  | ShardsHeld
+  | NextSweep
+  | SweepStarted
+  | SweepFinished
+  | ListingRetry
+  | CheckFinished
+  | WebhookRetry
+  | Left
 
 /** Something told of each event (the log, the metrics). */
 export interface Listener {
@@ -301,6 +322,17 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         ["attempt", event.attempt]
       ]
     }
+    case "WebhookRetry":
+      return [
+        ["level", "warn"],
+        ["event", "webhook_retry"],
+        ["cause", shorten(event.cause)],
+        ["webhook_event", event.eventId],
+        ["type", event.type],
+        ["endpoint", event.endpoint],
+        ["attempt", event.attempt],
+        ["in", seconds(event.waitMillis)]
+      ]
     case "Left":
       return [
         ["level", "info"],

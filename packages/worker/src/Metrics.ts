@@ -74,6 +74,12 @@ export const checkRetries = Metric.counter("tppkit_funds_check_retries_scheduled
   incremental: true
 })
 
+/** Webhook deliveries that failed and were scheduled again. */
+export const webhookRetries = Metric.counter("tppkit_webhook_retries_total", {
+  description: "Webhook deliveries that failed and were scheduled again",
+  incremental: true
+})
+
 /** The lifecycle listener that feeds the metrics: checks, sweeps and retries (give it to `Lifecycle.layer`). */
 export const listener: Lifecycle.Listener = {
   emit: (event) => {
@@ -104,6 +110,8 @@ export const listener: Lifecycle.Listener = {
         )
       case "ListingRetry":
         return Metric.update(listingRetries, 1)
+      case "WebhookRetry":
+        return Metric.update(webhookRetries, 1)
       default:
         return Effect.void
     }

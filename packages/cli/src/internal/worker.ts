@@ -16,7 +16,9 @@ import {
   Metrics,
   PgBudgetStore,
   PlanSettings,
-  Sweep
+  Sweep,
+  SweepLog,
+  Webhook
 } from "@tppkit/worker"
 import {
   Cause,
@@ -28,7 +30,7 @@ import {
   Layer,
   Logger,
   Option,
-  type Redacted,
+  Redacted,
   References,
   Result,
   Schedule
@@ -59,6 +61,8 @@ export interface Input extends Connection.Values {
   readonly runnerPort: number
   readonly logFormat: Lifecycle.Format
   readonly reconfigure: boolean
+  readonly webhook: ReadonlyArray<string>
+  readonly webhookSecret: ReadonlyArray<Redacted.Redacted<string>>
 }
 
 /** The parsed flags of `tppkit worker status`. */
@@ -178,6 +182,62 @@ const timing = Effect.gen(function* () {
   } satisfies Fleet.Timing
 }).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
 
+/**
+ * The worker's webhook endpoints: each `--webhook` URL with its secret, the n-th `--webhook-secret` (or the one given
+ * for all, or `TPPKIT_WEBHOOK_SECRET`); a URL given twice is one endpoint. Never prints a secret.
+ */
+export const webhookEndpoints = (urls: ReadonlyArray<string>, secrets: ReadonlyArray<Redacted.Redacted<string>>) =>
+  Effect.gen(function* () {
+    if (urls.length === 0) {
+      if (secrets.length > 0) return yield* Failure.usage("--webhook-secret without --webhook")
+      return [] as Array<Webhook.Endpoint>
+    }
+    const fromEnv = yield* Config.Redacted("TPPKIT_WEBHOOK_SECRET").pipe(
+      Config.option,
+      Effect.mapError((e) => Failure.configuration(Environment.describe(e), e))
+    )
+    const given = secrets.length > 0 ? secrets : Option.isSome(fromEnv) ? [fromEnv.value] : []
+    if (given.length === 0) {
+      return yield* Failure.configuration(
+        "no secret for --webhook: set TPPKIT_WEBHOOK_SECRET (one for all) or give --webhook-secret per endpoint"
+      )
+    }
+    if (given.length !== 1 && given.length !== urls.length) {
+      return yield* Failure.usage(
+        `${urls.length} --webhook but ${given.length} --webhook-secret: give one secret for all or one per endpoint, in order`
+      )
+    }
+    const endpoints = new Map<string, Redacted.Redacted<string>>()
+    for (const [i, url] of urls.entries()) {
+      const checked = Webhook.checkUrl(url.trim())
+      if (Result.isFailure(checked)) return yield* Failure.usage(checked.failure.message)
+      const secret = (given.length === 1 ? given[0] : given[i]) as Redacted.Redacted<string>
+      if (Redacted.value(secret).length === 0) return yield* Failure.configuration("an empty webhook secret")
+      endpoints.set(checked.success, secret)
+    }
+    return [...endpoints].map(([url, secret]): Webhook.Endpoint => ({ url, secret }))
+  })
+
+/**
+ * The outbox's timing from `TPPKIT_WEBHOOK_POLL_MS`, `TPPKIT_WEBHOOK_BACKOFF_MS` (the first wait after a failed
+ * delivery, doubled up to 300 times it), `TPPKIT_WEBHOOK_TIMEOUT_MS` and `TPPKIT_WEBHOOK_LEASE_MS` (tests lower
+ * them; unset: `Webhook.layer`'s defaults), and how long `--once` waits for its deliveries,
+ * `TPPKIT_WORKER_WEBHOOK_WAIT_MS` (default 30 s).
+ */
+const webhookTiming = Effect.gen(function* () {
+  const read = (name: string) => Config.Int(name).pipe(Config.option, Effect.map(Option.getOrUndefined))
+  const backoff = yield* read("TPPKIT_WEBHOOK_BACKOFF_MS")
+  const settings: Webhook.Settings = {
+    poll: yield* read("TPPKIT_WEBHOOK_POLL_MS"),
+    backoff,
+    maxBackoff: backoff === undefined ? undefined : backoff * 300,
+    timeout: yield* read("TPPKIT_WEBHOOK_TIMEOUT_MS"),
+    lease: yield* read("TPPKIT_WEBHOOK_LEASE_MS")
+  }
+  const wait = yield* Config.Int("TPPKIT_WORKER_WEBHOOK_WAIT_MS").pipe(Config.withDefault(30_000))
+  return { settings, onceWait: Math.max(0, wait) }
+}).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
+
 const what = {
   ChecksError: "checks",
   SqlError: `database`,
@@ -229,6 +289,10 @@ export interface Setup {
   readonly checksInFlight?: number | undefined
   /** Told of the worker's lifecycle events besides the metrics (the log lines); default none. */
   readonly listeners?: ReadonlyArray<Lifecycle.Listener> | undefined
+  /** The webhook endpoints this worker delivers to (none: no outbox on this worker). */
+  readonly webhooks?: ReadonlyArray<Webhook.Endpoint> | undefined
+  /** The outbox's timing; `replace`: the fleet's endpoints become exactly this worker's (`--reconfigure`). */
+  readonly webhookSettings?: (Webhook.Settings & { readonly replace?: boolean | undefined }) | undefined
 }
 
 /**
@@ -250,6 +314,28 @@ export const workerLayer = (setup: Setup) => {
     setup.metricsPort === undefined
       ? Layer.empty
       : Metrics.layer(setup.metricsPort, setup.bankSettings.budget.dailyLimit)
+  const listeners = [...(setup.listeners ?? []), ...(setup.metricsPort === undefined ? [] : [Metrics.listener])]
+  // the sweep record (every worker keeps it: worker status and the webhooks read it) and the other listeners
+  const lifecycle = Layer.unwrap(
+    Effect.map(Effect.service(SqlClient.SqlClient), (sql) =>
+      Lifecycle.layer([
+        SweepLog.listener(
+          sql,
+          setup.sweep.consents.map((c) => c.key)
+        ),
+        ...listeners
+      ])
+    )
+  )
+  const webhooks =
+    setup.webhooks === undefined || setup.webhooks.length === 0
+      ? Layer.empty
+      : Webhook.layer(setup.webhooks, {
+          timeZone: setup.sweep.timeZone,
+          ...setup.webhookSettings,
+          onRetry: (retry) =>
+            Effect.forEach(listeners, (l) => l.emit({ _tag: "WebhookRetry", ...retry }), { discard: true })
+        })
   return (setup.cron ? Sweep.cronLayer(setup.sweep) : Layer.empty).pipe(
     Layer.provideMerge(Fleet.workflows),
     Layer.provideMerge(
@@ -266,12 +352,7 @@ export const workerLayer = (setup: Setup) => {
       )
     ),
     Layer.provideMerge(
-      Layer.mergeAll(
-        Checks.Checks.layerSql,
-        BankGate.BankGate.layerSql(setup.bankGate),
-        metrics,
-        Lifecycle.layer([...(setup.listeners ?? []), ...(setup.metricsPort === undefined ? [] : [Metrics.listener])])
-      )
+      Layer.mergeAll(Checks.Checks.layerSql, BankGate.BankGate.layerSql(setup.bankGate), metrics, lifecycle, webhooks)
     ),
     Layer.provideMerge(cluster)
   )
@@ -384,8 +465,11 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     metricsPort: Option.getOrUndefined(input.metricsPort),
     cron: !input.once,
     listingPageSize: yield* listingPageSize,
-    ...(yield* checkRetry(input.timeZone))
+    ...(yield* checkRetry(input.timeZone)),
+    webhooks: yield* webhookEndpoints(input.webhook, input.webhookSecret),
+    webhookSettings: { ...(yield* webhookTiming).settings, replace: input.reconfigure }
   }
+  const webhookWait = (yield* webhookTiming).onceWait
   // one plan per day: the fleet's plan settings are this worker's, or it does not join (or changes them)
   const changed = yield* PlanSettings.claim(
     {
@@ -457,6 +541,14 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     }
     const { checks: planned, APPR, DECL, failed: failedChecks, repeated } = yield* checks.summary(day)
     const sweep = failed.length === 0 ? "complete" : "incomplete"
+    // the day's events delivered before the worker leaves (what is left stays in the outbox for the fleet)
+    const outbox = yield* Effect.serviceOption(Webhook.Outbox)
+    const undelivered = Option.isNone(outbox) ? undefined : yield* outbox.value.flush(webhookWait)
+    if (undelivered !== undefined && undelivered > 0) {
+      yield* Output.errorLine(
+        `tppkit: ${undelivered} webhook deliveries not made yet; they stay in the fleet's outbox and a worker with --webhook delivers them`
+      )
+    }
     const report = {
       day,
       checks: planned,
@@ -467,7 +559,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       sweep,
       ...(summary.rerun ? { run: summary.run ?? 0 } : {}),
       ...(failed.length === 0 ? {} : { unlisted: failed.map((f) => f.consent) }),
-      unanswered
+      unanswered,
+      ...(undelivered === undefined ? {} : { undelivered })
     }
     yield* Output.line(JSON.stringify(report))
     if (failed.length > 0 || unanswered > 0) {

@@ -4,7 +4,7 @@
  * endpoint, signed, with a lease so that one worker posts it at a time and a dead worker's row is taken over.
  * Written here (no library keeps an outbox in effect's SQL client); the HTTP post is Node's `fetch`.
  */
-import { Clock, Duration, Effect, type Redacted, Schedule } from "effect"
+import { Clock, Duration, Effect, Option, type Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { endOfDay, isTransient } from "../FundsCheckWorkflow.ts"
 import * as SweepLog from "../SweepLog.ts"
@@ -255,11 +255,21 @@ export const start = (
         Effect.gen(function* () {
           const until = (yield* Clock.currentTimeMillis) + within
           for (;;) {
-            const left = yield* cycle.pipe(
-              Effect.andThen(remaining),
-              Effect.catch(() => Effect.succeed(-1))
-            )
-            if (left === 0 || (yield* Clock.currentTimeMillis) >= until) return Math.max(0, left)
+            const rest = until - (yield* Clock.currentTimeMillis)
+            // a delivery that hangs is given up at the bound (its lease ends; this or another worker tries again)
+            const left =
+              rest <= 0
+                ? -1
+                : yield* cycle.pipe(
+                    Effect.andThen(remaining),
+                    Effect.timeoutOption(Duration.millis(rest)),
+                    Effect.map(Option.getOrElse(() => -1)),
+                    Effect.catch(() => Effect.succeed(-1))
+                  )
+            if (left === 0) return 0
+            if ((yield* Clock.currentTimeMillis) >= until) {
+              return yield* remaining.pipe(Effect.catch(() => Effect.succeed(1)))
+            }
             yield* Effect.sleep(Duration.millis(Math.min(poll, 250)))
           }
         })

@@ -1,0 +1,195 @@
+/**
+ * Webhooks end to end: `tppkit worker --once --webhook URL` against the mock bank posts every DECL, refused or
+ * unanswered check and failed sweep to a receiver on loopback, signed; a receiver that fails and comes back gets
+ * every event, and a worker that leaves while its deliveries hang leaves them in the outbox for the next worker,
+ * which delivers them under the same event ids. `tppkit webhook verify` checks what the receiver got.
+ */
+import { createServer, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Fixtures, Sandbox } from "@tppkit/sandbox"
+import { Webhook } from "@tppkit/worker"
+import * as Database from "@tppkit/worker/Database"
+import { Context, Effect, Exit, Layer, Redacted, Result, Scope } from "effect"
+import { SqlClient } from "effect/sql"
+import { embeddedDb } from "../worker/pg.ts"
+import { tppkit, workerOnce } from "./harness.ts"
+
+const db = embeddedDb()
+const day = "2026-11-25"
+const secret = "e2e-webhook-secret"
+
+const bankScope = Scope.makeUnsafe()
+afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
+
+interface Got {
+  readonly id: string
+  readonly body: string
+  readonly signature: string
+  readonly status: number | "hang"
+}
+
+/** A receiver on 127.0.0.1 answering each request as `answer()` says at that moment. */
+const receiver = async (answer: () => number | "hang") => {
+  const got: Array<Got> = []
+  const hanging: Array<ServerResponse> = []
+  const server = createServer((req, res) => {
+    let body = ""
+    req.setEncoding("utf8").on("data", (c: string) => {
+      body += c
+    })
+    req.on("end", () => {
+      const status = answer()
+      got.push({
+        id: String(req.headers[Webhook.eventIdHeader]),
+        body,
+        signature: String(req.headers[Webhook.signatureHeader]),
+        status
+      })
+      if (status === "hang") hanging.push(res)
+      else res.writeHead(status).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tppkit`,
+    got,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const r of hanging) r.destroy()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
+
+/** The events the fleet's records make: every check that answered DECL or failed, every failed sweep. */
+const expectedEvents = (url: Redacted.Redacted<string>) =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const checks = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_checks
+        WHERE outcome IN ('DECL', 'failed')`
+      const sweeps = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_sweep_log WHERE state = 'failed'`
+      const decl = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_checks WHERE outcome = 'DECL'`
+      return {
+        total: Number(checks[0]?.n) + Number(sweeps[0]?.n),
+        decl: Number(decl[0]?.n)
+      }
+    }).pipe(Effect.provide(Database.layer(url)), Effect.scoped)
+  )
+
+const valid = (g: Got) =>
+  Result.isSuccess(Webhook.verify({ body: g.body, signature: g.signature, secret: Redacted.make(secret) }))
+
+describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
+  it("delivers every event, signed, to a receiver that fails and comes back; a restarted worker delivers what was left", async () => {
+    // generated orders on an account short of money (DECLs) and a consent whose IBAN filter is not an IBAN (its
+    // sweep fails)
+    const generated = Fixtures.generate(200)
+    const fixtures: Fixtures.Fixtures = {
+      ...generated.fixtures,
+      accounts: generated.fixtures.accounts.map((a) => ({ ...a, balance: "150.00" }))
+    }
+    const bank = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ fixtures }), bankScope))
+    const info = Context.get(bank, Sandbox.SandboxInfo)
+    const consents = [...generated.consents.map((c) => `${c.key}=${c.iban}`), "broken=NOT-AN-IBAN"].join(",")
+    const env = {
+      TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
+      TPPKIT_WEBHOOK_SECRET: secret,
+      TPPKIT_CONSENTS: consents,
+      TPPKIT_WORKER_POLL_MS: "250",
+      TPPKIT_WEBHOOK_POLL_MS: "100",
+      TPPKIT_WEBHOOK_BACKOFF_MS: "100"
+    }
+
+    // a receiver that answers 503 twice, then 200
+    let calls = 0
+    const flaky = await receiver(() => (++calls <= 2 ? 503 : 200))
+    const url1 = await Effect.runPromise(db.freshUrl())
+    const first = await tppkit(workerOnce(Redacted.value(url1), info, day, "--webhook", flaky.url), {
+      env,
+      timeoutMs: 120_000
+    })
+    await flaky.close()
+    assert.strictEqual(first.code, 9, first.stderr)
+    const report = JSON.parse(first.stdout.trim().split("\n").at(-1) ?? "{}")
+    assert.strictEqual(report.undelivered, 0, first.stdout)
+    assert.match(
+      first.stderr,
+      /level=warn event=webhook_retry cause="HTTP 503 from http:\/\/127\.0\.0\.1:\d+\/tppkit" /
+    )
+    assert.notInclude(first.stderr, secret)
+    const expected = await expectedEvents(url1)
+    assert.isAbove(expected.decl, 0, "the mock bank's day has payments at risk")
+    const sweepFailed = flaky.got
+      .filter((g) => g.status === 200)
+      .map((g) => JSON.parse(g.body))
+      .filter((e) => e.type === "sweep.failed")
+    assert.deepStrictEqual(
+      sweepFailed.map((e) => [e.data.consent, e.data.reason]),
+      [["broken", "InvalidIban"]]
+    )
+    const delivered = flaky.got.filter((g) => g.status === 200)
+    assert.strictEqual(new Set(delivered.map((g) => g.id)).size, expected.total)
+    assert.isTrue(flaky.got.every(valid), "every request is signed with the endpoint's secret")
+    const decl = delivered.map((g) => JSON.parse(g.body)).filter((e) => e.type === "check.declined")
+    assert.strictEqual(decl.length, expected.decl)
+    for (const e of decl) assert.match(e.data.amount, /^\d+\.\d{2}$/)
+
+    // tppkit webhook verify: the request as received verifies; another secret or a changed body does not
+    const sample = delivered[0] as Got
+    const ok = await tppkit(["webhook", "verify", "--signature", sample.signature], {
+      stdin: sample.body,
+      env: { TPPKIT_WEBHOOK_SECRET: secret }
+    })
+    assert.strictEqual(ok.code, 0, ok.stderr)
+    assert.strictEqual(JSON.parse(ok.stdout).id, sample.id)
+    const wrong = await tppkit(["webhook", "verify", "--signature", sample.signature], {
+      stdin: sample.body,
+      env: { TPPKIT_WEBHOOK_SECRET: "another" }
+    })
+    assert.strictEqual(wrong.code, 7)
+    assert.strictEqual(wrong.stderr.trim(), "tppkit: webhook: the signature does not match the body and the secret")
+    assert.notInclude(wrong.stderr, "another")
+    const changed = await tppkit(["webhook", "verify", "--signature", sample.signature], {
+      stdin: sample.body.replace(/"/, ' "'),
+      env: { TPPKIT_WEBHOOK_SECRET: secret }
+    })
+    assert.strictEqual(changed.code, 7)
+
+    // a receiver that hangs: the worker leaves with its deliveries undone; the next worker delivers them
+    let mode: "hang" | 200 = "hang"
+    const slow = await receiver(() => mode)
+    const url2 = await Effect.runPromise(db.freshUrl())
+    const slowEnv = { ...env, TPPKIT_WEBHOOK_TIMEOUT_MS: "60000", TPPKIT_WEBHOOK_LEASE_MS: "1000" }
+    const left = await tppkit(workerOnce(Redacted.value(url2), info, day, "--webhook", slow.url), {
+      env: { ...slowEnv, TPPKIT_WORKER_WEBHOOK_WAIT_MS: "1500" },
+      timeoutMs: 120_000
+    })
+    assert.strictEqual(left.code, 9, left.stderr)
+    const leftReport = JSON.parse(left.stdout.trim().split("\n").at(-1) ?? "{}")
+    assert.isAbove(leftReport.undelivered, 0, left.stdout)
+    assert.match(left.stderr, /webhook deliveries not made yet; they stay in the fleet's outbox/)
+    const held = slow.got.map((g) => g.id)
+    assert.isAbove(held.length, 0)
+    mode = 200
+    const next = await tppkit(workerOnce(Redacted.value(url2), info, day, "--webhook", slow.url), {
+      env: slowEnv,
+      timeoutMs: 120_000
+    })
+    await slow.close()
+    assert.strictEqual(next.code, 9, next.stderr)
+    assert.strictEqual(JSON.parse(next.stdout.trim().split("\n").at(-1) ?? "{}").undelivered, 0, next.stdout)
+    const expected2 = await expectedEvents(url2)
+    const delivered2 = slow.got.filter((g) => g.status === 200)
+    // the second worker ran the failed sweep again (run 1), which failed again: one more sweep.failed event
+    assert.strictEqual(new Set(delivered2.map((g) => g.id)).size, expected2.total + 1)
+    for (const id of held) {
+      const again = delivered2.filter((g) => g.id === id)
+      assert.isAtLeast(again.length, 1, `event ${id} delivered after the restart`)
+      assert.strictEqual(again[0]?.body, slow.got.find((g) => g.id === id)?.body)
+    }
+    assert.isTrue(slow.got.every(valid))
+  })
+})
