@@ -91,7 +91,7 @@ describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
       ...generated.fixtures,
       accounts: generated.fixtures.accounts.map((a) => ({ ...a, balance: "150.00" }))
     }
-    const bank = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ fixtures }), bankScope))
+    const bank = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ fixtures, listingDay: Fixtures.baseDate }), bankScope))
     const info = Context.get(bank, Sandbox.SandboxInfo)
     const consents = [...generated.consents.map((c) => `${c.key}=${c.iban}`), "broken=NOT-AN-IBAN"].join(",")
     const env = {
