@@ -114,7 +114,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
-        const bank = yield* Layer.build(Sandbox.layer())
+        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
         const info = Context.get(bank, Sandbox.SandboxInfo)
         const journal = Context.get(bank, Journal.Journal)
         const client = BankClient.BankClient.layerOver(
