@@ -1,7 +1,7 @@
 import { WorkerStatus } from "@tppkit/cli"
 import { ErrorBody } from "@tppkit/core"
 import { BankError, Budget } from "@tppkit/http"
-import type { Checks } from "@tppkit/worker"
+import type { Checks, SweepLog } from "@tppkit/worker"
 import { describe, expect, it } from "vitest"
 
 const row = (orderId: string, outcome: Checks.Verdict | undefined, extra: Partial<Checks.Row> = {}): Checks.Row => ({
@@ -131,16 +131,14 @@ describe("worker status --format table", () => {
         "[Request-ID r1, Correlation-ID c1, Response-ID s1]"
     )
     const reasons = lines.filter((l) => l.includes("failed: balance check"))
-    expect(reasons).toEqual([
-      "  2 failed: balance check POST /piisp/api/v1/accounts/balanceCheck: 403 forbidden (SCA_REQUIRED: Forbidden)"
-    ])
+    expect(reasons).toEqual(["  2 failed: balance check: 403 forbidden (SCA_REQUIRED: Forbidden)"])
   })
 
   it("shows the budget per bank, client and consent within the width", () => {
     expect(
       lines.some((l) => /^http:\/\/127\.0\.0\.1:8080 \(sandbox\) +tpp +my-consent +2026-11-02 +2 +4$/.test(l))
     ).toBe(true)
-    for (const l of lines) expect(l.length).toBeLessThanOrEqual(120)
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(100)
   })
 })
 
@@ -165,5 +163,107 @@ describe("worker status amounts", () => {
       const line = lines.find((l) => l.includes(`SO-A${i} `))
       expect(line).toMatch(new RegExp(` ${shown[i]!.replaceAll(".", "\\.")} +EUR `))
     })
+  })
+})
+
+describe("worker status sections", () => {
+  const entry = (over: Partial<SweepLog.Entry>): SweepLog.Entry => ({
+    day: "2026-11-02",
+    consent: "my-consent",
+    run: 0,
+    state: "complete",
+    planned: 5,
+    tries: 1,
+    cause: undefined,
+    reason: undefined,
+    retryAt: undefined,
+    startedAt: Date.UTC(2026, 10, 2, 7, 0, 0),
+    finishedAt: Date.UTC(2026, 10, 2, 7, 0, 4),
+    ...over
+  })
+  const timeout = new BankError.BankError({
+    operation: "balanceCheck",
+    identity: { correlationId: "c9" },
+    request: "POST /piisp/api/v1/accounts/balanceCheck",
+    reason: new BankError.TransportFailure({ kind: "timeout", detail: "no answer within 10 s" }),
+    attempts: 1
+  })
+  const full: WorkerStatus.Status = {
+    ...status,
+    checks: [
+      ...status.checks,
+      row("SO-6", "failed", { failure: timeout, executionDate: "2026-11-03", nominalDate: "2026-11-01" }),
+      row("SO-7", "failed", { failure: timeout, executionDate: "2026-10-30" }),
+      row(`SO-${"LONG".repeat(20)}`, "DECL", { amount: "12345678901234567890.1", debtorIban: "SK".padEnd(34, "9") })
+    ],
+    sweeps: [
+      entry({}),
+      entry({
+        consent: "other-consent-with-a-very-long-key-that-must-be-cut-to-fit-the-width",
+        state: "failed",
+        planned: 0,
+        tries: 8,
+        run: 1,
+        cause: "daily budget of 4 unattended calls cannot cover 3 more (used 4); it frees up at 2026-11-03 00:00",
+        reason: "BudgetExhausted"
+      }),
+      entry({
+        day: "2026-11-03",
+        state: "retrying",
+        planned: 0,
+        tries: 2,
+        finishedAt: undefined,
+        retryAt: Date.UTC(2026, 10, 3, 7, 0, 40),
+        cause: "connection refused",
+        reason: "TransportFailure"
+      })
+    ],
+    deliveries: [
+      {
+        eventId: "evt_0123456789abcdef0123456789abcdef",
+        type: "check.declined",
+        endpoint: "https://hooks.example.com/tppkit/treasury",
+        attempts: 3,
+        nextAt: Date.UTC(2026, 10, 2, 7, 5),
+        lastError: "HTTP 503 from https://hooks.example.com/tppkit/treasury"
+      }
+    ],
+    today: "2026-11-02"
+  }
+  const lines = WorkerStatus.table(full)
+
+  it("fits 100 columns, every line of every section", () => {
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(100)
+    expect(lines.some((l) => /^2026-11-02 +SO-L/.test(l))).toBe(true)
+  })
+
+  it("lists each day's sweep per consent: finished with its checks, failed and why, retrying and when", () => {
+    expect(lines).toContain("Sweeps by day and consent:")
+    expect(lines.some((l) => /^2026-11-02 +my-consent +0 +finished +5 +1 +11-02 07:00$/.test(l))).toBe(true)
+    expect(lines.some((l) => /^2026-11-03 +my-consent +0 +retrying +2 +again 11-03 07:00$/.test(l))).toBe(true)
+    const text = lines.join("\n").replaceAll(/\n +/g, " ")
+    expect(text).toContain("failed (BudgetExhausted): daily budget of 4 unattended calls")
+    expect(text).toContain("runs again when a worker starts or at the next sweep hour")
+    expect(text).toContain(
+      "2026-11-03 my-consent: retrying (TransportFailure): connection refused; tried again at 2026-11-03T07:00:40Z"
+    )
+  })
+
+  it("lists each check without an answer with where it stands and its typed reason", () => {
+    const text = lines.join("\n").replaceAll(/\n +/g, " ")
+    expect(text).toMatch(/2026-11-02 SO-3 12\.50 EUR SK2411000000002612345678: refused \(refused\/Forbidden, 1 sent\)/)
+    expect(text).toMatch(/2026-11-03 SO-6 12\.50 EUR \S+: retrying \(unavailable\/TransportFailure, 1 sent\)/)
+    expect(text).toMatch(/2026-10-30 SO-7 12\.50 EUR \S+: gave up \(unavailable\/TransportFailure/)
+    // a payment moved from its nominal date shows it
+    expect(lines.some((l) => /^2026-11-03 +SO-6 +2026-11-01 +12\.50 +EUR /.test(l))).toBe(true)
+  })
+
+  it("lists the webhook deliveries not made yet, and nothing of sweeps or webhooks when none were read", () => {
+    expect(lines.join("\n").replaceAll(/\n +/g, " ")).toContain(
+      "check.declined evt_0123456789abcdef0123456789abcdef to https://hooks.example.com/tppkit/treasury: 3 attempts, next 11-02 07:05 UTC"
+    )
+    const plain = WorkerStatus.table(status).join("\n")
+    expect(plain).not.toContain("Sweeps")
+    expect(plain).not.toContain("Webhook")
   })
 })

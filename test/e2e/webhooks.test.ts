@@ -91,7 +91,9 @@ describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
       ...generated.fixtures,
       accounts: generated.fixtures.accounts.map((a) => ({ ...a, balance: "150.00" }))
     }
-    const bank = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ fixtures, listingDay: Fixtures.baseDate }), bankScope))
+    const bank = await Effect.runPromise(
+      Layer.buildWithScope(Sandbox.layer({ fixtures, listingDay: Fixtures.baseDate }), bankScope)
+    )
     const info = Context.get(bank, Sandbox.SandboxInfo)
     const consents = [...generated.consents.map((c) => `${c.key}=${c.iban}`), "broken=NOT-AN-IBAN"].join(",")
     const env = {
@@ -136,6 +138,14 @@ describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
     const decl = delivered.map((g) => JSON.parse(g.body)).filter((e) => e.type === "check.declined")
     assert.strictEqual(decl.length, expected.decl)
     for (const e of decl) assert.match(e.data.amount, /^\d+\.\d{2}$/)
+
+    // worker status shows the day's sweep per consent, the failed one with why, and fits 100 columns
+    const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url1)])
+    assert.strictEqual(status.code, 0, status.stderr)
+    for (const l of status.stdout.split("\n")) assert.isAtMost(l.length, 100, l)
+    assert.match(status.stdout, new RegExp(`^${day} +broken +0 +failed +1 `, "m"))
+    assert.match(status.stdout, new RegExp(`^${day} +${generated.consents[0]?.key} +0 +finished +\\d+ +1 `, "m"))
+    assert.include(status.stdout, `${day} broken: failed (InvalidIban): invalid IBAN NOT-AN-IBAN`)
 
     // tppkit webhook verify: the request as received verifies; another secret or a changed body does not
     const sample = delivered[0] as Got

@@ -1,13 +1,18 @@
 /**
- * What `tppkit worker status` prints, as pure functions of the fleet's checks and budget rows: the JSON document
- * (finished checks with exactly the documented keys, the budget per consent and day, the pending checks apart) and
- * the table for people (with the reasons of failed checks). The demo prints the same table.
+ * What `tppkit worker status` prints, as pure functions of the fleet's records: the JSON document (finished checks
+ * with exactly the documented keys, the budget per consent and day, the pending checks apart) and the report for
+ * people, {@link table}, made of sections one after the other (each a function of the status and the width: the
+ * sweeps per day and consent, the checks, the checks without an answer with their typed reasons, the budget, the
+ * webhook deliveries not made yet); a new section is one more function in {@link sections}. Every line fits the
+ * width (100 columns by default).
  *
  * @since 0.1.0
  */
 import { Money } from "@tppkit/core"
 import { Budget } from "@tppkit/http"
-import type { Checks } from "@tppkit/worker"
+import * as BankError from "@tppkit/http/BankError"
+import * as FailureClass from "@tppkit/http/FailureClass"
+import type { Checks, SweepLog, Webhook } from "@tppkit/worker"
 // the module itself, not the package: printing a status needs none of the fleet's machinery
 import * as CheckFailure from "@tppkit/worker/CheckFailure"
 import { BigDecimal, Option } from "effect"
@@ -22,10 +27,18 @@ export interface BudgetRow {
   readonly limit: number
 }
 
-/** What `tppkit worker status` shows: the checks (finished and pending) and the budget per consent and day. */
+/**
+ * What `tppkit worker status` shows: the checks (finished and pending), the budget per consent and day, and, when
+ * read from a fleet's database, each day's sweep per consent, the webhook deliveries not made yet and today's date
+ * in the fleet's time zone (a check failed on a transient fault is tried again until its execution date has passed).
+ */
 export interface Status {
   readonly checks: ReadonlyArray<Checks.Row>
   readonly budget: ReadonlyArray<BudgetRow>
+  readonly sweeps?: ReadonlyArray<SweepLog.Entry> | undefined
+  readonly deliveries?: ReadonlyArray<Webhook.Delivery> | undefined
+  /** Today in the fleet's time zone, `YYYY-MM-DD`. */
+  readonly today?: string | undefined
 }
 
 /** A finished check: a row with its outcome. */
@@ -96,46 +109,179 @@ export const json = (
   return pending.length === 0 ? { checks, budget } : { checks, budget, pending }
 }
 
-/** Why a check failed, without the request identifiers (they differ per request); rows of older versions have none. */
+/**
+ * Why a check failed in one short line: the bank client's failure without the request line (every check is the same
+ * balance-check request) and without the request identifiers (they differ per request), so that checks failed for
+ * the same cause share it; rows of older versions have none.
+ */
 const reasonOf = (failure: CheckFailure.CheckFailure | undefined): string =>
-  failure === undefined ? "no description" : CheckFailure.describe(failure)
+  failure === undefined
+    ? "no description"
+    : failure._tag === "BankError"
+      ? BankError.headline({
+          operation: failure.operation,
+          reason: failure.reason,
+          ...(failure.attempts === undefined ? {} : { attempts: failure.attempts })
+        })
+      : CheckFailure.describe(failure)
+
+/** The default width of the report: it fits 100 columns. */
+export const width = 100
+
+/** An instant as `MM-DD HH:MM` in UTC (the JSON and the database keep the whole instant). */
+const shortUtc = (millis: number): string => new Date(millis).toISOString().slice(5, 16).replace("T", " ")
+
+/** An RFC 3339 UTC text as `MM-DD HH:MM`; anything else as it is. */
+const shortIso = (text: string | undefined): string =>
+  text === undefined ? "" : /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(text) ? text.slice(5, 16).replace("T", " ") : text
+
+const sweepState: Record<SweepLog.State, string> = {
+  running: "running",
+  retrying: "retrying",
+  complete: "finished",
+  failed: "failed"
+}
 
 /**
- * `tppkit worker status --format table`: the checks (pending ones marked so), a count by outcome, the reasons
- * of the failed checks with how many share each, and the budget per consent and day; `width` columns at most.
+ * Each day's sweep per consent: its run, state (running, retrying, finished, failed), the checks it planned, the
+ * listings tried and when (finished, or the next try), then one line per failed or retrying consent with why and
+ * its typed reason, and when it runs again.
  */
-export const table = (status: Status, width = 120): Array<string> => {
+export const sweepsSection = (status: Status, w: number = width): Array<string> => {
+  const sweeps = status.sweeps
+  if (sweeps === undefined) return []
+  if (sweeps.length === 0) return ["Sweeps: none recorded", ""]
+  const rows = Render.table(
+    [
+      { header: "Day" },
+      { header: "Consent", flex: true },
+      { header: "Run", align: "right" },
+      { header: "State" },
+      { header: "Checks", align: "right" },
+      { header: "Tries", align: "right" },
+      { header: "When (UTC)" }
+    ],
+    sweeps.map((e) => [
+      e.day,
+      e.consent,
+      String(e.run),
+      sweepState[e.state] ?? e.state,
+      e.state === "complete" ? String(e.planned) : "",
+      String(e.tries),
+      e.state === "retrying" && e.retryAt !== undefined
+        ? `again ${shortUtc(e.retryAt)}`
+        : e.finishedAt !== undefined
+          ? shortUtc(e.finishedAt)
+          : `since ${shortUtc(e.startedAt)}`
+    ]),
+    w
+  )
+  const why = sweeps.flatMap((e) => {
+    if (e.state !== "failed" && e.state !== "retrying") return []
+    const reason = e.reason === undefined ? "" : ` (${e.reason})`
+    const next =
+      e.state === "failed"
+        ? "; runs again when a worker starts or at the next sweep hour"
+        : e.retryAt === undefined
+          ? ""
+          : `; tried again at ${new Date(e.retryAt).toISOString().replace(/\.\d{3}Z$/, "Z")}`
+    return Render.wrap(
+      `${e.day} ${e.consent}: ${e.state}${reason}: ${e.cause ?? "no description"}${next}`,
+      w,
+      "  ",
+      "    "
+    )
+  })
+  return ["Sweeps by day and consent:", ...rows, ...why, ""]
+}
+
+/**
+ * The checks, one line each (pending ones marked), with the amount and its currency, the nominal date when the
+ * payment moved from it, the requests sent and when the answer came; a count by outcome; the reasons of the failed
+ * checks with how many share each.
+ */
+export const checksSection = (status: Status, w: number = width): Array<string> => {
   const rows = status.checks
   const lines = Render.table(
     [
       { header: "Execution" },
       { header: "Order", flex: true },
-      { header: "Nominal" },
+      { header: "Moved from" },
       { header: "Amount", align: "right" },
       { header: "Cur" },
       { header: "Debtor IBAN", flex: true },
       { header: "Outcome" },
-      { header: "Tries", align: "right" },
-      { header: "Checked at" }
+      { header: "Sent", align: "right" },
+      { header: "Checked UTC" }
     ],
     rows.map((r) => [
       r.executionDate,
       r.orderId,
-      r.nominalDate,
+      r.nominalDate === r.executionDate ? "" : r.nominalDate,
       amountText(r.amount),
       r.currency,
       r.debtorIban,
       r.outcome ?? "pending",
       String(r.attempts),
-      r.checkedAt ?? ""
+      shortIso(r.checkedAt)
     ]),
-    width
+    w
   )
   const count = (o: Checks.Verdict | undefined) => rows.filter((r) => r.outcome === o).length
   const reasons = new Map<string, number>()
   for (const r of rows)
     if (r.outcome === "failed") reasons.set(reasonOf(r.failure), (reasons.get(reasonOf(r.failure)) ?? 0) + 1)
   const repeated = rows.filter((r) => r.attempts > 1).length
+  return [
+    ...lines,
+    `${rows.length} checks: ${count("APPR")} APPR, ${count("DECL")} at risk (DECL), ${count("failed")} failed, ` +
+      `${count(undefined)} pending; ${repeated} sent more than once`,
+    ...[...reasons].flatMap(([reason, n]) => Render.wrap(`${n} failed: ${reason}`, w, "  ", "    "))
+  ]
+}
+
+/**
+ * Where a failed check stands: `refused` (a final answer: never tried again), `retrying` (a transient fault, tried
+ * again until its execution date has passed), `gave up` (a transient fault past its execution date) or
+ * `unanswered` (any other failure: not tried again by itself).
+ */
+export const failedState = (row: Checks.Row, today: string | undefined): string => {
+  const failure = row.failure
+  if (CheckFailure.isFinal(failure)) return "refused"
+  if (failure?._tag === "BankError" && FailureClass.isTransient(failure.reason)) {
+    return today === undefined || row.executionDate >= today ? "retrying" : "gave up"
+  }
+  return "unanswered"
+}
+
+/**
+ * Each check without an answer, one entry each: the payment, where it stands ({@link failedState}), its typed
+ * reason (the failure's class and reason tag) and the failure's line.
+ */
+export const failedSection = (status: Status, w: number = width): Array<string> => {
+  const failed = status.checks.filter((r) => r.outcome === "failed")
+  if (failed.length === 0) return []
+  return [
+    "",
+    "Checks without an answer:",
+    ...failed.flatMap((r) => {
+      const typed =
+        r.failure === undefined
+          ? "no recorded reason"
+          : `${CheckFailure.classify(r.failure)}/${CheckFailure.reasonTag(r.failure)}`
+      return Render.wrap(
+        `${r.executionDate} ${r.orderId} ${amountText(r.amount)} ${r.currency} ${r.debtorIban}: ` +
+          `${failedState(r, status.today)} (${typed}, ${r.attempts} sent): ${reasonOf(r.failure)}`,
+        w,
+        "  ",
+        "    "
+      )
+    })
+  ]
+}
+
+/** The budget of unattended listings per bank, client, consent and day. */
+export const budgetSection = (status: Status, w: number = width): Array<string> => {
   const budgetLines = Render.table(
     [
       { header: "Bank", flex: true },
@@ -156,15 +302,42 @@ export const table = (status: Status, width = 120): Array<string> => {
         String(b.limit)
       ]
     }),
-    width
+    w
   )
+  return ["", "Daily budget of unattended listings:", ...(status.budget.length === 0 ? ["nothing spent"] : budgetLines)]
+}
+
+/** The webhook deliveries not made yet: event, endpoint, attempts, the next try and the last error. */
+export const deliveriesSection = (status: Status, w: number = width): Array<string> => {
+  const deliveries = status.deliveries
+  if (deliveries === undefined || deliveries.length === 0) return []
   return [
-    ...lines,
-    `${rows.length} checks: ${count("APPR")} APPR, ${count("DECL")} at risk (DECL), ${count("failed")} failed, ` +
-      `${count(undefined)} pending; ${repeated} sent more than once`,
-    ...[...reasons].map(([reason, n]) => Render.wrap(`${n} failed: ${reason}`, width, "  ", "    ").join("\n")),
     "",
-    "Daily budget of unattended listings:",
-    ...(status.budget.length === 0 ? ["nothing spent"] : budgetLines)
+    `Webhook deliveries not made yet (${deliveries.length}${deliveries.length >= 50 ? " or more" : ""}):`,
+    ...deliveries.flatMap((d) =>
+      Render.wrap(
+        `${d.type} ${d.eventId} to ${d.endpoint}: ${d.attempts} attempts, next ${shortUtc(d.nextAt)} UTC` +
+          (d.lastError === undefined ? "" : `; last: ${d.lastError}`),
+        w,
+        "  ",
+        "    "
+      )
+    )
   ]
 }
+
+/** The report's sections, in order; each is a function of the status and the width. */
+export const sections: ReadonlyArray<(status: Status, width: number) => Array<string>> = [
+  sweepsSection,
+  checksSection,
+  failedSection,
+  budgetSection,
+  deliveriesSection
+]
+
+/**
+ * `tppkit worker status --format table`: every section of {@link sections}, each line at most `w` columns
+ * (default {@link width}, 100).
+ */
+export const table = (status: Status, w: number = width): Array<string> =>
+  sections.flatMap((section) => section(status, w))

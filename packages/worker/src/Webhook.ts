@@ -185,5 +185,5 @@ export const layer = (
 export type Delivery = WebhookOutbox.Delivery
 
 /** The deliveries of the outbox not yet made (most recent events first, at most `limit`). */
-export const outstanding: (limit?: number) => Effect.Effect<ReadonlyArray<Delivery>, unknown, SqlClient.SqlClient> =
+export const outstanding: (limit?: number) => Effect.Effect<ReadonlyArray<Delivery>, SqlError, SqlClient.SqlClient> =
   WebhookOutbox.outstanding

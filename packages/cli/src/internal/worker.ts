@@ -598,7 +598,10 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   )
 })
 
-/** The status in the fleet's database: every check (or those planned by the sweep of `day`) and the budget. */
+/**
+ * The status in the fleet's database: every check (or those planned by the sweep of `day`), the budget, the sweep
+ * record, the webhook deliveries not made yet, and today in the fleet's time zone (its plan settings', or the bank's).
+ */
 export const readStatus = (day: Option.Option<string>, limit: number) =>
   Effect.gen(function* () {
     const checks = yield* Checks.Checks
@@ -609,9 +612,18 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
           WHERE day = ${day.value} ORDER BY day, consent_key`
       : sql<{ consent_key: string; day: string; used: number }>`SELECT consent_key, day, used FROM tppkit_budget
           ORDER BY day, consent_key`
+    const sweeps = yield* SweepLog.list(Option.getOrUndefined(day))
+    const deliveries = yield* Webhook.outstanding()
+    const settings = yield* sql<{ settings: string }>`SELECT settings FROM tppkit_plan_settings WHERE id = 1`
+    const zone = Option.liftThrowable(() => JSON.parse(settings[0]?.settings ?? "{}").timeZone as unknown)()
+    const timeZone = Option.isSome(zone) && typeof zone.value === "string" ? zone.value : LocalDate.bankTimeZone
+    const today = Option.liftThrowable(() => LocalDate.format(Sweep.dayIn(Date.now(), timeZone)))()
     return {
       checks: rows,
-      budget: budget.map((b) => ({ consentKey: b.consent_key, day: b.day, used: Number(b.used), limit }))
+      budget: budget.map((b) => ({ consentKey: b.consent_key, day: b.day, used: Number(b.used), limit })),
+      sweeps,
+      deliveries,
+      today: Option.getOrUndefined(today)
     } satisfies WorkerStatus.Status
   })
 
