@@ -121,6 +121,28 @@ describe("bank commands over mutual TLS (tppkit sandbox --tls-* --require-client
     expect(run.stderr).not.toMatch(/\n\s+at /)
   })
 
+  it("the daily budget knows the mock bank over mutual TLS by the instance it announces", async () => {
+    const budgetFile = file("budget.sqlite")
+    const tls = {
+      TPPKIT_TLS_CERT: file("client.pem"),
+      TPPKIT_TLS_KEY: file("client-key.pem"),
+      TPPKIT_TLS_CA: file("ca.pem"),
+      TPPKIT_TLS_KEY_PASSPHRASE: PASSPHRASE
+    }
+    const listed = await tppkit(["standing-orders", "--page-size", "10", "--budget-file", budgetFile], {
+      env: { ...env(), ...tls }
+    })
+    expect(listed.stderr).toBe("")
+    expect(listed.code).toBe(0)
+    const shown = await tppkit(["budget", "--budget-file", budgetFile, "--format", "json"])
+    expect(shown.code).toBe(0)
+    const consents = JSON.parse(shown.stdout).consents as Array<{ baseUrl: string; used: number }>
+    // the base URL with the instance the bank announced over mTLS, not the bare base URL
+    expect(consents).toEqual([expect.objectContaining({ baseUrl: expect.stringMatching(/#instance=[0-9a-f-]{36}$/) })])
+    expect(consents[0]!.baseUrl.startsWith(`${baseUrl}#instance=`)).toBe(true)
+    expect(consents[0]!.used).toBe(1)
+  })
+
   it("a wrong passphrase is named without echoing it", async () => {
     const run = await tppkit(
       ["token", "--tls-cert", file("client.pem"), "--tls-key", file("client-key.pem"), "--tls-ca", file("ca.pem")],

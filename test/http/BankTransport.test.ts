@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { type BankError, BankTransport } from "@tppkit/http"
-import { Duration, Effect, Exit, Fiber } from "effect"
+import { Duration, Effect, Exit, Fiber, Layer } from "effect"
+import { FetchHttpClient } from "effect/http"
 import { afterAll, beforeAll } from "vitest"
 
 let server: Server
@@ -43,7 +44,13 @@ beforeAll(async () => {
       res.setHeader("x-twice", ["a", "b"])
       res.setHeader("Response-ID", "r-1")
       res.statusCode = req.url === "/teapot" ? 418 : 200
-      res.end(JSON.stringify({ echo: Buffer.concat(chunks).toString(), type: req.headers["content-type"] }))
+      res.end(
+        JSON.stringify({
+          echo: Buffer.concat(chunks).toString(),
+          type: req.headers["content-type"],
+          method: req.method
+        })
+      )
     })
   })
   server.listen(0, "127.0.0.1")
@@ -69,6 +76,33 @@ const failureOf = <A>(exit: Exit.Exit<A, BankTransport.Failure>): BankError.Tran
   return reason?._tag === "Fail" && reason.error._tag === "TransportFailure" ? reason.error : undefined
 }
 
+/** A GET of `path` through a transport layer: no body, no content type. */
+const get = (layer: Layer.Layer<BankTransport.BankTransport>, path: string) =>
+  Effect.flatMap(Effect.service(BankTransport.BankTransport), (transport) =>
+    transport.send(
+      { method: "GET", url: `${baseUrl}${path}`, headers: { Accept: "application/json" }, contentType: "", body: "" },
+      Duration.seconds(5)
+    )
+  ).pipe(Effect.provide(layer))
+
+describe("BankTransport: a GET (a mock bank's instance)", () => {
+  it.live("layerUndici sends a GET without a body or a content type", () =>
+    Effect.gen(function* () {
+      const exchange = yield* get(BankTransport.BankTransport.layerUndici(), "/instance")
+      assert.strictEqual(exchange.status, 200)
+      assert.deepStrictEqual(JSON.parse(exchange.text), { echo: "", method: "GET" })
+    })
+  )
+  it.live("layerHttpClient sends a GET without a body or a content type", () =>
+    Effect.gen(function* () {
+      const layer = BankTransport.BankTransport.layerHttpClient.pipe(Layer.provide(FetchHttpClient.layer))
+      const exchange = yield* get(layer, "/instance")
+      assert.strictEqual(exchange.status, 200)
+      assert.deepStrictEqual(JSON.parse(exchange.text), { echo: "", method: "GET" })
+    })
+  )
+})
+
 describe("BankTransport.layerUndici", () => {
   it.live("reads status, lower-case headers (repeated ones joined) and the whole body; adds the content type", () =>
     Effect.gen(function* () {
@@ -76,7 +110,7 @@ describe("BankTransport.layerUndici", () => {
       assert.strictEqual(exchange.status, 418)
       assert.strictEqual(exchange.headers["response-id"], "r-1")
       assert.strictEqual(exchange.headers["x-twice"], "a, b")
-      assert.deepStrictEqual(JSON.parse(exchange.text), { echo: '{"a":1}', type: "application/json" })
+      assert.deepStrictEqual(JSON.parse(exchange.text), { echo: '{"a":1}', type: "application/json", method: "POST" })
     })
   )
 

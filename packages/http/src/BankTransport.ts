@@ -12,8 +12,13 @@ import { ResponseTooLarge, type TransportFailure } from "./BankError.ts"
 import { classify, timedOut, truncated } from "./internal/transportFailure.ts"
 import * as Undici from "./internal/undici.ts"
 
-/** A request to send: always a POST with a text body in the client's use. */
+/**
+ * A request to send: a POST with a text body in the client's use; a `GET` (no body: `contentType` and `body` are
+ * not sent) asks a mock bank on loopback for its instance over the same connection settings, TLS included.
+ */
 export interface Outgoing {
+  /** `POST` when not given. */
+  readonly method?: "POST" | "GET" | undefined
   readonly url: string
   /** Header names as the document spells them; values are sent as given. */
   readonly headers: Readonly<Record<string, string>>
@@ -87,10 +92,12 @@ export class BankTransport extends Context.Service<
         send: (outgoing, timeout, maxBodyBytes = defaultMaxBodyBytes) =>
           client
             .execute(
-              HttpClientRequest.post(outgoing.url).pipe(
-                HttpClientRequest.setHeaders(outgoing.headers),
-                HttpClientRequest.bodyText(outgoing.body, outgoing.contentType)
-              )
+              outgoing.method === "GET"
+                ? HttpClientRequest.get(outgoing.url).pipe(HttpClientRequest.setHeaders(outgoing.headers))
+                : HttpClientRequest.post(outgoing.url).pipe(
+                    HttpClientRequest.setHeaders(outgoing.headers),
+                    HttpClientRequest.bodyText(outgoing.body, outgoing.contentType)
+                  )
             )
             .pipe(
               Effect.flatMap((response) => {

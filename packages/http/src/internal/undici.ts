@@ -250,18 +250,20 @@ export const make = (
         try {
           if (target === undefined) throw new TypeError(`not a URL: ${outgoing.url}`)
           agent.dispatch(
-            {
-              origin: target.origin,
-              path: target.path,
-              method: "POST",
-              // the bank client's headers already carry the content type: no copy per request then
-              headers:
-                outgoing.headers["Content-Type"] === outgoing.contentType
-                  ? outgoing.headers
-                  : { ...outgoing.headers, "Content-Type": outgoing.contentType },
-              // the exchanger's deadline covers the whole exchange; undici's own timeouts stay at their defaults
-              body: outgoing.body
-            },
+            outgoing.method === "GET"
+              ? { origin: target.origin, path: target.path, method: "GET", headers: outgoing.headers }
+              : {
+                  origin: target.origin,
+                  path: target.path,
+                  method: "POST",
+                  // the bank client's headers already carry the content type: no copy per request then
+                  headers:
+                    outgoing.headers["Content-Type"] === outgoing.contentType
+                      ? outgoing.headers
+                      : { ...outgoing.headers, "Content-Type": outgoing.contentType },
+                  // the exchanger's deadline covers the whole exchange; undici's own timeouts stay at their defaults
+                  body: outgoing.body
+                },
             exchanger
           )
         } catch (cause) {
