@@ -89,32 +89,61 @@ const countSortedBetween = (sorted: Int32Array, from: number, to: number): numbe
 const isWeekday = (d: number): boolean => (((d + 3) % 7) + 7) % 7 < 5
 
 // ---------------------------------------------------------------------------
-// TARGET2: a bitmap over 0001-01-01..9999-12-31, built on first use (about 60,000 holidays)
+// TARGET2: a bitmap over 0001-01-01..9999-12-31 (about 60,000 holidays), filled a span of years at a time around
+// the dates asked for: a command that looks at one quarter computes a hundred years' Easters, not ten thousand
 // ---------------------------------------------------------------------------
 
-let targetBits: Uint32Array | undefined
-let targetWeekdayHolidays: Int32Array | undefined
+/** Years filled on either side of a date outside the years known so far. */
+const TARGET_MARGIN = 50
 
-const buildTargetBits = (): Uint32Array => {
-  const bits = new Uint32Array(((LocalDate.MAX - LocalDate.MIN) >>> 5) + 1)
-  const weekdayHolidays: Array<number> = []
-  const set = (d: number): void => {
+let targetBits: Uint32Array | undefined
+/** The years whose closing days are in the bitmap and the list (none at first), and their first and last day. */
+let targetFirstYear = 1
+let targetLastYear = 0
+let targetFirstDay = 1
+let targetLastDay = 0
+/** The closing days of the known years that fall on weekdays, in date order (for counting them in a range). */
+let targetWeekdayHolidays: Int32Array = new Int32Array(0)
+
+/** Sets one year's closing days in the bitmap and appends those on weekdays, in date order, to `weekdays`. */
+const fillTargetYear = (bits: Uint32Array, year: number, weekdays: Array<number>): void => {
+  const easter = Easter.sunday(year)
+  for (const d of [
+    LocalDate.fromPartsUnchecked(year, 1, 1),
+    easter - 2,
+    easter + 1,
+    LocalDate.fromPartsUnchecked(year, 5, 1),
+    LocalDate.fromPartsUnchecked(year, 12, 25),
+    LocalDate.fromPartsUnchecked(year, 12, 26)
+  ]) {
     const i = d - LocalDate.MIN
-    if (i >= 0 && d <= LocalDate.MAX) {
-      bits[i >>> 5]! |= 1 << (i & 31)
-      if (isWeekday(d)) weekdayHolidays.push(d)
-    }
+    bits[i >>> 5]! |= 1 << (i & 31)
+    if (isWeekday(d)) weekdays.push(d)
   }
-  for (let year = 1; year <= 9999; year++) {
-    const easter = Easter.sunday(year)
-    set(LocalDate.fromPartsUnchecked(year, 1, 1))
-    set(easter - 2)
-    set(easter + 1)
-    set(LocalDate.fromPartsUnchecked(year, 5, 1))
-    set(LocalDate.fromPartsUnchecked(year, 12, 25))
-    set(LocalDate.fromPartsUnchecked(year, 12, 26))
+}
+
+/** Makes the years `first`..`last` (and a margin around them, within 0001–9999) known, keeping those known. */
+const knowTargetYears = (first: number, last: number): Uint32Array => {
+  targetBits ??= new Uint32Array(((LocalDate.MAX - LocalDate.MIN) >>> 5) + 1)
+  const bits = targetBits
+  const known = targetFirstYear <= targetLastYear
+  const from = Math.max(1, Math.min(first - TARGET_MARGIN, known ? targetFirstYear : 9999))
+  const to = Math.min(9999, Math.max(last + TARGET_MARGIN, known ? targetLastYear : 1))
+  const before: Array<number> = []
+  const after: Array<number> = []
+  for (let year = from; year <= to; year++) {
+    if (!known || year < targetFirstYear) fillTargetYear(bits, year, before)
+    else if (year > targetLastYear) fillTargetYear(bits, year, after)
   }
-  targetWeekdayHolidays = Int32Array.from(new Set(weekdayHolidays)).sort()
+  const list = new Int32Array(before.length + targetWeekdayHolidays.length + after.length)
+  list.set(before)
+  list.set(targetWeekdayHolidays, before.length)
+  list.set(after, before.length + targetWeekdayHolidays.length)
+  targetWeekdayHolidays = list
+  targetFirstYear = from
+  targetLastYear = to
+  targetFirstDay = LocalDate.fromPartsUnchecked(from, 1, 1)
+  targetLastDay = LocalDate.fromPartsUnchecked(to, 12, 31)
   return bits
 }
 
@@ -122,9 +151,26 @@ const buildTargetBits = (): Uint32Array => {
 export const isTargetHoliday = (date: LocalDate.LocalDate): boolean => {
   const i = date - LocalDate.MIN
   if (i < 0 || date > LocalDate.MAX) return false
-  if (targetBits === undefined) targetBits = buildTargetBits()
-  const bits = targetBits
+  let bits = targetBits!
+  if (date < targetFirstDay || date > targetLastDay) {
+    const { year } = LocalDate.toParts(date)
+    bits = knowTargetYears(year, year)
+  }
   return ((bits[i >>> 5]! >>> (i & 31)) & 1) === 1
+}
+
+/** How many TARGET2 closing days fall on weekdays within `from`..`to`. */
+const countTargetWeekdayHolidays = (from: LocalDate.LocalDate, to: LocalDate.LocalDate): number => {
+  const first = Math.max(from, LocalDate.MIN)
+  const last = Math.min(to, LocalDate.MAX)
+  if (last < first) return 0
+  if (first < targetFirstDay || last > targetLastDay) {
+    knowTargetYears(
+      LocalDate.toParts(first as LocalDate.LocalDate).year,
+      LocalDate.toParts(last as LocalDate.LocalDate).year
+    )
+  }
+  return countSortedBetween(targetWeekdayHolidays, first, last)
 }
 
 /** The name of a TARGET2 closing day, or `undefined` for a day that is not one. */
@@ -145,15 +191,7 @@ const targetHolidayName = (date: LocalDate.LocalDate): string | undefined => {
  * The TARGET2 closing days (packages/core/README.md, "Working days"): 1 January, Good Friday, Easter Monday,
  * 1 May, 25 and 26 December of every year, Easter by the Gregorian computus.
  */
-export const target: Calendar = make(
-  "target",
-  isTargetHoliday,
-  (from, to) => {
-    if (targetBits === undefined) targetBits = buildTargetBits()
-    return countSortedBetween(targetWeekdayHolidays!, from, to)
-  },
-  targetHolidayName
-)
+export const target: Calendar = make("target", isTargetHoliday, countTargetWeekdayHolidays, targetHolidayName)
 
 /**
  * The calendars core defines itself (packages/core/README.md, "Working days"): `weekends` and `target`, the default.
