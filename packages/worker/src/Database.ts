@@ -11,6 +11,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as BankGate from "./BankGate.ts"
 import * as Checks from "./Checks.ts"
+import * as ListingReconciliation from "./ListingReconciliation.ts"
 import * as PlanSettings from "./PlanSettings.ts"
 import * as SweepLog from "./SweepLog.ts"
 import * as Webhook from "./Webhook.ts"
@@ -27,7 +28,7 @@ export const budgetDdl: ReadonlyArray<string> = [
 
 /**
  * Every DDL statement of tppkit's tables (checks, budget, leases, snapshots, the bank gate, the plan settings, the
- * sweep record, the webhook outbox), in order; each is idempotent.
+ * sweep record, the webhook outbox, the listings' reconciliations), in order; each is idempotent.
  */
 export const ddl: ReadonlyArray<string> = [
   ...Checks.ddl,
@@ -35,7 +36,8 @@ export const ddl: ReadonlyArray<string> = [
   ...BankGate.ddl,
   ...PlanSettings.ddl,
   ...SweepLog.ddl,
-  ...Webhook.ddl
+  ...Webhook.ddl,
+  ...ListingReconciliation.ddl
 ]
 
 /** A fixed advisory-lock key for tppkit's migrations. */

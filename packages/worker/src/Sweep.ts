@@ -19,6 +19,7 @@ import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/wo
 import { Checks, ChecksError, type Due } from "./Checks.ts"
 import { FundsCheck } from "./FundsCheckWorkflow.ts"
 import * as Lifecycle from "./Lifecycle.ts"
+import * as ListingReconciliation from "./ListingReconciliation.ts"
 
 /** A consent whose standing orders the sweep lists: its budget key, and optionally one account (IBAN filter). */
 export interface Consent {
@@ -254,6 +255,10 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
               const source = yield* OrderSource
               const checks = yield* Checks
               const orders = yield* source.list(consent)
+              // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status
+              yield* ListingReconciliation.record(
+                ListingReconciliation.summarize(orders, consent.key, date, settings, day)
+              )
               const due = plan(orders, consent.key, date, settings)
               yield* checks
                 .plan(due)

@@ -22,6 +22,11 @@ export * as Fleet from "./Fleet.ts"
 export * as FundsCheckWorkflow from "./FundsCheckWorkflow.ts"
 /** A worker's lifecycle events and their one-line form (logfmt or JSON lines). */
 export * as Lifecycle from "./Lifecycle.ts"
+/**
+ * Each listing of the daily sweep reconciled against the fleet's rule: counts and the inferred rule, kept in the
+ * fleet's database.
+ */
+export * as ListingReconciliation from "./ListingReconciliation.ts"
 /** Prometheus metrics of a worker. */
 export * as Metrics from "./Metrics.ts"
 /** http's budget store on PostgreSQL. */
