@@ -12,10 +12,11 @@ import { Money } from "@tppkit/core"
 import { Budget } from "@tppkit/http"
 import * as BankError from "@tppkit/http/BankError"
 import * as FailureClass from "@tppkit/http/FailureClass"
-import type { Checks, SweepLog, Webhook } from "@tppkit/worker"
+import type { Checks, ListingReconciliation, SweepLog, Webhook } from "@tppkit/worker"
 // the module itself, not the package: printing a status needs none of the fleet's machinery
 import * as CheckFailure from "@tppkit/worker/CheckFailure"
 import { BigDecimal, Option } from "effect"
+import * as ListingStatus from "./internal/listingStatus.ts"
 import * as Render from "./Render.ts"
 
 /** One consent's budget on one day, as the fleet's database holds it. */
@@ -39,6 +40,8 @@ export interface Status {
   readonly deliveries?: ReadonlyArray<Webhook.Delivery> | undefined
   /** Today in the fleet's time zone, `YYYY-MM-DD`. */
   readonly today?: string | undefined
+  /** The reconciliations of the sweeps' listings (the table shows them after the budget; the JSON keeps its keys). */
+  readonly reconciliations?: ReadonlyArray<ListingReconciliation.Summary> | undefined
 }
 
 /** A finished check: a row with its outcome. */
@@ -332,6 +335,7 @@ export const sections: ReadonlyArray<(status: Status, width: number) => Array<st
   checksSection,
   failedSection,
   budgetSection,
+  (status, w) => ListingStatus.lines(status.reconciliations ?? [], w),
   deliveriesSection
 ]
 

@@ -13,6 +13,7 @@ import {
   Fleet,
   FundsCheckWorkflow,
   Lifecycle,
+  ListingReconciliation,
   Metrics,
   PgBudgetStore,
   PlanSettings,
@@ -352,7 +353,14 @@ export const workerLayer = (setup: Setup) => {
       )
     ),
     Layer.provideMerge(
-      Layer.mergeAll(Checks.Checks.layerSql, BankGate.BankGate.layerSql(setup.bankGate), metrics, lifecycle, webhooks)
+      Layer.mergeAll(
+        Checks.Checks.layerSql,
+        ListingReconciliation.layerSql,
+        BankGate.BankGate.layerSql(setup.bankGate),
+        metrics,
+        lifecycle,
+        webhooks
+      )
     ),
     Layer.provideMerge(cluster)
   )
@@ -600,7 +608,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
 
 /**
  * The status in the fleet's database: every check (or those planned by the sweep of `day`), the budget, the sweep
- * record, the webhook deliveries not made yet, and today in the fleet's time zone (its plan settings', or the bank's).
+ * record, the webhook deliveries not made yet, today in the fleet's time zone (its plan settings', or the bank's), and
+ * the reconciliations of the sweeps' listings.
  */
 export const readStatus = (day: Option.Option<string>, limit: number) =>
   Effect.gen(function* () {
@@ -614,6 +623,7 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
           ORDER BY day, consent_key`
     const sweeps = yield* SweepLog.list(Option.getOrUndefined(day))
     const deliveries = yield* Webhook.outstanding()
+    const reconciliations = yield* ListingReconciliation.list(Option.getOrUndefined(day))
     const settings = yield* sql<{ settings: string }>`SELECT settings FROM tppkit_plan_settings WHERE id = 1`
     const zone = Option.liftThrowable(() => JSON.parse(settings[0]?.settings ?? "{}").timeZone as unknown)()
     const timeZone = Option.isSome(zone) && typeof zone.value === "string" ? zone.value : LocalDate.bankTimeZone
@@ -623,7 +633,8 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
       budget: budget.map((b) => ({ consentKey: b.consent_key, day: b.day, used: Number(b.used), limit })),
       sweeps,
       deliveries,
-      today: Option.getOrUndefined(today)
+      today: Option.getOrUndefined(today),
+      reconciliations
     } satisfies WorkerStatus.Status
   })
 
