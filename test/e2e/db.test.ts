@@ -1,7 +1,7 @@
 /**
  * `tppkit db start` as a process: it prints `{"databaseUrl": …}`, serves PostgreSQL on 127.0.0.1, stops it
  * cleanly on SIGTERM, and a second start on the same data directory finds the data of the first. A busy port and a
- * data directory already served are one line each (exit 3); run as root, the server runs as the OS user
+ * data directory already served are one line each (exit 3; the port is checked the same way whatever listens on it); run as root, the server runs as the OS user
  * `postgres`, owns its data directory, and no permission outside it changes.
  */
 import { spawn } from "node:child_process"
@@ -85,18 +85,12 @@ describe("tppkit db start", () => {
       rows.map((r) => r.v),
       ["across restarts"]
     )
-    // the data directory is served: a third start on it says so, and so does one on the busy port
+    // the data directory is served: a third start on it says so (a busy port: the next test)
     const port = new URL(Redacted.value(second.url)).port
     const served = await tppkit(["db", "start", "--port", "0", "--data-dir", join(dir, "pg")])
     assert.strictEqual(served.code, 3, served.stderr)
     assert.match(served.stderr, /^tppkit: \S+ is already served by PostgreSQL \(process \d+, port (\d+)\): .*--port\n$/)
     assert.include(served.stderr, `port ${port})`)
-    const busy = await tppkit(["db", "start", "--port", port, "--data-dir", join(dir, "other")])
-    assert.strictEqual(busy.code, 3, busy.stderr)
-    assert.strictEqual(
-      busy.stderr,
-      `tppkit: port ${port} on 127.0.0.1 is in use (another PostgreSQL or program listens there); choose another with --port N (0: any free port)\n`
-    )
     if (isRoot) {
       // the server runs as its own user, which owns the data directory; the folder above kept its mode
       const pid = readFileSync(join(dir, "pg", "postmaster.pid"), "utf8").split("\n")[0]
@@ -118,7 +112,10 @@ describe("tppkit db start", () => {
     try {
       const run = await tppkit(["db", "start", "--port", String(port), "--data-dir", join(dir, "busy")])
       assert.strictEqual(run.code, 3, run.stderr)
-      assert.match(run.stderr, new RegExp(`^tppkit: port ${port} on 127\\.0\\.0\\.1 is in use .*--port N`))
+      assert.strictEqual(
+        run.stderr,
+        `tppkit: port ${port} on 127.0.0.1 is in use (another PostgreSQL or program listens there); choose another with --port N (0: any free port)\n`
+      )
     } finally {
       await new Promise((resolve) => server.close(resolve))
     }

@@ -1,12 +1,15 @@
 /**
  * Every command that talks to the fleet's database fails the same way when it cannot use it: one line naming
  * `host:port` (never the password) and the cause in plain words, with one exit code per class: nothing listening
- * and no answer are 6 (unavailable), a wrong password and a missing database are 3 (configuration).
+ * and no answer are 6 (unavailable), a wrong password and a missing database are 3 (configuration). The commands run
+ * in this process (`Cli.main`, as the `tppkit` binary runs it), which spares a Node start per run; one class is also
+ * run as a process, for the exit code as the shell sees it.
  */
 import { createServer, type Server, type Socket } from "node:net"
 import { EmbeddedDb } from "@tppkit/worker"
 import { Effect, Redacted } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { run as inProcess } from "../cli/inProcess.ts"
 import { embeddedDb } from "../worker/pg.ts"
 import { tppkit } from "./harness.ts"
 
@@ -52,9 +55,8 @@ const commands = (url: string) => [
 ]
 
 const expectOneLine = async (url: string, code: number, line: RegExp) => {
-  const runs = await Promise.all(commands(url).map((args) => tppkit(args, { timeoutMs: 60_000 })))
-  for (const run of runs) {
-    expect(run.timedOut).toBe(false)
+  for (const args of commands(url)) {
+    const run = await inProcess(args)
     const lines = run.stderr.trimEnd().split("\n")
     expect(lines, run.stderr).toHaveLength(1)
     expect(lines[0]).toMatch(line)
@@ -71,11 +73,14 @@ afterAll(async () => {
 describe("database failures", { timeout: 120_000 }, () => {
   it("a refused port: `connection refused`, exit 6", async () => {
     const port = await Effect.runPromise(EmbeddedDb.freePort)
-    await expectOneLine(
-      `postgres://u:secret-password@127.0.0.1:${port}/db`,
-      6,
-      new RegExp(`^tppkit: database 127\\.0\\.0\\.1:${port}: connection refused`)
-    )
+    const url = `postgres://u:secret-password@127.0.0.1:${port}/db`
+    const line = new RegExp(`^tppkit: database 127\\.0\\.0\\.1:${port}: connection refused`)
+    await expectOneLine(url, 6, line)
+    // the same as a process: the exit code the shell sees
+    const run = await tppkit(["budget", "--database-url", url], { timeoutMs: 60_000 })
+    expect(run.code, run.stderr).toBe(6)
+    expect(run.stderr).toMatch(line)
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1)
   })
 
   it("a wrong password: `authentication failed`, exit 3", async () => {
