@@ -1,4 +1,4 @@
-import { type Frequency, LocalDate } from "@tppkit/core"
+import { BusinessDayConvention, Calendar, type Frequency, LocalDate } from "@tppkit/core"
 import { CashFlow, Forecast, Payment, Projection } from "@tppkit/schedule"
 import { BigDecimal, Result } from "effect"
 import * as fc from "fast-check"
@@ -238,6 +238,33 @@ describe("Forecast", () => {
       "45037996263703.99"
     ])
   })
+  it("stays exact when one account's day sums pass 2^50 cents (its days summed again on bigints)", () => {
+    // 100 orders paying 999,999,999.99 into the account every day and 100 paying as much out: 1.24e15 cents moved
+    // over the 62 days (past 2^50), while the balance stays a few cents
+    const big = Array.from({ length: 100 }, (_, i) =>
+      order(`big-${i}`, "2026-12-01", "999999999.99", EMPLOYER, CURRENT, "DAI7")
+    )
+    const big2 = Array.from({ length: 100 }, (_, i) =>
+      order(`out-${i}`, "2026-12-01", "999999999.99", CURRENT, LANDLORD, "DAI7")
+    )
+    const forecast = Result.getOrThrow(
+      Forecast.make({
+        orders: [...big, ...big2, order("rent", "2026-01-22", "0.01", CURRENT, LANDLORD)],
+        balances: [{ iban: CURRENT, currency: "EUR", amount: bd("0.05"), date: d("2026-12-01") }],
+        window
+      })
+    )
+    const a = forecast.accounts[0]!
+    const days = 62
+    expect(a.inCount).toBe(100 * days)
+    expect(t(a.in)).toBe(t(BigDecimal.multiply(bd("999999999.99"), bd(String(100 * days)))))
+    expect(t(a.out)).toBe(
+      t(BigDecimal.sum(BigDecimal.multiply(bd("999999999.99"), bd(String(100 * days))), bd("0.02")))
+    )
+    expect(t(a.closing)).toBe("0.03")
+    expect(a.riskDays).toEqual([])
+    expect(a.rows!.map((r) => t(r.closing))).toContain("0.04")
+  })
   it("adds and removes orders", () => {
     const outcome = Result.getOrThrow(
       Forecast.scenario(
@@ -312,12 +339,15 @@ const arbInput = (currencies: ReadonlyArray<string>) =>
   })
 
 /** The ladder recomputed from the eager projection, day by day, for the oracle. */
-const oracle = (input: {
-  orders: ReadonlyArray<Projection.ProjectableOrder>
-  balances: ReadonlyArray<Forecast.Balance>
-}) => {
+const oracle = (
+  input: {
+    orders: ReadonlyArray<Projection.ProjectableOrder>
+    balances: ReadonlyArray<Forecast.Balance>
+  },
+  options?: Projection.Options
+) => {
   const first = Math.min(pWindow.from, ...input.balances.map((b) => b.date)) as LocalDate.LocalDate
-  const { payments } = Projection.project(input.orders, { from: first, to: pWindow.to })
+  const { payments } = Projection.project(input.orders, { from: first, to: pWindow.to }, options)
   return input.balances.map((b) => {
     let balance = b.amount
     const start = Math.max(b.date, pWindow.from)
@@ -361,6 +391,21 @@ describe("Forecast properties", () => {
         const forecast = Result.getOrThrow(Forecast.make({ ...input, window: pWindow }))
         expect(summary(forecast)).toEqual(oracle(input))
       }),
+      { numRuns: 500 }
+    )
+  })
+  it("equals the recomputed ladder under every convention and calendar (weekly runs moved to their days)", () => {
+    fc.assert(
+      fc.property(
+        arbInput(["EUR"]),
+        fc.constantFrom(...BusinessDayConvention.conventions),
+        fc.constantFrom(Calendar.target, Calendar.weekends),
+        (input, convention, calendar) => {
+          const options = { convention, calendar }
+          const forecast = Result.getOrThrow(Forecast.make({ ...input, window: pWindow, options }))
+          expect(summary(forecast)).toEqual(oracle(input, options))
+        }
+      ),
       { numRuns: 500 }
     )
   })

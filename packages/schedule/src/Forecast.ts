@@ -113,7 +113,10 @@ export interface AccountForecast {
   /** The lowest closing balance and its first date. */
   readonly lowest: { readonly amount: BigDecimal.BigDecimal; readonly date: LocalDate.LocalDate }
   readonly riskDays: ReadonlyArray<RiskDay>
-  /** The ladder (`undefined` when not kept): a row on the start day and on each day with payments. */
+  /**
+   * The ladder (`undefined` when not kept): a row on the start day and on each day with payments. The engine keeps it
+   * as columns and makes the rows when first read.
+   */
   readonly rows: ReadonlyArray<Row> | undefined
 }
 
@@ -246,7 +249,10 @@ const compute = (
       inCount: r.inCount,
       lowest: { amount: r.lowest, date: r.lowestDate },
       riskDays: r.riskDays,
-      rows: r.rows
+      // made from the engine's columns when first read
+      get rows() {
+        return r.rows
+      }
     }
   })
   const atRisk = accounts.flatMap((a) => a.riskDays.flatMap((d) => d.payments)).sort(Payment.compare)

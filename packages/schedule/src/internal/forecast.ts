@@ -1,16 +1,23 @@
 /**
- * The balance forecast's engine (the public `Forecast`): one pass over the projection engine's day columns
- * (`internal/merge.ts`), each payment added to the day sums of its debtor account (out) and of its creditor account
- * (in) when they are the user's own, the sums kept as integer cents (a float-free safe-integer fast path spilling
- * into a bigint, as the cash-flow tables do) and each touched account's balance moved once per day as a bigint at
- * the account's scale. A day's payments are only made as objects for the accounts at risk that day, for the
- * payments shown but not netted and for the kept ladders. Scenario edits (a payment skipped or moved later) are a
- * function of (order, occurrence, execution day) applied as the columns are read.
+ * The balance forecast's engine (the public `Forecast`), our own because speed demands it (BENCHMARKS.md, "A balance
+ * forecast against projecting with totals"). It never makes a payment object for a payment that nobody looks at:
+ * the days of the window are cut into blocks, and for each block a grid of (account, day) cells holds the day's sums
+ * of cents out and in and the counts of payments, as the orders' plans fill it. An order paying every day (DAI7)
+ * adds its whole run to the grid as two differences per side and block (the grid is then summed along the days); any
+ * other order walks its occurrences of the block (each order waits in the bucket of the block of its next payment).
+ * Each account's cells are then read day by day: its balance moves on each day with payments, the lowest point and
+ * the days at risk are found, and a kept ladder is written as columns (its rows are made when read). Only then are
+ * payments made, and only those on risk days (found again with the plan's `firstOnOrAfter`), those not netted
+ * (another currency) and those a scenario moves.
+ *
+ * Exact: amounts are integer cents (`[9.2]`), and a cell's or balance's sum is a float only while the sum of the
+ * magnitudes it was made from stays far below 2^53; past that the account's cells of the block are summed again as
+ * bigints and its balance becomes a bigint at its scale (an account whose balance or threshold has more than two
+ * decimals is on bigints from the start).
  */
-import type { LocalDate } from "@tppkit/core"
+import { BusinessDayConvention, type LocalDate, Occurrence } from "@tppkit/core"
 import { BigDecimal } from "effect"
 import type * as Payment from "../Payment.ts"
-import * as Merge from "./merge.ts"
 import * as Plans from "./plans.ts"
 
 /** One of the user's accounts as the engine reads it: the balance at the start of `date`, the line not to cross. */
@@ -32,7 +39,7 @@ export interface Foreign {
 /** One day of an account's ladder (`until` the last day before the next row, or the window's end). */
 export interface Row {
   readonly date: LocalDate.LocalDate
-  until: LocalDate.LocalDate
+  readonly until: LocalDate.LocalDate
   readonly opening: BigDecimal.BigDecimal
   readonly out: BigDecimal.BigDecimal
   readonly in: BigDecimal.BigDecimal
@@ -51,23 +58,23 @@ export interface RiskDay {
   readonly out: BigDecimal.BigDecimal
   readonly shortfall: BigDecimal.BigDecimal
   readonly reason: "zero" | "threshold"
-  readonly payments: ReadonlyArray<Payment.Payment>
+  payments: ReadonlyArray<Payment.Payment>
 }
 
-/** One account's result. */
+/** One account's result; `rows` (when kept) are made from the engine's columns when first read. */
 export interface AccountResult {
   readonly index: number
   readonly start: LocalDate.LocalDate
-  opening: BigDecimal.BigDecimal
-  closing: BigDecimal.BigDecimal
-  lowest: BigDecimal.BigDecimal
-  lowestDate: LocalDate.LocalDate
-  out: BigDecimal.BigDecimal
-  in: BigDecimal.BigDecimal
-  outCount: number
-  inCount: number
-  readonly riskDays: Array<RiskDay>
-  rows: Array<Row> | undefined
+  readonly opening: BigDecimal.BigDecimal
+  readonly closing: BigDecimal.BigDecimal
+  readonly lowest: BigDecimal.BigDecimal
+  readonly lowestDate: LocalDate.LocalDate
+  readonly out: BigDecimal.BigDecimal
+  readonly in: BigDecimal.BigDecimal
+  readonly outCount: number
+  readonly inCount: number
+  readonly riskDays: ReadonlyArray<RiskDay>
+  readonly rows: ReadonlyArray<Row> | undefined
 }
 
 /** What the engine returns. */
@@ -93,7 +100,10 @@ export interface Settings {
   readonly edit: Edit | undefined
 }
 
-const SAFE = 2 ** 52
+/** A float sum stays exact while the magnitudes it was made from stay below this (far below 2^53: margin for rounding of the bound itself). */
+const LIMIT = 2 ** 50
+/** Days kept before the window's first day and after its last: how far a convention may move a weekly payment. */
+const PAD = 16
 const ZERO = BigDecimal.fromBigInt(0n)
 
 const unitsOf = (amount: BigDecimal.BigDecimal, scale: number): bigint =>
@@ -105,14 +115,16 @@ const decimal = (units: bigint, scale: number): BigDecimal.BigDecimal => BigDeci
 
 /** The cents of a projectable amount (at most two decimals, `[9.2]`: a safe integer). */
 const centsOf = (amount: BigDecimal.BigDecimal): number =>
-  amount.scale <= 2
-    ? Number(amount.value * 10n ** BigInt(2 - amount.scale))
-    : Number(amount.value / 10n ** BigInt(amount.scale - 2))
+  amount.scale === 2
+    ? Number(amount.value)
+    : amount.scale <= 2
+      ? Number(amount.value * 10n ** BigInt(2 - amount.scale))
+      : Number(amount.value / 10n ** BigInt(amount.scale - 2))
 
-/** A row of an account on the fast path: its amounts kept as cents, made decimals when read. */
+/** A row of an account at scale 2 kept as cents, its amounts made decimals when read. */
 class CentsRow implements Row {
   readonly date: LocalDate.LocalDate
-  until: LocalDate.LocalDate
+  readonly until: LocalDate.LocalDate
   readonly outCount: number
   readonly inCount: number
   readonly notNetted: ReadonlyArray<Foreign>
@@ -155,37 +167,154 @@ class CentsRow implements Row {
   }
 }
 
-/** Runs the forecast of `accounts` over the projection of `orders`. */
+/** A row of an account on bigints (made as the account is read; `until` set when the ladder is read). */
+interface BigRow {
+  readonly date: number
+  readonly opening: bigint
+  readonly out: bigint
+  readonly in: bigint
+  readonly outCount: number
+  readonly inCount: number
+  readonly atRisk: boolean
+}
+
+/** The kept ladders as columns, every account's rows of one block contiguous. */
+class Columns {
+  length = 0
+  day = new Int32Array(1024)
+  opening = new Float64Array(1024)
+  out = new Float64Array(1024)
+  ins = new Float64Array(1024)
+  outCount = new Int32Array(1024)
+  inCount = new Int32Array(1024)
+  risk = new Uint8Array(1024)
+  push(day: number, opening: number, out: number, inCents: number, outCount: number, inCount: number, risk: boolean) {
+    if (this.length === this.day.length) this.grow()
+    const i = this.length++
+    this.day[i] = day
+    this.opening[i] = opening
+    this.out[i] = out
+    this.ins[i] = inCents
+    this.outCount[i] = outCount
+    this.inCount[i] = inCount
+    this.risk[i] = risk ? 1 : 0
+  }
+  grow(): void {
+    const n = this.day.length * 2
+    const widen = <A extends Int32Array | Float64Array | Uint8Array>(a: A, make: (n: number) => A): A => {
+      const b = make(n)
+      b.set(a)
+      return b
+    }
+    this.day = widen(this.day, (k) => new Int32Array(k))
+    this.opening = widen(this.opening, (k) => new Float64Array(k))
+    this.out = widen(this.out, (k) => new Float64Array(k))
+    this.ins = widen(this.ins, (k) => new Float64Array(k))
+    this.outCount = widen(this.outCount, (k) => new Int32Array(k))
+    this.inCount = widen(this.inCount, (k) => new Int32Array(k))
+    this.risk = widen(this.risk, (k) => new Uint8Array(k))
+  }
+}
+
+/** A piece of a kept ladder: rows `begin..end` (exclusive) of the columns, or rows on bigints. */
+type Part = { readonly begin: number; readonly end: number } | Array<BigRow>
+
+/** One account's result with its ladder made from its parts when first read. */
+class AccountOut implements AccountResult {
+  in: BigDecimal.BigDecimal = ZERO // first: after another field `in` would read as the operator
+  readonly index: number
+  readonly start: LocalDate.LocalDate
+  opening: BigDecimal.BigDecimal
+  closing: BigDecimal.BigDecimal
+  lowest: BigDecimal.BigDecimal
+  lowestDate: LocalDate.LocalDate
+  out: BigDecimal.BigDecimal = ZERO
+  outCount = 0
+  inCount = 0
+  readonly riskDays: Array<RiskDay> = []
+  parts: Array<Part> | undefined
+  made: Array<Row> | undefined = undefined
+  readonly read: (self: AccountOut) => Array<Row>
+  constructor(
+    index: number,
+    start: number,
+    opening: BigDecimal.BigDecimal,
+    kept: boolean,
+    read: (self: AccountOut) => Array<Row>
+  ) {
+    this.index = index
+    this.start = start as LocalDate.LocalDate
+    this.lowestDate = start as LocalDate.LocalDate
+    this.opening = opening
+    this.closing = opening
+    this.lowest = opening
+    this.parts = kept ? [] : undefined
+    this.read = read
+  }
+  get rows(): ReadonlyArray<Row> | undefined {
+    if (this.parts === undefined) return undefined
+    if (this.made === undefined) this.made = this.read(this)
+    return this.made
+  }
+}
+
+/** A growable list of int32 tuples of a fixed width. */
+class Tuples {
+  data: Int32Array
+  length = 0
+  readonly width: number
+  constructor(width: number) {
+    this.width = width
+    this.data = new Int32Array(width * 64)
+  }
+  push4(a: number, b: number, c: number, d: number): void {
+    if ((this.length + 1) * this.width > this.data.length) {
+      const next = new Int32Array(this.data.length * 2)
+      next.set(this.data)
+      this.data = next
+    }
+    const at = this.length++ * this.width
+    this.data[at] = a
+    this.data[at + 1] = b
+    this.data[at + 2] = c
+    this.data[at + 3] = d
+  }
+}
+
+/** How an order is read. */
+const NONE = 0 // none of its sides is one of the accounts: only counted (`withoutBalance`)
+const RUN = 1 // pays every calendar day (DAI7): added to a netted side as a run of days
+const POINTS = 2 // walked occurrence by occurrence
+const WEEKLY = 4 // WEEK: added to a netted side as a run of every 7th nominal day, moved to its execution day
+const EDITED = 3 // a scenario edits it: its payments are listed once, edited, and added one by one
+
+/**
+ * Runs the forecast of `accounts` over the projection of `orders`, one account at a time: its orders (as debtor and
+ * as creditor) fill a day array of sums and counts, which is then read day by day.
+ */
 export const run = (
   orders: ReadonlyArray<Plans.Order>,
   accounts: ReadonlyArray<Account>,
   settings: Settings
 ): Result => {
   const { window } = settings
-  const to = window.to
+  const to: number = window.to
   const n = accounts.length
   let first: number = window.from
   const byIban = new Map<string, number>()
   const scale = new Int32Array(n)
   const factor = new Array<bigint>(n)
-  const balance = new Array<bigint>(n)
   const line = new Array<bigint>(n)
   const threshold = new Array<bigint | undefined>(n)
   const balanceDate = new Int32Array(n)
   const start = new Int32Array(n)
   const keep = new Uint8Array(n)
-  // the fast path: an account at scale 2 keeps its balance, threshold and lowest point as safe integers of cents
-  const fast = new Uint8Array(n)
-  const fbal = new Float64Array(n)
-  const fthr = new Float64Array(n)
-  const flow = new Float64Array(n)
   for (let a = 0; a < n; a++) {
     const acc = accounts[a]!
     byIban.set(acc.iban, a)
     const s = Math.max(2, acc.amount.scale, acc.threshold?.scale ?? 0)
     scale[a] = s
     factor[a] = 10n ** BigInt(s - 2)
-    balance[a] = unitsOf(acc.amount, s)
     const t = acc.threshold === undefined ? undefined : unitsOf(acc.threshold, s)
     threshold[a] = t
     line[a] = t !== undefined && t > 0n ? t : 0n
@@ -193,439 +322,667 @@ export const run = (
     start[a] = Math.max(window.from, acc.date)
     keep[a] = settings.ladder || settings.keep.has(acc.iban) ? 1 : 0
     if (acc.date < first) first = acc.date
-    const b = Number(balance[a]!)
-    const thr = t === undefined ? Number.NaN : Number(t)
-    if (s === 2 && Math.abs(b) < SAFE && (t === undefined || Math.abs(thr) < SAFE)) {
-      fast[a] = 1
-      fbal[a] = b
-      fthr[a] = thr
-    }
   }
-  /** The balance's units now, whichever path the account is on. */
-  const unitsNow = (a: number): bigint => (fast[a] === 1 ? BigInt(fbal[a]!) : balance[a]!)
-  /** Moves an account off the fast path (a sum beyond the safe integers). */
-  const toSlow = (a: number): void => {
-    if (fast[a] === 0) return
-    balance[a] = BigInt(fbal[a]!)
-    if (hasLowest[a] === 1) lowest[a] = BigInt(flow[a]!)
-    fast[a] = 0
-  }
-  const plans = Plans.plan(orders, { from: first as LocalDate.LocalDate, to }, settings.options, true)
-  const templates = plans.templates
+  const plans = Plans.plan(
+    orders,
+    { from: first as LocalDate.LocalDate, to: to as LocalDate.LocalDate },
+    settings.options
+  )
+  const { templates, ranks } = plans
+  const planList = plans.plans
+  const starts = plans.starts
   const m = templates.length
-  // per order: its debtor's and creditor's account (-1: not the user's), whether each side is netted, its cents
+  const edit = settings.edit
+
+  // per order: its debtor's and creditor's account (-1: not the user's), whether each side is netted, cents, kind
   const debtorOf = new Int32Array(m)
   const creditorOf = new Int32Array(m)
   const netDebtor = new Uint8Array(m)
   const netCreditor = new Uint8Array(m)
   const cents = new Float64Array(m)
-  const editedOrder = new Uint8Array(m)
+  const kind = new Uint8Array(m)
   const unknown = new Int32Array(m)
+  // the runs (DAI7): first and last day, and k on day 0 (k = runK + day)
+  const runFrom = new Int32Array(m)
+  const runTo = new Int32Array(m).fill(-1)
+  const runK = new Float64Array(m)
+  // CSR: the orders per debtor account (out) and per creditor account (in), edited ones apart
+  const outAt = new Int32Array(n + 1)
+  const inAt = new Int32Array(n + 1)
+  // the account of each distinct debtor IBAN, looked up once
+  const accountOfString = new Int32Array(plans.strings.length).fill(-2)
   for (let o = 0; o < m; o++) {
     const t = templates[o]!
-    const d = byIban.get(t.debtorIban) ?? -1
+    const id = plans.debtorIds[o]!
+    let d = accountOfString[id]!
+    if (d === -2) {
+      d = byIban.get(plans.strings[id]!) ?? -1
+      accountOfString[id] = d
+    }
     const c = byIban.get(t.creditorIban) ?? -1
     debtorOf[o] = d
     creditorOf[o] = c
     netDebtor[o] = d >= 0 && accounts[d]!.currency === t.currency ? 1 : 0
     netCreditor[o] = c >= 0 && accounts[c]!.currency === t.currency ? 1 : 0
-    cents[o] = centsOf(t.amount)
-    editedOrder[o] = settings.edit !== undefined && settings.edited.has(t.orderId) ? 1 : 0
-  }
-
-  const lowest = new Array<bigint>(n)
-  const hasLowest = new Uint8Array(n)
-  const results: Array<AccountResult> = accounts.map((acc, a) => ({
-    index: a,
-    start: start[a] as LocalDate.LocalDate,
-    opening: acc.amount,
-    closing: acc.amount,
-    lowest: acc.amount,
-    lowestDate: start[a] as LocalDate.LocalDate,
-    out: ZERO,
-    in: ZERO,
-    outCount: 0,
-    inCount: 0,
-    riskDays: [],
-    rows: keep[a] === 1 ? [] : undefined
-  }))
-  const begun = new Uint8Array(n)
-  const totalOut = new Array<bigint>(n).fill(0n)
-  const totalIn = new Array<bigint>(n).fill(0n)
-  const totOutF = new Float64Array(n)
-  const totInF = new Float64Array(n)
-  const openRisk = new Array<RiskDay | undefined>(n)
-  const lastRow = new Array<Row | undefined>(n)
-  // the day sums of the touched accounts
-  const dayOut = new Float64Array(n)
-  const dayIn = new Float64Array(n)
-  const bigOut = new Array<bigint>(n).fill(0n)
-  const bigIn = new Array<bigint>(n).fill(0n)
-  const outCount = new Int32Array(n)
-  const inCount = new Int32Array(n)
-  const touchedOn = new Int32Array(n).fill(-1)
-  const touched: Array<number> = []
-  const dayForeign = new Map<number, Array<Foreign>>()
-  const notNetted: Array<Foreign> = []
-
-  const edit = settings.edit
-  // payments a scenario moved to a later day, per day
-  const delayed = new Map<number, Array<number>>()
-  const delayedDays: Array<number> = []
-
-  /** The start row of an account (the opening balance on its first day, no payments), made once. */
-  const begin = (a: number): void => {
-    if (begun[a] === 1) return
-    begun[a] = 1
-    const r = results[a]!
-    const s = scale[a]!
-    r.opening = decimal(unitsNow(a), s)
-  }
-
-  const touch = (a: number, day: number): void => {
-    if (touchedOn[a] !== day) {
-      touchedOn[a] = day
-      touched.push(a)
-    }
-  }
-
-  const foreign = (a: number, side: "out" | "in", o: number, k: number, nominal: number, day: number): void => {
-    if (day < start[a]!) return
-    const f: Foreign = { iban: accounts[a]!.iban, side, payment: Plans.payment(templates[o]!, k, nominal, day) }
-    notNetted.push(f)
-    if (keep[a] === 1) {
-      let list = dayForeign.get(a)
-      if (list === undefined) {
-        list = []
-        dayForeign.set(a, list)
+    const plan = planList[o]!
+    const from = starts[o]! as LocalDate.LocalDate
+    if (edit !== undefined && settings.edited.has(t.orderId)) {
+      kind[o] = EDITED
+    } else if (d < 0 && c < 0) {
+      kind[o] = NONE
+      const inWindow = Math.max(window.from, from) as LocalDate.LocalDate
+      if (inWindow <= to) unknown[o] = Occurrence.count(plan, inWindow, to as LocalDate.LocalDate)
+      continue
+    } else if (Occurrence.fixedStep(plan) === 1) {
+      kind[o] = RUN
+      if (from <= to) {
+        const head = Occurrence.firstOnOrAfter(plan, from)
+        if (head !== undefined && head.execution <= to) {
+          runFrom[o] = head.execution
+          runTo[o] = head.execution + Occurrence.count(plan, from, to as LocalDate.LocalDate) - 1
+          runK[o] = head.k - head.execution
+        }
       }
-      list.push(f)
-      touch(a, day)
+    } else {
+      kind[o] = plans.weekly[o] === 1 ? WEEKLY : POINTS
+    }
+    cents[o] = centsOf(t.amount)
+    if (kind[o] === EDITED) continue
+    if (d >= 0) outAt[d + 1]!++
+    if (c >= 0) inAt[c + 1]!++
+  }
+  for (let a = 0; a < n; a++) {
+    outAt[a + 1]! += outAt[a]!
+    inAt[a + 1]! += inAt[a]!
+  }
+  const outList = new Int32Array(outAt[n]!)
+  const inList = new Int32Array(inAt[n]!)
+  {
+    const outNext = outAt.slice(0, n)
+    const inNext = inAt.slice(0, n)
+    for (let o = 0; o < m; o++) {
+      const k = kind[o]!
+      if (k === NONE || k === EDITED) continue
+      if (debtorOf[o]! >= 0) outList[outNext[debtorOf[o]!]!++] = o
+      if (creditorOf[o]! >= 0) inList[inNext[creditorOf[o]!]!++] = o
     }
   }
-
-  /** Adds one payment of order `o` on `day` to its accounts' day sums. */
-  const add = (o: number, k: number, nominal: number, day: number): void => {
+  // the edited orders' payments (order, k, nominal, day after the edit), per account
+  const edited = new Tuples(4)
+  const editedOf = new Map<number, Array<number>>()
+  const editedFor = (a: number, i: number): void => {
+    const list = editedOf.get(a)
+    if (list === undefined) editedOf.set(a, [i])
+    else list.push(i)
+  }
+  for (let o = 0; o < m; o++) {
+    if (kind[o] !== EDITED) continue
+    const from = starts[o]! as LocalDate.LocalDate
+    if (from > to) continue
+    const orderId = templates[o]!.orderId
     const d = debtorOf[o]!
     const c = creditorOf[o]!
-    if (d >= 0) {
-      if (day >= balanceDate[d]!) {
-        if (netDebtor[o] === 1) {
-          touch(d, day)
-          const sum = dayOut[d]! + cents[o]!
-          if (sum > SAFE) {
-            bigOut[d] = bigOut[d]! + BigInt(sum)
-            dayOut[d] = 0
-          } else dayOut[d] = sum
-          outCount[d]!++
-        } else foreign(d, "out", o, k, nominal, day)
-      }
-    } else if (c < 0 && day >= window.from) unknown[o]!++
-    if (c >= 0 && day >= balanceDate[c]!) {
-      if (netCreditor[o] === 1) {
-        touch(c, day)
-        const sum = dayIn[c]! + cents[o]!
-        if (sum > SAFE) {
-          bigIn[c] = bigIn[c]! + BigInt(sum)
-          dayIn[c] = 0
-        } else dayIn[c] = sum
-        inCount[c]!++
-      } else foreign(c, "in", o, k, nominal, day)
+    for (const occ of Occurrence.iterate(planList[o]!, from)) {
+      if (occ.execution > to) break
+      const day = edit!(orderId, occ.k, occ.execution)
+      if (day < 0 || day > to) continue
+      const i = edited.length
+      edited.push4(o, occ.k, occ.nominal, day)
+      if (d >= 0) editedFor(d, i)
+      if (c >= 0 && c !== d) editedFor(c, i)
+      if (d < 0 && c < 0 && day >= window.from) unknown[o]!++
     }
   }
 
-  let columns: Merge.Day | undefined
-  /** Every payment of `day` (the merge's columns, then the payments moved to it), edits applied. */
-  const each = (day: number, f: (o: number, k: number, nominal: number) => void, moving: boolean): void => {
-    if (columns !== undefined && columns.day === day) {
-      const { order, k, nominal, length } = columns
-      for (let j = 0; j < length; j++) {
-        const o = order[j]!
-        if (editedOrder[o] === 1) {
-          const to = edit!(templates[o]!.orderId, k[j]!, day)
-          if (to !== day) {
-            if (moving && to > day) {
-              let list = delayed.get(to)
-              if (list === undefined) {
-                list = []
-                delayed.set(to, list)
-                let x = delayedDays.length
-                delayedDays.push(to)
-                while (x > 0 && delayedDays[x - 1]! < to) {
-                  delayedDays[x] = delayedDays[x - 1]!
-                  x--
-                }
-                delayedDays[x] = to
-              }
-              list.push(o, k[j]!, nominal[j]!)
-            }
-            continue
-          }
-        }
-        f(o, k[j]!, nominal[j]!)
+  // one account's day arrays: x = day − base, `PAD` days before `first` and after `to` (a nominal day moved into
+  // the window, a run's end difference), and 7 more (a weekly run's end difference)
+  const base = first - PAD
+  const days = Math.max(0, to - first + 2 * PAD + 8)
+  const outC = new Float64Array(days)
+  const inC = new Float64Array(days)
+  const outN = new Int32Array(days)
+  const inN = new Int32Array(days)
+  // the runs (DAI7) as differences: +c on a run's first day, −c after its last (summed as the days are read)
+  const rOutC = new Float64Array(days)
+  const rInC = new Float64Array(days)
+  const rOutN = new Int32Array(days)
+  const rInN = new Int32Array(days)
+  // the weekly runs by nominal day, each 7th cell (summed along every 7th day, then moved to the execution days)
+  const wOutC = new Float64Array(days)
+  const wInC = new Float64Array(days)
+  const wOutN = new Int32Array(days)
+  const wInN = new Int32Array(days)
+  // per calendar: the execution day of each nominal day (as cells), made when first needed
+  const convention = settings.options?.convention ?? BusinessDayConvention.defaultConvention
+  const executionCells = new Array<Int32Array | undefined>(plans.calendars.length)
+  const executionsOf = (calendar: number): Int32Array => {
+    let cells = executionCells[calendar]
+    if (cells === undefined) {
+      const c = plans.calendars[calendar]!
+      cells = new Int32Array(days)
+      for (let x = 0; x < days; x++) {
+        const e = BusinessDayConvention.adjust((base + x) as LocalDate.LocalDate, convention, c)
+        cells[x] = e === undefined ? -1 : e - base
       }
+      executionCells[calendar] = cells
     }
-    const moved = delayed.get(day)
-    if (moved !== undefined) for (let x = 0; x < moved.length; x += 3) f(moved[x]!, moved[x + 1]!, moved[x + 2]!)
+    return cells
   }
 
-  /** Moves every touched account's balance by its day sums; records rows, the lowest point and the risk days. */
-  const close = (day: number): void => {
-    let risky: Array<number> | undefined
-    const riskyOut = new Map<number, bigint>()
-    for (const a of touched) {
-      if (fast[a] === 1 && bigOut[a] === 0n && bigIn[a] === 0n) {
-        const o = dayOut[a]!
-        const i = dayIn[a]!
-        const before = fbal[a]!
-        const after = before - o + i
-        if (after < SAFE && after > -SAFE) {
-          const inWindow = day >= start[a]!
-          if (inWindow && begun[a] === 0) {
-            begin(a)
-            if (day > start[a]!) startRow(a)
-          }
-          fbal[a] = after
-          if (inWindow) {
-            const r = results[a]!
-            let t = totOutF[a]! + o
-            if (t > SAFE) {
-              totalOut[a] = totalOut[a]! + BigInt(t)
-              t = 0
-            }
-            totOutF[a] = t
-            t = totInF[a]! + i
-            if (t > SAFE) {
-              totalIn[a] = totalIn[a]! + BigInt(t)
-              t = 0
-            }
-            totInF[a] = t
-            r.outCount += outCount[a]!
-            r.inCount += inCount[a]!
-            const open = openRisk[a]
-            if (open !== undefined) {
-              open.until = (day - 1) as LocalDate.LocalDate
-              openRisk[a] = undefined
-            }
-            const prev = lastRow[a]
-            if (prev !== undefined) prev.until = (day - 1) as LocalDate.LocalDate
-            const atRisk = after <= 0 || after < fthr[a]!
-            if (hasLowest[a] === 0 || after < flow[a]!) {
-              hasLowest[a] = 1
-              flow[a] = after
-              r.lowestDate = day as LocalDate.LocalDate
-            }
-            if (atRisk) {
-              if (risky === undefined) risky = []
-              risky.push(a)
-              riskyOut.set(a, BigInt(o))
-            }
-            if (keep[a] === 1) {
-              const row = new CentsRow(
-                day,
-                to,
-                before,
-                o,
-                i,
-                outCount[a]!,
-                inCount[a]!,
-                dayForeign.get(a) ?? [],
-                atRisk
-              )
-              r.rows!.push(row)
-              lastRow[a] = row
-            }
-          }
-          dayOut[a] = 0
-          dayIn[a] = 0
-          outCount[a] = 0
-          inCount[a] = 0
-          continue
-        }
-      }
-      toSlow(a)
-      const f = factor[a]!
-      const outCents = bigOut[a]! + BigInt(dayOut[a]!)
-      const inCents = bigIn[a]! + BigInt(dayIn[a]!)
-      const outUnits = outCents * f
-      const inUnits = inCents * f
-      const inWindow = day >= start[a]!
-      if (inWindow && begun[a] === 0) {
-        if (day > start[a]!) {
-          begin(a)
-          startRow(a)
-        } else begin(a)
-      }
-      const before = balance[a]!
-      const after = before - outUnits + inUnits
-      balance[a] = after
-      if (inWindow) {
-        const r = results[a]!
-        totalOut[a] = totalOut[a]! + outCents
-        totalIn[a] = totalIn[a]! + inCents
-        r.outCount += outCount[a]!
-        r.inCount += inCount[a]!
-        const open = openRisk[a]
-        if (open !== undefined) {
-          open.until = (day - 1) as LocalDate.LocalDate
-          openRisk[a] = undefined
-        }
-        const prev = lastRow[a]
-        if (prev !== undefined) prev.until = (day - 1) as LocalDate.LocalDate
-        const s = scale[a]!
-        const atRisk = isRisk(a, after)
-        if (hasLowest[a] === 0 || after < lowest[a]!) {
-          hasLowest[a] = 1
-          lowest[a] = after
-          r.lowestDate = day as LocalDate.LocalDate
-        }
-        if (atRisk) {
-          if (risky === undefined) risky = []
-          risky.push(a)
-          riskyOut.set(a, outUnits)
-        }
-        if (keep[a] === 1) {
-          const row: Row = {
-            date: day as LocalDate.LocalDate,
-            until: to as LocalDate.LocalDate,
-            opening: decimal(before, s),
-            out: decimal(outUnits, s),
-            in: decimal(inUnits, s),
-            closing: decimal(after, s),
-            outCount: outCount[a]!,
-            inCount: inCount[a]!,
-            notNetted: dayForeign.get(a) ?? [],
-            atRisk
-          }
-          r.rows!.push(row)
-          lastRow[a] = row
-        }
-      }
-      dayOut[a] = 0
-      dayIn[a] = 0
-      bigOut[a] = 0n
-      bigIn[a] = 0n
-      outCount[a] = 0
-      inCount[a] = 0
+  const notNetted: Array<{ foreign: Foreign; o: number; side: number }> = []
+  const foreignOf = new Map<number, Map<number, Array<Foreign>>>()
+  const columns = new Columns()
+  /** Makes the ladder of an account from its parts. */
+  const read = (self: AccountOut): Array<Row> => {
+    const a = self.index
+    const s = scale[a]!
+    const byDay = foreignOf.get(a)
+    const out: Array<Row> = []
+    const dates: Array<number> = []
+    for (const part of self.parts!) {
+      if (Array.isArray(part)) for (const r of part) dates.push(r.date)
+      else for (let i = part.begin; i < part.end; i++) dates.push(columns.day[i]!)
     }
-    if (risky !== undefined) {
-      const isRisky = new Set(risky)
-      const paid = new Map<number, Array<Payment.Payment>>()
-      each(
-        day,
-        (o, k, nominal) => {
-          const d = debtorOf[o]!
-          if (d >= 0 && isRisky.has(d)) {
-            let list = paid.get(d)
-            if (list === undefined) {
-              list = []
-              paid.set(d, list)
-            }
-            list.push(Plans.payment(templates[o]!, k, nominal, day))
-          }
-        },
-        false
-      )
-      for (const a of risky) {
-        const s = scale[a]!
-        const closing = unitsNow(a)
-        const r = results[a]!
-        const outUnits = riskyOut.get(a)!
-        const risk: RiskDay = {
-          date: day as LocalDate.LocalDate,
-          until: to as LocalDate.LocalDate,
-          closing: decimal(closing, s),
-          out: decimal(outUnits, s),
-          shortfall: decimal(line[a]! - closing, s),
-          reason: reasonOf(closing),
-          payments: paid.get(a) ?? []
+    let x = 0
+    const until = (): number => (x + 1 < dates.length ? dates[x + 1]! - 1 : to)
+    for (const part of self.parts!) {
+      if (Array.isArray(part)) {
+        for (const r of part) {
+          out.push({
+            date: r.date as LocalDate.LocalDate,
+            until: until() as LocalDate.LocalDate,
+            opening: decimal(r.opening, s),
+            out: decimal(r.out, s),
+            in: decimal(r.in, s),
+            closing: decimal(r.opening - r.out + r.in, s),
+            outCount: r.outCount,
+            inCount: r.inCount,
+            notNetted: notNettedOn(byDay, r.date),
+            atRisk: r.atRisk
+          })
+          x++
         }
-        r.riskDays.push(risk)
-        openRisk[a] = risk
+      } else {
+        for (let i = part.begin; i < part.end; i++) {
+          const day = columns.day[i]!
+          out.push(
+            new CentsRow(
+              day,
+              until(),
+              columns.opening[i]!,
+              columns.out[i]!,
+              columns.ins[i]!,
+              columns.outCount[i]!,
+              columns.inCount[i]!,
+              notNettedOn(byDay, day),
+              columns.risk[i] === 1
+            )
+          )
+          x++
+        }
       }
     }
-    touched.length = 0
-    dayForeign.clear()
+    return out
+  }
+  const results = accounts.map((acc, a) => new AccountOut(a, start[a]!, acc.amount, keep[a] === 1, read))
+
+  let a = 0 // the account being read
+  let flow = 0 // the magnitudes added to its day arrays
+  let minX = days // the first cell written
+  let hasRun = false
+  const foreign = (side: "out" | "in", o: number, k: number, nominal: number, day: number): void => {
+    if (day < start[a]!) return
+    const f: Foreign = { iban: accounts[a]!.iban, side, payment: Plans.payment(templates[o]!, k, nominal, day) }
+    notNetted.push({ foreign: f, o, side: side === "out" ? 0 : 1 })
+    if (keep[a] === 1) {
+      let byDay = foreignOf.get(a)
+      if (byDay === undefined) {
+        byDay = new Map()
+        foreignOf.set(a, byDay)
+      }
+      const list = byDay.get(day)
+      if (list === undefined) byDay.set(day, [f])
+      else list.push(f)
+      if (day - base < minX) minX = day - base
+    }
+  }
+  /** Adds one payment (`netted`), or shows it on the account's side. */
+  const point = (out: boolean, netted: boolean, o: number, k: number, nominal: number, day: number): void => {
+    if (!netted) {
+      foreign(out ? "out" : "in", o, k, nominal, day)
+      return
+    }
+    const x = day - base
+    const c = cents[o]!
+    if (out) {
+      outC[x]! += c
+      outN[x]!++
+    } else {
+      inC[x]! += c
+      inN[x]!++
+    }
+    flow += c
+    if (x < minX) minX = x
+  }
+  /** A run's days from `from` as two differences (netted), or each of its payments shown (not netted). */
+  const runSide = (out: boolean, netted: boolean, o: number, from: number): void => {
+    const lo = Math.max(runFrom[o]!, from)
+    const hi = runTo[o]!
+    if (lo > hi) return
+    if (!netted) {
+      for (let day = Math.max(lo, start[a]!); day <= hi; day++) foreign(out ? "out" : "in", o, runK[o]! + day, day, day)
+      return
+    }
+    const c = cents[o]!
+    const x = lo - base
+    const y = hi + 1 - base
+    if (out) {
+      rOutC[x]! += c
+      rOutC[y]! -= c
+      rOutN[x]!++
+      rOutN[y]!--
+    } else {
+      rInC[x]! += c
+      rInC[y]! -= c
+      rInN[x]!++
+      rInN[y]!--
+    }
+    flow += c * (hi - lo + 1)
+    if (x < minX) minX = x
+    hasRun = true
+  }
+  let weekMin = days // the first weekly cell written
+  let weekCalendar = -1
+  /** A weekly order's payments from `from` on (netted) as a run of every 7th nominal day, else walked. */
+  const weekSide = (out: boolean, o: number, from: number): void => {
+    const plan = planList[o]!
+    const lo = Math.max(starts[o]!, from) as LocalDate.LocalDate
+    if (lo > to) return
+    const head = Occurrence.firstOnOrAfter(plan, lo)
+    if (head === undefined || head.execution > to) return
+    const count = Occurrence.count(plan, lo, to as LocalDate.LocalDate)
+    const x = head.nominal - base
+    const y = head.nominal + 7 * count - base
+    if (x < 0 || y >= days) {
+      walk(out, true, o, from)
+      return
+    }
+    const c = cents[o]!
+    if (out) {
+      wOutC[x]! += c
+      wOutC[y]! -= c
+      wOutN[x]!++
+      wOutN[y]!--
+    } else {
+      wInC[x]! += c
+      wInC[y]! -= c
+      wInN[x]!++
+      wInN[y]!--
+    }
+    flow += c * count
+    if (x < weekMin) weekMin = x
+    weekCalendar = plans.calendarOf[o]!
+  }
+  /** The weekly runs summed along every 7th day and moved from their nominal days to their execution days. */
+  const foldWeeks = (): void => {
+    for (let x = weekMin + 7; x < days; x++) {
+      wOutC[x]! += wOutC[x - 7]!
+      wInC[x]! += wInC[x - 7]!
+      wOutN[x]! += wOutN[x - 7]!
+      wInN[x]! += wInN[x - 7]!
+    }
+    const execution = executionsOf(weekCalendar)
+    for (let x = weekMin; x < days; x++) {
+      const no = wOutN[x]!
+      const ni = wInN[x]!
+      if (no === 0 && ni === 0) continue
+      const e = execution[x]!
+      outC[e]! += wOutC[x]!
+      outN[e]! += no
+      inC[e]! += wInC[x]!
+      inN[e]! += ni
+      if (e < minX) minX = e
+    }
+    wOutC.fill(0, weekMin)
+    wInC.fill(0, weekMin)
+    wOutN.fill(0, weekMin)
+    wInN.fill(0, weekMin)
+  }
+  /** Every payment of a walked order from `from` on. */
+  const walk = (out: boolean, netted: boolean, o: number, from: number): void => {
+    const plan = planList[o]!
+    const lo = Math.max(starts[o]!, from)
+    if (lo > to) return
+    for (
+      let occ = Occurrence.firstOnOrAfter(plan, lo as LocalDate.LocalDate);
+      occ !== undefined && occ.execution <= to;
+      occ = Occurrence.next(plan, occ)
+    ) {
+      point(out, netted, o, occ.k, occ.nominal, occ.execution)
+    }
   }
 
-  const isRisk = (a: number, units: bigint): boolean => {
+  /** The account's exact day sums as bigints of cents (out, in), summed again from its orders. */
+  const exactCells = (): { out: Array<bigint>; in: Array<bigint> } => {
+    const sums = { out: new Array<bigint>(days).fill(0n), in: new Array<bigint>(days).fill(0n) }
+    const from = balanceDate[a]!
+    const add = (list: Int32Array, lo: number, hi: number, into: Array<bigint>, netted: Uint8Array) => {
+      for (let x = lo; x < hi; x++) {
+        const o = list[x]!
+        if (netted[o] === 0) continue
+        const c = BigInt(cents[o]!)
+        const begin = Math.max(from, starts[o]!)
+        if (begin > to) continue
+        const plan = planList[o]!
+        for (const occ of Occurrence.between(plan, begin as LocalDate.LocalDate, to as LocalDate.LocalDate)) {
+          into[occ.execution - base]! += c
+        }
+      }
+    }
+    add(outList, outAt[a]!, outAt[a + 1]!, sums.out, netDebtor)
+    add(inList, inAt[a]!, inAt[a + 1]!, sums.in, netCreditor)
+    for (const i of editedOf.get(a) ?? []) {
+      const o = edited.data[i * 4]!
+      const day = edited.data[i * 4 + 3]!
+      if (day < from) continue
+      if (debtorOf[o] === a && netDebtor[o] === 1) sums.out[day - base]! += BigInt(cents[o]!)
+      if (creditorOf[o] === a && netCreditor[o] === 1) sums.in[day - base]! += BigInt(cents[o]!)
+    }
+    return sums
+  }
+
+  const isRisk = (units: bigint): boolean => {
     const t = threshold[a]
     return units <= 0n || (t !== undefined && units < t)
   }
-  const reasonOf = (units: bigint): "zero" | "threshold" => (units <= 0n ? "zero" : "threshold")
-
-  /** The row of an account's first day without payments (its opening balance), and a risk day if it is one. */
-  const startRow = (a: number): void => {
-    const r = results[a]!
+  const risky: Array<RiskDay> = [] // the account's risk days with payments out
+  let openRisk: RiskDay | undefined
+  /** A risk day of the account on `day` (its payments found after the account is read). */
+  const riskDay = (day: number, closing: bigint, outUnits: bigint, withPayments: boolean): void => {
     const s = scale[a]!
-    const units = unitsNow(a)
-    const value = decimal(units, s)
-    const atRisk = isRisk(a, units)
-    hasLowest[a] = 1
-    if (fast[a] === 1) flow[a] = fbal[a]!
-    else lowest[a] = units
-    r.lowestDate = start[a] as LocalDate.LocalDate
-    if (keep[a] === 1) {
-      const row: Row = {
-        date: start[a] as LocalDate.LocalDate,
-        until: to as LocalDate.LocalDate,
-        opening: value,
-        out: ZERO,
-        in: ZERO,
-        closing: value,
-        outCount: 0,
-        inCount: 0,
-        notNetted: [],
-        atRisk
-      }
-      r.rows!.push(row)
-      lastRow[a] = row
+    const risk: RiskDay = {
+      date: day as LocalDate.LocalDate,
+      until: to as LocalDate.LocalDate,
+      closing: decimal(closing, s),
+      out: decimal(outUnits, s),
+      shortfall: decimal(line[a]! - closing, s),
+      reason: closing <= 0n ? "zero" : "threshold",
+      payments: []
     }
-    if (atRisk) {
-      const risk: RiskDay = {
-        date: start[a] as LocalDate.LocalDate,
-        until: to as LocalDate.LocalDate,
-        closing: value,
-        out: ZERO,
-        shortfall: decimal(line[a]! - units, s),
-        reason: reasonOf(units),
-        payments: []
-      }
-      r.riskDays.push(risk)
-      openRisk[a] = risk
+    results[a]!.riskDays.push(risk)
+    openRisk = risk
+    if (withPayments) risky.push(risk)
+  }
+  const closeRisk = (day: number): void => {
+    if (openRisk !== undefined) {
+      openRisk.until = (day - 1) as LocalDate.LocalDate
+      openRisk = undefined
     }
   }
 
-  const days = Merge.days(plans, { from: first as LocalDate.LocalDate, to })
-  let next = days.next()
-  for (;;) {
-    const mergeDay = next.done === true ? Number.POSITIVE_INFINITY : next.value.day
-    const delayDay = delayedDays.length > 0 ? delayedDays[delayedDays.length - 1]! : Number.POSITIVE_INFINITY
-    const day = Math.min(mergeDay, delayDay)
-    if (day > to) break
-    columns = mergeDay === day ? (next.value as Merge.Day) : undefined
-    each(day, (o, k, nominal) => add(o, k, nominal, day), true)
-    close(day)
-    if (delayDay === day) {
-      delayed.delete(day)
-      delayedDays.pop()
-    }
-    if (mergeDay === day) next = days.next()
-  }
-  columns = undefined
-
-  for (let a = 0; a < n; a++) {
+  /** Reads the account's day arrays on floats of cents (every sum far below 2^53). */
+  const scanFast = (balance: number): void => {
     const r = results[a]!
+    const st = start[a]!
+    const kept = keep[a] === 1
+    const byDay = kept ? foreignOf.get(a) : undefined
+    const thr = threshold[a] === undefined ? Number.NEGATIVE_INFINITY : Number(threshold[a]!)
+    let bal = balance
+    let low = 0
+    let tOut = 0
+    let tIn = 0
+    let nOut = 0
+    let nIn = 0
+    const begin = columns.length
+    const last = to - base
+    // the runs' sums so far
+    let ro = 0
+    let ri = 0
+    let rno = 0
+    let rni = 0
+    for (let x = Math.min(minX, st - base); x <= last; x++) {
+      ro += rOutC[x]!
+      ri += rInC[x]!
+      rno += rOutN[x]!
+      rni += rInN[x]!
+      const no = outN[x]! + rno
+      const ni = inN[x]! + rni
+      const day = base + x
+      if (no === 0 && ni === 0) {
+        if (day === st || (byDay !== undefined && day > st && byDay.has(day))) {
+          // the start row (the opening balance), or a day with payments not netted only
+          const atRisk = bal <= 0 || bal < thr
+          if (day === st) {
+            r.opening = decimal(BigInt(bal), 2)
+            low = bal
+            r.lowestDate = day as LocalDate.LocalDate
+            if (atRisk) riskDay(day, BigInt(bal), 0n, false)
+          }
+          if (kept) columns.push(day, bal, 0, 0, 0, 0, atRisk)
+        }
+        continue
+      }
+      const o = outC[x]! + ro
+      const i = inC[x]! + ri
+      const before = bal
+      bal = before - o + i
+      if (day < st) continue
+      if (day === st) r.opening = decimal(BigInt(before), 2)
+      tOut += o
+      tIn += i
+      nOut += no
+      nIn += ni
+      if (openRisk !== undefined) closeRisk(day)
+      const atRisk = bal <= 0 || bal < thr
+      if (day === st || bal < low) {
+        low = bal
+        r.lowestDate = day as LocalDate.LocalDate
+      }
+      if (atRisk) riskDay(day, BigInt(bal), BigInt(o), no > 0)
+      if (kept) columns.push(day, before, o, i, no, ni, atRisk)
+    }
+    r.closing = decimal(BigInt(bal), 2)
+    r.lowest = decimal(BigInt(low), 2)
+    r.out = decimal(BigInt(tOut), 2)
+    r.in = decimal(BigInt(tIn), 2)
+    r.outCount = nOut
+    r.inCount = nIn
+    if (kept) r.parts!.push({ begin, end: columns.length })
+  }
+
+  /** Reads the account's day arrays on bigints at its scale. */
+  const scanExact = (balance: bigint, exact: { out: Array<bigint>; in: Array<bigint> } | undefined): void => {
+    const r = results[a]!
+    const st = start[a]!
+    const kept = keep[a] === 1
+    const byDay = kept ? foreignOf.get(a) : undefined
+    const f = factor[a]!
+    const s = scale[a]!
+    let bal = balance
+    let low = 0n
+    let tOut = 0n
+    let tIn = 0n
+    let nOut = 0
+    let nIn = 0
+    const rows: Array<BigRow> = []
+    const last = to - base
+    let ro = 0
+    let ri = 0
+    let rno = 0
+    let rni = 0
+    for (let x = Math.min(minX, st - base); x <= last; x++) {
+      ro += rOutC[x]!
+      ri += rInC[x]!
+      rno += rOutN[x]!
+      rni += rInN[x]!
+      const no = outN[x]! + rno
+      const ni = inN[x]! + rni
+      const day = base + x
+      if (no === 0 && ni === 0) {
+        if (day === st || (byDay !== undefined && day > st && byDay.has(day))) {
+          const atRisk = isRisk(bal)
+          if (day === st) {
+            r.opening = decimal(bal, s)
+            low = bal
+            r.lowestDate = day as LocalDate.LocalDate
+            if (atRisk) riskDay(day, bal, 0n, false)
+          }
+          rows.push({ date: day, opening: bal, out: 0n, in: 0n, outCount: 0, inCount: 0, atRisk })
+        }
+        continue
+      }
+      const outCents = exact === undefined ? BigInt(outC[x]! + ro) : exact.out[x]!
+      const inCents = exact === undefined ? BigInt(inC[x]! + ri) : exact.in[x]!
+      const outUnits = outCents * f
+      const inUnits = inCents * f
+      const before = bal
+      bal = before - outUnits + inUnits
+      if (day < st) continue
+      if (day === st) r.opening = decimal(before, s)
+      tOut += outUnits
+      tIn += inUnits
+      nOut += no
+      nIn += ni
+      closeRisk(day)
+      const atRisk = isRisk(bal)
+      if (day === st || bal < low) {
+        low = bal
+        r.lowestDate = day as LocalDate.LocalDate
+      }
+      if (atRisk) riskDay(day, bal, outUnits, no > 0)
+      rows.push({ date: day, opening: before, out: outUnits, in: inUnits, outCount: no, inCount: ni, atRisk })
+    }
+    r.closing = decimal(bal, s)
+    r.lowest = decimal(low, s)
+    r.out = decimal(tOut, s)
+    r.in = decimal(tIn, s)
+    r.outCount = nOut
+    r.inCount = nIn
+    if (kept) r.parts!.push(rows)
+  }
+
+  /** The payments out on the account's risk days (netted ones), in projection order. */
+  const riskPayments = (): void => {
+    const found = risky.map(() => [] as Array<number>) // (order, k, nominal) triples per risk day
+    const dayIndex = new Map<number, number>()
+    for (let i = 0; i < risky.length; i++) dayIndex.set(risky[i]!.date, i)
+    const firstDay = risky[0]!.date
+    const lastDay = risky[risky.length - 1]!.date
+    for (let x = outAt[a]!; x < outAt[a + 1]!; x++) {
+      const o = outList[x]!
+      if (netDebtor[o] === 0) continue
+      if (kind[o] === RUN) {
+        for (let i = 0; i < risky.length; i++) {
+          const day = risky[i]!.date
+          if (day >= runFrom[o]! && day <= runTo[o]!) found[i]!.push(o, runK[o]! + day, day)
+        }
+        continue
+      }
+      const plan = planList[o]!
+      if (risky.length <= 8) {
+        for (let i = 0; i < risky.length; i++) {
+          const day = risky[i]!.date
+          if (day < starts[o]!) continue
+          for (let occ = Occurrence.firstOnOrAfter(plan, day); occ !== undefined && occ.execution === day; ) {
+            found[i]!.push(o, occ.k, occ.nominal)
+            occ = Occurrence.next(plan, occ)
+          }
+        }
+        continue
+      }
+      const lo = Math.max(firstDay, starts[o]!) as LocalDate.LocalDate
+      if (lo > lastDay) continue
+      for (const occ of Occurrence.between(plan, lo, lastDay)) {
+        const i = dayIndex.get(occ.execution)
+        if (i !== undefined) found[i]!.push(o, occ.k, occ.nominal)
+      }
+    }
+    for (const e of editedOf.get(a) ?? []) {
+      const o = edited.data[e * 4]!
+      if (debtorOf[o] !== a || netDebtor[o] === 0) continue
+      const i = dayIndex.get(edited.data[e * 4 + 3]!)
+      if (i !== undefined) found[i]!.push(o, edited.data[e * 4 + 1]!, edited.data[e * 4 + 2]!)
+    }
+    for (let i = 0; i < risky.length; i++) {
+      const triples = found[i]!
+      const day = risky[i]!.date
+      const idx = Array.from({ length: triples.length / 3 }, (_, j) => j * 3)
+      idx.sort(
+        (x, y) =>
+          ranks[triples[x]!]! - ranks[triples[y]!]! || triples[x + 2]! - triples[y + 2]! || triples[x]! - triples[y]!
+      )
+      risky[i]!.payments = idx.map((j) => Plans.payment(templates[triples[j]!]!, triples[j + 1]!, triples[j + 2]!, day))
+    }
+    risky.length = 0
+  }
+
+  for (a = 0; a < n; a++) {
     if (start[a]! > to) continue
-    if (begun[a] === 0) {
-      begin(a)
-      startRow(a)
+    const from = balanceDate[a]!
+    flow = 0
+    minX = days
+    hasRun = false
+    openRisk = undefined
+    // the runs as differences (summed as the days are read), the weekly runs moved to their days, the walked
+    // orders and the edited payments
+    for (let x = outAt[a]!; x < outAt[a + 1]!; x++) {
+      const o = outList[x]!
+      if (kind[o] === RUN) runSide(true, netDebtor[o] === 1, o, from)
     }
-    const s = scale[a]!
-    r.closing = decimal(unitsNow(a), s)
-    r.lowest = decimal(fast[a] === 1 ? BigInt(flow[a]!) : lowest[a]!, s)
-    r.out = decimal((totalOut[a]! + BigInt(totOutF[a]!)) * factor[a]!, s)
-    r.in = decimal((totalIn[a]! + BigInt(totInF[a]!)) * factor[a]!, s)
+    for (let x = inAt[a]!; x < inAt[a + 1]!; x++) {
+      const o = inList[x]!
+      if (kind[o] === RUN) runSide(false, netCreditor[o] === 1, o, from)
+    }
+    weekMin = days
+    for (let x = outAt[a]!; x < outAt[a + 1]!; x++) {
+      const o = outList[x]!
+      const k = kind[o]!
+      if (k === WEEKLY && netDebtor[o] === 1) weekSide(true, o, from)
+      else if (k === POINTS || k === WEEKLY) walk(true, netDebtor[o] === 1, o, from)
+    }
+    for (let x = inAt[a]!; x < inAt[a + 1]!; x++) {
+      const o = inList[x]!
+      const k = kind[o]!
+      if (k === WEEKLY && netCreditor[o] === 1) weekSide(false, o, from)
+      else if (k === POINTS || k === WEEKLY) walk(false, netCreditor[o] === 1, o, from)
+    }
+    if (weekMin < days) foldWeeks()
+    for (const i of editedOf.get(a) ?? []) {
+      const o = edited.data[i * 4]!
+      const day = edited.data[i * 4 + 3]!
+      if (day < from) continue
+      const k = edited.data[i * 4 + 1]!
+      const nominal = edited.data[i * 4 + 2]!
+      if (debtorOf[o] === a) point(true, netDebtor[o] === 1, o, k, nominal, day)
+      if (creditorOf[o] === a) point(false, netCreditor[o] === 1, o, k, nominal, day)
+    }
+    // read the days: on floats while every sum stays far below 2^53, else on bigints
+    const opening = unitsOf(accounts[a]!.amount, scale[a]!)
+    const exact = flow > LIMIT ? exactCells() : undefined
+    const thr = threshold[a]
+    if (
+      exact === undefined &&
+      scale[a] === 2 &&
+      (opening < 0n ? -opening : opening) + BigInt(Math.ceil(flow)) < BigInt(LIMIT) &&
+      (thr === undefined || (thr < 0n ? -thr : thr) < BigInt(LIMIT))
+    ) {
+      scanFast(Number(opening))
+    } else {
+      scanExact(opening, exact)
+    }
+    if (risky.length > 0) riskPayments()
+    const lo = Math.min(minX, start[a]! - base)
+    const hi = to - base + 2 // past a run's end difference
+    outC.fill(0, lo, hi)
+    inC.fill(0, lo, hi)
+    outN.fill(0, lo, hi)
+    inN.fill(0, lo, hi)
+    if (hasRun) {
+      rOutC.fill(0, lo, hi)
+      rInC.fill(0, lo, hi)
+      rOutN.fill(0, lo, hi)
+      rInN.fill(0, lo, hi)
+    }
   }
 
   const unknownBy = new Map<string, { iban: string; currency: string; count: number }>()
@@ -640,5 +997,25 @@ export const run = (
   const withoutBalance = [...unknownBy.values()].sort((x, y) =>
     x.iban < y.iban ? -1 : x.iban > y.iban ? 1 : x.currency < y.currency ? -1 : x.currency > y.currency ? 1 : 0
   )
-  return { accounts: results, notNetted, withoutBalance, skipped: plans.skipped }
+  notNetted.sort(
+    (x, y) =>
+      x.foreign.payment.executionDate - y.foreign.payment.executionDate ||
+      ranks[x.o]! - ranks[y.o]! ||
+      x.foreign.payment.nominalDate - y.foreign.payment.nominalDate ||
+      x.o - y.o ||
+      x.side - y.side
+  )
+  return { accounts: results, notNetted: notNetted.map((x) => x.foreign), withoutBalance, skipped: plans.skipped }
+}
+
+/** The payments not netted of one account on `day`, in projection order (by orderId, then nominal date). */
+const notNettedOn = (byDay: Map<number, Array<Foreign>> | undefined, day: number): ReadonlyArray<Foreign> => {
+  const list = byDay?.get(day)
+  if (list === undefined) return []
+  return list.sort(
+    (x, y) =>
+      (x.payment.orderId < y.payment.orderId ? -1 : x.payment.orderId > y.payment.orderId ? 1 : 0) ||
+      x.payment.nominalDate - y.payment.nominalDate ||
+      (x.side === y.side ? 0 : x.side === "out" ? -1 : 1)
+  )
 }

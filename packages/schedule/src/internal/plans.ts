@@ -105,6 +105,11 @@ export interface Plans {
   readonly inputOrder: Int32Array
   /** 1 for the orders paying on every working day of their calendar (DAIL), else 0. */
   readonly workingDaily: Uint8Array
+  /** 1 for the weekly orders (WEEK), else 0. */
+  readonly weekly: Uint8Array
+  /** Per planned order: the number of its debtor IBAN in `strings` (each distinct string once). */
+  readonly debtorIds: Int32Array
+  readonly strings: ReadonlyArray<string>
   /** The calendars of the orders (one unless the calendar depends on the currency). */
   readonly calendars: Array<Calendar.Calendar>
   /** Per planned order: the index of its calendar in `calendars`. */
@@ -276,11 +281,18 @@ export const plan = (
   const settings = settingsOf(options)
   const list = Array.isArray(orders) ? (orders as ReadonlyArray<Order>) : Array.from(orders)
   const n = list.length
-  const strings = new Map<string, string>()
+  // each distinct string once, numbered: `interned` is the number of the last one asked for
+  const strings = new Map<string, number>()
+  const distinct: Array<string> = []
+  let interned = 0
   const intern = (s: string): string => {
     const known = strings.get(s)
-    if (known !== undefined) return known
-    strings.set(s, s)
+    if (known !== undefined) {
+      interned = known
+      return distinct[known]!
+    }
+    interned = distinct.push(s) - 1
+    strings.set(s, interned)
     return s
   }
   const ids = new Array<string | undefined>(n)
@@ -289,6 +301,7 @@ export const plan = (
   const scales = new Array<number>(n)
   const currencies = new Array<string>(n)
   const debtors = new Array<string>(n)
+  const debtorIdOf = new Int32Array(n)
   const creditors = new Array<string>(n)
   const names = new Array<string | undefined>(n)
   const startOf = new Int32Array(n)
@@ -330,6 +343,7 @@ export const plan = (
     scales[i] = value.scale
     currencies[i] = intern(order.instructedAmount.currency)
     debtors[i] = intern(order.debtor.iban)
+    debtorIdOf[i] = interned
     const creditor = order.creditor
     creditors[i] = shareCreditors ? intern(creditor.iban) : creditor.iban
     names[i] = creditor.name === undefined || !shareCreditors ? creditor.name : intern(creditor.name)
@@ -347,6 +361,8 @@ export const plan = (
   const starts = new Int32Array(m)
   const ranks = new Int32Array(m)
   const workingDaily = new Uint8Array(m)
+  const weekly = new Uint8Array(m)
+  const debtorIds = new Int32Array(m)
   const calendarOf = new Int32Array(m)
   const planned = new Int32Array(m)
   let sharedIds = false
@@ -366,6 +382,8 @@ export const plan = (
     plans[j] = p
     starts[j] = startOf[i]!
     workingDaily[j] = dailyOf[i]!
+    weekly[j] = groupOf[i] === 1 ? 1 : 0
+    debtorIds[j] = debtorIdOf[i]!
     calendarOf[j] = calendarOfInput[i]!
     planned[j] = i
     j++
@@ -402,6 +420,9 @@ export const plan = (
     ranks,
     inputOrder,
     workingDaily,
+    weekly,
+    debtorIds,
+    strings: distinct,
     calendars: settings.calendars,
     calendarOf,
     sharedIds,
