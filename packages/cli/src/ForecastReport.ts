@@ -554,63 +554,142 @@ export const csv = (report: Report): string => {
 /** How many accounts the HTML picture draws (the worst first); the others are summed up in one line. */
 export const HTML_ACCOUNTS = 50
 
+/** The headline of an account in the picture: the first day it runs short (or that it does not), and its lowest point. */
+export const headline = (a: Forecast.AccountForecast): string => {
+  const first = a.riskDays[0]
+  const lowest = `lowest ${m(a.lowest.amount)} on ${f(a.lowest.date)}`
+  if (first === undefined) {
+    return `stays above ${a.threshold === undefined ? "zero" : `the threshold of ${m(a.threshold)}`}; ${lowest}`
+  }
+  const when =
+    first.reason === "zero"
+      ? `runs out (at or below zero) from ${f(first.date)}`
+      : `below the threshold of ${m(a.threshold!)} from ${f(first.date)}`
+  const days = a.riskDays.reduce((n, d) => n + (d.until - d.date + 1), 0)
+  return `${when}; ${plural(days, "day")} at risk; ${lowest}`
+}
+
 /**
- * The report as a self-contained HTML page (no script, no network): each drawn account's balance line over the
- * window as an SVG step line, the days at risk marked red, the threshold dashed, the lowest point labelled, and its
- * at-risk payments listed; the accounts worst first.
+ * The report as a self-contained HTML page (no script, no network): per drawn account a headline (the first day it
+ * runs short, the lowest point), its balance over the window as an SVG step line with the amounts and dates on the
+ * axes, the days at risk marked red, the threshold dashed, the lowest point labelled, each funds check the bank
+ * answered as a point at its check day (APPR green, DECL red; a contradiction with the forecast ringed), and its
+ * at-risk payments and contradicting checks listed; the accounts worst first.
  */
 export const html = (report: Report): string => {
   const { forecast } = report
   const { from, to } = forecast.window
   const worst = Forecast.worstFirst(forecast.accounts)
   const drawn = worst.slice(0, HTML_ACCOUNTS)
-  const W = 720
-  const H = 160
-  const x = (day: number) => (((day - from) / Math.max(1, to - from + 1)) * W).toFixed(1)
+  const W = 760
+  const H = 190
+  const left = 70
+  const right = 12
+  const top = 14
+  const bottom = 26
+  const span = Math.max(1, to - from + 1)
+  const x = (day: number) =>
+    (left + ((Math.min(Math.max(day, from), to + 1) - from) / span) * (W - left - right)).toFixed(1)
+  const evidenceOf = new Map<string, Array<Forecast.Evidence>>()
+  for (const e of forecast.evidence) {
+    const list = evidenceOf.get(e.check.debtorIban)
+    if (list === undefined) evidenceOf.set(e.check.debtorIban, [e])
+    else list.push(e)
+  }
   const parts: Array<string> = []
   parts.push(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Balance forecast ${f(from)}..${f(to)}</title>`,
     "<style>body{font:14px system-ui,sans-serif;margin:24px;color:#222}svg{background:#fafafa;border:1px solid #ddd}",
-    ".line{fill:none;stroke:#2a6;stroke-width:1.5}.risk{fill:#e33;opacity:.25}.limit{stroke:#e33;stroke-dasharray:4 3}",
-    ".zero{stroke:#999}.low{font-size:11px;fill:#c00}li{font-size:13px}</style></head><body>",
+    ".line{fill:none;stroke:#2a6;stroke-width:1.5}.risk{fill:#f4b4b4}.limit{stroke:#e33;stroke-dasharray:4 3}",
+    ".zero{stroke:#999}.tick{font-size:10px;fill:#666}.low{font-size:11px;fill:#c00}li{font-size:13px}",
+    ".head{margin:4px 0 8px}.short{color:#c00;font-weight:600}.appr{fill:#2a6}.decl{fill:#d00}",
+    ".clash{fill:none;stroke:#d00;stroke-width:2}.legend{font-size:12px;color:#555}</style></head><body>",
     `<h1>Balance forecast ${f(from)}..${f(to)}</h1>`,
     `<p>${plural(forecast.accounts.length, "account")}, ${worst.filter((a) => a.riskDays.length > 0).length} at risk · ${Html.escapeText(report.calendarName)} · ${Html.escapeText(report.convention)}</p>`
   )
+  if (forecast.evidence.length > 0) {
+    parts.push(
+      `<p class="legend">Funds checks are drawn at the day the bank was asked: <b style="color:#2a6">●</b> APPR, <b style="color:#d00">●</b> DECL, ringed where the answer contradicts the forecast. An answer tells whether the amount was available then, not on the payment day.</p>`
+    )
+  }
   for (const a of drawn) {
     const rows = a.rows ?? []
     const values = rows.map((r) => Number(Money.toPlainString(r.closing)))
+    const checks = evidenceOf.get(a.iban) ?? []
     const marks = [0, ...(a.threshold === undefined ? [] : [Number(Money.toPlainString(a.threshold))])]
     const lo = Math.min(...values, ...marks)
     const hi = Math.max(...values, ...marks)
-    const y = (v: number) => (H - 10 - ((v - lo) / Math.max(hi - lo, 1e-9)) * (H - 20)).toFixed(1)
+    const y = (v: number) => (H - bottom - ((v - lo) / Math.max(hi - lo, 1e-9)) * (H - top - bottom)).toFixed(1)
     let path = ""
     rows.forEach((r, i) => {
       const v = y(values[i]!)
       path += `${i === 0 ? "M" : "L"}${x(r.date)},${v}H${x(r.until + 1)}`
     })
+    const short = a.riskDays.length > 0
     parts.push(`<section><h2>${Html.escapeText(a.iban)} ${Html.escapeText(a.currency)}</h2>`)
+    parts.push(`<p class="head${short ? " short" : ""}">${Html.escapeText(headline(a))}</p>`)
     parts.push(
       `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="balance of ${Html.escapeText(a.iban)}">`
     )
     for (const d of a.riskDays) {
       parts.push(
-        `<rect class="risk" x="${x(d.date)}" y="0" width="${(Number(x(d.until + 1)) - Number(x(d.date))).toFixed(1)}" height="${H}"/>`
+        `<rect class="risk" x="${x(d.date)}" y="${top}" width="${(Number(x(d.until + 1)) - Number(x(d.date))).toFixed(1)}" height="${H - top - bottom}"><title>at risk ${f(d.date)}..${f(d.until)}: closing ${m(d.closing)}</title></rect>`
       )
     }
-    parts.push(`<line class="zero" x1="0" x2="${W}" y1="${y(0)}" y2="${y(0)}"/>`)
+    // the amounts on the left (highest, threshold, zero, lowest) and the dates below (each month's first day)
+    const labels = new Map<string, number>()
+    const highest = rows.reduce<Forecast.Row | undefined>(
+      (b, r, i) => (b === undefined || values[i]! > Number(Money.toPlainString(b.closing)) ? r : b),
+      undefined
+    )
+    if (highest !== undefined) labels.set(m(highest.closing), Number(Money.toPlainString(highest.closing)))
+    labels.set(m(a.lowest.amount), Number(Money.toPlainString(a.lowest.amount)))
+    labels.set("0.00", 0)
+    if (a.threshold !== undefined) labels.set(m(a.threshold), Number(Money.toPlainString(a.threshold)))
+    const placed: Array<number> = []
+    for (const [text, v] of labels) {
+      const at = Number(y(v))
+      // a label closer than 10 pixels to one already written is left out (the ends and zero come first)
+      if (placed.some((p) => Math.abs(p - at) < 10)) continue
+      placed.push(at)
+      parts.push(
+        `<text class="tick" x="${left - 4}" y="${(Number(y(v)) + 3).toFixed(1)}" text-anchor="end">${text}</text>`
+      )
+    }
+    const { year, month } = LocalDate.toParts(from)
+    for (let k = 0; k < 240; k++) {
+      const day = LocalDate.fromPartsUnchecked(year + Math.floor((month - 1 + k) / 12), ((month - 1 + k) % 12) + 1, 1)
+      if (day > to) break
+      if (day < from) continue
+      parts.push(`<text class="tick" x="${x(day)}" y="${H - 8}" text-anchor="middle">${f(day)}</text>`)
+    }
+    parts.push(`<line class="zero" x1="${left}" x2="${W - right}" y1="${y(0)}" y2="${y(0)}"/>`)
     if (a.threshold !== undefined) {
       const t = y(Number(Money.toPlainString(a.threshold)))
-      parts.push(`<line class="limit" x1="0" x2="${W}" y1="${t}" y2="${t}"/>`)
+      parts.push(`<line class="limit" x1="${left}" x2="${W - right}" y1="${t}" y2="${t}"/>`)
     }
     parts.push(`<path class="line" d="${path}"/>`)
     const lx = x(a.lowest.date)
     const ly = y(Number(Money.toPlainString(a.lowest.amount)))
     parts.push(
-      `<circle cx="${lx}" cy="${ly}" r="3" fill="#c00"/><text class="low" x="${lx}" y="${Math.max(12, Number(ly) - 6)}">lowest ${m(a.lowest.amount)} on ${f(a.lowest.date)}</text></svg>`
+      `<circle cx="${lx}" cy="${ly}" r="3" fill="#c00"/><text class="low" x="${lx}" y="${Math.max(12, Number(ly) - 6)}"${Number(lx) > W / 2 ? ' text-anchor="end"' : ""}>lowest ${m(a.lowest.amount)} on ${f(a.lowest.date)}</text>`
     )
+    for (const e of checks) {
+      const c = e.check
+      if (c.checkedOn < from || c.checkedOn > to) continue
+      const cy = e.onCheckDay === undefined ? H - bottom : Number(y(Number(Money.toPlainString(e.onCheckDay))))
+      const clash = e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk"
+      parts.push(
+        `<circle class="${c.answer === "DECL" ? "decl" : "appr"}" cx="${x(c.checkedOn)}" cy="${cy.toFixed(1)}" r="4"><title>${Html.escapeText(checkLine(e))}</title></circle>`
+      )
+      if (clash) parts.push(`<circle class="clash" cx="${x(c.checkedOn)}" cy="${cy.toFixed(1)}" r="8"/>`)
+    }
+    parts.push("</svg>")
     const risky = a.riskDays.flatMap((d) => d.payments)
-    if (risky.length > 0) {
+    const clashes = checks.filter((e) => e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk")
+    if (risky.length > 0 || clashes.length > 0) {
       parts.push("<ul>")
+      for (const e of clashes) parts.push(`<li class="short">${Html.escapeText(checkLine(e))}</li>`)
       for (const p of risky.slice(0, 50)) parts.push(`<li>at risk: ${Html.escapeText(paymentLine(p))}</li>`)
       if (risky.length > 50) parts.push(`<li>… and ${risky.length - 50} more</li>`)
       parts.push("</ul>")
@@ -625,4 +704,11 @@ export const html = (report: Report): string => {
   }
   parts.push("</body></html>")
   return parts.join("\n")
+}
+
+/** A funds check beside the forecast in one line: the answer, the payment, the finding and both figures. */
+const checkLine = (e: Forecast.Evidence): string => {
+  const c = e.check
+  const figures = `forecast ${e.onCheckDay === undefined ? "-" : m(e.onCheckDay)} on ${f(c.checkedOn)}, ${e.onPaymentDay === undefined ? "-" : m(e.onPaymentDay)} on ${f(c.executionDate)}`
+  return `${c.answer} ${c.orderId} ${m(c.amount)} ${c.currency} checked ${f(c.checkedOn)} for ${f(c.executionDate)}: ${FINDING_TEXT[e.finding]} (${figures})`
 }

@@ -1,0 +1,221 @@
+/**
+ * The HTML pictures in a real browser (issue 24): `tppkit forecast --format html` and `tppkit project --format html`
+ * from the CLI as a process, loaded into a headless Chromium that arrives with the project's own set-up (the npm
+ * package `@sparticuz/chromium` ships the browser inside the package; `puppeteer-core` drives it; nothing is
+ * downloaded at run time), with the network cut: no request may leave the page, nothing may be written to the
+ * console as an error, and what a person sees is asserted: the text, the chart's size on screen, and a screenshot
+ * whose pixels show the chart (its line and the red of the risk days). `TPPKIT_SCREENSHOT_UPDATE=1` writes the
+ * forecast's screenshot to docs/forecast.png (the README shows it).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import chromium from "@sparticuz/chromium"
+import puppeteer, { type Browser, type Page } from "puppeteer-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { root, tppkit } from "./harness.ts"
+
+// what the functions run inside the page use of the browser's DOM (the tests' type-check has no DOM library)
+interface Canvas2d {
+  drawImage(image: unknown, x: number, y: number): void
+  getImageData(x: number, y: number, w: number, h: number): { readonly data: Uint8ClampedArray }
+}
+declare const document: {
+  readonly body: { readonly innerText: string }
+  createElement(tag: "canvas"): { width: number; height: number; getContext(kind: "2d"): Canvas2d | null }
+}
+declare const Image: new () => { src: string; readonly width: number; readonly height: number; decode(): Promise<void> }
+
+let browser: Browser | undefined
+beforeAll(async () => {
+  // the first call unpacks the browser from the package into the temporary folder (tens of seconds on a busy machine)
+  const executablePath = await chromium.executablePath()
+  browser = await puppeteer.launch({ executablePath, args: chromium.args, headless: true })
+}, 240_000)
+const dir = mkdtempSync(join(tmpdir(), "tppkit-browser-"))
+afterAll(async () => {
+  await browser?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+// two answers of the bank: a DECL for the rent the forecast covers (the most urgent finding), an APPR for savings
+const checks = join(dir, "checks.json")
+writeFileSync(
+  checks,
+  JSON.stringify([
+    {
+      orderId: "SO-RENT",
+      executionDate: "2027-02-01",
+      debtorIban: "SK2411000000002612345678",
+      amount: "650.10",
+      currency: "EUR",
+      checkedOn: "2027-01-26",
+      answer: "DECL"
+    },
+    {
+      orderId: "SO-SAVINGS",
+      executionDate: "2027-03-22",
+      debtorIban: "SK2411000000002612345678",
+      amount: "50.00",
+      currency: "EUR",
+      checkedOn: "2027-03-15",
+      answer: "APPR"
+    }
+  ])
+)
+
+interface Seen {
+  readonly page: Page
+  readonly text: string
+  readonly problems: ReadonlyArray<string>
+  readonly requests: ReadonlyArray<string>
+  readonly screenshot: Uint8Array
+}
+
+/** Loads a page's HTML with the network cut and collects what went wrong on the way. */
+const open = async (html: string): Promise<Seen> => {
+  const page = await browser!.newPage()
+  const problems: Array<string> = []
+  const requests: Array<string> = []
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warn") problems.push(`${m.type()}: ${m.text()}`)
+  })
+  page.on("pageerror", (e) => problems.push(`page error: ${String(e)}`))
+  await page.setOfflineMode(true)
+  await page.setRequestInterception(true)
+  page.on("request", (request) => {
+    const url = request.url()
+    if (url.startsWith("data:") || url === "about:blank") return void request.continue()
+    requests.push(url)
+    return void request.abort()
+  })
+  await page.setViewport({ width: 1100, height: 800 })
+  await page.setContent(html, { waitUntil: "load" })
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person sees
+  const text = await page.evaluate(() => document.body.innerText)
+  const screenshot = await page.screenshot({ fullPage: true, type: "png" })
+  return { page, text, problems, requests, screenshot }
+}
+
+/**
+ * The pixels of the screenshot inside a box (CSS pixels of the page): how many are neither white nor the page's
+ * background, and how many are reddish (the risk days' colour, blended or not).
+ */
+const pixels = (
+  seen: Seen,
+  box: { x: number; y: number; width: number; height: number }
+): Promise<{ drawn: number; red: number; total: number }> =>
+  seen.page.evaluate(
+    async (png: string, b: { x: number; y: number; width: number; height: number }) => {
+      const image = new Image()
+      image.src = `data:image/png;base64,${png}`
+      await image.decode()
+      const canvas = document.createElement("canvas")
+      canvas.width = image.width
+      canvas.height = image.height
+      const context = canvas.getContext("2d")!
+      context.drawImage(image, 0, 0)
+      const data = context.getImageData(Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height))
+      let drawn = 0
+      let red = 0
+      for (let i = 0; i < data.data.length; i += 4) {
+        const [r, g, bl] = [data.data[i]!, data.data[i + 1]!, data.data[i + 2]!]
+        if (Math.min(r, g, bl) < 235) drawn++
+        if (r > 180 && r - g > 40 && r - bl > 40) red++
+      }
+      return { drawn, red, total: data.data.length / 4 }
+    },
+    Buffer.from(seen.screenshot).toString("base64"),
+    box
+  )
+
+const boxOf = async (page: Page, selector: string) => {
+  const box = await (await page.$(selector))?.boundingBox()
+  if (box === null || box === undefined) throw new Error(`${selector} is not on screen`)
+  return box
+}
+
+describe("the HTML pictures in a real browser", { timeout: 120_000 }, () => {
+  it("tppkit forecast --format html: the day money runs short, the lowest point, the at-risk payment, a drawn chart", async () => {
+    const run = await tppkit([
+      "forecast",
+      "--orders",
+      "examples/orders.json",
+      "--flows",
+      "examples/salary.json",
+      "--balances",
+      "examples/balances.json",
+      "--checks",
+      checks,
+      "--from",
+      "2027-01-01",
+      "--to",
+      "2027-03-31",
+      "--format",
+      "html"
+    ])
+    expect(run.code).toBe(8)
+    const seen = await open(run.stdout)
+    expect(seen.problems).toEqual([])
+    expect(seen.requests).toEqual([])
+    expect(seen.text).toContain("Balance forecast 2027-01-01..2027-03-31")
+    expect(seen.text).toContain("1 account, 1 at risk")
+    expect(seen.text).toMatch(/below the threshold of 100\.00 from 2027-03-22/)
+    expect(seen.text).toContain("lowest 79.35 on 2027-03-22")
+    expect(seen.text).toMatch(/at risk: 2027-03-22\s+SO-SAVINGS\s+50\.00 EUR/)
+    // the funds checks: the DECL of the covered rent listed first and drawn as a ringed red point at its check day
+    expect(seen.text).toMatch(
+      /DECL SO-RENT 650\.10 EUR checked 2027-01-26 for 2027-02-01: URGENT: declined, but the forecast covers its day/
+    )
+    expect(seen.text).toMatch(
+      /APPR SO-SAVINGS 50\.00 EUR checked 2027-03-15 for 2027-03-22: approved, but the forecast puts its day at risk/
+    )
+    const points = await seen.page.$$eval("svg circle.decl, svg circle.appr", (cs) =>
+      cs.map((c) => ({ answer: c.getAttribute("class"), x: Number(c.getAttribute("cx")), title: c.textContent }))
+    )
+    expect(points.map((p) => p.answer)).toEqual(["decl", "appr"])
+    expect(points[0]!.x).toBeLessThan(points[1]!.x)
+    expect(await seen.page.$$eval("svg circle.clash", (cs) => cs.length)).toBe(2)
+    const box = await boxOf(seen.page, "svg")
+    expect(box.width).toBeGreaterThan(600)
+    expect(box.height).toBeGreaterThan(100)
+    const chart = await pixels(seen, box)
+    // the balance line and the axes are drawn, the risk days are red
+    expect(chart.drawn).toBeGreaterThan(chart.total / 100)
+    expect(chart.red).toBeGreaterThan(200)
+    if (process.env.TPPKIT_SCREENSHOT_UPDATE === "1") {
+      writeFileSync(join(root, "docs", "forecast.png"), seen.screenshot)
+    }
+    await seen.page.close()
+  })
+  it("tppkit project --format html: the cash-flow picture renders, its bars drawn, nothing fetched", async () => {
+    const run = await tppkit([
+      "project",
+      "--orders",
+      "examples/orders.json",
+      "--from",
+      "2027-01-01",
+      "--to",
+      "2027-03-31",
+      "--format",
+      "html"
+    ])
+    expect(run.code).toBe(0)
+    const seen = await open(run.stdout)
+    expect(seen.problems).toEqual([])
+    expect(seen.requests).toEqual([])
+    expect(seen.text).toContain("Cash flow")
+    expect(seen.text).toMatch(/2\s720\.75/u)
+    expect(seen.text).toContain("17 payments")
+    const box = await boxOf(seen.page, "svg.chart")
+    expect(box.width).toBeGreaterThan(600)
+    const chart = await pixels(seen, box)
+    expect(chart.drawn).toBeGreaterThan(chart.total / 50)
+    // the bars (blue) are on screen
+    const bars = await seen.page.$$eval(
+      "svg.chart rect.bar",
+      (rects) => rects.filter((r) => r.getBoundingClientRect().height > 0).length
+    )
+    expect(bars).toBe(14)
+    await seen.page.close()
+  })
+})
