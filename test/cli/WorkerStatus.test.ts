@@ -232,6 +232,12 @@ describe("worker status sections", () => {
   }
   const lines = WorkerStatus.table(full)
 
+  it("shows a Slovak IBAN whole beside a typical order id in 100 columns", () => {
+    const plain = WorkerStatus.table({ checks: [row("GEN-000087", "APPR", { amount: "131.1" })], budget: [] })
+    expect(plain.some((l) => l.includes(" SK2411000000002612345678 ") && l.length <= 100)).toBe(true)
+    expect(plain[0]).not.toContain("Moved")
+  })
+
   it("fits 100 columns, every line of every section", () => {
     for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(100)
     expect(lines.some((l) => /^2026-11-02 +SO-L/.test(l))).toBe(true)
@@ -255,7 +261,7 @@ describe("worker status sections", () => {
     expect(text).toMatch(/2026-11-03 SO-6 12\.50 EUR \S+: retrying \(unavailable\/TransportFailure, 1 sent\)/)
     expect(text).toMatch(/2026-10-30 SO-7 12\.50 EUR \S+: gave up \(unavailable\/TransportFailure/)
     // a payment moved from its nominal date shows it
-    expect(lines.some((l) => /^2026-11-03 +SO-6 +2026-11-01 +12\.50 +EUR /.test(l))).toBe(true)
+    expect(lines.some((l) => /^2026-11-03 +SO-6 +11-01 +12\.50 +EUR /.test(l))).toBe(true)
   })
 
   it("lists the webhook deliveries not made yet, and nothing of sweeps or webhooks when none were read", () => {

@@ -184,7 +184,9 @@ export const sweepsSection = (status: Status, w: number = width): Array<string> 
     const reason = e.reason === undefined ? "" : ` (${e.reason})`
     const next =
       e.state === "failed"
-        ? "; runs again when a worker starts or at the next sweep hour"
+        ? (e.cause ?? "").includes("runs again")
+          ? ""
+          : "; runs again when a worker starts or at the next sweep hour"
         : e.retryAt === undefined
           ? ""
           : `; tried again at ${new Date(e.retryAt).toISOString().replace(/\.\d{3}Z$/, "Z")}`
@@ -199,17 +201,20 @@ export const sweepsSection = (status: Status, w: number = width): Array<string> 
 }
 
 /**
- * The checks, one line each (pending ones marked), with the amount and its currency, the nominal date when the
- * payment moved from it, the requests sent and when the answer came; a count by outcome; the reasons of the failed
+ * The checks, one line each (pending ones marked), with the amount and its currency, the nominal date (`MM-DD`)
+ * when the payment moved from it, the requests sent and when the answer came (`MM-DD HH:MM` UTC); a count by outcome; the reasons of the failed
  * checks with how many share each.
  */
 export const checksSection = (status: Status, w: number = width): Array<string> => {
   const rows = status.checks
+  // the nominal date only where the payment moved from it (a weekend, a holiday: a few days back, so `MM-DD`
+  // names it), and the column only when some payment moved
+  const moved = rows.some((r) => r.nominalDate !== r.executionDate)
   const lines = Render.table(
     [
       { header: "Execution" },
       { header: "Order", flex: true },
-      { header: "Moved from" },
+      ...(moved ? [{ header: "Moved" }] : []),
       { header: "Amount", align: "right" },
       { header: "Cur" },
       { header: "Debtor IBAN", flex: true },
@@ -220,7 +225,7 @@ export const checksSection = (status: Status, w: number = width): Array<string> 
     rows.map((r) => [
       r.executionDate,
       r.orderId,
-      r.nominalDate === r.executionDate ? "" : r.nominalDate,
+      ...(moved ? [r.nominalDate === r.executionDate ? "" : r.nominalDate.slice(5)] : []),
       amountText(r.amount),
       r.currency,
       r.debtorIban,
