@@ -2,7 +2,8 @@
  * Start-up of the command (issue 27): whole processes timed side by side with `npm --version` as the
  * yardstick, in one run, so that the machine's load weighs on all of them alike. Each round runs every command
  * once, in turn (one warm-up round first, not counted); the report gives each command's median wall time over
- * the rounds, its ratio to npm's median, the target ratio and the load average before and after.
+ * the rounds, its ratio to npm's median, the target ratio and the load average before and after, and each
+ * command's mean CPU time (user + system) and its ratio to npm's, which a busy machine disturbs less.
  *
  * The commands are the ones a person types after `bash scripts/setup.sh`: `./tppkit --version`, `--help`,
  * `project` of examples/orders.json over a quarter, and `balance-check` against a mock bank started in this
@@ -13,7 +14,7 @@
  * `node_modules` link, whose `./tppkit` runs the same commands in the same rounds: before and after in one run).
  */
 import { spawn } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { join } from "node:path"
 import { Sandbox } from "@tppkit/sandbox"
@@ -50,6 +51,21 @@ const time = (c: Case, env: NodeJS.ProcessEnv): Promise<number> =>
       resolve(wall)
     })
   })
+
+/**
+ * CPU seconds (user + system) of this process's waited-for children so far, from /proc/self/stat (cutime, cstime,
+ * in USER_HZ = 100 ticks a second), or undefined where there is no /proc. Less at the mercy of a busy machine than
+ * wall time: read around each run, summed per command, as a mean.
+ */
+const childrenCpu = (): number | undefined => {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[13]) + Number(fields[14])) / 100
+  } catch {
+    return undefined
+  }
+}
 
 const median = (xs: ReadonlyArray<number>): number => {
   const s = [...xs].sort((a, b) => a - b)
@@ -106,12 +122,18 @@ if (!existsSync(join(cliRoot, "packages/cli/dist/bundle/bin.js"))) {
     ]
     const loadBefore = load()
     const walls = cases.map((): Array<number> => [])
+    const cpus = cases.map(() => 0)
     for (let round = 0; round <= RUNS; round++) {
       for (const [i, c] of cases.entries()) {
+        const cpuBefore = childrenCpu()
         const wall = await time(c, env)
-        if (round > 0) walls[i]!.push(wall) // round 0 warms caches up
+        const cpuAfter = childrenCpu()
+        if (round === 0) continue // round 0 warms caches up
+        walls[i]!.push(wall)
+        if (cpuBefore !== undefined && cpuAfter !== undefined) cpus[i]! += cpuAfter - cpuBefore
       }
     }
+    const npmCpu = cpus[0]! / RUNS
     const npm = median(walls[0]!)
     const compared = beforeRoot === undefined ? "" : `, [before] ${beforeRoot}`
     console.log(
@@ -122,8 +144,10 @@ if (!existsSync(join(cliRoot, "packages/cli/dist/bundle/bin.js"))) {
       const ratio = m / npm
       const verdict =
         c.target === undefined ? "yardstick" : `target ≤ ${c.target}×: ${ratio <= c.target ? "met" : "NOT met"}`
+      const cpu = cpus[i]! / RUNS
+      const cpuText = npmCpu > 0 ? `  CPU ${(cpu * 1000).toFixed(0)} ms ${(cpu / npmCpu).toFixed(2)}×` : ""
       console.log(
-        `  ${c.name.padEnd(59)} ${(m * 1000).toFixed(0).padStart(5)} ms  ${ratio.toFixed(2)}×  (min ${(Math.min(...walls[i]!) * 1000).toFixed(0)} ms)  ${verdict}`
+        `  ${c.name.padEnd(59)} ${(m * 1000).toFixed(0).padStart(5)} ms  ${ratio.toFixed(2)}×  (min ${(Math.min(...walls[i]!) * 1000).toFixed(0)} ms)${cpuText}  ${verdict}`
       )
     }
     console.log(`  load after ${load()}`)
