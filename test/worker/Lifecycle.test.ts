@@ -5,7 +5,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BankError } from "@tppkit/http"
 import { Lifecycle } from "@tppkit/worker"
-import { Effect, Logger, References } from "effect"
+import { Cause, Effect, Logger, References } from "effect"
+import { ClusterError } from "effect/cluster"
 
 const time = new Date("2026-11-25T07:00:00Z")
 
@@ -71,6 +72,26 @@ describe("Lifecycle", () => {
       assert.notInclude(line, "file.ts:1:1")
       assert.isAtMost(line.length, 2 * Lifecycle.maxText + 100)
       assert.strictEqual(Lifecycle.shorten("failed\n    at f (a.ts:1:1)\n    at g (b.ts:2:2)\nafter"), "failed after")
+    })
+  )
+
+  it.effect("names what lies under a cluster error without a message (the database out of reach), cause first", () =>
+    Effect.gen(function* () {
+      const lines: Array<string> = []
+      const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5433"), { code: "ECONNREFUSED" })
+      // effect's SqlError wraps its reason, which has the same message
+      const reason = new Error("PgConnection: Failed to connect", { cause: refused })
+      const sql = new Error("PgConnection: Failed to connect", { cause: reason })
+      const persistence = new ClusterError.PersistenceError({ cause: sql })
+      yield* Effect.logWarning("Could not read messages from storage", Cause.fail(persistence)).pipe(
+        Effect.provide(Logger.layer([Lifecycle.logger((l) => lines.push(l))])),
+        Effect.provideService(References.MinimumLogLevel, "Warn")
+      )
+      assert.strictEqual(lines.length, 1)
+      assert.match(
+        lines[0] ?? "",
+        /^time=\S+ level=warn event=log cause="PersistenceError: PgConnection: Failed to connect: connect ECONNREFUSED 127\.0\.0\.1:5433" message="Could not read messages from storage"$/
+      )
     })
   )
 

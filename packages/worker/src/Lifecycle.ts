@@ -384,13 +384,33 @@ export const layer = (listeners: ReadonlyArray<Listener>): Layer.Layer<never> =>
     })
   )
 
+/** An error's short name: its tag, or the last part of its name (`~effect/cluster/…/PersistenceError`). */
+const errorName = (error: object): string => {
+  if ("_tag" in error && typeof error._tag === "string") return error._tag
+  const name = (error as { readonly name?: unknown }).name
+  return typeof name === "string" && name.length > 0 ? (name.split("/").at(-1) ?? name) : "Error"
+}
+
+/**
+ * An error in one line: its message (or its short name when it has none, as effect's cluster errors), followed by
+ * what caused it when that says more (`PersistenceError: Failed to connect: connect ECONNREFUSED 127.0.0.1:5433`),
+ * up to three causes deep; never a stack.
+ */
+export const errorText = (error: unknown, depth = 0): string => {
+  if (typeof error !== "object" || error === null) return String(error)
+  const message = (error as { readonly message?: unknown }).message
+  const own = typeof message === "string" && message.length > 0 ? message : errorName(error)
+  const inner = (error as { readonly cause?: unknown }).cause
+  if (inner === undefined || inner === null || depth >= 3) return own
+  const more = errorText(inner, depth + 1)
+  // an error wrapping one with the same message (effect's SqlError around its reason) says it once
+  return own.includes(more) ? own : more.startsWith(own) ? more : `${own}: ${more}`
+}
+
 /** The first failure's message of a cause, without its stack (interruptions and defects named as such). */
 export const causeText = (cause: Cause.Cause<unknown>): string | undefined => {
   if (cause.reasons.length === 0) return undefined
-  const error = Cause.squash(cause)
-  if (error instanceof Error) return error.message.length > 0 ? error.message : error.name
-  if (typeof error === "object" && error !== null && "_tag" in error) return String(error._tag)
-  return String(error)
+  return errorText(Cause.squash(cause))
 }
 
 /**
@@ -407,7 +427,7 @@ export const logger = (write: (line: string) => void, as: Format = "logfmt"): Lo
       if (Cause.isCause(part)) {
         const text = causeText(part)
         if (text !== undefined) causes.push(text)
-      } else if (part instanceof Error) causes.push(part.message.length > 0 ? part.message : part.name)
+      } else if (part instanceof Error) causes.push(errorText(part))
       else texts.push(typeof part === "string" ? part : (JSON.stringify(part) ?? String(part)))
     }
     const own = causeText(options.cause)
