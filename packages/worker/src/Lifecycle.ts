@@ -11,6 +11,7 @@ import type { BudgetExhausted } from "@tppkit/http/BankError"
 import { Cause, Context, Effect, Layer, Logger } from "effect"
 import type { Due, Outcome } from "./Checks.ts"
 import { CheckObserver, isTransient } from "./FundsCheckWorkflow.ts"
+import type { Retry as WebhookDelivery } from "./internal/webhookOutbox.ts"
 
 /** The worker joined the fleet: the database's `host:port` and the consents it sweeps. */
 export interface Joined {
@@ -90,15 +91,8 @@ export interface CheckFinished {
 }
 
 /** A webhook delivery failed and is tried again after `waitMillis` (the event stays in the outbox meanwhile). */
-export interface WebhookRetry {
+export interface WebhookRetry extends WebhookDelivery {
   readonly _tag: "WebhookRetry"
-  readonly eventId: string
-  readonly type: string
-  /** The endpoint without credentials or query (`Webhook.displayUrl`). */
-  readonly endpoint: string
-  readonly attempt: number
-  readonly waitMillis: number
-  readonly cause: string
 }
 
 /** The worker left the fleet (its shards handed to the others). */
