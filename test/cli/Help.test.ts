@@ -109,6 +109,31 @@ describe("habits", () => {
     expect(JSON.parse(json.stderr).error.message).toContain('did you mean "project"?')
   })
 
+  it('the help of a mistyped command is its "did you mean", exit code 2, not the parent\'s help', async () => {
+    for (const args of [
+      ["projekt", "--help"],
+      ["help", "projekt"],
+      ["projekt", "-h"]
+    ]) {
+      const r = await run(args)
+      expect(r.code, args.join(" ")).toBe(2)
+      expect(r.stdout).toBe("")
+      expect(r.stderr.split("\n")[0]).toBe('tppkit: Unknown subcommand "projekt" for "tppkit"; did you mean "project"?')
+    }
+    for (const args of [
+      ["db", "strat", "--help"],
+      ["help", "db", "strat"]
+    ]) {
+      const r = await run(args)
+      expect(r.code, args.join(" ")).toBe(2)
+      expect(r.stderr.split("\n")[0]).toBe('tppkit: Unknown subcommand "strat" for "tppkit db"; did you mean "start"?')
+    }
+    // a real command's help is still its help
+    const known = await run(["help", "db", "start"])
+    expect(known.code).toBe(0)
+    expect(known.stdout).toContain("tppkit db start [flags]")
+  })
+
   it("a word far from every subcommand gets no guess", async () => {
     const r = await run(["frobnicate"])
     expect(r.code).toBe(2)

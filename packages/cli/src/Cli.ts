@@ -15,6 +15,7 @@ import { explainCommand } from "./ExplainCommand.ts"
 import * as Failure from "./Failure.ts"
 import { forecastCommand } from "./ForecastCommand.ts"
 import * as Help from "./Help.ts"
+import * as QuickHelp from "./internal/quickHelp.ts"
 import * as Output from "./Output.ts"
 import { projectCommand } from "./ProjectCommand.ts"
 import { reconcileCommand } from "./ReconcileCommand.ts"
@@ -78,9 +79,24 @@ const presenter = (stdio: Stdio.Stdio, style: Style.Style) =>
           : CliOutput.defaultPresenter.present(event)
   })
 
-/** `tppkit help [COMMAND...]` is `tppkit [COMMAND...] --help`, as in git, gh and kubectl. */
-const helpArgs = (args: ReadonlyArray<string>): ReadonlyArray<string> =>
-  args[0] === "help" ? [...args.slice(1), "--help"] : args
+/**
+ * `tppkit help [COMMAND...]` is `tppkit [COMMAND...] --help`, as in git, gh and kubectl; the help of a command
+ * that does not exist (`tppkit projekt --help`, `tppkit help db strat`), which effect/cli would answer with its
+ * parent's help and exit code 0, is the command line without the help flag: "did you mean", exit code 2.
+ */
+const helpArgs = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const path = QuickHelp.helpPath(args)
+  if (path !== undefined && path !== "") {
+    let current: Command.Command.Any = command
+    for (const word of path.split(" ")) {
+      const subcommands = current.subcommands.flatMap((group) => group.commands)
+      const next = subcommands.find((sub) => sub.name === word)
+      if (next === undefined) return subcommands.length > 0 ? path.split(" ") : args
+      current = next
+    }
+  }
+  return args[0] === "help" ? [...args.slice(1), "--help"] : args
+}
 
 /**
  * Runs the command on the given arguments (without the program name), failures left in the error channel. A
