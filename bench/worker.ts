@@ -10,7 +10,8 @@
  *
  * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/worker.ts` alone.
  * Environment: BENCH_WORKER_PAYMENTS (default 10000), BENCH_WORKER_RECOVERY_PAYMENTS (default 3000; 0 leaves the
- * recovery run out), BENCH_WORKER_CPU_PROF=DIR (the throughput run's workers write V8 CPU profiles to DIR).
+ * recovery run out), BENCH_WORKER_CPU_PROF=DIR (the throughput run's workers write V8 CPU profiles to DIR),
+ * BENCH_WORKER_NODE_FLAGS (Node flags of the throughput run's workers, separated by spaces, e.g. `--trace-gc`).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -234,7 +235,8 @@ const run = async () => {
     Scope.provide(EmbeddedDb.start({ postgresFlags: ["-c", "shared_preload_libraries=pg_stat_statements"] }), scope)
   )
   const bankFor = async (file: string) => {
-    const bank = tppkit(["sandbox", "--fixtures", file, "--format", "json"])
+    // the bank lists as of the fixtures' day (it computes each order's next date from its listing day)
+    const bank = tppkit(["sandbox", "--fixtures", file, "--listing-day", "2026-11-01", "--format", "json"])
     const info = JSON.parse(await firstLine(bank)) as { baseUrl: string; clientSecret: string }
     return { bank, info }
   }
@@ -274,7 +276,10 @@ const run = async () => {
       const load = loadavg()[0]?.toFixed(1)
       const stopSampler = startupSampler(url, payments)
       const profiles = process.env.BENCH_WORKER_CPU_PROF
-      const nodeFlags = profiles === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profiles}`]
+      const nodeFlags = [
+        ...(profiles === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profiles}`]),
+        ...(process.env.BENCH_WORKER_NODE_FLAGS ?? "").split(" ").filter((f) => f !== "")
+      ]
       const spawned = Date.now()
       const env = { TPPKIT_CLIENT_SECRET: info.clientSecret, TPPKIT_WORKER_POLL_MS: "500" }
       const workers = [0, 1, 2].map(() => tppkit(workerArgs(url, info.baseUrl), env, nodeFlags))
