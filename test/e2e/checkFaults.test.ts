@@ -166,11 +166,12 @@ describe("the fleet's checks through faults", () => {
     await new Promise((r) => setTimeout(r, 3000))
     await setFaults(info.baseUrl, slow)
     const ended = await Promise.all(workers.map((w) => w.done))
-    for (const w of ended) {
+    const summaries = ended.map((w) => {
       assert.strictEqual(w.code, 0, w.stderr)
       const summary = JSON.parse(w.stdout.trim().split("\n").at(-1) ?? "{}")
       assert.deepStrictEqual([summary.checks, summary.failed, summary.unanswered], [payments, 0, 0])
-    }
+      return summary
+    })
     // what the bank received while it was down: the checks each worker had in flight as the failures began,
     // the failures that open the fleet's breaker, and one probe per wait (0.5, 1, 2 s: three in 3 s): 31 on an idle
     // machine. Under a heavy load (CPU load average 30) 36 were seen once: a probe's wait can lapse on a starved
@@ -187,6 +188,9 @@ describe("the fleet's checks through faults", () => {
     assert.strictEqual(rows.length, payments)
     for (const r of rows) assert.include(["APPR", "DECL"], r.outcome)
     assert.strictEqual(received.length - refused, payments, "one answered request per payment")
+    // each worker's report counts every balance-check request the bank received, the refused ones too
+    for (const summary of summaries)
+      assert.deepStrictEqual([summary.requests, summary.unconfirmed], [received.length, 0])
   }, 150_000)
 
   it("a worker stopped with SIGTERM sends nothing more, lets its checks in flight finish and exits 130: no repeats", async () => {

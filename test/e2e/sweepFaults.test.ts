@@ -83,7 +83,7 @@ const statusOf = async (url: Redacted.Redacted<string>) => {
   const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url), "--format", "json"])
   assert.strictEqual(status.code, 0, status.stderr)
   return JSON.parse(status.stdout) as {
-    checks: Array<{ orderId: string; nominalDate: string; outcome: string }>
+    checks: Array<{ orderId: string; nominalDate: string; outcome: string; attempts: number }>
     budget: Array<{ used: number; limit: number }>
   }
 }
@@ -160,6 +160,12 @@ describe("the daily sweep while shards move", () => {
     assert.strictEqual(document.budget.length, 1)
     assert.isAtMost(document.budget[0]?.used ?? 99, 4)
     assert.isAtLeast(document.budget[0]?.used ?? 0, sent.length)
+    // the report says the same: the listing's pages, the listing requests the budget counts, the balance checks sent
+    assert.deepStrictEqual(summary.listing, { pages: 3, requests: document.budget[0]?.used })
+    assert.strictEqual(
+      summary.requests,
+      document.checks.reduce((n, c) => n + c.attempts, 0)
+    )
   }, 180_000)
 })
 

@@ -103,7 +103,9 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         // pages 0, 1 (502), then only 1 and 2 again: page 0 is never fetched twice
         assert.deepStrictEqual(pages, [0, 1, 1, 2])
         assert.deepStrictEqual(used, [unattended.length])
-        assert.deepStrictEqual(summary.consents, [{ consent: info.clientId, planned: expected.length, tries: 2 }])
+        assert.deepStrictEqual(summary.consents, [
+          { consent: info.clientId, planned: expected.length, pages: 3, tries: 2 }
+        ])
         assert.isAbove(expected.length, 10)
       }).pipe(Effect.scoped),
     60_000
@@ -178,6 +180,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         assert.strictEqual(summary.consents[0]?.tries, 2)
         assert.isAbove(summary.consents[0]?.planned ?? 0, 10)
         assert.strictEqual(summary.consents[0]?.failure, undefined)
+        assert.strictEqual(summary.consents[0]?.pages, unattended.length)
         // the listing's pages were asked for once, by the first try; the budget counts them once
         const pages = unattended.map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
         assert.deepStrictEqual(pages, [...new Set(pages)])

@@ -92,7 +92,9 @@ const contract = (name: string, make: () => Layer.Layer<Checks.Checks, unknown>)
           DECL: 0,
           failed: 2,
           pending: 0,
-          repeated: 1
+          repeated: 1,
+          requests: 4,
+          unconfirmed: 1
         })
         assert.deepStrictEqual(yield* checks.summary("2026-02-27"), {
           checks: 0,
@@ -100,7 +102,9 @@ const contract = (name: string, make: () => Layer.Layer<Checks.Checks, unknown>)
           DECL: 0,
           failed: 0,
           pending: 0,
-          repeated: 0
+          repeated: 0,
+          requests: 0,
+          unconfirmed: 0
         })
       }).pipe(Effect.provide(make()))
     )

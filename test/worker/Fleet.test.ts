@@ -33,7 +33,7 @@ describe("Fleet.cluster (one runner on PostgreSQL)", () => {
                 timeZone: "Europe/Bratislava",
                 hour: 8
               }),
-              Layer.succeed(Sweep.OrderSource)({ list: () => Effect.succeed(orders) }),
+              Layer.succeed(Sweep.OrderSource)({ list: () => Effect.succeed({ orders, pages: 1 }) }),
               Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
                 check: (due) =>
                   Effect.as(
@@ -85,11 +85,20 @@ describe("Fleet.cluster (one runner on PostgreSQL)", () => {
         }).pipe(Effect.provide(runner), Effect.provideService(References.MinimumLogLevel, "Warn"))
         assert.deepStrictEqual(result.summary, {
           day: "2026-11-02",
-          consents: [{ consent: "c1", planned: 40 }],
+          consents: [{ consent: "c1", planned: 40, pages: 1 }],
           rerun: false
         })
         assert.deepStrictEqual(result.again, result.summary)
-        assert.deepStrictEqual(result.counts, { checks: 41, APPR: 21, DECL: 20, failed: 0, pending: 0, repeated: 0 })
+        assert.deepStrictEqual(result.counts, {
+          checks: 41,
+          APPR: 21,
+          DECL: 20,
+          failed: 0,
+          pending: 0,
+          repeated: 0,
+          requests: 41,
+          unconfirmed: 0
+        })
         assert.strictEqual(yield* Ref.get(sent), 41)
         assert.deepStrictEqual(result.messages, [
           { tag: "activity", n: 41, processed: 41 },

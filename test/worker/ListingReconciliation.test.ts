@@ -68,7 +68,9 @@ describe("the sweep records each consent's listing", () => {
           Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
             Layer.provideMerge(WorkflowEngine.layerMemory),
             Layer.provideMerge(Checks.Checks.layerMemory),
-            Layer.provide(Layer.succeed(Sweep.OrderSource)({ list: () => Effect.succeed(listing) })),
+            Layer.provide(
+              Layer.succeed(Sweep.OrderSource)({ list: () => Effect.succeed({ orders: listing, pages: 1 }) })
+            ),
             Layer.provide(
               Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
                 check: () => Effect.succeed({ answer: "APPR" as const })

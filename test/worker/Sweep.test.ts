@@ -94,7 +94,7 @@ describe("Sweep.layer (the day's workflow)", () => {
         list: (consent) =>
           consent.key === "refused"
             ? Effect.fail(new Sweep.ListingFailed({ consent: consent.key, failure: refused }))
-            : Effect.succeed([order("W", "2026-02-20")])
+            : Effect.succeed({ orders: [order("W", "2026-02-20")], pages: 1 })
       })
       const summary = yield* Sweep.sweepNow("2026-02-27").pipe(
         Effect.provide(
@@ -152,7 +152,7 @@ const day = (down: Ref.Ref<number>, listed: Ref.Ref<Array<string>>, over: Partia
             if (consent.key === "c1" && (yield* Ref.getAndUpdate(down, (n) => n - 1)) > 0) {
               return yield* unavailable(consent.key)
             }
-            return [order("W", "2026-02-20")]
+            return { orders: [order("W", "2026-02-20")], pages: 1 }
           })
       })
     ),
@@ -207,7 +207,7 @@ describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () 
       const listed = yield* Ref.make<Array<string>>([])
       const retry: Sweep.Retry = { initial: "10 millis", max: "40 millis", tries: 5 }
       const summary = yield* Sweep.sweepNow("2026-02-27").pipe(Effect.provide(day(down, listed, { retry })))
-      assert.deepStrictEqual(summary.consents, [{ consent: "c1", planned: 1, tries: 4 }])
+      assert.deepStrictEqual(summary.consents, [{ consent: "c1", planned: 1, pages: 1, tries: 4 }])
       assert.deepStrictEqual(yield* Ref.get(listed), ["c1", "c1", "c1", "c1"])
       assert.isFalse(summary.rerun)
       assert.strictEqual(Sweep.backoffMillis(retry, 1, unavailable("c1").failure), 10)
@@ -259,7 +259,10 @@ describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () 
                   list: () =>
                     Effect.flatMap(
                       Ref.getAndUpdate(listed, (n) => n + 1),
-                      (n) => (n === 0 ? Effect.fail(storeDown) : Effect.succeed([order("W", "2026-02-20")]))
+                      (n) =>
+                        n === 0
+                          ? Effect.fail(storeDown)
+                          : Effect.succeed({ orders: [order("W", "2026-02-20")], pages: 1 })
                     )
                 })
               ),
@@ -277,7 +280,7 @@ describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () 
             )
           )
         )
-        assert.deepStrictEqual(summary.consents, [{ consent: "c1", planned: 1, tries: 3 }])
+        assert.deepStrictEqual(summary.consents, [{ consent: "c1", planned: 1, pages: 1, tries: 3 }])
         assert.strictEqual(yield* Ref.get(listed), 3)
       })
   )
@@ -344,7 +347,7 @@ const stubs = (listings: Ref.Ref<Array<string>>) => ({
       Effect.flatMap(
         Effect.clockWith((c) => c.currentTimeMillis),
         (ms) => Ref.update(listings, (l) => [...l, new Date(Number(ms)).toISOString()])
-      ).pipe(Effect.as([order("W", "2026-03-23", "DAIL")]))
+      ).pipe(Effect.as({ orders: [order("W", "2026-03-23", "DAIL")], pages: 1 }))
   }),
   checker: Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
     check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })

@@ -83,7 +83,7 @@ export const orderSource = (
                 ...(iban === undefined ? {} : { iban: iban.success })
               })
             )
-            return pages.flatMap((p) => p.body.orders)
+            return { orders: pages.flatMap((p) => p.body.orders), pages: pages.length }
           }).pipe(
             Effect.catchTag("BankError", (failure) => Effect.fail(new ListingFailed({ consent: consent.key, failure })))
           )

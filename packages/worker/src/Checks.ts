@@ -105,7 +105,11 @@ export interface Filter {
   readonly sweepDay?: string | undefined
 }
 
-/** The counts of one sweep day's checks: planned, by outcome, still pending, and repeated (more than one attempt). */
+/**
+ * The counts of one sweep day's checks: planned, by outcome, still pending, repeated (more than one attempt), the
+ * balance-check requests sent for them (every attempt counted), and how many of those were in flight when their
+ * worker died (the bank may or may not have seen them).
+ */
 export interface Summary {
   readonly checks: number
   readonly APPR: number
@@ -113,6 +117,8 @@ export interface Summary {
   readonly failed: number
   readonly pending: number
   readonly repeated: number
+  readonly requests: number
+  readonly unconfirmed: number
 }
 
 /** Failures of the check store: the database's, as one typed error. */

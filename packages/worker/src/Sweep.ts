@@ -112,11 +112,17 @@ export class ListingFailed extends Schema.TaggedError<ListingFailed>()("ListingF
   }
 }
 
+/** A consent's standing orders as listed, and the listing's pages they came on. */
+export interface Listed {
+  readonly orders: ReadonlyArray<Projection.ProjectableOrder>
+  readonly pages: number
+}
+
 /** Where the sweep gets a consent's standing orders; the bank client satisfies it in a worker. */
 export class OrderSource extends Context.Service<
   OrderSource,
   {
-    readonly list: (consent: Consent) => Effect.Effect<ReadonlyArray<Projection.ProjectableOrder>, ListingFailed>
+    readonly list: (consent: Consent) => Effect.Effect<Listed, ListingFailed>
   }
 >()("@tppkit/worker/OrderSource") {}
 
@@ -168,6 +174,8 @@ export const plan = (
 export const ConsentSummary = Schema.Struct({
   consent: Schema.String,
   planned: Schema.Number,
+  /** The pages of the listing the checks were planned from (absent: carried over from an earlier run). */
+  pages: Schema.optionalKey(Schema.Number),
   /** Listings tried for this consent by this run (absent: one, or carried over from an earlier run). */
   tries: Schema.optionalKey(Schema.Number),
   failure: Schema.optionalKey(ListingFailure)
@@ -244,28 +252,29 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
         // each try is its own journaled activity, and each wait a durable sleep: a sweep resumed on another runner
         // neither repeats a finished try nor waits again for a wait that has passed
         let tries = 0
-        let planned: Result.Result<number, ListingFailed>
+        let planned: Result.Result<{ readonly planned: number; readonly pages?: number }, ListingFailed>
         for (;;) {
           tries++
           planned = yield* Activity.make({
             name: tries === 1 ? `plan/${id}` : `plan/${id}#${tries}`,
-            success: Schema.Number,
+            // a number alone: the journal of a sweep planned before the listing's pages were kept with it
+            success: Schema.Union([Schema.Number, Schema.Struct({ planned: Schema.Number, pages: Schema.Number })]),
             error: ListingFailed,
             execute: Effect.gen(function* () {
               const source = yield* OrderSource
               const checks = yield* Checks
-              const orders = yield* source.list(consent)
+              const listed = yield* source.list(consent)
               // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status
               yield* ListingReconciliation.record(
-                ListingReconciliation.summarize(orders, consent.key, date, settings, day)
+                ListingReconciliation.summarize(listed.orders, consent.key, date, settings, day)
               )
-              const due = plan(orders, consent.key, date, settings)
+              const due = plan(listed.orders, consent.key, date, settings)
               yield* checks
                 .plan(due)
                 .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
-              return due.length
+              return { planned: due.length, pages: listed.pages }
             })
-          }).pipe(Effect.result)
+          }).pipe(Effect.result, Effect.map(Result.map((r) => (typeof r === "number" ? { planned: r } : r))))
           if (Result.isSuccess(planned) || tries >= retry.tries || !isTransient(planned.failure.failure)) break
           const wait = backoffMillis(retry, tries, planned.failure.failure)
           yield* Lifecycle.emit({
@@ -303,7 +312,8 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
             )
           )
         })
-        consents.push({ consent: consent.key, planned: planned.success, ...triesKey })
+        const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
+        consents.push({ consent: consent.key, planned: planned.success.planned, ...pages, ...triesKey })
       }
       yield* Lifecycle.emit(Lifecycle.finished(day, run ?? 0, consents))
       return { day, ...(run === undefined || run === 0 ? {} : { run }), consents }

@@ -3,7 +3,7 @@
  * cluster, the workflow engine and the PostgreSQL driver).
  */
 import { LocalDate } from "@tppkit/core"
-import { BankClient, BankConfig, type PsuContext } from "@tppkit/http"
+import { BankClient, BankConfig, Budget, type PsuContext } from "@tppkit/http"
 import {
   BankGate,
   BankSources,
@@ -349,7 +349,7 @@ export const workerLayer = (setup: Setup) => {
         Layer.mergeAll(
           BankSources.balanceChecker(setup.psu),
           BankSources.orderSource(setup.psu, { pageSize: setup.listingPageSize })
-        ).pipe(Layer.provide(client))
+        ).pipe(Layer.provideMerge(client))
       )
     ),
     Layer.provideMerge(
@@ -380,6 +380,26 @@ export const awaitDay = (day: string, poll: Duration.Input = "250 millis") =>
       if (pending === 0) return
       yield* Effect.sleep(pending > 200 ? "1 second" : poll)
     }
+  })
+
+/**
+ * The `--once` report's listing counts: the pages of the listings the day's checks were planned from (this run's
+ * consents; a consent carried over from an earlier run counts none), and the unattended listing requests of the
+ * sweep's consents counted today against the daily budget (every page and every try, failed ones included, by any
+ * process of this client sharing the fleet's budget).
+ */
+const listingCounts = (summary: Sweep.Summary, setup: Setup) =>
+  Effect.gen(function* () {
+    const pages = summary.consents.reduce((n, c) => n + (c.pages ?? 0), 0)
+    const keys = new Set(setup.sweep.consents.map((c) => c.key))
+    const usages = yield* Effect.orElseSucceed((yield* Budget.Budget).usages, () => [])
+    const requests = usages
+      .filter((u) => {
+        const parts = Budget.parseConsentKey(u.consentKey)
+        return parts !== undefined && parts.clientId === setup.bankSettings.clientId && keys.has(parts.consent)
+      })
+      .reduce((n, u) => n + u.used, 0)
+    return { pages, requests }
   })
 
 /** The bank client's settings with no retries of its own (the workflows retry; every request is counted). */
@@ -547,7 +567,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       yield* awaitDay(day)
       unanswered = yield* unansweredNow
     }
-    const { checks: planned, APPR, DECL, failed: failedChecks, repeated } = yield* checks.summary(day)
+    const counts = yield* checks.summary(day)
     const sweep = failed.length === 0 ? "complete" : "incomplete"
     // the day's events delivered before the worker leaves (what is left stays in the outbox for the fleet)
     const outbox = yield* Effect.serviceOption(Webhook.Outbox)
@@ -559,12 +579,16 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     }
     const report = {
       day,
-      checks: planned,
-      APPR,
-      DECL,
-      failed: failedChecks,
-      repeated,
+      checks: counts.checks,
+      APPR: counts.APPR,
+      DECL: counts.DECL,
+      failed: counts.failed,
+      repeated: counts.repeated,
+      // balance-check requests sent for the day's checks (every attempt), and those in flight when a worker died
+      requests: counts.requests,
+      unconfirmed: counts.unconfirmed,
       sweep,
+      listing: yield* listingCounts(summary, setup),
       ...(summary.rerun ? { run: summary.run ?? 0 } : {}),
       ...(failed.length === 0 ? {} : { unlisted: failed.map((f) => f.consent) }),
       unanswered,

@@ -76,13 +76,15 @@ export const make = (): Checks["Service"] => {
       }),
     summary: (sweepDay) =>
       Effect.sync(() => {
-        const counts = { checks: 0, APPR: 0, DECL: 0, failed: 0, pending: 0, repeated: 0 }
+        const counts = { checks: 0, APPR: 0, DECL: 0, failed: 0, pending: 0, repeated: 0, requests: 0, unconfirmed: 0 }
         for (const r of rows.values()) {
           if (r.sweepDay !== sweepDay) continue
           counts.checks++
           if (r.outcome === undefined) counts.pending++
           else counts[r.outcome]++
           if (r.attempts > 1) counts.repeated++
+          counts.requests += r.attempts
+          counts.unconfirmed += r.unconfirmed
         }
         return counts
       })

@@ -148,7 +148,9 @@ export const make = (
               count(*) FILTER (WHERE outcome = 'DECL')::int AS "DECL",
               count(*) FILTER (WHERE outcome = 'failed')::int AS failed,
               count(*) FILTER (WHERE outcome IS NULL)::int AS pending,
-              count(*) FILTER (WHERE attempts > 1)::int AS repeated
+              count(*) FILTER (WHERE attempts > 1)::int AS repeated,
+              coalesce(sum(attempts), 0)::int AS requests,
+              coalesce(sum(unconfirmed), 0)::int AS unconfirmed
             FROM tppkit_checks WHERE sweep_day = ${sweepDay}`.pipe(
           Effect.map(([r]) => ({
             checks: Number(r?.checks ?? 0),
@@ -156,7 +158,9 @@ export const make = (
             DECL: Number(r?.DECL ?? 0),
             failed: Number(r?.failed ?? 0),
             pending: Number(r?.pending ?? 0),
-            repeated: Number(r?.repeated ?? 0)
+            repeated: Number(r?.repeated ?? 0),
+            requests: Number(r?.requests ?? 0),
+            unconfirmed: Number(r?.unconfirmed ?? 0)
           })),
           Effect.mapError(fromSql("cannot count checks"))
         )
