@@ -45,6 +45,33 @@ describe("ICalendar.fromPayments", () => {
     expect(b?.summary).toBe("Standing order 7.00 EUR to SK0809000000000123123123")
     expect(text).toContain("DTSTAMP:20260101T000000Z\r\n")
   })
+  it("says where each date comes from: bank-confirmed, predicted, or predicted and moved by the rule (escaped)", () => {
+    const rule = "modified-following · target+a,b;c\\d"
+    const ps = [
+      payment({ provenance: "bank-confirmed" }),
+      payment({ orderId: "SO-2" }),
+      payment({ orderId: "SO-3", executionDate: d("2026-03-01") })
+    ]
+    const text = ICalendar.fromPayments(ps, { rule })
+    const [confirmed, moved, kept] = parse(text)
+    expect(confirmed?.description.split("\n").at(-1)).toBe(
+      "Date: bank-confirmed (the bank lists it as the order's nextDate)"
+    )
+    // ical.js unescapes the TEXT value: the rule reads back exactly
+    expect(moved?.description.split("\n").at(-1)).toBe(`Date: engine-predicted, moved off the nominal date by ${rule}`)
+    expect(kept?.description.split("\n").at(-1)).toBe("Date: engine-predicted")
+    const values = (name: string) =>
+      new ICAL.Component(ICAL.parse(text)).getAllSubcomponents("vevent").map((v) => v.getFirstPropertyValue(name))
+    expect(values("x-tppkit-provenance")).toEqual(["bank-confirmed", "engine-predicted", "engine-predicted"])
+    expect(text).toContain("target+a\\,b\\;c\\\\d")
+    // without a rule a moved date is only predicted
+    expect(
+      parse(ICalendar.fromPayments([payment()]))[0]
+        ?.description.split("\n")
+        .at(-1)
+    ).toBe("Date: engine-predicted")
+  })
+
   it("uses CRLF only and folds every line at 75 octets without splitting characters", () => {
     const text = ICalendar.fromPayments([payment(), payment({ creditorName: "€".repeat(100) })])
     expect(text.endsWith("\r\n")).toBe(true)

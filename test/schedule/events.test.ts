@@ -79,7 +79,9 @@ const fields: fc.Arbitrary<Plans.Fields> = fc.record({
   currency: fc.constantFrom("EUR", "CZK"),
   debtorIban: fc.constantFrom("SK3112000000198742637541", "CZ5508000000001234567899"),
   creditorIban: fc.constantFrom("SK6809000000005012345678", "SK68"),
-  creditorName: fc.option(text, { nil: undefined })
+  creditorName: fc.option(text, { nil: undefined }),
+  // a payment executing on its order's nextDate is bank-confirmed
+  nextDate: fc.option(fc.integer({ min: d("2026-01-01"), max: d("2026-03-31") }), { nil: undefined })
 })
 
 const payment0: Payment.Payment = {
@@ -137,7 +139,8 @@ describe("the iCalendar column writer", () => {
           {
             name: text,
             domain: fc.oneof(text, fc.constantFrom("example.com", "bank,example;com")),
-            stampMillis: fc.integer({ min: 0, max: 4_000_000_000_000 })
+            stampMillis: fc.integer({ min: 0, max: 4_000_000_000_000 }),
+            rule: fc.oneof(text, fc.constantFrom("following · target", "none · a,b;c\\d"))
           },
           { requiredKeys: [] }
         ),

@@ -262,7 +262,11 @@ export const projectionRenderers = {
   table: { render: (report) => [`${projectionTable(report)}\n`], listsSkipped: true },
   json: { render: Export.json, listsSkipped: true },
   csv: { render: Export.csv, listsSkipped: false },
-  ics: { render: (report) => Export.ics(report), listsSkipped: false },
+  // each moved date names the rule that moved it, as the table and JSON name the projection's calendar and convention
+  ics: {
+    render: (report) => Export.ics(report, { rule: `${report.convention} · ${report.calendarName}` }),
+    listsSkipped: false
+  },
   html: {
     render: (report) =>
       Html.render({

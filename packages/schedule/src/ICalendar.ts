@@ -1,6 +1,8 @@
 /**
  * iCalendar (RFC 5545) export of projected payments: one all-day VEVENT per payment with a stable UID, the
- * amount and counterparties in SUMMARY and DESCRIPTION, CRLF line endings, 75-octet folding and TEXT escaping.
+ * amount and counterparties in SUMMARY and DESCRIPTION, where the date comes from (bank-confirmed, or
+ * engine-predicted and the rule that moved it) in DESCRIPTION and `X-TPPKIT-PROVENANCE`, CRLF line endings, 75-octet
+ * folding and TEXT escaping.
  *
  * @since 0.1.0
  */
@@ -19,6 +21,11 @@ export interface Options {
    * midnight UTC of the payment's nominal date, so the output is a pure function of the payments.
    */
   readonly stampMillis?: number | undefined
+  /**
+   * The rule the dates were moved by (e.g. `following · target`): a predicted date moved off its nominal date names
+   * it in its DESCRIPTION; without it the line says only that the date is predicted.
+   */
+  readonly rule?: string | undefined
 }
 
 /** Escapes a TEXT value (RFC 5545 3.3.11): backslash, semicolon, comma and line breaks. */

@@ -11,14 +11,17 @@
  */
 import { LocalDate } from "@tppkit/core"
 import type { BigDecimal } from "effect"
+import type * as Payment from "../Payment.ts"
+import * as EventProvenance from "./eventProvenance.ts"
 import type * as Merge from "./merge.ts"
-import type * as Plans from "./plans.ts"
+import * as Plans from "./plans.ts"
 
 /** Options of the iCalendar text (the public `ICalendar.Options`). */
 export interface Options {
   readonly name?: string | undefined
   readonly domain?: string | undefined
   readonly stampMillis?: number | undefined
+  readonly rule?: string | undefined
 }
 
 /** A payment as an event needs it (the public `Payment.Payment`). */
@@ -168,6 +171,10 @@ const descriptionHead = (o: Plans.Fields): string =>
 const NOMINAL_LABEL = "\nNominal date: "
 const EXECUTION_LABEL = "; execution date: "
 
+/** A payment's provenance: its own, else from its order's `nextDate` (the column writer's reading). */
+const provenanceOf = (p: Paid & { readonly provenance?: Payment.Provenance | undefined }): Payment.Provenance =>
+  p.provenance ?? Plans.provenance(p.nextDate, p.executionDate)
+
 /**
  * The VEVENT lines of one payment (unfolded). An event on 9999-12-31 has no DTEND: the day after it has no DATE
  * text, and an all-day event without one lasts its day (RFC 5545 3.6.1).
@@ -181,8 +188,10 @@ export const eventLines = (p: Paid, options: Options | undefined): Array<string>
   `SUMMARY:${escapeText(summary(p))}`,
   `DESCRIPTION:${escapeText(
     `${descriptionHead(p)}${p.k}${NOMINAL_LABEL}${LocalDate.format(p.nominalDate)}${EXECUTION_LABEL}` +
-      LocalDate.format(p.executionDate)
+      LocalDate.format(p.executionDate) +
+      EventProvenance.describe(provenanceOf(p), p.nominalDate !== p.executionDate, options?.rule)
   )}`,
+  `${EventProvenance.property}:${provenanceOf(p)}`,
   "TRANSP:TRANSPARENT",
   "END:VEVENT"
 ]
@@ -365,9 +374,19 @@ export function* encode(
   const nominalLabel = encoder.encode(escapeText(NOMINAL_LABEL))
   const executionLabel = encoder.encode(escapeText(EXECUTION_LABEL))
   const closing = encoder.encode(`${CRLF}TRANSP:TRANSPARENT${CRLF}END:VEVENT${CRLF}`)
+  // the DESCRIPTION's provenance line (escaped; a bank-confirmed date, a predicted one, a predicted one moved) and the
+  // provenance property's line, each after its line break
+  const provenanceText = (provenance: Payment.Provenance, moved: boolean): Uint8Array =>
+    encoder.encode(escapeText(EventProvenance.describe(provenance, moved, options?.rule)))
+  const confirmedText = provenanceText("bank-confirmed", false)
+  const predictedText = provenanceText("engine-predicted", false)
+  const movedText = provenanceText("engine-predicted", true)
+  const confirmedLine = encoder.encode(`${CRLF}${EventProvenance.property}:bank-confirmed`)
+  const predictedLine = encoder.encode(`${CRLF}${EventProvenance.property}:engine-predicted`)
+  const longest = Math.max(confirmedText.length, predictedText.length, movedText.length)
   // the unfolded rest of a DESCRIPTION line: occurrence number (at most 11 characters), labels and two dates (of
-  // at most 11 characters: the day after 9999-12-31 is 10000-01-01)
-  const rest = new Uint8Array(11 + nominalLabel.length + 11 + executionLabel.length + 11)
+  // at most 11 characters: the day after 9999-12-31 is 10000-01-01), then the provenance line
+  const rest = new Uint8Array(11 + nominalLabel.length + 11 + executionLabel.length + 11 + longest)
   const fixed =
     afterUid.length +
     stampTime.length +
@@ -375,6 +394,7 @@ export function* encode(
     end.length +
     afterDates.length +
     closing.length +
+    confirmedLine.length +
     32 +
     (stamp?.length ?? 0)
   const orders = source.orders
@@ -456,7 +476,13 @@ export function* encode(
       r = dates.writeIso(rest, r + nominalLabel.length, nominalDay)
       rest.set(executionLabel, r)
       r = dates.writeIso(rest, r + executionLabel.length, executed)
-      f.fold(rest, 0, r)
+      const confirmed = executed === (orders[i]!.nextDate ?? Plans.NO_NEXT_DATE)
+      const said = confirmed ? confirmedText : nominalDay === executed ? predictedText : movedText
+      rest.set(said, r)
+      f.fold(rest, 0, r + said.length)
+      const line = confirmed ? confirmedLine : predictedLine
+      buf.set(line, f.pos)
+      f.pos += line.length
       buf.set(closing, f.pos)
       f.pos += closing.length
     }
