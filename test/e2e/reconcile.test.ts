@@ -163,6 +163,35 @@ describe("tppkit reconcile against a mock bank with a personality", { timeout: 9
     expect(best.map((r: { text: string }) => r.text)).toContain("preceding · weekends")
   })
 
+  it("standing-orders --all --reconcile in table mode: the summary, the bank's rule, each difference with its rule", async () => {
+    // the customer present (logged in at the bank's time): no unattended page of the day's budget is spent
+    const present = ["--psu-last-logged-time", "2026-07-25T08:00:00Z"]
+    const run = await tppkit(["standing-orders", "--all", "--reconcile", "--as-of", "2026-07-25", ...present], {
+      env: { ...env, COLUMNS: "160" }
+    })
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(8)
+    const out = run.stdout
+    expect(out).toMatch(/^Reconciliation on 2026-07-25 of \d+ listed orders against following · target$/m)
+    const count = (label: string) => Number(new RegExp(`^${label} +(\\d+)`, "m").exec(out)?.[1])
+    expect(count("explained")).toBeGreaterThan(0)
+    expect(count("anomalies")).toBeGreaterThan(0)
+    expect(count("unexplained")).toBe(0)
+    expect(count("stale")).toBe(0)
+    expect(out).toMatch(/^explained +\d+ \(preceding · weekends: \d+\)$/m)
+    expect(out).toMatch(/^the bank's rule: preceding · weekends, explains (\d+) of (\d+) dates/m)
+    expect(out).toMatch(/^Order +Freq +Status +Engine +Bank +Explained by$/m)
+    // each difference: order, frequency, status, the engine's date, the bank's date, the rule that explains it
+    const explained = [...out.matchAll(/^(SO-\d{4}) +(\w{4}) +explained +(\S+) +(\S+) +(.+)$/gm)]
+    expect(explained.length).toBe(count("explained"))
+    for (const [, , , engine, bank, rule] of explained) {
+      expect(bank).not.toBe(engine)
+      expect(rule!.trim()).toBe("preceding · weekends")
+    }
+    const anomalies = [...out.matchAll(/^(SO-\d{4}) +(\w{4}) +anomaly +(\S+) +(\S+) +-$/gm)]
+    expect(anomalies.length).toBe(count("anomalies"))
+  })
+
   // the bank allows 4 unattended pages a day: the listing above took 2, this one takes the other 2
   it("standing-orders --all --reconcile reconciles the live listing itself: the same findings, exit 8", async () => {
     const run = await tppkit(["standing-orders", "--all", "--reconcile", "--as-of", "2026-07-25", "--format", "json"], {
