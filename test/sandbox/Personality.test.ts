@@ -1,4 +1,4 @@
-import { BankRule, Calendar, LocalDate } from "@tppkit/core"
+import { BankRule, Calendar, LocalDate, StandingOrder } from "@tppkit/core"
 import { Fixtures, Journal, Personality, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { Reconciliation } from "@tppkit/schedule"
 import { Effect, Layer, Result } from "effect"
@@ -110,6 +110,58 @@ describe("Personality.list", () => {
     // the added days do move payments, on weekends too (where an every-day bank pays)
     expect(moved).toBeGreaterThan(0)
     expect(onWeekends).toBeGreaterThan(0)
+  })
+
+  it("property: for any personality and random orders, reconciled against the bank's own rule every date matches", () => {
+    const sk = Reconciliation.candidateCalendars()[2]!
+    const template = orders[0]!
+    const arbitrary = fc.record({
+      asOf: fc.integer({ min: d("2024-01-01"), max: d("2027-12-31") }),
+      convention: fc.constantFrom(
+        "following",
+        "preceding",
+        "modified-following",
+        "modified-preceding",
+        "none" as const
+      ),
+      calendar: fc.constantFrom<BankRule.CalendarChoice>(Calendar.target, Calendar.weekends, sk, BankRule.everyDay),
+      reports: fc.constantFrom("execution", "nominal" as const),
+      holidays: fc.uniqueArray(fc.integer({ min: -10, max: 60 }), { maxLength: 4 }),
+      orders: fc.array(
+        fc.record({
+          frequency: fc.constantFrom("DAIL", "DAI7", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR" as const),
+          start: fc.integer({ min: -2000, max: 200 }),
+          end: fc.option(fc.integer({ min: 0, max: 3000 }), { nil: undefined })
+        }),
+        { minLength: 1, maxLength: 30 }
+      )
+    })
+    fc.assert(
+      fc.property(arbitrary, (input) => {
+        const day = input.asOf as LocalDate.LocalDate
+        const personality = {
+          rule: BankRule.make({ convention: input.convention, calendar: input.calendar, reports: input.reports }),
+          extraHolidays: input.holidays.map((h) => LocalDate.addDays(day, h))
+        }
+        const random = input.orders.map((o, i) => {
+          const startDate = LocalDate.addDays(day, o.start)
+          const { nextDate: _, endDate: __, ...rest } = template
+          return new StandingOrder.StandingOrder({
+            ...rest,
+            orderId: `R-${i}`,
+            frequency: o.frequency,
+            startDate,
+            ...(o.end === undefined ? {} : { endDate: LocalDate.addDays(startDate, o.end) })
+          })
+        })
+        const listed = Personality.list(personality, random, day)
+        const r = Reconciliation.reconcile(listed, { asOf: day, rule: Personality.ruleOf(personality), candidates: [] })
+        expect(r.skipped).toEqual([])
+        expect(r.counts.match).toBe(r.observations.length)
+        expect(r.observations.length + r.withoutNextDate.length).toBe(random.length)
+      }),
+      { numRuns: 500 }
+    )
   })
 
   it("injected anomalies are exactly the orders it picks, and reconciliation reports exactly those", () => {
