@@ -48,6 +48,15 @@ describe("Metrics", () => {
             waitMillis: 5000,
             cause: "503"
           })
+          yield* Lifecycle.emit({
+            _tag: "WebhookRetry",
+            eventId: "evt_1",
+            type: "check.declined",
+            endpoint: "http://127.0.0.1:9/hook",
+            attempt: 1,
+            waitMillis: 2000,
+            cause: "HTTP 503"
+          })
           // effect's own cluster metrics: gauges get help text, the shard release timer (milliseconds) is left out
           yield* Metric.update(ClusterMetrics.shards, 7n)
           yield* Metric.update(ClusterMetrics.shardReleaseDuration, Duration.millis(12))
@@ -81,6 +90,8 @@ describe("Metrics", () => {
           assert.match(text, /tppkit_bank_latency_seconds_count 4/)
           assert.match(text, /tppkit_budget_used\{consent="sandbox:c1"\} 3/)
           assert.match(text, /tppkit_budget_left\{consent="sandbox:c1"\} 1/)
+          assert.match(text, /\ntppkit_webhook_deliveries_pending 0\n/)
+          assert.match(text, /\ntppkit_webhook_retries_total 1\n/)
           const missing = yield* Effect.promise(() => fetch(`http://127.0.0.1:${port}/other`).then((r) => r.status))
           assert.strictEqual(missing, 404)
         }).pipe(

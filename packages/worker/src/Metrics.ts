@@ -2,8 +2,9 @@
  * A worker's Prometheus metrics through effect's `Metric` and `effect/observability`'s Prometheus text format:
  * sweep runs by outcome, funds checks by outcome, failed checks by the class and reason of their typed failure,
  * payments at risk (DECL), retries (scheduled, and attempts after the first), listings tried again, bank latency
- * of the balance checks, and today's budget used and left per consent, served on `127.0.0.1:<port>/metrics` as
- * text a scraper accepts without warnings (every family with HELP and TYPE, counters ending in `_total`).
+ * of the balance checks, today's budget used and left per consent, webhook deliveries tried again and not made
+ * yet, served on `127.0.0.1:<port>/metrics` as text a scraper accepts without warnings (every family with HELP and
+ * TYPE, counters ending in `_total`).
  *
  * @since 0.1.0
  */
@@ -55,6 +56,11 @@ export const budgetUsed = Metric.gauge("tppkit_budget_used", { description: "Una
 
 /** Today's unattended listings left per consent key. */
 export const budgetLeft = Metric.gauge("tppkit_budget_left", { description: "Unattended listings left today" })
+
+/** Webhook deliveries of the fleet's outbox not made yet (all endpoints), read at each scrape. */
+export const webhookPending = Metric.gauge("tppkit_webhook_deliveries_pending", {
+  description: "Webhook deliveries in the fleet's outbox not made yet"
+})
 
 /** Sweep runs finished on this worker, by outcome (`complete`, or `incomplete`: a consent's listing failed). */
 export const sweeps = Metric.counter("tppkit_sweeps_total", {
@@ -163,7 +169,7 @@ export const exposition = (text: string): string => {
   return out.length === 0 ? "" : `${out.join("\n")}\n`
 }
 
-/** Reads today's budget (in the sweep's time zone) into the gauges. */
+/** Reads today's budget (in the sweep's time zone) and the webhook deliveries not made yet into the gauges. */
 const refreshBudget = (dailyLimit: number, timeZone: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -177,6 +183,9 @@ const refreshBudget = (dailyLimit: number, timeZone: string) =>
         Math.max(0, dailyLimit - Number(r.used))
       )
     }
+    const [pending] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_webhook_outbox
+      WHERE delivered_at IS NULL`
+    yield* Metric.update(webhookPending, Number(pending?.n ?? 0))
   }).pipe(Effect.ignore)
 
 /**
