@@ -2,7 +2,8 @@
  * Webhooks end to end: `tppkit worker --once --webhook URL` against the mock bank posts every DECL, refused or
  * unanswered check and failed sweep to a receiver on loopback, signed; a receiver that fails and comes back gets
  * every event, and a worker that leaves while its deliveries hang leaves them in the outbox for the next worker,
- * which delivers them under the same event ids. `tppkit webhook verify` checks what the receiver got.
+ * and one killed while they hang leaves them too: the next worker delivers them under the same event ids. `tppkit
+ * webhook verify` checks what the receiver got.
  */
 import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -13,7 +14,7 @@ import * as Database from "@tppkit/worker/Database"
 import { Context, Effect, Exit, Layer, Redacted, Result, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
-import { tppkit, workerOnce } from "./harness.ts"
+import { start, tppkit, workerOnce } from "./harness.ts"
 
 const db = embeddedDb()
 const day = "2026-11-25"
@@ -83,7 +84,7 @@ const valid = (g: Got) =>
   Result.isSuccess(Webhook.verify({ body: g.body, signature: g.signature, secret: Redacted.make(secret) }))
 
 describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
-  it("delivers every event, signed, to a receiver that fails and comes back; a restarted worker delivers what was left", async () => {
+  it("delivers every event, signed, to a receiver that fails and comes back; after a worker left or was killed mid-delivery the next one delivers what was left", async () => {
     // generated orders on an account short of money (DECLs) and a consent whose IBAN filter is not an IBAN (its
     // sweep fails)
     const generated = Fixtures.generate(200)
@@ -183,6 +184,25 @@ describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
     assert.match(left.stderr, /webhook deliveries not made yet; they stay in the fleet's outbox/)
     const held = slow.got.map((g) => g.id)
     assert.isAbove(held.length, 0)
+    // a worker that takes the deliveries over (their leases have ended) and is killed while they hang: a crash
+    const crashing = start(
+      [
+        "worker",
+        "--database-url",
+        Redacted.value(url2),
+        "--base-url",
+        info.baseUrl,
+        "--client-id",
+        info.clientId,
+        "--webhook",
+        slow.url
+      ],
+      slowEnv
+    )
+    for (let i = 0; i < 300 && slow.got.length <= held.length; i++) await new Promise((r) => setTimeout(r, 100))
+    assert.isAbove(slow.got.length, held.length, "the second worker took the deliveries over")
+    crashing.child.kill("SIGKILL")
+    assert.strictEqual((await crashing.done).signal, "SIGKILL")
     mode = 200
     const next = await tppkit(workerOnce(Redacted.value(url2), info, day, "--webhook", slow.url), {
       env: slowEnv,
