@@ -195,12 +195,32 @@ describe("the fleet's checks through faults", () => {
 
   it("a worker stopped with SIGTERM sends nothing more, lets its checks in flight finish and exits 130: no repeats", async () => {
     const { url, env, args, balanceChecks } = await fleet()
-    const workers = [startWorker(args, env), startWorker(args, env), startWorker(args, env)]
+    // the worker to be stopped is told apart at the bank by its PSU-User-Agent
+    const agent = "tppkit-stopped-worker"
+    const workers = [
+      startWorker(args, env),
+      startWorker([...args, "--psu-user-agent", agent], env),
+      startWorker(args, env)
+    ]
     await finished(url, 30)
+    const fromStopped = async () => (await balanceChecks()).filter((e) => e.headers["psu-user-agent"] === agent)
+    const before = (await fromStopped()).length
     workers[1]?.child.kill("SIGTERM")
-    const [a, stopped, c] = await Promise.all(workers.map((w) => w.done))
+    const stopped = await workers[1]?.done
+    const after = (await fromStopped()).length - before
+    const [a, c] = await Promise.all([workers[0]?.done, workers[2]?.done])
     assert.strictEqual(stopped?.code, 130, stopped?.stderr)
+    // it had checks in flight when the signal came, sent nothing more and waited for every one of them
+    const waited = /waiting for the (\d+) check\(s\) in flight/.exec(stopped?.stderr ?? "")
+    assert.isNotNull(waited, stopped?.stderr)
+    assert.isAbove(Number(waited?.[1]), 0)
+    assert.isAtMost(Number(waited?.[1]), cap)
     assert.notInclude(stopped?.stderr ?? "", "still in flight")
+    assert.isAbove(before, 0)
+    // the requests of the stopped worker that reached the bank after the signal: at most one per slot (a check whose
+    // slot freed, 300 ms after it was sent, while the signal was on its way); without the drain it goes on sending
+    // its backlog until the cluster stops its checks
+    assert.isAtMost(after, cap, `${after} balance checks sent by the stopped worker after SIGTERM`)
     for (const w of [a, c]) assert.strictEqual(w?.code, 0, w?.stderr)
     // every payment asked once at the bank: the stopped worker's checks in flight were answered and recorded before
     // it left, and those it had not sent were sent by the others
@@ -209,6 +229,12 @@ describe("the fleet's checks through faults", () => {
     assert.strictEqual(rows.length, payments)
     for (const r of rows) assert.include(["APPR", "DECL"], r.outcome)
     assert.strictEqual(received.length, payments, "one request per payment")
+    // the stopped worker's checks, in flight at the signal too, each asked once
+    const sentByStopped = new Set(
+      received.filter((e) => e.headers["psu-user-agent"] === agent).map((e) => e.headers["correlation-id"])
+    )
+    for (const r of rows.filter((r) => r.correlation_ids.some((id) => sentByStopped.has(id))))
+      assert.strictEqual(r.requests, 1, r.order_id)
     const [marked] = await query<{ n: number }>(
       url,
       "SELECT count(*)::int AS n FROM tppkit_checks WHERE unconfirmed > 0"

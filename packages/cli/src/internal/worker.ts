@@ -607,6 +607,12 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   // worker stops, so that no other worker sends them again
   const drain = Effect.gen(function* () {
     const inFlight = yield* FundsCheckWorkflow.InFlight
+    const running = yield* inFlight.count
+    if (running > 0) {
+      yield* Output.errorLine(
+        `tppkit: stopping: no further check is sent; waiting for the ${running} check(s) in flight`
+      ).pipe(Effect.ignore)
+    }
     const left = yield* inFlight.drain(drainTimeout)
     if (left > 0) yield* Output.errorLine(`tppkit: stopped with ${left} check(s) still in flight`).pipe(Effect.ignore)
   })
