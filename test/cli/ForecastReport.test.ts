@@ -74,6 +74,28 @@ describe("ForecastReport", () => {
     expect(Result.isFailure(ForecastReport.scenarioOf("explode:RENT"))).toBe(true)
     expect(Result.isFailure(ForecastReport.scenarioOf(" , "))).toBe(true)
   })
+  it("adds the orders of a file (add:FILE, read by the caller) to a scenario", () => {
+    const car = {
+      orderId: "CAR",
+      frequency: "MNTH" as const,
+      startDate: LocalDate.parseUnsafe("2027-02-10"),
+      instructedAmount: { value: BigDecimal.fromStringUnsafe("300"), currency: "EUR" },
+      debtor: { iban: A },
+      creditor: { iban: "AT611904300234573201" }
+    }
+    expect(ForecastReport.addedFiles("skip:X@2027-01-01, add:car.json,ADD: more.json")).toEqual([
+      "car.json",
+      "more.json"
+    ])
+    const s = Result.getOrThrow(ForecastReport.scenarioOf("add:car.json,remove:GYM", new Map([["car.json", [car]]])))
+    expect(s.changes).toEqual([
+      { _tag: "Add", order: car },
+      { _tag: "Remove", orderId: "GYM" }
+    ])
+    expect(ForecastReport.scenarioOf("add:none.json")).toEqual(
+      Result.fail('--scenario "add:none.json": add:none.json: expected add:FILE (an orders file)')
+    )
+  })
   it("reads funds checks and reports a bad answer", () => {
     const read = Result.getOrThrow(
       ForecastReport.checksOf(

@@ -109,6 +109,30 @@ describe("tppkit forecast", { timeout: 90_000 }, () => {
     expect(run.stdout).toMatch(/^ {2}\+ 2027-02-02 +SALARY +900\.00 EUR to Jana Novakova$/m)
     expect(run.stdout).toMatch(/^ {4}new risk days 2027-02-01 closing -600\.10$/m)
   })
+  it("a scenario adds the orders of a file: a car loan from February puts new days at risk", async () => {
+    const car = file("car.json", {
+      standingOrders: [
+        {
+          orderId: "SO-CAR",
+          debtor: { name: "Jana Novakova", iban: A },
+          creditor: { name: "Auto Leasing", iban: "SK6609000000005012345678" },
+          instructedAmount: { value: 150, currency: "EUR" },
+          startDate: "2027-02-10",
+          frequency: "MNTH"
+        }
+      ]
+    })
+    const run = await tppkit([...base, "--balances", "examples/balances.json", "--scenario", `add:${car}`])
+    expect(run.code).toBe(8)
+    expect(run.stdout).toMatch(/^ {2}\+ 2027-02-10 +SO-CAR +150\.00 EUR to Auto Leasing$/m)
+    expect(run.stdout).toMatch(/^ {2}\+ 2027-03-10 +SO-CAR +150\.00 EUR to Auto Leasing$/m)
+    expect(run.stdout).toMatch(/new risk days 2027-02-10/)
+    const json = JSON.parse(
+      (await tppkit([...base, "--balances", "examples/balances.json", "--scenario", `add:${car}`, "--format", "json"]))
+        .stdout
+    )
+    expect(json.scenarios[0].added.map((p: { orderId: string }) => p.orderId)).toEqual(["SO-CAR", "SO-CAR"])
+  })
   it("bad records are skipped with their reason, the others forecast; usage errors exit 2", async () => {
     const balances = file("balances.json", [
       { iban: A, currency: "EUR", amount: "300", date: "2027-01-01" },

@@ -404,6 +404,17 @@ describe("Forecast properties", () => {
           const options = { convention, calendar }
           const forecast = Result.getOrThrow(Forecast.make({ ...input, window: pWindow, options }))
           expect(summary(forecast)).toEqual(oracle(input, options))
+          // the payments of each risk day: every payment out of the account in its currency that day, in order
+          const first = Math.min(pWindow.from, ...input.balances.map((b) => b.date)) as LocalDate.LocalDate
+          const { payments } = Projection.project(input.orders, { from: first, to: pWindow.to }, options)
+          for (const a of forecast.accounts) {
+            for (const r of a.riskDays) {
+              const due = payments.filter(
+                (p) => p.debtorIban === a.iban && p.currency === a.currency && p.executionDate === r.date
+              )
+              expect(r.payments.map(Payment.key)).toEqual(due.map(Payment.key))
+            }
+          }
         }
       ),
       { numRuns: 500 }

@@ -48,7 +48,7 @@ export const forecastCommand = Command.make(
     scenario: Flag.String("scenario").pipe(
       Flag.withMetavar("CHANGES"),
       Flag.withDescription(
-        "A what-if (repeatable): skip:ORDER@DATE, fail:ORDER@DATE, delay:ORDER[@DATE]+DAYS, remove:ORDER, convention:X, calendar:C; several joined by commas"
+        "A what-if (repeatable): skip:ORDER@DATE, fail:ORDER@DATE, delay:ORDER[@DATE]+DAYS, add:FILE (orders), remove:ORDER, convention:X, calendar:C; several joined by commas"
       ),
       Flag.atLeast(0),
       Flag.withDefault([] as ReadonlyArray<string>)

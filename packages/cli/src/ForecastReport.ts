@@ -11,7 +11,7 @@
  * @since 0.1.0
  */
 import { BusinessDayConvention, Iban, Json, LocalDate, Money } from "@tppkit/core"
-import { Forecast, type Payment } from "@tppkit/schedule"
+import { Forecast, type Payment, type Projection } from "@tppkit/schedule"
 import { type BigDecimal, Result, Schema } from "effect"
 import * as Html from "./Html.ts"
 import * as Formats from "./internal/formats.ts"
@@ -175,12 +175,24 @@ export const withThresholds = (
 
 const isConvention = Schema.is(BusinessDayConvention.BusinessDayConvention)
 
+/** The files a `--scenario` adds orders from (`add:FILE`), in the order named. */
+export const addedFiles = (text: string): Array<string> =>
+  text
+    .split(",")
+    .map((raw) => raw.trim())
+    .filter((part) => part.slice(0, 4).toLowerCase() === "add:")
+    .map((part) => part.slice(4).trim())
+
 /**
  * One `--scenario`: changes separated by commas, each `skip:ORDER@DATE`, `fail:ORDER@DATE`, `delay:ORDER+DAYS`,
- * `delay:ORDER@DATE+DAYS`, `remove:ORDER`, `convention:NAME` or `calendar:NAME` (as `--calendar`); the text is its
- * name. E.g. `delay:SALARY+3,skip:SO-RENT@2026-08-03`.
+ * `delay:ORDER@DATE+DAYS`, `add:FILE` (every order of an orders file, read by the caller into `added`),
+ * `remove:ORDER`, `convention:NAME` or `calendar:NAME` (as `--calendar`); the text is its name. E.g.
+ * `delay:SALARY+3,skip:SO-RENT@2026-08-03`.
  */
-export const scenarioOf = (text: string): Result.Result<Forecast.Scenario, string> =>
+export const scenarioOf = (
+  text: string,
+  added: ReadonlyMap<string, ReadonlyArray<Projection.ProjectableOrder>> = new Map()
+): Result.Result<Forecast.Scenario, string> =>
   Result.gen(function* () {
     const changes: Array<Forecast.Change> = []
     const bad = (part: string, why: string) => Result.fail(`--scenario ${JSON.stringify(text)}: ${part}: ${why}`)
@@ -224,6 +236,13 @@ export const scenarioOf = (text: string): Result.Result<Forecast.Scenario, strin
           }
           break
         }
+        case "add": {
+          const orders = added.get(arg)
+          if (arg.length === 0 || orders === undefined) return yield* bad(part, "expected add:FILE (an orders file)")
+          for (const order of orders) changes.push({ _tag: "Add", order })
+          if (orders.length === 0) return yield* bad(part, "the file holds no order that can be read")
+          break
+        }
         case "remove":
           if (arg.length === 0) return yield* bad(part, "expected remove:ORDER")
           changes.push({ _tag: "Remove", orderId: arg })
@@ -241,7 +260,7 @@ export const scenarioOf = (text: string): Result.Result<Forecast.Scenario, strin
           break
         }
         default:
-          return yield* bad(part, "expected skip:, fail:, delay:, remove:, convention: or calendar:")
+          return yield* bad(part, "expected skip:, fail:, delay:, add:, remove:, convention: or calendar:")
       }
     }
     if (changes.length === 0) return yield* Result.fail(`--scenario ${JSON.stringify(text)}: no change named`)

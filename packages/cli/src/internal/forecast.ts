@@ -2,7 +2,7 @@
  * The work behind `tppkit forecast`, loaded only when the command runs: read the orders, the balances (and the flows
  * and funds checks when given), forecast, run the scenarios, print the report, and exit 8 when there are findings.
  */
-import { Forecast } from "@tppkit/schedule"
+import { Forecast, type Projection } from "@tppkit/schedule"
 import { Effect, Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as ForecastReport from "../ForecastReport.ts"
@@ -46,9 +46,26 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
     convention: input.convention
   })
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
+  // the orders files of `add:FILE`, each read once
+  const added = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
+  const addedSkipped: Array<{ readonly orderId: string | undefined; readonly reason: string }> = []
+  for (const text of input.scenario) {
+    for (const file of ForecastReport.addedFiles(text)) {
+      if (file.length === 0 || added.has(file)) continue
+      const read = yield* ordersFrom(file)
+      if (read.orders.length === 0) {
+        const why = read.skipped[0]
+        return yield* Failure.badInput(
+          `--scenario add:${file}: no standing order could be read${why === undefined ? "" : ` (${why.orderId ?? "record"}: ${why.reason})`}`
+        )
+      }
+      added.set(file, read.orders)
+      addedSkipped.push(...read.skipped)
+    }
+  }
   const scenarios: Array<Forecast.Scenario> = []
   for (const text of input.scenario) {
-    const s = ForecastReport.scenarioOf(text)
+    const s = ForecastReport.scenarioOf(text, added)
     if (Result.isFailure(s)) return yield* Failure.usage(s.failure)
     scenarios.push(s.success)
   }
@@ -91,6 +108,7 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
     skippedOrders: [
       ...orders.skipped,
       ...(flows?.skipped ?? []),
+      ...addedSkipped,
       ...made.success.skipped.map((s) => ({ orderId: s.orderId, reason: s.reason }))
     ]
   }
@@ -104,7 +122,7 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
           : ForecastReport.table(report)
   )
   // records that could not be read (listed under Skipped) end the run with 7 (cli README, "Exit codes"), before 8
-  const unread = unreadable.length + orders.skipped.length + (flows?.skipped.length ?? 0)
+  const unread = unreadable.length + orders.skipped.length + (flows?.skipped.length ?? 0) + addedSkipped.length
   if (unread > 0) {
     return yield* Failure.make(
       "data",

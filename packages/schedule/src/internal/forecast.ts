@@ -178,46 +178,40 @@ interface BigRow {
   readonly atRisk: boolean
 }
 
-/** The kept ladders as columns, every account's rows of one block contiguous. */
+/** How many numbers a kept row takes (day, opening, out, in, outCount, inCount, atRisk). */
+const ROW = 7
+
+/** The kept rows of the account being read, as numbers, then copied into the account's part at its end. */
 class Columns {
   length = 0
-  day = new Int32Array(1024)
-  opening = new Float64Array(1024)
-  out = new Float64Array(1024)
-  ins = new Float64Array(1024)
-  outCount = new Int32Array(1024)
-  inCount = new Int32Array(1024)
-  risk = new Uint8Array(1024)
+  data = new Float64Array(ROW * 64)
   push(day: number, opening: number, out: number, inCents: number, outCount: number, inCount: number, risk: boolean) {
-    if (this.length === this.day.length) this.grow()
-    const i = this.length++
-    this.day[i] = day
-    this.opening[i] = opening
-    this.out[i] = out
-    this.ins[i] = inCents
-    this.outCount[i] = outCount
-    this.inCount[i] = inCount
-    this.risk[i] = risk ? 1 : 0
-  }
-  grow(): void {
-    const n = this.day.length * 2
-    const widen = <A extends Int32Array | Float64Array | Uint8Array>(a: A, make: (n: number) => A): A => {
-      const b = make(n)
-      b.set(a)
-      return b
+    let at = this.length * ROW
+    if (at + ROW > this.data.length) {
+      const next = new Float64Array(this.data.length * 2)
+      next.set(this.data)
+      this.data = next
     }
-    this.day = widen(this.day, (k) => new Int32Array(k))
-    this.opening = widen(this.opening, (k) => new Float64Array(k))
-    this.out = widen(this.out, (k) => new Float64Array(k))
-    this.ins = widen(this.ins, (k) => new Float64Array(k))
-    this.outCount = widen(this.outCount, (k) => new Int32Array(k))
-    this.inCount = widen(this.inCount, (k) => new Int32Array(k))
-    this.risk = widen(this.risk, (k) => new Uint8Array(k))
+    const d = this.data
+    d[at++] = day
+    d[at++] = opening
+    d[at++] = out
+    d[at++] = inCents
+    d[at++] = outCount
+    d[at++] = inCount
+    d[at] = risk ? 1 : 0
+    this.length++
+  }
+  /** The rows pushed since the last take, as the account's part (`ROW` numbers each). */
+  take(): Float64Array {
+    const part = this.data.slice(0, this.length * ROW)
+    this.length = 0
+    return part
   }
 }
 
-/** A piece of a kept ladder: rows `begin..end` (exclusive) of the columns, or rows on bigints. */
-type Part = { readonly begin: number; readonly end: number } | Array<BigRow>
+/** A piece of a kept ladder: rows of `ROW` numbers each (on floats of cents), or rows on bigints. */
+type Part = Float64Array | Array<BigRow>
 
 /** One account's result with its ladder made from its parts when first read. */
 class AccountOut implements AccountResult {
@@ -481,7 +475,7 @@ export const run = (
     const dates: Array<number> = []
     for (const part of self.parts!) {
       if (Array.isArray(part)) for (const r of part) dates.push(r.date)
-      else for (let i = part.begin; i < part.end; i++) dates.push(columns.day[i]!)
+      else for (let i = 0; i < part.length; i += ROW) dates.push(part[i]!)
     }
     let x = 0
     const until = (): number => (x + 1 < dates.length ? dates[x + 1]! - 1 : to)
@@ -503,19 +497,19 @@ export const run = (
           x++
         }
       } else {
-        for (let i = part.begin; i < part.end; i++) {
-          const day = columns.day[i]!
+        for (let i = 0; i < part.length; i += ROW) {
+          const day = part[i]!
           out.push(
             new CentsRow(
               day,
               until(),
-              columns.opening[i]!,
-              columns.out[i]!,
-              columns.ins[i]!,
-              columns.outCount[i]!,
-              columns.inCount[i]!,
+              part[i + 1]!,
+              part[i + 2]!,
+              part[i + 3]!,
+              part[i + 4]!,
+              part[i + 5]!,
               notNettedOn(byDay, day),
-              columns.risk[i] === 1
+              part[i + 6] === 1
             )
           )
           x++
@@ -546,6 +540,12 @@ export const run = (
       if (day - base < minX) minX = day - base
     }
   }
+  // the account's walked and edited payments out, per day (a list through `paid`: order, k, nominal, next), for the
+  // risk days; its runs out (DAI7) and weekly runs out (order, first nominal day, count, first k)
+  const dayHead = new Int32Array(days).fill(-1)
+  const paid = new Tuples(4)
+  const runsOut: Array<number> = []
+  const weeks: Array<number> = []
   /** Adds one payment (`netted`), or shows it on the account's side. */
   const point = (out: boolean, netted: boolean, o: number, k: number, nominal: number, day: number): void => {
     if (!netted) {
@@ -557,6 +557,9 @@ export const run = (
     if (out) {
       outC[x]! += c
       outN[x]!++
+      const e = paid.length
+      paid.push4(o, k, nominal, dayHead[x]!)
+      dayHead[x] = e
     } else {
       inC[x]! += c
       inN[x]!++
@@ -581,6 +584,7 @@ export const run = (
       rOutC[y]! -= c
       rOutN[x]!++
       rOutN[y]!--
+      runsOut.push(o)
     } else {
       rInC[x]! += c
       rInC[y]! -= c
@@ -613,6 +617,7 @@ export const run = (
       wOutC[y]! -= c
       wOutN[x]!++
       wOutN[y]!--
+      weeks.push(o, head.nominal, count, head.k)
     } else {
       wInC[x]! += c
       wInC[y]! -= c
@@ -733,7 +738,6 @@ export const run = (
     let tIn = 0
     let nOut = 0
     let nIn = 0
-    const begin = columns.length
     const last = to - base
     // the runs' sums so far
     let ro = 0
@@ -787,7 +791,7 @@ export const run = (
     r.in = decimal(BigInt(tIn), 2)
     r.outCount = nOut
     r.inCount = nIn
-    if (kept) r.parts!.push({ begin, end: columns.length })
+    if (kept) r.parts!.push(columns.take())
   }
 
   /** Reads the account's day arrays on bigints at its scale. */
@@ -863,55 +867,33 @@ export const run = (
 
   /** The payments out on the account's risk days (netted ones), in projection order. */
   const riskPayments = (): void => {
-    const found = risky.map(() => [] as Array<number>) // (order, k, nominal) triples per risk day
-    const dayIndex = new Map<number, number>()
-    for (let i = 0; i < risky.length; i++) dayIndex.set(risky[i]!.date, i)
-    const firstDay = risky[0]!.date
-    const lastDay = risky[risky.length - 1]!.date
-    for (let x = outAt[a]!; x < outAt[a + 1]!; x++) {
-      const o = outList[x]!
-      if (netDebtor[o] === 0) continue
-      if (kind[o] === RUN) {
-        for (let i = 0; i < risky.length; i++) {
-          const day = risky[i]!.date
-          if (day >= runFrom[o]! && day <= runTo[o]!) found[i]!.push(o, runK[o]! + day, day)
-        }
-        continue
+    const execution = weeks.length > 0 ? executionsOf(weekCalendar) : undefined
+    for (const risk of risky) {
+      const day: number = risk.date
+      const found: Array<number> = [] // (order, k, nominal) triples
+      // the walked and edited payments out recorded on the day, the runs through it, the weekly runs moved to it
+      for (let e = dayHead[day - base]!; e >= 0; e = paid.data[e * 4 + 3]!) {
+        found.push(paid.data[e * 4]!, paid.data[e * 4 + 1]!, paid.data[e * 4 + 2]!)
       }
-      const plan = planList[o]!
-      if (risky.length <= 8) {
-        for (let i = 0; i < risky.length; i++) {
-          const day = risky[i]!.date
-          if (day < starts[o]!) continue
-          for (let occ = Occurrence.firstOnOrAfter(plan, day); occ !== undefined && occ.execution === day; ) {
-            found[i]!.push(o, occ.k, occ.nominal)
-            occ = Occurrence.next(plan, occ)
+      for (const o of runsOut) if (day >= runFrom[o]! && day <= runTo[o]!) found.push(o, runK[o]! + day, day)
+      if (execution !== undefined) {
+        for (let x = Math.max(0, day - base - PAD); x <= Math.min(days - 1, day - base + PAD); x++) {
+          if (execution[x] !== day - base) continue
+          const nominal = base + x
+          for (let w = 0; w < weeks.length; w += 4) {
+            const n0 = weeks[w + 1]!
+            const steps = (nominal - n0) / 7
+            if (Number.isInteger(steps) && steps >= 0 && steps < weeks[w + 2]!) {
+              found.push(weeks[w]!, weeks[w + 3]! + steps, nominal)
+            }
           }
         }
-        continue
       }
-      const lo = Math.max(firstDay, starts[o]!) as LocalDate.LocalDate
-      if (lo > lastDay) continue
-      for (const occ of Occurrence.between(plan, lo, lastDay)) {
-        const i = dayIndex.get(occ.execution)
-        if (i !== undefined) found[i]!.push(o, occ.k, occ.nominal)
-      }
-    }
-    for (const e of editedOf.get(a) ?? []) {
-      const o = edited.data[e * 4]!
-      if (debtorOf[o] !== a || netDebtor[o] === 0) continue
-      const i = dayIndex.get(edited.data[e * 4 + 3]!)
-      if (i !== undefined) found[i]!.push(o, edited.data[e * 4 + 1]!, edited.data[e * 4 + 2]!)
-    }
-    for (let i = 0; i < risky.length; i++) {
-      const triples = found[i]!
-      const day = risky[i]!.date
-      const idx = Array.from({ length: triples.length / 3 }, (_, j) => j * 3)
+      const idx = Array.from({ length: found.length / 3 }, (_, j) => j * 3)
       idx.sort(
-        (x, y) =>
-          ranks[triples[x]!]! - ranks[triples[y]!]! || triples[x + 2]! - triples[y + 2]! || triples[x]! - triples[y]!
+        (x, y) => ranks[found[x]!]! - ranks[found[y]!]! || found[x + 2]! - found[y + 2]! || found[x]! - found[y]!
       )
-      risky[i]!.payments = idx.map((j) => Plans.payment(templates[triples[j]!]!, triples[j + 1]!, triples[j + 2]!, day))
+      risk.payments = idx.map((j) => Plans.payment(templates[found[j]!]!, found[j + 1]!, found[j + 2]!, day))
     }
     risky.length = 0
   }
@@ -977,6 +959,10 @@ export const run = (
     inC.fill(0, lo, hi)
     outN.fill(0, lo, hi)
     inN.fill(0, lo, hi)
+    if (paid.length > 0) dayHead.fill(-1, lo, hi)
+    paid.length = 0
+    runsOut.length = 0
+    weeks.length = 0
     if (hasRun) {
       rOutC.fill(0, lo, hi)
       rInC.fill(0, lo, hi)
