@@ -148,6 +148,13 @@ describe("tppkit demo", { timeout: 90_000 }, () => {
       expect(run.stdout).toContain("\n8. Summary")
       expect(run.stdout).toContain(`Cash-flow picture written to ${file}.`)
       expect(run.stdout).toContain("calendar auto: TARGET for EUR, Czech banking days for CZK")
+      // the balance forecast of the bank's accounts after step 7: each account's first day at or below zero
+      const flat = run.stdout.replace(/\n +/g, " ")
+      expect(flat).toMatch(
+        /Balance forecast \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d: the bank's balances today as the opening/
+      )
+      expect(flat).toMatch(/4 accounts, \d at or below zero on some day/)
+      expect(flat).toMatch(new RegExp(`${IBAN.none}: runs out \\(at or below zero\\) from \\d{4}-\\d\\d-\\d\\d`))
       const html = readFileSync(file, "utf8")
       expect(parse(html).childNodes.some((n) => n.nodeName === "html")).toBe(true)
       expect(html).not.toMatch(/<script|src=|href=/)

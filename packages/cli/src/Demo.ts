@@ -20,6 +20,7 @@ import * as Balance from "./internal/demo/balance.ts"
 import * as Bank from "./internal/demo/bank.ts"
 import * as CashFlow from "./internal/demo/cashFlow.ts"
 import * as Fleet from "./internal/demo/fleet.ts"
+import * as Forecast from "./internal/demo/forecast.ts"
 import * as FundsCheck from "./internal/demo/fundsCheck.ts"
 import * as Picture from "./internal/demo/picture.ts"
 import * as RunningTotals from "./internal/demo/runningTotals.ts"
@@ -80,6 +81,7 @@ export const run = (options: Options = {}) =>
     const { uncovered, shortfalls } = yield* RunningTotals.step(check, funds)
     const atRisk = AtRisk.collect(bank, funds, uncovered)
     const groups = yield* AtRisk.step(atRisk)
+    yield* Forecast.step(info.accounts, orders, funds, today, projection.to)
     const fleetLine = fleet === undefined ? undefined : yield* Fleet.step(fleet, today, bank.consentOf)
     yield* Summary.step({
       n: fleet === undefined ? 8 : 9,
