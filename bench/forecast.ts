@@ -54,11 +54,17 @@ Calendar.isWorkingDay(Calendar.target, window.from) // build the TARGET table ou
 
 const gc = (globalThis as { gc?: () => void }).gc
 let peakHeap = 0
-const timed = (run: () => number): { cpu: number; count: number } => {
+// the process's CPU (every thread: V8's garbage collection helpers too) and the main thread's alone
+const threadCpu = (process as { threadCpuUsage?: (since?: NodeJS.CpuUsage) => NodeJS.CpuUsage }).threadCpuUsage
+const mainThread: Record<string, Array<number>> = { totals: [], summary: [], ladder: [], read: [] }
+const timed = (run: () => number, key: keyof typeof mainThread = "totals"): { cpu: number; count: number } => {
   gc?.()
+  const t0 = threadCpu?.()
   const c0 = process.cpuUsage()
   const count = run()
   const c1 = process.cpuUsage(c0)
+  const t1 = t0 === undefined ? undefined : threadCpu?.(t0)
+  if (t1 !== undefined) mainThread[key]!.push((t1.user + t1.system) / 1000)
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)
   return { cpu: (c1.user + c1.system) / 1000, count }
 }
@@ -80,13 +86,13 @@ for (let run = 0; run < RUNS; run++) {
       const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options, ladder: false }))
       riskDays = f.accounts.reduce((n, a) => n + a.riskDays.length, 0)
       return f.accounts.length
-    }).cpu
+    }, "summary").cpu
   )
   ladder.push(
     timed(() => {
       const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options }))
       return f.accounts.length
-    }).cpu
+    }, "ladder").cpu
   )
   read.push(
     timed(() => {
@@ -96,7 +102,7 @@ for (let run = 0; run < RUNS; run++) {
       for (const a of f.accounts) for (const r of a.rows ?? []) n += r.closing.scale >= 0 ? 1 : 0
       rows = n
       return n
-    }).cpu
+    }, "read").cpu
   )
 }
 const base = median(totals)
@@ -113,6 +119,12 @@ console.log(
 console.log(
   `  Forecast.make, every ladder kept and its ${rows} rows read: CPU median ${median(read).toFixed(0)} ms (${(median(read) / base).toFixed(2)}× totals)`
 )
+if (mainThread.totals!.length > 0) {
+  const m = (k: string) => median(mainThread[k]!)
+  console.log(
+    `  main thread only: totals ${m("totals").toFixed(0)} ms, summary ${m("summary").toFixed(0)} ms (${(m("summary") / m("totals")).toFixed(2)}×), ladder kept ${m("ladder").toFixed(0)} ms (${(m("ladder") / m("totals")).toFixed(2)}×), rows read ${m("read").toFixed(0)} ms (${(m("read") / m("totals")).toFixed(2)}×)`
+  )
+}
 console.log(
   `  peak heap ${(peakHeap / 1024 / 1024).toFixed(0)} MB, max RSS ${((process.resourceUsage().maxRSS * 1024) / 1024 / 1024).toFixed(0)} MB`
 )

@@ -23,7 +23,19 @@ export const workerStatusCommand = Command.make(
   {
     databaseUrl: Connection.flags.databaseUrl,
     day: dateFlag("day", "Only the checks planned by this day's sweep, and this day's budget (default: all)"),
-    format: Flags.tableOrJson
+    format: Flags.tableOrJson,
+    balances: Flag.String("balances").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription(
+        "Opening balances (as tppkit forecast reads them): the table adds a forecast of the checked accounts with the checks beside it; needs --orders"
+      ),
+      Flag.optional
+    ),
+    orders: Flag.String("orders").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("The standing orders the fleet checks (an orders file) for the forecast of --balances"),
+      Flag.optional
+    )
   },
   (input) =>
     Effect.flatMap(

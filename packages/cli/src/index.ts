@@ -24,6 +24,8 @@ export * as ExplainCommand from "./ExplainCommand.ts"
 export * as Failure from "./Failure.ts"
 /** The `tppkit forecast` command. */
 export * as ForecastCommand from "./ForecastCommand.ts"
+/** The fleet's funds checks beside a balance forecast: `tppkit worker status --balances FILE --orders FILE`. */
+export * as ForecastEvidence from "./ForecastEvidence.ts"
 /** The pure core of `tppkit forecast`: the balances and checks files, scenarios, the table, JSON and CSV. */
 export * as ForecastReport from "./ForecastReport.ts"
 /** Help texts at 80 columns: own flags first, required ones marked, examples last. */

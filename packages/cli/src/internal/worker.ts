@@ -71,6 +71,9 @@ export interface StatusInput {
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   readonly day: Option.Option<string>
   readonly format: "table" | "json"
+  /** A balances file and the orders file: the table adds the forecast of the checked accounts (issue 24). */
+  readonly balances?: Option.Option<string> | undefined
+  readonly orders?: Option.Option<string> | undefined
 }
 
 const databaseUrlOf = (url: Option.Option<Redacted.Redacted<string>>) =>
@@ -681,7 +684,47 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
     Effect.catchTag("ChecksError", (e) => Effect.fail(Failure.failure(e.message, e))),
     Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
   )
+  const evidence = yield* forecastLines(input, current.checks)
   yield* Output.line(
-    input.format === "json" ? JSON.stringify(WorkerStatus.json(current)) : WorkerStatus.table(current).join("\n")
+    input.format === "json"
+      ? JSON.stringify(WorkerStatus.json(current))
+      : [...WorkerStatus.table(current), ...evidence].join("\n")
   )
 })
+
+/** With `--balances` and `--orders`: the forecast of the checked accounts with the fleet's answers beside it. */
+const forecastLines = (input: StatusInput, rows: ReadonlyArray<Checks.Row>) =>
+  Effect.gen(function* () {
+    const balancesFile = Option.getOrUndefined(input.balances ?? Option.none())
+    const ordersFile = Option.getOrUndefined(input.orders ?? Option.none())
+    if (balancesFile === undefined && ordersFile === undefined) return []
+    if (balancesFile === undefined || ordersFile === undefined) {
+      return yield* Failure.usage("--balances and --orders go together: the forecast needs both")
+    }
+    // loaded only here: the worker's start and a plain status need none of the forecast
+    const { ForecastEvidence, ForecastReport, Files, Orders, Schedule } = yield* Effect.promise(async () => ({
+      ForecastEvidence: await import("../ForecastEvidence.ts"),
+      ForecastReport: await import("../ForecastReport.ts"),
+      Files: await import("./files.ts"),
+      Orders: await import("./orders.ts"),
+      Schedule: await import("@tppkit/schedule")
+    }))
+    const checks = ForecastEvidence.checksOf(rows)
+    const window = ForecastEvidence.windowOf(checks)
+    if (window === undefined) return ["No answered checks yet: no forecast to set them beside.", ""]
+    const bytes = yield* Files.readText("balances file", balancesFile, (message) => Failure.failure(message))
+    const balances = ForecastReport.balancesOf(balancesFile, bytes)
+    if (Result.isFailure(balances)) return yield* Failure.badInput(`${balancesFile}: ${balances.failure}`)
+    const decoded = yield* Orders.readOrders(ordersFile)
+    if (Result.isFailure(decoded)) return yield* Failure.badInput(`${ordersFile}: ${decoded.failure}`)
+    const made = Schedule.Forecast.make({
+      orders: decoded.success.orders,
+      balances: balances.success.records,
+      window,
+      options: { calendar: Schedule.Holidays.byCurrency(), convention: "following" },
+      checks,
+      ladder: false
+    })
+    if (Result.isFailure(made)) return yield* Failure.badInput(made.failure.message)
+    return ForecastEvidence.section(made.success, WorkerStatus.width)
+  })
