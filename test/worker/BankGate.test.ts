@@ -61,6 +61,30 @@ describe("BankGate", () => {
     }).pipe(Effect.provide(BankGate.BankGate.layerMemory(settings)))
   )
 
+  it.effect("an answer to a request sent before the latest failure closes nothing; one sent after it does", () =>
+    Effect.gen(function* () {
+      const gate = yield* BankGate.BankGate
+      yield* TestClock.setTime(1_000)
+      const before = 500
+      // the bank went down: two failures, then an answer to a request it took before (sent at 500)
+      yield* gate.record("transient")
+      yield* gate.record("transient")
+      yield* gate.record("answer", before)
+      // the failures are still consecutive: the third opens the breaker
+      yield* gate.record("transient")
+      const held = yield* Effect.forkChild(gate.pass)
+      assert.isTrue(yield* waiting(held))
+      // more old answers while it is down keep it open
+      yield* gate.record("answer", before)
+      assert.isTrue(yield* waiting(held))
+      // an answer to a request sent after the failures (the bank is back) closes it
+      yield* TestClock.adjust("1 second")
+      yield* gate.record("answer", 1_500)
+      yield* TestClock.adjust("1 second")
+      assert.deepStrictEqual(yield* Fiber.join(held), { probe: false })
+    }).pipe(Effect.provide(BankGate.BankGate.layerMemory(settings)))
+  )
+
   it.effect("a check that was not sent (nothing asked) neither opens nor closes the breaker", () =>
     Effect.gen(function* () {
       const gate = yield* BankGate.BankGate
@@ -95,7 +119,11 @@ describe("BankGate", () => {
       const [probe, other, probeGate] = (yield* waiting(heldB)) ? [heldA, heldB, a] : ([heldB, heldA, b] as const)
       assert.deepStrictEqual(yield* Fiber.join(probe), { probe: true })
       assert.isTrue(yield* waiting(other))
-      // the probe's answer opens the bank to both
+      // an answer to a request sent before the failures leaves the fleet's breaker open; the probe's answer opens
+      // the bank to both
+      yield* probeGate.record("answer", 0)
+      yield* Effect.sleep("300 millis")
+      assert.isTrue(yield* waiting(other))
       yield* probeGate.record("answer")
       assert.deepStrictEqual(yield* Fiber.join(other), { probe: false })
     }).pipe(Effect.scoped)

@@ -47,8 +47,12 @@ export class BankGate extends Context.Service<
   {
     /** Waits until a check may be sent: at once while the bank answers; while it is down, until this is the probe. */
     readonly pass: Effect.Effect<Passed>
-    /** Records what the bank did with a check that was sent (an answer closes the breaker, a transient failure counts). */
-    readonly record: (result: Result) => Effect.Effect<void>
+    /**
+     * Records what the bank did with a check sent at `sentAt` (epoch milliseconds; default: now): a transient failure
+     * counts, an answer closes the breaker unless its request was sent before the latest failure was recorded (an
+     * answer to a request the bank took before it went down says nothing about the bank now).
+     */
+    readonly record: (result: Result, sentAt?: number) => Effect.Effect<void>
   }
 >()("@tppkit/worker/BankGate") {
   /** A breaker of this process only (tests, one worker). */

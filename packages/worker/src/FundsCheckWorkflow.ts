@@ -207,9 +207,10 @@ export const layer: Layer.Layer<InFlight, never, WorkflowEngine.WorkflowEngine |
             if (draining) return yield* Effect.never
             yield* gate.pass
             if (draining) return yield* Effect.never
+            const sentAt = yield* Clock.currentTimeMillis
             running++
             return yield* Effect.orDie(attempt(due, tryNo)).pipe(
-              Effect.tap((a) => (a.asked ? gate.record(gateResult(a.outcome)) : Effect.void)),
+              Effect.tap((a) => (a.asked ? gate.record(gateResult(a.outcome), sentAt) : Effect.void)),
               Effect.map((a) => a.outcome),
               Effect.ensuring(
                 Effect.sync(() => {

@@ -16,6 +16,8 @@ export interface State {
   readonly waitMs: number
   /** A probe was claimed and runs until this instant (its lease); 0: none. */
   readonly probeUntil: number
+  /** When the latest transient failure was recorded: an answer to a request sent before it closes nothing. */
+  readonly failedAt: number
 }
 
 /** The breaker's numbers, in milliseconds. */
@@ -27,7 +29,7 @@ export interface Limits {
 }
 
 /** A closed breaker. */
-export const closed: State = { failures: 0, openUntil: 0, waitMs: 0, probeUntil: 0 }
+export const closed: State = { failures: 0, openUntil: 0, waitMs: 0, probeUntil: 0, failedAt: 0 }
 
 /** Whether the breaker lets checks through (fewer consecutive failures than the threshold). */
 export const isClosed = (state: State, limits: Limits): boolean => state.failures < limits.threshold
@@ -38,10 +40,19 @@ export const isClosed = (state: State, limits: Limits): boolean => state.failure
  */
 export const failed = (state: State, limits: Limits, now: number): State => {
   const failures = state.failures + 1
-  if (failures < limits.threshold || state.openUntil > now) return { ...state, failures }
+  if (failures < limits.threshold || state.openUntil > now) return { ...state, failures, failedAt: now }
   const waitMs = Math.min(limits.maxMs, Math.max(state.waitMs * 2, limits.initialMs))
-  return { failures, openUntil: now + waitMs, waitMs, probeUntil: 0 }
+  return { failures, openUntil: now + waitMs, waitMs, probeUntil: 0, failedAt: now }
 }
+
+/**
+ * An answer to a request sent at `sentAt`: the breaker closes, unless the request was sent before the latest
+ * transient failure was recorded (a request the bank took before it went down, answered while it is down, says
+ * nothing about the bank now: letting it close the breaker would let every such answer send more checks into the
+ * outage).
+ */
+export const answered = (state: State, sentAt: number): State =>
+  sentAt < state.failedAt ? state : { ...closed, failedAt: state.failedAt }
 
 /** A probe claimed at `now`, or undefined when the breaker is closed, still open, or another probe runs. */
 export const claim = (state: State, limits: Limits, now: number): State | undefined =>
@@ -53,8 +64,8 @@ export const claim = (state: State, limits: Limits, now: number): State | undefi
 export interface Store {
   readonly read: Effect.Effect<State>
   readonly failed: (now: number) => Effect.Effect<State>
-  /** The bank answered: the breaker closes (nothing written when it was closed). */
-  readonly answered: Effect.Effect<State>
+  /** The bank answered a request sent at `sentAt`: see {@link answered} (nothing written when it was closed). */
+  readonly answered: (sentAt: number) => Effect.Effect<State>
   readonly claim: (now: number) => Effect.Effect<{ readonly state: State; readonly claimed: boolean }>
 }
 
@@ -68,10 +79,11 @@ export const memoryStore = (limits: Limits): Store => {
         state = failed(state, limits, now)
         return state
       }),
-    answered: Effect.sync(() => {
-      state = closed
-      return state
-    }),
+    answered: (sentAt) =>
+      Effect.sync(() => {
+        state = answered(state, sentAt)
+        return state
+      }),
     claim: (now) =>
       Effect.sync(() => {
         const next = claim(state, limits, now)
@@ -89,7 +101,8 @@ export const ddl: ReadonlyArray<string> = [
     open_until double precision NOT NULL DEFAULT 0,
     wait_ms double precision NOT NULL DEFAULT 0,
     probe_until double precision NOT NULL DEFAULT 0
-  )`
+  )`,
+  "ALTER TABLE tppkit_bank_gate ADD COLUMN IF NOT EXISTS failed_at double precision NOT NULL DEFAULT 0"
 ]
 
 interface GateRow {
@@ -97,6 +110,7 @@ interface GateRow {
   readonly open_until: number
   readonly wait_ms: number
   readonly probe_until: number
+  readonly failed_at: number
 }
 
 const stateOf = (row: GateRow | undefined): State =>
@@ -106,7 +120,8 @@ const stateOf = (row: GateRow | undefined): State =>
         failures: Number(row.failures),
         openUntil: Number(row.open_until),
         waitMs: Number(row.wait_ms),
-        probeUntil: Number(row.probe_until)
+        probeUntil: Number(row.probe_until),
+        failedAt: Number(row.failed_at)
       }
 
 /**
@@ -127,12 +142,12 @@ export const sqlStore = (name: string, limits: Limits): Effect.Effect<Store, nev
         Effect.orElseSucceed(() => false)
       )
     const ensure = keep(sql<GateRow>`INSERT INTO tppkit_bank_gate (name) VALUES (${name})
-      ON CONFLICT (name) DO NOTHING RETURNING failures, open_until, wait_ms, probe_until`)
+      ON CONFLICT (name) DO NOTHING RETURNING failures, open_until, wait_ms, probe_until, failed_at`)
     const { threshold, initialMs, maxMs, probeLeaseMs } = limits
     return {
       read: Effect.map(
         keep(
-          sql<GateRow>`SELECT failures, open_until, wait_ms, probe_until FROM tppkit_bank_gate WHERE name = ${name}`
+          sql<GateRow>`SELECT failures, open_until, wait_ms, probe_until, failed_at FROM tppkit_bank_gate WHERE name = ${name}`
         ),
         () => last
       ),
@@ -141,26 +156,25 @@ export const sqlStore = (name: string, limits: Limits): Effect.Effect<Store, nev
           ensure,
           keep(sql<GateRow>`UPDATE tppkit_bank_gate SET
               failures = failures + 1,
+              failed_at = ${now},
               wait_ms = CASE WHEN failures + 1 >= ${threshold} AND open_until <= ${now}
                 THEN LEAST(${maxMs}, GREATEST(wait_ms * 2, ${initialMs})) ELSE wait_ms END,
               open_until = CASE WHEN failures + 1 >= ${threshold} AND open_until <= ${now}
                 THEN ${now} + LEAST(${maxMs}, GREATEST(wait_ms * 2, ${initialMs})) ELSE open_until END,
               probe_until = CASE WHEN failures + 1 >= ${threshold} AND open_until <= ${now}
                 THEN 0 ELSE probe_until END
-            WHERE name = ${name} RETURNING failures, open_until, wait_ms, probe_until`)
+            WHERE name = ${name} RETURNING failures, open_until, wait_ms, probe_until, failed_at`)
         ).pipe(Effect.map(() => last)),
-      answered: keep(sql<GateRow>`UPDATE tppkit_bank_gate SET failures = 0, open_until = 0, wait_ms = 0, probe_until = 0
-          WHERE name = ${name} AND (failures > 0 OR wait_ms > 0)
-          RETURNING failures, open_until, wait_ms, probe_until`).pipe(
-        Effect.map(() => {
-          last = closed
-          return last
-        })
-      ),
+      // the row lock orders this against the workers' failures: an answer to a request sent before the latest
+      // failure changes nothing (nothing returned: this process keeps the state it last saw)
+      answered: (sentAt) =>
+        keep(sql<GateRow>`UPDATE tppkit_bank_gate SET failures = 0, open_until = 0, wait_ms = 0, probe_until = 0
+            WHERE name = ${name} AND (failures > 0 OR wait_ms > 0) AND failed_at <= ${sentAt}
+            RETURNING failures, open_until, wait_ms, probe_until, failed_at`).pipe(Effect.map(() => last)),
       claim: (now) =>
         keep(sql<GateRow>`UPDATE tppkit_bank_gate SET probe_until = ${now + probeLeaseMs}
             WHERE name = ${name} AND failures >= ${threshold} AND open_until <= ${now} AND probe_until <= ${now}
-            RETURNING failures, open_until, wait_ms, probe_until`).pipe(
+            RETURNING failures, open_until, wait_ms, probe_until, failed_at`).pipe(
           Effect.map((claimed) => ({ state: last, claimed }))
         )
     }
@@ -174,7 +188,7 @@ export interface Passed {
 /** The gate of one process over a store: `pass` before sending, `record` after. */
 export interface Gate {
   readonly pass: Effect.Effect<Passed>
-  readonly record: (kind: "answer" | "transient" | "none") => Effect.Effect<void>
+  readonly record: (kind: "answer" | "transient" | "none", sentAt?: number) => Effect.Effect<void>
 }
 
 /**
@@ -231,15 +245,17 @@ export const make = (store: Store, limits: Limits, pollMs: number, clock: Effect
         yield* wait(pollMs)
       }
     })
-    const record = (kind: "answer" | "transient" | "none") =>
+    const record = (kind: "answer" | "transient" | "none", sentAt?: number) =>
       kind === "none"
         ? Effect.void
         : kind === "answer"
           ? isClosed(state, limits) && state.failures === 0 && state.waitMs === 0
             ? Effect.void
-            : Effect.map(store.answered, (s) => {
-                state = s
-              })
+            : Effect.flatMap(clock, (now) =>
+                Effect.map(store.answered(sentAt ?? now), (s) => {
+                  state = s
+                })
+              )
           : Effect.flatMap(clock, (now) =>
               Effect.map(store.failed(now), (s) => {
                 state = s
