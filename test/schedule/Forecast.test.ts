@@ -415,6 +415,12 @@ describe("Forecast properties", () => {
               expect(r.payments.map(Payment.key)).toEqual(due.map(Payment.key))
             }
           }
+          // every payment at risk, earliest first
+          const all = forecast.accounts.flatMap((a) => a.riskDays.flatMap((r) => r.payments))
+          expect(forecast.atRisk.map(Payment.key).sort()).toEqual(all.map(Payment.key).sort())
+          for (let i = 1; i < forecast.atRisk.length; i++) {
+            expect(Payment.compare(forecast.atRisk[i - 1]!, forecast.atRisk[i]!)).toBeLessThanOrEqual(0)
+          }
         }
       ),
       { numRuns: 500 }

@@ -255,11 +255,15 @@ const compute = (
       }
     }
   })
-  const atRisk = accounts.flatMap((a) => a.riskDays.flatMap((d) => d.payments)).sort(Payment.compare)
+  let atRisk: ReadonlyArray<Payment.Payment> | undefined
   return {
     window: input.window,
     accounts,
-    atRisk,
+    // made when first read (a million orders may put millions of payments at risk)
+    get atRisk() {
+      if (atRisk === undefined) atRisk = engine.atRisk()
+      return atRisk
+    },
     notNetted: engine.notNetted,
     withoutBalance: engine.withoutBalance,
     skipped: engine.skipped,

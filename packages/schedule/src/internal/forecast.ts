@@ -53,12 +53,55 @@ export interface Row {
 /** A day whose closing balance is at or below zero or below the account's threshold, and the payments out on it. */
 export interface RiskDay {
   readonly date: LocalDate.LocalDate
+  readonly until: LocalDate.LocalDate
+  readonly closing: BigDecimal.BigDecimal
+  readonly out: BigDecimal.BigDecimal
+  readonly shortfall: BigDecimal.BigDecimal
+  readonly reason: "zero" | "threshold"
+  readonly payments: ReadonlyArray<Payment.Payment>
+}
+
+/**
+ * A risk day as the engine keeps it: its payments as (order, k, nominal) triples in projection order, made into
+ * payments when first read.
+ */
+class RiskDayOut implements RiskDay {
+  readonly date: LocalDate.LocalDate
   until: LocalDate.LocalDate
   readonly closing: BigDecimal.BigDecimal
   readonly out: BigDecimal.BigDecimal
   readonly shortfall: BigDecimal.BigDecimal
   readonly reason: "zero" | "threshold"
-  payments: ReadonlyArray<Payment.Payment>
+  triples: ReadonlyArray<number> = []
+  made: ReadonlyArray<Payment.Payment> | undefined = undefined
+  readonly templates: ReadonlyArray<Plans.Template>
+  constructor(
+    date: number,
+    until: number,
+    closing: BigDecimal.BigDecimal,
+    out: BigDecimal.BigDecimal,
+    shortfall: BigDecimal.BigDecimal,
+    reason: "zero" | "threshold",
+    templates: ReadonlyArray<Plans.Template>
+  ) {
+    this.date = date as LocalDate.LocalDate
+    this.until = until as LocalDate.LocalDate
+    this.closing = closing
+    this.out = out
+    this.shortfall = shortfall
+    this.reason = reason
+    this.templates = templates
+  }
+  get payments(): ReadonlyArray<Payment.Payment> {
+    if (this.made === undefined) {
+      const t = this.triples
+      const out = new Array<Payment.Payment>(t.length / 3)
+      for (let j = 0; j < t.length; j += 3)
+        out[j / 3] = Plans.payment(this.templates[t[j]!]!, t[j + 1]!, t[j + 2]!, this.date)
+      this.made = out
+    }
+    return this.made
+  }
 }
 
 /** One account's result; `rows` (when kept) are made from the engine's columns when first read. */
@@ -80,6 +123,8 @@ export interface AccountResult {
 /** What the engine returns. */
 export interface Result {
   readonly accounts: Array<AccountResult>
+  /** Every payment of every risk day, earliest first (`Payment.compare`), made when called. */
+  readonly atRisk: () => Array<Payment.Payment>
   readonly notNetted: Array<Foreign>
   readonly withoutBalance: Array<{ readonly iban: string; readonly currency: string; readonly count: number }>
   readonly skipped: Array<Plans.Skipped>
@@ -225,7 +270,7 @@ class AccountOut implements AccountResult {
   out: BigDecimal.BigDecimal = ZERO
   outCount = 0
   inCount = 0
-  readonly riskDays: Array<RiskDay> = []
+  readonly riskDays: Array<RiskDayOut> = []
   parts: Array<Part> | undefined
   made: Array<Row> | undefined = undefined
   readonly read: (self: AccountOut) => Array<Row>
@@ -700,20 +745,20 @@ export const run = (
     const t = threshold[a]
     return units <= 0n || (t !== undefined && units < t)
   }
-  const risky: Array<RiskDay> = [] // the account's risk days with payments out
-  let openRisk: RiskDay | undefined
+  const risky: Array<RiskDayOut> = [] // the account's risk days with payments out
+  let openRisk: RiskDayOut | undefined
   /** A risk day of the account on `day` (its payments found after the account is read). */
   const riskDay = (day: number, closing: bigint, outUnits: bigint, withPayments: boolean): void => {
     const s = scale[a]!
-    const risk: RiskDay = {
-      date: day as LocalDate.LocalDate,
-      until: to as LocalDate.LocalDate,
-      closing: decimal(closing, s),
-      out: decimal(outUnits, s),
-      shortfall: decimal(line[a]! - closing, s),
-      reason: closing <= 0n ? "zero" : "threshold",
-      payments: []
-    }
+    const risk = new RiskDayOut(
+      day,
+      to,
+      decimal(closing, s),
+      decimal(outUnits, s),
+      decimal(line[a]! - closing, s),
+      closing <= 0n ? "zero" : "threshold",
+      templates
+    )
     results[a]!.riskDays.push(risk)
     openRisk = risk
     if (withPayments) risky.push(risk)
@@ -893,7 +938,13 @@ export const run = (
       idx.sort(
         (x, y) => ranks[found[x]!]! - ranks[found[y]!]! || found[x + 2]! - found[y + 2]! || found[x]! - found[y]!
       )
-      risk.payments = idx.map((j) => Plans.payment(templates[found[j]!]!, found[j + 1]!, found[j + 2]!, day))
+      const triples = new Array<number>(found.length)
+      for (let j = 0; j < idx.length; j++) {
+        triples[3 * j] = found[idx[j]!]!
+        triples[3 * j + 1] = found[idx[j]! + 1]!
+        triples[3 * j + 2] = found[idx[j]! + 2]!
+      }
+      risk.triples = triples
     }
     risky.length = 0
   }
@@ -991,7 +1042,36 @@ export const run = (
       x.o - y.o ||
       x.side - y.side
   )
-  return { accounts: results, notNetted: notNetted.map((x) => x.foreign), withoutBalance, skipped: plans.skipped }
+  /** Every risk day's payments, by day, then orderId (planned order) and nominal day. */
+  const atRisk = (): Array<Payment.Payment> => {
+    const byDay = new Map<number, Array<RiskDayOut>>()
+    for (const r of results) {
+      for (const d of r.riskDays) {
+        if (d.triples.length === 0) continue
+        const list = byDay.get(d.date)
+        if (list === undefined) byDay.set(d.date, [d])
+        else list.push(d)
+      }
+    }
+    const out: Array<Payment.Payment> = []
+    for (const day of [...byDay.keys()].sort((x, y) => x - y)) {
+      const entries: Array<{ o: number; k: number; nominal: number }> = []
+      for (const d of byDay.get(day)!) {
+        const t = d.triples
+        for (let j = 0; j < t.length; j += 3) entries.push({ o: t[j]!, k: t[j + 1]!, nominal: t[j + 2]! })
+      }
+      entries.sort((x, y) => ranks[x.o]! - ranks[y.o]! || x.nominal - y.nominal || x.o - y.o)
+      for (const e of entries) out.push(Plans.payment(templates[e.o]!, e.k, e.nominal, day))
+    }
+    return out
+  }
+  return {
+    accounts: results,
+    atRisk,
+    notNetted: notNetted.map((x) => x.foreign),
+    withoutBalance,
+    skipped: plans.skipped
+  }
 }
 
 /** The payments not netted of one account on `day`, in projection order (by orderId, then nominal date). */
