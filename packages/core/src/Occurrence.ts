@@ -797,3 +797,41 @@ export const everyWorkingDay = (handle: Plan): boolean => {
   const plan = dataOf(handle)
   return plan.working && plan.workStep === 1 && plan.pauses === undefined
 }
+
+/** How many leading occurrences {@link sample} reads. */
+export const SAMPLED = 5_000
+
+/**
+ * Whether the convention moves, and the pauses remove, any of a recurrence's first {@link SAMPLED} occurrences (on
+ * the calendar it names, else `target`): what a translation must report as lost when the target cannot say them.
+ */
+export const sample = (
+  r: Recurrence.Recurrence,
+  options?: RecurrenceOptions
+): { readonly moved: boolean; readonly paused: boolean; readonly holidays: boolean } => {
+  // a calendar core does not know is read as `target`: its holidays are what a translation cannot carry
+  const calendar =
+    options?.calendar ?? (r.calendar === undefined ? undefined : Calendar.builtInNamed(r.calendar)) ?? Calendar.target
+  const planned = planOf({ ...r, pauses: { ranges: [], months: [] } }, { calendar })
+  if (Result.isFailure(planned)) return { moved: false, paused: false, holidays: false }
+  const plan = dataOf(planned.success)
+  const pauses = planOf(r, { calendar })
+  const paused = Result.isSuccess(pauses) ? dataOf(pauses.success) : plan
+  let moved = false
+  let anyPaused = false
+  let holidays = false
+  // working days: the dates on weekends alone, to tell whether the calendar's holidays change any
+  const weekendsOnly = plan.working
+    ? iterate(Result.getOrThrow(planOf({ ...r, pauses: { ranges: [], months: [] } }, { calendar: Calendar.weekends })))
+    : undefined
+  let i = 0
+  for (const o of iterate(planned.success)) {
+    if (i++ >= SAMPLED || (moved && anyPaused && holidays)) break
+    const isOff = isPaused(paused, o.nominal)
+    if (!moved && !plan.working && !WorkingDays.isWorking(plan.calendar, o.nominal)) moved = true
+    if (isOff) anyPaused = true
+    if (!holidays && weekendsOnly !== undefined && weekendsOnly.next().value?.nominal !== o.nominal) holidays = true
+  }
+  if (!holidays && weekendsOnly !== undefined && i < SAMPLED && weekendsOnly.next().done !== true) holidays = true
+  return { moved, paused: anyPaused, holidays }
+}

@@ -299,3 +299,24 @@ export const canonical = (r: Recurrence): Recurrence => {
     ...(pauses === undefined ? {} : { pauses })
   }
 }
+
+/** A rule in a few words, for reasons. */
+export const describe = (rule: Rule): string => {
+  const every = (n: number, unit: string) => (n === 1 ? `every ${unit}` : `every ${n} ${unit}s`)
+  const names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+  const months = (ms: ReadonlyArray<number> | undefined) => (ms === undefined ? "" : ` in months ${ms.join(",")}`)
+  switch (rule._tag) {
+    case "EveryDays":
+      return every(rule.interval, "day")
+    case "EveryWorkingDays":
+      return rule.interval === 1 ? "every working day" : `every ${rule.interval}th working day`
+    case "Weekly":
+      return `${every(rule.interval, "week")} on ${rule.weekdays.map((w) => names[w - 1]).join(", ")}`
+    case "MonthlyOnDay":
+      return `${every(rule.interval, "month")} on day ${rule.day}${months(rule.months)}`
+    case "MonthlyOnWeekday":
+      return `${every(rule.interval, "month")} on weekday ${rule.ordinal} ${names[rule.weekday - 1]}${months(rule.months)}`
+    case "Yearly":
+      return `${every(rule.interval, "year")} on ${rule.dates.map((d) => `${d.month}-${d.day}`).join(", ")}`
+  }
+}

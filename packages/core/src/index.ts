@@ -42,6 +42,10 @@ export * as Money from "./Money.ts"
 export * as Occurrence from "./Occurrence.ts"
 /** One recurrence model for standing orders of every standard; the bank's seven codes are values of it. */
 export * as Recurrence from "./Recurrence.ts"
+/** RFC 5545 RRULEs (with RFC 7529 SKIP) to and from recurrences, every loss named. */
+export * as Rrule from "./Rrule.ts"
+/** The bank's seven frequency codes to and from recurrences, every loss named. */
+export * as Sbas from "./Sbas.ts"
 /** Schema failures as a field path and a message, the one way every package words them. */
 export * as SchemaProblem from "./SchemaProblem.ts"
 /**
@@ -52,3 +56,5 @@ export * as StandingOrder from "./StandingOrder.ts"
 export * as Text from "./Text.ts"
 /** RFC 3339 date-times kept as text, with pure epoch-millisecond conversions. */
 export * as Timestamp from "./Timestamp.ts"
+/** A translation's result: exact, lossy (every change named) or unrepresentable (the reason). */
+export * as Translation from "./Translation.ts"

@@ -1,0 +1,414 @@
+/**
+ * RFC 5545 recurrence rules (with RFC 7529 `RSCALE` / `SKIP`) to and from `Recurrence`, each way a `Translation`
+ * that says exact, lossy (every changed field named) or unrepresentable (packages/core/README.md, "Translations").
+ * Dates only: `DTSTART` and `UNTIL` are read as dates, a time of day is reported as lost. Written here, not taken
+ * from a library: no RRULE library reads RFC 7529 `SKIP`, and the translation must name every loss.
+ *
+ * @since 0.2.0
+ */
+import { Result } from "effect"
+import * as Calendar from "./Calendar.ts"
+import * as LocalDate from "./LocalDate.ts"
+import * as Occurrence from "./Occurrence.ts"
+import * as Recurrence from "./Recurrence.ts"
+import * as Translation from "./Translation.ts"
+
+/** A recurrence rule with its first date: `DTSTART` (a date) and the `RRULE` value (`FREQ=…;…`, no `RRULE:`). */
+export interface Rrule {
+  readonly dtstart: LocalDate.LocalDate
+  readonly rule: string
+}
+
+const DAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const
+
+/** `YYYYMMDD` of a date (RFC 5545 DATE). */
+export const formatDate = (d: LocalDate.LocalDate): string => LocalDate.format(d).replaceAll("-", "")
+
+/** The two content lines of a rule: `DTSTART;VALUE=DATE:…` and `RRULE:…`, joined by a line feed. */
+export const format = (r: Rrule): string => `DTSTART;VALUE=DATE:${formatDate(r.dtstart)}\nRRULE:${r.rule}`
+
+/** A DATE or DATE-TIME value read as its date, with the time part when there was one. */
+const readDate = (text: string): { readonly date: LocalDate.LocalDate; readonly time: string } | undefined => {
+  const m = /^(\d{4})(\d{2})(\d{2})(T\d{6}Z?)?$/.exec(text.trim())
+  if (m === null) return undefined
+  const r = LocalDate.make(Number(m[1]), Number(m[2]), Number(m[3]))
+  return Result.isSuccess(r) ? { date: r.success, time: m[4] ?? "" } : undefined
+}
+
+/**
+ * The rule of a text: either content lines (`DTSTART…:` and `RRULE:…`, in any order, other lines ignored) or a bare
+ * `FREQ=…` value whose first date is `dtstart`. Fails with the reason when the text holds no rule or no first date.
+ */
+export const parse = (
+  text: string,
+  dtstart?: LocalDate.LocalDate
+): Result.Result<{ readonly rrule: Rrule; readonly losses: ReadonlyArray<Translation.Loss> }, string> => {
+  const lines = text.split(/\r?\n/).map((l) => l.trim())
+  let rule: string | undefined
+  let start = dtstart
+  const losses: Array<Translation.Loss> = []
+  for (const line of lines) {
+    const upper = line.toUpperCase()
+    if (upper.startsWith("RRULE:")) rule = line.slice(6)
+    else if (upper.startsWith("FREQ=")) rule = line
+    else if (upper.startsWith("DTSTART")) {
+      const value = line.slice(line.indexOf(":") + 1)
+      const d = readDate(value)
+      if (d === undefined) return Result.fail(`DTSTART ${JSON.stringify(value)} is not a date`)
+      start = d.date
+      if (d.time !== "") {
+        losses.push({
+          field: "DTSTART",
+          from: value,
+          to: formatDate(d.date),
+          why: "tppkit's dates have no time of day"
+        })
+      }
+    }
+  }
+  if (rule === undefined) return Result.fail("the text holds no RRULE")
+  if (start === undefined) return Result.fail("the rule has no DTSTART (and the record no startDate)")
+  return Result.succeed({ rrule: { dtstart: start, rule }, losses })
+}
+
+// ---------------------------------------------------------------------------
+// Recurrence → RRULE
+// ---------------------------------------------------------------------------
+
+const interval = (n: number): string => (n === 1 ? "" : `;INTERVAL=${n}`)
+const byMonth = (months: ReadonlyArray<number> | undefined): string =>
+  months === undefined ? "" : `;BYMONTH=${months.join(",")}`
+
+/** BYMONTHDAY for a day and missing-day rule; the clamp of 29 and 30 as the last of 28..d (read by most libraries). */
+const monthDayPart = (day: number, missing: Recurrence.MissingDay): string => {
+  if (day < 29) return `;BYMONTHDAY=${day}`
+  switch (missing) {
+    case "clamp":
+      return day === 31 ? ";BYMONTHDAY=-1" : `;BYMONTHDAY=${[28, 29, 30].filter((d) => d <= day).join(",")};BYSETPOS=-1`
+    case "skip":
+      return `;BYMONTHDAY=${day}`
+    case "forward":
+      return `;RSCALE=GREGORIAN;SKIP=FORWARD;BYMONTHDAY=${day}`
+  }
+}
+
+/** The FREQ part of a rule, or why RRULE cannot say it. */
+const rulePart = (rule: Recurrence.Rule): string | { readonly reason: string } => {
+  switch (rule._tag) {
+    case "EveryDays":
+      return `FREQ=DAILY${interval(rule.interval)}`
+    case "EveryWorkingDays":
+      if (rule.interval === 1) return "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR"
+      if (rule.interval % 5 === 0) return `FREQ=WEEKLY${interval(rule.interval / 5)}`
+      return { reason: `every ${rule.interval}th working day has no RRULE form (RRULE counts days, weeks or months)` }
+    case "Weekly":
+      return `FREQ=WEEKLY${interval(rule.interval)};BYDAY=${rule.weekdays.map((w) => DAYS[w - 1]).join(",")}`
+    case "MonthlyOnDay":
+      return `FREQ=MONTHLY${interval(rule.interval)}${byMonth(rule.months)}${monthDayPart(rule.day, rule.missing)}`
+    case "MonthlyOnWeekday":
+      return `FREQ=MONTHLY${interval(rule.interval)}${byMonth(rule.months)};BYDAY=${rule.ordinal}${DAYS[rule.weekday - 1]}`
+    case "Yearly": {
+      const months = [...new Set(rule.dates.map((d) => d.month))]
+      const days = [...new Set(rule.dates.map((d) => d.day))]
+      if (months.length * days.length !== rule.dates.length) {
+        return {
+          reason: "days of the year that are not every chosen day in every chosen month need one RRULE each"
+        }
+      }
+      const leapDay = months.includes(2) && days.includes(29)
+      if (leapDay && rule.missing !== "skip" && rule.dates.length > 1) {
+        return { reason: "29 February moved in common years beside other days of the year has no single RRULE" }
+      }
+      const dayPart =
+        leapDay && rule.missing !== "skip" ? monthDayPart(29, rule.missing) : `;BYMONTHDAY=${days.join(",")}`
+      return `FREQ=YEARLY${interval(rule.interval)};BYMONTH=${months.join(",")}${dayPart}`
+    }
+  }
+}
+
+const describePauses = (p: Recurrence.Pauses): string =>
+  [
+    ...p.ranges.map((r) => `${LocalDate.format(r.from)}..${LocalDate.format(r.to)}`),
+    ...(p.months.length > 0 ? [`months ${p.months.join(",")}`] : [])
+  ].join("; ")
+
+/**
+ * The `DTSTART` for a first occurrence: the occurrence itself, except when it is a day moved forward out of a month
+ * that lacks it (RFC 7529 `SKIP=FORWARD`): then a day of that month (the start, or the month's first day), which the
+ * rule does not match, so that the moved day still belongs to the rule's first month.
+ */
+const dtstartOf = (r: Recurrence.Recurrence, first: LocalDate.LocalDate): LocalDate.LocalDate => {
+  const rule = r.rule
+  const { month, day } = LocalDate.toParts(first)
+  const moved =
+    (rule._tag === "MonthlyOnDay" && rule.missing === "forward" && rule.day > 0 && rule.day !== day) ||
+    (rule._tag === "Yearly" &&
+      rule.missing === "forward" &&
+      !rule.dates.some((d) => d.month === month && d.day === day))
+  if (!moved) return first
+  const previous = LocalDate.toParts((first - 1) as LocalDate.LocalDate)
+  const monthStart = LocalDate.makeUnsafe(previous.year, previous.month, 1)
+  return Math.max(r.start, monthStart) as LocalDate.LocalDate
+}
+
+/**
+ * The RRULE of a recurrence (packages/core/README.md, "Translations"): its `DTSTART` is the first occurrence's
+ * nominal date, so the dates are the same even where RFC 5545 would not count from an unmatched `DTSTART`.
+ * Lossy where RRULE has no word for a part: the business-day convention (RRULE dates never move), the holidays of a
+ * working-day calendar other than `weekends`, pauses (they need `EXDATE` lines). Unrepresentable where the shape has
+ * no RRULE form, or the recurrence has no occurrence at all.
+ */
+export const encode = (recurrence: Recurrence.Recurrence): Translation.Translation<Rrule> => {
+  const r = Recurrence.canonical(recurrence)
+  const part = rulePart(r.rule)
+  if (typeof part !== "string") return Translation.unrepresentable(part.reason)
+  // the nominal dates alone: no convention, weekends only, no pauses
+  const bare: Recurrence.Recurrence = { rule: r.rule, start: r.start, convention: "none" }
+  const plan = Result.getOrThrow(Occurrence.planOf(bare, { calendar: Calendar.weekends }))
+  const first = Occurrence.nth(plan, 0)
+  if (first === undefined || (r.end !== undefined && first.nominal > r.end)) {
+    return Translation.unrepresentable("the recurrence has no occurrence at all")
+  }
+  let bound = ""
+  if (r.count !== undefined) {
+    const last = Occurrence.nth(plan, r.count - 1)
+    bound = r.end === undefined || (last !== undefined && last.nominal <= r.end) ? `;COUNT=${r.count}` : ""
+  }
+  if (bound === "" && r.end !== undefined) bound = `;UNTIL=${formatDate(r.end)}`
+  const losses: Array<Translation.Loss> = []
+  const horizon = Occurrence.sample(r)
+  if (r.rule._tag === "EveryWorkingDays") {
+    if (r.calendar !== "weekends" && horizon.holidays) {
+      losses.push({
+        field: "calendar",
+        from: r.calendar ?? "the projection's calendar",
+        to: "weekends",
+        why: "an RRULE knows weekdays but no holidays: each holiday would need an EXDATE"
+      })
+    }
+  } else if (r.convention !== "none" && horizon.moved) {
+    losses.push({
+      field: "convention",
+      from: r.convention,
+      to: "none",
+      why: "RRULE has no business-day convention: its dates never move off a weekend or holiday"
+    })
+  }
+  if (r.pauses !== undefined && horizon.paused) {
+    losses.push({
+      field: "pauses",
+      from: describePauses(r.pauses),
+      to: "none",
+      why: "an RRULE cannot pause: the paused dates need EXDATE lines"
+    })
+  }
+  return Translation.withLosses({ dtstart: dtstartOf(r, first.nominal), rule: `${part}${bound}` }, losses)
+}
+
+// ---------------------------------------------------------------------------
+// RRULE → Recurrence
+// ---------------------------------------------------------------------------
+
+/** A BYDAY entry: an optional signed ordinal and a weekday. */
+const readDay = (text: string): { readonly ordinal: number; readonly weekday: number } | undefined => {
+  const m = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(text)
+  if (m === null) return undefined
+  return { ordinal: m[1] === undefined ? 0 : Number(m[1]), weekday: DAYS.indexOf(m[2] as (typeof DAYS)[number]) + 1 }
+}
+
+/** A comma list of integers, or `undefined` when an entry is not one. */
+const readInts = (text: string): Array<number> | undefined => {
+  const xs = text.split(",").map((x) => (/^[+-]?\d{1,3}$/.test(x) ? Number(x) : Number.NaN))
+  return xs.some(Number.isNaN) ? undefined : xs
+}
+
+const ascending = (xs: ReadonlyArray<number>): Array<number> => [...new Set(xs)].sort((a, b) => a - b)
+
+/** The missing-day rule of the `28..d;BYSETPOS=-1` clamp, or `undefined` when the days are not that pattern. */
+const clampPattern = (days: ReadonlyArray<number>, setpos: string | undefined): number | undefined => {
+  if (setpos !== "-1" || days.length < 2) return undefined
+  const sorted = ascending(days)
+  const ok = sorted[0] === 28 && sorted.every((d, i) => d === 28 + i) && sorted[sorted.length - 1]! <= 31
+  return ok ? sorted[sorted.length - 1] : undefined
+}
+
+/**
+ * The recurrence of an RRULE (packages/core/README.md, "Translations"): FREQ DAILY / WEEKLY / MONTHLY / YEARLY,
+ * INTERVAL, BYDAY (with ordinals for a weekday of the month), BYMONTHDAY (negative down to −28, and the clamp
+ * `28,29,30;BYSETPOS=-1`), BYMONTH, COUNT, UNTIL, WKST (Monday, or any start with interval 1), RSCALE=GREGORIAN and
+ * SKIP. Its convention is `none` (RRULE dates are the dates) and it names no calendar. Lossy only for a time of
+ * day in `UNTIL`; unrepresentable, with the part named, for what the model cannot say.
+ */
+export const decode = (input: Rrule): Translation.Translation<Recurrence.Recurrence> => {
+  const parts = new Map<string, string>()
+  for (const piece of input.rule.split(";")) {
+    if (piece.trim() === "") continue
+    const eq = piece.indexOf("=")
+    if (eq <= 0) return Translation.unrepresentable(`${JSON.stringify(piece)} is not NAME=VALUE`)
+    const name = piece.slice(0, eq).trim().toUpperCase()
+    if (parts.has(name)) return Translation.unrepresentable(`${name} is given twice`)
+    parts.set(
+      name,
+      piece
+        .slice(eq + 1)
+        .trim()
+        .toUpperCase()
+    )
+  }
+  const known = [
+    "FREQ",
+    "INTERVAL",
+    "BYDAY",
+    "BYMONTHDAY",
+    "BYMONTH",
+    "BYSETPOS",
+    "COUNT",
+    "UNTIL",
+    "WKST",
+    "RSCALE",
+    "SKIP"
+  ]
+  for (const name of parts.keys()) {
+    if (!known.includes(name)) return Translation.unrepresentable(`${name} is not part of tppkit's recurrence model`)
+  }
+  const freq = parts.get("FREQ")
+  if (freq === undefined) return Translation.unrepresentable("the rule has no FREQ")
+  const n = parts.has("INTERVAL") ? Number(parts.get("INTERVAL")) : 1
+  if (!Number.isInteger(n) || n < 1 || n > 10_000) return Translation.unrepresentable("INTERVAL is not 1..10000")
+  const rscale = parts.get("RSCALE")
+  if (rscale !== undefined && rscale !== "GREGORIAN")
+    return Translation.unrepresentable(`RSCALE=${rscale} is not GREGORIAN`)
+  const skip = parts.get("SKIP") ?? "OMIT"
+  const missing: Recurrence.MissingDay | undefined =
+    skip === "OMIT" ? "skip" : skip === "BACKWARD" ? "clamp" : skip === "FORWARD" ? "forward" : undefined
+  if (missing === undefined) return Translation.unrepresentable(`SKIP=${skip} is not OMIT, BACKWARD or FORWARD`)
+  const losses: Array<Translation.Loss> = []
+  let end: LocalDate.LocalDate | undefined
+  const until = parts.get("UNTIL")
+  if (until !== undefined) {
+    const d = readDate(until)
+    if (d === undefined) return Translation.unrepresentable(`UNTIL=${until} is not a date`)
+    end = d.date
+    if (d.time !== "") {
+      losses.push({ field: "UNTIL", from: until, to: formatDate(d.date), why: "tppkit's dates have no time of day" })
+    }
+  }
+  let count: number | undefined
+  if (parts.has("COUNT")) {
+    count = Number(parts.get("COUNT"))
+    if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
+      return Translation.unrepresentable("COUNT is not 1..1000000")
+    }
+    if (end !== undefined) return Translation.unrepresentable("COUNT and UNTIL together (RFC 5545 forbids it)")
+  }
+  const days = parts.has("BYDAY") ? parts.get("BYDAY")!.split(",").map(readDay) : undefined
+  if (days?.some((d) => d === undefined)) return Translation.unrepresentable(`BYDAY=${parts.get("BYDAY")} is not read`)
+  const byDay = days as Array<{ readonly ordinal: number; readonly weekday: number }> | undefined
+  const monthDays = parts.has("BYMONTHDAY") ? readInts(parts.get("BYMONTHDAY")!) : undefined
+  if (parts.has("BYMONTHDAY") && monthDays === undefined) return Translation.unrepresentable("BYMONTHDAY is not read")
+  const months = parts.has("BYMONTH") ? readInts(parts.get("BYMONTH")!) : undefined
+  if (months?.some((m) => m < 1 || m > 12) ?? (parts.has("BYMONTH") && months === undefined)) {
+    return Translation.unrepresentable("BYMONTH is not a list of 1..12")
+  }
+  const setpos = parts.get("BYSETPOS")
+  const wkst = parts.get("WKST") ?? "MO"
+  const start = input.dtstart
+  const sp = LocalDate.toParts(start)
+  const monthsFilter = months === undefined ? undefined : ascending(months)
+  let rule: Recurrence.Rule | string
+  switch (freq) {
+    case "DAILY": {
+      if (monthDays !== undefined || setpos !== undefined) rule = "BYMONTHDAY or BYSETPOS with FREQ=DAILY"
+      else if (byDay === undefined) rule = { _tag: "EveryDays", interval: n }
+      else if (n === 1 && byDay.every((d) => d.ordinal === 0)) {
+        rule = { _tag: "Weekly", interval: 1, weekdays: ascending(byDay.map((d) => d.weekday)) as never }
+      } else rule = "BYDAY with FREQ=DAILY and an INTERVAL or ordinals"
+      break
+    }
+    case "WEEKLY": {
+      if (monthDays !== undefined || setpos !== undefined) rule = "BYMONTHDAY or BYSETPOS with FREQ=WEEKLY"
+      else if (byDay?.some((d) => d.ordinal !== 0)) rule = "ordinals in BYDAY with FREQ=WEEKLY"
+      else if (wkst !== "MO" && n > 1) rule = `WKST=${wkst} with an INTERVAL (tppkit's weeks start on Monday)`
+      else {
+        const weekdays = byDay === undefined ? [LocalDate.dayOfWeek(start)] : ascending(byDay.map((d) => d.weekday))
+        rule = { _tag: "Weekly", interval: n, weekdays: weekdays as never }
+      }
+      break
+    }
+    case "MONTHLY": {
+      const withMonths = monthsFilter === undefined ? {} : { months: monthsFilter as never }
+      if (byDay !== undefined) {
+        const only = byDay.length === 1 ? byDay[0]! : undefined
+        if (monthDays !== undefined || setpos !== undefined || only === undefined || only.ordinal === 0) {
+          rule = "BYDAY other than one weekday with an ordinal (e.g. 2WE, -1FR) with FREQ=MONTHLY"
+        } else if (Math.abs(only.ordinal) > 5) rule = `BYDAY=${only.ordinal}: a month has at most five of a weekday`
+        else
+          rule = { _tag: "MonthlyOnWeekday", interval: n, weekday: only.weekday, ordinal: only.ordinal, ...withMonths }
+      } else {
+        const list = monthDays ?? [sp.day]
+        const clamp = clampPattern(list, setpos)
+        if (clamp !== undefined) {
+          rule = { _tag: "MonthlyOnDay", interval: n, day: clamp === 31 ? -1 : clamp, missing: "clamp", ...withMonths }
+        } else if (list.length !== 1 || setpos !== undefined) rule = "more than one day of the month"
+        else if (list[0]! < -28 || list[0]! === 0 || list[0]! > 31) {
+          rule = `BYMONTHDAY=${list[0]} (days counted from the month's end go down to -28)`
+        } else rule = { _tag: "MonthlyOnDay", interval: n, day: list[0]!, missing, ...withMonths }
+      }
+      break
+    }
+    case "YEARLY": {
+      if (byDay !== undefined) {
+        const only = byDay.length === 1 ? byDay[0]! : undefined
+        if (
+          only === undefined ||
+          only.ordinal === 0 ||
+          Math.abs(only.ordinal) > 5 ||
+          monthsFilter?.length !== 1 ||
+          monthDays !== undefined ||
+          setpos !== undefined
+        ) {
+          rule = "BYDAY with FREQ=YEARLY other than one weekday with an ordinal in one BYMONTH"
+        } else if (monthsFilter[0] !== sp.month) rule = "a weekday of a month other than DTSTART's month, yearly"
+        else rule = { _tag: "MonthlyOnWeekday", interval: 12 * n, weekday: only.weekday, ordinal: only.ordinal }
+        break
+      }
+      const list = monthDays ?? [sp.day]
+      const ms = monthsFilter ?? [sp.month]
+      const clamp = clampPattern(list, setpos)
+      if (clamp === 29 && ms.length === 1 && ms[0] === 2) {
+        rule = { _tag: "Yearly", interval: n, dates: [{ month: 2, day: 29 }], missing: "clamp" }
+      } else if (setpos !== undefined) rule = "BYSETPOS with FREQ=YEARLY other than the 29 February clamp"
+      else if (monthsFilter === undefined && monthDays !== undefined) {
+        rule =
+          n === 1 && list.length === 1 && list[0]! >= -28 && list[0]! !== 0 && list[0]! <= 31
+            ? { _tag: "MonthlyOnDay", interval: 1, day: list[0]!, missing }
+            : "BYMONTHDAY without BYMONTH with FREQ=YEARLY"
+      } else if (list.some((d) => d < 1)) rule = "days counted from the month's end with FREQ=YEARLY"
+      else {
+        const dates: Array<Recurrence.YearDay> = []
+        for (const month of ms) {
+          for (const day of ascending(list)) {
+            if (day <= LocalDate.daysInMonth(2000, month)) dates.push({ month, day })
+            else if (missing !== "skip") return Translation.unrepresentable(`day ${day} never exists in month ${month}`)
+          }
+        }
+        if (dates.length === 0) return Translation.unrepresentable("no day of the rule exists in any of its months")
+        rule = { _tag: "Yearly", interval: n, dates: dates as never, missing }
+      }
+      break
+    }
+    default:
+      rule = `FREQ=${freq} (tppkit's dates have no time of day)`
+  }
+  if (typeof rule === "string") return Translation.unrepresentable(`${rule} is not part of tppkit's recurrence model`)
+  const recurrence: Recurrence.Recurrence = {
+    rule,
+    start,
+    ...(end === undefined ? {} : { end }),
+    ...(count === undefined ? {} : { count }),
+    convention: "none"
+  }
+  const valid = Recurrence.decodeJson(Recurrence.encodeJson(recurrence))
+  if (Result.isFailure(valid)) return Translation.unrepresentable(valid.failure)
+  return Translation.withLosses(Recurrence.canonical(recurrence), losses)
+}

@@ -1,0 +1,56 @@
+/**
+ * The result of translating a recurrence between standards (packages/core/README.md, "Translations"): `Exact`, `Lossy`
+ * with every change named (field, from, to, why), or `Unrepresentable` with the reason. Translations return it and
+ * never throw; nothing is rounded to an approximate cadence.
+ *
+ * @since 0.2.0
+ */
+import { Schema } from "effect"
+
+/** One change a translation made: the field, its value before and after, and why it could not be kept. */
+export const Loss = Schema.Struct({ field: Schema.String, from: Schema.String, to: Schema.String, why: Schema.String })
+/** One change a translation made. */
+export type Loss = typeof Loss.Type
+
+/** The target says the same dates. */
+export interface Exact<A> {
+  readonly _tag: "Exact"
+  readonly value: A
+}
+
+/** The target says something close, and `losses` names every field whose dates differ. */
+export interface Lossy<A> {
+  readonly _tag: "Lossy"
+  readonly value: A
+  readonly losses: ReadonlyArray<Loss>
+}
+
+/** The target cannot say it at all. */
+export interface Unrepresentable {
+  readonly _tag: "Unrepresentable"
+  readonly reason: string
+}
+
+/** A translation's result. */
+export type Translation<A> = Exact<A> | Lossy<A> | Unrepresentable
+
+/** An exact translation. */
+export const exact = <A>(value: A): Translation<A> => ({ _tag: "Exact", value })
+
+/** `Exact` without losses, else `Lossy` with them. */
+export const withLosses = <A>(value: A, losses: ReadonlyArray<Loss>): Translation<A> =>
+  losses.length === 0 ? { _tag: "Exact", value } : { _tag: "Lossy", value, losses }
+
+/** An untranslatable value, with the reason. */
+export const unrepresentable = <A = never>(reason: string): Translation<A> => ({ _tag: "Unrepresentable", reason })
+
+/** The value of an exact or lossy translation, or `undefined`. */
+export const getValue = <A>(t: Translation<A>): A | undefined => (t._tag === "Unrepresentable" ? undefined : t.value)
+
+/** The translation's value mapped (losses and reasons kept). */
+export const map = <A, B>(t: Translation<A>, f: (a: A) => B): Translation<B> =>
+  t._tag === "Unrepresentable" ? t : t._tag === "Exact" ? exact(f(t.value)) : { ...t, value: f(t.value) }
+
+/** `exact`, `lossy` or `unrepresentable`: the word the CLI prints. */
+export const verdict = (t: Translation<unknown>): "exact" | "lossy" | "unrepresentable" =>
+  t._tag === "Exact" ? "exact" : t._tag === "Lossy" ? "lossy" : "unrepresentable"

@@ -1,0 +1,291 @@
+import { Calendar, LocalDate, Occurrence, type Recurrence, Rrule, Translation } from "@tppkit/core"
+import { Result } from "effect"
+import fc from "fast-check"
+import rrule from "rrule"
+import { describe, expect, it } from "vitest"
+import * as RArb from "../arbitraries/recurrence.ts"
+
+const d = LocalDate.parseUnsafe
+
+/** A recurrence naming `weekends`, `target` or no calendar (then the projection's: `target`). */
+const named: fc.Arbitrary<Recurrence.Recurrence> = fc
+  .tuple(RArb.recurrence, fc.constantFrom("weekends", "target", undefined))
+  .map(([r, calendar]) => (calendar === undefined ? r : { ...r, calendar }))
+
+/** Nominal and execution dates of the first `n` occurrences (at most up to `until`). */
+const dates = (r: Recurrence.Recurrence, n = 400, until = LocalDate.MAX): Array<string> => {
+  const plan = Result.getOrThrow(Occurrence.planOf(r))
+  const out: Array<string> = []
+  for (const o of Occurrence.iterate(plan)) {
+    if (out.length >= n || o.nominal > until) break
+    out.push(`${LocalDate.format(o.nominal)}>${LocalDate.format(o.execution)}`)
+  }
+  return out
+}
+
+/** The recurrence with the changes a lossy translation names applied (what the target can say). */
+const applyLosses = (r: Recurrence.Recurrence, losses: ReadonlyArray<Translation.Loss>): Recurrence.Recurrence => {
+  let out = r
+  for (const loss of losses) {
+    if (loss.field === "convention") out = { ...out, convention: "none" }
+    else if (loss.field === "calendar") out = { ...out, calendar: "weekends" }
+    else if (loss.field === "pauses") {
+      const { pauses: _, ...rest } = out
+      out = rest
+    } else throw new Error(`unexpected loss field ${loss.field}`)
+  }
+  return out
+}
+
+const encoded = (r: Recurrence.Recurrence) => {
+  const t = Rrule.encode(r)
+  return t._tag === "Unrepresentable" ? undefined : t
+}
+
+describe("Rrule.encode", () => {
+  const base = { start: d("2024-01-31"), convention: "none" } as const
+  const rule = (r: Recurrence.Recurrence) => Translation.getValue(Rrule.encode(r))?.rule
+  it("writes the month-end clamp the way most readers understand it", () => {
+    expect(rule({ ...base, rule: { _tag: "MonthlyOnDay", interval: 1, day: 31, missing: "clamp" } })).toBe(
+      "FREQ=MONTHLY;BYMONTHDAY=-1"
+    )
+    expect(rule({ ...base, rule: { _tag: "MonthlyOnDay", interval: 3, day: 30, missing: "clamp" } })).toBe(
+      "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=28,29,30;BYSETPOS=-1"
+    )
+    expect(rule({ ...base, rule: { _tag: "MonthlyOnDay", interval: 1, day: 30, missing: "forward" } })).toBe(
+      "FREQ=MONTHLY;RSCALE=GREGORIAN;SKIP=FORWARD;BYMONTHDAY=30"
+    )
+    expect(
+      rule({ ...base, rule: { _tag: "Yearly", interval: 1, dates: [{ month: 2, day: 29 }], missing: "clamp" } })
+    ).toBe("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=28,29;BYSETPOS=-1")
+  })
+
+  it("says exact, lossy with each field, or unrepresentable with the reason", () => {
+    const mnth = { ...base, rule: { _tag: "MonthlyOnDay", interval: 1, day: 31, missing: "clamp" } } as const
+    expect(Rrule.encode(mnth)).toEqual({
+      _tag: "Exact",
+      value: { dtstart: d("2024-01-31"), rule: "FREQ=MONTHLY;BYMONTHDAY=-1" }
+    })
+    const following = Rrule.encode({ ...mnth, convention: "following" })
+    expect(following._tag === "Lossy" && following.losses.map((l) => l.field)).toEqual(["convention"])
+    const dail = Rrule.encode({ ...base, rule: { _tag: "EveryWorkingDays", interval: 1 } })
+    expect(dail._tag === "Lossy" && dail.losses[0]!.why).toBe(
+      "an RRULE knows weekdays but no holidays: each holiday would need an EXDATE"
+    )
+    expect(Rrule.encode({ ...base, rule: { _tag: "EveryWorkingDays", interval: 1 }, calendar: "weekends" })._tag).toBe(
+      "Exact"
+    )
+    expect(Rrule.encode({ ...base, rule: { _tag: "EveryWorkingDays", interval: 3 } })).toEqual({
+      _tag: "Unrepresentable",
+      reason: "every 3th working day has no RRULE form (RRULE counts days, weeks or months)"
+    })
+    // COUNT and UNTIL never together: the one that ends the schedule first
+    expect(rule({ ...mnth, count: 3, end: d("2030-01-01") })).toBe("FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=3")
+    expect(rule({ ...mnth, count: 300, end: d("2025-01-01") })).toBe("FREQ=MONTHLY;BYMONTHDAY=-1;UNTIL=20250101")
+  })
+
+  it("an exact translation projects the same dates, and decode(encode(x)) is x (property)", () => {
+    fc.assert(
+      fc.property(named, (r) => {
+        const t = encoded(r)
+        if (t === undefined || t._tag !== "Exact") return
+        const back = Rrule.decode(t.value)
+        expect(back._tag).toBe("Exact")
+        const value = Translation.getValue(back)!
+        expect(dates({ ...value, ...(r.calendar ? { calendar: r.calendar } : {}) })).toEqual(dates(r))
+        if (r.rule._tag !== "EveryWorkingDays") {
+          const start = t.value.dtstart
+          // pauses that pause nothing, and a convention that moves nothing, are no part of the dates
+          const { calendar: _c, pauses: _p, ...own } = { ...r, start, convention: "none" as const }
+          // COUNT and UNTIL never together: the bound that ends the schedule first is kept
+          const { count: _n, ...untilOnly } = own
+          const { end: _e, ...countOnly } = own
+          const bounded = t.value.rule.includes("COUNT=")
+            ? countOnly
+            : t.value.rule.includes("UNTIL=")
+              ? untilOnly
+              : own
+          expect(value).toEqual(Recurrence_canonical(bounded))
+        }
+      }),
+      { numRuns: 10_000 }
+    )
+  })
+
+  it("a lossy translation names exactly the fields whose dates differ (property)", () => {
+    fc.assert(
+      fc.property(named, (r) => {
+        const t = encoded(r)
+        if (t === undefined || t._tag !== "Lossy") return
+        // with every named change applied the source says the target's dates ...
+        const target = applyLosses(r, t.losses)
+        const back = Translation.getValue(Rrule.decode(t.value))!
+        expect(dates({ ...back, calendar: "weekends" }, 400)).toEqual(dates(target, 400))
+        // ... and without any one of them it does not: every named field is needed
+        for (const loss of t.losses) {
+          const others = applyLosses(
+            r,
+            t.losses.filter((l) => l !== loss)
+          )
+          expect(dates(others, Occurrence.SAMPLED)).not.toEqual(dates(target, Occurrence.SAMPLED))
+        }
+      }),
+      { numRuns: 1_000 }
+    )
+  })
+})
+
+import { Recurrence as RecurrenceModule } from "@tppkit/core"
+
+const Recurrence_canonical = RecurrenceModule.canonical
+
+describe("Rrule.decode", () => {
+  const at = (rule: string, start = "2024-01-31") => Rrule.decode({ dtstart: d(start), rule })
+  it("reads every part tppkit's model has", () => {
+    expect(Translation.getValue(at("FREQ=MONTHLY"))?.rule).toEqual({
+      _tag: "MonthlyOnDay",
+      interval: 1,
+      day: 31,
+      missing: "skip"
+    })
+    expect(Translation.getValue(at("FREQ=MONTHLY;RSCALE=GREGORIAN;SKIP=BACKWARD"))?.rule).toEqual({
+      _tag: "MonthlyOnDay",
+      interval: 1,
+      day: -1,
+      missing: "clamp"
+    })
+    expect(Translation.getValue(at("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;UNTIL=20241231"))).toEqual({
+      rule: { _tag: "Weekly", interval: 2, weekdays: [2, 4] },
+      start: d("2024-01-31"),
+      end: d("2024-12-31"),
+      convention: "none"
+    })
+    expect(Translation.getValue(at("FREQ=YEARLY;BYMONTH=11;BYDAY=4TH", "2024-11-28"))?.rule).toEqual({
+      _tag: "MonthlyOnWeekday",
+      interval: 12,
+      weekday: 4,
+      ordinal: 4
+    })
+  })
+
+  it("names what it cannot read, and never throws (property)", () => {
+    expect(at("FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1")).toEqual({
+      _tag: "Unrepresentable",
+      reason:
+        "BYDAY other than one weekday with an ordinal (e.g. 2WE, -1FR) with FREQ=MONTHLY is not part of tppkit's recurrence model"
+    })
+    expect(at("FREQ=DAILY;COUNT=2;UNTIL=20250101")._tag).toBe("Unrepresentable")
+    expect(at("FREQ=MONTHLY;BYWEEKNO=3")._tag).toBe("Unrepresentable")
+    const loss = at("FREQ=DAILY;UNTIL=20250101T120000Z")
+    expect(loss._tag === "Lossy" && loss.losses[0]!.field).toBe("UNTIL")
+    const part = fc.constantFrom(
+      "FREQ=DAILY",
+      "FREQ=WEEKLY",
+      "FREQ=MONTHLY",
+      "FREQ=YEARLY",
+      "FREQ=SECONDLY",
+      "INTERVAL=2",
+      "INTERVAL=0",
+      "BYDAY=MO",
+      "BYDAY=2WE",
+      "BYDAY=-1FR",
+      "BYDAY=9XX",
+      "BYMONTHDAY=31",
+      "BYMONTHDAY=-31",
+      "BYMONTHDAY=28,29,30",
+      "BYSETPOS=-1",
+      "BYMONTH=2",
+      "BYMONTH=13",
+      "COUNT=3",
+      "UNTIL=2024",
+      "SKIP=FORWARD",
+      "RSCALE=HEBREW",
+      "WKST=SU",
+      "=",
+      "X"
+    )
+    fc.assert(
+      fc.property(fc.array(fc.oneof(part, fc.string()), { maxLength: 6 }), (parts) => {
+        const t = at(parts.join(";"))
+        expect(["Exact", "Lossy", "Unrepresentable"]).toContain(t._tag)
+      }),
+      { numRuns: 10_000 }
+    )
+  })
+})
+
+// ---------------------------------------------------------------------------
+// independent checks: the rrule package, and a brute-force reading of RFC 7529 SKIP
+// ---------------------------------------------------------------------------
+
+/** The first `n` dates of a rule by the rrule package (UTC midnight dates). */
+const byRrulePackage = (r: Rrule.Rrule, n: number): Array<string> => {
+  const text = `DTSTART:${Rrule.formatDate(r.dtstart)}T000000Z\nRRULE:${r.rule}`
+  return rrule
+    .rrulestr(text)
+    .all((_, i) => i < n)
+    .map((x) => x.toISOString().slice(0, 10))
+}
+
+describe("Rrule against the rrule package", () => {
+  it("every exact translation without RFC 7529 parts expands to tppkit's dates (property)", () => {
+    fc.assert(
+      fc.property(named, (r) => {
+        const t = encoded(r)
+        if (t === undefined || t._tag !== "Exact" || t.value.rule.includes("SKIP=")) return
+        const ours = dates(r, 60).map((x) => x.slice(0, 10))
+        expect(byRrulePackage(t.value, 60)).toEqual(ours)
+      }),
+      { numRuns: 2_000 }
+    )
+  })
+})
+
+/**
+ * RFC 7529 read by brute force: the months of the interval sequence from DTSTART's month, BYMONTH as a filter, each
+ * BYMONTHDAY day made in that month, an invalid one omitted, moved to the month's last day (BACKWARD) or to the
+ * next month's first day (FORWARD); dates before DTSTART dropped; COUNT.
+ */
+const rfc7529Monthly = (
+  start: LocalDate.LocalDate,
+  interval: number,
+  day: number,
+  skip: "OMIT" | "BACKWARD" | "FORWARD",
+  count: number
+): Array<string> => {
+  const out: Array<string> = []
+  const p = LocalDate.toParts(start)
+  for (let i = 0; out.length < count && i < 4800 * interval; i += interval) {
+    const y = p.year + Math.floor((p.month - 1 + i) / 12)
+    const m = ((p.month - 1 + i) % 12) + 1
+    const valid = LocalDate.make(y, m, day)
+    let x: number | undefined
+    if (Result.isSuccess(valid)) x = valid.success
+    else if (skip === "BACKWARD") x = LocalDate.makeUnsafe(y, m, LocalDate.daysInMonth(y, m))
+    else if (skip === "FORWARD") x = LocalDate.makeUnsafe(y, m, LocalDate.daysInMonth(y, m)) + 1
+    if (x !== undefined && x >= start) out.push(LocalDate.format(x as LocalDate.LocalDate))
+  }
+  return out
+}
+
+describe("Rrule SKIP against a brute-force reading of RFC 7529", () => {
+  it("OMIT, BACKWARD and FORWARD on days 29–31 (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: d("1990-01-01"), max: d("2040-12-31") }),
+        fc.integer({ min: 1, max: 14 }),
+        fc.integer({ min: 28, max: 31 }),
+        fc.constantFrom("OMIT" as const, "BACKWARD" as const, "FORWARD" as const),
+        (start, interval, day, skip) => {
+          const rule = `FREQ=MONTHLY;INTERVAL=${interval};RSCALE=GREGORIAN;SKIP=${skip};BYMONTHDAY=${day};COUNT=40`
+          const r = Translation.getValue(Rrule.decode({ dtstart: start as LocalDate.LocalDate, rule }))!
+          const ours = dates({ ...r, calendar: "weekends" }, 40).map((x) => x.slice(0, 10))
+          expect(ours).toEqual(rfc7529Monthly(start as LocalDate.LocalDate, interval, day, skip, 40))
+        }
+      ),
+      { numRuns: 10_000 }
+    )
+  })
+})
+
+void Calendar
