@@ -77,6 +77,37 @@ describe("tppkit reconcile", { timeout: 90_000 }, () => {
     expect(rent(json)).toEqual(["2026-07-31"])
   })
 
+  it("tppkit project --rule-from, repeated: the evidence of several listings adds up, each on its own day", async () => {
+    const rule = BankRule.make({ convention: "modified-preceding", calendar: Calendar.weekends })
+    const dir = mkdtempSync(join(tmpdir(), "tppkit-reconcile-"))
+    const [july, october] = [join(dir, "july.json"), join(dir, "october.json")]
+    writeFileSync(july, listing(monthly, rule, "2026-07-25"))
+    writeFileSync(october, listing(monthly, rule, "2026-10-25"))
+    const window = ["project", "--orders", july, "--from", "2026-11-01", "--to", "2026-11-30", "--format", "json"]
+    const one = await tppkit([...window, "--rule-from", july, "--listed-on", "2026-07-25"])
+    const evidence = (stderr: string) => Number(/from the (\d+) nextDates/.exec(stderr)?.[1])
+    const both = await tppkit([
+      ...window,
+      ...["--rule-from", july, "--listed-on", "2026-07-25", "--rule-from", october, "--listed-on", "2026-10-25"]
+    ])
+    expect(both.code).toBe(0)
+    expect(both.stderr).toMatch(
+      new RegExp(
+        `^tppkit: projecting with modified-preceding · \\S+, from the \\d+ nextDates of ${july} on 2026-07-25, ${october} on 2026-10-25 \\(`
+      )
+    )
+    // 31 dates in each listing: together 62 (both listings' evidence counted)
+    expect([evidence(one.stderr), evidence(both.stderr)]).toEqual([31, 62])
+    expect(JSON.parse(both.stdout).convention).toBe("modified-preceding")
+    // one day for all listings, or one for each: two listings and three days is a usage error
+    const days = ["--listed-on", "2026-07-25", "--listed-on", "2026-10-25", "--listed-on", "2026-10-26"]
+    const wrong = await tppkit([...window, "--rule-from", july, "--rule-from", october, ...days])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toMatch(
+      /--listed-on: give one day for every --rule-from listing, or one for each \(2 listings, 3 days\)/
+    )
+  })
+
   it("tppkit project --rule-from a bank paying every day: DAIL pays on weekends too", async () => {
     const every = BankRule.make({ calendar: BankRule.everyDay })
     const orders = [

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Formats from "./internal/formats.ts"
 
@@ -40,13 +40,21 @@ export const explainCommand = Command.make(
     ),
     ruleFrom: Flag.String("rule-from").pipe(
       Flag.withMetavar("LISTING"),
-      Flag.withDescription("Use the bank's rule as its listed nextDates show it, as for project"),
-      Flag.optional
+      Flag.withDescription("Use the bank's rule as its listed nextDates show it, as for project (repeatable)"),
+      Flag.atLeast(0),
+      // optional, so that the help does not call it required; absent, no listing
+      Flag.optional,
+      Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
     ),
     listedOn: Flag.String("listed-on").pipe(
       Flag.withMetavar("YYYY-MM-DD"),
-      Flag.withDescription("The day the --rule-from listing was made (default --date)"),
-      Flag.optional
+      Flag.withDescription(
+        "The day the --rule-from listing was made (default --date); one for all, or one per listing"
+      ),
+      Flag.atLeast(0),
+      // optional, so that the help does not call it required; absent, no listing
+      Flag.optional,
+      Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
     ),
     format: Flag.Literals("format", Formats.explain).pipe(
       Flag.withDescription(`Output format: ${Formats.explain.join(", ")} (default ${Formats.explain[0]})`),

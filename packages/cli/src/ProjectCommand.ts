@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Formats from "./internal/formats.ts"
 
@@ -46,14 +46,22 @@ export const projectCommand = Command.make(
     ruleFrom: Flag.String("rule-from").pipe(
       Flag.withMetavar("LISTING"),
       Flag.withDescription(
-        "Project with the bank's rule as its listed nextDates show it (see tppkit reconcile), instead of --calendar and --convention"
+        "Project with the bank's rule as its listed nextDates show it (see tppkit reconcile), instead of --calendar and --convention; repeat it for several listings, whose evidence adds up"
       ),
-      Flag.optional
+      Flag.atLeast(0),
+      // optional, so that the help does not call it required; absent, no listing
+      Flag.optional,
+      Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
     ),
     listedOn: Flag.String("listed-on").pipe(
       Flag.withMetavar("YYYY-MM-DD"),
-      Flag.withDescription("The day the --rule-from listing was made (default --from)"),
-      Flag.optional
+      Flag.withDescription(
+        "The day the --rule-from listing was made (default --from); one for all listings, or one per --rule-from in order"
+      ),
+      Flag.atLeast(0),
+      // optional, so that the help does not call it required; absent, no listing
+      Flag.optional,
+      Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
     )
   },
   (input) =>

@@ -19,8 +19,8 @@ export interface Input {
   readonly calendar: Option.Option<string>
   readonly holidays: Option.Option<string>
   readonly convention: Option.Option<string>
-  readonly ruleFrom: Option.Option<string>
-  readonly listedOn: Option.Option<string>
+  readonly ruleFrom: ReadonlyArray<string>
+  readonly listedOn: ReadonlyArray<string>
   readonly format: Explain.Format
 }
 
@@ -53,16 +53,18 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
   let chosen: Project.Settings = settings.success
   let source = flagSource(input)
   let schedule = (order: Project.Order): Project.Order => order
-  if (Option.isSome(input.ruleFrom)) {
-    const listedOn = Option.orElse(input.listedOn, () => input.date)
-    if (Option.isNone(listedOn)) {
+  if (input.ruleFrom.length > 0) {
+    if (input.listedOn.length === 0 && Option.isNone(input.date)) {
       return yield* Failure.usage("--rule-from: give the day the listing was made with --listed-on (or --date)")
     }
-    const file = input.ruleFrom.value
     const reconcile = yield* Effect.promise(() => import("./reconcile.ts"))
-    const ruled = yield* reconcile.ruleFrom(file, { from: listedOn.value, listedOn }, settings.success)
+    const ruled = yield* reconcile.ruleFrom(
+      input.ruleFrom,
+      { from: Option.getOrElse(input.date, () => ""), listedOn: input.listedOn, flag: "--date" },
+      settings.success
+    )
     chosen = ruled.settings
-    source = { kind: "inferred", detail: `the nextDates of ${file} on ${listedOn.value.trim()}` }
+    source = { kind: "inferred", detail: `the nextDates of ${ruled.listings}` }
     schedule = (order) => ruled.schedule([order])[0]!
   }
   const decoded = yield* readOrders(input.orders)

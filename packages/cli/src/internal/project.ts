@@ -2,7 +2,7 @@
  * The work behind `tppkit project`, loaded only when the command runs (it pulls in the schedule package and the
  * holiday library): read the orders, validate the settings, project, print in the chosen format.
  */
-import { Effect, Option, Result, Stdio } from "effect"
+import { Effect, type Option, Result, Stdio } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
@@ -19,9 +19,12 @@ export interface Input {
   readonly holidays: Option.Option<string>
   readonly convention: string
   readonly format: Render.ProjectionFormat
-  /** A listing whose nextDates choose the rule (`--rule-from`), and the day it was made (`--listed-on`, else `--from`). */
-  readonly ruleFrom?: Option.Option<string> | undefined
-  readonly listedOn?: Option.Option<string> | undefined
+  /**
+   * Listings whose nextDates choose the rule (`--rule-from`, repeatable), and the days they were made (`--listed-on`:
+   * one for all, or one per listing; else `--from`).
+   */
+  readonly ruleFrom?: ReadonlyArray<string> | undefined
+  readonly listedOn?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -73,10 +76,15 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
   // --rule-from: the rule the listing's nextDates point to replaces --calendar and --convention
   const ruled =
-    input.ruleFrom !== undefined && input.ruleFrom._tag === "Some"
+    input.ruleFrom !== undefined && input.ruleFrom.length > 0
       ? yield* Effect.flatMap(
           Effect.promise(() => import("./reconcile.ts")),
-          (reconcile) => reconcile.ruleFrom(Option.getOrThrow(input.ruleFrom!), input, settings.success)
+          (reconcile) =>
+            reconcile.ruleFrom(
+              input.ruleFrom!,
+              { from: input.from, listedOn: input.listedOn ?? [], flag: "--from" },
+              settings.success
+            )
         )
       : { settings: settings.success, schedule: undefined }
   // the count of payments rendered so far is only shown on a terminal's stderr: elsewhere nothing counts them

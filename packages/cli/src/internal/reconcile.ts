@@ -5,7 +5,7 @@
  */
 import { BankRule, LocalDate } from "@tppkit/core"
 import { Reconciliation } from "@tppkit/schedule"
-import { Effect, Option, Result } from "effect"
+import { Effect, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import type * as Project from "../Project.ts"
@@ -40,35 +40,60 @@ export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
 })
 
 /**
- * `tppkit project --rule-from LISTING`: the listing reconciled on `--listed-on` (else the window's first day), and
- * the projection's settings under the rule its evidence points to (`Reconcile.ruleToProject`), with the orders'
- * schedules as the engine must see them under that rule; one line on stderr names the rule and its support.
+ * `tppkit project --rule-from LISTING…` (and `explain`): each listing reconciled on its day (`--listed-on`: one day for
+ * all, or one per listing in order; else the window's first day), their evidence added up (`Reconciliation.infer`),
+ * and the projection's settings under the rule it points to (`Reconcile.ruleToProject`), with the orders' schedules
+ * as the engine must see them under that rule; one line on stderr names the rule and its support.
  */
 export const ruleFrom = (
-  file: string,
-  input: { readonly from: string; readonly listedOn?: Option.Option<string> | undefined },
+  files: ReadonlyArray<string>,
+  input: { readonly from: string; readonly listedOn: ReadonlyArray<string>; readonly flag: string },
   settings: Project.Settings
 ) =>
   Effect.gen(function* () {
-    const day = input.listedOn !== undefined && Option.isSome(input.listedOn) ? input.listedOn.value : input.from
-    const listedOn = LocalDate.parse(day.trim())
-    if (Result.isFailure(listedOn))
-      return yield* Failure.usage(`--listed-on ${JSON.stringify(day)}: ${listedOn.failure}`)
-    const decoded = yield* readOrders(file)
-    if (Result.isFailure(decoded)) {
-      return yield* Failure.badInput(`${file === "-" ? "standard input" : file}: ${decoded.failure}`)
+    if (input.listedOn.length > 1 && input.listedOn.length !== files.length) {
+      return yield* Failure.usage(
+        `--listed-on: give one day for every --rule-from listing, or one for each (${files.length} listings, ${input.listedOn.length} days)`
+      )
     }
     const preferred = BankRule.make({
       convention: settings.convention,
       ...(typeof settings.calendar === "function" ? {} : { calendar: settings.calendar })
     })
-    const reconciliation = Reconciliation.reconcile(decoded.success.orders, { asOf: listedOn.success, rule: preferred })
-    const rule = Reconcile.ruleToProject(reconciliation.inference, preferred)
-    if (Result.isFailure(rule)) return yield* Failure.usage(`--rule-from ${file}: ${rule.failure}`)
+    const listings: Array<{ file: string; day: LocalDate.LocalDate; reconciliation: Reconciliation.Reconciliation }> =
+      []
+    for (const [i, file] of files.entries()) {
+      const given = input.listedOn[input.listedOn.length === 1 ? 0 : i]
+      const day = given ?? input.from
+      const listedOn = LocalDate.parse(day.trim())
+      if (Result.isFailure(listedOn)) {
+        return yield* Failure.usage(
+          given === undefined
+            ? `${input.flag} ${JSON.stringify(day)}: ${listedOn.failure}`
+            : `--listed-on ${JSON.stringify(day)}: ${listedOn.failure}`
+        )
+      }
+      const decoded = yield* readOrders(file)
+      if (Result.isFailure(decoded)) {
+        return yield* Failure.badInput(`${file === "-" ? "standard input" : file}: ${decoded.failure}`)
+      }
+      const reconciliation = Reconciliation.reconcile(decoded.success.orders, {
+        asOf: listedOn.success,
+        rule: preferred
+      })
+      listings.push({ file, day: listedOn.success, reconciliation })
+    }
+    const inference =
+      listings.length === 1
+        ? listings[0]!.reconciliation.inference
+        : Reconciliation.infer(listings.map((l) => l.reconciliation))
+    const named = listings.map((l) => `${l.file} on ${LocalDate.format(l.day)}`).join(", ")
+    const rule = Reconcile.ruleToProject(inference, preferred)
+    if (Result.isFailure(rule)) return yield* Failure.usage(`--rule-from ${files.join(", ")}: ${rule.failure}`)
     const chosen = rule.success
     const options = BankRule.optionsOf(chosen)
     yield* Output.errorLine(
-      `tppkit: projecting with ${BankRule.describe(chosen)}, from the ${reconciliation.evidence} nextDates of ${file} on ${LocalDate.format(listedOn.success)} (${Reconcile.inferenceLine(reconciliation.inference)})`
+      `tppkit: projecting with ${BankRule.describe(chosen)}, from the ${inference.evidence} nextDates of ${named} (${Reconcile.inferenceLine(inference)})`
     )
     return {
       settings: {
@@ -77,7 +102,9 @@ export const ruleFrom = (
         calendarName: BankRule.calendarName(chosen),
         convention: options.convention
       } satisfies Project.Settings,
-      schedule: (orders: ReadonlyArray<Project.Order>) => orders.map((o) => BankRule.scheduleOf(o, chosen))
+      schedule: (orders: ReadonlyArray<Project.Order>) => orders.map((o) => BankRule.scheduleOf(o, chosen)),
+      /** The listings and their days, for messages (`a.json on 2026-07-25, b.json on 2026-08-25`). */
+      listings: named
     }
   })
 
