@@ -20,6 +20,8 @@ export * as Card from "./Card.ts"
 export * as Currency from "./Currency.ts"
 /** Why a payment falls on its date: a trace from the anchor to the execution date that replays exactly. */
 export * as DateTrace from "./DateTrace.ts"
+/** A standard decoder's result: the translation and each tolerance applied to a record that breaks its standard. */
+export * as Decoded from "./Decoded.ts"
 /** Easter Sunday by the Gregorian computus. */
 export * as Easter from "./Easter.ts"
 /** LIVE and SANDBOX paths of the three operations (docs/bank-interface.md, "Environments and paths"). */
@@ -58,3 +60,5 @@ export * as Text from "./Text.ts"
 export * as Timestamp from "./Timestamp.ts"
 /** A translation's result: exact, lossy (every change named) or unrepresentable (the reason). */
 export * as Translation from "./Translation.ts"
+/** UK Open Banking v3 (`Frequency` strings) and v4 (`OBFrequency6`) standing orders to and from recurrences. */
+export * as UkOpenBanking from "./UkOpenBanking.ts"

@@ -1,0 +1,235 @@
+/**
+ * What the standards' translators share: tolerant reading of wire dates and numbers (each tolerance a warning), the
+ * first and last nominal dates of a recurrence, and whether two recurrences project differently, which is how an
+ * encoder decides that a field it cannot carry is a loss (only when some date changes).
+ */
+import { Result } from "effect"
+import * as Calendar from "../Calendar.ts"
+import type * as Decoded from "../Decoded.ts"
+import * as LocalDate from "../LocalDate.ts"
+import * as Occurrence from "../Occurrence.ts"
+import type * as Recurrence from "../Recurrence.ts"
+import type * as Translation from "../Translation.ts"
+
+/** How many leading occurrences two recurrences are compared on (a 400-year cycle of monthly dates). */
+export const COMPARED = 4_800
+
+/** The calendar a recurrence is compared on: the built-in one it names, else `target`. */
+const calendarOf = (r: Recurrence.Recurrence): Calendar.Calendar =>
+  (r.calendar === undefined ? undefined : Calendar.builtInNamed(r.calendar)) ?? Calendar.target
+
+/** The nominal and execution dates of a recurrence's first `COMPARED` occurrences, or undefined when not projectable. */
+export const datesOf = (r: Recurrence.Recurrence, n: number = COMPARED): Array<number> | undefined => {
+  const plan = Occurrence.planOf(r, { calendar: calendarOf(r) })
+  if (Result.isFailure(plan)) return undefined
+  const out: Array<number> = []
+  for (const o of Occurrence.iterate(plan.success)) {
+    if (out.length >= 2 * n) break
+    out.push(o.nominal, o.execution)
+  }
+  return out
+}
+
+/** Whether two recurrences give different nominal or execution dates (on the calendar the first names). */
+export const differs = (a: Recurrence.Recurrence, b: Recurrence.Recurrence): boolean => {
+  const x = datesOf(a)
+  const y = datesOf({ ...b, ...(a.calendar === undefined ? {} : { calendar: a.calendar }) })
+  if (x === undefined || y === undefined) return x !== y
+  return x.length !== y.length || x.some((v, i) => v !== y[i])
+}
+
+/** The recurrence without its end, count and pauses: the rule's own dates from its start. */
+export const bare = (r: Recurrence.Recurrence): Recurrence.Recurrence => ({
+  rule: r.rule,
+  start: r.start,
+  convention: "none"
+})
+
+/** The rule with the month-end clamp for a missing day (what a standard silent on it is read as). */
+export const clamped = (rule: Recurrence.Rule): Recurrence.Rule =>
+  rule._tag === "MonthlyOnDay" || rule._tag === "Yearly" ? { ...rule, missing: "clamp" } : rule
+
+/**
+ * The first nominal date of a recurrence's rule on or after its start, with a missing day clamped (so that it lies
+ * in the rule's own month; end, count and pauses ignored).
+ */
+export const firstNominal = (r: Recurrence.Recurrence): LocalDate.LocalDate | undefined => {
+  const plan = Occurrence.planOf({ ...bare(r), rule: clamped(r.rule) }, { calendar: calendarOf(r) })
+  return Result.isSuccess(plan) ? Occurrence.nth(plan.success, 0)?.nominal : undefined
+}
+
+/**
+ * The last nominal date a recurrence allows, from its end and its count (a paused occurrence counts): the last
+ * occurrence on or before `end`, and the `count`-th occurrence; undefined when it has neither (or no occurrence).
+ */
+export const lastNominal = (r: Recurrence.Recurrence): LocalDate.LocalDate | undefined => {
+  if (r.end === undefined && r.count === undefined) return undefined
+  const plan = Occurrence.planOf(
+    { ...bare(r), ...(r.end === undefined ? {} : { end: r.end }) },
+    {
+      calendar: calendarOf(r)
+    }
+  )
+  if (Result.isFailure(plan)) return undefined
+  let last: LocalDate.LocalDate | undefined
+  if (r.count !== undefined) last = Occurrence.nth(plan.success, r.count - 1)?.nominal
+  if (last === undefined && r.end !== undefined) {
+    const before = Occurrence.between(plan.success, r.start, r.end)
+    last = before[before.length - 1]?.nominal
+  }
+  return last
+}
+
+/** A field's text for a warning or loss. */
+export const show = (u: unknown): string => (typeof u === "string" ? u : (JSON.stringify(u) ?? String(u)))
+
+/**
+ * A wire date or date-time read as its calendar date (the date as written, the time and offset dropped), or
+ * undefined with a warning when it is no date (Danske's `0000-01-01`, `01-Jan-18`). Absent stays absent.
+ */
+export const readDate = (
+  u: unknown,
+  field: string,
+  warnings: Array<Decoded.Warning>
+): LocalDate.LocalDate | undefined => {
+  if (u === undefined || u === null) return undefined
+  if (typeof u === "string") {
+    const m = /^(\d{4}-\d{2}-\d{2})(?:[T ].*)?$/.exec(u.trim())
+    if (m !== null) {
+      const r = LocalDate.parse(m[1]!)
+      if (Result.isSuccess(r)) return r.success
+      warnings.push({ field, received: u, read: "absent", why: `${r.failure}; read as absent` })
+      return undefined
+    }
+  }
+  warnings.push({ field, received: show(u), read: "absent", why: "not a date of the form YYYY-MM-DD; read as absent" })
+  return undefined
+}
+
+/** A date as a UK-style date-time at midnight UTC. */
+export const dateTime = (d: LocalDate.LocalDate): string => `${LocalDate.format(d)}T00:00:00+00:00`
+
+/** A whole number written as text or a number, with whether it was written as the standard wants (no sign, no padding). */
+export const readInt = (u: unknown): { readonly value: number; readonly plain: boolean } | undefined => {
+  if (typeof u === "number" && Number.isInteger(u)) return { value: u, plain: false }
+  if (typeof u !== "string" || !/^\s*-?\d{1,9}\s*$/.test(u)) return undefined
+  const t = u.trim()
+  return { value: Number(t), plain: t === String(Number(t)) }
+}
+
+/** A change a target may make to what it cannot carry: the loss it is reported as, and the change itself. */
+export interface Candidate {
+  readonly loss: Translation.Loss
+  readonly apply: (r: Recurrence.Recurrence) => Recurrence.Recurrence
+}
+
+/**
+ * The losses to report: of the changes the target makes, those some date depends on. All of them applied is what
+ * the target says; a change is dropped while the others alone say the same dates, until every one left is needed
+ * (a change to "not defined", the target's silence, is always kept: tppkit's reading of it may agree by chance).
+ * Also the recurrence with the kept changes applied: what the target will say.
+ */
+export const lossesOf = (
+  r: Recurrence.Recurrence,
+  candidates: ReadonlyArray<Candidate>
+): { readonly losses: Array<Translation.Loss>; readonly target: Recurrence.Recurrence } => {
+  const applyAll = (cs: ReadonlyArray<Candidate>) => cs.reduce((acc, c) => c.apply(acc), r)
+  const kept = [...candidates]
+  const target = datesOf(applyAll(kept))
+  const same = (x: Array<number> | undefined) =>
+    x === undefined || target === undefined
+      ? x === target
+      : x.length === target.length && x.every((v, i) => v === target[i])
+  let changed = true
+  while (changed) {
+    changed = false
+    for (let i = 0; i < kept.length; i++) {
+      if (kept[i]!.loss.to === "not defined") continue
+      const others = kept.filter((_, j) => j !== i)
+      if (same(datesOf(applyAll(others)))) {
+        kept.splice(i, 1)
+        changed = true
+        break
+      }
+    }
+  }
+  return { losses: kept.map((c) => c.loss), target: applyAll(kept) }
+}
+
+/** The change "no pauses". */
+export const unpause = (r: Recurrence.Recurrence): Recurrence.Recurrence => {
+  const { pauses: _, ...rest } = r
+  return rest
+}
+
+/** The first `n` nominal dates of a recurrence's rule from its start (end, count and pauses ignored). */
+export const nominals = (r: Recurrence.Recurrence, n: number): Array<LocalDate.LocalDate> => {
+  const plan = Occurrence.planOf(bare(r), { calendar: calendarOf(r) })
+  const out: Array<LocalDate.LocalDate> = []
+  if (Result.isFailure(plan)) return out
+  for (const o of Occurrence.iterate(plan.success)) {
+    if (out.length >= n) break
+    out.push(o.nominal)
+  }
+  return out
+}
+
+/**
+ * For a target that takes the day of the month from its start date: the first of a recurrence's first 60 nominal
+ * dates (missing days clamped) that falls on `day` itself (−1: a month's last day), or undefined.
+ */
+export const firstOnDay = (r: Recurrence.Recurrence, day: number): LocalDate.LocalDate | undefined =>
+  nominals({ ...r, rule: clamped(r.rule) }, 60).find((x) => {
+    const p = LocalDate.toParts(x)
+    return day === -1 ? p.day === LocalDate.daysInMonth(p.year, p.month) : p.day === day
+  })
+
+/** The change "pauses dropped", when the recurrence has any: `why` says the target cannot pause. */
+export const pausesLost = (r: Recurrence.Recurrence, why: string): Array<Candidate> =>
+  r.pauses === undefined ? [] : [{ loss: { field: "pauses", from: "paused dates", to: "none", why }, apply: unpause }]
+
+/** The change "never moved", when the recurrence's convention moves dates: `why` says the target cannot move them. */
+export const conventionLost = (r: Recurrence.Recurrence, why: string): Array<Candidate> =>
+  r.convention === "none"
+    ? []
+    : [
+        {
+          loss: { field: "convention", from: r.convention, to: "none", why },
+          apply: (x) => ({ ...x, convention: "none" })
+        }
+      ]
+
+/** The change "a missing day is the target's to decide": the month-end clamp as tppkit reads the silence. */
+export const missingNotDefined = (rule: Recurrence.Rule, why: string): Candidate => ({
+  loss: {
+    field: "missing",
+    from: rule._tag === "MonthlyOnDay" || rule._tag === "Yearly" ? rule.missing : "clamp",
+    to: "not defined",
+    why
+  },
+  apply: (x) => ({ ...x, rule: clamped(x.rule) })
+})
+
+/**
+ * For a target that takes the day of the month from its start: the first occurrence on `day` (1–31) itself and, when
+ * that is not the first occurrence, the change "start moved" (with `why`); undefined when no early occurrence has the day.
+ */
+export const startOnDay = (
+  r: Recurrence.Recurrence,
+  first: LocalDate.LocalDate,
+  day: number,
+  why: string
+): { readonly start: LocalDate.LocalDate; readonly candidates: Array<Candidate> } | undefined => {
+  if (LocalDate.day(first) === day) return { start: first, candidates: [] }
+  const own = firstOnDay(r, day)
+  if (own === undefined) return undefined
+  return {
+    start: own,
+    candidates: [
+      {
+        loss: { field: "start", from: LocalDate.format(first), to: LocalDate.format(own), why },
+        apply: (x) => ({ ...x, start: own })
+      }
+    ]
+  }
+}
