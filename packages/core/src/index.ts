@@ -10,6 +10,8 @@ export * as AccessToken from "./AccessToken.ts"
 export * as BalanceCheck from "./BalanceCheck.ts"
 /** A bank's date rule: convention, calendar (or every day) and whether it lists execution or nominal dates. */
 export * as BankRule from "./BankRule.ts"
+/** Berlin Group NextGenPSD2 standing orders (`standingOrderDetails`) to and from recurrences, every loss named. */
+export * as BerlinGroup from "./BerlinGroup.ts"
 /** Business-day conventions: following, preceding, modified-following, modified-preceding, none. */
 export * as BusinessDayConvention from "./BusinessDayConvention.ts"
 /** Working-day calendars: weekends, TARGET2 and custom holidays. */
