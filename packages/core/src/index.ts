@@ -36,6 +36,8 @@ export * as Frequency from "./Frequency.ts"
 export * as Headers from "./Headers.ts"
 /** IBANs: normalised, country length and mod-97 checked. */
 export * as Iban from "./Iban.ts"
+/** ISO 20022 frequencies (Frequency6Code, EventFrequency7Code, Frequency36Choice) to and from recurrences. */
+export * as Iso20022 from "./Iso20022.ts"
 /** JSON read exactly: numbers as their source text, repeated keys reported, invalid UTF-8 named by byte offset. */
 export * as Json from "./Json.ts"
 /** Calendar dates as integer day numbers, `YYYY-MM-DD` on the wire. */
