@@ -18,6 +18,8 @@ export * as BusinessDayConvention from "./BusinessDayConvention.ts"
 export * as Calendar from "./Calendar.ts"
 /** Card-transaction details: merchant category code and masked card number. */
 export * as Card from "./Card.ts"
+/** Czech Open Banking Standard (COBS) standing orders to and from recurrences, every loss named. */
+export * as Cobs from "./Cobs.ts"
 /** Currency codes (ISO 4217) and country codes (ISO 3166). */
 export * as Currency from "./Currency.ts"
 /** Why a payment falls on its date: a trace from the anchor to the execution date that replays exactly. */
