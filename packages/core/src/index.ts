@@ -68,3 +68,5 @@ export * as Timestamp from "./Timestamp.ts"
 export * as Translation from "./Translation.ts"
 /** UK Open Banking v3 (`Frequency` strings) and v4 (`OBFrequency6`) standing orders to and from recurrences. */
 export * as UkOpenBanking from "./UkOpenBanking.ts"
+/** YNAB scheduled transactions (`frequency`, `date_first`) from and to recurrences, every loss named. */
+export * as Ynab from "./Ynab.ts"
