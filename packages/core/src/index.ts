@@ -6,6 +6,8 @@
 
 /** Token by secret: form request and JSON response (docs/bank-interface.md, "Token"). */
 export * as AccessToken from "./AccessToken.ts"
+/** Actual Budget schedules (`RecurConfig`) from and to recurrences, every loss named. */
+export * as Actual from "./Actual.ts"
 /** Balance check: request and response bodies (docs/bank-interface.md, "Balance check"). */
 export * as BalanceCheck from "./BalanceCheck.ts"
 /** A bank's date rule: convention, calendar (or every day) and whether it lists execution or nominal dates. */

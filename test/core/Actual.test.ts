@@ -1,0 +1,114 @@
+import { Actual, LocalDate, type Recurrence, Translation } from "@tppkit/core"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import * as RArb from "../arbitraries/recurrence.ts"
+import { checkLaws } from "../arbitraries/standards.ts"
+
+const d = LocalDate.parseUnsafe
+
+/** Any recurrence, and half the time one on the weekends calendar without pauses (what Actual can say exactly). */
+const plain = fc.oneof(
+  RArb.recurrence,
+  RArb.recurrence.map((r): Recurrence.Recurrence => {
+    const { pauses: _, ...rest } = r
+    return { ...rest, calendar: "weekends" }
+  })
+)
+
+describe("Actual", () => {
+  const base = { start: d("2026-01-31"), convention: "following", calendar: "weekends" } as const
+  it("writes frequency, interval, one pattern and the weekend rule", () => {
+    expect(
+      Actual.encode({ ...base, rule: { _tag: "MonthlyOnWeekday", interval: 1, weekday: 5, ordinal: -1 }, count: 6 })
+    ).toEqual({
+      _tag: "Exact",
+      value: {
+        frequency: "monthly",
+        interval: 1,
+        patterns: [{ type: "FR", value: -1 }],
+        skipWeekend: true,
+        weekendSolveMode: "after",
+        endMode: "after_n_occurrences",
+        endOccurrences: 6,
+        start: "2026-02-27"
+      }
+    })
+    expect(
+      Translation.getValue(
+        Actual.encode({ ...base, rule: { _tag: "MonthlyOnDay", interval: 3, day: 5, missing: "clamp" } })
+      )
+    ).toMatchObject({
+      frequency: "monthly",
+      interval: 3,
+      patterns: [{ type: "day", value: 5 }]
+    })
+    expect(Actual.encode({ ...base, rule: { _tag: "EveryWorkingDays", interval: 1 } })._tag).toBe("Unrepresentable")
+  })
+
+  it("names the holidays it cannot move off", () => {
+    const t = Actual.encode({
+      ...base,
+      calendar: "target",
+      rule: { _tag: "MonthlyOnDay", interval: 12, day: 25, missing: "clamp" },
+      start: d("2026-12-01")
+    })
+    expect(t._tag === "Lossy" && t.losses.map((l) => [l.field, l.from, l.to])).toEqual([
+      ["calendar", "target", "weekends"]
+    ])
+    fc.assert(fc.property(fc.anything(), (u) => typeof Actual.decode(u).translation._tag === "string"))
+  })
+
+  it("exact projects the same dates; lossy names exactly the fields whose dates differ (1,500 runs)", () => {
+    const seen = { Exact: 0, Lossy: 0, Unrepresentable: 0 }
+    fc.assert(
+      fc.property(plain, (r) => {
+        const t = Actual.encode(r)
+        seen[t._tag]++
+        const v = Translation.getValue(t)
+        checkLaws(r, t, v === undefined ? undefined : Translation.getValue(Actual.decode(v).translation))
+      }),
+      { numRuns: 1500 }
+    )
+    expect(Math.min(seen.Exact, seen.Lossy, seen.Unrepresentable)).toBeGreaterThan(20)
+  })
+
+  it("encode(decode(c)) = c for the configurations tppkit reads (1,000 runs)", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("daily", "weekly", "monthly", "yearly"),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: d("1990-01-01"), max: d("2040-12-31") }),
+        fc.option(
+          fc.oneof(
+            fc.integer({ min: 1, max: 28 }).map((value) => ({ type: "day" as const, value })),
+            fc
+              .tuple(fc.constantFrom("SU", "MO", "FR"), fc.constantFrom(1, 2, -1))
+              .map(([type, value]) => ({ type: type as "MO", value }))
+          ),
+          { nil: undefined }
+        ),
+        fc.constantFrom(undefined, "before", "after"),
+        fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }),
+        (frequency, interval, day, pattern, solve, count) => {
+          fc.pre(LocalDate.day(day as LocalDate.LocalDate) <= 28)
+          const c: Actual.RecurConfig = {
+            frequency,
+            interval,
+            ...(frequency === "monthly" && pattern !== undefined ? { patterns: [pattern] } : {}),
+            skipWeekend: solve !== undefined,
+            weekendSolveMode: solve ?? "after",
+            endMode: count === undefined ? "never" : "after_n_occurrences",
+            ...(count === undefined ? {} : { endOccurrences: count }),
+            start: LocalDate.format(day as LocalDate.LocalDate)
+          }
+          const x = Translation.getValue(Actual.decode(c).translation)!
+          const t = Actual.encode(x)
+          expect(t._tag).toBe("Exact")
+          const again = Translation.getValue(Actual.decode(Translation.getValue(t)!).translation)!
+          expect(again).toEqual({ ...x, start: again.start })
+        }
+      ),
+      { numRuns: 1000 }
+    )
+  })
+})
