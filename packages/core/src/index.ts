@@ -58,6 +58,8 @@ export * as Rrule from "./Rrule.ts"
 export * as Sbas from "./Sbas.ts"
 /** Schema failures as a field path and a message, the one way every package words them. */
 export * as SchemaProblem from "./SchemaProblem.ts"
+/** Records of any standard in one list: which standard a record reveals, and its recurrence through that decoder. */
+export * as Standard from "./Standard.ts"
 /**
  * Standing-order list: request, response, strict and lenient decoding (docs/bank-interface.md, "Standing-order list").
  */

@@ -1,0 +1,153 @@
+/**
+ * Records of any standard in one list (packages/core/README.md, "Other standards"): which standard a record reveals by
+ * its fields, and its recurrence through that standard's decoder. A file of orders may mix the bank's own records,
+ * RRULEs, UK v3 and v4, Berlin Group, ISO 20022, COBS, YNAB and Actual; a reader may also force one standard.
+ *
+ * @since 0.2.0
+ */
+import { Result } from "effect"
+import * as Actual from "./Actual.ts"
+import * as BerlinGroup from "./BerlinGroup.ts"
+import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
+import * as Cobs from "./Cobs.ts"
+import type * as Decoded from "./Decoded.ts"
+import * as Frequency from "./Frequency.ts"
+import * as Iso20022 from "./Iso20022.ts"
+import * as Standards from "./internal/standards.ts"
+import type * as LocalDate from "./LocalDate.ts"
+import type * as Recurrence from "./Recurrence.ts"
+import * as Rrule from "./Rrule.ts"
+import * as Sbas from "./Sbas.ts"
+import * as Translation from "./Translation.ts"
+import * as UkOpenBanking from "./UkOpenBanking.ts"
+import * as Ynab from "./Ynab.ts"
+
+/** The standards a record can be in, as the CLI names them. */
+export const standards = [
+  "sbas",
+  "rrule",
+  "uk-v3",
+  "uk-v4",
+  "berlin-group",
+  "iso20022",
+  "cobs",
+  "ynab",
+  "actual"
+] as const
+/** A standard. */
+export type Standard = (typeof standards)[number]
+
+/** The settings a standard may leave to the bank: convention, calendar, and the date to count from (COBS lists). */
+export interface Options {
+  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
+  readonly calendar?: string | undefined
+  readonly start?: LocalDate.LocalDate | undefined
+}
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** ISO codes the bank's list never uses (the others, e.g. MNTH, mean the same in both but DAIL). */
+const ISO_ONLY = new Set(["QURT", "MIAN", "FRTN", "TOMN", "TOWK", "TWMN", "ADHO", "INDA", "OVNG", "ONDE"])
+const YNAB = new Set<string>(Ynab.frequencies)
+const ACTUAL = new Set(["daily", "weekly", "monthly", "yearly"])
+
+/**
+ * The standard a record reveals, or undefined: an `rrule` text; a `MandateRelatedInformation` or a `Frequency` object
+ * (UK v4); a `Frequency` string (UK v3); `additionalInformationStructured` / `standingOrderDetails`, or a Berlin Group
+ * code (Berlin Group); `standingOrder.execution` (COBS); a `Frequency36Choice` object or a code only ISO 20022 has
+ * (ISO 20022); `date_first` (YNAB); `start` with Actual's frequency names (Actual); a bank code (the bank's own list:
+ * a bare MNTH, WEEK, QUTR, SEMI, YEAR or DAIL is read as the bank's, whose DAIL is every working day).
+ */
+export const detect = (record: unknown): Standard | undefined => {
+  if (!isObject(record)) return undefined
+  if (typeof record.rrule === "string") return "rrule"
+  if (isObject(record.MandateRelatedInformation) || isObject(record.Frequency)) return "uk-v4"
+  if (typeof record.Frequency === "string") return "uk-v3"
+  if (isObject(record.additionalInformationStructured) || isObject(record.standingOrderDetails)) return "berlin-group"
+  if (isObject(record.standingOrder) || isObject(record.execution)) return "cobs"
+  if (typeof record.date_first === "string" && YNAB.has(String(record.frequency))) return "ynab"
+  const f = record.frequency
+  if (isObject(f)) return "iso20022"
+  if (typeof f !== "string") return undefined
+  if (ACTUAL.has(f) && typeof record.start === "string") return "actual"
+  if (BerlinGroup.frequencies.some((c) => c.toLowerCase() === f.toLowerCase())) return "berlin-group"
+  if (ISO_ONLY.has(f.toUpperCase())) return "iso20022"
+  if ((Frequency.codes as ReadonlyArray<string>).includes(f)) return "sbas"
+  return undefined
+}
+
+/** The bank's record read: its code and dates (`YYYY-MM-DD`). */
+const decodeSbas = (record: Record<string, unknown>, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
+  const warnings: Array<Decoded.Warning> = []
+  const frequency = Frequency.codes.find((c) => c === record.frequency)
+  if (frequency === undefined) {
+    return {
+      translation: Translation.unrepresentable(`${Standards.show(record.frequency)} is not a bank code`),
+      warnings
+    }
+  }
+  const translation = Sbas.decode(
+    {
+      frequency,
+      startDate: Standards.readDate(record.startDate, "startDate", warnings),
+      nextDate: Standards.readDate(record.nextDate, "nextDate", warnings),
+      endDate: Standards.readDate(record.endDate, "endDate", warnings)
+    },
+    { convention: options?.convention, calendar: options?.calendar }
+  )
+  return { translation, warnings }
+}
+
+/** An RRULE record: `rrule` (content lines, or a bare `FREQ=…` with `startDate`). */
+const decodeRrule = (record: Record<string, unknown>): Decoded.Decoded<Recurrence.Recurrence> => {
+  const warnings: Array<Decoded.Warning> = []
+  const start = Standards.readDate(record.startDate, "startDate", warnings)
+  const parsed = Rrule.parse(String(record.rrule), start)
+  if (Result.isFailure(parsed)) return { translation: Translation.unrepresentable(parsed.failure), warnings }
+  const t = Rrule.decode(parsed.success.rrule)
+  const losses = parsed.success.losses
+  if (t._tag === "Unrepresentable" || losses.length === 0) return { translation: t, warnings }
+  return {
+    translation: Translation.withLosses(t.value, [...losses, ...(t._tag === "Lossy" ? t.losses : [])]),
+    warnings
+  }
+}
+
+/**
+ * A record's recurrence through its standard's decoder: the one `standard` forces, else the one it reveals
+ * ({@link detect}); with the standard read. Unrepresentable, with the reason, when no standard is revealed.
+ */
+export const decode = (
+  record: unknown,
+  options?: Options & { readonly standard?: Standard | undefined }
+): Decoded.Decoded<Recurrence.Recurrence> & { readonly standard: Standard | undefined } => {
+  const standard = options?.standard ?? detect(record)
+  const o = isObject(record) ? record : {}
+  const settings = { convention: options?.convention, calendar: options?.calendar }
+  const with_ = (d: Decoded.Decoded<Recurrence.Recurrence>) => ({ ...d, standard })
+  switch (standard) {
+    case undefined:
+      return with_({
+        translation: Translation.unrepresentable("the record reveals no standard (pass one: --standard)"),
+        warnings: []
+      })
+    case "sbas":
+      return with_(decodeSbas(o, options))
+    case "rrule":
+      return with_(decodeRrule(o))
+    case "uk-v3":
+      return with_(UkOpenBanking.decodeV3(record, settings))
+    case "uk-v4":
+      return with_(UkOpenBanking.decodeV4(record, settings))
+    case "berlin-group":
+      return with_(BerlinGroup.decode(record, settings))
+    case "iso20022":
+      return with_(Iso20022.decode(record, settings))
+    case "cobs":
+      return with_(Cobs.decode(record, { ...settings, start: options?.start }))
+    case "ynab":
+      return with_(Ynab.decode(record))
+    case "actual":
+      return with_(Actual.decode(record))
+  }
+}

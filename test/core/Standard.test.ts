@@ -1,0 +1,75 @@
+import { LocalDate, Standard, Translation } from "@tppkit/core"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { projected } from "../arbitraries/standards.ts"
+
+const d = LocalDate.parseUnsafe
+
+/** One order, monthly on the 15th from 15 January 2026, in every standard's own record. */
+const mixed: ReadonlyArray<readonly [Standard.Standard, unknown]> = [
+  ["sbas", { orderId: "SO-1", frequency: "MNTH", startDate: "2026-01-15" }],
+  ["rrule", { rrule: "DTSTART;VALUE=DATE:20260115\nRRULE:FREQ=MONTHLY;BYMONTHDAY=15" }],
+  ["uk-v3", { Frequency: "IntrvlMnthDay:01:15", FirstPaymentDateTime: "2026-01-15T00:00:00+00:00" }],
+  [
+    "uk-v4",
+    {
+      MandateRelatedInformation: { Frequency: { Type: "MNTH", PointInTime: "15" }, FirstPaymentDateTime: "2026-01-15" }
+    }
+  ],
+  [
+    "berlin-group",
+    {
+      additionalInformationStructured: {
+        standingOrderDetails: { startDate: "2026-01-15", frequency: "Monthly", dayOfExecution: "15" }
+      }
+    }
+  ],
+  ["iso20022", { frequency: { PtInTm: { Tp: "MNTH", PtInTm: "15" } }, startDate: "2026-01-15" }],
+  [
+    "cobs",
+    {
+      requestedExecutionDate: "2026-01-15",
+      standingOrder: { execution: { interval: "MONTHLY", intervalDue: "15", mode: "UNTIL_CANCELLATION" } }
+    }
+  ],
+  ["ynab", { frequency: "monthly", date_first: "2026-01-15" }],
+  ["actual", { frequency: "monthly", interval: 1, patterns: [{ type: "day", value: 15 }], start: "2026-01-15" }]
+]
+
+describe("Standard", () => {
+  it("reveals each record's standard, and a mixed list projects as one order", () => {
+    expect(mixed.map(([, record]) => Standard.detect(record))).toEqual(mixed.map(([s]) => s))
+    // YNAB and the RRULE never move a date; the others move off weekends by the reader's convention: compare nominals
+    const nominals = (record: unknown) => {
+      const r = Translation.getValue(Standard.decode(record, { convention: "none" }).translation)!
+      return projected({ ...r, convention: "none" }, 24)
+    }
+    const want = nominals(mixed[0]![1])
+    expect(want[0]).toBe("2026-01-15>2026-01-15")
+    for (const [standard, record] of mixed) expect(nominals(record), standard).toEqual(want)
+  })
+
+  it("tells the bank's codes from ISO 20022's and Berlin Group's, and can be forced", () => {
+    expect(Standard.detect({ frequency: "DAI7", startDate: "2026-01-01" })).toBe("sbas")
+    expect(Standard.detect({ frequency: "QURT", startDate: "2026-01-01" })).toBe("iso20022")
+    expect(Standard.detect({ frequency: "monthly", startDate: "2026-01-01" })).toBe("berlin-group")
+    expect(Standard.detect({ amount: 3 })).toBeUndefined()
+    // a bare DAIL is the bank's every working day unless ISO 20022 (every day) is forced
+    const dail = { frequency: "DAIL", startDate: "2026-01-01" }
+    expect(Translation.getValue(Standard.decode(dail).translation)?.rule._tag).toBe("EveryWorkingDays")
+    expect(Translation.getValue(Standard.decode(dail, { standard: "iso20022" }).translation)?.rule._tag).toBe(
+      "EveryDays"
+    )
+    expect(Standard.decode({ amount: 3 }).translation).toEqual({
+      _tag: "Unrepresentable",
+      reason: "the record reveals no standard (pass one: --standard)"
+    })
+    // a COBS list record has no first date: the reader's start is used
+    const cobs = Standard.decode(
+      { standingOrder: { execution: { interval: "WEEKLY", intervalDue: "1" } } },
+      { start: d("2026-02-02") }
+    )
+    expect(Translation.getValue(cobs.translation)?.start).toBe(d("2026-02-02"))
+    fc.assert(fc.property(fc.anything(), (u) => typeof Standard.decode(u).translation._tag === "string"))
+  })
+})
