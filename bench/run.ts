@@ -2,6 +2,7 @@
 const suites: ReadonlyArray<string> = [
   "engine",
   "baseline",
+  "recurrence",
   "http",
   "hostile",
   "projection",

@@ -21,6 +21,7 @@ import { projectCommand } from "./ProjectCommand.ts"
 import { reconcileCommand } from "./ReconcileCommand.ts"
 import { sandboxCommand } from "./SandboxCommand.ts"
 import type * as Style from "./Style.ts"
+import { translateCommand } from "./TranslateCommand.ts"
 import * as Version from "./Version.ts"
 import { webhookCommand } from "./WebhookCommand.ts"
 import { workerCommand } from "./WorkerCommand.ts"
@@ -52,6 +53,7 @@ export const command = Command.make("tppkit").pipe(
     reconcileCommand,
     forecastCommand,
     explainCommand,
+    translateCommand,
     tokenCommand,
     balanceCheckCommand,
     standingOrdersCommand,
@@ -194,6 +196,7 @@ const subcommandNames: ReadonlyArray<string> = [
   "reconcile",
   "forecast",
   "explain",
+  "translate",
   "token",
   "balance-check",
   "standing-orders",

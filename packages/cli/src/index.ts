@@ -48,6 +48,8 @@ export * as Render from "./Render.ts"
 export * as SandboxCommand from "./SandboxCommand.ts"
 /** Colour for terminals, honouring NO_COLOR and FORCE_COLOR. */
 export * as Style from "./Style.ts"
+/** The `tppkit translate` command: schedules to RRULE or the bank's codes, every loss named. */
+export * as TranslateCommand from "./TranslateCommand.ts"
 /** The command's version. */
 export * as Version from "./Version.ts"
 /** What `tppkit worker status` prints: the JSON document and the table of the fleet's checks and budget. */

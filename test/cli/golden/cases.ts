@@ -66,6 +66,18 @@ export const localCases: ReadonlyArray<Case> = [
       "json"
     ])
   },
+  // translate: lossy by the default convention (exit 8), exact without it (exit 0), the generated orders' mix
+  help(["translate"]),
+  { name: "translate-rrule-text", args: ["translate", "--orders", examples, "--to", "rrule"] },
+  {
+    name: "translate-rrule-json",
+    args: ["translate", "--orders", examples, "--to", "rrule", "--convention", "none", "--format", "json"]
+  },
+  {
+    name: "translate-generated-json",
+    args: ["translate", "--orders", generated, "--to", "rrule", "--calendar", "weekends", "--format", "json"]
+  },
+  { name: "translate-sbas", args: ["translate", "--orders", examples, "--to", "sbas"] },
   ...project("fixture", fixture, "2026-12-01", "2027-02-28"),
   ...project("generated", generated, "2027-01-01", "2027-01-21"),
   ...project("generated-auto", generated, "2027-01-01", "2027-01-21", ["--calendar", "auto"]).filter(

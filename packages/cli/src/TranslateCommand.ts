@@ -1,0 +1,59 @@
+/**
+ * `tppkit translate`: each standing order's schedule in another standard (RFC 5545 RRULE, or the bank's own codes), with
+ * what the translation could not keep (packages/core/README.md, "Translations"), as lines or one JSON object per order.
+ *
+ * @since 0.2.0
+ */
+import { BusinessDayConvention, Calendar } from "@tppkit/core"
+import { Effect } from "effect"
+import { Command, Flag } from "effect/cli"
+
+/** The targets `--to` names. */
+export const targets = ["rrule", "sbas"] as const
+
+/** The output formats. */
+export const formats = ["text", "json"] as const
+
+/** `tppkit translate --orders FILE --to rrule|sbas [--calendar C] [--convention X] [--format text|json]`. */
+export const translateCommand = Command.make(
+  "translate",
+  {
+    orders: Flag.String("orders").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("Standing-order list response body or bare array of orders (- for stdin)")
+    ),
+    to: Flag.Literals("to", targets).pipe(Flag.withDescription("Target: rrule (RFC 5545 with RFC 7529) or sbas")),
+    calendar: Flag.Literals(
+      "calendar",
+      Calendar.builtIn.map((c) => c.name)
+    ).pipe(
+      Flag.withDescription(`The bank's working-day calendar (default ${Calendar.target.name})`),
+      Flag.withDefault(Calendar.target.name)
+    ),
+    convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
+      Flag.withDescription(`The bank's business-day convention (default ${BusinessDayConvention.defaultConvention})`),
+      Flag.withDefault(BusinessDayConvention.defaultConvention)
+    ),
+    format: Flag.Literals("format", formats).pipe(
+      Flag.withDescription("Output format: text, or json (one object per order and line)"),
+      Flag.withDefault("text")
+    )
+  },
+  (input) =>
+    Effect.flatMap(
+      Effect.promise(() => import("./internal/translate.ts")),
+      (impl) => impl.run(input)
+    )
+).pipe(
+  Command.withDescription("Translate each standing order's schedule to RRULE (or the bank's codes), naming every loss"),
+  Command.withExamples([
+    {
+      command: "tppkit translate --orders orders.json --to rrule",
+      description: "Each order's DTSTART and RRULE, exact, lossy (what changed and why) or unrepresentable"
+    },
+    {
+      command: "tppkit translate --orders orders.json --to rrule --convention none --format json",
+      description: "One JSON object per order; exit 8 when some translation is not exact"
+    }
+  ])
+)

@@ -1,0 +1,84 @@
+/**
+ * The work behind `tppkit translate`, loaded only when the command runs: read the orders, make each order's
+ * recurrence (its code is one, core's `Sbas.decode`), translate it to the target, print one line (or JSON object)
+ * per order with the losses under it, and exit 8 when some translation is lossy or unrepresentable (exit 7 first when
+ * some records could not be read).
+ */
+import { type BusinessDayConvention, LocalDate, type Recurrence, Rrule, Sbas, Translation } from "@tppkit/core"
+import { Effect } from "effect"
+import * as Failure from "../Failure.ts"
+import * as Output from "../Output.ts"
+import { readOrders, unreadMessage } from "./orders.ts"
+
+/** The parsed flags of `tppkit translate`. */
+export interface Input {
+  readonly orders: string
+  readonly to: "rrule" | "sbas"
+  readonly calendar: string
+  readonly convention: BusinessDayConvention.BusinessDayConvention
+  readonly format: "text" | "json"
+}
+
+/** One order's translation as printed: its text in the target, or none. */
+interface Row {
+  readonly orderId: string
+  readonly translation: Translation.Translation<string>
+}
+
+/** A recurrence in the target standard, as text. */
+const translate = (r: Recurrence.Recurrence, to: Input["to"]): Translation.Translation<string> =>
+  to === "rrule"
+    ? Translation.map(Rrule.encode(r), (x) => Rrule.format(x))
+    : Translation.map(Sbas.encode(r), (x) =>
+        [
+          `frequency ${x.frequency}`,
+          `startDate ${LocalDate.format(x.startDate)}`,
+          ...(x.endDate === undefined ? [] : [`endDate ${LocalDate.format(x.endDate)}`]),
+          `convention ${x.convention}`
+        ].join(", ")
+      )
+
+const json = (row: Row): string => {
+  const t = row.translation
+  return JSON.stringify({
+    orderId: row.orderId,
+    result: Translation.verdict(t),
+    ...(t._tag === "Unrepresentable" ? { reason: t.reason } : { translation: t.value }),
+    ...(t._tag === "Lossy" ? { losses: t.losses } : {})
+  })
+}
+
+const text = (row: Row): string => {
+  const t = row.translation
+  const head = `${row.orderId}  ${Translation.verdict(t)}`
+  if (t._tag === "Unrepresentable") return `${head}: ${t.reason}`
+  const body = t.value.split("\n").map((l) => `  ${l}`)
+  const losses = t._tag === "Lossy" ? t.losses.map((l) => `  lost ${l.field}: ${l.from} -> ${l.to} (${l.why})`) : []
+  return [head, ...body, ...losses].join("\n")
+}
+
+/** Runs `tppkit translate` with parsed flags. */
+export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
+  const decoded = yield* readOrders(input.orders)
+  if (decoded._tag === "Failure") {
+    return yield* Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
+  }
+  let findings = 0
+  for (const order of decoded.success.orders) {
+    const source = Sbas.decode(order, { convention: input.convention, calendar: input.calendar })
+    const translation =
+      source._tag === "Unrepresentable"
+        ? Translation.unrepresentable<string>(source.reason)
+        : translate(source.value, input.to)
+    if (translation._tag !== "Exact") findings++
+    const row = { orderId: order.orderId, translation }
+    yield* Output.line(input.format === "json" ? json(row) : text(row))
+  }
+  for (const row of decoded.success.skipped) {
+    yield* Output.errorLine(`tppkit: ${row.orderId ?? "a record without orderId"} not read: ${row.reason}`)
+  }
+  if (decoded.success.skipped.length > 0) {
+    return yield* Failure.make("data", unreadMessage(input.orders, decoded.success.skipped.length, "translated"))
+  }
+  if (findings > 0) return yield* Failure.findings()
+})
