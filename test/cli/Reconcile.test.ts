@@ -13,6 +13,31 @@ describe("Reconcile.settings", () => {
     const sk = Reconcile.settings({ asOf: " 2026-01-15 ", calendar: "sk", convention: "preceding" })
     expect(Result.isSuccess(sk) && BankRule.describe(sk.success.rule)).toBe("preceding · SK")
   })
+  it("--holidays adds days to the calendar in use; on every day they are the only closed days", () => {
+    const every = Reconcile.settings({
+      asOf: "2026-01-15",
+      calendar: "every-day",
+      convention: "following",
+      holidays: "2026-01-17"
+    })
+    expect(Result.isSuccess(every)).toBe(true)
+    if (Result.isSuccess(every)) {
+      const calendar = every.success.rule.calendar as Calendar.Calendar
+      expect(BankRule.describe(every.success.rule)).toBe("following · every-day+custom")
+      expect(Calendar.isWorkingDay(calendar, d("2026-01-17"))).toBe(false) // the added Saturday
+      expect(Calendar.isWorkingDay(calendar, d("2026-01-18"))).toBe(true) // a Sunday of a bank paying every day
+    }
+    const target = Reconcile.settings({
+      asOf: "2026-01-15",
+      calendar: "target",
+      convention: "following",
+      holidays: "2026-01-16"
+    })
+    expect(Result.isSuccess(target) && BankRule.describe(target.success.rule)).toBe("following · target+custom")
+    expect(
+      Reconcile.settings({ asOf: "2026-01-15", calendar: "target", convention: "following", holidays: "2026-02-30" })
+    ).toMatchObject({ failure: expect.stringMatching(/^--holidays "2026-02-30"/) })
+  })
   it("says what is wrong", () => {
     const bad = (raw: Reconcile.RawSettings) => Result.isFailure(Reconcile.settings(raw)) && Reconcile.settings(raw)
     expect(bad({ asOf: "2026-13-01", calendar: "target", convention: "following" })).toMatchObject({

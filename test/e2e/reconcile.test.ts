@@ -108,6 +108,23 @@ describe("tppkit reconcile", { timeout: 90_000 }, () => {
     )
   })
 
+  it("--calendar every-day --holidays: a bank paying every day but its own holidays reconciles clean with them", async () => {
+    // Saturday 1 August 2026 is a holiday of this bank: it pays the orders due then on Sunday the 2nd
+    const closed = Calendar.withHolidays(Calendar.everyDay, [LocalDate.parseUnsafe("2026-08-01")])
+    const text = listing(monthly, BankRule.make({ calendar: closed }), "2026-07-25")
+    const flags = ["reconcile", "--orders", "-", "--as-of", "2026-07-25", "--format", "json"]
+    const without = await tppkit([...flags, "--calendar", "every-day"], { stdin: text })
+    // no candidate knows the bank's own holiday: the moved dates are findings (exit 8)
+    expect(without.code).toBe(8)
+    expect(JSON.parse(without.stdout).counts.match).toBeLessThan(monthly.length)
+    const with_ = await tppkit([...flags, "--calendar", "every-day", "--holidays", "2026-08-01"], { stdin: text })
+    expect(with_.stderr).toBe("")
+    expect(with_.code).toBe(0)
+    const json = JSON.parse(with_.stdout)
+    expect(json.rule.text).toBe("following · every-day+custom")
+    expect(json.counts.match).toBe(monthly.length)
+  })
+
   it("tppkit project --rule-from a bank paying every day: DAIL pays on weekends too", async () => {
     const every = BankRule.make({ calendar: BankRule.everyDay })
     const orders = [

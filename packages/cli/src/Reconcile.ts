@@ -5,9 +5,9 @@
  *
  * @since 0.1.0
  */
-import { BankRule, BusinessDayConvention, LocalDate } from "@tppkit/core"
+import { BankRule, BusinessDayConvention, Calendar, LocalDate } from "@tppkit/core"
 import { Reconciliation } from "@tppkit/schedule"
-import { Result, Schema } from "effect"
+import { Option, Result, Schema } from "effect"
 import * as Formats from "./internal/formats.ts"
 import * as Project from "./Project.ts"
 import * as Render from "./Render.ts"
@@ -29,6 +29,8 @@ export interface RawSettings {
   readonly asOf: string
   readonly calendar: string
   readonly convention: string
+  /** Holidays besides the calendar's, `YYYY-MM-DD,…` (on every day: the only closed days). */
+  readonly holidays?: Option.Option<string> | string | undefined
 }
 
 const isConvention = Schema.is(BusinessDayConvention.BusinessDayConvention)
@@ -45,14 +47,33 @@ export const calendarChoiceOf = (name: string): Result.Result<BankRule.CalendarC
         onFailure: (reason) => `${reason}, or ${BankRule.everyDay}`
       })
 
-/** Validates the typed settings: a real listing day, a known calendar and convention. */
+/** Validates the typed settings: a real listing day, a known calendar, real extra holidays and a known convention. */
 export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
   Result.gen(function* () {
     const asOf = yield* Result.mapError(
       LocalDate.parse(raw.asOf.trim()),
       (reason) => `--as-of ${JSON.stringify(raw.asOf)}: ${reason}`
     )
-    const calendar = yield* calendarChoiceOf(raw.calendar)
+    const choice = yield* calendarChoiceOf(raw.calendar)
+    const holidays =
+      raw.holidays === undefined || typeof raw.holidays === "string"
+        ? raw.holidays
+        : Option.getOrUndefined(raw.holidays)
+    const extra: Array<LocalDate.LocalDate> = []
+    for (const part of (holidays ?? "").split(",")) {
+      if (part.trim().length === 0) continue
+      extra.push(
+        yield* Result.mapError(
+          LocalDate.parse(part.trim()),
+          (reason) => `--holidays ${JSON.stringify(part)}: ${reason}`
+        )
+      )
+    }
+    // extra holidays make a calendar of their own; on every day, the only days the bank does not pay
+    const calendar =
+      extra.length === 0
+        ? choice
+        : Calendar.withHolidays(choice === BankRule.everyDay ? Calendar.everyDay : choice, extra)
     const convention = raw.convention.trim()
     if (!isConvention(convention)) {
       return yield* Result.fail(

@@ -11,7 +11,10 @@ import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Formats from "./internal/formats.ts"
 
-/** `tppkit reconcile --orders FILE --as-of D [--calendar C] [--convention X] [--format table|json]`. */
+/**
+ * `tppkit reconcile --orders FILE --as-of D [--calendar C] [--convention X] [--holidays D,...]
+ * [--format table|json]`.
+ */
 export const reconcileCommand = Command.make(
   "reconcile",
   {
@@ -32,6 +35,11 @@ export const reconcileCommand = Command.make(
     convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
       Flag.withDescription(`The convention tppkit projects with (default ${BusinessDayConvention.defaultConvention})`),
       Flag.withDefault(BusinessDayConvention.defaultConvention)
+    ),
+    holidays: Flag.String("holidays").pipe(
+      Flag.withMetavar("YYYY-MM-DD,..."),
+      Flag.withDescription("Holidays besides the calendar's (with every-day: the only days it is closed)"),
+      Flag.optional
     ),
     format: Flag.Literals("format", Formats.reconcile).pipe(
       Flag.withDescription(`Output format: ${Formats.reconcile.join(", ")} (default ${Formats.reconcile[0]})`),

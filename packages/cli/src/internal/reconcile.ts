@@ -5,7 +5,7 @@
  */
 import { BankRule, LocalDate } from "@tppkit/core"
 import { Reconciliation } from "@tppkit/schedule"
-import { Effect, Result } from "effect"
+import { Effect, type Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import type * as Project from "../Project.ts"
@@ -18,6 +18,8 @@ export interface Input {
   readonly asOf: string
   readonly calendar: string
   readonly convention: string
+  /** `--holidays`: holidays besides the calendar's. */
+  readonly holidays?: Option.Option<string> | undefined
   readonly format: Reconcile.Format
 }
 
