@@ -120,4 +120,14 @@ export const layer = Layer.unwrap(
       budgetFile: "memory"
     })
   )
-).pipe(Layer.provideMerge(Sandbox.layer()))
+).pipe(
+  // the mock bank lists its nextDates as of the demo's today (UTC), so that a payment of today is never counted as
+  // paid by a bank whose day (Bratislava's) has already turned
+  Layer.provideMerge(
+    Layer.unwrap(
+      Effect.map(DateTime.now, (now) =>
+        Sandbox.layer({ listingDay: LocalDate.parseUnsafe(DateTime.formatIsoDateUtc(now)) })
+      )
+    )
+  )
+)
