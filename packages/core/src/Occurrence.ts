@@ -824,9 +824,13 @@ export const sample = (
   const weekendsOnly = plan.working
     ? iterate(Result.getOrThrow(planOf({ ...r, pauses: { ranges: [], months: [] } }, { calendar: Calendar.weekends })))
     : undefined
+  // each answer is looked for only where it can be yes; the walk stops once every one is known
+  const seekMoved = !plan.working && plan.adjusts
+  const seekPaused = r.pauses !== undefined && (r.pauses.ranges.length > 0 || r.pauses.months.length > 0)
   let i = 0
   for (const o of iterate(planned.success)) {
-    if (i++ >= SAMPLED || (moved && anyPaused && holidays)) break
+    if (i++ >= SAMPLED) break
+    if ((moved || !seekMoved) && (anyPaused || !seekPaused) && (holidays || weekendsOnly === undefined)) break
     const isOff = isPaused(paused, o.nominal)
     if (!moved && !plan.working && !WorkingDays.isWorking(plan.calendar, o.nominal)) moved = true
     if (isOff) anyPaused = true
