@@ -226,31 +226,42 @@ interface BigRow {
 /** How many numbers a kept row takes (day, opening, out, in, outCount, inCount, atRisk). */
 const ROW = 7
 
-/** The kept rows of the account being read, as numbers, then copied into the account's part at its end. */
+/** How many numbers a block of kept rows holds (8 MB): every account's rows lie in one block, as a view of it. */
+const CHUNK = 1 << 20
+
+/**
+ * The kept rows, as numbers in large blocks: the account being read writes after the last account's rows, and its
+ * part is a view of its rows (no copy, no small buffer per account); a block too full for the next row starts a new
+ * one, with the account's rows so far moved to it.
+ */
 class Columns {
-  length = 0
-  data = new Float64Array(ROW * 64)
+  data = new Float64Array(CHUNK)
+  start = 0
+  end = 0
   push(day: number, opening: number, out: number, inCents: number, outCount: number, inCount: number, risk: boolean) {
-    let at = this.length * ROW
+    let at = this.end
     if (at + ROW > this.data.length) {
-      const next = new Float64Array(this.data.length * 2)
-      next.set(this.data)
+      const mine = this.data.subarray(this.start, at)
+      const next = new Float64Array(Math.max(CHUNK, 2 * (mine.length + ROW)))
+      next.set(mine)
       this.data = next
+      this.start = 0
+      at = mine.length
     }
     const d = this.data
-    d[at++] = day
-    d[at++] = opening
-    d[at++] = out
-    d[at++] = inCents
-    d[at++] = outCount
-    d[at++] = inCount
-    d[at] = risk ? 1 : 0
-    this.length++
+    d[at] = day
+    d[at + 1] = opening
+    d[at + 2] = out
+    d[at + 3] = inCents
+    d[at + 4] = outCount
+    d[at + 5] = inCount
+    d[at + 6] = risk ? 1 : 0
+    this.end = at + ROW
   }
-  /** The rows pushed since the last take, as the account's part (`ROW` numbers each). */
+  /** The rows pushed since the last take, as the account's part (`ROW` numbers each, a view of the block). */
   take(): Float64Array {
-    const part = this.data.slice(0, this.length * ROW)
-    this.length = 0
+    const part = this.data.subarray(this.start, this.end)
+    this.start = this.end
     return part
   }
 }
