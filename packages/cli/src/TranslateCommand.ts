@@ -7,9 +7,10 @@
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
+import { standardTargets } from "./internal/standardTargets.ts"
 
-/** The targets `--to` names. */
-export const targets = ["rrule", "sbas"] as const
+/** The targets `--to` names: RRULE, the bank's codes, and the other standards (internal/standardTargets.ts). */
+export const targets = ["rrule", "sbas", ...standardTargets] as const
 
 /** The output formats. */
 export const formats = ["text", "json"] as const
@@ -22,7 +23,11 @@ export const translateCommand = Command.make(
       Flag.withMetavar("FILE"),
       Flag.withDescription("Standing-order list response body or bare array of orders (- for stdin)")
     ),
-    to: Flag.Literals("to", targets).pipe(Flag.withDescription("Target: rrule (RFC 5545 with RFC 7529) or sbas")),
+    to: Flag.Literals("to", targets).pipe(
+      Flag.withDescription(
+        "Target: rrule (RFC 5545 with RFC 7529), sbas, or another standard's record as JSON (cobs, berlin-group, uk-v3, uk-v4, iso20022, ynab, actual)"
+      )
+    ),
     calendar: Flag.Literals(
       "calendar",
       Calendar.builtIn.map((c) => c.name)

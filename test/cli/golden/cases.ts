@@ -78,6 +78,13 @@ export const localCases: ReadonlyArray<Case> = [
     args: ["translate", "--orders", generated, "--to", "rrule", "--calendar", "weekends", "--format", "json"]
   },
   { name: "translate-sbas", args: ["translate", "--orders", examples, "--to", "sbas"] },
+  // the other standards (issue 23): each record as JSON, verdict and losses as for rrule
+  { name: "translate-uk-v3", args: ["translate", "--orders", examples, "--to", "uk-v3"] },
+  {
+    name: "translate-berlin-group-json",
+    args: ["translate", "--orders", examples, "--to", "berlin-group", "--convention", "none", "--format", "json"]
+  },
+  { name: "translate-ynab", args: ["translate", "--orders", examples, "--to", "ynab"] },
   ...project("fixture", fixture, "2026-12-01", "2027-02-28"),
   ...project("generated", generated, "2027-01-01", "2027-01-21"),
   ...project("generated-auto", generated, "2027-01-01", "2027-01-21", ["--calendar", "auto"]).filter(

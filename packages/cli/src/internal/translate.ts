@@ -9,11 +9,12 @@ import { Effect } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import { readOrders, unreadMessage } from "./orders.ts"
+import { encodeTo, isStandardTarget, type StandardTarget } from "./standardTargets.ts"
 
 /** The parsed flags of `tppkit translate`. */
 export interface Input {
   readonly orders: string
-  readonly to: "rrule" | "sbas"
+  readonly to: "rrule" | "sbas" | StandardTarget
   readonly calendar: string
   readonly convention: BusinessDayConvention.BusinessDayConvention
   readonly format: "text" | "json"
@@ -27,16 +28,18 @@ interface Row {
 
 /** A recurrence in the target standard, as text. */
 const translate = (r: Recurrence.Recurrence, to: Input["to"]): Translation.Translation<string> =>
-  to === "rrule"
-    ? Translation.map(Rrule.encode(r), (x) => Rrule.format(x))
-    : Translation.map(Sbas.encode(r), (x) =>
-        [
-          `frequency ${x.frequency}`,
-          `startDate ${LocalDate.format(x.startDate)}`,
-          ...(x.endDate === undefined ? [] : [`endDate ${LocalDate.format(x.endDate)}`]),
-          `convention ${x.convention}`
-        ].join(", ")
-      )
+  isStandardTarget(to)
+    ? encodeTo(r, to)
+    : to === "rrule"
+      ? Translation.map(Rrule.encode(r), (x) => Rrule.format(x))
+      : Translation.map(Sbas.encode(r), (x) =>
+          [
+            `frequency ${x.frequency}`,
+            `startDate ${LocalDate.format(x.startDate)}`,
+            ...(x.endDate === undefined ? [] : [`endDate ${LocalDate.format(x.endDate)}`]),
+            `convention ${x.convention}`
+          ].join(", ")
+        )
 
 const json = (row: Row): string => {
   const t = row.translation
