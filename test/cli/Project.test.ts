@@ -177,3 +177,40 @@ describe("Project.report", () => {
     expect([...Export.payments(r)]).toHaveLength(6)
   })
 })
+
+describe("orders given as RRULEs (issue 22)", () => {
+  const text = readFileSync(join(import.meta.dirname, "golden", "inputs", "rrule-orders.json"), "utf8")
+  it("reads an rrule field beside the bank's fields, and names a rule the model cannot say", () => {
+    const decoded = Result.getOrThrow(Project.decodeOrders(text))
+    expect(decoded.orders.map((o) => [o.orderId, o.recurrence?.rule._tag])).toEqual([
+      ["SO-R1", "MonthlyOnWeekday"],
+      ["SO-R2", "MonthlyOnDay"],
+      ["SO-C", undefined]
+    ])
+    expect(decoded.skipped).toEqual([
+      {
+        orderId: "SO-R3",
+        reason: "rrule: FREQ=HOURLY (tppkit's dates have no time of day) is not part of tppkit's recurrence model"
+      }
+    ])
+  })
+
+  it("projects them with the bank's codes, moved by the projection's convention", () => {
+    const decoded = Result.getOrThrow(Project.decodeOrders(text))
+    const settings = Result.getOrThrow(
+      Project.settings({ from: "2027-03-01", to: "2027-03-31", calendar: "target", convention: "following" })
+    )
+    const payments = [...Export.payments(Project.report(decoded, settings))]
+    const of = (id: string) =>
+      payments
+        .filter((p) => p.orderId === id)
+        .map((p) => [LocalDate.format(p.nominalDate), LocalDate.format(p.executionDate)])
+    // the last Friday of March 2027 is Good Friday: the payment moves to Tuesday 30 March (Easter Monday between)
+    expect(of("SO-R1")).toEqual([["2027-03-26", "2027-03-30"]])
+    // day 30 clamped, from 31 January: 28 February (a Sunday, then Monday 1 March) and 30 March
+    expect(of("SO-R2")).toEqual([
+      ["2027-02-28", "2027-03-01"],
+      ["2027-03-30", "2027-03-30"]
+    ])
+  })
+})

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar, LocalDate, StandingOrder } from "@tppkit/core"
+import { BusinessDayConvention, Calendar, LocalDate, Rrule, StandingOrder } from "@tppkit/core"
 import { Export, Holidays, type Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
 import type * as Render from "./Render.ts"
@@ -130,12 +130,61 @@ export interface OrdersDecoder {
  * skipped by the projection with its reason: schedule's `Projection`).
  */
 export const ordersDecoder = (): OrdersDecoder => {
-  const decoder = StandingOrder.decoder({ keep: keeper() })
+  const keep = keeper()
+  // orders whose `rrule` cannot be read or said by the model: reported with the unread records
+  const unreadRules = new Map<Order, string>()
+  const decoder = StandingOrder.decoder({
+    prepare: withRruleFrequency,
+    keep: (order, record) => {
+      const kept = keep(order)
+      const text = rruleOf(record)
+      if (text === undefined) return kept
+      const recurrence = recurrenceOf(text, order)
+      if (typeof recurrence === "string") {
+        unreadRules.set(kept, recurrence)
+        return kept
+      }
+      return { ...kept, recurrence }
+    }
+  })
   return {
     push: decoder.push,
     end: () =>
-      Result.map(decoder.end(), (decoded) => ({ orders: decoded.orders, skipped: decoded.errors.map(recordError) }))
+      Result.map(decoder.end(), (decoded) => {
+        const skipped = decoded.errors.map(recordError)
+        if (unreadRules.size === 0) return { orders: decoded.orders, skipped }
+        for (const [order, reason] of unreadRules) skipped.push({ orderId: order.orderId, reason })
+        return { orders: decoded.orders.filter((o) => !unreadRules.has(o)), skipped }
+      })
   }
+}
+
+/** The `rrule` text of a record (tppkit's reading of an order given as an RFC 5545 rule), if it has one. */
+const rruleOf = (record: unknown): string | undefined => {
+  const text =
+    typeof record === "object" && record !== null ? (record as { readonly rrule?: unknown }).rrule : undefined
+  return typeof text === "string" ? text : undefined
+}
+
+/** A record with an `rrule` and no `frequency` gets a placeholder code: its schedule is its rule, never the code. */
+const withRruleFrequency = (record: unknown): unknown =>
+  rruleOf(record) !== undefined && (record as { readonly frequency?: unknown }).frequency === undefined
+    ? { ...(record as object), frequency: "DAI7" }
+    : record
+
+/**
+ * The recurrence of an order's `rrule` (packages/core/README.md, "Translations"): `DTSTART` from the text, else the
+ * order's `startDate` or `nextDate`; the order's `endDate` ends it too. Its dates are nominal dates: the projection's
+ * convention moves them as it moves the bank's codes' ({@link report}). The reason when it cannot be read.
+ */
+const recurrenceOf = (text: string, order: StandingOrder.StandingOrder) => {
+  const parsed = Rrule.parse(text, order.startDate ?? order.nextDate)
+  if (Result.isFailure(parsed)) return `rrule: ${parsed.failure}`
+  const t = Rrule.decode(parsed.success.rrule)
+  if (t._tag === "Unrepresentable") return `rrule: ${t.reason}`
+  const r = t.value
+  const end = order.endDate !== undefined && (r.end === undefined || order.endDate < r.end) ? order.endDate : r.end
+  return end === undefined ? r : { ...r, end }
 }
 
 const recordError = (e: StandingOrder.RecordError): Render.SkippedRow => ({
@@ -207,7 +256,12 @@ export type Report = Export.Export
  */
 export const report = (decoded: Decoded, s: Settings, onDay?: (payments: number) => void): Report =>
   Export.make(
-    decoded.orders,
+    // an order given as an RRULE is moved by the projection's convention, as the bank's codes are
+    decoded.orders.some((o) => o.recurrence !== undefined)
+      ? decoded.orders.map((o) =>
+          o.recurrence === undefined ? o : { ...o, recurrence: { ...o.recurrence, convention: s.convention } }
+        )
+      : decoded.orders,
     { from: s.from, to: s.to },
     {
       calendar: s.calendar,

@@ -404,7 +404,12 @@ export interface DecoderOptions<A> {
    * What is kept of each decoded order (default: the order itself), called once per good record in list order,
    * e.g. to keep only the fields a projection reads: the decoded order can then be collected.
    */
-  readonly keep?: (order: StandingOrder) => A
+  readonly keep?: (order: StandingOrder, record: unknown) => A
+  /**
+   * Each record's parsed JSON rewritten before it is decoded (default: as it is), e.g. to read fields beside the
+   * bank's own; `keep` receives the rewritten record beside the decoded order.
+   */
+  readonly prepare?: (record: unknown) => unknown
   /** The longest record read, in characters (default {@link MAX_RECORD_LENGTH}); a longer one ends the text. */
   readonly maxRecordLength?: number
   /** The deepest nesting inside a record (default 64). */
@@ -439,7 +444,7 @@ const BATCH = 1024
  */
 export const decoder: {
   (): Decoder<StandingOrder>
-  <A>(options: DecoderOptions<A> & { readonly keep: (order: StandingOrder) => A }): Decoder<A>
+  <A>(options: DecoderOptions<A> & { readonly keep: (order: StandingOrder, record: unknown) => A }): Decoder<A>
   (options: DecoderOptions<StandingOrder>): Decoder<StandingOrder>
 } = <A>(options?: DecoderOptions<A>): Decoder<A> => {
   const keep = options?.keep ?? ((order: StandingOrder) => order as unknown as A)
@@ -453,9 +458,10 @@ export const decoder: {
     const values: Array<unknown> = []
     const at: Array<number> = []
     const unreadable: Array<RecordError> = []
+    const prepare = options?.prepare
     pending.forEach((read, i) => {
       if (read._tag === "Value") {
-        values.push(read.value)
+        values.push(prepare === undefined ? read.value : prepare(read.value))
         at.push(first + i)
       } else {
         unreadable.push({ index: first + i, orderId: orderIdOf(read.value), path: read.path, message: read.message })
@@ -466,7 +472,15 @@ export const decoder: {
     if (unreadable.length === 0) errors.push(...failed)
     else errors.push(...[...failed, ...unreadable].sort((a, b) => a.index - b.index))
     for (const w of decoded.warnings) warnings.push({ ...w, index: at[w.index] as number })
-    for (const order of decoded.orders) orders.push(keep(order))
+    if (decoded.errors.length === 0) decoded.orders.forEach((order, i) => orders.push(keep(order, values[i])))
+    else {
+      // one error per failed record: the decoded orders are the other records, in order
+      const failedAt = new Set(decoded.errors.map((e) => e.index))
+      let j = 0
+      values.forEach((record, i) => {
+        if (!failedAt.has(i)) orders.push(keep(decoded.orders[j++]!, record))
+      })
+    }
     first += pending.length
     pending = []
   }

@@ -85,6 +85,16 @@ export const localCases: ReadonlyArray<Case> = [
     args: ["translate", "--orders", examples, "--to", "berlin-group", "--convention", "none", "--format", "json"]
   },
   { name: "translate-ynab", args: ["translate", "--orders", examples, "--to", "ynab"] },
+  // orders given as RRULEs beside the bank's codes; one rule the model cannot say (exit 7)
+  {
+    name: "project-rrule-csv",
+    args: ["project", "--orders", "test/cli/golden/inputs/rrule-orders.json", "--from", "2027-01-01"].concat([
+      "--to",
+      "2027-03-31",
+      "--format",
+      "csv"
+    ])
+  },
   ...project("fixture", fixture, "2026-12-01", "2027-02-28"),
   ...project("generated", generated, "2027-01-01", "2027-01-21"),
   ...project("generated-auto", generated, "2027-01-01", "2027-01-21", ["--calendar", "auto"]).filter(
