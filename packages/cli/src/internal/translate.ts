@@ -41,12 +41,15 @@ const translate = (r: Recurrence.Recurrence, to: Input["to"]): Translation.Trans
           ].join(", ")
         )
 
-const json = (row: Row): string => {
+/** One order as a JSON line; another standard's record (itself JSON) is embedded as an object, not as text. */
+const json = (row: Row, to: Input["to"]): string => {
   const t = row.translation
   return JSON.stringify({
     orderId: row.orderId,
     result: Translation.verdict(t),
-    ...(t._tag === "Unrepresentable" ? { reason: t.reason } : { translation: t.value }),
+    ...(t._tag === "Unrepresentable"
+      ? { reason: t.reason }
+      : { translation: isStandardTarget(to) ? (JSON.parse(t.value) as unknown) : t.value }),
     ...(t._tag === "Lossy" ? { losses: t.losses } : {})
   })
 }
@@ -75,7 +78,7 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
         : translate(source.value, input.to)
     if (translation._tag !== "Exact") findings++
     const row = { orderId: order.orderId, translation }
-    yield* Output.line(input.format === "json" ? json(row) : text(row))
+    yield* Output.line(input.format === "json" ? json(row, input.to) : text(row))
   }
   for (const row of decoded.success.skipped) {
     yield* Output.errorLine(`tppkit: ${row.orderId ?? "a record without orderId"} not read: ${row.reason}`)
