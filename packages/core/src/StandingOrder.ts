@@ -472,8 +472,11 @@ export const decoder: {
     if (unreadable.length === 0) errors.push(...failed)
     else errors.push(...[...failed, ...unreadable].sort((a, b) => a.index - b.index))
     for (const w of decoded.warnings) warnings.push({ ...w, index: at[w.index] as number })
-    if (decoded.errors.length === 0) decoded.orders.forEach((order, i) => orders.push(keep(order, values[i])))
-    else {
+    if (decoded.errors.length === 0) {
+      decoded.orders.forEach((order, i) => {
+        orders.push(keep(order, values[i]))
+      })
+    } else {
       // one error per failed record: the decoded orders are the other records, in order
       const failedAt = new Set(decoded.errors.map((e) => e.index))
       let j = 0
