@@ -24,5 +24,7 @@ export * as Payment from "./Payment.ts"
 export * as Projection from "./Projection.ts"
 /** The bank's listed nextDates checked against the engine, explained by candidate rules, the bank's rule inferred. */
 export * as Reconciliation from "./Reconciliation.ts"
+/** iCalendar export with one RRULE per order where a rule can say it, EXDATE and RDATE for moved payments. */
+export * as RecurringCalendar from "./RecurringCalendar.ts"
 /** Error family of the schedule package. */
 export * as ScheduleError from "./ScheduleError.ts"

@@ -156,7 +156,8 @@ const uidName = (orderId: string): string => encodeURIComponent(orderId.replace(
 export const uid = (p: Pick<Paid, "orderId" | "nominalDate">, domain = "tppkit"): string =>
   `${uidName(p.orderId)}-${dateValue(p.nominalDate)}@${domain}`
 
-const summary = (o: Plans.Fields): string =>
+/** The SUMMARY text of an order's events: amount, currency and creditor. */
+export const summary = (o: Plans.Fields): string =>
   `Standing order ${formatAmount(o.amount)} ${o.currency} to ${o.creditorName ?? o.creditorIban}`
 
 /** The DESCRIPTION text of an order's payments up to the occurrence number. */

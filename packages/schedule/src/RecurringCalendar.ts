@@ -1,0 +1,118 @@
+/**
+ * iCalendar (RFC 5545) export with one recurring event per standing order where an RRULE can say its dates
+ * (packages/core/README.md, "Translations"): the order's `DTSTART` and `RRULE`, and for every payment of the window
+ * that the rule does not name as it falls (a date a holiday or weekend moves, a pause, a holiday of a working-day
+ * calendar) an `EXDATE` for the rule's date and an `RDATE` for the payment's; inside the window the event's dates are
+ * exactly the payments'. Where no RRULE can say the order, or two payments fall on one day, one event per payment,
+ * and the choice names why. `DTSTAMP` is the time the file is made, given by the caller.
+ *
+ * @since 0.2.0
+ */
+import { Calendar, type LocalDate, Occurrence, Recurrence, Rrule, Translation } from "@tppkit/core"
+import { Result } from "effect"
+import * as Events from "./internal/events.ts"
+import type { Payment } from "./Payment.ts"
+import * as Projection from "./Projection.ts"
+
+/** Options of {@link fromOrders}. */
+export interface Options extends Projection.Options {
+  /** When the file is made, as milliseconds since the epoch: every event's DTSTAMP. */
+  readonly stampMillis: number
+  /** The calendar's name (X-WR-CALNAME), default "Standing orders". */
+  readonly name?: string | undefined
+  /** The right-hand side of every UID, default "tppkit". */
+  readonly domain?: string | undefined
+}
+
+/** How an order was written: as one recurring event, or as one event per payment with the reason. */
+export interface Choice {
+  readonly orderId: string
+  readonly as: "rule" | "events"
+  readonly reason?: string | undefined
+}
+
+/** The document and the choice made for each order that pays in the window. */
+export interface Document {
+  readonly text: string
+  readonly choices: ReadonlyArray<Choice>
+}
+
+/** The recurrence of an order: its own, or its bank code's under the projection's convention. */
+const recurrenceOf = (order: Projection.ProjectableOrder, options: Options): Recurrence.Recurrence | undefined => {
+  if (order.recurrence !== undefined) return order.recurrence
+  const r = Recurrence.fromSbas(order, { convention: options.convention })
+  return Result.isSuccess(r) ? r.success : undefined
+}
+
+/** The dates an RRULE names in the window (its own reading: no convention, no holidays). */
+const ruleDates = (rule: Rrule.Rrule, window: Projection.Window): Set<number> | undefined => {
+  const decoded = Translation.getValue(Rrule.decode(rule))
+  if (decoded === undefined) return undefined
+  const plan = Occurrence.planOf(decoded, { calendar: Calendar.weekends })
+  if (Result.isFailure(plan)) return undefined
+  return new Set(Occurrence.between(plan.success, window.from, window.to).map((o) => o.nominal))
+}
+
+const list = (dates: ReadonlyArray<number>) =>
+  [...dates]
+    .sort((a, b) => a - b)
+    .map((d) => Events.dateValue(d as LocalDate.LocalDate))
+    .join(",")
+
+/**
+ * The orders' payments in the window as an iCalendar document: one recurring event per order whose schedule an
+ * RRULE can say (with EXDATE and RDATE for the payments it does not name as they fall), else one event per payment.
+ */
+export const fromOrders = (
+  orders: ReadonlyArray<Projection.ProjectableOrder>,
+  window: Projection.Window,
+  options: Options
+): Document => {
+  const pieces: Array<string> = [Events.head(options)]
+  const choices: Array<Choice> = []
+  const stamp = `DTSTAMP:${Events.stampValue(options.stampMillis)}`
+  for (const order of orders) {
+    const payments: ReadonlyArray<Payment> = Projection.project([order], window, options).payments
+    if (payments.length === 0) continue
+    const perPayment = (reason: string) => {
+      choices.push({ orderId: order.orderId, as: "events", reason })
+      for (const p of payments) pieces.push(Events.lines(Events.eventLines(p, options)))
+    }
+    const recurrence = recurrenceOf(order, options)
+    const t = recurrence === undefined ? undefined : Rrule.encode(recurrence)
+    if (t === undefined || t._tag === "Unrepresentable") {
+      perPayment(t?._tag === "Unrepresentable" ? t.reason : "the order has no schedule")
+      continue
+    }
+    const paid = new Set(payments.map((p) => p.executionDate as number))
+    if (paid.size < payments.length) {
+      perPayment("two payments fall on one day, which an RDATE cannot say")
+      continue
+    }
+    const named = ruleDates(t.value, window)
+    if (named === undefined) {
+      perPayment("the rule cannot be read back")
+      continue
+    }
+    const exdates = [...named].filter((d) => !paid.has(d))
+    const rdates = [...paid].filter((d) => !named.has(d))
+    const first = payments[0]!
+    choices.push({ orderId: order.orderId, as: "rule" })
+    pieces.push(
+      Events.lines([
+        "BEGIN:VEVENT",
+        `UID:${Events.escapeText(`${order.orderId}-rule@${options.domain ?? "tppkit"}`)}`,
+        stamp,
+        `DTSTART;VALUE=DATE:${Rrule.formatDate(t.value.dtstart)}`,
+        `RRULE:${t.value.rule}`,
+        ...(exdates.length === 0 ? [] : [`EXDATE;VALUE=DATE:${list(exdates)}`]),
+        ...(rdates.length === 0 ? [] : [`RDATE;VALUE=DATE:${list(rdates)}`]),
+        `SUMMARY:${Events.escapeText(Events.summary(first))}`,
+        "TRANSP:TRANSPARENT",
+        "END:VEVENT"
+      ])
+    )
+  }
+  pieces.push(Events.TAIL)
+  return { text: pieces.join(""), choices }
+}

@@ -1,0 +1,102 @@
+import { Calendar, LocalDate, Money } from "@tppkit/core"
+import { Projection, RecurringCalendar } from "@tppkit/schedule"
+import fc from "fast-check"
+import rrule from "rrule"
+import { describe, expect, it } from "vitest"
+import * as Arb from "../arbitraries/engine.ts"
+
+const d = LocalDate.parseUnsafe
+const order = (
+  frequency: "DAIL" | "DAI7" | "WEEK" | "MNTH" | "QUTR" | "SEMI" | "YEAR",
+  startDate: LocalDate.LocalDate
+) => ({
+  orderId: `SO-${frequency}`,
+  frequency,
+  startDate,
+  instructedAmount: { value: Money.parseUnsafe("12.50"), currency: "EUR" },
+  debtor: { iban: "SK3112000000198742637541" },
+  creditor: { iban: "CZ6508000000192000145399", name: "Landlord" }
+})
+
+/** The dates of each VEVENT with an RRULE, expanded by the rrule package with its EXDATEs and RDATEs. */
+const expand = (text: string, from: LocalDate.LocalDate, to: LocalDate.LocalDate): Array<string> => {
+  const event = text.replace(/\r\n /g, "").split("\r\n")
+  const keep = event.filter((l) => /^(DTSTART|RRULE|EXDATE|RDATE)/.test(l))
+  const body = keep
+    .map((l) =>
+      l.replace(";VALUE=DATE:", ":").replace(
+        /^(DTSTART|EXDATE|RDATE):(.*)$/,
+        (_, k: string, v: string) =>
+          `${k}:${v
+            .split(",")
+            .map((x) => `${x}T000000Z`)
+            .join(",")}`
+      )
+    )
+    .join("\n")
+  const set = rrule.rrulestr(body, { forceset: true })
+  const start = new Date(`${LocalDate.format(from)}T00:00:00Z`)
+  const end = new Date(`${LocalDate.format(to)}T00:00:00Z`)
+  return set.between(start, end, true).map((x) => x.toISOString().slice(0, 10))
+}
+
+describe("RecurringCalendar.fromOrders", () => {
+  it("writes one RRULE with EXDATE and RDATE for the payments a holiday or weekend moves", () => {
+    const window = { from: d("2024-01-01"), to: d("2024-12-31") }
+    const doc = RecurringCalendar.fromOrders([order("MNTH", d("2024-01-31"))], window, {
+      stampMillis: 1_800_000_000_000
+    })
+    expect(doc.choices).toEqual([{ orderId: "SO-MNTH", as: "rule" }])
+    expect(doc.text).toContain("RRULE:FREQ=MONTHLY;BYMONTHDAY=-1\r\n")
+    // 31 March is a Sunday and 1 April Easter Monday; 30 June, 31 August and 30 November fall on weekends
+    expect(doc.text).toContain("EXDATE;VALUE=DATE:20240331,20240630,20240831,20241130\r\n")
+    expect(doc.text).toContain("RDATE;VALUE=DATE:20240402,20240701,20240902,20241202\r\n")
+    expect(doc.text).toContain("DTSTAMP:20270115T080000Z\r\n")
+  })
+
+  it("falls back to one event per payment where no RRULE can say the order, saying why", () => {
+    const window = { from: d("2024-01-01"), to: d("2024-01-31") }
+    const doc = RecurringCalendar.fromOrders(
+      [
+        {
+          ...order("DAI7", d("2024-01-01")),
+          recurrence: { rule: { _tag: "EveryWorkingDays", interval: 3 }, start: d("2024-01-02"), convention: "none" }
+        }
+      ],
+      window,
+      { stampMillis: 0, calendar: Calendar.target }
+    )
+    expect(doc.choices).toEqual([
+      {
+        orderId: "SO-DAI7",
+        as: "events",
+        reason: "every 3th working day has no RRULE form (RRULE counts days, weeks or months)"
+      }
+    ])
+    expect(doc.text.match(/BEGIN:VEVENT/g)?.length).toBe(8)
+  })
+
+  it("inside the window the rule's dates are exactly the payments', read by the rrule package (property)", () => {
+    fc.assert(
+      fc.property(
+        Arb.schedule,
+        Arb.calendar,
+        Arb.convention,
+        fc.integer({ min: -400, max: 3000 }),
+        (o, calendar, convention, offset) => {
+          const from = (o.startDate + offset) as LocalDate.LocalDate
+          const window = { from, to: (from + 200) as LocalDate.LocalDate }
+          const orders = [{ ...order(o.frequency, o.startDate), ...(o.endDate ? { endDate: o.endDate } : {}) }]
+          const doc = RecurringCalendar.fromOrders(orders, window, { stampMillis: 0, calendar, convention })
+          const payments = Projection.project(orders, window, { calendar, convention }).payments
+          const choice = doc.choices[0]
+          if (choice?.as !== "rule") return
+          expect(expand(doc.text, window.from, window.to)).toEqual(
+            payments.map((p) => LocalDate.format(p.executionDate))
+          )
+        }
+      ),
+      { numRuns: 1_000 }
+    )
+  })
+})
