@@ -21,6 +21,11 @@ if (version || help !== undefined) {
   process.stdout.write(help ?? `tppkit v${VERSION}\n`)
   settle(0, (code) => process.exit(code))
 } else {
+  // a worker keeps its heap small from the start (internal/heap.ts); no other command needs it
+  if (args[0] === "worker" && args[1] !== "status") {
+    const Heap = await import("./internal/heap.ts")
+    Heap.bound(Heap.fromEnv(process.env))
+  }
   const { start } = await import("./internal/start.ts")
   start(args)
 }
