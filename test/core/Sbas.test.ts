@@ -74,6 +74,19 @@ describe("Sbas", () => {
     )
   })
 
+  it("judges a pause on the clamped dates the codes carry", () => {
+    // day 31, skipped when missing: April has no payment, so a pause of April pauses nothing; clamped, 30 April
+    // is a payment of the code, and the pause is lost
+    const t = Sbas.encode({
+      rule: { _tag: "MonthlyOnDay", interval: 1, day: 31, missing: "skip" },
+      start: d("1990-01-01"),
+      convention: "following",
+      pauses: { ranges: [], months: [4] },
+      calendar: "target"
+    })
+    expect(t._tag === "Lossy" && t.losses.map((l) => l.field)).toEqual(["missing", "pauses"])
+  })
+
   it("reports the examples in words", () => {
     const base = { start: d("2024-02-10"), convention: "following" } as const
     expect(Sbas.encode({ ...base, rule: { _tag: "MonthlyOnDay", interval: 2, day: 5, missing: "clamp" } })).toEqual({

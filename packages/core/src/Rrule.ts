@@ -177,8 +177,9 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
   if (bound === "" && r.end !== undefined) bound = `;UNTIL=${formatDate(r.end)}`
   const losses: Array<Translation.Loss> = []
   const horizon = Occurrence.sample(r)
+  const calendarLost = r.rule._tag === "EveryWorkingDays" && r.calendar !== "weekends" && horizon.holidays
   if (r.rule._tag === "EveryWorkingDays") {
-    if (r.calendar !== "weekends" && horizon.holidays) {
+    if (calendarLost) {
       losses.push({
         field: "calendar",
         from: r.calendar ?? "the projection's calendar",
@@ -194,7 +195,11 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
       why: "RRULE has no business-day convention: its dates never move off a weekend or holiday"
     })
   }
-  if (r.pauses !== undefined && horizon.paused) {
+  // a pause is lost only when it pauses one of the RRULE's own dates, which are the working days of `weekends` once
+  // the holidays are lost (every 5th working day from 2035-11-16, 7 times: TARGET's Christmas pushes the last date to
+  // 2 January, inside a pause of January, but the RRULE's last date is 28 December and nothing of it is paused)
+  const paused = calendarLost ? Occurrence.sample({ ...r, calendar: "weekends" }).paused : horizon.paused
+  if (r.pauses !== undefined && paused) {
     losses.push({
       field: "pauses",
       from: describePauses(r.pauses),

@@ -107,7 +107,11 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
     }
   }
   const convention = frequency === "DAIL" || frequency === "DAI7" ? "none" : r.convention
-  const horizon = Occurrence.sample(r)
+  // the recurrence's own dates with the month-end clamp, as the codes would carry them: a pause matters when it
+  // pauses one of these (a pause of April pauses nothing under `skip` on day 31, but April 30 once clamped)
+  const carried: Recurrence.Rule =
+    rule._tag === "MonthlyOnDay" || rule._tag === "Yearly" ? { ...rule, missing: "clamp" } : rule
+  const horizon = Occurrence.sample({ ...r, rule: carried })
   if (frequency === "DAI7" && r.convention !== "none" && horizon.moved) {
     losses.push({
       field: "convention",
@@ -119,9 +123,7 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
   if (r.pauses !== undefined && horizon.paused) {
     losses.push({ field: "pauses", from: "paused dates", to: "none", why: "the bank's codes cannot pause" })
   }
-  // the recurrence's own dates, without pauses or the end, with the month-end clamp, as the codes would carry them
-  const carried: Recurrence.Rule =
-    rule._tag === "MonthlyOnDay" || rule._tag === "Yearly" ? { ...rule, missing: "clamp" } : rule
+  // the carried dates without pauses or the end
   const bare: Recurrence.Recurrence = { rule: carried, start: r.start, convention: "none" }
   // the calendar the recurrence names, else the default: working days and counts depend on its holidays
   const calendar = (r.calendar === undefined ? undefined : Calendar.builtInNamed(r.calendar)) ?? Calendar.target
