@@ -10,7 +10,8 @@
  *
  * `pnpm bench` runs it with the other suites; `pnpm exec node --conditions=@tppkit/source bench/worker.ts` alone.
  * Environment: BENCH_WORKER_PAYMENTS (default 10000), BENCH_WORKER_RECOVERY_PAYMENTS (default 3000; 0 leaves the
- * recovery run out), BENCH_WORKER_CPU_PROF=DIR (the throughput run's workers write V8 CPU profiles to DIR),
+ * recovery run out), BENCH_WORKER_COUNT (workers of the throughput run, default 3; 1 measures one worker holding
+ * the whole day), BENCH_WORKER_CPU_PROF=DIR (the throughput run's workers write V8 CPU profiles to DIR),
  * BENCH_WORKER_NODE_FLAGS (Node flags of the throughput run's workers, separated by spaces, e.g. `--trace-gc`).
  */
 import { type ChildProcess, spawn } from "node:child_process"
@@ -26,6 +27,7 @@ import { SqlClient } from "effect/sql"
 const root = join(import.meta.dirname, "..")
 const payments = Number(process.env.BENCH_WORKER_PAYMENTS ?? 10_000)
 const recoveryPayments = Number(process.env.BENCH_WORKER_RECOVERY_PAYMENTS ?? 3_000)
+const fleetSize = Number(process.env.BENCH_WORKER_COUNT ?? 3)
 const day = "2026-11-02"
 const work = mkdtempSync(join(tmpdir(), "tppkit-bench-worker-"))
 
@@ -183,8 +185,8 @@ const secondsFrom = (t0: number, epochMillis: number | undefined): string =>
   epochMillis === undefined || Number.isNaN(epochMillis) ? "n/a" : `${((epochMillis - t0) / 1000).toFixed(1)} s`
 
 /**
- * Watches a fleet's start-up from the database, every 250 ms until every payment's workflow is started: when all
- * three runners are registered, when the sweep's listing is done (its first planned row), when every payment is
+ * Watches a fleet's start-up from the database, every 250 ms until every payment's workflow is started: when
+ * the fleet's runners are all registered, when the sweep's listing is done (its first planned row), when every payment is
  * planned and when every payment's workflow start is stored.
  */
 const startupSampler = (url: Redacted.Redacted<string>, n: number) => {
@@ -203,7 +205,7 @@ const startupSampler = (url: Redacted.Redacted<string>, n: number) => {
     while (!stopped) {
       const [row] = await runtime.runPromise(sample).catch(() => [{ runners: 0, planned: 0, started: 0 }])
       const now = Date.now()
-      if (at.joined === undefined && (row?.runners ?? 0) >= 3) at.joined = now
+      if (at.joined === undefined && (row?.runners ?? 0) >= fleetSize) at.joined = now
       if (at.listed === undefined && (row?.planned ?? 0) > 0) at.listed = now
       if (at.planned === undefined && (row?.planned ?? 0) >= n) at.planned = now
       if (at.started === undefined && (row?.started ?? 0) >= n) at.started = now
@@ -282,7 +284,7 @@ const run = async () => {
       ]
       const spawned = Date.now()
       const env = { TPPKIT_CLIENT_SECRET: info.clientSecret, TPPKIT_WORKER_POLL_MS: "500" }
-      const workers = [0, 1, 2].map(() => tppkit(workerArgs(url, info.baseUrl), env, nodeFlags))
+      const workers = Array.from({ length: fleetSize }, () => tppkit(workerArgs(url, info.baseUrl), env, nodeFlags))
       const stopCpu = cpuSampler(workers)
       const stopPostgresCpu = postgresCpuSampler(postmaster)
       const bankCpuBefore = cpuSeconds(bank.pid) ?? 0
@@ -334,7 +336,9 @@ const run = async () => {
       const last = Number(stats?.last)
       const checkPhase = (last - first) / 1000
       const rate = (seconds: number) => `${(payments / seconds).toFixed(0)} payments/s`
-      console.log(`\nfleet throughput (issue 13): ${payments} due payments, 3 workers, load average ${load} at start`)
+      console.log(
+        `\nfleet throughput (issue 13): ${payments} due payments, ${fleetSize} worker(s), load average ${load} at start`
+      )
       console.log(`  exit codes ${codes.join(", ")}; checked ${stats?.n}, repeated ${stats?.repeated}`)
       console.log(`  END TO END (spawn → last worker exit): ${wall.toFixed(1)} s = ${rate(wall)}`)
       console.log(
@@ -353,7 +357,7 @@ const run = async () => {
       console.log(
         `    (CPU seconds: workers ${workerCpu.map((c) => c.toFixed(1)).join(" + ")}, PostgreSQL ${postgresCpu.toFixed(1)} of which statements' execution ${(pgMillis / 1000).toFixed(1)}, mock bank ${bankCpu.toFixed(1)}; on 2 cores that CPU alone allows ${((2 * payments) / totalCpu).toFixed(0)} payments/s)`
       )
-      console.log("  phases, from spawning the three workers (sampled every 250 ms):")
+      console.log("  phases, from spawning the workers (sampled every 250 ms):")
       console.log(`    all 3 runners registered        ${secondsFrom(spawned, phases.joined)}`)
       console.log(`    listing done (first planned row) ${secondsFrom(spawned, phases.listed)}`)
       console.log(`    every payment planned            ${secondsFrom(spawned, phases.planned)}`)
