@@ -54,6 +54,37 @@ describe("RecurringCalendar.fromOrders", () => {
     expect(doc.text).toContain("DTSTAMP:20270115T080000Z\r\n")
   })
 
+  it("writes a date the bank confirmed as an event of its own, the rule's dates engine-predicted", () => {
+    const window = { from: d("2024-01-01"), to: d("2024-04-30") }
+    const doc = RecurringCalendar.fromOrders(
+      [{ ...order("MNTH", d("2024-01-31")), nextDate: d("2024-02-29") }],
+      window,
+      { stampMillis: 0, rule: "following · target" }
+    )
+    expect(doc.choices).toEqual([{ orderId: "SO-MNTH", as: "rule" }])
+    const [rule, confirmed] = doc.text.split("BEGIN:VEVENT\r\n").slice(1)
+    expect(rule).toContain("X-TPPKIT-PROVENANCE:engine-predicted\r\n")
+    expect(confirmed).toContain("UID:SO-MNTH-20240229@tppkit\r\n")
+    expect(confirmed).toContain("X-TPPKIT-PROVENANCE:bank-confirmed\r\n")
+    // 31 January is paid before the bank's nextDate; the rule leaves the confirmed date to its event; 31 March is a
+    // Sunday, paid on 2 April (1 April is Easter Monday)
+    expect(expand(rule!, window.from, window.to)).toEqual(["2024-04-02", "2024-04-30"])
+    expect(rule!.replace(/\r\n /g, "")).toContain("moved off the nominal date by following · target")
+  })
+
+  it("writes an order whose only payments in the window the bank confirmed as its payments' events, saying why", () => {
+    const window = { from: d("2024-02-01"), to: d("2024-03-15") }
+    const doc = RecurringCalendar.fromOrders(
+      [{ ...order("MNTH", d("2024-01-31")), nextDate: d("2024-02-29") }],
+      window,
+      { stampMillis: 0 }
+    )
+    expect(doc.choices).toEqual([
+      { orderId: "SO-MNTH", as: "events", reason: "every payment in the window is a date the bank confirmed" }
+    ])
+    expect(doc.text.match(/BEGIN:VEVENT/g)?.length).toBe(1)
+  })
+
   it("falls back to one event per payment where no RRULE can say the order, saying why", () => {
     const window = { from: d("2024-01-01"), to: d("2024-01-31") }
     const doc = RecurringCalendar.fromOrders(

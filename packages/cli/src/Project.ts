@@ -246,6 +246,14 @@ export const decodeOrders = (text: string): Result.Result<Decoded, string> => {
   return decoder.end()
 }
 
+/** The orders as the projection reads them: an order given as an RRULE is moved by the settings' convention, as the bank's codes are. */
+export const projectable = (orders: ReadonlyArray<Order>, s: Settings): ReadonlyArray<Order> =>
+  orders.some((o) => o.recurrence !== undefined)
+    ? orders.map((o) =>
+        o.recurrence === undefined ? o : { ...o, recurrence: { ...o.recurrence, convention: s.convention } }
+      )
+    : orders
+
 /** A projection report: schedule's `Export` of the projection, planned and ready to be written. */
 export type Report = Export.Export
 
@@ -256,12 +264,7 @@ export type Report = Export.Export
  */
 export const report = (decoded: Decoded, s: Settings, onDay?: (payments: number) => void): Report =>
   Export.make(
-    // an order given as an RRULE is moved by the projection's convention, as the bank's codes are
-    decoded.orders.some((o) => o.recurrence !== undefined)
-      ? decoded.orders.map((o) =>
-          o.recurrence === undefined ? o : { ...o, recurrence: { ...o.recurrence, convention: s.convention } }
-        )
-      : decoded.orders,
+    projectable(decoded.orders, s),
     { from: s.from, to: s.to },
     {
       calendar: s.calendar,

@@ -3,15 +3,19 @@
  * (packages/core/README.md, "Translations"): the order's `DTSTART` and `RRULE`, and for every payment of the window
  * that the rule does not name as it falls (a date a holiday or weekend moves, a pause, a holiday of a working-day
  * calendar) an `EXDATE` for the rule's date and an `RDATE` for the payment's; inside the window the event's dates are
- * exactly the payments'. Where no RRULE can say the order, or two payments fall on one day, one event per payment,
- * and the choice names why. `DTSTAMP` is the time the file is made, given by the caller.
+ * exactly the payments'. A date the bank confirmed (the order's `nextDate`) is not the rule's: it has an event of its
+ * own, as `ICalendar` writes it, and the rule's event says its dates are engine-predicted (DESCRIPTION and
+ * `X-TPPKIT-PROVENANCE`, as each payment's event does). Where no RRULE can say the order, or two payments fall on
+ * one day, one event per payment, and the choice names why. `DTSTAMP` is the time the file is made, given by the
+ * caller.
  *
  * @since 0.2.0
  */
 import { Calendar, type LocalDate, Occurrence, Recurrence, Rrule, Translation } from "@tppkit/core"
 import { Result } from "effect"
+import * as EventProvenance from "./internal/eventProvenance.ts"
 import * as Events from "./internal/events.ts"
-import type { Payment } from "./Payment.ts"
+import { type Payment, provenanceOf } from "./Payment.ts"
 import * as Projection from "./Projection.ts"
 
 /** Options of {@link fromOrders}. */
@@ -22,6 +26,11 @@ export interface Options extends Projection.Options {
   readonly name?: string | undefined
   /** The right-hand side of every UID, default "tppkit". */
   readonly domain?: string | undefined
+  /**
+   * The rule the dates were moved by (e.g. `following · target`), named in the DESCRIPTION of a predicted payment's
+   * event when an order falls back to one event per payment, as `ICalendar.Options.rule` does.
+   */
+  readonly rule?: string | undefined
 }
 
 /** How an order was written: as one recurring event, or as one event per payment with the reason. */
@@ -84,8 +93,7 @@ export const fromOrders = (
       perPayment(t?._tag === "Unrepresentable" ? t.reason : "the order has no schedule")
       continue
     }
-    const paid = new Set(payments.map((p) => p.executionDate as number))
-    if (paid.size < payments.length) {
+    if (new Set(payments.map((p) => p.executionDate)).size < payments.length) {
       perPayment("two payments fall on one day, which an RDATE cannot say")
       continue
     }
@@ -94,9 +102,17 @@ export const fromOrders = (
       perPayment("the rule cannot be read back")
       continue
     }
+    // the bank's own dates are written as its events are, each with its provenance; the rule says the rest
+    const confirmed = payments.filter((p) => provenanceOf(p) === "bank-confirmed")
+    const predicted = payments.filter((p) => provenanceOf(p) !== "bank-confirmed")
+    if (predicted.length === 0) {
+      perPayment("every payment in the window is a date the bank confirmed")
+      continue
+    }
+    const paid = new Set(predicted.map((p) => p.executionDate as number))
     const exdates = [...named].filter((d) => !paid.has(d))
     const rdates = [...paid].filter((d) => !named.has(d))
-    const first = payments[0]!
+    const first = predicted[0]!
     choices.push({ orderId: order.orderId, as: "rule" })
     pieces.push(
       Events.lines([
@@ -108,10 +124,15 @@ export const fromOrders = (
         ...(exdates.length === 0 ? [] : [`EXDATE;VALUE=DATE:${list(exdates)}`]),
         ...(rdates.length === 0 ? [] : [`RDATE;VALUE=DATE:${list(rdates)}`]),
         `SUMMARY:${Events.escapeText(Events.summary(first))}`,
+        `DESCRIPTION:${Events.escapeText(
+          `Standing order: ${order.orderId}${EventProvenance.describe("engine-predicted", rdates.length > 0, options.rule)}`
+        )}`,
+        `${EventProvenance.property}:engine-predicted`,
         "TRANSP:TRANSPARENT",
         "END:VEVENT"
       ])
     )
+    for (const p of confirmed) pieces.push(Events.lines(Events.eventLines(p, options)))
   }
   pieces.push(Events.TAIL)
   return { text: pieces.join(""), choices }

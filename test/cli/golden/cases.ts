@@ -9,6 +9,8 @@ export interface Case {
   readonly name: string
   readonly args: ReadonlyArray<string>
   readonly stdin?: string
+  /** The output has the time it was made (iCalendar DTSTAMP): compared with a placeholder for it. */
+  readonly stamped?: true
 }
 
 const examples = "examples/orders.json"
@@ -95,6 +97,16 @@ export const localCases: ReadonlyArray<Case> = [
       "csv"
     ])
   },
+  // --ics-rrule (issue 22): one recurring event per order, DTSTAMP the time of the run (a placeholder here); the
+  // listing's nextDates as events of their own, and orders with no other payment written per payment, with why
+  ...[
+    ["examples", examples, "2027-01-01", "2027-03-31"],
+    ["listing-nextdates", listing, "2026-11-01", "2026-11-16"]
+  ].map(([name, orders, from, to]) => ({
+    name: `project-${name}-ics-rrule`,
+    args: ["project", "--orders", orders!, "--from", from!, "--to", to!, "--format", "ics", "--ics-rrule"],
+    stamped: true as const
+  })),
   ...project("fixture", fixture, "2026-12-01", "2027-02-28"),
   ...project("generated", generated, "2027-01-01", "2027-01-21"),
   ...project("generated-auto", generated, "2027-01-01", "2027-01-21", ["--calendar", "auto"]).filter(

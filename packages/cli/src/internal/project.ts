@@ -2,7 +2,8 @@
  * The work behind `tppkit project`, loaded only when the command runs (it pulls in the schedule package and the
  * holiday library): read the orders, validate the settings, project, print in the chosen format.
  */
-import { Effect, type Option, Result, Stdio } from "effect"
+import { RecurringCalendar } from "@tppkit/schedule"
+import { Clock, Effect, type Option, Result, Stdio } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
@@ -19,6 +20,8 @@ export interface Input {
   readonly holidays: Option.Option<string>
   readonly convention: string
   readonly format: Render.ProjectionFormat
+  /** With `--format ics`: one recurring event per order an RRULE can say (`--ics-rrule`). */
+  readonly icsRrule?: boolean | undefined
   /**
    * Listings whose nextDates choose the rule (`--rule-from`, repeatable), and the days they were made (`--listed-on`:
    * one for all, or one per listing; else `--from`).
@@ -37,15 +40,43 @@ const projectOrders = (
   onDay: ((payments: number) => void) | undefined,
   schedule: (orders: ReadonlyArray<Project.Order>) => ReadonlyArray<Project.Order> = (orders) => orders
 ) =>
-  Effect.flatMap(readOrders(input.orders), (decoded) =>
-    Result.isFailure(decoded)
-      ? Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
-      : Effect.succeed({
-          report: Project.report({ ...decoded.success, orders: schedule(decoded.success.orders) }, settings, onDay),
-          orderCount: decoded.success.orders.length,
-          unread: decoded.success.skipped
-        })
-  )
+  Effect.flatMap(readOrders(input.orders), (decoded) => {
+    if (Result.isFailure(decoded))
+      return Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
+    const orders = schedule(decoded.success.orders)
+    return Effect.succeed({
+      report: Project.report({ ...decoded.success, orders }, settings, onDay),
+      // kept only for --ics-rrule, which writes each order's rule rather than its payments
+      orders: input.icsRrule === true ? orders : [],
+      orderCount: decoded.success.orders.length,
+      unread: decoded.success.skipped
+    })
+  })
+
+/**
+ * The iCalendar document of `--ics-rrule`: one recurring event per order an RRULE can say exactly, DTSTAMP the
+ * time the file is made (the CLI's clock); each order written as one event per payment is named on stderr with why.
+ */
+const recurringCalendar = (orders: ReadonlyArray<Project.Order>, settings: Project.Settings) =>
+  Effect.gen(function* () {
+    const stampMillis = yield* Clock.currentTimeMillis
+    const document = RecurringCalendar.fromOrders(
+      Project.projectable(orders, settings),
+      { from: settings.from, to: settings.to },
+      {
+        calendar: settings.calendar,
+        convention: settings.convention,
+        stampMillis,
+        rule: `${settings.convention} · ${settings.calendarName}`
+      }
+    )
+    for (const choice of document.choices)
+      if (choice.as === "events")
+        yield* Output.errorLine(
+          Render.printable(`tppkit: ${choice.orderId} written as one event per payment: ${choice.reason ?? ""}`)
+        )
+    return document.text
+  })
 
 const warnSkipped = (skipped: ReadonlyArray<Render.SkippedRow>) =>
   Effect.forEach(
@@ -74,6 +105,8 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
     convention: input.convention
   })
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
+  if (input.icsRrule === true && input.format !== "ics")
+    return yield* Failure.usage("--ics-rrule writes iCalendar: it needs --format ics")
   // --rule-from: the rule the listing's nextDates point to replaces --calendar and --convention
   const ruled =
     input.ruleFrom !== undefined && input.ruleFrom.length > 0
@@ -91,7 +124,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const stdio = yield* Stdio.Stdio
   const live = yield* stdio.stderrIsTerminal
   let count = 0
-  const { report, orderCount, unread } = yield* projectOrders(
+  const { report, orders, orderCount, unread } = yield* projectOrders(
     input,
     ruled.settings,
     live
@@ -111,9 +144,11 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const toTerminal = yield* stdio.stdoutIsTerminal
   const style = yield* Output.stdoutStyle
   const pieces =
-    input.format === "table" && style.enabled
-      ? [Style.table(style, Render.text(renderer.render(report)).split("\n")).join("\n")]
-      : renderer.render(report)
+    input.icsRrule === true
+      ? [yield* recurringCalendar(orders, ruled.settings)]
+      : input.format === "table" && style.enabled
+        ? [Style.table(style, Render.text(renderer.render(report)).split("\n")).join("\n")]
+        : renderer.render(report)
   yield* Output.writeAll(pieces, toTerminal ? progress.done : Effect.suspend(() => progress.update(note())))
   yield* progress.done
   // records that could not be read as standing orders: each reported on stderr with its position (the formats
