@@ -358,7 +358,7 @@ const run = async () => {
         `    (CPU seconds: workers ${workerCpu.map((c) => c.toFixed(1)).join(" + ")}, PostgreSQL ${postgresCpu.toFixed(1)} of which statements' execution ${(pgMillis / 1000).toFixed(1)}, mock bank ${bankCpu.toFixed(1)}; on 2 cores that CPU alone allows ${((2 * payments) / totalCpu).toFixed(0)} payments/s)`
       )
       console.log("  phases, from spawning the workers (sampled every 250 ms):")
-      console.log(`    all 3 runners registered        ${secondsFrom(spawned, phases.joined)}`)
+      console.log(`    all ${fleetSize} runner(s) registered     ${secondsFrom(spawned, phases.joined)}`)
       console.log(`    listing done (first planned row) ${secondsFrom(spawned, phases.listed)}`)
       console.log(`    every payment planned            ${secondsFrom(spawned, phases.planned)}`)
       console.log(`    every workflow start stored      ${secondsFrom(spawned, phases.started)}`)

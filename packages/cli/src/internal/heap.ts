@@ -22,7 +22,7 @@ export interface Settings {
 }
 
 /** The defaults, chosen by measurement (BENCHMARKS.md, "Memory of a worker"). */
-export const defaults: Settings = { youngMegabytes: 16, oldGrowthPercent: 20 }
+export const defaults: Settings = { youngMegabytes: 16, oldGrowthPercent: 10 }
 
 /**
  * The settings from `TPPKIT_WORKER_YOUNG_MB` and `TPPKIT_WORKER_OLD_GROWTH_PERCENT` (whole numbers; 0 leaves that
