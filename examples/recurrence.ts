@@ -21,5 +21,5 @@ if (model !== undefined) {
   const code = Sbas.encode(model)
   console.log(code._tag === "Unrepresentable" && code.reason)
   // the bank's codes say every working day, every day, weekly on one weekday, or every 1, 3, 6 or 12 months on one
-  // day: not every month on weekday -1 Friday in months 3,6,9,12
+  // day: not every month on the last Friday in months 3,6,9,12
 }

@@ -77,7 +77,7 @@ describe("Rrule.encode", () => {
     )
     expect(Rrule.encode({ ...base, rule: { _tag: "EveryWorkingDays", interval: 3 } })).toEqual({
       _tag: "Unrepresentable",
-      reason: "every 3th working day has no RRULE form (RRULE counts days, weeks or months)"
+      reason: "every 3rd working day has no RRULE form (RRULE counts days, weeks or months)"
     })
     // COUNT and UNTIL never together: the one that ends the schedule first
     expect(rule({ ...mnth, count: 3, end: d("2030-01-01") })).toBe("FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=3")

@@ -101,7 +101,7 @@ describe("RecurringCalendar.fromOrders", () => {
       {
         orderId: "SO-DAI7",
         as: "events",
-        reason: "every 3th working day has no RRULE form (RRULE counts days, weeks or months)"
+        reason: "every 3rd working day has no RRULE form (RRULE counts days, weeks or months)"
       }
     ])
     expect(doc.text.match(/BEGIN:VEVENT/g)?.length).toBe(8)

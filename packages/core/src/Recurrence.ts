@@ -300,6 +300,17 @@ export const canonical = (r: Recurrence): Recurrence => {
   }
 }
 
+/** 1st, 2nd, 3rd, 4th, 11th, 21st …: an ordinal in English, for reasons. */
+const ordinal = (n: number): string => {
+  const tens = n % 100
+  const suffix = tens >= 11 && tens <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th")
+  return `${n}${suffix}`
+}
+
+/** The k-th weekday of a month in words: "2nd Tuesday", "last Friday", "3rd-to-last Monday". */
+const weekdayOfMonth = (k: number, name: string | undefined): string =>
+  k > 0 ? `${ordinal(k)} ${name}` : k === -1 ? `last ${name}` : `${ordinal(-k)}-to-last ${name}`
+
 /** A rule in a few words, for reasons. */
 export const describe = (rule: Rule): string => {
   const every = (n: number, unit: string) => (n === 1 ? `every ${unit}` : `every ${n} ${unit}s`)
@@ -309,13 +320,13 @@ export const describe = (rule: Rule): string => {
     case "EveryDays":
       return every(rule.interval, "day")
     case "EveryWorkingDays":
-      return rule.interval === 1 ? "every working day" : `every ${rule.interval}th working day`
+      return rule.interval === 1 ? "every working day" : `every ${ordinal(rule.interval)} working day`
     case "Weekly":
       return `${every(rule.interval, "week")} on ${rule.weekdays.map((w) => names[w - 1]).join(", ")}`
     case "MonthlyOnDay":
       return `${every(rule.interval, "month")} on day ${rule.day}${months(rule.months)}`
     case "MonthlyOnWeekday":
-      return `${every(rule.interval, "month")} on weekday ${rule.ordinal} ${names[rule.weekday - 1]}${months(rule.months)}`
+      return `${every(rule.interval, "month")} on the ${weekdayOfMonth(rule.ordinal, names[rule.weekday - 1])}${months(rule.months)}`
     case "Yearly":
       return `${every(rule.interval, "year")} on ${rule.dates.map((d) => `${d.month}-${d.day}`).join(", ")}`
   }

@@ -100,7 +100,7 @@ const rulePart = (rule: Recurrence.Rule): string | { readonly reason: string } =
     case "EveryWorkingDays":
       if (rule.interval === 1) return "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR"
       if (rule.interval % 5 === 0) return `FREQ=WEEKLY${interval(rule.interval / 5)}`
-      return { reason: `every ${rule.interval}th working day has no RRULE form (RRULE counts days, weeks or months)` }
+      return { reason: `${Recurrence.describe(rule)} has no RRULE form (RRULE counts days, weeks or months)` }
     case "Weekly":
       return `FREQ=WEEKLY${interval(rule.interval)};BYDAY=${rule.weekdays.map((w) => DAYS[w - 1]).join(",")}`
     case "MonthlyOnDay":
