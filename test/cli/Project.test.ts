@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Project, Render } from "@tppkit/cli"
-import { LocalDate, Money } from "@tppkit/core"
+import { LocalDate, Money, Standard, Translation } from "@tppkit/core"
 import { Export } from "@tppkit/schedule"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
+import { projected } from "../arbitraries/standards.ts"
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, "fixtures", name), "utf8")
 const base = { from: "2024-01-01", to: "2024-06-30", calendar: "target", convention: "following" }
@@ -212,5 +213,90 @@ describe("orders given as RRULEs (issue 22)", () => {
       ["2027-02-28", "2027-03-01"],
       ["2027-03-30", "2027-03-30"]
     ])
+  })
+})
+
+describe("orders in any standard (issue 23)", () => {
+  const text = readFileSync(join(import.meta.dirname, "golden", "inputs", "mixed-orders.json"), "utf8")
+  const window = { from: "2027-01-01", to: "2027-06-30", calendar: "target" }
+  const paid = (r: Project.Report) => {
+    const out = new Map<string, Array<string>>()
+    for (const p of Export.payments(r)) {
+      const dates = out.get(p.orderId ?? "") ?? []
+      dates.push(`${LocalDate.format(p.nominalDate)}>${LocalDate.format(p.executionDate)}`)
+      out.set(p.orderId ?? "", dates)
+    }
+    return out
+  }
+
+  it("projects a mixed file as each record's own recurrence, projected directly", () => {
+    const decoded = Result.getOrThrow(Project.decodeOrders(text))
+    expect(decoded.skipped).toEqual([
+      { orderId: "SO-X", reason: "iso20022: INDA: several times a day, at times not given" }
+    ])
+    expect(decoded.warnings?.map((w) => w.orderId)).toEqual(["SO-U3", "SO-U3", "SO-BG"])
+    const got = paid(
+      Project.report(decoded, Result.getOrThrow(Project.settings({ ...window, convention: "following" })))
+    )
+    const records = JSON.parse(text) as ReadonlyArray<Record<string, unknown>>
+    const standards = new Set<string>()
+    for (const record of records) {
+      const id = record.orderId as string
+      if (id === "SO-X") continue
+      const said = record.standard as Standard.Standard | undefined
+      const d = Standard.decode(record, { standard: said, convention: "following" })
+      standards.add(d.standard!)
+      const r = Translation.getValue(d.translation)!
+      // an RRULE carries no convention: the projection's moves it, as it moves the bank's codes
+      const want = projected(d.standard === "rrule" ? { ...r, convention: "following" } : r, 400).filter((x) => {
+        const execution = x.slice(11)
+        return execution >= window.from && execution <= window.to
+      })
+      expect(want.length, id).toBeGreaterThan(0)
+      expect(got.get(id), id).toEqual(want)
+    }
+    expect([...standards].sort()).toEqual(["berlin-group", "cobs", "iso20022", "rrule", "sbas", "uk-v3"])
+  })
+
+  it("keeps a record's own convention (Berlin Group executionRule, COBS modeDue); the others take --convention", () => {
+    const decoded = Result.getOrThrow(Project.decodeOrders(text))
+    for (const convention of ["following", "modified-following", "preceding"]) {
+      const got = paid(Project.report(decoded, Result.getOrThrow(Project.settings({ ...window, convention }))))
+      // 1 May 2027 is a Saturday and a TARGET holiday: executionRule preceding pays on Friday 30 April
+      expect(got.get("SO-BG"), convention).toContain("2027-05-01>2027-04-30")
+      // modeDue DUE_OR_BEFORE_DAY_OF_MONTH: Sunday 10 January is paid on Friday 8 January
+      expect(got.get("SO-CB"), convention).toContain("2027-01-10>2027-01-08")
+      // ISO 20022 leaves the convention to the bank: Saturday 20 February moves as the projection says
+      expect(got.get("SO-I"), convention).toContain(
+        convention === "preceding" ? "2027-02-20>2027-02-19" : "2027-02-20>2027-02-22"
+      )
+    }
+  })
+
+  it("--standard forces one standard for every record", () => {
+    const dail = JSON.stringify([
+      {
+        orderId: "SO-D",
+        frequency: "DAIL",
+        startDate: "2027-01-01",
+        debtor: { name: "A", iban: "SK3112000000198742637541" },
+        creditor: { name: "B", iban: "CZ6508000000192000145399" },
+        instructedAmount: { value: 1, currency: "EUR" }
+      }
+    ])
+    const settings = Result.getOrThrow(
+      Project.settings({ from: "2027-01-04", to: "2027-01-10", calendar: "target", convention: "following" })
+    )
+    const days = (options?: Project.DecodeOptions) =>
+      [...Export.payments(Project.report(Result.getOrThrow(Project.decodeOrders(dail, options)), settings))].length
+    // the bank's DAIL is every working day, ISO 20022's every calendar day
+    expect(days()).toBe(5)
+    expect(days({ standard: "sbas" })).toBe(5)
+    expect(days({ standard: "iso20022" })).toBe(7)
+    // a record that is not in the forced standard is unread, with the reason
+    const forced = Result.getOrThrow(Project.decodeOrders(dail, { standard: "uk-v3" }))
+    expect(forced.orders).toEqual([])
+    expect(forced.skipped.map((s) => s.orderId)).toEqual(["SO-D"])
+    expect(forced.skipped[0]!.reason.startsWith("uk-v3: ")).toBe(true)
   })
 })

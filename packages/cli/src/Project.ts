@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar, LocalDate, Rrule, StandingOrder } from "@tppkit/core"
+import { BusinessDayConvention, Calendar, LocalDate, Rrule, Standard, StandingOrder } from "@tppkit/core"
 import { Export, Holidays, type Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
 import type * as Render from "./Render.ts"
@@ -104,12 +104,29 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
  * accounts and the creditor's name) of a decoded `StandingOrder`. Orders of one debtor share one `debtor` object,
  * orders of one creditor one `creditor` object, so that a million orders of a few accounts hold a few copies.
  */
-export interface Order extends Projection.ProjectableOrder {}
+export interface Order extends Projection.ProjectableOrder {
+  /**
+   * True when the order's recurrence carries its own business-day convention (its standard says it, e.g. a Berlin
+   * Group `executionRule` or a COBS `modeDue`, or fixes it, e.g. a daily code that never moves): the projection's
+   * `--convention` then does not replace it ({@link report}).
+   */
+  readonly ownConvention?: true | undefined
+}
 
 /** Standing orders decoded from a file, with the records that could not be decoded. */
 export interface Decoded {
   readonly orders: ReadonlyArray<Order>
   readonly skipped: ReadonlyArray<Render.SkippedRow>
+  /**
+   * Per order read from another standard: each tolerance its decoder applied (a bad string real banks send) and each
+   * loss of a lossy reading, as `reason` (printed on stderr; the order is still projected).
+   */
+  readonly warnings?: ReadonlyArray<Render.SkippedRow> | undefined
+}
+
+/** How records are read: `standard` forces one standard for every record (`--standard`); else each says or reveals its own. */
+export interface DecodeOptions {
+  readonly standard?: Standard.Standard | undefined
 }
 
 /**
@@ -129,22 +146,42 @@ export interface OrdersDecoder {
  * kept as an {@link Order} (one whose amount cannot be projected exactly, out of the `[9.2]` format, is then
  * skipped by the projection with its reason: schedule's `Projection`).
  */
-export const ordersDecoder = (): OrdersDecoder => {
+export const ordersDecoder = (options?: DecodeOptions): OrdersDecoder => {
   const keep = keeper()
-  // orders whose `rrule` cannot be read or said by the model: reported with the unread records
+  const forced = options?.standard
+  // orders whose schedule cannot be read or said by the model: reported with the unread records
   const unreadRules = new Map<Order, string>()
+  const warnings: Array<Render.SkippedRow> = []
+  // a record of another standard, rewritten for the bank's decoder (a placeholder code), and the record as given
+  const given = new WeakMap<object, Record<string, unknown>>()
   const decoder = StandingOrder.decoder({
-    prepare: withRruleFrequency,
+    prepare: (record) => {
+      const standard = standardOf(record, forced)
+      if (standard === "sbas" || standard === undefined || typeof standard !== "string") return record
+      if (standard === "rrule") return withRruleFrequency(record)
+      const prepared = { ...(record as object), frequency: "DAI7" }
+      given.set(prepared, record as Record<string, unknown>)
+      return prepared
+    },
     keep: (order, record) => {
       const kept = keep(order)
-      const text = rruleOf(record)
-      if (text === undefined) return kept
-      const recurrence = recurrenceOf(text, order)
-      if (typeof recurrence === "string") {
-        unreadRules.set(kept, recurrence)
+      const original = typeof record === "object" && record !== null ? given.get(record) : undefined
+      const standard = standardOf(original ?? record, forced)
+      if (standard === "sbas" || standard === undefined) return kept
+      if (typeof standard !== "string") {
+        unreadRules.set(kept, standard.reason)
         return kept
       }
-      return { ...kept, recurrence }
+      if (standard === "rrule") {
+        const text = rruleOf(record)
+        const recurrence = text === undefined ? "rrule: the record has no rrule text" : recurrenceOf(text, order)
+        if (typeof recurrence === "string") {
+          unreadRules.set(kept, recurrence)
+          return kept
+        }
+        return { ...kept, recurrence }
+      }
+      return otherStandard(kept, original ?? record, standard, unreadRules, warnings)
     }
   })
   return {
@@ -152,11 +189,77 @@ export const ordersDecoder = (): OrdersDecoder => {
     end: () =>
       Result.map(decoder.end(), (decoded) => {
         const skipped = decoded.errors.map(recordError)
-        if (unreadRules.size === 0) return { orders: decoded.orders, skipped }
+        const orders = unreadRules.size === 0 ? decoded.orders : decoded.orders.filter((o) => !unreadRules.has(o))
         for (const [order, reason] of unreadRules) skipped.push({ orderId: order.orderId, reason })
-        return { orders: decoded.orders.filter((o) => !unreadRules.has(o)), skipped }
+        return warnings.length === 0 ? { orders, skipped } : { orders, skipped, warnings }
       })
   }
+}
+
+/**
+ * The standard of a record: the forced one, else the one its `standard` field says (a name of `Standard.standards`;
+ * any other name is a reason), else the one it reveals (core's `Standard.detect`); undefined: the bank's decoder
+ * reads it (and says what is wrong).
+ */
+const standardOf = (
+  record: unknown,
+  forced: Standard.Standard | undefined
+): Standard.Standard | { readonly reason: string } | undefined => {
+  if (forced !== undefined) return forced
+  const said = typeof record === "object" && record !== null ? (record as { standard?: unknown }).standard : undefined
+  if (said !== undefined) {
+    return (Standard.standards as ReadonlyArray<unknown>).includes(said)
+      ? (said as Standard.Standard)
+      : { reason: `standard ${JSON.stringify(said)}: expected one of ${Standard.standards.join(", ")}` }
+  }
+  return Standard.detect(record)
+}
+
+/** The two defaults a record's convention is read under: the same result under both is the record's own. */
+const PROBES = ["following", "preceding"] as const
+
+/**
+ * An order of another standard (Berlin Group, COBS, UK, ISO 20022, YNAB, Actual) with its recurrence through core's
+ * `Standard.decode`, or unread with the reason when it is unrepresentable. Its convention is its own when the record
+ * carries or fixes one (read the same under two defaults), else the projection's ({@link report}); the order's
+ * `endDate` ends it too. Each tolerance and each loss is a warning on the order.
+ */
+const otherStandard = (
+  kept: Order,
+  record: unknown,
+  standard: Exclude<Standard.Standard, "sbas" | "rrule">,
+  unread: Map<Order, string>,
+  warnings: Array<Render.SkippedRow>
+): Order => {
+  const [first, second] = PROBES.map((convention) =>
+    // a COBS list record names no first date: the order's startDate, else nextDate
+    Standard.decode(record, { standard, convention, start: kept.startDate ?? kept.nextDate })
+  )
+  const t = first!.translation
+  if (t._tag === "Unrepresentable") {
+    unread.set(kept, `${standard}: ${t.reason}`)
+    return kept
+  }
+  for (const w of first!.warnings) {
+    warnings.push({
+      orderId: kept.orderId,
+      reason: `${standard}: tolerated ${w.field} ${JSON.stringify(w.received)}, read as ${JSON.stringify(w.read)} (${w.why})`
+    })
+  }
+  if (t._tag === "Lossy") {
+    for (const l of t.losses) {
+      warnings.push({
+        orderId: kept.orderId,
+        reason: `${standard}: lossy ${l.field}: ${l.from} read as ${l.to} (${l.why})`
+      })
+    }
+  }
+  const r = t.value
+  const other = second!.translation
+  const own = other._tag !== "Unrepresentable" && other.value.convention === r.convention
+  const end = kept.endDate !== undefined && (r.end === undefined || kept.endDate < r.end) ? kept.endDate : r.end
+  const recurrence = end === undefined || end === r.end ? r : { ...r, end }
+  return own ? { ...kept, recurrence, ownConvention: true } : { ...kept, recurrence }
 }
 
 /** The `rrule` text of a record (tppkit's reading of an order given as an RFC 5545 rule), if it has one. */
@@ -240,17 +343,23 @@ const keeper = (): ((order: StandingOrder.StandingOrder) => Order) => {
  * bare array of standing orders; fails only when the text is not JSON or not such a body at all (neither an array
  * nor an object with `standingOrders`). The same as {@link ordersDecoder} given the whole text at once.
  */
-export const decodeOrders = (text: string): Result.Result<Decoded, string> => {
-  const decoder = ordersDecoder()
+export const decodeOrders = (text: string, options?: DecodeOptions): Result.Result<Decoded, string> => {
+  const decoder = ordersDecoder(options)
   decoder.push(text)
   return decoder.end()
 }
 
-/** The orders as the projection reads them: an order given as an RRULE is moved by the settings' convention, as the bank's codes are. */
+/**
+ * The orders as the projection reads them: an order given as an RRULE, or in a standard that leaves the convention
+ * to the bank, is moved by the settings' convention, as the bank's codes are; one whose record carries its own
+ * convention ({@link Order}'s `ownConvention`: a Berlin Group `executionRule`, a COBS `modeDue`) keeps it.
+ */
 export const projectable = (orders: ReadonlyArray<Order>, s: Settings): ReadonlyArray<Order> =>
-  orders.some((o) => o.recurrence !== undefined)
+  orders.some((o) => o.recurrence !== undefined && o.ownConvention !== true)
     ? orders.map((o) =>
-        o.recurrence === undefined ? o : { ...o, recurrence: { ...o.recurrence, convention: s.convention } }
+        o.recurrence === undefined || o.ownConvention === true
+          ? o
+          : { ...o, recurrence: { ...o.recurrence, convention: s.convention } }
       )
     : orders
 

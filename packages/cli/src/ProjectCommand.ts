@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar } from "@tppkit/core"
+import { BusinessDayConvention, Calendar, Standard } from "@tppkit/core"
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Formats from "./internal/formats.ts"
@@ -38,6 +38,12 @@ export const projectCommand = Command.make(
     convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
       Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
       Flag.withDefault(BusinessDayConvention.defaultConvention)
+    ),
+    standard: Flag.Literals("standard", Standard.standards).pipe(
+      Flag.withDescription(
+        "Read every record in this standard (default: each record's own, as its standard field says or its fields reveal)"
+      ),
+      Flag.optional
     ),
     format: Flag.Literals("format", formats).pipe(
       Flag.withDescription(`Output format: ${formats.join(", ")} (default ${formats[0]})`),

@@ -107,6 +107,17 @@ export const localCases: ReadonlyArray<Case> = [
     args: ["project", "--orders", orders!, "--from", from!, "--to", to!, "--format", "ics", "--ics-rrule"],
     stamped: true as const
   })),
+  // orders in six standards in one file (issue 23): each record's own convention where its standard carries one,
+  // tolerances warned per record, one unrepresentable record unread (exit 7)
+  {
+    name: "project-mixed-csv",
+    args: ["project", "--orders", "test/cli/golden/inputs/mixed-orders.json", "--from", "2027-01-01"].concat([
+      "--to",
+      "2027-06-30",
+      "--format",
+      "csv"
+    ])
+  },
   ...project("fixture", fixture, "2026-12-01", "2027-02-28"),
   ...project("generated", generated, "2027-01-01", "2027-01-21"),
   ...project("generated-auto", generated, "2027-01-01", "2027-01-21", ["--calendar", "auto"]).filter(

@@ -13,9 +13,9 @@ import * as Files from "./files.ts"
  * decoded orders, never the whole text or its parsed JSON; the file is read as bytes (UTF-8 checked by the decoder),
  * in order, so that a pipe or `<(…)` works; reading stops at the first piece that is not an orders file.
  */
-export const readOrders = (file: string) =>
+export const readOrders = (file: string, options?: Project.DecodeOptions) =>
   Effect.suspend(() => {
-    const decoder = Project.ordersDecoder()
+    const decoder = Project.ordersDecoder(options)
     const pieces: Stream.Stream<Uint8Array, Failure.CliFailure, Stdio.Stdio> =
       file === "-"
         ? Output.stdinBytes.pipe(Stream.mapError(Failure.failure))

@@ -2,6 +2,7 @@
  * The work behind `tppkit project`, loaded only when the command runs (it pulls in the schedule package and the
  * holiday library): read the orders, validate the settings, project, print in the chosen format.
  */
+import type { Standard } from "@tppkit/core"
 import { RecurringCalendar } from "@tppkit/schedule"
 import { Clock, Effect, type Option, Result, Stdio } from "effect"
 import * as Failure from "../Failure.ts"
@@ -22,6 +23,8 @@ export interface Input {
   readonly format: Render.ProjectionFormat
   /** With `--format ics`: one recurring event per order an RRULE can say (`--ics-rrule`). */
   readonly icsRrule?: boolean | undefined
+  /** `--standard`: every record read in this standard (else each its own). */
+  readonly standard?: Option.Option<Standard.Standard> | undefined
   /**
    * Listings whose nextDates choose the rule (`--rule-from`, repeatable), and the days they were made (`--listed-on`:
    * one for all, or one per listing; else `--from`).
@@ -40,18 +43,22 @@ const projectOrders = (
   onDay: ((payments: number) => void) | undefined,
   schedule: (orders: ReadonlyArray<Project.Order>) => ReadonlyArray<Project.Order> = (orders) => orders
 ) =>
-  Effect.flatMap(readOrders(input.orders), (decoded) => {
-    if (Result.isFailure(decoded))
-      return Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
-    const orders = schedule(decoded.success.orders)
-    return Effect.succeed({
-      report: Project.report({ ...decoded.success, orders }, settings, onDay),
-      // kept only for --ics-rrule, which writes each order's rule rather than its payments
-      orders: input.icsRrule === true ? orders : [],
-      orderCount: decoded.success.orders.length,
-      unread: decoded.success.skipped
-    })
-  })
+  Effect.flatMap(
+    readOrders(input.orders, { standard: input.standard?._tag === "Some" ? input.standard.value : undefined }),
+    (decoded) => {
+      if (Result.isFailure(decoded))
+        return Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
+      const orders = schedule(decoded.success.orders)
+      return Effect.succeed({
+        report: Project.report({ ...decoded.success, orders }, settings, onDay),
+        // kept only for --ics-rrule, which writes each order's rule rather than its payments
+        orders: input.icsRrule === true ? orders : [],
+        orderCount: decoded.success.orders.length,
+        unread: decoded.success.skipped,
+        warnings: decoded.success.warnings ?? []
+      })
+    }
+  )
 
 /**
  * The iCalendar document of `--ics-rrule`: one recurring event per order an RRULE can say exactly, DTSTAMP the
@@ -124,7 +131,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const stdio = yield* Stdio.Stdio
   const live = yield* stdio.stderrIsTerminal
   let count = 0
-  const { report, orders, orderCount, unread } = yield* projectOrders(
+  const { report, orders, orderCount, unread, warnings } = yield* projectOrders(
     input,
     ruled.settings,
     live
@@ -137,6 +144,12 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   // a live line on a terminal's stderr: orders, then the payments rendered so far
   const progress = yield* Output.progressLine
   const renderer: Render.ProjectionRenderer = Render.projectionRenderers[input.format]
+  // an order of another standard read with a tolerance or a loss: projected, and said on stderr
+  yield* Effect.forEach(
+    warnings,
+    (w) => Output.errorLine(Render.printable(`tppkit: warning ${w.orderId ?? "an order"}: ${w.reason}`)),
+    { discard: true }
+  )
   if (!renderer.listsSkipped) yield* warnSkipped(report.skipped)
   const note = () => `projecting ${orderCount} standing orders… ${count} payments`
   yield* progress.update(note(), true)
