@@ -82,12 +82,7 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
       if (!(day === -1 || (day >= 1 && day <= 31))) return no(`pattern day ${day} is not a day of the month`)
       rule = { _tag: "MonthlyOnDay", interval: step, day: day === 31 ? -1 : day, missing: "clamp" }
       if (day === 29 || day === 30 || day === 31) {
-        losses.push({
-          field: "missing",
-          from: "not defined",
-          to: "clamp",
-          why: `Actual does not say when day ${day} is paid in a month without it: read as the month's last day`
-        })
+        losses.push(Standards.readAsMonthEnd("Actual", day))
       }
     }
   }

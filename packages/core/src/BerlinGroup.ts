@@ -237,12 +237,7 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
       const firstMonth = LocalDate.month(Standards.firstNominal({ rule: r, start, convention: "none" }) ?? start)
       const always = r.interval % 12 === 0 && r.months === undefined && d <= LocalDate.daysInMonth(2001, firstMonth)
       if ((d === 29 || d === 30) && !always) {
-        losses.push({
-          field: "missing",
-          from: "not defined",
-          to: "clamp",
-          why: `Berlin Group does not say when day ${d} is paid in a month without it: read as the month's last day`
-        })
+        losses.push(Standards.readAsMonthEnd("Berlin Group", d))
       }
     }
   }

@@ -222,12 +222,7 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
     if (day === 31) day = -1
     rule = { _tag: "MonthlyOnDay", interval: step, day, missing: "clamp" }
     if (day >= 29) {
-      losses.push({
-        field: "missing",
-        from: "not defined",
-        to: "clamp",
-        why: `COBS does not say when day ${day} is paid in a month without it: read as the month's last day`
-      })
+      losses.push(Standards.readAsMonthEnd("COBS", day))
     }
   }
   if (count !== undefined && (months.length > 0 || ranges.length > 0)) {

@@ -162,12 +162,7 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
     const firstMonth = LocalDate.month(Standards.firstNominal({ rule, start, convention: "none" }) ?? start)
     const always = rule.interval === 12 && day <= LocalDate.daysInMonth(2001, firstMonth)
     if (day >= 29 && !always) {
-      losses.push({
-        field: "missing",
-        from: "not defined",
-        to: "clamp",
-        why: `ISO 20022 does not say when day ${day} is paid in a month without it: read as the month's last day`
-      })
+      losses.push(Standards.readAsMonthEnd("ISO 20022", day))
     }
   }
   return done(

@@ -201,12 +201,7 @@ export const decodeV3 = (record: unknown, options?: Options): Decoded.Decoded<Re
       : parsed.rule
   const losses: Array<Translation.Loss> = []
   if (rule._tag === "MonthlyOnDay" && rule.day >= 29) {
-    losses.push({
-      field: "missing",
-      from: "not defined",
-      to: "clamp",
-      why: `UK Open Banking does not say when day ${rule.day} is paid in a month without it: read as the month's last day`
-    })
+    losses.push(Standards.readAsMonthEnd("UK Open Banking", rule.day))
   }
   const fixed = rule._tag === "EveryWorkingDays" || (rule._tag === "EveryDays" && rule.interval === 1)
   return done(
@@ -443,12 +438,7 @@ export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Re
     const day = point ?? LocalDate.day(start)
     rule = { _tag: "MonthlyOnDay", interval: months!, day, missing: "clamp" }
     if (day >= 29) {
-      losses.push({
-        field: "missing",
-        from: "not defined",
-        to: "clamp",
-        why: `UK Open Banking does not say when day ${day} is paid in a month without it: read as the month's last day`
-      })
+      losses.push(Standards.readAsMonthEnd("UK Open Banking", day))
     }
   }
   const fixed = code === "DAIL" || code === "WODL"

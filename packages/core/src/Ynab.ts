@@ -77,12 +77,7 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
     const day = LocalDate.day(start)
     rule = { _tag: "MonthlyOnDay", interval: months!, day, missing: "clamp" }
     if (day >= 29) {
-      losses.push({
-        field: "missing",
-        from: "not defined",
-        to: "clamp",
-        why: `YNAB does not say when day ${day} is paid in a month without it: read as the month's last day`
-      })
+      losses.push(Standards.readAsMonthEnd("YNAB", day))
     }
   }
   return done(Translation.withLosses({ rule, start, convention: "none" }, losses))

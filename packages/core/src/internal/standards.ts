@@ -199,6 +199,17 @@ export const conventionLost = (r: Recurrence.Recurrence, why: string): Array<Can
         }
       ]
 
+/**
+ * The change a decoder makes where its standard does not say when day `day` (29–31) is paid in a month without it:
+ * tppkit reads the silence as the month-end clamp.
+ */
+export const readAsMonthEnd = (standard: string, day: number): Translation.Loss => ({
+  field: "missing",
+  from: "not defined",
+  to: "clamp",
+  why: `${standard} does not say when day ${day} is paid in a month without it: read as the month's last day`
+})
+
 /** The change "a missing day is the target's to decide": the month-end clamp as tppkit reads the silence. */
 export const missingNotDefined = (rule: Recurrence.Rule, why: string): Candidate => ({
   loss: {
