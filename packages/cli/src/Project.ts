@@ -33,6 +33,17 @@ export interface RawSettings {
 const parseDate = (flag: string, text: string): Result.Result<LocalDate.LocalDate, string> =>
   Result.mapError(LocalDate.parse(text.trim()), (reason) => `--${flag} ${JSON.stringify(text)}: ${reason}`)
 
+/** The dates of a comma-separated list given to `--flag` (empty parts skipped), or the first bad one's reason. */
+export const datesOf = (flag: string, text: string | undefined): Result.Result<Array<LocalDate.LocalDate>, string> =>
+  Result.gen(function* () {
+    const dates: Array<LocalDate.LocalDate> = []
+    for (const part of (text ?? "").split(",")) {
+      if (part.trim().length === 0) continue
+      dates.push(yield* parseDate(flag, part))
+    }
+    return dates
+  })
+
 const builtInNames = Calendar.builtIn.map((c) => c.name)
 
 /**
@@ -75,11 +86,7 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
     }
     const auto = raw.calendar.trim().toLowerCase() === AUTO
     const { label, calendar } = auto ? { label: AUTO, calendar: Calendar.target } : yield* calendarOf(raw.calendar)
-    const extra: Array<LocalDate.LocalDate> = []
-    for (const part of (raw.holidays ?? "").split(",")) {
-      if (part.trim().length === 0) continue
-      extra.push(yield* parseDate("holidays", part))
-    }
+    const extra = yield* datesOf("holidays", raw.holidays)
     const convention = raw.convention.trim()
     if (!isConvention(convention)) {
       return yield* Result.fail(

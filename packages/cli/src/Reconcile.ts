@@ -59,16 +59,7 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
       raw.holidays === undefined || typeof raw.holidays === "string"
         ? raw.holidays
         : Option.getOrUndefined(raw.holidays)
-    const extra: Array<LocalDate.LocalDate> = []
-    for (const part of (holidays ?? "").split(",")) {
-      if (part.trim().length === 0) continue
-      extra.push(
-        yield* Result.mapError(
-          LocalDate.parse(part.trim()),
-          (reason) => `--holidays ${JSON.stringify(part)}: ${reason}`
-        )
-      )
-    }
+    const extra = yield* Project.datesOf("holidays", holidays)
     // extra holidays make a calendar of their own; on every day, the only days the bank does not pay
     const calendar =
       extra.length === 0

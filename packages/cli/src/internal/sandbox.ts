@@ -7,6 +7,7 @@ import { Fixtures, Personality, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Option, type Redacted, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
+import * as Project from "../Project.ts"
 import * as Reconcile from "../Reconcile.ts"
 import * as Files from "./files.ts"
 
@@ -64,16 +65,7 @@ export const personalityOf = (
     if (rate !== undefined && (rate < 0 || rate > 1))
       return yield* Result.fail("--bank-anomaly-rate must be from 0 to 1")
     const calendar = calendarName === undefined ? undefined : yield* Reconcile.calendarChoiceOf(calendarName)
-    const extra: Array<LocalDate.LocalDate> = []
-    for (const part of (holidays ?? "").split(",")) {
-      if (part.trim().length === 0) continue
-      extra.push(
-        yield* Result.mapError(
-          LocalDate.parse(part.trim()),
-          (reason) => `--bank-holidays ${JSON.stringify(part)}: ${reason}`
-        )
-      )
-    }
+    const extra = yield* Project.datesOf("bank-holidays", holidays)
     return {
       rule: BankRule.make({
         ...(convention === undefined ? {} : { convention }),
