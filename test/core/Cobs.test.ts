@@ -181,7 +181,7 @@ describe("Cobs.encode", () => {
     return v === undefined ? undefined : Translation.getValue(Cobs.decode(v, { convention: r.convention }).translation)
   }
 
-  it("exact projects the same dates; lossy names exactly the fields whose dates differ (1,500 runs)", () => {
+  it("exact projects the same dates; lossy names exactly the fields whose dates differ (4,000 runs)", () => {
     const seen = { Exact: 0, Lossy: 0, Unrepresentable: 0 }
     fc.assert(
       fc.property(RArb.recurrence, (r) => {
@@ -189,7 +189,8 @@ describe("Cobs.encode", () => {
         seen[t._tag]++
         checkLaws(r, t, back(r, t))
       }),
-      { numRuns: 1500 }
+      // the rarest verdict comes about 2 % of the time: 1,500 runs saw 20 or fewer of it about once in 20
+      { numRuns: 4000 }
     )
     expect(Math.min(seen.Exact, seen.Lossy, seen.Unrepresentable)).toBeGreaterThan(20)
   })

@@ -133,7 +133,7 @@ describe("Iso20022.encode", () => {
         ? undefined
         : Translation.getValue(Iso20022.decode(v, { convention: r.convention }).translation)
     }
-    it(`${codeSet}: exact projects the same dates; lossy names exactly the fields whose dates differ (1,500 runs)`, () => {
+    it(`${codeSet}: exact projects the same dates; lossy names exactly the fields whose dates differ (4,000 runs)`, () => {
       const seen = { Exact: 0, Lossy: 0, Unrepresentable: 0 }
       fc.assert(
         fc.property(RArb.recurrence, (r) => {
@@ -141,7 +141,8 @@ describe("Iso20022.encode", () => {
           seen[t._tag]++
           checkLaws(r, t, back(r, t))
         }),
-        { numRuns: 1500 }
+        // the rarest verdict comes about 2 % of the time: 1,500 runs saw 20 or fewer of it about once in 20
+        { numRuns: 4000 }
       )
       expect(Math.min(seen.Exact, seen.Lossy, seen.Unrepresentable)).toBeGreaterThan(20)
     })
