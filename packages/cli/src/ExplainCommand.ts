@@ -7,6 +7,7 @@
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
+import * as Flags from "./internal/flags.ts"
 import * as Formats from "./internal/formats.ts"
 
 /** `tppkit explain --orders FILE --order ID [--date D] [--calendar C] [--convention X] [--rule-from L] [--format F]`. */
@@ -56,6 +57,7 @@ export const explainCommand = Command.make(
       Flag.optional,
       Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
     ),
+    standard: Flags.standard,
     format: Flag.Literals("format", Formats.explain).pipe(
       Flag.withDescription(`Output format: ${Formats.explain.join(", ")} (default ${Formats.explain[0]})`),
       Flag.withDefault(Formats.explain[0])

@@ -9,6 +9,7 @@
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
+import * as Flags from "./internal/flags.ts"
 import * as Formats from "./internal/formats.ts"
 
 /** `tppkit forecast --orders FILE --balances FILE --from D --to D [--threshold …] [--scenario …] [--format F]`. */
@@ -63,6 +64,7 @@ export const forecastCommand = Command.make(
       Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
       Flag.withDefault(BusinessDayConvention.defaultConvention)
     ),
+    standard: Flags.standard,
     format: Flag.Literals("format", Formats.forecast).pipe(
       Flag.withDescription(`Output format: ${Formats.forecast.join(", ")} (default table)`),
       Flag.withDefault(Formats.forecast[0])

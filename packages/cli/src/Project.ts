@@ -361,7 +361,7 @@ export const decodeOrders = (text: string, options?: DecodeOptions): Result.Resu
  * to the bank, is moved by the settings' convention, as the bank's codes are; one whose record carries its own
  * convention ({@link Order}'s `ownConvention`: a Berlin Group `executionRule`, a COBS `modeDue`) keeps it.
  */
-export const projectable = (orders: ReadonlyArray<Order>, s: Settings): ReadonlyArray<Order> =>
+export const projectable = (orders: ReadonlyArray<Order>, s: Pick<Settings, "convention">): ReadonlyArray<Order> =>
   orders.some((o) => o.recurrence !== undefined && o.ownConvention !== true)
     ? orders.map((o) =>
         o.recurrence === undefined || o.ownConvention === true

@@ -6,9 +6,10 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar, Standard } from "@tppkit/core"
+import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
+import * as Flags from "./internal/flags.ts"
 import * as Formats from "./internal/formats.ts"
 
 /** The output formats of `tppkit project` (the renderers' names, the default first). */
@@ -39,12 +40,7 @@ export const projectCommand = Command.make(
       Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
       Flag.withDefault(BusinessDayConvention.defaultConvention)
     ),
-    standard: Flag.Literals("standard", Standard.standards).pipe(
-      Flag.withDescription(
-        "Read every record in this standard (default: each record's own, as its standard field says or its fields reveal)"
-      ),
-      Flag.optional
-    ),
+    standard: Flags.standard,
     format: Flag.Literals("format", formats).pipe(
       Flag.withDescription(`Output format: ${formats.join(", ")} (default ${formats[0]})`),
       Flag.withDefault(formats[0]!)

@@ -9,6 +9,7 @@
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
+import * as Flags from "./internal/flags.ts"
 import * as Formats from "./internal/formats.ts"
 
 /**
@@ -41,6 +42,7 @@ export const reconcileCommand = Command.make(
       Flag.withDescription("Holidays besides the calendar's (with every-day: the only days it is closed)"),
       Flag.optional
     ),
+    standard: Flags.standard,
     format: Flag.Literals("format", Formats.reconcile).pipe(
       Flag.withDescription(`Output format: ${Formats.reconcile.join(", ")} (default ${Formats.reconcile[0]})`),
       Flag.withDefault(Formats.reconcile[0])

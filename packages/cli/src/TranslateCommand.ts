@@ -7,6 +7,7 @@
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
+import * as Flags from "./internal/flags.ts"
 import { standardTargets } from "./internal/standardTargets.ts"
 
 /** The targets `--to` names: RRULE, the bank's codes, and the other standards (internal/standardTargets.ts). */
@@ -39,6 +40,7 @@ export const translateCommand = Command.make(
       Flag.withDescription(`The bank's business-day convention (default ${BusinessDayConvention.defaultConvention})`),
       Flag.withDefault(BusinessDayConvention.defaultConvention)
     ),
+    standard: Flags.standard,
     format: Flag.Literals("format", formats).pipe(
       Flag.withDescription("Output format: text, or json (one object per order and line)"),
       Flag.withDefault("text")

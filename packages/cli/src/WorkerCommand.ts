@@ -35,7 +35,8 @@ export const workerStatusCommand = Command.make(
       Flag.withMetavar("FILE"),
       Flag.withDescription("The standing orders the fleet checks (an orders file) for the forecast of --balances"),
       Flag.optional
-    )
+    ),
+    standard: Flags.standard
   },
   (input) =>
     Effect.flatMap(

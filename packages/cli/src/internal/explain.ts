@@ -2,14 +2,14 @@
  * The work behind `tppkit explain`, loaded only when the command runs: read the orders, find the order, settle the
  * calendar and convention (and where they came from), trace the payment and print it.
  */
-import { type DateTrace, LocalDate } from "@tppkit/core"
+import { type DateTrace, LocalDate, type Standard } from "@tppkit/core"
 import { Projection } from "@tppkit/schedule"
 import { Effect, Option, Result } from "effect"
 import * as Explain from "../Explain.ts"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
-import { readOrders } from "./orders.ts"
+import * as Orders from "./orders.ts"
 
 /** The parsed flags of `tppkit explain`. */
 export interface Input {
@@ -22,6 +22,8 @@ export interface Input {
   readonly ruleFrom: ReadonlyArray<string>
   readonly listedOn: ReadonlyArray<string>
   readonly format: Explain.Format
+  /** `--standard`: every record read in this standard (else each its own). */
+  readonly standard?: Option.Option<Standard.Standard> | undefined
 }
 
 /** The flags that chose the calendar and convention, as a trace's source (`undefined`: tppkit's defaults). */
@@ -67,26 +69,30 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
     source = { kind: "inferred", detail: `the nextDates of ${ruled.listings}` }
     schedule = (order) => ruled.schedule([order])[0]!
   }
-  const decoded = yield* readOrders(input.orders)
-  if (Result.isFailure(decoded)) {
-    return yield* Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
-  }
+  const decoded = yield* Orders.read(input.orders, input.standard)
   const id = input.order.trim()
-  const order = decoded.success.orders.find((o) => o.orderId === id)
+  const order = decoded.orders.find((o) => o.orderId === id)
   if (order === undefined) {
-    const unreadable = decoded.success.skipped.some((s) => s.orderId === id)
+    const unreadable = decoded.skipped.some((s) => s.orderId === id)
     return yield* Failure.badInput(
       unreadable
-        ? `order ${JSON.stringify(id)} of ${input.orders} could not be read: ${decoded.success.skipped.find((s) => s.orderId === id)!.reason}`
-        : `no order ${JSON.stringify(id)} in ${input.orders} (${decoded.success.orders.length} orders)`
+        ? `order ${JSON.stringify(id)} of ${input.orders} could not be read: ${decoded.skipped.find((s) => s.orderId === id)!.reason}`
+        : `no order ${JSON.stringify(id)} in ${input.orders} (${decoded.orders.length} orders)`
     )
   }
   const trace = Projection.explain(
-    schedule(order),
+    // an order read from an RRULE or a standard that leaves the convention to the bank takes the chosen one
+    schedule(Project.projectable([order], chosen)[0]!),
     { calendar: chosen.calendar, convention: chosen.convention, source },
     day
   )
   if (Result.isFailure(trace)) return yield* Failure.badInput(`order ${JSON.stringify(id)}: ${trace.failure}`)
   const report: Explain.Report = { orderId: id, date: day, trace: trace.success }
   yield* Output.line(input.format === "json" ? Explain.json(report) : Explain.table(report))
+  // other records that could not be read: each on stderr, then exit 7, as for every command that reads orders
+  const unread = decoded.skipped
+  if (unread.length > 0) {
+    yield* Orders.warnUnread(unread)
+    return yield* Failure.make("data", Orders.unreadMessage(input.orders, unread.length, "read"))
+  }
 })

@@ -1,7 +1,8 @@
 /**
  * Flag shapes more than one command uses.
  */
-import { Config, Effect } from "effect"
+import { Standard } from "@tppkit/core"
+import { Config, Effect, type Option } from "effect"
 import { CliError, Flag } from "effect/cli"
 
 /** `--format table|json`: a table for people (the default) or JSON for programs. */
@@ -42,3 +43,14 @@ export const literalsWithEnv = <const L extends ReadonlyArray<string>>(
     })
   )
 }
+
+/**
+ * `--standard`: every record of the orders file read in this standard, else each in the one its `standard` field
+ * says or its fields reveal (core's `Standard.detect`); the same flag on every command that reads orders.
+ */
+export const standard: Flag.Flag<Option.Option<Standard.Standard>> = Flag.Literals("standard", Standard.standards).pipe(
+  Flag.withDescription(
+    "Read every record in this standard (default: each record's own, as its standard field says or its fields reveal)"
+  ),
+  Flag.optional
+)

@@ -2,6 +2,7 @@
  * The work behind `tppkit forecast`, loaded only when the command runs: read the orders, the balances (and the flows
  * and funds checks when given), forecast, run the scenarios, print the report, and exit 8 when there are findings.
  */
+import type { Standard } from "@tppkit/core"
 import { Forecast, type Projection } from "@tppkit/schedule"
 import { Effect, Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
@@ -9,7 +10,7 @@ import * as ForecastReport from "../ForecastReport.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as Files from "./files.ts"
-import { readOrders } from "./orders.ts"
+import * as Orders from "./orders.ts"
 
 /** The parsed flags of `tppkit forecast`. */
 export interface Input {
@@ -24,18 +25,21 @@ export interface Input {
   readonly calendar: string
   readonly convention: string
   readonly format: ForecastReport.Format
+  /** `--standard`: every record of the orders files read in this standard (else each its own). */
+  readonly standard?: Option.Option<Standard.Standard> | undefined
 }
 
 const bytesOf = (what: string, file: string) => Files.readText(what, file, (message) => Failure.failure(message))
 
-const ordersFrom = (file: string) =>
-  Effect.gen(function* () {
-    const decoded = yield* readOrders(file)
-    if (Result.isFailure(decoded)) {
-      return yield* Failure.badInput(`${file === "-" ? "standard input" : file}: ${decoded.failure}`)
-    }
-    return decoded.success
-  })
+/**
+ * An orders file read as every command reads one (records of any standard, `--standard` forcing one, warnings on
+ * stderr); an order read from an RRULE or a standard that leaves the convention to the bank takes `--convention`.
+ */
+const ordersFrom = (file: string, input: Input, settings: Project.Settings) =>
+  Effect.map(Orders.read(file, input.standard), (decoded) => ({
+    ...decoded,
+    orders: Project.projectable(decoded.orders, settings)
+  }))
 
 /** Runs `tppkit forecast` with parsed flags. */
 export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
@@ -52,7 +56,7 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   for (const text of input.scenario) {
     for (const file of ForecastReport.addedFiles(text)) {
       if (file.length === 0 || added.has(file)) continue
-      const read = yield* ordersFrom(file)
+      const read = yield* ordersFrom(file, input, settings.success)
       if (read.orders.length === 0) {
         const why = read.skipped[0]
         return yield* Failure.badInput(
@@ -81,8 +85,8 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
     checks = read.success.records
     unreadable.push(...read.success.unreadable)
   }
-  const orders = yield* ordersFrom(input.orders)
-  const flows = Option.isSome(input.flows) ? yield* ordersFrom(input.flows.value) : undefined
+  const orders = yield* ordersFrom(input.orders, input, settings.success)
+  const flows = Option.isSome(input.flows) ? yield* ordersFrom(input.flows.value, input, settings.success) : undefined
   const forecastInput: Forecast.Input = {
     orders: orders.orders,
     flows: flows?.orders,

@@ -1,11 +1,14 @@
 /**
- * Reading an orders file (or standard input) for the commands that take `--orders`: `tppkit project` and
- * `tppkit reconcile`.
+ * Reading an orders file (or standard input) for the commands that take `--orders`: `tppkit project`, `translate`,
+ * `explain`, `forecast`, `reconcile` and `worker status`. Each reads records of any standard the same way
+ * (`--standard` forces one) and says the same per-record warnings on stderr.
  */
-import { Effect, type Stdio, Stream } from "effect"
+import type { Standard } from "@tppkit/core"
+import { Effect, Option, Result, type Stdio, Stream } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
+import * as Render from "../Render.ts"
 import * as Files from "./files.ts"
 
 /**
@@ -31,3 +34,50 @@ export const readOrders = (file: string, options?: Project.DecodeOptions) =>
  */
 export const unreadMessage = (orders: string, count: number, done = "projected"): string =>
   `${orders === "-" ? "standard input" : orders}: ${count} ${count === 1 ? "record or part of the list" : "records or parts of the list"} could not be read as standing orders (each reported above); every other order was ${done}`
+
+/** The name of the orders file in messages (`standard input` for `-`). */
+export const nameOf = (file: string): string => (file === "-" ? "standard input" : file)
+
+/**
+ * Each order read from another standard with a tolerance (a bad string real banks send) or a loss, one line on stderr
+ * naming the order: it is still used.
+ */
+export const warn = (warnings: ReadonlyArray<Render.SkippedRow>) =>
+  Effect.forEach(
+    warnings,
+    (w) => Output.errorLine(Render.printable(`tppkit: warning ${w.orderId ?? "an order"}: ${w.reason}`)),
+    { discard: true }
+  )
+
+/**
+ * The orders of a file (or stdin) as every command that reads orders reads them: records of any standard, each in the
+ * one it says or reveals or the one `--standard` forces; each record's warnings said on stderr at once; a file that is
+ * no orders file at all fails (exit 7). Unread records are the caller's to report after its output (exit 7).
+ */
+export const read = (file: string, standard?: Option.Option<Standard.Standard> | undefined) =>
+  Effect.gen(function* () {
+    const decoded = yield* readOrders(file, {
+      standard: standard === undefined ? undefined : Option.getOrUndefined(standard)
+    })
+    if (Result.isFailure(decoded)) return yield* Failure.badInput(`${nameOf(file)}: ${decoded.failure}`)
+    yield* warn(decoded.success.warnings ?? [])
+    return decoded.success
+  })
+
+/**
+ * Records that could not be read, each on stderr with its position or orderId and why (a problem of the list itself,
+ * e.g. a repeated standingOrders key, is no order's).
+ */
+export const warnUnread = (skipped: ReadonlyArray<Render.SkippedRow>) =>
+  Effect.forEach(
+    skipped,
+    (s) =>
+      Output.errorLine(
+        Render.printable(
+          s.orderId === undefined && !s.reason.startsWith("record ")
+            ? `tppkit: the orders list: ${s.reason}`
+            : `tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`
+        )
+      ),
+    { discard: true }
+  )

@@ -10,7 +10,7 @@ import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as Render from "../Render.ts"
 import * as Style from "../Style.ts"
-import { readOrders, unreadMessage } from "./orders.ts"
+import { readOrders, unreadMessage, warn, warnUnread } from "./orders.ts"
 
 /** The parsed flags of `tppkit project`. */
 export interface Input {
@@ -85,23 +85,6 @@ const recurringCalendar = (orders: ReadonlyArray<Project.Order>, settings: Proje
     return document.text
   })
 
-const warnSkipped = (skipped: ReadonlyArray<Render.SkippedRow>) =>
-  Effect.forEach(
-    skipped,
-    (s) =>
-      Output.errorLine(
-        Render.printable(
-          // a problem of the list itself (a repeated standingOrders key) is no order's
-          s.orderId === undefined && !s.reason.startsWith("record ")
-            ? `tppkit: the orders list: ${s.reason}`
-            : `tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`
-        )
-      ),
-    {
-      discard: true
-    }
-  )
-
 /** Runs `tppkit project` with parsed flags. */
 export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const settings = Project.settings({
@@ -145,12 +128,8 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const progress = yield* Output.progressLine
   const renderer: Render.ProjectionRenderer = Render.projectionRenderers[input.format]
   // an order of another standard read with a tolerance or a loss: projected, and said on stderr
-  yield* Effect.forEach(
-    warnings,
-    (w) => Output.errorLine(Render.printable(`tppkit: warning ${w.orderId ?? "an order"}: ${w.reason}`)),
-    { discard: true }
-  )
-  if (!renderer.listsSkipped) yield* warnSkipped(report.skipped)
+  yield* warn(warnings)
+  if (!renderer.listsSkipped) yield* warnUnread(report.skipped)
   const note = () => `projecting ${orderCount} standing orders… ${count} payments`
   yield* progress.update(note(), true)
   // output to the terminal itself: the line is erased before the first output, never left between its lines
@@ -167,7 +146,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   // records that could not be read as standing orders: each reported on stderr with its position (the formats
   // that list them in their output too), then exit 7; orders read whole but not projectable do not count
   if (unread.length > 0) {
-    if (renderer.listsSkipped) yield* warnSkipped(unread)
+    if (renderer.listsSkipped) yield* warnUnread(unread)
     return yield* Failure.make("data", unreadMessage(input.orders, unread.length))
   }
 })

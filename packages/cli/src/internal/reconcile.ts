@@ -3,14 +3,14 @@
  * listing day, print the summary and the differences, and exit 8 when there are findings (exit 7 first when some
  * records could not be read: the summary then misses them).
  */
-import { BankRule, LocalDate } from "@tppkit/core"
+import { BankRule, LocalDate, type Standard } from "@tppkit/core"
 import { Reconciliation } from "@tppkit/schedule"
 import { Effect, type Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import type * as Project from "../Project.ts"
 import * as Reconcile from "../Reconcile.ts"
-import { readOrders, unreadMessage } from "./orders.ts"
+import { read, readOrders, unreadMessage } from "./orders.ts"
 
 /** The parsed flags of `tppkit reconcile`. */
 export interface Input {
@@ -21,18 +21,17 @@ export interface Input {
   /** `--holidays`: holidays besides the calendar's. */
   readonly holidays?: Option.Option<string> | undefined
   readonly format: Reconcile.Format
+  /** `--standard`: every record read in this standard (else each its own). */
+  readonly standard?: Option.Option<Standard.Standard> | undefined
 }
 
 /** Runs `tppkit reconcile` with parsed flags. */
 export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
   const settings = Reconcile.settings(input)
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
-  const decoded = yield* readOrders(input.orders)
-  if (Result.isFailure(decoded)) {
-    return yield* Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
-  }
-  const reconciliation = Reconciliation.reconcile(decoded.success.orders, settings.success)
-  const report = { reconciliation, unreadable: decoded.success.skipped }
+  const decoded = yield* read(input.orders, input.standard)
+  const reconciliation = Reconciliation.reconcile(decoded.orders, settings.success)
+  const report = { reconciliation, unreadable: decoded.skipped }
   yield* Output.line(input.format === "json" ? Reconcile.json(report) : Reconcile.table(report))
   // records that could not be read make the run incomplete (exit 7, as for project), before any finding (exit 8)
   if (report.unreadable.length > 0) {

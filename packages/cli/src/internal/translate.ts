@@ -4,11 +4,20 @@
  * per order with the losses under it, and exit 8 when some translation is lossy or unrepresentable (exit 7 first when
  * some records could not be read).
  */
-import { type BusinessDayConvention, LocalDate, type Recurrence, Rrule, Sbas, Translation } from "@tppkit/core"
-import { Effect } from "effect"
+import {
+  type BusinessDayConvention,
+  LocalDate,
+  type Recurrence,
+  Rrule,
+  Sbas,
+  type Standard,
+  Translation
+} from "@tppkit/core"
+import { Effect, type Option } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
-import { readOrders, unreadMessage } from "./orders.ts"
+import type * as Project from "../Project.ts"
+import * as Orders from "./orders.ts"
 import { encodeTo, isStandardTarget, type StandardTarget } from "./standardTargets.ts"
 
 /** The parsed flags of `tppkit translate`. */
@@ -18,6 +27,8 @@ export interface Input {
   readonly calendar: string
   readonly convention: BusinessDayConvention.BusinessDayConvention
   readonly format: "text" | "json"
+  /** `--standard`: every record read in this standard (else each its own). */
+  readonly standard?: Option.Option<Standard.Standard> | undefined
 }
 
 /** One order's translation as printed: its text in the target, or none. */
@@ -63,15 +74,23 @@ const text = (row: Row): string => {
   return [head, ...body, ...losses].join("\n")
 }
 
+/**
+ * An order's recurrence: the one read from its standard (an RRULE, or another standard's record; `--convention` moves
+ * its dates unless the record carries its own convention, as in `tppkit project`), else its bank code's.
+ */
+const sourceOf = (order: Project.Order, input: Input): Translation.Translation<Recurrence.Recurrence> =>
+  order.recurrence === undefined
+    ? Sbas.decode(order, { convention: input.convention, calendar: input.calendar })
+    : Translation.exact(
+        order.ownConvention === true ? order.recurrence : { ...order.recurrence, convention: input.convention }
+      )
+
 /** Runs `tppkit translate` with parsed flags. */
 export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
-  const decoded = yield* readOrders(input.orders)
-  if (decoded._tag === "Failure") {
-    return yield* Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
-  }
+  const decoded = yield* Orders.read(input.orders, input.standard)
   let findings = 0
-  for (const order of decoded.success.orders) {
-    const source = Sbas.decode(order, { convention: input.convention, calendar: input.calendar })
+  for (const order of decoded.orders) {
+    const source = sourceOf(order, input)
     const translation =
       source._tag === "Unrepresentable"
         ? Translation.unrepresentable<string>(source.reason)
@@ -80,11 +99,11 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
     const row = { orderId: order.orderId, translation }
     yield* Output.line(input.format === "json" ? json(row, input.to) : text(row))
   }
-  for (const row of decoded.success.skipped) {
+  for (const row of decoded.skipped) {
     yield* Output.errorLine(`tppkit: ${row.orderId ?? "a record without orderId"} not read: ${row.reason}`)
   }
-  if (decoded.success.skipped.length > 0) {
-    return yield* Failure.make("data", unreadMessage(input.orders, decoded.success.skipped.length, "translated"))
+  if (decoded.skipped.length > 0) {
+    return yield* Failure.make("data", Orders.unreadMessage(input.orders, decoded.skipped.length, "translated"))
   }
   if (findings > 0) return yield* Failure.findings()
 })

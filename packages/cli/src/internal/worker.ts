@@ -2,7 +2,7 @@
  * The work behind `tppkit worker` and `tppkit worker status`, loaded only when one of them runs (it pulls in the
  * cluster, the workflow engine and the PostgreSQL driver).
  */
-import { LocalDate } from "@tppkit/core"
+import { LocalDate, type Standard } from "@tppkit/core"
 import { BankClient, BankConfig, Budget, type PsuContext } from "@tppkit/http"
 import {
   BankGate,
@@ -74,6 +74,8 @@ export interface StatusInput {
   /** A balances file and the orders file: the table adds the forecast of the checked accounts (issue 24). */
   readonly balances?: Option.Option<string> | undefined
   readonly orders?: Option.Option<string> | undefined
+  /** `--standard`: every record of the orders file read in this standard (else each its own). */
+  readonly standard?: Option.Option<Standard.Standard> | undefined
 }
 
 const databaseUrlOf = (url: Option.Option<Redacted.Redacted<string>>) =>
@@ -697,7 +699,8 @@ const forecastLines = (input: StatusInput, rows: ReadonlyArray<Checks.Row>) =>
   Effect.gen(function* () {
     const balancesFile = Option.getOrUndefined(input.balances ?? Option.none())
     const ordersFile = Option.getOrUndefined(input.orders ?? Option.none())
-    if (balancesFile === undefined && ordersFile === undefined) return []
+    const none: ReadonlyArray<{ readonly orderId?: string | undefined; readonly reason: string }> = []
+    if (balancesFile === undefined && ordersFile === undefined) return { lines: [], unread: none }
     if (balancesFile === undefined || ordersFile === undefined) {
       return yield* Failure.usage("--balances and --orders go together: the forecast needs both")
     }
@@ -711,14 +714,14 @@ const forecastLines = (input: StatusInput, rows: ReadonlyArray<Checks.Row>) =>
     }))
     const checks = ForecastEvidence.checksOf(rows)
     const window = ForecastEvidence.windowOf(checks)
-    if (window === undefined) return ["No answered checks yet: no forecast to set them beside.", ""]
+    if (window === undefined)
+      return { lines: ["No answered checks yet: no forecast to set them beside.", ""], unread: none }
     const bytes = yield* Files.readText("balances file", balancesFile, (message) => Failure.failure(message))
     const balances = ForecastReport.balancesOf(balancesFile, bytes)
     if (Result.isFailure(balances)) return yield* Failure.badInput(`${balancesFile}: ${balances.failure}`)
-    const decoded = yield* Orders.readOrders(ordersFile)
-    if (Result.isFailure(decoded)) return yield* Failure.badInput(`${ordersFile}: ${decoded.failure}`)
+    const decoded = yield* Orders.read(ordersFile, input.standard)
     const made = Schedule.Forecast.make({
-      orders: decoded.success.orders,
+      orders: Project.projectable(decoded.orders, { convention: "following" }),
       balances: balances.success.records,
       window,
       options: { calendar: Schedule.Holidays.byCurrency(), convention: "following" },
@@ -726,5 +729,5 @@ const forecastLines = (input: StatusInput, rows: ReadonlyArray<Checks.Row>) =>
       ladder: false
     })
     if (Result.isFailure(made)) return yield* Failure.badInput(made.failure.message)
-    return ForecastEvidence.section(made.success, WorkerStatus.width)
+    return { lines: ForecastEvidence.section(made.success, WorkerStatus.width), unread: decoded.skipped }
   })
