@@ -686,12 +686,19 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
     Effect.catchTag("ChecksError", (e) => Effect.fail(Failure.failure(e.message, e))),
     Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
   )
-  const evidence = yield* forecastLines(input, current.checks)
+  const { lines: evidence, unread } = yield* forecastLines(input, current.checks)
   yield* Output.line(
     input.format === "json"
       ? JSON.stringify(WorkerStatus.json(current))
       : [...WorkerStatus.table(current), ...evidence].join("\n")
   )
+  // records of --orders that could not be read: each on stderr, then exit 7, as for every command that reads orders
+  if (unread.length > 0) {
+    const Orders = yield* Effect.promise(() => import("./orders.ts"))
+    yield* Orders.warnUnread(unread)
+    const file = Option.getOrElse(input.orders ?? Option.none(), () => "-")
+    return yield* Failure.make("data", Orders.unreadMessage(file, unread.length, "forecast"))
+  }
 })
 
 /** With `--balances` and `--orders`: the forecast of the checked accounts with the fleet's answers beside it. */
@@ -699,7 +706,7 @@ const forecastLines = (input: StatusInput, rows: ReadonlyArray<Checks.Row>) =>
   Effect.gen(function* () {
     const balancesFile = Option.getOrUndefined(input.balances ?? Option.none())
     const ordersFile = Option.getOrUndefined(input.orders ?? Option.none())
-    const none: ReadonlyArray<{ readonly orderId?: string | undefined; readonly reason: string }> = []
+    const none: ReadonlyArray<{ readonly orderId: string | undefined; readonly reason: string }> = []
     if (balancesFile === undefined && ordersFile === undefined) return { lines: [], unread: none }
     if (balancesFile === undefined || ordersFile === undefined) {
       return yield* Failure.usage("--balances and --orders go together: the forecast needs both")
