@@ -284,14 +284,8 @@ class AccountOut implements AccountResult {
   readonly riskDays: Array<RiskDayOut> = []
   parts: Array<Part> | undefined
   made: Array<Row> | undefined = undefined
-  readonly read: (self: AccountOut) => Array<Row>
-  constructor(
-    index: number,
-    start: number,
-    opening: BigDecimal.BigDecimal,
-    kept: boolean,
-    read: (self: AccountOut) => Array<Row>
-  ) {
+  readonly engine: Engine
+  constructor(index: number, start: number, opening: BigDecimal.BigDecimal, kept: boolean, engine: Engine) {
     this.index = index
     this.start = start as LocalDate.LocalDate
     this.lowestDate = start as LocalDate.LocalDate
@@ -299,11 +293,11 @@ class AccountOut implements AccountResult {
     this.closing = opening
     this.lowest = opening
     this.parts = kept ? [] : undefined
-    this.read = read
+    this.engine = engine
   }
   get rows(): ReadonlyArray<Row> | undefined {
     if (this.parts === undefined) return undefined
-    if (this.made === undefined) this.made = this.read(this)
+    if (this.made === undefined) this.made = this.engine.read(this)
     return this.made
   }
 }
@@ -347,186 +341,307 @@ export const run = (
   accounts: ReadonlyArray<Account>,
   settings: Settings
 ): Result => {
-  const { window } = settings
-  const to: number = window.to
-  const n = accounts.length
-  let first: number = window.from
-  const byIban = new Map<string, number>()
-  const scale = new Int32Array(n)
-  const factor = new Array<bigint>(n)
-  const line = new Array<bigint>(n)
-  const threshold = new Array<bigint | undefined>(n)
-  const balanceDate = new Int32Array(n)
-  const start = new Int32Array(n)
-  const keep = new Uint8Array(n)
-  for (let a = 0; a < n; a++) {
-    const acc = accounts[a]!
-    byIban.set(acc.iban, a)
-    const s = Math.max(2, acc.amount.scale, acc.threshold?.scale ?? 0)
-    scale[a] = s
-    factor[a] = 10n ** BigInt(s - 2)
-    const t = acc.threshold === undefined ? undefined : unitsOf(acc.threshold, s)
-    threshold[a] = t
-    line[a] = t !== undefined && t > 0n ? t : 0n
-    balanceDate[a] = acc.date
-    start[a] = Math.max(window.from, acc.date)
-    keep[a] = settings.ladder || settings.keep.has(acc.iban) ? 1 : 0
-    if (acc.date < first) first = acc.date
-  }
-  const plans = Plans.plan(
-    orders,
-    { from: first as LocalDate.LocalDate, to: to as LocalDate.LocalDate },
-    settings.options
-  )
-  const { templates, ranks } = plans
-  const planList = plans.plans
-  const starts = plans.starts
-  const m = templates.length
-  const edit = settings.edit
+  const engine = new Engine(orders, accounts, settings)
+  for (let a = 0; a < accounts.length; a++) engine.account(a)
+  return engine.result()
+}
 
-  // per order: its debtor's and creditor's account (-1: not the user's), whether each side is netted, cents, kind
-  const debtorOf = new Int32Array(m)
-  const creditorOf = new Int32Array(m)
-  const netDebtor = new Uint8Array(m)
-  const netCreditor = new Uint8Array(m)
-  const cents = new Float64Array(m)
-  const kind = new Uint8Array(m)
-  const unknown = new Int32Array(m)
+/**
+ * One run of the engine: the orders' columns, the accounts' settings, one account's day arrays and what is found.
+ * Its steps are methods rather than closures made anew by every run, so that a process that forecasts again runs the
+ * code the JIT already optimized instead of compiling it again.
+ */
+class Engine {
+  readonly accounts: ReadonlyArray<Account>
+  readonly settings: Settings
+  readonly to: number
+  // per account: the scale of its amounts (≥ 2), 10^(scale − 2), the line not to cross and the threshold in units,
+  // the balance's date, the first day of its ladder, whether its ladder is kept
+  readonly scale: Int32Array
+  readonly factor: Array<bigint>
+  readonly line: Array<bigint>
+  readonly threshold: Array<bigint | undefined>
+  readonly balanceDate: Int32Array
+  readonly start: Int32Array
+  readonly keep: Uint8Array
+  readonly plans: Plans.Plans
+  readonly templates: ReadonlyArray<Plans.Template>
+  readonly ranks: Int32Array
+  readonly planList: ReadonlyArray<Occurrence.Plan>
+  readonly starts: Int32Array
+  // per order: its debtor's and creditor's account (-1: not the user's), whether each side is netted, cents, kind,
+  // its payments counted for `withoutBalance`
+  readonly debtorOf: Int32Array
+  readonly creditorOf: Int32Array
+  readonly netDebtor: Uint8Array
+  readonly netCreditor: Uint8Array
+  readonly cents: Float64Array
+  readonly kind: Uint8Array
+  readonly unknown: Int32Array
   // the runs (DAI7): first and last day, and k on day 0 (k = runK + day)
-  const runFrom = new Int32Array(m)
-  const runTo = new Int32Array(m).fill(-1)
-  const runK = new Float64Array(m)
+  readonly runFrom: Int32Array
+  readonly runTo: Int32Array
+  readonly runK: Float64Array
   // CSR: the orders per debtor account (out) and per creditor account (in), edited ones apart
-  const outAt = new Int32Array(n + 1)
-  const inAt = new Int32Array(n + 1)
-  // the account of each distinct debtor IBAN, looked up once
-  const accountOfString = new Int32Array(plans.strings.length).fill(-2)
-  for (let o = 0; o < m; o++) {
-    const t = templates[o]!
-    const id = plans.debtorIds[o]!
-    let d = accountOfString[id]!
-    if (d === -2) {
-      d = byIban.get(plans.strings[id]!) ?? -1
-      accountOfString[id] = d
-    }
-    const c = byIban.get(t.creditorIban) ?? -1
-    debtorOf[o] = d
-    creditorOf[o] = c
-    netDebtor[o] = d >= 0 && accounts[d]!.currency === t.currency ? 1 : 0
-    netCreditor[o] = c >= 0 && accounts[c]!.currency === t.currency ? 1 : 0
-    const plan = planList[o]!
-    const from = starts[o]! as LocalDate.LocalDate
-    if (edit !== undefined && settings.edited.has(t.orderId)) {
-      kind[o] = EDITED
-    } else if (d < 0 && c < 0) {
-      kind[o] = NONE
-      const inWindow = Math.max(window.from, from) as LocalDate.LocalDate
-      if (inWindow <= to) unknown[o] = Occurrence.count(plan, inWindow, to as LocalDate.LocalDate)
-      continue
-    } else if (Occurrence.fixedStep(plan) === 1) {
-      kind[o] = RUN
-      if (from <= to) {
-        const head = Occurrence.firstOnOrAfter(plan, from)
-        if (head !== undefined && head.execution <= to) {
-          runFrom[o] = head.execution
-          runTo[o] = head.execution + Occurrence.count(plan, from, to as LocalDate.LocalDate) - 1
-          runK[o] = head.k - head.execution
-        }
-      }
-    } else {
-      kind[o] = plans.weekly[o] === 1 ? WEEKLY : POINTS
-    }
-    cents[o] = centsOf(t.amount)
-    if (kind[o] === EDITED) continue
-    if (d >= 0) outAt[d + 1]!++
-    if (c >= 0) inAt[c + 1]!++
-  }
-  for (let a = 0; a < n; a++) {
-    outAt[a + 1]! += outAt[a]!
-    inAt[a + 1]! += inAt[a]!
-  }
-  const outList = new Int32Array(outAt[n]!)
-  const inList = new Int32Array(inAt[n]!)
-  {
-    const outNext = outAt.slice(0, n)
-    const inNext = inAt.slice(0, n)
-    for (let o = 0; o < m; o++) {
-      const k = kind[o]!
-      if (k === NONE || k === EDITED) continue
-      if (debtorOf[o]! >= 0) outList[outNext[debtorOf[o]!]!++] = o
-      if (creditorOf[o]! >= 0) inList[inNext[creditorOf[o]!]!++] = o
-    }
-  }
+  readonly outAt: Int32Array
+  readonly inAt: Int32Array
+  readonly outList: Int32Array
+  readonly inList: Int32Array
   // the edited orders' payments (order, k, nominal, day after the edit), per account
-  const edited = new Tuples(4)
-  const editedOf = new Map<number, Array<number>>()
-  const editedFor = (a: number, i: number): void => {
-    const list = editedOf.get(a)
-    if (list === undefined) editedOf.set(a, [i])
-    else list.push(i)
-  }
-  for (let o = 0; o < m; o++) {
-    if (kind[o] !== EDITED) continue
-    const from = starts[o]! as LocalDate.LocalDate
-    if (from > to) continue
-    const orderId = templates[o]!.orderId
-    const d = debtorOf[o]!
-    const c = creditorOf[o]!
-    for (const occ of Occurrence.iterate(planList[o]!, from)) {
-      if (occ.execution > to) break
-      const day = edit!(orderId, occ.k, occ.execution)
-      if (day < 0 || day > to) continue
-      const i = edited.length
-      edited.push4(o, occ.k, occ.nominal, day)
-      if (d >= 0) editedFor(d, i)
-      if (c >= 0 && c !== d) editedFor(c, i)
-      if (d < 0 && c < 0 && day >= window.from) unknown[o]!++
-    }
-  }
-
+  readonly edited = new Tuples(4)
+  readonly editedOf = new Map<number, Array<number>>()
   // one account's day arrays: x = day − base, `PAD` days before `first` and after `to` (a nominal day moved into
   // the window, a run's end difference), and 7 more (a weekly run's end difference)
-  const base = first - PAD
-  const days = Math.max(0, to - first + 2 * PAD + 8)
-  const outC = new Float64Array(days)
-  const inC = new Float64Array(days)
-  const outN = new Int32Array(days)
-  const inN = new Int32Array(days)
+  readonly base: number
+  readonly days: number
+  readonly outC: Float64Array
+  readonly inC: Float64Array
+  readonly outN: Int32Array
+  readonly inN: Int32Array
   // the runs (DAI7) as differences: +c on a run's first day, −c after its last (summed as the days are read)
-  const rOutC = new Float64Array(days)
-  const rInC = new Float64Array(days)
-  const rOutN = new Int32Array(days)
-  const rInN = new Int32Array(days)
+  readonly rOutC: Float64Array
+  readonly rInC: Float64Array
+  readonly rOutN: Int32Array
+  readonly rInN: Int32Array
   // the weekly runs by nominal day, each 7th cell (summed along every 7th day, then moved to the execution days)
-  const wOutC = new Float64Array(days)
-  const wInC = new Float64Array(days)
-  const wOutN = new Int32Array(days)
-  const wInN = new Int32Array(days)
+  readonly wOutC: Float64Array
+  readonly wInC: Float64Array
+  readonly wOutN: Int32Array
+  readonly wInN: Int32Array
   // per calendar: the execution day of each nominal day (as cells), made when first needed
-  const convention = settings.options?.convention ?? BusinessDayConvention.defaultConvention
-  const executionCells = new Array<Int32Array | undefined>(plans.calendars.length)
-  const executionsOf = (calendar: number): Int32Array => {
-    let cells = executionCells[calendar]
+  readonly convention: BusinessDayConvention.BusinessDayConvention
+  readonly executionCells: Array<Int32Array | undefined>
+  readonly notNetted: Array<{ foreign: Foreign; o: number; side: number }> = []
+  readonly foreignOf = new Map<number, Map<number, Array<Foreign>>>()
+  /** The kept rows (made when the first ladder is kept). */
+  columns: Columns | undefined = undefined
+  readonly results: Array<AccountOut>
+  // the account being read: its number, the magnitudes added to its day arrays, the first cell written, whether a
+  // run was added, the first weekly cell written and the weekly runs' calendar
+  a = 0
+  flow = 0
+  minX = 0
+  hasRun = false
+  weekMin = 0
+  weekCalendar = -1
+  // its walked and edited payments out, per day (a list through `paid`: order, k, nominal, next), for the risk days;
+  // its runs out (DAI7) and weekly runs out (order, first nominal day, count, first k)
+  readonly dayHead: Int32Array
+  readonly paid = new Tuples(4)
+  readonly runsOut: Array<number> = []
+  readonly weeks: Array<number> = []
+  /** The account's risk days with payments out. */
+  readonly risky: Array<RiskDayOut> = []
+  openRisk: RiskDayOut | undefined = undefined
+
+  constructor(orders: ReadonlyArray<Plans.Order>, accounts: ReadonlyArray<Account>, settings: Settings) {
+    this.accounts = accounts
+    this.settings = settings
+    const { window } = settings
+    const to: number = window.to
+    this.to = to
+    const n = accounts.length
+    let first: number = window.from
+    const byIban = new Map<string, number>()
+    const scale = new Int32Array(n)
+    const factor = new Array<bigint>(n)
+    const line = new Array<bigint>(n)
+    const threshold = new Array<bigint | undefined>(n)
+    const balanceDate = new Int32Array(n)
+    const start = new Int32Array(n)
+    const keep = new Uint8Array(n)
+    for (let a = 0; a < n; a++) {
+      const acc = accounts[a]!
+      byIban.set(acc.iban, a)
+      const s = Math.max(2, acc.amount.scale, acc.threshold?.scale ?? 0)
+      scale[a] = s
+      factor[a] = 10n ** BigInt(s - 2)
+      const t = acc.threshold === undefined ? undefined : unitsOf(acc.threshold, s)
+      threshold[a] = t
+      line[a] = t !== undefined && t > 0n ? t : 0n
+      balanceDate[a] = acc.date
+      start[a] = Math.max(window.from, acc.date)
+      keep[a] = settings.ladder || settings.keep.has(acc.iban) ? 1 : 0
+      if (acc.date < first) first = acc.date
+    }
+    this.scale = scale
+    this.factor = factor
+    this.line = line
+    this.threshold = threshold
+    this.balanceDate = balanceDate
+    this.start = start
+    this.keep = keep
+    const plans = Plans.plan(
+      orders,
+      { from: first as LocalDate.LocalDate, to: to as LocalDate.LocalDate },
+      settings.options
+    )
+    this.plans = plans
+    const { templates } = plans
+    this.templates = templates
+    this.ranks = plans.ranks
+    const planList = plans.plans
+    this.planList = planList
+    const starts = plans.starts
+    this.starts = starts
+    const m = templates.length
+    const edit = settings.edit
+
+    const debtorOf = new Int32Array(m)
+    const creditorOf = new Int32Array(m)
+    const netDebtor = new Uint8Array(m)
+    const netCreditor = new Uint8Array(m)
+    const cents = new Float64Array(m)
+    const kind = new Uint8Array(m)
+    const unknown = new Int32Array(m)
+    const runFrom = new Int32Array(m)
+    const runTo = new Int32Array(m).fill(-1)
+    const runK = new Float64Array(m)
+    const outAt = new Int32Array(n + 1)
+    const inAt = new Int32Array(n + 1)
+    // the account of each distinct debtor IBAN, looked up once
+    const accountOfString = new Int32Array(plans.strings.length).fill(-2)
+    for (let o = 0; o < m; o++) {
+      const t = templates[o]!
+      const id = plans.debtorIds[o]!
+      let d = accountOfString[id]!
+      if (d === -2) {
+        d = byIban.get(plans.strings[id]!) ?? -1
+        accountOfString[id] = d
+      }
+      const c = byIban.get(t.creditorIban) ?? -1
+      debtorOf[o] = d
+      creditorOf[o] = c
+      netDebtor[o] = d >= 0 && accounts[d]!.currency === t.currency ? 1 : 0
+      netCreditor[o] = c >= 0 && accounts[c]!.currency === t.currency ? 1 : 0
+      const plan = planList[o]!
+      const from = starts[o]! as LocalDate.LocalDate
+      if (edit !== undefined && settings.edited.has(t.orderId)) {
+        kind[o] = EDITED
+      } else if (d < 0 && c < 0) {
+        kind[o] = NONE
+        const inWindow = Math.max(window.from, from) as LocalDate.LocalDate
+        if (inWindow <= to) unknown[o] = Occurrence.count(plan, inWindow, to as LocalDate.LocalDate)
+        continue
+      } else if (Occurrence.fixedStep(plan) === 1) {
+        kind[o] = RUN
+        if (from <= to) {
+          const head = Occurrence.firstOnOrAfter(plan, from)
+          if (head !== undefined && head.execution <= to) {
+            runFrom[o] = head.execution
+            runTo[o] = head.execution + Occurrence.count(plan, from, to as LocalDate.LocalDate) - 1
+            runK[o] = head.k - head.execution
+          }
+        }
+      } else {
+        kind[o] = plans.weekly[o] === 1 ? WEEKLY : POINTS
+      }
+      cents[o] = centsOf(t.amount)
+      if (kind[o] === EDITED) continue
+      if (d >= 0) outAt[d + 1]!++
+      if (c >= 0) inAt[c + 1]!++
+    }
+    for (let a = 0; a < n; a++) {
+      outAt[a + 1]! += outAt[a]!
+      inAt[a + 1]! += inAt[a]!
+    }
+    const outList = new Int32Array(outAt[n]!)
+    const inList = new Int32Array(inAt[n]!)
+    {
+      const outNext = outAt.slice(0, n)
+      const inNext = inAt.slice(0, n)
+      for (let o = 0; o < m; o++) {
+        const k = kind[o]!
+        if (k === NONE || k === EDITED) continue
+        if (debtorOf[o]! >= 0) outList[outNext[debtorOf[o]!]!++] = o
+        if (creditorOf[o]! >= 0) inList[inNext[creditorOf[o]!]!++] = o
+      }
+    }
+    this.debtorOf = debtorOf
+    this.creditorOf = creditorOf
+    this.netDebtor = netDebtor
+    this.netCreditor = netCreditor
+    this.cents = cents
+    this.kind = kind
+    this.unknown = unknown
+    this.runFrom = runFrom
+    this.runTo = runTo
+    this.runK = runK
+    this.outAt = outAt
+    this.inAt = inAt
+    this.outList = outList
+    this.inList = inList
+    // the edited orders' payments, each listed once for its debtor and its creditor
+    const edited = this.edited
+    for (let o = 0; o < m; o++) {
+      if (kind[o] !== EDITED) continue
+      const from = starts[o]! as LocalDate.LocalDate
+      if (from > to) continue
+      const orderId = templates[o]!.orderId
+      const d = debtorOf[o]!
+      const c = creditorOf[o]!
+      for (const occ of Occurrence.iterate(planList[o]!, from)) {
+        if (occ.execution > to) break
+        const day = edit!(orderId, occ.k, occ.execution)
+        if (day < 0 || day > to) continue
+        const i = edited.length
+        edited.push4(o, occ.k, occ.nominal, day)
+        if (d >= 0) this.editedFor(d, i)
+        if (c >= 0 && c !== d) this.editedFor(c, i)
+        if (d < 0 && c < 0 && day >= window.from) unknown[o]!++
+      }
+    }
+
+    const base = first - PAD
+    const days = Math.max(0, to - first + 2 * PAD + 8)
+    this.base = base
+    this.days = days
+    this.outC = new Float64Array(days)
+    this.inC = new Float64Array(days)
+    this.outN = new Int32Array(days)
+    this.inN = new Int32Array(days)
+    this.rOutC = new Float64Array(days)
+    this.rInC = new Float64Array(days)
+    this.rOutN = new Int32Array(days)
+    this.rInN = new Int32Array(days)
+    this.wOutC = new Float64Array(days)
+    this.wInC = new Float64Array(days)
+    this.wOutN = new Int32Array(days)
+    this.wInN = new Int32Array(days)
+    this.dayHead = new Int32Array(days).fill(-1)
+    this.convention = settings.options?.convention ?? BusinessDayConvention.defaultConvention
+    this.executionCells = new Array<Int32Array | undefined>(plans.calendars.length)
+    this.results = accounts.map((acc, a) => new AccountOut(a, start[a]!, acc.amount, keep[a] === 1, this))
+  }
+
+  editedFor(a: number, i: number): void {
+    const list = this.editedOf.get(a)
+    if (list === undefined) this.editedOf.set(a, [i])
+    else list.push(i)
+  }
+
+  /** The execution day of each nominal day of a calendar, as cells (made when first needed). */
+  executionsOf(calendar: number): Int32Array {
+    let cells = this.executionCells[calendar]
     if (cells === undefined) {
-      const c = plans.calendars[calendar]!
+      const c = this.plans.calendars[calendar]!
+      const { days, base, convention } = this
       cells = new Int32Array(days)
       for (let x = 0; x < days; x++) {
         const e = BusinessDayConvention.adjust((base + x) as LocalDate.LocalDate, convention, c)
         cells[x] = e === undefined ? -1 : e - base
       }
-      executionCells[calendar] = cells
+      this.executionCells[calendar] = cells
     }
     return cells
   }
 
-  const notNetted: Array<{ foreign: Foreign; o: number; side: number }> = []
-  const foreignOf = new Map<number, Map<number, Array<Foreign>>>()
-  const columns = new Columns()
   /** Makes the ladder of an account from its parts. */
-  const read = (self: AccountOut): Array<Row> => {
+  read(self: AccountOut): Array<Row> {
     const a = self.index
-    const s = scale[a]!
-    const byDay = foreignOf.get(a)
+    const s = this.scale[a]!
+    const to = this.to
+    const byDay = this.foreignOf.get(a)
     const out: Array<Row> = []
     const dates: Array<number> = []
     for (const part of self.parts!) {
@@ -534,13 +649,12 @@ export const run = (
       else for (let i = 0; i < part.length; i += ROW) dates.push(part[i]!)
     }
     let x = 0
-    const until = (): number => (x + 1 < dates.length ? dates[x + 1]! - 1 : to)
     for (const part of self.parts!) {
       if (Array.isArray(part)) {
         for (const r of part) {
           out.push({
             date: r.date as LocalDate.LocalDate,
-            until: until() as LocalDate.LocalDate,
+            until: (x + 1 < dates.length ? dates[x + 1]! - 1 : to) as LocalDate.LocalDate,
             opening: decimal(r.opening, s),
             out: decimal(r.out, s),
             in: decimal(r.in, s),
@@ -558,7 +672,7 @@ export const run = (
           out.push(
             new CentsRow(
               day,
-              until(),
+              x + 1 < dates.length ? dates[x + 1]! - 1 : to,
               part[i + 1]!,
               part[i + 2]!,
               part[i + 3]!,
@@ -574,125 +688,128 @@ export const run = (
     }
     return out
   }
-  const results = accounts.map((acc, a) => new AccountOut(a, start[a]!, acc.amount, keep[a] === 1, read))
 
-  let a = 0 // the account being read
-  let flow = 0 // the magnitudes added to its day arrays
-  let minX = days // the first cell written
-  let hasRun = false
-  const foreign = (side: "out" | "in", o: number, k: number, nominal: number, day: number): void => {
-    if (day < start[a]!) return
-    const f: Foreign = { iban: accounts[a]!.iban, side, payment: Plans.payment(templates[o]!, k, nominal, day) }
-    notNetted.push({ foreign: f, o, side: side === "out" ? 0 : 1 })
-    if (keep[a] === 1) {
-      let byDay = foreignOf.get(a)
+  /** Shows a payment on the account's side without adding it to its balance (another currency). */
+  foreign(side: "out" | "in", o: number, k: number, nominal: number, day: number): void {
+    const a = this.a
+    if (day < this.start[a]!) return
+    const f: Foreign = {
+      iban: this.accounts[a]!.iban,
+      side,
+      payment: Plans.payment(this.templates[o]!, k, nominal, day)
+    }
+    this.notNetted.push({ foreign: f, o, side: side === "out" ? 0 : 1 })
+    if (this.keep[a] === 1) {
+      let byDay = this.foreignOf.get(a)
       if (byDay === undefined) {
         byDay = new Map()
-        foreignOf.set(a, byDay)
+        this.foreignOf.set(a, byDay)
       }
       const list = byDay.get(day)
       if (list === undefined) byDay.set(day, [f])
       else list.push(f)
-      if (day - base < minX) minX = day - base
+      if (day - this.base < this.minX) this.minX = day - this.base
     }
   }
-  // the account's walked and edited payments out, per day (a list through `paid`: order, k, nominal, next), for the
-  // risk days; its runs out (DAI7) and weekly runs out (order, first nominal day, count, first k)
-  const dayHead = new Int32Array(days).fill(-1)
-  const paid = new Tuples(4)
-  const runsOut: Array<number> = []
-  const weeks: Array<number> = []
+
   /** Adds one payment (`netted`), or shows it on the account's side. */
-  const point = (out: boolean, netted: boolean, o: number, k: number, nominal: number, day: number): void => {
+  point(out: boolean, netted: boolean, o: number, k: number, nominal: number, day: number): void {
     if (!netted) {
-      foreign(out ? "out" : "in", o, k, nominal, day)
+      this.foreign(out ? "out" : "in", o, k, nominal, day)
       return
     }
-    const x = day - base
-    const c = cents[o]!
+    const x = day - this.base
+    const c = this.cents[o]!
     if (out) {
-      outC[x]! += c
-      outN[x]!++
-      const e = paid.length
-      paid.push4(o, k, nominal, dayHead[x]!)
-      dayHead[x] = e
+      this.outC[x]! += c
+      this.outN[x]!++
+      const e = this.paid.length
+      this.paid.push4(o, k, nominal, this.dayHead[x]!)
+      this.dayHead[x] = e
     } else {
-      inC[x]! += c
-      inN[x]!++
+      this.inC[x]! += c
+      this.inN[x]!++
     }
-    flow += c
-    if (x < minX) minX = x
+    this.flow += c
+    if (x < this.minX) this.minX = x
   }
+
   /** A run's days from `from` as two differences (netted), or each of its payments shown (not netted). */
-  const runSide = (out: boolean, netted: boolean, o: number, from: number): void => {
-    const lo = Math.max(runFrom[o]!, from)
-    const hi = runTo[o]!
+  runSide(out: boolean, netted: boolean, o: number, from: number): void {
+    const lo = Math.max(this.runFrom[o]!, from)
+    const hi = this.runTo[o]!
     if (lo > hi) return
     if (!netted) {
-      for (let day = Math.max(lo, start[a]!); day <= hi; day++) foreign(out ? "out" : "in", o, runK[o]! + day, day, day)
+      const k = this.runK[o]!
+      for (let day = Math.max(lo, this.start[this.a]!); day <= hi; day++) {
+        this.foreign(out ? "out" : "in", o, k + day, day, day)
+      }
       return
     }
-    const c = cents[o]!
-    const x = lo - base
-    const y = hi + 1 - base
+    const c = this.cents[o]!
+    const x = lo - this.base
+    const y = hi + 1 - this.base
     if (out) {
-      rOutC[x]! += c
-      rOutC[y]! -= c
-      rOutN[x]!++
-      rOutN[y]!--
-      runsOut.push(o)
+      this.rOutC[x]! += c
+      this.rOutC[y]! -= c
+      this.rOutN[x]!++
+      this.rOutN[y]!--
+      this.runsOut.push(o)
     } else {
-      rInC[x]! += c
-      rInC[y]! -= c
-      rInN[x]!++
-      rInN[y]!--
+      this.rInC[x]! += c
+      this.rInC[y]! -= c
+      this.rInN[x]!++
+      this.rInN[y]!--
     }
-    flow += c * (hi - lo + 1)
-    if (x < minX) minX = x
-    hasRun = true
+    this.flow += c * (hi - lo + 1)
+    if (x < this.minX) this.minX = x
+    this.hasRun = true
   }
-  let weekMin = days // the first weekly cell written
-  let weekCalendar = -1
+
   /** A weekly order's payments from `from` on (netted) as a run of every 7th nominal day, else walked. */
-  const weekSide = (out: boolean, o: number, from: number): void => {
-    const plan = planList[o]!
-    const lo = Math.max(starts[o]!, from) as LocalDate.LocalDate
+  weekSide(out: boolean, o: number, from: number): void {
+    const to = this.to
+    const plan = this.planList[o]!
+    const lo = Math.max(this.starts[o]!, from) as LocalDate.LocalDate
     if (lo > to) return
     const head = Occurrence.firstOnOrAfter(plan, lo)
     if (head === undefined || head.execution > to) return
     const count = Occurrence.count(plan, lo, to as LocalDate.LocalDate)
-    const x = head.nominal - base
-    const y = head.nominal + 7 * count - base
-    if (x < 0 || y >= days) {
-      walk(out, true, o, from)
+    const x = head.nominal - this.base
+    const y = head.nominal + 7 * count - this.base
+    if (x < 0 || y >= this.days) {
+      this.walk(out, true, o, from)
       return
     }
-    const c = cents[o]!
+    const c = this.cents[o]!
     if (out) {
-      wOutC[x]! += c
-      wOutC[y]! -= c
-      wOutN[x]!++
-      wOutN[y]!--
-      weeks.push(o, head.nominal, count, head.k)
+      this.wOutC[x]! += c
+      this.wOutC[y]! -= c
+      this.wOutN[x]!++
+      this.wOutN[y]!--
+      this.weeks.push(o, head.nominal, count, head.k)
     } else {
-      wInC[x]! += c
-      wInC[y]! -= c
-      wInN[x]!++
-      wInN[y]!--
+      this.wInC[x]! += c
+      this.wInC[y]! -= c
+      this.wInN[x]!++
+      this.wInN[y]!--
     }
-    flow += c * count
-    if (x < weekMin) weekMin = x
-    weekCalendar = plans.calendarOf[o]!
+    this.flow += c * count
+    if (x < this.weekMin) this.weekMin = x
+    this.weekCalendar = this.plans.calendarOf[o]!
   }
+
   /** The weekly runs summed along every 7th day and moved from their nominal days to their execution days. */
-  const foldWeeks = (): void => {
+  foldWeeks(): void {
+    const { wOutC, wInC, wOutN, wInN, outC, inC, outN, inN, days, weekMin } = this
     for (let x = weekMin + 7; x < days; x++) {
       wOutC[x]! += wOutC[x - 7]!
       wInC[x]! += wInC[x - 7]!
       wOutN[x]! += wOutN[x - 7]!
       wInN[x]! += wInN[x - 7]!
     }
-    const execution = executionsOf(weekCalendar)
+    const execution = this.executionsOf(this.weekCalendar)
+    let minX = this.minX
     for (let x = weekMin; x < days; x++) {
       const no = wOutN[x]!
       const ni = wInN[x]!
@@ -704,29 +821,33 @@ export const run = (
       inN[e]! += ni
       if (e < minX) minX = e
     }
+    this.minX = minX
     wOutC.fill(0, weekMin)
     wInC.fill(0, weekMin)
     wOutN.fill(0, weekMin)
     wInN.fill(0, weekMin)
   }
+
   /** Every payment of a walked order from `from` on. */
-  const walk = (out: boolean, netted: boolean, o: number, from: number): void => {
-    const plan = planList[o]!
-    const lo = Math.max(starts[o]!, from)
+  walk(out: boolean, netted: boolean, o: number, from: number): void {
+    const to = this.to
+    const plan = this.planList[o]!
+    const lo = Math.max(this.starts[o]!, from)
     if (lo > to) return
     for (
       let occ = Occurrence.firstOnOrAfter(plan, lo as LocalDate.LocalDate);
       occ !== undefined && occ.execution <= to;
       occ = Occurrence.next(plan, occ)
     ) {
-      point(out, netted, o, occ.k, occ.nominal, occ.execution)
+      this.point(out, netted, o, occ.k, occ.nominal, occ.execution)
     }
   }
 
   /** The account's exact day sums as bigints of cents (out, in), summed again from its orders. */
-  const exactCells = (): { out: Array<bigint>; in: Array<bigint> } => {
+  exactCells(): { out: Array<bigint>; in: Array<bigint> } {
+    const { a, days, base, to, cents, starts, planList } = this
     const sums = { out: new Array<bigint>(days).fill(0n), in: new Array<bigint>(days).fill(0n) }
-    const from = balanceDate[a]!
+    const from = this.balanceDate[a]!
     const add = (list: Int32Array, lo: number, hi: number, into: Array<bigint>, netted: Uint8Array) => {
       for (let x = lo; x < hi; x++) {
         const o = list[x]!
@@ -740,67 +861,78 @@ export const run = (
         }
       }
     }
-    add(outList, outAt[a]!, outAt[a + 1]!, sums.out, netDebtor)
-    add(inList, inAt[a]!, inAt[a + 1]!, sums.in, netCreditor)
-    for (const i of editedOf.get(a) ?? []) {
-      const o = edited.data[i * 4]!
-      const day = edited.data[i * 4 + 3]!
+    add(this.outList, this.outAt[a]!, this.outAt[a + 1]!, sums.out, this.netDebtor)
+    add(this.inList, this.inAt[a]!, this.inAt[a + 1]!, sums.in, this.netCreditor)
+    const edited = this.edited.data
+    for (const i of this.editedOf.get(a) ?? []) {
+      const o = edited[i * 4]!
+      const day = edited[i * 4 + 3]!
       if (day < from) continue
-      if (debtorOf[o] === a && netDebtor[o] === 1) sums.out[day - base]! += BigInt(cents[o]!)
-      if (creditorOf[o] === a && netCreditor[o] === 1) sums.in[day - base]! += BigInt(cents[o]!)
+      if (this.debtorOf[o] === a && this.netDebtor[o] === 1) sums.out[day - base]! += BigInt(cents[o]!)
+      if (this.creditorOf[o] === a && this.netCreditor[o] === 1) sums.in[day - base]! += BigInt(cents[o]!)
     }
     return sums
   }
 
-  const isRisk = (units: bigint): boolean => {
-    const t = threshold[a]
+  isRisk(units: bigint): boolean {
+    const t = this.threshold[this.a]
     return units <= 0n || (t !== undefined && units < t)
   }
-  const risky: Array<RiskDayOut> = [] // the account's risk days with payments out
-  let openRisk: RiskDayOut | undefined
+
   /** A risk day of the account on `day` (its payments found after the account is read). */
-  const riskDay = (day: number, closing: bigint, outUnits: bigint, withPayments: boolean): void => {
-    const s = scale[a]!
+  riskDay(day: number, closing: bigint, outUnits: bigint, withPayments: boolean): void {
+    const a = this.a
+    const s = this.scale[a]!
     const risk = new RiskDayOut(
       day,
-      to,
+      this.to,
       decimal(closing, s),
       decimal(outUnits, s),
-      decimal(line[a]! - closing, s),
+      decimal(this.line[a]! - closing, s),
       closing <= 0n ? "zero" : "threshold",
-      templates
+      this.templates
     )
-    results[a]!.riskDays.push(risk)
-    openRisk = risk
-    if (withPayments) risky.push(risk)
+    this.results[a]!.riskDays.push(risk)
+    this.openRisk = risk
+    if (withPayments) this.risky.push(risk)
   }
-  const closeRisk = (day: number): void => {
-    if (openRisk !== undefined) {
-      openRisk.until = (day - 1) as LocalDate.LocalDate
-      openRisk = undefined
+
+  closeRisk(day: number): void {
+    if (this.openRisk !== undefined) {
+      this.openRisk.until = (day - 1) as LocalDate.LocalDate
+      this.openRisk = undefined
     }
   }
 
+  /** The kept rows' blocks, made when the first ladder is kept. */
+  keptColumns(): Columns {
+    if (this.columns === undefined) this.columns = new Columns()
+    return this.columns
+  }
+
   /** Reads the account's day arrays on floats of cents (every sum far below 2^53). */
-  const scanFast = (balance: number): void => {
-    const r = results[a]!
-    const st = start[a]!
-    const kept = keep[a] === 1
-    const byDay = kept ? foreignOf.get(a) : undefined
-    const thr = threshold[a] === undefined ? Number.NEGATIVE_INFINITY : Number(threshold[a]!)
+  scanFast(balance: number): void {
+    const a = this.a
+    const { outC, inC, outN, inN, rOutC, rInC, rOutN, rInN, base } = this
+    const r = this.results[a]!
+    const st = this.start[a]!
+    const kept = this.keep[a] === 1
+    const columns = kept ? this.keptColumns() : undefined
+    const byDay = kept ? this.foreignOf.get(a) : undefined
+    const thr = this.threshold[a] === undefined ? Number.NEGATIVE_INFINITY : Number(this.threshold[a]!)
     let bal = balance
     let low = 0
     let tOut = 0
     let tIn = 0
     let nOut = 0
     let nIn = 0
-    const last = to - base
+    const last = this.to - base
     // the runs' sums so far
     let ro = 0
     let ri = 0
     let rno = 0
     let rni = 0
-    for (let x = Math.min(minX, st - base); x <= last; x++) {
+    for (let x = Math.min(this.minX, st - base); x <= last; x++) {
       ro += rOutC[x]!
       ri += rInC[x]!
       rno += rOutN[x]!
@@ -816,9 +948,9 @@ export const run = (
             r.opening = decimal(BigInt(bal), 2)
             low = bal
             r.lowestDate = day as LocalDate.LocalDate
-            if (atRisk) riskDay(day, BigInt(bal), 0n, false)
+            if (atRisk) this.riskDay(day, BigInt(bal), 0n, false)
           }
-          if (kept) columns.push(day, bal, 0, 0, 0, 0, atRisk)
+          if (columns !== undefined) columns.push(day, bal, 0, 0, 0, 0, atRisk)
         }
         continue
       }
@@ -832,14 +964,14 @@ export const run = (
       tIn += i
       nOut += no
       nIn += ni
-      if (openRisk !== undefined) closeRisk(day)
+      if (this.openRisk !== undefined) this.closeRisk(day)
       const atRisk = bal <= 0 || bal < thr
       if (day === st || bal < low) {
         low = bal
         r.lowestDate = day as LocalDate.LocalDate
       }
-      if (atRisk) riskDay(day, BigInt(bal), BigInt(o), no > 0)
-      if (kept) columns.push(day, before, o, i, no, ni, atRisk)
+      if (atRisk) this.riskDay(day, BigInt(bal), BigInt(o), no > 0)
+      if (columns !== undefined) columns.push(day, before, o, i, no, ni, atRisk)
     }
     r.closing = decimal(BigInt(bal), 2)
     r.lowest = decimal(BigInt(low), 2)
@@ -847,17 +979,19 @@ export const run = (
     r.in = decimal(BigInt(tIn), 2)
     r.outCount = nOut
     r.inCount = nIn
-    if (kept) r.parts!.push(columns.take())
+    if (columns !== undefined) r.parts!.push(columns.take())
   }
 
   /** Reads the account's day arrays on bigints at its scale. */
-  const scanExact = (balance: bigint, exact: { out: Array<bigint>; in: Array<bigint> } | undefined): void => {
-    const r = results[a]!
-    const st = start[a]!
-    const kept = keep[a] === 1
-    const byDay = kept ? foreignOf.get(a) : undefined
-    const f = factor[a]!
-    const s = scale[a]!
+  scanExact(balance: bigint, exact: { out: Array<bigint>; in: Array<bigint> } | undefined): void {
+    const a = this.a
+    const { outC, inC, outN, inN, rOutC, rInC, rOutN, rInN, base } = this
+    const r = this.results[a]!
+    const st = this.start[a]!
+    const kept = this.keep[a] === 1
+    const byDay = kept ? this.foreignOf.get(a) : undefined
+    const f = this.factor[a]!
+    const s = this.scale[a]!
     let bal = balance
     let low = 0n
     let tOut = 0n
@@ -865,12 +999,12 @@ export const run = (
     let nOut = 0
     let nIn = 0
     const rows: Array<BigRow> = []
-    const last = to - base
+    const last = this.to - base
     let ro = 0
     let ri = 0
     let rno = 0
     let rni = 0
-    for (let x = Math.min(minX, st - base); x <= last; x++) {
+    for (let x = Math.min(this.minX, st - base); x <= last; x++) {
       ro += rOutC[x]!
       ri += rInC[x]!
       rno += rOutN[x]!
@@ -880,12 +1014,12 @@ export const run = (
       const day = base + x
       if (no === 0 && ni === 0) {
         if (day === st || (byDay !== undefined && day > st && byDay.has(day))) {
-          const atRisk = isRisk(bal)
+          const atRisk = this.isRisk(bal)
           if (day === st) {
             r.opening = decimal(bal, s)
             low = bal
             r.lowestDate = day as LocalDate.LocalDate
-            if (atRisk) riskDay(day, bal, 0n, false)
+            if (atRisk) this.riskDay(day, bal, 0n, false)
           }
           rows.push({ date: day, opening: bal, out: 0n, in: 0n, outCount: 0, inCount: 0, atRisk })
         }
@@ -903,13 +1037,13 @@ export const run = (
       tIn += inUnits
       nOut += no
       nIn += ni
-      closeRisk(day)
-      const atRisk = isRisk(bal)
+      this.closeRisk(day)
+      const atRisk = this.isRisk(bal)
       if (day === st || bal < low) {
         low = bal
         r.lowestDate = day as LocalDate.LocalDate
       }
-      if (atRisk) riskDay(day, bal, outUnits, no > 0)
+      if (atRisk) this.riskDay(day, bal, outUnits, no > 0)
       rows.push({ date: day, opening: before, out: outUnits, in: inUnits, outCount: no, inCount: ni, atRisk })
     }
     r.closing = decimal(bal, s)
@@ -922,14 +1056,16 @@ export const run = (
   }
 
   /** The payments out on the account's risk days (netted ones), in projection order. */
-  const riskPayments = (): void => {
-    const execution = weeks.length > 0 ? executionsOf(weekCalendar) : undefined
-    for (const risk of risky) {
+  riskPayments(): void {
+    const { base, days, weeks, runsOut, runFrom, runTo, runK, ranks, dayHead } = this
+    const paid = this.paid.data
+    const execution = weeks.length > 0 ? this.executionsOf(this.weekCalendar) : undefined
+    for (const risk of this.risky) {
       const day: number = risk.date
       const found: Array<number> = [] // (order, k, nominal) triples
       // the walked and edited payments out recorded on the day, the runs through it, the weekly runs moved to it
-      for (let e = dayHead[day - base]!; e >= 0; e = paid.data[e * 4 + 3]!) {
-        found.push(paid.data[e * 4]!, paid.data[e * 4 + 1]!, paid.data[e * 4 + 2]!)
+      for (let e = dayHead[day - base]!; e >= 0; e = paid[e * 4 + 3]!) {
+        found.push(paid[e * 4]!, paid[e * 4 + 1]!, paid[e * 4 + 2]!)
       }
       for (const o of runsOut) if (day >= runFrom[o]! && day <= runTo[o]!) found.push(o, runK[o]! + day, day)
       if (execution !== undefined) {
@@ -957,106 +1093,93 @@ export const run = (
       }
       risk.triples = triples
     }
-    risky.length = 0
+    this.risky.length = 0
   }
 
-  for (a = 0; a < n; a++) {
-    if (start[a]! > to) continue
-    const from = balanceDate[a]!
-    flow = 0
-    minX = days
-    hasRun = false
-    openRisk = undefined
+  /** Reads one account: its orders fill the day arrays, which are read, then cleared. */
+  account(a: number): void {
+    const to = this.to
+    if (this.start[a]! > to) return
+    const { outAt, inAt, outList, inList, kind, netDebtor, netCreditor, base, days } = this
+    const from = this.balanceDate[a]!
+    this.a = a
+    this.flow = 0
+    this.minX = days
+    this.hasRun = false
+    this.openRisk = undefined
     // the runs as differences (summed as the days are read), the weekly runs moved to their days, the walked
     // orders and the edited payments
     for (let x = outAt[a]!; x < outAt[a + 1]!; x++) {
       const o = outList[x]!
-      if (kind[o] === RUN) runSide(true, netDebtor[o] === 1, o, from)
+      if (kind[o] === RUN) this.runSide(true, netDebtor[o] === 1, o, from)
     }
     for (let x = inAt[a]!; x < inAt[a + 1]!; x++) {
       const o = inList[x]!
-      if (kind[o] === RUN) runSide(false, netCreditor[o] === 1, o, from)
+      if (kind[o] === RUN) this.runSide(false, netCreditor[o] === 1, o, from)
     }
-    weekMin = days
+    this.weekMin = days
     for (let x = outAt[a]!; x < outAt[a + 1]!; x++) {
       const o = outList[x]!
       const k = kind[o]!
-      if (k === WEEKLY && netDebtor[o] === 1) weekSide(true, o, from)
-      else if (k === POINTS || k === WEEKLY) walk(true, netDebtor[o] === 1, o, from)
+      if (k === WEEKLY && netDebtor[o] === 1) this.weekSide(true, o, from)
+      else if (k === POINTS || k === WEEKLY) this.walk(true, netDebtor[o] === 1, o, from)
     }
     for (let x = inAt[a]!; x < inAt[a + 1]!; x++) {
       const o = inList[x]!
       const k = kind[o]!
-      if (k === WEEKLY && netCreditor[o] === 1) weekSide(false, o, from)
-      else if (k === POINTS || k === WEEKLY) walk(false, netCreditor[o] === 1, o, from)
+      if (k === WEEKLY && netCreditor[o] === 1) this.weekSide(false, o, from)
+      else if (k === POINTS || k === WEEKLY) this.walk(false, netCreditor[o] === 1, o, from)
     }
-    if (weekMin < days) foldWeeks()
-    for (const i of editedOf.get(a) ?? []) {
-      const o = edited.data[i * 4]!
-      const day = edited.data[i * 4 + 3]!
+    if (this.weekMin < days) this.foldWeeks()
+    const edited = this.edited.data
+    for (const i of this.editedOf.get(a) ?? []) {
+      const o = edited[i * 4]!
+      const day = edited[i * 4 + 3]!
       if (day < from) continue
-      const k = edited.data[i * 4 + 1]!
-      const nominal = edited.data[i * 4 + 2]!
-      if (debtorOf[o] === a) point(true, netDebtor[o] === 1, o, k, nominal, day)
-      if (creditorOf[o] === a) point(false, netCreditor[o] === 1, o, k, nominal, day)
+      const k = edited[i * 4 + 1]!
+      const nominal = edited[i * 4 + 2]!
+      if (this.debtorOf[o] === a) this.point(true, netDebtor[o] === 1, o, k, nominal, day)
+      if (this.creditorOf[o] === a) this.point(false, netCreditor[o] === 1, o, k, nominal, day)
     }
     // read the days: on floats while every sum stays far below 2^53, else on bigints
-    const opening = unitsOf(accounts[a]!.amount, scale[a]!)
-    const exact = flow > LIMIT ? exactCells() : undefined
-    const thr = threshold[a]
+    const opening = unitsOf(this.accounts[a]!.amount, this.scale[a]!)
+    const flow = this.flow
+    const exact = flow > LIMIT ? this.exactCells() : undefined
+    const thr = this.threshold[a]
     if (
       exact === undefined &&
-      scale[a] === 2 &&
+      this.scale[a] === 2 &&
       (opening < 0n ? -opening : opening) + BigInt(Math.ceil(flow)) < BigInt(LIMIT) &&
       (thr === undefined || (thr < 0n ? -thr : thr) < BigInt(LIMIT))
     ) {
-      scanFast(Number(opening))
+      this.scanFast(Number(opening))
     } else {
-      scanExact(opening, exact)
+      this.scanExact(opening, exact)
     }
-    if (risky.length > 0) riskPayments()
-    const lo = Math.min(minX, start[a]! - base)
+    if (this.risky.length > 0) this.riskPayments()
+    const lo = Math.min(this.minX, this.start[a]! - base)
     const hi = to - base + 2 // past a run's end difference
-    outC.fill(0, lo, hi)
-    inC.fill(0, lo, hi)
-    outN.fill(0, lo, hi)
-    inN.fill(0, lo, hi)
-    if (paid.length > 0) dayHead.fill(-1, lo, hi)
-    paid.length = 0
-    runsOut.length = 0
-    weeks.length = 0
-    if (hasRun) {
-      rOutC.fill(0, lo, hi)
-      rInC.fill(0, lo, hi)
-      rOutN.fill(0, lo, hi)
-      rInN.fill(0, lo, hi)
+    this.outC.fill(0, lo, hi)
+    this.inC.fill(0, lo, hi)
+    this.outN.fill(0, lo, hi)
+    this.inN.fill(0, lo, hi)
+    if (this.paid.length > 0) this.dayHead.fill(-1, lo, hi)
+    this.paid.length = 0
+    this.runsOut.length = 0
+    this.weeks.length = 0
+    if (this.hasRun) {
+      this.rOutC.fill(0, lo, hi)
+      this.rInC.fill(0, lo, hi)
+      this.rOutN.fill(0, lo, hi)
+      this.rInN.fill(0, lo, hi)
     }
   }
 
-  const unknownBy = new Map<string, { iban: string; currency: string; count: number }>()
-  for (let o = 0; o < m; o++) {
-    if (unknown[o] === 0) continue
-    const t = templates[o]!
-    const key = `${t.debtorIban} ${t.currency}`
-    const u = unknownBy.get(key) ?? { iban: t.debtorIban, currency: t.currency, count: 0 }
-    u.count += unknown[o]!
-    unknownBy.set(key, u)
-  }
-  const withoutBalance = [...unknownBy.values()].sort((x, y) =>
-    x.iban < y.iban ? -1 : x.iban > y.iban ? 1 : x.currency < y.currency ? -1 : x.currency > y.currency ? 1 : 0
-  )
-  notNetted.sort(
-    (x, y) =>
-      x.foreign.payment.executionDate - y.foreign.payment.executionDate ||
-      ranks[x.o]! - ranks[y.o]! ||
-      x.foreign.payment.nominalDate - y.foreign.payment.nominalDate ||
-      x.o - y.o ||
-      x.side - y.side
-  )
   /** Every risk day's payments, by day, then orderId (planned order) and nominal day. */
-  const atRisk = (): Array<Payment.Payment> => {
+  atRisk(): Array<Payment.Payment> {
+    const { ranks, templates } = this
     const byDay = new Map<number, Array<RiskDayOut>>()
-    for (const r of results) {
+    for (const r of this.results) {
       for (const d of r.riskDays) {
         if (d.triples.length === 0) continue
         const list = byDay.get(d.date)
@@ -1076,12 +1199,38 @@ export const run = (
     }
     return out
   }
-  return {
-    accounts: results,
-    atRisk,
-    notNetted: notNetted.map((x) => x.foreign),
-    withoutBalance,
-    skipped: plans.skipped
+
+  /** What the engine found, once every account is read. */
+  result(): Result {
+    const { templates, ranks, unknown } = this
+    const unknownBy = new Map<string, { iban: string; currency: string; count: number }>()
+    for (let o = 0; o < templates.length; o++) {
+      if (unknown[o] === 0) continue
+      const t = templates[o]!
+      const key = `${t.debtorIban} ${t.currency}`
+      const u = unknownBy.get(key) ?? { iban: t.debtorIban, currency: t.currency, count: 0 }
+      u.count += unknown[o]!
+      unknownBy.set(key, u)
+    }
+    const withoutBalance = [...unknownBy.values()].sort((x, y) =>
+      x.iban < y.iban ? -1 : x.iban > y.iban ? 1 : x.currency < y.currency ? -1 : x.currency > y.currency ? 1 : 0
+    )
+    const notNetted = this.notNetted
+    notNetted.sort(
+      (x, y) =>
+        x.foreign.payment.executionDate - y.foreign.payment.executionDate ||
+        ranks[x.o]! - ranks[y.o]! ||
+        x.foreign.payment.nominalDate - y.foreign.payment.nominalDate ||
+        x.o - y.o ||
+        x.side - y.side
+    )
+    return {
+      accounts: this.results,
+      atRisk: () => this.atRisk(),
+      notNetted: notNetted.map((x) => x.foreign),
+      withoutBalance,
+      skipped: this.plans.skipped
+    }
   }
 }
 
