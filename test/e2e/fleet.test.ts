@@ -91,7 +91,8 @@ describe("a fleet of three workers on one PostgreSQL", () => {
       budget: Array<{ consent: string; day: string; used: number; limit: number }>
     }
     const { checks, budget } = document
-    // the documented shape, exactly: every check of the day has finished, so no `pending` key
+    // the documented shape, exactly: every check of the day has finished, so no `pending` key, and the workers were
+    // given no balances, so no `forecast` key (test/e2e/fleetForecast.test.ts has it)
     assert.deepStrictEqual(Object.keys(document), ["checks", "budget"])
     for (const r of checks) {
       assert.deepStrictEqual(Object.keys(r), [

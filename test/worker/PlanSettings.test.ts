@@ -1,10 +1,12 @@
 /**
  * `PlanSettings.claim`: the first worker's plan settings are the fleet's; a worker with other settings is refused
- * with every difference named, unless it reconfigures the fleet.
+ * with every difference named, unless it reconfigures the fleet. The opening balances of `--balances` are stored with
+ * them, read back by `PlanSettings.stored`, and follow the same rule.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { PlanSettings } from "@tppkit/worker"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Option } from "effect"
+import { SqlClient } from "effect/sql"
 import { embeddedDb } from "./pg.ts"
 
 const db = embeddedDb()
@@ -46,6 +48,92 @@ describe("PlanSettings", () => {
         assert.isTrue(yield* PlanSettings.claim(other, { reconfigure: true }))
         assert.isFalse(yield* PlanSettings.claim(other))
         assert.isTrue(Exit.isFailure(yield* Effect.exit(PlanSettings.claim(base))))
+      }).pipe(Effect.provide(db.fresh())),
+    60_000
+  )
+})
+
+const refusal = (exit: Exit.Exit<boolean, unknown>): PlanSettings.PlanSettingsError => {
+  assert.isTrue(Exit.isFailure(exit))
+  const reason = Exit.isFailure(exit) ? exit.cause.reasons[0] : undefined
+  assert.strictEqual(reason?._tag, "Fail")
+  return (reason as { readonly error: PlanSettings.PlanSettingsError }).error
+}
+
+const a = "SK2411000000002612345678"
+const b = "SK3112000000198742637541"
+const balances: ReadonlyArray<PlanSettings.Balance> = [
+  { iban: b, currency: "EUR", amount: "250.5", date: "2026-11-01", threshold: "100" },
+  { iban: a, currency: "EUR", amount: "1000", date: "2026-11-01" }
+]
+
+describe("PlanSettings balances", () => {
+  it.live(
+    "are stored with the settings and read back exactly; the same balances in another order are the same plan; others, or none, are refused until --reconfigure",
+    () =>
+      Effect.gen(function* () {
+        assert.isTrue(Option.isNone(yield* PlanSettings.stored))
+        const withBalances = { ...base, balances }
+        assert.isFalse(yield* PlanSettings.claim(withBalances))
+        const read = yield* PlanSettings.stored
+        assert.isTrue(Option.isSome(read))
+        if (Option.isSome(read)) {
+          // by IBAN, every field as given (exact decimals as text, the optional threshold only where given)
+          assert.deepStrictEqual(read.value.settings.balances, [balances[1]!, balances[0]!])
+          assert.strictEqual(read.value.settings.timeZone, base.timeZone)
+          assert.deepStrictEqual(read.value.settings.consents, base.consents)
+        }
+        assert.isFalse(yield* PlanSettings.claim({ ...base, balances: [balances[1]!, balances[0]!] }))
+
+        const none = refusal(yield* Effect.exit(PlanSettings.claim(base)))
+        assert.deepStrictEqual(none.differences, ["--balances none here, 2 accounts as of 2026-11-01 in the fleet"])
+        const other = [
+          { ...balances[0]!, amount: "250.50" },
+          { ...balances[1]!, amount: "900" }
+        ]
+        const figures = refusal(yield* Effect.exit(PlanSettings.claim({ ...base, balances: other })))
+        assert.deepStrictEqual(figures.differences, [
+          `--balances 2 accounts as of 2026-11-01 here and in the fleet, with other figures for ${a}, ${b}`
+        ])
+        const later = [{ ...balances[1]!, date: "2026-11-20" }]
+        const fewer = refusal(yield* Effect.exit(PlanSettings.claim({ ...base, daysBefore: 3, balances: later })))
+        assert.deepStrictEqual(fewer.differences, [
+          "--days-before 3 here, 2 in the fleet",
+          "--balances 1 account as of 2026-11-20 here, 2 accounts as of 2026-11-01 in the fleet"
+        ])
+
+        assert.isTrue(yield* PlanSettings.claim({ ...base, balances: later }, { reconfigure: true }))
+        const after = yield* PlanSettings.stored
+        assert.deepStrictEqual(
+          Option.map(after, (s) => s.settings.balances),
+          Option.some(later)
+        )
+        // reconfiguring without balances removes them
+        assert.isTrue(yield* PlanSettings.claim(base, { reconfigure: true }))
+        const cleared = yield* PlanSettings.stored
+        assert.isTrue(Option.isSome(cleared) && cleared.value.settings.balances === undefined)
+      }).pipe(Effect.provide(db.fresh())),
+    60_000
+  )
+
+  it.live(
+    "settings stored by a version without balances read back and are the same plan as a worker without --balances",
+    () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const older = JSON.stringify({
+          daysBefore: 2,
+          calendar: "target",
+          hour: 8,
+          timeZone: "Europe/Bratislava",
+          consents: [{ key: "a" }]
+        })
+        yield* sql`INSERT INTO tppkit_plan_settings (id, settings, set_at) VALUES (1, ${older}, 0)`
+        const read = yield* PlanSettings.stored
+        assert.isTrue(Option.isSome(read) && read.value.settings.balances === undefined && read.value.setAt === 0)
+        assert.isFalse(yield* PlanSettings.claim({ ...base, consents: [{ key: "a" }] }))
+        const refused = refusal(yield* Effect.exit(PlanSettings.claim({ ...base, consents: [{ key: "a" }], balances })))
+        assert.deepStrictEqual(refused.differences, ["--balances 2 accounts as of 2026-11-01 here, none in the fleet"])
       }).pipe(Effect.provide(db.fresh())),
     60_000
   )

@@ -1,16 +1,18 @@
 /**
- * The fleet's funds checks as evidence for a balance forecast (issue 24): `tppkit worker status --balances FILE
- * --orders FILE` forecasts the checked accounts from the balances and orders given and sets each answered check
- * beside it, at the day it was asked. A DECL for a payment the forecast covers on its day is the most urgent finding
- * (the balances or the orders may be wrong, or money is blocked), an APPR for a payment on a day the forecast puts
- * at risk a milder one; an answer says whether the amount was available when the bank was asked, never the balance
- * on the payment day. Pure functions of the check rows and the forecast; the command reads the files.
+ * The fleet's funds checks as evidence for a balance forecast (issue 24): `tppkit worker status` forecasts the
+ * checked accounts from the opening balances (a `--balances` file, or those the fleet's workers were started with,
+ * stored with its plan settings) and the payments (an `--orders` file, or the fleet's own plan: the payments it
+ * checks, {@link ordersOfPlan}) and sets each answered check beside it, at the day it was asked. A DECL for a
+ * payment the forecast covers on its day is the most urgent finding (the balances or the orders may be wrong, or
+ * money is blocked), an APPR for a payment on a day the forecast puts at risk a milder one; an answer says whether
+ * the amount was available when the bank was asked, never the balance on the payment day. Pure functions of the
+ * check rows and the forecast; the command reads the files and the database.
  *
  * @since 0.1.0
  */
-import { LocalDate, Money } from "@tppkit/core"
-import { Forecast } from "@tppkit/schedule"
-import type { Checks } from "@tppkit/worker"
+import { Calendar, LocalDate, Money } from "@tppkit/core"
+import { Forecast, type Projection } from "@tppkit/schedule"
+import type { Checks, PlanSettings } from "@tppkit/worker"
 import { BigDecimal, Option, Result } from "effect"
 import * as ForecastReport from "./ForecastReport.ts"
 import * as Render from "./Render.ts"
@@ -57,19 +59,107 @@ export const windowOf = (checks: ReadonlyArray<Forecast.Check>): Forecast.Input[
 }
 
 /**
+ * The opening balances as the fleet stores them with its plan settings (`tppkit worker --balances`): exact decimals
+ * as plain text, dates as `YYYY-MM-DD`; {@link balancesOfStored} reads them back.
+ */
+export const storedBalances = (balances: ReadonlyArray<Forecast.Balance>): Array<PlanSettings.Balance> =>
+  balances.map((b) => ({
+    iban: b.iban,
+    currency: b.currency,
+    amount: Money.toPlainString(b.amount),
+    date: LocalDate.format(b.date),
+    ...(b.threshold === undefined ? {} : { threshold: Money.toPlainString(b.threshold) })
+  }))
+
+/**
+ * The fleet's stored balances read back as a balances file is read (`ForecastReport.balancesOf`: the stored records
+ * have its fields), so that stored and given balances are one thing to the forecast.
+ */
+export const balancesOfStored = (
+  stored: ReadonlyArray<PlanSettings.Balance>
+): Result.Result<ForecastReport.Read<Forecast.Balance>, string> =>
+  ForecastReport.balancesOf("the fleet's stored balances", JSON.stringify(stored))
+
+/**
+ * The fleet's plan as orders for the forecast: each planned check (answered or not) is one payment out of its
+ * debtor account on its execution date, an order paying once (a yearly order starting and ending that day, on
+ * `Calendar.everyDay` so that it stays on the day the fleet planned it). A payment planned by two consents is
+ * counted once. The plan knows only what the fleet checks: money coming in and the payments of other days are
+ * not in it.
+ */
+export const ordersOfPlan = (rows: ReadonlyArray<Checks.Row>): Array<Projection.ProjectableOrder> => {
+  const seen = new Set<string>()
+  return rows.flatMap((r): Array<Projection.ProjectableOrder> => {
+    const day = LocalDate.parse(r.executionDate)
+    const amount = BigDecimal.fromString(r.amount)
+    const key = `${r.orderId}\u0000${r.nominalDate}\u0000${r.debtorIban}`
+    if (Result.isFailure(day) || Option.isNone(amount) || seen.has(key)) return []
+    seen.add(key)
+    return [
+      {
+        orderId: r.orderId,
+        frequency: "YEAR",
+        startDate: day.success,
+        endDate: day.success,
+        instructedAmount: { value: amount.value, currency: r.currency },
+        debtor: { iban: r.debtorIban },
+        creditor: { iban: "" }
+      }
+    ]
+  })
+}
+
+/** How the fleet's plan is forecast: every payment on the day the fleet planned it ({@link ordersOfPlan}). */
+export const planOptions: Projection.Options = { calendar: Calendar.everyDay, convention: "following" }
+
+/** Where a status forecast's inputs come from: a balances file or the fleet's stored balances, an orders file or the fleet's plan. */
+export interface Sources {
+  readonly balances: "file" | "stored"
+  readonly orders: "file" | "plan"
+}
+
+const sourcesText = (sources: Sources): string =>
+  `${sources.balances === "file" ? "balances file" : "the fleet's stored balances"}, ${sources.orders === "file" ? "orders file" : "the fleet's plan"}`
+
+/** The checked accounts of a forecast (those with an answered check), worst first. */
+const checkedAccounts = (forecast: Forecast.Forecast): Array<Forecast.AccountForecast> => {
+  const checked = new Set(forecast.evidence.map((e) => e.check.debtorIban))
+  return Forecast.worstFirst(forecast.accounts.filter((a) => checked.has(a.iban)))
+}
+
+/** The checks that contradict the forecast, the urgent ones (DECL but covered) first. */
+const clashesOf = (forecast: Forecast.Forecast): Array<Forecast.Evidence> =>
+  forecast.evidence.filter((e) => e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk")
+
+/**
  * The status report's forecast section: per checked account its headline (the first day it runs short, its lowest
  * point), then every check that contradicts the forecast, the urgent ones first, with both figures.
  */
-export const section = (forecast: Forecast.Forecast, width: number): Array<string> => {
-  const checked = new Set(forecast.evidence.map((e) => e.check.debtorIban))
-  const accounts = Forecast.worstFirst(forecast.accounts.filter((a) => checked.has(a.iban)))
-  const clashes = forecast.evidence.filter(
-    (e) => e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk"
-  )
+export const section = (
+  forecast: Forecast.Forecast,
+  width: number,
+  sources: Sources = { balances: "file", orders: "file" }
+): Array<string> => {
+  const accounts = checkedAccounts(forecast)
+  const clashes = clashesOf(forecast)
   const lines = [
-    `Forecast of the checked accounts ${LocalDate.format(forecast.window.from)}..${LocalDate.format(forecast.window.to)} ` +
-      `(balances file): ${plural(accounts.length, "account")}, ${plural(clashes.length, "check")} contradict it` +
-      " (an answer is about the day the bank was asked):"
+    "",
+    ...Render.wrap(
+      `Forecast of the checked accounts ${LocalDate.format(forecast.window.from)}..${LocalDate.format(forecast.window.to)} ` +
+        `(${sourcesText(sources)}): ${plural(accounts.length, "account")}, ${plural(clashes.length, "check")} contradict it` +
+        " (an answer is about the day the bank was asked):",
+      width,
+      "",
+      "    "
+    ),
+    ...(sources.orders === "plan"
+      ? Render.wrap(
+          "payments: those the fleet checks; money coming in and payments it does not check are not in its plan (--orders FILE forecasts from every order)",
+          width,
+          "  ",
+          "    "
+        )
+      : [])
   ]
   for (const a of accounts)
     lines.push(...Render.wrap(`${a.iban} ${a.currency}: ${ForecastReport.headline(a)}`, width, "  ", "    "))
@@ -89,5 +179,31 @@ export const section = (forecast: Forecast.Forecast, width: number): Array<strin
       )
     )
   }
-  return [...lines, ""]
+  return lines
 }
+
+/**
+ * The forecast under the key `forecast` of `tppkit worker status --format json`: where its inputs came from
+ * (`balances` `file` or `stored`, `orders` `file` or `plan`), its window (`from`, `to`; null before any check is
+ * answered), the checked accounts worst first (each with its opening balance and date, the closing, the lowest point
+ * and its date, the risk days with their payments) and the `findings`: every check that contradicts the forecast,
+ * the urgent first (`DeclinedButCovered`: a DECL for a payment the forecast covers; `ApprovedButAtRisk`), with the
+ * forecast's figures on the day the bank was asked and on the payment's day.
+ */
+export const json = (forecast: Forecast.Forecast | undefined, sources: Sources) => ({
+  balances: sources.balances,
+  orders: sources.orders,
+  from: forecast === undefined ? null : LocalDate.format(forecast.window.from),
+  to: forecast === undefined ? null : LocalDate.format(forecast.window.to),
+  accounts: (forecast === undefined ? [] : checkedAccounts(forecast)).map((a) => ({
+    iban: a.iban,
+    currency: a.currency,
+    ...(a.threshold === undefined ? {} : { threshold: Money.toPlainString(a.threshold) }),
+    balanceDate: LocalDate.format(a.balanceDate),
+    opening: Money.toPlainString(a.opening),
+    closing: Money.toPlainString(a.closing),
+    lowest: { amount: Money.toPlainString(a.lowest.amount), date: LocalDate.format(a.lowest.date) },
+    riskDays: a.riskDays.map(ForecastReport.riskJson)
+  })),
+  findings: (forecast === undefined ? [] : clashesOf(forecast)).map(ForecastReport.evidenceJson)
+})

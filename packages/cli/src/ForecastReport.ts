@@ -456,7 +456,8 @@ const paymentJson = (p: Payment.Payment) => ({
   ...(p.creditorName === undefined ? {} : { creditorName: p.creditorName })
 })
 
-const riskJson = (d: Forecast.RiskDay) => ({
+/** A risk day as the JSON documents show it: its days, closing balance, payments out, shortfall, reason, payments. */
+export const riskJson = (d: Forecast.RiskDay) => ({
   date: f(d.date),
   until: f(d.until),
   closing: Money.toPlainString(d.closing),
@@ -492,6 +493,24 @@ const accountJson = (a: Forecast.AccountForecast) => ({
   }))
 })
 
+/**
+ * A funds check beside the forecast as the JSON documents show it: the finding, the check, and the forecast's
+ * closing balance on the day the bank was asked and on the payment's day (null outside the forecast).
+ */
+export const evidenceJson = (e: Forecast.Evidence) => ({
+  finding: e.finding,
+  orderId: e.check.orderId,
+  debtorIban: e.check.debtorIban,
+  executionDate: f(e.check.executionDate),
+  amount: Money.toPlainString(e.check.amount),
+  currency: e.check.currency,
+  checkedOn: f(e.check.checkedOn),
+  answer: e.check.answer,
+  forecastOnCheckDay: e.onCheckDay === undefined ? null : Money.toPlainString(e.onCheckDay),
+  forecastOnPaymentDay: e.onPaymentDay === undefined ? null : Money.toPlainString(e.onPaymentDay),
+  covered: e.covered ?? null
+})
+
 /** The report as one JSON document (amounts as exact decimal strings, the accounts worst first). */
 export const json = (report: Report): string => {
   const { forecast } = report
@@ -504,19 +523,7 @@ export const json = (report: Report): string => {
       findings: hasFindings(forecast),
       accounts: Forecast.worstFirst(forecast.accounts).map(accountJson),
       atRisk: forecast.atRisk.map(paymentJson),
-      evidence: forecast.evidence.map((e) => ({
-        finding: e.finding,
-        orderId: e.check.orderId,
-        debtorIban: e.check.debtorIban,
-        executionDate: f(e.check.executionDate),
-        amount: Money.toPlainString(e.check.amount),
-        currency: e.check.currency,
-        checkedOn: f(e.check.checkedOn),
-        answer: e.check.answer,
-        forecastOnCheckDay: e.onCheckDay === undefined ? null : Money.toPlainString(e.onCheckDay),
-        forecastOnPaymentDay: e.onPaymentDay === undefined ? null : Money.toPlainString(e.onPaymentDay),
-        covered: e.covered ?? null
-      })),
+      evidence: forecast.evidence.map(evidenceJson),
       notNetted: forecast.notNetted.map((n) => ({ iban: n.iban, side: n.side, payment: paymentJson(n.payment) })),
       withoutBalance: forecast.withoutBalance,
       scenarios: report.scenarios.map((s) => ({

@@ -3,7 +3,8 @@
  * workflow engine): a daily sweep at the configured hour plans a durable funds check for every payment due within
  * `--days-before` working days, and every check runs once in the whole fleet. `--once` runs one day's sweep, waits
  * until each of its checks is finished somewhere in the fleet, and exits. `tppkit worker status` prints the checks
- * and the shared budget. The cluster code is loaded only when a worker command runs.
+ * and the shared budget, and, where the workers were given opening balances (`--balances`), a forecast of the
+ * checked accounts with the answers beside it. The cluster code is loaded only when a worker command runs.
  *
  * @since 0.1.0
  */
@@ -17,7 +18,9 @@ import * as Flags from "./internal/flags.ts"
 const dateFlag = (name: string, description: string) =>
   Flag.String(name).pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription(description), Flag.optional)
 
-/** `tppkit worker status --database-url URL [--day YYYY-MM-DD] [--format table|json]`. */
+/**
+ * `tppkit worker status --database-url URL [--day YYYY-MM-DD] [--format table|json] [--balances FILE] [--orders FILE]`.
+ */
 export const workerStatusCommand = Command.make(
   "status",
   {
@@ -27,13 +30,15 @@ export const workerStatusCommand = Command.make(
     balances: Flag.String("balances").pipe(
       Flag.withMetavar("FILE"),
       Flag.withDescription(
-        "Opening balances (as tppkit forecast reads them): the table adds a forecast of the checked accounts with the checks beside it; needs --orders"
+        "Opening balances (as tppkit forecast reads them) for a forecast of the checked accounts with the checks beside it (default: those the workers were started with)"
       ),
       Flag.optional
     ),
     orders: Flag.String("orders").pipe(
       Flag.withMetavar("FILE"),
-      Flag.withDescription("The standing orders the fleet checks (an orders file) for the forecast of --balances"),
+      Flag.withDescription(
+        "The standing orders the fleet checks (an orders file) for the forecast (default: the fleet's plan, the payments it checks)"
+      ),
       Flag.optional
     ),
     standard: Flags.standard
@@ -52,7 +57,8 @@ export const workerStatusCommand = Command.make(
 
 /**
  * `tppkit worker --database-url URL [--days-before N] [--calendar C] [--hour H] [--time-zone Z] [--today D]
- * [--once] [--consents K[=IBAN],…] [--metrics-port P] [--webhook URL …]` plus the bank connection flags.
+ * [--once] [--consents K[=IBAN],…] [--metrics-port P] [--webhook URL …] [--balances FILE]` plus the bank connection
+ * flags.
  */
 export const workerCommand = Command.make(
   "worker",
@@ -95,7 +101,7 @@ export const workerCommand = Command.make(
     ),
     reconfigure: Flag.Boolean("reconfigure").pipe(
       Flag.withDescription(
-        "Change the fleet's plan settings (days before, calendar, hour, time zone, consents) to this worker's for the days not yet swept, and its webhook endpoints to this worker's --webhook"
+        "Change the fleet's plan settings (days before, calendar, hour, time zone, consents, balances) to this worker's for the days not yet swept, and its webhook endpoints to this worker's --webhook"
       ),
       Flag.withDefault(false)
     ),
@@ -114,6 +120,13 @@ export const workerCommand = Command.make(
       ),
       Flag.atLeast(0),
       Flag.withDefault([] as ReadonlyArray<Redacted.Redacted<string>>)
+    ),
+    balances: Flag.String("balances").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription(
+        "Opening balances (as tppkit forecast reads them), stored with the plan settings: worker status forecasts the checked accounts from them"
+      ),
+      Flag.optional
     ),
     logFormat: Flag.Literals("log-format", ["logfmt", "json"]).pipe(
       Flag.withDescription("Lifecycle lines on stderr: logfmt, or one JSON object a line"),

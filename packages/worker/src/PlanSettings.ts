@@ -2,13 +2,31 @@
  * One plan per day: the settings that shape a day's sweep (days before, calendar, hour, time zone, consents) are
  * stored with the fleet in its database by the first worker; a worker started with other settings is refused with
  * one line naming each difference, unless it asks to reconfigure the fleet, which changes them for the days not yet
- * swept (a day already swept keeps the checks it planned).
+ * swept (a day already swept keeps the checks it planned). The opening balances a worker is given (`--balances`)
+ * are stored with them and follow the same rule: they shape no check, but they are what `tppkit worker status`
+ * forecasts the checked accounts from, so the fleet holds one set of them and a worker with others (or none where
+ * the fleet has some) is refused until one reconfigures the fleet.
  *
  * @since 0.1.0
  */
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+
+/**
+ * One account's opening balance as the fleet stores it: the balance at the start of `date` (before that day's
+ * payments) and an optional threshold, exact decimals as plain text (`"1250.5"`), the date as `YYYY-MM-DD`.
+ */
+export const Balance = Schema.Struct({
+  iban: Schema.String,
+  currency: Schema.String,
+  amount: Schema.String,
+  date: Schema.String,
+  threshold: Schema.optionalKey(Schema.String)
+})
+
+/** One account's opening balance as the fleet stores it. */
+export type Balance = typeof Balance.Type
 
 /** The settings that shape a day's plan, as the command line gives them (the calendar by its name). */
 export interface Settings {
@@ -18,7 +36,19 @@ export interface Settings {
   readonly timeZone: string
   /** Each consent's key and optional IBAN, in the order given. */
   readonly consents: ReadonlyArray<{ readonly key: string; readonly iban?: string | undefined }>
+  /** The opening balances of `--balances`, one per account (absent: none given). */
+  readonly balances?: ReadonlyArray<Balance> | undefined
 }
+
+/** The stored form of {@link Settings} (what a worker of this or an older version wrote). */
+const Stored = Schema.Struct({
+  daysBefore: Schema.Number,
+  calendar: Schema.String,
+  hour: Schema.Number,
+  timeZone: Schema.String,
+  consents: Schema.Array(Schema.Struct({ key: Schema.String, iban: Schema.optionalKey(Schema.String) })),
+  balances: Schema.optionalKey(Schema.Array(Balance))
+})
 
 /** A worker's settings differ from the fleet's: each difference as `what: here …, fleet …`. */
 export class PlanSettingsError extends Schema.TaggedError<PlanSettingsError>()("PlanSettingsError", {
@@ -40,14 +70,46 @@ export const ddl: ReadonlyArray<string> = [
 const consentsText = (consents: Settings["consents"]): string =>
   consents.map((c) => (c.iban === undefined ? c.key : `${c.key}=${c.iban}`)).join(",")
 
-/** The settings in a canonical form (calendar names compared without case). */
+const balanceOf = (b: Balance): Balance => ({
+  iban: b.iban,
+  currency: b.currency,
+  amount: b.amount,
+  date: b.date,
+  ...(b.threshold === undefined ? {} : { threshold: b.threshold })
+})
+
+/**
+ * The settings in a canonical form: calendar names compared without case, the balances by IBAN (the order of a
+ * file's records does not matter); no `balances` key without balances, so that settings stored by a version that
+ * had none read the same.
+ */
 const canonical = (s: Settings): Settings => ({
   daysBefore: s.daysBefore,
   calendar: s.calendar.trim().toLowerCase(),
   hour: s.hour,
   timeZone: s.timeZone,
-  consents: s.consents.map((c) => (c.iban === undefined ? { key: c.key } : { key: c.key, iban: c.iban }))
+  consents: s.consents.map((c) => (c.iban === undefined ? { key: c.key } : { key: c.key, iban: c.iban })),
+  ...(s.balances === undefined
+    ? {}
+    : { balances: s.balances.map(balanceOf).sort((a, b) => (a.iban < b.iban ? -1 : a.iban > b.iban ? 1 : 0)) })
 })
+
+/** Balances in a few words: `none`, or how many accounts and their dates. */
+const balancesText = (balances: Settings["balances"]): string => {
+  if (balances === undefined) return "none"
+  const dates = [...new Set(balances.map((b) => b.date))].sort()
+  const when = dates.length === 0 ? "" : ` as of ${dates.length === 1 ? dates[0] : `${dates[0]}..${dates.at(-1)}`}`
+  return `${balances.length} ${balances.length === 1 ? "account" : "accounts"}${when}`
+}
+
+/** The IBANs whose balance differs between two canonical sets (either side's), at most `max` of them. */
+const changedAccounts = (a: ReadonlyArray<Balance>, b: ReadonlyArray<Balance>, max: number): Array<string> => {
+  const there = new Map(b.map((x) => [x.iban, JSON.stringify(x)]))
+  const here = new Set(a.map((x) => x.iban))
+  const out = a.filter((x) => there.get(x.iban) !== JSON.stringify(x)).map((x) => x.iban)
+  for (const x of b) if (!here.has(x.iban)) out.push(x.iban)
+  return out.slice(0, max)
+}
 
 /** Each setting that differs, as `--flag here X, fleet Y` (empty: the same plan). */
 export const differences = (here: Settings, fleet: Settings): Array<string> => {
@@ -62,16 +124,22 @@ export const differences = (here: Settings, fleet: Settings): Array<string> => {
   compare("--hour", String(a.hour), String(b.hour))
   compare("--time-zone", a.timeZone, b.timeZone)
   compare("--consents", consentsText(a.consents), consentsText(b.consents))
+  if (JSON.stringify(a.balances) !== JSON.stringify(b.balances)) {
+    const x = balancesText(a.balances)
+    const y = balancesText(b.balances)
+    if (x !== y) out.push(`--balances ${x} here, ${y} in the fleet`)
+    else {
+      const changed = changedAccounts(a.balances ?? [], b.balances ?? [], 3)
+      out.push(`--balances ${x} here and in the fleet, with other figures for ${changed.join(", ")}`)
+    }
+  }
   return out
 }
 
-const decodeStored = (text: string): Settings | undefined => {
-  try {
-    return JSON.parse(text) as Settings
-  } catch {
-    return undefined
-  }
-}
+const decodeText = Schema.decodeUnknownOption(Schema.fromJsonString(Stored))
+
+/** Stored settings read back; `undefined` for a text that is not such settings. */
+const decodeStored = (text: string): Settings | undefined => Option.getOrUndefined(decodeText(text))
 
 /**
  * Joins the fleet's plan: stores these settings when the fleet has none (or `reconfigure` is given), else refuses
@@ -103,3 +171,19 @@ export const claim = (
       setAt: new Date(Number(stored.set_at)).toISOString()
     })
   })
+
+/** The fleet's stored plan settings and when they were stored (epoch milliseconds), if a worker has stored any. */
+export const stored: Effect.Effect<
+  Option.Option<{ readonly settings: Settings; readonly setAt: number }>,
+  SqlError,
+  SqlClient.SqlClient
+> = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ settings: string; set_at: string }>`
+    SELECT settings, set_at FROM tppkit_plan_settings WHERE id = 1`
+  const row = rows[0]
+  const settings = row === undefined ? undefined : decodeStored(row.settings)
+  return row === undefined || settings === undefined
+    ? Option.none()
+    : Option.some({ settings, setAt: Number(row.set_at) })
+})

@@ -4,6 +4,7 @@
  */
 import { LocalDate, type Standard } from "@tppkit/core"
 import { BankClient, BankConfig, Budget, type PsuContext } from "@tppkit/http"
+import type { Projection } from "@tppkit/schedule"
 import {
   BankGate,
   BankSources,
@@ -42,6 +43,7 @@ import { SqlClient } from "effect/sql"
 import { isSqlError } from "effect/sql/SqlError"
 import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
+import type { Sources } from "../ForecastEvidence.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as WorkerStatus from "../WorkerStatus.ts"
@@ -64,6 +66,8 @@ export interface Input extends Connection.Values {
   readonly reconfigure: boolean
   readonly webhook: ReadonlyArray<string>
   readonly webhookSecret: ReadonlyArray<Redacted.Redacted<string>>
+  /** `--balances FILE`: opening balances stored with the fleet's plan settings for `worker status` (issue 24). */
+  readonly balances?: Option.Option<string> | undefined
 }
 
 /** The parsed flags of `tppkit worker status`. */
@@ -71,7 +75,10 @@ export interface StatusInput {
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   readonly day: Option.Option<string>
   readonly format: "table" | "json"
-  /** A balances file and the orders file: the table adds the forecast of the checked accounts (issue 24). */
+  /**
+   * A balances file (default: the fleet's stored balances) and an orders file (default: the fleet's plan): the
+   * status adds the forecast of the checked accounts (issue 24).
+   */
   readonly balances?: Option.Option<string> | undefined
   readonly orders?: Option.Option<string> | undefined
   /** `--standard`: every record of the orders file read in this standard (else each its own). */
@@ -431,6 +438,37 @@ const watchShards = Effect.gen(function* () {
   }
 })
 
+/**
+ * `--balances FILE` read and checked before the worker joins, as `tppkit forecast` reads one: a file that cannot be
+ * read fails (exit 1), a text that is no balances file is bad input (exit 2), and a record that cannot be read is
+ * data that cannot be used (exit 7): the fleet stores a set of balances whole or not at all, since a forecast
+ * without an account's balance would leave the account out. Returns the balances as the fleet stores them.
+ */
+const balancesAtStart = (file: Option.Option<string>) =>
+  Effect.gen(function* () {
+    if (Option.isNone(file)) return undefined
+    // loaded only here: a worker without balances needs none of the forecast
+    const { ForecastEvidence, ForecastReport, Files } = yield* Effect.promise(async () => ({
+      ForecastEvidence: await import("../ForecastEvidence.ts"),
+      ForecastReport: await import("../ForecastReport.ts"),
+      Files: await import("./files.ts")
+    }))
+    const name = file.value
+    const bytes = yield* Files.readText("balances file", name, (message) => Failure.failure(message))
+    const read = ForecastReport.balancesOf(name, bytes)
+    if (Result.isFailure(read)) return yield* Failure.badInput(`--balances ${name}: ${read.failure}`)
+    const bad = read.success.unreadable
+    if (bad.length > 0) {
+      const shown = bad.slice(0, 3).map((u) => `record ${u.index}: ${u.reason}`)
+      return yield* Failure.make(
+        "data",
+        `--balances ${name}: ${bad.length} ${bad.length === 1 ? "record" : "records"} could not be read (${shown.join("; ")}${bad.length > 3 ? "; …" : ""}); the fleet stores a balances file whole, so none was stored and the worker did not start`
+      )
+    }
+    if (read.success.records.length === 0) return yield* Failure.badInput(`--balances ${name}: no balance in it`)
+    return ForecastEvidence.storedBalances(read.success.records)
+  })
+
 /** Runs `tppkit worker`. */
 export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   const databaseUrl = yield* databaseUrlOf(input.databaseUrl)
@@ -447,6 +485,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     return yield* Failure.usage("--runner-port must be from 0 to 65535")
   const calendar = Project.calendarOf(input.calendar)
   if (Result.isFailure(calendar)) return yield* Failure.usage(calendar.failure)
+  const balances = yield* balancesAtStart(input.balances ?? Option.none())
   const today = yield* dateOf("today", input.today)
   const target = yield* Connection.target(input, { needsClient: true })
   // a day after today in the live environment would send real balance checks now for payments of a future day
@@ -510,7 +549,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       calendar: input.calendar,
       hour: input.hour,
       timeZone: input.timeZone,
-      consents: setup.sweep.consents
+      consents: setup.sweep.consents,
+      ...(balances === undefined ? {} : { balances })
     },
     { reconfigure: input.reconfigure }
   ).pipe(
@@ -643,8 +683,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
 
 /**
  * The status in the fleet's database: every check (or those planned by the sweep of `day`), the budget, the sweep
- * record, the webhook deliveries not made yet, today in the fleet's time zone (its plan settings', or the bank's), and
- * the reconciliations of the sweeps' listings.
+ * record, the webhook deliveries not made yet, today in the fleet's time zone (its plan settings', or the bank's), the
+ * reconciliations of the sweeps' listings, and the opening balances stored with the plan settings (if any).
  */
 export const readStatus = (day: Option.Option<string>, limit: number) =>
   Effect.gen(function* () {
@@ -659,18 +699,19 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
     const sweeps = yield* SweepLog.list(Option.getOrUndefined(day))
     const deliveries = yield* Webhook.outstanding()
     const reconciliations = yield* ListingReconciliation.list(Option.getOrUndefined(day))
-    const settings = yield* sql<{ settings: string }>`SELECT settings FROM tppkit_plan_settings WHERE id = 1`
-    const zone = Option.liftThrowable(() => JSON.parse(settings[0]?.settings ?? "{}").timeZone as unknown)()
-    const timeZone = Option.isSome(zone) && typeof zone.value === "string" ? zone.value : LocalDate.bankTimeZone
+    const plan = yield* PlanSettings.stored
+    const timeZone = Option.isSome(plan) ? plan.value.settings.timeZone : LocalDate.bankTimeZone
     const today = Option.liftThrowable(() => LocalDate.format(Sweep.dayIn(Date.now(), timeZone)))()
-    return {
+    const status: WorkerStatus.Status = {
       checks: rows,
       budget: budget.map((b) => ({ consentKey: b.consent_key, day: b.day, used: Number(b.used), limit })),
       sweeps,
       deliveries,
       today: Option.getOrUndefined(today),
       reconciliations
-    } satisfies WorkerStatus.Status
+    }
+    // the opening balances the fleet's workers were started with (`--balances`), for the status's forecast
+    return { ...status, balances: Option.isSome(plan) ? plan.value.settings.balances : undefined }
   })
 
 /** Runs `tppkit worker status`. */
@@ -686,13 +727,17 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
     Effect.catchTag("ChecksError", (e) => Effect.fail(Failure.failure(e.message, e))),
     Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
   )
-  const { lines: evidence, unread } = yield* forecastLines(input, current.checks)
+  const forecast = yield* statusForecast(input, current.checks, current.balances)
   yield* Output.line(
     input.format === "json"
-      ? JSON.stringify(WorkerStatus.json(current))
-      : [...WorkerStatus.table(current), ...evidence].join("\n")
+      ? JSON.stringify({
+          ...WorkerStatus.json(current),
+          ...(forecast === undefined ? {} : { forecast: forecast.json })
+        })
+      : [...WorkerStatus.table(current), ...(forecast?.lines ?? [])].join("\n")
   )
   // records of --orders that could not be read: each on stderr, then exit 7, as for every command that reads orders
+  const unread = forecast?.unread ?? []
   if (unread.length > 0) {
     const Orders = yield* Effect.promise(() => import("./orders.ts"))
     yield* Orders.warnUnread(unread)
@@ -701,17 +746,27 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
   }
 })
 
-/** With `--balances` and `--orders`: the forecast of the checked accounts with the fleet's answers beside it. */
-const forecastLines = (input: StatusInput, rows: ReadonlyArray<Checks.Row>) =>
+/**
+ * The forecast of the checked accounts with the fleet's answers beside it, when balances are known: a `--balances`
+ * file, else those stored with the fleet's plan settings (`tppkit worker --balances`); the payments of an
+ * `--orders` file, else of the fleet's plan (the checks of the status's day, or of every day). `undefined` without
+ * balances (an `--orders` file then is a usage error).
+ */
+const statusForecast = (
+  input: StatusInput,
+  rows: ReadonlyArray<Checks.Row>,
+  stored: ReadonlyArray<PlanSettings.Balance> | undefined
+) =>
   Effect.gen(function* () {
     const balancesFile = Option.getOrUndefined(input.balances ?? Option.none())
     const ordersFile = Option.getOrUndefined(input.orders ?? Option.none())
-    const none: ReadonlyArray<{ readonly orderId: string | undefined; readonly reason: string }> = []
-    if (balancesFile === undefined && ordersFile === undefined) return { lines: [], unread: none }
-    if (balancesFile === undefined || ordersFile === undefined) {
-      return yield* Failure.usage("--balances and --orders go together: the forecast needs both")
+    if (balancesFile === undefined && stored === undefined) {
+      if (ordersFile === undefined) return undefined
+      return yield* Failure.usage(
+        "--orders needs opening balances: give --balances FILE, or start the fleet's workers with --balances FILE"
+      )
     }
-    // loaded only here: the worker's start and a plain status need none of the forecast
+    // loaded only here: the worker's start and a status without balances need none of the forecast
     const { ForecastEvidence, ForecastReport, Files, Orders, Schedule } = yield* Effect.promise(async () => ({
       ForecastEvidence: await import("../ForecastEvidence.ts"),
       ForecastReport: await import("../ForecastReport.ts"),
@@ -719,22 +774,53 @@ const forecastLines = (input: StatusInput, rows: ReadonlyArray<Checks.Row>) =>
       Orders: await import("./orders.ts"),
       Schedule: await import("@tppkit/schedule")
     }))
+    const sources: Sources = {
+      balances: balancesFile === undefined ? "stored" : "file",
+      orders: ordersFile === undefined ? "plan" : "file"
+    }
+    const balances =
+      balancesFile === undefined
+        ? ForecastEvidence.balancesOfStored(stored ?? [])
+        : ForecastReport.balancesOf(
+            balancesFile,
+            yield* Files.readText("balances file", balancesFile, (message) => Failure.failure(message))
+          )
+    if (Result.isFailure(balances)) {
+      return yield* Failure.badInput(`${balancesFile ?? "the fleet's stored balances"}: ${balances.failure}`)
+    }
+    const none: ReadonlyArray<{ readonly orderId: string | undefined; readonly reason: string }> = []
     const checks = ForecastEvidence.checksOf(rows)
     const window = ForecastEvidence.windowOf(checks)
-    if (window === undefined)
-      return { lines: ["No answered checks yet: no forecast to set them beside.", ""], unread: none }
-    const bytes = yield* Files.readText("balances file", balancesFile, (message) => Failure.failure(message))
-    const balances = ForecastReport.balancesOf(balancesFile, bytes)
-    if (Result.isFailure(balances)) return yield* Failure.badInput(`${balancesFile}: ${balances.failure}`)
-    const decoded = yield* Orders.read(ordersFile, input.standard)
+    if (window === undefined) {
+      return {
+        lines: ["", "No answered checks yet: no forecast to set them beside."],
+        json: ForecastEvidence.json(undefined, sources),
+        unread: none
+      }
+    }
+    let orders: ReadonlyArray<Projection.ProjectableOrder>
+    let unread = none
+    if (ordersFile === undefined) orders = ForecastEvidence.ordersOfPlan(rows)
+    else {
+      const decoded = yield* Orders.read(ordersFile, input.standard)
+      orders = Project.projectable(decoded.orders, { convention: "following" })
+      unread = decoded.skipped
+    }
     const made = Schedule.Forecast.make({
-      orders: Project.projectable(decoded.orders, { convention: "following" }),
+      orders,
       balances: balances.success.records,
       window,
-      options: { calendar: Schedule.Holidays.byCurrency(), convention: "following" },
+      options:
+        ordersFile === undefined
+          ? ForecastEvidence.planOptions
+          : { calendar: Schedule.Holidays.byCurrency(), convention: "following" },
       checks,
       ladder: false
     })
     if (Result.isFailure(made)) return yield* Failure.badInput(made.failure.message)
-    return { lines: ForecastEvidence.section(made.success, WorkerStatus.width), unread: decoded.skipped }
+    return {
+      lines: ForecastEvidence.section(made.success, WorkerStatus.width, sources),
+      json: ForecastEvidence.json(made.success, sources),
+      unread
+    }
   })
