@@ -15,6 +15,7 @@ import { type Brand, Result, Schema } from "effect"
 import * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import * as Calendar from "./Calendar.ts"
 import * as Frequency from "./Frequency.ts"
+import { PlanData } from "./internal/plan.ts"
 import * as Slots from "./internal/slots.ts"
 import * as WorkingDays from "./internal/workingDays.ts"
 import * as LocalDate from "./LocalDate.ts"
@@ -54,38 +55,6 @@ export interface Options {
  * frequency, calendar and convention, with the values every query needs derived once.
  */
 export interface Plan extends Brand.Brand<"Occurrence.Plan"> {}
-
-/** What a plan holds (only this module sees it). */
-interface PlanData {
-  /** Every n-th working day (DAIL, `EveryWorkingDays`): the anchor is the start, `workStep` is n. */
-  readonly working: boolean
-  /** The n of every n-th working day (1 for DAIL). */
-  readonly workStep: number
-  /** The general shape (several days a period, days counted from the end, weekdays of the month, skips), or none. */
-  readonly slots: Slots.Slots | undefined
-  /** Pauses as sorted inclusive ranges `[from0, to0, from1, to1, …]` and a bit per paused month (bit 1 = January). */
-  readonly pauses: { readonly ranges: ReadonlyArray<number>; readonly months: number } | undefined
-  /** The first nominal date (`startDate`, else `nextDate`, for the bank's codes; packages/core/README.md, "Anchor"). */
-  readonly anchor: LocalDate.LocalDate
-  /** The last allowed nominal date (inclusive), or `undefined` when the schedule never ends. */
-  readonly endDate: LocalDate.LocalDate | undefined
-  readonly calendar: Calendar.Calendar
-  readonly convention: BusinessDayConvention.BusinessDayConvention
-  /** Whether execution dates are moved by the convention (WEEK and month-based codes, convention not `none`). */
-  readonly adjusts: boolean
-  /** Days between nominal dates: DAI7 1, WEEK 7, otherwise 0. */
-  readonly dayStep: number
-  /** Months between nominal dates: MNTH 1, QUTR 3, SEMI 6, YEAR 12, otherwise 0. */
-  readonly monthStep: number
-  /** The anchor's month as year·12 + month − 1. */
-  readonly anchorMonth: number
-  /** The anchor's day of month. */
-  readonly anchorDay: number
-  /** The last date a nominal date may take: `endDate`, or 9999-12-31. */
-  readonly lastNominal: LocalDate.LocalDate
-  /** For calendar-based codes the number of the last occurrence whose nominal date is not past `lastNominal` (−1: none). */
-  readonly lastK: number
-}
 
 /** Whether an occurrence with this nominal date is paused (not paid; it keeps its number). */
 const isPaused = (plan: PlanData, nominal: number): boolean => {
@@ -178,23 +147,23 @@ export const makePlan = (order: OrderSchedule, options?: Options): Result.Result
       if (endDate !== undefined && rawNominal(anchorMonth, anchorDay, monthStep, lastK) > lastNominal) lastK--
     }
   }
-  const data: PlanData = {
-    working: frequency === "DAIL",
-    workStep: 1,
-    slots: undefined,
-    pauses: undefined,
+  const data = new PlanData(
+    frequency === "DAIL",
+    1,
+    undefined,
+    undefined,
     anchor,
     endDate,
-    calendar: options?.calendar ?? Calendar.target,
+    options?.calendar ?? Calendar.target,
     convention,
-    adjusts: Frequency.usesConvention(frequency) && convention !== "none",
+    Frequency.usesConvention(frequency) && convention !== "none",
     dayStep,
     monthStep,
     anchorMonth,
     anchorDay,
     lastNominal,
     lastK
-  }
+  )
   return Result.succeed(data as unknown as Plan)
 }
 
@@ -374,27 +343,29 @@ export const planOf = (r: Recurrence.Recurrence, options?: RecurrenceOptions): R
           ranges: [...r.pauses.ranges].sort((a, b) => a.from - b.from).flatMap((p) => [p.from, p.to]),
           months: r.pauses.months.reduce((bits, m) => bits | (1 << m), 0)
         }
-  const data: PlanData = {
-    working,
-    workStep: working ? rule.interval : 1,
-    slots,
-    pauses,
-    anchor: anchor as LocalDate.LocalDate,
-    endDate: r.end,
-    calendar: calendar ?? Calendar.target,
-    convention,
-    adjusts: !working && convention !== "none",
-    dayStep,
-    monthStep,
-    anchorMonth,
-    anchorDay,
-    lastNominal: last as LocalDate.LocalDate,
-    lastK
-  }
+  const make = (lastNominal: number) =>
+    new PlanData(
+      working,
+      working ? rule.interval : 1,
+      slots,
+      pauses,
+      anchor as LocalDate.LocalDate,
+      r.end,
+      calendar ?? Calendar.target,
+      convention,
+      !working && convention !== "none",
+      dayStep,
+      monthStep,
+      anchorMonth,
+      anchorDay,
+      lastNominal as LocalDate.LocalDate,
+      lastK
+    )
+  const data = make(last)
   if (working && r.count !== undefined) {
     // the count's last occurrence ends the schedule when it comes before the end date
     last = Math.min(last, nthWorking(data, (r.count - 1) * data.workStep))
-    return Result.succeed({ ...data, lastNominal: last as LocalDate.LocalDate } as unknown as Plan)
+    return Result.succeed(make(last) as unknown as Plan)
   }
   return Result.succeed(data as unknown as Plan)
 }
