@@ -135,6 +135,11 @@ describe("ForecastEvidence: the plan's forecast with the fleet's answers", () =>
       [rich, { amount: "-30", date: "2026-11-04" }, [["2026-11-04", "-30", "zero"]]],
       [poor, { amount: "700", date: "2026-11-03" }, []]
     ])
+    // the plan knows no creditor
+    expect(json.accounts[0]?.riskDays[0]?.payments.map((p) => [p.orderId, p.amount, "creditorIban" in p])).toEqual([
+      ["SO-CAR", "990", false],
+      ["SO-GYM", "40", false]
+    ])
     expect(json.findings.map((f) => [f.finding, f.orderId, f.answer, f.forecastOnPaymentDay])).toEqual([
       ["DeclinedButCovered", "SO-RENT", "DECL", "700"],
       ["ApprovedButAtRisk", "SO-CAR", "APPR", "-30"],

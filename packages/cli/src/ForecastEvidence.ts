@@ -112,7 +112,10 @@ export const ordersOfPlan = (rows: ReadonlyArray<Checks.Row>): Array<Projection.
 /** How the fleet's plan is forecast: every payment on the day the fleet planned it ({@link ordersOfPlan}). */
 export const planOptions: Projection.Options = { calendar: Calendar.everyDay, convention: "following" }
 
-/** Where a status forecast's inputs come from: a balances file or the fleet's stored balances, an orders file or the fleet's plan. */
+/**
+ * Where a status forecast's inputs come from: a balances file or the fleet's stored balances, an orders file or the
+ * fleet's plan.
+ */
 export interface Sources {
   readonly balances: "file" | "stored"
   readonly orders: "file" | "plan"
@@ -186,9 +189,10 @@ export const section = (
  * The forecast under the key `forecast` of `tppkit worker status --format json`: where its inputs came from
  * (`balances` `file` or `stored`, `orders` `file` or `plan`), its window (`from`, `to`; null before any check is
  * answered), the checked accounts worst first (each with its opening balance and date, the closing, the lowest point
- * and its date, the risk days with their payments) and the `findings`: every check that contradicts the forecast,
- * the urgent first (`DeclinedButCovered`: a DECL for a payment the forecast covers; `ApprovedButAtRisk`), with the
- * forecast's figures on the day the bank was asked and on the payment's day.
+ * and its date, the risk days with their payments, without a creditor when they come from the plan) and the
+ * `findings`: every check that contradicts the forecast, the urgent first (`DeclinedButCovered`: a DECL for a payment
+ * the forecast covers; `ApprovedButAtRisk`), with the forecast's figures on the day the bank was asked and on the
+ * payment's day.
  */
 export const json = (forecast: Forecast.Forecast | undefined, sources: Sources) => ({
   balances: sources.balances,
@@ -203,7 +207,13 @@ export const json = (forecast: Forecast.Forecast | undefined, sources: Sources) 
     opening: Money.toPlainString(a.opening),
     closing: Money.toPlainString(a.closing),
     lowest: { amount: Money.toPlainString(a.lowest.amount), date: LocalDate.format(a.lowest.date) },
-    riskDays: a.riskDays.map(ForecastReport.riskJson)
+    riskDays: a.riskDays.map((d) => {
+      const day = ForecastReport.riskJson(d)
+      // the plan knows no creditor: its payments have none rather than an empty one
+      return sources.orders === "file"
+        ? day
+        : { ...day, payments: day.payments.map(({ creditorIban: _, ...payment }) => payment) }
+    })
   })),
   findings: (forecast === undefined ? [] : clashesOf(forecast)).map(ForecastReport.evidenceJson)
 })
