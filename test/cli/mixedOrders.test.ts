@@ -29,9 +29,9 @@ const good = ["SO-S", "SO-R", "SO-U3", "SO-BG", "SO-CB", "SO-I", "SO-ID"]
 
 /** The three warnings of the file, one line each on stderr, naming the order and the standard it was read in. */
 const warnings = [
-  'tppkit: warning SO-U3: uk-v3: tolerated Frequency "IntrvWkDay:2:5"',
-  'tppkit: warning SO-U3: uk-v3: tolerated Frequency "IntrvWkDay:2:5"',
-  'tppkit: warning SO-BG: berlin-group: tolerated dayOfExecution "01"'
+  'tppkit: warning SO-U3: uk-v3: tolerated: Frequency "IntrvWkDay:2:5"',
+  'tppkit: warning SO-U3: uk-v3: tolerated: Frequency "IntrvWkDay:2:5"',
+  'tppkit: warning SO-BG: berlin-group: tolerated: dayOfExecution "01"'
 ]
 const expectWarnings = (stderr: string) => {
   const lines = stderr.split("\n").filter((l) => l.startsWith("tppkit: warning "))

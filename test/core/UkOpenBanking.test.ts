@@ -98,7 +98,7 @@ describe("UkOpenBanking.decodeV3", () => {
     ])
     expect(read("IntrvWkDay:01:05")).toEqual({
       rule: { _tag: "Weekly", interval: 1, weekdays: [5] },
-      warnings: [["Frequency", "IntrvlWkDay", "misspelt IntrvlWkDay"]]
+      warnings: [["Frequency", "IntrvlWkDay", "IntrvWkDay is a misspelling of IntrvlWkDay"]]
     })
     // Halifax: weekday 00, read as the first payment's weekday (5 January 2026 is a Monday)
     expect(read("IntrvlWkDay:01:00")).toEqual({
@@ -107,18 +107,18 @@ describe("UkOpenBanking.decodeV3", () => {
         [
           "Frequency",
           "IntrvlWkDay:01:<the first payment's weekday>",
-          "weekday 00 is not in the grammar; read as the first payment's weekday"
+          "weekday 00 is not in the grammar (01..07), and the first payment's weekday is the one meant"
         ]
       ]
     })
-    expect(read("evryday").warnings).toEqual([["Frequency", "EvryDay", "the name is spelt EvryDay"]])
+    expect(read("evryday").warnings).toEqual([["Frequency", "EvryDay", "the grammar spells the name EvryDay"]])
     // Danske: an impossible next date beside a good first date
     const danske = read("EvryDay", { NextPaymentDateTime: "0000-01-01T00:00:00Z" })
     expect(danske.rule).toEqual({ _tag: "EveryDays", interval: 1 })
     expect(danske.warnings[0]![0]).toBe("NextPaymentDateTime")
     // a sandbox's "01-Jan-18"
     expect(read("EvryDay", { FinalPaymentDateTime: "01-Jan-18" }).warnings).toEqual([
-      ["FinalPaymentDateTime", "absent", "not a date of the form YYYY-MM-DD; read as absent"]
+      ["FinalPaymentDateTime", "absent", "it is not a date of the form YYYY-MM-DD"]
     ])
   })
 })

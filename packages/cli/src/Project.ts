@@ -5,7 +5,16 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar, LocalDate, Rrule, Standard, StandingOrder } from "@tppkit/core"
+import {
+  BusinessDayConvention,
+  Calendar,
+  Decoded,
+  LocalDate,
+  Rrule,
+  Standard,
+  StandingOrder,
+  Translation
+} from "@tppkit/core"
 import { Export, Holidays, type Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
 import type * as Render from "./Render.ts"
@@ -250,14 +259,14 @@ const otherStandard = (
   for (const w of first!.warnings) {
     warnings.push({
       orderId: kept.orderId,
-      reason: `${standard}: tolerated ${w.field} ${JSON.stringify(w.received)}, read as ${JSON.stringify(w.read)} (${w.why})`
+      reason: `${standard}: tolerated: ${Decoded.describe(w)}`
     })
   }
   if (t._tag === "Lossy") {
     for (const l of t.losses) {
       warnings.push({
         orderId: kept.orderId,
-        reason: `${standard}: lossy ${l.field}: ${l.from} read as ${l.to} (${l.why})`
+        reason: `${standard}: lossy: ${Translation.describe(l)}`
       })
     }
   }

@@ -21,3 +21,17 @@ export interface Decoded<A> {
   readonly translation: Translation.Translation<A>
   readonly warnings: ReadonlyArray<Warning>
 }
+
+/**
+ * A tolerance as one readable sentence: the field, the text received, how it was read and why, e.g. `dayOfExecution
+ * "01" is read as "1", because dayOfExecution is text without leading zeroes.` (`is read as given, although …` when
+ * the text is kept as received).
+ */
+export const describe = (w: Warning): string => {
+  const read =
+    w.read === w.received
+      ? `is read as given, although ${w.why}`
+      : `is read as ${w.read === "absent" ? "absent" : JSON.stringify(w.read)}, because ${w.why}`
+  const sentence = `${w.field} ${JSON.stringify(w.received)} ${read}`
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`
+}

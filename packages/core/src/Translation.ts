@@ -54,3 +54,38 @@ export const map = <A, B>(t: Translation<A>, f: (a: A) => B): Translation<B> =>
 /** `exact`, `lossy` or `unrepresentable`: the word the CLI prints. */
 export const verdict = (t: Translation<unknown>): "exact" | "lossy" | "unrepresentable" =>
   t._tag === "Exact" ? "exact" : t._tag === "Lossy" ? "lossy" : "unrepresentable"
+
+/** The model's fields as words (a standard's own field names are kept as written). */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  missing: "a day a short month lacks",
+  convention: "the business-day convention",
+  pauses: "the pauses",
+  calendar: "the calendar",
+  start: "the first date",
+  end: "the end",
+  count: "the number of payments"
+}
+
+/** A value of the model as words: a missing-day rule, a convention that never moves, the target's silence. */
+const valueWords = (field: string, value: string): string => {
+  if (field === "missing") {
+    if (value === "clamp") return "paid on the month's last day"
+    if (value === "skip") return "skipped"
+    if (value === "forward") return "paid on the next month's first day"
+  }
+  if (field === "convention" && value === "none") return "never moved"
+  if (value === "not defined") return "not defined by the standard"
+  return value
+}
+
+/**
+ * A loss as one readable sentence: the field, what it was, what it becomes, and why, e.g. "A day a short month lacks
+ * (missing) changes from paid on the month's last day to not defined by the standard, because Berlin Group does not say …".
+ */
+export const describe = (loss: Loss): string => {
+  const words = FIELD_WORDS[loss.field]
+  // a standard's own field keeps its spelling, even at the start of the sentence
+  const subject = words === undefined ? loss.field : `${words.charAt(0).toUpperCase()}${words.slice(1)} (${loss.field})`
+  const sentence = `${subject} changes from ${valueWords(loss.field, loss.from)} to ${valueWords(loss.field, loss.to)}, because ${loss.why}`
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`
+}

@@ -89,7 +89,12 @@ const parseFrequency = (text: string, warnings: Array<Decoded.Warning>): Parsed 
   if (name === undefined) return { _tag: "None", reason: `"${text}" is not a UK Open Banking v3 frequency` }
   const warn = (read: string, why: string) => warnings.push({ field: "Frequency", received: text, read, why })
   if (head !== name) {
-    warn(name, head.toLowerCase() === "intrvwkday" ? "misspelt IntrvlWkDay" : `the name is spelt ${name}`)
+    warn(
+      name,
+      head.toLowerCase() === "intrvwkday"
+        ? "IntrvWkDay is a misspelling of IntrvlWkDay"
+        : `the grammar spells the name ${name}`
+    )
   }
   const args = parts.slice(1)
   const nums: Array<number> = []
@@ -117,7 +122,8 @@ const parseFrequency = (text: string, warnings: Array<Decoded.Warning>): Parsed 
       return out({ _tag: "EveryWorkingDays", interval: 1 })
     case "IntrvlDay":
       if (a < 1 || a > 31) return { _tag: "None", reason: `"${text}": IntrvlDay takes 02..31 days` }
-      if (a === 1) warn("EvryDay", "IntrvlDay:01 is not in the grammar; read as every day")
+      if (a === 1)
+        warn("EvryDay", "IntrvlDay:01 is not in the grammar (its intervals are 02..31), and one day apart is every day")
       return out({ _tag: "EveryDays", interval: a })
     case "IntrvlWkDay":
       if (a < 1 || b < 0 || b > 7)
@@ -125,7 +131,7 @@ const parseFrequency = (text: string, warnings: Array<Decoded.Warning>): Parsed 
       if (b === 0) {
         warn(
           `${name}:${pad(a)}:<the first payment's weekday>`,
-          "weekday 00 is not in the grammar; read as the first payment's weekday"
+          "weekday 00 is not in the grammar (01..07), and the first payment's weekday is the one meant"
         )
         return out("weekday-of-start", a)
       }
@@ -186,7 +192,7 @@ export const decodeV3 = (record: unknown, options?: Options): Decoded.Decoded<Re
         field: "NumberOfPayments",
         received: Standards.show(o.NumberOfPayments),
         read: "absent",
-        why: "not a count of payments 1..1000000; read as absent"
+        why: "it is not a count of payments 1..1000000"
       })
     } else count = n.value
   }

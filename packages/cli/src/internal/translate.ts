@@ -70,7 +70,7 @@ const text = (row: Row): string => {
   const head = `${row.orderId}  ${Translation.verdict(t)}`
   if (t._tag === "Unrepresentable") return `${head}: ${t.reason}`
   const body = t.value.split("\n").map((l) => `  ${l}`)
-  const losses = t._tag === "Lossy" ? t.losses.map((l) => `  lost ${l.field}: ${l.from} -> ${l.to} (${l.why})`) : []
+  const losses = t._tag === "Lossy" ? t.losses.map((l) => `  lost: ${Translation.describe(l)}`) : []
   return [head, ...body, ...losses].join("\n")
 }
 

@@ -98,11 +98,11 @@ export const readDate = (
     if (m !== null) {
       const r = LocalDate.parse(m[1]!)
       if (Result.isSuccess(r)) return r.success
-      warnings.push({ field, received: u, read: "absent", why: `${r.failure}; read as absent` })
+      warnings.push({ field, received: u, read: "absent", why: `it is no calendar date (${r.failure})` })
       return undefined
     }
   }
-  warnings.push({ field, received: show(u), read: "absent", why: "not a date of the form YYYY-MM-DD; read as absent" })
+  warnings.push({ field, received: show(u), read: "absent", why: "it is not a date of the form YYYY-MM-DD" })
   return undefined
 }
 

@@ -1,0 +1,59 @@
+import { Decoded, Translation } from "@tppkit/core"
+import { describe, expect, it } from "vitest"
+
+describe("Translation.describe: a loss as one sentence (field, from, to, why)", () => {
+  it("names the model's fields and values in words, a standard's own field as written", () => {
+    expect(
+      Translation.describe({
+        field: "missing",
+        from: "not defined",
+        to: "clamp",
+        why: "Berlin Group does not say when day 30 is paid in a month without it"
+      })
+    ).toBe(
+      "A day a short month lacks (missing) changes from not defined by the standard to paid on the month's last day, because Berlin Group does not say when day 30 is paid in a month without it."
+    )
+    expect(
+      Translation.describe({
+        field: "convention",
+        from: "following",
+        to: "none",
+        why: "RRULE has no business-day convention"
+      })
+    ).toBe(
+      "The business-day convention (convention) changes from following to never moved, because RRULE has no business-day convention."
+    )
+    expect(
+      Translation.describe({ field: "intervalDue", from: "15", to: "not defined", why: "COBS does not say." })
+    ).toBe("intervalDue changes from 15 to not defined by the standard, because COBS does not say.")
+  })
+})
+
+describe("Decoded.describe: a tolerance as one sentence", () => {
+  it("says what was received, how it was read and why", () => {
+    expect(
+      Decoded.describe({
+        field: "dayOfExecution",
+        received: "01",
+        read: "1",
+        why: "dayOfExecution is text without leading zeroes"
+      })
+    ).toBe('dayOfExecution "01" is read as "1", because dayOfExecution is text without leading zeroes.')
+    expect(
+      Decoded.describe({
+        field: "NextPaymentDateTime",
+        received: "0000-01-01T00:00:00Z",
+        read: "absent",
+        why: "it is no calendar date (year 0)"
+      })
+    ).toBe('NextPaymentDateTime "0000-01-01T00:00:00Z" is read as absent, because it is no calendar date (year 0).')
+    expect(
+      Decoded.describe({
+        field: "withinAMonthFlag",
+        received: "true",
+        read: "true",
+        why: "withinAMonthFlag is a boolean"
+      })
+    ).toBe('withinAMonthFlag "true" is read as given, although withinAMonthFlag is a boolean.')
+  })
+})
