@@ -8,11 +8,11 @@
 import {
   BusinessDayConvention,
   Calendar,
-  Decoded,
   LocalDate,
   Rrule,
   Standard,
   StandingOrder,
+  Decoded as Tolerance,
   Translation
 } from "@tppkit/core"
 import { Export, Holidays, type Projection } from "@tppkit/schedule"
@@ -259,7 +259,7 @@ const otherStandard = (
   for (const w of first!.warnings) {
     warnings.push({
       orderId: kept.orderId,
-      reason: `${standard}: tolerated: ${Decoded.describe(w)}`
+      reason: `${standard}: tolerated: ${Tolerance.describe(w)}`
     })
   }
   if (t._tag === "Lossy") {
