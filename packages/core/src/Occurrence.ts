@@ -15,7 +15,7 @@ import { type Brand, Result, Schema } from "effect"
 import * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import * as Calendar from "./Calendar.ts"
 import * as Frequency from "./Frequency.ts"
-import { PlanData } from "./internal/plan.ts"
+import { type Pauses, PlanData } from "./internal/plan.ts"
 import * as Slots from "./internal/slots.ts"
 import * as WorkingDays from "./internal/workingDays.ts"
 import * as LocalDate from "./LocalDate.ts"
@@ -215,34 +215,27 @@ const missingCode = (m: Recurrence.MissingDay): number =>
  * calendar is the given one, else the built-in one the recurrence names, else `target`.
  */
 export const planOf = (r: Recurrence.Recurrence, options?: RecurrenceOptions): Result.Result<Plan, NotProjectable> => {
-  const fail = (reason: string) => Result.fail(new NotProjectable({ reason }))
-  if (!LocalDate.isValidDayNumber(r.start)) return fail("start is not a date within 0001-01-01..9999-12-31")
+  if (!LocalDate.isValidDayNumber(r.start)) return notProjectable("start is not a date within 0001-01-01..9999-12-31")
   if (r.end !== undefined && !LocalDate.isValidDayNumber(r.end)) {
-    return fail("end is not a date within 0001-01-01..9999-12-31")
+    return notProjectable("end is not a date within 0001-01-01..9999-12-31")
   }
   let calendar = options?.calendar
   if (calendar === undefined && r.calendar !== undefined) {
     calendar = Calendar.builtInNamed(r.calendar)
-    if (calendar === undefined) return fail(`calendar ${JSON.stringify(r.calendar)} is not built in: pass it`)
+    if (calendar === undefined) return notProjectable(`calendar ${JSON.stringify(r.calendar)} is not built in: pass it`)
   }
   const rule = r.rule
   const start: number = r.start
   const lastNominal = (r.end ?? LocalDate.MAX) as LocalDate.LocalDate
   let anchor = start
   let dayStep = 0
+  // month arithmetic (shape 0 on months): one day in every monthStep-th month from anchorMonth, named by a
+  // WorkingDays.monthDay code (a day of month clamped, a day from the end, or the k-th weekday, ±1…±4)
   let monthStep = 0
   let anchorMonth = 0
   let anchorDay = 0
   let slots: Slots.Slots | undefined
   const startMonth = WorkingDays.monthIndexOf(start)
-  /** Shape 0 on months: the first month from `month` on (step `step`) whose clamped day is on or after the start. */
-  const monthly = (month: number, step: number, day: number) => {
-    monthStep = step
-    anchorDay = day
-    anchorMonth = month
-    if (WorkingDays.monthDayClamped(month, day) < start) anchorMonth += step
-    anchor = rawNominal(anchorMonth, anchorDay, monthStep, 0)
-  }
   switch (rule._tag) {
     case "EveryDays":
       dayStep = rule.interval
@@ -276,20 +269,32 @@ export const planOf = (r: Recurrence.Recurrence, options?: RecurrenceOptions): R
       break
     }
     case "MonthlyOnDay":
-      if (rule.months === undefined && rule.day > 0 && (rule.day <= 28 || rule.missing === "clamp")) {
-        monthly(startMonth, rule.interval, rule.day)
+      if (rule.months === undefined && (rule.day <= 28 || rule.missing === "clamp")) {
+        // a day from the start (clamped, or one every month has) or from the end: every month has it
+        monthStep = rule.interval
+        anchorMonth = startMonth
+        anchorDay = rule.day
       } else {
         slots = monthSlots(startMonth, rule.interval, rule.months, rule.day, 0, 0, missingCode(rule.missing))
       }
       break
     case "MonthlyOnWeekday":
-      slots = monthSlots(startMonth, rule.interval, rule.months, 0, rule.weekday, rule.ordinal, Slots.CLAMP)
+      if (rule.months === undefined && rule.ordinal !== 5 && rule.ordinal !== -5) {
+        // the first four (and last four) of each weekday are in every month
+        monthStep = rule.interval
+        anchorMonth = startMonth
+        anchorDay = WorkingDays.weekdayOfMonth(rule.weekday, rule.ordinal)
+      } else {
+        slots = monthSlots(startMonth, rule.interval, rule.months, 0, rule.weekday, rule.ordinal, Slots.CLAMP)
+      }
       break
     case "Yearly": {
       const january = startMonth - (startMonth % 12)
       const only = rule.dates.length === 1 ? rule.dates[0]! : undefined
       if (only !== undefined && (rule.missing === "clamp" || only.month !== 2 || only.day !== 29)) {
-        monthly(january + only.month - 1, 12 * rule.interval, only.day)
+        monthStep = 12 * rule.interval
+        anchorMonth = january + only.month - 1
+        anchorDay = only.day
       } else {
         const m = rule.dates.length
         slots = {
@@ -309,10 +314,14 @@ export const planOf = (r: Recurrence.Recurrence, options?: RecurrenceOptions): R
       break
     }
   }
+  if (monthStep !== 0) {
+    // the first period from anchorMonth on whose day is on or after the start
+    if (WorkingDays.monthDay(anchorMonth, anchorDay) < start) anchorMonth += monthStep
+    anchor = rawNominal(anchorMonth, anchorDay, monthStep, 0)
+  }
   const convention = r.convention
   const working = rule._tag === "EveryWorkingDays"
   let lastK = -1
-  let last: number = lastNominal
   if (slots !== undefined) {
     if (slots.offsets.length === 0) {
       // selected months that the interval never reaches: no occurrence at all
@@ -335,40 +344,45 @@ export const planOf = (r: Recurrence.Recurrence, options?: RecurrenceOptions): R
       if (r.end !== undefined && rawNominal(anchorMonth, anchorDay, monthStep, lastK) > lastNominal) lastK--
     }
   }
+  const workStep = working ? rule.interval : 1
+  const resolved = calendar ?? Calendar.target
+  // the count's last occurrence ends a working-day schedule when it comes before the end date
+  const last =
+    working && r.count !== undefined
+      ? Math.min(lastNominal, nthWorkingOf(anchor, resolved, lastNominal, (r.count - 1) * workStep))
+      : lastNominal
   if (r.count !== undefined && !working) lastK = Math.min(lastK, r.count - 1)
-  const pauses =
-    r.pauses === undefined || (r.pauses.ranges.length === 0 && r.pauses.months.length === 0)
-      ? undefined
-      : {
-          ranges: [...r.pauses.ranges].sort((a, b) => a.from - b.from).flatMap((p) => [p.from, p.to]),
-          months: r.pauses.months.reduce((bits, m) => bits | (1 << m), 0)
-        }
-  const make = (lastNominal: number) =>
-    new PlanData(
-      working,
-      working ? rule.interval : 1,
-      slots,
-      pauses,
-      anchor as LocalDate.LocalDate,
-      r.end,
-      calendar ?? Calendar.target,
-      convention,
-      !working && convention !== "none",
-      dayStep,
-      monthStep,
-      anchorMonth,
-      anchorDay,
-      lastNominal as LocalDate.LocalDate,
-      lastK
-    )
-  const data = make(last)
-  if (working && r.count !== undefined) {
-    // the count's last occurrence ends the schedule when it comes before the end date
-    last = Math.min(last, nthWorking(data, (r.count - 1) * data.workStep))
-    return Result.succeed(make(last) as unknown as Plan)
-  }
+  const data = new PlanData(
+    working,
+    workStep,
+    slots,
+    pausesOf(r.pauses),
+    anchor as LocalDate.LocalDate,
+    r.end,
+    resolved,
+    convention,
+    !working && convention !== "none",
+    dayStep,
+    monthStep,
+    anchorMonth,
+    anchorDay,
+    last as LocalDate.LocalDate,
+    lastK
+  )
   return Result.succeed(data as unknown as Plan)
 }
+
+/** A plan's pauses (sorted ranges, a bit per month), or none when there are none. */
+const pausesOf = (pauses: Recurrence.Pauses | undefined): Pauses | undefined =>
+  pauses === undefined || (pauses.ranges.length === 0 && pauses.months.length === 0)
+    ? undefined
+    : {
+        ranges: [...pauses.ranges].sort((a, b) => a.from - b.from).flatMap((p) => [p.from, p.to]),
+        months: pauses.months.reduce((bits, m) => bits | (1 << m), 0)
+      }
+
+const notProjectable = (reason: string): Result.Result<Plan, NotProjectable> =>
+  Result.fail(new NotProjectable({ reason }))
 
 // ---------------------------------------------------------------------------
 // calendar-based codes (DAI7, WEEK, MNTH, QUTR, SEMI, YEAR): random access by k
@@ -379,7 +393,7 @@ const END = WorkingDays.BEYOND_MAX
 /** Nominal date k of a month-based schedule (packages/core/README.md, "Nominal dates"). */
 function rawNominal(anchorMonth: number, anchorDay: number, monthStep: number, k: number): number {
   const index = anchorMonth + monthStep * k
-  return index > WorkingDays.MAX_MONTH_INDEX ? END : WorkingDays.monthDayClamped(index, anchorDay)
+  return index > WorkingDays.MAX_MONTH_INDEX ? END : WorkingDays.monthDay(index, anchorDay)
 }
 
 /** Nominal date number k of a calendar-based plan, or `END` when it does not exist. */
@@ -467,8 +481,10 @@ const skipWorking = (calendar: Calendar.Calendar, d: number, n: number): number 
 }
 
 /** Working day number `i` (0-based) on or after the anchor, or past the last nominal date: by binary search. */
-const nthWorking = (plan: PlanData, i: number): number => {
-  const { anchor, calendar, lastNominal } = plan
+const nthWorking = (plan: PlanData, i: number): number => nthWorkingOf(plan.anchor, plan.calendar, plan.lastNominal, i)
+
+/** {@link nthWorking} from its parts. */
+const nthWorkingOf = (anchor: number, calendar: Calendar.Calendar, lastNominal: number, i: number): number => {
   if (calendar.countWeekdayHolidays !== undefined) {
     // binary search for the first day by which i + 1 working days have passed
     if (countWorking(calendar, anchor, lastNominal) <= i) return END
@@ -634,7 +650,7 @@ const firstCalendar = (plan: PlanData, date: number): number => {
   const months = WorkingDays.monthIndexOf(clamped) - anchorMonth
   const k = months <= 0 ? 0 : monthStep === 1 ? months : Math.ceil(months / monthStep)
   if (k > lastK) return -1
-  if (WorkingDays.monthDayClamped(anchorMonth + monthStep * k, anchorDay) >= date) return k
+  if (WorkingDays.monthDay(anchorMonth + monthStep * k, anchorDay) >= date) return k
   return k + 1 > lastK ? -1 : k + 1
 }
 

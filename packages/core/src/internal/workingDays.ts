@@ -57,8 +57,40 @@ export const monthDayClamped = (index: number, day: number): number => {
   return start + Math.min(day, length) - 1
 }
 
+/** ISO weekday of a day number (1 Monday … 7 Sunday). */
+const isoWeekday = (d: number): number => ((((d + 3) % 7) + 7) % 7) + 1
+
 /**
- * The first of the dates `anchorDay` of month `anchorMonth + monthStep·k` (k = 0 … lastK, clamped to shorter months)
+ * The code of the `ordinal`-th `weekday` (1 Monday … 7 Sunday) of the month for {@link monthDay}: ordinal 1…4 from
+ * the month's start, −1…−4 from its end (every month has four of each weekday, so the day always exists).
+ */
+export const weekdayOfMonth = (weekday: number, ordinal: number): number => -(100 + (ordinal + 5) * 8 + weekday)
+
+/** {@link monthDay} for a code other than a day of month, in the month from `start` of `length` days. */
+const otherMonthDay = (start: number, length: number, code: number): number => {
+  if (code > -100) return start + length + code
+  const c = -code - 100
+  const weekday = c & 7
+  const ordinal = (c >> 3) - 5
+  if (ordinal > 0) return start + ((weekday - isoWeekday(start) + 7) % 7) + 7 * (ordinal - 1)
+  const last = start + length - 1
+  return last - ((isoWeekday(last) - weekday + 7) % 7) + 7 * (ordinal + 1)
+}
+
+/**
+ * The day number of a day in month `index` (years 0001–9999) named by a code: 1…31 that day of month, clamped to a
+ * shorter month (as {@link monthDayClamped}); −1…−28 counted from the month's end (−1 its last day); or a
+ * {@link weekdayOfMonth} code. Every code names a day inside its month, so month arithmetic seeks it in O(1).
+ */
+export const monthDay = (index: number, code: number): number => {
+  const starts = Months.monthStarts()
+  const start = starts[index]!
+  const length = starts[index + 1]! - start
+  return code > 0 ? start + Math.min(code, length) - 1 : otherMonthDay(start, length, code)
+}
+
+/**
+ * The first of the dates `anchorDay` (a {@link monthDay} code) of month `anchorMonth + monthStep·k` (k = 0 … lastK)
  * that is on or after `date`, or `BEYOND_MAX` when none is (packages/core/README.md, "Nominal dates"): a month-based
  * schedule whose execution dates are its nominal dates, answered from the month-start table alone.
  */
@@ -78,7 +110,8 @@ export const firstMonthDayOnOrAfter = (
     // at most twice: the nominal date of k is in `date`'s month or later, the next one is past `date`
     const index = anchorMonth + monthStep * k
     const start = starts[index]!
-    const d = start + Math.min(anchorDay, starts[index + 1]! - start) - 1
+    const length = starts[index + 1]! - start
+    const d = anchorDay > 0 ? start + Math.min(anchorDay, length) - 1 : otherMonthDay(start, length, anchorDay)
     if (d >= date) return d
   }
   return BEYOND_MAX
