@@ -496,6 +496,52 @@ describe("Forecast properties", () => {
       { numRuns: 500 }
     )
   })
+  it("a risk day's payments are every payment out of the account that day, also under a scenario's edits", () => {
+    // the engine finds them in a second pass over the accounts with risk days only: checked against the projection
+    const edit = fc.oneof(
+      fc.record({
+        _tag: fc.constant("Skip" as const),
+        orderId: fc.constantFrom("a", "b"),
+        date: fc.integer({ min: pWindow.from, max: pWindow.to })
+      }),
+      fc.record({
+        _tag: fc.constant("Delay" as const),
+        orderId: fc.constantFrom("a", "b", "c"),
+        days: fc.integer({ min: 1, max: 20 })
+      })
+    ) as fc.Arbitrary<Forecast.Change>
+    fc.assert(
+      fc.property(arbInput(["EUR", "CZK"]), fc.array(edit, { maxLength: 2 }), (input, changes) => {
+        const forecast = Result.getOrThrow(
+          Forecast.scenario({ ...input, window: pWindow }, { name: "x", changes })
+        ).forecast
+        const first = Math.min(pWindow.from, ...input.balances.map((b) => b.date)) as LocalDate.LocalDate
+        const moved = Projection.project(input.orders, { from: first, to: pWindow.to }).payments.flatMap((p) => {
+          let day: number = p.executionDate
+          for (const c of changes) {
+            if (c._tag === "Skip" && c.orderId === p.orderId && c.date === p.executionDate) return []
+            if (c._tag === "Delay" && c.orderId === p.orderId) day += c.days
+          }
+          return day > pWindow.to ? [] : [{ ...p, executionDate: day as LocalDate.LocalDate }]
+        })
+        const row = (p: Payment.Payment) => JSON.stringify([p.orderId, p.k, p.nominalDate, p.executionDate])
+        for (const a of forecast.accounts) {
+          for (const r of a.riskDays) {
+            const due = moved.filter(
+              (p) => p.debtorIban === a.iban && p.currency === a.currency && p.executionDate === r.date
+            )
+            expect(r.payments.map(row).sort()).toEqual(due.map(row).sort())
+            for (let i = 1; i < r.payments.length; i++) {
+              expect(Payment.compare(r.payments[i - 1]!, r.payments[i]!)).toBeLessThanOrEqual(0)
+            }
+            const total = r.payments.reduce((s, p) => BigDecimal.sum(s, p.amount), BigDecimal.fromBigInt(0n))
+            expect(t(r.out)).toBe(t(total))
+          }
+        }
+      }),
+      { numRuns: 1000 }
+    )
+  })
   it("each scenario changes only what it names", () => {
     const change = fc.oneof(
       fc.record({

@@ -1,19 +1,19 @@
 /**
  * The balance forecast's engine (the public `Forecast`), our own because speed demands it (BENCHMARKS.md, "A balance
- * forecast against projecting with totals"). It never makes a payment object for a payment that nobody looks at:
- * the days of the window are cut into blocks, and for each block a grid of (account, day) cells holds the day's sums
- * of cents out and in and the counts of payments, as the orders' plans fill it. An order paying every day (DAI7)
- * adds its whole run to the grid as two differences per side and block (the grid is then summed along the days); any
- * other order walks its occurrences of the block (each order waits in the bucket of the block of its next payment).
- * Each account's cells are then read day by day: its balance moves on each day with payments, the lowest point and
- * the days at risk are found, and a kept ladder is written as columns (its rows are made when read). Only then are
- * payments made, and only those on risk days (found again with the plan's `firstOnOrAfter`), those not netted
- * (another currency) and those a scenario moves.
+ * forecast against projecting with totals"). It never makes a payment object for a payment that nobody looks at. It
+ * reads the same plans as `Projection.totals` and goes one account at a time over small day arrays (sums of cents and
+ * counts, out and in), filled by the account's orders as debtor and as creditor: an order paying every day (DAI7) as
+ * two differences, a weekly one as a run of every 7th nominal day moved to its execution days through the
+ * convention's table of the calendar, the others walked occurrence by occurrence. The days are then read once: the
+ * balance moves on each day with payments, the lowest point and the days at risk are found, and a kept ladder is
+ * written as columns (its rows are made when read). Payments are made only for the risk days (found again in a second
+ * pass over the accounts that have risk days: their orders walked over those days), for those not netted (another
+ * currency) and for those a scenario moves.
  *
- * Exact: amounts are integer cents (`[9.2]`), and a cell's or balance's sum is a float only while the sum of the
- * magnitudes it was made from stays far below 2^53; past that the account's cells of the block are summed again as
- * bigints and its balance becomes a bigint at its scale (an account whose balance or threshold has more than two
- * decimals is on bigints from the start).
+ * Exact: amounts are integer cents (`[9.2]`), and a day's or balance's sum is a float only while the sum of the
+ * magnitudes it was made from stays far below 2^53; past that the account's days are summed again as bigints and its
+ * balance becomes a bigint at its scale (an account whose balance or threshold has more than two decimals is on
+ * bigints from the start).
  */
 import { BusinessDayConvention, type LocalDate, Occurrence } from "@tppkit/core"
 import { BigDecimal } from "effect"
@@ -235,9 +235,12 @@ const CHUNK = 1 << 20
  * one, with the account's rows so far moved to it.
  */
 class Columns {
-  data = new Float64Array(CHUNK)
+  data: Float64Array
   start = 0
   end = 0
+  constructor(size = CHUNK) {
+    this.data = new Float64Array(size)
+  }
   push(day: number, opening: number, out: number, inCents: number, outCount: number, inCount: number, risk: boolean) {
     let at = this.end
     if (at + ROW > this.data.length) {
@@ -416,20 +419,16 @@ class Engine {
   /** The kept rows (made when the first ladder is kept). */
   columns: Columns | undefined = undefined
   readonly results: Array<AccountOut>
-  // the account being read: its number, the magnitudes added to its day arrays, the first cell written, whether a
-  // run was added, the first weekly cell written and the weekly runs' calendar
+  // the account being read: its number, the first cell written, whether a run was added, the first weekly cell
+  // written and the weekly runs' calendar (its sums' magnitudes are a local of `account`: a field turning from small
+  // integer to float would give every engine a map of its own, see `kept`)
   a = 0
-  flow = 0
   minX = 0
   hasRun = false
   weekMin = 0
   weekCalendar = -1
-  // its walked and edited payments out, per day (a list through `paid`: order, k, nominal, next), for the risk days;
-  // its runs out (DAI7) and weekly runs out (order, first nominal day, count, first k)
-  readonly dayHead: Int32Array
-  readonly paid = new Tuples(4)
-  readonly runsOut: Array<number> = []
-  readonly weeks: Array<number> = []
+  /** Per cell: the index of the account's risk day with payments out on that day, or -1. */
+  readonly riskAt: Int32Array
   /** The account's risk days with payments out. */
   readonly risky: Array<RiskDayOut> = []
   openRisk: RiskDayOut | undefined = undefined
@@ -608,7 +607,7 @@ class Engine {
     this.wInC = new Float64Array(days)
     this.wOutN = new Int32Array(days)
     this.wInN = new Int32Array(days)
-    this.dayHead = new Int32Array(days).fill(-1)
+    this.riskAt = new Int32Array(days).fill(-1)
     this.convention = settings.options?.convention ?? BusinessDayConvention.defaultConvention
     this.executionCells = new Array<Int32Array | undefined>(plans.calendars.length)
     this.results = accounts.map((acc, a) => new AccountOut(a, start[a]!, acc.amount, keep[a] === 1, this))
@@ -723,28 +722,27 @@ class Engine {
     if (out) {
       this.outC[x]! += c
       this.outN[x]!++
-      const e = this.paid.length
-      this.paid.push4(o, k, nominal, this.dayHead[x]!)
-      this.dayHead[x] = e
     } else {
       this.inC[x]! += c
       this.inN[x]!++
     }
-    this.flow += c
     if (x < this.minX) this.minX = x
   }
 
-  /** A run's days from `from` as two differences (netted), or each of its payments shown (not netted). */
-  runSide(out: boolean, netted: boolean, o: number, from: number): void {
+  /**
+   * A run's days from `from` as two differences (netted), or each of its payments shown (not netted); the cents
+   * added.
+   */
+  runSide(out: boolean, netted: boolean, o: number, from: number): number {
     const lo = Math.max(this.runFrom[o]!, from)
     const hi = this.runTo[o]!
-    if (lo > hi) return
+    if (lo > hi) return 0
     if (!netted) {
       const k = this.runK[o]!
       for (let day = Math.max(lo, this.start[this.a]!); day <= hi; day++) {
         this.foreign(out ? "out" : "in", o, k + day, day, day)
       }
-      return
+      return 0
     }
     const c = this.cents[o]!
     const x = lo - this.base
@@ -754,49 +752,47 @@ class Engine {
       this.rOutC[y]! -= c
       this.rOutN[x]!++
       this.rOutN[y]!--
-      this.runsOut.push(o)
     } else {
       this.rInC[x]! += c
       this.rInC[y]! -= c
       this.rInN[x]!++
       this.rInN[y]!--
     }
-    this.flow += c * (hi - lo + 1)
     if (x < this.minX) this.minX = x
     this.hasRun = true
+    return c * (hi - lo + 1)
   }
 
-  /** A weekly order's payments from `from` on (netted) as a run of every 7th nominal day, else walked. */
-  weekSide(out: boolean, o: number, from: number): void {
+  /**
+   * A weekly order's payments from `from` on (netted) as a run of every 7th nominal day, else walked; the cents
+   * added.
+   */
+  weekSide(out: boolean, o: number, from: number): number {
     const to = this.to
     const plan = this.planList[o]!
     const lo = Math.max(this.starts[o]!, from) as LocalDate.LocalDate
-    if (lo > to) return
+    if (lo > to) return 0
     const head = Occurrence.firstOnOrAfter(plan, lo)
-    if (head === undefined || head.execution > to) return
+    if (head === undefined || head.execution > to) return 0
     const count = Occurrence.count(plan, lo, to as LocalDate.LocalDate)
     const x = head.nominal - this.base
     const y = head.nominal + 7 * count - this.base
-    if (x < 0 || y >= this.days) {
-      this.walk(out, true, o, from)
-      return
-    }
+    if (x < 0 || y >= this.days) return this.walk(out, true, o, from)
     const c = this.cents[o]!
     if (out) {
       this.wOutC[x]! += c
       this.wOutC[y]! -= c
       this.wOutN[x]!++
       this.wOutN[y]!--
-      this.weeks.push(o, head.nominal, count, head.k)
     } else {
       this.wInC[x]! += c
       this.wInC[y]! -= c
       this.wInN[x]!++
       this.wInN[y]!--
     }
-    this.flow += c * count
     if (x < this.weekMin) this.weekMin = x
     this.weekCalendar = this.plans.calendarOf[o]!
+    return c * count
   }
 
   /** The weekly runs summed along every 7th day and moved from their nominal days to their execution days. */
@@ -828,19 +824,22 @@ class Engine {
     wInN.fill(0, weekMin)
   }
 
-  /** Every payment of a walked order from `from` on. */
-  walk(out: boolean, netted: boolean, o: number, from: number): void {
+  /** Every payment of a walked order from `from` on; the cents added (none when not netted). */
+  walk(out: boolean, netted: boolean, o: number, from: number): number {
     const to = this.to
     const plan = this.planList[o]!
     const lo = Math.max(this.starts[o]!, from)
-    if (lo > to) return
+    if (lo > to) return 0
+    let n = 0
     for (
       let occ = Occurrence.firstOnOrAfter(plan, lo as LocalDate.LocalDate);
       occ !== undefined && occ.execution <= to;
       occ = Occurrence.next(plan, occ)
     ) {
       this.point(out, netted, o, occ.k, occ.nominal, occ.execution)
+      n++
     }
+    return netted ? n * this.cents[o]! : 0
   }
 
   /** The account's exact day sums as bigints of cents (out, in), summed again from its orders. */
@@ -1055,45 +1054,71 @@ class Engine {
     if (kept) r.parts!.push(rows)
   }
 
-  /** The payments out on the account's risk days (netted ones), in projection order. */
-  riskPayments(): void {
-    const { base, days, weeks, runsOut, runFrom, runTo, runK, ranks, dayHead } = this
-    const paid = this.paid.data
-    const execution = weeks.length > 0 ? this.executionsOf(this.weekCalendar) : undefined
-    for (const risk of this.risky) {
-      const day: number = risk.date
-      const found: Array<number> = [] // (order, k, nominal) triples
-      // the walked and edited payments out recorded on the day, the runs through it, the weekly runs moved to it
-      for (let e = dayHead[day - base]!; e >= 0; e = paid[e * 4 + 3]!) {
-        found.push(paid[e * 4]!, paid[e * 4 + 1]!, paid[e * 4 + 2]!)
-      }
-      for (const o of runsOut) if (day >= runFrom[o]! && day <= runTo[o]!) found.push(o, runK[o]! + day, day)
-      if (execution !== undefined) {
-        for (let x = Math.max(0, day - base - PAD); x <= Math.min(days - 1, day - base + PAD); x++) {
-          if (execution[x] !== day - base) continue
-          const nominal = base + x
-          for (let w = 0; w < weeks.length; w += 4) {
-            const n0 = weeks[w + 1]!
-            const steps = (nominal - n0) / 7
-            if (Number.isInteger(steps) && steps >= 0 && steps < weeks[w + 2]!) {
-              found.push(weeks[w]!, weeks[w + 3]! + steps, nominal)
-            }
-          }
-        }
-      }
-      const idx = Array.from({ length: found.length / 3 }, (_, j) => j * 3)
-      idx.sort(
-        (x, y) => ranks[found[x]!]! - ranks[found[y]!]! || found[x + 2]! - found[y + 2]! || found[x]! - found[y]!
-      )
-      const triples = new Array<number>(found.length)
-      for (let j = 0; j < idx.length; j++) {
-        triples[3 * j] = found[idx[j]!]!
-        triples[3 * j + 1] = found[idx[j]! + 1]!
-        triples[3 * j + 2] = found[idx[j]! + 2]!
-      }
-      risk.triples = triples
+  /**
+   * The payments out on the account's risk days (netted ones), in projection order: found again, only for the
+   * accounts with risk days, from the runs through those days and the other orders walked over them.
+   */
+  riskPayments(from: number): void {
+    const a = this.a
+    const { base, ranks, runFrom, runTo, runK, kind, netDebtor, outList, planList, starts, riskAt } = this
+    const risky = this.risky
+    const found: Array<Array<number>> = [] // per risk day: (order, k, nominal) triples
+    for (let j = 0; j < risky.length; j++) {
+      riskAt[risky[j]!.date - base] = j
+      found.push([])
     }
-    this.risky.length = 0
+    const firstDay: number = risky[0]!.date
+    const lastDay: number = risky[risky.length - 1]!.date
+    for (let x = this.outAt[a]!; x < this.outAt[a + 1]!; x++) {
+      const o = outList[x]!
+      if (netDebtor[o] === 0) continue
+      if (kind[o] === RUN) {
+        const lo = Math.max(runFrom[o]!, from)
+        const hi = runTo[o]!
+        for (let j = 0; j < risky.length; j++) {
+          const day: number = risky[j]!.date
+          if (day >= lo && day <= hi) found[j]!.push(o, runK[o]! + day, day)
+        }
+        continue
+      }
+      // walked or weekly: its payments from the first risk day to the last
+      const plan = planList[o]!
+      const lo = Math.max(starts[o]!, from, firstDay)
+      for (
+        let occ = Occurrence.firstOnOrAfter(plan, lo as LocalDate.LocalDate);
+        occ !== undefined && occ.execution <= lastDay;
+        occ = Occurrence.next(plan, occ)
+      ) {
+        const j = riskAt[occ.execution - base]!
+        if (j >= 0) found[j]!.push(o, occ.k, occ.nominal)
+      }
+    }
+    const edited = this.edited.data
+    for (const i of this.editedOf.get(a) ?? []) {
+      const o = edited[i * 4]!
+      const day = edited[i * 4 + 3]!
+      if (day < from || this.debtorOf[o] !== a || netDebtor[o] === 0) continue
+      const j = riskAt[day - base]!
+      if (j >= 0) found[j]!.push(o, edited[i * 4 + 1]!, edited[i * 4 + 2]!)
+    }
+    for (let j = 0; j < risky.length; j++) {
+      const risk = risky[j]!
+      riskAt[risk.date - base] = -1
+      const triples = found[j]!
+      const idx = Array.from({ length: triples.length / 3 }, (_, q) => q * 3)
+      idx.sort(
+        (x, y) =>
+          ranks[triples[x]!]! - ranks[triples[y]!]! || triples[x + 2]! - triples[y + 2]! || triples[x]! - triples[y]!
+      )
+      const sorted = new Array<number>(triples.length)
+      for (let q = 0; q < idx.length; q++) {
+        sorted[3 * q] = triples[idx[q]!]!
+        sorted[3 * q + 1] = triples[idx[q]! + 1]!
+        sorted[3 * q + 2] = triples[idx[q]! + 2]!
+      }
+      risk.triples = sorted
+    }
+    risky.length = 0
   }
 
   /** Reads one account: its orders fill the day arrays, which are read, then cleared. */
@@ -1103,7 +1128,7 @@ class Engine {
     const { outAt, inAt, outList, inList, kind, netDebtor, netCreditor, base, days } = this
     const from = this.balanceDate[a]!
     this.a = a
-    this.flow = 0
+    let flow = 0 // the magnitudes added to the day arrays
     this.minX = days
     this.hasRun = false
     this.openRisk = undefined
@@ -1111,24 +1136,24 @@ class Engine {
     // orders and the edited payments
     for (let x = outAt[a]!; x < outAt[a + 1]!; x++) {
       const o = outList[x]!
-      if (kind[o] === RUN) this.runSide(true, netDebtor[o] === 1, o, from)
+      if (kind[o] === RUN) flow += this.runSide(true, netDebtor[o] === 1, o, from)
     }
     for (let x = inAt[a]!; x < inAt[a + 1]!; x++) {
       const o = inList[x]!
-      if (kind[o] === RUN) this.runSide(false, netCreditor[o] === 1, o, from)
+      if (kind[o] === RUN) flow += this.runSide(false, netCreditor[o] === 1, o, from)
     }
     this.weekMin = days
     for (let x = outAt[a]!; x < outAt[a + 1]!; x++) {
       const o = outList[x]!
       const k = kind[o]!
-      if (k === WEEKLY && netDebtor[o] === 1) this.weekSide(true, o, from)
-      else if (k === POINTS || k === WEEKLY) this.walk(true, netDebtor[o] === 1, o, from)
+      if (k === WEEKLY && netDebtor[o] === 1) flow += this.weekSide(true, o, from)
+      else if (k === POINTS || k === WEEKLY) flow += this.walk(true, netDebtor[o] === 1, o, from)
     }
     for (let x = inAt[a]!; x < inAt[a + 1]!; x++) {
       const o = inList[x]!
       const k = kind[o]!
-      if (k === WEEKLY && netCreditor[o] === 1) this.weekSide(false, o, from)
-      else if (k === POINTS || k === WEEKLY) this.walk(false, netCreditor[o] === 1, o, from)
+      if (k === WEEKLY && netCreditor[o] === 1) flow += this.weekSide(false, o, from)
+      else if (k === POINTS || k === WEEKLY) flow += this.walk(false, netCreditor[o] === 1, o, from)
     }
     if (this.weekMin < days) this.foldWeeks()
     const edited = this.edited.data
@@ -1138,12 +1163,17 @@ class Engine {
       if (day < from) continue
       const k = edited[i * 4 + 1]!
       const nominal = edited[i * 4 + 2]!
-      if (this.debtorOf[o] === a) this.point(true, netDebtor[o] === 1, o, k, nominal, day)
-      if (this.creditorOf[o] === a) this.point(false, netCreditor[o] === 1, o, k, nominal, day)
+      if (this.debtorOf[o] === a) {
+        this.point(true, netDebtor[o] === 1, o, k, nominal, day)
+        if (netDebtor[o] === 1) flow += this.cents[o]!
+      }
+      if (this.creditorOf[o] === a) {
+        this.point(false, netCreditor[o] === 1, o, k, nominal, day)
+        if (netCreditor[o] === 1) flow += this.cents[o]!
+      }
     }
     // read the days: on floats while every sum stays far below 2^53, else on bigints
     const opening = unitsOf(this.accounts[a]!.amount, this.scale[a]!)
-    const flow = this.flow
     const exact = flow > LIMIT ? this.exactCells() : undefined
     const thr = this.threshold[a]
     if (
@@ -1156,17 +1186,13 @@ class Engine {
     } else {
       this.scanExact(opening, exact)
     }
-    if (this.risky.length > 0) this.riskPayments()
+    if (this.risky.length > 0) this.riskPayments(from)
     const lo = Math.min(this.minX, this.start[a]! - base)
     const hi = to - base + 2 // past a run's end difference
     this.outC.fill(0, lo, hi)
     this.inC.fill(0, lo, hi)
     this.outN.fill(0, lo, hi)
     this.inN.fill(0, lo, hi)
-    if (this.paid.length > 0) this.dayHead.fill(-1, lo, hi)
-    this.paid.length = 0
-    this.runsOut.length = 0
-    this.weeks.length = 0
     if (this.hasRun) {
       this.rOutC.fill(0, lo, hi)
       this.rInC.fill(0, lo, hi)
@@ -1245,3 +1271,26 @@ const notNettedOn = (byDay: Map<number, Array<Foreign>> | undefined, day: number
       (x.side === y.side ? 0 : x.side === "out" ? -1 : 1)
   )
 }
+
+/**
+ * One object of each of the engine's classes, kept for the module's life. V8 gives an object the map (hidden class)
+ * its fields lead to, and drops such a map at a full collection once no object has it; then every step's optimized
+ * code that checks the map is thrown away, and the next forecast of the process compiles it all again (a quarter of
+ * a forecast's CPU at 100,000 orders: BENCHMARKS.md, "A balance forecast"). These have the maps of every other (exported
+ * so that the module's scope keeps them).
+ */
+const empty = new Engine([], [], {
+  window: { from: 0 as LocalDate.LocalDate, to: 0 as LocalDate.LocalDate },
+  options: undefined,
+  ladder: false,
+  keep: new Set(),
+  edited: new Set(),
+  edit: undefined
+})
+export const kept: ReadonlyArray<object> = [
+  empty,
+  new AccountOut(0, 0, ZERO, false, empty),
+  new RiskDayOut(0, 0, ZERO, ZERO, ZERO, "zero", []),
+  new CentsRow(0, 0, 0, 0, 0, 0, 0, [], false),
+  new Columns(0)
+]
