@@ -54,6 +54,27 @@ describe("FundsCheckWorkflow", () => {
     })
   )
 
+  it.effect(
+    "a try whose outcome is recorded is not sent again when its workflow runs again (the check store is its journal)",
+    () =>
+      Effect.gen(function* () {
+        const calls = yield* Ref.make(0)
+        yield* Effect.gen(function* () {
+          // the worker died after recording the first try's outcome and before the workflow's reply was stored: the
+          // workflow runs again from the start on another runner
+          const first = yield* FundsCheckWorkflow.checkOnce(due()).pipe(Effect.provide(stubChecker(calls)))
+          const replayed = yield* FundsCheckWorkflow.FundsCheck.execute(due())
+          assert.deepStrictEqual(replayed, first)
+          const rows = yield* Checks.Checks.use((c) => c.list())
+          assert.deepStrictEqual(
+            rows.map((r) => [r.outcome, r.attempts, r.unconfirmed]),
+            [["APPR", 1, 0]]
+          )
+        }).pipe(Effect.provide(engine(calls)))
+        assert.strictEqual(yield* Ref.get(calls), 1)
+      })
+  )
+
   it.effect("waits durably until its check instant (TestClock)", () =>
     Effect.gen(function* () {
       const calls = yield* Ref.make(0)

@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { NodeClusterSocket } from "@effect/platform-node"
+import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
 import { Duration, Effect, Layer, Option, type Redacted } from "effect"
 import {
   type MessageStorage as ClusterMessageStorage,

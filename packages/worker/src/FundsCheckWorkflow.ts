@@ -1,10 +1,15 @@
 /**
  * The durable funds check of one payment, on effect's workflow engine: keyed by (consent, orderId, nominalDate),
  * so that starting it any number of times from any runner gives one execution in the whole cluster. It waits
- * durably until its check instant, then runs the balance check as an activity (its result journaled: a finished
- * check never runs again on replay) and records the outcome. The bank call itself is at-least-once: a runner that
- * dies after sending and before the activity's result is stored makes another runner send it again; every
- * attempt is counted before it is sent, so a repeat shows as `attempts: 2`.
+ * durably until its check instant, then runs the balance check and records the outcome. The check's own record is
+ * its journal: each try is counted in the check store before it is sent and its outcome recorded there, and a try
+ * whose outcome is recorded returns it without sending (`Checks.begin`), so a replayed workflow never asks the bank
+ * again for a try that finished. The try is therefore not an effect activity, which would journal the same outcome
+ * a second time as a persisted request and reply of the cluster (with its entity's mailbox, fibers and latches
+ * resident until effect releases the finished workflow: about a third of a worker's memory and CPU per payment;
+ * BENCHMARKS.md, "Memory of a worker"). The bank call itself is at-least-once: a runner that dies after sending and
+ * before the outcome is recorded makes another runner send it again; every attempt is counted before it is sent,
+ * so a repeat shows as `attempts: 2`.
  *
  * @since 0.1.0
  */
@@ -243,14 +248,11 @@ export const layer: Layer.Layer<InFlight, never, WorkflowEngine.WorkflowEngine |
             })
             if (wait > 0) yield* DurableClock.sleep({ name: "untilCheck", duration: Duration.millis(wait) })
           }
-          // each try is a journaled activity and each wait a durable sleep; a transient failure is tried again until
+          // each try is journaled by the check store (counted before it is sent, a recorded try returned as it is)
+          // and each wait is a journaled clock reading and a durable sleep; a transient failure is tried again until
           // the payment's execution date has passed
           for (let n = 1; ; n++) {
-            const outcome = yield* Activity.make({
-              name: n === 1 ? "balanceCheck" : `balanceCheck#${n}`,
-              success: Outcome,
-              execute: send(due, n)
-            })
+            const outcome = yield* send(due, n)
             if (!isTransient(outcome)) return outcome
             const wait = yield* Activity.make({
               name: `retryWait#${n}`,

@@ -2,7 +2,7 @@
  * The fleet's message storage: effect's SQL message storage with two changes that save round trips per payment, a
  * batched `INSERT` of requests and a final reply saved in one statement (their doc comments say how).
  */
-import { NodeCrypto } from "@effect/platform-node"
+import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Deferred, Effect, Layer, Option } from "effect"
 import { ClusterError, MessageStorage, ShardId, Snowflake, SqlMessageStorage } from "effect/cluster"
 import { SqlClient } from "effect/sql"
@@ -97,8 +97,8 @@ const batchedRequests = (
  * effect's SQL message storage (tables `cluster_messages` and `cluster_replies`, created by effect's migrations)
  * with one change: the final reply of a request is saved in one statement, the reply's `INSERT` and the request's
  * `UPDATE … SET processed` together in one `WITH` (atomic as a single statement), where effect's storage sends
- * `BEGIN`, the two statements and `COMMIT`. Every payment's check saves two final replies (its workflow's and its
- * balance-check activity's): six round trips fewer per payment. Streamed replies (chunks) are saved by effect's
+ * `BEGIN`, the two statements and `COMMIT`. Every payment's check saves a final reply (its workflow's; the sweep's
+ * activities theirs): three round trips fewer per payment. Streamed replies (chunks) are saved by effect's
  * own code.
  */
 export const layer: Layer.Layer<MessageStorage.MessageStorage, never, SqlClient.SqlClient> = Layer.effect(
