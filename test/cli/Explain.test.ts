@@ -154,3 +154,77 @@ describe("tppkit explain in-process", () => {
     expect(noDay.stderr).toMatch(/--listed-on/)
   })
 })
+
+describe("tppkit explain on orders given as recurrences (an RRULE, a COBS record)", () => {
+  const file = "test/cli/fixtures/recurrence-orders.json"
+  /** The sentences, each on one line again (the table wraps a long one under itself). */
+  const explain = async (args: ReadonlyArray<string>) => {
+    const r = await run(["explain", "--orders", file, ...args])
+    return { ...r, stdout: r.stdout.replaceAll("\n  ", " ") }
+  }
+
+  it("every 2 weeks on Saturday: the rule, occurrence k on it, the Saturday moved by --convention", async () => {
+    const r = await explain(["--order", "R-BIWEEKLY", "--date", "2027-04-10"])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe("")
+    // from Saturday 2 January: 2, 16, 30 January … 10 April is occurrence 7
+    expect(r.stdout).toMatch(/^Schedule: every 2 weeks on Saturday, from 2027-01-02; this is occurrence k = 7\.$/m)
+    expect(r.stdout).toMatch(/^Nominal date: Sat 2027-04-10\.$/m)
+    expect(r.stdout).toMatch(/^Execution date: Mon 2027-04-12\.$/m)
+    expect(r.stdout).not.toMatch(/DAI7/)
+    const json = JSON.parse(
+      (
+        await run(
+          ["explain", "--orders", file, "--order", "R-BIWEEKLY", "--date", "2027-04-09"].concat([
+            "--convention",
+            "preceding",
+            "--format",
+            "json"
+          ])
+        )
+      ).stdout
+    )
+    expect(json.trace.frequency).toBeNull()
+    expect(json.trace.rule).toBe("every 2 weeks on Saturday")
+    expect(json.trace.anchor).toEqual({ field: "start", date: "2027-01-02" })
+    expect(json.trace.recurrence.rule).toEqual({ _tag: "Weekly", interval: 2, weekdays: [6] })
+    expect([json.trace.k, json.trace.convention, json.trace.executionDate]).toEqual([7, "preceding", "2027-04-09"])
+  })
+
+  it("the last Friday, and day 30 clamped in February (BYMONTHDAY=28,29,30;BYSETPOS=-1)", async () => {
+    const last = await explain(["--order", "R-LASTFRI", "--date", "2027-05-01"])
+    expect(last.stdout).toMatch(
+      /^Schedule: every month on the last Friday, from 2027-01-01; this is occurrence k = 4\.$/m
+    )
+    expect(last.stdout).toMatch(/^Execution date: Fri 2027-05-28\.$/m)
+    const clamp = await explain(["--order", "R-DAY30", "--date", "2027-02-02"])
+    expect(clamp.stdout).toMatch(/^Day 30 does not exist in February 2027: the nominal date is its last day/m)
+    expect(clamp.stdout).toMatch(/^Execution date: Mon 2027-03-01\.$/m)
+  })
+
+  it("a COBS order paused in July keeps its own convention (preceding) and names the paused occurrence", async () => {
+    const r = await run([
+      "explain",
+      "--orders",
+      file,
+      "--order",
+      "C-PAUSED",
+      "--date",
+      "2027-07-01",
+      "--format",
+      "json"
+    ])
+    expect(r.code).toBe(0)
+    const json = JSON.parse(r.stdout)
+    expect(json.trace.pausedBefore).toEqual({ count: 1, first: "2027-07-10", last: "2027-07-10" })
+    expect([json.trace.k, json.trace.executionDate]).toEqual([7, "2027-08-10"])
+    expect(json.sentences).toContain("Occurrence 6 on Sat 2027-07-10 is paused: it is not paid.")
+    // 10 October 2027 is a Sunday: the record's preceding, not the --convention asked for
+    const october = await explain(["--order", "C-PAUSED", "--date", "2027-08-11", "--convention", "following"])
+    expect(october.stdout).toMatch(/^Occurrence 8 on Fri 2027-09-10 is paused: it is not paid\.$/m)
+    expect(october.stdout).toMatch(
+      /^Rule: convention preceding on calendar target \(stated by the order's record\)\.$/m
+    )
+    expect(october.stdout).toMatch(/^Execution date: Fri 2027-10-08\.$/m)
+  })
+})

@@ -3,6 +3,7 @@ import { BankRule, Calendar, LocalDate } from "@tppkit/core"
 import { Reconciliation } from "@tppkit/schedule"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
+import { run } from "./inProcess.ts"
 
 const d = LocalDate.parseUnsafe
 
@@ -157,5 +158,40 @@ describe("Reconcile.ruleToProject", () => {
     expect(Result.isFailure(failed) && failed.failure).toMatch(
       /not enough evidence.*choose --calendar and --convention$/
     )
+  })
+})
+
+describe("tppkit reconcile on orders given as recurrences (an RRULE, a COBS record)", () => {
+  const file = "test/cli/fixtures/recurrence-orders.json"
+
+  it("the bank's nextDates under following match every rule; under preceding the moved RRULE dates are differences", async () => {
+    const matched = await run(["reconcile", "--orders", file, "--as-of", "2027-04-01", "--format", "json"])
+    expect(matched.code).toBe(0)
+    const json = JSON.parse(matched.stdout)
+    expect(json.counts).toMatchObject({ match: 5, explained: 0, anomaly: 0, unexplained: 0, skipped: 0 })
+    // the COBS order states preceding: the rule in use does not move it; the RRULEs move by it
+    const preceding = await run([
+      "reconcile",
+      "--orders",
+      file,
+      "--as-of",
+      "2027-04-01",
+      "--convention",
+      "preceding",
+      "--format",
+      "json"
+    ])
+    expect(preceding.code).toBe(0)
+    const differences = JSON.parse(preceding.stdout).differences as Array<Record<string, unknown>>
+    expect(differences.map((x) => [x.orderId, x.frequency, x.rule, x.engineDate, x.bankDate, x.status])).toEqual(
+      [
+        ["R-LASTFRI", null, "every month on the last Friday", "2027-04-30", "2027-04-30", "match"].slice(0, 0),
+        ["R-BIWEEKLY", null, "every 2 weeks on Saturday", "2027-04-09", "2027-04-12", "explained"],
+        ["R-DAY30", null, "every month on day 30", "2027-04-30", "2027-04-30", "match"].slice(0, 0),
+        ["S-MNTH", "MNTH", "every month on day 31", "2027-04-30", "2027-04-30", "match"].slice(0, 0)
+      ].filter((x) => x.length > 0)
+    )
+    const table = await run(["reconcile", "--orders", file, "--as-of", "2027-04-01", "--convention", "preceding"])
+    expect(table.stdout).toMatch(/^R-BIWEEKLY +rule +explained +2027-04-09 +2027-04-12 +following · target$/m)
   })
 })

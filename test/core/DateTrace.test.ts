@@ -1,8 +1,9 @@
-import { Calendar, DateTrace, LocalDate, Occurrence } from "@tppkit/core"
+import { Calendar, DateTrace, LocalDate, Occurrence, type Recurrence, Rrule } from "@tppkit/core"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { calendar, convention, refWorking, schedule } from "../arbitraries/engine.ts"
+import { recurrence, refRecurrence } from "../arbitraries/recurrence.ts"
 
 const d = LocalDate.parseUnsafe
 
@@ -90,6 +91,140 @@ describe("DateTrace", () => {
             // on a calendar whose weekends are open (every day) a closed Saturday is a holiday
             expect(c.kind).toBe(LocalDate.isWeekend(c.date) && cal.weekendsOpen !== true ? "weekend" : "holiday")
           }
+        }
+      }),
+      { numRuns: 10_000 }
+    )
+  })
+})
+
+/** An order given as a recurrence, as the CLI reads one from an RRULE (a placeholder code, never read). */
+const given = (r: Recurrence.Recurrence): Occurrence.OrderSchedule => ({ frequency: "DAI7", recurrence: r })
+
+/** The recurrence of an RRULE text with its DTSTART, convention set. */
+const rrule = (text: string, convention: Recurrence.Recurrence["convention"] = "following"): Recurrence.Recurrence => {
+  const parsed = Result.getOrThrow(Rrule.parse(text))
+  const t = Rrule.decode(parsed.rrule)
+  if (t._tag === "Unrepresentable") throw new Error(t.reason)
+  return { ...t.value, convention }
+}
+
+describe("DateTrace on recurrences", () => {
+  it("every 2 weeks on Saturday and Monday: the Saturday moved to Monday by following, k counted on the rule", () => {
+    // DTSTART Saturday 2027-01-02: weeks of 28 Dec and 11 Jan … pay on their Monday and Saturday
+    const r = rrule("DTSTART;VALUE=DATE:20270102\nRRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,SA")
+    const t = traceOf(given(r), "2027-01-12")
+    expect(t.frequency).toBeUndefined()
+    expect(t.anchor).toEqual({ field: "start", date: d("2027-01-02") })
+    // occurrences: Sat 2 Jan (k 0), Mon 11 Jan (1), Sat 16 Jan (2)
+    expect([t.k, LocalDate.format(t.nominal), LocalDate.format(t.execution)]).toEqual([2, "2027-01-16", "2027-01-18"])
+    expect(t.adjustment).toBe("moved")
+    expect(DateTrace.replay(t)).toEqual(Result.succeed(d("2027-01-18")))
+  })
+
+  it("the last Friday of the month, and the 5th Monday that some months lack", () => {
+    const last = traceOf(given(rrule("DTSTART;VALUE=DATE:20270101\nRRULE:FREQ=MONTHLY;BYDAY=-1FR")), "2027-05-01")
+    expect([last.k, LocalDate.format(last.nominal)]).toEqual([4, "2027-05-28"])
+    expect(DateTrace.replay(last)).toEqual(Result.succeed(last.execution))
+    // 5th Mondays of 2027: 29 March, 31 May, 30 August, 29 November
+    const fifth = traceOf(given(rrule("DTSTART;VALUE=DATE:20270101\nRRULE:FREQ=MONTHLY;BYDAY=5MO")), "2027-06-01")
+    expect([fifth.k, LocalDate.format(fifth.nominal)]).toEqual([2, "2027-08-30"])
+    expect(DateTrace.replay(fifth)).toEqual(Result.succeed(d("2027-08-30")))
+    expect(Result.isFailure(DateTrace.replay({ ...fifth, k: 3 }))).toBe(true)
+  })
+
+  it("days counted from the month's end, selected months and the three missing-day rules", () => {
+    const third = traceOf(
+      given(rrule("DTSTART;VALUE=DATE:20270101\nRRULE:FREQ=MONTHLY;BYMONTH=2,8;BYMONTHDAY=-3", "none")),
+      "2027-03-01"
+    )
+    expect([third.k, LocalDate.format(third.nominal), third.adjustment]).toEqual([1, "2027-08-29", "none"])
+    const clamp = traceOf(
+      given(
+        rrule("DTSTART;VALUE=DATE:20270130\nRRULE:FREQ=MONTHLY;SKIP=BACKWARD;RSCALE=GREGORIAN;BYMONTHDAY=30", "none")
+      ),
+      "2027-02-01"
+    )
+    expect([LocalDate.format(clamp.nominal), clamp.clampedFrom, clamp.forwardFrom]).toEqual([
+      "2027-02-28",
+      30,
+      undefined
+    ])
+    const forward = traceOf(
+      given(
+        rrule("DTSTART;VALUE=DATE:20270130\nRRULE:FREQ=MONTHLY;SKIP=FORWARD;RSCALE=GREGORIAN;BYMONTHDAY=30", "none")
+      ),
+      "2027-02-01"
+    )
+    expect([forward.k, LocalDate.format(forward.nominal), forward.forwardFrom]).toEqual([1, "2027-03-01", 30])
+    const omit = traceOf(
+      given(rrule("DTSTART;VALUE=DATE:20270130\nRRULE:FREQ=MONTHLY;BYMONTHDAY=30", "none")),
+      "2027-02-01"
+    )
+    expect([omit.k, LocalDate.format(omit.nominal), omit.clampedFrom]).toEqual([1, "2027-03-30", undefined])
+    for (const t of [clamp, forward, omit]) expect(DateTrace.replay(t)).toEqual(Result.succeed(t.nominal))
+  })
+
+  it("counts the paused occurrences it steps over, and a paused or counted-out trace does not replay", () => {
+    const r: Recurrence.Recurrence = {
+      ...rrule("DTSTART;VALUE=DATE:20270115\nRRULE:FREQ=MONTHLY;COUNT=12", "none"),
+      pauses: { ranges: [{ from: d("2027-07-01"), to: d("2027-08-31") }], months: [12] }
+    }
+    const t = traceOf(given(r), "2027-07-01")
+    expect([t.k, LocalDate.format(t.nominal)]).toEqual([8, "2027-09-15"])
+    expect(t.pausedBefore).toEqual({ count: 2, first: d("2027-07-15"), last: d("2027-08-15") })
+    expect(DateTrace.replay(t)).toEqual(Result.succeed(d("2027-09-15")))
+    // December, the twelfth and last occurrence, is paused: nothing is left from 1 December on
+    expect(Result.getOrThrow(DateTrace.onOrAfter(given(r), d("2027-12-01")))).toBeUndefined()
+    expect(traceOf(given(r), "2027-06-16").pausedBefore?.count).toBe(2)
+    // occurrence 6 (15 July) is paused, occurrence 12 is past the count
+    expect(DateTrace.replay({ ...t, k: 6, nominal: d("2027-07-15") })).toEqual(Result.fail("2027-07-15 is paused"))
+    expect(Result.isFailure(DateTrace.replay({ ...t, k: 12, nominal: d("2028-01-15") }))).toBe(true)
+  })
+
+  it("a bank code's trace carries its recurrence, and a code and its recurrence trace alike", () => {
+    const order = { frequency: "QUTR" as const, startDate: d("2026-01-31") }
+    const t = traceOf(order, "2026-04-01", { convention: "preceding" })
+    expect(t.recurrence.rule).toEqual({ _tag: "MonthlyOnDay", interval: 3, day: 31, missing: "clamp" })
+    const r = traceOf(given(t.recurrence), "2026-04-01", { convention: "preceding" })
+    expect([r.k, r.nominal, r.execution, r.clampedFrom, r.passed]).toEqual([
+      t.k,
+      t.nominal,
+      t.execution,
+      t.clampedFrom,
+      t.passed
+    ])
+  })
+
+  it("for random recurrences the trace's date is the engine's and the reference's, and replays to it", () => {
+    fc.assert(
+      fc.property(recurrence, calendar, fc.integer({ min: -30, max: 600 }), (r, cal, offset) => {
+        const order = given(r)
+        const plan = Result.getOrThrow(Occurrence.makePlan(order, { calendar: cal }))
+        const from = LocalDate.addDays(r.start, offset)
+        const reference = refRecurrence(r, cal, from + 400)
+        const expected = reference.find((o) => o.execution >= from)
+        const t = Result.getOrThrow(DateTrace.onOrAfter(order, from, { calendar: cal }))
+        const engine = Occurrence.firstOnOrAfter(plan, from)
+        if (expected === undefined) {
+          // nothing in the reference's 400 days: the engine's first, if any, lies beyond them
+          if (t !== undefined) expect(t.nominal).toBeGreaterThan(from + 400)
+          return
+        }
+        expect(t).toBeDefined()
+        expect([t!.k, t!.nominal, t!.execution]).toEqual([expected.k, expected.nominal, expected.execution])
+        expect([t!.k, t!.nominal, t!.execution]).toEqual([engine!.k, engine!.nominal, engine!.execution])
+        expect(DateTrace.replay(t!)).toEqual(Result.succeed(expected.execution))
+        // the paused occurrences stepped over: those of the unpaused reference between the day and this one
+        const unpaused = refRecurrence({ ...r, pauses: { ranges: [], months: [] } }, cal, from + 400)
+        const paused = unpaused.filter((o) => o.execution >= from && o.k < expected.k)
+        expect(t!.pausedBefore?.count ?? 0).toBe(paused.length)
+        if (paused.length > 0) expect(t!.pausedBefore?.first).toBe(paused[0]!.nominal)
+        for (const c of t!.passed) expect(refWorking(cal, c.date)).toBe(false)
+        // every occurrence of a window traces and replays too
+        for (const o of Occurrence.between(plan, from, LocalDate.addDays(from, 60))) {
+          const each = DateTrace.ofOccurrence(order, o, { calendar: cal })
+          expect(DateTrace.replay(each)).toEqual(Result.succeed(o.execution))
         }
       }),
       { numRuns: 10_000 }

@@ -1,8 +1,9 @@
-import { BankRule, type BusinessDayConvention, Calendar, type Frequency, LocalDate } from "@tppkit/core"
+import { BankRule, type BusinessDayConvention, Calendar, type Frequency, LocalDate, Recurrence } from "@tppkit/core"
 import { Reconciliation } from "@tppkit/schedule"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { date, frequency, refOccurrences } from "../arbitraries/engine.ts"
+import { recurrence, refRecurrence } from "../arbitraries/recurrence.ts"
 
 const d = LocalDate.parseUnsafe
 const [target, weekends, sk, cz] = Reconciliation.candidateCalendars() as [
@@ -282,5 +283,130 @@ describe("Reconciliation: properties", () => {
       expect(inferred.evidence).toBe(93)
       expect(inferred.support).toBe(93)
     }
+  })
+})
+
+describe("Reconciliation: orders given as recurrences", () => {
+  /** An order given as a recurrence (an RRULE read by the CLI: a placeholder code, never read). */
+  interface Given {
+    readonly orderId: string
+    readonly frequency: Frequency.Frequency
+    readonly recurrence: Recurrence.Recurrence
+    readonly nextDate?: LocalDate.LocalDate
+    readonly ownConvention?: true
+  }
+
+  /**
+   * The date a bank with `rule` lists for a recurrence on `asOf`, from the reference: the rule's convention moves it
+   * (its own when `own`; nominal dates and every day move nothing), on every day every n-th working day is every
+   * n-th day.
+   */
+  const memo = new WeakMap<Recurrence.Recurrence, Map<string, number | undefined>>()
+  const refListedGiven = (r: Recurrence.Recurrence, own: boolean, rule: BankRule.BankRule, asOf: number) => {
+    const every = rule.calendar === BankRule.everyDay
+    const cal = every ? Calendar.everyDay : (rule.calendar as Calendar.Calendar)
+    const ruled = every || rule.reports === "nominal" || rule.convention === "none" ? "none" : rule.convention
+    const convention = own && ruled !== "none" ? r.convention : ruled
+    // the reference's own inputs (calendar, convention, day) name its answer: computed once each
+    let known = memo.get(r)
+    if (known === undefined) {
+      known = new Map()
+      memo.set(r, known)
+    }
+    const key = `${cal.name}|${convention}|${asOf}`
+    if (!known.has(key)) {
+      known.set(key, refRecurrence({ ...r, convention }, cal, asOf + 800).find((o) => o.execution >= asOf)?.execution)
+    }
+    return known.get(key)
+  }
+
+  /** A recurrence moved (start, end, pauses) to start within about four years before the listing day. */
+  const near = (r: Recurrence.Recurrence, start: number): Recurrence.Recurrence => {
+    const by = (x: LocalDate.LocalDate) => (x + start - r.start) as LocalDate.LocalDate
+    return {
+      ...r,
+      start: by(r.start),
+      ...(r.end === undefined ? {} : { end: by(r.end) }),
+      ...(r.pauses === undefined
+        ? {}
+        : { pauses: { ...r.pauses, ranges: r.pauses.ranges.map((x) => ({ from: by(x.from), to: by(x.to) })) } })
+    }
+  }
+
+  const givenListing = fc
+    .record({
+      asOf: date(d("2024-01-01"), d("2027-12-31")),
+      orders: fc.array(fc.record({ recurrence, own: fc.boolean(), back: fc.integer({ min: -60, max: 1500 }) }), {
+        minLength: 1,
+        maxLength: 12
+      })
+    })
+    .map(({ asOf, orders }) => ({
+      asOf,
+      orders: orders.map((o) => ({ recurrence: near(o.recurrence, asOf - o.back), own: o.own }))
+    }))
+
+  const listedGiven = (R: BankRule.BankRule, input: typeof givenListing extends fc.Arbitrary<infer A> ? A : never) =>
+    input.orders.map((o, i): Given => {
+      const next = refListedGiven(o.recurrence, o.own, R, input.asOf)
+      return {
+        orderId: `R-${i}`,
+        frequency: "DAI7",
+        recurrence: o.recurrence,
+        ...(o.own ? { ownConvention: true as const } : {}),
+        ...(next === undefined ? {} : { nextDate: next as LocalDate.LocalDate })
+      }
+    })
+
+  it("a listing of recurrences made under a rule R reconciles all-match under R, and each rule's bit is the reference's", () => {
+    fc.assert(
+      fc.property(rule, givenListing, (R, input) => {
+        const orders = listedGiven(R, input)
+        const r = Reconciliation.reconcile(orders, { asOf: input.asOf, rule: R })
+        expect(r.skipped).toEqual([])
+        for (const o of r.observations) {
+          const order = orders.find((x) => x.orderId === o.orderId)!
+          expect(o.frequency).toBeUndefined()
+          expect(o.rule).toBe(Recurrence.describe(order.recurrence.rule))
+          expect(o.status).toBe("match")
+          r.rules.forEach((c, i) => {
+            const listedUnder = refListedGiven(order.recurrence, order.ownConvention === true, c, input.asOf)
+            const due = listedUnder === input.asOf
+            const after = due
+              ? refListedGiven(order.recurrence, order.ownConvention === true, c, input.asOf + 1)
+              : undefined
+            const explains = listedUnder === o.listed || after === o.listed
+            expect(((o.explaining >>> i) & 1) === 1).toBe(explains)
+          })
+        }
+      }),
+      { numRuns: 100 }
+    )
+  }, 120_000)
+
+  it("an RRULE every other Saturday listed on its Mondays: following matches, preceding is named a difference", () => {
+    const r: Recurrence.Recurrence = {
+      rule: { _tag: "Weekly", interval: 2, weekdays: [6] },
+      start: d("2027-01-02"),
+      convention: "none"
+    }
+    const order: Given = { orderId: "R", frequency: "DAI7", recurrence: r, nextDate: d("2027-04-12") }
+    const asOf = d("2027-04-01")
+    const following = Reconciliation.reconcile([order], { asOf })
+    expect(following.observations[0]).toMatchObject({
+      status: "match",
+      expected: d("2027-04-12"),
+      frequency: undefined
+    })
+    const preceding = Reconciliation.reconcile([order], { asOf, rule: BankRule.make({ convention: "preceding" }) })
+    expect(preceding.observations[0]).toMatchObject({ status: "explained", expected: d("2027-04-09") })
+    // its own convention (a record that states preceding) is not moved by the rule's following
+    const own = Reconciliation.reconcile(
+      [{ ...order, recurrence: { ...r, convention: "preceding" }, ownConvention: true }],
+      {
+        asOf
+      }
+    )
+    expect(own.observations[0]).toMatchObject({ status: "anomaly", expected: d("2027-04-09") })
   })
 })

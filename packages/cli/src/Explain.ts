@@ -1,12 +1,13 @@
 /**
  * The pure core of `tppkit explain`: why one standing order's payment falls on its date, from core's `DateTrace`
- * (the anchor and occurrence number, the nominal date and its month-end clamp, each non-working day passed and why,
- * the convention and where it came from, the `nextDate` cut), as short sentences or one JSON object
- * (packages/core/README.md, "When a standing order pays").
+ * (the anchor and occurrence number, the nominal date and its missing-day rule, the paused occurrences stepped over,
+ * each non-working day passed and why, the convention and where it came from, the `nextDate` cut), as short
+ * sentences or one JSON object, for an order given by a bank code or as a recurrence (an RRULE, another standard)
+ * alike (packages/core/README.md, "When a standing order pays", "Recurrences").
  *
  * @since 0.1.0
  */
-import { type DateTrace, LocalDate } from "@tppkit/core"
+import { type DateTrace, LocalDate, Recurrence } from "@tppkit/core"
 import * as Formats from "./internal/formats.ts"
 import * as Render from "./Render.ts"
 
@@ -64,8 +65,36 @@ export const sourceText = (source: DateTrace.Source): string => {
       return `set on the command line${detail}`
     case "inferred":
       return `inferred from a listing${detail}`
+    case "order":
+      return `stated by the order's record${detail}`
   }
 }
+
+const monthYear = (d: LocalDate.LocalDate): string => {
+  const { year, month } = LocalDate.toParts(d)
+  return `${monthNames[month - 1]} ${year}`
+}
+
+/** What a rule does in a month that lacks its day (days 29–31, 29 February), in words; empty when it cannot happen. */
+const missingText = (rule: Recurrence.Rule): string => {
+  if (!Recurrence.canMissDay(rule) || rule._tag === "MonthlyOnWeekday") return ""
+  const missing = "missing" in rule ? rule.missing : "clamp"
+  return missing === "clamp"
+    ? ", the month's last day where the day does not exist"
+    : missing === "skip"
+      ? ", nothing where the day does not exist"
+      : ", the next month's first day where the day does not exist"
+}
+
+/** A recurrence's pauses in words: `2027-07-01..2027-08-31; every December`. */
+const pausesText = (p: Recurrence.Pauses): string =>
+  [
+    ...p.ranges.map((r) => `${LocalDate.format(r.from)}..${LocalDate.format(r.to)}`),
+    ...(p.months.length === 0 ? [] : [`every ${p.months.map((m) => monthNames[m - 1]).join(", ")}`])
+  ].join("; ")
+
+const hasPauses = (r: Recurrence.Recurrence): boolean =>
+  r.pauses !== undefined && (r.pauses.ranges.length > 0 || r.pauses.months.length > 0)
 
 const closedText = (c: DateTrace.Closed, calendar: string): string =>
   c.kind === "weekend" ? `${dayText(c.date)} (weekend)` : `${dayText(c.date)} (${c.why}, ${calendar})`
@@ -83,28 +112,52 @@ export const sentences = (report: Report): Array<string> => {
         : `No payment of order ${report.orderId} executes on ${LocalDate.format(report.date)}; the next one:`
     )
   }
-  out.push(
-    `Anchor: ${t.anchor.field} ${LocalDate.format(t.anchor.date)}, ${t.frequency} (${every[t.frequency]}); this is occurrence k = ${t.k}.`
-  )
-  if (t.clampedFrom !== undefined) {
-    const { year, month } = LocalDate.toParts(t.nominal)
+  const r = t.recurrence
+  const working = r.rule._tag === "EveryWorkingDays"
+  if (t.frequency !== undefined) {
     out.push(
-      `Day ${t.clampedFrom} does not exist in ${monthNames[month - 1]} ${year}: the nominal date is its last day, ${dayText(t.nominal)}.`
+      `Anchor: ${t.anchor.field} ${LocalDate.format(t.anchor.date)}, ${t.frequency} (${every[t.frequency]}); this is occurrence k = ${t.k}.`
     )
-  } else if (t.frequency === "DAIL") {
-    out.push(`It pays on the working days of calendar ${t.calendar}: occurrence ${t.k} is ${dayText(t.nominal)}.`)
+  } else {
+    const bounds = [
+      ...(r.count === undefined ? [] : [`at most ${r.count} times`]),
+      ...(hasPauses(r) ? [`paused ${pausesText(r.pauses!)}`] : [])
+    ]
+    out.push(
+      `Schedule: ${Recurrence.describe(r.rule)}${missingText(r.rule)}, from ${LocalDate.format(t.anchor.date)}${bounds.length === 0 ? "" : ` (${bounds.join("; ")})`}; this is occurrence k = ${t.k}.`
+    )
+  }
+  if (t.pausedBefore !== undefined) {
+    const p = t.pausedBefore
+    out.push(
+      p.count === 1
+        ? `Occurrence ${t.k - 1} on ${dayText(p.first)} is paused: it is not paid.`
+        : `${p.count} occurrences from ${dayText(p.first)} to ${dayText(p.last)} are paused: they are not paid.`
+    )
+  }
+  if (t.clampedFrom !== undefined) {
+    out.push(
+      `Day ${t.clampedFrom} does not exist in ${monthYear(t.nominal)}: the nominal date is its last day, ${dayText(t.nominal)}.`
+    )
+  } else if (t.forwardFrom !== undefined) {
+    out.push(
+      `Day ${t.forwardFrom} does not exist in ${monthYear((t.nominal - 1) as LocalDate.LocalDate)}: the nominal date is the next month's first day, ${dayText(t.nominal)}.`
+    )
+  } else if (working) {
+    const which = t.frequency === "DAIL" || r.rule.interval === 1 ? "the working days" : "every working day counted"
+    out.push(`It pays on ${which} of calendar ${t.calendar}: occurrence ${t.k} is ${dayText(t.nominal)}.`)
   } else {
     out.push(`Nominal date: ${dayText(t.nominal)}.`)
   }
-  if (t.frequency !== "DAIL" && t.frequency !== "DAI7") {
-    out.push(`Rule: convention ${t.convention} on calendar ${t.calendar} (${sourceText(t.source)}).`)
-  } else {
+  if (working || t.frequency === "DAI7") {
     out.push(`Calendar ${t.calendar} (${sourceText(t.source)}).`)
+  } else {
+    out.push(`Rule: convention ${t.convention} on calendar ${t.calendar} (${sourceText(t.source)}).`)
   }
   const days = (list: ReadonlyArray<DateTrace.Closed>): string => list.map((c) => closedText(c, t.calendar)).join(", ")
   switch (t.adjustment) {
     case "notApplied":
-      if (t.frequency === "DAIL" && t.passed.length > 0) out.push(`Skipped before it: ${days(t.passed)}.`)
+      if (working && t.passed.length > 0) out.push(`Skipped before it: ${days(t.passed)}.`)
       if (t.frequency === "DAI7") out.push("DAI7 pays on every calendar day: no convention applies.")
       break
     case "none":
@@ -160,11 +213,22 @@ export const jsonValue = (report: Report) => {
       t === undefined
         ? null
         : {
-            frequency: t.frequency,
+            frequency: t.frequency ?? null,
+            rule: Recurrence.describe(t.recurrence.rule),
+            recurrence: Recurrence.encodeJson(t.recurrence),
             anchor: { field: t.anchor.field, date: LocalDate.format(t.anchor.date) },
             k: t.k,
             nominalDate: LocalDate.format(t.nominal),
             clampedFrom: t.clampedFrom ?? null,
+            forwardFrom: t.forwardFrom ?? null,
+            pausedBefore:
+              t.pausedBefore === undefined
+                ? null
+                : {
+                    count: t.pausedBefore.count,
+                    first: LocalDate.format(t.pausedBefore.first),
+                    last: LocalDate.format(t.pausedBefore.last)
+                  },
             calendar: t.calendar,
             convention: t.convention,
             conventionSource: { kind: t.source.kind, detail: t.source.detail ?? null },

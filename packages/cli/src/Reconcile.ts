@@ -157,7 +157,7 @@ export const table = (report: Report, width: number = Render.WIDTH): string => {
       const rule = Reconciliation.explanation(r, o)
       return [
         o.orderId,
-        o.frequency,
+        o.frequency ?? "rule",
         o.status,
         dateText(o.expected),
         dateText(o.listed),
@@ -165,6 +165,10 @@ export const table = (report: Report, width: number = Render.WIDTH): string => {
       ]
     })
     lines.push("", ...Render.table(differenceColumns, rows, width))
+    // an order given as a recurrence (an RRULE, another standard) has no code: its rule in words below the table
+    for (const o of differences) {
+      if (o.frequency === undefined) lines.push(...Render.wrap(`rule of ${o.orderId}: ${o.rule}`, width, "", "  "))
+    }
   }
   for (const s of [...r.skipped, ...report.unreadable]) lines.push(`skipped ${s.orderId ?? "a record"}: ${s.reason}`)
   return lines.join("\n")
@@ -215,7 +219,8 @@ export const jsonValue = (report: Report) => {
       const rule = Reconciliation.explanation(r, o)
       return {
         orderId: o.orderId,
-        frequency: o.frequency,
+        frequency: o.frequency ?? null,
+        rule: o.rule,
         status: o.status,
         engineDate: o.expected === undefined ? null : LocalDate.format(o.expected),
         bankDate: LocalDate.format(o.listed),

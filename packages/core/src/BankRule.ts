@@ -97,12 +97,28 @@ export const describe = (rule: BankRule): string => {
 // ---------------------------------------------------------------------------
 
 /**
+ * An order whose schedule a bank's rule moves: a bank code, or a recurrence (an RRULE, another standard) that takes
+ * the rule's convention, unless `ownConvention` says its record states one (a Berlin Group `executionRule`).
+ */
+export interface RuledSchedule extends Occurrence.OrderSchedule {
+  readonly ownConvention?: true | undefined
+}
+
+/**
  * An order's schedule as the engine must see it under a rule: on every day DAIL pays every calendar day (DAI7);
  * otherwise the order itself (on a calendar whose weekends are open, `Calendar.everyDay` with added holidays, DAIL
- * pays on every day but those).
+ * pays on every day but those). An order given as a recurrence takes the rule's convention (`none` for nominal dates
+ * or every day), or keeps its own when its record states one, except where the rule lists nominal dates.
  */
-export const scheduleOf = <O extends Occurrence.OrderSchedule>(order: O, rule: BankRule): O =>
-  rule.calendar === everyDay && order.frequency === "DAIL" ? { ...order, frequency: "DAI7" } : order
+export const scheduleOf = <O extends RuledSchedule>(order: O, rule: BankRule): O => {
+  const r = order.recurrence
+  if (r === undefined) {
+    return rule.calendar === everyDay && order.frequency === "DAIL" ? { ...order, frequency: "DAI7" } : order
+  }
+  const ruled = optionsOf(rule).convention
+  const convention = order.ownConvention === true && ruled !== "none" ? r.convention : ruled
+  return convention === r.convention ? order : { ...order, recurrence: { ...r, convention } }
+}
 
 /**
  * The engine's calendar and convention under a rule, for schedules given by {@link scheduleOf}: on every day nothing
@@ -117,10 +133,7 @@ export const optionsOf = (
     : { calendar: rule.calendar, convention: rule.reports === "nominal" ? "none" : rule.convention }
 
 /** The engine's plan whose execution dates are the dates a bank with this rule lists ({@link scheduleOf}, {@link optionsOf}). */
-export const plan = (
-  order: Occurrence.OrderSchedule,
-  rule: BankRule
-): Result.Result<Occurrence.Plan, Occurrence.NotProjectable> =>
+export const plan = (order: RuledSchedule, rule: BankRule): Result.Result<Occurrence.Plan, Occurrence.NotProjectable> =>
   Occurrence.makePlan(scheduleOf(order, rule), optionsOf(rule))
 
 /**

@@ -1,10 +1,12 @@
 /**
  * Why a payment falls on its date: a structured trace of one occurrence of a standing order, from its anchor and
- * occurrence number through the nominal date (and the month-end clamp when it applied) and each non-working day the
+ * occurrence number through the nominal date (and the missing-day rule when it applied) and each non-working day the
  * business-day convention passed (a weekend, or the holiday's name from the calendar) to the execution date, with
- * where the convention came from and the `nextDate` cut (packages/core/README.md, "When a standing order pays").
- * The dates come from the frequency engine ({@link Occurrence}); a trace only records the way there, and
- * {@link replay} walks it again from the trace alone.
+ * where the convention came from, the paused occurrences stepped over and the `nextDate` cut
+ * (packages/core/README.md, "When a standing order pays", "Recurrences"). Every order is traced on its `Recurrence`:
+ * the one it carries (an RRULE, another standard), else its bank code's. The dates come from the frequency engine
+ * ({@link Occurrence}); a trace only records the way there, and {@link replay} walks it again from the trace alone,
+ * with a plain walk over the rule's periods that shares nothing with the engine's arithmetic.
  *
  * @since 0.1.0
  */
@@ -14,17 +16,19 @@ import * as Calendar from "./Calendar.ts"
 import * as Frequency from "./Frequency.ts"
 import * as LocalDate from "./LocalDate.ts"
 import * as Occurrence from "./Occurrence.ts"
+import * as Recurrence from "./Recurrence.ts"
 
 // ---------------------------------------------------------------------------
 // model
 // ---------------------------------------------------------------------------
 
 /**
- * Where the convention (and calendar) came from: tppkit's `default`, a command-line `flag`, or `inferred` from a
- * listing's `nextDate`s (docs/bank-interface.md, "The bank's date rule"); `detail` says which flag or listing.
+ * Where the convention (and calendar) came from: tppkit's `default`, a command-line `flag`, `inferred` from a
+ * listing's `nextDate`s (docs/bank-interface.md, "The bank's date rule"), or the `order`'s own record (a standard
+ * that states its convention, e.g. a Berlin Group `executionRule`); `detail` says which flag, listing or field.
  */
 export interface Source {
-  readonly kind: "default" | "flag" | "inferred"
+  readonly kind: "default" | "flag" | "inferred" | "order"
   readonly detail?: string | undefined
 }
 
@@ -46,25 +50,51 @@ export interface Closed {
 
 /**
  * How the convention treated the nominal date: `working` (it is a working day: nothing moves), `moved` (it is not:
- * the convention moved it), `none` (convention `none`: never moved), `notApplied` (DAIL and DAI7: no convention,
- * packages/core/README.md, "Execution dates").
+ * the convention moved it), `none` (convention `none`: never moved), `notApplied` (DAIL and DAI7, and every n-th
+ * working day: no convention, packages/core/README.md, "Execution dates").
  */
 export type Adjustment = "working" | "moved" | "none" | "notApplied"
 
+/** Paused occurrences a trace stepped over: how many, and the nominal dates of the first and the last. */
+export interface Paused {
+  readonly count: number
+  readonly first: LocalDate.LocalDate
+  readonly last: LocalDate.LocalDate
+}
+
 /** The trace of one occurrence: every step from the order's anchor to the execution date. */
 export interface Trace {
-  readonly frequency: Frequency.Frequency
-  /** The anchor: `startDate`, else `nextDate` (packages/core/README.md, "Anchor"). */
-  readonly anchor: { readonly field: "startDate" | "nextDate"; readonly date: LocalDate.LocalDate }
-  /** The occurrence number (0 for the anchor; for DAIL the number of working days since the anchor). */
+  /** The bank's code when the order is given by one; `undefined` when it carries its own recurrence (an RRULE …). */
+  readonly frequency: Frequency.Frequency | undefined
+  /**
+   * The recurrence the dates come from: the order's own, else its code's (`Recurrence.fromSbas`, convention as
+   * traced). {@link replay} reads its rule, start, end, count and pauses.
+   */
+  readonly recurrence: Recurrence.Recurrence
+  /**
+   * The anchor: `startDate`, else `nextDate` (packages/core/README.md, "Anchor"); for an order given as a
+   * recurrence its `start` (an RRULE's `DTSTART`), from which the rule's dates count.
+   */
+  readonly anchor: { readonly field: "startDate" | "nextDate" | "start"; readonly date: LocalDate.LocalDate }
+  /**
+   * The occurrence number (0 for the first; for DAIL the number of working days since the anchor); paused
+   * occurrences keep their numbers (packages/core/README.md, "Recurrences").
+   */
   readonly k: number
   /** The nominal date of occurrence `k` (packages/core/README.md, "Nominal dates"). */
   readonly nominal: LocalDate.LocalDate
   /**
-   * For month-based codes whose anchor's day of month does not exist in the nominal month: that day (e.g. 31 for
-   * 31 January → 29 February); the nominal date is then the month's last day.
+   * When the rule's day of month does not exist in the nominal month and the month's last day is taken instead
+   * (the bank's codes, RFC 7529 `SKIP=BACKWARD`): that day (e.g. 31 for 31 January → 29 February).
    */
   readonly clampedFrom: number | undefined
+  /**
+   * When the rule's day does not exist in the month before and the payment moved forward to the next month's first
+   * day (RFC 7529 `SKIP=FORWARD`): that day (e.g. 30 for 30 February → 1 March).
+   */
+  readonly forwardFrom: number | undefined
+  /** The paused occurrences stepped over from the day asked for up to this one ({@link onOrAfter}), if any. */
+  readonly pausedBefore: Paused | undefined
   /** The calendar's name. */
   readonly calendar: string
   readonly convention: BusinessDayConvention.BusinessDayConvention
@@ -89,7 +119,7 @@ export interface Trace {
    * count as paid (packages/core/README.md, "Already paid"); `paid` says whether this one is one of them.
    */
   readonly cut: { readonly nextDate: LocalDate.LocalDate; readonly paid: boolean } | undefined
-  /** The order's `endDate`, when it has one: no nominal date lies after it. */
+  /** The order's `endDate` (or its recurrence's end), when it has one: no nominal date lies after it. */
   readonly endDate: LocalDate.LocalDate | undefined
 }
 
@@ -118,36 +148,83 @@ const walk = (calendar: Calendar.Calendar, from: number, step: 1 | -1): Array<Cl
 const stepOf = (convention: BusinessDayConvention.BusinessDayConvention): 1 | -1 =>
   convention === "preceding" || convention === "modified-preceding" ? -1 : 1
 
+/** Whether a trace's order is given by a bank code (no recurrence of its own). */
+const coded = (order: Occurrence.OrderSchedule): boolean => order.recurrence === undefined
+
+/** The recurrence an order is traced on: its own, else its code's with the given convention. */
+const recurrenceOf = (
+  order: Occurrence.OrderSchedule,
+  convention: BusinessDayConvention.BusinessDayConvention
+): Recurrence.Recurrence | undefined => {
+  if (order.recurrence !== undefined) return order.recurrence
+  const r = Recurrence.fromSbas(order, { convention })
+  return Result.isSuccess(r) ? r.success : undefined
+}
+
+/** The calendar a recurrence's plan uses: the given one, else the built-in one it names, else `target`. */
+const calendarOf = (r: Recurrence.Recurrence | undefined, options?: Options): Calendar.Calendar =>
+  options?.calendar ?? (r?.calendar === undefined ? undefined : Calendar.builtInNamed(r.calendar)) ?? Calendar.target
+
+/** The day of the rule that did not exist in the month, when the nominal date is the rule's clamp or move of it. */
+const missingDayOf = (
+  rule: Recurrence.Rule,
+  nominal: LocalDate.LocalDate
+): { readonly clampedFrom?: number; readonly forwardFrom?: number } => {
+  const { month, day } = LocalDate.toParts(nominal)
+  if (rule._tag === "MonthlyOnDay" && rule.day > 28) {
+    if (rule.missing === "clamp" && day < rule.day && day >= 28) return { clampedFrom: rule.day }
+    if (rule.missing === "forward" && day === 1) return { forwardFrom: rule.day }
+  }
+  if (rule._tag === "Yearly" && rule.dates.some((d) => d.month === 2 && d.day === 29)) {
+    if (rule.missing === "clamp" && month === 2 && day === 28) return { clampedFrom: 29 }
+    if (rule.missing === "forward" && month === 3 && day === 1 && !rule.dates.some((d) => d.month === 3 && d.day === 1))
+      return { forwardFrom: 29 }
+  }
+  return {}
+}
+
 /**
  * The trace of an occurrence the engine made for `order` (one of `Occurrence.iterate`'s, `nth`'s or `between`'s
- * answers for a plan made with the same options): the walk is recorded on the options' calendar and checked against
- * the engine's execution date.
+ * answers for a plan made with the same options): the walk is recorded on the options' calendar (for an order given
+ * as a recurrence: the calendar its plan uses) and checked against the engine's execution date.
  */
 export const ofOccurrence = (
   order: Occurrence.OrderSchedule,
   occurrence: Occurrence.Occurrence,
-  options?: Options
+  options?: Options,
+  pausedBefore?: Paused
 ): Trace => {
-  const calendar = options?.calendar ?? Calendar.target
-  const convention = options?.convention ?? BusinessDayConvention.defaultConvention
-  const field = order.startDate !== undefined ? "startDate" : "nextDate"
-  const anchor = (order.startDate ?? order.nextDate)!
+  const byCode = coded(order)
+  const optionConvention = options?.convention ?? BusinessDayConvention.defaultConvention
+  const recurrence = recurrenceOf(order, optionConvention)!
+  const calendar = calendarOf(byCode ? undefined : recurrence, options)
+  // a code's convention is the options' (DAIL and DAI7 show it, unapplied); a recurrence carries its own
+  const convention = byCode ? optionConvention : recurrence.convention
+  const field = byCode ? (order.startDate !== undefined ? "startDate" : "nextDate") : "start"
+  const anchor = byCode ? (order.startDate ?? order.nextDate)! : recurrence.start
   const { k, nominal, execution } = occurrence
-  const monthStep = Frequency.monthStep(order.frequency)
-  const anchorDay = LocalDate.day(anchor)
-  const clampedFrom = monthStep !== undefined && LocalDate.day(nominal) < anchorDay ? anchorDay : undefined
+  let clampedFrom: number | undefined
+  let forwardFrom: number | undefined
+  if (byCode) {
+    const anchorDay = LocalDate.day(anchor)
+    clampedFrom =
+      Frequency.monthStep(order.frequency) !== undefined && LocalDate.day(nominal) < anchorDay ? anchorDay : undefined
+  } else {
+    ;({ clampedFrom, forwardFrom } = missingDayOf(recurrence.rule, nominal))
+  }
+  const working = recurrence.rule._tag === "EveryWorkingDays"
   let adjustment: Adjustment
   let passed: Array<Closed> = []
   let turned = false
   let firstWalk = 0
-  if (order.frequency === "DAIL") {
+  if (working) {
     adjustment = "notApplied"
     // the non-working days before this working day, back to the previous one or the anchor
     passed = walk(calendar, execution - 1, -1)
       .filter((c) => c.date >= anchor)
       .reverse()
     firstWalk = passed.length
-  } else if (!Frequency.usesConvention(order.frequency)) {
+  } else if (byCode && !Frequency.usesConvention(order.frequency)) {
     adjustment = "notApplied"
   } else if (convention === "none") {
     adjustment = "none"
@@ -166,12 +243,17 @@ export const ofOccurrence = (
     }
   }
   const next = order.nextDate
+  // the nextDate cut: a code anchored on nextDate has nothing before it; a recurrence counts from its own start
+  const cuts = next !== undefined && (!byCode || order.startDate !== undefined)
   return {
-    frequency: order.frequency,
+    frequency: byCode ? order.frequency : undefined,
+    recurrence,
     anchor: { field, date: anchor },
     k,
     nominal,
     clampedFrom,
+    forwardFrom,
+    pausedBefore,
     calendar: calendar.name,
     convention,
     source: options?.source ?? defaultSource,
@@ -180,15 +262,38 @@ export const ofOccurrence = (
     turned,
     firstWalk,
     execution,
-    cut: order.startDate !== undefined && next !== undefined ? { nextDate: next, paid: execution < next } : undefined,
-    endDate: order.endDate
+    cut: cuts ? { nextDate: next, paid: execution < next } : undefined,
+    endDate: byCode ? order.endDate : recurrence.end
   }
+}
+
+/** The paused occurrences executing from `date` on before `o` (none without pauses), counted on the unpaused plan. */
+const pausedBetween = (
+  order: Occurrence.OrderSchedule,
+  options: Options | undefined,
+  date: LocalDate.LocalDate,
+  o: Occurrence.Occurrence
+): Paused | undefined => {
+  const r = order.recurrence
+  if (r?.pauses === undefined || (r.pauses.ranges.length === 0 && r.pauses.months.length === 0)) return undefined
+  const bare = Occurrence.planOf({ ...r, pauses: { ranges: [], months: [] } }, options)
+  if (Result.isFailure(bare)) return undefined
+  let count = 0
+  let first: LocalDate.LocalDate | undefined
+  let last: LocalDate.LocalDate | undefined
+  for (const x of Occurrence.iterate(bare.success, date)) {
+    if (x.k >= o.k) break
+    count++
+    first ??= x.nominal
+    last = x.nominal
+  }
+  return count === 0 ? undefined : { count, first: first!, last: last! }
 }
 
 /**
  * The trace of the order's first occurrence executing on or after `date` (the first one at all without `date`), or
  * `undefined` when the schedule has ended by then; why the order cannot be planned as a failure
- * (packages/core/README.md, "Anchor").
+ * (packages/core/README.md, "Anchor"). The paused occurrences stepped over on the way are counted in the trace.
  * @example onOrAfter({ frequency: "MNTH", startDate: 2024-01-31 }, 2024-02-01) // nominal 2024-02-29, clampedFrom 31
  */
 export const onOrAfter = (
@@ -197,43 +302,141 @@ export const onOrAfter = (
   options?: Options
 ): Result.Result<Trace | undefined, Occurrence.NotProjectable> =>
   Result.map(Occurrence.makePlan(order, options), (plan) => {
-    const o = Occurrence.firstOnOrAfter(plan, date ?? LocalDate.MIN)
-    return o === undefined ? undefined : ofOccurrence(order, o, options)
+    const from = date ?? LocalDate.MIN
+    const o = Occurrence.firstOnOrAfter(plan, from)
+    if (o === undefined) return undefined
+    const calendar =
+      order.recurrence === undefined ? options : { ...options, calendar: calendarOf(order.recurrence, options) }
+    return ofOccurrence(order, o, options, pausedBetween(order, calendar, from, o))
   })
 
 // ---------------------------------------------------------------------------
 // replay
 // ---------------------------------------------------------------------------
 
+/** Nominal dates of a rule's periods, walked in order (months as year·12 + month − 1). */
+const monthParts = (index: number): { readonly year: number; readonly month: number } => {
+  const year = Math.floor(index / 12)
+  return { year, month: index - 12 * year + 1 }
+}
+
+/** The date of a day of month (from the start, or from the end) by the missing-day rule, or `undefined` (skipped). */
+const dayInMonth = (year: number, month: number, day: number, missing: Recurrence.MissingDay): number | undefined => {
+  const length = LocalDate.daysInMonth(year, month)
+  if (day < 0) return LocalDate.makeUnsafe(year, month, length + day + 1)
+  if (day <= length) return LocalDate.makeUnsafe(year, month, day)
+  if (missing === "skip") return undefined
+  return LocalDate.makeUnsafe(year, month, length) + (missing === "forward" ? 1 : 0)
+}
+
+/** The `ordinal`-th `weekday` of a month (from the end when negative), or `undefined` when the month has none. */
+const weekdayInMonth = (year: number, month: number, weekday: number, ordinal: number): number | undefined => {
+  const length = LocalDate.daysInMonth(year, month)
+  const first = LocalDate.makeUnsafe(year, month, 1)
+  const last = first + length - 1
+  const d =
+    ordinal > 0
+      ? first + ((weekday - LocalDate.dayOfWeek(first) + 7) % 7) + 7 * (ordinal - 1)
+      : last - ((LocalDate.dayOfWeek(last as LocalDate.LocalDate) - weekday + 7) % 7) + 7 * (ordinal + 1)
+  return d >= first && d <= last ? d : undefined
+}
+
 /**
- * The nominal date occurrence `k` of the trace's anchor and frequency has, by date arithmetic alone: DAI7 `k` days,
- * WEEK `7k` days, month-based codes `k` steps of months clamped to the month's end (packages/core/README.md, "Nominal
- * dates"); DAIL's nominal date is its working day, which only a calendar knows: the trace's own.
+ * The nominal date of occurrence `k` of a rule counted from `start`, by walking its periods (days, weeks, months or
+ * years from the start's own) and the dates each names; `undefined` past 9999-12-31. Every n-th working day has no
+ * date without a calendar: `undefined`.
  */
-export const nominalOf = (trace: Trace): LocalDate.LocalDate => {
-  const { anchor, frequency, k } = trace
-  if (frequency === "DAIL") return trace.nominal
-  if (frequency === "DAI7") return LocalDate.addDays(anchor.date, k)
-  if (frequency === "WEEK") return LocalDate.addDays(anchor.date, 7 * k)
-  return LocalDate.addMonthsClamped(anchor.date, Frequency.monthStep(frequency)! * k)
+const nthNominal = (r: Recurrence.Recurrence, k: number): number | undefined => {
+  const rule = r.rule
+  const start: number = r.start
+  const startIndex = LocalDate.toParts(r.start).year * 12 + LocalDate.month(r.start) - 1
+  let seen = 0
+  /** Counts a period's dates on or after the start; the k-th is the answer. */
+  const take = (dates: ReadonlyArray<number | undefined>): number | undefined => {
+    for (const x of dates) {
+      if (x === undefined || x < start) continue
+      if (seen++ === k) return x
+    }
+    return undefined
+  }
+  const within = (x: number | undefined) => (x === undefined || x > LocalDate.MAX ? undefined : x)
+  switch (rule._tag) {
+    case "EveryWorkingDays":
+      return undefined
+    case "EveryDays":
+      return within(start + rule.interval * k)
+    case "Weekly": {
+      const monday = start - LocalDate.dayOfWeek(r.start) + 1
+      const firstWeek = rule.weekdays.filter((w) => monday + w - 1 >= start).length
+      if (k < firstWeek) return monday + rule.weekdays[rule.weekdays.length - firstWeek + k]! - 1
+      const rest = k - firstWeek
+      const week = 1 + Math.floor(rest / rule.weekdays.length)
+      return within(monday + 7 * rule.interval * week + rule.weekdays[rest % rule.weekdays.length]! - 1)
+    }
+    case "MonthlyOnDay":
+    case "MonthlyOnWeekday":
+      for (let index = startIndex; index <= 9999 * 12 + 11; index += rule.interval) {
+        const { year, month } = monthParts(index)
+        if (rule.months !== undefined && !rule.months.includes(month)) continue
+        const x =
+          rule._tag === "MonthlyOnDay"
+            ? dayInMonth(year, month, rule.day, rule.missing)
+            : weekdayInMonth(year, month, rule.weekday, rule.ordinal)
+        const found = take([x])
+        if (found !== undefined) return within(found)
+      }
+      return undefined
+    case "Yearly":
+      for (let year = LocalDate.toParts(r.start).year; year <= 9999; year += rule.interval) {
+        const found = take(rule.dates.map((d) => dayInMonth(year, d.month, d.day, rule.missing)))
+        if (found !== undefined) return within(found)
+      }
+      return undefined
+  }
+}
+
+/** Whether a nominal date lies in one of a recurrence's pauses (a range, or a paused month). */
+const isPaused = (r: Recurrence.Recurrence, nominal: LocalDate.LocalDate): boolean =>
+  r.pauses !== undefined &&
+  (r.pauses.months.includes(LocalDate.month(nominal)) ||
+    r.pauses.ranges.some((p) => nominal >= p.from && nominal <= p.to))
+
+/**
+ * The nominal date occurrence `k` of the trace's recurrence has, by date arithmetic alone: the rule's dates walked
+ * period by period from its start (packages/core/README.md, "Nominal dates", "Recurrences"): every n days `nk` days
+ * on, weekdays week by week, days of the month clamped, skipped or moved forward as the rule says, weekdays of the
+ * month, days of the year. Every n-th working day's nominal date is its working day, which only a calendar knows:
+ * the trace's own. `undefined` past 9999-12-31.
+ */
+export const nominalOf = (trace: Trace): LocalDate.LocalDate | undefined => {
+  if (trace.recurrence.rule._tag === "EveryWorkingDays") return trace.nominal
+  return nthNominal(trace.recurrence, trace.k) as LocalDate.LocalDate | undefined
 }
 
 /**
  * The execution date a trace leads to, from the trace alone (no calendar, no engine): the nominal date again from
- * the anchor and `k` ({@link nominalOf}), then the convention's walk over exactly the recorded non-working days (and
- * back the other way from the nominal date when it turned); a failure when the trace does not hold together (another
- * nominal date, a gap in the walk, a day left over).
+ * the recurrence and `k` ({@link nominalOf}), within its end and count and outside its pauses, then the convention's
+ * walk over exactly the recorded non-working days (and back the other way from the nominal date when it turned); a
+ * failure when the trace does not hold together (another nominal date, a paused or ended one, a gap in the walk, a
+ * day left over).
  */
 export const replay = (trace: Trace): Result.Result<LocalDate.LocalDate, string> => {
   const nominal = nominalOf(trace)
+  const r = trace.recurrence
   if (nominal !== trace.nominal) {
     return Result.fail(
-      `occurrence ${trace.k} from ${LocalDate.format(trace.anchor.date)} is ${LocalDate.format(nominal)}`
+      `occurrence ${trace.k} from ${LocalDate.format(trace.anchor.date)} is ${nominal === undefined ? "past 9999-12-31" : LocalDate.format(nominal)}`
     )
   }
+  if (r.count !== undefined && trace.k >= r.count)
+    return Result.fail(`occurrence ${trace.k} is past the count ${r.count}`)
+  if (trace.endDate !== undefined && nominal > trace.endDate) {
+    return Result.fail(`${LocalDate.format(nominal)} is after the end ${LocalDate.format(trace.endDate)}`)
+  }
+  if (isPaused(r, nominal)) return Result.fail(`${LocalDate.format(nominal)} is paused`)
   if (trace.adjustment !== "moved") {
-    if (trace.frequency !== "DAIL") return Result.succeed(nominal)
-    // DAIL: the skipped days end the day before the working day, which is the nominal date
+    if (r.rule._tag !== "EveryWorkingDays") return Result.succeed(nominal)
+    // working days: the skipped days end the day before the working day, which is the nominal date
     const gap = trace.passed.some((c, i) => c.date !== nominal - trace.passed.length + i)
     return gap ? Result.fail("the skipped days do not end the day before the payment") : Result.succeed(nominal)
   }

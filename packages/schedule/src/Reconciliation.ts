@@ -2,8 +2,9 @@
  * The bank's own dates as evidence: every listed `nextDate` checked against the date the engine expects on the day
  * of the listing, each difference explained by another bank rule (convention, calendar or "every day", execution or
  * nominal date) where one explains it, and the rule that explains the most dates inferred from the evidence
- * (docs/bank-interface.md, "The bank's date rule"). Dates come from core's Occurrence engine through `BankRule.plan`;
- * the listing day is a parameter, never the clock.
+ * (docs/bank-interface.md, "The bank's date rule"). Orders given by a bank code and orders given as a recurrence (an
+ * RRULE, another standard: the rule's convention moves them, or their own when their record states one) alike.
+ * Dates come from core's Occurrence engine through `BankRule.plan`; the listing day is a parameter, never the clock.
  *
  * Over 400 lines on purpose: classification and inference share one candidate table and are one concept.
  *
@@ -15,7 +16,8 @@ import {
   Calendar,
   type Frequency,
   type LocalDate,
-  type Occurrence
+  type Occurrence,
+  Recurrence
 } from "@tppkit/core"
 import { Result } from "effect"
 import * as Holidays from "./Holidays.ts"
@@ -24,8 +26,12 @@ import * as Holidays from "./Holidays.ts"
 // model
 // ---------------------------------------------------------------------------
 
-/** What reconciliation reads from a listed standing order; core's `StandingOrder` satisfies it. */
-export interface ReconcilableOrder extends Occurrence.OrderSchedule {
+/**
+ * What reconciliation reads from a listed standing order; core's `StandingOrder` satisfies it. An order that carries
+ * a `recurrence` is reconciled on it (its frequency code is not read), moved by each rule's convention, or by its own
+ * when `ownConvention` says its record states one (`BankRule.scheduleOf`).
+ */
+export interface ReconcilableOrder extends BankRule.RuledSchedule {
   readonly orderId: string
 }
 
@@ -44,7 +50,10 @@ export type Status = (typeof statuses)[number]
 /** One listed order with a `nextDate`, compared with the engine. */
 export interface Observation {
   readonly orderId: string
-  readonly frequency: Frequency.Frequency
+  /** The bank's code; `undefined` for an order given as a recurrence. */
+  readonly frequency: Frequency.Frequency | undefined
+  /** The order's rule in a few words (`Recurrence.describe`): its recurrence's, or its code's. */
+  readonly rule: string
   /** The bank's `nextDate`. */
   readonly listed: LocalDate.LocalDate
   /** The engine's date under the rule in use: the first on or after the listing day (`undefined`: the order has ended). */
@@ -189,8 +198,19 @@ const distinctRules = (
 // engines: the distinct date computations of one kind of order
 // ---------------------------------------------------------------------------
 
-/** Orders whose dates differ by rule in the same way: DAIL (by calendar), DAI7 (never moved), the moved codes. */
-const kindOf = (frequency: Frequency.Frequency): 0 | 1 | 2 => (frequency === "DAIL" ? 0 : frequency === "DAI7" ? 1 : 2)
+/**
+ * Orders whose dates differ by rule in the same way: working days (DAIL and every n-th working day: by calendar),
+ * DAI7 (never moved), the moved codes and recurrences (by convention and calendar), recurrences with their own
+ * convention (by calendar, or not at all for nominal dates).
+ */
+type Kind = 0 | 1 | 2 | 3
+
+const kindOf = (order: ReconcilableOrder): Kind => {
+  const r = order.recurrence
+  if (r === undefined) return order.frequency === "DAIL" ? 0 : order.frequency === "DAI7" ? 1 : 2
+  if (r.rule._tag === "EveryWorkingDays") return 0
+  return order.ownConvention === true ? 3 : 2
+}
 
 /**
  * For one kind of order, the distinct computations among the rules: a representative rule per computation and, per
@@ -201,15 +221,24 @@ interface Engines {
   readonly bits: Array<number>
 }
 
-const enginesOf = (rules: ReadonlyArray<BankRule.BankRule>, kind: 0 | 1 | 2): Engines => {
+const enginesOf = (rules: ReadonlyArray<BankRule.BankRule>, kind: Kind): Engines => {
   const byKey = new Map<string, number>()
   const out: Engines = { rules: [], bits: [] }
   rules.forEach((rule, i) => {
     const c = BankRule.canonical(rule)
     // DAIL pays on working days (only the calendar counts), DAI7 on every day (nothing counts); a moved code moves
-    // by the convention on the calendar, and not at all under `none` (whatever the calendar)
+    // by the convention on the calendar, and not at all under `none` (whatever the calendar); a recurrence with its
+    // own convention moves by it on the calendar, and not at all for nominal dates
     const key =
-      kind === 0 ? BankRule.calendarName(c) : kind === 1 ? "" : c.convention === "none" ? "none" : BankRule.key(c)
+      kind === 0
+        ? BankRule.calendarName(c)
+        : kind === 1
+          ? ""
+          : c.convention === "none"
+            ? "none"
+            : kind === 3
+              ? BankRule.calendarName(c)
+              : BankRule.key(c)
     let e = byKey.get(key)
     if (e === undefined) {
       e = out.rules.push(rule) - 1
@@ -235,7 +264,7 @@ const enginesOf = (rules: ReadonlyArray<BankRule.BankRule>, kind: 0 | 1 | 2): En
 export const reconcile = (orders: Iterable<ReconcilableOrder>, options: Options): Reconciliation => {
   const asOf = options.asOf
   const rules = distinctRules(options.rule ?? BankRule.defaultRule, options.candidates ?? candidates())
-  const kinds = [enginesOf(rules, 0), enginesOf(rules, 1), enginesOf(rules, 2)] as const
+  const kinds = [enginesOf(rules, 0), enginesOf(rules, 1), enginesOf(rules, 2), enginesOf(rules, 3)] as const
   const inUseEngine = kinds.map((k) => k.bits.findIndex((b) => (b & 1) === 1))
   const plans: Array<Occurrence.Plan> = []
   const observations: Array<Observation> = []
@@ -251,7 +280,7 @@ export const reconcile = (orders: Iterable<ReconcilableOrder>, options: Options)
       withoutNextDate.push(order.orderId)
       continue
     }
-    const kind = kindOf(order.frequency)
+    const kind = kindOf(order)
     const engines = kinds[kind]
     // the plans of this order, one per distinct computation
     let failed: string | undefined
@@ -312,6 +341,13 @@ export const reconcile = (orders: Iterable<ReconcilableOrder>, options: Options)
   return { ...partial, inference: infer([partial]) }
 }
 
+/** An order's rule in a few words: its recurrence's, or its code's on its anchor. */
+const ruleText = (order: ReconcilableOrder): string => {
+  if (order.recurrence !== undefined) return Recurrence.describe(order.recurrence.rule)
+  const anchor = order.startDate ?? order.nextDate
+  return anchor === undefined ? order.frequency : Recurrence.describe(Recurrence.ruleOfCode(order.frequency, anchor))
+}
+
 const observation = (
   order: ReconcilableOrder,
   listed: LocalDate.LocalDate,
@@ -321,7 +357,8 @@ const observation = (
   explaining: number
 ): Observation => ({
   orderId: order.orderId,
-  frequency: order.frequency,
+  frequency: order.recurrence === undefined ? order.frequency : undefined,
+  rule: ruleText(order),
   listed,
   expected,
   status,

@@ -80,10 +80,17 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
         : `no order ${JSON.stringify(id)} in ${input.orders} (${decoded.orders.length} orders)`
     )
   }
+  // an order read from an RRULE or a standard that leaves the convention to the bank takes the chosen one, as the
+  // projection moves it (Project.projectable); one whose record states its convention keeps it
+  const own = order.recurrence !== undefined && order.ownConvention === true
+  const traced = schedule(Project.projectable([order], chosen)[0]!)
   const trace = Projection.explain(
-    // an order read from an RRULE or a standard that leaves the convention to the bank takes the chosen one
-    schedule(Project.projectable([order], chosen)[0]!),
-    { calendar: chosen.calendar, convention: chosen.convention, source },
+    traced,
+    {
+      calendar: chosen.calendar,
+      convention: chosen.convention,
+      source: own ? { kind: "order" } : source
+    },
     day
   )
   if (Result.isFailure(trace)) return yield* Failure.badInput(`order ${JSON.stringify(id)}: ${trace.failure}`)
