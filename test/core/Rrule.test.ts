@@ -29,7 +29,10 @@ const applyLosses = (r: Recurrence.Recurrence, losses: ReadonlyArray<Translation
   for (const loss of losses) {
     if (loss.field === "convention") out = { ...out, convention: "none" }
     else if (loss.field === "calendar") out = { ...out, calendar: "weekends" }
-    else if (loss.field === "pauses") {
+    else if (loss.field === "pauses" && loss.from.startsWith("months ") && out.pauses !== undefined) {
+      // the paused months of a rule without end: the ranges' dates are EXDATEs still
+      out = { ...out, pauses: { ranges: out.pauses.ranges, months: [] } }
+    } else if (loss.field === "pauses") {
       const { pauses: _, ...rest } = out
       out = rest
     } else throw new Error(`unexpected loss field ${loss.field}`)
@@ -98,6 +101,77 @@ describe("Rrule.encode", () => {
     expect(t._tag === "Lossy" && t.losses.map((l) => l.field)).toEqual(["calendar"])
   })
 
+  it("writes paused dates as EXDATEs where they can be listed, and names what cannot be", () => {
+    const monthly = {
+      ...base,
+      start: d("2027-01-15"),
+      rule: { _tag: "MonthlyOnDay", interval: 1, day: 15, missing: "clamp" }
+    } as const
+    // bounded: every paused date is listed, the months too
+    const bounded = Rrule.encode({
+      ...monthly,
+      count: 12,
+      pauses: { ranges: [{ from: d("2027-09-01"), to: d("2027-09-30") }], months: [7] }
+    })
+    expect(bounded._tag).toBe("Exact")
+    expect(Translation.getValue(bounded)?.exdates).toEqual([d("2027-07-15"), d("2027-09-15")])
+    expect(Rrule.format(Translation.getValue(bounded)!)).toBe(
+      "DTSTART;VALUE=DATE:20270115\nRRULE:FREQ=MONTHLY;BYMONTHDAY=15;COUNT=12\nEXDATE;VALUE=DATE:20270715,20270915"
+    )
+    // without end: a range is listed, every July of a monthly rule is left out of its months
+    const open = Rrule.encode({
+      ...monthly,
+      pauses: { ranges: [{ from: d("2027-09-01"), to: d("2027-10-31") }], months: [7] }
+    })
+    expect(open._tag).toBe("Exact")
+    expect(Translation.getValue(open)?.rule).toBe("FREQ=MONTHLY;BYMONTH=1,2,3,4,5,6,8,9,10,11,12;BYMONTHDAY=15")
+    expect(Translation.getValue(open)?.exdates).toEqual([d("2027-09-15"), d("2027-10-15")])
+    // … but every July of a weekly rule without end cannot be listed
+    const weekly = Rrule.encode({
+      ...base,
+      rule: { _tag: "Weekly", interval: 1, weekdays: [3] },
+      pauses: { ranges: [{ from: d("2027-09-01"), to: d("2027-09-30") }], months: [7] }
+    })
+    expect(weekly._tag === "Lossy" && weekly.losses.map((l) => [l.field, l.from])).toEqual([["pauses", "months 7"]])
+    expect(Translation.getValue(weekly)?.exdates?.map(LocalDate.format)).toEqual([
+      "2027-09-01",
+      "2027-09-08",
+      "2027-09-15",
+      "2027-09-22",
+      "2027-09-29"
+    ])
+    expect(
+      Rrule.encode({ ...monthly, pauses: { ranges: [{ from: d("2027-09-01"), to: d("2027-10-31") }], months: [] } })
+        ._tag
+    ).toBe("Exact")
+    // too many dates to list: the pauses are lost as a whole
+    const daily = Rrule.encode({
+      ...base,
+      rule: { _tag: "EveryDays", interval: 1 },
+      pauses: { ranges: [{ from: d("2024-02-01"), to: d("2030-01-01") }], months: [] }
+    })
+    expect(daily._tag === "Lossy" && daily.losses.map((l) => l.field)).toEqual(["pauses"])
+    expect(Translation.getValue(daily)?.exdates).toBeUndefined()
+  })
+
+  it("an EXDATE read back is a pause of that date (parse, decode)", () => {
+    const parsed = Result.getOrThrow(
+      Rrule.parse(
+        "DTSTART;VALUE=DATE:20270115\nRRULE:FREQ=MONTHLY\nEXDATE;VALUE=DATE:20270915,20270715\nEXDATE:20271015T090000Z"
+      )
+    )
+    expect(parsed.rrule.exdates).toEqual([d("2027-07-15"), d("2027-09-15"), d("2027-10-15")])
+    expect(parsed.losses.map((l) => l.field)).toEqual(["EXDATE"])
+    const r = Translation.getValue(Rrule.decode(parsed.rrule))!
+    expect(r.pauses?.ranges).toEqual([
+      { from: d("2027-07-15"), to: d("2027-07-15") },
+      { from: d("2027-09-15"), to: d("2027-09-15") },
+      { from: d("2027-10-15"), to: d("2027-10-15") }
+    ])
+    expect(dates(r, 12).map((x) => x.slice(0, 10))).not.toContain("2027-09-15")
+    expect(Result.isFailure(Rrule.parse("DTSTART:20270115\nRRULE:FREQ=MONTHLY\nEXDATE:2027-09-15"))).toBe(true)
+  })
+
   it("an exact translation projects the same dates, and decode(encode(x)) is x (property)", () => {
     fc.assert(
       fc.property(named, (r) => {
@@ -119,7 +193,11 @@ describe("Rrule.encode", () => {
             : t.value.rule.includes("UNTIL=")
               ? untilOnly
               : own
-          expect(value).toEqual(Recurrence_canonical(bounded))
+          // the pauses come back from the EXDATEs, as one range per run of days: their dates are compared above
+          const { pauses: _back, ...valueRule } = value
+          // paused months of a monthly rule without a count come back as the months it pays in (BYMONTH)
+          const folded = (r.pauses?.months.length ?? 0) > 0 && t.value.rule.includes("BYMONTH")
+          if (!folded) expect(valueRule).toEqual(Recurrence_canonical(bounded))
         }
       }),
       { numRuns: 10_000 }
@@ -234,9 +312,10 @@ describe("Rrule.decode", () => {
 
 /** The first `n` dates of a rule by the rrule package (UTC midnight dates). */
 const byRrulePackage = (r: Rrule.Rrule, n: number): Array<string> => {
-  const text = `DTSTART:${Rrule.formatDate(r.dtstart)}T000000Z\nRRULE:${r.rule}`
+  const exdates = (r.exdates ?? []).map((x) => `\nEXDATE:${Rrule.formatDate(x)}T000000Z`).join("")
+  const text = `DTSTART:${Rrule.formatDate(r.dtstart)}T000000Z\nRRULE:${r.rule}${exdates}`
   return rrule
-    .rrulestr(text)
+    .rrulestr(text, { forceset: true })
     .all((_, i) => i < n)
     .map((x) => x.toISOString().slice(0, 10))
 }

@@ -107,6 +107,38 @@ describe("RecurringCalendar.fromOrders", () => {
     expect(doc.text.match(/BEGIN:VEVENT/g)?.length).toBe(8)
   })
 
+  it("a bounded order's pauses beyond the window are EXDATEs too: its whole life reads as its payments", () => {
+    const paused = {
+      ...order("MNTH", d("2027-01-15")),
+      orderId: "SO-PAUSED",
+      recurrence: {
+        rule: { _tag: "MonthlyOnDay", interval: 1, day: 15, missing: "clamp" },
+        start: d("2027-01-15"),
+        count: 12,
+        convention: "none",
+        pauses: { ranges: [{ from: d("2027-09-01"), to: d("2027-09-30") }], months: [7] }
+      }
+    } as const
+    const window = { from: d("2027-01-01"), to: d("2027-03-31") }
+    const doc = RecurringCalendar.fromOrders([paused], window, { stampMillis: 0, calendar: Calendar.weekends })
+    expect(doc.choices).toEqual([{ orderId: "SO-PAUSED", as: "rule" }])
+    expect(doc.text).toContain("EXDATE;VALUE=DATE:20270715,20270915\r\n")
+    const life = { from: d("2027-01-01"), to: d("2028-12-31") }
+    expect(expand(doc.text, life.from, life.to)).toEqual(
+      Projection.project([paused], life, { calendar: Calendar.weekends }).payments.map((p) =>
+        LocalDate.format(p.executionDate)
+      )
+    )
+    // without end, every July is left out of the rule's months; September's range is still an EXDATE
+    const { count: _c, ...unbounded } = paused.recurrence
+    const text = RecurringCalendar.fromOrders([{ ...paused, recurrence: unbounded }], window, {
+      stampMillis: 0,
+      calendar: Calendar.weekends
+    }).text
+    expect(text).toContain("RRULE:FREQ=MONTHLY;BYMONTH=1,2,3,4,5,6,8,9,10,11,12;BYMONTHDAY=15\r\n")
+    expect(text).toContain("EXDATE;VALUE=DATE:20270915\r\n")
+  })
+
   it("inside the window the rule's dates are exactly the payments', read by the rrule package (property)", () => {
     fc.assert(
       fc.property(

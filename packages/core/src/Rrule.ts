@@ -13,19 +13,34 @@ import * as Occurrence from "./Occurrence.ts"
 import * as Recurrence from "./Recurrence.ts"
 import * as Translation from "./Translation.ts"
 
-/** A recurrence rule with its first date: `DTSTART` (a date) and the `RRULE` value (`FREQ=…;…`, no `RRULE:`). */
+/**
+ * A recurrence rule with its first date: `DTSTART` (a date), the `RRULE` value (`FREQ=…;…`, no `RRULE:`) and the
+ * rule's dates that are not paid (`EXDATE`: a recurrence's paused occurrences), ascending.
+ */
 export interface Rrule {
   readonly dtstart: LocalDate.LocalDate
   readonly rule: string
+  readonly exdates?: ReadonlyArray<LocalDate.LocalDate> | undefined
 }
+
+/** The most `EXDATE`s {@link encode} writes: past it the pauses are reported lost. */
+export const MAX_EXDATES = 1_000
 
 const DAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const
 
 /** `YYYYMMDD` of a date (RFC 5545 DATE). */
 export const formatDate = (d: LocalDate.LocalDate): string => LocalDate.format(d).replaceAll("-", "")
 
-/** The two content lines of a rule: `DTSTART;VALUE=DATE:…` and `RRULE:…`, joined by a line feed. */
-export const format = (r: Rrule): string => `DTSTART;VALUE=DATE:${formatDate(r.dtstart)}\nRRULE:${r.rule}`
+/**
+ * The content lines of a rule: `DTSTART;VALUE=DATE:…`, `RRULE:…` and, when some of its dates are not paid,
+ * `EXDATE;VALUE=DATE:…,…`, joined by line feeds.
+ */
+export const format = (r: Rrule): string =>
+  `DTSTART;VALUE=DATE:${formatDate(r.dtstart)}\nRRULE:${r.rule}${
+    r.exdates === undefined || r.exdates.length === 0
+      ? ""
+      : `\nEXDATE;VALUE=DATE:${r.exdates.map(formatDate).join(",")}`
+  }`
 
 /** A DATE or DATE-TIME value read as its date, with the time part when there was one. */
 const readDate = (text: string): { readonly date: LocalDate.LocalDate; readonly time: string } | undefined => {
@@ -36,8 +51,9 @@ const readDate = (text: string): { readonly date: LocalDate.LocalDate; readonly 
 }
 
 /**
- * The rule of a text: either content lines (`DTSTART…:` and `RRULE:…`, in any order, other lines ignored) or a bare
- * `FREQ=…` value whose first date is `dtstart`. Fails with the reason when the text holds no rule or no first date.
+ * The rule of a text: either content lines (`DTSTART…:`, `RRULE:…` and any `EXDATE…:` lines, in any order, other
+ * lines ignored) or a bare `FREQ=…` value whose first date is `dtstart`. Fails with the reason when the text holds no
+ * rule or no first date, or an `EXDATE` that is not a list of dates.
  */
 export const parse = (
   text: string,
@@ -47,9 +63,24 @@ export const parse = (
   let rule: string | undefined
   let start = dtstart
   const losses: Array<Translation.Loss> = []
+  const exdates: Array<LocalDate.LocalDate> = []
   for (const line of lines) {
     const upper = line.toUpperCase()
-    if (upper.startsWith("RRULE:")) rule = line.slice(6)
+    if (upper.startsWith("EXDATE")) {
+      for (const value of line.slice(line.indexOf(":") + 1).split(",")) {
+        const d = readDate(value)
+        if (d === undefined) return Result.fail(`EXDATE ${JSON.stringify(value)} is not a date`)
+        exdates.push(d.date)
+        if (d.time !== "") {
+          losses.push({
+            field: "EXDATE",
+            from: value,
+            to: formatDate(d.date),
+            why: "tppkit's dates have no time of day"
+          })
+        }
+      }
+    } else if (upper.startsWith("RRULE:")) rule = line.slice(6)
     else if (upper.startsWith("FREQ=")) rule = line
     else if (upper.startsWith("DTSTART")) {
       const value = line.slice(line.indexOf(":") + 1)
@@ -68,7 +99,11 @@ export const parse = (
   }
   if (rule === undefined) return Result.fail("the text holds no RRULE")
   if (start === undefined) return Result.fail("the rule has no DTSTART (and the record no startDate)")
-  return Result.succeed({ rrule: { dtstart: start, rule }, losses })
+  const sorted = [...new Set(exdates)].sort((a, b) => a - b)
+  return Result.succeed({
+    rrule: { dtstart: start, rule, ...(sorted.length === 0 ? {} : { exdates: sorted }) },
+    losses
+  })
 }
 
 // ---------------------------------------------------------------------------
@@ -151,15 +186,128 @@ const dtstartOf = (r: Recurrence.Recurrence, first: LocalDate.LocalDate): LocalD
   return Math.max(r.start, monthStart) as LocalDate.LocalDate
 }
 
+/** The first `Occurrence.SAMPLED` paid nominal dates of a recurrence on a calendar, joined (paused ones left out). */
+const paidDates = (r: Recurrence.Recurrence, calendar: Calendar.Calendar): string => {
+  const plan = Occurrence.planOf(r, { calendar })
+  if (Result.isFailure(plan)) return ""
+  const out: Array<number> = []
+  for (const o of Occurrence.iterate(plan.success)) {
+    if (out.length >= Occurrence.SAMPLED) break
+    out.push(o.nominal)
+  }
+  return out.join(",")
+}
+
+/**
+ * Whether a working-day recurrence's calendar changes one of its first `Occurrence.SAMPLED` paid dates against
+ * weekends alone: holidays that fall only on paused dates are no loss once the paused dates are EXDATEs.
+ */
+const holidaysChangePaid = (r: Recurrence.Recurrence): boolean => {
+  const calendar = (r.calendar === undefined ? undefined : Calendar.builtInNamed(r.calendar)) ?? Calendar.target
+  return paidDates(r, calendar) !== paidDates({ ...r, calendar: "weekends" }, Calendar.weekends)
+}
+
+/**
+ * Whether the convention moves one of a recurrence's first `Occurrence.SAMPLED` paid occurrences: a paused date the
+ * convention would move is an EXDATE, not a loss.
+ */
+const movesPaid = (r: Recurrence.Recurrence): boolean => {
+  const calendar = (r.calendar === undefined ? undefined : Calendar.builtInNamed(r.calendar)) ?? Calendar.target
+  const plan = Occurrence.planOf(r, { calendar })
+  if (Result.isFailure(plan)) return false
+  let i = 0
+  for (const o of Occurrence.iterate(plan.success)) {
+    if (i++ >= Occurrence.SAMPLED) break
+    if (!Calendar.isWorkingDay(calendar, o.nominal)) return true
+  }
+  return false
+}
+
+/**
+ * The RRULE's own dates (no convention, weekends only) that a recurrence's pauses leave unpaid, as EXDATEs
+ * (packages/core/README.md, "Pauses as EXDATE"): every one when the schedule is bounded (an end or a count); for a
+ * schedule without end those of the date ranges, and the paused months are lost (they would need an EXDATE in every
+ * year); more than {@link MAX_EXDATES} are lost too. `lost` names what no EXDATE carries.
+ */
+const exdatesOf = (
+  r: Recurrence.Recurrence
+): {
+  readonly dates: ReadonlyArray<LocalDate.LocalDate>
+  readonly lost: { readonly from: string; readonly why: string } | undefined
+} => {
+  const p = r.pauses
+  if (p === undefined || (p.ranges.length === 0 && p.months.length === 0)) return { dates: [], lost: undefined }
+  const bounded = r.end !== undefined || r.count !== undefined
+  const { pauses: _, ...bare } = r
+  const plan = Result.getOrThrow(Occurrence.planOf(bare, { calendar: Calendar.weekends }))
+  // where the listing stops: the schedule's end, else the last day of the ranges (the months cannot be listed)
+  const lastRange = p.ranges.reduce<number>((last, x) => Math.max(last, x.to), LocalDate.MIN)
+  const until = (bounded ? LocalDate.MAX : lastRange) as LocalDate.LocalDate
+  const months = new Set(p.months)
+  const inPause = (d: LocalDate.LocalDate) =>
+    (bounded && months.has(LocalDate.month(d))) || p.ranges.some((x) => d >= x.from && d <= x.to)
+  const dates: Array<LocalDate.LocalDate> = []
+  for (const o of Occurrence.iterate(plan)) {
+    if (o.nominal > until) break
+    if (!inPause(o.nominal)) continue
+    if (dates.length === MAX_EXDATES) {
+      return {
+        dates: [],
+        lost: {
+          from: describePauses(p),
+          why: `the pauses leave more than ${MAX_EXDATES} of the rule's dates unpaid: too many EXDATE lines to write`
+        }
+      }
+    }
+    dates.push(o.nominal)
+  }
+  if (bounded || p.months.length === 0) return { dates, lost: undefined }
+  // an unbounded rule: the months are lost only when one of its dates falls in one
+  const sample = Occurrence.sample(
+    { ...bare, pauses: { ranges: [], months: p.months } },
+    { calendar: Calendar.weekends }
+  )
+  return {
+    dates,
+    lost: sample.paused
+      ? {
+          from: `months ${p.months.join(",")}`,
+          why: "a rule without end paused in the same months every year would need an EXDATE in every year: give the order an end or a count, or export a window (the iCalendar export lists the window's)"
+        }
+      : undefined
+  }
+}
+
+/**
+ * A monthly rule's paused months as the months it pays in (`BYMONTH`), when nothing counts the paused occurrences
+ * (no `count`): the same dates, and a rule without end keeps them exactly where no EXDATE list could
+ * (packages/core/README.md, "Pauses as EXDATE"). Other recurrences, days moved forward into the next month, and a
+ * pause of every month the rule has, as given.
+ */
+const monthsIntoRule = (r: Recurrence.Recurrence): Recurrence.Recurrence => {
+  const rule = r.rule
+  const paused = r.pauses?.months ?? []
+  if (paused.length === 0 || r.count !== undefined) return r
+  if (rule._tag !== "MonthlyOnDay" && rule._tag !== "MonthlyOnWeekday") return r
+  // a day moved forward lies in the next month, where its pause is matched: not the month's own
+  if (rule._tag === "MonthlyOnDay" && rule.missing === "forward" && rule.day > 28) return r
+  const months = (rule.months ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]).filter((m) => !paused.includes(m))
+  if (months.length === 0) return r
+  const pauses = { ranges: r.pauses!.ranges, months: [] }
+  return Recurrence.canonical({ ...r, rule: { ...rule, months: months as never }, pauses })
+}
+
 /**
  * The RRULE of a recurrence (packages/core/README.md, "Translations"): its `DTSTART` is the first occurrence's
  * nominal date, so the dates are the same even where RFC 5545 would not count from an unmatched `DTSTART`.
- * Lossy where RRULE has no word for a part: the business-day convention (RRULE dates never move), the holidays of a
- * working-day calendar other than `weekends`, pauses (they need `EXDATE` lines). Unrepresentable where the shape has
- * no RRULE form, or the recurrence has no occurrence at all.
+ * Paused months of a monthly rule without a count become its `BYMONTH`, other pauses `EXDATE`s, one per paused date
+ * of the rule where they can be listed ({@link exdatesOf}). Lossy where
+ * RRULE has no word for a part: the business-day convention (RRULE dates never move), the holidays of a working-day
+ * calendar other than `weekends`, the paused months of a rule without end. Unrepresentable where the shape has no
+ * RRULE form, or the recurrence has no occurrence at all.
  */
 export const encode = (recurrence: Recurrence.Recurrence): Translation.Translation<Rrule> => {
-  const r = Recurrence.canonical(recurrence)
+  const r = monthsIntoRule(Recurrence.canonical(recurrence))
   const part = rulePart(r.rule)
   if (typeof part !== "string") return Translation.unrepresentable(part.reason)
   // the nominal dates alone: no convention, weekends only, no pauses
@@ -177,7 +325,10 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
   if (bound === "" && r.end !== undefined) bound = `;UNTIL=${formatDate(r.end)}`
   const losses: Array<Translation.Loss> = []
   const horizon = Occurrence.sample(r)
-  const calendarLost = r.rule._tag === "EveryWorkingDays" && r.calendar !== "weekends" && horizon.holidays
+  const calendarLost =
+    r.rule._tag === "EveryWorkingDays" &&
+    r.calendar !== "weekends" &&
+    (r.pauses === undefined ? horizon.holidays : holidaysChangePaid(r))
   if (r.rule._tag === "EveryWorkingDays") {
     if (calendarLost) {
       losses.push({
@@ -187,7 +338,7 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
         why: "an RRULE knows weekdays but no holidays: each holiday would need an EXDATE"
       })
     }
-  } else if (r.convention !== "none" && horizon.moved) {
+  } else if (r.convention !== "none" && (r.pauses === undefined ? horizon.moved : movesPaid(r))) {
     losses.push({
       field: "convention",
       from: r.convention,
@@ -195,19 +346,24 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
       why: "RRULE has no business-day convention: its dates never move off a weekend or holiday"
     })
   }
-  // a pause is lost only when it pauses one of the RRULE's own dates, which are the working days of `weekends` once
-  // the holidays are lost (every 5th working day from 2035-11-16, 7 times: TARGET's Christmas pushes the last date to
-  // 2 January, inside a pause of January, but the RRULE's last date is 28 December and nothing of it is paused)
-  const paused = calendarLost ? Occurrence.sample({ ...r, calendar: "weekends" }).paused : horizon.paused
-  if (r.pauses !== undefined && paused) {
-    losses.push({
-      field: "pauses",
-      from: describePauses(r.pauses),
-      to: "none",
-      why: "an RRULE cannot pause: the paused dates need EXDATE lines"
-    })
+  // the pauses are judged on the RRULE's own dates, which are the working days of `weekends` once the holidays are
+  // lost (every 5th working day from 2035-11-16, 7 times: TARGET's Christmas pushes the last date to 2 January,
+  // inside a pause of January, but the RRULE's last date is 28 December and nothing of it is paused); each paused one
+  // is an EXDATE where they can be listed
+  const own: Recurrence.Recurrence = {
+    rule: r.rule,
+    start: r.start,
+    ...(r.end === undefined ? {} : { end: r.end }),
+    ...(r.count === undefined ? {} : { count: r.count }),
+    convention: "none",
+    ...(r.pauses === undefined ? {} : { pauses: r.pauses })
   }
-  return Translation.withLosses({ dtstart: dtstartOf(r, first.nominal), rule: `${part}${bound}` }, losses)
+  const excluded = exdatesOf(own)
+  if (excluded.lost !== undefined && r.pauses !== undefined) {
+    losses.push({ field: "pauses", from: excluded.lost.from, to: "none", why: excluded.lost.why })
+  }
+  const exdates = excluded.dates.length === 0 ? {} : { exdates: excluded.dates }
+  return Translation.withLosses({ dtstart: dtstartOf(r, first.nominal), rule: `${part}${bound}`, ...exdates }, losses)
 }
 
 // ---------------------------------------------------------------------------
@@ -237,11 +393,23 @@ const clampPattern = (days: ReadonlyArray<number>, setpos: string | undefined): 
   return ok ? sorted[sorted.length - 1] : undefined
 }
 
+/** EXDATEs as pauses: each run of consecutive days one range (an excluded date keeps its number, as a pause does). */
+const pausesOf = (exdates: ReadonlyArray<LocalDate.LocalDate>): Recurrence.Pauses => {
+  const sorted = [...new Set(exdates)].sort((a, b) => a - b)
+  const ranges: Array<{ from: LocalDate.LocalDate; to: LocalDate.LocalDate }> = []
+  for (const d of sorted) {
+    const last = ranges[ranges.length - 1]
+    if (last !== undefined && d === last.to + 1) last.to = d
+    else ranges.push({ from: d, to: d })
+  }
+  return { ranges, months: [] }
+}
+
 /**
  * The recurrence of an RRULE (packages/core/README.md, "Translations"): FREQ DAILY / WEEKLY / MONTHLY / YEARLY,
  * INTERVAL, BYDAY (with ordinals for a weekday of the month), BYMONTHDAY (negative down to −28, and the clamp
  * `28,29,30;BYSETPOS=-1`), BYMONTH, COUNT, UNTIL, WKST (Monday, or any start with interval 1), RSCALE=GREGORIAN and
- * SKIP. Its convention is `none` (RRULE dates are the dates) and it names no calendar. Lossy only for a time of
+ * SKIP; its EXDATEs are pauses. Its convention is `none` (RRULE dates are the dates) and it names no calendar. Lossy only for a time of
  * day in `UNTIL`; unrepresentable, with the part named, for what the model cannot say.
  */
 export const decode = (input: Rrule): Translation.Translation<Recurrence.Recurrence> => {
@@ -411,7 +579,8 @@ export const decode = (input: Rrule): Translation.Translation<Recurrence.Recurre
     start,
     ...(end === undefined ? {} : { end }),
     ...(count === undefined ? {} : { count }),
-    convention: "none"
+    convention: "none",
+    ...(input.exdates === undefined || input.exdates.length === 0 ? {} : { pauses: pausesOf(input.exdates) })
   }
   const valid = Recurrence.decodeJson(Recurrence.encodeJson(recurrence))
   if (Result.isFailure(valid)) return Translation.unrepresentable(valid.failure)

@@ -3,7 +3,8 @@
  * (packages/core/README.md, "Translations"): the order's `DTSTART` and `RRULE`, and for every payment of the window
  * that the rule does not name as it falls (a date a holiday or weekend moves, a pause, a holiday of a working-day
  * calendar) an `EXDATE` for the rule's date and an `RDATE` for the payment's; inside the window the event's dates are
- * exactly the payments'. A date the bank confirmed (the order's `nextDate`) is not the rule's: it has an event of its
+ * exactly the payments', and beyond it the paused dates `Rrule.encode` can list are `EXDATE`s too (all of a bounded
+ * order's, those of a date range). A date the bank confirmed (the order's `nextDate`) is not the rule's: it has an event of its
  * own, as `ICalendar` writes it, and the rule's event says its dates are engine-predicted (DESCRIPTION and
  * `X-TPPKIT-PROVENANCE`, as each payment's event does). Where no RRULE can say the order, or two payments fall on
  * one day, one event per payment, and the choice names why. `DTSTAMP` is the time the file is made, given by the
@@ -53,9 +54,9 @@ const recurrenceOf = (order: Projection.ProjectableOrder, options: Options): Rec
   return Result.isSuccess(r) ? r.success : undefined
 }
 
-/** The dates an RRULE names in the window (its own reading: no convention, no holidays). */
+/** The dates an RRULE names in the window (its own reading: no convention, no holidays, no EXDATE). */
 const ruleDates = (rule: Rrule.Rrule, window: Projection.Window): Set<number> | undefined => {
-  const decoded = Translation.getValue(Rrule.decode(rule))
+  const decoded = Translation.getValue(Rrule.decode({ dtstart: rule.dtstart, rule: rule.rule }))
   if (decoded === undefined) return undefined
   const plan = Occurrence.planOf(decoded, { calendar: Calendar.weekends })
   if (Result.isFailure(plan)) return undefined
@@ -110,7 +111,9 @@ export const fromOrders = (
       continue
     }
     const paid = new Set(predicted.map((p) => p.executionDate as number))
-    const exdates = [...named].filter((d) => !paid.has(d))
+    // the window's dates the rule names but nothing pays, and the paused dates the rule lists beyond the window
+    const beyond = (t.value.exdates ?? []).filter((d) => d < window.from || d > window.to)
+    const exdates = [...[...named].filter((d) => !paid.has(d)), ...beyond]
     const rdates = [...paid].filter((d) => !named.has(d))
     const first = predicted[0]!
     choices.push({ orderId: order.orderId, as: "rule" })
