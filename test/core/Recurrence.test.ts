@@ -202,3 +202,51 @@ describe("Occurrence.planOf: every shape against a brute-force reading of the mo
     )
   })
 })
+
+describe('the last working day of the month (packages/core/README.md, "Last working day of the month")', () => {
+  it("day -1 with preceding, and day 31 clamped with preceding or modified-following, pay on it (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1990 * 12, max: 2040 * 12 }),
+        fc.constantFrom(Calendar.target, Calendar.weekends),
+        fc.uniqueArray(fc.integer({ min: 0, max: 6 }), { maxLength: 5 }),
+        (monthIndex, base, closed) => {
+          const year = Math.floor(monthIndex / 12)
+          const month = (monthIndex % 12) + 1
+          const first = LocalDate.makeUnsafe(year, month, 1)
+          const last = LocalDate.makeUnsafe(year, month, LocalDate.daysInMonth(year, month))
+          // holidays among the month's last seven days, so that the walk back is long
+          const calendar = Calendar.withHolidays(
+            base,
+            closed.map((n) => (last - n) as LocalDate.LocalDate)
+          )
+          // by definition: the month's last day on which the calendar is open
+          let expected: number = last
+          while (!Arb.refWorking(calendar, expected)) expected--
+          const ways: ReadonlyArray<Recurrence.Recurrence> = [
+            {
+              rule: { _tag: "MonthlyOnDay", interval: 1, day: -1, missing: "clamp" },
+              start: first,
+              convention: "preceding"
+            },
+            {
+              rule: { _tag: "MonthlyOnDay", interval: 1, day: 31, missing: "clamp" },
+              start: first,
+              convention: "preceding"
+            },
+            {
+              rule: { _tag: "MonthlyOnDay", interval: 1, day: -1, missing: "clamp" },
+              start: first,
+              convention: "modified-following"
+            }
+          ]
+          for (const r of ways) {
+            const plan = Result.getOrThrow(Occurrence.planOf(r, { calendar }))
+            expect(Occurrence.nth(plan, 0)?.execution).toBe(expected)
+          }
+        }
+      ),
+      { numRuns: 2_000 }
+    )
+  })
+})
