@@ -89,7 +89,9 @@ const missingText = (rule: Recurrence.Rule): string => {
 /** A recurrence's pauses in words: `2027-07-01..2027-08-31; every December`. */
 const pausesText = (p: Recurrence.Pauses): string =>
   [
-    ...p.ranges.map((r) => `${LocalDate.format(r.from)}..${LocalDate.format(r.to)}`),
+    ...p.ranges.map((r) =>
+      r.from === r.to ? LocalDate.format(r.from) : `${LocalDate.format(r.from)}..${LocalDate.format(r.to)}`
+    ),
     ...(p.months.length === 0 ? [] : [`every ${p.months.map((m) => monthNames[m - 1]).join(", ")}`])
   ].join("; ")
 

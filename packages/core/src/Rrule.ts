@@ -272,7 +272,7 @@ const exdatesOf = (
     lost: sample.paused
       ? {
           from: `months ${p.months.join(",")}`,
-          why: "a rule without end paused in the same months every year would need an EXDATE in every year: give the order an end or a count, or export a window (the iCalendar export lists the window's)"
+          why: "a rule without end paused in the same months every year would need an EXDATE in every year: an end or a count, or an iCalendar export of a window, lists them"
         }
       : undefined
   }

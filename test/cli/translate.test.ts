@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest"
+import { run } from "./inProcess.ts"
+
+describe('tppkit translate --to rrule: pauses as EXDATE (core README, "Pauses as EXDATE")', () => {
+  const file = "test/cli/fixtures/recurrence-orders.json"
+
+  it("a monthly COBS order stopped in July and broken in September: BYMONTH and an EXDATE; a weekly one: July lost", async () => {
+    const r = await run(["translate", "--orders", file, "--to", "rrule", "--convention", "none", "--format", "json"])
+    expect(r.code).toBe(8)
+    const rows = r.stdout
+      .trim()
+      .split("\n")
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            orderId: string
+            result: string
+            translation?: string
+            losses?: Array<{ field: string; from: string }>
+          }
+      )
+    const paused = rows.find((x) => x.orderId === "C-PAUSED")!
+    // the record states preceding: that is the one loss; the pauses are kept
+    expect(paused.translation).toBe(
+      "DTSTART;VALUE=DATE:20270110\nRRULE:FREQ=MONTHLY;BYMONTH=1,2,3,4,5,6,8,9,10,11,12;BYMONTHDAY=10\nEXDATE;VALUE=DATE:20270910"
+    )
+    expect(paused.losses?.map((l) => l.field)).toEqual(["convention"])
+    const weekly = rows.find((x) => x.orderId === "C-WEEKLY")!
+    expect(weekly.translation).toBe("DTSTART;VALUE=DATE:20270106\nRRULE:FREQ=WEEKLY;BYDAY=WE")
+    expect(weekly.losses?.map((l) => [l.field, l.from])).toEqual([["pauses", "months 7"]])
+    expect(rows.find((x) => x.orderId === "R-BIWEEKLY")?.result).toBe("exact")
+  })
+})
