@@ -167,7 +167,7 @@ export const table = (report: Report, width: number = Render.WIDTH): string => {
     lines.push("", ...Render.table(differenceColumns, rows, width))
     // an order given as a recurrence (an RRULE, another standard) has no code: its rule in words below the table
     for (const o of differences) {
-      if (o.frequency === undefined) lines.push(...Render.wrap(`rule of ${o.orderId}: ${o.rule}`, width, "", "  "))
+      if (o.rule !== undefined) lines.push(...Render.wrap(`rule of ${o.orderId}: ${o.rule}`, width, "", "  "))
     }
   }
   for (const s of [...r.skipped, ...report.unreadable]) lines.push(`skipped ${s.orderId ?? "a record"}: ${s.reason}`)
@@ -220,7 +220,7 @@ export const jsonValue = (report: Report) => {
       return {
         orderId: o.orderId,
         frequency: o.frequency ?? null,
-        rule: o.rule,
+        rule: o.rule ?? null,
         status: o.status,
         engineDate: o.expected === undefined ? null : LocalDate.format(o.expected),
         bankDate: LocalDate.format(o.listed),

@@ -52,8 +52,8 @@ export interface Observation {
   readonly orderId: string
   /** The bank's code; `undefined` for an order given as a recurrence. */
   readonly frequency: Frequency.Frequency | undefined
-  /** The order's rule in a few words (`Recurrence.describe`): its recurrence's, or its code's. */
-  readonly rule: string
+  /** For an order given as a recurrence, its rule in a few words (`Recurrence.describe`); `undefined` for a code. */
+  readonly rule: string | undefined
   /** The bank's `nextDate`. */
   readonly listed: LocalDate.LocalDate
   /** The engine's date under the rule in use: the first on or after the listing day (`undefined`: the order has ended). */
@@ -341,13 +341,6 @@ export const reconcile = (orders: Iterable<ReconcilableOrder>, options: Options)
   return { ...partial, inference: infer([partial]) }
 }
 
-/** An order's rule in a few words: its recurrence's, or its code's on its anchor. */
-const ruleText = (order: ReconcilableOrder): string => {
-  if (order.recurrence !== undefined) return Recurrence.describe(order.recurrence.rule)
-  const anchor = order.startDate ?? order.nextDate
-  return anchor === undefined ? order.frequency : Recurrence.describe(Recurrence.ruleOfCode(order.frequency, anchor))
-}
-
 const observation = (
   order: ReconcilableOrder,
   listed: LocalDate.LocalDate,
@@ -358,7 +351,8 @@ const observation = (
 ): Observation => ({
   orderId: order.orderId,
   frequency: order.recurrence === undefined ? order.frequency : undefined,
-  rule: ruleText(order),
+  // words only for a recurrence (a code says itself): no string per observation of a large listing of codes
+  rule: order.recurrence === undefined ? undefined : Recurrence.describe(order.recurrence.rule),
   listed,
   expected,
   status,
