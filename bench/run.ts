@@ -8,6 +8,7 @@ const suites: ReadonlyArray<string> = [
   "projection",
   "reconciliation",
   "forecast",
+  "mixedRead",
   "million",
   "cliJson",
   "sandbox",

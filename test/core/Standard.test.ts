@@ -72,4 +72,35 @@ describe("Standard", () => {
     expect(Translation.getValue(cobs.translation)?.start).toBe(d("2026-02-02"))
     fc.assert(fc.property(fc.anything(), (u) => typeof Standard.decode(u).translation._tag === "string"))
   })
+
+  it("says whether a record carries or fixes its own convention, the same as reading it under two defaults", () => {
+    const records: ReadonlyArray<readonly [unknown, boolean]> = [
+      [{ frequency: "MNTH", startDate: "2026-01-15" }, false],
+      [{ rrule: "FREQ=MONTHLY", startDate: "2026-01-15" }, false],
+      [{ standingOrderDetails: { startDate: "2026-01-01", frequency: "Monthly", executionRule: "preceding" } }, true],
+      [{ standingOrderDetails: { startDate: "2026-01-01", frequency: "Monthly" } }, false],
+      [{ standingOrderDetails: { startDate: "2026-01-01", frequency: "Daily" } }, true],
+      [{ Frequency: "EvryDay", FirstPaymentDateTime: "2026-01-01" }, true],
+      [{ Frequency: "IntrvlMnthDay:01:15", FirstPaymentDateTime: "2026-01-15" }, false],
+      [{ MandateRelatedInformation: { FirstPaymentDateTime: "2026-01-01", Frequency: { Type: "WODL" } } }, true],
+      [{ MandateRelatedInformation: { FirstPaymentDateTime: "2026-01-01", Frequency: { Type: "MNTH" } } }, false],
+      [{ frequency: { Tp: "DAIL" }, startDate: "2026-01-01" }, true],
+      [{ frequency: { Tp: "MNTH" }, startDate: "2026-01-01" }, false],
+      [{ standingOrder: { execution: { interval: "MONTHLY", intervalDue: "5", modeDue: "DUE_DAY_OF_MONTH" } } }, true],
+      [{ standingOrder: { execution: { interval: "MONTHLY", intervalDue: "5" } } }, false],
+      [{ frequency: "monthly", date_first: "2026-01-05" }, true]
+    ]
+    for (const [record, own] of records) {
+      const options = { start: d("2026-01-05") }
+      const decoded = Standard.decode(record, options)
+      expect(decoded.translation._tag, JSON.stringify(record)).not.toBe("Unrepresentable")
+      expect(decoded.ownConvention, JSON.stringify(record)).toBe(own)
+      // the same answer as the two-default probe the CLI used before: own iff the defaults change nothing
+      const [a, b] = (["following", "preceding"] as const).map(
+        (convention) =>
+          Translation.getValue(Standard.decode(record, { ...options, convention }).translation)?.convention
+      )
+      if (decoded.standard !== "sbas" && decoded.standard !== "rrule") expect(a === b, JSON.stringify(record)).toBe(own)
+    }
+  })
 })

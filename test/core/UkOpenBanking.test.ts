@@ -49,7 +49,9 @@ describe("UkOpenBanking.decodeV3", () => {
           convention: "following"
         }
       },
-      warnings: []
+      warnings: [],
+      // the convention is the bank's (the options' default), not the record's
+      ownConvention: false
     })
   })
 

@@ -231,14 +231,11 @@ const standardOf = (
   return Standard.detect(record)
 }
 
-/** The two defaults a record's convention is read under: the same result under both is the record's own. */
-const PROBES = ["following", "preceding"] as const
-
 /**
  * An order of another standard (Berlin Group, COBS, UK, ISO 20022, YNAB, Actual) with its recurrence through core's
  * `Standard.decode`, or unread with the reason when it is unrepresentable. Its convention is its own when the record
- * carries or fixes one (read the same under two defaults), else the projection's ({@link report}); the order's
- * `endDate` ends it too. Each tolerance and each loss is a warning on the order.
+ * carries or fixes one (`ownConvention`), else the projection's ({@link report}); the order's `endDate` ends it too.
+ * Each tolerance and each loss is a warning on the order. The record is decoded once.
  */
 const otherStandard = (
   kept: Order,
@@ -247,16 +244,14 @@ const otherStandard = (
   unread: Map<Order, string>,
   warnings: Array<Render.SkippedRow>
 ): Order => {
-  const [first, second] = PROBES.map((convention) =>
-    // a COBS list record names no first date: the order's startDate, else nextDate
-    Standard.decode(record, { standard, convention, start: kept.startDate ?? kept.nextDate })
-  )
-  const t = first!.translation
+  // a COBS list record names no first date: the order's startDate, else nextDate
+  const decoded = Standard.decode(record, { standard, start: kept.startDate ?? kept.nextDate })
+  const t = decoded.translation
   if (t._tag === "Unrepresentable") {
     unread.set(kept, `${standard}: ${t.reason}`)
     return kept
   }
-  for (const w of first!.warnings) {
+  for (const w of decoded.warnings) {
     warnings.push({
       orderId: kept.orderId,
       reason: `${standard}: tolerated: ${Tolerance.describe(w)}`
@@ -271,8 +266,7 @@ const otherStandard = (
     }
   }
   const r = t.value
-  const other = second!.translation
-  const own = other._tag !== "Unrepresentable" && other.value.convention === r.convention
+  const own = decoded.ownConvention
   const end = kept.endDate !== undefined && (r.end === undefined || kept.endDate < r.end) ? kept.endDate : r.end
   const recurrence = end === undefined || end === r.end ? r : { ...r, end }
   return own ? { ...kept, recurrence, ownConvention: true } : { ...kept, recurrence }

@@ -128,7 +128,9 @@ const readDay = (u: unknown, warnings: Array<Decoded.Warning>): number | "bad" |
  */
 export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
   const warnings: Array<Decoded.Warning> = []
-  const done = (translation: Translation.Translation<Recurrence.Recurrence>) => ({ translation, warnings })
+  // ownConvention: whether the record carries or fixes its convention (else the options' or following)
+  const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
+    ownConvention === undefined ? { translation, warnings } : { translation, warnings, ownConvention }
   const no = (reason: string) => done(Translation.unrepresentable(reason))
   if (!isObject(record)) return no("the record is not an object")
   const f = fieldsOf(record, warnings)
@@ -258,7 +260,8 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
         ...(options?.calendar === undefined ? {} : { calendar: options.calendar })
       },
       losses
-    )
+    ),
+    fixed || rule !== undefined
   )
 }
 

@@ -115,7 +115,9 @@ const readEnum = <A extends string>(
  */
 export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
   const warnings: Array<Decoded.Warning> = []
-  const done = (translation: Translation.Translation<Recurrence.Recurrence>) => ({ translation, warnings })
+  // ownConvention: whether the record carries or fixes its convention (else the options' or following)
+  const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
+    ownConvention === undefined ? { translation, warnings } : { translation, warnings, ownConvention }
   const no = (reason: string) => done(Translation.unrepresentable(reason))
   if (!isObject(record)) return no("the record is not an object")
   const order = isObject(record.standingOrder) ? record.standingOrder : record
@@ -253,6 +255,11 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
           : interval === "DAILY"
             ? "none"
             : (options?.convention ?? "following")
+  const own =
+    modeDue === "DUE_DAY_OF_MONTH" ||
+    modeDue === "DUE_OR_BEFORE_DAY_OF_MONTH" ||
+    modeDue === "DUE_OR_NEXT_DAY_OF_MONTH" ||
+    interval === "DAILY"
   const pauses = months.length > 0 || ranges.length > 0 ? { pauses: { ranges, months } } : {}
   return done(
     Translation.withLosses(
@@ -266,7 +273,8 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
         ...pauses
       },
       losses
-    )
+    ),
+    own
   )
 }
 

@@ -20,6 +20,12 @@ export interface Warning {
 export interface Decoded<A> {
   readonly translation: Translation.Translation<A>
   readonly warnings: ReadonlyArray<Warning>
+  /**
+   * Whether the record carries or fixes its own business-day convention (a Berlin Group `executionRule`, a COBS
+   * `modeDue`, an every-day code that never moves); false when it took the one the decoder's options give (else
+   * `following`). Absent where the decoder takes no convention.
+   */
+  readonly ownConvention?: boolean | undefined
 }
 
 /**

@@ -102,7 +102,9 @@ const readCode = (u: unknown, choice: boolean, warnings: Array<Decoded.Warning>)
  */
 export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
   const warnings: Array<Decoded.Warning> = []
-  const done = (translation: Translation.Translation<Recurrence.Recurrence>) => ({ translation, warnings })
+  // ownConvention: whether the record carries or fixes its convention (else the options' or following)
+  const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
+    ownConvention === undefined ? { translation, warnings } : { translation, warnings, ownConvention }
   const no = (reason: string) => done(Translation.unrepresentable(reason))
   if (!isObject(record)) return no("the record is not an object")
   const f = record.frequency
@@ -175,7 +177,8 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
         ...(options?.calendar === undefined ? {} : { calendar: options.calendar })
       },
       losses
-    )
+    ),
+    code === "DAIL"
   )
 }
 

@@ -116,15 +116,24 @@ const decodeRrule = (record: Record<string, unknown>): Decoded.Decoded<Recurrenc
 /**
  * A record's recurrence through its standard's decoder: the one `standard` forces, else the one it reveals
  * ({@link detect}); with the standard read. Unrepresentable, with the reason, when no standard is revealed.
+ * `ownConvention` says whether the record carries or fixes its business-day convention (the bank's codes and RRULEs
+ * never do; YNAB and Actual always fix theirs): a reader that applies its own default convention keeps such a one.
  */
 export const decode = (
   record: unknown,
   options?: Options & { readonly standard?: Standard | undefined }
-): Decoded.Decoded<Recurrence.Recurrence> & { readonly standard: Standard | undefined } => {
+): Decoded.Decoded<Recurrence.Recurrence> & {
+  readonly standard: Standard | undefined
+  readonly ownConvention: boolean
+} => {
   const standard = options?.standard ?? detect(record)
   const o = isObject(record) ? record : {}
   const settings = { convention: options?.convention, calendar: options?.calendar }
-  const with_ = (d: Decoded.Decoded<Recurrence.Recurrence>) => ({ ...d, standard })
+  const with_ = (d: Decoded.Decoded<Recurrence.Recurrence>) => ({
+    ...d,
+    standard,
+    ownConvention: d.ownConvention ?? (standard !== "sbas" && standard !== "rrule" && standard !== undefined)
+  })
   switch (standard) {
     case undefined:
       return with_({

@@ -170,7 +170,9 @@ const parseFrequency = (text: string, warnings: Array<Decoded.Warning>): Parsed 
  */
 export const decodeV3 = (record: unknown, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
   const warnings: Array<Decoded.Warning> = []
-  const done = (translation: Translation.Translation<Recurrence.Recurrence>) => ({ translation, warnings })
+  // ownConvention: whether the record carries or fixes its convention (else the options' or following)
+  const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
+    ownConvention === undefined ? { translation, warnings } : { translation, warnings, ownConvention }
   if (typeof record !== "object" || record === null)
     return done(Translation.unrepresentable("the record is not an object"))
   const o = record as Record<string, unknown>
@@ -221,7 +223,8 @@ export const decodeV3 = (record: unknown, options?: Options): Decoded.Decoded<Re
         ...(options?.calendar === undefined ? {} : { calendar: options.calendar })
       },
       losses
-    )
+    ),
+    fixed
   )
 }
 
@@ -376,7 +379,9 @@ const V4_NONE: Partial<Record<V4Code, string>> = {
  */
 export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
   const warnings: Array<Decoded.Warning> = []
-  const done = (translation: Translation.Translation<Recurrence.Recurrence>) => ({ translation, warnings })
+  // ownConvention: whether the record carries or fixes its convention (else the options' or following)
+  const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
+    ownConvention === undefined ? { translation, warnings } : { translation, warnings, ownConvention }
   const no = (reason: string) => done(Translation.unrepresentable(reason))
   if (typeof record !== "object" || record === null) return no("the record is not an object")
   const top = record as Record<string, unknown>
@@ -458,7 +463,8 @@ export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Re
         ...(options?.calendar === undefined ? {} : { calendar: options.calendar })
       },
       losses
-    )
+    ),
+    fixed
   )
 }
 
