@@ -30,4 +30,16 @@ describe('tppkit translate --to rrule: pauses as EXDATE (core README, "Pauses as
     expect(weekly.losses?.map((l) => [l.field, l.from])).toEqual([["pauses", "months 7"]])
     expect(rows.find((x) => x.orderId === "R-BIWEEKLY")?.result).toBe("exact")
   })
+
+  it("the iCalendar export (--ics-rrule) lists the window's paused dates and names the months it cannot", async () => {
+    const r = await run(
+      ["project", "--orders", file, "--from", "2027-06-01", "--to", "2027-08-31", "--format", "ics"].concat([
+        "--ics-rrule"
+      ])
+    )
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain("UID:C-WEEKLY-rule@tppkit")
+    expect(r.stderr).toMatch(/^tppkit: C-WEEKLY is exact in the window; after it its rule pays in paused months 7: /m)
+    expect(r.stderr).not.toMatch(/C-PAUSED is exact/)
+  })
 })

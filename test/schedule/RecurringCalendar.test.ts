@@ -46,7 +46,9 @@ describe("RecurringCalendar.fromOrders", () => {
     const doc = RecurringCalendar.fromOrders([order("MNTH", d("2024-01-31"))], window, {
       stampMillis: 1_800_000_000_000
     })
-    expect(doc.choices).toEqual([{ orderId: "SO-MNTH", as: "rule" }])
+    expect(doc.choices).toMatchObject([{ orderId: "SO-MNTH", as: "rule" }])
+    // after the window the rule's dates are not moved: the translation's loss
+    expect(doc.choices[0]?.beyond?.map((l) => l.field)).toEqual(["convention"])
     expect(doc.text).toContain("RRULE:FREQ=MONTHLY;BYMONTHDAY=-1\r\n")
     // 31 March is a Sunday and 1 April Easter Monday; 30 June, 31 August and 30 November fall on weekends
     expect(doc.text).toContain("EXDATE;VALUE=DATE:20240331,20240630,20240831,20241130\r\n")
@@ -61,7 +63,7 @@ describe("RecurringCalendar.fromOrders", () => {
       window,
       { stampMillis: 0, rule: "following · target" }
     )
-    expect(doc.choices).toEqual([{ orderId: "SO-MNTH", as: "rule" }])
+    expect(doc.choices).toMatchObject([{ orderId: "SO-MNTH", as: "rule" }])
     const [rule, confirmed] = doc.text.split("BEGIN:VEVENT\r\n").slice(1)
     expect(rule).toContain("X-TPPKIT-PROVENANCE:engine-predicted\r\n")
     expect(confirmed).toContain("UID:SO-MNTH-20240229@tppkit\r\n")
@@ -137,6 +139,15 @@ describe("RecurringCalendar.fromOrders", () => {
     }).text
     expect(text).toContain("RRULE:FREQ=MONTHLY;BYMONTH=1,2,3,4,5,6,8,9,10,11,12;BYMONTHDAY=15\r\n")
     expect(text).toContain("EXDATE;VALUE=DATE:20270915\r\n")
+    // a weekly rule without end stopped every July: the window's Julys are EXDATEs, the choice names the rest
+    const weekly = {
+      ...paused,
+      recurrence: { ...unbounded, rule: { _tag: "Weekly", interval: 1, weekdays: [3] } }
+    } as const
+    const summer = { from: d("2027-06-15"), to: d("2027-08-15") }
+    const doc2 = RecurringCalendar.fromOrders([weekly], summer, { stampMillis: 0, calendar: Calendar.weekends })
+    expect(doc2.text).toContain("EXDATE;VALUE=DATE:20270707,20270714,20270721,20270728,20270901")
+    expect(doc2.choices[0]?.beyond?.map((l) => [l.field, l.from])).toEqual([["pauses", "months 7"]])
   })
 
   it("inside the window the rule's dates are exactly the payments', read by the rrule package (property)", () => {

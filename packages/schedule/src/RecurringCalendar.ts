@@ -34,11 +34,16 @@ export interface Options extends Projection.Options {
   readonly rule?: string | undefined
 }
 
-/** How an order was written: as one recurring event, or as one event per payment with the reason. */
+/**
+ * How an order was written: as one recurring event, or as one event per payment with the reason. A recurring event
+ * is exact inside the window; `beyond` names what its rule does not say after it (the RRULE translation's losses:
+ * dates not moved by the convention, a working-day calendar's holidays, paused months no EXDATE lists).
+ */
 export interface Choice {
   readonly orderId: string
   readonly as: "rule" | "events"
   readonly reason?: string | undefined
+  readonly beyond?: ReadonlyArray<Translation.Loss> | undefined
 }
 
 /** The document and the choice made for each order that pays in the window. */
@@ -116,7 +121,7 @@ export const fromOrders = (
     const exdates = [...[...named].filter((d) => !paid.has(d)), ...beyond]
     const rdates = [...paid].filter((d) => !named.has(d))
     const first = predicted[0]!
-    choices.push({ orderId: order.orderId, as: "rule" })
+    choices.push({ orderId: order.orderId, as: "rule", ...(t._tag === "Lossy" ? { beyond: t.losses } : {}) })
     pieces.push(
       Events.lines([
         "BEGIN:VEVENT",

@@ -77,11 +77,20 @@ const recurringCalendar = (orders: ReadonlyArray<Project.Order>, settings: Proje
         rule: `${settings.convention} · ${settings.calendarName}`
       }
     )
-    for (const choice of document.choices)
+    for (const choice of document.choices) {
       if (choice.as === "events")
         yield* Output.errorLine(
           Render.printable(`tppkit: ${choice.orderId} written as one event per payment: ${choice.reason ?? ""}`)
         )
+      // paused months no EXDATE can list: the event pays in them after the window (core README, "Pauses as EXDATE")
+      for (const loss of choice.beyond ?? [])
+        if (loss.field === "pauses")
+          yield* Output.errorLine(
+            Render.printable(
+              `tppkit: ${choice.orderId} is exact in the window; after it its rule pays in paused ${loss.from}: ${loss.why}`
+            )
+          )
+    }
     return document.text
   })
 
