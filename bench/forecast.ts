@@ -5,7 +5,8 @@
  * ladder read) against projecting the same orders with totals (`Projection.totals`), the runs alternating in one
  * process, CPU time per run (the issue's target: the forecast within 1.5× the CPU of projecting with totals).
  * Orders: `BENCH_FORECAST_ORDERS` (default 200,000; the issue's scale is 1,000,000); runs: `BENCH_FORECAST_RUNS`
- * (default 5). Run alone with
+ * (default 5); `BENCH_FORECAST_WAYS` picks some of the ways (`summary,ladder,read`, the default all three), e.g. to
+ * measure one way's memory in a process of its own. Run alone with
  * `pnpm exec node --conditions=@tppkit/source --expose-gc bench/forecast.ts`; also run by `pnpm bench`.
  */
 import { loadavg } from "node:os"
@@ -16,6 +17,7 @@ import { BigDecimal, Result } from "effect"
 const ORDERS = Number(process.env.BENCH_FORECAST_ORDERS ?? 200_000)
 const ACCOUNTS = 10_000
 const RUNS = Number(process.env.BENCH_FORECAST_RUNS ?? 5)
+const WAYS = new Set((process.env.BENCH_FORECAST_WAYS ?? "summary,ladder,read").split(","))
 
 /** mulberry32: a small seeded generator, so every run forecasts the same orders. */
 const random = (seed: number) => () => {
@@ -81,48 +83,59 @@ for (let run = 0; run < RUNS; run++) {
   const t = timed(() => Projection.totals(orders, window, { ...options, period: "month" }).count)
   payments = t.count
   totals.push(t.cpu)
-  summary.push(
-    timed(() => {
-      const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options, ladder: false }))
-      riskDays = f.accounts.reduce((n, a) => n + a.riskDays.length, 0)
-      return f.accounts.length
-    }, "summary").cpu
-  )
-  ladder.push(
-    timed(() => {
-      const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options }))
-      return f.accounts.length
-    }, "ladder").cpu
-  )
-  read.push(
-    timed(() => {
-      const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options }))
-      // every row made and its closing balance read
-      let n = 0
-      for (const a of f.accounts) for (const r of a.rows ?? []) n += r.closing.scale >= 0 ? 1 : 0
-      rows = n
-      return n
-    }, "read").cpu
-  )
+  if (WAYS.has("summary"))
+    summary.push(
+      timed(() => {
+        const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options, ladder: false }))
+        riskDays = f.accounts.reduce((n, a) => n + a.riskDays.length, 0)
+        return f.accounts.length
+      }, "summary").cpu
+    )
+  if (WAYS.has("ladder"))
+    ladder.push(
+      timed(() => {
+        const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options }))
+        return f.accounts.length
+      }, "ladder").cpu
+    )
+  if (WAYS.has("read"))
+    read.push(
+      timed(() => {
+        const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options }))
+        // every row made and its closing balance read
+        let n = 0
+        for (const a of f.accounts) for (const r of a.rows ?? []) n += r.closing.scale >= 0 ? 1 : 0
+        rows = n
+        return n
+      }, "read").cpu
+    )
 }
 const base = median(totals)
 console.log(
   `forecast (load average ${loadavg()[0]!.toFixed(1)}): ${ORDERS} orders, ${ACCOUNTS} accounts, ${payments} payments over ${LocalDate.format(window.from)}..${LocalDate.format(window.to)}, ${riskDays} risk days`
 )
 console.log(`  Projection.totals: CPU median ${base.toFixed(0)} ms over ${RUNS} runs`)
-console.log(
-  `  Forecast.make, summary only: CPU median ${median(summary).toFixed(0)} ms (${(median(summary) / base).toFixed(2)}× totals)`
-)
-console.log(
-  `  Forecast.make, every ladder kept: CPU median ${median(ladder).toFixed(0)} ms (${(median(ladder) / base).toFixed(2)}× totals)`
-)
-console.log(
-  `  Forecast.make, every ladder kept and its ${rows} rows read: CPU median ${median(read).toFixed(0)} ms (${(median(read) / base).toFixed(2)}× totals)`
-)
+if (summary.length > 0) {
+  console.log(
+    `  Forecast.make, summary only: CPU median ${median(summary).toFixed(0)} ms (${(median(summary) / base).toFixed(2)}× totals)`
+  )
+}
+if (ladder.length > 0) {
+  console.log(
+    `  Forecast.make, every ladder kept: CPU median ${median(ladder).toFixed(0)} ms (${(median(ladder) / base).toFixed(2)}× totals)`
+  )
+}
+if (read.length > 0) {
+  console.log(
+    `  Forecast.make, every ladder kept and its ${rows} rows read: CPU median ${median(read).toFixed(0)} ms (${(median(read) / base).toFixed(2)}× totals)`
+  )
+}
 if (mainThread.totals!.length > 0) {
   const m = (k: string) => median(mainThread[k]!)
+  const ratio = (k: string, name: string) =>
+    mainThread[k]!.length === 0 ? "" : `, ${name} ${m(k).toFixed(0)} ms (${(m(k) / m("totals")).toFixed(2)}×)`
   console.log(
-    `  main thread only: totals ${m("totals").toFixed(0)} ms, summary ${m("summary").toFixed(0)} ms (${(m("summary") / m("totals")).toFixed(2)}×), ladder kept ${m("ladder").toFixed(0)} ms (${(m("ladder") / m("totals")).toFixed(2)}×), rows read ${m("read").toFixed(0)} ms (${(m("read") / m("totals")).toFixed(2)}×)`
+    `  main thread only: totals ${m("totals").toFixed(0)} ms${ratio("summary", "summary")}${ratio("ladder", "ladder kept")}${ratio("read", "rows read")}`
   )
 }
 console.log(
