@@ -202,6 +202,23 @@ describe("tppkit explain on orders given as recurrences (an RRULE, a COBS record
     expect(clamp.stdout).toMatch(/^Execution date: Mon 2027-03-01\.$/m)
   })
 
+  it("every 3rd working day: named, and the non-working days skipped before it listed", () => {
+    const order = {
+      frequency: "DAI7" as const,
+      recurrence: {
+        rule: { _tag: "EveryWorkingDays", interval: 3 },
+        start: LocalDate.parseUnsafe("2026-04-01"),
+        convention: "none"
+      } as const
+    }
+    // working days from Wednesday 1 April 2026 (target): 1, 2, 7 (Good Friday to Easter Monday closed), 8, 9, 10 …
+    const trace = Result.getOrThrow(DateTrace.onOrAfter(order, LocalDate.parseUnsafe("2026-04-02")))!
+    expect(LocalDate.format(trace.execution)).toBe("2026-04-08")
+    const sentences = Explain.sentences({ orderId: "W3", date: undefined, trace })
+    expect(sentences).toContain("It pays on every 3rd working day of calendar target: occurrence 1 is Wed 2026-04-08.")
+    expect(DateTrace.replay(trace)).toEqual(Result.succeed(trace.execution))
+  })
+
   it("a COBS order paused in July keeps its own convention (preceding) and names the paused occurrence", async () => {
     const r = await run([
       "explain",

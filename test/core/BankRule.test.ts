@@ -83,3 +83,31 @@ describe("BankRule.plan and listedDate", () => {
     )
   })
 })
+
+describe("BankRule.scheduleOf on an order given as a recurrence", () => {
+  const recurrence = {
+    rule: { _tag: "Weekly", interval: 2, weekdays: [6] },
+    start: d("2027-01-02"),
+    convention: "none"
+  } as const
+  const order = { frequency: "DAI7" as const, recurrence }
+  it("takes the rule's convention, none for nominal dates and every day; its own when the record states one", () => {
+    const preceding = BankRule.make({ convention: "preceding" })
+    expect(BankRule.scheduleOf(order, preceding).recurrence.convention).toBe("preceding")
+    expect(BankRule.scheduleOf(order, { ...preceding, reports: "nominal" }).recurrence.convention).toBe("none")
+    expect(BankRule.scheduleOf(order, BankRule.make({ calendar: BankRule.everyDay })).recurrence.convention).toBe(
+      "none"
+    )
+    const own = {
+      ...order,
+      recurrence: { ...recurrence, convention: "following" as const },
+      ownConvention: true as const
+    }
+    expect(BankRule.scheduleOf(own, preceding).recurrence.convention).toBe("following")
+    expect(BankRule.scheduleOf(own, { ...preceding, reports: "nominal" }).recurrence.convention).toBe("none")
+    // Saturday 10 April 2027: listed as Friday the 9th under preceding, Monday the 12th by the record's following
+    expect(listed(order, preceding, "2027-04-01")).toBe("2027-04-09")
+    expect(listed(own, preceding, "2027-04-01")).toBe("2027-04-12")
+    expect(BankRule.scheduleOf(order, BankRule.make({ convention: "none" }))).toBe(order)
+  })
+})

@@ -146,7 +146,7 @@ export const sentences = (report: Report): Array<string> => {
       `Day ${t.forwardFrom} does not exist in ${monthYear((t.nominal - 1) as LocalDate.LocalDate)}: the nominal date is the next month's first day, ${dayText(t.nominal)}.`
     )
   } else if (working) {
-    const which = t.frequency === "DAIL" || r.rule.interval === 1 ? "the working days" : "every working day counted"
+    const which = t.frequency === "DAIL" || r.rule.interval === 1 ? "the working days" : Recurrence.describe(r.rule)
     out.push(`It pays on ${which} of calendar ${t.calendar}: occurrence ${t.k} is ${dayText(t.nominal)}.`)
   } else {
     out.push(`Nominal date: ${dayText(t.nominal)}.`)
