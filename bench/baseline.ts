@@ -9,7 +9,9 @@
  * checked to give the same output.
  *
  * Run alone: `pnpm exec node --conditions=@tppkit/source bench/baseline.ts` (`BENCH_BASELINE=W1,W6` selects);
- * also run by `pnpm bench`.
+ * also run by `pnpm bench`. `BENCH_BASELINE_BEFORE=/path/to/another/checkout` (set up, so that its `node_modules`
+ * holds effect) then also runs W4's and W6's engine side against that checkout's engine in the same process, round
+ * by round: ratio = this checkout ÷ that one.
  */
 import { execFileSync } from "node:child_process"
 import { loadavg } from "node:os"
@@ -60,6 +62,63 @@ const prng = (seed: number) => () => {
   t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
   return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
 }
+
+/** The core modules the engines read, from this checkout or from another (`BENCH_BASELINE_BEFORE`). */
+interface Core {
+  readonly Calendar: typeof Calendar
+  readonly LocalDate: typeof LocalDate
+  readonly Occurrence: typeof Occurrence
+}
+const core: Core = { Calendar, LocalDate, Occurrence }
+
+/** W4's engine side: plan and count each order (every name it reads is a parameter, so that it can be twinned). */
+function w4Engine(
+  core: Core,
+  Result: typeof import("effect").Result,
+  orders: ReadonlyArray<Occurrence.OrderSchedule>,
+  from: LocalDate.LocalDate,
+  to: LocalDate.LocalDate
+): number {
+  let n = 0
+  for (const o of orders) {
+    n += core.Occurrence.count(Result.getOrThrow(core.Occurrence.makePlan(o, { convention: "none" })), from, to)
+  }
+  return n
+}
+
+/** W6's engine side: parse, plan, parse, first on or after X + 1, format (every name it reads is a parameter). */
+function w6Engine(
+  core: Core,
+  Result: typeof import("effect").Result,
+  starts: ReadonlyArray<string>,
+  xs: ReadonlyArray<string>,
+  options: Occurrence.Options
+): Array<string> {
+  const { LocalDate, Occurrence } = core
+  const out = new Array<string>(starts.length)
+  for (let i = 0; i < starts.length; i++) {
+    let text = ""
+    const start = LocalDate.parse(starts[i]!)
+    if (Result.isSuccess(start)) {
+      const plan = Occurrence.makePlan({ frequency: "MNTH", startDate: start.success }, options)
+      const x = LocalDate.parse(xs[i]!)
+      if (Result.isSuccess(plan) && Result.isSuccess(x)) {
+        const e = Occurrence.firstExecutionOnOrAfter(plan.success, LocalDate.addDays(x.success, 1))
+        if (e !== undefined) text = LocalDate.format(e)
+      }
+    }
+    out[i] = text
+  }
+  return out
+}
+
+/** A workload whose engine side can run against another checkout's engine in the same rounds. */
+interface Twinned {
+  readonly id: string
+  readonly run: (core: Core, result: typeof Result, engine: Function) => () => ReadonlyArray<string> | number
+  readonly engine: Function
+}
+const ab: Array<Twinned> = []
 
 // W1: MNTH from 2000-01-31 to 2999-12-31 (12,000 dates)
 {
@@ -137,15 +196,12 @@ const prng = (seed: number) => () => {
   const from = d("2026-01-01")
   const to = d("2026-12-31")
   const steps: Record<string, number> = { MNTH: 1, QUTR: 3, SEMI: 6, YEAR: 12 }
+  ab.push({ id: "W4", run: (c, r, f) => () => f(c, r, orders, from, to), engine: w4Engine })
   pairs.push({
     id: "W4",
     title: "W4 100,000 random orders over 2026, occurrences counted (plan + count)",
     rounds: 15,
-    engine: () => {
-      let n = 0
-      for (const o of orders) n += Occurrence.count(plan(o), from, to)
-      return n
-    },
+    engine: () => w4Engine(core, Result, orders, from, to),
     baseline: () => {
       let n = 0
       for (const o of orders) {
@@ -193,28 +249,17 @@ const prng = (seed: number) => () => {
   const starts = Array.from({ length: ORDERS }, () => iso(startLo + Math.floor(random() * startDays)))
   const xs = Array.from({ length: ORDERS }, () => iso(xLo + Math.floor(random() * xDays)))
   const options = { calendar: Calendar.weekends, convention: "none" } as const
+  ab.push({
+    id: "W6",
+    run: (c, r, f) => () => f(c, r, starts, xs, { calendar: c.Calendar.weekends, convention: "none" }),
+    engine: w6Engine
+  })
   pairs.push({
     id: "W6",
     title:
       "W6 first MNTH execution after X from text: 1,000,000 orders (start 2000–2030, X 2020–2030, weekends, none), parse + plan + parse + first on or after X + 1 + format",
     rounds: 21,
-    engine: () => {
-      const out = new Array<string>(ORDERS)
-      for (let i = 0; i < ORDERS; i++) {
-        let text = ""
-        const start = LocalDate.parse(starts[i]!)
-        if (Result.isSuccess(start)) {
-          const plan = Occurrence.makePlan({ frequency: "MNTH", startDate: start.success }, options)
-          const x = LocalDate.parse(xs[i]!)
-          if (Result.isSuccess(plan) && Result.isSuccess(x)) {
-            const e = Occurrence.firstExecutionOnOrAfter(plan.success, LocalDate.addDays(x.success, 1))
-            if (e !== undefined) text = LocalDate.format(e)
-          }
-        }
-        out[i] = text
-      }
-      return out
-    },
+    engine: () => w6Engine(core, Result, starts, xs, options),
     baseline: () => {
       // the tightest loop we could write for this one job: the month arithmetic on year, month and day read from
       // the character codes (no day numbers needed with convention none), the text joined from numbers
@@ -298,6 +343,30 @@ if (process.env["BENCH_BASELINE_CHILD"] === "1") {
     console.log(
       `  fresh process: engine ${fmt(child.engine)} ms, baseline ${fmt(child.baseline)} ms, ratio ${child.ratio.toFixed(2)}×, CPU ratio ${child.cpuRatio.toFixed(2)}× (first round ${child.firstRatio.toFixed(2)}×)`
     )
+  }
+  const beforeRoot = process.env["BENCH_BASELINE_BEFORE"]
+  if (beforeRoot !== undefined) {
+    // the same engine source against another checkout's core, alternating round by round in this process; each side
+    // runs its own copy of the function (its own JIT feedback), as each checkout's own run would
+    const before = (await import(`${beforeRoot}/packages/core/src/index.ts`)) as Core
+    const beforeResult = (await import(`${beforeRoot}/node_modules/effect/dist/Result.js`)) as typeof Result
+    const twin = (f: Function): Function => new Function(`return (${f.toString()})`)()
+    for (const t of ab.filter((t) => chosen.some((p) => p.id === t.id))) {
+      const rounds = pairs.find((p) => p.id === t.id)!.rounds
+      const pair: Pair = {
+        id: t.id,
+        title: `${t.id} engine, this checkout ÷ ${beforeRoot}`,
+        rounds,
+        engine: t.run(core, Result, twin(t.engine)),
+        baseline: t.run(before, beforeResult, twin(t.engine))
+      }
+      if (!same(pair.engine(), pair.baseline())) throw new Error(`${t.id}: the two checkouts disagree`)
+      const r = measure(pair)
+      console.log(`${pair.title}  (${rounds} rounds, medians)`)
+      console.log(
+        `  this checkout ${fmt(r.engine)} ms, before ${fmt(r.baseline)} ms, ratio ${r.ratio.toFixed(2)}×, CPU ratio ${r.cpuRatio.toFixed(2)}×`
+      )
+    }
   }
   console.log(`load average at the end ${load()}`)
 }

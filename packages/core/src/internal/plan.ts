@@ -3,7 +3,7 @@
  * Every plan is made by this constructor, with the same fields in the same order, so that every plan has one hidden
  * class and the engine's queries read them at monomorphic sites. A class also keeps V8 from pretenuring plans: an
  * object literal has an allocation site whose "long-lived" verdict, taken at a random collection, moved every plan of
- * a hot loop into the old generation (BENCHMARKS.md, "W4 plan + count": the slow JIT mode).
+ * a hot loop into the old generation (BENCHMARKS.md, "W4's slow JIT mode").
  */
 import type * as BusinessDayConvention from "../BusinessDayConvention.ts"
 import type * as Calendar from "../Calendar.ts"
