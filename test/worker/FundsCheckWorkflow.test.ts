@@ -2,7 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { ErrorBody } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
 import { CheckFailure, Checks, FundsCheckWorkflow } from "@tppkit/worker"
-import { Effect, Fiber, Layer, Ref } from "effect"
+import { Effect, Exit, Fiber, Layer, Ref } from "effect"
+import { Entity, EntityAddress, EntityId, EntityType, ShardId } from "effect/cluster"
+import { Sharding } from "effect/cluster/Sharding"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
 import { due as dueFixture } from "./support.ts"
@@ -73,6 +75,38 @@ describe("FundsCheckWorkflow", () => {
         }).pipe(Effect.provide(engine(calls)))
         assert.strictEqual(yield* Ref.get(calls), 1)
       })
+  )
+
+  it.live("a runner whose shard has moved away sends nothing and leaves the check to the shard's new owner", () =>
+    Effect.gen(function* () {
+      const calls = yield* Ref.make(0)
+      const address = EntityAddress.make({
+        shardId: ShardId.make("default", 7),
+        entityType: EntityType.make("Workflow/tppkit/FundsCheck"),
+        entityId: EntityId.make("x")
+      })
+      const run = (d: Checks.Due, owned: boolean) =>
+        FundsCheckWorkflow.FundsCheck.execute(d).pipe(
+          Effect.provideService(Entity.CurrentAddress, address),
+          Effect.provideService(Sharding, { hasShardId: () => owned } as unknown as Sharding["Service"]),
+          Effect.timeout("5 seconds"),
+          Effect.exit
+        )
+      const { kept, moved, rows } = yield* Effect.gen(function* () {
+        const kept = yield* run(due({ orderId: "SO-KEPT" }), true)
+        // the cluster moved shard 7 to another runner while this run waited for a slot
+        const moved = yield* run(due({ orderId: "SO-MOVED" }), false)
+        return { kept, moved, rows: yield* Checks.Checks.use((c) => c.list()) }
+      }).pipe(Effect.provide(engine(calls)))
+      assert.isTrue(Exit.isSuccess(kept))
+      assert.isTrue(Exit.hasInterrupts(moved), String(moved))
+      assert.strictEqual(yield* Ref.get(calls), 1)
+      // nothing counted for the check left to the new owner
+      assert.deepStrictEqual(
+        rows.map((r) => [r.orderId, r.attempts]),
+        [["SO-KEPT", 1]]
+      )
+    })
   )
 
   it.effect("waits durably until its check instant (TestClock)", () =>

@@ -16,6 +16,8 @@
 import type { BalanceCheck } from "@tppkit/core"
 import * as FailureClass from "@tppkit/http/FailureClass"
 import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Schedule, Schema, Semaphore } from "effect"
+import { ClusterSchema, Entity } from "effect/cluster"
+import { Sharding } from "effect/cluster/Sharding"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
 import * as BankGate from "./BankGate.ts"
 import * as CheckFailure from "./CheckFailure.ts"
@@ -171,6 +173,28 @@ export const ChecksInFlight = Context.Reference<number>("@tppkit/worker/ChecksIn
   defaultValue: () => maxChecksInFlight
 })
 
+/**
+ * Whether this runner still owns the shard of the workflow running now (true outside a cluster entity, e.g. on a
+ * workflow engine in memory). Effect's cluster moves a shard away (a runner joins or leaves) before it interrupts
+ * the shard's entities and releases its lock, and a workflow's run is uninterruptible: it goes on running on the
+ * old runner for up to the entity termination timeout, and one still waiting there for a slot or the bank gate
+ * when the lock is released would send its check while the new owner replays it and sends it too.
+ */
+const ownsShard: Effect.Effect<boolean> = Effect.gen(function* () {
+  const address = yield* Effect.serviceOption(Entity.CurrentAddress)
+  const sharding = yield* Effect.serviceOption(Sharding)
+  return Option.isNone(address) || Option.isNone(sharding) || sharding.value.hasShardId(address.value.shardId)
+})
+
+/**
+ * Leaves the running workflow to its shard's new owner: an interrupt marked as effect's cluster abandonment, which
+ * the engine neither stores as the run's reply nor retries here (the new owner replays the run from storage).
+ */
+const abandon: Effect.Effect<never> = Effect.withFiber((fiber) => {
+  fiber.interruptUnsafe(fiber.id, ClusterSchema.Abandon.annotation)
+  return Effect.interruptible(Effect.never)
+})
+
 /** This worker's checks in flight, and the drain of a worker that stops. */
 export class InFlight extends Context.Service<
   InFlight,
@@ -205,13 +229,14 @@ export const layer: Layer.Layer<InFlight, never, WorkflowEngine.WorkflowEngine |
       let running = 0
       let draining = false
       // one try: a slot, the gate (inside the slot, right before sending), then the check; a draining worker
-      // sends nothing more
+      // sends nothing more, and a runner whose shard has moved leaves the check to the shard's new owner
       const send = (due: Due, tryNo: number) =>
         slots.withPermits(1)(
           Effect.gen(function* () {
             if (draining) return yield* Effect.never
             yield* gate.pass
             if (draining) return yield* Effect.never
+            if (!(yield* ownsShard)) return yield* abandon
             const sentAt = yield* Clock.currentTimeMillis
             running++
             return yield* Effect.orDie(attempt(due, tryNo)).pipe(
