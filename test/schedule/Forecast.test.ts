@@ -265,6 +265,27 @@ describe("Forecast", () => {
     expect(a.riskDays).toEqual([])
     expect(a.rows!.map((r) => t(r.closing))).toContain("0.04")
   })
+  it("makes a ladder again when read after the last 64 read pushed it out: the same rows", () => {
+    const ibans = Array.from({ length: 70 }, (_, i) => `SK00ACCOUNT${String(i).padStart(6, "0")}`)
+    const many = ibans.flatMap((iban, i) => [
+      order(`pay-${i}`, "2026-01-05", `${10 + i}.00`, iban, LANDLORD, "WEEK"),
+      order(`get-${i}`, "2026-01-20", "25.50", EMPLOYER, iban),
+      order(`eur-${i}`, "2026-02-03", "7.00", iban, ibans[(i + 1) % 70]!, "DAI7"),
+      order(`czk-${i}`, "2026-03-01", "3.00", iban, LANDLORD, "MNTH", "CZK")
+    ])
+    const bs = ibans.map((iban, i) => ({ iban, currency: "EUR", amount: bd(`${i * 40}.00`), date: window.from }))
+    const forecast = Result.getOrThrow(Forecast.make({ orders: many, balances: bs, window }))
+    const text = (a: Forecast.AccountForecast) =>
+      (a.rows ?? []).map(
+        (r) =>
+          `${f(r.date)}..${f(r.until)} ${t(r.opening)} -${t(r.out)} +${t(r.in)} =${t(r.closing)} ${r.outCount}/${r.inCount} ${r.notNetted.length} ${r.atRisk}`
+      )
+    const first = forecast.accounts.map(text)
+    expect(first.every((rows) => rows.length > 10)).toBe(true)
+    expect(forecast.accounts.map(text)).toEqual(first) // every ladder made again (64 stay made)
+    expect(text(forecast.accounts[0]!)).toEqual(first[0])
+    expect(forecast.accounts[69]!.rows).toBe(forecast.accounts[69]!.rows) // one of the last read: kept
+  })
   it("adds and removes orders", () => {
     const outcome = Result.getOrThrow(
       Forecast.scenario(

@@ -54,7 +54,10 @@ export interface Input {
   /** The calendar and convention of the projection (`Projection.Options`). */
   readonly options?: Projection.Options | undefined
   readonly checks?: ReadonlyArray<Check> | undefined
-  /** Keep every account's ladder (default true); without it only the accounts named by a check keep theirs. */
+  /**
+   * Give every account its ladder (default true); without it only the accounts named by a check have theirs. A ladder
+   * costs nothing until it is read (see {@link AccountForecast.rows}).
+   */
   readonly ladder?: boolean | undefined
 }
 
@@ -114,8 +117,9 @@ export interface AccountForecast {
   readonly lowest: { readonly amount: BigDecimal.BigDecimal; readonly date: LocalDate.LocalDate }
   readonly riskDays: ReadonlyArray<RiskDay>
   /**
-   * The ladder (`undefined` when not kept): a row on the start day and on each day with payments. The engine keeps it
-   * as columns and makes the rows when first read.
+   * The ladder (`undefined` when not kept): a row on the start day and on each day with payments. It is made when read,
+   * by reading the account's orders again; the ladders of the last 64 accounts read stay made, so reading every
+   * account's ladder in turn holds one at a time (read it into a variable rather than again and again).
    */
   readonly rows: ReadonlyArray<Row> | undefined
 }

@@ -5,10 +5,11 @@
  * counts, out and in), filled by the account's orders as debtor and as creditor: an order paying every day (DAI7) as
  * two differences, a weekly one as a run of every 7th nominal day moved to its execution days through the
  * convention's table of the calendar, the others walked occurrence by occurrence. The days are then read once: the
- * balance moves on each day with payments, the lowest point and the days at risk are found, and a kept ladder is
- * written as columns (its rows are made when read). Payments are made only for the risk days (found again in a second
- * pass over the accounts that have risk days: their orders walked over those days), for those not netted (another
- * currency) and for those a scenario moves.
+ * balance moves on each day with payments, and the lowest point and the days at risk are found. Nothing more is kept:
+ * an account's ladder is made when read, by reading the account again with the same steps (the last ones read stay
+ * made), so that a forecast of many accounts holds one ladder at a time. Payments are made only for the risk days
+ * (found again in a second pass over the accounts that have risk days: their orders walked over those days), for
+ * those not netted (another currency) and for those a scenario moves.
  *
  * Exact: amounts are integer cents (`[9.2]`), and a day's or balance's sum is a float only while the sum of the
  * magnitudes it was made from stays far below 2^53; past that the account's days are summed again as bigints and its
@@ -104,7 +105,10 @@ class RiskDayOut implements RiskDay {
   }
 }
 
-/** One account's result; `rows` (when kept) are made from the engine's columns when first read. */
+/**
+ * One account's result; `rows` (when kept) are made when read, by reading the account's orders again (those of the
+ * last accounts read stay made).
+ */
 export interface AccountResult {
   readonly index: number
   readonly start: LocalDate.LocalDate
@@ -223,33 +227,28 @@ interface BigRow {
   readonly atRisk: boolean
 }
 
-/** How many numbers a kept row takes (day, opening, out, in, outCount, inCount, atRisk). */
+/** How many numbers a row takes as the engine writes it (day, opening, out, in, outCount, inCount, atRisk). */
 const ROW = 7
 
-/** How many numbers a block of kept rows holds (8 MB): every account's rows lie in one block, as a view of it. */
-const CHUNK = 1 << 20
+/** How many accounts' ladders stay made after they were read (the last ones read). */
+const CACHED = 64
 
 /**
- * The kept rows, as numbers in large blocks: the account being read writes after the last account's rows, and its
- * part is a view of its rows (no copy, no small buffer per account); a block too full for the next row starts a new
- * one, with the account's rows so far moved to it.
+ * One account's rows (on floats of cents) as numbers, written as its days are read again when its ladder is read;
+ * the engine reuses it for every account.
  */
 class Columns {
   data: Float64Array
-  start = 0
   end = 0
-  constructor(size = CHUNK) {
-    this.data = new Float64Array(size)
+  constructor(rows: number) {
+    this.data = new Float64Array(rows * ROW)
   }
   push(day: number, opening: number, out: number, inCents: number, outCount: number, inCount: number, risk: boolean) {
-    let at = this.end
+    const at = this.end
     if (at + ROW > this.data.length) {
-      const mine = this.data.subarray(this.start, at)
-      const next = new Float64Array(Math.max(CHUNK, 2 * (mine.length + ROW)))
-      next.set(mine)
+      const next = new Float64Array(Math.max(2 * this.data.length, at + ROW))
+      next.set(this.data)
       this.data = next
-      this.start = 0
-      at = mine.length
     }
     const d = this.data
     d[at] = day
@@ -261,18 +260,9 @@ class Columns {
     d[at + 6] = risk ? 1 : 0
     this.end = at + ROW
   }
-  /** The rows pushed since the last take, as the account's part (`ROW` numbers each, a view of the block). */
-  take(): Float64Array {
-    const part = this.data.subarray(this.start, this.end)
-    this.start = this.end
-    return part
-  }
 }
 
-/** A piece of a kept ladder: rows of `ROW` numbers each (on floats of cents), or rows on bigints. */
-type Part = Float64Array | Array<BigRow>
-
-/** One account's result with its ladder made from its parts when first read. */
+/** One account's result; its ladder (when kept) is made when read, by the engine reading the account again. */
 class AccountOut implements AccountResult {
   in: BigDecimal.BigDecimal = ZERO // first: after another field `in` would read as the operator
   readonly index: number
@@ -285,8 +275,7 @@ class AccountOut implements AccountResult {
   outCount = 0
   inCount = 0
   readonly riskDays: Array<RiskDayOut> = []
-  parts: Array<Part> | undefined
-  made: Array<Row> | undefined = undefined
+  readonly kept: boolean
   readonly engine: Engine
   constructor(index: number, start: number, opening: BigDecimal.BigDecimal, kept: boolean, engine: Engine) {
     this.index = index
@@ -295,13 +284,11 @@ class AccountOut implements AccountResult {
     this.opening = opening
     this.closing = opening
     this.lowest = opening
-    this.parts = kept ? [] : undefined
+    this.kept = kept
     this.engine = engine
   }
   get rows(): ReadonlyArray<Row> | undefined {
-    if (this.parts === undefined) return undefined
-    if (this.made === undefined) this.made = this.engine.read(this)
-    return this.made
+    return this.kept ? this.engine.rowsOf(this.index) : undefined
   }
 }
 
@@ -416,9 +403,16 @@ class Engine {
   readonly executionCells: Array<Int32Array | undefined>
   readonly notNetted: Array<{ foreign: Foreign; o: number; side: number }> = []
   readonly foreignOf = new Map<number, Map<number, Array<Foreign>>>()
-  /** The kept rows (made when the first ladder is kept). */
-  columns: Columns | undefined = undefined
   readonly results: Array<AccountOut>
+  /** Whether an account is read again for its ladder (nothing found is recorded then, the rows are written). */
+  replaying = false
+  /** The rows of the account read again: on floats of cents, or on bigints. */
+  readonly columns = new Columns(64)
+  bigRows: Array<BigRow> | undefined = undefined
+  /** The ladders of the last accounts read, by account (oldest first). */
+  readonly ladders = new Map<number, Array<Row>>()
+  /** Where an account read again writes its figures (its result is not touched). */
+  readonly scratch: AccountOut
   // the account being read: its number, the first cell written, whether a run was added, the first weekly cell
   // written and the weekly runs' calendar (its sums' magnitudes are a local of `account`: a field turning from small
   // integer to float would give every engine a map of its own, see `kept`)
@@ -611,6 +605,7 @@ class Engine {
     this.convention = settings.options?.convention ?? BusinessDayConvention.defaultConvention
     this.executionCells = new Array<Int32Array | undefined>(plans.calendars.length)
     this.results = accounts.map((acc, a) => new AccountOut(a, start[a]!, acc.amount, keep[a] === 1, this))
+    this.scratch = new AccountOut(-1, 0, ZERO, false, this)
   }
 
   editedFor(a: number, i: number): void {
@@ -635,55 +630,69 @@ class Engine {
     return cells
   }
 
-  /** Makes the ladder of an account from its parts. */
-  read(self: AccountOut): Array<Row> {
-    const a = self.index
+  /**
+   * The ladder of an account: its orders read again (the same steps, recording nothing), its rows written and made;
+   * the ladders of the last {@link CACHED} accounts read are kept.
+   */
+  rowsOf(a: number): Array<Row> {
+    const made = this.ladders.get(a)
+    if (made !== undefined) return made
+    this.columns.end = 0
+    this.bigRows = undefined
+    this.replaying = true
+    try {
+      this.account(a)
+    } finally {
+      this.replaying = false
+    }
+    const rows = this.read(a)
+    if (this.ladders.size >= CACHED) this.ladders.delete(this.ladders.keys().next().value!)
+    this.ladders.set(a, rows)
+    return rows
+  }
+
+  /** Makes the rows of an account from what its days wrote. */
+  read(a: number): Array<Row> {
     const s = this.scale[a]!
     const to = this.to
     const byDay = this.foreignOf.get(a)
     const out: Array<Row> = []
-    const dates: Array<number> = []
-    for (const part of self.parts!) {
-      if (Array.isArray(part)) for (const r of part) dates.push(r.date)
-      else for (let i = 0; i < part.length; i += ROW) dates.push(part[i]!)
-    }
-    let x = 0
-    for (const part of self.parts!) {
-      if (Array.isArray(part)) {
-        for (const r of part) {
-          out.push({
-            date: r.date as LocalDate.LocalDate,
-            until: (x + 1 < dates.length ? dates[x + 1]! - 1 : to) as LocalDate.LocalDate,
-            opening: decimal(r.opening, s),
-            out: decimal(r.out, s),
-            in: decimal(r.in, s),
-            closing: decimal(r.opening - r.out + r.in, s),
-            outCount: r.outCount,
-            inCount: r.inCount,
-            notNetted: notNettedOn(byDay, r.date),
-            atRisk: r.atRisk
-          })
-          x++
-        }
-      } else {
-        for (let i = 0; i < part.length; i += ROW) {
-          const day = part[i]!
-          out.push(
-            new CentsRow(
-              day,
-              x + 1 < dates.length ? dates[x + 1]! - 1 : to,
-              part[i + 1]!,
-              part[i + 2]!,
-              part[i + 3]!,
-              part[i + 4]!,
-              part[i + 5]!,
-              notNettedOn(byDay, day),
-              part[i + 6] === 1
-            )
-          )
-          x++
-        }
+    const big = this.bigRows
+    if (big !== undefined) {
+      for (let x = 0; x < big.length; x++) {
+        const r = big[x]!
+        out.push({
+          date: r.date as LocalDate.LocalDate,
+          until: (x + 1 < big.length ? big[x + 1]!.date - 1 : to) as LocalDate.LocalDate,
+          opening: decimal(r.opening, s),
+          out: decimal(r.out, s),
+          in: decimal(r.in, s),
+          closing: decimal(r.opening - r.out + r.in, s),
+          outCount: r.outCount,
+          inCount: r.inCount,
+          notNetted: notNettedOn(byDay, r.date),
+          atRisk: r.atRisk
+        })
       }
+      return out
+    }
+    const d = this.columns.data
+    const end = this.columns.end
+    for (let i = 0; i < end; i += ROW) {
+      const day = d[i]!
+      out.push(
+        new CentsRow(
+          day,
+          i + ROW < end ? d[i + ROW]! - 1 : to,
+          d[i + 1]!,
+          d[i + 2]!,
+          d[i + 3]!,
+          d[i + 4]!,
+          d[i + 5]!,
+          notNettedOn(byDay, day),
+          d[i + 6] === 1
+        )
+      )
     }
     return out
   }
@@ -692,6 +701,11 @@ class Engine {
   foreign(side: "out" | "in", o: number, k: number, nominal: number, day: number): void {
     const a = this.a
     if (day < this.start[a]!) return
+    if (this.replaying) {
+      // its ladder: a row on the day (shown from the first reading)
+      if (day - this.base < this.minX) this.minX = day - this.base
+      return
+    }
     const f: Foreign = {
       iban: this.accounts[a]!.iban,
       side,
@@ -903,21 +917,16 @@ class Engine {
     }
   }
 
-  /** The kept rows' blocks, made when the first ladder is kept. */
-  keptColumns(): Columns {
-    if (this.columns === undefined) this.columns = new Columns()
-    return this.columns
-  }
-
   /** Reads the account's day arrays on floats of cents (every sum far below 2^53). */
   scanFast(balance: number): void {
     const a = this.a
     const { outC, inC, outN, inN, rOutC, rInC, rOutN, rInN, base } = this
-    const r = this.results[a]!
+    // read again for its ladder: the rows written, the figures into the scratch result, no risk day recorded
+    const replay = this.replaying
+    const r = replay ? this.scratch : this.results[a]!
     const st = this.start[a]!
-    const kept = this.keep[a] === 1
-    const columns = kept ? this.keptColumns() : undefined
-    const byDay = kept ? this.foreignOf.get(a) : undefined
+    const columns = replay ? this.columns : undefined
+    const byDay = replay ? this.foreignOf.get(a) : undefined
     const thr = this.threshold[a] === undefined ? Number.NEGATIVE_INFINITY : Number(this.threshold[a]!)
     let bal = balance
     let low = 0
@@ -947,7 +956,7 @@ class Engine {
             r.opening = decimal(BigInt(bal), 2)
             low = bal
             r.lowestDate = day as LocalDate.LocalDate
-            if (atRisk) this.riskDay(day, BigInt(bal), 0n, false)
+            if (atRisk && !replay) this.riskDay(day, BigInt(bal), 0n, false)
           }
           if (columns !== undefined) columns.push(day, bal, 0, 0, 0, 0, atRisk)
         }
@@ -969,7 +978,7 @@ class Engine {
         low = bal
         r.lowestDate = day as LocalDate.LocalDate
       }
-      if (atRisk) this.riskDay(day, BigInt(bal), BigInt(o), no > 0)
+      if (atRisk && !replay) this.riskDay(day, BigInt(bal), BigInt(o), no > 0)
       if (columns !== undefined) columns.push(day, before, o, i, no, ni, atRisk)
     }
     r.closing = decimal(BigInt(bal), 2)
@@ -978,17 +987,16 @@ class Engine {
     r.in = decimal(BigInt(tIn), 2)
     r.outCount = nOut
     r.inCount = nIn
-    if (columns !== undefined) r.parts!.push(columns.take())
   }
 
   /** Reads the account's day arrays on bigints at its scale. */
   scanExact(balance: bigint, exact: { out: Array<bigint>; in: Array<bigint> } | undefined): void {
     const a = this.a
     const { outC, inC, outN, inN, rOutC, rInC, rOutN, rInN, base } = this
-    const r = this.results[a]!
+    const replay = this.replaying
+    const r = replay ? this.scratch : this.results[a]!
     const st = this.start[a]!
-    const kept = this.keep[a] === 1
-    const byDay = kept ? this.foreignOf.get(a) : undefined
+    const byDay = replay ? this.foreignOf.get(a) : undefined
     const f = this.factor[a]!
     const s = this.scale[a]!
     let bal = balance
@@ -1018,9 +1026,9 @@ class Engine {
             r.opening = decimal(bal, s)
             low = bal
             r.lowestDate = day as LocalDate.LocalDate
-            if (atRisk) this.riskDay(day, bal, 0n, false)
+            if (atRisk && !replay) this.riskDay(day, bal, 0n, false)
           }
-          rows.push({ date: day, opening: bal, out: 0n, in: 0n, outCount: 0, inCount: 0, atRisk })
+          if (replay) rows.push({ date: day, opening: bal, out: 0n, in: 0n, outCount: 0, inCount: 0, atRisk })
         }
         continue
       }
@@ -1042,8 +1050,9 @@ class Engine {
         low = bal
         r.lowestDate = day as LocalDate.LocalDate
       }
-      if (atRisk) this.riskDay(day, bal, outUnits, no > 0)
-      rows.push({ date: day, opening: before, out: outUnits, in: inUnits, outCount: no, inCount: ni, atRisk })
+      if (atRisk && !replay) this.riskDay(day, bal, outUnits, no > 0)
+      if (replay)
+        rows.push({ date: day, opening: before, out: outUnits, in: inUnits, outCount: no, inCount: ni, atRisk })
     }
     r.closing = decimal(bal, s)
     r.lowest = decimal(low, s)
@@ -1051,7 +1060,7 @@ class Engine {
     r.in = decimal(tIn, s)
     r.outCount = nOut
     r.inCount = nIn
-    if (kept) r.parts!.push(rows)
+    if (replay) this.bigRows = rows
   }
 
   /**
@@ -1292,5 +1301,6 @@ export const kept: ReadonlyArray<object> = [
   new AccountOut(0, 0, ZERO, false, empty),
   new RiskDayOut(0, 0, ZERO, ZERO, ZERO, "zero", []),
   new CentsRow(0, 0, 0, 0, 0, 0, 0, [], false),
-  new Columns(0)
+  // a plan too: core makes every plan with one class, and the steps inline its queries
+  Occurrence.makePlan({ frequency: "MNTH", startDate: 1 as LocalDate.LocalDate })
 ]
