@@ -12,7 +12,10 @@ if (recurrence !== undefined) {
   console.log(Translation.getValue(BerlinGroup.encode(recurrence))?.dayOfExecution) // 31 (the month's last day)
   console.log(Cobs.encode(recurrence)._tag) // Exact: DUE_LAST_DAY_OF_MONTH
   const ynab = Ynab.encode(recurrence)
-  if (ynab._tag === "Lossy") for (const l of ynab.losses) console.log(l.field, l.from, "->", l.to)
-  // missing clamp -> not defined
-  // convention following -> none
+  // each loss as one sentence: the field, from, to and why
+  if (ynab._tag === "Lossy") for (const l of ynab.losses) console.log(Translation.describe(l))
+  // A day a short month lacks (missing) changes from paid on the month's last day to not defined by the
+  //   standard, because YNAB does not say when a day is paid in a month without it.
+  // The business-day convention (convention) changes from following to never moved, because YNAB has no
+  //   working-day rule.
 }
