@@ -7,6 +7,7 @@
  * the forecast covers its day), no other account's check is named, and the checked accounts are listed with their
  * lowest points. `--balances FILE --orders FILE` given to status forecast from the files instead; a worker with
  * other balances is refused (exit 3), a balances file with a bad record is refused before the worker joins (exit 7).
+ * An orders file of mixed standards is read as every command reads one (warnings on stderr, exit 7 for an unread record).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -166,6 +167,19 @@ describe("the fleet's answers beside a balance forecast", { timeout: 240_000 }, 
     const ordersOnly = await tppkit(["worker", "status", "--database-url", url, "--orders", orders])
     assert.strictEqual(ordersOnly.code, 0, ordersOnly.stderr)
     assert.include(forecastOf(ordersOnly.stdout), "(the fleet's stored balances, orders file)")
+
+    // an orders file of mixed standards (issue 23): read as every command reads one — each record's warnings on
+    // stderr, the forecast printed, then exit 7 for the record no standard can say (ISO 20022 INDA); --standard forces
+    const mixed = join(import.meta.dirname, "..", "cli", "golden", "inputs", "mixed-orders.json")
+    const mixedRun = await tppkit(["worker", "status", "--database-url", url, "--orders", mixed])
+    assert.strictEqual(mixedRun.code, 7, mixedRun.stderr)
+    assert.include(mixedRun.stdout, "Forecast of the checked accounts")
+    assert.include(mixedRun.stderr, 'tppkit: warning SO-U3: uk-v3: tolerated: Frequency "IntrvWkDay:2:5"')
+    assert.include(mixedRun.stderr, 'tppkit: warning SO-BG: berlin-group: tolerated: dayOfExecution "01"')
+    assert.include(mixedRun.stderr, "tppkit: skipped SO-X: iso20022: INDA")
+    const forced = await tppkit(["worker", "status", "--database-url", url, "--orders", mixed, "--standard", "uk-v3"])
+    assert.strictEqual(forced.code, 7, forced.stderr)
+    assert.include(forced.stderr, "tppkit: skipped SO-S: uk-v3: the record has no Frequency string")
 
     // one set of balances per fleet: a worker with others is refused, naming the difference
     const richer = join(dir, "richer.json")
