@@ -78,6 +78,15 @@ describe("tppkit translate on a mixed file", () => {
 })
 
 describe("tppkit explain on a mixed file", () => {
+  it("an order no standard can say is unread: exit 7, with the reason", async () => {
+    const r = await run(["explain", "--orders", mixed, "--order", "SO-X"])
+    expect(r.code).toBe(7)
+    expect(r.stderr).toContain('order "SO-X" of')
+    expect(r.stderr).toContain("could not be read: iso20022: INDA")
+    const missing = await run(["explain", "--orders", mixed, "--order", "SO-NONE"])
+    expect(missing.code).toBe(2)
+  })
+
   it("explains an ISO 20022 order under --convention, warns per record, exits 7 after the trace", async () => {
     const base = ["explain", "--orders", mixed, "--order", "SO-I", "--date", "2027-02-20"]
     const following = await run(base)
@@ -97,9 +106,9 @@ describe("tppkit explain on a mixed file", () => {
   })
 
   it("--standard forces one standard", async () => {
-    // the bank's decoder cannot read an ISO 20022 frequency object: the order asked for is unread (a usage error)
+    // the bank's decoder cannot read an ISO 20022 frequency object: the order asked for is unread (exit 7, data)
     const r = await run(["explain", "--orders", mixed, "--order", "SO-I", "--standard", "sbas"])
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(7)
     expect(r.stderr).toContain('order "SO-I" of')
     expect(r.stderr).toContain("could not be read")
   })

@@ -73,11 +73,17 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
   const id = input.order.trim()
   const order = decoded.orders.find((o) => o.orderId === id)
   if (order === undefined) {
-    const unreadable = decoded.skipped.some((s) => s.orderId === id)
+    const unreadable = decoded.skipped.find((s) => s.orderId === id)
+    // the order asked for is in the file but cannot be read (its standard cannot say it): data, as for every
+    // command that reads orders (exit 7); an orderId not in the file is the caller's mistake (exit 2)
+    if (unreadable !== undefined) {
+      return yield* Failure.make(
+        "data",
+        `order ${JSON.stringify(id)} of ${input.orders} could not be read: ${unreadable.reason}`
+      )
+    }
     return yield* Failure.badInput(
-      unreadable
-        ? `order ${JSON.stringify(id)} of ${input.orders} could not be read: ${decoded.skipped.find((s) => s.orderId === id)!.reason}`
-        : `no order ${JSON.stringify(id)} in ${input.orders} (${decoded.orders.length} orders)`
+      `no order ${JSON.stringify(id)} in ${input.orders} (${decoded.orders.length} orders)`
     )
   }
   // an order read from an RRULE or a standard that leaves the convention to the bank takes the chosen one, as the
