@@ -39,10 +39,11 @@ export interface Timing {
 
 /**
  * The most entities (a payment's check, the sweep) one runner keeps in memory at once, where effect's default is
- * 10,000: each resident check holds about 100 KB (its workflow, mailbox and fibers) from its start until 10 s after
- * it finished, so a 10,000-payment day on one runner took 1.3 GB. Checks beyond it stay in the database until a
- * finished one leaves memory; a runner then finishes at most this many checks per 10 s (BENCHMARKS.md, "Memory of a
- * worker").
+ * 10,000: each resident check holds its workflow's entity (about 25 KB of mailbox, fibers, contexts and latches,
+ * 50 KB while the balance check was an activity) from its start until effect's 10 s idle time after it finished,
+ * so a 10,000-payment day on one runner took 1.3 GB at effect's default. Checks beyond it stay in the database until
+ * a finished one leaves memory; a runner then finishes at most this many checks per 10-20 s (BENCHMARKS.md, "Memory
+ * of a worker").
  */
 export const maxResidentEntities = 2000
 
