@@ -1269,10 +1269,13 @@ class Engine {
   }
 }
 
+/** The rows' list of payments not netted when they have none (one list for all: it is never changed). */
+const NONE_FOREIGN: ReadonlyArray<Foreign> = Object.freeze([])
+
 /** The payments not netted of one account on `day`, in projection order (by orderId, then nominal date). */
 const notNettedOn = (byDay: Map<number, Array<Foreign>> | undefined, day: number): ReadonlyArray<Foreign> => {
   const list = byDay?.get(day)
-  if (list === undefined) return []
+  if (list === undefined) return NONE_FOREIGN
   return list.sort(
     (x, y) =>
       (x.payment.orderId < y.payment.orderId ? -1 : x.payment.orderId > y.payment.orderId ? 1 : 0) ||
