@@ -405,6 +405,21 @@ const summary = (forecast: Forecast.Forecast) =>
     closing: t(a.closing)
   }))
 
+/** A scenario's skip or failure of one of `ids`' payments on a day of the window. */
+const arbOnDay = (tag: "Skip" | "Fail", ids: ReadonlyArray<string>) =>
+  fc.record({
+    _tag: fc.constant(tag),
+    orderId: fc.constantFrom(...ids),
+    date: fc.integer({ min: pWindow.from, max: pWindow.to })
+  })
+
+/** A scenario's delay of every payment of an order by 1 to 20 days. */
+const arbDelay = fc.record({
+  _tag: fc.constant("Delay" as const),
+  orderId: fc.constantFrom("a", "b", "c"),
+  days: fc.integer({ min: 1, max: 20 })
+})
+
 describe("Forecast properties", () => {
   it("equals a day-by-day ladder recomputed from the projected payments", () => {
     fc.assert(
@@ -519,18 +534,7 @@ describe("Forecast properties", () => {
   })
   it("a risk day's payments are every payment out of the account that day, also under a scenario's edits", () => {
     // the engine finds them in a second pass over the accounts with risk days only: checked against the projection
-    const edit = fc.oneof(
-      fc.record({
-        _tag: fc.constant("Skip" as const),
-        orderId: fc.constantFrom("a", "b"),
-        date: fc.integer({ min: pWindow.from, max: pWindow.to })
-      }),
-      fc.record({
-        _tag: fc.constant("Delay" as const),
-        orderId: fc.constantFrom("a", "b", "c"),
-        days: fc.integer({ min: 1, max: 20 })
-      })
-    ) as fc.Arbitrary<Forecast.Change>
+    const edit = fc.oneof(arbOnDay("Skip", ["a", "b"]), arbDelay) as fc.Arbitrary<Forecast.Change>
     fc.assert(
       fc.property(arbInput(["EUR", "CZK"]), fc.array(edit, { maxLength: 2 }), (input, changes) => {
         const forecast = Result.getOrThrow(
@@ -565,21 +569,9 @@ describe("Forecast properties", () => {
   })
   it("each scenario changes only what it names", () => {
     const change = fc.oneof(
-      fc.record({
-        _tag: fc.constant("Skip" as const),
-        orderId: fc.constantFrom("a", "b", "z"),
-        date: fc.integer({ min: pWindow.from, max: pWindow.to })
-      }),
-      fc.record({
-        _tag: fc.constant("Fail" as const),
-        orderId: fc.constantFrom("a", "b"),
-        date: fc.integer({ min: pWindow.from, max: pWindow.to })
-      }),
-      fc.record({
-        _tag: fc.constant("Delay" as const),
-        orderId: fc.constantFrom("a", "b", "c"),
-        days: fc.integer({ min: 1, max: 20 })
-      }),
+      arbOnDay("Skip", ["a", "b", "z"]),
+      arbOnDay("Fail", ["a", "b"]),
+      arbDelay,
       fc.record({ _tag: fc.constant("Remove" as const), orderId: fc.constantFrom("a", "c", "z") })
     ) as fc.Arbitrary<Forecast.Change>
     fc.assert(
