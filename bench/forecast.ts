@@ -112,7 +112,7 @@ for (let run = 0; run < RUNS; run++) {
 }
 const base = median(totals)
 console.log(
-  `forecast (load average ${loadavg()[0]!.toFixed(1)}): ${ORDERS} orders, ${ACCOUNTS} accounts, ${payments} payments over ${LocalDate.format(window.from)}..${LocalDate.format(window.to)}, ${riskDays} risk days`
+  `forecast (load average ${loadavg()[0]!.toFixed(1)}): ${ORDERS} orders, ${ACCOUNTS} accounts, ${payments} payments over ${LocalDate.format(window.from)}..${LocalDate.format(window.to)}${summary.length > 0 ? `, ${riskDays} risk days` : ""}`
 )
 console.log(`  Projection.totals: CPU median ${base.toFixed(0)} ms over ${RUNS} runs`)
 if (summary.length > 0) {
