@@ -15,7 +15,7 @@ import { type Brand, Result, Schema } from "effect"
 import * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import * as Calendar from "./Calendar.ts"
 import * as Frequency from "./Frequency.ts"
-import { type Pauses, PlanData } from "./internal/plan.ts"
+import { kept, type Pauses, PlanData } from "./internal/plan.ts"
 import * as Slots from "./internal/slots.ts"
 import * as WorkingDays from "./internal/workingDays.ts"
 import * as LocalDate from "./LocalDate.ts"
@@ -826,3 +826,8 @@ export const sample = (
   if (!holidays && weekendsOnly !== undefined && i < SAMPLED && weekendsOnly.next().done !== true) holidays = true
   return { moved, paused: anyPaused, holidays }
 }
+
+// one plan kept for the process's life, so that its hidden class and the engine's optimized code stay (internal/plan.ts)
+kept.push(
+  Result.getOrThrow(makePlan({ frequency: "MNTH", startDate: 1 as LocalDate.LocalDate })) as unknown as PlanData
+)

@@ -81,3 +81,10 @@ export class PlanData {
     this.lastK = lastK
   }
 }
+
+/**
+ * Plans kept for the process's life. V8 drops a class's hidden class at a full collection once no object has it,
+ * and with it the optimized code of every engine query that checks it: a process that projects again after all its
+ * plans died (a second forecast, a worker's next day) would compile the engine anew. One plan kept here prevents it.
+ */
+export const kept: Array<PlanData> = []
