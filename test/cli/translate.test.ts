@@ -27,8 +27,16 @@ describe('tppkit translate --to rrule: pauses as EXDATE (core README, "Pauses as
     expect(paused.losses?.map((l) => l.field)).toEqual(["convention"])
     const weekly = rows.find((x) => x.orderId === "C-WEEKLY")!
     expect(weekly.translation).toBe("DTSTART;VALUE=DATE:20270106\nRRULE:FREQ=WEEKLY;BYDAY=WE")
-    expect(weekly.losses?.map((l) => [l.field, l.from])).toEqual([["pauses", "months 7"]])
+    expect(weekly.losses?.map((l) => [l.field, l.from])).toEqual([["pauses", "every July"]])
     expect(rows.find((x) => x.orderId === "R-BIWEEKLY")?.result).toBe("exact")
+  })
+
+  it("the text output names the lost pauses in words (the months by name, the verb agreeing)", async () => {
+    const r = await run(["translate", "--orders", file, "--to", "rrule", "--convention", "none"])
+    expect(r.code).toBe(8)
+    expect(r.stdout).toContain(
+      "  lost: The pauses (pauses) change from every July to none, because a rule without end paused in the same months every year would need an EXDATE in every year"
+    )
   })
 
   it("the iCalendar export (--ics-rrule) lists the window's paused dates and names the months it cannot", async () => {
@@ -39,7 +47,9 @@ describe('tppkit translate --to rrule: pauses as EXDATE (core README, "Pauses as
     )
     expect(r.code).toBe(0)
     expect(r.stdout).toContain("UID:C-WEEKLY-rule@tppkit")
-    expect(r.stderr).toMatch(/^tppkit: C-WEEKLY is exact in the window; after it its rule pays in paused months 7: /m)
+    expect(r.stderr).toMatch(
+      /^tppkit: C-WEEKLY is exact in the window; after it, its rule also pays on the dates paused every July: /m
+    )
     expect(r.stderr).not.toMatch(/C-PAUSED is exact/)
   })
 })

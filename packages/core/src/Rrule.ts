@@ -161,10 +161,31 @@ const rulePart = (rule: Recurrence.Rule): string | { readonly reason: string } =
   }
 }
 
+const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December"
+] as const
+
+/** Paused months of every year in words, as a loss names them: "every July", "every June, July and August". */
+const everyMonth = (months: ReadonlyArray<number>): string => {
+  const names = months.map((m) => MONTH_NAMES[m - 1] ?? String(m))
+  return `every ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`}`
+}
+
 const describePauses = (p: Recurrence.Pauses): string =>
   [
     ...p.ranges.map((r) => `${LocalDate.format(r.from)}..${LocalDate.format(r.to)}`),
-    ...(p.months.length > 0 ? [`months ${p.months.join(",")}`] : [])
+    ...(p.months.length > 0 ? [everyMonth(p.months)] : [])
   ].join("; ")
 
 /**
@@ -271,7 +292,7 @@ const exdatesOf = (
     dates,
     lost: sample.paused
       ? {
-          from: `months ${p.months.join(",")}`,
+          from: everyMonth(p.months),
           why: "a rule without end paused in the same months every year would need an EXDATE in every year: an end or a count, or an iCalendar export of a window, lists them"
         }
       : undefined

@@ -86,6 +86,8 @@ export const describe = (loss: Loss): string => {
   const words = FIELD_WORDS[loss.field]
   // a standard's own field keeps its spelling, even at the start of the sentence
   const subject = words === undefined ? loss.field : `${words.charAt(0).toUpperCase()}${words.slice(1)} (${loss.field})`
-  const sentence = `${subject} changes from ${valueWords(loss.field, loss.from)} to ${valueWords(loss.field, loss.to)}, because ${loss.why}`
+  // "the pauses" are plural
+  const verb = loss.field === "pauses" ? "change" : "changes"
+  const sentence = `${subject} ${verb} from ${valueWords(loss.field, loss.from)} to ${valueWords(loss.field, loss.to)}, because ${loss.why}`
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`
 }

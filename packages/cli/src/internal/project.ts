@@ -87,7 +87,7 @@ const recurringCalendar = (orders: ReadonlyArray<Project.Order>, settings: Proje
         if (loss.field === "pauses")
           yield* Output.errorLine(
             Render.printable(
-              `tppkit: ${choice.orderId} is exact in the window; after it its rule pays in paused ${loss.from}: ${loss.why}`
+              `tppkit: ${choice.orderId} is exact in the window; after it, its rule also pays on the dates paused ${loss.from}: ${loss.why}`
             )
           )
     }
