@@ -75,6 +75,15 @@ describe("tppkit translate on a mixed file", () => {
     expect(r.stdout.split("\n")[0]).toBe("SO-U3  exact")
     expect(r.stderr).toContain("tppkit: SO-S not read: uk-v3: the record has no Frequency string")
   })
+
+  it("--standard iso20022, ynab or actual: a record without frequency says so (never 'undefined')", async () => {
+    for (const standard of ["iso20022", "ynab", "actual"]) {
+      const r = await run(["translate", "--orders", mixed, "--to", "rrule", "--standard", standard])
+      expect(r.code).toBe(7)
+      expect(r.stderr).toContain(`tppkit: SO-R not read: ${standard}: the record has no frequency`)
+      expect(r.stderr).not.toContain("undefined")
+    }
+  })
 })
 
 describe("tppkit explain on a mixed file", () => {

@@ -53,6 +53,7 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
   const no = (reason: string) => done(Translation.unrepresentable(reason))
   if (!isObject(record)) return no("the record is not an object")
   const frequency = record.frequency
+  if (frequency === undefined || frequency === null) return no("the record has no frequency")
   if (frequency !== "daily" && frequency !== "weekly" && frequency !== "monthly" && frequency !== "yearly") {
     return no(`${Standards.show(frequency)} is not an Actual frequency`)
   }

@@ -108,6 +108,7 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
   const no = (reason: string) => done(Translation.unrepresentable(reason))
   if (!isObject(record)) return no("the record is not an object")
   const f = record.frequency
+  if (f === undefined || f === null) return no("the record has no frequency")
   let code: string | undefined
   let point: number | undefined
   if (typeof f === "string") code = readCode(f, false, warnings)

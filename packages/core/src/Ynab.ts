@@ -59,6 +59,8 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
   if (typeof record !== "object" || record === null)
     return done(Translation.unrepresentable("the record is not an object"))
   const o = record as Record<string, unknown>
+  if (o.frequency === undefined || o.frequency === null)
+    return done(Translation.unrepresentable("the record has no frequency"))
   const frequency = frequencies.find((f) => f === o.frequency)
   if (frequency === undefined)
     return done(Translation.unrepresentable(`${Standards.show(o.frequency)} is not a YNAB frequency`))
