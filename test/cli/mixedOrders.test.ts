@@ -158,6 +158,10 @@ describe("tppkit reconcile on a mixed file", () => {
     expect(r.stdout).toContain("Reconciliation on 2027-01-05 of 7 listed orders")
     expect(r.stdout).toContain("skipped SO-X: iso20022: INDA")
     expect(r.stderr).toContain(unreadLine("reconciled"))
+    // "each reported above": on stderr too, where --format json leaves only the error line
+    const json = await run(["reconcile", "--orders", mixed, "--as-of", "2027-01-05", "--format", "json"])
+    expect(json.code).toBe(7)
+    expect(json.stderr).toContain("tppkit: skipped SO-X: iso20022: INDA: several times a day, at times not given\n")
     const clean = await run(["reconcile", "--orders", readable, "--as-of", "2027-01-05"])
     expect(clean.code).toBe(0)
   })

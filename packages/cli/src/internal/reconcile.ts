@@ -10,7 +10,7 @@ import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import type * as Project from "../Project.ts"
 import * as Reconcile from "../Reconcile.ts"
-import { read, readOrders, unreadMessage } from "./orders.ts"
+import { read, readOrders, unreadMessage, warnUnread } from "./orders.ts"
 
 /** The parsed flags of `tppkit reconcile`. */
 export interface Input {
@@ -35,6 +35,9 @@ export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
   yield* Output.line(input.format === "json" ? Reconcile.json(report) : Reconcile.table(report))
   // records that could not be read make the run incomplete (exit 7, as for project), before any finding (exit 8)
   if (report.unreadable.length > 0) {
+    // each on stderr too, as project and explain do: the line below says "each reported above", and with
+    // --format json or stdout sent to a file stderr is all the terminal shows
+    yield* warnUnread(report.unreadable)
     return yield* Failure.make("data", unreadMessage(input.orders, report.unreadable.length, "reconciled"))
   }
   if (Reconciliation.hasFindings(reconciliation)) return yield* Failure.findings()
