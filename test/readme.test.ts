@@ -89,6 +89,11 @@ describe("README code blocks", () => {
         const path = m[1] ?? ""
         expect(existsSync(join(root, path)), `${block.document} names ${path}`).toBe(true)
       }
+      // a file a command reads is one of the repository's (or stdin), so that the command runs as written
+      for (const m of block.code.matchAll(/--(?:orders|balances|flows|checks|rule-from) (\S+)/g)) {
+        const path = m[1] ?? ""
+        expect(path === "-" || existsSync(join(root, path)), `${block.document} reads ${path}`).toBe(true)
+      }
     }
   })
 
