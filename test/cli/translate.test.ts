@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
 import { run } from "./inProcess.ts"
 
 describe('tppkit translate --to rrule: pauses as EXDATE (core README, "Pauses as EXDATE")', () => {
@@ -51,5 +54,28 @@ describe('tppkit translate --to rrule: pauses as EXDATE (core README, "Pauses as
       /^tppkit: C-WEEKLY is exact in the window; after it, its rule also pays on the dates paused every July: /m
     )
     expect(r.stderr).not.toMatch(/C-PAUSED is exact/)
+  })
+})
+
+describe("tppkit translate: a file's text on the terminal", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tppkit-translate-"))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it("control characters of an orderId are shown escaped, in the output and in the not-read lines", async () => {
+    const order = (orderId: string, frequency: string) => ({
+      orderId,
+      frequency,
+      startDate: "2027-01-31",
+      debtor: { name: "A", iban: "SK3112000000198742637541" },
+      creditor: { name: "B", iban: "CZ6508000000192000145399" },
+      instructedAmount: { value: 1, currency: "EUR" }
+    })
+    const file = join(dir, "escapes.json")
+    writeFileSync(file, JSON.stringify([order("OK\u001b[2J", "MNTH"), order("BAD\u001b]0;x\u0007", "XXXX")]))
+    const r = await run(["translate", "--orders", file, "--to", "rrule"])
+    expect(r.code).toBe(7)
+    expect(r.stdout).toContain("OK\\x1b[2J  lossy\n")
+    expect(r.stderr).toContain("tppkit: BAD\\x1b]0;x\\x07 not read: ")
+    expect(r.stdout + r.stderr).not.toContain("\u001b")
   })
 })

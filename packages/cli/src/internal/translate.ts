@@ -67,10 +67,11 @@ const json = (row: Row, to: Input["to"]): string => {
 
 const text = (row: Row): string => {
   const t = row.translation
-  const head = `${row.orderId}  ${Translation.verdict(t)}`
-  if (t._tag === "Unrepresentable") return `${head}: ${t.reason}`
-  const body = t.value.split("\n").map((l) => `  ${l}`)
-  const losses = t._tag === "Lossy" ? t.losses.map((l) => `  lost: ${Translation.describe(l)}`) : []
+  // the orderId and what a record said are the file's text: control characters shown escaped (cli README)
+  const head = `${Output.printable(row.orderId)}  ${Translation.verdict(t)}`
+  if (t._tag === "Unrepresentable") return `${head}: ${Output.printable(t.reason)}`
+  const body = t.value.split("\n").map((l) => `  ${Output.printable(l)}`)
+  const losses = t._tag === "Lossy" ? t.losses.map((l) => `  lost: ${Output.printable(Translation.describe(l))}`) : []
   return [head, ...body, ...losses].join("\n")
 }
 
@@ -100,7 +101,9 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
     yield* Output.line(input.format === "json" ? json(row, input.to) : text(row))
   }
   for (const row of decoded.skipped) {
-    yield* Output.errorLine(`tppkit: ${row.orderId ?? "a record without orderId"} not read: ${row.reason}`)
+    yield* Output.errorLine(
+      Output.printable(`tppkit: ${row.orderId ?? "a record without orderId"} not read: ${row.reason}`)
+    )
   }
   if (decoded.skipped.length > 0) {
     return yield* Failure.make("data", Orders.unreadMessage(input.orders, decoded.skipped.length, "translated"))
