@@ -161,6 +161,18 @@ describe("Reconcile.ruleToProject", () => {
   })
 })
 
+describe("tppkit reconcile: a file's text on the terminal", () => {
+  it("a skipped record's orderId and reason are shown escaped in the table", () => {
+    const r = Reconciliation.reconcile([], { asOf: d("2027-01-05") })
+    const table = Reconcile.table({
+      reconciliation: r,
+      unreadable: [{ orderId: "U\u001b]0;x\u0007", reason: 'rrule: "x\u0007" is not NAME=VALUE' }]
+    })
+    expect(table).toContain('skipped U\\x1b]0;x\\x07: rrule: "x\\x07" is not NAME=VALUE')
+    expect(table).not.toContain("\u001b")
+  })
+})
+
 describe("tppkit reconcile on orders given as recurrences (an RRULE, a COBS record)", () => {
   const file = "test/cli/fixtures/recurrence-orders.json"
 

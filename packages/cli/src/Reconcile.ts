@@ -167,10 +167,13 @@ export const table = (report: Report, width: number = Render.WIDTH): string => {
     lines.push("", ...Render.table(differenceColumns, rows, width))
     // an order given as a recurrence (an RRULE, another standard) has no code: its rule in words below the table
     for (const o of differences) {
-      if (o.rule !== undefined) lines.push(...Render.wrap(`rule of ${o.orderId}: ${o.rule}`, width, "", "  "))
+      if (o.rule !== undefined)
+        lines.push(...Render.wrap(Render.printable(`rule of ${o.orderId}: ${o.rule}`), width, "", "  "))
     }
   }
-  for (const s of [...r.skipped, ...report.unreadable]) lines.push(`skipped ${s.orderId ?? "a record"}: ${s.reason}`)
+  // the orderId and the reason quote the file: control characters shown escaped, as in every table
+  for (const s of [...r.skipped, ...report.unreadable])
+    lines.push(Render.printable(`skipped ${s.orderId ?? "a record"}: ${s.reason}`))
   return lines.join("\n")
 }
 
