@@ -45,6 +45,16 @@ describe("Actual", () => {
     expect(Actual.encode({ ...base, rule: { _tag: "EveryWorkingDays", interval: 1 } })._tag).toBe("Unrepresentable")
   })
 
+  it("the month's last day is pattern day -1, exact both ways; day 31 of a short month stays not defined", () => {
+    const last = Actual.encode({ ...base, rule: { _tag: "MonthlyOnDay", interval: 1, day: -1, missing: "clamp" } })
+    expect(last._tag).toBe("Exact")
+    expect(Translation.getValue(last)?.patterns).toEqual([{ type: "day", value: -1 }])
+    const back = Translation.getValue(Actual.decode(Translation.getValue(last)!).translation)
+    expect(back?.rule).toEqual({ _tag: "MonthlyOnDay", interval: 1, day: -1, missing: "clamp" })
+    const day30 = Actual.encode({ ...base, rule: { _tag: "MonthlyOnDay", interval: 1, day: 30, missing: "clamp" } })
+    expect(day30._tag === "Lossy" && day30.losses.map((l) => [l.field, l.to])).toEqual([["missing", "not defined"]])
+  })
+
   it("names the holidays it cannot move off", () => {
     const t = Actual.encode({
       ...base,

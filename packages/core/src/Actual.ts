@@ -109,7 +109,7 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
  * The `RecurConfig` of a recurrence: `start` the first occurrence, one pattern for monthly rules, the convention as
  * `skipWeekend` with `weekendSolveMode`, the count as `after_n_occurrences`, an end as `on_date` (the last
  * occurrence it allows). Lossy: the calendar's holidays (Actual moves off weekends only), the modified conventions,
- * pauses, day 29–31 and the month's last day (not defined). Unrepresentable: working days, several weekdays, days
+ * pauses, day 29–31 (not defined; the month's last day is pattern day -1, exact). Unrepresentable: working days, several weekdays, days
  * from the end other than the last, selected months, several days a year.
  */
 export const encode = (recurrence: Recurrence.Recurrence): Translation.Translation<RecurConfig> => {
@@ -155,7 +155,8 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
       frequency = "monthly"
       interval = rule.interval
       patterns = [{ type: "day", value: rule.day }]
-      if (rule.day === -1 || rule.day >= 29) notDefined(rule.day, rule.missing)
+      // day -1 is Actual's own "last day" (decode reads it exactly): only days 29–31 can miss a month
+      if (rule.day >= 29) notDefined(rule.day, rule.missing)
       break
     case "Yearly":
       if (rule.dates.length !== 1) return no("one day a year only")
