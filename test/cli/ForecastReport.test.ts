@@ -51,6 +51,10 @@ describe("ForecastReport", () => {
     expect(all.map((b) => t(b.threshold))).toEqual(["200", "7"])
     const one = Result.getOrThrow(ForecastReport.withThresholds(balances, ["200", `${B}=50.5`]))
     expect(one.map((b) => t(b.threshold))).toEqual(["200", "50.5"])
+    // a mistyped IBAN applies to nothing: the command warns about it
+    expect(ForecastReport.thresholdsWithoutAccount(balances, ["200", `${B.toLowerCase()}=1`, "SK00 1=5"])).toEqual([
+      "SK00 1=5"
+    ])
     expect(ForecastReport.withThresholds(balances, ["lots"])).toEqual(
       Result.fail('--threshold "lots": "lots" is not a decimal number')
     )

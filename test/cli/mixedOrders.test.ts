@@ -142,6 +142,17 @@ describe("tppkit forecast on a mixed file", () => {
     expect(doc.accounts[0]!.closing).toBe("-4")
   })
 
+  it("a --threshold for an IBAN that is no account of the balances file is named on stderr", async () => {
+    const low = file("low.json", [{ iban: A, currency: "EUR", amount: "10.00", date: "2027-01-01", threshold: "5" }])
+    const r = await run(["forecast", "--orders", readable, "--balances", low, ...window, "--threshold", "XX00=5"])
+    expect(r.code).toBe(8)
+    expect(r.stderr).toContain(
+      `tppkit: warning: --threshold "XX00=5" names no account of ${low}: it applies to nothing\n`
+    )
+    const known = await run(["forecast", "--orders", readable, "--balances", low, ...window, "--threshold", `${A}=5`])
+    expect(known.stderr).not.toContain("names no account")
+  })
+
   it("--standard forces one standard", async () => {
     const bal = file("bal.json", [{ iban: A, currency: "EUR", amount: "100.00", date: "2027-01-01" }])
     const r = await run(["forecast", "--orders", mixed, "--balances", bal, ...window, "--standard", "cobs"])

@@ -173,6 +173,21 @@ export const withThresholds = (
     })
   })
 
+/**
+ * The `--threshold IBAN=AMOUNT` values whose IBAN is none of the balances' accounts (a mistyped IBAN), as given: they
+ * apply to nothing, which the command says on stderr rather than forecast silently without them.
+ */
+export const thresholdsWithoutAccount = (
+  balances: ReadonlyArray<Forecast.Balance>,
+  flags: ReadonlyArray<string>
+): Array<string> => {
+  const accounts = new Set(balances.map((b) => b.iban))
+  return flags.filter((flag) => {
+    const eq = flag.indexOf("=")
+    return eq >= 0 && !accounts.has(flag.slice(0, eq).replace(/\s+/g, "").toUpperCase())
+  })
+}
+
 const isConvention = Schema.is(BusinessDayConvention.BusinessDayConvention)
 
 /** The files a `--scenario` adds orders from (`add:FILE`), in the order named. */

@@ -77,6 +77,13 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   if (Result.isFailure(balancesRead)) return yield* Failure.badInput(`${input.balances}: ${balancesRead.failure}`)
   const balances = ForecastReport.withThresholds(balancesRead.success.records, input.threshold)
   if (Result.isFailure(balances)) return yield* Failure.usage(balances.failure)
+  for (const flag of ForecastReport.thresholdsWithoutAccount(balancesRead.success.records, input.threshold)) {
+    yield* Output.errorLine(
+      Output.printable(
+        `tppkit: warning: --threshold ${JSON.stringify(flag)} names no account of ${input.balances}: it applies to nothing`
+      )
+    )
+  }
   const unreadable = [...balancesRead.success.unreadable]
   let checks: ReadonlyArray<Forecast.Check> = []
   if (Option.isSome(input.checks)) {
