@@ -314,6 +314,36 @@ describe("properties", () => {
     )
   })
 
+  it("executionsInto writes the execution dates of firstOnOrAfter then next up to the window's end, or says -1 when they do not fit", () => {
+    fc.assert(
+      fc.property(
+        setup,
+        fc.integer({ min: -100, max: 1500 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: -5, max: 5 }),
+        fc.integer({ min: 0, max: 12 }),
+        ({ order, calendar, convention }, offset, length, base, short) => {
+          const plan = planOf(order, { calendar, convention })
+          const from = (order.startDate + offset) as LocalDate.LocalDate
+          const to = (from + length) as LocalDate.LocalDate
+          const expected: Array<number> = []
+          for (let o = Occurrence.firstOnOrAfter(plan, from); o !== undefined && o.execution <= to; ) {
+            expected.push(o.execution - (from + base))
+            o = Occurrence.next(plan, o)
+          }
+          const into = new Int32Array(length + 1)
+          const n = Occurrence.executionsInto(plan, from, to, into, from + base)
+          expect(Array.from(into.subarray(0, n))).toEqual(expected)
+          // too short for them: −1
+          const size = Math.max(0, expected.length - short)
+          const got = Occurrence.executionsInto(plan, from, to, new Int32Array(size), from + base)
+          expect(got).toBe(size < expected.length ? -1 : expected.length)
+        }
+      ),
+      RUNS
+    )
+  })
+
   it("the first occurrence on or after d equals a brute-force search; nth(k) is occurrence k", () => {
     fc.assert(
       fc.property(setup, fc.integer({ min: -100, max: 1500 }), ({ order, calendar, convention }, offset) => {

@@ -719,6 +719,42 @@ export const firstExecutionOnOrAfter = (handle: Plan, date: LocalDate.LocalDate)
 }
 
 /**
+ * The execution dates of the occurrences from {@link firstOnOrAfter}`(plan, from)` on while they execute on or
+ * before `to`, written into `into` from index 0 as day numbers minus `base`; returns how many were written. No
+ * occurrence is made for calendar-based codes without pauses (their dates come from the arithmetic and the
+ * convention's table): for hot loops that add up payments by day. Returns −1 when `into` is too short for them
+ * (what it holds then is of no use).
+ */
+export const executionsInto = (
+  handle: Plan,
+  from: LocalDate.LocalDate,
+  to: LocalDate.LocalDate,
+  into: Int32Array,
+  base: number
+): number => {
+  const plan = dataOf(handle)
+  let n = 0
+  if (plan.working || plan.pauses !== undefined) {
+    for (let o = firstOnOrAfter(handle, from); o !== undefined && o.execution <= to; o = next(handle, o)) {
+      if (n === into.length) return -1
+      into[n++] = o.execution - base
+    }
+    return n
+  }
+  const k0 = firstCalendar(plan, from)
+  if (k0 < 0) return 0
+  // as firstOnOrAfter then next: the first occurrence's date is on or after `from`; the walk ends past `to` or
+  // where a date does not exist
+  for (let k = k0; ; k++) {
+    const e = executionOf(plan, nominalAt(plan, k))
+    if (e > to || (k > k0 && (e < LocalDate.MIN || e > LocalDate.MAX))) break
+    if (n === into.length) return -1
+    into[n++] = e - base
+  }
+  return n
+}
+
+/**
  * Occurrence number `k` (0-based), or `undefined` when it does not exist (past `endDate`, `count` or 9999-12-31,
  * moved before 0001-01-01, or paused). O(1) for calendar-based shapes (O(log n) where some months lack the day);
  * for working days O(log² n) on calendars that count their holidays, else O(k).

@@ -423,6 +423,8 @@ class Engine {
   weekCalendar = -1
   /** Per cell: the index of the account's risk day with payments out on that day, or -1. */
   readonly riskAt: Int32Array
+  /** A walked order's execution days as cells (`walk`). */
+  readonly dates: Int32Array
   /** `scanFast`'s balance, lowest point, total out and total in. */
   readonly figures = new Float64Array(4)
   /** The account's risk days with payments out. */
@@ -604,6 +606,7 @@ class Engine {
     this.wOutN = new Int32Array(days)
     this.wInN = new Int32Array(days)
     this.riskAt = new Int32Array(days).fill(-1)
+    this.dates = new Int32Array(days)
     this.convention = settings.options?.convention ?? BusinessDayConvention.defaultConvention
     this.executionCells = new Array<Int32Array | undefined>(plans.calendars.length)
     this.results = accounts.map((acc, a) => new AccountOut(a, start[a]!, acc.amount, keep[a] === 1, this))
@@ -846,6 +849,25 @@ class Engine {
     const plan = this.planList[o]!
     const lo = Math.max(this.starts[o]!, from)
     if (lo > to) return 0
+    // netted, only the days are needed: written into `dates` without making the occurrences (else, or when more
+    // than the cells, walked one by one)
+    const dates = this.dates
+    const count = netted
+      ? Occurrence.executionsInto(plan, lo as LocalDate.LocalDate, to as LocalDate.LocalDate, dates, this.base)
+      : -1
+    if (count === 0) return 0
+    if (count > 0) {
+      const c = this.cents[o]!
+      const sums = out ? this.outC : this.inC
+      const counts = out ? this.outN : this.inN
+      for (let i = 0; i < count; i++) {
+        const x = dates[i]!
+        sums[x]! += c
+        counts[x]!++
+      }
+      if (dates[0]! < this.minX) this.minX = dates[0]!
+      return count * c
+    }
     let n = 0
     for (
       let occ = Occurrence.firstOnOrAfter(plan, lo as LocalDate.LocalDate);
