@@ -29,7 +29,7 @@ const applyLosses = (r: Recurrence.Recurrence, losses: ReadonlyArray<Translation
   for (const loss of losses) {
     if (loss.field === "convention") out = { ...out, convention: "none" }
     else if (loss.field === "calendar") out = { ...out, calendar: "weekends" }
-    else if (loss.field === "pauses" && loss.from.startsWith("months ") && out.pauses !== undefined) {
+    else if (loss.field === "pauses" && loss.from.startsWith("every ") && out.pauses !== undefined) {
       // the paused months of a rule without end: the ranges' dates are EXDATEs still
       out = { ...out, pauses: { ranges: out.pauses.ranges, months: [] } }
     } else if (loss.field === "pauses") {
