@@ -26,20 +26,6 @@ export interface Report {
 }
 
 const weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const
-const monthNames = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December"
-] as const
 
 /** A date with its weekday: `Tue 2026-04-07`. */
 export const dayText = (d: LocalDate.LocalDate): string =>
@@ -72,7 +58,7 @@ export const sourceText = (source: DateTrace.Source): string => {
 
 const monthYear = (d: LocalDate.LocalDate): string => {
   const { year, month } = LocalDate.toParts(d)
-  return `${monthNames[month - 1]} ${year}`
+  return `${LocalDate.monthNames[month - 1]} ${year}`
 }
 
 /** What a rule does in a month that lacks its day (days 29–31, 29 February), in words; empty when it cannot happen. */
@@ -92,7 +78,7 @@ const pausesText = (p: Recurrence.Pauses): string =>
     ...p.ranges.map((r) =>
       r.from === r.to ? LocalDate.format(r.from) : `${LocalDate.format(r.from)}..${LocalDate.format(r.to)}`
     ),
-    ...(p.months.length === 0 ? [] : [`every ${p.months.map((m) => monthNames[m - 1]).join(", ")}`])
+    ...(p.months.length === 0 ? [] : [`every ${p.months.map((m) => LocalDate.monthNames[m - 1]).join(", ")}`])
   ].join("; ")
 
 const hasPauses = (r: Recurrence.Recurrence): boolean =>

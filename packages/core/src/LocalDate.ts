@@ -210,6 +210,22 @@ export const format = (date: LocalDate): string => {
   return buildText(date)
 }
 
+/** The months' English names, January first: `monthNames[month - 1]`, as explanations and losses name them. */
+export const monthNames: ReadonlyArray<string> = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December"
+]
+
 /** ISO weekday: 1 = Monday … 7 = Sunday. 1970-01-01 was a Thursday. */
 export const dayOfWeek = (date: LocalDate): number => ((((date + 3) % 7) + 7) % 7) + 1
 

@@ -161,24 +161,9 @@ const rulePart = (rule: Recurrence.Rule): string | { readonly reason: string } =
   }
 }
 
-const MONTH_NAMES = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December"
-] as const
-
 /** Paused months of every year in words, as a loss names them: "every July", "every June, July and August". */
 const everyMonth = (months: ReadonlyArray<number>): string => {
-  const names = months.map((m) => MONTH_NAMES[m - 1] ?? String(m))
+  const names = months.map((m) => LocalDate.monthNames[m - 1] ?? String(m))
   return `every ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`}`
 }
 
