@@ -196,14 +196,26 @@ describe("tppkit demo", { timeout: 90_000 }, () => {
             pid = p
           }
         })
+        // "runs": the server's lock file says ready (its eighth line). initdb's bootstrap backend writes a lock
+        // file of its own and removes it, so the file alone may be there one moment and gone the next
         const ready = () => {
           const dir = readdirSync(tmp).find((f) => f.startsWith("tppkit-pg-"))
           if (dir === undefined) return false
-          return when === "while PostgreSQL starts" || existsSync(join(tmp, dir, "data", "postmaster.pid"))
+          if (when === "while PostgreSQL starts") return true
+          const lock = join(tmp, dir, "data", "postmaster.pid")
+          try {
+            return existsSync(lock) && readFileSync(lock, "utf8").split("\n")[7]?.trim() === "ready"
+          } catch {
+            return false // removed meanwhile
+          }
         }
         const deadline = Date.now() + 40_000
-        while (!ready() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-        expect(ready(), "the demo's PostgreSQL directory").toBe(true)
+        let seen = ready()
+        while (!seen && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 20))
+          seen = ready()
+        }
+        expect(seen, "the demo's PostgreSQL directory").toBe(true)
         process.kill(pid, "SIGINT")
         const run = await running
         expect(run.timedOut).toBe(false)
