@@ -5,6 +5,7 @@
  */
 import { LocalDate, Occurrence, type Recurrence, type Translation } from "@tppkit/core"
 import { Result } from "effect"
+import fc from "fast-check"
 import { expect } from "vitest"
 
 /** Nominal>execution dates of the first `n` occurrences (as many as the translators compare). */
@@ -79,4 +80,26 @@ export const checkLaws = (
     const others = t.losses.filter((_, j) => j !== i).reduce(apply, r)
     expect(projected(others)).not.toEqual(projected(changed))
   })
+}
+
+/**
+ * `checkLaws` over `numRuns` generated recurrences, each translated by `encode` and read back by `back`; every
+ * verdict (exact, lossy, unrepresentable) must show up more than `atLeast` times, so that each law is exercised.
+ */
+export const checkLawsOver = <A>(
+  recurrences: fc.Arbitrary<Recurrence.Recurrence>,
+  encode: (r: Recurrence.Recurrence) => Translation.Translation<A>,
+  back: (r: Recurrence.Recurrence, t: Translation.Translation<A>) => Recurrence.Recurrence | undefined,
+  options: { readonly numRuns: number; readonly atLeast: number }
+): void => {
+  const seen = { Exact: 0, Lossy: 0, Unrepresentable: 0 }
+  fc.assert(
+    fc.property(recurrences, (r) => {
+      const t = encode(r)
+      seen[t._tag]++
+      checkLaws(r, t, back(r, t))
+    }),
+    { numRuns: options.numRuns }
+  )
+  expect(Math.min(seen.Exact, seen.Lossy, seen.Unrepresentable)).toBeGreaterThan(options.atLeast)
 }
