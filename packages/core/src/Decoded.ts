@@ -29,6 +29,16 @@ export interface Decoded<A> {
 }
 
 /**
+ * A decoder's result: the translation, the tolerances applied, and whether the record carries its own convention
+ * (left out when `undefined`, for a decoder that takes no convention).
+ */
+export const make = <A>(
+  translation: Translation.Translation<A>,
+  warnings: ReadonlyArray<Warning>,
+  ownConvention?: boolean
+): Decoded<A> => (ownConvention === undefined ? { translation, warnings } : { translation, warnings, ownConvention })
+
+/**
  * A tolerance as one readable sentence: the field, the text received, how it was read and why, e.g. `dayOfExecution
  * "01" is read as "1", because dayOfExecution is text without leading zeroes.` (`is read as given, although …` when
  * the text is kept as received).

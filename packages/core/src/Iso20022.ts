@@ -8,7 +8,7 @@
  * @since 0.2.0
  */
 import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
-import type * as Decoded from "./Decoded.ts"
+import * as Decoded from "./Decoded.ts"
 import * as Standards from "./internal/standards.ts"
 import * as LocalDate from "./LocalDate.ts"
 import * as Recurrence from "./Recurrence.ts"
@@ -104,7 +104,7 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
   const warnings: Array<Decoded.Warning> = []
   // ownConvention: whether the record carries or fixes its convention (else the options' or following)
   const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
-    ownConvention === undefined ? { translation, warnings } : { translation, warnings, ownConvention }
+    Decoded.make(translation, warnings, ownConvention)
   const no = (reason: string) => done(Translation.unrepresentable(reason))
   if (!isObject(record)) return no("the record is not an object")
   const f = record.frequency
