@@ -18,6 +18,7 @@
  */
 import { BusinessDayConvention, type LocalDate, Occurrence } from "@tppkit/core"
 import { BigDecimal } from "effect"
+import type { NotNetted as Foreign, RiskDay, Row } from "../Forecast.ts"
 import type * as Payment from "../Payment.ts"
 import * as Plans from "./plans.ts"
 
@@ -28,38 +29,6 @@ export interface Account {
   readonly amount: BigDecimal.BigDecimal
   readonly date: LocalDate.LocalDate
   readonly threshold: BigDecimal.BigDecimal | undefined
-}
-
-/** A payment shown on an account's side but not added to its balance (its currency is not the account's). */
-export interface Foreign {
-  readonly iban: string
-  readonly side: "out" | "in"
-  readonly payment: Payment.Payment
-}
-
-/** One day of an account's ladder (`until` the last day before the next row, or the window's end). */
-export interface Row {
-  readonly date: LocalDate.LocalDate
-  readonly until: LocalDate.LocalDate
-  readonly opening: BigDecimal.BigDecimal
-  readonly out: BigDecimal.BigDecimal
-  readonly in: BigDecimal.BigDecimal
-  readonly closing: BigDecimal.BigDecimal
-  readonly outCount: number
-  readonly inCount: number
-  readonly notNetted: ReadonlyArray<Foreign>
-  readonly atRisk: boolean
-}
-
-/** A day whose closing balance is at or below zero or below the account's threshold, and the payments out on it. */
-export interface RiskDay {
-  readonly date: LocalDate.LocalDate
-  readonly until: LocalDate.LocalDate
-  readonly closing: BigDecimal.BigDecimal
-  readonly out: BigDecimal.BigDecimal
-  readonly shortfall: BigDecimal.BigDecimal
-  readonly reason: "zero" | "threshold"
-  readonly payments: ReadonlyArray<Payment.Payment>
 }
 
 /**
