@@ -159,9 +159,19 @@ export class SandboxInfo extends Context.Service<
   }
 >()("@tppkit/sandbox/SandboxInfo") {}
 
+/**
+ * Why the mock bank could not start: its port is taken (`portInUse`, the address is already served by another
+ * program), or anything else (`other`, the default).
+ */
+export const Reason = Schema.Literals(["portInUse", "other"])
+
+/** Why the mock bank could not start. */
+export type Reason = typeof Reason.Type
+
 /** Why the mock bank could not start. */
 export class SandboxError extends Schema.TaggedError<SandboxError>()("SandboxError", {
-  message: Schema.String
+  message: Schema.String,
+  reason: Schema.optionalKey(Reason)
 }) {}
 
 /**
@@ -223,9 +233,14 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
               now: clock.nowUnsafe
             }),
           catch: (e) =>
-            new SandboxError({
-              message: `cannot listen on ${host}:${options.port ?? 0}: ${e instanceof Error ? e.message : String(e)}`
-            })
+            (e as { readonly code?: unknown } | undefined)?.code === "EADDRINUSE"
+              ? new SandboxError({
+                  reason: "portInUse",
+                  message: `port ${options.port ?? 0} on ${host} is in use (another tppkit sandbox or program listens there); choose another with --port N (0: any free port)`
+                })
+              : new SandboxError({
+                  message: `cannot listen on ${host}:${options.port ?? 0}: ${e instanceof Error ? e.message : String(e)}`
+                })
         }),
         (r) => Effect.promise(() => r.close())
       )

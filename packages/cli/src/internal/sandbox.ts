@@ -201,8 +201,11 @@ export const run = Effect.fn("SandboxCommand")(function* (
   }
   yield* Effect.scoped(
     Effect.gen(function* () {
+      // a busy port is a setting to change (exit 3, as `tppkit db start` says it); anything else is a failure
       const services = yield* Layer.build(Sandbox.layer(options)).pipe(
-        Effect.mapError((e) => Failure.failure(e.message))
+        Effect.mapError((e) =>
+          e.reason === "portInUse" ? Failure.configuration(e.message, e) : Failure.failure(e.message, e)
+        )
       )
       const info = Context.get(services, Sandbox.SandboxInfo)
       yield* Output.line(
