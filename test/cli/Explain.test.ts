@@ -239,9 +239,17 @@ describe("tppkit explain on orders given as recurrences (an RRULE, a COBS record
     // 10 October 2027 is a Sunday: the record's preceding, not the --convention asked for
     const october = await explain(["--order", "C-PAUSED", "--date", "2027-08-11", "--convention", "following"])
     expect(october.stdout).toMatch(/^Occurrence 8 on Fri 2027-09-10 is paused: it is not paid\.$/m)
+    // the record states the convention, not the calendar: each says where it came from (issue 40)
     expect(october.stdout).toMatch(
-      /^Rule: convention preceding on calendar target \(stated by the order's record\)\.$/m
+      /^Rule: convention preceding \(stated by the order's record\) on calendar target \(tppkit's default\)\.$/m
     )
     expect(october.stdout).toMatch(/^Execution date: Fri 2027-10-08\.$/m)
+    const cz = await explain(["--order", "C-PAUSED", "--date", "2027-08-11", "--calendar", "CZ", "--format", "json"])
+    const trace = JSON.parse(cz.stdout)
+    expect(trace.sentences).toContain(
+      "Rule: convention preceding (stated by the order's record) on calendar CZ (set on the command line: --calendar CZ)."
+    )
+    expect(trace.trace.conventionSource).toEqual({ kind: "order", detail: null })
+    expect(trace.trace.calendarSource).toEqual({ kind: "flag", detail: "--calendar CZ" })
   })
 })

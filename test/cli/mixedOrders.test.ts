@@ -192,3 +192,29 @@ describe("tppkit project on a mixed file", () => {
     for (const id of ["SO-S", "SO-R", "SO-U3", "SO-CB"]) expect(r.stdout).toContain(`\n${id},`)
   })
 })
+
+describe("a COBS record without requestedExecutionDate (issue 40)", () => {
+  const cobs = (orderId: string, extra: object) => ({
+    orderId,
+    ...extra,
+    debtor: { name: "A", iban: "SK2411000000002612345678" },
+    creditor: { iban: "SK6609000000005012345678" },
+    instructedAmount: { value: 10, currency: "EUR" },
+    standingOrder: { execution: { interval: "MONTHLY", intervalDue: "3", mode: "UNTIL_CANCELLATION" } }
+  })
+  it("is unread with a hint that names what gives the date to count from, and that hint works", async () => {
+    const path = file("cobs-no-start.json", [cobs("C-NONE", {}), cobs("C-START", { startDate: "2027-01-03" })])
+    const r = await run(["project", "--orders", path, "--from", "2027-01-01", "--to", "2027-02-28", "--format", "csv"])
+    expect(r.code).toBe(7)
+    expect(r.stderr).toContain(
+      "tppkit: skipped C-NONE: cobs: the order has no requestedExecutionDate, the date to count from (give it, or a startDate beside the record's fields; in code: the start option)"
+    )
+    // the startDate the hint names is the date the record counts from
+    expect(
+      r.stdout
+        .split("\r\n")
+        .filter((l) => l.startsWith("C-START,"))
+        .map((l) => l.split(",")[1])
+    ).toEqual(["2027-01-03", "2027-02-03"])
+  })
+})

@@ -103,7 +103,8 @@ describe("Cobs.decode", () => {
     const none = Cobs.decode({ standingOrder: { execution: { interval: "MONTHLY", intervalDue: "3" } } })
     expect(none.translation).toEqual({
       _tag: "Unrepresentable",
-      reason: "the order has no requestedExecutionDate (pass the date to count from)"
+      reason:
+        "the order has no requestedExecutionDate, the date to count from (give it, or a startDate beside the record's fields; in code: the start option)"
     })
     expect(
       Translation.getValue(

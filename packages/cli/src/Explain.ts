@@ -23,6 +23,11 @@ export interface Report {
   /** The day asked for with `--date`, if any. */
   readonly date: LocalDate.LocalDate | undefined
   readonly trace: DateTrace.Trace | undefined
+  /**
+   * Where the calendar came from, when not from where the convention came: an order whose record states its own
+   * convention (a COBS `modeDue`) still takes the calendar of the flags, the listing or tppkit's default.
+   */
+  readonly calendarSource?: DateTrace.Source | undefined
 }
 
 const weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const
@@ -137,10 +142,15 @@ export const sentences = (report: Report): Array<string> => {
   } else {
     out.push(`Nominal date: ${dayText(t.nominal)}.`)
   }
+  const calendarSource = report.calendarSource ?? t.source
   if (working || t.frequency === "DAI7") {
-    out.push(`Calendar ${t.calendar} (${sourceText(t.source)}).`)
-  } else {
+    out.push(`Calendar ${t.calendar} (${sourceText(calendarSource)}).`)
+  } else if (calendarSource === t.source) {
     out.push(`Rule: convention ${t.convention} on calendar ${t.calendar} (${sourceText(t.source)}).`)
+  } else {
+    out.push(
+      `Rule: convention ${t.convention} (${sourceText(t.source)}) on calendar ${t.calendar} (${sourceText(calendarSource)}).`
+    )
   }
   const days = (list: ReadonlyArray<DateTrace.Closed>): string => list.map((c) => closedText(c, t.calendar)).join(", ")
   switch (t.adjustment) {
@@ -220,6 +230,11 @@ export const jsonValue = (report: Report) => {
             calendar: t.calendar,
             convention: t.convention,
             conventionSource: { kind: t.source.kind, detail: t.source.detail ?? null },
+            ...(report.calendarSource === undefined
+              ? {}
+              : {
+                  calendarSource: { kind: report.calendarSource.kind, detail: report.calendarSource.detail ?? null }
+                }),
             adjustment: t.adjustment,
             passed: t.passed.map((c) => ({ date: LocalDate.format(c.date), kind: c.kind, why: c.why })),
             turned: t.turned,

@@ -145,7 +145,10 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
     due = n.value
   }
   const start = Standards.readDate(record.requestedExecutionDate, "requestedExecutionDate", warnings) ?? options?.start
-  if (start === undefined) return no("the order has no requestedExecutionDate (pass the date to count from)")
+  if (start === undefined)
+    return no(
+      "the order has no requestedExecutionDate, the date to count from (give it, or a startDate beside the record's fields; in code: the start option)"
+    )
   const validity = isObject(order.validity) ? order.validity : {}
   const end = Standards.readDate(validity.lastExecutionDate, "lastExecutionDate", warnings)
   let count: number | undefined

@@ -26,10 +26,13 @@ export interface Input {
   readonly standard?: Option.Option<Standard.Standard> | undefined
 }
 
-/** The flags that chose the calendar and convention, as a trace's source (`undefined`: tppkit's defaults). */
-const flagSource = (input: Input): DateTrace.Source => {
+/**
+ * The flags that chose the calendar and convention, as a trace's source (`default`: tppkit's defaults); with
+ * `calendarOnly`, those that chose the calendar alone (for an order whose record states its convention).
+ */
+const flagSource = (input: Input, calendarOnly = false): DateTrace.Source => {
   const given = [
-    ...Option.toArray(Option.map(input.convention, (c) => `--convention ${c}`)),
+    ...(calendarOnly ? [] : Option.toArray(Option.map(input.convention, (c) => `--convention ${c}`))),
     ...Option.toArray(Option.map(input.calendar, (c) => `--calendar ${c}`)),
     ...Option.toArray(Option.map(input.holidays, (h) => `--holidays ${h}`))
   ]
@@ -54,6 +57,7 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
   let chosen: Project.Settings = settings.success
   let source = flagSource(input)
+  let calendarSource = flagSource(input, true)
   let schedule = (order: Project.Order): Project.Order => order
   if (input.ruleFrom.length > 0) {
     if (input.listedOn.length === 0 && Option.isNone(input.date)) {
@@ -67,6 +71,7 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
     )
     chosen = ruled.settings
     source = { kind: "inferred", detail: `the nextDates of ${ruled.listings}` }
+    calendarSource = source
     schedule = (order) => ruled.schedule([order])[0]!
   }
   const decoded = yield* Orders.read(input.orders, input.standard)
@@ -100,7 +105,13 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
     day
   )
   if (Result.isFailure(trace)) return yield* Failure.badInput(`order ${JSON.stringify(id)}: ${trace.failure}`)
-  const report: Explain.Report = { orderId: id, date: day, trace: trace.success }
+  // the record states the convention only: the calendar still came from the flags, the listing or the default
+  const report: Explain.Report = {
+    orderId: id,
+    date: day,
+    trace: trace.success,
+    ...(own ? { calendarSource } : {})
+  }
   yield* Output.line(input.format === "json" ? Explain.json(report) : Explain.table(report))
   // other records that could not be read: each on stderr, then exit 7, as for every command that reads orders
   const unread = decoded.skipped
