@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { Checks, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
-import { BigDecimal, Effect, Layer, Ref, References } from "effect"
+import { BigDecimal, Effect, Layer, Option, Redacted, Ref, References, Result } from "effect"
+import { RunnerAddress } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "./pg.ts"
 
@@ -107,4 +108,31 @@ describe("Fleet.cluster (one runner on PostgreSQL)", () => {
       }),
     60_000
   )
+})
+
+describe("Fleet.network", () => {
+  it("keeps loopback for a database on loopback, asks for a runner host otherwise, and TLS beyond loopback", () => {
+    const tls = { cert: "c", key: Redacted.make("k"), ca: "a" }
+    for (const host of ["127.0.0.1", "localhost", "::1", "127.0.1.1"]) {
+      assert.deepStrictEqual(
+        Result.map(Fleet.network(host, {}), (n) => n.runnerHost),
+        Result.succeed("127.0.0.1")
+      )
+    }
+    const elsewhere = Fleet.network("10.0.0.5", {})
+    assert.isTrue(Result.isFailure(elsewhere) && elsewhere.failure.reason === "network")
+    const plain = Fleet.network("10.0.0.5", { runnerHost: "10.0.0.6" })
+    assert.isTrue(Result.isFailure(plain) && /--runner-tls-cert/.test(plain.failure.message))
+    const ok = Fleet.network("10.0.0.5", { runnerHost: "10.0.0.6", tls })
+    assert.isTrue(Result.isSuccess(ok) && ok.success.runnerHost === "10.0.0.6")
+    // loopback runners of a remote database (one machine, tunnelled database) need no TLS
+    assert.isTrue(Result.isSuccess(Fleet.network("10.0.0.5", { runnerHost: "127.0.0.1" })))
+  })
+
+  it("registers the runner host and binds the listen address", () => {
+    const config = Fleet.shardingConfig({}, 7400, { host: "10.0.0.6", listen: "0.0.0.0", shards: 60 })
+    assert.strictEqual(String(config.runnerAddress), String(Option.some(RunnerAddress.make("10.0.0.6", 7400))))
+    assert.strictEqual(String(config.runnerListenAddress), String(Option.some(RunnerAddress.make("0.0.0.0", 7400))))
+    assert.strictEqual(config.shardsPerGroup, 60)
+  })
 })

@@ -96,8 +96,46 @@ export const workerCommand = Command.make(
       Flag.optional
     ),
     runnerPort: Flag.Int("runner-port").pipe(
-      Flag.withDescription("TCP port of this runner on 127.0.0.1 for the other runners (default: any free port)"),
+      Flag.withDescription("TCP port of this runner for the other runners (default: any free port)"),
       Flag.withDefault(0)
+    ),
+    runnerHost: Flag.String("runner-host").pipe(
+      Flag.withMetavar("ADDR"),
+      Flag.withDescription(
+        "The address the other workers reach this one at (TPPKIT_RUNNER_HOST; default 127.0.0.1, allowed only with a database on loopback)"
+      ),
+      Flag.withFallbackConfig(Config.String("TPPKIT_RUNNER_HOST")),
+      Flag.optional
+    ),
+    runnerListen: Flag.String("runner-listen").pipe(
+      Flag.withMetavar("ADDR"),
+      Flag.withDescription("The address this runner's socket binds (default: the runner host)"),
+      Flag.optional
+    ),
+    runnerTlsCert: Flag.String("runner-tls-cert").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("This runner's certificate (PEM), signed by the fleet's CA: runners talk mutual TLS"),
+      Flag.withFallbackConfig(Config.String("TPPKIT_RUNNER_TLS_CERT")),
+      Flag.optional
+    ),
+    runnerTlsKey: Flag.String("runner-tls-key").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription("The key of --runner-tls-cert (PEM)"),
+      Flag.withFallbackConfig(Config.String("TPPKIT_RUNNER_TLS_KEY")),
+      Flag.optional
+    ),
+    runnerTlsCa: Flag.String("runner-tls-ca").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription(
+        "The fleet's certificate authority (PEM): only runners with a certificate it signed are heard"
+      ),
+      Flag.withFallbackConfig(Config.String("TPPKIT_RUNNER_TLS_CA")),
+      Flag.optional
+    ),
+    shards: Flag.Int("shards").pipe(
+      Flag.withDescription("The fleet's shards, 1-300, the same on every worker (TPPKIT_WORKER_SHARDS; default 30)"),
+      Flag.withFallbackConfig(Config.Int("TPPKIT_WORKER_SHARDS")),
+      Flag.withDefault(30)
     ),
     reconfigure: Flag.Boolean("reconfigure").pipe(
       Flag.withDescription(

@@ -86,6 +86,12 @@ export const layer = (
     )
   )
 
+/** The host of a `postgres://` URL (`localhost` when it names none, as libpq reads it). */
+export const host = (url: Redacted.Redacted<string>): string => {
+  const u = urlOf(url)
+  return u === undefined || u.hostname === "" ? "localhost" : u.hostname.replace(/^\[|\]$/g, "")
+}
+
 /** `host:port` of a `postgres://` URL (port 5432 when it names none), never its user or password. */
 export const address = (url: Redacted.Redacted<string>): string => {
   const u = urlOf(url)

@@ -65,16 +65,22 @@ const user = "postgres"
 /** The password of the embedded server's superuser; it listens on loopback only. */
 const password = "tppkit"
 
-/** A free TCP port on 127.0.0.1 (the kernel's choice). */
-export const freePort: Effect.Effect<number, EmbeddedDbError> = Effect.callback<number, EmbeddedDbError>((resume) => {
-  const server = createServer()
-  server.once("error", (e) => resume(Effect.fail(new EmbeddedDbError({ message: `no free port: ${e.message}` }))))
-  server.listen(0, "127.0.0.1", () => {
-    const address = server.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
-    server.close(() => resume(Effect.succeed(port)))
+/** A free TCP port on an address of this machine (the kernel's choice). */
+export const freePortOn = (host: string): Effect.Effect<number, EmbeddedDbError> =>
+  Effect.callback<number, EmbeddedDbError>((resume) => {
+    const server = createServer()
+    server.once("error", (e) =>
+      resume(Effect.fail(new EmbeddedDbError({ message: `no free port on ${host}: ${e.message}` })))
+    )
+    server.listen(0, host, () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => resume(Effect.succeed(port)))
+    })
   })
-})
+
+/** A free TCP port on 127.0.0.1 (the kernel's choice). */
+export const freePort: Effect.Effect<number, EmbeddedDbError> = freePortOn("127.0.0.1")
 
 const isRoot = (): boolean => userInfo().uid === 0
 

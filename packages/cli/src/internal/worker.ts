@@ -62,6 +62,13 @@ export interface Input extends Connection.Values {
   readonly consents: Option.Option<string>
   readonly metricsPort: Option.Option<number>
   readonly runnerPort: number
+  /** `--runner-host`, `--runner-listen`, the runner's TLS files and `--shards` (issue 43). */
+  readonly runnerHost?: Option.Option<string> | undefined
+  readonly runnerListen?: Option.Option<string> | undefined
+  readonly runnerTlsCert?: Option.Option<string> | undefined
+  readonly runnerTlsKey?: Option.Option<string> | undefined
+  readonly runnerTlsCa?: Option.Option<string> | undefined
+  readonly shards?: number | undefined
   readonly logFormat: Lifecycle.Format
   readonly reconfigure: boolean
   readonly webhook: ReadonlyArray<string>
@@ -256,7 +263,8 @@ const what = {
   SqlError: `database`,
   SocketServerError: "runner socket",
   ConfigError: "cluster configuration",
-  EmbeddedDbError: "runner port"
+  EmbeddedDbError: "runner port",
+  FleetError: "fleet"
 } as const
 
 const detailOf = (e: { readonly message: string; readonly cause?: unknown }): string =>
@@ -273,9 +281,11 @@ export const failureOf =
   ): Failure.CliFailure =>
     e._tag === "CliFailure"
       ? e
-      : isSqlError(e)
-        ? DatabaseFailure.failure(databaseUrl, e)
-        : Failure.failure(`${what[e._tag]}: ${detailOf(e)}`, e)
+      : e._tag === "FleetError"
+        ? Failure.configuration(e.message, e)
+        : isSqlError(e)
+          ? DatabaseFailure.failure(databaseUrl, e)
+          : Failure.failure(`${what[e._tag]}: ${detailOf(e)}`, e)
 
 /** What a worker runs with once its flags are checked. */
 export interface Setup {
@@ -284,8 +294,12 @@ export interface Setup {
   readonly psu: PsuContext.PsuContext
   readonly sweep: Sweep.Settings
   readonly timing: Fleet.Timing
-  /** TCP port of the runner on 127.0.0.1 (0: any free port). */
+  /** TCP port of the runner (0: any free port). */
   readonly runnerPort: number
+  /** Where the runner is reached and how (default: 127.0.0.1, no TLS). */
+  readonly network?: Fleet.Network | undefined
+  /** The fleet's shards (default `Fleet.shardsPerGroup`). */
+  readonly shards?: number | undefined
   /** Serve Prometheus metrics on this port. */
   readonly metricsPort?: number | undefined
   /** Run the daily cron (not with `--once`). */
@@ -313,7 +327,13 @@ export interface Setup {
  * the fleet's database, over the runner's own pool), the check store and, optionally, the cron and metrics.
  */
 export const workerLayer = (setup: Setup) => {
-  const cluster = Fleet.cluster({ databaseUrl: setup.databaseUrl, runnerPort: setup.runnerPort, ...setup.timing })
+  const cluster = Fleet.cluster({
+    databaseUrl: setup.databaseUrl,
+    ...setup.network,
+    runnerPort: setup.runnerPort,
+    shards: setup.shards,
+    ...setup.timing
+  })
   const client = Layer.unwrap(
     Effect.map(Effect.context<SqlClient.SqlClient>(), (sql) =>
       BankClient.BankClient.layerNode(Layer.succeed(BankConfig.BankConfig, setup.bankSettings), {
@@ -424,19 +444,20 @@ const singleRequest = (settings: BankConfig.Settings): BankConfig.Settings => ({
 const drainTimeout = "30 seconds"
 
 /** Tells the listeners how many of the fleet's shards this worker holds, whenever that changes (read every second). */
-const watchShards = Effect.gen(function* () {
-  const sharding = yield* Sharding
-  const ids = Array.from({ length: Fleet.shardsPerGroup }, (_, i) => ShardId.make("default", i + 1))
-  let held = -1
-  for (;;) {
-    const count = ids.filter((id) => sharding.hasShardId(id)).length
-    if (count !== held) {
-      held = count
-      yield* Lifecycle.emit({ _tag: "ShardsHeld", count, total: Fleet.shardsPerGroup })
+const watchShards = (total: number) =>
+  Effect.gen(function* () {
+    const sharding = yield* Sharding
+    const ids = Array.from({ length: total }, (_, i) => ShardId.make("default", i + 1))
+    let held = -1
+    for (;;) {
+      const count = ids.filter((id) => sharding.hasShardId(id)).length
+      if (count !== held) {
+        held = count
+        yield* Lifecycle.emit({ _tag: "ShardsHeld", count, total })
+      }
+      yield* Effect.sleep("1 second")
     }
-    yield* Effect.sleep("1 second")
-  }
-})
+  })
 
 /**
  * `--balances FILE` read and checked before the worker joins, as `tppkit forecast` reads one: a file that cannot be
@@ -469,6 +490,42 @@ const balancesAtStart = (file: Option.Option<string>) =>
     return ForecastEvidence.storedBalances(read.success.records)
   })
 
+/**
+ * The runner's network from `--runner-host`, `--runner-listen` and the TLS files, checked against the database's
+ * address (`Fleet.network`): a refusal is one line (exit 3).
+ */
+const runnerNetwork = (databaseUrl: Redacted.Redacted<string>, input: Input) =>
+  Effect.gen(function* () {
+    const files = [input.runnerTlsCert, input.runnerTlsKey, input.runnerTlsCa].map((f) =>
+      Option.getOrUndefined(f ?? Option.none())
+    )
+    const given = files.filter((f) => f !== undefined).length
+    if (given > 0 && given < 3) {
+      return yield* Failure.usage("--runner-tls-cert, --runner-tls-key and --runner-tls-ca go together")
+    }
+    let tls: Fleet.Tls | undefined
+    if (given === 3) {
+      const Files = yield* Effect.promise(() => import("./files.ts"))
+      const [cert, key, ca] = files as [string, string, string]
+      const read = (what: string, file: string) =>
+        Files.readText(what, file, (message) => Failure.configuration(message))
+      tls = {
+        cert: yield* read("runner certificate", cert),
+        key: Redacted.make(yield* read("runner key", key)),
+        ca: yield* read("fleet CA", ca)
+      }
+    }
+    const host = Option.getOrUndefined(input.runnerHost ?? Option.none())
+    const listen = Option.getOrUndefined(input.runnerListen ?? Option.none())
+    const checked = Fleet.network(Database.host(databaseUrl), {
+      runnerHost: host,
+      runnerListen: listen,
+      tls
+    })
+    if (Result.isFailure(checked)) return yield* Failure.configuration(checked.failure.message, checked.failure)
+    return checked.success
+  })
+
 /** Runs `tppkit worker`. */
 export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   const databaseUrl = yield* databaseUrlOf(input.databaseUrl)
@@ -483,6 +540,11 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   }
   if (input.runnerPort < 0 || input.runnerPort > 65535)
     return yield* Failure.usage("--runner-port must be from 0 to 65535")
+  const shards = input.shards ?? Fleet.shardsPerGroup
+  if (!Number.isInteger(shards) || shards < 1 || shards > Fleet.maxShards) {
+    return yield* Failure.usage(`--shards must be a whole number from 1 to ${Fleet.maxShards}`)
+  }
+  const network = yield* runnerNetwork(databaseUrl, input)
   const calendar = Project.calendarOf(input.calendar)
   if (Result.isFailure(calendar)) return yield* Failure.usage(calendar.failure)
   const balances = yield* balancesAtStart(input.balances ?? Option.none())
@@ -534,6 +596,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     },
     timing: yield* timing,
     runnerPort: input.runnerPort,
+    network,
+    shards: input.shards,
     metricsPort: Option.getOrUndefined(input.metricsPort),
     cron: !input.once,
     listingPageSize: yield* listingPageSize,
@@ -579,7 +643,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       database: Database.address(databaseUrl),
       consents: setup.sweep.consents.length
     })
-    yield* Effect.forkChild(watchShards)
+    yield* Effect.forkChild(watchShards(setup.shards ?? Fleet.shardsPerGroup))
     if (!input.once) yield* Effect.flatMap(nextSweep, Lifecycle.emit)
     const first = Option.isSome(today) ? today.value : Sweep.dayIn(yield* Clock.currentTimeMillis, input.timeZone)
     if (!input.once && Option.isNone(today)) return yield* Effect.never
