@@ -162,6 +162,20 @@ const parseFrequency = (text: string, warnings: Array<Decoded.Warning>): Parsed 
   }
 }
 
+/** `NumberOfPayments` (text in the standard) as a count, or absent with a warning when it is none. */
+const numberOfPayments = (u: unknown, warnings: Array<Decoded.Warning>): number | undefined => {
+  if (u === undefined || u === null) return undefined
+  const n = Standards.readInt(u)
+  if (n !== undefined && n.value >= 1 && n.value <= 1_000_000) return n.value
+  warnings.push({
+    field: "NumberOfPayments",
+    received: Standards.show(u),
+    read: "absent",
+    why: "it is not a count of payments 1..1000000"
+  })
+  return undefined
+}
+
 /**
  * The recurrence of a v3 standing order (a record of unknown shape): anchored on `FirstPaymentDateTime`, else
  * `NextPaymentDateTime` (the date part as written); `FinalPaymentDateTime` is the end, `NumberOfPayments` the
@@ -186,18 +200,7 @@ export const decodeV3 = (record: unknown, options?: Options): Decoded.Decoded<Re
   const first = Standards.readDate(o.FirstPaymentDateTime, "FirstPaymentDateTime", warnings)
   const next = Standards.readDate(o.NextPaymentDateTime, "NextPaymentDateTime", warnings)
   const final = Standards.readDate(o.FinalPaymentDateTime, "FinalPaymentDateTime", warnings)
-  let count: number | undefined
-  if (o.NumberOfPayments !== undefined && o.NumberOfPayments !== null) {
-    const n = Standards.readInt(o.NumberOfPayments)
-    if (n === undefined || n.value < 1 || n.value > 1_000_000) {
-      warnings.push({
-        field: "NumberOfPayments",
-        received: Standards.show(o.NumberOfPayments),
-        read: "absent",
-        why: "it is not a count of payments 1..1000000"
-      })
-    } else count = n.value
-  }
+  const count = numberOfPayments(o.NumberOfPayments, warnings)
   if (parsed._tag === "None") return done(Translation.unrepresentable(parsed.reason))
   const start = first ?? next
   if (start === undefined) {
@@ -372,7 +375,8 @@ const V4_NONE: Partial<Record<V4Code, string>> = {
 /**
  * The recurrence of a v4 standing order's `MandateRelatedInformation` (a record of unknown shape; a `Frequency`
  * text is the legacy v3 string v4 still allows, read by {@link decodeV3}'s rules): anchored on
- * `FirstPaymentDateTime`, else `RecurringPaymentDateTime`; `FinalPaymentDateTime` the end. `PointInTime` is the
+ * `FirstPaymentDateTime`, else `RecurringPaymentDateTime`; `FinalPaymentDateTime` the end, the order's own
+ * `NumberOfPayments` (restored in v4.0-Update-4) the count. `PointInTime` is the
  * weekday of the week codes (01 = Monday) and the day of the month codes (else the start's). Lossy where the standard
  * is silent: day 29–31 in a shorter month. Unrepresentable: ADHO, INDA, NONE, the undocumented LWMH / LXMH, more than
  * one payment a period (the days are not given), a negative count, no first date.
@@ -436,6 +440,8 @@ export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Re
   }
   if (start === undefined) return no("the order has neither FirstPaymentDateTime nor RecurringPaymentDateTime")
   const end = Standards.readDate(o.FinalPaymentDateTime, "FinalPaymentDateTime", warnings)
+  // NumberOfPayments: removed in v4.0, restored beside MandateRelatedInformation in v4.0-Update-4
+  const count = numberOfPayments(top.NumberOfPayments, warnings)
   const losses: Array<Translation.Loss> = []
   let rule: Recurrence.Rule
   const weeks = V4_WEEKS[code]
@@ -459,6 +465,7 @@ export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Re
         rule,
         start,
         ...(end === undefined ? {} : { end }),
+        ...(count === undefined ? {} : { count }),
         convention: fixed ? "none" : (options?.convention ?? "following"),
         ...(options?.calendar === undefined ? {} : { calendar: options.calendar })
       },

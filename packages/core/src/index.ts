@@ -60,6 +60,8 @@ export * as Rrule from "./Rrule.ts"
 export * as Sbas from "./Sbas.ts"
 /** Schema failures as a field path and a message, the one way every package words them. */
 export * as SchemaProblem from "./SchemaProblem.ts"
+/** Standing orders read whole as each standard's banks and apps send them: who pays what, next date, what is missing. */
+export * as SourceRecord from "./SourceRecord.ts"
 /** Records of any standard in one list: which standard a record reveals, and its recurrence through that decoder. */
 export * as Standard from "./Standard.ts"
 /**
