@@ -8,7 +8,7 @@
  * page `internal/allPages.ts` over the paging rules of `internal/listing.ts`.
  */
 
-import { BalanceCheck, type Iban, StandingOrder } from "@tppkit/core"
+import { BalanceCheck, type Iban, Profile, StandingOrder } from "@tppkit/core"
 import { Context, DateTime, Duration, Effect, Layer, Result, type Stream, type Tracer } from "effect"
 import { BankConfig } from "./BankConfig.ts"
 import { type BankConfigError, type BankError, type Identity, InvalidRequest } from "./BankError.ts"
@@ -17,7 +17,9 @@ import { Budget, consentKey as budgetKey } from "./Budget.ts"
 import { BudgetStore } from "./BudgetStore.ts"
 import * as AllPages from "./internal/allPages.ts"
 import * as Call from "./internal/call.ts"
+import * as CobsWire from "./internal/cobsWire.ts"
 import * as Listing from "./internal/listing.ts"
+import * as Profiled from "./internal/profiled.ts"
 import * as Transport from "./internal/transport.ts"
 import * as Wire from "./internal/wire.ts"
 import * as PsuContext from "./PsuContext.ts"
@@ -27,6 +29,24 @@ import { type Token, TokenProvider, TokenService } from "./TokenService.ts"
 export interface StandingOrdersPage extends StandingOrder.LenientList {
   /** The zero-based page number. */
   readonly page: number
+  /**
+   * Under a profile whose records are not the seed bank's (COBS): the page's records as the bank sent them, each with
+   * its `transactionIdentification` (then `orders` is empty; core's decoder of the profile's standard reads them).
+   */
+  readonly records?: ReadonlyArray<RawRecord>
+}
+
+/** A record as the bank sent it (a profile's own standard), with the order's id when it carries one. */
+export interface RawRecord {
+  /** The bank's id of the order (COBS `standingOrderIdentification.transactionIdentification`). */
+  readonly id: string | undefined
+  readonly json: unknown
+}
+
+/** One order's detail as the bank sent it (COBS `GET /my/standingorders/{transactionIdentification}`). */
+export interface StandingOrderDetail {
+  readonly id: string
+  readonly json: unknown
 }
 
 /** What every call needs: the customer's context, and optionally a Correlation-ID and a token to use. */
@@ -132,6 +152,11 @@ export class BankClient extends Context.Service<
     readonly standingOrdersPage: (options: PageOptions) => Effect.Effect<Reply<StandingOrdersPage>, BankError>
     /** Fetches all pages of standing orders, one element per page, sharing one Process-ID. */
     readonly standingOrders: (options: AllPagesOptions) => Stream.Stream<Reply<StandingOrdersPage>, BankError>
+    /**
+     * Fetches one order's detail by its id, under a profile that offers it (COBS: the list lacks the creditor and
+     * the dates); an unattended detail spends the budget where the profile counts it and is never retried.
+     */
+    readonly standingOrder: (id: string, options: ListOptions) => Effect.Effect<Reply<StandingOrderDetail>, BankError>
   }
 >()("@tppkit/http/BankClient") {
   /** The client over any `HttpClient`, token provider and budget. */
@@ -196,10 +221,14 @@ const make = Effect.gen(function* () {
   const tokens = yield* TokenProvider
   const budget = yield* Budget
 
-  const { urls, requestLines, fail, call } = Call.make(config, transport, tokens, budget)
+  const pipeline = Call.make(config, transport, tokens, budget)
+  const { urls, requestLines, fail, call } = pipeline
+  const sbas = Profile.isSbas(config.profile)
+  const cobsBalanceCheck = config.profile.operations.balanceCheck.body === "cobs"
   const balanceCheckUrl = urls.balanceCheck
   const standingOrderUrl = urls.standingOrders
 
+  const cobsBalanceCheckBody = Profiled.decodeBalanceCheckBody(config.limits.maxJsonDepth)
   // core's one entry point per wire shape (each with its fast path inside)
   const decodeBalanceCheck = (json: unknown) =>
     Result.mapError(BalanceCheck.decodeResponse(json), (issue) => Wire.firstIssue(issue))
@@ -216,7 +245,7 @@ const make = Effect.gen(function* () {
     span: Tracer.AnySpan | undefined
   ): Effect.Effect<Reply<BalanceCheck.Response>, BankError> => {
     const correlationId = options.correlationId ?? crypto.randomUUID()
-    const body = balanceCheckBody(request)
+    const body = cobsBalanceCheck ? CobsWire.balanceCheckText(request) : balanceCheckBody(request)
     if (Result.isFailure(body)) return fail("balanceCheck", { correlationId }, body.failure)
     return call({
       operation: "balanceCheck",
@@ -227,6 +256,7 @@ const make = Effect.gen(function* () {
       processId: undefined,
       unattended: undefined,
       decode: decodeBalanceCheck,
+      ...(cobsBalanceCheck ? { decodeBody: cobsBalanceCheckBody } : {}),
       span,
       // `Transport.traced` gives a span exactly when a tracer is installed
       untraced: span === undefined
@@ -305,6 +335,25 @@ const make = Effect.gen(function* () {
     defaults: { pageLimit: DEFAULT_PAGE_LIMIT, deadline: DEFAULT_LISTING_DEADLINE, maxAge: DEFAULT_MAX_AGE }
   })
 
+  if (!sbas) {
+    const profiled = Profiled.make({
+      config,
+      pipeline,
+      budget,
+      budgetKeyUnlessPresent,
+      pageLimit: DEFAULT_PAGE_LIMIT
+    })
+    return BankClient.of({
+      balanceCheck: (request, options) =>
+        Transport.traced("BankClient.balanceCheck", (span) => balanceCheck(request, options, span)),
+      standingOrdersPage: (options) =>
+        Transport.traced("BankClient.standingOrdersPage", (span) => profiled.standingOrdersPage(options, span)),
+      standingOrders: profiled.standingOrders,
+      standingOrder: (id, options) =>
+        Transport.traced("BankClient.standingOrder", (span) => profiled.standingOrder(id, options, span))
+    })
+  }
+
   return BankClient.of({
     // `useSpan` (through `Transport.traced`, only when a tracer is installed; no stack-trace capture) with the span
     // handed down as the exchanges' parent: making it the fiber's current span (`withSpan`) would change the
@@ -313,6 +362,15 @@ const make = Effect.gen(function* () {
       Transport.traced("BankClient.balanceCheck", (span) => balanceCheck(request, options, span)),
     standingOrdersPage: (options) =>
       Transport.traced("BankClient.standingOrdersPage", (span) => standingOrdersPage(options, span)),
-    standingOrders
+    standingOrders,
+    standingOrder: (_id, options) =>
+      fail(
+        "standingOrder",
+        { correlationId: options.correlationId ?? crypto.randomUUID() },
+        new InvalidRequest({
+          path: "profile",
+          detail: `the ${config.profile.name} profile has no standing-order detail`
+        })
+      )
   })
 })

@@ -5,7 +5,7 @@
  * holds one environment, so sandbox and live credentials and tokens never meet.
  */
 import { readFileSync } from "node:fs"
-import { Endpoint, LocalDate } from "@tppkit/core"
+import { Endpoint, LocalDate, Profile } from "@tppkit/core"
 import { Config, Context, Duration, Effect, Layer, Option, type Redacted, Result } from "effect"
 import { BankConfigError } from "./BankError.ts"
 
@@ -50,6 +50,15 @@ export interface Scopes {
 
 /** The complete, validated configuration. */
 export interface Settings {
+  /**
+   * The bank's profile (core's `Profile`): its operations, paths, authentication, headers, paging, error dialect and
+   * unattended rule (packages/http/README.md, "Bank profiles"); default `Profile.sbas`, the seed bank's.
+   */
+  readonly profile: Profile.Profile
+  /** The API key the bank gave at registration, for a profile whose operations need one (header `API-key` in COBS). */
+  readonly apiKey: Redacted.Redacted<string> | undefined
+  /** The TPP's name and licence number, for a profile whose headers send them (`TPP-Name`, `TPP-Identification`). */
+  readonly tpp: { readonly name?: string; readonly identification?: string }
   readonly environment: Environment
   /** Base address without a trailing slash. */
   readonly baseUrl: string
@@ -59,7 +68,7 @@ export interface Settings {
    * restarted one on the same address is a new bank, not the same bank's day (README.md, "Daily budget").
    */
   readonly bankIdentity?: string | undefined
-  /** The paths of the environment (core's `Endpoint.paths`). */
+  /** The paths of the environment (the profile's; for `sbas` core's `Endpoint.paths`). */
   readonly paths: Endpoint.Paths
   readonly clientId: string
   readonly clientSecret: Redacted.Redacted<string>
@@ -78,6 +87,12 @@ export interface Options {
   readonly baseUrl: string
   readonly clientId: string
   readonly clientSecret: Redacted.Redacted<string>
+  /** The bank's profile (default `Profile.sbas`). */
+  readonly profile?: Profile.Profile
+  /** The API key, for a profile whose operations authenticate with one. */
+  readonly apiKey?: Redacted.Redacted<string>
+  /** The TPP's name and licence number, for a profile whose headers carry them. */
+  readonly tpp?: { readonly name?: string; readonly identification?: string }
   /** Which bank the daily budget counts against (default the base URL): see {@link Settings.bankIdentity}. */
   readonly bankIdentity?: string | undefined
   readonly scopes?: Partial<Scopes>
@@ -174,9 +189,12 @@ export const make = (options: Options): Result.Result<Settings, BankConfigError>
       maxDelay: yield* duration("retry.maxDelay", options.retry?.maxDelay, defaults.retry.maxDelay),
       maxElapsed: yield* duration("retry.maxElapsed", options.retry?.maxElapsed, defaults.retry.maxElapsed)
     }
-    const timeZone = options.budget?.timeZone ?? defaults.budget.timeZone
+    const profile = options.profile ?? Profile.sbas
+    const problem = profileProblem(profile, options)
+    if (problem !== undefined) return yield* fail(problem.setting, problem.detail)
+    const timeZone = options.budget?.timeZone ?? profile.unattended.timeZone
     if (!isTimeZone(timeZone)) return yield* fail("budget.timeZone", "not an IANA time zone")
-    const dailyLimit = options.budget?.dailyLimit ?? defaults.budget.dailyLimit
+    const dailyLimit = options.budget?.dailyLimit ?? profile.unattended.dailyLimit
     if (!Number.isInteger(dailyLimit) || dailyLimit < 0) {
       return yield* fail("budget.dailyLimit", "must be a non-negative integer")
     }
@@ -196,10 +214,19 @@ export const make = (options: Options): Result.Result<Settings, BankConfigError>
       return yield* fail("tls", "a client certificate needs its key, and a key its certificate")
     }
     return {
+      profile,
+      apiKey: options.apiKey,
+      tpp: options.tpp ?? {},
       environment: options.environment,
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
       ...(options.bankIdentity === undefined ? {} : { bankIdentity: options.bankIdentity }),
-      paths: Endpoint.paths(options.environment),
+      paths: Profile.isSbas(profile)
+        ? Endpoint.paths(options.environment)
+        : {
+            token: profile.operations.token.paths[options.environment],
+            balanceCheck: profile.operations.balanceCheck.paths[options.environment],
+            standingOrders: profile.operations.standingOrders.paths[options.environment]
+          },
       clientId: options.clientId,
       clientSecret: options.clientSecret,
       scopes,
@@ -212,6 +239,56 @@ export const make = (options: Options): Result.Result<Settings, BankConfigError>
     }
   })
 
+/**
+ * What the options lack for the profile: an API key its operations need, the TPP name its headers require, the
+ * certificate its LIVE operations authenticate with (mutual TLS; a sandbox over loopback may go without).
+ */
+const profileProblem = (
+  profile: Profile.Profile,
+  options: Options
+): { readonly setting: string; readonly detail: string } | undefined => {
+  for (const [name, op] of Object.entries(profile.operations) as Array<[string, Profile.OperationSpec | undefined]>) {
+    if (op === undefined) continue
+    if (op.auth.includes("apiKey") && options.apiKey === undefined)
+      return { setting: "apiKey", detail: `the ${profile.name} profile's ${name} authenticates with an API key` }
+    if (op.auth.includes("mutualTls") && options.environment === "live" && options.tls?.cert === undefined)
+      return {
+        setting: "tls",
+        detail: `the ${profile.name} profile's ${name} needs the client certificate (mutual TLS)`
+      }
+  }
+  for (const header of profile.headers) {
+    if (!header.required) continue
+    if (header.from === "tppName" && (options.tpp?.name ?? "").trim() === "")
+      return { setting: "tpp.name", detail: `the ${profile.name} profile sends ${header.name} on every call` }
+    if (header.from === "tppIdentification" && (options.tpp?.identification ?? "").trim() === "")
+      return { setting: "tpp.identification", detail: `the ${profile.name} profile sends ${header.name} on every call` }
+  }
+  return undefined
+}
+
+/**
+ * A profile by its built-in name (`sbas`, `cobs`) or from a JSON file a user wrote; a file's every wrong field is
+ * named (core's `Profile.decodeJson`).
+ */
+export const loadProfile = (nameOrFile: string): Result.Result<Profile.Profile, BankConfigError> => {
+  const builtIn = Profile.builtIns.get(nameOrFile)
+  if (builtIn !== undefined) return Result.succeed(builtIn)
+  let text: string
+  try {
+    text = readFileSync(nameOrFile, "utf8")
+  } catch {
+    return fail(
+      "profile",
+      `${nameOrFile} is neither a built-in profile (${[...Profile.builtIns.keys()].join(", ")}) nor a readable file`
+    )
+  }
+  return Result.mapError(
+    Profile.decodeJson(text),
+    (problems) => new BankConfigError({ setting: "profile", detail: `${nameOrFile}:\n${Profile.describe(problems)}` })
+  )
+}
+
 /** The configuration service: one instance per environment and set of credentials. */
 export class BankConfig extends Context.Service<BankConfig, Settings>()("@tppkit/http/BankConfig") {
   /** Builds the configuration from code; fails with `BankConfigError` at start-up when it is invalid. */
@@ -219,14 +296,17 @@ export class BankConfig extends Context.Service<BankConfig, Settings>()("@tppkit
     Layer.effect(BankConfig, Effect.fromResult(make(options)))
 
   /**
-   * Builds the configuration from `TPPKIT_*` variables through effect's `Config` (see `fromEnv` for the names).
+   * Builds the configuration from `TPPKIT_*` variables through effect's `Config` (see `fromEnv` for the names), the
+   * profile from `TPPKIT_PROFILE` (a built-in name or a file, default `sbas`).
    */
   static readonly layerConfig: Layer.Layer<BankConfig, BankConfigError | Config.ConfigError> = Layer.effect(
     BankConfig,
-    Effect.flatMap(
-      Effect.suspend(() => fromEnv),
-      (options) => Effect.fromResult(load(options))
-    )
+    Effect.gen(function* () {
+      const options = yield* Effect.suspend(() => fromEnv)
+      const name = yield* Config.String("TPPKIT_PROFILE").pipe(Config.withDefault("sbas"))
+      const profile = yield* Effect.fromResult(loadProfile(name))
+      return yield* Effect.fromResult(load({ ...options, profile }))
+    })
   )
 }
 
@@ -275,8 +355,8 @@ export type Tuning = Omit<Options, "environment" | "baseUrl" | "clientId" | "cli
  * (space-separated), `TPPKIT_REQUEST_TIMEOUT`, `TPPKIT_TOKEN_SAFETY_MARGIN`, `TPPKIT_RETRY_MAX_ATTEMPTS`,
  * `TPPKIT_RETRY_BASE_DELAY`, `TPPKIT_RETRY_MAX_DELAY`, `TPPKIT_RETRY_MAX_ELAPSED` (durations such as "10 seconds"),
  * `TPPKIT_BUDGET_TIME_ZONE`, `TPPKIT_MAX_BODY_BYTES`, `TPPKIT_MAX_HEADER_BYTES`, `TPPKIT_MAX_JSON_DEPTH`,
- * `TPPKIT_TLS_CERT`, `TPPKIT_TLS_KEY`, `TPPKIT_TLS_CA` (PEM text or a file path, read by `load`) and
- * `TPPKIT_TLS_KEY_PASSPHRASE` (redacted).
+ * `TPPKIT_TLS_CERT`, `TPPKIT_TLS_KEY`, `TPPKIT_TLS_CA` (PEM text or a file path, read by `load`),
+ * `TPPKIT_TLS_KEY_PASSPHRASE` and `TPPKIT_API_KEY` (redacted), `TPPKIT_TPP_NAME` and `TPPKIT_TPP_IDENTIFICATION`.
  */
 export const tuningFromEnv: Config.Config<Tuning> = Config.all({
   balanceCheck: scopeList("TPPKIT_SCOPE_BALANCE_CHECK", defaults.scopes.balanceCheck),
@@ -287,14 +367,17 @@ export const tuningFromEnv: Config.Config<Tuning> = Config.all({
   baseDelay: Config.Duration("TPPKIT_RETRY_BASE_DELAY").pipe(Config.withDefault(defaults.retry.baseDelay)),
   maxDelay: Config.Duration("TPPKIT_RETRY_MAX_DELAY").pipe(Config.withDefault(defaults.retry.maxDelay)),
   maxElapsed: Config.Duration("TPPKIT_RETRY_MAX_ELAPSED").pipe(Config.withDefault(defaults.retry.maxElapsed)),
-  timeZone: Config.String("TPPKIT_BUDGET_TIME_ZONE").pipe(Config.withDefault(defaults.budget.timeZone)),
+  timeZone: Config.String("TPPKIT_BUDGET_TIME_ZONE").pipe(Config.option),
   maxBodyBytes: Config.Int("TPPKIT_MAX_BODY_BYTES").pipe(Config.withDefault(defaults.limits.maxBodyBytes)),
   maxHeaderBytes: Config.Int("TPPKIT_MAX_HEADER_BYTES").pipe(Config.withDefault(defaults.limits.maxHeaderBytes)),
   maxJsonDepth: Config.Int("TPPKIT_MAX_JSON_DEPTH").pipe(Config.withDefault(defaults.limits.maxJsonDepth)),
   cert: pem("TPPKIT_TLS_CERT"),
   key: pem("TPPKIT_TLS_KEY"),
   ca: pem("TPPKIT_TLS_CA"),
-  passphrase: Config.Redacted("TPPKIT_TLS_KEY_PASSPHRASE").pipe(Config.option)
+  passphrase: Config.Redacted("TPPKIT_TLS_KEY_PASSPHRASE").pipe(Config.option),
+  apiKey: Config.Redacted("TPPKIT_API_KEY").pipe(Config.option),
+  tppName: Config.String("TPPKIT_TPP_NAME").pipe(Config.option),
+  tppIdentification: Config.String("TPPKIT_TPP_IDENTIFICATION").pipe(Config.option)
 }).pipe(
   Config.map((c): Tuning => {
     const tls: Tls = {
@@ -308,9 +391,19 @@ export const tuningFromEnv: Config.Config<Tuning> = Config.all({
       requestTimeout: c.requestTimeout,
       tokenSafetyMargin: c.tokenSafetyMargin,
       retry: { maxAttempts: c.maxAttempts, baseDelay: c.baseDelay, maxDelay: c.maxDelay, maxElapsed: c.maxElapsed },
-      budget: { timeZone: c.timeZone },
+      // unset, the profile's time zone (the seed bank's: Europe/Bratislava)
+      ...(Option.isSome(c.timeZone) ? { budget: { timeZone: c.timeZone.value } } : {}),
       limits: { maxBodyBytes: c.maxBodyBytes, maxHeaderBytes: c.maxHeaderBytes, maxJsonDepth: c.maxJsonDepth },
-      ...(Object.keys(tls).length === 0 ? {} : { tls })
+      ...(Object.keys(tls).length === 0 ? {} : { tls }),
+      ...(Option.isSome(c.apiKey) ? { apiKey: c.apiKey.value } : {}),
+      ...(Option.isSome(c.tppName) || Option.isSome(c.tppIdentification)
+        ? {
+            tpp: {
+              ...(Option.isSome(c.tppName) ? { name: c.tppName.value } : {}),
+              ...(Option.isSome(c.tppIdentification) ? { identification: c.tppIdentification.value } : {})
+            }
+          }
+        : {})
     }
   })
 )

@@ -3,7 +3,7 @@
  * (Request-ID, Correlation-ID, Process-ID, Response-ID) and a tagged `reason` saying what happened.
  * Messages name the operation, status and codes; they never contain a secret, a token, an IBAN or a body.
  */
-import { Endpoint, ErrorBody, StandingOrder } from "@tppkit/core"
+import { ErrorBody, Profile, StandingOrder } from "@tppkit/core"
 import { Schema } from "effect"
 import * as FailureClass from "./FailureClass.ts"
 
@@ -212,16 +212,22 @@ const bytes = (n: number): string =>
       ? `${n / 1024} KiB`
       : `${n} bytes`
 
-/** How messages name an operation: "token request", "balance check", "standing-order list". */
-export const operationLabel = (operation: Endpoint.Operation): string =>
-  operation === "token" ? "token request" : operation === "balanceCheck" ? "balance check" : "standing-order list"
+/** How messages name an operation: "token request", "balance check", "standing-order list", "standing-order detail". */
+export const operationLabel = (operation: Profile.Operation): string =>
+  operation === "token"
+    ? "token request"
+    : operation === "balanceCheck"
+      ? "balance check"
+      : operation === "standingOrders"
+        ? "standing-order list"
+        : "standing-order detail"
 
 /**
  * A failed bank call: the operation, the request identity, the reason, and when known the request (method and
  * URL path, e.g. `POST /piisp-test/api/v1/accounts/balanceCheck`) and the number of attempts made.
  */
 export class BankError extends Schema.TaggedError<BankError>()("BankError", {
-  operation: Endpoint.Operation,
+  operation: Profile.Operation,
   identity: Identity,
   reason: Reason,
   request: Schema.optionalKey(Schema.String),

@@ -4,7 +4,7 @@
  * expired), one shared request for concurrent callers. `TokenProvider` is what the bank client asks; its default draws
  * on `TokenService`, and a caller may hand in a token from strong customer authentication.
  */
-import { AccessToken, type Endpoint } from "@tppkit/core"
+import { AccessToken, type Profile } from "@tppkit/core"
 import { Clock, Context, Deferred, Duration, Effect, Exit, Layer, Redacted, Result } from "effect"
 import { BankConfig, type Environment } from "./BankConfig.ts"
 import { BankError, type MalformedResponse } from "./BankError.ts"
@@ -249,17 +249,23 @@ export class TokenService extends Context.Service<
   )
 }
 
+/** The configured scopes of an operation (a standing order's detail: the list's). */
+const scopesOf = (
+  config: BankConfig["Service"],
+  operation: Exclude<Profile.Operation, "token">
+): ReadonlyArray<string> => (operation === "balanceCheck" ? config.scopes.balanceCheck : config.scopes.standingOrders)
+
 /** Where the bank client gets its tokens from, per operation. */
 export class TokenProvider extends Context.Service<
   TokenProvider,
   {
     /** A token for the operation. */
-    readonly token: (operation: Exclude<Endpoint.Operation, "token">) => Effect.Effect<Token, BankError>
+    readonly token: (operation: Exclude<Profile.Operation, "token">) => Effect.Effect<Token, BankError>
     /**
      * The token for the operation when one is at hand without waiting, else `undefined` (then `token` gets one):
      * what the client looks up first, saving an effect step per call. Optional: without it `token` is always used.
      */
-    readonly ready?: (operation: Exclude<Endpoint.Operation, "token">) => Token | undefined
+    readonly ready?: (operation: Exclude<Profile.Operation, "token">) => Token | undefined
     /** Discards a token the bank refused with 401, when it can be renewed. */
     readonly invalidate: (token: Token) => Effect.Effect<void>
   }
@@ -271,8 +277,8 @@ export class TokenProvider extends Context.Service<
       const config = yield* BankConfig
       const tokens = yield* TokenService
       return TokenProvider.of({
-        token: (operation) => tokens.get(config.scopes[operation]),
-        ready: (operation) => tokens.ready?.(config.scopes[operation]),
+        token: (operation) => tokens.get(scopesOf(config, operation)),
+        ready: (operation) => tokens.ready?.(scopesOf(config, operation)),
         invalidate: (token) => (token.renewable ? tokens.invalidate(token.scopes) : Effect.void)
       })
     })

@@ -6,8 +6,8 @@
  * with a new one, and transient failures are retried by the one rule of `retry.ts` (never for unattended calls).
  * Plain functions around one transport effect: this runs on every request.
  */
-import { type Endpoint, Headers } from "@tppkit/core"
-import { DateTime, Effect, Redacted, Result, type Tracer } from "effect"
+import { Headers, Profile } from "@tppkit/core"
+import { Clock, DateTime, Effect, Redacted, Result, type Tracer } from "effect"
 import type { CallOptions, Reply } from "../BankClient.ts"
 import type { BankConfig } from "../BankConfig.ts"
 import { BankError, type Identity, InvalidRequest } from "../BankError.ts"
@@ -15,18 +15,21 @@ import type { BankTransport, Exchange } from "../BankTransport.ts"
 import type { Budget } from "../Budget.ts"
 import * as PsuContext from "../PsuContext.ts"
 import { authorization, type Token, type TokenProvider } from "../TokenService.ts"
+import * as ProfileHeaders from "./profileHeaders.ts"
 import * as Retry from "./retry.ts"
 import * as Transport from "./transport.ts"
 import * as Wire from "./wire.ts"
 
-/** The operations the client calls with a token (the token request has its own path in `TokenService`). */
-export type ApiOperation = Exclude<Endpoint.Operation, "token">
+/** The operations the client calls (the token request has its own path in `TokenService`). */
+export type ApiOperation = Exclude<Profile.Operation, "token">
 
 /** One call of an operation: what to send, for whom, how to decode the answer, and whether the budget pays. */
 export interface CallSpec<A> {
   readonly operation: ApiOperation
   /** The whole URL, made once per client: the same string every time, so the transport's URL lookup hashes it once. */
   readonly url: string
+  /** The profile's method of the operation when it is not `POST` (a `GET` sends no body). */
+  readonly method?: "GET" | "POST"
   readonly body: string
   readonly options: CallOptions
   readonly correlationId: string
@@ -103,6 +106,13 @@ export interface Pipeline {
   ) => Effect.Effect<never, BankError>
   /** Runs one call: the PSU context checked, then token, budget, request, 401 renewal and retries. */
   readonly call: <A>(spec: CallSpec<A>) => Effect.Effect<Reply<A>, BankError>
+  /** The `BankError` of a budget refusal (or store failure) of an operation, before any request. */
+  readonly budgetError: (
+    operation: ApiOperation,
+    correlationId: string,
+    processId: string | undefined,
+    reason: BankError["reason"]
+  ) => BankError
 }
 
 /** The pipeline over a client's services. */
@@ -112,22 +122,39 @@ export const make = (
   tokens: TokenProvider["Service"],
   budget: Budget["Service"]
 ): Pipeline => {
+  const profile = config.profile
+  const sbas = Profile.isSbas(profile)
+  const detailPath = profile.operations.standingOrder?.paths[config.environment] ?? ""
   const urls: Record<ApiOperation, string> = {
     balanceCheck: `${config.baseUrl}${config.paths.balanceCheck}`,
-    standingOrders: `${config.baseUrl}${config.paths.standingOrders}`
+    standingOrders: `${config.baseUrl}${config.paths.standingOrders}`,
+    standingOrder: `${config.baseUrl}${detailPath}`
   }
+  const methodOf = (operation: ApiOperation): "GET" | "POST" => profile.operations[operation]?.method ?? "POST"
   const requestLines: Record<ApiOperation, string> = {
-    balanceCheck: Transport.requestLine(urls.balanceCheck),
-    standingOrders: Transport.requestLine(urls.standingOrders)
+    balanceCheck: Transport.requestLine(urls.balanceCheck, methodOf("balanceCheck")),
+    standingOrders: Transport.requestLine(urls.standingOrders, methodOf("standingOrders")),
+    standingOrder: Transport.requestLine(urls.standingOrder, methodOf("standingOrder"))
   }
+  /** The operations that send a token (client credentials or the customer's): the others authenticate otherwise. */
+  const withBearer: Record<ApiOperation, boolean> = {
+    balanceCheck: usesToken(profile, "balanceCheck"),
+    standingOrders: usesToken(profile, "standingOrders"),
+    standingOrder: usesToken(profile, "standingOrder")
+  }
+  const profileHeaders = sbas ? undefined : ProfileHeaders.make(profile, config)
   const maxDepth = config.limits.maxJsonDepth
 
   const clientSecret = Redacted.value(config.clientSecret)
-  /** The token's value and the client secret, masked in every answer (`Transport.masked`). */
+  const apiKey = config.apiKey === undefined ? undefined : Redacted.value(config.apiKey)
+  /** The token's value, the client secret and the API key, masked in every answer (`Transport.masked`). */
   const secretsOf = (token: Token): ReadonlyArray<string> => {
     let secrets = secretsByToken.get(token)
     if (secrets === undefined) {
-      secrets = [Redacted.value(token.value), clientSecret]
+      secrets =
+        apiKey === undefined
+          ? [Redacted.value(token.value), clientSecret]
+          : [Redacted.value(token.value), clientSecret, apiKey]
       secretsByToken.set(token, secrets)
     }
     return secrets
@@ -189,6 +216,7 @@ export const make = (
         ? { requestId, correlationId: spec.correlationId }
         : { requestId, correlationId: spec.correlationId, processId: spec.processId }
     const identity: Identity = ids
+    if (profileHeaders !== undefined) return onceProfiled(spec, token, identity)
     const headers = Headers.request({
       authorization: authorizationOf(token),
       ids,
@@ -214,6 +242,41 @@ export const make = (
       (exchange) => replyOf(spec, identity, Transport.masked(exchange, secretsOf(token)))
     )
   }
+
+  /**
+   * One request of a profile other than the seed bank's: its headers made by the profile (`ProfileHeaders`), with the
+   * customer's presence and the `Date` read from the clock, its method and its own response-ID header.
+   */
+  const onceProfiled = <A>(spec: CallSpec<A>, token: Token, identity: Identity): Effect.Effect<Reply<A>, BankError> =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const headers = (profileHeaders as ProfileHeaders.Builder)({
+        authorization: withBearer[spec.operation] ? authorizationOf(token) : undefined,
+        ids: identity,
+        psu: spec.options.psu,
+        now
+      })
+      const outgoing = {
+        method: spec.method ?? "POST",
+        url: spec.url,
+        headers,
+        contentType: headers["Content-Type"] ?? Headers.jsonContentType,
+        body: spec.body
+      }
+      return Transport.sendThen(
+        transport,
+        outgoing,
+        {
+          operation: spec.operation,
+          identity,
+          timeout: config.requestTimeout,
+          maxBodyBytes: config.limits.maxBodyBytes,
+          parent: spec.span,
+          untraced: spec.untraced
+        },
+        (exchange) =>
+          replyOf(spec, identity, ProfileHeaders.responseIds(profile, Transport.masked(exchange, secretsOf(token))))
+      )
+    })
 
   /** The error of a budget refusal or store failure, naming the call's request. */
   const budgetError = (spec: CallSpec<unknown>, reason: BankError["reason"]) =>
@@ -294,8 +357,11 @@ export const make = (
     // a listing that reserved its pages at once has paid for this request already
     const prepaid = spec.prepaid === true
     // a token at hand (the caller's, or the provider's cached one) is used without an effect step to get it; this
-    // runs when the call runs (inside the call's `withFiber` or effect), so the lookup is never stale
-    const ready = spec.options.token ?? tokens.ready?.(spec.operation)
+    // runs when the call runs (inside the call's `withFiber` or effect), so the lookup is never stale; an operation
+    // the profile authenticates without a token (an API key and the certificate) needs none
+    const ready = withBearer[spec.operation]
+      ? (spec.options.token ?? tokens.ready?.(spec.operation))
+      : noToken(config.environment)
     const request =
       ready !== undefined
         ? run(spec, ready, spend, prepaid)
@@ -316,7 +382,12 @@ export const make = (
     if (invalid !== undefined) return fail(spec.operation, { correlationId: spec.correlationId }, invalid)
     const policy = Retry.policyFor(config.retry, spec.unattended !== undefined)
     const again = () => withToken(spec)
-    const token = spec.unattended === undefined ? (spec.options.token ?? tokens.ready?.(spec.operation)) : undefined
+    const token =
+      spec.unattended === undefined
+        ? withBearer[spec.operation]
+          ? (spec.options.token ?? tokens.ready?.(spec.operation))
+          : noToken(config.environment)
+        : undefined
     if (token === undefined) return Retry.retrying(policy, again)
     return Effect.catch(attempt(spec, token), (failure) =>
       renews(spec, token) && isUnauthorized(failure)
@@ -325,5 +396,41 @@ export const make = (
     )
   }
 
-  return { urls, requestLines, fail, call }
+  return {
+    urls,
+    requestLines,
+    fail,
+    call: profile.technicalBreaks.length === 0 ? call : afterBreak(profile, call),
+    budgetError: (operation, correlationId, processId, reason) =>
+      budgetError({ operation, correlationId, processId } as CallSpec<unknown>, reason)
+  }
 }
+
+/** Whether the profile's operation sends a bearer token (client credentials or the customer's). */
+export const usesToken = (profile: Profile.Profile, operation: ApiOperation): boolean => {
+  const auth = profile.operations[operation]?.auth ?? []
+  return auth.includes("clientCredentials") || auth.includes("customerToken")
+}
+
+// the stand-in token of an operation that sends none: never renewed, its value never sent
+const noTokens: Record<string, Token> = {}
+const noToken = (environment: Token["environment"]): Token =>
+  (noTokens[environment] ??= {
+    environment,
+    tokenType: "Bearer",
+    value: Redacted.make(""),
+    scopes: [],
+    renewable: false
+  })
+
+/**
+ * The call, started only outside the profile's technical breaks (Profile.breakEnd): a call that falls in one waits
+ * until the break ends, then runs; nothing is sent or charged while it waits.
+ */
+const afterBreak =
+  (profile: Profile.Profile, call: Pipeline["call"]): Pipeline["call"] =>
+  (spec) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      const end = Profile.breakEnd(profile, now)
+      return end === undefined ? call(spec) : Effect.andThen(Effect.sleep(end - now), call(spec))
+    })

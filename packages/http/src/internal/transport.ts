@@ -2,7 +2,7 @@
  * One HTTP exchange with the bank: send, read the whole body (bounded) within the timeout, and turn every
  * failure into a `BankError` naming the request. The retry rule lives in `retry.ts`.
  */
-import { type Endpoint, ErrorBody } from "@tppkit/core"
+import { ErrorBody, type Profile } from "@tppkit/core"
 import { type Duration, Effect, type Fiber, References, Tracer } from "effect"
 import {
   BadRequest,
@@ -85,7 +85,7 @@ export const send = (
   transport: BankTransport["Service"],
   outgoing: Outgoing,
   options: {
-    readonly operation: Endpoint.Operation
+    readonly operation: Profile.Operation
     readonly identity: Identity
     readonly timeout: Duration.Duration
     /** Body bytes accepted at most. */
@@ -102,7 +102,7 @@ export const send = (
           operation: options.operation,
           identity: options.identity,
           reason,
-          request: requestLine(outgoing.url)
+          request: requestLine(outgoing.url, outgoing.method)
         })
     )
     if (!isTraced(fiber)) return exchange
@@ -114,7 +114,7 @@ export const send = (
         kind: "client",
         ...(options.parent === undefined ? {} : { parent: options.parent }),
         attributes: {
-          "http.request.method": "POST",
+          "http.request.method": outgoing.method ?? "POST",
           "url.path": pathOf(outgoing.url),
           "tppkit.request_id": options.identity.requestId ?? ""
         }
@@ -147,7 +147,7 @@ export const sendThen = <A>(
           operation: options.operation,
           identity: options.identity,
           reason,
-          request: requestLine(outgoing.url)
+          request: requestLine(outgoing.url, outgoing.method)
         })
       ),
     onSuccess: onExchange
@@ -168,8 +168,8 @@ export const traced = <A, E, R>(
   f: (span: Tracer.Span | undefined) => Effect.Effect<A, E, R>
 ): Effect.Effect<A, E, R> => Effect.withFiber((fiber) => (isTraced(fiber) ? Effect.useSpan(name, f) : f(undefined)))
 
-/** "POST /path" of a request, as messages name it. */
-export const requestLine = (url: string): string => `POST ${pathOf(url)}`
+/** "POST /path" of a request (or its method when another), as messages name it. */
+export const requestLine = (url: string, method: "GET" | "POST" = "POST"): string => `${method} ${pathOf(url)}`
 
 const pathOf = (url: string): string => {
   const start = url.indexOf("/", url.indexOf("//") + 2)
