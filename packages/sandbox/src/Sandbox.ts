@@ -3,7 +3,7 @@
  * provides `SandboxInfo` (base URL, credentials, accounts) together with the `SandboxClock` and `Journal` it
  * uses, and stops the server when the scope closes.
  */
-import { Endpoint, Headers, LocalDate } from "@tppkit/core"
+import { Endpoint, Headers, LocalDate, Profile } from "@tppkit/core"
 import { BigDecimal, Context, Effect, Layer, Redacted, Result, Schema } from "effect"
 import type * as Faults from "./Faults.ts"
 import * as Fixtures from "./Fixtures.ts"
@@ -95,7 +95,18 @@ export interface Options {
    * seeds them).
    */
   readonly listingConsent?: "client" | "account"
+  /**
+   * The bank the mock bank plays (default `Profile.sbas`, the seed bank's): its paths, methods, required headers,
+   * authentication (a COBS bank: the authorization-code flow with refresh tokens, an API key), records, error dialect
+   * (unless `errorDialect` says otherwise) and technical breaks (packages/sandbox/README.md, "Profiles").
+   */
+  readonly profile?: Profile.Profile
+  /** The API key a profile's operations check (default {@link defaultApiKey}). */
+  readonly apiKey?: Redacted.Redacted<string>
 }
+
+/** The API key the mock bank gives every client when its profile asks for one. */
+export const defaultApiKey: string = Bank.defaultApiKey
 
 /** Limits of the HTTP transport, answered like a real bank answers them. */
 export interface HttpLimits {
@@ -156,6 +167,10 @@ export class SandboxInfo extends Context.Service<
     readonly clients: ReadonlyArray<ClientInfo>
     /** Every fixture account. */
     readonly accounts: ReadonlyArray<AccountInfo>
+    /** The profile it plays. */
+    readonly profile: Profile.Profile
+    /** The API key its profile's operations check. */
+    readonly apiKey: Redacted.Redacted<string>
   }
 >()("@tppkit/sandbox/SandboxInfo") {}
 
@@ -198,7 +213,9 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
       const bank = Bank.make({
         fixtures,
         environment,
-        dialect: options.errorDialect ?? "problem",
+        dialect: options.errorDialect ?? (options.profile ?? Profile.sbas).errorDialect,
+        profile: options.profile,
+        apiKey: options.apiKey === undefined ? undefined : Redacted.value(options.apiKey),
         faults: options.faults,
         now: clock.nowUnsafe,
         timeZone: options.timeZone ?? LocalDate.bankTimeZone,
@@ -256,6 +273,8 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
       )
       const firstClient = clients[0] as ClientInfo
       return SandboxInfo.of({
+        profile: options.profile ?? Profile.sbas,
+        apiKey: options.apiKey ?? Redacted.make(Bank.defaultApiKey),
         baseUrl,
         host,
         port: running.port,

@@ -3,7 +3,7 @@
  * the optional admin token), faults, and the three operations, each in its own module over state that the value
  * `make` returns owns. The transport (server.ts) feeds it requests and writes its answers.
  */
-import { Endpoint, type LocalDate } from "@tppkit/core"
+import { Endpoint, type LocalDate, Profile } from "@tppkit/core"
 import type * as Faults from "../Faults.ts"
 import type * as Fixtures from "../Fixtures.ts"
 import type * as Journal from "../Journal.ts"
@@ -12,6 +12,7 @@ import * as Admin from "./admin.ts"
 import * as ApiChecks from "./apiChecks.ts"
 import * as BalanceCheck from "./balanceCheck.ts"
 import * as BankDay from "./bankDay.ts"
+import * as Cobs from "./cobs.ts"
 import * as Consent from "./consent.ts"
 import * as DailyLimit from "./dailyLimit.ts"
 import { badRequest, type Dialect, fail, methodNotAllowed, oauthFail, parseDialect } from "./errors.ts"
@@ -54,7 +55,17 @@ export interface Config {
   readonly listingDay?: LocalDate.LocalDate | undefined
   /** What a listing's daily limit counts on: the token's consent, or one listed account's own. */
   readonly listingConsent?: "client" | "account" | undefined
+  /** The bank's profile (default `Profile.sbas`): its paths, methods, headers, dialect and technical breaks. */
+  readonly profile?: Profile.Profile | undefined
+  /** The API key a profile's operations check (default `sandbox-api-key`). */
+  readonly apiKey?: string | undefined
 }
+
+/** The API key of the mock bank when it plays a profile whose operations need one. */
+export const defaultApiKey = "sandbox-api-key"
+
+/** The path of the authorization endpoint of a profile with the authorization-code grant (the sandbox approves at once). */
+export const authorizePath = "/oauth2/auth"
 
 /** Creates a handler with its own state (tokens, daily counters). */
 export const make = (config: Config) => {
@@ -88,11 +99,45 @@ export const make = (config: Config) => {
         : (orders, now) => Personality.list(personality, orders, listingDay ?? calendar.day(now))
   })
   const faults = FaultAnswers.make(config.faults)
+  const profile = config.profile ?? Profile.sbas
+  const sbas = Profile.isSbas(profile)
   const routes = new Map<string, Endpoint.Operation>([
     [paths.token, "token"],
     [paths.balanceCheck, "balanceCheck"],
     [paths.standingOrders, "standingOrders"]
   ])
+  const cobs = sbas
+    ? undefined
+    : Cobs.make({
+        profile,
+        clients: config.fixtures.clients,
+        orders: config.fixtures.standingOrders,
+        accounts,
+        limit: DailyLimit.make(calendar, config.clockSkewMillis),
+        now: config.now,
+        apiKey: config.apiKey ?? defaultApiKey
+      })
+  const env = config.environment
+  const detailPath = profile.operations.standingOrder?.paths[env]
+  const detailPrefix = detailPath?.slice(0, detailPath.indexOf(Profile.idPlaceholder))
+  const profileRoutes = new Map<string, Cobs.Route>([
+    [profile.operations.token.paths[env], "token"],
+    [profile.operations.balanceCheck.paths[env], "balanceCheck"],
+    [profile.operations.standingOrders.paths[env], "standingOrders"],
+    [authorizePath, "authorize"]
+  ])
+  /** A profile's route of a path, with the order's id of a detail path. */
+  const profileRoute = (path: string): { readonly route: Cobs.Route; readonly id?: string } | undefined => {
+    const exact = profileRoutes.get(path)
+    if (exact !== undefined) return { route: exact }
+    if (detailPrefix !== undefined && path.startsWith(detailPrefix) && path.length > detailPrefix.length) {
+      const rest = path.slice(detailPrefix.length)
+      if (!rest.includes("/")) return { route: "standingOrder", id: decodeURIComponent(rest) }
+    }
+    return undefined
+  }
+  const methodOf = (route: Cobs.Route): string =>
+    route === "authorize" ? "GET" : route === "token" ? "POST" : (profile.operations[route]?.method ?? "POST")
 
   const api = (
     req: Incoming,
@@ -118,8 +163,92 @@ export const make = (config: Config) => {
     faults
   })
 
+  /** Answers one request of a profile other than the seed bank's (see `cobs.ts`). */
+  const handleProfiled = (req: Incoming, bank: ReturnType<typeof Cobs.make>): Outgoing => {
+    const q = req.url.indexOf("?")
+    const path = q === -1 ? req.url : req.url.slice(0, q)
+    const query = new URLSearchParams(q === -1 ? "" : req.url.slice(q + 1))
+    const dialect = parseDialect(first(req.headers["x-sandbox-error-dialect"])) ?? config.dialect
+    const found = profileRoute(path)
+    if (found === undefined) {
+      if (Admin.paths.has(path)) return admin.handle(req, path, q === -1 ? "" : req.url.slice(q + 1), dialect)
+      return fail(
+        { status: 404, code: "ID_NOT_FOUND", title: "Not Found", detail: `no resource at ${path}` },
+        dialect,
+        {}
+      )
+    }
+    const { route } = found
+    const allowed = methodOf(route)
+    if (req.method !== allowed) return fail(methodNotAllowed(req.method, path, allowed), dialect, {})
+    const isToken = route === "token" || route === "authorize"
+    const ids: Record<string, string> = {}
+    if (!isToken) {
+      const requestId = first(req.headers["x-request-id"])
+      ids["x-request-id"] = requestId?.trim() ? requestId : crypto.randomUUID()
+      const action = first(req.headers["action-id"])
+      if (action !== undefined) ids["action-id"] = action
+    }
+    if (req.headers["x-sandbox-fault"] !== undefined && !Admin.isAdmin(req, config.adminToken)) {
+      return isToken
+        ? oauthFail(401, "invalid_client", "X-Sandbox-Fault needs the sandbox admin token in X-Sandbox-Admin")
+        : fail(Admin.refused, dialect, ids)
+    }
+    // a technical break of the profile: the bank does not answer its operations (503, no body, as COBS declares)
+    const breakEnd = Profile.breakEnd(profile, config.now())
+    if (breakEnd !== undefined)
+      return {
+        status: 503,
+        headers: { ...ids, "retry-after": String(Math.max(1, Math.ceil((breakEnd - config.now()) / 1000))) },
+        body: "",
+        outcome: "technical-break"
+      }
+    const selection = faults.select(req, isToken, route === "balanceCheck", dialect, ids)
+    if ("refused" in selection) return selection.refused
+    let delayMs = 0
+    for (const f of selection.faults) {
+      if (f.kind === "delay") delayMs += f.delayMs ?? 0
+      else {
+        const out = FaultAnswers.answer(f.kind, isToken, dialect, ids, dateTime)
+        if (out) return delayMs > 0 ? { ...out, delayMs } : out
+      }
+    }
+    let out: Outgoing
+    if (req.refused === "busy" || req.refused === "tooLarge") {
+      out = fail(
+        req.refused === "busy"
+          ? {
+              status: 503,
+              code: "SERVICE_UNAVAILABLE",
+              title: "Service Unavailable",
+              detail: "busy",
+              headers: retryShortly
+            }
+          : { status: 413, code: "PAYLOAD_TOO_LARGE", title: "Content Too Large", detail: "request body too large" },
+        dialect,
+        ids
+      )
+    } else if (req.invalidUtf8 === true) {
+      out = fail(badRequest("the request body is not valid UTF-8"), dialect, ids)
+    } else {
+      const result =
+        route === "authorize"
+          ? bank.authorize(query)
+          : route === "token"
+            ? bank.token(req)
+            : route === "standingOrders"
+              ? bank.list(req, query)
+              : route === "standingOrder"
+                ? bank.detail(req, found.id ?? "")
+                : bank.balanceCheck(req, config.fixtures.clients[0]?.clientId ?? "")
+      out = "code" in result ? fail(result, dialect, ids) : { ...result, headers: { ...result.headers, ...ids } }
+    }
+    return delayMs > 0 ? { ...out, delayMs } : out
+  }
+
   /** Answers one request. */
   const handle = (req: Incoming): Outgoing => {
+    if (cobs !== undefined) return handleProfiled(req, cobs)
     const q = req.url.indexOf("?")
     const path = q === -1 ? req.url : req.url.slice(0, q)
     const dialect = parseDialect(first(req.headers["x-sandbox-error-dialect"])) ?? config.dialect
@@ -184,11 +313,26 @@ export const make = (config: Config) => {
   const bodyLimitOf = (method: string, url: string): number => {
     const q = url.indexOf("?")
     const path = q === -1 ? url : url.slice(0, q)
+    if (cobs !== undefined) {
+      const route = profileRoute(path)?.route
+      if (method === "POST" && (route === "token" || route === "balanceCheck")) return config.bodyLimit
+      return Admin.paths.has(path) && admin.readsBody(method) ? config.bodyLimit : 0
+    }
     const reads =
       method === "POST" ? routes.has(path) || Admin.paths.has(path) : Admin.paths.has(path) && admin.readsBody(method)
     if (!reads) return 0
     return path === paths.token ? Math.min(config.bodyLimit, OAuth.maxFormBytes) : config.bodyLimit
   }
 
-  return { handle, bodyLimitOf, paths }
+  return {
+    handle,
+    bodyLimitOf,
+    paths: sbas
+      ? paths
+      : {
+          token: profile.operations.token.paths[env],
+          balanceCheck: profile.operations.balanceCheck.paths[env],
+          standingOrders: profile.operations.standingOrders.paths[env]
+        }
+  }
 }

@@ -61,5 +61,11 @@ export const make = (
     return state
   }
 
-  return { forBalanceCheck }
+  /** Whether the account exists. */
+  const known = (iban: string): boolean => byIban.has(iban)
+
+  /** The account's state, or undefined for an unknown account. */
+  const state = (iban: string): AccountState | undefined => byIban.get(iban)
+
+  return { forBalanceCheck, known, state }
 }

@@ -1,0 +1,259 @@
+/**
+ * The client against the mock bank playing COBS, over real loopback HTTP: the authorization-code flow, the list to
+ * its last page (`nextPage: 0`), the detail, the balance check, every COBS error code the rule book lists for these
+ * operations, the daily limit of unattended calls (the journal counts), and a technical break.
+ */
+import { type Currency, Iban, Money, Profile } from "@tppkit/core"
+import { BankClient, BankConfig, type BankError, BankTransport, TokenService } from "@tppkit/http"
+import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
+import { Context, Effect, Layer, Redacted, Stream } from "effect"
+import { describe, expect, it } from "vitest"
+
+const psu = { ipAddress: "192.168.1.221", deviceOs: "Mac OS", userAgent: "MyBudgetApp/2.1" }
+
+/** The customer's tokens through the mock bank's authorization-code flow (it approves at once). */
+const customerTokens = async (baseUrl: string, clientId: string, secret: string) => {
+  const redirect = "https://tpp.example/callback"
+  const auth = await fetch(
+    `${baseUrl}/oauth2/auth?response_type=code&client_id=${clientId}&redirect_uri=${encodeURIComponent(redirect)}&scope=AISP%20aisp.standingorders&state=s1`,
+    { redirect: "manual" }
+  )
+  expect(auth.status).toBe(302)
+  const location = new URL(auth.headers.get("location") ?? "")
+  expect(location.searchParams.get("state")).toBe("s1")
+  const form = new URLSearchParams({
+    grant_type: "authorization_code",
+    code: location.searchParams.get("code") ?? "",
+    client_id: clientId,
+    client_secret: secret,
+    redirect_uri: redirect
+  })
+  const answer = await fetch(`${baseUrl}/oauth2/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form
+  })
+  expect(answer.status).toBe(200)
+  return (await answer.json()) as { access_token: string; refresh_token: string; expires_in: number }
+}
+
+const run = <A>(
+  body: (ctx: {
+    bank: BankClient.BankClient["Service"]
+    info: Sandbox.SandboxInfo["Service"]
+    token: TokenService.Token
+    journal: Journal.Journal["Service"]
+    clock: SandboxClock.SandboxClock["Service"]
+    raw: (path: string, init?: RequestInit) => Promise<Response>
+  }) => Effect.Effect<A, BankError.BankError>,
+  profile: Profile.Profile = Profile.cobs
+) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const context = yield* Layer.build(Sandbox.layer({ profile }))
+        const info = Context.get(context, Sandbox.SandboxInfo)
+        const journal = Context.get(context, Journal.Journal)
+        const clock = Context.get(context, SandboxClock.SandboxClock)
+        const tokens = yield* Effect.promise(() =>
+          customerTokens(info.baseUrl, info.clientId, Redacted.value(info.clientSecret))
+        )
+        const token = TokenService.fromSca("sandbox", Redacted.make(tokens.access_token))
+        const headers = (extra: Record<string, string> = {}) => ({
+          "content-type": "application/json",
+          "api-key": Redacted.value(info.apiKey),
+          "x-request-id": crypto.randomUUID(),
+          date: new Date().toUTCString(),
+          "user-involved": "true",
+          "tpp-name": "Star Corporation, a.s.",
+          authorization: `Bearer ${tokens.access_token}`,
+          ...extra
+        })
+        const raw = (path: string, init: RequestInit = {}) =>
+          fetch(`${info.baseUrl}${path}`, {
+            ...init,
+            headers: { ...headers(), ...(init.headers as Record<string, string> | undefined) }
+          })
+        const client = BankClient.BankClient.layerOver(
+          BankConfig.BankConfig.layer({
+            environment: "sandbox",
+            baseUrl: info.baseUrl,
+            clientId: info.clientId,
+            clientSecret: info.clientSecret,
+            profile,
+            apiKey: info.apiKey,
+            tpp: { name: "Star Corporation, a.s." },
+            retry: { maxAttempts: 1 }
+          }),
+          BankTransport.BankTransport.layerUndici()
+        )
+        const bank = Context.get(yield* Layer.build(client), BankClient.BankClient)
+        return yield* body({ bank, info, token, journal, clock, raw })
+      })
+    )
+  )
+
+const codeOf = (e: BankError.BankError): string | undefined => {
+  const r = e.reason
+  return "body" in r && r.body !== undefined && r.body._tag === "Errors" ? r.body.body.errors[0]?.error : undefined
+}
+
+const ownOrders = Fixtures.defaults.standingOrders.filter((o) =>
+  (Fixtures.defaults.clients[0]?.aispAccounts ?? []).includes(o.debtor.iban)
+)
+
+describe("the mock bank playing COBS, with the client over loopback", () => {
+  it("lists every page to the last (nextPage: 0 there), each record with its id, and one detail", async () => {
+    const result = await run(({ bank, token, journal }) =>
+      Effect.gen(function* () {
+        const present = { ...psu, lastLoggedTime: new Date().toISOString() }
+        const pages = yield* Stream.runCollect(bank.standingOrders({ psu: present, token, pageSize: 10 }))
+        const detail = yield* bank.standingOrder(pages[0]?.body.records?.[0]?.id ?? "", { psu: present, token })
+        const entries = yield* journal.entries
+        return { pages, detail, entries }
+      })
+    )
+    const ids = result.pages.flatMap((p) => p.body.records?.map((r) => r.id) ?? [])
+    expect(ids.length).toBeGreaterThan(10)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(result.pages.length).toBe(Math.ceil(ids.length / 10))
+    const lastPage = result.entries.filter((e) => e.path.startsWith("/my/standingorders?")).at(-1)
+    expect(lastPage?.path).toBe(`/my/standingorders?size=10&page=${result.pages.length - 1}`)
+    expect((result.detail.body.json as { requestedExecutionDate?: string }).requestedExecutionDate).toMatch(
+      /^\d{4}-\d{2}-\d{2}$/
+    )
+    expect((result.detail.body.json as { creditorAccount?: unknown }).creditorAccount).toBeDefined()
+    expect(ids.length).toBeLessThanOrEqual(ownOrders.length)
+  })
+
+  it("answers the balance check APPR, DECL and its codes AG01, AC02, AC09, RF01", async () => {
+    const answers = await run(({ bank, info }) =>
+      Effect.gen(function* () {
+        const check = (id: string, iban: string, value: string, currency = "EUR") =>
+          bank
+            .balanceCheck(
+              {
+                instructionIdentification: id,
+                iban: Iban.parseUnsafe(iban),
+                amount: { value: Money.parseUnsafe(value), currency: currency as Currency.CurrencyCode }
+              },
+              { psu }
+            )
+            .pipe(
+              Effect.map((r) => r.body.response as string),
+              Effect.catch((e) => Effect.succeed(`${e.reason._tag} ${codeOf(e)}`))
+            )
+        void info
+        return [
+          yield* check("C1", Fixtures.ibans.eurBranch, "10.00"),
+          yield* check("C2", Fixtures.ibans.eurBranch, "999999.00"),
+          yield* check("C3", Fixtures.ibans.eurNoConsent, "1.00"),
+          yield* check("C4", "DE89370400440532013000", "1.00"),
+          yield* check("C5", Fixtures.ibans.eurBranch, "1.00", "CZK"),
+          yield* check("C1", Fixtures.ibans.eurBranch, "10.00")
+        ]
+      })
+    )
+    expect(answers).toEqual([
+      "APPR",
+      "DECL",
+      "BadRequest AG01",
+      "BadRequest AC02",
+      "BadRequest AC09",
+      "BadRequest RF01"
+    ])
+  })
+
+  it("answers every COBS error code of these operations in the rule book's dialect", async () => {
+    const codes = await run(({ raw }) =>
+      Effect.promise(async () => {
+        const codeOf = async (r: Response) =>
+          `${r.status} ${((await r.json()) as { errors: Array<{ error: string }> }).errors[0]?.error}`
+        const bc = (body: unknown, headers: Record<string, string> = {}) =>
+          raw("/accounts/balanceCheck", { method: "POST", body: JSON.stringify(body), headers }).then(codeOf)
+        const account = { identification: { iban: Fixtures.ibans.eurBranch } }
+        const amount = { currency: "EUR", totalAmount: 1 }
+        return {
+          unauthorised: await raw("/my/standingorders", { headers: { authorization: "Bearer nope" } }).then(codeOf),
+          noKey: await raw("/my/standingorders", { headers: { "api-key": "wrong" } }).then(codeOf),
+          idNotFound: await raw("/my/standingorders/NOPE").then(codeOf),
+          pageNotFound: await raw("/my/standingorders?size=10&page=999").then(codeOf),
+          parameterInvalid: await raw("/my/standingorders?size=ten").then(codeOf),
+          headerMissing: await raw("/my/standingorders", { headers: { "tpp-name": "" } }).then(codeOf),
+          fieldMissing: await bc({ debtorAccount: account, transactionDetails: amount }),
+          fieldInvalid: await bc({
+            exchangeIdentification: "X".repeat(19),
+            debtorAccount: account,
+            transactionDetails: amount
+          }),
+          ff01: await raw("/accounts/balanceCheck", { method: "POST", body: "{" }).then(codeOf),
+          rr10: await bc({ exchangeIdentification: "ščř", debtorAccount: account, transactionDetails: amount }),
+          am12: await bc({
+            exchangeIdentification: "A1",
+            debtorAccount: account,
+            transactionDetails: { currency: "EUR", totalAmount: -1 }
+          }),
+          am11: await bc({
+            exchangeIdentification: "A2",
+            debtorAccount: account,
+            transactionDetails: { currency: "eur", totalAmount: 1 }
+          })
+        }
+      })
+    )
+    expect(codes).toEqual({
+      unauthorised: "401 UNAUTHORISED",
+      noKey: "401 UNAUTHORISED",
+      idNotFound: "404 ID_NOT_FOUND",
+      pageNotFound: "400 PAGE_NOT_FOUND",
+      parameterInvalid: "400 PARAMETER_INVALID",
+      headerMissing: "400 FIELD_MISSING",
+      fieldMissing: "400 FIELD_MISSING",
+      fieldInvalid: "400 FIELD_INVALID",
+      ff01: "400 FF01",
+      rr10: "400 RR10",
+      am12: "400 AM12",
+      am11: "400 AM11"
+    })
+  })
+
+  it("counts unattended calls (User-Involved: false), the detail too, 4 a day, and the client refuses the fifth", async () => {
+    const result = await run(({ bank, token, journal }) =>
+      Effect.gen(function* () {
+        const present = { ...psu, lastLoggedTime: new Date().toISOString() }
+        const page = yield* bank.standingOrdersPage({ psu: present, token, pageSize: 10 })
+        const id = page.body.records?.[0]?.id ?? ""
+        const outcomes: Array<string> = []
+        for (let i = 0; i < 5; i++) {
+          outcomes.push(
+            yield* bank.standingOrder(id, { psu, token }).pipe(
+              Effect.map(() => "ok"),
+              Effect.catch((e) => Effect.succeed(e.reason._tag))
+            )
+          )
+        }
+        const sent = (yield* journal.entries).filter((e) => e.path.startsWith("/my/standingorders/"))
+        return { outcomes, sent: sent.map((e) => `${e.status} ${e.outcome}`) }
+      })
+    )
+    expect(result.outcomes).toEqual(["ok", "ok", "ok", "ok", "BudgetExhausted"])
+    expect(result.sent).toEqual(Array(4).fill("200 ok:unattended"))
+  })
+
+  it("does not answer in a technical break (503 with Retry-After, no body)", async () => {
+    const profile: Profile.Profile = {
+      ...Profile.cobs,
+      technicalBreaks: [{ from: "01:00", to: "02:00", timeZone: "UTC" }]
+    }
+    const status = await run(
+      ({ raw, clock }) =>
+        Effect.promise(async () => {
+          clock.setUnsafe(Date.parse("2026-11-30T01:30:00Z"))
+          const r = await raw("/my/standingorders")
+          return `${r.status} ${r.headers.get("retry-after")} ${(await r.text()).length}`
+        }),
+      profile
+    )
+    expect(status).toBe("503 1800 0")
+  })
+})
