@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ProjectCommand, Render, Style } from "@tppkit/cli"
-import { BankRule, Calendar } from "@tppkit/core"
+import { BankRule, Calendar, Profile } from "@tppkit/core"
 import { Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -222,6 +222,18 @@ describe("Cli.main in-process", () => {
     expect(fixtures.stderr.split("\n")[0]).toBe(
       'tppkit: cannot read fixtures file "no/such/fixtures.json": no such file'
     )
+    const profile = await run(["sandbox", "--profile", "no/such/profile.json"])
+    expect(profile.code).toBe(2)
+    expect(profile.stderr.split("\n")[0]).toBe(
+      "tppkit: --profile no/such/profile.json: neither a built-in profile (sbas, cobs) nor a readable file"
+    )
+    const dir = mkdtempSync(join(tmpdir(), "tppkit-profile-"))
+    const file = join(dir, "bank.json")
+    writeFileSync(file, JSON.stringify({ ...Profile.cobs, paging: { ...Profile.cobs.paging, firstPage: 3 } }))
+    const wrong = await run(["sandbox", "--profile", file])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain("paging.firstPage: ")
+    rmSync(dir, { recursive: true, force: true })
   })
 
   it("--version succeeds", async () => {

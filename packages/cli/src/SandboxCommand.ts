@@ -7,7 +7,7 @@
  */
 import { BusinessDayConvention, Money } from "@tppkit/core"
 import type { Sandbox } from "@tppkit/sandbox"
-import { Effect, Redacted } from "effect"
+import { Config, Effect, Redacted } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Flags from "./internal/flags.ts"
 
@@ -22,6 +22,9 @@ export interface Report {
     readonly balance: string
     readonly consent: "branch" | "electronic" | "none"
   }>
+  /** The profile it plays and its API key, when not the seed bank's (`--profile`). */
+  readonly profile?: string
+  readonly apiKey?: string
 }
 
 /** Builds the start-up report from a running sandbox. */
@@ -34,21 +37,27 @@ export const report = (info: Sandbox.SandboxInfo["Service"]): Report => ({
     currency: a.currency,
     balance: Money.formatFixed2(a.balance),
     consent: a.consent
-  }))
+  })),
+  ...(info.profile.name === "sbas" ? {} : { profile: info.profile.name, apiKey: Redacted.value(info.apiKey) })
 })
 
 /** Renders the start-up report for people. */
 export const renderText = (info: Sandbox.SandboxInfo["Service"]): string => {
   const r = report(info)
+  const ops = info.profile.operations
+  const detail = ops.standingOrder?.paths[info.environment]
   const lines = [
     `tppkit mock bank listening on ${r.baseUrl} (${info.environment.toUpperCase()} paths)`,
+    ...(r.profile === undefined ? [] : [`  profile        ${r.profile}: ${info.profile.title}`]),
     `  token          POST ${info.paths.token}`,
-    `  balance check  POST ${info.paths.balanceCheck}`,
-    `  standing order POST ${info.paths.standingOrders}`,
+    `  balance check  ${ops.balanceCheck.method.padEnd(4)} ${info.paths.balanceCheck}`,
+    `  standing order ${ops.standingOrders.method.padEnd(4)} ${info.paths.standingOrders}`,
+    ...(detail === undefined ? [] : [`  one order      ${ops.standingOrder?.method.padEnd(4)} ${detail}`]),
     `  OpenAPI        GET  /openapi.json    journal  GET /__journal`,
     `  admin          GET|POST /__clock     GET|PUT /__faults`,
     `client id:     ${r.clientId}`,
     `client secret: ${r.clientSecret}`,
+    ...(r.apiKey === undefined ? [] : [`API key:       ${r.apiKey}`]),
     "accounts:",
     ...r.accounts.map((a) => `  ${a.iban.padEnd(34)} ${a.currency} ${a.balance.padStart(14)}  consent: ${a.consent}`),
     "Press Ctrl+C to stop."
@@ -83,8 +92,14 @@ export const sandboxCommand = Command.make(
       Flag.withDefault(false)
     ),
     errorDialect: Flag.Literals("error-dialect", ["problem", "berlin-group", "cz-sk"]).pipe(
-      Flag.withDescription("Error body shape of the API paths"),
-      Flag.withDefault("problem")
+      Flag.withDescription("Error body shape of the API paths (default: the profile's; sbas: problem)"),
+      Flag.optional
+    ),
+    profile: Flag.String("profile").pipe(
+      Flag.withMetavar("NAME|FILE"),
+      Flag.withDescription("The bank the mock bank plays: sbas (default), cobs, or a profile file (TPPKIT_PROFILE)"),
+      Flag.withFallbackConfig(Config.String("TPPKIT_PROFILE")),
+      Flag.optional
     ),
     faultRate: Flag.Finite("fault-rate").pipe(
       Flag.withDescription("Probability (0-1) that a request gets a random fault"),

@@ -2,7 +2,8 @@
  * The work behind `tppkit sandbox`, loaded only when it runs (it pulls in the mock bank): flag checks, fixtures
  * and TLS files, then the server until interrupted.
  */
-import { BankRule, type BusinessDayConvention, LocalDate } from "@tppkit/core"
+import { readFileSync } from "node:fs"
+import { BankRule, type BusinessDayConvention, LocalDate, Profile } from "@tppkit/core"
 import { Fixtures, Personality, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Option, type Redacted, Result } from "effect"
 import * as Failure from "../Failure.ts"
@@ -12,6 +13,26 @@ import * as Reconcile from "../Reconcile.ts"
 import * as Files from "./files.ts"
 
 /** The parsed flags of `tppkit sandbox`. */
+/** A built-in profile by name, or a profile file (each wrong field named); a usage error otherwise. */
+const loadProfile = (nameOrFile: string): Effect.Effect<Profile.Profile, Failure.CliFailure> => {
+  const builtIn = Profile.builtIns.get(nameOrFile)
+  if (builtIn !== undefined) return Effect.succeed(builtIn)
+  let text: string
+  try {
+    text = readFileSync(nameOrFile, "utf8")
+  } catch {
+    return Effect.fail(
+      Failure.usage(
+        `--profile ${nameOrFile}: neither a built-in profile (${[...Profile.builtIns.keys()].join(", ")}) nor a readable file`
+      )
+    )
+  }
+  const decoded = Profile.decodeJson(text)
+  return Result.isSuccess(decoded)
+    ? Effect.succeed(decoded.success)
+    : Effect.fail(Failure.usage(`--profile ${nameOrFile}:\n${Profile.describe(decoded.failure)}`))
+}
+
 export interface Input {
   readonly host: string
   readonly port: number
@@ -19,7 +40,9 @@ export interface Input {
   readonly clientId: Option.Option<string>
   readonly clientSecret: Option.Option<string>
   readonly live: boolean
-  readonly errorDialect: "problem" | "berlin-group" | "cz-sk"
+  readonly errorDialect: Option.Option<"problem" | "berlin-group" | "cz-sk">
+  /** The bank the mock bank plays: a built-in profile's name or a profile file (default `sbas`). */
+  readonly profile?: Option.Option<string> | undefined
   readonly faultRate: number
   readonly faultSeed: number
   readonly tlsCert: Option.Option<string>
@@ -175,12 +198,15 @@ export const run = Effect.fn("SandboxCommand")(function* (
   const cert = yield* optionalText("TLS certificate", flags.tlsCert)
   const key = yield* optionalText("TLS key", flags.tlsKey)
   const ca = yield* optionalText("TLS CA", flags.tlsCa)
+  const profileName = flags.profile !== undefined && Option.isSome(flags.profile) ? flags.profile.value : "sbas"
+  const profile = yield* loadProfile(profileName)
   const options: Sandbox.Options = {
     host: flags.host,
     port: flags.port,
     fixtures,
     environment: flags.live ? "live" : "sandbox",
-    errorDialect: flags.errorDialect,
+    profile,
+    ...(Option.isSome(flags.errorDialect) ? { errorDialect: flags.errorDialect.value } : {}),
     ...(flags.faultRate > 0 ? { faults: { rate: flags.faultRate, seed: flags.faultSeed } } : {}),
     ...(Option.isSome(flags.adminToken) ? { adminToken: flags.adminToken.value } : {}),
     clockSkewMillis: flags.clockSkewSeconds * 1000,
