@@ -3,9 +3,12 @@
  * §1.10, the COBS OpenAPI v7/v8 as summarised there), not from the profile file: method, path, query and every
  * header of the list, the detail and the balance check, as the transport receives them.
  */
+
+import { it as itEffect } from "@effect/vitest"
 import { type Currency, Iban, Money, Profile } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, TokenService } from "@tppkit/http"
-import { DateTime, Effect, Layer, Redacted, Stream } from "effect"
+import { DateTime, Effect, Fiber, Layer, Redacted, Stream } from "effect"
+import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 
 interface Sent {
@@ -220,5 +223,47 @@ describe("COBS golden requests (standard-records.md §1.3–1.4, §1.10)", () =>
     expect(error.reason._tag).toBe("InvalidRequest")
     expect(error.message).toMatch(/at most 18 characters/)
     expect(sent.length).toBe(0)
+  })
+})
+
+describe("a technical break of the profile", () => {
+  itEffect.effect("is waited out: nothing is sent until it ends, then the call runs once", () => {
+    const { sent, layer } = recording(answers)
+    const profile: Profile.Profile = {
+      ...Profile.cobs,
+      technicalBreaks: [{ from: "00:00", to: "00:10", timeZone: "UTC" }]
+    }
+    const stack = BankClient.BankClient.layerOver(
+      BankConfig.BankConfig.layer({
+        environment: "sandbox",
+        baseUrl: "https://api.bank.cz",
+        clientId: "tpp-client",
+        clientSecret: Redacted.make("client-secret"),
+        profile,
+        apiKey: Redacted.make(API_KEY),
+        tpp: { name: "Star Corporation, a.s." }
+      }),
+      layer
+    )
+    return Effect.gen(function* () {
+      const bank = yield* BankClient.BankClient
+      // the test clock starts at 1970-01-01T00:00Z, inside the break
+      const fiber = yield* Effect.forkChild(
+        bank.balanceCheck(
+          {
+            instructionIdentification: "PIISP-9",
+            iban: Iban.parseUnsafe("CZ4608000000002345678908"),
+            amount: { value: Money.parseUnsafe("1.00"), currency: "CZK" as Currency.CurrencyCode }
+          },
+          { psu: unattended }
+        )
+      )
+      yield* TestClock.adjust("9 minutes")
+      expect(sent.length).toBe(0)
+      yield* TestClock.adjust("1 minute")
+      const reply = yield* Fiber.join(fiber)
+      expect(reply.body.response).toBe("APPR")
+      expect(sent.length).toBe(1)
+    }).pipe(Effect.provide(stack))
   })
 })
