@@ -123,6 +123,13 @@ describe("the mock bank playing COBS, with the client over loopback", () => {
       /^\d{4}-\d{2}-\d{2}$/
     )
     expect((result.detail.body.json as { creditorAccount?: unknown }).creditorAccount).toBeDefined()
+    // core's reader: the detail is a whole order; a list item of a longer interval waits for its detail
+    expect(result.detail.body.read?._tag).toBe("Order")
+    const reads = result.pages.flatMap((p) => p.body.records ?? []).map((r) => r.read)
+    expect(reads.every((r) => r !== undefined)).toBe(true)
+    const skipped = reads.filter((r) => r?._tag === "Skipped")
+    expect(skipped.every((r) => r?._tag === "Skipped" && /requestedExecutionDate/.test(r.reason))).toBe(true)
+    expect(reads.some((r) => r?._tag === "Order")).toBe(true)
     expect(ids.length).toBeLessThanOrEqual(ownOrders.length)
   })
 

@@ -8,7 +8,7 @@
  * page `internal/allPages.ts` over the paging rules of `internal/listing.ts`.
  */
 
-import { BalanceCheck, type Iban, Profile, StandingOrder } from "@tppkit/core"
+import { BalanceCheck, type Iban, Profile, type SourceRecord, StandingOrder } from "@tppkit/core"
 import { Context, DateTime, Duration, Effect, Layer, Result, type Stream, type Tracer } from "effect"
 import { BankConfig } from "./BankConfig.ts"
 import { type BankConfigError, type BankError, type Identity, InvalidRequest } from "./BankError.ts"
@@ -36,17 +36,23 @@ export interface StandingOrdersPage extends StandingOrder.LenientList {
   readonly records?: ReadonlyArray<RawRecord>
 }
 
-/** A record as the bank sent it (a profile's own standard), with the order's id when it carries one. */
+/**
+ * A record as the bank sent it (a profile's own standard), with the order's id when it carries one, and core's
+ * reading of it (`SourceRecord.read`; a COBS list item names no start: it counts from the listing day, and one of a
+ * longer interval is skipped until its detail is read).
+ */
 export interface RawRecord {
   /** The bank's id of the order (COBS `standingOrderIdentification.transactionIdentification`). */
   readonly id: string | undefined
   readonly json: unknown
+  readonly read: SourceRecord.Read | undefined
 }
 
-/** One order's detail as the bank sent it (COBS `GET /my/standingorders/{transactionIdentification}`). */
+/** One order's detail as the bank sent it (COBS `GET /my/standingorders/{transactionIdentification}`), read by core. */
 export interface StandingOrderDetail {
   readonly id: string
   readonly json: unknown
+  readonly read: SourceRecord.Read | undefined
 }
 
 /** What every call needs: the customer's context, and optionally a Correlation-ID and a token to use. */

@@ -7,11 +7,12 @@
  * refused before page 1 when the rest cannot fit; the detail of one order (`{transactionIdentification}` in its
  * path) spends the budget too where the profile counts it, and is never retried when unattended.
  */
-import { Effect, Result, Stream, type Tracer } from "effect"
+import { LocalDate, SourceRecord } from "@tppkit/core"
+import { DateTime, Effect, Result, Stream, type Tracer } from "effect"
 import type { AllPagesOptions, ListOptions, PageOptions, Reply, StandingOrdersPage } from "../BankClient.ts"
 import type { Settings } from "../BankConfig.ts"
 import { type BankError, InvalidRequest, ListingIncomplete } from "../BankError.ts"
-import type { Budget } from "../Budget.ts"
+import { type Budget, dayOf } from "../Budget.ts"
 import type * as Call from "./call.ts"
 import * as CobsWire from "./cobsWire.ts"
 import * as Wire from "./wire.ts"
@@ -25,10 +26,11 @@ export interface Deps {
   readonly pageLimit: number
 }
 
-/** The detail of one order, as the bank sent it. */
+/** The detail of one order, as the bank sent it, and core's reading of it. */
 export interface Detail {
   readonly id: string
   readonly json: unknown
+  readonly read: SourceRecord.Read | undefined
 }
 
 /** The profiled operations. */
@@ -38,6 +40,14 @@ export const make = (deps: Deps) => {
   const profile = config.profile
   const paging = profile.paging
   const counts = new Set<string>(profile.unattended.counts)
+  const standard = profile.standard
+  /** The listing day in the profile's time zone: a COBS list item counts from it. */
+  const listingDay = Effect.map(DateTime.now, (now) =>
+    LocalDate.parseUnsafe(dayOf(now, profile.unattended.timeZone).day)
+  )
+  /** core's reading of a record of the profile's standard. */
+  const readRecord = (json: unknown, listedOn: LocalDate.LocalDate) =>
+    SourceRecord.isSource(standard) ? SourceRecord.read(json, { standard, listedOn }) : undefined
 
   const checkSize = (size: number | undefined): InvalidRequest | undefined =>
     size !== undefined && (!Number.isInteger(size) || size < 1 || size > paging.maxSize || size % paging.sizeStep !== 0)
@@ -63,32 +73,35 @@ export const make = (deps: Deps) => {
     unattended: string | undefined,
     span: Tracer.AnySpan | undefined
   ): Effect.Effect<Reply<StandingOrdersPage & { readonly raw: CobsWire.RawPage }>, BankError> =>
-    call({
-      operation: "standingOrders",
-      method: profile.operations.standingOrders.method,
-      url: `${urls.standingOrders}${CobsWire.listQuery(paging, page + paging.firstPage, size)}`,
-      body: "",
-      options,
-      correlationId,
-      processId,
-      unattended: counts.has("standingOrders") ? unattended : undefined,
-      decode: (json) =>
-        Result.map(CobsWire.decodePage(json, paging), (raw) => {
-          // the list has no filter: an account's own orders are picked here (the rest are another account's)
-          const records =
-            options.iban === undefined ? raw.records : raw.records.filter((r) => ownIban(r.json) === options.iban)
-          return {
-            page,
-            pageCount: raw.pageCount,
-            orders: [],
-            errors: [],
-            warnings: [],
-            records,
-            raw
-          }
-        }),
-      span
-    })
+    Effect.flatMap(listingDay, (listedOn) =>
+      call({
+        operation: "standingOrders",
+        method: profile.operations.standingOrders.method,
+        url: `${urls.standingOrders}${CobsWire.listQuery(paging, page + paging.firstPage, size)}`,
+        body: "",
+        options,
+        correlationId,
+        processId,
+        unattended: counts.has("standingOrders") ? unattended : undefined,
+        decode: (json) =>
+          Result.map(CobsWire.decodePage(json, paging), (raw) => {
+            // the list has no filter: an account's own orders are picked here (the rest are another account's)
+            const own =
+              options.iban === undefined ? raw.records : raw.records.filter((r) => ownIban(r.json) === options.iban)
+            const records = own.map((r) => ({ id: r.id, json: r.json, read: readRecord(r.json, listedOn) }))
+            return {
+              page,
+              pageCount: raw.pageCount,
+              orders: [],
+              errors: [],
+              warnings: [],
+              records,
+              raw
+            }
+          }),
+        span
+      })
+    )
 
   const standingOrdersPage = (
     options: PageOptions,
@@ -190,6 +203,7 @@ export const make = (deps: Deps) => {
           new InvalidRequest({ path: "transactionIdentification", detail: "must be 1 to 35 characters" })
         )
       const unattended = yield* budgetKeyUnlessPresent(options)
+      const listedOn = yield* listingDay
       return yield* call({
         operation: "standingOrder",
         method: detail.method,
@@ -201,7 +215,7 @@ export const make = (deps: Deps) => {
         unattended: counts.has("standingOrder") ? unattended : undefined,
         decode: (json) =>
           typeof json === "object" && json !== null && !Array.isArray(json)
-            ? Result.succeed({ id, json })
+            ? Result.succeed({ id, json, read: readRecord(json, listedOn) })
             : Result.fail({ path: "$", message: "the detail must be a JSON object" }),
         span
       })
