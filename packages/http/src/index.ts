@@ -16,6 +16,8 @@ export * as BankTransport from "./BankTransport.ts"
 export * as Budget from "./Budget.ts"
 /** Where the budget lives: the store contract, in memory or in an SQLite file. */
 export * as BudgetStore from "./BudgetStore.ts"
+/** Details within the daily budget: a profile's orders whose list lacks what a projection needs, asked once each. */
+export * as Details from "./Details.ts"
 /** The classes of a bank call's failure (refused, unavailable, …) and which are transient; light to import. */
 export * as FailureClass from "./FailureClass.ts"
 /** The per-call PSU context and its headers. */

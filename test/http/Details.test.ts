@@ -1,0 +1,122 @@
+/**
+ * Details within the budget, over real loopback HTTP against the mock bank playing COBS: ten orders behind a daily
+ * limit of 4 unattended calls are complete after the days `Details.plan` says, and the mock bank's journal shows no
+ * day over the limit; details read once are kept and not asked again while the list item stays the same.
+ */
+import { it } from "@effect/vitest"
+import { Profile } from "@tppkit/core"
+import { BankClient, BankConfig, BankTransport, BudgetStore, Details, TokenService } from "@tppkit/http"
+import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { TestClock } from "effect/testing"
+import { describe, expect } from "vitest"
+
+const account = Fixtures.ibans.eurBranch
+const frequencies = ["QUTR", "YEAR", "SEMI", "MNTH", "QUTR", "YEAR", "MNTH", "SEMI", "QUTR", "WEEK"] as const
+const fixtures: Fixtures.Fixtures = {
+  clients: [{ ...(Fixtures.defaults.clients[0] as Fixtures.Fixtures["clients"][number]), aispAccounts: [account] }],
+  accounts: Fixtures.defaults.accounts,
+  standingOrders: frequencies.map((frequency, i) => ({
+    orderId: `SO${String(i + 1).padStart(4, "0")}`,
+    debtor: { name: "Jana Nováková", iban: account },
+    creditor: { iban: "AT611904300234573201", name: "Landlord" },
+    instructedAmount: { value: 100 + i, currency: "EUR" },
+    frequency,
+    startDate: `2026-0${(i % 9) + 1}-1${i % 9}`
+  }))
+}
+
+/** The customer's access token through the mock bank's authorization-code flow. */
+const customerToken = (baseUrl: string, clientId: string, secret: string) =>
+  Effect.promise(async () => {
+    const redirect = "https://tpp.example/callback"
+    const auth = await fetch(
+      `${baseUrl}/oauth2/auth?response_type=code&client_id=${clientId}&redirect_uri=${redirect}&scope=AISP`,
+      { redirect: "manual" }
+    )
+    const code = new URL(auth.headers.get("location") ?? "").searchParams.get("code") ?? ""
+    const answer = await fetch(`${baseUrl}/oauth2/token`, {
+      method: "POST",
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirect,
+        client_id: clientId,
+        client_secret: secret
+      })
+    })
+    return ((await answer.json()) as { access_token: string }).access_token
+  })
+
+describe("Details", () => {
+  it("plans the days: the list's own call comes first each day", () => {
+    expect(Details.plan(10, 4, 1)).toBe(4)
+    expect(Details.plan(9, 4, 1)).toBe(3)
+    expect(Details.plan(0, 4, 1)).toBe(0)
+    expect(Details.plan(3, 1, 1)).toBe(Number.POSITIVE_INFINITY)
+  })
+
+  it.effect("ten COBS orders behind 4 unattended calls a day are complete after the planned days, none over", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const start = Date.parse("2026-12-01T08:00:00Z")
+        yield* TestClock.setTime(start)
+        const context = yield* Layer.build(
+          Sandbox.layerServer({ profile: Profile.cobs, fixtures }).pipe(
+            Layer.provideMerge(Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(start), Journal.Journal.layer))
+          )
+        )
+        const info = Context.get(context, Sandbox.SandboxInfo)
+        const clock = Context.get(context, SandboxClock.SandboxClock)
+        const journal = Context.get(context, Journal.Journal)
+        const stack = BankClient.BankClient.layerOver(
+          BankConfig.BankConfig.layer({
+            environment: "sandbox",
+            baseUrl: info.baseUrl,
+            clientId: info.clientId,
+            clientSecret: info.clientSecret,
+            profile: Profile.cobs,
+            apiKey: info.apiKey,
+            tpp: { name: "My Budget App s.r.o." }
+          }),
+          BankTransport.BankTransport.layerUndici(),
+          BudgetStore.BudgetStore.layerMemory
+        )
+        const services = yield* Layer.build(stack)
+        const psu = { ipAddress: "203.0.113.7", deviceOs: "server", userAgent: "tppkit-fleet/1" }
+        const days = Details.plan(fixtures.standingOrders.length, Profile.cobs.unattended.dailyLimit, 1)
+        const perDay: Array<{ fetched: number; pending: number }> = []
+        for (let day = 0; day < days; day++) {
+          // the customer's token of the day (an hour long; a refresh token would do the same)
+          const access = yield* customerToken(info.baseUrl, info.clientId, Redacted.value(info.clientSecret))
+          const token = TokenService.fromSca("sandbox", Redacted.make(access))
+          const listing = yield* Details.list({ psu, token, maxAge: 0 }).pipe(Effect.provide(services))
+          perDay.push({ fetched: listing.fetched.length, pending: listing.pending.length })
+          if (day === days - 1) {
+            expect(listing.pending).toEqual([])
+            expect(listing.orders.every((o) => o.read?._tag === "Order")).toBe(true)
+          }
+          yield* TestClock.adjust("1 day")
+          clock.adjustUnsafe(86_400_000)
+        }
+        expect(perDay).toEqual([
+          { fetched: 3, pending: 7 },
+          { fetched: 3, pending: 4 },
+          { fetched: 3, pending: 1 },
+          { fetched: 1, pending: 0 }
+        ])
+        // the mock bank's own count: unattended calls per day, never over 4, and each detail asked once
+        const calls = (yield* journal.entries).filter((e) => e.path.startsWith("/my/standingorders"))
+        const byDay = new Map<string, number>()
+        for (const e of calls) {
+          expect(e.outcome).toBe("ok:unattended")
+          byDay.set(e.at.slice(0, 10), (byDay.get(e.at.slice(0, 10)) ?? 0) + 1)
+        }
+        expect([...byDay.values()]).toEqual([4, 4, 4, 2])
+        const details = calls.filter((e) => e.path.startsWith("/my/standingorders/")).map((e) => e.path)
+        expect(new Set(details).size).toBe(10)
+        expect(details.length).toBe(10)
+      })
+    )
+  )
+})
