@@ -103,6 +103,67 @@ const ownOrders = Fixtures.defaults.standingOrders.filter((o) =>
 )
 
 describe("the mock bank playing COBS, with the client over loopback", () => {
+  it("exchanges the customer's code and renews their access token with the refresh token before it runs out", async () => {
+    const result = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const context = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
+          const info = Context.get(context, Sandbox.SandboxInfo)
+          const journal = Context.get(context, Journal.Journal)
+          const redirect = "https://tpp.example/callback"
+          const auth = yield* Effect.promise(() =>
+            fetch(
+              `${info.baseUrl}/oauth2/auth?response_type=code&client_id=${info.clientId}&redirect_uri=${redirect}&scope=AISP`,
+              { redirect: "manual" }
+            )
+          )
+          const code = new URL(auth.headers.get("location") ?? "").searchParams.get("code") ?? ""
+          const config = BankConfig.BankConfig.layer({
+            environment: "sandbox",
+            baseUrl: info.baseUrl,
+            clientId: info.clientId,
+            clientSecret: info.clientSecret,
+            profile: Profile.cobs,
+            apiKey: info.apiKey,
+            tpp: { name: "Star Corporation, a.s." }
+          })
+          const transport = BankTransport.BankTransport.layerUndici()
+          const grant = yield* TokenService.exchangeCode(Redacted.make(code), redirect).pipe(
+            Effect.provide(Layer.merge(config, transport))
+          )
+          const renewed: Array<TokenService.CustomerGrant> = []
+          // a grant about to run out (within the 60 s safety margin): the first call renews it
+          const client = BankClient.BankClient.layerOver(
+            config,
+            transport,
+            undefined,
+            TokenService.TokenProvider.layerCustomer({ ...grant, expiresIn: 30 }, (g) =>
+              Effect.sync(() => {
+                renewed.push(g)
+              })
+            )
+          )
+          const bank = Context.get(yield* Layer.build(client), BankClient.BankClient)
+          const present = { ...psu, lastLoggedTime: new Date().toISOString() }
+          const page = yield* bank.standingOrdersPage({ psu: present, pageSize: 10 })
+          const again = yield* bank.standingOrdersPage({ psu: present, pageSize: 10 })
+          const tokenCalls = (yield* journal.entries).filter((e) => e.path === "/oauth2/token").map((e) => e.body)
+          return { grant, renewed, page, again, tokenCalls }
+        })
+      )
+    )
+    expect(Redacted.isRedacted(result.grant.accessToken) && Redacted.isRedacted(result.grant.refreshToken)).toBe(true)
+    expect(result.grant.expiresIn).toBe(3600)
+    expect(result.renewed.length).toBe(1) // renewed once, then the fresh token (an hour) served the second call
+    expect(result.tokenCalls.map((b) => new URLSearchParams(b).get("grant_type"))).toEqual([
+      "authorization_code",
+      "refresh_token"
+    ])
+    expect(result.tokenCalls.join()).not.toContain(Redacted.value(result.grant.refreshToken))
+    expect(result.page.body.records?.length).toBe(10)
+    expect(result.again.body.records?.length).toBe(10)
+  })
+
   it("lists every page to the last (nextPage: 0 there), each record with its id, and one detail", async () => {
     const result = await run(({ bank, token, journal }) =>
       Effect.gen(function* () {

@@ -204,10 +204,12 @@ export class BankClient extends Context.Service<
   static readonly layerOver = <E, R, E2, R2>(
     config: Layer.Layer<BankConfig, E, R>,
     transport: Layer.Layer<BankTransport, E2, R2>,
-    store: Layer.Layer<BudgetStore> = BudgetStore.layerMemory
+    store: Layer.Layer<BudgetStore> = BudgetStore.layerMemory,
+    /** Where tokens come from (default client credentials; `TokenProvider.layerCustomer` for a customer's grant). */
+    tokens: Layer.Layer<TokenProvider, never, BankConfig | TokenService | BankTransport> = TokenProvider.layer
   ): Layer.Layer<BankClient | BankConfig | TokenService | Budget, E | E2, R | Exclude<R2, BankConfig>> =>
     BankClient.layer.pipe(
-      Layer.provide(TokenProvider.layer),
+      Layer.provide(tokens),
       Layer.provideMerge(Layer.mergeAll(TokenService.layer, Budget.layer.pipe(Layer.provide(store)))),
       Layer.provide(transport),
       Layer.provideMerge(config)

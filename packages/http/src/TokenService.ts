@@ -5,7 +5,7 @@
  * on `TokenService`, and a caller may hand in a token from strong customer authentication.
  */
 import { AccessToken, type Profile } from "@tppkit/core"
-import { Clock, Context, Deferred, Duration, Effect, Exit, Layer, Redacted, Result } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Exit, Layer, Redacted, Result, Semaphore } from "effect"
 import { BankConfig, type Environment } from "./BankConfig.ts"
 import { BankError, type MalformedResponse } from "./BankError.ts"
 import { BankTransport } from "./BankTransport.ts"
@@ -249,6 +249,105 @@ export class TokenService extends Context.Service<
   )
 }
 
+/**
+ * The customer's tokens of an authorization-code flow (COBS; packages/http/README.md, "Bank profiles"): the access
+ * token (about an hour) and the refresh token that renews it, both redacted; `expiresIn` in seconds when known.
+ */
+export interface CustomerGrant {
+  readonly accessToken: Redacted.Redacted<string>
+  readonly refreshToken: Redacted.Redacted<string>
+  readonly expiresIn?: number | undefined
+}
+
+/**
+ * One form request to the profile's token path (an authorization code, or a refresh token): the customer's new
+ * grant, the refresh token kept when the bank sends no new one. Every failure is a `BankError` of the token
+ * operation; the secrets never reach a message.
+ */
+const customerTokenRequest = (
+  config: BankConfig["Service"],
+  transport: BankTransport["Service"],
+  form: Record<string, string>,
+  keepRefresh: Redacted.Redacted<string> | undefined
+): Effect.Effect<CustomerGrant, BankError> =>
+  Effect.gen(function* () {
+    const url = `${config.baseUrl}${config.paths.token}`
+    const request = Transport.requestLine(url)
+    const identity = { requestId: crypto.randomUUID() }
+    const body = new URLSearchParams({
+      ...form,
+      client_id: config.clientId,
+      client_secret: Redacted.value(config.clientSecret)
+    }).toString()
+    const received = yield* Transport.send(
+      transport,
+      { url, headers: {}, contentType: AccessToken.contentType, body },
+      {
+        operation: "token",
+        identity,
+        timeout: config.requestTimeout,
+        maxBodyBytes: config.limits.maxBodyBytes
+      }
+    )
+    const secrets = [Redacted.value(config.clientSecret), ...Object.values(form).filter((v) => v.length >= 8)]
+    const exchange = Transport.masked(received, secrets)
+    const finished = yield* Clock.currentTimeMillis
+    const echoed = Transport.echoedIdentity(identity, exchange.headers)
+    if (exchange.status < 200 || exchange.status > 299)
+      return yield* new BankError({
+        operation: "token",
+        identity: echoed,
+        reason: Transport.statusReason(exchange, finished),
+        request
+      })
+    const decoded = decodeTokenResponse(
+      received.text,
+      config.limits.maxJsonDepth,
+      exchange.status,
+      exchange.headers["content-type"]
+    )
+    if (Result.isFailure(decoded))
+      return yield* new BankError({ operation: "token", identity: echoed, reason: decoded.failure, request })
+    const json = Wire.parseJson(received.text, config.limits.maxJsonDepth)
+    const refresh =
+      Result.isSuccess(json) && typeof (json.success as { refresh_token?: unknown }).refresh_token === "string"
+        ? Redacted.make((json.success as { refresh_token: string }).refresh_token, { label: "refresh_token" })
+        : keepRefresh
+    if (refresh === undefined)
+      return yield* new BankError({
+        operation: "token",
+        identity: echoed,
+        reason: Wire.malformed(
+          exchange.status,
+          exchange.headers["content-type"],
+          exchange.text,
+          "refresh_token",
+          "is missing"
+        ),
+        request
+      })
+    return { accessToken: decoded.success.access_token, refreshToken: refresh, expiresIn: decoded.success.expires_in }
+  })
+
+/**
+ * Exchanges the authorization code the customer's consent returned for their tokens (RFC 6749 4.1.3) at the
+ * profile's token path, with the client's id and secret.
+ */
+export const exchangeCode = (
+  code: Redacted.Redacted<string>,
+  redirectUri: string
+): Effect.Effect<CustomerGrant, BankError, BankConfig | BankTransport> =>
+  Effect.gen(function* () {
+    const config = yield* BankConfig
+    const transport = yield* BankTransport
+    return yield* customerTokenRequest(
+      config,
+      transport,
+      { grant_type: "authorization_code", code: Redacted.value(code), redirect_uri: redirectUri },
+      undefined
+    )
+  })
+
 /** The configured scopes of an operation (a standing order's detail: the list's). */
 const scopesOf = (
   config: BankConfig["Service"],
@@ -283,6 +382,75 @@ export class TokenProvider extends Context.Service<
       })
     })
   )
+
+  /**
+   * The customer's access token for the operations the profile authenticates with it (`customerToken`), renewed with
+   * the refresh token a safety margin before it runs out and after the bank refuses it (401), one renewal shared by
+   * concurrent callers; client-credentials tokens from `TokenService` for the others. `onRenewed` is told each new
+   * grant (the refresh token may change), e.g. to store it.
+   */
+  static readonly layerCustomer = (
+    grant: CustomerGrant,
+    onRenewed?: (grant: CustomerGrant) => Effect.Effect<void>
+  ): Layer.Layer<TokenProvider, never, BankConfig | TokenService | BankTransport> =>
+    Layer.effect(
+      TokenProvider,
+      Effect.gen(function* () {
+        const config = yield* BankConfig
+        const tokens = yield* TokenService
+        const transport = yield* BankTransport
+        const margin = Duration.toMillis(config.tokenSafetyMargin)
+        const lock = yield* Semaphore.make(1)
+        const tokenOf = (g: CustomerGrant, now: number): Token => ({
+          environment: config.environment,
+          tokenType: "Bearer",
+          value: g.accessToken,
+          scopes: [],
+          renewable: true,
+          ...(g.expiresIn === undefined ? {} : { expiresIn: g.expiresIn, expiresAt: now + g.expiresIn * 1000 })
+        })
+        let current: { grant: CustomerGrant; token: Token } = {
+          grant,
+          token: tokenOf(grant, yield* Clock.currentTimeMillis)
+        }
+        let stale = false
+        const fresh = (now: number) =>
+          !stale && (current.token.expiresAt === undefined || now < current.token.expiresAt - margin)
+        const customer = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          fresh(now)
+            ? Effect.succeed(current.token)
+            : lock.withPermit(
+                Effect.gen(function* () {
+                  const at = yield* Clock.currentTimeMillis
+                  if (fresh(at)) return current.token
+                  const renewed = yield* customerTokenRequest(
+                    config,
+                    transport,
+                    { grant_type: "refresh_token", refresh_token: Redacted.value(current.grant.refreshToken) },
+                    current.grant.refreshToken
+                  )
+                  current = { grant: renewed, token: tokenOf(renewed, at) }
+                  stale = false
+                  if (onRenewed !== undefined) yield* onRenewed(renewed)
+                  return current.token
+                })
+              )
+        )
+        const isCustomer = (operation: Exclude<Profile.Operation, "token">) =>
+          config.profile.operations[operation]?.auth.includes("customerToken") === true
+        return TokenProvider.of({
+          token: (operation) => (isCustomer(operation) ? customer : tokens.get(scopesOf(config, operation))),
+          invalidate: (token) =>
+            token === current.token
+              ? Effect.sync(() => {
+                  stale = true
+                })
+              : token.renewable
+                ? tokens.invalidate(token.scopes)
+                : Effect.void
+        })
+      })
+    )
 
   /** Always hands out the given token (e.g. from strong customer authentication); it is never renewed. */
   static readonly layerStatic = (token: Token): Layer.Layer<TokenProvider> =>
