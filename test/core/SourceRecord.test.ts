@@ -28,9 +28,9 @@ describe("golden: every fixture read whole", () => {
       "cobs SO2026000000004711 out 2500 CZK | iban:CZ4608000000002345678908 -> ? | 2026-12-20,2027-01-20,2027-02-20 | end 2027-12-20 | ~intervalDue -creditorAccount -requestedExecutionDate"
     ])
   })
-  it("COBS detail (creditor IBAN and local number, stoppages spelt as the examples spell it)", () => {
+  it("COBS detail (creditor IBAN and local number, intervalDue a number, stoppages spelt as the examples spell it)", () => {
     expect(lines("cobs-detail.json")).toEqual([
-      "cobs SO2026000000004711 out 2500 CZK | iban:CZ4608000000002345678908 -> iban:CZ7520100000002800345671 | 2026-01-20,2026-02-20,2026-03-20 | end 2027-12-20 | ~stopages"
+      "cobs SO2026000000004711 out 2500 CZK | iban:CZ4608000000002345678908 -> iban:CZ7520100000002800345671 | 2026-01-20,2026-02-20,2026-03-20 | end 2027-12-20 | ~intervalDue ~stopages"
     ])
   })
   it("COBS traps: intervalDue as text, no amount, a quarterly list item, both max-amount spellings, breaks as one object, a local account", () => {

@@ -110,7 +110,7 @@ const readEnum = <A extends string>(
  * on the start's day and month; `DUE_LAST_DAY_OF_MONTH` the month's last day; `modeDue` the convention (the day
  * itself: `none`, before: `preceding`, next: `following`); `lastExecutionDate` the end, `maxIterations` the count;
  * stopped months and breaks are pauses. Lossy where the standard is silent: DAILY on non-banking days (read as every
- * calendar day), `intervalDue` of the longer intervals, day 29–31, stopped months with `maxIterations`, and
+ * calendar day), `intervalDue` of the longer intervals (unless it is the start's day), day 29–31, stopped months with `maxIterations`, and
  * `maxAmount` (the dates alone cannot say when the total is reached). Unrepresentable: IRREGULAR, no start.
  */
 export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
@@ -216,7 +216,9 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
         why: "COBS allows days 1..28 for MONTHLY"
       })
     }
-    if (interval !== "MONTHLY" && due !== undefined) {
+    // the day the start gives, or the month's last day, says nothing more: no loss
+    const same = due === LocalDate.day(start) || (due === 31 && modeDue === "DUE_LAST_DAY_OF_MONTH")
+    if (interval !== "MONTHLY" && due !== undefined && !same) {
       losses.push({
         field: "intervalDue",
         from: String(due),

@@ -15,8 +15,10 @@ import * as Cobs from "./internal/records/cobs.ts"
 import type * as internal from "./internal/records/read.ts"
 import { isObject } from "./internal/records/read.ts"
 import * as Uk from "./internal/records/ukOpenBanking.ts"
+import * as Write from "./internal/records/write.ts"
 import type * as LocalDate from "./LocalDate.ts"
 import * as Standard from "./Standard.ts"
+import type * as Translation from "./Translation.ts"
 
 /** An account as a source names it: the identifier as given (`id`), its `scheme`, its IBAN and currency when known. */
 export type Account = internal.Account
@@ -165,3 +167,39 @@ export const page: (body: unknown) => Page = Cobs.page
 
 /** A Czech account number as `prefix-number/bank` (from 16 zero-padded digits, `prefix-number`, or `number/bank`). */
 export const czechAccount: (text: string, bankCode: string | undefined) => string | undefined = Cobs.czechAccount
+
+/** An order to write whole: its schedule and who pays what (the fields of `Orders.Order`; `nextDate` where known). */
+export type Writable = Write.Writable
+
+/** A standard written whole by {@link write}. */
+export type Target = Write.Target
+
+/** The standards written whole. */
+export const targets: ReadonlyArray<Target> = ["cobs", "uk-v3", "uk-v4", "berlin-group", "ynab", "actual"]
+
+/** A YNAB `ScheduledTransactionDetail` as {@link write} makes it. */
+export type YnabScheduledTransaction = Write.YnabScheduledTransaction
+
+/** An Actual `APIScheduleEntity` as {@link write} makes it. */
+export type ActualSchedule = Write.ActualSchedule
+
+/**
+ * An order written whole in a target standard, so that the target's readers (and {@link read}) take it: a COBS
+ * standing order (detail fields), a UK v3.1 or v4 `OBStandingOrder6` (`AccountId` the payer's IBAN), a Berlin Group
+ * `bookingStatus=information` transaction (`standingOrderDetails`), a YNAB scheduled transaction (milliunits, negative: money out of `account_id`, the payer's
+ * IBAN), an Actual schedule (cents, `amountOp` `is`). Every loss is named: the schedule's (its standard's encoder),
+ * the currency YNAB and Actual keep per budget, the payee's account YNAB does not keep. Unrepresentable when the
+ * schedule or the amount cannot be said (more decimals than the target's amounts hold).
+ */
+export const write: {
+  (target: "ynab", order: Writable): Translation.Translation<YnabScheduledTransaction>
+  (target: "actual", order: Writable): Translation.Translation<ActualSchedule>
+  (target: Target, order: Writable): Translation.Translation<object>
+} = Write.write as never
+
+/**
+ * The list envelope of a target around written records: a COBS page, a UK `Data.StandingOrder` list (with `Links` and
+ * `Meta`), a YNAB `data.scheduled_transactions` answer, a Berlin Group transactions answer (`information`), an array of
+ * Actual schedules.
+ */
+export const list: (target: Target, records: ReadonlyArray<object>) => unknown = Write.envelope

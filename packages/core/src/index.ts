@@ -6,6 +6,8 @@
 
 /** Token by secret: form request and JSON response (docs/bank-interface.md, "Token"). */
 export * as AccessToken from "./AccessToken.ts"
+/** Account ids mapped to IBANs and currencies: what UK, YNAB and Actual records do not carry. */
+export * as AccountMap from "./AccountMap.ts"
 /** Actual Budget schedules (`RecurConfig`) from and to recurrences, every loss named. */
 export * as Actual from "./Actual.ts"
 /** Balance check: request and response bodies (docs/bank-interface.md, "Balance check"). */

@@ -9,6 +9,7 @@ import * as Standards from "../standards.ts"
 import {
   type Amount,
   dateOf,
+  idAccount,
   isObject,
   magnitude,
   minorUnits,
@@ -53,13 +54,13 @@ export const readYnab = (record: unknown): Read => {
   const accountId = textOf(record.account_id)
   if (accountId === undefined) notes.lack("account_id", "the YNAB account's id", "the account is unknown")
   const account: Party = {
-    ...(accountId === undefined ? {} : { account: { id: accountId, scheme: "ynab" } }),
+    ...(accountId === undefined ? {} : { account: idAccount(accountId, "ynab") }),
     ...(textOf(record.account_name) === undefined ? {} : { name: textOf(record.account_name) })
   }
   const transfer = textOf(record.transfer_account_id)
   const payee = textOf(record.payee_name)
   const other: Party = {
-    ...(transfer === undefined ? {} : { account: { id: transfer, scheme: "ynab" } }),
+    ...(transfer === undefined ? {} : { account: idAccount(transfer, "ynab") }),
     ...(payee === undefined ? {} : { name: payee })
   }
   const nextDate = dateOf(record.date_next, "date_next", notes)
@@ -159,8 +160,8 @@ export const readActual = (record: unknown): Read => {
       direction,
       ...parties(
         direction,
-        accountId === undefined ? {} : { account: { id: accountId, scheme: "actual" } },
-        payee === undefined ? {} : { account: { id: payee, scheme: "actual-payee" } }
+        accountId === undefined ? {} : { account: idAccount(accountId, "actual") },
+        payee === undefined ? {} : { account: idAccount(payee, "actual-payee") }
       ),
       ...(text === undefined ? {} : { text }),
       ...(nextDate === undefined ? {} : { nextDate, nextDateMoved: true })

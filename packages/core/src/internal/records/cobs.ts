@@ -12,6 +12,7 @@ import {
   currencyOf,
   type dateOf,
   ibanAccount,
+  idAccount,
   isObject,
   magnitude,
   missingReason,
@@ -82,7 +83,7 @@ const accountOf = (
     return { id: cz, scheme: "cz", ...(currency === undefined ? {} : { currency }) }
   }
   const id = textOf(u.id)
-  return id === undefined ? undefined : { id, scheme: "account-id", ...(currency === undefined ? {} : { currency }) }
+  return id === undefined ? undefined : idAccount(id, "account-id", currency)
 }
 
 /** The intervals whose dates follow from `intervalDue` alone (the month and day come from the start otherwise). */

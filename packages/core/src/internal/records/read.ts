@@ -158,6 +158,20 @@ export const ibanAccount = (text: string, currency?: string): Account | undefine
   return { id: r.success, scheme: "iban", iban: r.success, ...(currency === undefined ? {} : { currency }) }
 }
 
+/**
+ * An account the source names by its own id (a bank's API id, an app's account): with its IBAN when the id is itself
+ * a valid IBAN (as tppkit's own translations write it), else the id alone.
+ */
+export const idAccount = (id: string, scheme: string, currency?: string): Account => {
+  const iban = Iban.parse(id)
+  return {
+    id,
+    scheme,
+    ...(Result.isSuccess(iban) ? { iban: iban.success } : {}),
+    ...(currency === undefined ? {} : { currency })
+  }
+}
+
 /** The absolute value of an amount and whether it was negative. */
 export const magnitude = (
   v: BigDecimal.BigDecimal

@@ -10,6 +10,7 @@ import {
   currencyOf,
   dateOf,
   ibanAccount,
+  idAccount,
   isObject,
   missingReason,
   Notes,
@@ -164,7 +165,7 @@ export const read = (record: unknown, version: "uk-v3" | "uk-v4"): Read => {
       ...(firstAmount === undefined ? {} : { firstAmount }),
       ...(finalAmount === undefined ? {} : { finalAmount }),
       direction: "out",
-      debtor: accountId === undefined ? {} : { account: { id: accountId, scheme: "account-id" } },
+      debtor: accountId === undefined ? {} : { account: idAccount(accountId, "account-id") },
       creditor: {
         ...(creditorAccount === undefined ? {} : { account: creditorAccount }),
         ...(creditorName === undefined ? {} : { name: creditorName })

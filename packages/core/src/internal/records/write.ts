@@ -1,0 +1,353 @@
+/**
+ * Whole records written in a target standard (`SourceRecord.write`): the schedule through the standard's encoder, and
+ * who pays what in the record's own fields, so that what `translate --to T` writes is a record of T its readers take
+ * (a COBS detail in a list page, a UK `OBStandingOrder6` in a `Data.StandingOrder` list, a Berlin Group
+ * `bookingStatus=information` transaction, a YNAB `ScheduledTransactionDetail` in its answer, an Actual `APIScheduleEntity`). What T cannot carry
+ * is a loss, named like a schedule's: a currency YNAB and Actual keep per budget, a payee's account they do not keep.
+ */
+import { BigDecimal } from "effect"
+import * as Actual from "../../Actual.ts"
+import * as BerlinGroup from "../../BerlinGroup.ts"
+import * as Cobs from "../../Cobs.ts"
+import * as LocalDate from "../../LocalDate.ts"
+import * as Money from "../../Money.ts"
+import * as Occurrence from "../../Occurrence.ts"
+import type * as Recurrence from "../../Recurrence.ts"
+import * as Translation from "../../Translation.ts"
+import * as UkOpenBanking from "../../UkOpenBanking.ts"
+import * as Ynab from "../../Ynab.ts"
+import { NumberText } from "../json.ts"
+
+/** An order to write: its schedule and who pays what (the fields of core's order as read). */
+export interface Writable {
+  readonly orderId: string
+  readonly recurrence: Recurrence.Recurrence
+  readonly instructedAmount: { readonly value: BigDecimal.BigDecimal; readonly currency: string }
+  readonly debtor: { readonly iban: string; readonly name?: string | undefined }
+  readonly creditor: { readonly iban: string; readonly name?: string | undefined }
+  /** The source's next date, when it gave one: written where the target has one (UK, YNAB). */
+  readonly nextDate?: LocalDate.LocalDate | undefined
+}
+
+/** A YNAB `ScheduledTransactionDetail` as written (the type-check test holds it to the `ynab` package's). */
+export interface YnabScheduledTransaction {
+  id: string
+  date_first: string
+  date_next: string
+  frequency: Ynab.Frequency
+  amount: number
+  account_id: string
+  account_name: string
+  payee_name: string
+  deleted: boolean
+  subtransactions: Array<never>
+}
+
+/** An Actual `APIScheduleEntity` as written (the type-check test holds it to `@actual-app/api`'s). */
+export interface ActualSchedule {
+  id: string
+  name: string
+  posts_transaction: boolean
+  account: string
+  payee: string
+  amount: number
+  amountOp: "is"
+  date: {
+    frequency: Actual.RecurConfig["frequency"]
+    interval: number
+    patterns?: Array<{ type: Actual.Pattern["type"]; value: number }>
+    skipWeekend: boolean
+    weekendSolveMode: "before" | "after"
+    endMode: "never" | "after_n_occurrences" | "on_date"
+    endOccurrences?: number
+    endDate?: string
+    start: string
+  }
+  next_date?: string
+}
+
+/** The targets written whole. */
+export type Target = "cobs" | "uk-v3" | "uk-v4" | "berlin-group" | "ynab" | "actual"
+
+const withMore = <A>(
+  t: Translation.Translation<unknown>,
+  value: A,
+  more: ReadonlyArray<Translation.Loss>
+): Translation.Translation<A> => Translation.withLosses(value, [...(t._tag === "Lossy" ? t.losses : []), ...more])
+
+/** The first occurrence's nominal date on or after a date (the target's next date), or undefined. */
+const nominalOnOrAfter = (r: Recurrence.Recurrence, date: LocalDate.LocalDate): string | undefined => {
+  const plan = Occurrence.planOf(r)
+  if (plan._tag === "Failure") return undefined
+  for (const o of Occurrence.iterate(plan.success)) {
+    if (o.execution >= date) return LocalDate.format(o.nominal)
+    if (o.nominal > date + 400) break
+  }
+  return undefined
+}
+
+/** An amount in whole minor units, when it has no more decimals than they hold. */
+const minor = (value: BigDecimal.BigDecimal, decimals: number): number | undefined => {
+  const scaled = BigDecimal.normalize(BigDecimal.multiply(value, BigDecimal.make(10n ** BigInt(decimals), 0)))
+  if (scaled.scale > 0) return undefined
+  const n = scaled.value * 10n ** BigInt(-scaled.scale)
+  return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : undefined
+}
+
+const currencyLost = (target: string, currency: string): Translation.Loss => ({
+  field: "currency",
+  from: currency,
+  to: "the budget's",
+  why: `${target} keeps the currency per budget, not per schedule`
+})
+
+const payeeAccountLost = (target: string, iban: string): Translation.Loss => ({
+  field: "creditor",
+  from: iban,
+  to: "the payee's name",
+  why: `${target} names a payee, not the payee's account`
+})
+
+/** A COBS standing order (the detail's fields): the schedule with its identification, amount and both accounts. */
+const cobs = (o: Writable): Translation.Translation<Record<string, unknown>> => {
+  const t = Cobs.encode(o.recurrence)
+  if (t._tag === "Unrepresentable") return t
+  const { requestedExecutionDate, standingOrder } = t.value
+  return withMore(
+    t,
+    {
+      standingOrderIdentification: { transactionIdentification: o.orderId },
+      amount: {
+        instructedAmount: {
+          value: new NumberText(Money.toPlainString(o.instructedAmount.value)),
+          currency: o.instructedAmount.currency
+        }
+      },
+      requestedExecutionDate,
+      standingOrder: {
+        ...standingOrder,
+        // breaks: one object in the schema (an array only for several, as the rule book's examples write them)
+        ...(standingOrder.exceptions?.breaks?.length === 1
+          ? { exceptions: { ...standingOrder.exceptions, breaks: standingOrder.exceptions.breaks[0] } }
+          : {}),
+        // intervalDue is required (a number): where the schedule has none, the month's last day (31) or the start's day
+        execution: {
+          ...standingOrder.execution,
+          intervalDue: new NumberText(
+            standingOrder.execution.intervalDue ??
+              (standingOrder.execution.modeDue === "DUE_LAST_DAY_OF_MONTH"
+                ? "31"
+                : requestedExecutionDate.slice(8).replace(/^0/, ""))
+          )
+        }
+      },
+      debtorAccount: { identification: { iban: o.debtor.iban } },
+      creditorAccount: {
+        identification: { iban: o.creditor.iban },
+        ...(o.creditor.name === undefined ? {} : { name: o.creditor.name })
+      }
+    },
+    []
+  )
+}
+
+/** A UK amount: unsigned decimal text with at most five decimals. */
+const ukAmount = (o: Writable): { Amount: string; Currency: string } | undefined => {
+  const text = Money.toPlainString(o.instructedAmount.value)
+  return /^\d{1,13}(\.\d{1,5})?$/.test(text) ? { Amount: text, Currency: o.instructedAmount.currency } : undefined
+}
+
+/** A UK v3.1 or v4 `OBStandingOrder6`: `AccountId` the payer's IBAN, the schedule, `NextPaymentAmount`, `CreditorAccount`. */
+const uk = (o: Writable, version: "uk-v3" | "uk-v4"): Translation.Translation<Record<string, unknown>> => {
+  const amount = ukAmount(o)
+  if (amount === undefined) {
+    return Translation.unrepresentable(
+      `UK Open Banking amounts have at most 13 digits and 5 decimals: not ${Money.toPlainString(o.instructedAmount.value)}`
+    )
+  }
+  const t = version === "uk-v3" ? UkOpenBanking.encodeV3(o.recurrence) : UkOpenBanking.encodeV4(o.recurrence)
+  if (t._tag === "Unrepresentable") return t
+  const next = o.nextDate === undefined ? undefined : nominalOnOrAfter(o.recurrence, o.nextDate)
+  const common = {
+    AccountId: o.debtor.iban,
+    StandingOrderId: o.orderId,
+    ...(next === undefined ? {} : { NextPaymentDateTime: `${next}T00:00:00+00:00` }),
+    NextPaymentAmount: amount,
+    CreditorAccount: {
+      SchemeName: "UK.OBIE.IBAN",
+      Identification: o.creditor.iban,
+      ...(o.creditor.name === undefined ? {} : { Name: o.creditor.name })
+    }
+  }
+  if (version === "uk-v3") {
+    return withMore(
+      t,
+      { ...common, ...(t.value as UkOpenBanking.V3StandingOrder), StandingOrderStatusCode: "Active" },
+      []
+    )
+  }
+  const v4 = t.value as UkOpenBanking.V4MandateRelatedInformation
+  const count = o.recurrence.count
+  return withMore(
+    t,
+    {
+      ...common,
+      StandingOrderStatusCode: "ACTV",
+      ...(count === undefined ? {} : { NumberOfPayments: String(count) }),
+      MandateRelatedInformation: v4
+    },
+    []
+  )
+}
+
+/**
+ * A Berlin Group standing order as an AIS `bookingStatus=information` transaction: its schedule in
+ * `additionalInformationStructured.standingOrderDetails` (which alone carries `multiplicator`, `withinAMonthFlag` and
+ * `monthsOfExecution`), the amount negative (money out of `debtorAccount`).
+ */
+const berlinGroup = (o: Writable): Translation.Translation<Record<string, unknown>> => {
+  const t = BerlinGroup.encode(o.recurrence)
+  if (t._tag === "Unrepresentable") return t
+  const text = Money.toPlainString(o.instructedAmount.value)
+  if (!/^\d{1,14}(\.\d{1,3})?$/.test(text)) {
+    return Translation.unrepresentable(`Berlin Group amounts have at most 14 digits and 3 decimals: not ${text}`)
+  }
+  return withMore(
+    t,
+    {
+      transactionId: o.orderId,
+      transactionAmount: { currency: o.instructedAmount.currency, amount: `-${text}` },
+      debtorAccount: { iban: o.debtor.iban },
+      creditorAccount: { iban: o.creditor.iban },
+      ...(o.creditor.name === undefined ? {} : { creditorName: o.creditor.name.slice(0, 70) }),
+      bankTransactionCode: "PMNT-ICDT-STDO",
+      additionalInformationStructured: { standingOrderDetails: t.value }
+    },
+    o.creditor.name !== undefined && o.creditor.name.length > 70
+      ? [
+          {
+            field: "creditorName",
+            from: o.creditor.name,
+            to: o.creditor.name.slice(0, 70),
+            why: "creditorName holds 70 characters"
+          }
+        ]
+      : []
+  )
+}
+
+/** A YNAB scheduled transaction: milliunits, negative out of the payer's account (its IBAN as `account_id`). */
+const ynab = (o: Writable): Translation.Translation<YnabScheduledTransaction> => {
+  const t = Ynab.encode(o.recurrence)
+  if (t._tag === "Unrepresentable") return t
+  const milli = minor(o.instructedAmount.value, 3)
+  if (milli === undefined) {
+    return Translation.unrepresentable(
+      `YNAB amounts are whole milliunits: not ${Money.toPlainString(o.instructedAmount.value)}`
+    )
+  }
+  const next = (o.nextDate === undefined ? undefined : nominalOnOrAfter(o.recurrence, o.nextDate)) ?? t.value.date_first
+  return withMore(
+    t,
+    {
+      id: o.orderId,
+      date_first: t.value.date_first,
+      date_next: next,
+      frequency: t.value.frequency,
+      amount: -milli,
+      account_id: o.debtor.iban,
+      account_name: o.debtor.name ?? o.debtor.iban,
+      payee_name: o.creditor.name ?? o.creditor.iban,
+      deleted: false,
+      subtransactions: []
+    },
+    [currencyLost("YNAB", o.instructedAmount.currency), payeeAccountLost("YNAB", o.creditor.iban)]
+  )
+}
+
+/** An Actual schedule: cents, negative out of the payer's account, `amountOp` `is`, the rule as `date`. */
+const actual = (o: Writable): Translation.Translation<ActualSchedule> => {
+  const t = Actual.encode(o.recurrence)
+  if (t._tag === "Unrepresentable") return t
+  const cents = minor(o.instructedAmount.value, 2)
+  if (cents === undefined) {
+    return Translation.unrepresentable(
+      `Actual amounts are whole cents: not ${Money.toPlainString(o.instructedAmount.value)}`
+    )
+  }
+  const c = t.value
+  return withMore<ActualSchedule>(
+    t,
+    {
+      id: o.orderId,
+      name: o.creditor.name === undefined ? o.orderId : `${o.creditor.name} (${o.orderId})`,
+      posts_transaction: false,
+      account: o.debtor.iban,
+      payee: o.creditor.iban,
+      amount: -cents,
+      amountOp: "is",
+      date: {
+        frequency: c.frequency,
+        interval: c.interval,
+        ...(c.patterns === undefined ? {} : { patterns: c.patterns.map((p) => ({ type: p.type, value: p.value })) }),
+        skipWeekend: c.skipWeekend,
+        weekendSolveMode: c.weekendSolveMode,
+        endMode: c.endMode,
+        ...(c.endOccurrences === undefined ? {} : { endOccurrences: c.endOccurrences }),
+        ...(c.endDate === undefined ? {} : { endDate: c.endDate }),
+        start: c.start
+      }
+    },
+    [currencyLost("Actual", o.instructedAmount.currency)]
+  )
+}
+
+/** An order written whole in a target standard, every loss named (the schedule's and the record's). */
+export const write = (target: Target, o: Writable): Translation.Translation<object> => {
+  switch (target) {
+    case "cobs":
+      return cobs(o)
+    case "uk-v3":
+    case "uk-v4":
+      return uk(o, target)
+    case "berlin-group":
+      return berlinGroup(o)
+    case "ynab":
+      return ynab(o)
+    case "actual":
+      return actual(o)
+  }
+}
+
+/**
+ * The list envelope of a target around written records: a COBS page (one page of them all), a UK
+ * `OBReadStandingOrder6`, a YNAB `ScheduledTransactionsResponse`, an Actual array, a Berlin Group transactions answer
+ * whose `information` lists the standing orders.
+ */
+export const envelope = (target: Target, records: ReadonlyArray<object>): unknown => {
+  switch (target) {
+    case "cobs":
+      return {
+        pageNumber: 0,
+        pageCount: 1,
+        pageSize: records.length,
+        totalCount: records.length,
+        standingOrders: records
+      }
+    case "uk-v3":
+    case "uk-v4":
+      return {
+        Data: { StandingOrder: records },
+        Links: { Self: `urn:tppkit:translate:${target}` },
+        Meta: { TotalPages: 1 }
+      }
+    case "ynab":
+      return { data: { scheduled_transactions: records, server_knowledge: 0 } }
+    case "berlin-group":
+      return {
+        transactions: { booked: [], information: records, _links: { account: { href: "urn:tppkit:translate" } } }
+      }
+    case "actual":
+      return records
+  }
+}
