@@ -1,4 +1,4 @@
-import { BusinessDayConvention, Calendar, type Frequency, LocalDate } from "@tppkit/core"
+import { BusinessDayConvention, Calendar, type Frequency, LocalDate, Occurrence } from "@tppkit/core"
 import { CashFlow, Forecast, Payment, Projection } from "@tppkit/schedule"
 import { BigDecimal, Result } from "effect"
 import * as fc from "fast-check"
@@ -126,7 +126,7 @@ describe("Forecast", () => {
     ])
     expect(t(forecast.accounts[0]!.closing)).toBe("800")
   })
-  it("lists debtors without a balance (not the debtor of money in), and fails on a balance given twice", () => {
+  it("lists the orders' debtors without a balance with the reason (not a flow's debtor paying in), and fails on a balance given twice", () => {
     const forecast = Result.getOrThrow(
       Forecast.make({
         orders: [order("x", "2026-12-03", "5", LANDLORD, CURRENT), order("y", "2026-12-03", "5", LANDLORD, EMPLOYER)],
@@ -134,8 +134,28 @@ describe("Forecast", () => {
         window
       })
     )
-    expect(forecast.withoutBalance).toEqual([{ iban: LANDLORD, currency: "EUR", count: 2 }])
+    // x is money in for CURRENT, and LANDLORD's all the same: one of the user's orders, from an account without balance
+    expect(forecast.withoutBalance).toEqual([{ iban: LANDLORD, currency: "EUR", count: 4, reason: "no balance given" }])
     expect(t(forecast.accounts[0]!.in)).toBe("10")
+    // an expected flow's debtor paying into an account is someone else's (the employer): not listed
+    const flowIn = Result.getOrThrow(
+      Forecast.make({ orders: [], flows: [order("x", "2026-12-03", "5", LANDLORD, CURRENT)], balances, window })
+    )
+    expect(flowIn.withoutBalance).toEqual([])
+    // the issue's case: a record for the creditor, an unreadable one for a debtor: both debtors listed, one with why
+    const unread = Result.getOrThrow(
+      Forecast.make({
+        orders: [order("x", "2026-12-03", "5", LANDLORD, CURRENT), order("y", "2026-12-04", "7", EMPLOYER, CURRENT)],
+        balances: [balances[0]!],
+        window,
+        unusable: [{ iban: EMPLOYER, reason: "balances.json #1: amount: not a decimal" }]
+      })
+    )
+    expect(unread.withoutBalance).toEqual([
+      { iban: LANDLORD, currency: "EUR", count: 2, reason: "no balance given" },
+      { iban: EMPLOYER, currency: "EUR", count: 2, reason: "balances.json #1: amount: not a decimal" }
+    ])
+    expect(t(unread.accounts[0]!.in)).toBe("24")
     const twice = Forecast.make({ orders, balances: [balances[0]!, balances[0]!], window })
     expect(Result.isFailure(twice) && twice.failure.message).toBe(`forecast: the balance of ${CURRENT} is given twice`)
   })
@@ -172,6 +192,73 @@ describe("Forecast", () => {
     ])
     // the ladder is kept for the checked account only
     expect(forecast.accounts[1]!.rows).toBeUndefined()
+  })
+  it("a delay counts a payment once: each account's forecast starts at its own balance date (issue 40)", () => {
+    // income on the 28th into SAVINGS (dated 2027-01-01) from CURRENT (dated 2026-12-20): the December income is in
+    // SAVINGS's opening balance already, and stays there when the income is ten days late
+    const input: Forecast.Input = {
+      orders: [order("INCOME", "2026-01-28", "3000.00", CURRENT, SAVINGS)],
+      balances: [
+        { iban: SAVINGS, currency: "EUR", amount: bd("100.00"), date: d("2027-01-01") },
+        { iban: CURRENT, currency: "EUR", amount: bd("5000.00"), date: d("2026-12-20") }
+      ],
+      window: { from: d("2027-01-01"), to: d("2027-01-31") }
+    }
+    const late = Result.getOrThrow(
+      Forecast.scenario(input, { name: "late", changes: [{ _tag: "Delay", orderId: "INCOME", days: 10 }] })
+    )
+    const [sk, current] = late.forecast.accounts
+    // the January income is due on 7 February, after the window: nothing comes in (it was 3100 with the bug)
+    expect(t(sk!.closing)).toBe("100")
+    expect(t(sk!.in)).toBe("0")
+    // CURRENT's forecast starts on 2026-12-20: its December payment (Monday 28th) moves to 7 January, inside it
+    expect(current!.rows!.map((r) => [f(r.date), t(r.out), t(r.closing)])).toEqual([
+      ["2027-01-01", "0", "5000"],
+      ["2027-01-07", "3000", "2000"]
+    ])
+    // listed once: the payment of the window gone, the December one (for CURRENT) new in the window
+    expect(late.payments.removed.map((p) => f(p.executionDate))).toEqual(["2027-01-28"])
+    expect(late.payments.added.map((p) => [f(p.nominalDate), f(p.executionDate)])).toEqual([
+      ["2026-12-28", "2027-01-07"]
+    ])
+  })
+  it("a delayed payment executes where its order's rule puts a payment due that day, and the outcome says so", () => {
+    const window = { from: d("2027-02-01"), to: d("2027-03-31") }
+    const balances: ReadonlyArray<Forecast.Balance> = [
+      { iban: CURRENT, currency: "EUR", amount: bd("1000.00"), date: d("2027-02-01") }
+    ]
+    const delay = (o: Projection.ProjectableOrder, days: number, date: string, options?: Projection.Options) =>
+      Result.getOrThrow(
+        Forecast.scenario(
+          { orders: [o], balances, window, options },
+          { name: "late", changes: [{ _tag: "Delay", orderId: o.orderId, days, date: d(date) }] }
+        )
+      )
+    // MNTH on the 3rd (Wednesday 3 March 2027) three days late: due Saturday the 6th, paid Monday the 8th (following)
+    const rent = order("rent", "2027-01-03", "10.00", CURRENT, LANDLORD)
+    const monthly = delay(rent, 3, "2027-03-03")
+    expect(monthly.payments.added.map((p) => f(p.executionDate))).toEqual(["2027-03-08"])
+    expect(monthly.moved.map((m) => [f(m.was), f(m.due), f(m.payment.executionDate)])).toEqual([
+      ["2027-03-03", "2027-03-06", "2027-03-08"]
+    ])
+    expect(monthly.forecast.accounts[0]!.rows!.map((r) => f(r.date))).toEqual([
+      "2027-02-01",
+      "2027-02-03",
+      "2027-03-08"
+    ])
+    // preceding: back to Friday the 5th
+    const back = delay(rent, 3, "2027-03-03", { convention: "preceding" })
+    expect(back.moved.map((m) => [f(m.due), f(m.payment.executionDate)])).toEqual([["2027-03-06", "2027-03-05"]])
+    // DAI7 pays every calendar day: due Sunday the 7th, paid that Sunday; nothing moved
+    const daily = delay(order("daily", "2027-03-01", "1.00", CURRENT, LANDLORD, "DAI7"), 4, "2027-03-03")
+    expect(daily.payments.added.map((p) => f(p.executionDate))).toEqual(["2027-03-07"])
+    expect(daily.moved).toEqual([])
+    // DAIL pays on working days: due Saturday the 6th, paid Monday the 8th
+    const working = delay(order("work", "2027-03-01", "1.00", CURRENT, LANDLORD, "DAIL"), 3, "2027-03-03")
+    expect(working.payments.added.map((p) => f(p.executionDate))).toEqual(["2027-03-08"])
+    expect(working.moved.map((m) => f(m.due))).toEqual(["2027-03-06"])
+    // a delay to a working day moves nothing
+    expect(delay(rent, 1, "2027-03-03").moved).toEqual([])
   })
   it("scenarios list exactly what changed: a salary three days late, a skipped rent, another convention", () => {
     const late = Result.getOrThrow(
@@ -413,6 +500,36 @@ const arbOnDay = (tag: "Skip" | "Fail", ids: ReadonlyArray<string>) =>
     date: fc.integer({ min: pWindow.from, max: pWindow.to })
   })
 
+/**
+ * The payments of a scenario of skips and delays, as the model says: from the first balance's date, a skipped one
+ * gone, a delayed one due the days later and executed where its order's rule puts a payment due that day (`was`: its
+ * execution day before).
+ */
+const edited = (
+  input: {
+    readonly orders: ReadonlyArray<Projection.ProjectableOrder>
+    readonly balances: ReadonlyArray<Forecast.Balance>
+  },
+  changes: ReadonlyArray<Forecast.Change>
+): Array<Payment.Payment & { readonly was: number }> => {
+  const first = Math.min(pWindow.from, ...input.balances.map((b) => b.date)) as LocalDate.LocalDate
+  // each order projected alone, so that each payment is moved by its own order's rule
+  return input.orders.flatMap((order) => {
+    const plan = Result.getOrThrow(Occurrence.makePlan(order))
+    return Projection.project([order], { from: first, to: pWindow.to }).payments.flatMap((p) => {
+      let due: number = p.executionDate
+      for (const c of changes) {
+        if ((c._tag === "Skip" || c._tag === "Fail") && c.orderId === p.orderId && c.date === p.executionDate) return []
+        if (c._tag === "Delay" && c.orderId === p.orderId && (c.date === undefined || c.date === p.executionDate))
+          due += c.days
+      }
+      const day =
+        due === p.executionDate ? due : (Occurrence.executionOfDue(plan, due as LocalDate.LocalDate) ?? Infinity)
+      return day > pWindow.to ? [] : [{ ...p, executionDate: day as LocalDate.LocalDate, was: p.executionDate }]
+    })
+  })
+}
+
 /** A scenario's delay of every payment of an order by 1 to 20 days. */
 const arbDelay = fc.record({
   _tag: fc.constant("Delay" as const),
@@ -540,20 +657,17 @@ describe("Forecast properties", () => {
         const forecast = Result.getOrThrow(
           Forecast.scenario({ ...input, window: pWindow }, { name: "x", changes })
         ).forecast
-        const first = Math.min(pWindow.from, ...input.balances.map((b) => b.date)) as LocalDate.LocalDate
-        const moved = Projection.project(input.orders, { from: first, to: pWindow.to }).payments.flatMap((p) => {
-          let day: number = p.executionDate
-          for (const c of changes) {
-            if (c._tag === "Skip" && c.orderId === p.orderId && c.date === p.executionDate) return []
-            if (c._tag === "Delay" && c.orderId === p.orderId) day += c.days
-          }
-          return day > pWindow.to ? [] : [{ ...p, executionDate: day as LocalDate.LocalDate }]
-        })
+        const moved = edited(input, changes)
         const row = (p: Payment.Payment) => JSON.stringify([p.orderId, p.k, p.nominalDate, p.executionDate])
         for (const a of forecast.accounts) {
           for (const r of a.riskDays) {
+            // a payment executing before the account's balance date is in the balance: it stays there
             const due = moved.filter(
-              (p) => p.debtorIban === a.iban && p.currency === a.currency && p.executionDate === r.date
+              (p) =>
+                p.debtorIban === a.iban &&
+                p.currency === a.currency &&
+                p.was >= a.balanceDate &&
+                p.executionDate === r.date
             )
             expect(r.payments.map(row).sort()).toEqual(due.map(row).sort())
             for (let i = 1; i < r.payments.length; i++) {
@@ -565,6 +679,68 @@ describe("Forecast properties", () => {
         }
       }),
       { numRuns: 1000 }
+    )
+  })
+  it("delays within the window change no total and no closing after the last moved payment (issue 40)", {
+    timeout: 120_000
+  }, () => {
+    // delays of payments of the window that land in it (by their order's rule): each account's totals out and in are
+    // the base's, and so is its balance on every day from the last day a moved payment touches it
+    const small = fc.record({
+      orders: fc.array(arbOrder(fc.constantFrom("a", "b", "c", "d"), ["EUR", "CZK"]), { maxLength: 5 }),
+      balances: arbBalances(["EUR", "CZK"])
+    })
+    const arb = small.chain((input) => {
+      // payments at least 5 days before the window's end, each delayed at most to 4 days before it (a convention
+      // moves a date by 4 days at most: Good Friday to Easter Monday)
+      const payments = Projection.project(input.orders, pWindow).payments.filter(
+        (p) => p.executionDate <= pWindow.to - 5
+      )
+      return fc.subarray(payments, { maxLength: Math.min(3, payments.length) }).chain((ps) =>
+        fc
+          .tuple(...ps.map((p) => fc.integer({ min: 1, max: Math.min(20, pWindow.to - 4 - p.executionDate) })))
+          .map((days) => ({
+            input,
+            changes: ps.map(
+              (p, i): Forecast.Change => ({ _tag: "Delay", orderId: p.orderId, date: p.executionDate, days: days[i]! })
+            )
+          }))
+      )
+    })
+    // an account's closing balance on each day from `from` to the window's end (each row's closing read once)
+    const closings = (a: Forecast.AccountForecast, from: number): Array<string> => {
+      const out: Array<string> = []
+      const opening = t(a.opening)!
+      for (let day = from; day <= pWindow.to; day++) out.push(opening)
+      for (const r of a.rows ?? []) {
+        if (r.until < from) continue
+        const c = t(r.closing)!
+        for (let day = Math.max(r.date, from); day <= r.until; day++) out[day - from] = c
+      }
+      return out
+    }
+    fc.assert(
+      fc.property(arb, ({ input, changes }) => {
+        const full = { ...input, window: pWindow }
+        const base = Result.getOrThrow(Forecast.make(full))
+        const outcome = Result.getOrThrow(Forecast.scenario(full, { name: "late", changes }, base))
+        // within the window: every payment moved away lands in it (two delays of one payment add up)
+        fc.pre(outcome.payments.removed.length === outcome.payments.added.length)
+        outcome.forecast.accounts.forEach((a, i) => {
+          const b = base.accounts[i]!
+          expect([t(a.out), t(a.in), a.outCount, a.inCount, t(a.closing)]).toEqual([
+            t(b.out),
+            t(b.in),
+            b.outCount,
+            b.inCount,
+            t(b.closing)
+          ])
+          const touched = outcome.payments.added.filter((p) => p.debtorIban === a.iban || p.creditorIban === a.iban)
+          const last = Math.max(a.start, ...touched.map((p) => p.executionDate))
+          expect(closings(a, last)).toEqual(closings(b, last))
+        })
+      }),
+      { numRuns: 10_000 }
     )
   })
   it("each scenario changes only what it names", () => {

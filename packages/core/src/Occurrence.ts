@@ -821,6 +821,24 @@ export const everyWorkingDay = (handle: Plan): boolean => {
   return plan.working && plan.workStep === 1 && plan.pauses === undefined
 }
 
+/**
+ * The day a payment of the plan due on `date` executes under the plan's own rule: moved by its convention on its
+ * calendar where the rule moves dates (WEEK and the month-based codes, convention not `none`), on the first working
+ * day on or after `date` where the plan pays on working days (DAIL: its k-th working day on or after the anchor),
+ * else on `date` itself (DAI7 pays every calendar day; convention `none`) (packages/core/README.md, "Execution
+ * dates"); `undefined` when the move leaves 0001-01-01..9999-12-31. A payment delayed to a day is paid there.
+ * @example executionOfDue(plan, LocalDate.parseUnsafe("2027-03-06")) // a Saturday: 2027-03-08 under `following`
+ */
+export const executionOfDue = (handle: Plan, date: LocalDate.LocalDate): LocalDate.LocalDate | undefined => {
+  const plan = dataOf(handle)
+  const day = plan.adjusts
+    ? WorkingDays.adjust(date, plan.convention, plan.calendar)
+    : plan.working
+      ? WorkingDays.following(plan.calendar, date)
+      : date
+  return day < LocalDate.MIN || day > LocalDate.MAX ? undefined : (day as LocalDate.LocalDate)
+}
+
 /** How many leading occurrences {@link sample} reads. */
 export const SAMPLED = 5_000
 

@@ -59,6 +59,22 @@ export interface Input {
    * costs nothing until it is read (see {@link AccountForecast.rows}).
    */
   readonly ladder?: boolean | undefined
+  /**
+   * The accounts whose balance could not be used (a record of the balances file that could not be read), with the
+   * reason: one that has payments is listed in `withoutBalance` with it.
+   */
+  readonly unusable?: ReadonlyArray<{ readonly iban: string; readonly reason: string }> | undefined
+}
+
+/**
+ * An account with payments in the window and no usable balance: not forecast. `reason` says why (no balance given,
+ * or why the given one could not be used); `count` is its payments out in the window.
+ */
+export interface WithoutBalance {
+  readonly iban: string
+  readonly currency: string
+  readonly count: number
+  readonly reason: string
 }
 
 /** A payment shown on an account's side but not added to its balance: its currency is not the account's. */
@@ -149,10 +165,11 @@ export interface Forecast {
   readonly atRisk: ReadonlyArray<Payment.Payment>
   readonly notNetted: ReadonlyArray<NotNetted>
   /**
-   * Debtor accounts with payments in the window to none of the accounts, and no balance given: not forecast (the
-   * debtor of a payment into one of the accounts, e.g. an employer, is taken as someone else's).
+   * The debtor accounts of the orders with payments in the window and no usable balance, by IBAN: not forecast, each
+   * with its reason. A debtor of the expected flows (`Input.flows`, e.g. an employer) is someone else's account and
+   * listed only when its payments go to none of the accounts.
    */
-  readonly withoutBalance: ReadonlyArray<{ readonly iban: string; readonly currency: string; readonly count: number }>
+  readonly withoutBalance: ReadonlyArray<WithoutBalance>
   readonly skipped: ReadonlyArray<Projection.Skipped>
   /** The funds checks beside the forecast, the most urgent first. */
   readonly evidence: ReadonlyArray<Evidence>
@@ -211,16 +228,19 @@ const evidenceOf = (checks: ReadonlyArray<Check>, accounts: ReadonlyArray<Accoun
   )
 }
 
+/** The reason an account without a usable balance is listed with when no balance was given. */
+export const NO_BALANCE = "no balance given"
+
 const compute = (
   input: Input,
-  orders: ReadonlyArray<Projection.ProjectableOrder>,
+  given: Orders,
   options: Projection.Options | undefined,
   edited: ReadonlySet<string>,
   edit: Engine.Edit | undefined
-): Forecast => {
+): { readonly forecast: Forecast; readonly edited: ReadonlyArray<Engine.EditedPayment> } => {
   const checks = input.checks ?? []
   const engine = Engine.run(
-    orders,
+    given.orders,
     input.balances.map((b) => ({
       iban: b.iban,
       currency: b.currency,
@@ -234,9 +254,12 @@ const compute = (
       ladder: input.ladder ?? true,
       keep: new Set(checks.map((c) => c.debtorIban)),
       edited,
-      edit
+      edit,
+      flowsFrom: given.flowsFrom
     }
   )
+  const unusable = new Map<string, string>()
+  for (const u of input.unusable ?? []) if (!unusable.has(u.iban)) unusable.set(u.iban, u.reason)
   const accounts = engine.accounts.map((r): AccountForecast => {
     const b = input.balances[r.index]!
     return {
@@ -260,7 +283,7 @@ const compute = (
     }
   })
   let atRisk: ReadonlyArray<Payment.Payment> | undefined
-  return {
+  const forecast: Forecast = {
     window: input.window,
     accounts,
     // made when first read (a million orders may put millions of payments at risk)
@@ -269,16 +292,30 @@ const compute = (
       return atRisk
     },
     notNetted: engine.notNetted,
-    withoutBalance: engine.withoutBalance,
+    withoutBalance: engine.withoutBalance.map((w) => ({ ...w, reason: unusable.get(w.iban) ?? NO_BALANCE })),
     skipped: engine.skipped,
     evidence: evidenceOf(checks, accounts)
   }
+  return { forecast, edited: engine.edited }
 }
 
-const ordersOf = (input: Input): Array<Projection.ProjectableOrder> => [
-  ...input.orders,
-  ...(input.flows === undefined ? [] : input.flows)
-]
+/** The orders a forecast reads: the user's orders, then the expected flows (from `flowsFrom` on). */
+interface Orders {
+  readonly orders: ReadonlyArray<Projection.ProjectableOrder>
+  readonly flowsFrom: number
+}
+
+const ordersOf = (
+  input: Input,
+  keep?: (o: Projection.ProjectableOrder) => boolean,
+  added: ReadonlyArray<Projection.ProjectableOrder> = []
+): Orders => {
+  const orders = keep === undefined ? [...input.orders] : [...input.orders].filter(keep)
+  orders.push(...added)
+  const flowsFrom = orders.length
+  if (input.flows !== undefined) for (const o of input.flows) if (keep === undefined || keep(o)) orders.push(o)
+  return { orders, flowsFrom }
+}
 
 /**
  * The forecast of the user's accounts over the window: fails when a balance is given twice for one account. Payments
@@ -289,7 +326,7 @@ const ordersOf = (input: Input): Array<Projection.ProjectableOrder> => [
 export const make = (input: Input): Result.Result<Forecast, ScheduleError> => {
   const problem = validate(input)
   if (problem !== undefined) return fail(problem)
-  return Result.succeed(compute(input, ordersOf(input), input.options, new Set(), undefined))
+  return Result.succeed(compute(input, ordersOf(input), input.options, new Set(), undefined).forecast)
 }
 
 /** The at-risk payments of a forecast grouped per account and order, with the reason `Balance` (`Coverage`). */
@@ -323,8 +360,10 @@ export type Change =
   /** The payment of `orderId` executing on `date` fails (no money moves; reported as failed). */
   | { readonly _tag: "Fail"; readonly orderId: string; readonly date: LocalDate.LocalDate }
   /**
-   * Every payment of `orderId` (or the one executing on `date`) arrives `days` calendar days later (days ≥ 1); one
-   * executing before the first balance's date is in the balances already and does not move.
+   * Every payment of `orderId` (or the one executing on `date`) is due `days` calendar days later (days ≥ 1) and
+   * executes where its order's rule puts a payment due that day: moved by the convention on the calendar for the codes
+   * that move dates, on the next working day for DAIL, on that day for DAI7 (core's `Occurrence.executionOfDue`). A
+   * payment executing before an account's balance date is in that balance already and does not move for it.
    */
   | {
       readonly _tag: "Delay"
@@ -361,6 +400,16 @@ export interface AccountChange {
   readonly atRiskRemoved: ReadonlyArray<Payment.Payment>
 }
 
+/**
+ * A delayed payment that does not execute on the day it was made due: its order's rule moved it (a weekend or a
+ * holiday under a convention that moves dates). `payment` is where it executes; `was` where it executed before.
+ */
+export interface Moved {
+  readonly payment: Payment.Payment
+  readonly was: LocalDate.LocalDate
+  readonly due: LocalDate.LocalDate
+}
+
 /** A scenario's result: its forecast and exactly what changed against the base forecast. */
 export interface Outcome {
   readonly scenario: Scenario
@@ -370,13 +419,15 @@ export interface Outcome {
     readonly removed: ReadonlyArray<Payment.Payment>
     readonly added: ReadonlyArray<Payment.Payment>
   }
+  /** The delayed payments in the window that their order's rule moved off the day they were made due. */
+  readonly moved: ReadonlyArray<Moved>
   /** The accounts whose ladder, lowest point, closing or risk days differ, in the order of the balances. */
   readonly accounts: ReadonlyArray<AccountChange>
   /** The changes that named no payment of the window (an unknown orderId or a date without its payment). */
   readonly unmatched: ReadonlyArray<Change>
 }
 
-/** Where a scenario puts a payment of `orderId` executing on `day`: the same day, a later one, or -1 (gone). */
+/** The day a scenario makes a payment of `orderId` executing on `day` due: the same day, a later one, or -1 (gone). */
 const editOf = (changes: ReadonlyArray<Change>): { edited: Set<string>; edit: Engine.Edit } => {
   const edited = new Set<string>()
   for (const c of changes) if (c._tag === "Skip" || c._tag === "Fail" || c._tag === "Delay") edited.add(c.orderId)
@@ -395,33 +446,76 @@ const editOf = (changes: ReadonlyArray<Change>): { edited: Set<string>; edit: En
   return { edited, edit }
 }
 
-const keyOf = (p: Payment.Payment): string => `${p.orderId}#${p.k}@${p.executionDate}`
+/** One payment of one order (orders may share an orderId: their accounts and amount tell them apart). */
+const same = (p: Payment.Payment, q: Payment.Payment): boolean =>
+  p.k === q.k &&
+  p.nominalDate === q.nominalDate &&
+  p.orderId === q.orderId &&
+  p.debtorIban === q.debtorIban &&
+  p.creditorIban === q.creditorIban &&
+  p.currency === q.currency &&
+  (p.amount === q.amount || BigDecimal.equals(p.amount, q.amount))
 
-/** The payments of `a` not in `b` (as multisets by orderId, occurrence and execution date). */
+/**
+ * The payments of `a` not in `b` (as multisets of payments by order, occurrence and execution date), both in order of
+ * execution date: compared day by day.
+ */
 const minus = (a: ReadonlyArray<Payment.Payment>, b: ReadonlyArray<Payment.Payment>): Array<Payment.Payment> => {
-  const counts = new Map<string, number>()
-  for (const p of b) counts.set(keyOf(p), (counts.get(keyOf(p)) ?? 0) + 1)
   const out: Array<Payment.Payment> = []
-  for (const p of a) {
-    const k = keyOf(p)
-    const c = counts.get(k) ?? 0
-    if (c > 0) counts.set(k, c - 1)
-    else out.push(p)
+  let j = 0
+  for (let i = 0; i < a.length; ) {
+    const day = a[i]!.executionDate
+    let iEnd = i + 1
+    while (iEnd < a.length && a[iEnd]!.executionDate === day) iEnd++
+    while (j < b.length && b[j]!.executionDate < day) j++
+    let jEnd = j
+    while (jEnd < b.length && b[jEnd]!.executionDate === day) jEnd++
+    const used = new Uint8Array(jEnd - j)
+    for (let x = i; x < iEnd; x++) {
+      const p = a[x]!
+      let found = false
+      for (let y = j; y < jEnd; y++) {
+        if (used[y - j] === 0 && same(p, b[y]!)) {
+          used[y - j] = 1
+          found = true
+          break
+        }
+      }
+      if (!found) out.push(p)
+    }
+    i = iEnd
   }
   return out
 }
 
 const text = (d: BigDecimal.BigDecimal): string => BigDecimal.format(BigDecimal.normalize(d))
 const riskKey = (d: RiskDay): string => `${d.date}..${d.until} ${text(d.closing)} ${text(d.out)}`
-const ladderKey = (a: AccountForecast): string =>
-  `${text(a.opening)}|${text(a.closing)}|${(a.rows ?? []).map((r) => `${r.date} ${text(r.out)} ${text(r.in)} ${r.notNetted.length}`).join(",")}|${a.riskDays.map(riskKey).join(",")}|${a.lowest.date} ${text(a.lowest.amount)}`
+const eq = BigDecimal.equals
+
+/** Whether two forecasts of one account agree: balances, ladders, risk days and lowest point. */
+const sameForecast = (a: AccountForecast, b: AccountForecast): boolean => {
+  if (!eq(a.opening, b.opening) || !eq(a.closing, b.closing)) return false
+  if (a.lowest.date !== b.lowest.date || !eq(a.lowest.amount, b.lowest.amount)) return false
+  if (a.riskDays.length !== b.riskDays.length) return false
+  for (let i = 0; i < a.riskDays.length; i++) if (riskKey(a.riskDays[i]!) !== riskKey(b.riskDays[i]!)) return false
+  const x = a.rows ?? []
+  const y = b.rows ?? []
+  if (x.length !== y.length) return false
+  for (let i = 0; i < x.length; i++) {
+    const r = x[i]!
+    const q = y[i]!
+    if (r.date !== q.date || r.notNetted.length !== q.notNetted.length || !eq(r.out, q.out) || !eq(r.in, q.in))
+      return false
+  }
+  return true
+}
 
 const accountChanges = (base: Forecast, next: Forecast): Array<AccountChange> => {
   const out: Array<AccountChange> = []
   for (let i = 0; i < base.accounts.length; i++) {
     const a = base.accounts[i]!
     const b = next.accounts[i]!
-    if (ladderKey(a) === ladderKey(b)) continue
+    if (sameForecast(a, b)) continue
     const aRisk = new Set(a.riskDays.map(riskKey))
     const bRisk = new Set(b.riskDays.map(riskKey))
     const aPaid = a.riskDays.flatMap((d) => d.payments)
@@ -454,7 +548,7 @@ export const scenario = (input: Input, scenario: Scenario, base?: Forecast): Res
       return fail(`scenario ${JSON.stringify(scenario.name)}: a delay of ${c.days} days (whole days, at least 1)`)
     }
   }
-  const before = base ?? compute(input, ordersOf(input), input.options, new Set(), undefined)
+  const before = base ?? compute(input, ordersOf(input), input.options, new Set(), undefined).forecast
   const removed = new Set(scenario.changes.flatMap((c) => (c._tag === "Remove" ? [c.orderId] : [])))
   const added = scenario.changes.flatMap((c) => (c._tag === "Add" ? [c.order] : []))
   let options = input.options
@@ -469,24 +563,39 @@ export const scenario = (input: Input, scenario: Scenario, base?: Forecast): Res
       }
     }
   }
-  const baseOrders = ordersOf(input)
-  const orders = [...baseOrders.filter((o) => !removed.has(o.orderId)), ...added]
+  const baseOrders = ordersOf(input).orders
+  const given = ordersOf(input, removed.size === 0 ? undefined : (o) => !removed.has(o.orderId), added)
+  const orders = given.orders
   const { edited, edit } = editOf(scenario.changes)
-  const after = compute(input, orders, options, edited, edited.size === 0 ? undefined : edit)
+  const made = compute(input, given, options, edited, edited.size === 0 ? undefined : edit)
+  const after = made.forecast
 
   // the payments of the named orders (all of them when the settings change), before and after
   const named = new Set<string>([...edited, ...removed, ...added.map((o) => o.orderId)])
   const pick = (list: ReadonlyArray<Projection.ProjectableOrder>) =>
     settings ? list : list.filter((o) => named.has(o.orderId))
-  // as the forecast does: from the first balance's date (a payment before it is in the balance, never moved)
   const window = input.window
-  const first = Math.min(window.from, ...input.balances.map((b) => b.date)) as LocalDate.LocalDate
   const paidBefore = Projection.project(pick(baseOrders), window, input.options).payments
-  const paidAfter: Array<Payment.Payment> = []
-  for (const p of Projection.project(pick(orders), { from: first, to: window.to }, options).payments) {
-    const day = edited.has(p.orderId) ? edit(p.orderId, p.k, p.executionDate) : p.executionDate
-    if (day >= window.from && day <= window.to) {
-      paidAfter.push(day === p.executionDate ? p : { ...p, executionDate: day as LocalDate.LocalDate })
+  const paidAfter: Array<Payment.Payment> = [
+    ...Projection.project(
+      pick(orders).filter((o) => !edited.has(o.orderId)),
+      window,
+      options
+    ).payments
+  ]
+  // an edited order's payments as the forecast counts them: where the edit puts them when they move, else where they
+  // were (a payment in the balances of its accounts already)
+  const moved: Array<Moved> = []
+  for (const e of made.edited) {
+    const day = e.moves ? e.day : e.payment.executionDate
+    if (day < window.from || day > window.to) continue
+    const p: Payment.Payment =
+      day === e.payment.executionDate
+        ? e.payment
+        : { ...e.payment, executionDate: day as LocalDate.LocalDate, provenance: "engine-predicted" }
+    paidAfter.push(p)
+    if (e.moves && e.due >= 0 && e.due !== e.day && e.due !== e.payment.executionDate) {
+      moved.push({ payment: p, was: e.payment.executionDate, due: e.due as LocalDate.LocalDate })
     }
   }
   paidAfter.sort(Payment.compare)
@@ -507,6 +616,7 @@ export const scenario = (input: Input, scenario: Scenario, base?: Forecast): Res
     scenario,
     forecast: after,
     payments: { removed: minus(paidBefore, paidAfter), added: minus(paidAfter, paidBefore) },
+    moved: moved.sort((a, b) => Payment.compare(a.payment, b.payment)),
     accounts: accountChanges(before, after),
     unmatched
   })

@@ -101,9 +101,30 @@ export interface Result {
   readonly notNetted: Array<Foreign>
   readonly withoutBalance: Array<{ readonly iban: string; readonly currency: string; readonly count: number }>
   readonly skipped: Array<Plans.Skipped>
+  /** Every payment of an edited order from the first balance's date to the window's end, and where it went. */
+  readonly edited: Array<EditedPayment>
 }
 
-/** Where a scenario puts a payment: its execution day, a later day, or -1 when it does not happen. */
+/**
+ * A payment of an order a scenario edits: the payment as the base forecast has it, the day the scenario makes it
+ * due (-1: it does not happen), the day it executes then (its order's rule applied to the due day; -1: it does not
+ * happen, {@link AFTER}: past 9999-12-31), and whether it moves at all: a payment executing before the balance date
+ * of each of its accounts is in their balances already and stays where it was.
+ */
+export interface EditedPayment {
+  readonly payment: Payment.Payment
+  readonly due: number
+  readonly day: number
+  readonly moves: boolean
+}
+
+/** A day after every date: a payment delayed past 9999-12-31. */
+export const AFTER = 0x7fffffff
+
+/**
+ * Where a scenario makes a payment of `orderId` executing on `day` due: the same day, a later one, or -1 (it does not
+ * happen); the engine then executes it where its order's rule puts a payment due that day.
+ */
 export type Edit = (orderId: string, k: number, day: number) => number
 
 /** The engine's settings. */
@@ -116,6 +137,11 @@ export interface Settings {
   /** The orderIds a scenario edits, and how. */
   readonly edited: ReadonlySet<string>
   readonly edit: Edit | undefined
+  /**
+   * The input position from which the orders are expected flows (a salary: someone else's order into an account),
+   * not the user's: a debtor of the user's orders without a balance is listed in `withoutBalance` (default: none).
+   */
+  readonly flowsFrom?: number | undefined
 }
 
 /** A float sum stays exact while the magnitudes it was made from stay below this (far below 2^53: margin for rounding of the bound itself). */
@@ -270,7 +296,7 @@ class Tuples {
     this.width = width
     this.data = new Int32Array(width * 64)
   }
-  push4(a: number, b: number, c: number, d: number): void {
+  push6(a: number, b: number, c: number, d: number, e: number, f: number): void {
     if ((this.length + 1) * this.width > this.data.length) {
       const next = new Int32Array(this.data.length * 2)
       next.set(this.data)
@@ -281,8 +307,13 @@ class Tuples {
     this.data[at + 1] = b
     this.data[at + 2] = c
     this.data[at + 3] = d
+    this.data[at + 4] = e
+    this.data[at + 5] = f
   }
 }
+
+/** How many numbers an edited payment takes (order, k, nominal, day after the edit, day before it, due day). */
+const EDIT = 6
 
 /** How an order is read. */
 const NONE = 0 // none of its sides is one of the accounts: only counted (`withoutBalance`)
@@ -346,8 +377,9 @@ class Engine {
   readonly inAt: Int32Array
   readonly outList: Int32Array
   readonly inList: Int32Array
-  // the edited orders' payments (order, k, nominal, day after the edit), per account
-  readonly edited = new Tuples(4)
+  // the edited orders' payments (order, k, nominal, execution day after the edit, execution day before it, due day
+  // after it; see EditedPayment), and per account those it counts (executing on or after its balance's date)
+  readonly edited = new Tuples(EDIT)
   readonly editedOf = new Map<number, Array<number>>()
   // one account's day arrays: x = day − base, `PAD` days before `first` and after `to` (a nominal day moved into
   // the window, a run's end difference), and 7 more (a weekly run's end difference)
@@ -452,6 +484,8 @@ class Engine {
     this.starts = starts
     const m = templates.length
     const edit = settings.edit
+    const flowsFrom = settings.flowsFrom ?? Number.POSITIVE_INFINITY
+    const inputIndex = plans.inputIndex
 
     const debtorOf = new Int32Array(m)
     const creditorOf = new Int32Array(m)
@@ -502,6 +536,11 @@ class Engine {
       } else {
         kind[o] = plans.weekly[o] === 1 ? WEEKLY : POINTS
       }
+      if (d < 0 && kind[o] !== EDITED && inputIndex[o]! < flowsFrom) {
+        // the user's order from an account without a balance into one of the accounts: counted for `withoutBalance`
+        const inWindow = Math.max(window.from, from) as LocalDate.LocalDate
+        if (inWindow <= to) unknown[o] = Occurrence.count(plan, inWindow, to as LocalDate.LocalDate)
+      }
       cents[o] = centsOf(t.amount)
       if (kind[o] === EDITED) continue
       if (d >= 0) outAt[d + 1]!++
@@ -537,24 +576,38 @@ class Engine {
     this.inAt = inAt
     this.outList = outList
     this.inList = inList
-    // the edited orders' payments, each listed once for its debtor and its creditor
+    // the edited orders' payments, each listed once, and counted for its debtor and its creditor from the account's
+    // balance date on (one executing before it is in the balance already: it stays there); a delayed payment executes
+    // where its order's rule puts a payment due on its new day
     const edited = this.edited
     for (let o = 0; o < m; o++) {
       if (kind[o] !== EDITED) continue
       const from = starts[o]! as LocalDate.LocalDate
       if (from > to) continue
       const orderId = templates[o]!.orderId
+      const plan = planList[o]!
       const d = debtorOf[o]!
       const c = creditorOf[o]!
-      for (const occ of Occurrence.iterate(planList[o]!, from)) {
-        if (occ.execution > to) break
-        const day = edit!(orderId, occ.k, occ.execution)
-        if (day < 0 || day > to) continue
+      const byDebtor = d >= 0
+      const byCreditor = c >= 0 && c !== d
+      const listed = d < 0 && (c < 0 || inputIndex[o]! < flowsFrom)
+      for (const occ of Occurrence.iterate(plan, from)) {
+        const was = occ.execution
+        if (was > to) break
+        const due = edit!(orderId, occ.k, was)
+        const day =
+          due < 0 ? -1 : due === was ? was : (Occurrence.executionOfDue(plan, due as LocalDate.LocalDate) ?? AFTER)
         const i = edited.length
-        edited.push4(o, occ.k, occ.nominal, day)
-        if (d >= 0) this.editedFor(d, i)
-        if (c >= 0 && c !== d) this.editedFor(c, i)
-        if (d < 0 && c < 0 && day >= window.from) unknown[o]!++
+        edited.push6(o, occ.k, occ.nominal, day, was, due)
+        const debtorCounts = byDebtor && was >= balanceDate[d]!
+        const creditorCounts = byCreditor && was >= balanceDate[c]!
+        if (debtorCounts) this.editedFor(d, i)
+        if (creditorCounts) this.editedFor(c, i)
+        if (listed) {
+          const moves = d < 0 && c < 0 ? true : creditorCounts
+          const at = moves ? day : was
+          if (at >= window.from && at <= to) unknown[o]!++
+        }
       }
     }
 
@@ -1102,11 +1155,11 @@ class Engine {
     }
     const edited = this.edited.data
     for (const i of this.editedOf.get(a) ?? []) {
-      const o = edited[i * 4]!
-      const day = edited[i * 4 + 3]!
-      if (day < from || this.debtorOf[o] !== a || netDebtor[o] === 0) continue
+      const o = edited[i * EDIT]!
+      const day = edited[i * EDIT + 3]!
+      if (day < from || day > this.to || this.debtorOf[o] !== a || netDebtor[o] === 0) continue
       const j = riskAt[day - base]!
-      if (j >= 0) found[j]!.push(o, edited[i * 4 + 1]!, edited[i * 4 + 2]!)
+      if (j >= 0) found[j]!.push(o, edited[i * EDIT + 1]!, edited[i * EDIT + 2]!)
     }
     for (let j = 0; j < risky.length; j++) {
       const risk = risky[j]!
@@ -1163,13 +1216,14 @@ class Engine {
       else if (k === POINTS || k === WEEKLY) flow += this.walk(false, netCreditor[o] === 1, o, from)
     }
     if (this.weekMin < days) this.foldWeeks()
+    // the edited payments this account counts (see the constructor), where they execute now
     const edited = this.edited.data
     for (const i of this.editedOf.get(a) ?? []) {
-      const o = edited[i * 4]!
-      const day = edited[i * 4 + 3]!
-      if (day < from) continue
-      const k = edited[i * 4 + 1]!
-      const nominal = edited[i * 4 + 2]!
+      const o = edited[i * EDIT]!
+      const day = edited[i * EDIT + 3]!
+      if (day < 0 || day > to) continue
+      const k = edited[i * EDIT + 1]!
+      const nominal = edited[i * EDIT + 2]!
       if (this.debtorOf[o] === a) {
         this.point(true, netDebtor[o] === 1, o, k, nominal, day)
         if (netDebtor[o] === 1) flow += this.cents[o]!
@@ -1262,8 +1316,30 @@ class Engine {
       atRisk: () => this.atRisk(),
       notNetted: notNetted.map((x) => x.foreign),
       withoutBalance,
-      skipped: this.plans.skipped
+      skipped: this.plans.skipped,
+      edited: this.editedPayments()
     }
+  }
+
+  /** The edited orders' payments, in projection order of their days before the edit. */
+  editedPayments(): Array<EditedPayment> {
+    const { templates, debtorOf, creditorOf, balanceDate } = this
+    const data = this.edited.data
+    const out: Array<EditedPayment> = []
+    for (let i = 0; i < this.edited.length; i++) {
+      const at = i * EDIT
+      const o = data[at]!
+      const was = data[at + 4]!
+      const d = debtorOf[o]!
+      const c = creditorOf[o]!
+      out.push({
+        payment: Plans.payment(templates[o]!, data[at + 1]!, data[at + 2]!, was),
+        due: data[at + 5]!,
+        day: data[at + 3]!,
+        moves: (d < 0 && c < 0) || (d >= 0 && was >= balanceDate[d]!) || (c >= 0 && was >= balanceDate[c]!)
+      })
+    }
+    return out
   }
 }
 

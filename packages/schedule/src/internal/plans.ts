@@ -103,6 +103,8 @@ export interface Plans {
   readonly ranks: Int32Array
   /** The planned indices in input order: the order in which the plans were made and lie in memory. */
   readonly inputOrder: Int32Array
+  /** Per planned order: its position in the input (skipped orders counted). */
+  readonly inputIndex: Int32Array
   /** 1 for the orders paying on every working day of their calendar (DAIL), else 0. */
   readonly workingDaily: Uint8Array
   /** 1 for the weekly orders (WEEK), else 0. */
@@ -207,6 +209,9 @@ const commonPrefix = (ids: ReadonlyArray<string>): number => {
   }
   return length
 }
+
+/** Up to how many orders are sorted by comparison rather than by {@link sortedIndex}'s numeric keys. */
+const SMALL = 256
 
 /** How many code units after the common prefix the numeric keys may read at most. */
 const KEY_DEPTH = 16
@@ -354,7 +359,14 @@ export const plan = (
     for (let i = 0; i < n; i++) index[i] = i
     index.sort(compareIds(ids))
   } else if (!inOrder && n > 1) {
-    index = sortedIndex(ids as ReadonlyArray<string>)
+    // a few orders are sorted by comparison: the keys' table of every code unit costs more than that
+    if (n <= SMALL) {
+      index = new Int32Array(n)
+      for (let i = 0; i < n; i++) index[i] = i
+      index.sort(compareIds(ids))
+    } else {
+      index = sortedIndex(ids as ReadonlyArray<string>)
+    }
   }
   const m = n - skipped.length
   const plans = new Array<Occurrence.Plan>(m)
@@ -419,6 +431,7 @@ export const plan = (
     templates,
     ranks,
     inputOrder,
+    inputIndex: planned,
     workingDaily,
     weekly,
     debtorIds,
