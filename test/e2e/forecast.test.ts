@@ -53,8 +53,8 @@ describe("tppkit forecast", { timeout: 90_000 }, () => {
     })
     const csv = await tppkit([...base, "--balances", "examples/balances.json", "--format", "csv"])
     const lines = csv.stdout.trim().split("\n")
-    expect(lines[0]).toBe("iban,currency,date,until,opening,out,in,closing,at_risk,not_netted")
-    expect(lines).toContain(`${A},EUR,2027-03-22,2027-03-29,129.35,50,0,79.35,yes,0`)
+    expect(lines[0]).toBe("iban,currency,date,until,opening,out,in,closing,at_risk,not_netted,note")
+    expect(lines).toContain(`${A},EUR,2027-03-22,2027-03-29,129.35,50,0,79.35,yes,0,`)
   })
   it("the HTML picture: self-contained, each account's line with its risk days and lowest point labelled", async () => {
     const run = await tppkit([...base, "--balances", "examples/balances.json", "--format", "html"])

@@ -24,11 +24,12 @@ export const formats = Formats.forecast
 /** An output format of `tppkit forecast`. */
 export type Format = (typeof formats)[number]
 
-/** A record of an input file that could not be read: its position (from 0) and why. */
+/** A record of an input file that could not be read: its position (from 0) and why; its IBAN when that was read. */
 export interface Unreadable {
   readonly file: string
   readonly index: number
   readonly reason: string
+  readonly iban?: string | undefined
 }
 
 type Value = Json.Value
@@ -82,17 +83,39 @@ export interface Read<A> {
 const readEach = <A>(
   file: string,
   records: ReadonlyArray<Value>,
-  one: (record: Obj) => Result.Result<A, string>
+  one: (record: Obj) => Result.Result<A, string>,
+  ibanField?: string
 ): Read<A> => {
   const out: Array<A> = []
   const unreadable: Array<Unreadable> = []
   records.forEach((r, index) => {
     const read = isObject(r) ? one(r) : Result.fail("expected an object")
     if (Result.isSuccess(read)) out.push(read.success)
-    else unreadable.push({ file, index, reason: read.failure })
+    else {
+      const iban = ibanField === undefined || !isObject(r) ? undefined : ibanOf(r[ibanField], ibanField)
+      unreadable.push({
+        file,
+        index,
+        reason: read.failure,
+        ...(iban !== undefined && Result.isSuccess(iban) ? { iban: iban.success } : {})
+      })
+    }
   })
   return { records: out, unreadable }
 }
+
+/**
+ * The accounts of a balances file's unreadable records, with why, for the forecast's `withoutBalance` (an account
+ * given again keeps its first record: it has a balance).
+ */
+export const unusableBalances = (
+  unreadable: ReadonlyArray<Unreadable>
+): Array<{ readonly iban: string; readonly reason: string }> =>
+  unreadable.flatMap((u) =>
+    u.iban === undefined
+      ? []
+      : [{ iban: u.iban, reason: `its balance (${u.file} #${u.index}) could not be read: ${u.reason}` }]
+  )
 
 /**
  * The balances file read: each record `{ iban, currency, amount, date, threshold? }`; a record that cannot be read,
@@ -102,22 +125,26 @@ const readEach = <A>(
 export const balancesOf = (file: string, bytes: Uint8Array | string): Result.Result<Read<Forecast.Balance>, string> =>
   Result.map(recordsOf(bytes, "balances"), (records) => {
     const seen = new Set<string>()
-    return readEach(file, records, (r) =>
-      Result.gen(function* () {
-        const iban = yield* ibanOf(r.iban, "iban")
-        if (seen.has(iban)) return yield* Result.fail(`the balance of ${iban} is given again (the first one is used)`)
-        const balance: Forecast.Balance = {
-          iban,
-          currency: yield* currencyOf(r.currency),
-          amount: yield* amountOf(r.amount, "amount"),
-          date: yield* dateOf(r.date, "date"),
-          ...(r.threshold === undefined || r.threshold === null
-            ? {}
-            : { threshold: yield* amountOf(r.threshold, "threshold") })
-        }
-        seen.add(iban)
-        return balance
-      })
+    return readEach(
+      file,
+      records,
+      (r) =>
+        Result.gen(function* () {
+          const iban = yield* ibanOf(r.iban, "iban")
+          if (seen.has(iban)) return yield* Result.fail(`the balance of ${iban} is given again (the first one is used)`)
+          const balance: Forecast.Balance = {
+            iban,
+            currency: yield* currencyOf(r.currency),
+            amount: yield* amountOf(r.amount, "amount"),
+            date: yield* dateOf(r.date, "date"),
+            ...(r.threshold === undefined || r.threshold === null
+              ? {}
+              : { threshold: yield* amountOf(r.threshold, "threshold") })
+          }
+          seen.add(iban)
+          return balance
+        }),
+      "iban"
     )
   })
 
@@ -313,6 +340,20 @@ const daysOf = (a: Forecast.AccountForecast): number => a.riskDays.reduce((n, d)
 /** How many accounts a table lists in full (the worst first); the rest are summed up in one line. */
 export const TABLE_ACCOUNTS = 200
 
+/** The heading of the accounts with payments and no usable balance, in every format that has headings. */
+export const WITHOUT_BALANCE = "Accounts with payments and no usable balance (not forecast)"
+
+/** An account without a usable balance in one line: its payments out in the window and why it has no balance. */
+export const withoutBalanceLine = (w: Forecast.WithoutBalance): string =>
+  `${w.iban} ${w.currency}: ${plural(w.count, "payment")} out in the window; ${w.reason}`
+
+const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+const weekday = (day: LocalDate.LocalDate): string => `${WEEKDAYS[LocalDate.dayOfWeek(day) - 1]} ${f(day)}`
+
+/** A delayed payment its order's rule moved off its due day, in one line. */
+export const movedLine = (v: Forecast.Moved): string =>
+  `~ ${v.payment.orderId} of ${f(v.was)} delayed: due ${weekday(v.due)}, no day its order pays on; moved by its rule to ${weekday(v.payment.executionDate)}`
+
 const paymentLine = (p: Payment.Payment): string =>
   `${f(p.executionDate)}  ${p.orderId}  ${m(p.amount)} ${p.currency} to ${p.creditorName ?? p.creditorIban}`
 
@@ -363,85 +404,110 @@ export const table = (report: Report, width: number = Render.WIDTH): string => {
       `… and ${plural(rest.length, "more account")} (${rest.filter((a) => a.riskDays.length > 0).length} at risk; --format json or csv lists them all)`
     )
   }
-  for (const a of atRisk.slice(0, TABLE_ACCOUNTS)) {
-    out.push("")
-    const line = a.threshold === undefined ? "zero" : `threshold ${m(a.threshold)}`
-    out.push(`${a.iban} ${a.currency}: ${plural(daysOf(a), "day")} at risk (line: ${line})`)
-    for (const d of a.riskDays) {
-      out.push(
-        ...Render.wrap(
-          `${span(d.date, d.until)}  closing ${m(d.closing)}, out ${m(d.out)} that day together, short ${m(d.shortfall)}${d.reason === "zero" ? " (at or below zero)" : ""}`,
-          width,
-          "  ",
-          "    "
-        )
-      )
-      for (const p of d.payments) out.push(...Render.wrap(paymentLine(p), width, "    ", "      "))
-    }
-  }
-  const urgent = forecast.evidence.filter((e) => e.finding !== "Agrees")
-  if (forecast.evidence.length > 0) {
-    out.push("")
-    out.push(
-      `Funds checks beside the forecast (${plural(forecast.evidence.length, "check")}, ${urgent.length} to look at; an answer is about the check's day):`
+  for (const a of atRisk.slice(0, TABLE_ACCOUNTS)) out.push("", ...sectionLines(riskSection(a), width))
+  for (const section of sections(report)) out.push("", ...sectionLines(section, width))
+  return out.join("\n")
+}
+
+/**
+ * A part of the report in the words every format with text uses (the table, the HTML picture): a heading and its
+ * lines, each with its depth under the heading.
+ */
+export interface Section {
+  readonly heading: string
+  readonly lines: ReadonlyArray<readonly [depth: number, text: string]>
+  /** Wrapped two columns narrower in the table (the skipped records, as every command lists them). */
+  readonly narrow?: boolean
+}
+
+/** A section as the table prints it: its lines wrapped at `width`, indented two spaces per depth. */
+const sectionLines = (section: Section, width: number): Array<string> => [
+  section.heading,
+  ...section.lines.flatMap(([depth, text]) =>
+    Render.wrap(text, section.narrow === true ? width - 2 : width, "  ".repeat(depth), "  ".repeat(depth + 1))
+  )
+]
+
+/** An account's risk days, each with its payments out (the table lists them for the accounts at risk). */
+export const riskSection = (a: Forecast.AccountForecast): Section => {
+  const line = a.threshold === undefined ? "zero" : `threshold ${m(a.threshold)}`
+  return {
+    heading: `${a.iban} ${a.currency}: ${plural(daysOf(a), "day")} at risk (line: ${line})`,
+    lines: a.riskDays.flatMap(
+      (d): Array<readonly [number, string]> => [
+        [
+          1,
+          `${span(d.date, d.until)}  closing ${m(d.closing)}, out ${m(d.out)} that day together, short ${m(d.shortfall)}${d.reason === "zero" ? " (at or below zero)" : ""}`
+        ],
+        ...d.payments.map((p): readonly [number, string] => [2, paymentLine(p)])
+      ]
     )
-    for (const e of forecast.evidence) {
-      const c = e.check
-      const figures = `forecast ${e.onCheckDay === undefined ? "-" : m(e.onCheckDay)} on ${f(c.checkedOn)}, ${e.onPaymentDay === undefined ? "-" : m(e.onPaymentDay)} on ${f(c.executionDate)}`
-      out.push(
-        ...Render.wrap(
-          `${c.answer} ${c.orderId} ${m(c.amount)} ${c.currency} from ${c.debtorIban}: ${FINDING_TEXT[e.finding]} (${figures})`,
-          width,
-          "  ",
-          "    "
-        )
-      )
-    }
+  }
+}
+
+/**
+ * The parts of the report after the accounts, in order: the funds checks beside the forecast, the payments not
+ * netted, the accounts without a usable balance, each scenario, and the skipped records (each only when it has lines).
+ */
+export const sections = (report: Report): Array<Section> => {
+  const { forecast } = report
+  const out: Array<Section> = []
+  if (forecast.evidence.length > 0) {
+    const urgent = forecast.evidence.filter((e) => e.finding !== "Agrees")
+    out.push({
+      heading: `Funds checks beside the forecast (${plural(forecast.evidence.length, "check")}, ${urgent.length} to look at; an answer is about the check's day):`,
+      lines: forecast.evidence.map((e) => {
+        const c = e.check
+        const figures = `forecast ${e.onCheckDay === undefined ? "-" : m(e.onCheckDay)} on ${f(c.checkedOn)}, ${e.onPaymentDay === undefined ? "-" : m(e.onPaymentDay)} on ${f(c.executionDate)}`
+        return [
+          1,
+          `${c.answer} ${c.orderId} ${m(c.amount)} ${c.currency} from ${c.debtorIban}: ${FINDING_TEXT[e.finding]} (${figures})`
+        ] as const
+      })
+    })
   }
   if (forecast.notNetted.length > 0) {
-    out.push("")
-    out.push(`Not netted (another currency than the account's; no exchange rate is known):`)
-    for (const n of forecast.notNetted) {
-      out.push(...Render.wrap(`${n.iban} ${n.side}: ${paymentLine(n.payment)}`, width, "  ", "    "))
-    }
+    out.push({
+      heading: "Not netted (another currency than the account's; no exchange rate is known):",
+      lines: forecast.notNetted.map((n) => [1, `${n.iban} ${n.side}: ${paymentLine(n.payment)}`] as const)
+    })
   }
   if (forecast.withoutBalance.length > 0) {
-    out.push("")
-    out.push("No balance given (not forecast):")
-    for (const w of forecast.withoutBalance) out.push(`  ${w.iban} ${w.currency}: ${plural(w.count, "payment")} out`)
+    out.push({
+      heading: `${WITHOUT_BALANCE}:`,
+      lines: forecast.withoutBalance.map((w) => [1, withoutBalanceLine(w)] as const)
+    })
   }
   for (const s of report.scenarios) {
-    out.push("")
-    out.push(`Scenario ${JSON.stringify(s.scenario.name)}:`)
-    if (s.payments.removed.length + s.payments.added.length === 0 && s.accounts.length === 0) {
-      out.push("  no change")
-    }
-    for (const p of s.payments.removed) out.push(...Render.wrap(`- ${paymentLine(p)}`, width, "  ", "    "))
-    for (const p of s.payments.added) out.push(...Render.wrap(`+ ${paymentLine(p)}`, width, "  ", "    "))
+    const lines: Array<readonly [number, string]> = []
+    if (s.payments.removed.length + s.payments.added.length === 0 && s.accounts.length === 0)
+      lines.push([1, "no change"])
+    for (const p of s.payments.removed) lines.push([1, `- ${paymentLine(p)}`])
+    for (const p of s.payments.added) lines.push([1, `+ ${paymentLine(p)}`])
+    for (const v of s.moved) lines.push([1, movedLine(v)])
     for (const a of s.accounts) {
-      out.push(
-        ...Render.wrap(
-          `${a.iban}: lowest ${m(a.lowest.base.amount)} on ${f(a.lowest.base.date)} -> ${m(a.lowest.scenario.amount)} on ${f(a.lowest.scenario.date)}, closing ${m(a.closing.base)} -> ${m(a.closing.scenario)}`,
-          width,
-          "  ",
-          "    "
-        )
-      )
-      for (const d of a.riskDaysAdded) out.push(`    new risk days ${span(d.date, d.until)} closing ${m(d.closing)}`)
-      for (const d of a.riskDaysRemoved) out.push(`    no longer at risk ${span(d.date, d.until)}`)
+      lines.push([
+        1,
+        `${a.iban}: lowest ${m(a.lowest.base.amount)} on ${f(a.lowest.base.date)} -> ${m(a.lowest.scenario.amount)} on ${f(a.lowest.scenario.date)}, closing ${m(a.closing.base)} -> ${m(a.closing.scenario)}`
+      ])
+      for (const d of a.riskDaysAdded) lines.push([2, `new risk days ${span(d.date, d.until)} closing ${m(d.closing)}`])
+      for (const d of a.riskDaysRemoved) lines.push([2, `no longer at risk ${span(d.date, d.until)}`])
     }
-    for (const c of s.unmatched) out.push(...Render.wrap(`! names no payment: ${changeText(c)}`, width, "  ", "    "))
+    for (const c of s.unmatched) lines.push([1, `! names no payment: ${changeText(c)}`])
+    out.push({ heading: `Scenario ${JSON.stringify(s.scenario.name)}:`, lines })
   }
   const skipped = [
     ...report.unreadable.map((u) => ({ orderId: `${u.file} #${u.index}`, reason: u.reason })),
     ...report.skippedOrders
   ]
   if (skipped.length > 0) {
-    out.push("")
-    out.push(`Skipped (${skipped.length}):`)
-    out.push(...Render.skippedLines(skipped, width))
+    out.push({
+      heading: `Skipped (${skipped.length}):`,
+      lines: skipped.map((x) => [1, `${x.orderId ?? "(no orderId)"}: ${x.reason}`] as const),
+      narrow: true
+    })
   }
-  return out.join("\n")
+  return out
 }
 
 const changeText = (c: Forecast.Change): string => {
@@ -545,6 +611,12 @@ export const json = (report: Report): string => {
         name: s.scenario.name,
         removed: s.payments.removed.map(paymentJson),
         added: s.payments.added.map(paymentJson),
+        moved: s.moved.map((v) => ({
+          orderId: v.payment.orderId,
+          was: f(v.was),
+          due: f(v.due),
+          executionDate: f(v.payment.executionDate)
+        })),
         accounts: s.accounts.map((a) => ({
           iban: a.iban,
           currency: a.currency,
@@ -570,7 +642,7 @@ export const json = (report: Report): string => {
 
 /** The ladders as CSV: one line per row of each account (worst first), amounts exact. */
 export const csv = (report: Report): string => {
-  const lines = ["iban,currency,date,until,opening,out,in,closing,at_risk,not_netted"]
+  const lines = ["iban,currency,date,until,opening,out,in,closing,at_risk,not_netted,note"]
   for (const a of Forecast.worstFirst(report.forecast.accounts)) {
     for (const r of a.rows ?? []) {
       lines.push(
@@ -584,16 +656,26 @@ export const csv = (report: Report): string => {
           Money.toPlainString(r.in),
           Money.toPlainString(r.closing),
           r.atRisk ? "yes" : "no",
-          `${r.notNetted.length}`
+          `${r.notNetted.length}`,
+          ""
         ].join(",")
       )
     }
+  }
+  // an account with payments and no usable balance: one line over the window, no figures, the reason in `note`
+  const { from, to } = report.forecast.window
+  for (const w of report.forecast.withoutBalance) {
+    const note = `no usable balance: ${w.reason}; ${plural(w.count, "payment")} out in the window`
+    lines.push([w.iban, w.currency, f(from), f(to), "", "", "", "", "", "", `"${note.replace(/"/g, '""')}"`].join(","))
   }
   return lines.join("\n")
 }
 
 /** How many accounts the HTML picture draws (the worst first); the others are summed up in one line. */
 export const HTML_ACCOUNTS = 50
+
+/** How many payments on risk days the HTML picture lists per account; the others are counted. */
+export const HTML_PAYMENTS = 50
 
 /** The headline of an account in the picture: the first day it runs short (or that it does not), and its lowest point. */
 export const headline = (a: Forecast.AccountForecast): string => {
@@ -644,7 +726,8 @@ export const html = (report: Report): string => {
     ".line{fill:none;stroke:#2a6;stroke-width:1.5}.risk{fill:#f4b4b4}.limit{stroke:#e33;stroke-dasharray:4 3}",
     ".zero{stroke:#999}.tick{font-size:10px;fill:#666}.low{font-size:11px;fill:#c00}li{font-size:13px}",
     ".head{margin:4px 0 8px}.short{color:#c00;font-weight:600}.appr{fill:#2a6}.decl{fill:#d00}",
-    ".clash{fill:none;stroke:#d00;stroke-width:2}.legend{font-size:12px;color:#555}</style></head><body>",
+    ".clash{fill:none;stroke:#d00;stroke-width:2}.legend{font-size:12px;color:#555}.d2{margin-left:1.5em}",
+    ".figures{font-size:13px;color:#444;margin:2px 0}</style></head><body>",
     `<h1>Balance forecast ${f(from)}..${f(to)}</h1>`,
     `<p>${plural(forecast.accounts.length, "account")}, ${worst.filter((a) => a.riskDays.length > 0).length} at risk · ${Html.escapeText(report.calendarName)} · ${Html.escapeText(report.convention)}</p>`
   )
@@ -726,13 +809,25 @@ export const html = (report: Report): string => {
       if (clash) parts.push(`<circle class="clash" cx="${x(c.checkedOn)}" cy="${cy.toFixed(1)}" r="8"/>`)
     }
     parts.push("</svg>")
-    const risky = a.riskDays.flatMap((d) => d.payments)
     const clashes = checks.filter((e) => e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk")
-    if (risky.length > 0 || clashes.length > 0) {
+    parts.push(
+      `<p class="figures">${Html.escapeText(`opening ${m(a.opening)} on ${f(a.start)} (balance of ${f(a.balanceDate)}), closing ${m(a.closing)} on ${f(to)}; out ${m(a.out)}, in ${m(a.in)}`)}</p>`
+    )
+    if (a.riskDays.length > 0 || clashes.length > 0) {
       parts.push("<ul>")
       for (const e of clashes) parts.push(`<li class="short">${Html.escapeText(checkLine(e))}</li>`)
-      for (const p of risky.slice(0, 50)) parts.push(`<li>at risk: ${Html.escapeText(paymentLine(p))}</li>`)
-      if (risky.length > 50) parts.push(`<li>… and ${risky.length - 50} more</li>`)
+      // the risk days as the table lists them, at most 50 payments per account
+      let payments = 0
+      let more = 0
+      for (const [depth, text] of a.riskDays.length === 0 ? [] : riskSection(a).lines) {
+        if (depth === 2 && payments++ >= HTML_PAYMENTS) {
+          more++
+          continue
+        }
+        parts.push(`<li class="d${depth}">${Html.escapeText(text)}</li>`)
+      }
+      if (more > 0)
+        parts.push(`<li class="d2">… and ${plural(more, "more payment")} (--format json lists them all)</li>`)
       parts.push("</ul>")
     }
     parts.push("</section>")
@@ -742,6 +837,12 @@ export const html = (report: Report): string => {
     parts.push(
       `<p>… and ${plural(rest.length, "more account")} (${rest.filter((a) => a.riskDays.length > 0).length} at risk): --format json or csv lists them all.</p>`
     )
+  }
+  // what the table lists after the accounts, in its words
+  for (const section of sections(report)) {
+    parts.push(`<section class="list"><h2>${Html.escapeText(section.heading.replace(/:$/, ""))}</h2><ul>`)
+    for (const [depth, text] of section.lines) parts.push(`<li class="d${depth}">${Html.escapeText(text)}</li>`)
+    parts.push("</ul></section>")
   }
   parts.push("</body></html>")
   return parts.join("\n")

@@ -100,7 +100,8 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
     balances: balances.success,
     window: { from: settings.success.from, to: settings.success.to },
     options: { calendar: settings.success.calendar, convention: settings.success.convention },
-    checks
+    checks,
+    unusable: ForecastReport.unusableBalances(balancesRead.success.unreadable)
   }
   const made = Forecast.make(forecastInput)
   if (Result.isFailure(made)) return yield* Failure.badInput(made.failure.message)
