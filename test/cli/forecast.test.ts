@@ -62,6 +62,21 @@ describe("tppkit forecast", () => {
       { orderId: "RENT", was: "2027-03-03", due: "2027-03-06", executionDate: "2027-03-08" }
     ])
   })
+  it("--holidays: the bank's own closing days move a payment, as for project and reconcile (issue 40)", async () => {
+    const orders = file("rent-h.json", [order("RENT", "2027-01-03", 10, SK, LANDLORD)])
+    const balances = file("one-h.json", [{ iban: SK, currency: "EUR", amount: "100.00", date: "2027-03-01" }])
+    const args = ["forecast", "--orders", orders, "--balances", balances, "--from", "2027-03-01", "--to", "2027-03-31"]
+    const dates = async (more: ReadonlyArray<string>) => {
+      const run_ = await run([...args, ...more, "--format", "json"])
+      expect(run_.stderr).toBe("")
+      return JSON.parse(run_.stdout).accounts[0].ladder.map((r: { date: string }) => r.date)
+    }
+    expect(await dates([])).toEqual(["2027-03-01", "2027-03-03"])
+    // Wednesday 3 March closed: Thursday the 4th
+    expect(await dates(["--holidays", "2027-03-03"])).toEqual(["2027-03-01", "2027-03-04"])
+    const bad = await run([...args, "--holidays", "2027-02-30"])
+    expect(bad.code).toBe(2)
+  })
   it("lists every account with payments and no usable balance, with the reason, in every format (issue 40)", async () => {
     // a record for the creditor, an unreadable amount for one debtor, none for the other: both debtors are listed
     const orders = file("debtors.json", [

@@ -6,7 +6,6 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Flags from "./internal/flags.ts"
@@ -54,16 +53,9 @@ export const forecastCommand = Command.make(
       Flag.atLeast(0),
       Flag.withDefault([] as ReadonlyArray<string>)
     ),
-    calendar: Flag.String("calendar").pipe(
-      Flag.withDescription(
-        `${Calendar.builtIn.map((c) => c.name).join(", ")}, an ISO 3166 country code, or auto (default ${Calendar.target.name})`
-      ),
-      Flag.withDefault(Calendar.target.name)
-    ),
-    convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
-      Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
-      Flag.withDefault(BusinessDayConvention.defaultConvention)
-    ),
+    calendar: Flags.calendar,
+    holidays: Flags.holidays,
+    convention: Flags.convention,
     standard: Flags.standard,
     format: Flag.Literals("format", Formats.forecast).pipe(
       Flag.withDescription(`Output format: ${Formats.forecast.join(", ")} (default table)`),

@@ -6,7 +6,6 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Flags from "./internal/flags.ts"
@@ -25,21 +24,9 @@ export const projectCommand = Command.make(
     ),
     from: Flag.String("from").pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription("First day of the window")),
     to: Flag.String("to").pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription("Last day of the window")),
-    calendar: Flag.String("calendar").pipe(
-      Flag.withDescription(
-        `${Calendar.builtIn.map((c) => c.name).join(", ")}, an ISO 3166 country code, e.g. SK, or auto: each currency's own (EUR target, CZK CZ, USD US …; default ${Calendar.target.name})`
-      ),
-      Flag.withDefault(Calendar.target.name)
-    ),
-    holidays: Flag.String("holidays").pipe(
-      Flag.withMetavar("YYYY-MM-DD,..."),
-      Flag.withDescription("Extra holidays added to the calendar"),
-      Flag.optional
-    ),
-    convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
-      Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
-      Flag.withDefault(BusinessDayConvention.defaultConvention)
-    ),
+    calendar: Flags.calendar,
+    holidays: Flags.holidays,
+    convention: Flags.convention,
     standard: Flags.standard,
     format: Flag.Literals("format", formats).pipe(
       Flag.withDescription(`Output format: ${formats.join(", ")} (default ${formats[0]})`),

@@ -1,7 +1,7 @@
 /**
  * Flag shapes more than one command uses.
  */
-import { Standard } from "@tppkit/core"
+import { BusinessDayConvention, Calendar, Standard } from "@tppkit/core"
 import { Config, Effect, type Option } from "effect"
 import { CliError, Flag } from "effect/cli"
 
@@ -53,4 +53,31 @@ export const standard: Flag.Flag<Option.Option<Standard.Standard>> = Flag.Litera
     "Read every record in this standard (default: each record's own, as its standard field says or its fields reveal)"
   ),
   Flag.optional
+)
+
+/**
+ * `--calendar`: the working-day calendar the rule moves dates on (a built-in one, a country's, or `auto`: each
+ * currency's own), as `Project.settings` reads it; the same flag on every command that projects.
+ */
+export const calendar: Flag.Flag<string> = Flag.String("calendar").pipe(
+  Flag.withDescription(
+    `${Calendar.builtIn.map((c) => c.name).join(", ")}, an ISO 3166 country code, e.g. SK, or auto: each currency's own (EUR target, CZK CZ, USD US …; default ${Calendar.target.name})`
+  ),
+  Flag.withDefault(Calendar.target.name)
+)
+
+/** `--holidays D,D`: the bank's own closing days, added to the calendar; the same flag on every command that projects. */
+export const holidays: Flag.Flag<Option.Option<string>> = Flag.String("holidays").pipe(
+  Flag.withMetavar("YYYY-MM-DD,..."),
+  Flag.withDescription("Extra holidays added to the calendar"),
+  Flag.optional
+)
+
+/** `--convention`: the business-day convention; the same flag on every command that projects. */
+export const convention: Flag.Flag<BusinessDayConvention.BusinessDayConvention> = Flag.Literals(
+  "convention",
+  BusinessDayConvention.conventions
+).pipe(
+  Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
+  Flag.withDefault(BusinessDayConvention.defaultConvention)
 )

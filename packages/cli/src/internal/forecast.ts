@@ -23,6 +23,8 @@ export interface Input {
   readonly threshold: ReadonlyArray<string>
   readonly scenario: ReadonlyArray<string>
   readonly calendar: string
+  /** `--holidays D,D`: the bank's own closing days, added to the calendar. */
+  readonly holidays?: Option.Option<string> | undefined
   readonly convention: string
   readonly format: ForecastReport.Format
   /** `--standard`: every record of the orders files read in this standard (else each its own). */
@@ -47,6 +49,7 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
     from: input.from,
     to: input.to,
     calendar: input.calendar,
+    holidays: input.holidays !== undefined && Option.isSome(input.holidays) ? input.holidays.value : undefined,
     convention: input.convention
   })
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
