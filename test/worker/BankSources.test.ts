@@ -5,8 +5,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
-import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
-import { BankSources, Checks, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
+import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
+import { BankSources, Checks, FundsCheckWorkflow, Listings, Sweep } from "@tppkit/worker"
 import { Context, DateTime, Effect, Fiber, Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
@@ -22,8 +22,11 @@ const settings: Sweep.Settings = {
   retry: { initial: "10 millis", max: "10 millis", tries: 3 }
 }
 
-/** Undici, with the mock bank's 502 fault asked for on the first request of each listed page number. */
-const faultOn = (pages: ReadonlyArray<number>) =>
+/**
+ * Undici, with the mock bank's 502 fault asked for on the first request of each listed page number (`always`: on
+ * every request of those pages).
+ */
+const faultOn = (pages: ReadonlyArray<number>, always = false) =>
   Layer.effect(
     BankTransport.BankTransport,
     Effect.gen(function* () {
@@ -35,7 +38,7 @@ const faultOn = (pages: ReadonlyArray<number>) =>
             ? ((JSON.parse(request.body) as { page?: number }).page ?? 0)
             : -1
           if (!pages.includes(page) || faulted.has(page)) return inner.send(request, timeout, maxBodyBytes)
-          faulted.add(page)
+          if (!always) faulted.add(page)
           return inner.send(
             { ...request, headers: { ...request.headers, "x-sandbox-fault": "502" } },
             timeout,
@@ -85,7 +88,9 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
             Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
               Layer.provideMerge(WorkflowEngine.layerMemory),
               Layer.provideMerge(Checks.Checks.layerMemory),
-              Layer.provide(BankSources.orderSource(psu, { pageSize: 50 })),
+              Layer.provide(
+                BankSources.orderSource(psu, { pageSize: 50 }).pipe(Layer.provide(Listings.Listings.layerMemory))
+              ),
               Layer.provide(
                 Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
                   check: () => Effect.succeed({ answer: "APPR" as const })
@@ -156,7 +161,9 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
             Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
               Layer.provideMerge(WorkflowEngine.layerMemory),
               Layer.provideMerge(flaky),
-              Layer.provide(BankSources.orderSource(psu, { pageSize: 50 })),
+              Layer.provide(
+                BankSources.orderSource(psu, { pageSize: 50 }).pipe(Layer.provide(Listings.Listings.layerMemory))
+              ),
               Layer.provide(
                 Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
                   check: () => Effect.succeed({ answer: "APPR" as const })
@@ -185,6 +192,167 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         const pages = unattended.map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
         assert.deepStrictEqual(pages, [...new Set(pages)])
         assert.deepStrictEqual(used, [unattended.length])
+      }).pipe(Effect.scoped),
+    60_000
+  )
+
+  /** The sweep of `day` over the mock bank with `transport`, every layer but the engine's and the stores' given. */
+  const sweepWith = (
+    day: string,
+    info: Sandbox.SandboxInfo["Service"],
+    transport: Layer.Layer<BankTransport.BankTransport>
+  ) => {
+    const client = BankClient.BankClient.layerOver(
+      BankConfig.BankConfig.layer({
+        environment: "sandbox",
+        baseUrl: info.baseUrl,
+        clientId: info.clientId,
+        clientSecret: info.clientSecret
+      }),
+      transport,
+      BudgetStore.BudgetStore.layerMemory
+    )
+    return Effect.gen(function* () {
+      const sweep = yield* Effect.forkChild(Sweep.sweepNow(day))
+      // the sweep's back-off is a durable sleep on the test clock
+      while (sweep.pollUnsafe() === undefined) {
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
+        yield* TestClock.adjust("20 millis")
+      }
+      return yield* Fiber.join(sweep)
+    }).pipe(
+      Effect.provide(
+        Layer.mergeAll(Sweep.layer, FundsCheckWorkflow.layer).pipe(
+          Layer.provide(
+            Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+              check: () => Effect.succeed({ answer: "APPR" as const })
+            })
+          ),
+          Layer.provide(BankSources.orderSource(psu, { pageSize: 50 })),
+          Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: info.clientId }] })),
+          Layer.provide(client)
+        )
+      )
+    )
+  }
+
+  /** Every order the bank lists, asked with the customer present (no budget spent). */
+  const present = (info: Sandbox.SandboxInfo["Service"]) =>
+    Effect.gen(function* () {
+      const client = yield* BankClient.BankClient
+      const orders = yield* Stream.runCollect(
+        client.standingOrders({ psu: { ...psu, lastLoggedTime: yield* DateTime.now } })
+      )
+      return orders.flatMap((p) => p.body.orders)
+    }).pipe(
+      Effect.provide(
+        BankClient.BankClient.layerOver(
+          BankConfig.BankConfig.layer({
+            environment: "sandbox",
+            baseUrl: info.baseUrl,
+            clientId: info.clientId,
+            clientSecret: info.clientSecret
+          }),
+          BankTransport.BankTransport.layerUndici()
+        )
+      )
+    )
+
+  it.effect(
+    "a listing cut off at page 2 of 3 with a complete listing kept from the day before: 0 payments unplanned, the page's checks say which listing",
+    () =>
+      Effect.gen(function* () {
+        const start = Date.UTC(2026, 10, 1, 7)
+        yield* TestClock.setTime(start)
+        const bank = yield* Layer.build(
+          Sandbox.layerServer({ listingDay: Fixtures.baseDate }).pipe(
+            Layer.provideMerge(Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(start), Journal.Journal.layer))
+          )
+        )
+        const info = Context.get(bank, Sandbox.SandboxInfo)
+        const journal = Context.get(bank, Journal.Journal)
+        const bankClock = Context.get(bank, SandboxClock.SandboxClock)
+        const engine = Layer.mergeAll(
+          WorkflowEngine.layerMemory,
+          Checks.Checks.layerMemory,
+          Listings.Listings.layerMemory
+        )
+        const { first, second, rows, all } = yield* Effect.gen(function* () {
+          const first = yield* sweepWith("2026-11-01", info, BankTransport.BankTransport.layerUndici())
+          // the next day, on both clocks: page 2 answers 502 every time it is asked for
+          yield* TestClock.adjust("1 day")
+          bankClock.adjustUnsafe(86_400_000)
+          const second = yield* sweepWith("2026-11-02", info, faultOn([2], true))
+          const rows = yield* Checks.Checks.use((c) => c.list({ sweepDay: "2026-11-02" }))
+          const all = yield* Checks.Checks.use((c) => c.list())
+          return { first, second, rows, all }
+        }).pipe(Effect.provide(engine))
+        const expected = Sweep.plan(yield* present(info), info.clientId, LocalDate.parseUnsafe("2026-11-02"), settings)
+        const unattended = (yield* journal.entries).filter(
+          (e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined
+        )
+        const pages = unattended.map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+        // day 1: pages 0-2; day 2: pages 0, 1, then page 2 twice (502) and no fifth request
+        assert.deepStrictEqual(pages, [0, 1, 2, 0, 1, 2, 2])
+        assert.strictEqual(first.consents[0]?.failure, undefined)
+        const consent = second.consents[0]
+        assert.strictEqual(consent?.failure, undefined)
+        assert.strictEqual(consent?.plannedFrom, "2026-11-01")
+        assert.deepStrictEqual(consent?.pagesUnread, [2])
+        assert.strictEqual(consent?.pagesKept, 2)
+        assert.isTrue(Sweep.isComplete(second))
+        // every payment due is planned (by this sweep, or by the day before's when it was due then too), none
+        // invented; those of page 2 that this sweep planned came from the day before's listing
+        const key = (d: Checks.Due) => Checks.key(d)
+        const planned = new Set(all.map(key))
+        assert.deepStrictEqual(
+          expected.map(key).filter((k) => !planned.has(k)),
+          []
+        )
+        assert.deepStrictEqual(
+          rows.map(key).filter((k) => !expected.map(key).includes(k)),
+          []
+        )
+        const fromEarlier = rows.filter((r) => r.listedOn === "2026-11-01")
+        assert.isAbove(fromEarlier.length, 0)
+        assert.isAtMost(fromEarlier.length, consent?.plannedFromEarlier ?? 0)
+        assert.isBelow(fromEarlier.length, rows.length)
+      }).pipe(Effect.scoped),
+    60_000
+  )
+
+  it.effect(
+    "no complete listing kept: the pages read are planned, the consent's unread pages named and its sweep incomplete",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
+        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
+        const info = Context.get(bank, Sandbox.SandboxInfo)
+        const journal = Context.get(bank, Journal.Journal)
+        const engine = Layer.mergeAll(
+          WorkflowEngine.layerMemory,
+          Checks.Checks.layerMemory,
+          Listings.Listings.layerMemory
+        )
+        const { summary, rows } = yield* Effect.gen(function* () {
+          const summary = yield* sweepWith(day, info, faultOn([1], true))
+          return { summary, rows: yield* Checks.Checks.use((c) => c.list({ sweepDay: day })) }
+        }).pipe(Effect.provide(engine))
+        const all = yield* present(info)
+        const unattended = (yield* journal.entries).filter(
+          (e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined
+        )
+        // page 0, then page 1 three times (3 tries): 4 requests, the day's budget
+        assert.strictEqual(unattended.length, 4)
+        const consent = summary.consents[0]
+        assert.strictEqual(consent?.failure?._tag, "BankError")
+        assert.deepStrictEqual(consent?.pagesUnread, [1, 2])
+        assert.strictEqual(consent?.plannedFrom, undefined)
+        assert.isFalse(Sweep.isComplete(summary))
+        // the orders of page 0 are planned, exactly
+        const expected = Sweep.plan(all.slice(0, 50), info.clientId, LocalDate.parseUnsafe(day), settings)
+        assert.deepStrictEqual(rows.map(Checks.key).sort(), expected.map(Checks.key).sort())
+        assert.strictEqual(consent?.planned, expected.length)
       }).pipe(Effect.scoped),
     60_000
   )

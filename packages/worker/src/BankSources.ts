@@ -5,12 +5,14 @@
  *
  * @since 0.1.0
  */
-import { Currency, Iban } from "@tppkit/core"
-import { BankClient, type PsuContext } from "@tppkit/http"
-import { BigDecimal, Effect, Layer, Stream } from "effect"
+import { Currency, Iban, type StandingOrder } from "@tppkit/core"
+import { BankClient, Budget, type PsuContext } from "@tppkit/http"
+import { BigDecimal, Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
 import * as CheckFailure from "./CheckFailure.ts"
+import { ChecksError } from "./Checks.ts"
 import { BalanceChecker } from "./FundsCheckWorkflow.ts"
-import { InvalidIban, ListingFailed, OrderSource } from "./Sweep.ts"
+import * as Listings from "./Listings.ts"
+import { type Consent, InvalidIban, ListingFailed, OrderSource } from "./Sweep.ts"
 
 /** The balance checker over the bank client: the payment's amount on its debtor IBAN, with the given Correlation-ID. */
 export const balanceChecker = (psu: PsuContext.PsuContext): Layer.Layer<BalanceChecker, never, BankClient.BankClient> =>
@@ -53,40 +55,167 @@ export interface ListingOptions {
   readonly pageSize?: number | undefined
 }
 
+/** The most pages a listing may have (http's default hard page limit). */
+const pageLimit = BankClient.DEFAULT_PAGE_LIMIT
+
+/** How long a worker holds a consent's listing between two pages; a paused or dead worker frees it within this time. */
+const leaseMillis = 15_000
+
+/** How a kept page is written again while the database is away (a restart): 100 ms doubled up to 5 s, 5 minutes. */
+const databaseRetry = Schedule.exponential("100 millis").pipe(
+  Schedule.modifyDelay((m) => Effect.succeed(Duration.min(m.duration, Duration.seconds(5)))),
+  Schedule.upTo({ duration: "5 minutes" })
+)
+
+/** Whether a page is the last of its listing: the count of page 0, or a short page when the bank gives none. */
+const isLast = (page: Listings.Page, first: number | undefined, pageSize: number): boolean =>
+  first !== undefined ? page.page >= first - 1 : page.records < pageSize
+
+/** The orders of pages, each orderId once (the first page that has it). */
+const ordersOf = (pages: ReadonlyArray<Listings.Page>): Array<StandingOrder.StandingOrder> => {
+  const seen = new Set<string>()
+  const orders: Array<StandingOrder.StandingOrder> = []
+  for (const p of pages) {
+    for (const o of p.orders) {
+      if (seen.has(o.orderId)) continue
+      seen.add(o.orderId)
+      orders.push(o)
+    }
+  }
+  return orders
+}
+
 /**
- * The order source over the bank client: every page of a consent's standing orders, unattended (budget spent). The
- * sweep owns the listing, so it resumes: the pages an earlier try read (this run, an earlier run of the day, or
- * another worker before the shards moved) are kept in the fleet's budget store, and a try asks the bank only for the
- * pages it lacks (docs/bank-interface.md, "Daily limit").
+ * The order source over the bank client: the consent's standing orders, unattended, page by page, each page kept in
+ * the fleet's database (`Listings`) the moment it is read, before the next is asked for. The sweep owns the listing,
+ * so it resumes: a try asks the bank only for the pages not kept (by an earlier try, an earlier run of the day, or a
+ * worker that was paused or died), each request paid from the daily budget when it is sent
+ * (docs/bank-interface.md, "Daily limit"). One worker reads a consent's listing at a time (a lease in the budget
+ * store, renewed before each page): a worker woken from a pause after another took the listing over asks nothing.
+ * `kept` says what is kept when the listing could not be completed: today's pages, and the latest complete listing
+ * of an earlier day for the pages not read today.
  */
 export const orderSource = (
   psu: PsuContext.PsuContext,
   options: ListingOptions = {}
-): Layer.Layer<OrderSource, never, BankClient.BankClient> =>
+): Layer.Layer<OrderSource, never, BankClient.BankClient | Budget.Budget | Listings.Listings> =>
   Layer.effect(
     OrderSource,
-    Effect.map(Effect.service(BankClient.BankClient), (client) =>
-      OrderSource.of({
-        list: (consent) =>
-          Effect.gen(function* () {
-            const iban = consent.iban === undefined ? undefined : Iban.parse(consent.iban)
-            if (iban !== undefined && iban._tag === "Failure") {
-              const failure = new InvalidIban({ iban: consent.iban ?? "" })
-              return yield* new ListingFailed({ consent: consent.key, failure })
-            }
-            const pages = yield* Stream.runCollect(
-              client.standingOrders({
-                psu,
-                consentKey: consent.key,
-                resume: true,
-                ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
-                ...(iban === undefined ? {} : { iban: iban.success })
-              })
+    Effect.gen(function* () {
+      const client = yield* BankClient.BankClient
+      const store = (yield* Budget.Budget).store
+      const listings = yield* Listings.Listings
+      const pageSize = options.pageSize ?? 100
+      const idOf = (consent: Consent) => Listings.listingId(consent.key, consent.iban, pageSize)
+      const stored = (consent: Consent) => (e: ChecksError) => new ListingFailed({ consent: consent.key, failure: e })
+      const list = (consent: Consent, day: string) =>
+        Effect.gen(function* () {
+          const iban = consent.iban === undefined ? undefined : Iban.parse(consent.iban)
+          if (iban !== undefined && iban._tag === "Failure") {
+            return yield* new ListingFailed({
+              consent: consent.key,
+              failure: new InvalidIban({ iban: consent.iban ?? "" })
+            })
+          }
+          const id = idOf(consent)
+          const leaseKey = JSON.stringify(["sweep listing", id, day])
+          const holder = crypto.randomUUID()
+          const busy = (what: string) =>
+            new ListingFailed({
+              consent: consent.key,
+              failure: new ChecksError({ message: `listing of ${consent.key} on ${day}: ${what}` })
+            })
+          /** Takes or renews the listing's lease; fails when another worker holds it. */
+          const hold = Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            const lease = yield* store
+              .tryAcquireLease(leaseKey, holder, now, now + leaseMillis)
+              .pipe(Effect.mapError((e) => busy(e.message)))
+            if (!lease.acquired) return yield* busy("another worker is reading it")
+          })
+          const release = Effect.ignore(store.releaseLease(leaseKey, holder))
+          return yield* Effect.gen(function* () {
+            yield* hold
+            const pages = new Map(
+              (yield* listings.pages(id, day).pipe(Effect.mapError(stored(consent)))).map((p) => [p.page, p])
             )
-            return { orders: pages.flatMap((p) => p.body.orders), pages: pages.length }
-          }).pipe(
-            Effect.catchTag("BankError", (failure) => Effect.fail(new ListingFailed({ consent: consent.key, failure })))
-          )
-      })
-    )
+            const processId = crypto.randomUUID()
+            const read: Array<Listings.Page> = []
+            for (let n = 0; ; n++) {
+              let page = pages.get(n)
+              if (page === undefined) {
+                yield* hold
+                const reply = yield* client
+                  .standingOrdersPage({
+                    psu,
+                    consentKey: consent.key,
+                    page: n,
+                    pageSize,
+                    processId,
+                    ...(iban === undefined ? {} : { iban: iban.success })
+                  })
+                  .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
+                page = {
+                  page: n,
+                  pageCount: reply.body.pageCount,
+                  records: reply.body.orders.length + reply.body.errors.filter((e) => e.index >= 0).length,
+                  orders: reply.body.orders
+                }
+                // kept before the next page is asked for: a worker that stops now costs no page again
+                yield* Effect.retry(listings.keep(id, day, page), databaseRetry).pipe(Effect.mapError(stored(consent)))
+              }
+              read.push(page)
+              const first = read[0]?.pageCount
+              if (n > 0 && page.pageCount !== first) {
+                return yield* new ListingFailed({
+                  consent: consent.key,
+                  failure: new ChecksError({
+                    message: `listing of ${consent.key}: page ${n} gives pageCount ${page.pageCount ?? "none"}, page 0 gave ${first ?? "none"}`
+                  })
+                })
+              }
+              if (isLast(page, first, pageSize)) break
+              if (n >= pageLimit - 1) {
+                return yield* busy(`more than the limit of ${pageLimit} pages`)
+              }
+            }
+            yield* Effect.retry(listings.complete(id, day), databaseRetry).pipe(Effect.mapError(stored(consent)))
+            return { orders: ordersOf(read), pages: read.length }
+          }).pipe(Effect.ensuring(release))
+        })
+      const kept = (consent: Consent, day: string) =>
+        Effect.gen(function* () {
+          const id = idOf(consent)
+          const today = yield* listings.pages(id, day)
+          const first = today.find((p) => p.page === 0)
+          const count = first?.pageCount
+          const keptPages = new Set(today.map((p) => p.page))
+          // the pages not read today: every page up to the count when page 0 gives one; otherwise unknown
+          const unread =
+            count === undefined
+              ? undefined
+              : Array.from({ length: count }, (_, i) => i).filter((i) => !keptPages.has(i))
+          const complete =
+            unread?.length === 0 ||
+            (first !== undefined && count === undefined && today.some((p) => p.records < pageSize))
+          const seen = new Set(today.flatMap((p) => p.orders.map((o) => o.orderId)))
+          const earlier = complete ? Option.none() : yield* listings.latestComplete(id, day)
+          return {
+            orders: ordersOf(today),
+            pagesKept: today.map((p) => p.page),
+            pagesUnread: complete ? [] : unread,
+            earlier: Option.match(earlier, {
+              onNone: () => undefined,
+              onSome: (e) => ({
+                day: e.day,
+                // the orders on the pages not read today, those read today left out
+                orders: ordersOf(e.pages.filter((p) => unread === undefined || unread.includes(p.page))).filter(
+                  (o) => !seen.has(o.orderId)
+                )
+              })
+            })
+          }
+        }).pipe(Effect.mapError(stored(consent)))
+      return OrderSource.of({ list, kept })
+    })
   )

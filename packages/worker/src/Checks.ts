@@ -30,7 +30,12 @@ export const Due = Schema.Struct({
   /** The day of the sweep that planned the check, "YYYY-MM-DD". */
   sweepDay: Schema.String,
   /** When to check (epoch milliseconds); 0 or a past instant: right away. */
-  checkAt: Schema.Number
+  checkAt: Schema.Number,
+  /**
+   * The day of the listing the payment was planned from when it is not the sweep's own (its pages could not be
+   * read that day, and the latest complete listing kept for the consent stood in for them).
+   */
+  listedOn: Schema.optionalKey(Schema.String)
 })
 
 /** One payment due for a funds check. */
@@ -88,6 +93,20 @@ export interface Row extends Due {
 export interface Begun {
   readonly attempt: number
   readonly recorded: Outcome | undefined
+  /** True when the fence did not hold (this worker no longer owns the check's shard): nothing counted, nothing to send. */
+  readonly fenced?: boolean | undefined
+}
+
+/**
+ * The fencing token of a write for a check: the advisory lock of the check's shard (effect's cluster holds one per
+ * shard, `namespace` and `lock` its two keys) and the `application_name` of this worker's database sessions. A write
+ * under a fence happens only when, in the same statement, that lock is held by a session of this worker: a worker
+ * that lost its shards while it was paused writes nothing for them when it wakes.
+ */
+export interface Fence {
+  readonly namespace: number
+  readonly lock: number
+  readonly holder: string
 }
 
 /** How an attempt ended, for `finish`: its try, its Correlation-ID, and whether its request was sent at all. */
@@ -97,6 +116,10 @@ export interface Finished {
   readonly correlationId: string
   /** False when the request never reached the bank (nothing was sent): the attempt is not counted. */
   readonly sent: boolean
+  /** The attempt's number (`Begun.attempt`): an older attempt's outcome never replaces a newer one's. */
+  readonly attempt?: number | undefined
+  /** The fence of the write (absent: none). */
+  readonly fence?: Fence | undefined
 }
 
 /** Which rows to read. */
@@ -131,8 +154,9 @@ export class ChecksError extends Schema.TaggedError<ChecksError>()("ChecksError"
  * counts an attempt atomically (two runners checking one payment count two attempts), marks it in flight, creates
  * the row when the sweep did not plan it, and sends nothing for a try whose outcome is recorded; an attempt still
  * in flight when the next one begins (its worker died) stays counted and is marked `unconfirmed`; `finish`
- * records the latest attempt's outcome and takes back the count of a request that was never sent; the reads see
- * every change made before them. `test/worker/Checks.test.ts` runs one suite against both stores.
+ * moves the record forward only (a bank's answer is never replaced by a failure or an older attempt's outcome) and
+ * takes back the count of a request that was never sent; a write under a fence that does not hold changes nothing
+ * (the store in memory, one process, has no fences); the reads see every change made before them. `test/worker/Checks.test.ts` runs one suite against both stores.
  */
 export class Checks extends Context.Service<
   Checks,
@@ -145,10 +169,16 @@ export class Checks extends Context.Service<
      * Counts one attempt of try `tryNo` (default 1) before its request is sent and marks it in flight; or, when
      * that try's outcome is recorded already, returns it (nothing is to be sent).
      */
-    readonly begin: (due: Due, correlationId: string, tryNo?: number) => Effect.Effect<Begun, ChecksError>
+    readonly begin: (
+      due: Due,
+      correlationId: string,
+      tryNo?: number,
+      fence?: Fence | undefined
+    ) => Effect.Effect<Begun, ChecksError>
     /**
-     * Records the outcome of the latest attempt and when it arrived; an attempt whose request was never sent is no
-     * longer counted.
+     * Records the outcome of an attempt and when it arrived, when it moves the record forward (a bank's answer is
+     * never replaced; a failure only by an answer or a newer attempt's outcome); an attempt whose request was never
+     * sent is no longer counted. Under a fence that does not hold nothing is written.
      */
     readonly finish: (
       due: Due,

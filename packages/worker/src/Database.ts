@@ -12,6 +12,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import * as BankGate from "./BankGate.ts"
 import * as Checks from "./Checks.ts"
 import * as ListingReconciliation from "./ListingReconciliation.ts"
+import * as Listings from "./Listings.ts"
 import * as PlanSettings from "./PlanSettings.ts"
 import * as SweepLog from "./SweepLog.ts"
 import * as Webhook from "./Webhook.ts"
@@ -37,7 +38,8 @@ export const ddl: ReadonlyArray<string> = [
   ...PlanSettings.ddl,
   ...SweepLog.ddl,
   ...Webhook.ddl,
-  ...ListingReconciliation.ddl
+  ...ListingReconciliation.ddl,
+  ...Listings.ddl
 ]
 
 /** A fixed advisory-lock key for tppkit's migrations. */
@@ -71,14 +73,18 @@ const urlOf = (url: Redacted.Redacted<string>): URL | undefined => {
  */
 export const layer = (
   url: Redacted.Redacted<string>,
-  options?: { readonly maxConnections?: number | undefined }
+  options?: {
+    readonly maxConnections?: number | undefined
+    /** The sessions' `application_name` (default `tppkit`); a worker's own names the holder of its shard locks. */
+    readonly applicationName?: string | undefined
+  }
 ): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, SqlError> =>
   Layer.effectDiscard(migrate).pipe(
     Layer.provideMerge(
       PgClient.layer({
         url,
         maxConnections: options?.maxConnections ?? 10,
-        applicationName: "tppkit",
+        applicationName: options?.applicationName ?? "tppkit",
         ...(urlOf(url)?.searchParams.has("connect_timeout") === true
           ? {}
           : { connectTimeout: Duration.seconds(defaultConnectTimeoutSeconds) })

@@ -302,6 +302,8 @@ export const cluster = (options: Options) =>
         const shards = options.shards ?? shardsPerGroup
         const config = ShardingConfig.layerFromEnv(shardingConfig(options, port, { host, listen, shards }))
         const protocol = clientProtocol(options.tls)
+        // this runner's sessions by name: the holder its checks' writes are fenced with (FundsCheckWorkflow.FenceHolder)
+        const holder = `tppkit runner ${port} ${crypto.randomUUID().slice(0, 8)}`
         return SocketRunner.layer.pipe(
           Layer.provide([socketServer(listen, port, options.tls), protocol]),
           Layer.provide(health.pipe(Layer.provide(Runners.layerRpc), Layer.provide(protocol))),
@@ -310,7 +312,10 @@ export const cluster = (options: Options) =>
           Layer.provide(config),
           Layer.provide(RpcSerialization.layerSchemaBinary()),
           Layer.provide(Layer.effectDiscard(claimShards(shards))),
-          Layer.provideMerge(Database.layer(options.databaseUrl, { maxConnections: options.maxConnections }))
+          Layer.provideMerge(
+            Database.layer(options.databaseUrl, { maxConnections: options.maxConnections, applicationName: holder })
+          ),
+          Layer.provideMerge(Layer.succeed(FundsCheckWorkflow.FenceHolder)(holder))
         )
       }
     )

@@ -16,12 +16,12 @@
 import type { BalanceCheck } from "@tppkit/core"
 import * as FailureClass from "@tppkit/http/FailureClass"
 import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Schedule, Schema, Semaphore } from "effect"
-import { ClusterSchema, Entity } from "effect/cluster"
+import { ClusterSchema, Entity, ShardingConfig } from "effect/cluster"
 import { Sharding } from "effect/cluster/Sharding"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
 import * as BankGate from "./BankGate.ts"
 import * as CheckFailure from "./CheckFailure.ts"
-import { Checks, type ChecksError, Due, key, Outcome } from "./Checks.ts"
+import { Checks, type ChecksError, Due, type Fence, key, Outcome } from "./Checks.ts"
 
 /** The bank's answer to one balance check and the identifiers of the request that got it. */
 export interface Answer {
@@ -71,17 +71,58 @@ const databaseRetry = Schedule.exponential("100 millis").pipe(
   Schedule.upTo({ duration: "10 minutes" })
 )
 
+/**
+ * The `application_name` of this worker's database sessions, which holds its shards' advisory locks: with it every
+ * write for a check is fenced by the check's shard lock (`Checks.Fence`); undefined (the default, a workflow engine
+ * in memory): no fence.
+ */
+export const FenceHolder = Context.Reference<string | undefined>("@tppkit/worker/FundsCheckWorkflow/FenceHolder", {
+  defaultValue: () => undefined
+})
+
+/**
+ * The namespace of effect's cluster advisory locks (the first key, a hash of `effect-cluster:` and the table
+ * prefix `cluster`, as effect's `SqlRunnerStorage` computes it).
+ */
+export const lockNamespace: number = (() => {
+  const bytes = new TextEncoder().encode("effect-cluster:cluster")
+  let hash = 0x811c9dc5
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193)
+  return hash | 0
+})()
+
+/** The fence of the running workflow's writes: its shard's advisory lock, held by this worker's sessions. */
+const fence: Effect.Effect<Fence | undefined> = Effect.gen(function* () {
+  const holder = yield* FenceHolder
+  const address = yield* Effect.serviceOption(Entity.CurrentAddress)
+  const config = yield* Effect.serviceOption(ShardingConfig.ShardingConfig)
+  if (holder === undefined || Option.isNone(address)) return undefined
+  // effect's lock key of a shard: (its group's place among the groups + 1) * 1,000,000 + the shard's number; a
+  // fleet's runner has effect's one default group unless its sharding configuration says otherwise
+  const groups = Option.isSome(config) ? [...ShardingConfig.shardGroupConfig(config.value).available] : ["default"]
+  const group = groups.indexOf(address.value.shardId.group)
+  if (group < 0) return undefined
+  return { namespace: lockNamespace, lock: (group + 1) * 1_000_000 + address.value.shardId.id, holder }
+})
+
 /** One try: its outcome, and whether a request was made for it now (false: the outcome was recorded already). */
 const attempt = (
   due: Due,
   tryNo: number
-): Effect.Effect<{ readonly outcome: Outcome; readonly asked: boolean }, ChecksError, Checks | BalanceChecker> =>
+): Effect.Effect<
+  { readonly outcome: Outcome; readonly asked: boolean; readonly fenced?: boolean },
+  ChecksError,
+  Checks | BalanceChecker
+> =>
   Effect.gen(function* () {
     const checks = yield* Checks
     const checker = yield* BalanceChecker
     const observer = yield* CheckObserver
     const correlationId = crypto.randomUUID()
-    const begun = yield* Effect.retry(checks.begin(due, correlationId, tryNo), databaseRetry)
+    const guard = yield* fence
+    const begun = yield* Effect.retry(checks.begin(due, correlationId, tryNo, guard), databaseRetry)
+    // this worker lost the check's shard (paused, its locks expired): the new owner runs it
+    if (begun.fenced === true) return { outcome: { outcome: "failed" }, asked: false, fenced: true }
     if (begun.recorded !== undefined) return { outcome: begun.recorded, asked: false }
     const started = yield* Clock.currentTimeMillis
     const outcome = yield* checker.check(due, correlationId).pipe(
@@ -105,7 +146,10 @@ const attempt = (
     const now = yield* Clock.currentTimeMillis
     const sent = outcome.failure === undefined || CheckFailure.wasSent(outcome.failure)
     // the request was sent: its outcome must be recorded, or another worker sends it again
-    yield* Effect.retry(checks.finish(due, outcome, now, { tryNo, correlationId, sent }), databaseRetry)
+    yield* Effect.retry(
+      checks.finish(due, outcome, now, { tryNo, correlationId, sent, attempt: begun.attempt, fence: guard }),
+      databaseRetry
+    )
     yield* observer.finished(due, outcome, begun.attempt, now - started)
     return { outcome, asked: true }
   })
@@ -240,6 +284,7 @@ export const layer: Layer.Layer<InFlight, never, WorkflowEngine.WorkflowEngine |
             const sentAt = yield* Clock.currentTimeMillis
             running++
             return yield* Effect.orDie(attempt(due, tryNo)).pipe(
+              Effect.tap((a) => (a.fenced === true ? abandon : Effect.void)),
               Effect.tap((a) => (a.asked ? gate.record(gateResult(a.outcome), sentAt) : Effect.void)),
               Effect.map((a) => a.outcome),
               Effect.ensuring(

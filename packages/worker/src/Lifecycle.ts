@@ -79,6 +79,23 @@ export interface ListingRetry {
 }
 
 /**
+ * A consent's listing could not be read whole within its tries or its budget: the pages kept today, the pages not
+ * read ("unknown" when page 0 was not), the day of the earlier complete listing their orders were planned from
+ * (absent: none kept, those orders are left unplanned), and the checks planned in all and from that listing.
+ */
+export interface ListingPartial {
+  readonly _tag: "ListingPartial"
+  readonly day: string
+  readonly consent: string
+  readonly pagesKept: number
+  readonly pagesUnread: ReadonlyArray<number> | "unknown"
+  readonly plannedFrom: string | undefined
+  readonly planned: number
+  readonly plannedFromEarlier: number
+  readonly cause: string
+}
+
+/**
  * A balance check finished on this worker: its payment, outcome, attempt and time at the bank. One that failed on
  * a transient fault is tried again with back-off (a retry scheduled); one that failed otherwise has its final answer.
  */
@@ -109,6 +126,7 @@ export type Event =
   | SweepStarted
   | SweepFinished
   | ListingRetry
+  | ListingPartial
   | CheckFinished
   | WebhookRetry
   | Left
@@ -303,6 +321,22 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         ["try", event.tries],
         ["in", seconds(event.waitMillis)]
       ]
+    case "ListingPartial": {
+      const covered =
+        event.pagesUnread !== "unknown" && (event.pagesUnread.length === 0 || event.plannedFrom !== undefined)
+      return [
+        ["level", covered ? "warn" : "error"],
+        ["event", "listing_partial"],
+        ["cause", shorten(event.cause)],
+        ["day", event.day],
+        ["consent", event.consent],
+        ["pages_kept", event.pagesKept],
+        ["pages_unread", event.pagesUnread === "unknown" ? "unknown" : event.pagesUnread.length],
+        ["planned_from", event.plannedFrom ?? "none"],
+        ["planned", event.planned],
+        ["planned_from_earlier", event.plannedFromEarlier]
+      ]
+    }
     case "CheckFinished": {
       const failure = event.outcome.failure
       if (failure === undefined || !isTransient(event.outcome)) return []

@@ -118,11 +118,26 @@ export interface Listed {
   readonly pages: number
 }
 
+/**
+ * What is kept of a consent's listing when it could not be read whole: the orders on the pages kept today, the page
+ * numbers kept and not read (undefined: unknown, page 0 was not read or the bank gives no page count), and the
+ * orders of the pages not read today as the latest complete listing of an earlier day has them.
+ */
+export interface Kept {
+  readonly orders: ReadonlyArray<Projection.ProjectableOrder>
+  readonly pagesKept: ReadonlyArray<number>
+  readonly pagesUnread: ReadonlyArray<number> | undefined
+  readonly earlier: { readonly day: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> } | undefined
+}
+
 /** Where the sweep gets a consent's standing orders; the bank client satisfies it in a worker. */
 export class OrderSource extends Context.Service<
   OrderSource,
   {
-    readonly list: (consent: Consent) => Effect.Effect<Listed, ListingFailed>
+    /** The consent's whole listing for the sweep of `day`. */
+    readonly list: (consent: Consent, day: string) => Effect.Effect<Listed, ListingFailed>
+    /** What is kept of the consent's listing of `day` when `list` could not read it whole (absent: nothing). */
+    readonly kept?: ((consent: Consent, day: string) => Effect.Effect<Kept, ListingFailed>) | undefined
   }
 >()("@tppkit/worker/OrderSource") {}
 
@@ -178,7 +193,15 @@ export const ConsentSummary = Schema.Struct({
   pages: Schema.optionalKey(Schema.Number),
   /** Listings tried for this consent by this run (absent: one, or carried over from an earlier run). */
   tries: Schema.optionalKey(Schema.Number),
-  failure: Schema.optionalKey(ListingFailure)
+  failure: Schema.optionalKey(ListingFailure),
+  /** A listing not read whole: the pages kept today. */
+  pagesKept: Schema.optionalKey(Schema.Number),
+  /** A listing not read whole: the pages not read today ("unknown" when page 0 was not read). */
+  pagesUnread: Schema.optionalKey(Schema.Union([Schema.Array(Schema.Number), Schema.Literal("unknown")])),
+  /** The day of the earlier complete listing the orders of the pages not read were planned from. */
+  plannedFrom: Schema.optionalKey(Schema.String),
+  /** How many of `planned` came from that earlier listing. */
+  plannedFromEarlier: Schema.optionalKey(Schema.Number)
 })
 
 /** One consent's part of a sweep. */
@@ -233,6 +256,64 @@ export const startPlanned = (
     return planned.length
   })
 
+/** What the sweep planned of a consent whose listing could not be read whole. */
+export const PartialSchema = Schema.Struct({
+  planned: Schema.Number,
+  pagesKept: Schema.Number,
+  pagesUnread: Schema.Union([Schema.Array(Schema.Number), Schema.Literal("unknown")]),
+  plannedFrom: Schema.optionalKey(Schema.String),
+  plannedFromEarlier: Schema.Number
+})
+
+/** What the sweep planned of a consent whose listing could not be read whole. */
+export type Partial = typeof PartialSchema.Type
+
+/** Whether every page not read today was planned from an earlier complete listing (or every page was kept). */
+export const isCovered = (partial: Partial): boolean =>
+  partial.pagesUnread !== "unknown" && (partial.pagesUnread.length === 0 || partial.plannedFrom !== undefined)
+
+/**
+ * Whether a listing's failure leaves a consent's day to what is kept (the pages read, an earlier listing): a fault
+ * that may pass and did not within the tries, or the daily budget spent; not a refusal (a consent revoked, a
+ * client refused), which no kept listing can stand in for.
+ */
+export const degradable = (failure: ListingFailure): boolean =>
+  isTransient(failure) || (failure._tag === "BankError" && failure.reason._tag === "BudgetExhausted")
+
+/**
+ * Plans a consent's checks from what is kept of its listing: every order on the pages kept today, and the orders
+ * of the pages not read today as the latest complete listing of an earlier day has them (each such check marked
+ * with that listing's day, `listedOn`). Undefined when nothing is kept.
+ */
+const planPartial = (
+  consent: Consent,
+  day: string,
+  date: LocalDate.LocalDate,
+  settings: Settings
+): Effect.Effect<Partial | undefined, ListingFailed, OrderSource | Checks> =>
+  Effect.gen(function* () {
+    const source = yield* OrderSource
+    const checks = yield* Checks
+    if (source.kept === undefined) return undefined
+    const kept = yield* source.kept(consent, day)
+    const earlierDay = kept.earlier?.day ?? ""
+    const today = plan(kept.orders, consent.key, date, settings)
+    const earlier =
+      kept.earlier === undefined
+        ? []
+        : plan(kept.earlier.orders, consent.key, date, settings).map((d): Due => ({ ...d, listedOn: earlierDay }))
+    yield* checks
+      .plan([...today, ...earlier])
+      .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
+    return {
+      planned: today.length + earlier.length,
+      pagesKept: kept.pagesKept.length,
+      pagesUnread: kept.pagesUnread ?? "unknown",
+      ...(kept.earlier === undefined ? {} : { plannedFrom: kept.earlier.day }),
+      plannedFromEarlier: earlier.length
+    }
+  })
+
 /** The sweep workflow's implementation. */
 export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
   DailySweep.toLayer(
@@ -263,7 +344,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
             execute: Effect.gen(function* () {
               const source = yield* OrderSource
               const checks = yield* Checks
-              const listed = yield* source.list(consent)
+              const listed = yield* source.list(consent, day)
               // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status
               yield* ListingReconciliation.record(
                 ListingReconciliation.summarize(listed.orders, consent.key, date, settings, day)
@@ -289,9 +370,35 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
           yield* DurableClock.sleep({ name: `backoff/${id}#${tries}`, duration: Duration.millis(wait) })
         }
         const triesKey = tries > 1 ? { tries } : {}
+        let degraded: { readonly partial: Partial; readonly failure: ListingFailure } | undefined
         if (Result.isFailure(planned)) {
-          consents.push({ consent: consent.key, planned: 0, ...triesKey, failure: planned.failure.failure })
-          continue
+          const failure = planned.failure.failure
+          // a consent's day degrades, never vanishes: the pages kept today and, for the pages not read, the latest
+          // complete listing of an earlier day are planned; only the orders no kept listing has are left out
+          const partial = degradable(failure)
+            ? yield* Activity.make({
+                name: `partial/${id}`,
+                success: Schema.UndefinedOr(PartialSchema),
+                error: ListingFailed,
+                execute: planPartial(consent, day, date, settings)
+              }).pipe(Effect.orElseSucceed(() => undefined))
+            : undefined
+          if (partial === undefined) {
+            consents.push({ consent: consent.key, planned: 0, ...triesKey, failure })
+            continue
+          }
+          yield* Lifecycle.emit({
+            _tag: "ListingPartial",
+            day,
+            consent: consent.key,
+            pagesKept: partial.pagesKept,
+            pagesUnread: partial.pagesUnread,
+            plannedFrom: partial.plannedFrom,
+            planned: partial.planned,
+            plannedFromEarlier: partial.plannedFromEarlier,
+            cause: Lifecycle.listingCause(failure)
+          })
+          degraded = { partial, failure }
         }
         // the checks' workflows are started once the plan is stored; a check store out of reach for a moment (the
         // fleet's database restarting) is waited out with the listing's back-off
@@ -312,6 +419,23 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
             )
           )
         })
+        if (degraded !== undefined) {
+          const { partial, failure } = degraded
+          consents.push({
+            consent: consent.key,
+            planned: partial.planned,
+            ...triesKey,
+            pagesKept: partial.pagesKept,
+            pagesUnread: partial.pagesUnread,
+            ...(partial.plannedFrom === undefined
+              ? {}
+              : { plannedFrom: partial.plannedFrom, plannedFromEarlier: partial.plannedFromEarlier }),
+            // only orders no kept listing has are left out: then the consent's listing failed
+            ...(isCovered(partial) ? {} : { failure })
+          })
+          continue
+        }
+        if (Result.isFailure(planned)) continue
         const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
         consents.push({ consent: consent.key, planned: planned.success.planned, ...pages, ...triesKey })
       }

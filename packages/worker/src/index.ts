@@ -27,6 +27,8 @@ export * as Lifecycle from "./Lifecycle.ts"
  * fleet's database.
  */
 export * as ListingReconciliation from "./ListingReconciliation.ts"
+/** The pages of each consent's listing as read, kept the moment each is read, and its latest complete listing. */
+export * as Listings from "./Listings.ts"
 /** Prometheus metrics of a worker. */
 export * as Metrics from "./Metrics.ts"
 /** http's budget store on PostgreSQL. */

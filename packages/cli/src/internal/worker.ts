@@ -15,6 +15,7 @@ import {
   FundsCheckWorkflow,
   Lifecycle,
   ListingReconciliation,
+  Listings,
   Metrics,
   PgBudgetStore,
   PlanSettings,
@@ -388,6 +389,7 @@ export const workerLayer = (setup: Setup) => {
       Layer.mergeAll(
         Checks.Checks.layerSql,
         ListingReconciliation.layerSql,
+        Listings.Listings.layerSql,
         BankGate.BankGate.layerSql(setup.bankGate),
         metrics,
         lifecycle,

@@ -2,7 +2,7 @@
  * The pieces both check stores share: a payment's key, a planned row, a row's payment, the listing order and the
  * `checkedAt` text.
  */
-import type { Due, Outcome, Row } from "../Checks.ts"
+import type { Due, Outcome, Row, Verdict } from "../Checks.ts"
 
 /** The key of a payment's check: consent, orderId and nominal date. */
 export const key = (due: Pick<Due, "consent" | "orderId" | "nominalDate">): string =>
@@ -31,7 +31,8 @@ export const dueOf = (r: Row): Due => ({
   currency: r.currency,
   debtorIban: r.debtorIban,
   sweepDay: r.sweepDay,
-  checkAt: r.checkAt
+  checkAt: r.checkAt,
+  ...(r.listedOn === undefined ? {} : { listedOn: r.listedOn })
 })
 
 /** The listing order: execution date, orderId, nominal date, consent. */
@@ -51,3 +52,16 @@ export const outcomeOf = (r: Row): Outcome => ({
   ...(r.requestId === undefined ? {} : { requestId: r.requestId }),
   ...(r.responseId === undefined ? {} : { responseId: r.responseId })
 })
+
+/**
+ * Whether an attempt's outcome moves a check's record forward: none recorded yet; or a failure recorded and the new
+ * outcome is the bank's answer, or comes from the same or a later attempt (`attempt`, the number `begin` gave it;
+ * undefined: unknown, treated as the latest). A bank's answer (APPR, DECL) is never replaced.
+ */
+export const isForward = (
+  recorded: Verdict | undefined,
+  recordedAttempt: number,
+  next: Verdict,
+  attempt: number | undefined
+): boolean =>
+  recorded === undefined || (recorded === "failed" && (next !== "failed" || (attempt ?? Infinity) >= recordedAttempt))

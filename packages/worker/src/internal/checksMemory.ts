@@ -1,13 +1,16 @@
 /** The check store in memory: a map from a payment's key to its row (tests and single-process runs). */
 import { Effect } from "effect"
 import type { Checks, Row } from "../Checks.ts"
-import { compareRows, dueOf, isoSeconds, key, outcomeOf, pendingRow } from "./checkRows.ts"
+import { compareRows, dueOf, isForward, isoSeconds, key, outcomeOf, pendingRow } from "./checkRows.ts"
 
 /** A new, empty store. */
 export const make = (): Checks["Service"] => {
   const rows = new Map<string, Row>()
   // per row: the Correlation-ID of the attempt in flight, and the last try whose outcome is recorded
-  const states = new Map<string, { readonly sending: string | undefined; readonly finishedTry: number }>()
+  const states = new Map<
+    string,
+    { readonly sending: string | undefined; readonly finishedTry: number; readonly finishedAttempt: number }
+  >()
   const sorted = () => [...rows.values()].sort(compareRows)
   return {
     plan: (due) =>
@@ -23,11 +26,12 @@ export const make = (): Checks["Service"] => {
           .filter((r) => r.sweepDay === sweepDay && r.consent === consent)
           .map(dueOf)
       ),
+    // one process: no shard can be lost to another worker, so a fence always holds
     begin: (due, correlationId, tryNo = 1) =>
       Effect.sync(() => {
         const k = key(due)
         const row = rows.get(k) ?? pendingRow(due)
-        const state = states.get(k) ?? { sending: undefined, finishedTry: 0 }
+        const state = states.get(k) ?? { sending: undefined, finishedTry: 0, finishedAttempt: 0 }
         if (state.finishedTry >= tryNo && row.outcome !== undefined) {
           return { attempt: row.attempts, recorded: outcomeOf(row) }
         }
@@ -45,15 +49,22 @@ export const make = (): Checks["Service"] => {
       Effect.sync(() => {
         const k = key(due)
         const row = rows.get(k) ?? pendingRow(due)
-        const state = states.get(k) ?? { sending: undefined, finishedTry: 0 }
+        const state = states.get(k) ?? { sending: undefined, finishedTry: 0, finishedAttempt: 0 }
         const unsent = attempt !== undefined && !attempt.sent
+        // a record moves forward only: a bank's answer is never replaced, a failure only by a newer attempt's outcome
+        // or an answer
+        const forward = isForward(row.outcome, state.finishedAttempt, outcome.outcome, attempt?.attempt)
         rows.set(k, {
           ...row,
-          outcome: outcome.outcome,
-          failure: outcome.failure,
-          requestId: outcome.requestId,
-          responseId: outcome.responseId,
-          checkedAt: isoSeconds(at),
+          ...(forward
+            ? {
+                outcome: outcome.outcome,
+                failure: outcome.failure,
+                requestId: outcome.requestId,
+                responseId: outcome.responseId,
+                checkedAt: isoSeconds(at)
+              }
+            : {}),
           ...(unsent
             ? {
                 attempts: Math.max(0, row.attempts - 1),
@@ -63,7 +74,8 @@ export const make = (): Checks["Service"] => {
         })
         states.set(k, {
           sending: attempt === undefined || state.sending === attempt.correlationId ? undefined : state.sending,
-          finishedTry: Math.max(state.finishedTry, attempt?.tryNo ?? 1)
+          finishedTry: forward ? Math.max(state.finishedTry, attempt?.tryNo ?? 1) : state.finishedTry,
+          finishedAttempt: forward ? Math.max(state.finishedAttempt, attempt?.attempt ?? 0) : state.finishedAttempt
         })
       }),
     list: (filter) =>

@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as CheckFailure from "../CheckFailure.ts"
-import type { Checks, ChecksError, Row, Summary, Verdict } from "../Checks.ts"
+import type { Checks, ChecksError, Fence, Row, Summary, Verdict } from "../Checks.ts"
 import { dueOf, isoSeconds, outcomeOf } from "./checkRows.ts"
 
 /** The DDL of the checks table (idempotent). */
@@ -38,6 +38,10 @@ export const ddl: ReadonlyArray<string> = [
   "ALTER TABLE tppkit_checks ADD COLUMN IF NOT EXISTS sending text",
   "ALTER TABLE tppkit_checks ADD COLUMN IF NOT EXISTS unconfirmed integer NOT NULL DEFAULT 0",
   "ALTER TABLE tppkit_checks ADD COLUMN IF NOT EXISTS finished_try integer NOT NULL DEFAULT 0",
+  // the day of the listing a check was planned from when it is not the sweep's own (its pages not read that day)
+  "ALTER TABLE tppkit_checks ADD COLUMN IF NOT EXISTS listed_on text",
+  // the attempt whose outcome is recorded: an older attempt's outcome never replaces it
+  "ALTER TABLE tppkit_checks ADD COLUMN IF NOT EXISTS finished_attempt integer NOT NULL DEFAULT 0",
   "CREATE INDEX IF NOT EXISTS tppkit_checks_sweep_day ON tppkit_checks (sweep_day, consent)",
   // the checks still to finish, which `--once` workers count while they wait: small, so the count is cheap
   "CREATE INDEX IF NOT EXISTS tppkit_checks_pending ON tppkit_checks (sweep_day) WHERE outcome IS NULL"
@@ -54,6 +58,16 @@ export const make = (
     const fromSql = (what: string) => (e: SqlError) =>
       toError(`${what}: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`)
     const sql = yield* SqlClient.SqlClient
+    /**
+     * The fence as a condition of the statement it is part of: the shard's advisory lock is held by a session of this
+     * worker (its `application_name`); TRUE without a fence.
+     */
+    const fenced = (fence: Fence | undefined) =>
+      fence === undefined
+        ? sql`TRUE`
+        : sql`EXISTS (SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ${fence.namespace >>> 0}::bigint::oid
+              AND l.objid = ${fence.lock}::bigint::oid AND l.objsubid = 2 AND a.application_name = ${fence.holder})`
     return {
       plan: (due) =>
         due.length === 0
@@ -72,7 +86,8 @@ export const make = (
                       currency: d.currency,
                       debtor_iban: d.debtorIban,
                       sweep_day: d.sweepDay,
-                      check_at: d.checkAt
+                      check_at: d.checkAt,
+                      listed_on: d.listedOn ?? null
                     })
                   ) as unknown as readonly [Record<string, unknown>, ...Array<Record<string, unknown>>]
                 )} ON CONFLICT DO NOTHING`,
@@ -84,25 +99,29 @@ export const make = (
           Effect.map((rows) => rows.map((r) => dueOf(rowOf(r)))),
           Effect.mapError(fromSql("cannot read planned checks"))
         ),
-      begin: (due, correlationId, tryNo = 1) =>
+      begin: (due, correlationId, tryNo = 1, fence) =>
         Effect.gen(function* () {
           const counted = yield* sql<{ attempts: number }>`INSERT INTO tppkit_checks (consent, order_id,
               nominal_date, execution_date, amount, currency, debtor_iban, sweep_day, check_at, attempts,
-              correlation_ids, sending)
+              correlation_ids, sending, listed_on)
             VALUES (${due.consent}, ${due.orderId}, ${due.nominalDate}, ${due.executionDate}, ${due.amount},
               ${due.currency}, ${due.debtorIban}, ${due.sweepDay}, ${due.checkAt}, 1, ARRAY[${correlationId}::text],
-              ${correlationId})
+              ${correlationId}, ${due.listedOn ?? null})
             ON CONFLICT (consent, order_id, nominal_date) DO UPDATE
             SET attempts = tppkit_checks.attempts + 1,
                 correlation_ids = array_append(tppkit_checks.correlation_ids, ${correlationId}::text),
                 unconfirmed = tppkit_checks.unconfirmed + (CASE WHEN tppkit_checks.sending IS NULL THEN 0 ELSE 1 END),
                 sending = ${correlationId}
-            WHERE tppkit_checks.finished_try < ${tryNo} OR tppkit_checks.outcome IS NULL
+            WHERE (tppkit_checks.finished_try < ${tryNo} OR tppkit_checks.outcome IS NULL) AND ${fenced(fence)}
             RETURNING attempts`
           if (counted[0] !== undefined) return { attempt: Number(counted[0].attempts), recorded: undefined }
           // this try finished already: its recorded outcome, nothing sent
           const [row] = yield* sql<DbRow>`SELECT * FROM tppkit_checks WHERE consent = ${due.consent}
               AND order_id = ${due.orderId} AND nominal_date = ${due.nominalDate}`
+          // not this try's recorded outcome: the fence did not hold; nothing counted, nothing to send
+          if (fence !== undefined && (row === undefined || row.outcome === null || Number(row.finished_try) < tryNo)) {
+            return { attempt: 0, recorded: undefined, fenced: true }
+          }
           const recorded = row === undefined ? undefined : rowOf(row)
           return {
             attempt: recorded?.attempts ?? 0,
@@ -112,20 +131,28 @@ export const make = (
       finish: (due, outcome, at, attempt) => {
         const unsent = attempt !== undefined && !attempt.sent
         const correlationId = attempt?.correlationId ?? null
-        return sql`UPDATE tppkit_checks SET outcome = ${outcome.outcome},
-              failure = ${outcome.failure === undefined ? null : JSON.stringify(CheckFailure.encodeJson(outcome.failure))}::jsonb,
-              request_id = ${outcome.requestId ?? null}, response_id = ${outcome.responseId ?? null},
-              checked_at = ${new Date(at)},
-              finished_try = GREATEST(finished_try, ${attempt?.tryNo ?? 1}),
+        const number = attempt?.attempt ?? 2147483647
+        // a record moves forward only (checkRows.isForward): a bank's answer is never replaced, a failure only by an
+        // answer or by the outcome of the same or a later attempt
+        const forward = sql`(outcome IS NULL OR (outcome = 'failed' AND
+          (${outcome.outcome}::text <> 'failed' OR finished_attempt <= ${number}::int)))`
+        const failure = outcome.failure === undefined ? null : JSON.stringify(CheckFailure.encodeJson(outcome.failure))
+        return sql`UPDATE tppkit_checks SET
+              outcome = CASE WHEN ${forward} THEN ${outcome.outcome} ELSE outcome END,
+              failure = CASE WHEN ${forward} THEN ${failure}::jsonb ELSE failure END,
+              request_id = CASE WHEN ${forward} THEN ${outcome.requestId ?? null} ELSE request_id END,
+              response_id = CASE WHEN ${forward} THEN ${outcome.responseId ?? null} ELSE response_id END,
+              checked_at = CASE WHEN ${forward} THEN ${new Date(at)} ELSE checked_at END,
+              finished_try = CASE WHEN ${forward} THEN GREATEST(finished_try, ${attempt?.tryNo ?? 1}) ELSE finished_try END,
+              finished_attempt = CASE WHEN ${forward} THEN GREATEST(finished_attempt, ${attempt?.attempt ?? 0})
+                ELSE finished_attempt END,
               sending = CASE WHEN ${correlationId}::text IS NULL OR sending = ${correlationId}::text THEN NULL
                 ELSE sending END,
               attempts = attempts - ${unsent ? 1 : 0},
               correlation_ids = CASE WHEN ${unsent} THEN array_remove(correlation_ids, ${correlationId}::text)
                 ELSE correlation_ids END
-            WHERE consent = ${due.consent} AND order_id = ${due.orderId} AND nominal_date = ${due.nominalDate}`.pipe(
-          Effect.asVoid,
-          Effect.mapError(fromSql("cannot record the outcome"))
-        )
+            WHERE consent = ${due.consent} AND order_id = ${due.orderId} AND nominal_date = ${due.nominalDate}
+              AND ${fenced(attempt?.fence)}`.pipe(Effect.asVoid, Effect.mapError(fromSql("cannot record the outcome")))
       },
       list: (filter) =>
         (filter?.sweepDay === undefined
@@ -191,6 +218,7 @@ export const rowOf = (r: DbRow): Row => {
     debtorIban: String(get("debtor_iban")),
     sweepDay: String(get("sweep_day")),
     checkAt: Number(get("check_at") ?? 0),
+    ...(text(get("listed_on")) === undefined ? {} : { listedOn: text(get("listed_on")) as string }),
     outcome: text(get("outcome")) as Verdict | undefined,
     failure: CheckFailure.decodeJson(get("failure")),
     attempts: Number(get("attempts") ?? 0),
