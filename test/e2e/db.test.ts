@@ -54,7 +54,12 @@ const start = async () => {
     createInterface({ input: child.stdout }).once("line", resolve)
     child.once("close", (code) => reject(new Error(`exited with ${code} before printing: ${stderr}`)))
   })
-  return { child, exited, url: Redacted.make((JSON.parse(line) as { databaseUrl: string }).databaseUrl) }
+  return {
+    child,
+    exited,
+    stderr: () => stderr,
+    url: Redacted.make((JSON.parse(line) as { databaseUrl: string }).databaseUrl)
+  }
 }
 
 const query = <A extends object>(url: Redacted.Redacted<string>, text: string) =>
@@ -101,6 +106,28 @@ describe("tppkit db start", () => {
     }
     second.child.kill("SIGTERM")
     // interrupted: exit code 130 (the CLI README's table), for SIGTERM as for SIGINT
+    assert.strictEqual(await second.exited, 130)
+  }, 120_000)
+
+  it("supervised: its server SIGKILLed is one line naming the signal and exit 1; started again, the data is there", async () => {
+    const first = await start()
+    await query(first.url, "CREATE TABLE IF NOT EXISTS supervised (v text)")
+    await query(first.url, "INSERT INTO supervised VALUES ('before the kill')")
+    const pid = Number(readFileSync(join(dir, "pg", "postmaster.pid"), "utf8").split("\n")[0])
+    process.kill(pid, "SIGKILL")
+    // what systemd's Restart=on-failure acts on: a non-zero exit, with the cause on stderr
+    assert.strictEqual(await first.exited, 1)
+    assert.strictEqual(
+      first.stderr().replace(/data in \S+/, "data in DIR"),
+      `tppkit: PostgreSQL on 127.0.0.1:${new URL(Redacted.value(first.url)).port} (data in DIR) died: process ${pid}: signal SIGKILL\n`
+    )
+    const second = await start()
+    const rows = await query<{ v: string }>(second.url, "SELECT v FROM supervised")
+    assert.deepStrictEqual(
+      rows.map((r) => r.v),
+      ["before the kill"]
+    )
+    second.child.kill("SIGTERM")
     assert.strictEqual(await second.exited, 130)
   }, 120_000)
 

@@ -64,7 +64,9 @@ const paymentJson = (r: Checks.Row) => ({
   executionDate: r.executionDate,
   amount: amountText(r.amount),
   currency: r.currency,
-  debtorIban: r.debtorIban
+  debtorIban: r.debtorIban,
+  // a check planned from an earlier day's listing (its page could not be read on the sweep's day) says which
+  ...(r.listedOn === undefined ? {} : { listedOn: r.listedOn })
 })
 
 /**

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { execFileSync } from "node:child_process"
+import { type ChildProcess, execFileSync } from "node:child_process"
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { createServer } from "node:net"
 import { homedir, tmpdir, userInfo } from "node:os"
@@ -59,6 +59,11 @@ export interface Running {
   readonly dataDir: string
   /** Whether the data directory was created for this run and is removed on stop. */
   readonly temporary: boolean
+  /**
+   * Waits until the server's process exits without being stopped by this scope (killed, crashed), and says how: its
+   * process id and `exit status N` or `signal SIGKILL`; a supervisor (`tppkit db start`) then says so and exits.
+   */
+  readonly exited: Effect.Effect<string>
 }
 
 const user = "postgres"
@@ -179,6 +184,21 @@ const exited = (pg: object): boolean => {
   return child === undefined || child.exitCode !== null || child.signalCode !== null
 }
 
+/** How a server's process ended, once it has: `process 123: exit status 1` or `process 123: signal SIGKILL`. */
+const serverExit = (pg: object): Effect.Effect<string> =>
+  Effect.callback<string>((resume) => {
+    const child = (pg as { readonly process?: ChildProcess }).process
+    const how = (code: number | null, signal: string | null) =>
+      `process ${child?.pid ?? "?"}: ${signal !== null ? `signal ${signal}` : `exit status ${code ?? "unknown"}`}`
+    if (child === undefined) return resume(Effect.succeed("process unknown: exited"))
+    if (child.exitCode !== null || child.signalCode !== null) {
+      return resume(Effect.succeed(how(child.exitCode, child.signalCode)))
+    }
+    const onExit = (code: number | null, signal: string | null) => resume(Effect.succeed(how(code, signal)))
+    child.once("exit", onExit)
+    return Effect.sync(() => child.removeListener("exit", onExit))
+  })
+
 const message = (e: unknown): string => (e instanceof Error ? e.message : e === undefined ? "exited" : String(e))
 
 /**
@@ -286,6 +306,7 @@ export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbE
       url: Redacted.make(`postgres://${user}:${password}@127.0.0.1:${port}/postgres`),
       port,
       dataDir,
-      temporary
+      temporary,
+      exited: serverExit(pg)
     } satisfies Running
   })

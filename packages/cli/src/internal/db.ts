@@ -13,7 +13,10 @@ export interface Input {
   readonly format: "text" | "json"
 }
 
-/** Starts PostgreSQL, prints its URL (it is a local development database: printing it is right) and waits. */
+/**
+ * Starts PostgreSQL, prints its URL (it is a local development database: printing it is right) and waits; when the
+ * server dies it fails with one line saying how (exit 1).
+ */
 export const start = Effect.fn("tppkit.db.start")(function* (input: Input) {
   if (input.port < 0 || input.port > 65535) return yield* Failure.usage("--port must be from 0 to 65535")
   const dataDir = input.dataDir._tag === "Some" ? input.dataDir.value : EmbeddedDb.defaultDataDir()
@@ -35,7 +38,10 @@ export const start = Effect.fn("tppkit.db.start")(function* (input: Input) {
               "Press Ctrl+C to stop."
             ].join("\n")
       )
-      return yield* Effect.never
+      // supervised: a server that dies (killed, crashed) ends the command with one line and exit 1, so that a
+      // service manager (systemd's Restart=on-failure, a container runtime) starts it again
+      const how = yield* db.exited
+      return yield* Failure.failure(`PostgreSQL on 127.0.0.1:${db.port} (data in ${db.dataDir}) died: ${how}`)
     })
   )
 })

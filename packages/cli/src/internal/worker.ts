@@ -656,10 +656,16 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     }
     const failed = summary.consents.filter((c) => c.failure !== undefined)
     for (const f of failed) {
+      const unread =
+        f.pagesUnread === undefined
+          ? ""
+          : `${f.pagesUnread === "unknown" ? "pages not read (page 0 among them)" : `page(s) ${f.pagesUnread.join(", ")} not read`} and no complete listing kept: their payments are not planned (${f.planned} planned from the ${f.pagesKept ?? 0} page(s) kept); `
       yield* Output.errorLine(
-        `tppkit: sweep of ${day}, consent ${f.consent}: ${f.failure === undefined ? "" : Lifecycle.listingCause(f.failure)}`
+        `tppkit: sweep of ${day}, consent ${f.consent}: ${unread}${f.failure === undefined ? "" : Lifecycle.listingCause(f.failure)}`
       )
     }
+    // consents planned in part from an earlier day's listing (their pages could not be read today)
+    const partial = summary.consents.filter((c) => c.pagesUnread !== undefined)
     if (!input.once) return yield* Effect.never
     yield* awaitDay(day)
     const checks = yield* Checks.Checks
@@ -702,6 +708,17 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       listing: yield* listingCounts(summary, setup),
       ...(summary.rerun ? { run: summary.run ?? 0 } : {}),
       ...(failed.length === 0 ? {} : { unlisted: failed.map((f) => f.consent) }),
+      ...(partial.length === 0
+        ? {}
+        : {
+            partial: partial.map((c) => ({
+              consent: c.consent,
+              pagesKept: c.pagesKept ?? 0,
+              pagesUnread: c.pagesUnread,
+              plannedFrom: c.plannedFrom ?? null,
+              plannedFromEarlier: c.plannedFromEarlier ?? 0
+            }))
+          }),
       unanswered,
       ...(undelivered === undefined ? {} : { undelivered })
     }
