@@ -117,10 +117,15 @@ describe("tppkit db start", () => {
     process.kill(pid, "SIGKILL")
     // what systemd's Restart=on-failure acts on: a non-zero exit, with the cause on stderr
     assert.strictEqual(await first.exited, 1)
-    assert.strictEqual(
-      first.stderr().replace(/data in \S+/, "data in DIR"),
-      `tppkit: PostgreSQL on 127.0.0.1:${new URL(Redacted.value(first.url)).port} (data in DIR) died: process ${pid}: signal SIGKILL\n`
-    )
+    // --format json: the line is the error's JSON object
+    const port = new URL(Redacted.value(first.url)).port
+    assert.deepStrictEqual(JSON.parse(first.stderr()), {
+      error: {
+        kind: "failure",
+        message: `PostgreSQL on 127.0.0.1:${port} (data in ${join(dir, "pg")}) died: process ${pid}: signal SIGKILL`,
+        exitCode: 1
+      }
+    })
     const second = await start()
     const rows = await query<{ v: string }>(second.url, "SELECT v FROM supervised")
     assert.deepStrictEqual(
