@@ -228,6 +228,22 @@ describe("worker status sections", () => {
         lastError: "HTTP 503 from https://hooks.example.com/tppkit/treasury"
       }
     ],
+    endpoints: [
+      {
+        endpoint: "https://hooks.example.com/tppkit/treasury",
+        addedAt: Date.UTC(2026, 10, 1),
+        disabledAt: undefined,
+        disabledReason: undefined,
+        failed: 0
+      },
+      {
+        endpoint: "https://old.example.com/hooks",
+        addedAt: Date.UTC(2026, 10, 1),
+        disabledAt: Date.UTC(2026, 10, 2, 7, 1),
+        disabledReason: "HTTP 410 Gone from https://old.example.com/hooks",
+        failed: 4
+      }
+    ],
     today: "2026-11-02"
   }
   const lines = WorkerStatus.table(full)
@@ -264,12 +280,21 @@ describe("worker status sections", () => {
     expect(lines.some((l) => /^2026-11-03 +SO-6 +11-01 +12\.50 +EUR /.test(l))).toBe(true)
   })
 
+  it("says which webhook endpoint is disabled since when and why, and the ways out; an endpoint in order is not shown", () => {
+    const text = lines.join("\n").replaceAll(/\n +/g, " ")
+    expect(text).toContain(
+      "Webhook endpoint https://old.example.com/hooks disabled since 11-02 07:01 UTC (HTTP 410 Gone from https://old.example.com/hooks); tppkit webhook enable URL turns it back on; 4 deliveries given up, tppkit webhook replay --since D sends them again"
+    )
+    expect(text).not.toContain("Webhook endpoint https://hooks.example.com")
+  })
+
   it("lists the webhook deliveries not made yet, and nothing of sweeps or webhooks when none were read", () => {
     expect(lines.join("\n").replaceAll(/\n +/g, " ")).toContain(
       "check.declined evt_0123456789abcdef0123456789abcdef to https://hooks.example.com/tppkit/treasury: 3 attempts, next 11-02 07:05 UTC"
     )
     const plain = WorkerStatus.table(status).join("\n")
     expect(plain).not.toContain("Sweeps")
+    expect(plain).not.toContain("disabled")
     expect(plain).not.toContain("Webhook")
   })
 })

@@ -1,9 +1,10 @@
 /**
  * Webhooks end to end: `tppkit worker --once --webhook URL` against the mock bank posts every DECL, refused or
- * unanswered check and failed sweep to a receiver on loopback, signed; a receiver that fails and comes back gets
- * every event, and a worker that leaves while its deliveries hang leaves them in the outbox for the next worker,
- * and one killed while they hang leaves them too: the next worker delivers them under the same event ids. `tppkit
- * webhook verify` checks what the receiver got.
+ * unanswered check and failed sweep to a receiver on loopback as Standard Webhooks, each request verified by the
+ * `standardwebhooks` package; a receiver that fails and comes back gets every event, and a worker that leaves while
+ * its deliveries hang leaves them in the outbox for the next worker, and one killed (SIGKILL) while they hang
+ * leaves them too: the next worker delivers them under the same webhook-ids. `tppkit webhook verify` checks what
+ * the receiver got; a secret without whsec_ and the setting of the version before are refused at the start.
  */
 import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -11,20 +12,22 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Webhook } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Context, Effect, Exit, Layer, Redacted, Result, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import { Webhook as StandardWebhook } from "standardwebhooks"
 import { embeddedDb } from "../worker/pg.ts"
 import { start, tppkit, workerOnce } from "./harness.ts"
 
 const db = embeddedDb()
 const day = "2026-11-25"
-const secret = "e2e-webhook-secret"
+const secret = Redacted.value(Webhook.makeSecret())
 
 const bankScope = Scope.makeUnsafe()
 afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
 
 interface Got {
   readonly id: string
+  readonly timestamp: string
   readonly body: string
   readonly signature: string
   readonly status: number | "hang"
@@ -42,9 +45,10 @@ const receiver = async (answer: () => number | "hang") => {
     req.on("end", () => {
       const status = answer()
       got.push({
-        id: String(req.headers[Webhook.eventIdHeader]),
+        id: String(req.headers["webhook-id"]),
+        timestamp: String(req.headers["webhook-timestamp"]),
         body,
-        signature: String(req.headers[Webhook.signatureHeader]),
+        signature: String(req.headers["webhook-signature"]),
         status
       })
       if (status === "hang") hanging.push(res)
@@ -80,8 +84,19 @@ const expectedEvents = (url: Redacted.Redacted<string>) =>
     }).pipe(Effect.provide(Database.layer(url)), Effect.scoped)
   )
 
-const valid = (g: Got) =>
-  Result.isSuccess(Webhook.verify({ body: g.body, signature: g.signature, secret: Redacted.make(secret) }))
+/** Whether the reference library verifies what the receiver got. */
+const valid = (g: Got) => {
+  try {
+    new StandardWebhook(secret).verify(g.body, {
+      "webhook-id": g.id,
+      "webhook-timestamp": g.timestamp,
+      "webhook-signature": g.signature
+    })
+    return true
+  } catch {
+    return false
+  }
+}
 
 describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
   it("delivers every event, signed, to a receiver that fails and comes back; after a worker left or was killed mid-delivery the next one delivers what was left", async () => {
@@ -103,7 +118,7 @@ describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
       TPPKIT_CONSENTS: consents,
       TPPKIT_WORKER_POLL_MS: "250",
       TPPKIT_WEBHOOK_POLL_MS: "100",
-      TPPKIT_WEBHOOK_BACKOFF_MS: "100"
+      TPPKIT_WEBHOOK_RETRY_SCALE: "0.0001"
     }
 
     // a receiver that answers 503 twice, then 200
@@ -150,24 +165,41 @@ describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
 
     // tppkit webhook verify: the request as received verifies; another secret or a changed body does not
     const sample = delivered[0] as Got
-    const ok = await tppkit(["webhook", "verify", "--signature", sample.signature], {
-      stdin: sample.body,
-      env: { TPPKIT_WEBHOOK_SECRET: secret }
-    })
+    const verify = (key: string, body: string) =>
+      tppkit(
+        ["webhook", "verify", "--id", sample.id, "--timestamp", sample.timestamp, "--signature", sample.signature],
+        { stdin: body, env: { TPPKIT_WEBHOOK_SECRET: key } }
+      )
+    const ok = await verify(secret, sample.body)
     assert.strictEqual(ok.code, 0, ok.stderr)
     assert.strictEqual(JSON.parse(ok.stdout).id, sample.id)
-    const wrong = await tppkit(["webhook", "verify", "--signature", sample.signature], {
-      stdin: sample.body,
-      env: { TPPKIT_WEBHOOK_SECRET: "another" }
-    })
+    const another = Redacted.value(Webhook.makeSecret())
+    const wrong = await verify(another, sample.body)
     assert.strictEqual(wrong.code, 7)
-    assert.strictEqual(wrong.stderr.trim(), "tppkit: webhook: the signature does not match the body and the secret")
-    assert.notInclude(wrong.stderr, "another")
-    const changed = await tppkit(["webhook", "verify", "--signature", sample.signature], {
-      stdin: sample.body.replace(/"/, ' "'),
-      env: { TPPKIT_WEBHOOK_SECRET: secret }
-    })
+    assert.strictEqual(
+      wrong.stderr.trim(),
+      "tppkit: webhook: the signature does not match the id, the timestamp, the body and the secret"
+    )
+    assert.notInclude(wrong.stderr, another)
+    const changed = await verify(secret, sample.body.replace(/"/, ' "'))
     assert.strictEqual(changed.code, 7)
+
+    // a secret of the version before (no whsec_) and its back-off setting: refused at the start, with the way out
+    const url0 = Redacted.value(await Effect.runPromise(db.freshUrl()))
+    const plain = await tppkit(workerOnce(url0, info, day, "--webhook", flaky.url), {
+      env: { ...env, TPPKIT_WEBHOOK_SECRET: "e2e-webhook-secret" }
+    })
+    assert.strictEqual(plain.code, 3)
+    assert.include(
+      plain.stderr,
+      "a webhook secret starts with whsec_ (Standard Webhooks); make one with tppkit webhook secret"
+    )
+    assert.notInclude(plain.stderr, "e2e-webhook-secret")
+    const backoff = await tppkit(workerOnce(url0, info, day, "--webhook", flaky.url), {
+      env: { ...env, TPPKIT_WEBHOOK_BACKOFF_MS: "100" }
+    })
+    assert.strictEqual(backoff.code, 3)
+    assert.include(backoff.stderr, "TPPKIT_WEBHOOK_BACKOFF_MS is gone")
 
     // a receiver that hangs: the worker leaves with its deliveries undone; the next worker delivers them
     let mode: "hang" | 200 = "hang"
@@ -220,6 +252,10 @@ describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
       assert.isAtLeast(again.length, 1, `event ${id} delivered after the restart`)
       assert.strictEqual(again[0]?.body, slow.got.find((g) => g.id === id)?.body)
     }
+    // repeated only under the same webhook-id: one body per id, whoever sent it and however often
+    const bodies = new Map<string, Set<string>>()
+    for (const g of slow.got) bodies.set(g.id, (bodies.get(g.id) ?? new Set()).add(g.body))
+    assert.isTrue([...bodies.values()].every((b) => b.size === 1))
     assert.isTrue(slow.got.every(valid))
   })
 })

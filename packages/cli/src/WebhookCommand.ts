@@ -1,58 +1,160 @@
 /**
- * `tppkit webhook verify`: checks a webhook request a fleet sent (its body and `tppkit-signature` header) with the
- * endpoint's secret, as a receiver would, and prints the event; a receiver's script or a person debugging one uses
- * it. The verification code is loaded only when the command runs.
+ * `tppkit webhook`: the fleet's webhooks (Standard Webhooks) as their operators and receivers see them. `secret`
+ * makes a secret, `verify` checks a request a receiver got (its three headers and body) as a receiver's library
+ * would, `enable` turns an endpoint that answered 410 Gone back on, and `replay` sends again what endpoints missed.
+ * The code behind them is loaded only when one runs.
  *
  * @since 0.1.0
  */
 import { Config, Effect } from "effect"
-import { Command, Flag } from "effect/cli"
+import { Argument, Command, Flag } from "effect/cli"
+import * as Connection from "./Connection.ts"
 import * as Flags from "./internal/flags.ts"
 
-/** `tppkit webhook verify --signature HEADER [--body FILE] [--secret S] [--tolerance SECONDS]`. */
+const impl = () => import("./internal/webhook.ts")
+
+/** `tppkit webhook secret [--bytes N]`. */
+export const webhookSecretCommand = Command.make(
+  "secret",
+  {
+    bytes: Flag.Int("bytes").pipe(
+      Flag.withMetavar("N"),
+      Flag.withDescription("Random bytes of the key, 24 to 64 (default 32)"),
+      Flag.withDefault(32)
+    )
+  },
+  (input) => Effect.flatMap(Effect.promise(impl), (i) => i.secret(input))
+).pipe(
+  Command.withDescription("Make a webhook secret, whsec_ and the base64 of random bytes (Standard Webhooks)"),
+  Command.withExamples([
+    {
+      command: "tppkit webhook secret > webhook-secret.txt",
+      description: "A new secret for the workers' TPPKIT_WEBHOOK_SECRET; give the receiver the same"
+    }
+  ])
+)
+
+/**
+ * `tppkit webhook verify [--id ID --timestamp T --signature S | --headers FILE] [--body FILE] [--secret S]
+ * [--tolerance SECONDS]`.
+ */
 export const webhookVerifyCommand = Command.make(
   "verify",
   {
+    id: Flag.String("id").pipe(Flag.withDescription("The request's webhook-id header"), Flag.optional),
+    timestamp: Flag.String("timestamp").pipe(
+      Flag.withMetavar("SECONDS"),
+      Flag.withDescription("The request's webhook-timestamp header, Unix seconds"),
+      Flag.optional
+    ),
     signature: Flag.String("signature").pipe(
       Flag.withMetavar("HEADER"),
-      Flag.withDescription("The request's tppkit-signature header, t=<unix seconds>,v1=<hex>")
+      Flag.withDescription("The request's webhook-signature header, v1,<base64> (several space-separated)"),
+      Flag.optional
+    ),
+    headers: Flag.String("headers").pipe(
+      Flag.withMetavar("FILE"),
+      Flag.withDescription(
+        "The request's headers, one 'name: value' a line (as curl -D writes them) or a JSON object; --id, --timestamp and --signature win over it"
+      ),
+      Flag.optional
     ),
     body: Flags.file("body", "The request's body exactly as received (default: standard input)").pipe(
       Flag.withDefault("-")
     ),
     secret: Flag.Redacted("secret").pipe(
-      Flag.withDescription("The endpoint's secret; prefer TPPKIT_WEBHOOK_SECRET, command lines are visible to others"),
+      Flag.withDescription(
+        "The endpoint's secret, whsec_… (several space-separated during a rotation); prefer TPPKIT_WEBHOOK_SECRET, command lines are visible to others"
+      ),
       Flag.withFallbackConfig(Config.Redacted("TPPKIT_WEBHOOK_SECRET")),
       Flag.optional
     ),
     tolerance: Flag.Int("tolerance").pipe(
       Flag.withMetavar("SECONDS"),
-      Flag.withDescription("How far the signature's time may be from now (default 300; a replayed request is older)"),
+      Flag.withDescription(
+        "How far the request's timestamp may be from now (default 300; a replayed request is older)"
+      ),
       Flag.withDefault(300)
     )
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/webhook.ts")),
-      (impl) => impl.verify(input)
-    )
+  (input) => Effect.flatMap(Effect.promise(impl), (i) => i.verify(input))
 ).pipe(
-  Command.withDescription("Check a webhook request's signature and time with the endpoint's secret; print its event"),
+  Command.withDescription(
+    "Check a webhook request's signature and time (Standard Webhooks) with the endpoint's secret; print its event"
+  ),
   Command.withExamples([
     {
-      command: 'tppkit webhook verify --signature "$SIG" --body body.json',
-      description: "Exit 0 and the event when the request is ours and fresh, exit 7 otherwise"
+      command: 'tppkit webhook verify --id "$ID" --timestamp "$TS" --signature "$SIG" --body body.json',
+      description: "Exit 0 and the event when the request is the fleet's and fresh, exit 7 otherwise"
+    },
+    {
+      command: "tppkit webhook verify --headers headers.txt --body body.json",
+      description: "The same with the headers as curl -D wrote them"
     }
   ])
 )
 
-/** `tppkit webhook`: the fleet's webhooks, as their receivers see them. */
-export const webhookCommand = Command.make("webhook").pipe(
-  Command.withDescription("The fleet's webhooks: verify a request a receiver got"),
-  Command.withSubcommands([webhookVerifyCommand]),
+/** `tppkit webhook enable URL --database-url URL`. */
+export const webhookEnableCommand = Command.make(
+  "enable",
+  {
+    url: Argument.String("url").pipe(Argument.withDescription("The endpoint, as given to tppkit worker --webhook")),
+    databaseUrl: Connection.flags.databaseUrl
+  },
+  (input) => Effect.flatMap(Effect.promise(impl), (i) => i.enable(input))
+).pipe(
+  Command.withDescription("Turn a webhook endpoint that answered 410 Gone back on: its new events are delivered again"),
   Command.withExamples([
     {
-      command: 'tppkit webhook verify --signature "$SIG" --body body.json',
+      command: "tppkit webhook enable https://hooks.example.com/tppkit --database-url $URL",
+      description: "Deliver to it again; tppkit webhook replay sends what it missed meanwhile"
+    }
+  ])
+)
+
+/** `tppkit webhook replay --since D [--type T] [--endpoint URL] --database-url URL`. */
+export const webhookReplayCommand = Command.make(
+  "replay",
+  {
+    since: Flag.String("since").pipe(
+      Flag.withMetavar("D"),
+      Flag.withDescription("The events that happened from this day (YYYY-MM-DD, from 00:00 UTC) or time (RFC 3339) on")
+    ),
+    type: Flag.String("type").pipe(
+      Flag.withMetavar("TYPE"),
+      Flag.withDescription("Only events of this type (check.declined, check.refused, check.unanswered, sweep.failed)"),
+      Flag.optional
+    ),
+    endpoint: Flag.String("endpoint").pipe(
+      Flag.withMetavar("URL"),
+      Flag.withDescription("Only to this endpoint (default: every enabled endpoint of the fleet)"),
+      Flag.optional
+    ),
+    databaseUrl: Connection.flags.databaseUrl
+  },
+  (input) => Effect.flatMap(Effect.promise(impl), (i) => i.replay(input))
+).pipe(
+  Command.withDescription(
+    "Send again the events endpoints missed: a new attempt under the same webhook-id, by the workers with that --webhook"
+  ),
+  Command.withExamples([
+    {
+      command: "tppkit webhook replay --since 2026-11-02 --type check.declined --database-url $URL",
+      description: "Every DECL since 2 November, again, to every enabled endpoint"
+    }
+  ])
+)
+
+/** `tppkit webhook`: the fleet's webhooks, as their operators and receivers see them. */
+export const webhookCommand = Command.make("webhook").pipe(
+  Command.withDescription(
+    "The fleet's webhooks (Standard Webhooks): make a secret, verify a request, enable an endpoint, replay events"
+  ),
+  Command.withSubcommands([webhookSecretCommand, webhookVerifyCommand, webhookEnableCommand, webhookReplayCommand]),
+  Command.withExamples([
+    { command: "tppkit webhook secret", description: "A new secret, whsec_…" },
+    {
+      command: "tppkit webhook verify --headers headers.txt --body body.json",
       description: "Check a webhook request and print its event"
     }
   ])

@@ -146,7 +146,7 @@ export const workerCommand = Command.make(
     webhook: Flag.String("webhook").pipe(
       Flag.withMetavar("URL"),
       Flag.withDescription(
-        "Post DECLs, refused or unanswered checks and failed sweeps to this endpoint, signed (repeatable; the fleet's endpoints)"
+        "Post DECLs, refused or unanswered checks and failed sweeps to this endpoint as Standard Webhooks (repeatable; the fleet's endpoints)"
       ),
       Flag.atLeast(0),
       Flag.withDefault([] as ReadonlyArray<string>)
@@ -154,7 +154,7 @@ export const workerCommand = Command.make(
     webhookSecret: Flag.Redacted("webhook-secret").pipe(
       Flag.withMetavar("SECRET"),
       Flag.withDescription(
-        "Each --webhook's secret in order, or one for all; prefer TPPKIT_WEBHOOK_SECRET, command lines are visible to others"
+        "Each --webhook's secret in order, or one for all: whsec_… (tppkit webhook secret makes one; the new and the old space-separated during a rotation); prefer TPPKIT_WEBHOOK_SECRET, command lines are visible to others"
       ),
       Flag.atLeast(0),
       Flag.withDefault([] as ReadonlyArray<Redacted.Redacted<string>>)

@@ -38,6 +38,8 @@ export interface Status {
   readonly budget: ReadonlyArray<BudgetRow>
   readonly sweeps?: ReadonlyArray<SweepLog.Entry> | undefined
   readonly deliveries?: ReadonlyArray<Webhook.Delivery> | undefined
+  /** The fleet's webhook endpoints: one disabled (it answered 410 Gone) or with deliveries given up is shown. */
+  readonly endpoints?: ReadonlyArray<Webhook.EndpointState> | undefined
   /** Today in the fleet's time zone, `YYYY-MM-DD`. */
   readonly today?: string | undefined
   /** The reconciliations of the sweeps' listings (the table shows them after the budget; the JSON keeps its keys). */
@@ -317,22 +319,42 @@ export const budgetSection = (status: Status, w: number = width): Array<string> 
   return ["", "Daily budget of unattended listings:", ...(status.budget.length === 0 ? ["nothing spent"] : budgetLines)]
 }
 
-/** The webhook deliveries not made yet: event, endpoint, attempts, the next try and the last error. */
+/**
+ * The webhook endpoints disabled (they answered 410 Gone) or with deliveries given up, each with the way out, and the
+ * deliveries not made yet: event, endpoint, attempts, the next try and the last error.
+ */
 export const deliveriesSection = (status: Status, w: number = width): Array<string> => {
-  const deliveries = status.deliveries
-  if (deliveries === undefined || deliveries.length === 0) return []
-  return [
-    "",
-    `Webhook deliveries not made yet (${deliveries.length}${deliveries.length >= 50 ? " or more" : ""}):`,
-    ...deliveries.flatMap((d) =>
-      Render.wrap(
-        `${d.type} ${d.eventId} to ${d.endpoint}: ${d.attempts} attempts, next ${shortUtc(d.nextAt)} UTC` +
-          (d.lastError === undefined ? "" : `; last: ${d.lastError}`),
-        w,
-        "  ",
-        "    "
-      )
+  const deliveries = status.deliveries ?? []
+  const endpoints = (status.endpoints ?? []).filter((e) => e.disabledAt !== undefined || e.failed > 0)
+  const endpointLines = endpoints.flatMap((e) =>
+    Render.wrap(
+      (e.disabledAt === undefined
+        ? `Webhook endpoint ${e.endpoint}: `
+        : `Webhook endpoint ${e.endpoint} disabled since ${shortUtc(e.disabledAt)} UTC` +
+          `${e.disabledReason === undefined ? "" : ` (${e.disabledReason})`}; tppkit webhook enable URL turns it back on; `) +
+        `${e.failed} ${e.failed === 1 ? "delivery" : "deliveries"} given up, tppkit webhook replay --since D sends them again`,
+      w,
+      "",
+      "  "
     )
+  )
+  return [
+    ...(endpointLines.length === 0 ? [] : ["", ...endpointLines]),
+    ...(deliveries.length === 0
+      ? []
+      : [
+          "",
+          `Webhook deliveries not made yet (${deliveries.length}${deliveries.length >= 50 ? " or more" : ""}):`,
+          ...deliveries.flatMap((d) =>
+            Render.wrap(
+              `${d.type} ${d.eventId} to ${d.endpoint}: ${d.attempts} attempts, next ${shortUtc(d.nextAt)} UTC` +
+                (d.lastError === undefined ? "" : `; last: ${d.lastError}`),
+              w,
+              "  ",
+              "    "
+            )
+          )
+        ])
   ]
 }
 

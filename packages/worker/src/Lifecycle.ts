@@ -11,7 +11,7 @@ import type { BudgetExhausted } from "@tppkit/http/BankError"
 import { Cause, Context, Effect, Layer, Logger } from "effect"
 import type { Due, Outcome } from "./Checks.ts"
 import { CheckObserver, isTransient } from "./FundsCheckWorkflow.ts"
-import type { Retry as WebhookDelivery } from "./internal/webhookOutbox.ts"
+import type { Retry as WebhookDelivery, Failed as WebhookGivenUp } from "./internal/webhookOutbox.ts"
 
 /** The worker joined the fleet: the database's `host:port` and the consents it sweeps. */
 export interface Joined {
@@ -112,6 +112,14 @@ export interface WebhookRetry extends WebhookDelivery {
   readonly _tag: "WebhookRetry"
 }
 
+/**
+ * A webhook delivery given up: its last attempt failed, or its endpoint answered 410 Gone and is disabled (`tppkit
+ * webhook replay` sends it again, `tppkit webhook enable` turns the endpoint back on).
+ */
+export interface WebhookFailed extends WebhookGivenUp {
+  readonly _tag: "WebhookFailed"
+}
+
 /** The worker left the fleet (its shards handed to the others). */
 export interface Left {
   readonly _tag: "Left"
@@ -129,6 +137,7 @@ export type Event =
   | ListingPartial
   | CheckFinished
   | WebhookRetry
+  | WebhookFailed
   | Left
 
 /** Something told of each event (the log, the metrics). */
@@ -360,6 +369,16 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         ["endpoint", event.endpoint],
         ["attempt", event.attempt],
         ["in", seconds(event.waitMillis)]
+      ]
+    case "WebhookFailed":
+      return [
+        ["level", "error"],
+        ["event", event.disabled ? "webhook_disabled" : "webhook_failed"],
+        ["cause", shorten(event.cause)],
+        ["webhook_event", event.eventId],
+        ["type", event.type],
+        ["endpoint", event.endpoint],
+        ["attempt", event.attempt]
       ]
     case "Left":
       return [

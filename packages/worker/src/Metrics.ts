@@ -184,7 +184,7 @@ const refreshBudget = (dailyLimit: number, timeZone: string) =>
       )
     }
     const [pending] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_webhook_outbox
-      WHERE delivered_at IS NULL`
+      WHERE delivered_at IS NULL AND failed_at IS NULL`
     yield* Metric.update(webhookPending, Number(pending?.n ?? 0))
   }).pipe(Effect.ignore)
 

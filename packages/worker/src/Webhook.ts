@@ -3,11 +3,15 @@
  * as signed JSON to the fleet's webhook endpoints from a durable outbox in its database. Events are made from what
  * the fleet has recorded (the checks table and the sweep record), so a worker that dies never loses one: the next
  * worker to look finds it. Each event has a stable id (the same event is never given two ids), each endpoint gets
- * each event at least once, and a delivery that fails is tried again with back-off; receivers de-duplicate by id.
+ * each event at least once, and a delivery that fails is tried again on Standard Webhooks' schedule; receivers
+ * de-duplicate by id.
  *
- * The signature: header `tppkit-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">` with the
- * endpoint's secret, the scheme of several well-known webhook senders; {@link verify} checks it in constant time
- * and refuses a timestamp outside the tolerance (a replayed request). Secrets are `Redacted` and never printed.
+ * The deliveries follow the Standard Webhooks specification (v1), so that any receiver's library for it verifies
+ * them: the headers `webhook-id` (the event's id), `webhook-timestamp` (the attempt's Unix seconds) and
+ * `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `<id>.<timestamp>.<body>`; one per secret during a
+ * rotation, space-separated), secrets `whsec_` and the base64 of 24 to 64 random bytes, and the body
+ * `{"type", "timestamp", "data"}`. {@link verify} checks a request in constant time and refuses a timestamp outside
+ * the tolerance (a replayed request). Secrets are `Redacted` and never printed.
  *
  * @since 0.1.0
  */
@@ -24,35 +28,51 @@ export const EventType = Events.EventType
 /** The kind of an event. */
 export type EventType = Events.EventType
 
-/** What every event body carries: its stable id, its kind, when it happened (RFC 3339 UTC) and its data. */
+/** An event's body (Standard Webhooks): its kind, when it happened (RFC 3339 UTC) and its data. */
 export const Event = Events.Event
 
-/** An event as a receiver reads it. */
+/** An event's body as a receiver reads it. */
 export type Event = Events.Event
 
-/** The header that carries the signature. */
+/** An event with its stable id, the `webhook-id` of every attempt to deliver it. */
+export type Identified = Events.Identified
+
+/** The header that carries the event's stable id. */
+export const idHeader = Events.idHeader
+
+/** The header that carries the attempt's time, Unix seconds. */
+export const timestampHeader = Events.timestampHeader
+
+/** The header that carries the signatures, space-separated `v1,<base64>`. */
 export const signatureHeader = Events.signatureHeader
 
-/** The header that carries the event id (the body has it too). */
-export const eventIdHeader = Events.eventIdHeader
+/** The prefix of a secret, `whsec_`. */
+export const secretPrefix = Events.secretPrefix
+
+/** The fewest and most random bytes of a secret's key (24 and 64). */
+export const secretBytes = Events.secretBytes
+
+/** The largest body the fleet sends, bytes (a longer list is cut and says what it left out). */
+export const maxBodyBytes = Events.maxBodyBytes
 
 /** How far a signature's timestamp may be from the receiver's clock by default, seconds. */
 export const defaultToleranceSeconds = 300
 
-/** A webhook endpoint of the fleet: where events are posted, and the secret they are signed with. */
-export interface Endpoint {
-  readonly url: string
-  readonly secret: Redacted.Redacted<string>
-}
+/**
+ * A webhook endpoint of the fleet: where events are posted, and the secret they are signed with (several during a
+ * rotation: each signs, and a receiver that knows any of them verifies).
+ */
+export type Endpoint = WebhookOutbox.Endpoint
 
 /** A webhook request that does not verify, or an endpoint that cannot be used; the message names why. */
 export class WebhookError extends Schema.TaggedError<WebhookError>()("WebhookError", {
   reason: Schema.Literals([
-    "missingSignature",
+    "missingHeader",
     "malformedSignature",
     "signatureMismatch",
     "timestampOutOfTolerance",
     "invalidBody",
+    "invalidSecret",
     "invalidEndpoint"
   ]),
   message: Schema.String
@@ -70,54 +90,144 @@ export const checkEvent = Events.checkEvent
 /** The event of a consent's failed sweep run (none for one that did not fail). */
 export const sweepEvent = Events.sweepEvent
 
-/** The signature header of a body sent at `timestamp` (unix seconds): `t=<timestamp>,v1=<hex HMAC-SHA256>`. */
-export const sign = Events.sign
+/** An event's body as sent: its JSON, under {@link maxBodyBytes} (a longer list is cut, saying what it left out). */
+export const body = Events.fit
+
+/** A new secret, `whsec_` and the base64 of `bytes` (default 32, from 24 to 64) random bytes. */
+export const makeSecret = Events.makeSecret
+
+/** A secret's key (the bytes after `whsec_`), or a `WebhookError` saying why the text is not a secret. */
+export const keyOf = (secret: Redacted.Redacted<string>): Result.Result<Uint8Array, WebhookError> =>
+  Result.mapError(Events.keyOf(secret), (message) => new WebhookError({ reason: "invalidSecret", message }))
+
+/**
+ * The `webhook-signature` header of a body sent under `id` at `timestamp` (Unix seconds): `v1,<base64>` per
+ * secret, space-separated; a `WebhookError` when a secret is not one.
+ */
+export const sign = (
+  secret: Redacted.Redacted<string> | ReadonlyArray<Redacted.Redacted<string>>,
+  id: string,
+  timestamp: number,
+  body: string
+): Result.Result<string, WebhookError> => {
+  const keys: Array<Uint8Array> = []
+  for (const s of Redacted.isRedacted(secret) ? [secret] : secret) {
+    const key = keyOf(s)
+    if (Result.isFailure(key)) return Result.fail(key.failure)
+    keys.push(key.success)
+  }
+  return Result.succeed(Events.sign(keys, id, timestamp, body))
+}
 
 /** An endpoint's URL as logs and the status show it: scheme, host, port and path, never credentials or a query. */
 export const displayUrl = Events.displayUrl
 
+/**
+ * Standard Webhooks' retry schedule as a plain table: the wait before each attempt, milliseconds (at once, 5 s,
+ * 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h), each moved by up to a tenth either way (`jitter`).
+ */
+export const retrySchedule = Events.retrySchedule
+
+/** The wait after `attempts` failed attempts on a schedule, with `random` (0 to 1) for the jitter; none: give up. */
+export const retryDelay = Events.retryDelay
+
+/** A retry schedule: the wait before each attempt (the first at once), and how far each may move either way. */
+export type RetrySchedule = WebhookOutbox.RetrySchedule
+
 const invalid = (reason: WebhookError["reason"], message: string) => Result.fail(new WebhookError({ reason, message }))
 
+/** A request's headers: a fetch `Headers`, or an object of names (any case) to values, as Node's `req.headers`. */
+export type Headers = globalThis.Headers | { readonly [name: string]: string | ReadonlyArray<string> | undefined }
+
+const headerOf = (headers: Headers, name: string): string | undefined => {
+  if (headers instanceof globalThis.Headers) return headers.get(name) ?? undefined
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== name) continue
+    return typeof value === "string" ? value : value?.join(", ")
+  }
+  return undefined
+}
+
+/** A verified request: the event's stable id (`webhook-id`, for de-duplication) and its body. */
+export interface Verified {
+  readonly id: string
+  /** The attempt's time, Unix seconds (`webhook-timestamp`). */
+  readonly timestamp: number
+  readonly event: Event
+}
+
 /**
- * Checks a webhook request as a receiver gets it: the raw body (exactly the bytes received, as text), the
- * `tppkit-signature` header and the endpoint's secret (several during a rotation: any may match). The signature is
- * compared in constant time; a timestamp more than `toleranceSeconds` (default 300) from `now` (epoch milliseconds,
- * default the clock) is refused, so a request recorded and replayed later does not verify. Returns the event.
+ * Checks a webhook request as a receiver gets it, as the Standard Webhooks specification says: the raw body
+ * (exactly the bytes received, as text), the three headers (`headers`, or `id`, `timestamp` and `signature`
+ * given one by one) and the endpoint's secret (several during a rotation: any may match any of the request's
+ * signatures). Signatures are compared in constant time; a timestamp more than `toleranceSeconds` (default 300)
+ * from `now` (epoch milliseconds, default the clock) is refused, so a request recorded and replayed later does
+ * not verify. Returns the event with its id.
  */
-export const verify = (request: {
-  readonly body: string
-  readonly signature: string | undefined
-  readonly secret: Redacted.Redacted<string> | ReadonlyArray<Redacted.Redacted<string>>
-  readonly now?: number | undefined
-  readonly toleranceSeconds?: number | undefined
-}): Result.Result<Event, WebhookError> => {
-  const header = request.signature?.trim()
-  if (header === undefined || header.length === 0) {
-    return invalid("missingSignature", `no ${signatureHeader} header`)
+export const verify = (
+  request: {
+    readonly body: string
+    readonly secret: Redacted.Redacted<string> | ReadonlyArray<Redacted.Redacted<string>>
+    readonly now?: number | undefined
+    readonly toleranceSeconds?: number | undefined
+  } & (
+    | { readonly headers: Headers }
+    | {
+        readonly id: string | undefined
+        readonly timestamp: string | undefined
+        readonly signature: string | undefined
+      }
+  )
+): Result.Result<Verified, WebhookError> => {
+  const given =
+    "headers" in request
+      ? {
+          id: headerOf(request.headers, idHeader),
+          timestamp: headerOf(request.headers, timestampHeader),
+          signature: headerOf(request.headers, signatureHeader)
+        }
+      : { id: request.id, timestamp: request.timestamp, signature: request.signature }
+  const id = given.id?.trim()
+  const timestampText = given.timestamp?.trim()
+  const header = given.signature?.trim()
+  const missing = [
+    ...(id === undefined || id.length === 0 ? [idHeader] : []),
+    ...(timestampText === undefined || timestampText.length === 0 ? [timestampHeader] : []),
+    ...(header === undefined || header.length === 0 ? [signatureHeader] : [])
+  ]
+  if (id === undefined || timestampText === undefined || header === undefined || missing.length > 0) {
+    return invalid("missingHeader", `no ${missing.join(", no ")} header`)
   }
-  let timestamp: number | undefined
-  const signatures: Array<string> = []
-  for (const part of header.split(",")) {
-    const eq = part.indexOf("=")
-    const key = part.slice(0, eq).trim()
-    const value = part.slice(eq + 1).trim()
-    if (key === "t" && /^\d{1,12}$/.test(value)) timestamp = Number(value)
-    else if (key === "v1" && /^[0-9a-f]{64}$/i.test(value)) signatures.push(value.toLowerCase())
+  if (!/^\d{1,12}$/.test(timestampText)) {
+    return invalid("malformedSignature", `${timestampHeader} is not Unix seconds`)
   }
-  if (timestamp === undefined || signatures.length === 0) {
-    return invalid("malformedSignature", `${signatureHeader} is not t=<unix seconds>,v1=<64 hex digits>`)
+  const timestamp = Number(timestampText)
+  const signatures: Array<Buffer> = []
+  for (const part of header.split(" ")) {
+    const comma = part.indexOf(",")
+    if (comma < 0 || part.slice(0, comma) !== "v1") continue
+    const value = part.slice(comma + 1)
+    if (/^[A-Za-z0-9+/]{43}=$/.test(value)) signatures.push(Buffer.from(value, "base64"))
   }
-  const secrets = Redacted.isRedacted(request.secret) ? [request.secret] : request.secret
+  if (signatures.length === 0) {
+    return invalid("malformedSignature", `${signatureHeader} has no v1,<base64 HMAC-SHA256> signature`)
+  }
+  const keys: Array<Uint8Array> = []
+  for (const s of Redacted.isRedacted(request.secret) ? [request.secret] : request.secret) {
+    const key = keyOf(s)
+    if (Result.isFailure(key)) return Result.fail(key.failure)
+    keys.push(key.success)
+  }
   let matched = false
-  for (const secret of secrets) {
-    const expected = Buffer.from(Events.hmac(secret, timestamp, request.body), "hex")
+  for (const key of keys) {
+    const expected = Buffer.from(Events.hmac(key, id, timestamp, request.body), "base64")
     for (const s of signatures) {
       // each comparison takes the same time whatever the bytes; every pair is compared
-      if (timingSafeEqual(expected, Buffer.from(s, "hex"))) matched = true
+      if (timingSafeEqual(expected, s)) matched = true
     }
   }
   if (!matched) {
-    return invalid("signatureMismatch", "the signature does not match the body and the secret")
+    return invalid("signatureMismatch", "the signature does not match the id, the timestamp, the body and the secret")
   }
   const tolerance = request.toleranceSeconds ?? defaultToleranceSeconds
   const now = Math.floor((request.now ?? Date.now()) / 1000)
@@ -135,8 +245,8 @@ export const verify = (request: {
   }
   const event = Schema.decodeUnknownResult(Event)(parsed)
   return Result.isSuccess(event)
-    ? Result.succeed(event.success)
-    : invalid("invalidBody", "the body is not a tppkit event (id, type, occurredAt, data)")
+    ? Result.succeed({ id, timestamp, event: event.success })
+    : invalid("invalidBody", "the body is not a tppkit event (type, timestamp, data)")
 }
 
 /** Checks an endpoint's URL: http or https, with a host. */
@@ -153,6 +263,9 @@ export type Settings = WebhookOutbox.Settings
 
 /** A delivery that failed and is tried again. */
 export type Retry = WebhookOutbox.Retry
+
+/** A delivery given up: its schedule used up, or its endpoint answered 410 Gone (and is disabled now). */
+export type Failed = WebhookOutbox.Failed
 
 /** This worker's outbox: `flush` delivers what is due now and waits for it, at most `timeout` milliseconds. */
 export class Outbox extends Context.Service<
@@ -175,10 +288,30 @@ export const ddl: ReadonlyArray<string> = WebhookOutbox.ddl
 export const layer = (
   endpoints: ReadonlyArray<Endpoint>,
   settings: Settings & { readonly replace?: boolean | undefined } = {}
-): Layer.Layer<Outbox, SqlError, SqlClient.SqlClient> =>
+): Layer.Layer<Outbox, SqlError | WebhookError, SqlClient.SqlClient> =>
   Layer.effect(
     Outbox,
-    Effect.map(WebhookOutbox.start(endpoints, settings), (outbox) => Outbox.of(outbox))
+    Effect.gen(function* () {
+      const keyed: Array<{ url: string; keys: Array<Uint8Array> }> = []
+      for (const e of endpoints) {
+        const keys: Array<Uint8Array> = []
+        for (const secret of Redacted.isRedacted(e.secret) ? [e.secret] : e.secret) {
+          const key = keyOf(secret)
+          if (Result.isFailure(key)) {
+            return yield* new WebhookError({
+              reason: "invalidSecret",
+              message: `${displayUrl(e.url)}: ${key.failure.message}`
+            })
+          }
+          keys.push(key.success)
+        }
+        if (keys.length === 0) {
+          return yield* new WebhookError({ reason: "invalidSecret", message: `${displayUrl(e.url)}: no secret` })
+        }
+        keyed.push({ url: e.url, keys })
+      }
+      return Outbox.of(yield* WebhookOutbox.start(keyed, settings))
+    })
   )
 
 /** One delivery of the outbox as `tppkit worker status` shows it. */
@@ -187,3 +320,38 @@ export type Delivery = WebhookOutbox.Delivery
 /** The deliveries of the outbox not yet made (most recent events first, at most `limit`). */
 export const outstanding: (limit?: number) => Effect.Effect<ReadonlyArray<Delivery>, SqlError, SqlClient.SqlClient> =
   WebhookOutbox.outstanding
+
+/** One endpoint of the fleet as `tppkit worker status` shows it: disabled since when and why, if it is. */
+export type EndpointState = WebhookOutbox.EndpointState
+
+/** The fleet's endpoints, each with when and why it was disabled (410 Gone), if it is, and its deliveries given up. */
+export const endpoints: Effect.Effect<
+  ReadonlyArray<EndpointState>,
+  SqlError,
+  SqlClient.SqlClient
+> = WebhookOutbox.endpointStates
+
+/**
+ * The fleet's endpoint that `url` names (the same URL, or the only one with the same scheme, host, port and path)
+ * and whether it is disabled; `undefined` when none does.
+ */
+export const findEndpoint: (
+  url: string
+) => Effect.Effect<{ readonly url: string; readonly disabled: boolean } | undefined, SqlError, SqlClient.SqlClient> =
+  WebhookOutbox.findEndpoint
+
+/** Turns a disabled endpoint (as stored) back on, so that its new events are delivered; whether it was disabled. */
+export const enable: (url: string) => Effect.Effect<boolean, SqlError, SqlClient.SqlClient> = WebhookOutbox.enable
+
+/** What {@link replay} sends again: the events since `since` (epoch milliseconds), of one kind, to some endpoints. */
+export type ReplayFilter = WebhookOutbox.ReplayFilter
+
+/**
+ * Sends again what endpoints missed: every event of the outbox since `since` (of `type`, if given) is due at once
+ * for each endpoint (as stored), a new attempt under the same `webhook-id` with the same body, whether it was
+ * delivered, given up, or never queued for that endpoint; a worker with the endpoint's `--webhook` posts them.
+ * Returns how many deliveries each endpoint has due.
+ */
+export const replay: (
+  filter: ReplayFilter
+) => Effect.Effect<ReadonlyMap<string, number>, SqlError, SqlClient.SqlClient> = WebhookOutbox.replay

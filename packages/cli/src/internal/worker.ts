@@ -205,7 +205,9 @@ const timing = Effect.gen(function* () {
 
 /**
  * The worker's webhook endpoints: each `--webhook` URL with its secret, the n-th `--webhook-secret` (or the one given
- * for all, or `TPPKIT_WEBHOOK_SECRET`); a URL given twice is one endpoint. Never prints a secret.
+ * for all, or `TPPKIT_WEBHOOK_SECRET`); a URL given twice is one endpoint. A secret is Standard Webhooks' `whsec_`
+ * and base64 (`tppkit webhook secret` makes one); during a rotation it is the new and the old, space-separated, and
+ * each delivery is signed with both. Never prints a secret.
  */
 export const webhookEndpoints = (urls: ReadonlyArray<string>, secrets: ReadonlyArray<Redacted.Redacted<string>>) =>
   Effect.gen(function* () {
@@ -220,7 +222,7 @@ export const webhookEndpoints = (urls: ReadonlyArray<string>, secrets: ReadonlyA
     const given = secrets.length > 0 ? secrets : Option.isSome(fromEnv) ? [fromEnv.value] : []
     if (given.length === 0) {
       return yield* Failure.configuration(
-        "no secret for --webhook: set TPPKIT_WEBHOOK_SECRET (one for all) or give --webhook-secret per endpoint"
+        "no secret for --webhook: set TPPKIT_WEBHOOK_SECRET (one for all) or give --webhook-secret per endpoint; tppkit webhook secret makes one"
       )
     }
     if (given.length !== 1 && given.length !== urls.length) {
@@ -228,36 +230,59 @@ export const webhookEndpoints = (urls: ReadonlyArray<string>, secrets: ReadonlyA
         `${urls.length} --webhook but ${given.length} --webhook-secret: give one secret for all or one per endpoint, in order`
       )
     }
-    const endpoints = new Map<string, Redacted.Redacted<string>>()
+    const endpoints = new Map<string, ReadonlyArray<Redacted.Redacted<string>>>()
     for (const [i, url] of urls.entries()) {
       const checked = Webhook.checkUrl(url.trim())
       if (Result.isFailure(checked)) return yield* Failure.usage(checked.failure.message)
-      const secret = (given.length === 1 ? given[0] : given[i]) as Redacted.Redacted<string>
-      if (Redacted.value(secret).length === 0) return yield* Failure.configuration("an empty webhook secret")
-      endpoints.set(checked.success, secret)
+      const text = Redacted.value((given.length === 1 ? given[0] : given[i]) as Redacted.Redacted<string>)
+      const rotation = text.split(/\s+/).filter((t) => t.length > 0)
+      if (rotation.length === 0) return yield* Failure.configuration("an empty webhook secret")
+      const keys = rotation.map((t) => Redacted.make(t))
+      for (const key of keys) {
+        const checkedKey = Webhook.keyOf(key)
+        if (Result.isFailure(checkedKey)) {
+          return yield* Failure.configuration(
+            `the secret of --webhook ${Webhook.displayUrl(url)}: ${checkedKey.failure.message}`
+          )
+        }
+      }
+      endpoints.set(checked.success, keys)
     }
     return [...endpoints].map(([url, secret]): Webhook.Endpoint => ({ url, secret }))
   })
 
 /**
- * The outbox's timing from `TPPKIT_WEBHOOK_POLL_MS`, `TPPKIT_WEBHOOK_BACKOFF_MS` (the first wait after a failed
- * delivery, doubled up to 300 times it), `TPPKIT_WEBHOOK_TIMEOUT_MS` and `TPPKIT_WEBHOOK_LEASE_MS` (tests lower
- * them; unset: `Webhook.layer`'s defaults), and how long `--once` waits for its deliveries,
- * `TPPKIT_WORKER_WEBHOOK_WAIT_MS` (default 30 s).
+ * The outbox's timing from `TPPKIT_WEBHOOK_POLL_MS`, `TPPKIT_WEBHOOK_RETRY_SCALE` (Standard Webhooks' retry
+ * schedule, each delay multiplied by it: a number above 0 and at most 1; tests shorten the schedule with it),
+ * `TPPKIT_WEBHOOK_TIMEOUT_MS` and `TPPKIT_WEBHOOK_LEASE_MS` (tests lower them; unset: `Webhook.layer`'s defaults),
+ * and how long `--once` waits for its deliveries, `TPPKIT_WORKER_WEBHOOK_WAIT_MS` (default 30 s). The setting of an
+ * earlier version, `TPPKIT_WEBHOOK_BACKOFF_MS`, is refused with the one that took its place.
  */
 const webhookTiming = Effect.gen(function* () {
   const read = (name: string) => Config.Int(name).pipe(Config.option, Effect.map(Option.getOrUndefined))
-  const backoff = yield* read("TPPKIT_WEBHOOK_BACKOFF_MS")
+  const gone = yield* Config.String("TPPKIT_WEBHOOK_BACKOFF_MS").pipe(Config.option)
+  if (Option.isSome(gone)) {
+    return yield* Failure.configuration(
+      "TPPKIT_WEBHOOK_BACKOFF_MS is gone: deliveries follow Standard Webhooks' retry schedule; TPPKIT_WEBHOOK_RETRY_SCALE (above 0, at most 1) shortens it"
+    )
+  }
+  const scale = yield* Config.Number("TPPKIT_WEBHOOK_RETRY_SCALE").pipe(Config.option)
+  if (Option.isSome(scale) && !(scale.value > 0 && scale.value <= 1)) {
+    return yield* Failure.configuration(
+      `TPPKIT_WEBHOOK_RETRY_SCALE=${scale.value}: a number above 0 and at most 1 (each delay of the retry schedule is multiplied by it)`
+    )
+  }
   const settings: Webhook.Settings = {
     poll: yield* read("TPPKIT_WEBHOOK_POLL_MS"),
-    backoff,
-    maxBackoff: backoff === undefined ? undefined : backoff * 300,
+    schedule: Option.isNone(scale)
+      ? undefined
+      : { ...Webhook.retrySchedule, delays: Webhook.retrySchedule.delays.map((d) => d * scale.value) },
     timeout: yield* read("TPPKIT_WEBHOOK_TIMEOUT_MS"),
     lease: yield* read("TPPKIT_WEBHOOK_LEASE_MS")
   }
   const wait = yield* Config.Int("TPPKIT_WORKER_WEBHOOK_WAIT_MS").pipe(Config.withDefault(30_000))
   return { settings, onceWait: Math.max(0, wait) }
-}).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
+}).pipe(Effect.mapError((e) => (e._tag === "CliFailure" ? e : Failure.configuration(Environment.describe(e), e))))
 
 const what = {
   ChecksError: "checks",
@@ -265,7 +290,8 @@ const what = {
   SocketServerError: "runner socket",
   ConfigError: "cluster configuration",
   EmbeddedDbError: "runner port",
-  FleetError: "fleet"
+  FleetError: "fleet",
+  WebhookError: "webhook"
 } as const
 
 const detailOf = (e: { readonly message: string; readonly cause?: unknown }): string =>
@@ -284,9 +310,11 @@ export const failureOf =
       ? e
       : e._tag === "FleetError"
         ? Failure.configuration(e.message, e)
-        : isSqlError(e)
-          ? DatabaseFailure.failure(databaseUrl, e)
-          : Failure.failure(`${what[e._tag]}: ${detailOf(e)}`, e)
+        : e._tag === "WebhookError"
+          ? Failure.configuration(`${what[e._tag]}: ${e.message}`, e)
+          : isSqlError(e)
+            ? DatabaseFailure.failure(databaseUrl, e)
+            : Failure.failure(`${what[e._tag]}: ${detailOf(e)}`, e)
 
 /** What a worker runs with once its flags are checked. */
 export interface Setup {
@@ -368,7 +396,9 @@ export const workerLayer = (setup: Setup) => {
           timeZone: setup.sweep.timeZone,
           ...setup.webhookSettings,
           onRetry: (retry) =>
-            Effect.forEach(listeners, (l) => l.emit({ _tag: "WebhookRetry", ...retry }), { discard: true })
+            Effect.forEach(listeners, (l) => l.emit({ _tag: "WebhookRetry", ...retry }), { discard: true }),
+          onFailed: (failed) =>
+            Effect.forEach(listeners, (l) => l.emit({ _tag: "WebhookFailed", ...failed }), { discard: true })
         })
   return (setup.cron ? Sweep.cronLayer(setup.sweep) : Layer.empty).pipe(
     Layer.provideMerge(Fleet.workflows),
@@ -781,6 +811,7 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
           ORDER BY day, consent_key`
     const sweeps = yield* SweepLog.list(Option.getOrUndefined(day))
     const deliveries = yield* Webhook.outstanding()
+    const endpoints = yield* Webhook.endpoints
     const reconciliations = yield* ListingReconciliation.list(Option.getOrUndefined(day))
     const plan = yield* PlanSettings.stored
     const timeZone = Option.isSome(plan) ? plan.value.settings.timeZone : LocalDate.bankTimeZone
@@ -790,6 +821,7 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
       budget: budget.map((b) => ({ consentKey: b.consent_key, day: b.day, used: Number(b.used), limit })),
       sweeps,
       deliveries,
+      endpoints,
       today: Option.getOrUndefined(today),
       reconciliations
     }
