@@ -161,7 +161,9 @@ describe("the HTML pictures in a real browser", { timeout: 120_000 }, () => {
     expect(seen.text).toContain("1 account, 1 at risk")
     expect(seen.text).toMatch(/below the threshold of 100\.00 from 2027-03-22/)
     expect(seen.text).toContain("lowest 79.35 on 2027-03-22")
-    expect(seen.text).toMatch(/at risk: 2027-03-22\s+SO-SAVINGS\s+50\.00 EUR/)
+    // the risk days as the table lists them, with their payments
+    expect(seen.text).toMatch(/2027-03-22\.\.2027-03-29\s+closing 79\.35, out 50\.00 that day together, short 20\.65/)
+    expect(seen.text).toMatch(/2027-03-22\s+SO-SAVINGS\s+50\.00 EUR/)
     // the funds checks: the DECL of the covered rent listed first and drawn as a ringed red point at its check day
     expect(seen.text).toMatch(
       /DECL SO-RENT 650\.10 EUR checked 2027-01-26 for 2027-02-01: URGENT: declined, but the forecast covers its day/
@@ -186,6 +188,113 @@ describe("the HTML pictures in a real browser", { timeout: 120_000 }, () => {
       writeFileSync(join(root, "docs", "forecast.png"), seen.screenshot)
     }
     await seen.page.close()
+  })
+  it("tppkit forecast --format html: the chart's width follows the window and no two labels overlap (issue 40)", async () => {
+    // one account whose lowest point is at the window's start and close to zero (its label met the axis' "0.00"),
+    // another in CZK paid in EUR (not netted), one without a usable balance, over a month, a year and ten years
+    const orders = join(dir, "labels-orders.json")
+    const balances = join(dir, "labels-balances.json")
+    writeFileSync(
+      orders,
+      JSON.stringify([
+        ...["2026-01-01", "2026-01-15"].map((startDate, i) => ({
+          orderId: `SO-${i}`,
+          frequency: "MNTH",
+          startDate,
+          instructedAmount: { value: 99.5, currency: "EUR" },
+          debtor: { name: "Jana", iban: "SK2411000000002612345678" },
+          creditor: { name: "Landlord", iban: "AT611904300234573201" }
+        })),
+        {
+          orderId: "SO-IN",
+          frequency: "WEEK",
+          startDate: "2026-01-05",
+          instructedAmount: { value: 60, currency: "EUR" },
+          debtor: { name: "Other", iban: "SK6609000000005012345678" },
+          creditor: { name: "Jana", iban: "SK2411000000002612345678" }
+        },
+        {
+          orderId: "SO-CZ",
+          frequency: "MNTH",
+          startDate: "2026-01-10",
+          instructedAmount: { value: 10, currency: "EUR" },
+          debtor: { name: "Petr", iban: "CZ6508000000192000145399" },
+          creditor: { name: "Jana", iban: "SK2411000000002612345678" }
+        }
+      ])
+    )
+    writeFileSync(
+      balances,
+      JSON.stringify([
+        { iban: "SK2411000000002612345678", currency: "EUR", amount: "0.10", date: "2027-01-01", threshold: "0.05" },
+        { iban: "CZ6508000000192000145399", currency: "CZK", amount: "1000", date: "2027-01-01" },
+        { iban: "SK6609000000005012345678", currency: "EUR", amount: "abc", date: "2027-01-01" }
+      ])
+    )
+    const widths: Array<number> = []
+    for (const to of ["2027-01-31", "2027-12-31", "2036-12-31"]) {
+      const run = await tppkit(
+        [
+          "forecast",
+          "--orders",
+          orders,
+          "--balances",
+          balances,
+          "--from",
+          "2027-01-01",
+          "--to",
+          to,
+          "--format",
+          "html"
+        ],
+        {}
+      )
+      expect(run.code).toBe(7)
+      const seen = await open(run.stdout)
+      expect(seen.problems).toEqual([])
+      // what the table shows, in its words: not netted, the account without a usable balance, the skipped record
+      expect(seen.text).toContain("Not netted (another currency than the account's; no exchange rate is known)")
+      expect(seen.text).toMatch(/SK6609000000005012345678 EUR: \d+ payments out in the window; its balance/)
+      expect(seen.text).toMatch(/Skipped \(1\)/)
+      const charts = await seen.page.$$eval("svg", (svgs) =>
+        svgs.map((svg) => ({
+          width: Number(svg.getAttribute("width")),
+          height: Number(svg.getAttribute("height")),
+          texts: [...svg.querySelectorAll("text")].map((t) => {
+            const b = (t as unknown as { getBBox(): { x: number; y: number; width: number; height: number } }).getBBox()
+            return { text: t.textContent ?? "", x: b.x, y: b.y, width: b.width, height: b.height }
+          })
+        }))
+      )
+      expect(charts.length).toBe(2)
+      for (const c of charts) {
+        const texts = c.texts.map((t) => t.text)
+        // the threshold is named on the amount axis, the lowest point labelled, zero on its axis
+        if (texts.some((t) => t.startsWith("lowest 0.10"))) {
+          expect(texts).toContain("threshold 0.05")
+          expect(texts).toContain("0.00")
+        }
+        for (const t of c.texts) {
+          expect(t.x).toBeGreaterThanOrEqual(0)
+          expect(t.y).toBeGreaterThanOrEqual(0)
+          expect(t.x + t.width).toBeLessThanOrEqual(c.width)
+          expect(t.y + t.height).toBeLessThanOrEqual(c.height)
+        }
+        for (let i = 0; i < c.texts.length; i++) {
+          for (let j = i + 1; j < c.texts.length; j++) {
+            const p = c.texts[i]!
+            const q = c.texts[j]!
+            const apart = p.x + p.width <= q.x || q.x + q.width <= p.x || p.y + p.height <= q.y || q.y + q.height <= p.y
+            expect(apart, `"${p.text}" and "${q.text}" overlap (${to})`).toBe(true)
+          }
+        }
+      }
+      widths.push(charts[0]!.width)
+      await seen.page.close()
+    }
+    // a year is wider than a month, ten years no narrower than a year
+    expect(widths[1]!).toBeGreaterThan(widths[0]!)
+    expect(widths[2]!).toBeGreaterThanOrEqual(widths[1]!)
   })
   it("tppkit project --format html: the cash-flow picture renders, its bars drawn, nothing fetched", async () => {
     const run = await tppkit([

@@ -692,6 +692,203 @@ export const headline = (a: Forecast.AccountForecast): string => {
   return `${when}; ${plural(days, "day")} at risk; ${lowest}`
 }
 
+/** How many pixels a day takes on the chart's axis (its width follows the window: a year is wider than a month). */
+const PER_DAY = 3
+
+/** The chart's plot width in pixels: {@link PER_DAY} per day, at least 600 and at most 2400. */
+export const plotWidth = (days: number): number => Math.min(2400, Math.max(600, Math.round(days * PER_DAY)))
+
+/** A text of the chart: its anchor point (the baseline), text, font size and how it is anchored. */
+interface Label {
+  readonly x: number
+  readonly y: number
+  readonly text: string
+  readonly size: number
+  readonly anchor: "start" | "middle" | "end"
+  readonly className: string
+}
+
+/** A label's box as its text takes it, estimated generously (0.68 em a character; the browser test measures). */
+const boxOfLabel = (l: Label): { x0: number; x1: number; y0: number; y1: number } => {
+  const w = l.text.length * l.size * 0.68 + 2
+  const x0 = l.anchor === "start" ? l.x : l.anchor === "middle" ? l.x - w / 2 : l.x - w
+  return { x0, x1: x0 + w, y0: l.y - l.size * 0.85 - 1, y1: l.y + l.size * 0.3 + 1 }
+}
+
+/** The labels of a chart placed so that none overlaps another: each is put where it is first free, or left out. */
+class Labels {
+  readonly placed: Array<Label> = []
+  readonly boxes: Array<ReturnType<typeof boxOfLabel>> = []
+  /** Keeps a box free of labels (a drawn point). */
+  block(cx: number, cy: number, r: number): void {
+    this.boxes.push({ x0: cx - r, x1: cx + r, y0: cy - r, y1: cy + r })
+  }
+  /** Places the first of the candidates that overlaps no label placed before; whether one was placed. */
+  place(candidates: ReadonlyArray<Label>, inside: { x0: number; x1: number; y0: number; y1: number }): boolean {
+    for (const c of candidates) {
+      const b = boxOfLabel(c)
+      if (b.x0 < inside.x0 || b.x1 > inside.x1 || b.y0 < inside.y0 || b.y1 > inside.y1) continue
+      if (this.boxes.some((o) => b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1)) continue
+      this.placed.push(c)
+      this.boxes.push(b)
+      return true
+    }
+    return false
+  }
+  svg(): string {
+    return this.placed
+      .map(
+        (l) =>
+          `<text class="${l.className}" x="${l.x.toFixed(1)}" y="${l.y.toFixed(1)}"${l.anchor === "start" ? "" : ` text-anchor="${l.anchor}"`}>${Html.escapeText(l.text)}</text>`
+      )
+      .join("")
+  }
+}
+
+const amount = (x: BigDecimal.BigDecimal): number => Number(Money.toPlainString(x))
+
+/**
+ * One account's balance over the window as an SVG: its closing balance as a step line, the risk days red, zero and
+ * the threshold as lines labelled on the amount axis, the lowest point labelled, each funds check at its check day;
+ * the width follows the window ({@link plotWidth}), the dates below; no label overlaps another (each is placed where
+ * it is free, the lowest point's first, else left out).
+ */
+const chart = (
+  a: Forecast.AccountForecast,
+  checks: ReadonlyArray<Forecast.Evidence>,
+  window: Projection.Window
+): string => {
+  const { from, to } = window
+  const rows = a.rows ?? []
+  const values = rows.map((r) => amount(r.closing))
+  const threshold = a.threshold === undefined ? undefined : amount(a.threshold)
+  const highest = values.length === 0 ? undefined : Math.max(...values)
+  const lowest = amount(a.lowest.amount)
+  const lo = Math.min(lowest, ...values, 0, ...(threshold === undefined ? [] : [threshold]))
+  const hi = Math.max(lowest, ...values, 0, ...(threshold === undefined ? [] : [threshold]))
+  // the amount axis' labels, most important first: the threshold (named), zero, the highest balance
+  const axisTexts: Array<[string, number]> = []
+  if (threshold !== undefined) axisTexts.push([`threshold ${m(a.threshold!)}`, threshold])
+  axisTexts.push(["0.00", 0])
+  if (highest !== undefined && highest !== 0 && highest !== threshold) {
+    axisTexts.push([m(rows[values.indexOf(highest)]!.closing), highest])
+  }
+  const TICK = 10
+  const left = Math.max(60, Math.ceil(Math.max(...axisTexts.map(([t]) => t.length)) * TICK * 0.68) + 12)
+  const right = 14
+  const top = 16
+  const bottom = 30
+  const H = 220
+  const days = Math.max(1, to - from + 1)
+  const W = left + plotWidth(days) + right
+  const x = (day: number) => left + ((Math.min(Math.max(day, from), to + 1) - from) / days) * (W - left - right)
+  const y = (v: number) => H - bottom - ((v - lo) / Math.max(hi - lo, 1e-9)) * (H - top - bottom)
+  const plot = { x0: left, x1: W - right, y0: top, y1: H - bottom }
+  const labels = new Labels()
+  const parts: Array<string> = [
+    `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="balance of ${Html.escapeText(a.iban)}">`
+  ]
+  for (const d of a.riskDays) {
+    parts.push(
+      `<rect class="risk" x="${x(d.date).toFixed(1)}" y="${top}" width="${(x(d.until + 1) - x(d.date)).toFixed(1)}" height="${H - top - bottom}"><title>at risk ${f(d.date)}..${f(d.until)}: closing ${m(d.closing)}</title></rect>`
+    )
+  }
+  parts.push(`<line class="zero" x1="${left}" x2="${W - right}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}"/>`)
+  if (threshold !== undefined) {
+    const t = y(threshold).toFixed(1)
+    parts.push(`<line class="limit" x1="${left}" x2="${W - right}" y1="${t}" y2="${t}"/>`)
+  }
+  let path = ""
+  rows.forEach((r, i) => {
+    path += `${i === 0 ? "M" : "L"}${x(r.date).toFixed(1)},${y(values[i]!).toFixed(1)}H${x(r.until + 1).toFixed(1)}`
+  })
+  parts.push(`<path class="line" d="${path}"/>`)
+  // the lowest point's label first, inside the plot: above or below the point, to its right or left
+  const lx = x(a.lowest.date)
+  const ly = y(lowest)
+  parts.push(`<circle cx="${lx.toFixed(1)}" cy="${ly.toFixed(1)}" r="3" fill="#c00"/>`)
+  // the points drawn (the lowest one, the funds checks) stay free of labels
+  labels.block(lx, ly, 4)
+  const points = checks.flatMap((e) =>
+    e.check.checkedOn < from || e.check.checkedOn > to
+      ? []
+      : [{ e, cx: x(e.check.checkedOn), cy: e.onCheckDay === undefined ? H - bottom : y(amount(e.onCheckDay)) }]
+  )
+  for (const p of points) labels.block(p.cx, p.cy, 9)
+  const lowText = `lowest ${m(a.lowest.amount)} on ${f(a.lowest.date)}`
+  const low = (dx: number, dy: number, anchor: Label["anchor"]): Label => ({
+    x: lx + dx,
+    y: ly + dy,
+    text: lowText,
+    size: 11,
+    anchor,
+    className: "low"
+  })
+  const preferEnd = lx > (left + W - right) / 2
+  const sides: ReadonlyArray<[number, Label["anchor"]]> = preferEnd
+    ? [
+        [-4, "end"],
+        [4, "start"]
+      ]
+    : [
+        [4, "start"],
+        [-4, "end"]
+      ]
+  const lowCandidates: Array<Label> = []
+  for (const dy of [-7, 15, -19, 27, -31, 39]) for (const [dx, anchor] of sides) lowCandidates.push(low(dx, dy, anchor))
+  // at worst, inside the plot at its top or bottom corner (clamped)
+  lowCandidates.push(
+    low(0, 0, "start"),
+    { ...low(0, 0, "start"), x: left + 4, y: top + 12 },
+    { ...low(0, 0, "start"), x: left + 4, y: H - bottom - 4 }
+  )
+  labels.place(lowCandidates, plot)
+  // the amounts on the left, each at its line or moved up or down to the nearest free place
+  const axis = { x0: 0, x1: left - 1, y0: 0, y1: H - bottom + 8 }
+  for (const [text, v] of axisTexts) {
+    const at = y(v) + 3.5
+    const candidates: Array<Label> = []
+    for (const shift of [0, -6, 6, -12, 12, -18, 18]) {
+      candidates.push({ x: left - 4, y: at + shift, text, size: TICK, anchor: "end", className: "tick" })
+    }
+    labels.place(candidates, axis)
+  }
+  // the dates below: the window's ends, then the first day of every n-th month where the labels fit
+  const dates = { x0: 0, x1: W, y0: H - bottom + 8, y1: H }
+  const dateLabel = (day: number, anchor: Label["anchor"], at = x(day)): Label => ({
+    x: at,
+    y: H - 9,
+    text: f(day as LocalDate.LocalDate),
+    size: TICK,
+    anchor,
+    className: "tick"
+  })
+  labels.place([dateLabel(from, "start", left)], dates)
+  labels.place([dateLabel(to, "end", W - right)], dates)
+  const monthWidth = (30.4 * (W - left - right)) / days
+  const step = [1, 2, 3, 4, 6, 12, 24, 60, 120, 240, 600].find((n) => n * monthWidth >= 75) ?? 1200
+  const { year, month } = LocalDate.toParts(from)
+  for (let k = 1; ; k += 1) {
+    const index = year * 12 + month - 1 + k
+    const day = LocalDate.fromPartsUnchecked(Math.floor(index / 12), (index % 12) + 1, 1)
+    if (day > to || Math.floor(index / 12) > 9999) break
+    if (index % step !== 0) continue
+    labels.place([dateLabel(day, "middle")], dates)
+  }
+  parts.push(labels.svg())
+  for (const { e, cx: px, cy } of points) {
+    const c = e.check
+    const clash = e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk"
+    const cx = px.toFixed(1)
+    parts.push(
+      `<circle class="${c.answer === "DECL" ? "decl" : "appr"}" cx="${cx}" cy="${cy.toFixed(1)}" r="4"><title>${Html.escapeText(checkLine(e))}</title></circle>`
+    )
+    if (clash) parts.push(`<circle class="clash" cx="${cx}" cy="${cy.toFixed(1)}" r="8"/>`)
+  }
+  parts.push("</svg>")
+  return parts.join("\n")
+}
+
 /**
  * The report as a self-contained HTML page (no script, no network): per drawn account a headline (the first day it
  * runs short, the lowest point), its balance over the window as an SVG step line with the amounts and dates on the
@@ -704,15 +901,6 @@ export const html = (report: Report): string => {
   const { from, to } = forecast.window
   const worst = Forecast.worstFirst(forecast.accounts)
   const drawn = worst.slice(0, HTML_ACCOUNTS)
-  const W = 760
-  const H = 190
-  const left = 70
-  const right = 12
-  const top = 14
-  const bottom = 26
-  const span = Math.max(1, to - from + 1)
-  const x = (day: number) =>
-    (left + ((Math.min(Math.max(day, from), to + 1) - from) / span) * (W - left - right)).toFixed(1)
   const evidenceOf = new Map<string, Array<Forecast.Evidence>>()
   for (const e of forecast.evidence) {
     const list = evidenceOf.get(e.check.debtorIban)
@@ -727,7 +915,7 @@ export const html = (report: Report): string => {
     ".zero{stroke:#999}.tick{font-size:10px;fill:#666}.low{font-size:11px;fill:#c00}li{font-size:13px}",
     ".head{margin:4px 0 8px}.short{color:#c00;font-weight:600}.appr{fill:#2a6}.decl{fill:#d00}",
     ".clash{fill:none;stroke:#d00;stroke-width:2}.legend{font-size:12px;color:#555}.d2{margin-left:1.5em}",
-    ".figures{font-size:13px;color:#444;margin:2px 0}</style></head><body>",
+    ".figures{font-size:13px;color:#444;margin:2px 0}.list h2{font-size:16px;margin:18px 0 4px}</style></head><body>",
     `<h1>Balance forecast ${f(from)}..${f(to)}</h1>`,
     `<p>${plural(forecast.accounts.length, "account")}, ${worst.filter((a) => a.riskDays.length > 0).length} at risk · ${Html.escapeText(report.calendarName)} · ${Html.escapeText(report.convention)}</p>`
   )
@@ -737,78 +925,11 @@ export const html = (report: Report): string => {
     )
   }
   for (const a of drawn) {
-    const rows = a.rows ?? []
-    const values = rows.map((r) => Number(Money.toPlainString(r.closing)))
     const checks = evidenceOf.get(a.iban) ?? []
-    const marks = [0, ...(a.threshold === undefined ? [] : [Number(Money.toPlainString(a.threshold))])]
-    const lo = Math.min(...values, ...marks)
-    const hi = Math.max(...values, ...marks)
-    const y = (v: number) => (H - bottom - ((v - lo) / Math.max(hi - lo, 1e-9)) * (H - top - bottom)).toFixed(1)
-    let path = ""
-    rows.forEach((r, i) => {
-      const v = y(values[i]!)
-      path += `${i === 0 ? "M" : "L"}${x(r.date)},${v}H${x(r.until + 1)}`
-    })
     const short = a.riskDays.length > 0
     parts.push(`<section><h2>${Html.escapeText(a.iban)} ${Html.escapeText(a.currency)}</h2>`)
     parts.push(`<p class="head${short ? " short" : ""}">${Html.escapeText(headline(a))}</p>`)
-    parts.push(
-      `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="balance of ${Html.escapeText(a.iban)}">`
-    )
-    for (const d of a.riskDays) {
-      parts.push(
-        `<rect class="risk" x="${x(d.date)}" y="${top}" width="${(Number(x(d.until + 1)) - Number(x(d.date))).toFixed(1)}" height="${H - top - bottom}"><title>at risk ${f(d.date)}..${f(d.until)}: closing ${m(d.closing)}</title></rect>`
-      )
-    }
-    // the amounts on the left (highest, threshold, zero, lowest) and the dates below (each month's first day)
-    const labels = new Map<string, number>()
-    const highest = rows.reduce<Forecast.Row | undefined>(
-      (b, r, i) => (b === undefined || values[i]! > Number(Money.toPlainString(b.closing)) ? r : b),
-      undefined
-    )
-    if (highest !== undefined) labels.set(m(highest.closing), Number(Money.toPlainString(highest.closing)))
-    labels.set(m(a.lowest.amount), Number(Money.toPlainString(a.lowest.amount)))
-    labels.set("0.00", 0)
-    if (a.threshold !== undefined) labels.set(m(a.threshold), Number(Money.toPlainString(a.threshold)))
-    const placed: Array<number> = []
-    for (const [text, v] of labels) {
-      const at = Number(y(v))
-      // a label closer than 10 pixels to one already written is left out (the ends and zero come first)
-      if (placed.some((p) => Math.abs(p - at) < 10)) continue
-      placed.push(at)
-      parts.push(
-        `<text class="tick" x="${left - 4}" y="${(Number(y(v)) + 3).toFixed(1)}" text-anchor="end">${text}</text>`
-      )
-    }
-    const { year, month } = LocalDate.toParts(from)
-    for (let k = 0; k < 240; k++) {
-      const day = LocalDate.fromPartsUnchecked(year + Math.floor((month - 1 + k) / 12), ((month - 1 + k) % 12) + 1, 1)
-      if (day > to) break
-      if (day < from) continue
-      parts.push(`<text class="tick" x="${x(day)}" y="${H - 8}" text-anchor="middle">${f(day)}</text>`)
-    }
-    parts.push(`<line class="zero" x1="${left}" x2="${W - right}" y1="${y(0)}" y2="${y(0)}"/>`)
-    if (a.threshold !== undefined) {
-      const t = y(Number(Money.toPlainString(a.threshold)))
-      parts.push(`<line class="limit" x1="${left}" x2="${W - right}" y1="${t}" y2="${t}"/>`)
-    }
-    parts.push(`<path class="line" d="${path}"/>`)
-    const lx = x(a.lowest.date)
-    const ly = y(Number(Money.toPlainString(a.lowest.amount)))
-    parts.push(
-      `<circle cx="${lx}" cy="${ly}" r="3" fill="#c00"/><text class="low" x="${lx}" y="${Math.max(12, Number(ly) - 6)}"${Number(lx) > W / 2 ? ' text-anchor="end"' : ""}>lowest ${m(a.lowest.amount)} on ${f(a.lowest.date)}</text>`
-    )
-    for (const e of checks) {
-      const c = e.check
-      if (c.checkedOn < from || c.checkedOn > to) continue
-      const cy = e.onCheckDay === undefined ? H - bottom : Number(y(Number(Money.toPlainString(e.onCheckDay))))
-      const clash = e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk"
-      parts.push(
-        `<circle class="${c.answer === "DECL" ? "decl" : "appr"}" cx="${x(c.checkedOn)}" cy="${cy.toFixed(1)}" r="4"><title>${Html.escapeText(checkLine(e))}</title></circle>`
-      )
-      if (clash) parts.push(`<circle class="clash" cx="${x(c.checkedOn)}" cy="${cy.toFixed(1)}" r="8"/>`)
-    }
-    parts.push("</svg>")
+    parts.push(chart(a, checks, forecast.window))
     const clashes = checks.filter((e) => e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk")
     parts.push(
       `<p class="figures">${Html.escapeText(`opening ${m(a.opening)} on ${f(a.start)} (balance of ${f(a.balanceDate)}), closing ${m(a.closing)} on ${f(to)}; out ${m(a.out)}, in ${m(a.in)}`)}</p>`
