@@ -14,7 +14,7 @@ import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { ErrorBody } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
-import { Checks, SweepLog, Webhook } from "@tppkit/worker"
+import { Checks, Lifecycle, SweepLog, Webhook } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Effect, Exit, Layer, Redacted, Result, Schema, Scope } from "effect"
 import { SqlClient } from "effect/sql"
@@ -504,6 +504,10 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
           assert.isAtMost(posted, 4)
           assert.isTrue(hook.received.every((r) => r.answered === 410 && r.valid))
           assert.isTrue(failed.length >= 1 && failed.every((f) => f.disabled && f.cause.startsWith("HTTP 410 Gone")))
+          assert.include(
+            Lifecycle.line(new Date(0), { _tag: "WebhookFailed", ...(failed[0] as Webhook.Failed) }),
+            ' level=error event=webhook_disabled cause="HTTP 410 Gone from http://127.0.0.1:'
+          )
           const [state] = yield* Webhook.endpoints
           assert.isDefined(state?.disabledAt)
           assert.include(state?.disabledReason, "HTTP 410 Gone from")
