@@ -11,8 +11,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import chromium from "@sparticuz/chromium"
+import { Text } from "@tppkit/core"
+import * as fc from "fast-check"
 import puppeteer, { type Browser, type Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CONTROL, hostileText } from "../arbitraries/hostile.ts"
+import { run as inProcess } from "../cli/inProcess.ts"
 import { root, tppkit } from "./harness.ts"
 
 // what the functions run inside the page use of the browser's DOM (the tests' type-check has no DOM library)
@@ -23,6 +27,7 @@ interface Canvas2d {
 declare const document: {
   readonly body: { readonly innerText: string }
   createElement(tag: "canvas"): { width: number; height: number; getContext(kind: "2d"): Canvas2d | null }
+  createTreeWalker(root: unknown, show: number): { nextNode(): { readonly nodeValue: string | null } | null }
 }
 declare const Image: new () => { src: string; readonly width: number; readonly height: number; decode(): Promise<void> }
 
@@ -326,5 +331,68 @@ describe("the HTML pictures in a real browser", { timeout: 120_000 }, () => {
     )
     expect(bars).toBe(14)
     await seen.page.close()
+  })
+})
+
+describe("hostile text in the HTML pictures, in a real browser (issue 40)", { timeout: 180_000 }, () => {
+  it("project and forecast --format html: each orderId and name shown as the terminal shows it, no control character", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(hostileText, { minLength: 1, maxLength: 12 }), async (texts) => {
+        const orders = join(dir, "hostile.json")
+        writeFileSync(
+          orders,
+          JSON.stringify(
+            texts.map((t, i) => ({
+              orderId: `${t}#${i}`,
+              debtor: { name: "Debtor", iban: "SK2411000000002612345678" },
+              creditor: { name: t, iban: "SK6609000000005012345678" },
+              instructedAmount: { value: 10 + i, currency: "EUR" },
+              startDate: "2027-01-04",
+              frequency: "MNTH"
+            }))
+          )
+        )
+        const balances = join(dir, "hostile-balances.json")
+        writeFileSync(
+          balances,
+          JSON.stringify([{ iban: "SK2411000000002612345678", currency: "EUR", amount: "5.00", date: "2027-01-01" }])
+        )
+        const window = ["--from", "2027-01-01", "--to", "2027-01-31"]
+        // the texts as read: JSON keeps every character
+        const json = await inProcess(["project", "--orders", orders, ...window, "--format", "json"])
+        const payments = JSON.parse(json.stdout).payments as ReadonlyArray<{ orderId: string; creditorName: string }>
+        const project = await inProcess(["project", "--orders", orders, ...window, "--format", "html"])
+        const forecast = await inProcess([
+          "forecast",
+          "--orders",
+          orders,
+          "--balances",
+          balances,
+          ...window,
+          "--format",
+          "html"
+        ])
+        expect([project.code, forecast.code]).toEqual([0, 8])
+        for (const html of [project.stdout, forecast.stdout]) {
+          const seen = await open(html)
+          expect(seen.problems).toEqual([])
+          // every text node as the browser parsed it: the shown text, and no control character in any of it
+          const texts = await seen.page.evaluate(() => {
+            const out: Array<string> = []
+            const walker = document.createTreeWalker(document.body, 4)
+            for (let n = walker.nextNode(); n !== null; n = walker.nextNode()) out.push(n.nodeValue ?? "")
+            return out
+          })
+          const all = texts.join("\n")
+          for (const p of payments) {
+            expect(all).toContain(Text.printable(p.orderId))
+            expect(all).toContain(Text.printable(p.creditorName))
+          }
+          for (const t of texts) expect(t.replaceAll("\n", "")).not.toMatch(CONTROL)
+          await seen.page.close()
+        }
+      }),
+      { numRuns: 8 }
+    )
   })
 })

@@ -3,7 +3,7 @@
  * internal line writer) are judged against: `JSON.stringify` of every item of the JSON value one per line, and RFC
  * 4180 CSV of every payment's fields, with the totals from `CashFlow.totals` over the payments.
  */
-import { LocalDate, Money } from "@tppkit/core"
+import { LocalDate, Money, Text } from "@tppkit/core"
 import { CashFlow, Payment } from "@tppkit/schedule"
 
 /** A payment as the documents show it (its occurrence number not shown). */
@@ -60,12 +60,22 @@ export const json = (doc: Document): string => {
 
 const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
 
-/** A free-text cell a spreadsheet could take for a formula: a quote before it, and quoted (OWASP). */
-const formulaStart = ["=", "+", "-", "@", "\t", "\r"]
-const freeText = (text: string): string =>
-  formulaStart.some((c) => text.startsWith(c)) ? `"'${text.split('"').join('""')}"` : csvField(text)
+/**
+ * A text cell: its control characters shown escaped (core's `Text.printable`), and, when a spreadsheet could take it
+ * for a formula and it is no plain number, a quote before it and quoted (OWASP).
+ */
+const formulaStart = ["=", "+", "-", "@", "\t", "\r", "\n", "\u0000", "\uff1d", "\uff0b", "\uff0d", "\uff20"]
+const freeText = (raw: string): string => {
+  const text = Text.printable(raw)
+  return formulaStart.some((c) => text.startsWith(c)) && !/^-?\d+(\.\d+)?$/.test(text)
+    ? `"'${text.split('"').join('""')}"`
+    : csvField(text)
+}
 
-/** RFC 4180 CSV, CRLF-terminated lines: the header, then every payment's fields (the name neutralised). */
+/** The columns that hold text from the orders (the others are dates, a provenance word and an amount). */
+const textColumns = new Set([0, 5, 6, 7, 8])
+
+/** RFC 4180 CSV, CRLF-terminated lines: the header, then every payment's fields (each text cell neutralised). */
 export const csv = (doc: Document): string =>
   [
     [
@@ -91,7 +101,9 @@ export const csv = (doc: Document): string =>
       p.creditorName ?? ""
     ])
   ]
-    .map((r, i) => `${r.map((cell, c) => (i > 0 && c === 8 ? freeText(cell) : csvField(cell))).join(",")}\r\n`)
+    .map(
+      (r, i) => `${r.map((cell, c) => (i > 0 && textColumns.has(c) ? freeText(cell) : csvField(cell))).join(",")}\r\n`
+    )
     .join("")
 
 /** The bytes of chunks, each copied before the next is asked for (the writers reuse their buffers). */

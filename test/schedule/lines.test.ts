@@ -158,8 +158,20 @@ describe("the JSON and CSV formats", () => {
     expect(lines).toHaveLength(5)
   })
 
-  it("CSV neutralises a name a spreadsheet would take for a formula, never an orderId", () => {
-    const names = ['=HYPERLINK("http://x","y")', "+1+1", "-2", "@SUM(A1)", "\tcmd", "\rcmd", "Ann = Bob", "-"]
+  it("CSV neutralises every text cell a spreadsheet would take for a formula, a number excepted (issue 40)", () => {
+    const names = [
+      '=HYPERLINK("http://x","y")',
+      "+1+1",
+      "-2",
+      "-2.50",
+      "@SUM(A1)",
+      "\tcmd",
+      "\rcmd",
+      "Ann = Bob",
+      "-",
+      "\uff1dcmd",
+      "\u001b]0;x\u0007"
+    ]
     const payments = names.map((name) => payment("=SO-1", "2026-01-02", "1", "EUR", { creditorName: name }))
     const lines = projectionCsv({ ...report, payments, skipped: [] })
       .split("\r\n")
@@ -167,16 +179,41 @@ describe("the JSON and CSV formats", () => {
     expect(lines.map((l) => l.slice(l.indexOf(",SK6807200002891987426353,") + 26))).toEqual([
       '"\'=HYPERLINK(""http://x"",""y"")"',
       '"\'+1+1"',
-      '"\'-2"',
+      // a plain number stays a number (a negative balance a spreadsheet sums)
+      "-2",
+      "-2.50",
       '"\'@SUM(A1)"',
-      '"\'\tcmd"',
-      '"\'\rcmd"',
+      // control characters are shown escaped, as the table shows them: no longer a formula's start
+      "\\x09cmd",
+      "\\x0dcmd",
       "Ann = Bob",
-      '"\'-"'
+      '"\'-"',
+      '"\'\uff1dcmd"',
+      "\\x1b]0;x\\x07"
     ])
-    // the identifiers are written as they are (an orderId that begins with "=" stays so)
+    // an orderId is a cell like any other: neutralised too
     for (const l of lines)
-      expect(l.startsWith("=SO-1,2026-01-02,2026-01-02,engine-predicted,1.00,EUR,SK3112000000198742637541,")).toBe(true)
+      expect(l.startsWith(`"'=SO-1",2026-01-02,2026-01-02,engine-predicted,1.00,EUR,SK3112000000198742637541,`)).toBe(
+        true
+      )
+    // rawFormulas (--raw-csv): as they are, control characters still escaped
+    const raw = text(Lines.encode(columnsOf(payments), report, Lines.csvFormat({ rawFormulas: true })))
+      .split("\r\n")
+      .slice(1, -1)
+    expect(raw.map((l) => l.slice(l.indexOf(",SK6807200002891987426353,") + 26))).toEqual([
+      '"=HYPERLINK(""http://x"",""y"")"',
+      "+1+1",
+      "-2",
+      "-2.50",
+      "@SUM(A1)",
+      "\\x09cmd",
+      "\\x0dcmd",
+      "Ann = Bob",
+      "-",
+      "\uff1dcmd",
+      "\\x1b]0;x\\x07"
+    ])
+    expect(raw[0]!.startsWith("=SO-1,")).toBe(true)
   })
 
   it("skipped orders without an orderId are null in JSON", () => {

@@ -60,7 +60,8 @@ export const forecastCommand = Command.make(
     format: Flag.Literals("format", Formats.forecast).pipe(
       Flag.withDescription(`Output format: ${Formats.forecast.join(", ")} (default table)`),
       Flag.withDefault(Formats.forecast[0])
-    )
+    ),
+    rawCsv: Flags.rawCsv
   },
   (input) =>
     Effect.flatMap(

@@ -11,7 +11,7 @@
  * @since 0.1.0
  */
 import { BusinessDayConvention, Iban, Json, LocalDate, Money } from "@tppkit/core"
-import { Forecast, type Payment, type Projection } from "@tppkit/schedule"
+import { Export, Forecast, type Payment, type Projection } from "@tppkit/schedule"
 import { type BigDecimal, Result, Schema } from "effect"
 import * as Html from "./Html.ts"
 import * as Formats from "./internal/formats.ts"
@@ -640,15 +640,21 @@ export const json = (report: Report): string => {
   )
 }
 
-/** The ladders as CSV: one line per row of each account (worst first), amounts exact. */
-export const csv = (report: Report): string => {
+/**
+ * The ladders as CSV: one line per row of each account (worst first), amounts exact; the account's IBAN and
+ * currency (a file's text) as schedule's `Export.csvCell` writes a cell: control characters escaped and, unless
+ * `rawFormulas`, a text beginning like a spreadsheet formula neutralised (amounts are numbers and stay so); an
+ * account with payments and no usable balance is one line with no figures and the reason in `note`.
+ */
+export const csv = (report: Report, options?: Export.CsvOptions): string => {
+  const cell = (text: string) => Export.csvCell(text, options?.rawFormulas === true)
   const lines = ["iban,currency,date,until,opening,out,in,closing,at_risk,not_netted,note"]
   for (const a of Forecast.worstFirst(report.forecast.accounts)) {
     for (const r of a.rows ?? []) {
       lines.push(
         [
-          a.iban,
-          a.currency,
+          cell(a.iban),
+          cell(a.currency),
           f(r.date),
           f(r.until),
           Money.toPlainString(r.opening),
@@ -666,7 +672,7 @@ export const csv = (report: Report): string => {
   const { from, to } = report.forecast.window
   for (const w of report.forecast.withoutBalance) {
     const note = `no usable balance: ${w.reason}; ${plural(w.count, "payment")} out in the window`
-    lines.push([w.iban, w.currency, f(from), f(to), "", "", "", "", "", "", `"${note.replace(/"/g, '""')}"`].join(","))
+    lines.push([cell(w.iban), cell(w.currency), f(from), f(to), "", "", "", "", "", "", cell(note)].join(","))
   }
   return lines.join("\n")
 }

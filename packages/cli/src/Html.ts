@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { LocalDate, Money } from "@tppkit/core"
+import { LocalDate, Money, Text } from "@tppkit/core"
 import type { Payment } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
 import { BigDecimal } from "effect"
@@ -49,9 +49,13 @@ const ACCOUNT_COLOURS = ["#2563eb", "#059669", "#9333ea", "#d97706", "#0891b2", 
 // text
 // ---------------------------------------------------------------------------
 
-/** Text made safe for HTML and XML content and attribute values. */
+/**
+ * Text made safe for HTML and XML content and attribute values: control characters (which HTML forbids as text and
+ * XML refuses) shown escaped as the terminal shows them (`\x1b`, `\u{202e}`, core's `Text.printable`), then the
+ * markup characters as entities.
+ */
 export const escapeText = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) =>
+  Text.printable(text).replace(/[&<>"']/g, (c) =>
     c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&#39;"
   )
 

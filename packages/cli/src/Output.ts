@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import { Text } from "@tppkit/core"
 import { Clock, Effect, Stdio, Stream } from "effect"
 import * as Failure from "./Failure.ts"
 import { writeProblem } from "./internal/stdout.ts"
@@ -69,25 +70,13 @@ export const writeAll = (
 export const line = (text: string): Effect.Effect<void, Failure.CliFailure, Stdio.Stdio> => write(`${text}\n`)
 
 /**
- * The characters a terminal would act on rather than show: C0 controls (ESC, BEL, CR, LF, tab…), DEL, C1
- * controls, the bidirectional and line-separator controls, and lone surrogates.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding the control characters is the point
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]/gu
-
-const escaped = (c: string): string => {
-  const code = c.charCodeAt(0)
-  return code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`
-}
-
-/**
  * Text from a bank or a file (a creditor's name, an orderId, a reason quoting them) made safe to show on a
  * terminal: every control character and escape sequence is shown escaped (`ESC ]0;x BEL` as `\x1b]0;x\x07`, a
  * bidirectional override as `\u{202e}`, a newline as `\x0a`), so that it can neither rename the window nor erase a
  * row, and a message quoting it stays one line; printable text is returned as it is. Every error line and table
- * uses it.
+ * uses it (core's `Text.printable`, which every output format uses too).
  */
-export const printable = (text: string): string => (UNPRINTABLE.test(text) ? text.replace(UNPRINTABLE, escaped) : text)
+export const printable: (text: string) => string = Text.printable
 
 /** Writes one line (a newline is appended) to stderr. */
 export const errorLine = (text: string): Effect.Effect<void, never, Stdio.Stdio> =>

@@ -32,6 +32,7 @@ export const projectCommand = Command.make(
       Flag.withDescription(`Output format: ${formats.join(", ")} (default ${formats[0]})`),
       Flag.withDefault(formats[0]!)
     ),
+    rawCsv: Flags.rawCsv,
     icsRrule: Flag.Boolean("ics-rrule").pipe(
       Flag.withDescription(
         "With --format ics: one recurring event (RRULE, with EXDATE and RDATE for the payments a holiday moves) per order an RRULE can say exactly, else one event per payment, the reason on stderr"

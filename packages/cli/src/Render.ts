@@ -243,13 +243,19 @@ export const projectionTable = (report: ProjectionReport, width: number = WIDTH)
   return lines.join("\n")
 }
 
+/** How a format is written beyond the report: `rawCsv` (`--raw-csv`) writes CSV cells for programs. */
+export interface RenderOptions {
+  /** CSV cells that begin like a spreadsheet formula written as they are (schedule's `Export.csv`, `rawFormulas`). */
+  readonly rawCsv?: boolean | undefined
+}
+
 /** One output format of `tppkit project`. */
 export interface ProjectionRenderer {
   /**
    * The report as pieces of text or UTF-8 bytes, computed while the payments are read: print them in order, each
    * before asking for the next (byte pieces may share one reused buffer).
    */
-  readonly render: (report: ProjectionReport) => Iterable<string | Uint8Array>
+  readonly render: (report: ProjectionReport, options?: RenderOptions) => Iterable<string | Uint8Array>
   /** Whether the text lists the skipped orders itself; when not, the command reports each on stderr. */
   readonly listsSkipped: boolean
 }
@@ -261,7 +267,10 @@ export interface ProjectionRenderer {
 export const projectionRenderers = {
   table: { render: (report) => [`${projectionTable(report)}\n`], listsSkipped: true },
   json: { render: Export.json, listsSkipped: true },
-  csv: { render: Export.csv, listsSkipped: false },
+  csv: {
+    render: (report: ProjectionReport, options?: RenderOptions) => Export.csv(report, { rawFormulas: options?.rawCsv }),
+    listsSkipped: false
+  },
   // each moved date names the rule that moved it, as the table and JSON name the projection's calendar and convention
   ics: {
     render: (report) => Export.ics(report, { rule: `${report.convention} · ${report.calendarName}` }),

@@ -111,13 +111,25 @@ export const json = (self: Export): Iterable<Uint8Array> => {
 
 /**
  * The payments as CSV (RFC 4180): a header, then one CRLF-terminated line per payment with the JSON document's
- * payment fields, as UTF-8 chunks of about a megabyte. Skipped orders are not listed. Each chunk is valid until the
+ * payment fields, each text cell a {@link csvCell} (safe to open in a spreadsheet unless `rawFormulas`), as UTF-8
+ * chunks of about a megabyte. Skipped orders are not listed. Each chunk is valid until the
  * next is asked for (its buffer is reused): write or copy it before.
  */
-export const csv = (self: Export): Iterable<Uint8Array> => {
+export const csv = (self: Export, options?: CsvOptions): Iterable<Uint8Array> => {
   const p = planned(self)
-  return Lines.encode(source(p), p, Lines.csvFormat())
+  return Lines.encode(source(p), p, Lines.csvFormat(options))
 }
+
+/** Options of {@link csv}: `rawFormulas` writes cells that begin like a spreadsheet formula as they are. */
+export type CsvOptions = Lines.CsvOptions
+
+/**
+ * A CSV cell (RFC 4180) as {@link csv} writes one: control characters shown escaped (core's `Text.printable`),
+ * quoted when it holds a quote or a comma, and unless `rawFormulas` a text beginning like a spreadsheet formula
+ * (`=`, `+`, `-`, `@`, tab, CR, LF, NUL, or their full-width forms) neutralised as OWASP recommends (a single
+ * quote before it, the whole quoted); a plain number (`-300.00`) is kept, so a spreadsheet still sums it.
+ */
+export const csvCell: (text: string, rawFormulas?: boolean) => string = Lines.csvCell
 
 /** The payments of a projection, date by date, as plain payments (for renderings of their own, e.g. tables). */
 export function* payments(self: Export): Generator<Payment.Payment> {

@@ -28,7 +28,10 @@ export interface Options {
   readonly rule?: string | undefined
 }
 
-/** Escapes a TEXT value (RFC 5545 3.3.11): backslash, semicolon, comma and line breaks. */
+/**
+ * Escapes a TEXT value (RFC 5545 3.3.11): backslash, semicolon, comma and line breaks; any other control character,
+ * which TEXT excludes, is shown escaped first (`\x1b`, `\u{202e}`, as core's `Text.printable` shows it).
+ */
 export const escapeText: (s: string) => string = Events.escapeText
 
 /**

@@ -12,7 +12,7 @@
  *
  * @since 0.2.0
  */
-import { Calendar, type LocalDate, Occurrence, Recurrence, Rrule, Translation } from "@tppkit/core"
+import { Calendar, type LocalDate, Occurrence, Recurrence, Rrule, Text, Translation } from "@tppkit/core"
 import { Result } from "effect"
 import * as EventProvenance from "./internal/eventProvenance.ts"
 import * as Events from "./internal/events.ts"
@@ -125,7 +125,7 @@ export const fromOrders = (
     pieces.push(
       Events.lines([
         "BEGIN:VEVENT",
-        `UID:${Events.escapeText(`${order.orderId}-rule@${options.domain ?? "tppkit"}`)}`,
+        `UID:${Events.escapeText(`${Events.uidName(order.orderId)}-rule@${options.domain ?? "tppkit"}`)}`,
         stamp,
         `DTSTART;VALUE=DATE:${Rrule.formatDate(t.value.dtstart)}`,
         `RRULE:${t.value.rule}`,
@@ -133,7 +133,7 @@ export const fromOrders = (
         ...(rdates.length === 0 ? [] : [`RDATE;VALUE=DATE:${list(rdates)}`]),
         `SUMMARY:${Events.escapeText(Events.summary(first))}`,
         `DESCRIPTION:${Events.escapeText(
-          `Standing order: ${order.orderId}${EventProvenance.describe("engine-predicted", rdates.length > 0, options.rule)}`
+          `Standing order: ${Text.printable(order.orderId)}${EventProvenance.describe("engine-predicted", rdates.length > 0, options.rule)}`
         )}`,
         `${EventProvenance.property}:engine-predicted`,
         "TRANSP:TRANSPARENT",

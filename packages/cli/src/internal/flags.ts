@@ -81,3 +81,15 @@ export const convention: Flag.Flag<BusinessDayConvention.BusinessDayConvention> 
   Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
   Flag.withDefault(BusinessDayConvention.defaultConvention)
 )
+
+/**
+ * `--raw-csv`: with `--format csv`, cells that begin like a spreadsheet formula (`=`, `+`, `-`, `@` …) are written
+ * as they are, for programs that read the file; by default they are neutralised for spreadsheets (a `'` before
+ * them). Control characters are shown escaped either way.
+ */
+export const rawCsv: Flag.Flag<boolean> = Flag.Boolean("raw-csv").pipe(
+  Flag.withDescription(
+    "With --format csv: write cells that begin like a spreadsheet formula (=, +, -, @) as they are, for programs (default: a ' before them, as OWASP recommends)"
+  ),
+  Flag.withDefault(false)
+)

@@ -27,6 +27,8 @@ export interface Input {
   readonly holidays?: Option.Option<string> | undefined
   readonly convention: string
   readonly format: ForecastReport.Format
+  /** `--raw-csv`: CSV cells that begin like a spreadsheet formula written as they are, for programs. */
+  readonly rawCsv?: boolean | undefined
   /** `--standard`: every record of the orders files read in this standard (else each its own). */
   readonly standard?: Option.Option<Standard.Standard> | undefined
 }
@@ -53,6 +55,7 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
     convention: input.convention
   })
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
+  if (input.rawCsv === true && input.format !== "csv") return yield* Failure.usage("--raw-csv needs --format csv")
   // the orders files of `add:FILE`, each read once
   const added = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
   const addedSkipped: Array<{ readonly orderId: string | undefined; readonly reason: string }> = []
@@ -131,7 +134,7 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
     input.format === "json"
       ? ForecastReport.json(report)
       : input.format === "csv"
-        ? ForecastReport.csv(report)
+        ? ForecastReport.csv(report, { rawFormulas: input.rawCsv })
         : input.format === "html"
           ? ForecastReport.html(report)
           : ForecastReport.table(report)

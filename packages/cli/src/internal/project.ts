@@ -31,6 +31,8 @@ export interface Input {
    */
   readonly ruleFrom?: ReadonlyArray<string> | undefined
   readonly listedOn?: ReadonlyArray<string> | undefined
+  /** `--raw-csv`: CSV cells that begin like a spreadsheet formula written as they are, for programs. */
+  readonly rawCsv?: boolean | undefined
 }
 
 /**
@@ -106,6 +108,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
   if (input.icsRrule === true && input.format !== "ics")
     return yield* Failure.usage("--ics-rrule writes iCalendar: it needs --format ics")
+  if (input.rawCsv === true && input.format !== "csv") return yield* Failure.usage("--raw-csv needs --format csv")
   // --rule-from: the rule the listing's nextDates point to replaces --calendar and --convention
   const ruled =
     input.ruleFrom !== undefined && input.ruleFrom.length > 0
@@ -149,7 +152,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
       ? [yield* recurringCalendar(orders, ruled.settings)]
       : input.format === "table" && style.enabled
         ? [Style.table(style, Render.text(renderer.render(report)).split("\n")).join("\n")]
-        : renderer.render(report)
+        : renderer.render(report, { rawCsv: input.rawCsv })
   yield* Output.writeAll(pieces, toTerminal ? progress.done : Effect.suspend(() => progress.update(note())))
   yield* progress.done
   // records that could not be read as standing orders: each reported on stderr with its position (the formats

@@ -9,7 +9,7 @@
  * execution date at a time (`Merge.days`), so nothing is allocated per payment. Runtime-neutral: `Uint8Array` and
  * `TextEncoder` only; the bytes are those of the text `ICalendar.fromPayments` makes of the same payments.
  */
-import { LocalDate } from "@tppkit/core"
+import { LocalDate, Text } from "@tppkit/core"
 import type { BigDecimal } from "effect"
 import type * as Payment from "../Payment.ts"
 import * as EventProvenance from "./eventProvenance.ts"
@@ -38,9 +38,20 @@ const encoder = new TextEncoder()
 // the text
 // ---------------------------------------------------------------------------
 
-/** Escapes a TEXT value (RFC 5545 3.3.11): backslash, semicolon, comma and line breaks. */
+/**
+ * Escapes a TEXT value (RFC 5545 3.3.11): backslash, semicolon, comma and line breaks; any other control character
+ * (which TEXT excludes: ESC, BEL, DEL, C1, a bidirectional override) is shown escaped first, as core's
+ * `Text.printable` shows it (`\x1b`, `\u{202e}`, its backslash then escaped as TEXT's `\\`), so a reader gets the
+ * visible text back and never the character.
+ */
 export const escapeText = (s: string): string =>
-  s
+  (Text.hasUnprintable(s)
+    ? s
+        .split(/\r\n|\r|\n/)
+        .map(Text.printable)
+        .join("\n")
+    : s
+  )
     .replace(/\\/g, "\\\\")
     .replace(/;/g, "\\;")
     .replace(/,/g, "\\,")
@@ -150,23 +161,26 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * An orderId as the UID writes it: URI-encoded, a lone surrogate (which `encodeURIComponent` refuses) written as
  * U+FFFD, the character every UTF-8 output of tppkit shows in its place.
  */
-const uidName = (orderId: string): string => encodeURIComponent(orderId.replace(LONE_SURROGATE, "\ufffd"))
+export const uidName = (orderId: string): string => encodeURIComponent(orderId.replace(LONE_SURROGATE, "\ufffd"))
 
 /** The UID of a payment's event: its orderId (URI-encoded), its nominal date and the domain. */
 export const uid = (p: Pick<Paid, "orderId" | "nominalDate">, domain = "tppkit"): string =>
   `${uidName(p.orderId)}-${dateValue(p.nominalDate)}@${domain}`
 
+/** A field of an order as an event shows it: control characters shown escaped (core's `Text.printable`). */
+const shown = Text.printable
+
 /** The SUMMARY text of an order's events: amount, currency and creditor. */
 export const summary = (o: Plans.Fields): string =>
-  `Standing order ${formatAmount(o.amount)} ${o.currency} to ${o.creditorName ?? o.creditorIban}`
+  `Standing order ${formatAmount(o.amount)} ${shown(o.currency)} to ${shown(o.creditorName ?? o.creditorIban)}`
 
 /** The DESCRIPTION text of an order's payments up to the occurrence number. */
 const descriptionHead = (o: Plans.Fields): string =>
   [
-    `Amount: ${formatAmount(o.amount)} ${o.currency}`,
-    `From: ${o.debtorIban}`,
-    `To: ${o.creditorName === undefined ? o.creditorIban : `${o.creditorName} (${o.creditorIban})`}`,
-    `Standing order: ${o.orderId}, occurrence `
+    `Amount: ${formatAmount(o.amount)} ${shown(o.currency)}`,
+    `From: ${shown(o.debtorIban)}`,
+    `To: ${shown(o.creditorName === undefined ? o.creditorIban : `${o.creditorName} (${o.creditorIban})`)}`,
+    `Standing order: ${shown(o.orderId)}, occurrence `
   ].join("\n")
 
 const NOMINAL_LABEL = "\nNominal date: "

@@ -13,7 +13,7 @@
  * the tables (by month) see the same payments in another order, and their sums are exact, so the totals are the
  * same.
  */
-import { LocalDate, Money } from "@tppkit/core"
+import { LocalDate, Money, Text } from "@tppkit/core"
 import type * as Payment from "../Payment.ts"
 import type * as Merge from "./merge.ts"
 import * as Plans from "./plans.ts"
@@ -286,17 +286,37 @@ export const jsonFormat = (header: Header): LineFormat => {
   }
 }
 
-/** A CSV field (RFC 4180): quoted when it holds a quote, a comma or a line break. */
-export const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
+/** Options of the CSV writers. */
+export interface CsvOptions {
+  /**
+   * Write cells that begin like a spreadsheet formula as they are, for programs that read the file (default
+   * `false`: neutralised for spreadsheets, see {@link csvCell}). Control characters are shown escaped either way.
+   */
+  readonly rawFormulas?: boolean | undefined
+}
 
 /**
- * A CSV free-text cell (a creditor's name): one that a spreadsheet would take for a formula (it begins with `=`,
- * `+`, `-`, `@`, a tab or a carriage return) gets a single quote before it and is quoted, as OWASP recommends for
- * spreadsheet exports (`=HYPERLINK(…)` is written `"'=HYPERLINK(…)"`); any other text is a {@link csvField}.
- * Identifiers (orderId, IBANs) are never changed: they are written with `csvField`.
+ * The first characters by which a spreadsheet takes a cell for a formula (OWASP, "CSV Injection"): `=`, `+`, `-`,
+ * `@`, tab, carriage return, line feed and NUL, and their full-width forms, which some spreadsheets read alike.
  */
-export const csvText = (text: string): string =>
-  /^[=+\-@\t\r]/.test(text) ? `"'${text.replaceAll('"', '""')}"` : csvField(text)
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters a formula may begin with
+const FORMULA_LEADER = /^[=+\-@\t\r\n\u0000\uff1d\uff0b\uff0d\uff20]/
+
+/** A plain decimal number: a cell a spreadsheet reads as a number, never as a formula, so it is kept. */
+const NUMBER = /^-?\d+(\.\d+)?$/
+
+/**
+ * A CSV cell (RFC 4180) from any text: control characters shown escaped (core's `Text.printable`: `\x1b`,
+ * `\u{202e}`), quoted when it holds a quote or a comma, and, unless `rawFormulas`, a text that begins like a formula
+ * neutralised as OWASP recommends for spreadsheet exports: a single quote before it, the whole quoted
+ * (`=HYPERLINK(…)` is written `"'=HYPERLINK(…)"`); a plain number (`-300.00`) is kept as it is, so a negative amount
+ * stays a number a spreadsheet sums.
+ */
+export const csvCell = (text: string, rawFormulas = false): string => {
+  const shown = Text.printable(text)
+  if (!rawFormulas && FORMULA_LEADER.test(shown) && !NUMBER.test(shown)) return `"'${shown.replaceAll('"', '""')}"`
+  return /[",\r\n]/.test(shown) ? `"${shown.replaceAll('"', '""')}"` : shown
+}
 
 /** The columns of the CSV format, in order. */
 export const CSV_HEADER = [
@@ -312,17 +332,21 @@ export const CSV_HEADER = [
 ] as const
 
 /**
- * CSV (RFC 4180): the header, then one CRLF-terminated line per payment with the JSON format's fields; the
- * creditor's name is neutralised for spreadsheets ({@link csvText}), the identifiers are written as they are.
+ * CSV (RFC 4180): the header, then one CRLF-terminated line per payment with the JSON format's fields; every text
+ * cell is a {@link csvCell} (control characters escaped, formulas neutralised unless `rawFormulas`).
  */
-export const csvFormat = (): LineFormat => ({
-  head: `${CSV_HEADER.join(",")}\r\n`,
-  separator: "",
-  between: ",",
-  around: (p, provenance) => [
-    `${csvField(p.orderId)},`,
-    `,${provenance},${csvField(Money.formatFixed2(p.amount))}`,
-    `,${[p.currency, p.debtorIban, p.creditorIban].map(csvField).join(",")},${csvText(p.creditorName ?? "")}\r\n`
-  ],
-  tail: () => ""
-})
+export const csvFormat = (options?: CsvOptions): LineFormat => {
+  const raw = options?.rawFormulas === true
+  const cell = (text: string) => csvCell(text, raw)
+  return {
+    head: `${CSV_HEADER.join(",")}\r\n`,
+    separator: "",
+    between: ",",
+    around: (p, provenance) => [
+      `${cell(p.orderId)},`,
+      `,${provenance},${Money.formatFixed2(p.amount)}`,
+      `,${[p.currency, p.debtorIban, p.creditorIban, p.creditorName ?? ""].map(cell).join(",")}\r\n`
+    ],
+    tail: () => ""
+  }
+}
