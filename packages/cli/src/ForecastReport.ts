@@ -669,10 +669,12 @@ export const csv = (report: Report, options?: Export.CsvOptions): string => {
     }
   }
   // an account with payments and no usable balance: one line over the window, no figures, the reason in `note`
+  // (always quoted: a sentence)
+  const quoted = (c: string) => (c.startsWith('"') ? c : `"${c}"`)
   const { from, to } = report.forecast.window
   for (const w of report.forecast.withoutBalance) {
     const note = `no usable balance: ${w.reason}; ${plural(w.count, "payment")} out in the window`
-    lines.push([cell(w.iban), cell(w.currency), f(from), f(to), "", "", "", "", "", "", cell(note)].join(","))
+    lines.push([cell(w.iban), cell(w.currency), f(from), f(to), "", "", "", "", "", "", quoted(cell(note))].join(","))
   }
   return lines.join("\n")
 }
