@@ -356,4 +356,68 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
       }).pipe(Effect.scoped),
     60_000
   )
+
+  it.live("a balance check answered 401 and sent again with a new token counts both requests in attempts", () =>
+    Effect.gen(function* () {
+      const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
+      const info = Context.get(bank, Sandbox.SandboxInfo)
+      const journal = Context.get(bank, Journal.Journal)
+      // the bank forgets the token of the first balance check (as after its restart): 401, then a new token
+      let faulted = false
+      const transport = Layer.effect(
+        BankTransport.BankTransport,
+        Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
+          BankTransport.BankTransport.of({
+            send: (request, timeout, maxBodyBytes) => {
+              if (faulted || !request.url.endsWith("/balanceCheck")) return inner.send(request, timeout, maxBodyBytes)
+              faulted = true
+              return inner.send(
+                { ...request, headers: { ...request.headers, "x-sandbox-fault": "expired-token" } },
+                timeout,
+                maxBodyBytes
+              )
+            }
+          })
+        )
+      ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+      const client = BankClient.BankClient.layerOver(
+        BankConfig.BankConfig.layer({
+          environment: "sandbox",
+          baseUrl: info.baseUrl,
+          clientId: info.clientId,
+          clientSecret: info.clientSecret
+        }),
+        transport
+      )
+      const account = info.accounts[0]?.iban ?? ""
+      const due: Checks.Due = {
+        consent: info.clientId,
+        orderId: "SO-401",
+        nominalDate: day,
+        executionDate: day,
+        amount: "10.00",
+        currency: "EUR",
+        debtorIban: account,
+        sweepDay: day,
+        checkAt: 0
+      }
+      const rows = yield* Effect.gen(function* () {
+        yield* FundsCheckWorkflow.FundsCheck.execute(due)
+        return yield* Checks.Checks.use((c) => c.list())
+      }).pipe(
+        Effect.provide(
+          FundsCheckWorkflow.layer.pipe(
+            Layer.provideMerge(WorkflowEngine.layerMemory),
+            Layer.provideMerge(Checks.Checks.layerMemory),
+            Layer.provide(BankSources.balanceChecker(psu).pipe(Layer.provide(client)))
+          )
+        )
+      )
+      const sent = (yield* journal.entries).filter((e) => e.path.endsWith("/balanceCheck")).length
+      assert.isTrue(faulted)
+      assert.strictEqual(sent, 2)
+      assert.strictEqual(rows[0]?.attempts, sent)
+      assert.notStrictEqual(rows[0]?.outcome, "failed")
+    }).pipe(Effect.scoped)
+  )
 })

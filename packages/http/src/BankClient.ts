@@ -143,6 +143,11 @@ export interface Reply<A> {
   readonly echoed: { readonly correlationId?: string; readonly processId?: string }
   /** When the reply comes from a stored complete listing rather than a request: when that listing completed. */
   readonly snapshotTakenAt?: string
+  /**
+   * How many requests the call sent when more than one: a request answered 401 and sent again with a new token
+   * (README.md, "Tokens") is 2; absent: one.
+   */
+  readonly requests?: number
 }
 
 /** The bank client service. */

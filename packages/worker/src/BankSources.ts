@@ -5,48 +5,114 @@
  *
  * @since 0.1.0
  */
-import { Currency, Iban, type StandingOrder } from "@tppkit/core"
-import { BankClient, Budget, type PsuContext } from "@tppkit/http"
-import { BigDecimal, Clock, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Currency, ErrorBody, Iban, type StandingOrder } from "@tppkit/core"
+import { BankClient, BankError, Budget, type PsuContext } from "@tppkit/http"
+import { BigDecimal, Clock, Context, Deferred, Duration, Effect, Layer, Option, Schedule } from "effect"
 import * as CheckFailure from "./CheckFailure.ts"
 import { ChecksError } from "./Checks.ts"
 import { BalanceChecker } from "./FundsCheckWorkflow.ts"
 import * as Listings from "./Listings.ts"
 import { type Consent, InvalidIban, ListingFailed, OrderSource } from "./Sweep.ts"
 
+/**
+ * Whether a failure is the bank's token endpoint refusing this client's credentials (`invalid_client`,
+ * `unauthorized_client`, RFC 6749 section 5.2): no request of this client can succeed until they are fixed.
+ */
+export const refusesCredentials = (failure: unknown): failure is BankError.BankError => {
+  if (!(failure instanceof BankError.BankError) || failure.operation !== "token") return false
+  const reason = failure.reason
+  if (reason._tag !== "Unauthorized" && reason._tag !== "BadRequest") return false
+  const code = ErrorBody.code(reason.body)
+  return code === "invalid_client" || code === "unauthorized_client"
+}
+
+/**
+ * A worker's knowledge that the bank refused its credentials: the first refusal of a balance check's or a listing's
+ * token request is kept, after which the worker's bank operations send nothing more and fail with that refusal at
+ * once; `refused` completes with it (a command says so and stops).
+ */
+export class Credentials extends Context.Service<
+  Credentials,
+  {
+    /** The refusal, once there is one. */
+    readonly current: () => BankError.BankError | undefined
+    /** Keeps the first refusal. */
+    readonly refuse: (failure: BankError.BankError) => Effect.Effect<void>
+    /** Completes with the first refusal. */
+    readonly refused: Effect.Effect<BankError.BankError>
+  }
+>()("@tppkit/worker/BankSources/Credentials") {
+  /** A fresh latch of this worker. */
+  static readonly layer: Layer.Layer<Credentials> = Layer.effect(
+    Credentials,
+    Effect.map(Deferred.make<BankError.BankError>(), (latch) => {
+      let current: BankError.BankError | undefined
+      return Credentials.of({
+        current: () => current,
+        refuse: (failure) =>
+          Effect.suspend(() => {
+            if (current === undefined) current = failure
+            return Effect.asVoid(Deferred.succeed(latch, current))
+          }),
+        refused: Deferred.await(latch)
+      })
+    })
+  )
+}
+
+/** A bank operation guarded by the worker's `Credentials` (when it has them): nothing sent after a refusal. */
+const guarded = <A>(
+  credentials: Option.Option<Credentials["Service"]>,
+  call: Effect.Effect<A, BankError.BankError>
+): Effect.Effect<A, BankError.BankError> => {
+  if (Option.isNone(credentials)) return call
+  const latch = credentials.value
+  return Effect.suspend(() => {
+    const refused = latch.current()
+    if (refused !== undefined) return Effect.fail(refused)
+    return Effect.tapError(call, (e) => (refusesCredentials(e) ? latch.refuse(e) : Effect.void))
+  })
+}
+
 /** The balance checker over the bank client: the payment's amount on its debtor IBAN, with the given Correlation-ID. */
 export const balanceChecker = (psu: PsuContext.PsuContext): Layer.Layer<BalanceChecker, never, BankClient.BankClient> =>
   Layer.effect(
     BalanceChecker,
-    Effect.map(Effect.service(BankClient.BankClient), (client) =>
-      BalanceChecker.of({
-        check: (due, correlationId) =>
-          Effect.gen(function* () {
-            const amount = BigDecimal.fromString(due.amount)
-            const iban = Iban.parse(due.debtorIban)
-            const currency = due.currency
-            if (amount._tag === "None" || iban._tag === "Failure" || !Currency.isCurrencyCode(currency)) {
-              return yield* new CheckFailure.InvalidPayment({
-                amount: due.amount,
-                currency: due.currency,
-                debtorIban: due.debtorIban
-              })
-            }
-            const reply = yield* client.balanceCheck(
-              {
-                instructionIdentification: `${due.orderId}/${due.nominalDate}`.slice(0, 35),
-                iban: iban.success,
-                amount: { value: amount.value, currency }
-              },
-              { psu, correlationId }
-            )
-            return {
-              answer: reply.body.response,
-              requestId: reply.identity.requestId,
-              responseId: reply.identity.responseId
-            }
-          })
-      })
+    Effect.map(
+      Effect.all([Effect.service(BankClient.BankClient), Effect.serviceOption(Credentials)]),
+      ([client, credentials]) =>
+        BalanceChecker.of({
+          check: (due, correlationId) =>
+            Effect.gen(function* () {
+              const amount = BigDecimal.fromString(due.amount)
+              const iban = Iban.parse(due.debtorIban)
+              const currency = due.currency
+              if (amount._tag === "None" || iban._tag === "Failure" || !Currency.isCurrencyCode(currency)) {
+                return yield* new CheckFailure.InvalidPayment({
+                  amount: due.amount,
+                  currency: due.currency,
+                  debtorIban: due.debtorIban
+                })
+              }
+              const reply = yield* guarded(
+                credentials,
+                client.balanceCheck(
+                  {
+                    instructionIdentification: `${due.orderId}/${due.nominalDate}`.slice(0, 35),
+                    iban: iban.success,
+                    amount: { value: amount.value, currency }
+                  },
+                  { psu, correlationId }
+                )
+              )
+              return {
+                answer: reply.body.response,
+                requestId: reply.identity.requestId,
+                responseId: reply.identity.responseId,
+                ...(reply.requests === undefined ? {} : { requests: reply.requests })
+              }
+            })
+        })
     )
   )
 
@@ -103,6 +169,7 @@ export const orderSource = (
     OrderSource,
     Effect.gen(function* () {
       const client = yield* BankClient.BankClient
+      const credentials = yield* Effect.serviceOption(Credentials)
       const store = (yield* Budget.Budget).store
       const listings = yield* Listings.Listings
       const pageSize = options.pageSize ?? 100
@@ -145,8 +212,9 @@ export const orderSource = (
               let page = pages.get(n)
               if (page === undefined) {
                 yield* hold
-                const reply = yield* client
-                  .standingOrdersPage({
+                const reply = yield* guarded(
+                  credentials,
+                  client.standingOrdersPage({
                     psu,
                     consentKey: consent.key,
                     page: n,
@@ -154,7 +222,7 @@ export const orderSource = (
                     processId,
                     ...(iban === undefined ? {} : { iban: iban.success })
                   })
-                  .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
+                ).pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
                 page = {
                   page: n,
                   pageCount: reply.body.pageCount,

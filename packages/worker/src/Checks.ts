@@ -120,6 +120,8 @@ export interface Finished {
   readonly attempt?: number | undefined
   /** The fence of the write (absent: none). */
   readonly fence?: Fence | undefined
+  /** Requests the attempt sent beyond its first (a request answered 401, sent again with a new token): counted too. */
+  readonly extra?: number | undefined
 }
 
 /** Which rows to read. */

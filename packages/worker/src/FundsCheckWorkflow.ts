@@ -28,6 +28,8 @@ export interface Answer {
   readonly answer: BalanceCheck.Answer
   readonly requestId?: string | undefined
   readonly responseId?: string | undefined
+  /** Requests the check sent when more than one (a request answered 401, sent again with a new token). */
+  readonly requests?: number | undefined
 }
 
 /** The balance check of one payment; the bank client satisfies it in a worker, a stub in tests. */
@@ -125,7 +127,19 @@ const attempt = (
     if (begun.fenced === true) return { outcome: { outcome: "failed" }, asked: false, fenced: true }
     if (begun.recorded !== undefined) return { outcome: begun.recorded, asked: false }
     const started = yield* Clock.currentTimeMillis
+    // requests sent beyond the first by this attempt (a 401 answered, then sent again with a new token)
+    let extra = 0
     const outcome = yield* checker.check(due, correlationId).pipe(
+      Effect.tap((a) =>
+        Effect.sync(() => {
+          extra = Math.max(0, (a.requests ?? 1) - 1)
+        })
+      ),
+      Effect.tapError((f) =>
+        Effect.sync(() => {
+          if (f._tag === "BankError" && f.operation === "balanceCheck") extra = Math.max(0, (f.attempts ?? 1) - 1)
+        })
+      ),
       Effect.match({
         onSuccess: (a): Outcome => ({
           outcome: a.answer,
@@ -147,7 +161,7 @@ const attempt = (
     const sent = outcome.failure === undefined || CheckFailure.wasSent(outcome.failure)
     // the request was sent: its outcome must be recorded, or another worker sends it again
     yield* Effect.retry(
-      checks.finish(due, outcome, now, { tryNo, correlationId, sent, attempt: begun.attempt, fence: guard }),
+      checks.finish(due, outcome, now, { tryNo, correlationId, sent, attempt: begun.attempt, fence: guard, extra }),
       databaseRetry
     )
     yield* observer.finished(due, outcome, begun.attempt, now - started)

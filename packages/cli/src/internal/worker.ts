@@ -2,7 +2,7 @@
  * The work behind `tppkit worker` and `tppkit worker status`, loaded only when one of them runs (it pulls in the
  * cluster, the workflow engine and the PostgreSQL driver).
  */
-import { LocalDate, type Standard } from "@tppkit/core"
+import { ErrorBody, LocalDate, type Standard } from "@tppkit/core"
 import { BankClient, BankConfig, Budget, type PsuContext } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
 import {
@@ -412,7 +412,7 @@ export const workerLayer = (setup: Setup) => {
         Layer.mergeAll(
           BankSources.balanceChecker(setup.psu),
           BankSources.orderSource(setup.psu, { pageSize: setup.listingPageSize })
-        ).pipe(Layer.provideMerge(client))
+        ).pipe(Layer.provideMerge(BankSources.Credentials.layer), Layer.provideMerge(client))
       )
     ),
     Layer.provideMerge(
@@ -668,7 +668,19 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     )
   }
   let joined = false
-  const program = Effect.gen(function* () {
+  // the bank refusing this client's credentials stops the worker at once: nothing more is sent, one line says why
+  const credentialsRefused = Effect.gen(function* () {
+    const refusal = yield* (yield* BankSources.Credentials).refused
+    const code =
+      refusal.reason._tag === "Unauthorized" || refusal.reason._tag === "BadRequest"
+        ? ErrorBody.code(refusal.reason.body)
+        : undefined
+    return yield* Failure.configuration(
+      `the bank refused this client's credentials (${code ?? "refused"}): ${refusal.message}; check TPPKIT_CLIENT_ID and TPPKIT_CLIENT_SECRET (nothing more is sent)`,
+      refusal
+    )
+  })
+  const work = Effect.gen(function* () {
     joined = true
     yield* Lifecycle.emit({
       _tag: "Joined",
@@ -761,6 +773,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       return yield* Failure.make("incomplete", `sweep of ${day} incomplete: ${parts.join("; ")}`)
     }
   })
+  const program = Effect.raceFirst(work, credentialsRefused)
   // SIGTERM or SIGINT: no further check is sent, and the checks in flight get their answers recorded before the
   // worker stops, so that no other worker sends them again
   const drain = Effect.gen(function* () {

@@ -10,7 +10,7 @@ import { Headers, Profile } from "@tppkit/core"
 import { Clock, DateTime, Effect, Redacted, Result, type Tracer } from "effect"
 import type { CallOptions, Reply } from "../BankClient.ts"
 import type { BankConfig } from "../BankConfig.ts"
-import { BankError, type Identity, InvalidRequest } from "../BankError.ts"
+import { BankError, type Identity, InvalidRequest, withAttempts } from "../BankError.ts"
 import type { BankTransport, Exchange } from "../BankTransport.ts"
 import type { Budget } from "../Budget.ts"
 import * as PsuContext from "../PsuContext.ts"
@@ -323,12 +323,18 @@ export const make = (
   /** Whether a 401 to a request with `token` renews it: a token the provider gave, not one the caller handed in. */
   const renews = (spec: CallSpec<unknown>, token: Token): boolean => token.renewable && spec.options.token === undefined
 
-  /** After a 401: the token discarded and the request made once more with a new one, paying `spend` again. */
+  /**
+   * After a 401: the token discarded and the request made once more with a new one, paying `spend` again; the reply
+   * (or the second request's failure) says that the call sent two requests.
+   */
   const renewed = <A>(spec: CallSpec<A>, token: Token, spend: Spend | undefined): Effect.Effect<Reply<A>, BankError> =>
     Effect.andThen(
       tokens.invalidate(token),
       Effect.flatMap(tokens.token(spec.operation), (fresh) =>
-        spend === undefined ? once(spec, fresh) : spend(once(spec, fresh))
+        (spend === undefined ? once(spec, fresh) : spend(once(spec, fresh))).pipe(
+          Effect.map((reply): Reply<A> => ({ ...reply, requests: 2 })),
+          Effect.mapError((e) => (e.operation === spec.operation ? withAttempts(e, (e.attempts ?? 1) + 1) : e))
+        )
       )
     )
 

@@ -70,7 +70,7 @@ export const make = (): Checks["Service"] => {
                 attempts: Math.max(0, row.attempts - 1),
                 correlationIds: row.correlationIds.filter((id) => id !== attempt.correlationId)
               }
-            : {})
+            : { attempts: row.attempts + (attempt?.extra ?? 0) })
         })
         states.set(k, {
           sending: attempt === undefined || state.sending === attempt.correlationId ? undefined : state.sending,

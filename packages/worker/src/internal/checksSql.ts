@@ -148,7 +148,7 @@ export const make = (
                 ELSE finished_attempt END,
               sending = CASE WHEN ${correlationId}::text IS NULL OR sending = ${correlationId}::text THEN NULL
                 ELSE sending END,
-              attempts = attempts - ${unsent ? 1 : 0},
+              attempts = attempts - ${unsent ? 1 : 0} + ${unsent ? 0 : (attempt?.extra ?? 0)}::int,
               correlation_ids = CASE WHEN ${unsent} THEN array_remove(correlation_ids, ${correlationId}::text)
                 ELSE correlation_ids END
             WHERE consent = ${due.consent} AND order_id = ${due.orderId} AND nominal_date = ${due.nominalDate}

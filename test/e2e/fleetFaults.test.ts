@@ -1,0 +1,249 @@
+/**
+ * The fleet keeps its word under faults (issue 42): `tppkit worker --once` processes on an embedded PostgreSQL of
+ * their own against the mock bank, the bank's journal the witness of what reached it and the due payments computed
+ * by the engine from a listing with the customer present. The database server frozen (its postmaster and every
+ * backend stopped with SIGSTOP, as a stalled disk or a paused VM) or killed (SIGKILL, then started again on the same
+ * data directory) while a listing is read; a wrong client secret. Outages of seconds.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Calendar, LocalDate } from "@tppkit/core"
+import { BankClient } from "@tppkit/http"
+import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
+import { EmbeddedDb, Sweep } from "@tppkit/worker"
+import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
+import { tppkit, workerOnce } from "./harness.ts"
+
+const day = "2026-11-02"
+const bankScope = Scope.makeUnsafe()
+afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
+
+/** Resolves once `ready` holds, looking every 50 ms; fails after `timeoutMs` (a bound, not a timing). */
+const until = async (ready: () => boolean, what: string, timeoutMs = 90_000): Promise<void> => {
+  const end = Date.now() + timeoutMs
+  while (!ready()) {
+    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** The unattended listing requests the bank received (no customer present), in order of arrival: their pages. */
+const pagesOf = (journal: Journal.Journal["Service"]) =>
+  journal
+    .entriesUnsafe()
+    .filter((e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined)
+    .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+
+/** The balance-check requests the bank received. */
+const balanceChecksOf = (journal: Journal.Journal["Service"]) =>
+  journal.entriesUnsafe().filter((e) => e.path.endsWith("/balanceCheck")).length
+
+/** What the bank lists for the day, as the sweep plans it (asked with the customer present: no budget spent). */
+const expectedPlan = (info: Sandbox.SandboxInfo["Service"]) =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const client = yield* BankClient.BankClient
+      const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "test", lastLoggedTime: yield* DateTime.now }
+      const orders = yield* Stream.runCollect(client.standingOrders({ psu }))
+      return Sweep.plan(
+        orders.flatMap((p) => p.body.orders),
+        info.clientId,
+        LocalDate.parseUnsafe(day),
+        { daysBefore: 2, calendar: Calendar.target, timeZone: "Europe/Bratislava", hour: 8 }
+      )
+    }).pipe(
+      Effect.provide(
+        BankClient.layerNodeFromOptions(
+          { environment: "sandbox", baseUrl: info.baseUrl, clientId: info.clientId, clientSecret: info.clientSecret },
+          { budgetFile: "memory" }
+        )
+      )
+    )
+  )
+
+/** A server of the test's own on a data directory and port that survive its restarts. */
+const ownDatabase = async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "tppkit-faults-db-"))
+  const port = await Effect.runPromise(EmbeddedDb.freePort)
+  let scope = Scope.makeUnsafe()
+  const startDb = async () => {
+    scope = Scope.makeUnsafe()
+    return (await Effect.runPromise(Scope.provide(EmbeddedDb.start({ dataDir, port }), scope))).url
+  }
+  const url = await startDb()
+  /** The postmaster's process id (the first line of its lock file). */
+  const postmaster = () => Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0])
+  /** The postmaster and every process it started (its backends), as a stalled machine stops them all. */
+  const processes = () => {
+    const root = postmaster()
+    const children = readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          const stat = readFileSync(`/proc/${p}/stat`, "utf8")
+          return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === root
+        } catch {
+          return false
+        }
+      })
+      .map(Number)
+    return [root, ...children]
+  }
+  return {
+    url,
+    postmaster,
+    freeze: () => {
+      const all = processes()
+      for (const pid of all) process.kill(pid, "SIGSTOP")
+      return () => {
+        for (const pid of all) process.kill(pid, "SIGCONT")
+      }
+    },
+    restart: startDb,
+    close: async () => {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** A mock bank whose every answer is slowed down (the listing takes seconds), and the way to lift that. */
+const slowBank = async () => {
+  const bank = await Effect.runPromise(
+    Layer.buildWithScope(
+      Sandbox.layer({ listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 1500 } }),
+      bankScope
+    )
+  )
+  const info = Context.get(bank, Sandbox.SandboxInfo)
+  const journal = Context.get(bank, Journal.Journal)
+  const lift = async () => {
+    const lifted = await fetch(`${info.baseUrl}/__faults`, { method: "PUT", body: JSON.stringify({ rate: 0 }) })
+    assert.strictEqual(lifted.status, 200, await lifted.text())
+  }
+  return { info, journal, lift }
+}
+
+const statusOf = async (url: Redacted.Redacted<string>) => {
+  const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url), "--format", "json"])
+  assert.strictEqual(status.code, 0, status.stderr)
+  return JSON.parse(status.stdout) as {
+    checks: Array<{ orderId: string; nominalDate: string; outcome: string; attempts: number }>
+    budget: Array<{ used: number; limit: number }>
+  }
+}
+
+/**
+ * What every case asserts once the day is done: every payment due checked, none invented, each page of the listing
+ * asked for once and counted once (the budget equals the bank's count), and every balance check the bank saw
+ * counted in `attempts`.
+ */
+const keptItsWord = async (
+  url: Redacted.Redacted<string>,
+  bank: Awaited<ReturnType<typeof slowBank>>,
+  run: { readonly code: number | null; readonly stdout: string; readonly stderr: string }
+) => {
+  assert.strictEqual(run.code, 0, run.stderr)
+  const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}")
+  assert.strictEqual(summary.sweep, "complete")
+  const document = await statusOf(url)
+  const expected = await expectedPlan(bank.info)
+  assert.deepStrictEqual(
+    document.checks.map((c) => `${c.orderId}/${c.nominalDate}`).sort(),
+    expected.map((p) => `${p.orderId}/${p.nominalDate}`).sort()
+  )
+  const pages = pagesOf(bank.journal)
+  assert.deepStrictEqual(pages, [...new Set(pages)], `pages asked: ${pages.join(", ")}`)
+  assert.strictEqual(document.budget[0]?.used, pages.length)
+  assert.strictEqual(
+    document.checks.reduce((n, c) => n + c.attempts, 0),
+    balanceChecksOf(bank.journal)
+  )
+  return { summary, pages, checks: document.checks.length, requests: balanceChecksOf(bank.journal) }
+}
+
+const envOf = (info: Sandbox.SandboxInfo["Service"]) => ({
+  TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
+  TPPKIT_WORKER_POLL_MS: "250",
+  TPPKIT_WORKER_PAGE_SIZE: "50",
+  TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500"
+})
+
+describe("the fleet under faults (the bank's journal the witness)", () => {
+  it("the database server frozen (SIGSTOP of the postmaster and its backends) while a listing is read", async () => {
+    const bank = await slowBank()
+    const db = await ownDatabase()
+    try {
+      const worker = tppkit(workerOnce(Redacted.value(db.url), bank.info, day), {
+        env: envOf(bank.info),
+        timeoutMs: 150_000
+      })
+      await until(() => pagesOf(bank.journal).length > 0, "the first page of the listing")
+      const thaw = db.freeze()
+      await sleep(4000)
+      thaw()
+      await bank.lift()
+      const run = await worker
+      const seen = await keptItsWord(db.url, bank, run)
+      console.log(`frozen database: ${seen.checks} checks, pages ${seen.pages.join(",")}, ${seen.requests} requests`)
+    } finally {
+      await db.close()
+    }
+  }, 180_000)
+
+  it("the postmaster SIGKILLed while a listing is read, then started again on the same data directory", async () => {
+    const bank = await slowBank()
+    const db = await ownDatabase()
+    try {
+      const worker = tppkit(workerOnce(Redacted.value(db.url), bank.info, day), {
+        env: envOf(bank.info),
+        timeoutMs: 150_000
+      })
+      await until(() => pagesOf(bank.journal).length > 0, "the first page of the listing")
+      process.kill(db.postmaster(), "SIGKILL")
+      await sleep(2000)
+      await db.restart()
+      await bank.lift()
+      const run = await worker
+      const seen = await keptItsWord(db.url, bank, run)
+      console.log(`killed database: ${seen.checks} checks, pages ${seen.pages.join(",")}, ${seen.requests} requests`)
+    } finally {
+      await db.close()
+    }
+  }, 180_000)
+
+  it("a wrong client secret: one line naming the refusal at once, exit 3, nothing sent to the bank's API", async () => {
+    const bank = await Effect.runPromise(
+      Layer.buildWithScope(Sandbox.layer({ listingDay: Fixtures.baseDate }), bankScope)
+    )
+    const info = Context.get(bank, Sandbox.SandboxInfo)
+    const journal = Context.get(bank, Journal.Journal)
+    const db = await ownDatabase()
+    try {
+      const secret = "not-the-secret-4711"
+      const started = Date.now()
+      const run = await tppkit(workerOnce(Redacted.value(db.url), info, day), {
+        env: { ...envOf(info), TPPKIT_CLIENT_SECRET: secret },
+        timeoutMs: 60_000
+      })
+      assert.strictEqual(run.code, 3, run.stderr)
+      assert.isBelow(Date.now() - started, 30_000)
+      const lines = run.stderr.split("\n").filter((l) => l.startsWith("tppkit:"))
+      assert.strictEqual(lines.length, 1, run.stderr)
+      assert.match(lines[0] ?? "", /the bank refused this client's credentials \(invalid_client\)/)
+      assert.notInclude(run.stderr + run.stdout, secret)
+      // nothing reached the bank's API: only token requests (and the mock bank's own instance probe)
+      const api = journal.entriesUnsafe().filter((e) => !e.path.endsWith("/token") && !e.path.startsWith("/__"))
+      assert.deepStrictEqual(
+        api.map((e) => `${e.method} ${e.path}`),
+        []
+      )
+    } finally {
+      await db.close()
+    }
+  }, 90_000)
+})
