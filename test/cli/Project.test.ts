@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Project, Render } from "@tppkit/cli"
-import { LocalDate, Money, Standard, Translation } from "@tppkit/core"
+import { LocalDate, Money, type Orders, Standard, Translation } from "@tppkit/core"
 import { Export } from "@tppkit/schedule"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
@@ -183,10 +183,11 @@ describe("orders given as RRULEs (issue 22)", () => {
   const text = readFileSync(join(import.meta.dirname, "golden", "inputs", "rrule-orders.json"), "utf8")
   it("reads an rrule field beside the bank's fields, and names a rule the model cannot say", () => {
     const decoded = Result.getOrThrow(Project.decodeOrders(text))
-    expect(decoded.orders.map((o) => [o.orderId, o.recurrence?.rule._tag])).toEqual([
-      ["SO-R1", "MonthlyOnWeekday"],
-      ["SO-R2", "MonthlyOnDay"],
-      ["SO-C", undefined]
+    // the bank's record keeps its code (planned by it) beside its recurrence (core's Orders: a recurrence always)
+    expect(decoded.orders.map((o) => [o.orderId, o.recurrence?.rule._tag, o.frequency])).toEqual([
+      ["SO-R1", "MonthlyOnWeekday", undefined],
+      ["SO-R2", "MonthlyOnDay", undefined],
+      ["SO-C", "Weekly", "WEEK"]
     ])
     expect(decoded.skipped).toEqual([
       {
@@ -287,7 +288,7 @@ describe("orders in any standard (issue 23)", () => {
     const settings = Result.getOrThrow(
       Project.settings({ from: "2027-01-04", to: "2027-01-10", calendar: "target", convention: "following" })
     )
-    const days = (options?: Project.DecodeOptions) =>
+    const days = (options?: Orders.Options) =>
       [...Export.payments(Project.report(Result.getOrThrow(Project.decodeOrders(dail, options)), settings))].length
     // the bank's DAIL is every working day, ISO 20022's every calendar day
     expect(days()).toBe(5)

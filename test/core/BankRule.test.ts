@@ -90,7 +90,7 @@ describe("BankRule.scheduleOf on an order given as a recurrence", () => {
     start: d("2027-01-02"),
     convention: "none"
   } as const
-  const order = { frequency: "DAI7" as const, recurrence }
+  const order = { recurrence }
   it("takes the rule's convention, none for nominal dates and every day; its own when the record states one", () => {
     const preceding = BankRule.make({ convention: "preceding" })
     expect(BankRule.scheduleOf(order, preceding).recurrence.convention).toBe("preceding")

@@ -98,8 +98,8 @@ describe("DateTrace", () => {
   })
 })
 
-/** An order given as a recurrence, as the CLI reads one from an RRULE (a placeholder code, never read). */
-const given = (r: Recurrence.Recurrence): Occurrence.OrderSchedule => ({ frequency: "DAI7", recurrence: r })
+/** An order given as a recurrence, as core's Orders reads one from an RRULE (no bank code). */
+const given = (r: Recurrence.Recurrence): Occurrence.OrderSchedule => ({ recurrence: r })
 
 /** The recurrence of an RRULE text with its DTSTART, convention set. */
 const rrule = (text: string, convention: Recurrence.Recurrence["convention"] = "following"): Recurrence.Recurrence => {

@@ -287,10 +287,9 @@ describe("Reconciliation: properties", () => {
 })
 
 describe("Reconciliation: orders given as recurrences", () => {
-  /** An order given as a recurrence (an RRULE read by the CLI: a placeholder code, never read). */
+  /** An order given as a recurrence (an RRULE read by core's Orders: no bank code). */
   interface Given {
     readonly orderId: string
-    readonly frequency: Frequency.Frequency
     readonly recurrence: Recurrence.Recurrence
     readonly nextDate?: LocalDate.LocalDate
     readonly ownConvention?: true
@@ -351,7 +350,6 @@ describe("Reconciliation: orders given as recurrences", () => {
       const next = refListedGiven(o.recurrence, o.own, R, input.asOf)
       return {
         orderId: `R-${i}`,
-        frequency: "DAI7",
         recurrence: o.recurrence,
         ...(o.own ? { ownConvention: true as const } : {}),
         ...(next === undefined ? {} : { nextDate: next as LocalDate.LocalDate })
@@ -390,7 +388,7 @@ describe("Reconciliation: orders given as recurrences", () => {
       start: d("2027-01-02"),
       convention: "none"
     }
-    const order: Given = { orderId: "R", frequency: "DAI7", recurrence: r, nextDate: d("2027-04-12") }
+    const order: Given = { orderId: "R", recurrence: r, nextDate: d("2027-04-12") }
     const asOf = d("2027-04-01")
     const following = Reconciliation.reconcile([order], { asOf })
     expect(following.observations[0]).toMatchObject({

@@ -93,6 +93,7 @@ describe("RecurringCalendar.fromOrders", () => {
       [
         {
           ...order("DAI7", d("2024-01-01")),
+          frequency: undefined,
           recurrence: { rule: { _tag: "EveryWorkingDays", interval: 3 }, start: d("2024-01-02"), convention: "none" }
         }
       ],
@@ -112,6 +113,7 @@ describe("RecurringCalendar.fromOrders", () => {
   it("a bounded order's pauses beyond the window are EXDATEs too: its whole life reads as its payments", () => {
     const paused = {
       ...order("MNTH", d("2027-01-15")),
+      frequency: undefined,
       orderId: "SO-PAUSED",
       recurrence: {
         rule: { _tag: "MonthlyOnDay", interval: 1, day: 15, missing: "clamp" },

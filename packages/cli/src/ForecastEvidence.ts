@@ -82,8 +82,8 @@ export const balancesOfStored = (
 
 /**
  * The fleet's plan as orders for the forecast: each planned check (answered or not) is one payment out of its
- * debtor account on its execution date, an order paying once (a yearly order starting and ending that day, on
- * `Calendar.everyDay` so that it stays on the day the fleet planned it). A payment planned by two consents is
+ * debtor account on its execution date, an order paying once (a recurrence of one payment on that day, never moved,
+ * so that it stays on the day the fleet planned it). A payment planned by two consents is
  * counted once. The plan knows only what the fleet checks: money coming in and the payments of other days are
  * not in it.
  */
@@ -98,9 +98,7 @@ export const ordersOfPlan = (rows: ReadonlyArray<Checks.Row>): Array<Projection.
     return [
       {
         orderId: r.orderId,
-        frequency: "YEAR",
-        startDate: day.success,
-        endDate: day.success,
+        recurrence: { rule: { _tag: "EveryDays", interval: 1 }, start: day.success, count: 1, convention: "none" },
         instructedAmount: { value: amount.value, currency: r.currency },
         debtor: { iban: r.debtorIban },
         creditor: { iban: "" }

@@ -5,16 +5,7 @@
  *
  * @since 0.1.0
  */
-import {
-  BusinessDayConvention,
-  Calendar,
-  LocalDate,
-  Rrule,
-  Standard,
-  StandingOrder,
-  Decoded as Tolerance,
-  Translation
-} from "@tppkit/core"
+import { BusinessDayConvention, Calendar, LocalDate, Orders, Decoded as Tolerance, Translation } from "@tppkit/core"
 import { Export, Holidays, type Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
 import type * as Render from "./Render.ts"
@@ -116,262 +107,133 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
   })
 
 /**
- * A standing order as `tppkit project` keeps it: the fields the projection reads (schedule, amount, the two
- * accounts and the creditor's name) of a decoded `StandingOrder`. Orders of one debtor share one `debtor` object,
- * orders of one creditor one `creditor` object, so that a million orders of a few accounts hold a few copies.
+ * A standing order as the commands use it: core's `Orders.Order` (its recurrence, or the bank's code, and whether its
+ * record states its convention), or the bank's record read whole without an anchor, which the projection lists as
+ * skipped with its reason (packages/core/README.md, "Anchor").
  */
 export interface Order extends Projection.ProjectableOrder {
   /**
    * True when the order's recurrence carries its own business-day convention (its standard says it, e.g. a Berlin
-   * Group `executionRule` or a COBS `modeDue`, or fixes it, e.g. a daily code that never moves): the projection's
-   * `--convention` then does not replace it ({@link report}).
+   * Group `executionRule` or a COBS `modeDue`, or fixes it): the projection's `--convention` then does not replace it.
    */
-  readonly ownConvention?: true | undefined
+  readonly ownConvention?: boolean | undefined
 }
 
-/** Standing orders decoded from a file, with the records that could not be decoded. */
+/** Standing orders read from a file, with the records that could not be read and the warnings of those read. */
 export interface Decoded {
   readonly orders: ReadonlyArray<Order>
+  /** The records that could not be read: problems of the list first, then records, then schedules, each in order. */
   readonly skipped: ReadonlyArray<Render.SkippedRow>
-  /**
-   * Per order read from another standard: each tolerance its decoder applied (a bad string real banks send) and each
-   * loss of a lossy reading, as `reason` (printed on stderr; the order is still projected).
-   */
+  /** Each tolerance and loss of an order read from another standard, as `reason` (the order is still used). */
   readonly warnings?: ReadonlyArray<Render.SkippedRow> | undefined
 }
 
-/** How records are read: `standard` forces one standard for every record (`--standard`); else each says or reveals its own. */
-export interface DecodeOptions {
-  readonly standard?: Standard.Standard | undefined
+/** A record that could not be read, as the commands report it (cli README, "Output and errors"). */
+export const unreadRow = (u: Orders.Unread): Render.SkippedRow =>
+  u.kind === "list"
+    ? { orderId: undefined, reason: `${u.path}: ${u.reason}` }
+    : u.kind === "record"
+      ? {
+          orderId: u.orderId,
+          reason: `record ${(u.position ?? 1) - 1}${u.path.length > 0 ? ` at ${u.path}` : ""}: ${u.reason}`
+        }
+      : { orderId: u.orderId, reason: u.standard === undefined ? u.reason : `${u.standard}: ${u.reason}` }
+
+/** A tolerance or loss of an order's reading, as the commands say it on stderr. */
+export const warningRow = (order: Orders.Order, w: Orders.Warning): Render.SkippedRow => ({
+  orderId: order.orderId,
+  reason:
+    w._tag === "Tolerated"
+      ? `${w.standard}: tolerated: ${Tolerance.describe(w)}`
+      : `${w.standard}: lossy: ${Translation.describe(w)}`
+})
+
+/**
+ * The items of core's `Orders` decoder gathered for a command, in position order: each order (an anchorless one as
+ * its record, for the projection to skip), each unread record as a row, each warning as a row.
+ */
+export const gather = () => {
+  const orders: Array<Order> = []
+  const list: Array<Render.SkippedRow> = []
+  const records: Array<Render.SkippedRow> = []
+  const schedules: Array<Render.SkippedRow> = []
+  const warnings: Array<Render.SkippedRow> = []
+  return {
+    add: (items: Iterable<Orders.Item>): void => {
+      for (const item of items) {
+        if (item._tag === "Order") {
+          orders.push(item)
+          for (const w of item.warnings) warnings.push(warningRow(item, w))
+        } else if (item._tag === "Skipped") orders.push(item.order)
+        else (item.kind === "list" ? list : item.kind === "record" ? records : schedules).push(unreadRow(item))
+      }
+    },
+    done: (): Decoded => {
+      const skipped = [...list, ...records, ...schedules]
+      return warnings.length === 0 ? { orders, skipped } : { orders, skipped, warnings }
+    }
+  }
 }
 
 /**
- * An orders file decoded while it is read: `push` its text piece by piece (cut anywhere), then `end`. Memory
- * holds the decoded orders and one piece of text, never the whole file or its parsed JSON.
+ * An orders file read piece by piece through core's `Orders.decoder` (`push` text or bytes cut anywhere, then `end`):
+ * memory holds the orders and one record's text, never the whole file or its parsed JSON.
  */
 export interface OrdersDecoder {
-  /** Reads the next piece of text or bytes; `false` once the text is known not to be an orders file. */
+  /** Reads the next piece; `false` once the text is known not to be an orders file. */
   readonly push: (piece: string | Uint8Array) => boolean
-  /** The decoded orders, or why the text is not an orders file (see {@link decodeOrders}). */
+  /** The orders read, or why the text is not an orders file. */
   readonly end: () => Result.Result<Decoded, string>
 }
 
-/**
- * A decoder of an orders file read piece by piece, as text or bytes (core's `StandingOrder.decoder`), with the
- * outcome of {@link decodeOrders} on the whole text: a malformed record is skipped with its reason, a good order is
- * kept as an {@link Order} (one whose amount cannot be projected exactly, out of the `[9.2]` format, is then
- * skipped by the projection with its reason: schedule's `Projection`).
- */
-export const ordersDecoder = (options?: DecodeOptions): OrdersDecoder => {
-  const keep = keeper()
-  const forced = options?.standard
-  // orders whose schedule cannot be read or said by the model: reported with the unread records
-  const unreadRules = new Map<Order, string>()
-  const warnings: Array<Render.SkippedRow> = []
-  // a record of another standard, rewritten for the bank's decoder (a placeholder code), and the record as given
-  const given = new WeakMap<object, Record<string, unknown>>()
-  const decoder = StandingOrder.decoder({
-    prepare: (record) => {
-      const standard = standardOf(record, forced)
-      if (standard === "sbas" || standard === undefined || typeof standard !== "string") return record
-      if (standard === "rrule") return withRruleFrequency(record)
-      const prepared = { ...(record as object), frequency: "DAI7" }
-      given.set(prepared, record as Record<string, unknown>)
-      return prepared
-    },
-    keep: (order, record) => {
-      const kept = keep(order)
-      const original = typeof record === "object" && record !== null ? given.get(record) : undefined
-      const standard = standardOf(original ?? record, forced)
-      if (standard === "sbas" || standard === undefined) return kept
-      if (typeof standard !== "string") {
-        unreadRules.set(kept, standard.reason)
-        return kept
-      }
-      if (standard === "rrule") {
-        const text = rruleOf(record)
-        const recurrence = text === undefined ? "rrule: the record has no rrule text" : recurrenceOf(text, order)
-        if (typeof recurrence === "string") {
-          unreadRules.set(kept, recurrence)
-          return kept
-        }
-        return { ...kept, recurrence }
-      }
-      return otherStandard(kept, original ?? record, standard, unreadRules, warnings)
-    }
-  })
+/** A decoder of an orders file for the commands (core's `Orders.decoder`, its items {@link gather}ed). */
+export const ordersDecoder = (options?: Orders.Options): OrdersDecoder => {
+  const d = Orders.decoder(options)
+  const g = gather()
   return {
-    push: decoder.push,
-    end: () =>
-      Result.map(decoder.end(), (decoded) => {
-        const skipped = decoded.errors.map(recordError)
-        const orders = unreadRules.size === 0 ? decoded.orders : decoded.orders.filter((o) => !unreadRules.has(o))
-        for (const [order, reason] of unreadRules) skipped.push({ orderId: order.orderId, reason })
-        return warnings.length === 0 ? { orders, skipped } : { orders, skipped, warnings }
-      })
+    push: (piece) => {
+      g.add(d.push(piece))
+      return d.ok()
+    },
+    end: () => {
+      const end = d.end()
+      if (Result.isFailure(end)) return Result.fail(end.failure.reason)
+      g.add(end.success.items)
+      return Result.succeed(g.done())
+    }
   }
 }
 
 /**
- * The standard of a record: the forced one, else the one its `standard` field says (a name of `Standard.standards`;
- * any other name is a reason), else the one it reveals (core's `Standard.detect`); undefined: the bank's decoder
- * reads it (and says what is wrong).
+ * Reads the whole text of an orders file or of a standing-order list response body (docs/bank-interface.md,
+ * "Standing-order list"), as {@link ordersDecoder} does piece by piece; fails only when it is no orders list at all.
  */
-const standardOf = (
-  record: unknown,
-  forced: Standard.Standard | undefined
-): Standard.Standard | { readonly reason: string } | undefined => {
-  if (forced !== undefined) return forced
-  const said = typeof record === "object" && record !== null ? (record as { standard?: unknown }).standard : undefined
-  if (said !== undefined) {
-    return (Standard.standards as ReadonlyArray<unknown>).includes(said)
-      ? (said as Standard.Standard)
-      : { reason: `standard ${JSON.stringify(said)}: expected one of ${Standard.standards.join(", ")}` }
-  }
-  return Standard.detect(record)
+export const decodeOrders = (text: string, options?: Orders.Options): Result.Result<Decoded, string> => {
+  const d = ordersDecoder(options)
+  d.push(text)
+  return d.end()
 }
 
 /**
- * An order of another standard (Berlin Group, COBS, UK, ISO 20022, YNAB, Actual) with its recurrence through core's
- * `Standard.decode`, or unread with the reason when it is unrepresentable. Its convention is its own when the record
- * carries or fixes one (`ownConvention`), else the projection's ({@link report}); the order's `endDate` ends it too.
- * Each tolerance and each loss is a warning on the order. The record is decoded once.
- */
-const otherStandard = (
-  kept: Order,
-  record: unknown,
-  standard: Exclude<Standard.Standard, "sbas" | "rrule">,
-  unread: Map<Order, string>,
-  warnings: Array<Render.SkippedRow>
-): Order => {
-  // a COBS list record names no first date: the order's startDate, else nextDate
-  const decoded = Standard.decode(record, { standard, start: kept.startDate ?? kept.nextDate })
-  const t = decoded.translation
-  if (t._tag === "Unrepresentable") {
-    unread.set(kept, `${standard}: ${t.reason}`)
-    return kept
-  }
-  for (const w of decoded.warnings) {
-    warnings.push({
-      orderId: kept.orderId,
-      reason: `${standard}: tolerated: ${Tolerance.describe(w)}`
-    })
-  }
-  if (t._tag === "Lossy") {
-    for (const l of t.losses) {
-      warnings.push({
-        orderId: kept.orderId,
-        reason: `${standard}: lossy: ${Translation.describe(l)}`
-      })
-    }
-  }
-  const r = t.value
-  const own = decoded.ownConvention
-  const end = kept.endDate !== undefined && (r.end === undefined || kept.endDate < r.end) ? kept.endDate : r.end
-  const recurrence = end === undefined || end === r.end ? r : { ...r, end }
-  return own ? { ...kept, recurrence, ownConvention: true } : { ...kept, recurrence }
-}
-
-/** The `rrule` text of a record (tppkit's reading of an order given as an RFC 5545 rule), if it has one. */
-const rruleOf = (record: unknown): string | undefined => {
-  const text =
-    typeof record === "object" && record !== null ? (record as { readonly rrule?: unknown }).rrule : undefined
-  return typeof text === "string" ? text : undefined
-}
-
-/** A record with an `rrule` and no `frequency` gets a placeholder code: its schedule is its rule, never the code. */
-const withRruleFrequency = (record: unknown): unknown =>
-  rruleOf(record) !== undefined && (record as { readonly frequency?: unknown }).frequency === undefined
-    ? { ...(record as object), frequency: "DAI7" }
-    : record
-
-/**
- * The recurrence of an order's `rrule` (packages/core/README.md, "Translations"): `DTSTART` from the text, else the
- * order's `startDate` or `nextDate`; the order's `endDate` ends it too. Its dates are nominal dates: the projection's
- * convention moves them as it moves the bank's codes' ({@link report}). The reason when it cannot be read.
- */
-const recurrenceOf = (text: string, order: StandingOrder.StandingOrder) => {
-  const parsed = Rrule.parse(text, order.startDate ?? order.nextDate)
-  if (Result.isFailure(parsed)) return `rrule: ${parsed.failure}`
-  const t = Rrule.decode(parsed.success.rrule)
-  if (t._tag === "Unrepresentable") return `rrule: ${t.reason}`
-  const r = t.value
-  const end = order.endDate !== undefined && (r.end === undefined || order.endDate < r.end) ? order.endDate : r.end
-  return end === undefined ? r : { ...r, end }
-}
-
-const recordError = (e: StandingOrder.RecordError): Render.SkippedRow => ({
-  orderId: e.orderId,
-  reason:
-    e.index < 0
-      ? `${e.path}: ${e.message}`
-      : `record ${e.index}${e.path.length > 0 ? ` at ${e.path}` : ""}: ${e.message}`
-})
-
-/** The {@link Order} of each decoded standing order, with equal debtors, creditors and currencies shared. */
-const keeper = (): ((order: StandingOrder.StandingOrder) => Order) => {
-  const debtors = new Map<string, Order["debtor"]>()
-  const creditors = new Map<string, Map<string | undefined, Order["creditor"]>>()
-  const currencies = new Map<string, string>()
-  return (order) => {
-    const { debtor, creditor, instructedAmount } = order
-    let sharedDebtor = debtors.get(debtor.iban)
-    if (sharedDebtor === undefined) {
-      sharedDebtor = { iban: debtor.iban }
-      debtors.set(debtor.iban, sharedDebtor)
-    }
-    let byName = creditors.get(creditor.iban)
-    if (byName === undefined) {
-      byName = new Map()
-      creditors.set(creditor.iban, byName)
-    }
-    let sharedCreditor = byName.get(creditor.name)
-    if (sharedCreditor === undefined) {
-      sharedCreditor = { iban: creditor.iban, name: creditor.name }
-      byName.set(creditor.name, sharedCreditor)
-    }
-    let currency = currencies.get(instructedAmount.currency)
-    if (currency === undefined) {
-      currency = instructedAmount.currency
-      currencies.set(currency, currency)
-    }
-    return {
-      orderId: order.orderId,
-      frequency: order.frequency,
-      startDate: order.startDate,
-      nextDate: order.nextDate,
-      endDate: order.endDate,
-      instructedAmount: { value: instructedAmount.value, currency },
-      debtor: sharedDebtor,
-      creditor: sharedCreditor
-    }
-  }
-}
-
-/**
- * Decodes the text of a standing-order list response body (docs/bank-interface.md, "Standing-order list") or of a
- * bare array of standing orders; fails only when the text is not JSON or not such a body at all (neither an array
- * nor an object with `standingOrders`). The same as {@link ordersDecoder} given the whole text at once.
- */
-export const decodeOrders = (text: string, options?: DecodeOptions): Result.Result<Decoded, string> => {
-  const decoder = ordersDecoder(options)
-  decoder.push(text)
-  return decoder.end()
-}
-
-/**
- * The orders as the projection reads them: an order given as an RRULE, or in a standard that leaves the convention
- * to the bank, is moved by the settings' convention, as the bank's codes are; one whose record carries its own
- * convention ({@link Order}'s `ownConvention`: a Berlin Group `executionRule`, a COBS `modeDue`) keeps it.
+ * The orders as the projection reads them: an order given as a recurrence whose record leaves the convention to the
+ * bank is moved by the settings' convention, as the bank's codes are (core's `Orders.withConvention`); one whose record
+ * carries its own convention (`ownConvention`: a Berlin Group `executionRule`, a COBS `modeDue`) keeps it.
  */
 export const projectable = (orders: ReadonlyArray<Order>, s: Pick<Settings, "convention">): ReadonlyArray<Order> =>
-  orders.some((o) => o.recurrence !== undefined && o.ownConvention !== true)
-    ? orders.map((o) =>
-        o.recurrence === undefined || o.ownConvention === true
-          ? o
-          : { ...o, recurrence: { ...o.recurrence, convention: s.convention } }
-      )
+  orders.some(moves(s.convention))
+    ? orders.map((o) => (moves(s.convention)(o) ? withConvention(o, s.convention) : o))
     : orders
+
+const moves =
+  (convention: BusinessDayConvention.BusinessDayConvention) =>
+  (o: Order): boolean =>
+    o.frequency === undefined &&
+    o.recurrence !== undefined &&
+    o.ownConvention !== true &&
+    o.recurrence.convention !== convention
+
+const withConvention = (o: Order, convention: BusinessDayConvention.BusinessDayConvention): Order =>
+  o.recurrence === undefined ? o : { ...o, recurrence: { ...o.recurrence, convention } }
 
 /** A projection report: schedule's `Export` of the projection, planned and ready to be written. */
 export type Report = Export.Export

@@ -57,7 +57,7 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
   if (frequency !== "daily" && frequency !== "weekly" && frequency !== "monthly" && frequency !== "yearly") {
     return no(`${Standards.show(frequency)} is not an Actual frequency`)
   }
-  const n = record.interval === undefined ? { value: 1 } : Standards.readInt(record.interval)
+  const n = record.interval === undefined ? { value: 1 } : Standards.readNumber(record.interval, "interval", warnings)
   if (n === undefined || n.value < 1 || n.value > 1000)
     return no(`interval ${Standards.show(record.interval)} is not a step`)
   const start = Standards.readDate(record.start, "start", warnings)
@@ -71,7 +71,9 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
     if (frequency === "yearly" && patterns.length > 0) return no("patterns of a yearly schedule are not defined")
     if (patterns.length > 1) return no("several days a month: tppkit's recurrences have one")
     const p = patterns[0] as Record<string, unknown> | undefined
-    const value = typeof p?.value === "number" ? p.value : undefined
+    const value = p?.value === undefined ? undefined : Standards.readNumber(p.value, "value", warnings)?.value
+    if (p?.value !== undefined && value === undefined)
+      return no(`pattern value ${Standards.show(p.value)} is not a whole number`)
     const step = frequency === "yearly" ? 12 * n.value : n.value
     if (p !== undefined && p.type !== "day") {
       const weekday = typeof p.type === "string" ? WEEKDAYS.indexOf(p.type as never) : -1
@@ -88,7 +90,12 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
     }
   }
   const skip = record.skipWeekend === true
-  const count = record.endMode === "after_n_occurrences" ? Standards.readInt(record.endOccurrences)?.value : undefined
+  const count =
+    record.endMode === "after_n_occurrences"
+      ? Standards.readNumber(record.endOccurrences, "endOccurrences", warnings)?.value
+      : undefined
+  if (record.endMode === "after_n_occurrences" && (count === undefined || count < 1))
+    return no(`endOccurrences ${Standards.show(record.endOccurrences)} is not a number of payments`)
   const end = record.endMode === "on_date" ? Standards.readDate(record.endDate, "endDate", warnings) : undefined
   return done(
     Translation.withLosses(

@@ -101,7 +101,7 @@ export const describe = (rule: BankRule): string => {
  * the rule's convention, unless `ownConvention` says its record states one (a Berlin Group `executionRule`).
  */
 export interface RuledSchedule extends Occurrence.OrderSchedule {
-  readonly ownConvention?: true | undefined
+  readonly ownConvention?: boolean | undefined
 }
 
 /**
@@ -112,7 +112,7 @@ export interface RuledSchedule extends Occurrence.OrderSchedule {
  */
 export const scheduleOf = <O extends RuledSchedule>(order: O, rule: BankRule): O => {
   const r = order.recurrence
-  if (r === undefined) {
+  if (order.frequency !== undefined || r === undefined) {
     return rule.calendar === everyDay && order.frequency === "DAIL" ? { ...order, frequency: "DAI7" } : order
   }
   const ruled = optionsOf(rule).convention

@@ -157,8 +157,7 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
     const n = Standards.readInt(f.multiplicator)
     if (n === undefined || n.value < 1 || n.value > 1000)
       return no(`multiplicator ${Standards.show(f.multiplicator)} is not a whole number 1..1000`)
-    if (typeof f.multiplicator !== "number")
-      warn("multiplicator", f.multiplicator, String(n.value), "multiplicator is a number")
+    if (!n.number) warn("multiplicator", f.multiplicator, String(n.value), "multiplicator is a number")
     mult = n.value
   }
   const day = readDay(f.dayOfExecution, warnings)

@@ -153,7 +153,7 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
   const end = Standards.readDate(validity.lastExecutionDate, "lastExecutionDate", warnings)
   let count: number | undefined
   if (validity.maxIterations !== undefined && validity.maxIterations !== null) {
-    const n = Standards.readInt(validity.maxIterations)
+    const n = Standards.readNumber(validity.maxIterations, "maxIterations", warnings)
     if (n === undefined || n.value < 1 || n.value > 1_000_000)
       return no(`maxIterations ${Standards.show(validity.maxIterations)} is not a count`)
     count = n.value

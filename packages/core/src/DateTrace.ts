@@ -148,16 +148,18 @@ const walk = (calendar: Calendar.Calendar, from: number, step: 1 | -1): Array<Cl
 const stepOf = (convention: BusinessDayConvention.BusinessDayConvention): 1 | -1 =>
   convention === "preceding" || convention === "modified-preceding" ? -1 : 1
 
-/** Whether a trace's order is given by a bank code (no recurrence of its own). */
-const coded = (order: Occurrence.OrderSchedule): boolean => order.recurrence === undefined
+/** Whether a trace's order is given by a bank code (planned by it, whatever recurrence it carries). */
+const coded = (
+  order: Occurrence.OrderSchedule
+): order is Occurrence.OrderSchedule & { readonly frequency: Frequency.Frequency } => order.frequency !== undefined
 
 /** The recurrence an order is traced on: its own, else its code's with the given convention. */
 const recurrenceOf = (
   order: Occurrence.OrderSchedule,
   convention: BusinessDayConvention.BusinessDayConvention
 ): Recurrence.Recurrence | undefined => {
-  if (order.recurrence !== undefined) return order.recurrence
-  const r = Recurrence.fromSbas(order, { convention })
+  if (order.frequency === undefined) return order.recurrence
+  const r = Recurrence.fromSbas({ ...order, frequency: order.frequency }, { convention })
   return Result.isSuccess(r) ? r.success : undefined
 }
 
@@ -274,7 +276,7 @@ const pausedBetween = (
   date: LocalDate.LocalDate,
   o: Occurrence.Occurrence
 ): Paused | undefined => {
-  const r = order.recurrence
+  const r = order.frequency === undefined ? order.recurrence : undefined
   if (r?.pauses === undefined || (r.pauses.ranges.length === 0 && r.pauses.months.length === 0)) return undefined
   const bare = Occurrence.planOf({ ...r, pauses: { ranges: [], months: [] } }, options)
   if (Result.isFailure(bare)) return undefined
@@ -306,7 +308,9 @@ export const onOrAfter = (
     const o = Occurrence.firstOnOrAfter(plan, from)
     if (o === undefined) return undefined
     const calendar =
-      order.recurrence === undefined ? options : { ...options, calendar: calendarOf(order.recurrence, options) }
+      order.frequency !== undefined || order.recurrence === undefined
+        ? options
+        : { ...options, calendar: calendarOf(order.recurrence, options) }
     return ofOccurrence(order, o, options, pausedBetween(order, calendar, from, o))
   })
 

@@ -116,7 +116,7 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
     if (f.Tp !== undefined) code = readCode(f.Tp, true, warnings)
     else if (isObject(f.Prd)) {
       code = readCode(f.Prd.Tp, true, warnings)
-      const n = Standards.readInt(f.Prd.CntPerPrd)
+      const n = Standards.readNumber(f.Prd.CntPerPrd, "CntPerPrd", warnings)
       if (n === undefined || n.value < 1) return no(`CntPerPrd ${Standards.show(f.Prd.CntPerPrd)} is not a count`)
       if (n.value !== 1 && code !== undefined) {
         return no(`${n.value} events every ${code} period: ISO 20022 does not say on which days`)

@@ -33,11 +33,13 @@ export interface Occurrence {
 }
 
 /**
- * The schedule fields of a standing order the engine reads (packages/core/README.md, "Anchor", "Already paid"). An
- * order that carries a `recurrence` (read from an RRULE, say) is planned from it and its frequency code is not read.
+ * The schedule fields of a standing order the engine reads (packages/core/README.md, "Anchor", "Already paid"): the
+ * bank's `frequency` code with its dates, or a `recurrence` (an order of another standard, `Orders.Order`). An order
+ * with a code is planned by the code (its recurrence, if it carries one, says the same dates); one without it, from
+ * its recurrence.
  */
 export interface OrderSchedule {
-  readonly frequency: Frequency.Frequency
+  readonly frequency?: Frequency.Frequency | undefined
   readonly startDate?: LocalDate.LocalDate | undefined
   readonly nextDate?: LocalDate.LocalDate | undefined
   readonly endDate?: LocalDate.LocalDate | undefined
@@ -107,7 +109,11 @@ const isDate = (d: LocalDate.LocalDate | undefined): boolean => d === undefined 
  * not projectable (packages/core/README.md, "Anchor"). Calendar defaults to `target`, convention to `following`.
  */
 export const makePlan = (order: OrderSchedule, options?: Options): Result.Result<Plan, NotProjectable> => {
-  if (order.recurrence !== undefined) return planOf(order.recurrence, options)
+  if (order.frequency === undefined) {
+    return order.recurrence === undefined
+      ? Result.fail(new NotProjectable({ reason: "the order has neither a frequency nor a recurrence" }))
+      : planOf(order.recurrence, options)
+  }
   const anchor = order.startDate ?? order.nextDate
   if (anchor === undefined) {
     return Result.fail(

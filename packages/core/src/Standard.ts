@@ -37,7 +37,10 @@ export const standards = [
 /** A standard. */
 export type Standard = (typeof standards)[number]
 
-/** The settings a standard may leave to the bank: convention, calendar, and the date to count from (COBS lists). */
+/**
+ * The settings a standard may leave to the bank: convention, calendar, and the date to count from where the record
+ * names none (a COBS list record, an RRULE without `DTSTART`).
+ */
 export interface Options {
   readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
   readonly calendar?: string | undefined
@@ -98,10 +101,10 @@ const decodeSbas = (record: Record<string, unknown>, options?: Options): Decoded
   return { translation, warnings }
 }
 
-/** An RRULE record: `rrule` (content lines, or a bare `FREQ=…` with `startDate`). */
-const decodeRrule = (record: Record<string, unknown>): Decoded.Decoded<Recurrence.Recurrence> => {
+/** An RRULE record: `rrule` (content lines, or a bare `FREQ=…` with `startDate`, else the options' `start`). */
+const decodeRrule = (record: Record<string, unknown>, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
   const warnings: Array<Decoded.Warning> = []
-  const start = Standards.readDate(record.startDate, "startDate", warnings)
+  const start = Standards.readDate(record.startDate, "startDate", warnings) ?? options?.start
   const parsed = Rrule.parse(String(record.rrule), start)
   if (Result.isFailure(parsed)) return { translation: Translation.unrepresentable(parsed.failure), warnings }
   const t = Rrule.decode(parsed.success.rrule)
@@ -143,7 +146,7 @@ export const decode = (
     case "sbas":
       return with_(decodeSbas(o, options))
     case "rrule":
-      return with_(decodeRrule(o))
+      return with_(decodeRrule(o, options))
     case "uk-v3":
       return with_(UkOpenBanking.decodeV3(record, settings))
     case "uk-v4":

@@ -15,6 +15,7 @@ import * as Currency from "./Currency.ts"
 import * as Frequency from "./Frequency.ts"
 import * as Iban from "./Iban.ts"
 import * as OrdersText from "./internal/ordersText.ts"
+import { describeIssue, orderIdOf } from "./internal/records.ts"
 import * as Json from "./Json.ts"
 import * as LocalDate from "./LocalDate.ts"
 import * as Money from "./Money.ts"
@@ -241,32 +242,7 @@ export const formatWarning = (
       }
 }
 
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
-
-const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
-  path.reduce<string>(
-    (acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc === "" ? String(key) : `${acc}.${String(key)}`),
-    ""
-  )
-
-/** The path and message of the first problem of an issue, and the paths of any further problems. */
-const describeIssue = (issue: SchemaIssue.Issue): { path: string; message: string } => {
-  const issues = formatter(issue).issues
-  const first = issues[0]
-  if (first === undefined) return { path: "", message: "invalid record" }
-  const path = formatPath((first.path ?? []).map((p) => (typeof p === "object" ? p.key : p)))
-  const others = issues.slice(1).map((i) => formatPath((i.path ?? []).map((p) => (typeof p === "object" ? p.key : p))))
-  const more = others.length === 0 ? "" : ` (also: ${others.join(", ")})`
-  return { path, message: `${first.message}${more}` }
-}
-
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
-const orderIdOf = (u: unknown): string | undefined => {
-  if (!isRecord(u)) return undefined
-  const id = u.orderId
-  return typeof id === "string" ? id : typeof id === "number" ? String(id) : Json.isNumberText(id) ? id.text : undefined
-}
 
 const decodeOrder = Schema.decodeUnknownResult(StandingOrder)
 const decodePageCount = Schema.decodeUnknownResult(PageCount)

@@ -166,6 +166,15 @@ const parseFrequency = (text: string, warnings: Array<Decoded.Warning>): Parsed 
 const numberOfPayments = (u: unknown, warnings: Array<Decoded.Warning>): number | undefined => {
   if (u === undefined || u === null) return undefined
   const n = Standards.readInt(u)
+  if (n?.number === true) {
+    // the standard's type is text (Max35Text)
+    warnings.push({
+      field: "NumberOfPayments",
+      received: Standards.show(u),
+      read: String(n.value),
+      why: "NumberOfPayments is text"
+    })
+  }
   if (n !== undefined && n.value >= 1 && n.value <= 1_000_000) return n.value
   warnings.push({
     field: "NumberOfPayments",
@@ -418,7 +427,7 @@ export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Re
   const none = V4_NONE[code]
   if (none !== undefined) return no(none)
   if (freq.CountPerPeriod !== undefined && freq.CountPerPeriod !== null) {
-    const n = Standards.readInt(freq.CountPerPeriod)
+    const n = Standards.readNumber(freq.CountPerPeriod, "CountPerPeriod", warnings)
     if (n === undefined || n.value < 1)
       return no(`CountPerPeriod ${Standards.show(freq.CountPerPeriod)} is not a count of payments`)
     if (n.value > 1) return no(`${n.value} payments every ${code} period: the standard does not say on which days`)

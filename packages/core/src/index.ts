@@ -52,6 +52,8 @@ export * as LocalDate from "./LocalDate.ts"
 export * as Money from "./Money.ts"
 /** The frequency engine: nominal and execution dates of a standing order, lazily and by index. */
 export * as Occurrence from "./Occurrence.ts"
+/** Standing orders of any standard read once: bytes to orders, each with its recurrence, unread records named. */
+export * as Orders from "./Orders.ts"
 /** Bank profiles as data: operations, paths, authentication, headers, paging, limits; `sbas` and `cobs` built in. */
 export * as Profile from "./Profile.ts"
 /** One recurrence model for standing orders of every standard; the bank's seven codes are values of it. */

@@ -207,7 +207,8 @@ type Kind = 0 | 1 | 2 | 3
 
 const kindOf = (order: ReconcilableOrder): Kind => {
   const r = order.recurrence
-  if (r === undefined) return order.frequency === "DAIL" ? 0 : order.frequency === "DAI7" ? 1 : 2
+  if (order.frequency !== undefined || r === undefined)
+    return order.frequency === "DAIL" ? 0 : order.frequency === "DAI7" ? 1 : 2
   if (r.rule._tag === "EveryWorkingDays") return 0
   return order.ownConvention === true ? 3 : 2
 }
@@ -350,9 +351,12 @@ const observation = (
   explaining: number
 ): Observation => ({
   orderId: order.orderId,
-  frequency: order.recurrence === undefined ? order.frequency : undefined,
+  frequency: order.frequency,
   // words only for a recurrence (a code says itself): no string per observation of a large listing of codes
-  rule: order.recurrence === undefined ? undefined : Recurrence.describe(order.recurrence.rule),
+  rule:
+    order.frequency !== undefined || order.recurrence === undefined
+      ? undefined
+      : Recurrence.describe(order.recurrence.rule),
   listed,
   expected,
   status,

@@ -54,8 +54,8 @@ export interface Document {
 
 /** The recurrence of an order: its own, or its bank code's under the projection's convention. */
 const recurrenceOf = (order: Projection.ProjectableOrder, options: Options): Recurrence.Recurrence | undefined => {
-  if (order.recurrence !== undefined) return order.recurrence
-  const r = Recurrence.fromSbas(order, { convention: options.convention })
+  if (order.frequency === undefined) return order.recurrence
+  const r = Recurrence.fromSbas({ ...order, frequency: order.frequency }, { convention: options.convention })
   return Result.isSuccess(r) ? r.success : undefined
 }
 

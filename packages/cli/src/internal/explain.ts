@@ -93,7 +93,7 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
   }
   // an order read from an RRULE or a standard that leaves the convention to the bank takes the chosen one, as the
   // projection moves it (Project.projectable); one whose record states its convention keeps it
-  const own = order.recurrence !== undefined && order.ownConvention === true
+  const own = order.frequency === undefined && order.recurrence !== undefined && order.ownConvention === true
   const traced = schedule(Project.projectable([order], chosen)[0]!)
   const trace = Projection.explain(
     traced,

@@ -3,7 +3,7 @@
  * `explain`, `forecast`, `reconcile` and `worker status`. Each reads records of any standard the same way
  * (`--standard` forces one) and says the same per-record warnings on stderr.
  */
-import type { Standard } from "@tppkit/core"
+import type { Orders, Standard } from "@tppkit/core"
 import { Effect, Option, Result, type Stdio, Stream } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -16,7 +16,7 @@ import * as Files from "./files.ts"
  * decoded orders, never the whole text or its parsed JSON; the file is read as bytes (UTF-8 checked by the decoder),
  * in order, so that a pipe or `<(…)` works; reading stops at the first piece that is not an orders file.
  */
-export const readOrders = (file: string, options?: Project.DecodeOptions) =>
+export const readOrders = (file: string, options?: Orders.Options) =>
   Effect.suspend(() => {
     const decoder = Project.ordersDecoder(options)
     const pieces: Stream.Stream<Uint8Array, Failure.CliFailure, Stdio.Stdio> =

@@ -80,8 +80,11 @@ const text = (row: Row): string => {
  * its dates unless the record carries its own convention, as in `tppkit project`), else its bank code's.
  */
 const sourceOf = (order: Project.Order, input: Input): Translation.Translation<Recurrence.Recurrence> =>
-  order.recurrence === undefined
-    ? Sbas.decode(order, { convention: input.convention, calendar: input.calendar })
+  order.frequency !== undefined || order.recurrence === undefined
+    ? Sbas.decode(
+        { ...order, frequency: order.frequency ?? "DAI7" },
+        { convention: input.convention, calendar: input.calendar }
+      )
     : Translation.exact(
         order.ownConvention === true ? order.recurrence : { ...order.recurrence, convention: input.convention }
       )

@@ -6,6 +6,7 @@
 import { Result } from "effect"
 import * as Calendar from "../Calendar.ts"
 import type * as Decoded from "../Decoded.ts"
+import * as Json from "../Json.ts"
 import * as LocalDate from "../LocalDate.ts"
 import * as Occurrence from "../Occurrence.ts"
 import type * as Recurrence from "../Recurrence.ts"
@@ -109,12 +110,53 @@ export const readDate = (
 /** A date as a UK-style date-time at midnight UTC. */
 export const dateTime = (d: LocalDate.LocalDate): string => `${LocalDate.format(d)}T00:00:00+00:00`
 
-/** A whole number written as text or a number, with whether it was written as the standard wants (no sign, no padding). */
-export const readInt = (u: unknown): { readonly value: number; readonly plain: boolean } | undefined => {
-  if (typeof u === "number" && Number.isInteger(u)) return { value: u, plain: false }
+/** The whole number a JSON number's source text says exactly (`3`, `3.0`, `3e0`), or undefined (`3.5`, `3.0000000000000000001`). */
+const wholeOfText = (text: string): number | undefined => {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text)
+  if (m === null) return undefined
+  const exponent = Number(m[4] ?? "0")
+  if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > 40) return undefined
+  let digits = `${m[2]}${m[3] ?? ""}`
+  const point = m[2]!.length + exponent
+  if (point < 0) return /^0*$/.test(digits) ? 0 : undefined
+  if (point > digits.length) digits = digits.padEnd(point, "0")
+  if (!/^0*$/.test(digits.slice(point))) return undefined
+  const n = Number(`${m[1]}${digits.slice(0, point) || "0"}`)
+  return Number.isSafeInteger(n) ? n : undefined
+}
+
+/**
+ * A whole number written as text or as a JSON number (a float, or its exact text as `Json.parse` keeps it), with
+ * whether it was written as text the standard wants (`plain`: no sign, no padding; never for a number) and whether
+ * it was a JSON `number`: the same on every path, the CLI's exact reading and a library's `JSON.parse` alike.
+ */
+export const readInt = (
+  u: unknown
+): { readonly value: number; readonly plain: boolean; readonly number: boolean } | undefined => {
+  if (typeof u === "number") return Number.isInteger(u) ? { value: u, plain: false, number: true } : undefined
+  if (Json.isNumberText(u)) {
+    const value = wholeOfText(u.text)
+    return value === undefined ? undefined : { value, plain: false, number: true }
+  }
   if (typeof u !== "string" || !/^\s*-?\d{1,9}\s*$/.test(u)) return undefined
   const t = u.trim()
-  return { value: Number(t), plain: t === String(Number(t)) }
+  return { value: Number(t), plain: t === String(Number(t)), number: false }
+}
+
+/**
+ * A whole number where the standard wants a JSON number (a count, a step): read as written, and text holding one
+ * (`"3"`) read too with a warning naming `field` (the standard's meaning is clear; its type is not kept).
+ */
+export const readNumber = (
+  u: unknown,
+  field: string,
+  warnings: Array<Decoded.Warning>
+): { readonly value: number } | undefined => {
+  const n = readInt(u)
+  if (n !== undefined && !n.number) {
+    warnings.push({ field, received: show(u), read: String(n.value), why: `${field} is a number, not text` })
+  }
+  return n
 }
 
 /** A change a target may make to what it cannot carry: the loss it is reported as, and the change itself. */

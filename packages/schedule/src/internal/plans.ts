@@ -334,8 +334,8 @@ export const plan = (
     const next = order.nextDate
     startOf[i] = next !== undefined && next > window.from ? next : window.from
     nextOf[i] = next ?? NO_NEXT_DATE
-    if (order.recurrence === undefined) {
-      const frequency = order.frequency
+    const frequency = order.frequency
+    if (frequency !== undefined) {
       dailyOf[i] = frequency === "DAIL" ? 1 : 0
       groupOf[i] = frequency === "DAI7" || frequency === "DAIL" ? 0 : frequency === "WEEK" ? 1 : 2
     } else {

@@ -1,0 +1,504 @@
+/**
+ * Standing orders read once, in one place (packages/core/README.md, "Other standards"): the text or bytes of an
+ * orders file or of the bank's list (whole, or a page of it), in any standard or a mix of them, read piece by piece
+ * into {@link Order}s, each with who pays what (the amount exact from its text, the accounts, the names), its
+ * `Recurrence` always, the standard it was read in, whether the record states its own convention, the warnings its
+ * reading raised and its position. A record that cannot be read is an {@link Unread} (position, orderId when known,
+ * field, reason); an order read whole whose schedule has no anchor is {@link Skipped} (packages/core/README.md,
+ * "Anchor"). Every command of the CLI, the schedule and the fleet read orders through here.
+ *
+ * @since 0.3.0
+ */
+import { type BigDecimal, Effect, Result, Schema, Stream } from "effect"
+import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
+import type * as Decoded from "./Decoded.ts"
+import type * as Frequency from "./Frequency.ts"
+import * as OrdersText from "./internal/ordersText.ts"
+import * as Records from "./internal/records.ts"
+import * as Json from "./Json.ts"
+import type * as LocalDate from "./LocalDate.ts"
+import * as Recurrence from "./Recurrence.ts"
+import * as Standard from "./Standard.ts"
+import * as StandingOrder from "./StandingOrder.ts"
+import type * as Translation from "./Translation.ts"
+
+// ---------------------------------------------------------------------------
+// model
+// ---------------------------------------------------------------------------
+
+/**
+ * What reading one record raised without refusing it: a tolerance (`Tolerated`: the record breaks its standard in a
+ * way whose meaning is clear, e.g. `"01"` for `1`) or a loss (`Lost`: the standard's meaning differs from what
+ * tppkit's model can say, named field by field). Data, never a sentence: `Decoded.describe` and
+ * `Translation.describe` word them.
+ */
+export type Warning =
+  | ({ readonly _tag: "Tolerated"; readonly standard: Standard.Standard } & Decoded.Warning)
+  | ({ readonly _tag: "Lost"; readonly standard: Standard.Standard } & Translation.Loss)
+
+/** An account of an order: its IBAN and, when the record names one, the holder's name. */
+export interface Party {
+  readonly iban: string
+  readonly name?: string | undefined
+}
+
+/**
+ * A standing order as read: who pays what and when. `recurrence` always says when it pays; an order in the bank's
+ * own standard also keeps its `frequency` code (the same dates: the projection plans it by the code, on its own
+ * convention and calendar, packages/core/README.md, "Nominal dates"). `ownConvention` says whether the record states
+ * or fixes its business-day convention (a Berlin Group `executionRule`, a COBS `modeDue`, a daily code that never
+ * moves): a reader that applies its own convention keeps such an order's ({@link withConvention}). `position` is the
+ * record's place in the list, counted from 1.
+ */
+export interface Order {
+  readonly _tag: "Order"
+  readonly position: number
+  readonly orderId: string
+  readonly standard: Standard.Standard
+  readonly recurrence: Recurrence.Recurrence
+  readonly frequency?: Frequency.Frequency | undefined
+  readonly ownConvention: boolean
+  readonly startDate?: LocalDate.LocalDate | undefined
+  readonly nextDate?: LocalDate.LocalDate | undefined
+  readonly endDate?: LocalDate.LocalDate | undefined
+  readonly instructedAmount: { readonly value: BigDecimal.BigDecimal; readonly currency: string }
+  readonly debtor: Party
+  readonly creditor: Party
+  readonly warnings: ReadonlyArray<Warning>
+}
+
+/**
+ * A record that could not be read as an order: `record` (not an order of its standard: malformed, a required field
+ * missing or invalid, at `path`), `schedule` (its fields are an order's but its schedule cannot be said in tppkit's
+ * model, or names no standard tppkit reads) or `list` (a problem of the list itself, e.g. a malformed `pageCount` or
+ * a repeated key; no `position`). `position` counts records from 1.
+ */
+export interface Unread {
+  readonly _tag: "Unread"
+  readonly kind: "record" | "schedule" | "list"
+  readonly position: number | undefined
+  readonly orderId: string | undefined
+  readonly path: string
+  readonly reason: string
+  /** The standard the record was read in, for a schedule that could not be read. */
+  readonly standard: Standard.Standard | undefined
+}
+
+/**
+ * An order read whole that yields no payment: the bank's record without `startDate` and `nextDate` has no anchor
+ * (packages/core/README.md, "Anchor"); the projection lists it with the reason and the other orders are projected.
+ * `order` keeps its fields as read (no recurrence).
+ */
+export interface Skipped {
+  readonly _tag: "Skipped"
+  readonly position: number
+  readonly orderId: string
+  readonly reason: string
+  readonly order: StandingOrder.StandingOrder
+}
+
+/** What a record is read as. */
+export type Item = Order | Unread | Skipped
+
+/** How records are read. */
+export interface Options {
+  /** One standard for every record (the CLI's `--standard`); else each says (`standard`) or reveals its own. */
+  readonly standard?: Standard.Standard | undefined
+  /** The convention of a recurrence whose record leaves it to the bank (default `following`). */
+  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
+  /**
+   * Read a list response body (docs/bank-interface.md, "Standing-order list"): `standingOrders` may be absent or
+   * `null` (an empty page). Default: an orders file, where an object without `standingOrders` is none.
+   */
+  readonly body?: boolean | undefined
+  /** The longest record read, in characters (default `StandingOrder.MAX_RECORD_LENGTH`). */
+  readonly maxRecordLength?: number | undefined
+  /** The deepest nesting inside a record (default 64). */
+  readonly maxDepth?: number | undefined
+}
+
+/** What the list said besides its records, known once the text has ended. */
+export interface Ending {
+  /** The list's `pageCount` when it has a well-formed one. */
+  readonly pageCount: number | undefined
+  /** Whether the text was an object whose `standingOrders` is absent or `null` (only with `body`). */
+  readonly listMissing: boolean
+  /** The top-level keys of an object text, once each in text order (empty for a bare array). */
+  readonly keys: ReadonlyArray<string>
+  /** The problems of the list itself (`kind` `list`), and the records still held when the text ended. */
+  readonly items: ReadonlyArray<Item>
+}
+
+/** Why a text is not an orders list at all (not JSON in its structure, no `standingOrders` array, …). */
+export class NotAList extends Schema.TaggedError<NotAList>()("NotAList", { reason: Schema.String }) {
+  /** The human reason. */
+  override get message(): string {
+    return this.reason
+  }
+}
+
+// ---------------------------------------------------------------------------
+// reading one record
+// ---------------------------------------------------------------------------
+
+const EMPTY: ReadonlyArray<Warning> = Object.freeze([])
+
+/** The bank's record without its `frequency`: the fields of an order of another standard. */
+const Parties = Schema.Struct(
+  (({ frequency: _, ...rest }) => rest)(StandingOrder.StandingOrder.fields as typeof StandingOrder.StandingOrder.fields)
+)
+type Parties = typeof Parties.Type
+
+const decodeBank = Schema.decodeUnknownResult(StandingOrder.StandingOrder)
+const decodeParties = Schema.decodeUnknownResult(Parties)
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** The standard of a record: the forced one, else the one it says, else the one it reveals; a reason for a bad name. */
+const standardOf = (
+  record: unknown,
+  forced: Standard.Standard | undefined
+): Standard.Standard | { readonly reason: string } | undefined => {
+  if (forced !== undefined) return forced
+  const said = isObject(record) ? record.standard : undefined
+  if (said !== undefined) {
+    return (Standard.standards as ReadonlyArray<unknown>).includes(said)
+      ? (said as Standard.Standard)
+      : { reason: `standard ${JSON.stringify(said)}: expected one of ${Standard.standards.join(", ")}` }
+  }
+  return Standard.detect(record)
+}
+
+/** One reading: the parties shared between orders (a million orders of a few accounts hold a few copies). */
+class Reading {
+  private readonly parties = new Map<string, Party>()
+  private readonly currencies = new Map<string, string>()
+  readonly options: Options | undefined
+  constructor(options: Options | undefined) {
+    this.options = options
+  }
+
+  party(iban: string, name: string | undefined): Party {
+    const key = name === undefined ? iban : `${iban}\u0000${name}`
+    let p = this.parties.get(key)
+    if (p === undefined) {
+      p = name === undefined ? { iban } : { iban, name }
+      this.parties.set(key, p)
+    }
+    return p
+  }
+
+  currency(c: string): string {
+    let shared = this.currencies.get(c)
+    if (shared === undefined) {
+      shared = c
+      this.currencies.set(c, c)
+    }
+    return shared
+  }
+
+  /** A record (its parsed JSON) at `position` (from 1) read as an item. */
+  read(value: unknown, position: number): Item {
+    const record = Json.isNumberText(value) ? Number(value.text) : value
+    const standard = standardOf(record, this.options?.standard)
+    if (standard === undefined || typeof standard !== "string" || standard === "sbas") {
+      const r = decodeBank(record, { errors: "all" })
+      if (Result.isFailure(r)) return this.unreadRecord(record, position, r.failure.issue)
+      const order = r.success
+      if (standard !== undefined && typeof standard !== "string") {
+        return unread("schedule", position, order.orderId, "", standard.reason, undefined)
+      }
+      const recurrence = Recurrence.fromSbas(order, { convention: this.options?.convention })
+      if (Result.isFailure(recurrence)) {
+        return { _tag: "Skipped", position, orderId: order.orderId, reason: recurrence.failure, order }
+      }
+      return new CodedOrder(this.parts(order, position), order.frequency, this.options?.convention)
+    }
+    const r = decodeParties(record, { errors: "all" })
+    if (Result.isFailure(r)) return this.unreadRecord(record, position, r.failure.issue)
+    return this.otherStandard(r.success, record, standard, position)
+  }
+
+  private unreadRecord(record: unknown, position: number, issue: Parameters<typeof Records.describeIssue>[0]): Unread {
+    const { path, message } = Records.describeIssue(issue)
+    return unread("record", position, Records.orderIdOf(record), path, message, undefined)
+  }
+
+  private parts(order: Parties, position: number): Parts {
+    const { debtor, creditor, instructedAmount } = order
+    return {
+      position,
+      orderId: order.orderId,
+      startDate: order.startDate,
+      nextDate: order.nextDate,
+      endDate: order.endDate,
+      instructedAmount: { value: instructedAmount.value, currency: this.currency(instructedAmount.currency) },
+      debtor: this.party(debtor.iban, debtor.name),
+      creditor: this.party(creditor.iban, creditor.name)
+    }
+  }
+
+  /**
+   * An order of another standard with its recurrence through `Standard.decode`, or unread when its schedule cannot
+   * be said: counted from its `startDate` (else `nextDate`) where the standard names no first date, ended by its
+   * `endDate` too; each tolerance and each loss a warning.
+   */
+  private otherStandard(
+    order: Parties,
+    record: unknown,
+    standard: Exclude<Standard.Standard, "sbas">,
+    position: number
+  ): Item {
+    if (standard === "rrule" && !(isObject(record) && typeof record.rrule === "string")) {
+      return unread("schedule", position, order.orderId, "rrule", "the record has no rrule text", standard)
+    }
+    const decoded = Standard.decode(record, {
+      standard,
+      start: order.startDate ?? order.nextDate,
+      convention: this.options?.convention
+    })
+    const t = decoded.translation
+    if (t._tag === "Unrepresentable") return unread("schedule", position, order.orderId, "", t.reason, standard)
+    const warnings: Array<Warning> = []
+    for (const w of decoded.warnings) warnings.push({ _tag: "Tolerated", standard, ...w })
+    if (t._tag === "Lossy") for (const l of t.losses) warnings.push({ _tag: "Lost", standard, ...l })
+    const r = t.value
+    const end = order.endDate !== undefined && (r.end === undefined || order.endDate < r.end) ? order.endDate : r.end
+    const recurrence = end === undefined || end === r.end ? r : { ...r, end }
+    return {
+      _tag: "Order",
+      ...this.parts(order, position),
+      standard,
+      recurrence,
+      ownConvention: decoded.ownConvention,
+      warnings: warnings.length === 0 ? EMPTY : warnings
+    }
+  }
+}
+
+/** The fields every order has, whatever its standard. */
+type Parts = Omit<Order, "_tag" | "standard" | "recurrence" | "frequency" | "ownConvention" | "warnings">
+
+const unread = (
+  kind: Unread["kind"],
+  position: number | undefined,
+  orderId: string | undefined,
+  path: string,
+  reason: string,
+  standard: Standard.Standard | undefined
+): Unread => ({ _tag: "Unread", kind, position, orderId, path, reason, standard })
+
+/**
+ * An order of the bank's own standard: its code and dates, its recurrence made from them when asked (so that a
+ * million orders do not each hold one; the projection plans the code itself).
+ */
+class CodedOrder implements Order {
+  readonly _tag = "Order"
+  readonly position: number
+  readonly orderId: string
+  readonly standard = "sbas"
+  readonly frequency: Frequency.Frequency
+  readonly startDate: LocalDate.LocalDate | undefined
+  readonly nextDate: LocalDate.LocalDate | undefined
+  readonly endDate: LocalDate.LocalDate | undefined
+  readonly instructedAmount: Order["instructedAmount"]
+  readonly debtor: Party
+  readonly creditor: Party
+  readonly warnings = EMPTY
+  private readonly convention: BusinessDayConvention.BusinessDayConvention | undefined
+  constructor(
+    parts: Parts,
+    frequency: Frequency.Frequency,
+    convention: BusinessDayConvention.BusinessDayConvention | undefined
+  ) {
+    this.position = parts.position
+    this.orderId = parts.orderId
+    this.frequency = frequency
+    this.startDate = parts.startDate
+    this.nextDate = parts.nextDate
+    this.endDate = parts.endDate
+    this.instructedAmount = parts.instructedAmount
+    this.debtor = parts.debtor
+    this.creditor = parts.creditor
+    this.convention = convention
+  }
+  /** DAIL and DAI7 fix their convention: they are never moved. */
+  get ownConvention(): boolean {
+    return this.frequency === "DAIL" || this.frequency === "DAI7"
+  }
+  get recurrence(): Recurrence.Recurrence {
+    return Result.getOrThrow(Recurrence.fromSbas(this, { convention: this.convention }))
+  }
+}
+
+// ---------------------------------------------------------------------------
+// the decoder
+// ---------------------------------------------------------------------------
+
+/**
+ * A list read piece by piece: `push` its text or UTF-8 bytes in pieces cut anywhere and take the items each piece
+ * completes, then `end`. Memory holds one record's text and the items not yet taken, never the whole text.
+ */
+export interface Decoder {
+  /** Reads the next piece and returns the items it completed, in position order (empty once the text failed). */
+  readonly push: (piece: string | Uint8Array) => ReadonlyArray<Item>
+  /** Whether the text is still possibly an orders list (`false` once known not to be: the rest need not be read). */
+  readonly ok: () => boolean
+  /** The rest of the items and what the list said, or why the text is not an orders list at all. */
+  readonly end: () => Result.Result<Ending, NotAList>
+}
+
+/**
+ * A decoder of an orders file or of the bank's list response (docs/bank-interface.md, "Standing-order list"): a bare
+ * array of records or an object with a `standingOrders` array, read exactly (numbers from their source text), each
+ * record read as soon as it is complete in the standard it says or reveals. Where the text is cut never changes the
+ * items.
+ */
+export const decoder = (options?: Options): Decoder => {
+  const reading = new Reading(options)
+  let out: Array<Item> = []
+  let position = 0
+  const reader = new OrdersText.Reader(
+    {
+      record: (read) => {
+        position++
+        if (read._tag === "Value") out.push(reading.read(read.value, position))
+        else {
+          out.push(unread("record", position, Records.orderIdOf(read.value), read.path, read.message, undefined))
+        }
+      }
+    },
+    {
+      maxRecordLength: options?.maxRecordLength ?? StandingOrder.MAX_RECORD_LENGTH,
+      maxDepth: options?.maxDepth ?? 64
+    }
+  )
+  const take = () => {
+    if (out.length === 0) return EMPTY_ITEMS
+    const items = out
+    out = []
+    return items
+  }
+  return {
+    push: (piece) => {
+      reader.push(piece)
+      return take()
+    },
+    ok: () => reader.error === undefined,
+    end: () => {
+      const outcome = reader.end()
+      if ("error" in outcome) return Result.fail(new NotAList({ reason: outcome.error }))
+      const shape = outcome.shape
+      if (shape._tag === "Object" && shape.standingOrders === "absent" && options?.body !== true) {
+        return Result.fail(new NotAList({ reason: OrdersText.NOT_A_LIST }))
+      }
+      if (shape._tag === "Object" && shape.standingOrders === "other") {
+        return Result.fail(new NotAList({ reason: "standingOrders must be a JSON array" }))
+      }
+      const list: Array<Item> = []
+      let pageCount: number | undefined
+      if (shape._tag === "Object") {
+        // a malformed pageCount first, as StandingOrder.decodeListLenient reports it, then the list's own problems
+        const page = StandingOrder.decodeListLenient({ pageCount: shape.pageCount, standingOrders: [] })
+        if (Result.isSuccess(page)) {
+          pageCount = page.success.pageCount
+          for (const e of page.success.errors)
+            list.push(unread("list", undefined, undefined, e.path, e.message, undefined))
+        }
+        for (const p of shape.problems) list.push(unread("list", undefined, undefined, p.path, p.message, undefined))
+      }
+      return Result.succeed({
+        pageCount,
+        listMissing: shape._tag === "Object" && (shape.standingOrders === "absent" || shape.standingOrders === "null"),
+        keys: shape._tag === "Object" ? shape.keys : [],
+        items: [...list, ...take()]
+      })
+    }
+  }
+}
+
+const EMPTY_ITEMS: ReadonlyArray<Item> = Object.freeze([])
+
+/** A whole list read at once: its items sorted by kind, and what the list said. */
+export interface List {
+  readonly orders: Array<Order>
+  /** The problems of the list itself first, then the unread records in position order. */
+  readonly unread: Array<Unread>
+  readonly skipped: Array<Skipped>
+  readonly pageCount: number | undefined
+  readonly listMissing: boolean
+  readonly keys: ReadonlyArray<string>
+}
+
+/** Items sorted into their kinds, in order. */
+export const collect = (items: Iterable<Item>, ending: Omit<Ending, "items">): List => {
+  const orders: Array<Order> = []
+  const list: Array<Unread> = []
+  const records: Array<Unread> = []
+  const skipped: Array<Skipped> = []
+  for (const item of items) {
+    if (item._tag === "Order") orders.push(item)
+    else if (item._tag === "Skipped") skipped.push(item)
+    else if (item.kind === "list") list.push(item)
+    else records.push(item)
+  }
+  return {
+    orders,
+    unread: list.length === 0 ? records : [...list, ...records],
+    skipped,
+    pageCount: ending.pageCount,
+    listMissing: ending.listMissing,
+    keys: ending.keys
+  }
+}
+
+/**
+ * A whole orders file or list body (text or UTF-8 bytes) read at once: the same items as pushing it in pieces, or
+ * why it is not an orders list.
+ */
+export const decode = (text: string | Uint8Array, options?: Options): Result.Result<List, NotAList> => {
+  const d = decoder(options)
+  const items = [...d.push(text)]
+  return Result.map(d.end(), (ending) => collect([...items, ...ending.items], ending))
+}
+
+/**
+ * A stream of text or bytes read as a stream of items, each as soon as its record is complete; the problems of the
+ * list itself come last (they are known at the end). Fails with {@link NotAList} when the text is not an orders list,
+ * as soon as that is known (the rest is not read).
+ */
+export const stream = <E, R>(
+  pieces: Stream.Stream<string | Uint8Array, E, R>,
+  options?: Options
+): Stream.Stream<Item, E | NotAList, R> =>
+  Stream.suspend(() => {
+    const d = decoder(options)
+    const read = pieces.pipe(
+      Stream.takeWhile(() => d.ok()),
+      Stream.flatMap((piece) => Stream.fromIterable<Item>(d.push(piece)))
+    )
+    const rest = Stream.unwrap(
+      Effect.sync(() => {
+        const ending = d.end()
+        return Result.isFailure(ending) ? Stream.fail(ending.failure) : Stream.fromIterable<Item>(ending.success.items)
+      })
+    )
+    return Stream.concat(read, rest)
+  })
+
+// ---------------------------------------------------------------------------
+// using orders
+// ---------------------------------------------------------------------------
+
+/**
+ * The order moved by `convention` where its record leaves the convention to the bank (a recurrence read from an
+ * RRULE, say); one that states or fixes its own (`ownConvention`), and one planned by its bank code (moved by the
+ * projection's convention), unchanged.
+ */
+export const withConvention = <A extends Pick<Order, "recurrence" | "ownConvention" | "frequency">>(
+  order: A,
+  convention: BusinessDayConvention.BusinessDayConvention
+): A =>
+  order.frequency !== undefined || order.ownConvention || order.recurrence.convention === convention
+    ? order
+    : { ...order, recurrence: { ...order.recurrence, convention } }
