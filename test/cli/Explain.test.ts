@@ -204,7 +204,6 @@ describe("tppkit explain on orders given as recurrences (an RRULE, a COBS record
 
   it("every 3rd working day: named, and the non-working days skipped before it listed", () => {
     const order = {
-      frequency: "DAI7" as const,
       recurrence: {
         rule: { _tag: "EveryWorkingDays", interval: 3 },
         start: LocalDate.parseUnsafe("2026-04-01"),

@@ -1,4 +1,4 @@
-import { LocalDate, Recurrence, Translation } from "@tppkit/core"
+import { LocalDate, Recurrence, Standard, Translation } from "@tppkit/core"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { encodeTo, isStandardTarget, standardTargets } from "../../packages/cli/src/internal/standardTargets.ts"
@@ -31,5 +31,7 @@ describe("translate targets of other standards", () => {
     })
     expect(isStandardTarget("uk-v4")).toBe(true)
     expect(isStandardTarget("rrule")).toBe(false)
+    // one list of standards: the targets are core's, but RRULE and the bank's codes (written as text)
+    expect([...standardTargets].sort()).toEqual(Standard.standards.filter((x) => x !== "rrule" && x !== "sbas").sort())
   })
 })

@@ -30,7 +30,7 @@ describe('tppkit translate --to rrule: pauses as EXDATE (core README, "Pauses as
     expect(paused.losses?.map((l) => l.field)).toEqual(["convention"])
     const weekly = rows.find((x) => x.orderId === "C-WEEKLY")!
     expect(weekly.translation).toBe("DTSTART;VALUE=DATE:20270106\nRRULE:FREQ=WEEKLY;BYDAY=WE")
-    expect(weekly.losses?.map((l) => [l.field, l.from])).toEqual([["pauses", "every July"]])
+    expect(weekly.losses?.map((l) => [l.field, l.from])).toEqual([["pauses", "months 7"]])
     expect(rows.find((x) => x.orderId === "R-BIWEEKLY")?.result).toBe("exact")
   })
 

@@ -29,7 +29,7 @@ const applyLosses = (r: Recurrence.Recurrence, losses: ReadonlyArray<Translation
   for (const loss of losses) {
     if (loss.field === "convention") out = { ...out, convention: "none" }
     else if (loss.field === "calendar") out = { ...out, calendar: "weekends" }
-    else if (loss.field === "pauses" && loss.from.startsWith("every ") && out.pauses !== undefined) {
+    else if (loss.field === "pauses" && /^months [\d,]+$/.test(loss.from) && out.pauses !== undefined) {
       // the paused months of a rule without end: the ranges' dates are EXDATEs still
       out = { ...out, pauses: { ranges: out.pauses.ranges, months: [] } }
     } else if (loss.field === "pauses") {
@@ -132,7 +132,7 @@ describe("Rrule.encode", () => {
       rule: { _tag: "Weekly", interval: 1, weekdays: [3] },
       pauses: { ranges: [{ from: d("2027-09-01"), to: d("2027-09-30") }], months: [7] }
     })
-    expect(weekly._tag === "Lossy" && weekly.losses.map((l) => [l.field, l.from])).toEqual([["pauses", "every July"]])
+    expect(weekly._tag === "Lossy" && weekly.losses.map((l) => [l.field, l.from])).toEqual([["pauses", "months 7"]])
     expect(Translation.getValue(weekly)?.exdates?.map(LocalDate.format)).toEqual([
       "2027-09-01",
       "2027-09-08",

@@ -149,7 +149,7 @@ describe("RecurringCalendar.fromOrders", () => {
     const summer = { from: d("2027-06-15"), to: d("2027-08-15") }
     const doc2 = RecurringCalendar.fromOrders([weekly], summer, { stampMillis: 0, calendar: Calendar.weekends })
     expect(doc2.text).toContain("EXDATE;VALUE=DATE:20270707,20270714,20270721,20270728,20270901")
-    expect(doc2.choices[0]?.beyond?.map((l) => [l.field, l.from])).toEqual([["pauses", "every July"]])
+    expect(doc2.choices[0]?.beyond?.map((l) => [l.field, l.from])).toEqual([["pauses", "months 7"]])
   })
 
   it("inside the window the rule's dates are exactly the payments', read by the rrule package (property)", () => {

@@ -161,12 +161,10 @@ const rulePart = (rule: Recurrence.Rule): string | { readonly reason: string } =
   }
 }
 
-/** Paused months of every year in words, as a loss names them: "every July", "every June, July and August". */
-const everyMonth = (months: ReadonlyArray<number>): string => {
-  const names = months.map((m) => LocalDate.monthNames[m - 1] ?? String(m))
-  return `every ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`}`
-}
+/** Paused months of every year as a loss's value: `months 6,7,8` (`Translation.words` says "every June, July and August"). */
+const everyMonth = (months: ReadonlyArray<number>): string => `months ${months.join(",")}`
 
+/** Pauses as a loss's value: each range `YYYY-MM-DD..YYYY-MM-DD`, then the months, joined by `; `. */
 const describePauses = (p: Recurrence.Pauses): string =>
   [
     ...p.ranges.map((r) => `${LocalDate.format(r.from)}..${LocalDate.format(r.to)}`),

@@ -14,7 +14,7 @@ import type * as Decoded from "./Decoded.ts"
 import * as Frequency from "./Frequency.ts"
 import * as Iso20022 from "./Iso20022.ts"
 import * as Standards from "./internal/standards.ts"
-import type * as LocalDate from "./LocalDate.ts"
+import * as LocalDate from "./LocalDate.ts"
 import type * as Recurrence from "./Recurrence.ts"
 import * as Rrule from "./Rrule.ts"
 import * as Sbas from "./Sbas.ts"
@@ -161,5 +161,43 @@ export const decode = (
       return with_(Ynab.decode(record))
     case "actual":
       return with_(Actual.decode(record))
+  }
+}
+
+/**
+ * A recurrence as the schedule fields of a record in `standard` (what {@link decode} reads back): the bank's
+ * `frequency`, `startDate` and `endDate`; an `rrule` text; the other standards' own fields as their encoders write
+ * them. A field the standard cannot carry is a loss (field, from, to, why: `Translation.describe` words it); what it
+ * leaves to the bank (the bank's and RFC 5545's convention, UK's and ISO's) is the reader's option, as on decoding.
+ */
+export const encode = (
+  recurrence: Recurrence.Recurrence,
+  standard: Standard
+): Translation.Translation<Readonly<Record<string, unknown>>> => {
+  const fields = <A extends object>(t: Translation.Translation<A>) =>
+    Translation.map(t, (v): Readonly<Record<string, unknown>> => ({ ...(v as Record<string, unknown>) }))
+  switch (standard) {
+    case "sbas":
+      return Translation.map(Sbas.encode(recurrence), (o) => ({
+        frequency: o.frequency,
+        startDate: LocalDate.format(o.startDate),
+        ...(o.endDate === undefined ? {} : { endDate: LocalDate.format(o.endDate) })
+      }))
+    case "rrule":
+      return Translation.map(Rrule.encode(recurrence), (r) => ({ rrule: Rrule.format(r) }))
+    case "uk-v3":
+      return fields(UkOpenBanking.encodeV3(recurrence))
+    case "uk-v4":
+      return fields(UkOpenBanking.encodeV4(recurrence))
+    case "berlin-group":
+      return fields(BerlinGroup.encode(recurrence))
+    case "iso20022":
+      return fields(Iso20022.encode(recurrence))
+    case "cobs":
+      return fields(Cobs.encode(recurrence))
+    case "ynab":
+      return fields(Ynab.encode(recurrence))
+    case "actual":
+      return fields(Actual.encode(recurrence))
   }
 }

@@ -6,6 +6,7 @@
  * @since 0.2.0
  */
 import { Schema } from "effect"
+import * as LocalDate from "./LocalDate.ts"
 
 /** One change a translation made: the field, its value before and after, and why it could not be kept. */
 export const Loss = Schema.Struct({ field: Schema.String, from: Schema.String, to: Schema.String, why: Schema.String })
@@ -66,8 +67,26 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   count: "the number of payments"
 }
 
-/** A value of the model as words: a missing-day rule, a convention that never moves, the target's silence. */
-const valueWords = (field: string, value: string): string => {
+/** Paused months of every year in words: "every July", "every June, July and August". */
+const everyMonth = (months: ReadonlyArray<string>): string => {
+  const names = months.map((m) => LocalDate.monthNames[Number(m) - 1] ?? m)
+  return `every ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`}`
+}
+
+/**
+ * A loss's value as words (what {@link describe} says): a missing-day rule, a convention that never moves, paused
+ * months (`months 7` is "every July"), the target's silence; any other value as it is.
+ */
+export const words = (field: string, value: string): string => {
+  if (field === "pauses") {
+    return value
+      .split("; ")
+      .map((part) => {
+        const m = /^months (\d{1,2}(?:,\d{1,2})*)$/.exec(part)
+        return m === null ? part : everyMonth(m[1]!.split(","))
+      })
+      .join("; ")
+  }
   if (field === "missing") {
     if (value === "clamp") return "paid on the month's last day"
     if (value === "skip") return "skipped"
@@ -83,11 +102,11 @@ const valueWords = (field: string, value: string): string => {
  * (missing) changes from paid on the month's last day to not defined by the standard, because Berlin Group does not say …".
  */
 export const describe = (loss: Loss): string => {
-  const words = FIELD_WORDS[loss.field]
+  const name = FIELD_WORDS[loss.field]
   // a standard's own field keeps its spelling, even at the start of the sentence
-  const subject = words === undefined ? loss.field : `${words.charAt(0).toUpperCase()}${words.slice(1)} (${loss.field})`
+  const subject = name === undefined ? loss.field : `${name.charAt(0).toUpperCase()}${name.slice(1)} (${loss.field})`
   // "the pauses" are plural
   const verb = loss.field === "pauses" ? "change" : "changes"
-  const sentence = `${subject} ${verb} from ${valueWords(loss.field, loss.from)} to ${valueWords(loss.field, loss.to)}, because ${loss.why}`
+  const sentence = `${subject} ${verb} from ${words(loss.field, loss.from)} to ${words(loss.field, loss.to)}, because ${loss.why}`
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`
 }

@@ -2,7 +2,7 @@
  * The work behind `tppkit project`, loaded only when the command runs (it pulls in the schedule package and the
  * holiday library): read the orders, validate the settings, project, print in the chosen format.
  */
-import type { Standard } from "@tppkit/core"
+import { type Standard, Translation } from "@tppkit/core"
 import { RecurringCalendar } from "@tppkit/schedule"
 import { Clock, Effect, type Option, Result, Stdio } from "effect"
 import * as Failure from "../Failure.ts"
@@ -89,7 +89,7 @@ const recurringCalendar = (orders: ReadonlyArray<Project.Order>, settings: Proje
         if (loss.field === "pauses")
           yield* Output.errorLine(
             Render.printable(
-              `tppkit: ${choice.orderId} is exact in the window; after it, its rule also pays on the dates paused ${loss.from}: ${loss.why}`
+              `tppkit: ${choice.orderId} is exact in the window; after it, its rule also pays on the dates paused ${Translation.words(loss.field, loss.from)}: ${loss.why}`
             )
           )
     }
