@@ -22,7 +22,7 @@ chmodSync(dir, 0o711)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const isRoot = process.getuid?.() === 0
 
-const start = async () => {
+const start = async (dataDir = join(dir, "pg")) => {
   const child = spawn(
     process.execPath,
     [
@@ -33,7 +33,7 @@ const start = async () => {
       "--port",
       "0",
       "--data-dir",
-      join(dir, "pg"),
+      dataDir,
       "--format",
       "json"
     ],
@@ -135,6 +135,59 @@ describe("tppkit db start", () => {
     second.child.kill("SIGTERM")
     assert.strictEqual(await second.exited, 130)
   }, 120_000)
+
+  it("a superuser password made on first start, kept 0600; a data directory of the old fixed password gets a new one", async () => {
+    const data = join(dir, "password")
+    const first = await start(data)
+    const password = decodeURIComponent(new URL(Redacted.value(first.url)).password)
+    assert.notStrictEqual(password, "tppkit")
+    assert.isAtLeast(password.length, 32)
+    const file = join(data, "tppkit-superuser-password")
+    assert.strictEqual(readFileSync(file, "utf8").trim(), password)
+    assert.strictEqual(statSync(file).mode & 0o777, 0o600)
+    // a data directory as an earlier tppkit made it: the fixed password, no password file
+    await query(first.url, "ALTER ROLE postgres PASSWORD 'tppkit'")
+    first.child.kill("SIGTERM")
+    assert.strictEqual(await first.exited, 130)
+    rmSync(file)
+    const second = await start(data)
+    const replaced = decodeURIComponent(new URL(Redacted.value(second.url)).password)
+    assert.notStrictEqual(replaced, "tppkit")
+    assert.strictEqual(readFileSync(file, "utf8").trim(), replaced)
+    assert.strictEqual(statSync(file).mode & 0o777, 0o600)
+    assert.match(
+      second.stderr(),
+      /was made with the fixed password of an earlier tppkit; its superuser has a new one, kept in /
+    )
+    assert.deepStrictEqual(await query<{ n: number }>(second.url, "SELECT 1 AS n"), [{ n: 1 }])
+    const old = Redacted.make(Redacted.value(second.url).replace(`:${replaced}@`, ":tppkit@"))
+    const refused = await query(old, "SELECT 1").then(
+      () => false,
+      () => true
+    )
+    assert.isTrue(refused)
+    second.child.kill("SIGTERM")
+    assert.strictEqual(await second.exited, 130)
+    // the same password on the next start, and no line about it
+    const third = await start(data)
+    assert.strictEqual(decodeURIComponent(new URL(Redacted.value(third.url)).password), replaced)
+    assert.notInclude(third.stderr(), "fixed password")
+    third.child.kill("SIGTERM")
+    assert.strictEqual(await third.exited, 130)
+  }, 120_000)
+
+  it("--listen needs --allow, an address and networks (exit 2)", async () => {
+    const base = ["db", "start", "--port", "0", "--data-dir", join(dir, "unused")]
+    const bare = await tppkit([...base, "--listen", "192.0.2.1"])
+    assert.strictEqual(bare.code, 2, bare.stderr)
+    assert.match(bare.stderr, /^tppkit: --listen 192\.0\.2\.1 needs --allow CIDR/)
+    const any = await tppkit([...base, "--listen", "0.0.0.0", "--allow", "10.0.0.0/8"])
+    assert.strictEqual(any.code, 2, any.stderr)
+    assert.match(any.stderr, /--listen 0\.0\.0\.0: give an address of this machine that the workers reach it at/)
+    const bad = await tppkit([...base, "--listen", "192.0.2.1", "--allow", "10.0.0.0/33"])
+    assert.strictEqual(bad.code, 2, bad.stderr)
+    assert.match(bad.stderr, /--allow 10\.0\.0\.0\/33: not a network in CIDR form/)
+  })
 
   it("a port in use by another program is one line suggesting --port, exit 3", async () => {
     const server = createServer()

@@ -94,3 +94,14 @@ describe("tppkit sandbox --orders", { timeout: 120_000 }, () => {
     await exited
   })
 })
+
+describe("tppkit sandbox --host beyond loopback", () => {
+  it("is refused without an admin token, in one line (exit 3)", async () => {
+    const run = await tppkit(["sandbox", "--host", "0.0.0.0", "--port", "0"])
+    assert.strictEqual(run.code, 3, run.stderr)
+    assert.strictEqual(
+      run.stderr,
+      "tppkit: the sandbox on 0.0.0.0 is reachable from other machines: give --admin-token TOKEN (TPPKIT_SANDBOX_ADMIN_TOKEN), which its /__journal, /__clock and /__faults then require in X-Sandbox-Admin\n"
+    )
+  })
+})

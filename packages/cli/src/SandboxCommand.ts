@@ -118,7 +118,10 @@ export const sandboxCommand = Command.make(
       Flag.withDefault(60)
     ),
     adminToken: Flag.Redacted("admin-token").pipe(
-      Flag.withDescription("Require this token in X-Sandbox-Admin for GET /__journal and X-Sandbox-Fault"),
+      Flag.withDescription(
+        "Require this token in X-Sandbox-Admin for the /__ endpoints and X-Sandbox-Fault (TPPKIT_SANDBOX_ADMIN_TOKEN; required with a --host beyond loopback)"
+      ),
+      Flag.withFallbackConfig(Config.Redacted("TPPKIT_SANDBOX_ADMIN_TOKEN")),
       Flag.optional
     ),
     bankConvention: Flag.Literals("bank-convention", BusinessDayConvention.conventions).pipe(

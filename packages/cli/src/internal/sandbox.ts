@@ -148,6 +148,15 @@ const withConsents = (text: string, format: "text" | "json", generated: Fixtures
   ].join("\n")
 }
 
+/** Whether a host to bind is this machine's loopback (127.0.0.0/8, ::1, localhost). */
+const isLoopbackHost = (host: string): boolean => {
+  const h = host
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase()
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h)
+}
+
 /** Starts the mock bank for the flags, prints the start-up report made by `present`, and serves until interrupted. */
 export const run = Effect.fn("SandboxCommand")(function* (
   flags: Input,
@@ -160,6 +169,12 @@ export const run = Effect.fn("SandboxCommand")(function* (
   }
   if (Option.isSome(flags.tlsCert) !== Option.isSome(flags.tlsKey)) {
     return yield* Failure.usage("--tls-cert and --tls-key go together")
+  }
+  // beyond loopback, others could read the journal and move the clock: the admin endpoints need a token
+  if (!isLoopbackHost(flags.host) && Option.isNone(flags.adminToken)) {
+    return yield* Failure.configuration(
+      `the sandbox on ${flags.host} is reachable from other machines: give --admin-token TOKEN (TPPKIT_SANDBOX_ADMIN_TOKEN), which its /__journal, /__clock and /__faults then require in X-Sandbox-Admin`
+    )
   }
   if (flags.requireClientCert && (Option.isNone(flags.tlsCa) || Option.isNone(flags.tlsCert))) {
     return yield* Failure.usage("--require-client-cert needs --tls-cert, --tls-key and --tls-ca")
