@@ -80,14 +80,13 @@ const text = (row: Row): string => {
  * its dates unless the record carries its own convention, as in `tppkit project`), else its bank code's.
  */
 const sourceOf = (order: Project.Order, input: Input): Translation.Translation<Recurrence.Recurrence> =>
-  order.frequency !== undefined || order.recurrence === undefined
-    ? Sbas.decode(
-        { ...order, frequency: order.frequency ?? "DAI7" },
-        { convention: input.convention, calendar: input.calendar }
-      )
-    : Translation.exact(
-        order.ownConvention === true ? order.recurrence : { ...order.recurrence, convention: input.convention }
-      )
+  order.frequency !== undefined
+    ? Sbas.decode({ ...order, frequency: order.frequency }, { convention: input.convention, calendar: input.calendar })
+    : order.recurrence === undefined
+      ? Translation.unrepresentable("the order has neither a frequency nor a recurrence")
+      : Translation.exact(
+          order.ownConvention === true ? order.recurrence : { ...order.recurrence, convention: input.convention }
+        )
 
 /** Runs `tppkit translate` with parsed flags. */
 export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
