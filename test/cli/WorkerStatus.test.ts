@@ -2,6 +2,7 @@ import { WorkerStatus } from "@tppkit/cli"
 import { ErrorBody } from "@tppkit/core"
 import { BankError, Budget } from "@tppkit/http"
 import type { Checks, SweepLog } from "@tppkit/worker"
+import { Liveness } from "@tppkit/worker"
 import { describe, expect, it } from "vitest"
 
 const row = (orderId: string, outcome: Checks.Verdict | undefined, extra: Partial<Checks.Row> = {}): Checks.Row => ({
@@ -286,6 +287,33 @@ describe("worker status sections", () => {
       "Webhook endpoint https://old.example.com/hooks disabled since 11-02 07:01 UTC (HTTP 410 Gone from https://old.example.com/hooks); tppkit webhook enable URL turns it back on; 4 deliveries given up, tppkit webhook replay --since D sends them again"
     )
     expect(text).not.toContain("Webhook endpoint https://hooks.example.com")
+  })
+
+  it("ends with whether the fleet still advances: live, stopped, or stalled since when and why, in 100 columns", () => {
+    const at = Date.UTC(2026, 10, 29, 7, 5)
+    const reading: Liveness.Reading = {
+      at,
+      unread: 0,
+      oldestUnreadAt: undefined,
+      runners: 3,
+      lastSweepAt: Date.UTC(2026, 10, 29, 7, 0)
+    }
+    const of = (r: Liveness.Reading) =>
+      WorkerStatus.livenessSection({ ...status, liveness: { reading: r, verdict: Liveness.verdict(r) } })
+    expect(of(reading)).toEqual([
+      "",
+      "Fleet: live: 3 runners healthy, 0 due requests wait unread; last sweep 11-29 07:00 UTC"
+    ])
+    expect(of({ ...reading, runners: 0, unread: 1, oldestUnreadAt: at - 600_000 })).toEqual([
+      "",
+      "Fleet: stopped: no runner is healthy; 1 due request waits unread; last sweep 11-29 07:00 UTC"
+    ])
+    const stalled = of({ ...reading, unread: 12, oldestUnreadAt: at - 130_000 })
+    for (const l of stalled) expect(l.length, l).toBeLessThanOrEqual(100)
+    expect(stalled.join(" ").replaceAll(/ +/g, " ")).toBe(
+      " Fleet: stalled since 11-29 07:02 UTC: the cluster has read none of 12 due requests for 130 s while 3 runners look healthy"
+    )
+    expect(WorkerStatus.table(status).join("\n")).not.toContain("Fleet:")
   })
 
   it("lists the webhook deliveries not made yet, and nothing of sweeps or webhooks when none were read", () => {

@@ -15,6 +15,7 @@ import * as Database from "@tppkit/worker/Database"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { Webhook as StandardWebhook } from "standardwebhooks"
+import { healthyRunner, request } from "../worker/clusterQueue.ts"
 import { embeddedDb } from "../worker/pg.ts"
 import { start, tppkit, workerOnce } from "./harness.ts"
 
@@ -162,6 +163,23 @@ describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
     assert.match(status.stdout, new RegExp(`^${day} +broken +0 +failed +1 `, "m"))
     assert.match(status.stdout, new RegExp(`^${day} +${generated.consents[0]?.key} +0 +finished +\\d+ +1 `, "m"))
     assert.include(status.stdout, `${day} broken: failed (InvalidIban): invalid IBAN NOT-AN-IBAN`)
+
+    // the worker has left: no healthy runner, the fleet has stopped; a request nobody reads while a runner looks
+    // healthy (the cluster's read position stopped) shows the stall
+    assert.match(status.stdout, /^Fleet: (stopped|live): /m)
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* healthyRunner("127.0.0.1:34431")
+        yield* request(Date.now() - 600_000, 1)
+      }).pipe(Effect.provide(Database.layer(url1)), Effect.scoped)
+    )
+    const stalled = await tppkit(["worker", "status", "--database-url", Redacted.value(url1)])
+    assert.strictEqual(stalled.code, 0, stalled.stderr)
+    assert.match(
+      stalled.stdout.replaceAll(/\n +/g, " "),
+      /\nFleet: stalled since \d\d-\d\d \d\d:\d\d UTC: the cluster has read none of 1 due request for 6\d\d s while 1 runner looks healthy\n$/
+    )
+    for (const l of stalled.stdout.split("\n")) assert.isAtMost(l.length, 100, l)
 
     // tppkit webhook verify: the request as received verifies; another secret or a changed body does not
     const sample = delivered[0] as Got

@@ -92,6 +92,9 @@ describe("Metrics", () => {
           assert.match(text, /tppkit_budget_left\{consent="sandbox:c1"\} 1/)
           assert.match(text, /\ntppkit_webhook_deliveries_pending 0\n/)
           assert.match(text, /\ntppkit_webhook_retries_total 1\n/)
+          // no runner in this database: nothing waits unread, and a fleet without runners has stopped, not stalled
+          assert.match(text, /\ntppkit_queue_oldest_unread_seconds 0\n/)
+          assert.match(text, /\ntppkit_fleet_stalled 0\n/)
           const missing = yield* Effect.promise(() => fetch(`http://127.0.0.1:${port}/other`).then((r) => r.status))
           assert.strictEqual(missing, 404)
         }).pipe(

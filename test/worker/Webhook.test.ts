@@ -20,6 +20,7 @@ import { Effect, Exit, Layer, Redacted, Result, Schema, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import * as fc from "fast-check"
 import { Webhook as StandardWebhook } from "standardwebhooks"
+import { clusterTables, healthyRunner, request } from "./clusterQueue.ts"
 import { embeddedDb } from "./pg.ts"
 import { due as dueFixture } from "./support.ts"
 
@@ -643,6 +644,36 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
         )
         assert.isTrue(hook.received.every((r) => r.valid))
       }).pipe(Effect.provide(db.fresh()), Effect.scoped)
+  )
+
+  it.live("a fleet whose queue nobody reads raises fleet.stalled once, whichever worker sees it", () =>
+    Effect.gen(function* () {
+      const hook = yield* receiver(() => 200)
+      yield* Layer.build(clusterTables)
+      yield* healthyRunner("127.0.0.1:34431")
+      const sent = Date.now() - 600_000
+      yield* request(sent, 1)
+      const watching = { ...fast, liveness: 50 }
+      for (let worker = 0; worker < 2; worker++) {
+        yield* Effect.gen(function* () {
+          yield* Effect.sleep("200 millis")
+          assert.strictEqual(yield* flush(10_000), 0)
+        }).pipe(Effect.provide(Webhook.layer([{ url: hook.url, secret }], watching)))
+      }
+      const stalled = events(hook.received)
+      assert.deepStrictEqual(
+        [...new Set(stalled.map((e) => `${e.type} ${e.id}`))],
+        [`fleet.stalled ${Webhook.eventId("fleet.stalled", ["queue", String(sent)])}`]
+      )
+      assert.isTrue(hook.received.every((r) => r.valid))
+      const [event] = stalled
+      assert.strictEqual(event.timestamp, new Date(sent + 120_000).toISOString())
+      assert.deepInclude(event.data, { what: "queue", since: new Date(sent).toISOString(), unread: 1, runners: 1 })
+      assert.match(
+        event.data.reason,
+        /^the cluster has read none of 1 due request for \d+ s while 1 runner looks healthy$/
+      )
+    }).pipe(Effect.provide(db.fresh()), Effect.scoped)
   )
 
   it.live("a secret without whsec_ is refused at the start, saying how to make one", () =>

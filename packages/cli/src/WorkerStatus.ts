@@ -12,7 +12,7 @@ import { Money } from "@tppkit/core"
 import { Budget } from "@tppkit/http"
 import * as BankError from "@tppkit/http/BankError"
 import * as FailureClass from "@tppkit/http/FailureClass"
-import type { Checks, ListingReconciliation, SweepLog, Webhook } from "@tppkit/worker"
+import type { Checks, ListingReconciliation, Liveness, SweepLog, Webhook } from "@tppkit/worker"
 // the module itself, not the package: printing a status needs none of the fleet's machinery
 import * as CheckFailure from "@tppkit/worker/CheckFailure"
 import { BigDecimal, Option } from "effect"
@@ -38,6 +38,8 @@ export interface Status {
   readonly budget: ReadonlyArray<BudgetRow>
   readonly sweeps?: ReadonlyArray<SweepLog.Entry> | undefined
   readonly deliveries?: ReadonlyArray<Webhook.Delivery> | undefined
+  /** Whether the fleet still advances (its queue read, its sweeps going on), and the verdict on it. */
+  readonly liveness?: { readonly reading: Liveness.Reading; readonly verdict: Liveness.Verdict } | undefined
   /** The fleet's webhook endpoints: one disabled (it answered 410 Gone) or with deliveries given up is shown. */
   readonly endpoints?: ReadonlyArray<Webhook.EndpointState> | undefined
   /** Today in the fleet's time zone, `YYYY-MM-DD`. */
@@ -358,6 +360,25 @@ export const deliveriesSection = (status: Status, w: number = width): Array<stri
   ]
 }
 
+/**
+ * Whether the fleet still advances, one line (wrapped to the width): `live` with the queue and the runners, `stopped`
+ * (no healthy runner), or `stalled` since when and why (`Liveness.verdict`).
+ */
+export const livenessSection = (status: Status, w: number = width): Array<string> => {
+  const liveness = status.liveness
+  if (liveness === undefined) return []
+  const { reading, verdict } = liveness
+  const waiting = `${reading.unread} due ${reading.unread === 1 ? "request waits" : "requests wait"} unread`
+  const swept = reading.lastSweepAt === undefined ? "no sweep yet" : `last sweep ${shortUtc(reading.lastSweepAt)} UTC`
+  const text =
+    verdict.state === "stalled"
+      ? `Fleet: stalled since ${shortUtc(verdict.since)} UTC: ${verdict.reason}`
+      : verdict.state === "stopped"
+        ? `Fleet: stopped: no runner is healthy; ${waiting}; ${swept}`
+        : `Fleet: live: ${reading.runners} ${reading.runners === 1 ? "runner" : "runners"} healthy, ${waiting}; ${swept}`
+  return ["", ...Render.wrap(text, w, "", "  ")]
+}
+
 /** The report's sections, in order; each is a function of the status and the width. */
 export const sections: ReadonlyArray<(status: Status, width: number) => Array<string>> = [
   sweepsSection,
@@ -365,7 +386,8 @@ export const sections: ReadonlyArray<(status: Status, width: number) => Array<st
   failedSection,
   budgetSection,
   (status, w) => ListingStatus.lines(status.reconciliations ?? [], w),
-  deliveriesSection
+  deliveriesSection,
+  livenessSection
 ]
 
 /**

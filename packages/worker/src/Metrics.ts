@@ -16,6 +16,7 @@ import { SqlClient } from "effect/sql"
 import * as CheckFailure from "./CheckFailure.ts"
 import { isTransient } from "./FundsCheckWorkflow.ts"
 import * as Lifecycle from "./Lifecycle.ts"
+import * as Liveness from "./Liveness.ts"
 import * as Sweep from "./Sweep.ts"
 
 /** Funds checks finished on this worker, by outcome (`APPR`, `DECL`, `failed`). */
@@ -60,6 +61,16 @@ export const budgetLeft = Metric.gauge("tppkit_budget_left", { description: "Una
 /** Webhook deliveries of the fleet's outbox not made yet (all endpoints), read at each scrape. */
 export const webhookPending = Metric.gauge("tppkit_webhook_deliveries_pending", {
   description: "Webhook deliveries in the fleet's outbox not made yet"
+})
+
+/** How long the oldest due request of the cluster's queue has waited unread (0: none waits), read at each scrape. */
+export const queueUnreadAge = Metric.gauge("tppkit_queue_oldest_unread_seconds", {
+  description: "Seconds the oldest due request of the cluster's message queue has waited unread (0 when none waits)"
+})
+
+/** 1 when the fleet has stalled (`Liveness.verdict`: its queue unread, or no sweep), else 0; read at each scrape. */
+export const fleetStalled = Metric.gauge("tppkit_fleet_stalled", {
+  description: "1 when the fleet has stalled (its message queue unread while runners look healthy, or no sweep), else 0"
 })
 
 /** Sweep runs finished on this worker, by outcome (`complete`, or `incomplete`: a consent's listing failed). */
@@ -169,7 +180,10 @@ export const exposition = (text: string): string => {
   return out.length === 0 ? "" : `${out.join("\n")}\n`
 }
 
-/** Reads today's budget (in the sweep's time zone) and the webhook deliveries not made yet into the gauges. */
+/**
+ * Reads today's budget (in the sweep's time zone), the webhook deliveries not made yet and whether the fleet still
+ * advances (`Liveness`) into the gauges.
+ */
 const refreshBudget = (dailyLimit: number, timeZone: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -186,6 +200,12 @@ const refreshBudget = (dailyLimit: number, timeZone: string) =>
     const [pending] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_webhook_outbox
       WHERE delivered_at IS NULL AND failed_at IS NULL`
     yield* Metric.update(webhookPending, Number(pending?.n ?? 0))
+    const reading = yield* Liveness.read
+    yield* Metric.update(
+      queueUnreadAge,
+      reading.oldestUnreadAt === undefined ? 0 : Math.max(0, (reading.at - reading.oldestUnreadAt) / 1000)
+    )
+    yield* Metric.update(fleetStalled, Liveness.verdict(reading).state === "stalled" ? 1 : 0)
   }).pipe(Effect.ignore)
 
 /**

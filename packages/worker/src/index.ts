@@ -29,6 +29,8 @@ export * as Lifecycle from "./Lifecycle.ts"
 export * as ListingReconciliation from "./ListingReconciliation.ts"
 /** The pages of each consent's listing as read, kept the moment each is read, and its latest complete listing. */
 export * as Listings from "./Listings.ts"
+/** Whether the fleet still advances: the cluster reads its queue and the sweeps go on. */
+export * as Liveness from "./Liveness.ts"
 /** Prometheus metrics of a worker. */
 export * as Metrics from "./Metrics.ts"
 /** http's budget store on PostgreSQL. */

@@ -16,6 +16,7 @@ import {
   Lifecycle,
   ListingReconciliation,
   Listings,
+  Liveness,
   Metrics,
   PgBudgetStore,
   PlanSettings,
@@ -825,6 +826,7 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
     const sweeps = yield* SweepLog.list(Option.getOrUndefined(day))
     const deliveries = yield* Webhook.outstanding()
     const endpoints = yield* Webhook.endpoints
+    const reading = yield* Liveness.read
     const reconciliations = yield* ListingReconciliation.list(Option.getOrUndefined(day))
     const plan = yield* PlanSettings.stored
     const timeZone = Option.isSome(plan) ? plan.value.settings.timeZone : LocalDate.bankTimeZone
@@ -835,6 +837,7 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
       sweeps,
       deliveries,
       endpoints,
+      liveness: { reading, verdict: Liveness.verdict(reading) },
       today: Option.getOrUndefined(today),
       reconciliations
     }

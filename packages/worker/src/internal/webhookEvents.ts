@@ -10,10 +10,20 @@ import { Money } from "@tppkit/core"
 import { BigDecimal, Option, Redacted, Result, Schema } from "effect"
 import * as CheckFailure from "../CheckFailure.ts"
 import type { Row } from "../Checks.ts"
+import * as Liveness from "../Liveness.ts"
 import type { Entry } from "../SweepLog.ts"
 
-/** The kinds of event: a DECL, a refused check, a check without an answer, a sweep that failed for a consent. */
-export const EventType = Schema.Literals(["check.declined", "check.refused", "check.unanswered", "sweep.failed"])
+/**
+ * The kinds of event: a DECL, a refused check, a check without an answer, a sweep that failed for a consent, a fleet
+ * that stopped advancing.
+ */
+export const EventType = Schema.Literals([
+  "check.declined",
+  "check.refused",
+  "check.unanswered",
+  "sweep.failed",
+  "fleet.stalled"
+])
 
 /** The kind of an event. */
 export type EventType = typeof EventType.Type
@@ -125,6 +135,35 @@ export const sweepEvent = (entry: Entry): Identified | undefined =>
           }
         }
       }
+
+/**
+ * The event of a fleet that stopped advancing (none for a live or stopped one): `fleet.stalled`, once per stall
+ * (its id is made of what stopped and since when, the same whichever worker sees it), at the moment the stall
+ * passed its limit; `data` says what stopped, since when, why, and the queue and runners as read.
+ */
+export const stalledEvent = (
+  reading: Liveness.Reading,
+  limits: Liveness.Limits = Liveness.defaults
+): Identified | undefined => {
+  const v = Liveness.verdict(reading, limits)
+  if (v.state !== "stalled") return undefined
+  const limit = v.what === "queue" ? limits.queue : limits.sweep
+  return {
+    id: eventId("fleet.stalled", [v.what, String(v.since)]),
+    event: {
+      type: "fleet.stalled",
+      timestamp: new Date(v.since + limit).toISOString(),
+      data: {
+        what: v.what,
+        since: new Date(v.since).toISOString(),
+        reason: v.reason,
+        unread: reading.unread,
+        runners: reading.runners,
+        lastSweepAt: reading.lastSweepAt === undefined ? null : new Date(reading.lastSweepAt).toISOString()
+      }
+    }
+  }
+}
 
 const byteLength = (text: string): number => Buffer.byteLength(text, "utf8")
 

@@ -7,6 +7,7 @@
 import { Clock, Duration, Effect, Option, Random, type Redacted, Result, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { endOfDay, isTransient } from "../FundsCheckWorkflow.ts"
+import * as Liveness from "../Liveness.ts"
 import * as SweepLog from "../SweepLog.ts"
 import { outcomeOf } from "./checkRows.ts"
 import { type DbRow, rowOf } from "./checksSql.ts"
@@ -76,6 +77,10 @@ export interface Settings {
   readonly timeZone?: string | undefined
   /** Told of each delivery that failed and is tried again. */
   readonly onRetry?: ((retry: Retry) => Effect.Effect<void>) | undefined
+  /** How often a worker reads whether the fleet still advances, for `fleet.stalled` (default 30 s), milliseconds. */
+  readonly liveness?: number | undefined
+  /** When the fleet counts as stalled (default `Liveness.defaults`). */
+  readonly livenessLimits?: Liveness.Limits | undefined
   /** Told of each delivery given up: its schedule used up, or its endpoint answered 410 Gone (and is disabled). */
   readonly onFailed?: ((failed: Failed) => Effect.Effect<void>) | undefined
 }
@@ -170,6 +175,8 @@ export const start = (
       })
     )
     let since = started - lookbackMillis
+    const livenessEvery = settings.liveness ?? 30_000
+    let livenessAt = Number.NEGATIVE_INFINITY
 
     /**
      * Puts the events recorded since the last look into the outbox, for every endpoint of the fleet; for one that
@@ -193,6 +200,14 @@ export const start = (
         const event = Webhook.sweepEvent(SweepLog.entryOf(r))
         if (event !== undefined) events.push(event)
       }
+      // whether the fleet still advances, every `liveness` (a reading that fails is taken again next time)
+      if (now - livenessAt >= livenessEvery) {
+        livenessAt = now
+        const reading = yield* Effect.option(Effect.provideService(Liveness.read, SqlClient.SqlClient, sql))
+        const stalled =
+          reading._tag === "Some" ? Webhook.stalledEvent(reading.value, settings.livenessLimits) : undefined
+        if (stalled !== undefined) events.push(stalled)
+      }
       const known = new Set<string>()
       for (const part of chunks(events, 500)) {
         const rows = yield* sql<{ event_id: string }>`SELECT DISTINCT event_id FROM tppkit_webhook_outbox
@@ -202,12 +217,14 @@ export const start = (
       for (const { id, event } of events) {
         if (known.has(id)) continue
         const occurred = Date.parse(event.timestamp)
+        // a stall still going on is news to an endpoint added since it began
+        const seen = event.type === "fleet.stalled" ? now : occurred
         yield* sql`INSERT INTO tppkit_webhook_outbox
             (event_id, endpoint, type, body, occurred_at, created_at, next_at, failed_at, last_error)
           SELECT ${id}, url, ${event.type}, ${Webhook.fit(event)}, ${occurred}, ${now}, ${now},
             CASE WHEN disabled_at IS NULL THEN NULL ELSE ${now}::bigint END,
             CASE WHEN disabled_at IS NULL THEN NULL ELSE ${disabledNote} END
-          FROM tppkit_webhook_endpoint WHERE added_at <= ${occurred + overlapMillis}
+          FROM tppkit_webhook_endpoint WHERE added_at <= ${seen + overlapMillis}
           ON CONFLICT (event_id, endpoint) DO NOTHING`
       }
       since = now - overlapMillis
