@@ -33,6 +33,8 @@ export interface Target {
   readonly databaseUrl?: Redacted.Redacted<string> | undefined
   /** Mutual TLS: client certificate, key and CA as PEM files (or PEM text); the passphrase comes from the environment. */
   readonly tls?: { readonly cert?: string; readonly key?: string; readonly ca?: string }
+  /** The bank's profile: a built-in name (`sbas`, `cobs`) or a profile file; default `sbas`. */
+  readonly profile?: string | undefined
 }
 
 const optionalWithEnv = <A>(flag: Flag.Flag<A>, config: Config.Config<A>) =>
@@ -81,6 +83,13 @@ export const flags = {
     "Its private key, PEM; a passphrase only via TPPKIT_TLS_KEY_PASSPHRASE"
   ),
   tlsCa: fileWithEnv("tls-ca", "TPPKIT_TLS_CA", "CA certificate to trust for the bank, PEM"),
+  profile: optionalWithEnv(
+    Flag.String("profile").pipe(
+      Flag.withMetavar("NAME|FILE"),
+      Flag.withDescription("The bank's profile: sbas (default), cobs or a profile file (TPPKIT_PROFILE)")
+    ),
+    Config.String("TPPKIT_PROFILE")
+  ),
   psuIpAddress: Flag.String("psu-ip-address").pipe(
     Flag.withDescription("PSU-IP-Address header"),
     Flag.withDefault(defaultPsu.ipAddress)
@@ -121,6 +130,7 @@ export interface Values {
   readonly tlsCert: Option.Option<string>
   readonly tlsKey: Option.Option<string>
   readonly tlsCa: Option.Option<string>
+  readonly profile?: Option.Option<string> | undefined
   readonly psuIpAddress: string
   readonly psuDeviceOs: string
   readonly psuUserAgent: string
@@ -147,6 +157,7 @@ export const target = (values: Values, options: { readonly needsClient: boolean 
       clientId: Option.getOrElse(values.clientId, () => "unused"),
       clientSecret: Option.getOrElse(values.clientSecret, () => Redacted.make("unused")),
       budgetFile: Option.getOrUndefined(values.budgetFile),
+      profile: values.profile === undefined ? undefined : Option.getOrUndefined(values.profile),
       databaseUrl: Option.getOrUndefined(values.databaseUrl),
       tls: {
         ...(Option.isSome(values.tlsCert) ? { cert: values.tlsCert.value } : {}),

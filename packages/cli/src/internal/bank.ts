@@ -2,7 +2,7 @@
  * The work behind `tppkit token`, `tppkit balance-check` and `tppkit standing-orders`, loaded only when one of
  * them runs (it pulls in the HTTP stack).
  */
-import { Currency, ErrorBody, Iban, LocalDate, Money, StandingOrder } from "@tppkit/core"
+import { Currency, ErrorBody, Iban, LocalDate, Money, Profile, StandingOrder } from "@tppkit/core"
 import { BankClient, type BankConfig, type BankError, TokenService } from "@tppkit/http"
 import { OrderSchedule } from "@tppkit/schedule"
 import { Clock, DateTime, Duration, Effect, Option, Redacted, Result, Stream } from "effect"
@@ -150,7 +150,10 @@ export const balanceCheck = Effect.fn("tppkit.balanceCheck")(function* (
     const client = yield* BankClient.BankClient
     return yield* client.balanceCheck(
       {
-        instructionIdentification: crypto.randomUUID(),
+        // a profile whose id holds fewer characters (COBS: 18) gets the UUID's first hex digits, no dashes
+        instructionIdentification: Profile.isSbas(settings.profile)
+          ? crypto.randomUUID()
+          : crypto.randomUUID().replaceAll("-", "").slice(0, 18),
         iban: iban.success,
         amount: { value: amount.success, currency: currency.success }
       },
@@ -303,6 +306,7 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     }
   }
   const pageCount = pages[pages.length - 1]?.body.pageCount
+  if (!Profile.isSbas(settings.profile)) return yield* profiledListing(pages, input, settings.profile)
   if (input.reconcile === true) {
     // the listing day: the day the listing was taken (a kept one's own), in the bank's time zone
     const takenAt = pages[0]?.snapshotTakenAt
@@ -351,6 +355,43 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   if (last !== undefined) yield* Output.line(`Process-ID ${last.identity.processId ?? ""}`)
   yield* unreadPages(pages)
 })
+
+/**
+ * A listing of another bank's profile (COBS): its records as the bank sent them (`--format json`), or one line per
+ * order with its id, amount, interval and core's reading (an order of a longer interval waits for its detail).
+ */
+const profiledListing = (
+  pages: ReadonlyArray<BankClient.Reply<BankClient.StandingOrdersPage>>,
+  input: { readonly format: "table" | "json"; readonly reconcile?: boolean | undefined },
+  profile: Profile.Profile
+) =>
+  Effect.gen(function* () {
+    if (input.reconcile === true)
+      return yield* Failure.usage(`--reconcile reads the seed bank's records; the ${profile.name} profile's are not`)
+    const records = pages.flatMap((p) => p.body.records ?? [])
+    if (input.format === "json") {
+      yield* Output.line(JSON.stringify({ standingOrders: records.map((r) => r.json) }, null, 2))
+      return
+    }
+    const style = yield* Output.stdoutStyle
+    yield* Output.line(style.bold(`${records.length} standing order(s) (${profile.name}), ${pages.length} page(s)`))
+    for (const r of records) {
+      const o = r.json as {
+        amount?: { instructedAmount?: { value?: unknown; currency?: unknown } }
+        standingOrder?: { execution?: { interval?: unknown; intervalDue?: unknown } }
+      }
+      const amount = `${String(o.amount?.instructedAmount?.value ?? "?")} ${String(o.amount?.instructedAmount?.currency ?? "")}`
+      const execution = o.standingOrder?.execution
+      const every = `${String(execution?.interval ?? "?")} ${String(execution?.intervalDue ?? "")}`.trim()
+      const reading =
+        r.read === undefined ? "not read" : r.read._tag === "Order" ? "projected" : `details pending: ${r.read.reason}`
+      yield* Output.line(
+        Output.printable(`${(r.id ?? "(no id)").padEnd(24)} ${amount.padStart(14)}  ${every.padEnd(12)} ${reading}`)
+      )
+    }
+    const last = pages[pages.length - 1]
+    if (last !== undefined) yield* Output.line(`Action-ID ${last.identity.processId ?? ""}`)
+  })
 
 /**
  * Exit 7 after the listing was printed when the bank's pages held records that could not be read or a page came

@@ -32,7 +32,10 @@ export const settingsOf = (target: Target) =>
     const tuning = yield* Effect.mapError(BankConfig.tuningFromEnv, (e) =>
       Failure.configuration(Environment.describe(e), e)
     )
-    return yield* Effect.mapError(Effect.fromResult(BankConfig.load(optionsOf(target, tuning))), (e) =>
+    const profile = yield* Effect.mapError(Effect.fromResult(BankConfig.loadProfile(target.profile ?? "sbas")), (e) =>
+      Failure.configuration(e.message, e)
+    )
+    return yield* Effect.mapError(Effect.fromResult(BankConfig.load({ ...optionsOf(target, tuning), profile })), (e) =>
       Failure.configuration(e.message, e)
     )
   })

@@ -2,7 +2,7 @@
  * The work behind `tppkit worker` and `tppkit worker status`, loaded only when one of them runs (it pulls in the
  * cluster, the workflow engine and the PostgreSQL driver).
  */
-import { ErrorBody, LocalDate, type Standard } from "@tppkit/core"
+import { ErrorBody, LocalDate, Profile, type Standard } from "@tppkit/core"
 import { BankClient, BankConfig, Budget, type PsuContext } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
 import {
@@ -612,12 +612,19 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
         event._tag === "SweepFinished" && !input.once ? Effect.flatMap(nextSweep, lines.emit) : Effect.void
       )
   }
+  const bankSettings = yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)
+  // the fleet's sweep reads the seed bank's records; a consent of another profile is refused, never swept to nothing
+  if (!Profile.isSbas(bankSettings.profile)) {
+    return yield* Failure.configuration(
+      `--profile ${bankSettings.profile.name}: the fleet serves the seed bank's profile (sbas) only so far`
+    )
+  }
   const setup: Setup = {
     listeners: [listener],
     databaseUrl,
     // one request per try: the fleet retries a balance check itself (the check's back-off, the bank gate), so that
     // `attempts` counts the requests the bank received; the sweep retries its listings itself too
-    bankSettings: singleRequest(yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)),
+    bankSettings: singleRequest(bankSettings),
     psu: Connection.psu(input),
     sweep: {
       consents: consents.success,

@@ -1,0 +1,82 @@
+/**
+ * Bank commands with `--profile cobs` (and TPPKIT_PROFILE) against the mock bank playing COBS, as processes: the
+ * listing with the customer's token (each record's reading: projected, or details pending), the balance check with
+ * the API key and an id COBS can hold; the fleet refuses a profile its sweep cannot read.
+ */
+import { Profile } from "@tppkit/core"
+import { Sandbox } from "@tppkit/sandbox"
+import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { tppkit } from "../e2e/harness.ts"
+
+let scope: Scope.Closeable
+let bank: Sandbox.SandboxInfo["Service"]
+let accessToken = ""
+
+beforeAll(async () => {
+  scope = await Effect.runPromise(Scope.make())
+  const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ profile: Profile.cobs }), scope))
+  bank = Context.get(context, Sandbox.SandboxInfo)
+  const redirect = "https://tpp.example/callback"
+  const auth = await fetch(
+    `${bank.baseUrl}/oauth2/auth?response_type=code&client_id=${bank.clientId}&redirect_uri=${redirect}&scope=AISP`,
+    { redirect: "manual" }
+  )
+  const code = new URL(auth.headers.get("location") ?? "").searchParams.get("code") ?? ""
+  const answer = await fetch(`${bank.baseUrl}/oauth2/token`, {
+    method: "POST",
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirect,
+      client_id: bank.clientId,
+      client_secret: Redacted.value(bank.clientSecret)
+    })
+  })
+  accessToken = ((await answer.json()) as { access_token: string }).access_token
+})
+afterAll(async () => {
+  await Effect.runPromise(Scope.close(scope, Exit.void))
+})
+
+const env = () => ({
+  TPPKIT_BASE_URL: bank.baseUrl,
+  TPPKIT_API_KEY: Redacted.value(bank.apiKey),
+  TPPKIT_TPP_NAME: "My Budget App s.r.o.",
+  TPPKIT_CLIENT_ID: bank.clientId,
+  TPPKIT_CLIENT_SECRET: Redacted.value(bank.clientSecret)
+})
+
+describe("bank commands with a profile", { timeout: 60_000 }, () => {
+  it("standing-orders --profile cobs lists the records with core's reading of each", async () => {
+    const r = await tppkit(
+      ["standing-orders", "--profile", "cobs", "--psu-last-logged-time", "now", "--page-size", "20"],
+      { env: { ...env(), TPPKIT_ACCESS_TOKEN: accessToken } }
+    )
+    expect(r.stderr).toBe("")
+    expect(r.code).toBe(0)
+    const lines = r.stdout.trim().split("\n")
+    expect(lines[0]).toBe("20 standing order(s) (cobs), 1 page(s)")
+    expect(lines.some((l) => / projected$/.test(l))).toBe(true)
+    expect(lines.some((l) => /details pending: requestedExecutionDate is missing/.test(l))).toBe(true)
+    expect(lines.at(-1)).toMatch(/^Action-ID [0-9a-f-]{36}$/)
+  })
+
+  it("balance-check with TPPKIT_PROFILE=cobs: the API key, no token, an id of at most 18 characters", async () => {
+    const r = await tppkit(
+      ["balance-check", "--iban", "SK2411000000002612345678", "--amount", "10.00", "--currency", "EUR"],
+      { env: { ...env(), TPPKIT_PROFILE: "cobs" } }
+    )
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^Answer {7}APPR \(sufficient funds\)$/m)
+  })
+
+  it("the fleet refuses a profile its sweep does not read", async () => {
+    const r = await tppkit(
+      ["worker", "--profile", "cobs", "--consents", "x", "--database-url", "postgres://tppkit@127.0.0.1:9/none"],
+      { env: env() }
+    )
+    expect(r.code).toBe(3)
+    expect(r.stderr).toContain("--profile cobs: the fleet serves the seed bank's profile (sbas) only so far")
+  })
+})
