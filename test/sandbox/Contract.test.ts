@@ -5,7 +5,7 @@
  * only the faults that break the answer on purpose (502 HTML, nonjson, truncate, reset) are not decodable.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { AccessToken, BalanceCheck, type Currency, ErrorBody, Iban, Money, StandingOrder } from "@tppkit/core"
+import { AccessToken, BalanceCheck, type Currency, ErrorBody, Iban, Money, Profile, StandingOrder } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport } from "@tppkit/http"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Effect, Exit, Layer, Redacted, Result, Schema } from "effect"
@@ -250,14 +250,17 @@ const withHeaders = (headers: Record<string, string>) =>
     )
   ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
 
-/** The http client against a running mock bank, every request carrying `headers`. */
+/** The http client against a running mock bank (under its profile), every request carrying `headers`. */
 const clientStack = (info: Sandbox.SandboxInfo["Service"], headers: Record<string, string>, secret?: string) => {
   const config = BankConfig.BankConfig.layer({
     environment: "sandbox",
     baseUrl: info.baseUrl,
     clientId: info.clientId,
     clientSecret: secret === undefined ? info.clientSecret : Redacted.make(secret),
-    retry: { maxAttempts: 1, baseDelay: "1 millis", maxDelay: "1 millis" }
+    retry: { maxAttempts: 1, baseDelay: "1 millis", maxDelay: "1 millis" },
+    ...(info.profile.name === "sbas"
+      ? {}
+      : { profile: info.profile, apiKey: info.apiKey, tpp: { name: "tppkit contract" } })
   })
   const transport = withHeaders(headers)
   return BankClient.BankClient.layerOver(config, transport).pipe(Layer.orDie)
@@ -331,4 +334,49 @@ describe("Contract: the http client reads every answer of the mock bank", () => 
       }).pipe(Effect.provide(Sandbox.layer()))
     )
   }
+
+  // the same contract with the mock bank playing COBS: its dialect, its codes, the same faults
+  it.live("cobs: successes, refusals and faults come back decoded in COBS's dialect, never Raw", () =>
+    Effect.gen(function* () {
+      const info = yield* Sandbox.SandboxInfo
+      const run = <A, E>(
+        headers: Record<string, string>,
+        f: (c: BankClient.BankClient["Service"]) => Effect.Effect<A, E>
+      ) =>
+        Effect.exit(
+          Effect.flatMap(Effect.service(BankClient.BankClient), f).pipe(Effect.provide(clientStack(info, headers)))
+        )
+      const cobsCheck = (iban: string, id: string, amount = "1.00", currency = "EUR") => ({
+        ...check(iban, amount, currency),
+        instructionIdentification: id
+      })
+      const ok = yield* run({}, (c) => c.balanceCheck(cobsCheck(Fixtures.ibans.eurBranch, "C-OK"), { psu }))
+      assert.isTrue(Exit.isSuccess(ok) && ok.value.body.response === "APPR")
+      const expectations: Array<[string, Record<string, string>, BalanceCheck.Request, string]> = [
+        ["no consent", {}, cobsCheck(Fixtures.ibans.eurNoConsent, "C-1"), "AG01"],
+        ["other currency", {}, cobsCheck(Fixtures.ibans.eurBranch, "C-2", "1.00", "CZK"), "AC09"],
+        ["repeated id", {}, cobsCheck(Fixtures.ibans.eurBranch, "C-OK"), "RF01"],
+        ["503", { "x-sandbox-fault": "503" }, cobsCheck(Fixtures.ibans.eurBranch, "C-3"), "SERVICE_UNAVAILABLE"],
+        ["429", { "x-sandbox-fault": "429" }, cobsCheck(Fixtures.ibans.eurBranch, "C-4"), "TOO_MANY_REQUESTS"],
+        ["wrong key", { "api-key": "wrong" }, cobsCheck(Fixtures.ibans.eurBranch, "C-5"), "UNAUTHORISED"]
+      ]
+      for (const [label, headers, request, code] of expectations) {
+        const exit = yield* run(headers, (c) => c.balanceCheck(request, { psu }))
+        assert.strictEqual(codeOf(exit, `cobs ${label}`), code, `cobs ${label}`)
+      }
+      // the list without the customer's token: the bank's 401 in its dialect
+      const noToken = yield* run({}, (c) =>
+        c.standingOrdersPage({ psu, token: { ...badToken, environment: "sandbox" } })
+      )
+      assert.strictEqual(codeOf(noToken, "cobs bad token"), "UNAUTHORISED")
+    }).pipe(Effect.provide(Sandbox.layer({ profile: Profile.cobs })))
+  )
 })
+
+const badToken = {
+  environment: "sandbox" as const,
+  tokenType: "Bearer",
+  value: Redacted.make("not-a-token-of-this-bank"),
+  scopes: [],
+  renewable: false
+}
