@@ -189,6 +189,10 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
       await bank.lift()
       const run = await worker
       const seen = await keptItsWord(db.url, bank, run)
+      // the worker's own lines say what happened; effect's are below error
+      assert.match(run.stderr, /level=warn event=database_unreachable cause=/)
+      assert.match(run.stderr, /level=info event=database_back after=\d+(\.\d)?s/)
+      assert.notMatch(run.stderr, /level=error event=log/)
       console.log(`frozen database: ${seen.checks} checks, pages ${seen.pages.join(",")}, ${seen.requests} requests`)
     } finally {
       await db.close()
@@ -215,6 +219,46 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
       await db.close()
     }
   }, 180_000)
+
+  it("a worker paused (SIGSTOP) past its shard locks after every page was read, with checks in flight", async () => {
+    const bank = await slowBank()
+    const db = await ownDatabase()
+    try {
+      const env = { ...envOf(bank.info), TPPKIT_WORKER_LOCK_EXPIRATION_MS: "4000" }
+      let pausedPid = 0
+      const args = workerOnce(Redacted.value(db.url), bank.info, day)
+      const a = tppkit(args, { env, timeoutMs: 170_000, onSpawn: (pid) => (pausedPid = pid) })
+      const b = tppkit(args, { env, timeoutMs: 170_000 })
+      // every page read and balance checks on their way: the first worker stops for three lock timeouts
+      await until(
+        () => pagesOf(bank.journal).length >= 3 && balanceChecksOf(bank.journal) > 0,
+        "the listing read and the first balance checks sent"
+      )
+      process.kill(pausedPid, "SIGSTOP")
+      await sleep(12_000)
+      process.kill(pausedPid, "SIGCONT")
+      const [woken, other] = await Promise.all([a, b])
+      assert.strictEqual(other.code, 0, other.stderr)
+      // the woken worker rejoins and finishes, or gives up in one line within the lock timeout and a minute
+      assert.include([0, 9], woken.code, woken.stderr)
+      assert.isFalse(woken.timedOut)
+      if (woken.code === 9)
+        assert.match(woken.stderr, /this worker was paused for \d+ s and lost its shards; it gave up/)
+      assert.match(woken.stderr, /event=shards_lost held=\d+ paused=\d+/)
+      const seen = await keptItsWord(db.url, bank, other)
+      const document = await statusOf(db.url)
+      // no finished check was overwritten: every check has the bank's answer
+      assert.deepStrictEqual(
+        document.checks.filter((c) => c.outcome !== "APPR" && c.outcome !== "DECL"),
+        []
+      )
+      console.log(
+        `paused worker: ${seen.checks} checks, pages ${seen.pages.join(",")}, ${seen.requests} requests, woken exit ${woken.code}`
+      )
+    } finally {
+      await db.close()
+    }
+  }, 200_000)
 
   it("a wrong client secret: one line naming the refusal at once, exit 3, nothing sent to the bank's API", async () => {
     const bank = await Effect.runPromise(

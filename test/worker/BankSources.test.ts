@@ -26,7 +26,7 @@ const settings: Sweep.Settings = {
  * Undici, with the mock bank's 502 fault asked for on the first request of each listed page number (`always`: on
  * every request of those pages).
  */
-const faultOn = (pages: ReadonlyArray<number>, always = false) =>
+const faultOn = (pages: ReadonlyArray<number>, always = false, kind = "502") =>
   Layer.effect(
     BankTransport.BankTransport,
     Effect.gen(function* () {
@@ -40,7 +40,7 @@ const faultOn = (pages: ReadonlyArray<number>, always = false) =>
           if (!pages.includes(page) || faulted.has(page)) return inner.send(request, timeout, maxBodyBytes)
           if (!always) faulted.add(page)
           return inner.send(
-            { ...request, headers: { ...request.headers, "x-sandbox-fault": "502" } },
+            { ...request, headers: { ...request.headers, "x-sandbox-fault": kind } },
             timeout,
             maxBodyBytes
           )
@@ -195,6 +195,48 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
       }).pipe(Effect.scoped),
     60_000
   )
+
+  for (const [kind, what, tries] of [
+    ["reset", "the connection dropped", 2],
+    ["503", "a 503 with Retry-After", 2],
+    ["expired-token", "401 for a token the bank forgot (restarted)", undefined]
+  ] as const) {
+    it.effect(
+      `${what} on page 2 of 3: the pages read are kept, page 2 asked again, the budget equals the bank's count`,
+      () =>
+        Effect.gen(function* () {
+          const start = Date.UTC(2026, 10, 2, 7)
+          yield* TestClock.setTime(start)
+          // the bank's clock is the test's: the listing with the customer present below is theirs, not unattended
+          const bank = yield* Layer.build(
+            Sandbox.layerServer({ listingDay: Fixtures.baseDate }).pipe(
+              Layer.provideMerge(Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(start), Journal.Journal.layer))
+            )
+          )
+          const info = Context.get(bank, Sandbox.SandboxInfo)
+          const journal = Context.get(bank, Journal.Journal)
+          const engine = Layer.mergeAll(
+            WorkflowEngine.layerMemory,
+            Checks.Checks.layerMemory,
+            Listings.Listings.layerMemory
+          )
+          const { summary, rows } = yield* Effect.gen(function* () {
+            const summary = yield* sweepWith(day, info, faultOn([1], false, kind))
+            return { summary, rows: yield* Checks.Checks.use((c) => c.list({ sweepDay: day })) }
+          }).pipe(Effect.provide(engine))
+          const expected = Sweep.plan(yield* present(info), info.clientId, LocalDate.parseUnsafe(day), settings)
+          const unattended = (yield* journal.entries).filter(
+            (e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined
+          )
+          const pages = unattended.map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+          assert.deepStrictEqual(pages, [0, 1, 1, 2])
+          assert.strictEqual(summary.consents[0]?.failure, undefined)
+          assert.strictEqual(summary.consents[0]?.tries, tries)
+          assert.deepStrictEqual(rows.map(Checks.key).sort(), expected.map(Checks.key).sort())
+        }).pipe(Effect.scoped),
+      60_000
+    )
+  }
 
   /** The sweep of `day` over the mock bank with `transport`, every layer but the engine's and the stores' given. */
   const sweepWith = (

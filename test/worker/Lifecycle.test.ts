@@ -119,4 +119,47 @@ describe("Lifecycle", () => {
     )
     assert.include(line, 'cause="daily budget of 4 unattended calls cannot cover 1 more (used 4)')
   })
+
+  it.effect(
+    "effect's own lines stay below error and a message repeated within 30 s is counted, not written again",
+    () =>
+      Effect.gen(function* () {
+        const lines: Array<string> = []
+        const log = Effect.provide(Logger.layer([Lifecycle.logger((l) => lines.push(l))]))
+        yield* Effect.logError("Shard lock storage is unhealthy").pipe(log)
+        for (let i = 0; i < 5; i++) yield* Effect.logWarning("No healthy runners available").pipe(log)
+        assert.deepStrictEqual(
+          lines.map((l) => l.replace(/^time=\S+ /, "")),
+          [
+            'level=warn event=log message="Shard lock storage is unhealthy"',
+            'level=warn event=log message="No healthy runners available"'
+          ]
+        )
+      })
+  )
+
+  it("says what a fault cost: the database away and back, shards lost, a listing read in part", () => {
+    const lines = [
+      Lifecycle.line(time, { _tag: "DatabaseUnreachable", cause: "no answer within 3 s" }),
+      Lifecycle.line(time, { _tag: "DatabaseBack", afterMillis: 31_400 }),
+      Lifecycle.line(time, { _tag: "ShardsLost", held: 10, pausedMillis: 61_000 }),
+      Lifecycle.line(time, {
+        _tag: "ListingPartial",
+        day: "2026-11-25",
+        consent: "fleet-003",
+        pagesKept: 3,
+        pagesUnread: [3],
+        plannedFrom: "2026-11-24",
+        planned: 270,
+        plannedFromEarlier: 54,
+        cause: "503 service unavailable"
+      })
+    ].map((l) => l.replace(/^time=\S+ /, ""))
+    assert.deepStrictEqual(lines, [
+      'level=warn event=database_unreachable cause="no answer within 3 s"',
+      "level=info event=database_back after=31.4s",
+      "level=warn event=shards_lost held=10 paused=61s",
+      'level=warn event=listing_partial cause="503 service unavailable" day=2026-11-25 consent=fleet-003 pages_kept=3 pages_unread=1 planned_from=2026-11-24 planned=270 planned_from_earlier=54'
+    ])
+  })
 })

@@ -120,6 +120,29 @@ export interface WebhookFailed extends WebhookGivenUp {
   readonly _tag: "WebhookFailed"
 }
 
+/** The fleet's database stopped answering this worker (a query got no answer within its deadline, or failed). */
+export interface DatabaseUnreachable {
+  readonly _tag: "DatabaseUnreachable"
+  readonly cause: string
+}
+
+/** The fleet's database answers this worker again, `afterMillis` after it stopped. */
+export interface DatabaseBack {
+  readonly _tag: "DatabaseBack"
+  readonly afterMillis: number
+}
+
+/**
+ * This worker lost the shards it held (`held` before): its process was paused or stalled for `pausedMillis` (longer
+ * than its shard locks last), or they went to other workers; the checks on them are the new owners' to run, and this
+ * worker writes nothing for them.
+ */
+export interface ShardsLost {
+  readonly _tag: "ShardsLost"
+  readonly held: number
+  readonly pausedMillis: number | undefined
+}
+
 /** The worker left the fleet (its shards handed to the others). */
 export interface Left {
   readonly _tag: "Left"
@@ -138,6 +161,9 @@ export type Event =
   | CheckFinished
   | WebhookRetry
   | WebhookFailed
+  | DatabaseUnreachable
+  | DatabaseBack
+  | ShardsLost
   | Left
 
 /** Something told of each event (the log, the metrics). */
@@ -380,6 +406,25 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         ["endpoint", event.endpoint],
         ["attempt", event.attempt]
       ]
+    case "DatabaseUnreachable":
+      return [
+        ["level", "warn"],
+        ["event", "database_unreachable"],
+        ["cause", shorten(event.cause)]
+      ]
+    case "DatabaseBack":
+      return [
+        ["level", "info"],
+        ["event", "database_back"],
+        ["after", seconds(event.afterMillis)]
+      ]
+    case "ShardsLost":
+      return [
+        ["level", "warn"],
+        ["event", "shards_lost"],
+        ["held", event.held],
+        ...(event.pausedMillis === undefined ? [] : [["paused", seconds(event.pausedMillis)] as const])
+      ]
     case "Left":
       return [
         ["level", "info"],
@@ -462,10 +507,14 @@ export const causeText = (cause: Cause.Cause<unknown>): string | undefined => {
 
 /**
  * A logger for effect's own messages (the cluster's warnings, the workflow engine's errors): one line each, the
- * cause first and cut short, then the message cut short, never a stack trace; `write` gets the line.
+ * cause first and cut short, then the message cut short, never a stack trace, at most at level `warn` (what a fault
+ * cost is said by the worker's own events); the same message again within {@link repeatWindowMillis} is counted
+ * and its count written with its next line (`repeated=N`); `write` gets the line.
  */
-export const logger = (write: (line: string) => void, as: Format = "logfmt"): Logger.Logger<unknown, void> =>
-  Logger.make((options) => {
+export const logger = (write: (line: string) => void, as: Format = "logfmt"): Logger.Logger<unknown, void> => {
+  /** Each message's last line written (epoch milliseconds) and how often it came since. */
+  const recent = new Map<string, { at: number; repeated: number }>()
+  return Logger.make((options) => {
     // a message's parts that are errors or causes (effect's `logWarning("…", cause)`) are its cause
     const parts: ReadonlyArray<unknown> = Array.isArray(options.message) ? options.message : [options.message]
     const causes: Array<string> = []
@@ -481,16 +530,32 @@ export const logger = (write: (line: string) => void, as: Format = "logfmt"): Lo
     const cause =
       own === undefined && causes.length === 0 ? undefined : [own, ...causes].filter((c) => c !== undefined).join("; ")
     const message = texts.join(" ")
+    // the same message again within 30 s (effect repeats its warnings every poll) is counted, not written
+    const at = options.date.getTime()
+    const seen = recent.get(message)
+    if (seen !== undefined && at - seen.at < repeatWindowMillis) {
+      seen.repeated++
+      return
+    }
+    recent.set(message, { at, repeated: 0 })
+    if (recent.size > 100) recent.delete(recent.keys().next().value as string)
+    // effect's own lines are below error: what a fault cost is said by the worker's own events
+    const level = options.logLevel === "Error" || options.logLevel === "Fatal" ? "warn" : options.logLevel.toLowerCase()
     write(
       format(
         options.date,
         [
-          ["level", options.logLevel.toLowerCase()],
+          ["level", level],
           ["event", "log"],
           ...(cause === undefined ? [] : [["cause", shorten(cause)] as const]),
-          ["message", shorten(message.replace(/^tppkit: /, ""))]
+          ["message", shorten(message.replace(/^tppkit: /, ""))],
+          ...(seen === undefined || seen.repeated === 0 ? [] : [["repeated", seen.repeated] as const])
         ],
         as
       )
     )
   })
+}
+
+/** How long an effect log message repeated is counted instead of written again. */
+export const repeatWindowMillis = 30_000

@@ -29,8 +29,11 @@ import {
   Clock,
   Config,
   Cron,
+  Deferred,
   Duration,
   Effect,
+  Exit,
+  Fiber,
   Layer,
   Logger,
   Option,
@@ -476,21 +479,68 @@ const singleRequest = (settings: BankConfig.Settings): BankConfig.Settings => ({
 /** How long a stopping worker waits for its checks in flight (a balance check's own deadline is shorter). */
 const drainTimeout = "30 seconds"
 
-/** Tells the listeners how many of the fleet's shards this worker holds, whenever that changes (read every second). */
-const watchShards = (total: number) =>
+/**
+ * Tells the listeners how many of the fleet's shards this worker holds, whenever that changes (read every second),
+ * and when it lost them: a second that lasted longer than its shard locks (the process was paused or stalled, so its
+ * locks expired and other workers took its shards over) calls `onPause` with how long it was away.
+ */
+const watchShards = (total: number, lockMillis: number, onPause: (millis: number) => Effect.Effect<void>) =>
   Effect.gen(function* () {
     const sharding = yield* Sharding
     const ids = Array.from({ length: total }, (_, i) => ShardId.make("default", i + 1))
     let held = -1
+    let last = Date.now()
     for (;;) {
+      const now = Date.now()
+      const away = now - last
+      last = now
+      if (away > lockMillis && held > 0) {
+        yield* Lifecycle.emit({ _tag: "ShardsLost", held, pausedMillis: away })
+        yield* onPause(away)
+      }
       const count = ids.filter((id) => sharding.hasShardId(id)).length
       if (count !== held) {
+        if (count === 0 && held > 0 && away <= lockMillis) {
+          yield* Lifecycle.emit({ _tag: "ShardsLost", held, pausedMillis: undefined })
+        }
         held = count
         yield* Lifecycle.emit({ _tag: "ShardsHeld", count, total })
       }
       yield* Effect.sleep("1 second")
     }
   })
+
+/**
+ * Tells the listeners when the fleet's database stops answering this worker (a query without an answer within 3 s,
+ * or failing) and when it answers again, with how long it was away (asked every second, one query at a time: a
+ * frozen server holds one of the worker's connections, not one per second).
+ */
+const watchDatabase = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  let downSince: number | undefined
+  const down = (cause: string) =>
+    downSince === undefined
+      ? Effect.andThen(
+          Effect.sync(() => {
+            downSince = Date.now()
+          }),
+          Lifecycle.emit({ _tag: "DatabaseUnreachable", cause })
+        )
+      : Effect.void
+  for (;;) {
+    const ping = yield* Effect.forkChild(Effect.exit(sql`SELECT 1`))
+    const answered = yield* Effect.timeoutOption(Fiber.join(ping), "3 seconds")
+    if (Option.isNone(answered)) yield* down("no answer within 3 s")
+    const exit = Option.isSome(answered) ? answered.value : yield* Fiber.join(ping)
+    if (Exit.isFailure(exit)) {
+      yield* down(Lifecycle.causeText(exit.cause) ?? "the query failed")
+    } else if (downSince !== undefined) {
+      yield* Lifecycle.emit({ _tag: "DatabaseBack", afterMillis: Date.now() - downSince })
+      downSince = undefined
+    }
+    yield* Effect.sleep("1 second")
+  }
+})
 
 /**
  * `--balances FILE` read and checked before the worker joins, as `tppkit forecast` reads one: a file that cannot be
@@ -676,6 +726,10 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     )
   }
   let joined = false
+  /** Set when this worker finds it was paused past its shard locks (how long it was away). */
+  const paused = Deferred.makeUnsafe<number>()
+  /** The day this worker sweeps (`--once`). */
+  let sweeping: string | undefined
   // the bank refusing this client's credentials stops the worker at once: nothing more is sent, one line says why
   const credentialsRefused = Effect.gen(function* () {
     const refusal = yield* (yield* BankSources.Credentials).refused
@@ -695,11 +749,18 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       database: Database.address(databaseUrl),
       consents: setup.sweep.consents.length
     })
-    yield* Effect.forkChild(watchShards(setup.shards ?? Fleet.shardsPerGroup))
+    const lockMillis = Duration.toMillis(Duration.fromInputUnsafe(setup.timing.shardLockExpiration ?? "20 seconds"))
+    yield* Effect.forkChild(
+      watchShards(setup.shards ?? Fleet.shardsPerGroup, lockMillis, (millis) =>
+        Deferred.succeed(paused, millis).pipe(Effect.asVoid)
+      )
+    )
+    yield* Effect.forkChild(watchDatabase)
     if (!input.once) yield* Effect.flatMap(nextSweep, Lifecycle.emit)
     const first = Option.isSome(today) ? today.value : Sweep.dayIn(yield* Clock.currentTimeMillis, input.timeZone)
     if (!input.once && Option.isNone(today)) return yield* Effect.never
     const day = LocalDate.format(first)
+    sweeping = day
     const summary = yield* Sweep.sweepNow(day)
     if (summary.rerun) {
       yield* Output.errorLine(`tppkit: the sweep of ${day} had failed; running it again (run ${summary.run ?? 0})`)
@@ -781,7 +842,19 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       return yield* Failure.make("incomplete", `sweep of ${day} incomplete: ${parts.join("; ")}`)
     }
   })
-  const program = Effect.raceFirst(work, credentialsRefused)
+  // a `--once` worker that was paused past its shard locks gives up within the lock timeout and a minute: the
+  // checks of the shards it lost are the other workers' to finish, and it says what it leaves
+  const gaveUp = Effect.gen(function* () {
+    if (!input.once) return yield* Effect.never
+    const away = yield* Deferred.await(paused)
+    const lockMillis = Duration.toMillis(Duration.fromInputUnsafe(setup.timing.shardLockExpiration ?? "20 seconds"))
+    yield* Effect.sleep(Duration.millis(lockMillis + 60_000))
+    return yield* Failure.make(
+      "incomplete",
+      `this worker was paused for ${Math.round(away / 1000)} s and lost its shards; it gave up ${sweeping === undefined ? "the sweep" : `waiting for the sweep of ${sweeping}`} (the fleet's other workers finish its checks; tppkit worker status shows them)`
+    )
+  })
+  const program = Effect.raceFirst(Effect.raceFirst(work, credentialsRefused), gaveUp)
   // SIGTERM or SIGINT: no further check is sent, and the checks in flight get their answers recorded before the
   // worker stops, so that no other worker sends them again
   const drain = Effect.gen(function* () {
