@@ -145,7 +145,8 @@ const statusOf = async (url: Redacted.Redacted<string>) => {
 const keptItsWord = async (
   url: Redacted.Redacted<string>,
   bank: Awaited<ReturnType<typeof slowBank>>,
-  run: { readonly code: number | null; readonly stdout: string; readonly stderr: string }
+  run: { readonly code: number | null; readonly stdout: string; readonly stderr: string },
+  exact = true
 ) => {
   assert.strictEqual(run.code, 0, run.stderr)
   const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}")
@@ -159,10 +160,10 @@ const keptItsWord = async (
   const pages = pagesOf(bank.journal)
   assert.deepStrictEqual(pages, [...new Set(pages)], `pages asked: ${pages.join(", ")}`)
   assert.strictEqual(document.budget[0]?.used, pages.length)
-  assert.strictEqual(
-    document.checks.reduce((n, c) => n + c.attempts, 0),
-    balanceChecksOf(bank.journal)
-  )
+  // no balance evaluated more often than attempts admit; exactly as often when no worker stopped mid-request
+  const attempts = document.checks.reduce((n, c) => n + c.attempts, 0)
+  if (exact) assert.strictEqual(attempts, balanceChecksOf(bank.journal))
+  else assert.isAtLeast(attempts, balanceChecksOf(bank.journal))
   return { summary, pages, checks: document.checks.length, requests: balanceChecksOf(bank.journal) }
 }
 
@@ -245,13 +246,11 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
       if (woken.code === 9)
         assert.match(woken.stderr, /this worker was paused for \d+ s and lost its shards; it gave up/)
       assert.match(woken.stderr, /event=shards_lost held=\d+ paused=\d+/)
-      const seen = await keptItsWord(db.url, bank, other)
-      const document = await statusOf(db.url)
-      // no finished check was overwritten: every check has the bank's answer
-      assert.deepStrictEqual(
-        document.checks.filter((c) => c.outcome !== "APPR" && c.outcome !== "DECL"),
-        []
-      )
+      // the woken worker's checks that were waiting for a connection when it stopped count as sent (they may have
+      // been); none is evaluated more often than attempts admit
+      const seen = await keptItsWord(db.url, bank, other, false)
+      // no check is left without the bank's answer (a timeout of the woken worker's never replaces one)
+      assert.strictEqual(seen.summary.unanswered, 0)
       console.log(
         `paused worker: ${seen.checks} checks, pages ${seen.pages.join(",")}, ${seen.requests} requests, woken exit ${woken.code}`
       )
@@ -259,6 +258,73 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
       await db.close()
     }
   }, 200_000)
+
+  it("the bank failing every listing page after the first, no complete listing kept: page 0's payments planned, the rest named, exit 9", async () => {
+    const bank = await slowBank()
+    const db = await ownDatabase()
+    try {
+      const env = { ...envOf(bank.info), TPPKIT_WORKER_SWEEP_TRIES: "2" }
+      const worker = tppkit(workerOnce(Redacted.value(db.url), bank.info, day), { env, timeoutMs: 150_000 })
+      await until(() => pagesOf(bank.journal).length > 0, "the first page of the listing")
+      const failing = await fetch(`${bank.info.baseUrl}/__faults`, {
+        method: "PUT",
+        body: JSON.stringify({ rate: 1, kinds: ["503"] })
+      })
+      assert.strictEqual(failing.status, 200, await failing.text())
+      // page 1 asked twice (two tries), both answered 503: then the balance checks may go through
+      await until(() => pagesOf(bank.journal).length >= 3, "the listing's two tries of page 1")
+      await bank.lift()
+      const run = await worker
+      assert.strictEqual(run.code, 9, run.stderr)
+      assert.deepStrictEqual(pagesOf(bank.journal), [0, 1, 1])
+      const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}")
+      assert.deepStrictEqual(summary.unlisted, [bank.info.clientId])
+      assert.deepStrictEqual(summary.partial, [
+        { consent: bank.info.clientId, pagesKept: 1, pagesUnread: [1, 2], plannedFrom: null, plannedFromEarlier: 0 }
+      ])
+      assert.match(run.stderr, /page\(s\) 1, 2 not read and no complete listing kept: their payments are not planned/)
+      assert.match(run.stderr, /event=listing_partial .*pages_kept=1 pages_unread=2 planned_from=none/)
+      // exactly the payments of the page read are checked
+      const all = await expectedPlan(bank.info)
+      const document = await statusOf(db.url)
+      const onPage0 = new Set(
+        (
+          await Effect.runPromise(
+            Effect.gen(function* () {
+              const client = yield* BankClient.BankClient
+              const psu = { ipAddress: "127.0.0.1", deviceOs: "t", userAgent: "t", lastLoggedTime: yield* DateTime.now }
+              return yield* client.standingOrdersPage({ psu, page: 0, pageSize: 50 })
+            }).pipe(
+              Effect.provide(
+                BankClient.layerNodeFromOptions(
+                  {
+                    environment: "sandbox",
+                    baseUrl: bank.info.baseUrl,
+                    clientId: bank.info.clientId,
+                    clientSecret: bank.info.clientSecret
+                  },
+                  { budgetFile: "memory" }
+                )
+              )
+            )
+          )
+        ).body.orders.map((o) => o.orderId)
+      )
+      assert.deepStrictEqual(
+        document.checks.map((c) => `${c.orderId}/${c.nominalDate}`).sort(),
+        all
+          .filter((p) => onPage0.has(p.orderId))
+          .map((p) => `${p.orderId}/${p.nominalDate}`)
+          .sort()
+      )
+      assert.strictEqual(document.budget[0]?.used, 3)
+      console.log(
+        `unplanned pages: ${document.checks.length} of ${all.length} due checked, pages ${pagesOf(bank.journal).join(",")}`
+      )
+    } finally {
+      await db.close()
+    }
+  }, 180_000)
 
   it("a wrong client secret: one line naming the refusal at once, exit 3, nothing sent to the bank's API", async () => {
     const bank = await Effect.runPromise(

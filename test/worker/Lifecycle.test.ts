@@ -155,6 +155,15 @@ describe("Lifecycle", () => {
         cause: "503 service unavailable"
       })
     ].map((l) => l.replace(/^time=\S+ /, ""))
+    // a consent whose unread pages no kept listing has: the failed sweep's line (and the sweep.failed event made
+    // from it) says so before why
+    const unplanned = Lifecycle.finished("2026-11-25", 0, [
+      { consent: "fleet-003", planned: 81, pagesUnread: [3], failure: { message: "503 service unavailable" } }
+    ])
+    assert.strictEqual(
+      unplanned.failed[0]?.cause,
+      "page(s) 3 not read and no complete listing kept: their payments are not planned; 503 service unavailable"
+    )
     assert.deepStrictEqual(lines, [
       'level=warn event=database_unreachable cause="no answer within 3 s"',
       "level=info event=database_back after=31.4s",

@@ -213,28 +213,36 @@ export const finished = (
     readonly planned: number
     readonly tries?: number | undefined
     readonly failure?: { readonly message: string } | undefined
+    readonly pagesUnread?: ReadonlyArray<number> | "unknown" | undefined
   }>
-): SweepFinished => ({
-  _tag: "SweepFinished",
-  day,
-  run,
-  consents: consents.length,
-  planned: consents.reduce((n, c) => n + c.planned, 0),
-  failed: consents.flatMap((c) =>
-    c.failure === undefined ? [] : [{ consent: c.consent, cause: listingCause(c.failure) }]
-  ),
-  results: consents.map((c) =>
-    c.failure === undefined
-      ? { consent: c.consent, planned: c.planned, tries: c.tries ?? 1 }
-      : {
-          consent: c.consent,
-          planned: c.planned,
-          tries: c.tries ?? 1,
-          cause: listingCause(c.failure),
-          reason: reasonOf(c.failure)
-        }
-  )
-})
+): SweepFinished => {
+  // a consent planned in part says which pages' payments are left unplanned before why
+  const causeOf = (c: (typeof consents)[number]) =>
+    `${
+      c.pagesUnread === undefined
+        ? ""
+        : `${c.pagesUnread === "unknown" ? "its listing's pages not read" : `page(s) ${c.pagesUnread.join(", ")} not read`} and no complete listing kept: their payments are not planned; `
+    }${c.failure === undefined ? "" : listingCause(c.failure)}`
+  return {
+    _tag: "SweepFinished",
+    day,
+    run,
+    consents: consents.length,
+    planned: consents.reduce((n, c) => n + c.planned, 0),
+    failed: consents.flatMap((c) => (c.failure === undefined ? [] : [{ consent: c.consent, cause: causeOf(c) }])),
+    results: consents.map((c) =>
+      c.failure === undefined
+        ? { consent: c.consent, planned: c.planned, tries: c.tries ?? 1 }
+        : {
+            consent: c.consent,
+            planned: c.planned,
+            tries: c.tries ?? 1,
+            cause: causeOf(c),
+            reason: reasonOf(c.failure)
+          }
+    )
+  }
+}
 
 /** The listeners of this worker's events; none by default. */
 export const Listeners = Context.Reference<ReadonlyArray<Listener>>("@tppkit/worker/Lifecycle/Listeners", {
