@@ -182,6 +182,23 @@ describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
     for (const l of stalled.stdout.split("\n")) assert.isAtMost(l.length, 100, l)
 
     // tppkit webhook verify: the request as received verifies; another secret or a changed body does not
+    // tppkit webhook replay: every event of the day due again for the endpoint, the DECLs alone with --type
+    const replayAll = await tppkit(["webhook", "replay", "--since", day, "--database-url", Redacted.value(url1)])
+    assert.strictEqual(replayAll.code, 0, replayAll.stderr)
+    assert.deepStrictEqual(JSON.parse(replayAll.stdout).endpoints, { [flaky.url]: expected.total })
+    const replayDecl = await tppkit([
+      "webhook",
+      "replay",
+      "--since",
+      day,
+      "--type",
+      "check.declined",
+      "--endpoint",
+      flaky.url,
+      "--database-url",
+      Redacted.value(url1)
+    ])
+    assert.deepStrictEqual(JSON.parse(replayDecl.stdout).endpoints, { [flaky.url]: expected.decl })
     const sample = delivered[0] as Got
     const verify = (key: string, body: string) =>
       tppkit(
