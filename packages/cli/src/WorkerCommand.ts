@@ -181,7 +181,7 @@ export const workerCommand = Command.make(
   Command.withSubcommands([workerStatusCommand]),
   Command.withExamples([
     {
-      command: "tppkit worker --database-url postgres://postgres:tppkit@127.0.0.1:5433/postgres",
+      command: "tppkit worker --database-url $URL",
       description: `Join the fleet: sweep daily at 08:00 ${LocalDate.bankTimeZone}, check payments due within 2 working days`
     },
     {
