@@ -314,6 +314,40 @@ describe("worker status sections", () => {
       " Fleet: stalled since 11-29 07:02 UTC: the cluster has read none of 12 due requests for 130 s while 3 runners look healthy"
     )
     expect(WorkerStatus.table(status).join("\n")).not.toContain("Fleet:")
+    // the JSON: each key only when the status read it
+    expect(WorkerStatus.fleetJson(status)).toEqual({})
+    const read = { ...reading, unread: 12, oldestUnreadAt: at - 130_000 }
+    expect(
+      WorkerStatus.fleetJson({
+        ...full,
+        liveness: { reading: read, verdict: Liveness.verdict(read) }
+      })
+    ).toEqual({
+      fleet: {
+        state: "stalled",
+        what: "queue",
+        since: "2026-11-29T07:02:50.000Z",
+        reason: "the cluster has read none of 12 due requests for 130 s while 3 runners look healthy",
+        unread: 12,
+        oldestUnreadAt: "2026-11-29T07:02:50.000Z",
+        runners: 3,
+        lastSweepAt: "2026-11-29T07:00:00.000Z"
+      },
+      webhookEndpoints: [
+        {
+          endpoint: "https://hooks.example.com/tppkit/treasury",
+          disabledAt: null,
+          disabledReason: null,
+          failed: 0
+        },
+        {
+          endpoint: "https://old.example.com/hooks",
+          disabledAt: "2026-11-02T07:01:00.000Z",
+          disabledReason: "HTTP 410 Gone from https://old.example.com/hooks",
+          failed: 4
+        }
+      ]
+    })
   })
 
   it("lists the webhook deliveries not made yet, and nothing of sweeps or webhooks when none were read", () => {

@@ -379,6 +379,50 @@ export const livenessSection = (status: Status, w: number = width): Array<string
   return ["", ...Render.wrap(text, w, "", "  ")]
 }
 
+const isoOrNull = (millis: number | undefined): string | null =>
+  millis === undefined ? null : new Date(millis).toISOString()
+
+/**
+ * The JSON of whether the fleet still advances and of its webhook endpoints, for `--format json` beside
+ * {@link json}: `fleet` (`state` live, stopped or stalled, with `what`, `since` and `reason` when stalled; the queue's
+ * due unread requests and the oldest's time, the healthy runners, the last sweep) and `webhookEndpoints` (each
+ * endpoint, disabled since when and why, its deliveries given up); each key only when the status read it.
+ */
+export const fleetJson = (status: Status) => {
+  const liveness = status.liveness
+  const endpoints = status.endpoints
+  return {
+    ...(liveness === undefined
+      ? {}
+      : {
+          fleet: {
+            state: liveness.verdict.state,
+            ...(liveness.verdict.state === "stalled"
+              ? {
+                  what: liveness.verdict.what,
+                  since: new Date(liveness.verdict.since).toISOString(),
+                  reason: liveness.verdict.reason
+                }
+              : {}),
+            unread: liveness.reading.unread,
+            oldestUnreadAt: isoOrNull(liveness.reading.oldestUnreadAt),
+            runners: liveness.reading.runners,
+            lastSweepAt: isoOrNull(liveness.reading.lastSweepAt)
+          }
+        }),
+    ...(endpoints === undefined
+      ? {}
+      : {
+          webhookEndpoints: endpoints.map((e) => ({
+            endpoint: e.endpoint,
+            disabledAt: isoOrNull(e.disabledAt),
+            disabledReason: e.disabledReason ?? null,
+            failed: e.failed
+          }))
+        })
+  }
+}
+
 /** The report's sections, in order; each is a function of the status and the width. */
 export const sections: ReadonlyArray<(status: Status, width: number) => Array<string>> = [
   sweepsSection,

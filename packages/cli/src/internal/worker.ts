@@ -943,6 +943,7 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
     input.format === "json"
       ? JSON.stringify({
           ...WorkerStatus.json(current),
+          ...WorkerStatus.fleetJson(current),
           ...(forecast === undefined ? {} : { forecast: forecast.json })
         })
       : [...WorkerStatus.table(current), ...(forecast?.lines ?? [])].join("\n")
