@@ -170,6 +170,20 @@ describe("tppkit webhook enable and replay", { timeout: 60_000 }, () => {
         }
       }).pipe(Effect.provide(Database.layer(url)), Effect.scoped)
     )
+    // worker status says which endpoint is disabled, and the way out
+    const table = await run(["worker", "status", "--database-url", database])
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout.replaceAll(/\n +/g, " ")).toContain(
+      "Webhook endpoint http://127.0.0.1:9/gone disabled since 11-02 07:00 UTC (HTTP 410 Gone from x); tppkit webhook enable URL turns it back on"
+    )
+    expect(table.stdout).toMatch(/\nFleet: stopped: no runner is healthy; 0 due requests wait unread; no sweep yet\n$/)
+    const json = await run(["worker", "status", "--database-url", database, "--format", "json"])
+    const document = JSON.parse(json.stdout)
+    expect(document.fleet.state).toBe("stopped")
+    expect(document.webhookEndpoints.map((e: { disabledAt: string | null }) => e.disabledAt)).toEqual([
+      "2026-11-02T07:00:00.000Z",
+      null
+    ])
     const replay = await run(["webhook", "replay", "--since", "2026-11-02", "--database-url", database])
     expect(replay.code, replay.stderr).toBe(0)
     expect(JSON.parse(replay.stdout)).toEqual({
