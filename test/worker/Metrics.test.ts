@@ -57,6 +57,15 @@ describe("Metrics", () => {
             waitMillis: 2000,
             cause: "HTTP 503"
           })
+          yield* Lifecycle.emit({
+            _tag: "WebhookFailed",
+            eventId: "evt_1",
+            type: "check.declined",
+            endpoint: "http://127.0.0.1:9/hook",
+            attempt: 1,
+            cause: "HTTP 410 Gone from http://127.0.0.1:9/hook",
+            disabled: true
+          })
           // effect's own cluster metrics: gauges get help text, the shard release timer (milliseconds) is left out
           yield* Metric.update(ClusterMetrics.shards, 7n)
           yield* Metric.update(ClusterMetrics.shardReleaseDuration, Duration.millis(12))
@@ -92,6 +101,7 @@ describe("Metrics", () => {
           assert.match(text, /tppkit_budget_left\{consent="sandbox:c1"\} 1/)
           assert.match(text, /\ntppkit_webhook_deliveries_pending 0\n/)
           assert.match(text, /\ntppkit_webhook_retries_total 1\n/)
+          assert.match(text, /\ntppkit_webhook_failures_total\{disabled="true"\} 1\n/)
           // no runner in this database: nothing waits unread, and a fleet without runners has stopped, not stalled
           assert.match(text, /\ntppkit_queue_oldest_unread_seconds 0\n/)
           assert.match(text, /\ntppkit_fleet_stalled 0\n/)

@@ -63,6 +63,13 @@ export const webhookPending = Metric.gauge("tppkit_webhook_deliveries_pending", 
   description: "Webhook deliveries in the fleet's outbox not made yet"
 })
 
+/** Webhook deliveries given up: the schedule used up, or the endpoint answered 410 Gone (`disabled`). */
+export const webhookFailures = Metric.counter("tppkit_webhook_failures_total", {
+  description:
+    "Webhook deliveries given up (the retry schedule used up, or the endpoint answered 410 Gone and is disabled)",
+  incremental: true
+})
+
 /** How long the oldest due request of the cluster's queue has waited unread (0: none waits), read at each scrape. */
 export const queueUnreadAge = Metric.gauge("tppkit_queue_oldest_unread_seconds", {
   description: "Seconds the oldest due request of the cluster's message queue has waited unread (0 when none waits)"
@@ -129,6 +136,8 @@ export const listener: Lifecycle.Listener = {
         return Metric.update(listingRetries, 1)
       case "WebhookRetry":
         return Metric.update(webhookRetries, 1)
+      case "WebhookFailed":
+        return Metric.update(Metric.withAttributes(webhookFailures, { disabled: String(event.disabled) }), 1)
       default:
         return Effect.void
     }
