@@ -219,6 +219,7 @@ describe("Webhook.body", () => {
         assert.deepStrictEqual(parsed.data.payments, payments.slice(0, kept))
         assert.deepStrictEqual(parsed.data.omitted, { payments: n - kept })
         assert.match(parsed.data.more, new RegExp(`^${n - kept} of ${n} payments left out`))
+        assert.include(parsed.data.more, "tppkit webhook replay --since 2026-11-02T07:00:00Z --type check.declined")
         // one more item would not fit
         const more = JSON.stringify({ ...parsed, data: { ...parsed.data, payments: payments.slice(0, kept + 1) } })
         assert.isAbove(Buffer.byteLength(more), Webhook.maxBodyBytes)

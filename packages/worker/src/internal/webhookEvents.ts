@@ -170,8 +170,9 @@ const byteLength = (text: string): number => Buffer.byteLength(text, "utf8")
 /**
  * An event's body as the fleet sends it: the JSON of the event, at most {@link maxBodyBytes} bytes. A body that
  * would be longer keeps as many items of the data's longest list (top-level array) as fit, in order, and says
- * what it left out: `omitted` (`{ "<list>": <items left out> }`) and `more` (a sentence: how many, and that the
- * fleet's records keep them all). A body too long with no list to cut is sent whole (no event of the fleet has one).
+ * what it left out: `omitted` (`{ "<list>": <items left out> }`) and `more` (a sentence: how many, that the
+ * fleet's records keep them all, and the `tppkit webhook replay` that sends the event again). A body too long
+ * with no list to cut is sent whole (no event of the fleet has one).
  */
 export const fit = (event: Event): string => {
   const whole = JSON.stringify(event)
@@ -196,7 +197,7 @@ export const fit = (event: Event): string => {
         ...event.data,
         [longest]: list.slice(0, kept),
         omitted: { [longest]: left },
-        more: `${left} of ${list.length} ${longest} left out to keep the body under ${maxBodyBytes / 1000} KB; the fleet's records keep them all (tppkit worker status)`
+        more: `${left} of ${list.length} ${longest} left out to keep the body under ${maxBodyBytes / 1000} KB; the fleet's records keep them all (tppkit worker status), and tppkit webhook replay --since ${event.timestamp} --type ${event.type} sends this event again`
       }
     })
   }
