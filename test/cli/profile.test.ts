@@ -79,4 +79,13 @@ describe("bank commands with a profile", { timeout: 60_000 }, () => {
     expect(r.code).toBe(3)
     expect(r.stderr).toContain("--profile cobs: the fleet serves the seed bank's profile (sbas) only so far")
   })
+
+  it("budget under TPPKIT_PROFILE=cobs: the profile's day (Europe/Prague) and limit, the profile named", async () => {
+    const r = await tppkit(["budget", "--format", "json"], { env: { TPPKIT_PROFILE: "cobs" } })
+    expect(r.code).toBe(0)
+    const json = JSON.parse(r.stdout) as { profile?: string; timeZone: string; limit: number }
+    expect(json).toMatchObject({ profile: "cobs", timeZone: "Europe/Prague", limit: 4 })
+    const sbas = JSON.parse((await tppkit(["budget", "--format", "json"])).stdout) as { profile?: string }
+    expect(sbas.profile).toBeUndefined()
+  })
 })

@@ -4,7 +4,7 @@
  */
 import { existsSync } from "node:fs"
 import { BankConfig, Budget, BudgetStore } from "@tppkit/http"
-import { DateTime, Effect, type Layer, Option, type Redacted } from "effect"
+import { Config, DateTime, Effect, type Layer, Option, type Redacted } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Render from "../Render.ts"
@@ -31,8 +31,14 @@ export const budget = Effect.fn("tppkit.budget")(function* (input: {
   const given = Option.getOrUndefined(input.budgetFile)
   const file = given ?? defaultBudgetFile()
   const tuning = yield* Effect.mapError(BankConfig.tuningFromEnv, (e) => Failure.usage(Environment.describe(e)))
-  const timeZone = tuning.budget?.timeZone ?? BankConfig.defaults.budget.timeZone
-  const limit = tuning.budget?.dailyLimit ?? BankConfig.defaults.budget.dailyLimit
+  // the bank's profile (TPPKIT_PROFILE) says the day's time zone and limit unless the tuning does
+  const profileName = yield* Effect.orElseSucceed(Config.String("TPPKIT_PROFILE"), () => "sbas")
+  const profile = yield* Effect.mapError(Effect.fromResult(BankConfig.loadProfile(profileName)), (e) =>
+    Failure.configuration(e.message, e)
+  )
+  const timeZone = tuning.budget?.timeZone ?? profile.unattended.timeZone
+  const limit = tuning.budget?.dailyLimit ?? profile.unattended.dailyLimit
+  const named = profile.name === "sbas" ? {} : { profile: profile.name }
   const { day, freesAt } = Budget.dayOf(yield* DateTime.now, timeZone)
   // the fleet's database when given (it wins over the file, as for the bank commands); a file that does not
   // exist holds nothing: reading it must not create it
@@ -62,12 +68,13 @@ export const budget = Effect.fn("tppkit.budget")(function* (input: {
   const source = Option.isSome(input.databaseUrl) ? { database: where } : { file }
   if (input.format === "json") {
     return yield* Output.line(
-      JSON.stringify({ ...source, day, timeZone, limit, resetsAt: freesAt, consents: rows }, null, 2)
+      JSON.stringify({ ...source, ...named, day, timeZone, limit, resetsAt: freesAt, consents: rows }, null, 2)
     )
   }
   yield* Output.line(
     `Daily budget of unattended listings: ${limit} calls per consent and day; ${day} in ${timeZone}, resets at ${freesAt}`
   )
+  if (named.profile !== undefined) yield* Output.line(`Profile ${named.profile}: ${profile.title}`)
   yield* Output.line("database" in source ? `Database ${source.database}` : `File ${file}`)
   if (rows.length === 0) return yield* Output.line("Nothing spent today.")
   yield* Output.line(
