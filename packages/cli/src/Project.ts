@@ -5,7 +5,15 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar, LocalDate, Orders, Decoded as Tolerance, Translation } from "@tppkit/core"
+import {
+  BusinessDayConvention,
+  Calendar,
+  LocalDate,
+  Orders,
+  SourceRecord,
+  Decoded as Tolerance,
+  Translation
+} from "@tppkit/core"
 import { Export, Holidays, type Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
 import type * as Render from "./Render.ts"
@@ -145,7 +153,9 @@ export const warningRow = (order: Orders.Order, w: Orders.Warning): Render.Skipp
   reason:
     w._tag === "Tolerated"
       ? `${w.standard}: tolerated: ${Tolerance.describe(w)}`
-      : `${w.standard}: lossy: ${Translation.describe(w)}`
+      : w._tag === "Missing"
+        ? `${w.standard}: ${SourceRecord.describeMissing(w)}`
+        : `${w.standard}: lossy: ${Translation.describe(w)}`
 })
 
 /**
@@ -164,8 +174,11 @@ export const gather = () => {
         if (item._tag === "Order") {
           orders.push(item)
           for (const w of item.warnings) warnings.push(warningRow(item, w))
-        } else if (item._tag === "Skipped") orders.push(item.order)
-        else (item.kind === "list" ? list : item.kind === "record" ? records : schedules).push(unreadRow(item))
+        } else if (item._tag === "Skipped") {
+          // a whole record of another source that is no order (inactive, deleted, …): said, not an error
+          if (item.order === undefined) warnings.push({ orderId: item.orderId, reason: `skipped: ${item.reason}` })
+          else orders.push(item.order)
+        } else (item.kind === "list" ? list : item.kind === "record" ? records : schedules).push(unreadRow(item))
       }
     },
     done: (): Decoded => {

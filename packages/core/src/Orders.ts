@@ -10,14 +10,17 @@
  * @since 0.3.0
  */
 import { type BigDecimal, Effect, Result, Schema, Stream } from "effect"
+import type * as AccountMap from "./AccountMap.ts"
 import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import type * as Decoded from "./Decoded.ts"
 import type * as Frequency from "./Frequency.ts"
 import * as OrdersText from "./internal/ordersText.ts"
+import * as Whole from "./internal/records/orders.ts"
 import * as Records from "./internal/records.ts"
 import * as Json from "./Json.ts"
 import type * as LocalDate from "./LocalDate.ts"
 import * as Recurrence from "./Recurrence.ts"
+import * as SourceRecord from "./SourceRecord.ts"
 import * as Standard from "./Standard.ts"
 import * as StandingOrder from "./StandingOrder.ts"
 import type * as Translation from "./Translation.ts"
@@ -35,11 +38,18 @@ import type * as Translation from "./Translation.ts"
 export type Warning =
   | ({ readonly _tag: "Tolerated"; readonly standard: Standard.Standard } & Decoded.Warning)
   | ({ readonly _tag: "Lost"; readonly standard: Standard.Standard } & Translation.Loss)
+  | ({ readonly _tag: "Missing"; readonly standard: Standard.Standard } & SourceRecord.Missing)
 
-/** An account of an order: its IBAN and, when the record names one, the holder's name. */
+/**
+ * An account of an order: its IBAN and, when the record names one, the holder's name. A whole record of another
+ * source may name an account otherwise (packages/core/README.md, "Whole records"): `iban` then holds the identifier as
+ * given and `scheme` says what it is (`account-id`, `cz`, a UK `SchemeName`, `ynab`, …; `unknown` with an empty
+ * identifier when the record names no account, e.g. a COBS list item's creditor).
+ */
 export interface Party {
   readonly iban: string
   readonly name?: string | undefined
+  readonly scheme?: string | undefined
 }
 
 /**
@@ -94,7 +104,8 @@ export interface Skipped {
   readonly position: number
   readonly orderId: string
   readonly reason: string
-  readonly order: StandingOrder.StandingOrder
+  /** The bank's record as read; absent for a whole record of another source that is no order to project. */
+  readonly order?: StandingOrder.StandingOrder | undefined
 }
 
 /** What a record is read as. */
@@ -115,6 +126,10 @@ export interface Options {
   readonly maxRecordLength?: number | undefined
   /** The deepest nesting inside a record (default 64). */
   readonly maxDepth?: number | undefined
+  /** Account ids mapped to IBANs and currencies, for whole records that carry neither (UK, YNAB, Actual). */
+  readonly accounts?: AccountMap.AccountMap | undefined
+  /** The day the list was read: a COBS list item names no start, and a daily, weekly or monthly one counts from it. */
+  readonly listedOn?: LocalDate.LocalDate | undefined
 }
 
 /** What the list said besides its records, known once the text has ended. */
@@ -198,8 +213,20 @@ class Reading {
   }
 
   /** A record (its parsed JSON) at `position` (from 1) read as an item. */
-  read(value: unknown, position: number): Item {
+  read(value: unknown, position: number, account?: unknown): Item {
     const record = Json.isNumberText(value) ? Number(value.text) : value
+    // a whole record of another source (a COBS page's item, a UK order, a YNAB or Actual schedule, …)
+    const forced = this.options?.standard
+    const whole = Whole.wholeSource(record, forced)
+    if (whole !== undefined) {
+      return Whole.item(record, whole, position, {
+        standard: forced,
+        convention: this.options?.convention,
+        accounts: this.options?.accounts,
+        listedOn: this.options?.listedOn,
+        account
+      })
+    }
     const standard = standardOf(record, this.options?.standard)
     if (standard === undefined || typeof standard !== "string" || standard === "sbas") {
       const r = decodeBank(record, { errors: "all" })
@@ -389,6 +416,28 @@ export const decoder = (options?: Options): Decoder => {
       const outcome = reader.end()
       if ("error" in outcome) return Result.fail(new NotAList({ reason: outcome.error }))
       const shape = outcome.shape
+      // another source's list envelope (UK Data.StandingOrder, YNAB data.scheduled_transactions, Berlin Group
+      // transactions.information) or one whole record given alone: its records read from the top-level values kept
+      if (shape._tag === "Object" && shape.standingOrders === "absent") {
+        const document = Object.fromEntries(shape.members)
+        const env = SourceRecord.envelope(document)
+        const records =
+          env.kind !== "record"
+            ? env.records
+            : Whole.wholeSource(document, options?.standard) === undefined
+              ? undefined
+              : [document]
+        if (records !== undefined) {
+          for (const record of records) out.push(reading.read(record, ++position, env.account))
+          const list = shape.problems.map((p) => unread("list", undefined, undefined, p.path, p.message, undefined))
+          return Result.succeed({
+            pageCount: undefined,
+            listMissing: false,
+            keys: shape.keys,
+            items: [...list, ...take()]
+          })
+        }
+      }
       if (shape._tag === "Object" && shape.standingOrders === "absent" && options?.body !== true) {
         return Result.fail(new NotAList({ reason: OrdersText.NOT_A_LIST }))
       }

@@ -42,6 +42,12 @@ export type Shape =
       readonly pageCount: Json.Value | undefined
       /** Every top-level key, in text order, once each. */
       readonly keys: ReadonlyArray<string>
+      /**
+       * The first value of each top-level key but `standingOrders` (each at most `maxRecordLength` characters): where
+       * another standard's list envelope keeps its records (UK `Data`, YNAB `data`, Berlin Group `transactions`), or
+       * the fields of a whole record given alone.
+       */
+      readonly members: ReadonlyMap<string, Json.Value>
       readonly problems: ReadonlyArray<Problem>
     }
 
@@ -105,6 +111,7 @@ export class Reader {
   private readonly problems: Array<Problem> = []
   private standingOrders: "array" | "null" | "other" | "absent" = "absent"
   private pageCount: Json.Value | undefined
+  private readonly members = new Map<string, Json.Value>()
   /** Whether the records array being read is `standingOrders` of an object (else the bare top-level array). */
   private inList = false
   /** The absolute position of the last character that was not whitespace. */
@@ -164,6 +171,7 @@ export class Reader {
               standingOrders: this.standingOrders,
               pageCount: this.pageCount,
               keys: [...this.keys],
+              members: this.members,
               problems: this.problems
             }
     }
@@ -491,7 +499,10 @@ export class Reader {
           if (read === undefined) return
           if (key === "standingOrders") {
             if (this.standingOrders === "absent") this.standingOrders = read.value === null ? "null" : "other"
-          } else if (key === "pageCount" && this.pageCount === undefined) this.pageCount = read.value
+          } else {
+            if (key === "pageCount" && this.pageCount === undefined) this.pageCount = read.value
+            if (!this.members.has(key)) this.members.set(key, read.value)
+          }
           this.state = "objectNext"
           i = v.end
           break
