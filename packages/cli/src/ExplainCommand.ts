@@ -58,6 +58,7 @@ export const explainCommand = Command.make(
       Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
     ),
     standard: Flags.standard,
+    accounts: Flags.accounts,
     format: Flag.Literals("format", Formats.explain).pipe(
       Flag.withDescription(`Output format: ${Formats.explain.join(", ")} (default ${Formats.explain[0]})`),
       Flag.withDefault(Formats.explain[0])

@@ -57,6 +57,7 @@ export const forecastCommand = Command.make(
     holidays: Flags.holidays,
     convention: Flags.convention,
     standard: Flags.standard,
+    accounts: Flags.accounts,
     format: Flag.Literals("format", Formats.forecast).pipe(
       Flag.withDescription(`Output format: ${Formats.forecast.join(", ")} (default table)`),
       Flag.withDefault(Formats.forecast[0])

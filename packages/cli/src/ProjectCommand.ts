@@ -28,6 +28,7 @@ export const projectCommand = Command.make(
     holidays: Flags.holidays,
     convention: Flags.convention,
     standard: Flags.standard,
+    accounts: Flags.accounts,
     format: Flag.Literals("format", formats).pipe(
       Flag.withDescription(`Output format: ${formats.join(", ")} (default ${formats[0]})`),
       Flag.withDefault(formats[0]!)

@@ -43,6 +43,7 @@ export const reconcileCommand = Command.make(
       Flag.optional
     ),
     standard: Flags.standard,
+    accounts: Flags.accounts,
     format: Flag.Literals("format", Formats.reconcile).pipe(
       Flag.withDescription(`Output format: ${Formats.reconcile.join(", ")} (default ${Formats.reconcile[0]})`),
       Flag.withDefault(Formats.reconcile[0])

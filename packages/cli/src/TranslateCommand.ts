@@ -41,6 +41,7 @@ export const translateCommand = Command.make(
       Flag.withDefault(BusinessDayConvention.defaultConvention)
     ),
     standard: Flags.standard,
+    accounts: Flags.accounts,
     format: Flag.Literals("format", formats).pipe(
       Flag.withDescription("Output format: text, or json (one object per order and line)"),
       Flag.withDefault("text")

@@ -41,7 +41,8 @@ export const workerStatusCommand = Command.make(
       ),
       Flag.optional
     ),
-    standard: Flags.standard
+    standard: Flags.standard,
+    accounts: Flags.accounts
   },
   (input) =>
     Effect.flatMap(

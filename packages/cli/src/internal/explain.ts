@@ -24,6 +24,8 @@ export interface Input {
   readonly format: Explain.Format
   /** `--standard`: every record read in this standard (else each its own). */
   readonly standard?: Option.Option<Standard.Standard> | undefined
+  /** `--accounts`: the accounts file (account ids to IBAN and currency). */
+  readonly accounts?: Option.Option<string> | undefined
 }
 
 /**
@@ -74,7 +76,7 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
     calendarSource = source
     schedule = (order) => ruled.schedule([order])[0]!
   }
-  const decoded = yield* Orders.read(input.orders, input.standard)
+  const decoded = yield* Orders.read(input.orders, input.standard, input.accounts)
   const id = input.order.trim()
   const order = decoded.orders.find((o) => o.orderId === id)
   if (order === undefined) {

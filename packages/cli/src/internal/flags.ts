@@ -93,3 +93,12 @@ export const rawCsv: Flag.Flag<boolean> = Flag.Boolean("raw-csv").pipe(
   ),
   Flag.withDefault(false)
 )
+
+/**
+ * `--accounts FILE`: account ids a source names instead of an IBAN (a UK `AccountId`, YNAB and Actual accounts) mapped
+ * to the account's IBAN and currency (core's `AccountMap`); the same flag on every command that reads orders.
+ */
+export const accounts: Flag.Flag<Option.Option<string>> = file(
+  "accounts",
+  'Account ids mapped to an IBAN and a currency, for records that carry neither (UK AccountId, YNAB and Actual accounts): { "ID": { "iban": "...", "currency": "GBP" } }'
+).pipe(Flag.optional)

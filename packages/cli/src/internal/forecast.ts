@@ -31,6 +31,8 @@ export interface Input {
   readonly rawCsv?: boolean | undefined
   /** `--standard`: every record of the orders files read in this standard (else each its own). */
   readonly standard?: Option.Option<Standard.Standard> | undefined
+  /** `--accounts`: the accounts file (account ids to IBAN and currency). */
+  readonly accounts?: Option.Option<string> | undefined
 }
 
 const bytesOf = (what: string, file: string) => Files.readText(what, file, (message) => Failure.failure(message))
@@ -40,7 +42,7 @@ const bytesOf = (what: string, file: string) => Files.readText(what, file, (mess
  * stderr); an order read from an RRULE or a standard that leaves the convention to the bank takes `--convention`.
  */
 const ordersFrom = (file: string, input: Input, settings: Project.Settings) =>
-  Effect.map(Orders.read(file, input.standard), (decoded) => ({
+  Effect.map(Orders.read(file, input.standard, input.accounts), (decoded) => ({
     ...decoded,
     orders: Project.projectable(decoded.orders, settings)
   }))

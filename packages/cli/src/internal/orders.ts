@@ -3,7 +3,7 @@
  * `explain`, `forecast`, `reconcile` and `worker status`. Each reads records of any standard the same way
  * (`--standard` forces one) and says the same per-record warnings on stderr.
  */
-import type { Orders, Standard } from "@tppkit/core"
+import { AccountMap, type LocalDate, type Orders, type Standard } from "@tppkit/core"
 import { Effect, Option, Result, type Stdio, Stream } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -54,10 +54,17 @@ export const warn = (warnings: ReadonlyArray<Render.SkippedRow>) =>
  * one it says or reveals or the one `--standard` forces; each record's warnings said on stderr at once; a file that is
  * no orders file at all fails (exit 7). Unread records are the caller's to report after its output (exit 7).
  */
-export const read = (file: string, standard?: Option.Option<Standard.Standard> | undefined) =>
+export const read = (
+  file: string,
+  standard?: Option.Option<Standard.Standard> | undefined,
+  accounts?: Option.Option<string> | undefined,
+  listedOn?: LocalDate.LocalDate | undefined
+) =>
   Effect.gen(function* () {
     const decoded = yield* readOrders(file, {
-      standard: standard === undefined ? undefined : Option.getOrUndefined(standard)
+      standard: standard === undefined ? undefined : Option.getOrUndefined(standard),
+      accounts: yield* readAccounts(accounts),
+      listedOn
     })
     if (Result.isFailure(decoded)) return yield* Failure.badInput(`${nameOf(file)}: ${decoded.failure}`)
     yield* warn(decoded.success.warnings ?? [])
@@ -81,3 +88,23 @@ export const warnUnread = (skipped: ReadonlyArray<Render.SkippedRow>) =>
       ),
     { discard: true }
   )
+
+/**
+ * The accounts file of `--accounts` (core's `AccountMap`), or none; a file that cannot be read or is wrong fails the
+ * command (exit 2) naming every wrong entry.
+ */
+export const readAccounts = (file: Option.Option<string> | undefined) =>
+  Effect.gen(function* () {
+    if (file === undefined || Option.isNone(file)) return undefined
+    const text = yield* Files.readText("accounts file", file.value, Failure.usage)
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch (e) {
+      return yield* Failure.usage(`accounts file ${JSON.stringify(file.value)}: not JSON: ${(e as Error).message}`)
+    }
+    const map = AccountMap.decode(json)
+    if (Result.isFailure(map))
+      return yield* Failure.usage(`accounts file ${JSON.stringify(file.value)}: ${map.failure.join("; ")}`)
+    return map.success
+  })

@@ -10,7 +10,7 @@ import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as Render from "../Render.ts"
 import * as Style from "../Style.ts"
-import { readOrders, unreadMessage, warn, warnUnread } from "./orders.ts"
+import { readAccounts, readOrders, unreadMessage, warn, warnUnread } from "./orders.ts"
 
 /** The parsed flags of `tppkit project`. */
 export interface Input {
@@ -25,6 +25,8 @@ export interface Input {
   readonly icsRrule?: boolean | undefined
   /** `--standard`: every record read in this standard (else each its own). */
   readonly standard?: Option.Option<Standard.Standard> | undefined
+  /** `--accounts`: the accounts file (account ids to IBAN and currency). */
+  readonly accounts?: Option.Option<string> | undefined
   /**
    * Listings whose nextDates choose the rule (`--rule-from`, repeatable), and the days they were made (`--listed-on`:
    * one for all, or one per listing; else `--from`).
@@ -46,7 +48,14 @@ const projectOrders = (
   schedule: (orders: ReadonlyArray<Project.Order>) => ReadonlyArray<Project.Order> = (orders) => orders
 ) =>
   Effect.flatMap(
-    readOrders(input.orders, { standard: input.standard?._tag === "Some" ? input.standard.value : undefined }),
+    // a COBS list item counts from the listing day: the window's first day
+    Effect.flatMap(readAccounts(input.accounts), (accounts) =>
+      readOrders(input.orders, {
+        standard: input.standard?._tag === "Some" ? input.standard.value : undefined,
+        accounts,
+        listedOn: settings.from
+      })
+    ),
     (decoded) => {
       if (Result.isFailure(decoded))
         return Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)

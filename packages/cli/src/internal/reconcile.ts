@@ -23,13 +23,16 @@ export interface Input {
   readonly format: Reconcile.Format
   /** `--standard`: every record read in this standard (else each its own). */
   readonly standard?: Option.Option<Standard.Standard> | undefined
+  /** `--accounts`: the accounts file (account ids to IBAN and currency). */
+  readonly accounts?: Option.Option<string> | undefined
 }
 
 /** Runs `tppkit reconcile` with parsed flags. */
 export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
   const settings = Reconcile.settings(input)
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
-  const decoded = yield* read(input.orders, input.standard)
+  // a COBS list item counts from the listing day: the day the list is reconciled as of
+  const decoded = yield* read(input.orders, input.standard, input.accounts, settings.success.asOf)
   const reconciliation = Reconciliation.reconcile(decoded.orders, settings.success)
   const report = { reconciliation, unreadable: decoded.skipped }
   yield* Output.line(input.format === "json" ? Reconcile.json(report) : Reconcile.table(report))

@@ -29,6 +29,8 @@ export interface Input {
   readonly format: "text" | "json"
   /** `--standard`: every record read in this standard (else each its own). */
   readonly standard?: Option.Option<Standard.Standard> | undefined
+  /** `--accounts`: the accounts file (account ids to IBAN and currency). */
+  readonly accounts?: Option.Option<string> | undefined
 }
 
 /** One order's translation as printed: its text in the target, or none. */
@@ -90,7 +92,7 @@ const sourceOf = (order: Project.Order, input: Input): Translation.Translation<R
 
 /** Runs `tppkit translate` with parsed flags. */
 export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
-  const decoded = yield* Orders.read(input.orders, input.standard)
+  const decoded = yield* Orders.read(input.orders, input.standard, input.accounts)
   let findings = 0
   for (const order of decoded.orders) {
     const source = sourceOf(order, input)

@@ -95,6 +95,8 @@ export interface StatusInput {
   readonly orders?: Option.Option<string> | undefined
   /** `--standard`: every record of the orders file read in this standard (else each its own). */
   readonly standard?: Option.Option<Standard.Standard> | undefined
+  /** `--accounts`: the accounts file (account ids to IBAN and currency). */
+  readonly accounts?: Option.Option<string> | undefined
 }
 
 const databaseUrlOf = (url: Option.Option<Redacted.Redacted<string>>) =>
@@ -1014,7 +1016,7 @@ const statusForecast = (
     let unread = none
     if (ordersFile === undefined) orders = ForecastEvidence.ordersOfPlan(rows)
     else {
-      const decoded = yield* Orders.read(ordersFile, input.standard)
+      const decoded = yield* Orders.read(ordersFile, input.standard, input.accounts)
       orders = Project.projectable(decoded.orders, { convention: "following" })
       unread = decoded.skipped
     }
