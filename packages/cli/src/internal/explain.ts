@@ -76,7 +76,10 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
     calendarSource = source
     schedule = (order) => ruled.schedule([order])[0]!
   }
-  const decoded = yield* Orders.read(input.orders, input.standard, input.accounts)
+  // a COBS list item counts from the listing day: --listed-on's first day, when given
+  const listed = input.listedOn[0] === undefined ? undefined : LocalDate.parse(input.listedOn[0].trim())
+  const listedOn = listed !== undefined && Result.isSuccess(listed) ? listed.success : undefined
+  const decoded = yield* Orders.read(input.orders, input.standard, input.accounts, listedOn)
   const id = input.order.trim()
   const order = decoded.orders.find((o) => o.orderId === id)
   if (order === undefined) {

@@ -42,7 +42,8 @@ const bytesOf = (what: string, file: string) => Files.readText(what, file, (mess
  * stderr); an order read from an RRULE or a standard that leaves the convention to the bank takes `--convention`.
  */
 const ordersFrom = (file: string, input: Input, settings: Project.Settings) =>
-  Effect.map(Orders.read(file, input.standard, input.accounts), (decoded) => ({
+  // a COBS list item counts from the listing day: the window's first day
+  Effect.map(Orders.read(file, input.standard, input.accounts, settings.from), (decoded) => ({
     ...decoded,
     orders: Project.projectable(decoded.orders, settings)
   }))

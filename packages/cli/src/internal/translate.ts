@@ -19,6 +19,7 @@ import * as Output from "../Output.ts"
 import type * as Project from "../Project.ts"
 import * as Orders from "./orders.ts"
 import { encodeTo, isStandardTarget, type StandardTarget } from "./standardTargets.ts"
+import * as TranslateWhole from "./translateWhole.ts"
 
 /** The parsed flags of `tppkit translate`. */
 export interface Input {
@@ -93,6 +94,9 @@ const sourceOf = (order: Project.Order, input: Input): Translation.Translation<R
 /** Runs `tppkit translate` with parsed flags. */
 export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
   const decoded = yield* Orders.read(input.orders, input.standard, input.accounts)
+  // a standard written whole: one list envelope of it on stdout, the losses on stderr
+  if (TranslateWhole.isWholeTarget(input.to))
+    return yield* TranslateWhole.run(decoded, { orders: input.orders, to: input.to }, (o) => sourceOf(o, input))
   let findings = 0
   for (const order of decoded.orders) {
     const source = sourceOf(order, input)

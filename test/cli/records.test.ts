@@ -1,0 +1,197 @@
+/**
+ * Whole records of each source through the commands (issue 36): `project`, `forecast`, `reconcile` and `explain` each
+ * run on a file of each source (examples/records: a COBS page, UK v3.1 and v4 lists, a Berlin Group transactions
+ * answer, a YNAB answer, Actual schedules), with `--accounts` where the source carries no IBAN or currency; the
+ * source's next date is the bank's word; `translate --to T` writes one list envelope of T whose records read back to
+ * the same payments (property test over generated orders, through the CLI).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { SourceRecord } from "@tppkit/core"
+import * as fc from "fast-check"
+import { afterAll, describe, expect, it } from "vitest"
+import { run } from "./inProcess.ts"
+
+const examples = join(import.meta.dirname, "..", "..", "examples", "records")
+const at = (name: string) => join(examples, name)
+const accounts = at("accounts.json")
+const dir = mkdtempSync(join(tmpdir(), "tppkit-records-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** A file of each source, with the flags it needs, an order of it and one of its payment dates. */
+const sources = [
+  { file: "cobs-page.json", flags: [], order: "SO2026000000004711", date: "2026-12-21" },
+  { file: "cobs-detail.json", flags: [], order: "SO2026000000004711", date: "2026-12-21" },
+  { file: "uk-v3-list.json", flags: ["--accounts", accounts], order: "SO-9Q2M41", date: "2026-12-03" },
+  { file: "uk-v4-list.json", flags: ["--accounts", accounts], order: "SO-BASIC", date: "2026-12-07" },
+  { file: "bg-periodic.json", flags: [], order: "#1", date: "2026-12-01" },
+  { file: "bg-transactions.json", flags: [], order: "SO-BG-1", date: "2026-12-01" },
+  {
+    file: "ynab-answer.json",
+    flags: ["--accounts", accounts],
+    order: "0b7f3c2e-5a41-4d6b-9e2f-3c8d1a7b6e50",
+    date: "2026-12-20"
+  },
+  {
+    file: "actual-schedules.json",
+    flags: ["--accounts", accounts],
+    order: "3c1c6a52-8e0f-4b7d-a2c4-9f1e0d2b6a77",
+    date: "2026-12-21"
+  }
+] as const
+
+const window = ["--from", "2026-12-01", "--to", "2026-12-31"]
+
+describe("every command reads a file of each source", () => {
+  for (const s of sources) {
+    it(`${s.file}: project, forecast, reconcile, explain`, async () => {
+      const project = await run(["project", "--orders", at(s.file), ...s.flags, ...window, "--format", "json"])
+      expect(project.code, project.stderr).toBe(0)
+      const payments = (JSON.parse(project.stdout) as { payments: Array<{ orderId: string; executionDate: string }> })
+        .payments
+      expect(payments.some((p) => p.orderId === s.order && p.executionDate === s.date)).toBe(true)
+
+      const iban = s.file.startsWith("uk")
+        ? "GB33BUKB20201555555555"
+        : s.file.startsWith("ynab")
+          ? "CZ4608000000002345678908"
+          : s.file.startsWith("actual")
+            ? "DE76500105175403741272"
+            : s.file.startsWith("bg")
+              ? "DE76500105175403741272"
+              : "CZ4608000000002345678908"
+      const currency = s.file.startsWith("uk")
+        ? "GBP"
+        : s.file.startsWith("bg") || s.file.startsWith("actual")
+          ? "EUR"
+          : "CZK"
+      const balances = join(dir, `balances-${s.file}`)
+      writeFileSync(balances, JSON.stringify([{ iban, currency, amount: "100000.00", date: "2026-12-01" }]))
+      const forecast = await run(["forecast", "--orders", at(s.file), ...s.flags, "--balances", balances, ...window])
+      expect(forecast.code, forecast.stderr).toBe(0)
+      expect(forecast.stdout).toContain("1 account")
+
+      const reconcile = await run(["reconcile", "--orders", at(s.file), ...s.flags, "--as-of", "2026-11-29"])
+      // a source with next dates is checked against them (UK's off-cycle SO-LOAN is an anomaly: exit 8)
+      expect([0, 8], reconcile.stderr).toContain(reconcile.code)
+      expect(reconcile.stdout).toContain("Reconciliation on 2026-11-29")
+
+      const listed = s.file === "cobs-page.json" ? ["--listed-on", "2026-11-29"] : []
+      const explain = await run([
+        "explain",
+        "--orders",
+        at(s.file),
+        ...s.flags,
+        ...listed,
+        "--order",
+        s.order,
+        "--date",
+        s.date
+      ])
+      expect(explain.code, explain.stderr).toBe(0)
+    })
+  }
+
+  it("the source's next date is the bank's word: payments before it count as made, reconcile checks it", async () => {
+    const project = await run(["project", "--orders", at("uk-v3-list.json"), "--accounts", accounts, ...window])
+    // SO-LOAN pays every other Friday (4 and 18 December); its NextPaymentDateTime 11 December makes the 4th paid
+    expect(project.stdout).not.toMatch(/2026-12-04 .*SO-LOAN/)
+    expect(project.stdout).toMatch(/2026-12-18 .*SO-LOAN/)
+    const reconcile = await run([
+      "reconcile",
+      "--orders",
+      at("uk-v3-list.json"),
+      "--accounts",
+      accounts,
+      "--as-of",
+      "2026-11-29"
+    ])
+    expect(reconcile.code).toBe(8)
+    expect(reconcile.stdout).toMatch(/SO-LOAN .*anomaly +2026-12-04 +2026-12-11/)
+    expect(reconcile.stdout).toContain("matched           2")
+  })
+
+  it("without --accounts: UK keeps its AccountId; YNAB has no currency and names the flag (exit 7)", async () => {
+    const uk = await run(["project", "--orders", at("uk-v3-list.json"), ...window, "--format", "json"])
+    expect(uk.code).toBe(0)
+    expect(uk.stdout).toContain('"debtorIban":"22289"')
+    const ynab = await run(["project", "--orders", at("ynab-answer.json"), ...window])
+    expect(ynab.code).toBe(7)
+    expect(ynab.stderr).toContain("in the accounts file (--accounts FILE)")
+  })
+
+  it("a wrong accounts file names every wrong entry (exit 2)", async () => {
+    const bad = join(dir, "bad-accounts.json")
+    writeFileSync(bad, JSON.stringify({ a: { iban: "GB00BUKB20201555555555" }, b: { currency: "gbp" } }))
+    const r = await run(["project", "--orders", at("uk-v3-list.json"), "--accounts", bad, ...window])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain("a.iban: IBAN check digits are wrong")
+    expect(r.stderr).toContain("b.currency: expected three capital letters")
+  })
+})
+
+describe("translate --to T writes one whole list of T", () => {
+  const targets = ["cobs", "uk-v3", "uk-v4", "berlin-group", "ynab", "actual"] as const
+  /** Each payment's dates, amount and debtor (CSV: orderId, nominal, execution, provenance, amount, currency, debtor). */
+  const payments = (csv: string) =>
+    csv
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) =>
+        l
+          .split(",")
+          .slice(1, 7)
+          .filter((_, i) => i !== 2)
+          .join(",")
+      )
+  const map = join(dir, "map.json")
+  writeFileSync(map, JSON.stringify({ CZ4608000000002345678908: { currency: "CZK" } }))
+  for (const to of targets) {
+    it(`${to}: read back to the same payments wherever the translation was exact`, async () => {
+      let compared = 0
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            frequency: fc.constantFrom("MNTH", "WEEK", "QUTR", "SEMI", "YEAR"),
+            day: fc.integer({ min: 1, max: 28 }),
+            month: fc.integer({ min: 1, max: 12 }),
+            cents: fc.integer({ min: 1, max: 99_999_999 }),
+            end: fc.boolean()
+          }),
+          async (g) => {
+            const start = `2026-${String(g.month).padStart(2, "0")}-${String(g.day).padStart(2, "0")}`
+            const source = join(dir, `source-${to}.json`)
+            writeFileSync(
+              source,
+              `[{"orderId":"SO-P","frequency":"${g.frequency}","startDate":"${start}",${g.end ? '"endDate":"2028-12-31",' : ""}` +
+                `"debtor":{"name":"Payer","iban":"CZ4608000000002345678908"},"creditor":{"name":"Payee","iban":"CZ7520100000002800345671"},` +
+                `"instructedAmount":{"value":${Math.floor(g.cents / 100)}.${String(g.cents % 100).padStart(2, "0")},"currency":"CZK"}}]`
+            )
+            const t = await run(["translate", "--orders", source, "--to", to, "--convention", "none"])
+            expect([0, 8], t.stderr).toContain(t.code)
+            const env = SourceRecord.envelope(JSON.parse(t.stdout))
+            if (env.records.length === 0) {
+              expect(t.stderr).toContain("unrepresentable")
+              return
+            }
+            // exact, but for what the target keeps per budget (YNAB's and Actual's currency, YNAB's payee account)
+            const losses = t.stderr.split("\n").filter((l) => l.includes(" lossy: "))
+            if (!losses.every((l) => / lossy: (currency|creditor) changes/.test(l))) return
+            const written = join(dir, `written-${to}.json`)
+            writeFileSync(written, t.stdout)
+            const window2 = ["--from", "2026-01-01", "--to", "2029-12-31", "--convention", "none", "--format", "csv"]
+            const a = await run(["project", "--orders", source, ...window2])
+            const b = await run(["project", "--orders", written, "--accounts", map, ...window2])
+            expect(b.code, b.stderr).toBe(0)
+            expect(payments(b.stdout)).toEqual(payments(a.stdout))
+            compared++
+          }
+        ),
+        { numRuns: 12 }
+      )
+      expect(compared).toBeGreaterThan(0)
+    }, 300_000)
+  }
+})
