@@ -47,7 +47,7 @@ const env = () => ({
   TPPKIT_CLIENT_SECRET: Redacted.value(bank.clientSecret)
 })
 
-describe("bank commands with a profile", { timeout: 60_000 }, () => {
+describe("bank commands with a profile", { timeout: 120_000 }, () => {
   it("standing-orders --profile cobs lists the records with core's reading of each", async () => {
     const r = await tppkit(
       ["standing-orders", "--profile", "cobs", "--psu-last-logged-time", "now", "--page-size", "20"],
@@ -74,7 +74,8 @@ describe("bank commands with a profile", { timeout: 60_000 }, () => {
   it("the fleet refuses a profile its sweep does not read", async () => {
     const r = await tppkit(
       ["worker", "--profile", "cobs", "--consents", "x", "--database-url", "postgres://tppkit@127.0.0.1:9/none"],
-      { env: env() }
+      // the worker loads the fleet's modules before it reads its settings: slow on a loaded machine
+      { env: env(), timeoutMs: 90_000 }
     )
     expect(r.code).toBe(3)
     expect(r.stderr).toContain("--profile cobs: the fleet serves the seed bank's profile (sbas) only so far")
