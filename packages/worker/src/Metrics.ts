@@ -98,6 +98,19 @@ export const checkRetries = Metric.counter("tppkit_funds_check_retries_scheduled
   incremental: true
 })
 
+/** Checks planned from an earlier day's complete listing (their pages could not be read on the sweep's day). */
+export const plannedFromEarlier = Metric.counter("tppkit_checks_planned_from_earlier_listing_total", {
+  description: "Checks a sweep planned from an earlier day's complete listing because their pages could not be read",
+  incremental: true
+})
+
+/** Listing pages a sweep could not read, whose payments came from an earlier listing or were left unplanned. */
+export const pagesUnread = Metric.counter("tppkit_listing_pages_unread_total", {
+  description:
+    "Listing pages a sweep could not read, by whether an earlier listing stood in (planned_from: earlier, none)",
+  incremental: true
+})
+
 /** Webhook deliveries that failed and were scheduled again. */
 export const webhookRetries = Metric.counter("tppkit_webhook_retries_total", {
   description: "Webhook deliveries that failed and were scheduled again",
@@ -134,6 +147,18 @@ export const listener: Lifecycle.Listener = {
         )
       case "ListingRetry":
         return Metric.update(listingRetries, 1)
+      case "ListingPartial":
+        return Effect.andThen(
+          Metric.update(plannedFromEarlier, event.plannedFromEarlier),
+          event.pagesUnread === "unknown"
+            ? Effect.void
+            : Metric.update(
+                Metric.withAttributes(pagesUnread, {
+                  planned_from: event.plannedFrom === undefined ? "none" : "earlier"
+                }),
+                event.pagesUnread.length
+              )
+        )
       case "WebhookRetry":
         return Metric.update(webhookRetries, 1)
       case "WebhookFailed":

@@ -100,6 +100,8 @@ export const checkEvent = (row: Row, options: { readonly retrying: boolean }): I
         currency: row.currency,
         debtorIban: row.debtorIban,
         sweepDay: row.sweepDay,
+        // planned from an earlier day's listing (its page could not be read on the sweep's day): that day
+        ...(row.listedOn === undefined ? {} : { listedOn: row.listedOn }),
         outcome: row.outcome,
         attempts: row.attempts,
         requestId: row.requestId ?? null,
