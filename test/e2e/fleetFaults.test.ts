@@ -326,6 +326,42 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
     }
   }, 180_000)
 
+  it("a wrong client secret on a fleet that holds the day's listing: exit 3 at its first check, nothing sent", async () => {
+    const bank = await slowBank()
+    const db = await ownDatabase()
+    try {
+      const env = { ...envOf(bank.info), TPPKIT_WORKER_LOCK_EXPIRATION_MS: "4000" }
+      const args = workerOnce(Redacted.value(db.url), bank.info, day)
+      // a worker with the right secret reads the whole listing and is killed with its checks under way
+      let first = 0
+      const killed = tppkit(args, { env, timeoutMs: 150_000, onSpawn: (pid) => (first = pid) })
+      await until(
+        () => pagesOf(bank.journal).length >= 3 && balanceChecksOf(bank.journal) > 0,
+        "the listing read and the first balance checks sent"
+      )
+      process.kill(first, "SIGKILL")
+      await killed
+      await sleep(2000)
+      await bank.lift()
+      /** Requests to the bank's API (not its token endpoint, not the mock bank's own probes). */
+      const api = () =>
+        bank.journal.entriesUnsafe().filter((e) => !e.path.endsWith("/token") && !e.path.startsWith("/__")).length
+      const before = api()
+      const secret = "not-the-secret-4711"
+      const run = await tppkit(args, { env: { ...env, TPPKIT_CLIENT_SECRET: secret }, timeoutMs: 90_000 })
+      assert.strictEqual(run.code, 3, run.stderr)
+      const lines = run.stderr.split("\n").filter((l) => l.startsWith("tppkit:"))
+      assert.strictEqual(lines.length, 1, run.stderr)
+      assert.match(lines[0] ?? "", /the bank refused this client's credentials \(invalid_client\)/)
+      assert.notInclude(run.stderr + run.stdout, secret)
+      // the listing was held: no page asked again; and no balance check sent with the wrong secret
+      assert.deepStrictEqual(pagesOf(bank.journal), [0, 1, 2])
+      assert.strictEqual(api(), before)
+    } finally {
+      await db.close()
+    }
+  }, 200_000)
+
   it("a wrong client secret: one line naming the refusal at once, exit 3, nothing sent to the bank's API", async () => {
     const bank = await Effect.runPromise(
       Layer.buildWithScope(Sandbox.layer({ listingDay: Fixtures.baseDate }), bankScope)
