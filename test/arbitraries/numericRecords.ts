@@ -50,8 +50,8 @@ export const numeric: ReadonlyArray<{
         validity: { maxIterations: 3 }
       }
     },
-    dates: ["2027-01-20", "2027-02-20", "2027-03-20"],
-    tolerated: "intervalDue"
+    // intervalDue is a number in the schema (the examples' text "20" is read too): no tolerance
+    dates: ["2027-01-20", "2027-02-20", "2027-03-20"]
   },
   {
     name: "Berlin Group multiplicator and dayOfExecution",

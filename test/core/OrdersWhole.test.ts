@@ -51,10 +51,10 @@ const read = (name: string, options?: Orders.Options): Array<string> => {
 describe("Orders reads whole records of every source", () => {
   it("a COBS page (the listing day as start) and a COBS detail alone", () => {
     expect(read("cobs-page.json")).toEqual([
-      "1 cobs SO2026000000004711 | 2500 CZK | CZ4608000000002345678908 -> unknown: | from 2026-11-29 | Tolerated:intervalDue,Missing:creditorAccount,Missing:requestedExecutionDate"
+      "1 cobs SO2026000000004711 | 2500 CZK | CZ4608000000002345678908 -> unknown: | from 2026-11-29 | Missing:creditorAccount,Missing:requestedExecutionDate"
     ])
     expect(read("cobs-detail.json")).toEqual([
-      "1 cobs SO2026000000004711 | 2500 CZK | CZ4608000000002345678908 -> CZ7520100000002800345671 | from 2026-01-20 | Tolerated:intervalDue,Tolerated:stopages"
+      "1 cobs SO2026000000004711 | 2500 CZK | CZ4608000000002345678908 -> CZ7520100000002800345671 | from 2026-01-20 | Tolerated:stopages"
     ])
   })
   it("a UK v3.1 list: the accounts file gives AccountId its IBAN; NextPaymentDateTime is the next date", () => {

@@ -134,12 +134,13 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
     const n = Standards.readInt(execution.intervalDue)
     if (n === undefined || n.value < 1 || n.value > 31)
       return no(`intervalDue ${Standards.show(execution.intervalDue)} is not a day`)
-    if (!n.plain || typeof execution.intervalDue !== "string") {
+    // a number in the schema, plain text ("25") in every example of the rule book: both read as they are
+    if (!n.number && !n.plain) {
       warnings.push({
         field: "intervalDue",
         received: Standards.show(execution.intervalDue),
         read: String(n.value),
-        why: "intervalDue is text without leading zeroes"
+        why: "intervalDue is a number (the rule book's examples write it as text without leading zeroes)"
       })
     }
     due = n.value
