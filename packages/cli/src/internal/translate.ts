@@ -94,20 +94,21 @@ const sourceOf = (order: Project.Order, input: Input): Translation.Translation<R
 /** Runs `tppkit translate` with parsed flags. */
 export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
   const decoded = yield* Orders.read(input.orders, input.standard, input.accounts)
+  let findings = 0
   // a standard written whole: one list envelope of it on stdout, the losses on stderr
   if (TranslateWhole.isWholeTarget(input.to))
-    return yield* TranslateWhole.run(decoded, { orders: input.orders, to: input.to }, (o) => sourceOf(o, input))
-  let findings = 0
-  for (const order of decoded.orders) {
-    const source = sourceOf(order, input)
-    const translation =
-      source._tag === "Unrepresentable"
-        ? Translation.unrepresentable<string>(source.reason)
-        : translate(source.value, input.to)
-    if (translation._tag !== "Exact") findings++
-    const row = { orderId: order.orderId, translation }
-    yield* Output.line(input.format === "json" ? json(row, input.to) : text(row))
-  }
+    findings = yield* TranslateWhole.write(decoded.orders, input.to, (o) => sourceOf(o, input))
+  else
+    for (const order of decoded.orders) {
+      const source = sourceOf(order, input)
+      const translation =
+        source._tag === "Unrepresentable"
+          ? Translation.unrepresentable<string>(source.reason)
+          : translate(source.value, input.to)
+      if (translation._tag !== "Exact") findings++
+      const row = { orderId: order.orderId, translation }
+      yield* Output.line(input.format === "json" ? json(row, input.to) : text(row))
+    }
   for (const row of decoded.skipped) {
     yield* Output.errorLine(
       Output.printable(`tppkit: ${row.orderId ?? "a record without orderId"} not read: ${row.reason}`)
