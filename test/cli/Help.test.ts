@@ -63,6 +63,26 @@ describe("every command's --help", { timeout: 60_000 }, () => {
     })
   }
 
+  it("the rule flags are one set on the commands that project (issue 40)", async () => {
+    const rule = ["--calendar", "--holidays", "--convention"]
+    const flagsOf = async (path: ReadonlyArray<string>) =>
+      section((await run([...path, "--help"])).stdout, "FLAGS")
+        .map((l) => l.trim().split(" ")[0]!)
+        .filter((f) => f.startsWith("--"))
+    // commands that read an orders file: the rule and --standard
+    for (const path of [["project"], ["forecast"], ["explain"], ["reconcile"], ["worker", "status"]]) {
+      expect(await flagsOf(path), path.join(" ")).toEqual(expect.arrayContaining([...rule, "--standard"]))
+    }
+    // the bank's listing, reconciled with --reconcile: the rule
+    expect(await flagsOf(["standing-orders"])).toEqual(expect.arrayContaining(rule))
+    // the same help text for a flag wherever it is given a default of its own or not
+    const holidays = async (path: ReadonlyArray<string>) =>
+      section((await run([...path, "--help"])).stdout, "FLAGS")
+        .find((l) => l.trim().startsWith("--holidays"))
+        ?.replace(/\s+/g, " ")
+    expect(await holidays(["forecast"])).toBe(await holidays(["project"]))
+    expect(await holidays(["standing-orders"])).toBe(await holidays(["reconcile"]))
+  })
   it("marks project's --orders, --from and --to as required, and no optional flag", async () => {
     const entries = section((await run(["project", "--help"])).stdout, "FLAGS")
       .join("\n")

@@ -74,6 +74,11 @@ describe("tppkit forecast", () => {
     expect(await dates([])).toEqual(["2027-03-01", "2027-03-03"])
     // Wednesday 3 March closed: Thursday the 4th
     expect(await dates(["--holidays", "2027-03-03"])).toEqual(["2027-03-01", "2027-03-04"])
+    // a scenario on another calendar keeps the bank's own closing days closed
+    const weekends = JSON.parse(
+      (await run([...args, "--holidays", "2027-03-03", "--scenario", "calendar:weekends", "--format", "json"])).stdout
+    )
+    expect(weekends.scenarios[0].added).toEqual([])
     const bad = await run([...args, "--holidays", "2027-02-30"])
     expect(bad.code).toBe(2)
   })

@@ -96,6 +96,8 @@ export const standingOrdersCommand = Command.make(
       ),
       Flag.optional
     ),
+    // with --reconcile: the rule in use, as tppkit reconcile takes it
+    ...Flags.reconcileRule,
     format: Flags.tableOrJson
   },
   (input) => Effect.flatMap(loadImpl, (impl) => impl.standingOrders(input))

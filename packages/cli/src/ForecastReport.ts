@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Iban, Json, LocalDate, Money } from "@tppkit/core"
+import { BusinessDayConvention, Calendar, Iban, Json, LocalDate, Money } from "@tppkit/core"
 import { Export, Forecast, type Payment, type Projection } from "@tppkit/schedule"
 import { type BigDecimal, Result, Schema } from "effect"
 import * as Html from "./Html.ts"
@@ -233,7 +233,8 @@ export const addedFiles = (text: string): Array<string> =>
  */
 export const scenarioOf = (
   text: string,
-  added: ReadonlyMap<string, ReadonlyArray<Projection.ProjectableOrder>> = new Map()
+  added: ReadonlyMap<string, ReadonlyArray<Projection.ProjectableOrder>> = new Map(),
+  holidays: ReadonlyArray<LocalDate.LocalDate> = []
 ): Result.Result<Forecast.Scenario, string> =>
   Result.gen(function* () {
     const changes: Array<Forecast.Change> = []
@@ -298,7 +299,12 @@ export const scenarioOf = (
         case "calendar": {
           const calendar = Project.calendarOf(arg)
           if (Result.isFailure(calendar)) return yield* bad(part, calendar.failure)
-          changes.push({ _tag: "Settings", calendar: calendar.success.calendar })
+          // the bank's own closing days (--holidays) stay closed on another calendar
+          const own = calendar.success.calendar
+          changes.push({
+            _tag: "Settings",
+            calendar: holidays.length === 0 ? own : Calendar.withHolidays(own, [...holidays])
+          })
           break
         }
         default:

@@ -6,7 +6,6 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar } from "@tppkit/core"
 import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Flags from "./internal/flags.ts"
@@ -27,21 +26,7 @@ export const reconcileCommand = Command.make(
       Flag.withMetavar("YYYY-MM-DD"),
       Flag.withDescription("The day the bank made the listing")
     ),
-    calendar: Flag.String("calendar").pipe(
-      Flag.withDescription(
-        `The calendar tppkit projects with: ${Calendar.builtIn.map((c) => c.name).join(", ")}, every-day or an ISO 3166 country code (default ${Calendar.target.name})`
-      ),
-      Flag.withDefault(Calendar.target.name)
-    ),
-    convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
-      Flag.withDescription(`The convention tppkit projects with (default ${BusinessDayConvention.defaultConvention})`),
-      Flag.withDefault(BusinessDayConvention.defaultConvention)
-    ),
-    holidays: Flag.String("holidays").pipe(
-      Flag.withMetavar("YYYY-MM-DD,..."),
-      Flag.withDescription("Holidays besides the calendar's (with every-day: the only days it is closed)"),
-      Flag.optional
-    ),
+    ...Flags.reconcileRule,
     standard: Flags.standard,
     accounts: Flags.accounts,
     format: Flag.Literals("format", Formats.reconcile).pipe(

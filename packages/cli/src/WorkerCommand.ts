@@ -41,6 +41,10 @@ export const workerStatusCommand = Command.make(
       ),
       Flag.optional
     ),
+    // the rule the forecast from --orders projects with (the fleet's plan has its own)
+    calendar: Flags.calendarWith("auto"),
+    holidays: Flags.holidays,
+    convention: Flags.convention,
     standard: Flags.standard,
     accounts: Flags.accounts
   },

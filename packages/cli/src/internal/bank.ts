@@ -213,6 +213,10 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     readonly format: "table" | "json"
     readonly reconcile?: boolean | undefined
     readonly asOf?: Option.Option<string> | undefined
+    /** With `--reconcile`: the rule in use (`--calendar`, `--holidays`, `--convention`), as `tppkit reconcile`'s. */
+    readonly calendar?: string | undefined
+    readonly holidays?: Option.Option<string> | undefined
+    readonly convention?: string | undefined
   }
 ) {
   const asOfText = input.asOf === undefined ? undefined : Option.getOrUndefined(input.asOf)
@@ -316,7 +320,13 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
         ? asOfDay.success
         : OrderSchedule.dateAt(millis, DateTime.zoneMakeNamedUnsafe(LocalDate.bankTimeZone))
     const impl = yield* Effect.promise(() => import("./reconcile.ts"))
-    const findings = yield* impl.listing(orders, asOf, input.format)
+    const settings = yield* impl.settingsOf({
+      asOf: LocalDate.format(asOf),
+      calendar: input.calendar ?? "target",
+      convention: input.convention ?? "following",
+      holidays: input.holidays
+    })
+    const findings = yield* impl.listing(orders, settings, input.format)
     yield* unreadPages(pages)
     if (findings) return yield* Failure.findings()
     return

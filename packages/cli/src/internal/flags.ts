@@ -57,14 +57,18 @@ export const standard: Flag.Flag<Option.Option<Standard.Standard>> = Flag.Litera
 
 /**
  * `--calendar`: the working-day calendar the rule moves dates on (a built-in one, a country's, or `auto`: each
- * currency's own), as `Project.settings` reads it; the same flag on every command that projects.
+ * currency's own), as `Project.settings` reads it, with its default; the same flag on every command that projects.
  */
-export const calendar: Flag.Flag<string> = Flag.String("calendar").pipe(
-  Flag.withDescription(
-    `${Calendar.builtIn.map((c) => c.name).join(", ")}, an ISO 3166 country code, e.g. SK, or auto: each currency's own (EUR target, CZK CZ, USD US …; default ${Calendar.target.name})`
-  ),
-  Flag.withDefault(Calendar.target.name)
-)
+export const calendarWith = (fallback: string): Flag.Flag<string> =>
+  Flag.String("calendar").pipe(
+    Flag.withDescription(
+      `${Calendar.builtIn.map((c) => c.name).join(", ")}, an ISO 3166 country code, e.g. SK, or auto: each currency's own (EUR target, CZK CZ, USD US …; default ${fallback})`
+    ),
+    Flag.withDefault(fallback)
+  )
+
+/** {@link calendarWith} the default calendar, `target` (the schedule rules' default). */
+export const calendar: Flag.Flag<string> = calendarWith(Calendar.target.name)
 
 /** `--holidays D,D`: the bank's own closing days, added to the calendar; the same flag on every command that projects. */
 export const holidays: Flag.Flag<Option.Option<string>> = Flag.String("holidays").pipe(
@@ -102,3 +106,25 @@ export const accounts: Flag.Flag<Option.Option<string>> = file(
   "accounts",
   'Account ids mapped to an IBAN and a currency, for records that carry neither (UK AccountId, YNAB and Actual accounts): { "ID": { "iban": "...", "currency": "GBP" } }'
 ).pipe(Flag.optional)
+
+/**
+ * The rule a listing is reconciled against (`tppkit reconcile`, `standing-orders --reconcile`): `--calendar` with
+ * `every-day` (a bank paying on every day) besides the calendars, `--holidays` and `--convention`.
+ */
+export const reconcileRule = {
+  calendar: Flag.String("calendar").pipe(
+    Flag.withDescription(
+      `The calendar tppkit projects with: ${Calendar.builtIn.map((c) => c.name).join(", ")}, every-day or an ISO 3166 country code (default ${Calendar.target.name})`
+    ),
+    Flag.withDefault(Calendar.target.name)
+  ),
+  convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
+    Flag.withDescription(`The convention tppkit projects with (default ${BusinessDayConvention.defaultConvention})`),
+    Flag.withDefault(BusinessDayConvention.defaultConvention)
+  ),
+  holidays: Flag.String("holidays").pipe(
+    Flag.withMetavar("YYYY-MM-DD,..."),
+    Flag.withDescription("Holidays besides the calendar's (with every-day: the only days it is closed)"),
+    Flag.optional
+  )
+}

@@ -58,6 +58,11 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
     convention: input.convention
   })
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
+  // checked with the settings: the same dates
+  const holidays = Result.getOrElse(
+    Project.datesOf("holidays", input.holidays === undefined ? undefined : Option.getOrUndefined(input.holidays)),
+    () => []
+  )
   if (input.rawCsv === true && input.format !== "csv") return yield* Failure.usage("--raw-csv needs --format csv")
   // the orders files of `add:FILE`, each read once
   const added = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
@@ -78,7 +83,7 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   }
   const scenarios: Array<Forecast.Scenario> = []
   for (const text of input.scenario) {
-    const s = ForecastReport.scenarioOf(text, added)
+    const s = ForecastReport.scenarioOf(text, added, holidays)
     if (Result.isFailure(s)) return yield* Failure.usage(s.failure)
     scenarios.push(s.success)
   }

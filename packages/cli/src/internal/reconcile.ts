@@ -27,6 +27,14 @@ export interface Input {
   readonly accounts?: Option.Option<string> | undefined
 }
 
+/** The reconciliation's settings from the flags (`--as-of`, `--calendar`, `--holidays`, `--convention`), or exit 2. */
+export const settingsOf = (raw: Reconcile.RawSettings) =>
+  Effect.gen(function* () {
+    const settings = Reconcile.settings(raw)
+    if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
+    return settings.success
+  })
+
 /** Runs `tppkit reconcile` with parsed flags. */
 export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
   const settings = Reconcile.settings(input)
@@ -121,11 +129,11 @@ export const ruleFrom = (
  */
 export const listing = (
   orders: ReadonlyArray<Reconciliation.ReconcilableOrder>,
-  asOf: LocalDate.LocalDate,
+  settings: Reconcile.Settings,
   format: Reconcile.Format
 ) =>
   Effect.gen(function* () {
-    const reconciliation = Reconciliation.reconcile(orders, { asOf })
+    const reconciliation = Reconciliation.reconcile(orders, settings)
     const report = { reconciliation, unreadable: [] }
     yield* Output.line(format === "json" ? Reconcile.json(report) : Reconcile.table(report))
     return Reconciliation.hasFindings(reconciliation)

@@ -97,6 +97,10 @@ export interface StatusInput {
   readonly standard?: Option.Option<Standard.Standard> | undefined
   /** `--accounts`: the accounts file (account ids to IBAN and currency). */
   readonly accounts?: Option.Option<string> | undefined
+  /** The rule the forecast from `--orders` projects with: `--calendar` (default auto), `--holidays`, `--convention`. */
+  readonly calendar?: string | undefined
+  readonly holidays?: Option.Option<string> | undefined
+  readonly convention?: string | undefined
 }
 
 const databaseUrlOf = (url: Option.Option<Redacted.Redacted<string>>) =>
@@ -1014,10 +1018,19 @@ const statusForecast = (
     }
     let orders: ReadonlyArray<Projection.ProjectableOrder>
     let unread = none
+    // the rule of a forecast from --orders: --calendar (each currency's own by default), --holidays, --convention
+    const rule = Project.settings({
+      from: LocalDate.format(window.from),
+      to: LocalDate.format(window.to),
+      calendar: input.calendar ?? Project.AUTO,
+      holidays: input.holidays === undefined ? undefined : Option.getOrUndefined(input.holidays),
+      convention: input.convention ?? "following"
+    })
+    if (Result.isFailure(rule)) return yield* Failure.usage(rule.failure)
     if (ordersFile === undefined) orders = ForecastEvidence.ordersOfPlan(rows)
     else {
       const decoded = yield* Orders.read(ordersFile, input.standard, input.accounts)
-      orders = Project.projectable(decoded.orders, { convention: "following" })
+      orders = Project.projectable(decoded.orders, rule.success)
       unread = decoded.skipped
     }
     const made = Schedule.Forecast.make({
@@ -1027,7 +1040,7 @@ const statusForecast = (
       options:
         ordersFile === undefined
           ? ForecastEvidence.planOptions
-          : { calendar: Schedule.Holidays.byCurrency(), convention: "following" },
+          : { calendar: rule.success.calendar, convention: rule.success.convention },
       checks,
       ladder: false
     })
