@@ -11,6 +11,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as BankGate from "./BankGate.ts"
 import * as Checks from "./Checks.ts"
+import * as Consents from "./Consents.ts"
 import * as ListingReconciliation from "./ListingReconciliation.ts"
 import * as Listings from "./Listings.ts"
 import * as PlanSettings from "./PlanSettings.ts"
@@ -52,6 +53,7 @@ export const migrate: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effec
     Effect.gen(function* () {
       yield* sql`SELECT pg_advisory_xact_lock(${migrationLock})`
       for (const statement of ddl) yield* sql.unsafe(statement)
+      yield* Consents.migrate
     })
   )
 })

@@ -40,6 +40,8 @@ export interface SweepStarted {
   readonly day: string
   readonly run: number
   readonly consents: number
+  /** The keys of the consents this run lists (absent: the worker's configured ones). */
+  readonly keys?: ReadonlyArray<string> | undefined
 }
 
 /**

@@ -15,6 +15,7 @@ import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
 import { Context, Cron, DateTime, Duration, Effect, Exit, type Layer, Option, Result, Schedule, Schema } from "effect"
 import { ClusterCron } from "effect/cluster"
 import type { Sharding } from "effect/cluster/Sharding"
+import type { SqlError } from "effect/sql/SqlError"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
 import { Checks, ChecksError, type Due } from "./Checks.ts"
 import { FundsCheck } from "./FundsCheckWorkflow.ts"
@@ -80,6 +81,15 @@ export const isTransient = (failure: ListingFailure): boolean =>
     (FailureClass.isTransient(failure.reason) ||
       failure.reason._tag === "BudgetStoreError" ||
       (failure.reason._tag === "ListingIncomplete" && failure.reason.kind === "deadline")))
+
+/**
+ * Where a sweep run reads the consents it lists (the fleet's consents table: `Consents.layerSource`); without it, the
+ * settings' consents. Read once per run, as a journaled activity, so a run resumed elsewhere lists the same ones.
+ */
+export class ConsentSource extends Context.Service<
+  ConsentSource,
+  { readonly current: Effect.Effect<ReadonlyArray<Consent>, SqlError> }
+>()("@tppkit/worker/ConsentSource") {}
 
 /** The sweep's settings as a service. */
 export class SweepSettings extends Context.Service<SweepSettings, Settings>()("@tppkit/worker/SweepSettings") {}
@@ -321,9 +331,31 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
       const settings = yield* SweepSettings
       const retry = settings.retry ?? defaultRetry
       const date = LocalDate.parseUnsafe(day)
-      yield* Lifecycle.emit({ _tag: "SweepStarted", day, run: run ?? 0, consents: settings.consents.length })
+      // the fleet's consents of this run, journaled: a run resumed on another runner lists the same ones
+      const source = yield* Effect.serviceOption(ConsentSource)
+      const swept = Option.isNone(source)
+        ? settings.consents
+        : yield* Activity.make({
+            name: "consents",
+            success: Schema.Array(Schema.Struct({ key: Schema.String, iban: Schema.optionalKey(Schema.String) })),
+            execute: Effect.orDie(
+              source.value.current.pipe(
+                Effect.map((list) =>
+                  list.map((c) => (c.iban === undefined ? { key: c.key } : { key: c.key, iban: c.iban }))
+                ),
+                Effect.retry({ schedule: Schedule.exponential("1 second"), times: Math.max(0, retry.tries - 1) })
+              )
+            )
+          })
+      yield* Lifecycle.emit({
+        _tag: "SweepStarted",
+        day,
+        run: run ?? 0,
+        consents: swept.length,
+        keys: swept.map((c) => c.key)
+      })
       const consents: Array<ConsentSummary> = []
-      for (const consent of settings.consents) {
+      for (const consent of swept) {
         const id = `${consent.key}/${consent.iban ?? ""}`
         const done = carried?.find((c) => c.consent === consent.key && c.failure === undefined)
         if (done !== undefined) {

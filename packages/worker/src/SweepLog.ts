@@ -80,7 +80,7 @@ const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: nu
     switch (event._tag) {
       case "SweepStarted":
         // a consent already complete (carried over from an earlier run) keeps its entry
-        for (const consent of consents) {
+        for (const consent of event.keys ?? consents) {
           yield* sql`INSERT INTO tppkit_sweep_log (day, consent, run, state, started_at)
             VALUES (${event.day}, ${consent}, ${event.run}, 'running', ${now})
             ON CONFLICT (day, consent) DO UPDATE SET run = EXCLUDED.run, state = 'running', tries = 0,

@@ -12,6 +12,8 @@ export * as BankSources from "./BankSources.ts"
 export * as CheckFailure from "./CheckFailure.ts"
 /** The record of funds checks shared by the fleet. */
 export * as Checks from "./Checks.ts"
+/** The fleet's consents as data: a table the sweep reads at each run. */
+export * as Consents from "./Consents.ts"
 /** The fleet's PostgreSQL connection and tables. */
 export * as Database from "./Database.ts"
 /** An embedded PostgreSQL from npm, on loopback. */

@@ -10,6 +10,7 @@ import {
   BankSources,
   CheckFailure,
   Checks,
+  Consents,
   Database,
   Fleet,
   FundsCheckWorkflow,
@@ -428,6 +429,7 @@ export const workerLayer = (setup: Setup) => {
     Layer.provideMerge(
       Layer.mergeAll(
         Checks.Checks.layerSql,
+        Consents.layerSource,
         ListingReconciliation.layerSql,
         Listings.Listings.layerSql,
         BankGate.BankGate.layerSql(setup.bankGate),
@@ -465,7 +467,7 @@ export const awaitDay = (day: string, poll: Duration.Input = "250 millis") =>
 const listingCounts = (summary: Sweep.Summary, setup: Setup) =>
   Effect.gen(function* () {
     const pages = summary.consents.reduce((n, c) => n + (c.pages ?? 0), 0)
-    const keys = new Set(setup.sweep.consents.map((c) => c.key))
+    const keys = new Set(summary.consents.map((c) => c.consent))
     const usages = yield* Effect.orElseSucceed((yield* Budget.Budget).usages, () => [])
     const requests = usages
       .filter((u) => {
@@ -714,6 +716,15 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     },
     { reconfigure: input.reconfigure }
   ).pipe(
+    // the fleet's consents table: --consents seeds it (a consent already there stays as it is); without them, the
+    // client id when the table is empty
+    Effect.tap(() =>
+      Option.isSome(input.consents)
+        ? Consents.seed(setup.sweep.consents)
+        : Effect.flatMap(Consents.list, (rows) =>
+            rows.length === 0 ? Consents.seed(setup.sweep.consents) : Effect.succeed([])
+          )
+    ),
     Effect.provide(Database.layer(databaseUrl, { maxConnections: 1 })),
     Effect.catchTag("PlanSettingsError", (e) => Effect.fail(Failure.configuration(e.message, e))),
     Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))

@@ -6,7 +6,7 @@ import { Calendar, LocalDate } from "@tppkit/core"
 import { BankConfig } from "@tppkit/http"
 import type { Sandbox } from "@tppkit/sandbox"
 import { Coverage } from "@tppkit/schedule"
-import { Sweep } from "@tppkit/worker"
+import { Consents, Sweep } from "@tppkit/worker"
 import { Effect, Option, type Redacted, References, Result } from "effect"
 import * as Connection from "../../Connection.ts"
 import * as Failure from "../../Failure.ts"
@@ -68,6 +68,8 @@ export const sweep = (
       cron: false
     }
     return yield* Effect.gen(function* () {
+      // the demo's consent, a row of the fleet's consents as `tppkit worker` seeds it
+      yield* Consents.seed(sweep.consents)
       const summary = yield* Sweep.sweepNow(day)
       yield* Worker.awaitDay(day, "50 millis")
       const status = yield* Worker.readStatus(Option.none(), settings.success.budget.dailyLimit)

@@ -1,0 +1,142 @@
+/**
+ * The fleet's consents as data: one row per consent in the fleet's database (`tppkit_consents`), with the account
+ * its listing is filtered to, its bank profile and the last day it is valid (stored for the issues that attach
+ * behaviour to them; the sweep does not read them yet). Workers read the rows at the start of each sweep run, so a
+ * consent added or removed is swept from the next run on, without a restart. A worker's `--consents` seeds the
+ * table (a consent already there is left as it is); a database made by a version that kept the consents only in
+ * the plan settings gets them copied into the table when the table is made.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import { ConsentSource } from "./Sweep.ts"
+
+/** One consent of the fleet: its key, and optionally its account (IBAN), bank profile and last valid day. */
+export const Consent = Schema.Struct({
+  key: Schema.String,
+  iban: Schema.optionalKey(Schema.String),
+  profile: Schema.optionalKey(Schema.String),
+  validUntil: Schema.optionalKey(Schema.String)
+})
+
+/** One consent of the fleet. */
+export type Consent = typeof Consent.Type
+
+/** The DDL of the consents table (idempotent). */
+export const ddl: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS tppkit_consents (
+    consent_key text PRIMARY KEY, iban text, profile text, valid_until text, added_at bigint NOT NULL)`
+]
+
+const StoredConsents = Schema.fromJsonString(
+  Schema.Struct({
+    consents: Schema.Array(Schema.Struct({ key: Schema.String, iban: Schema.optionalKey(Schema.String) }))
+  })
+)
+
+/**
+ * Makes the consents table; when it is new and the plan settings of an earlier version hold consents, copies them
+ * in (run by `Database.migrate`, under its lock).
+ */
+export const migrate: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const existed = yield* sql<{ r: string | null }>`SELECT to_regclass('tppkit_consents')::text AS r`
+  for (const statement of ddl) yield* sql.unsafe(statement)
+  if (existed[0]?.r !== null && existed[0]?.r !== undefined) return
+  const plan = yield* sql<{ r: string | null }>`SELECT to_regclass('tppkit_plan_settings')::text AS r`
+  if (plan[0]?.r === null || plan[0]?.r === undefined) return
+  const rows = yield* sql<{ settings: string }>`SELECT settings FROM tppkit_plan_settings WHERE id = 1`
+  const stored = rows[0] === undefined ? Option.none() : Schema.decodeUnknownOption(StoredConsents)(rows[0].settings)
+  if (Option.isSome(stored)) yield* seed(stored.value.consents)
+})
+
+const rowOf = (r: {
+  readonly consent_key: string
+  readonly iban: string | null
+  readonly profile: string | null
+  readonly valid_until: string | null
+}): Consent => ({
+  key: r.consent_key,
+  ...(r.iban === null ? {} : { iban: r.iban }),
+  ...(r.profile === null ? {} : { profile: r.profile }),
+  ...(r.valid_until === null ? {} : { validUntil: r.valid_until })
+})
+
+/** The fleet's consents, by key. */
+export const list: Effect.Effect<ReadonlyArray<Consent>, SqlError, SqlClient.SqlClient> = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{
+    consent_key: string
+    iban: string | null
+    profile: string | null
+    valid_until: string | null
+  }>`
+    SELECT consent_key, iban, profile, valid_until FROM tppkit_consents ORDER BY consent_key`
+  return rows.map(rowOf)
+})
+
+/** A consent as given (`--consents`, `consents add`): its key and what else is known of it. */
+export interface Given {
+  readonly key: string
+  readonly iban?: string | undefined
+  readonly profile?: string | undefined
+  readonly validUntil?: string | undefined
+}
+
+/** Adds a consent, or replaces the consent of that key; true when it is new. */
+export const add = (consent: Given): Effect.Effect<boolean, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const now = yield* Clock.currentTimeMillis
+    const rows = yield* sql<{ inserted: boolean }>`
+      INSERT INTO tppkit_consents (consent_key, iban, profile, valid_until, added_at)
+      VALUES (${consent.key}, ${consent.iban ?? null}, ${consent.profile ?? null}, ${consent.validUntil ?? null}, ${now})
+      ON CONFLICT (consent_key) DO UPDATE SET iban = EXCLUDED.iban, profile = EXCLUDED.profile,
+        valid_until = EXCLUDED.valid_until
+      RETURNING (xmax = 0) AS inserted`
+    return rows[0]?.inserted === true
+  })
+
+/** Removes a consent; true when there was one. */
+export const remove = (key: string): Effect.Effect<boolean, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ consent_key: string }>`
+      DELETE FROM tppkit_consents WHERE consent_key = ${key} RETURNING consent_key`
+    return rows.length > 0
+  })
+
+/** Adds the consents the table lacks (those already there are left as they are); the keys added. */
+export const seed = (
+  consents: ReadonlyArray<Given>
+): Effect.Effect<ReadonlyArray<string>, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const now = yield* Clock.currentTimeMillis
+    const added: Array<string> = []
+    for (const c of consents) {
+      const rows = yield* sql<{ consent_key: string }>`
+        INSERT INTO tppkit_consents (consent_key, iban, profile, valid_until, added_at)
+        VALUES (${c.key}, ${c.iban ?? null}, ${c.profile ?? null}, ${c.validUntil ?? null}, ${now})
+        ON CONFLICT (consent_key) DO NOTHING RETURNING consent_key`
+      if (rows.length > 0) added.push(c.key)
+    }
+    return added
+  })
+
+/** The sweep's consents read from the table at the start of each run (`Sweep.ConsentSource`). */
+export const layerSource: Layer.Layer<ConsentSource, never, SqlClient.SqlClient> = Layer.effect(
+  ConsentSource,
+  Effect.map(Effect.context<SqlClient.SqlClient>(), (context) =>
+    ConsentSource.of({
+      current: Effect.provide(
+        Effect.map(list, (rows) =>
+          rows.map((r) => (r.iban === undefined ? { key: r.key } : { key: r.key, iban: r.iban }))
+        ),
+        context
+      )
+    })
+  )
+)

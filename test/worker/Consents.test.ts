@@ -1,0 +1,95 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Calendar } from "@tppkit/core"
+import { Checks, Consents, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
+import * as Database from "@tppkit/worker/Database"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { embeddedDb } from "./pg.ts"
+
+const db = embeddedDb()
+
+describe("Consents", () => {
+  it.live("adds, changes, lists and removes consents; a seed leaves the ones there as they are", () =>
+    Effect.gen(function* () {
+      assert.deepStrictEqual(yield* Consents.list, [])
+      assert.isTrue(yield* Consents.add({ key: "b", iban: "SK3112000000198742637541", profile: "sbas" }))
+      assert.isFalse(yield* Consents.add({ key: "b", iban: "SK3112000000198742637541", validUntil: "2027-01-31" }))
+      assert.deepStrictEqual(yield* Consents.seed([{ key: "a" }, { key: "b" }]), ["a"])
+      assert.deepStrictEqual(yield* Consents.list, [
+        { key: "a" },
+        { key: "b", iban: "SK3112000000198742637541", validUntil: "2027-01-31" }
+      ])
+      assert.isTrue(yield* Consents.remove("a"))
+      assert.isFalse(yield* Consents.remove("a"))
+      assert.deepStrictEqual(
+        (yield* Consents.list).map((c) => c.key),
+        ["b"]
+      )
+    }).pipe(Effect.provide(db.fresh()))
+  )
+
+  it.live("a database of the previous version: the plan settings' consents are copied into the new table once", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      // as the previous version left it: the consents in the plan settings, no consents table
+      yield* sql`DROP TABLE tppkit_consents`
+      const settings = JSON.stringify({
+        daysBefore: 2,
+        calendar: "target",
+        hour: 8,
+        timeZone: "Europe/Bratislava",
+        consents: [{ key: "fleet-001", iban: "SK9811000000000000000001" }, { key: "fleet-002" }]
+      })
+      yield* sql`INSERT INTO tppkit_plan_settings (id, settings, set_at) VALUES (1, ${settings}, 0)`
+      yield* Database.migrate
+      assert.deepStrictEqual(yield* Consents.list, [
+        { key: "fleet-001", iban: "SK9811000000000000000001" },
+        { key: "fleet-002" }
+      ])
+      // removed since: a later start copies nothing again
+      yield* Consents.remove("fleet-002")
+      yield* Database.migrate
+      assert.deepStrictEqual(
+        (yield* Consents.list).map((c) => c.key),
+        ["fleet-001"]
+      )
+    }).pipe(Effect.provide(db.fresh()))
+  )
+
+  it.live("a running fleet sweeps a consent added after it started from its next sweep run", () =>
+    Effect.gen(function* () {
+      const url = yield* db.freshUrl()
+      const listed: Array<string> = []
+      const runner = Fleet.workflows.pipe(
+        Layer.provideMerge(
+          Layer.mergeAll(
+            Layer.succeed(Sweep.SweepSettings)({
+              consents: [{ key: "unused" }],
+              daysBefore: 2,
+              calendar: Calendar.target,
+              timeZone: "Europe/Bratislava",
+              hour: 8
+            }),
+            Layer.succeed(Sweep.OrderSource)({
+              list: (consent) => Effect.sync(() => listed.push(consent.key)).pipe(Effect.as({ orders: [], pages: 1 }))
+            }),
+            Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+              check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
+            })
+          )
+        ),
+        Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerSql, Consents.layerSource)),
+        Layer.provideMerge(Fleet.cluster({ databaseUrl: url, pollInterval: "200 millis", maxConnections: 4 }))
+      )
+      const result = yield* Effect.gen(function* () {
+        yield* Consents.seed([{ key: "first" }])
+        const one = yield* Sweep.sweepNow("2026-11-02")
+        yield* Consents.add({ key: "second" })
+        const two = yield* Sweep.sweepNow("2026-11-03")
+        return { one: one.consents.map((c) => c.consent), two: two.consents.map((c) => c.consent) }
+      }).pipe(Effect.provide(runner), Effect.scoped)
+      assert.deepStrictEqual(result, { one: ["first"], two: ["first", "second"] })
+      assert.deepStrictEqual(listed, ["first", "first", "second"])
+    })
+  )
+})
