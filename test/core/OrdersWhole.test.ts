@@ -61,9 +61,30 @@ describe("Orders reads whole records of every source", () => {
     expect(read("uk-v3-list.json")).toEqual([
       "1 uk-v3 SO-9Q2M41 | 850 GBP | GB33BUKB20201555555555 -> UK.OBIE.SortCodeAccountNumber:20325855667788 | from 2025-04-03 | next 2026-12-03",
       "2 skipped SO-OLDGYM: uk-v3: StandingOrderStatusCode Inactive: the order makes no more payments",
-      "3 uk-v3 SO-LOAN | 125 GBP | GB33BUKB20201555555555 -> GB33BUKB20201555555555 | from 2026-01-02 | next 2026-12-11 | Lost:FinalPaymentAmount",
+      // the final payment has its own amount: an order of one payment on the last Friday the schedule allows
+      "3 uk-v3 SO-LOAN | 125 GBP | GB33BUKB20201555555555 -> GB33BUKB20201555555555 | from 2026-01-02 | next 2026-12-11",
+      "3 uk-v3 SO-LOAN | 75.5 GBP | GB33BUKB20201555555555 -> GB33BUKB20201555555555 | from 2027-01-29 | next 2026-12-11",
       "4 uk-v3 SO-NEXT-ONLY | 40 GBP | GB33BUKB20201555555555 -> unknown: | from 2026-12-31 | next 2026-12-31 | Tolerated:NumberOfPayments,Missing:CreditorAccount"
     ])
+  })
+  it("a UK order whose first and final payments carry their own amounts: three orders, each payment once", () => {
+    const record = {
+      AccountId: "22289",
+      StandingOrderId: "SO-3",
+      Frequency: "IntrvlMnthDay:01:15",
+      FirstPaymentDateTime: "2027-01-15T00:00:00+00:00",
+      NumberOfPayments: "4",
+      FirstPaymentAmount: { Amount: "10.00", Currency: "GBP" },
+      NextPaymentAmount: { Amount: "20.00", Currency: "GBP" },
+      FinalPaymentAmount: { Amount: "30.00", Currency: "GBP" }
+    }
+    const list = Result.getOrThrow(Orders.decode(JSON.stringify([record]), { accounts }))
+    // start, end, count and amount of each order: February and March at 20, April at 30, January at 10
+    const payments = list.orders.map(
+      (o) =>
+        `${LocalDate.format(o.recurrence.start)} ${o.recurrence.end === undefined ? "" : LocalDate.format(o.recurrence.end)} ${o.recurrence.count ?? ""} ${Money.toPlainString(o.instructedAmount.value)}`
+    )
+    expect(payments).toEqual(["2027-02-15 2027-04-14 2 20", "2027-04-15 2027-04-15  30", "2027-01-15 2027-01-15  10"])
   })
   it("a UK v4 list, without the accounts file the source's AccountId kept", () => {
     expect(read("uk-v4-list.json", { accounts: AccountMap.empty })).toEqual([

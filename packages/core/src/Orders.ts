@@ -212,21 +212,27 @@ class Reading {
     return shared
   }
 
-  /** A record (its parsed JSON) at `position` (from 1) read as an item. */
-  read(value: unknown, position: number, account?: unknown): Item {
-    const record = Json.isNumberText(value) ? Number(value.text) : value
-    // a whole record of another source (a COBS page's item, a UK order, a YNAB or Actual schedule, …)
+  /**
+   * A record (its parsed JSON) at `position` (from 1) read as its items: one, but for a whole record of another
+   * source (a COBS page's item, a UK order, a YNAB or Actual schedule, …), which may be several orders (a UK order's
+   * own first or final amount).
+   */
+  readAll(value: unknown, position: number, account?: unknown): ReadonlyArray<Item> {
     const forced = this.options?.standard
-    const whole = Whole.wholeSource(record, forced)
-    if (whole !== undefined) {
-      return Whole.item(record, whole, position, {
-        standard: forced,
-        convention: this.options?.convention,
-        accounts: this.options?.accounts,
-        listedOn: this.options?.listedOn,
-        account
-      })
-    }
+    const whole = Whole.wholeSource(value, forced)
+    if (whole === undefined) return [this.read(value, position)]
+    return Whole.items(value, whole, position, {
+      standard: forced,
+      convention: this.options?.convention,
+      accounts: this.options?.accounts,
+      listedOn: this.options?.listedOn,
+      account
+    })
+  }
+
+  /** A record (its parsed JSON) at `position` (from 1) read as an item. */
+  read(value: unknown, position: number): Item {
+    const record = Json.isNumberText(value) ? Number(value.text) : value
     const standard = standardOf(record, this.options?.standard)
     if (standard === undefined || typeof standard !== "string" || standard === "sbas") {
       const r = decodeBank(record, { errors: "all" })
@@ -389,7 +395,7 @@ export const decoder = (options?: Options): Decoder => {
     {
       record: (read) => {
         position++
-        if (read._tag === "Value") out.push(reading.read(read.value, position))
+        if (read._tag === "Value") out.push(...reading.readAll(read.value, position))
         else {
           out.push(unread("record", position, Records.orderIdOf(read.value), read.path, read.message, undefined))
         }
@@ -428,7 +434,7 @@ export const decoder = (options?: Options): Decoder => {
               ? undefined
               : [document]
         if (records !== undefined) {
-          for (const record of records) out.push(reading.read(record, ++position, env.account))
+          for (const record of records) out.push(...reading.readAll(record, ++position, env.account))
           const list = shape.problems.map((p) => unread("list", undefined, undefined, p.path, p.message, undefined))
           return Result.succeed({
             pageCount: undefined,

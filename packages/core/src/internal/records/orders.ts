@@ -5,11 +5,13 @@
  */
 import * as AccountMap from "../../AccountMap.ts"
 import type * as BusinessDayConvention from "../../BusinessDayConvention.ts"
-import type * as LocalDate from "../../LocalDate.ts"
+import * as LocalDate from "../../LocalDate.ts"
 import * as Money from "../../Money.ts"
 import type * as Orders from "../../Orders.ts"
+import type * as Recurrence from "../../Recurrence.ts"
 import * as SourceRecord from "../../SourceRecord.ts"
 import * as Standard from "../../Standard.ts"
+import * as Standards from "../standards.ts"
 import { isObject } from "./read.ts"
 
 /** What a whole record is read with. */
@@ -54,59 +56,102 @@ const partyOf = (p: SourceRecord.Party): Orders.Party => {
   return { iban: "", scheme: "unknown", ...name }
 }
 
-/** A whole record at `position` read as an item of the decoder. */
-export const item = (
+/**
+ * A whole record at `position` read as items of the decoder: one, or for a UK order whose first or final payment has
+ * its own amount, one order per amount (the same orderId and position).
+ */
+export const items = (
   record: unknown,
   source: SourceRecord.Source,
   position: number,
   settings: Settings
-): Orders.Item => {
+): ReadonlyArray<Orders.Item> => {
   const read = SourceRecord.read(record, { standard: source, listedOn: settings.listedOn, account: settings.account })
   const unread = (orderId: string | undefined, path: string, reason: string, kind: Orders.Unread["kind"]) =>
     ({ _tag: "Unread", kind, position, orderId, path, reason, standard: source }) as const
-  if (read === undefined) return unread(undefined, "", "the record is no whole record of its standard", "record")
+  if (read === undefined) return [unread(undefined, "", "the record is no whole record of its standard", "record")]
   if (read._tag === "Skipped") {
-    return { _tag: "Skipped", position, orderId: read.orderId ?? `#${position}`, reason: `${source}: ${read.reason}` }
+    return [{ _tag: "Skipped", position, orderId: read.orderId ?? `#${position}`, reason: `${source}: ${read.reason}` }]
   }
   const resolved = AccountMap.resolve(settings.accounts ?? AccountMap.empty, read.reading)
-  if (resolved._tag === "Unresolved") return unread(read.reading.orderId, "", resolved.reason, "record")
+  if (resolved._tag === "Unresolved") return [unread(read.reading.orderId, "", resolved.reason, "record")]
   const r = resolved.reading
   const decoded = Standard.decode(r.schedule, { standard: source, start: r.start, convention: settings.convention })
   const t = decoded.translation
-  if (t._tag === "Unrepresentable") return unread(r.orderId, "", t.reason, "schedule")
+  if (t._tag === "Unrepresentable") return [unread(r.orderId, "", t.reason, "schedule")]
   const warnings: Array<Orders.Warning> = []
   for (const w of r.warnings) warnings.push({ _tag: "Tolerated", standard: source, ...w })
   for (const w of decoded.warnings) warnings.push({ _tag: "Tolerated", standard: source, ...w })
   if (t._tag === "Lossy") for (const l of t.losses) warnings.push({ _tag: "Lost", standard: source, ...l })
   for (const m of r.missing) warnings.push({ _tag: "Missing", standard: source, ...m })
-  // the first payment made already (before the bank's next date) is no payment to project
+  // UK: the first and the final payment carry their own amounts, every other one NextPaymentAmount — each is an order
+  // of its own (one payment, the same orderId), unless the first was made already (before the bank's next date)
   const firstMade = r.nextDate !== undefined && t.value.start < r.nextDate
-  for (const [field, other] of [
-    ["FirstPaymentAmount", firstMade ? undefined : r.firstAmount],
-    ["FinalPaymentAmount", r.finalAmount]
-  ] as const) {
-    if (other === undefined) continue
-    warnings.push({
-      _tag: "Lost",
-      standard: source,
-      field,
-      from: `${Money.toPlainString(other.value)} ${other.currency ?? r.amount.currency}`,
-      to: `${Money.toPlainString(r.amount.value)} ${r.amount.currency}`,
-      why: "tppkit projects one amount per order: that payment is projected at NextPaymentAmount"
-    })
+  let regular: Recurrence.Recurrence | undefined = t.value
+  const ones: Array<{ readonly start: LocalDate.LocalDate; readonly amount: SourceRecord.Amount }> = []
+  if (r.finalAmount !== undefined) {
+    const last = regular.end === undefined && regular.count === undefined ? undefined : Standards.lastNominal(regular)
+    if (last === undefined) {
+      warnings.push({
+        _tag: "Lost",
+        standard: source,
+        field: "FinalPaymentAmount",
+        from: `${Money.toPlainString(r.finalAmount.value)} ${r.finalAmount.currency ?? r.amount.currency}`,
+        to: `${Money.toPlainString(r.amount.value)} ${r.amount.currency}`,
+        why: "the order names no final payment (FinalPaymentDateTime or NumberOfPayments): every payment is NextPaymentAmount"
+      })
+    } else {
+      ones.push({ start: last, amount: r.finalAmount })
+      regular = less(regular, { end: LocalDate.addDays(last, -1) })
+    }
+  }
+  if (r.firstAmount !== undefined && !firstMade && regular !== undefined) {
+    const [first, second] = Standards.nominals(regular, 2)
+    if (first !== undefined) {
+      ones.push({ start: first, amount: r.firstAmount })
+      regular = second === undefined ? undefined : less(regular, { start: second })
+    }
   }
   const orderId = r.orderId ?? `#${position}`
-  return {
+  const debtor = partyOf(r.debtor)
+  const creditor = partyOf(r.creditor)
+  const order = (recurrence: Recurrence.Recurrence, amount: SourceRecord.Amount): Orders.Order => ({
     _tag: "Order",
     position,
     orderId,
     standard: source,
-    recurrence: t.value,
+    recurrence,
     ownConvention: decoded.ownConvention,
     ...(r.nextDate === undefined ? {} : { nextDate: r.nextDate }),
-    instructedAmount: { value: r.amount.value, currency: r.amount.currency },
-    debtor: partyOf(r.debtor),
-    creditor: partyOf(r.creditor),
+    instructedAmount: { value: amount.value, currency: amount.currency ?? r.amount.currency },
+    debtor,
+    creditor,
     warnings
+  })
+  const once = (start: LocalDate.LocalDate): Recurrence.Recurrence => {
+    const { count: _, ...rest } = t.value
+    return { ...rest, start, end: start }
   }
+  const orders = ones.map((o) => order(once(o.start), o.amount))
+  if (regular !== undefined) orders.unshift(order(regular, r.amount))
+  return orders
+}
+
+/**
+ * The recurrence from a later start (one occurrence fewer to count) or to an earlier end (the last one left out), or
+ * undefined when no occurrence is left.
+ */
+const less = (
+  r: Recurrence.Recurrence,
+  change: { readonly start?: LocalDate.LocalDate; readonly end?: LocalDate.LocalDate }
+): Recurrence.Recurrence | undefined => {
+  const count = r.count === undefined ? undefined : r.count - 1
+  if (count !== undefined && count < 1) return undefined
+  const next: Recurrence.Recurrence = {
+    ...r,
+    ...(change.start === undefined ? {} : { start: change.start }),
+    ...(change.end === undefined ? {} : { end: r.end === undefined || change.end < r.end ? change.end : r.end }),
+    ...(count === undefined ? {} : { count })
+  }
+  return next.end !== undefined && next.end < next.start ? undefined : next
 }
