@@ -357,6 +357,10 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
       // the listing was held: no page asked again; and no balance check sent with the wrong secret
       assert.deepStrictEqual(pagesOf(bank.journal), [0, 1, 2])
       assert.strictEqual(api(), before)
+      // worker status says why the checks got no answer
+      const status = await tppkit(["worker", "status", "--database-url", Redacted.value(db.url)])
+      assert.strictEqual(status.code, 0, status.stderr)
+      assert.match(status.stdout, /invalid_client/)
     } finally {
       await db.close()
     }
@@ -382,6 +386,10 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
       assert.strictEqual(lines.length, 1, run.stderr)
       assert.match(lines[0] ?? "", /the bank refused this client's credentials \(invalid_client\)/)
       assert.notInclude(run.stderr + run.stdout, secret)
+      // worker status says why the day's sweep failed
+      const status = await tppkit(["worker", "status", "--database-url", Redacted.value(db.url)])
+      assert.strictEqual(status.code, 0, status.stderr)
+      assert.match(status.stdout, /failed \(Unauthorized\): token request .*: 401 unauthorized \(invalid_client\)/s)
       // nothing reached the bank's API: only token requests (and the mock bank's own instance probe)
       const api = journal.entriesUnsafe().filter((e) => !e.path.endsWith("/token") && !e.path.startsWith("/__"))
       assert.deepStrictEqual(
