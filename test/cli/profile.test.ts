@@ -8,6 +8,7 @@ import { Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { tppkit } from "../e2e/harness.ts"
+import { customerTokens } from "../sandbox/support.ts"
 
 let scope: Scope.Closeable
 let bank: Sandbox.SandboxInfo["Service"]
@@ -17,23 +18,7 @@ beforeAll(async () => {
   scope = await Effect.runPromise(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ profile: Profile.cobs }), scope))
   bank = Context.get(context, Sandbox.SandboxInfo)
-  const redirect = "https://tpp.example/callback"
-  const auth = await fetch(
-    `${bank.baseUrl}/oauth2/auth?response_type=code&client_id=${bank.clientId}&redirect_uri=${redirect}&scope=AISP`,
-    { redirect: "manual" }
-  )
-  const code = new URL(auth.headers.get("location") ?? "").searchParams.get("code") ?? ""
-  const answer = await fetch(`${bank.baseUrl}/oauth2/token`, {
-    method: "POST",
-    body: new URLSearchParams({
-      grant_type: "authorization_code",
-      code,
-      redirect_uri: redirect,
-      client_id: bank.clientId,
-      client_secret: Redacted.value(bank.clientSecret)
-    })
-  })
-  accessToken = ((await answer.json()) as { access_token: string }).access_token
+  accessToken = (await customerTokens(bank)).access_token
 })
 afterAll(async () => {
   await Effect.runPromise(Scope.close(scope, Exit.void))

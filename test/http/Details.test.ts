@@ -10,6 +10,7 @@ import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect } from "vitest"
+import { customerTokens } from "../sandbox/support.ts"
 
 const account = Fixtures.ibans.eurBranch
 const frequencies = ["QUTR", "YEAR", "SEMI", "MNTH", "QUTR", "YEAR", "MNTH", "SEMI", "QUTR", "WEEK"] as const
@@ -25,28 +26,6 @@ const fixtures: Fixtures.Fixtures = {
     startDate: `2026-0${(i % 9) + 1}-1${i % 9}`
   }))
 }
-
-/** The customer's access token through the mock bank's authorization-code flow. */
-const customerToken = (baseUrl: string, clientId: string, secret: string) =>
-  Effect.promise(async () => {
-    const redirect = "https://tpp.example/callback"
-    const auth = await fetch(
-      `${baseUrl}/oauth2/auth?response_type=code&client_id=${clientId}&redirect_uri=${redirect}&scope=AISP`,
-      { redirect: "manual" }
-    )
-    const code = new URL(auth.headers.get("location") ?? "").searchParams.get("code") ?? ""
-    const answer = await fetch(`${baseUrl}/oauth2/token`, {
-      method: "POST",
-      body: new URLSearchParams({
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: redirect,
-        client_id: clientId,
-        client_secret: secret
-      })
-    })
-    return ((await answer.json()) as { access_token: string }).access_token
-  })
 
 describe("Details", () => {
   it("plans the days: the list's own call comes first each day", () => {
@@ -88,7 +67,7 @@ describe("Details", () => {
         const perDay: Array<{ fetched: number; pending: number }> = []
         for (let day = 0; day < days; day++) {
           // the customer's token of the day (an hour long; a refresh token would do the same)
-          const access = yield* customerToken(info.baseUrl, info.clientId, Redacted.value(info.clientSecret))
+          const access = (yield* Effect.promise(() => customerTokens(info))).access_token
           const token = TokenService.fromSca("sandbox", Redacted.make(access))
           const listing = yield* Details.list({ psu, token, maxAge: 0 }).pipe(Effect.provide(services))
           perDay.push({ fetched: listing.fetched.length, pending: listing.pending.length })

@@ -8,34 +8,9 @@ import { BankClient, BankConfig, type BankError, BankTransport, TokenService } f
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Redacted, Stream } from "effect"
 import { describe, expect, it } from "vitest"
+import { customerTokens } from "./support.ts"
 
 const psu = { ipAddress: "192.168.1.221", deviceOs: "Mac OS", userAgent: "MyBudgetApp/2.1" }
-
-/** The customer's tokens through the mock bank's authorization-code flow (it approves at once). */
-const customerTokens = async (baseUrl: string, clientId: string, secret: string) => {
-  const redirect = "https://tpp.example/callback"
-  const auth = await fetch(
-    `${baseUrl}/oauth2/auth?response_type=code&client_id=${clientId}&redirect_uri=${encodeURIComponent(redirect)}&scope=AISP%20aisp.standingorders&state=s1`,
-    { redirect: "manual" }
-  )
-  expect(auth.status).toBe(302)
-  const location = new URL(auth.headers.get("location") ?? "")
-  expect(location.searchParams.get("state")).toBe("s1")
-  const form = new URLSearchParams({
-    grant_type: "authorization_code",
-    code: location.searchParams.get("code") ?? "",
-    client_id: clientId,
-    client_secret: secret,
-    redirect_uri: redirect
-  })
-  const answer = await fetch(`${baseUrl}/oauth2/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: form
-  })
-  expect(answer.status).toBe(200)
-  return (await answer.json()) as { access_token: string; refresh_token: string; expires_in: number }
-}
 
 const run = <A>(
   body: (ctx: {
@@ -55,9 +30,7 @@ const run = <A>(
         const info = Context.get(context, Sandbox.SandboxInfo)
         const journal = Context.get(context, Journal.Journal)
         const clock = Context.get(context, SandboxClock.SandboxClock)
-        const tokens = yield* Effect.promise(() =>
-          customerTokens(info.baseUrl, info.clientId, Redacted.value(info.clientSecret))
-        )
+        const tokens = yield* Effect.promise(() => customerTokens(info))
         const token = TokenService.fromSca("sandbox", Redacted.make(tokens.access_token))
         const headers = (extra: Record<string, string> = {}) => ({
           "content-type": "application/json",

@@ -72,3 +72,32 @@ export const apiHeaders = (accessToken: string, extra: Record<string, string> = 
 /** A balance-check body (spec 2.2). */
 export const balanceBody = (iban: string, value: number, currency = "EUR") =>
   JSON.stringify({ instructionIdentification: randomUUID().slice(0, 35), iban, amount: { value, currency } })
+
+/**
+ * The customer's tokens from a mock bank playing COBS, through its authorization-code flow (it approves at once):
+ * `GET /oauth2/auth`, then the code exchanged at `POST /oauth2/token`.
+ */
+export const customerTokens = async (
+  info: Info
+): Promise<{ access_token: string; refresh_token: string; expires_in: number }> => {
+  const redirect = "https://tpp.example/callback"
+  const auth = await fetch(
+    `${info.baseUrl}/oauth2/auth?response_type=code&client_id=${info.clientId}&redirect_uri=${encodeURIComponent(redirect)}&scope=AISP%20aisp.standingorders&state=s1`,
+    { redirect: "manual" }
+  )
+  const location = new URL(auth.headers.get("location") ?? "")
+  if (auth.status !== 302 || location.searchParams.get("state") !== "s1") throw new Error("no redirect with a code")
+  const answer = await fetch(`${info.baseUrl}/oauth2/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code: location.searchParams.get("code") ?? "",
+      client_id: info.clientId,
+      client_secret: Redacted.value(info.clientSecret),
+      redirect_uri: redirect
+    })
+  })
+  if (answer.status !== 200) throw new Error(`token answer ${answer.status}`)
+  return (await answer.json()) as { access_token: string; refresh_token: string; expires_in: number }
+}

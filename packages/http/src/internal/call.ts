@@ -11,7 +11,7 @@ import { Clock, DateTime, Effect, Redacted, Result, type Tracer } from "effect"
 import type { CallOptions, Reply } from "../BankClient.ts"
 import type { BankConfig } from "../BankConfig.ts"
 import { BankError, type Identity, InvalidRequest, withAttempts } from "../BankError.ts"
-import type { BankTransport, Exchange } from "../BankTransport.ts"
+import type { BankTransport, Exchange, Outgoing } from "../BankTransport.ts"
 import type { Budget } from "../Budget.ts"
 import * as PsuContext from "../PsuContext.ts"
 import { authorization, type Token, type TokenProvider } from "../TokenService.ts"
@@ -228,7 +228,18 @@ export const make = (
       contentType: Headers.jsonContentType,
       body: spec.body
     }
-    return Transport.sendThen(
+    return sendOne(spec, token, identity, outgoing, undefined)
+  }
+
+  /** Sends one request of the call and reads its answer (`answered`, when given, adapts the exchange first). */
+  const sendOne = <A>(
+    spec: CallSpec<A>,
+    token: Token,
+    identity: Identity,
+    outgoing: Outgoing,
+    answered: ((exchange: Exchange) => Exchange) | undefined
+  ): Effect.Effect<Reply<A>, BankError> =>
+    Transport.sendThen(
       transport,
       outgoing,
       {
@@ -239,9 +250,11 @@ export const make = (
         parent: spec.span,
         untraced: spec.untraced
       },
-      (exchange) => replyOf(spec, identity, Transport.masked(exchange, secretsOf(token)))
+      (exchange) => {
+        const masked = Transport.masked(exchange, secretsOf(token))
+        return replyOf(spec, identity, answered === undefined ? masked : answered(masked))
+      }
     )
-  }
 
   /**
    * One request of a profile other than the seed bank's: its headers made by the profile (`ProfileHeaders`), with the
@@ -262,20 +275,7 @@ export const make = (
         contentType: headers["Content-Type"] ?? Headers.jsonContentType,
         body: spec.body
       }
-      return Transport.sendThen(
-        transport,
-        outgoing,
-        {
-          operation: spec.operation,
-          identity,
-          timeout: config.requestTimeout,
-          maxBodyBytes: config.limits.maxBodyBytes,
-          parent: spec.span,
-          untraced: spec.untraced
-        },
-        (exchange) =>
-          replyOf(spec, identity, ProfileHeaders.responseIds(profile, Transport.masked(exchange, secretsOf(token))))
-      )
+      return sendOne(spec, token, identity, outgoing, (exchange) => ProfileHeaders.responseIds(profile, exchange))
     })
 
   /** The error of a budget refusal or store failure, naming the call's request. */
