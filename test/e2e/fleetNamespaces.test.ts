@@ -37,6 +37,7 @@ if (unavailable !== undefined) {
 }
 
 const holders: Array<ChildProcess> = []
+const certDirs: Array<string> = []
 const processes: Array<ChildProcess> = []
 const dir = mkdtempSync(join(tmpdir(), "tppkit-netns-"))
 chmodSync(dir, 0o711)
@@ -44,6 +45,7 @@ afterAll(() => {
   for (const p of processes) p.kill("SIGKILL")
   for (const h of holders) h.kill("SIGKILL")
   rmSync(dir, { recursive: true, force: true })
+  for (const d of certDirs) rmSync(d, { recursive: true, force: true })
 })
 
 /** A new network namespace, held by a sleeping process; its id is that process's. */
@@ -107,6 +109,7 @@ const held = (stderr: string): Array<number> =>
 describe.skipIf(unavailable !== undefined)("a fleet across network namespaces", () => {
   it("two workers on a bridge share the shards and a sweep, survive a SIGKILL, and refuse outsiders", async () => {
     const certs = fleetCerts()
+    certDirs.push(certs.dir)
     const [sw, db, bank, w1, w2, outsider] = [0, 1, 2, 3, 4, 5].map(namespace) as [
       number,
       number,

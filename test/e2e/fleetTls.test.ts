@@ -6,7 +6,7 @@
  * loopback without TLS are each refused with one line (exit 3). test/e2e/fleetNamespaces.test.ts runs a fleet
  * across network namespaces.
  */
-import { readFileSync } from "node:fs"
+import { readFileSync, rmSync } from "node:fs"
 import { connect } from "node:tls"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
@@ -19,7 +19,10 @@ import { type Ended, start, tppkit } from "./harness.ts"
 const db = embeddedDb()
 const certs = fleetCerts()
 const bankScope = Scope.makeUnsafe()
-afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
+afterAll(() => {
+  rmSync(certs.dir, { recursive: true, force: true })
+  return Effect.runPromise(Scope.close(bankScope, Exit.void))
+})
 
 /** Waits until `text()` matches `pattern` (or fails after `ms`). */
 const until = async (text: () => string, pattern: RegExp, ms = 30_000): Promise<void> => {
