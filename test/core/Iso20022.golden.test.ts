@@ -85,15 +85,22 @@ describe("ISO 20022 Frequency36Choice: Prd and PtInTm", () => {
   table(Iso20022.decode, [
     {
       name: "Prd MNTH, CntPerPrd 1",
-      record: rec({ Prd: { Tp: "MNTH", CntPerPrd: "1" } }),
+      record: rec({ Prd: { Tp: "MNTH", CntPerPrd: 1 } }),
       verdict: "exact",
       dates: month5
     },
     {
       name: "Prd MNTH, CntPerPrd 2 (the days not given)",
-      record: rec({ Prd: { Tp: "MNTH", CntPerPrd: "2" } }),
+      record: rec({ Prd: { Tp: "MNTH", CntPerPrd: 2 } }),
       verdict: "unrepresentable",
       reason: "2 events every MNTH period: ISO 20022 does not say on which days"
+    },
+    {
+      name: 'Prd MNTH, CntPerPrd "1" (text where the schema\'s DecimalNumber is a number: read, with a warning)',
+      record: rec({ Prd: { Tp: "MNTH", CntPerPrd: "1" } }),
+      verdict: "exact",
+      dates: month5,
+      warnings: [["CntPerPrd", "1"]]
     },
     {
       name: "PtInTm MNTH 20",
