@@ -132,18 +132,18 @@ describe("ForecastEvidence: the plan's forecast with the fleet's answers", () =>
     expect(Object.keys(json)).toEqual(["balances", "orders", "from", "to", "accounts", "findings"])
     expect([json.balances, json.orders, json.from, json.to]).toEqual(["stored", "plan", "2026-11-02", "2026-11-04"])
     expect(json.accounts.map((a) => [a.iban, a.lowest, a.riskDays.map((r) => [r.date, r.closing, r.reason])])).toEqual([
-      [rich, { amount: "-30", date: "2026-11-04" }, [["2026-11-04", "-30", "zero"]]],
-      [poor, { amount: "700", date: "2026-11-03" }, []]
+      [rich, { amount: "-30.00", date: "2026-11-04" }, [["2026-11-04", "-30.00", "zero"]]],
+      [poor, { amount: "700.00", date: "2026-11-03" }, []]
     ])
     // the plan knows no creditor
     expect(json.accounts[0]?.riskDays[0]?.payments.map((p) => [p.orderId, p.amount, "creditorIban" in p])).toEqual([
-      ["SO-CAR", "990", false],
-      ["SO-GYM", "40", false]
+      ["SO-CAR", "990.00", false],
+      ["SO-GYM", "40.00", false]
     ])
     expect(json.findings.map((f) => [f.finding, f.orderId, f.answer, f.forecastOnPaymentDay])).toEqual([
-      ["DeclinedButCovered", "SO-RENT", "DECL", "700"],
-      ["ApprovedButAtRisk", "SO-CAR", "APPR", "-30"],
-      ["ApprovedButAtRisk", "SO-GYM", "APPR", "-30"]
+      ["DeclinedButCovered", "SO-RENT", "DECL", "700.00"],
+      ["ApprovedButAtRisk", "SO-CAR", "APPR", "-30.00"],
+      ["ApprovedButAtRisk", "SO-GYM", "APPR", "-30.00"]
     ])
   })
 

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process"
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Output } from "@tppkit/cli"
 import { afterAll, describe, expect, it } from "vitest"
 import { root } from "../e2e/harness.ts"
 
@@ -110,4 +111,38 @@ describe("a reader that closes the pipe", { timeout: 120_000 }, () => {
       expect(ended.code).toBe(0)
     })
   }
+})
+
+describe("Output.lineBatches (issue 40)", () => {
+  const text = (b: string | Uint8Array) => (typeof b === "string" ? b : new TextDecoder().decode(b))
+  it("ends every batch but the last at a line end, text and bytes alike, the text unchanged", () => {
+    const encoder = new TextEncoder()
+    const pieces: Array<string | Uint8Array> = [
+      "head\nhalf a ",
+      "line\n",
+      "",
+      encoder.encode("bytes 1\nbytes 2\nbytes "),
+      encoder.encode("3\nlast"),
+      "",
+      " line\n"
+    ]
+    const batches = [...Output.lineBatches(pieces)]
+    expect(batches.map(text).join("")).toBe(pieces.map(text).join(""))
+    const written = batches.filter((b) => b.length > 0)
+    for (const b of written.slice(0, -1)) expect(text(b).endsWith("\n")).toBe(true)
+    // a pause (an empty piece) writes the whole lines gathered so far first
+    expect(text(batches[0]!)).toBe("head\nhalf a line\n")
+    expect(batches[1]!.length).toBe(0)
+  })
+  it("keeps what follows a byte chunk's last line end though the chunk's buffer is reused", () => {
+    const buffer = new TextEncoder().encode("a\nb")
+    const out: Array<string> = []
+    const source = function* () {
+      yield buffer
+      buffer.set(new TextEncoder().encode("c\nd"))
+      yield buffer
+    }
+    for (const b of Output.lineBatches(source())) out.push(text(b))
+    expect(out.join("")).toBe("a\nbc\nd")
+  })
 })

@@ -44,7 +44,7 @@ describe("tppkit forecast", () => {
     const doc = JSON.parse(json.stdout)
     const change = doc.scenarios[0].accounts.find((a: { iban: string }) => a.iban === SK)
     // the January income is due on 7 February, after the window; the December one stays in the opening balance
-    expect(change.closing).toEqual({ base: "3100", scenario: "100" })
+    expect(change.closing).toEqual({ base: "3100.00", scenario: "100.00" })
     expect(doc.scenarios[0].added).toEqual([])
     expect(doc.scenarios[0].removed.map((p: { executionDate: string }) => p.executionDate)).toEqual(["2027-01-28"])
   })

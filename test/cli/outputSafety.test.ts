@@ -207,7 +207,7 @@ describe("hostile text in every output format (issue 40)", () => {
     const r = await run(["forecast", "--orders", orders, "--balances", balances, ...window, "--format", "csv"])
     expect(r.code, r.stderr).toBe(8)
     const rows = parseCsv(r.stdout, { columns: true }) as Array<Record<string, string>>
-    expect(rows.map((row) => row.closing)).toContain("-5")
+    expect(rows.map((row) => row.closing)).toContain("-5.00")
     for (const row of rows) for (const cell of Object.values(row)) expect(cell).not.toMatch(CONTROL)
   })
 })

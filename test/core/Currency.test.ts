@@ -93,3 +93,11 @@ describe("properties", () => {
     )
   })
 })
+
+describe("Currency.minorUnits (issue 40)", () => {
+  it("gives ISO 4217's minor unit digits, none for a code without one", () => {
+    expect(
+      ["EUR", "CZK", "USD", "JPY", "KRW", "BHD", "KWD", "CLF", "XAU", "XXX", "eur"].map(Currency.minorUnits)
+    ).toEqual([2, 2, 2, 0, 0, 3, 3, 4, undefined, undefined, undefined])
+  })
+})

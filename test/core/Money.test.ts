@@ -195,3 +195,26 @@ describe("Money", () => {
     })
   })
 })
+
+describe("Money.formatMinor (issue 40)", () => {
+  it("pads to the currency's minor unit digits (ISO 4217), never rounds, and says when an amount has more", () => {
+    const cases: ReadonlyArray<readonly [string, string, string, boolean]> = [
+      ["300", "EUR", "300.00", false],
+      ["700.1", "CZK", "700.10", false],
+      ["-5", "EUR", "-5.00", false],
+      ["1500", "JPY", "1500", false],
+      ["100.5", "JPY", "100.5", true],
+      ["1.5", "BHD", "1.500", false],
+      ["1.0005", "KWD", "1.0005", true],
+      ["0.1", "CLF", "0.1000", false],
+      ["1.005", "EUR", "1.005", true],
+      ["12.3", "XAU", "12.3", false]
+    ]
+    for (const [amount, currency, text, beyond] of cases) {
+      expect([
+        Money.formatMinor(Money.parseUnsafe(amount), currency),
+        Money.exceedsMinorUnits(Money.parseUnsafe(amount), currency)
+      ]).toEqual([text, beyond])
+    }
+  })
+})

@@ -71,6 +71,28 @@ const peakRss = (pid: number): number => {
 }
 
 describe("tppkit budget", { timeout: 120_000 }, () => {
+  it("the README's flow with TPPKIT_BUDGET_FILE=memory: twice a day, then the bank's daily limit is exit 4 with the ways out (issue 40)", async () => {
+    const b = await bank()
+    try {
+      const env = { ...b.env, TPPKIT_BUDGET_FILE: "memory" }
+      // the README's listing (2 pages of 100: 2 of the 4 unattended calls a day), twice in a row
+      for (const run of [1, 2]) {
+        const listed = await tppkit(["standing-orders", "--all", "--format", "json"], { env })
+        expect(listed.code, `run ${run}: ${listed.stderr}`).toBe(0)
+      }
+      // the third: nothing counted in memory from the runs before, so the bank itself answers 429 ACCESS_EXCEEDED
+      const third = await tppkit(["standing-orders", "--all"], { env })
+      expect(third.code, third.stderr).toBe(4)
+      expect(third.stderr).toMatch(/429 too many requests \(ACCESS_EXCEEDED\): the bank's daily limit of unattended/)
+      expect(third.stderr).toMatch(/Ways out: .*--psu-last-logged-time.*--max-age/)
+      // the way out it names works: the customer present, nothing counted
+      const present = await tppkit(["standing-orders", "--all", "--psu-last-logged-time", "now"], { env })
+      expect(present.code, present.stderr).toBe(0)
+    } finally {
+      await b.close()
+    }
+  })
+
   it("shows used, left and the reset per consent; a missing file is not created", async () => {
     const b = await bank()
     try {

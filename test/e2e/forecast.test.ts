@@ -45,16 +45,17 @@ describe("tppkit forecast", { timeout: 90_000 }, () => {
     expect(doc.accounts[0].ladder[0]).toEqual({
       date: "2027-01-01",
       until: "2027-01-03",
-      opening: "300",
-      out: "0",
-      in: "0",
-      closing: "300",
+      // amounts with EUR's two decimals (issue 40; they were "300", "0")
+      opening: "300.00",
+      out: "0.00",
+      in: "0.00",
+      closing: "300.00",
       atRisk: false
     })
     const csv = await tppkit([...base, "--balances", "examples/balances.json", "--format", "csv"])
     const lines = csv.stdout.trim().split("\n")
     expect(lines[0]).toBe("iban,currency,date,until,opening,out,in,closing,at_risk,not_netted,note")
-    expect(lines).toContain(`${A},EUR,2027-03-22,2027-03-29,129.35,50,0,79.35,yes,0,`)
+    expect(lines).toContain(`${A},EUR,2027-03-22,2027-03-29,129.35,50.00,0.00,79.35,yes,0,`)
   })
   it("the HTML picture: self-contained, each account's line with its risk days and lowest point labelled", async () => {
     const run = await tppkit([...base, "--balances", "examples/balances.json", "--format", "html"])

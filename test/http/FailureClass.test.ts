@@ -4,6 +4,11 @@ import { BankError, FailureClass } from "@tppkit/http"
 import { describe, expect, it } from "vitest"
 
 const body = ErrorBody.decode(403, "application/json", JSON.stringify({ tppMessages: [{ code: "CONSENT_MISSING" }] }))
+const dailyLimit = ErrorBody.decode(
+  429,
+  "application/problem+json",
+  JSON.stringify({ status: 429, code: "ACCESS_EXCEEDED", title: "Too Many Requests" })
+)
 const exhausted = new BankError.BudgetExhausted({
   consentKey: "k",
   limit: 4,
@@ -26,6 +31,8 @@ const rows: ReadonlyArray<readonly [BankError.Reason, FailureClass.FailureClass,
   [new BankError.ServerError({ status: 504, body }), "unavailable", true],
   [new BankError.TooManyRequests({ body }), "unavailable", true],
   [new BankError.TooManyRequests({ retryAfterSeconds: 3, body }), "unavailable", true],
+  // the bank's daily limit (issue 40): a spent budget, as BudgetExhausted, not a "not now" to repeat
+  [new BankError.TooManyRequests({ retryAfterSeconds: 3600, body: dailyLimit }), "budget", false],
   [new BankError.UnexpectedStatus({ status: 507, body }), "unavailable", false],
   [new BankError.UnexpectedStatus({ status: 409, body }), "refused", false],
   [new BankError.BadRequest({ body }), "refused", false],
@@ -64,7 +71,7 @@ describe("FailureClass", () => {
       { encoding: "utf8" }
     )
     const { seen, exports } = JSON.parse(out) as { seen: Array<string>; exports: Array<string> }
-    expect(exports).toEqual(["all", "classify", "isTransient"])
+    expect(exports).toEqual(["DAILY_LIMIT_CODE", "all", "classify", "isDailyLimit", "isTransient"])
     expect(seen.map((url) => url.replace(/^.*\/packages\//, ""))).toEqual(["http/src/FailureClass.ts"])
   })
 })

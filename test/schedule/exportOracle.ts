@@ -24,14 +24,14 @@ const paymentJson = (p: Row) => ({
   nominalDate: LocalDate.format(p.nominalDate),
   executionDate: LocalDate.format(p.executionDate),
   provenance: Payment.provenanceOf(p),
-  amount: Money.formatFixed2(p.amount),
+  amount: Money.formatMinor(p.amount, p.currency),
   currency: p.currency,
   debtorIban: p.debtorIban,
   creditorIban: p.creditorIban,
   ...(p.creditorName === undefined ? {} : { creditorName: p.creditorName })
 })
 
-/** The JSON document as a value: keys in the documented order, amounts with exactly two decimals. */
+/** The JSON document as a value: keys in the documented order, amounts with their currency's minor unit digits. */
 export const jsonValue = (doc: Document) => ({
   from: LocalDate.format(doc.from),
   to: LocalDate.format(doc.to),
@@ -42,7 +42,7 @@ export const jsonValue = (doc: Document) => ({
   totals: CashFlow.totals(doc.payments).byCurrency.map((t) => ({
     currency: t.currency,
     count: t.count,
-    amount: Money.formatFixed2(t.amount)
+    amount: Money.formatMinor(t.amount, t.currency)
   }))
 })
 
@@ -94,7 +94,7 @@ export const csv = (doc: Document): string =>
       LocalDate.format(p.nominalDate),
       LocalDate.format(p.executionDate),
       Payment.provenanceOf(p),
-      Money.formatFixed2(p.amount),
+      Money.formatMinor(p.amount, p.currency),
       p.currency,
       p.debtorIban,
       p.creditorIban,

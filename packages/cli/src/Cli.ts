@@ -136,14 +136,17 @@ export const run = (args: ReadonlyArray<string>) =>
 
 /**
  * The way out the failure's own message cannot know: what to check when the bank refuses the client's credentials
- * (the token endpoint's `invalid_client`), and the command line's own budget switch when the daily budget refuses.
+ * (the token endpoint's `invalid_client`), the command line's own budget switch when the daily budget refuses, and
+ * for the bank's own 429 of its daily limit (an in-memory count lets the calls go out) a mock bank started again.
  */
 const wayOut = (outcome: Failure.Outcome): string | undefined =>
   outcome.details?.code === "invalid_client"
     ? "check TPPKIT_CLIENT_ID and TPPKIT_CLIENT_SECRET (or --client-id and --client-secret)"
     : outcome.kind === "budget" && outcome.details?.freesAt !== undefined
       ? "or, playing against a mock bank, count in memory: --budget-file memory (TPPKIT_BUDGET_FILE=memory), or start the mock bank again (a new mock bank has a count of its own)"
-      : undefined
+      : outcome.kind === "budget" && outcome.details?.status === 429
+        ? "or, playing against a mock bank, start it again (a new mock bank has a count of its own); --max-age reuses a listing kept in a budget file (not with --budget-file memory)"
+        : undefined
 
 /** "did you mean …" for a mistyped subcommand or flag, from effect/cli's suggestions (nothing when it has none). */
 const suggestion = (cause: Cause.Cause<unknown>): string | undefined => {

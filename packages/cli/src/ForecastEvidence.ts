@@ -200,13 +200,13 @@ export const json = (forecast: Forecast.Forecast | undefined, sources: Sources) 
   accounts: (forecast === undefined ? [] : checkedAccounts(forecast)).map((a) => ({
     iban: a.iban,
     currency: a.currency,
-    ...(a.threshold === undefined ? {} : { threshold: Money.toPlainString(a.threshold) }),
+    ...(a.threshold === undefined ? {} : { threshold: Money.formatMinor(a.threshold, a.currency) }),
     balanceDate: LocalDate.format(a.balanceDate),
-    opening: Money.toPlainString(a.opening),
-    closing: Money.toPlainString(a.closing),
-    lowest: { amount: Money.toPlainString(a.lowest.amount), date: LocalDate.format(a.lowest.date) },
+    opening: Money.formatMinor(a.opening, a.currency),
+    closing: Money.formatMinor(a.closing, a.currency),
+    lowest: { amount: Money.formatMinor(a.lowest.amount, a.currency), date: LocalDate.format(a.lowest.date) },
     riskDays: a.riskDays.map((d) => {
-      const day = ForecastReport.riskJson(d)
+      const day = ForecastReport.riskJson(d, a.currency)
       // the plan knows no creditor: its payments have none rather than an empty one
       return sources.orders === "file"
         ? day

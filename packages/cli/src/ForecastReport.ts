@@ -536,20 +536,20 @@ const paymentJson = (p: Payment.Payment) => ({
   orderId: p.orderId,
   executionDate: f(p.executionDate),
   nominalDate: f(p.nominalDate),
-  amount: Money.toPlainString(p.amount),
+  amount: Money.formatMinor(p.amount, p.currency),
   currency: p.currency,
   debtorIban: p.debtorIban,
   creditorIban: p.creditorIban,
   ...(p.creditorName === undefined ? {} : { creditorName: p.creditorName })
 })
 
-/** A risk day as the JSON documents show it: its days, closing balance, payments out, shortfall, reason, payments. */
-export const riskJson = (d: Forecast.RiskDay) => ({
+/** A risk day as the JSON documents show it (amounts in its account's `currency`'s minor unit digits): its days, closing balance, payments out, shortfall, reason, payments. */
+export const riskJson = (d: Forecast.RiskDay, currency: string) => ({
   date: f(d.date),
   until: f(d.until),
-  closing: Money.toPlainString(d.closing),
-  out: Money.toPlainString(d.out),
-  shortfall: Money.toPlainString(d.shortfall),
+  closing: Money.formatMinor(d.closing, currency),
+  out: Money.formatMinor(d.out, currency),
+  shortfall: Money.formatMinor(d.shortfall, currency),
   reason: d.reason,
   payments: d.payments.map(paymentJson)
 })
@@ -557,22 +557,22 @@ export const riskJson = (d: Forecast.RiskDay) => ({
 const accountJson = (a: Forecast.AccountForecast) => ({
   iban: a.iban,
   currency: a.currency,
-  ...(a.threshold === undefined ? {} : { threshold: Money.toPlainString(a.threshold) }),
+  ...(a.threshold === undefined ? {} : { threshold: Money.formatMinor(a.threshold, a.currency) }),
   balanceDate: f(a.balanceDate),
   start: f(a.start),
-  opening: Money.toPlainString(a.opening),
-  closing: Money.toPlainString(a.closing),
-  out: Money.toPlainString(a.out),
-  in: Money.toPlainString(a.in),
-  lowest: { amount: Money.toPlainString(a.lowest.amount), date: f(a.lowest.date) },
-  riskDays: a.riskDays.map(riskJson),
+  opening: Money.formatMinor(a.opening, a.currency),
+  closing: Money.formatMinor(a.closing, a.currency),
+  out: Money.formatMinor(a.out, a.currency),
+  in: Money.formatMinor(a.in, a.currency),
+  lowest: { amount: Money.formatMinor(a.lowest.amount, a.currency), date: f(a.lowest.date) },
+  riskDays: a.riskDays.map((d) => riskJson(d, a.currency)),
   ladder: (a.rows ?? []).map((r) => ({
     date: f(r.date),
     until: f(r.until),
-    opening: Money.toPlainString(r.opening),
-    out: Money.toPlainString(r.out),
-    in: Money.toPlainString(r.in),
-    closing: Money.toPlainString(r.closing),
+    opening: Money.formatMinor(r.opening, a.currency),
+    out: Money.formatMinor(r.out, a.currency),
+    in: Money.formatMinor(r.in, a.currency),
+    closing: Money.formatMinor(r.closing, a.currency),
     atRisk: r.atRisk,
     ...(r.notNetted.length === 0
       ? {}
@@ -589,16 +589,19 @@ export const evidenceJson = (e: Forecast.Evidence) => ({
   orderId: e.check.orderId,
   debtorIban: e.check.debtorIban,
   executionDate: f(e.check.executionDate),
-  amount: Money.toPlainString(e.check.amount),
+  amount: Money.formatMinor(e.check.amount, e.check.currency),
   currency: e.check.currency,
   checkedOn: f(e.check.checkedOn),
   answer: e.check.answer,
-  forecastOnCheckDay: e.onCheckDay === undefined ? null : Money.toPlainString(e.onCheckDay),
-  forecastOnPaymentDay: e.onPaymentDay === undefined ? null : Money.toPlainString(e.onPaymentDay),
+  forecastOnCheckDay: e.onCheckDay === undefined ? null : Money.formatMinor(e.onCheckDay, e.check.currency),
+  forecastOnPaymentDay: e.onPaymentDay === undefined ? null : Money.formatMinor(e.onPaymentDay, e.check.currency),
   covered: e.covered ?? null
 })
 
-/** The report as one JSON document (amounts as exact decimal strings, the accounts worst first). */
+/**
+ * The report as one JSON document (amounts as exact decimal strings with their currency's minor unit digits, never
+ * rounded; the accounts worst first).
+ */
 export const json = (report: Report): string => {
   const { forecast } = report
   return JSON.stringify(
@@ -626,13 +629,19 @@ export const json = (report: Report): string => {
         accounts: s.accounts.map((a) => ({
           iban: a.iban,
           currency: a.currency,
-          closing: { base: Money.toPlainString(a.closing.base), scenario: Money.toPlainString(a.closing.scenario) },
-          lowest: {
-            base: { amount: Money.toPlainString(a.lowest.base.amount), date: f(a.lowest.base.date) },
-            scenario: { amount: Money.toPlainString(a.lowest.scenario.amount), date: f(a.lowest.scenario.date) }
+          closing: {
+            base: Money.formatMinor(a.closing.base, a.currency),
+            scenario: Money.formatMinor(a.closing.scenario, a.currency)
           },
-          riskDaysAdded: a.riskDaysAdded.map(riskJson),
-          riskDaysRemoved: a.riskDaysRemoved.map(riskJson)
+          lowest: {
+            base: { amount: Money.formatMinor(a.lowest.base.amount, a.currency), date: f(a.lowest.base.date) },
+            scenario: {
+              amount: Money.formatMinor(a.lowest.scenario.amount, a.currency),
+              date: f(a.lowest.scenario.date)
+            }
+          },
+          riskDaysAdded: a.riskDaysAdded.map((d) => riskJson(d, a.currency)),
+          riskDaysRemoved: a.riskDaysRemoved.map((d) => riskJson(d, a.currency))
         })),
         unmatched: s.unmatched.map(changeText)
       })),
@@ -663,10 +672,10 @@ export const csv = (report: Report, options?: Export.CsvOptions): string => {
           cell(a.currency),
           f(r.date),
           f(r.until),
-          Money.toPlainString(r.opening),
-          Money.toPlainString(r.out),
-          Money.toPlainString(r.in),
-          Money.toPlainString(r.closing),
+          Money.formatMinor(r.opening, a.currency),
+          Money.formatMinor(r.out, a.currency),
+          Money.formatMinor(r.in, a.currency),
+          Money.formatMinor(r.closing, a.currency),
           r.atRisk ? "yes" : "no",
           `${r.notNetted.length}`,
           ""

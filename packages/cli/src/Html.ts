@@ -40,6 +40,9 @@ export const DAILY_UP_TO_DAYS = 93
 /** The table lists at most this many payments (the chart and totals always cover all of them). */
 export const TABLE_ROWS = 5000
 
+/** Payments read between two pauses of {@link render} (an empty piece). */
+export const PAUSE_EVERY = 16_384
+
 /** The chart draws a running-total line for at most this many debtor accounts per currency (the largest). */
 export const CHART_ACCOUNTS = 8
 
@@ -59,13 +62,16 @@ export const escapeText = (text: string): string =>
     c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&#39;"
   )
 
-/** An exact amount with two decimals and thin spaces between thousands, e.g. `12 345.60`. */
-export const amountText = (amount: BigDecimal.BigDecimal): string => {
-  const text = Money.formatFixed2(amount)
+/**
+ * An exact amount with its currency's minor unit digits (core's `Money.formatMinor`; two when no currency is given)
+ * and thin spaces between thousands, e.g. `12 345.60` EUR, `12 346` JPY.
+ */
+export const amountText = (amount: BigDecimal.BigDecimal, currency = "EUR"): string => {
+  const text = Money.formatMinor(amount, currency)
   const negative = text.startsWith("-")
-  const [whole = "", fraction = "00"] = (negative ? text.slice(1) : text).split(".")
+  const [whole = "", fraction] = (negative ? text.slice(1) : text).split(".")
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009")
-  return `${negative ? "−" : ""}${grouped}.${fraction}`
+  return `${negative ? "−" : ""}${grouped}${fraction === undefined ? "" : `.${fraction}`}`
 }
 
 /** A short axis label for a number: 1 200 → `1.2k`, 3 000 000 → `3M`. */
@@ -173,12 +179,12 @@ const chart = function* (
     const width = Math.max(1, x(to) - x(from) - gap)
     const value = toNumber(t.amount)
     const risk = riskPerPeriod.get(t.start)
-    const label = `${Periods.label(t, picture.from, picture.to)}: ${amountText(t.amount)} ${currency}, ${t.count} payment${t.count === 1 ? "" : "s"}`
+    const label = `${Periods.label(t, picture.from, picture.to)}: ${amountText(t.amount, currency)} ${currency}, ${t.count} payment${t.count === 1 ? "" : "s"}`
     const partial = Periods.isPartial(t, picture.from, picture.to)
-    yield `<rect class="bar${partial ? " partial" : ""}"${partial ? ' data-partial="true"' : ""} x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(value))}" data-period="${t.label}" data-amount="${Money.formatFixed2(t.amount)}"><title>${escapeText(label)}</title></rect>`
+    yield `<rect class="bar${partial ? " partial" : ""}"${partial ? ' data-partial="true"' : ""} x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(value))}" data-period="${t.label}" data-amount="${Money.formatMinor(t.amount, currency)}"><title>${escapeText(label)}</title></rect>`
     if (risk !== undefined) {
       const r = toNumber(risk)
-      yield `<rect class="bar at-risk" x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(r))}" data-period="${t.label}" data-amount="${Money.formatFixed2(risk)}"><title>${escapeText(`${t.label}: ${amountText(risk)} ${currency} at risk`)}</title></rect>`
+      yield `<rect class="bar at-risk" x="${num(left)}" y="${num(yBar(value))}" width="${num(width)}" height="${num(yBar(0) - yBar(r))}" data-period="${t.label}" data-amount="${Money.formatMinor(risk, currency)}"><title>${escapeText(`${t.label}: ${amountText(risk, currency)} ${currency} at risk`)}</title></rect>`
     }
   }
   yield `</g>`
@@ -233,11 +239,12 @@ const chart = function* (
     const path: Array<string> = [`M${num(x(picture.from))},${num(yLine(0))}`]
     for (let i = 0; i < a.days.length; i++) path.push(` H${num(x(a.days[i]! + 0.5))} V${num(yLine(a.values[i]!))}`)
     path.push(` H${num(x(picture.to + 1))}`)
-    yield `<path class="running" d="${path.join("")}" stroke="${colour}" data-account="${escapeText(a.iban)}" data-total="${Money.formatFixed2(a.total)}"><title>${escapeText(`${a.iban}: ${amountText(a.total)} ${currency} by ${LocalDate.format(picture.to)}`)}</title></path>`
+    yield `<path class="running" d="${path.join("")}" stroke="${colour}" data-account="${escapeText(a.iban)}" data-total="${Money.formatMinor(a.total, currency)}"><title>${escapeText(`${a.iban}: ${amountText(a.total, currency)} ${currency} by ${LocalDate.format(picture.to)}`)}</title></path>`
     for (const [i, risky] of a.risky) {
       const day = a.days[i]! as LocalDate.LocalDate
       const what = risky.map(
-        (p) => `${p.orderId} ${amountText(p.amount)} ${currency}: ${picture.atRisk?.get(riskKey(p)) ?? "at risk"}`
+        (p) =>
+          `${p.orderId} ${amountText(p.amount, currency)} ${currency}: ${picture.atRisk?.get(riskKey(p)) ?? "at risk"}`
       )
       yield `<circle class="risk-marker" cx="${num(x(day + 0.5))}" cy="${num(yLine(a.values[i]!))}" r="5" data-account="${escapeText(a.iban)}" data-date="${LocalDate.format(day)}"><title>${escapeText(`${LocalDate.format(day)} at risk: ${what.join("; ")}`)}</title></circle>`
     }
@@ -246,7 +253,7 @@ const chart = function* (
 
   const legend = shown.map(
     ({ account: a, colour }) =>
-      `<li><span class="swatch" style="background:${colour}"></span><code>${escapeText(a.iban)}</code> <span class="muted">${amountText(a.total)} ${escapeText(currency)}</span></li>`
+      `<li><span class="swatch" style="background:${colour}"></span><code>${escapeText(a.iban)}</code> <span class="muted">${amountText(a.total, currency)} ${escapeText(currency)}</span></li>`
   )
   if (ranked.length > shown.length) {
     legend.push(`<li class="muted">${ranked.length - shown.length} smaller account(s) not drawn</li>`)
@@ -310,7 +317,7 @@ export const periodOf = (from: LocalDate.LocalDate, to: LocalDate.LocalDate): Ca
  * risk and each currency's {@link Flow}. Memory holds these, not the payments: a running total has at most one step
  * per point of the chart's axis.
  */
-const gather = (picture: Picture, period: CashFlow.Period) => {
+const gather = function* (picture: Picture, period: CashFlow.Period) {
   const acc = CashFlow.accumulator({ period })
   const listed: Array<Row> = []
   const riskRows: Array<Row> = []
@@ -319,7 +326,8 @@ const gather = (picture: Picture, period: CashFlow.Period) => {
   const x = xOf(picture)
   let count = 0
   for (const p of picture.payments) {
-    count++
+    // a pause now and then (an empty piece, see `Output.writeAll`): the command can be interrupted while it reads
+    if (++count % PAUSE_EVERY === 0) yield ""
     acc.add(p)
     if (listed.length < TABLE_ROWS) listed.push(p)
     let flow = flows.get(p.currency)
@@ -364,22 +372,24 @@ const gather = (picture: Picture, period: CashFlow.Period) => {
 
 /**
  * The whole HTML document in pieces (join them, or write them in order). The payments are read once, before the
- * first piece: memory holds the totals, the listed rows and the charts' steps, never every payment.
+ * first piece of text (an empty piece every {@link PAUSE_EVERY} payments lets a command writing them be
+ * interrupted): memory holds the totals, the listed rows and the charts' steps, never every payment.
  */
 export const render = function* (picture: Picture): Generator<string> {
   const period = periodOf(picture.from, picture.to)
-  const { totals, count, listed, riskRows, flows } = gather(picture, period)
   const title = picture.title ?? "Cash flow"
   const window = `${LocalDate.format(picture.from)} to ${LocalDate.format(picture.to)}`
   const atRisk = picture.atRisk
+  // the document's head needs no payment: it is written while they are read
   yield `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`
   yield `<title>${escapeText(`${title} ${window}`)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n<main>\n`
+  const { totals, count, listed, riskRows, flows } = yield* gather(picture, period)
   yield `<header><h1>${escapeText(title)}</h1><p class="sub">${escapeText(window)} · calendar ${escapeText(picture.calendar)} · convention ${escapeText(picture.convention)} · ${count} payment${count === 1 ? "" : "s"}${picture.fundsCheck === undefined ? "" : ` · funds check: ${escapeText(picture.fundsCheck)}`}</p></header>\n`
 
   // summary cards: one per currency, plus the payments at risk
   yield `<section class="cards">`
   for (const t of totals.byCurrency) {
-    yield `<div class="card" data-currency="${escapeText(t.currency)}"><div class="muted">${escapeText(t.currency)} outgoing</div><div class="value">${amountText(t.amount)}</div><div class="muted">${t.count} payment${t.count === 1 ? "" : "s"}</div></div>`
+    yield `<div class="card" data-currency="${escapeText(t.currency)}"><div class="muted">${escapeText(t.currency)} outgoing</div><div class="value">${amountText(t.amount, t.currency)}</div><div class="muted">${t.count} payment${t.count === 1 ? "" : "s"}</div></div>`
   }
   if (atRisk !== undefined) {
     yield `<div class="card${riskRows.length > 0 ? " risk" : ""}"><div class="muted">At risk</div><div class="value">${riskRows.length}</div><div class="muted">payment${riskRows.length === 1 ? "" : "s"} the funds check could not confirm</div></div>`
@@ -408,7 +418,7 @@ export const render = function* (picture: Picture): Generator<string> {
       p.provenance === "bank-confirmed"
         ? ' <span class="badge" title="bank-confirmed: the bank\'s nextDate">bank</span>'
         : ""
-    yield `<tr${risk === undefined ? "" : ' class="at-risk"'}${bank === "" ? "" : ' data-provenance="bank-confirmed"'}><td>${LocalDate.format(p.executionDate)}${bank}</td><td>${nominal}</td><td>${escapeText(p.orderId)}</td><td><code>${escapeText(p.debtorIban)}</code></td><td class="creditor">${escapeText(p.creditorName ?? p.creditorIban)}</td><td class="num">${amountText(p.amount)}</td><td>${escapeText(p.currency)}</td>${status}</tr>\n`
+    yield `<tr${risk === undefined ? "" : ' class="at-risk"'}${bank === "" ? "" : ' data-provenance="bank-confirmed"'}><td>${LocalDate.format(p.executionDate)}${bank}</td><td>${nominal}</td><td>${escapeText(p.orderId)}</td><td><code>${escapeText(p.debtorIban)}</code></td><td class="creditor">${escapeText(p.creditorName ?? p.creditorIban)}</td><td class="num">${amountText(p.amount, p.currency)}</td><td>${escapeText(p.currency)}</td>${status}</tr>\n`
   }
   yield `</tbody></table></div>\n`
   if (count > listed.length) {
@@ -419,7 +429,7 @@ export const render = function* (picture: Picture): Generator<string> {
   // totals per currency and per debtor account
   yield `<section><h2>Totals</h2>\n<table class="totals"><thead><tr><th>Debtor account</th><th>Cur</th><th class="num">Payments</th><th class="num">Amount</th></tr></thead><tbody>\n`
   for (const d of totals.byDebtor) {
-    yield `<tr><td><code>${escapeText(d.debtorIban)}</code></td><td>${escapeText(d.currency)}</td><td class="num">${d.count}</td><td class="num">${amountText(d.amount)}</td></tr>\n`
+    yield `<tr><td><code>${escapeText(d.debtorIban)}</code></td><td>${escapeText(d.currency)}</td><td class="num">${d.count}</td><td class="num">${amountText(d.amount, d.currency)}</td></tr>\n`
   }
   yield `</tbody></table></section>\n`
 

@@ -31,11 +31,84 @@ export const write = (text: string): Effect.Effect<void, Failure.CliFailure, Std
     yield* Stream.run(Stream.succeed(text), stdio.stdout())
   }).pipe(Effect.catch(whenWriteFails))
 
+/** A batch that writes nothing: the command lets other work (a signal, a timer) run before it goes on. */
+const PAUSE = new Uint8Array(0)
+
+const NEWLINE = 10
+const encoder = new TextEncoder()
+
+const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a, 0)
+  out.set(b, a.length)
+  return out
+}
+
 /**
- * Writes pieces of text (gathered into batches of about 64 KiB) and of UTF-8 bytes (each written as it is) to
- * stdout in order, consuming the pieces only as fast as stdout drains; `beforeBatch` runs when a batch is ready,
- * before it is written (e.g. to update or erase a progress line). A closed stdout stops the writing quietly (the
- * rest of the pieces are never made); any other failed write fails with `cannot write output: …`.
+ * The batches {@link writeAll} writes: text gathered to about 64 KiB, bytes as they come, each batch ending at the end
+ * of a line (the part of a line not yet ended waits for the rest of it), so that output cut short (an interrupted
+ * command) ends with a whole line; an empty piece becomes {@link PAUSE}. The last batch is what is left.
+ */
+export function* lineBatches(pieces: Iterable<string | Uint8Array>): Generator<string | Uint8Array> {
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
+  // what waits for the end of its line: text, or bytes (never both)
+  let text = ""
+  let bytes: Uint8Array = PAUSE
+  for (const piece of pieces) {
+    if (piece.length === 0) {
+      // a pause: the whole lines gathered so far are written first (the renderer is about to compute a while)
+      const cut = text.lastIndexOf("\n") + 1
+      if (cut > 0) {
+        const batch = text.slice(0, cut)
+        text = text.slice(cut)
+        yield batch
+      }
+      yield PAUSE
+      continue
+    }
+    if (typeof piece === "string") {
+      if (bytes.length > 0) text = decoder.decode(bytes)
+      bytes = PAUSE
+      text += piece
+      if (text.length >= 65_536) {
+        const cut = text.lastIndexOf("\n") + 1
+        if (cut > 0) {
+          const batch = text.slice(0, cut)
+          text = text.slice(cut)
+          yield batch
+        }
+      }
+      continue
+    }
+    // bytes: what waits goes before the piece's first line; the rest of the piece up to its last line end follows
+    const waiting = text.length > 0 ? encoder.encode(text) : bytes
+    text = ""
+    const first = piece.indexOf(NEWLINE)
+    if (first === -1) {
+      bytes = concat(waiting, piece)
+      continue
+    }
+    const last = piece.lastIndexOf(NEWLINE)
+    // copied before a batch is handed on: the piece's buffer may be reused once the next piece is asked for
+    const rest = piece.slice(last + 1)
+    yield waiting.length > 0 ? concat(waiting, piece.subarray(0, first + 1)) : piece.subarray(0, first + 1)
+    if (last > first) yield piece.subarray(first + 1, last + 1)
+    bytes = rest
+    // a writer's chunk is large (schedule's Export: about a megabyte): a signal is seen after each
+    yield PAUSE
+  }
+  if (bytes.length > 0) yield bytes
+  else if (text.length > 0) yield text
+}
+
+/**
+ * Writes pieces of text (gathered into batches of about 64 KiB) and of UTF-8 bytes to stdout in order, each batch
+ * ending at the end of a line ({@link lineBatches}), consuming the pieces only as fast as stdout drains;
+ * `beforeBatch` runs when a batch is ready, before it is written (e.g. to update or erase a progress line). An empty
+ * piece writes nothing but lets other work run (a renderer that computes long before its next line yields one now
+ * and then), so that SIGINT or SIGTERM interrupts the command promptly and the output ends with a whole line. A
+ * closed stdout stops the writing quietly (the rest of the pieces are never made); any other failed write fails
+ * with `cannot write output: …`.
  */
 export const writeAll = (
   pieces: Iterable<string | Uint8Array>,
@@ -43,25 +116,11 @@ export const writeAll = (
 ): Effect.Effect<void, Failure.CliFailure, Stdio.Stdio> =>
   Effect.gen(function* () {
     const stdio = yield* Stdio.Stdio
-    const batches = function* (): Generator<string | Uint8Array> {
-      let buffer = ""
-      for (const piece of pieces) {
-        if (typeof piece !== "string") {
-          if (buffer.length > 0) yield buffer
-          buffer = ""
-          if (piece.length > 0) yield piece
-          continue
-        }
-        buffer += piece
-        if (buffer.length >= 65_536) {
-          yield buffer
-          buffer = ""
-        }
-      }
-      if (buffer.length > 0) yield buffer
-    }
     yield* Stream.run(
-      Stream.fromIterable(batches(), { chunkSize: 1 }).pipe(Stream.tap(() => beforeBatch)),
+      Stream.fromIterable(lineBatches(pieces), { chunkSize: 1 }).pipe(
+        Stream.tap((batch) => (batch === PAUSE ? Effect.yieldNow : beforeBatch)),
+        Stream.filter((batch) => batch !== PAUSE)
+      ),
       stdio.stdout()
     )
   }).pipe(Effect.catch(whenWriteFails))

@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 
-import { Frequency, LocalDate, Money } from "@tppkit/core"
+import { Currency, Frequency, LocalDate, Money } from "@tppkit/core"
 import type { Payment } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
 import * as Export from "@tppkit/schedule/Export"
@@ -131,7 +131,7 @@ export const paymentTable = (payments: ReadonlyArray<PaymentRow>, width: number 
       p.nominalDate === p.executionDate ? "=" : LocalDate.format(p.nominalDate),
       p.orderId,
       p.creditorName ?? p.creditorIban,
-      Money.formatFixed2(p.amount),
+      Money.formatMinor(p.amount, p.currency),
       p.currency
     ]),
     width
@@ -141,7 +141,7 @@ export const paymentTable = (payments: ReadonlyArray<PaymentRow>, width: number 
 export const totalsTable = (rows: ReadonlyArray<CashFlow.Total>, width: number = WIDTH): Array<string> =>
   table(
     [{ header: "Currency" }, { header: "Payments", align: "right" }, { header: "Total", align: "right" }],
-    rows.map((t) => [t.currency, String(t.count), Money.formatFixed2(t.amount)]),
+    rows.map((t) => [t.currency, String(t.count), Money.formatMinor(t.amount, t.currency)]),
     width
   )
 
@@ -165,7 +165,7 @@ export const monthlyTotalsTable = (
       window === undefined ? t.label : Periods.label(t, window.from, window.to),
       t.currency,
       String(t.count),
-      Money.formatFixed2(t.amount)
+      Money.formatMinor(t.amount, t.currency)
     ]),
     width
   )
@@ -196,52 +196,93 @@ export const wrap = (text: string, width: number, first = "", rest = first): Arr
   return out
 }
 
+/**
+ * A warning for each order whose amount has more decimals than its currency's minor unit (ISO 4217: `100.5` JPY):
+ * every format prints it whole, never rounded (core's `Money.formatMinor`).
+ */
+export const beyondMinorUnits = (
+  orders: Iterable<{
+    readonly orderId: string
+    readonly instructedAmount: { readonly value: BigDecimal.BigDecimal; readonly currency: string }
+  }>
+): Array<SkippedRow> => {
+  const out: Array<SkippedRow> = []
+  for (const o of orders) {
+    const { value, currency } = o.instructedAmount
+    if (Money.exceedsMinorUnits(value, currency)) {
+      out.push({
+        orderId: o.orderId,
+        reason: `amount ${Money.toPlainString(value)} ${currency} has more decimals than ${currency}'s minor unit (${Currency.minorUnits(currency)}, ISO 4217): printed whole, not rounded`
+      })
+    }
+  }
+  return out
+}
+
 /** The most payments the projection's table lists (as the HTML picture's); its totals cover every payment. */
 export const TABLE_ROWS = 5000
 
 /**
- * The projection as a human report: heading, payments table (the first {@link TABLE_ROWS} payments, and a line
- * saying how many more there are), totals per currency over every payment, skipped orders. The payments are
- * read once, as they are projected: memory holds the listed rows, not the whole projection.
+ * The projection as a human report, in pieces as it is computed: the heading and the payments table (the first
+ * {@link TABLE_ROWS} payments) as soon as they are read, then the rest (a line saying how many more there are,
+ * totals per currency over every payment, per month, skipped orders). The payments are read once, as they are
+ * projected: memory holds the listed rows, not the whole projection; while the totals add up, an empty piece every
+ * `Html.PAUSE_EVERY` payments lets the command be interrupted. Each piece ends with a line end and a block of lines
+ * (`Style.table` styles each piece alike).
  */
-export const projectionTable = (report: ProjectionReport, width: number = WIDTH): string => {
+export function* projectionTablePieces(report: ProjectionReport, width: number = WIDTH): Generator<string> {
   const payments: Array<PaymentRow> = []
-  const totals = CashFlow.totals(
-    (function* () {
-      for (const p of Export.payments(report)) {
-        if (payments.length < TABLE_ROWS) payments.push(p)
-        yield p
-      }
-    })()
-  )
-  const lines: Array<string> = [
+  const totals = CashFlow.accumulator({ period: "month" })
+  const heading =
     `Payments ${LocalDate.format(report.from)} to ${LocalDate.format(report.to)}` +
-      ` (calendar ${report.calendarName}, convention ${report.convention})`,
-    ""
-  ]
+    ` (calendar ${report.calendarName}, convention ${report.convention})`
+  let count = 0
+  let shown = false
+  for (const p of Export.payments(report)) {
+    totals.add(p)
+    if (++count <= TABLE_ROWS) {
+      payments.push(p)
+      continue
+    }
+    if (!shown) {
+      shown = true
+      yield `${[heading, "", ...paymentTable(payments, width)].join("\n")}\n`
+    }
+    if (count % Html.PAUSE_EVERY === 0) yield ""
+  }
+  const result = totals.result()
+  const lines: Array<string> = []
   if (payments.length === 0) {
-    lines.push("No payments fall in this window.")
+    lines.push(heading, "", "No payments fall in this window.")
   } else {
-    lines.push(...paymentTable(payments, width))
-    if (totals.count > payments.length) {
+    if (!shown) lines.push(heading, "", ...paymentTable(payments, width))
+    if (result.count > payments.length) {
       lines.push(
         ...wrap(
-          `… ${totals.count - payments.length} more payments are in the totals but not listed; use --format csv for every payment.`,
+          `… ${result.count - payments.length} more payments are in the totals but not listed; use --format csv for every payment.`,
           width
         )
       )
     }
     lines.push(...wrap(NOMINAL_NOTE, width), "")
-    lines.push(`Totals (${plural(totals.count, "payment")})`, ...totalsTable(totals.byCurrency, width))
+    lines.push(`Totals (${plural(result.count, "payment")})`, ...totalsTable(result.byCurrency, width))
     if (CashFlow.periodStart(report.from, "month") !== CashFlow.periodStart(report.to, "month")) {
-      lines.push("", "Totals per month", ...monthlyTotalsTable(totals.byPeriod, width, report))
+      lines.push("", "Totals per month", ...monthlyTotalsTable(result.byPeriod, width, report))
     }
   }
   if (report.skipped.length > 0) {
     lines.push("", `Skipped (${plural(report.skipped.length, "order")})`, ...skippedLines(report.skipped, width))
   }
-  return lines.join("\n")
+  yield `${lines.join("\n")}\n`
 }
+
+/**
+ * The projection as a human report: heading, payments table (the first {@link TABLE_ROWS} payments, and a line
+ * saying how many more there are), totals per currency over every payment, skipped orders; the text of
+ * {@link projectionTablePieces} without its last line end.
+ */
+export const projectionTable = (report: ProjectionReport, width: number = WIDTH): string =>
+  [...projectionTablePieces(report, width)].join("").slice(0, -1)
 
 /** How a format is written beyond the report: `rawCsv` (`--raw-csv`) writes CSV cells for programs. */
 export interface RenderOptions {
@@ -265,7 +306,7 @@ export interface ProjectionRenderer {
  * adding a format is adding an entry.
  */
 export const projectionRenderers = {
-  table: { render: (report) => [`${projectionTable(report)}\n`], listsSkipped: true },
+  table: { render: (report) => projectionTablePieces(report), listsSkipped: true },
   json: { render: Export.json, listsSkipped: true },
   csv: {
     render: (report: ProjectionReport, options?: RenderOptions) => Export.csv(report, { rawFormulas: options?.rawCsv }),
@@ -365,7 +406,7 @@ export const ordersTable = (orders: ReadonlyArray<StandingOrderRow>, width: numb
         o.frequency,
         date,
         o.creditor.name ?? o.creditor.iban,
-        Money.formatFixed2(o.instructedAmount.value),
+        Money.formatMinor(o.instructedAmount.value, o.instructedAmount.currency),
         o.instructedAmount.currency
       ]
     }),
@@ -393,7 +434,7 @@ export const orderTotalsTable = (orders: ReadonlyArray<StandingOrderRow>, width:
       frequency,
       t.currency,
       String(t.count),
-      Money.formatFixed2(t.amount)
+      Money.formatMinor(t.amount, t.currency)
     ])
   })
   return table(

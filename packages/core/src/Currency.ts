@@ -48,3 +48,43 @@ export const parseCountry = (text: string): Result.Result<CountryCode, string> =
 
 /** The euro, the currency of the reference examples. */
 export const EUR = "EUR" as CurrencyCode
+
+/**
+ * The currencies whose minor unit is not 2 digits (ISO 4217's list of codes, "Minor unit"): 0 (yen, won, …), 3
+ * (Bahraini, Kuwaiti dinar, …), 4 (the Chilean and Uruguayan units of account); the precious metals, SDR and the
+ * testing and no-currency codes have none.
+ */
+const minorDigits: ReadonlyMap<string, number | undefined> = new Map<string, number | undefined>([
+  ...[
+    "BIF",
+    "CLP",
+    "DJF",
+    "GNF",
+    "ISK",
+    "JPY",
+    "KMF",
+    "KRW",
+    "PYG",
+    "RWF",
+    "UGX",
+    "UYI",
+    "VND",
+    "VUV",
+    "XAF",
+    "XOF",
+    "XPF"
+  ].map((c): [string, number] => [c, 0]),
+  ...["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"].map((c): [string, number] => [c, 3]),
+  ...["CLF", "UYW"].map((c): [string, number] => [c, 4]),
+  ...["XAG", "XAU", "XBA", "XBB", "XBC", "XBD", "XDR", "XPD", "XPT", "XSU", "XTS", "XUA", "XXX"].map(
+    (c): [string, undefined] => [c, undefined]
+  )
+])
+
+/**
+ * The digits of a currency's minor unit (ISO 4217): 2 for EUR and CZK, 0 for JPY, 3 for BHD; `undefined` for a
+ * code without a minor unit (gold `XAU`, `XXX`) and for a code that is not three upper-case letters. A well-formed
+ * code the table does not list other than 2 is taken as 2, the minor unit of all but the listed currencies.
+ */
+export const minorUnits = (code: string): number | undefined =>
+  minorDigits.has(code) ? minorDigits.get(code) : isCurrencyCode(code) ? 2 : undefined

@@ -8,6 +8,7 @@
  * @since 0.1.0
  */
 import { BigDecimal, Effect, Option, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import * as Currency from "./Currency.ts"
 import * as Json from "./Json.ts"
 
 /** An exact decimal amount. */
@@ -54,6 +55,31 @@ export const formatFixed2 = (amount: Amount): string => {
   if (point === -1) return `${plain}.00`
   const decimals = plain.length - point - 1
   return decimals >= 2 ? plain : `${plain}0`
+}
+
+/**
+ * The amount with its currency's minor unit digits (ISO 4217, core's `Currency.minorUnits`), exactly: "1250.50"
+ * EUR, "1250" JPY, "1.500" BHD. Never rounded: an amount with more decimals than its currency has keeps all of
+ * them (say so: {@link exceedsMinorUnits}); a currency without a minor unit (`XAU`) or an unknown code shows the
+ * amount as it is. // => formatMinor(300, "EUR") === "300.00"
+ */
+export const formatMinor = (amount: Amount, currency: string): string => {
+  const digits = Currency.minorUnits(currency)
+  const plain = toPlainString(amount)
+  if (digits === undefined) return plain
+  const point = plain.indexOf(".")
+  const decimals = point === -1 ? 0 : plain.length - point - 1
+  if (decimals >= digits) return plain
+  return point === -1 ? `${plain}.${"0".repeat(digits)}` : `${plain}${"0".repeat(digits - decimals)}`
+}
+
+/**
+ * Whether an amount has more decimals than its currency's minor unit (`100.5` JPY, `1.005` EUR): printed whole by
+ * {@link formatMinor}, never rounded, and worth a warning.
+ */
+export const exceedsMinorUnits = (amount: Amount, currency: string): boolean => {
+  const digits = Currency.minorUnits(currency)
+  return digits !== undefined && fractionDigits(amount) > digits
 }
 
 /** Number of digits before the decimal point of an amount (0 for amounts below 1). */

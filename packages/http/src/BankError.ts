@@ -164,6 +164,10 @@ export const Reason = Schema.Union([
 /** Every reason a bank call can fail for. */
 export type Reason = typeof Reason.Type
 
+/** The ways past the daily limit, as a refusal names them (docs/bank-interface.md, "Daily limit"). */
+const WAYS_OUT =
+  "Ways out: list with the customer present (PSU-Last-Logged-Time under an hour old; tppkit --psu-last-logged-time), or accept a recent complete listing (maxAge; tppkit --max-age)"
+
 const describe = (reason: Reason): string => {
   switch (reason._tag) {
     case "TransportFailure":
@@ -179,7 +183,9 @@ const describe = (reason: Reason): string => {
     case "NotFound":
       return `404 not found (${ErrorBody.headline(reason.body)})`
     case "TooManyRequests":
-      return `429 too many requests${reason.retryAfterSeconds === undefined ? "" : `, retry after ${reason.retryAfterSeconds} s`}`
+      return FailureClass.isDailyLimit(reason)
+        ? `429 too many requests (${FailureClass.DAILY_LIMIT_CODE}): the bank's daily limit of unattended listings is reached${reason.retryAfterSeconds === undefined ? "" : `; it frees up in ${reason.retryAfterSeconds} s`}. ${WAYS_OUT}`
+        : `429 too many requests${reason.retryAfterSeconds === undefined ? "" : `, retry after ${reason.retryAfterSeconds} s`}`
     case "ServerError":
       return `${reason.status} server error (${ErrorBody.headline(reason.body)})`
     case "UnexpectedStatus":
@@ -195,7 +201,7 @@ const describe = (reason: Reason): string => {
         reason.listingPages === undefined
           ? `daily budget of ${reason.limit} unattended calls cannot cover ${reason.requested} more`
           : `daily budget of ${reason.limit} unattended calls cannot cover the ${reason.requested} more pages of this ${reason.listingPages}-page listing`
-      } (used ${reason.used}); it frees up at ${reason.freesAt}. Ways out: list with the customer present (PSU-Last-Logged-Time under an hour old; tppkit --psu-last-logged-time), or accept a recent complete listing (maxAge; tppkit --max-age)`
+      } (used ${reason.used}); it frees up at ${reason.freesAt}. ${WAYS_OUT}`
     case "ListingIncomplete": {
       const orders = reason.pages.reduce((n, p) => n + p.orders.length, 0)
       return `listing stopped after ${reason.pages.length} page(s) (${orders} order(s) read, kept in the error): ${reason.detail}`

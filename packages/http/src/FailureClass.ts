@@ -17,18 +17,34 @@ export const all = ["refused", "unavailable", "configuration", "budget", "data",
 /**
  * The classes of a bank call's failure: `refused` (the bank answered no: 400, 403, 404, another 4xx),
  * `unavailable` (no answer, or one saying "not now": the network, 429, 5xx), `configuration` (our credentials or
- * our budget store: 401, a store that failed), `budget` (the daily budget of unattended calls is spent), `data`
+ * our budget store: 401, a store that failed), `budget` (the daily budget of unattended calls is spent, by our
+ * count or by the bank's 429 for its daily limit), `data`
  * (an answer that cannot be used: malformed, too large, a listing that stopped before its end), `invalid` (the
  * request was invalid and never sent).
  */
 export type FailureClass = (typeof all)[number]
 
-/** The class of a bank call's failure, from its reason. */
+/**
+ * The bank's code for a call past its daily limit of unattended listings, sent with 429
+ * (docs/bank-interface.md, "Daily limit", "Codes"); Berlin Group's code of the same meaning.
+ */
+export const DAILY_LIMIT_CODE = "ACCESS_EXCEEDED"
+
+/**
+ * Whether a reason is the bank's own refusal of a call past its daily limit (a 429 whose error body carries
+ * {@link DAILY_LIMIT_CODE}): the same situation as a spent budget (`BudgetExhausted`), which only the next day or
+ * the customer's presence changes, not a "not now" to repeat.
+ */
+export const isDailyLimit = (reason: Reason): boolean =>
+  reason._tag === "TooManyRequests" && reason.body.raw.includes(DAILY_LIMIT_CODE)
+
+/** The class of a bank call's failure, from its reason (the bank's daily limit is `budget`, as a spent budget). */
 export const classify = (reason: Reason): FailureClass => {
   switch (reason._tag) {
+    case "TooManyRequests":
+      return isDailyLimit(reason) ? "budget" : "unavailable"
     case "TransportFailure":
     case "ServerError":
-    case "TooManyRequests":
       return "unavailable"
     case "Unauthorized":
     case "BudgetStoreError":
@@ -52,7 +68,7 @@ export const classify = (reason: Reason): FailureClass => {
 
 /**
  * Whether a reason is transient, so that repeating the request may succeed (README.md, "Retries"): a connection
- * refused or reset, a timeout or a truncated body (not a TLS refusal), 502/503/504, and 429.
+ * refused or reset, a timeout or a truncated body (not a TLS refusal), 502/503/504, and 429 (not the daily limit's).
  */
 export const isTransient = (reason: Reason): boolean => {
   switch (reason._tag) {
@@ -61,7 +77,7 @@ export const isTransient = (reason: Reason): boolean => {
     case "ServerError":
       return reason.status === 502 || reason.status === 503 || reason.status === 504
     case "TooManyRequests":
-      return true
+      return !isDailyLimit(reason)
     default:
       return false
   }

@@ -96,7 +96,7 @@ const source = (self: Planned): Lines.Source => ({ orders: self.plans.templates,
 
 /**
  * The JSON document as UTF-8 chunks of about a megabyte: `from`, `to`, `calendar`, `convention`, then `payments`
- * one per line (orderId, nominalDate, executionDate, provenance, amount with two decimals, currency, debtorIban,
+ * one per line (orderId, nominalDate, executionDate, provenance, amount with its currency's minor unit digits, currency, debtorIban,
  * creditorIban, creditorName when known), `skipped` (orderId or null, reason) and `totals` per currency (currency, count,
  * amount). Each chunk is valid until the next is asked for (its buffer is reused): write or copy it before.
  */

@@ -2,13 +2,14 @@
  * The work behind `tppkit forecast`, loaded only when the command runs: read the orders, the balances (and the flows
  * and funds checks when given), forecast, run the scenarios, print the report, and exit 8 when there are findings.
  */
-import type { Standard } from "@tppkit/core"
+import { Currency, Money, type Standard } from "@tppkit/core"
 import { Forecast, type Projection } from "@tppkit/schedule"
 import { Effect, Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as ForecastReport from "../ForecastReport.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
+import * as Render from "../Render.ts"
 import * as Files from "./files.ts"
 import * as Orders from "./orders.ts"
 
@@ -117,6 +118,18 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
     checks,
     unusable: ForecastReport.unusableBalances(balancesRead.success.unreadable)
   }
+  // amounts with more decimals than their currency's minor unit: printed whole, never rounded, and said
+  yield* Orders.warn([
+    ...Render.beyondMinorUnits([...forecastInput.orders, ...(forecastInput.flows ?? [])]),
+    ...forecastInput.balances.flatMap((b) =>
+      [b.amount, ...(b.threshold === undefined ? [] : [b.threshold])]
+        .filter((x) => Money.exceedsMinorUnits(x, b.currency))
+        .map((x) => ({
+          orderId: b.iban,
+          reason: `balance ${Money.toPlainString(x)} ${b.currency} has more decimals than ${b.currency}'s minor unit (${Currency.minorUnits(b.currency)}, ISO 4217): printed whole, not rounded`
+        }))
+    )
+  ])
   const made = Forecast.make(forecastInput)
   if (Result.isFailure(made)) return yield* Failure.badInput(made.failure.message)
   const outcomes: Array<Forecast.Outcome> = []

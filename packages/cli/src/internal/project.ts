@@ -61,6 +61,8 @@ const projectOrders = (
         return Failure.badInput(`${input.orders === "-" ? "standard input" : input.orders}: ${decoded.failure}`)
       const orders = schedule(decoded.success.orders)
       return Effect.succeed({
+        // amounts with more decimals than their currency's minor unit (100.5 JPY): printed whole, and said
+        beyondMinorUnits: Render.beyondMinorUnits(orders),
         report: Project.report({ ...decoded.success, orders }, settings, onDay),
         // kept only for --ics-rrule, which writes each order's rule rather than its payments
         orders: input.icsRrule === true ? orders : [],
@@ -105,6 +107,14 @@ const recurringCalendar = (orders: ReadonlyArray<Project.Order>, settings: Proje
     return document.text
   })
 
+/** The table's pieces styled for a terminal, piece by piece (each is whole blocks of lines); pauses kept. */
+function* styled(style: Style.Style, pieces: Iterable<string | Uint8Array>): Generator<string> {
+  for (const piece of pieces) {
+    const text = typeof piece === "string" ? piece : new TextDecoder().decode(piece)
+    yield text.length === 0 ? "" : `${Style.table(style, text.slice(0, -1).split("\n")).join("\n")}\n`
+  }
+}
+
 /** Runs `tppkit project` with parsed flags. */
 export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const settings = Project.settings({
@@ -135,7 +145,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const stdio = yield* Stdio.Stdio
   const live = yield* stdio.stderrIsTerminal
   let count = 0
-  const { report, orders, orderCount, unread, warnings } = yield* projectOrders(
+  const { report, orders, orderCount, unread, warnings, beyondMinorUnits } = yield* projectOrders(
     input,
     ruled.settings,
     live
@@ -149,7 +159,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const progress = yield* Output.progressLine
   const renderer: Render.ProjectionRenderer = Render.projectionRenderers[input.format]
   // an order of another standard read with a tolerance or a loss: projected, and said on stderr
-  yield* warn(warnings)
+  yield* warn([...warnings, ...beyondMinorUnits])
   if (!renderer.listsSkipped) yield* warnUnread(report.skipped)
   const note = () => `projecting ${orderCount} standing orders… ${count} payments`
   yield* progress.update(note(), true)
@@ -160,7 +170,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
     input.icsRrule === true
       ? [yield* recurringCalendar(orders, ruled.settings)]
       : input.format === "table" && style.enabled
-        ? [Style.table(style, Render.text(renderer.render(report)).split("\n")).join("\n")]
+        ? styled(style, renderer.render(report))
         : renderer.render(report, { rawCsv: input.rawCsv })
   yield* Output.writeAll(pieces, toTerminal ? progress.done : Effect.suspend(() => progress.update(note())))
   yield* progress.done

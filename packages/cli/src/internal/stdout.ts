@@ -40,7 +40,8 @@ export const writeProblem = (error: unknown): string | undefined =>
  * Watches the process's stdout for the whole run: an `error` event never crashes the process (a closed pipe is
  * expected), and the first failure is remembered. `settle` waits until what was written has reached stdout (or
  * failed), then exits with `code`, or, when the command succeeded but its output could not be written, says so
- * on stderr and exits 1.
+ * on stderr and exits 1; a command that failed or was interrupted exits once its output reached stdout too (at
+ * most 5 s later), so that a file or pipe ends with the last whole line written.
  */
 export const watch = (): ((code: number, exit: (code: number) => void) => void) => {
   let problem: string | undefined
@@ -48,7 +49,20 @@ export const watch = (): ((code: number, exit: (code: number) => void) => void) 
     problem ??= writeProblem(error)
   })
   return (code, exit) => {
-    if (code !== 0) return exit(code)
+    if (code !== 0) {
+      // what was handed to stdout is whole lines (an interrupted command too): it reaches the reader before the
+      // exit, unless the reader takes none of it for 5 s (it may have stopped reading)
+      if (process.stdout.writableLength === 0) return exit(code)
+      let exited = false
+      const once = () => {
+        if (exited) return
+        exited = true
+        exit(code)
+      }
+      setTimeout(once, 5000)
+      process.stdout.write("", once)
+      return
+    }
     process.stdout.write("", (error) => {
       if (error !== undefined && error !== null) problem ??= writeProblem(error)
       if (problem === undefined) return exit(0)

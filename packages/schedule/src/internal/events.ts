@@ -9,7 +9,7 @@
  * execution date at a time (`Merge.days`), so nothing is allocated per payment. Runtime-neutral: `Uint8Array` and
  * `TextEncoder` only; the bytes are those of the text `ICalendar.fromPayments` makes of the same payments.
  */
-import { LocalDate, Text } from "@tppkit/core"
+import { LocalDate, Money, Text } from "@tppkit/core"
 import type { BigDecimal } from "effect"
 import type * as Payment from "../Payment.ts"
 import * as EventProvenance from "./eventProvenance.ts"
@@ -172,12 +172,12 @@ const shown = Text.printable
 
 /** The SUMMARY text of an order's events: amount, currency and creditor. */
 export const summary = (o: Plans.Fields): string =>
-  `Standing order ${formatAmount(o.amount)} ${shown(o.currency)} to ${shown(o.creditorName ?? o.creditorIban)}`
+  `Standing order ${Money.formatMinor(o.amount, o.currency)} ${shown(o.currency)} to ${shown(o.creditorName ?? o.creditorIban)}`
 
 /** The DESCRIPTION text of an order's payments up to the occurrence number. */
 const descriptionHead = (o: Plans.Fields): string =>
   [
-    `Amount: ${formatAmount(o.amount)} ${shown(o.currency)}`,
+    `Amount: ${Money.formatMinor(o.amount, o.currency)} ${shown(o.currency)}`,
     `From: ${shown(o.debtorIban)}`,
     `To: ${shown(o.creditorName === undefined ? o.creditorIban : `${o.creditorName} (${o.creditorIban})`)}`,
     `Standing order: ${shown(o.orderId)}, occurrence `

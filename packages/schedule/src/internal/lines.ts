@@ -253,7 +253,7 @@ const jsonArray = (indent: string, items: ReadonlyArray<unknown>): string =>
 
 /**
  * The JSON document, one payment per line (each line `JSON.stringify` of the payment's object: orderId, nominalDate,
- * executionDate, provenance, amount with two decimals, currency, debtorIban, creditorIban, creditorName when known), then the
+ * executionDate, provenance, amount with its currency's minor unit digits, currency, debtorIban, creditorIban, creditorName when known), then the
  * skipped orders and the totals per currency (summed while the lines are written).
  */
 export const jsonFormat = (header: Header): LineFormat => {
@@ -267,7 +267,7 @@ export const jsonFormat = (header: Header): LineFormat => {
     between: '","executionDate":"',
     around: (p, provenance) => [
       `\n    {"orderId":${JSON.stringify(p.orderId)},"nominalDate":"`,
-      `","provenance":"${provenance}","amount":${JSON.stringify(Money.formatFixed2(p.amount))}`,
+      `","provenance":"${provenance}","amount":${JSON.stringify(Money.formatMinor(p.amount, p.currency))}`,
       `,"currency":${JSON.stringify(p.currency)},"debtorIban":${JSON.stringify(p.debtorIban)}` +
         `,"creditorIban":${JSON.stringify(p.creditorIban)}` +
         `${p.creditorName === undefined ? "" : `,"creditorName":${JSON.stringify(p.creditorName)}`}}`
@@ -275,9 +275,11 @@ export const jsonFormat = (header: Header): LineFormat => {
     accumulator: acc,
     tail: (count) => {
       const skipped = header.skipped.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason }))
-      const totals = acc
-        .result()
-        .byCurrency.map((t) => ({ currency: t.currency, count: t.count, amount: Money.formatFixed2(t.amount) }))
+      const totals = acc.result().byCurrency.map((t) => ({
+        currency: t.currency,
+        count: t.count,
+        amount: Money.formatMinor(t.amount, t.currency)
+      }))
       return (
         `${count === 0 ? "]" : "\n  ]"},\n  "skipped": [${jsonArray("    ", skipped)}` +
         `,\n  "totals": [${jsonArray("    ", totals)}\n}\n`
@@ -344,7 +346,7 @@ export const csvFormat = (options?: CsvOptions): LineFormat => {
     between: ",",
     around: (p, provenance) => [
       `${cell(p.orderId)},`,
-      `,${provenance},${Money.formatFixed2(p.amount)}`,
+      `,${provenance},${Money.formatMinor(p.amount, p.currency)}`,
       `,${[p.currency, p.debtorIban, p.creditorIban, p.creditorName ?? ""].map(cell).join(",")}\r\n`
     ],
     tail: () => ""

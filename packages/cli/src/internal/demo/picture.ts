@@ -21,7 +21,7 @@ export interface Input {
   readonly atRiskCount: number
 }
 
-/** Writes the picture to `file` and says where. */
+/** Writes the picture to `file` (whole or not at all) and says where. */
 export const write = (file: string, input: Input) =>
   Effect.gen(function* () {
     const picture = Html.document({
@@ -36,11 +36,13 @@ export const write = (file: string, input: Input) =>
       fundsCheck: `payments due by ${LocalDate.format(input.horizon)} checked, ${input.atRiskCount} at risk`
     })
     const fs = yield* FileSystem.FileSystem
-    yield* fs
-      .writeFileString(file, picture)
-      .pipe(
-        Effect.mapError((e) => Failure.failure(`cannot write the picture to ${JSON.stringify(file)}: ${e.message}`, e))
-      )
+    // written beside it, then renamed: interrupted or failed, the file is never half written (the part is removed)
+    const part = `${file}.${process.pid}.part`
+    yield* fs.writeFileString(part, picture).pipe(
+      Effect.andThen(fs.rename(part, file)),
+      Effect.onError(() => Effect.ignore(fs.remove(part, { force: true }))),
+      Effect.mapError((e) => Failure.failure(`cannot write the picture to ${JSON.stringify(file)}: ${e.message}`, e))
+    )
     // The path is printed whole: wrapping it at the report width would break a copy and paste.
     yield* Output.line(`\n   Cash-flow picture written to ${file}.`)
   })
