@@ -97,4 +97,17 @@ describe("amounts in the currency's minor unit (issue 40)", () => {
       ["700.125", "400.10", "300.025"]
     ])
   })
+
+  it("forecast: the table and the HTML picture print a JPY account's amounts without decimals", async () => {
+    const balances = join(dir, "yen.json")
+    writeFileSync(balances, JSON.stringify([{ iban: DEBTOR, currency: "JPY", amount: "10000", date: "2027-01-01" }]))
+    const yen = join(dir, "yen-orders.json")
+    writeFileSync(yen, JSON.stringify([order("J1", 1500, "JPY")]))
+    const table = await run(["forecast", "--orders", yen, "--balances", balances, ...window])
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toMatch(/ JPY +10000 +8500 +2027-01-04 +8500 /)
+    expect(table.stdout).not.toMatch(/8500\.00|10000\.00/)
+    const html = await run(["forecast", "--orders", yen, "--balances", balances, ...window, "--format", "html"])
+    expect(html.stdout).toContain("lowest 8500 on 2027-01-04")
+  })
 })

@@ -166,14 +166,14 @@ export const section = (
     lines.push(...Render.wrap(`${a.iban} ${a.currency}: ${ForecastReport.headline(a)}`, width, "  ", "    "))
   for (const e of clashes) {
     const c = e.check
-    const figures = `forecast ${e.onCheckDay === undefined ? "-" : Money.formatFixed2(e.onCheckDay)} on ${LocalDate.format(c.checkedOn)}, ${e.onPaymentDay === undefined ? "-" : Money.formatFixed2(e.onPaymentDay)} on ${LocalDate.format(c.executionDate)}`
+    const figures = `forecast ${e.onCheckDay === undefined ? "-" : Money.formatMinor(e.onCheckDay, c.currency)} on ${LocalDate.format(c.checkedOn)}, ${e.onPaymentDay === undefined ? "-" : Money.formatMinor(e.onPaymentDay, c.currency)} on ${LocalDate.format(c.executionDate)}`
     const what =
       e.finding === "DeclinedButCovered"
         ? "URGENT: declined, but the forecast covers its day"
         : "approved, but the forecast puts its day at risk"
     lines.push(
       ...Render.wrap(
-        `${c.answer} ${c.orderId} ${Money.formatFixed2(c.amount)} ${c.currency} from ${c.debtorIban}: ${what} (${figures})`,
+        `${c.answer} ${c.orderId} ${Money.formatMinor(c.amount, c.currency)} ${c.currency} from ${c.debtorIban}: ${what} (${figures})`,
         width,
         "  ",
         "    "

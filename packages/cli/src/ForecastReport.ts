@@ -337,7 +337,7 @@ export const hasFindings = (forecast: Forecast.Forecast): boolean =>
   forecast.accounts.some((a) => a.riskDays.length > 0) ||
   forecast.evidence.some((e) => e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk")
 
-const m = (x: BigDecimal.BigDecimal): string => Money.formatFixed2(x)
+const m = (x: BigDecimal.BigDecimal, currency: string): string => Money.formatMinor(x, currency)
 const f = LocalDate.format
 const span = (a: LocalDate.LocalDate, b: LocalDate.LocalDate): string => (a === b ? f(a) : `${f(a)}..${f(b)}`)
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
@@ -361,7 +361,7 @@ export const movedLine = (v: Forecast.Moved): string =>
   `~ ${v.payment.orderId} of ${f(v.was)} delayed: due ${weekday(v.due)}, no day its order pays on; moved by its rule to ${weekday(v.payment.executionDate)}`
 
 const paymentLine = (p: Payment.Payment): string =>
-  `${f(p.executionDate)}  ${p.orderId}  ${m(p.amount)} ${p.currency} to ${p.creditorName ?? p.creditorIban}`
+  `${f(p.executionDate)}  ${p.orderId}  ${m(p.amount, p.currency)} ${p.currency} to ${p.creditorName ?? p.creditorIban}`
 
 const FINDING_TEXT: Record<Forecast.Finding, string> = {
   DeclinedButCovered: "URGENT: declined, but the forecast covers its day",
@@ -395,10 +395,10 @@ export const table = (report: Report, width: number = Render.WIDTH): string => {
       shown.map((a) => [
         a.iban,
         a.currency,
-        m(a.opening),
-        m(a.lowest.amount),
+        m(a.opening, a.currency),
+        m(a.lowest.amount, a.currency),
         f(a.lowest.date),
-        m(a.closing),
+        m(a.closing, a.currency),
         `${daysOf(a)}`
       ]),
       width
@@ -436,14 +436,14 @@ const sectionLines = (section: Section, width: number): Array<string> => [
 
 /** An account's risk days, each with its payments out (the table lists them for the accounts at risk). */
 export const riskSection = (a: Forecast.AccountForecast): Section => {
-  const line = a.threshold === undefined ? "zero" : `threshold ${m(a.threshold)}`
+  const line = a.threshold === undefined ? "zero" : `threshold ${m(a.threshold, a.currency)}`
   return {
     heading: `${a.iban} ${a.currency}: ${plural(daysOf(a), "day")} at risk (line: ${line})`,
     lines: a.riskDays.flatMap(
       (d): Array<readonly [number, string]> => [
         [
           1,
-          `${span(d.date, d.until)}  closing ${m(d.closing)}, out ${m(d.out)} that day together, short ${m(d.shortfall)}${d.reason === "zero" ? " (at or below zero)" : ""}`
+          `${span(d.date, d.until)}  closing ${m(d.closing, a.currency)}, out ${m(d.out, a.currency)} that day together, short ${m(d.shortfall, a.currency)}${d.reason === "zero" ? " (at or below zero)" : ""}`
         ],
         ...d.payments.map((p): readonly [number, string] => [2, paymentLine(p)])
       ]
@@ -464,10 +464,10 @@ export const sections = (report: Report): Array<Section> => {
       heading: `Funds checks beside the forecast (${plural(forecast.evidence.length, "check")}, ${urgent.length} to look at; an answer is about the check's day):`,
       lines: forecast.evidence.map((e) => {
         const c = e.check
-        const figures = `forecast ${e.onCheckDay === undefined ? "-" : m(e.onCheckDay)} on ${f(c.checkedOn)}, ${e.onPaymentDay === undefined ? "-" : m(e.onPaymentDay)} on ${f(c.executionDate)}`
+        const figures = `forecast ${e.onCheckDay === undefined ? "-" : m(e.onCheckDay, c.currency)} on ${f(c.checkedOn)}, ${e.onPaymentDay === undefined ? "-" : m(e.onPaymentDay, c.currency)} on ${f(c.executionDate)}`
         return [
           1,
-          `${c.answer} ${c.orderId} ${m(c.amount)} ${c.currency} from ${c.debtorIban}: ${FINDING_TEXT[e.finding]} (${figures})`
+          `${c.answer} ${c.orderId} ${m(c.amount, c.currency)} ${c.currency} from ${c.debtorIban}: ${FINDING_TEXT[e.finding]} (${figures})`
         ] as const
       })
     })
@@ -494,9 +494,10 @@ export const sections = (report: Report): Array<Section> => {
     for (const a of s.accounts) {
       lines.push([
         1,
-        `${a.iban}: lowest ${m(a.lowest.base.amount)} on ${f(a.lowest.base.date)} -> ${m(a.lowest.scenario.amount)} on ${f(a.lowest.scenario.date)}, closing ${m(a.closing.base)} -> ${m(a.closing.scenario)}`
+        `${a.iban}: lowest ${m(a.lowest.base.amount, a.currency)} on ${f(a.lowest.base.date)} -> ${m(a.lowest.scenario.amount, a.currency)} on ${f(a.lowest.scenario.date)}, closing ${m(a.closing.base, a.currency)} -> ${m(a.closing.scenario, a.currency)}`
       ])
-      for (const d of a.riskDaysAdded) lines.push([2, `new risk days ${span(d.date, d.until)} closing ${m(d.closing)}`])
+      for (const d of a.riskDaysAdded)
+        lines.push([2, `new risk days ${span(d.date, d.until)} closing ${m(d.closing, a.currency)}`])
       for (const d of a.riskDaysRemoved) lines.push([2, `no longer at risk ${span(d.date, d.until)}`])
     }
     for (const c of s.unmatched) lines.push([1, `! names no payment: ${changeText(c)}`])
@@ -703,14 +704,14 @@ export const HTML_PAYMENTS = 50
 /** The headline of an account in the picture: the first day it runs short (or that it does not), and its lowest point. */
 export const headline = (a: Forecast.AccountForecast): string => {
   const first = a.riskDays[0]
-  const lowest = `lowest ${m(a.lowest.amount)} on ${f(a.lowest.date)}`
+  const lowest = `lowest ${m(a.lowest.amount, a.currency)} on ${f(a.lowest.date)}`
   if (first === undefined) {
-    return `stays above ${a.threshold === undefined ? "zero" : `the threshold of ${m(a.threshold)}`}; ${lowest}`
+    return `stays above ${a.threshold === undefined ? "zero" : `the threshold of ${m(a.threshold, a.currency)}`}; ${lowest}`
   }
   const when =
     first.reason === "zero"
       ? `runs out (at or below zero) from ${f(first.date)}`
-      : `below the threshold of ${m(a.threshold!)} from ${f(first.date)}`
+      : `below the threshold of ${m(a.threshold!, a.currency)} from ${f(first.date)}`
   const days = a.riskDays.reduce((n, d) => n + (d.until - d.date + 1), 0)
   return `${when}; ${plural(days, "day")} at risk; ${lowest}`
 }
@@ -791,10 +792,10 @@ const chart = (
   const hi = Math.max(lowest, ...values, 0, ...(threshold === undefined ? [] : [threshold]))
   // the amount axis' labels, most important first: the threshold (named), zero, the highest balance
   const axisTexts: Array<[string, number]> = []
-  if (threshold !== undefined) axisTexts.push([`threshold ${m(a.threshold!)}`, threshold])
+  if (threshold !== undefined) axisTexts.push([`threshold ${m(a.threshold!, a.currency)}`, threshold])
   axisTexts.push(["0.00", 0])
   if (highest !== undefined && highest !== 0 && highest !== threshold) {
-    axisTexts.push([m(rows[values.indexOf(highest)]!.closing), highest])
+    axisTexts.push([m(rows[values.indexOf(highest)]!.closing, a.currency), highest])
   }
   const TICK = 10
   const left = Math.max(60, Math.ceil(Math.max(...axisTexts.map(([t]) => t.length)) * TICK * 0.68) + 12)
@@ -813,7 +814,7 @@ const chart = (
   ]
   for (const d of a.riskDays) {
     parts.push(
-      `<rect class="risk" x="${x(d.date).toFixed(1)}" y="${top}" width="${(x(d.until + 1) - x(d.date)).toFixed(1)}" height="${H - top - bottom}"><title>at risk ${f(d.date)}..${f(d.until)}: closing ${m(d.closing)}</title></rect>`
+      `<rect class="risk" x="${x(d.date).toFixed(1)}" y="${top}" width="${(x(d.until + 1) - x(d.date)).toFixed(1)}" height="${H - top - bottom}"><title>at risk ${f(d.date)}..${f(d.until)}: closing ${m(d.closing, a.currency)}</title></rect>`
     )
   }
   parts.push(`<line class="zero" x1="${left}" x2="${W - right}" y1="${y(0).toFixed(1)}" y2="${y(0).toFixed(1)}"/>`)
@@ -838,7 +839,7 @@ const chart = (
       : [{ e, cx: x(e.check.checkedOn), cy: e.onCheckDay === undefined ? H - bottom : y(amount(e.onCheckDay)) }]
   )
   for (const p of points) labels.block(p.cx, p.cy, 9)
-  const lowText = `lowest ${m(a.lowest.amount)} on ${f(a.lowest.date)}`
+  const lowText = `lowest ${m(a.lowest.amount, a.currency)} on ${f(a.lowest.date)}`
   const low = (dx: number, dy: number, anchor: Label["anchor"]): Label => ({
     x: lx + dx,
     y: ly + dy,
@@ -955,7 +956,7 @@ export const html = (report: Report): string => {
     parts.push(chart(a, checks, forecast.window))
     const clashes = checks.filter((e) => e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk")
     parts.push(
-      `<p class="figures">${Html.escapeText(`opening ${m(a.opening)} on ${f(a.start)} (balance of ${f(a.balanceDate)}), closing ${m(a.closing)} on ${f(to)}; out ${m(a.out)}, in ${m(a.in)}`)}</p>`
+      `<p class="figures">${Html.escapeText(`opening ${m(a.opening, a.currency)} on ${f(a.start)} (balance of ${f(a.balanceDate)}), closing ${m(a.closing, a.currency)} on ${f(to)}; out ${m(a.out, a.currency)}, in ${m(a.in, a.currency)}`)}</p>`
     )
     if (a.riskDays.length > 0 || clashes.length > 0) {
       parts.push("<ul>")
@@ -995,6 +996,6 @@ export const html = (report: Report): string => {
 /** A funds check beside the forecast in one line: the answer, the payment, the finding and both figures. */
 const checkLine = (e: Forecast.Evidence): string => {
   const c = e.check
-  const figures = `forecast ${e.onCheckDay === undefined ? "-" : m(e.onCheckDay)} on ${f(c.checkedOn)}, ${e.onPaymentDay === undefined ? "-" : m(e.onPaymentDay)} on ${f(c.executionDate)}`
-  return `${c.answer} ${c.orderId} ${m(c.amount)} ${c.currency} checked ${f(c.checkedOn)} for ${f(c.executionDate)}: ${FINDING_TEXT[e.finding]} (${figures})`
+  const figures = `forecast ${e.onCheckDay === undefined ? "-" : m(e.onCheckDay, c.currency)} on ${f(c.checkedOn)}, ${e.onPaymentDay === undefined ? "-" : m(e.onPaymentDay, c.currency)} on ${f(c.executionDate)}`
+  return `${c.answer} ${c.orderId} ${m(c.amount, c.currency)} ${c.currency} checked ${f(c.checkedOn)} for ${f(c.executionDate)}: ${FINDING_TEXT[e.finding]} (${figures})`
 }
