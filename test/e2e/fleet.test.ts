@@ -92,8 +92,9 @@ describe("a fleet of three workers on one PostgreSQL", () => {
     }
     const { checks, budget } = document
     // the documented shape, exactly: every check of the day has finished, so no `pending` key, and the workers were
-    // given no balances, so no `forecast` key (test/e2e/fleetForecast.test.ts has it)
-    assert.deepStrictEqual(Object.keys(document), ["checks", "budget"])
+    // given no balances, so no `forecast` key (test/e2e/fleetForecast.test.ts has it); read from the fleet's database,
+    // so whether the fleet advances (`fleet`) and its webhook endpoints (`webhookEndpoints`) follow
+    assert.deepStrictEqual(Object.keys(document), ["checks", "budget", "fleet", "webhookEndpoints"])
     for (const r of checks) {
       assert.deepStrictEqual(Object.keys(r), [
         "orderId",

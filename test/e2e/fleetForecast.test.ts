@@ -127,7 +127,7 @@ describe("the fleet's answers beside a balance forecast", { timeout: 240_000 }, 
         findings: Array<{ finding: string; debtorIban: string; answer: string; covered: boolean }>
       }
     }
-    assert.deepStrictEqual(Object.keys(document), ["checks", "budget", "forecast"])
+    assert.deepStrictEqual(Object.keys(document), ["checks", "budget", "fleet", "webhookEndpoints", "forecast"])
     const forecast = document.forecast
     assert.deepStrictEqual(Object.keys(forecast), ["balances", "orders", "from", "to", "accounts", "findings"])
     assert.strictEqual(forecast.balances, "stored")
