@@ -111,7 +111,7 @@ const readDay = (u: unknown, warnings: Array<Decoded.Warning>): number | "bad" |
       field: "dayOfExecution",
       received: Standards.show(u),
       read: String(n.value),
-      why: "dayOfExecution is text without leading zeroes"
+      why: n.number ? "dayOfExecution is text, not a number" : "dayOfExecution is text without leading zeroes"
     })
   }
   return n.value

@@ -1,0 +1,177 @@
+/**
+ * Reading orders before and after core's one decoder (issue 33), in one process, alternating run by run: this
+ * checkout's `Project.decodeOrders` / `Project.ordersDecoder` (core's `Orders`) against another checkout's (set
+ * `BENCH_DECODER_BEFORE` to its path; without it, this checkout against itself, to show the noise). Two reads:
+ *   - the mixed read: `BENCH_MIXED_RECORDS` (default 140,000) records, the bank's codes, RRULEs, UK v3 and v4, Berlin
+ *     Group, COBS and ISO 20022 in turn, decoded from the text (as bench/mixedRead.ts);
+ *   - the projection: a seeded file of `BENCH_DECODER_ORDERS` (default 100,000) orders of the seven codes (by
+ *     test/cli/fixtures/generate-orders.ts), read piece by piece by the decoder and streamed through that checkout's
+ *     `Projection.stream` over 2026 into a `CashFlow.accumulator` (as bench/million.ts's in-process run).
+ * Each reports the median CPU time (user and system) of `BENCH_DECODER_RUNS` (default 5) runs per side and the
+ * after/before ratio. Run alone: `pnpm exec node --conditions=@tppkit/source --expose-gc bench/decoder.ts`.
+ */
+import { spawnSync } from "node:child_process"
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
+import { loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+const root = join(fileURLToPath(import.meta.url), "..", "..")
+const before = process.env.BENCH_DECODER_BEFORE ?? root
+const RECORDS = Number(process.env.BENCH_MIXED_RECORDS ?? 140_000)
+const ORDERS = Number(process.env.BENCH_DECODER_ORDERS ?? 100_000)
+const RUNS = Number(process.env.BENCH_DECODER_RUNS ?? 5)
+const gc = (globalThis as { gc?: () => void }).gc
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")
+
+interface Side {
+  readonly name: string
+  readonly Project: typeof import("@tppkit/cli").Project
+  readonly schedule: typeof import("@tppkit/schedule")
+  readonly core: typeof import("@tppkit/core")
+}
+
+const sideOf = async (name: string, checkout: string): Promise<Side> => {
+  const at = (path: string) => import(pathToFileURL(join(checkout, path)).href)
+  return {
+    name,
+    Project: (await at("packages/cli/src/Project.ts")) as Side["Project"],
+    schedule: (await at("packages/schedule/src/index.ts")) as Side["schedule"],
+    core: (await at("packages/core/src/index.ts")) as Side["core"]
+  }
+}
+
+const sides = [await sideOf("before", before), await sideOf("after", root)]
+
+const cpu = (f: () => void): number => {
+  gc?.()
+  const t0 = process.cpuUsage()
+  f()
+  const used = process.cpuUsage(t0)
+  return (used.user + used.system) / 1000
+}
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+const report = (title: string, times: ReadonlyArray<Array<number>>, extra: string) => {
+  const [b, a] = times.map(median) as [number, number]
+  console.log(
+    `${title}: before ${b.toFixed(0)} ms, after ${a.toFixed(0)} ms CPU (median of ${RUNS} alternating runs each): ${(a / b).toFixed(2)}x; ${extra}; load ${load()}`
+  )
+}
+
+// ---------------------------------------------------------------------------
+// the mixed read
+// ---------------------------------------------------------------------------
+
+const who = {
+  debtor: { name: "A", iban: "SK3112000000198742637541" },
+  creditor: { name: "B", iban: "CZ6508000000192000145399" }
+}
+const day = (i: number) => String((i % 28) + 1).padStart(2, "0")
+const kinds: ReadonlyArray<(i: number) => Record<string, unknown>> = [
+  (i) => ({ frequency: "MNTH", startDate: `2027-01-${day(i)}` }),
+  (i) => ({ rrule: `DTSTART;VALUE=DATE:202701${day(i)}\nRRULE:FREQ=MONTHLY;BYDAY=-1FR` }),
+  (i) => ({ Frequency: `IntrvlMnthDay:01:${day(i)}`, FirstPaymentDateTime: "2027-01-01T00:00:00+00:00" }),
+  (i) => ({
+    MandateRelatedInformation: {
+      FirstPaymentDateTime: "2027-01-01T00:00:00+00:00",
+      Frequency: { Type: "MNTH", PointInTime: day(i) }
+    }
+  }),
+  (i) => ({
+    additionalInformationStructured: {
+      standingOrderDetails: {
+        startDate: "2027-01-01",
+        frequency: "Monthly",
+        dayOfExecution: String((i % 28) + 1),
+        executionRule: "preceding"
+      }
+    }
+  }),
+  (i) => ({
+    requestedExecutionDate: "2027-01-10",
+    standingOrder: { execution: { interval: "MONTHLY", intervalDue: String((i % 28) + 1), mode: "UNTIL_CANCELLATION" } }
+  }),
+  (i) => ({ frequency: { PtInTm: { Tp: "MNTH", PtInTm: day(i) } }, startDate: "2027-02-01" })
+]
+const parts: Array<string> = []
+for (let i = 0; i < RECORDS; i++) {
+  parts.push(
+    JSON.stringify({
+      orderId: `SO-${String(i).padStart(8, "0")}`,
+      ...who,
+      instructedAmount: { value: 1 + (i % 500), currency: "EUR" },
+      ...kinds[i % kinds.length]!(i)
+    })
+  )
+}
+const mixed = `[${parts.join(",\n")}]`
+parts.length = 0
+{
+  const times: Array<Array<number>> = [[], []]
+  const counts = [0, 0]
+  for (let run = 0; run < RUNS; run++) {
+    sides.forEach((side, s) => {
+      times[s]!.push(
+        cpu(() => {
+          const d = side.Project.decodeOrders(mixed)
+          if (d._tag === "Failure") throw new Error(d.failure)
+          counts[s] = d.success.orders.length
+        })
+      )
+    })
+  }
+  report(`mixed read, ${RECORDS} records`, times, `orders ${counts.join(" / ")}`)
+}
+
+// ---------------------------------------------------------------------------
+// the projection of a generated file
+// ---------------------------------------------------------------------------
+
+const dir = mkdtempSync(join(tmpdir(), "tppkit-bench-decoder-"))
+try {
+  const file = join(dir, "orders.json")
+  const fd = openSync(file, "w")
+  try {
+    const r = spawnSync(process.execPath, [join(root, "test/cli/fixtures/generate-orders.ts"), String(ORDERS)], {
+      stdio: ["ignore", fd, "inherit"]
+    })
+    if (r.status !== 0) throw new Error(`generate-orders.ts exited with ${r.status}`)
+  } finally {
+    closeSync(fd)
+  }
+  const bytes = readFileSync(file)
+  const project = (side: Side): number => {
+    const { Calendar, LocalDate } = side.core
+    const { CashFlow, Projection } = side.schedule
+    const decoder = side.Project.ordersDecoder()
+    for (let at = 0; at < bytes.length; at += 1 << 20) decoder.push(bytes.subarray(at, at + (1 << 20)))
+    const decoded = decoder.end()
+    if (decoded._tag === "Failure") throw new Error(decoded.failure)
+    const acc = CashFlow.accumulator({ period: "month" })
+    const window = { from: LocalDate.parseUnsafe("2026-01-01"), to: LocalDate.parseUnsafe("2026-12-31") }
+    for (const p of Projection.lazy(decoded.success.orders, window, {
+      calendar: Calendar.target,
+      convention: "following"
+    }).payments)
+      acc.add(p)
+    return acc.result().count
+  }
+  const times: Array<Array<number>> = [[], []]
+  const payments = [0, 0]
+  for (let run = 0; run < RUNS; run++) {
+    sides.forEach((side, s) => {
+      times[s]!.push(
+        cpu(() => {
+          payments[s] = project(side)
+        })
+      )
+    })
+  }
+  report(`read and project ${ORDERS} orders over 2026`, times, `payments ${payments.join(" / ")}`)
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
