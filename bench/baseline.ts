@@ -235,6 +235,55 @@ const ab: Array<Twinned> = []
   })
 }
 
+/**
+ * W6's hand-written loop: the tightest loop we could write for this one job: the month arithmetic on year, month and
+ * day read from the character codes (no day numbers needed with convention none), the text joined from numbers.
+ */
+function w6Loop(starts: ReadonlyArray<string>, xs: ReadonlyArray<string>): Array<string> {
+  const ORDERS = starts.length
+  const out = new Array<string>(ORDERS)
+  for (let i = 0; i < ORDERS; i++) {
+    const s = starts[i]!
+    const t = xs[i]!
+    const ay = fourDigits(s)
+    const am = twoDigits(s, 5)
+    const ad = twoDigits(s, 8)
+    const xy = fourDigits(t)
+    const xm = twoDigits(t, 5)
+    const xd = twoDigits(t, 8)
+    if (!isDateText(s, ay, am, ad) || !isDateText(t, xy, xm, xd)) {
+      out[i] = ""
+      continue
+    }
+    // the day after X
+    let y = xy
+    let m = xm
+    let day = xd + 1
+    if (day > monthLength(y, m)) {
+      day = 1
+      if (++m > 12) {
+        m = 1
+        y++
+      }
+    }
+    // the anchor's day in the later of the anchor's month and that day's month, else in the month after
+    let index = ay * 12 + am - 1
+    const afterIndex = y * 12 + m - 1
+    if (afterIndex > index) index = afterIndex
+    let ry = (index / 12) | 0
+    let rm = index - ry * 12 + 1
+    let rd = Math.min(ad, monthLength(ry, rm))
+    if (index === afterIndex && rd < day) {
+      index++
+      ry = (index / 12) | 0
+      rm = index - ry * 12 + 1
+      rd = Math.min(ad, monthLength(ry, rm))
+    }
+    out[i] = ry + (rm < 10 ? "-0" : "-") + rm + (rd < 10 ? "-0" : "-") + rd
+  }
+  return out
+}
+
 // W6: first MNTH execution strictly after X, from the bank's text (issue 27): 1,000,000 distinct orders whose
 // startDate is drawn at random from 2000–2030, each with its own X drawn from 2020–2030, calendar weekends,
 // convention none; every text is its own string (made by the baseline's `iso`, as a bank's JSON would give it),
@@ -260,51 +309,40 @@ const ab: Array<Twinned> = []
       "W6 first MNTH execution after X from text: 1,000,000 orders (start 2000–2030, X 2020–2030, weekends, none), parse + plan + parse + first on or after X + 1 + format",
     rounds: 21,
     engine: () => w6Engine(core, Result, starts, xs, options),
-    baseline: () => {
-      // the tightest loop we could write for this one job: the month arithmetic on year, month and day read from
-      // the character codes (no day numbers needed with convention none), the text joined from numbers
-      const out = new Array<string>(ORDERS)
-      for (let i = 0; i < ORDERS; i++) {
-        const s = starts[i]!
-        const t = xs[i]!
-        const ay = fourDigits(s)
-        const am = twoDigits(s, 5)
-        const ad = twoDigits(s, 8)
-        const xy = fourDigits(t)
-        const xm = twoDigits(t, 5)
-        const xd = twoDigits(t, 8)
-        if (!isDateText(s, ay, am, ad) || !isDateText(t, xy, xm, xd)) {
-          out[i] = ""
-          continue
-        }
-        // the day after X
-        let y = xy
-        let m = xm
-        let day = xd + 1
-        if (day > monthLength(y, m)) {
-          day = 1
-          if (++m > 12) {
-            m = 1
-            y++
-          }
-        }
-        // the anchor's day in the later of the anchor's month and that day's month, else in the month after
-        let index = ay * 12 + am - 1
-        const afterIndex = y * 12 + m - 1
-        if (afterIndex > index) index = afterIndex
-        let ry = (index / 12) | 0
-        let rm = index - ry * 12 + 1
-        let rd = Math.min(ad, monthLength(ry, rm))
-        if (index === afterIndex && rd < day) {
-          index++
-          ry = (index / 12) | 0
-          rm = index - ry * 12 + 1
-          rd = Math.min(ad, monthLength(ry, rm))
-        }
-        out[i] = ry + (rm < 10 ? "-0" : "-") + rm + (rd < 10 ? "-0" : "-") + rd
-      }
-      return out
-    }
+    baseline: () => w6Loop(starts, xs)
+  })
+}
+
+// W6M: W6 with half the start dates on days 28 to the month's end (issue 33), as independent checks draw them: the
+// month-end clamp on every second order
+{
+  const random = prng(33)
+  const startLo = civil(2000, 1, 1)
+  const startDays = civil(2031, 1, 1) - startLo
+  const xLo = civil(2020, 1, 1)
+  const xDays = civil(2031, 1, 1) - xLo
+  const ORDERS = 1_000_000
+  const starts = Array.from({ length: ORDERS }, (_, i) => {
+    if (i % 2 === 0) return iso(startLo + Math.floor(random() * startDays))
+    const year = 2000 + Math.floor(random() * 31)
+    const month = 1 + Math.floor(random() * 12)
+    const last = monthLength(year, month)
+    return iso(civil(year, month, 28 + Math.floor(random() * (last - 27))))
+  })
+  const xs = Array.from({ length: ORDERS }, () => iso(xLo + Math.floor(random() * xDays)))
+  const options = { calendar: Calendar.weekends, convention: "none" } as const
+  ab.push({
+    id: "W6M",
+    run: (c, r, f) => () => f(c, r, starts, xs, { calendar: c.Calendar.weekends, convention: "none" }),
+    engine: w6Engine
+  })
+  pairs.push({
+    id: "W6M",
+    title:
+      "W6M as W6, half the start dates on days 28 to the month's end: 1,000,000 orders, parse + plan + parse + first on or after X + 1 + format",
+    rounds: 21,
+    engine: () => w6Engine(core, Result, starts, xs, options),
+    baseline: () => w6Loop(starts, xs)
   })
 }
 

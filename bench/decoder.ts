@@ -6,7 +6,8 @@
  *     Group, COBS and ISO 20022 in turn, decoded from the text (as bench/mixedRead.ts);
  *   - the projection: a seeded file of `BENCH_DECODER_ORDERS` (default 100,000) orders of the seven codes (by
  *     test/cli/fixtures/generate-orders.ts), read piece by piece by the decoder and streamed through that checkout's
- *     `Projection.stream` over 2026 into a `CashFlow.accumulator` (as bench/million.ts's in-process run).
+ *     `Projection.lazy` over 2026 into a `CashFlow.accumulator` (as bench/million.ts's in-process run), then the
+ *     forecast of the orders read (`Forecast.make`, the summary, each debtor with a balance).
  * Each reports the median CPU time (user and system) of `BENCH_DECODER_RUNS` (default 5) runs per side and the
  * after/before ratio. Run alone: `pnpm exec node --conditions=@tppkit/source --expose-gc bench/decoder.ts`.
  */
@@ -45,6 +46,7 @@ const sideOf = async (name: string, checkout: string): Promise<Side> => {
 }
 
 const sides = [await sideOf("before", before), await sideOf("after", root)]
+const effect = await import("effect")
 
 const cpu = (f: () => void): number => {
   gc?.()
@@ -172,6 +174,44 @@ try {
     })
   }
   report(`read and project ${ORDERS} orders over 2026`, times, `payments ${payments.join(" / ")}`)
+
+  // the forecast of the orders read (the summary), each side's reader and schedule
+  const forecastOf = (side: Side) => {
+    const { BigDecimal } = effect
+    const { Calendar, LocalDate } = side.core
+    const decoder = side.Project.ordersDecoder()
+    for (let at = 0; at < bytes.length; at += 1 << 20) decoder.push(bytes.subarray(at, at + (1 << 20)))
+    const decoded = decoder.end()
+    if (decoded._tag === "Failure") throw new Error(decoded.failure)
+    const orders = decoded.success.orders
+    const window = { from: LocalDate.parseUnsafe("2026-01-01"), to: LocalDate.parseUnsafe("2026-12-31") }
+    const debtors = [...new Set(orders.map((o) => o.debtor.iban))]
+    const balances = debtors.map((iban) => ({
+      iban,
+      currency: "EUR",
+      amount: BigDecimal.make(1_000_000_00n, 2),
+      date: window.from
+    }))
+    return () => {
+      const f = side.schedule.Forecast.make({
+        orders,
+        balances,
+        window,
+        options: { calendar: Calendar.target, convention: "following" },
+        ladder: false
+      })
+      if (f._tag === "Failure") throw new Error(String(f.failure))
+      return f.success.accounts.length
+    }
+  }
+  const forecasts = sides.map(forecastOf)
+  const ftimes: Array<Array<number>> = [[], []]
+  for (let run = 0; run < RUNS; run++) {
+    forecasts.forEach((f, s) => {
+      ftimes[s]!.push(cpu(() => f()))
+    })
+  }
+  report(`forecast (summary) of the ${ORDERS} orders read`, ftimes, "every debtor with a balance")
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }
