@@ -158,6 +158,9 @@ export class NotAList extends Schema.TaggedError<NotAList>()("NotAList", { reaso
 
 const EMPTY: ReadonlyArray<Warning> = Object.freeze([])
 
+/** Why the bank's record without `startDate` and `nextDate` pays nothing (`Recurrence.fromSbas`'s reason). */
+const NO_ANCHOR = "the order has neither startDate nor nextDate to anchor its schedule"
+
 /** The bank's record without its `frequency`: the fields of an order of another standard. */
 const Parties = Schema.Struct(
   (({ frequency: _, ...rest }) => rest)(StandingOrder.StandingOrder.fields as typeof StandingOrder.StandingOrder.fields)
@@ -241,11 +244,11 @@ class Reading {
       if (standard !== undefined && typeof standard !== "string") {
         return unread("schedule", position, order.orderId, "", standard.reason, undefined)
       }
-      const recurrence = Recurrence.fromSbas(order, { convention: this.options?.convention })
-      if (Result.isFailure(recurrence)) {
-        return { _tag: "Skipped", position, orderId: order.orderId, reason: recurrence.failure, order }
+      // no anchor (packages/core/README.md, "Anchor"): read, but it pays nothing; its recurrence is made when asked
+      if (order.startDate === undefined && order.nextDate === undefined) {
+        return { _tag: "Skipped", position, orderId: order.orderId, reason: NO_ANCHOR, order }
       }
-      return new CodedOrder(this.parts(order, position), order.frequency, this.options?.convention)
+      return new CodedOrder(this.parts(order, position), order.frequency, this.options)
     }
     const r = decodeParties(record, { errors: "all" })
     if (Result.isFailure(r)) return this.unreadRecord(record, position, r.failure.issue)
@@ -326,10 +329,8 @@ const unread = (
  * million orders do not each hold one; the projection plans the code itself).
  */
 class CodedOrder implements Order {
-  readonly _tag = "Order"
   readonly position: number
   readonly orderId: string
-  readonly standard = "sbas"
   readonly frequency: Frequency.Frequency
   readonly startDate: LocalDate.LocalDate | undefined
   readonly nextDate: LocalDate.LocalDate | undefined
@@ -337,13 +338,9 @@ class CodedOrder implements Order {
   readonly instructedAmount: Order["instructedAmount"]
   readonly debtor: Party
   readonly creditor: Party
-  readonly warnings = EMPTY
-  private readonly convention: BusinessDayConvention.BusinessDayConvention | undefined
-  constructor(
-    parts: Parts,
-    frequency: Frequency.Frequency,
-    convention: BusinessDayConvention.BusinessDayConvention | undefined
-  ) {
+  /** The reading's options (one object shared by every order of a reading). */
+  private readonly options: Options | undefined
+  constructor(parts: Parts, frequency: Frequency.Frequency, options: Options | undefined) {
     this.position = parts.position
     this.orderId = parts.orderId
     this.frequency = frequency
@@ -353,14 +350,24 @@ class CodedOrder implements Order {
     this.instructedAmount = parts.instructedAmount
     this.debtor = parts.debtor
     this.creditor = parts.creditor
-    this.convention = convention
+    this.options = options
+  }
+  // what every such order says alike lives on the prototype, not in each of a million orders
+  get _tag(): "Order" {
+    return "Order"
+  }
+  get standard(): "sbas" {
+    return "sbas"
+  }
+  get warnings(): ReadonlyArray<Warning> {
+    return EMPTY
   }
   /** DAIL and DAI7 fix their convention: they are never moved. */
   get ownConvention(): boolean {
     return this.frequency === "DAIL" || this.frequency === "DAI7"
   }
   get recurrence(): Recurrence.Recurrence {
-    return Result.getOrThrow(Recurrence.fromSbas(this, { convention: this.convention }))
+    return Result.getOrThrow(Recurrence.fromSbas(this, { convention: this.options?.convention }))
   }
 }
 
