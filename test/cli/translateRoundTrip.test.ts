@@ -1,6 +1,7 @@
 /**
- * `tppkit translate --to T` reads back (issue 33): for every target, the records it writes, with payer and payee
- * added, are read by `tppkit project` as the same payments wherever the translation was exact. Orders of random
+ * `tppkit translate --to T` reads back (issue 33): for RRULE and the bank's codes, the records it writes, with payer and
+ * payee added, are read by `tppkit project` as the same payments wherever the translation was exact (the other
+ * targets write whole lists, read back by test/cli/records.test.ts). Orders of random
  * recurrences (every rule shape, ends, counts, pauses) are given as RRULEs, translated under a random convention,
  * and both files projected under it.
  */
@@ -84,7 +85,9 @@ const payments = async (file: string, convention: string) => {
 }
 
 describe("translate --to T reads back", () => {
-  for (const to of Standard.standards) {
+  // the other standards' targets write one whole list of the target (SourceRecord.write), read back by
+  // test/cli/records.test.ts's property; here the targets that write one record per order
+  for (const to of ["rrule", "sbas"] as const) {
     it(`${to}: the exact translations, with payer and payee, project the same payments`, async () => {
       let exact = 0
       await fc.assert(
@@ -136,8 +139,7 @@ describe("translate --to T reads back", () => {
         ),
         { numRuns: 12 }
       )
-      // YNAB has no end: of recurrences that mostly end, few are exact in it
-      if (to !== "ynab") expect(exact, to).toBeGreaterThan(0)
+      expect(exact, to).toBeGreaterThan(0)
     })
   }
 })
