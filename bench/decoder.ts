@@ -9,7 +9,7 @@
  *     `Projection.lazy` over 2026 into a `CashFlow.accumulator` (as bench/million.ts's in-process run), then the
  *     forecast of the orders read (`Forecast.make`, the summary, each debtor with a balance).
  * Each reports the median CPU time (user and system) of `BENCH_DECODER_RUNS` (default 5) runs per side and the
- * after/before ratio. Run alone: `pnpm exec node --conditions=@tppkit/source --expose-gc bench/decoder.ts`.
+ * after/before ratio (`BENCH_DECODER_FORECAST=0` leaves the forecast out). Run alone: `pnpm exec node --conditions=@tppkit/source --expose-gc bench/decoder.ts`.
  */
 import { spawnSync } from "node:child_process"
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
@@ -204,6 +204,7 @@ try {
       return f.success.accounts.length
     }
   }
+  if (process.env.BENCH_DECODER_FORECAST === "0") process.exit(0)
   const forecasts = sides.map(forecastOf)
   const ftimes: Array<Array<number>> = [[], []]
   for (let run = 0; run < RUNS; run++) {
