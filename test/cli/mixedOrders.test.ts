@@ -142,7 +142,7 @@ describe("tppkit forecast on a mixed file", () => {
     // its own executionRule preceding, SO-I starts in February, SO-ID in May)
     const json = await run(["forecast", "--orders", readable, "--balances", low, ...window, "--format", "json"])
     const doc = JSON.parse(json.stdout) as { accounts: ReadonlyArray<{ closing: string }> }
-    expect(doc.accounts[0]!.closing).toBe("-4")
+    expect(doc.accounts[0]!.closing).toBe("-4.00")
   })
 
   it("a --threshold for an IBAN that is no account of the balances file is named on stderr", async () => {
