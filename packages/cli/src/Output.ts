@@ -53,36 +53,42 @@ export function* lineBatches(pieces: Iterable<string | Uint8Array>): Generator<s
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
   // what waits for the end of its line: text, or bytes (never both)
   let text = ""
+  // where the text's last line ends (the index after its last newline), 0 when none does: found in each piece as it
+  // is added, never by searching the gathered text again (a long line of many pieces, such as a chart, made that
+  // search, and the flattening of the text it forces, quadratic)
+  let cut = 0
   let bytes: Uint8Array = PAUSE
   for (const piece of pieces) {
     if (piece.length === 0) {
       // a pause: the whole lines gathered so far are written first (the renderer is about to compute a while)
-      const cut = text.lastIndexOf("\n") + 1
       if (cut > 0) {
         const batch = text.slice(0, cut)
         text = text.slice(cut)
+        cut = 0
         yield batch
       }
       yield PAUSE
       continue
     }
     if (typeof piece === "string") {
+      // bytes left waiting are the end of a line not yet ended: no newline in them
       if (bytes.length > 0) text = decoder.decode(bytes)
       bytes = PAUSE
+      const last = piece.lastIndexOf("\n")
+      if (last !== -1) cut = text.length + last + 1
       text += piece
-      if (text.length >= 65_536) {
-        const cut = text.lastIndexOf("\n") + 1
-        if (cut > 0) {
-          const batch = text.slice(0, cut)
-          text = text.slice(cut)
-          yield batch
-        }
+      if (text.length >= 65_536 && cut > 0) {
+        const batch = text.slice(0, cut)
+        text = text.slice(cut)
+        cut = 0
+        yield batch
       }
       continue
     }
     // bytes: what waits goes before the piece's first line; the rest of the piece up to its last line end follows
     const waiting = text.length > 0 ? encoder.encode(text) : bytes
     text = ""
+    cut = 0
     const first = piece.indexOf(NEWLINE)
     if (first === -1) {
       bytes = concat(waiting, piece)
