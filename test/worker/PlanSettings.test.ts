@@ -15,8 +15,7 @@ const base: PlanSettings.Settings = {
   daysBefore: 2,
   calendar: "target",
   hour: 8,
-  timeZone: "Europe/Bratislava",
-  consents: [{ key: "a" }, { key: "b", iban: "SK2411000000002612345678" }]
+  timeZone: "Europe/Bratislava"
 }
 
 describe("PlanSettings", () => {
@@ -27,7 +26,7 @@ describe("PlanSettings", () => {
         assert.isFalse(yield* PlanSettings.claim(base))
         // the same plan (a calendar name in another case is the same calendar)
         assert.isFalse(yield* PlanSettings.claim({ ...base, calendar: "TARGET" }))
-        const other = { ...base, daysBefore: 3, hour: 9, consents: [{ key: "a" }] }
+        const other = { ...base, daysBefore: 3, hour: 9 }
         const refused = yield* Effect.exit(PlanSettings.claim(other))
         assert.isTrue(Exit.isFailure(refused))
         if (Exit.isFailure(refused)) {
@@ -36,8 +35,7 @@ describe("PlanSettings", () => {
           const e = (error as { readonly error: PlanSettings.PlanSettingsError }).error
           assert.deepStrictEqual(e.differences, [
             "--days-before 3 here, 2 in the fleet",
-            "--hour 9 here, 8 in the fleet",
-            "--consents a here, a,b=SK2411000000002612345678 in the fleet"
+            "--hour 9 here, 8 in the fleet"
           ])
           assert.match(
             e.message,
@@ -81,7 +79,6 @@ describe("PlanSettings balances", () => {
           // by IBAN, every field as given (exact decimals as text, the optional threshold only where given)
           assert.deepStrictEqual(read.value.settings.balances, [balances[1]!, balances[0]!])
           assert.strictEqual(read.value.settings.timeZone, base.timeZone)
-          assert.deepStrictEqual(read.value.settings.consents, base.consents)
         }
         assert.isFalse(yield* PlanSettings.claim({ ...base, balances: [balances[1]!, balances[0]!] }))
 
@@ -117,7 +114,7 @@ describe("PlanSettings balances", () => {
   )
 
   it.live(
-    "settings stored by a version without balances read back and are the same plan as a worker without --balances",
+    "settings stored by an older version (no balances, the consents kept with them) read back and are the same plan as a worker without --balances",
     () =>
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
@@ -131,8 +128,8 @@ describe("PlanSettings balances", () => {
         yield* sql`INSERT INTO tppkit_plan_settings (id, settings, set_at) VALUES (1, ${older}, 0)`
         const read = yield* PlanSettings.stored
         assert.isTrue(Option.isSome(read) && read.value.settings.balances === undefined && read.value.setAt === 0)
-        assert.isFalse(yield* PlanSettings.claim({ ...base, consents: [{ key: "a" }] }))
-        const refused = refusal(yield* Effect.exit(PlanSettings.claim({ ...base, consents: [{ key: "a" }], balances })))
+        assert.isFalse(yield* PlanSettings.claim(base))
+        const refused = refusal(yield* Effect.exit(PlanSettings.claim({ ...base, balances })))
         assert.deepStrictEqual(refused.differences, ["--balances 2 accounts as of 2026-11-01 here, none in the fleet"])
       }).pipe(Effect.provide(db.fresh())),
     60_000

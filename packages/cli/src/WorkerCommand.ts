@@ -144,7 +144,7 @@ export const workerCommand = Command.make(
     ),
     reconfigure: Flag.Boolean("reconfigure").pipe(
       Flag.withDescription(
-        "Change the fleet's plan settings (days before, calendar, hour, time zone, consents, balances) to this worker's for the days not yet swept, and its webhook endpoints to this worker's --webhook"
+        "Change the fleet's plan settings (days before, calendar, hour, time zone, balances) to this worker's for the days not yet swept, and its webhook endpoints to this worker's --webhook"
       ),
       Flag.withDefault(false)
     ),

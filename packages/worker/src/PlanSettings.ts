@@ -1,5 +1,5 @@
 /**
- * One plan per day: the settings that shape a day's sweep (days before, calendar, hour, time zone, consents) are
+ * One plan per day: the settings that shape a day's sweep (days before, calendar, hour, time zone) are
  * stored with the fleet in its database by the first worker; a worker started with other settings is refused with
  * one line naming each difference, unless it asks to reconfigure the fleet, which changes them for the days not yet
  * swept (a day already swept keeps the checks it planned). The opening balances a worker is given (`--balances`)
@@ -34,19 +34,19 @@ export interface Settings {
   readonly calendar: string
   readonly hour: number
   readonly timeZone: string
-  /** Each consent's key and optional IBAN, in the order given. */
-  readonly consents: ReadonlyArray<{ readonly key: string; readonly iban?: string | undefined }>
   /** The opening balances of `--balances`, one per account (absent: none given). */
   readonly balances?: ReadonlyArray<Balance> | undefined
 }
 
-/** The stored form of {@link Settings} (what a worker of this or an older version wrote). */
+/**
+ * The stored form of {@link Settings} (what a worker of this or an older version wrote: an older one kept the
+ * consents here too, which are the fleet's data now, `Consents`, and no longer part of the plan).
+ */
 const Stored = Schema.Struct({
   daysBefore: Schema.Number,
   calendar: Schema.String,
   hour: Schema.Number,
   timeZone: Schema.String,
-  consents: Schema.Array(Schema.Struct({ key: Schema.String, iban: Schema.optionalKey(Schema.String) })),
   balances: Schema.optionalKey(Schema.Array(Balance))
 })
 
@@ -67,9 +67,6 @@ export const ddl: ReadonlyArray<string> = [
     id integer PRIMARY KEY CHECK (id = 1), settings text NOT NULL, set_at bigint NOT NULL)`
 ]
 
-const consentsText = (consents: Settings["consents"]): string =>
-  consents.map((c) => (c.iban === undefined ? c.key : `${c.key}=${c.iban}`)).join(",")
-
 const balanceOf = (b: Balance): Balance => ({
   iban: b.iban,
   currency: b.currency,
@@ -88,7 +85,6 @@ const canonical = (s: Settings): Settings => ({
   calendar: s.calendar.trim().toLowerCase(),
   hour: s.hour,
   timeZone: s.timeZone,
-  consents: s.consents.map((c) => (c.iban === undefined ? { key: c.key } : { key: c.key, iban: c.iban })),
   ...(s.balances === undefined
     ? {}
     : { balances: s.balances.map(balanceOf).sort((a, b) => (a.iban < b.iban ? -1 : a.iban > b.iban ? 1 : 0)) })
@@ -123,7 +119,6 @@ export const differences = (here: Settings, fleet: Settings): Array<string> => {
   compare("--calendar", a.calendar, b.calendar)
   compare("--hour", String(a.hour), String(b.hour))
   compare("--time-zone", a.timeZone, b.timeZone)
-  compare("--consents", consentsText(a.consents), consentsText(b.consents))
   if (JSON.stringify(a.balances) !== JSON.stringify(b.balances)) {
     const x = balancesText(a.balances)
     const y = balancesText(b.balances)

@@ -711,7 +711,6 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       calendar: input.calendar,
       hour: input.hour,
       timeZone: input.timeZone,
-      consents: setup.sweep.consents,
       ...(balances === undefined ? {} : { balances })
     },
     { reconfigure: input.reconfigure }
