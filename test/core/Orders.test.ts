@@ -165,6 +165,34 @@ describe("Orders.decoder", () => {
     ])
   })
 
+  it("reads the bank's code in another case with a tolerance naming the field, and the same dates (issue 40)", () => {
+    const spelt = (frequency: string) =>
+      JSON.stringify([{ orderId: "L", frequency, startDate: "2027-01-31", ...parties }])
+    const upper = Result.getOrThrow(Orders.decode(spelt("MNTH"))).orders[0]!
+    for (const given of ["mnth", "Mnth", " MNTH "]) {
+      const read = Result.getOrThrow(Orders.decode(spelt(given)))
+      expect(read.unread).toEqual([])
+      const order = read.orders[0]!
+      expect([order.standard, order.frequency, order.ownConvention]).toEqual(["sbas", "MNTH", false])
+      expect(order.recurrence).toEqual(upper.recurrence)
+      expect(order.warnings).toEqual([
+        {
+          _tag: "Tolerated",
+          standard: "sbas",
+          field: "frequency",
+          received: given,
+          read: "MNTH",
+          why: "the bank's frequency codes are spelt in upper case (DAIL, DAI7, WEEK, MNTH, QUTR, SEMI, YEAR)"
+        }
+      ])
+    }
+    // the upper-case code says nothing; a code that is none of the seven in any case is still refused
+    expect(upper.warnings).toEqual([])
+    const monthly = Result.getOrThrow(Orders.decode(spelt("mnthly")))
+    expect(monthly.orders).toEqual([])
+    expect(monthly.unread.map((u) => [u.kind, u.path])).toEqual([["record", "frequency"]])
+  })
+
   it("gives the same items wherever the text is cut, as text or bytes, and as a stream", () => {
     const whole = Result.getOrThrow(Orders.decode(text))
     const key = (i: Orders.Item) =>

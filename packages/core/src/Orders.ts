@@ -13,7 +13,7 @@ import { type BigDecimal, Effect, Result, Schema, Stream } from "effect"
 import type * as AccountMap from "./AccountMap.ts"
 import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import type * as Decoded from "./Decoded.ts"
-import type * as Frequency from "./Frequency.ts"
+import * as Frequency from "./Frequency.ts"
 import * as OrdersText from "./internal/ordersText.ts"
 import * as Whole from "./internal/records/orders.ts"
 import * as Records from "./internal/records.ts"
@@ -172,6 +172,32 @@ const decodeParties = Schema.decodeUnknownResult(Parties)
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
+/**
+ * The bank's frequency code as the record spells it when it is one of the codes in another case or with spaces around
+ * it (`"mnth"`, `" MNTH"`): the code, and the tolerance said as a warning of the field `frequency` (we are tolerant in
+ * what we accept and never guess: only a code that differs from one of the seven by case and spaces is read).
+ */
+const bankCodeSpelt = (
+  record: unknown
+): { readonly code: Frequency.Frequency; readonly warning: Warning } | undefined => {
+  if (!isObject(record) || typeof record.frequency !== "string") return undefined
+  const given = record.frequency
+  if ((Frequency.codes as ReadonlyArray<string>).includes(given)) return undefined
+  const code = Frequency.codes.find((c) => c === given.trim().toUpperCase())
+  if (code === undefined) return undefined
+  return {
+    code,
+    warning: {
+      _tag: "Tolerated",
+      standard: "sbas",
+      field: "frequency",
+      received: given,
+      read: code,
+      why: `the bank's frequency codes are spelt in upper case (${Frequency.codes.join(", ")})`
+    }
+  }
+}
+
 /** The standard of a record: the forced one, else the one it says, else the one it reveals; a reason for a bad name. */
 const standardOf = (
   record: unknown,
@@ -238,7 +264,10 @@ class Reading {
     const record = Json.isNumberText(value) ? Number(value.text) : value
     const standard = standardOf(record, this.options?.standard)
     if (standard === undefined || typeof standard !== "string" || standard === "sbas") {
-      const r = decodeBank(record, { errors: "all" })
+      const spelt = bankCodeSpelt(record)
+      const r = decodeBank(spelt === undefined ? record : { ...(record as object), frequency: spelt.code }, {
+        errors: "all"
+      })
       if (Result.isFailure(r)) return this.unreadRecord(record, position, r.failure.issue)
       const order = r.success
       if (standard !== undefined && typeof standard !== "string") {
@@ -248,7 +277,8 @@ class Reading {
       if (order.startDate === undefined && order.nextDate === undefined) {
         return { _tag: "Skipped", position, orderId: order.orderId, reason: NO_ANCHOR, order }
       }
-      return new CodedOrder(this.parts(order, position), order.frequency, this.options)
+      const coded = new CodedOrder(this.parts(order, position), order.frequency, this.options)
+      return spelt === undefined ? coded : new TolerantCodedOrder(coded, spelt.warning)
     }
     const r = decodeParties(record, { errors: "all" })
     if (Result.isFailure(r)) return this.unreadRecord(record, position, r.failure.issue)
@@ -340,6 +370,10 @@ class CodedOrder implements Order {
   readonly creditor: Party
   /** The reading's options (one object shared by every order of a reading). */
   private readonly options: Options | undefined
+  /** The reading's options, for an order made from this one. */
+  get readingOptions(): Options | undefined {
+    return this.options
+  }
   constructor(parts: Parts, frequency: Frequency.Frequency, options: Options | undefined) {
     this.position = parts.position
     this.orderId = parts.orderId
@@ -368,6 +402,18 @@ class CodedOrder implements Order {
   }
   get recurrence(): Recurrence.Recurrence {
     return Result.getOrThrow(Recurrence.fromSbas(this, { convention: this.options?.convention }))
+  }
+}
+
+/** An order of the bank's own standard read with a tolerance (its code spelt in lower case): the warning said. */
+class TolerantCodedOrder extends CodedOrder {
+  readonly tolerated: ReadonlyArray<Warning>
+  constructor(order: CodedOrder, warning: Warning) {
+    super(order, order.frequency, order.readingOptions)
+    this.tolerated = [warning]
+  }
+  override get warnings(): ReadonlyArray<Warning> {
+    return this.tolerated
   }
 }
 
