@@ -3,7 +3,7 @@
  * resumed, never fetched again, and the budget counts exactly what the bank's journal saw.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Calendar, LocalDate } from "@tppkit/core"
+import { Backoff, Calendar, LocalDate } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { BankSources, Checks, FundsCheckWorkflow, Listings, Sweep } from "@tppkit/worker"
@@ -19,7 +19,7 @@ const settings: Sweep.Settings = {
   calendar: Calendar.target,
   timeZone: "Europe/Bratislava",
   hour: 8,
-  retry: { initial: "10 millis", max: "10 millis", tries: 3 }
+  retry: { backoff: Backoff.exponential({ initial: "10 millis", cap: "10 millis" }), tries: 3 }
 }
 
 /**
@@ -173,7 +173,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
                 Layer.succeed(Sweep.SweepSettings)({
                   ...settings,
                   consents: [{ key: info.clientId }],
-                  retry: { initial: "5 minutes", max: "5 minutes", tries: 3 }
+                  retry: { backoff: Backoff.exponential({ initial: "5 minutes", cap: "5 minutes" }), tries: 3 }
                 })
               ),
               Layer.provideMerge(client)

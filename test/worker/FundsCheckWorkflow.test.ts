@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ErrorBody } from "@tppkit/core"
+import { Backoff, ErrorBody } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
 import { CheckFailure, Checks, FundsCheckWorkflow } from "@tppkit/worker"
 import { Effect, Exit, Fiber, Layer, Ref } from "effect"
@@ -185,7 +185,10 @@ const retrying = (calls: Ref.Ref<number>, down: number, reason: BankError.BankEr
     Layer.provideMerge(Checks.Checks.layerMemory),
     Layer.provide(flakyChecker(calls, down, reason)),
     Layer.provide(
-      Layer.succeed(FundsCheckWorkflow.CheckRetry)({ initial: "1 millis", max: "4 millis", timeZone: "UTC" })
+      Layer.succeed(FundsCheckWorkflow.CheckRetry)({
+        backoff: Backoff.exponential({ initial: "1 millis", cap: "4 millis" }),
+        timeZone: "UTC"
+      })
     )
   )
 

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Calendar, ErrorBody, LocalDate } from "@tppkit/core"
+import { Backoff, Calendar, ErrorBody, LocalDate } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
 import { Checks, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
 import { BigDecimal, Effect, Fiber, Layer, Ref } from "effect"
@@ -168,7 +168,7 @@ describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () 
       // the bank answers 502 to c1's first listing
       const down = yield* Ref.make(1)
       const listed = yield* Ref.make<Array<string>>([])
-      const retry: Sweep.Retry = { initial: "1 millis", max: "1 millis", tries: 1 }
+      const retry: Sweep.Retry = { backoff: Backoff.exponential({ initial: "1 millis", cap: "1 millis" }), tries: 1 }
       yield* Effect.gen(function* () {
         // the first run fails for c1 and completes c2
         const first = yield* Sweep.sweepNow("2026-02-27")
@@ -205,7 +205,7 @@ describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () 
       // the bank is down for three tries, then back
       const down = yield* Ref.make(3)
       const listed = yield* Ref.make<Array<string>>([])
-      const retry: Sweep.Retry = { initial: "10 millis", max: "40 millis", tries: 5 }
+      const retry: Sweep.Retry = { backoff: Backoff.exponential({ initial: "10 millis", cap: "40 millis" }), tries: 5 }
       const summary = yield* Sweep.sweepNow("2026-02-27").pipe(Effect.provide(day(down, listed, { retry })))
       assert.deepStrictEqual(summary.consents, [{ consent: "c1", planned: 1, pages: 1, tries: 4 }])
       assert.deepStrictEqual(yield* Ref.get(listed), ["c1", "c1", "c1", "c1"])
@@ -274,7 +274,7 @@ describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () 
               Layer.provide(
                 Layer.succeed(Sweep.SweepSettings)({
                   ...settings,
-                  retry: { initial: "1 millis", max: "5 millis", tries: 5 } as Sweep.Retry
+                  retry: { backoff: Backoff.exponential({ initial: "1 millis", cap: "5 millis" }), tries: 5 }
                 })
               )
             )
@@ -319,7 +319,7 @@ describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () 
             Layer.provide(
               Layer.succeed(Sweep.SweepSettings)({
                 ...settings,
-                retry: { initial: "1 millis", max: "1 millis", tries: 5 } as Sweep.Retry
+                retry: { backoff: Backoff.exponential({ initial: "1 millis", cap: "1 millis" }), tries: 5 }
               })
             )
           )

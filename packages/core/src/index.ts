@@ -10,6 +10,8 @@ export * as AccessToken from "./AccessToken.ts"
 export * as AccountMap from "./AccountMap.ts"
 /** Actual Budget schedules (`RecurConfig`) from and to recurrences, every loss named. */
 export * as Actual from "./Actual.ts"
+/** How long to wait before each retry: exponential (initial, factor, cap) or a table, with jitter; one for every retry. */
+export * as Backoff from "./Backoff.ts"
 /** Balance check: request and response bodies (docs/bank-interface.md, "Balance check"). */
 export * as BalanceCheck from "./BalanceCheck.ts"
 /** A bank's date rule: convention, calendar (or every day) and whether it lists execution or nominal dates. */

@@ -5,7 +5,7 @@
  * holds one environment, so sandbox and live credentials and tokens never meet.
  */
 import { readFileSync } from "node:fs"
-import { Endpoint, LocalDate, Profile } from "@tppkit/core"
+import { Backoff, Endpoint, LocalDate, Profile } from "@tppkit/core"
 import { Config, Context, Duration, Effect, Layer, Option, type Redacted, Result } from "effect"
 import { BankConfigError } from "./BankError.ts"
 
@@ -16,10 +16,11 @@ export type Environment = Endpoint.Environment
 export interface RetryPolicy {
   /** Attempts in total, the first one included (1 disables retries). */
   readonly maxAttempts: number
-  /** Delay before the first retry; doubled for each further retry, then jittered to 50–100 %. */
-  readonly baseDelay: Duration.Duration
-  /** Upper bound of one delay. */
-  readonly maxDelay: Duration.Duration
+  /**
+   * The waits between attempts: from the `baseDelay` setting (`initial`), doubled for each further retry up to the
+   * `maxDelay` setting (`cap`), then jittered to 50–100 % (core's `Backoff`).
+   */
+  readonly backoff: Backoff.Backoff
   /** No retry starts later than this after the first attempt began. */
   readonly maxElapsed: Duration.Duration
 }
@@ -119,7 +120,7 @@ export const defaults = {
     baseDelay: Duration.millis(200),
     maxDelay: Duration.seconds(5),
     maxElapsed: Duration.seconds(30)
-  } satisfies RetryPolicy,
+  },
   budget: { timeZone: LocalDate.bankTimeZone, dailyLimit: 4 },
   /** 4 MiB of body (a full page of 100 standing orders is about 40 KiB), 32 KiB of headers, JSON 32 levels deep. */
   limits: { maxBodyBytes: 4 << 20, maxHeaderBytes: 32 << 10, maxJsonDepth: 32 } satisfies ResponseLimits
@@ -185,8 +186,11 @@ export const make = (options: Options): Result.Result<Settings, BankConfigError>
     }
     const retry: RetryPolicy = {
       maxAttempts,
-      baseDelay: yield* duration("retry.baseDelay", options.retry?.baseDelay, defaults.retry.baseDelay),
-      maxDelay: yield* duration("retry.maxDelay", options.retry?.maxDelay, defaults.retry.maxDelay),
+      backoff: Backoff.exponential({
+        initial: yield* duration("retry.baseDelay", options.retry?.baseDelay, defaults.retry.baseDelay),
+        cap: yield* duration("retry.maxDelay", options.retry?.maxDelay, defaults.retry.maxDelay),
+        jitter: [0.5, 1]
+      }),
       maxElapsed: yield* duration("retry.maxElapsed", options.retry?.maxElapsed, defaults.retry.maxElapsed)
     }
     const profile = options.profile ?? Profile.sbas

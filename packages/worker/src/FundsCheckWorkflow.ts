@@ -13,7 +13,7 @@
  *
  * @since 0.1.0
  */
-import type { BalanceCheck } from "@tppkit/core"
+import { Backoff, type BalanceCheck, LocalDate } from "@tppkit/core"
 import * as FailureClass from "@tppkit/http/FailureClass"
 import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Schedule, Schema, Semaphore } from "effect"
 import { ClusterSchema, Entity, ShardingConfig } from "effect/cluster"
@@ -68,8 +68,7 @@ export const checkOnce = (due: Due, tryNo = 1): Effect.Effect<Outcome, ChecksErr
  * How the check store is tried again while the database is away (a restart, a fail-over): every 100 ms doubled up
  * to 5 s, for up to 10 minutes; nothing is sent to the bank before the attempt is counted.
  */
-const databaseRetry = Schedule.exponential("100 millis").pipe(
-  Schedule.modifyDelay((m) => Effect.succeed(Duration.min(m.duration, Duration.seconds(5)))),
+const databaseRetry = Backoff.schedule(Backoff.exponential({ initial: "100 millis", cap: "5 seconds" })).pipe(
   Schedule.upTo({ duration: "10 minutes" })
 )
 
@@ -177,27 +176,26 @@ export const maxChecksInFlight = 64
 
 /**
  * How a check that failed on a transient fault (http's `FailureClass.isTransient`: the bank unavailable, a
- * timeout, 429) is tried again: the first wait, doubled after each try up to `max`, until the end of the payment's
- * execution date in `timeZone`; after that the check ends without an answer. A refusal is a final answer and is
- * never tried again.
+ * timeout, 429) is tried again: after the nominal waits of `backoff` (no jitter is drawn: a workflow's waits are the
+ * same when it is replayed), until the end of the payment's execution date in `timeZone`; after that the check ends
+ * without an answer. A refusal is a final answer and is never tried again. The bank's circuit breaker of the worker
+ * (`BankGate`) opens for the back-off's first wait, doubled up to its cap.
  */
 export interface Retry {
-  readonly initial: Duration.Input
-  readonly max: Duration.Input
+  readonly backoff: Backoff.Backoff
   readonly timeZone: string
 }
 
 /** The retry of failed checks (default: 5 s doubled up to 5 minutes, days in Europe/Bratislava). */
 export const CheckRetry = Context.Reference<Retry>("@tppkit/worker/CheckRetry", {
-  defaultValue: () => ({ initial: "5 seconds", max: "5 minutes", timeZone: "Europe/Bratislava" })
+  defaultValue: () => ({
+    backoff: Backoff.exponential({ initial: "5 seconds", cap: "5 minutes" }),
+    timeZone: LocalDate.bankTimeZone
+  })
 })
 
 /** The wait before try `n + 1` (n ≥ 1): the back-off doubled per try up to `max`. */
-export const backoffMillis = (retry: Retry, n: number): number => {
-  const initial = Duration.toMillis(Duration.fromInputUnsafe(retry.initial))
-  const max = Duration.toMillis(Duration.fromInputUnsafe(retry.max))
-  return Math.min(max, initial * 2 ** Math.max(0, n - 1))
-}
+export const backoffMillis = (retry: Retry, n: number): number => Backoff.nominalMillis(retry.backoff, n) ?? 0
 
 /** The instant a payment's execution date ends in a time zone (epoch milliseconds): the last moment to retry. */
 export const endOfDay = (date: string, timeZone: string): number => {
@@ -282,7 +280,7 @@ export const layer: Layer.Layer<InFlight, never, WorkflowEngine.WorkflowEngine |
       const retry0 = yield* CheckRetry
       const gate = yield* Option.match(yield* Effect.serviceOption(BankGate.BankGate), {
         onSome: Effect.succeed,
-        onNone: () => BankGate.makeMemory({ initial: retry0.initial, max: retry0.max })
+        onNone: () => BankGate.makeMemory({ initial: retry0.backoff.initial, max: retry0.backoff.cap })
       })
       let running = 0
       let draining = false

@@ -8,11 +8,11 @@
  *
  * @since 0.1.0
  */
-import { type BusinessDayConvention, Calendar, LocalDate, Money } from "@tppkit/core"
+import { Backoff, type BusinessDayConvention, Calendar, LocalDate, Money } from "@tppkit/core"
 import * as BankError from "@tppkit/http/BankError"
 import * as FailureClass from "@tppkit/http/FailureClass"
 import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
-import { Context, Cron, DateTime, Duration, Effect, Exit, type Layer, Option, Result, Schedule, Schema } from "effect"
+import { Context, Cron, DateTime, Duration, Effect, Exit, type Layer, Option, Result, Schema } from "effect"
 import { ClusterCron } from "effect/cluster"
 import type { Sharding } from "effect/cluster/Sharding"
 import type { SqlError } from "effect/sql/SqlError"
@@ -45,24 +45,25 @@ export interface Settings {
 
 /**
  * How the sweep tries a consent's listing again after a transient failure (a connection refused or reset, a
- * timeout, 502/503/504, 429 after its Retry-After, a listing cut off by its deadline): the first wait, doubled after
- * each try up to `max`, at most `tries` tries in all. Every try is paid from the consent's daily budget, so the
- * budget bounds the tries too: a try that no longer fits ends the sweep of that consent.
+ * timeout, 502/503/504, 429 after its Retry-After, a listing cut off by its deadline): the waits of `backoff` (its
+ * nominal waits: a workflow's waits are the same when it is replayed, so no jitter is drawn), at most `tries` tries in
+ * all. Every try is paid from the consent's daily budget, so the budget bounds the tries too: a try that no longer
+ * fits ends the sweep of that consent.
  */
 export interface Retry {
-  readonly initial: Duration.Input
-  readonly max: Duration.Input
+  readonly backoff: Backoff.Backoff
   readonly tries: number
 }
 
 /** The default retry of a listing: 5 s, doubled up to 5 minutes, 8 tries (about 11 minutes of outage). */
-export const defaultRetry: Retry = { initial: "5 seconds", max: "5 minutes", tries: 8 }
+export const defaultRetry: Retry = {
+  backoff: Backoff.exponential({ initial: "5 seconds", cap: "5 minutes" }),
+  tries: 8
+}
 
 /** The wait before try `n + 1` (n ≥ 1) after `failure`: the back-off, or the bank's Retry-After when longer. */
 export const backoffMillis = (retry: Retry, n: number, failure: ListingFailure): number => {
-  const initial = Duration.toMillis(Duration.fromInputUnsafe(retry.initial))
-  const max = Duration.toMillis(Duration.fromInputUnsafe(retry.max))
-  const wait = Math.min(max, initial * 2 ** Math.max(0, n - 1))
+  const wait = Backoff.nominalMillis(retry.backoff, n) ?? 0
   const after =
     failure._tag === "BankError" && failure.reason._tag === "TooManyRequests"
       ? (failure.reason.retryAfterSeconds ?? 0) * 1000
@@ -324,6 +325,9 @@ const planPartial = (
     }
   })
 
+/** How the fleet's list of consents is read again while it is out of reach: every second, doubled. */
+const consentsBackoff = Backoff.exponential({ initial: "1 second" })
+
 /** The sweep workflow's implementation. */
 export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
   DailySweep.toLayer(
@@ -343,7 +347,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
                 Effect.map((list) =>
                   list.map((c) => (c.iban === undefined ? { key: c.key } : { key: c.key, iban: c.iban }))
                 ),
-                Effect.retry({ schedule: Schedule.exponential("1 second"), times: Math.max(0, retry.tries - 1) })
+                Effect.retry({ schedule: Backoff.schedule(consentsBackoff), times: Math.max(0, retry.tries - 1) })
               )
             )
           })
@@ -441,11 +445,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
             startPlanned(day, consent.key).pipe(
               Effect.retry({
                 while: (e) => e._tag === "ChecksError",
-                schedule: Schedule.exponential(Duration.fromInputUnsafe(retry.initial)).pipe(
-                  Schedule.modifyDelay(({ duration }) =>
-                    Effect.succeed(Duration.min(duration, Duration.fromInputUnsafe(retry.max)))
-                  )
-                ),
+                schedule: Backoff.schedule(retry.backoff),
                 times: Math.max(0, retry.tries - 1)
               })
             )

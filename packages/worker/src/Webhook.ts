@@ -16,6 +16,7 @@
  * @since 0.1.0
  */
 import { timingSafeEqual } from "node:crypto"
+import type { Backoff } from "@tppkit/core"
 import { Context, Effect, Layer, Redacted, Result, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
@@ -131,8 +132,8 @@ export const retrySchedule = Events.retrySchedule
 /** The wait after `attempts` failed attempts on a schedule, with `random` (0 to 1) for the jitter; none: give up. */
 export const retryDelay = Events.retryDelay
 
-/** A retry schedule: the wait before each attempt (the first at once), and how far each may move either way. */
-export type RetrySchedule = WebhookOutbox.RetrySchedule
+/** A retry schedule: core's `Backoff` (a table of waits after each failed attempt, and their jitter). */
+export type RetrySchedule = Backoff.Backoff
 
 const invalid = (reason: WebhookError["reason"], message: string) => Result.fail(new WebhookError({ reason, message }))
 

@@ -2,7 +2,7 @@
  * The work behind `tppkit worker` and `tppkit worker status`, loaded only when one of them runs (it pulls in the
  * cluster, the workflow engine and the PostgreSQL driver).
  */
-import { ErrorBody, LocalDate, Profile, type Standard } from "@tppkit/core"
+import { Backoff, ErrorBody, LocalDate, Profile, type Standard } from "@tppkit/core"
 import { BankClient, BankConfig, Budget, type PsuContext } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
 import {
@@ -135,6 +135,10 @@ export const parseConsents = (text: string): Result.Result<Array<Sweep.Consent>,
   return out.length === 0 ? Result.fail("--consents: no consent given") : Result.succeed(out)
 }
 
+/** A back-off from the first wait `initial` (milliseconds), doubled up to 60 times it. */
+const sixtyFold = (initial: number): Backoff.Backoff =>
+  Backoff.exponential({ initial: Duration.millis(initial), cap: Duration.millis(initial * 60) })
+
 /**
  * How the sweep tries a listing again after a transient failure, from `TPPKIT_WORKER_SWEEP_TRIES` and
  * `TPPKIT_WORKER_SWEEP_BACKOFF_MS` (the first wait; doubled up to 60 times it); unset: `Sweep.defaultRetry`.
@@ -149,8 +153,7 @@ const sweepRetry = Effect.gen(function* () {
       1,
       Option.getOrElse(tries, () => Sweep.defaultRetry.tries)
     ),
-    initial: initial === undefined ? Sweep.defaultRetry.initial : Duration.millis(initial),
-    max: initial === undefined ? Sweep.defaultRetry.max : Duration.millis(initial * 60)
+    backoff: initial === undefined ? Sweep.defaultRetry.backoff : sixtyFold(initial)
   } satisfies Sweep.Retry
 }).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
 
@@ -189,11 +192,11 @@ const checkRetry = (timeZone: string) =>
       return yield* Failure.configuration("TPPKIT_WORKER_CHECKS_IN_FLIGHT: expected a whole number from 1 to 10000")
     }
     const checkRetry: FundsCheckWorkflow.Retry = Option.isSome(backoff)
-      ? { initial: Duration.millis(backoff.value), max: Duration.millis(backoff.value * 60), timeZone }
-      : { initial: "5 seconds", max: "5 minutes", timeZone }
+      ? { backoff: sixtyFold(backoff.value), timeZone }
+      : { ...FundsCheckWorkflow.CheckRetry.defaultValue(), timeZone }
     const bankGate: Partial<BankGate.Settings> = {
-      initial: checkRetry.initial,
-      max: checkRetry.max,
+      initial: checkRetry.backoff.initial,
+      max: checkRetry.backoff.cap,
       ...(Option.isSome(poll) ? { poll: Duration.millis(poll.value) } : {})
     }
     return { checkRetry, onceWaitMillis: Math.max(0, wait), bankGate, checksInFlight: cap }
@@ -285,9 +288,7 @@ const webhookTiming = Effect.gen(function* () {
   }
   const settings: Webhook.Settings = {
     poll: yield* read("TPPKIT_WEBHOOK_POLL_MS"),
-    schedule: Option.isNone(scale)
-      ? undefined
-      : { ...Webhook.retrySchedule, delays: Webhook.retrySchedule.delays.map((d) => d * scale.value) },
+    schedule: Option.isNone(scale) ? undefined : Backoff.scale(Webhook.retrySchedule, scale.value),
     timeout: yield* read("TPPKIT_WEBHOOK_TIMEOUT_MS"),
     lease: yield* read("TPPKIT_WEBHOOK_LEASE_MS")
   }

@@ -4,6 +4,7 @@
  * attempts and total time, exponential backoff with jitter, the bank's Retry-After honoured up to what is left
  * of the time), and who never retries (unattended listing pages: `policyFor`).
  */
+import { Backoff } from "@tppkit/core"
 import { Cause, Duration, Effect, Random, Schedule } from "effect"
 import type { RetryPolicy } from "../BankConfig.ts"
 import { type BankError, withAttempts } from "../BankError.ts"
@@ -19,27 +20,24 @@ export const policyFor = (policy: RetryPolicy, unattended: boolean): RetryPolicy
 
 /**
  * The retry schedule over the failures of a request: it continues while the failure is transient, fewer than
- * `maxAttempts` attempts were made and the next delay ends within `maxElapsed` of the first failure. The delay
- * doubles from `baseDelay` up to `maxDelay`, jittered to 50–100 %, and is at least the bank's Retry-After
+ * `maxAttempts` attempts were made and the next delay ends within `maxElapsed` of the first failure. The delay is
+ * the policy's `backoff` (doubled from `baseDelay` up to `maxDelay`, jittered to 50–100 %), and is at least the bank's Retry-After
  * (a Retry-After longer than the time left stops the retries: the error says when to come back).
  */
 export const schedule = (policy: RetryPolicy): Schedule.Schedule<number, BankError> => {
-  const base = Duration.toMillis(policy.baseDelay)
-  const cap = Duration.toMillis(policy.maxDelay)
   const budget = Duration.toMillis(policy.maxElapsed)
   return Schedule.fromStepWithMetadata(
     Effect.succeed((meta: Schedule.InputMetadata<BankError>) => {
       const error = meta.input
       // `attempt` counts the failures seen so far, the first one included
       if (meta.attempt >= policy.maxAttempts || !isTransient(error.reason)) return Cause.done(meta.attempt)
-      const exponential = Math.min(cap, base * 2 ** (meta.attempt - 1))
-      return Effect.flatMap(Random.nextBetween(0.5, 1), (factor) => {
+      return Effect.flatMap(Random.next, (random) => {
         const reason = error.reason
         const retryAfter =
           reason._tag === "TooManyRequests" && reason.retryAfterSeconds !== undefined
             ? reason.retryAfterSeconds * 1000
             : 0
-        const delay = Math.ceil(Math.max(exponential * factor, retryAfter))
+        const delay = Math.ceil(Math.max(Backoff.delayMillis(policy.backoff, meta.attempt, random) ?? 0, retryAfter))
         return meta.elapsed + delay > budget
           ? Cause.done(meta.attempt)
           : Effect.succeed([meta.attempt, Duration.millis(delay)] as [number, Duration.Duration])

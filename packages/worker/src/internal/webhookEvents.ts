@@ -6,7 +6,7 @@
  * base64 of the key's bytes.
  */
 import { createHash, createHmac, randomBytes } from "node:crypto"
-import { Money } from "@tppkit/core"
+import { Backoff, Money } from "@tppkit/core"
 import { BigDecimal, Option, Redacted, Result, Schema } from "effect"
 import * as CheckFailure from "../CheckFailure.ts"
 import type { Row } from "../Checks.ts"
@@ -272,15 +272,15 @@ export const displayUrl = (url: string): string => {
 }
 
 /**
- * The Standard Webhooks retry schedule as a plain table: `delays[n]` is the wait before attempt `n + 1`, from the
- * previous attempt's end (the first at once; then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h), each
- * moved by up to `jitter` of itself either way so that deliveries failed together do not come back together. A
- * delivery whose last attempt fails is given up.
+ * The Standard Webhooks retry schedule as a back-off given as a table: the first attempt at once, then after `n`
+ * failed attempts `delays[n - 1]` from the previous attempt's end (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and
+ * 24 h), each moved by up to a tenth of itself either way (`jitter` 0.9 to 1.1) so that deliveries failed together
+ * do not come back together. A delivery whose last attempt fails is given up.
  */
-export const retrySchedule: { readonly delays: ReadonlyArray<number>; readonly jitter: number } = {
-  delays: [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400].map((s) => s * 1000),
-  jitter: 0.1
-}
+export const retrySchedule: Backoff.Backoff = Backoff.table(
+  [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400].map((s) => s * 1000),
+  [0.9, 1.1]
+)
 
 /**
  * The wait after `attempts` attempts failed, milliseconds (`undefined`: the schedule is used up, give up): the
@@ -289,11 +289,10 @@ export const retrySchedule: { readonly delays: ReadonlyArray<number>; readonly j
 export const retryDelay = (
   attempts: number,
   random: number,
-  schedule: { readonly delays: ReadonlyArray<number>; readonly jitter: number } = retrySchedule
+  schedule: Backoff.Backoff = retrySchedule
 ): number | undefined => {
-  const delay = schedule.delays[attempts]
-  if (delay === undefined || attempts < 1) return undefined
-  return Math.max(0, Math.round(delay * (1 + schedule.jitter * (2 * random - 1))))
+  const delay = Backoff.delayMillis(schedule, attempts, random)
+  return delay === undefined ? undefined : Math.max(0, Math.round(delay))
 }
 
 /**
@@ -303,7 +302,7 @@ export const retryDelay = (
 export const retryAfterMillis = (header: string | null | undefined, now: number): number | undefined => {
   const text = header?.trim()
   if (text === undefined || text.length === 0) return undefined
-  const longest = retrySchedule.delays.at(-1) ?? 0
+  const longest = Backoff.longestMillis(retrySchedule)
   if (/^\d{1,10}$/.test(text)) return Math.min(longest, Number(text) * 1000)
   const at = Date.parse(text)
   return Number.isNaN(at) ? undefined : Math.min(longest, Math.max(0, at - now))

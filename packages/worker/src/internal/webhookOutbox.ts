@@ -4,6 +4,7 @@
  * endpoint, signed, with a lease so that one worker posts it at a time and a dead worker's row is taken over.
  * Written here (no library keeps an outbox in effect's SQL client); the HTTP post is Node's `fetch`.
  */
+import { Backoff } from "@tppkit/core"
 import { Clock, Duration, Effect, Option, Random, type Redacted, Result, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { endOfDay, isTransient } from "../FundsCheckWorkflow.ts"
@@ -57,18 +58,12 @@ export interface Endpoint {
   readonly secret: Redacted.Redacted<string> | ReadonlyArray<Redacted.Redacted<string>>
 }
 
-/** A retry schedule: the wait before each attempt (the first at once), and how far each may move either way. */
-export interface RetrySchedule {
-  readonly delays: ReadonlyArray<number>
-  readonly jitter: number
-}
-
 /** How the outbox delivers: its timing, and who is told of each failed delivery. */
 export interface Settings {
   /** How often the outbox looks for new events and due deliveries (default 1 s), milliseconds. */
   readonly poll?: number | undefined
   /** When a failed delivery is tried again (default `Webhook.retrySchedule`, Standard Webhooks'), milliseconds. */
-  readonly schedule?: RetrySchedule | undefined
+  readonly schedule?: Backoff.Backoff | undefined
   /** How long one delivery may take before it counts as failed (default 15 s), milliseconds. */
   readonly timeout?: number | undefined
   /** How long a claimed delivery is held before another worker may take it over (default 60 s), milliseconds. */
@@ -305,7 +300,7 @@ export const start = (
             ? Webhook.retryAfterMillis(Result.isSuccess(answer) ? answer.success.retryAfter : undefined, now)
             : undefined
         const wait =
-          row.attempts < schedule.delays.length
+          Backoff.nominalMillis(schedule, row.attempts) !== undefined
             ? (asked ?? Webhook.retryDelay(row.attempts, yield* Random.next, schedule))
             : undefined
         if (wait === undefined) {
