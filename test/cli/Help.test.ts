@@ -73,6 +73,8 @@ describe("every command's --help", { timeout: 60_000 }, () => {
     for (const path of [["project"], ["forecast"], ["explain"], ["reconcile"], ["worker", "status"]]) {
       expect(await flagsOf(path), path.join(" ")).toEqual(expect.arrayContaining([...rule, "--standard"]))
     }
+    // translate: the rule a translation is judged on (its calendar names the built-in ones only)
+    expect(await flagsOf(["translate"])).toEqual(expect.arrayContaining([...rule, "--standard"]))
     // the bank's listing, reconciled with --reconcile: the rule
     expect(await flagsOf(["standing-orders"])).toEqual(expect.arrayContaining(rule))
     // the same help text for a flag wherever it is given a default of its own or not
@@ -81,6 +83,7 @@ describe("every command's --help", { timeout: 60_000 }, () => {
         .find((l) => l.trim().startsWith("--holidays"))
         ?.replace(/\s+/g, " ")
     expect(await holidays(["forecast"])).toBe(await holidays(["project"]))
+    expect(await holidays(["translate"])).toBe(await holidays(["project"]))
     expect(await holidays(["standing-orders"])).toBe(await holidays(["reconcile"]))
   })
   it("marks project's --orders, --from and --to as required, and no optional flag", async () => {

@@ -79,3 +79,66 @@ describe("tppkit translate: a file's text on the terminal", () => {
     expect(r.stdout + r.stderr).not.toContain("\u001b")
   })
 })
+
+describe("tppkit translate --holidays: the bank's own closing days (issue 40)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tppkit-translate-holidays-"))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const order = (orderId: string, startDate: string) => ({
+    orderId,
+    debtor: { name: "D", iban: "SK2411000000002612345678" },
+    creditor: { iban: "SK6609000000005012345678" },
+    instructedAmount: { value: 5, currency: "EUR" },
+    startDate,
+    frequency: "MNTH"
+  })
+  const file = join(dir, "orders.json")
+  writeFileSync(file, JSON.stringify([order("ON-IT", "2027-01-05"), order("BESIDE", "2027-01-06")]))
+  const loss = {
+    field: "holidays",
+    from: "2027-02-05",
+    to: "not defined",
+    why: "no standard's record says the bank's own closing days: the payment due 2027-02-05 executes on 2027-02-08 with them, on 2027-02-05 without"
+  }
+
+  it("a closing day that moves one of an order's payments is a loss of that order, in every target", async () => {
+    const sbas = await run([
+      "translate",
+      "--orders",
+      file,
+      "--to",
+      "sbas",
+      "--holidays",
+      "2027-02-05",
+      "--format",
+      "json"
+    ])
+    expect(sbas.code).toBe(8)
+    const rows = sbas.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { orderId: string; result: string; losses?: ReadonlyArray<unknown> })
+    expect(rows.map((r) => [r.orderId, r.result, r.losses])).toEqual([
+      ["ON-IT", "lossy", [loss]],
+      ["BESIDE", "exact", undefined]
+    ])
+    // the same order and no holidays: exact
+    const none = await run(["translate", "--orders", file, "--to", "sbas"])
+    expect(none.code).toBe(0)
+    // the RRULE's own losses follow the holidays'
+    const rrule = await run(["translate", "--orders", file, "--to", "rrule", "--holidays", "2027-02-05"])
+    expect(rrule.stdout).toContain(
+      "  lost: The bank's own closing days (holidays) changes from 2027-02-05 to not defined by the standard, because no standard's record says"
+    )
+    // a standard written whole: the loss on stderr
+    const cobs = await run(["translate", "--orders", file, "--to", "cobs", "--holidays", "2027-02-05"])
+    expect(cobs.code).toBe(8)
+    expect(cobs.stderr).toMatch(/^tppkit: ON-IT lossy: The bank's own closing days \(holidays\)/m)
+    expect(cobs.stderr).not.toMatch(/BESIDE lossy: The bank's own/)
+  })
+
+  it("a date that is none is refused as on every command", async () => {
+    const r = await run(["translate", "--orders", file, "--to", "rrule", "--holidays", "2027-02-30"])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--holidays "2027-02-30"')
+  })
+})

@@ -36,6 +36,7 @@ export const translateCommand = Command.make(
       Flag.withDescription(`The bank's working-day calendar (default ${Calendar.target.name})`),
       Flag.withDefault(Calendar.target.name)
     ),
+    holidays: Flags.holidays,
     convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
       Flag.withDescription(`The bank's business-day convention (default ${BusinessDayConvention.defaultConvention})`),
       Flag.withDefault(BusinessDayConvention.defaultConvention)

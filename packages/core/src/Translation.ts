@@ -62,6 +62,7 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   convention: "the business-day convention",
   pauses: "the pauses",
   calendar: "the calendar",
+  holidays: "the bank's own closing days",
   start: "the first date",
   end: "the end",
   count: "the number of payments"
