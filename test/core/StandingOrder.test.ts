@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { Json, LocalDate, Money, StandingOrder } from "@tppkit/core"
+import { Json, LocalDate, Money, Orders, StandingOrder } from "@tppkit/core"
 import { BigDecimal, Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -604,5 +604,55 @@ describe("StandingOrder.decoder", () => {
       [undefined, 12345, ""],
       ["BAD-IBAN", 19999, "creditor.iban"]
     ])
+  })
+})
+
+describe("Orders.decodeBankList (issue 33: the bank's list read through core's one decoder)", () => {
+  /** The outcome of either reader, its failure as the reason's text. */
+  const outcome = (r: Result.Result<StandingOrder.Decoded, string | Orders.NotAList>) =>
+    Result.isFailure(r) ? { failure: typeof r.failure === "string" ? r.failure : r.failure.reason } : r.success
+  const changed = ordersFile.chain((text) =>
+    fc
+      .tuple(fc.nat(Math.max(0, text.length - 1)), fc.constantFrom("", ",", "]", "}", "[", "{", '"', ":", "x", "1"))
+      .map(([at, c]) => text.slice(0, at) + c + text.slice(at + 1))
+  )
+  const texts = fc.oneof(
+    ordersFile,
+    changed,
+    mixedRecords().map((records) => new TextDecoder().decode(listBody(records))),
+    fc.json({ maxDepth: 3 }),
+    fc.constantFrom("", " ", "{}", '{"pageCount":2}', '{"standingOrders":null,"pageCount":"3"}', '{"error":"x"}')
+  )
+
+  it("gives what StandingOrder.decodeText gives, for a body and for a file, as text and as bytes", () => {
+    fc.assert(
+      fc.property(texts, fc.boolean(), fc.boolean(), (text, body, bytes) => {
+        const input = bytes ? encoder.encode(text) : text
+        expect(outcome(Orders.decodeBankList(input, { body, maxDepth: 8 }))).toEqual(
+          outcome(StandingOrder.decodeText(input, { body, maxDepth: 8 }))
+        )
+      }),
+      { numRuns: 1000 }
+    )
+  })
+
+  it("keeps a record without startDate and nextDate (the projection skips it) and ignores another source's envelope", () => {
+    const text = JSON.stringify({ standingOrders: [order("NO-ANCHOR", { startDate: undefined })] })
+    expect(Result.getOrThrow(Orders.decodeBankList(text, { body: true })).orders.map((o) => o.orderId)).toEqual([
+      "NO-ANCHOR"
+    ])
+    const uk = JSON.stringify({ Data: { StandingOrder: [{ StandingOrderId: "UK-1" }] } })
+    const read = Result.getOrThrow(Orders.decodeBankList(uk, { body: true }))
+    expect([read.orders, read.errors, read.listMissing]).toEqual([[], [], true])
+    expect(outcome(Orders.decodeBankList(uk))).toEqual(outcome(StandingOrder.decodeText(uk)))
+  })
+
+  it("keeps a code spelt in lower case with a warning where decodeText refuses it (issue 40's tolerance)", () => {
+    const text = JSON.stringify([order("LOW", { frequency: "mnth" })])
+    const read = Result.getOrThrow(Orders.decodeBankList(text))
+    expect(read.orders.map((o) => [o.orderId, o.frequency])).toEqual([["LOW", "MNTH"]])
+    expect(read.warnings.map((w) => [w.index, w.orderId, w.path])).toEqual([[0, "LOW", "frequency"]])
+    expect(read.warnings[0]?.message).toMatch(/^"mnth" is read as "MNTH", because /)
+    expect(Result.getOrThrow(StandingOrder.decodeText(text)).errors.map((e) => e.path)).toEqual(["frequency"])
   })
 })

@@ -218,8 +218,11 @@ class Reading {
   private readonly parties = new Map<string, Party>()
   private readonly currencies = new Map<string, string>()
   readonly options: Options | undefined
-  constructor(options: Options | undefined) {
+  /** Whether each order of the bank's standard keeps its record whole ({@link decodeBankList}). */
+  readonly records: boolean
+  constructor(options: Options | undefined, records = false) {
     this.options = options
+    this.records = records
   }
 
   party(iban: string, name: string | undefined): Party {
@@ -276,6 +279,9 @@ class Reading {
       // no anchor (packages/core/README.md, "Anchor"): read, but it pays nothing; its recurrence is made when asked
       if (order.startDate === undefined && order.nextDate === undefined) {
         return { _tag: "Skipped", position, orderId: order.orderId, reason: NO_ANCHOR, order }
+      }
+      if (this.records) {
+        return new RecordedOrder(this.parts(order, position), order, this.options, spelt?.warning)
       }
       const coded = new CodedOrder(this.parts(order, position), order.frequency, this.options)
       return spelt === undefined ? coded : new TolerantCodedOrder(coded, spelt.warning)
@@ -417,6 +423,23 @@ class TolerantCodedOrder extends CodedOrder {
   }
 }
 
+/**
+ * An order of the bank's own standard that keeps its record whole (every field the bank listed), for the bank's list;
+ * with the tolerance its reading raised, if any.
+ */
+class RecordedOrder extends CodedOrder {
+  readonly record: StandingOrder.StandingOrder
+  readonly tolerated: ReadonlyArray<Warning>
+  constructor(parts: Parts, record: StandingOrder.StandingOrder, options: Options | undefined, warning?: Warning) {
+    super(parts, record.frequency, options)
+    this.record = record
+    this.tolerated = warning === undefined ? EMPTY : [warning]
+  }
+  override get warnings(): ReadonlyArray<Warning> {
+    return this.tolerated
+  }
+}
+
 // ---------------------------------------------------------------------------
 // the decoder
 // ---------------------------------------------------------------------------
@@ -440,8 +463,11 @@ export interface Decoder {
  * record read as soon as it is complete in the standard it says or reveals. Where the text is cut never changes the
  * items.
  */
-export const decoder = (options?: Options): Decoder => {
-  const reading = new Reading(options)
+export const decoder = (options?: Options): Decoder => makeDecoder(options, false)
+
+/** The decoder; `bank`: the bank's list, its orders keeping their records, no other source's envelope read. */
+const makeDecoder = (options: Options | undefined, bank: boolean): Decoder => {
+  const reading = new Reading(options, bank)
   let out: Array<Item> = []
   let position = 0
   const reader = new OrdersText.Reader(
@@ -477,7 +503,7 @@ export const decoder = (options?: Options): Decoder => {
       const shape = outcome.shape
       // another source's list envelope (UK Data.StandingOrder, YNAB data.scheduled_transactions, Berlin Group
       // transactions.information) or one whole record given alone: its records read from the top-level values kept
-      if (shape._tag === "Object" && shape.standingOrders === "absent") {
+      if (shape._tag === "Object" && shape.standingOrders === "absent" && !bank) {
         const document = Object.fromEntries(shape.members)
         const env = SourceRecord.envelope(document)
         const records =
@@ -568,6 +594,80 @@ export const decode = (text: string | Uint8Array, options?: Options): Result.Res
   const d = decoder(options)
   const items = [...d.push(text)]
   return Result.map(d.end(), (ending) => collect([...items, ...ending.items], ending))
+}
+
+/** Options of {@link decodeBankList}. */
+export interface BankListOptions {
+  /**
+   * A list response body (docs/bank-interface.md, "Standing-order list": `standingOrders` may be absent or `null`, an
+   * empty page); default an orders file (a bare array, or an object with `standingOrders`).
+   */
+  readonly body?: boolean | undefined
+  /** The deepest nesting inside a record (default 64). */
+  readonly maxDepth?: number | undefined
+  /** The longest record read, in characters (default `StandingOrder.MAX_RECORD_LENGTH`). */
+  readonly maxRecordLength?: number | undefined
+}
+
+/**
+ * The bank's list (a page of the list response, the whole list, or the text of a kept page) read through this
+ * decoder, in the bank's standard, as the bank's records whole (every field it lists, for the client and the fleet to
+ * keep and print as received): the orders, one error per record that cannot be read (its index in the list, from 0;
+ * the list's own problems first, index −1), one warning per record kept although out of the bank's format
+ * (`StandingOrder.formatWarning`) or read with a tolerance (a code in lower case). A record without `startDate` and `nextDate` is listed too (the projection skips it).
+ * Another source's envelope is no list of the bank's. Fails with {@link NotAList} as {@link decode} does.
+ */
+export const decodeBankList = (
+  text: string | Uint8Array,
+  options?: BankListOptions
+): Result.Result<StandingOrder.Decoded, NotAList> => {
+  const d = makeDecoder(
+    {
+      standard: "sbas",
+      body: options?.body,
+      maxDepth: options?.maxDepth,
+      maxRecordLength: options?.maxRecordLength
+    },
+    true
+  )
+  const items = d.push(text)
+  const ending = d.end()
+  if (Result.isFailure(ending)) return Result.fail(ending.failure)
+  const orders: Array<StandingOrder.StandingOrder> = []
+  const list: Array<StandingOrder.RecordError> = []
+  const errors: Array<StandingOrder.RecordError> = []
+  const warnings: Array<StandingOrder.RecordError> = []
+  const kept = (record: StandingOrder.StandingOrder, position: number, tolerated: ReadonlyArray<Warning>) => {
+    orders.push(record)
+    for (const w of tolerated) {
+      if (w._tag !== "Tolerated") continue
+      const read = w.read === w.received ? "is read as given" : `is read as ${JSON.stringify(w.read)}`
+      const message = `${JSON.stringify(w.received)} ${read}, because ${w.why}`
+      warnings.push({ index: position - 1, orderId: record.orderId, path: w.field, message })
+    }
+    const warning = StandingOrder.formatWarning(record)
+    if (warning !== undefined) warnings.push({ index: position - 1, orderId: record.orderId, ...warning })
+  }
+  for (const item of [...items, ...ending.success.items]) {
+    if (item._tag === "Order") {
+      if (item instanceof RecordedOrder) kept(item.record, item.position, item.warnings)
+    } else if (item._tag === "Skipped") {
+      if (item.order !== undefined) kept(item.order, item.position, EMPTY)
+    } else if (item.position === undefined) {
+      list.push({ index: -1, orderId: undefined, path: item.path, message: item.reason })
+    } else {
+      errors.push({ index: item.position - 1, orderId: item.orderId, path: item.path, message: item.reason })
+    }
+  }
+  const { pageCount, listMissing, keys } = ending.success
+  return Result.succeed({
+    pageCount,
+    orders,
+    errors: list.length === 0 ? errors : [...list, ...errors],
+    warnings,
+    listMissing,
+    keys
+  })
 }
 
 /**

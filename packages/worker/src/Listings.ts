@@ -7,7 +7,7 @@
  *
  * @since 0.1.0
  */
-import { StandingOrder } from "@tppkit/core"
+import { Orders, StandingOrder } from "@tppkit/core"
 import { Context, Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
@@ -159,9 +159,9 @@ interface PageRow {
 export const encodeOrders = (orders: ReadonlyArray<StandingOrder.StandingOrder>): string =>
   JSON.stringify(orders.map((o) => StandingOrder.encodeReceived(o)))
 
-/** The orders of a kept page's text (orders this version wrote: every one decodes). */
+/** The orders of a kept page's text (orders this version wrote: every one decodes), read by core's one decoder. */
 export const decodeOrders = (text: string): Array<StandingOrder.StandingOrder> => {
-  const decoded = StandingOrder.decodeText(text)
+  const decoded = Orders.decodeBankList(text)
   return Result.isSuccess(decoded) ? decoded.success.orders : []
 }
 

@@ -3,7 +3,7 @@
  * to refuse (bounded paging), duplicate orderIds across pages, the snapshot's encoding, and the coalescing of
  * unattended listings through the budget store's leases and snapshots.
  */
-import { StandingOrder } from "@tppkit/core"
+import { Orders, StandingOrder } from "@tppkit/core"
 import { Clock, Deferred, Effect, Fiber, Option, Result } from "effect"
 import { type BudgetStoreError, InvalidRequest } from "../BankError.ts"
 import type { BudgetStore } from "../BudgetStore.ts"
@@ -178,17 +178,15 @@ interface StoredPage {
   readonly echoed: { readonly correlationId?: string; readonly processId?: string }
 }
 
-/** The orders of a stored page, read exactly (version 2) or as version 1 stored them; undefined when one is bad. */
+/**
+ * The orders of a stored page, read by core's one decoder: exactly from version 2's text, from the JSON text of version
+ * 1's floats; undefined when one is bad.
+ */
 const storedOrders = (
   orders: StoredPage["orders"]
 ): { orders: Array<StandingOrder.StandingOrder>; warnings: Array<StandingOrder.RecordError> } | undefined => {
-  if (typeof orders === "string") {
-    const decoded = StandingOrder.decodeText(orders)
-    return Result.isSuccess(decoded) && decoded.success.errors.length === 0
-      ? { orders: decoded.success.orders, warnings: decoded.success.warnings }
-      : undefined
-  }
-  const decoded = StandingOrder.decodeOrdersLenient(orders)
+  if (typeof orders !== "string" && !Array.isArray(orders)) return undefined
+  const decoded = Orders.decodeBankList(typeof orders === "string" ? orders : JSON.stringify(orders))
   return Result.isSuccess(decoded) && decoded.success.errors.length === 0
     ? { orders: decoded.success.orders, warnings: decoded.success.warnings }
     : undefined

@@ -2,7 +2,7 @@
  * Thin adapters over core's wire schemas (BalanceCheck, StandingOrder): schema issues as a dotted path and a
  * message, and the lenient page decoding with the failure shape the client reports.
  */
-import { type BalanceCheck, ErrorBody, SchemaProblem, StandingOrder } from "@tppkit/core"
+import { type BalanceCheck, ErrorBody, Orders, SchemaProblem, type StandingOrder } from "@tppkit/core"
 import { Result, type SchemaIssue } from "effect"
 import { MalformedResponse } from "../BankError.ts"
 
@@ -46,8 +46,8 @@ export const balanceCheckText = (json: BalanceCheck.RequestJson): string => {
 const errorKeys = ["tppMessages", "errors", "error", "type", "title", "status", "detail", "code"]
 
 /**
- * Decodes a list response body leniently and exactly, from its bytes when the transport kept them (core's
- * `StandingOrder.decodeText`: numbers from their source text, a malformed, unreadable or repeated-key record
+ * Decodes a list response body leniently and exactly, from its bytes when the transport kept them (core's one
+ * decoder, `Orders.decodeBankList`: numbers from their source text, a malformed, unreadable or repeated-key record
  * reported beside the good ones, invalid UTF-8 named by its byte offset, a record out of format kept with a
  * warning). A body without `standingOrders` that carries an error's members (problem details, OAuth,
  * `tppMessages`, `errors`) is refused, not read as an empty list.
@@ -57,16 +57,17 @@ export const decodePage = (
   maxDepth: number,
   page: number
 ): Result.Result<StandingOrder.LenientList, { readonly path: string; readonly message: string }> => {
-  const decoded = StandingOrder.decodeText(body, { body: true, maxDepth })
+  const decoded = Orders.decodeBankList(body, { body: true, maxDepth })
   if (Result.isFailure(decoded)) {
     const text = typeof body === "string" ? body : ""
-    const message = decoded.failure.startsWith("not valid JSON")
-      ? decoded.failure === "not valid JSON: the text is empty" || (typeof body === "string" && text.trim() === "")
+    const reason = decoded.failure.reason
+    const message = reason.startsWith("not valid JSON")
+      ? reason === "not valid JSON: the text is empty" || (typeof body === "string" && text.trim() === "")
         ? "the body is empty"
-        : `the body is not JSON (${decoded.failure.slice("not valid JSON: ".length)})`
-      : decoded.failure.startsWith("not an orders file")
+        : `the body is not JSON (${reason.slice("not valid JSON: ".length)})`
+      : reason.startsWith("not an orders file")
         ? "standing-order list body must be a JSON object"
-        : decoded.failure
+        : reason
     return Result.fail({ path: "$", message })
   }
   const { pageCount, orders, errors, warnings, listMissing, keys } = decoded.success
