@@ -73,6 +73,8 @@ describe("every command's --help", { timeout: 60_000 }, () => {
     for (const path of [["project"], ["forecast"], ["explain"], ["reconcile"], ["worker", "status"]]) {
       expect(await flagsOf(path), path.join(" ")).toEqual(expect.arrayContaining([...rule, "--standard"]))
     }
+    // the worker's plan: the rule (it reads the bank's own listing)
+    expect(await flagsOf(["worker"])).toEqual(expect.arrayContaining(rule))
     // translate: the rule a translation is judged on (its calendar names the built-in ones only)
     expect(await flagsOf(["translate"])).toEqual(expect.arrayContaining([...rule, "--standard"]))
     // the bank's listing, reconciled with --reconcile: the rule
@@ -84,6 +86,7 @@ describe("every command's --help", { timeout: 60_000 }, () => {
         ?.replace(/\s+/g, " ")
     expect(await holidays(["forecast"])).toBe(await holidays(["project"]))
     expect(await holidays(["translate"])).toBe(await holidays(["project"]))
+    expect(await holidays(["worker"])).toBe(await holidays(["project"]))
     expect(await holidays(["standing-orders"])).toBe(await holidays(["reconcile"]))
   })
   it("marks project's --orders, --from and --to as required, and no optional flag", async () => {

@@ -135,3 +135,43 @@ describe("PlanSettings balances", () => {
     60_000
   )
 })
+
+describe("PlanSettings rule (issue 40)", () => {
+  it("the plan's --holidays and --convention are part of the plan: each difference named, the defaults none", () => {
+    // the defaults (no holidays, following) are the settings of a version without the flags
+    assert.deepStrictEqual(PlanSettings.differences({ ...base, holidays: [], convention: "following" }, base), [])
+    // the same days in another order and repeated are the same plan
+    assert.deepStrictEqual(
+      PlanSettings.differences(
+        { ...base, holidays: ["2026-12-24", "2026-11-17", "2026-12-24"] },
+        { ...base, holidays: ["2026-11-17", "2026-12-24"] }
+      ),
+      []
+    )
+    assert.deepStrictEqual(
+      PlanSettings.differences({ ...base, holidays: ["2026-11-17"], convention: "modified-following" }, base),
+      ["--holidays 2026-11-17 here, none in the fleet", "--convention modified-following here, following in the fleet"]
+    )
+  })
+
+  it.live(
+    "are stored with the settings and read back",
+    () =>
+      Effect.gen(function* () {
+        const rule = { ...base, holidays: ["2026-12-24", "2026-11-17"], convention: "preceding" }
+        assert.isFalse(yield* PlanSettings.claim(rule))
+        const read = yield* PlanSettings.stored
+        assert.isTrue(Option.isSome(read))
+        if (Option.isSome(read)) {
+          assert.deepStrictEqual(read.value.settings.holidays, ["2026-11-17", "2026-12-24"])
+          assert.strictEqual(read.value.settings.convention, "preceding")
+        }
+        const refused = refusal(yield* Effect.exit(PlanSettings.claim(base)))
+        assert.deepStrictEqual(refused.differences, [
+          "--holidays none here, 2026-11-17,2026-12-24 in the fleet",
+          "--convention following here, preceding in the fleet"
+        ])
+      }).pipe(Effect.provide(db.fresh())),
+    60_000
+  )
+})

@@ -77,6 +77,8 @@ export const workerCommand = Command.make(
       Flag.withDescription("Working days: weekends, target or an ISO 3166 country code, e.g. SK (default target)"),
       Flag.withDefault("target")
     ),
+    holidays: Flags.holidays,
+    convention: Flags.convention,
     hour: Flag.Int("hour").pipe(
       Flag.withDescription("Local hour of the daily sweep, 0-23 (default 8)"),
       Flag.withDefault(8)

@@ -1,5 +1,5 @@
 /**
- * One plan per day: the settings that shape a day's sweep (days before, calendar, hour, time zone) are
+ * One plan per day: the settings that shape a day's sweep (days before, calendar, holidays, convention, hour, time zone) are
  * stored with the fleet in its database by the first worker; a worker started with other settings is refused with
  * one line naming each difference, unless it asks to reconfigure the fleet, which changes them for the days not yet
  * swept (a day already swept keeps the checks it planned). The opening balances a worker is given (`--balances`)
@@ -32,6 +32,10 @@ export type Balance = typeof Balance.Type
 export interface Settings {
   readonly daysBefore: number
   readonly calendar: string
+  /** The bank's own closing days added to the calendar (`--holidays`), as `YYYY-MM-DD`; absent: none. */
+  readonly holidays?: ReadonlyArray<string> | undefined
+  /** The business-day convention of the plan (`--convention`); absent: `following`. */
+  readonly convention?: string | undefined
   readonly hour: number
   readonly timeZone: string
   /** The opening balances of `--balances`, one per account (absent: none given). */
@@ -45,6 +49,8 @@ export interface Settings {
 const Stored = Schema.Struct({
   daysBefore: Schema.Number,
   calendar: Schema.String,
+  holidays: Schema.optionalKey(Schema.Array(Schema.String)),
+  convention: Schema.optionalKey(Schema.String),
   hour: Schema.Number,
   timeZone: Schema.String,
   balances: Schema.optionalKey(Schema.Array(Balance))
@@ -83,6 +89,9 @@ const balanceOf = (b: Balance): Balance => ({
 const canonical = (s: Settings): Settings => ({
   daysBefore: s.daysBefore,
   calendar: s.calendar.trim().toLowerCase(),
+  // the defaults leave no key, so that settings stored by a version without these flags read the same
+  ...(s.holidays === undefined || s.holidays.length === 0 ? {} : { holidays: [...new Set(s.holidays)].sort() }),
+  ...(s.convention === undefined || s.convention === "following" ? {} : { convention: s.convention }),
   hour: s.hour,
   timeZone: s.timeZone,
   ...(s.balances === undefined
@@ -117,6 +126,8 @@ export const differences = (here: Settings, fleet: Settings): Array<string> => {
   }
   compare("--days-before", String(a.daysBefore), String(b.daysBefore))
   compare("--calendar", a.calendar, b.calendar)
+  compare("--holidays", a.holidays?.join(",") ?? "none", b.holidays?.join(",") ?? "none")
+  compare("--convention", a.convention ?? "following", b.convention ?? "following")
   compare("--hour", String(a.hour), String(b.hour))
   compare("--time-zone", a.timeZone, b.timeZone)
   if (JSON.stringify(a.balances) !== JSON.stringify(b.balances)) {

@@ -2,7 +2,7 @@
  * The work behind `tppkit worker` and `tppkit worker status`, loaded only when one of them runs (it pulls in the
  * cluster, the workflow engine and the PostgreSQL driver).
  */
-import { Backoff, ErrorBody, LocalDate, Profile, type Standard } from "@tppkit/core"
+import { Backoff, BusinessDayConvention, Calendar, ErrorBody, LocalDate, Profile, type Standard } from "@tppkit/core"
 import { BankClient, BankConfig, Budget, type PsuContext } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
 import {
@@ -61,6 +61,10 @@ import * as Environment from "./environment.ts"
 export interface Input extends Connection.Values {
   readonly daysBefore: number
   readonly calendar: string
+  /** `--holidays D,D`: the bank's own closing days, added to the plan's calendar. */
+  readonly holidays?: Option.Option<string> | undefined
+  /** `--convention`: how the plan moves a payment off a closing day (default following). */
+  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
   readonly hour: number
   readonly timeZone: string
   readonly today: Option.Option<string>
@@ -639,6 +643,12 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   const network = yield* runnerNetwork(databaseUrl, input)
   const calendar = Project.calendarOf(input.calendar)
   if (Result.isFailure(calendar)) return yield* Failure.usage(calendar.failure)
+  const holidays = Project.datesOf(
+    "holidays",
+    input.holidays === undefined ? undefined : Option.getOrUndefined(input.holidays)
+  )
+  if (Result.isFailure(holidays)) return yield* Failure.usage(holidays.failure)
+  const convention = input.convention ?? BusinessDayConvention.defaultConvention
   const balances = yield* balancesAtStart(input.balances ?? Option.none())
   const today = yield* dateOf("today", input.today)
   const target = yield* Connection.target(input, { needsClient: true })
@@ -688,7 +698,11 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     sweep: {
       consents: consents.success,
       daysBefore: input.daysBefore,
-      calendar: calendar.success.calendar,
+      calendar:
+        holidays.success.length === 0
+          ? calendar.success.calendar
+          : Calendar.withHolidays(calendar.success.calendar, holidays.success),
+      convention,
       timeZone: input.timeZone,
       hour: input.hour,
       retry: yield* sweepRetry
@@ -710,6 +724,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     {
       daysBefore: input.daysBefore,
       calendar: input.calendar,
+      ...(holidays.success.length === 0 ? {} : { holidays: holidays.success.map(LocalDate.format) }),
+      ...(convention === BusinessDayConvention.defaultConvention ? {} : { convention }),
       hour: input.hour,
       timeZone: input.timeZone,
       ...(balances === undefined ? {} : { balances })
