@@ -3,11 +3,11 @@
  * resumed, never fetched again, and the budget counts exactly what the bank's journal saw.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Backoff, Calendar, LocalDate } from "@tppkit/core"
+import { Backoff, Calendar, LocalDate, type StandingOrder } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { BankSources, Checks, FundsCheckWorkflow, Listings, Sweep } from "@tppkit/worker"
-import { Context, DateTime, Effect, Fiber, Layer, Stream } from "effect"
+import { Context, DateTime, Effect, Fiber, Layer, Result, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
 
@@ -363,6 +363,74 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     60_000
   )
 
+  it.live(
+    "a listing interrupted while a page is on its way keeps that page: taken up, it asks only for the pages after it",
+    () =>
+      Effect.gen(function* () {
+        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
+        const info = Context.get(bank, Sandbox.SandboxInfo)
+        const journal = Context.get(bank, Journal.Journal)
+        const pages = Effect.map(journal.entries, (entries) =>
+          entries
+            .filter((e) => e.path.endsWith("/standingOrder"))
+            .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+        )
+        const client = BankClient.BankClient.layerOver(
+          BankConfig.BankConfig.layer({
+            environment: "sandbox",
+            baseUrl: info.baseUrl,
+            clientId: info.clientId,
+            clientSecret: info.clientSecret
+          }),
+          // page 1 is answered after a second: the listing is interrupted meanwhile (its shard moved, its worker stops)
+          faultOn([1], false, "delay=1000"),
+          BudgetStore.BudgetStore.layerMemory
+        )
+        const consent = { key: info.clientId }
+        const id = Listings.listingId(info.clientId, undefined, 50)
+        const { kept, used } = yield* Effect.gen(function* () {
+          const source = yield* Sweep.OrderSource
+          const listing = yield* Effect.forkChild(source.list(consent, day))
+          while (!(yield* pages).includes(1)) yield* Effect.sleep("10 millis")
+          yield* Fiber.interrupt(listing)
+          const kept = (yield* Listings.Listings.use((l) => l.pages(id, day))).map((p) => p.page)
+          const listed = yield* source.list(consent, day)
+          assert.strictEqual(listed.pages, 3)
+          return { kept, used: (yield* (yield* Budget.Budget).usages).map((u) => u.used) }
+        }).pipe(
+          Effect.provide(
+            BankSources.orderSource(psu, { pageSize: 50 }).pipe(
+              Layer.provideMerge(Listings.Listings.layerMemory),
+              Layer.provideMerge(client)
+            )
+          )
+        )
+        assert.deepStrictEqual(kept, [0, 1])
+        // every page asked for once, and counted once
+        assert.deepStrictEqual(yield* pages, [0, 1, 2])
+        assert.deepStrictEqual(used, [3])
+      }).pipe(Effect.scoped)
+  )
+
+  it("stand-in orders are matched by orderId: an order that moved to a page not read today is planned, none twice", () => {
+    const loaded = Fixtures.decode(Fixtures.generate(7).fixtures)
+    assert.isTrue(Result.isSuccess(loaded))
+    const [a, b, c, d, e, f, x] = Result.getOrThrow(loaded).standingOrders
+    const page = (n: number, list: ReadonlyArray<StandingOrder.StandingOrder | undefined>): Listings.Page => ({
+      page: n,
+      pageCount: 3,
+      records: list.length,
+      orders: list.filter((o) => o !== undefined)
+    })
+    // the day before: A B | C D | E F; today X came first, so D moved from page 1 to page 2, which was not read
+    const earlier = [page(0, [a, b]), page(1, [c, d]), page(2, [e, f])]
+    const today = [page(0, [x, a]), page(1, [b, c])]
+    const ids = (list: ReadonlyArray<StandingOrder.StandingOrder>) => list.map((o) => o.orderId)
+    assert.deepStrictEqual(ids(BankSources.standIns(today, earlier)), ids([d, e, f].filter((o) => o !== undefined)))
+    // every page read today: nothing stands in but what today's pages lack
+    assert.deepStrictEqual(ids(BankSources.standIns(earlier, earlier)), [])
+  })
+
   it.effect(
     "no complete listing kept: the pages read are planned, the consent's unread pages named and its sweep incomplete",
     () =>
@@ -399,22 +467,31 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     60_000
   )
 
-  it.live("a balance check answered 401 and sent again with a new token counts both requests in attempts", () =>
+  /**
+   * One check's funds-check workflow over the real client against a mock bank that forgets the token of the first
+   * balance check (as after its restart: 401); `tokenDown`: every token request after that answered 503.
+   */
+  const afterA401 = (tokenDown: boolean) =>
     Effect.gen(function* () {
       const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
       const info = Context.get(bank, Sandbox.SandboxInfo)
       const journal = Context.get(bank, Journal.Journal)
-      // the bank forgets the token of the first balance check (as after its restart): 401, then a new token
       let faulted = false
       const transport = Layer.effect(
         BankTransport.BankTransport,
         Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
           BankTransport.BankTransport.of({
             send: (request, timeout, maxBodyBytes) => {
-              if (faulted || !request.url.endsWith("/balanceCheck")) return inner.send(request, timeout, maxBodyBytes)
+              const fault =
+                !faulted && request.url.endsWith("/balanceCheck")
+                  ? "expired-token"
+                  : faulted && tokenDown && request.url.endsWith("/token")
+                    ? "503"
+                    : undefined
+              if (fault === undefined) return inner.send(request, timeout, maxBodyBytes)
               faulted = true
               return inner.send(
-                { ...request, headers: { ...request.headers, "x-sandbox-fault": "expired-token" } },
+                { ...request, headers: { ...request.headers, "x-sandbox-fault": fault } },
                 timeout,
                 maxBodyBytes
               )
@@ -444,22 +521,33 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         checkAt: 0
       }
       const rows = yield* Effect.gen(function* () {
-        yield* FundsCheckWorkflow.FundsCheck.execute(due)
+        yield* FundsCheckWorkflow.checkOnce(due)
         return yield* Checks.Checks.use((c) => c.list())
       }).pipe(
         Effect.provide(
-          FundsCheckWorkflow.layer.pipe(
-            Layer.provideMerge(WorkflowEngine.layerMemory),
-            Layer.provideMerge(Checks.Checks.layerMemory),
-            Layer.provide(BankSources.balanceChecker(psu).pipe(Layer.provide(client)))
-          )
+          Checks.Checks.layerMemory.pipe(Layer.merge(BankSources.balanceChecker(psu).pipe(Layer.provide(client))))
         )
       )
       const sent = (yield* journal.entries).filter((e) => e.path.endsWith("/balanceCheck")).length
       assert.isTrue(faulted)
-      assert.strictEqual(sent, 2)
-      assert.strictEqual(rows[0]?.attempts, sent)
-      assert.notStrictEqual(rows[0]?.outcome, "failed")
+      return { sent, row: rows[0] }
     }).pipe(Effect.scoped)
+
+  it.live("a balance check answered 401 and sent again with a new token counts both requests in attempts", () =>
+    Effect.gen(function* () {
+      const { sent, row } = yield* afterA401(false)
+      assert.strictEqual(sent, 2)
+      assert.strictEqual(row?.attempts, sent)
+      assert.notStrictEqual(row?.outcome, "failed")
+    })
+  )
+
+  it.live("a balance check answered 401 whose new token cannot be had counts the request answered 401", () =>
+    Effect.gen(function* () {
+      const { sent, row } = yield* afterA401(true)
+      assert.strictEqual(sent, 1)
+      assert.strictEqual(row?.outcome, "failed")
+      assert.strictEqual(row?.attempts, sent)
+    })
   )
 })

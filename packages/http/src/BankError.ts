@@ -230,14 +230,17 @@ export const operationLabel = (operation: Profile.Operation): string =>
 
 /**
  * A failed bank call: the operation, the request identity, the reason, and when known the request (method and
- * URL path, e.g. `POST /piisp-test/api/v1/accounts/balanceCheck`) and the number of attempts made.
+ * URL path, e.g. `POST /piisp-test/api/v1/accounts/balanceCheck`) and the number of attempts made. `callRequests`
+ * is set when the call's own request reached the bank before another operation failed it: a request answered 401
+ * whose token renewal then failed (the failure is the token request's, yet the bank saw the call's request).
  */
 export class BankError extends Schema.TaggedError<BankError>()("BankError", {
   operation: Profile.Operation,
   identity: Identity,
   reason: Reason,
   request: Schema.optionalKey(Schema.String),
-  attempts: Schema.optionalKey(Schema.Int)
+  attempts: Schema.optionalKey(Schema.Int),
+  callRequests: Schema.optionalKey(Schema.Int)
 }) {
   /**
    * One line naming the operation, the request, the reason, the attempts and the request identifiers, e.g.
@@ -279,7 +282,19 @@ export const withAttempts = (error: BankError, attempts: number): BankError =>
     identity: error.identity,
     reason: error.reason,
     ...(error.request === undefined ? {} : { request: error.request }),
-    attempts
+    attempts,
+    ...(error.callRequests === undefined ? {} : { callRequests: error.callRequests })
+  })
+
+/** The same failure saying that `requests` of the call's own requests reached the bank before it (see `BankError`). */
+export const withCallRequests = (error: BankError, requests: number): BankError =>
+  new BankError({
+    operation: error.operation,
+    identity: error.identity,
+    reason: error.reason,
+    ...(error.request === undefined ? {} : { request: error.request }),
+    ...(error.attempts === undefined ? {} : { attempts: error.attempts }),
+    callRequests: requests
   })
 
 /**

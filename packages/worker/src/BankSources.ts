@@ -7,7 +7,7 @@
  */
 import { Currency, ErrorBody, Iban, type StandingOrder } from "@tppkit/core"
 import { BankClient, BankError, Budget, type PsuContext } from "@tppkit/http"
-import { BigDecimal, Clock, Context, Deferred, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { BigDecimal, Clock, Context, Deferred, Duration, Effect, Exit, Layer, Option, Schedule } from "effect"
 import * as CheckFailure from "./CheckFailure.ts"
 import { ChecksError } from "./Checks.ts"
 import { BalanceChecker } from "./FundsCheckWorkflow.ts"
@@ -133,6 +133,12 @@ const databaseRetry = Schedule.exponential("100 millis").pipe(
   Schedule.upTo({ duration: "5 minutes" })
 )
 
+/** How a page just read is kept before the listing may be interrupted: 100 ms doubled up to 5 s, for 20 s. */
+const firstKeeping = Schedule.exponential("100 millis").pipe(
+  Schedule.modifyDelay((m) => Effect.succeed(Duration.min(m.duration, Duration.seconds(5)))),
+  Schedule.upTo({ duration: "20 seconds" })
+)
+
 /** Whether a page is the last of its listing: the count of page 0, or a short page when the bank gives none. */
 const isLast = (page: Listings.Page, first: number | undefined, pageSize: number): boolean =>
   first !== undefined ? page.page >= first - 1 : page.records < pageSize
@@ -149,6 +155,20 @@ const ordersOf = (pages: ReadonlyArray<Listings.Page>): Array<StandingOrder.Stan
     }
   }
   return orders
+}
+
+/**
+ * The orders an earlier complete listing stands in with for the pages not read today: each of its orders that no
+ * page kept today has, matched by orderId, never by page (an order moves to another page when orders before it come
+ * or go). An order of the earlier listing that was removed since and would have been on a page read today is
+ * planned too (marked with the earlier day): an extra balance check costs less than a payment left unchecked.
+ */
+export const standIns = (
+  today: ReadonlyArray<Listings.Page>,
+  earlier: ReadonlyArray<Listings.Page>
+): Array<StandingOrder.StandingOrder> => {
+  const seen = new Set(today.flatMap((p) => p.orders.map((o) => o.orderId)))
+  return ordersOf(earlier).filter((o) => !seen.has(o.orderId))
 }
 
 /**
@@ -212,25 +232,40 @@ export const orderSource = (
               let page = pages.get(n)
               if (page === undefined) {
                 yield* hold
-                const reply = yield* guarded(
-                  credentials,
-                  client.standingOrdersPage({
-                    psu,
-                    consentKey: consent.key,
-                    page: n,
-                    pageSize,
-                    processId,
-                    ...(iban === undefined ? {} : { iban: iban.success })
+                // a page asked for is kept before the listing can be interrupted (its shard moved to a worker that
+                // joined, the worker stopping): the request and its keeping are one step, bounded by the request's
+                // deadline and the first tries of the keeping; only then may the listing stop, and no page is asked
+                // for twice
+                const [asked, kept] = yield* Effect.uninterruptible(
+                  Effect.gen(function* () {
+                    const reply = yield* guarded(
+                      credentials,
+                      client.standingOrdersPage({
+                        psu,
+                        consentKey: consent.key,
+                        page: n,
+                        pageSize,
+                        processId,
+                        ...(iban === undefined ? {} : { iban: iban.success })
+                      })
+                    ).pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
+                    const asked: Listings.Page = {
+                      page: n,
+                      pageCount: reply.body.pageCount,
+                      records: reply.body.orders.length + reply.body.errors.filter((e) => e.index >= 0).length,
+                      orders: reply.body.orders
+                    }
+                    const kept = yield* Effect.exit(Effect.retry(listings.keep(id, day, asked), firstKeeping))
+                    return [asked, kept] as const
                   })
-                ).pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
-                page = {
-                  page: n,
-                  pageCount: reply.body.pageCount,
-                  records: reply.body.orders.length + reply.body.errors.filter((e) => e.index >= 0).length,
-                  orders: reply.body.orders
-                }
+                )
+                page = asked
                 // kept before the next page is asked for: a worker that stops now costs no page again
-                yield* Effect.retry(listings.keep(id, day, page), databaseRetry).pipe(Effect.mapError(stored(consent)))
+                if (Exit.isFailure(kept)) {
+                  yield* Effect.retry(listings.keep(id, day, page), databaseRetry).pipe(
+                    Effect.mapError(stored(consent))
+                  )
+                }
               }
               read.push(page)
               const first = read[0]?.pageCount
@@ -266,7 +301,6 @@ export const orderSource = (
           const complete =
             unread?.length === 0 ||
             (first !== undefined && count === undefined && today.some((p) => p.records < pageSize))
-          const seen = new Set(today.flatMap((p) => p.orders.map((o) => o.orderId)))
           const earlier = complete ? Option.none() : yield* listings.latestComplete(id, day)
           return {
             orders: ordersOf(today),
@@ -274,13 +308,7 @@ export const orderSource = (
             pagesUnread: complete ? [] : unread,
             earlier: Option.match(earlier, {
               onNone: () => undefined,
-              onSome: (e) => ({
-                day: e.day,
-                // the orders on the pages not read today, those read today left out
-                orders: ordersOf(e.pages.filter((p) => unread === undefined || unread.includes(p.page))).filter(
-                  (o) => !seen.has(o.orderId)
-                )
-              })
+              onSome: (e) => ({ day: e.day, orders: standIns(today, e.pages) })
             })
           }
         }).pipe(Effect.mapError(stored(consent)))

@@ -75,9 +75,11 @@ export const isFinal = (failure: CheckFailure | undefined): boolean => {
  * Whether the request of a check that failed was sent to the bank (so that it counts as an attempt): not for a
  * payment the worker could not send, a token that could not be had, a connection the bank refused, or a request
  * the client refused to send; any other failure may have reached the bank (a timeout, a reset, an error answer).
+ * A token that could not be had after the check's request was answered 401 (`callRequests`) was sent.
  */
 export const wasSent = (failure: CheckFailure): boolean =>
   failure._tag === "BankError" &&
-  failure.operation !== "token" &&
-  !(failure.reason._tag === "TransportFailure" && failure.reason.kind === "connect") &&
-  failure.reason._tag !== "InvalidRequest"
+  ((failure.callRequests ?? 0) > 0 ||
+    (failure.operation !== "token" &&
+      !(failure.reason._tag === "TransportFailure" && failure.reason.kind === "connect") &&
+      failure.reason._tag !== "InvalidRequest"))

@@ -136,7 +136,10 @@ const attempt = (
       ),
       Effect.tapError((f) =>
         Effect.sync(() => {
-          if (f._tag === "BankError" && f.operation === "balanceCheck") extra = Math.max(0, (f.attempts ?? 1) - 1)
+          if (f._tag !== "BankError") return
+          // a token that could not be had after requests answered 401: those requests were sent
+          const requests = f.operation === "balanceCheck" ? (f.attempts ?? 1) : (f.callRequests ?? 0)
+          extra = Math.max(0, requests - 1)
         })
       ),
       Effect.match({

@@ -10,7 +10,7 @@ import { Headers, Profile } from "@tppkit/core"
 import { Clock, DateTime, Effect, Redacted, Result, type Tracer } from "effect"
 import type { CallOptions, Reply } from "../BankClient.ts"
 import type { BankConfig } from "../BankConfig.ts"
-import { BankError, type Identity, InvalidRequest, withAttempts } from "../BankError.ts"
+import { BankError, type Identity, InvalidRequest, withAttempts, withCallRequests } from "../BankError.ts"
 import type { BankTransport, Exchange, Outgoing } from "../BankTransport.ts"
 import type { Budget } from "../Budget.ts"
 import * as PsuContext from "../PsuContext.ts"
@@ -325,16 +325,19 @@ export const make = (
 
   /**
    * After a 401: the token discarded and the request made once more with a new one, paying `spend` again; the reply
-   * (or the second request's failure) says that the call sent two requests.
+   * (or the second request's failure) says that the call sent two requests, and a new token that could not be had
+   * says that the call sent one (the request answered 401).
    */
   const renewed = <A>(spec: CallSpec<A>, token: Token, spend: Spend | undefined): Effect.Effect<Reply<A>, BankError> =>
     Effect.andThen(
       tokens.invalidate(token),
-      Effect.flatMap(tokens.token(spec.operation), (fresh) =>
-        (spend === undefined ? once(spec, fresh) : spend(once(spec, fresh))).pipe(
-          Effect.map((reply): Reply<A> => ({ ...reply, requests: 2 })),
-          Effect.mapError((e) => (e.operation === spec.operation ? withAttempts(e, (e.attempts ?? 1) + 1) : e))
-        )
+      Effect.flatMap(
+        Effect.mapError(tokens.token(spec.operation), (e) => withCallRequests(e, 1)),
+        (fresh) =>
+          (spend === undefined ? once(spec, fresh) : spend(once(spec, fresh))).pipe(
+            Effect.map((reply): Reply<A> => ({ ...reply, requests: 2 })),
+            Effect.mapError((e) => (e.operation === spec.operation ? withAttempts(e, (e.attempts ?? 1) + 1) : e))
+          )
       )
     )
 

@@ -7,7 +7,7 @@
 import { Backoff } from "@tppkit/core"
 import { Cause, Duration, Effect, Random, Schedule } from "effect"
 import type { RetryPolicy } from "../BankConfig.ts"
-import { type BankError, withAttempts } from "../BankError.ts"
+import { type BankError, withAttempts, withCallRequests } from "../BankError.ts"
 import { isTransient } from "../FailureClass.ts"
 
 /**
@@ -77,12 +77,19 @@ export const afterFirstFailure = <A>(
   let attempts = 0
   /** Requests sent per operation by the failed attempts: a failed token request is not a request of the call's own. */
   const sent = new Map<string, number>()
-  const count = (e: BankError) => Effect.sync(() => sent.set(e.operation, (sent.get(e.operation) ?? 0) + sentBy(e)))
+  /** The call's own requests that reached the bank before a token request failed them (a 401, then no new token). */
+  let callRequests = 0
+  const count = (e: BankError) =>
+    Effect.sync(() => {
+      sent.set(e.operation, (sent.get(e.operation) ?? 0) + sentBy(e))
+      callRequests += e.callRequests ?? 0
+    })
   // the schedule sees the first failure again as its first input, then every later attempt's failure
   const again = Effect.suspend(() =>
     attempts++ === 0 ? Effect.andThen(count(first), Effect.fail(first)) : Effect.tapError(attempt(), count)
   )
-  return Effect.mapError(Effect.retry(again, schedule(policy)), (error) =>
-    withAttempts(error, sent.get(error.operation) ?? attempts)
-  )
+  return Effect.mapError(Effect.retry(again, schedule(policy)), (error) => {
+    const counted = withAttempts(error, sent.get(error.operation) ?? attempts)
+    return error.operation === "token" && callRequests > 0 ? withCallRequests(counted, callRequests) : counted
+  })
 }
