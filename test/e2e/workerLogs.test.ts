@@ -86,7 +86,8 @@ describe("worker lifecycle lines", { timeout: 120_000 }, () => {
     assert.strictEqual(await worker.done, 9, worker.lines.join("\n"))
     const events = worker.lines.filter((l) => l.startsWith("time=")).map(logfmt)
     const names = events.map((e) => e.event)
-    for (const name of ["joined", "shards", "sweep_started", "sweep_failed", "left"]) assert.include(names, name)
+    for (const name of ["joined", "shards", "sweep_started", "sweep_failed", "run_finished", "left"])
+      assert.include(names, name)
     assert.strictEqual(names[0], "joined")
     assert.strictEqual(names.at(-1), "left")
     const joined = events[0]
@@ -95,6 +96,10 @@ describe("worker lifecycle lines", { timeout: 120_000 }, () => {
     const failed = events.find((e) => e.event === "sweep_failed")
     assert.deepInclude(failed, { level: "error", day, run: "0", consents: "2", failed: "1", unlisted: "bad" })
     assert.include(failed?.cause, "invalid IBAN NOT-AN-IBAN")
+    // the run's last word: the consent left unplanned (page 0 not read: its pages unknown), and why
+    const finished = events.find((e) => e.event === "run_finished")
+    assert.deepInclude(finished, { level: "error", day, repeated: "0", unplanned: "bad:unknown" })
+    assert.include(finished?.cause, "invalid IBAN NOT-AN-IBAN")
     // the cause comes right after the level and the event's name
     const line = worker.lines.find((l) => l.includes("event=sweep_failed")) ?? ""
     assert.match(line, /^time=\S+ level=error event=sweep_failed cause=/)

@@ -171,4 +171,35 @@ describe("Lifecycle", () => {
       'level=warn event=listing_partial cause="503 service unavailable" day=2026-11-25 consent=fleet-003 pages_kept=3 pages_unread=1 planned_from=2026-11-24 planned=270 planned_from_earlier=54'
     ])
   })
+
+  it("the end of a --once run: its repeats named with their attempts, its unplanned consents with their pages", () => {
+    const at = new Date(Date.UTC(2026, 10, 25, 7))
+    const repeats = Array.from({ length: Lifecycle.namedRepeats + 2 }, (_, i) => ({
+      consent: "fleet-001",
+      orderId: `GEN-${i + 1}`,
+      nominalDate: "2026-11-27",
+      attempts: 2,
+      unconfirmed: i === 0 ? 1 : 0
+    }))
+    const line = (event: Lifecycle.RunFinished) => Lifecycle.line(at, event).replace(/^time=\S+ /, "")
+    assert.strictEqual(
+      line({ _tag: "RunFinished", day: "2026-11-25", checks: 270, repeats: [], plannedFromEarlier: 0, unplanned: [] }),
+      "level=info event=run_finished day=2026-11-25 checks=270 repeated=0 unconfirmed=0 planned_from_earlier=0 unplanned=none"
+    )
+    const named = repeats
+      .slice(0, Lifecycle.namedRepeats)
+      .map((r) => `fleet-001/${r.orderId}/2026-11-27:2`)
+      .join(",")
+    assert.strictEqual(
+      line({
+        _tag: "RunFinished",
+        day: "2026-11-25",
+        checks: 270,
+        repeats,
+        plannedFromEarlier: 54,
+        unplanned: [{ consent: "fleet-003", pagesUnread: [2, 3], cause: "503 service unavailable" }]
+      }),
+      `level=error event=run_finished cause="503 service unavailable" day=2026-11-25 checks=270 repeated=12 unconfirmed=1 repeats="${named},…" planned_from_earlier=54 unplanned=fleet-003:2+3`
+    )
+  })
 })

@@ -145,6 +145,33 @@ export interface ShardsLost {
   readonly pausedMillis: number | undefined
 }
 
+/**
+ * A `--once` run's day is done: its checks, every check asked more than once (its attempts, and how many of them
+ * were in flight when a worker died, so the bank may not have seen them), the checks planned from an earlier day's
+ * listing, and each consent whose payments were left unplanned (its pages not read, and why).
+ */
+export interface RunFinished {
+  readonly _tag: "RunFinished"
+  readonly day: string
+  readonly checks: number
+  readonly repeats: ReadonlyArray<{
+    readonly consent: string
+    readonly orderId: string
+    readonly nominalDate: string
+    readonly attempts: number
+    readonly unconfirmed: number
+  }>
+  readonly plannedFromEarlier: number
+  readonly unplanned: ReadonlyArray<{
+    readonly consent: string
+    readonly pagesUnread: ReadonlyArray<number> | "unknown"
+    readonly cause: string
+  }>
+}
+
+/** How many repeated checks a `run_finished` line names (the rest are counted; `worker status` lists them all). */
+export const namedRepeats = 10
+
 /** The worker left the fleet (its shards handed to the others). */
 export interface Left {
   readonly _tag: "Left"
@@ -166,6 +193,7 @@ export type Event =
   | DatabaseUnreachable
   | DatabaseBack
   | ShardsLost
+  | RunFinished
   | Left
 
 /** Something told of each event (the log, the metrics). */
@@ -435,6 +463,28 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         ["held", event.held],
         ...(event.pausedMillis === undefined ? [] : [["paused", seconds(event.pausedMillis)] as const])
       ]
+    case "RunFinished": {
+      const named = event.repeats.slice(0, namedRepeats)
+      // each repeat as consent/order/nominal date:attempts
+      const repeats = named.map((r) => `${r.consent}/${r.orderId}/${r.nominalDate}:${r.attempts}`)
+      const unplanned = event.unplanned.map(
+        (u) => `${u.consent}:${u.pagesUnread === "unknown" ? "unknown" : u.pagesUnread.join("+")}`
+      )
+      return [
+        ["level", event.unplanned.length > 0 ? "error" : event.repeats.length > 0 ? "warn" : "info"],
+        ["event", "run_finished"],
+        ...(event.unplanned.length === 0 ? [] : [["cause", shorten(event.unplanned[0]?.cause ?? "")] as const]),
+        ["day", event.day],
+        ["checks", event.checks],
+        ["repeated", event.repeats.length],
+        ["unconfirmed", event.repeats.reduce((n, r) => n + r.unconfirmed, 0)],
+        ...(repeats.length === 0
+          ? []
+          : [["repeats", `${repeats.join(",")}${event.repeats.length > named.length ? ",…" : ""}`] as const]),
+        ["planned_from_earlier", event.plannedFromEarlier],
+        ["unplanned", unplanned.length === 0 ? "none" : unplanned.join(",")]
+      ]
+    }
     case "Left":
       return [
         ["level", "info"],

@@ -830,6 +830,39 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     }
     const counts = yield* checks.summary(day)
     const sweep = failed.length === 0 ? "complete" : "incomplete"
+    // the checks asked more than once and those planned from an earlier day's listing, read only when there are any
+    const standIns = partial.reduce((n, c) => n + (c.plannedFromEarlier ?? 0), 0)
+    const rows = counts.repeated > 0 || standIns > 0 ? yield* checks.list({ sweepDay: day }) : []
+    const repeats = rows
+      .filter((r) => r.attempts > 1)
+      .map((r) => ({
+        consent: r.consent,
+        orderId: r.orderId,
+        nominalDate: r.nominalDate,
+        attempts: r.attempts,
+        unconfirmed: r.unconfirmed
+      }))
+    const listedOn = rows
+      .filter((r) => r.listedOn !== undefined)
+      .map((r) => ({
+        consent: r.consent,
+        orderId: r.orderId,
+        nominalDate: r.nominalDate,
+        listedOn: r.listedOn,
+        outcome: r.outcome ?? null
+      }))
+    yield* Lifecycle.emit({
+      _tag: "RunFinished",
+      day,
+      checks: counts.checks,
+      repeats,
+      plannedFromEarlier: listedOn.length,
+      unplanned: failed.map((f) => ({
+        consent: f.consent,
+        pagesUnread: f.pagesUnread ?? "unknown",
+        cause: f.failure === undefined ? "not listed" : Lifecycle.listingCause(f.failure)
+      }))
+    })
     // the day's events delivered before the worker leaves (what is left stays in the outbox for the fleet)
     const outbox = yield* Effect.serviceOption(Webhook.Outbox)
     const undelivered = Option.isNone(outbox) ? undefined : yield* outbox.value.flush(webhookWait)
@@ -863,6 +896,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
               plannedFromEarlier: c.plannedFromEarlier ?? 0
             }))
           }),
+      // each check planned from an earlier day's listing (its pages could not be read today), with that day
+      ...(listedOn.length === 0 ? {} : { listedOn }),
       unanswered,
       ...(undelivered === undefined ? {} : { undelivered })
     }
