@@ -28,7 +28,7 @@ const page = (n: number, ids: ReadonlyArray<string>): Listings.Page => ({
 const contract = (name: string, store: () => Layer.Layer<Listings.Listings, unknown>) =>
   describe(`Listings (${name})`, () => {
     it.live(
-      "keeps each page once, in page order; a complete listing is the latest of earlier days, older days removed",
+      "keeps each page once, in page order; a complete listing is the latest of earlier days, and keeps the one before it",
       () =>
         Effect.gen(function* () {
           const listings = yield* Listings.Listings
@@ -63,12 +63,23 @@ const contract = (name: string, store: () => Layer.Layer<Listings.Listings, unkn
           assert.isTrue(
             Option.isNone(yield* listings.latestComplete(Listings.listingId("consent-b", undefined, 100), "2026-11-02"))
           )
-          // a newer complete listing removes the older day's pages
+          // a newer complete listing keeps the last complete one before it (the change feed's), and removes the rest
           yield* listings.keep(id, "2026-11-02", page(1, ["B"]))
           yield* listings.keep(id, "2026-11-02", page(2, ["C"]))
           yield* listings.complete(id, "2026-11-02")
-          assert.deepStrictEqual(yield* listings.pages(id, "2026-11-01"), [])
+          assert.strictEqual(Option.getOrThrow(yield* listings.latestComplete(id, "2026-11-02")).day, "2026-11-01")
+          assert.strictEqual((yield* listings.pages(id, "2026-11-01")).length, 3)
           assert.strictEqual(Option.getOrThrow(yield* listings.latestComplete(id, "2026-11-03")).day, "2026-11-02")
+          // a day read in part is not kept once a later day completes
+          yield* listings.keep(id, "2026-11-03", page(0, ["A"]))
+          yield* listings.keep(id, "2026-11-04", page(0, ["A"]))
+          yield* listings.keep(id, "2026-11-04", page(1, ["B"]))
+          yield* listings.keep(id, "2026-11-04", page(2, ["C"]))
+          yield* listings.complete(id, "2026-11-04")
+          assert.deepStrictEqual(yield* listings.pages(id, "2026-11-01"), [])
+          assert.deepStrictEqual(yield* listings.pages(id, "2026-11-03"), [])
+          assert.strictEqual((yield* listings.pages(id, "2026-11-02")).length, 3)
+          assert.strictEqual(Option.getOrThrow(yield* listings.latestComplete(id, "2026-11-04")).day, "2026-11-02")
         }).pipe(Effect.provide(store())),
       60_000
     )

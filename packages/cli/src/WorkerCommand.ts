@@ -173,6 +173,12 @@ export const workerCommand = Command.make(
       ),
       Flag.optional
     ),
+    horizon: Flag.Int("horizon").pipe(
+      Flag.withDescription(
+        "Forecast the accounts with balances this many working days ahead at each sweep: payment.at_risk (default 10)"
+      ),
+      Flag.withDefault(10)
+    ),
     logFormat: Flag.Literals("log-format", ["logfmt", "json"]).pipe(
       Flag.withDescription("Lifecycle lines on stderr: logfmt, or one JSON object a line"),
       Flag.withDefault("logfmt")

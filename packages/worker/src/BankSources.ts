@@ -283,7 +283,17 @@ export const orderSource = (
               }
             }
             yield* Effect.retry(listings.complete(id, day), databaseRetry).pipe(Effect.mapError(stored(consent)))
-            return { orders: ordersOf(read), pages: read.length }
+            // the last complete listing before the day's, kept for the change feed (none: nothing to compare)
+            const previous = yield* listings
+              .latestComplete(id, day)
+              .pipe(Effect.retry(databaseRetry), Effect.mapError(stored(consent)))
+            return {
+              orders: ordersOf(read),
+              pages: read.length,
+              ...(Option.isSome(previous)
+                ? { previous: { day: previous.value.day, orders: ordersOf(previous.value.pages) } }
+                : {})
+            }
           }).pipe(Effect.ensuring(release))
         })
       const kept = (consent: Consent, day: string) =>

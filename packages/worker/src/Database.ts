@@ -16,6 +16,7 @@ import * as ListingReconciliation from "./ListingReconciliation.ts"
 import * as Listings from "./Listings.ts"
 import * as PlanSettings from "./PlanSettings.ts"
 import * as SweepLog from "./SweepLog.ts"
+import * as Warnings from "./Warnings.ts"
 import * as Webhook from "./Webhook.ts"
 
 /** The DDL of the budget tables (idempotent); the PostgreSQL budget store's. */
@@ -40,7 +41,8 @@ export const ddl: ReadonlyArray<string> = [
   ...SweepLog.ddl,
   ...Webhook.ddl,
   ...ListingReconciliation.ddl,
-  ...Listings.ddl
+  ...Listings.ddl,
+  ...Warnings.ddl
 ]
 
 /** A fixed advisory-lock key for tppkit's migrations. */
@@ -54,6 +56,7 @@ export const migrate: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effec
       yield* sql`SELECT pg_advisory_xact_lock(${migrationLock})`
       for (const statement of ddl) yield* sql.unsafe(statement)
       yield* Consents.migrate
+      for (const statement of Warnings.consentsDdl) yield* sql.unsafe(statement)
     })
   )
 })

@@ -3,7 +3,8 @@
  * read: the pages of today's listing (so that a listing cut off by a fault, a paused or a killed worker is taken up
  * asking the bank only for the pages not kept), and the latest complete listing of an earlier day (what a consent's
  * day is planned from for the pages that could not be read today). A listing is named by its consent, IBAN filter
- * and page size (`listingId`); a complete listing removes the older days' pages of the same listing.
+ * and page size (`listingId`); a complete listing removes the older days' pages of the same listing but those of the
+ * last complete listing before it, which the change feed (`OrderChanges`) compares it with.
  *
  * @since 0.1.0
  */
@@ -40,7 +41,10 @@ export class Listings extends Context.Service<
     readonly pages: (listing: string, day: string) => Effect.Effect<ReadonlyArray<Page>, ChecksError>
     /** Keeps a page read for `day`; a page kept already is left as it is (the first read wins). */
     readonly keep: (listing: string, day: string, page: Page) => Effect.Effect<void, ChecksError>
-    /** Marks the listing of `day` complete; the pages of earlier days of the listing are removed. */
+    /**
+     * Marks the listing of `day` complete; the pages of earlier days of the listing are removed, but those of the
+     * latest complete listing before `day` (the change feed's "before").
+     */
     readonly complete: (listing: string, day: string) => Effect.Effect<void, ChecksError>
     /** The latest complete listing of a day before `day`, if any. */
     readonly latestComplete: (listing: string, day: string) => Effect.Effect<Option.Option<Complete>, ChecksError>
@@ -63,10 +67,16 @@ export class Listings extends Context.Service<
         }),
       complete: (listing, day) =>
         Effect.sync(() => {
+          const previous = [...complete]
+            .map((key) => JSON.parse(key) as [string, string])
+            .filter(([l, d]) => l === listing && d < day)
+            .map(([, d]) => d)
+            .sort()
+            .at(-1)
           complete.add(k(listing, day))
           for (const key of [...pages.keys(), ...complete]) {
             const [l, d] = JSON.parse(key) as [string, string]
-            if (l === listing && d < day) {
+            if (l === listing && d < day && d !== previous) {
               pages.delete(key)
               complete.delete(key)
             }
@@ -110,8 +120,13 @@ export class Listings extends Context.Service<
         complete: (listing, day) =>
           sql`WITH done AS (
                 INSERT INTO tppkit_listings (listing, day) VALUES (${listing}, ${day}) ON CONFLICT DO NOTHING
-              ), gone AS (DELETE FROM tppkit_listings WHERE listing = ${listing} AND day < ${day})
-              DELETE FROM tppkit_listing_pages WHERE listing = ${listing} AND day < ${day}`.pipe(
+              ), previous AS (
+                SELECT max(day) AS day FROM tppkit_listings WHERE listing = ${listing} AND day < ${day}
+              ), gone AS (
+                DELETE FROM tppkit_listings WHERE listing = ${listing} AND day < (SELECT day FROM previous)
+              )
+              DELETE FROM tppkit_listing_pages WHERE listing = ${listing} AND day < ${day}
+                AND day IS DISTINCT FROM (SELECT day FROM previous)`.pipe(
             Effect.asVoid,
             Effect.mapError(fail("cannot mark a listing complete"))
           ),

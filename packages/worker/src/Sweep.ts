@@ -18,6 +18,7 @@ import type { Sharding } from "effect/cluster/Sharding"
 import type { SqlError } from "effect/sql/SqlError"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
 import { Checks, ChecksError, type Due } from "./Checks.ts"
+import * as ConsentLifecycle from "./ConsentLifecycle.ts"
 import { FundsCheck } from "./FundsCheckWorkflow.ts"
 import * as Lifecycle from "./Lifecycle.ts"
 import * as ListingReconciliation from "./ListingReconciliation.ts"
@@ -27,6 +28,9 @@ export interface Consent {
   readonly key: string
   readonly iban?: string | undefined
 }
+
+/** The consents of a run as journaled. */
+const JournaledConsents = Schema.Array(Schema.Struct({ key: Schema.String, iban: Schema.optionalKey(Schema.String) }))
 
 /** What every worker of a fleet is configured with (the same on every worker). */
 export interface Settings {
@@ -123,11 +127,37 @@ export class ListingFailed extends Schema.TaggedError<ListingFailed>()("ListingF
   }
 }
 
-/** A consent's standing orders as listed, and the listing's pages they came on. */
+/**
+ * A consent's standing orders as listed, the listing's pages they came on, and the last complete listing of an
+ * earlier day the fleet keeps (absent: none), which the change feed compares the day's with.
+ */
 export interface Listed {
   readonly orders: ReadonlyArray<Projection.ProjectableOrder>
   readonly pages: number
+  readonly previous?: { readonly day: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> } | undefined
 }
+
+/**
+ * What the fleet watches ahead of its checks (`Warnings.layerSql`): the consents a run lists (those the bank said
+ * are no longer valid left out, the notices of those near their end raised), each listing read whole (compared with
+ * the last one for the change feed), a listing refused because the consent is no longer valid, and the day's orders
+ * of every consent swept (the forecast of the accounts with balances for payments at risk). None by default. Watching
+ * never holds up a sweep: a failure to record is the watcher's to swallow.
+ */
+export interface Watcher {
+  readonly consents: (day: string, consents: ReadonlyArray<Consent>) => Effect.Effect<ReadonlyArray<Consent>>
+  readonly listed: (consent: Consent, day: string, listed: Listed) => Effect.Effect<void>
+  readonly expired: (consent: Consent, day: string, failure: ListingFailure) => Effect.Effect<void>
+  readonly ahead: (
+    day: string,
+    listings: ReadonlyArray<{ readonly consent: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> }>
+  ) => Effect.Effect<void>
+}
+
+/** The sweep's watcher, if any. */
+export const Watch = Context.Reference<Watcher | undefined>("@tppkit/worker/Sweep/Watch", {
+  defaultValue: () => undefined
+})
 
 /**
  * What is kept of a consent's listing when it could not be read whole: the orders on the pages kept today, the page
@@ -337,11 +367,11 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
       const date = LocalDate.parseUnsafe(day)
       // the fleet's consents of this run, journaled: a run resumed on another runner lists the same ones
       const source = yield* Effect.serviceOption(ConsentSource)
-      const swept = Option.isNone(source)
+      const all = Option.isNone(source)
         ? settings.consents
         : yield* Activity.make({
             name: "consents",
-            success: Schema.Array(Schema.Struct({ key: Schema.String, iban: Schema.optionalKey(Schema.String) })),
+            success: JournaledConsents,
             execute: Effect.orDie(
               source.value.current.pipe(
                 Effect.map((list) =>
@@ -351,6 +381,20 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
               )
             )
           })
+      const watch = yield* Watch
+      // the consents the bank said are no longer valid are not listed; the notices of those near their end raised
+      const swept =
+        watch === undefined
+          ? all
+          : yield* Activity.make({
+              name: "watch/consents",
+              success: JournaledConsents,
+              execute: Effect.map(watch.consents(day, all), (list) =>
+                list.map((c) => (c.iban === undefined ? { key: c.key } : { key: c.key, iban: c.iban }))
+              )
+            })
+      // the orders of each consent's listing read by this process, for the forecast ahead
+      const listedOrders = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
       yield* Lifecycle.emit({
         _tag: "SweepStarted",
         day,
@@ -381,6 +425,8 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
               const source = yield* OrderSource
               const checks = yield* Checks
               const listed = yield* source.list(consent, day)
+              listedOrders.set(consent.key, listed.orders)
+              if (watch !== undefined) yield* watch.listed(consent, day, listed)
               // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status
               yield* ListingReconciliation.record(
                 ListingReconciliation.summarize(listed.orders, consent.key, date, settings, day)
@@ -409,6 +455,9 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
         let degraded: { readonly partial: Partial; readonly failure: ListingFailure } | undefined
         if (Result.isFailure(planned)) {
           const failure = planned.failure.failure
+          if (watch !== undefined && ConsentLifecycle.expiryCode(failure) !== undefined) {
+            yield* Activity.make({ name: `watch/expired/${id}`, execute: watch.expired(consent, day, failure) })
+          }
           // a consent's day degrades, never vanishes: the pages kept today and, for the pages not read, the latest
           // complete listing of an earlier day are planned; only the orders no kept listing has are left out
           const partial = degradable(failure)
@@ -470,6 +519,32 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
         if (Result.isFailure(planned)) continue
         const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
         consents.push({ consent: consent.key, planned: planned.success.planned, ...pages, ...triesKey })
+      }
+      if (watch !== undefined) {
+        // the forecast ahead from the day's orders of every consent planned (read now, or kept by the fleet)
+        yield* Activity.make({
+          name: "watch/ahead",
+          execute: Effect.gen(function* () {
+            const source = yield* OrderSource
+            const listings: Array<{ consent: string; orders: ReadonlyArray<Projection.ProjectableOrder> }> = []
+            for (const c of consents) {
+              if (c.planned === 0 && c.failure !== undefined) continue
+              const read = listedOrders.get(c.consent)
+              const consent = swept.find((s) => s.key === c.consent) ?? { key: c.consent }
+              const kept =
+                read !== undefined || source.kept === undefined
+                  ? undefined
+                  : yield* Effect.option(source.kept(consent, day))
+              const orders =
+                read ??
+                (kept === undefined || Option.isNone(kept)
+                  ? []
+                  : [...kept.value.orders, ...(kept.value.earlier?.orders ?? [])])
+              listings.push({ consent: c.consent, orders })
+            }
+            yield* watch.ahead(day, listings)
+          })
+        })
       }
       yield* Lifecycle.emit(Lifecycle.finished(day, run ?? 0, consents))
       return { day, ...(run === undefined || run === 0 ? {} : { run }), consents }

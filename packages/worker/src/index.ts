@@ -4,6 +4,8 @@
  * @since 0.1.0
  */
 
+/** Payments at risk ahead: the forecast of each sweep from the stored balances. */
+export * as AtRisk from "./AtRisk.ts"
 /** Whether balance checks may be sent now: the fleet's circuit breaker over the bank's availability. */
 export * as BankGate from "./BankGate.ts"
 /** The worker's bank operations (balance check, unattended listing) over http's bank client. */
@@ -12,6 +14,8 @@ export * as BankSources from "./BankSources.ts"
 export * as CheckFailure from "./CheckFailure.ts"
 /** The record of funds checks shared by the fleet. */
 export * as Checks from "./Checks.ts"
+/** A consent's life: its notices before its end, and the bank's answers that say it is no longer valid. */
+export * as ConsentLifecycle from "./ConsentLifecycle.ts"
 /** The fleet's consents as data: a table the sweep reads at each run. */
 export * as Consents from "./Consents.ts"
 /** The fleet's PostgreSQL connection and tables. */
@@ -35,6 +39,8 @@ export * as Listings from "./Listings.ts"
 export * as Liveness from "./Liveness.ts"
 /** Prometheus metrics of a worker. */
 export * as Metrics from "./Metrics.ts"
+/** The change feed of standing orders: what changed between two complete listings of a consent. */
+export * as OrderChanges from "./OrderChanges.ts"
 /** http's budget store on PostgreSQL. */
 export * as PgBudgetStore from "./PgBudgetStore.ts"
 /** One plan per day: the fleet's plan settings, stored with it. */
@@ -43,5 +49,7 @@ export * as PlanSettings from "./PlanSettings.ts"
 export * as Sweep from "./Sweep.ts"
 /** The record of each day's sweep per consent. */
 export * as SweepLog from "./SweepLog.ts"
+/** The fleet's warnings ahead (payments at risk, the change feed, the consent lifecycle), kept as events. */
+export * as Warnings from "./Warnings.ts"
 /** Signed webhooks from a durable outbox: events, signature, verify. */
 export * as Webhook from "./Webhook.ts"

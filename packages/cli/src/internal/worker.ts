@@ -23,6 +23,7 @@ import {
   PlanSettings,
   Sweep,
   SweepLog,
+  Warnings,
   Webhook
 } from "@tppkit/worker"
 import {
@@ -85,6 +86,8 @@ export interface Input extends Connection.Values {
   readonly webhookSecret: ReadonlyArray<Redacted.Redacted<string>>
   /** `--balances FILE`: opening balances stored with the fleet's plan settings for `worker status` (issue 24). */
   readonly balances?: Option.Option<string> | undefined
+  /** `--horizon N`: working days the sweep forecasts the accounts with balances ahead (issue 39; default 10). */
+  readonly horizon?: number | undefined
 }
 
 /** The parsed flags of `tppkit worker status`. */
@@ -365,6 +368,8 @@ export interface Setup {
   readonly webhooks?: ReadonlyArray<Webhook.Endpoint> | undefined
   /** The outbox's timing; `replace`: the fleet's endpoints become exactly this worker's (`--reconfigure`). */
   readonly webhookSettings?: (Webhook.Settings & { readonly replace?: boolean | undefined }) | undefined
+  /** Working days the sweep forecasts ahead for payments at risk (default `AtRisk.defaultHorizon`). */
+  readonly horizon?: number | undefined
 }
 
 /**
@@ -401,6 +406,7 @@ export const workerLayer = (setup: Setup) => {
           sql,
           setup.sweep.consents.map((c) => c.key)
         ),
+        Warnings.listener(sql),
         ...listeners
       ])
     )
@@ -425,6 +431,9 @@ export const workerLayer = (setup: Setup) => {
         setup.checksInFlight === undefined
           ? Layer.empty
           : Layer.succeed(FundsCheckWorkflow.ChecksInFlight)(setup.checksInFlight),
+        Warnings.layerSql({ horizon: setup.horizon }).pipe(
+          Layer.provide(Layer.succeed(Sweep.SweepSettings)(setup.sweep))
+        ),
         Layer.mergeAll(
           BankSources.balanceChecker(setup.psu),
           BankSources.orderSource(setup.psu, { pageSize: setup.listingPageSize })
@@ -716,7 +725,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     listingPageSize: yield* listingPageSize,
     ...(yield* checkRetry(input.timeZone)),
     webhooks: yield* webhookEndpoints(input.webhook, input.webhookSecret),
-    webhookSettings: { ...(yield* webhookTiming).settings, replace: input.reconfigure }
+    webhookSettings: { ...(yield* webhookTiming).settings, replace: input.reconfigure },
+    horizon: input.horizon
   }
   const webhookWait = (yield* webhookTiming).onceWait
   // one plan per day: the fleet's plan settings are this worker's, or it does not join (or changes them)

@@ -15,14 +15,25 @@ import type { Entry } from "../SweepLog.ts"
 
 /**
  * The kinds of event: a DECL, a refused check, a check without an answer, a sweep that failed for a consent, a fleet
- * that stopped advancing.
+ * that stopped advancing; a payment at risk ahead (raised, cleared, confirmed or contradicted by its check), a
+ * standing order created, removed, changed or its next date moved, a consent near its end or no longer valid.
  */
 export const EventType = Schema.Literals([
   "check.declined",
   "check.refused",
   "check.unanswered",
   "sweep.failed",
-  "fleet.stalled"
+  "fleet.stalled",
+  "payment.at_risk",
+  "payment.at_risk_cleared",
+  "payment.at_risk_confirmed",
+  "payment.at_risk_contradicted",
+  "standing_order.created",
+  "standing_order.removed",
+  "standing_order.changed",
+  "standing_order.next_date_moved",
+  "consent.expiring",
+  "consent.expired"
 ])
 
 /** The kind of an event. */
@@ -71,6 +82,10 @@ export const eventId = (type: EventType, subject: ReadonlyArray<string>): string
   `evt_${createHash("md5")
     .update([type, ...subject].join("\n"))
     .digest("hex")}`
+
+/** An instant as an event's `timestamp`: RFC 3339 UTC to the second. */
+export const timestampOf = (epochMillis: number): string =>
+  new Date(epochMillis).toISOString().replace(/\.\d{3}Z$/, "Z")
 
 const amountText = (amount: string): string =>
   Option.match(BigDecimal.fromString(amount), { onNone: () => amount, onSome: Money.formatFixed2 })

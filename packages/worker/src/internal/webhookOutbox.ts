@@ -10,6 +10,7 @@ import { SqlClient } from "effect/sql"
 import { endOfDay, isTransient } from "../FundsCheckWorkflow.ts"
 import * as Liveness from "../Liveness.ts"
 import * as SweepLog from "../SweepLog.ts"
+import * as Warnings from "../Warnings.ts"
 import { outcomeOf } from "./checkRows.ts"
 import { type DbRow, rowOf } from "./checksSql.ts"
 import * as Webhook from "./webhookEvents.ts"
@@ -194,6 +195,19 @@ export const start = (
       for (const r of sweepRows) {
         const event = Webhook.sweepEvent(SweepLog.entryOf(r))
         if (event !== undefined) events.push(event)
+      }
+      // the fleet's warnings (payments at risk ahead, the change feed, the consents' lifecycle) and the answers of
+      // the checks of payments raised at risk
+      const warnings = yield* Effect.provideService(
+        Effect.all([Warnings.events(from), Warnings.answeredEvents(from)]),
+        SqlClient.SqlClient,
+        sql
+      )
+      for (const kept of warnings.flat()) {
+        events.push({
+          id: kept.id,
+          event: { type: kept.type, timestamp: Webhook.timestampOf(kept.occurredAt), data: kept.data }
+        })
       }
       // whether the fleet still advances, every `liveness` (a reading that fails is taken again next time)
       if (now - livenessAt >= livenessEvery) {
