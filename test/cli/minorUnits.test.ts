@@ -6,7 +6,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { DemoReport, SandboxCommand, WorkerStatus } from "@tppkit/cli"
+import type { Sandbox } from "@tppkit/sandbox"
+import type { Checks } from "@tppkit/worker"
 import { parse as parseCsv } from "csv-parse/sync"
+import { BigDecimal, Redacted } from "effect"
 import ICAL from "ical.js"
 import { afterAll, describe, expect, it } from "vitest"
 import { run } from "./inProcess.ts"
@@ -109,5 +113,76 @@ describe("amounts in the currency's minor unit (issue 40)", () => {
     expect(table.stdout).not.toMatch(/8500\.00|10000\.00/)
     const html = await run(["forecast", "--orders", yen, "--balances", balances, ...window, "--format", "html"])
     expect(html.stdout).toContain("lowest 8500 on 2027-01-04")
+  })
+})
+
+describe("minor units beyond project and forecast (issue 40)", () => {
+  const check = (orderId: string, amount: string, currency: string): Checks.Row => ({
+    consent: "c",
+    orderId,
+    nominalDate: "2027-01-04",
+    executionDate: "2027-01-04",
+    amount,
+    currency,
+    debtorIban: DEBTOR,
+    sweepDay: "2027-01-02",
+    checkAt: 0,
+    outcome: "APPR",
+    failure: undefined,
+    attempts: 1,
+    unconfirmed: 0,
+    correlationIds: [],
+    checkedAt: "2027-01-02T07:00:01Z",
+    requestId: "r",
+    responseId: "s"
+  })
+
+  it("worker status: the checks' table and JSON with each currency's digits; an amount beyond them warned once", () => {
+    const status: WorkerStatus.Status = {
+      checks: [
+        check("E1", "300", "EUR"),
+        check("J1", "1500", "JPY"),
+        check("J2", "100.5", "JPY"),
+        check("B1", "1.5", "BHD")
+      ],
+      budget: []
+    }
+    const json = WorkerStatus.json(status) as unknown as {
+      checks: Array<{ orderId: keyof typeof shown; amount: string }>
+    }
+    expect(Object.fromEntries(json.checks.map((c) => [c.orderId, c.amount]))).toEqual(shown)
+    const table = WorkerStatus.table(status).join("\n")
+    for (const [id, amount] of Object.entries(shown))
+      expect(table).toMatch(new RegExp(`${id} .*[ ]${amount.replace(".", "\\.")} `))
+    expect(table).not.toMatch(/1500\.00|300 EUR/)
+    expect(WorkerStatus.beyondMinorUnits({ checks: [...status.checks, check("J2", "100.5", "JPY")] })).toEqual([
+      {
+        orderId: "J2",
+        reason: "amount 100.5 JPY has more decimals than JPY's minor unit (0, ISO 4217): printed whole, not rounded"
+      }
+    ])
+  })
+
+  it("sandbox: each account's balance with its currency's digits", () => {
+    const account = (iban: string, currency: string, balance: string) =>
+      ({ iban, currency, balance: BigDecimal.fromStringUnsafe(balance), consent: "branch" }) as const
+    const info = {
+      baseUrl: "http://127.0.0.1:1",
+      clientId: "id",
+      clientSecret: Redacted.make("s"),
+      accounts: [account("JP1", "JPY", "250000"), account("BH1", "BHD", "12.5"), account("SK1", "EUR", "35.2")],
+      profile: { name: "sbas" }
+    } as unknown as Sandbox.SandboxInfo["Service"]
+    expect(SandboxCommand.report(info).accounts.map((a) => a.balance)).toEqual(["250000", "12.500", "35.20"])
+  })
+
+  it("demo: the funds-check table with each currency's digits", () => {
+    const rows = DemoReport.summarizeRecorded([
+      { debtorIban: "JP1", currency: "JPY", amount: "1500", outcome: "APPR" },
+      { debtorIban: "BH1", currency: "BHD", amount: "1.5", outcome: "DECL" }
+    ])
+    const table = DemoReport.fundsTable(rows).join("\n")
+    expect(table).toMatch(/^JP1 +1 +1500 +JPY /m)
+    expect(table).toMatch(/^BH1 +1 +1\.500 +BHD /m)
   })
 })

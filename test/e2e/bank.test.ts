@@ -106,6 +106,21 @@ describe("tppkit balance-check", { timeout: 90_000 }, () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ response: "DECL", amount: "99999999.99", currency: "EUR" })
   })
 
+  it("prints the amount with its currency's minor unit digits; one beyond them whole, with a warning (issue 40)", async () => {
+    const bhd = await tppkit(
+      ["balance-check", "--iban", EUR_BRANCH, "--amount", "100", "--currency", "BHD", "--format", "json"],
+      { env }
+    )
+    expect(bhd.stderr).toBe("")
+    expect(JSON.parse(bhd.stdout)).toMatchObject({ amount: "100.000", currency: "BHD" })
+    const yen = await tppkit(["balance-check", "--iban", EUR_BRANCH, "--amount", "100.5", "--currency", "JPY"], { env })
+    expect(yen.code).toBe(0)
+    expect(yen.stdout).toMatch(/^Amount {7}100\.5 JPY$/m)
+    expect(yen.stderr).toBe(
+      "tppkit: warning: amount 100.5 JPY has more decimals than JPY's minor unit (0, ISO 4217): printed whole, not rounded\n"
+    )
+  })
+
   it("a refused check: one line with operation, status and Request-ID, exit 5 (refused)", async () => {
     const run = await tppkit(["balance-check", "--iban", EUR_NO_CONSENT, "--amount", "1", "--currency", "EUR"], {
       env

@@ -44,7 +44,7 @@ export const fundsTable = (
   const line = (r: Coverage.AccountSummary) => [
     r.debtorIban,
     String(r.count),
-    Money.formatFixed2(r.amount),
+    Money.formatMinor(r.amount, r.currency),
     r.currency,
     String(r.approved),
     String(r.declined),
@@ -108,9 +108,9 @@ export const cashFlowTable = (
         window === undefined ? t.label : Periods.label(t, window.from, window.to),
         t.currency,
         String(t.count),
-        Money.formatFixed2(t.amount)
+        Money.formatMinor(t.amount, t.currency)
       ]),
-      ...all.map((t) => ["All", t.currency, String(t.count), Money.formatFixed2(t.amount)])
+      ...all.map((t) => ["All", t.currency, String(t.count), Money.formatMinor(t.amount, t.currency)])
     ],
     width
   )
@@ -136,7 +136,7 @@ export const orderRiskTable = (
       o.creditor,
       String(o.count),
       LocalDate.format(o.first),
-      Money.formatFixed2(o.amount),
+      Money.formatMinor(o.amount, o.currency),
       o.currency
     ]),
     width

@@ -197,6 +197,20 @@ export const wrap = (text: string, width: number, first = "", rest = first): Arr
 }
 
 /**
+ * Why an amount is printed whole: it has more decimals than its currency's minor unit (ISO 4217: `100.5` JPY), which
+ * every output prints it with (core's `Money.formatMinor`), never rounded; `undefined` for an amount within them.
+ * `what` names the amount (`amount`, `balance`, …). The one wording of every such warning.
+ */
+export const beyondMinorUnit = (
+  amount: BigDecimal.BigDecimal,
+  currency: string,
+  what = "amount"
+): string | undefined =>
+  Money.exceedsMinorUnits(amount, currency)
+    ? `${what} ${Money.toPlainString(amount)} ${currency} has more decimals than ${currency}'s minor unit (${Currency.minorUnits(currency)}, ISO 4217): printed whole, not rounded`
+    : undefined
+
+/**
  * A warning for each order whose amount has more decimals than its currency's minor unit (ISO 4217: `100.5` JPY):
  * every format prints it whole, never rounded (core's `Money.formatMinor`).
  */
@@ -208,13 +222,8 @@ export const beyondMinorUnits = (
 ): Array<SkippedRow> => {
   const out: Array<SkippedRow> = []
   for (const o of orders) {
-    const { value, currency } = o.instructedAmount
-    if (Money.exceedsMinorUnits(value, currency)) {
-      out.push({
-        orderId: o.orderId,
-        reason: `amount ${Money.toPlainString(value)} ${currency} has more decimals than ${currency}'s minor unit (${Currency.minorUnits(currency)}, ISO 4217): printed whole, not rounded`
-      })
-    }
+    const reason = beyondMinorUnit(o.instructedAmount.value, o.instructedAmount.currency)
+    if (reason !== undefined) out.push({ orderId: o.orderId, reason })
   }
   return out
 }

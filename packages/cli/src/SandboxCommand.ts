@@ -35,7 +35,7 @@ export const report = (info: Sandbox.SandboxInfo["Service"]): Report => ({
   accounts: info.accounts.map((a) => ({
     iban: a.iban,
     currency: a.currency,
-    balance: Money.formatFixed2(a.balance),
+    balance: Money.formatMinor(a.balance, a.currency),
     consent: a.consent
   })),
   ...(info.profile.name === "sbas" ? {} : { profile: info.profile.name, apiKey: Redacted.value(info.apiKey) })

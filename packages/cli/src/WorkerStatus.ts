@@ -54,19 +54,42 @@ export type Finished = Checks.Row & { readonly outcome: Checks.Verdict }
 const isFinished = (r: Checks.Row): r is Finished => r.outcome !== undefined
 
 /**
- * A check's amount as the tables and the JSON show it: exact, with two decimals where it has at most two (`6.9`
- * as `6.90`, `109` as `109.00`), every decimal of a longer one, never rounded; a text that is not a decimal
- * (a damaged row) is shown as it is.
+ * A check's amount as the tables and the JSON show it: exact, with its currency's minor unit digits (ISO 4217, core's
+ * `Money.formatMinor`: `6.9` EUR as `6.90`, `1200` JPY as `1200`), every decimal of a longer one, never rounded
+ * ({@link beyondMinorUnits} says so); a text that is not a decimal (a damaged row) is shown as it is.
  */
-export const amountText = (amount: string): string =>
-  Option.match(BigDecimal.fromString(amount), { onNone: () => amount, onSome: Money.formatFixed2 })
+export const amountText = (amount: string, currency: string): string =>
+  Option.match(BigDecimal.fromString(amount), {
+    onNone: () => amount,
+    onSome: (value) => Money.formatMinor(value, currency)
+  })
+
+/**
+ * A warning for each check whose amount has more decimals than its currency's minor unit (`100.5` JPY): printed whole,
+ * never rounded (`Render.beyondMinorUnit`'s words), once per order and amount.
+ */
+export const beyondMinorUnits = (
+  status: Pick<Status, "checks">
+): Array<{ readonly orderId: string; readonly reason: string }> => {
+  const out: Array<{ readonly orderId: string; readonly reason: string }> = []
+  const seen = new Set<string>()
+  for (const r of status.checks) {
+    const value = Option.getOrUndefined(BigDecimal.fromString(r.amount))
+    const reason = value === undefined ? undefined : Render.beyondMinorUnit(value, r.currency)
+    const key = `${r.orderId}\u0000${r.amount}\u0000${r.currency}`
+    if (reason === undefined || seen.has(key)) continue
+    seen.add(key)
+    out.push({ orderId: r.orderId, reason })
+  }
+  return out
+}
 
 /** The payment a check is for, in the order of the documented keys. */
 const paymentJson = (r: Checks.Row) => ({
   orderId: r.orderId,
   nominalDate: r.nominalDate,
   executionDate: r.executionDate,
-  amount: amountText(r.amount),
+  amount: amountText(r.amount, r.currency),
   currency: r.currency,
   debtorIban: r.debtorIban,
   // a check planned from an earlier day's listing (its page could not be read on the sweep's day) says which
@@ -232,7 +255,7 @@ export const checksSection = (status: Status, w: number = width): Array<string> 
       r.executionDate,
       r.orderId,
       ...(moved ? [r.nominalDate === r.executionDate ? "" : r.nominalDate.slice(5)] : []),
-      amountText(r.amount),
+      amountText(r.amount, r.currency),
       r.currency,
       r.debtorIban,
       r.outcome ?? "pending",
@@ -284,7 +307,7 @@ export const failedSection = (status: Status, w: number = width): Array<string> 
           ? "no recorded reason"
           : `${CheckFailure.classify(r.failure)}/${CheckFailure.reasonTag(r.failure)}`
       return Render.wrap(
-        `${r.executionDate} ${r.orderId} ${amountText(r.amount)} ${r.currency} ${r.debtorIban}: ` +
+        `${r.executionDate} ${r.orderId} ${amountText(r.amount, r.currency)} ${r.currency} ${r.debtorIban}: ` +
           `${failedState(r, status.today)} (${typed}, ${r.attempts} sent): ${reasonOf(r.failure)}`,
         w,
         "  ",

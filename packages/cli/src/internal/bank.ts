@@ -161,11 +161,14 @@ export const balanceCheck = Effect.fn("tppkit.balanceCheck")(function* (
     )
   }).pipe(Effect.provide(clientLayerOf(settings, target)), Effect.mapError(withAddress(settings)))
   const ids = reply.identity
+  // an amount with more decimals than its currency's minor unit (100.5 JPY): printed whole, never rounded, and said
+  const beyond = Render.beyondMinorUnit(amount.success, currency.success)
+  if (beyond !== undefined) yield* Output.errorLine(`tppkit: warning: ${beyond}`)
   if (input.format === "json") {
     return yield* Output.line(
       JSON.stringify({
         iban: iban.success,
-        amount: Money.formatFixed2(amount.success),
+        amount: Money.formatMinor(amount.success, currency.success),
         currency: currency.success,
         response: reply.body.response,
         dateTime: reply.body.dateTime,
@@ -179,7 +182,7 @@ export const balanceCheck = Effect.fn("tppkit.balanceCheck")(function* (
   yield* Output.line(
     Render.keyValues([
       ["IBAN", iban.success],
-      ["Amount", `${Money.formatFixed2(amount.success)} ${currency.success}`],
+      ["Amount", `${Money.formatMinor(amount.success, currency.success)} ${currency.success}`],
       [
         "Answer",
         reply.body.response === "APPR" ? style.green("APPR (sufficient funds)") : style.red("DECL (insufficient funds)")

@@ -2,7 +2,7 @@
  * The work behind `tppkit forecast`, loaded only when the command runs: read the orders, the balances (and the flows
  * and funds checks when given), forecast, run the scenarios, print the report, and exit 8 when there are findings.
  */
-import { Currency, Money, type Standard } from "@tppkit/core"
+import type { Standard } from "@tppkit/core"
 import { Forecast, type Projection } from "@tppkit/schedule"
 import { Effect, Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
@@ -122,12 +122,10 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   yield* Orders.warn([
     ...Render.beyondMinorUnits([...forecastInput.orders, ...(forecastInput.flows ?? [])]),
     ...forecastInput.balances.flatMap((b) =>
-      [b.amount, ...(b.threshold === undefined ? [] : [b.threshold])]
-        .filter((x) => Money.exceedsMinorUnits(x, b.currency))
-        .map((x) => ({
-          orderId: b.iban,
-          reason: `balance ${Money.toPlainString(x)} ${b.currency} has more decimals than ${b.currency}'s minor unit (${Currency.minorUnits(b.currency)}, ISO 4217): printed whole, not rounded`
-        }))
+      [b.amount, ...(b.threshold === undefined ? [] : [b.threshold])].flatMap((x) => {
+        const reason = Render.beyondMinorUnit(x, b.currency, "balance")
+        return reason === undefined ? [] : [{ orderId: b.iban, reason }]
+      })
     )
   ])
   const made = Forecast.make(forecastInput)

@@ -1017,6 +1017,13 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
     Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
   )
   const forecast = yield* statusForecast(input, current.checks, current.balances)
+  // an amount with more decimals than its currency's minor unit: printed whole, never rounded, and said
+  const beyond = WorkerStatus.beyondMinorUnits(current)
+  if (beyond.length > 0)
+    yield* Effect.flatMap(
+      Effect.promise(() => import("./orders.ts")),
+      (o) => o.warn(beyond)
+    )
   yield* Output.line(
     input.format === "json"
       ? JSON.stringify({

@@ -45,7 +45,7 @@ export const step = (atRisk: ReadonlyArray<Coverage.AtRisk>) =>
     for (const [i, g] of groups.entries()) {
       if (i > 0) yield* Output.line("")
       yield* say(
-        `${g.debtorIban}: ${plural(g.count, "payment")}, ${Money.formatFixed2(g.amount)} ${g.currency}, ` +
+        `${g.debtorIban}: ${plural(g.count, "payment")}, ${Money.formatMinor(g.amount, g.currency)} ${g.currency}, ` +
           `first ${LocalDate.format(g.first)}; ${reasonText(g.reason)}`
       )
       const shown = g.orders.slice(0, LISTED_ORDERS)

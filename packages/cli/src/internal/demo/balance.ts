@@ -15,7 +15,7 @@ export const step = (bank: Bank, check: Check) =>
       const amount = BigDecimal.fromBigInt(100n)
       const reply = yield* check(account.iban, amount, account.currency)
       yield* Output.line(
-        `   ${account.iban}  ${Money.formatFixed2(amount)} ${account.currency}: ${reply.body.response}` +
+        `   ${account.iban}  ${Money.formatMinor(amount, account.currency)} ${account.currency}: ${reply.body.response}` +
           `  (${kind} consent)\n` +
           `   [Response-ID ${reply.identity.responseId ?? "none"}]`
       )

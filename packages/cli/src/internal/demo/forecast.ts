@@ -76,9 +76,9 @@ export const step = <E>(
       for (const e of clashes.slice(0, LISTED_ACCOUNTS)) {
         const c = e.check
         yield* say(
-          `${e.finding === "DeclinedButCovered" ? "URGENT: DECL" : "APPR"} ${c.orderId} ${Money.formatFixed2(c.amount)} ` +
+          `${e.finding === "DeclinedButCovered" ? "URGENT: DECL" : "APPR"} ${c.orderId} ${Money.formatMinor(c.amount, c.currency)} ` +
             `${c.currency} from ${c.debtorIban} due ${LocalDate.format(c.executionDate)}; forecast ` +
-            `${e.onPaymentDay === undefined ? "-" : Money.formatFixed2(e.onPaymentDay)} that day`,
+            `${e.onPaymentDay === undefined ? "-" : Money.formatMinor(e.onPaymentDay, c.currency)} that day`,
           "     "
         )
       }

@@ -56,7 +56,7 @@ export const step = <E>(check: Check, funds: Coverage.Report<E>) =>
       if (first === undefined) {
         const sum = list.reduce((s, p) => BigDecimal.sum(s, p.amount), BigDecimal.fromBigInt(0n))
         yield* say(
-          `${iban}: all ${list.length} covered together (${Money.formatFixed2(sum)} ${list[0]!.currency}; ${checks} checks).`
+          `${iban}: all ${list.length} covered together (${Money.formatMinor(sum, list[0]!.currency)} ${list[0]!.currency}; ${checks} checks).`
         )
       } else {
         const rest = list.slice(covered.value)

@@ -28,7 +28,7 @@ export const step = <E>(input: Input<E>) =>
     const approved = input.accounts.reduce((n, a) => n + a.approved, 0)
     const atRiskCount = groups.reduce((n, g) => n + g.count, 0)
     const totals = CashFlow.totals(payments)
-      .byCurrency.map((t) => `${t.count} in ${t.currency} (${Money.formatFixed2(t.amount)})`)
+      .byCurrency.map((t) => `${t.count} in ${t.currency} (${Money.formatMinor(t.amount, t.currency)})`)
       .join(", ")
     yield* say(
       `Projection: ${plural(input.orders, "standing order")} give ${plural(payments.length, "payment")} in the ` +
