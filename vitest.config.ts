@@ -1,12 +1,53 @@
 import { defineConfig } from "vitest/config"
 
+/**
+ * Suites whose faults are timed (a paused process, a lock that must time out, a take-over within seconds). They run
+ * one file at a time, after everything else, so that no other test competes with them for the machine's cores.
+ */
+const timed = [
+  "test/e2e/checkFaults.test.ts",
+  "test/e2e/dbFailures.test.ts",
+  "test/e2e/fleetFaults.test.ts",
+  "test/e2e/fleetNamespaces.test.ts",
+  "test/e2e/fleetTls.test.ts",
+  "test/e2e/projectSignals.test.ts",
+  "test/e2e/sandboxSignals.test.ts",
+  "test/e2e/sweepFaults.test.ts"
+]
+
+const shared = {
+  pool: "forks" as const,
+  testTimeout: 30_000,
+  hookTimeout: 30_000
+}
+
 export default defineConfig({
   resolve: { conditions: ["@tppkit/source"] },
   ssr: { resolve: { conditions: ["@tppkit/source"] } },
   test: {
-    include: ["test/**/*.test.ts", "packages/*/README.md.test.ts"],
-    pool: "forks",
-    testTimeout: 30_000,
-    hookTimeout: 30_000
+    projects: [
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: "tests",
+          include: ["test/**/*.test.ts", "packages/*/README.md.test.ts"],
+          exclude: timed,
+          // Two files at a time: much of the time goes to waiting on child processes and loopback servers.
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 }
+        }
+      },
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: "timed",
+          include: timed,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 }
+        }
+      }
+    ]
   }
 })
