@@ -176,7 +176,9 @@ export const start = (
 
     /**
      * Puts the events recorded since the last look into the outbox, for every endpoint of the fleet; for one that
-     * is disabled, given up at once (so that `tppkit webhook replay` finds what it missed).
+     * is disabled, given up at once (so that `tppkit webhook replay` finds what it missed). Each insert holds its
+     * endpoint's row (`FOR SHARE`) so that it cannot interleave with a 410 disabling that endpoint: without the
+     * lock, a row inserted while the disabling transaction ran was neither given up nor ever posted.
      */
     const collect = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
@@ -234,6 +236,7 @@ export const start = (
             CASE WHEN disabled_at IS NULL THEN NULL ELSE ${now}::bigint END,
             CASE WHEN disabled_at IS NULL THEN NULL ELSE ${disabledNote} END
           FROM tppkit_webhook_endpoint WHERE added_at <= ${seen + overlapMillis}
+          FOR SHARE
           ON CONFLICT (event_id, endpoint) DO NOTHING`
       }
       since = now - overlapMillis
