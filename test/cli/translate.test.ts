@@ -78,6 +78,33 @@ describe("tppkit translate: a file's text on the terminal", () => {
     expect(r.stderr).toContain("tppkit: BAD\\x1b]0;x\\x07 not read: ")
     expect(r.stdout + r.stderr).not.toContain("\u001b")
   })
+
+  it("quarterly from 2027-01-30 and half-yearly from 2027-01-31 are exact in every standard: no month they reach lacks the day (issue 34)", async () => {
+    const order = (orderId: string, frequency: string, startDate: string) => ({
+      orderId,
+      frequency,
+      startDate,
+      debtor: { name: "A", iban: "SK3112000000198742637541" },
+      creditor: { name: "B", iban: "CZ6508000000192000145399" },
+      instructedAmount: { value: 1, currency: "EUR" }
+    })
+    const file = join(dir, "quarters.json")
+    writeFileSync(
+      file,
+      JSON.stringify([
+        order("Q", "QUTR", "2027-01-30"),
+        order("S", "SEMI", "2027-01-31"),
+        order("M", "MNTH", "2027-01-30")
+      ])
+    )
+    for (const to of ["berlin-group", "cobs", "uk-v3", "uk-v4", "iso20022", "ynab", "actual"]) {
+      const r = await run(["translate", "--orders", file, "--to", to, "--calendar", "weekends"])
+      // only M, monthly from 30 January, reaches a month without its day (February); COBS's MONTHLY cannot say day 30
+      const lacks = `${r.stdout}${r.stderr}`.split("A day a short month lacks").length - 1
+      expect(lacks, to).toBe(to === "cobs" ? 0 : 1)
+      expect(`${r.stdout}${r.stderr}`, to).not.toMatch(/^(tppkit: )?[QS] lossy: A day a short month lacks/m)
+    }
+  })
 })
 
 describe("tppkit translate --holidays: the bank's own closing days (issue 40)", () => {

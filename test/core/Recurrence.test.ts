@@ -250,3 +250,149 @@ describe('the last working day of the month (packages/core/README.md, "Last work
     )
   })
 })
+
+/**
+ * The missing-day rule matters, by a day-by-day walk of 400 years (the Gregorian calendar's cycle) from the start: on
+ * each day, whether the rule pays on it with the month-end clamp and whether it pays on it when a month without the
+ * day is skipped, each up to the end and its own count. The day is lost in translation exactly when the two differ.
+ * Each month's days before the earliest the rule can pay on are stepped over at once.
+ */
+const clampAndSkipDiffer = (r: Recurrence.Recurrence): boolean => {
+  const rule = r.rule
+  const count = r.count ?? Number.POSITIVE_INFINITY
+  const last = Math.min(r.end ?? LocalDate.MAX, r.start + 146_097, LocalDate.MAX)
+  let { year, month, day } = LocalDate.toParts(r.start)
+  const origin = year * 12 + month - 1
+  const startYear = year
+  let dim = LocalDate.daysInMonth(year, month)
+  const earliest =
+    rule._tag === "Yearly"
+      ? Math.min(28, ...rule.dates.map((x) => x.day))
+      : rule._tag === "MonthlyOnDay"
+        ? Math.min(rule.day, 28)
+        : 1
+  let clampN = 0
+  let skipN = 0
+  for (let t: number = r.start; t <= last; t++) {
+    let clamp = false
+    let skip = false
+    if (rule._tag === "MonthlyOnDay") {
+      const index = year * 12 + month - 1
+      const reached =
+        (index - origin) % rule.interval === 0 && (rule.months === undefined || rule.months.includes(month))
+      clamp = reached && day === Math.min(rule.day, dim)
+      skip = reached && rule.day <= dim && day === rule.day
+    } else if (rule._tag === "Yearly" && (year - startYear) % rule.interval === 0) {
+      for (const x of rule.dates) {
+        const lacks = x.month === 2 && x.day === 29 && !LocalDate.isLeapYear(year)
+        if (month === x.month && day === (lacks ? 28 : x.day)) clamp = true
+        if (month === x.month && day === x.day && !lacks) skip = true
+      }
+    }
+    const byClamp = clamp && clampN < count
+    const bySkip = skip && skipN < count
+    if (byClamp !== bySkip) return true
+    if (byClamp) clampN++
+    if (bySkip) skipN++
+    if (clampN >= count && skipN >= count) return false
+    if (day < dim) day++
+    else {
+      day = earliest
+      t += earliest - 1
+      if (month < 12) month++
+      else {
+        month = 1
+        year++
+      }
+      dim = LocalDate.daysInMonth(year, month)
+    }
+  }
+  return false
+}
+
+describe("Recurrence.missesDay: a day 29–31 matters exactly when a month the rule reaches lacks it", () => {
+  const d = LocalDate.parseUnsafe
+  const monthly = (interval: number, day: number, start: string) =>
+    ({
+      rule: { _tag: "MonthlyOnDay", interval, day, missing: "clamp" },
+      start: d(start),
+      convention: "none"
+    }) as const
+
+  it("quarterly from 2027-01-30 and half-yearly from 2027-01-31 reach no month without their day", () => {
+    expect(Recurrence.missesDay(monthly(3, 30, "2027-01-30"))).toBe(false)
+    expect(Recurrence.missesDay(monthly(6, 31, "2027-01-31"))).toBe(false)
+    // quarterly from 31 January reaches April; monthly from 30 January reaches February
+    expect(Recurrence.missesDay(monthly(3, 31, "2027-01-31"))).toBe(true)
+    expect(Recurrence.missesDay(monthly(1, 30, "2027-01-30"))).toBe(true)
+    // ended before the first short month, or counted out before it
+    expect(Recurrence.missesDay({ ...monthly(1, 31, "2027-01-31"), end: d("2027-02-27") })).toBe(false)
+    expect(Recurrence.missesDay({ ...monthly(1, 31, "2027-01-31"), end: d("2027-02-28") })).toBe(true)
+    expect(Recurrence.missesDay({ ...monthly(1, 31, "2027-03-31"), count: 1 })).toBe(false)
+    expect(Recurrence.missesDay({ ...monthly(1, 31, "2027-03-31"), count: 2 })).toBe(true)
+    // every 48 months from 29 February 2024: leap years until 2100
+    expect(Recurrence.missesDay(monthly(48, 29, "2024-02-29"))).toBe(true)
+    expect(Recurrence.missesDay({ ...monthly(48, 29, "2024-02-29"), end: d("2099-12-31") })).toBe(false)
+  })
+
+  const dayRule = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc
+        .record({
+          interval: fc.oneof(fc.constantFrom(1, 2, 3, 4, 6, 12, 24), fc.integer({ min: 1, max: 30 })),
+          day: fc.integer({ min: 27, max: 31 }),
+          months: fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 4 }), {
+            nil: undefined
+          })
+        })
+        .map(
+          ({ interval, day, months }): Recurrence.Rule => ({
+            _tag: "MonthlyOnDay",
+            interval,
+            day,
+            missing: "clamp",
+            ...(months === undefined ? {} : { months: [...months].sort((a, b) => a - b) as never })
+          })
+        )
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ interval: fc.integer({ min: 1, max: 8 }), other: fc.boolean() }).map(
+        ({ interval, other }): Recurrence.Rule => ({
+          _tag: "Yearly",
+          interval,
+          dates: other
+            ? [
+                { month: 1, day: 15 },
+                { month: 2, day: 29 }
+              ]
+            : [{ month: 2, day: 29 }],
+          missing: "clamp"
+        })
+      )
+    }
+  )
+
+  it("agrees with a 400-year day-by-day walk (10,000 runs)", () => {
+    fc.assert(
+      fc.property(
+        dayRule,
+        Arb.date(),
+        fc.option(fc.integer({ min: 0, max: 40 * 366 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
+        (rule, start, length, count) => {
+          const r: Recurrence.Recurrence = {
+            rule,
+            start,
+            convention: "none",
+            ...(length === undefined ? {} : { end: (start + length) as LocalDate.LocalDate }),
+            ...(count === undefined ? {} : { count })
+          }
+          expect(Recurrence.missesDay(r)).toBe(clampAndSkipDiffer(r))
+        }
+      ),
+      { numRuns: 10_000 }
+    )
+  })
+})

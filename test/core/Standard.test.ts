@@ -136,3 +136,32 @@ describe("Standard", () => {
     ).toEqual(monthly)
   })
 })
+
+describe("Standard: a day 29–31 is lossy exactly when a month the rule reaches lacks it (issue 34)", () => {
+  const monthly = (interval: number, day: number, start: string) =>
+    ({
+      rule: { _tag: "MonthlyOnDay", interval, day, missing: "clamp" },
+      start: d(start),
+      convention: "none"
+    }) as const
+  const missing = (t: Translation.Translation<unknown>) =>
+    t._tag === "Lossy" ? t.losses.filter((l) => l.field === "missing").length : 0
+
+  it("quarterly from 2027-01-30 and half-yearly from 2027-01-31: no missing-day loss in any standard, either way", () => {
+    for (const r of [monthly(3, 30, "2027-01-30"), monthly(6, -1, "2027-01-31")]) {
+      for (const standard of Standard.standards) {
+        const t = Standard.encode(r, standard)
+        expect(missing(t), `${standard} ${JSON.stringify(r)}`).toBe(0)
+        if (t._tag === "Unrepresentable") continue
+        const back = Standard.decode(t.value, { standard, start: r.start, convention: "none" })
+        expect(missing(back.translation), `${standard} ${JSON.stringify(t.value)}`).toBe(0)
+      }
+    }
+  })
+
+  it("quarterly on the 30th from February reaches February: lossy where the standard leaves a missing day undefined", () => {
+    for (const standard of ["berlin-group", "cobs", "uk-v3", "uk-v4", "iso20022", "ynab", "actual"] as const) {
+      expect(missing(Standard.encode(monthly(3, 30, "2027-02-01"), standard)), standard).toBe(1)
+    }
+  })
+})

@@ -136,11 +136,10 @@ describe("UK v3 Frequency: every form of the published pattern", () => {
       losses: [notDefined]
     },
     {
-      name: "IntrvlMnthDay:12:29 (a 29th not defined in short months)",
+      name: "IntrvlMnthDay:12:29 (every January: each has a 29th)",
       record: v3("IntrvlMnthDay:12:29"),
-      verdict: "lossy",
-      dates: ["2026-01-29", "2027-01-29"],
-      losses: [notDefined]
+      verdict: "exact",
+      dates: ["2026-01-29", "2027-01-29"]
     },
     {
       name: "QtrDay:ENGLISH",

@@ -69,23 +69,20 @@ describe("YNAB: every frequency", () => {
     {
       name: "twiceAYear",
       record: y("twiceAYear"),
-      verdict: "lossy",
-      dates: ["2026-01-31", "2026-07-31", "2027-01-31"],
-      losses: notDefined
+      verdict: "exact",
+      dates: ["2026-01-31", "2026-07-31", "2027-01-31"]
     },
     {
       name: "yearly",
       record: y("yearly"),
-      verdict: "lossy",
-      dates: ["2026-01-31", "2027-01-31"],
-      losses: notDefined
+      verdict: "exact",
+      dates: ["2026-01-31", "2027-01-31"]
     },
     {
       name: "everyOtherYear",
       record: y("everyOtherYear"),
-      verdict: "lossy",
-      dates: ["2026-01-31", "2028-01-31", "2030-01-31"],
-      losses: notDefined
+      verdict: "exact",
+      dates: ["2026-01-31", "2028-01-31", "2030-01-31"]
     }
   ] satisfies ReadonlyArray<Row>)
 })

@@ -65,6 +65,8 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
   const patterns = Array.isArray(record.patterns) ? record.patterns : []
   const losses: Array<Translation.Loss> = []
   let rule: Recurrence.Rule
+  // the day of the month as the pattern or the start gives it (-1: Actual's own last day, which no month lacks)
+  let dayOfMonth = 0
   if (frequency === "daily") rule = { _tag: "EveryDays", interval: n.value }
   else if (frequency === "weekly") rule = { _tag: "Weekly", interval: n.value, weekdays: [LocalDate.dayOfWeek(start)] }
   else {
@@ -84,9 +86,7 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
       const day = value ?? LocalDate.day(start)
       if (!(day === -1 || (day >= 1 && day <= 31))) return no(`pattern day ${day} is not a day of the month`)
       rule = { _tag: "MonthlyOnDay", interval: step, day: day === 31 ? -1 : day, missing: "clamp" }
-      if (day === 29 || day === 30 || day === 31) {
-        losses.push(Standards.readAsMonthEnd("Actual", day))
-      }
+      dayOfMonth = day
     }
   }
   const skip = record.skipWeekend === true
@@ -97,6 +97,11 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
   if (record.endMode === "after_n_occurrences" && (count === undefined || count < 1))
     return no(`endOccurrences ${Standards.show(record.endOccurrences)} is not a number of payments`)
   const end = record.endMode === "on_date" ? Standards.readDate(record.endDate, "endDate", warnings) : undefined
+  // a day 29–31 Actual does not define in a month without it: lossy only where a month the rule reaches lacks it
+  const bounds = { ...(end === undefined ? {} : { end }), ...(count === undefined || count < 1 ? {} : { count }) }
+  if (dayOfMonth >= 29 && Recurrence.missesDay({ rule, start, ...bounds }, dayOfMonth)) {
+    losses.push(Standards.readAsMonthEnd("Actual", dayOfMonth))
+  }
   return done(
     Translation.withLosses(
       {
@@ -163,13 +168,13 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
       interval = rule.interval
       patterns = [{ type: "day", value: rule.day }]
       // day -1 is Actual's own "last day" (decode reads it exactly): only days 29–31 can miss a month
-      if (rule.day >= 29) notDefined(rule.day, rule.missing)
+      if (rule.day >= 29 && Recurrence.missesDay(r)) notDefined(rule.day, rule.missing)
       break
     case "Yearly":
       if (rule.dates.length !== 1) return no("one day a year only")
       frequency = "yearly"
       interval = rule.interval
-      if (Recurrence.canMissDay(rule)) notDefined(29, rule.missing)
+      if (Recurrence.missesDay(r)) notDefined(29, rule.missing)
   }
   const modified = r.convention === "modified-following" || r.convention === "modified-preceding"
   if (modified) {

@@ -235,9 +235,8 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
         missing: "clamp",
         ...(months === undefined ? {} : { months: months as never })
       }
-      const firstMonth = LocalDate.month(Standards.firstNominal({ rule: r, start, convention: "none" }) ?? start)
-      const always = r.interval % 12 === 0 && r.months === undefined && d <= LocalDate.daysInMonth(2001, firstMonth)
-      if ((d === 29 || d === 30) && !always) {
+      // lossy only where a month the rule reaches lacks the day (quarterly from 30 January never does)
+      if ((d === 29 || d === 30) && Recurrence.missesDay({ rule: r, start, ...(end === undefined ? {} : { end }) })) {
         losses.push(Standards.readAsMonthEnd("Berlin Group", d))
       }
     }
@@ -327,7 +326,7 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
   }
   const candidates: Array<Standards.Candidate> = []
   const clampIt = (x: Recurrence.Recurrence) => ({ ...x, rule: Standards.clamped(x.rule) })
-  if (Recurrence.canMissDay(rule) && !(rule._tag === "MonthlyOnDay" && rule.day < 0)) {
+  if (!(rule._tag === "MonthlyOnDay" && rule.day < 0) && Recurrence.missesDay(r)) {
     const missing = rule._tag === "MonthlyOnDay" || rule._tag === "Yearly" ? rule.missing : "clamp"
     if (day === 31) {
       if (missing !== "clamp") {

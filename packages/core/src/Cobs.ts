@@ -229,7 +229,15 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
     }
     if (day === 31) day = -1
     rule = { _tag: "MonthlyOnDay", interval: step, day, missing: "clamp" }
-    if (day >= 29) {
+    // lossy only where a month the rule reaches lacks the day (quarterly from 30 January never does)
+    if (
+      Recurrence.missesDay({
+        rule,
+        start,
+        ...(end === undefined ? {} : { end }),
+        ...(count === undefined ? {} : { count })
+      })
+    ) {
       losses.push(Standards.readAsMonthEnd("COBS", day))
     }
   }
@@ -350,7 +358,7 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
   }
   if (day !== undefined && day >= 29) {
     const missing = rule._tag === "MonthlyOnDay" || rule._tag === "Yearly" ? rule.missing : "clamp"
-    if (Recurrence.canMissDay(rule)) {
+    if (Recurrence.missesDay(r)) {
       candidates.push({
         loss: {
           field: "missing",

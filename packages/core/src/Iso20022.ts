@@ -162,9 +162,8 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
   } else {
     const day = point ?? LocalDate.day(start)
     rule = { _tag: "MonthlyOnDay", interval: MONTHS[code]!, day, missing: "clamp" }
-    const firstMonth = LocalDate.month(Standards.firstNominal({ rule, start, convention: "none" }) ?? start)
-    const always = rule.interval === 12 && day <= LocalDate.daysInMonth(2001, firstMonth)
-    if (day >= 29 && !always) {
+    // lossy only where a month the rule reaches lacks the day (quarterly from 30 January never does)
+    if (Recurrence.missesDay({ rule, start, ...(end === undefined ? {} : { end }) })) {
       losses.push(Standards.readAsMonthEnd("ISO 20022", day))
     }
   }
@@ -246,7 +245,7 @@ export const encode = (
   }
   const candidates: Array<Standards.Candidate> = []
   // the month's last day is written as day 31, which ISO leaves undefined in shorter months as well
-  if (day !== undefined && (Recurrence.canMissDay(rule) || (rule._tag === "MonthlyOnDay" && rule.day === -1))) {
+  if (day !== undefined && Recurrence.missesDay(r, day)) {
     candidates.push(
       Standards.missingNotDefined(rule, `ISO 20022 does not say when day ${day} is paid in a month without it`)
     )

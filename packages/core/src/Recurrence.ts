@@ -265,6 +265,64 @@ export const canMissDay = (rule: Rule): boolean => {
   }
 }
 
+/** The Gregorian calendar repeats every 400 years: 4,800 months. */
+const CYCLE_MONTHS = 4_800
+
+/**
+ * Whether some month (or year) the recurrence reaches lacks its day, so that its missing-day rule changes a date:
+ * from its start, by its interval, in its selected months, up to its end and count (each month counted as the clamp
+ * counts it), up to 9999. Quarterly from 30 January reaches January, April, July and October, which all have a 30th:
+ * no month lacks it. `day` replaces the rule's day (−1, the month's last day, written by a target as 31, say).
+ * Pauses are not looked at (a paused month that lacks the day still counts).
+ */
+export const missesDay = (r: Pick<Recurrence, "rule" | "start" | "end" | "count">, day?: number): boolean => {
+  const rule = r.rule
+  const end = r.end ?? LocalDate.MAX
+  const count = r.count ?? Number.POSITIVE_INFINITY
+  const start = LocalDate.toParts(r.start)
+  if (rule._tag === "MonthlyOnDay") {
+    const d = day ?? rule.day
+    if (d < 29) return false
+    const origin = start.year * 12 + start.month - 1
+    let paid = 0
+    // the months reached, counted from the origin modulo the calendar's 4,800, repeat within 4,800 steps
+    for (let k = 0, off = 0; k <= CYCLE_MONTHS && paid < count; k++, off += rule.interval) {
+      const year = Math.floor((origin + off) / 12)
+      const month = ((origin + off) % 12) + 1
+      if (year > 9999) return false
+      if (rule.months !== undefined && !rule.months.includes(month)) continue
+      const last = LocalDate.daysInMonth(year, month)
+      if (last < d) return LocalDate.fromPartsUnchecked(year, month, last) <= end
+      const date = LocalDate.fromPartsUnchecked(year, month, d)
+      if (date < r.start) continue
+      if (date > end) return false
+      paid++
+    }
+    return false
+  }
+  if (rule._tag === "Yearly") {
+    if (!rule.dates.some((x) => x.month === 2 && x.day === 29)) return false
+    let paid = 0
+    // the years reached, modulo the calendar's 400, repeat within 400 steps
+    for (let k = 0, year = start.year; k <= 400 && year <= 9999 && paid < count; k++, year += rule.interval) {
+      for (const x of rule.dates) {
+        if (paid >= count) return false
+        if (x.month === 2 && x.day === 29 && !LocalDate.isLeapYear(year)) {
+          const last = LocalDate.fromPartsUnchecked(year, 2, 28)
+          if (last < r.start) continue
+          return last <= end
+        }
+        const date = LocalDate.fromPartsUnchecked(year, x.month, x.day)
+        if (date < r.start) continue
+        if (date > end) return false
+        paid++
+      }
+    }
+    return false
+  }
+  return false
+}
+
 /**
  * The canonical form of a recurrence: the same dates, one spelling. Day 31 clamped becomes day −1 (both are the
  * month's last day); a missing-day rule that cannot matter becomes `clamp`; selected months covering the whole year

@@ -95,7 +95,7 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
       `the bank's codes say every working day, every day, weekly on one weekday, or every 1, 3, 6 or 12 months on one day: not ${Recurrence.describe(rule)}`
     )
   }
-  if (Recurrence.canMissDay(rule)) {
+  if (Recurrence.missesDay(r)) {
     const missing = rule._tag === "MonthlyOnDay" || rule._tag === "Yearly" ? rule.missing : "clamp"
     if (missing !== "clamp") {
       losses.push({

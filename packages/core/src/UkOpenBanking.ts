@@ -220,7 +220,15 @@ export const decodeV3 = (record: unknown, options?: Options): Decoded.Decoded<Re
       ? { _tag: "Weekly", interval: parsed.interval ?? 1, weekdays: [LocalDate.dayOfWeek(start)] }
       : parsed.rule
   const losses: Array<Translation.Loss> = []
-  if (rule._tag === "MonthlyOnDay" && rule.day >= 29) {
+  if (
+    rule._tag === "MonthlyOnDay" &&
+    Recurrence.missesDay({
+      rule,
+      start,
+      ...(final === undefined ? {} : { end: final }),
+      ...(count === undefined ? {} : { count })
+    })
+  ) {
     losses.push(Standards.readAsMonthEnd("UK Open Banking", rule.day))
   }
   const fixed = rule._tag === "EveryWorkingDays" || (rule._tag === "EveryDays" && rule.interval === 1)
@@ -290,7 +298,7 @@ export const encodeV3 = (recurrence: Recurrence.Recurrence): Translation.Transla
   const first = Standards.firstNominal(r)
   if (first === undefined) return Translation.unrepresentable("the recurrence has no occurrence at all")
   const candidates: Array<Standards.Candidate> = []
-  if (Recurrence.canMissDay(rule) && !(rule._tag === "MonthlyOnDay" && rule.day < 0)) {
+  if (!(rule._tag === "MonthlyOnDay" && rule.day < 0) && Recurrence.missesDay(r)) {
     candidates.push(
       Standards.missingNotDefined(rule, "UK Open Banking does not say when a day is paid in a month without it")
     )
@@ -463,7 +471,14 @@ export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Re
   } else {
     const day = point ?? LocalDate.day(start)
     rule = { _tag: "MonthlyOnDay", interval: months!, day, missing: "clamp" }
-    if (day >= 29) {
+    if (
+      Recurrence.missesDay({
+        rule,
+        start,
+        ...(end === undefined ? {} : { end }),
+        ...(count === undefined ? {} : { count })
+      })
+    ) {
       losses.push(Standards.readAsMonthEnd("UK Open Banking", day))
     }
   }
@@ -534,7 +549,7 @@ export const encodeV4 = (recurrence: Recurrence.Recurrence): Translation.Transla
       frequency = { Type: rule.interval === 1 ? "YEAR" : "TWYR", PointInTime: pad(day) }
   }
   const candidates: Array<Standards.Candidate> = []
-  if (day !== undefined && (Recurrence.canMissDay(rule) || (rule._tag === "MonthlyOnDay" && rule.day === -1))) {
+  if (day !== undefined && Recurrence.missesDay(r, day)) {
     candidates.push(
       Standards.missingNotDefined(rule, "UK Open Banking does not say when a day is paid in a month without it")
     )

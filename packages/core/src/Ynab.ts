@@ -78,7 +78,8 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
   else {
     const day = LocalDate.day(start)
     rule = { _tag: "MonthlyOnDay", interval: months!, day, missing: "clamp" }
-    if (day >= 29) {
+    // lossy only where a month the rule reaches lacks the day (quarterly from 30 January never does)
+    if (Recurrence.missesDay({ rule, start })) {
       losses.push(Standards.readAsMonthEnd("YNAB", day))
     }
   }
@@ -133,7 +134,8 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
       day = rule.dates[0]!.day
   }
   const candidates: Array<Standards.Candidate> = []
-  if (day !== undefined && (day === -1 || Recurrence.canMissDay(rule))) {
+  // a YNAB schedule does not end: the months reached are those of the rule without its end and count
+  if (day !== undefined && Recurrence.missesDay({ rule, start: r.start }, day === -1 ? 31 : undefined)) {
     candidates.push(Standards.missingNotDefined(rule, "YNAB does not say when a day is paid in a month without it"))
   }
   candidates.push(...Standards.conventionLost(r, "YNAB has no working-day rule"))
