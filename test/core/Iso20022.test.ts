@@ -127,7 +127,7 @@ describe("Iso20022.encode", () => {
   })
 
   for (const codeSet of ["Frequency6", "EventFrequency7"] as const) {
-    const back = (r: Recurrence.Recurrence, t: Translation.Translation<Iso20022.Schedule>) => {
+    const back = (r: Recurrence.Recurrence, t: Translation.Translation<Iso20022.StandingOrder>) => {
       const v = Translation.getValue(t)
       return v === undefined
         ? undefined

@@ -108,4 +108,26 @@ describe("LocalDate", () => {
       { numRuns: 10_000 }
     )
   })
+
+  describe("ofInstant", () => {
+    const at = (iso: string, zone: string) => LocalDate.format(LocalDate.ofInstant(Date.parse(iso), zone))
+
+    it("is the day on the zone's clock: the bank's day begins an hour (two in summer) before UTC's", () => {
+      expect(at("2026-11-25T22:59:59Z", LocalDate.bankTimeZone)).toBe("2026-11-25")
+      expect(at("2026-11-25T23:00:00Z", LocalDate.bankTimeZone)).toBe("2026-11-26")
+      expect(at("2026-07-01T21:59:59Z", LocalDate.bankTimeZone)).toBe("2026-07-01")
+      expect(at("2026-07-01T22:00:00Z", LocalDate.bankTimeZone)).toBe("2026-07-02")
+      expect(at("2026-03-29T00:30:00Z", "America/New_York")).toBe("2026-03-28")
+      expect(at("1970-01-01T00:00:00Z", "UTC")).toBe("1970-01-01")
+    })
+
+    it("in UTC is the instant's whole days since 1970", () => {
+      fc.assert(
+        fc.property(fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_999 }), (ms) => {
+          expect(LocalDate.ofInstant(ms, "UTC")).toBe(Math.floor(ms / 86_400_000))
+        }),
+        { numRuns: 10_000 }
+      )
+    })
+  })
 })

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ErrorBody, LocalDate } from "@tppkit/core"
 import { BankError, BudgetStore } from "@tppkit/http"
-import { EmbeddedDb, FundsCheckWorkflow, Lifecycle, Metrics, PgBudgetStore, Sweep } from "@tppkit/worker"
+import { EmbeddedDb, FundsCheckWorkflow, Lifecycle, Metrics, PgBudgetStore } from "@tppkit/worker"
 import { Clock, Duration, Effect, Layer, Metric } from "effect"
 import { ClusterMetrics } from "effect/cluster"
 import * as Exposition from "./exposition.ts"
@@ -70,7 +70,7 @@ describe("Metrics", () => {
           yield* Metric.update(ClusterMetrics.shards, 7n)
           yield* Metric.update(ClusterMetrics.shardReleaseDuration, Duration.millis(12))
           const store = yield* BudgetStore.BudgetStore
-          const today = LocalDate.format(Sweep.dayIn(yield* Clock.currentTimeMillis, "Europe/Bratislava"))
+          const today = LocalDate.format(LocalDate.ofInstant(yield* Clock.currentTimeMillis, LocalDate.bankTimeZone))
           yield* store.tryConsume("sandbox:c1", today, 3, 4)
           const text = yield* Effect.promise(() => fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()))
           assert.match(text, /tppkit_funds_checks_total\{outcome="APPR"\} 1/)

@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar, Iban, Json, LocalDate, Money } from "@tppkit/core"
+import { BalanceCheck, BusinessDayConvention, Calendar, Iban, Json, LocalDate, Money } from "@tppkit/core"
 import { Export, Forecast, type Payment, type Projection } from "@tppkit/schedule"
 import { type BigDecimal, Result, Schema } from "effect"
 import * as Html from "./Html.ts"
@@ -148,7 +148,7 @@ export const balancesOf = (file: string, bytes: Uint8Array | string): Result.Res
     )
   })
 
-const isAnswer = Schema.is(Schema.Literals(["APPR", "DECL"]))
+const isAnswer = Schema.is(BalanceCheck.Answer)
 
 /**
  * The funds-checks file read: each record `{ orderId, executionDate, debtorIban, amount, currency, checkedOn,

@@ -44,8 +44,8 @@ export type Frequency36Choice =
   | { readonly Prd: { readonly Tp: Frequency6Code; readonly CntPerPrd: number } }
   | { readonly PtInTm: { readonly Tp: Frequency6Code; readonly PtInTm: string } }
 
-/** A schedule: the frequency (a choice, or a bare code of either set) and its dates `YYYY-MM-DD`. */
-export interface Schedule {
+/** A standing order's schedule: the frequency (a choice, or a bare code of either set) and its dates `YYYY-MM-DD`. */
+export interface StandingOrder {
   readonly frequency: Frequency36Choice | Frequency6Code | EventFrequency7Code
   readonly startDate: string
   readonly endDate?: string | undefined
@@ -211,11 +211,11 @@ const monthCode = (interval: number, set: CodeSet): string | undefined => {
 export const encode = (
   recurrence: Recurrence.Recurrence,
   codeSet: CodeSet = "Frequency6"
-): Translation.Translation<Schedule> => {
+): Translation.Translation<StandingOrder> => {
   const r = Recurrence.canonical(recurrence)
   const rule = r.rule
   const no = (why: string) =>
-    Translation.unrepresentable<Schedule>(`ISO 20022 ${codeSet} cannot say ${Recurrence.describe(rule)}: ${why}`)
+    Translation.unrepresentable<StandingOrder>(`ISO 20022 ${codeSet} cannot say ${Recurrence.describe(rule)}: ${why}`)
   let code: string | undefined
   let day: number | undefined
   switch (rule._tag) {
@@ -268,7 +268,7 @@ export const encode = (
   }
   const { losses, target } = Standards.lossesOf(r, candidates)
   const endDate = Standards.lastNominal(target) ?? r.end
-  const frequency: Schedule["frequency"] =
+  const frequency: StandingOrder["frequency"] =
     codeSet === "EventFrequency7"
       ? (code as EventFrequency7Code)
       : day === undefined

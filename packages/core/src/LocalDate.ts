@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { type Brand, Order as Ord, Result, Schema, SchemaTransformation } from "effect"
+import { type Brand, DateTime, Order as Ord, Result, Schema, SchemaTransformation } from "effect"
 import { digitAt } from "./internal/digits.ts"
 import * as Months from "./internal/months.ts"
 
@@ -258,6 +258,15 @@ export const ofMonthClamped = (year: number, month: number, day: number): LocalD
 /** Alias to build a date from parts already known to be valid (no checks; hot paths). */
 export const fromPartsUnchecked = (year: number, month: number, day: number): LocalDate =>
   toDayNumber(year, month, day) as LocalDate
+
+/**
+ * The calendar date of an instant (epoch milliseconds) in a time zone (an IANA name such as {@link bankTimeZone}, or
+ * effect's `DateTime.TimeZone`); an unknown zone name throws, so check a name from outside first.
+ */
+export const ofInstant = (epochMillis: number, timeZone: string | DateTime.TimeZone): LocalDate => {
+  const parts = DateTime.toParts(DateTime.makeZonedUnsafe(epochMillis, { timeZone }))
+  return fromPartsUnchecked(parts.year, parts.month, parts.day)
+}
 
 /** The year of a date. */
 export const year = (date: LocalDate): number => toParts(date).year

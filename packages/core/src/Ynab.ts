@@ -30,8 +30,8 @@ export const frequencies = [
 /** A YNAB frequency. */
 export type Frequency = (typeof frequencies)[number]
 
-/** A YNAB schedule: its frequency and first date (`YYYY-MM-DD`). */
-export interface Schedule {
+/** A YNAB scheduled transaction's schedule: its frequency and first date (`YYYY-MM-DD`). */
+export interface ScheduledTransaction {
   readonly frequency: Frequency
   readonly date_first: string
 }
@@ -92,11 +92,11 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
  * moved to the first occurrence on the day itself. Unrepresentable: working days, other steps, several days a
  * period, weekdays of the month, days from the end other than the last, selected months.
  */
-export const encode = (recurrence: Recurrence.Recurrence): Translation.Translation<Schedule> => {
+export const encode = (recurrence: Recurrence.Recurrence): Translation.Translation<ScheduledTransaction> => {
   const r = Recurrence.canonical(recurrence)
   const rule = r.rule
   const no = (why: string) =>
-    Translation.unrepresentable<Schedule>(`YNAB cannot say ${Recurrence.describe(rule)}: ${why}`)
+    Translation.unrepresentable<ScheduledTransaction>(`YNAB cannot say ${Recurrence.describe(rule)}: ${why}`)
   let frequency: Frequency | undefined
   let day: number | undefined
   switch (rule._tag) {

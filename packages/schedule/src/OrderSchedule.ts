@@ -35,15 +35,9 @@ const zoneOf = (timeZone: string): Effect.Effect<DateTime.TimeZone.Named, Schedu
     onSome: Effect.succeed
   })
 
-/** The date of an instant (epoch milliseconds) in a time zone. */
-export const dateAt = (epochMillis: number, zone: DateTime.TimeZone): LocalDate.LocalDate => {
-  const parts = DateTime.toParts(DateTime.makeZonedUnsafe(epochMillis, { timeZone: zone }))
-  return LocalDate.fromPartsUnchecked(parts.year, parts.month, parts.day)
-}
-
 /** Today's date from effect's Clock in a time zone (default Europe/Bratislava). */
 export const today = (timeZone: string = LocalDate.bankTimeZone): Effect.Effect<LocalDate.LocalDate, ScheduleError> =>
-  Effect.flatMap(zoneOf(timeZone), (zone) => Effect.map(Clock.currentTimeMillis, (ms) => dateAt(ms, zone)))
+  Effect.flatMap(zoneOf(timeZone), (zone) => Effect.map(Clock.currentTimeMillis, (ms) => LocalDate.ofInstant(ms, zone)))
 
 /**
  * The day to act on a payment executing on `execution`: `daysBefore` working days earlier (the execution date
@@ -101,7 +95,7 @@ export const run = <E, R>(
     // nothing handled yet: the first tick acts on every payment triggered by today and not executed yet
     let processed = LocalDate.addDays(LocalDate.MIN, -1)
     const tick = Effect.gen(function* () {
-      const now = dateAt(yield* Clock.currentTimeMillis, zone)
+      const now = LocalDate.ofInstant(yield* Clock.currentTimeMillis, zone)
       if (now <= processed) return
       const due = dueOn(orders, processed, now, options)
       processed = now

@@ -39,7 +39,7 @@ export const defaults: Settings = {
 export type Passed = Engine.Passed
 
 /** What the bank did with a check that was sent: answered it (a refusal too), failed transiently, or neither. */
-export type Result = "answer" | "transient" | "none"
+export type Signal = "answer" | "transient" | "none"
 
 /** The gate every balance check passes before it is sent. */
 export class BankGate extends Context.Service<
@@ -52,7 +52,7 @@ export class BankGate extends Context.Service<
      * counts, an answer closes the breaker unless its request was sent before the latest failure was recorded (an
      * answer to a request the bank took before it went down says nothing about the bank now).
      */
-    readonly record: (result: Result, sentAt?: number) => Effect.Effect<void>
+    readonly record: (result: Signal, sentAt?: number) => Effect.Effect<void>
   }
 >()("@tppkit/worker/BankGate") {
   /** A breaker of this process only (tests, one worker). */

@@ -218,7 +218,7 @@ export const isTransient = (outcome: Outcome): boolean =>
   FailureClass.isTransient(outcome.failure.reason)
 
 /** What the bank did with a check: answered (a refusal too), failed transiently, or nothing was asked. */
-export const gateResult = (outcome: Outcome): BankGate.Result =>
+export const gateResult = (outcome: Outcome): BankGate.Signal =>
   outcome.outcome !== "failed"
     ? "answer"
     : isTransient(outcome)

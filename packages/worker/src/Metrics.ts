@@ -17,7 +17,6 @@ import * as CheckFailure from "./CheckFailure.ts"
 import { isTransient } from "./FundsCheckWorkflow.ts"
 import * as Lifecycle from "./Lifecycle.ts"
 import * as Liveness from "./Liveness.ts"
-import * as Sweep from "./Sweep.ts"
 
 /** Funds checks finished on this worker, by outcome (`APPR`, `DECL`, `failed`). */
 export const checks = Metric.counter("tppkit_funds_checks_total", {
@@ -221,7 +220,7 @@ export const exposition = (text: string): string => {
 const refreshBudget = (dailyLimit: number, timeZone: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const day = LocalDate.format(Sweep.dayIn(yield* Clock.currentTimeMillis, timeZone))
+    const day = LocalDate.format(LocalDate.ofInstant(yield* Clock.currentTimeMillis, timeZone))
     const rows = yield* sql<{ consent_key: string; used: number }>`
       SELECT consent_key, used FROM tppkit_budget WHERE day = ${day}`
     for (const r of rows) {

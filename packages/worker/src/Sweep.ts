@@ -560,10 +560,6 @@ export const dailyCron = (hour: number, timeZone: string): Cron.Cron => {
   return Cron.make({ minutes: [0], hours: [hour], days: [], months: [], weekdays: [], tz: zone })
 }
 
-/** The day of an instant in a time zone. */
-export const dayIn = (epochMillis: number, timeZone: string): LocalDate.LocalDate =>
-  OrderSchedule.dateAt(epochMillis, DateTime.zoneMakeNamedUnsafe(timeZone))
-
 /**
  * The cluster-wide daily sweep: a `ClusterCron` singleton at the configured hour and time zone that starts the
  * day's sweep workflow. Each run is a persisted message, and the next one is computed from the previous, so a run
@@ -579,7 +575,7 @@ export const cronLayer = (
     calculateNextRunFromPrevious: true,
     execute: Effect.gen(function* () {
       const slot = yield* ClusterCron.CurrentScheduledTime
-      const day = LocalDate.format(dayIn(slot.epochMilliseconds, settings.timeZone))
+      const day = LocalDate.format(LocalDate.ofInstant(slot.epochMilliseconds, settings.timeZone))
       yield* Effect.logInfo(`tppkit: daily sweep of ${day}`)
       const { payload, done } = yield* nextRun(day)
       if (done === undefined) yield* DailySweep.execute(payload, { discard: true })

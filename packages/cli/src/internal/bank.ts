@@ -4,8 +4,7 @@
  */
 import { Currency, ErrorBody, Iban, LocalDate, Money, Profile, StandingOrder } from "@tppkit/core"
 import { BankClient, type BankConfig, type BankError, TokenService } from "@tppkit/http"
-import { OrderSchedule } from "@tppkit/schedule"
-import { Clock, DateTime, Duration, Effect, Option, Redacted, Result, Stream } from "effect"
+import { Clock, Duration, Effect, Option, Redacted, Result, Stream } from "effect"
 import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -321,7 +320,7 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     const asOf =
       asOfDay !== undefined && Result.isSuccess(asOfDay)
         ? asOfDay.success
-        : OrderSchedule.dateAt(millis, DateTime.zoneMakeNamedUnsafe(LocalDate.bankTimeZone))
+        : LocalDate.ofInstant(millis, LocalDate.bankTimeZone)
     const impl = yield* Effect.promise(() => import("./reconcile.ts"))
     const settings = yield* impl.settingsOf({
       asOf: LocalDate.format(asOf),

@@ -663,7 +663,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   const target = yield* Connection.target(input, { needsClient: true })
   // a day after today in the live environment would send real balance checks now for payments of a future day
   if (Option.isSome(today) && target.environment === "live") {
-    const now = Sweep.dayIn(yield* Clock.currentTimeMillis, input.timeZone)
+    const now = LocalDate.ofInstant(yield* Clock.currentTimeMillis, input.timeZone)
     if (today.value > now) {
       return yield* Failure.usage(
         `--today ${LocalDate.format(today.value)} is after today (${LocalDate.format(now)} in ${input.timeZone}): the live bank is never asked about a future day; the sandbox accepts any day`
@@ -800,7 +800,9 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     )
     yield* Effect.forkChild(watchDatabase)
     if (!input.once) yield* Effect.flatMap(nextSweep, Lifecycle.emit)
-    const first = Option.isSome(today) ? today.value : Sweep.dayIn(yield* Clock.currentTimeMillis, input.timeZone)
+    const first = Option.isSome(today)
+      ? today.value
+      : LocalDate.ofInstant(yield* Clock.currentTimeMillis, input.timeZone)
     if (!input.once && Option.isNone(today)) return yield* Effect.never
     const day = LocalDate.format(first)
     sweeping = day
@@ -988,7 +990,7 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
     const reconciliations = yield* ListingReconciliation.list(Option.getOrUndefined(day))
     const plan = yield* PlanSettings.stored
     const timeZone = Option.isSome(plan) ? plan.value.settings.timeZone : LocalDate.bankTimeZone
-    const today = Option.liftThrowable(() => LocalDate.format(Sweep.dayIn(Date.now(), timeZone)))()
+    const today = Option.liftThrowable(() => LocalDate.format(LocalDate.ofInstant(Date.now(), timeZone)))()
     const status: WorkerStatus.Status = {
       checks: rows,
       budget: budget.map((b) => ({ consentKey: b.consent_key, day: b.day, used: Number(b.used), limit })),

@@ -15,12 +15,8 @@ export interface BankDay {
 
 /** The calendar of `timeZone` (an IANA name such as `Europe/Bratislava`). */
 export const make = (timeZone: string): BankDay => {
-  const format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
-  const day = (ms: number): LocalDate.LocalDate => {
-    const p: Record<string, string> = {}
-    for (const part of format.formatToParts(ms)) p[part.type] = part.value
-    return LocalDate.parseUnsafe(`${p.year}-${p.month}-${p.day}`)
-  }
+  const zone = Instant.zoneMakeNamedUnsafe(timeZone)
+  const day = (ms: number): LocalDate.LocalDate => LocalDate.ofInstant(ms, zone)
   const secondsToNextDay = (ms: number): number => {
     const zoned = Instant.setZoneNamedUnsafe(Instant.makeUnsafe(ms), timeZone)
     const next = Instant.startOf(Instant.add(Instant.startOf(zoned, "day"), { days: 1 }), "day")

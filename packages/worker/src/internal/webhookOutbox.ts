@@ -4,7 +4,7 @@
  * endpoint, signed, with a lease so that one worker posts it at a time and a dead worker's row is taken over.
  * Written here (no library keeps an outbox in effect's SQL client); the HTTP post is Node's `fetch`.
  */
-import { Backoff } from "@tppkit/core"
+import { Backoff, LocalDate } from "@tppkit/core"
 import { Clock, Duration, Effect, Option, Random, type Redacted, Result, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { endOfDay, isTransient } from "../FundsCheckWorkflow.ts"
@@ -152,7 +152,7 @@ export const start = (
     const schedule = settings.schedule ?? Webhook.retrySchedule
     const timeout = settings.timeout ?? 15_000
     const lease = settings.lease ?? 60_000
-    const timeZone = settings.timeZone ?? "Europe/Bratislava"
+    const timeZone = settings.timeZone ?? LocalDate.bankTimeZone
     const byUrl = new Map(endpoints.map((e) => [e.url, e.keys]))
     const urls = [...byUrl.keys()]
     const started = yield* Clock.currentTimeMillis
