@@ -1,7 +1,7 @@
 /**
  * Bank commands with `--profile cobs` (and TPPKIT_PROFILE) against the mock bank playing COBS, as processes: the
  * listing with the customer's token (each record's reading: projected, or details pending), the balance check with
- * the API key and an id COBS can hold; the fleet refuses a profile its sweep cannot read.
+ * the API key and an id COBS can hold; a worker refuses a consent of a profile whose bank it was not given.
  */
 import { Profile } from "@tppkit/core"
 import { Sandbox } from "@tppkit/sandbox"
@@ -56,14 +56,16 @@ describe("bank commands with a profile", { timeout: 120_000 }, () => {
     expect(r.stdout).toMatch(/^Answer {7}APPR \(sufficient funds\)$/m)
   })
 
-  it("the fleet refuses a profile its sweep does not read", async () => {
+  it("a worker refuses, before joining, a consent of a profile whose bank it was not given", async () => {
     const r = await tppkit(
-      ["worker", "--profile", "cobs", "--consents", "x", "--database-url", "postgres://tppkit@127.0.0.1:9/none"],
+      ["worker", "--consents", "x,cz-1@cobs", "--database-url", "postgres://tppkit@127.0.0.1:9/none"],
       // the worker loads the fleet's modules before it reads its settings: slow on a loaded machine
       { env: env(), timeoutMs: 90_000 }
     )
     expect(r.code).toBe(3)
-    expect(r.stderr).toContain("--profile cobs: the fleet serves the seed bank's profile (sbas) only so far")
+    expect(r.stderr).toBe(
+      "tppkit: consent cz-1 names the bank profile cobs, which this worker has no bank for: start the fleet's workers with TPPKIT_COBS_BASE_URL, TPPKIT_COBS_CLIENT_ID and TPPKIT_COBS_CLIENT_SECRET (and what the profile needs besides)\n"
+    )
   })
 
   it("budget under TPPKIT_PROFILE=cobs: the profile's day (Europe/Prague) and limit, the profile named", async () => {

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Calendar } from "@tppkit/core"
+import { Calendar, LocalDate } from "@tppkit/core"
 import { Checks, Consents, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "./pg.ts"
 
@@ -78,18 +78,54 @@ describe("Consents", () => {
             })
           )
         ),
-        Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerSql, Consents.layerSource)),
+        Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerSql, Consents.layerSource())),
         Layer.provideMerge(Fleet.cluster({ databaseUrl: url, pollInterval: "200 millis", maxConnections: 4 }))
       )
       const result = yield* Effect.gen(function* () {
         yield* Consents.seed([{ key: "first" }])
         const one = yield* Sweep.sweepNow("2026-11-02")
-        yield* Consents.add({ key: "second" })
+        yield* Consents.add({ key: "second", profile: "cobs" })
+        // valid up to the day before the sweep's: said, not listed
+        yield* Consents.add({ key: "old", validUntil: "2026-11-02" })
         const two = yield* Sweep.sweepNow("2026-11-03")
-        return { one: one.consents.map((c) => c.consent), two: two.consents.map((c) => c.consent) }
+        return { one: one.consents, two: two.consents }
       }).pipe(Effect.provide(runner), Effect.scoped)
-      assert.deepStrictEqual(result, { one: ["first"], two: ["first", "second"] })
+      assert.deepStrictEqual(result.one, [{ consent: "first", planned: 0, pages: 1 }])
+      assert.deepStrictEqual(result.two, [
+        { consent: "first", planned: 0, pages: 1 },
+        { consent: "old", planned: 0, expired: "2026-11-02" },
+        { consent: "second", planned: 0, profile: "cobs", pages: 1 }
+      ])
       assert.deepStrictEqual(listed, ["first", "first", "second"])
     })
+  )
+
+  it.live("a consent's last valid day: its own, else the day it was added plus its profile's validity days", () =>
+    Effect.gen(function* () {
+      yield* Consents.add({ key: "given", profile: "cobs", validUntil: "2027-01-31" })
+      yield* Consents.add({ key: "sbas-one", profile: "sbas" })
+      yield* Consents.add({ key: "unknown-profile", profile: "mybank" })
+      yield* Consents.add({ key: "own", refreshToken: Redacted.make("rt-1") })
+      const today = LocalDate.fromDayNumberUnsafe(Math.floor(Date.now() / 86_400_000))
+      const days = (profile: string | undefined) => (profile === "sbas" || profile === undefined ? 90 : undefined)
+      assert.deepStrictEqual(yield* Consents.sweepable(days), [
+        { key: "given", profile: "cobs", validUntil: "2027-01-31" },
+        { key: "own", validUntil: LocalDate.format(LocalDate.addDays(today, 90)) },
+        { key: "sbas-one", profile: "sbas", validUntil: LocalDate.format(LocalDate.addDays(today, 90)) },
+        { key: "unknown-profile", profile: "mybank" }
+      ])
+      // the refresh token is kept apart from what is listed, and a renewal's replaces it
+      assert.deepStrictEqual(
+        (yield* Consents.list).map((c) => c.key),
+        ["given", "own", "sbas-one", "unknown-profile"]
+      )
+      assert.strictEqual(Redacted.value((yield* Consents.refreshToken("own"))!), "rt-1")
+      assert.isUndefined(yield* Consents.refreshToken("given"))
+      assert.isTrue(yield* Consents.keepRefreshToken("own", Redacted.make("rt-2")))
+      // a consent added again without a token keeps the one it has
+      yield* Consents.add({ key: "own", iban: "SK3112000000198742637541" })
+      assert.strictEqual(Redacted.value((yield* Consents.refreshToken("own"))!), "rt-2")
+      assert.isFalse(yield* Consents.keepRefreshToken("gone", Redacted.make("rt-3")))
+    }).pipe(Effect.provide(db.fresh()))
   )
 })

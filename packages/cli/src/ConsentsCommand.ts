@@ -5,24 +5,38 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import { Config, Effect } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
 import * as Flags from "./internal/flags.ts"
 
 const impl = () => import("./internal/consents.ts")
 
-/** `tppkit consents add KEY [--iban IBAN] [--profile P] [--valid-until YYYY-MM-DD]`. */
+/** `tppkit consents add KEY [--iban IBAN] [--profile P] [--valid-until YYYY-MM-DD]` (and `TPPKIT_REFRESH_TOKEN`). */
 export const consentsAddCommand = Command.make(
   "add",
   {
     databaseUrl: Connection.flags.databaseUrl,
     key: Argument.String("key").pipe(Argument.withDescription("The consent's key (its daily budget's key)")),
     iban: Flag.String("iban").pipe(Flag.withDescription("List only this account's standing orders"), Flag.optional),
-    profile: Flag.String("profile").pipe(Flag.withDescription("The consent's bank profile (stored)"), Flag.optional),
+    profile: Flag.String("profile").pipe(
+      Flag.withDescription(
+        "The consent's bank profile (sbas, cobs): the fleet lists it and checks its payments at that profile's bank"
+      ),
+      Flag.optional
+    ),
     validUntil: Flag.String("valid-until").pipe(
       Flag.withMetavar("YYYY-MM-DD"),
-      Flag.withDescription("The last day the consent is valid (stored)"),
+      Flag.withDescription(
+        "The last day the consent is valid (default: today plus its profile's validity days); not swept after it"
+      ),
+      Flag.optional
+    ),
+    refreshToken: Flag.Redacted("refresh-token").pipe(
+      Flag.withDescription(
+        "The customer's refresh token, for a profile that lists with the customer's token (cobs); prefer TPPKIT_REFRESH_TOKEN, command lines are visible to others"
+      ),
+      Flag.withFallbackConfig(Config.Redacted("TPPKIT_REFRESH_TOKEN")),
       Flag.optional
     )
   },

@@ -62,7 +62,7 @@ export const workerStatusCommand = Command.make(
 
 /**
  * `tppkit worker --database-url URL [--days-before N] [--calendar C] [--hour H] [--time-zone Z] [--today D]
- * [--once] [--consents K[=IBAN],…] [--metrics-port P] [--webhook URL …] [--balances FILE]` plus the bank connection
+ * [--once] [--consents K[=IBAN][@PROFILE],…] [--metrics-port P] [--webhook URL …] [--balances FILE]` plus the bank connection
  * flags.
  */
 export const workerCommand = Command.make(
@@ -93,8 +93,10 @@ export const workerCommand = Command.make(
       Flag.withDefault(false)
     ),
     consents: Flag.String("consents").pipe(
-      Flag.withMetavar("KEY[=IBAN],..."),
-      Flag.withDescription("Consents whose standing orders are swept (TPPKIT_CONSENTS; default: the client id)"),
+      Flag.withMetavar("KEY[=IBAN][@PROFILE],..."),
+      Flag.withDescription(
+        "Consents whose standing orders are swept, each at its profile's bank (TPPKIT_<PROFILE>_BASE_URL, …; default this worker's) (TPPKIT_CONSENTS; default: the client id)"
+      ),
       Flag.withFallbackConfig(Config.String("TPPKIT_CONSENTS")),
       Flag.optional
     ),

@@ -26,6 +26,8 @@ export interface BudgetRow {
   readonly day: string
   readonly used: number
   readonly limit: number
+  /** The bank profile the fleet's consents table names for the consent (absent: none, the worker's own). */
+  readonly profile?: string | undefined
 }
 
 /**
@@ -119,7 +121,8 @@ const consentOf = (key: string): string => Budget.parseConsentKey(key)?.consent 
 /**
  * `tppkit worker status --format json`: `checks` holds the finished checks only, each with exactly the keys
  * `orderId`, `nominalDate`, `executionDate`, `amount`, `currency`, `debtorIban`, `outcome` (`APPR`, `DECL` or
- * `failed`), `attempts`, `unconfirmed`, `checkedAt`, `requestId`; `budget` one entry per consent and day. Only while some
+ * `failed`), `attempts`, `unconfirmed`, `checkedAt`, `requestId`; `budget` one entry per consent and day (with the
+ * consent's bank `profile` when the fleet's consents name one). Only while some
  * checks are planned but not finished yet is there a third key, `pending`, listing them: once a day's checks are
  * all done the document has exactly the two documented keys.
  */
@@ -127,7 +130,7 @@ export const json = (
   status: Status
 ): {
   readonly checks: ReadonlyArray<ReturnType<typeof checkJson>>
-  readonly budget: ReadonlyArray<{ consent: string; day: string; used: number; limit: number }>
+  readonly budget: ReadonlyArray<{ consent: string; day: string; used: number; limit: number; profile?: string }>
   readonly pending?: ReadonlyArray<ReturnType<typeof pendingJson>>
 } => {
   const checks = status.checks.filter(isFinished).map(checkJson)
@@ -135,7 +138,8 @@ export const json = (
     consent: consentOf(b.consentKey),
     day: b.day,
     used: b.used,
-    limit: b.limit
+    limit: b.limit,
+    ...(b.profile === undefined ? {} : { profile: b.profile })
   }))
   const pending = status.checks.filter((r) => !isFinished(r)).map(pendingJson)
   return pending.length === 0 ? { checks, budget } : { checks, budget, pending }
@@ -333,7 +337,7 @@ export const budgetSection = (status: Status, w: number = width): Array<string> 
       return [
         parts === undefined ? "?" : `${parts.baseUrl} (${parts.environment})`,
         parts?.clientId ?? "?",
-        parts?.consent ?? b.consentKey,
+        `${parts?.consent ?? b.consentKey}${b.profile === undefined ? "" : ` (${b.profile})`}`,
         b.day,
         String(b.used),
         String(b.limit)

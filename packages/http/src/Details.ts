@@ -35,6 +35,8 @@ export interface Listing {
   readonly pending: ReadonlyArray<string>
   /** Records the list answered without an id (kept, never asked for in detail). */
   readonly withoutId: ReadonlyArray<RawRecord>
+  /** The pages of the list. */
+  readonly pages: number
 }
 
 /**
@@ -159,5 +161,5 @@ export const list = (options: AllPagesOptions): Effect.Effect<Listing, BankError
         takenAt: DateTime.toEpochMillis(now)
       })
     )
-    return { orders, fetched, pending, withoutId }
+    return { orders, fetched, pending, withoutId, pages: pages.length }
   })

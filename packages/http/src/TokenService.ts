@@ -348,6 +348,25 @@ export const exchangeCode = (
     )
   })
 
+/**
+ * Renews the customer's grant with its refresh token (RFC 6749 section 6) at the profile's token path, with the
+ * client's id and secret: a new access token, and the refresh token the bank sent (the given one when it sent none),
+ * e.g. for a fleet that keeps each consent's refresh token and lists without the customer.
+ */
+export const refreshGrant = (
+  refreshToken: Redacted.Redacted<string>
+): Effect.Effect<CustomerGrant, BankError, BankConfig | BankTransport> =>
+  Effect.gen(function* () {
+    const config = yield* BankConfig
+    const transport = yield* BankTransport
+    return yield* customerTokenRequest(
+      config,
+      transport,
+      { grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) },
+      refreshToken
+    )
+  })
+
 /** The configured scopes of an operation (a standing order's detail: the list's). */
 const scopesOf = (
   config: BankConfig["Service"],

@@ -5,14 +5,26 @@
  *
  * @since 0.1.0
  */
-import { Currency, ErrorBody, Iban, type StandingOrder } from "@tppkit/core"
-import { BankClient, BankError, Budget, type PsuContext } from "@tppkit/http"
-import { BigDecimal, Clock, Context, Deferred, Duration, Effect, Exit, Layer, Option, Schedule } from "effect"
+import { Currency, ErrorBody, Iban, LocalDate, Orders, Profile, type StandingOrder } from "@tppkit/core"
+import {
+  BankClient,
+  BankConfig,
+  BankError,
+  BankTransport,
+  Budget,
+  Details,
+  type PsuContext,
+  TokenService
+} from "@tppkit/http"
+import type { Projection } from "@tppkit/schedule"
+import { BigDecimal, Clock, Context, Deferred, Duration, Effect, Exit, Layer, Option, Redacted, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
 import * as CheckFailure from "./CheckFailure.ts"
 import { ChecksError } from "./Checks.ts"
+import * as Consents from "./Consents.ts"
 import { BalanceChecker } from "./FundsCheckWorkflow.ts"
 import * as Listings from "./Listings.ts"
-import { type Consent, InvalidIban, ListingFailed, OrderSource } from "./Sweep.ts"
+import { type Consent, ConsentSource, InvalidIban, ListingFailed, NoGrant, OrderSource } from "./Sweep.ts"
 
 /**
  * Whether a failure is the bank's token endpoint refusing this client's credentials (`invalid_client`,
@@ -74,16 +86,70 @@ const guarded = <A>(
   })
 }
 
-/** The balance checker over the bank client: the payment's amount on its debtor IBAN, with the given Correlation-ID. */
-export const balanceChecker = (psu: PsuContext.PsuContext): Layer.Layer<BalanceChecker, never, BankClient.BankClient> =>
+/** A bank of the fleet: a profile's client stack (the client, its configuration and its daily budget). */
+export type Bank = Context.Context<BankClient.BankClient | BankConfig.BankConfig | Budget.Budget>
+
+/**
+ * The banks of the fleet's other profiles, by profile name (`sbas`, `cobs`, a profile file's `name`): a consent naming
+ * one of them is listed, and its payments checked, through that bank (issue 37: one fleet serves Slovak and Czech
+ * accounts); the worker's own bank (the `BankClient` in its context) serves the consents naming its profile or none.
+ */
+export class Banks extends Context.Service<Banks, ReadonlyMap<string, Bank>>()("@tppkit/worker/BankSources/Banks") {}
+
+/** The bank of a consent's profile: the worker's own for its own profile or none, else one of `Banks`, if any. */
+const bankOf = (own: Bank, others: ReadonlyMap<string, Bank>, profile: string | undefined): Bank | undefined =>
+  profile === undefined || profile === Context.get(own, BankConfig.BankConfig).profile.name ? own : others.get(profile)
+
+/**
+ * Each consent's profile as the fleet's consents say (read again at most once a minute, and when a consent is not
+ * among them): what a balance check of the consent's payment is sent with.
+ */
+const profiles = (source: Option.Option<ConsentSource["Service"]>) => {
+  let known = new Map<string, string | undefined>()
+  let readAt = Number.NEGATIVE_INFINITY
+  const read = Effect.gen(function* () {
+    if (Option.isNone(source)) return
+    const list = yield* Effect.orElseSucceed(source.value.current, () => undefined)
+    if (list === undefined) return
+    known = new Map(list.map((c) => [c.key, c.profile]))
+    readAt = yield* Clock.currentTimeMillis
+  })
+  return (consent: string): Effect.Effect<string | undefined> =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      if (!known.has(consent) || now - readAt > 60_000) yield* read
+      return known.get(consent)
+    })
+}
+
+/**
+ * The balance checker over the bank client: the payment's amount on its debtor IBAN, with the given Correlation-ID,
+ * through the bank of its consent's profile (the worker's own, or one of {@link Banks}).
+ */
+export const balanceChecker = (
+  psu: PsuContext.PsuContext
+): Layer.Layer<BalanceChecker, never, BankClient.BankClient | BankConfig.BankConfig | Budget.Budget> =>
   Layer.effect(
     BalanceChecker,
     Effect.map(
-      Effect.all([Effect.service(BankClient.BankClient), Effect.serviceOption(Credentials)]),
-      ([client, credentials]) =>
-        BalanceChecker.of({
+      Effect.all([
+        Effect.context<BankClient.BankClient | BankConfig.BankConfig | Budget.Budget>(),
+        Effect.serviceOption(Credentials),
+        Effect.serviceOption(Banks),
+        Effect.serviceOption(ConsentSource)
+      ]),
+      ([own, credentials, banks, source]) => {
+        const others = Option.getOrElse(banks, () => new Map<string, Bank>())
+        const profileOf = profiles(others.size === 0 ? Option.none() : source)
+        return BalanceChecker.of({
           check: (due, correlationId) =>
             Effect.gen(function* () {
+              const profile = others.size === 0 ? undefined : yield* profileOf(due.consent)
+              const bank = bankOf(own, others, profile)
+              if (bank === undefined) {
+                return yield* new CheckFailure.NoBank({ consent: due.consent, profile: profile ?? "" })
+              }
+              const client = Context.get(bank, BankClient.BankClient)
               const amount = BigDecimal.fromString(due.amount)
               const iban = Iban.parse(due.debtorIban)
               const currency = due.currency
@@ -113,8 +179,77 @@ export const balanceChecker = (psu: PsuContext.PsuContext): Layer.Layer<BalanceC
               }
             })
         })
+      }
     )
   )
+
+/**
+ * A consent's listing through a bank whose profile is not the seed bank's (COBS): where the profile lists with the
+ * customer's token, the customer's access token renewed with the refresh token the fleet keeps for the consent
+ * (`Consents.refreshToken`; a new one the bank sends is kept in its place); then every page and, within the daily
+ * budget, the details the list lacks (http's `Details.list`, resumed: the listing is kept in the fleet's budget
+ * store, so a listing cut off is taken up asking only for the pages it lacks, and listings moments apart share one);
+ * each record read by core's `Orders` on the sweep's day (a record whose details are pending projected from its list
+ * item where its interval allows, else left out as core says).
+ */
+export const detailedListing = (
+  bank: Bank,
+  psu: PsuContext.PsuContext,
+  consent: Consent,
+  day: string,
+  sql: Option.Option<SqlClient.SqlClient>
+): Effect.Effect<
+  { readonly orders: ReadonlyArray<Projection.ProjectableOrder>; readonly pages: number },
+  ListingFailed
+> =>
+  Effect.gen(function* () {
+    const config = Context.get(bank, BankConfig.BankConfig)
+    const profile = config.profile
+    const failed = (failure: typeof ListingFailed.fields.failure.Type) =>
+      new ListingFailed({ consent: consent.key, failure })
+    const database = (e: { readonly message: string }) =>
+      failed(new ChecksError({ message: `consents: cannot read or keep the refresh token: ${e.message}` }))
+    let token: TokenService.Token | undefined
+    if (profile.operations.standingOrders.auth.includes("customerToken")) {
+      const refresh = Option.isNone(sql)
+        ? undefined
+        : yield* Consents.refreshToken(consent.key).pipe(
+            Effect.provideService(SqlClient.SqlClient, sql.value),
+            Effect.mapError(database)
+          )
+      if (refresh === undefined) return yield* failed(new NoGrant({ consent: consent.key, profile: profile.name }))
+      const grant = yield* TokenService.refreshGrant(refresh).pipe(
+        Effect.provideService(BankConfig.BankConfig, config),
+        Effect.provide(
+          BankTransport.BankTransport.layerUndici({ tls: config.tls, maxHeaderBytes: config.limits.maxHeaderBytes })
+        ),
+        Effect.mapError(failed)
+      )
+      if (Option.isSome(sql) && Redacted.value(grant.refreshToken) !== Redacted.value(refresh)) {
+        yield* Consents.keepRefreshToken(consent.key, grant.refreshToken).pipe(
+          Effect.provideService(SqlClient.SqlClient, sql.value),
+          Effect.mapError(database)
+        )
+      }
+      token = TokenService.fromSca(config.environment, grant.accessToken)
+    }
+    const iban = consent.iban === undefined ? undefined : Iban.parse(consent.iban)
+    if (iban !== undefined && iban._tag === "Failure")
+      return yield* failed(new InvalidIban({ iban: consent.iban ?? "" }))
+    const listing = yield* Details.list({
+      psu,
+      consentKey: consent.key,
+      resume: true,
+      ...(token === undefined ? {} : { token }),
+      ...(iban === undefined ? {} : { iban: iban.success })
+    }).pipe(Effect.provide(bank), Effect.mapError(failed))
+    // core reads each record (its detail when read, else its list item) on the sweep's day
+    const decoder = Orders.decoder({ standard: profile.standard, listedOn: LocalDate.parseUnsafe(day) })
+    const items = decoder.push(JSON.stringify(listing.orders.map((o) => o.detail ?? o.item)))
+    decoder.end()
+    const orders = items.filter((i): i is Orders.Order => i._tag === "Order")
+    return { orders, pages: listing.pages }
+  })
 
 /** How the sweep lists: the page size (default 100, the fewest requests). */
 export interface ListingOptions {
@@ -180,23 +315,48 @@ export const standIns = (
  * store, renewed before each page): a worker woken from a pause after another took the listing over asks nothing.
  * `kept` says what is kept when the listing could not be completed: today's pages, and the latest complete listing
  * of an earlier day for the pages not read today.
+ *
+ * A consent naming another profile than the seed bank's is listed through its bank ({@link Banks}) as that profile
+ * says ({@link detailedListing}).
  */
 export const orderSource = (
   psu: PsuContext.PsuContext,
   options: ListingOptions = {}
-): Layer.Layer<OrderSource, never, BankClient.BankClient | Budget.Budget | Listings.Listings> =>
+): Layer.Layer<OrderSource, never, BankClient.BankClient | BankConfig.BankConfig | Budget.Budget | Listings.Listings> =>
   Layer.effect(
     OrderSource,
     Effect.gen(function* () {
-      const client = yield* BankClient.BankClient
+      const own = yield* Effect.context<BankClient.BankClient | BankConfig.BankConfig | Budget.Budget>()
+      const others = Option.getOrElse(yield* Effect.serviceOption(Banks), () => new Map<string, Bank>())
       const credentials = yield* Effect.serviceOption(Credentials)
-      const store = (yield* Budget.Budget).store
+      const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
       const listings = yield* Listings.Listings
       const pageSize = options.pageSize ?? 100
       const idOf = (consent: Consent) => Listings.listingId(consent.key, consent.iban, pageSize)
       const stored = (consent: Consent) => (e: ChecksError) => new ListingFailed({ consent: consent.key, failure: e })
       const list = (consent: Consent, day: string) =>
         Effect.gen(function* () {
+          const bank = bankOf(own, others, consent.profile)
+          if (bank === undefined) {
+            return yield* new ListingFailed({
+              consent: consent.key,
+              failure: new CheckFailure.NoBank({ consent: consent.key, profile: consent.profile ?? "" })
+            })
+          }
+          if (!Profile.isSbas(Context.get(bank, BankConfig.BankConfig).profile)) {
+            return yield* detailedListing(bank, psu, consent, day, sql)
+          }
+          return yield* sbasListing(bank, bank === own ? credentials : Option.none(), consent, day)
+        })
+      const sbasListing = (
+        bank: Bank,
+        credentials: Option.Option<Credentials["Service"]>,
+        consent: Consent,
+        day: string
+      ) =>
+        Effect.gen(function* () {
+          const client = Context.get(bank, BankClient.BankClient)
+          const store = Context.get(bank, Budget.Budget).store
           const iban = consent.iban === undefined ? undefined : Iban.parse(consent.iban)
           if (iban !== undefined && iban._tag === "Failure") {
             return yield* new ListingFailed({

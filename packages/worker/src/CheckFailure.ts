@@ -25,7 +25,22 @@ export class InvalidPayment extends Schema.TaggedError<InvalidPayment>()("Invali
  * Why a check got no answer, as data: the bank client's failure (its operation, request identity, attempts and
  * typed reason, which http's `FailureClass` sorts into classes), or a payment the worker could not send.
  */
-export const CheckFailure = Schema.Union([BankError.BankError, InvalidPayment])
+/**
+ * A consent names a bank profile this worker has no connection to (nothing was sent): a consent added with a profile
+ * the fleet's workers were not started for.
+ */
+export class NoBank extends Schema.TaggedError<NoBank>()("NoBank", {
+  consent: Schema.String,
+  profile: Schema.String
+}) {
+  /** One line naming the consent, its profile and what a worker needs for it. */
+  override get message(): string {
+    const prefix = `TPPKIT_${this.profile.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_`
+    return `consent ${this.consent} names the bank profile ${this.profile}, which this worker has no bank for: start the fleet's workers with ${prefix}BASE_URL, ${prefix}CLIENT_ID and ${prefix}CLIENT_SECRET (and what the profile needs besides)`
+  }
+}
+
+export const CheckFailure = Schema.Union([BankError.BankError, InvalidPayment, NoBank])
 
 /** Why a check got no answer. */
 export type CheckFailure = typeof CheckFailure.Type

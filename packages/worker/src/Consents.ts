@@ -1,17 +1,20 @@
 /**
  * The fleet's consents as data: one row per consent in the fleet's database (`tppkit_consents`), with the account
- * its listing is filtered to, its bank profile and the last day it is valid (stored for the issues that attach
- * behaviour to them; the sweep does not read them yet). Workers read the rows at the start of each sweep run, so a
+ * its listing is filtered to, its bank profile (the sweep lists it, and its payments are checked, with that profile's
+ * bank), the last day it is valid (a consent past it is said and not swept; without one, the day it was added plus
+ * its profile's `consent.electronicValidityDays`) and, for a profile whose listing needs the customer's own token
+ * (COBS), the customer's refresh token, which the sweep renews and keeps. Workers read the rows at the start of each sweep run, so a
  * consent added or removed is swept from the next run on, without a restart. A worker's `--consents` seeds the
  * table (a consent already there is left as it is); a database made by a version that kept the consents only in
  * the plan settings gets them copied into the table when the table is made.
  *
  * @since 0.1.0
  */
-import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { LocalDate } from "@tppkit/core"
+import { Clock, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { ConsentSource } from "./Sweep.ts"
+import { ConsentSource, type Consent as SweepConsent } from "./Sweep.ts"
 
 /** One consent of the fleet: its key, and optionally its account (IBAN), bank profile and last valid day. */
 export const Consent = Schema.Struct({
@@ -27,7 +30,9 @@ export type Consent = typeof Consent.Type
 /** The DDL of the consents table (idempotent). */
 export const ddl: ReadonlyArray<string> = [
   `CREATE TABLE IF NOT EXISTS tppkit_consents (
-    consent_key text PRIMARY KEY, iban text, profile text, valid_until text, added_at bigint NOT NULL)`
+    consent_key text PRIMARY KEY, iban text, profile text, valid_until text, added_at bigint NOT NULL)`,
+  // the customer's refresh token of a profile whose listing needs the customer's token (issue 37)
+  `ALTER TABLE tppkit_consents ADD COLUMN IF NOT EXISTS refresh_token text`
 ]
 
 const StoredConsents = Schema.fromJsonString(
@@ -83,20 +88,53 @@ export interface Given {
   readonly iban?: string | undefined
   readonly profile?: string | undefined
   readonly validUntil?: string | undefined
+  /** The customer's refresh token, for a profile whose listing needs the customer's token (COBS); never printed. */
+  readonly refreshToken?: Redacted.Redacted<string> | undefined
 }
 
-/** Adds a consent, or replaces the consent of that key; true when it is new. */
+/**
+ * Adds a consent, or replaces the consent of that key (a refresh token already kept stays when none is given); true
+ * when it is new.
+ */
 export const add = (consent: Given): Effect.Effect<boolean, SqlError, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const now = yield* Clock.currentTimeMillis
+    const refresh = consent.refreshToken === undefined ? null : Redacted.value(consent.refreshToken)
     const rows = yield* sql<{ inserted: boolean }>`
-      INSERT INTO tppkit_consents (consent_key, iban, profile, valid_until, added_at)
-      VALUES (${consent.key}, ${consent.iban ?? null}, ${consent.profile ?? null}, ${consent.validUntil ?? null}, ${now})
+      INSERT INTO tppkit_consents (consent_key, iban, profile, valid_until, added_at, refresh_token)
+      VALUES (${consent.key}, ${consent.iban ?? null}, ${consent.profile ?? null}, ${consent.validUntil ?? null}, ${now},
+        ${refresh})
       ON CONFLICT (consent_key) DO UPDATE SET iban = EXCLUDED.iban, profile = EXCLUDED.profile,
-        valid_until = EXCLUDED.valid_until
+        valid_until = EXCLUDED.valid_until,
+        refresh_token = COALESCE(EXCLUDED.refresh_token, tppkit_consents.refresh_token)
       RETURNING (xmax = 0) AS inserted`
     return rows[0]?.inserted === true
+  })
+
+/** The customer's refresh token kept for a consent, if any. */
+export const refreshToken = (
+  key: string
+): Effect.Effect<Redacted.Redacted<string> | undefined, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ refresh_token: string | null }>`
+      SELECT refresh_token FROM tppkit_consents WHERE consent_key = ${key}`
+    const token = rows[0]?.refresh_token
+    return token === null || token === undefined ? undefined : Redacted.make(token, { label: "refresh_token" })
+  })
+
+/** Keeps the refresh token a renewal gave for a consent (the bank may rotate it); false when the consent is gone. */
+export const keepRefreshToken = (
+  key: string,
+  token: Redacted.Redacted<string>
+): Effect.Effect<boolean, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ consent_key: string }>`
+      UPDATE tppkit_consents SET refresh_token = ${Redacted.value(token)} WHERE consent_key = ${key}
+      RETURNING consent_key`
+    return rows.length > 0
   })
 
 /** Removes a consent; true when there was one. */
@@ -117,26 +155,61 @@ export const seed = (
     const now = yield* Clock.currentTimeMillis
     const added: Array<string> = []
     for (const c of consents) {
+      const refresh = c.refreshToken === undefined ? null : Redacted.value(c.refreshToken)
       const rows = yield* sql<{ consent_key: string }>`
-        INSERT INTO tppkit_consents (consent_key, iban, profile, valid_until, added_at)
-        VALUES (${c.key}, ${c.iban ?? null}, ${c.profile ?? null}, ${c.validUntil ?? null}, ${now})
+        INSERT INTO tppkit_consents (consent_key, iban, profile, valid_until, added_at, refresh_token)
+        VALUES (${c.key}, ${c.iban ?? null}, ${c.profile ?? null}, ${c.validUntil ?? null}, ${now}, ${refresh})
         ON CONFLICT (consent_key) DO NOTHING RETURNING consent_key`
       if (rows.length > 0) added.push(c.key)
     }
     return added
   })
 
-/** The sweep's consents read from the table at the start of each run (`Sweep.ConsentSource`). */
-export const layerSource: Layer.Layer<ConsentSource, never, SqlClient.SqlClient> = Layer.effect(
-  ConsentSource,
-  Effect.map(Effect.context<SqlClient.SqlClient>(), (context) =>
-    ConsentSource.of({
-      current: Effect.provide(
-        Effect.map(list, (rows) =>
-          rows.map((r) => (r.iban === undefined ? { key: r.key } : { key: r.key, iban: r.iban }))
-        ),
-        context
-      )
+/**
+ * The consents the sweep lists, with the last day each is valid: its own `validUntil`, else the day it was added
+ * (UTC) plus `validityDays(profile)` when that gives a number (a profile's `consent.electronicValidityDays`), else
+ * none.
+ */
+export const sweepable = (
+  validityDays: (profile: string | undefined) => number | undefined = () => undefined
+): Effect.Effect<ReadonlyArray<SweepConsent>, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{
+      consent_key: string
+      iban: string | null
+      profile: string | null
+      valid_until: string | null
+      added_at: string | number
+    }>`SELECT consent_key, iban, profile, valid_until, added_at FROM tppkit_consents ORDER BY consent_key`
+    return rows.map((r): SweepConsent => {
+      const days = r.valid_until === null ? validityDays(r.profile ?? undefined) : undefined
+      const validUntil =
+        r.valid_until ??
+        (days === undefined
+          ? undefined
+          : LocalDate.format(
+              LocalDate.addDays(LocalDate.fromDayNumberUnsafe(Math.floor(Number(r.added_at) / 86_400_000)), days)
+            ))
+      return {
+        key: r.consent_key,
+        ...(r.iban === null ? {} : { iban: r.iban }),
+        ...(r.profile === null ? {} : { profile: r.profile }),
+        ...(validUntil === undefined ? {} : { validUntil })
+      }
     })
+  })
+
+/**
+ * The sweep's consents read from the table at the start of each run (`Sweep.ConsentSource`), each with its profile
+ * and the last day it is valid ({@link sweepable}).
+ */
+export const layerSource = (
+  validityDays?: (profile: string | undefined) => number | undefined
+): Layer.Layer<ConsentSource, never, SqlClient.SqlClient> =>
+  Layer.effect(
+    ConsentSource,
+    Effect.map(Effect.context<SqlClient.SqlClient>(), (context) =>
+      ConsentSource.of({ current: Effect.provide(sweepable(validityDays), context) })
+    )
   )
-)

@@ -68,6 +68,17 @@ export interface ConsentResult {
   readonly reason?: string | undefined
 }
 
+/**
+ * A consent is past its validity on the sweep's day (its last valid day, `validUntil`, is before it): nothing is listed
+ * or planned for it until the customer grants it again and `tppkit consents add` records the new validity.
+ */
+export interface ConsentExpired {
+  readonly _tag: "ConsentExpired"
+  readonly day: string
+  readonly consent: string
+  readonly validUntil: string
+}
+
 /** A listing of a consent failed on a transient fault and is tried again after `waitMillis`. */
 export interface ListingRetry {
   readonly _tag: "ListingRetry"
@@ -187,6 +198,7 @@ export type Event =
   | SweepFinished
   | ListingRetry
   | ListingPartial
+  | ConsentExpired
   | CheckFinished
   | WebhookRetry
   | WebhookFailed
@@ -410,6 +422,15 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         ["planned_from_earlier", event.plannedFromEarlier]
       ]
     }
+    case "ConsentExpired":
+      return [
+        ["level", "warn"],
+        ["event", "consent_expired"],
+        ["day", event.day],
+        ["consent", event.consent],
+        ["valid_until", event.validUntil],
+        ["message", "not listed: the consent is past its validity; the customer must grant it again"]
+      ]
     case "CheckFinished": {
       const failure = event.outcome.failure
       if (failure === undefined || !isTransient(event.outcome)) return []

@@ -17,20 +17,49 @@ import { ClusterCron } from "effect/cluster"
 import type { Sharding } from "effect/cluster/Sharding"
 import type { SqlError } from "effect/sql/SqlError"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
+import { NoBank } from "./CheckFailure.ts"
 import { Checks, ChecksError, type Due } from "./Checks.ts"
 import * as ConsentLifecycle from "./ConsentLifecycle.ts"
 import { FundsCheck } from "./FundsCheckWorkflow.ts"
 import * as Lifecycle from "./Lifecycle.ts"
 import * as ListingReconciliation from "./ListingReconciliation.ts"
 
-/** A consent whose standing orders the sweep lists: its budget key, and optionally one account (IBAN filter). */
+/**
+ * A consent whose standing orders the sweep lists: its budget key, and optionally one account (IBAN filter), the bank
+ * profile it is listed and checked with (absent: the worker's own) and the last day it is valid (absent: no end known).
+ */
 export interface Consent {
   readonly key: string
   readonly iban?: string | undefined
+  readonly profile?: string | undefined
+  readonly validUntil?: string | undefined
 }
 
+/** A consent as the sweep's journal keeps it. */
+const ConsentSchema = Schema.Struct({
+  key: Schema.String,
+  iban: Schema.optionalKey(Schema.String),
+  profile: Schema.optionalKey(Schema.String),
+  validUntil: Schema.optionalKey(Schema.String)
+})
+
+/** A consent without its absent fields (what the journal keeps, so that a run resumed reads the same). */
+const journaled = (c: Consent): typeof ConsentSchema.Type => ({
+  key: c.key,
+  ...(c.iban === undefined ? {} : { iban: c.iban }),
+  ...(c.profile === undefined ? {} : { profile: c.profile }),
+  ...(c.validUntil === undefined ? {} : { validUntil: c.validUntil })
+})
+
+/**
+ * Whether a consent is past its validity on a day (its `validUntil` before the day): the sweep lists nothing for it
+ * and says so, since the bank would refuse the listing (the customer must grant it again).
+ */
+export const isExpired = (consent: Consent, day: string): boolean =>
+  consent.validUntil !== undefined && consent.validUntil < day
+
 /** The consents of a run as journaled. */
-const JournaledConsents = Schema.Array(Schema.Struct({ key: Schema.String, iban: Schema.optionalKey(Schema.String) }))
+const JournaledConsents = Schema.Array(ConsentSchema)
 
 /** What every worker of a fleet is configured with (the same on every worker). */
 export interface Settings {
@@ -108,10 +137,24 @@ export class InvalidIban extends Schema.TaggedError<InvalidIban>()("InvalidIban"
 }
 
 /**
- * Why a consent's standing orders could not be listed or its checks planned, as data: the bank client's failure, a
- * bad IBAN filter, or the check store's failure.
+ * A consent whose profile lists with the customer's own token (COBS) and for which the fleet keeps no refresh token:
+ * nothing was sent.
  */
-export const ListingFailure = Schema.Union([BankError.BankError, InvalidIban, ChecksError])
+export class NoGrant extends Schema.TaggedError<NoGrant>()("NoGrant", {
+  consent: Schema.String,
+  profile: Schema.String
+}) {
+  /** One line naming the consent and how to give its customer's refresh token. */
+  override get message(): string {
+    return `consent ${this.consent} (profile ${this.profile}) has no customer refresh token: the ${this.profile} bank lists standing orders only with the customer's token; give it with tppkit consents add ${this.consent} --profile ${this.profile} (TPPKIT_REFRESH_TOKEN)`
+  }
+}
+
+/**
+ * Why a consent's standing orders could not be listed or its checks planned, as data: the bank client's failure, a
+ * bad IBAN filter, the check store's failure, a profile this worker has no bank for, or no customer refresh token.
+ */
+export const ListingFailure = Schema.Union([BankError.BankError, InvalidIban, ChecksError, NoBank, NoGrant])
 
 /** Why a consent's standing orders could not be listed. */
 export type ListingFailure = typeof ListingFailure.Type
@@ -234,6 +277,10 @@ export const ConsentSummary = Schema.Struct({
   pages: Schema.optionalKey(Schema.Number),
   /** Listings tried for this consent by this run (absent: one, or carried over from an earlier run). */
   tries: Schema.optionalKey(Schema.Number),
+  /** The bank profile the consent was listed with (absent: the worker's own). */
+  profile: Schema.optionalKey(Schema.String),
+  /** A consent past its validity on the sweep's day: its last valid day; nothing was listed or planned. */
+  expired: Schema.optionalKey(Schema.String),
   failure: Schema.optionalKey(ListingFailure),
   /** A listing not read whole: the pages kept today. */
   pagesKept: Schema.optionalKey(Schema.Number),
@@ -374,9 +421,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
             success: JournaledConsents,
             execute: Effect.orDie(
               source.value.current.pipe(
-                Effect.map((list) =>
-                  list.map((c) => (c.iban === undefined ? { key: c.key } : { key: c.key, iban: c.iban }))
-                ),
+                Effect.map((list) => list.map(journaled)),
                 Effect.retry({ schedule: Backoff.schedule(consentsBackoff), times: Math.max(0, retry.tries - 1) })
               )
             )
@@ -389,9 +434,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
           : yield* Activity.make({
               name: "watch/consents",
               success: JournaledConsents,
-              execute: Effect.map(watch.consents(day, all), (list) =>
-                list.map((c) => (c.iban === undefined ? { key: c.key } : { key: c.key, iban: c.iban }))
-              )
+              execute: Effect.map(watch.consents(day, all), (list) => list.map(journaled))
             })
       // the orders of each consent's listing read by this process, for the forecast ahead
       const listedOrders = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
@@ -408,6 +451,13 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
         const done = carried?.find((c) => c.consent === consent.key && c.failure === undefined)
         if (done !== undefined) {
           consents.push({ consent: done.consent, planned: done.planned })
+          continue
+        }
+        const profileKey = consent.profile === undefined ? {} : { profile: consent.profile }
+        // a consent past its validity is said, not listed: the bank would refuse it until the customer grants it again
+        if (consent.validUntil !== undefined && isExpired(consent, day)) {
+          yield* Lifecycle.emit({ _tag: "ConsentExpired", day, consent: consent.key, validUntil: consent.validUntil })
+          consents.push({ consent: consent.key, planned: 0, ...profileKey, expired: consent.validUntil })
           continue
         }
         // each try is its own journaled activity, and each wait a durable sleep: a sweep resumed on another runner
@@ -469,7 +519,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
               }).pipe(Effect.orElseSucceed(() => undefined))
             : undefined
           if (partial === undefined) {
-            consents.push({ consent: consent.key, planned: 0, ...triesKey, failure })
+            consents.push({ consent: consent.key, planned: 0, ...profileKey, ...triesKey, failure })
             continue
           }
           yield* Lifecycle.emit({
@@ -505,6 +555,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
           consents.push({
             consent: consent.key,
             planned: partial.planned,
+            ...profileKey,
             ...triesKey,
             pagesKept: partial.pagesKept,
             pagesUnread: partial.pagesUnread,
@@ -518,7 +569,7 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
         }
         if (Result.isFailure(planned)) continue
         const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
-        consents.push({ consent: consent.key, planned: planned.success.planned, ...pages, ...triesKey })
+        consents.push({ consent: consent.key, planned: planned.success.planned, ...profileKey, ...pages, ...triesKey })
       }
       if (watch !== undefined) {
         // the forecast ahead from the day's orders of every consent planned (read now, or kept by the fleet)

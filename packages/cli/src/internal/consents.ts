@@ -34,6 +34,7 @@ export const add = Effect.fn("tppkit.consents.add")(function* (input: {
   readonly iban: Option.Option<string>
   readonly profile: Option.Option<string>
   readonly validUntil: Option.Option<string>
+  readonly refreshToken?: Option.Option<Redacted.Redacted<string>> | undefined
 }) {
   const key = input.key.trim()
   if (key === "") return yield* Failure.usage("consents add: an empty key")
@@ -43,7 +44,8 @@ export const add = Effect.fn("tppkit.consents.add")(function* (input: {
   }
   const iban = Option.getOrUndefined(input.iban)?.replace(/\s+/g, "")
   const profile = Option.getOrUndefined(input.profile)?.trim()
-  const added = yield* inDatabase(input.databaseUrl, Consents.add({ key, iban, profile, validUntil }))
+  const refreshToken = Option.getOrUndefined(input.refreshToken ?? Option.none())
+  const added = yield* inDatabase(input.databaseUrl, Consents.add({ key, iban, profile, validUntil, refreshToken }))
   yield* Output.line(`${added ? "added" : "changed"} consent ${key}; the fleet sweeps it from its next sweep run`)
 })
 

@@ -127,17 +127,31 @@ const dateOf = (flag: string, text: Option.Option<string>) =>
       })
   })
 
-/** `KEY[=IBAN],…` as consents. */
+/** `KEY[=IBAN][@PROFILE],…` as consents (a profile by its name: `sbas`, `cobs`, or the worker's own `--profile`). */
 export const parseConsents = (text: string): Result.Result<Array<Sweep.Consent>, string> => {
   const out: Array<Sweep.Consent> = []
   for (const part of text.split(",")) {
-    const trimmed = part.trim()
+    let trimmed = part.trim()
     if (trimmed.length === 0) continue
+    const at = trimmed.lastIndexOf("@")
+    const profile = at < 0 ? undefined : trimmed.slice(at + 1).trim()
+    if (profile !== undefined) {
+      if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(profile)) {
+        return Result.fail(
+          `--consents: ${JSON.stringify(profile)} in ${JSON.stringify(part.trim())} is no profile name (sbas, cobs, or a profile file's name)`
+        )
+      }
+      trimmed = trimmed.slice(0, at).trim()
+    }
     const eq = trimmed.indexOf("=")
     const key = eq < 0 ? trimmed : trimmed.slice(0, eq).trim()
     const iban = eq < 0 ? undefined : trimmed.slice(eq + 1).replace(/\s+/g, "")
     if (key.length === 0) return Result.fail(`--consents: empty consent key in ${JSON.stringify(part)}`)
-    out.push(iban === undefined || iban.length === 0 ? { key } : { key, iban })
+    out.push({
+      key,
+      ...(iban === undefined || iban.length === 0 ? {} : { iban }),
+      ...(profile === undefined ? {} : { profile })
+    })
   }
   return out.length === 0 ? Result.fail("--consents: no consent given") : Result.succeed(out)
 }
@@ -339,6 +353,8 @@ export const failureOf =
 export interface Setup {
   readonly databaseUrl: Redacted.Redacted<string>
   readonly bankSettings: BankConfig.Settings
+  /** The banks of the fleet's other profiles, by profile name (issue 37); default none. */
+  readonly banks?: ReadonlyMap<string, BankConfig.Settings> | undefined
   readonly psu: PsuContext.PsuContext
   readonly sweep: Sweep.Settings
   readonly timing: Fleet.Timing
@@ -384,15 +400,36 @@ export const workerLayer = (setup: Setup) => {
     shards: setup.shards,
     ...setup.timing
   })
-  const client = Layer.unwrap(
-    Effect.map(Effect.context<SqlClient.SqlClient>(), (sql) =>
-      BankClient.BankClient.layerNode(Layer.succeed(BankConfig.BankConfig, setup.bankSettings), {
-        budgetStore: PgBudgetStore.layer(PgBudgetStore.describeUrl(setup.databaseUrl)).pipe(
-          Layer.provide(Layer.succeedContext(sql))
-        )
-      })
+  const clientOf = (settings: BankConfig.Settings) =>
+    Layer.unwrap(
+      Effect.map(Effect.context<SqlClient.SqlClient>(), (sql) =>
+        BankClient.BankClient.layerNode(Layer.succeed(BankConfig.BankConfig, settings), {
+          budgetStore: PgBudgetStore.layer(PgBudgetStore.describeUrl(setup.databaseUrl)).pipe(
+            Layer.provide(Layer.succeedContext(sql))
+          )
+        })
+      )
     )
-  )
+  const client = clientOf(setup.bankSettings)
+  // each other profile's bank, with its own client and the fleet's budget store (issue 37)
+  const banks =
+    setup.banks === undefined || setup.banks.size === 0
+      ? Layer.empty
+      : Layer.effect(
+          BankSources.Banks,
+          Effect.gen(function* () {
+            const out = new Map<string, BankSources.Bank>()
+            // fresh: the client's layers are the same values for every bank, and a memoized build would share one
+            for (const [name, settings] of setup.banks ?? []) {
+              out.set(name, yield* Layer.build(Layer.fresh(clientOf(settings))))
+            }
+            return out
+          })
+        )
+  const validityDays = (profile: string | undefined): number | undefined =>
+    profile === undefined || profile === setup.bankSettings.profile.name
+      ? setup.bankSettings.profile.consent.electronicValidityDays
+      : (setup.banks?.get(profile)?.profile ?? Profile.builtIns.get(profile))?.consent.electronicValidityDays
   const metrics =
     setup.metricsPort === undefined
       ? Layer.empty
@@ -437,13 +474,13 @@ export const workerLayer = (setup: Setup) => {
         Layer.mergeAll(
           BankSources.balanceChecker(setup.psu),
           BankSources.orderSource(setup.psu, { pageSize: setup.listingPageSize })
-        ).pipe(Layer.provideMerge(BankSources.Credentials.layer), Layer.provideMerge(client))
+        ).pipe(Layer.provideMerge(BankSources.Credentials.layer), Layer.provideMerge(Layer.mergeAll(client, banks)))
       )
     ),
     Layer.provideMerge(
       Layer.mergeAll(
         Checks.Checks.layerSql,
-        Consents.layerSource,
+        Consents.layerSource(validityDays),
         ListingReconciliation.layerSql,
         Listings.Listings.layerSql,
         BankGate.BankGate.layerSql(setup.bankGate),
@@ -691,18 +728,29 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       )
   }
   const bankSettings = yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)
-  // the fleet's sweep reads the seed bank's records; a consent of another profile is refused, never swept to nothing
-  if (!Profile.isSbas(bankSettings.profile)) {
-    return yield* Failure.configuration(
-      `--profile ${bankSettings.profile.name}: the fleet serves the seed bank's profile (sbas) only so far`
-    )
-  }
+  /** The banks of the other profiles the fleet's consents name (those of `--consents` first, before joining). */
+  const banks = new Map<string, BankConfig.Settings>()
+  const addBanks = (consents: ReadonlyArray<{ readonly key: string; readonly profile?: string | undefined }>) =>
+    Effect.gen(function* () {
+      const named = new Map<string, Array<string>>()
+      for (const c of consents) {
+        if (c.profile === undefined || c.profile === bankSettings.profile.name || banks.has(c.profile)) continue
+        named.set(c.profile, [...(named.get(c.profile) ?? []), c.key])
+      }
+      if (named.size === 0) return
+      const Banks = yield* Effect.promise(() => import("./banks.ts"))
+      for (const [name, keys] of named) {
+        banks.set(name, singleRequest(yield* Banks.settingsOf(name, keys, bankSettings.profile, process.env)))
+      }
+    })
+  yield* addBanks(consents.success)
   const setup: Setup = {
     listeners: [listener],
     databaseUrl,
     // one request per try: the fleet retries a balance check itself (the check's back-off, the bank gate), so that
     // `attempts` counts the requests the bank received; the sweep retries its listings itself too
     bankSettings: singleRequest(bankSettings),
+    banks,
     psu: Connection.psu(input),
     sweep: {
       consents: consents.success,
@@ -730,7 +778,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   }
   const webhookWait = (yield* webhookTiming).onceWait
   // one plan per day: the fleet's plan settings are this worker's, or it does not join (or changes them)
-  const changed = yield* PlanSettings.claim(
+  const { changed, fleetConsents } = yield* PlanSettings.claim(
     {
       daysBefore: input.daysBefore,
       calendar: input.calendar,
@@ -751,10 +799,13 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
             rows.length === 0 ? Consents.seed(setup.sweep.consents) : Effect.succeed([])
           )
     ),
+    Effect.flatMap((changed) => Effect.map(Consents.list, (fleetConsents) => ({ changed, fleetConsents }))),
     Effect.provide(Database.layer(databaseUrl, { maxConnections: 1 })),
     Effect.catchTag("PlanSettingsError", (e) => Effect.fail(Failure.configuration(e.message, e))),
     Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
   )
+  // one fleet serves several banks: each profile the fleet's consents name besides this worker's own needs its bank
+  yield* addBanks(fleetConsents)
   if (changed) {
     write(
       Lifecycle.format(
@@ -983,6 +1034,8 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
           WHERE day = ${day.value} ORDER BY day, consent_key`
       : sql<{ consent_key: string; day: string; used: number }>`SELECT consent_key, day, used FROM tppkit_budget
           ORDER BY day, consent_key`
+    // each consent's bank profile, when the fleet's consents name one: its budget shows it, with its daily limit
+    const profiles = new Map((yield* Consents.list).map((c) => [c.key, c.profile]))
     const sweeps = yield* SweepLog.list(Option.getOrUndefined(day))
     const deliveries = yield* Webhook.outstanding()
     const endpoints = yield* Webhook.endpoints
@@ -993,7 +1046,17 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
     const today = Option.liftThrowable(() => LocalDate.format(LocalDate.ofInstant(Date.now(), timeZone)))()
     const status: WorkerStatus.Status = {
       checks: rows,
-      budget: budget.map((b) => ({ consentKey: b.consent_key, day: b.day, used: Number(b.used), limit })),
+      budget: budget.map((b) => {
+        const profile = profiles.get(Budget.parseConsentKey(b.consent_key)?.consent ?? b.consent_key)
+        const own = profile === undefined ? undefined : Profile.builtIns.get(profile)?.unattended.dailyLimit
+        return {
+          consentKey: b.consent_key,
+          day: b.day,
+          used: Number(b.used),
+          limit: own ?? limit,
+          ...(profile === undefined ? {} : { profile })
+        }
+      }),
       sweeps,
       deliveries,
       endpoints,

@@ -1,0 +1,83 @@
+/**
+ * The banks of a fleet's other profiles (issue 37): a consent naming a profile other than the worker's own
+ * (`KEY[=IBAN][@PROFILE]`, `tppkit consents add KEY --profile P`) is listed and checked through that profile's bank,
+ * whose connection comes from the variables of a bank's connection with the profile's name after `TPPKIT_`:
+ * `TPPKIT_COBS_BASE_URL`, `TPPKIT_COBS_CLIENT_ID`, `TPPKIT_COBS_CLIENT_SECRET`, `TPPKIT_COBS_API_KEY`, … The tuning
+ * variables (timeouts, retries, body limits) and the TPP's name are shared unless the prefixed ones are set.
+ */
+import { Profile } from "@tppkit/core"
+import { BankConfig } from "@tppkit/http"
+import { CheckFailure } from "@tppkit/worker"
+import { ConfigProvider, Effect, Result } from "effect"
+import * as Failure from "../Failure.ts"
+import { withAnnouncedIdentity } from "./client.ts"
+import * as Environment from "./environment.ts"
+
+/** The prefix of a profile's bank variables: `TPPKIT_COBS_` for `cobs`, `TPPKIT_MY_BANK_` for `my-bank`. */
+export const prefixOf = (name: string): string => `TPPKIT_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_`
+
+/** The variables that name one bank's connection: a profile's bank has its own or none. */
+const connection = [
+  "TPPKIT_ENVIRONMENT",
+  "TPPKIT_BASE_URL",
+  "TPPKIT_CLIENT_ID",
+  "TPPKIT_CLIENT_SECRET",
+  "TPPKIT_API_KEY",
+  "TPPKIT_TLS_CERT",
+  "TPPKIT_TLS_KEY",
+  "TPPKIT_TLS_CA",
+  "TPPKIT_TLS_KEY_PASSPHRASE",
+  "TPPKIT_SCOPE_BALANCE_CHECK",
+  "TPPKIT_SCOPE_STANDING_ORDERS",
+  "TPPKIT_BUDGET_TIME_ZONE",
+  "TPPKIT_PROFILE"
+]
+
+/** The environment a profile's bank is read from: the shared variables, and its own as the unprefixed ones. */
+export const environmentOf = (
+  name: string,
+  env: Record<string, string | undefined>
+): Record<string, string | undefined> => {
+  const prefix = prefixOf(name)
+  const out: Record<string, string | undefined> = {}
+  for (const [k, v] of Object.entries(env)) if (!connection.includes(k) && !k.startsWith(prefix)) out[k] = v
+  for (const [k, v] of Object.entries(env)) if (k.startsWith(prefix)) out[`TPPKIT_${k.slice(prefix.length)}`] = v
+  return out
+}
+
+/**
+ * The settings of the bank of profile `name` (a built-in profile, or the worker's own by its name) from the
+ * environment, for the fleet's `consents` that name it: one line (exit 3) when the profile is unknown or its bank has
+ * no address, naming the variables.
+ */
+export const settingsOf = (
+  name: string,
+  consents: ReadonlyArray<string>,
+  own: Profile.Profile,
+  env: Record<string, string | undefined>
+) =>
+  Effect.gen(function* () {
+    const profile = name === own.name ? own : Profile.builtIns.get(name)
+    if (profile === undefined) {
+      return yield* Failure.configuration(
+        `consent ${consents.join(", ")} names the bank profile ${name}, which is neither a built-in profile (${[...Profile.builtIns.keys()].join(", ")}) nor this worker's --profile`
+      )
+    }
+    const vars = environmentOf(name, env)
+    if (vars.TPPKIT_BASE_URL === undefined) {
+      return yield* Failure.configuration(
+        new CheckFailure.NoBank({ consent: consents.join(", "), profile: name }).message
+      )
+    }
+    const options = yield* BankConfig.fromEnv.pipe(
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(vars)),
+      Effect.mapError((e) =>
+        Failure.configuration(`the bank of profile ${name} (${prefixOf(name)}*): ${Environment.describe(e)}`, e)
+      )
+    )
+    const loaded = BankConfig.load({ ...options, profile })
+    if (Result.isFailure(loaded)) {
+      return yield* Failure.configuration(`the bank of profile ${name} (${prefixOf(name)}*): ${loaded.failure.message}`)
+    }
+    return yield* withAnnouncedIdentity(loaded.success)
+  })
