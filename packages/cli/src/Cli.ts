@@ -9,6 +9,7 @@ import { Cause, Console, Effect, Exit, Stdio } from "effect"
 import { CliError, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import { balanceCheckCommand, standingOrdersCommand, tokenCommand } from "./BankCommands.ts"
 import { budgetCommand } from "./BudgetCommand.ts"
+import { changesCommand } from "./ChangesCommand.ts"
 import { consentsCommand } from "./ConsentsCommand.ts"
 import { dbCommand } from "./DbCommand.ts"
 import { demoCommand } from "./DemoCommand.ts"
@@ -63,6 +64,7 @@ export const command = Command.make("tppkit").pipe(
     demoCommand,
     dbCommand,
     consentsCommand,
+    changesCommand,
     workerCommand,
     webhookCommand
   ])

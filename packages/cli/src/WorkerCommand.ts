@@ -34,6 +34,12 @@ export const workerStatusCommand = Command.make(
       ),
       Flag.optional
     ),
+    balanceMaxAge: Flag.Int("balance-max-age").pipe(
+      Flag.withDescription(
+        "Flag stored balances older than this many days: the forecast ahead stands on them (default 3)"
+      ),
+      Flag.withDefault(3)
+    ),
     orders: Flag.String("orders").pipe(
       Flag.withMetavar("FILE"),
       Flag.withDescription(

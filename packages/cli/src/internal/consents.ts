@@ -12,7 +12,7 @@ import * as Output from "../Output.ts"
 import * as DatabaseFailure from "./database.ts"
 
 /** Runs `body` on the database of `--database-url`; a database failure is one line naming its address. */
-const inDatabase = <A>(
+export const inDatabase = <A>(
   url: Option.Option<Redacted.Redacted<string>>,
   body: Effect.Effect<A, SqlError, SqlClient.SqlClient>
 ) =>

@@ -6,6 +6,7 @@ import { Backoff, BusinessDayConvention, Calendar, ErrorBody, LocalDate, Profile
 import { BankClient, BankConfig, Budget, type PsuContext } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
 import {
+  AtRisk,
   BankGate,
   BankSources,
   CheckFailure,
@@ -109,6 +110,8 @@ export interface StatusInput {
   readonly calendar?: string | undefined
   readonly holidays?: Option.Option<string> | undefined
   readonly convention?: string | undefined
+  /** `--balance-max-age N`: stored balances older than this many days are flagged (issue 39; default 3). */
+  readonly balanceMaxAge?: number | undefined
 }
 
 const databaseUrlOf = (url: Option.Option<Redacted.Redacted<string>>) =>
@@ -1024,7 +1027,11 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
  * record, the webhook deliveries not made yet, today in the fleet's time zone (its plan settings', or the bank's), the
  * reconciliations of the sweeps' listings, and the opening balances stored with the plan settings (if any).
  */
-export const readStatus = (day: Option.Option<string>, limit: number) =>
+export const readStatus = (
+  day: Option.Option<string>,
+  limit: number,
+  balanceMaxAge: number = AtRisk.defaultBalanceMaxAge
+) =>
   Effect.gen(function* () {
     const checks = yield* Checks.Checks
     const sql = yield* SqlClient.SqlClient
@@ -1044,6 +1051,21 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
     const plan = yield* PlanSettings.stored
     const timeZone = Option.isSome(plan) ? plan.value.settings.timeZone : LocalDate.bankTimeZone
     const today = Option.liftThrowable(() => LocalDate.format(LocalDate.ofInstant(Date.now(), timeZone)))()
+    // the warnings of the day asked for, else of the latest day swept, else of today
+    const [latest] = yield* sql<{ day: string | null }>`SELECT max(day) AS day FROM tppkit_sweep_log`
+    const warnDay = Option.getOrUndefined(day) ?? latest?.day ?? Option.getOrUndefined(today) ?? "0000-01-01"
+    const changesSince = LocalDate.format(LocalDate.addDays(LocalDate.parseUnsafe(warnDay), -6))
+    const changes = (yield* Warnings.changes(changesSince)).filter((c) => c.day <= warnDay).slice(-200)
+    const storedBalances = Option.isSome(plan) ? (plan.value.settings.balances ?? []) : []
+    const warnings: WorkerStatus.Warned = {
+      day: warnDay,
+      atRisk: yield* Warnings.openRisks(warnDay),
+      changes,
+      changesSince,
+      consents: yield* Warnings.consentStates,
+      balances: storedBalances.map((b) => ({ iban: b.iban, date: b.date, ageDays: AtRisk.ageDays(b.date, warnDay) })),
+      balanceMaxAge
+    }
     const status: WorkerStatus.Status = {
       checks: rows,
       budget: budget.map((b) => {
@@ -1062,7 +1084,8 @@ export const readStatus = (day: Option.Option<string>, limit: number) =>
       endpoints,
       liveness: { reading, verdict: Liveness.verdict(reading) },
       today: Option.getOrUndefined(today),
-      reconciliations
+      reconciliations,
+      warnings
     }
     // the opening balances the fleet's workers were started with (`--balances`), for the status's forecast
     return { ...status, balances: Option.isSome(plan) ? plan.value.settings.balances : undefined }
@@ -1076,7 +1099,10 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
     Failure.configuration(Environment.describe(e), e)
   )
   const limit = tuning.budget?.dailyLimit ?? BankConfig.defaults.budget.dailyLimit
-  const current = yield* readStatus(Option.map(day, LocalDate.format), limit).pipe(
+  if (input.balanceMaxAge !== undefined && (!Number.isInteger(input.balanceMaxAge) || input.balanceMaxAge < 0)) {
+    return yield* Failure.usage(`--balance-max-age ${input.balanceMaxAge}: a number of days, 0 or more`)
+  }
+  const current = yield* readStatus(Option.map(day, LocalDate.format), limit, input.balanceMaxAge).pipe(
     Effect.provide(Checks.Checks.layerSql.pipe(Layer.provideMerge(Database.layer(databaseUrl, { maxConnections: 2 })))),
     Effect.catchTag("ChecksError", (e) => Effect.fail(Failure.failure(e.message, e))),
     Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
@@ -1094,6 +1120,7 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
       ? JSON.stringify({
           ...WorkerStatus.json(current),
           ...WorkerStatus.fleetJson(current),
+          ...WorkerStatus.warningsJson(current),
           ...(forecast === undefined ? {} : { forecast: forecast.json })
         })
       : [...WorkerStatus.table(current), ...(forecast?.lines ?? [])].join("\n")
