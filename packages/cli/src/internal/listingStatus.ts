@@ -50,8 +50,13 @@ export const lines = (reconciliations: ReadonlyArray<ListingReconciliation.Summa
     "",
     `Listed nextDates against ${rules.join(", ")} (the sweep's day is the listing day):`,
     ...table,
-    findings.length === 0
-      ? "no findings: every date matches or one rule explains the differences"
-      : `${findings.length} listing(s) with findings: ${findings.map((s) => `${s.day} ${s.consent}`).join(", ")} (tppkit standing-orders --all --reconcile shows the orders)`
+    ...(findings.length === 0
+      ? ["no findings: every date matches or one rule explains the differences"]
+      : Render.wrap(
+          `${findings.length} listing(s) with findings: ${findings.map((s) => `${s.day} ${s.consent}`).join(", ")} (tppkit standing-orders --all --reconcile shows the orders)`,
+          width,
+          "",
+          "  "
+        ))
   ]
 }
