@@ -1,5 +1,6 @@
 import { ForecastReport } from "@tppkit/cli"
 import { LocalDate } from "@tppkit/core"
+import { Forecast } from "@tppkit/schedule"
 import { BigDecimal, Result } from "effect"
 import { describe, expect, it } from "vitest"
 
@@ -110,5 +111,79 @@ describe("ForecastReport", () => {
     )
     expect(read.records.map((c) => [c.orderId, c.answer, t(c.amount)])).toEqual([["R", "DECL", "650.1"]])
     expect(read.unreadable.map((u) => u.reason)).toEqual(["answer: expected APPR or DECL"])
+  })
+})
+
+describe("ForecastReport: many payments at risk (issue 40)", () => {
+  // three orders paying every day from an empty account for 120 days: 360 payments at risk, 7 of them listed
+  const d = LocalDate.parseUnsafe
+  const daily = ["A1", "A2", "A3"].map((orderId) => ({
+    orderId,
+    frequency: "DAI7" as const,
+    startDate: d("2027-01-01"),
+    instructedAmount: { value: BigDecimal.fromStringUnsafe("1.00"), currency: "EUR" },
+    debtor: { iban: A },
+    creditor: { iban: B }
+  }))
+  const forecast = Result.getOrThrow(
+    Forecast.make({
+      orders: daily,
+      balances: [{ iban: A, currency: "EUR", amount: BigDecimal.fromStringUnsafe("0"), date: d("2027-01-01") }],
+      window: { from: d("2027-01-01"), to: d("2027-04-30") },
+      atRiskLimit: 7
+    })
+  )
+  const report: ForecastReport.Report = {
+    forecast,
+    calendarName: "target",
+    convention: "following",
+    scenarios: [],
+    unreadable: [],
+    skippedOrders: []
+  }
+
+  it("the table lists the first risk days and payments, counts the rest, and the cut is said", () => {
+    const lines = ForecastReport.table(report).split("\n")
+    const dayLines = lines.filter((l) => /^ {2}2027-\d\d-\d\d closing/.test(l))
+    expect(dayLines).toHaveLength(ForecastReport.TABLE_RISK_DAYS)
+    expect(lines.filter((l) => /^ {4}2027-\d\d-\d\d A\d/.test(l))).toHaveLength(7)
+    expect(lines).toContain("    … and 2 more payments out that day")
+    expect(lines).toContain("    … and 3 more payments out that day")
+    // wrapped at the table's width: read as one text
+    expect(lines.join(" ").replace(/\s+/g, " ")).toContain(
+      " … and 20 more days at risk with payments or a closing at risk, to 2027-04-30 (60 payments out): --format json lists every one"
+    )
+    expect(ForecastReport.atRiskCut(forecast)).toBe(
+      "360 payments out on days at risk; the first 7 are listed (a forecast lists at most 100000, its earliest risk days account by account), every risk day gives the count of its own"
+    )
+  })
+
+  it("JSON gives each risk day's count and the forecast's, beside the payments listed", () => {
+    const doc = JSON.parse(ForecastReport.json(report)) as {
+      atRisk: Array<unknown>
+      atRiskCount: number
+      accounts: Array<{ riskDays: Array<{ count: number; payments: Array<unknown> }> }>
+    }
+    expect([doc.atRisk.length, doc.atRiskCount]).toEqual([7, 360])
+    const days = doc.accounts[0]!.riskDays
+    expect(days).toHaveLength(120)
+    expect(days.slice(0, 4).map((r) => [r.count, r.payments.length])).toEqual([
+      [3, 3],
+      [3, 3],
+      [3, 1],
+      [3, 0]
+    ])
+  })
+
+  it("a forecast whose payments at risk are all listed says nothing", () => {
+    const whole = Result.getOrThrow(
+      Forecast.make({
+        orders: daily,
+        balances: [{ iban: A, currency: "EUR", amount: BigDecimal.fromStringUnsafe("0"), date: d("2027-01-01") }],
+        window: { from: d("2027-01-01"), to: d("2027-01-05") }
+      })
+    )
+    expect(ForecastReport.atRiskCut(whole)).toBeUndefined()
+    expect(ForecastReport.table({ ...report, forecast: whole })).not.toContain("more payment")
   })
 })

@@ -117,3 +117,34 @@ describe("tppkit forecast", () => {
     expect(html).toContain(`${EMPLOYER} EUR: 2 payments out in the window; no balance given`)
   })
 })
+
+describe("tppkit forecast: more payments at risk than a forecast lists (issue 40)", () => {
+  it("a table of a bounded size, the cut said on stderr, exit 8", async () => {
+    // 150 orders paying every day from an empty account for two years: 109,650 payments at risk, 100,000 listed
+    const daily = Array.from({ length: 150 }, (_, i) => ({
+      ...order(`D${i}`, "2027-01-01", 1, SK, OTHER),
+      frequency: "DAI7"
+    }))
+    const r = await run([
+      "forecast",
+      "--orders",
+      file("daily.json", daily),
+      "--balances",
+      file("empty.json", [{ iban: SK, currency: "EUR", amount: "0", date: "2027-01-01" }]),
+      "--from",
+      "2027-01-01",
+      "--to",
+      "2028-12-31"
+    ])
+    expect(r.code).toBe(8)
+    expect(r.stderr).toContain(
+      "tppkit: warning: 109650 payments out on days at risk; the first 100000 are listed (a forecast lists at most 100000"
+    )
+    const lines = r.stdout.split("\n")
+    expect(lines.filter((l) => /^ {4}2027-\d\d-\d\d D\d+ /.test(l))).toHaveLength(1000)
+    expect(lines.length).toBeLessThan(1500)
+    expect(r.stdout.replace(/\s+/g, " ")).toContain(
+      "… and 631 more days at risk with payments or a closing at risk, to 2028-12-31 (94650 payments out)"
+    )
+  })
+})

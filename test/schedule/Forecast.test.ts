@@ -373,6 +373,57 @@ describe("Forecast", () => {
     expect(text(forecast.accounts[0]!)).toEqual(first[0])
     expect(forecast.accounts[69]!.rows).toBe(forecast.accounts[69]!.rows) // one of the last read: kept
   })
+  it("lists at most atRiskLimit payments of risk days, the earliest account by account, and counts every one (issue 40)", () => {
+    // two accounts negative from the start: every day's payments out at risk
+    const a = "SK2411000000002612345678"
+    const b = "SK6609000000005012345678"
+    const daily = [
+      ...["A1", "A2", "A3"].map((id) => order(id, "2027-01-01", "1.00", a, LANDLORD, "DAI7")),
+      ...["B1", "B2"].map((id) => order(id, "2027-01-01", "1.00", b, LANDLORD, "DAI7"))
+    ]
+    const input: Forecast.Input = {
+      orders: daily,
+      balances: [
+        { iban: a, currency: "EUR", amount: bd("0"), date: d("2027-01-01") },
+        { iban: b, currency: "EUR", amount: bd("0"), date: d("2027-01-01") }
+      ],
+      window: { from: d("2027-01-01"), to: d("2027-01-10") }
+    }
+    const whole = Result.getOrThrow(Forecast.make(input))
+    const cut = Result.getOrThrow(Forecast.make({ ...input, atRiskLimit: 7 }))
+    // every risk day and every count stays; 50 payments at risk in all
+    expect(whole.atRiskCount).toBe(50)
+    expect(cut.atRiskCount).toBe(50)
+    expect(whole.atRisk).toHaveLength(50)
+    const days = (x: Forecast.Forecast) =>
+      x.accounts.map((acc) => acc.riskDays.map((r) => [f(r.date), r.count, r.payments.map((p) => p.orderId).join()]))
+    expect(days(cut).map((acc) => acc.length)).toEqual([10, 10])
+    expect(
+      days(cut)
+        .flat()
+        .map((r) => r[1])
+    ).toEqual(Array.from({ length: 20 }, (_, i) => (i < 10 ? 3 : 2)))
+    // the first account's two first days whole, its third day's first payment; nothing of the second account
+    expect(days(cut)[0]!.slice(0, 4)).toEqual([
+      ["2027-01-01", 3, "A1,A2,A3"],
+      ["2027-01-02", 3, "A1,A2,A3"],
+      ["2027-01-03", 3, "A1"],
+      ["2027-01-04", 3, ""]
+    ])
+    expect(days(cut)[1]!.every((r) => r[2] === "")).toBe(true)
+    expect(cut.atRisk.map((p) => `${f(p.executionDate)} ${p.orderId}`)).toEqual(
+      whole.atRisk
+        .filter((p) => p.debtorIban === a && p.executionDate <= d("2027-01-03"))
+        .slice(0, 7)
+        .map((p) => `${f(p.executionDate)} ${p.orderId}`)
+    )
+    // the listed payments are the whole forecast's first ones of those days
+    expect(cut.accounts[0]!.riskDays[2]!.payments).toEqual(whole.accounts[0]!.riskDays[2]!.payments.slice(0, 1))
+    // the balances are the same
+    expect(cut.accounts.map((x) => t(x.closing))).toEqual(whole.accounts.map((x) => t(x.closing)))
+    expect(Forecast.AT_RISK_LIMIT).toBe(100_000)
+  })
+
   it("adds and removes orders", () => {
     const outcome = Result.getOrThrow(
       Forecast.scenario(

@@ -434,22 +434,54 @@ const sectionLines = (section: Section, width: number): Array<string> => [
   )
 ]
 
-/** An account's risk days, each with its payments out (the table lists them for the accounts at risk). */
-export const riskSection = (a: Forecast.AccountForecast): Section => {
+/** How many of an account's risk days the table and the picture list (JSON lists every one). */
+export const TABLE_RISK_DAYS = 100
+
+/** How many payments of an account's risk days the table and the picture list (JSON lists those the forecast lists). */
+export const TABLE_RISK_PAYMENTS = 1_000
+
+/**
+ * An account's risk days, each with its payments out (the table lists them for the accounts at risk): its first
+ * {@link TABLE_RISK_DAYS} with at most `maxPayments` ({@link TABLE_RISK_PAYMENTS}) payments in all, each day's payments not listed
+ * counted, and the days left out counted with their payments.
+ */
+export const riskSection = (a: Forecast.AccountForecast, maxPayments: number = TABLE_RISK_PAYMENTS): Section => {
   const line = a.threshold === undefined ? "zero" : `threshold ${m(a.threshold, a.currency)}`
-  return {
-    heading: `${a.iban} ${a.currency}: ${plural(daysOf(a), "day")} at risk (line: ${line})`,
-    lines: a.riskDays.flatMap(
-      (d): Array<readonly [number, string]> => [
-        [
-          1,
-          `${span(d.date, d.until)}  closing ${m(d.closing, a.currency)}, out ${m(d.out, a.currency)} that day together, short ${m(d.shortfall, a.currency)}${d.reason === "zero" ? " (at or below zero)" : ""}`
-        ],
-        ...d.payments.map((p): readonly [number, string] => [2, paymentLine(p)])
-      ]
-    )
+  const lines: Array<readonly [number, string]> = []
+  const days = a.riskDays
+  const shown = Math.min(days.length, TABLE_RISK_DAYS)
+  let payments = 0
+  for (let i = 0; i < shown; i++) {
+    const d = days[i]!
+    lines.push([
+      1,
+      `${span(d.date, d.until)}  closing ${m(d.closing, a.currency)}, out ${m(d.out, a.currency)} that day together, short ${m(d.shortfall, a.currency)}${d.reason === "zero" ? " (at or below zero)" : ""}`
+    ])
+    const listed = payments >= maxPayments ? [] : d.payments.slice(0, maxPayments - payments)
+    payments += listed.length
+    for (const p of listed) lines.push([2, paymentLine(p)])
+    if (d.count > listed.length)
+      lines.push([2, `… and ${plural(d.count - listed.length, "more payment")} out that day`])
   }
+  if (days.length > shown) {
+    let count = 0
+    for (let i = shown; i < days.length; i++) count += days[i]!.count
+    lines.push([
+      1,
+      `… and ${plural(days.length - shown, "more day")} at risk with payments or a closing at risk, to ${f(days[days.length - 1]!.until)} (${plural(count, "payment")} out): --format json lists every one`
+    ])
+  }
+  return { heading: `${a.iban} ${a.currency}: ${plural(daysOf(a), "day")} at risk (line: ${line})`, lines }
 }
+
+/**
+ * The warning when the forecast lists fewer payments of risk days than there are (schedule's `Forecast.AT_RISK_LIMIT`
+ * bounds its memory), else `undefined`.
+ */
+export const atRiskCut = (forecast: Forecast.Forecast): string | undefined =>
+  forecast.atRiskCount > forecast.atRisk.length
+    ? `${forecast.atRiskCount} payments out on days at risk; the first ${forecast.atRisk.length} are listed (a forecast lists at most ${Forecast.AT_RISK_LIMIT}, its earliest risk days account by account), every risk day gives the count of its own`
+    : undefined
 
 /**
  * The parts of the report after the accounts, in order: the funds checks beside the forecast, the payments not
@@ -544,7 +576,10 @@ const paymentJson = (p: Payment.Payment) => ({
   ...(p.creditorName === undefined ? {} : { creditorName: p.creditorName })
 })
 
-/** A risk day as the JSON documents show it (amounts in its account's `currency`'s minor unit digits): its days, closing balance, payments out, shortfall, reason, payments. */
+/**
+ * A risk day as the JSON documents show it (amounts in its account's `currency`'s minor unit digits): its days, closing
+ * balance, payments out, shortfall, reason, the count of its payments out and those the forecast lists.
+ */
 export const riskJson = (d: Forecast.RiskDay, currency: string) => ({
   date: f(d.date),
   until: f(d.until),
@@ -552,6 +587,7 @@ export const riskJson = (d: Forecast.RiskDay, currency: string) => ({
   out: Money.formatMinor(d.out, currency),
   shortfall: Money.formatMinor(d.shortfall, currency),
   reason: d.reason,
+  count: d.count,
   payments: d.payments.map(paymentJson)
 })
 
@@ -614,6 +650,7 @@ export const json = (report: Report): string => {
       findings: hasFindings(forecast),
       accounts: Forecast.worstFirst(forecast.accounts).map(accountJson),
       atRisk: forecast.atRisk.map(paymentJson),
+      atRiskCount: forecast.atRiskCount,
       evidence: forecast.evidence.map(evidenceJson),
       notNetted: forecast.notNetted.map((n) => ({ iban: n.iban, side: n.side, payment: paymentJson(n.payment) })),
       withoutBalance: forecast.withoutBalance,
@@ -961,18 +998,9 @@ export const html = (report: Report): string => {
     if (a.riskDays.length > 0 || clashes.length > 0) {
       parts.push("<ul>")
       for (const e of clashes) parts.push(`<li class="short">${Html.escapeText(checkLine(e))}</li>`)
-      // the risk days as the table lists them, at most 50 payments per account
-      let payments = 0
-      let more = 0
-      for (const [depth, text] of a.riskDays.length === 0 ? [] : riskSection(a).lines) {
-        if (depth === 2 && payments++ >= HTML_PAYMENTS) {
-          more++
-          continue
-        }
+      // the risk days as the table lists them, at most 50 payments per account (each day counts the others)
+      for (const [depth, text] of a.riskDays.length === 0 ? [] : riskSection(a, HTML_PAYMENTS).lines)
         parts.push(`<li class="d${depth}">${Html.escapeText(text)}</li>`)
-      }
-      if (more > 0)
-        parts.push(`<li class="d2">… and ${plural(more, "more payment")} (--format json lists them all)</li>`)
       parts.push("</ul>")
     }
     parts.push("</section>")

@@ -64,7 +64,17 @@ export interface Input {
    * reason: one that has payments is listed in `withoutBalance` with it.
    */
   readonly unusable?: ReadonlyArray<{ readonly iban: string; readonly reason: string }> | undefined
+  /**
+   * The most payments of risk days listed (`RiskDay.payments`, `Forecast.atRisk`) over all accounts, so that memory
+   * stays bounded however many payments are at risk: each account's earliest risk days in turn, in the order of the
+   * balances, a day's first payments when it does not fit whole; every risk day still counts all of its payments
+   * (`RiskDay.count`, `Forecast.atRiskCount`). Default {@link AT_RISK_LIMIT}.
+   */
+  readonly atRiskLimit?: number | undefined
 }
+
+/** The default bound on the payments of risk days a forecast lists (`Input.atRiskLimit`). */
+export const AT_RISK_LIMIT: number = Engine.AT_RISK_LIMIT
 
 /**
  * An account with payments in the window and no usable balance: not forecast. `reason` says why (no balance given,
@@ -113,7 +123,10 @@ export interface RiskDay {
   /** What brings the closing up to the line (the threshold, or zero when there is none or it is negative). */
   readonly shortfall: BigDecimal.BigDecimal
   readonly reason: "zero" | "threshold"
+  /** The payments out that day, in projection order: the first `payments.length` of `count` (`Input.atRiskLimit`). */
   readonly payments: ReadonlyArray<Payment.Payment>
+  /** Every payment out that day, listed or not. */
+  readonly count: number
 }
 
 /** One account's forecast over the window (from `start`, the later of the window's start and the balance's date). */
@@ -161,8 +174,10 @@ export interface Evidence {
 export interface Forecast {
   readonly window: Projection.Window
   readonly accounts: ReadonlyArray<AccountForecast>
-  /** The payments out on risk days, earliest first (`Payment.compare`). */
+  /** The payments out on risk days that are listed (`Input.atRiskLimit`), earliest first (`Payment.compare`). */
   readonly atRisk: ReadonlyArray<Payment.Payment>
+  /** Every payment out on a risk day, listed in `atRisk` or not: more than `atRisk.length` when the bound cut it. */
+  readonly atRiskCount: number
   readonly notNetted: ReadonlyArray<NotNetted>
   /**
    * The debtor accounts of the orders with payments in the window and no usable balance, by IBAN: not forecast, each
@@ -255,7 +270,8 @@ const compute = (
       keep: new Set(checks.map((c) => c.debtorIban)),
       edited,
       edit,
-      flowsFrom: given.flowsFrom
+      flowsFrom: given.flowsFrom,
+      atRiskLimit: input.atRiskLimit
     }
   )
   const unusable = new Map<string, string>()
@@ -291,6 +307,7 @@ const compute = (
       if (atRisk === undefined) atRisk = engine.atRisk()
       return atRisk
     },
+    atRiskCount: engine.atRiskCount,
     notNetted: engine.notNetted,
     withoutBalance: engine.withoutBalance.map((w) => ({ ...w, reason: unusable.get(w.iban) ?? NO_BALANCE })),
     skipped: engine.skipped,

@@ -149,6 +149,9 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
       ...made.success.skipped.map((s) => ({ orderId: s.orderId, reason: s.reason }))
     ]
   }
+  // more payments at risk than a forecast lists: said, with how many there are
+  const cut = ForecastReport.atRiskCut(made.success)
+  if (cut !== undefined) yield* Output.errorLine(`tppkit: warning: ${cut}`)
   yield* Output.line(
     input.format === "json"
       ? ForecastReport.json(report)

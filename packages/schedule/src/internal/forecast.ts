@@ -33,7 +33,8 @@ export interface Account {
 
 /**
  * A risk day as the engine keeps it: its payments as (order, k, nominal) triples in projection order, made into
- * payments when first read.
+ * payments when first read; `count` is every payment out that day, the triples the first of them the forecast's
+ * bound on listed payments left room for (`Settings.atRiskLimit`).
  */
 class RiskDayOut implements RiskDay {
   readonly date: LocalDate.LocalDate
@@ -42,6 +43,7 @@ class RiskDayOut implements RiskDay {
   readonly out: BigDecimal.BigDecimal
   readonly shortfall: BigDecimal.BigDecimal
   readonly reason: "zero" | "threshold"
+  readonly count: number
   triples: ReadonlyArray<number> = []
   made: ReadonlyArray<Payment.Payment> | undefined = undefined
   readonly templates: ReadonlyArray<Plans.Template>
@@ -52,7 +54,8 @@ class RiskDayOut implements RiskDay {
     out: BigDecimal.BigDecimal,
     shortfall: BigDecimal.BigDecimal,
     reason: "zero" | "threshold",
-    templates: ReadonlyArray<Plans.Template>
+    templates: ReadonlyArray<Plans.Template>,
+    count: number
   ) {
     this.date = date as LocalDate.LocalDate
     this.until = until as LocalDate.LocalDate
@@ -61,6 +64,7 @@ class RiskDayOut implements RiskDay {
     this.shortfall = shortfall
     this.reason = reason
     this.templates = templates
+    this.count = count
   }
   get payments(): ReadonlyArray<Payment.Payment> {
     if (this.made === undefined) {
@@ -96,8 +100,10 @@ export interface AccountResult {
 /** What the engine returns. */
 export interface Result {
   readonly accounts: Array<AccountResult>
-  /** Every payment of every risk day, earliest first (`Payment.compare`), made when called. */
+  /** Every listed payment of every risk day, earliest first (`Payment.compare`), made when called. */
   readonly atRisk: () => Array<Payment.Payment>
+  /** Every payment out on a risk day, listed or not (`Settings.atRiskLimit`). */
+  readonly atRiskCount: number
   readonly notNetted: Array<Foreign>
   readonly withoutBalance: Array<{ readonly iban: string; readonly currency: string; readonly count: number }>
   readonly skipped: Array<Plans.Skipped>
@@ -142,7 +148,16 @@ export interface Settings {
    * not the user's: a debtor of the user's orders without a balance is listed in `withoutBalance` (default: none).
    */
   readonly flowsFrom?: number | undefined
+  /**
+   * The most payments of risk days listed (made into payments) over all accounts: the earliest risk days of each
+   * account in turn, in the order of the accounts, a day's first payments when it does not fit whole; every risk day
+   * still counts all of its payments (default {@link AT_RISK_LIMIT}).
+   */
+  readonly atRiskLimit?: number | undefined
 }
+
+/** The default bound on the payments of risk days listed: a forecast's memory stays bounded when many are at risk. */
+export const AT_RISK_LIMIT = 100_000
 
 /** A float sum stays exact while the magnitudes it was made from stay below this (far below 2^53: margin for rounding of the bound itself). */
 const LIMIT = 2 ** 50
@@ -431,10 +446,15 @@ class Engine {
   /** The account's risk days with payments out. */
   readonly risky: Array<RiskDayOut> = []
   openRisk: RiskDayOut | undefined = undefined
+  /** Payments of risk days listed so far, the bound on them, and every payment out on a risk day. */
+  listed = 0
+  readonly listLimit: number
+  atRiskCount = 0
 
   constructor(orders: ReadonlyArray<Plans.Order>, accounts: ReadonlyArray<Account>, settings: Settings) {
     this.accounts = accounts
     this.settings = settings
+    this.listLimit = Math.max(0, Math.floor(settings.atRiskLimit ?? AT_RISK_LIMIT))
     const { window } = settings
     const to: number = window.to
     this.to = to
@@ -939,7 +959,7 @@ class Engine {
   }
 
   /** A risk day of the account on `day` (its payments found after the account is read). */
-  riskDay(day: number, closing: bigint, outUnits: bigint, withPayments: boolean): void {
+  riskDay(day: number, closing: bigint, outUnits: bigint, count: number): void {
     const a = this.a
     const s = this.scale[a]!
     const risk = new RiskDayOut(
@@ -949,11 +969,13 @@ class Engine {
       decimal(outUnits, s),
       decimal(this.line[a]! - closing, s),
       closing <= 0n ? "zero" : "threshold",
-      this.templates
+      this.templates,
+      count
     )
     this.results[a]!.riskDays.push(risk)
     this.openRisk = risk
-    if (withPayments) this.risky.push(risk)
+    this.atRiskCount += count
+    if (count > 0) this.risky.push(risk)
   }
 
   closeRisk(day: number): void {
@@ -1006,7 +1028,7 @@ class Engine {
             r.opening = decimal(BigInt(bal), 2)
             f[1] = bal
             r.lowestDate = day as LocalDate.LocalDate
-            if (atRisk && !replay) this.riskDay(day, BigInt(bal), 0n, false)
+            if (atRisk && !replay) this.riskDay(day, BigInt(bal), 0n, 0)
           }
           if (columns !== undefined) columns.push(day, bal, 0, 0, 0, 0, atRisk)
         }
@@ -1029,7 +1051,7 @@ class Engine {
         f[1] = bal
         r.lowestDate = day as LocalDate.LocalDate
       }
-      if (atRisk && !replay) this.riskDay(day, BigInt(bal), BigInt(o), no > 0)
+      if (atRisk && !replay) this.riskDay(day, BigInt(bal), BigInt(o), no)
       if (columns !== undefined) columns.push(day, before, o, i, no, ni, atRisk)
     }
     r.closing = decimal(BigInt(f[0]!), 2)
@@ -1077,7 +1099,7 @@ class Engine {
             r.opening = decimal(bal, s)
             low = bal
             r.lowestDate = day as LocalDate.LocalDate
-            if (atRisk && !replay) this.riskDay(day, bal, 0n, false)
+            if (atRisk && !replay) this.riskDay(day, bal, 0n, 0)
           }
           if (replay) rows.push({ date: day, opening: bal, out: 0n, in: 0n, outCount: 0, inCount: 0, atRisk })
         }
@@ -1101,7 +1123,7 @@ class Engine {
         low = bal
         r.lowestDate = day as LocalDate.LocalDate
       }
-      if (atRisk && !replay) this.riskDay(day, bal, outUnits, no > 0)
+      if (atRisk && !replay) this.riskDay(day, bal, outUnits, no)
       if (replay)
         rows.push({ date: day, opening: before, out: outUnits, in: inUnits, outCount: no, inCount: ni, atRisk })
     }
@@ -1121,7 +1143,19 @@ class Engine {
   riskPayments(from: number): void {
     const a = this.a
     const { base, ranks, runFrom, runTo, runK, kind, netDebtor, outList, planList, starts, riskAt } = this
+    // the days listed: the earliest while the bound leaves room, the last of them cut to what is left (memory stays
+    // bounded however many payments are at risk); the others keep their count alone
     const risky = this.risky
+    let listedDays = 0
+    const room: Array<number> = [] // per listed day: the payments it lists
+    while (listedDays < risky.length && this.listed < this.listLimit) {
+      const n = Math.min(risky[listedDays]!.count, this.listLimit - this.listed)
+      room.push(n)
+      this.listed += n
+      listedDays++
+    }
+    risky.length = listedDays
+    if (listedDays === 0) return
     const found: Array<Array<number>> = [] // per risk day: (order, k, nominal) triples
     for (let j = 0; j < risky.length; j++) {
       riskAt[risky[j]!.date - base] = j
@@ -1170,7 +1204,8 @@ class Engine {
         (x, y) =>
           ranks[triples[x]!]! - ranks[triples[y]!]! || triples[x + 2]! - triples[y + 2]! || triples[x]! - triples[y]!
       )
-      const sorted = new Array<number>(triples.length)
+      idx.length = Math.min(idx.length, room[j]!)
+      const sorted = new Array<number>(idx.length * 3)
       for (let q = 0; q < idx.length; q++) {
         sorted[3 * q] = triples[idx[q]!]!
         sorted[3 * q + 1] = triples[idx[q]! + 1]!
@@ -1314,6 +1349,7 @@ class Engine {
     return {
       accounts: this.results,
       atRisk: () => this.atRisk(),
+      atRiskCount: this.atRiskCount,
       notNetted: notNetted.map((x) => x.foreign),
       withoutBalance,
       skipped: this.plans.skipped,
@@ -1376,7 +1412,7 @@ const empty = new Engine([], [], {
 export const kept: ReadonlyArray<object> = [
   empty,
   new AccountOut(0, 0, ZERO, false, empty),
-  new RiskDayOut(0, 0, ZERO, ZERO, ZERO, "zero", []),
+  new RiskDayOut(0, 0, ZERO, ZERO, ZERO, "zero", [], 0),
   new CentsRow(0, 0, 0, 0, 0, 0, 0, [], false)
   // core keeps a plan of its own for the same reason (core internal/plan.ts, kept)
 ]
