@@ -1,29 +1,32 @@
 /**
- * The fleet keeps its word under faults (issue 42): `tppkit worker --once` processes on an embedded PostgreSQL of
- * their own against the mock bank, the bank's journal the witness of what reached it and the due payments computed
- * by the engine from a listing with the customer present. The database server frozen (its postmaster and every
- * backend stopped with SIGSTOP, as a stalled disk or a paused VM) or killed (SIGKILL, then started again on the same
- * data directory) while a listing is read; a wrong client secret. Outages of seconds.
+ * The fleet keeps its word under faults (issue 42): `tppkit worker` processes on one embedded PostgreSQL server of
+ * this file (a fresh database per case) against the mock bank, the bank's journal the witness of what reached it
+ * and the due payments computed by the engine from a listing with the customer present. The database server frozen
+ * (its postmaster and every backend stopped with SIGSTOP, as a stalled disk or a paused VM) while a listing is read
+ * and while the checks are sent, or killed (SIGKILL, then started again on the same data directory); workers paused
+ * past their shard locks on 4-page listings; a connection dropped on page 2 of 4 with the day before's listing kept;
+ * the bank's process restarted during a listing; a wrong client secret. Outages of seconds, locks of 4 s.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, assert, describe, it } from "@effect/vitest"
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient } from "@tppkit/http"
-import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
-import { EmbeddedDb, Sweep } from "@tppkit/worker"
+import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
+import { Database, EmbeddedDb, Sweep } from "@tppkit/worker"
 import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
-import { tppkit, workerOnce } from "./harness.ts"
+import { SqlClient } from "effect/sql"
+import { start, tppkit, workerOnce } from "./harness.ts"
 
 const day = "2026-11-02"
 const bankScope = Scope.makeUnsafe()
 afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
 
 /** Resolves once `ready` holds, looking every 50 ms; fails after `timeoutMs` (a bound, not a timing). */
-const until = async (ready: () => boolean, what: string, timeoutMs = 90_000): Promise<void> => {
+const until = async (ready: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> => {
   const end = Date.now() + timeoutMs
-  while (!ready()) {
+  while (!(await ready())) {
     if (Date.now() > end) throw new Error(`gave up waiting: ${what}`)
     await new Promise((r) => setTimeout(r, 50))
   }
@@ -31,30 +34,37 @@ const until = async (ready: () => boolean, what: string, timeoutMs = 90_000): Pr
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+type Entry = Pick<Journal.Entry, "path" | "headers" | "body">
+
 /** The unattended listing requests the bank received (no customer present), in order of arrival: their pages. */
-const pagesOf = (journal: Journal.Journal["Service"]) =>
-  journal
-    .entriesUnsafe()
+const pagesOfEntries = (entries: ReadonlyArray<Entry>) =>
+  entries
     .filter((e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined)
     .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+const pagesOf = (journal: Journal.Journal["Service"]) => pagesOfEntries(journal.entriesUnsafe())
 
 /** The balance-check requests the bank received. */
 const balanceChecksOf = (journal: Journal.Journal["Service"]) =>
   journal.entriesUnsafe().filter((e) => e.path.endsWith("/balanceCheck")).length
 
-/** What the bank lists for the day, as the sweep plans it (asked with the customer present: no budget spent). */
-const expectedPlan = (info: Sandbox.SandboxInfo["Service"]) =>
+interface BankInfo {
+  readonly baseUrl: string
+  readonly clientId: string
+  readonly clientSecret: Redacted.Redacted<string>
+}
+
+/**
+ * Every order the bank lists, asked with the customer present (no budget spent): logged in now, or at `bankTime` for
+ * a bank on a clock of the test's.
+ */
+const listed = (info: BankInfo, bankTime?: number) =>
   Effect.runPromise(
     Effect.gen(function* () {
       const client = yield* BankClient.BankClient
-      const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "test", lastLoggedTime: yield* DateTime.now }
-      const orders = yield* Stream.runCollect(client.standingOrders({ psu }))
-      return Sweep.plan(
-        orders.flatMap((p) => p.body.orders),
-        info.clientId,
-        LocalDate.parseUnsafe(day),
-        { daysBefore: 2, calendar: Calendar.target, timeZone: "Europe/Bratislava", hour: 8 }
-      )
+      const lastLoggedTime = bankTime === undefined ? yield* DateTime.now : DateTime.makeUnsafe(bankTime)
+      const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "test", lastLoggedTime }
+      const pages = yield* Stream.runCollect(client.standingOrders({ psu }))
+      return pages.flatMap((p) => p.body.orders)
     }).pipe(
       Effect.provide(
         BankClient.layerNodeFromOptions(
@@ -65,16 +75,45 @@ const expectedPlan = (info: Sandbox.SandboxInfo["Service"]) =>
     )
   )
 
-/** A server of the test's own on a data directory and port that survive its restarts. */
-const ownDatabase = async () => {
+/** What the bank lists for `on`, as the sweep plans it: the keys of the checks due. */
+const expectedPlan = async (info: BankInfo, on = day, bankTime?: number) =>
+  Sweep.plan(await listed(info, bankTime), info.clientId, LocalDate.parseUnsafe(on), {
+    daysBefore: 2,
+    calendar: Calendar.target,
+    timeZone: "Europe/Bratislava",
+    hour: 8
+  }).map((p) => `${p.orderId}/${p.nominalDate}`)
+
+/**
+ * The file's PostgreSQL server, on a data directory and port that survive its restarts: a fresh database per case,
+ * and the server's processes to freeze or kill.
+ */
+const server = (() => {
   const dataDir = mkdtempSync(join(tmpdir(), "tppkit-faults-db-"))
-  const port = await Effect.runPromise(EmbeddedDb.freePort)
+  let port = 0
   let scope = Scope.makeUnsafe()
+  let url: Redacted.Redacted<string> | undefined
+  let databases = 0
   const startDb = async () => {
     scope = Scope.makeUnsafe()
-    return (await Effect.runPromise(Scope.provide(EmbeddedDb.start({ dataDir, port }), scope))).url
+    url = (await Effect.runPromise(Scope.provide(EmbeddedDb.start({ dataDir, port }), scope))).url
   }
-  const url = await startDb()
+  beforeAll(async () => {
+    port = await Effect.runPromise(EmbeddedDb.freePort)
+    await startDb()
+  }, 90_000)
+  afterAll(async () => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    rmSync(dataDir, { recursive: true, force: true })
+  }, 60_000)
+  /** Runs a statement on a database of the server: its rows. */
+  const run = <A extends object = Record<string, unknown>>(on: Redacted.Redacted<string>, statement: string) =>
+    Effect.runPromise(
+      Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe<A>(statement)).pipe(
+        Effect.provide(Database.layer(on, { maxConnections: 1 })),
+        Effect.scoped
+      )
+    )
   /** The postmaster's process id (the first line of its lock file). */
   const postmaster = () => Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0])
   /** The postmaster and every process it started (its backends), as a stalled machine stops them all. */
@@ -94,7 +133,14 @@ const ownDatabase = async () => {
     return [root, ...children]
   }
   return {
-    url,
+    /** A new empty database of the server. */
+    fresh: async () => {
+      if (url === undefined) throw new Error("the test PostgreSQL has not started")
+      const name = `faults_${databases++}`
+      await run(url, `CREATE DATABASE ${name}`)
+      return Redacted.make(Redacted.value(url).replace(/\/postgres$/, `/${name}`))
+    },
+    run,
     postmaster,
     freeze: () => {
       const all = processes()
@@ -103,301 +149,439 @@ const ownDatabase = async () => {
         for (const pid of all) process.kill(pid, "SIGCONT")
       }
     },
-    restart: startDb,
-    close: async () => {
-      await Effect.runPromise(Scope.close(scope, Exit.void))
-      rmSync(dataDir, { recursive: true, force: true })
-    }
+    restart: startDb
   }
-}
+})()
 
-/** A mock bank whose every answer is slowed down (the listing takes seconds), and the way to lift that. */
-const slowBank = async () => {
+/**
+ * A mock bank whose every answer is slowed down (a listing takes seconds), and the ways to fault it and to lift
+ * that; on the sandbox clock `at` when given (moved a day by `nextDay`).
+ */
+const slowBank = async (options: { readonly delayMs?: number; readonly at?: number } = {}) => {
+  const settings = {
+    listingDay: Fixtures.baseDate,
+    faults: { rate: 1, kinds: ["delay" as const], delayMs: options.delayMs ?? 1000 }
+  }
   const bank = await Effect.runPromise(
     Layer.buildWithScope(
-      Sandbox.layer({ listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 1500 } }),
+      options.at === undefined
+        ? Sandbox.layer(settings)
+        : Sandbox.layerServer(settings).pipe(
+            Layer.provideMerge(Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(options.at), Journal.Journal.layer))
+          ),
       bankScope
     )
   )
   const info = Context.get(bank, Sandbox.SandboxInfo)
   const journal = Context.get(bank, Journal.Journal)
-  const lift = async () => {
-    const lifted = await fetch(`${info.baseUrl}/__faults`, { method: "PUT", body: JSON.stringify({ rate: 0 }) })
-    assert.strictEqual(lifted.status, 200, await lifted.text())
+  const faults = async (json: object) => {
+    const put = await fetch(`${info.baseUrl}/__faults`, { method: "PUT", body: JSON.stringify(json) })
+    assert.strictEqual(put.status, 200, await put.text())
   }
-  return { info, journal, lift }
+  return {
+    info,
+    journal,
+    faults,
+    lift: () => faults({ rate: 0 }),
+    nextDay: () => Context.get(bank, SandboxClock.SandboxClock).adjustUnsafe(86_400_000)
+  }
 }
 
-const statusOf = async (url: Redacted.Redacted<string>) => {
-  const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url), "--format", "json"])
-  assert.strictEqual(status.code, 0, status.stderr)
-  return JSON.parse(status.stdout) as {
-    checks: Array<{ orderId: string; nominalDate: string; outcome: string; attempts: number }>
-    budget: Array<{ used: number; limit: number }>
+interface Status {
+  readonly checks: Array<{ orderId: string; nominalDate: string; outcome: string; attempts: number }>
+  readonly budget: Array<{ used: number; limit: number }>
+}
+
+/** The fleet's checks and budget, read from its tables (what `worker status` shows). */
+const statusOf = async (url: Redacted.Redacted<string>): Promise<Status> => {
+  const checks = await server.run<{ order_id: string; nominal_date: string; outcome: string; attempts: number }>(
+    url,
+    "SELECT order_id, nominal_date, outcome, attempts FROM tppkit_checks"
+  )
+  const budget = await server.run<{ used: number }>(url, "SELECT used FROM tppkit_budget")
+  return {
+    checks: checks.map((c) => ({
+      orderId: c.order_id,
+      nominalDate: c.nominal_date,
+      outcome: c.outcome,
+      attempts: Number(c.attempts)
+    })),
+    budget: budget.map((b) => ({ used: Number(b.used), limit: 4 }))
   }
 }
+
+const summaryOf = (run: { readonly stdout: string }) => JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}")
 
 /**
  * What every case asserts once the day is done: every payment due checked, none invented, each page of the listing
  * asked for once and counted once (the budget equals the bank's count), and every balance check the bank saw
- * counted in `attempts`.
+ * counted in `attempts` (exactly as often when no worker stopped mid-request).
  */
 const keptItsWord = async (
   url: Redacted.Redacted<string>,
-  bank: Awaited<ReturnType<typeof slowBank>>,
+  bank: { readonly info: BankInfo; readonly journal: { readonly entriesUnsafe: () => ReadonlyArray<Entry> } },
   run: { readonly code: number | null; readonly stdout: string; readonly stderr: string },
   exact = true
 ) => {
   assert.strictEqual(run.code, 0, run.stderr)
-  const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}")
+  const summary = summaryOf(run)
   assert.strictEqual(summary.sweep, "complete")
   const document = await statusOf(url)
-  const expected = await expectedPlan(bank.info)
   assert.deepStrictEqual(
     document.checks.map((c) => `${c.orderId}/${c.nominalDate}`).sort(),
-    expected.map((p) => `${p.orderId}/${p.nominalDate}`).sort()
+    (await expectedPlan(bank.info)).sort()
   )
-  const pages = pagesOf(bank.journal)
+  const entries = bank.journal.entriesUnsafe()
+  const pages = pagesOfEntries(entries)
   assert.deepStrictEqual(pages, [...new Set(pages)], `pages asked: ${pages.join(", ")}`)
   assert.strictEqual(document.budget[0]?.used, pages.length)
-  // no balance evaluated more often than attempts admit; exactly as often when no worker stopped mid-request
+  const requests = entries.filter((e) => e.path.endsWith("/balanceCheck")).length
   const attempts = document.checks.reduce((n, c) => n + c.attempts, 0)
-  if (exact) assert.strictEqual(attempts, balanceChecksOf(bank.journal))
-  else assert.isAtLeast(attempts, balanceChecksOf(bank.journal))
-  return { summary, pages, checks: document.checks.length, requests: balanceChecksOf(bank.journal) }
+  if (exact) assert.strictEqual(attempts, requests)
+  else assert.isAtLeast(attempts, requests)
+  return { summary, pages, checks: document.checks.length, requests }
 }
 
-const envOf = (info: Sandbox.SandboxInfo["Service"]) => ({
+const envOf = (info: BankInfo) => ({
   TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
   TPPKIT_WORKER_POLL_MS: "250",
   TPPKIT_WORKER_PAGE_SIZE: "50",
-  TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500"
+  TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500",
+  TPPKIT_WORKER_CHECK_BACKOFF_MS: "500"
 })
 
 describe("the fleet under faults (the bank's journal the witness)", () => {
-  it("the database server frozen (SIGSTOP of the postmaster and its backends) while a listing is read", async () => {
+  it("the database server frozen (SIGSTOP of the postmaster and its backends) and killed (SIGKILL, started again on the same data directory) while a listing is read, and frozen again while the checks are sent", async () => {
     const bank = await slowBank()
-    const db = await ownDatabase()
-    try {
-      const worker = tppkit(workerOnce(Redacted.value(db.url), bank.info, day), {
-        env: envOf(bank.info),
-        timeoutMs: 150_000
-      })
-      await until(() => pagesOf(bank.journal).length > 0, "the first page of the listing")
-      const thaw = db.freeze()
-      await sleep(4000)
-      thaw()
-      await bank.lift()
-      const run = await worker
-      const seen = await keptItsWord(db.url, bank, run)
-      // the worker's own lines say what happened; effect's are below error
-      assert.match(run.stderr, /level=warn event=database_unreachable cause=/)
-      assert.match(run.stderr, /level=info event=database_back after=\d+(\.\d)?s/)
-      assert.notMatch(run.stderr, /level=error event=log/)
-      console.log(`frozen database: ${seen.checks} checks, pages ${seen.pages.join(",")}, ${seen.requests} requests`)
-    } finally {
-      await db.close()
-    }
+    const url = await server.fresh()
+    const worker = tppkit(workerOnce(Redacted.value(url), bank.info, day), {
+      env: envOf(bank.info),
+      timeoutMs: 150_000
+    })
+    await until(() => pagesOf(bank.journal).length > 0, "the first page of the listing")
+    let thaw = server.freeze()
+    await sleep(4000)
+    thaw()
+    // the next page on its way (each answer takes a second): the postmaster killed, then started again
+    await until(() => pagesOf(bank.journal).length > 1, "the second page of the listing")
+    process.kill(server.postmaster(), "SIGKILL")
+    await sleep(1000)
+    await server.restart()
+    // the checks on their way: frozen again with some in flight
+    await until(() => balanceChecksOf(bank.journal) > 0, "the first balance checks")
+    thaw = server.freeze()
+    await sleep(4000)
+    thaw()
+    await bank.lift()
+    const run = await worker
+    const seen = await keptItsWord(url, bank, run)
+    // the worker's own lines say what happened, each time; effect's are below error
+    assert.isAtLeast(run.stderr.match(/level=warn event=database_unreachable cause=/g)?.length ?? 0, 2, run.stderr)
+    assert.isAtLeast(run.stderr.match(/level=info event=database_back after=\d+(\.\d)?s/g)?.length ?? 0, 2, run.stderr)
+    assert.notMatch(run.stderr, /level=error event=log/)
+    assert.match(run.stderr, /level=info event=run_finished .*repeated=0 .*unplanned=none/)
+    console.log(`database faults: ${seen.checks} checks, pages ${seen.pages.join(",")}, ${seen.requests} requests`)
   }, 180_000)
 
-  it("the postmaster SIGKILLed while a listing is read, then started again on the same data directory", async () => {
+  it("three workers on 4-page listings, two paused (SIGSTOP) past their shard locks with checks in flight: a --once one gives up or finishes, a long-running one rejoins", async () => {
     const bank = await slowBank()
-    const db = await ownDatabase()
+    const url = await server.fresh()
+    const env = { ...envOf(bank.info), TPPKIT_WORKER_PAGE_SIZE: "30", TPPKIT_WORKER_LOCK_EXPIRATION_MS: "4000" }
+    const args = workerOnce(Redacted.value(url), bank.info, day)
+    let onceId = 0
+    const once = tppkit(args, { env, timeoutMs: 170_000, onSpawn: (pid) => (onceId = pid) })
+    const other = tppkit(args, { env, timeoutMs: 170_000 })
+    // a worker of the daily cron, joined with the sweep of the day (the same flags without --once)
+    const longRunning = start(
+      args.filter((a) => a !== "--once"),
+      env
+    )
+    let longLines = ""
+    longRunning.child.stderr?.on("data", (c: Buffer) => {
+      longLines += c.toString("utf8")
+    })
     try {
-      const worker = tppkit(workerOnce(Redacted.value(db.url), bank.info, day), {
-        env: envOf(bank.info),
-        timeoutMs: 150_000
-      })
-      await until(() => pagesOf(bank.journal).length > 0, "the first page of the listing")
-      process.kill(db.postmaster(), "SIGKILL")
-      await sleep(2000)
-      await db.restart()
-      await bank.lift()
-      const run = await worker
-      const seen = await keptItsWord(db.url, bank, run)
-      console.log(`killed database: ${seen.checks} checks, pages ${seen.pages.join(",")}, ${seen.requests} requests`)
-    } finally {
-      await db.close()
-    }
-  }, 180_000)
-
-  it("a worker paused (SIGSTOP) past its shard locks after every page was read, with checks in flight", async () => {
-    const bank = await slowBank()
-    const db = await ownDatabase()
-    try {
-      const env = { ...envOf(bank.info), TPPKIT_WORKER_LOCK_EXPIRATION_MS: "4000" }
-      let pausedPid = 0
-      const args = workerOnce(Redacted.value(db.url), bank.info, day)
-      const a = tppkit(args, { env, timeoutMs: 170_000, onSpawn: (pid) => (pausedPid = pid) })
-      const b = tppkit(args, { env, timeoutMs: 170_000 })
-      // every page read and balance checks on their way: the first worker stops for three lock timeouts
+      // every page read (4 pages of 30) and balance checks on their way: two workers stop for two lock timeouts
       await until(
-        () => pagesOf(bank.journal).length >= 3 && balanceChecksOf(bank.journal) > 0,
+        () => pagesOf(bank.journal).length >= 4 && balanceChecksOf(bank.journal) > 0,
         "the listing read and the first balance checks sent"
       )
-      process.kill(pausedPid, "SIGSTOP")
-      await sleep(12_000)
-      process.kill(pausedPid, "SIGCONT")
-      const [woken, other] = await Promise.all([a, b])
-      assert.strictEqual(other.code, 0, other.stderr)
-      // the woken worker rejoins and finishes, or gives up in one line within the lock timeout and a minute
+      const longId = longRunning.child.pid ?? 0
+      process.kill(onceId, "SIGSTOP")
+      process.kill(longId, "SIGSTOP")
+      await sleep(9000)
+      process.kill(onceId, "SIGCONT")
+      process.kill(longId, "SIGCONT")
+      await bank.lift()
+      const [woken, finished] = await Promise.all([once, other])
+      assert.strictEqual(finished.code, 0, finished.stderr)
+      // the woken --once worker finishes, or gives up in one line within the lock timeout and a minute
       assert.include([0, 9], woken.code, woken.stderr)
       assert.isFalse(woken.timedOut)
       if (woken.code === 9)
         assert.match(woken.stderr, /this worker was paused for \d+ s and lost its shards; it gave up/)
       assert.match(woken.stderr, /event=shards_lost held=\d+ paused=\d+/)
-      // the woken worker's checks that were waiting for a connection when it stopped count as sent (they may have
-      // been); none is evaluated more often than attempts admit
-      const seen = await keptItsWord(db.url, bank, other, false)
-      // no check is left without the bank's answer (a timeout of the woken worker's never replaces one)
+      // the long-running one rejoins: it says it lost its shards, then holds the fleet's every shard once the others left
+      await until(
+        () => /event=shards_lost held=\d+ paused=[\s\S]*event=shards held=30 of=30/.test(longLines),
+        "the woken long-running worker holding every shard",
+        60_000
+      )
+      longRunning.child.kill("SIGTERM")
+      const left = await longRunning.done
+      assert.match(left.stderr, /event=left reason=stopped/, left.stderr)
+      assert.notMatch(left.stderr, /level=error/, left.stderr)
+      // checks that were waiting for a connection when their worker stopped count as sent (they may have been); none
+      // is evaluated more often than attempts admit, and none is left without the bank's answer (a timeout of a woken
+      // worker's never replaces one)
+      const seen = await keptItsWord(url, bank, finished, false)
+      assert.strictEqual(seen.pages.length, 4)
       assert.strictEqual(seen.summary.unanswered, 0)
       console.log(
-        `paused worker: ${seen.checks} checks, pages ${seen.pages.join(",")}, ${seen.requests} requests, woken exit ${woken.code}`
+        `paused workers: ${seen.checks} checks, pages ${seen.pages.join(",")}, ${seen.requests} requests, woken --once exit ${woken.code}`
       )
     } finally {
-      await db.close()
+      if (longRunning.child.exitCode === null && longRunning.child.signalCode === null)
+        longRunning.child.kill("SIGKILL")
     }
   }, 200_000)
 
-  it("the bank failing every listing page after the first, no complete listing kept: page 0's payments planned, the rest named, exit 9", async () => {
-    const bank = await slowBank()
-    const db = await ownDatabase()
-    try {
-      const env = { ...envOf(bank.info), TPPKIT_WORKER_SWEEP_TRIES: "2" }
-      const worker = tppkit(workerOnce(Redacted.value(db.url), bank.info, day), { env, timeoutMs: 150_000 })
-      await until(() => pagesOf(bank.journal).length > 0, "the first page of the listing")
-      const failing = await fetch(`${bank.info.baseUrl}/__faults`, {
-        method: "PUT",
-        body: JSON.stringify({ rate: 1, kinds: ["503"] })
+  it("a connection dropped on page 2 of 4 with the day before's listing kept: 0 payments unplanned, the stand-ins say which listing", async () => {
+    const first = "2026-11-01"
+    const bank = await slowBank({ delayMs: 0, at: Date.UTC(2026, 10, 1, 7) })
+    // the bank's clock is the test's: a listing with the customer present is asked as of its time
+    await bank.lift()
+    const url = await server.fresh()
+    const env = {
+      ...envOf(bank.info),
+      TPPKIT_WORKER_PAGE_SIZE: "30",
+      TPPKIT_WORKER_SWEEP_TRIES: "2"
+    }
+    const before = await tppkit(workerOnce(Redacted.value(url), bank.info, first), { env, timeoutMs: 120_000 })
+    assert.strictEqual(before.code, 0, before.stderr)
+    assert.deepStrictEqual(pagesOf(bank.journal), [0, 1, 2, 3])
+    // the next day: the bank's clock moved, the fleet's budget a new day's (the fleet counts by the real clock)
+    bank.nextDay()
+    await server.run(url, "DELETE FROM tppkit_budget")
+    const seenBefore = bank.journal.entriesUnsafe().length
+    const today = () => pagesOfEntries(bank.journal.entriesUnsafe().slice(seenBefore))
+    await bank.faults({ rate: 1, kinds: ["delay"], delayMs: 1000 })
+    const worker = tppkit(workerOnce(Redacted.value(url), bank.info, day), { env, timeoutMs: 120_000 })
+    await until(() => today().length >= 2, "page 1 of the day's listing asked for")
+    // page 2 (the third) dropped, and dropped again when tried again: the day's 4 calls are spent
+    await bank.faults({ rate: 1, kinds: ["reset"] })
+    await until(() => today().length >= 4, "page 2 tried twice")
+    await bank.lift()
+    const run = await worker
+    assert.strictEqual(run.code, 0, run.stderr)
+    assert.deepStrictEqual(today(), [0, 1, 2, 2])
+    const summary = summaryOf(run)
+    assert.strictEqual(summary.sweep, "complete")
+    assert.deepStrictEqual(
+      { ...summary.partial?.[0], plannedFromEarlier: undefined },
+      {
+        consent: bank.info.clientId,
+        pagesKept: 2,
+        pagesUnread: [2, 3],
+        plannedFrom: first,
+        plannedFromEarlier: undefined
+      }
+    )
+    // every payment due either day is checked, none invented; the day's stand-ins are listed with their listing's day
+    const document = await statusOf(url)
+    const now = Date.UTC(2026, 10, 2, 7)
+    const due = new Set([...(await expectedPlan(bank.info, first, now)), ...(await expectedPlan(bank.info, day, now))])
+    assert.deepStrictEqual(document.checks.map((c) => `${c.orderId}/${c.nominalDate}`).sort(), [...due].sort())
+    const standIns = summary.listedOn as Array<{ orderId: string; listedOn: string; outcome: string | null }>
+    assert.isAbove(standIns.length, 0)
+    // the day's new checks among those the earlier listing planned (the rest were planned the day before)
+    assert.isAtMost(standIns.length, summary.partial[0].plannedFromEarlier)
+    for (const c of standIns) assert.strictEqual(c.listedOn, first)
+    assert.strictEqual(document.budget[0]?.used, 4)
+    assert.match(run.stderr, /level=warn event=listing_partial .*pages_kept=2 pages_unread=2 planned_from=2026-11-01/)
+    assert.match(run.stderr, new RegExp(`event=run_finished .*stand_ins=${standIns.length} unplanned=none`))
+    console.log(`stand-ins: ${standIns.length} of ${document.checks.length} checks planned from ${first}`)
+  }, 180_000)
+
+  it("the bank's process restarted (forgetting its tokens) while a listing is read: the page cut off asked again, counted", async () => {
+    const port = await Effect.runPromise(EmbeddedDb.freePort)
+    const sandbox = () => {
+      const bank = start(["sandbox", "--port", String(port), "--listing-day", "2026-11-01", "--format", "json"], {})
+      let out = ""
+      bank.child.stdout?.on("data", (c: Buffer) => {
+        out += c.toString("utf8")
       })
-      assert.strictEqual(failing.status, 200, await failing.text())
-      // page 1 asked twice (two tries), both answered 503: then the balance checks may go through
-      await until(() => pagesOf(bank.journal).length >= 3, "the listing's two tries of page 1")
-      await bank.lift()
-      const run = await worker
-      assert.strictEqual(run.code, 9, run.stderr)
-      assert.deepStrictEqual(pagesOf(bank.journal), [0, 1, 1])
-      const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}")
-      assert.deepStrictEqual(summary.unlisted, [bank.info.clientId])
-      assert.deepStrictEqual(summary.partial, [
-        { consent: bank.info.clientId, pagesKept: 1, pagesUnread: [1, 2], plannedFrom: null, plannedFromEarlier: 0 }
-      ])
-      assert.match(run.stderr, /page\(s\) 1, 2 not read and no complete listing kept: their payments are not planned/)
-      assert.match(run.stderr, /event=listing_partial .*pages_kept=1 pages_unread=2 planned_from=none/)
-      // exactly the payments of the page read are checked
-      const all = await expectedPlan(bank.info)
-      const document = await statusOf(db.url)
-      const onPage0 = new Set(
-        (
-          await Effect.runPromise(
-            Effect.gen(function* () {
-              const client = yield* BankClient.BankClient
-              const psu = { ipAddress: "127.0.0.1", deviceOs: "t", userAgent: "t", lastLoggedTime: yield* DateTime.now }
-              return yield* client.standingOrdersPage({ psu, page: 0, pageSize: 50 })
-            }).pipe(
-              Effect.provide(
-                BankClient.layerNodeFromOptions(
-                  {
-                    environment: "sandbox",
-                    baseUrl: bank.info.baseUrl,
-                    clientId: bank.info.clientId,
-                    clientSecret: bank.info.clientSecret
-                  },
-                  { budgetFile: "memory" }
-                )
-              )
-            )
-          )
-        ).body.orders.map((o) => o.orderId)
-      )
+      return {
+        bank,
+        report: async () => {
+          await until(() => out.includes("\n"), "the sandbox's report", 60_000)
+          return JSON.parse(out.split("\n")[0] ?? "{}") as { baseUrl: string; clientId: string; clientSecret: string }
+        }
+      }
+    }
+    const journalOf = async (baseUrl: string): Promise<Array<Entry>> => {
+      const text = await (await fetch(`${baseUrl}/__journal`)).text()
+      const parsed = text.trim().startsWith("[")
+        ? (JSON.parse(text) as Array<Entry>)
+        : text
+            .split("\n")
+            .filter((l) => l.trim() !== "")
+            .map((l) => JSON.parse(l) as Entry)
+      return parsed
+    }
+    let running = sandbox()
+    const report = await running.report()
+    const info = {
+      baseUrl: report.baseUrl,
+      clientId: report.clientId,
+      clientSecret: Redacted.make(report.clientSecret)
+    }
+    const slow = () =>
+      fetch(`${info.baseUrl}/__faults`, {
+        method: "PUT",
+        body: JSON.stringify({ rate: 1, kinds: ["delay"], delayMs: 1000 })
+      })
+    assert.strictEqual((await slow()).status, 200)
+    const url = await server.fresh()
+    // pages of 100: a 2-page listing, so that page 1 asked again after the bank's 401 still fits the day's 4 calls
+    const env = { ...envOf(info), TPPKIT_WORKER_PAGE_SIZE: "100" }
+    const worker = tppkit(workerOnce(Redacted.value(url), info, day), { env, timeoutMs: 150_000 })
+    // page 1 arrived and waits a second for its answer: the bank's process killed meanwhile (journaled on arrival)
+    let before: Array<Entry> = []
+    await until(async () => {
+      before = await journalOf(info.baseUrl)
+      return pagesOfEntries(before).length >= 2
+    }, "page 1 asked for")
+    running.bank.child.kill("SIGKILL")
+    await running.bank.done
+    await sleep(1000)
+    running = sandbox()
+    await running.report()
+    const run = await worker
+    const after = await journalOf(info.baseUrl)
+    try {
+      const entries = [...before, ...after]
+      // page 1 cut off, then asked again with the old token (401: the bank forgot it) and with a new one
+      assert.deepStrictEqual(pagesOfEntries(entries), [0, 1, 1, 1])
+      assert.strictEqual(run.code, 0, run.stderr)
+      const document = await statusOf(url)
       assert.deepStrictEqual(
         document.checks.map((c) => `${c.orderId}/${c.nominalDate}`).sort(),
-        all
-          .filter((p) => onPage0.has(p.orderId))
-          .map((p) => `${p.orderId}/${p.nominalDate}`)
-          .sort()
+        (await expectedPlan(info)).sort()
       )
-      assert.strictEqual(document.budget[0]?.used, 3)
-      console.log(
-        `unplanned pages: ${document.checks.length} of ${all.length} due checked, pages ${pagesOf(bank.journal).join(",")}`
+      // every request the bank saw counted: the budget the pages, attempts the balance checks
+      assert.strictEqual(document.budget[0]?.used, 4)
+      assert.strictEqual(
+        document.checks.reduce((n, c) => n + c.attempts, 0),
+        entries.filter((e) => e.path.endsWith("/balanceCheck")).length
       )
     } finally {
-      await db.close()
+      running.bank.child.kill("SIGTERM")
+      await running.bank.done
     }
   }, 180_000)
 
-  it("a wrong client secret on a fleet that holds the day's listing: exit 3 at its first check, nothing sent", async () => {
+  it("the bank failing every listing page after the first, no complete listing kept: page 0's payments planned, the rest named, exit 9", async () => {
     const bank = await slowBank()
-    const db = await ownDatabase()
-    try {
-      const env = { ...envOf(bank.info), TPPKIT_WORKER_LOCK_EXPIRATION_MS: "4000" }
-      const args = workerOnce(Redacted.value(db.url), bank.info, day)
-      // a worker with the right secret reads the whole listing and is killed with its checks under way
-      let first = 0
-      const killed = tppkit(args, { env, timeoutMs: 150_000, onSpawn: (pid) => (first = pid) })
-      await until(
-        () => pagesOf(bank.journal).length >= 3 && balanceChecksOf(bank.journal) > 0,
-        "the listing read and the first balance checks sent"
-      )
-      process.kill(first, "SIGKILL")
-      await killed
-      await sleep(2000)
-      await bank.lift()
-      /** Requests to the bank's API (not its token endpoint, not the mock bank's own probes). */
-      const api = () =>
-        bank.journal.entriesUnsafe().filter((e) => !e.path.endsWith("/token") && !e.path.startsWith("/__")).length
+    const url = await server.fresh()
+    const env = { ...envOf(bank.info), TPPKIT_WORKER_SWEEP_TRIES: "2" }
+    const worker = tppkit(workerOnce(Redacted.value(url), bank.info, day), { env, timeoutMs: 150_000 })
+    await until(() => pagesOf(bank.journal).length > 0, "the first page of the listing")
+    const failing = await fetch(`${bank.info.baseUrl}/__faults`, {
+      method: "PUT",
+      body: JSON.stringify({ rate: 1, kinds: ["503"] })
+    })
+    assert.strictEqual(failing.status, 200, await failing.text())
+    // page 1 asked twice (two tries), both answered 503: then the balance checks may go through
+    await until(() => pagesOf(bank.journal).length >= 3, "the listing's two tries of page 1")
+    await bank.lift()
+    const run = await worker
+    assert.strictEqual(run.code, 9, run.stderr)
+    assert.deepStrictEqual(pagesOf(bank.journal), [0, 1, 1])
+    const summary = JSON.parse(run.stdout.trim().split("\n").at(-1) ?? "{}")
+    assert.deepStrictEqual(summary.unlisted, [bank.info.clientId])
+    assert.deepStrictEqual(summary.partial, [
+      { consent: bank.info.clientId, pagesKept: 1, pagesUnread: [1, 2], plannedFrom: null, plannedFromEarlier: 0 }
+    ])
+    assert.match(run.stderr, /page\(s\) 1, 2 not read and no complete listing kept: their payments are not planned/)
+    assert.match(run.stderr, /event=listing_partial .*pages_kept=1 pages_unread=2 planned_from=none/)
+    // exactly the payments of the page read are checked
+    const all = await expectedPlan(bank.info)
+    const document = await statusOf(url)
+    const onPage0 = new Set(
+      (
+        await Effect.runPromise(
+          Effect.gen(function* () {
+            const client = yield* BankClient.BankClient
+            const psu = { ipAddress: "127.0.0.1", deviceOs: "t", userAgent: "t", lastLoggedTime: yield* DateTime.now }
+            return yield* client.standingOrdersPage({ psu, page: 0, pageSize: 50 })
+          }).pipe(
+            Effect.provide(
+              BankClient.layerNodeFromOptions(
+                {
+                  environment: "sandbox",
+                  baseUrl: bank.info.baseUrl,
+                  clientId: bank.info.clientId,
+                  clientSecret: bank.info.clientSecret
+                },
+                { budgetFile: "memory" }
+              )
+            )
+          )
+        )
+      ).body.orders.map((o) => o.orderId)
+    )
+    assert.deepStrictEqual(
+      document.checks.map((c) => `${c.orderId}/${c.nominalDate}`).sort(),
+      all.filter((k) => onPage0.has(k.slice(0, k.indexOf("/")))).sort()
+    )
+    assert.strictEqual(document.budget[0]?.used, 3)
+    console.log(
+      `unplanned pages: ${document.checks.length} of ${all.length} due checked, pages ${pagesOf(bank.journal).join(",")}`
+    )
+  }, 180_000)
+
+  it("a wrong client secret, on a fresh fleet and on one that holds the day's listing: one line naming the refusal at once, exit 3, nothing sent to the bank's API", async () => {
+    const bank = await slowBank()
+    const url = await server.fresh()
+    const env = { ...envOf(bank.info), TPPKIT_WORKER_LOCK_EXPIRATION_MS: "4000" }
+    const args = workerOnce(Redacted.value(url), bank.info, day)
+    const secret = "not-the-secret-4711"
+    /** Requests to the bank's API (not its token endpoint, not the mock bank's own probes). */
+    const api = () =>
+      bank.journal.entriesUnsafe().filter((e) => !e.path.endsWith("/token") && !e.path.startsWith("/__")).length
+    const refused = async () => {
       const before = api()
-      const secret = "not-the-secret-4711"
+      const started = Date.now()
       const run = await tppkit(args, { env: { ...env, TPPKIT_CLIENT_SECRET: secret }, timeoutMs: 90_000 })
       assert.strictEqual(run.code, 3, run.stderr)
+      assert.isBelow(Date.now() - started, 60_000)
       const lines = run.stderr.split("\n").filter((l) => l.startsWith("tppkit:"))
       assert.strictEqual(lines.length, 1, run.stderr)
       assert.match(lines[0] ?? "", /the bank refused this client's credentials \(invalid_client\)/)
       assert.notInclude(run.stderr + run.stdout, secret)
-      // the listing was held: no page asked again; and no balance check sent with the wrong secret
-      assert.deepStrictEqual(pagesOf(bank.journal), [0, 1, 2])
       assert.strictEqual(api(), before)
-      // worker status says why the checks got no answer
-      const status = await tppkit(["worker", "status", "--database-url", Redacted.value(db.url)])
-      assert.strictEqual(status.code, 0, status.stderr)
-      assert.match(status.stdout, /invalid_client/)
-    } finally {
-      await db.close()
     }
-  }, 200_000)
-
-  it("a wrong client secret: one line naming the refusal at once, exit 3, nothing sent to the bank's API", async () => {
-    const bank = await Effect.runPromise(
-      Layer.buildWithScope(Sandbox.layer({ listingDay: Fixtures.baseDate }), bankScope)
+    // a fresh fleet: the day's sweep fails on the refusal, and worker status says why
+    await refused()
+    const fresh = await tppkit(["worker", "status", "--database-url", Redacted.value(url)])
+    assert.strictEqual(fresh.code, 0, fresh.stderr)
+    assert.match(fresh.stdout, /failed \(Unauthorized\): token request .*: 401 unauthorized \(invalid_client\)/s)
+    // a worker with the right secret reads the whole listing and is killed with its checks under way
+    let first = 0
+    const killed = tppkit(args, { env, timeoutMs: 150_000, onSpawn: (pid) => (first = pid) })
+    await until(
+      () => pagesOf(bank.journal).length >= 3 && balanceChecksOf(bank.journal) > 0,
+      "the listing read and the first balance checks sent"
     )
-    const info = Context.get(bank, Sandbox.SandboxInfo)
-    const journal = Context.get(bank, Journal.Journal)
-    const db = await ownDatabase()
-    try {
-      const secret = "not-the-secret-4711"
-      const started = Date.now()
-      const run = await tppkit(workerOnce(Redacted.value(db.url), info, day), {
-        env: { ...envOf(info), TPPKIT_CLIENT_SECRET: secret },
-        timeoutMs: 60_000
-      })
-      assert.strictEqual(run.code, 3, run.stderr)
-      assert.isBelow(Date.now() - started, 30_000)
-      const lines = run.stderr.split("\n").filter((l) => l.startsWith("tppkit:"))
-      assert.strictEqual(lines.length, 1, run.stderr)
-      assert.match(lines[0] ?? "", /the bank refused this client's credentials \(invalid_client\)/)
-      assert.notInclude(run.stderr + run.stdout, secret)
-      // worker status says why the day's sweep failed
-      const status = await tppkit(["worker", "status", "--database-url", Redacted.value(db.url)])
-      assert.strictEqual(status.code, 0, status.stderr)
-      assert.match(status.stdout, /failed \(Unauthorized\): token request .*: 401 unauthorized \(invalid_client\)/s)
-      // nothing reached the bank's API: only token requests (and the mock bank's own instance probe)
-      const api = journal.entriesUnsafe().filter((e) => !e.path.endsWith("/token") && !e.path.startsWith("/__"))
-      assert.deepStrictEqual(
-        api.map((e) => `${e.method} ${e.path}`),
-        []
-      )
-    } finally {
-      await db.close()
-    }
-  }, 90_000)
+    process.kill(first, "SIGKILL")
+    await killed
+    await bank.lift()
+    // the listing held: no page asked again, and no balance check sent with the wrong secret
+    await refused()
+    assert.deepStrictEqual(pagesOf(bank.journal), [0, 1, 2])
+    const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url)])
+    assert.strictEqual(status.code, 0, status.stderr)
+    assert.match(status.stdout, /invalid_client/)
+  }, 200_000)
 })

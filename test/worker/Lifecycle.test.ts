@@ -183,8 +183,8 @@ describe("Lifecycle", () => {
     }))
     const line = (event: Lifecycle.RunFinished) => Lifecycle.line(at, event).replace(/^time=\S+ /, "")
     assert.strictEqual(
-      line({ _tag: "RunFinished", day: "2026-11-25", checks: 270, repeats: [], plannedFromEarlier: 0, unplanned: [] }),
-      "level=info event=run_finished day=2026-11-25 checks=270 repeated=0 unconfirmed=0 planned_from_earlier=0 unplanned=none"
+      line({ _tag: "RunFinished", day: "2026-11-25", checks: 270, repeats: [], standIns: 0, unplanned: [] }),
+      "level=info event=run_finished day=2026-11-25 checks=270 repeated=0 unconfirmed=0 stand_ins=0 unplanned=none"
     )
     const named = repeats
       .slice(0, Lifecycle.namedRepeats)
@@ -196,10 +196,10 @@ describe("Lifecycle", () => {
         day: "2026-11-25",
         checks: 270,
         repeats,
-        plannedFromEarlier: 54,
+        standIns: 54,
         unplanned: [{ consent: "fleet-003", pagesUnread: [2, 3], cause: "503 service unavailable" }]
       }),
-      `level=error event=run_finished cause="503 service unavailable" day=2026-11-25 checks=270 repeated=12 unconfirmed=1 repeats="${named},…" planned_from_earlier=54 unplanned=fleet-003:2+3`
+      `level=error event=run_finished cause="503 service unavailable" day=2026-11-25 checks=270 repeated=12 unconfirmed=1 repeats="${named},…" stand_ins=54 unplanned=fleet-003:2+3`
     )
   })
 })

@@ -158,8 +158,9 @@ export interface ShardsLost {
 
 /**
  * A `--once` run's day is done: its checks, every check asked more than once (its attempts, and how many of them
- * were in flight when a worker died, so the bank may not have seen them), the checks planned from an earlier day's
- * listing, and each consent whose payments were left unplanned (its pages not read, and why).
+ * were in flight when a worker died, so the bank may not have seen them), how many of the day's checks an earlier
+ * day's listing stood in for (`listedOn`), and each consent whose payments were left unplanned (its pages not read,
+ * and why).
  */
 export interface RunFinished {
   readonly _tag: "RunFinished"
@@ -172,7 +173,7 @@ export interface RunFinished {
     readonly attempts: number
     readonly unconfirmed: number
   }>
-  readonly plannedFromEarlier: number
+  readonly standIns: number
   readonly unplanned: ReadonlyArray<{
     readonly consent: string
     readonly pagesUnread: ReadonlyArray<number> | "unknown"
@@ -502,7 +503,7 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         ...(repeats.length === 0
           ? []
           : [["repeats", `${repeats.join(",")}${event.repeats.length > named.length ? ",…" : ""}`] as const]),
-        ["planned_from_earlier", event.plannedFromEarlier],
+        ["stand_ins", event.standIns],
         ["unplanned", unplanned.length === 0 ? "none" : unplanned.join(",")]
       ]
     }

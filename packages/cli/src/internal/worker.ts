@@ -922,7 +922,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       day,
       checks: counts.checks,
       repeats,
-      plannedFromEarlier: listedOn.length,
+      standIns: listedOn.length,
       unplanned: failed.map((f) => ({
         consent: f.consent,
         pagesUnread: f.pagesUnread ?? "unknown",
