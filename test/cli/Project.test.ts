@@ -192,7 +192,8 @@ describe("orders given as RRULEs (issue 22)", () => {
     expect(decoded.skipped).toEqual([
       {
         orderId: "SO-R3",
-        reason: "rrule: FREQ=HOURLY (tppkit's dates have no time of day) is not part of tppkit's recurrence model"
+        reason: "rrule: FREQ=HOURLY (tppkit's dates have no time of day) is not part of tppkit's recurrence model",
+        kind: "schedule"
       }
     ])
   })
@@ -233,7 +234,7 @@ describe("orders in any standard (issue 23)", () => {
   it("projects a mixed file as each record's own recurrence, projected directly", () => {
     const decoded = Result.getOrThrow(Project.decodeOrders(text))
     expect(decoded.skipped).toEqual([
-      { orderId: "SO-X", reason: "iso20022: INDA: several times a day, at times not given" }
+      { orderId: "SO-X", reason: "iso20022: INDA: several times a day, at times not given", kind: "schedule" }
     ])
     expect(decoded.warnings?.map((w) => w.orderId)).toEqual(["SO-U3", "SO-U3", "SO-BG"])
     const got = paid(

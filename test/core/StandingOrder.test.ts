@@ -273,7 +273,10 @@ const plainJson = (text: string): boolean => {
 }
 
 /** The text pushed in pieces cut at the given positions. */
-const inPieces = (text: string, cuts: ReadonlyArray<number>): Result.Result<StandingOrder.Decoded, string> => {
+const inPieces = (
+  text: string,
+  cuts: ReadonlyArray<number>
+): Result.Result<StandingOrder.Decoded, StandingOrder.TextFailure> => {
   const decoder = StandingOrder.decoder()
   let at = 0
   for (const cut of [...cuts].sort((a, b) => a - b)) {
@@ -284,16 +287,20 @@ const inPieces = (text: string, cuts: ReadonlyArray<number>): Result.Result<Stan
   return decoder.end()
 }
 
+/** The kind of a failure's message, as the reference reading words it. */
+const kindOf = (message: string) =>
+  message.startsWith("not valid JSON")
+    ? "not valid JSON"
+    : message.startsWith("not an orders file")
+      ? "not an orders file"
+      : message
+
 /** A comparable picture of an outcome: the failure's kind, or every order's wire JSON and every record error. */
-const picture = (r: Result.Result<Pick<StandingOrder.Decoded, "pageCount" | "orders" | "errors">, string>) =>
+const picture = (
+  r: Result.Result<Pick<StandingOrder.Decoded, "pageCount" | "orders" | "errors">, string | StandingOrder.TextFailure>
+) =>
   Result.isFailure(r)
-    ? {
-        failure: r.failure.startsWith("not valid JSON")
-          ? "not valid JSON"
-          : r.failure.startsWith("not an orders file")
-            ? "not an orders file"
-            : r.failure
-      }
+    ? { failure: kindOf(typeof r.failure === "string" ? r.failure : r.failure.message) }
     : {
         orders: r.success.orders.map((o) => ({
           orderId: o.orderId,
@@ -491,14 +498,16 @@ describe("StandingOrder.decoder", () => {
     const text = readFileSync(join(import.meta.dirname, "..", "cli", "fixtures", "orders.json"), "utf8").trimEnd()
     for (let length = 0; length < text.length; length++) {
       const r = inPieces(text.slice(0, length), [length >> 1])
-      const cutInRecord = Result.isSuccess(r) ? false : r.failure.startsWith("not valid JSON")
+      const cutInRecord = Result.isSuccess(r) ? false : r.failure.reason === "json"
       expect(cutInRecord || Result.isFailure(r)).toBe(true)
     }
     for (const empty of ["", " \n\t"])
-      expect(inPieces(empty, [1])).toEqual(Result.fail("not valid JSON: the text is empty"))
+      expect(inPieces(empty, [1])).toEqual(
+        Result.fail({ reason: "empty", detail: "the text is empty", message: "not valid JSON: the text is empty" })
+      )
     const records = JSON.stringify(Array.from({ length: 1000 }, (_, i) => order(`SO-${i}`)))
     const cut = inPieces(records.slice(0, records.indexOf('"SO-500"')), [])
-    expect(Result.isFailure(cut) && cut.failure).toMatch(/^not valid JSON: .*after 500 records/)
+    expect(Result.isFailure(cut) && cut.failure.message).toMatch(/^not valid JSON: .*after 500 records/)
   })
 
   it("reports a record that is not JSON by its position and reads on; a broken structure ends the text", () => {
@@ -546,7 +555,7 @@ describe("StandingOrder.decoder", () => {
     }
     const outside = new Uint8Array([...a.slice(0, -1), 0x20, 0xc3, 0x28, ...c])
     const r = bytesInPieces(outside, [])
-    expect(Result.isFailure(r) && r.failure).toBe(
+    expect(Result.isFailure(r) && r.failure.message).toBe(
       `not valid UTF-8: an invalid byte at byte offset ${a.length}, after 1 records`
     )
     const cut = bytesInPieces(encoder.encode('["é'), [2])
@@ -573,14 +582,14 @@ describe("StandingOrder.decoder", () => {
     for (const { first, piece } of cases) {
       const { pushes, end } = pushesUntilRefused(first, piece)
       expect(pushes).toBeLessThanOrEqual(5)
-      expect(Result.isFailure(end) && end.failure).toMatch(/^not an orders file: .*(character \d+)/)
+      expect(Result.isFailure(end) && end.failure.message).toMatch(/^not an orders file: .*(character \d+)/)
     }
     // neither an array nor an object: refused at once, whatever follows
     for (const first of ["5", "\u0000", '"a"', "\uFFFE"]) expect(pushesUntilRefused(first, pieceOf(" ")).pushes).toBe(0)
     const refused = StandingOrder.decoder()
     expect(refused.push(new Uint8Array([0xff, 0xfe, 0x5b, 0]))).toBe(false)
     const r = refused.end()
-    expect(Result.isFailure(r) && r.failure).toMatch(/byte offset 0/)
+    expect(Result.isFailure(r) && r.failure.reason === "utf8" && r.failure.message).toMatch(/byte offset 0/)
     // the default limit keeps records of any realistic size
     const long = JSON.stringify(order("L", { remittanceInformation: "r".repeat(100_000) }))
     expect(Result.getOrThrow(inPieces(`[${long}]`, [5000])).orders).toHaveLength(1)
@@ -608,9 +617,13 @@ describe("StandingOrder.decoder", () => {
 })
 
 describe("Orders.decodeBankList (issue 33: the bank's list read through core's one decoder)", () => {
-  /** The outcome of either reader, its failure as the reason's text. */
-  const outcome = (r: Result.Result<StandingOrder.Decoded, string | Orders.NotAList>) =>
-    Result.isFailure(r) ? { failure: typeof r.failure === "string" ? r.failure : r.failure.reason } : r.success
+  /** The outcome of either reader, its failure as its kind, detail and words. */
+  const outcome = (r: Result.Result<StandingOrder.Decoded, StandingOrder.TextFailure | Orders.NotAList>) =>
+    Result.isFailure(r)
+      ? r.failure instanceof Orders.NotAList
+        ? { kind: r.failure.kind, detail: r.failure.detail, message: r.failure.reason }
+        : { kind: r.failure.reason, detail: r.failure.detail, message: r.failure.message }
+      : r.success
   const changed = ordersFile.chain((text) =>
     fc
       .tuple(fc.nat(Math.max(0, text.length - 1)), fc.constantFrom("", ",", "]", "}", "[", "{", '"', ":", "x", "1"))

@@ -139,13 +139,14 @@ export interface Decoded {
 /** A record that could not be read, as the commands report it (cli README, "Output and errors"). */
 export const unreadRow = (u: Orders.Unread): Render.SkippedRow =>
   u.kind === "list"
-    ? { orderId: undefined, reason: `${u.path}: ${u.reason}` }
+    ? { orderId: undefined, reason: `${u.path}: ${u.reason}`, kind: u.kind }
     : u.kind === "record"
       ? {
           orderId: u.orderId,
-          reason: `record ${(u.position ?? 1) - 1}${u.path.length > 0 ? ` at ${u.path}` : ""}: ${u.reason}`
+          reason: `record ${(u.position ?? 1) - 1}${u.path.length > 0 ? ` at ${u.path}` : ""}: ${u.reason}`,
+          kind: u.kind
         }
-      : { orderId: u.orderId, reason: u.standard === undefined ? u.reason : `${u.standard}: ${u.reason}` }
+      : { orderId: u.orderId, reason: u.standard === undefined ? u.reason : `${u.standard}: ${u.reason}`, kind: u.kind }
 
 /** A tolerance or loss of an order's reading, as the commands say it on stderr. */
 export const warningRow = (order: Orders.Order, w: Orders.Warning): Render.SkippedRow => ({

@@ -27,6 +27,8 @@ export type PaymentRow = Omit<Payment.Payment, "k">
 export interface SkippedRow {
   readonly orderId: string | undefined
   readonly reason: string
+  /** What could not be read, for a record core's reader left unread (`Orders.Unread`'s kind): the list, a record, a schedule. */
+  readonly kind?: "list" | "record" | "schedule" | undefined
 }
 
 /**

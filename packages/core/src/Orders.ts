@@ -144,13 +144,25 @@ export interface Ending {
   readonly items: ReadonlyArray<Item>
 }
 
-/** Why a text is not an orders list at all (not JSON in its structure, no `standingOrders` array, …). */
-export class NotAList extends Schema.TaggedError<NotAList>()("NotAList", { reason: Schema.String }) {
+/**
+ * Why a text is not an orders list at all, as `kind` to branch on: `empty` (no JSON value), `json` (broken or cut
+ * JSON), `utf8` (an invalid byte outside the records), `notAList` (neither an array of orders nor an object with a
+ * `standingOrders` array, or a record or whitespace past the limit), `notAnArray` (`standingOrders` is no array);
+ * `detail` says where and what, `reason` is the whole sentence.
+ */
+export class NotAList extends Schema.TaggedError<NotAList>()("NotAList", {
+  kind: Schema.Literals(["empty", "json", "utf8", "notAList", "notAnArray"]),
+  detail: Schema.String,
+  reason: Schema.String
+}) {
   /** The human reason. */
   override get message(): string {
     return this.reason
   }
 }
+
+const notAList = (failure: OrdersText.TextFailure): NotAList =>
+  new NotAList({ kind: failure.reason, detail: failure.detail, reason: failure.message })
 
 // ---------------------------------------------------------------------------
 // reading one record
@@ -499,7 +511,7 @@ const makeDecoder = (options: Options | undefined, bank: boolean): Decoder => {
     ok: () => reader.error === undefined,
     end: () => {
       const outcome = reader.end()
-      if ("error" in outcome) return Result.fail(new NotAList({ reason: outcome.error }))
+      if ("error" in outcome) return Result.fail(notAList(outcome.failure))
       const shape = outcome.shape
       // another source's list envelope (UK Data.StandingOrder, YNAB data.scheduled_transactions, Berlin Group
       // transactions.information) or one whole record given alone: its records read from the top-level values kept
@@ -524,10 +536,10 @@ const makeDecoder = (options: Options | undefined, bank: boolean): Decoder => {
         }
       }
       if (shape._tag === "Object" && shape.standingOrders === "absent" && options?.body !== true) {
-        return Result.fail(new NotAList({ reason: OrdersText.NOT_A_LIST }))
+        return Result.fail(notAList(OrdersText.notAList))
       }
       if (shape._tag === "Object" && shape.standingOrders === "other") {
-        return Result.fail(new NotAList({ reason: "standingOrders must be a JSON array" }))
+        return Result.fail(notAList(OrdersText.notAnArray))
       }
       const list: Array<Item> = []
       let pageCount: number | undefined

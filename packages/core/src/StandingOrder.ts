@@ -371,8 +371,14 @@ export interface Decoder<A = StandingOrder> {
    * orders nor an object with a `standingOrders` array (or `null`), a record or a run of whitespace longer than the
    * limit, invalid UTF-8 outside the records.
    */
-  readonly end: () => Result.Result<Decoded<A>, string>
+  readonly end: () => Result.Result<Decoded<A>, TextFailure>
 }
+
+/**
+ * Why a text is not an orders list, as a `reason` to branch on (`empty`, `json`, `utf8`, `notAList`, `notAnArray`),
+ * a `detail` (where and what) and the `message` in words.
+ */
+export type TextFailure = OrdersText.TextFailure
 
 /** Options of {@link decoder}. */
 export interface DecoderOptions<A> {
@@ -404,8 +410,6 @@ export interface DecoderOptions<A> {
  * "Wire formats"), never buffered without bound.
  */
 export const MAX_RECORD_LENGTH = 1 << 20
-
-const NOT_A_LIST = OrdersText.NOT_A_LIST
 
 /** Records decoded together: the reader hands them over in batches of this many. */
 const BATCH = 1024
@@ -479,14 +483,14 @@ export const decoder: {
     },
     end: () => {
       const outcome = reader.end()
-      if ("error" in outcome) return Result.fail(outcome.error)
+      if ("error" in outcome) return Result.fail(outcome.failure)
       const shape = outcome.shape
       const missing = shape._tag === "Object" && (shape.standingOrders === "absent" || shape.standingOrders === "null")
       if (shape._tag === "Object" && shape.standingOrders === "absent" && options?.body !== true) {
-        return Result.fail(NOT_A_LIST)
+        return Result.fail(OrdersText.notAList)
       }
       if (shape._tag === "Object" && shape.standingOrders === "other") {
-        return Result.fail("standingOrders must be a JSON array")
+        return Result.fail(OrdersText.notAnArray)
       }
       flush()
       // a malformed pageCount is reported first, as decodeListLenient reports it, then the list's own problems
@@ -513,7 +517,7 @@ export const decoder: {
 export const decodeText = (
   text: string | Uint8Array,
   options?: Omit<DecoderOptions<StandingOrder>, "keep">
-): Result.Result<Decoded, string> => {
+): Result.Result<Decoded, TextFailure> => {
   const d = decoder(options ?? {})
   d.push(text)
   return d.end()

@@ -81,7 +81,7 @@ export const warnUnread = (skipped: ReadonlyArray<Render.SkippedRow>) =>
     (s) =>
       Output.errorLine(
         Render.printable(
-          s.orderId === undefined && !s.reason.startsWith("record ")
+          s.orderId === undefined && s.kind !== "record"
             ? `tppkit: the orders list: ${s.reason}`
             : `tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`
         )

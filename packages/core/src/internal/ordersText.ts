@@ -77,9 +77,44 @@ const QUOTE = 34
 const BACKSLASH = 92
 const REPLACEMENT = "\uFFFD"
 
+/**
+ * Why a text is not an orders file, as a reason to branch on: `empty` (no JSON value at all), `json` (broken or cut
+ * JSON), `utf8` (an invalid byte outside the records), `notAList` (neither an array of orders nor an object with a
+ * `standingOrders` array, or a record or a run of whitespace past the limit), `notAnArray` (`standingOrders` is no
+ * array). `detail` says where and what; `message` is the words the readers print.
+ */
+export interface TextFailure {
+  readonly reason: "empty" | "json" | "utf8" | "notAList" | "notAnArray"
+  readonly detail: string
+  readonly message: string
+}
+
+const prefixes: Record<TextFailure["reason"], string> = {
+  empty: "not valid JSON: ",
+  json: "not valid JSON: ",
+  utf8: "not valid UTF-8: ",
+  notAList: "not an orders file: ",
+  notAnArray: ""
+}
+
+/** A text failure of a reason, its message the reason's words and the detail. */
+export const textFailure = (reason: TextFailure["reason"], detail: string): TextFailure => ({
+  reason,
+  detail,
+  message: prefixes[reason] + detail
+})
+
+/** A text that is neither an array nor an object. */
+export const notAList: TextFailure = textFailure(
+  "notAList",
+  "expected a JSON array of standing orders or an object with a standingOrders array"
+)
+
+/** A list object whose `standingOrders` is no array. */
+export const notAnArray: TextFailure = textFailure("notAnArray", "standingOrders must be a JSON array")
+
 /** The message of a text that is neither an array nor an object. */
-export const NOT_A_LIST =
-  "not an orders file: expected a JSON array of standing orders or an object with a standingOrders array"
+export const NOT_A_LIST = notAList.message
 
 const utf8 = new TextDecoder("utf-8")
 
@@ -103,7 +138,7 @@ export class Reader {
   private base = 0
   private state: State = "start"
   private top: "array" | "object" | undefined
-  private failure: string | undefined
+  private failure: TextFailure | undefined
   /** Records read so far (for messages and positions). */
   private records = 0
   private key: string | undefined
@@ -136,7 +171,7 @@ export class Reader {
 
   /** Why the text is not an orders file, once known (later pieces are then ignored). */
   get error(): string | undefined {
-    return this.failure
+    return this.failure?.message
   }
 
   /** Reads the next piece of text, or of UTF-8 bytes (a character may be split between two pieces). */
@@ -146,22 +181,24 @@ export class Reader {
   }
 
   /** Ends the text: its shape, or why it is not an orders file. */
-  end(): { readonly shape: Shape } | { readonly error: string } {
+  end(): { readonly shape: Shape } | { readonly error: string; readonly failure: TextFailure } {
     if (this.failure === undefined && this.carry !== undefined) {
       const carry = this.carry
       this.carry = undefined
       this.append(this.decode(carry, true))
     }
     if (this.failure === undefined) this.run(true)
-    if (this.failure !== undefined) return { error: this.failure }
-    if (this.state !== "end") {
-      return {
-        error:
-          this.top === undefined
-            ? "not valid JSON: the text is empty"
-            : `not valid JSON: the text ends inside ${this.inList || this.top === "array" ? `the orders array, after ${this.records} records` : "the top-level object"} (a truncated file?)`
-      }
-    }
+    const failure =
+      this.failure ??
+      (this.state === "end"
+        ? undefined
+        : this.top === undefined
+          ? textFailure("empty", "the text is empty")
+          : textFailure(
+              "json",
+              `the text ends inside ${this.inList || this.top === "array" ? `the orders array, after ${this.records} records` : "the top-level object"} (a truncated file?)`
+            ))
+    if (failure !== undefined) return { error: failure.message, failure }
     return {
       shape:
         this.top === "array"
@@ -228,7 +265,10 @@ export class Reader {
     }
     const end = this.base + this.text.length
     if (end - this.mark > max) {
-      this.failure = `not an orders file: more than ${max} characters of whitespace from character ${this.mark + 1}, after ${this.records} records`
+      this.failure = textFailure(
+        "notAList",
+        `more than ${max} characters of whitespace from character ${this.mark + 1}, after ${this.records} records`
+      )
       return
     }
     this.base = end
@@ -258,8 +298,8 @@ export class Reader {
     const byte = this.invalidIn(0, this.base + at + 1)
     this.failure =
       byte >= 0
-        ? `not valid UTF-8: an invalid byte at byte offset ${byte}, after ${this.records} records`
-        : `not valid JSON: ${what} at character ${this.base + at}`
+        ? textFailure("utf8", `an invalid byte at byte offset ${byte}, after ${this.records} records`)
+        : textFailure("json", `${what} at character ${this.base + at}`)
     return undefined
   }
 
@@ -342,9 +382,12 @@ export class Reader {
     return { start, end }
   }
 
-  private tooLong(start: number): string {
+  private tooLong(start: number): TextFailure {
     const what = this.recordNames() ? `record ${this.records}` : "a value of the top-level object"
-    return `not an orders file: ${what}, from character ${this.base + start}, is longer than ${this.limits.maxRecordLength} characters (a standing order is a few hundred)`
+    return textFailure(
+      "notAList",
+      `${what}, from character ${this.base + start}, is longer than ${this.limits.maxRecordLength} characters (a standing order is a few hundred)`
+    )
   }
 
   /** A record: read exactly, or reported (not JSON, repeated keys, invalid UTF-8) while reading goes on. */
@@ -389,7 +432,7 @@ export class Reader {
     const byte = this.invalidIn(this.base + start, this.base + end)
     this.invalidIn(this.base + end, this.base + end)
     if (byte >= 0) {
-      this.failure = `not valid UTF-8: an invalid byte at byte offset ${byte}, in ${what}`
+      this.failure = textFailure("utf8", `an invalid byte at byte offset ${byte}, in ${what}`)
       return undefined
     }
     const read = Json.parse(this.text.slice(start, end), { maxDepth: this.limits.maxDepth, duplicateKeys: "report" })
@@ -425,7 +468,7 @@ export class Reader {
             // neither an array nor an object: not an orders file, whatever follows (nothing more is read)
             const byte = this.invalidIn(0, this.base + i + 1)
             this.failure =
-              byte >= 0 ? `not valid UTF-8: an invalid byte at byte offset ${byte}, at the start` : NOT_A_LIST
+              byte >= 0 ? textFailure("utf8", `an invalid byte at byte offset ${byte}, at the start`) : notAList
             return
           }
           break

@@ -59,15 +59,15 @@ export const decodePage = (
 ): Result.Result<StandingOrder.LenientList, { readonly path: string; readonly message: string }> => {
   const decoded = Orders.decodeBankList(body, { body: true, maxDepth })
   if (Result.isFailure(decoded)) {
-    const text = typeof body === "string" ? body : ""
-    const reason = decoded.failure.reason
-    const message = reason.startsWith("not valid JSON")
-      ? reason === "not valid JSON: the text is empty" || (typeof body === "string" && text.trim() === "")
+    const { kind, detail, reason } = decoded.failure
+    const message =
+      kind === "empty" || (kind === "json" && typeof body === "string" && body.trim() === "")
         ? "the body is empty"
-        : `the body is not JSON (${reason.slice("not valid JSON: ".length)})`
-      : reason.startsWith("not an orders file")
-        ? "standing-order list body must be a JSON object"
-        : reason
+        : kind === "json"
+          ? `the body is not JSON (${detail})`
+          : kind === "notAList"
+            ? "standing-order list body must be a JSON object"
+            : reason
     return Result.fail({ path: "$", message })
   }
   const { pageCount, orders, errors, warnings, listMissing, keys } = decoded.success
