@@ -105,6 +105,12 @@ describe("Metrics", () => {
           // no runner in this database: nothing waits unread, and a fleet without runners has stopped, not stalled
           assert.match(text, /\ntppkit_queue_oldest_unread_seconds 0\n/)
           assert.match(text, /\ntppkit_fleet_stalled 0\n/)
+          // what the fleet warns of (issue 39): nothing at risk, no consents, no balances, no changes today
+          assert.match(text, /\ntppkit_payments_at_risk_ahead 0\n/)
+          assert.match(text, /\ntppkit_balance_oldest_age_days 0\n/)
+          assert.match(text, /\ntppkit_consents_expiring 0\n/)
+          assert.match(text, /\ntppkit_consents_expired 0\n/)
+          assert.match(text, /\ntppkit_standing_order_changes\{type="next_date_moved"\} 0\n/)
           const missing = yield* Effect.promise(() => fetch(`http://127.0.0.1:${port}/other`).then((r) => r.status))
           assert.strictEqual(missing, 404)
         }).pipe(

@@ -10,13 +10,16 @@
  */
 import { createServer } from "node:http"
 import { LocalDate } from "@tppkit/core"
-import { Clock, Effect, Layer, Metric } from "effect"
+import { Clock, Effect, Layer, Metric, Option } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import { SqlClient } from "effect/sql"
+import * as AtRisk from "./AtRisk.ts"
 import * as CheckFailure from "./CheckFailure.ts"
+import * as ConsentLifecycle from "./ConsentLifecycle.ts"
 import { isTransient } from "./FundsCheckWorkflow.ts"
 import * as Lifecycle from "./Lifecycle.ts"
 import * as Liveness from "./Liveness.ts"
+import * as PlanSettings from "./PlanSettings.ts"
 
 /** Funds checks finished on this worker, by outcome (`APPR`, `DECL`, `failed`). */
 export const checks = Metric.counter("tppkit_funds_checks_total", {
@@ -77,6 +80,31 @@ export const queueUnreadAge = Metric.gauge("tppkit_queue_oldest_unread_seconds",
 /** 1 when the fleet has stalled (`Liveness.verdict`: its queue unread, or no sweep), else 0; read at each scrape. */
 export const fleetStalled = Metric.gauge("tppkit_fleet_stalled", {
   description: "1 when the fleet has stalled (its message queue unread while runners look healthy, or no sweep), else 0"
+})
+
+/** Payments raised at risk ahead (`payment.at_risk`) and not cleared, due today or later; read at each scrape. */
+export const atRiskAhead = Metric.gauge("tppkit_payments_at_risk_ahead", {
+  description: "Payments the forecast from the stored balances puts at risk, not cleared, due today or later"
+})
+
+/** The age of the oldest stored opening balance today, days (0: none stored); read at each scrape. */
+export const balanceAge = Metric.gauge("tppkit_balance_oldest_age_days", {
+  description: "Days since the date of the oldest stored opening balance the forecast ahead stands on (0 when none)"
+})
+
+/** The fleet's consents within 14 days of their last valid day, not expired; read at each scrape. */
+export const consentsExpiring = Metric.gauge("tppkit_consents_expiring", {
+  description: "Consents of the fleet within 14 days of their last valid day"
+})
+
+/** The fleet's consents the bank said are no longer valid (not swept); read at each scrape. */
+export const consentsExpired = Metric.gauge("tppkit_consents_expired", {
+  description: "Consents of the fleet the bank answered are no longer valid: not swept until a new consent is added"
+})
+
+/** Changes of the standing orders found by today's sweep, by type (created, removed, changed, next_date_moved). */
+export const orderChanges = Metric.gauge("tppkit_standing_order_changes", {
+  description: "Standing-order changes today's sweep found against the last complete listing, by type"
 })
 
 /** Sweep runs finished on this worker, by outcome (`complete`, or `incomplete`: a consent's listing failed). */
@@ -213,6 +241,35 @@ export const exposition = (text: string): string => {
   return out.length === 0 ? "" : `${out.join("\n")}\n`
 }
 
+/** Reads what the fleet warns of today (issue 39) into the gauges. */
+const warningGauges = (day: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const [risks] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_at_risk
+      WHERE cleared_day IS NULL AND execution_date >= ${day}`
+    yield* Metric.update(atRiskAhead, Number(risks?.n ?? 0))
+    const consents = yield* sql<{ valid_until: string | null; expired_at: unknown }>`
+      SELECT valid_until, expired_at FROM tppkit_consents`
+    const expired = consents.filter((c) => c.expired_at !== null && c.expired_at !== undefined).length
+    const expiring = consents.filter(
+      (c) =>
+        (c.expired_at === null || c.expired_at === undefined) &&
+        c.valid_until !== null &&
+        ConsentLifecycle.expiring({ key: "", validUntil: c.valid_until }, day) !== undefined
+    ).length
+    yield* Metric.update(consentsExpired, expired)
+    yield* Metric.update(consentsExpiring, expiring)
+    const plan = yield* PlanSettings.stored
+    const balances = Option.isSome(plan) ? (plan.value.settings.balances ?? []) : []
+    yield* Metric.update(balanceAge, Math.max(0, ...balances.map((b) => AtRisk.ageDays(b.date, day))))
+    const changes = yield* sql<{ type: string; n: number }>`SELECT type, count(*)::int AS n FROM tppkit_fleet_events
+      WHERE type LIKE 'standing_order.%' AND day = ${day} GROUP BY type`
+    for (const type of ["created", "removed", "changed", "next_date_moved"]) {
+      const n = changes.find((c) => c.type === `standing_order.${type}`)?.n ?? 0
+      yield* Metric.update(Metric.withAttributes(orderChanges, { type }), Number(n))
+    }
+  })
+
 /**
  * Reads today's budget (in the sweep's time zone), the webhook deliveries not made yet and whether the fleet still
  * advances (`Liveness`) into the gauges.
@@ -233,6 +290,7 @@ const refreshBudget = (dailyLimit: number, timeZone: string) =>
     const [pending] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_webhook_outbox
       WHERE delivered_at IS NULL AND failed_at IS NULL`
     yield* Metric.update(webhookPending, Number(pending?.n ?? 0))
+    yield* Effect.ignore(warningGauges(day))
     const reading = yield* Liveness.read
     yield* Metric.update(
       queueUnreadAge,

@@ -62,13 +62,32 @@ export interface Kept {
   readonly data: Record<string, unknown>
 }
 
+/** Rows for `sql.insert` (a part of `chunks`: never empty). */
+type Rows = readonly [Record<string, unknown>, ...Array<Record<string, unknown>>]
+
+const chunks = <A>(items: ReadonlyArray<A>, size = 500): Array<ReadonlyArray<A>> => {
+  const out: Array<ReadonlyArray<A>> = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+/** Keeps events (an event kept already is left as it is), 500 a statement. */
 const record = (sql: SqlClient.SqlClient, events: ReadonlyArray<Kept>) =>
   Effect.forEach(
-    events,
-    (e) =>
-      sql`INSERT INTO tppkit_fleet_events (event_id, type, day, consent, data, occurred_at)
-        VALUES (${e.id}, ${e.type}, ${e.day}, ${e.consent ?? null}, ${JSON.stringify(e.data)}, ${e.occurredAt})
-        ON CONFLICT (event_id) DO NOTHING`,
+    chunks(events),
+    (part) =>
+      sql`INSERT INTO tppkit_fleet_events ${sql.insert(
+        part.map(
+          (e): Record<string, unknown> => ({
+            event_id: e.id,
+            type: e.type,
+            day: e.day,
+            consent: e.consent ?? null,
+            data: JSON.stringify(e.data),
+            occurred_at: e.occurredAt
+          })
+        ) as unknown as Rows
+      )} ON CONFLICT (event_id) DO NOTHING`,
     { discard: true }
   )
 
@@ -162,7 +181,9 @@ export const layerSql = (options: Options = {}): Layer.Layer<never, never, SqlCl
               const kept = consents.filter((c) => {
                 const row = byKey.get(c.key)
                 if (row !== undefined && row.expired_at !== null && row.expired_at !== undefined) return false
-                const notice = ConsentLifecycle.expiring({ key: c.key, validUntil: row?.valid_until ?? undefined }, day)
+                // the run's own end of the consent (its profile's validity counted in), else the table's
+                const validUntil = c.validUntil ?? row?.valid_until ?? undefined
+                const notice = ConsentLifecycle.expiring({ key: c.key, validUntil }, day)
                 if (notice !== undefined) {
                   notices.push({
                     id: eventId("consent.expiring", [c.key, notice.validUntil, String(notice.notice)]),
@@ -246,22 +267,55 @@ const ahead = (
     }))
     const { raised, cleared } = AtRisk.reconcile(found, open, day)
     const now = yield* Clock.currentTimeMillis
-    for (const risk of raised) {
-      const [last] = yield* sql<{ episode: number | null }>`SELECT max(episode) AS episode FROM tppkit_at_risk
-        WHERE consent = ${risk.consent} AND order_id = ${risk.orderId} AND nominal_date = ${risk.nominalDate}`
-      const episode = Number(last?.episode ?? 0) + 1
+    // each payment's latest episode (a payment at risk again is a new one), read 1,000 orders a statement
+    const episodes = new Map<string, number>()
+    for (const part of chunks([...new Set(raised.map((r) => r.orderId))], 1000)) {
+      const rows = yield* sql<{ consent: string; order_id: string; nominal_date: string; episode: number }>`
+        SELECT consent, order_id, nominal_date, max(episode) AS episode FROM tppkit_at_risk
+        WHERE order_id IN ${sql.in(part)} GROUP BY consent, order_id, nominal_date`
+      for (const r of rows) {
+        episodes.set(
+          AtRisk.keyOf({ consent: r.consent, orderId: r.order_id, nominalDate: r.nominal_date }),
+          Number(r.episode)
+        )
+      }
+    }
+    const rows = raised.map((risk) => {
+      const episode = (episodes.get(AtRisk.keyOf(risk)) ?? 0) + 1
       const id = eventId("payment.at_risk", [risk.consent, risk.orderId, risk.nominalDate, String(episode)])
-      const data = { ...risk, sweepDay: day, episode }
+      return { risk, episode, id, data: { ...risk, sweepDay: day, episode } }
+    })
+    for (const part of chunks(rows)) {
       yield* sql.withTransaction(
         Effect.gen(function* () {
-          yield* sql`INSERT INTO tppkit_at_risk (consent, order_id, nominal_date, episode, event_id, iban,
-              execution_date, raised_day, raised_at, balance_date, data)
-            VALUES (${risk.consent}, ${risk.orderId}, ${risk.nominalDate}, ${episode}, ${id}, ${risk.iban},
-              ${risk.executionDate}, ${day}, ${now}, ${risk.balanceDate}, ${JSON.stringify(data)})
-            ON CONFLICT DO NOTHING`
-          yield* record(sql, [
-            { id, type: "payment.at_risk", day, consent: risk.consent, occurredAt: now, data: data as never }
-          ])
+          yield* sql`INSERT INTO tppkit_at_risk ${sql.insert(
+            part.map(
+              ({ risk, episode, id, data }): Record<string, unknown> => ({
+                consent: risk.consent,
+                order_id: risk.orderId,
+                nominal_date: risk.nominalDate,
+                episode,
+                event_id: id,
+                iban: risk.iban,
+                execution_date: risk.executionDate,
+                raised_day: day,
+                raised_at: now,
+                balance_date: risk.balanceDate,
+                data: JSON.stringify(data)
+              })
+            ) as unknown as Rows
+          )} ON CONFLICT DO NOTHING`
+          yield* record(
+            sql,
+            part.map(({ risk, id, data }) => ({
+              id,
+              type: "payment.at_risk" as const,
+              day,
+              consent: risk.consent,
+              occurredAt: now,
+              data
+            }))
+          )
         })
       )
     }

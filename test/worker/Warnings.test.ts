@@ -1,0 +1,188 @@
+/**
+ * The sweep's watcher in the fleet's database (issue 39): a listing refused with a consent code marks the consent
+ * expired once (`consent.expired`) and no later run lists it; a payment raised at risk is cleared when newer balances
+ * cover it and raised again as a new episode; a balance check answered CONSENT_EXPIRED marks its consent through the
+ * lifecycle listener; and a database of the previous version is migrated.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Calendar, ErrorBody, LocalDate } from "@tppkit/core"
+import { BankError } from "@tppkit/http"
+import { Checks, Consents, FundsCheckWorkflow, type Lifecycle, PlanSettings, Sweep, Warnings } from "@tppkit/worker"
+import * as Database from "@tppkit/worker/Database"
+import { BigDecimal, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { WorkflowEngine } from "effect/workflow"
+import { embeddedDb } from "./pg.ts"
+import { due } from "./support.ts"
+
+const db = embeddedDb()
+const IBAN = "SK3112000000198742637541"
+
+const monthly = (orderId: string, startDate: string, value: string) => ({
+  orderId,
+  frequency: "MNTH" as const,
+  startDate: LocalDate.parseUnsafe(startDate),
+  instructedAmount: { value: BigDecimal.fromStringUnsafe(value), currency: "EUR" },
+  debtor: { iban: IBAN },
+  creditor: { iban: "SK0809000000000123123123" }
+})
+
+const expired = (code: string) =>
+  new BankError.BankError({
+    operation: "standingOrders",
+    identity: { requestId: "r1" },
+    request: "GET /aisp/api/v1/standingOrders",
+    reason: new BankError.Forbidden({
+      body: ErrorBody.decode(403, "application/json", JSON.stringify({ code, title: "consent" }))
+    })
+  })
+
+const settings: Sweep.Settings = {
+  consents: [],
+  daysBefore: 2,
+  calendar: Calendar.target,
+  timeZone: "Europe/Bratislava",
+  hour: 8
+}
+
+const plan = (balance: string) =>
+  PlanSettings.claim(
+    {
+      daysBefore: 2,
+      calendar: "target",
+      hour: 8,
+      timeZone: "Europe/Bratislava",
+      balances: [{ iban: IBAN, currency: "EUR", amount: balance, date: "2026-11-16" }]
+    },
+    { reconfigure: true }
+  )
+
+describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, () => {
+  it.live("a consent refused as expired is not listed again; a payment at risk is cleared, then raised anew", () =>
+    Effect.gen(function* () {
+      const url = yield* db.freshUrl()
+      const listed: Array<string> = []
+      const source = Layer.succeed(Sweep.OrderSource)({
+        list: (consent) =>
+          Effect.suspend(() => {
+            listed.push(consent.key)
+            return consent.key === "gone"
+              ? Effect.fail(new Sweep.ListingFailed({ consent: consent.key, failure: expired("CONSENT_EXPIRED") }))
+              : Effect.succeed({ orders: [monthly("SO-CAR", "2026-01-25", "400")], pages: 1 })
+          })
+      })
+      const sweep = (day: string) =>
+        Sweep.sweepNow(day).pipe(
+          Effect.provide(
+            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+              Layer.provideMerge(Warnings.layerSql({ horizon: 10 })),
+              Layer.provideMerge(WorkflowEngine.layerMemory),
+              Layer.provideMerge(Checks.Checks.layerSql),
+              Layer.provideMerge(Consents.layerSource()),
+              Layer.provide(source),
+              Layer.provide(
+                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                  check: () => Effect.succeed({ answer: "APPR" as const })
+                })
+              ),
+              Layer.provideMerge(Layer.succeed(Sweep.SweepSettings)(settings))
+            )
+          )
+        )
+      const types = Effect.map(Warnings.events(0), (events) => events.map((e) => [e.type, e.data.orderId ?? e.consent]))
+      yield* Effect.gen(function* () {
+        yield* Consents.add({ key: "c1", iban: IBAN })
+        yield* Consents.add({ key: "gone" })
+        yield* plan("300")
+        yield* sweep("2026-11-16")
+        assert.deepStrictEqual(listed, ["c1", "gone"])
+        assert.deepStrictEqual(yield* types, [
+          ["consent.expired", "gone"],
+          ["payment.at_risk", "SO-CAR"]
+        ])
+        const states = yield* Warnings.consentStates
+        assert.deepStrictEqual(
+          states.map((s) => [s.key, s.expired?.code]),
+          [
+            ["c1", undefined],
+            ["gone", "CONSENT_EXPIRED"]
+          ]
+        )
+        // newer balances cover it: cleared; the expired consent is not listed (no budget spent on it)
+        yield* plan("1000")
+        yield* sweep("2026-11-17")
+        assert.deepStrictEqual(listed, ["c1", "gone", "c1"])
+        // short again: a new event, episode 2
+        yield* plan("300")
+        yield* sweep("2026-11-18")
+        const events = yield* Warnings.events(0)
+        assert.deepStrictEqual(
+          events.map((e) => [e.type, e.data.episode ?? null]),
+          [
+            ["consent.expired", null],
+            ["payment.at_risk", 1],
+            ["payment.at_risk_cleared", null],
+            ["payment.at_risk", 2]
+          ]
+        )
+        assert.strictEqual(events[2]?.data.atRiskId, events[1]?.id)
+        assert.notStrictEqual(events[3]?.id, events[1]?.id)
+        assert.strictEqual((yield* Warnings.openRisks("2026-11-18")).length, 1)
+      }).pipe(Effect.provide(Database.layer(url)))
+    })
+  )
+
+  it.live("a balance check answered CONSENT_EXPIRED marks its consent; a 401 without a consent code does not", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* Consents.add({ key: "c1" })
+      yield* Consents.add({ key: "c2" })
+      const listener = Warnings.listener(sql)
+      const failed = (failure: BankError.BankError) => ({ outcome: "failed" as const, failure })
+      const unauthorized = new BankError.BankError({
+        operation: "balanceCheck",
+        identity: { requestId: "r2" },
+        request: "POST /piisp/api/v1/balanceCheck",
+        reason: new BankError.Unauthorized({ body: ErrorBody.decode(401, undefined, "") })
+      })
+      const finished = (consent: string, failure: BankError.BankError): Lifecycle.Event => ({
+        _tag: "CheckFinished",
+        due: due({ consent }),
+        outcome: failed(failure) as never,
+        attempt: 1,
+        millis: 10
+      })
+      yield* listener.emit(finished("c1", expired("CONSENT_EXPIRED")))
+      yield* listener.emit(finished("c1", expired("CONSENT_EXPIRED")))
+      yield* listener.emit(finished("c2", unauthorized))
+      assert.deepStrictEqual(
+        (yield* Warnings.consentStates).map((s) => [s.key, s.expired?.code ?? null]),
+        [
+          ["c1", "CONSENT_EXPIRED"],
+          ["c2", null]
+        ]
+      )
+      assert.deepStrictEqual(
+        (yield* Warnings.events(0)).map((e) => [e.type, e.consent, e.data.via]),
+        [["consent.expired", "c1", "check"]]
+      )
+    }).pipe(Effect.provide(db.fresh()))
+  )
+
+  it.live("a database of the previous version gets the tables and the consents' columns; its rows stay", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      // as the previous version left it: no events, no payments at risk, the consents without their end's columns
+      yield* sql`DROP TABLE tppkit_fleet_events, tppkit_at_risk`
+      yield* sql`ALTER TABLE tppkit_consents DROP COLUMN expired_at, DROP COLUMN expired_code, DROP COLUMN expired_day`
+      yield* sql`INSERT INTO tppkit_consents (consent_key, valid_until, added_at) VALUES ('c1', '2026-12-01', 0)`
+      yield* Database.migrate
+      yield* Database.migrate
+      assert.deepStrictEqual(yield* Warnings.consentStates, [
+        { key: "c1", validUntil: "2026-12-01", expired: undefined }
+      ])
+      assert.deepStrictEqual(yield* Warnings.events(0), [])
+      assert.deepStrictEqual(yield* Warnings.openRisks("2026-11-01"), [])
+    }).pipe(Effect.provide(db.fresh()))
+  )
+})
