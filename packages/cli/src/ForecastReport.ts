@@ -15,6 +15,7 @@ import { Export, Forecast, type Payment, type Projection } from "@tppkit/schedul
 import { type BigDecimal, Result, Schema } from "effect"
 import * as Html from "./Html.ts"
 import * as Formats from "./internal/formats.ts"
+import * as JsonPieces from "./internal/jsonPieces.ts"
 import * as Project from "./Project.ts"
 import * as Render from "./Render.ts"
 
@@ -602,8 +603,8 @@ const accountJson = (a: Forecast.AccountForecast) => ({
   out: Money.formatMinor(a.out, a.currency),
   in: Money.formatMinor(a.in, a.currency),
   lowest: { amount: Money.formatMinor(a.lowest.amount, a.currency), date: f(a.lowest.date) },
-  riskDays: a.riskDays.map((d) => riskJson(d, a.currency)),
-  ladder: (a.rows ?? []).map((r) => ({
+  riskDays: JsonPieces.lazy(a.riskDays, (d) => riskJson(d, a.currency)),
+  ladder: JsonPieces.lazy(a.rows ?? [], (r) => ({
     date: f(r.date),
     until: f(r.until),
     opening: Money.formatMinor(r.opening, a.currency),
@@ -640,57 +641,62 @@ export const evidenceJson = (e: Forecast.Evidence) => ({
  * rounded; the accounts worst first).
  */
 export const json = (report: Report): string => {
+  const text = [...jsonPieces(report)].join("")
+  return text.slice(0, -1)
+}
+
+/**
+ * {@link json} in pieces, ending with a newline: its long lists (accounts, ladders, risk days, payments) made as they
+ * are written, an empty piece now and then (the command stops promptly on SIGINT or SIGTERM).
+ */
+export const jsonPieces = (report: Report): Iterable<string> => {
   const { forecast } = report
-  return JSON.stringify(
-    {
-      from: f(forecast.window.from),
-      to: f(forecast.window.to),
-      calendar: report.calendarName,
-      convention: report.convention,
-      findings: hasFindings(forecast),
-      accounts: Forecast.worstFirst(forecast.accounts).map(accountJson),
-      atRisk: forecast.atRisk.map(paymentJson),
-      atRiskCount: forecast.atRiskCount,
-      evidence: forecast.evidence.map(evidenceJson),
-      notNetted: forecast.notNetted.map((n) => ({ iban: n.iban, side: n.side, payment: paymentJson(n.payment) })),
-      withoutBalance: forecast.withoutBalance,
-      scenarios: report.scenarios.map((s) => ({
-        name: s.scenario.name,
-        removed: s.payments.removed.map(paymentJson),
-        added: s.payments.added.map(paymentJson),
-        moved: s.moved.map((v) => ({
-          orderId: v.payment.orderId,
-          was: f(v.was),
-          due: f(v.due),
-          executionDate: f(v.payment.executionDate)
-        })),
-        accounts: s.accounts.map((a) => ({
-          iban: a.iban,
-          currency: a.currency,
-          closing: {
-            base: Money.formatMinor(a.closing.base, a.currency),
-            scenario: Money.formatMinor(a.closing.scenario, a.currency)
-          },
-          lowest: {
-            base: { amount: Money.formatMinor(a.lowest.base.amount, a.currency), date: f(a.lowest.base.date) },
-            scenario: {
-              amount: Money.formatMinor(a.lowest.scenario.amount, a.currency),
-              date: f(a.lowest.scenario.date)
-            }
-          },
-          riskDaysAdded: a.riskDaysAdded.map((d) => riskJson(d, a.currency)),
-          riskDaysRemoved: a.riskDaysRemoved.map((d) => riskJson(d, a.currency))
-        })),
-        unmatched: s.unmatched.map(changeText)
+  return JsonPieces.pieces({
+    from: f(forecast.window.from),
+    to: f(forecast.window.to),
+    calendar: report.calendarName,
+    convention: report.convention,
+    findings: hasFindings(forecast),
+    accounts: JsonPieces.lazy(Forecast.worstFirst(forecast.accounts), accountJson),
+    atRisk: JsonPieces.lazy(forecast.atRisk, paymentJson),
+    atRiskCount: forecast.atRiskCount,
+    evidence: forecast.evidence.map(evidenceJson),
+    notNetted: forecast.notNetted.map((n) => ({ iban: n.iban, side: n.side, payment: paymentJson(n.payment) })),
+    withoutBalance: forecast.withoutBalance,
+    scenarios: report.scenarios.map((s) => ({
+      name: s.scenario.name,
+      removed: s.payments.removed.map(paymentJson),
+      added: s.payments.added.map(paymentJson),
+      moved: s.moved.map((v) => ({
+        orderId: v.payment.orderId,
+        was: f(v.was),
+        due: f(v.due),
+        executionDate: f(v.payment.executionDate)
       })),
-      skipped: [
-        ...report.unreadable.map((u) => ({ file: u.file, index: u.index, reason: u.reason })),
-        ...report.skippedOrders.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason }))
-      ]
-    },
-    null,
-    2
-  )
+      accounts: s.accounts.map((a) => ({
+        iban: a.iban,
+        currency: a.currency,
+        closing: {
+          base: Money.formatMinor(a.closing.base, a.currency),
+          scenario: Money.formatMinor(a.closing.scenario, a.currency)
+        },
+        lowest: {
+          base: { amount: Money.formatMinor(a.lowest.base.amount, a.currency), date: f(a.lowest.base.date) },
+          scenario: {
+            amount: Money.formatMinor(a.lowest.scenario.amount, a.currency),
+            date: f(a.lowest.scenario.date)
+          }
+        },
+        riskDaysAdded: a.riskDaysAdded.map((d) => riskJson(d, a.currency)),
+        riskDaysRemoved: a.riskDaysRemoved.map((d) => riskJson(d, a.currency))
+      })),
+      unmatched: s.unmatched.map(changeText)
+    })),
+    skipped: [
+      ...report.unreadable.map((u) => ({ file: u.file, index: u.index, reason: u.reason })),
+      ...report.skippedOrders.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason }))
+    ]
+  })
 }
 
 /**
@@ -699,10 +705,18 @@ export const json = (report: Report): string => {
  * `rawFormulas`, a text beginning like a spreadsheet formula neutralised (amounts are numbers and stay so); an
  * account with payments and no usable balance is one line with no figures and the reason in `note`.
  */
-export const csv = (report: Report, options?: Export.CsvOptions): string => {
+export const csv = (report: Report, options?: Export.CsvOptions): string =>
+  [...csvPieces(report, options)].join("").slice(0, -1)
+
+/**
+ * {@link csv} in pieces, ending with a newline: each account's ladder made as it is written, an empty piece after it
+ * (the command stops promptly on SIGINT or SIGTERM).
+ */
+export function* csvPieces(report: Report, options?: Export.CsvOptions): Generator<string> {
   const cell = (text: string) => Export.csvCell(text, options?.rawFormulas === true)
-  const lines = ["iban,currency,date,until,opening,out,in,closing,at_risk,not_netted,note"]
+  let lines = ["iban,currency,date,until,opening,out,in,closing,at_risk,not_netted,note"]
   for (const a of Forecast.worstFirst(report.forecast.accounts)) {
+    yield ""
     for (const r of a.rows ?? []) {
       lines.push(
         [
@@ -720,6 +734,8 @@ export const csv = (report: Report, options?: Export.CsvOptions): string => {
         ].join(",")
       )
     }
+    if (lines.length > 0) yield `${lines.join("\n")}\n`
+    lines = []
   }
   // an account with payments and no usable balance: one line over the window, no figures, the reason in `note`
   // (always quoted: a sentence)
@@ -729,7 +745,7 @@ export const csv = (report: Report, options?: Export.CsvOptions): string => {
     const note = `no usable balance: ${w.reason}; ${plural(w.count, "payment")} out in the window`
     lines.push([cell(w.iban), cell(w.currency), f(from), f(to), "", "", "", "", "", "", quoted(cell(note))].join(","))
   }
-  return lines.join("\n")
+  if (lines.length > 0) yield `${lines.join("\n")}\n`
 }
 
 /** How many accounts the HTML picture draws (the worst first); the others are summed up in one line. */

@@ -131,6 +131,31 @@ export const writeAll = (
     )
   }).pipe(Effect.catch(whenWriteFails))
 
+/**
+ * A text already made as the pieces {@link writeAll} writes: about 64 KiB each, cut at line ends, an empty piece
+ * after each, so that SIGINT or SIGTERM during a long write ends the command promptly on a whole line.
+ */
+export function* textPieces(text: string): Generator<string> {
+  let at = 0
+  while (text.length - at > 65_536) {
+    const end = text.lastIndexOf("\n", at + 65_535)
+    // a line longer than a piece: up to its end
+    const cut = end >= at ? end + 1 : text.indexOf("\n", at + 65_536) + 1
+    if (cut <= 0) break
+    yield text.slice(at, cut)
+    yield ""
+    at = cut
+  }
+  if (at < text.length) yield text.slice(at)
+}
+
+/**
+ * Writes a text made in one go as {@link textPieces} (a newline is appended), after a pause that lets SIGINT or SIGTERM
+ * received while it was made end the command with nothing written.
+ */
+export const lines = (text: string): Effect.Effect<void, Failure.CliFailure, Stdio.Stdio> =>
+  Effect.andThen(Effect.yieldNow, writeAll(textPieces(`${text}\n`)))
+
 /** Writes one line (a newline is appended) to stdout (see {@link write} for a failed write). */
 export const line = (text: string): Effect.Effect<void, Failure.CliFailure, Stdio.Stdio> => write(`${text}\n`)
 

@@ -117,7 +117,8 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
     trace: trace.success,
     ...(own ? { calendarSource } : {})
   }
-  yield* Output.line(input.format === "json" ? Explain.json(report) : Explain.table(report))
+  // SIGINT or SIGTERM while the orders were read or the trace made: exit 130 with nothing written
+  yield* Output.lines(input.format === "json" ? Explain.json(report) : Explain.table(report))
   // other records that could not be read: each on stderr, then exit 7, as for every command that reads orders
   const unread = decoded.skipped
   if (unread.length > 0) {

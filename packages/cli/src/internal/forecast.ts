@@ -128,10 +128,13 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
       })
     )
   ])
+  // SIGINT or SIGTERM is seen between the steps (each computes without a pause): exit 130, nothing written
+  yield* Effect.yieldNow
   const made = Forecast.make(forecastInput)
   if (Result.isFailure(made)) return yield* Failure.badInput(made.failure.message)
   const outcomes: Array<Forecast.Outcome> = []
   for (const s of scenarios) {
+    yield* Effect.yieldNow
     const outcome = Forecast.scenario(forecastInput, s, made.success)
     if (Result.isFailure(outcome)) return yield* Failure.usage(outcome.failure.message)
     outcomes.push(outcome.success)
@@ -152,14 +155,14 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   // more payments at risk than a forecast lists: said, with how many there are
   const cut = ForecastReport.atRiskCut(made.success)
   if (cut !== undefined) yield* Output.errorLine(`tppkit: warning: ${cut}`)
-  yield* Output.line(
+  yield* Effect.yieldNow
+  // JSON and CSV written as they are made (a pause now and then: Ctrl-C ends the command on a whole line)
+  yield* Output.writeAll(
     input.format === "json"
-      ? ForecastReport.json(report)
+      ? ForecastReport.jsonPieces(report)
       : input.format === "csv"
-        ? ForecastReport.csv(report, { rawFormulas: input.rawCsv })
-        : input.format === "html"
-          ? ForecastReport.html(report)
-          : ForecastReport.table(report)
+        ? ForecastReport.csvPieces(report, { rawFormulas: input.rawCsv })
+        : Output.textPieces(`${input.format === "html" ? ForecastReport.html(report) : ForecastReport.table(report)}\n`)
   )
   // records that could not be read (listed under Skipped) end the run with 7 (cli README, "Exit codes"), before 8
   const unread = unreadable.length + orders.skipped.length + (flows?.skipped.length ?? 0) + addedSkipped.length

@@ -41,9 +41,11 @@ export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
   // a COBS list item counts from the listing day: the day the list is reconciled as of
   const decoded = yield* read(input.orders, input.standard, input.accounts, settings.success.asOf)
+  // SIGINT or SIGTERM is seen between the steps: exit 130 with nothing written, or on a whole line
+  yield* Effect.yieldNow
   const reconciliation = Reconciliation.reconcile(decoded.orders, settings.success)
   const report = { reconciliation, unreadable: decoded.skipped }
-  yield* Output.line(input.format === "json" ? Reconcile.json(report) : Reconcile.table(report))
+  yield* Output.lines(input.format === "json" ? Reconcile.json(report) : Reconcile.table(report))
   // records that could not be read make the run incomplete (exit 7, as for project), before any finding (exit 8)
   if (report.unreadable.length > 0) {
     // each on stderr too, as project and explain do: the line below says "each reported above", and with
@@ -135,6 +137,6 @@ export const listing = (
   Effect.gen(function* () {
     const reconciliation = Reconciliation.reconcile(orders, settings)
     const report = { reconciliation, unreadable: [] }
-    yield* Output.line(format === "json" ? Reconcile.json(report) : Reconcile.table(report))
+    yield* Output.lines(format === "json" ? Reconcile.json(report) : Reconcile.table(report))
     return Reconciliation.hasFindings(reconciliation)
   })

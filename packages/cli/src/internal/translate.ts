@@ -163,6 +163,7 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
     findings = yield* TranslateWhole.write(decoded.orders, input.to, recurrenceOf)
   else
     for (const order of decoded.orders) {
+      // SIGINT or SIGTERM is seen between the lines (each written as it is made): exit 130 on a whole line
       const source = recurrenceOf(order)
       const translation =
         source._tag === "Unrepresentable"

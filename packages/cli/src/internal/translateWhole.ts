@@ -27,7 +27,10 @@ export const write = (
   Effect.gen(function* () {
     const records: Array<object> = []
     let findings = 0
+    let n = 0
     for (const order of orders) {
+      // SIGINT or SIGTERM is seen now and then: exit 130 with nothing written
+      if (++n % 1_000 === 0) yield* Effect.yieldNow
       const recurrence = recurrenceOf(order)
       const t =
         recurrence._tag === "Unrepresentable"
@@ -56,6 +59,6 @@ export const write = (
           yield* Output.errorLine(Output.printable(`tppkit: ${order.orderId} lossy: ${Translation.describe(l)}`))
       }
     }
-    yield* Output.line(JSON.stringify(SourceRecord.list(to, records), null, 2))
+    yield* Output.lines(JSON.stringify(SourceRecord.list(to, records), null, 2))
     return findings
   })
