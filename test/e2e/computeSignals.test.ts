@@ -73,12 +73,12 @@ const interrupted = (
       sent = true
       child.kill(signal)
     }
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
       bytes += chunk.length
       tail = Buffer.concat([tail, chunk]).subarray(-200)
       if (at === "output") send()
     })
-    child.stderr.setEncoding("utf8").on("data", (c: string) => {
+    child.stderr?.setEncoding("utf8").on("data", (c: string) => {
       stderr += c
     })
     if (stdin !== undefined && child.stdin !== null) {
