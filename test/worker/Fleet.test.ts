@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { Checks, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
-import { BigDecimal, Effect, Layer, Option, Redacted, Ref, References, Result } from "effect"
+import { BigDecimal, Effect, Fiber, Layer, Option, Redacted, Ref, References, Result } from "effect"
 import { RunnerAddress } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "./pg.ts"
@@ -135,4 +135,78 @@ describe("Fleet.network", () => {
     assert.strictEqual(String(config.runnerListenAddress), String(Option.some(RunnerAddress.make("0.0.0.0", 7400))))
     assert.strictEqual(config.shardsPerGroup, 60)
   })
+})
+
+describe("the sweep spread over the workers (issue 43)", () => {
+  it.live(
+    "two runners list a day's consents together: each consent once, on both runners, several at once",
+    () =>
+      Effect.gen(function* () {
+        const url = yield* db.freshUrl()
+        const consents = Array.from({ length: 24 }, (_, i) => ({ key: `c${String(i).padStart(2, "0")}` }))
+        const listed: Array<{ readonly runner: string; readonly consent: string }> = []
+        let inFlight = 0
+        let most = 0
+        const runner = (name: string) =>
+          Fleet.workflows.pipe(
+            Layer.provideMerge(
+              Layer.mergeAll(
+                Layer.succeed(Sweep.SweepSettings)({
+                  consents,
+                  daysBefore: 2,
+                  calendar: Calendar.target,
+                  timeZone: "Europe/Bratislava",
+                  hour: 8
+                }),
+                Layer.succeed(Sweep.OrderSource)({
+                  list: (consent) =>
+                    Effect.gen(function* () {
+                      inFlight++
+                      most = Math.max(most, inFlight)
+                      listed.push({ runner: name, consent: consent.key })
+                      yield* Effect.sleep("150 millis")
+                      inFlight--
+                      return { orders: orders.slice(0, 2), pages: 1 }
+                    })
+                }),
+                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                  check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
+                })
+              )
+            ),
+            Layer.provideMerge(Checks.Checks.layerSql),
+            Layer.provideMerge(Fleet.cluster({ databaseUrl: url, pollInterval: "200 millis", maxConnections: 4 }))
+          )
+        // the second runner joins and holds its shards while the first sweeps
+        const second = yield* Effect.forkChild(Effect.provide(Effect.never, Layer.fresh(runner("b"))))
+        const summary = yield* Effect.gen(function* () {
+          const checks = yield* Checks.Checks
+          // both runners hold shards before the day's run starts
+          const sql = yield* SqlClient.SqlClient
+          for (;;) {
+            // each runner's shard locks are advisory locks of its pool, named after the runner
+            const rows = yield* sql<{ n: number }>`SELECT count(DISTINCT a.application_name)::int AS n
+              FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+              WHERE l.locktype = 'advisory' AND a.application_name LIKE 'tppkit runner%'`
+            if ((rows[0]?.n ?? 0) >= 2) break
+            yield* Effect.sleep("200 millis")
+          }
+          const summary = yield* Sweep.sweepNow("2026-11-02")
+          while ((yield* checks.pending("2026-11-02")) > 0) yield* Effect.sleep("100 millis")
+          return summary
+        }).pipe(Effect.provide(Layer.fresh(runner("a"))), Effect.provideService(References.MinimumLogLevel, "Warn"))
+        yield* Fiber.interrupt(second)
+        assert.deepStrictEqual(
+          summary.consents.map((c) => c.consent),
+          consents.map((c) => c.key)
+        )
+        assert.isTrue(summary.consents.every((c) => c.failure === undefined))
+        // each consent listed once in the fleet, some on each runner, and more than one at a time
+        assert.deepStrictEqual(listed.map((l) => l.consent).sort(), consents.map((c) => c.key).sort())
+        const byRunner = new Set(listed.map((l) => l.runner))
+        assert.deepStrictEqual([...byRunner].sort(), ["a", "b"])
+        assert.isAbove(most, 1)
+      }),
+    90_000
+  )
 })

@@ -152,6 +152,14 @@ export const workerCommand = Command.make(
       Flag.withFallbackConfig(Config.Int("TPPKIT_WORKER_SHARDS")),
       Flag.withDefault(30)
     ),
+    bankRate: Flag.Finite("bank-rate").pipe(
+      Flag.withMetavar("N"),
+      Flag.withDescription(
+        "At most N requests a second to each bank from the whole fleet, slots shared through the database (TPPKIT_BANK_RATE; default: no rate)"
+      ),
+      Flag.withFallbackConfig(Config.Number("TPPKIT_BANK_RATE")),
+      Flag.optional
+    ),
     reconfigure: Flag.Boolean("reconfigure").pipe(
       Flag.withDescription(
         "Change the fleet's plan settings (days before, calendar, hour, time zone, balances) to this worker's for the days not yet swept, and its webhook endpoints to this worker's --webhook"

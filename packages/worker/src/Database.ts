@@ -10,6 +10,7 @@ import { Duration, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as BankGate from "./BankGate.ts"
+import * as BankRate from "./BankRate.ts"
 import * as Checks from "./Checks.ts"
 import * as Consents from "./Consents.ts"
 import * as ListingReconciliation from "./ListingReconciliation.ts"
@@ -37,6 +38,7 @@ export const ddl: ReadonlyArray<string> = [
   ...Checks.ddl,
   ...budgetDdl,
   ...BankGate.ddl,
+  ...BankRate.ddl,
   ...PlanSettings.ddl,
   ...SweepLog.ddl,
   ...Webhook.ddl,

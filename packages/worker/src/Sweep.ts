@@ -12,7 +12,7 @@ import { Backoff, type BusinessDayConvention, Calendar, LocalDate, Money } from 
 import * as BankError from "@tppkit/http/BankError"
 import * as FailureClass from "@tppkit/http/FailureClass"
 import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
-import { Context, Cron, DateTime, Duration, Effect, Exit, type Layer, Option, Result, Schema } from "effect"
+import { Context, Cron, DateTime, Duration, Effect, Exit, Layer, Option, Result, Schema, Semaphore } from "effect"
 import { ClusterCron } from "effect/cluster"
 import type { Sharding } from "effect/cluster/Sharding"
 import type { SqlError } from "effect/sql/SqlError"
@@ -405,13 +405,181 @@ const planPartial = (
 /** How the fleet's list of consents is read again while it is out of reach: every second, doubled. */
 const consentsBackoff = Backoff.exponential({ initial: "1 second" })
 
-/** The sweep workflow's implementation. */
-export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
+/**
+ * A consent's part of a day's sweep run: its own workflow keyed by day, run and consent, so that it runs once in the
+ * fleet, on the consent's shard (the consents of a day spread over the fleet's workers, each listing at once), and a
+ * run resumed elsewhere neither repeats a finished try nor waits again for a wait that has passed.
+ */
+export const ConsentSweep = Workflow.make("tppkit/ConsentSweep", {
+  payload: {
+    day: Schema.String,
+    run: Schema.optionalKey(Schema.Number),
+    consent: ConsentSchema
+  },
+  success: ConsentSummary,
+  idempotencyKey: (p) => `${p.day}#${p.run ?? 0}/${p.consent.key}/${p.consent.iban ?? ""}`
+})
+
+/** How many consents' workflows a sweep run has started and not finished at once, fleet-wide (default 64). */
+export const SweepFanOut = Context.Reference<number>("@tppkit/worker/Sweep/SweepFanOut", { defaultValue: () => 64 })
+
+/**
+ * The most listings one worker reads at once (default 8): the consents' workflows on its shards wait for a place,
+ * so that a worker's memory and its share of the bank's rate stay bounded however many consents its shards hold.
+ */
+export const ListingsInFlight = Context.Reference<number>("@tppkit/worker/Sweep/ListingsInFlight", {
+  defaultValue: () => 8
+})
+
+/**
+ * The orders of the listings this process read, by day and consent, for the day's forecast ahead (`Watch.ahead`)
+ * when the day's run is on this process too; a run elsewhere reads what the fleet kept of the listing instead.
+ */
+const listedHere = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
+
+/** One consent's sweep (the body of {@link ConsentSweep}), its listings read one place of `permits` at a time. */
+const sweepConsent = (consent: Consent, day: string, permits: Semaphore.Semaphore) =>
+  Effect.gen(function* () {
+    const settings = yield* SweepSettings
+    const retry = settings.retry ?? defaultRetry
+    const date = LocalDate.parseUnsafe(day)
+    const watch = yield* Watch
+    const id = `${consent.key}/${consent.iban ?? ""}`
+    const profileKey = consent.profile === undefined ? {} : { profile: consent.profile }
+    // a consent past its validity is said, not listed: the bank would refuse it until the customer grants it again
+    if (consent.validUntil !== undefined && isExpired(consent, day)) {
+      yield* Lifecycle.emit({ _tag: "ConsentExpired", day, consent: consent.key, validUntil: consent.validUntil })
+      return { consent: consent.key, planned: 0, ...profileKey, expired: consent.validUntil } satisfies ConsentSummary
+    }
+    // each try is its own journaled activity, and each wait a durable sleep: a sweep resumed on another runner
+    // neither repeats a finished try nor waits again for a wait that has passed
+    let tries = 0
+    let planned: Result.Result<{ readonly planned: number; readonly pages?: number }, ListingFailed>
+    for (;;) {
+      tries++
+      planned = yield* Activity.make({
+        name: tries === 1 ? `plan/${id}` : `plan/${id}#${tries}`,
+        // a number alone: the journal of a sweep planned before the listing's pages were kept with it
+        success: Schema.Union([Schema.Number, Schema.Struct({ planned: Schema.Number, pages: Schema.Number })]),
+        error: ListingFailed,
+        execute: Effect.gen(function* () {
+          const source = yield* OrderSource
+          const checks = yield* Checks
+          const listed = yield* permits.withPermits(1)(source.list(consent, day))
+          if (watch !== undefined) {
+            // bounded: the entries of runs on other processes are never read here
+            if (listedHere.size >= 10_000) listedHere.delete(listedHere.keys().next().value as string)
+            listedHere.set(`${day}/${consent.key}`, listed.orders)
+          }
+          if (watch !== undefined) yield* watch.listed(consent, day, listed)
+          // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status
+          yield* ListingReconciliation.record(
+            ListingReconciliation.summarize(listed.orders, consent.key, date, settings, day)
+          )
+          const due = plan(listed.orders, consent.key, date, settings)
+          yield* checks
+            .plan(due)
+            .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
+          return { planned: due.length, pages: listed.pages }
+        })
+      }).pipe(Effect.result, Effect.map(Result.map((r) => (typeof r === "number" ? { planned: r } : r))))
+      if (Result.isSuccess(planned) || tries >= retry.tries || !isTransient(planned.failure.failure)) break
+      const wait = backoffMillis(retry, tries, planned.failure.failure)
+      yield* Lifecycle.emit({
+        _tag: "ListingRetry",
+        day,
+        consent: consent.key,
+        tries,
+        waitMillis: wait,
+        cause: planned.failure.message,
+        reason: Lifecycle.reasonOf(planned.failure.failure)
+      })
+      yield* DurableClock.sleep({ name: `backoff/${id}#${tries}`, duration: Duration.millis(wait) })
+    }
+    const triesKey = tries > 1 ? { tries } : {}
+    let degraded: { readonly partial: Partial; readonly failure: ListingFailure } | undefined
+    if (Result.isFailure(planned)) {
+      const failure = planned.failure.failure
+      if (watch !== undefined && ConsentLifecycle.expiryCode(failure) !== undefined) {
+        yield* Activity.make({ name: `watch/expired/${id}`, execute: watch.expired(consent, day, failure) })
+      }
+      // a consent's day degrades, never vanishes: the pages kept today and, for the pages not read, the latest
+      // complete listing of an earlier day are planned; only the orders no kept listing has are left out
+      const partial = degradable(failure)
+        ? yield* Activity.make({
+            name: `partial/${id}`,
+            success: Schema.UndefinedOr(PartialSchema),
+            error: ListingFailed,
+            execute: planPartial(consent, day, date, settings)
+          }).pipe(Effect.orElseSucceed(() => undefined))
+        : undefined
+      if (partial === undefined) {
+        return { consent: consent.key, planned: 0, ...profileKey, ...triesKey, failure } satisfies ConsentSummary
+      }
+      yield* Lifecycle.emit({
+        _tag: "ListingPartial",
+        day,
+        consent: consent.key,
+        pagesKept: partial.pagesKept,
+        pagesUnread: partial.pagesUnread,
+        plannedFrom: partial.plannedFrom,
+        planned: partial.planned,
+        plannedFromEarlier: partial.plannedFromEarlier,
+        cause: Lifecycle.listingCause(failure)
+      })
+      degraded = { partial, failure }
+    }
+    // the checks' workflows are started once the plan is stored; a check store out of reach for a moment (the
+    // fleet's database restarting) is waited out with the listing's back-off
+    yield* Activity.make({
+      name: `start/${id}`,
+      success: Schema.Number,
+      execute: Effect.orDie(
+        startPlanned(day, consent.key).pipe(
+          Effect.retry({
+            while: (e) => e._tag === "ChecksError",
+            schedule: Backoff.schedule(retry.backoff),
+            times: Math.max(0, retry.tries - 1)
+          })
+        )
+      )
+    })
+    if (degraded !== undefined) {
+      const { partial, failure } = degraded
+      return {
+        consent: consent.key,
+        planned: partial.planned,
+        ...profileKey,
+        ...triesKey,
+        pagesKept: partial.pagesKept,
+        pagesUnread: partial.pagesUnread,
+        ...(partial.plannedFrom === undefined
+          ? {}
+          : { plannedFrom: partial.plannedFrom, plannedFromEarlier: partial.plannedFromEarlier }),
+        // only orders no kept listing has are left out: then the consent's listing failed
+        ...(isCovered(partial) ? {} : { failure })
+      } satisfies ConsentSummary
+    }
+    if (Result.isFailure(planned))
+      return { consent: consent.key, planned: 0, ...profileKey, failure: planned.failure.failure }
+    const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
+    return { consent: consent.key, planned: planned.success.planned, ...profileKey, ...pages, ...triesKey }
+  })
+
+/** The consents' sweep workflow's implementation, with this worker's bound on its listings at once. */
+const consentLayer = Layer.unwrap(
+  Effect.map(
+    Effect.flatMap(ListingsInFlight, (n) => Semaphore.make(Math.max(1, n))),
+    (permits) => ConsentSweep.toLayer(({ day, consent }) => sweepConsent(consent, day, permits))
+  )
+)
+
+/** The day's sweep run: its consents read, each consent's workflow started, the summary kept. */
+const dailyLayer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
   DailySweep.toLayer(
     Effect.fn(function* ({ day, run, carried }) {
       const settings = yield* SweepSettings
       const retry = settings.retry ?? defaultRetry
-      const date = LocalDate.parseUnsafe(day)
       // the fleet's consents of this run, journaled: a run resumed on another runner lists the same ones
       const source = yield* Effect.serviceOption(ConsentSource)
       const all = Option.isNone(source)
@@ -436,8 +604,6 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
               success: JournaledConsents,
               execute: Effect.map(watch.consents(day, all), (list) => list.map(journaled))
             })
-      // the orders of each consent's listing read by this process, for the forecast ahead
-      const listedOrders = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
       yield* Lifecycle.emit({
         _tag: "SweepStarted",
         day,
@@ -445,132 +611,22 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
         consents: swept.length,
         keys: swept.map((c) => c.key)
       })
-      const consents: Array<ConsentSummary> = []
-      for (const consent of swept) {
-        const id = `${consent.key}/${consent.iban ?? ""}`
-        const done = carried?.find((c) => c.consent === consent.key && c.failure === undefined)
-        if (done !== undefined) {
-          consents.push({ consent: done.consent, planned: done.planned })
-          continue
-        }
-        const profileKey = consent.profile === undefined ? {} : { profile: consent.profile }
-        // a consent past its validity is said, not listed: the bank would refuse it until the customer grants it again
-        if (consent.validUntil !== undefined && isExpired(consent, day)) {
-          yield* Lifecycle.emit({ _tag: "ConsentExpired", day, consent: consent.key, validUntil: consent.validUntil })
-          consents.push({ consent: consent.key, planned: 0, ...profileKey, expired: consent.validUntil })
-          continue
-        }
-        // each try is its own journaled activity, and each wait a durable sleep: a sweep resumed on another runner
-        // neither repeats a finished try nor waits again for a wait that has passed
-        let tries = 0
-        let planned: Result.Result<{ readonly planned: number; readonly pages?: number }, ListingFailed>
-        for (;;) {
-          tries++
-          planned = yield* Activity.make({
-            name: tries === 1 ? `plan/${id}` : `plan/${id}#${tries}`,
-            // a number alone: the journal of a sweep planned before the listing's pages were kept with it
-            success: Schema.Union([Schema.Number, Schema.Struct({ planned: Schema.Number, pages: Schema.Number })]),
-            error: ListingFailed,
-            execute: Effect.gen(function* () {
-              const source = yield* OrderSource
-              const checks = yield* Checks
-              const listed = yield* source.list(consent, day)
-              listedOrders.set(consent.key, listed.orders)
-              if (watch !== undefined) yield* watch.listed(consent, day, listed)
-              // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status
-              yield* ListingReconciliation.record(
-                ListingReconciliation.summarize(listed.orders, consent.key, date, settings, day)
-              )
-              const due = plan(listed.orders, consent.key, date, settings)
-              yield* checks
-                .plan(due)
-                .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
-              return { planned: due.length, pages: listed.pages }
-            })
-          }).pipe(Effect.result, Effect.map(Result.map((r) => (typeof r === "number" ? { planned: r } : r))))
-          if (Result.isSuccess(planned) || tries >= retry.tries || !isTransient(planned.failure.failure)) break
-          const wait = backoffMillis(retry, tries, planned.failure.failure)
-          yield* Lifecycle.emit({
-            _tag: "ListingRetry",
+      const fanOut = yield* SweepFanOut
+      // each consent's listing is its own workflow, on the consent's shard: the fleet's workers list at once
+      const consents: Array<ConsentSummary> = yield* Effect.forEach(
+        swept,
+        (consent) => {
+          const done = carried?.find((c) => c.consent === consent.key && c.failure === undefined)
+          if (done !== undefined)
+            return Effect.succeed<ConsentSummary>({ consent: done.consent, planned: done.planned })
+          return ConsentSweep.execute({
             day,
-            consent: consent.key,
-            tries,
-            waitMillis: wait,
-            cause: planned.failure.message,
-            reason: Lifecycle.reasonOf(planned.failure.failure)
+            ...(run === undefined || run === 0 ? {} : { run }),
+            consent: journaled(consent)
           })
-          yield* DurableClock.sleep({ name: `backoff/${id}#${tries}`, duration: Duration.millis(wait) })
-        }
-        const triesKey = tries > 1 ? { tries } : {}
-        let degraded: { readonly partial: Partial; readonly failure: ListingFailure } | undefined
-        if (Result.isFailure(planned)) {
-          const failure = planned.failure.failure
-          if (watch !== undefined && ConsentLifecycle.expiryCode(failure) !== undefined) {
-            yield* Activity.make({ name: `watch/expired/${id}`, execute: watch.expired(consent, day, failure) })
-          }
-          // a consent's day degrades, never vanishes: the pages kept today and, for the pages not read, the latest
-          // complete listing of an earlier day are planned; only the orders no kept listing has are left out
-          const partial = degradable(failure)
-            ? yield* Activity.make({
-                name: `partial/${id}`,
-                success: Schema.UndefinedOr(PartialSchema),
-                error: ListingFailed,
-                execute: planPartial(consent, day, date, settings)
-              }).pipe(Effect.orElseSucceed(() => undefined))
-            : undefined
-          if (partial === undefined) {
-            consents.push({ consent: consent.key, planned: 0, ...profileKey, ...triesKey, failure })
-            continue
-          }
-          yield* Lifecycle.emit({
-            _tag: "ListingPartial",
-            day,
-            consent: consent.key,
-            pagesKept: partial.pagesKept,
-            pagesUnread: partial.pagesUnread,
-            plannedFrom: partial.plannedFrom,
-            planned: partial.planned,
-            plannedFromEarlier: partial.plannedFromEarlier,
-            cause: Lifecycle.listingCause(failure)
-          })
-          degraded = { partial, failure }
-        }
-        // the checks' workflows are started once the plan is stored; a check store out of reach for a moment (the
-        // fleet's database restarting) is waited out with the listing's back-off
-        yield* Activity.make({
-          name: `start/${id}`,
-          success: Schema.Number,
-          execute: Effect.orDie(
-            startPlanned(day, consent.key).pipe(
-              Effect.retry({
-                while: (e) => e._tag === "ChecksError",
-                schedule: Backoff.schedule(retry.backoff),
-                times: Math.max(0, retry.tries - 1)
-              })
-            )
-          )
-        })
-        if (degraded !== undefined) {
-          const { partial, failure } = degraded
-          consents.push({
-            consent: consent.key,
-            planned: partial.planned,
-            ...profileKey,
-            ...triesKey,
-            pagesKept: partial.pagesKept,
-            pagesUnread: partial.pagesUnread,
-            ...(partial.plannedFrom === undefined
-              ? {}
-              : { plannedFrom: partial.plannedFrom, plannedFromEarlier: partial.plannedFromEarlier }),
-            // only orders no kept listing has are left out: then the consent's listing failed
-            ...(isCovered(partial) ? {} : { failure })
-          })
-          continue
-        }
-        if (Result.isFailure(planned)) continue
-        const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
-        consents.push({ consent: consent.key, planned: planned.success.planned, ...profileKey, ...pages, ...triesKey })
-      }
+        },
+        { concurrency: fanOut }
+      )
       if (watch !== undefined) {
         // the forecast ahead from the day's orders of every consent planned (read now, or kept by the fleet)
         yield* Activity.make({
@@ -580,7 +636,8 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
             const listings: Array<{ consent: string; orders: ReadonlyArray<Projection.ProjectableOrder> }> = []
             for (const c of consents) {
               if (c.planned === 0 && c.failure !== undefined) continue
-              const read = listedOrders.get(c.consent)
+              const read = listedHere.get(`${day}/${c.consent}`)
+              listedHere.delete(`${day}/${c.consent}`)
               const consent = swept.find((s) => s.key === c.consent) ?? { key: c.consent }
               const kept =
                 read !== undefined || source.kept === undefined
@@ -601,6 +658,10 @@ export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Ch
       return { day, ...(run === undefined || run === 0 ? {} : { run }), consents }
     })
   )
+
+/** The sweep workflows' implementation: the day's run, and each consent's part of it. */
+export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
+  Layer.merge(consentLayer, dailyLayer)
 
 /** The daily cron of the sweep hour in the time zone (DST-correct: effect's `Cron` with a named zone). */
 export const dailyCron = (hour: number, timeZone: string): Cron.Cron => {

@@ -8,6 +8,8 @@
 export * as AtRisk from "./AtRisk.ts"
 /** Whether balance checks may be sent now: the fleet's circuit breaker over the bank's availability. */
 export * as BankGate from "./BankGate.ts"
+/** A fleet-wide rate for a bank: every request takes the next of its slots, shared through the database. */
+export * as BankRate from "./BankRate.ts"
 /** The worker's bank operations (balance check, unattended listing) over http's bank client. */
 export * as BankSources from "./BankSources.ts"
 /** Why a funds check got no answer, as data: the bank client's typed failure, or a payment that could not be sent. */

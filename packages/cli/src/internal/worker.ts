@@ -3,11 +3,12 @@
  * cluster, the workflow engine and the PostgreSQL driver).
  */
 import { Backoff, BusinessDayConvention, Calendar, ErrorBody, LocalDate, Profile, type Standard } from "@tppkit/core"
-import { BankClient, BankConfig, Budget, type PsuContext } from "@tppkit/http"
+import { BankClient, BankConfig, BankTransport, Budget, type PsuContext } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
 import {
   AtRisk,
   BankGate,
+  BankRate,
   BankSources,
   CheckFailure,
   Checks,
@@ -81,6 +82,8 @@ export interface Input extends Connection.Values {
   readonly runnerTlsKey?: Option.Option<string> | undefined
   readonly runnerTlsCa?: Option.Option<string> | undefined
   readonly shards?: number | undefined
+  /** `--bank-rate N`: the fleet's requests a second to each bank (issue 43). */
+  readonly bankRate?: Option.Option<number> | undefined
   readonly logFormat: Lifecycle.Format
   readonly reconfigure: boolean
   readonly webhook: ReadonlyArray<string>
@@ -367,6 +370,8 @@ export interface Setup {
   readonly network?: Fleet.Network | undefined
   /** The fleet's shards (default `Fleet.shardsPerGroup`). */
   readonly shards?: number | undefined
+  /** The fleet's requests a second to each bank, shared through the database (`BankRate`); default none. */
+  readonly bankRate?: number | undefined
   /** Serve Prometheus metrics on this port. */
   readonly metricsPort?: number | undefined
   /** Run the daily cron (not with `--once`). */
@@ -405,13 +410,30 @@ export const workerLayer = (setup: Setup) => {
   })
   const clientOf = (settings: BankConfig.Settings) =>
     Layer.unwrap(
-      Effect.map(Effect.context<SqlClient.SqlClient>(), (sql) =>
-        BankClient.BankClient.layerNode(Layer.succeed(BankConfig.BankConfig, settings), {
-          budgetStore: PgBudgetStore.layer(PgBudgetStore.describeUrl(setup.databaseUrl)).pipe(
+      Effect.map(Effect.context<SqlClient.SqlClient>(), (sql) => {
+        const undici = BankTransport.BankTransport.layerUndici({
+          tls: settings.tls,
+          maxHeaderBytes: settings.limits.maxHeaderBytes
+        })
+        // with a fleet-wide rate, every request to this bank first takes its slot (BankRate)
+        const transport =
+          setup.bankRate === undefined
+            ? undici
+            : BankRate.transport(undici).pipe(
+                Layer.provide(
+                  BankRate.BankRate.layerSql(setup.bankRate, settings.bankIdentity ?? settings.baseUrl).pipe(
+                    Layer.provide(Layer.succeedContext(sql))
+                  )
+                )
+              )
+        return BankClient.BankClient.layerOver(
+          Layer.succeed(BankConfig.BankConfig, settings),
+          transport,
+          PgBudgetStore.layer(PgBudgetStore.describeUrl(setup.databaseUrl)).pipe(
             Layer.provide(Layer.succeedContext(sql))
           )
-        })
-      )
+        )
+      })
     )
   const client = clientOf(setup.bankSettings)
   // each other profile's bank, with its own client and the fleet's budget store (issue 37)
@@ -689,6 +711,10 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   if (!Number.isInteger(shards) || shards < 1 || shards > Fleet.maxShards) {
     return yield* Failure.usage(`--shards must be a whole number from 1 to ${Fleet.maxShards}`)
   }
+  const bankRate = Option.getOrUndefined(input.bankRate ?? Option.none())
+  if (bankRate !== undefined && !(bankRate > 0 && bankRate <= 1000)) {
+    return yield* Failure.usage("--bank-rate must be a number of requests a second above 0, at most 1000")
+  }
   const network = yield* runnerNetwork(databaseUrl, input)
   const calendar = Project.calendarOf(input.calendar)
   if (Result.isFailure(calendar)) return yield* Failure.usage(calendar.failure)
@@ -771,6 +797,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     runnerPort: input.runnerPort,
     network,
     shards: input.shards,
+    bankRate: Option.getOrUndefined(input.bankRate ?? Option.none()),
     metricsPort: Option.getOrUndefined(input.metricsPort),
     cron: !input.once,
     listingPageSize: yield* listingPageSize,
