@@ -8,6 +8,10 @@
  * checked, the bank's journal as the witness; the outsider is refused at the runners' handshake; a runner
  * registered at an address nobody reaches is named by the others. Skipped, with one line saying why, where network
  * namespaces cannot be made (they need root and `unshare`; CI runs as root).
+ *
+ * `TPPKIT_SOAK_HOLD_MS=60000` (run by hand, not in CI: it adds its time to the test's) keeps both workers running
+ * that long once they hold 15 shards each, and asserts that neither holds another count meanwhile (BENCHMARKS.md,
+ * "Shards held across namespaces through a minute").
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
 import { chmodSync, mkdtempSync, rmSync } from "node:fs"
@@ -194,6 +198,8 @@ describe.skipIf(unavailable !== undefined)("a fleet across network namespaces", 
     const first = worker(w1, "--today", "2026-11-25")
     await until(() => first.stderr(), /event=shards held=15 of=30/, 40_000)
     await until(() => second.stderr(), /event=shards held=15 of=30/, 40_000)
+    const sharedAt = Date.now()
+    const [firstBefore, secondBefore] = [held(first.stderr()).length, held(second.stderr()).length]
 
     // the outsider reaches the runners' port but not the runners: no certificate, or one of another authority
     const handshake = (cert: string) =>
@@ -209,6 +215,16 @@ describe.skipIf(unavailable !== undefined)("a fleet across network namespaces", 
     assert.strictEqual((await handshake("")).trim(), "refused")
     assert.strictEqual((await handshake(certs.outsiderCert)).trim(), "refused")
     assert.strictEqual((await handshake(certs.cert)).trim(), "open")
+
+    // by hand: both keep 15 shards through the soak's time (healthy runners across the bridge, no shard moved)
+    const hold = Number(process.env.TPPKIT_SOAK_HOLD_MS ?? "0")
+    if (hold > 0) {
+      while (Date.now() - sharedAt < hold) await new Promise((r) => setTimeout(r, 1000))
+      assert.deepStrictEqual(held(first.stderr()).slice(firstBefore), [], first.stderr())
+      assert.deepStrictEqual(held(second.stderr()).slice(secondBefore), [], second.stderr())
+      assert.notMatch(`${first.stderr()}${second.stderr()}`, /event=shards_lost|cannot reach runner/)
+      console.log(`fleetNamespaces: both workers held 15 of 30 shards for ${Date.now() - sharedAt} ms`)
+    }
 
     // the second worker checks its part, then dies mid-sweep
     const finished = async (ns: number) => {

@@ -34,7 +34,9 @@ describe("a fleet serving a Slovak and a Czech bank", () => {
     const grant = await customerTokens(cobs)
 
     const added = await tppkit(["consents", "add", "cz-customer", "--profile", "cobs"], {
-      env: { TPPKIT_DATABASE_URL: url, TPPKIT_REFRESH_TOKEN: grant.refresh_token }
+      env: { TPPKIT_DATABASE_URL: url, TPPKIT_REFRESH_TOKEN: grant.refresh_token },
+      // the command loads the database driver: slow on a loaded machine
+      timeoutMs: 90_000
     })
     assert.strictEqual(added.code, 0, added.stderr)
     // the refresh token is kept, never printed
@@ -121,7 +123,7 @@ describe("a fleet serving a Slovak and a Czech bank", () => {
     }
 
     // the COBS consent's budget is shown with its profile
-    const status = await tppkit(["worker", "status", "--database-url", url, "--format", "json"])
+    const status = await tppkit(["worker", "status", "--database-url", url, "--format", "json"], { timeoutMs: 90_000 })
     assert.strictEqual(status.code, 0, status.stderr)
     const budget = (JSON.parse(status.stdout) as { budget: Array<{ consent: string; profile?: string }> }).budget
     assert.deepStrictEqual(
