@@ -131,6 +131,38 @@ describe("every command reads a file of each source", () => {
   })
 })
 
+describe("a COBS list item counts from the listing day (issue 36)", () => {
+  it("translate and its --listed-on: the day given, else today in the bank's time zone, said in a warning", async () => {
+    const given = await run([
+      "translate",
+      "--orders",
+      at("cobs-page.json"),
+      "--to",
+      "uk-v3",
+      "--listed-on",
+      "2026-11-29"
+    ])
+    expect(given.code, given.stderr).toBe(8)
+    expect(given.stderr).not.toContain("today")
+    const written = JSON.parse(given.stdout) as { Data: { StandingOrder: Array<Record<string, unknown>> } }
+    expect(written.Data.StandingOrder.map((o) => [o.StandingOrderId, o.FirstPaymentDateTime])).toEqual([
+      ["SO2026000000004711", "2026-12-20T00:00:00+00:00"]
+    ])
+    const today = await run(["translate", "--orders", at("cobs-page.json"), "--to", "uk-v3"])
+    expect(today.code, today.stderr).toBe(8)
+    expect(today.stderr).toMatch(
+      /tppkit: warning: 1 COBS list item names no start and counts from the listing day: today, \d{4}-\d\d-\d\d in Europe\/Prague \(give the day the list was read with --listed-on YYYY-MM-DD\)/
+    )
+    expect(JSON.parse(today.stdout).Data.StandingOrder).toHaveLength(1)
+    // a record with its own start (the detail) needs no listing day: no warning
+    const detail = await run(["translate", "--orders", at("cobs-detail.json"), "--to", "uk-v3"])
+    expect(detail.stderr).not.toContain("listing day")
+    const bad = await run(["translate", "--orders", at("cobs-page.json"), "--to", "uk-v3", "--listed-on", "2026-02-30"])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--listed-on "2026-02-30"')
+  })
+})
+
 describe("translate --to T writes one whole list of T", () => {
   const targets = ["cobs", "uk-v3", "uk-v4", "berlin-group", "ynab", "actual"] as const
   /** Each payment's dates, amount and debtor (CSV: orderId, nominal, execution, provenance, amount, currency, debtor). */

@@ -7,7 +7,8 @@
  * the forecast covers its day), no other account's check is named, and the checked accounts are listed with their
  * lowest points. `--balances FILE --orders FILE` given to status forecast from the files instead; a worker with
  * other balances is refused (exit 3), a balances file with a bad record is refused before the worker joins (exit 7).
- * An orders file of mixed standards is read as every command reads one (warnings on stderr, exit 7 for an unread record).
+ * An orders file of mixed standards is read as every command reads one (warnings on stderr, exit 7 for an unread record);
+ * a COBS list page's items count from the listing day (today without `--listed-on`, said in a warning).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -180,6 +181,15 @@ describe("the fleet's answers beside a balance forecast", { timeout: 240_000 }, 
     const forced = await tppkit(["worker", "status", "--database-url", url, "--orders", mixed, "--standard", "uk-v3"])
     assert.strictEqual(forced.code, 7, forced.stderr)
     assert.include(forced.stderr, "tppkit: skipped SO-S: uk-v3: the record has no Frequency string")
+    // a COBS list page (its items name no start): read, counting from today in the bank's time zone, said (issue 36)
+    const cobsPage = join(import.meta.dirname, "..", "..", "examples", "records", "cobs-page.json")
+    const listed = await tppkit(["worker", "status", "--database-url", url, "--orders", cobsPage])
+    assert.strictEqual(listed.code, 0, listed.stderr)
+    assert.include(listed.stdout, "(the fleet's stored balances, orders file)")
+    assert.match(
+      listed.stderr,
+      /tppkit: warning: 1 COBS list item names no start and counts from the listing day: today, \d{4}-\d\d-\d\d in Europe\/Prague \(give the day the list was read with --listed-on YYYY-MM-DD\)/
+    )
 
     // one set of balances per fleet: a worker with others is refused, naming the difference
     const richer = join(dir, "richer.json")

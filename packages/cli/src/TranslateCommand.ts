@@ -43,6 +43,7 @@ export const translateCommand = Command.make(
     ),
     standard: Flags.standard,
     accounts: Flags.accounts,
+    listedOn: Flags.listedOn,
     format: Flag.Literals("format", formats).pipe(
       Flag.withDescription("Output format: text, or json (one object per order and line)"),
       Flag.withDefault("text")

@@ -52,7 +52,8 @@ export const workerStatusCommand = Command.make(
     holidays: Flags.holidays,
     convention: Flags.convention,
     standard: Flags.standard,
-    accounts: Flags.accounts
+    accounts: Flags.accounts,
+    listedOn: Flags.listedOn
   },
   (input) =>
     Effect.flatMap(

@@ -108,6 +108,18 @@ export const accounts: Flag.Flag<Option.Option<string>> = file(
 ).pipe(Flag.optional)
 
 /**
+ * `--listed-on`: the day the orders' list was read, from which a COBS list item (which names no start) counts; the
+ * same flag on the commands that read orders without a window (`translate`, `worker status --orders`).
+ */
+export const listedOn: Flag.Flag<Option.Option<string>> = Flag.String("listed-on").pipe(
+  Flag.withMetavar("YYYY-MM-DD"),
+  Flag.withDescription(
+    "The day the list was read: a COBS list item names no start and counts from it (default today in the bank's time zone, said in a warning)"
+  ),
+  Flag.optional
+)
+
+/**
  * The rule a listing is reconciled against (`tppkit reconcile`, `standing-orders --reconcile`): `--calendar` with
  * `every-day` (a bank paying on every day) besides the calendars, `--holidays` and `--convention`.
  */

@@ -3,8 +3,9 @@
  * `explain`, `forecast`, `reconcile` and `worker status`. Each reads records of any standard the same way
  * (`--standard` forces one) and says the same per-record warnings on stderr.
  */
-import { AccountMap, type LocalDate, type Orders, type Standard } from "@tppkit/core"
-import { Effect, Option, Result, type Stdio, Stream } from "effect"
+import { AccountMap, LocalDate, type Orders, Profile, type Standard } from "@tppkit/core"
+import { OrderSchedule } from "@tppkit/schedule"
+import { Clock, DateTime, Effect, Option, Result, type Stdio, Stream } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
@@ -107,4 +108,57 @@ export const readAccounts = (file: Option.Option<string> | undefined) =>
     if (Result.isFailure(map))
       return yield* Failure.usage(`accounts file ${JSON.stringify(file.value)}: ${map.failure.join("; ")}`)
     return map.success
+  })
+
+/** The day a list was read (`--listed-on`), or today in the bank's time zone when not given (`given` false). */
+export interface ListingDay {
+  readonly day: LocalDate.LocalDate
+  readonly given: boolean
+  readonly timeZone: string
+}
+
+/**
+ * The listing day of `--listed-on` (a bad date is a usage error, exit 2), else today in the time zone of the bank
+ * whose list items name no start (the COBS profile's, `Profile.cobs`).
+ */
+export const listingDay = (flag: Option.Option<string> | undefined) =>
+  Effect.gen(function* () {
+    const timeZone = Profile.cobs.unattended.timeZone
+    if (flag !== undefined && Option.isSome(flag)) {
+      const parsed = LocalDate.parse(flag.value.trim())
+      if (Result.isFailure(parsed)) {
+        return yield* Failure.usage(`--listed-on ${JSON.stringify(flag.value)}: ${parsed.failure}`)
+      }
+      return { day: parsed.success, given: true, timeZone } satisfies ListingDay
+    }
+    const millis = yield* Clock.currentTimeMillis
+    const day = OrderSchedule.dateAt(millis, DateTime.zoneMakeNamedUnsafe(timeZone))
+    return { day, given: false, timeZone } satisfies ListingDay
+  })
+
+/** Whether a warning says its order was read from a list item that names no start and counts from the listing day. */
+const countsFromListing = (w: Render.SkippedRow): boolean =>
+  w.reason.includes("requestedExecutionDate is missing") && w.reason.includes("counts from the listing day")
+
+/**
+ * The orders of a file read as {@link read} reads them, a COBS list item counting from the listing day
+ * (`--listed-on`, else today in the bank's time zone): when today was taken for some item, one warning on stderr says
+ * so and names the flag.
+ */
+export const readListed = (
+  file: string,
+  standard: Option.Option<Standard.Standard> | undefined,
+  accounts: Option.Option<string> | undefined,
+  listedOn: Option.Option<string> | undefined
+) =>
+  Effect.gen(function* () {
+    const listing = yield* listingDay(listedOn)
+    const decoded = yield* read(file, standard, accounts, listing.day)
+    const counted = listing.given ? 0 : (decoded.warnings ?? []).filter(countsFromListing).length
+    if (counted > 0) {
+      yield* Output.errorLine(
+        `tppkit: warning: ${counted === 1 ? "1 COBS list item names" : `${counted} COBS list items name`} no start and ${counted === 1 ? "counts" : "count"} from the listing day: today, ${LocalDate.format(listing.day)} in ${listing.timeZone} (give the day the list was read with --listed-on YYYY-MM-DD)`
+      )
+    }
+    return decoded
   })

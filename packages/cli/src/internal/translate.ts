@@ -36,6 +36,8 @@ export interface Input {
   readonly standard?: Option.Option<Standard.Standard> | undefined
   /** `--accounts`: the accounts file (account ids to IBAN and currency). */
   readonly accounts?: Option.Option<string> | undefined
+  /** `--listed-on`: the day the list was read, from which a COBS list item counts (default today, said). */
+  readonly listedOn?: Option.Option<string> | undefined
 }
 
 /** One order's translation as printed: its text in the target, or none. */
@@ -156,7 +158,7 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
     const source = sourceOf(order, input)
     return source._tag === "Unrepresentable" ? source : withLoss(source, holidaysLoss(source.value, holidays.success))
   }
-  const decoded = yield* Orders.read(input.orders, input.standard, input.accounts)
+  const decoded = yield* Orders.readListed(input.orders, input.standard, input.accounts, input.listedOn)
   let findings = 0
   // a standard written whole: one list envelope of it on stdout, the losses on stderr
   if (TranslateWhole.isWholeTarget(input.to))

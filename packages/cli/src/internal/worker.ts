@@ -109,6 +109,8 @@ export interface StatusInput {
   readonly standard?: Option.Option<Standard.Standard> | undefined
   /** `--accounts`: the accounts file (account ids to IBAN and currency). */
   readonly accounts?: Option.Option<string> | undefined
+  /** `--listed-on`: the day the `--orders` list was read, from which a COBS list item counts (default today, said). */
+  readonly listedOn?: Option.Option<string> | undefined
   /** The rule the forecast from `--orders` projects with: `--calendar` (default auto), `--holidays`, `--convention`. */
   readonly calendar?: string | undefined
   readonly holidays?: Option.Option<string> | undefined
@@ -1227,7 +1229,7 @@ const statusForecast = (
     if (Result.isFailure(rule)) return yield* Failure.usage(rule.failure)
     if (ordersFile === undefined) orders = ForecastEvidence.ordersOfPlan(rows)
     else {
-      const decoded = yield* Orders.read(ordersFile, input.standard, input.accounts)
+      const decoded = yield* Orders.readListed(ordersFile, input.standard, input.accounts, input.listedOn)
       orders = Project.projectable(decoded.orders, rule.success)
       unread = decoded.skipped
     }
