@@ -131,6 +131,56 @@ describe("every command reads a file of each source", () => {
   })
 })
 
+describe("a creditor the record does not name is unknown in every output (issue 36)", () => {
+  const page = ["--orders", at("cobs-page.json")]
+  it("project: null in JSON, an empty cell in CSV, (creditor unknown) in the table, HTML and iCalendar", async () => {
+    const json = await run(["project", ...page, ...window, "--format", "json"])
+    expect(json.code, json.stderr).toBe(0)
+    expect(json.stderr).toContain("creditorAccount is missing")
+    const payment = (JSON.parse(json.stdout) as { payments: Array<Record<string, unknown>> }).payments[0]
+    expect(payment).toMatchObject({ orderId: "SO2026000000004711", creditorIban: null })
+    expect(payment).not.toHaveProperty("creditorName")
+    const csv = await run(["project", ...page, ...window, "--format", "csv"])
+    expect(csv.stdout.split("\r\n")[1]).toMatch(/,CZK,CZ4608000000002345678908,,$/)
+    const table = await run(["project", ...page, ...window])
+    expect(table.stdout).toMatch(/SO2026000000004711 +\(creditor unknown\) +2500\.00 +CZK/)
+    const html = await run(["project", ...page, ...window, "--format", "html"])
+    expect(html.stdout).toContain('<td class="creditor">(creditor unknown)</td>')
+    const ics = await run(["project", ...page, ...window, "--format", "ics"])
+    expect(ics.stdout).toContain("SUMMARY:Standing order 2500.00 CZK to (creditor unknown)")
+  })
+  it("translate writes no payee's account for it (a name alone where the target has one)", async () => {
+    const listed = ["--listed-on", "2026-11-29"]
+    const parse = async (to: string, file = "cobs-page.json", flags: ReadonlyArray<string> = listed) => {
+      const r = await run(["translate", "--orders", at(file), "--to", to, ...flags])
+      expect([0, 8], r.stderr).toContain(r.code)
+      return SourceRecord.envelope(JSON.parse(r.stdout)).records as Array<Record<string, unknown>>
+    }
+    const [cobs] = await parse("cobs")
+    expect(cobs).not.toHaveProperty("creditorAccount")
+    const [uk] = await parse("uk-v3")
+    expect(uk).not.toHaveProperty("CreditorAccount")
+    const [bg] = await parse("berlin-group")
+    expect(JSON.stringify(bg)).not.toContain("creditorAccount")
+    const [ynab] = await parse("ynab")
+    expect(ynab).toMatchObject({ payee_name: null })
+    const [actual] = await parse("actual")
+    expect(actual).not.toHaveProperty("payee")
+    // YNAB's payee is a name without an account: kept as the name where the target has one, else a loss
+    const fromYnab = ["--accounts", accounts]
+    const [bgNamed] = await parse("berlin-group", "ynab-answer.json", fromYnab)
+    expect(JSON.stringify(bgNamed)).toContain('"creditorName":"Jana Dvořáková"')
+    const lossy = await run(["translate", "--orders", at("ynab-answer.json"), ...fromYnab, "--to", "uk-v3"])
+    expect(lossy.stderr).toContain("Jana Dvořáková")
+    // read back: the creditor is unknown again, not an empty account
+    const written = join(dir, "unknown-creditor.json")
+    writeFileSync(written, JSON.stringify({ pageNumber: 0, pageCount: 1, pageSize: 1, standingOrders: [cobs] }))
+    const back = await run(["project", "--orders", written, ...window, "--format", "json"])
+    expect(back.code, back.stderr).toBe(0)
+    expect(back.stdout).toContain('"creditorIban":null')
+  })
+})
+
 describe("a COBS list item counts from the listing day (issue 36)", () => {
   it("translate and its --listed-on: the day given, else today in the bank's time zone, said in a warning", async () => {
     const given = await run([

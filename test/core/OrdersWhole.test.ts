@@ -26,7 +26,7 @@ const line = (item: Orders.Item): string => {
   return [
     `${item.position} ${item.standard} ${item.orderId}`,
     `${Money.toPlainString(item.instructedAmount.value)} ${item.instructedAmount.currency}`,
-    `${party(item.debtor)} -> ${party(item.creditor)}`,
+    `${party(item.debtor)} -> ${item.creditor.iban === undefined ? `(creditor unknown${item.creditor.name === undefined ? "" : `: ${item.creditor.name}`})` : party({ ...item.creditor, iban: item.creditor.iban })}`,
     `from ${LocalDate.format(item.recurrence.start)}`,
     ...(item.nextDate === undefined ? [] : [`next ${LocalDate.format(item.nextDate)}`]),
     ...(item.warnings.length === 0 ? [] : [item.warnings.map((w) => `${w._tag}:${w.field}`).join(",")])
@@ -51,7 +51,7 @@ const read = (name: string, options?: Orders.Options): Array<string> => {
 describe("Orders reads whole records of every source", () => {
   it("a COBS page (the listing day as start) and a COBS detail alone", () => {
     expect(read("cobs-page.json")).toEqual([
-      "1 cobs SO2026000000004711 | 2500 CZK | CZ4608000000002345678908 -> unknown: | from 2026-11-29 | Missing:creditorAccount,Missing:requestedExecutionDate"
+      "1 cobs SO2026000000004711 | 2500 CZK | CZ4608000000002345678908 -> (creditor unknown) | from 2026-11-29 | Missing:creditorAccount,Missing:requestedExecutionDate"
     ])
     expect(read("cobs-detail.json")).toEqual([
       "1 cobs SO2026000000004711 | 2500 CZK | CZ4608000000002345678908 -> CZ7520100000002800345671 | from 2026-01-20 | Tolerated:stopages"
@@ -64,7 +64,7 @@ describe("Orders reads whole records of every source", () => {
       // the final payment has its own amount: an order of one payment on the last Friday the schedule allows
       "3 uk-v3 SO-LOAN | 125 GBP | GB33BUKB20201555555555 -> GB33BUKB20201555555555 | from 2026-01-02 | next 2026-12-11",
       "3 uk-v3 SO-LOAN | 75.5 GBP | GB33BUKB20201555555555 -> GB33BUKB20201555555555 | from 2027-01-29 | next 2026-12-11",
-      "4 uk-v3 SO-NEXT-ONLY | 40 GBP | GB33BUKB20201555555555 -> unknown: | from 2026-12-31 | next 2026-12-31 | Tolerated:NumberOfPayments,Missing:CreditorAccount"
+      "4 uk-v3 SO-NEXT-ONLY | 40 GBP | GB33BUKB20201555555555 -> (creditor unknown) | from 2026-12-31 | next 2026-12-31 | Tolerated:NumberOfPayments,Missing:CreditorAccount"
     ])
   })
   it("a UK order whose first and final payments carry their own amounts: three orders, each payment once", () => {
@@ -91,7 +91,7 @@ describe("Orders reads whole records of every source", () => {
       "1 uk-v4 SO-9Q2M41 | 850 GBP | account-id:22289 -> UK.OBIE.SortCodeAccountNumber:20325855667788 | from 2025-04-03 | next 2026-12-03",
       "2 skipped SO-NO-MANDATE: uk-v4: MandateRelatedInformation is missing: tppkit expects MandateRelatedInformation.Frequency (a v4 order without it has no frequency)",
       "3 skipped SO-CANCELLED: uk-v4: StandingOrderStatusCode CANC: the order was cancelled",
-      "4 uk-v4 SO-BASIC | 20 GBP | account-id:22289 -> unknown: | from 2026-01-05 | next 2026-12-07 | Missing:CreditorAccount"
+      "4 uk-v4 SO-BASIC | 20 GBP | account-id:22289 -> (creditor unknown) | from 2026-01-05 | next 2026-12-07 | Missing:CreditorAccount"
     ])
   })
   it("Berlin Group: a periodic payment alone, and a transactions answer whose listed account pays", () => {
@@ -100,13 +100,13 @@ describe("Orders reads whole records of every source", () => {
     ])
     expect(read("bg-transactions.json")).toEqual([
       "1 berlin-group SO-BG-1 | 650 EUR | DE76500105175403741272 -> DE75120300001020304050 | from 2026-02-01",
-      "2 berlin-group SO-BG-2 | 120 EUR | DE76500105175403741272 -> unknown: | from 2026-01-15 | Tolerated:transactionAmount.amount,Missing:creditorAccount",
+      "2 berlin-group SO-BG-2 | 120 EUR | DE76500105175403741272 -> (creditor unknown: Versicherung AG) | from 2026-01-15 | Tolerated:transactionAmount.amount,Missing:creditorAccount",
       "3 berlin-group SO-BG-3 | 30 EUR | DE76500105175403741272 -> DE75120300001020304050 | from 2026-01-05"
     ])
   })
   it("YNAB and Actual: currencies from the accounts file, money in and out, deleted and completed skipped", () => {
     expect(read("ynab-answer.json")).toEqual([
-      "1 ynab 0b7f3c2e-5a41-4d6b-9e2f-3c8d1a7b6e50 | 2500 CZK | CZ4608000000002345678908 -> unknown: | from 2026-01-20 | next 2026-12-20",
+      "1 ynab 0b7f3c2e-5a41-4d6b-9e2f-3c8d1a7b6e50 | 2500 CZK | CZ4608000000002345678908 -> (creditor unknown: Jana Dvořáková) | from 2026-01-20 | next 2026-12-20",
       "2 ynab 1c2d3e4f-0000-4000-8000-000000000002 | 41500.5 CZK | unknown: -> CZ4608000000002345678908 | from 2026-01-01 | next 2026-12-01",
       "3 skipped 1c2d3e4f-0000-4000-8000-000000000003: ynab: deleted: the scheduled transaction was deleted in YNAB"
     ])

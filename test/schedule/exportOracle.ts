@@ -27,7 +27,7 @@ const paymentJson = (p: Row) => ({
   amount: Money.formatMinor(p.amount, p.currency),
   currency: p.currency,
   debtorIban: p.debtorIban,
-  creditorIban: p.creditorIban,
+  creditorIban: p.creditorIban ?? null,
   ...(p.creditorName === undefined ? {} : { creditorName: p.creditorName })
 })
 
@@ -97,7 +97,7 @@ export const csv = (doc: Document): string =>
       Money.formatMinor(p.amount, p.currency),
       p.currency,
       p.debtorIban,
-      p.creditorIban,
+      p.creditorIban ?? "",
       p.creditorName ?? ""
     ])
   ]

@@ -7,8 +7,8 @@
  * @since 0.1.0
  */
 import { LocalDate, Money, Text } from "@tppkit/core"
-import type { Payment } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
+import * as Payment from "@tppkit/schedule/Payment"
 import { BigDecimal } from "effect"
 import * as Periods from "./internal/periods.ts"
 
@@ -418,7 +418,7 @@ export const render = function* (picture: Picture): Generator<string> {
       p.provenance === "bank-confirmed"
         ? ' <span class="badge" title="bank-confirmed: the bank\'s nextDate">bank</span>'
         : ""
-    yield `<tr${risk === undefined ? "" : ' class="at-risk"'}${bank === "" ? "" : ' data-provenance="bank-confirmed"'}><td>${LocalDate.format(p.executionDate)}${bank}</td><td>${nominal}</td><td>${escapeText(p.orderId)}</td><td><code>${escapeText(p.debtorIban)}</code></td><td class="creditor">${escapeText(p.creditorName ?? p.creditorIban)}</td><td class="num">${amountText(p.amount, p.currency)}</td><td>${escapeText(p.currency)}</td>${status}</tr>\n`
+    yield `<tr${risk === undefined ? "" : ' class="at-risk"'}${bank === "" ? "" : ' data-provenance="bank-confirmed"'}><td>${LocalDate.format(p.executionDate)}${bank}</td><td>${nominal}</td><td>${escapeText(p.orderId)}</td><td><code>${escapeText(p.debtorIban)}</code></td><td class="creditor">${escapeText(Payment.creditorLabel(p))}</td><td class="num">${amountText(p.amount, p.currency)}</td><td>${escapeText(p.currency)}</td>${status}</tr>\n`
   }
   yield `</tbody></table></div>\n`
   if (count > listed.length) {

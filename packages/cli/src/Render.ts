@@ -8,9 +8,9 @@
  */
 
 import { Currency, Frequency, LocalDate, Money } from "@tppkit/core"
-import type { Payment } from "@tppkit/schedule"
 import * as CashFlow from "@tppkit/schedule/CashFlow"
 import * as Export from "@tppkit/schedule/Export"
+import * as Payment from "@tppkit/schedule/Payment"
 import type { BigDecimal } from "effect"
 import * as Html from "./Html.ts"
 import * as Periods from "./internal/periods.ts"
@@ -132,7 +132,7 @@ export const paymentTable = (payments: ReadonlyArray<PaymentRow>, width: number 
       LocalDate.format(p.executionDate),
       p.nominalDate === p.executionDate ? "=" : LocalDate.format(p.nominalDate),
       p.orderId,
-      p.creditorName ?? p.creditorIban,
+      Payment.creditorLabel(p),
       Money.formatMinor(p.amount, p.currency),
       p.currency
     ]),

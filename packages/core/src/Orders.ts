@@ -44,10 +44,22 @@ export type Warning =
  * An account of an order: its IBAN and, when the record names one, the holder's name. A whole record of another
  * source may name an account otherwise (packages/core/README.md, "Whole records"): `iban` then holds the identifier as
  * given and `scheme` says what it is (`account-id`, `cz`, a UK `SchemeName`, `ynab`, …; `unknown` with an empty
- * identifier when the record names no account, e.g. a COBS list item's creditor).
+ * identifier when the record names no payer). A payee whose account the record does not name is a {@link Creditor}
+ * with `iban` undefined.
  */
 export interface Party {
   readonly iban: string
+  readonly name?: string | undefined
+  readonly scheme?: string | undefined
+}
+
+/**
+ * The payee of an order: a {@link Party}, or, when the record names no payee's account (a COBS list item, a UK record
+ * of the Basic permission, a YNAB or Actual schedule), `iban` undefined: the creditor is unknown (by its name alone
+ * when the record gives one). The order is still projected, money leaving the debtor, and a `Missing` warning says so.
+ */
+export interface Creditor {
+  readonly iban: string | undefined
   readonly name?: string | undefined
   readonly scheme?: string | undefined
 }
@@ -73,7 +85,7 @@ export interface Order {
   readonly endDate?: LocalDate.LocalDate | undefined
   readonly instructedAmount: { readonly value: BigDecimal.BigDecimal; readonly currency: string }
   readonly debtor: Party
-  readonly creditor: Party
+  readonly creditor: Creditor
   readonly warnings: ReadonlyArray<Warning>
 }
 
@@ -361,7 +373,12 @@ class Reading {
 }
 
 /** The fields every order has, whatever its standard. */
-type Parts = Omit<Order, "_tag" | "standard" | "recurrence" | "frequency" | "ownConvention" | "warnings">
+type Parts = Omit<
+  Order,
+  "_tag" | "standard" | "recurrence" | "frequency" | "ownConvention" | "warnings" | "creditor"
+> & {
+  readonly creditor: Party
+}
 
 const unread = (
   kind: Unread["kind"],

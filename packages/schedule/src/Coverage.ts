@@ -296,7 +296,7 @@ export const riskGroups = (items: Iterable<AtRisk>): Array<RiskGroup> => {
     }
     const o = g.orders.get(p.orderId) ?? {
       orderId: p.orderId,
-      creditor: p.creditorName ?? p.creditorIban,
+      creditor: Payment.creditorLabel(p),
       count: 0,
       amount: ZERO,
       currency: p.currency,

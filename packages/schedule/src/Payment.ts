@@ -38,11 +38,23 @@ export interface Payment {
   readonly currency: string
   /** The IBAN of the paying account. */
   readonly debtorIban: string
-  /** The IBAN of the receiving account. */
-  readonly creditorIban: string
+  /**
+   * The IBAN of the receiving account (or the identifier the record gives, packages/core/README.md, "Whole records");
+   * `undefined` when the record names no payee's account (a COBS list item): the creditor is unknown.
+   */
+  readonly creditorIban: string | undefined
   /** The creditor's name, when the bank reported one. */
   readonly creditorName?: string | undefined
 }
+
+/** How a payment's creditor is shown when the record names none ({@link creditorLabel}). */
+export const unknownCreditor = "(creditor unknown)"
+
+/** How a payment's creditor is shown to people: its name, else its IBAN, else {@link unknownCreditor}. */
+export const creditorLabel = (p: {
+  readonly creditorIban: string | undefined
+  readonly creditorName?: string | undefined
+}): string => p.creditorName ?? p.creditorIban ?? unknownCreditor
 
 /**
  * A fresh plain object with every field of a payment. Payments from the projection are plain objects already

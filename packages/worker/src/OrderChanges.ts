@@ -27,7 +27,8 @@ export interface Shown {
   readonly amount: string
   readonly currency: string
   readonly debtorIban: string
-  readonly creditorIban: string
+  /** `null` when the listing names no payee's account (a COBS list item): the creditor is unknown. */
+  readonly creditorIban: string | null
   readonly schedule: string
   readonly end: string | null
   readonly nextDate: string | null
@@ -99,7 +100,7 @@ export const show = (o: Projection.ProjectableOrder): Shown => ({
   amount: Money.toPlainString(o.instructedAmount.value),
   currency: o.instructedAmount.currency,
   debtorIban: o.debtor.iban,
-  creditorIban: o.creditor.iban,
+  creditorIban: o.creditor.iban ?? null,
   schedule: scheduleText(o),
   end: dateText(o.endDate ?? o.recurrence?.end),
   nextDate: dateText(o.nextDate)

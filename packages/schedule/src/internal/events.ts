@@ -11,7 +11,7 @@
  */
 import { LocalDate, Money, Text } from "@tppkit/core"
 import type { BigDecimal } from "effect"
-import type * as Payment from "../Payment.ts"
+import * as Payment from "../Payment.ts"
 import * as EventProvenance from "./eventProvenance.ts"
 import type * as Merge from "./merge.ts"
 import * as Plans from "./plans.ts"
@@ -172,14 +172,14 @@ const shown = Text.printable
 
 /** The SUMMARY text of an order's events: amount, currency and creditor. */
 export const summary = (o: Plans.Fields): string =>
-  `Standing order ${Money.formatMinor(o.amount, o.currency)} ${shown(o.currency)} to ${shown(o.creditorName ?? o.creditorIban)}`
+  `Standing order ${Money.formatMinor(o.amount, o.currency)} ${shown(o.currency)} to ${shown(Payment.creditorLabel(o))}`
 
 /** The DESCRIPTION text of an order's payments up to the occurrence number. */
 const descriptionHead = (o: Plans.Fields): string =>
   [
     `Amount: ${Money.formatMinor(o.amount, o.currency)} ${shown(o.currency)}`,
     `From: ${shown(o.debtorIban)}`,
-    `To: ${shown(o.creditorName === undefined ? o.creditorIban : `${o.creditorName} (${o.creditorIban})`)}`,
+    `To: ${shown(o.creditorName === undefined || o.creditorIban === undefined ? Payment.creditorLabel(o) : `${o.creditorName} (${o.creditorIban})`)}`,
     `Standing order: ${shown(o.orderId)}, occurrence `
   ].join("\n")
 

@@ -529,7 +529,7 @@ class Engine {
         d = byIban.get(plans.strings[id]!) ?? -1
         accountOfString[id] = d
       }
-      const c = byIban.get(t.creditorIban) ?? -1
+      const c = t.creditorIban === undefined ? -1 : (byIban.get(t.creditorIban) ?? -1)
       debtorOf[o] = d
       creditorOf[o] = c
       netDebtor[o] = d >= 0 && accounts[d]!.currency === t.currency ? 1 : 0

@@ -269,7 +269,7 @@ export const jsonFormat = (header: Header): LineFormat => {
       `\n    {"orderId":${JSON.stringify(p.orderId)},"nominalDate":"`,
       `","provenance":"${provenance}","amount":${JSON.stringify(Money.formatMinor(p.amount, p.currency))}`,
       `,"currency":${JSON.stringify(p.currency)},"debtorIban":${JSON.stringify(p.debtorIban)}` +
-        `,"creditorIban":${JSON.stringify(p.creditorIban)}` +
+        `,"creditorIban":${p.creditorIban === undefined ? "null" : JSON.stringify(p.creditorIban)}` +
         `${p.creditorName === undefined ? "" : `,"creditorName":${JSON.stringify(p.creditorName)}`}}`
     ],
     accumulator: acc,
@@ -347,7 +347,7 @@ export const csvFormat = (options?: CsvOptions): LineFormat => {
     around: (p, provenance) => [
       `${cell(p.orderId)},`,
       `,${provenance},${Money.formatMinor(p.amount, p.currency)}`,
-      `,${[p.currency, p.debtorIban, p.creditorIban, p.creditorName ?? ""].map(cell).join(",")}\r\n`
+      `,${[p.currency, p.debtorIban, p.creditorIban ?? "", p.creditorName ?? ""].map(cell).join(",")}\r\n`
     ],
     tail: () => ""
   }

@@ -11,7 +11,8 @@ export interface Order extends Occurrence.OrderSchedule {
   readonly orderId: string
   readonly instructedAmount: { readonly value: BigDecimal.BigDecimal; readonly currency: string }
   readonly debtor: { readonly iban: string }
-  readonly creditor: { readonly iban: string; readonly name?: string | undefined }
+  /** The payee; `iban` undefined when the record names no payee's account: its payments have the creditor unknown. */
+  readonly creditor: { readonly iban: string | undefined; readonly name?: string | undefined }
 }
 
 /** The window of execution dates, both ends inclusive. */
@@ -77,7 +78,7 @@ export interface Template {
   readonly amount: BigDecimal.BigDecimal
   readonly currency: string
   readonly debtorIban: string
-  readonly creditorIban: string
+  readonly creditorIban: string | undefined
   readonly creditorName: string | undefined
   /** The bank's `nextDate` of the order, or {@link NO_NEXT_DATE}: a payment executing on it is bank-confirmed. */
   readonly nextDate: number
@@ -307,7 +308,7 @@ export const plan = (
   const currencies = new Array<string>(n)
   const debtors = new Array<string>(n)
   const debtorIdOf = new Int32Array(n)
-  const creditors = new Array<string>(n)
+  const creditors = new Array<string | undefined>(n)
   const names = new Array<string | undefined>(n)
   const startOf = new Int32Array(n)
   const nextOf = new Int32Array(n)
@@ -350,7 +351,7 @@ export const plan = (
     debtors[i] = intern(order.debtor.iban)
     debtorIdOf[i] = interned
     const creditor = order.creditor
-    creditors[i] = shareCreditors ? intern(creditor.iban) : creditor.iban
+    creditors[i] = creditor.iban === undefined || !shareCreditors ? creditor.iban : intern(creditor.iban)
     names[i] = creditor.name === undefined || !shareCreditors ? creditor.name : intern(creditor.name)
   }
   let index: Int32Array | undefined
@@ -419,7 +420,7 @@ export const plan = (
         amount: amounts[j]!,
         currency: currencies[i]!,
         debtorIban: debtors[i]!,
-        creditorIban: creditors[i]!,
+        creditorIban: creditors[i],
         creditorName: names[i],
         nextDate: nextOf[i]!
       }

@@ -47,13 +47,15 @@ export const wholeSource = (
   return SourceRecord.isSource(standard) ? standard : undefined
 }
 
-/** The party of an order: its IBAN, else the source's identifier with its scheme, else unknown. */
-const partyOf = (p: SourceRecord.Party): Orders.Party => {
+const nameOf = (p: SourceRecord.Party) => (p.name === undefined ? {} : { name: p.name })
+
+/** The party of an order: its IBAN, else the source's identifier with its scheme, else undefined (no account named). */
+const partyOf = (p: SourceRecord.Party): Orders.Party | undefined => {
   const a = p.account
   const name = p.name === undefined ? {} : { name: p.name }
   if (a?.iban !== undefined) return { iban: a.iban, ...name }
   if (a !== undefined) return { iban: a.id, scheme: a.scheme, ...name }
-  return { iban: "", scheme: "unknown", ...name }
+  return undefined
 }
 
 /**
@@ -113,8 +115,10 @@ export const items = (
     }
   }
   const orderId = r.orderId ?? `#${position}`
-  const debtor = partyOf(r.debtor)
-  const creditor = partyOf(r.creditor)
+  // a payer not named stays an empty identifier of scheme unknown; a payee's account not named is none: the creditor
+  // is unknown (by name when the record gives one)
+  const debtor = partyOf(r.debtor) ?? { iban: "", scheme: "unknown", ...nameOf(r.debtor) }
+  const creditor: Orders.Creditor = partyOf(r.creditor) ?? { iban: undefined, ...nameOf(r.creditor) }
   const order = (recurrence: Recurrence.Recurrence, amount: SourceRecord.Amount): Orders.Order => ({
     _tag: "Order",
     position,

@@ -24,7 +24,8 @@ export interface Writable {
   readonly recurrence: Recurrence.Recurrence
   readonly instructedAmount: { readonly value: BigDecimal.BigDecimal; readonly currency: string }
   readonly debtor: { readonly iban: string; readonly name?: string | undefined }
-  readonly creditor: { readonly iban: string; readonly name?: string | undefined }
+  /** The payee; `iban` undefined when the order names no payee's account (the creditor unknown): written without one. */
+  readonly creditor: { readonly iban: string | undefined; readonly name?: string | undefined }
   /** The source's next date, when it gave one: written where the target has one (UK, YNAB). */
   readonly nextDate?: LocalDate.LocalDate | undefined
 }
@@ -38,7 +39,7 @@ export interface YnabScheduledTransaction {
   amount: number
   account_id: string
   account_name: string
-  payee_name: string
+  payee_name: string | null
   deleted: boolean
   subtransactions: Array<never>
 }
@@ -49,7 +50,7 @@ export interface ActualSchedule {
   name: string
   posts_transaction: boolean
   account: string
-  payee: string
+  payee?: string
   amount: number
   amountOp: "is"
   date: {
@@ -108,6 +109,18 @@ const payeeAccountLost = (target: string, iban: string): Translation.Loss => ({
   why: `${target} names a payee, not the payee's account`
 })
 
+/** Berlin Group's `creditorName` holds 70 characters: a longer name is cut, a loss. */
+const nameLost = (name: string | undefined): ReadonlyArray<Translation.Loss> =>
+  name !== undefined && name.length > 70
+    ? [{ field: "creditorName", from: name, to: name.slice(0, 70), why: "creditorName holds 70 characters" }]
+    : []
+
+/** A payee named without its account, where the target's payee is an account: the name is lost. */
+const nameWithoutAccount = (target: string, name: string | undefined): ReadonlyArray<Translation.Loss> =>
+  name === undefined
+    ? []
+    : [{ field: "creditor", from: name, to: "none", why: `${target} names a payee by its account, which is unknown` }]
+
 /** A COBS standing order (the detail's fields): the schedule with its identification, amount and both accounts. */
 const cobs = (o: Writable): Translation.Translation<Record<string, unknown>> => {
   const t = Cobs.encode(o.recurrence)
@@ -142,10 +155,17 @@ const cobs = (o: Writable): Translation.Translation<Record<string, unknown>> => 
         }
       },
       debtorAccount: { identification: { iban: o.debtor.iban } },
-      creditorAccount: {
-        identification: { iban: o.creditor.iban },
-        ...(o.creditor.name === undefined ? {} : { name: o.creditor.name })
-      }
+      // a creditor unknown: no creditorAccount, as a list item has none (a name alone: the ultimate creditor's)
+      ...(o.creditor.iban === undefined
+        ? o.creditor.name === undefined
+          ? {}
+          : { ultimateCreditor: { name: o.creditor.name } }
+        : {
+            creditorAccount: {
+              identification: { iban: o.creditor.iban },
+              ...(o.creditor.name === undefined ? {} : { name: o.creditor.name })
+            }
+          })
     },
     []
   )
@@ -173,17 +193,23 @@ const uk = (o: Writable, version: "uk-v3" | "uk-v4"): Translation.Translation<Re
     StandingOrderId: o.orderId,
     ...(next === undefined ? {} : { NextPaymentDateTime: `${next}T00:00:00+00:00` }),
     NextPaymentAmount: amount,
-    CreditorAccount: {
-      SchemeName: "UK.OBIE.IBAN",
-      Identification: o.creditor.iban,
-      ...(o.creditor.name === undefined ? {} : { Name: o.creditor.name })
-    }
+    // a creditor unknown: no CreditorAccount, as the Basic permission's records have none
+    ...(o.creditor.iban === undefined
+      ? {}
+      : {
+          CreditorAccount: {
+            SchemeName: "UK.OBIE.IBAN",
+            Identification: o.creditor.iban,
+            ...(o.creditor.name === undefined ? {} : { Name: o.creditor.name })
+          }
+        })
   }
+  const lost = o.creditor.iban === undefined ? nameWithoutAccount("UK Open Banking", o.creditor.name) : []
   if (version === "uk-v3") {
     return withMore(
       t,
       { ...common, ...(t.value as UkOpenBanking.V3StandingOrder), StandingOrderStatusCode: "Active" },
-      []
+      lost
     )
   }
   const v4 = t.value as UkOpenBanking.V4MandateRelatedInformation
@@ -196,7 +222,7 @@ const uk = (o: Writable, version: "uk-v3" | "uk-v4"): Translation.Translation<Re
       ...(count === undefined ? {} : { NumberOfPayments: String(count) }),
       MandateRelatedInformation: v4
     },
-    []
+    lost
   )
 }
 
@@ -218,21 +244,12 @@ const berlinGroup = (o: Writable): Translation.Translation<Record<string, unknow
       transactionId: o.orderId,
       transactionAmount: { currency: o.instructedAmount.currency, amount: `-${text}` },
       debtorAccount: { iban: o.debtor.iban },
-      creditorAccount: { iban: o.creditor.iban },
+      ...(o.creditor.iban === undefined ? {} : { creditorAccount: { iban: o.creditor.iban } }),
       ...(o.creditor.name === undefined ? {} : { creditorName: o.creditor.name.slice(0, 70) }),
       bankTransactionCode: "PMNT-ICDT-STDO",
       additionalInformationStructured: { standingOrderDetails: t.value }
     },
-    o.creditor.name !== undefined && o.creditor.name.length > 70
-      ? [
-          {
-            field: "creditorName",
-            from: o.creditor.name,
-            to: o.creditor.name.slice(0, 70),
-            why: "creditorName holds 70 characters"
-          }
-        ]
-      : []
+    nameLost(o.creditor.name)
   )
 }
 
@@ -257,11 +274,14 @@ const ynab = (o: Writable): Translation.Translation<YnabScheduledTransaction> =>
       amount: -milli,
       account_id: o.debtor.iban,
       account_name: o.debtor.name ?? o.debtor.iban,
-      payee_name: o.creditor.name ?? o.creditor.iban,
+      payee_name: o.creditor.name ?? o.creditor.iban ?? null,
       deleted: false,
       subtransactions: []
     },
-    [currencyLost("YNAB", o.instructedAmount.currency), payeeAccountLost("YNAB", o.creditor.iban)]
+    [
+      currencyLost("YNAB", o.instructedAmount.currency),
+      ...(o.creditor.iban === undefined ? [] : [payeeAccountLost("YNAB", o.creditor.iban)])
+    ]
   )
 }
 
@@ -283,7 +303,7 @@ const actual = (o: Writable): Translation.Translation<ActualSchedule> => {
       name: o.creditor.name === undefined ? o.orderId : `${o.creditor.name} (${o.orderId})`,
       posts_transaction: false,
       account: o.debtor.iban,
-      payee: o.creditor.iban,
+      ...(o.creditor.iban === undefined ? {} : { payee: o.creditor.iban }),
       amount: -cents,
       amountOp: "is",
       date: {
