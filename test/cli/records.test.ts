@@ -160,15 +160,22 @@ describe("a creditor the record does not name is unknown in every output (issue 
     expect(cobs).not.toHaveProperty("creditorAccount")
     const [uk] = await parse("uk-v3")
     expect(uk).not.toHaveProperty("CreditorAccount")
-    const [bg] = await parse("berlin-group")
+    const [bg] = await parse("berlin-group-ais")
     expect(JSON.stringify(bg)).not.toContain("creditorAccount")
+    // a periodic payment requires its creditorAccount: unrepresentable
+    const pis = await run(["translate", "--orders", at("cobs-page.json"), "--to", "berlin-group", ...listed])
+    expect(pis.code).toBe(8)
+    expect(JSON.parse(pis.stdout)).toEqual([])
+    expect(pis.stderr).toContain(
+      "unrepresentable in berlin-group: a Berlin Group periodic payment names its creditorAccount"
+    )
     const [ynab] = await parse("ynab")
     expect(ynab).toMatchObject({ payee_name: null })
     const [actual] = await parse("actual")
     expect(actual).not.toHaveProperty("payee")
     // YNAB's payee is a name without an account: kept as the name where the target has one, else a loss
     const fromYnab = ["--accounts", accounts]
-    const [bgNamed] = await parse("berlin-group", "ynab-answer.json", fromYnab)
+    const [bgNamed] = await parse("berlin-group-ais", "ynab-answer.json", fromYnab)
     expect(JSON.stringify(bgNamed)).toContain('"creditorName":"Jana Dvořáková"')
     const lossy = await run(["translate", "--orders", at("ynab-answer.json"), ...fromYnab, "--to", "uk-v3"])
     expect(lossy.stderr).toContain("Jana Dvořáková")
@@ -214,7 +221,7 @@ describe("a COBS list item counts from the listing day (issue 36)", () => {
 })
 
 describe("translate --to T writes one whole list of T", () => {
-  const targets = ["cobs", "uk-v3", "uk-v4", "berlin-group", "ynab", "actual"] as const
+  const targets = ["cobs", "uk-v3", "uk-v4", "berlin-group", "berlin-group-ais", "ynab", "actual"] as const
   /** Each payment's dates, amount and debtor (CSV: orderId, nominal, execution, provenance, amount, currency, debtor). */
   const payments = (csv: string) =>
     csv
@@ -252,7 +259,7 @@ describe("translate --to T writes one whole list of T", () => {
                 `"instructedAmount":{"value":${Math.floor(g.cents / 100)}.${String(g.cents % 100).padStart(2, "0")},"currency":"CZK"}}]`
             )
             // Berlin Group cannot say "never moved": its orders are translated and projected with following
-            const convention = to === "berlin-group" ? "following" : "none"
+            const convention = to.startsWith("berlin-group") ? "following" : "none"
             const t = await run(["translate", "--orders", source, "--to", to, "--convention", convention])
             expect([0, 8], t.stderr).toContain(t.code)
             const env = SourceRecord.envelope(JSON.parse(t.stdout))

@@ -10,8 +10,11 @@ import { Command, Flag } from "effect/cli"
 import * as Flags from "./internal/flags.ts"
 import { standardTargets } from "./internal/standardTargets.ts"
 
-/** The targets `--to` names: RRULE, the bank's codes, and the other standards (internal/standardTargets.ts). */
-export const targets = ["rrule", "sbas", ...standardTargets] as const
+/**
+ * The targets `--to` names: RRULE, the bank's codes, the other standards (internal/standardTargets.ts), and
+ * `berlin-group-ais`: Berlin Group's AIS answer (`berlin-group` writes its periodic payment bodies).
+ */
+export const targets = ["rrule", "sbas", ...standardTargets, "berlin-group-ais"] as const
 
 /** The output formats. */
 export const formats = ["text", "json"] as const
@@ -26,7 +29,7 @@ export const translateCommand = Command.make(
     ),
     to: Flag.Literals("to", targets).pipe(
       Flag.withDescription(
-        "Target: rrule (RFC 5545 with RFC 7529), sbas, or another standard's record as JSON (cobs, berlin-group, uk-v3, uk-v4, iso20022, ynab, actual)"
+        "Target: rrule (RFC 5545 with RFC 7529), sbas, or another standard's record as JSON (cobs, berlin-group, uk-v3, uk-v4, iso20022, ynab, actual; berlin-group-ais: the AIS answer)"
       )
     ),
     calendar: Flag.Literals(

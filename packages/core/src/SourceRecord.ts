@@ -175,7 +175,15 @@ export type Writable = Write.Writable
 export type Target = Write.Target
 
 /** The standards written whole. */
-export const targets: ReadonlyArray<Target> = ["cobs", "uk-v3", "uk-v4", "berlin-group", "ynab", "actual"]
+export const targets: ReadonlyArray<Target> = [
+  "cobs",
+  "uk-v3",
+  "uk-v4",
+  "berlin-group",
+  "berlin-group-ais",
+  "ynab",
+  "actual"
+]
 
 /** A YNAB `ScheduledTransactionDetail` as {@link write} makes it. */
 export type YnabScheduledTransaction = Write.YnabScheduledTransaction
@@ -186,7 +194,8 @@ export type ActualSchedule = Write.ActualSchedule
 /**
  * An order written whole in a target standard, so that the target's readers (and {@link read}) take it: a COBS
  * standing order (detail fields), a UK v3.1 or v4 `OBStandingOrder6` (`AccountId` the payer's IBAN), a Berlin Group
- * `bookingStatus=information` transaction (`standingOrderDetails`), a YNAB scheduled transaction (milliunits, negative: money out of `account_id`, the payer's
+ * periodic payment body (`berlin-group`: `periodicPaymentInitiation_json`, what a TPP sends) or
+ * `bookingStatus=information` transaction (`berlin-group-ais`: `standingOrderDetails`, how banks list them), a YNAB scheduled transaction (milliunits, negative: money out of `account_id`, the payer's
  * IBAN), an Actual schedule (cents, `amountOp` `is`). Every loss is named: the schedule's (its standard's encoder),
  * the currency YNAB and Actual keep per budget, the payee's account YNAB does not keep. Unrepresentable when the
  * schedule or the amount cannot be said (more decimals than the target's amounts hold).
@@ -199,7 +208,7 @@ export const write: {
 
 /**
  * The list envelope of a target around written records: a COBS page, a UK `Data.StandingOrder` list (with `Links` and
- * `Meta`), a YNAB `data.scheduled_transactions` answer, a Berlin Group transactions answer (`information`), an array of
- * Actual schedules.
+ * `Meta`), a YNAB `data.scheduled_transactions` answer, an array of Berlin Group periodic payment bodies, a Berlin Group
+ * transactions answer (`information`), an array of Actual schedules.
  */
 export const list: (target: Target, records: ReadonlyArray<object>) => unknown = Write.envelope

@@ -26,7 +26,7 @@ import * as TranslateWhole from "./translateWhole.ts"
 /** The parsed flags of `tppkit translate`. */
 export interface Input {
   readonly orders: string
-  readonly to: "rrule" | "sbas" | StandardTarget
+  readonly to: "rrule" | "sbas" | StandardTarget | "berlin-group-ais"
   readonly calendar: string
   /** `--holidays D,D`: the bank's own closing days besides the calendar's. */
   readonly holidays?: Option.Option<string> | undefined

@@ -67,8 +67,8 @@ export interface ActualSchedule {
   next_date?: string
 }
 
-/** The targets written whole. */
-export type Target = "cobs" | "uk-v3" | "uk-v4" | "berlin-group" | "ynab" | "actual"
+/** The targets written whole (`berlin-group` the periodic payment body, `berlin-group-ais` the AIS information entry). */
+export type Target = "cobs" | "uk-v3" | "uk-v4" | "berlin-group" | "berlin-group-ais" | "ynab" | "actual"
 
 const withMore = <A>(
   t: Translation.Translation<unknown>,
@@ -253,6 +253,83 @@ const berlinGroup = (o: Writable): Translation.Translation<Record<string, unknow
   )
 }
 
+/** Berlin Group's identifications hold 35 characters. */
+const MAX35 = 35
+
+/**
+ * A Berlin Group periodic payment body (`periodicPaymentInitiation_json`, 1.3.9: what a TPP sends to
+ * `POST /v1/periodic-payments/{product}`): the order's ID as `endToEndIdentification`, both accounts, `creditorName`
+ * (required: the creditor's IBAN when the order names no name, a loss), the amount as unsigned text, and the schedule's
+ * `startDate`, `endDate`, `frequency`, `executionRule`, `dayOfExecution`. The body has no `multiplicator` and (in
+ * 1.3.9) no `monthsOfExecution`: such a schedule is unrepresentable (the AIS entry says it, `berlin-group-ais`); no
+ * `withinAMonthFlag`: a modified convention becomes its plain one, a loss. An unknown creditor is unrepresentable
+ * (`creditorAccount` is required).
+ */
+const berlinGroupPayment = (o: Writable): Translation.Translation<Record<string, unknown>> => {
+  const t = BerlinGroup.encode(o.recurrence)
+  if (t._tag === "Unrepresentable") return t
+  const d = t.value
+  const no = (why: string) =>
+    Translation.unrepresentable<Record<string, unknown>>(
+      `a Berlin Group periodic payment cannot say ${why} (the AIS entry, berlin-group-ais, can)`
+    )
+  if (d.multiplicator !== undefined)
+    return no(`every ${d.multiplicator}th ${d.frequency} period: it has no multiplicator`)
+  if (d.monthsOfExecution !== undefined) return no("selected months: it has no monthsOfExecution (1.3.9)")
+  const text = Money.toPlainString(o.instructedAmount.value)
+  if (!/^\d{1,14}(\.\d{1,3})?$/.test(text)) {
+    return Translation.unrepresentable(`Berlin Group amounts have at most 14 digits and 3 decimals: not ${text}`)
+  }
+  if (o.creditor.iban === undefined) {
+    return Translation.unrepresentable(
+      "a Berlin Group periodic payment names its creditorAccount (required), and the order's creditor is unknown"
+    )
+  }
+  const losses: Array<Translation.Loss> = []
+  if (d.withinAMonthFlag === true) {
+    losses.push({
+      field: "convention",
+      from: o.recurrence.convention,
+      to: d.executionRule ?? "following",
+      why: "a Berlin Group periodic payment has no withinAMonthFlag"
+    })
+  }
+  const name = o.creditor.name ?? o.creditor.iban
+  if (o.creditor.name === undefined) {
+    losses.push({
+      field: "creditorName",
+      from: "none",
+      to: name,
+      why: "a Berlin Group periodic payment requires creditorName: the creditor's IBAN stands in"
+    })
+  }
+  losses.push(...nameLost(name))
+  if (o.orderId.length > MAX35) {
+    losses.push({
+      field: "orderId",
+      from: o.orderId,
+      to: o.orderId.slice(0, MAX35),
+      why: "endToEndIdentification holds 35 characters"
+    })
+  }
+  return withMore(
+    t,
+    {
+      endToEndIdentification: o.orderId.slice(0, MAX35),
+      debtorAccount: { iban: o.debtor.iban },
+      instructedAmount: { currency: o.instructedAmount.currency, amount: text },
+      creditorAccount: { iban: o.creditor.iban },
+      creditorName: name.slice(0, 70),
+      startDate: d.startDate,
+      ...(d.endDate === undefined ? {} : { endDate: d.endDate }),
+      ...(d.executionRule === undefined ? {} : { executionRule: d.executionRule }),
+      frequency: d.frequency,
+      ...(d.dayOfExecution === undefined ? {} : { dayOfExecution: d.dayOfExecution })
+    },
+    losses
+  )
+}
+
 /** A YNAB scheduled transaction: milliunits, negative out of the payer's account (its IBAN as `account_id`). */
 const ynab = (o: Writable): Translation.Translation<YnabScheduledTransaction> => {
   const t = Ynab.encode(o.recurrence)
@@ -331,6 +408,8 @@ export const write = (target: Target, o: Writable): Translation.Translation<obje
     case "uk-v4":
       return uk(o, target)
     case "berlin-group":
+      return berlinGroupPayment(o)
+    case "berlin-group-ais":
       return berlinGroup(o)
     case "ynab":
       return ynab(o)
@@ -341,8 +420,9 @@ export const write = (target: Target, o: Writable): Translation.Translation<obje
 
 /**
  * The list envelope of a target around written records: a COBS page (one page of them all), a UK
- * `OBReadStandingOrder6`, a YNAB `ScheduledTransactionsResponse`, an Actual array, a Berlin Group transactions answer
- * whose `information` lists the standing orders.
+ * `OBReadStandingOrder6`, a YNAB `ScheduledTransactionsResponse`, an Actual array, an array of Berlin Group periodic
+ * payment bodies (the standard lists none: each is sent on its own), a Berlin Group transactions answer whose
+ * `information` lists the standing orders.
  */
 export const envelope = (target: Target, records: ReadonlyArray<object>): unknown => {
   switch (target) {
@@ -364,6 +444,8 @@ export const envelope = (target: Target, records: ReadonlyArray<object>): unknow
     case "ynab":
       return { data: { scheduled_transactions: records, server_knowledge: 0 } }
     case "berlin-group":
+      return records
+    case "berlin-group-ais":
       return {
         transactions: { booked: [], information: records, _links: { account: { href: "urn:tppkit:translate" } } }
       }
