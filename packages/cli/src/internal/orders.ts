@@ -4,8 +4,7 @@
  * (`--standard` forces one) and says the same per-record warnings on stderr.
  */
 import { AccountMap, LocalDate, type Orders, Profile, type Standard } from "@tppkit/core"
-import { OrderSchedule } from "@tppkit/schedule"
-import { Clock, DateTime, Effect, Option, Result, type Stdio, Stream } from "effect"
+import { Clock, Effect, Option, Result, type Stdio, Stream } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
@@ -132,7 +131,7 @@ export const listingDay = (flag: Option.Option<string> | undefined) =>
       return { day: parsed.success, given: true, timeZone } satisfies ListingDay
     }
     const millis = yield* Clock.currentTimeMillis
-    const day = OrderSchedule.dateAt(millis, DateTime.zoneMakeNamedUnsafe(timeZone))
+    const day = LocalDate.ofInstant(millis, timeZone)
     return { day, given: false, timeZone } satisfies ListingDay
   })
 
