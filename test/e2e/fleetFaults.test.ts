@@ -321,6 +321,10 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
       if (woken.code === 9)
         assert.match(woken.stderr, /this worker was paused for \d+ s and lost its shards; it gave up/)
       assert.match(woken.stderr, /event=shards_lost held=\d+ paused=\d+/)
+      // every check finished by now: what the woken long-running worker does from here changes none of them
+      const outcomes = async () =>
+        (await statusOf(url)).checks.map((c) => `${c.orderId}/${c.nominalDate} ${c.outcome} ${c.attempts}`).sort()
+      const finishedOutcomes = await outcomes()
       // the long-running one rejoins: it says it lost its shards, then holds the fleet's every shard once the others left
       await until(
         () => /event=shards_lost held=\d+ paused=[\s\S]*event=shards held=30 of=30/.test(longLines),
@@ -331,6 +335,7 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
       const left = await longRunning.done
       assert.match(left.stderr, /event=left reason=stopped/, left.stderr)
       assert.notMatch(left.stderr, /level=error/, left.stderr)
+      assert.deepStrictEqual(await outcomes(), finishedOutcomes)
       // checks that were waiting for a connection when their worker stopped count as sent (they may have been); none
       // is evaluated more often than attempts admit, and none is left without the bank's answer (a timeout of a woken
       // worker's never replaces one)
@@ -566,7 +571,11 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
     await refused()
     const fresh = await tppkit(["worker", "status", "--database-url", Redacted.value(url)])
     assert.strictEqual(fresh.code, 0, fresh.stderr)
-    assert.match(fresh.stdout, /failed \(Unauthorized\): token request .*: 401 unauthorized \(invalid_client\)/s)
+    // (the table wraps long lines: read as one line)
+    assert.match(
+      fresh.stdout.replace(/\s+/g, " "),
+      /failed \(Unauthorized\): token request .*: 401 unauthorized \(invalid_client\)/
+    )
     // a worker with the right secret reads the whole listing and is killed with its checks under way
     let first = 0
     const killed = tppkit(args, { env, timeoutMs: 150_000, onSpawn: (pid) => (first = pid) })

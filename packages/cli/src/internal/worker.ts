@@ -751,11 +751,19 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     timeZone: input.timeZone
   }))
   // after a sweep, the next one (with the daily cron)
+  /** Sweep runs started on this worker and not finished yet (a refusal of the credentials lets them record it). */
+  let sweepsRunning = 0
   const listener: Lifecycle.Listener = {
     emit: (event) =>
       Effect.andThen(
-        lines.emit(event),
-        event._tag === "SweepFinished" && !input.once ? Effect.flatMap(nextSweep, lines.emit) : Effect.void
+        Effect.sync(() => {
+          if (event._tag === "SweepStarted") sweepsRunning++
+          if (event._tag === "SweepFinished") sweepsRunning = Math.max(0, sweepsRunning - 1)
+        }),
+        Effect.andThen(
+          lines.emit(event),
+          event._tag === "SweepFinished" && !input.once ? Effect.flatMap(nextSweep, lines.emit) : Effect.void
+        )
       )
   }
   const bankSettings = yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)
@@ -859,6 +867,10 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   // the bank refusing this client's credentials stops the worker at once: nothing more is sent, one line says why
   const credentialsRefused = Effect.gen(function* () {
     const refusal = yield* (yield* BankSources.Credentials).refused
+    // a sweep run under way here fails on the same refusal: it records why (worker status shows it) before the
+    // worker stops, for a few seconds at most
+    const waitUntil = (yield* Clock.currentTimeMillis) + 5000
+    while (sweepsRunning > 0 && (yield* Clock.currentTimeMillis) < waitUntil) yield* Effect.sleep("50 millis")
     const code =
       refusal.reason._tag === "Unauthorized" || refusal.reason._tag === "BadRequest"
         ? ErrorBody.code(refusal.reason.body)
