@@ -21,6 +21,7 @@ import { LocalDate } from "@tppkit/core"
 import { Fixtures, Personality, Sandbox } from "@tppkit/sandbox"
 import { Consents, Database, Webhook } from "@tppkit/worker"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { SqlClient } from "effect/sql"
 import { Webhook as StandardWebhook } from "standardwebhooks"
 import { healthyRunner, request } from "../worker/clusterQueue.ts"
 import { embeddedDb } from "../worker/pg.ts"
@@ -217,6 +218,15 @@ describe("the fleet warns ahead and says what changed", { timeout: 120_000 }, ()
           ["standing_order.created", "SO-NEW"]
         ].sort()
       )
+
+      // nothing of it spent a listing: the budget counts the two sweeps' one page each (on the bank's day)
+      const [budget] = await Effect.runPromise(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) => sql<{ used: number }>`SELECT sum(used)::int AS used FROM tppkit_budget`
+        ).pipe(Effect.provide(Database.layer(url)), Effect.scoped)
+      )
+      assert.strictEqual(Number(budget?.used), 2)
 
       // a queue whose read position stopped while a runner looks healthy
       await Effect.runPromise(

@@ -701,6 +701,9 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   if (!Number.isInteger(input.daysBefore) || input.daysBefore < 0 || input.daysBefore > 60) {
     return yield* Failure.usage("--days-before must be a whole number from 0 to 60")
   }
+  if (input.horizon !== undefined && (!Number.isInteger(input.horizon) || input.horizon < 0 || input.horizon > 260)) {
+    return yield* Failure.usage("--horizon must be a whole number of working days from 0 to 260")
+  }
   if (!Number.isInteger(input.hour) || input.hour < 0 || input.hour > 23) {
     return yield* Failure.usage("--hour must be from 0 to 23")
   }
