@@ -15,6 +15,7 @@ const suites: ReadonlyArray<string> = [
   "sandboxFlood",
   "json",
   "worker",
+  "warningsPure",
   "warnings",
   "startup"
 ]

@@ -129,6 +129,20 @@ const engineDates = (
   return { first, accepted: after === undefined ? [first] : [first, after] }
 }
 
+/** Whether an order is listed as it was (amount, creditor, schedule, end and next date), without making text. */
+const unchanged = (was: Projection.ProjectableOrder, o: Projection.ProjectableOrder): boolean =>
+  was.instructedAmount.currency === o.instructedAmount.currency &&
+  BigDecimal.equals(was.instructedAmount.value, o.instructedAmount.value) &&
+  was.creditor.iban === o.creditor.iban &&
+  was.frequency === o.frequency &&
+  was.startDate === o.startDate &&
+  was.endDate === o.endDate &&
+  was.nextDate === o.nextDate &&
+  (was.recurrence === o.recurrence ||
+    (was.recurrence !== undefined &&
+      o.recurrence !== undefined &&
+      JSON.stringify(was.recurrence) === JSON.stringify(o.recurrence)))
+
 /**
  * What changed from the last complete listing (`before`) to the day's (`after`, listed on `day`), in the order of
  * the day's listing (created, changed, moved), then the removed ones in the last listing's order. An orderId listed
@@ -156,6 +170,8 @@ export const compare = (
       out.push({ _tag: "Created", order: show(o) })
       continue
     }
+    // most orders did not change: compared field by field before anything is written as text
+    if (unchanged(was, o)) continue
     const now = show(o)
     const then = show(was)
     const changes: Array<FieldChange> = []
