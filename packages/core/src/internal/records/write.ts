@@ -23,9 +23,17 @@ export interface Writable {
   readonly orderId: string
   readonly recurrence: Recurrence.Recurrence
   readonly instructedAmount: { readonly value: BigDecimal.BigDecimal; readonly currency: string }
-  readonly debtor: { readonly iban: string; readonly name?: string | undefined }
+  /**
+   * The payer: its IBAN, or (with `scheme`, as core's `Orders.Party`) another identifier; an empty one with scheme
+   * `unknown` when the record named none.
+   */
+  readonly debtor: { readonly iban: string; readonly name?: string | undefined; readonly scheme?: string | undefined }
   /** The payee; `iban` undefined when the order names no payee's account (the creditor unknown): written without one. */
-  readonly creditor: { readonly iban: string | undefined; readonly name?: string | undefined }
+  readonly creditor: {
+    readonly iban: string | undefined
+    readonly name?: string | undefined
+    readonly scheme?: string | undefined
+  }
   /** The source's next date, when it gave one: written where the target has one (UK, YNAB). */
   readonly nextDate?: LocalDate.LocalDate | undefined
 }
@@ -69,6 +77,9 @@ export interface ActualSchedule {
 
 /** The targets written whole (`berlin-group` the periodic payment body, `berlin-group-ais` the AIS information entry). */
 export type Target = "cobs" | "uk-v3" | "uk-v4" | "berlin-group" | "berlin-group-ais" | "ynab" | "actual"
+
+/** COBS and Berlin Group identifications hold 35 characters. */
+const MAX35 = 35
 
 const withMore = <A>(
   t: Translation.Translation<unknown>,
@@ -115,6 +126,61 @@ const nameLost = (name: string | undefined): ReadonlyArray<Translation.Loss> =>
     ? [{ field: "creditorName", from: name, to: name.slice(0, 70), why: "creditorName holds 70 characters" }]
     : []
 
+/** Whether the order names no payer (an empty identifier of scheme `unknown`, e.g. money into a YNAB account). */
+const payerUnknown = (o: Writable): boolean => o.debtor.iban === "" || o.debtor.scheme === "unknown"
+
+/** An ID the target holds in 35 characters: cut, a loss. */
+const idCut = (orderId: string, field: string): ReadonlyArray<Translation.Loss> =>
+  orderId.length > MAX35
+    ? [{ field: "orderId", from: orderId, to: orderId.slice(0, MAX35), why: `${field} holds 35 characters` }]
+    : []
+
+/**
+ * A COBS account's identification: its IBAN, else the identifier as the local number (`other.identification`; a Czech
+ * number `prefix-number/bank` as its 16 digits, the bank code apart: {@link cobsAgent}).
+ */
+const cobsIdentification = (p: {
+  readonly iban: string
+  readonly scheme?: string | undefined
+}): Record<string, unknown> => {
+  if (p.scheme === undefined) return { iban: p.iban }
+  const cz = p.scheme === "cz" ? CZECH.exec(p.iban) : null
+  const local = cz === null ? p.iban : `${(cz[1] ?? "").padStart(6, "0")}${cz[2]!.padStart(10, "0")}`
+  return { other: { identification: local } }
+}
+
+/** A Czech account number `prefix-number/bank` (core's `SourceRecord.czechAccount` form). */
+const CZECH = /^(?:(\d{1,6})-)?(\d{1,10})(?:\/(\d{4}))?$/
+
+/** The payee's bank of a Czech number (its bank code, `creditorAgent`'s member identification), when it has one. */
+const cobsAgent = (p: { readonly iban: string | undefined; readonly scheme?: string | undefined }) => {
+  const bank = p.iban !== undefined && p.scheme === "cz" ? CZECH.exec(p.iban)?.[3] : undefined
+  return bank === undefined
+    ? {}
+    : {
+        creditorAgent: {
+          financialInstitutionIdentification: { clearingSystemMemberIdentification: { memberIdentification: bank } }
+        }
+      }
+}
+
+/** Berlin Group's keys of an account reference besides `iban`, as core reads them. */
+const BG_KEYS = new Set(["bban", "pan", "maskedPan", "msisdn"])
+
+/**
+ * A Berlin Group `accountReference`: the IBAN, an identifier under its own key (`bban`, `pan`, …), else under
+ * `otherAccountIdentification`.
+ */
+const accountReference = (p: {
+  readonly iban: string
+  readonly scheme?: string | undefined
+}): Record<string, unknown> =>
+  p.scheme === undefined
+    ? { iban: p.iban }
+    : BG_KEYS.has(p.scheme)
+      ? { [p.scheme]: p.iban }
+      : { otherAccountIdentification: { identification: p.iban } }
+
 /** A payee named without its account, where the target's payee is an account: the name is lost. */
 const nameWithoutAccount = (target: string, name: string | undefined): ReadonlyArray<Translation.Loss> =>
   name === undefined
@@ -125,11 +191,14 @@ const nameWithoutAccount = (target: string, name: string | undefined): ReadonlyA
 const cobs = (o: Writable): Translation.Translation<Record<string, unknown>> => {
   const t = Cobs.encode(o.recurrence)
   if (t._tag === "Unrepresentable") return t
+  if (payerUnknown(o))
+    return Translation.unrepresentable("a COBS standing order names its debtorAccount: the payer is unknown")
+  const idLost = idCut(o.orderId, "standingOrderIdentification.transactionIdentification")
   const { requestedExecutionDate, standingOrder } = t.value
   return withMore(
     t,
     {
-      standingOrderIdentification: { transactionIdentification: o.orderId },
+      standingOrderIdentification: { transactionIdentification: o.orderId.slice(0, MAX35) },
       amount: {
         instructedAmount: {
           value: new NumberText(Money.toPlainString(o.instructedAmount.value)),
@@ -154,7 +223,8 @@ const cobs = (o: Writable): Translation.Translation<Record<string, unknown>> => 
           )
         }
       },
-      debtorAccount: { identification: { iban: o.debtor.iban } },
+      debtorAccount: { identification: cobsIdentification(o.debtor) },
+      ...cobsAgent(o.creditor),
       // a creditor unknown: no creditorAccount, as a list item has none (a name alone: the ultimate creditor's)
       ...(o.creditor.iban === undefined
         ? o.creditor.name === undefined
@@ -162,12 +232,12 @@ const cobs = (o: Writable): Translation.Translation<Record<string, unknown>> => 
           : { ultimateCreditor: { name: o.creditor.name } }
         : {
             creditorAccount: {
-              identification: { iban: o.creditor.iban },
+              identification: cobsIdentification({ ...o.creditor, iban: o.creditor.iban }),
               ...(o.creditor.name === undefined ? {} : { name: o.creditor.name })
             }
           })
     },
-    []
+    idLost
   )
 }
 
@@ -187,6 +257,17 @@ const uk = (o: Writable, version: "uk-v3" | "uk-v4"): Translation.Translation<Re
   }
   const t = version === "uk-v3" ? UkOpenBanking.encodeV3(o.recurrence) : UkOpenBanking.encodeV4(o.recurrence)
   if (t._tag === "Unrepresentable") return t
+  if (payerUnknown(o))
+    return Translation.unrepresentable("a UK standing order names its AccountId: the payer is unknown")
+  // the payee's account as UK names one: an IBAN, or an identifier under its UK scheme; another one is not said
+  const scheme =
+    o.creditor.iban === undefined
+      ? undefined
+      : o.creditor.scheme === undefined
+        ? "UK.OBIE.IBAN"
+        : /^UK\.OBI?E?\./.test(o.creditor.scheme)
+          ? o.creditor.scheme
+          : undefined
   const next = o.nextDate === undefined ? undefined : nominalOnOrAfter(o.recurrence, o.nextDate)
   const common = {
     AccountId: o.debtor.iban,
@@ -194,17 +275,29 @@ const uk = (o: Writable, version: "uk-v3" | "uk-v4"): Translation.Translation<Re
     ...(next === undefined ? {} : { NextPaymentDateTime: `${next}T00:00:00+00:00` }),
     NextPaymentAmount: amount,
     // a creditor unknown: no CreditorAccount, as the Basic permission's records have none
-    ...(o.creditor.iban === undefined
+    ...(o.creditor.iban === undefined || scheme === undefined
       ? {}
       : {
           CreditorAccount: {
-            SchemeName: "UK.OBIE.IBAN",
+            SchemeName: scheme,
             Identification: o.creditor.iban,
             ...(o.creditor.name === undefined ? {} : { Name: o.creditor.name })
           }
         })
   }
-  const lost = o.creditor.iban === undefined ? nameWithoutAccount("UK Open Banking", o.creditor.name) : []
+  const lost =
+    o.creditor.iban === undefined
+      ? nameWithoutAccount("UK Open Banking", o.creditor.name)
+      : scheme === undefined
+        ? [
+            {
+              field: "creditor",
+              from: `${o.creditor.scheme} ${o.creditor.iban}`,
+              to: "none",
+              why: "UK Open Banking names a payee's account by an IBAN or a UK scheme (CreditorAccount.SchemeName)"
+            }
+          ]
+        : []
   if (version === "uk-v3") {
     return withMore(
       t,
@@ -243,8 +336,10 @@ const berlinGroup = (o: Writable): Translation.Translation<Record<string, unknow
     {
       transactionId: o.orderId,
       transactionAmount: { currency: o.instructedAmount.currency, amount: `-${text}` },
-      debtorAccount: { iban: o.debtor.iban },
-      ...(o.creditor.iban === undefined ? {} : { creditorAccount: { iban: o.creditor.iban } }),
+      ...(payerUnknown(o) ? {} : { debtorAccount: accountReference(o.debtor) }),
+      ...(o.creditor.iban === undefined
+        ? {}
+        : { creditorAccount: accountReference({ ...o.creditor, iban: o.creditor.iban }) }),
       ...(o.creditor.name === undefined ? {} : { creditorName: o.creditor.name.slice(0, 70) }),
       bankTransactionCode: "PMNT-ICDT-STDO",
       additionalInformationStructured: { standingOrderDetails: t.value }
@@ -252,9 +347,6 @@ const berlinGroup = (o: Writable): Translation.Translation<Record<string, unknow
     nameLost(o.creditor.name)
   )
 }
-
-/** Berlin Group's identifications hold 35 characters. */
-const MAX35 = 35
 
 /**
  * A Berlin Group periodic payment body (`periodicPaymentInitiation_json`, 1.3.9: what a TPP sends to
@@ -284,6 +376,9 @@ const berlinGroupPayment = (o: Writable): Translation.Translation<Record<string,
     return Translation.unrepresentable(
       "a Berlin Group periodic payment names its creditorAccount (required), and the order's creditor is unknown"
     )
+  }
+  if (payerUnknown(o)) {
+    return Translation.unrepresentable("a Berlin Group periodic payment names its debtorAccount: the payer is unknown")
   }
   const losses: Array<Translation.Loss> = []
   if (d.withinAMonthFlag === true) {
@@ -316,9 +411,9 @@ const berlinGroupPayment = (o: Writable): Translation.Translation<Record<string,
     t,
     {
       endToEndIdentification: o.orderId.slice(0, MAX35),
-      debtorAccount: { iban: o.debtor.iban },
+      debtorAccount: accountReference(o.debtor),
       instructedAmount: { currency: o.instructedAmount.currency, amount: text },
-      creditorAccount: { iban: o.creditor.iban },
+      creditorAccount: accountReference({ ...o.creditor, iban: o.creditor.iban }),
       creditorName: name.slice(0, 70),
       startDate: d.startDate,
       ...(d.endDate === undefined ? {} : { endDate: d.endDate }),
