@@ -1,0 +1,177 @@
+/**
+ * The client's COBS requests checked independently against the COBS OpenAPI description (issue 37): the list (every
+ * page), the detail with the customer absent and present, and the balance check, as the transport receives them,
+ * validated by openapi-backend against test/openapi/cobs.openapi.json (written from the shared field tables, standard-
+ * records.md §1: the standard's own file cannot be fetched here) — method and path, the query (no parameter it does
+ * not declare), every required header and each header's type, length and pattern, and the balance check's body.
+ */
+import { type Currency, Iban, Money, Profile } from "@tppkit/core"
+import { BankClient, BankConfig, BankTransport, TokenService } from "@tppkit/http"
+import { DateTime, Effect, Layer, Redacted, Stream } from "effect"
+import type { OpenAPIBackend } from "openapi-backend"
+import { beforeAll, describe, expect, it } from "vitest"
+import { errorsOf, load } from "../openapi/validators.ts"
+
+interface Sent {
+  readonly method: string
+  readonly url: URL
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string | undefined
+}
+
+const item = (id: string) => ({
+  standingOrderIdentification: { transactionIdentification: id },
+  amount: { instructedAmount: { value: 2500.0, currency: "CZK" } },
+  standingOrder: {
+    execution: { mode: "UNTIL_CANCELLATION", modeDue: "DUE_DAY_OF_MONTH", interval: "MONTHLY", intervalDue: 20 }
+  },
+  debtorAccount: { identification: { iban: "CZ4608000000002345678908" }, currency: "CZK" }
+})
+
+/** A bank answering as COBS does: two pages of the list, a detail, an approved balance check. */
+const answer = (s: Sent): unknown => {
+  if (s.url.pathname === "/my/standingorders") {
+    const page = Number(s.url.searchParams.get("page") ?? "0")
+    return {
+      pageNumber: page,
+      pageCount: 2,
+      pageSize: 1,
+      nextPage: page === 0 ? 1 : 0,
+      standingOrders: [item(`SO-${page}`)]
+    }
+  }
+  if (s.url.pathname.startsWith("/my/standingorders/")) return { ...item("SO-0"), requestedExecutionDate: "2026-01-20" }
+  return { responseIdentification: 1, exchangeIdentification: "PIISP-1", response: "APPR" }
+}
+
+const recording = () => {
+  const sent: Array<Sent> = []
+  const layer = Layer.succeed(
+    BankTransport.BankTransport,
+    BankTransport.BankTransport.of({
+      send: (outgoing) =>
+        Effect.sync(() => {
+          const method = outgoing.method ?? "POST"
+          const s: Sent = {
+            method,
+            url: new URL(outgoing.url),
+            headers: outgoing.headers,
+            body: method === "GET" ? undefined : outgoing.body
+          }
+          sent.push(s)
+          return {
+            status: 200,
+            headers: { "content-type": "application/json", "x-request-id": outgoing.headers["X-Request-ID"] ?? "" },
+            text: JSON.stringify(answer(s))
+          }
+        })
+    })
+  )
+  return { sent, layer }
+}
+
+// API-key: the schema's maxLength is 10 (its examples are UUIDs: the bank gives the key, the client sends it as given)
+const client = (layer: Layer.Layer<BankTransport.BankTransport>) =>
+  BankClient.BankClient.layerOver(
+    BankConfig.BankConfig.layer({
+      environment: "sandbox",
+      baseUrl: "https://api.bank.cz",
+      clientId: "tpp-client",
+      clientSecret: Redacted.make("client-secret"),
+      profile: Profile.cobs,
+      apiKey: Redacted.make("ce0f4b31fe"),
+      tpp: { name: "Star Corporation, a.s.", identification: "CZ013984-14" }
+    }),
+    layer
+  )
+
+const token = TokenService.fromSca("sandbox", Redacted.make("77d49180-customer-access-token"))
+const absent = { ipAddress: "192.168.1.221", deviceOs: "Mac OS", userAgent: "MyBudgetApp/2.1" }
+const present = { ...absent, geoLocation: "50.089354, 14.400031", lastLoggedTime: DateTime.makeUnsafe(Date.now()) }
+
+let cobs: OpenAPIBackend
+beforeAll(async () => {
+  cobs = await load("cobs")
+}, 60_000)
+
+/** The request as the description reads it (header names are case-insensitive), validated against one operation. */
+const validate = (s: Sent, operation: string): string =>
+  errorsOf(
+    cobs.validateRequest(
+      {
+        method: s.method.toLowerCase(),
+        path: s.url.pathname,
+        query: Object.fromEntries(s.url.searchParams),
+        headers: Object.fromEntries(Object.entries(s.headers).map(([k, v]) => [k.toLowerCase(), v])),
+        ...(s.body === undefined ? {} : { body: JSON.parse(s.body) as unknown })
+      },
+      operation
+    )
+  )
+
+const withBank = <A, E>(f: (bank: BankClient.BankClient["Service"]) => Effect.Effect<A, E>) =>
+  Effect.gen(function* () {
+    return yield* f(yield* BankClient.BankClient)
+  })
+
+const runWith = <A, E>(effect: Effect.Effect<A, E, BankClient.BankClient>) => {
+  const { sent, layer } = recording()
+  return Effect.runPromise(Effect.provide(effect, client(layer))).then((value) => ({ value, sent }))
+}
+
+describe("the client's COBS requests against the COBS OpenAPI description", () => {
+  it("the list, every page (the customer absent)", async () => {
+    const { value, sent } = await runWith(
+      withBank((bank) => Stream.runCollect(bank.standingOrders({ psu: absent, token })))
+    )
+    expect(value.length).toBe(2)
+    expect(sent.map((s) => s.url.searchParams.get("page"))).toEqual(["0", "1"])
+    for (const s of sent) expect(validate(s, "getStandingorders")).toBe("")
+  })
+
+  it("the detail, the customer absent and present (the User-* headers)", async () => {
+    for (const psu of [absent, present]) {
+      const { sent } = await runWith(withBank((bank) => bank.standingOrder("SO-0", { psu, token })))
+      expect(sent.length).toBe(1)
+      expect(validate(sent[0]!, "getStandingorder")).toBe("")
+    }
+  })
+
+  it("the balance check: the COBS body, no Authorization", async () => {
+    const { sent } = await runWith(
+      withBank((bank) =>
+        bank.balanceCheck(
+          {
+            instructionIdentification: "PIISP-1",
+            iban: Iban.parseUnsafe("CZ4608000000002345678908"),
+            amount: { value: Money.parseUnsafe("1250.50"), currency: "CZK" as Currency.CurrencyCode }
+          },
+          { psu: absent }
+        )
+      )
+    )
+    expect(sent.length).toBe(1)
+    expect(validate(sent[0]!, "balanceCheck")).toBe("")
+  })
+
+  it("the check bites: a request without a required header, an API key longer than the schema allows", () => {
+    const list: Sent = {
+      method: "GET",
+      url: new URL("https://api.bank.cz/my/standingorders?size=10&page=0"),
+      headers: { "Content-Type": "application/json", Authorization: "Bearer x", "X-Request-ID": "r", Date: "d" },
+      body: undefined
+    }
+    expect(validate(list, "getStandingorders")).toContain("user-involved")
+    const full = { ...list.headers, "User-Involved": "false", "TPP-Name": "T" }
+    expect(validate({ ...list, headers: full }, "getStandingorders")).toBe("")
+    expect(validate({ ...list, headers: { ...full, "API-key": crypto.randomUUID() } }, "getStandingorders")).toContain(
+      "api-key"
+    )
+    expect(
+      validate(
+        { ...list, url: new URL("https://api.bank.cz/my/standingorders?size=10&offset=0"), headers: full },
+        "getStandingorders"
+      )
+    ).toContain("offset")
+  })
+})
