@@ -12,49 +12,20 @@
  * BENCH_WARNINGS_ACCOUNTS (default 10000), BENCH_WARNINGS_RUNS (pairs, default 2; the order alternates).
  */
 import { loadavg } from "node:os"
-import { Calendar, LocalDate } from "@tppkit/core"
-import type { Projection } from "@tppkit/schedule"
+import { Calendar } from "@tppkit/core"
 import { Checks, Database, EmbeddedDb, FundsCheckWorkflow, PlanSettings, Sweep, Warnings } from "@tppkit/worker"
-import { BigDecimal, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { WorkflowEngine } from "effect/workflow"
+import * as WarningsData from "./warningsData.ts"
 
 const ORDERS = Number(process.env.BENCH_WARNINGS_ORDERS ?? 100_000)
 const ACCOUNTS = Number(process.env.BENCH_WARNINGS_ACCOUNTS ?? 10_000)
 const RUNS = Number(process.env.BENCH_WARNINGS_RUNS ?? 2)
 const day = "2026-11-16"
 
-const ibanOf = (a: number) => `SK00BENCH${String(a).padStart(8, "0")}`
-
-/** Each account's orders of the day, and of the day before (1 % of the amounts different). */
-const listings = Array.from({ length: ACCOUNTS }, (_, a) => {
-  const today: Array<Projection.ProjectableOrder> = []
-  const before: Array<Projection.ProjectableOrder> = []
-  for (let i = a; i < ORDERS; i += ACCOUNTS) {
-    const order = {
-      orderId: `SO-${String(i).padStart(7, "0")}`,
-      frequency: "MNTH" as const,
-      startDate: LocalDate.ofMonthClamped(2026, 1, 1 + (i % 28)),
-      instructedAmount: { value: BigDecimal.make(BigInt(5_000 + (i % 20_000)), 2), currency: "EUR" },
-      debtor: { iban: ibanOf(a) },
-      creditor: { iban: `SK00CREDIT${String(i % 1000).padStart(6, "0")}` }
-    }
-    today.push(order)
-    before.push(
-      i % 100 === 7
-        ? { ...order, instructedAmount: { value: BigDecimal.make(BigInt(1_000), 2), currency: "EUR" } }
-        : order
-    )
-  }
-  return { key: `bench-${a}`, today, before }
-})
+const { listings, balances } = WarningsData.make(ORDERS, ACCOUNTS, day)
 const byKey = new Map(listings.map((l) => [l.key, l]))
-
-/** Each account's balance of the day: enough for a month, or (one in ten) for a few days only. */
-const balances: Array<PlanSettings.Balance> = listings.map((l, a) => {
-  const month = l.today.reduce((sum, o) => sum + Number(BigDecimal.format(o.instructedAmount.value)), 0)
-  return { iban: ibanOf(a), currency: "EUR", amount: (a % 10 === 3 ? month / 4 : month * 2).toFixed(2), date: day }
-})
 
 const settings: Sweep.Settings = {
   consents: listings.map((l) => ({ key: l.key })),

@@ -10,42 +10,18 @@
  */
 import { loadavg } from "node:os"
 import { Calendar, LocalDate } from "@tppkit/core"
-import type { Projection } from "@tppkit/schedule"
-import { AtRisk, ListingReconciliation, OrderChanges, type PlanSettings, Sweep } from "@tppkit/worker"
-import { BigDecimal } from "effect"
+import { AtRisk, ListingReconciliation, OrderChanges, Sweep } from "@tppkit/worker"
+import * as WarningsData from "./warningsData.ts"
 
 const ORDERS = 100_000
 const ACCOUNTS = 10_000
 const RUNS = Number(process.env.BENCH_WARNINGS_RUNS ?? 5)
 const dayText = "2026-11-16"
 const day = LocalDate.parseUnsafe(dayText)
-const ibanOf = (a: number) => `SK00BENCH${String(a).padStart(8, "0")}`
+const made = WarningsData.make(ORDERS, ACCOUNTS, dayText)
+const listings = made.listings.map((l) => ({ consent: l.key, orders: l.today, before: l.before }))
+const balances = made.balances
 
-const listings = Array.from({ length: ACCOUNTS }, (_, a) => {
-  const today: Array<Projection.ProjectableOrder> = []
-  const before: Array<Projection.ProjectableOrder> = []
-  for (let i = a; i < ORDERS; i += ACCOUNTS) {
-    const order = {
-      orderId: `SO-${String(i).padStart(7, "0")}`,
-      frequency: "MNTH" as const,
-      startDate: LocalDate.ofMonthClamped(2026, 1, 1 + (i % 28)),
-      instructedAmount: { value: BigDecimal.make(BigInt(5_000 + (i % 20_000)), 2), currency: "EUR" },
-      debtor: { iban: ibanOf(a) },
-      creditor: { iban: `SK00CREDIT${String(i % 1000).padStart(6, "0")}` }
-    }
-    today.push(order)
-    before.push(
-      i % 100 === 7
-        ? { ...order, instructedAmount: { value: BigDecimal.make(BigInt(1_000), 2), currency: "EUR" } }
-        : order
-    )
-  }
-  return { consent: `bench-${a}`, orders: today, before }
-})
-const balances: Array<PlanSettings.Balance> = listings.map((l, a) => {
-  const month = l.orders.reduce((sum, o) => sum + Number(BigDecimal.format(o.instructedAmount.value)), 0)
-  return { iban: ibanOf(a), currency: "EUR", amount: (a % 10 === 3 ? month / 4 : month * 2).toFixed(2), date: dayText }
-})
 const settings = { daysBefore: 2, calendar: Calendar.target, timeZone: "Europe/Bratislava", hour: 8 }
 
 const cpu = (f: () => number): { ms: number; n: number } => {
