@@ -12,7 +12,9 @@
  * Environment: BENCH_WORKER_PAYMENTS (default 10000), BENCH_WORKER_RECOVERY_PAYMENTS (default 3000; 0 leaves the
  * recovery run out), BENCH_WORKER_COUNT (workers of the throughput run, default 3; 1 measures one worker holding
  * the whole day), BENCH_WORKER_CPU_PROF=DIR (the throughput run's workers write V8 CPU profiles to DIR),
- * BENCH_WORKER_NODE_FLAGS (Node flags of the throughput run's workers, separated by spaces, e.g. `--trace-gc`).
+ * BENCH_WORKER_NODE_FLAGS (Node flags of the throughput run's workers, separated by spaces, e.g. `--trace-gc`),
+ * BENCH_WORKER_SHARDS (the throughput run's `--shards`, default the fleet's 30; issue 43: the lock-refresh cost per
+ * payment, the statements that confirm a shard's lock, is printed for each count).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -28,6 +30,7 @@ const root = join(import.meta.dirname, "..")
 const payments = Number(process.env.BENCH_WORKER_PAYMENTS ?? 10_000)
 const recoveryPayments = Number(process.env.BENCH_WORKER_RECOVERY_PAYMENTS ?? 3_000)
 const fleetSize = Number(process.env.BENCH_WORKER_COUNT ?? 3)
+const shards = process.env.BENCH_WORKER_SHARDS
 const day = "2026-11-02"
 const work = mkdtempSync(join(tmpdir(), "tppkit-bench-worker-"))
 
@@ -284,7 +287,8 @@ const run = async () => {
       ]
       const spawned = Date.now()
       const env = { TPPKIT_CLIENT_SECRET: info.clientSecret, TPPKIT_WORKER_POLL_MS: "500" }
-      const workers = Array.from({ length: fleetSize }, () => tppkit(workerArgs(url, info.baseUrl), env, nodeFlags))
+      const args = [...workerArgs(url, info.baseUrl), ...(shards === undefined ? [] : ["--shards", shards])]
+      const workers = Array.from({ length: fleetSize }, () => tppkit(args, env, nodeFlags))
       const stopCpu = cpuSampler(workers)
       const stopPostgresCpu = postgresCpuSampler(postmaster)
       const bankCpuBefore = cpuSeconds(bank.pid) ?? 0
@@ -337,7 +341,7 @@ const run = async () => {
       const checkPhase = (last - first) / 1000
       const rate = (seconds: number) => `${(payments / seconds).toFixed(0)} payments/s`
       console.log(
-        `\nfleet throughput (issue 13): ${payments} due payments, ${fleetSize} worker(s), load average ${load} at start`
+        `\nfleet throughput (issue 13): ${payments} due payments, ${fleetSize} worker(s), ${shards ?? 30} shards, load average ${load} at start`
       )
       console.log(`  exit codes ${codes.join(", ")}; checked ${stats?.n}, repeated ${stats?.repeated}`)
       console.log(`  END TO END (spawn → last worker exit): ${wall.toFixed(1)} s = ${rate(wall)}`)
@@ -367,6 +371,13 @@ const run = async () => {
       const reports = await Promise.all(reported)
       console.log(`    workers' summaries printed       ${reports.map((r) => secondsFrom(spawned, r)).join(", ")}`)
       console.log(`    workers' exits                   ${ended.map((e) => secondsFrom(spawned, e.at)).join(", ")}`)
+      // what confirms a runner still holds a shard's lock before a reply is stored: its heartbeat and the lock query
+      const lockStatements = statements
+        .filter((s) => /pg_locks|last_heartbeat/.test(s.query))
+        .reduce((n, s) => n + Number(s.calls), 0)
+      console.log(
+        `  LOCK REFRESHES: ${(lockStatements / payments).toFixed(2)} shard-lock statements per payment (${lockStatements} in all, ${shards ?? 30} shards)`
+      )
       console.log("  statements by total time:")
       for (const s of statements.slice(0, 10))
         console.log(`    ${s.ms.padStart(7)} ms ${s.calls.padStart(7)} × ${s.query}`)
