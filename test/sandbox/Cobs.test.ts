@@ -221,6 +221,7 @@ describe("the mock bank playing COBS, with the client over loopback", () => {
           pageNotFound: await raw("/my/standingorders?size=10&page=999").then(codeOf),
           parameterInvalid: await raw("/my/standingorders?size=ten").then(codeOf),
           headerMissing: await raw("/my/standingorders", { headers: { "tpp-name": "" } }).then(codeOf),
+          unsupportedMediaType: await raw("/my/standingorders", { headers: { accept: "text/xml" } }).then(codeOf),
           fieldMissing: await bc({ debtorAccount: account, transactionDetails: amount }),
           fieldInvalid: await bc({
             exchangeIdentification: "X".repeat(19),
@@ -249,12 +250,107 @@ describe("the mock bank playing COBS, with the client over loopback", () => {
       pageNotFound: "400 PAGE_NOT_FOUND",
       parameterInvalid: "400 PARAMETER_INVALID",
       headerMissing: "400 FIELD_MISSING",
+      unsupportedMediaType: "415 UNSUPPORTED_MEDIA_TYPE",
       fieldMissing: "400 FIELD_MISSING",
       fieldInvalid: "400 FIELD_INVALID",
       ff01: "400 FF01",
       rr10: "400 RR10",
       am12: "400 AM12",
       am11: "400 AM11"
+    })
+  })
+
+  it("every COBS error code of these operations the client can be led to reaches it as a typed BankError (AG01, AC02, AC09, RF01 above)", async () => {
+    const outcomes = await run(({ bank, info, token, clock }) =>
+      Effect.gen(function* () {
+        const present = { ...psu, lastLoggedTime: new Date().toISOString() }
+        /** A check by a client of the same mock bank with another configuration. */
+        const other = (change: Partial<BankConfig.Options>, id: string) =>
+          Effect.scoped(
+            Effect.flatMap(
+              Layer.build(
+                BankClient.BankClient.layerOver(
+                  BankConfig.BankConfig.layer({
+                    environment: "sandbox",
+                    baseUrl: info.baseUrl,
+                    clientId: info.clientId,
+                    clientSecret: info.clientSecret,
+                    profile: Profile.cobs,
+                    apiKey: info.apiKey,
+                    tpp: { name: "Star Corporation, a.s." },
+                    retry: { maxAttempts: 1 },
+                    ...change
+                  }),
+                  BankTransport.BankTransport.layerUndici()
+                )
+              ),
+              (context) => check(Context.get(context, BankClient.BankClient), id, "1.00")
+            )
+          ).pipe(Effect.orDie)
+        const outcome = <A>(e: Effect.Effect<A, BankError.BankError>) =>
+          e.pipe(
+            Effect.map(() => "ok"),
+            Effect.catch((e) =>
+              Effect.succeed(
+                `${e.reason._tag}${"status" in e.reason ? ` ${e.reason.status}` : ""} ${codeOf(e) ?? ""}`.trim()
+              )
+            )
+          )
+        const check = (client: BankClient.BankClient["Service"], id: string, value: string, currency = "EUR") =>
+          outcome(
+            client.balanceCheck(
+              {
+                instructionIdentification: id,
+                iban: Iban.parseUnsafe(Fixtures.ibans.eurBranch),
+                amount: { value: Money.parseUnsafe(value), currency: currency as Currency.CurrencyCode }
+              },
+              { psu }
+            )
+          )
+        const xml: Profile.Profile = {
+          ...Profile.cobs,
+          headers: [
+            ...Profile.cobs.headers,
+            { name: "Accept", from: "constant", value: "application/xml", required: false }
+          ]
+        }
+        const result = {
+          unauthorised: yield* outcome(
+            bank.standingOrdersPage({ psu: present, token: TokenService.fromSca("sandbox", Redacted.make("nope")) })
+          ),
+          unauthorisedKey: yield* other({ apiKey: Redacted.make("wrong-key") }, "K1"),
+          unsupportedMediaType: yield* other({ profile: xml }, "M1"),
+          idNotFound: yield* outcome(bank.standingOrder("NOPE", { psu: present, token })),
+          pageNotFound: yield* outcome(bank.standingOrdersPage({ psu: present, token, page: 999, pageSize: 10 })),
+          // a profile written without the required TPP-Name (a user's profile file may be wrong so)
+          fieldMissing: yield* other(
+            { profile: { ...Profile.cobs, headers: Profile.cobs.headers.filter((h) => h.name !== "TPP-Name") } },
+            "T1"
+          ),
+          rr10: yield* check(bank, "ščř", "1.00"),
+          am12: yield* check(bank, "A12", "0.00"),
+          am11: yield* check(bank, "A11", "1.00", "eur"),
+          forbidden: ""
+        }
+        // the customer's access token runs out (about an hour): the bank refuses it with 403 FORBIDDEN
+        clock.setUnsafe(Date.now() + 2 * 3_600_000)
+        return { ...result, forbidden: yield* outcome(bank.standingOrder("NOPE", { psu: present, token })) }
+      })
+    )
+    expect(outcomes).toEqual({
+      unauthorised: "Unauthorized UNAUTHORISED",
+      unauthorisedKey: "Unauthorized UNAUTHORISED",
+      unsupportedMediaType: "UnexpectedStatus 415 UNSUPPORTED_MEDIA_TYPE",
+      forbidden: "Forbidden FORBIDDEN",
+      idNotFound: "NotFound ID_NOT_FOUND",
+      // one page asked for; a listing reads it as the end of the data (rule book, "Paging")
+      pageNotFound: "BadRequest PAGE_NOT_FOUND",
+      fieldMissing: "BadRequest FIELD_MISSING",
+      // what the bank would refuse with RR10, AM12 and AM11 the client refuses before sending (the test above sends
+      // them by hand), as FIELD_INVALID (an exchangeIdentification over 18 characters) and FF01 (no JSON)
+      rr10: "InvalidRequest",
+      am12: "InvalidRequest",
+      am11: "InvalidRequest"
     })
   })
 

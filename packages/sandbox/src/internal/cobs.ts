@@ -208,8 +208,27 @@ export const make = (options: {
     return oauthFail(400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
   }
 
-  /** The profile's required headers, and the API key. */
+  /**
+   * The media types (rule book, "HTTP statuses": 415 for an unsupported media type or language): the body's
+   * `Content-Type` and what `Accept` admits must be JSON.
+   */
+  const checkMediaTypes = (req: Incoming): Failure | undefined => {
+    const type = first(req.headers["content-type"])
+    if (type !== undefined && !/^application\/json\s*(;|$)/i.test(type.trim()))
+      return cobsFailure(415, "UNSUPPORTED_MEDIA_TYPE", `Content-Type ${type} is not application/json`, "Content-Type")
+    const accept = first(req.headers.accept)
+    if (
+      accept !== undefined &&
+      !accept.split(",").some((t) => /^\s*(application\/json|application\/\*|\*\/\*)\s*(;|$)/i.test(t))
+    )
+      return cobsFailure(415, "UNSUPPORTED_MEDIA_TYPE", `Accept ${accept} admits no application/json`, "Accept")
+    return undefined
+  }
+
+  /** The media types, the profile's required headers, and the API key. */
   const checkHeaders = (req: Incoming, withToken: boolean): Failure | undefined => {
+    const media = checkMediaTypes(req)
+    if (media !== undefined) return media
     for (const h of profile.headers) {
       if (!h.required) continue
       if (h.from === "authorization" && !withToken) continue
