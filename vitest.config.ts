@@ -15,10 +15,11 @@ const timed = [
   "test/e2e/sweepFaults.test.ts"
 ]
 
+// With two files at a time a test may take up to twice its time alone: the limits are for hangs, not for speed.
 const shared = {
   pool: "forks" as const,
-  testTimeout: 30_000,
-  hookTimeout: 30_000
+  testTimeout: 60_000,
+  hookTimeout: 60_000
 }
 
 export default defineConfig({
