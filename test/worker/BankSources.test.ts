@@ -3,13 +3,15 @@
  * resumed, never fetched again, and the budget counts exactly what the bank's journal saw.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Backoff, Calendar, LocalDate, type StandingOrder } from "@tppkit/core"
+import { Backoff, Calendar, LocalDate, Profile, type StandingOrder } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
-import { BankSources, Checks, FundsCheckWorkflow, Listings, Sweep } from "@tppkit/worker"
-import { Context, DateTime, Effect, Fiber, Layer, Result, Stream } from "effect"
+import { BankSources, Checks, Consents, FundsCheckWorkflow, Listings, Sweep } from "@tppkit/worker"
+import { Context, DateTime, Effect, Fiber, Layer, Redacted, Result, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
+import { customerTokens } from "../sandbox/support.ts"
+import { embeddedDb } from "./pg.ts"
 
 const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "tppkit-test" }
 const day = "2026-11-02"
@@ -549,5 +551,93 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
       assert.strictEqual(row?.outcome, "failed")
       assert.strictEqual(row?.attempts, sent)
     })
+  )
+})
+
+describe("BankSources.detailedListing (a consent of the Czech standard, issue 37)", () => {
+  const db = embeddedDb()
+
+  it.live(
+    "a 502 on page 2 of 2: the sweep tries again and completes, with the customer's token renewed from the kept refresh token",
+    () =>
+      Effect.gen(function* () {
+        const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
+        const info = Context.get(bank, Sandbox.SandboxInfo)
+        const journal = Context.get(bank, Journal.Journal)
+        const grant = yield* Effect.promise(() => customerTokens(info))
+        const sqlLayer = db.fresh()
+        const sql = yield* Layer.build(sqlLayer)
+        yield* Consents.add({ key: "cz-1", refreshToken: Redacted.make(grant.refresh_token) }).pipe(Effect.provide(sql))
+        const cobsPage = (url: string) => {
+          const u = new URL(url)
+          return u.pathname.endsWith("/my/standingorders") ? Number(u.searchParams.get("page") ?? "0") : -1
+        }
+        const transport = Layer.effect(
+          BankTransport.BankTransport,
+          Effect.gen(function* () {
+            const inner = yield* BankTransport.BankTransport
+            let faulted = false
+            return BankTransport.BankTransport.of({
+              send: (request, timeout, maxBodyBytes) => {
+                if (cobsPage(request.url) !== 1 || faulted) return inner.send(request, timeout, maxBodyBytes)
+                faulted = true
+                return inner.send(
+                  { ...request, headers: { ...request.headers, "x-sandbox-fault": "502" } },
+                  timeout,
+                  maxBodyBytes
+                )
+              }
+            })
+          })
+        ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+        const client = BankClient.BankClient.layerOver(
+          BankConfig.BankConfig.layer({
+            environment: "sandbox",
+            baseUrl: info.baseUrl,
+            clientId: info.clientId,
+            clientSecret: info.clientSecret,
+            profile: Profile.cobs,
+            apiKey: info.apiKey,
+            tpp: { name: "My Budget App s.r.o." }
+          }),
+          transport,
+          BudgetStore.BudgetStore.layerMemory
+        )
+        const summary = yield* Sweep.sweepNow(day).pipe(
+          Effect.provide(
+            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+              Layer.provideMerge(WorkflowEngine.layerMemory),
+              Layer.provideMerge(Checks.Checks.layerMemory),
+              Layer.provide(
+                BankSources.orderSource(psu, { pageSize: 50 }).pipe(
+                  Layer.provide(Listings.Listings.layerMemory),
+                  Layer.provide(Layer.succeedContext(sql))
+                )
+              ),
+              Layer.provide(
+                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                  check: () => Effect.succeed({ answer: "APPR" as const })
+                })
+              ),
+              Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: "cz-1" }] })),
+              Layer.provideMerge(client)
+            )
+          )
+        )
+        const entries = yield* journal.entries
+        const pages = entries.map((e) => cobsPage(`http://x${e.path}`)).filter((p) => p >= 0)
+        // page 0, page 1 (502), then both again: NOT resumed yet. http's kept listing (`resume`) holds the seed
+        // bank's orders only, not a COBS page's records, so the retry starts at page 0 (and pays it again)
+        assert.deepStrictEqual(pages, [0, 1, 0, 1])
+        assert.strictEqual(summary.consents.length, 1)
+        const [c] = summary.consents
+        assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
+        assert.strictEqual(c?.tries, 2)
+        assert.strictEqual(c?.pages, 2)
+        assert.isAbove(c?.planned ?? 0, 0)
+        // the customer's token was renewed with the kept refresh token (the bank keeps the same one)
+        assert.isTrue(entries.some((e) => e.path.endsWith("/oauth2/token")))
+      }).pipe(Effect.scoped),
+    90_000
   )
 })

@@ -187,8 +187,8 @@ export const balanceChecker = (
  * A consent's listing through a bank whose profile is not the seed bank's (COBS): where the profile lists with the
  * customer's token, the customer's access token renewed with the refresh token the fleet keeps for the consent
  * (`Consents.refreshToken`; a new one the bank sends is kept in its place); then every page and, within the daily
- * budget, the details the list lacks (http's `Details.list`, resumed: the listing is kept in the fleet's budget
- * store, so a listing cut off is taken up asking only for the pages it lacks, and listings moments apart share one);
+ * budget, the details the list lacks (http's `Details.list` with `resume`, whose kept listing holds the seed bank's
+ * orders only: a COBS listing cut off is asked again from page 0);
  * each record read by core's `Orders` on the sweep's day (a record whose details are pending projected from its list
  * item where its interval allows, else left out as core says).
  */
@@ -197,7 +197,8 @@ export const detailedListing = (
   psu: PsuContext.PsuContext,
   consent: Consent,
   day: string,
-  sql: Option.Option<SqlClient.SqlClient>
+  sql: Option.Option<SqlClient.SqlClient>,
+  pageSize?: number
 ): Effect.Effect<
   { readonly orders: ReadonlyArray<Projection.ProjectableOrder>; readonly pages: number },
   ListingFailed
@@ -240,6 +241,7 @@ export const detailedListing = (
       psu,
       consentKey: consent.key,
       resume: true,
+      ...(pageSize === undefined ? {} : { pageSize }),
       ...(token === undefined ? {} : { token }),
       ...(iban === undefined ? {} : { iban: iban.success })
     }).pipe(Effect.provide(bank), Effect.mapError(failed))
@@ -344,7 +346,7 @@ export const orderSource = (
             })
           }
           if (!Profile.isSbas(Context.get(bank, BankConfig.BankConfig).profile)) {
-            return yield* detailedListing(bank, psu, consent, day, sql)
+            return yield* detailedListing(bank, psu, consent, day, sql, options.pageSize)
           }
           return yield* sbasListing(bank, bank === own ? credentials : Option.none(), consent, day)
         })
