@@ -567,15 +567,17 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
       assert.notInclude(run.stderr + run.stdout, secret)
       assert.strictEqual(api(), before)
     }
-    // a fresh fleet: the day's sweep fails on the refusal, and worker status says why
+    // a fresh fleet: the day's sweep fails on the refusal, and its record (what worker status shows) says why
     await refused()
-    const fresh = await tppkit(["worker", "status", "--database-url", Redacted.value(url)])
-    assert.strictEqual(fresh.code, 0, fresh.stderr)
-    // (the table wraps long lines: read as one line)
-    assert.match(
-      fresh.stdout.replace(/\s+/g, " "),
-      /failed \(Unauthorized\): token request .*: 401 unauthorized \(invalid_client\)/
+    const sweeps = await server.run<{ state: string; reason: string; cause: string }>(
+      url,
+      "SELECT state, reason, cause FROM tppkit_sweep_log"
     )
+    assert.deepStrictEqual(
+      sweeps.map((r) => [r.state, r.reason]),
+      [["failed", "Unauthorized"]]
+    )
+    assert.match(sweeps[0]?.cause ?? "", /token request .*: 401 unauthorized \(invalid_client\)/)
     // a worker with the right secret reads the whole listing and is killed with its checks under way
     let first = 0
     const killed = tppkit(args, { env, timeoutMs: 150_000, onSpawn: (pid) => (first = pid) })
@@ -589,6 +591,7 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
     // the listing held: no page asked again, and no balance check sent with the wrong secret
     await refused()
     assert.deepStrictEqual(pagesOf(bank.journal), [0, 1, 2])
+    // worker status says why the checks got no answer
     const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url)])
     assert.strictEqual(status.code, 0, status.stderr)
     assert.match(status.stdout, /invalid_client/)
