@@ -38,7 +38,9 @@ export const applyCommon: Apply = (r, loss) => {
     case "calendar":
       return { ...r, calendar: loss.to }
     case "interval":
-      // the target's silence on a rule it keeps (COBS DAILY on non-banking days): tppkit reads it the same way
+    case "frequency":
+      // the target's silence on a rule it keeps (COBS DAILY, Berlin Group Daily on non-banking days): tppkit reads it
+      // the same way
       return r
     case "start":
       return { ...r, start: LocalDate.parseUnsafe(loss.to) }

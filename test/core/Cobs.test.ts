@@ -128,8 +128,31 @@ describe("Cobs.decode", () => {
       },
       { start: d("2026-01-01") }
     )
-    expect(r.warnings.map((w) => w.field)).toEqual(["interval", "modeDue", "requestedExecutionDate", "stopages"])
+    // the record has no mode: read from its validity (none: until cancelled), and said (issue 34)
+    expect(r.warnings.map((w) => w.field)).toEqual([
+      "interval",
+      "modeDue",
+      "requestedExecutionDate",
+      "mode",
+      "stopages"
+    ])
     expect(Translation.getValue(r.translation)).toMatchObject({ start: d("2026-01-01"), convention: "none" })
+  })
+
+  it("a missing mode, UNTIL_DATE without its last date and a count mode without its count are warnings naming the field (issue 34)", () => {
+    const read = (execution: Record<string, unknown>, validity: Record<string, unknown> = {}) =>
+      Cobs.decode({
+        requestedExecutionDate: "2026-01-05",
+        standingOrder: { execution: { interval: "MONTHLY", intervalDue: 5, ...execution }, validity }
+      })
+    const said = (r: ReturnType<typeof read>) => r.warnings.map((w) => [w.field, w.received, w.read])
+    expect(said(read({}))).toEqual([["mode", "absent", "UNTIL_CANCELLATION"]])
+    expect(said(read({}, { lastExecutionDate: "2026-12-31" }))).toEqual([["mode", "absent", "UNTIL_DATE"]])
+    expect(said(read({ mode: "UNTIL_DATE" }))).toEqual([["lastExecutionDate", "absent", "no end"]])
+    expect(said(read({ mode: "AFTER_MAX_ITERATION_EXCEEDED" }))).toEqual([["maxIterations", "absent", "no count"]])
+    expect(said(read({ mode: "UNTIL_DATE" }, { lastExecutionDate: "2026-12-31" }))).toEqual([])
+    expect(said(read({ mode: "UNTIL_CANCELLATION" }))).toEqual([])
+    expect(Translation.verdict(read({ mode: "WHENEVER" }).translation)).toBe("unrepresentable")
   })
 })
 

@@ -63,7 +63,10 @@ describe("Orders: numbers are numbers (issue 33)", () => {
       [
         {
           requestedExecutionDate: "2027-01-01",
-          standingOrder: { execution: { interval: "MONTHLY", intervalDue: "20" }, validity: { maxIterations: "3" } }
+          standingOrder: {
+            execution: { interval: "MONTHLY", intervalDue: "20", mode: "AFTER_MAX_ITERATION_EXCEEDED" },
+            validity: { maxIterations: "3" }
+          }
         },
         "maxIterations"
       ],
@@ -243,5 +246,119 @@ describe("Orders.decoder", () => {
     expect(Orders.withConvention(r!, "preceding").recurrence.convention).toBe("preceding")
     expect(Orders.withConvention(bg!, "preceding")).toBe(bg)
     expect(Orders.withConvention(s!, "preceding")).toBe(s)
+  })
+})
+
+describe("Orders: read but paying nothing is skipped with its reason, never dropped (issue 34)", () => {
+  const bank = (orderId: string, fields: Record<string, unknown>) => ({ orderId, ...parties, ...fields })
+
+  it("the bank's record whose endDate is before its startDate (or nextDate) is Skipped, the others read", () => {
+    const text = JSON.stringify([
+      bank("A", { frequency: "MNTH", startDate: "2026-03-01", endDate: "2026-01-01" }),
+      bank("B", { frequency: "MNTH", nextDate: "2026-03-01", endDate: "2026-02-28" }),
+      bank("C", { frequency: "MNTH", startDate: "2026-03-01", endDate: "2026-03-01" })
+    ])
+    const read = Result.getOrThrow(Orders.decode(text))
+    expect(read.orders.map((o) => o.orderId)).toEqual(["C"])
+    expect(read.unread).toEqual([])
+    expect(read.skipped.map((s) => [s.position, s.orderId, s.reason])).toEqual([
+      [1, "A", "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"],
+      [2, "B", "endDate 2026-02-28 is before nextDate 2026-03-01: the order never pays"]
+    ])
+  })
+
+  it("another standard's order whose end is before its start, or whose rule reaches no date by its end, is Skipped", () => {
+    const text = JSON.stringify([
+      bank("R", { rrule: "DTSTART;VALUE=DATE:20260301\nRRULE:FREQ=MONTHLY", endDate: "2026-02-01" }),
+      bank("T", { rrule: "DTSTART;VALUE=DATE:20260301\nRRULE:FREQ=MONTHLY;BYMONTHDAY=31", endDate: "2026-03-15" }),
+      bank("U", { rrule: "DTSTART;VALUE=DATE:20260301\nRRULE:FREQ=MONTHLY", endDate: "2026-03-01" })
+    ])
+    const read = Result.getOrThrow(Orders.decode(text, { convention: "none" }))
+    expect(read.orders.map((o) => o.orderId)).toEqual(["U"])
+    expect(read.skipped.map((s) => [s.orderId, s.reason])).toEqual([
+      ["R", "rrule: its schedule ends on 2026-02-01, before it starts on 2026-03-01: the order never pays"],
+      [
+        "T",
+        "rrule: its rule (every month on day 31) reaches no date from 2026-03-01 to 2026-03-15: the order never pays"
+      ]
+    ])
+  })
+})
+
+describe("Orders: an orderId several records give (issue 34)", () => {
+  const orders = [
+    { orderId: "RENT", position: 1 },
+    { orderId: "GYM", position: 2 },
+    { orderId: "RENT", position: 4 },
+    // a UK order's own final payment: the same record, the same position
+    { orderId: "RENT", position: 4 },
+    { orderId: "A#2", position: 5 }
+  ]
+
+  it("repeated names each such orderId with its records' positions; keys number them ID#N", () => {
+    expect(Orders.repeated(orders)).toEqual([{ orderId: "RENT", positions: [1, 4] }])
+    expect(Orders.keys(orders)).toEqual(["RENT#1", "GYM", "RENT#2", "RENT#2", "A#2"])
+    expect(Orders.repeated(orders.slice(0, 2))).toEqual([])
+  })
+
+  it("pick refuses an ambiguous orderId with the positions, and takes ID#N as the N-th record", () => {
+    expect(Orders.pick(orders, "RENT")).toEqual({ _tag: "Ambiguous", positions: [1, 4] })
+    expect(Orders.pick(orders, "RENT#2")).toEqual({ _tag: "Found", order: orders[2] })
+    expect(Orders.pick(orders, "RENT#1")).toEqual({ _tag: "Found", order: orders[0] })
+    expect(Orders.pick(orders, "RENT#3")._tag).toBe("None")
+    expect(Orders.pick(orders, "RENT#02")._tag).toBe("None")
+    expect(Orders.pick(orders, "GYM")).toEqual({ _tag: "Found", order: orders[1] })
+    // an orderId with # in it is found as it is
+    expect(Orders.pick(orders, "A#2")).toEqual({ _tag: "Found", order: orders[4] })
+  })
+})
+
+describe("Orders: refusals name the field and the value as given, in words; RDATE is paid (issue 34)", () => {
+  const read = (records: ReadonlyArray<unknown>) => Result.getOrThrow(Orders.decode(JSON.stringify(records)))
+
+  it("a five-digit year, a look-alike letter in FREQ, a UK Frequency given as a number", () => {
+    const r = read([
+      { orderId: "Y", frequency: "MNTH", startDate: "20260-01-05", ...parties },
+      { orderId: "F", rrule: "DTSTART;VALUE=DATE:20260105\nRRULE:FREQ=M\u041eNTHLY", ...parties },
+      {
+        StandingOrderId: "U",
+        Reference: "Rent",
+        Frequency: 5,
+        FirstPaymentDateTime: "2026-01-05T00:00:00+00:00",
+        NextPaymentAmount: { Amount: "10.00", Currency: "GBP" }
+      }
+    ])
+    const reasons = r.unread.map((u) => [u.orderId, u.path, u.reason])
+    expect(reasons[0]).toEqual([
+      "Y",
+      "startDate",
+      '"20260-01-05" is not a date written YYYY-MM-DD (a year of four digits 0001 to 9999, a month 01 to 12, a day 01 to 31)'
+    ])
+    expect(reasons[1]).toEqual([
+      "F",
+      "",
+      'FREQ "M\u041eNTHLY" is not an RFC 5545 frequency: "\u041e" (U+041E) is not a Latin letter'
+    ])
+    expect(reasons[2]![2]).toMatch(/^Frequency 5 is a number, not a frequency: UK v3 writes a text such as "EvryDay"/)
+    for (const [, , reason] of reasons) {
+      expect(reason).not.toMatch(/RegExp|time of day|undefined/)
+    }
+  })
+
+  it("an RRULE's RDATEs are payments of their own (the same orderId and position); one the rule pays or an EXDATE is not", () => {
+    const r = read([
+      {
+        orderId: "RD",
+        rrule:
+          "DTSTART;VALUE=DATE:20260105\nRRULE:FREQ=MONTHLY;COUNT=3\nRDATE;VALUE=DATE:20260320,20260205,20260401\nEXDATE;VALUE=DATE:20260401",
+        ...parties
+      }
+    ])
+    expect(r.orders.map((o) => [o.orderId, o.position, LocalDate.format(o.recurrence.start)])).toEqual([
+      ["RD", 1, "2026-01-05"],
+      ["RD", 1, "2026-03-20"]
+    ])
+    expect(dates(r.orders[1]!.recurrence)).toEqual(["2026-03-20"])
+    expect(Orders.repeated(r.orders)).toEqual([])
   })
 })

@@ -12,6 +12,18 @@ const ruleOf = (Frequency: string, extra: object = {}) => {
 }
 
 describe("UkOpenBanking.decodeV3", () => {
+  it("a pattern with spaces around it is read with a warning naming Frequency; a number is refused in words (issue 34)", () => {
+    const spaced = UkOpenBanking.decodeV3({ Frequency: " EvryDay ", FirstPaymentDateTime: first })
+    expect(Translation.verdict(spaced.translation)).toBe("exact")
+    expect(spaced.warnings.map((w) => [w.field, w.received, w.read])).toEqual([["Frequency", " EvryDay ", "EvryDay"]])
+    const five = UkOpenBanking.decodeV3({ Frequency: 5, FirstPaymentDateTime: first })
+    expect(five.translation._tag === "Unrepresentable" ? five.translation.reason : "").toMatch(
+      /^Frequency 5 is a number, not a frequency/
+    )
+    const v4 = UkOpenBanking.decodeV4({ Frequency: 5, FirstPaymentDateTime: first })
+    expect(v4.translation._tag === "Unrepresentable" ? v4.translation.reason : "").toMatch(/Frequency 5 is a number/)
+  })
+
   it("reads every form of the published grammar", () => {
     expect(ruleOf("EvryDay")).toEqual({ _tag: "EveryDays", interval: 1 })
     expect(ruleOf("EvryWorkgDay")).toEqual({ _tag: "EveryWorkingDays", interval: 1 })

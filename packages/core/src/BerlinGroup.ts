@@ -209,6 +209,14 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
           to: "not applied",
           why: "Berlin Group does not say whether a daily order's weekend dates move: read as paid every calendar day"
         })
+      } else {
+        // the standard is silent on a daily order's weekends, as COBS is on DAILY: read, and said (issue 34)
+        losses.push({
+          field: "frequency",
+          from: "Daily",
+          to: "every calendar day",
+          why: "Berlin Group does not say whether Daily pays on weekends and holidays: read as every calendar day"
+        })
       }
       break
     case "Weekly":
@@ -294,10 +302,21 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
   let mult = 1
   let day: number | undefined
   let months: ReadonlyArray<number> | undefined
+  const candidates: Array<Standards.Candidate> = []
   switch (rule._tag) {
     case "EveryDays":
       code = "Daily"
       mult = rule.interval
+      // every calendar day (the bank's DAI7) is not what Berlin Group says of Daily: the standard is silent on weekends
+      candidates.push({
+        loss: {
+          field: "frequency",
+          from: "every calendar day",
+          to: "not defined",
+          why: "Berlin Group does not say whether Daily pays on weekends and holidays"
+        },
+        apply: (x) => x
+      })
       break
     case "EveryWorkingDays":
       return no("it has no working-day code (Daily with following would pay Monday twice)")
@@ -324,7 +343,6 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
       mult = rule.interval
       day = rule.dates[0]!.day
   }
-  const candidates: Array<Standards.Candidate> = []
   const clampIt = (x: Recurrence.Recurrence) => ({ ...x, rule: Standards.clamped(x.rule) })
   if (!(rule._tag === "MonthlyOnDay" && rule.day < 0) && Recurrence.missesDay(r)) {
     const missing = rule._tag === "MonthlyOnDay" || rule._tag === "Yearly" ? rule.missing : "clamp"

@@ -38,7 +38,14 @@ export const modeDues = [
 export type ModeDue = (typeof modeDues)[number]
 
 /** `execution.mode`: how the order ends. */
-export type Mode = "UNTIL_DATE" | "UNTIL_CANCELLATION" | "AFTER_MAX_ITERATION_EXCEEDED" | "MAX_AMOUNT_EXCEEDED"
+export const modes = [
+  "UNTIL_DATE",
+  "UNTIL_CANCELLATION",
+  "AFTER_MAX_ITERATION_EXCEEDED",
+  "MAX_AMOUNT_EXCEEDED"
+] as const
+/** An `execution.mode`. */
+export type Mode = (typeof modes)[number]
 
 const MONTH_NAMES = [
   "JANUARY",
@@ -158,6 +165,33 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
     if (n === undefined || n.value < 1 || n.value > 1_000_000)
       return no(`maxIterations ${Standards.show(validity.maxIterations)} is not a count`)
     count = n.value
+  }
+  // mode is required: without it, or with UNTIL_DATE and no last date, what is read is said, never guessed silently
+  const mode = readEnum(execution.mode, modes, "mode", warnings)
+  if (mode === "bad") return no(`mode ${Standards.show(execution.mode)} is not a COBS mode`)
+  if (mode === undefined) {
+    const read =
+      end !== undefined ? "UNTIL_DATE" : count !== undefined ? "AFTER_MAX_ITERATION_EXCEEDED" : "UNTIL_CANCELLATION"
+    warnings.push({
+      field: "mode",
+      received: "absent",
+      read,
+      why: "COBS requires execution.mode: read from the validity fields the record gives"
+    })
+  } else if (mode === "UNTIL_DATE" && end === undefined) {
+    warnings.push({
+      field: "lastExecutionDate",
+      received: "absent",
+      read: "no end",
+      why: "mode UNTIL_DATE names no validity.lastExecutionDate: the order is read as never ending"
+    })
+  } else if (mode === "AFTER_MAX_ITERATION_EXCEEDED" && count === undefined) {
+    warnings.push({
+      field: "maxIterations",
+      received: "absent",
+      read: "no count",
+      why: "mode AFTER_MAX_ITERATION_EXCEEDED names no validity.maxIterations: the order is read as never ending"
+    })
   }
   // exceptions: the schema spells the stopped months "stopages"; its examples "stoppages"
   const exceptions = isObject(order.exceptions) ? order.exceptions : {}

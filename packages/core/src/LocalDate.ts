@@ -292,13 +292,23 @@ export const LocalDateFromSelf = Schema.Int.check(
   Schema.makeFilter((n: number) => isValidDayNumber(n) || `day number ${n} is outside 0001-01-01..9999-12-31`)
 ).pipe(Schema.brand("LocalDate"))
 
-/** The wire form: text `YYYY-MM-DD` naming a date that exists, years 0001–9999. */
+const DATE_TEXT = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
+
+/**
+ * The wire form: text `YYYY-MM-DD` naming a date that exists, years 0001–9999; a refusal names the text as given, in
+ * words (a five-digit year: `"20260-01-05" is not a date written YYYY-MM-DD …`). JSON Schema: the pattern.
+ */
 export const IsoDateString = Schema.String.check(
-  Schema.isPattern(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/),
-  Schema.makeFilter((s: string) => {
-    const r = parse(s)
-    return Result.isSuccess(r) || r.failure
-  })
+  Schema.makeFilter(
+    (s: string) => {
+      if (!DATE_TEXT.test(s)) {
+        return `${JSON.stringify(s)} is not a date written YYYY-MM-DD (a year of four digits 0001 to 9999, a month 01 to 12, a day 01 to 31)`
+      }
+      const r = parse(s)
+      return Result.isSuccess(r) || r.failure
+    },
+    { toJsonSchema: () => ({ pattern: DATE_TEXT.source }) }
+  )
 )
 
 /** `YYYY-MM-DD` on the wire ↔ {@link LocalDate} in the domain (the text is checked before it is converted). */

@@ -17,9 +17,12 @@ import * as Frequency from "./Frequency.ts"
 import * as OrdersText from "./internal/ordersText.ts"
 import * as Whole from "./internal/records/orders.ts"
 import * as Records from "./internal/records.ts"
+import * as Standards from "./internal/standards.ts"
 import * as Json from "./Json.ts"
-import type * as LocalDate from "./LocalDate.ts"
+import * as LocalDate from "./LocalDate.ts"
+import * as Occurrence from "./Occurrence.ts"
 import * as Recurrence from "./Recurrence.ts"
+import * as Rrule from "./Rrule.ts"
 import * as SourceRecord from "./SourceRecord.ts"
 import * as Standard from "./Standard.ts"
 import * as StandingOrder from "./StandingOrder.ts"
@@ -276,7 +279,10 @@ class Reading {
   readAll(value: unknown, position: number, account?: unknown): ReadonlyArray<Item> {
     const forced = this.options?.standard
     const whole = Whole.wholeSource(value, forced)
-    if (whole === undefined) return [this.read(value, position)]
+    if (whole === undefined) {
+      const read = this.read(value, position)
+      return isItem(read) ? [read] : read
+    }
     return Whole.items(value, whole, position, {
       standard: forced,
       convention: this.options?.convention,
@@ -286,8 +292,8 @@ class Reading {
     })
   }
 
-  /** A record (its parsed JSON) at `position` (from 1) read as an item. */
-  read(value: unknown, position: number): Item {
+  /** A record (its parsed JSON) at `position` (from 1) read as an item (several for an RRULE with RDATEs). */
+  read(value: unknown, position: number): Item | ReadonlyArray<Item> {
     const record = Json.isNumberText(value) ? Number(value.text) : value
     const standard = standardOf(record, this.options?.standard)
     if (standard === undefined || typeof standard !== "string" || standard === "sbas") {
@@ -306,6 +312,15 @@ class Reading {
       }
       if (this.records) {
         return new RecordedOrder(this.parts(order, position), order, this.options, spelt?.warning)
+      }
+      // its end before its anchor: read whole, but no payment is ever due (not silently dropped)
+      if (order.endDate !== undefined && order.endDate < (order.startDate ?? order.nextDate)!) {
+        const anchor = order.startDate === undefined ? "nextDate" : "startDate"
+        return skipped(
+          position,
+          order.orderId,
+          `endDate ${LocalDate.format(order.endDate)} is before ${anchor} ${LocalDate.format((order.startDate ?? order.nextDate)!)}: the order never pays`
+        )
       }
       const coded = new CodedOrder(this.parts(order, position), order.frequency, this.options)
       return spelt === undefined ? coded : new TolerantCodedOrder(coded, spelt.warning)
@@ -344,7 +359,7 @@ class Reading {
     record: unknown,
     standard: Exclude<Standard.Standard, "sbas">,
     position: number
-  ): Item {
+  ): Item | ReadonlyArray<Item> {
     if (standard === "rrule" && !(isObject(record) && typeof record.rrule === "string")) {
       return unread("schedule", position, order.orderId, "rrule", "the record has no rrule text", standard)
     }
@@ -361,16 +376,62 @@ class Reading {
     const r = t.value
     const end = order.endDate !== undefined && (r.end === undefined || order.endDate < r.end) ? order.endDate : r.end
     const recurrence = end === undefined || end === r.end ? r : { ...r, end }
-    return {
+    // an RRULE's RDATEs are payments too (RFC 5545): each an order of one payment, the same orderId and position
+    const added =
+      standard === "rrule" ? rdatesOf(String((record as { rrule: string }).rrule), recurrence, order.endDate) : []
+    const never = Standards.neverPays(recurrence)
+    if (never !== undefined && added.length === 0) return skipped(position, order.orderId, `${standard}: ${never}`)
+    const fields = {
       _tag: "Order",
       ...this.parts(order, position),
       standard,
-      recurrence,
       ownConvention: decoded.ownConvention,
       warnings: warnings.length === 0 ? EMPTY : warnings
-    }
+    } as const
+    const main: Order | undefined = never === undefined ? { ...fields, recurrence } : undefined
+    if (added.length === 0) return main!
+    const { count: _c, pauses: _p, end: _e, ...kept } = recurrence
+    const once = added.map(
+      (date): Order => ({
+        ...fields,
+        recurrence: { ...kept, rule: { _tag: "EveryDays", interval: 1 }, start: date, end: date }
+      })
+    )
+    return main === undefined ? once : [main, ...once]
   }
 }
+
+const isItem = (x: Item | ReadonlyArray<Item>): x is Item => !Array.isArray(x)
+
+/**
+ * The `RDATE`s of an RRULE text that are payments of their own: not an `EXDATE`, not a date the rule pays already
+ * (RFC 5545: a date of the set counts once), not after the record's `endDate` (the rule's UNTIL bounds the rule only).
+ */
+const rdatesOf = (
+  text: string,
+  r: Recurrence.Recurrence,
+  endDate: LocalDate.LocalDate | undefined
+): ReadonlyArray<LocalDate.LocalDate> => {
+  const parsed = Rrule.parse(text, r.start)
+  if (Result.isFailure(parsed)) return []
+  const { rdates, exdates } = parsed.success.rrule
+  if (rdates === undefined) return []
+  const plan = Occurrence.planOf({ ...r, convention: "none" })
+  return rdates.filter((d) => {
+    if (exdates?.includes(d) === true || (endDate !== undefined && d > endDate)) return false
+    if (Result.isFailure(plan)) return true
+    const first = Occurrence.iterate(plan.success, d).next()
+    return first.done === true || first.value.nominal !== d
+  })
+}
+
+/** A record read whole that yields no payment, with the reason. */
+const skipped = (position: number, orderId: string, reason: string): Skipped => ({
+  _tag: "Skipped",
+  position,
+  orderId,
+  reason
+})
 
 /** The fields every order has, whatever its standard. */
 type Parts = Omit<
@@ -739,3 +800,92 @@ export const withConvention = <A extends Pick<Order, "recurrence" | "ownConventi
   order.frequency !== undefined || order.ownConvention || order.recurrence.convention === convention
     ? order
     : { ...order, recurrence: { ...order.recurrence, convention } }
+
+// ---------------------------------------------------------------------------
+// repeated orderIds
+// ---------------------------------------------------------------------------
+
+/** An orderId given by more than one record, with the records' positions (from 1, ascending). */
+export interface Repeated {
+  readonly orderId: string
+  readonly positions: ReadonlyArray<number>
+}
+
+/**
+ * The orderIds that more than one record gives, each with its records' positions, in the order first given. Orders
+ * read from one record (a UK order's own first or final payment) share its position and are one record; an order
+ * without a position (the bank's anchorless record as read) is a record of its own.
+ */
+export const repeated = (
+  orders: Iterable<{ readonly orderId: string; readonly position?: number | undefined }>
+): Array<Repeated> => {
+  const seen = new Map<string, Array<number | undefined>>()
+  let any = false
+  for (const o of orders) {
+    const positions = seen.get(o.orderId)
+    if (positions === undefined) seen.set(o.orderId, [o.position])
+    else if (o.position === undefined || !positions.includes(o.position)) {
+      positions.push(o.position)
+      any = true
+    }
+  }
+  const out: Array<Repeated> = []
+  if (!any) return out
+  for (const [orderId, positions] of seen) {
+    if (positions.length > 1) out.push({ orderId, positions: positions.map((p) => p ?? 0) })
+  }
+  return out
+}
+
+/**
+ * The key of an order among others that may repeat its orderId: the orderId itself when no other record gives it,
+ * else `ID#N` for the N-th record (from 1, in position order) that gives it — the name `--order`, a forecast's
+ * scenario and the fleet's checks use for it.
+ */
+export const keys = <A extends { readonly orderId: string; readonly position?: number | undefined }>(
+  orders: ReadonlyArray<A>
+): Array<string> => {
+  const repeats = repeated(orders)
+  if (repeats.length === 0) return orders.map((o) => o.orderId)
+  const numbered = new Map<string, ReadonlyArray<number>>()
+  for (const r of repeats) numbered.set(r.orderId, r.positions)
+  let unpositioned = 0
+  return orders.map((o) => {
+    const positions = numbered.get(o.orderId)
+    if (positions === undefined) return o.orderId
+    const n = o.position === undefined ? ++unpositioned : positions.indexOf(o.position) + 1
+    return `${o.orderId}#${n}`
+  })
+}
+
+/**
+ * The order a name picks (`--order`): the one record with that orderId, or `ID#N`, the N-th record (from 1) with
+ * orderId `ID`; `Ambiguous` with the records' positions when several records give the orderId.
+ */
+export const pick = <A extends { readonly orderId: string; readonly position?: number | undefined }>(
+  orders: ReadonlyArray<A>,
+  name: string
+):
+  | { readonly _tag: "Found"; readonly order: A }
+  | { readonly _tag: "Ambiguous"; readonly positions: ReadonlyArray<number> }
+  | { readonly _tag: "None" } => {
+  const records = (id: string): Array<A> => {
+    const out: Array<A> = []
+    for (const o of orders) {
+      if (o.orderId !== id) continue
+      if (o.position !== undefined && out.some((x) => x.position === o.position)) continue
+      out.push(o)
+    }
+    return out
+  }
+  const exact = records(name)
+  if (exact.length === 1) return { _tag: "Found", order: exact[0]! }
+  if (exact.length > 1) return { _tag: "Ambiguous", positions: exact.map((o) => o.position ?? 0) }
+  const hash = name.lastIndexOf("#")
+  const n = hash < 0 ? Number.NaN : Number(name.slice(hash + 1))
+  if (Number.isSafeInteger(n) && n >= 1 && String(n) === name.slice(hash + 1)) {
+    const numbered = records(name.slice(0, hash))
+    if (numbered.length >= n) return { _tag: "Found", order: numbered[n - 1]! }
+  }
+  return { _tag: "None" }
+}

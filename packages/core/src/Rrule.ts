@@ -18,6 +18,11 @@ export interface Rrule {
   readonly dtstart: LocalDate.LocalDate
   readonly rule: string
   readonly exdates?: ReadonlyArray<LocalDate.LocalDate> | undefined
+  /**
+   * Dates paid besides the rule's (`RDATE`, RFC 5545 "Recurrence Date/Times"), ascending; an `EXDATE` excludes them
+   * too. `decode` reads the rule alone: `Orders` pays each as a payment of its own.
+   */
+  readonly rdates?: ReadonlyArray<LocalDate.LocalDate> | undefined
 }
 
 /** The most `EXDATE`s {@link encode} writes: past it the pauses are reported lost. */

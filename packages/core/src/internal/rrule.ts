@@ -21,10 +21,8 @@ export const formatDate = (d: LocalDate.LocalDate): string => LocalDate.format(d
  */
 export const format = (r: Rrule): string =>
   `DTSTART;VALUE=DATE:${formatDate(r.dtstart)}\nRRULE:${r.rule}${
-    r.exdates === undefined || r.exdates.length === 0
-      ? ""
-      : `\nEXDATE;VALUE=DATE:${r.exdates.map(formatDate).join(",")}`
-  }`
+    r.rdates === undefined || r.rdates.length === 0 ? "" : `\nRDATE;VALUE=DATE:${r.rdates.map(formatDate).join(",")}`
+  }${r.exdates === undefined || r.exdates.length === 0 ? "" : `\nEXDATE;VALUE=DATE:${r.exdates.map(formatDate).join(",")}`}`
 
 /** A DATE or DATE-TIME value read as its date, with the time part when there was one. */
 export const readDate = (text: string): { readonly date: LocalDate.LocalDate; readonly time: string } | undefined => {
@@ -35,8 +33,8 @@ export const readDate = (text: string): { readonly date: LocalDate.LocalDate; re
 }
 
 /**
- * The rule of a text: either content lines (`DTSTART…:`, `RRULE:…` and any `EXDATE…:` lines, in any order, other
- * lines ignored) or a bare `FREQ=…` value whose first date is `dtstart`. Fails with the reason when the text holds no
+ * The rule of a text: either content lines (`DTSTART…:`, `RRULE:…` and any `EXDATE…:` and `RDATE…:` lines, in any
+ * order, other lines ignored) or a bare `FREQ=…` value whose first date is `dtstart`. Fails with the reason when the text holds no
  * rule or no first date, or an `EXDATE` that is not a list of dates.
  */
 export const parse = (
@@ -48,16 +46,21 @@ export const parse = (
   let start = dtstart
   const losses: Array<Translation.Loss> = []
   const exdates: Array<LocalDate.LocalDate> = []
+  const rdates: Array<LocalDate.LocalDate> = []
   for (const line of lines) {
     const upper = line.toUpperCase()
-    if (upper.startsWith("EXDATE")) {
+    const dated = upper.startsWith("EXDATE") ? "EXDATE" : upper.startsWith("RDATE") ? "RDATE" : undefined
+    if (dated !== undefined) {
+      if (/;VALUE=PERIOD/i.test(line.slice(0, line.indexOf(":") + 1))) {
+        return Result.fail(`${dated} of periods is not part of tppkit's recurrence model (dates only)`)
+      }
       for (const value of line.slice(line.indexOf(":") + 1).split(",")) {
         const d = readDate(value)
-        if (d === undefined) return Result.fail(`EXDATE ${JSON.stringify(value)} is not a date`)
-        exdates.push(d.date)
+        if (d === undefined) return Result.fail(`${dated} ${JSON.stringify(value)} is not a date`)
+        ;(dated === "EXDATE" ? exdates : rdates).push(d.date)
         if (d.time !== "") {
           losses.push({
-            field: "EXDATE",
+            field: dated,
             from: value,
             to: formatDate(d.date),
             why: "tppkit's dates have no time of day"
@@ -84,8 +87,14 @@ export const parse = (
   if (rule === undefined) return Result.fail("the text holds no RRULE")
   if (start === undefined) return Result.fail("the rule has no DTSTART (and the record no startDate)")
   const sorted = [...new Set(exdates)].sort((a, b) => a - b)
+  const added = [...new Set(rdates)].sort((a, b) => a - b)
   return Result.succeed({
-    rrule: { dtstart: start, rule, ...(sorted.length === 0 ? {} : { exdates: sorted }) },
+    rrule: {
+      dtstart: start,
+      rule,
+      ...(sorted.length === 0 ? {} : { exdates: sorted }),
+      ...(added.length === 0 ? {} : { rdates: added })
+    },
     losses
   })
 }
@@ -395,6 +404,19 @@ export const pausesOf = (exdates: ReadonlyArray<LocalDate.LocalDate>): Recurrenc
 }
 
 /**
+ * What is not a basic Latin letter in a value meant to be one, in words: `: "О" (U+041E) is not a Latin letter`; empty
+ * when every character is A–Z.
+ */
+const foreignLetters = (value: string): string => {
+  const odd = [...new Set([...value].filter((c) => c < "A" || c > "Z"))]
+  if (odd.length === 0) return " (DAILY, WEEKLY, MONTHLY or YEARLY)"
+  const named = odd.map(
+    (c) => `${JSON.stringify(c)} (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")})`
+  )
+  return `: ${named.join(", ")} ${odd.length === 1 ? "is not a Latin letter" : "are not Latin letters"}`
+}
+
+/**
  * The recurrence of an RRULE (packages/core/README.md, "Translations"): FREQ DAILY / WEEKLY / MONTHLY / YEARLY,
  * INTERVAL, BYDAY (with ordinals for a weekday of the month), BYMONTHDAY (negative down to −28, and the clamp
  * `28,29,30;BYSETPOS=-1`), BYMONTH, COUNT, UNTIL, WKST (Monday, or any start with interval 1), RSCALE=GREGORIAN and
@@ -559,8 +581,16 @@ export const decode = (input: Rrule): Translation.Translation<Recurrence.Recurre
       }
       break
     }
-    default:
+    case "SECONDLY":
+    case "MINUTELY":
+    case "HOURLY":
       rule = `FREQ=${freq} (tppkit's dates have no time of day)`
+      break
+    default:
+      // not a frequency of RFC 5545 at all: said as given, naming a look-alike letter (a Cyrillic О in MОNTHLY)
+      return Translation.unrepresentable(
+        `FREQ ${JSON.stringify(freq)} is not an RFC 5545 frequency${foreignLetters(freq)}`
+      )
   }
   if (typeof rule === "string") return Translation.unrepresentable(`${rule} is not part of tppkit's recurrence model`)
   const recurrence: Recurrence.Recurrence = {

@@ -9,7 +9,7 @@ import type * as Decoded from "../Decoded.ts"
 import * as Json from "../Json.ts"
 import * as LocalDate from "../LocalDate.ts"
 import * as Occurrence from "../Occurrence.ts"
-import type * as Recurrence from "../Recurrence.ts"
+import * as Recurrence from "../Recurrence.ts"
 import type * as Translation from "../Translation.ts"
 
 /** How many leading occurrences two recurrences are compared on (a 400-year cycle of monthly dates). */
@@ -285,4 +285,27 @@ export const startOnDay = (
       }
     ]
   }
+}
+
+/** The first nominal date of a recurrence within its end and count, pauses aside; undefined when there is none. */
+const firstWithin = (r: Recurrence.Recurrence): LocalDate.LocalDate | undefined => {
+  const { pauses: _, ...rest } = r
+  const plan = Occurrence.planOf({ ...rest, convention: "none" }, { calendar: calendarOf(r) })
+  return Result.isSuccess(plan) ? Occurrence.nth(plan.success, 0)?.nominal : undefined
+}
+
+/**
+ * Why a recurrence read from a record yields no payment at all, or `undefined`: its end before its start, or a rule
+ * that reaches no date up to its end (monthly on the 31st ended on the 15th, selected months the interval never
+ * reaches). Only a recurrence with an end or selected months is planned to find out.
+ */
+export const neverPays = (r: Recurrence.Recurrence): string | undefined => {
+  if (r.end !== undefined && r.end < r.start) {
+    return `its schedule ends on ${LocalDate.format(r.end)}, before it starts on ${LocalDate.format(r.start)}: the order never pays`
+  }
+  const selects = (r.rule._tag === "MonthlyOnDay" || r.rule._tag === "MonthlyOnWeekday") && r.rule.months !== undefined
+  if ((r.end !== undefined || selects) && firstWithin(r) === undefined) {
+    return `its rule (${Recurrence.describe(r.rule)}) reaches no date from ${LocalDate.format(r.start)}${r.end === undefined ? "" : ` to ${LocalDate.format(r.end)}`}: the order never pays`
+  }
+  return undefined
 }

@@ -1,5 +1,6 @@
 /** The engine of `UkOpenBanking` (its public module holds the types and documents the functions). */
 import * as Decoded from "../Decoded.ts"
+import * as Json from "../Json.ts"
 import * as LocalDate from "../LocalDate.ts"
 import * as Recurrence from "../Recurrence.ts"
 import * as Translation from "../Translation.ts"
@@ -62,6 +63,8 @@ export const parseFrequency = (text: string, warnings: Array<Decoded.Warning>): 
   const name = NAMES[head.toLowerCase()]
   if (name === undefined) return { _tag: "None", reason: `"${text}" is not a UK Open Banking v3 frequency` }
   const warn = (read: string, why: string) => warnings.push({ field: "Frequency", received: text, read, why })
+  // the pattern has no spaces: spaces around it are tolerated and said, as every other tolerance
+  if (text !== text.trim()) warn(text.trim(), "the pattern has no spaces around it")
   if (head !== name) {
     warn(
       name,
@@ -159,6 +162,10 @@ export const numberOfPayments = (u: unknown, warnings: Array<Decoded.Warning>): 
   return undefined
 }
 
+/** The refusal of a number where a frequency is wanted, naming the number as written. */
+const notText = (value: unknown): string =>
+  `Frequency ${Json.isNumberText(value) ? value.text : String(value)} is a number, not a frequency: UK v3 writes a text such as "EvryDay" or "IntrvlMnthDay:01:05", v4 an object {"Type": "MNTH", "PointInTime": "05"}`
+
 /**
  * The recurrence of a v3 standing order (a record of unknown shape): anchored on `FirstPaymentDateTime`, else
  * `NextPaymentDateTime` (the date part as written); `FinalPaymentDateTime` is the end, `NumberOfPayments` the
@@ -173,6 +180,10 @@ export const decodeV3 = (record: unknown, options?: Options): Decoded.Decoded<Re
   if (typeof record !== "object" || record === null)
     return done(Translation.unrepresentable("the record is not an object"))
   const o = record as Record<string, unknown>
+  // a number where the grammar's text is wanted: said as given, not taken for a v4 object
+  if (typeof o.Frequency === "number" || Json.isNumberText(o.Frequency)) {
+    return done(Translation.unrepresentable(notText(o.Frequency)))
+  }
   if (typeof o.Frequency === "object" && o.Frequency !== null) {
     return done(
       Translation.unrepresentable("Frequency is a v4 OBFrequency6 object, not a v3 string: read it with decodeV4")
@@ -385,8 +396,10 @@ export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Re
     return { translation: v3.translation, warnings: [...warnings, ...v3.warnings] }
   }
   const f = o.Frequency
+  if (typeof f === "number" || Json.isNumberText(f)) return no(notText(f))
   if (typeof f !== "object" || f === null) return no("the record has no Frequency")
   const freq = f as Record<string, unknown>
+  if (freq.Type === undefined) return no("Frequency has no Type (an OBFrequency6 code such as MNTH or WEEK)")
   const raw = typeof freq.Type === "string" ? freq.Type : undefined
   const code = v4Codes.find((c) => c === raw?.trim().toUpperCase())
   if (code === undefined) return no(`Type ${Standards.show(freq.Type)} is not an OBFrequency6 code`)

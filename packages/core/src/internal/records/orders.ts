@@ -81,6 +81,10 @@ export const items = (
   const decoded = Standard.decode(r.schedule, { standard: source, start: r.start, convention: settings.convention })
   const t = decoded.translation
   if (t._tag === "Unrepresentable") return [unread(r.orderId, "", t.reason, "schedule")]
+  // read whole, but no payment is ever due: skipped with the reason, never silently dropped
+  const never = Standards.neverPays(t.value)
+  if (never !== undefined)
+    return [{ _tag: "Skipped", position, orderId: r.orderId ?? `#${position}`, reason: `${source}: ${never}` }]
   const warnings: Array<Orders.Warning> = []
   for (const w of r.warnings) warnings.push({ _tag: "Tolerated", standard: source, ...w })
   for (const w of decoded.warnings) warnings.push({ _tag: "Tolerated", standard: source, ...w })
