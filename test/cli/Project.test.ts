@@ -61,8 +61,8 @@ describe("Project.decodeOrders", () => {
   it("keeps the good orders and reports each bad one with its orderId", () => {
     const d = Result.getOrThrow(Project.decodeOrders(fixture("orders.json")))
     expect(d.orders.map((o) => o.orderId)).toEqual(["SO-RENT", "SO-GYM", "SO-NO-ANCHOR", "SO-CZK"])
-    expect(d.skipped.map((s) => s.orderId)).toEqual(["SO-BAD-FREQ", "SO-BAD-DATE"])
-    expect(d.skipped[0]!.reason).toMatch(/^record 2 at frequency/)
+    expect(d.unread.map((s) => s.orderId)).toEqual(["SO-BAD-FREQ", "SO-BAD-DATE"])
+    expect(d.unread[0]!.reason).toMatch(/^record 2 at frequency/)
   })
 
   it("skips an order whose amount cannot be projected exactly, with its reason, instead of rounding or totalling it", () => {
@@ -114,7 +114,7 @@ describe("Project.decodeOrders", () => {
     // one debtor and one creditor object for twenty thousand orders of one pair of accounts
     expect(new Set(decoded.orders.map((o) => o.debtor)).size).toBe(1)
     expect(new Set(decoded.orders.map((o) => o.creditor)).size).toBe(1)
-    expect(decoded.skipped.map((s) => [s.orderId, s.reason.split(":")[0]])).toEqual([
+    expect(decoded.unread.map((s) => [s.orderId, s.reason.split(":")[0]])).toEqual([
       ["BAD-DATE", "record 4000 at startDate"],
       [undefined, "record 12345"],
       ["BAD-IBAN", "record 19999 at creditor.iban"]
@@ -189,7 +189,7 @@ describe("orders given as RRULEs (issue 22)", () => {
       ["SO-R2", "MonthlyOnDay", undefined],
       ["SO-C", "Weekly", "WEEK"]
     ])
-    expect(decoded.skipped).toEqual([
+    expect(decoded.unread).toEqual([
       {
         orderId: "SO-R3",
         reason: "rrule: FREQ=HOURLY (tppkit's dates have no time of day) is not part of tppkit's recurrence model",
@@ -233,7 +233,7 @@ describe("orders in any standard (issue 23)", () => {
 
   it("projects a mixed file as each record's own recurrence, projected directly", () => {
     const decoded = Result.getOrThrow(Project.decodeOrders(text))
-    expect(decoded.skipped).toEqual([
+    expect(decoded.unread).toEqual([
       { orderId: "SO-X", reason: "iso20022: INDA: several times a day, at times not given", kind: "schedule" }
     ])
     expect(decoded.warnings?.map((w) => w.orderId)).toEqual(["SO-U3", "SO-U3", "SO-BG"])
@@ -298,7 +298,7 @@ describe("orders in any standard (issue 23)", () => {
     // a record that is not in the forced standard is unread, with the reason
     const forced = Result.getOrThrow(Project.decodeOrders(dail, { standard: "uk-v3" }))
     expect(forced.orders).toEqual([])
-    expect(forced.skipped.map((s) => s.orderId)).toEqual(["SO-D"])
-    expect(forced.skipped[0]!.reason.startsWith("uk-v3: ")).toBe(true)
+    expect(forced.unread.map((s) => s.orderId)).toEqual(["SO-D"])
+    expect(forced.unread[0]!.reason.startsWith("uk-v3: ")).toBe(true)
   })
 })

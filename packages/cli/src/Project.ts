@@ -127,10 +127,22 @@ export interface Order extends Projection.ProjectableOrder {
   readonly ownConvention?: boolean | undefined
 }
 
-/** Standing orders read from a file, with the records that could not be read and the warnings of those read. */
+/**
+ * Standing orders read from a file, with the records that could not be read, those read that yield no payment, and
+ * the warnings of those read.
+ */
 export interface Decoded {
   readonly orders: ReadonlyArray<Order>
-  /** The records that could not be read: problems of the list first, then records, then schedules, each in order. */
+  /**
+   * The records that could not be read (cli README, "Exit codes": 7): problems of the list first, then records, then
+   * schedules, each in order.
+   */
+  readonly unread: ReadonlyArray<Render.SkippedRow>
+  /**
+   * The records read whole that yield no payment (inactive, ended, an end before the start, a rule that reaches no
+   * date), each with its reason: listed by every command, the exit code unchanged. (An order without an anchor is
+   * among `orders`: the projection lists it.)
+   */
   readonly skipped: ReadonlyArray<Render.SkippedRow>
   /** Each tolerance and loss of an order read from another standard, as `reason` (the order is still used). */
   readonly warnings?: ReadonlyArray<Render.SkippedRow> | undefined
@@ -169,6 +181,7 @@ export const gather = () => {
   const records: Array<Render.SkippedRow> = []
   const schedules: Array<Render.SkippedRow> = []
   const warnings: Array<Render.SkippedRow> = []
+  const skipped: Array<Render.SkippedRow> = []
   return {
     add: (items: Iterable<Orders.Item>): void => {
       for (const item of items) {
@@ -176,15 +189,15 @@ export const gather = () => {
           orders.push(item)
           for (const w of item.warnings) warnings.push(warningRow(item, w))
         } else if (item._tag === "Skipped") {
-          // a whole record of another source that is no order (inactive, deleted, …): said, not an error
-          if (item.order === undefined) warnings.push({ orderId: item.orderId, reason: `skipped: ${item.reason}` })
+          // read, but it pays nothing (inactive, deleted, an end before its start, …): listed, not an error
+          if (item.order === undefined) skipped.push({ orderId: item.orderId, reason: item.reason })
           else orders.push(item.order)
         } else (item.kind === "list" ? list : item.kind === "record" ? records : schedules).push(unreadRow(item))
       }
     },
     done: (): Decoded => {
-      const skipped = [...list, ...records, ...schedules]
-      return warnings.length === 0 ? { orders, skipped } : { orders, skipped, warnings }
+      const unread = [...list, ...records, ...schedules]
+      return warnings.length === 0 ? { orders, unread, skipped } : { orders, unread, skipped, warnings }
     }
   }
 }
@@ -254,7 +267,7 @@ export type Report = Export.Export
 
 /**
  * Plans the projection of the decoded orders over the window for writing (decoding failures listed first among
- * the skipped): memory then holds the orders' plans, not the orders, and the payments are computed while they are
+ * the skipped, then the orders read that pay nothing, then those the projection cannot plan): memory then holds the orders' plans, not the orders, and the payments are computed while they are
  * written. `onDay`, when given, is told each execution date's number of payments as they are written.
  */
 export const report = (decoded: Decoded, s: Settings, onDay?: (payments: number) => void): Report =>
@@ -265,7 +278,8 @@ export const report = (decoded: Decoded, s: Settings, onDay?: (payments: number)
       calendar: s.calendar,
       convention: s.convention,
       calendarName: s.calendarName,
-      skipped: decoded.skipped,
+      skipped: decoded.skipped.length === 0 ? decoded.unread : [...decoded.unread, ...decoded.skipped],
+      repeated: Orders.repeated(decoded.orders),
       onDay
     }
   )

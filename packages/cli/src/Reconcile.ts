@@ -82,6 +82,8 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
 export interface Report {
   readonly reconciliation: Reconciliation.Reconciliation
   readonly unreadable: ReadonlyArray<Render.SkippedRow>
+  /** The records read whole that pay nothing (inactive, an end before the start, …): listed, not counted as unread. */
+  readonly skipped?: ReadonlyArray<Render.SkippedRow> | undefined
 }
 
 /** How many explained orders each rule explains (the rule named for each: `Reconciliation.explanation`). */
@@ -146,7 +148,7 @@ export const table = (report: Report, width: number = Render.WIDTH): string => {
       ["anomalies", String(c.anomaly)],
       ["unexplained", String(c.unexplained)],
       ["without nextDate", String(r.withoutNextDate.length)],
-      ["skipped", String(r.skipped.length + report.unreadable.length)]
+      ["skipped", String(r.skipped.length + report.unreadable.length + (report.skipped?.length ?? 0))]
     ]),
     "",
     ...Render.wrap(inferenceLine(r.inference), width, "", "  ")
@@ -172,7 +174,7 @@ export const table = (report: Report, width: number = Render.WIDTH): string => {
     }
   }
   // the orderId and the reason quote the file: control characters shown escaped, as in every table
-  for (const s of [...r.skipped, ...report.unreadable])
+  for (const s of [...r.skipped, ...report.unreadable, ...(report.skipped ?? [])])
     lines.push(Render.printable(`skipped ${s.orderId ?? "a record"}: ${s.reason}`))
   return lines.join("\n")
 }
@@ -195,7 +197,7 @@ export const jsonValue = (report: Report) => {
     counts: {
       ...r.counts,
       withoutNextDate: r.withoutNextDate.length,
-      skipped: r.skipped.length + report.unreadable.length
+      skipped: r.skipped.length + report.unreadable.length + (report.skipped?.length ?? 0)
     },
     explainedBy: explainedByRule(r).map((e) => ({ rule: ruleJson(e.rule), count: e.count })),
     inference:
@@ -232,7 +234,10 @@ export const jsonValue = (report: Report) => {
         rules: Reconciliation.explainedBy(r, o).map((x) => BankRule.describe(x))
       }
     }),
-    skipped: [...r.skipped, ...report.unreadable].map((s) => ({ orderId: s.orderId ?? null, reason: s.reason }))
+    skipped: [...r.skipped, ...report.unreadable, ...(report.skipped ?? [])].map((s) => ({
+      orderId: s.orderId ?? null,
+      reason: s.reason
+    }))
   }
 }
 

@@ -30,6 +30,11 @@ export interface Options extends Projection.Options {
   readonly calendarName?: string | undefined
   /** Orders left out before the projection (e.g. records that could not be decoded), listed first as skipped. */
   readonly skipped?: ReadonlyArray<Projection.Skipped> | undefined
+  /**
+   * The orderIds that several records give, each with its records' positions (from 1): the JSON document lists them
+   * as `repeated` (each order is projected).
+   */
+  readonly repeated?: ReadonlyArray<{ readonly orderId: string; readonly positions: ReadonlyArray<number> }> | undefined
   /** Called with the number of payments of each execution date as they are written (e.g. for a progress line). */
   readonly onDay?: ((payments: number) => void) | undefined
 }
@@ -45,6 +50,8 @@ export interface Export {
   readonly calendarName: string
   readonly convention: BusinessDayConvention.BusinessDayConvention
   readonly skipped: ReadonlyArray<Projection.Skipped>
+  /** The orderIds that several records give, with the records' positions (empty when none repeats). */
+  readonly repeated: ReadonlyArray<{ readonly orderId: string; readonly positions: ReadonlyArray<number> }>
 }
 
 /** The plans behind an {@link Export}, seen only by this module. */
@@ -54,6 +61,7 @@ class Planned implements Export {
   readonly calendarName: string
   readonly convention: BusinessDayConvention.BusinessDayConvention
   readonly skipped: ReadonlyArray<Projection.Skipped>
+  readonly repeated: ReadonlyArray<{ readonly orderId: string; readonly positions: ReadonlyArray<number> }>
   readonly plans: Plans.Plans
   readonly onDay: ((payments: number) => void) | undefined
   constructor(orders: Iterable<Projection.ProjectableOrder>, window: Projection.Window, options: Options | undefined) {
@@ -64,6 +72,7 @@ class Planned implements Export {
     this.convention = options?.convention ?? BusinessDayConvention.defaultConvention
     this.plans = Plans.plan(orders, window, options, true)
     this.skipped = [...(options?.skipped ?? []), ...this.plans.skipped]
+    this.repeated = options?.repeated ?? []
     this.onDay = options?.onDay
   }
 }
@@ -105,7 +114,14 @@ export const json = (self: Export): Iterable<Uint8Array> => {
   return Lines.encode(
     source(p),
     p,
-    Lines.jsonFormat({ from: p.from, to: p.to, calendar: p.calendarName, convention: p.convention, skipped: p.skipped })
+    Lines.jsonFormat({
+      from: p.from,
+      to: p.to,
+      calendar: p.calendarName,
+      convention: p.convention,
+      skipped: p.skipped,
+      repeated: p.repeated
+    })
   )
 }
 

@@ -81,9 +81,21 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
   const listedOn = listed !== undefined && Result.isSuccess(listed) ? listed.success : undefined
   const decoded = yield* Orders.read(input.orders, input.standard, input.accounts, listedOn)
   const id = input.order.trim()
-  const order = decoded.orders.find((o) => o.orderId === id)
+  const picked = Orders.pickOrder(decoded.orders, id, "--order")
+  if (Result.isFailure(picked)) return yield* Failure.usage(picked.failure)
+  const order = picked.success
   if (order === undefined) {
-    const unreadable = decoded.skipped.find((s) => s.orderId === id)
+    // read whole but paying nothing (inactive, an end before its start, …): no payment to explain, and why
+    const skipped = decoded.skipped.find((s) => s.orderId === id)
+    if (skipped !== undefined) {
+      yield* Output.line(
+        input.format === "json"
+          ? JSON.stringify({ orderId: id, skipped: skipped.reason })
+          : Output.printable(`Order ${JSON.stringify(id)} pays nothing: ${skipped.reason}.`)
+      )
+      return
+    }
+    const unreadable = decoded.unread.find((s) => s.orderId === id)
     // the order asked for is in the file but cannot be read (its standard cannot say it): data, as for every
     // command that reads orders (exit 7); an orderId not in the file is the caller's mistake (exit 2)
     if (unreadable !== undefined) {
@@ -120,7 +132,7 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
   // SIGINT or SIGTERM while the orders were read or the trace made: exit 130 with nothing written
   yield* Output.lines(input.format === "json" ? Explain.json(report) : Explain.table(report))
   // other records that could not be read: each on stderr, then exit 7, as for every command that reads orders
-  const unread = decoded.skipped
+  const unread = decoded.unread
   if (unread.length > 0) {
     yield* Orders.warnUnread(unread)
     return yield* Failure.make("data", Orders.unreadMessage(input.orders, unread.length, "read"))

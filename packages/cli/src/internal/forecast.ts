@@ -2,7 +2,7 @@
  * The work behind `tppkit forecast`, loaded only when the command runs: read the orders, the balances (and the flows
  * and funds checks when given), forecast, run the scenarios, print the report, and exit 8 when there are findings.
  */
-import type { Standard } from "@tppkit/core"
+import { Orders as CoreOrders, type Standard } from "@tppkit/core"
 import { Forecast, type Projection } from "@tppkit/schedule"
 import { Effect, Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
@@ -46,8 +46,25 @@ const ordersFrom = (file: string, input: Input, settings: Project.Settings) =>
   // a COBS list item counts from the listing day: the window's first day
   Effect.map(Orders.read(file, input.standard, input.accounts, settings.from), (decoded) => ({
     ...decoded,
-    orders: Project.projectable(decoded.orders, settings)
+    repeated: CoreOrders.repeated(decoded.orders),
+    orders: Project.projectable(numbered(decoded.orders), settings)
   }))
+
+/**
+ * The orders with an orderId that several records give named `ID#N` (the N-th such record), so that a scenario can
+ * name each and the forecast tells them apart; the others as read.
+ */
+const numbered = (orders: ReadonlyArray<Project.Order>): ReadonlyArray<Project.Order> => {
+  const keys = CoreOrders.keys(orders)
+  return keys.every((k, i) => k === orders[i]!.orderId)
+    ? orders
+    : orders.map((o, i) =>
+        keys[i] === o.orderId
+          ? o
+          : // the order's own prototype kept (a bank-coded order's recurrence is a getter)
+            (Object.assign(Object.create(Object.getPrototypeOf(o) as object), o, { orderId: keys[i] }) as Project.Order)
+      )
+}
 
 /** Runs `tppkit forecast` with parsed flags. */
 export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
@@ -67,18 +84,20 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   if (input.rawCsv === true && input.format !== "csv") return yield* Failure.usage("--raw-csv needs --format csv")
   // the orders files of `add:FILE`, each read once
   const added = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
+  const addedUnread: Array<{ readonly orderId: string | undefined; readonly reason: string }> = []
   const addedSkipped: Array<{ readonly orderId: string | undefined; readonly reason: string }> = []
   for (const text of input.scenario) {
     for (const file of ForecastReport.addedFiles(text)) {
       if (file.length === 0 || added.has(file)) continue
       const read = yield* ordersFrom(file, input, settings.success)
       if (read.orders.length === 0) {
-        const why = read.skipped[0]
+        const why = read.unread[0] ?? read.skipped[0]
         return yield* Failure.badInput(
           `--scenario add:${file}: no standing order could be read${why === undefined ? "" : ` (${why.orderId ?? "record"}: ${why.reason})`}`
         )
       }
       added.set(file, read.orders)
+      addedUnread.push(...read.unread)
       addedSkipped.push(...read.skipped)
     }
   }
@@ -109,6 +128,14 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   }
   const orders = yield* ordersFrom(input.orders, input, settings.success)
   const flows = Option.isSome(input.flows) ? yield* ordersFrom(input.flows.value, input, settings.success) : undefined
+  // a scenario naming an orderId that several records give is refused: ID#N names one
+  for (const s of scenarios) {
+    for (const c of s.changes) {
+      if (!("orderId" in c)) continue
+      const r = [...orders.repeated, ...(flows?.repeated ?? [])].find((x) => x.orderId === c.orderId)
+      if (r !== undefined) return yield* Failure.usage(Orders.ambiguous(c.orderId, r.positions, "--scenario"))
+    }
+  }
   const forecastInput: Forecast.Input = {
     orders: orders.orders,
     flows: flows?.orders,
@@ -146,6 +173,10 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
     scenarios: outcomes,
     unreadable,
     skippedOrders: [
+      ...orders.unread,
+      ...(flows?.unread ?? []),
+      ...addedUnread,
+      // read, but paying nothing: listed, not counted as unread
       ...orders.skipped,
       ...(flows?.skipped ?? []),
       ...addedSkipped,
@@ -165,7 +196,7 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
         : Output.textPieces(`${input.format === "html" ? ForecastReport.html(report) : ForecastReport.table(report)}\n`)
   )
   // records that could not be read (listed under Skipped) end the run with 7 (cli README, "Exit codes"), before 8
-  const unread = unreadable.length + orders.skipped.length + (flows?.skipped.length ?? 0) + addedSkipped.length
+  const unread = unreadable.length + orders.unread.length + (flows?.unread.length ?? 0) + addedUnread.length
   if (unread > 0) {
     return yield* Failure.make(
       "data",

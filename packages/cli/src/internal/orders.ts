@@ -3,7 +3,7 @@
  * `explain`, `forecast`, `reconcile` and `worker status`. Each reads records of any standard the same way
  * (`--standard` forces one) and says the same per-record warnings on stderr.
  */
-import { AccountMap, LocalDate, type Orders, Profile, type Standard } from "@tppkit/core"
+import { AccountMap, LocalDate, Orders, Profile, type Standard } from "@tppkit/core"
 import { Clock, Effect, Option, Result, type Stdio, Stream } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -68,6 +68,7 @@ export const read = (
     })
     if (Result.isFailure(decoded)) return yield* Failure.badInput(`${nameOf(file)}: ${decoded.failure}`)
     yield* warn(decoded.success.warnings ?? [])
+    yield* warnRepeated(Orders.repeated(decoded.success.orders))
     return decoded.success
   })
 
@@ -161,3 +162,42 @@ export const readListed = (
     }
     return decoded
   })
+
+/** Record positions in words: "records 2 and 5", "records 2, 5 and 9". */
+export const positionsText = (positions: ReadonlyArray<number>): string =>
+  `records ${positions.length === 1 ? positions[0] : `${positions.slice(0, -1).join(", ")} and ${positions.at(-1)}`}`
+
+/**
+ * The order a flag names (`--order ID`, a scenario's order): its one record, or `ID#N`, the N-th record with that
+ * orderId; a name that several records give is refused (exit 2) naming their positions and the names that pick each.
+ */
+export const pickOrder = <A extends { readonly orderId: string; readonly position?: number | undefined }>(
+  orders: ReadonlyArray<A>,
+  name: string,
+  flag: string
+): Result.Result<A | undefined, string> => {
+  const picked = Orders.pick(orders, name)
+  if (picked._tag === "Found") return Result.succeed(picked.order)
+  if (picked._tag === "None") return Result.succeed(undefined)
+  return Result.fail(ambiguous(name, picked.positions, flag))
+}
+
+/** The refusal of a name that several records give. */
+export const ambiguous = (name: string, positions: ReadonlyArray<number>, flag: string): string =>
+  `${flag} ${JSON.stringify(name)} names ${positions.length} orders (${positionsText(positions)} give that orderId): name one as ${positions.map((_, i) => `${name}#${i + 1}`).join(" or ")}`
+
+/**
+ * Each orderId that more than one record gives, one line on stderr naming its records' positions: every such order is
+ * used, none silently taken for another.
+ */
+export const warnRepeated = (repeats: ReadonlyArray<Orders.Repeated>) =>
+  Effect.forEach(
+    repeats,
+    (r) =>
+      Output.errorLine(
+        Render.printable(
+          `tppkit: warning: orderId ${JSON.stringify(r.orderId)} is given by ${r.positions.length} records (${positionsText(r.positions)}): each is used; name one as ${r.orderId}#1 ${r.positions.length === 2 ? "or" : "…"} ${r.orderId}#${r.positions.length}`
+        )
+      ),
+    { discard: true }
+  )

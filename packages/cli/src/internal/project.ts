@@ -10,7 +10,7 @@ import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as Render from "../Render.ts"
 import * as Style from "../Style.ts"
-import { readAccounts, readOrders, unreadMessage, warn, warnUnread } from "./orders.ts"
+import { readAccounts, readOrders, unreadMessage, warn, warnRepeated, warnUnread } from "./orders.ts"
 
 /** The parsed flags of `tppkit project`. */
 export interface Input {
@@ -67,7 +67,7 @@ const projectOrders = (
         // kept only for --ics-rrule, which writes each order's rule rather than its payments
         orders: input.icsRrule === true ? orders : [],
         orderCount: decoded.success.orders.length,
-        unread: decoded.success.skipped,
+        unread: decoded.success.unread,
         warnings: decoded.success.warnings ?? []
       })
     }
@@ -160,6 +160,8 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   const renderer: Render.ProjectionRenderer = Render.projectionRenderers[input.format]
   // an order of another standard read with a tolerance or a loss: projected, and said on stderr
   yield* warn([...warnings, ...beyondMinorUnits])
+  // an orderId several records give: each order is projected, and said (the JSON document lists them as repeated)
+  yield* warnRepeated(report.repeated)
   if (!renderer.listsSkipped) yield* warnUnread(report.skipped)
   const note = () => `projecting ${orderCount} standing orders… ${count} payments`
   yield* progress.update(note(), true)

@@ -44,7 +44,7 @@ export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
   // SIGINT or SIGTERM is seen between the steps: exit 130 with nothing written, or on a whole line
   yield* Effect.yieldNow
   const reconciliation = Reconciliation.reconcile(decoded.orders, settings.success)
-  const report = { reconciliation, unreadable: decoded.skipped }
+  const report = { reconciliation, unreadable: decoded.unread, skipped: decoded.skipped }
   yield* Output.lines(input.format === "json" ? Reconcile.json(report) : Reconcile.table(report))
   // records that could not be read make the run incomplete (exit 7, as for project), before any finding (exit 8)
   if (report.unreadable.length > 0) {

@@ -177,13 +177,23 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
       const row = { orderId: order.orderId, translation }
       yield* Output.line(input.format === "json" ? json(row, input.to) : text(row))
     }
+  // read, but paying nothing (inactive, an end before its start, …): no schedule to translate, said with the reason
   for (const row of decoded.skipped) {
+    yield* Output.errorLine(
+      Output.printable(`tppkit: ${row.orderId ?? "a record without orderId"} skipped: ${row.reason}`)
+    )
+  }
+  if (decoded.skipped.length > 0) {
+    const n = decoded.skipped.length
+    yield* Output.errorLine(`tppkit: ${n} ${n === 1 ? "order" : "orders"} skipped (each named above)`)
+  }
+  for (const row of decoded.unread) {
     yield* Output.errorLine(
       Output.printable(`tppkit: ${row.orderId ?? "a record without orderId"} not read: ${row.reason}`)
     )
   }
-  if (decoded.skipped.length > 0) {
-    return yield* Failure.make("data", Orders.unreadMessage(input.orders, decoded.skipped.length, "translated"))
+  if (decoded.unread.length > 0) {
+    return yield* Failure.make("data", Orders.unreadMessage(input.orders, decoded.unread.length, "translated"))
   }
   if (findings > 0) return yield* Failure.findings()
 })

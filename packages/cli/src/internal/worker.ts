@@ -1170,6 +1170,10 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
       : [...WorkerStatus.table(current), ...(forecast?.lines ?? [])].join("\n")
   )
   // records of --orders that could not be read: each on stderr, then exit 7, as for every command that reads orders
+  // records of --orders read whole that pay nothing: each on stderr with its reason, the exit code unchanged
+  for (const s of forecast?.skipped ?? []) {
+    yield* Output.errorLine(Output.printable(`tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`))
+  }
   const unread = forecast?.unread ?? []
   if (unread.length > 0) {
     const Orders = yield* Effect.promise(() => import("./orders.ts"))
@@ -1228,11 +1232,13 @@ const statusForecast = (
       return {
         lines: ["", "No answered checks yet: no forecast to set them beside."],
         json: ForecastEvidence.json(undefined, sources),
-        unread: none
+        unread: none,
+        skipped: none
       }
     }
     let orders: ReadonlyArray<Projection.ProjectableOrder>
     let unread = none
+    let skipped = none
     // the rule of a forecast from --orders: --calendar (each currency's own by default), --holidays, --convention
     const rule = Project.settings({
       from: LocalDate.format(window.from),
@@ -1246,7 +1252,8 @@ const statusForecast = (
     else {
       const decoded = yield* Orders.readListed(ordersFile, input.standard, input.accounts, input.listedOn)
       orders = Project.projectable(decoded.orders, rule.success)
-      unread = decoded.skipped
+      unread = decoded.unread
+      skipped = decoded.skipped
     }
     const made = Schedule.Forecast.make({
       orders,
@@ -1263,6 +1270,7 @@ const statusForecast = (
     return {
       lines: ForecastEvidence.section(made.success, WorkerStatus.width, sources),
       json: ForecastEvidence.json(made.success, sources),
-      unread
+      unread,
+      skipped
     }
   })

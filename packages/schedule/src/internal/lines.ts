@@ -244,6 +244,8 @@ export interface Header {
   readonly calendar: string
   readonly convention: string
   readonly skipped: ReadonlyArray<Skipped>
+  /** The orderIds that several records give, with the records' positions (written only when there are any). */
+  readonly repeated?: ReadonlyArray<{ readonly orderId: string; readonly positions: ReadonlyArray<number> }> | undefined
 }
 
 const jsonArray = (indent: string, items: ReadonlyArray<unknown>): string =>
@@ -280,8 +282,10 @@ export const jsonFormat = (header: Header): LineFormat => {
         count: t.count,
         amount: Money.formatMinor(t.amount, t.currency)
       }))
+      const repeated = header.repeated ?? []
       return (
         `${count === 0 ? "]" : "\n  ]"},\n  "skipped": [${jsonArray("    ", skipped)}` +
+        (repeated.length === 0 ? "" : `,\n  "repeated": [${jsonArray("    ", repeated)}`) +
         `,\n  "totals": [${jsonArray("    ", totals)}\n}\n`
       )
     }

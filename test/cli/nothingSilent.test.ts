@@ -1,0 +1,181 @@
+/**
+ * Nothing read disappears and a repeated orderId is named (issue 34), through the commands in-process: an order read
+ * whole that pays nothing (an end before its start, a deleted YNAB schedule) is listed with its reason in every
+ * format and counted, the exit code unchanged; two records with one orderId are both used, said on stderr and in
+ * JSON, and `--order`/`--scenario` refuse the bare orderId naming the positions and take `ID#N`.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { run } from "./inProcess.ts"
+
+const dir = mkdtempSync(join(tmpdir(), "tppkit-silent-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const file = (name: string, content: unknown): string => {
+  const path = join(dir, name)
+  writeFileSync(path, JSON.stringify(content))
+  return path
+}
+const SK = "SK2411000000002612345678"
+const order = (orderId: string, frequency: string, startDate: string, value: number, more = {}) => ({
+  orderId,
+  frequency,
+  startDate,
+  instructedAmount: { value, currency: "EUR" },
+  debtor: { name: "Jana", iban: SK },
+  creditor: { name: "Landlord", iban: "SK6609000000005012345678" },
+  ...more
+})
+const window = ["--from", "2026-03-01", "--to", "2026-03-31"]
+
+describe("an order read whole that pays nothing is skipped, listed and counted (issue 34)", () => {
+  const orders = file("ended.json", [
+    order("ENDED", "MNTH", "2026-03-01", 10, { endDate: "2026-01-01" }),
+    order("RENT", "MNTH", "2026-03-02", 500)
+  ])
+
+  it("project lists it with its reason in the table, JSON, CSV and iCalendar, and exits 0", async () => {
+    const reason = "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+    const table = await run(["project", "--orders", orders, ...window])
+    expect(table.code).toBe(0)
+    expect(table.stdout.replace(/\s+/g, " ")).toContain(`Skipped (1 order) ENDED: ${reason}`)
+    const json = await run(["project", "--orders", orders, ...window, "--format", "json"])
+    expect(json.code).toBe(0)
+    expect(JSON.parse(json.stdout).skipped).toEqual([{ orderId: "ENDED", reason }])
+    for (const format of ["csv", "ics"]) {
+      const r = await run(["project", "--orders", orders, ...window, "--format", format])
+      expect(r.code, format).toBe(0)
+      expect(r.stderr, format).toContain(`tppkit: skipped ENDED: ${reason}`)
+    }
+  })
+
+  it("explain says it pays nothing and why; translate names it skipped; both exit 0", async () => {
+    const explain = await run(["explain", "--orders", orders, "--order", "ENDED", "--date", "2026-03-02"])
+    expect(explain.code).toBe(0)
+    expect(explain.stdout).toContain('Order "ENDED" pays nothing: endDate 2026-01-01 is before startDate 2026-03-01')
+    const translate = await run(["translate", "--orders", orders, "--to", "sbas"])
+    expect(translate.code).toBe(0)
+    expect(translate.stderr).toContain("tppkit: ENDED skipped: endDate 2026-01-01 is before startDate 2026-03-01")
+  })
+
+  it("a deleted YNAB schedule is in project's JSON skipped list, not only a warning", async () => {
+    const r = await run([
+      "project",
+      "--orders",
+      "test/core/fixtures/records/ynab-answer.json",
+      "--accounts",
+      file("accounts.json", {
+        "5d1e9a70-2c3b-4f8e-8a61-7b0c4d2e9f13": { iban: SK, currency: "CZK" }
+      }),
+      "--from",
+      "2026-01-01",
+      "--to",
+      "2026-01-31",
+      "--format",
+      "json"
+    ])
+    const skipped = JSON.parse(r.stdout).skipped as Array<{ orderId: string; reason: string }>
+    expect(skipped.map((s) => s.orderId)).toContain("1c2d3e4f-0000-4000-8000-000000000003")
+    expect(r.stderr).not.toMatch(/warning .*skipped: /)
+  })
+})
+
+describe("an orderId several records give (issue 34)", () => {
+  const orders = file("twice.json", [
+    order("RENT", "MNTH", "2026-03-02", 500),
+    order("GYM", "MNTH", "2026-03-10", 30),
+    order("RENT", "WEEK", "2026-03-04", 7)
+  ])
+  const balances = file("balances.json", [{ iban: SK, currency: "EUR", amount: "1000.00", date: "2026-03-01" }])
+
+  it("project uses both, says so on stderr and lists it in JSON", async () => {
+    const r = await run(["project", "--orders", orders, ...window, "--format", "json"])
+    expect(r.code).toBe(0)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.repeated).toEqual([{ orderId: "RENT", positions: [1, 3] }])
+    expect(doc.payments.filter((p: { orderId: string }) => p.orderId === "RENT")).toHaveLength(5)
+    expect(r.stderr).toContain('tppkit: warning: orderId "RENT" is given by 2 records (records 1 and 3): each is used')
+  })
+
+  it("explain --order RENT is refused naming the positions (exit 2); RENT#2 is the weekly one", async () => {
+    const bare = await run(["explain", "--orders", orders, "--order", "RENT", "--date", "2026-03-04"])
+    expect(bare.code).toBe(2)
+    expect(bare.stderr).toContain(
+      'tppkit: --order "RENT" names 2 orders (records 1 and 3 give that orderId): name one as RENT#1 or RENT#2'
+    )
+    const second = await run(["explain", "--orders", orders, "--order", "RENT#2", "--date", "2026-03-04"])
+    expect(second.code).toBe(0)
+    expect(second.stdout).toContain("WEEK (every week)")
+  })
+
+  it("forecast names them RENT#1 and RENT#2; a scenario on RENT is refused, on RENT#2 it applies", async () => {
+    const args = ["forecast", "--orders", orders, "--balances", balances, ...window]
+    const bare = await run([...args, "--scenario", "skip:RENT@2026-03-04"])
+    expect(bare.code).toBe(2)
+    expect(bare.stderr).toContain('--scenario "RENT" names 2 orders (records 1 and 3 give that orderId)')
+    const named = await run([...args, "--scenario", "skip:RENT#2@2026-03-04", "--format", "json"])
+    expect(named.code).toBe(0)
+    expect(named.stdout).toContain('"RENT#2"')
+    expect(named.stdout).not.toContain('"orderId":"RENT"')
+  })
+})
+
+describe("said, never guessed (issue 34)", () => {
+  it("refusals name the field and the value as given, in words (a 5-digit year, a look-alike FREQ, UK Frequency 5)", async () => {
+    const orders = file("refused.json", [
+      order("Y", "MNTH", "20260-01-05", 10),
+      {
+        orderId: "F",
+        rrule: "DTSTART;VALUE=DATE:20260105\nRRULE:FREQ=M\u041eNTHLY",
+        instructedAmount: { value: 10, currency: "EUR" },
+        debtor: { name: "Jana", iban: SK },
+        creditor: { name: "Landlord", iban: "SK6609000000005012345678" }
+      }
+    ])
+    const r = await run(["project", "--orders", orders, ...window])
+    expect(r.code).toBe(7)
+    expect(r.stderr).toContain('startDate: "20260-01-05" is not a date written YYYY-MM-DD')
+    expect(r.stderr).toContain(
+      'rrule: FREQ "M\u041eNTHLY" is not an RFC 5545 frequency: "\u041e" (U+041E) is not a Latin letter'
+    )
+    expect(r.stderr).not.toMatch(/RegExp|time of day/)
+    const uk = file("uk-5.json", {
+      Data: {
+        StandingOrder: [
+          {
+            AccountId: "22289",
+            StandingOrderId: "SO-1",
+            Frequency: 5,
+            Reference: "Rent",
+            FirstPaymentDateTime: "2026-01-05T00:00:00+00:00",
+            NextPaymentAmount: { Amount: "10.00", Currency: "GBP" }
+          }
+        ]
+      }
+    })
+    const accounts = file("uk-accounts.json", { "22289": { iban: SK, currency: "GBP" } })
+    const u = await run(["project", "--orders", uk, "--accounts", accounts, ...window])
+    expect(u.code).toBe(7)
+    expect(u.stderr).toContain("SO-1: uk-v3: Frequency 5 is a number, not a frequency")
+    expect(u.stderr).not.toContain("undefined")
+  })
+
+  it("an RRULE's RDATE is a payment", async () => {
+    const orders = file("rdate.json", [
+      {
+        orderId: "RD",
+        rrule: "DTSTART;VALUE=DATE:20260305\nRRULE:FREQ=MONTHLY\nRDATE;VALUE=DATE:20260320",
+        instructedAmount: { value: 10, currency: "EUR" },
+        debtor: { name: "Jana", iban: SK },
+        creditor: { name: "Landlord", iban: "SK6609000000005012345678" }
+      }
+    ])
+    const r = await run(["project", "--orders", orders, ...window, "--format", "json", "--convention", "none"])
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout).payments.map((p: { executionDate: string }) => p.executionDate)).toEqual([
+      "2026-03-05",
+      "2026-03-20"
+    ])
+  })
+})
