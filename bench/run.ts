@@ -9,6 +9,7 @@ const suites: ReadonlyArray<string> = [
   "reconciliation",
   "forecast",
   "mixedRead",
+  "sourceCheck",
   "million",
   "cliJson",
   "sandbox",
