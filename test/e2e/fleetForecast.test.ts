@@ -119,6 +119,7 @@ describe("the fleet's answers beside a balance forecast", { timeout: 240_000 }, 
     assert.strictEqual(asJson.code, 0, asJson.stderr)
     const document = JSON.parse(asJson.stdout) as {
       checks: Array<{ outcome: string; debtorIban: string }>
+      warnings: { staleBalances: Array<{ date: string; ageDays: number }> }
       forecast: {
         balances: string
         orders: string
@@ -128,7 +129,19 @@ describe("the fleet's answers beside a balance forecast", { timeout: 240_000 }, 
         findings: Array<{ finding: string; debtorIban: string; answer: string; covered: boolean }>
       }
     }
-    assert.deepStrictEqual(Object.keys(document), ["checks", "budget", "fleet", "webhookEndpoints", "forecast"])
+    // the stored balances of 2026-11-01 are 24 days old on the day swept: flagged (issue 39, --balance-max-age 3)
+    assert.deepStrictEqual(Object.keys(document), [
+      "checks",
+      "budget",
+      "fleet",
+      "webhookEndpoints",
+      "warnings",
+      "forecast"
+    ])
+    assert.deepStrictEqual(
+      document.warnings.staleBalances.map((b) => [b.date, b.ageDays]),
+      records.map(() => ["2026-11-01", 24])
+    )
     const forecast = document.forecast
     assert.deepStrictEqual(Object.keys(forecast), ["balances", "orders", "from", "to", "accounts", "findings"])
     assert.strictEqual(forecast.balances, "stored")
