@@ -87,14 +87,18 @@ export const eventId = (type: EventType, subject: ReadonlyArray<string>): string
 export const timestampOf = (epochMillis: number): string =>
   new Date(epochMillis).toISOString().replace(/\.\d{3}Z$/, "Z")
 
-const amountText = (amount: string): string =>
-  Option.match(BigDecimal.fromString(amount), { onNone: () => amount, onSome: Money.formatFixed2 })
+/** A check's amount with its currency's minor unit digits (ISO 4217, core's `Money.formatMinor`), never rounded. */
+const amountText = (amount: string, currency: string): string =>
+  Option.match(BigDecimal.fromString(amount), {
+    onNone: () => amount,
+    onSome: (value) => Money.formatMinor(value, currency)
+  })
 
 /**
  * The event a recorded check makes, if any: `check.declined` for DECL, `check.refused` for a final failure (a
  * refusal, a payment that cannot be sent), `check.unanswered` for any other failure (`retrying` tells whether the
  * fleet still tries it: a transient failure before the payment's execution date has ended); none for APPR or a
- * pending check. The amount has two decimals where it has at most two (never rounded).
+ * pending check. The amount has its currency's minor unit digits (ISO 4217: EUR `2500.50`, JPY `1500`), never rounded.
  */
 export const checkEvent = (row: Row, options: { readonly retrying: boolean }): Identified | undefined => {
   if (row.outcome !== "DECL" && row.outcome !== "failed") return undefined
@@ -111,7 +115,7 @@ export const checkEvent = (row: Row, options: { readonly retrying: boolean }): I
         orderId: row.orderId,
         nominalDate: row.nominalDate,
         executionDate: row.executionDate,
-        amount: amountText(row.amount),
+        amount: amountText(row.amount, row.currency),
         currency: row.currency,
         debtorIban: row.debtorIban,
         sweepDay: row.sweepDay,
