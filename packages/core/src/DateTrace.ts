@@ -10,6 +10,7 @@
  *
  * @since 0.1.0
  */
+import type { Result } from "effect"
 import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import type * as Frequency from "./Frequency.ts"
 import * as Engine from "./internal/dateTrace.ts"
@@ -126,7 +127,12 @@ export interface Trace {
  * answers for a plan made with the same options): the walk is recorded on the options' calendar (for an order given
  * as a recurrence: the calendar its plan uses) and checked against the engine's execution date.
  */
-export const ofOccurrence: typeof Engine.ofOccurrence = Engine.ofOccurrence
+export const ofOccurrence: (
+  order: Occurrence.OrderSchedule,
+  occurrence: Occurrence.Occurrence,
+  options?: Options,
+  pausedBefore?: Paused
+) => Trace = Engine.ofOccurrence
 
 /**
  * The trace of the order's first occurrence executing on or after `date` (the first one at all without `date`), or
@@ -134,7 +140,11 @@ export const ofOccurrence: typeof Engine.ofOccurrence = Engine.ofOccurrence
  * (packages/core/README.md, "Anchor"). The paused occurrences stepped over on the way are counted in the trace.
  * @example onOrAfter({ frequency: "MNTH", startDate: 2024-01-31 }, 2024-02-01) // nominal 2024-02-29, clampedFrom 31
  */
-export const onOrAfter: typeof Engine.onOrAfter = Engine.onOrAfter
+export const onOrAfter: (
+  order: Occurrence.OrderSchedule,
+  date?: LocalDate.LocalDate,
+  options?: Options
+) => Result.Result<Trace | undefined, Occurrence.NotProjectable> = Engine.onOrAfter
 
 /**
  * The nominal date occurrence `k` of the trace's recurrence has, by date arithmetic alone: the rule's dates walked
@@ -143,7 +153,7 @@ export const onOrAfter: typeof Engine.onOrAfter = Engine.onOrAfter
  * month, days of the year. Every n-th working day's nominal date is its working day, which only a calendar knows:
  * the trace's own. `undefined` past 9999-12-31.
  */
-export const nominalOf: typeof Engine.nominalOf = Engine.nominalOf
+export const nominalOf: (trace: Trace) => LocalDate.LocalDate | undefined = Engine.nominalOf
 
 /**
  * The execution date a trace leads to, from the trace alone (no calendar, no engine): the nominal date again from
@@ -152,4 +162,4 @@ export const nominalOf: typeof Engine.nominalOf = Engine.nominalOf
  * failure when the trace does not hold together (another nominal date, a paused or ended one, a gap in the walk, a
  * day left over).
  */
-export const replay: typeof Engine.replay = Engine.replay
+export const replay: (trace: Trace) => Result.Result<LocalDate.LocalDate, string> = Engine.replay

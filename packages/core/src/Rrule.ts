@@ -7,8 +7,11 @@
  * @since 0.2.0
  */
 
+import type { Result } from "effect"
 import * as Engine from "./internal/rrule.ts"
 import type * as LocalDate from "./LocalDate.ts"
+import type * as Recurrence from "./Recurrence.ts"
+import type * as Translation from "./Translation.ts"
 
 /**
  * A recurrence rule with its first date: `DTSTART` (a date), the `RRULE` value (`FREQ=…;…`, no `RRULE:`) and the
@@ -29,20 +32,23 @@ export interface Rrule {
 export const MAX_EXDATES: typeof Engine.MAX_EXDATES = Engine.MAX_EXDATES
 
 /** `YYYYMMDD` of a date (RFC 5545 DATE). */
-export const formatDate: typeof Engine.formatDate = Engine.formatDate
+export const formatDate: (d: LocalDate.LocalDate) => string = Engine.formatDate
 
 /**
  * The content lines of a rule: `DTSTART;VALUE=DATE:…`, `RRULE:…` and, when some of its dates are not paid,
  * `EXDATE;VALUE=DATE:…,…`, joined by line feeds.
  */
-export const format: typeof Engine.format = Engine.format
+export const format: (r: Rrule) => string = Engine.format
 
 /**
  * The rule of a text: either content lines (`DTSTART…:`, `RRULE:…` and any `EXDATE…:` lines, in any order, other
  * lines ignored) or a bare `FREQ=…` value whose first date is `dtstart`. Fails with the reason when the text holds no
  * rule or no first date, or an `EXDATE` that is not a list of dates.
  */
-export const parse: typeof Engine.parse = Engine.parse
+export const parse: (
+  text: string,
+  dtstart?: LocalDate.LocalDate
+) => Result.Result<{ readonly rrule: Rrule; readonly losses: ReadonlyArray<Translation.Loss> }, string> = Engine.parse
 
 /**
  * The RRULE of a recurrence (packages/core/README.md, "Translations"): its `DTSTART` is the first occurrence's
@@ -53,7 +59,7 @@ export const parse: typeof Engine.parse = Engine.parse
  * calendar other than `weekends`, the paused months of a rule without end. Unrepresentable where the shape has no
  * RRULE form, or the recurrence has no occurrence at all.
  */
-export const encode: typeof Engine.encode = Engine.encode
+export const encode: (recurrence: Recurrence.Recurrence) => Translation.Translation<Rrule> = Engine.encode
 
 /**
  * The recurrence of an RRULE (packages/core/README.md, "Translations"): FREQ DAILY / WEEKLY / MONTHLY / YEARLY,
@@ -62,4 +68,4 @@ export const encode: typeof Engine.encode = Engine.encode
  * SKIP; its EXDATEs are pauses. Its convention is `none` (RRULE dates are the dates) and it names no calendar. Lossy only for a time of
  * day in `UNTIL`; unrepresentable, with the part named, for what the model cannot say.
  */
-export const decode: typeof Engine.decode = Engine.decode
+export const decode: (input: Rrule) => Translation.Translation<Recurrence.Recurrence> = Engine.decode

@@ -7,8 +7,12 @@
  *
  * @since 0.2.0
  */
+
 import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
+import type * as Decoded from "./Decoded.ts"
 import * as Engine from "./internal/ukOpenBanking.ts"
+import type * as Recurrence from "./Recurrence.ts"
+import type * as Translation from "./Translation.ts"
 
 /** The schedule fields of a v3 standing order (`OBStandingOrder6`); dates are ISO date-times, the count is text. */
 export interface V3StandingOrder {
@@ -37,7 +41,7 @@ export const quarterDays: typeof Engine.quarterDays = Engine.quarterDays
  * count. Lossy where the standard is silent: a day of the month 29–31 in a month without it is read as that month's
  * last day (the loss names it). Unrepresentable: `NotKnown`, a string outside the grammar, no first or next date.
  */
-export const decodeV3: typeof Engine.decodeV3 = Engine.decodeV3
+export const decodeV3: (record: unknown, options?: Options) => Decoded.Decoded<Recurrence.Recurrence> = Engine.decodeV3
 
 /**
  * The v3 standing order of a recurrence (packages/core/README.md, "Other standards"): `FirstPaymentDateTime` is the
@@ -46,7 +50,7 @@ export const decodeV3: typeof Engine.decodeV3 = Engine.decodeV3
  * fields: pass them to {@link decodeV3}. Lossy: pauses, a missing-day rule where a month lacks day 29–31 (the
  * standard does not define it), a convention on every day. Unrepresentable: what the grammar has no string for.
  */
-export const encodeV3: typeof Engine.encodeV3 = Engine.encodeV3
+export const encodeV3: (recurrence: Recurrence.Recurrence) => Translation.Translation<V3StandingOrder> = Engine.encodeV3
 
 /** v4 `OBFrequency6Code`: the API's codes and the OB internal code set's (WODL, FOWK, TWMH, ALMH, FOMH, FIMH, TWYR, …). */
 export const v4Codes: typeof Engine.v4Codes = Engine.v4Codes
@@ -77,7 +81,7 @@ export interface V4MandateRelatedInformation {
  * is silent: day 29–31 in a shorter month. Unrepresentable: ADHO, INDA, NONE, the undocumented LWMH / LXMH, more than
  * one payment a period (the days are not given), a negative count, no first date.
  */
-export const decodeV4: typeof Engine.decodeV4 = Engine.decodeV4
+export const decodeV4: (record: unknown, options?: Options) => Decoded.Decoded<Recurrence.Recurrence> = Engine.decodeV4
 
 /**
  * The v4 `MandateRelatedInformation` of a recurrence (packages/core/README.md, "Other standards"): an `OBFrequency6`
@@ -86,4 +90,5 @@ export const decodeV4: typeof Engine.decodeV4 = Engine.decodeV4
  * `FirstPaymentDateTime` is the first occurrence, `FinalPaymentDateTime` the last one the end and count allow. Lossy:
  * pauses, day 29–31 and the month's last day (not defined), a convention on DAIL. Unrepresentable: what no code says.
  */
-export const encodeV4: typeof Engine.encodeV4 = Engine.encodeV4
+export const encodeV4: (recurrence: Recurrence.Recurrence) => Translation.Translation<V4MandateRelatedInformation> =
+  Engine.encodeV4

@@ -14,13 +14,15 @@
  *
  * @since 0.1.0
  */
+
 import type { BusinessDayConvention, Calendar, LocalDate } from "@tppkit/core"
-import type { BigDecimal } from "effect"
+import type { BigDecimal, Result } from "effect"
 import type * as Coverage from "./Coverage.ts"
 import * as Engine from "./internal/forecast.ts"
 import * as Run from "./internal/forecastRun.ts"
 import type * as Payment from "./Payment.ts"
 import type * as Projection from "./Projection.ts"
+import type { ScheduleError } from "./ScheduleError.ts"
 
 /** The balance of one of the user's accounts at the start of `date` (before that day's payments). */
 export interface Balance {
@@ -199,16 +201,16 @@ export const NO_BALANCE: typeof Run.NO_BALANCE = Run.NO_BALANCE
  * start move the opening balance of its first day.
  * @example make({ orders, balances: [{ iban, currency: "EUR", amount, date }], window })
  */
-export const make: typeof Run.make = Run.make
+export const make: (input: Input) => Result.Result<Forecast, ScheduleError> = Run.make
 
 /** The at-risk payments of a forecast grouped per account and order, with the reason `Balance` (`Coverage`). */
-export const riskGroups: typeof Run.riskGroups = Run.riskGroups
+export const riskGroups: (forecast: Forecast) => Array<Coverage.RiskGroup> = Run.riskGroups
 
 /**
  * The accounts worst first: those with risk days before the others, by their first risk day, then by the number of
  * days at risk (more first), then by IBAN; then the others by IBAN.
  */
-export const worstFirst: typeof Run.worstFirst = Run.worstFirst
+export const worstFirst: (accounts: ReadonlyArray<AccountForecast>) => Array<AccountForecast> = Run.worstFirst
 // ---------------------------------------------------------------------------
 // scenarios
 // ---------------------------------------------------------------------------
@@ -293,4 +295,5 @@ export interface Outcome {
  * a whole number of days ≥ 1.
  * @example scenario(input, { name: "salary late", changes: [{ _tag: "Delay", orderId: "salary", days: 3 }] })
  */
-export const scenario: typeof Run.scenario = Run.scenario
+export const scenario: (input: Input, scenario: Scenario, base?: Forecast) => Result.Result<Outcome, ScheduleError> =
+  Run.scenario

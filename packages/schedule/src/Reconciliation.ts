@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import type { BankRule, Frequency, LocalDate } from "@tppkit/core"
+import type { BankRule, Calendar, Frequency, LocalDate } from "@tppkit/core"
 import * as Engine from "./internal/reconciliation.ts"
 
 // ---------------------------------------------------------------------------
@@ -131,12 +131,12 @@ export interface Options {
 }
 
 /** The calendars of the default candidates: `target`, `weekends`, the Slovak and the Czech national calendars. */
-export const candidateCalendars: typeof Engine.candidateCalendars = Engine.candidateCalendars
+export const candidateCalendars: () => ReadonlyArray<Calendar.Calendar> = Engine.candidateCalendars
 /**
  * The default candidate rules: every convention on `target`, `weekends`, `SK` and `CZ`, and every day; execution
  * or nominal dates (a nominal date is `none`'s execution date, so those are not listed twice): 21 distinct rules.
  */
-export const candidates: typeof Engine.candidates = Engine.candidates
+export const candidates: () => ReadonlyArray<BankRule.BankRule> = Engine.candidates
 
 /** The most rules one reconciliation compares (one bit each in {@link Observation}'s `explaining`). */
 export const maxRules: typeof Engine.maxRules = Engine.maxRules
@@ -148,7 +148,7 @@ export const maxRules: typeof Engine.maxRules = Engine.maxRules
  * computation among the rules (at most 17 of the default 21), and a second query only when the date is the
  * listing day or no rule gives it.
  */
-export const reconcile: typeof Engine.reconcile = Engine.reconcile
+export const reconcile: (orders: Iterable<ReconcilableOrder>, options: Options) => Reconciliation = Engine.reconcile
 
 /**
  * The bank's rule from one or more listings: the rule (by its dates, `BankRule.key`) that explains the most
@@ -156,27 +156,35 @@ export const reconcile: typeof Engine.reconcile = Engine.reconcile
  * the runner-up; when several rules explain the same most observations, or there is no evidence at all,
  * {@link NotEnoughEvidence} with the tied rules.
  */
-export const infer: typeof Engine.infer = Engine.infer
+export const infer: (
+  listings: ReadonlyArray<Pick<Reconciliation, "rules" | "support" | "evidence" | "observations">>
+) => Inference = Engine.infer
 
 /** The rules that list an observation's date on the listing day, in the reconciliation's order. */
-export const explainedBy: typeof Engine.explainedBy = Engine.explainedBy
+export const explainedBy: (
+  reconciliation: Pick<Reconciliation, "rules">,
+  observation: Observation
+) => Array<BankRule.BankRule> = Engine.explainedBy
 
 /**
  * The one rule to name for an observation: of the rules that list its date, the one that explains the most
  * observations of the listing (the inferred rule whenever it explains the date; the rule in use, then the candidates in
  * order, among equals); `undefined` when none does.
  */
-export const explanation: typeof Engine.explanation = Engine.explanation
+export const explanation: (
+  reconciliation: Pick<Reconciliation, "rules" | "support">,
+  observation: Observation
+) => BankRule.BankRule | undefined = Engine.explanation
 
 /** The rules that explain every observation that is not stale (all rules when nothing is evidence). */
-export const consistentRules: typeof Engine.consistentRules = Engine.consistentRules
+export const consistentRules: (reconciliation: Reconciliation) => Array<BankRule.BankRule> = Engine.consistentRules
 
 /**
  * Whether a listing needs a person's attention: an anomaly, an unexplained date, or differences that no single rule
  * explains together. Everything matching, or every difference explained by one rule, is no finding; stale dates
  * are reported but are no finding.
  */
-export const hasFindings: typeof Engine.hasFindings = Engine.hasFindings
+export const hasFindings: (reconciliation: Reconciliation) => boolean = Engine.hasFindings
 
 /** The observations that differ from the rule in use (explained, stale, anomaly, unexplained), in input order. */
-export const differences: typeof Engine.differences = Engine.differences
+export const differences: (reconciliation: Reconciliation) => Array<Observation> = Engine.differences

@@ -7,6 +7,7 @@
  * @since 0.1.0
  */
 
+import type { Cause } from "effect"
 import { Context, Effect, Layer } from "effect"
 import type { Due, Outcome } from "./Checks.ts"
 import { CheckObserver } from "./FundsCheckWorkflow.ts"
@@ -218,16 +219,17 @@ export interface Listener {
  * out a worker has (the day's sweep runs again later; a consent too large for the budget is split), not the bank
  * commands' flags (README.md, "Daily budget"); anything else is its own message.
  */
-export const listingCause: typeof Lines.listingCause = Lines.listingCause
+export const listingCause: (failure: { readonly message: string }) => string = Lines.listingCause
 
 /**
  * The typed reason of a failure: a `BankError`'s reason tag (`BudgetExhausted`, `TransportFailure`, …), or the
  * failure's own tag (`InvalidIban`, `ChecksError`).
  */
-export const reasonOf: typeof Lines.reasonOf = Lines.reasonOf
+export const reasonOf: (failure: { readonly message: string }) => string | undefined = Lines.reasonOf
 
 /** The `SweepFinished` event of a sweep run's consents (each planned count, or its listing's failure). */
 export const finished: typeof Lines.finished = Lines.finished
+
 /** The listeners of this worker's events; none by default. */
 export const Listeners = Context.Reference<ReadonlyArray<Listener>>("@tppkit/worker/Lifecycle/Listeners", {
   defaultValue: () => []
@@ -246,17 +248,17 @@ export type Format = "logfmt" | "json"
 export const maxText: typeof Lines.maxText = Lines.maxText
 
 /** A text on one line without stack-trace lines, cut to {@link maxText} characters. */
-export const shorten: typeof Lines.shorten = Lines.shorten
+export const shorten: (text: string) => string = Lines.shorten
 
 /** The instant in a time zone, as `2026-11-26T08:00:00+01:00`. */
-export const localTime: typeof Lines.localTime = Lines.localTime
+export const localTime: (at: number, timeZone: string) => string = Lines.localTime
 
 /**
  * An event's fields in line order: the level and name first, then the cause (if any), then the rest. A finished
  * check has a line only when it is tried again (`check_retry`); answers and final failures are counted in the
  * metrics and listed by `worker status`, not logged.
  */
-export const fields: typeof Lines.fields = Lines.fields
+export const fields: (event: Event) => ReadonlyArray<readonly [string, string | number]> = Lines.fields
 
 /** Fields as one line: `time=… key=value …` (logfmt, quoted where needed) or one JSON object. */
 export const format: typeof Lines.format = Lines.format
@@ -289,7 +291,7 @@ export const layer = (listeners: ReadonlyArray<Listener>): Layer.Layer<never> =>
 export const errorText: typeof Lines.errorText = Lines.errorText
 
 /** The first failure's message of a cause, without its stack (interruptions and defects named as such). */
-export const causeText: typeof Lines.causeText = Lines.causeText
+export const causeText: (cause: Cause.Cause<unknown>) => string | undefined = Lines.causeText
 
 /**
  * A logger for effect's own messages (the cluster's warnings, the workflow engine's errors): one line each, the
