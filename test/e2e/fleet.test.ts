@@ -5,15 +5,13 @@
  * only when its worker died after sending (then `attempts: 2`), and the bank's journal agrees with `worker status`.
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Calendar, LocalDate } from "@tppkit/core"
-import { BankClient } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
-import { Sweep } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Context, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
+import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
 import { start as startWorker, tppkit, workerOnce } from "./harness.ts"
+import { expectedChecks } from "./plan.ts"
 
 const db = embeddedDb()
 const day = "2026-11-02"
@@ -114,27 +112,7 @@ describe("a fleet of three workers on one PostgreSQL", () => {
     for (const b of budget) assert.deepStrictEqual(Object.keys(b), ["consent", "day", "used", "limit"])
 
     // every due payment is planned and checked: the plan of what the bank lists, for the day
-    const pages = await Effect.runPromise(
-      Effect.flatMap(Effect.service(BankClient.BankClient), (client) =>
-        Stream.runCollect(
-          client.standingOrders({ psu: { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "test" } })
-        )
-      ).pipe(
-        Effect.provide(
-          BankClient.layerNodeFromOptions(
-            { environment: "sandbox", baseUrl: info.baseUrl, clientId: info.clientId, clientSecret: info.clientSecret },
-            { budgetFile: "memory" }
-          )
-        )
-      )
-    )
-    const orders = pages.flatMap((p) => p.body.orders)
-    const expected = Sweep.plan(orders, info.clientId, LocalDate.parseUnsafe(day), {
-      daysBefore: 2,
-      calendar: Calendar.target,
-      timeZone: "Europe/Bratislava",
-      hour: 8
-    })
+    const expected = await expectedChecks(info, day)
     assert.isAbove(expected.length, 50)
     assert.deepStrictEqual(
       checks.map((r) => `${r.orderId}/${r.nominalDate}`).sort(),

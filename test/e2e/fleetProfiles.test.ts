@@ -6,16 +6,15 @@
  * witness. `worker status` names the COBS consent's profile beside its budget.
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Calendar, LocalDate, Profile } from "@tppkit/core"
-import { BankClient } from "@tppkit/http"
+import { Profile } from "@tppkit/core"
 import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
-import { Sweep } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Context, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
+import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { customerTokens } from "../sandbox/support.ts"
 import { embeddedDb } from "../worker/pg.ts"
 import { tppkit, workerOnce } from "./harness.ts"
+import { expectedChecks } from "./plan.ts"
 
 const db = embeddedDb()
 const day = "2026-11-02"
@@ -78,26 +77,7 @@ describe("a fleet serving a Slovak and a Czech bank", () => {
     assert.strictEqual(summary.checks, rows.length)
 
     // the seed bank's consent: every due payment of what that bank lists is checked
-    const pages = await Effect.runPromise(
-      Effect.flatMap(Effect.service(BankClient.BankClient), (client) =>
-        Stream.runCollect(
-          client.standingOrders({ psu: { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "test" } })
-        )
-      ).pipe(
-        Effect.provide(
-          BankClient.layerNodeFromOptions(
-            { environment: "sandbox", baseUrl: sbas.baseUrl, clientId: sbas.clientId, clientSecret: sbas.clientSecret },
-            { budgetFile: "memory" }
-          )
-        )
-      )
-    )
-    const expected = Sweep.plan(
-      pages.flatMap((p) => p.body.orders),
-      sbas.clientId,
-      LocalDate.parseUnsafe(day),
-      { daysBefore: 2, calendar: Calendar.target, timeZone: "Europe/Bratislava", hour: 8 }
-    )
+    const expected = await expectedChecks(sbas, day)
     assert.deepStrictEqual(
       of(sbas.clientId)
         .map((r) => `${r.order_id}/${r.nominal_date}`)

@@ -28,7 +28,11 @@ const settings: Sweep.Settings = {
  * Undici, with the mock bank's 502 fault asked for on the first request of each listed page number (`always`: on
  * every request of those pages).
  */
-const faultOn = (pages: ReadonlyArray<number>, always = false, kind = "502") =>
+/** The page of a seed-bank listing request (its body's `page`), -1 for any other request. */
+const sbasPage = (request: { readonly url: string; readonly body: string }): number =>
+  request.url.endsWith("/standingOrder") ? ((JSON.parse(request.body) as { page?: number }).page ?? 0) : -1
+
+const faultOn = (pages: ReadonlyArray<number>, always = false, kind = "502", pageOf = sbasPage) =>
   Layer.effect(
     BankTransport.BankTransport,
     Effect.gen(function* () {
@@ -36,9 +40,7 @@ const faultOn = (pages: ReadonlyArray<number>, always = false, kind = "502") =>
       const faulted = new Set<number>()
       return BankTransport.BankTransport.of({
         send: (request, timeout, maxBodyBytes) => {
-          const page = request.url.endsWith("/standingOrder")
-            ? ((JSON.parse(request.body) as { page?: number }).page ?? 0)
-            : -1
+          const page = pageOf(request)
           if (!pages.includes(page) || faulted.has(page)) return inner.send(request, timeout, maxBodyBytes)
           if (!always) faulted.add(page)
           return inner.send(
@@ -572,24 +574,7 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
           const u = new URL(url)
           return u.pathname.endsWith("/my/standingorders") ? Number(u.searchParams.get("page") ?? "0") : -1
         }
-        const transport = Layer.effect(
-          BankTransport.BankTransport,
-          Effect.gen(function* () {
-            const inner = yield* BankTransport.BankTransport
-            let faulted = false
-            return BankTransport.BankTransport.of({
-              send: (request, timeout, maxBodyBytes) => {
-                if (cobsPage(request.url) !== 1 || faulted) return inner.send(request, timeout, maxBodyBytes)
-                faulted = true
-                return inner.send(
-                  { ...request, headers: { ...request.headers, "x-sandbox-fault": "502" } },
-                  timeout,
-                  maxBodyBytes
-                )
-              }
-            })
-          })
-        ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+        const transport = faultOn([1], false, "502", (request) => cobsPage(request.url))
         const client = BankClient.BankClient.layerOver(
           BankConfig.BankConfig.layer({
             environment: "sandbox",
