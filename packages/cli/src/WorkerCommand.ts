@@ -27,12 +27,10 @@ export const workerStatusCommand = Command.make(
     databaseUrl: Connection.flags.databaseUrl,
     day: dateFlag("day", "Only the checks planned by this day's sweep, and this day's budget (default: all)"),
     format: Flags.tableOrJson,
-    balances: Flag.String("balances").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription(
-        "Opening balances (as tppkit forecast reads them) for a forecast of the checked accounts with the checks beside it (default: those the workers were started with)"
-      ),
-      Flag.optional
+    balances: Flags.optionalText(
+      "balances",
+      "FILE",
+      "Opening balances (as tppkit forecast reads them) for a forecast of the checked accounts with the checks beside it (default: those the workers were started with)"
     ),
     balanceMaxAge: Flag.Int("balance-max-age").pipe(
       Flag.withDescription(
@@ -40,12 +38,10 @@ export const workerStatusCommand = Command.make(
       ),
       Flag.withDefault(3)
     ),
-    orders: Flag.String("orders").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription(
-        "The standing orders the fleet checks (an orders file) for the forecast (default: the fleet's plan, the payments it checks)"
-      ),
-      Flag.optional
+    orders: Flags.optionalText(
+      "orders",
+      "FILE",
+      "The standing orders the fleet checks (an orders file) for the forecast (default: the fleet's plan, the payments it checks)"
     ),
     // the rule the forecast from --orders projects with (the fleet's plan has its own)
     calendar: Flags.calendarWith("auto"),
@@ -99,13 +95,11 @@ export const workerCommand = Command.make(
       Flag.withDescription("Run today's sweep, wait until all its checks are finished in the fleet, and exit"),
       Flag.withDefault(false)
     ),
-    consents: Flag.String("consents").pipe(
-      Flag.withMetavar("KEY[=IBAN][@PROFILE],..."),
-      Flag.withDescription(
-        "Consents whose standing orders are swept, each at its profile's bank (TPPKIT_<PROFILE>_BASE_URL, …; default this worker's) (TPPKIT_CONSENTS; default: the client id)"
-      ),
-      Flag.withFallbackConfig(Config.String("TPPKIT_CONSENTS")),
-      Flag.optional
+    consents: Flags.optionalText(
+      "consents",
+      "KEY[=IBAN][@PROFILE],...",
+      "Consents whose standing orders are swept, each at its profile's bank (TPPKIT_<PROFILE>_BASE_URL, …; default this worker's) (TPPKIT_CONSENTS; default: the client id)",
+      "TPPKIT_CONSENTS"
     ),
     metricsPort: Flag.Int("metrics-port").pipe(
       Flag.withDescription("Serve Prometheus metrics on 127.0.0.1:P/metrics"),
@@ -115,38 +109,34 @@ export const workerCommand = Command.make(
       Flag.withDescription("TCP port of this runner for the other runners (default: any free port)"),
       Flag.withDefault(0)
     ),
-    runnerHost: Flag.String("runner-host").pipe(
-      Flag.withMetavar("ADDR"),
-      Flag.withDescription(
-        "The address the other workers reach this one at (TPPKIT_RUNNER_HOST; default 127.0.0.1, allowed only with a database on loopback)"
-      ),
-      Flag.withFallbackConfig(Config.String("TPPKIT_RUNNER_HOST")),
-      Flag.optional
+    runnerHost: Flags.optionalText(
+      "runner-host",
+      "ADDR",
+      "The address the other workers reach this one at (TPPKIT_RUNNER_HOST; default 127.0.0.1, allowed only with a database on loopback)",
+      "TPPKIT_RUNNER_HOST"
     ),
-    runnerListen: Flag.String("runner-listen").pipe(
-      Flag.withMetavar("ADDR"),
-      Flag.withDescription("The address this runner's socket binds (default: the runner host)"),
-      Flag.optional
+    runnerListen: Flags.optionalText(
+      "runner-listen",
+      "ADDR",
+      "The address this runner's socket binds (default: the runner host)"
     ),
-    runnerTlsCert: Flag.String("runner-tls-cert").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("This runner's certificate (PEM), signed by the fleet's CA: runners talk mutual TLS"),
-      Flag.withFallbackConfig(Config.String("TPPKIT_RUNNER_TLS_CERT")),
-      Flag.optional
+    runnerTlsCert: Flags.optionalText(
+      "runner-tls-cert",
+      "FILE",
+      "This runner's certificate (PEM), signed by the fleet's CA: runners talk mutual TLS",
+      "TPPKIT_RUNNER_TLS_CERT"
     ),
-    runnerTlsKey: Flag.String("runner-tls-key").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("The key of --runner-tls-cert (PEM)"),
-      Flag.withFallbackConfig(Config.String("TPPKIT_RUNNER_TLS_KEY")),
-      Flag.optional
+    runnerTlsKey: Flags.optionalText(
+      "runner-tls-key",
+      "FILE",
+      "The key of --runner-tls-cert (PEM)",
+      "TPPKIT_RUNNER_TLS_KEY"
     ),
-    runnerTlsCa: Flag.String("runner-tls-ca").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription(
-        "The fleet's certificate authority (PEM): only runners with a certificate it signed are heard"
-      ),
-      Flag.withFallbackConfig(Config.String("TPPKIT_RUNNER_TLS_CA")),
-      Flag.optional
+    runnerTlsCa: Flags.optionalText(
+      "runner-tls-ca",
+      "FILE",
+      "The fleet's certificate authority (PEM): only runners with a certificate it signed are heard",
+      "TPPKIT_RUNNER_TLS_CA"
     ),
     shards: Flag.Int("shards").pipe(
       Flag.withDescription("The fleet's shards, 1-300, the same on every worker (TPPKIT_WORKER_SHARDS; default 30)"),
@@ -183,12 +173,10 @@ export const workerCommand = Command.make(
       Flag.atLeast(0),
       Flag.withDefault([] as ReadonlyArray<Redacted.Redacted<string>>)
     ),
-    balances: Flag.String("balances").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription(
-        "Opening balances (as tppkit forecast reads them), stored with the plan settings: worker status forecasts the checked accounts from them"
-      ),
-      Flag.optional
+    balances: Flags.optionalText(
+      "balances",
+      "FILE",
+      "Opening balances (as tppkit forecast reads them), stored with the plan settings: worker status forecasts the checked accounts from them"
     ),
     horizon: Flag.Int("horizon").pipe(
       Flag.withDescription(

@@ -16,6 +16,20 @@ export const file = (name: string, description: string): Flag.Flag<string> =>
   Flag.String(name).pipe(Flag.withMetavar("FILE"), Flag.withDescription(description))
 
 /**
+ * An optional text flag with its metavar and help text, and the `TPPKIT_*` variable it falls back to when one is
+ * given (the help text names it itself).
+ */
+export const optionalText = (
+  name: string,
+  metavar: string,
+  description: string,
+  env?: string
+): Flag.Flag<Option.Option<string>> => {
+  const flag = Flag.String(name).pipe(Flag.withMetavar(metavar), Flag.withDescription(description))
+  return (env === undefined ? flag : flag.pipe(Flag.withFallbackConfig(Config.String(env)))).pipe(Flag.optional)
+}
+
+/**
  * A flag with a fixed set of values and a fallback environment variable; a bad value from either names the
  * allowed values (and the variable when it came from there).
  */
