@@ -179,3 +179,23 @@ describe("said, never guessed (issue 34)", () => {
     ])
   })
 })
+
+describe("equal warnings are one stderr line with a count (issue 34)", () => {
+  it("four COBS orders without execution.mode: one line naming the field, the count and the first orderIds", async () => {
+    const cobs = (orderId: string) => ({
+      orderId,
+      instructedAmount: { value: 10, currency: "EUR" },
+      debtor: { name: "Jana", iban: SK },
+      creditor: { name: "Landlord", iban: "SK6609000000005012345678" },
+      requestedExecutionDate: "2026-03-05",
+      standingOrder: { execution: { interval: "MONTHLY", intervalDue: 5 } }
+    })
+    const orders = file("cobs-no-mode.json", [cobs("C1"), cobs("C2"), cobs("C3"), cobs("C4")])
+    const r = await run(["project", "--orders", orders, ...window, "--format", "csv"])
+    expect(r.code).toBe(0)
+    const lines = r.stderr.split("\n").filter((l) => l.includes("mode"))
+    expect(lines).toEqual([
+      'tppkit: warning 4 orders (C1, C2, C3, …): cobs: tolerated: mode "absent" is read as "UNTIL_CANCELLATION", because COBS requires execution.mode: read from the validity fields the record gives.'
+    ])
+  })
+})

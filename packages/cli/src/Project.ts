@@ -168,7 +168,8 @@ export const warningRow = (order: Orders.Order, w: Orders.Warning): Render.Skipp
       ? `${w.standard}: tolerated: ${Tolerance.describe(w)}`
       : w._tag === "Missing"
         ? `${w.standard}: ${SourceRecord.describeMissing(w)}`
-        : `${w.standard}: lossy: ${Translation.describe(w)}`
+        : `${w.standard}: lossy: ${Translation.describe(w)}`,
+  group: `${w._tag}\u0000${w.standard}\u0000${w.field}\u0000${w._tag === "Missing" ? w.consequence : w.why}`
 })
 
 /**

@@ -29,6 +29,11 @@ export interface SkippedRow {
   readonly reason: string
   /** What could not be read, for a record core's reader left unread (`Orders.Unread`'s kind): the list, a record, a schedule. */
   readonly kind?: "list" | "record" | "schedule" | undefined
+  /**
+   * For a warning: what makes it equal to another (its standard, field and reason, not the value received), so that
+   * equal warnings are said once with a count.
+   */
+  readonly group?: string | undefined
 }
 
 /**

@@ -44,10 +44,45 @@ export const nameOf = (file: string): string => (file === "-" ? "standard input"
  */
 export const warn = (warnings: ReadonlyArray<Render.SkippedRow>) =>
   Effect.forEach(
-    warnings,
+    grouped(warnings),
     (w) => Output.errorLine(Render.printable(`tppkit: warning ${w.orderId ?? "an order"}: ${w.reason}`)),
     { discard: true }
   )
+
+/** How many orderIds a grouped warning names before "…". */
+const NAMED = 3
+
+/**
+ * Equal warnings (the same standard, field and reason: {@link Render.SkippedRow}'s `group`) as one row, in the order
+ * first given: the count and the first orderIds (`12 orders (SO-1, SO-2, SO-3, …)`), then the first one's words.
+ */
+export const grouped = (warnings: ReadonlyArray<Render.SkippedRow>): ReadonlyArray<Render.SkippedRow> => {
+  const groups = new Map<string, { readonly first: Render.SkippedRow; readonly ids: Array<string> }>()
+  const out: Array<Render.SkippedRow | { readonly key: string }> = []
+  for (const w of warnings) {
+    if (w.group === undefined) {
+      out.push(w)
+      continue
+    }
+    const g = groups.get(w.group)
+    if (g === undefined) {
+      groups.set(w.group, { first: w, ids: [w.orderId ?? "an order"] })
+      out.push({ key: w.group })
+    } else g.ids.push(w.orderId ?? "an order")
+  }
+  if (groups.size === warnings.length) return warnings
+  return out.map((x) => {
+    if (!("key" in x)) return x
+    const { first, ids } = groups.get(x.key)!
+    if (ids.length === 1) return first
+    const named = ids.slice(0, NAMED).join(", ")
+    return {
+      orderId: `${ids.length} orders (${named}${ids.length > NAMED ? ", …" : ""})`,
+      // the first one's words: the same standard, field and reason (a value received may differ between them)
+      reason: first.reason
+    }
+  })
+}
 
 /**
  * The orders of a file (or stdin) as every command that reads orders reads them: records of any standard, each in the
