@@ -1,6 +1,10 @@
 import { createConfig, lintFromString } from "@redocly/openapi-core"
-import { OpenApi } from "@tppkit/sandbox"
+import { Profile } from "@tppkit/core"
+import { OpenApi, Sandbox } from "@tppkit/sandbox"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { OpenAPIBackend } from "openapi-backend"
 import { describe, expect, it } from "vitest"
+import { customerTokens } from "./support.ts"
 
 describe("OpenApi.document", () => {
   const doc = OpenApi.document("sandbox") as {
@@ -71,5 +75,72 @@ describe("OpenApi.document against a standard linter", () => {
       "application/json",
       "application/problem+json"
     ])
+  })
+})
+
+describe("OpenApi.profileDocument: the mock bank playing COBS (issue 37)", () => {
+  const doc = OpenApi.profileDocument(Profile.cobs, "sandbox") as {
+    paths: Record<string, Record<string, { parameters?: Array<{ name: string; required: boolean }> }>>
+  }
+
+  it("describes the COBS operations at the profile's paths, with the profile's headers", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [
+        "/accounts/balanceCheck",
+        "/my/standingorders",
+        "/my/standingorders/{transactionIdentification}",
+        "/oauth2/token"
+      ].sort()
+    )
+    const list = doc.paths["/my/standingorders"]?.get?.parameters ?? []
+    expect(list.filter((p) => p.required).map((p) => p.name)).toEqual(
+      expect.arrayContaining(["Content-Type", "Authorization", "X-Request-ID", "Date", "User-Involved", "TPP-Name"])
+    )
+    expect(list.map((p) => p.name)).toEqual(expect.arrayContaining(["size", "page", "User-IP-Address"]))
+    // the balance check carries no token
+    expect(doc.paths["/accounts/balanceCheck"]?.post?.parameters?.map((p) => p.name)).not.toContain("Authorization")
+  })
+
+  it("passes Redocly's recommended rules with no error", async () => {
+    const config = await createConfig({ extends: ["recommended"] })
+    const problems = await lintFromString({
+      source: JSON.stringify(OpenApi.profileDocument(Profile.cobs, "sandbox", "http://127.0.0.1:8080")),
+      absoluteRef: "/cobs/openapi.json",
+      config
+    })
+    expect(problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message}`)).toEqual([])
+  })
+
+  it("is what GET /openapi.json serves under --profile cobs, and the mock bank's own list answers validate against it", async () => {
+    const { served, listed } = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const context = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
+          const info = Context.get(context, Sandbox.SandboxInfo)
+          return yield* Effect.promise(async () => {
+            const served = (await (await fetch(`${info.baseUrl}/openapi.json`)).json()) as Record<string, unknown>
+            const tokens = await customerTokens(info)
+            const list = await fetch(`${info.baseUrl}/my/standingorders?size=5&page=0`, {
+              headers: {
+                "content-type": "application/json",
+                "api-key": Redacted.value(info.apiKey),
+                "x-request-id": crypto.randomUUID(),
+                date: new Date().toUTCString(),
+                "user-involved": "true",
+                "tpp-name": "tppkit",
+                authorization: `Bearer ${tokens.access_token}`
+              }
+            })
+            return { served, listed: await list.json() }
+          })
+        })
+      )
+    )
+    expect(Object.keys(served.paths as object)).toContain("/my/standingorders/{transactionIdentification}")
+    // the document is OpenAPI 3.1 (Redocly lints it above); openapi-backend checks documents against 3.0 only: skipped
+    const api = new OpenAPIBackend({ definition: served as never, quick: true, validate: true })
+    await api.init()
+    const result = api.validateResponse(listed, "standingOrders", 200)
+    expect(result.errors ?? []).toEqual([])
   })
 })

@@ -3,7 +3,7 @@
  * docs/bank-interface.md with their headers, bodies (JSON Schema generated from core's schemas, the ones the mock bank
  * validates with) and error answers (README.md, "Errors").
  */
-import { AccessToken, BalanceCheck, Endpoint, ErrorBody, StandingOrder } from "@tppkit/core"
+import { AccessToken, BalanceCheck, Endpoint, ErrorBody, Profile, StandingOrder } from "@tppkit/core"
 import { Schema } from "effect"
 import type * as Bank from "./internal/bank.ts"
 
@@ -227,5 +227,182 @@ export const document = (
         }
       }
     }
+  }
+}
+
+/** The statuses the mock bank answers playing COBS, with the rule book's codes (standard's "Error dialect"). */
+const cobsStatuses: ReadonlyArray<[number, string]> = [
+  [
+    400,
+    "FIELD_MISSING, FIELD_INVALID, PAGE_NOT_FOUND, PARAMETER_INVALID; on the balance check also FF01, RR10, AM11, AM12, AC02, AC09, AG01, RF01"
+  ],
+  [401, "UNAUTHORISED: the access token or the API key missing or unknown"],
+  [403, "FORBIDDEN: the access token has expired, or has no AISP scope"],
+  [404, "ID_NOT_FOUND: no such standing order"],
+  [415, "UNSUPPORTED_MEDIA_TYPE: a Content-Type that is not JSON, or an Accept that admits none"],
+  [429, "The daily limit of calls without the customer (User-Involved: false), with Retry-After"]
+]
+
+/**
+ * The OpenAPI 3.1 document of the mock bank playing a profile other than the seed bank's (COBS): its operations at the
+ * profile's paths, the profile's request headers (required as the profile says; the API key's and the customer's
+ * token security as headers), the list's paging parameters, the record's fields as the mock bank writes them, and
+ * the errors in the rule book's dialect (core's `ErrorBody.StandardErrors`). The customer's token comes from the
+ * authorization-code flow at `/oauth2/auth` and `/oauth2/token`.
+ */
+export const profileDocument = (
+  profile: Profile.Profile,
+  environment: Bank.Environment,
+  serverUrl = "http://127.0.0.1:8080"
+): Record<string, unknown> => {
+  const components: Record<string, unknown> = {}
+  const errors = errorResponses(cobsStatuses, {
+    "application/json": { schema: jsonSchema(ErrorBody.StandardErrors, components) }
+  })
+  const parameters = (withToken: boolean) =>
+    profile.headers
+      .filter((h) => withToken || h.from !== "authorization")
+      .map((h) =>
+        header(
+          h.name,
+          `${h.standardSpelling === undefined ? "" : `Spelt ${h.standardSpelling} in the standard. `}From ${h.from}${h.when === undefined ? "" : `, ${h.when} only`}`,
+          h.required
+        )
+      )
+  const path = (operation: Profile.Operation) => Profile.path(profile, operation, environment) ?? `/${operation}`
+  const amount = { type: "object", properties: { value: { type: "number" }, currency: { type: "string" } } }
+  const account = {
+    type: "object",
+    properties: {
+      id: { type: "string" },
+      identification: { type: "object", properties: { iban: { type: "string" }, other: { type: "object" } } },
+      currency: { type: "string" },
+      name: { type: "string" }
+    }
+  }
+  components.StandingOrder = {
+    type: "object",
+    required: ["standingOrderIdentification", "amount", "standingOrder", "debtorAccount"],
+    properties: {
+      standingOrderIdentification: {
+        type: "object",
+        properties: { instructionIdentification: { type: "string" }, transactionIdentification: { type: "string" } }
+      },
+      amount: { type: "object", properties: { instructedAmount: amount } },
+      standingOrder: { type: "object", required: ["execution"], properties: { execution: { type: "object" } } },
+      debtorAccount: account,
+      requestedExecutionDate: { type: "string", format: "date", description: "On the detail only" },
+      creditorAccount: { ...account, description: "On the detail only" }
+    }
+  }
+  const ok = (schema: unknown) => ({
+    "200": { description: "OK", content: { "application/json": { schema } } },
+    ...errors
+  })
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: `tppkit mock bank playing ${profile.name}`,
+      version: "1.0.0",
+      description: `${profile.title}: the customer's token (authorization code), the standing-order list and detail, and the balance check, as served by @tppkit/sandbox.`,
+      license: { name: "MIT", identifier: "MIT" }
+    },
+    servers: [{ url: serverUrl, description: "The running mock bank" }],
+    paths: {
+      [path("token")]: {
+        post: {
+          operationId: "token",
+          summary: "The customer's tokens: an authorization code or a refresh token exchanged (RFC 6749 4.1.3, 6)",
+          security: [],
+          requestBody: {
+            required: true,
+            content: { "application/x-www-form-urlencoded": { schema: { type: "object" } } }
+          },
+          responses: {
+            "200": {
+              description: "access_token, refresh_token, expires_in, token_type",
+              content: { "application/json": { schema: jsonSchema(AccessToken.TokenResponse, components) } }
+            },
+            ...errorResponses(tokenStatuses, {
+              "application/json": { schema: jsonSchema(ErrorBody.OAuthError, components) }
+            })
+          }
+        }
+      },
+      [path("standingOrders")]: {
+        get: {
+          operationId: "standingOrders",
+          summary: "The customer's standing orders, one page (counted from 0); an item has no creditor and no start",
+          security: [],
+          parameters: [
+            { name: profile.paging.size, in: "query", required: false, schema: { type: "integer", minimum: 1 } },
+            { name: profile.paging.page, in: "query", required: false, schema: { type: "integer", minimum: 0 } },
+            ...parameters(true)
+          ],
+          responses: ok({
+            type: "object",
+            required: ["pageNumber", "pageCount", "pageSize", "standingOrders"],
+            properties: {
+              pageNumber: { type: "integer" },
+              pageCount: { type: "integer" },
+              pageSize: { type: "integer" },
+              nextPage: { type: ["integer", "null"] },
+              totalCount: { type: "integer" },
+              standingOrders: { type: "array", items: { $ref: "#/components/schemas/StandingOrder" } }
+            }
+          })
+        }
+      },
+      [path("standingOrder").replace(Profile.idPlaceholder, "{transactionIdentification}")]: {
+        get: {
+          operationId: "standingOrder",
+          summary: "One standing order with its creditor and requestedExecutionDate",
+          security: [],
+          parameters: [
+            { name: "transactionIdentification", in: "path", required: true, schema: { type: "string" } },
+            ...parameters(true)
+          ],
+          responses: ok({ $ref: "#/components/schemas/StandingOrder" })
+        }
+      },
+      [path("balanceCheck")]: {
+        post: {
+          operationId: "balanceCheck",
+          summary: "Whether the account holds the amount (APPR or DECL); the API key and the certificate, no token",
+          security: [],
+          parameters: parameters(false),
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["exchangeIdentification", "debtorAccount", "transactionDetails"],
+                  properties: {
+                    exchangeIdentification: { type: "string", maxLength: 18 },
+                    debtorAccount: account,
+                    transactionDetails: {
+                      type: "object",
+                      required: ["currency", "totalAmount"],
+                      properties: { currency: { type: "string" }, totalAmount: { type: "number" } }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          responses: ok({
+            type: "object",
+            required: ["responseIdentification", "exchangeIdentification", "response"],
+            properties: {
+              responseIdentification: { type: "number" },
+              exchangeIdentification: {},
+              response: { enum: ["APPR", "DECL"] }
+            }
+          })
+        }
+      }
+    },
+    components: { schemas: components }
   }
 }

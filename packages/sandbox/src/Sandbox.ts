@@ -229,7 +229,11 @@ export const layerServer = (options: Options = {}): Layer.Layer<SandboxInfo, San
         listingDay: options.listingDay,
         listingConsent: options.listingConsent ?? "client",
         openapi: () => {
-          document ??= JSON.stringify(OpenApi.document(environment, baseUrl))
+          document ??= JSON.stringify(
+            options.profile === undefined || Profile.isSbas(options.profile)
+              ? OpenApi.document(environment, baseUrl)
+              : OpenApi.profileDocument(options.profile, environment, baseUrl)
+          )
           return document
         }
       })
