@@ -14,7 +14,8 @@
  * the whole day), BENCH_WORKER_CPU_PROF=DIR (the throughput run's workers write V8 CPU profiles to DIR),
  * BENCH_WORKER_NODE_FLAGS (Node flags of the throughput run's workers, separated by spaces, e.g. `--trace-gc`),
  * BENCH_WORKER_SHARDS (the throughput run's `--shards`, default the fleet's 30; issue 43: the lock-refresh cost per
- * payment, the statements that confirm a shard's lock, is printed for each count).
+ * payment, the statements that confirm a shard's lock, is printed for each count), BENCH_WORKER_BALANCES=1 (the
+ * workers get an opening balance covering about half of the payments: the sweep's forecast ahead, issue 39).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -49,6 +50,23 @@ const fixturesFile = (n: number, name: string): string => {
   }))
   const file = join(work, name)
   writeFileSync(file, JSON.stringify({ ...base, standingOrders }))
+  return file
+}
+
+/**
+ * BENCH_WORKER_BALANCES=1: the throughput run's workers are given an opening balance of the orders' debtor account
+ * that covers about half of the day's payments (issue 39: the sweep forecasts it and raises the rest at risk).
+ */
+const withBalances = process.env.BENCH_WORKER_BALANCES === "1"
+
+/** The balances file of BENCH_WORKER_BALANCES. */
+const balancesFile = (): string => {
+  const debtor = (Fixtures.defaults.standingOrders[0] as { debtor: { iban: string } }).debtor.iban
+  const file = join(work, "balances.json")
+  writeFileSync(
+    file,
+    JSON.stringify([{ iban: debtor, currency: "EUR", amount: String(130 * payments), date: "2026-11-01" }])
+  )
   return file
 }
 
@@ -287,7 +305,11 @@ const run = async () => {
       ]
       const spawned = Date.now()
       const env = { TPPKIT_CLIENT_SECRET: info.clientSecret, TPPKIT_WORKER_POLL_MS: "500" }
-      const args = [...workerArgs(url, info.baseUrl), ...(shards === undefined ? [] : ["--shards", shards])]
+      const args = [
+        ...workerArgs(url, info.baseUrl),
+        ...(shards === undefined ? [] : ["--shards", shards]),
+        ...(withBalances ? ["--balances", balancesFile()] : [])
+      ]
       const workers = Array.from({ length: fleetSize }, () => tppkit(args, env, nodeFlags))
       const stopCpu = cpuSampler(workers)
       const stopPostgresCpu = postgresCpuSampler(postmaster)
