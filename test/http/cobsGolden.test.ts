@@ -6,48 +6,11 @@
 
 import { it as itEffect } from "@effect/vitest"
 import { type Currency, Iban, Money, Profile } from "@tppkit/core"
-import { BankClient, BankConfig, BankTransport, TokenService } from "@tppkit/http"
-import { DateTime, Effect, Fiber, Layer, Redacted, Stream } from "effect"
+import { BankClient, BankConfig, type BankTransport, TokenService } from "@tppkit/http"
+import { DateTime, Effect, Fiber, type Layer, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
-
-interface Sent {
-  readonly method: string
-  readonly url: URL
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string | undefined
-}
-
-const recording = (answer: (sent: Sent) => { status: number; body: unknown; headers?: Record<string, string> }) => {
-  const sent: Array<Sent> = []
-  const layer = Layer.succeed(
-    BankTransport.BankTransport,
-    BankTransport.BankTransport.of({
-      send: (outgoing) =>
-        Effect.sync(() => {
-          const method = outgoing.method ?? "POST"
-          const s: Sent = {
-            method,
-            url: new URL(outgoing.url),
-            headers: outgoing.headers,
-            body: method === "GET" ? undefined : outgoing.body
-          }
-          sent.push(s)
-          const a = answer(s)
-          return {
-            status: a.status,
-            headers: {
-              "content-type": "application/json",
-              "x-request-id": outgoing.headers["X-Request-ID"] ?? "",
-              ...a.headers
-            },
-            text: JSON.stringify(a.body)
-          }
-        })
-    })
-  )
-  return { sent, layer }
-}
+import { recording, type Sent } from "./recording.ts"
 
 const item = (id: string) => ({
   standingOrderIdentification: { transactionIdentification: id },

@@ -6,18 +6,12 @@
  * not declare), every required header and each header's type, length and pattern, and the balance check's body.
  */
 import { type Currency, Iban, Money, Profile } from "@tppkit/core"
-import { BankClient, BankConfig, BankTransport, TokenService } from "@tppkit/http"
-import { DateTime, Effect, Layer, Redacted, Stream } from "effect"
+import { BankClient, BankConfig, type BankTransport, TokenService } from "@tppkit/http"
+import { DateTime, Effect, type Layer, Redacted, Stream } from "effect"
 import type { OpenAPIBackend } from "openapi-backend"
 import { beforeAll, describe, expect, it } from "vitest"
 import { errorsOf, load } from "../openapi/validators.ts"
-
-interface Sent {
-  readonly method: string
-  readonly url: URL
-  readonly headers: Readonly<Record<string, string>>
-  readonly body: string | undefined
-}
+import { recording, type Sent } from "./recording.ts"
 
 const item = (id: string) => ({
   standingOrderIdentification: { transactionIdentification: id },
@@ -42,32 +36,6 @@ const answer = (s: Sent): unknown => {
   }
   if (s.url.pathname.startsWith("/my/standingorders/")) return { ...item("SO-0"), requestedExecutionDate: "2026-01-20" }
   return { responseIdentification: 1, exchangeIdentification: "PIISP-1", response: "APPR" }
-}
-
-const recording = () => {
-  const sent: Array<Sent> = []
-  const layer = Layer.succeed(
-    BankTransport.BankTransport,
-    BankTransport.BankTransport.of({
-      send: (outgoing) =>
-        Effect.sync(() => {
-          const method = outgoing.method ?? "POST"
-          const s: Sent = {
-            method,
-            url: new URL(outgoing.url),
-            headers: outgoing.headers,
-            body: method === "GET" ? undefined : outgoing.body
-          }
-          sent.push(s)
-          return {
-            status: 200,
-            headers: { "content-type": "application/json", "x-request-id": outgoing.headers["X-Request-ID"] ?? "" },
-            text: JSON.stringify(answer(s))
-          }
-        })
-    })
-  )
-  return { sent, layer }
 }
 
 // API-key: the schema's maxLength is 10 (its examples are UUIDs: the bank gives the key, the client sends it as given)
@@ -115,7 +83,7 @@ const withBank = <A, E>(f: (bank: BankClient.BankClient["Service"]) => Effect.Ef
   })
 
 const runWith = <A, E>(effect: Effect.Effect<A, E, BankClient.BankClient>) => {
-  const { sent, layer } = recording()
+  const { sent, layer } = recording((s) => ({ status: 200, body: answer(s) }))
   return Effect.runPromise(Effect.provide(effect, client(layer))).then((value) => ({ value, sent }))
 }
 
