@@ -79,7 +79,7 @@ describe("Recurrence.fromSbas: the bank's codes are values of the model", () => 
     expect(Result.isFailure(Recurrence.fromSbas({ frequency: "MNTH" }))).toBe(true)
   })
 
-  it("plans exactly as makePlan does, for every code, calendar and convention (property)", () => {
+  it("the general path plans a code's recurrence exactly as the code's fast path does, for every code, calendar and convention (property)", () => {
     fc.assert(
       fc.property(
         Arb.schedule,
@@ -88,12 +88,18 @@ describe("Recurrence.fromSbas: the bank's codes are values of the model", () => 
         fc.integer({ min: 0, max: 4000 }),
         fc.integer({ min: 0, max: 800 }),
         (order, calendar, convention, offset, span) => {
+          // the code's fast path (internal/codePlan.ts), from the bank's record and from the code's recurrence
           const a = Result.getOrThrow(Occurrence.makePlan(order, { calendar, convention }))
           const r = Result.getOrThrow(Recurrence.fromSbas(order, { convention }))
-          const b = planOf(r, calendar)
+          expect(Recurrence.code(r)).toBe(order.frequency)
+          // the recurrence's fields alone (a copy forgets the code): the general path
+          const copy = { ...r }
+          expect(Recurrence.code(copy)).toBeUndefined()
+          const b = planOf(copy, calendar)
           const from = (order.startDate + offset - 200) as LocalDate.LocalDate
           const to = (from + span) as LocalDate.LocalDate
           expect(Occurrence.between(b, from, to)).toEqual(Occurrence.between(a, from, to))
+          expect(Occurrence.between(planOf(r, calendar), from, to)).toEqual(Occurrence.between(a, from, to))
           expect(Occurrence.count(b, from, to)).toBe(Occurrence.count(a, from, to))
           expect(Occurrence.firstOnOrAfter(b, from)).toEqual(Occurrence.firstOnOrAfter(a, from))
           expect(Occurrence.nth(b, offset % 50)).toEqual(Occurrence.nth(a, offset % 50))

@@ -4,7 +4,8 @@
  * "Recurrences"). Pure integer day arithmetic: no `Date`, no clock, no Effect runtime on the hot path. Calendar-based
  * shapes answer "first occurrence on or after d", "k-th occurrence" and "how many in a window" in O(1) (O(log n)
  * where some months lack the day). One engine: the seven codes are the plans of their recurrences, kept on their
- * own arithmetic fast paths; the general shape's arithmetic is `internal/slots.ts`.
+ * own arithmetic fast path (`internal/codePlan.ts`, taken for a recurrence a code made); the general shape's
+ * arithmetic is `internal/slots.ts`.
  *
  * Over 400 lines on purpose: one plan type and its shapes' rules are one concept, read together; the helpers
  * that are not part of that reading live in `internal/`.
@@ -14,12 +15,13 @@
 import { type Brand, Result, Schema } from "effect"
 import * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import * as Calendar from "./Calendar.ts"
-import * as Frequency from "./Frequency.ts"
+import type * as Frequency from "./Frequency.ts"
+import * as CodePlan from "./internal/codePlan.ts"
 import { kept, type Pauses, PlanData } from "./internal/plan.ts"
 import * as Slots from "./internal/slots.ts"
 import * as WorkingDays from "./internal/workingDays.ts"
 import * as LocalDate from "./LocalDate.ts"
-import type * as Recurrence from "./Recurrence.ts"
+import * as Recurrence from "./Recurrence.ts"
 
 // ---------------------------------------------------------------------------
 // model
@@ -106,7 +108,9 @@ const isDate = (d: LocalDate.LocalDate | undefined): boolean => d === undefined 
 
 /**
  * The plan of an order, or why it cannot be projected: the anchor is `startDate`, else `nextDate`, else the order is
- * not projectable (packages/core/README.md, "Anchor"). Calendar defaults to `target`, convention to `following`.
+ * not projectable (packages/core/README.md, "Anchor"). Calendar defaults to `target`, convention to `following`. The
+ * bank's record is planned as its code's recurrence (`Recurrence.fromSbas`) is, on the code's fast path inside the
+ * engine without making the recurrence; an order without a code, by {@link planOf} of its recurrence.
  */
 export const makePlan = (order: OrderSchedule, options?: Options): Result.Result<Plan, NotProjectable> => {
   if (order.frequency === undefined) {
@@ -133,44 +137,14 @@ export const makePlan = (order: OrderSchedule, options?: Options): Result.Result
   if (invalid !== undefined) {
     return Result.fail(new NotProjectable({ reason: `${invalid} is not a date within 0001-01-01..9999-12-31` }))
   }
-  const frequency = order.frequency
-  const convention = options?.convention ?? BusinessDayConvention.defaultConvention
-  const anchorMonth = WorkingDays.monthIndexOf(anchor)
-  const anchorDay = anchor - WorkingDays.monthStart(anchorMonth) + 1
-  const endDate = order.endDate
-  const lastNominal = endDate === undefined ? LocalDate.MAX : endDate
-  const dayStep = frequency === "DAI7" ? 1 : frequency === "WEEK" ? 7 : 0
-  const monthStep = Frequency.monthStep(frequency) ?? 0
-  let lastK = -1
-  if (lastNominal >= anchor) {
-    if (dayStep !== 0) lastK = Math.floor((lastNominal - anchor) / dayStep)
-    else if (monthStep !== 0) {
-      // without an end date the last nominal date is in December 9999 or before, never past it
-      lastK = Math.floor(
-        ((endDate === undefined ? WorkingDays.MAX_MONTH_INDEX : WorkingDays.monthIndexOf(lastNominal)) - anchorMonth) /
-          monthStep
-      )
-      if (endDate !== undefined && rawNominal(anchorMonth, anchorDay, monthStep, lastK) > lastNominal) lastK--
-    }
-  }
-  const data = new PlanData(
-    frequency === "DAIL",
-    1,
-    undefined,
-    undefined,
+  const plan = CodePlan.codePlan(
+    order.frequency,
     anchor,
-    endDate,
+    order.endDate,
     options?.calendar ?? Calendar.target,
-    convention,
-    Frequency.usesConvention(frequency) && convention !== "none",
-    dayStep,
-    monthStep,
-    anchorMonth,
-    anchorDay,
-    lastNominal,
-    lastK
+    options?.convention ?? BusinessDayConvention.defaultConvention
   )
-  return Result.succeed(data as unknown as Plan)
+  return Result.succeed(plan as unknown as Plan)
 }
 
 /** The settings of a recurrence's plan: the calendar (default: the one the recurrence names, else `target`). */
@@ -229,6 +203,12 @@ export const planOf = (r: Recurrence.Recurrence, options?: RecurrenceOptions): R
   if (calendar === undefined && r.calendar !== undefined) {
     calendar = Calendar.builtInNamed(r.calendar)
     if (calendar === undefined) return notProjectable(`calendar ${JSON.stringify(r.calendar)} is not built in: pass it`)
+  }
+  // a bank code's recurrence: the code's own arithmetic (internal/codePlan.ts), the plan the general path makes
+  const code = Recurrence.code(r)
+  if (code !== undefined) {
+    const plan = CodePlan.codePlan(code, r.start, r.end, calendar ?? Calendar.target, r.convention)
+    return Result.succeed(plan as unknown as Plan)
   }
   const rule = r.rule
   const start: number = r.start
@@ -396,11 +376,7 @@ const notProjectable = (reason: string): Result.Result<Plan, NotProjectable> =>
 
 const END = WorkingDays.BEYOND_MAX
 
-/** Nominal date k of a month-based schedule (packages/core/README.md, "Nominal dates"). */
-function rawNominal(anchorMonth: number, anchorDay: number, monthStep: number, k: number): number {
-  const index = anchorMonth + monthStep * k
-  return index > WorkingDays.MAX_MONTH_INDEX ? END : WorkingDays.monthDay(index, anchorDay)
-}
+const rawNominal = CodePlan.rawNominal
 
 /** Nominal date number k of a calendar-based plan, or `END` when it does not exist. */
 const nominalAt = (plan: PlanData, k: number): number => {

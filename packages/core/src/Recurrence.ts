@@ -228,23 +228,65 @@ export const ruleOfCode = (frequency: Frequency.Frequency, anchor: LocalDate.Loc
 }
 
 /**
+ * A bank code's recurrence: the fields of a {@link Recurrence} (own properties, as a plain one has them) and, unseen
+ * by anything but {@link code}, the code it says, so that the engine plans it on the code's own arithmetic. A copy
+ * (`{ ...r }`) is a plain recurrence with the same dates, planned by the general path.
+ */
+class CodeRecurrence {
+  declare readonly rule: Rule
+  declare readonly start: LocalDate.LocalDate
+  declare readonly end?: LocalDate.LocalDate
+  declare readonly convention: BusinessDayConvention.BusinessDayConvention
+  declare readonly calendar?: string
+  readonly #code: Frequency.Frequency
+  constructor(
+    code: Frequency.Frequency,
+    rule: Rule,
+    start: LocalDate.LocalDate,
+    end: LocalDate.LocalDate | undefined,
+    convention: BusinessDayConvention.BusinessDayConvention,
+    calendar: string | undefined
+  ) {
+    this.#code = code
+    ;(this as { rule: Rule }).rule = rule
+    ;(this as { start: LocalDate.LocalDate }).start = start
+    if (end !== undefined) (this as { end?: LocalDate.LocalDate }).end = end
+    ;(this as { convention: BusinessDayConvention.BusinessDayConvention }).convention = convention
+    if (calendar !== undefined) (this as { calendar?: string }).calendar = calendar
+  }
+  static codeOf(r: Recurrence): Frequency.Frequency | undefined {
+    return #code in r ? (r as CodeRecurrence).#code : undefined
+  }
+}
+
+/**
  * A standing order's schedule as a recurrence (packages/core/README.md, "Anchor", "Nominal dates", "Execution dates"):
  * anchored on `startDate`, else `nextDate`; `endDate` kept; DAIL and DAI7 never moved (convention `none`), the others
- * with the given convention (default `following`). Fails with the reason when neither date is there.
+ * with the given convention (default `following`). Fails with the reason when neither date is there. The recurrence
+ * remembers its code ({@link code}): `Occurrence.planOf` plans it on the code's fast path.
  */
 export const fromSbas = (order: SbasSchedule, options?: SbasOptions): Result.Result<Recurrence, string> => {
   const anchor = order.startDate ?? order.nextDate
   if (anchor === undefined) return Result.fail("the order has neither startDate nor nextDate to anchor its schedule")
   const moves = order.frequency !== "DAIL" && order.frequency !== "DAI7"
   const convention = moves ? (options?.convention ?? BusinessDayConvention.defaultConvention) : "none"
-  return Result.succeed({
-    rule: ruleOfCode(order.frequency, anchor),
-    start: anchor,
-    ...(order.endDate === undefined ? {} : { end: order.endDate }),
-    convention,
-    ...(options?.calendar === undefined ? {} : { calendar: options.calendar })
-  })
+  return Result.succeed(
+    new CodeRecurrence(
+      order.frequency,
+      ruleOfCode(order.frequency, anchor),
+      anchor,
+      order.endDate,
+      convention,
+      options?.calendar
+    )
+  )
 }
+
+/**
+ * The bank's code a recurrence was made from ({@link fromSbas}), or `undefined` for any other recurrence (one decoded,
+ * written by hand or copied: the same dates may be said without a code).
+ */
+export const code = (r: Recurrence): Frequency.Frequency | undefined => CodeRecurrence.codeOf(r)
 
 // ---------------------------------------------------------------------------
 // queries
