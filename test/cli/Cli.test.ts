@@ -115,7 +115,7 @@ describe("Cli.main in-process", () => {
     const inputs = [
       {
         stdin: `[${good("A")},${good("B").replace('"orderId":"B"', '"orderId":"B","orderId":"B2"')},${good("C")}]`,
-        problem: "tppkit: skipped B: record 1 at orderId: repeated key"
+        problem: "tppkit: skipped B: record 2 at orderId: repeated key"
       },
       {
         stdin: `{"standingOrders":[${good("A")}],"standingOrders":[${good("C")}]}`,

@@ -62,7 +62,7 @@ describe("Project.decodeOrders", () => {
     const d = Result.getOrThrow(Project.decodeOrders(fixture("orders.json")))
     expect(d.orders.map((o) => o.orderId)).toEqual(["SO-RENT", "SO-GYM", "SO-NO-ANCHOR", "SO-CZK"])
     expect(d.unread.map((s) => s.orderId)).toEqual(["SO-BAD-FREQ", "SO-BAD-DATE"])
-    expect(d.unread[0]!.reason).toMatch(/^record 2 at frequency/)
+    expect(d.unread[0]!.reason).toMatch(/^record 3 at frequency/)
   })
 
   it("skips an order whose amount cannot be projected exactly, with its reason, instead of rounding or totalling it", () => {
@@ -115,9 +115,9 @@ describe("Project.decodeOrders", () => {
     expect(new Set(decoded.orders.map((o) => o.debtor)).size).toBe(1)
     expect(new Set(decoded.orders.map((o) => o.creditor)).size).toBe(1)
     expect(decoded.unread.map((s) => [s.orderId, s.reason.split(":")[0]])).toEqual([
-      ["BAD-DATE", "record 4000 at startDate"],
-      [undefined, "record 12345"],
-      ["BAD-IBAN", "record 19999 at creditor.iban"]
+      ["BAD-DATE", "record 4001 at startDate"],
+      [undefined, "record 12346"],
+      ["BAD-IBAN", "record 20000 at creditor.iban"]
     ])
   })
 
@@ -192,6 +192,7 @@ describe("orders given as RRULEs (issue 22)", () => {
     expect(decoded.unread).toEqual([
       {
         orderId: "SO-R3",
+        position: 3,
         reason: "rrule: FREQ=HOURLY (tppkit's dates have no time of day) is not part of tppkit's recurrence model",
         kind: "schedule"
       }
@@ -234,7 +235,12 @@ describe("orders in any standard (issue 23)", () => {
   it("projects a mixed file as each record's own recurrence, projected directly", () => {
     const decoded = Result.getOrThrow(Project.decodeOrders(text))
     expect(decoded.unread).toEqual([
-      { orderId: "SO-X", reason: "iso20022: INDA: several times a day, at times not given", kind: "schedule" }
+      {
+        orderId: "SO-X",
+        position: 8,
+        reason: "iso20022: INDA: several times a day, at times not given",
+        kind: "schedule"
+      }
     ])
     expect(decoded.warnings?.map((w) => w.orderId)).toEqual(["SO-U3", "SO-U3", "SO-BG"])
     const got = paid(

@@ -103,7 +103,7 @@ describe("tppkit forecast", () => {
       [EMPLOYER, 2],
       [OTHER, 2]
     ])
-    expect(json.withoutBalance[1].reason).toMatch(/^its balance \(.*abc\.json #1\) could not be read: amount:/)
+    expect(json.withoutBalance[1].reason).toMatch(/^its balance \(.*abc\.json #2\) could not be read: amount:/)
     const csv = (await run([...args, "--format", "csv"])).stdout.split("\n")
     expect(csv[0]).toBe("iban,currency,date,until,opening,out,in,closing,at_risk,not_netted,note")
     expect(csv).toContain(

@@ -56,7 +56,7 @@ describe("tppkit worker --balances", () => {
     assert.strictEqual(bad.code, 7, bad.stderr)
     assert.match(
       bad.stderr,
-      /--balances \S+bad\.json: 1 record could not be read \(record 1: amount: .*\); .*none was stored/
+      /--balances \S+bad\.json: 1 record could not be read \(record 2: amount: .*\); .*none was stored/
     )
 
     // a good file goes on to the database (not there: exit 6, never a balances message)

@@ -396,13 +396,13 @@ describe("tppkit standing-orders with bad records (issue 19)", { timeout: 90_000
     for (const run of [table, json]) {
       // the records that could not be read make the run exit 7 (data) after the listing
       expect(run.code).toBe(7)
-      expect(run.stderr).toMatch(/record 5 \(NO-FREQ\) is malformed: frequency/)
-      expect(run.stderr).toMatch(/record 6 \(no orderId\) is malformed: not JSON/)
+      expect(run.stderr).toMatch(/record 6 \(NO-FREQ\) is malformed: frequency/)
+      expect(run.stderr).toMatch(/record 7 \(no orderId\) is malformed: not JSON/)
       for (const [i, id] of [
-        [1, "ZERO"],
-        [2, "NEG"],
-        [3, "PRECISE"],
-        [4, "HUGE"]
+        [2, "ZERO"],
+        [3, "NEG"],
+        [4, "PRECISE"],
+        [5, "HUGE"]
       ])
         expect(run.stderr).toContain(`record ${i} (${id}) is out of format: instructedAmount.value`)
     }

@@ -28,8 +28,8 @@ const expectUnread = (run: { code: number | null; stderr: string }, lines: Reado
 }
 
 const fixtureUnread = [
-  "tppkit: skipped SO-BAD-FREQ: record 2 at frequency",
-  "tppkit: skipped SO-BAD-DATE: record 3 at startDate"
+  "tppkit: skipped SO-BAD-FREQ: record 3 at frequency",
+  "tppkit: skipped SO-BAD-DATE: record 4 at startDate"
 ]
 
 describe("tppkit project", { timeout: 90_000 }, () => {
@@ -175,13 +175,13 @@ describe("tppkit project", { timeout: 90_000 }, () => {
       const file = join(dir, "orders.json")
       writeFileSync(file, text)
       const run = await tppkit(["project", "--orders", file, ...window, "--format", "csv"])
-      expectUnread(run, ["tppkit: skipped SO-05000: record 5000 at frequency", "tppkit: skipped an order: record 9001"])
+      expectUnread(run, ["tppkit: skipped SO-05000: record 5001 at frequency", "tppkit: skipped an order: record 9002"])
       const lines = run.stdout.trimEnd().split("\r\n")
       expect(lines).toHaveLength(1 + 11_998)
       const names = new Set(lines.slice(1).map((l) => l.split(",")[8]))
       expect(names).toEqual(new Set(Array.from({ length: 40 }, (_, n) => `Věřitel ${"ž😀".repeat(n)}`)))
-      expect(run.stderr).toContain("tppkit: skipped SO-05000: record 5000 at frequency")
-      expect(run.stderr).toContain("tppkit: skipped an order: record 9001")
+      expect(run.stderr).toContain("tppkit: skipped SO-05000: record 5001 at frequency")
+      expect(run.stderr).toContain("tppkit: skipped an order: record 9002")
       // the same text cut short: refused in one line, nothing on stdout
       writeFileSync(file, text.slice(0, text.length >> 1))
       const cut = await tppkit(["project", "--orders", file, ...window])

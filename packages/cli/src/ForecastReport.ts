@@ -115,7 +115,7 @@ export const unusableBalances = (
   unreadable.flatMap((u) =>
     u.iban === undefined
       ? []
-      : [{ iban: u.iban, reason: `its balance (${u.file} #${u.index}) could not be read: ${u.reason}` }]
+      : [{ iban: u.iban, reason: `its balance (${u.file} #${u.index + 1}) could not be read: ${u.reason}` }]
   )
 
 /**
@@ -537,7 +537,7 @@ export const sections = (report: Report): Array<Section> => {
     out.push({ heading: `Scenario ${JSON.stringify(s.scenario.name)}:`, lines })
   }
   const skipped = [
-    ...report.unreadable.map((u) => ({ orderId: `${u.file} #${u.index}`, reason: u.reason })),
+    ...report.unreadable.map((u) => ({ orderId: `${u.file} #${u.index + 1}`, reason: u.reason })),
     ...report.skippedOrders
   ]
   if (skipped.length > 0) {
@@ -693,8 +693,8 @@ export const jsonPieces = (report: Report): Iterable<string> => {
       unmatched: s.unmatched.map(changeText)
     })),
     skipped: [
-      ...report.unreadable.map((u) => ({ file: u.file, index: u.index, reason: u.reason })),
-      ...report.skippedOrders.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason }))
+      ...report.unreadable.map((u) => ({ file: u.file, index: u.index, position: u.index + 1, reason: u.reason })),
+      ...report.skippedOrders.map(Render.skippedJson)
     ]
   })
 }

@@ -155,10 +155,16 @@ export const unreadRow = (u: Orders.Unread): Render.SkippedRow =>
     : u.kind === "record"
       ? {
           orderId: u.orderId,
-          reason: `record ${(u.position ?? 1) - 1}${u.path.length > 0 ? ` at ${u.path}` : ""}: ${u.reason}`,
+          position: u.position,
+          reason: `record ${u.position ?? 1}${u.path.length > 0 ? ` at ${u.path}` : ""}: ${u.reason}`,
           kind: u.kind
         }
-      : { orderId: u.orderId, reason: u.standard === undefined ? u.reason : `${u.standard}: ${u.reason}`, kind: u.kind }
+      : {
+          orderId: u.orderId,
+          position: u.position,
+          reason: u.standard === undefined ? u.reason : `${u.standard}: ${u.reason}`,
+          kind: u.kind
+        }
 
 /** A tolerance or loss of an order's reading, as the commands say it on stderr. */
 export const warningRow = (order: Orders.Order, w: Orders.Warning): Render.SkippedRow => ({

@@ -234,10 +234,7 @@ export const jsonValue = (report: Report) => {
         rules: Reconciliation.explainedBy(r, o).map((x) => BankRule.describe(x))
       }
     }),
-    skipped: [...r.skipped, ...report.unreadable, ...(report.skipped ?? [])].map((s) => ({
-      orderId: s.orderId ?? null,
-      reason: s.reason
-    }))
+    skipped: [...r.skipped, ...report.unreadable, ...(report.skipped ?? [])].map(Render.skippedJson)
   }
 }
 

@@ -26,6 +26,8 @@ export type PaymentRow = Omit<Payment.Payment, "k">
 /** An order the projection could not use, with the reason in words. */
 export interface SkippedRow {
   readonly orderId: string | undefined
+  /** The record's position in its file, from 1, when the row names a record (JSON's `position`). */
+  readonly position?: number | undefined
   readonly reason: string
   /** What could not be read, for a record core's reader left unread (`Orders.Unread`'s kind): the list, a record, a schedule. */
   readonly kind?: "list" | "record" | "schedule" | undefined
@@ -35,6 +37,16 @@ export interface SkippedRow {
    */
   readonly group?: string | undefined
 }
+
+/** A skipped row as the JSON outputs write it: `orderId` (or null), `position` when it names a record, `reason`. */
+export const skippedJson = (s: {
+  readonly orderId?: string | undefined
+  readonly position?: number | undefined
+  readonly reason: string
+}): { orderId: string | null; position?: number; reason: string } =>
+  s.position === undefined
+    ? { orderId: s.orderId ?? null, reason: s.reason }
+    : { orderId: s.orderId ?? null, position: s.position, reason: s.reason }
 
 /**
  * Everything `tppkit project` prints: schedule's `Export` of the projection (the window, the calendar's name, the

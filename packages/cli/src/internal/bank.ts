@@ -299,14 +299,14 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
         Output.printable(
           e.index < 0
             ? `tppkit: page ${p.body.page}: ${e.path} ${e.message}`
-            : `tppkit: page ${p.body.page}, record ${e.index} (${e.orderId ?? "no orderId"}) is malformed: ${e.path === "" ? "" : `${e.path} `}${e.message}`
+            : `tppkit: page ${p.body.page}, record ${e.index + 1} (${e.orderId ?? "no orderId"}) is malformed: ${e.path === "" ? "" : `${e.path} `}${e.message}`
         )
       )
     }
     for (const w of p.body.warnings ?? []) {
       yield* Output.errorLine(
         Output.printable(
-          `tppkit: page ${p.body.page}, record ${w.index} (${w.orderId ?? "no orderId"}) is out of format: ${w.path} ${w.message}`
+          `tppkit: page ${p.body.page}, record ${w.index + 1} (${w.orderId ?? "no orderId"}) is out of format: ${w.path} ${w.message}`
         )
       )
     }

@@ -649,7 +649,7 @@ const balancesAtStart = (file: Option.Option<string>) =>
     if (Result.isFailure(read)) return yield* Failure.badInput(`--balances ${name}: ${read.failure}`)
     const bad = read.success.unreadable
     if (bad.length > 0) {
-      const shown = bad.slice(0, 3).map((u) => `record ${u.index}: ${u.reason}`)
+      const shown = bad.slice(0, 3).map((u) => `record ${u.index + 1}: ${u.reason}`)
       return yield* Failure.make(
         "data",
         `--balances ${name}: ${bad.length} ${bad.length === 1 ? "record" : "records"} could not be read (${shown.join("; ")}${bad.length > 3 ? "; …" : ""}); the fleet stores a balances file whole, so none was stored and the worker did not start`

@@ -234,6 +234,8 @@ export function* encode(
 /** An order left out of the document, with the reason in words. */
 export interface Skipped {
   readonly orderId: string | undefined
+  /** The record's position in its file, from 1, when the entry names a record. */
+  readonly position?: number | undefined
   readonly reason: string
 }
 
@@ -276,7 +278,11 @@ export const jsonFormat = (header: Header): LineFormat => {
     ],
     accumulator: acc,
     tail: (count) => {
-      const skipped = header.skipped.map((s) => ({ orderId: s.orderId ?? null, reason: s.reason }))
+      const skipped = header.skipped.map((s) =>
+        s.position === undefined
+          ? { orderId: s.orderId ?? null, reason: s.reason }
+          : { orderId: s.orderId ?? null, position: s.position, reason: s.reason }
+      )
       const totals = acc.result().byCurrency.map((t) => ({
         currency: t.currency,
         count: t.count,
