@@ -95,11 +95,11 @@ export const sandboxCommand = Command.make(
       Flag.withDescription("Error body shape of the API paths (default: the profile's; sbas: problem)"),
       Flag.optional
     ),
-    profile: Flag.String("profile").pipe(
-      Flag.withMetavar("NAME|FILE"),
-      Flag.withDescription("The bank the mock bank plays: sbas (default), cobs, or a profile file (TPPKIT_PROFILE)"),
-      Flag.withFallbackConfig(Config.String("TPPKIT_PROFILE")),
-      Flag.optional
+    profile: Flags.optionalText(
+      "profile",
+      "NAME|FILE",
+      "The bank the mock bank plays: sbas (default), cobs, or a profile file (TPPKIT_PROFILE)",
+      "TPPKIT_PROFILE"
     ),
     faultRate: Flag.Finite("fault-rate").pipe(
       Flag.withDescription("Probability (0-1) that a request gets a random fault"),
@@ -132,23 +132,17 @@ export const sandboxCommand = Command.make(
       Flag.withDescription("The bank's calendar: target (default), weekends, every-day or an ISO 3166 country code"),
       Flag.optional
     ),
-    bankHolidays: Flag.String("bank-holidays").pipe(
-      Flag.withMetavar("YYYY-MM-DD,..."),
-      Flag.withDescription("Holidays of the bank besides its calendar's"),
-      Flag.optional
-    ),
+    bankHolidays: Flags.optionalText("bank-holidays", "YYYY-MM-DD,...", "Holidays of the bank besides its calendar's"),
     bankNextDate: Flag.Literals("bank-next-date", ["execution", "nominal", "as-given"]).pipe(
       Flag.withDescription(
         "Whether the bank lists the execution or the nominal date as nextDate (computed by default), or the fixtures' own as given"
       ),
       Flag.optional
     ),
-    listingDay: Flag.String("listing-day").pipe(
-      Flag.withMetavar("YYYY-MM-DD"),
-      Flag.withDescription(
-        "The day the bank lists its nextDates as of (default: its clock's day in Europe/Bratislava); the clock keeps running"
-      ),
-      Flag.optional
+    listingDay: Flags.optionalText(
+      "listing-day",
+      "YYYY-MM-DD",
+      "The day the bank lists its nextDates as of (default: its clock's day in Europe/Bratislava); the clock keeps running"
     ),
     bankAnomalyRate: Flag.Finite("bank-anomaly-rate").pipe(
       Flag.withDescription("Share (0-1) of monthly orders listed with a nextDate ten days off"),

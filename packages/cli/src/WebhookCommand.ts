@@ -42,22 +42,16 @@ export const webhookVerifyCommand = Command.make(
   "verify",
   {
     id: Flag.String("id").pipe(Flag.withDescription("The request's webhook-id header"), Flag.optional),
-    timestamp: Flag.String("timestamp").pipe(
-      Flag.withMetavar("SECONDS"),
-      Flag.withDescription("The request's webhook-timestamp header, Unix seconds"),
-      Flag.optional
+    timestamp: Flags.optionalText("timestamp", "SECONDS", "The request's webhook-timestamp header, Unix seconds"),
+    signature: Flags.optionalText(
+      "signature",
+      "HEADER",
+      "The request's webhook-signature header, v1,<base64> (several space-separated)"
     ),
-    signature: Flag.String("signature").pipe(
-      Flag.withMetavar("HEADER"),
-      Flag.withDescription("The request's webhook-signature header, v1,<base64> (several space-separated)"),
-      Flag.optional
-    ),
-    headers: Flag.String("headers").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription(
-        "The request's headers, one 'name: value' a line (as curl -D writes them) or a JSON object; --id, --timestamp and --signature win over it"
-      ),
-      Flag.optional
+    headers: Flags.optionalText(
+      "headers",
+      "FILE",
+      "The request's headers, one 'name: value' a line (as curl -D writes them) or a JSON object; --id, --timestamp and --signature win over it"
     ),
     body: Flags.file("body", "The request's body exactly as received (default: standard input)").pipe(
       Flag.withDefault("-")
@@ -120,15 +114,15 @@ export const webhookReplayCommand = Command.make(
       Flag.withMetavar("D"),
       Flag.withDescription("The events that happened from this day (YYYY-MM-DD, from 00:00 UTC) or time (RFC 3339) on")
     ),
-    type: Flag.String("type").pipe(
-      Flag.withMetavar("TYPE"),
-      Flag.withDescription("Only events of this type (check.declined, check.refused, check.unanswered, sweep.failed)"),
-      Flag.optional
+    type: Flags.optionalText(
+      "type",
+      "TYPE",
+      "Only events of this type (check.declined, check.refused, check.unanswered, sweep.failed)"
     ),
-    endpoint: Flag.String("endpoint").pipe(
-      Flag.withMetavar("URL"),
-      Flag.withDescription("Only to this endpoint (default: every enabled endpoint of the fleet)"),
-      Flag.optional
+    endpoint: Flags.optionalText(
+      "endpoint",
+      "URL",
+      "Only to this endpoint (default: every enabled endpoint of the fleet)"
     ),
     databaseUrl: Connection.flags.databaseUrl
   },
