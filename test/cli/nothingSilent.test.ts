@@ -199,3 +199,22 @@ describe("equal warnings are one stderr line with a count (issue 34)", () => {
     ])
   })
 })
+
+describe("every calendar day keeps its meaning across a translation (issue 34)", () => {
+  it("DAI7 translated to an RRULE carries X-TPPKIT-NEVER-MOVED; projected back, its weekend dates are not moved", async () => {
+    const orders = file("dai7.json", [order("D", "DAI7", "2027-01-31", 1)])
+    const t = await run(["translate", "--orders", orders, "--to", "rrule", "--format", "json"])
+    expect(t.code).toBe(0)
+    const rrule = JSON.parse(t.stdout).translation as string
+    expect(rrule).toBe("DTSTART;VALUE=DATE:20270131\nRRULE:FREQ=DAILY\nX-TPPKIT-NEVER-MOVED:TRUE")
+    const back = file("dai7-rrule.json", [{ ...order("D", "DAI7", "2027-01-31", 1), frequency: undefined, rrule }])
+    const p = await run(["project", "--orders", back, "--from", "2027-02-05", "--to", "2027-02-08", "--format", "json"])
+    expect(p.code).toBe(0)
+    expect(JSON.parse(p.stdout).payments.map((x: { executionDate: string }) => x.executionDate)).toEqual([
+      "2027-02-05",
+      "2027-02-06",
+      "2027-02-07",
+      "2027-02-08"
+    ])
+  })
+})

@@ -29,7 +29,10 @@ describe('tppkit translate --to rrule: pauses as EXDATE (core README, "Pauses as
     )
     expect(paused.losses?.map((l) => l.field)).toEqual(["convention"])
     const weekly = rows.find((x) => x.orderId === "C-WEEKLY")!
-    expect(weekly.translation).toBe("DTSTART;VALUE=DATE:20270106\nRRULE:FREQ=WEEKLY;BYDAY=WE")
+    // its record fixes its dates (COBS modeDue: the day itself): the RRULE says they are never moved (issue 34)
+    expect(weekly.translation).toBe(
+      "DTSTART;VALUE=DATE:20270106\nRRULE:FREQ=WEEKLY;BYDAY=WE\nX-TPPKIT-NEVER-MOVED:TRUE"
+    )
     expect(weekly.losses?.map((l) => [l.field, l.from])).toEqual([["pauses", "months 7"]])
     expect(rows.find((x) => x.orderId === "R-BIWEEKLY")?.result).toBe("exact")
   })

@@ -1,4 +1,4 @@
-import { Calendar, LocalDate, Occurrence, type Recurrence, Rrule, Translation } from "@tppkit/core"
+import { Calendar, LocalDate, Occurrence, type Recurrence, Rrule, Standard, Translation } from "@tppkit/core"
 import { Result } from "effect"
 import fc from "fast-check"
 import rrule from "rrule"
@@ -382,3 +382,13 @@ describe("Rrule SKIP against a brute-force reading of RFC 7529", () => {
 })
 
 void Calendar
+
+describe("Rrule: X-TPPKIT-NEVER-MOVED, every calendar day kept across a translation (issue 34)", () => {
+  it("format writes it, parse reads it, and Standard.decode says the record fixes its convention", () => {
+    const text = Rrule.format({ dtstart: LocalDate.parseUnsafe("2027-01-31"), rule: "FREQ=DAILY", neverMoved: true })
+    expect(text).toBe("DTSTART;VALUE=DATE:20270131\nRRULE:FREQ=DAILY\nX-TPPKIT-NEVER-MOVED:TRUE")
+    expect(Result.getOrThrow(Rrule.parse(text)).rrule.neverMoved).toBe(true)
+    expect(Standard.decode({ rrule: text }).ownConvention).toBe(true)
+    expect(Standard.decode({ rrule: "DTSTART;VALUE=DATE:20270131\nRRULE:FREQ=DAILY" }).ownConvention).not.toBe(true)
+  })
+})

@@ -26,6 +26,12 @@ export interface Rrule {
    * too. `decode` reads the rule alone: `Orders` pays each as a payment of its own.
    */
   readonly rdates?: ReadonlyArray<LocalDate.LocalDate> | undefined
+  /**
+   * The dates are never moved off a non-working day, whatever the reader's convention (`X-TPPKIT-NEVER-MOVED:TRUE`, a
+   * property of tppkit's own as RFC 5545 allows): the bank's every calendar day (DAI7) written as `FREQ=DAILY`. An
+   * RRULE without it leaves the convention to its reader.
+   */
+  readonly neverMoved?: boolean | undefined
 }
 
 /** The most `EXDATE`s {@link encode} writes: past it the pauses are reported lost. */

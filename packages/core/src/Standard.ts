@@ -109,10 +109,13 @@ const decodeRrule = (record: Record<string, unknown>, options?: Options): Decode
   if (Result.isFailure(parsed)) return { translation: Translation.unrepresentable(parsed.failure), warnings }
   const t = Rrule.decode(parsed.success.rrule)
   const losses = parsed.success.losses
-  if (t._tag === "Unrepresentable" || losses.length === 0) return { translation: t, warnings }
+  // X-TPPKIT-NEVER-MOVED: the dates fix their convention (never moved), as the bank's DAI7 they were written from
+  const own = parsed.success.rrule.neverMoved === true ? { ownConvention: true } : {}
+  if (t._tag === "Unrepresentable" || losses.length === 0) return { translation: t, warnings, ...own }
   return {
     translation: Translation.withLosses(t.value, [...losses, ...(t._tag === "Lossy" ? t.losses : [])]),
-    warnings
+    warnings,
+    ...own
   }
 }
 

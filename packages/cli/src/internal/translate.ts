@@ -46,12 +46,17 @@ interface Row {
   readonly translation: Translation.Translation<string>
 }
 
-/** A recurrence in the target standard, as text. */
-const translate = (r: Recurrence.Recurrence, to: Input["to"]): Translation.Translation<string> =>
+/**
+ * A recurrence in the target standard, as text. `neverMoved`: the order fixes that its dates never move (the bank's
+ * DAI7, a YNAB schedule): an RRULE says so (`X-TPPKIT-NEVER-MOVED`), as it leaves the convention to its reader.
+ */
+const translate = (r: Recurrence.Recurrence, to: Input["to"], neverMoved = false): Translation.Translation<string> =>
   isStandardTarget(to)
     ? encodeTo(r, to)
     : to === "rrule"
-      ? Translation.map(Rrule.encode(r), (x) => Rrule.format(x))
+      ? Translation.map(Rrule.encode(r), (x) =>
+          Rrule.format(neverMoved && r.convention === "none" ? { ...x, neverMoved } : x)
+        )
       : Translation.map(Sbas.encode(r), (x) =>
           [
             `frequency ${x.frequency}`,
@@ -171,8 +176,8 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
         source._tag === "Unrepresentable"
           ? Translation.unrepresentable<string>(source.reason)
           : source._tag === "Lossy"
-            ? withLosses(translate(source.value, input.to), source.losses)
-            : translate(source.value, input.to)
+            ? withLosses(translate(source.value, input.to, order.ownConvention === true), source.losses)
+            : translate(source.value, input.to, order.ownConvention === true)
       if (translation._tag !== "Exact") findings++
       const row = { orderId: order.orderId, translation }
       yield* Output.line(input.format === "json" ? json(row, input.to) : text(row))

@@ -22,7 +22,12 @@ export const formatDate = (d: LocalDate.LocalDate): string => LocalDate.format(d
 export const format = (r: Rrule): string =>
   `DTSTART;VALUE=DATE:${formatDate(r.dtstart)}\nRRULE:${r.rule}${
     r.rdates === undefined || r.rdates.length === 0 ? "" : `\nRDATE;VALUE=DATE:${r.rdates.map(formatDate).join(",")}`
-  }${r.exdates === undefined || r.exdates.length === 0 ? "" : `\nEXDATE;VALUE=DATE:${r.exdates.map(formatDate).join(",")}`}`
+  }${r.exdates === undefined || r.exdates.length === 0 ? "" : `\nEXDATE;VALUE=DATE:${r.exdates.map(formatDate).join(",")}`}${
+    r.neverMoved === true ? `\n${NEVER_MOVED}:TRUE` : ""
+  }`
+
+/** tppkit's property for dates that are never moved (RFC 5545 "Non-Standard Properties": an X- name). */
+export const NEVER_MOVED = "X-TPPKIT-NEVER-MOVED"
 
 /** A DATE or DATE-TIME value read as its date, with the time part when there was one. */
 export const readDate = (text: string): { readonly date: LocalDate.LocalDate; readonly time: string } | undefined => {
@@ -47,6 +52,7 @@ export const parse = (
   const losses: Array<Translation.Loss> = []
   const exdates: Array<LocalDate.LocalDate> = []
   const rdates: Array<LocalDate.LocalDate> = []
+  let neverMoved = false
   for (const line of lines) {
     const upper = line.toUpperCase()
     const dated = upper.startsWith("EXDATE") ? "EXDATE" : upper.startsWith("RDATE") ? "RDATE" : undefined
@@ -67,7 +73,8 @@ export const parse = (
           })
         }
       }
-    } else if (upper.startsWith("RRULE:")) rule = line.slice(6)
+    } else if (upper.startsWith(`${NEVER_MOVED}:`)) neverMoved = upper.slice(NEVER_MOVED.length + 1).trim() === "TRUE"
+    else if (upper.startsWith("RRULE:")) rule = line.slice(6)
     else if (upper.startsWith("FREQ=")) rule = line
     else if (upper.startsWith("DTSTART")) {
       const value = line.slice(line.indexOf(":") + 1)
@@ -93,7 +100,8 @@ export const parse = (
       dtstart: start,
       rule,
       ...(sorted.length === 0 ? {} : { exdates: sorted }),
-      ...(added.length === 0 ? {} : { rdates: added })
+      ...(added.length === 0 ? {} : { rdates: added }),
+      ...(neverMoved ? { neverMoved } : {})
     },
     losses
   })
