@@ -96,7 +96,8 @@ describe("Consents", () => {
         { consent: "old", planned: 0, expired: "2026-11-02" },
         { consent: "second", planned: 0, profile: "cobs", pages: 1 }
       ])
-      assert.deepStrictEqual(listed, ["first", "first", "second"])
+      // the first run lists "first" alone; the second lists its two consents at once, in either order
+      assert.deepStrictEqual([listed[0], ...listed.slice(1).sort()], ["first", "first", "second"])
     })
   )
 
