@@ -40,11 +40,19 @@ describe("AtRisk.find", () => {
     const risk = found.risks[0]!
     assert.deepStrictEqual(risk.lowest, { amount: "-50", date: "2026-11-24" })
     assert.deepStrictEqual(risk.dueThatDay, [{ orderId: "CAR", nominalDate: "2026-11-24", amount: "250" }])
+    assert.strictEqual(risk.dueThatDayCount, 1)
     assert.strictEqual(risk.consent, "c1")
     assert.strictEqual(risk.balanceDate, "2026-11-13")
     assert.strictEqual(risk.balanceAgeDays, 3)
     assert.deepStrictEqual([...found.forecast], [IBAN])
     assert.strictEqual(found.to, "2026-11-30")
+  })
+
+  it("a day of many payments names the first 20 in each of its payments at risk, and counts them all", () => {
+    const many = Array.from({ length: 50 }, (_, i) => once(`P${String(i).padStart(2, "0")}`, "2026-11-18", 20))
+    const found = AtRisk.find(input(many))
+    assert.strictEqual(found.risks.length, 50)
+    assert.isTrue(found.risks.every((r) => r.dueThatDay.length === 20 && r.dueThatDayCount === 50))
   })
 
   it("a threshold is a line too; beyond the horizon nothing is at risk; no balance, no forecast", () => {

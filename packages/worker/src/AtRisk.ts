@@ -12,6 +12,12 @@ import { Coverage, Forecast, type Projection } from "@tppkit/schedule"
 import { BigDecimal, Option, Result } from "effect"
 import type { Balance } from "./PlanSettings.ts"
 
+/**
+ * How many of a day's payments each payment at risk names: a day of thousands would make each of its events that
+ * long (the count says how many there are).
+ */
+export const dueThatDayShown = 20
+
 /** The default horizon of the forecast: working days after the sweep day (`--horizon`). */
 export const defaultHorizon = 10
 
@@ -34,12 +40,16 @@ export interface Risk {
   readonly threshold: string | null
   /** What brings the day's closing up to the line. */
   readonly shortfall: string
-  /** The payments out that day together (each at risk with this one). */
+  /**
+   * The payments out that day together (each at risk with this one): the first {@link dueThatDayShown} of them;
+   * `dueThatDayCount` says how many in all.
+   */
   readonly dueThatDay: ReadonlyArray<{
     readonly orderId: string
     readonly nominalDate: string
     readonly amount: string
   }>
+  readonly dueThatDayCount: number
   readonly totalThatDay: string
   /** The lowest closing balance over the horizon, and its first day. */
   readonly lowest: { readonly amount: string; readonly date: string }
@@ -132,7 +142,7 @@ export const find = (input: Input): Found => {
   for (const a of made.success.accounts) {
     const balanceDate = LocalDate.format(a.balanceDate)
     for (const d of a.riskDays) {
-      const dueThatDay = d.payments.map((p) => ({
+      const dueThatDay = d.payments.slice(0, dueThatDayShown).map((p) => ({
         orderId: p.orderId,
         nominalDate: LocalDate.format(p.nominalDate),
         amount: Money.toPlainString(p.amount)
@@ -151,6 +161,7 @@ export const find = (input: Input): Found => {
           threshold: a.threshold === undefined ? null : Money.toPlainString(a.threshold),
           shortfall: Money.toPlainString(d.shortfall),
           dueThatDay,
+          dueThatDayCount: d.payments.length,
           totalThatDay: Money.toPlainString(d.out),
           lowest: { amount: Money.toPlainString(a.lowest.amount), date: LocalDate.format(a.lowest.date) },
           balanceDate,
