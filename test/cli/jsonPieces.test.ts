@@ -27,6 +27,11 @@ describe("JsonPieces", () => {
     )
   })
 
+  it("writes a lazy list below the levels it looks at whole, as its items (fast-check found it written as {})", () => {
+    const deep = { "": { "": { "": { "": [] } } }, b: { c: { d: { e: [1, { f: [2] }] } } } }
+    expect(text(lazily(deep))).toBe(`${JSON.stringify(deep, null, 2)}\n`)
+  })
+
   it("leaves out undefined keys, writes undefined items as null, and pauses in long lists", () => {
     const doc = { a: undefined, b: JsonPieces.lazy([1, undefined, 3], (x) => x), c: JsonPieces.lazy([], (x) => x) }
     expect(text(doc)).toBe(`${JSON.stringify({ b: [1, null, 3], c: [] }, null, 2)}\n`)

@@ -27,26 +27,42 @@ const STEP = "  "
 const isPlain = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Lazy)
 
-/** Whether a value holds no list made as it is written: `JSON.stringify` writes it whole. */
-const isFixed = (v: unknown, depth = 0): boolean => {
+/**
+ * Whether a value holds no list made as it is written near its top, so that `JSON.stringify` writes it whole: `true`
+ * when it holds none at all, `"deep"` when it was not looked at below three levels (a lazy list there is written whole,
+ * made at once), `false` when it holds one near the top.
+ */
+const isFixed = (v: unknown, depth = 0): boolean | "deep" => {
   if (v instanceof Lazy) return false
   if (typeof v !== "object" || v === null) return true
   // deep documents are written whole once no lazy list is near the top
-  if (depth > 2) return true
+  if (depth > 2) return "deep"
+  let fixed: boolean | "deep" = true
   const values: Iterable<unknown> = Array.isArray(v) ? v : Object.values(v)
-  for (const x of values) if (!isFixed(x, depth + 1)) return false
-  return true
+  for (const x of values) {
+    const f = isFixed(x, depth + 1)
+    if (f === false) return false
+    if (f === "deep") fixed = "deep"
+  }
+  return fixed
 }
 
-/** A value without lazy lists as `JSON.stringify(value, null, 2)` writes it at `indent`. */
-const whole = (v: unknown, indent: string): string => {
-  const text = JSON.stringify(v, null, 2) ?? "null"
+/** A lazy list, wherever `JSON.stringify` meets it, is the array of its items. */
+const listsMade = (_key: string, v: unknown): unknown => (v instanceof Lazy ? Array.from(v.items()) : v)
+
+/**
+ * A value as `JSON.stringify(value, null, 2)` writes it at `indent`; `deep` when a lazy list may sit below the levels
+ * looked at.
+ */
+const whole = (v: unknown, indent: string, deep = false): string => {
+  const text = (deep ? JSON.stringify(v, listsMade, 2) : JSON.stringify(v, null, 2)) ?? "null"
   return indent.length === 0 ? text : text.replaceAll("\n", `\n${indent}`)
 }
 
 function* value(v: unknown, indent: string): Generator<string> {
-  if (isFixed(v)) {
-    yield whole(v, indent)
+  const fixed = isFixed(v)
+  if (fixed !== false) {
+    yield whole(v, indent, fixed === "deep")
     return
   }
   const inner = indent + STEP
