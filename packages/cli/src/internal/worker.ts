@@ -1032,7 +1032,14 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       `this worker was paused for ${Math.round(away / 1000)} s and lost its shards; it gave up ${sweeping === undefined ? "the sweep" : `waiting for the sweep of ${sweeping}`} (the fleet's other workers finish its checks; tppkit worker status shows them)`
     )
   })
-  const program = Effect.raceFirst(Effect.raceFirst(work, credentialsRefused), gaveUp)
+  // the day's work ending after the bank refused the credentials (a sweep that failed on it, checks it refused) leaves
+  // the answer to the refusal: one line, exit 3, whichever of the two ends first
+  const workUnlessRefused = Effect.gen(function* () {
+    const exit = yield* Effect.exit(work)
+    if ((yield* BankSources.Credentials).current() !== undefined) return yield* Effect.never
+    return yield* exit
+  })
+  const program = Effect.raceFirst(Effect.raceFirst(workUnlessRefused, credentialsRefused), gaveUp)
   // SIGTERM or SIGINT: no further check is sent, and the checks in flight get their answers recorded before the
   // worker stops, so that no other worker sends them again
   const drain = Effect.gen(function* () {
