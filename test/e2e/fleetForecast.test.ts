@@ -80,7 +80,7 @@ describe("the fleet's answers beside a balance forecast", { timeout: 240_000 }, 
     assert.match(
       refusedFile.stderr,
       new RegExp(
-        `--balances \\S+bad-balances\\.json: 1 record could not be read \\(record ${records.length}: iban: .*none was stored`
+        `--balances \\S+bad-balances\\.json: 1 record could not be read \\(record ${records.length + 1}: iban: .*none was stored`
       )
     )
     const notJson = join(dir, "not-balances.json")
