@@ -129,4 +129,12 @@ describe("Consents", () => {
       assert.isFalse(yield* Consents.keepRefreshToken("gone", Redacted.make("rt-3")))
     }).pipe(Effect.provide(db.fresh()))
   )
+
+  it.live("a consent seeded for a day given (worker --today) counts its validity from that day", () =>
+    Effect.gen(function* () {
+      const day = LocalDate.parseUnsafe("2027-03-01")
+      assert.deepStrictEqual(yield* Consents.seed([{ key: "later" }], { addedAt: day * 86_400_000 }), ["later"])
+      assert.deepStrictEqual(yield* Consents.sweepable(() => 90), [{ key: "later", validUntil: "2027-05-30" }])
+    }).pipe(Effect.provide(db.fresh()))
+  )
 })

@@ -146,13 +146,18 @@ export const remove = (key: string): Effect.Effect<boolean, SqlError, SqlClient.
     return rows.length > 0
   })
 
-/** Adds the consents the table lacks (those already there are left as they are); the keys added. */
+/**
+ * Adds the consents the table lacks (those already there are left as they are); the keys added. `addedAt` (epoch
+ * milliseconds, default the clock's now) is the instant a consent without its own `validUntil` counts its profile's
+ * validity from: a worker sweeping a day given with `--today` seeds its consents on that day.
+ */
 export const seed = (
-  consents: ReadonlyArray<Given>
+  consents: ReadonlyArray<Given>,
+  options: { readonly addedAt?: number | undefined } = {}
 ): Effect.Effect<ReadonlyArray<string>, SqlError, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const now = yield* Clock.currentTimeMillis
+    const now = options.addedAt ?? (yield* Clock.currentTimeMillis)
     const added: Array<string> = []
     for (const c of consents) {
       const refresh = c.refreshToken === undefined ? null : Redacted.value(c.refreshToken)

@@ -835,13 +835,15 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   ).pipe(
     // the fleet's consents table: --consents seeds it (a consent already there stays as it is); without them, the
     // client id when the table is empty
-    Effect.tap(() =>
-      Option.isSome(input.consents)
-        ? Consents.seed(setup.sweep.consents)
+    // (on the day given with --today, if any: their validity counts from the day swept, not from the machine's day)
+    Effect.tap(() => {
+      const seeded = { addedAt: Option.isSome(today) ? today.value * 86_400_000 : undefined }
+      return Option.isSome(input.consents)
+        ? Consents.seed(setup.sweep.consents, seeded)
         : Effect.flatMap(Consents.list, (rows) =>
-            rows.length === 0 ? Consents.seed(setup.sweep.consents) : Effect.succeed([])
+            rows.length === 0 ? Consents.seed(setup.sweep.consents, seeded) : Effect.succeed([])
           )
-    ),
+    }),
     Effect.flatMap((changed) => Effect.map(Consents.list, (fleetConsents) => ({ changed, fleetConsents }))),
     Effect.provide(Database.layer(databaseUrl, { maxConnections: 1 })),
     Effect.catchTag("PlanSettingsError", (e) => Effect.fail(Failure.configuration(e.message, e))),
@@ -905,6 +907,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     const day = LocalDate.format(first)
     sweeping = day
     const summary = yield* Sweep.sweepNow(day)
+    // a sweep that failed on the bank refusing the credentials: the refusal's one line says it (exit 3)
+    if ((yield* BankSources.Credentials).current() !== undefined) return yield* Effect.never
     if (summary.rerun) {
       yield* Output.errorLine(`tppkit: the sweep of ${day} had failed; running it again (run ${summary.run ?? 0})`)
     }
