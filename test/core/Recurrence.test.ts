@@ -401,4 +401,47 @@ describe("Recurrence.missesDay: a day 29–31 matters exactly when a month the r
       { numRuns: 10_000 }
     )
   })
+
+  it("a 29 February moved forward to a 1 March on the start counts", () => {
+    const leapDay: Recurrence.Recurrence = {
+      rule: { _tag: "Yearly", interval: 1, dates: [{ month: 2, day: 29 }], missing: "forward" },
+      start: d("1997-03-01"),
+      end: d("1997-03-01"),
+      convention: "none"
+    }
+    expect(Recurrence.missesDay(leapDay)).toBe(true)
+    expect(Recurrence.missesDay({ ...leapDay, rule: { ...leapDay.rule, missing: "skip" } as never })).toBe(false)
+    expect(Recurrence.missesDay({ ...leapDay, start: d("1997-03-02"), end: d("1997-12-31") })).toBe(false)
+  })
+
+  it("is true exactly when the rule's own missing-day policy pays other dates than the clamp (2,000 runs)", () => {
+    const nominal = (r: Recurrence.Recurrence): ReadonlyArray<number> => {
+      const last = Math.min(r.end ?? LocalDate.MAX, r.start + 146_097, LocalDate.MAX) as LocalDate.LocalDate
+      const all = Occurrence.between(planOf(r), r.start, last).map((o) => o.nominal)
+      return r.count === undefined ? all : all.slice(0, r.count)
+    }
+    fc.assert(
+      fc.property(
+        dayRule,
+        fc.constantFrom("forward", "skip") as fc.Arbitrary<Recurrence.MissingDay>,
+        Arb.date(),
+        fc.option(fc.integer({ min: 0, max: 8 * 366 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined }),
+        (rule, missing, start, length, count) => {
+          const base: Recurrence.Recurrence = {
+            rule,
+            start,
+            convention: "none",
+            ...(length === undefined ? {} : { end: (start + length) as LocalDate.LocalDate }),
+            ...(count === undefined ? {} : { count })
+          }
+          const own = { ...base, rule: { ...rule, missing } as Recurrence.Rule }
+          if (Recurrence.missesDay(own)) return
+          // not missed: the policy cannot change a date
+          expect(nominal(own)).toEqual(nominal(base))
+        }
+      ),
+      { numRuns: 2_000 }
+    )
+  })
 })

@@ -313,7 +313,7 @@ const CYCLE_MONTHS = 4_800
 /**
  * Whether some month (or year) the recurrence reaches lacks its day, so that its missing-day rule changes a date:
  * from its start, by its interval, in its selected months, up to its end and count (each month counted as the clamp
- * counts it), up to 9999. Quarterly from 30 January reaches January, April, July and October, which all have a 30th:
+ * counts it, and a 1 March that `forward` pays on or after the start), up to 9999. Quarterly from 30 January reaches January, April, July and October, which all have a 30th:
  * no month lacks it. `day` replaces the rule's day (−1, the month's last day, written by a target as 31, say).
  * Pauses are not looked at (a paused month that lacks the day still counts).
  */
@@ -351,8 +351,10 @@ export const missesDay = (r: Pick<Recurrence, "rule" | "start" | "end" | "count"
         if (paid >= count) return false
         if (x.month === 2 && x.day === 29 && !LocalDate.isLeapYear(year)) {
           const last = LocalDate.fromPartsUnchecked(year, 2, 28)
-          if (last < r.start) continue
-          return last <= end
+          if (last >= r.start) return last <= end
+          // moved forward, the year's date is 1 March: on or after a start that the clamp's 28 February is before
+          if (rule.missing === "forward" && last + 1 >= r.start) return last + 1 <= end
+          continue
         }
         const date = LocalDate.fromPartsUnchecked(year, x.month, x.day)
         if (date < r.start) continue
