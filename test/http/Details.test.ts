@@ -98,4 +98,74 @@ describe("Details", () => {
       })
     )
   )
+
+  it.effect(
+    "a detail call failing part-way (resume): the next attempt asks for neither the list nor the details kept",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const start = Date.parse("2026-12-01T08:00:00Z")
+          yield* TestClock.setTime(start)
+          const context = yield* Layer.build(
+            Sandbox.layerServer({ profile: Profile.cobs, fixtures }).pipe(
+              Layer.provideMerge(Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(start), Journal.Journal.layer))
+            )
+          )
+          const info = Context.get(context, Sandbox.SandboxInfo)
+          const journal = Context.get(context, Journal.Journal)
+          // the second detail asked for is answered 502 once (an unattended detail is never retried)
+          let details = 0
+          const transport = Layer.effect(
+            BankTransport.BankTransport,
+            Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
+              BankTransport.BankTransport.of({
+                send: (request, timeout, maxBodyBytes) =>
+                  new URL(request.url).pathname.startsWith("/my/standingorders/") && ++details === 2
+                    ? inner.send(
+                        { ...request, headers: { ...request.headers, "x-sandbox-fault": "502" } },
+                        timeout,
+                        maxBodyBytes
+                      )
+                    : inner.send(request, timeout, maxBodyBytes)
+              })
+            )
+          ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+          const services = yield* Layer.build(
+            BankClient.BankClient.layerOver(
+              BankConfig.BankConfig.layer({
+                environment: "sandbox",
+                baseUrl: info.baseUrl,
+                clientId: info.clientId,
+                clientSecret: info.clientSecret,
+                profile: Profile.cobs,
+                apiKey: info.apiKey,
+                tpp: { name: "My Budget App s.r.o." }
+              }),
+              transport,
+              BudgetStore.BudgetStore.layerMemory
+            )
+          )
+          const psu = { ipAddress: "203.0.113.7", deviceOs: "server", userAgent: "tppkit-fleet/1" }
+          const access = (yield* Effect.promise(() => customerTokens(info))).access_token
+          const token = TokenService.fromSca("sandbox", Redacted.make(access))
+          const first = yield* Effect.flip(
+            Details.list({ psu, token, maxAge: 0, resume: true }).pipe(Effect.provide(services))
+          )
+          expect(first.operation).toBe("standingOrder")
+          expect(first.reason._tag).toBe("ServerError")
+          const second = yield* Details.list({ psu, token, maxAge: 0, resume: true }).pipe(Effect.provide(services))
+          const calls = (yield* journal.entries).filter((e) => e.path.startsWith("/my/standingorders"))
+          const paths = calls.map((e) => e.path.replace(/\?.*/, ""))
+          // the list once, detail 1, detail 2 (502); then detail 2 again only: the day's 4 calls
+          expect(paths.length).toBe(4)
+          expect(paths.filter((p) => p === "/my/standingorders")).toHaveLength(1)
+          expect(paths[3]).toBe(paths[2])
+          expect(second.fetched).toEqual([paths[3]?.slice("/my/standingorders/".length)])
+          expect(second.pending).toHaveLength(8)
+          expect(second.orders).toHaveLength(10)
+          expect(second.pages).toBe(1)
+        })
+      ),
+    30_000
+  )
 })

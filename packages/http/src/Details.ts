@@ -117,37 +117,59 @@ export const list = (options: AllPagesOptions): Effect.Effect<Listing, BankError
     }
     const details = new Map<string, { json: unknown; read: SourceRecord.Read | undefined }>()
     const fetched: Array<string> = []
-    for (const id of needed.slice(0, allowed)) {
-      const reply = yield* client
-        .standingOrder(id, {
-          psu: options.psu,
-          ...(options.token === undefined ? {} : { token: options.token }),
-          ...(options.consentKey === undefined ? {} : { consentKey: options.consentKey }),
-          ...(options.processId === undefined ? {} : { processId: options.processId })
+    /**
+     * Keeps the details read, now and before, of the orders listed (a detail is kept while its list item stays the
+     * same); also when a detail call fails part-way, so that the next attempt does not pay for those again.
+     */
+    const write = Effect.suspend(() => {
+      const keep: Record<string, { item: string; detail: unknown }> = {}
+      for (const r of listed) {
+        const text = JSON.stringify(r.json)
+        const old = before[r.id]
+        const detail = details.get(r.id)?.json ?? (old !== undefined && old.item === text ? old.detail : undefined)
+        if (detail !== undefined) keep[r.id] = { item: text, detail }
+      }
+      return Effect.ignore(
+        budget.store.writeSnapshot(key, {
+          payload: JSON.stringify({ version: 1, orders: keep } satisfies Kept),
+          takenAt: DateTime.toEpochMillis(now)
         })
-        .pipe(
-          Effect.map((r) => r.body),
-          // a budget refused, or an order gone since the listing: its detail stays pending
-          Effect.catch((e: BankError) =>
-            e.reason._tag === "BudgetExhausted" || e.reason._tag === "NotFound"
-              ? Effect.succeed(undefined)
-              : Effect.fail(e)
-          )
-        )
-      if (reply === undefined) continue
-      details.set(id, { json: reply.json, read: reply.read })
-      fetched.push(id)
-    }
+      )
+    })
+    yield* Effect.onError(
+      Effect.gen(function* () {
+        for (const id of needed.slice(0, allowed)) {
+          const reply = yield* client
+            .standingOrder(id, {
+              psu: options.psu,
+              ...(options.token === undefined ? {} : { token: options.token }),
+              ...(options.consentKey === undefined ? {} : { consentKey: options.consentKey }),
+              ...(options.processId === undefined ? {} : { processId: options.processId })
+            })
+            .pipe(
+              Effect.map((r) => r.body),
+              // a budget refused, or an order gone since the listing: its detail stays pending
+              Effect.catch((e: BankError) =>
+                e.reason._tag === "BudgetExhausted" || e.reason._tag === "NotFound"
+                  ? Effect.succeed(undefined)
+                  : Effect.fail(e)
+              )
+            )
+          if (reply === undefined) continue
+          details.set(id, { json: reply.json, read: reply.read })
+          fetched.push(id)
+        }
+      }),
+      () => (fetched.length > 0 ? write : Effect.void)
+    )
     const orders: Array<Order> = []
     const pending: Array<string> = []
-    const keep: Record<string, { item: string; detail: unknown }> = {}
     for (const r of listed) {
       const text = JSON.stringify(r.json)
       const fresh = details.get(r.id)
       const old = before[r.id]
       const detail = fresh?.json ?? (old !== undefined && old.item === text ? old.detail : undefined)
       if (detail === undefined) pending.push(r.id)
-      else keep[r.id] = { item: text, detail }
       orders.push({
         id: r.id,
         item: r.json,
@@ -155,11 +177,6 @@ export const list = (options: AllPagesOptions): Effect.Effect<Listing, BankError
         read: fresh !== undefined ? fresh.read : detail === undefined ? r.read : readDetail(detail)
       })
     }
-    yield* Effect.ignore(
-      budget.store.writeSnapshot(key, {
-        payload: JSON.stringify({ version: 1, orders: keep } satisfies Kept),
-        takenAt: DateTime.toEpochMillis(now)
-      })
-    )
+    yield* write
     return { orders, fetched, pending, withoutId, pages: pages.length }
   })

@@ -187,8 +187,8 @@ export const balanceChecker = (
  * A consent's listing through a bank whose profile is not the seed bank's (COBS): where the profile lists with the
  * customer's token, the customer's access token renewed with the refresh token the fleet keeps for the consent
  * (`Consents.refreshToken`; a new one the bank sends is kept in its place); then every page and, within the daily
- * budget, the details the list lacks (http's `Details.list` with `resume`, whose kept listing holds the seed bank's
- * orders only: a COBS listing cut off is asked again from page 0);
+ * budget, the details the list lacks (http's `Details.list` with `resume`: the pages and details an earlier try of
+ * the day kept in the budget store are not asked for again);
  * each record read by core's `Orders` on the sweep's day (a record whose details are pending projected from its list
  * item where its interval allows, else left out as core says).
  */

@@ -4,14 +4,22 @@
  * page of a listing asked for one after the other, stopping at `pageNumber + 1 >= pageCount` (never on `nextPage`
  * alone: COBS's example sends `nextPage: 0` on the last page), at an empty page, or, past the first page, at the
  * bank's "no such page" (404, or 400 `PAGE_NOT_FOUND`). An unattended listing is paid for request by request and
- * refused before page 1 when the rest cannot fit; the detail of one order (`{transactionIdentification}` in its
+ * refused before page 1 when the rest cannot fit; with `resume`, the pages an earlier attempt of the budget day kept in
+ * the budget store are not asked for again (a complete listing kept is returned without a request); the detail of one order (`{transactionIdentification}` in its
  * path) spends the budget too where the profile counts it, and is never retried when unattended.
  */
 import { LocalDate, SourceRecord } from "@tppkit/core"
-import { DateTime, Effect, Result, Stream, type Tracer } from "effect"
+import { Clock, DateTime, Effect, Option, Result, Stream, type Tracer } from "effect"
 import type { AllPagesOptions, ListOptions, PageOptions, Reply, StandingOrdersPage } from "../BankClient.ts"
 import type { Settings } from "../BankConfig.ts"
-import { type BankError, InvalidRequest, ListingIncomplete } from "../BankError.ts"
+import {
+  type BankError,
+  type BudgetExhausted,
+  type BudgetStoreError,
+  type Identity,
+  InvalidRequest,
+  ListingIncomplete
+} from "../BankError.ts"
 import { type Budget, dayOf } from "../Budget.ts"
 import type * as Call from "./call.ts"
 import * as CobsWire from "./cobsWire.ts"
@@ -31,6 +39,58 @@ export interface Detail {
   readonly id: string
   readonly json: unknown
   readonly read: SourceRecord.Read | undefined
+}
+
+/** A page of a listing kept for the next attempt of the same budget day (`resume`): its envelope and records. */
+interface KeptPage {
+  readonly page: number
+  readonly pageNumber: number | undefined
+  readonly pageCount: number | undefined
+  readonly nextPage: number | undefined | null
+  /** The page's records as the bank sent them (the account's own when the listing is filtered). */
+  readonly records: ReadonlyArray<CobsWire.RawRecord>
+  readonly identity: Identity
+  readonly echoed: { readonly correlationId?: string; readonly processId?: string }
+}
+
+/** What a listing keeps in the budget store between its attempts of one budget day. */
+interface Kept {
+  readonly version: 1
+  readonly pages: ReadonlyArray<KeptPage>
+}
+
+/** A kept listing's payload, or undefined when it is not one (then it is ignored and the listing starts at page 0). */
+const decodeKept = (payload: string): Kept | undefined => {
+  try {
+    const parsed = JSON.parse(payload) as Kept
+    if (parsed?.version !== 1 || !Array.isArray(parsed.pages)) return undefined
+    const whole = (n: unknown) => n === undefined || n === null || (typeof n === "number" && Number.isInteger(n))
+    const good = parsed.pages.every(
+      (p) =>
+        typeof p === "object" &&
+        p !== null &&
+        typeof p.page === "number" &&
+        whole(p.pageCount) &&
+        whole(p.pageNumber) &&
+        whole(p.nextPage) &&
+        Array.isArray(p.records) &&
+        typeof p.identity === "object" &&
+        p.identity !== null
+    )
+    return good
+      ? {
+          version: 1,
+          pages: parsed.pages.map((p) => ({
+            ...p,
+            pageCount: p.pageCount ?? undefined,
+            pageNumber: p.pageNumber ?? undefined,
+            echoed: p.echoed ?? {}
+          }))
+        }
+      : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** The profiled operations. */
@@ -135,6 +195,28 @@ export const make = (deps: Deps) => {
     return reason.body.body.errors.some((e) => e.error === "PAGE_NOT_FOUND")
   }
 
+  /**
+   * What follows a page of a listing: the next page, the end, or a refusal (more pages than the limit). The end is
+   * `pageNumber + 1 >= pageCount`, an empty page, or, without a count, no `nextPage`.
+   */
+  const stepAfter = (
+    n: number,
+    raw: Pick<CobsWire.RawPage, "pageNumber" | "pageCount" | "nextPage"> & { readonly records: number },
+    maxPages: number,
+    pageLimit: number
+  ): { readonly _tag: "more" | "done" } | { readonly _tag: "refuse"; readonly detail: string } => {
+    const count = raw.pageCount
+    if (n === 0 && count !== undefined && count > pageLimit)
+      return { _tag: "refuse", detail: `the bank announces ${count} pages, more than the limit of ${pageLimit}` }
+    const number = raw.pageNumber ?? n
+    if (raw.records === 0) return { _tag: "done" }
+    if (count !== undefined && number + 1 >= count) return { _tag: "done" }
+    if (count === undefined && (raw.nextPage === undefined || raw.nextPage === null)) return { _tag: "done" }
+    if (n + 1 >= maxPages) return { _tag: "done" }
+    if (n + 1 >= pageLimit) return { _tag: "refuse", detail: `more than the limit of ${pageLimit} pages` }
+    return { _tag: "more" }
+  }
+
   const standingOrders = (options: AllPagesOptions): Stream.Stream<Reply<StandingOrdersPage>, BankError> =>
     Stream.unwrap(
       Effect.gen(function* () {
@@ -148,13 +230,75 @@ export const make = (deps: Deps) => {
         const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY
         const pageLimit = options.pageLimit ?? deps.pageLimit
         const pages: Array<Reply<StandingOrdersPage>> = []
+        /** The envelope of each page in `pages` (what the paging rules read), kept with it when resumed. */
+        const envelopes: Array<KeptPage> = []
         const incomplete = (detail: string) =>
           fail(
             "standingOrders",
             { correlationId, processId },
             new ListingIncomplete({ kind: "pageLimit", detail, pages: pages.map((p) => p.body) })
           )
-        for (let n = 0; ; n++) {
+        const budgetError = (reason: BudgetExhausted | BudgetStoreError) =>
+          pipeline.budgetError("standingOrders", correlationId, processId, reason)
+        // an unattended listing that may be resumed (`resume`): the pages an earlier attempt of the same budget day
+        // kept in the budget store are not asked for again, and each page read is kept the moment it is read
+        let partialKey: string | undefined
+        let from = 0
+        if (options.resume === true && unattended !== undefined) {
+          const { day } = yield* Effect.mapError(budget.usage(unattended), budgetError)
+          partialKey = JSON.stringify(["partial", profile.name, unattended, options.iban ?? null, size, day])
+          const stored = yield* Effect.orElseSucceed(budget.store.readSnapshot(partialKey), () => Option.none())
+          const kept = Option.isSome(stored) ? decodeKept(stored.value.payload) : undefined
+          if (kept !== undefined) {
+            const listedOn = yield* listingDay
+            let done = false
+            for (const [n, k] of kept.pages.entries()) {
+              if (k.page !== n || n >= maxPages) break
+              const step = stepAfter(n, { ...k, records: k.records.length }, maxPages, pageLimit)
+              if (step._tag === "refuse") break
+              pages.push({
+                body: {
+                  page: n,
+                  pageCount: k.pageCount,
+                  orders: [],
+                  errors: [],
+                  warnings: [],
+                  records: k.records.map((r) => ({ id: r.id, json: r.json, read: readRecord(r.json, listedOn) }))
+                },
+                identity: k.identity,
+                echoed: k.echoed
+              })
+              envelopes.push(k)
+              if (step._tag === "done") {
+                done = true
+                break
+              }
+            }
+            if (done && Option.isSome(stored)) {
+              const at = DateTime.formatIso(DateTime.makeUnsafe(stored.value.takenAt))
+              return Stream.fromIterable(pages.map((p) => ({ ...p, snapshotTakenAt: at })))
+            }
+            from = pages.length
+          }
+        }
+        /** Keeps the pages read so far (`resume`); a record that cannot be written costs a later attempt its pages. */
+        const keep = Effect.suspend(() =>
+          partialKey === undefined
+            ? Effect.void
+            : Effect.flatMap(Clock.currentTimeMillis, (takenAt) =>
+                Effect.ignore(
+                  budget.store.writeSnapshot(partialKey as string, {
+                    payload: JSON.stringify({ version: 1, pages: envelopes } satisfies Kept),
+                    takenAt
+                  })
+                )
+              )
+        )
+        const count0 = envelopes[0]?.pageCount
+        // resumed with the count known: the rest must fit today's budget before the next page is asked for
+        if (from > 0 && charged && count0 !== undefined && Math.min(count0, maxPages) > from)
+          yield* Effect.mapError(budget.ensure(unattended, Math.min(count0, maxPages) - from), budgetError)
+        for (let n = from; ; n++) {
           const reply = yield* Effect.catch(
             pageCall(options, n, size, correlationId, processId, unattended, undefined),
             (e) => (n > 0 && noSuchPage(e) ? Effect.succeed(undefined) : Effect.fail(e))
@@ -162,20 +306,23 @@ export const make = (deps: Deps) => {
           if (reply === undefined) break
           const { raw, ...body } = reply.body
           pages.push({ ...reply, body })
+          envelopes.push({
+            page: n,
+            pageNumber: raw.pageNumber,
+            pageCount: raw.pageCount,
+            nextPage: raw.nextPage,
+            records: (body.records ?? []).map((r) => ({ id: r.id, json: r.json })),
+            identity: reply.identity,
+            echoed: reply.echoed
+          })
+          yield* keep
           const count = raw.pageCount
-          if (n === 0 && count !== undefined && count > pageLimit)
-            return yield* incomplete(`the bank announces ${count} pages, more than the limit of ${pageLimit}`)
           // the rest of an unattended listing must fit today's budget before page 1 is asked for
-          if (n === 0 && charged && count !== undefined && Math.min(count, maxPages) > 1)
-            yield* Effect.mapError(budget.ensure(unattended, Math.min(count, maxPages) - 1), (reason) =>
-              pipeline.budgetError("standingOrders", correlationId, processId, reason)
-            )
-          const number = raw.pageNumber ?? n
-          if (raw.records.length === 0) break
-          if (count !== undefined && number + 1 >= count) break
-          if (count === undefined && (raw.nextPage === undefined || raw.nextPage === null)) break
-          if (n + 1 >= maxPages) break
-          if (n + 1 >= pageLimit) return yield* incomplete(`more than the limit of ${pageLimit} pages`)
+          if (n === 0 && charged && count !== undefined && count <= pageLimit && Math.min(count, maxPages) > 1)
+            yield* Effect.mapError(budget.ensure(unattended, Math.min(count, maxPages) - 1), budgetError)
+          const step = stepAfter(n, { ...raw, records: raw.records.length }, maxPages, pageLimit)
+          if (step._tag === "refuse") return yield* incomplete(step.detail)
+          if (step._tag === "done") break
         }
         return Stream.fromIterable(pages)
       })
