@@ -15,13 +15,17 @@
  * BENCH_WORKER_NODE_FLAGS (Node flags of the throughput run's workers, separated by spaces, e.g. `--trace-gc`),
  * BENCH_WORKER_SHARDS (the throughput run's `--shards`, default the fleet's 30; issue 43: the lock-refresh cost per
  * payment, the statements that confirm a shard's lock, is printed for each count), BENCH_WORKER_BALANCES=1 (the
- * workers get an opening balance covering about half of the payments: the sweep's forecast ahead, issue 39).
+ * workers get an opening balance covering about half of the payments: the sweep's forecast ahead, issue 39),
+ * BENCH_WORKER_ACCOUNTS (debtor accounts the throughput run's orders are spread over, each with its balance under
+ * BENCH_WORKER_BALANCES=1; default 1), BENCH_WORKER_LATER (orders listed besides the due ones that pay later within
+ * the forecast's horizon, 2026-11-09..13: listed, planned ahead and forecast, not checked; default 0).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
+import { Iban } from "@tppkit/core"
 import { Fixtures } from "@tppkit/sandbox"
 import { Database, EmbeddedDb } from "@tppkit/worker"
 import { Effect, Exit, ManagedRuntime, Redacted, Scope } from "effect"
@@ -32,24 +36,59 @@ const payments = Number(process.env.BENCH_WORKER_PAYMENTS ?? 10_000)
 const recoveryPayments = Number(process.env.BENCH_WORKER_RECOVERY_PAYMENTS ?? 3_000)
 const fleetSize = Number(process.env.BENCH_WORKER_COUNT ?? 3)
 const shards = process.env.BENCH_WORKER_SHARDS
+const accountCount = Math.max(1, Number(process.env.BENCH_WORKER_ACCOUNTS ?? 1))
+const later = Number(process.env.BENCH_WORKER_LATER ?? 0)
 const day = "2026-11-02"
 const work = mkdtempSync(join(tmpdir(), "tppkit-bench-worker-"))
 
-/** N monthly orders paying on 2026-11-02, -03 or -04 (all within two working days of the sweep day). */
-const fixturesFile = (n: number, name: string): string => {
+/** The debtor account of the bench's `a`-th account (the fixtures' own first account when there is one). */
+const debtorIban = (a: number): string =>
+  accountCount === 1
+    ? (Fixtures.defaults.standingOrders[0] as { debtor: { iban: string } }).debtor.iban
+    : ((bban: string) => `SK${Iban.checkDigits("SK", bban)}${bban}`)(`2200000000${String(a + 1).padStart(10, "0")}`)
+
+/**
+ * N monthly orders paying on 2026-11-02, -03 or -04 (all within two working days of the sweep day), and
+ * BENCH_WORKER_LATER more paying on 2026-11-09..13; spread over BENCH_WORKER_ACCOUNTS debtor accounts (bound to the
+ * default client, so its one consent lists them all).
+ */
+const fixturesFile = (n: number, name: string, extra = 0): string => {
   const base = Fixtures.defaults
-  const template = base.standingOrders[0] as Record<string, unknown>
-  const standingOrders = Array.from({ length: n }, (_, i) => ({
+  const template = base.standingOrders[0] as Record<string, unknown> & { debtor: { name: string } }
+  const standingOrders = Array.from({ length: n + extra }, (_, i) => ({
     ...template,
     orderId: `BENCH-${String(i + 1).padStart(6, "0")}`,
+    debtor: { name: template.debtor.name, iban: debtorIban(i % accountCount) },
     frequency: "MNTH",
-    startDate: `2026-10-0${2 + (i % 3)}`,
-    nextDate: `2026-11-0${2 + (i % 3)}`,
+    startDate: i < n ? `2026-10-0${2 + (i % 3)}` : `2026-10-${String(9 + (i % 5)).padStart(2, "0")}`,
+    nextDate: i < n ? `2026-11-0${2 + (i % 3)}` : `2026-11-${String(9 + (i % 5)).padStart(2, "0")}`,
     instructedAmount: { value: 10 + (i % 500), currency: "EUR" },
     remittanceInformation: `bench ${i + 1}`
   }))
+  const account = base.accounts[0] as Record<string, unknown>
+  const accounts =
+    accountCount === 1
+      ? base.accounts
+      : [
+          ...base.accounts,
+          ...Array.from({ length: accountCount }, (_, a) => ({
+            ...account,
+            iban: debtorIban(a),
+            owner: `Bench customer ${a + 1}`,
+            balance: "1000000.00",
+            consent: { kind: "branch" }
+          }))
+        ]
+  const clients =
+    accountCount === 1
+      ? base.clients
+      : base.clients.map((c, i) =>
+          i === 0
+            ? { ...c, aispAccounts: [...c.aispAccounts, ...accounts.slice(base.accounts.length).map((a) => a.iban)] }
+            : c
+        )
   const file = join(work, name)
-  writeFileSync(file, JSON.stringify({ ...base, standingOrders }))
+  writeFileSync(file, JSON.stringify({ ...base, clients, accounts, standingOrders }))
   return file
 }
 
@@ -59,13 +98,20 @@ const fixturesFile = (n: number, name: string): string => {
  */
 const withBalances = process.env.BENCH_WORKER_BALANCES === "1"
 
-/** The balances file of BENCH_WORKER_BALANCES. */
+/** The balances file of BENCH_WORKER_BALANCES: each account's balance covers about half of its due payments. */
 const balancesFile = (): string => {
-  const debtor = (Fixtures.defaults.standingOrders[0] as { debtor: { iban: string } }).debtor.iban
   const file = join(work, "balances.json")
+  const perAccount = Math.max(1, Math.round((130 * payments) / accountCount))
   writeFileSync(
     file,
-    JSON.stringify([{ iban: debtor, currency: "EUR", amount: String(130 * payments), date: "2026-11-01" }])
+    JSON.stringify(
+      Array.from({ length: accountCount }, (_, a) => ({
+        iban: debtorIban(a),
+        currency: "EUR",
+        amount: String(perAccount),
+        date: "2026-11-01"
+      }))
+    )
   )
   return file
 }
@@ -286,7 +332,7 @@ const run = async () => {
   try {
     // ---- throughput
     {
-      const { bank, info } = await bankFor(fixturesFile(payments, "throughput.json"))
+      const { bank, info } = await bankFor(fixturesFile(payments, "throughput.json", later))
       const url = await freshDb("throughput")
       await query(url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
       await query(url, "SELECT pg_stat_statements_reset()")
@@ -363,7 +409,7 @@ const run = async () => {
       const checkPhase = (last - first) / 1000
       const rate = (seconds: number) => `${(payments / seconds).toFixed(0)} payments/s`
       console.log(
-        `\nfleet throughput (issue 13): ${payments} due payments, ${fleetSize} worker(s), ${shards ?? 30} shards, load average ${load} at start`
+        `\nfleet throughput (issue 13): ${payments} due payments (${later} more later), ${accountCount} account(s)${withBalances ? " with balances" : ""}, ${fleetSize} worker(s), ${shards ?? 30} shards, load average ${load} at start`
       )
       console.log(`  exit codes ${codes.join(", ")}; checked ${stats?.n}, repeated ${stats?.repeated}`)
       console.log(`  END TO END (spawn → last worker exit): ${wall.toFixed(1)} s = ${rate(wall)}`)

@@ -130,4 +130,24 @@ describe("LocalDate", () => {
       )
     })
   })
+
+  describe("toEpochMillis", () => {
+    it("is the inverse of ofInstant at UTC midnight, and every instant of that UTC day reads back the date", () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: LocalDate.MIN, max: LocalDate.MAX }),
+          fc.integer({ min: 0, max: 86_399_999 }),
+          (n, ms) => {
+            const date = n as LocalDate.LocalDate
+            const midnight = LocalDate.toEpochMillis(date)
+            expect(LocalDate.ofInstant(midnight, "UTC")).toBe(date)
+            expect(LocalDate.ofInstant(midnight + ms, "UTC")).toBe(date)
+            expect(LocalDate.toEpochMillis(LocalDate.ofInstant(midnight + ms, "UTC"))).toBe(midnight)
+          }
+        ),
+        { numRuns: 10_000 }
+      )
+      expect(LocalDate.toEpochMillis(LocalDate.parseUnsafe("2026-11-29"))).toBe(Date.parse("2026-11-29T00:00:00Z"))
+    })
+  })
 })

@@ -132,6 +132,69 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     })
   )
 
+  it.live("a consent given only in the settings is marked expired the same, and no later run lists it", () =>
+    Effect.gen(function* () {
+      const url = yield* db.freshUrl()
+      const listed: Array<string> = []
+      const source = Layer.succeed(Sweep.OrderSource)({
+        list: (consent) =>
+          Effect.suspend(() => {
+            listed.push(consent.key)
+            return consent.key === "gone"
+              ? Effect.fail(new Sweep.ListingFailed({ consent: consent.key, failure: expired("CONSENT_REVOKED") }))
+              : Effect.succeed({ orders: [monthly("SO-CAR", "2026-01-25", "400")], pages: 1 })
+          })
+      })
+      // no Consents.layerSource: the run's consents are the settings' own, none of them in tppkit_consents
+      const sweep = (day: string) =>
+        Sweep.sweepNow(day).pipe(
+          Effect.provide(
+            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+              Layer.provideMerge(Warnings.layerSql({ horizon: 10 })),
+              Layer.provideMerge(WorkflowEngine.layerMemory),
+              Layer.provideMerge(Checks.Checks.layerSql),
+              Layer.provide(source),
+              Layer.provide(
+                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                  check: () => Effect.succeed({ answer: "APPR" as const })
+                })
+              ),
+              Layer.provideMerge(
+                Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: "c1" }, { key: "gone" }] })
+              )
+            )
+          )
+        )
+      yield* Effect.gen(function* () {
+        const first = yield* sweep("2026-11-16")
+        assert.deepStrictEqual(listed, ["c1", "gone"])
+        assert.deepStrictEqual(
+          first.consents.map((c) => [c.consent, c.failure === undefined]),
+          [
+            ["c1", true],
+            ["gone", false]
+          ]
+        )
+        assert.deepStrictEqual(
+          (yield* Warnings.events(0)).map((e) => [e.type, e.consent, e.data.code, e.data.via]),
+          [["consent.expired", "gone", "CONSENT_REVOKED", "listing"]]
+        )
+        assert.deepStrictEqual(
+          (yield* Warnings.consentStates).map((s) => [s.key, s.expired?.day ?? null, s.expired?.code ?? null]),
+          [["gone", "2026-11-16", "CONSENT_REVOKED"]]
+        )
+        // the next day's run lists c1 alone: nothing is spent on the consent the bank refused
+        const second = yield* sweep("2026-11-17")
+        assert.deepStrictEqual(listed, ["c1", "gone", "c1"])
+        assert.deepStrictEqual(
+          second.consents.map((c) => c.consent),
+          ["c1"]
+        )
+        assert.strictEqual((yield* Warnings.events(0)).filter((e) => e.type === "consent.expired").length, 1)
+      }).pipe(Effect.provide(Database.layer(url)))
+    })
+  )
+
   it.live("a balance check answered CONSENT_EXPIRED marks its consent; a 401 without a consent code does not", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
@@ -155,16 +218,22 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
       yield* listener.emit(finished("c1", expired("CONSENT_EXPIRED")))
       yield* listener.emit(finished("c1", expired("CONSENT_EXPIRED")))
       yield* listener.emit(finished("c2", unauthorized))
+      // a consent of the settings alone (no row): marked the same
+      yield* listener.emit(finished("settings-only", expired("CONSENT_INVALID")))
       assert.deepStrictEqual(
         (yield* Warnings.consentStates).map((s) => [s.key, s.expired?.code ?? null]),
         [
           ["c1", "CONSENT_EXPIRED"],
-          ["c2", null]
+          ["c2", null],
+          ["settings-only", "CONSENT_INVALID"]
         ]
       )
       assert.deepStrictEqual(
         (yield* Warnings.events(0)).map((e) => [e.type, e.consent, e.data.via]),
-        [["consent.expired", "c1", "check"]]
+        [
+          ["consent.expired", "c1", "check"],
+          ["consent.expired", "settings-only", "check"]
+        ]
       )
     }).pipe(Effect.provide(db.fresh()))
   )

@@ -268,6 +268,12 @@ export const ofInstant = (epochMillis: number, timeZone: string | DateTime.TimeZ
   return fromPartsUnchecked(parts.year, parts.month, parts.day)
 }
 
+/**
+ * The instant a date begins at UTC midnight (epoch milliseconds); `ofInstant(toEpochMillis(d), "UTC")` is `d`, and
+ * any instant of that UTC day is read back as `d` by `ofInstant`.
+ */
+export const toEpochMillis = (date: LocalDate): number => date * 86_400_000
+
 /** The year of a date. */
 export const year = (date: LocalDate): number => toParts(date).year
 /** The month (1–12) of a date. */

@@ -193,9 +193,7 @@ export const sweepable = (
         r.valid_until ??
         (days === undefined
           ? undefined
-          : LocalDate.format(
-              LocalDate.addDays(LocalDate.fromDayNumberUnsafe(Math.floor(Number(r.added_at) / 86_400_000)), days)
-            ))
+          : LocalDate.format(LocalDate.addDays(LocalDate.ofInstant(Number(r.added_at), "UTC"), days)))
       return {
         key: r.consent_key,
         ...(r.iban === null ? {} : { iban: r.iban }),

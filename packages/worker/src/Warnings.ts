@@ -98,7 +98,10 @@ const patiently = <A>(effect: Effect.Effect<A, SqlError>, fallback: A): Effect.E
     Effect.catch((e) => Effect.as(Effect.logWarning("tppkit: warnings not recorded", e), fallback))
   )
 
-/** Marks a consent no longer valid (once) and raises `consent.expired`; whether it was news. */
+/**
+ * Marks a consent no longer valid (once) and raises `consent.expired`; whether it was news. A consent given only in
+ * the settings (not in `tppkit_consents`) gets its row there, with its end, so that it is treated as any other.
+ */
 const markExpired = (
   sql: SqlClient.SqlClient,
   consent: string,
@@ -109,9 +112,13 @@ const markExpired = (
 ) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
-    const rows = yield* sql<{ consent_key: string }>`UPDATE tppkit_consents
-      SET expired_at = ${now}, expired_code = ${code}, expired_day = ${day}
-      WHERE consent_key = ${consent} AND expired_at IS NULL RETURNING consent_key`
+    const rows = yield* sql<{ consent_key: string }>`INSERT INTO tppkit_consents
+        (consent_key, added_at, expired_at, expired_code, expired_day)
+      VALUES (${consent}, ${now}, ${now}, ${code}, ${day})
+      ON CONFLICT (consent_key) DO UPDATE
+        SET expired_at = EXCLUDED.expired_at, expired_code = EXCLUDED.expired_code, expired_day = EXCLUDED.expired_day
+        WHERE tppkit_consents.expired_at IS NULL
+      RETURNING consent_key`
     if (rows.length === 0) return false
     yield* record(sql, [
       {
