@@ -7,7 +7,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { Fixtures, Sandbox } from "@tppkit/sandbox"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { run } from "./inProcess.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "tppkit-silent-"))
@@ -216,5 +218,48 @@ describe("every calendar day keeps its meaning across a translation (issue 34)",
       "2027-02-07",
       "2027-02-08"
     ])
+  })
+})
+
+describe("the bank's list names an order that pays nothing (issue 34)", { timeout: 60_000 }, () => {
+  let scope: Scope.Closeable
+  let bank: { readonly baseUrl: string; readonly clientId: string }
+  const listed = (orderId: string, more: object): Fixtures.StandingOrder => ({
+    ...order(orderId, "MNTH", "2026-03-01", 25),
+    frequency: "MNTH",
+    debtor: { name: "Jana", iban: Fixtures.ibans.eurBranch },
+    ...more
+  })
+  beforeAll(async () => {
+    scope = await Effect.runPromise(Scope.make())
+    const fixtures: Fixtures.Fixtures = {
+      clients: Fixtures.defaults.clients,
+      accounts: Fixtures.defaults.accounts,
+      standingOrders: [listed("RENT", {}), listed("ENDED", { endDate: "2026-01-01" })]
+    }
+    const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ fixtures }), scope))
+    bank = Context.get(context, Sandbox.SandboxInfo)
+  })
+  afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+  const list = (...flags: Array<string>) =>
+    run([
+      "standing-orders",
+      "--all",
+      ...["--base-url", bank.baseUrl, "--client-id", bank.clientId, "--client-secret", "sandbox-secret"],
+      ...["--budget-file", "memory", "--max-age", "0", ...flags]
+    ])
+  const reason = "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+
+  it("standing-orders lists it as the bank gave it and names it skipped with its reason; exit 0", async () => {
+    const table = await list()
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toContain("2 standing order(s)")
+    expect(table.stdout.replace(/\s+/g, " ")).toContain(
+      `Skipped: listed, but it pays nothing ENDED (page 0, record 2): ${reason}`
+    )
+    const json = await list("--format", "json")
+    expect(json.code, json.stderr).toBe(0)
+    expect(JSON.parse(json.stdout).standingOrders.map((o: { orderId: string }) => o.orderId)).toEqual(["RENT", "ENDED"])
+    expect(json.stderr).toContain(`tppkit: page 0, record 2 (ENDED) is skipped: ${reason}`)
   })
 })

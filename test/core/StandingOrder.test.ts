@@ -617,13 +617,16 @@ describe("StandingOrder.decoder", () => {
 })
 
 describe("Orders.decodeBankList (issue 33: the bank's list read through core's one decoder)", () => {
-  /** The outcome of either reader, its failure as its kind, detail and words. */
+  /**
+   * The outcome of either reader, its failure as its kind, detail and words (the skipped records aside: decodeText
+   * does not name them).
+   */
   const outcome = (r: Result.Result<StandingOrder.Decoded, StandingOrder.TextFailure | Orders.NotAList>) =>
     Result.isFailure(r)
       ? r.failure instanceof Orders.NotAList
         ? { kind: r.failure.kind, detail: r.failure.detail, message: r.failure.reason }
         : { kind: r.failure.reason, detail: r.failure.detail, message: r.failure.message }
-      : r.success
+      : (({ skipped: _, ...rest }) => rest)(r.success)
   const changed = ordersFile.chain((text) =>
     fc
       .tuple(fc.nat(Math.max(0, text.length - 1)), fc.constantFrom("", ",", "]", "}", "[", "{", '"', ":", "x", "1"))
@@ -651,13 +654,51 @@ describe("Orders.decodeBankList (issue 33: the bank's list read through core's o
 
   it("keeps a record without startDate and nextDate (the projection skips it) and ignores another source's envelope", () => {
     const text = JSON.stringify({ standingOrders: [order("NO-ANCHOR", { startDate: undefined })] })
-    expect(Result.getOrThrow(Orders.decodeBankList(text, { body: true })).orders.map((o) => o.orderId)).toEqual([
-      "NO-ANCHOR"
+    const bank = Result.getOrThrow(Orders.decodeBankList(text, { body: true }))
+    expect(bank.orders.map((o) => o.orderId)).toEqual(["NO-ANCHOR"])
+    expect(bank.skipped).toEqual([
+      {
+        index: 0,
+        orderId: "NO-ANCHOR",
+        path: "startDate",
+        message: "the order has neither startDate nor nextDate to anchor its schedule"
+      }
     ])
     const uk = JSON.stringify({ Data: { StandingOrder: [{ StandingOrderId: "UK-1" }] } })
     const read = Result.getOrThrow(Orders.decodeBankList(uk, { body: true }))
     expect([read.orders, read.errors, read.listMissing]).toEqual([[], [], true])
     expect(outcome(Orders.decodeBankList(uk))).toEqual(outcome(StandingOrder.decodeText(uk)))
+  })
+
+  it("keeps a record whose endDate is before its start as listed, and names it skipped with the reason (issue 34)", () => {
+    const text = JSON.stringify([
+      order("OK", { startDate: "2026-01-05" }),
+      order("ENDED", { startDate: "2026-03-01", endDate: "2026-01-01" }),
+      order("NEXT", { startDate: undefined, nextDate: "2026-04-01", endDate: "2026-03-31" })
+    ])
+    const read = Result.getOrThrow(Orders.decodeBankList(text))
+    expect(read.orders.map((o) => o.orderId)).toEqual(["OK", "ENDED", "NEXT"])
+    expect(read.errors).toEqual([])
+    expect(read.skipped).toEqual([
+      {
+        index: 1,
+        orderId: "ENDED",
+        path: "endDate",
+        message: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+      },
+      {
+        index: 2,
+        orderId: "NEXT",
+        path: "endDate",
+        message: "endDate 2026-03-31 is before nextDate 2026-04-01: the order never pays"
+      }
+    ])
+    // the orders file's reader says the same reason, without the record (it is projected by no one)
+    const file = Result.getOrThrow(Orders.decode(text))
+    expect(file.skipped.map((s) => [s.position, s.orderId, s.reason])).toEqual([
+      [2, "ENDED", read.skipped?.[0]?.message],
+      [3, "NEXT", read.skipped?.[1]?.message]
+    ])
   })
 
   it("keeps a code spelt in lower case with a warning where decodeText refuses it (issue 40's tolerance)", () => {

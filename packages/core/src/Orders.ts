@@ -111,8 +111,9 @@ export interface Unread {
 
 /**
  * An order read whole that yields no payment: the bank's record without `startDate` and `nextDate` has no anchor
- * (packages/core/README.md, "Anchor"); the projection lists it with the reason and the other orders are projected.
- * `order` keeps its fields as read (no recurrence).
+ * (packages/core/README.md, "Anchor"), an order whose end is before its start never pays, a whole record of another
+ * source is inactive, deleted or reaches no date; the projection lists it with the reason and the other orders are
+ * projected. `order` keeps the bank's fields as read (no recurrence) where the record is listed as given.
  */
 export interface Skipped {
   readonly _tag: "Skipped"
@@ -121,6 +122,8 @@ export interface Skipped {
   readonly reason: string
   /** The bank's record as read; absent for a whole record of another source that is no order to project. */
   readonly order?: StandingOrder.StandingOrder | undefined
+  /** The field that makes the bank's record pay nothing (`startDate` absent with `nextDate`, an `endDate` before them). */
+  readonly field?: string | undefined
 }
 
 /** What a record is read as. */
@@ -308,19 +311,18 @@ class Reading {
       }
       // no anchor (packages/core/README.md, "Anchor"): read, but it pays nothing; its recurrence is made when asked
       if (order.startDate === undefined && order.nextDate === undefined) {
-        return { _tag: "Skipped", position, orderId: order.orderId, reason: NO_ANCHOR, order }
+        return { _tag: "Skipped", position, orderId: order.orderId, reason: NO_ANCHOR, order, field: "startDate" }
+      }
+      // its end before its anchor: read whole, but no payment is ever due (not silently dropped); the bank's list
+      // keeps the record as listed beside the reason
+      if (order.endDate !== undefined && order.endDate < (order.startDate ?? order.nextDate)!) {
+        const anchor = order.startDate === undefined ? "nextDate" : "startDate"
+        const reason = `endDate ${LocalDate.format(order.endDate)} is before ${anchor} ${LocalDate.format((order.startDate ?? order.nextDate)!)}: the order never pays`
+        const s = skipped(position, order.orderId, reason)
+        return this.records ? { ...s, order, field: "endDate" } : s
       }
       if (this.records) {
         return new RecordedOrder(this.parts(order, position), order, this.options, spelt?.warning)
-      }
-      // its end before its anchor: read whole, but no payment is ever due (not silently dropped)
-      if (order.endDate !== undefined && order.endDate < (order.startDate ?? order.nextDate)!) {
-        const anchor = order.startDate === undefined ? "nextDate" : "startDate"
-        return skipped(
-          position,
-          order.orderId,
-          `endDate ${LocalDate.format(order.endDate)} is before ${anchor} ${LocalDate.format((order.startDate ?? order.nextDate)!)}: the order never pays`
-        )
       }
       const coded = new CodedOrder(this.parts(order, position), order.frequency, this.options)
       return spelt === undefined ? coded : new TolerantCodedOrder(coded, spelt.warning)
@@ -704,7 +706,9 @@ export interface BankListOptions {
  * decoder, in the bank's standard, as the bank's records whole (every field it lists, for the client and the fleet to
  * keep and print as received): the orders, one error per record that cannot be read (its index in the list, from 0;
  * the list's own problems first, index −1), one warning per record kept although out of the bank's format
- * (`StandingOrder.formatWarning`) or read with a tolerance (a code in lower case). A record without `startDate` and `nextDate` is listed too (the projection skips it).
+ * (`StandingOrder.formatWarning`) or read with a tolerance (a code in lower case). A record that pays nothing (no
+ * `startDate` and `nextDate`, an `endDate` before them) is listed as the bank gave it and is in `skipped` with its
+ * reason (packages/core/README.md, "Anchor"; the projection skips it).
  * Another source's envelope is no list of the bank's. Fails with {@link NotAList} as {@link decode} does.
  */
 export const decodeBankList = (
@@ -727,6 +731,7 @@ export const decodeBankList = (
   const list: Array<StandingOrder.RecordError> = []
   const errors: Array<StandingOrder.RecordError> = []
   const warnings: Array<StandingOrder.RecordError> = []
+  const skippedRecords: Array<StandingOrder.RecordError> = []
   const kept = (record: StandingOrder.StandingOrder, position: number, tolerated: ReadonlyArray<Warning>) => {
     orders.push(record)
     for (const w of tolerated) {
@@ -742,7 +747,15 @@ export const decodeBankList = (
     if (item._tag === "Order") {
       if (item instanceof RecordedOrder) kept(item.record, item.position, item.warnings)
     } else if (item._tag === "Skipped") {
-      if (item.order !== undefined) kept(item.order, item.position, EMPTY)
+      if (item.order !== undefined) {
+        kept(item.order, item.position, EMPTY)
+        skippedRecords.push({
+          index: item.position - 1,
+          orderId: item.orderId,
+          path: item.field ?? "",
+          message: item.reason
+        })
+      }
     } else if (item.position === undefined) {
       list.push({ index: -1, orderId: undefined, path: item.path, message: item.reason })
     } else {
@@ -755,6 +768,7 @@ export const decodeBankList = (
     orders,
     errors: list.length === 0 ? errors : [...list, ...errors],
     warnings,
+    skipped: skippedRecords,
     listMissing,
     keys
   })

@@ -224,6 +224,11 @@ export interface LenientList {
   readonly orders: Array<StandingOrder>
   readonly errors: Array<RecordError>
   readonly warnings: Array<RecordError>
+  /**
+   * The records listed whole that pay nothing (no `startDate` and `nextDate`, an `endDate` before them), each with
+   * the field and the reason (packages/core/README.md, "Anchor"); they are in `orders` too, as the bank listed them.
+   */
+  readonly skipped?: Array<RecordError> | undefined
 }
 
 /**
@@ -353,6 +358,8 @@ export interface Decoded<A = StandingOrder> {
   readonly errors: Array<RecordError>
   /** The records kept whole although out of the bank's format (see {@link formatWarning}), in list order. */
   readonly warnings: Array<RecordError>
+  /** The records kept whole that pay nothing, with the field and the reason, in list order (see {@link LenientList}). */
+  readonly skipped?: Array<RecordError> | undefined
   /** Whether the text was an object whose `standingOrders` key is absent or `null` (only with `body: true`). */
   readonly listMissing: boolean
   /** The top-level keys of an object text, once each in text order (empty for a bare array). */

@@ -311,8 +311,27 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
       )
     }
   }
+  // records listed whole that pay nothing (no anchor, an end before it): listed as the bank gave them, and each
+  // named with its reason in every format (the table's own section, the JSON's skipped, else stderr)
+  const skipped = pages.flatMap((p) =>
+    (p.body.skipped ?? []).map((s) => ({
+      page: p.body.page,
+      position: s.index + 1,
+      orderId: s.orderId,
+      reason: s.message
+    }))
+  )
   const pageCount = pages[pages.length - 1]?.body.pageCount
   if (!Profile.isSbas(settings.profile)) return yield* profiledListing(pages, input, settings.profile)
+  if (input.reconcile === true || input.format === "json") {
+    for (const s of skipped) {
+      yield* Output.errorLine(
+        Output.printable(
+          `tppkit: page ${s.page}, record ${s.position} (${s.orderId ?? "no orderId"}) is skipped: ${s.reason}`
+        )
+      )
+    }
+  }
   if (input.reconcile === true) {
     // the listing day: the day the listing was taken (a kept one's own), in the bank's time zone
     const takenAt = pages[0]?.snapshotTakenAt
@@ -362,6 +381,15 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     yield* Output.line(
       `\n${style.bold("Totals per frequency (one payment of each order)")}\n${Style.table(style, Render.orderTotalsTable(orders)).join("\n")}`
     )
+  }
+  if (skipped.length > 0) {
+    const rows = skipped.map((s) => ({
+      orderId: `${s.orderId ?? "(no orderId)"} (page ${s.page}, record ${s.position})`,
+      reason: s.reason
+    }))
+    const heading = `Skipped: listed, but ${skipped.length === 1 ? "it pays" : `${skipped.length} orders pay`} nothing`
+    yield* Output.line(`\n${style.bold(heading)}`)
+    for (const line of Render.skippedLines(rows)) yield* Output.line(Output.printable(line))
   }
   const last = pages[pages.length - 1]
   if (last !== undefined) yield* Output.line(`Process-ID ${last.identity.processId ?? ""}`)

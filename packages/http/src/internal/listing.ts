@@ -103,7 +103,7 @@ const stepAfter = (state: State, page: Page, bounds: Bounds): Step => {
 }
 
 /** The record index of each order of a page: the indices that are not errors, in order. */
-const orderIndices = (page: Page): Array<number> => {
+const orderIndices = (page: Pick<Page, "orders" | "errors">): Array<number> => {
   const failed = new Set(page.errors.map((e) => e.index))
   const indices: Array<number> = []
   for (let i = 0; indices.length < page.orders.length; i++) if (!failed.has(i)) indices.push(i)
@@ -130,7 +130,10 @@ const withoutDuplicates = <P extends Page>(state: State, page: P): P => {
     })
   }
   errors.sort((a, b) => a.index - b.index)
-  return { ...page, orders: page.orders.filter((_, i) => !dropped.has(i)), errors }
+  const orders = page.orders.filter((_, i) => !dropped.has(i))
+  if (page.skipped === undefined) return { ...page, orders, errors }
+  const left = new Set(duplicates.map((i) => indices[i]))
+  return { ...page, orders, errors, skipped: page.skipped.filter((s) => !left.has(s.index)) }
 }
 
 /** A page in a snapshot: the page and the identity of the reply it came in. */
@@ -148,6 +151,9 @@ const snapshotJson = <I>(pages: ReadonlyArray<SnapshotPage<I>>) => ({
     orders: JSON.stringify(p.page.orders.map((o) => StandingOrder.encodeReceived(o))),
     errors: p.page.errors.map((e) => ({ ...e, orderId: e.orderId ?? null })),
     warnings: p.page.warnings.map((e) => ({ ...e, orderId: e.orderId ?? null })),
+    ...(p.page.skipped === undefined
+      ? {}
+      : { skipped: p.page.skipped.map((e) => ({ ...e, orderId: e.orderId ?? null })) }),
     identity: p.identity,
     echoed: p.echoed
   }))
@@ -174,22 +180,43 @@ interface StoredPage {
   readonly errors: ReadonlyArray<StoredError>
   /** Version 2 only. */
   readonly warnings?: ReadonlyArray<StoredError>
+  /** Version 2, when a record of the page pays nothing (absent in a payload written before: read again). */
+  readonly skipped?: ReadonlyArray<StoredError>
   readonly identity: unknown
   readonly echoed: { readonly correlationId?: string; readonly processId?: string }
 }
 
 /**
  * The orders of a stored page, read by core's one decoder: exactly from version 2's text, from the JSON text of version
- * 1's floats; undefined when one is bad.
+ * 1's floats; undefined when one is bad. The records that pay nothing are counted among the stored orders.
  */
 const storedOrders = (
   orders: StoredPage["orders"]
-): { orders: Array<StandingOrder.StandingOrder>; warnings: Array<StandingOrder.RecordError> } | undefined => {
+):
+  | {
+      orders: Array<StandingOrder.StandingOrder>
+      warnings: Array<StandingOrder.RecordError>
+      skipped: Array<StandingOrder.RecordError>
+    }
+  | undefined => {
   if (typeof orders !== "string" && !Array.isArray(orders)) return undefined
   const decoded = Orders.decodeBankList(typeof orders === "string" ? orders : JSON.stringify(orders))
   return Result.isSuccess(decoded) && decoded.success.errors.length === 0
-    ? { orders: decoded.success.orders, warnings: decoded.success.warnings }
+    ? { orders: decoded.success.orders, warnings: decoded.success.warnings, skipped: decoded.success.skipped ?? [] }
     : undefined
+}
+
+/** The errors and skipped records of a stored page as read: the skipped ones of an older payload placed by its errors. */
+const storedSkipped = (
+  p: StoredPage,
+  errors: Array<StandingOrder.RecordError>,
+  orders: number,
+  read: ReadonlyArray<StandingOrder.RecordError>
+): Array<StandingOrder.RecordError> | undefined => {
+  if (p.skipped !== undefined) return p.skipped.map((e) => ({ ...e, orderId: e.orderId ?? undefined }))
+  if (read.length === 0) return undefined
+  const indices = orderIndices({ orders: new Array(orders), errors })
+  return read.map((s) => ({ ...s, index: indices[s.index] ?? s.index }))
 }
 
 /** The pages of a snapshot payload, or undefined when it is not one this version wrote (then it is ignored). */
@@ -201,16 +228,19 @@ export const decodeSnapshot = <I>(payload: string): ReadonlyArray<SnapshotPage<I
     for (const p of parsed.pages) {
       const read = storedOrders(p.orders)
       if (read === undefined) return undefined
+      const errors = p.errors.map((e: StoredError) => ({ ...e, orderId: e.orderId ?? undefined }))
+      const skipped = storedSkipped(p, errors, read.orders.length, read.skipped)
       pages.push({
         page: {
           page: p.page,
           pageCount: p.pageCount ?? undefined,
           orders: read.orders,
-          errors: p.errors.map((e: StoredError) => ({ ...e, orderId: e.orderId ?? undefined })),
+          errors,
           warnings:
             p.warnings === undefined
               ? read.warnings
-              : p.warnings.map((e: StoredError) => ({ ...e, orderId: e.orderId ?? undefined }))
+              : p.warnings.map((e: StoredError) => ({ ...e, orderId: e.orderId ?? undefined })),
+          ...(skipped === undefined ? {} : { skipped })
         },
         identity: p.identity as I,
         echoed: p.echoed

@@ -70,7 +70,7 @@ export const decodePage = (
             : reason
     return Result.fail({ path: "$", message })
   }
-  const { pageCount, orders, errors, warnings, listMissing, keys } = decoded.success
+  const { pageCount, orders, errors, warnings, skipped, listMissing, keys } = decoded.success
   if (listMissing && errorKeys.some((k) => keys.includes(k))) {
     return Result.fail({ path: "standingOrders", message: "missing, and the body looks like an error" })
   }
@@ -87,7 +87,11 @@ export const decodePage = (
       message: `page ${page} ${what} although pageCount announces ${pageCount} pages`
     })
   }
-  return Result.succeed({ pageCount, orders, errors, warnings })
+  return Result.succeed(
+    skipped === undefined || skipped.length === 0
+      ? { pageCount, orders, errors, warnings }
+      : { pageCount, orders, errors, warnings, skipped }
+  )
 }
 
 /**
