@@ -39,5 +39,9 @@ describe("listingStatus", () => {
     expect(ListingStatus.lines([clean], 120).at(-1)).toBe(
       "no findings: every date matches or one rule explains the differences"
     )
+    // an orderId the listing repeats (issue 34): named, with the keys its records are checked by
+    expect(ListingStatus.lines([{ ...clean, repeated: [{ orderId: "RENT", records: 2 }] }], 100).at(-1)).toBe(
+      "repeated orderIds, each record checked on its own as ID#1, ID#2, …: 2026-07-25 home RENT (2 records)"
+    )
   })
 })

@@ -97,11 +97,17 @@ const db = embeddedDb()
 
 describe("ListingReconciliation in the fleet's database", () => {
   it.live(
-    "layerSql keeps the latest listing's reconciliation per day and consent; list reads them by day",
+    "layerSql keeps the latest listing's reconciliation per day and consent (its repeated orderIds); list reads them by day",
     () =>
       Effect.gen(function* () {
         const a = ListingReconciliation.summarize(Personality.list({}, orders, day), "a", day, settings, "2026-07-25")
-        const tie = { ...a, consent: "b", inferred: undefined, tied: ["following · target", "none · target"] }
+        const tie = {
+          ...a,
+          consent: "b",
+          inferred: undefined,
+          tied: ["following · target", "none · target"],
+          repeated: [{ orderId: "RENT", records: 2 }]
+        }
         const record = (s: ListingReconciliation.Summary) =>
           ListingReconciliation.record(s).pipe(Effect.provide(ListingReconciliation.layerSql))
         yield* record({ ...a, match: 1 })

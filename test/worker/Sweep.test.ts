@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Backoff, Calendar, ErrorBody, LocalDate } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
-import { Checks, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
+import { Checks, FundsCheckWorkflow, ListingReconciliation, Sweep } from "@tppkit/worker"
 import { BigDecimal, Effect, Fiber, Layer, Ref } from "effect"
 import {
   ClusterWorkflowEngine,
@@ -123,6 +123,78 @@ describe("Sweep.layer (the day's workflow)", () => {
       const failure = summary.consents[0]?.failure
       assert.strictEqual(failure?._tag === "BankError" ? failure.reason._tag : undefined, "Forbidden")
       assert.strictEqual(failure?.message, refused.message)
+    })
+  )
+})
+
+describe("Sweep: an orderId a listing repeats (issue 34)", () => {
+  it("keyed names the N-th record ID#N, only where an orderId repeats; records read by core keep their positions", () => {
+    const a = order("RENT", "2026-02-20")
+    const b = {
+      ...order("RENT", "2026-02-21"),
+      instructedAmount: { value: BigDecimal.fromStringUnsafe("5"), currency: "EUR" }
+    }
+    const once = [order("GYM", "2026-02-20")]
+    assert.strictEqual(Sweep.keyed(once).orders, once)
+    const k = Sweep.keyed([a, order("GYM", "2026-02-20"), b])
+    assert.deepStrictEqual(
+      k.orders.map((o) => o.orderId),
+      ["RENT#1", "GYM", "RENT#2"]
+    )
+    assert.deepStrictEqual(k.repeated, [{ orderId: "RENT", positions: [1, 3] }])
+    // a UK order's own first payment shares its record's position: one record, not a repeat
+    const positioned = [
+      { ...a, position: 4 },
+      { ...a, position: 4 },
+      { ...b, position: 9 }
+    ]
+    assert.deepStrictEqual(
+      Sweep.keyed(positioned).orders.map((o) => o.orderId),
+      ["RENT#1", "RENT#1", "RENT#2"]
+    )
+  })
+
+  it.effect("two records with one orderId are two checks, RENT#1 and RENT#2, and the listing's record names them", () =>
+    Effect.gen(function* () {
+      const recorded: Array<ListingReconciliation.Summary> = []
+      const rent2 = {
+        ...order("RENT", "2026-02-20"),
+        instructedAmount: { value: BigDecimal.fromStringUnsafe("7.5"), currency: "EUR" }
+      }
+      const source = Layer.succeed(Sweep.OrderSource)({
+        list: () =>
+          Effect.succeed({ orders: [order("RENT", "2026-02-20"), order("GYM", "2026-02-20"), rent2], pages: 1 })
+      })
+      const layer = Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+        Layer.provideMerge(WorkflowEngine.layerMemory),
+        Layer.provideMerge(Checks.Checks.layerMemory),
+        Layer.provide(source),
+        Layer.provide(
+          Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+            check: () => Effect.succeed({ answer: "APPR" as const })
+          })
+        ),
+        Layer.provide(Layer.succeed(Sweep.SweepSettings)(settings)),
+        Layer.provide(Layer.succeed(ListingReconciliation.Recorder)((s) => Effect.sync(() => void recorded.push(s))))
+      )
+      const { summary, rows } = yield* Effect.gen(function* () {
+        const summary = yield* Sweep.sweepNow("2026-02-27")
+        const rows = yield* Effect.flatMap(Checks.Checks, (c) => c.list())
+        return { summary, rows }
+      }).pipe(Effect.provide(layer))
+      assert.deepStrictEqual(
+        summary.consents.map((c) => [c.consent, c.planned]),
+        [["c1", 3]]
+      )
+      assert.deepStrictEqual(rows.map((r) => [r.orderId, r.nominalDate, r.amount]).sort(), [
+        ["GYM", "2026-02-27", "100"],
+        ["RENT#1", "2026-02-27", "100"],
+        ["RENT#2", "2026-02-27", "7.5"]
+      ])
+      assert.deepStrictEqual(
+        recorded.map((s) => s.repeated),
+        [[{ orderId: "RENT", records: 2 }]]
+      )
     })
   )
 })

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Currency, ErrorBody, Iban, LocalDate, Orders, Profile, type StandingOrder } from "@tppkit/core"
+import { Currency, ErrorBody, Iban, LocalDate, Orders, Profile, StandingOrder } from "@tppkit/core"
 import {
   BankClient,
   BankConfig,
@@ -280,19 +280,29 @@ const firstKeeping = Schedule.exponential("100 millis").pipe(
 const isLast = (page: Listings.Page, first: number | undefined, pageSize: number): boolean =>
   first !== undefined ? page.page >= first - 1 : page.records < pageSize
 
-/** The orders of pages, each orderId once (the first page that has it). */
+/**
+ * The orders of pages: a record that an earlier page has already, the same record again (the pages moved while they
+ * were read), is left out; a different record with an orderId seen before, or one repeated within a page, is kept
+ * (the sweep keys such records `ID#N`, `Sweep.keyed`).
+ */
 const ordersOf = (pages: ReadonlyArray<Listings.Page>): Array<StandingOrder.StandingOrder> => {
-  const seen = new Set<string>()
+  const seen = new Map<string, { readonly page: number; readonly records: Array<StandingOrder.StandingOrder> }>()
   const orders: Array<StandingOrder.StandingOrder> = []
   for (const p of pages) {
     for (const o of p.orders) {
-      if (seen.has(o.orderId)) continue
-      seen.add(o.orderId)
+      const earlier = seen.get(o.orderId)
+      if (earlier === undefined) seen.set(o.orderId, { page: p.page, records: [o] })
+      else if (earlier.page !== p.page && earlier.records.some((r) => sameRecord(r, o))) continue
+      else earlier.records.push(o)
       orders.push(o)
     }
   }
   return orders
 }
+
+/** Whether two records are the same order as received (every field). */
+const sameRecord = (a: StandingOrder.StandingOrder, b: StandingOrder.StandingOrder): boolean =>
+  JSON.stringify(StandingOrder.encodeReceived(a)) === JSON.stringify(StandingOrder.encodeReceived(b))
 
 /**
  * The orders an earlier complete listing stands in with for the pages not read today: each of its orders that no

@@ -38,6 +38,11 @@ export interface Summary {
   readonly evidence: number
   /** An anomaly, an unexplained date, or differences no one rule explains (`Reconciliation.hasFindings`). */
   readonly findings: boolean
+  /**
+   * The orderIds the listing gives in more than one record, each with how many: the fleet checks each record's
+   * payments on its own, as `ID#1` … `ID#N` (`Sweep.keyed`). Absent: none.
+   */
+  readonly repeated?: ReadonlyArray<{ readonly orderId: string; readonly records: number }> | undefined
 }
 
 /** What the sweep reads of a listed order: core's `StandingOrder` and schedule's `ProjectableOrder` are such. */
@@ -99,22 +104,24 @@ export const ddl: ReadonlyArray<string> = [
     matched integer NOT NULL, explained integer NOT NULL, stale integer NOT NULL, anomaly integer NOT NULL,
     unexplained integer NOT NULL, without_next_date integer NOT NULL, skipped integer NOT NULL,
     inferred text, tied text NOT NULL, support integer NOT NULL, evidence integer NOT NULL, findings boolean NOT NULL,
-    PRIMARY KEY (day, consent))`
+    PRIMARY KEY (day, consent))`,
+  "ALTER TABLE tppkit_listing_reconciliation ADD COLUMN IF NOT EXISTS repeated text"
 ]
 
 /** Writes a reconciliation, replacing the one of an earlier listing of the same day and consent. */
 const write = (s: Summary): Effect.Effect<void, SqlError, SqlClient.SqlClient> =>
   Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
     sql`INSERT INTO tppkit_listing_reconciliation (day, consent, rule_in_use, matched, explained, stale, anomaly,
-        unexplained, without_next_date, skipped, inferred, tied, support, evidence, findings)
+        unexplained, without_next_date, skipped, inferred, tied, support, evidence, findings, repeated)
       VALUES (${s.day}, ${s.consent}, ${s.ruleInUse}, ${s.match}, ${s.explained}, ${s.stale}, ${s.anomaly},
         ${s.unexplained}, ${s.withoutNextDate}, ${s.skipped}, ${s.inferred ?? null}, ${JSON.stringify(s.tied)},
-        ${s.support}, ${s.evidence}, ${s.findings})
+        ${s.support}, ${s.evidence}, ${s.findings},
+        ${s.repeated === undefined || s.repeated.length === 0 ? null : JSON.stringify(s.repeated)})
       ON CONFLICT (day, consent) DO UPDATE SET rule_in_use = EXCLUDED.rule_in_use, matched = EXCLUDED.matched,
         explained = EXCLUDED.explained, stale = EXCLUDED.stale, anomaly = EXCLUDED.anomaly,
         unexplained = EXCLUDED.unexplained, without_next_date = EXCLUDED.without_next_date,
         skipped = EXCLUDED.skipped, inferred = EXCLUDED.inferred, tied = EXCLUDED.tied, support = EXCLUDED.support,
-        evidence = EXCLUDED.evidence, findings = EXCLUDED.findings`.pipe(Effect.asVoid)
+        evidence = EXCLUDED.evidence, findings = EXCLUDED.findings, repeated = EXCLUDED.repeated`.pipe(Effect.asVoid)
   )
 
 /**
@@ -145,7 +152,19 @@ const summaryOf = (r: Record<string, unknown>): Summary => {
   } catch {
     tied = []
   }
+  let repeated: Array<{ readonly orderId: string; readonly records: number }> = []
+  try {
+    const parsed: unknown = JSON.parse(String(r.repeated ?? "[]"))
+    if (Array.isArray(parsed))
+      repeated = parsed.map((x: { orderId?: unknown; records?: unknown }) => ({
+        orderId: String(x?.orderId),
+        records: Number(x?.records)
+      }))
+  } catch {
+    repeated = []
+  }
   return {
+    ...(repeated.length === 0 ? {} : { repeated }),
     day: String(r.day),
     consent: String(r.consent),
     ruleInUse: String(r.rule_in_use),

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { Backoff, type BusinessDayConvention, Calendar, LocalDate, Money } from "@tppkit/core"
+import { Backoff, type BusinessDayConvention, Calendar, LocalDate, Money, Orders } from "@tppkit/core"
 import * as BankError from "@tppkit/http/BankError"
 import * as FailureClass from "@tppkit/http/FailureClass"
 import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
@@ -225,6 +225,41 @@ export class OrderSource extends Context.Service<
   }
 >()("@tppkit/worker/OrderSource") {}
 
+/**
+ * A listing's orders keyed for the fleet: an orderId that several records of the listing give becomes `ID#N`, the
+ * N-th record (from 1, in listing order) that gives it (core's `Orders.keys`), so that each record's payments are
+ * checked on their own, never merged into one check (issue 34); the orders as they are when no orderId repeats.
+ * `repeated` names each such orderId with its records' positions (from 1).
+ */
+export const keyed = <A extends { readonly orderId: string }>(
+  orders: ReadonlyArray<A>
+): { readonly orders: ReadonlyArray<A>; readonly repeated: ReadonlyArray<Orders.Repeated> } => {
+  // a record read by core's Orders has its position; the bank's own records are counted in listing order
+  const positioned = orders.map((o, i) => {
+    const position = (o as { readonly position?: unknown }).position
+    return { orderId: o.orderId, position: typeof position === "number" ? position : i + 1 }
+  })
+  const repeated = Orders.repeated(positioned)
+  if (repeated.length === 0) return { orders, repeated }
+  const keys = Orders.keys(positioned)
+  return { orders: orders.map((o, i) => (keys[i] === o.orderId ? o : { ...o, orderId: keys[i]! })), repeated }
+}
+
+/** A listing with its orders (and the earlier listing's) {@link keyed}, and the orderIds it repeats. */
+const keyedListing = (
+  listed: Listed
+): { readonly listed: Listed; readonly repeated: ReadonlyArray<Orders.Repeated> } => {
+  const today = keyed(listed.orders)
+  const previous =
+    listed.previous === undefined
+      ? undefined
+      : { day: listed.previous.day, orders: keyed(listed.previous.orders).orders }
+  return {
+    listed: { ...listed, orders: today.orders, ...(previous === undefined ? {} : { previous }) },
+    repeated: today.repeated
+  }
+}
+
 /** The instant a day's sweep hour begins in a time zone (epoch milliseconds), DST-correct. */
 export const instantOf = (day: LocalDate.LocalDate, hour: number, timeZone: string): number => {
   const { year, month, day: d } = LocalDate.toParts(day)
@@ -385,11 +420,13 @@ const planPartial = (
     if (source.kept === undefined) return undefined
     const kept = yield* source.kept(consent, day)
     const earlierDay = kept.earlier?.day ?? ""
-    const today = plan(kept.orders, consent.key, date, settings)
+    const today = plan(keyed(kept.orders).orders, consent.key, date, settings)
     const earlier =
       kept.earlier === undefined
         ? []
-        : plan(kept.earlier.orders, consent.key, date, settings).map((d): Due => ({ ...d, listedOn: earlierDay }))
+        : plan(keyed(kept.earlier.orders).orders, consent.key, date, settings).map(
+            (d): Due => ({ ...d, listedOn: earlierDay })
+          )
     yield* checks
       .plan([...today, ...earlier])
       .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
@@ -465,7 +502,8 @@ const sweepConsent = (consent: Consent, day: string, permits: Semaphore.Semaphor
         execute: Effect.gen(function* () {
           const source = yield* OrderSource
           const checks = yield* Checks
-          const listed = yield* permits.withPermits(1)(source.list(consent, day))
+          // an orderId the listing repeats is keyed ID#N from here on: checks, change feed, forecast
+          const { listed, repeated } = keyedListing(yield* permits.withPermits(1)(source.list(consent, day)))
           if (watch !== undefined) {
             // bounded: the entries of runs on other processes are never read here
             if (listedHere.size >= 10_000) listedHere.delete(listedHere.keys().next().value as string)
@@ -473,9 +511,12 @@ const sweepConsent = (consent: Consent, day: string, permits: Semaphore.Semaphor
           }
           if (watch !== undefined) yield* watch.listed(consent, day, listed)
           // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status
-          yield* ListingReconciliation.record(
-            ListingReconciliation.summarize(listed.orders, consent.key, date, settings, day)
-          )
+          yield* ListingReconciliation.record({
+            ...ListingReconciliation.summarize(listed.orders, consent.key, date, settings, day),
+            ...(repeated.length === 0
+              ? {}
+              : { repeated: repeated.map((r) => ({ orderId: r.orderId, records: r.positions.length })) })
+          })
           const due = plan(listed.orders, consent.key, date, settings)
           yield* checks
             .plan(due)
@@ -647,7 +688,7 @@ const dailyLayer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Chec
                 read ??
                 (kept === undefined || Option.isNone(kept)
                   ? []
-                  : [...kept.value.orders, ...(kept.value.earlier?.orders ?? [])])
+                  : [...keyed(kept.value.orders).orders, ...keyed(kept.value.earlier?.orders ?? []).orders])
               listings.push({ consent: c.consent, orders })
             }
             yield* watch.ahead(day, listings)

@@ -17,7 +17,8 @@ export const bankRule = (s: ListingReconciliation.Summary): string =>
 
 /**
  * The table of the listings' reconciliations under a heading naming the fleet's rule, then a line for each listing
- * with findings (anomalies, unexplained dates, or differences no one rule explains); nothing when none is kept.
+ * with findings (anomalies, unexplained dates, or differences no one rule explains) and one naming the orderIds a
+ * listing repeats (the fleet checks each record as `ID#N`); nothing when none is kept.
  */
 export const lines = (reconciliations: ReadonlyArray<ListingReconciliation.Summary>, width: number): Array<string> => {
   if (reconciliations.length === 0) return []
@@ -46,6 +47,9 @@ export const lines = (reconciliations: ReadonlyArray<ListingReconciliation.Summa
     width
   )
   const findings = reconciliations.filter((s) => s.findings)
+  const repeated = reconciliations.flatMap((s) =>
+    (s.repeated ?? []).map((r) => `${s.day} ${s.consent} ${r.orderId} (${r.records} records)`)
+  )
   return [
     "",
     `Listed nextDates against ${rules.join(", ")} (the sweep's day is the listing day):`,
@@ -54,6 +58,14 @@ export const lines = (reconciliations: ReadonlyArray<ListingReconciliation.Summa
       ? ["no findings: every date matches or one rule explains the differences"]
       : Render.wrap(
           `${findings.length} listing(s) with findings: ${findings.map((s) => `${s.day} ${s.consent}`).join(", ")} (tppkit standing-orders --all --reconcile shows the orders)`,
+          width,
+          "",
+          "  "
+        )),
+    ...(repeated.length === 0
+      ? []
+      : Render.wrap(
+          `repeated orderIds, each record checked on its own as ID#1, ID#2, …: ${repeated.join(", ")}`,
           width,
           "",
           "  "
