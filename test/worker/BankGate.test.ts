@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { BankGate } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Context, Effect, Fiber, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { embeddedDb } from "./pg.ts"
 
@@ -127,5 +128,86 @@ describe("BankGate", () => {
       yield* probeGate.record("answer")
       assert.deepStrictEqual(yield* Fiber.join(other), { probe: false })
     }).pipe(Effect.scoped)
+  )
+
+  it.effect("one breaker per bank: a COBS bank's outage holds back no check of the SBAS bank", () =>
+    Effect.gen(function* () {
+      const gates = yield* BankGate.BankGate
+      const cobs = gates.bank("cobs")
+      const sbas = gates.bank("sbas")
+      for (let i = 0; i < 3; i++) yield* cobs.record("transient")
+      const held = yield* Effect.forkChild(cobs.pass)
+      assert.isTrue(yield* waiting(held))
+      assert.deepStrictEqual(yield* sbas.pass, { probe: false })
+      assert.deepStrictEqual(yield* gates.pass, { probe: false })
+      // the same bank's gate is one breaker, however often it is asked for
+      assert.strictEqual(gates.bank("cobs"), cobs)
+      yield* TestClock.adjust("10 seconds")
+      assert.deepStrictEqual(yield* Fiber.join(held), { probe: true })
+    }).pipe(Effect.provide(BankGate.BankGate.layerMemory(settings)))
+  )
+
+  it.live(
+    "a database of the previous shape (one row for every bank): migrated to one row per bank, its state kept",
+    () =>
+      Effect.gen(function* () {
+        const url = yield* db.freshUrl()
+        const context = yield* Layer.build(Database.layer(url, { maxConnections: 2 }))
+        const sql = Context.get(context, SqlClient.SqlClient)
+        // as the previous version left it: one row per gate name, open until far ahead
+        yield* sql`DROP TABLE tppkit_bank_gate`
+        yield* sql`CREATE TABLE tppkit_bank_gate (
+        name text PRIMARY KEY,
+        failures integer NOT NULL DEFAULT 0,
+        open_until double precision NOT NULL DEFAULT 0,
+        wait_ms double precision NOT NULL DEFAULT 0,
+        probe_until double precision NOT NULL DEFAULT 0,
+        failed_at double precision NOT NULL DEFAULT 0
+      )`
+        const far = Date.now() + 3_600_000
+        yield* sql`INSERT INTO tppkit_bank_gate (name, failures, open_until, wait_ms, failed_at)
+        VALUES ('balance-check', 3, ${far}, 10000, ${Date.now()})`
+        yield* Database.migrate.pipe(Effect.provideService(SqlClient.SqlClient, sql))
+        yield* Database.migrate.pipe(Effect.provideService(SqlClient.SqlClient, sql))
+        const rows = yield* sql<{ name: string; bank: string; failures: number }>`
+        SELECT name, bank, failures FROM tppkit_bank_gate ORDER BY bank`
+        assert.deepStrictEqual(
+          rows.map((r) => [r.name, r.bank, Number(r.failures)]),
+          [["balance-check", "", 3]]
+        )
+        const key = yield* sql<{ columns: string }>`
+        SELECT string_agg(a.attname, ',' ORDER BY array_position(c.conkey, a.attnum)) AS columns
+        FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+        WHERE c.conrelid = 'tppkit_bank_gate'::regclass AND c.contype = 'p'`
+        assert.strictEqual(key[0]?.columns, "name,bank")
+        const gates = Context.get(
+          yield* Layer.build(
+            BankGate.BankGate.layerSql({ ...settings, poll: "10 millis" }).pipe(
+              Layer.provide(Layer.succeed(SqlClient.SqlClient)(sql))
+            )
+          ),
+          BankGate.BankGate
+        )
+        // the old row is the unnamed bank's, still open; the banks named start closed and keep their own rows
+        const held = yield* Effect.forkChild(gates.pass)
+        yield* Effect.sleep("50 millis")
+        assert.isTrue(yield* waiting(held))
+        yield* Fiber.interrupt(held)
+        for (let i = 0; i < 3; i++) yield* gates.bank("cobs").record("transient")
+        assert.deepStrictEqual(yield* gates.bank("sbas").pass, { probe: false })
+        const heldCobs = yield* Effect.forkChild(gates.bank("cobs").pass)
+        yield* Effect.sleep("50 millis")
+        assert.isTrue(yield* waiting(heldCobs))
+        yield* Fiber.interrupt(heldCobs)
+        const after = yield* sql<{ bank: string; failures: number }>`
+        SELECT bank, failures FROM tppkit_bank_gate ORDER BY bank`
+        assert.deepStrictEqual(
+          after.map((r) => [r.bank, Number(r.failures)]),
+          [
+            ["", 3],
+            ["cobs", 3]
+          ]
+        )
+      }).pipe(Effect.scoped)
   )
 })

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Backoff, ErrorBody } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
-import { CheckFailure, Checks, FundsCheckWorkflow } from "@tppkit/worker"
+import { BankGate, CheckFailure, Checks, FundsCheckWorkflow } from "@tppkit/worker"
 import { Effect, Exit, Fiber, Layer, Ref } from "effect"
 import { Entity, EntityAddress, EntityId, EntityType, ShardId } from "effect/cluster"
 import { Sharding } from "effect/cluster/Sharding"
@@ -209,6 +209,60 @@ describe("FundsCheckWorkflow retries", () => {
       assert.deepStrictEqual(
         rows.map((r) => [r.outcome, r.attempts, r.requestId, r.failure]),
         [["APPR", 4, "req-4", undefined]]
+      )
+    })
+  )
+
+  it.live("each bank its own breaker: a COBS bank down holds back its checks, never an SBAS bank's", () =>
+    Effect.gen(function* () {
+      const calls = { cobs: 0, sbas: 0 }
+      const checker = Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+        bankOf: (d) => Effect.succeed(d.consent === "cz-1" ? "cobs" : "sbas"),
+        check: (d) =>
+          Effect.suspend(() => {
+            if (d.consent !== "cz-1") {
+              calls.sbas++
+              return Effect.succeed({ answer: "APPR" as const })
+            }
+            calls.cobs++
+            return Effect.fail(
+              new BankError.BankError({
+                operation: "balanceCheck",
+                identity: {},
+                request: "POST /accounts/balanceCheck",
+                reason: unavailable
+              })
+            )
+          })
+      })
+      yield* Effect.gen(function* () {
+        const cz = yield* Effect.forkChild(
+          FundsCheckWorkflow.FundsCheck.execute(due({ consent: "cz-1", executionDate: "2999-01-01" }))
+        )
+        // three transient failures open the COBS bank's breaker for a minute: no fourth try
+        while (calls.cobs < 3) yield* Effect.sleep("5 millis")
+        yield* Effect.sleep("50 millis")
+        assert.strictEqual(calls.cobs, 3)
+        const sk = yield* FundsCheckWorkflow.FundsCheck.execute(due({ orderId: "SO-SK", executionDate: "2999-01-01" }))
+        assert.strictEqual(sk.outcome, "APPR")
+        assert.strictEqual(calls.sbas, 1)
+        assert.strictEqual(calls.cobs, 3)
+        yield* Fiber.interrupt(cz)
+      }).pipe(
+        Effect.provide(
+          FundsCheckWorkflow.layer.pipe(
+            Layer.provideMerge(WorkflowEngine.layerMemory),
+            Layer.provideMerge(Checks.Checks.layerMemory),
+            Layer.provide(checker),
+            Layer.provide(BankGate.BankGate.layerMemory({ threshold: 3, initial: "1 minute", poll: "5 millis" })),
+            Layer.provide(
+              Layer.succeed(FundsCheckWorkflow.CheckRetry)({
+                backoff: Backoff.exponential({ initial: "1 millis", cap: "1 millis" }),
+                timeZone: "UTC"
+              })
+            )
+          )
+        )
       )
     })
   )

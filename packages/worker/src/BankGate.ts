@@ -4,12 +4,13 @@
  * timeout, 429), counted across the fleet, open it: then no worker sends a check until its wait has passed, so a
  * backlog of checks is never drained into a bank that is down; after the wait one check in the whole fleet, the
  * probe, is sent: its answer closes the breaker and every waiting check goes, its failure opens it again for twice
- * the wait (up to the maximum). Any answer of the bank closes it.
+ * the wait (up to the maximum). Any answer of the bank closes it. Each bank of the fleet (a consent's profile: issue
+ * 37's Slovak and Czech banks) has its own breaker: one bank's outage holds back no other bank's checks.
  *
  * @since 0.1.0
  */
 import { Clock, Context, Duration, Effect, Layer } from "effect"
-import type { SqlClient } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import * as Engine from "./internal/bankGate.ts"
 
 /** The breaker's settings. */
@@ -41,28 +42,34 @@ export type Passed = Engine.Passed
 /** What the bank did with a check that was sent: answered it (a refusal too), failed transiently, or neither. */
 export type Signal = "answer" | "transient" | "none"
 
-/** The gate every balance check passes before it is sent. */
+/** The breaker of one bank: what a check passes before it is sent, and what it records after. */
+export interface Gate {
+  /** Waits until a check may be sent: at once while the bank answers; while it is down, until this is the probe. */
+  readonly pass: Effect.Effect<Passed>
+  /**
+   * Records what the bank did with a check sent at `sentAt` (epoch milliseconds; default: now): a transient failure
+   * counts, an answer closes the breaker unless its request was sent before the latest failure was recorded (an
+   * answer to a request the bank took before it went down says nothing about the bank now).
+   */
+  readonly record: (result: Signal, sentAt?: number) => Effect.Effect<void>
+}
+
+/** The gate every balance check passes before it is sent: `pass` and `record` are the breaker of the bank `""`. */
 export class BankGate extends Context.Service<
   BankGate,
-  {
-    /** Waits until a check may be sent: at once while the bank answers; while it is down, until this is the probe. */
-    readonly pass: Effect.Effect<Passed>
-    /**
-     * Records what the bank did with a check sent at `sentAt` (epoch milliseconds; default: now): a transient failure
-     * counts, an answer closes the breaker unless its request was sent before the latest failure was recorded (an
-     * answer to a request the bank took before it went down says nothing about the bank now).
-     */
-    readonly record: (result: Signal, sentAt?: number) => Effect.Effect<void>
+  Gate & {
+    /** The breaker of a bank (a profile's name, e.g. `sbas`, `cobs`; `""` the bank a checker does not name). */
+    readonly bank: (name: string) => Gate
   }
 >()("@tppkit/worker/BankGate") {
-  /** A breaker of this process only (tests, one worker). */
+  /** Breakers of this process only (tests, one worker). */
   static readonly layerMemory = (settings: Partial<Settings> = {}): Layer.Layer<BankGate> =>
     Layer.effect(BankGate, makeMemory(settings))
 
   /**
-   * The fleet's breaker: the row `name` (default `balance-check`) of table `tppkit_bank_gate` (created by
-   * `Database.migrate`), read by each worker at most once per `poll`. Every worker of a fleet should use the same
-   * settings.
+   * The fleet's breakers: the rows `name` (default `balance-check`) of table `tppkit_bank_gate` (created by
+   * `Database.migrate`), one per bank, each read by each worker at most once per `poll`. Every worker of a fleet
+   * should use the same settings.
    */
   static readonly layerSql = (
     settings: Partial<Settings> = {},
@@ -70,20 +77,35 @@ export class BankGate extends Context.Service<
   ): Layer.Layer<BankGate, never, SqlClient.SqlClient> =>
     Layer.effect(
       BankGate,
-      Effect.suspend(() => {
+      Effect.map(Effect.service(SqlClient.SqlClient), (sql) => {
         const { limits, pollMs } = limitsOf(settings)
-        return Effect.flatMap(Engine.sqlStore(name, limits), (store) =>
-          Effect.map(Engine.make(store, limits, pollMs, Clock.currentTimeMillis), BankGate.of)
+        return byBank((bank) =>
+          Engine.make(Engine.sqlStore(sql, name, bank, limits), limits, pollMs, Clock.currentTimeMillis)
         )
       })
     )
 }
 
-/** A breaker of this process only, as a value (what `layerMemory` provides). */
+/** The service over one gate per bank, each made when first asked for. */
+const byBank = (make: (bank: string) => Gate): BankGate["Service"] => {
+  const gates = new Map<string, Gate>()
+  const bank = (name: string): Gate => {
+    let gate = gates.get(name)
+    if (gate === undefined) {
+      gate = make(name)
+      gates.set(name, gate)
+    }
+    return gate
+  }
+  const unnamed = bank("")
+  return BankGate.of({ pass: unnamed.pass, record: unnamed.record, bank })
+}
+
+/** Breakers of this process only, as a value (what `layerMemory` provides). */
 export const makeMemory = (settings: Partial<Settings> = {}): Effect.Effect<BankGate["Service"]> =>
-  Effect.suspend(() => {
+  Effect.sync(() => {
     const { limits, pollMs } = limitsOf(settings)
-    return Effect.map(Engine.make(Engine.memoryStore(limits), limits, pollMs, Clock.currentTimeMillis), BankGate.of)
+    return byBank(() => Engine.make(Engine.memoryStore(limits), limits, pollMs, Clock.currentTimeMillis))
   })
 
 const millis = (d: Duration.Input) => Duration.toMillis(Duration.fromInputUnsafe(d))

@@ -124,7 +124,8 @@ const profiles = (source: Option.Option<ConsentSource["Service"]>) => {
 
 /**
  * The balance checker over the bank client: the payment's amount on its debtor IBAN, with the given Correlation-ID,
- * through the bank of its consent's profile (the worker's own, or one of {@link Banks}).
+ * through the bank of its consent's profile (the worker's own, or one of {@link Banks}), behind that bank's breaker
+ * (`bankOf`: its profile's name).
  */
 export const balanceChecker = (
   psu: PsuContext.PsuContext
@@ -141,7 +142,16 @@ export const balanceChecker = (
       ([own, credentials, banks, source]) => {
         const others = Option.getOrElse(banks, () => new Map<string, Bank>())
         const profileOf = profiles(others.size === 0 ? Option.none() : source)
+        const ownName = Context.get(own, BankConfig.BankConfig).profile.name
         return BalanceChecker.of({
+          // the breaker of the bank the check goes to: its profile's name (a bank not served keeps its own)
+          bankOf: (due) =>
+            others.size === 0
+              ? Effect.succeed(ownName)
+              : Effect.map(profileOf(due.consent), (profile) => {
+                  const bank = bankOf(own, others, profile)
+                  return bank === undefined ? (profile ?? "") : Context.get(bank, BankConfig.BankConfig).profile.name
+                }),
           check: (due, correlationId) =>
             Effect.gen(function* () {
               const profile = others.size === 0 ? undefined : yield* profileOf(due.consent)

@@ -38,6 +38,11 @@ export class BalanceChecker extends Context.Service<
   {
     /** Asks the bank whether the payment's amount is available on its debtor IBAN, under the given Correlation-ID. */
     readonly check: (due: Due, correlationId: string) => Effect.Effect<Answer, CheckFailure.CheckFailure>
+    /**
+     * The bank a payment's check goes to (its consent's profile name), whose breaker (`BankGate.bank`) it passes;
+     * absent: every check goes to one bank, the gate's `""`.
+     */
+    readonly bankOf?: ((due: Due) => Effect.Effect<string>) | undefined
   }
 >()("@tppkit/worker/BalanceChecker") {}
 
@@ -281,7 +286,8 @@ export const layer: Layer.Layer<InFlight, never, WorkflowEngine.WorkflowEngine |
       const cap = Math.max(1, Math.floor(yield* ChecksInFlight))
       const slots = Semaphore.makeUnsafe(cap)
       const retry0 = yield* CheckRetry
-      const gate = yield* Option.match(yield* Effect.serviceOption(BankGate.BankGate), {
+      const checker = yield* BalanceChecker
+      const gates = yield* Option.match(yield* Effect.serviceOption(BankGate.BankGate), {
         onSome: Effect.succeed,
         onNone: () => BankGate.makeMemory({ initial: retry0.backoff.initial, max: retry0.backoff.cap })
       })
@@ -293,6 +299,8 @@ export const layer: Layer.Layer<InFlight, never, WorkflowEngine.WorkflowEngine |
         slots.withPermits(1)(
           Effect.gen(function* () {
             if (draining) return yield* Effect.never
+            // the breaker of the payment's bank: one bank's outage holds back no other bank's checks
+            const gate = checker.bankOf === undefined ? gates : gates.bank(yield* checker.bankOf(due))
             yield* gate.pass
             if (draining) return yield* Effect.never
             if (!(yield* ownsShard)) return yield* abandon

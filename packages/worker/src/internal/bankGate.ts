@@ -1,10 +1,10 @@
 /**
  * The engine of `BankGate`: the breaker's state and its transitions (pure), the two stores of that state (this
- * process, or one row of `tppkit_bank_gate` shared by a fleet) and the gate every check passes before it is sent,
- * which reads the state at most once per poll interval (one read shared by every waiting check of the process).
+ * process, or one row of `tppkit_bank_gate` per bank shared by a fleet) and the gate every check passes before it is
+ * sent, which reads the state at most once per poll interval (one read shared by every waiting check of the process).
  */
 import { Duration, Effect, Semaphore } from "effect"
-import { SqlClient } from "effect/sql"
+import type { SqlClient } from "effect/sql"
 
 /** The breaker's state (epoch milliseconds): consecutive transient failures, closed until, the wait, the probe. */
 export interface State {
@@ -93,16 +93,29 @@ export const memoryStore = (limits: Limits): Store => {
   }
 }
 
-/** The DDL of the fleet's breaker (idempotent): one row per gate name. */
+/**
+ * The DDL of the fleet's breakers (idempotent): one row per gate name and bank. The previous shape had one row per
+ * gate name for every bank; its row becomes the row of the bank named `""` (a checker that names no bank), and the
+ * key becomes the name and the bank.
+ */
 export const ddl: ReadonlyArray<string> = [
   `CREATE TABLE IF NOT EXISTS tppkit_bank_gate (
-    name text PRIMARY KEY,
+    name text NOT NULL,
+    bank text NOT NULL DEFAULT '',
     failures integer NOT NULL DEFAULT 0,
     open_until double precision NOT NULL DEFAULT 0,
     wait_ms double precision NOT NULL DEFAULT 0,
-    probe_until double precision NOT NULL DEFAULT 0
+    probe_until double precision NOT NULL DEFAULT 0,
+    CONSTRAINT tppkit_bank_gate_name_bank PRIMARY KEY (name, bank)
   )`,
-  "ALTER TABLE tppkit_bank_gate ADD COLUMN IF NOT EXISTS failed_at double precision NOT NULL DEFAULT 0"
+  "ALTER TABLE tppkit_bank_gate ADD COLUMN IF NOT EXISTS failed_at double precision NOT NULL DEFAULT 0",
+  "ALTER TABLE tppkit_bank_gate ADD COLUMN IF NOT EXISTS bank text NOT NULL DEFAULT ''",
+  `DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'tppkit_bank_gate_name_bank') THEN
+      ALTER TABLE tppkit_bank_gate DROP CONSTRAINT IF EXISTS tppkit_bank_gate_pkey;
+      ALTER TABLE tppkit_bank_gate ADD CONSTRAINT tppkit_bank_gate_name_bank PRIMARY KEY (name, bank);
+    END IF;
+  END $$`
 ]
 
 interface GateRow {
@@ -125,36 +138,35 @@ const stateOf = (row: GateRow | undefined): State =>
       }
 
 /**
- * The state in the row `name` of `tppkit_bank_gate`, one statement per change (the row lock orders the workers'
- * changes; each `UPDATE` reads the row as it was before it). A statement that fails (the database unreachable)
- * leaves the state as this process last saw it: the gate never stops checks because the database is away.
+ * The state in the row (`name`, `bank`) of `tppkit_bank_gate`, one statement per change (the row lock orders the
+ * workers' changes; each `UPDATE` reads the row as it was before it). A statement that fails (the database
+ * unreachable) leaves the state as this process last saw it: the gate never stops checks because the database is away.
  */
-export const sqlStore = (name: string, limits: Limits): Effect.Effect<Store, never, SqlClient.SqlClient> =>
-  Effect.gen(function* () {
-    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
-    let last = closed
-    const keep = (statement: Effect.Effect<ReadonlyArray<GateRow>, unknown>) =>
-      statement.pipe(
-        Effect.map((rows) => {
-          if (rows[0] !== undefined) last = stateOf(rows[0])
-          return rows[0] !== undefined
-        }),
-        Effect.orElseSucceed(() => false)
-      )
-    const ensure = keep(sql<GateRow>`INSERT INTO tppkit_bank_gate (name) VALUES (${name})
-      ON CONFLICT (name) DO NOTHING RETURNING failures, open_until, wait_ms, probe_until, failed_at`)
-    const { threshold, initialMs, maxMs, probeLeaseMs } = limits
-    return {
-      read: Effect.map(
-        keep(
-          sql<GateRow>`SELECT failures, open_until, wait_ms, probe_until, failed_at FROM tppkit_bank_gate WHERE name = ${name}`
-        ),
-        () => last
+export const sqlStore = (client: SqlClient.SqlClient, name: string, bank: string, limits: Limits): Store => {
+  const sql = client.withoutTransforms()
+  let last = closed
+  const keep = (statement: Effect.Effect<ReadonlyArray<GateRow>, unknown>) =>
+    statement.pipe(
+      Effect.map((rows) => {
+        if (rows[0] !== undefined) last = stateOf(rows[0])
+        return rows[0] !== undefined
+      }),
+      Effect.orElseSucceed(() => false)
+    )
+  const ensure = keep(sql<GateRow>`INSERT INTO tppkit_bank_gate (name, bank) VALUES (${name}, ${bank})
+      ON CONFLICT (name, bank) DO NOTHING RETURNING failures, open_until, wait_ms, probe_until, failed_at`)
+  const { threshold, initialMs, maxMs, probeLeaseMs } = limits
+  return {
+    read: Effect.map(
+      keep(
+        sql<GateRow>`SELECT failures, open_until, wait_ms, probe_until, failed_at FROM tppkit_bank_gate WHERE name = ${name} AND bank = ${bank}`
       ),
-      failed: (now) =>
-        Effect.andThen(
-          ensure,
-          keep(sql<GateRow>`UPDATE tppkit_bank_gate SET
+      () => last
+    ),
+    failed: (now) =>
+      Effect.andThen(
+        ensure,
+        keep(sql<GateRow>`UPDATE tppkit_bank_gate SET
               failures = failures + 1,
               failed_at = ${now},
               wait_ms = CASE WHEN failures + 1 >= ${threshold} AND open_until <= ${now}
@@ -163,22 +175,22 @@ export const sqlStore = (name: string, limits: Limits): Effect.Effect<Store, nev
                 THEN ${now} + LEAST(${maxMs}, GREATEST(wait_ms * 2, ${initialMs})) ELSE open_until END,
               probe_until = CASE WHEN failures + 1 >= ${threshold} AND open_until <= ${now}
                 THEN 0 ELSE probe_until END
-            WHERE name = ${name} RETURNING failures, open_until, wait_ms, probe_until, failed_at`)
-        ).pipe(Effect.map(() => last)),
-      // the row lock orders this against the workers' failures: an answer to a request sent before the latest
-      // failure changes nothing (nothing returned: this process keeps the state it last saw)
-      answered: (sentAt) =>
-        keep(sql<GateRow>`UPDATE tppkit_bank_gate SET failures = 0, open_until = 0, wait_ms = 0, probe_until = 0
-            WHERE name = ${name} AND (failures > 0 OR wait_ms > 0) AND failed_at <= ${sentAt}
+            WHERE name = ${name} AND bank = ${bank} RETURNING failures, open_until, wait_ms, probe_until, failed_at`)
+      ).pipe(Effect.map(() => last)),
+    // the row lock orders this against the workers' failures: an answer to a request sent before the latest
+    // failure changes nothing (nothing returned: this process keeps the state it last saw)
+    answered: (sentAt) =>
+      keep(sql<GateRow>`UPDATE tppkit_bank_gate SET failures = 0, open_until = 0, wait_ms = 0, probe_until = 0
+            WHERE name = ${name} AND bank = ${bank} AND (failures > 0 OR wait_ms > 0) AND failed_at <= ${sentAt}
             RETURNING failures, open_until, wait_ms, probe_until, failed_at`).pipe(Effect.map(() => last)),
-      claim: (now) =>
-        keep(sql<GateRow>`UPDATE tppkit_bank_gate SET probe_until = ${now + probeLeaseMs}
-            WHERE name = ${name} AND failures >= ${threshold} AND open_until <= ${now} AND probe_until <= ${now}
+    claim: (now) =>
+      keep(sql<GateRow>`UPDATE tppkit_bank_gate SET probe_until = ${now + probeLeaseMs}
+            WHERE name = ${name} AND bank = ${bank} AND failures >= ${threshold} AND open_until <= ${now} AND probe_until <= ${now}
             RETURNING failures, open_until, wait_ms, probe_until, failed_at`).pipe(
-          Effect.map((claimed) => ({ state: last, claimed }))
-        )
-    }
-  })
+        Effect.map((claimed) => ({ state: last, claimed }))
+      )
+  }
+}
 
 /** What a check learns from passing the gate: whether it is the probe of a bank that was down. */
 export interface Passed {
@@ -198,69 +210,68 @@ export interface Gate {
  * the probe) is sent, and the others wait for its outcome: an answer closes the breaker, a failure opens it again
  * for twice the wait.
  */
-export const make = (store: Store, limits: Limits, pollMs: number, clock: Effect.Effect<number>): Effect.Effect<Gate> =>
-  Effect.gen(function* () {
-    let state = closed
-    let readAt = Number.NEGATIVE_INFINITY
-    const reading = yield* Semaphore.make(1)
-    const claiming = yield* Semaphore.make(1)
-    const current = (now: number) =>
-      now - readAt < pollMs
-        ? Effect.succeed(state)
-        : reading.withPermits(1)(
-            Effect.suspend(() =>
-              now - readAt < pollMs
-                ? Effect.succeed(state)
-                : Effect.map(store.read, (s) => {
-                    state = s
-                    readAt = now
-                    return s
-                  })
-            )
-          )
-    const wait = (ms: number) => Effect.sleep(Duration.millis(Math.max(1, Math.min(ms, pollMs))))
-    const pass: Effect.Effect<Passed> = Effect.gen(function* () {
-      for (;;) {
-        const now = yield* clock
-        const s = yield* current(now)
-        if (isClosed(s, limits)) return { probe: false }
-        if (s.openUntil > now) {
-          yield* wait(s.openUntil - now)
-          continue
-        }
-        if (s.probeUntil <= now) {
-          const claimed = yield* claiming.withPermits(1)(
-            Effect.suspend(() =>
-              claim(state, limits, now) === undefined && readAt >= now - pollMs
-                ? Effect.succeed(false)
-                : Effect.map(store.claim(now), (r) => {
-                    state = r.state
-                    readAt = now
-                    return r.claimed
-                  })
-            )
-          )
-          if (claimed) return { probe: true }
-        }
-        yield* wait(pollMs)
-      }
-    })
-    const record = (kind: "answer" | "transient" | "none", sentAt?: number) =>
-      kind === "none"
-        ? Effect.void
-        : kind === "answer"
-          ? isClosed(state, limits) && state.failures === 0 && state.waitMs === 0
-            ? Effect.void
-            : Effect.flatMap(clock, (now) =>
-                Effect.map(store.answered(sentAt ?? now), (s) => {
+export const make = (store: Store, limits: Limits, pollMs: number, clock: Effect.Effect<number>): Gate => {
+  let state = closed
+  let readAt = Number.NEGATIVE_INFINITY
+  const reading = Semaphore.makeUnsafe(1)
+  const claiming = Semaphore.makeUnsafe(1)
+  const current = (now: number) =>
+    now - readAt < pollMs
+      ? Effect.succeed(state)
+      : reading.withPermits(1)(
+          Effect.suspend(() =>
+            now - readAt < pollMs
+              ? Effect.succeed(state)
+              : Effect.map(store.read, (s) => {
                   state = s
+                  readAt = now
+                  return s
                 })
-              )
+          )
+        )
+  const wait = (ms: number) => Effect.sleep(Duration.millis(Math.max(1, Math.min(ms, pollMs))))
+  const pass: Effect.Effect<Passed> = Effect.gen(function* () {
+    for (;;) {
+      const now = yield* clock
+      const s = yield* current(now)
+      if (isClosed(s, limits)) return { probe: false }
+      if (s.openUntil > now) {
+        yield* wait(s.openUntil - now)
+        continue
+      }
+      if (s.probeUntil <= now) {
+        const claimed = yield* claiming.withPermits(1)(
+          Effect.suspend(() =>
+            claim(state, limits, now) === undefined && readAt >= now - pollMs
+              ? Effect.succeed(false)
+              : Effect.map(store.claim(now), (r) => {
+                  state = r.state
+                  readAt = now
+                  return r.claimed
+                })
+          )
+        )
+        if (claimed) return { probe: true }
+      }
+      yield* wait(pollMs)
+    }
+  })
+  const record = (kind: "answer" | "transient" | "none", sentAt?: number) =>
+    kind === "none"
+      ? Effect.void
+      : kind === "answer"
+        ? isClosed(state, limits) && state.failures === 0 && state.waitMs === 0
+          ? Effect.void
           : Effect.flatMap(clock, (now) =>
-              Effect.map(store.failed(now), (s) => {
+              Effect.map(store.answered(sentAt ?? now), (s) => {
                 state = s
-                readAt = now
               })
             )
-    return { pass, record }
-  })
+        : Effect.flatMap(clock, (now) =>
+            Effect.map(store.failed(now), (s) => {
+              state = s
+              readAt = now
+            })
+          )
+  return { pass, record }
+}
