@@ -435,6 +435,10 @@ describe("start-up", () => {
       "/packages/cli/src/Reconcile.ts",
       "/packages/cli/src/Explain.ts",
       "/packages/cli/src/ForecastReport.ts",
+      "/packages/cli/src/ForecastTable.ts",
+      "/packages/cli/src/ForecastJson.ts",
+      "/packages/cli/src/ForecastCsv.ts",
+      "/packages/cli/src/ForecastHtml.ts",
       "/packages/cli/src/Render.ts",
       "/packages/cli/src/internal/bank.ts"
     ]

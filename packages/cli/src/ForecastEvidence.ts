@@ -11,9 +11,10 @@
  * @since 0.1.0
  */
 import { Calendar, LocalDate, Money } from "@tppkit/core"
-import { Forecast, type Projection } from "@tppkit/schedule"
+import { Forecast, ForecastFiles, type Projection } from "@tppkit/schedule"
 import type { Checks, PlanSettings } from "@tppkit/worker"
 import { BigDecimal, Option, Result } from "effect"
+import * as ForecastJson from "./ForecastJson.ts"
 import * as ForecastReport from "./ForecastReport.ts"
 import * as Render from "./Render.ts"
 
@@ -72,13 +73,16 @@ export const storedBalances = (balances: ReadonlyArray<Forecast.Balance>): Array
   }))
 
 /**
- * The fleet's stored balances read back as a balances file is read (`ForecastReport.balancesOf`: the stored records
- * have its fields), so that stored and given balances are one thing to the forecast.
+ * The fleet's stored balances read back as a balances file is read (schedule's `ForecastFiles.balances`: the stored
+ * records have its fields), so that stored and given balances are one thing to the forecast.
  */
 export const balancesOfStored = (
   stored: ReadonlyArray<PlanSettings.Balance>
-): Result.Result<ForecastReport.Read<Forecast.Balance>, string> =>
-  ForecastReport.balancesOf("the fleet's stored balances", JSON.stringify(stored))
+): Result.Result<ForecastFiles.Read<Forecast.Balance>, string> =>
+  Result.mapError(
+    ForecastFiles.balances("the fleet's stored balances", JSON.stringify(stored)),
+    (e) => e.reason.message
+  )
 
 /**
  * The fleet's plan as orders for the forecast: each planned check (answered or not) is one payment out of its
@@ -206,12 +210,12 @@ export const json = (forecast: Forecast.Forecast | undefined, sources: Sources) 
     closing: Money.formatMinor(a.closing, a.currency),
     lowest: { amount: Money.formatMinor(a.lowest.amount, a.currency), date: LocalDate.format(a.lowest.date) },
     riskDays: a.riskDays.map((d) => {
-      const day = ForecastReport.riskJson(d, a.currency)
+      const day = ForecastJson.riskJson(d, a.currency)
       // the plan knows no creditor: its payments have none rather than an empty one
       return sources.orders === "file"
         ? day
         : { ...day, payments: day.payments.map(({ creditorIban: _, ...payment }) => payment) }
     })
   })),
-  findings: (forecast === undefined ? [] : clashesOf(forecast)).map(ForecastReport.evidenceJson)
+  findings: (forecast === undefined ? [] : clashesOf(forecast)).map(ForecastJson.evidenceJson)
 })

@@ -24,10 +24,18 @@ export * as ExplainCommand from "./ExplainCommand.ts"
 export * as Failure from "./Failure.ts"
 /** The `tppkit forecast` command. */
 export * as ForecastCommand from "./ForecastCommand.ts"
+/** `tppkit forecast`'s report as CSV: each account's ladder, one line per row. */
+export * as ForecastCsv from "./ForecastCsv.ts"
 /** The fleet's funds checks beside a balance forecast: `tppkit worker status --balances FILE --orders FILE`. */
 export * as ForecastEvidence from "./ForecastEvidence.ts"
-/** The pure core of `tppkit forecast`: the balances and checks files, scenarios, the table, JSON and CSV. */
+/** `tppkit forecast`'s report as a self-contained HTML page with a chart per account. */
+export * as ForecastHtml from "./ForecastHtml.ts"
+/** `tppkit forecast`'s report as one JSON document, amounts exact. */
+export * as ForecastJson from "./ForecastJson.ts"
+/** What `tppkit forecast` prints, in the words every format uses: the report, its findings, its parts. */
 export * as ForecastReport from "./ForecastReport.ts"
+/** `tppkit forecast`'s report as a text table. */
+export * as ForecastTable from "./ForecastTable.ts"
 /** Help texts at 80 columns: own flags first, required ones marked, examples last. */
 export * as Help from "./Help.ts"
 /** The self-contained HTML cash-flow picture (SVG chart and table) of `project --format html`. */

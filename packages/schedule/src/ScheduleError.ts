@@ -21,14 +21,30 @@ export class InvalidForecast extends Schema.TaggedError<InvalidForecast>()("Inva
   message: Schema.String
 }) {}
 
+/**
+ * A scenario's text cannot be read (`ScenarioText.parse`): the whole `text`, the `part` (one change) that is wrong,
+ * when one is, and why.
+ */
+export class InvalidScenario extends Schema.TaggedError<InvalidScenario>()("InvalidScenario", {
+  text: Schema.String,
+  part: Schema.optional(Schema.String),
+  detail: Schema.String
+}) {
+  /** The change and why, e.g. `delay:RENT+0: expected …` (or why, when no part is wrong). */
+  get problem(): string {
+    return this.part === undefined ? this.detail : `${this.part}: ${this.detail}`
+  }
+}
+
 /** A failure of the schedule package, with its reason. */
 export class ScheduleError extends Schema.TaggedError<ScheduleError>()("ScheduleError", {
-  reason: Schema.Union([InvalidTimeZone, CheckFailed, InvalidForecast])
+  reason: Schema.Union([InvalidTimeZone, CheckFailed, InvalidForecast, InvalidScenario])
 }) {
   /** A one-line description naming the reason. */
   override get message(): string {
     const reason = this.reason
     if (reason._tag === "InvalidTimeZone") return `unknown time zone ${JSON.stringify(reason.timeZone)}`
+    if (reason._tag === "InvalidScenario") return `scenario ${JSON.stringify(reason.text)}: ${reason.problem}`
     return reason._tag === "CheckFailed" ? `funds check failed: ${reason.message}` : `forecast: ${reason.message}`
   }
 }

@@ -12,6 +12,8 @@ export * as Coverage from "./Coverage.ts"
 export * as Export from "./Export.ts"
 /** A balance forecast per account: a day-by-day ladder, the lowest point, risk days, scenarios and funds-check evidence. */
 export * as Forecast from "./Forecast.ts"
+/** The files a forecast reads besides the orders: opening balances and funds-check answers, read exactly. */
+export * as ForecastFiles from "./ForecastFiles.ts"
 /** National holiday calendars from the date-holidays library. */
 export * as Holidays from "./Holidays.ts"
 /** iCalendar (RFC 5545) export of projected payments. */
@@ -26,5 +28,7 @@ export * as Projection from "./Projection.ts"
 export * as Reconciliation from "./Reconciliation.ts"
 /** iCalendar export with one RRULE per order where a rule can say it, EXDATE and RDATE for moved payments. */
 export * as RecurringCalendar from "./RecurringCalendar.ts"
+/** A forecast's what-if scenario as text (`delay:SALARY+3,skip:RENT@2026-08-03`): read and written. */
+export * as ScenarioText from "./ScenarioText.ts"
 /** Error family of the schedule package. */
 export * as ScheduleError from "./ScheduleError.ts"

@@ -2,11 +2,15 @@
  * The work behind `tppkit forecast`, loaded only when the command runs: read the orders, the balances (and the flows
  * and funds checks when given), forecast, run the scenarios, print the report, and exit 8 when there are findings.
  */
-import { Orders as CoreOrders, type Standard } from "@tppkit/core"
-import { Forecast, type Projection } from "@tppkit/schedule"
+import { Orders as CoreOrders, type LocalDate, type Standard } from "@tppkit/core"
+import { Forecast, ForecastFiles, type Projection, ScenarioText } from "@tppkit/schedule"
 import { Effect, Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
+import * as ForecastCsv from "../ForecastCsv.ts"
+import * as ForecastHtml from "../ForecastHtml.ts"
+import * as ForecastJson from "../ForecastJson.ts"
 import * as ForecastReport from "../ForecastReport.ts"
+import * as ForecastTable from "../ForecastTable.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as Render from "../Render.ts"
@@ -66,6 +70,25 @@ const numbered = (orders: ReadonlyArray<Project.Order>): ReadonlyArray<Project.O
       )
 }
 
+/**
+ * One `--scenario` read by schedule's `ScenarioText` (`calendar:NAME` as `--calendar` reads it, the bank's own closing
+ * days kept closed), or the usage failure naming the flag, the text and what is wrong in it.
+ */
+export const scenarioOf = (
+  text: string,
+  added: ReadonlyMap<string, ReadonlyArray<Projection.ProjectableOrder>> = new Map(),
+  holidays: ReadonlyArray<LocalDate.LocalDate> = []
+): Result.Result<Forecast.Scenario, string> =>
+  Result.mapError(
+    ScenarioText.parse(text, {
+      added,
+      holidays,
+      calendarOf: (name) => Result.map(Project.calendarOf(name), (c) => c.calendar)
+    }),
+    (e) =>
+      `--scenario ${JSON.stringify(text)}: ${e.reason._tag === "InvalidScenario" ? e.reason.problem : e.reason.message}`
+  )
+
 /** Runs `tppkit forecast` with parsed flags. */
 export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   const settings = Project.settings({
@@ -87,7 +110,7 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   const addedUnread: Array<{ readonly orderId: string | undefined; readonly reason: string }> = []
   const addedSkipped: Array<{ readonly orderId: string | undefined; readonly reason: string }> = []
   for (const text of input.scenario) {
-    for (const file of ForecastReport.addedFiles(text)) {
+    for (const file of ScenarioText.addedFiles(text)) {
       if (file.length === 0 || added.has(file)) continue
       const read = yield* ordersFrom(file, input, settings.success)
       if (read.orders.length === 0) {
@@ -103,12 +126,14 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   }
   const scenarios: Array<Forecast.Scenario> = []
   for (const text of input.scenario) {
-    const s = ForecastReport.scenarioOf(text, added, holidays)
+    const s = scenarioOf(text, added, holidays)
     if (Result.isFailure(s)) return yield* Failure.usage(s.failure)
     scenarios.push(s.success)
   }
-  const balancesRead = ForecastReport.balancesOf(input.balances, yield* bytesOf("balances file", input.balances))
-  if (Result.isFailure(balancesRead)) return yield* Failure.badInput(`${input.balances}: ${balancesRead.failure}`)
+  const balancesRead = ForecastFiles.balances(input.balances, yield* bytesOf("balances file", input.balances))
+  if (Result.isFailure(balancesRead)) {
+    return yield* Failure.badInput(`${input.balances}: ${balancesRead.failure.reason.message}`)
+  }
   const balances = ForecastReport.withThresholds(balancesRead.success.records, input.threshold)
   if (Result.isFailure(balances)) return yield* Failure.usage(balances.failure)
   for (const flag of ForecastReport.thresholdsWithoutAccount(balancesRead.success.records, input.threshold)) {
@@ -121,8 +146,8 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   const unreadable = [...balancesRead.success.unreadable]
   let checks: ReadonlyArray<Forecast.Check> = []
   if (Option.isSome(input.checks)) {
-    const read = ForecastReport.checksOf(input.checks.value, yield* bytesOf("checks file", input.checks.value))
-    if (Result.isFailure(read)) return yield* Failure.badInput(`${input.checks.value}: ${read.failure}`)
+    const read = ForecastFiles.checks(input.checks.value, yield* bytesOf("checks file", input.checks.value))
+    if (Result.isFailure(read)) return yield* Failure.badInput(`${input.checks.value}: ${read.failure.reason.message}`)
     checks = read.success.records
     unreadable.push(...read.success.unreadable)
   }
@@ -143,7 +168,7 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
     window: { from: settings.success.from, to: settings.success.to },
     options: { calendar: settings.success.calendar, convention: settings.success.convention },
     checks,
-    unusable: ForecastReport.unusableBalances(balancesRead.success.unreadable)
+    unusable: ForecastFiles.unusableBalances(balancesRead.success.unreadable)
   }
   // amounts with more decimals than their currency's minor unit: printed whole, never rounded, and said
   yield* Orders.warn([
@@ -190,10 +215,10 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
   // JSON and CSV written as they are made (a pause now and then: Ctrl-C ends the command on a whole line)
   yield* Output.writeAll(
     input.format === "json"
-      ? ForecastReport.jsonPieces(report)
+      ? ForecastJson.jsonPieces(report)
       : input.format === "csv"
-        ? ForecastReport.csvPieces(report, { rawFormulas: input.rawCsv })
-        : Output.textPieces(`${input.format === "html" ? ForecastReport.html(report) : ForecastReport.table(report)}\n`)
+        ? ForecastCsv.csvPieces(report, { rawFormulas: input.rawCsv })
+        : Output.textPieces(`${input.format === "html" ? ForecastHtml.html(report) : ForecastTable.table(report)}\n`)
   )
   // records that could not be read (listed under Skipped) end the run with 7 (cli README, "Exit codes"), before 8
   const unread = unreadable.length + orders.unread.length + (flows?.unread.length ?? 0) + addedUnread.length

@@ -638,15 +638,15 @@ const balancesAtStart = (file: Option.Option<string>) =>
   Effect.gen(function* () {
     if (Option.isNone(file)) return undefined
     // loaded only here: a worker without balances needs none of the forecast
-    const { ForecastEvidence, ForecastReport, Files } = yield* Effect.promise(async () => ({
+    const { ForecastEvidence, ForecastFiles, Files } = yield* Effect.promise(async () => ({
       ForecastEvidence: await import("../ForecastEvidence.ts"),
-      ForecastReport: await import("../ForecastReport.ts"),
+      ForecastFiles: await import("@tppkit/schedule/ForecastFiles"),
       Files: await import("./files.ts")
     }))
     const name = file.value
     const bytes = yield* Files.readText("balances file", name, (message) => Failure.failure(message))
-    const read = ForecastReport.balancesOf(name, bytes)
-    if (Result.isFailure(read)) return yield* Failure.badInput(`--balances ${name}: ${read.failure}`)
+    const read = ForecastFiles.balances(name, bytes)
+    if (Result.isFailure(read)) return yield* Failure.badInput(`--balances ${name}: ${read.failure.reason.message}`)
     const bad = read.success.unreadable
     if (bad.length > 0) {
       const shown = bad.slice(0, 3).map((u) => `record ${u.index + 1}: ${u.reason}`)
@@ -1215,9 +1215,8 @@ const statusForecast = (
       )
     }
     // loaded only here: the worker's start and a status without balances need none of the forecast
-    const { ForecastEvidence, ForecastReport, Files, Orders, Schedule } = yield* Effect.promise(async () => ({
+    const { ForecastEvidence, Files, Orders, Schedule } = yield* Effect.promise(async () => ({
       ForecastEvidence: await import("../ForecastEvidence.ts"),
-      ForecastReport: await import("../ForecastReport.ts"),
       Files: await import("./files.ts"),
       Orders: await import("./orders.ts"),
       Schedule: await import("@tppkit/schedule")
@@ -1229,9 +1228,12 @@ const statusForecast = (
     const balances =
       balancesFile === undefined
         ? ForecastEvidence.balancesOfStored(stored ?? [])
-        : ForecastReport.balancesOf(
-            balancesFile,
-            yield* Files.readText("balances file", balancesFile, (message) => Failure.failure(message))
+        : Result.mapError(
+            Schedule.ForecastFiles.balances(
+              balancesFile,
+              yield* Files.readText("balances file", balancesFile, (message) => Failure.failure(message))
+            ),
+            (e) => e.reason.message
           )
     if (Result.isFailure(balances)) {
       return yield* Failure.badInput(`${balancesFile ?? "the fleet's stored balances"}: ${balances.failure}`)
