@@ -3,6 +3,7 @@
  * flight when a worker dies), and three `tppkit worker --once` processes for the same day; one of them is killed
  * with SIGKILL while its checks are in flight. Every due payment is checked, a payment is sent to the bank twice
  * only when its worker died after sending (then `attempts: 2`), and the bank's journal agrees with `worker status`.
+ * And two workers given `--bank-rate` together keep to the fleet's rate, the bank's journal as the witness.
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
@@ -314,4 +315,64 @@ describe("a fleet of three workers on one PostgreSQL", () => {
     assert.strictEqual(run.code, 2, run.stderr)
     assert.include(run.stderr, "--today 2999-12-31 is after today")
   })
+})
+
+// `tppkit worker --bank-rate N` as processes (issue 43): two `--once` workers of one fleet sweep a day against the mock
+// bank with a rate of 20 requests a second; the bank's journal, the witness, saw their requests together no faster
+// than the rate: in any stretch of time T, at most 20 × (T + 0.5 s) + 1 requests (half a second for a request sent
+// late after its slot on a loaded machine), where the sweep's 40 requests sent at once would arrive within a
+// fraction of a second, and two workers each keeping 20 a second to itself would send 40 a second.
+describe("tppkit worker --bank-rate", () => {
+  it("two workers together send the bank no more than the fleet's rate", async () => {
+    const bank = await Effect.runPromise(
+      Layer.buildWithScope(
+        Sandbox.layer({
+          listingDay: Fixtures.baseDate,
+          // the seed bank's first 40 orders: one page, 37 payments to check, two seconds at the rate
+          fixtures: { ...Fixtures.defaults, standingOrders: Fixtures.defaults.standingOrders.slice(0, 40) }
+        }),
+        bankScope
+      )
+    )
+    const info = Context.get(bank, Sandbox.SandboxInfo)
+    const journal = Context.get(bank, Journal.Journal)
+    const url = await Effect.runPromise(db.freshUrl())
+    const env = { TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret), TPPKIT_WORKER_POLL_MS: "250" }
+    const rate = 20
+    const args = workerOnce(Redacted.value(url), info, day, "--bank-rate", String(rate))
+    const [a, b] = await Promise.all([startWorker(args, env).done, startWorker(args, env).done])
+    assert.strictEqual(a?.code, 0, a?.stderr)
+    assert.strictEqual(b?.code, 0, b?.stderr)
+    // both took part: each held some of the fleet's shards
+    for (const w of [a, b]) assert.match(w?.stderr ?? "", /event=shards held=[1-9]\d* of=30/)
+
+    // the bank's operations (the mock bank's own /__ endpoints, which a worker asks for its instance, left out)
+    const arrivals = (await Effect.runPromise(journal.entries))
+      .filter((e) => !e.path.startsWith("/__"))
+      .map((e) => Date.parse(e.at))
+      .sort((x, y) => x - y)
+    // the day's listing, its balance checks and each worker's token: enough that the rate shapes them
+    assert.isAbove(arrivals.length, 30)
+    for (let i = 0; i < arrivals.length; i++) {
+      for (let j = i + 1; j < arrivals.length; j++) {
+        const seconds = (arrivals[j]! - arrivals[i]!) / 1000
+        assert.isAtMost(
+          j - i + 1,
+          rate * (seconds + 0.5) + 1,
+          `${j - i + 1} requests within ${seconds.toFixed(3)} s (rate ${rate}/s)`
+        )
+      }
+    }
+    // the slots came from the fleet's one row for this bank, its base URL (whatever identity each worker found)
+    const rows = await Effect.runPromise(
+      Effect.flatMap(
+        Effect.service(SqlClient.SqlClient),
+        (sql) => sql<{ name: string }>`SELECT name FROM tppkit_bank_rate`
+      ).pipe(Effect.provide(Database.layer(url, { maxConnections: 1 })), Effect.scoped)
+    )
+    assert.deepStrictEqual(
+      rows.map((r) => r.name),
+      [info.baseUrl]
+    )
+  }, 120_000)
 })

@@ -417,13 +417,15 @@ export const workerLayer = (setup: Setup) => {
           tls: settings.tls,
           maxHeaderBytes: settings.limits.maxHeaderBytes
         })
-        // with a fleet-wide rate, every request to this bank first takes its slot (BankRate)
+        // with a fleet-wide rate, every request to this bank first takes its slot (BankRate), from the row of its base
+        // URL: not the budget's identity, which a worker that found no announced instance of a mock bank on loopback in
+        // time (2 s) leaves without one, so that two workers of a fleet took slots from two rows, each the whole rate
         const transport =
           setup.bankRate === undefined
             ? undici
             : BankRate.transport(undici).pipe(
                 Layer.provide(
-                  BankRate.BankRate.layerSql(setup.bankRate, settings.bankIdentity ?? settings.baseUrl).pipe(
+                  BankRate.BankRate.layerSql(setup.bankRate, settings.baseUrl).pipe(
                     Layer.provide(Layer.succeedContext(sql))
                   )
                 )
