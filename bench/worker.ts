@@ -21,7 +21,7 @@
  * the forecast's horizon, 2026-11-09..13: listed, planned ahead and forecast, not checked; default 0).
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
@@ -30,6 +30,7 @@ import { Fixtures } from "@tppkit/sandbox"
 import { Database, EmbeddedDb } from "@tppkit/worker"
 import { Effect, Exit, ManagedRuntime, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import { cpuSampler, cpuSeconds, parentPid, postgresCpuSampler } from "./processStats.ts"
 
 const root = join(import.meta.dirname, "..")
 const payments = Number(process.env.BENCH_WORKER_PAYMENTS ?? 10_000)
@@ -168,84 +169,6 @@ const query = <A extends object>(url: Redacted.Redacted<string>, text: string) =
       Effect.scoped
     )
   )
-
-/** CPU seconds (user + system) a live process has used so far, from /proc (Linux); undefined once it is gone. */
-const cpuSeconds = (pid: number | undefined): number | undefined => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return undefined
-  }
-}
-
-/** The peak resident set of a live process so far (VmHWM, MB), from /proc (Linux); undefined once it is gone. */
-const peakRssMb = (pid: number | undefined): number | undefined => {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
-    return m === null ? undefined : Number(m[1]) / 1024
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * Samples the CPU seconds and the peak resident set of processes every 100 ms while they live: the last sample
- * before each exits.
- */
-const cpuSampler = (children: ReadonlyArray<ChildProcess>) => {
-  const last = children.map(() => 0)
-  const rss = children.map(() => 0)
-  const timer = setInterval(() => {
-    children.forEach((c, i) => {
-      const s = cpuSeconds(c.pid)
-      if (s !== undefined) last[i] = s
-      const m = peakRssMb(c.pid)
-      if (m !== undefined) rss[i] = m
-    })
-  }, 100)
-  return () => {
-    clearInterval(timer)
-    return { cpu: last, rss }
-  }
-}
-
-/** The parent process id of a live process, from /proc (Linux). */
-const parentPid = (pid: number): number | undefined => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * Samples the CPU seconds of every child of a PostgreSQL server (its backends and helpers) every 250 ms: the sum
- * of the last sample of each (a backend that ends between samples loses at most 250 ms of its count).
- */
-const postgresCpuSampler = (postmaster: number) => {
-  const last = new Map<number, number>()
-  const sample = () => {
-    for (const entry of readdirSync("/proc")) {
-      const pid = Number(entry)
-      if (!Number.isInteger(pid) || parentPid(pid) !== postmaster) continue
-      const s = cpuSeconds(pid)
-      if (s !== undefined) last.set(pid, s)
-    }
-  }
-  sample()
-  const before = new Map(last)
-  const timer = setInterval(sample, 250)
-  return () => {
-    clearInterval(timer)
-    sample()
-    let total = 0
-    for (const [pid, s] of last) total += s - (before.get(pid) ?? 0)
-    return total
-  }
-}
 
 /** Seconds since `t0` (epoch milliseconds), one decimal. */
 const secondsFrom = (t0: number, epochMillis: number | undefined): string =>
