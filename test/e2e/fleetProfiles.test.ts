@@ -31,9 +31,11 @@ describe("a fleet serving a Slovak and a Czech bank", () => {
     const cobs = Context.get(cobsBank, Sandbox.SandboxInfo)
     const url = Redacted.value(await Effect.runPromise(db.freshUrl()))
     const grant = await customerTokens(cobs)
+    // the fleet's secret sealing refresh tokens at rest (the same for `consents add` and the worker)
+    const tokenKey = "fleet-refresh-token-key-of-this-test-0123456789"
 
     const added = await tppkit(["consents", "add", "cz-customer", "--profile", "cobs"], {
-      env: { TPPKIT_DATABASE_URL: url, TPPKIT_REFRESH_TOKEN: grant.refresh_token },
+      env: { TPPKIT_DATABASE_URL: url, TPPKIT_REFRESH_TOKEN: grant.refresh_token, TPPKIT_REFRESH_TOKEN_KEY: tokenKey },
       // the command loads the database driver: slow on a loaded machine
       timeoutMs: 90_000
     })
@@ -49,7 +51,8 @@ describe("a fleet serving a Slovak and a Czech bank", () => {
         TPPKIT_COBS_CLIENT_SECRET: Redacted.value(cobs.clientSecret),
         TPPKIT_COBS_API_KEY: Redacted.value(cobs.apiKey),
         TPPKIT_TPP_NAME: "My Budget App s.r.o.",
-        TPPKIT_WORKER_POLL_MS: "250"
+        TPPKIT_WORKER_POLL_MS: "250",
+        TPPKIT_REFRESH_TOKEN_KEY: tokenKey
       },
       timeoutMs: 150_000
     })

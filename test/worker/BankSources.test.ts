@@ -7,7 +7,7 @@ import { Backoff, Calendar, LocalDate, Profile, type StandingOrder } from "@tppk
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { BankSources, Checks, Consents, FundsCheckWorkflow, Listings, Sweep } from "@tppkit/worker"
-import { Context, DateTime, Effect, Fiber, Layer, Redacted, Result, Stream } from "effect"
+import { Context, DateTime, Effect, Fiber, Layer, Option, Redacted, Result, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
 import { customerTokens } from "../sandbox/support.ts"
@@ -569,7 +569,11 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         const grant = yield* Effect.promise(() => customerTokens(info))
         const sqlLayer = db.fresh()
         const sql = yield* Layer.build(sqlLayer)
-        yield* Consents.add({ key: "cz-1", refreshToken: Redacted.make(grant.refresh_token) }).pipe(Effect.provide(sql))
+        const sealing = Effect.provideService(Consents.RefreshTokenKey, Option.some(Redacted.make("k".repeat(44))))
+        yield* Consents.add({ key: "cz-1", refreshToken: Redacted.make(grant.refresh_token) }).pipe(
+          Effect.provide(sql),
+          sealing
+        )
         const cobsPage = (url: string) => {
           const u = new URL(url)
           return u.pathname.endsWith("/my/standingorders") ? Number(u.searchParams.get("page") ?? "0") : -1
@@ -596,7 +600,8 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
               Layer.provide(
                 BankSources.orderSource(psu, { pageSize: 50 }).pipe(
                   Layer.provide(Listings.Listings.layerMemory),
-                  Layer.provide(Layer.succeedContext(sql))
+                  Layer.provide(Layer.succeedContext(sql)),
+                  Layer.provide(Layer.succeed(Consents.RefreshTokenKey)(Option.some(Redacted.make("k".repeat(44)))))
                 )
               ),
               Layer.provide(

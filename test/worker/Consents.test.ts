@@ -2,11 +2,14 @@ import { assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { Checks, Consents, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "./pg.ts"
 
 const db = embeddedDb()
+
+/** The fleet's secret that seals refresh tokens (a test value of 44 characters). */
+const fleetKey = Redacted.make("a".repeat(44))
 
 describe("Consents", () => {
   it.live("adds, changes, lists and removes consents; a seed leaves the ones there as they are", () =>
@@ -127,6 +130,80 @@ describe("Consents", () => {
       yield* Consents.add({ key: "own", iban: "SK3112000000198742637541" })
       assert.strictEqual(Redacted.value((yield* Consents.refreshToken("own"))!), "rt-2")
       assert.isFalse(yield* Consents.keepRefreshToken("gone", Redacted.make("rt-3")))
+    }).pipe(Effect.provideService(Consents.RefreshTokenKey, Option.some(fleetKey)), Effect.provide(db.fresh()))
+  )
+
+  it.live("the refresh token is sealed at rest: the row holds no token, another key or consent cannot open it", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const stored = (key: string) =>
+        Effect.map(
+          sql<{ refresh_token: string | null }>`SELECT refresh_token FROM tppkit_consents WHERE consent_key = ${key}`,
+          (rows) => rows[0]?.refresh_token ?? null
+        )
+      const withKey = Effect.provideService(Consents.RefreshTokenKey, Option.some(fleetKey))
+      yield* Consents.add({ key: "cz-1", refreshToken: Redacted.make("rt-secret-1") }).pipe(withKey)
+      const text = yield* stored("cz-1")
+      assert.isTrue(text?.startsWith("v1:"))
+      assert.notInclude(text ?? "", "rt-secret-1")
+      assert.strictEqual(Redacted.value((yield* Consents.refreshToken("cz-1").pipe(withKey))!), "rt-secret-1")
+      // without the key, keeping or reading a token fails, naming the setting (and never the token)
+      const missing = yield* Effect.flip(Consents.add({ key: "cz-2", refreshToken: Redacted.make("rt-secret-2") }))
+      assert.strictEqual(missing._tag, "ChecksError")
+      assert.include(missing.message, "TPPKIT_REFRESH_TOKEN_KEY")
+      assert.isNull(yield* stored("cz-2"))
+      const unread = yield* Effect.flip(Consents.refreshToken("cz-1"))
+      assert.include(unread.message, "TPPKIT_REFRESH_TOKEN_KEY")
+      // another key does not open it; nor does the row copied to another consent
+      const other = yield* Effect.flip(
+        Consents.refreshToken("cz-1").pipe(
+          Effect.provideService(Consents.RefreshTokenKey, Option.some(Redacted.make("b".repeat(44))))
+        )
+      )
+      assert.include(other.message, "another key")
+      yield* Consents.add({ key: "cz-3" })
+      yield* sql`UPDATE tppkit_consents SET refresh_token = ${text} WHERE consent_key = 'cz-3'`
+      assert.strictEqual((yield* Effect.flip(Consents.refreshToken("cz-3").pipe(withKey)))._tag, "ChecksError")
+      // a key too short is refused
+      const short = yield* Effect.flip(
+        Consents.keepRefreshToken("cz-1", Redacted.make("rt")).pipe(
+          Effect.provideService(Consents.RefreshTokenKey, Option.some(Redacted.make("short")))
+        )
+      )
+      assert.include(short.message, "too short")
+      assert.notInclude(short.message, 'short"')
+    }).pipe(Effect.provide(db.fresh()))
+  )
+
+  it.live("tokens an earlier version kept plain are sealed: by the worker's start, and on the way when read", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const withKey = Effect.provideService(Consents.RefreshTokenKey, Option.some(fleetKey))
+      yield* Consents.add({ key: "a" })
+      yield* Consents.add({ key: "b" })
+      yield* Consents.add({ key: "c" })
+      // as the previous version kept them: plain text
+      yield* sql`UPDATE tppkit_consents SET refresh_token = 'plain-' || consent_key WHERE consent_key IN ('a', 'b')`
+      // without the key the worker's start leaves them (and says nothing: none is configured)
+      assert.strictEqual(yield* Consents.sealRefreshTokens, 0)
+      assert.strictEqual(yield* Consents.sealRefreshTokens.pipe(withKey), 2)
+      assert.strictEqual(yield* Consents.sealRefreshTokens.pipe(withKey), 0)
+      const rows = yield* sql<{ consent_key: string; refresh_token: string | null }>`
+        SELECT consent_key, refresh_token FROM tppkit_consents ORDER BY consent_key`
+      assert.deepStrictEqual(
+        rows.map((r) => [r.consent_key, r.refresh_token?.startsWith("v1:") ?? null]),
+        [
+          ["a", true],
+          ["b", true],
+          ["c", null]
+        ]
+      )
+      assert.strictEqual(Redacted.value((yield* Consents.refreshToken("a").pipe(withKey))!), "plain-a")
+      // a plain one read before the start sealed it is sealed on the way
+      yield* sql`UPDATE tppkit_consents SET refresh_token = 'plain-again' WHERE consent_key = 'c'`
+      assert.strictEqual(Redacted.value((yield* Consents.refreshToken("c").pipe(withKey))!), "plain-again")
+      const c = yield* sql<{ refresh_token: string }>`SELECT refresh_token FROM tppkit_consents WHERE consent_key = 'c'`
+      assert.isTrue(c[0]?.refresh_token.startsWith("v1:"))
     }).pipe(Effect.provide(db.fresh()))
   )
 

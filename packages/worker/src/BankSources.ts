@@ -19,6 +19,7 @@ import {
 import type { Projection } from "@tppkit/schedule"
 import { BigDecimal, Clock, Context, Deferred, Duration, Effect, Exit, Layer, Option, Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
 import * as CheckFailure from "./CheckFailure.ts"
 import { ChecksError } from "./Checks.ts"
 import * as Consents from "./Consents.ts"
@@ -196,7 +197,8 @@ export const balanceChecker = (
 /**
  * A consent's listing through a bank whose profile is not the seed bank's (COBS): where the profile lists with the
  * customer's token, the customer's access token renewed with the refresh token the fleet keeps for the consent
- * (`Consents.refreshToken`; a new one the bank sends is kept in its place); then every page and, within the daily
+ * (`Consents.refreshToken`, sealed at rest with `Consents.RefreshTokenKey`; a new one the bank sends is kept in its
+ * place); then every page and, within the daily
  * budget, the details the list lacks (http's `Details.list` with `resume`: the pages and details an earlier try of
  * the day kept in the budget store are not asked for again);
  * each record read by core's `Orders` on the sweep's day (a record whose details are pending projected from its list
@@ -218,8 +220,12 @@ export const detailedListing = (
     const profile = config.profile
     const failed = (failure: typeof ListingFailed.fields.failure.Type) =>
       new ListingFailed({ consent: consent.key, failure })
-    const database = (e: { readonly message: string }) =>
-      failed(new ChecksError({ message: `consents: cannot read or keep the refresh token: ${e.message}` }))
+    const database = (e: SqlError | ChecksError) =>
+      failed(
+        e._tag === "ChecksError"
+          ? e
+          : new ChecksError({ message: `consents: cannot read or keep the refresh token: ${e.message}` })
+      )
     let token: TokenService.Token | undefined
     if (profile.operations.standingOrders.auth.includes("customerToken")) {
       const refresh = Option.isNone(sql)
@@ -352,6 +358,7 @@ export const orderSource = (
       const others = Option.getOrElse(yield* Effect.serviceOption(Banks), () => new Map<string, Bank>())
       const credentials = yield* Effect.serviceOption(Credentials)
       const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
+      const tokenKey = yield* Consents.RefreshTokenKey
       const listings = yield* Listings.Listings
       const pageSize = options.pageSize ?? 100
       const idOf = (consent: Consent) => Listings.listingId(consent.key, consent.iban, pageSize)
@@ -366,7 +373,9 @@ export const orderSource = (
             })
           }
           if (!Profile.isSbas(Context.get(bank, BankConfig.BankConfig).profile)) {
-            return yield* detailedListing(bank, psu, consent, day, sql, options.pageSize)
+            return yield* detailedListing(bank, psu, consent, day, sql, options.pageSize).pipe(
+              Effect.provideService(Consents.RefreshTokenKey, tokenKey)
+            )
           }
           return yield* sbasListing(bank, bank === own ? credentials : Option.none(), consent, day)
         })

@@ -3,7 +3,8 @@
  * its listing is filtered to, its bank profile (the sweep lists it, and its payments are checked, with that profile's
  * bank), the last day it is valid (a consent past it is said and not swept; without one, the day it was added plus
  * its profile's `consent.electronicValidityDays`) and, for a profile whose listing needs the customer's own token
- * (COBS), the customer's refresh token, which the sweep renews and keeps. Workers read the rows at the start of each sweep run, so a
+ * (COBS), the customer's refresh token, which the sweep renews and keeps, sealed at rest with the fleet's key
+ * ({@link RefreshTokenKey}: AES-256-GCM of node:crypto). Workers read the rows at the start of each sweep run, so a
  * consent added or removed is swept from the next run on, without a restart. A worker's `--consents` seeds the
  * table (a consent already there is left as it is); a database made by a version that kept the consents only in
  * the plan settings gets them copied into the table when the table is made.
@@ -11,9 +12,11 @@
  * @since 0.1.0
  */
 import { LocalDate } from "@tppkit/core"
-import { Clock, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Redacted, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { ChecksError } from "./Checks.ts"
+import * as SealedToken from "./internal/sealedToken.ts"
 import { ConsentSource, type Consent as SweepConsent } from "./Sweep.ts"
 
 /** One consent of the fleet: its key, and optionally its account (IBAN), bank profile and last valid day. */
@@ -54,7 +57,11 @@ export const migrate: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effec
   if (plan[0]?.r === null || plan[0]?.r === undefined) return
   const rows = yield* sql<{ settings: string }>`SELECT settings FROM tppkit_plan_settings WHERE id = 1`
   const stored = rows[0] === undefined ? Option.none() : Schema.decodeUnknownOption(StoredConsents)(rows[0].settings)
-  if (Option.isSome(stored)) yield* seed(stored.value.consents)
+  if (Option.isSome(stored))
+    yield* insertMissing(
+      stored.value.consents.map((c) => ({ ...c, sealed: null })),
+      undefined
+    )
 })
 
 const rowOf = (r: {
@@ -82,6 +89,45 @@ export const list: Effect.Effect<ReadonlyArray<Consent>, SqlError, SqlClient.Sql
   return rows.map(rowOf)
 })
 
+/**
+ * The fleet's secret that seals the customers' refresh tokens in its database (`TPPKIT_REFRESH_TOKEN_KEY`, at least
+ * 32 characters, e.g. `openssl rand -base64 32`; every worker of a fleet has the same): a refresh token is kept only
+ * sealed, so keeping or reading one without it fails, saying so. Never printed.
+ */
+export const RefreshTokenKey = Context.Reference<Option.Option<Redacted.Redacted<string>>>(
+  "@tppkit/worker/Consents/RefreshTokenKey",
+  { defaultValue: () => Option.none() }
+)
+
+/** The name of the setting that holds {@link RefreshTokenKey}. */
+export const refreshTokenKeySetting = "TPPKIT_REFRESH_TOKEN_KEY"
+
+/** The AES key of {@link RefreshTokenKey}, or why there is none. */
+const sealingKey: Effect.Effect<Uint8Array, ChecksError> = Effect.gen(function* () {
+  const secret = yield* RefreshTokenKey
+  if (Option.isNone(secret)) {
+    return yield* new ChecksError({
+      message: `a refresh token is kept only sealed: set ${refreshTokenKeySetting} (at least ${SealedToken.minSecretLength} characters, e.g. openssl rand -base64 32; the same for every worker)`
+    })
+  }
+  const key = SealedToken.keyOf(secret.value)
+  if (key === undefined) {
+    return yield* new ChecksError({
+      message: `${refreshTokenKeySetting} is too short: at least ${SealedToken.minSecretLength} characters (e.g. openssl rand -base64 32)`
+    })
+  }
+  return key
+})
+
+/** The stored text of a refresh token given for a consent: sealed, or null when none is given. */
+const sealed = (
+  consent: string,
+  token: Redacted.Redacted<string> | undefined
+): Effect.Effect<string | null, ChecksError> =>
+  token === undefined
+    ? Effect.succeed(null)
+    : Effect.map(sealingKey, (key) => SealedToken.seal(key, Redacted.value(token), consent))
+
 /** A consent as given (`--consents`, `consents add`): its key and what else is known of it. */
 export interface Given {
   readonly key: string
@@ -96,11 +142,11 @@ export interface Given {
  * Adds a consent, or replaces the consent of that key (a refresh token already kept stays when none is given); true
  * when it is new.
  */
-export const add = (consent: Given): Effect.Effect<boolean, SqlError, SqlClient.SqlClient> =>
+export const add = (consent: Given): Effect.Effect<boolean, SqlError | ChecksError, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const now = yield* Clock.currentTimeMillis
-    const refresh = consent.refreshToken === undefined ? null : Redacted.value(consent.refreshToken)
+    const refresh = yield* sealed(consent.key, consent.refreshToken)
     const rows = yield* sql<{ inserted: boolean }>`
       INSERT INTO tppkit_consents (consent_key, iban, profile, valid_until, added_at, refresh_token)
       VALUES (${consent.key}, ${consent.iban ?? null}, ${consent.profile ?? null}, ${consent.validUntil ?? null}, ${now},
@@ -112,27 +158,64 @@ export const add = (consent: Given): Effect.Effect<boolean, SqlError, SqlClient.
     return rows[0]?.inserted === true
   })
 
-/** The customer's refresh token kept for a consent, if any. */
+/**
+ * The customer's refresh token kept for a consent, if any, opened with {@link RefreshTokenKey}; one an earlier
+ * version kept plain is sealed in its place on the way.
+ */
 export const refreshToken = (
   key: string
-): Effect.Effect<Redacted.Redacted<string> | undefined, SqlError, SqlClient.SqlClient> =>
+): Effect.Effect<Redacted.Redacted<string> | undefined, SqlError | ChecksError, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<{ refresh_token: string | null }>`
       SELECT refresh_token FROM tppkit_consents WHERE consent_key = ${key}`
-    const token = rows[0]?.refresh_token
-    return token === null || token === undefined ? undefined : Redacted.make(token, { label: "refresh_token" })
+    const stored = rows[0]?.refresh_token
+    if (stored === null || stored === undefined) return undefined
+    const aes = yield* sealingKey
+    if (!SealedToken.isSealed(stored)) {
+      yield* sql`UPDATE tppkit_consents SET refresh_token = ${SealedToken.seal(aes, stored, key)}
+        WHERE consent_key = ${key} AND refresh_token = ${stored}`
+      return Redacted.make(stored, { label: "refresh_token" })
+    }
+    const opened = SealedToken.open(aes, stored, key)
+    if (Result.isFailure(opened)) {
+      return yield* new ChecksError({
+        message: `the refresh token of consent ${key} does not open with ${refreshTokenKeySetting} (sealed with another key): give the fleet's key, or add the consent again with a new refresh token`
+      })
+    }
+    return Redacted.make(opened.success, { label: "refresh_token" })
   })
+
+/**
+ * Seals every refresh token an earlier version kept plain (run when a worker starts with {@link RefreshTokenKey});
+ * how many were sealed. Without the key, nothing is done.
+ */
+export const sealRefreshTokens: Effect.Effect<number, SqlError | ChecksError, SqlClient.SqlClient> = Effect.gen(
+  function* () {
+    if (Option.isNone(yield* RefreshTokenKey)) return 0
+    const aes = yield* sealingKey
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ consent_key: string; refresh_token: string }>`
+      SELECT consent_key, refresh_token FROM tppkit_consents
+      WHERE refresh_token IS NOT NULL AND refresh_token NOT LIKE 'v1:%'`
+    for (const r of rows) {
+      yield* sql`UPDATE tppkit_consents SET refresh_token = ${SealedToken.seal(aes, r.refresh_token, r.consent_key)}
+        WHERE consent_key = ${r.consent_key} AND refresh_token = ${r.refresh_token}`
+    }
+    return rows.length
+  }
+)
 
 /** Keeps the refresh token a renewal gave for a consent (the bank may rotate it); false when the consent is gone. */
 export const keepRefreshToken = (
   key: string,
   token: Redacted.Redacted<string>
-): Effect.Effect<boolean, SqlError, SqlClient.SqlClient> =>
+): Effect.Effect<boolean, SqlError | ChecksError, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const refresh = yield* sealed(key, token)
     const rows = yield* sql<{ consent_key: string }>`
-      UPDATE tppkit_consents SET refresh_token = ${Redacted.value(token)} WHERE consent_key = ${key}
+      UPDATE tppkit_consents SET refresh_token = ${refresh} WHERE consent_key = ${key}
       RETURNING consent_key`
     return rows.length > 0
   })
@@ -154,16 +237,26 @@ export const remove = (key: string): Effect.Effect<boolean, SqlError, SqlClient.
 export const seed = (
   consents: ReadonlyArray<Given>,
   options: { readonly addedAt?: number | undefined } = {}
+): Effect.Effect<ReadonlyArray<string>, SqlError | ChecksError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const rows: Array<Given & { readonly sealed: string | null }> = []
+    for (const c of consents) rows.push({ ...c, sealed: yield* sealed(c.key, c.refreshToken) })
+    return yield* insertMissing(rows, options.addedAt)
+  })
+
+/** Inserts the consents the table lacks, each with its refresh token's stored text; the keys added. */
+const insertMissing = (
+  consents: ReadonlyArray<Given & { readonly sealed: string | null }>,
+  addedAt: number | undefined
 ): Effect.Effect<ReadonlyArray<string>, SqlError, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const now = options.addedAt ?? (yield* Clock.currentTimeMillis)
+    const now = addedAt ?? (yield* Clock.currentTimeMillis)
     const added: Array<string> = []
     for (const c of consents) {
-      const refresh = c.refreshToken === undefined ? null : Redacted.value(c.refreshToken)
       const rows = yield* sql<{ consent_key: string }>`
         INSERT INTO tppkit_consents (consent_key, iban, profile, valid_until, added_at, refresh_token)
-        VALUES (${c.key}, ${c.iban ?? null}, ${c.profile ?? null}, ${c.validUntil ?? null}, ${now}, ${refresh})
+        VALUES (${c.key}, ${c.iban ?? null}, ${c.profile ?? null}, ${c.validUntil ?? null}, ${now}, ${c.sealed})
         ON CONFLICT (consent_key) DO NOTHING RETURNING consent_key`
       if (rows.length > 0) added.push(c.key)
     }

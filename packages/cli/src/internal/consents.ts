@@ -4,7 +4,7 @@
  */
 import { LocalDate } from "@tppkit/core"
 import { Consents, Database } from "@tppkit/worker"
-import { Effect, Option, type Redacted, Result } from "effect"
+import { Config, Effect, Option, type Redacted, Result } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as Failure from "../Failure.ts"
@@ -45,7 +45,19 @@ export const add = Effect.fn("tppkit.consents.add")(function* (input: {
   const iban = Option.getOrUndefined(input.iban)?.replace(/\s+/g, "")
   const profile = Option.getOrUndefined(input.profile)?.trim()
   const refreshToken = Option.getOrUndefined(input.refreshToken ?? Option.none())
-  const added = yield* inDatabase(input.databaseUrl, Consents.add({ key, iban, profile, validUntil, refreshToken }))
+  const tokenKey = yield* Config.Redacted(Consents.refreshTokenKeySetting).pipe(
+    Config.option,
+    Effect.mapError((e) => Failure.configuration(`${Consents.refreshTokenKeySetting}: ${e.message}`, e))
+  )
+  // a refresh token without the fleet's key is refused before anything is written (it is kept only sealed)
+  const added = yield* inDatabase(
+    input.databaseUrl,
+    Consents.add({ key, iban, profile, validUntil, refreshToken }).pipe(
+      Effect.provideService(Consents.RefreshTokenKey, tokenKey),
+      Effect.map(Result.succeed),
+      Effect.catchTag("ChecksError", (e) => Effect.succeed(Result.fail(Failure.configuration(e.message, e))))
+    )
+  ).pipe(Effect.flatMap(Effect.fromResult))
   yield* Output.line(`${added ? "added" : "changed"} consent ${key}; the fleet sweeps it from its next sweep run`)
 })
 

@@ -384,6 +384,8 @@ export interface Setup {
   readonly onceWaitMillis?: number | undefined
   /** The page size of the sweep's listings (default 100). */
   readonly listingPageSize?: number | undefined
+  /** The fleet's secret sealing the customers' refresh tokens (`TPPKIT_REFRESH_TOKEN_KEY`; `Consents.RefreshTokenKey`). */
+  readonly refreshTokenKey?: Redacted.Redacted<string> | undefined
   /** The fleet's bank gate (`BankGate.layerSql`). */
   readonly bankGate?: Partial<BankGate.Settings> | undefined
   /** The most checks this worker has in flight (default `FundsCheckWorkflow.maxChecksInFlight`). */
@@ -502,7 +504,9 @@ export const workerLayer = (setup: Setup) => {
         ),
         Layer.mergeAll(
           BankSources.balanceChecker(setup.psu),
-          BankSources.orderSource(setup.psu, { pageSize: setup.listingPageSize })
+          BankSources.orderSource(setup.psu, { pageSize: setup.listingPageSize }).pipe(
+            Layer.provide(Layer.succeed(Consents.RefreshTokenKey)(Option.fromUndefinedOr(setup.refreshTokenKey)))
+          )
         ).pipe(Layer.provideMerge(BankSources.Credentials.layer), Layer.provideMerge(Layer.mergeAll(client, banks)))
       )
     ),
@@ -816,6 +820,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     metricsPort: Option.getOrUndefined(input.metricsPort),
     cron: !input.once,
     listingPageSize: yield* listingPageSize,
+    refreshTokenKey: Option.getOrUndefined(yield* Config.Redacted(Consents.refreshTokenKeySetting).pipe(Config.option)),
     ...(yield* checkRetry(input.timeZone)),
     webhooks: yield* webhookEndpoints(input.webhook, input.webhookSecret),
     webhookSettings: { ...(yield* webhookTiming).settings, replace: input.reconfigure },
@@ -846,8 +851,12 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
             rows.length === 0 ? Consents.seed(setup.sweep.consents, seeded) : Effect.succeed([])
           )
     }),
+    // refresh tokens an earlier version kept plain are sealed with the fleet's key
+    Effect.tap(() => Consents.sealRefreshTokens),
     Effect.flatMap((changed) => Effect.map(Consents.list, (fleetConsents) => ({ changed, fleetConsents }))),
+    Effect.provideService(Consents.RefreshTokenKey, Option.fromUndefinedOr(setup.refreshTokenKey)),
     Effect.provide(Database.layer(databaseUrl, { maxConnections: 1 })),
+    Effect.catchTag("ChecksError", (e) => Effect.fail(Failure.configuration(e.message, e))),
     Effect.catchTag("PlanSettingsError", (e) => Effect.fail(Failure.configuration(e.message, e))),
     Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
   )
