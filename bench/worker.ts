@@ -17,7 +17,8 @@
  * payment, the statements that confirm a shard's lock, is printed for each count), BENCH_WORKER_BALANCES=1 (the
  * workers get an opening balance covering about half of the payments: the sweep's forecast ahead, issue 39),
  * BENCH_WORKER_ACCOUNTS (debtor accounts the throughput run's orders are spread over, each with its balance under
- * BENCH_WORKER_BALANCES=1; default 1), BENCH_WORKER_LATER (orders listed besides the due ones that pay later within
+ * BENCH_WORKER_BALANCES=1; default 1; more than one: each account its own consent in the fleet's consents table, as
+ * a listing holds at most 100 pages), BENCH_WORKER_LATER (orders listed besides the due ones that pay later within
  * the forecast's horizon, 2026-11-09..13: listed, planned ahead and forecast, not checked; default 0).
  */
 import { type ChildProcess, spawn } from "node:child_process"
@@ -257,6 +258,17 @@ const run = async () => {
     {
       const { bank, info } = await bankFor(fixturesFile(payments, "throughput.json", later))
       const url = await freshDb("throughput")
+      if (accountCount > 1) {
+        // one consent per account, listed by its IBAN (a listing holds at most 100 pages of 100 orders)
+        await Effect.runPromise(Database.migrate.pipe(Effect.provide(Database.layer(url, { maxConnections: 1 }))))
+        for (let a = 0; a < accountCount; a += 1000) {
+          const rows = Array.from(
+            { length: Math.min(1000, accountCount - a) },
+            (_, i) => `('bench-${a + i + 1}', '${debtorIban(a + i)}', ${Date.UTC(2026, 10, 1)})`
+          )
+          await query(url, `INSERT INTO tppkit_consents (consent_key, iban, added_at) VALUES ${rows.join(", ")}`)
+        }
+      }
       await query(url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
       await query(url, "SELECT pg_stat_statements_reset()")
       const [before] = await query<{ x: string }>(

@@ -1,0 +1,209 @@
+/**
+ * The payments at risk in the fleet's database (`tppkit_at_risk`): the forecast ahead of a sweep raised as
+ * `payment.at_risk` once per payment and episode and cleared when the forecast recovers, the open ones as `tppkit worker
+ * status` shows them, and the funds checks' answers for them as `payment.at_risk_confirmed` or `_contradicted`.
+ */
+import { LocalDate } from "@tppkit/core"
+import type { Projection } from "@tppkit/schedule"
+import { Clock, Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import * as AtRisk from "../AtRisk.ts"
+import * as PlanSettings from "../PlanSettings.ts"
+import type { SweepSettings } from "../Sweep.ts"
+import { chunks, type Kept, type Rows, record } from "./fleetEvents.ts"
+import { type EventType, eventId } from "./webhookEvents.ts"
+
+/** The forecast ahead of a sweep of `day`: payments at risk raised, those that recovered cleared. */
+export const ahead = (
+  sql: SqlClient.SqlClient,
+  day: string,
+  listings: ReadonlyArray<{ readonly consent: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> }>,
+  settings: SweepSettings["Service"],
+  options: { readonly horizon?: number | undefined }
+) =>
+  Effect.gen(function* () {
+    const plan = yield* Effect.provideService(PlanSettings.stored, SqlClient.SqlClient, sql)
+    const balances = Option.isSome(plan) ? (plan.value.settings.balances ?? []) : []
+    if (balances.length === 0) return
+    const found = AtRisk.find({
+      listings,
+      balances,
+      day: LocalDate.parseUnsafe(day),
+      horizon: options.horizon,
+      calendar: settings.calendar,
+      convention: settings.convention
+    })
+    const openRows = yield* sql<{
+      consent: string
+      order_id: string
+      nominal_date: string
+      episode: number
+      event_id: string
+      iban: string
+      execution_date: string
+      data: string
+    }>`SELECT consent, order_id, nominal_date, episode, event_id, iban, execution_date, data FROM tppkit_at_risk
+      WHERE cleared_day IS NULL AND execution_date >= ${day}`
+    const open = openRows.map((r) => ({
+      key: AtRisk.keyOf({ consent: r.consent, orderId: r.order_id, nominalDate: r.nominal_date }),
+      executionDate: r.execution_date,
+      iban: r.iban,
+      row: r
+    }))
+    const { raised, cleared } = AtRisk.reconcile(found, open, day)
+    const now = yield* Clock.currentTimeMillis
+    // each payment's latest episode (a payment at risk again is a new one), read 1,000 orders a statement
+    const episodes = new Map<string, number>()
+    for (const part of chunks([...new Set(raised.map((r) => r.orderId))], 1000)) {
+      const rows = yield* sql<{ consent: string; order_id: string; nominal_date: string; episode: number }>`
+        SELECT consent, order_id, nominal_date, max(episode) AS episode FROM tppkit_at_risk
+        WHERE order_id IN ${sql.in(part)} GROUP BY consent, order_id, nominal_date`
+      for (const r of rows) {
+        episodes.set(
+          AtRisk.keyOf({ consent: r.consent, orderId: r.order_id, nominalDate: r.nominal_date }),
+          Number(r.episode)
+        )
+      }
+    }
+    const rows = raised.map((risk) => {
+      const episode = (episodes.get(AtRisk.keyOf(risk)) ?? 0) + 1
+      const id = eventId("payment.at_risk", [risk.consent, risk.orderId, risk.nominalDate, String(episode)])
+      return { risk, episode, id, data: { ...risk, sweepDay: day, episode } }
+    })
+    for (const part of chunks(rows)) {
+      yield* sql.withTransaction(
+        Effect.gen(function* () {
+          yield* sql`INSERT INTO tppkit_at_risk ${sql.insert(
+            part.map(
+              ({ risk, episode, id, data }): Record<string, unknown> => ({
+                consent: risk.consent,
+                order_id: risk.orderId,
+                nominal_date: risk.nominalDate,
+                episode,
+                event_id: id,
+                iban: risk.iban,
+                execution_date: risk.executionDate,
+                raised_day: day,
+                raised_at: now,
+                balance_date: risk.balanceDate,
+                data: JSON.stringify(data)
+              })
+            ) as unknown as Rows
+          )} ON CONFLICT DO NOTHING`
+          yield* record(
+            sql,
+            part.map(({ risk, id, data }) => ({
+              id,
+              type: "payment.at_risk" as const,
+              day,
+              consent: risk.consent,
+              occurredAt: now,
+              data
+            }))
+          )
+        })
+      )
+    }
+    const balanceOf = new Map(balances.map((b) => [b.iban, b]))
+    for (const o of cleared) {
+      const r = o.row
+      const balance = balanceOf.get(r.iban)
+      yield* sql.withTransaction(
+        Effect.gen(function* () {
+          yield* sql`UPDATE tppkit_at_risk SET cleared_day = ${day} WHERE consent = ${r.consent}
+            AND order_id = ${r.order_id} AND nominal_date = ${r.nominal_date} AND episode = ${r.episode}`
+          yield* record(sql, [
+            {
+              id: eventId("payment.at_risk_cleared", [r.event_id]),
+              type: "payment.at_risk_cleared",
+              day,
+              consent: r.consent,
+              occurredAt: now,
+              data: {
+                atRiskId: r.event_id,
+                consent: r.consent,
+                orderId: r.order_id,
+                nominalDate: r.nominal_date,
+                executionDate: r.execution_date,
+                iban: r.iban,
+                sweepDay: day,
+                ...(balance === undefined
+                  ? {}
+                  : { balanceDate: balance.date, balanceAgeDays: AtRisk.ageDays(balance.date, day) })
+              }
+            }
+          ])
+        })
+      )
+    }
+  })
+
+/** A payment at risk not cleared whose payment is on or after `day`, as `tppkit worker status` shows it. */
+export interface OpenRisk {
+  readonly id: string
+  readonly risk: AtRisk.Risk
+  readonly raisedDay: string
+  /** The funds check's answer for the payment, once there is one. */
+  readonly answer: string | undefined
+}
+
+/** The payments at risk not cleared, due on or after `day`, by execution date. */
+export const openRisks = (day: string): Effect.Effect<ReadonlyArray<OpenRisk>, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ event_id: string; data: string; raised_day: string; outcome: string | null }>`
+      SELECT r.event_id, r.data, r.raised_day, c.outcome FROM tppkit_at_risk r
+      LEFT JOIN tppkit_checks c ON c.consent = r.consent AND c.order_id = r.order_id
+        AND c.nominal_date = r.nominal_date
+      WHERE r.cleared_day IS NULL AND r.execution_date >= ${day}
+      ORDER BY r.execution_date, r.order_id`
+    return rows.map((r) => ({
+      id: r.event_id,
+      risk: JSON.parse(r.data) as AtRisk.Risk,
+      raisedDay: r.raised_day,
+      answer: r.outcome === "APPR" || r.outcome === "DECL" ? r.outcome : undefined
+    }))
+  })
+
+/**
+ * The events of funds checks answered for payments raised at risk (the latest raising of each payment): DECL
+ * confirms it (`payment.at_risk_confirmed`), APPR contradicts it (`payment.at_risk_contradicted`); each refers to
+ * the `payment.at_risk` by its id, once (its id is made of that one's). Those answered, or raised, since `since`.
+ */
+export const answeredEvents = (since: number): Effect.Effect<ReadonlyArray<Kept>, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<Record<string, unknown>>`SELECT r.event_id, r.consent, r.order_id, r.nominal_date,
+        r.execution_date, r.iban, r.raised_day, r.balance_date, c.outcome, c.checked_at, c.request_id, c.sweep_day
+      FROM (SELECT DISTINCT ON (consent, order_id, nominal_date) * FROM tppkit_at_risk
+            ORDER BY consent, order_id, nominal_date, episode DESC) r
+      JOIN tppkit_checks c ON c.consent = r.consent AND c.order_id = r.order_id AND c.nominal_date = r.nominal_date
+      WHERE c.outcome IN ('APPR', 'DECL')
+        AND (c.checked_at >= ${new Date(since)} OR r.raised_at >= ${since})`
+    return rows.map((r): Kept => {
+      const confirmed = r.outcome === "DECL"
+      const type: EventType = confirmed ? "payment.at_risk_confirmed" : "payment.at_risk_contradicted"
+      const checkedAt = r.checked_at instanceof Date ? r.checked_at.getTime() : Date.parse(String(r.checked_at))
+      return {
+        id: eventId(type, [String(r.event_id)]),
+        type,
+        day: String(r.sweep_day),
+        consent: String(r.consent),
+        occurredAt: Number.isNaN(checkedAt) ? 0 : checkedAt,
+        data: {
+          atRiskId: String(r.event_id),
+          consent: String(r.consent),
+          orderId: String(r.order_id),
+          nominalDate: String(r.nominal_date),
+          executionDate: String(r.execution_date),
+          iban: String(r.iban),
+          answer: String(r.outcome),
+          requestId: r.request_id === null || r.request_id === undefined ? null : String(r.request_id),
+          raisedDay: String(r.raised_day),
+          balanceDate: String(r.balance_date),
+          balanceAgeDays: AtRisk.ageDays(String(r.balance_date), String(r.sweep_day))
+        }
+      }
+    })
+  })
