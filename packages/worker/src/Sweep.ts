@@ -8,21 +8,21 @@
  *
  * @since 0.1.0
  */
-import { Backoff, type BusinessDayConvention, Calendar, LocalDate, Money, Orders } from "@tppkit/core"
-import * as BankError from "@tppkit/http/BankError"
-import * as FailureClass from "@tppkit/http/FailureClass"
-import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
-import { Context, Cron, DateTime, Duration, Effect, Exit, Layer, Option, Result, Schema, Semaphore } from "effect"
+import { Backoff, type BusinessDayConvention, Calendar, LocalDate, type Orders } from "@tppkit/core"
+import type { Projection } from "@tppkit/schedule"
+import { Context, Cron, DateTime, Effect, Exit, Layer, Option, Schema, Semaphore } from "effect"
 import { ClusterCron } from "effect/cluster"
 import type { Sharding } from "effect/cluster/Sharding"
 import type { SqlError } from "effect/sql/SqlError"
-import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
-import { NoBank } from "./CheckFailure.ts"
-import { Checks, ChecksError, type Due } from "./Checks.ts"
-import * as ConsentLifecycle from "./ConsentLifecycle.ts"
-import { FundsCheck } from "./FundsCheckWorkflow.ts"
-import * as Lifecycle from "./Lifecycle.ts"
-import * as ListingReconciliation from "./ListingReconciliation.ts"
+import { Workflow, type WorkflowEngine } from "effect/workflow"
+import type { Checks, ChecksError, Due } from "./Checks.ts"
+import * as ConsentSweepRun from "./internal/consentSweep.ts"
+import * as DailySweepRun from "./internal/dailySweep.ts"
+import { type ListingFailed, ListingFailure } from "./internal/listingFailure.ts"
+import * as ListingRetry from "./internal/listingRetry.ts"
+import * as PartialListing from "./internal/partialListing.ts"
+import { ConsentSchema } from "./internal/sweepJournal.ts"
+import * as SweepPlan from "./internal/sweepPlan.ts"
 
 /**
  * A consent whose standing orders the sweep lists: its budget key, and optionally one account (IBAN filter), the bank
@@ -35,31 +35,11 @@ export interface Consent {
   readonly validUntil?: string | undefined
 }
 
-/** A consent as the sweep's journal keeps it. */
-const ConsentSchema = Schema.Struct({
-  key: Schema.String,
-  iban: Schema.optionalKey(Schema.String),
-  profile: Schema.optionalKey(Schema.String),
-  validUntil: Schema.optionalKey(Schema.String)
-})
-
-/** A consent without its absent fields (what the journal keeps, so that a run resumed reads the same). */
-const journaled = (c: Consent): typeof ConsentSchema.Type => ({
-  key: c.key,
-  ...(c.iban === undefined ? {} : { iban: c.iban }),
-  ...(c.profile === undefined ? {} : { profile: c.profile }),
-  ...(c.validUntil === undefined ? {} : { validUntil: c.validUntil })
-})
-
 /**
  * Whether a consent is past its validity on a day (its `validUntil` before the day): the sweep lists nothing for it
  * and says so, since the bank would refuse the listing (the customer must grant it again).
  */
-export const isExpired = (consent: Consent, day: string): boolean =>
-  consent.validUntil !== undefined && consent.validUntil < day
-
-/** The consents of a run as journaled. */
-const JournaledConsents = Schema.Array(ConsentSchema)
+export const isExpired: (consent: Consent, day: string) => boolean = SweepPlan.isExpired
 
 /** What every worker of a fleet is configured with (the same on every worker). */
 export interface Settings {
@@ -95,26 +75,14 @@ export const defaultRetry: Retry = {
 }
 
 /** The wait before try `n + 1` (n ≥ 1) after `failure`: the back-off, or the bank's Retry-After when longer. */
-export const backoffMillis = (retry: Retry, n: number, failure: ListingFailure): number => {
-  const wait = Backoff.nominalMillis(retry.backoff, n) ?? 0
-  const after =
-    failure._tag === "BankError" && failure.reason._tag === "TooManyRequests"
-      ? (failure.reason.retryAfterSeconds ?? 0) * 1000
-      : 0
-  return Math.max(wait, after)
-}
+export const backoffMillis: (retry: Retry, n: number, failure: ListingFailure) => number = ListingRetry.backoffMillis
 
 /**
  * Whether a listing failure may pass, so that the sweep tries again: http's transient reasons, a listing cut off by
  * its deadline (docs/bank-interface.md, "Daily limit": the sweep owns the listing and may try again later), and the
  * fleet's database out of reach (the budget store, or the check store while the checks are planned).
  */
-export const isTransient = (failure: ListingFailure): boolean =>
-  failure._tag === "ChecksError" ||
-  (failure._tag === "BankError" &&
-    (FailureClass.isTransient(failure.reason) ||
-      failure.reason._tag === "BudgetStoreError" ||
-      (failure.reason._tag === "ListingIncomplete" && failure.reason.kind === "deadline")))
+export const isTransient: (failure: ListingFailure) => boolean = ListingRetry.isTransient
 
 /**
  * Where a sweep run reads the consents it lists (the fleet's consents table: `Consents.layerSource`); without it, the
@@ -128,47 +96,12 @@ export class ConsentSource extends Context.Service<
 /** The sweep's settings as a service. */
 export class SweepSettings extends Context.Service<SweepSettings, Settings>()("@tppkit/worker/SweepSettings") {}
 
-/** A consent's IBAN filter that is not an IBAN: nothing was sent. */
-export class InvalidIban extends Schema.TaggedError<InvalidIban>()("InvalidIban", { iban: Schema.String }) {
-  /** One line naming the text that is not an IBAN. */
-  override get message(): string {
-    return `invalid IBAN ${this.iban}`
-  }
-}
-
 /**
- * A consent whose profile lists with the customer's own token (COBS) and for which the fleet keeps no refresh token:
- * nothing was sent.
+ * Why a consent's standing orders could not be listed (`ListingFailure`, a schema and its type: the bank client's
+ * failure, a bad IBAN filter (`InvalidIban`), the check store's failure, a profile this worker has no bank for, or no
+ * customer refresh token (`NoGrant`)), and a consent whose listing failed with it (`ListingFailed`).
  */
-export class NoGrant extends Schema.TaggedError<NoGrant>()("NoGrant", {
-  consent: Schema.String,
-  profile: Schema.String
-}) {
-  /** One line naming the consent and how to give its customer's refresh token. */
-  override get message(): string {
-    return `consent ${this.consent} (profile ${this.profile}) has no customer refresh token: the ${this.profile} bank lists standing orders only with the customer's token; give it with tppkit consents add ${this.consent} --profile ${this.profile} (TPPKIT_REFRESH_TOKEN)`
-  }
-}
-
-/**
- * Why a consent's standing orders could not be listed or its checks planned, as data: the bank client's failure, a
- * bad IBAN filter, the check store's failure, a profile this worker has no bank for, or no customer refresh token.
- */
-export const ListingFailure = Schema.Union([BankError.BankError, InvalidIban, ChecksError, NoBank, NoGrant])
-
-/** Why a consent's standing orders could not be listed. */
-export type ListingFailure = typeof ListingFailure.Type
-
-/** A consent whose standing orders could not be listed, and why (its message is the failure's). */
-export class ListingFailed extends Schema.TaggedError<ListingFailed>()("ListingFailed", {
-  consent: Schema.String,
-  failure: ListingFailure
-}) {
-  /** The failure's one line. */
-  override get message(): string {
-    return this.failure.message
-  }
-}
+export { InvalidIban, ListingFailed, ListingFailure, NoGrant } from "./internal/listingFailure.ts"
 
 /**
  * A consent's standing orders as listed, the listing's pages they came on, and the last complete listing of an
@@ -231,78 +164,24 @@ export class OrderSource extends Context.Service<
  * checked on their own, never merged into one check (issue 34); the orders as they are when no orderId repeats.
  * `repeated` names each such orderId with its records' positions (from 1).
  */
-export const keyed = <A extends { readonly orderId: string }>(
+export const keyed: <A extends { readonly orderId: string }>(
   orders: ReadonlyArray<A>
-): { readonly orders: ReadonlyArray<A>; readonly repeated: ReadonlyArray<Orders.Repeated> } => {
-  // a record read by core's Orders has its position; the bank's own records are counted in listing order
-  const positioned = orders.map((o, i) => {
-    const position = (o as { readonly position?: unknown }).position
-    return { orderId: o.orderId, position: typeof position === "number" ? position : i + 1 }
-  })
-  const repeated = Orders.repeated(positioned)
-  if (repeated.length === 0) return { orders, repeated }
-  const keys = Orders.keys(positioned)
-  return { orders: orders.map((o, i) => (keys[i] === o.orderId ? o : { ...o, orderId: keys[i]! })), repeated }
-}
-
-/** A listing with its orders (and the earlier listing's) {@link keyed}, and the orderIds it repeats. */
-const keyedListing = (
-  listed: Listed
-): { readonly listed: Listed; readonly repeated: ReadonlyArray<Orders.Repeated> } => {
-  const today = keyed(listed.orders)
-  const previous =
-    listed.previous === undefined
-      ? undefined
-      : { day: listed.previous.day, orders: keyed(listed.previous.orders).orders }
-  return {
-    listed: { ...listed, orders: today.orders, ...(previous === undefined ? {} : { previous }) },
-    repeated: today.repeated
-  }
-}
+) => { readonly orders: ReadonlyArray<A>; readonly repeated: ReadonlyArray<Orders.Repeated> } = SweepPlan.keyed
 
 /** The instant a day's sweep hour begins in a time zone (epoch milliseconds), DST-correct. */
-export const instantOf = (day: LocalDate.LocalDate, hour: number, timeZone: string): number => {
-  const { year, month, day: d } = LocalDate.toParts(day)
-  const zoned = DateTime.makeZonedUnsafe(
-    { year, month, day: d, hour, minute: 0, second: 0, millisecond: 0 },
-    { timeZone, adjustForTimeZone: true, disambiguation: "compatible" }
-  )
-  return zoned.epochMilliseconds
-}
+export const instantOf: (day: LocalDate.LocalDate, hour: number, timeZone: string) => number = SweepPlan.instantOf
 
 /**
  * The checks a sweep on `day` plans for one consent's orders (pure): every payment executing from `day` up to and
  * including the `daysBefore`-th working day after it, each to be checked on its trigger day (`daysBefore` working
  * days before its execution date) or right away when that day is not after the sweep day.
  */
-export const plan = (
+export const plan: (
   orders: ReadonlyArray<Projection.ProjectableOrder>,
   consent: string,
   day: LocalDate.LocalDate,
   settings: Pick<Settings, "daysBefore" | "calendar" | "convention" | "timeZone" | "hour">
-): Array<Due> => {
-  const last = Coverage.horizon(day, settings.daysBefore, settings.calendar)
-  const { payments } = Projection.project(
-    orders,
-    { from: day, to: last },
-    { calendar: settings.calendar, convention: settings.convention }
-  )
-  const sweepDay = LocalDate.format(day)
-  return Coverage.due(payments, day, settings.daysBefore, settings.calendar).map((p) => {
-    const trigger = OrderSchedule.triggerDate(p.executionDate, settings.daysBefore, settings.calendar)
-    return {
-      consent,
-      orderId: p.orderId,
-      nominalDate: LocalDate.format(p.nominalDate),
-      executionDate: LocalDate.format(p.executionDate),
-      amount: Money.toPlainString(p.amount),
-      currency: p.currency,
-      debtorIban: p.debtorIban,
-      sweepDay,
-      checkAt: trigger > day ? instantOf(trigger, settings.hour, settings.timeZone) : 0
-    }
-  })
-}
+) => Array<Due> = SweepPlan.plan
 
 /** One consent's part of a sweep: the checks planned and started, the listing tries, or why its listing failed. */
 export const ConsentSummary = Schema.Struct({
@@ -362,85 +241,29 @@ export const DailySweep = Workflow.make("tppkit/DailySweep", {
 })
 
 /** How many workflow starts are in flight at once while a sweep starts its checks. */
-export const startConcurrency = 64
+export const startConcurrency: number = ConsentSweepRun.startConcurrency
 
 /** Starts the durable check of every planned payment of a day and consent (each start is idempotent). */
-export const startPlanned = (
+export const startPlanned: (
   day: string,
   consent: string
-): Effect.Effect<number, ChecksError, Checks | WorkflowEngine.WorkflowEngine> =>
-  Effect.gen(function* () {
-    const checks = yield* Checks
-    const planned = yield* checks.planned(day, consent)
-    yield* Effect.forEach(planned, (due) => FundsCheck.execute(due, { discard: true, detached: true }), {
-      concurrency: startConcurrency,
-      discard: true
-    })
-    return planned.length
-  })
+) => Effect.Effect<number, ChecksError, Checks | WorkflowEngine.WorkflowEngine> = ConsentSweepRun.startPlanned
 
 /** What the sweep planned of a consent whose listing could not be read whole. */
-export const PartialSchema = Schema.Struct({
-  planned: Schema.Number,
-  pagesKept: Schema.Number,
-  pagesUnread: Schema.Union([Schema.Array(Schema.Number), Schema.Literal("unknown")]),
-  plannedFrom: Schema.optionalKey(Schema.String),
-  plannedFromEarlier: Schema.Number
-})
+export const PartialSchema: typeof PartialListing.PartialSchema = PartialListing.PartialSchema
 
 /** What the sweep planned of a consent whose listing could not be read whole. */
-export type Partial = typeof PartialSchema.Type
+export type Partial = PartialListing.Partial
 
 /** Whether every page not read today was planned from an earlier complete listing (or every page was kept). */
-export const isCovered = (partial: Partial): boolean =>
-  partial.pagesUnread !== "unknown" && (partial.pagesUnread.length === 0 || partial.plannedFrom !== undefined)
+export const isCovered: (partial: Partial) => boolean = PartialListing.isCovered
 
 /**
  * Whether a listing's failure leaves a consent's day to what is kept (the pages read, an earlier listing): a fault
  * that may pass and did not within the tries, or the daily budget spent; not a refusal (a consent revoked, a
  * client refused), which no kept listing can stand in for.
  */
-export const degradable = (failure: ListingFailure): boolean =>
-  isTransient(failure) || (failure._tag === "BankError" && failure.reason._tag === "BudgetExhausted")
-
-/**
- * Plans a consent's checks from what is kept of its listing: every order on the pages kept today, and the orders
- * of the pages not read today as the latest complete listing of an earlier day has them (each such check marked
- * with that listing's day, `listedOn`). Undefined when nothing is kept.
- */
-const planPartial = (
-  consent: Consent,
-  day: string,
-  date: LocalDate.LocalDate,
-  settings: Settings
-): Effect.Effect<Partial | undefined, ListingFailed, OrderSource | Checks> =>
-  Effect.gen(function* () {
-    const source = yield* OrderSource
-    const checks = yield* Checks
-    if (source.kept === undefined) return undefined
-    const kept = yield* source.kept(consent, day)
-    const earlierDay = kept.earlier?.day ?? ""
-    const today = plan(keyed(kept.orders).orders, consent.key, date, settings)
-    const earlier =
-      kept.earlier === undefined
-        ? []
-        : plan(keyed(kept.earlier.orders).orders, consent.key, date, settings).map(
-            (d): Due => ({ ...d, listedOn: earlierDay })
-          )
-    yield* checks
-      .plan([...today, ...earlier])
-      .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
-    return {
-      planned: today.length + earlier.length,
-      pagesKept: kept.pagesKept.length,
-      pagesUnread: kept.pagesUnread ?? "unknown",
-      ...(kept.earlier === undefined ? {} : { plannedFrom: kept.earlier.day }),
-      plannedFromEarlier: earlier.length
-    }
-  })
-
-/** How the fleet's list of consents is read again while it is out of reach: every second, doubled. */
-const consentsBackoff = Backoff.exponential({ initial: "1 second" })
+export const degradable: (failure: ListingFailure) => boolean = ListingRetry.degradable
 
 /**
  * A consent's part of a day's sweep run: its own workflow keyed by day, run and consent, so that it runs once in the
@@ -468,235 +291,39 @@ export const ListingsInFlight = Context.Reference<number>("@tppkit/worker/Sweep/
   defaultValue: () => 8
 })
 
-/**
- * The orders of the listings this process read, by day and consent, for the day's forecast ahead (`Watch.ahead`)
- * when the day's run is on this process too; a run elsewhere reads what the fleet kept of the listing instead.
- */
-const listedHere = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
-
-/** One consent's sweep (the body of {@link ConsentSweep}), its listings read one place of `permits` at a time. */
-const sweepConsent = (consent: Consent, day: string, permits: Semaphore.Semaphore) =>
-  Effect.gen(function* () {
-    const settings = yield* SweepSettings
-    const retry = settings.retry ?? defaultRetry
-    const date = LocalDate.parseUnsafe(day)
-    const watch = yield* Watch
-    const id = `${consent.key}/${consent.iban ?? ""}`
-    const profileKey = consent.profile === undefined ? {} : { profile: consent.profile }
-    // a consent past its validity is said, not listed: the bank would refuse it until the customer grants it again
-    if (consent.validUntil !== undefined && isExpired(consent, day)) {
-      yield* Lifecycle.emit({ _tag: "ConsentExpired", day, consent: consent.key, validUntil: consent.validUntil })
-      return { consent: consent.key, planned: 0, ...profileKey, expired: consent.validUntil } satisfies ConsentSummary
-    }
-    // each try is its own journaled activity, and each wait a durable sleep: a sweep resumed on another runner
-    // neither repeats a finished try nor waits again for a wait that has passed
-    let tries = 0
-    let planned: Result.Result<{ readonly planned: number; readonly pages?: number }, ListingFailed>
-    for (;;) {
-      tries++
-      planned = yield* Activity.make({
-        name: tries === 1 ? `plan/${id}` : `plan/${id}#${tries}`,
-        // a number alone: the journal of a sweep planned before the listing's pages were kept with it
-        success: Schema.Union([Schema.Number, Schema.Struct({ planned: Schema.Number, pages: Schema.Number })]),
-        error: ListingFailed,
-        execute: Effect.gen(function* () {
-          const source = yield* OrderSource
-          const checks = yield* Checks
-          // an orderId the listing repeats is keyed ID#N from here on: checks, change feed, forecast
-          const { listed, repeated } = keyedListing(yield* permits.withPermits(1)(source.list(consent, day)))
-          if (watch !== undefined) {
-            // bounded: the entries of runs on other processes are never read here
-            if (listedHere.size >= 10_000) listedHere.delete(listedHere.keys().next().value as string)
-            listedHere.set(`${day}/${consent.key}`, listed.orders)
-          }
-          if (watch !== undefined) yield* watch.listed(consent, day, listed)
-          // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status
-          yield* ListingReconciliation.record({
-            ...ListingReconciliation.summarize(listed.orders, consent.key, date, settings, day),
-            ...(repeated.length === 0
-              ? {}
-              : { repeated: repeated.map((r) => ({ orderId: r.orderId, records: r.positions.length })) })
-          })
-          const due = plan(listed.orders, consent.key, date, settings)
-          yield* checks
-            .plan(due)
-            .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
-          return { planned: due.length, pages: listed.pages }
-        })
-      }).pipe(Effect.result, Effect.map(Result.map((r) => (typeof r === "number" ? { planned: r } : r))))
-      if (Result.isSuccess(planned) || tries >= retry.tries || !isTransient(planned.failure.failure)) break
-      const wait = backoffMillis(retry, tries, planned.failure.failure)
-      yield* Lifecycle.emit({
-        _tag: "ListingRetry",
-        day,
-        consent: consent.key,
-        tries,
-        waitMillis: wait,
-        cause: planned.failure.message,
-        reason: Lifecycle.reasonOf(planned.failure.failure)
-      })
-      yield* DurableClock.sleep({ name: `backoff/${id}#${tries}`, duration: Duration.millis(wait) })
-    }
-    const triesKey = tries > 1 ? { tries } : {}
-    let degraded: { readonly partial: Partial; readonly failure: ListingFailure } | undefined
-    if (Result.isFailure(planned)) {
-      const failure = planned.failure.failure
-      if (watch !== undefined && ConsentLifecycle.expiryCode(failure) !== undefined) {
-        yield* Activity.make({ name: `watch/expired/${id}`, execute: watch.expired(consent, day, failure) })
-      }
-      // a consent's day degrades, never vanishes: the pages kept today and, for the pages not read, the latest
-      // complete listing of an earlier day are planned; only the orders no kept listing has are left out
-      const partial = degradable(failure)
-        ? yield* Activity.make({
-            name: `partial/${id}`,
-            success: Schema.UndefinedOr(PartialSchema),
-            error: ListingFailed,
-            execute: planPartial(consent, day, date, settings)
-          }).pipe(Effect.orElseSucceed(() => undefined))
-        : undefined
-      if (partial === undefined) {
-        return { consent: consent.key, planned: 0, ...profileKey, ...triesKey, failure } satisfies ConsentSummary
-      }
-      yield* Lifecycle.emit({
-        _tag: "ListingPartial",
-        day,
-        consent: consent.key,
-        pagesKept: partial.pagesKept,
-        pagesUnread: partial.pagesUnread,
-        plannedFrom: partial.plannedFrom,
-        planned: partial.planned,
-        plannedFromEarlier: partial.plannedFromEarlier,
-        cause: Lifecycle.listingCause(failure)
-      })
-      degraded = { partial, failure }
-    }
-    // the checks' workflows are started once the plan is stored; a check store out of reach for a moment (the
-    // fleet's database restarting) is waited out with the listing's back-off
-    yield* Activity.make({
-      name: `start/${id}`,
-      success: Schema.Number,
-      execute: Effect.orDie(
-        startPlanned(day, consent.key).pipe(
-          Effect.retry({
-            while: (e) => e._tag === "ChecksError",
-            schedule: Backoff.schedule(retry.backoff),
-            times: Math.max(0, retry.tries - 1)
-          })
-        )
-      )
-    })
-    if (degraded !== undefined) {
-      const { partial, failure } = degraded
-      return {
-        consent: consent.key,
-        planned: partial.planned,
-        ...profileKey,
-        ...triesKey,
-        pagesKept: partial.pagesKept,
-        pagesUnread: partial.pagesUnread,
-        ...(partial.plannedFrom === undefined
-          ? {}
-          : { plannedFrom: partial.plannedFrom, plannedFromEarlier: partial.plannedFromEarlier }),
-        // only orders no kept listing has are left out: then the consent's listing failed
-        ...(isCovered(partial) ? {} : { failure })
-      } satisfies ConsentSummary
-    }
-    if (Result.isFailure(planned))
-      return { consent: consent.key, planned: 0, ...profileKey, failure: planned.failure.failure }
-    const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
-    return { consent: consent.key, planned: planned.success.planned, ...profileKey, ...pages, ...triesKey }
-  })
+/** The sweep's services of a workflow's context, the retry resolved. */
+const services = Effect.gen(function* () {
+  const settings = yield* SweepSettings
+  return {
+    settings,
+    retry: settings.retry ?? defaultRetry,
+    watch: yield* Watch,
+    source: yield* OrderSource
+  } satisfies ConsentSweepRun.Services
+})
 
 /** The consents' sweep workflow's implementation, with this worker's bound on its listings at once. */
 const consentLayer = Layer.unwrap(
   Effect.map(
     Effect.flatMap(ListingsInFlight, (n) => Semaphore.make(Math.max(1, n))),
-    (permits) => ConsentSweep.toLayer(({ day, consent }) => sweepConsent(consent, day, permits))
+    (permits) =>
+      ConsentSweep.toLayer(({ day, consent }) =>
+        Effect.flatMap(services, (s) => ConsentSweepRun.sweepConsent(s, consent, day, permits))
+      )
   )
 )
 
 /** The day's sweep run: its consents read, each consent's workflow started, the summary kept. */
 const dailyLayer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
-  DailySweep.toLayer(
-    Effect.fn(function* ({ day, run, carried }) {
-      const settings = yield* SweepSettings
-      const retry = settings.retry ?? defaultRetry
-      // the fleet's consents of this run, journaled: a run resumed on another runner lists the same ones
-      const source = yield* Effect.serviceOption(ConsentSource)
-      const all = Option.isNone(source)
-        ? settings.consents
-        : yield* Activity.make({
-            name: "consents",
-            success: JournaledConsents,
-            execute: Effect.orDie(
-              source.value.current.pipe(
-                Effect.map((list) => list.map(journaled)),
-                Effect.retry({ schedule: Backoff.schedule(consentsBackoff), times: Math.max(0, retry.tries - 1) })
-              )
-            )
-          })
-      const watch = yield* Watch
-      // the consents the bank said are no longer valid are not listed; the notices of those near their end raised
-      const swept =
-        watch === undefined
-          ? all
-          : yield* Activity.make({
-              name: "watch/consents",
-              success: JournaledConsents,
-              execute: Effect.map(watch.consents(day, all), (list) => list.map(journaled))
-            })
-      yield* Lifecycle.emit({
-        _tag: "SweepStarted",
-        day,
-        run: run ?? 0,
-        consents: swept.length,
-        keys: swept.map((c) => c.key)
-      })
+  DailySweep.toLayer((payload) =>
+    Effect.gen(function* () {
+      const s = yield* services
+      const consents = yield* Effect.serviceOption(ConsentSource)
       const fanOut = yield* SweepFanOut
-      // each consent's listing is its own workflow, on the consent's shard: the fleet's workers list at once
-      const consents: Array<ConsentSummary> = yield* Effect.forEach(
-        swept,
-        (consent) => {
-          const done = carried?.find((c) => c.consent === consent.key && c.failure === undefined)
-          if (done !== undefined)
-            return Effect.succeed<ConsentSummary>({ consent: done.consent, planned: done.planned })
-          return ConsentSweep.execute({
-            day,
-            ...(run === undefined || run === 0 ? {} : { run }),
-            consent: journaled(consent)
-          })
-        },
-        { concurrency: fanOut }
+      return yield* DailySweepRun.runDay(
+        { ...s, consents, fanOut, executeConsent: (p) => ConsentSweep.execute(p) },
+        payload
       )
-      if (watch !== undefined) {
-        // the forecast ahead from the day's orders of every consent planned (read now, or kept by the fleet)
-        yield* Activity.make({
-          name: "watch/ahead",
-          execute: Effect.gen(function* () {
-            const source = yield* OrderSource
-            const listings: Array<{ consent: string; orders: ReadonlyArray<Projection.ProjectableOrder> }> = []
-            for (const c of consents) {
-              if (c.planned === 0 && c.failure !== undefined) continue
-              const read = listedHere.get(`${day}/${c.consent}`)
-              listedHere.delete(`${day}/${c.consent}`)
-              const consent = swept.find((s) => s.key === c.consent) ?? { key: c.consent }
-              const kept =
-                read !== undefined || source.kept === undefined
-                  ? undefined
-                  : yield* Effect.option(source.kept(consent, day))
-              const orders =
-                read ??
-                (kept === undefined || Option.isNone(kept)
-                  ? []
-                  : [...keyed(kept.value.orders).orders, ...keyed(kept.value.earlier?.orders ?? []).orders])
-              listings.push({ consent: c.consent, orders })
-            }
-            yield* watch.ahead(day, listings)
-          })
-        })
-      }
-      yield* Lifecycle.emit(Lifecycle.finished(day, run ?? 0, consents))
-      return { day, ...(run === undefined || run === 0 ? {} : { run }), consents }
     })
   )
 

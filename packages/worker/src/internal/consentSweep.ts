@@ -1,0 +1,186 @@
+/**
+ * One consent's part of a day's sweep (the body of `Sweep.ConsentSweep`): its listing tried with back-off, each try a
+ * journaled activity and each wait a durable sleep; the listing keyed, watched, reconciled and planned; a listing
+ * that failed degraded to what is kept; then every planned check's durable workflow started.
+ */
+import { Backoff, LocalDate } from "@tppkit/core"
+import type { Projection } from "@tppkit/schedule"
+import { Duration, Effect, Result, Schema, type Semaphore } from "effect"
+import { Activity, DurableClock, type WorkflowEngine } from "effect/workflow"
+import { Checks, type ChecksError } from "../Checks.ts"
+import * as ConsentLifecycle from "../ConsentLifecycle.ts"
+import { FundsCheck } from "../FundsCheckWorkflow.ts"
+import * as Lifecycle from "../Lifecycle.ts"
+import * as ListingReconciliation from "../ListingReconciliation.ts"
+import type { Consent, ConsentSummary, OrderSource, Retry, Settings, Watcher } from "../Sweep.ts"
+import { ListingFailed, type ListingFailure } from "./listingFailure.ts"
+import { backoffMillis, degradable, isTransient } from "./listingRetry.ts"
+import { isCovered, type Partial, PartialSchema, planPartial } from "./partialListing.ts"
+import { isExpired, keyedListing, plan } from "./sweepPlan.ts"
+
+/** What a sweep's workflows run with: the fleet's settings and retry, the watcher (if any) and the order source. */
+export interface Services {
+  readonly settings: Settings
+  readonly retry: Retry
+  readonly watch: Watcher | undefined
+  readonly source: OrderSource["Service"]
+}
+
+/** How many workflow starts are in flight at once while a sweep starts its checks. */
+export const startConcurrency = 64
+
+/** Starts the durable check of every planned payment of a day and consent (each start is idempotent). */
+export const startPlanned = (
+  day: string,
+  consent: string
+): Effect.Effect<number, ChecksError, Checks | WorkflowEngine.WorkflowEngine> =>
+  Effect.gen(function* () {
+    const checks = yield* Checks
+    const planned = yield* checks.planned(day, consent)
+    yield* Effect.forEach(planned, (due) => FundsCheck.execute(due, { discard: true, detached: true }), {
+      concurrency: startConcurrency,
+      discard: true
+    })
+    return planned.length
+  })
+
+/**
+ * The orders of the listings this process read, by day and consent, for the day's forecast ahead (`Watch.ahead`)
+ * when the day's run is on this process too; a run elsewhere reads what the fleet kept of the listing instead.
+ */
+export const listedHere = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
+
+/** One consent's sweep (the body of `Sweep.ConsentSweep`), its listings read one place of `permits` at a time. */
+export const sweepConsent = (
+  services: Services,
+  consent: Consent,
+  day: string,
+  permits: Semaphore.Semaphore
+): Effect.Effect<ConsentSummary, never, WorkflowEngine.WorkflowInstance | WorkflowEngine.WorkflowEngine | Checks> =>
+  Effect.gen(function* () {
+    const { settings, retry, watch, source } = services
+    const date = LocalDate.parseUnsafe(day)
+    const id = `${consent.key}/${consent.iban ?? ""}`
+    const profileKey = consent.profile === undefined ? {} : { profile: consent.profile }
+    // a consent past its validity is said, not listed: the bank would refuse it until the customer grants it again
+    if (consent.validUntil !== undefined && isExpired(consent, day)) {
+      yield* Lifecycle.emit({ _tag: "ConsentExpired", day, consent: consent.key, validUntil: consent.validUntil })
+      return { consent: consent.key, planned: 0, ...profileKey, expired: consent.validUntil } satisfies ConsentSummary
+    }
+    // each try is its own journaled activity, and each wait a durable sleep: a sweep resumed on another runner
+    // neither repeats a finished try nor waits again for a wait that has passed
+    let tries = 0
+    let planned: Result.Result<{ readonly planned: number; readonly pages?: number }, ListingFailed>
+    for (;;) {
+      tries++
+      planned = yield* Activity.make({
+        name: tries === 1 ? `plan/${id}` : `plan/${id}#${tries}`,
+        // a number alone: the journal of a sweep planned before the listing's pages were kept with it
+        success: Schema.Union([Schema.Number, Schema.Struct({ planned: Schema.Number, pages: Schema.Number })]),
+        error: ListingFailed,
+        execute: Effect.gen(function* () {
+          const checks = yield* Checks
+          // an orderId the listing repeats is keyed ID#N from here on: checks, change feed, forecast
+          const { listed, repeated } = keyedListing(yield* permits.withPermits(1)(source.list(consent, day)))
+          if (watch !== undefined) {
+            // bounded: the entries of runs on other processes are never read here
+            if (listedHere.size >= 10_000) listedHere.delete(listedHere.keys().next().value as string)
+            listedHere.set(`${day}/${consent.key}`, listed.orders)
+          }
+          if (watch !== undefined) yield* watch.listed(consent, day, listed)
+          // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status
+          yield* ListingReconciliation.record({
+            ...ListingReconciliation.summarize(listed.orders, consent.key, date, settings, day),
+            ...(repeated.length === 0
+              ? {}
+              : { repeated: repeated.map((r) => ({ orderId: r.orderId, records: r.positions.length })) })
+          })
+          const due = plan(listed.orders, consent.key, date, settings)
+          yield* checks
+            .plan(due)
+            .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
+          return { planned: due.length, pages: listed.pages }
+        })
+      }).pipe(Effect.result, Effect.map(Result.map((r) => (typeof r === "number" ? { planned: r } : r))))
+      if (Result.isSuccess(planned) || tries >= retry.tries || !isTransient(planned.failure.failure)) break
+      const wait = backoffMillis(retry, tries, planned.failure.failure)
+      yield* Lifecycle.emit({
+        _tag: "ListingRetry",
+        day,
+        consent: consent.key,
+        tries,
+        waitMillis: wait,
+        cause: planned.failure.message,
+        reason: Lifecycle.reasonOf(planned.failure.failure)
+      })
+      yield* DurableClock.sleep({ name: `backoff/${id}#${tries}`, duration: Duration.millis(wait) })
+    }
+    const triesKey = tries > 1 ? { tries } : {}
+    let degraded: { readonly partial: Partial; readonly failure: ListingFailure } | undefined
+    if (Result.isFailure(planned)) {
+      const failure = planned.failure.failure
+      if (watch !== undefined && ConsentLifecycle.expiryCode(failure) !== undefined) {
+        yield* Activity.make({ name: `watch/expired/${id}`, execute: watch.expired(consent, day, failure) })
+      }
+      // a consent's day degrades, never vanishes: the pages kept today and, for the pages not read, the latest
+      // complete listing of an earlier day are planned; only the orders no kept listing has are left out
+      const partial = degradable(failure)
+        ? yield* Activity.make({
+            name: `partial/${id}`,
+            success: Schema.UndefinedOr(PartialSchema),
+            error: ListingFailed,
+            execute: planPartial(source, consent, day, date, settings)
+          }).pipe(Effect.orElseSucceed(() => undefined))
+        : undefined
+      if (partial === undefined) {
+        return { consent: consent.key, planned: 0, ...profileKey, ...triesKey, failure } satisfies ConsentSummary
+      }
+      yield* Lifecycle.emit({
+        _tag: "ListingPartial",
+        day,
+        consent: consent.key,
+        pagesKept: partial.pagesKept,
+        pagesUnread: partial.pagesUnread,
+        plannedFrom: partial.plannedFrom,
+        planned: partial.planned,
+        plannedFromEarlier: partial.plannedFromEarlier,
+        cause: Lifecycle.listingCause(failure)
+      })
+      degraded = { partial, failure }
+    }
+    // the checks' workflows are started once the plan is stored; a check store out of reach for a moment (the
+    // fleet's database restarting) is waited out with the listing's back-off
+    yield* Activity.make({
+      name: `start/${id}`,
+      success: Schema.Number,
+      execute: Effect.orDie(
+        startPlanned(day, consent.key).pipe(
+          Effect.retry({
+            while: (e) => e._tag === "ChecksError",
+            schedule: Backoff.schedule(retry.backoff),
+            times: Math.max(0, retry.tries - 1)
+          })
+        )
+      )
+    })
+    if (degraded !== undefined) {
+      const { partial, failure } = degraded
+      return {
+        consent: consent.key,
+        planned: partial.planned,
+        ...profileKey,
+        ...triesKey,
+        pagesKept: partial.pagesKept,
+        pagesUnread: partial.pagesUnread,
+        ...(partial.plannedFrom === undefined
+          ? {}
+          : { plannedFrom: partial.plannedFrom, plannedFromEarlier: partial.plannedFromEarlier }),
+        // only orders no kept listing has are left out: then the consent's listing failed
+        ...(isCovered(partial) ? {} : { failure })
+      } satisfies ConsentSummary
+    }
+    if (Result.isFailure(planned))
+      return { consent: consent.key, planned: 0, ...profileKey, failure: planned.failure.failure }
+    const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
+    return { consent: consent.key, planned: planned.success.planned, ...profileKey, ...pages, ...triesKey }
+  })

@@ -1,0 +1,62 @@
+/**
+ * A consent's day from what is kept when its listing could not be read whole: the pages kept today and, for the pages
+ * not read, the latest complete listing of an earlier day (each such check marked `listedOn` with its day).
+ */
+import type { LocalDate } from "@tppkit/core"
+import { Effect, Schema } from "effect"
+import { Checks, type Due } from "../Checks.ts"
+import type { Consent, OrderSource, Settings } from "../Sweep.ts"
+import { ListingFailed } from "./listingFailure.ts"
+import { keyed, plan } from "./sweepPlan.ts"
+
+/** What the sweep planned of a consent whose listing could not be read whole. */
+export const PartialSchema = Schema.Struct({
+  planned: Schema.Number,
+  pagesKept: Schema.Number,
+  pagesUnread: Schema.Union([Schema.Array(Schema.Number), Schema.Literal("unknown")]),
+  plannedFrom: Schema.optionalKey(Schema.String),
+  plannedFromEarlier: Schema.Number
+})
+
+/** What the sweep planned of a consent whose listing could not be read whole. */
+export type Partial = typeof PartialSchema.Type
+
+/** Whether every page not read today was planned from an earlier complete listing (or every page was kept). */
+export const isCovered = (partial: Partial): boolean =>
+  partial.pagesUnread !== "unknown" && (partial.pagesUnread.length === 0 || partial.plannedFrom !== undefined)
+
+/**
+ * Plans a consent's checks from what is kept of its listing: every order on the pages kept today, and the orders
+ * of the pages not read today as the latest complete listing of an earlier day has them (each such check marked
+ * with that listing's day, `listedOn`). Undefined when nothing is kept.
+ */
+export const planPartial = (
+  source: OrderSource["Service"],
+  consent: Consent,
+  day: string,
+  date: LocalDate.LocalDate,
+  settings: Settings
+): Effect.Effect<Partial | undefined, ListingFailed, Checks> =>
+  Effect.gen(function* () {
+    const checks = yield* Checks
+    if (source.kept === undefined) return undefined
+    const kept = yield* source.kept(consent, day)
+    const earlierDay = kept.earlier?.day ?? ""
+    const today = plan(keyed(kept.orders).orders, consent.key, date, settings)
+    const earlier =
+      kept.earlier === undefined
+        ? []
+        : plan(keyed(kept.earlier.orders).orders, consent.key, date, settings).map(
+            (d): Due => ({ ...d, listedOn: earlierDay })
+          )
+    yield* checks
+      .plan([...today, ...earlier])
+      .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
+    return {
+      planned: today.length + earlier.length,
+      pagesKept: kept.pagesKept.length,
+      pagesUnread: kept.pagesUnread ?? "unknown",
+      ...(kept.earlier === undefined ? {} : { plannedFrom: kept.earlier.day }),
+      plannedFromEarlier: earlier.length
+    }
+  })

@@ -1,0 +1,25 @@
+/**
+ * The consents of a sweep run as its journal keeps them: only the fields given, so that a run resumed elsewhere reads
+ * the same consents.
+ */
+import { Schema } from "effect"
+import type { Consent } from "../Sweep.ts"
+
+/** A consent as the sweep's journal keeps it. */
+export const ConsentSchema = Schema.Struct({
+  key: Schema.String,
+  iban: Schema.optionalKey(Schema.String),
+  profile: Schema.optionalKey(Schema.String),
+  validUntil: Schema.optionalKey(Schema.String)
+})
+
+/** A consent without its absent fields (what the journal keeps, so that a run resumed reads the same). */
+export const journaled = (c: Consent): typeof ConsentSchema.Type => ({
+  key: c.key,
+  ...(c.iban === undefined ? {} : { iban: c.iban }),
+  ...(c.profile === undefined ? {} : { profile: c.profile }),
+  ...(c.validUntil === undefined ? {} : { validUntil: c.validUntil })
+})
+
+/** The consents of a run as journaled. */
+export const JournaledConsents = Schema.Array(ConsentSchema)
