@@ -13,20 +13,16 @@
  */
 import { spawnSync } from "node:child_process"
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
-import { loadavg, tmpdir } from "node:os"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { cpu, load, median, mixedText } from "./mixedData.ts"
 
 const root = join(fileURLToPath(import.meta.url), "..", "..")
 const before = process.env.BENCH_DECODER_BEFORE ?? root
 const RECORDS = Number(process.env.BENCH_MIXED_RECORDS ?? 140_000)
 const ORDERS = Number(process.env.BENCH_DECODER_ORDERS ?? 100_000)
 const RUNS = Number(process.env.BENCH_DECODER_RUNS ?? 5)
-const gc = (globalThis as { gc?: () => void }).gc
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(" ")
 
 interface Side {
   readonly name: string
@@ -48,15 +44,6 @@ const sideOf = async (name: string, checkout: string): Promise<Side> => {
 const sides = [await sideOf("before", before), await sideOf("after", root)]
 const effect = await import("effect")
 
-const cpu = (f: () => void): number => {
-  gc?.()
-  const t0 = process.cpuUsage()
-  f()
-  const used = process.cpuUsage(t0)
-  return (used.user + used.system) / 1000
-}
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-
 const report = (title: string, times: ReadonlyArray<Array<number>>, extra: string) => {
   const [b, a] = times.map(median) as [number, number]
   console.log(
@@ -68,50 +55,7 @@ const report = (title: string, times: ReadonlyArray<Array<number>>, extra: strin
 // the mixed read
 // ---------------------------------------------------------------------------
 
-const who = {
-  debtor: { name: "A", iban: "SK3112000000198742637541" },
-  creditor: { name: "B", iban: "CZ6508000000192000145399" }
-}
-const day = (i: number) => String((i % 28) + 1).padStart(2, "0")
-const kinds: ReadonlyArray<(i: number) => Record<string, unknown>> = [
-  (i) => ({ frequency: "MNTH", startDate: `2027-01-${day(i)}` }),
-  (i) => ({ rrule: `DTSTART;VALUE=DATE:202701${day(i)}\nRRULE:FREQ=MONTHLY;BYDAY=-1FR` }),
-  (i) => ({ Frequency: `IntrvlMnthDay:01:${day(i)}`, FirstPaymentDateTime: "2027-01-01T00:00:00+00:00" }),
-  (i) => ({
-    MandateRelatedInformation: {
-      FirstPaymentDateTime: "2027-01-01T00:00:00+00:00",
-      Frequency: { Type: "MNTH", PointInTime: day(i) }
-    }
-  }),
-  (i) => ({
-    additionalInformationStructured: {
-      standingOrderDetails: {
-        startDate: "2027-01-01",
-        frequency: "Monthly",
-        dayOfExecution: String((i % 28) + 1),
-        executionRule: "preceding"
-      }
-    }
-  }),
-  (i) => ({
-    requestedExecutionDate: "2027-01-10",
-    standingOrder: { execution: { interval: "MONTHLY", intervalDue: String((i % 28) + 1), mode: "UNTIL_CANCELLATION" } }
-  }),
-  (i) => ({ frequency: { PtInTm: { Tp: "MNTH", PtInTm: day(i) } }, startDate: "2027-02-01" })
-]
-const parts: Array<string> = []
-for (let i = 0; i < RECORDS; i++) {
-  parts.push(
-    JSON.stringify({
-      orderId: `SO-${String(i).padStart(8, "0")}`,
-      ...who,
-      instructedAmount: { value: 1 + (i % 500), currency: "EUR" },
-      ...kinds[i % kinds.length]!(i)
-    })
-  )
-}
-const mixed = `[${parts.join(",\n")}]`
-parts.length = 0
+const mixed = mixedText(RECORDS)
 {
   const times: Array<Array<number>> = [[], []]
   const counts = [0, 0]

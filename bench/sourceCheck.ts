@@ -10,19 +10,12 @@
  *     `SourceRecord.read` alone (the whole record's reading the check leads to).
  * Run alone: `pnpm exec node --conditions=@tppkit/source --expose-gc bench/sourceCheck.ts`; also run by `pnpm bench`.
  */
-import { loadavg } from "node:os"
 import { LocalDate, Orders, SourceRecord } from "@tppkit/core"
 import { wholeSource } from "../packages/core/src/internal/records/orders.ts"
+import { cpu, day, load, median } from "./mixedData.ts"
 
 const RECORDS = Number(process.env.BENCH_SOURCE_RECORDS ?? 200_000)
 const RUNS = Number(process.env.BENCH_SOURCE_RUNS ?? 7)
-const gc = (globalThis as { gc?: () => void }).gc
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(" ")
-
-const day = (i: number) => String((i % 28) + 1).padStart(2, "0")
 const seed = (i: number) => ({
   orderId: `SO-${i}`,
   frequency: "MNTH",
@@ -51,15 +44,6 @@ const cobsRecords = Array.from({ length: RECORDS }, (_, i) => cobs(i))
 const seedText = JSON.stringify(seedRecords)
 const cobsText = JSON.stringify({ pageNumber: 0, pageCount: 1, pageSize: RECORDS, standingOrders: cobsRecords })
 const listedOn = LocalDate.parseUnsafe("2026-11-29")
-
-const cpu = (f: () => void): number => {
-  gc?.()
-  const t0 = process.cpuUsage()
-  f()
-  const used = process.cpuUsage(t0)
-  return (used.user + used.system) / 1000
-}
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 let sink = 0
 const read = (text: string) => () => {
