@@ -188,6 +188,8 @@ const run = async () => {
             }
           }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
         )
+        await query(url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+        await query(url, "SELECT pg_stat_statements_reset()")
         const [backend] = await query<{ pid: number }>(url, "SELECT pg_backend_pid() AS pid")
         const postmaster = parentPid(Number(backend?.pid)) ?? -1
         const load = loadavg().map((l) => l.toFixed(1))
@@ -269,6 +271,18 @@ const run = async () => {
           `SELECT pg_database_size(current_database())::text AS bytes, relname AS table, n_live_tup::text AS rows
              FROM pg_stat_user_tables ORDER BY n_live_tup DESC LIMIT 8`
         )
+        // every statement of the run (the bench's own sampling left out), and those that confirm a runner still holds
+        // a shard's lock (its heartbeat and the lock query, as bench/worker.ts counts them)
+        const statements = await query<{ calls: string; query: string }>(
+          url,
+          `SELECT sum(calls)::text AS calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+             FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND query NOT LIKE '%Workflow/tppkit/ConsentSweep%' GROUP BY 2`
+        )
+        const calls = statements.reduce((a, r) => a + Number(r.calls), 0)
+        const lockCalls = statements
+          .filter((r) => /pg_locks|last_heartbeat/.test(r.query))
+          .reduce((a, r) => a + Number(r.calls), 0)
         const listingPhase =
           firstStored === undefined || lastDone === undefined ? Number.NaN : (lastDone - firstStored) / 1000
         const requests = found.reduce((a, p) => a + p.listings + p.checks + p.tokens, 0)
@@ -290,6 +304,9 @@ const run = async () => {
         console.log(`    checks recorded ${checked?.n} (due ${Math.ceil(n / dueEvery)}), repeated ${checked?.repeated}`)
         console.log(
           `    bank requests ${requests} = ${(requests / listingPhase).toFixed(1)}/s over the listing phase; CPU s: workers ${cpu.map((c) => c.toFixed(1)).join(" + ")}, PostgreSQL ${postgresCpu.toFixed(1)}, bench + mock bank ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)}`
+        )
+        console.log(
+          `    PostgreSQL: ${(calls / n).toFixed(1)} statements a consent (${calls}), of which shard-lock statements ${(lockCalls / n).toFixed(2)} a consent, ${(lockCalls / wall).toFixed(1)} a second over the run`
         )
         console.log(
           `    database ${(Number(sizeRows[0]?.bytes) / 1e6).toFixed(1)} MB; rows: ${sizeRows.map((r) => `${r.table} ${r.rows}`).join(", ")}`
