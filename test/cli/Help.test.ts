@@ -73,12 +73,12 @@ describe("every command's --help", { timeout: 60_000 }, () => {
     for (const path of [["project"], ["forecast"], ["explain"], ["reconcile"], ["worker", "status"]]) {
       expect(await flagsOf(path), path.join(" ")).toEqual(expect.arrayContaining([...rule, "--standard"]))
     }
-    // the worker's plan: the rule (it reads the bank's own listing)
-    expect(await flagsOf(["worker"])).toEqual(expect.arrayContaining(rule))
+    // the worker's plan: the rule, and the standard its bank's records are read in (the profile's by default)
+    expect(await flagsOf(["worker"])).toEqual(expect.arrayContaining([...rule, "--standard"]))
     // translate: the rule a translation is judged on (its calendar names the built-in ones only)
     expect(await flagsOf(["translate"])).toEqual(expect.arrayContaining([...rule, "--standard"]))
-    // the bank's listing, reconciled with --reconcile: the rule
-    expect(await flagsOf(["standing-orders"])).toEqual(expect.arrayContaining(rule))
+    // the bank's listing, reconciled with --reconcile: the rule, and the standard its records are read in
+    expect(await flagsOf(["standing-orders"])).toEqual(expect.arrayContaining([...rule, "--standard"]))
     // the same help text for a flag wherever it is given a default of its own or not
     const holidays = async (path: ReadonlyArray<string>) =>
       section((await run([...path, "--help"])).stdout, "FLAGS")

@@ -3,7 +3,7 @@
  * resumed, never fetched again, and the budget counts exactly what the bank's journal saw.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Backoff, Calendar, LocalDate, Profile, type StandingOrder } from "@tppkit/core"
+import { Backoff, Calendar, LocalDate, Profile, type Standard, type StandingOrder } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { BankSources, Checks, Consents, FundsCheckWorkflow, Listings, Sweep } from "@tppkit/worker"
@@ -628,5 +628,54 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         assert.isTrue(entries.some((e) => e.path.endsWith("/oauth2/token")))
       }).pipe(Effect.scoped),
     90_000
+  )
+})
+
+describe("BankSources.orderSource: the records' standard (issue 40)", () => {
+  /** The consent's listing from a fresh mock bank whose client reads the records in `standard` (none: the profile's). */
+  const listAs = (standard: Standard.Standard | undefined) =>
+    Effect.gen(function* () {
+      const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
+      const info = Context.get(bank, Sandbox.SandboxInfo)
+      const client = BankClient.BankClient.layerOver(
+        BankConfig.BankConfig.layer({
+          environment: "sandbox",
+          baseUrl: info.baseUrl,
+          clientId: info.clientId,
+          clientSecret: info.clientSecret,
+          ...(standard === undefined ? {} : { standard })
+        }),
+        BankTransport.BankTransport.layerUndici(),
+        BudgetStore.BudgetStore.layerMemory
+      )
+      return yield* Effect.flatMap(Effect.service(Sweep.OrderSource), (source) =>
+        source.list({ key: info.clientId }, day)
+      ).pipe(
+        Effect.provide(
+          BankSources.orderSource(psu, { pageSize: 50 }).pipe(
+            Layer.provide(Listings.Listings.layerMemory),
+            Layer.provide(client)
+          )
+        )
+      )
+    }).pipe(Effect.scoped)
+
+  it.live(
+    "a bank's settings naming a standard read its records in it, in place of the profile's (the CLI's --standard)",
+    () =>
+      Effect.gen(function* () {
+        const own = yield* listAs(undefined)
+        const sbas = yield* listAs("sbas")
+        const cobs = yield* listAs("cobs")
+        assert.isAbove(own.orders.length, 10)
+        // the profile's own standard named: the same orders
+        assert.deepStrictEqual(
+          sbas.orders.map((o) => o.orderId),
+          own.orders.map((o) => o.orderId)
+        )
+        // the seed bank's records read as COBS (core's COBS reader, not the seed bank's): none reads as a COBS order
+        assert.strictEqual(cobs.orders.length, 0)
+      }),
+    60_000
   )
 })

@@ -98,6 +98,7 @@ export const standingOrdersCommand = Command.make(
     ),
     // with --reconcile: the rule in use, as tppkit reconcile takes it
     ...Flags.reconcileRule,
+    standard: Flags.bankStandard,
     format: Flags.tableOrJson
   },
   (input) => Effect.flatMap(loadImpl, (impl) => impl.standingOrders(input))

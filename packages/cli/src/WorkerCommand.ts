@@ -82,6 +82,7 @@ export const workerCommand = Command.make(
     ),
     holidays: Flags.holidays,
     convention: Flags.convention,
+    standard: Flags.bankStandard,
     hour: Flag.Int("hour").pipe(
       Flag.withDescription("Local hour of the daily sweep, 0-23 (default 8)"),
       Flag.withDefault(8)

@@ -5,7 +5,7 @@
  * holds one environment, so sandbox and live credentials and tokens never meet.
  */
 import { readFileSync } from "node:fs"
-import { Backoff, Endpoint, LocalDate, Profile } from "@tppkit/core"
+import { Backoff, Endpoint, LocalDate, Profile, type Standard } from "@tppkit/core"
 import { Config, Context, Duration, Effect, Layer, Option, type Redacted, Result } from "effect"
 import { BankConfigError } from "./BankError.ts"
 
@@ -49,6 +49,9 @@ export interface Scopes {
   readonly standingOrders: ReadonlyArray<string>
 }
 
+/** The standard a bank's standing-order records are read in: `Settings.standard`, else its profile's. */
+export const recordStandard = (settings: Settings): Standard.Standard => settings.standard ?? settings.profile.standard
+
 /** The complete, validated configuration. */
 export interface Settings {
   /**
@@ -56,6 +59,11 @@ export interface Settings {
    * unattended rule (packages/http/README.md, "Bank profiles"); default `Profile.sbas`, the seed bank's.
    */
   readonly profile: Profile.Profile
+  /**
+   * The standard the bank's standing-order records are read in, in place of the profile's `standard` (the CLI's
+   * `--standard` on `worker` and `standing-orders`); unset, the profile's.
+   */
+  readonly standard?: Standard.Standard | undefined
   /** The API key the bank gave at registration, for a profile whose operations need one (header `API-key` in COBS). */
   readonly apiKey: Redacted.Redacted<string> | undefined
   /** The TPP's name and licence number, for a profile whose headers send them (`TPP-Name`, `TPP-Identification`). */
@@ -90,6 +98,8 @@ export interface Options {
   readonly clientSecret: Redacted.Redacted<string>
   /** The bank's profile (default `Profile.sbas`). */
   readonly profile?: Profile.Profile
+  /** The standard the bank's records are read in (default the profile's): see {@link Settings.standard}. */
+  readonly standard?: Standard.Standard | undefined
   /** The API key, for a profile whose operations authenticate with one. */
   readonly apiKey?: Redacted.Redacted<string>
   /** The TPP's name and licence number, for a profile whose headers carry them. */
@@ -219,6 +229,7 @@ export const make = (options: Options): Result.Result<Settings, BankConfigError>
     }
     return {
       profile,
+      ...(options.standard === undefined ? {} : { standard: options.standard }),
       apiKey: options.apiKey,
       tpp: options.tpp ?? {},
       environment: options.environment,

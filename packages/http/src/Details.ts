@@ -11,7 +11,7 @@
 import { SourceRecord } from "@tppkit/core"
 import { DateTime, Effect, Option, Stream } from "effect"
 import { type AllPagesOptions, BankClient, type RawRecord } from "./BankClient.ts"
-import { BankConfig } from "./BankConfig.ts"
+import { BankConfig, recordStandard } from "./BankConfig.ts"
 import type { BankError } from "./BankError.ts"
 import { Budget, consentKey } from "./Budget.ts"
 import * as PsuContext from "./PsuContext.ts"
@@ -96,7 +96,7 @@ export const list = (options: AllPagesOptions): Effect.Effect<Listing, BankError
     const now = yield* DateTime.now
     const present = PsuContext.isPresent(options.psu, now)
     const countsDetails = config.profile.unattended.counts.includes("standingOrder")
-    const standard = config.profile.standard
+    const standard = recordStandard(config)
     /** core's reading of a kept detail (a whole record: it names its own start). */
     const readDetail = (json: unknown) =>
       SourceRecord.isSource(standard) ? SourceRecord.read(json, { standard }) : undefined

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Currency, ErrorBody, Iban, LocalDate, Orders, Profile, StandingOrder } from "@tppkit/core"
+import { Currency, ErrorBody, Iban, LocalDate, Orders, Profile, type Standard, StandingOrder } from "@tppkit/core"
 import {
   BankClient,
   BankConfig,
@@ -262,12 +262,33 @@ export const detailedListing = (
       ...(iban === undefined ? {} : { iban: iban.success })
     }).pipe(Effect.provide(bank), Effect.mapError(failed))
     // core reads each record (its detail when read, else its list item) on the sweep's day
-    const decoder = Orders.decoder({ standard: profile.standard, listedOn: LocalDate.parseUnsafe(day) })
+    const decoder = Orders.decoder({
+      standard: BankConfig.recordStandard(config),
+      listedOn: LocalDate.parseUnsafe(day)
+    })
     const items = decoder.push(JSON.stringify(listing.orders.map((o) => o.detail ?? o.item)))
     decoder.end()
     const orders = items.filter((i): i is Orders.Order => i._tag === "Order")
     return { orders, pages: listing.pages }
   })
+
+/**
+ * The seed bank's records read again by core's `Orders` in `standard` on `day`: a bank whose settings name another
+ * standard than its profile's (`BankConfig.Settings.standard`, the CLI's `--standard`) has its records read in it; the
+ * orders as listed when none is named.
+ */
+const readAs = (
+  orders: ReadonlyArray<StandingOrder.StandingOrder>,
+  standard: Standard.Standard | undefined,
+  day: string
+): ReadonlyArray<Projection.ProjectableOrder> => {
+  if (standard === undefined || standard === "sbas") return orders
+  const decoder = Orders.decoder({ standard, listedOn: LocalDate.parseUnsafe(day) })
+  const items = [...decoder.push(JSON.stringify(orders.map((o) => StandingOrder.encodeReceived(o))))]
+  const end = decoder.end()
+  if (end._tag === "Success") items.push(...end.success.items)
+  return items.filter((i): i is Orders.Order => i._tag === "Order")
+}
 
 /** How the sweep lists: the page size (default 100, the fewest requests). */
 export interface ListingOptions {
@@ -377,7 +398,20 @@ export const orderSource = (
               Effect.provideService(Consents.RefreshTokenKey, tokenKey)
             )
           }
-          return yield* sbasListing(bank, bank === own ? credentials : Option.none(), consent, day)
+          const listed = yield* sbasListing(bank, bank === own ? credentials : Option.none(), consent, day)
+          const standard = Context.get(bank, BankConfig.BankConfig).standard
+          return {
+            ...listed,
+            orders: readAs(listed.orders, standard, day),
+            ...(listed.previous === undefined
+              ? {}
+              : {
+                  previous: {
+                    ...listed.previous,
+                    orders: readAs(listed.previous.orders, standard, listed.previous.day)
+                  }
+                })
+          }
         })
       const sbasListing = (
         bank: Bank,
@@ -503,13 +537,14 @@ export const orderSource = (
             unread?.length === 0 ||
             (first !== undefined && count === undefined && today.some((p) => p.records < pageSize))
           const earlier = complete ? Option.none() : yield* listings.latestComplete(id, day)
+          const standard = Context.get(bankOf(own, others, consent.profile) ?? own, BankConfig.BankConfig).standard
           return {
-            orders: ordersOf(today),
+            orders: readAs(ordersOf(today), standard, day),
             pagesKept: today.map((p) => p.page),
             pagesUnread: complete ? [] : unread,
             earlier: Option.match(earlier, {
               onNone: () => undefined,
-              onSome: (e) => ({ day: e.day, orders: standIns(today, e.pages) })
+              onSome: (e) => ({ day: e.day, orders: readAs(standIns(today, e.pages), standard, e.day) })
             })
           }
         }).pipe(Effect.mapError(stored(consent)))

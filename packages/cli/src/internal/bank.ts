@@ -2,7 +2,17 @@
  * The work behind `tppkit token`, `tppkit balance-check` and `tppkit standing-orders`, loaded only when one of
  * them runs (it pulls in the HTTP stack).
  */
-import { Currency, ErrorBody, Iban, LocalDate, Money, Profile, StandingOrder } from "@tppkit/core"
+import {
+  Currency,
+  ErrorBody,
+  Iban,
+  LocalDate,
+  Money,
+  Orders,
+  Profile,
+  type Standard,
+  StandingOrder
+} from "@tppkit/core"
 import { BankClient, type BankConfig, type BankError, TokenService } from "@tppkit/http"
 import { Clock, Duration, Effect, Option, Redacted, Result, Stream } from "effect"
 import * as Connection from "../Connection.ts"
@@ -219,8 +229,11 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     readonly calendar?: string | undefined
     readonly holidays?: Option.Option<string> | undefined
     readonly convention?: string | undefined
+    /** `--standard`: the standard the bank's records are read in, in place of the profile's (`--profile`). */
+    readonly standard?: Option.Option<Standard.Standard> | undefined
   }
 ) {
+  const standard = input.standard === undefined ? undefined : Option.getOrUndefined(input.standard)
   const asOfText = input.asOf === undefined ? undefined : Option.getOrUndefined(input.asOf)
   const asOfDay = asOfText === undefined ? undefined : LocalDate.parse(asOfText.trim())
   if (asOfDay !== undefined && Result.isFailure(asOfDay)) {
@@ -248,7 +261,8 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   if (input.all && Option.isSome(input.page)) return yield* Failure.usage("--all and --page exclude each other")
   const target = yield* Connection.target(input, { needsClient: Option.isNone(input.accessToken) })
   // unattended listings spend the daily budget of the bank that answers: a mock bank says which one it is
-  const settings = yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)
+  const announced = yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)
+  const settings: BankConfig.Settings = standard === undefined ? announced : { ...announced, standard }
   const token = scaToken(target.environment, input.accessToken)
   const options = {
     psu: Connection.psu(input),
@@ -322,7 +336,11 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     }))
   )
   const pageCount = pages[pages.length - 1]?.body.pageCount
-  if (!Profile.isSbas(settings.profile)) return yield* profiledListing(pages, input, settings.profile)
+  // another profile's records are listed as it sends them; reconciled, they are read in --standard
+  const reconcileAs = input.reconcile === true ? standard : undefined
+  if (!Profile.isSbas(settings.profile) && reconcileAs === undefined) {
+    return yield* profiledListing(pages, input, settings.profile)
+  }
   if (input.reconcile === true || input.format === "json") {
     for (const s of skipped) {
       yield* Output.errorLine(
@@ -341,14 +359,34 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
         ? asOfDay.success
         : LocalDate.ofInstant(millis, LocalDate.bankTimeZone)
     const impl = yield* Effect.promise(() => import("./reconcile.ts"))
-    const settings = yield* impl.settingsOf({
+    const rule = yield* impl.settingsOf({
       asOf: LocalDate.format(asOf),
       calendar: input.calendar ?? "target",
       convention: input.convention ?? "following",
       holidays: input.holidays
     })
-    const findings = yield* impl.listing(orders, settings, input.format)
+    // --standard: the records read by core's Orders in it on the listing day, as `tppkit reconcile --standard` reads a file
+    const read =
+      reconcileAs === undefined
+        ? { orders, unread: [] }
+        : readListed(
+            Profile.isSbas(settings.profile)
+              ? orders.map((o) => StandingOrder.encodeReceived(o))
+              : pages.flatMap((p) => (p.body.records ?? []).map((r) => r.json)),
+            reconcileAs,
+            asOf
+          )
+    const findings = yield* impl.listing(read.orders, rule, input.format)
     yield* unreadPages(pages)
+    if (read.unread.length > 0) {
+      const Listed = yield* Effect.promise(() => import("./orders.ts"))
+      const Project = yield* Effect.promise(() => import("../Project.ts"))
+      yield* Listed.warnUnread(read.unread.map(Project.unreadRow))
+      return yield* Failure.make(
+        "data",
+        Listed.unreadMessage(`the listing (read as ${reconcileAs})`, read.unread.length, "reconciled")
+      )
+    }
     if (findings) return yield* Failure.findings()
     return
   }
@@ -395,6 +433,18 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   if (last !== undefined) yield* Output.line(`Process-ID ${last.identity.processId ?? ""}`)
   yield* unreadPages(pages)
 })
+
+/** The bank's records read by core's `Orders` in `standard` on the listing day: the orders, and the records not read. */
+const readListed = (records: ReadonlyArray<unknown>, standard: Standard.Standard, listedOn: LocalDate.LocalDate) => {
+  const decoder = Orders.decoder({ standard, listedOn })
+  const items = [...decoder.push(JSON.stringify(records))]
+  const end = decoder.end()
+  if (Result.isSuccess(end)) items.push(...end.success.items)
+  return {
+    orders: items.filter((i): i is Orders.Order => i._tag === "Order"),
+    unread: items.filter((i): i is Orders.Unread => i._tag === "Unread")
+  }
+}
 
 /**
  * A listing of another bank's profile (COBS): its records as the bank sent them (`--format json`), or one line per

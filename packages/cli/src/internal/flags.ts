@@ -70,6 +70,18 @@ export const standard: Flag.Flag<Option.Option<Standard.Standard>> = Flag.Litera
 )
 
 /**
+ * `--standard` on the commands that read the bank's own listing (`worker`, `standing-orders --reconcile`): its records
+ * read in this standard in place of the bank profile's (`--profile`; BankConfig's `Settings.standard`).
+ */
+export const bankStandard: Flag.Flag<Option.Option<Standard.Standard>> = Flag.Literals(
+  "standard",
+  Standard.standards
+).pipe(
+  Flag.withDescription("Read the bank's records in this standard (default: its profile's, as --profile says)"),
+  Flag.optional
+)
+
+/**
  * `--calendar`: the working-day calendar the rule moves dates on (a built-in one, a country's, or `auto`: each
  * currency's own), as `Project.settings` reads it, with its default; the same flag on every command that projects.
  */

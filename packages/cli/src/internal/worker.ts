@@ -68,6 +68,8 @@ export interface Input extends Connection.Values {
   readonly holidays?: Option.Option<string> | undefined
   /** `--convention`: how the plan moves a payment off a closing day (default following). */
   readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
+  /** `--standard`: the standard this worker's bank's records are read in, in place of its profile's (`--profile`). */
+  readonly standard?: Option.Option<Standard.Standard> | undefined
   readonly hour: number
   readonly timeZone: string
   readonly today: Option.Option<string>
@@ -775,7 +777,10 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
         )
       )
   }
-  const bankSettings = yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)
+  const announced = yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)
+  // --standard: this worker's bank's records read in it, in place of its profile's (the other profiles' banks keep theirs)
+  const standard = Option.getOrUndefined(input.standard ?? Option.none())
+  const bankSettings: BankConfig.Settings = standard === undefined ? announced : { ...announced, standard }
   /** The banks of the other profiles the fleet's consents name (those of `--consents` first, before joining). */
   const banks = new Map<string, BankConfig.Settings>()
   const addBanks = (consents: ReadonlyArray<{ readonly key: string; readonly profile?: string | undefined }>) =>

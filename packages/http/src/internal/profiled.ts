@@ -11,7 +11,7 @@
 import { LocalDate, SourceRecord } from "@tppkit/core"
 import { Clock, DateTime, Effect, Option, Result, Stream, type Tracer } from "effect"
 import type { AllPagesOptions, ListOptions, PageOptions, Reply, StandingOrdersPage } from "../BankClient.ts"
-import type { Settings } from "../BankConfig.ts"
+import { recordStandard, type Settings } from "../BankConfig.ts"
 import {
   type BankError,
   type BudgetExhausted,
@@ -100,7 +100,7 @@ export const make = (deps: Deps) => {
   const profile = config.profile
   const paging = profile.paging
   const counts = new Set<string>(profile.unattended.counts)
-  const standard = profile.standard
+  const standard = recordStandard(config)
   /** The listing day in the profile's time zone: a COBS list item counts from it. */
   const listingDay = Effect.map(DateTime.now, (now) =>
     LocalDate.parseUnsafe(dayOf(now, profile.unattended.timeZone).day)
