@@ -272,6 +272,19 @@ describe("worker status sections", () => {
     )
   })
 
+  it("names the orders a finished sweep left unplanned while their details are pending (issue 37)", () => {
+    const pending = WorkerStatus.sweepsSection({
+      ...full,
+      sweeps: [entry({ consent: "cz-1", detailsPending: ["SO0005", "SO0006"] }), entry({})]
+    })
+    const text = pending.join("\n").replaceAll(/\n +/g, " ")
+    expect(text).toContain(
+      "2026-11-02 cz-1: 2 order(s) not planned, their details pending (the list names no start): SO0005, SO0006; read within a later day's budget"
+    )
+    expect(text).not.toContain("my-consent: 0 order(s)")
+    for (const l of pending) expect(l.length, l).toBeLessThanOrEqual(100)
+  })
+
   it("lists each check without an answer with where it stands and its typed reason", () => {
     const text = lines.join("\n").replaceAll(/\n +/g, " ")
     expect(text).toMatch(/2026-11-02 SO-3 12\.50 EUR SK2411000000002612345678: refused \(refused\/Forbidden, 1 sent\)/)

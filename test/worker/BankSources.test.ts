@@ -6,8 +6,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { Backoff, Calendar, LocalDate, Profile, type Standard, type StandingOrder } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
-import { BankSources, Checks, Consents, FundsCheckWorkflow, Listings, Sweep } from "@tppkit/worker"
+import { BankSources, Checks, Consents, FundsCheckWorkflow, Lifecycle, Listings, Sweep, SweepLog } from "@tppkit/worker"
 import { Context, DateTime, Effect, Fiber, Layer, Option, Redacted, Result, Stream } from "effect"
+import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
 import { customerTokens } from "../sandbox/support.ts"
@@ -626,6 +627,96 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         assert.isAbove(c?.planned ?? 0, 0)
         // the customer's token was renewed with the kept refresh token (the bank keeps the same one)
         assert.isTrue(entries.some((e) => e.path.endsWith("/oauth2/token")))
+      }).pipe(Effect.scoped),
+    90_000
+  )
+
+  it.live(
+    "orders whose details are pending that core cannot plan are named: the summary, the event and the sweep record",
+    () =>
+      Effect.gen(function* () {
+        const account = Fixtures.ibans.eurBranch
+        const frequencies = ["QUTR", "YEAR", "SEMI", "MNTH", "QUTR", "YEAR", "MNTH", "SEMI", "QUTR", "WEEK"] as const
+        const fixtures: Fixtures.Fixtures = {
+          clients: [
+            { ...(Fixtures.defaults.clients[0] as Fixtures.Fixtures["clients"][number]), aispAccounts: [account] }
+          ],
+          accounts: Fixtures.defaults.accounts,
+          standingOrders: frequencies.map((frequency, i) => ({
+            orderId: `SO${String(i + 1).padStart(4, "0")}`,
+            debtor: { name: "Jana Nováková", iban: account },
+            creditor: { iban: "AT611904300234573201", name: "Landlord" },
+            instructedAmount: { value: 100 + i, currency: "EUR" },
+            frequency,
+            startDate: `2026-0${(i % 9) + 1}-1${i % 9}`
+          }))
+        }
+        const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs, fixtures }))
+        const info = Context.get(bank, Sandbox.SandboxInfo)
+        const grant = yield* Effect.promise(() => customerTokens(info))
+        const sql = yield* Layer.build(db.fresh())
+        const sealing = Layer.succeed(Consents.RefreshTokenKey)(Option.some(Redacted.make("k".repeat(44))))
+        yield* Consents.add({ key: "cz-1", refreshToken: Redacted.make(grant.refresh_token) }).pipe(
+          Effect.provide(sql),
+          Effect.provide(sealing)
+        )
+        const events: Array<Lifecycle.Event> = []
+        const client = BankClient.BankClient.layerOver(
+          BankConfig.BankConfig.layer({
+            environment: "sandbox",
+            baseUrl: info.baseUrl,
+            clientId: info.clientId,
+            clientSecret: info.clientSecret,
+            profile: Profile.cobs,
+            apiKey: info.apiKey,
+            tpp: { name: "My Budget App s.r.o." }
+          }),
+          BankTransport.BankTransport.layerUndici(),
+          BudgetStore.BudgetStore.layerMemory
+        )
+        const summary = yield* Sweep.sweepNow(day).pipe(
+          Effect.provide(
+            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+              Layer.provideMerge(WorkflowEngine.layerMemory),
+              Layer.provideMerge(Checks.Checks.layerMemory),
+              Layer.provide(
+                BankSources.orderSource(psu, { pageSize: 50 }).pipe(
+                  Layer.provide(Listings.Listings.layerMemory),
+                  Layer.provide(Layer.succeedContext(sql)),
+                  Layer.provide(sealing)
+                )
+              ),
+              Layer.provide(
+                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                  check: () => Effect.succeed({ answer: "APPR" as const })
+                })
+              ),
+              Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: "cz-1" }] })),
+              Layer.provideMerge(client),
+              Layer.provide(
+                Lifecycle.layer([
+                  { emit: (e) => Effect.sync(() => events.push(e)) },
+                  SweepLog.listener(Context.get(sql, SqlClient.SqlClient), ["cz-1"])
+                ])
+              )
+            )
+          )
+        )
+        // the day's 4 calls: the list and 3 details (SO0001-3); of the 7 pending, the quarterly, yearly and
+        // half-yearly ones name no start in their list item and cannot be planned
+        const pending = ["SO0005", "SO0006", "SO0008", "SO0009"]
+        const [c] = summary.consents
+        assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
+        assert.deepStrictEqual(c?.detailsPending, pending)
+        assert.deepStrictEqual(
+          events.filter((e) => e._tag === "DetailsPending"),
+          [{ _tag: "DetailsPending", day, consent: "cz-1", orders: pending }]
+        )
+        const record = yield* SweepLog.list(day).pipe(Effect.provide(sql))
+        assert.deepStrictEqual(
+          record.map((e) => [e.consent, e.state, e.detailsPending]),
+          [["cz-1", "complete", pending]]
+        )
       }).pipe(Effect.scoped),
     90_000
   )

@@ -172,6 +172,18 @@ describe("Lifecycle", () => {
     ])
   })
 
+  it("names the orders left unplanned while their details are pending (issue 37)", () => {
+    assert.strictEqual(
+      Lifecycle.line(time, {
+        _tag: "DetailsPending",
+        day: "2026-11-25",
+        consent: "cz-1",
+        orders: ["SO0005", "SO0006"]
+      }).replace(/^time=\S+ /, ""),
+      `level=warn event=details_pending day=2026-11-25 consent=cz-1 orders=2 order_ids=SO0005,SO0006 message="not planned today: their details are pending (the list names no start); read within a later day's budget"`
+    )
+  })
+
   it("the end of a --once run: its repeats named with their attempts, its unplanned consents with their pages", () => {
     const at = new Date(Date.UTC(2026, 10, 25, 7))
     const repeats = Array.from({ length: Lifecycle.namedRepeats + 2 }, (_, i) => ({

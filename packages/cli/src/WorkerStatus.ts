@@ -198,7 +198,7 @@ const sweepState: Record<SweepLog.State, string> = {
 /**
  * Each day's sweep per consent: its run, state (running, retrying, finished, failed), the checks it planned, the
  * listings tried and when (finished, or the next try), then one line per failed or retrying consent with why and
- * its typed reason, and when it runs again.
+ * its typed reason, and when it runs again, and one per consent whose orders wait for their details (issue 37).
  */
 export const sweepsSection = (status: Status, w: number = width): Array<string> => {
   const sweeps = status.sweeps
@@ -230,6 +230,16 @@ export const sweepsSection = (status: Status, w: number = width): Array<string> 
     w
   )
   const why = sweeps.flatMap((e) => {
+    const pending = e.detailsPending ?? []
+    if (pending.length > 0 && e.state !== "failed" && e.state !== "retrying") {
+      const named = pending.slice(0, 10).join(", ")
+      return Render.wrap(
+        `${e.day} ${e.consent}: ${pending.length} order(s) not planned, their details pending (the list names no start): ${named}${pending.length > 10 ? ", …" : ""}; read within a later day's budget`,
+        w,
+        "  ",
+        "    "
+      )
+    }
     if (e.state !== "failed" && e.state !== "retrying") return []
     const reason = e.reason === undefined ? "" : ` (${e.reason})`
     const next =

@@ -202,7 +202,7 @@ export const balanceChecker = (
  * budget, the details the list lacks (http's `Details.list` with `resume`: the pages and details an earlier try of
  * the day kept in the budget store are not asked for again);
  * each record read by core's `Orders` on the sweep's day (a record whose details are pending projected from its list
- * item where its interval allows, else left out as core says).
+ * item where its interval allows, else left out as core says and named in `detailsPending`).
  */
 export const detailedListing = (
   bank: Bank,
@@ -212,7 +212,11 @@ export const detailedListing = (
   sql: Option.Option<SqlClient.SqlClient>,
   pageSize?: number
 ): Effect.Effect<
-  { readonly orders: ReadonlyArray<Projection.ProjectableOrder>; readonly pages: number },
+  {
+    readonly orders: ReadonlyArray<Projection.ProjectableOrder>
+    readonly pages: number
+    readonly detailsPending?: ReadonlyArray<string>
+  },
   ListingFailed
 > =>
   Effect.gen(function* () {
@@ -269,7 +273,12 @@ export const detailedListing = (
     const items = decoder.push(JSON.stringify(listing.orders.map((o) => o.detail ?? o.item)))
     decoder.end()
     const orders = items.filter((i): i is Orders.Order => i._tag === "Order")
-    return { orders, pages: listing.pages }
+    // an order whose details are pending that core cannot plan from its list item is reported, never dropped silently
+    const pending = new Set(listing.pending)
+    const detailsPending = items
+      .filter((i) => i._tag !== "Order" && pending.has(i.orderId ?? ""))
+      .map((i) => i.orderId ?? "")
+    return { orders, pages: listing.pages, ...(detailsPending.length === 0 ? {} : { detailsPending }) }
   })
 
 /**

@@ -110,6 +110,18 @@ export interface ListingPartial {
 }
 
 /**
+ * A consent's listing named orders the sweep could not plan because their details are pending (a COBS list item of
+ * an interval longer than a month names no start): they are planned once a later day's budget reads their details.
+ */
+export interface DetailsPending {
+  readonly _tag: "DetailsPending"
+  readonly day: string
+  readonly consent: string
+  /** The orderIds left unplanned today. */
+  readonly orders: ReadonlyArray<string>
+}
+
+/**
  * A balance check finished on this worker: its payment, outcome, attempt and time at the bank. One that failed on
  * a transient fault is tried again with back-off (a retry scheduled); one that failed otherwise has its final answer.
  */
@@ -200,6 +212,7 @@ export type Event =
   | ListingRetry
   | ListingPartial
   | ConsentExpired
+  | DetailsPending
   | CheckFinished
   | WebhookRetry
   | WebhookFailed

@@ -110,6 +110,11 @@ export { InvalidIban, ListingFailed, ListingFailure, NoGrant } from "./internal/
 export interface Listed {
   readonly orders: ReadonlyArray<Projection.ProjectableOrder>
   readonly pages: number
+  /**
+   * Orders listed but not planned because their details are pending (a COBS list item of an interval longer than a
+   * month names no start: core skips it until its detail is read within a later day's budget), by orderId.
+   */
+  readonly detailsPending?: ReadonlyArray<string> | undefined
   readonly previous?: { readonly day: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> } | undefined
 }
 
@@ -203,7 +208,9 @@ export const ConsentSummary = Schema.Struct({
   /** The day of the earlier complete listing the orders of the pages not read were planned from. */
   plannedFrom: Schema.optionalKey(Schema.String),
   /** How many of `planned` came from that earlier listing. */
-  plannedFromEarlier: Schema.optionalKey(Schema.Number)
+  plannedFromEarlier: Schema.optionalKey(Schema.Number),
+  /** Orders listed but not planned because their details are pending (read within a later day's budget). */
+  detailsPending: Schema.optionalKey(Schema.Array(Schema.String))
 })
 
 /** One consent's part of a sweep. */

@@ -1,7 +1,8 @@
 /**
  * The record of each day's sweep per consent, kept in the fleet's database so that `tppkit worker status` shows
  * what the sweeps did and the webhooks can tell of a failed one: running, retrying (when, and why), complete (the
- * checks planned) or failed (why, in the words the worker logs and with the failure's typed reason). The worker's
+ * checks planned, and the orders left unplanned while their details are pending) or failed (why, in the words the
+ * worker logs and with the failure's typed reason). The worker's
  * lifecycle events write it through {@link listener}; a run of a day's sweep that starts again overwrites the
  * consents it lists again and keeps the ones already complete.
  *
@@ -35,6 +36,8 @@ export interface Entry {
   readonly startedAt: number
   /** When the consent's part ended (complete or failed), epoch milliseconds. */
   readonly finishedAt: number | undefined
+  /** Orders listed but not planned because their details are pending (issue 37), by orderId; absent: none. */
+  readonly detailsPending?: ReadonlyArray<string> | undefined
 }
 
 /** The DDL of the sweep record (idempotent). */
@@ -42,7 +45,9 @@ export const ddl: ReadonlyArray<string> = [
   `CREATE TABLE IF NOT EXISTS tppkit_sweep_log (
     day text NOT NULL, consent text NOT NULL, run integer NOT NULL, state text NOT NULL,
     planned integer NOT NULL DEFAULT 0, tries integer NOT NULL DEFAULT 0, cause text, reason text,
-    retry_at bigint, started_at bigint NOT NULL, finished_at bigint, PRIMARY KEY (day, consent))`
+    retry_at bigint, started_at bigint NOT NULL, finished_at bigint, PRIMARY KEY (day, consent))`,
+  // the orders a consent's listing named whose details are pending (a JSON array of orderIds; issue 37)
+  "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS details_pending text"
 ]
 
 /** Reads the record: every day's, or one day's; by day, then consent. */
@@ -70,8 +75,19 @@ export const entryOf = (r: Record<string, unknown>): Entry => ({
   reason: optionalText(r.reason),
   retryAt: optionalNumber(r.retry_at),
   startedAt: Number(r.started_at),
-  finishedAt: optionalNumber(r.finished_at)
+  finishedAt: optionalNumber(r.finished_at),
+  ...(typeof r.details_pending === "string" ? { detailsPending: pendingOf(r.details_pending) } : {})
 })
+
+/** The orderIds of a `details_pending` column (a JSON array of texts; anything else reads as none). */
+const pendingOf = (text: string): ReadonlyArray<string> => {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === "string") : []
+  } catch {
+    return []
+  }
+}
 
 /** The statements that record one lifecycle event (none for events that are not a sweep's). */
 const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: number) =>
@@ -84,7 +100,8 @@ const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: nu
           yield* sql`INSERT INTO tppkit_sweep_log (day, consent, run, state, started_at)
             VALUES (${event.day}, ${consent}, ${event.run}, 'running', ${now})
             ON CONFLICT (day, consent) DO UPDATE SET run = EXCLUDED.run, state = 'running', tries = 0,
-              cause = NULL, reason = NULL, retry_at = NULL, started_at = EXCLUDED.started_at, finished_at = NULL
+              cause = NULL, reason = NULL, retry_at = NULL, started_at = EXCLUDED.started_at, finished_at = NULL,
+              details_pending = NULL
             WHERE tppkit_sweep_log.state <> 'complete'`
         }
         return
@@ -92,6 +109,10 @@ const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: nu
         yield* sql`UPDATE tppkit_sweep_log SET state = 'retrying', tries = ${event.tries}, cause = ${event.cause},
             reason = ${event.reason ?? null}, retry_at = ${now + event.waitMillis}
           WHERE day = ${event.day} AND consent = ${event.consent} AND state <> 'complete'`
+        return
+      case "DetailsPending":
+        yield* sql`UPDATE tppkit_sweep_log SET details_pending = ${JSON.stringify(event.orders)}
+          WHERE day = ${event.day} AND consent = ${event.consent}`
         return
       case "SweepFinished":
         for (const r of event.results) {
@@ -121,7 +142,10 @@ export const listener = (
   onError: (error: SqlError) => Effect.Effect<void> = () => Effect.void
 ): Lifecycle.Listener => ({
   emit: (event) =>
-    event._tag !== "SweepStarted" && event._tag !== "ListingRetry" && event._tag !== "SweepFinished"
+    event._tag !== "SweepStarted" &&
+    event._tag !== "ListingRetry" &&
+    event._tag !== "SweepFinished" &&
+    event._tag !== "DetailsPending"
       ? Effect.void
       : Effect.flatMap(Clock.currentTimeMillis, (now) =>
           record(event, consents, now).pipe(

@@ -960,6 +960,9 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     }
     const counts = yield* checks.summary(day)
     const sweep = failed.length === 0 ? "complete" : "incomplete"
+    const detailsPending = summary.consents
+      .filter((c) => (c.detailsPending ?? []).length > 0)
+      .map((c) => ({ consent: c.consent, orders: c.detailsPending ?? [] }))
     // the checks asked more than once and those planned from an earlier day's listing, read only when there are any
     const standIns = partial.reduce((n, c) => n + (c.plannedFromEarlier ?? 0), 0)
     const rows = counts.repeated > 0 || standIns > 0 ? yield* checks.list({ sweepDay: day }) : []
@@ -1028,6 +1031,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
           }),
       // each check planned from an earlier day's listing (its pages could not be read today), with that day
       ...(listedOn.length === 0 ? {} : { listedOn }),
+      // orders listed but not planned while their details are pending (read within a later day's budget)
+      ...(detailsPending.length === 0 ? {} : { detailsPending }),
       unanswered,
       ...(undelivered === undefined ? {} : { undelivered })
     }

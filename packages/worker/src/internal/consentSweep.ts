@@ -70,13 +70,23 @@ export const sweepConsent = (
     // each try is its own journaled activity, and each wait a durable sleep: a sweep resumed on another runner
     // neither repeats a finished try nor waits again for a wait that has passed
     let tries = 0
-    let planned: Result.Result<{ readonly planned: number; readonly pages?: number }, ListingFailed>
+    let planned: Result.Result<
+      { readonly planned: number; readonly pages?: number; readonly detailsPending?: ReadonlyArray<string> },
+      ListingFailed
+    >
     for (;;) {
       tries++
       planned = yield* Activity.make({
         name: tries === 1 ? `plan/${id}` : `plan/${id}#${tries}`,
         // a number alone: the journal of a sweep planned before the listing's pages were kept with it
-        success: Schema.Union([Schema.Number, Schema.Struct({ planned: Schema.Number, pages: Schema.Number })]),
+        success: Schema.Union([
+          Schema.Number,
+          Schema.Struct({
+            planned: Schema.Number,
+            pages: Schema.Number,
+            detailsPending: Schema.optionalKey(Schema.Array(Schema.String))
+          })
+        ]),
         error: ListingFailed,
         execute: Effect.gen(function* () {
           const checks = yield* Checks
@@ -99,7 +109,12 @@ export const sweepConsent = (
           yield* checks
             .plan(due)
             .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
-          return { planned: due.length, pages: listed.pages }
+          const pending = listed.detailsPending ?? []
+          return {
+            planned: due.length,
+            pages: listed.pages,
+            ...(pending.length === 0 ? {} : { detailsPending: [...pending] })
+          }
         })
       }).pipe(Effect.result, Effect.map(Result.map((r) => (typeof r === "number" ? { planned: r } : r))))
       if (Result.isSuccess(planned) || tries >= retry.tries || !isTransient(planned.failure.failure)) break
@@ -182,5 +197,17 @@ export const sweepConsent = (
     if (Result.isFailure(planned))
       return { consent: consent.key, planned: 0, ...profileKey, failure: planned.failure.failure }
     const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
-    return { consent: consent.key, planned: planned.success.planned, ...profileKey, ...pages, ...triesKey }
+    // orders listed but not planned while their details are pending: said, never dropped silently
+    const pending = planned.success.detailsPending ?? []
+    if (pending.length > 0) {
+      yield* Lifecycle.emit({ _tag: "DetailsPending", day, consent: consent.key, orders: pending })
+    }
+    return {
+      consent: consent.key,
+      planned: planned.success.planned,
+      ...profileKey,
+      ...pages,
+      ...triesKey,
+      ...(pending.length === 0 ? {} : { detailsPending: pending })
+    }
   })

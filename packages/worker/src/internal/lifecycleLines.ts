@@ -203,6 +203,19 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         ["planned_from_earlier", event.plannedFromEarlier]
       ]
     }
+    case "DetailsPending":
+      return [
+        ["level", "warn"],
+        ["event", "details_pending"],
+        ["day", event.day],
+        ["consent", event.consent],
+        ["orders", event.orders.length],
+        ["order_ids", event.orders.slice(0, namedRepeats).join(",")],
+        [
+          "message",
+          "not planned today: their details are pending (the list names no start); read within a later day's budget"
+        ]
+      ]
     case "ConsentExpired":
       return [
         ["level", "warn"],
