@@ -3,7 +3,9 @@
  * (`KEY[=IBAN][@PROFILE]`, `tppkit consents add KEY --profile P`) is listed and checked through that profile's bank,
  * whose connection comes from the variables of a bank's connection with the profile's name after `TPPKIT_`:
  * `TPPKIT_COBS_BASE_URL`, `TPPKIT_COBS_CLIENT_ID`, `TPPKIT_COBS_CLIENT_SECRET`, `TPPKIT_COBS_API_KEY`, … The tuning
- * variables (timeouts, retries, body limits) and the TPP's name are shared unless the prefixed ones are set.
+ * variables (timeouts, retries, body limits) and the TPP's name are shared unless the prefixed ones are set. A profile
+ * the worker is given as a file is named by `TPPKIT_<NAME>_PROFILE` (the file's `name` must be NAME): a consent may
+ * name any profile the worker is given, not only a built-in one or the worker's own.
  */
 import { Profile } from "@tppkit/core"
 import { BankConfig } from "@tppkit/http"
@@ -46,9 +48,43 @@ export const environmentOf = (
 }
 
 /**
- * The settings of the bank of profile `name` (a built-in profile, or the worker's own by its name) from the
- * environment, for the fleet's `consents` that name it: one line (exit 3) when the profile is unknown or its bank has
- * no address, naming the variables.
+ * The profile `name` names: the one of the file `TPPKIT_<NAME>_PROFILE` gives (its `name` must be `name`), else the
+ * worker's own by its name, else a built-in one; one line (exit 3) otherwise.
+ */
+export const profileOf = (
+  name: string,
+  consents: ReadonlyArray<string>,
+  own: Profile.Profile,
+  env: Record<string, string | undefined>
+): Effect.Effect<Profile.Profile, Failure.CliFailure> => {
+  const setting = `${prefixOf(name)}PROFILE`
+  const file = env[setting]
+  if (file !== undefined && file.trim() !== "") {
+    const loaded = BankConfig.loadProfile(file.trim())
+    if (Result.isFailure(loaded)) return Effect.fail(Failure.configuration(`${setting}: ${loaded.failure.detail}`))
+    if (loaded.success.name !== name) {
+      return Effect.fail(
+        Failure.configuration(
+          `${setting}: ${file.trim()} is the profile ${loaded.success.name}, not ${name} (consent ${consents.join(", ")} names ${name})`
+        )
+      )
+    }
+    return Effect.succeed(loaded.success)
+  }
+  const profile = name === own.name ? own : Profile.builtIns.get(name)
+  return profile !== undefined
+    ? Effect.succeed(profile)
+    : Effect.fail(
+        Failure.configuration(
+          `consent ${consents.join(", ")} names the bank profile ${name}, which is neither a built-in profile (${[...Profile.builtIns.keys()].join(", ")}), this worker's --profile, nor a profile file given with ${setting}`
+        )
+      )
+}
+
+/**
+ * The settings of the bank of profile `name` (a profile file the worker is given, the worker's own by its name, or a
+ * built-in profile: {@link profileOf}) from the environment, for the fleet's `consents` that name it: one line
+ * (exit 3) when the profile is unknown or its bank has no address, naming the variables.
  */
 export const settingsOf = (
   name: string,
@@ -57,12 +93,7 @@ export const settingsOf = (
   env: Record<string, string | undefined>
 ) =>
   Effect.gen(function* () {
-    const profile = name === own.name ? own : Profile.builtIns.get(name)
-    if (profile === undefined) {
-      return yield* Failure.configuration(
-        `consent ${consents.join(", ")} names the bank profile ${name}, which is neither a built-in profile (${[...Profile.builtIns.keys()].join(", ")}) nor this worker's --profile`
-      )
-    }
+    const profile = yield* profileOf(name, consents, own, env)
     const vars = environmentOf(name, env)
     if (vars.TPPKIT_BASE_URL === undefined) {
       return yield* Failure.configuration(
