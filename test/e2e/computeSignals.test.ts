@@ -3,7 +3,8 @@
  * print, and SIGINT or SIGTERM ignored (they ran on, printed everything and exited 8 or 130 after it). Sent while the
  * command reads or computes (its orders on stdin, the signal once stdin has ended or while it is read), it ends the
  * command with exit code 130 and nothing written; sent when the first output arrives, with 130 and what was written
- * ending with a whole line, far short of the whole output.
+ * ending with a whole line, far short of the whole output. `forecast` gives the runtime its turn while its engine
+ * computes (between accounts): a signal then ends it before the forecast is done.
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -35,6 +36,28 @@ const forecastOrders = join(dir, "forecast.json")
 writeFileSync(forecastOrders, ordersText(1500))
 const balances = join(dir, "balances.json")
 writeFileSync(balances, JSON.stringify([{ iban: DEBTOR, currency: "EUR", amount: "10.00", date: "2026-01-01" }]))
+/** An IBAN of the Slovak form with its check digits (ISO 13616, mod 97). */
+const ibanOf = (bban: string): string => `SK${String(98n - (BigInt(`${bban}282000`) % 97n)).padStart(2, "0")}${bban}`
+// the same 1,500 orders over 15 accounts, each with ten euros (the first with a third decimal: a warning on stderr
+// just before the forecast computes)
+const debtors = Array.from({ length: 15 }, (_, k) => ibanOf(`11000000002612345${String(k).padStart(3, "0")}`))
+const spreadOrders = join(dir, "spread.json")
+writeFileSync(
+  spreadOrders,
+  JSON.stringify(
+    (JSON.parse(ordersText(1500)) as Array<{ debtor: object }>).map((o, i) => ({
+      ...o,
+      debtor: { name: "Debtor", iban: debtors[i % debtors.length] }
+    }))
+  )
+)
+const spreadBalances = join(dir, "spread-balances.json")
+writeFileSync(
+  spreadBalances,
+  JSON.stringify(
+    debtors.map((iban, k) => ({ iban, currency: "EUR", amount: k === 0 ? "10.001" : "10.00", date: "2026-01-01" }))
+  )
+)
 const listing = join(dir, "listing.json")
 writeFileSync(listing, ordersText(15_000, true))
 
@@ -49,13 +72,13 @@ interface Interrupted {
 
 /**
  * Runs `tppkit args` and sends `signal`: when the first output arrives (`at: "output"`), once stdin (the text given)
- * has ended (`"ended"`), or once the command has taken a megabyte of it, never ending it (`"reading"`). Killed after
- * two minutes.
+ * has ended (`"ended"`), once the command has taken a megabyte of it, never ending it (`"reading"`), or when stderr
+ * says something matching the pattern (a warning said just before a step). Killed after two minutes.
  */
 const interrupted = (
   args: ReadonlyArray<string>,
   signal: NodeJS.Signals,
-  at: "output" | "ended" | "reading",
+  at: "output" | "ended" | "reading" | RegExp,
   stdin?: string
 ): Promise<Interrupted> =>
   new Promise((resolve) => {
@@ -80,6 +103,7 @@ const interrupted = (
     })
     child.stderr?.setEncoding("utf8").on("data", (c: string) => {
       stderr += c
+      if (at instanceof RegExp && at.test(stderr)) send()
     })
     if (stdin !== undefined && child.stdin !== null) {
       child.stdin.on("error", () => {})
@@ -105,15 +129,18 @@ const endedCleanly = (run: Interrupted) => {
 const window = ["--from", "2026-01-01", "--to", "2035-12-31"]
 
 describe.concurrent("commands that compute before they print, interrupted", { timeout: 150_000 }, () => {
-  it("forecast: SIGINT while it reads and computes ends it with 130 and nothing written", async () => {
+  it("forecast: SIGINT while it computes ends it with 130, nothing written, before the forecast is done", async () => {
+    // sent at the warning said just before the engine runs (some 0.4 s over the 15 accounts)
     const run = await interrupted(
-      ["forecast", "--orders", "-", "--balances", balances, ...window],
+      ["forecast", "--orders", "-", "--balances", spreadBalances, ...window],
       "SIGINT",
-      "ended",
-      readFileSync(forecastOrders, "utf8")
+      /more decimals than EUR's minor unit/,
+      readFileSync(spreadOrders, "utf8")
     )
     endedCleanly(run)
     expect(run.bytes).toBe(0)
+    // the forecast was not finished: what is said of a finished one (its payments at risk counted) is not
+    expect(run.stderr).not.toContain("payments out on days at risk")
   })
 
   it("forecast --format json: SIGTERM at the first output ends it with 130 on a whole line (the whole is some 60 MB)", async () => {
@@ -127,42 +154,39 @@ describe.concurrent("commands that compute before they print, interrupted", { ti
     expect(run.bytes).toBeLessThan(20_000_000)
   })
 
-  it("reconcile: SIGTERM while it reconciles ends it with 130 and nothing written; at the first JSON output, short of the whole", async () => {
-    const computing = await interrupted(
-      ["reconcile", "--orders", "-", "--as-of", "2027-03-01"],
-      "SIGTERM",
-      "ended",
-      readFileSync(listing, "utf8")
-    )
-    endedCleanly(computing)
-    expect(computing.bytes).toBe(0)
-    const writing = await interrupted(
-      ["reconcile", "--orders", listing, "--as-of", "2027-03-01", "--format", "json"],
-      "SIGINT",
-      "output"
-    )
-    endedCleanly(writing)
-    // the whole document is some 4 MB; a signal at its first piece stops it short of its end
-    expect(writing.tail).not.toMatch(/\}\n$/)
-  })
-
-  it("translate: SIGINT while it writes a whole list (cobs) ends it with 130 and nothing written; JSON lines end whole", async () => {
-    const whole = await interrupted(
-      ["translate", "--orders", "-", "--to", "cobs"],
-      "SIGINT",
-      "ended",
-      readFileSync(listing, "utf8")
-    )
-    endedCleanly(whole)
-    expect(whole.bytes).toBe(0)
-    const lines = await interrupted(
-      ["translate", "--orders", listing, "--to", "rrule", "--format", "json"],
-      "SIGINT",
-      "output"
-    )
-    endedCleanly(lines)
-    expect(lines.tail).not.toContain('"orderId":"SO-14999"')
-  })
+  // a command that computes a whole list before it writes: interrupted while it computes (its stdin ended), and when
+  // its first output arrives (the rest short of the end)
+  it.each([
+    {
+      name: "reconcile",
+      computing: { args: ["reconcile", "--orders", "-", "--as-of", "2027-03-01"], signal: "SIGTERM" as const },
+      writing: {
+        args: ["reconcile", "--orders", listing, "--as-of", "2027-03-01", "--format", "json"],
+        signal: "SIGINT" as const
+      },
+      // the whole document is some 4 MB; a signal at its first piece stops it short of its end
+      short: (tail: string) => expect(tail).not.toMatch(/\}\n$/)
+    },
+    {
+      name: "translate (a whole list: cobs; JSON lines end whole)",
+      computing: { args: ["translate", "--orders", "-", "--to", "cobs"], signal: "SIGINT" as const },
+      writing: {
+        args: ["translate", "--orders", listing, "--to", "rrule", "--format", "json"],
+        signal: "SIGINT" as const
+      },
+      short: (tail: string) => expect(tail).not.toContain('"orderId":"SO-14999"')
+    }
+  ])(
+    "$name: a signal while it computes ends it with 130 and nothing written; at the first output, short of the whole",
+    async ({ computing, writing, short }) => {
+      const whole = await interrupted(computing.args, computing.signal, "ended", readFileSync(listing, "utf8"))
+      endedCleanly(whole)
+      expect(whole.bytes).toBe(0)
+      const lines = await interrupted(writing.args, writing.signal, "output")
+      endedCleanly(lines)
+      short(lines.tail)
+    }
+  )
 
   it("explain: SIGTERM while it reads the orders ends it with 130 and nothing written", async () => {
     const run = await interrupted(

@@ -1,6 +1,6 @@
 import { BusinessDayConvention, Calendar, type Frequency, LocalDate, Occurrence } from "@tppkit/core"
 import { CashFlow, Forecast, Payment, Projection } from "@tppkit/schedule"
-import { BigDecimal, Result } from "effect"
+import { BigDecimal, Clock, Effect, Exit, Fiber, Result } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 
@@ -821,5 +821,78 @@ describe("Forecast properties", () => {
       }),
       { numRuns: 500 }
     )
+  })
+})
+
+describe("Forecast.makeEffect and scenarioEffect: the runtime's turn while the engine computes (issue 40)", () => {
+  /** A clock whose every reading is 6 ms after the last: the effect gives its turn every other step of the engine. */
+  const ticking = () => {
+    let now = 0
+    return {
+      currentTimeMillisUnsafe: () => (now += 6),
+      currentTimeMillis: Effect.sync(() => (now += 6)),
+      currentTimeNanosUnsafe: () => BigInt(now) * 1_000_000n,
+      currentTimeNanos: Effect.sync(() => BigInt(now) * 1_000_000n),
+      monotonicTimeNanosUnsafe: () => BigInt(now) * 1_000_000n,
+      monotonicTimeNanos: Effect.sync(() => BigInt(now) * 1_000_000n),
+      sleep: () => Effect.void
+    } as unknown as Clock.Clock
+  }
+  const input: Forecast.Input = { orders, balances, flows, window }
+
+  it("gives the same forecast and outcome as make and scenario, with turns given to another fiber between steps", async () => {
+    let turns = 0
+    const { made, outcome } = await Effect.runPromise(
+      Effect.gen(function* () {
+        const counter = yield* Effect.forkChild(
+          Effect.forever(
+            Effect.andThen(
+              Effect.yieldNow,
+              Effect.sync(() => void turns++)
+            )
+          )
+        )
+        const made = yield* Forecast.makeEffect(input)
+        const outcome = yield* Forecast.scenarioEffect(
+          input,
+          { name: "late", changes: [{ _tag: "Delay", orderId: "rent", days: 3 }] },
+          made
+        )
+        yield* Fiber.interrupt(counter)
+        return { made, outcome }
+      }).pipe(Effect.provideService(Clock.Clock, ticking()))
+    )
+    // two accounts and the planning: a turn after the first account, of make and of the scenario's run (the other
+    // fiber, started at the first, counts the second)
+    expect(turns).toBeGreaterThanOrEqual(1)
+    const figures = (x: Forecast.Forecast) =>
+      x.accounts.map((a) => [a.iban, t(a.closing), t(a.lowest.amount), f(a.lowest.date), a.riskDays.length])
+    expect(figures(made)).toEqual(figures(base))
+    const sync = Result.getOrThrow(
+      Forecast.scenario(input, { name: "late", changes: [{ _tag: "Delay", orderId: "rent", days: 3 }] }, base)
+    )
+    expect(figures(outcome.forecast)).toEqual(figures(sync.forecast))
+    expect(outcome.payments.added.map((p) => f(p.executionDate))).toEqual(
+      sync.payments.added.map((p) => f(p.executionDate))
+    )
+  })
+
+  it("interrupted at a turn, it ends there: interrupted, with no forecast", async () => {
+    const exit = await Effect.runPromise(
+      Effect.gen(function* () {
+        const running = yield* Effect.forkChild(Forecast.makeEffect(input))
+        yield* Effect.yieldNow
+        return yield* Fiber.interrupt(running).pipe(Effect.andThen(Fiber.await(running)))
+      }).pipe(Effect.provideService(Clock.Clock, ticking()))
+    )
+    expect(Exit.hasInterrupts(exit)).toBe(true)
+    expect(Exit.isSuccess(exit)).toBe(false)
+  })
+
+  it("fails as make fails: a balance given twice", async () => {
+    const twice = { ...input, balances: [...balances, balances[0]!] }
+    const exit = await Effect.runPromiseExit(Forecast.makeEffect(twice))
+    expect(Exit.isFailure(exit)).toBe(true)
+    expect(Result.isFailure(Forecast.make(twice))).toBe(true)
   })
 })

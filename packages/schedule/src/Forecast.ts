@@ -16,7 +16,7 @@
  */
 
 import type { BusinessDayConvention, Calendar, LocalDate } from "@tppkit/core"
-import type { BigDecimal, Result } from "effect"
+import { type BigDecimal, Effect, type Result } from "effect"
 import type * as Coverage from "./Coverage.ts"
 import * as Engine from "./internal/forecast.ts"
 import * as Run from "./internal/forecastRun.ts"
@@ -203,6 +203,39 @@ export const NO_BALANCE: typeof Run.NO_BALANCE = Run.NO_BALANCE
  */
 export const make: (input: Input) => Result.Result<Forecast, ScheduleError> = Run.make
 
+/** How long the engine computes before {@link makeEffect} gives the runtime its turn (on the effect's `Clock`). */
+const TURN_MILLIS = 10
+
+/**
+ * A computation in the engine's steps as an effect that gives the runtime its turn (`Effect.yieldNow`) at the first
+ * step after {@link TURN_MILLIS} of computing.
+ */
+const yielding = <A>(steps: Generator<void, Result.Result<A, ScheduleError>>): Effect.Effect<A, ScheduleError> =>
+  Effect.clockWith((clock) =>
+    Effect.suspend(() => {
+      let since = clock.currentTimeMillisUnsafe()
+      const resume = Effect.suspend(() => {
+        since = clock.currentTimeMillisUnsafe()
+        return next()
+      })
+      const next = (): Effect.Effect<A, ScheduleError> => {
+        for (;;) {
+          const step = steps.next()
+          if (step.done === true) return Effect.fromResult(step.value)
+          if (clock.currentTimeMillisUnsafe() - since >= TURN_MILLIS) return Effect.andThen(Effect.yieldNow, resume)
+        }
+      }
+      return next()
+    })
+  )
+
+/**
+ * {@link make} as an effect that gives the runtime its turn while it computes (after the first account that ends
+ * 10 ms or more after the last turn, or after the orders are planned), so that the fiber running it can be interrupted (a signal, a
+ * timeout) before a large forecast is done; the same forecast, or the same failure.
+ */
+export const makeEffect = (input: Input): Effect.Effect<Forecast, ScheduleError> => yielding(Run.makeSteps(input))
+
 /** The at-risk payments of a forecast grouped per account and order, with the reason `Balance` (`Coverage`). */
 export const riskGroups: (forecast: Forecast) => Array<Coverage.RiskGroup> = Run.riskGroups
 
@@ -297,3 +330,13 @@ export interface Outcome {
  */
 export const scenario: (input: Input, scenario: Scenario, base?: Forecast) => Result.Result<Outcome, ScheduleError> =
   Run.scenario
+
+/**
+ * {@link scenario} as an effect that gives the runtime its turn while the engine computes (as {@link makeEffect}), so
+ * that the fiber running it can be interrupted before it is done; the same outcome, or the same failure.
+ */
+export const scenarioEffect = (
+  input: Input,
+  scenario: Scenario,
+  base?: Forecast
+): Effect.Effect<Outcome, ScheduleError> => yielding(Run.scenarioSteps(input, scenario, base))

@@ -180,19 +180,18 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
       })
     )
   ])
-  // SIGINT or SIGTERM is seen between the steps (each computes without a pause): exit 130, nothing written
+  // SIGINT or SIGTERM is seen while the forecast computes (the engine gives the runtime its turn every few accounts):
+  // exit 130, nothing written
   yield* Effect.yieldNow
-  const made = Forecast.make(forecastInput)
-  if (Result.isFailure(made)) return yield* Failure.badInput(made.failure.message)
+  const forecast = yield* Effect.mapError(Forecast.makeEffect(forecastInput), (e) => Failure.badInput(e.message))
   const outcomes: Array<Forecast.Outcome> = []
   for (const s of scenarios) {
-    yield* Effect.yieldNow
-    const outcome = Forecast.scenario(forecastInput, s, made.success)
-    if (Result.isFailure(outcome)) return yield* Failure.usage(outcome.failure.message)
-    outcomes.push(outcome.success)
+    outcomes.push(
+      yield* Effect.mapError(Forecast.scenarioEffect(forecastInput, s, forecast), (e) => Failure.usage(e.message))
+    )
   }
   const report: ForecastReport.Report = {
-    forecast: made.success,
+    forecast: forecast,
     calendarName: settings.success.calendarName,
     convention: settings.success.convention,
     scenarios: outcomes,
@@ -205,11 +204,11 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
       ...orders.skipped,
       ...(flows?.skipped ?? []),
       ...addedSkipped,
-      ...made.success.skipped.map((s) => ({ orderId: s.orderId, reason: s.reason }))
+      ...forecast.skipped.map((s) => ({ orderId: s.orderId, reason: s.reason }))
     ]
   }
   // more payments at risk than a forecast lists: said, with how many there are
-  const cut = ForecastReport.atRiskCut(made.success)
+  const cut = ForecastReport.atRiskCut(forecast)
   if (cut !== undefined) yield* Output.errorLine(`tppkit: warning: ${cut}`)
   yield* Effect.yieldNow
   // JSON and CSV written as they are made (a pause now and then: Ctrl-C ends the command on a whole line)
@@ -228,5 +227,5 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
       `${unread} ${unread === 1 ? "record" : "records"} could not be read (listed under Skipped); every other record was used`
     )
   }
-  if (ForecastReport.hasFindings(made.success)) return yield* Failure.findings()
+  if (ForecastReport.hasFindings(forecast)) return yield* Failure.findings()
 })

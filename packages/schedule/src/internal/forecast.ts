@@ -341,14 +341,33 @@ const EDITED = 3 // a scenario edits it: its payments are listed once, edited, a
  * Runs the forecast of `accounts` over the projection of `orders`, one account at a time: its orders (as debtor and
  * as creditor) fill a day array of sums and counts, which is then read day by day.
  */
-export const run = (
+export const run = (orders: ReadonlyArray<Plans.Order>, accounts: ReadonlyArray<Account>, settings: Settings): Result =>
+  finish(steps(orders, accounts, settings))
+
+/**
+ * {@link run} in steps: a pause (`yield`) once the orders are planned and after each account, where a caller may give
+ * the runtime its turn (an interrupt, a signal) while a large forecast computes; the result is the same.
+ */
+export function* steps(
   orders: ReadonlyArray<Plans.Order>,
   accounts: ReadonlyArray<Account>,
   settings: Settings
-): Result => {
+): Generator<void, Result> {
   const engine = new Engine(orders, accounts, settings)
-  for (let a = 0; a < accounts.length; a++) engine.account(a)
+  yield
+  for (let a = 0; a < accounts.length; a++) {
+    engine.account(a)
+    yield
+  }
   return engine.result()
+}
+
+/** A computation in steps run to its end without a pause. */
+export const finish = <A>(computation: Generator<void, A>): A => {
+  for (;;) {
+    const step = computation.next()
+    if (step.done === true) return step.value
+  }
 }
 
 /**

@@ -83,15 +83,16 @@ export const evidenceOf = (checks: ReadonlyArray<Check>, accounts: ReadonlyArray
 /** The reason an account without a usable balance is listed with when no balance was given. */
 export const NO_BALANCE = "no balance given"
 
-export const compute = (
+/** The engine's run over the given orders made a forecast, in the engine's steps (`Engine.steps`). */
+export function* compute(
   input: Input,
   given: Orders,
   options: Projection.Options | undefined,
   edited: ReadonlySet<string>,
   edit: Engine.Edit | undefined
-): { readonly forecast: Forecast; readonly edited: ReadonlyArray<Engine.EditedPayment> } => {
+): Generator<void, { readonly forecast: Forecast; readonly edited: ReadonlyArray<Engine.EditedPayment> }> {
   const checks = input.checks ?? []
-  const engine = Engine.run(
+  const engine = yield* Engine.steps(
     given.orders,
     input.balances.map((b) => ({
       iban: b.iban,
@@ -177,10 +178,13 @@ export const ordersOf = (
  * start move the opening balance of its first day.
  * @example make({ orders, balances: [{ iban, currency: "EUR", amount, date }], window })
  */
-export const make = (input: Input): Result.Result<Forecast, ScheduleError> => {
+export const make = (input: Input): Result.Result<Forecast, ScheduleError> => Engine.finish(makeSteps(input))
+
+/** {@link make} in the engine's steps (`Engine.steps`): a caller may pause between them. */
+export function* makeSteps(input: Input): Generator<void, Result.Result<Forecast, ScheduleError>> {
   const problem = validate(input)
   if (problem !== undefined) return fail(problem)
-  return Result.succeed(compute(input, ordersOf(input), input.options, new Set(), undefined).forecast)
+  return Result.succeed((yield* compute(input, ordersOf(input), input.options, new Set(), undefined)).forecast)
 }
 
 /** The at-risk payments of a forecast grouped per account and order, with the reason `Balance` (`Coverage`). */
@@ -318,7 +322,15 @@ export const accountChanges = (base: Forecast, next: Forecast): Array<AccountCha
  * a whole number of days ≥ 1.
  * @example scenario(input, { name: "salary late", changes: [{ _tag: "Delay", orderId: "salary", days: 3 }] })
  */
-export const scenario = (input: Input, scenario: Scenario, base?: Forecast): Result.Result<Outcome, ScheduleError> => {
+export const scenario = (input: Input, scenario: Scenario, base?: Forecast): Result.Result<Outcome, ScheduleError> =>
+  Engine.finish(scenarioSteps(input, scenario, base))
+
+/** {@link scenario} in the engine's steps (`Engine.steps`): a caller may pause between them. */
+export function* scenarioSteps(
+  input: Input,
+  scenario: Scenario,
+  base?: Forecast
+): Generator<void, Result.Result<Outcome, ScheduleError>> {
   const problem = validate(input)
   if (problem !== undefined) return fail(problem)
   for (const c of scenario.changes) {
@@ -326,7 +338,7 @@ export const scenario = (input: Input, scenario: Scenario, base?: Forecast): Res
       return fail(`scenario ${JSON.stringify(scenario.name)}: a delay of ${c.days} days (whole days, at least 1)`)
     }
   }
-  const before = base ?? compute(input, ordersOf(input), input.options, new Set(), undefined).forecast
+  const before = base ?? (yield* compute(input, ordersOf(input), input.options, new Set(), undefined)).forecast
   const removed = new Set(scenario.changes.flatMap((c) => (c._tag === "Remove" ? [c.orderId] : [])))
   const added = scenario.changes.flatMap((c) => (c._tag === "Add" ? [c.order] : []))
   let options = input.options
@@ -345,7 +357,7 @@ export const scenario = (input: Input, scenario: Scenario, base?: Forecast): Res
   const given = ordersOf(input, removed.size === 0 ? undefined : (o) => !removed.has(o.orderId), added)
   const orders = given.orders
   const { edited, edit } = editOf(scenario.changes)
-  const made = compute(input, given, options, edited, edited.size === 0 ? undefined : edit)
+  const made = yield* compute(input, given, options, edited, edited.size === 0 ? undefined : edit)
   const after = made.forecast
 
   // the payments of the named orders (all of them when the settings change), before and after
