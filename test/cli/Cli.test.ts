@@ -291,6 +291,28 @@ describe("errors that name the cause and the way out", () => {
     expect(folder.code).toBe(2)
     expect(folder.stderr.split("\n")[0]).toContain("it is a folder")
   })
+
+  it("demo --profile cobs runs end to end against the mock bank playing COBS (issue 37)", async () => {
+    const demo = await run(["demo", "--profile", "cobs", "--skip-fleet"])
+    expect(demo.stderr).toBe("")
+    expect(demo.code).toBe(0)
+    const out = demo.stdout
+    for (const heading of ["1. Tokens (the customer's", "2. Balance check", "3. Standing orders", "8. Summary"]) {
+      expect(out).toContain(`\n${heading}`)
+    }
+    // the listing with the customer's token from the authorization-code flow, the balance check with the API key
+    expect(out).toMatch(/standing orders +customerToken \+ apiKey/)
+    expect(out).toMatch(/SK2411000000002612345678 {2}100\.00 EUR: APPR/)
+    // every order listed with its detail read, and projected
+    const listed = /(\d+) standing orders of \d+ accounts on \d+ pages?, (\d+) details read/.exec(out)
+    expect(listed?.[1]).toBe(listed?.[2])
+    expect(Number(listed?.[1])).toBeGreaterThan(10)
+    expect(out).toMatch(/Funds check: \d+ payments due/)
+    expect(out).not.toContain("access_token")
+    const bad = await run(["demo", "--profile", "no-such-profile.json"])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain("no-such-profile.json is neither a built-in profile")
+  })
 })
 
 describe("against a mock bank: the ways out", { timeout: 60_000 }, () => {

@@ -9,7 +9,7 @@
  * @since 0.1.0
  */
 
-import { LocalDate } from "@tppkit/core"
+import { LocalDate, Profile } from "@tppkit/core"
 import { BankClient } from "@tppkit/http"
 import { Sandbox } from "@tppkit/sandbox"
 import { DateTime, Effect, Layer } from "effect"
@@ -19,6 +19,7 @@ import * as AtRisk from "./internal/demo/atRisk.ts"
 import * as Balance from "./internal/demo/balance.ts"
 import * as Bank from "./internal/demo/bank.ts"
 import * as CashFlow from "./internal/demo/cashFlow.ts"
+import * as Customer from "./internal/demo/customer.ts"
 import * as Fleet from "./internal/demo/fleet.ts"
 import * as Forecast from "./internal/demo/forecast.ts"
 import * as FundsCheck from "./internal/demo/fundsCheck.ts"
@@ -48,6 +49,12 @@ export interface Options {
   readonly html?: string | undefined
   /** Leave out the fleet step (`--skip-fleet`): no PostgreSQL is started. */
   readonly skipFleet?: boolean | undefined
+  /**
+   * The profile the mock bank plays and the client speaks (`--profile`; default the seed bank's). Under one whose
+   * listing needs the customer's token (COBS) the demo obtains it by the authorization-code flow and reads each
+   * order's detail; the fleet step runs under the seed bank's profile only (left out otherwise, saying so).
+   */
+  readonly profile?: Profile.Profile | undefined
 }
 
 /**
@@ -59,12 +66,15 @@ export const run = (options: Options = {}) =>
     const info = yield* Sandbox.SandboxInfo
     const now = yield* DateTime.now
     const today = LocalDate.parseUnsafe(DateTime.formatIsoDateUtc(now))
-    const fleet = options.skipFleet === true ? undefined : yield* Fleet.start(info, today)
+    const profile = options.profile ?? Profile.sbas
+    const sbas = Profile.isSbas(profile)
+    const fleet = options.skipFleet === true || !sbas ? undefined : yield* Fleet.start(info, today)
     const bank: Bank.Bank = {
       info,
       client: yield* BankClient.BankClient,
       psu: { ...Connection.defaultPsu, lastLoggedTime: now },
-      consentOf: Bank.consents(info)
+      consentOf: Bank.consents(info),
+      ...(sbas ? {} : { profile })
     }
 
     yield* Output.line(
@@ -72,9 +82,11 @@ export const run = (options: Options = {}) =>
     )
     yield* say("Offline: the bank is tppkit's mock on loopback, with fixture accounts and standing orders.", "")
 
-    const check = Bank.balanceCheck(bank, yield* Tokens.step(info))
+    // the seed bank's client-credentials tokens; under a profile that lists with the customer's token, that token
+    const token = sbas ? yield* Tokens.step(info) : yield* Customer.tokens(info, profile)
+    const check = Bank.balanceCheck(bank, sbas ? token : undefined)
     yield* Balance.step(bank, check)
-    const orders = yield* StandingOrders.step(bank)
+    const orders = sbas ? yield* StandingOrders.step(bank) : yield* Customer.standingOrders(bank, token, profile, today)
     const projection = yield* Upcoming.step(orders, today)
     yield* CashFlow.step(projection.payments, today, projection.to)
     const { funds, accounts } = yield* FundsCheck.step(bank, check, projection.payments, today)
@@ -83,6 +95,9 @@ export const run = (options: Options = {}) =>
     const groups = yield* AtRisk.step(atRisk)
     yield* Forecast.step(info.accounts, orders, funds, today, projection.to)
     const fleetLine = fleet === undefined ? undefined : yield* Fleet.step(fleet, today, bank.consentOf)
+    if (!sbas && options.skipFleet !== true) {
+      yield* say(`The fleet step runs under the seed bank's profile only; left out under ${profile.name}.`)
+    }
     yield* Summary.step({
       n: fleet === undefined ? 8 : 9,
       orders: orders.length,
@@ -109,25 +124,45 @@ export const run = (options: Options = {}) =>
 /** The demo as `tppkit demo` runs it without options. */
 export const program = run()
 
-/** The mock bank plus a bank client logged in to it (daily budget kept in memory). */
-export const layer = Layer.unwrap(
-  Effect.map(Effect.service(Sandbox.SandboxInfo), (info) =>
-    clientLayer({
-      environment: info.environment,
-      baseUrl: info.baseUrl,
-      clientId: info.clientId,
-      clientSecret: info.clientSecret,
-      budgetFile: "memory"
-    })
-  )
-).pipe(
-  // the mock bank lists its nextDates as of the demo's today (UTC), so that a payment of today is never counted as
-  // paid by a bank whose day (Bratislava's) has already turned
-  Layer.provideMerge(
-    Layer.unwrap(
-      Effect.map(DateTime.now, (now) =>
-        Sandbox.layer({ listingDay: LocalDate.parseUnsafe(DateTime.formatIsoDateUtc(now)) })
+/**
+ * The mock bank playing `profile` (default the seed bank's) plus a bank client logged in to it (daily budget kept in
+ * memory); under another profile the client has the mock bank's API key and the demo's TPP name.
+ */
+export const layerFor = (profile?: Profile.Profile) =>
+  Layer.unwrap(
+    Effect.map(Effect.service(Sandbox.SandboxInfo), (info) =>
+      profile === undefined || Profile.isSbas(profile)
+        ? clientLayer({
+            environment: info.environment,
+            baseUrl: info.baseUrl,
+            clientId: info.clientId,
+            clientSecret: info.clientSecret,
+            budgetFile: "memory"
+          })
+        : BankClient.layerNodeFromOptions({
+            environment: info.environment,
+            baseUrl: info.baseUrl,
+            clientId: info.clientId,
+            clientSecret: info.clientSecret,
+            profile,
+            apiKey: info.apiKey,
+            tpp: { name: "tppkit demo" }
+          })
+    )
+  ).pipe(
+    // the mock bank lists its nextDates as of the demo's today (UTC), so that a payment of today is never counted as
+    // paid by a bank whose day (Bratislava's) has already turned
+    Layer.provideMerge(
+      Layer.unwrap(
+        Effect.map(DateTime.now, (now) =>
+          Sandbox.layer({
+            listingDay: LocalDate.parseUnsafe(DateTime.formatIsoDateUtc(now)),
+            ...(profile === undefined ? {} : { profile })
+          })
+        )
       )
     )
   )
-)
+
+/** The mock bank plus a bank client logged in to it (daily budget kept in memory), the seed bank's profile. */
+export const layer = layerFor()

@@ -8,8 +8,9 @@ import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Failure from "./Failure.ts"
 import { checkWritable } from "./internal/files.ts"
+import * as Flags from "./internal/flags.ts"
 
-/** `tppkit demo [--html FILE] [--skip-fleet]`. */
+/** `tppkit demo [--html FILE] [--skip-fleet] [--profile NAME|FILE]`. */
 export const demoCommand = Command.make(
   "demo",
   {
@@ -21,16 +22,29 @@ export const demoCommand = Command.make(
     skipFleet: Flag.Boolean("skip-fleet").pipe(
       Flag.withDescription("Leave out the fleet step (a worker on a temporary embedded PostgreSQL)"),
       Flag.withDefault(false)
+    ),
+    profile: Flags.optionalText(
+      "profile",
+      "NAME|FILE",
+      "The bank the mock bank plays and the client speaks: sbas (default), cobs, or a profile file"
     )
   },
   (input) =>
     Effect.gen(function* () {
       // the picture is written last: a path that cannot be written is said before the demo runs
       if (Option.isSome(input.html)) yield* checkWritable("the picture to", input.html.value, Failure.usage)
+      const profile = Option.isNone(input.profile)
+        ? undefined
+        : yield* Effect.mapError(
+            Effect.fromResult(
+              (yield* Effect.promise(() => import("@tppkit/http/BankConfig"))).loadProfile(input.profile.value)
+            ),
+            (e) => Failure.usage(`--profile ${e.detail}`, e)
+          )
       const demo = yield* Effect.promise(() => import("./Demo.ts"))
       return yield* demo
-        .run({ html: Option.getOrUndefined(input.html), skipFleet: input.skipFleet })
-        .pipe(Effect.provide(demo.layer))
+        .run({ html: Option.getOrUndefined(input.html), skipFleet: input.skipFleet, profile })
+        .pipe(Effect.provide(demo.layerFor(profile)))
     })
 ).pipe(
   Command.withDescription(

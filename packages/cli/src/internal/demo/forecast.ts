@@ -4,9 +4,9 @@
  * of step 6 set beside it (each asked today): the first day each account runs out, its lowest point, and the answers
  * that contradict the forecast (a DECL for a payment the forecast covers first).
  */
-import { LocalDate, Money, type StandingOrder } from "@tppkit/core"
+import { LocalDate, Money } from "@tppkit/core"
 import type { Sandbox } from "@tppkit/sandbox"
-import { type Coverage, Forecast, Holidays } from "@tppkit/schedule"
+import { type Coverage, Forecast, Holidays, type Projection } from "@tppkit/schedule"
 import { Effect, Result } from "effect"
 import * as ForecastReport from "../../ForecastReport.ts"
 import * as Output from "../../Output.ts"
@@ -37,7 +37,7 @@ export const checksOf = <E>(funds: Coverage.Report<E>, today: LocalDate.LocalDat
 /** Forecasts the bank's accounts and prints what it finds; returns the forecast. */
 export const step = <E>(
   accounts: ReadonlyArray<Sandbox.AccountInfo>,
-  orders: ReadonlyArray<StandingOrder.StandingOrder>,
+  orders: ReadonlyArray<Projection.ProjectableOrder>,
   funds: Coverage.Report<E>,
   today: LocalDate.LocalDate,
   to: LocalDate.LocalDate

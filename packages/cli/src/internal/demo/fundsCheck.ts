@@ -54,7 +54,14 @@ export const step = (bank: Bank, check: Check, payments: ReadonlyArray<Payment.P
     }
     for (const account of accounts) {
       const consent = bank.consentOf.get(account.debtorIban)
-      yield* say(`${account.debtorIban}: ${consent === undefined ? "not a known account" : consentText[consent]}`)
+      // under a profile that checks balances without a token, every consent is checked alike
+      const text =
+        consent === undefined
+          ? "not a known account"
+          : bank.profile !== undefined && consent !== "none"
+            ? `${consent} consent, checked with the API key (the ${bank.profile.name} profile sends no token)`
+            : consentText[consent]
+      yield* say(`${account.debtorIban}: ${text}`)
       for (const [reason, count] of failures.get(account.debtorIban) ?? []) {
         yield* say(`${plural(count, "payment")} without an answer: ${reason}`, "     ")
       }

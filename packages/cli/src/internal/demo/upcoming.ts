@@ -2,7 +2,7 @@
  * Step 4: the next 90 days projected, each payment on its currency's calendar (`--calendar auto`: EUR TARGET,
  * CZK Czech banking days), convention following; the first payments listed.
  */
-import type { BusinessDayConvention, StandingOrder } from "@tppkit/core"
+import type { BusinessDayConvention } from "@tppkit/core"
 import { LocalDate } from "@tppkit/core"
 import { Holidays, Projection } from "@tppkit/schedule"
 import { Effect } from "effect"
@@ -25,7 +25,7 @@ export const calendarName = Project.AUTO
 export const convention: BusinessDayConvention.BusinessDayConvention = "following"
 
 /** Projects the orders from `today` over {@link HORIZON_DAYS} days and lists the first payments. */
-export const step = (orders: ReadonlyArray<StandingOrder.StandingOrder>, today: LocalDate.LocalDate) =>
+export const step = (orders: ReadonlyArray<Projection.ProjectableOrder>, today: LocalDate.LocalDate) =>
   Effect.gen(function* () {
     const style = yield* Output.stdoutStyle
     const to = LocalDate.addDays(today, HORIZON_DAYS - 1)
