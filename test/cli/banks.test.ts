@@ -11,7 +11,7 @@ import { Profile } from "@tppkit/core"
 import { Effect, Exit, Result } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Banks from "../../packages/cli/src/internal/banks.ts"
-import { parseConsents } from "../../packages/cli/src/internal/worker.ts"
+import { parseConsents } from "../../packages/cli/src/internal/workerSettings.ts"
 
 describe("--consents KEY[=IBAN][@PROFILE]", () => {
   it("reads each consent's key, IBAN and profile", () => {

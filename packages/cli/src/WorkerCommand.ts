@@ -53,7 +53,7 @@ export const workerStatusCommand = Command.make(
   },
   (input) =>
     Effect.flatMap(
-      Effect.promise(() => import("./internal/worker.ts")),
+      Effect.promise(() => import("./internal/workerStatus.ts")),
       (impl) => impl.status(input)
     )
 ).pipe(

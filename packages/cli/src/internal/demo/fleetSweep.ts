@@ -12,7 +12,9 @@ import * as Connection from "../../Connection.ts"
 import * as Failure from "../../Failure.ts"
 import type * as WorkerStatus from "../../WorkerStatus.ts"
 import { optionsOf } from "../client.ts"
-import * as Worker from "../worker.ts"
+import * as Worker from "../workerLayer.ts"
+import * as WorkerStatusWork from "../workerStatus.ts"
+import * as WorkerWatch from "../workerWatch.ts"
 
 /** The worker's settings in the demo: the defaults of `tppkit worker`, the sweep's consent the demo's client. */
 export const sweepSettings = (clientId: string): Sweep.Settings => ({
@@ -71,8 +73,8 @@ export const sweep = (
       // the demo's consent, a row of the fleet's consents as `tppkit worker` seeds it
       yield* Consents.seed(sweep.consents)
       const summary = yield* Sweep.sweepNow(day)
-      yield* Worker.awaitDay(day, "50 millis")
-      const status = yield* Worker.readStatus(Option.none(), settings.success.budget.dailyLimit)
+      yield* WorkerWatch.awaitDay(day, "50 millis")
+      const status = yield* WorkerStatusWork.readStatus(Option.none(), settings.success.budget.dailyLimit)
       yield* report({
         summary,
         status,

@@ -1,0 +1,236 @@
+/**
+ * One worker as a layer (`workerLayer`: the cluster runner, the workflows, the bank clients, the stores, the cron and
+ * metrics) from its checked settings (`Setup`), and the one-line failure of a worker's typed error (`failureOf`).
+ */
+import { Profile } from "@tppkit/core"
+import { BankClient, BankConfig, BankTransport, type PsuContext } from "@tppkit/http"
+import {
+  BankGate,
+  BankRate,
+  BankSources,
+  Checks,
+  Consents,
+  Fleet,
+  FundsCheckWorkflow,
+  Lifecycle,
+  ListingReconciliation,
+  Listings,
+  Metrics,
+  PgBudgetStore,
+  Sweep,
+  SweepLog,
+  Warnings,
+  Webhook
+} from "@tppkit/worker"
+import { Effect, Layer, Option, type Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { isSqlError } from "effect/sql/SqlError"
+import * as Failure from "../Failure.ts"
+import * as DatabaseFailure from "./database.ts"
+
+const what = {
+  ChecksError: "checks",
+  SqlError: `database`,
+  SocketServerError: "runner socket",
+  ConfigError: "cluster configuration",
+  EmbeddedDbError: "runner port",
+  FleetError: "fleet",
+  WebhookError: "webhook"
+} as const
+
+const detailOf = (e: { readonly message: string; readonly cause?: unknown }): string =>
+  `${e.message}${e.cause instanceof Error && e.cause.message !== e.message ? ` (${e.cause.message})` : ""}`
+
+/**
+ * The one-line failure of a worker's typed error; a database failure names `host:port` and its class (see
+ * `internal/database.ts`).
+ */
+export const failureOf =
+  (databaseUrl: Redacted.Redacted<string>) =>
+  (
+    e: Failure.CliFailure | { readonly _tag: keyof typeof what; readonly message: string; readonly cause?: unknown }
+  ): Failure.CliFailure =>
+    e._tag === "CliFailure"
+      ? e
+      : e._tag === "FleetError"
+        ? Failure.configuration(e.message, e)
+        : e._tag === "WebhookError"
+          ? Failure.configuration(`${what[e._tag]}: ${e.message}`, e)
+          : isSqlError(e)
+            ? DatabaseFailure.failure(databaseUrl, e)
+            : Failure.failure(`${what[e._tag]}: ${detailOf(e)}`, e)
+
+/** What a worker runs with once its flags are checked. */
+export interface Setup {
+  readonly databaseUrl: Redacted.Redacted<string>
+  readonly bankSettings: BankConfig.Settings
+  /** The banks of the fleet's other profiles, by profile name (issue 37); default none. */
+  readonly banks?: ReadonlyMap<string, BankConfig.Settings> | undefined
+  readonly psu: PsuContext.PsuContext
+  readonly sweep: Sweep.Settings
+  readonly timing: Fleet.Timing
+  /** TCP port of the runner (0: any free port). */
+  readonly runnerPort: number
+  /** Where the runner is reached and how (default: 127.0.0.1, no TLS). */
+  readonly network?: Fleet.Network | undefined
+  /** The fleet's shards (default `Fleet.shardsPerGroup`). */
+  readonly shards?: number | undefined
+  /** The fleet's requests a second to each bank, shared through the database (`BankRate`); default none. */
+  readonly bankRate?: number | undefined
+  /** Serve Prometheus metrics on this port. */
+  readonly metricsPort?: number | undefined
+  /** Run the daily cron (not with `--once`). */
+  readonly cron: boolean
+  /** How a check that failed on a transient fault is tried again. */
+  readonly checkRetry?: FundsCheckWorkflow.Retry | undefined
+  /** How long `--once` waits for checks tried again after a transient failure (milliseconds). */
+  readonly onceWaitMillis?: number | undefined
+  /** The page size of the sweep's listings (default 100). */
+  readonly listingPageSize?: number | undefined
+  /** The fleet's secret sealing the customers' refresh tokens (`TPPKIT_REFRESH_TOKEN_KEY`; `Consents.RefreshTokenKey`). */
+  readonly refreshTokenKey?: Redacted.Redacted<string> | undefined
+  /** The fleet's bank gate (`BankGate.layerSql`). */
+  readonly bankGate?: Partial<BankGate.Settings> | undefined
+  /** The most checks this worker has in flight (default `FundsCheckWorkflow.maxChecksInFlight`). */
+  readonly checksInFlight?: number | undefined
+  /** Told of the worker's lifecycle events besides the metrics (the log lines); default none. */
+  readonly listeners?: ReadonlyArray<Lifecycle.Listener> | undefined
+  /** The webhook endpoints this worker delivers to (none: no outbox on this worker). */
+  readonly webhooks?: ReadonlyArray<Webhook.Endpoint> | undefined
+  /** The outbox's timing; `replace`: the fleet's endpoints become exactly this worker's (`--reconfigure`). */
+  readonly webhookSettings?: (Webhook.Settings & { readonly replace?: boolean | undefined }) | undefined
+  /** Working days the sweep forecasts ahead for payments at risk (default `AtRisk.defaultHorizon`). */
+  readonly horizon?: number | undefined
+}
+
+/**
+ * One worker as a layer: a cluster runner on the database, the workflows, the bank client (the shared budget in
+ * the fleet's database, over the runner's own pool), the check store and, optionally, the cron and metrics.
+ */
+export const workerLayer = (setup: Setup) => {
+  const cluster = Fleet.cluster({
+    databaseUrl: setup.databaseUrl,
+    ...setup.network,
+    runnerPort: setup.runnerPort,
+    shards: setup.shards,
+    ...setup.timing
+  })
+  const clientOf = (settings: BankConfig.Settings) =>
+    Layer.unwrap(
+      Effect.map(Effect.context<SqlClient.SqlClient>(), (sql) => {
+        const undici = BankTransport.BankTransport.layerUndici({
+          tls: settings.tls,
+          maxHeaderBytes: settings.limits.maxHeaderBytes
+        })
+        // with a fleet-wide rate, every request to this bank first takes its slot (BankRate), from the row of its base
+        // URL: not the budget's identity, which a worker that found no announced instance of a mock bank on loopback in
+        // time (2 s) leaves without one, so that two workers of a fleet took slots from two rows, each the whole rate
+        const transport =
+          setup.bankRate === undefined
+            ? undici
+            : BankRate.transport(undici).pipe(
+                Layer.provide(
+                  BankRate.BankRate.layerSql(setup.bankRate, settings.baseUrl).pipe(
+                    Layer.provide(Layer.succeedContext(sql))
+                  )
+                )
+              )
+        return BankClient.BankClient.layerOver(
+          Layer.succeed(BankConfig.BankConfig, settings),
+          transport,
+          PgBudgetStore.layer(PgBudgetStore.describeUrl(setup.databaseUrl)).pipe(
+            Layer.provide(Layer.succeedContext(sql))
+          )
+        )
+      })
+    )
+  const client = clientOf(setup.bankSettings)
+  // each other profile's bank, with its own client and the fleet's budget store (issue 37)
+  const banks =
+    setup.banks === undefined || setup.banks.size === 0
+      ? Layer.empty
+      : Layer.effect(
+          BankSources.Banks,
+          Effect.gen(function* () {
+            const out = new Map<string, BankSources.Bank>()
+            // fresh: the client's layers are the same values for every bank, and a memoized build would share one
+            for (const [name, settings] of setup.banks ?? []) {
+              out.set(name, yield* Layer.build(Layer.fresh(clientOf(settings))))
+            }
+            return out
+          })
+        )
+  const validityDays = (profile: string | undefined): number | undefined =>
+    profile === undefined || profile === setup.bankSettings.profile.name
+      ? setup.bankSettings.profile.consent.electronicValidityDays
+      : (setup.banks?.get(profile)?.profile ?? Profile.builtIns.get(profile))?.consent.electronicValidityDays
+  const metrics =
+    setup.metricsPort === undefined
+      ? Layer.empty
+      : Metrics.layer(setup.metricsPort, setup.bankSettings.budget.dailyLimit)
+  const listeners = [...(setup.listeners ?? []), ...(setup.metricsPort === undefined ? [] : [Metrics.listener])]
+  // the sweep record (every worker keeps it: worker status and the webhooks read it) and the other listeners
+  const lifecycle = Layer.unwrap(
+    Effect.map(Effect.service(SqlClient.SqlClient), (sql) =>
+      Lifecycle.layer([
+        SweepLog.listener(
+          sql,
+          setup.sweep.consents.map((c) => c.key)
+        ),
+        Warnings.listener(sql),
+        ...listeners
+      ])
+    )
+  )
+  const webhooks =
+    setup.webhooks === undefined || setup.webhooks.length === 0
+      ? Layer.empty
+      : Webhook.layer(setup.webhooks, {
+          timeZone: setup.sweep.timeZone,
+          ...setup.webhookSettings,
+          onRetry: (retry) =>
+            Effect.forEach(listeners, (l) => l.emit({ _tag: "WebhookRetry", ...retry }), { discard: true }),
+          onFailed: (failed) =>
+            Effect.forEach(listeners, (l) => l.emit({ _tag: "WebhookFailed", ...failed }), { discard: true })
+        })
+  return (setup.cron ? Sweep.cronLayer(setup.sweep) : Layer.empty).pipe(
+    Layer.provideMerge(Fleet.workflows),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Layer.succeed(Sweep.SweepSettings)(setup.sweep),
+        setup.checkRetry === undefined ? Layer.empty : Layer.succeed(FundsCheckWorkflow.CheckRetry)(setup.checkRetry),
+        setup.checksInFlight === undefined
+          ? Layer.empty
+          : Layer.succeed(FundsCheckWorkflow.ChecksInFlight)(setup.checksInFlight),
+        Warnings.layerSql({ horizon: setup.horizon }).pipe(
+          Layer.provide(Layer.succeed(Sweep.SweepSettings)(setup.sweep))
+        ),
+        Layer.mergeAll(
+          BankSources.balanceChecker(setup.psu),
+          BankSources.orderSource(setup.psu, { pageSize: setup.listingPageSize }).pipe(
+            Layer.provide(Layer.succeed(Consents.RefreshTokenKey)(Option.fromUndefinedOr(setup.refreshTokenKey)))
+          )
+        ).pipe(Layer.provideMerge(BankSources.Credentials.layer), Layer.provideMerge(Layer.mergeAll(client, banks)))
+      )
+    ),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Checks.Checks.layerSql,
+        Consents.layerSource(validityDays),
+        ListingReconciliation.layerSql,
+        Listings.Listings.layerSql,
+        BankGate.BankGate.layerSql(setup.bankGate),
+        metrics,
+        lifecycle,
+        webhooks
+      )
+    ),
+    Layer.provideMerge(cluster)
+  )
+}
+
+/** The bank client's settings with no retries of its own (the workflows retry; every request is counted). */
+export const singleRequest = (settings: BankConfig.Settings): BankConfig.Settings => ({
+  ...settings,
+  retry: { ...settings.retry, maxAttempts: 1 }
+})

@@ -1,0 +1,287 @@
+/**
+ * What `tppkit worker` runs with, read and checked before it joins the fleet: the database URL and date flags, the
+ * consents, the retries, page size, timing and webhook endpoints from the environment (`TPPKIT_WORKER_*`,
+ * `TPPKIT_WEBHOOK_*`), the opening balances of `--balances` and the runner's network.
+ */
+import { Backoff, LocalDate } from "@tppkit/core"
+import { type BankGate, Database, Fleet, FundsCheckWorkflow, Sweep, Webhook } from "@tppkit/worker"
+import { Config, Duration, Effect, Option, Redacted, Result } from "effect"
+import * as Failure from "../Failure.ts"
+import * as DatabaseFailure from "./database.ts"
+import * as Environment from "./environment.ts"
+import type { Input } from "./worker.ts"
+
+/** The database URL of `--database-url` (or `TPPKIT_DATABASE_URL`) checked, or a usage failure without one. */
+export const databaseUrlOf = (url: Option.Option<Redacted.Redacted<string>>) =>
+  Option.match(url, {
+    onNone: () => Effect.fail(Failure.usage("no database: give --database-url URL or set TPPKIT_DATABASE_URL")),
+    onSome: DatabaseFailure.checkUrl
+  })
+
+/** A date flag (`--day`, `--today`) read, or a usage failure naming the flag. */
+export const dateOf = (flag: string, text: Option.Option<string>) =>
+  Option.match(text, {
+    onNone: () => Effect.succeed(Option.none<LocalDate.LocalDate>()),
+    onSome: (t) =>
+      Result.match(LocalDate.parse(t.trim()), {
+        onSuccess: (d) => Effect.succeed(Option.some(d)),
+        onFailure: (reason) => Effect.fail(Failure.usage(`--${flag} ${JSON.stringify(t)}: ${reason}`))
+      })
+  })
+
+/** `KEY[=IBAN][@PROFILE],…` as consents (a profile by its name: `sbas`, `cobs`, or the worker's own `--profile`). */
+export const parseConsents = (text: string): Result.Result<Array<Sweep.Consent>, string> => {
+  const out: Array<Sweep.Consent> = []
+  for (const part of text.split(",")) {
+    let trimmed = part.trim()
+    if (trimmed.length === 0) continue
+    const at = trimmed.lastIndexOf("@")
+    const profile = at < 0 ? undefined : trimmed.slice(at + 1).trim()
+    if (profile !== undefined) {
+      if (!/^[a-z0-9][a-z0-9-]{0,39}$/.test(profile)) {
+        return Result.fail(
+          `--consents: ${JSON.stringify(profile)} in ${JSON.stringify(part.trim())} is no profile name (sbas, cobs, or a profile file's name)`
+        )
+      }
+      trimmed = trimmed.slice(0, at).trim()
+    }
+    const eq = trimmed.indexOf("=")
+    const key = eq < 0 ? trimmed : trimmed.slice(0, eq).trim()
+    const iban = eq < 0 ? undefined : trimmed.slice(eq + 1).replace(/\s+/g, "")
+    if (key.length === 0) return Result.fail(`--consents: empty consent key in ${JSON.stringify(part)}`)
+    out.push({
+      key,
+      ...(iban === undefined || iban.length === 0 ? {} : { iban }),
+      ...(profile === undefined ? {} : { profile })
+    })
+  }
+  return out.length === 0 ? Result.fail("--consents: no consent given") : Result.succeed(out)
+}
+
+/** A back-off from the first wait `initial` (milliseconds), doubled up to 60 times it. */
+const sixtyFold = (initial: number): Backoff.Backoff =>
+  Backoff.exponential({ initial: Duration.millis(initial), cap: Duration.millis(initial * 60) })
+
+/**
+ * How the sweep tries a listing again after a transient failure, from `TPPKIT_WORKER_SWEEP_TRIES` and
+ * `TPPKIT_WORKER_SWEEP_BACKOFF_MS` (the first wait; doubled up to 60 times it); unset: `Sweep.defaultRetry`.
+ */
+export const sweepRetry = Effect.gen(function* () {
+  const tries = yield* Config.Int("TPPKIT_WORKER_SWEEP_TRIES").pipe(Config.option)
+  const backoff = yield* Config.Int("TPPKIT_WORKER_SWEEP_BACKOFF_MS").pipe(Config.option)
+  if (Option.isNone(tries) && Option.isNone(backoff)) return undefined
+  const initial = Option.getOrUndefined(backoff)
+  return {
+    tries: Math.max(
+      1,
+      Option.getOrElse(tries, () => Sweep.defaultRetry.tries)
+    ),
+    backoff: initial === undefined ? Sweep.defaultRetry.backoff : sixtyFold(initial)
+  } satisfies Sweep.Retry
+}).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
+
+/**
+ * The page size of the sweep's listings, from `TPPKIT_WORKER_PAGE_SIZE` (a multiple of 10 up to 100; unset: 100,
+ * the fewest requests; tests lower it to get more pages).
+ */
+export const listingPageSize = Config.Int("TPPKIT_WORKER_PAGE_SIZE").pipe(
+  Config.option,
+  Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)),
+  Effect.flatMap((size) =>
+    Option.isNone(size)
+      ? Effect.succeed(undefined)
+      : size.value >= 10 && size.value <= 100 && size.value % 10 === 0
+        ? Effect.succeed(size.value)
+        : Effect.fail(Failure.configuration(`TPPKIT_WORKER_PAGE_SIZE=${size.value}: a multiple of 10 from 10 to 100`))
+  )
+)
+
+/**
+ * How failed checks are tried again, from `TPPKIT_WORKER_CHECK_BACKOFF_MS` (the first wait; doubled up to 60 times
+ * it; default 5 s up to 5 minutes) in the fleet's time zone, and how long `--once` waits for them, from
+ * `TPPKIT_WORKER_ONCE_WAIT_MS` (default 2 minutes); the fleet's bank gate waits as long as a check's back-off and
+ * is read every `TPPKIT_WORKER_POLL_MS` (default 1 s); `TPPKIT_WORKER_CHECKS_IN_FLIGHT` is the most checks one worker
+ * has in flight (default 64).
+ */
+export const checkRetry = (timeZone: string) =>
+  Effect.gen(function* () {
+    const backoff = yield* Config.Int("TPPKIT_WORKER_CHECK_BACKOFF_MS").pipe(Config.option)
+    const wait = yield* Config.Int("TPPKIT_WORKER_ONCE_WAIT_MS").pipe(Config.withDefault(120_000))
+    const poll = yield* Config.Int("TPPKIT_WORKER_POLL_MS").pipe(Config.option)
+    const cap = yield* Config.Int("TPPKIT_WORKER_CHECKS_IN_FLIGHT").pipe(
+      Config.withDefault(FundsCheckWorkflow.maxChecksInFlight)
+    )
+    if (cap < 1 || cap > 10_000) {
+      return yield* Failure.configuration("TPPKIT_WORKER_CHECKS_IN_FLIGHT: expected a whole number from 1 to 10000")
+    }
+    const checkRetry: FundsCheckWorkflow.Retry = Option.isSome(backoff)
+      ? { backoff: sixtyFold(backoff.value), timeZone }
+      : { ...FundsCheckWorkflow.CheckRetry.defaultValue(), timeZone }
+    const bankGate: Partial<BankGate.Settings> = {
+      initial: checkRetry.backoff.initial,
+      max: checkRetry.backoff.cap,
+      ...(Option.isSome(poll) ? { poll: Duration.millis(poll.value) } : {})
+    }
+    return { checkRetry, onceWaitMillis: Math.max(0, wait), bankGate, checksInFlight: cap }
+  }).pipe(Effect.mapError((e) => (e._tag === "CliFailure" ? e : Failure.configuration(Environment.describe(e), e))))
+
+/**
+ * Cluster timing from `TPPKIT_WORKER_POLL_MS` and `TPPKIT_WORKER_LOCK_EXPIRATION_MS` (tests lower them), and the
+ * most checks one worker keeps in memory from `TPPKIT_WORKER_RESIDENT_CHECKS` (default `Fleet.maxResidentEntities`).
+ */
+export const timing = Effect.gen(function* () {
+  const poll = yield* Config.Int("TPPKIT_WORKER_POLL_MS").pipe(Config.option)
+  const lock = yield* Config.Int("TPPKIT_WORKER_LOCK_EXPIRATION_MS").pipe(Config.option)
+  const resident = yield* Config.Int("TPPKIT_WORKER_RESIDENT_CHECKS").pipe(Config.option)
+  return {
+    ...(Option.isSome(resident) ? { maxResidentEntities: Math.max(100, resident.value) } : {}),
+    ...(Option.isSome(poll) ? { pollInterval: Duration.millis(poll.value) } : {}),
+    ...(Option.isSome(lock) ? { shardLockExpiration: Duration.millis(lock.value) } : {})
+  } satisfies Fleet.Timing
+}).pipe(Effect.mapError((e) => Failure.configuration(Environment.describe(e), e)))
+
+/**
+ * The worker's webhook endpoints: each `--webhook` URL with its secret, the n-th `--webhook-secret` (or the one given
+ * for all, or `TPPKIT_WEBHOOK_SECRET`); a URL given twice is one endpoint. A secret is Standard Webhooks' `whsec_`
+ * and base64 (`tppkit webhook secret` makes one); during a rotation it is the new and the old, space-separated, and
+ * each delivery is signed with both. Never prints a secret.
+ */
+export const webhookEndpoints = (urls: ReadonlyArray<string>, secrets: ReadonlyArray<Redacted.Redacted<string>>) =>
+  Effect.gen(function* () {
+    if (urls.length === 0) {
+      if (secrets.length > 0) return yield* Failure.usage("--webhook-secret without --webhook")
+      return [] as Array<Webhook.Endpoint>
+    }
+    const fromEnv = yield* Config.Redacted("TPPKIT_WEBHOOK_SECRET").pipe(
+      Config.option,
+      Effect.mapError((e) => Failure.configuration(Environment.describe(e), e))
+    )
+    const given = secrets.length > 0 ? secrets : Option.isSome(fromEnv) ? [fromEnv.value] : []
+    if (given.length === 0) {
+      return yield* Failure.configuration(
+        "no secret for --webhook: set TPPKIT_WEBHOOK_SECRET (one for all) or give --webhook-secret per endpoint; tppkit webhook secret makes one"
+      )
+    }
+    if (given.length !== 1 && given.length !== urls.length) {
+      return yield* Failure.usage(
+        `${urls.length} --webhook but ${given.length} --webhook-secret: give one secret for all or one per endpoint, in order`
+      )
+    }
+    const endpoints = new Map<string, ReadonlyArray<Redacted.Redacted<string>>>()
+    for (const [i, url] of urls.entries()) {
+      const checked = Webhook.checkUrl(url.trim())
+      if (Result.isFailure(checked)) return yield* Failure.usage(checked.failure.message)
+      const text = Redacted.value((given.length === 1 ? given[0] : given[i]) as Redacted.Redacted<string>)
+      const rotation = text.split(/\s+/).filter((t) => t.length > 0)
+      if (rotation.length === 0) return yield* Failure.configuration("an empty webhook secret")
+      const keys = rotation.map((t) => Redacted.make(t))
+      for (const key of keys) {
+        const checkedKey = Webhook.keyOf(key)
+        if (Result.isFailure(checkedKey)) {
+          return yield* Failure.configuration(
+            `the secret of --webhook ${Webhook.displayUrl(url)}: ${checkedKey.failure.message}`
+          )
+        }
+      }
+      endpoints.set(checked.success, keys)
+    }
+    return [...endpoints].map(([url, secret]): Webhook.Endpoint => ({ url, secret }))
+  })
+
+/**
+ * The outbox's timing from `TPPKIT_WEBHOOK_POLL_MS`, `TPPKIT_WEBHOOK_RETRY_SCALE` (Standard Webhooks' retry
+ * schedule, each delay multiplied by it: a number above 0 and at most 1; tests shorten the schedule with it),
+ * `TPPKIT_WEBHOOK_TIMEOUT_MS` and `TPPKIT_WEBHOOK_LEASE_MS` (tests lower them; unset: `Webhook.layer`'s defaults),
+ * and how long `--once` waits for its deliveries, `TPPKIT_WORKER_WEBHOOK_WAIT_MS` (default 30 s). The setting of an
+ * earlier version, `TPPKIT_WEBHOOK_BACKOFF_MS`, is refused with the one that took its place.
+ */
+export const webhookTiming = Effect.gen(function* () {
+  const read = (name: string) => Config.Int(name).pipe(Config.option, Effect.map(Option.getOrUndefined))
+  const gone = yield* Config.String("TPPKIT_WEBHOOK_BACKOFF_MS").pipe(Config.option)
+  if (Option.isSome(gone)) {
+    return yield* Failure.configuration(
+      "TPPKIT_WEBHOOK_BACKOFF_MS is gone: deliveries follow Standard Webhooks' retry schedule; TPPKIT_WEBHOOK_RETRY_SCALE (above 0, at most 1) shortens it"
+    )
+  }
+  const scale = yield* Config.Number("TPPKIT_WEBHOOK_RETRY_SCALE").pipe(Config.option)
+  if (Option.isSome(scale) && !(scale.value > 0 && scale.value <= 1)) {
+    return yield* Failure.configuration(
+      `TPPKIT_WEBHOOK_RETRY_SCALE=${scale.value}: a number above 0 and at most 1 (each delay of the retry schedule is multiplied by it)`
+    )
+  }
+  const settings: Webhook.Settings = {
+    poll: yield* read("TPPKIT_WEBHOOK_POLL_MS"),
+    schedule: Option.isNone(scale) ? undefined : Backoff.scale(Webhook.retrySchedule, scale.value),
+    timeout: yield* read("TPPKIT_WEBHOOK_TIMEOUT_MS"),
+    lease: yield* read("TPPKIT_WEBHOOK_LEASE_MS")
+  }
+  const wait = yield* Config.Int("TPPKIT_WORKER_WEBHOOK_WAIT_MS").pipe(Config.withDefault(30_000))
+  return { settings, onceWait: Math.max(0, wait) }
+}).pipe(Effect.mapError((e) => (e._tag === "CliFailure" ? e : Failure.configuration(Environment.describe(e), e))))
+
+/**
+ * `--balances FILE` read and checked before the worker joins, as `tppkit forecast` reads one: a file that cannot be
+ * read fails (exit 1), a text that is no balances file is bad input (exit 2), and a record that cannot be read is
+ * data that cannot be used (exit 7): the fleet stores a set of balances whole or not at all, since a forecast
+ * without an account's balance would leave the account out. Returns the balances as the fleet stores them.
+ */
+export const balancesAtStart = (file: Option.Option<string>) =>
+  Effect.gen(function* () {
+    if (Option.isNone(file)) return undefined
+    // loaded only here: a worker without balances needs none of the forecast
+    const { ForecastEvidence, ForecastFiles, Files } = yield* Effect.promise(async () => ({
+      ForecastEvidence: await import("../ForecastEvidence.ts"),
+      ForecastFiles: await import("@tppkit/schedule/ForecastFiles"),
+      Files: await import("./files.ts")
+    }))
+    const name = file.value
+    const bytes = yield* Files.readText("balances file", name, (message) => Failure.failure(message))
+    const read = ForecastFiles.balances(name, bytes)
+    if (Result.isFailure(read)) return yield* Failure.badInput(`--balances ${name}: ${read.failure.reason.message}`)
+    const bad = read.success.unreadable
+    if (bad.length > 0) {
+      const shown = bad.slice(0, 3).map((u) => `record ${u.index + 1}: ${u.reason}`)
+      return yield* Failure.make(
+        "data",
+        `--balances ${name}: ${bad.length} ${bad.length === 1 ? "record" : "records"} could not be read (${shown.join("; ")}${bad.length > 3 ? "; …" : ""}); the fleet stores a balances file whole, so none was stored and the worker did not start`
+      )
+    }
+    if (read.success.records.length === 0) return yield* Failure.badInput(`--balances ${name}: no balance in it`)
+    return ForecastEvidence.storedBalances(read.success.records)
+  })
+
+/**
+ * The runner's network from `--runner-host`, `--runner-listen` and the TLS files, checked against the database's
+ * address (`Fleet.network`): a refusal is one line (exit 3).
+ */
+export const runnerNetwork = (databaseUrl: Redacted.Redacted<string>, input: Input) =>
+  Effect.gen(function* () {
+    const files = [input.runnerTlsCert, input.runnerTlsKey, input.runnerTlsCa].map((f) =>
+      Option.getOrUndefined(f ?? Option.none())
+    )
+    const given = files.filter((f) => f !== undefined).length
+    if (given > 0 && given < 3) {
+      return yield* Failure.usage("--runner-tls-cert, --runner-tls-key and --runner-tls-ca go together")
+    }
+    let tls: Fleet.Tls | undefined
+    if (given === 3) {
+      const Files = yield* Effect.promise(() => import("./files.ts"))
+      const [cert, key, ca] = files as [string, string, string]
+      const read = (what: string, file: string) =>
+        Files.readText(what, file, (message) => Failure.configuration(message))
+      tls = {
+        cert: yield* read("runner certificate", cert),
+        key: Redacted.make(yield* read("runner key", key)),
+        ca: yield* read("fleet CA", ca)
+      }
+    }
+    const host = Option.getOrUndefined(input.runnerHost ?? Option.none())
+    const listen = Option.getOrUndefined(input.runnerListen ?? Option.none())
+    const checked = Fleet.network(Database.host(databaseUrl), {
+      runnerHost: host,
+      runnerListen: listen,
+      tls
+    })
+    if (Result.isFailure(checked)) return yield* Failure.configuration(checked.failure.message, checked.failure)
+    return checked.success
+  })
