@@ -354,6 +354,91 @@ describe("the mock bank playing COBS, with the client over loopback", () => {
     })
   })
 
+  it("RR10, AM11, AM12, FIELD_INVALID and FF01 answered to a request the client sends reach it as typed BankErrors", async () => {
+    // the client refuses before sending what the rule book's own rules forbid (an id over 18 characters or outside
+    // the SWIFT set, a currency that is no ISO 4217 code, an amount outside [12.2] or not above zero; it always sends
+    // a JSON object): the mock bank, keeping the same rules, answers these codes only to hand-made requests (above).
+    // A bank stricter than the rule book answers them to a request the client does send: the mock bank is told to
+    // (X-Sandbox-Fault: error=CODE), and each answer reaches the client typed, its code as the bank sent it
+    const result = await run(({ info, token, journal }) =>
+      Effect.gen(function* () {
+        const answered = (code: string) =>
+          Layer.effect(
+            BankTransport.BankTransport,
+            Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
+              BankTransport.BankTransport.of({
+                send: (request, timeout, maxBodyBytes) =>
+                  request.url.endsWith("/oauth2/token")
+                    ? inner.send(request, timeout, maxBodyBytes)
+                    : inner.send(
+                        { ...request, headers: { ...request.headers, "x-sandbox-fault": `error=${code}` } },
+                        timeout,
+                        maxBodyBytes
+                      )
+              })
+            )
+          ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+        const clientOf = (code: string) =>
+          Effect.map(
+            Layer.build(
+              BankClient.BankClient.layerOver(
+                BankConfig.BankConfig.layer({
+                  environment: "sandbox",
+                  baseUrl: info.baseUrl,
+                  clientId: info.clientId,
+                  clientSecret: info.clientSecret,
+                  profile: Profile.cobs,
+                  apiKey: info.apiKey,
+                  tpp: { name: "Star Corporation, a.s." },
+                  retry: { maxAttempts: 1 }
+                }),
+                answered(code)
+              )
+            ),
+            (context) => Context.get(context, BankClient.BankClient)
+          ).pipe(Effect.orDie)
+        const typed = <A>(e: Effect.Effect<A, BankError.BankError>) =>
+          e.pipe(
+            Effect.map(() => "ok"),
+            Effect.catch((e) => Effect.succeed(`${e.operation} ${e.reason._tag} ${codeOf(e)}`))
+          )
+        const present = { ...psu, lastLoggedTime: new Date().toISOString() }
+        const outcomes: Array<string> = []
+        for (const [i, code] of ["RR10", "AM11", "AM12", "FIELD_INVALID", "FF01"].entries()) {
+          const client = yield* clientOf(code)
+          outcomes.push(
+            yield* typed(
+              client.balanceCheck(
+                {
+                  instructionIdentification: `CHK-${i}`,
+                  iban: Iban.parseUnsafe(Fixtures.ibans.eurBranch),
+                  amount: { value: Money.parseUnsafe("10.00"), currency: "EUR" as Currency.CurrencyCode }
+                },
+                { psu }
+              )
+            )
+          )
+        }
+        const invalid = yield* clientOf("FIELD_INVALID")
+        outcomes.push(yield* typed(invalid.standingOrdersPage({ psu: present, token, pageSize: 10 })))
+        outcomes.push(yield* typed(invalid.standingOrder("SO-0001", { psu: present, token })))
+        const sent = (yield* journal.entries).map((e) => e.outcome).filter((o) => o.startsWith("fault:error="))
+        return { outcomes, sent: sent.length }
+      }).pipe(Effect.scoped)
+    )
+    expect(result.outcomes).toEqual([
+      "balanceCheck BadRequest RR10",
+      "balanceCheck BadRequest AM11",
+      "balanceCheck BadRequest AM12",
+      "balanceCheck BadRequest FIELD_INVALID",
+      "balanceCheck BadRequest FF01",
+      "standingOrders BadRequest FIELD_INVALID",
+      "standingOrder BadRequest FIELD_INVALID"
+    ])
+    // each was a request the bank received: one each, never retried
+    expect(result.sent).toBe(7)
+  })
+
   it("counts unattended calls (User-Involved: false), the detail too, 4 a day, and the client refuses the fifth", async () => {
     const result = await run(({ bank, token, journal }) =>
       Effect.gen(function* () {

@@ -45,10 +45,16 @@ export const fromBalanceCheckBody = (body: string): Fault | undefined => {
   return kind === undefined ? undefined : { kind }
 }
 
-/** A fault chosen for one request; `delayMs` is set for `delay`. */
+/**
+ * A fault chosen for one request; `delayMs` is set for `delay`. Kind `error` (`error=CODE`, header only) answers 400
+ * with the error code `CODE` in the bank's dialect, as a bank whose rules are stricter than the mock bank's own
+ * answers a request the mock bank would take (e.g. COBS's `RR10`, `AM11`, `AM12`, `FIELD_INVALID`, `FF01`).
+ */
 export interface Fault {
-  readonly kind: Kind
+  readonly kind: Kind | "error"
   readonly delayMs?: number
+  /** The error code of an `error` fault. */
+  readonly code?: string
 }
 
 /** Global fault injection: each API or token request fails with probability `rate` (0–1), reproducibly. */
@@ -74,7 +80,8 @@ export const GlobalFaultsJson = Schema.Struct({
 const isKind = (s: string): s is Kind => (kinds as ReadonlyArray<string>).includes(s)
 
 /**
- * Parses an `X-Sandbox-Fault` value: comma-separated kinds, `delay` optionally as `delay=<ms>` (default 2000).
+ * Parses an `X-Sandbox-Fault` value: comma-separated kinds, `delay` optionally as `delay=<ms>` (default 2000),
+ * `error=<CODE>` (a 400 with that error code).
  * Unknown kinds are reported so that the server can answer 400 instead of silently ignoring a typo.
  */
 export const parse = (value: string): { readonly faults: Array<Fault>; readonly unknown: Array<string> } => {
@@ -84,6 +91,12 @@ export const parse = (value: string): { readonly faults: Array<Fault>; readonly 
     const part = raw.trim().toLowerCase()
     if (part === "") continue
     const [name = "", arg] = part.split("=", 2)
+    if (name === "error") {
+      const code = arg?.toUpperCase()
+      if (code === undefined || !/^[A-Z][A-Z0-9_]{1,39}$/.test(code)) unknown.push(raw.trim())
+      else faults.push({ kind: "error", code })
+      continue
+    }
     if (!isKind(name)) {
       unknown.push(raw.trim())
       continue

@@ -208,7 +208,12 @@ export const make = (config: Config) => {
     let delayMs = 0
     for (const f of selection.faults) {
       if (f.kind === "delay") delayMs += f.delayMs ?? 0
-      else {
+      else if (f.kind === "error") {
+        if (!isToken) {
+          const out = FaultAnswers.errorAnswer(f.code ?? "", dialect, ids)
+          return delayMs > 0 ? { ...out, delayMs } : out
+        }
+      } else {
         const out = FaultAnswers.answer(f.kind, isToken, dialect, ids, dateTime)
         if (out) return delayMs > 0 ? { ...out, delayMs } : out
       }
@@ -276,7 +281,12 @@ export const make = (config: Config) => {
     for (const f of selection.faults) {
       if (f.kind === "delay") delayMs += f.delayMs ?? 0
       else if (f.kind === "expired-token" && isToken) expiredFault = true
-      else {
+      else if (f.kind === "error") {
+        if (!isToken) {
+          const out = FaultAnswers.errorAnswer(f.code ?? "", dialect, ids)
+          return delayMs > 0 ? { ...out, delayMs } : out
+        }
+      } else {
         const out = FaultAnswers.answer(f.kind, isToken, dialect, ids, dateTime)
         if (out) return delayMs > 0 ? { ...out, delayMs } : out
       }

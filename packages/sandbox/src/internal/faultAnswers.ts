@@ -32,7 +32,7 @@ export const make = (initial: Faults.GlobalFaults | undefined) => {
     if (header !== undefined) {
       const parsed = Faults.parse(header)
       if (parsed.unknown.length > 0) {
-        const detail = `unknown sandbox fault ${parsed.unknown.join(", ")}; known: ${Faults.kinds.join(", ")}`
+        const detail = `unknown sandbox fault ${parsed.unknown.join(", ")}; known: ${[...Faults.kinds, "error=CODE"].join(", ")}`
         return {
           refused: isToken
             ? oauthFail(400, "invalid_request", detail)
@@ -60,6 +60,12 @@ const truncatedBody = (isToken: boolean, dateTime: string): string => {
     : BalanceCheck.encodeResponse({ response: "APPR", dateTime: dateTime as Timestamp.Timestamp })
   return Result.isSuccess(encoded) ? JSON.stringify(encoded.success) : "{}"
 }
+
+/** The 400 of an `error=CODE` fault, in the dialect of the API paths (never on the token endpoint). */
+export const errorAnswer = (code: string, dialect: Dialect, ids: Record<string, string>): Outgoing => ({
+  ...fail({ status: 400, code, title: "Bad Request", detail: `sandbox fault: the bank answers ${code}` }, dialect, ids),
+  outcome: `fault:error=${code}`
+})
 
 /** The answer replacing the normal one for a fault, or undefined when the fault does not replace it. */
 export const answer = (
