@@ -1,5 +1,5 @@
 // The pure core of `tppkit project`: validate settings, decode orders leniently, project, render.
-import { Project, Render } from "@tppkit/cli"
+import { Project, ProjectionFormats, Render } from "@tppkit/cli"
 import { Export } from "@tppkit/schedule"
 import { Result } from "effect"
 
@@ -38,7 +38,7 @@ if (dates !== "2024-01-31 2024-02-29 2024-04-02 2024-04-30 2024-05-31" || json.s
 }
 
 // a report can be read again by every writer: the table and the CSV show the same five payments
-const table = Render.projectionTable(report) // the table `tppkit project` prints
+const table = ProjectionFormats.projectionTable(report) // the table `tppkit project` prints
 const csv = Render.text(Export.csv(report)) // and its `--format csv`
 if (!table.includes("Totals (5 payments)") || csv.trimEnd().split("\r\n").length !== 6) {
   throw new Error("the report was not read whole again")

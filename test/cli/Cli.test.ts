@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { ProjectCommand, Render, Style } from "@tppkit/cli"
+import { ProjectCommand, ProjectionFormats, Style } from "@tppkit/cli"
 import { BankRule, Calendar, Profile } from "@tppkit/core"
 import { Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
@@ -430,7 +430,7 @@ describe("tppkit reconcile in-process", () => {
 
 describe("start-up", () => {
   it("project's --format choices are the renderers' names, the default first", () => {
-    expect(ProjectCommand.formats).toEqual(Render.projectionFormats)
+    expect(ProjectCommand.formats).toEqual(ProjectionFormats.projectionFormats)
   })
 
   it("the command tree (what --help and every start load) loads no command's work", { timeout: 60_000 }, () => {
@@ -462,6 +462,8 @@ describe("start-up", () => {
       "/packages/cli/src/ForecastCsv.ts",
       "/packages/cli/src/ForecastHtml.ts",
       "/packages/cli/src/Render.ts",
+      "/packages/cli/src/ProjectionFormats.ts",
+      "/packages/cli/src/OrderTables.ts",
       "/packages/cli/src/internal/bank.ts"
     ]
     expect(loaded.filter((path) => heavy.includes(path) || /\/packages\/(sandbox|worker)\//.test(path))).toEqual([])

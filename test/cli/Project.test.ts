@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { Project, Render } from "@tppkit/cli"
+import { Project, ProjectionFormats, Render } from "@tppkit/cli"
 import { LocalDate, Money, type Orders, Standard, Translation } from "@tppkit/core"
 import { Export } from "@tppkit/schedule"
 import { Result } from "effect"
@@ -148,7 +148,7 @@ describe("Project.report", () => {
     expect(payments).toHaveLength(6)
     expect(r.skipped.map((x) => x.orderId)).toEqual(["SO-BAD-FREQ", "SO-BAD-DATE", "SO-NO-ANCHOR"])
     expect([r.calendarName, r.convention]).toEqual(["target", "following"])
-    const key = (p: Render.PaymentRow) =>
+    const key = (p: ProjectionFormats.PaymentRow) =>
       `${p.orderId} ${p.nominalDate} ${p.executionDate} ${Money.formatFixed2(p.amount)}`
     expect([...Export.payments(Project.report(d, s))].map(key)).toEqual(payments.map(key))
     let counted = 0
@@ -164,8 +164,8 @@ describe("Project.report", () => {
       Result.getOrThrow(Project.decodeOrders(fixture("orders.json"))),
       Result.getOrThrow(Project.settings(base))
     )
-    for (const format of Render.projectionFormats) {
-      const render = Render.projectionRenderers[format].render
+    for (const format of ProjectionFormats.projectionFormats) {
+      const render = ProjectionFormats.projectionRenderers[format].render
       const first = Render.text(render(r))
       expect(first.length, format).toBeGreaterThan(0)
       expect(first, format).not.toContain("No payments fall in this window.")
@@ -173,7 +173,7 @@ describe("Project.report", () => {
       expect(Render.text(render(r)), format).toBe(first)
     }
     // the formats read one after the other from one report, as the README's example does
-    expect(Render.projectionTable(r)).toContain("Totals (6 payments)")
+    expect(ProjectionFormats.projectionTable(r)).toContain("Totals (6 payments)")
     expect(Render.text(Export.csv(r)).split("\r\n")).toHaveLength(8)
     expect([...Export.payments(r)]).toHaveLength(6)
   })

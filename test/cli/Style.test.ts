@@ -1,4 +1,4 @@
-import { Render, Style } from "@tppkit/cli"
+import { OrderTables, Style } from "@tppkit/cli"
 import { BigDecimal } from "effect"
 import { describe, expect, it } from "vitest"
 
@@ -21,7 +21,7 @@ describe("Style.colourEnabled", () => {
 })
 
 describe("Style.table", () => {
-  const lines = Render.orderTotalsTable([
+  const lines = OrderTables.orderTotalsTable([
     {
       orderId: "SO-1",
       frequency: "MNTH",

@@ -9,6 +9,7 @@ import { type BalanceCheck, LocalDate, Money } from "@tppkit/core"
 import { CashFlow, Coverage } from "@tppkit/schedule"
 import { BigDecimal, Option } from "effect"
 import * as Periods from "./internal/periods.ts"
+import type * as ProjectionFormats from "./ProjectionFormats.ts"
 import * as Render from "./Render.ts"
 
 const ZERO = BigDecimal.fromBigInt(0n)
@@ -91,7 +92,7 @@ const withRuleBefore = (lines: ReadonlyArray<string>, bodyRows: number): Array<s
  * window, a month it cuts is marked with the days it covers, e.g. `2026-11 (partial: 25–30)`.
  */
 export const cashFlowTable = (
-  payments: ReadonlyArray<Render.PaymentRow>,
+  payments: ReadonlyArray<ProjectionFormats.PaymentRow>,
   width: number = Render.WIDTH,
   window?: { readonly from: LocalDate.LocalDate; readonly to: LocalDate.LocalDate }
 ): Array<string> => {

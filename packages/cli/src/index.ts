@@ -40,17 +40,21 @@ export * as ForecastTable from "./ForecastTable.ts"
 export * as Help from "./Help.ts"
 /** The self-contained HTML cash-flow picture (SVG chart and table) of `project --format html`. */
 export * as Html from "./Html.ts"
+/** The tables of `tppkit standing-orders`: the orders by debtor account, one payment of each per frequency. */
+export * as OrderTables from "./OrderTables.ts"
 /** Writing results to stdout and diagnostics to stderr. */
 export * as Output from "./Output.ts"
 /** The pure core of `tppkit project`: settings, lenient decoding, projection report. */
 export * as Project from "./Project.ts"
 /** The `tppkit project` command. */
 export * as ProjectCommand from "./ProjectCommand.ts"
+/** The output formats of `tppkit project`: the table and the HTML picture, JSON, CSV and iCalendar by schedule. */
+export * as ProjectionFormats from "./ProjectionFormats.ts"
 /** The pure core of `tppkit reconcile`: settings, the summary table and the JSON document. */
 export * as Reconcile from "./Reconcile.ts"
 /** The `tppkit reconcile` command. */
 export * as ReconcileCommand from "./ReconcileCommand.ts"
-/** Pure text renderers: tables, and the formats of `tppkit project` (JSON, CSV, iCalendar by schedule's `Export`). */
+/** Pure text rendering: aligned tables, wrapped words, key/value lists, skipped records, safe terminal text. */
 export * as Render from "./Render.ts"
 /** The `tppkit sandbox` command (mock bank on loopback). */
 export * as SandboxCommand from "./SandboxCommand.ts"

@@ -17,6 +17,7 @@ import { BankClient, type BankConfig, type BankError, TokenService } from "@tppk
 import { Clock, Duration, Effect, Option, Redacted, Result, Stream } from "effect"
 import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
+import * as OrderTables from "../OrderTables.ts"
 import * as Output from "../Output.ts"
 import * as Render from "../Render.ts"
 import * as Style from "../Style.ts"
@@ -407,17 +408,17 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   const style = yield* Output.stdoutStyle
   yield* Output.line(style.bold(`${orders.length} standing order(s), ${where}`))
   if (orders.length > 0) {
-    const groups = Render.byDebtor(orders)
-    if (groups.length === 1) yield* Output.line(Style.table(style, Render.ordersTable(orders)).join("\n"))
+    const groups = OrderTables.byDebtor(orders)
+    if (groups.length === 1) yield* Output.line(Style.table(style, OrderTables.ordersTable(orders)).join("\n"))
     else {
       // a list that spans several accounts: one table per debtor account, its IBAN whole
       for (const [iban, group] of groups) {
         const heading = `Debtor account ${iban === "" ? "(none given)" : iban}: ${group.length} order(s)`
-        yield* Output.line(`\n${style.bold(heading)}\n${Style.table(style, Render.ordersTable(group)).join("\n")}`)
+        yield* Output.line(`\n${style.bold(heading)}\n${Style.table(style, OrderTables.ordersTable(group)).join("\n")}`)
       }
     }
     yield* Output.line(
-      `\n${style.bold("Totals per frequency (one payment of each order)")}\n${Style.table(style, Render.orderTotalsTable(orders)).join("\n")}`
+      `\n${style.bold("Totals per frequency (one payment of each order)")}\n${Style.table(style, OrderTables.orderTotalsTable(orders)).join("\n")}`
     )
   }
   if (skipped.length > 0) {

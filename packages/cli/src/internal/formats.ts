@@ -4,7 +4,7 @@
  * the calendars behind it (BENCHMARKS.md, "Start-up of the command").
  */
 
-/** `tppkit project`: the names of `Render.projectionRenderers` (a test checks that they agree). */
+/** `tppkit project`: the names of `ProjectionFormats.projectionRenderers` (a test checks that they agree). */
 export const project = ["table", "json", "csv", "ics", "html"] as const
 /** `tppkit reconcile`. */
 export const reconcile = ["table", "json"] as const

@@ -8,6 +8,7 @@ import { Clock, Effect, type Option, Result, Stdio } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
+import * as ProjectionFormats from "../ProjectionFormats.ts"
 import * as Render from "../Render.ts"
 import * as Style from "../Style.ts"
 import { readAccounts, readOrders, unreadMessage, warn, warnRepeated, warnUnread } from "./orders.ts"
@@ -20,7 +21,7 @@ export interface Input {
   readonly calendar: string
   readonly holidays: Option.Option<string>
   readonly convention: string
-  readonly format: Render.ProjectionFormat
+  readonly format: ProjectionFormats.ProjectionFormat
   /** With `--format ics`: one recurring event per order an RRULE can say (`--ics-rrule`). */
   readonly icsRrule?: boolean | undefined
   /** `--standard`: every record read in this standard (else each its own). */
@@ -157,7 +158,7 @@ export const run = Effect.fn("tppkit.project")(function* (input: Input) {
   )
   // a live line on a terminal's stderr: orders, then the payments rendered so far
   const progress = yield* Output.progressLine
-  const renderer: Render.ProjectionRenderer = Render.projectionRenderers[input.format]
+  const renderer: ProjectionFormats.ProjectionRenderer = ProjectionFormats.projectionRenderers[input.format]
   // an order of another standard read with a tolerance or a loss: projected, and said on stderr
   yield* warn([...warnings, ...beyondMinorUnits])
   // an orderId several records give: each order is projected, and said (the JSON document lists them as repeated)

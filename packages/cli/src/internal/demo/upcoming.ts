@@ -8,6 +8,7 @@ import { Holidays, Projection } from "@tppkit/schedule"
 import { Effect } from "effect"
 import * as Output from "../../Output.ts"
 import * as Project from "../../Project.ts"
+import * as ProjectionFormats from "../../ProjectionFormats.ts"
 import * as Render from "../../Render.ts"
 import * as Style from "../../Style.ts"
 import { heading, INNER, indent, plural, say } from "./text.ts"
@@ -39,9 +40,11 @@ export const step = (orders: ReadonlyArray<Projection.ProjectableOrder>, today: 
         `convention following), ` +
         `${moved} of them moved off a weekend or holiday; the first ${Math.min(LISTED_PAYMENTS, payments.length)}:`
     )
-    yield* Output.line(indent(Style.table(style, Render.paymentTable(payments.slice(0, LISTED_PAYMENTS), INNER))))
+    yield* Output.line(
+      indent(Style.table(style, ProjectionFormats.paymentTable(payments.slice(0, LISTED_PAYMENTS), INNER)))
+    )
     if (payments.length > LISTED_PAYMENTS) yield* Output.line(`   … and ${payments.length - LISTED_PAYMENTS} more`)
-    yield* say(Render.NOMINAL_NOTE)
+    yield* say(ProjectionFormats.NOMINAL_NOTE)
     if (projection.skipped.length > 0) {
       yield* Output.line(`   ${plural(projection.skipped.length, "order")} not projectable:`)
       yield* Output.line(indent(Render.skippedLines(projection.skipped, INNER)))
