@@ -3,32 +3,10 @@ import { LocalDate, Money } from "@tppkit/core"
 import { CashFlow, Export } from "@tppkit/schedule"
 import { BigDecimal } from "effect"
 import { describe, expect, it } from "vitest"
+import { payments } from "./paymentRows.ts"
 
 const d = LocalDate.parseUnsafe
 const bd = BigDecimal.fromStringUnsafe
-
-const payment = (
-  orderId: string,
-  date: string,
-  amount: string,
-  currency = "EUR",
-  extra: { nominal?: string; creditorName?: string } = {}
-): ProjectionFormats.PaymentRow => ({
-  orderId,
-  nominalDate: d(extra.nominal ?? date),
-  executionDate: d(date),
-  amount: bd(amount),
-  currency,
-  debtorIban: "SK3112000000198742637541",
-  creditorIban: "SK6807200002891987426353",
-  ...(extra.creditorName === undefined ? {} : { creditorName: extra.creditorName })
-})
-
-const payments: ReadonlyArray<ProjectionFormats.PaymentRow> = [
-  payment("SO-1", "2026-01-02", "1250.5", "EUR", { nominal: "2026-01-01", creditorName: 'Landlord, "Ltd"' }),
-  payment("SO-2", "2026-01-15", "0.1", "CZK"),
-  payment("SO-3", "2026-02-02", "0.2", "EUR")
-]
 
 const skipped = [{ orderId: "SO-9", reason: 'frequency "FOO" is not one of DAIL, DAI7, WEEK, MNTH, QUTR, SEMI, YEAR' }]
 

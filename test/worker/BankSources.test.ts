@@ -25,6 +25,24 @@ const settings: Sweep.Settings = {
   retry: { backoff: Backoff.exponential({ initial: "10 millis", cap: "10 millis" }), tries: 3 }
 }
 
+/** The bank client over the mock bank `info` with `transport`, its budget in memory; `more` of its configuration. */
+const mockBankClient = (
+  info: Sandbox.SandboxInfo["Service"],
+  transport: Layer.Layer<BankTransport.BankTransport>,
+  more: Partial<BankConfig.Options> = {}
+) =>
+  BankClient.BankClient.layerOver(
+    BankConfig.BankConfig.layer({
+      environment: "sandbox",
+      baseUrl: info.baseUrl,
+      clientId: info.clientId,
+      clientSecret: info.clientSecret,
+      ...more
+    }),
+    transport,
+    BudgetStore.BudgetStore.layerMemory
+  )
+
 /**
  * Undici, with the mock bank's 502 fault asked for on the first request of each listed page number (`always`: on
  * every request of those pages).
@@ -62,16 +80,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
         const info = Context.get(bank, Sandbox.SandboxInfo)
         const journal = Context.get(bank, Journal.Journal)
-        const client = BankClient.BankClient.layerOver(
-          BankConfig.BankConfig.layer({
-            environment: "sandbox",
-            baseUrl: info.baseUrl,
-            clientId: info.clientId,
-            clientSecret: info.clientSecret
-          }),
-          faultOn([1]),
-          BudgetStore.BudgetStore.layerMemory
-        )
+        const client = mockBankClient(info, faultOn([1]))
         const { summary, used, expected } = yield* Effect.gen(function* () {
           const summary = yield* Sweep.sweepNow(day)
           const budget = yield* Budget.Budget
@@ -129,16 +138,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
         const info = Context.get(bank, Sandbox.SandboxInfo)
         const journal = Context.get(bank, Journal.Journal)
-        const client = BankClient.BankClient.layerOver(
-          BankConfig.BankConfig.layer({
-            environment: "sandbox",
-            baseUrl: info.baseUrl,
-            clientId: info.clientId,
-            clientSecret: info.clientSecret
-          }),
-          BankTransport.BankTransport.layerUndici(),
-          BudgetStore.BudgetStore.layerMemory
-        )
+        const client = mockBankClient(info, BankTransport.BankTransport.layerUndici())
         // the check store refuses the first plan (its database restarting), then works
         let refused = 0
         const flaky = Layer.effect(
@@ -249,16 +249,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     info: Sandbox.SandboxInfo["Service"],
     transport: Layer.Layer<BankTransport.BankTransport>
   ) => {
-    const client = BankClient.BankClient.layerOver(
-      BankConfig.BankConfig.layer({
-        environment: "sandbox",
-        baseUrl: info.baseUrl,
-        clientId: info.clientId,
-        clientSecret: info.clientSecret
-      }),
-      transport,
-      BudgetStore.BudgetStore.layerMemory
-    )
+    const client = mockBankClient(info, transport)
     return Effect.gen(function* () {
       const sweep = yield* Effect.forkChild(Sweep.sweepNow(day))
       // the sweep's back-off is a durable sleep on the test clock
@@ -380,16 +371,10 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
             .filter((e) => e.path.endsWith("/standingOrder"))
             .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
         )
-        const client = BankClient.BankClient.layerOver(
-          BankConfig.BankConfig.layer({
-            environment: "sandbox",
-            baseUrl: info.baseUrl,
-            clientId: info.clientId,
-            clientSecret: info.clientSecret
-          }),
+        const client = mockBankClient(
+          info,
           // page 1 is answered after a second: the listing is interrupted meanwhile (its shard moved, its worker stops)
-          faultOn([1], false, "delay=1000"),
-          BudgetStore.BudgetStore.layerMemory
+          faultOn([1], false, "delay=1000")
         )
         const consent = { key: info.clientId }
         const id = Listings.listingId(info.clientId, undefined, 50)
@@ -580,19 +565,11 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
           return u.pathname.endsWith("/my/standingorders") ? Number(u.searchParams.get("page") ?? "0") : -1
         }
         const transport = faultOn([1], false, "502", (request) => cobsPage(request.url))
-        const client = BankClient.BankClient.layerOver(
-          BankConfig.BankConfig.layer({
-            environment: "sandbox",
-            baseUrl: info.baseUrl,
-            clientId: info.clientId,
-            clientSecret: info.clientSecret,
-            profile: Profile.cobs,
-            apiKey: info.apiKey,
-            tpp: { name: "My Budget App s.r.o." }
-          }),
-          transport,
-          BudgetStore.BudgetStore.layerMemory
-        )
+        const client = mockBankClient(info, transport, {
+          profile: Profile.cobs,
+          apiKey: info.apiKey,
+          tpp: { name: "My Budget App s.r.o." }
+        })
         const summary = yield* Sweep.sweepNow(day).pipe(
           Effect.provide(
             Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
@@ -661,19 +638,11 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
           Effect.provide(sealing)
         )
         const events: Array<Lifecycle.Event> = []
-        const client = BankClient.BankClient.layerOver(
-          BankConfig.BankConfig.layer({
-            environment: "sandbox",
-            baseUrl: info.baseUrl,
-            clientId: info.clientId,
-            clientSecret: info.clientSecret,
-            profile: Profile.cobs,
-            apiKey: info.apiKey,
-            tpp: { name: "My Budget App s.r.o." }
-          }),
-          BankTransport.BankTransport.layerUndici(),
-          BudgetStore.BudgetStore.layerMemory
-        )
+        const client = mockBankClient(info, BankTransport.BankTransport.layerUndici(), {
+          profile: Profile.cobs,
+          apiKey: info.apiKey,
+          tpp: { name: "My Budget App s.r.o." }
+        })
         const summary = yield* Sweep.sweepNow(day).pipe(
           Effect.provide(
             Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
@@ -728,17 +697,9 @@ describe("BankSources.orderSource: the records' standard (issue 40)", () => {
     Effect.gen(function* () {
       const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
       const info = Context.get(bank, Sandbox.SandboxInfo)
-      const client = BankClient.BankClient.layerOver(
-        BankConfig.BankConfig.layer({
-          environment: "sandbox",
-          baseUrl: info.baseUrl,
-          clientId: info.clientId,
-          clientSecret: info.clientSecret,
-          ...(standard === undefined ? {} : { standard })
-        }),
-        BankTransport.BankTransport.layerUndici(),
-        BudgetStore.BudgetStore.layerMemory
-      )
+      const client = mockBankClient(info, BankTransport.BankTransport.layerUndici(), {
+        ...(standard === undefined ? {} : { standard })
+      })
       return yield* Effect.flatMap(Effect.service(Sweep.OrderSource), (source) =>
         source.list({ key: info.clientId }, day)
       ).pipe(
