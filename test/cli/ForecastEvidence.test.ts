@@ -6,28 +6,31 @@
 import { ForecastEvidence } from "@tppkit/cli"
 import { LocalDate, Money } from "@tppkit/core"
 import { Forecast, Projection } from "@tppkit/schedule"
-import type { Checks } from "@tppkit/worker"
-import { BigDecimal, Result } from "effect"
+import { Checks } from "@tppkit/worker"
+import { BigDecimal, Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 
 const rich = "SK2411000000002612345678"
 const poor = "SK3112000000198742637541"
 
+/** A check's row: its payment given as text (as the fleet keeps it), read with `Checks.Due`'s schemas. */
 const row = (
   orderId: string,
   debtorIban: string,
   executionDate: string,
-  extra: Partial<Checks.Row> = {}
+  { amount, consent, ...extra }: Partial<Omit<Checks.Row, "amount">> & { readonly amount?: string } = {}
 ): Checks.Row => ({
-  consent: "c1",
-  orderId,
-  nominalDate: executionDate,
-  executionDate,
-  amount: "100.00",
-  currency: "EUR",
-  debtorIban,
-  sweepDay: "2026-11-02",
-  checkAt: 0,
+  ...Schema.decodeSync(Checks.Due)({
+    consent: consent ?? "c1",
+    orderId,
+    nominalDate: executionDate,
+    executionDate,
+    amount: amount ?? "100.00",
+    currency: "EUR",
+    debtorIban,
+    sweepDay: "2026-11-02",
+    checkAt: 0
+  }),
   outcome: "APPR",
   failure: undefined,
   attempts: 1,
@@ -36,7 +39,7 @@ const row = (
   checkedAt: "2026-11-02T07:00:00Z",
   requestId: "r",
   responseId: "s",
-  ...extra
+  ...(extra as Partial<Checks.Row>)
 })
 
 const d = (text: string) => LocalDate.parseUnsafe(text)
@@ -48,8 +51,7 @@ describe("ForecastEvidence.ordersOfPlan", () => {
       row("SO-A", rich, "2026-11-07", { amount: "12.34", outcome: undefined, checkedAt: undefined }),
       row("SO-B", poor, "2026-11-03"),
       // the same payment planned by a second consent: counted once
-      row("SO-B", poor, "2026-11-03", { consent: "c2" }),
-      row("SO-BAD", poor, "2026-11-03", { amount: "n/a" })
+      row("SO-B", poor, "2026-11-03", { consent: "c2" })
     ]
     const orders = ForecastEvidence.ordersOfPlan(rows)
     expect(orders.map((o) => o.orderId)).toEqual(["SO-A", "SO-B"])

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DemoReport, SandboxCommand, WorkerStatus } from "@tppkit/cli"
 import type { Sandbox } from "@tppkit/sandbox"
-import type { Checks } from "@tppkit/worker"
+import { Checks } from "@tppkit/worker"
 import { parse as parseCsv } from "csv-parse/sync"
-import { BigDecimal, Redacted } from "effect"
+import { BigDecimal, Redacted, Schema } from "effect"
 import ICAL from "ical.js"
 import { afterAll, describe, expect, it } from "vitest"
 import { run } from "./inProcess.ts"
@@ -118,15 +118,17 @@ describe("amounts in the currency's minor unit (issue 40)", () => {
 
 describe("minor units beyond project and forecast (issue 40)", () => {
   const check = (orderId: string, amount: string, currency: string): Checks.Row => ({
-    consent: "c",
-    orderId,
-    nominalDate: "2027-01-04",
-    executionDate: "2027-01-04",
-    amount,
-    currency,
-    debtorIban: DEBTOR,
-    sweepDay: "2027-01-02",
-    checkAt: 0,
+    ...Schema.decodeSync(Checks.Due)({
+      consent: "c",
+      orderId,
+      nominalDate: "2027-01-04",
+      executionDate: "2027-01-04",
+      amount,
+      currency,
+      debtorIban: DEBTOR,
+      sweepDay: "2027-01-02",
+      checkAt: 0
+    }),
     outcome: "APPR",
     failure: undefined,
     attempts: 1,
@@ -178,8 +180,8 @@ describe("minor units beyond project and forecast (issue 40)", () => {
 
   it("demo: the funds-check table with each currency's digits", () => {
     const rows = DemoReport.summarizeRecorded([
-      { debtorIban: "JP1", currency: "JPY", amount: "1500", outcome: "APPR" },
-      { debtorIban: "BH1", currency: "BHD", amount: "1.5", outcome: "DECL" }
+      { debtorIban: "JP1", currency: "JPY", amount: BigDecimal.fromStringUnsafe("1500"), outcome: "APPR" },
+      { debtorIban: "BH1", currency: "BHD", amount: BigDecimal.fromStringUnsafe("1.5"), outcome: "DECL" }
     ])
     const table = DemoReport.fundsTable(rows).join("\n")
     expect(table).toMatch(/^JP1 +1 +1500 +JPY /m)

@@ -7,7 +7,7 @@ import { Backoff, Calendar, LocalDate, Profile, type Standard, type StandingOrde
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { BankSources, Checks, Consents, FundsCheckWorkflow, Lifecycle, Listings, Sweep, SweepLog } from "@tppkit/worker"
-import { Context, DateTime, Effect, Fiber, Layer, Option, Redacted, Result, Stream } from "effect"
+import { Context, DateTime, Effect, Fiber, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
@@ -351,7 +351,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
           rows.map(key).filter((k) => !expected.map(key).includes(k)),
           []
         )
-        const fromEarlier = rows.filter((r) => r.listedOn === "2026-11-01")
+        const fromEarlier = rows.filter((r) => r.listedOn === LocalDate.parseUnsafe("2026-11-01"))
         assert.isAbove(fromEarlier.length, 0)
         assert.isAtMost(fromEarlier.length, consent?.plannedFromEarlier ?? 0)
         assert.isBelow(fromEarlier.length, rows.length)
@@ -499,7 +499,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         transport
       )
       const account = info.accounts[0]?.iban ?? ""
-      const due: Checks.Due = {
+      const due = Schema.decodeSync(Checks.Due)({
         consent: info.clientId,
         orderId: "SO-401",
         nominalDate: day,
@@ -509,7 +509,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         debtorIban: account,
         sweepDay: day,
         checkAt: 0
-      }
+      })
       const rows = yield* Effect.gen(function* () {
         yield* FundsCheckWorkflow.checkOnce(due)
         return yield* Checks.Checks.use((c) => c.list())

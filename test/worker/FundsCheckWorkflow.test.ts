@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Backoff, ErrorBody } from "@tppkit/core"
+import { Backoff, ErrorBody, LocalDate } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
 import { BankGate, CheckFailure, Checks, FundsCheckWorkflow } from "@tppkit/worker"
 import { Effect, Exit, Fiber, Layer, Ref } from "effect"
@@ -9,7 +9,7 @@ import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
 import { due as dueFixture } from "./support.ts"
 
-const due = (over: Partial<Checks.Due> = {}): Checks.Due => dueFixture({ consent: "tppkit-sandbox", ...over })
+const due = (over: Partial<Checks.DueText> = {}): Checks.Due => dueFixture({ consent: "tppkit-sandbox", ...over })
 
 /** A checker answering APPR below 1000 and DECL above, counting its calls. */
 const stubChecker = (calls: Ref.Ref<number>) =>
@@ -17,7 +17,7 @@ const stubChecker = (calls: Ref.Ref<number>) =>
     check: (d, correlationId) =>
       Ref.updateAndGet(calls, (n) => n + 1).pipe(
         Effect.map((n) => ({
-          answer: Number(d.amount) < 1000 ? ("APPR" as const) : ("DECL" as const),
+          answer: Number(Checks.text(d).amount) < 1000 ? ("APPR" as const) : ("DECL" as const),
           requestId: `req-${n}`,
           responseId: `resp-${correlationId.slice(0, 8)}`
         }))
@@ -131,11 +131,15 @@ describe("FundsCheckWorkflow", () => {
       const refuse = Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
         check: (d) =>
           Effect.fail(
-            new CheckFailure.InvalidPayment({ amount: d.amount, currency: d.currency, debtorIban: d.debtorIban })
+            new CheckFailure.InvalidPayment({
+              amount: Checks.text(d).amount,
+              currency: d.currency,
+              debtorIban: d.debtorIban
+            })
           )
       })
       const outcome = yield* Effect.gen(function* () {
-        const result = yield* FundsCheckWorkflow.FundsCheck.execute(due({ amount: "x" }))
+        const result = yield* FundsCheckWorkflow.FundsCheck.execute(due({ amount: "1.234" }))
         const [row] = yield* Checks.Checks.use((c) => c.list())
         return { result, row }
       }).pipe(
@@ -152,7 +156,7 @@ describe("FundsCheckWorkflow", () => {
       assert.strictEqual(outcome.row?.outcome, "failed")
       assert.strictEqual(
         outcome.row?.failure === undefined ? undefined : CheckFailure.describe(outcome.row.failure),
-        "invalid payment x EUR on SK3112000000198742637541"
+        "invalid payment 1.234 EUR on SK3112000000198742637541"
       )
       assert.strictEqual(CheckFailure.classify(outcome.row!.failure!), "invalid")
     })
@@ -292,7 +296,10 @@ describe("FundsCheckWorkflow retries", () => {
       assert.strictEqual(yield* Ref.get(calls), 1)
       assert.strictEqual(outcome.outcome, "failed")
       assert.isFalse(CheckFailure.isFinal(outcome.failure))
-      assert.strictEqual(FundsCheckWorkflow.endOfDay("2026-03-28", "Europe/Bratislava"), Date.UTC(2026, 2, 28, 23))
+      assert.strictEqual(
+        FundsCheckWorkflow.endOfDay(LocalDate.parseUnsafe("2026-03-28"), "Europe/Bratislava"),
+        Date.UTC(2026, 2, 28, 23)
+      )
     })
   )
 })

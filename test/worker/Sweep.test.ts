@@ -49,7 +49,7 @@ describe("Sweep.plan", () => {
       settings
     )
     assert.deepStrictEqual(
-      due.map((p) => [p.orderId, p.executionDate, p.amount, p.sweepDay, p.checkAt]),
+      due.map(Checks.text).map((p) => [p.orderId, p.executionDate, p.amount, p.sweepDay, p.checkAt]),
       [
         ["W-FRI", "2026-02-27", "100", "2026-02-27", 0],
         ["W-MON", "2026-03-02", "100", "2026-02-27", 0],
@@ -62,7 +62,7 @@ describe("Sweep.plan", () => {
     // a sweep on Saturday covers Tuesday; Tuesday's trigger (two working days before) is Friday: already passed
     const saturday = Sweep.plan([order("W-TUE", "2026-02-24")], "c1", d("2026-02-28"), settings)
     assert.deepStrictEqual(
-      saturday.map((p) => [p.executionDate, p.checkAt]),
+      saturday.map(Checks.text).map((p) => [p.executionDate, p.checkAt]),
       [["2026-03-03", 0]]
     )
     // with daysBefore 0 nothing waits either; the check instant helper is DST-correct
@@ -75,7 +75,7 @@ describe("Sweep.plan", () => {
     // Thursday 2026-04-02; Good Friday 04-03 and Easter Monday 04-06 are TARGET holidays: horizon is 04-08
     const due = Sweep.plan([order("D", "2026-03-30", "DAIL")], "c1", d("2026-04-02"), settings)
     assert.deepStrictEqual(
-      due.map((p) => p.executionDate),
+      due.map((p) => LocalDate.format(p.executionDate)),
       ["2026-04-02", "2026-04-07", "2026-04-08"]
     )
   })
@@ -186,11 +186,17 @@ describe("Sweep: an orderId a listing repeats (issue 34)", () => {
         summary.consents.map((c) => [c.consent, c.planned]),
         [["c1", 3]]
       )
-      assert.deepStrictEqual(rows.map((r) => [r.orderId, r.nominalDate, r.amount]).sort(), [
-        ["GYM", "2026-02-27", "100"],
-        ["RENT#1", "2026-02-27", "100"],
-        ["RENT#2", "2026-02-27", "7.5"]
-      ])
+      assert.deepStrictEqual(
+        rows
+          .map(Checks.text)
+          .map((r) => [r.orderId, r.nominalDate, r.amount])
+          .sort(),
+        [
+          ["GYM", "2026-02-27", "100"],
+          ["RENT#1", "2026-02-27", "100"],
+          ["RENT#2", "2026-02-27", "7.5"]
+        ]
+      )
       assert.deepStrictEqual(
         recorded.map((s) => s.repeated),
         [[{ orderId: "RENT", records: 2 }]]
@@ -462,7 +468,12 @@ describe("Sweep.cronLayer (ClusterCron on an in-memory cluster, TestClock)", () 
       }
       // Saturday's sweep covers Monday and Tuesday; Sunday's adds nothing new (each payment is planned once)
       assert.deepStrictEqual(
-        (rows ?? []).map((r) => [r.executionDate, r.sweepDay, r.outcome, r.attempts]),
+        (rows ?? []).map((r) => [
+          LocalDate.format(r.executionDate),
+          LocalDate.format(r.sweepDay),
+          r.outcome,
+          r.attempts
+        ]),
         [
           ["2026-03-30", "2026-03-28", "APPR", 1],
           ["2026-03-31", "2026-03-28", "APPR", 1]

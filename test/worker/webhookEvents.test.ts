@@ -2,20 +2,23 @@
  * internal/webhookEvents: a DECL's event gives the amount with its currency's minor unit digits (issue 40: ISO 4217,
  * EUR 2, JPY 0, BHD 3), never rounded.
  */
-import type { Checks } from "@tppkit/worker"
+import { Checks } from "@tppkit/worker"
+import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import * as WebhookEvents from "../../packages/worker/src/internal/webhookEvents.ts"
 
 const decl = (amount: string, currency: string): Checks.Row => ({
-  consent: "c",
-  orderId: "SO-1",
-  nominalDate: "2027-01-04",
-  executionDate: "2027-01-04",
-  amount,
-  currency,
-  debtorIban: "SK2411000000002612345678",
-  sweepDay: "2027-01-02",
-  checkAt: 0,
+  ...Schema.decodeSync(Checks.Due)({
+    consent: "c",
+    orderId: "SO-1",
+    nominalDate: "2027-01-04",
+    executionDate: "2027-01-04",
+    amount,
+    currency,
+    debtorIban: "SK2411000000002612345678",
+    sweepDay: "2027-01-02",
+    checkAt: 0
+  }),
   outcome: "DECL",
   failure: undefined,
   attempts: 1,

@@ -7,19 +7,16 @@
  */
 import { type BalanceCheck, LocalDate, Money } from "@tppkit/core"
 import { CashFlow, Coverage } from "@tppkit/schedule"
-import { BigDecimal, Option } from "effect"
+import type { BigDecimal } from "effect"
 import * as Periods from "./internal/periods.ts"
 import type * as ProjectionFormats from "./ProjectionFormats.ts"
 import * as Render from "./Render.ts"
 
-const ZERO = BigDecimal.fromBigInt(0n)
-
-/** One funds check as the fleet records it: the payment's debtor, amount as text, and the outcome once known. */
+/** One funds check as the fleet records it: the payment's debtor, exact amount, and the outcome once known. */
 export interface RecordedCheck {
   readonly debtorIban: string
   readonly currency: string
-  /** The exact amount as a plain decimal, e.g. "1250.50". */
-  readonly amount: string
+  readonly amount: BigDecimal.BigDecimal
   readonly outcome: BalanceCheck.Answer | "failed" | undefined
 }
 
@@ -32,7 +29,7 @@ export const summarizeRecorded = (checks: ReadonlyArray<RecordedCheck>): Array<C
     checks.map((c) => ({
       debtorIban: c.debtorIban,
       currency: c.currency,
-      amount: BigDecimal.fromString(c.amount).pipe(Option.getOrElse(() => ZERO)),
+      amount: c.amount,
       outcome: c.outcome
     }))
   )

@@ -13,7 +13,7 @@
 import { Calendar, LocalDate, Money } from "@tppkit/core"
 import { Forecast, ForecastFiles, type Projection } from "@tppkit/schedule"
 import type { Checks, PlanSettings } from "@tppkit/worker"
-import { BigDecimal, Option, Result } from "effect"
+import { Result } from "effect"
 import * as ForecastJson from "./ForecastJson.ts"
 import * as ForecastReport from "./ForecastReport.ts"
 import * as Render from "./Render.ts"
@@ -28,15 +28,13 @@ export const checksOf = (rows: ReadonlyArray<Checks.Row>): Array<Forecast.Check>
   rows.flatMap((r) => {
     if ((r.outcome !== "APPR" && r.outcome !== "DECL") || r.checkedAt === undefined) return []
     const checkedOn = LocalDate.parse(r.checkedAt.slice(0, 10))
-    const executionDate = LocalDate.parse(r.executionDate)
-    const amount = BigDecimal.fromString(r.amount)
-    if (Result.isFailure(checkedOn) || Result.isFailure(executionDate) || Option.isNone(amount)) return []
+    if (Result.isFailure(checkedOn)) return []
     return [
       {
         orderId: r.orderId,
-        executionDate: executionDate.success,
+        executionDate: r.executionDate,
         debtorIban: r.debtorIban,
-        amount: amount.value,
+        amount: r.amount,
         currency: r.currency,
         checkedOn: checkedOn.success,
         answer: r.outcome
@@ -94,16 +92,14 @@ export const balancesOfStored = (
 export const ordersOfPlan = (rows: ReadonlyArray<Checks.Row>): Array<Projection.ProjectableOrder> => {
   const seen = new Set<string>()
   return rows.flatMap((r): Array<Projection.ProjectableOrder> => {
-    const day = LocalDate.parse(r.executionDate)
-    const amount = BigDecimal.fromString(r.amount)
     const key = `${r.orderId}\u0000${r.nominalDate}\u0000${r.debtorIban}`
-    if (Result.isFailure(day) || Option.isNone(amount) || seen.has(key)) return []
+    if (seen.has(key)) return []
     seen.add(key)
     return [
       {
         orderId: r.orderId,
-        recurrence: { rule: { _tag: "EveryDays", interval: 1 }, start: day.success, count: 1, convention: "none" },
-        instructedAmount: { value: amount.value, currency: r.currency },
+        recurrence: { rule: { _tag: "EveryDays", interval: 1 }, start: r.executionDate, count: 1, convention: "none" },
+        instructedAmount: { value: r.amount, currency: r.currency },
         debtor: { iban: r.debtorIban },
         creditor: { iban: "" }
       }

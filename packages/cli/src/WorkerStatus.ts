@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { Money } from "@tppkit/core"
+import { LocalDate, Money } from "@tppkit/core"
 import { Budget } from "@tppkit/http"
 import * as BankError from "@tppkit/http/BankError"
 import * as FailureClass from "@tppkit/http/FailureClass"
@@ -83,6 +83,9 @@ export const amountText = (amount: string, currency: string): string =>
     onSome: (value) => Money.formatMinor(value, currency)
   })
 
+/** A check's amount (read once, exact) with its currency's minor unit digits, as {@link amountText} shows it. */
+const checkAmount = (r: Pick<Checks.Row, "amount" | "currency">): string => Money.formatMinor(r.amount, r.currency)
+
 /**
  * A warning for each check whose amount has more decimals than its currency's minor unit (`100.5` JPY): printed whole,
  * never rounded (`Render.beyondMinorUnit`'s words), once per order and amount.
@@ -93,9 +96,8 @@ export const beyondMinorUnits = (
   const out: Array<{ readonly orderId: string; readonly reason: string }> = []
   const seen = new Set<string>()
   for (const r of status.checks) {
-    const value = Option.getOrUndefined(BigDecimal.fromString(r.amount))
-    const reason = value === undefined ? undefined : Render.beyondMinorUnit(value, r.currency)
-    const key = `${r.orderId}\u0000${r.amount}\u0000${r.currency}`
+    const reason = Render.beyondMinorUnit(r.amount, r.currency)
+    const key = `${r.orderId}\u0000${Money.toPlainString(r.amount)}\u0000${r.currency}`
     if (reason === undefined || seen.has(key)) continue
     seen.add(key)
     out.push({ orderId: r.orderId, reason })
@@ -106,13 +108,13 @@ export const beyondMinorUnits = (
 /** The payment a check is for, in the order of the documented keys. */
 const paymentJson = (r: Checks.Row) => ({
   orderId: r.orderId,
-  nominalDate: r.nominalDate,
-  executionDate: r.executionDate,
-  amount: amountText(r.amount, r.currency),
+  nominalDate: LocalDate.format(r.nominalDate),
+  executionDate: LocalDate.format(r.executionDate),
+  amount: checkAmount(r),
   currency: r.currency,
   debtorIban: r.debtorIban,
   // a check planned from an earlier day's listing (its page could not be read on the sweep's day) says which
-  ...(r.listedOn === undefined ? {} : { listedOn: r.listedOn })
+  ...(r.listedOn === undefined ? {} : { listedOn: LocalDate.format(r.listedOn) })
 })
 
 /**
@@ -283,10 +285,10 @@ export const checksSection = (status: Status, w: number = width): Array<string> 
       { header: "Checked UTC" }
     ],
     rows.map((r) => [
-      r.executionDate,
+      LocalDate.format(r.executionDate),
       r.orderId,
-      ...(moved ? [r.nominalDate === r.executionDate ? "" : r.nominalDate.slice(5)] : []),
-      amountText(r.amount, r.currency),
+      ...(moved ? [r.nominalDate === r.executionDate ? "" : LocalDate.format(r.nominalDate).slice(5)] : []),
+      checkAmount(r),
       r.currency,
       r.debtorIban,
       r.outcome ?? "pending",
@@ -317,7 +319,7 @@ export const failedState = (row: Checks.Row, today: string | undefined): string 
   const failure = row.failure
   if (CheckFailure.isFinal(failure)) return "refused"
   if (failure?._tag === "BankError" && FailureClass.isTransient(failure.reason)) {
-    return today === undefined || row.executionDate >= today ? "retrying" : "gave up"
+    return today === undefined || LocalDate.format(row.executionDate) >= today ? "retrying" : "gave up"
   }
   return "unanswered"
 }
@@ -338,7 +340,7 @@ export const failedSection = (status: Status, w: number = width): Array<string> 
           ? "no recorded reason"
           : `${CheckFailure.classify(r.failure)}/${CheckFailure.reasonTag(r.failure)}`
       return Render.wrap(
-        `${r.executionDate} ${r.orderId} ${amountText(r.amount, r.currency)} ${r.currency} ${r.debtorIban}: ` +
+        `${LocalDate.format(r.executionDate)} ${r.orderId} ${checkAmount(r)} ${r.currency} ${r.debtorIban}: ` +
           `${failedState(r, status.today)} (${typed}, ${r.attempts} sent): ${reasonOf(r.failure)}`,
         w,
         "  ",

@@ -278,6 +278,26 @@ const AmountText = Schema.String.check(
 )
 
 /**
+ * An exact amount as plain decimal text (`"1250.5"`, as {@link toPlainString} writes it) ↔ its BigDecimal: the form a
+ * store or a journal keeps. Decoding refuses anything but a plain decimal, never rounds; encoding writes the
+ * normalised text, so a value read and written again is the same text.
+ */
+export const PlainAmount = AmountText.pipe(
+  Schema.decodeTo(
+    Schema.BigDecimal,
+    SchemaTransformation.transformEffect({
+      decode: (text: string) => {
+        const r = parse(text)
+        return Result.isSuccess(r)
+          ? Effect.succeed(r.success)
+          : Effect.fail(new SchemaIssue.InvalidValue({ message: r.failure }))
+      },
+      encode: (amount: Amount) => Effect.succeed(toPlainString(amount))
+    })
+  )
+)
+
+/**
  * `instructedAmount.value` of a standing order (docs/bank-interface.md, "Standing-order list"): decoding is tolerant (a
  * JSON number, as a float or as its `Json.NumberText`, or a numeric string, any finite decimal, kept exact), encoding
  * is strict (positive, format `[9.2]`, a JSON number).

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Currency, ErrorBody, Iban, LocalDate, Orders, Profile, type Standard, StandingOrder } from "@tppkit/core"
+import { ErrorBody, Iban, LocalDate, Orders, Profile, type Standard, StandingOrder } from "@tppkit/core"
 import {
   BankClient,
   BankConfig,
@@ -17,7 +17,7 @@ import {
   TokenService
 } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
-import { BigDecimal, Clock, Context, Deferred, Duration, Effect, Exit, Layer, Option, Redacted, Schedule } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Exit, Layer, Option, Redacted, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as CheckFailure from "./CheckFailure.ts"
@@ -161,23 +161,13 @@ export const balanceChecker = (
                 return yield* new CheckFailure.NoBank({ consent: due.consent, profile: profile ?? "" })
               }
               const client = Context.get(bank, BankClient.BankClient)
-              const amount = BigDecimal.fromString(due.amount)
-              const iban = Iban.parse(due.debtorIban)
-              const currency = due.currency
-              if (amount._tag === "None" || iban._tag === "Failure" || !Currency.isCurrencyCode(currency)) {
-                return yield* new CheckFailure.InvalidPayment({
-                  amount: due.amount,
-                  currency: due.currency,
-                  debtorIban: due.debtorIban
-                })
-              }
               const reply = yield* guarded(
                 credentials,
                 client.balanceCheck(
                   {
-                    instructionIdentification: `${due.orderId}/${due.nominalDate}`.slice(0, 35),
-                    iban: iban.success,
-                    amount: { value: amount.value, currency }
+                    instructionIdentification: `${due.orderId}/${LocalDate.format(due.nominalDate)}`.slice(0, 35),
+                    iban: due.debtorIban,
+                    amount: { value: due.amount, currency: due.currency }
                   },
                   { psu, correlationId }
                 )

@@ -15,31 +15,21 @@ import * as CheckRows from "./internal/checkRows.ts"
 import * as ChecksMemory from "./internal/checksMemory.ts"
 import * as ChecksSql from "./internal/checksSql.ts"
 
-/** One payment due for a funds check, as the sweep plans it and the workflow receives it (all text: exact). */
-export const Due = Schema.Struct({
-  consent: Schema.String,
-  orderId: Schema.String,
-  /** Nominal date of the occurrence, "YYYY-MM-DD". */
-  nominalDate: Schema.String,
-  /** The date the bank executes the payment, "YYYY-MM-DD". */
-  executionDate: Schema.String,
-  /** The exact amount as a plain decimal, e.g. "1250.50". */
-  amount: Schema.String,
-  currency: Schema.String,
-  debtorIban: Schema.String,
-  /** The day of the sweep that planned the check, "YYYY-MM-DD". */
-  sweepDay: Schema.String,
-  /** When to check (epoch milliseconds); 0 or a past instant: right away. */
-  checkAt: Schema.Number,
-  /**
-   * The day of the listing the payment was planned from when it is not the sweep's own (its pages could not be
-   * read that day, and the latest complete listing kept for the consent stood in for them).
-   */
-  listedOn: Schema.optionalKey(Schema.String)
-})
+/**
+ * One payment due for a funds check, as the sweep plans it and the workflow receives it: read once where it enters
+ * (the plan, a store's row, a journal), typed with core's schemas; encoded (a workflow's payload, a journal) every
+ * field is the text it was before (dates `YYYY-MM-DD`, the amount plain decimal text, the IBAN electronic).
+ */
+export const Due: typeof CheckRows.Due = CheckRows.Due
 
 /** One payment due for a funds check. */
 export type Due = typeof Due.Type
+
+/** A payment due as text (a workflow's payload, a store's row, a journal). */
+export type DueText = typeof Due.Encoded
+
+/** A payment as the text a store keeps and a workflow's payload carries (what `Due` encodes to). */
+export const text: (due: Due) => DueText = CheckRows.textOf
 
 /** The key of a payment's check: consent, orderId and nominal date; one check per key in the whole fleet. */
 export const key: (due: Pick<Due, "consent" | "orderId" | "nominalDate">) => string = CheckRows.key

@@ -206,11 +206,10 @@ export const CheckRetry = Context.Reference<Retry>("@tppkit/worker/CheckRetry", 
 export const backoffMillis = (retry: Retry, n: number): number => Backoff.nominalMillis(retry.backoff, n) ?? 0
 
 /** The instant a payment's execution date ends in a time zone (epoch milliseconds): the last moment to retry. */
-export const endOfDay = (date: string, timeZone: string): number => {
-  const [year, month, day] = date.split("-").map(Number)
-  const next = new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, (day ?? 1) + 1))
+export const endOfDay = (date: LocalDate.LocalDate, timeZone: string): number => {
+  const next = LocalDate.toParts(LocalDate.addDays(date, 1))
   return DateTime.makeZonedUnsafe(
-    { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: 0 },
+    { year: next.year, month: next.month, day: next.day, hour: 0 },
     { timeZone, adjustForTimeZone: true, disambiguation: "compatible" }
   ).epochMilliseconds
 }

@@ -188,6 +188,20 @@ export const plan: (
   settings: Pick<Settings, "daysBefore" | "calendar" | "convention" | "timeZone" | "hour">
 ) => Array<Due> = SweepPlan.plan
 
+/** A payment the sweep cannot check: its debtor IBAN or currency is not one (nothing can be sent for it). */
+export interface Unplannable extends SweepPlan.Unplannable {}
+
+/**
+ * The checks a sweep plans ({@link plan}) and the payments it cannot check, each with why (a debtor IBAN or currency
+ * that is not one): the sweep logs those.
+ */
+export const planned: (
+  orders: ReadonlyArray<Projection.ProjectableOrder>,
+  consent: string,
+  day: LocalDate.LocalDate,
+  settings: Pick<Settings, "daysBefore" | "calendar" | "convention" | "timeZone" | "hour">
+) => { readonly due: Array<Due>; readonly unplannable: Array<Unplannable> } = SweepPlan.planned
+
 /** One consent's part of a sweep: the checks planned and started, the listing tries, or why its listing failed. */
 export const ConsentSummary = Schema.Struct({
   consent: Schema.String,

@@ -138,7 +138,7 @@ export const listener = (sql: SqlClient.SqlClient): Listener => ({
         ConsentExpiry.markExpired(
           sql,
           event.due.consent,
-          event.due.sweepDay,
+          LocalDate.format(event.due.sweepDay),
           code,
           "check",
           (event.outcome.failure as { readonly message?: string }).message ?? code

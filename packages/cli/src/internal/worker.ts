@@ -362,7 +362,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       .map((r) => ({
         consent: r.consent,
         orderId: r.orderId,
-        nominalDate: r.nominalDate,
+        nominalDate: LocalDate.format(r.nominalDate),
         attempts: r.attempts,
         unconfirmed: r.unconfirmed
       }))
@@ -371,8 +371,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       .map((r) => ({
         consent: r.consent,
         orderId: r.orderId,
-        nominalDate: r.nominalDate,
-        listedOn: r.listedOn,
+        nominalDate: LocalDate.format(r.nominalDate),
+        listedOn: r.listedOn === undefined ? undefined : LocalDate.format(r.listedOn),
         outcome: r.outcome ?? null
       }))
     yield* Lifecycle.emit({

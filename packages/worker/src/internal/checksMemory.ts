@@ -1,4 +1,5 @@
 /** The check store in memory: a map from a payment's key to its row (tests and single-process runs). */
+import { LocalDate } from "@tppkit/core"
 import { Effect } from "effect"
 import type { Checks, Row } from "../Checks.ts"
 import { compareRows, dueOf, isForward, isoSeconds, key, outcomeOf, pendingRow } from "./checkRows.ts"
@@ -23,7 +24,7 @@ export const make = (): Checks["Service"] => {
     planned: (sweepDay, consent) =>
       Effect.sync(() =>
         sorted()
-          .filter((r) => r.sweepDay === sweepDay && r.consent === consent)
+          .filter((r) => LocalDate.format(r.sweepDay) === sweepDay && r.consent === consent)
           .map(dueOf)
       ),
     // one process: no shard can be lost to another worker, so a fence always holds
@@ -79,18 +80,20 @@ export const make = (): Checks["Service"] => {
         })
       }),
     list: (filter) =>
-      Effect.sync(() => sorted().filter((r) => filter?.sweepDay === undefined || r.sweepDay === filter.sweepDay)),
+      Effect.sync(() =>
+        sorted().filter((r) => filter?.sweepDay === undefined || LocalDate.format(r.sweepDay) === filter.sweepDay)
+      ),
     pending: (sweepDay) =>
       Effect.sync(() => {
         let n = 0
-        for (const r of rows.values()) if (r.sweepDay === sweepDay && r.outcome === undefined) n++
+        for (const r of rows.values()) if (LocalDate.format(r.sweepDay) === sweepDay && r.outcome === undefined) n++
         return n
       }),
     summary: (sweepDay) =>
       Effect.sync(() => {
         const counts = { checks: 0, APPR: 0, DECL: 0, failed: 0, pending: 0, repeated: 0, requests: 0, unconfirmed: 0 }
         for (const r of rows.values()) {
-          if (r.sweepDay !== sweepDay) continue
+          if (LocalDate.format(r.sweepDay) !== sweepDay) continue
           counts.checks++
           if (r.outcome === undefined) counts.pending++
           else counts[r.outcome]++

@@ -3,12 +3,12 @@
  * statement per call; an attempt is counted by one `INSERT … ON CONFLICT DO UPDATE`, so runners that check the same
  * payment at once still count every attempt.
  */
-import { Effect } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as CheckFailure from "../CheckFailure.ts"
 import type { Checks, ChecksError, Fence, Row, Summary, Verdict } from "../Checks.ts"
-import { dueOf, isoSeconds, outcomeOf } from "./checkRows.ts"
+import { Due, dueOf, isoSeconds, outcomeOf, textOf } from "./checkRows.ts"
 
 /** The DDL of the checks table (idempotent). */
 export const ddl: ReadonlyArray<string> = [
@@ -76,8 +76,9 @@ export const make = (
               chunks(due, 1000),
               (chunk) =>
                 sql`INSERT INTO tppkit_checks ${sql.insert(
-                  chunk.map(
-                    (d): Record<string, unknown> => ({
+                  chunk.map((due): Record<string, unknown> => {
+                    const d = textOf(due)
+                    return {
                       consent: d.consent,
                       order_id: d.orderId,
                       nominal_date: d.nominalDate,
@@ -88,19 +89,21 @@ export const make = (
                       sweep_day: d.sweepDay,
                       check_at: d.checkAt,
                       listed_on: d.listedOn ?? null
-                    })
-                  ) as unknown as readonly [Record<string, unknown>, ...Array<Record<string, unknown>>]
+                    }
+                  }) as unknown as readonly [Record<string, unknown>, ...Array<Record<string, unknown>>]
                 )} ON CONFLICT DO NOTHING`,
               { discard: true }
             ).pipe(Effect.mapError(fromSql("cannot plan checks"))),
       planned: (sweepDay, consent) =>
         sql<DbRow>`SELECT * FROM tppkit_checks WHERE sweep_day = ${sweepDay} AND consent = ${consent}
                    ORDER BY order_id, nominal_date`.pipe(
-          Effect.map((rows) => rows.map((r) => dueOf(rowOf(r)))),
-          Effect.mapError(fromSql("cannot read planned checks"))
+          Effect.mapError(fromSql("cannot read planned checks")),
+          Effect.flatMap((rows) => rowsOf(rows, toError)),
+          Effect.map((rows) => rows.map(dueOf))
         ),
-      begin: (due, correlationId, tryNo = 1, fence) =>
+      begin: (typed, correlationId, tryNo = 1, fence) =>
         Effect.gen(function* () {
+          const due = textOf(typed)
           const counted = yield* sql<{ attempts: number }>`INSERT INTO tppkit_checks (consent, order_id,
               nominal_date, execution_date, amount, currency, debtor_iban, sweep_day, check_at, attempts,
               correlation_ids, sending, listed_on)
@@ -122,13 +125,16 @@ export const make = (
           if (fence !== undefined && (row === undefined || row.outcome === null || Number(row.finished_try) < tryNo)) {
             return { attempt: 0, recorded: undefined, fenced: true }
           }
-          const recorded = row === undefined ? undefined : rowOf(row)
+          const read = row === undefined ? undefined : rowOf(row)
+          if (read !== undefined && Result.isFailure(read)) return yield* toError(read.failure)
+          const recorded = read?.success
           return {
             attempt: recorded?.attempts ?? 0,
             recorded: recorded === undefined ? undefined : outcomeOf(recorded)
           }
-        }).pipe(Effect.mapError(fromSql("cannot count the attempt"))),
-      finish: (due, outcome, at, attempt) => {
+        }).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(fromSql("cannot count the attempt")(e)))),
+      finish: (typed, outcome, at, attempt) => {
+        const due = textOf(typed)
         const unsent = attempt !== undefined && !attempt.sent
         const correlationId = attempt?.correlationId ?? null
         const number = attempt?.attempt ?? 2147483647
@@ -160,8 +166,8 @@ export const make = (
           : sql<DbRow>`SELECT * FROM tppkit_checks WHERE sweep_day = ${filter.sweepDay}
                        ORDER BY execution_date, order_id, nominal_date, consent`
         ).pipe(
-          Effect.map((rows) => rows.map(rowOf)),
-          Effect.mapError(fromSql("cannot read checks"))
+          Effect.mapError(fromSql("cannot read checks")),
+          Effect.flatMap((rows) => rowsOf(rows, toError))
         ),
       pending: (sweepDay) =>
         sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_checks
@@ -204,11 +210,16 @@ export interface DbRow {
 
 const text = (v: unknown): string | undefined => (v === null || v === undefined ? undefined : String(v))
 
-/** A row of `tppkit_checks` as a check row (what `SELECT *` reads). */
-export const rowOf = (r: DbRow): Row => {
+const decodeDue = Schema.decodeUnknownResult(Due)
+
+/**
+ * A row of `tppkit_checks` as a check row (what `SELECT *` reads): its payment read once with `Checks.Due`'s
+ * schemas; a row whose payment is not one (a hand-edited table) names its key and why.
+ */
+export const rowOf = (r: DbRow): Result.Result<Row, string> => {
   const get = (snake: string) => r[snake]
   const checkedAt = get("checked_at")
-  return {
+  const due = decodeDue({
     consent: r.consent,
     orderId: String(get("order_id")),
     nominalDate: String(get("nominal_date")),
@@ -218,7 +229,15 @@ export const rowOf = (r: DbRow): Row => {
     debtorIban: String(get("debtor_iban")),
     sweepDay: String(get("sweep_day")),
     checkAt: Number(get("check_at") ?? 0),
-    ...(text(get("listed_on")) === undefined ? {} : { listedOn: text(get("listed_on")) as string }),
+    ...(text(get("listed_on")) === undefined ? {} : { listedOn: text(get("listed_on")) as string })
+  })
+  if (Result.isFailure(due)) {
+    return Result.fail(
+      `the check of ${r.consent}/${String(get("order_id"))}/${String(get("nominal_date"))} in tppkit_checks is not a payment: ${due.failure.message}`
+    )
+  }
+  return Result.succeed({
+    ...due.success,
     outcome: text(get("outcome")) as Verdict | undefined,
     failure: CheckFailure.decodeJson(get("failure")),
     attempts: Number(get("attempts") ?? 0),
@@ -227,8 +246,20 @@ export const rowOf = (r: DbRow): Row => {
     checkedAt: checkedAt instanceof Date ? isoSeconds(checkedAt.getTime()) : text(checkedAt),
     requestId: text(get("request_id")),
     responseId: text(get("response_id"))
-  }
+  })
 }
+
+/** Rows read as check rows; the first that is not a payment fails the read. */
+const rowsOf = (rows: ReadonlyArray<DbRow>, toError: (message: string) => ChecksError) =>
+  Effect.suspend(() => {
+    const out: Array<Row> = []
+    for (const r of rows) {
+      const row = rowOf(r)
+      if (Result.isFailure(row)) return Effect.fail(toError(row.failure))
+      out.push(row.success)
+    }
+    return Effect.succeed(out)
+  })
 
 const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> => {
   const out: Array<ReadonlyArray<A>> = []

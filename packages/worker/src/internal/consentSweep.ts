@@ -16,7 +16,7 @@ import type { Consent, ConsentSummary, OrderSource, Retry, Settings, Watcher } f
 import { ListingFailed, type ListingFailure } from "./listingFailure.ts"
 import { backoffMillis, degradable, isTransient } from "./listingRetry.ts"
 import { isCovered, type Partial, PartialSchema, planPartial } from "./partialListing.ts"
-import { isExpired, keyedListing, plan } from "./sweepPlan.ts"
+import { isExpired, keyedListing, planned as planChecks } from "./sweepPlan.ts"
 
 /** What a sweep's workflows run with: the fleet's settings and retry, the watcher (if any) and the order source. */
 export interface Services {
@@ -105,7 +105,13 @@ export const sweepConsent = (
               ? {}
               : { repeated: repeated.map((r) => ({ orderId: r.orderId, records: r.positions.length })) })
           })
-          const due = plan(listed.orders, consent.key, date, settings)
+          const { due, unplannable } = planChecks(listed.orders, consent.key, date, settings)
+          // nothing can be sent for a payment whose debtor IBAN or currency is not one: said, not dropped in silence
+          for (const u of unplannable) {
+            yield* Effect.logWarning(
+              `tppkit: sweep of ${day}, consent ${consent.key}: ${u.orderId} of ${LocalDate.format(u.nominalDate)} cannot be checked: ${u.reason}`
+            )
+          }
           yield* checks
             .plan(due)
             .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))

@@ -1,5 +1,6 @@
 /** The engine of `Lifecycle` (its public module holds the types and documents the functions). */
 
+import { LocalDate } from "@tppkit/core"
 import type { BudgetExhausted } from "@tppkit/http/BankError"
 import { Cause, Effect, Logger } from "effect"
 import { isTransient } from "../FundsCheckWorkflow.ts"
@@ -234,7 +235,7 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         ["cause", shorten(failure.message)],
         ["consent", event.due.consent],
         ["order", event.due.orderId],
-        ["nominal", event.due.nominalDate],
+        ["nominal", LocalDate.format(event.due.nominalDate)],
         ["attempt", event.attempt]
       ]
     }

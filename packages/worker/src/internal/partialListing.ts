@@ -2,8 +2,8 @@
  * A consent's day from what is kept when its listing could not be read whole: the pages kept today and, for the pages
  * not read, the latest complete listing of an earlier day (each such check marked `listedOn` with its day).
  */
-import type { LocalDate } from "@tppkit/core"
-import { Effect, Schema } from "effect"
+import { LocalDate } from "@tppkit/core"
+import { Effect, Result, Schema } from "effect"
 import { Checks, type Due } from "../Checks.ts"
 import type { Consent, OrderSource, Settings } from "../Sweep.ts"
 import { ListingFailed } from "./listingFailure.ts"
@@ -41,13 +41,14 @@ export const planPartial = (
     const checks = yield* Checks
     if (source.kept === undefined) return undefined
     const kept = yield* source.kept(consent, day)
-    const earlierDay = kept.earlier?.day ?? ""
+    const earlierDay = kept.earlier === undefined ? undefined : LocalDate.parse(kept.earlier.day)
     const today = plan(keyed(kept.orders).orders, consent.key, date, settings)
     const earlier =
       kept.earlier === undefined
         ? []
         : plan(keyed(kept.earlier.orders).orders, consent.key, date, settings).map(
-            (d): Due => ({ ...d, listedOn: earlierDay })
+            (d): Due =>
+              earlierDay === undefined || Result.isFailure(earlierDay) ? d : { ...d, listedOn: earlierDay.success }
           )
     yield* checks
       .plan([...today, ...earlier])

@@ -2,9 +2,9 @@
  * The sweep's plan, pure: a listing's orders keyed for the fleet (an orderId repeated becomes `ID#N`), and the checks
  * a sweep plans for one consent's orders, each to be checked at its trigger day's sweep hour (DST-correct).
  */
-import { LocalDate, Money, Orders } from "@tppkit/core"
+import { Currency, Iban, LocalDate, Orders } from "@tppkit/core"
 import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
-import { DateTime } from "effect"
+import { DateTime, Result } from "effect"
 import type { Due } from "../Checks.ts"
 import type { Consent, Listed, Settings } from "../Sweep.ts"
 
@@ -53,39 +53,65 @@ export const instantOf = (day: LocalDate.LocalDate, hour: number, timeZone: stri
   return zoned.epochMilliseconds
 }
 
+/** A payment the sweep cannot check: its debtor IBAN or currency is not one (nothing can be sent for it). */
+export interface Unplannable {
+  readonly orderId: string
+  readonly nominalDate: LocalDate.LocalDate
+  readonly reason: string
+}
+
 /**
  * The checks a sweep on `day` plans for one consent's orders (pure): every payment executing from `day` up to and
  * including the `daysBefore`-th working day after it, each to be checked on its trigger day (`daysBefore` working
- * days before its execution date) or right away when that day is not after the sweep day.
+ * days before its execution date) or right away when that day is not after the sweep day; its IBAN and currency read
+ * here, once. A payment whose debtor IBAN or currency is not one is `unplannable`, with why.
  */
-export const plan = (
+export const planned = (
   orders: ReadonlyArray<Projection.ProjectableOrder>,
   consent: string,
   day: LocalDate.LocalDate,
   settings: Pick<Settings, "daysBefore" | "calendar" | "convention" | "timeZone" | "hour">
-): Array<Due> => {
+): { readonly due: Array<Due>; readonly unplannable: Array<Unplannable> } => {
   const last = Coverage.horizon(day, settings.daysBefore, settings.calendar)
   const { payments } = Projection.project(
     orders,
     { from: day, to: last },
     { calendar: settings.calendar, convention: settings.convention }
   )
-  const sweepDay = LocalDate.format(day)
-  return Coverage.due(payments, day, settings.daysBefore, settings.calendar).map((p) => {
+  const due: Array<Due> = []
+  const unplannable: Array<Unplannable> = []
+  for (const p of Coverage.due(payments, day, settings.daysBefore, settings.calendar)) {
+    const iban = Iban.parse(p.debtorIban)
+    if (Result.isFailure(iban) || !Currency.isCurrencyCode(p.currency)) {
+      const reason = Result.isFailure(iban)
+        ? `debtor IBAN ${JSON.stringify(p.debtorIban)}: ${iban.failure}`
+        : `currency ${JSON.stringify(p.currency)} is not three upper-case letters (ISO 4217)`
+      unplannable.push({ orderId: p.orderId, nominalDate: p.nominalDate, reason })
+      continue
+    }
     const trigger = OrderSchedule.triggerDate(p.executionDate, settings.daysBefore, settings.calendar)
-    return {
+    due.push({
       consent,
       orderId: p.orderId,
-      nominalDate: LocalDate.format(p.nominalDate),
-      executionDate: LocalDate.format(p.executionDate),
-      amount: Money.toPlainString(p.amount),
+      nominalDate: p.nominalDate,
+      executionDate: p.executionDate,
+      amount: p.amount,
       currency: p.currency,
-      debtorIban: p.debtorIban,
-      sweepDay,
+      debtorIban: iban.success,
+      sweepDay: day,
       checkAt: trigger > day ? instantOf(trigger, settings.hour, settings.timeZone) : 0
-    }
-  })
+    })
+  }
+  return { due, unplannable }
 }
+
+/** The checks a sweep on `day` plans for one consent's orders ({@link planned} without the unplannable). */
+export const plan = (
+  orders: ReadonlyArray<Projection.ProjectableOrder>,
+  consent: string,
+  day: LocalDate.LocalDate,
+  settings: Pick<Settings, "daysBefore" | "calendar" | "convention" | "timeZone" | "hour">
+): Array<Due> => planned(orders, consent, day, settings).due
 
 /** Whether a consent is past its validity on a day (its `validUntil` before the day). */
 export const isExpired = (consent: Consent, day: string): boolean =>

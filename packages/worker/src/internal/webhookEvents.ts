@@ -6,8 +6,8 @@
  * base64 of the key's bytes.
  */
 import { createHash, createHmac, randomBytes } from "node:crypto"
-import { Backoff, Money } from "@tppkit/core"
-import { BigDecimal, Option, Redacted, Result, Schema } from "effect"
+import { Backoff, LocalDate, Money } from "@tppkit/core"
+import { type BigDecimal, Redacted, Result, Schema } from "effect"
 import * as CheckFailure from "../CheckFailure.ts"
 import type { Row } from "../Checks.ts"
 import * as Liveness from "../Liveness.ts"
@@ -88,11 +88,7 @@ export const timestampOf = (epochMillis: number): string =>
   new Date(epochMillis).toISOString().replace(/\.\d{3}Z$/, "Z")
 
 /** A check's amount with its currency's minor unit digits (ISO 4217, core's `Money.formatMinor`), never rounded. */
-const amountText = (amount: string, currency: string): string =>
-  Option.match(BigDecimal.fromString(amount), {
-    onNone: () => amount,
-    onSome: (value) => Money.formatMinor(value, currency)
-  })
+const amountText = (amount: BigDecimal.BigDecimal, currency: string): string => Money.formatMinor(amount, currency)
 
 /**
  * The event a recorded check makes, if any: `check.declined` for DECL, `check.refused` for a final failure (a
@@ -106,21 +102,21 @@ export const checkEvent = (row: Row, options: { readonly retrying: boolean }): I
     row.outcome === "DECL" ? "check.declined" : CheckFailure.isFinal(row.failure) ? "check.refused" : "check.unanswered"
   const failure = row.failure
   return {
-    id: eventId(type, [row.consent, row.orderId, row.nominalDate]),
+    id: eventId(type, [row.consent, row.orderId, LocalDate.format(row.nominalDate)]),
     event: {
       type,
       timestamp: row.checkedAt ?? new Date(0).toISOString(),
       data: {
         consent: row.consent,
         orderId: row.orderId,
-        nominalDate: row.nominalDate,
-        executionDate: row.executionDate,
+        nominalDate: LocalDate.format(row.nominalDate),
+        executionDate: LocalDate.format(row.executionDate),
         amount: amountText(row.amount, row.currency),
         currency: row.currency,
         debtorIban: row.debtorIban,
-        sweepDay: row.sweepDay,
+        sweepDay: LocalDate.format(row.sweepDay),
         // planned from an earlier day's listing (its page could not be read on the sweep's day): that day
-        ...(row.listedOn === undefined ? {} : { listedOn: row.listedOn }),
+        ...(row.listedOn === undefined ? {} : { listedOn: LocalDate.format(row.listedOn) }),
         outcome: row.outcome,
         attempts: row.attempts,
         requestId: row.requestId ?? null,

@@ -189,7 +189,10 @@ export const start = (
         WHERE state = 'failed' AND finished_at >= ${from}`
       const events: Array<Webhook.Identified> = []
       for (const r of checkRows) {
-        const row = rowOf(r)
+        const read = rowOf(r)
+        // a row that is not a payment (a hand-edited table) makes no event
+        if (Result.isFailure(read)) continue
+        const row = read.success
         const retrying = isTransient(outcomeOf(row)) && now < endOfDay(row.executionDate, timeZone)
         const event = Webhook.checkEvent(row, { retrying })
         if (event !== undefined) events.push(event)
