@@ -240,7 +240,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     // client id when the table is empty
     // (on the day given with --today, if any: their validity counts from the day swept, not from the machine's day)
     Effect.tap(() => {
-      const seeded = { addedAt: Option.isSome(today) ? today.value * 86_400_000 : undefined }
+      const seeded = { addedAt: Option.isSome(today) ? LocalDate.toEpochMillis(today.value) : undefined }
       return Option.isSome(input.consents)
         ? Consents.seed(setup.sweep.consents, seeded)
         : Effect.flatMap(Consents.list, (rows) =>
