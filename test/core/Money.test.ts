@@ -218,3 +218,38 @@ describe("Money.formatMinor (issue 40)", () => {
     }
   })
 })
+
+describe("Money.PlainAmount", () => {
+  it("reads plain decimal text exactly and writes the normalised text back; anything else is refused", () => {
+    const decode = Schema.decodeUnknownResult(Money.PlainAmount)
+    const encode = Schema.encodeSync(Money.PlainAmount)
+    for (const [text, back] of [
+      ["1250.50", "1250.5"],
+      ["109", "109"],
+      ["0.05", "0.05"],
+      ["-3.100", "-3.1"],
+      ["12345678901234567890.12", "12345678901234567890.12"]
+    ] as const) {
+      const read = decode(text)
+      expect(Result.isSuccess(read) && encode(read.success)).toBe(back)
+    }
+    for (const bad of ["1e3", "x", "", " 1", "1,5"]) expect(Result.isFailure(decode(bad))).toBe(true)
+  })
+
+  it("a value written and read again is the same amount (10,000 runs)", () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }),
+        fc.integer({ min: 0, max: 12 }),
+        (value, scale) => {
+          const amount = BigDecimal.make(value, scale)
+          const text = Schema.encodeSync(Money.PlainAmount)(amount)
+          const back = Schema.decodeSync(Money.PlainAmount)(text)
+          expect(BigDecimal.equals(back, amount)).toBe(true)
+          expect(Schema.encodeSync(Money.PlainAmount)(back)).toBe(text)
+        }
+      ),
+      { numRuns: 10_000 }
+    )
+  })
+})
