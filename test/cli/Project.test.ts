@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Project, ProjectionFormats, Render } from "@tppkit/cli"
-import { LocalDate, Money, type Orders, Standard, Translation } from "@tppkit/core"
+import { LocalDate, Money, type Orders, Recurrence, Standard, Translation } from "@tppkit/core"
 import { Export } from "@tppkit/schedule"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
@@ -183,8 +183,9 @@ describe("orders given as RRULEs (issue 22)", () => {
   const text = readFileSync(join(import.meta.dirname, "golden", "inputs", "rrule-orders.json"), "utf8")
   it("reads an rrule field beside the bank's fields, and names a rule the model cannot say", () => {
     const decoded = Result.getOrThrow(Project.decodeOrders(text))
-    // the bank's record keeps its code (planned by it) beside its recurrence (core's Orders: a recurrence always)
-    expect(decoded.orders.map((o) => [o.orderId, o.recurrence?.rule._tag, o.frequency])).toEqual([
+    // the bank's record's recurrence remembers its code (planned by it; core's Orders: a recurrence always)
+    const codeOf = (o: Project.Order) => (o.recurrence === undefined ? undefined : Recurrence.code(o.recurrence))
+    expect(decoded.orders.map((o) => [o.orderId, o.recurrence?.rule._tag, codeOf(o)])).toEqual([
       ["SO-R1", "MonthlyOnWeekday", undefined],
       ["SO-R2", "MonthlyOnDay", undefined],
       ["SO-C", "Weekly", "WEEK"]

@@ -1,4 +1,4 @@
-import { Json, LocalDate, Money, Occurrence, Orders, Standard } from "@tppkit/core"
+import { Json, LocalDate, Money, Occurrence, Orders, Recurrence, Standard } from "@tppkit/core"
 import { Effect, Result, Stream } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -129,7 +129,9 @@ describe("Orders.decoder", () => {
 
   it("reads each record in its standard: orders with a recurrence, unread records and anchorless orders by position", () => {
     const read = Result.getOrThrow(Orders.decode(text))
-    expect(read.orders.map((o) => [o.position, o.orderId, o.standard, o.frequency, o.ownConvention])).toEqual([
+    expect(
+      read.orders.map((o) => [o.position, o.orderId, o.standard, Recurrence.code(o.recurrence), o.ownConvention])
+    ).toEqual([
       [1, "S", "sbas", "MNTH", false],
       [2, "R", "rrule", undefined, false],
       [6, "BG", "berlin-group", undefined, true]
@@ -176,7 +178,7 @@ describe("Orders.decoder", () => {
       const read = Result.getOrThrow(Orders.decode(spelt(given)))
       expect(read.unread).toEqual([])
       const order = read.orders[0]!
-      expect([order.standard, order.frequency, order.ownConvention]).toEqual(["sbas", "MNTH", false])
+      expect([order.standard, Recurrence.code(order.recurrence), order.ownConvention]).toEqual(["sbas", "MNTH", false])
       expect(order.recurrence).toEqual(upper.recurrence)
       expect(order.warnings).toEqual([
         {
@@ -245,7 +247,22 @@ describe("Orders.decoder", () => {
     const [s, r, bg] = read.orders
     expect(Orders.withConvention(r!, "preceding").recurrence.convention).toBe("preceding")
     expect(Orders.withConvention(bg!, "preceding")).toBe(bg)
-    expect(Orders.withConvention(s!, "preceding")).toBe(s)
+    // the bank's code leaves it to the bank too: moved, its code kept (the engine's fast path), its fields the same
+    const moved = Orders.withConvention(s!, "preceding")
+    expect([moved.recurrence.convention, Recurrence.code(moved.recurrence), moved._tag, moved.orderId]).toEqual([
+      "preceding",
+      "MNTH",
+      "Order",
+      s!.orderId
+    ])
+    expect(moved.recurrence).toEqual({ ...s!.recurrence, convention: "preceding" })
+    expect(Orders.withConvention(s!, "following")).toBe(s)
+    expect(Orders.withConvention(moved, "preceding")).toBe(moved)
+    // DAIL and DAI7 fix their dates: never moved
+    const daily = Result.getOrThrow(
+      Orders.decode(JSON.stringify([{ orderId: "D", frequency: "DAIL", startDate: "2027-01-01", ...parties }]))
+    ).orders[0]!
+    expect(Orders.withConvention(daily, "preceding")).toBe(daily)
   })
 })
 

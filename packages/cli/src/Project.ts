@@ -249,25 +249,23 @@ export const decodeOrders = (text: string, options?: Orders.Options): Result.Res
 }
 
 /**
- * The orders as the projection reads them: an order given as a recurrence whose record leaves the convention to the
- * bank is moved by the settings' convention, as the bank's codes are (core's `Orders.withConvention`); one whose record
- * carries its own convention (`ownConvention`: a Berlin Group `executionRule`, a COBS `modeDue`) keeps it.
+ * The orders as the projection reads them: each order whose record leaves the convention to the bank (the bank's
+ * codes, an RRULE, …) moved by the settings' convention (core's `Orders.withConvention`); one whose record carries its
+ * own (`ownConvention`: a Berlin Group `executionRule`, a COBS `modeDue`, DAIL and DAI7) keeps it, and the bank's
+ * record without an anchor is left for the projection to skip.
  */
-export const projectable = (orders: ReadonlyArray<Order>, s: Pick<Settings, "convention">): ReadonlyArray<Order> =>
-  orders.some(moves(s.convention))
-    ? orders.map((o) => (moves(s.convention)(o) ? withConvention(o, s.convention) : o))
-    : orders
+export const projectable = (orders: ReadonlyArray<Order>, s: Pick<Settings, "convention">): ReadonlyArray<Order> => {
+  let out: Array<Order> | undefined
+  for (let i = 0; i < orders.length; i++) {
+    const o = orders[i]!
+    const moved = isOrder(o) ? Orders.withConvention(o, s.convention) : o
+    if (moved !== o && out === undefined) out = orders.slice(0, i)
+    out?.push(moved)
+  }
+  return out ?? orders
+}
 
-const moves =
-  (convention: BusinessDayConvention.BusinessDayConvention) =>
-  (o: Order): boolean =>
-    o.frequency === undefined &&
-    o.recurrence !== undefined &&
-    o.ownConvention !== true &&
-    o.recurrence.convention !== convention
-
-const withConvention = (o: Order, convention: BusinessDayConvention.BusinessDayConvention): Order =>
-  o.recurrence === undefined ? o : { ...o, recurrence: { ...o.recurrence, convention } }
+const isOrder = (o: Order): o is Orders.Order => (o as { _tag?: unknown })._tag === "Order"
 
 /** A projection report: schedule's `Export` of the projection, planned and ready to be written. */
 export type Report = Export.Export

@@ -7,11 +7,12 @@
  *
  * @since 0.1.0
  */
-import type { Result } from "effect"
+import { Result } from "effect"
 import * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import * as Calendar from "./Calendar.ts"
 import type * as LocalDate from "./LocalDate.ts"
 import * as Occurrence from "./Occurrence.ts"
+import * as Recurrence from "./Recurrence.ts"
 
 // ---------------------------------------------------------------------------
 // model
@@ -111,9 +112,18 @@ export interface RuledSchedule extends Occurrence.OrderSchedule {
  * or every day), or keeps its own when its record states one, except where the rule lists nominal dates.
  */
 export const scheduleOf = <O extends RuledSchedule>(order: O, rule: BankRule): O => {
-  const r = order.recurrence
-  if (order.frequency !== undefined || r === undefined) {
+  if (order.frequency !== undefined) {
     return rule.calendar === everyDay && order.frequency === "DAIL" ? { ...order, frequency: "DAI7" } : order
+  }
+  const r = order.recurrence
+  if (r === undefined) return order
+  const code = Recurrence.code(r)
+  // a bank code's recurrence is moved as the code is (by the options' convention, `Occurrence.makePlan`); DAIL on
+  // every day is DAI7's (the order's own fields kept, its recurrence given)
+  if (code !== undefined) {
+    if (rule.calendar !== everyDay || code !== "DAIL") return order
+    const daily = Recurrence.fromSbas({ frequency: "DAI7", startDate: r.start, endDate: r.end })
+    return Result.isSuccess(daily) ? { ...order, recurrence: daily.success, ownConvention: true } : order
   }
   const ruled = optionsOf(rule).convention
   const convention = order.ownConvention === true && ruled !== "none" ? r.convention : ruled

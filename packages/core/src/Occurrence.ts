@@ -36,9 +36,9 @@ export interface Occurrence {
 
 /**
  * The schedule fields of a standing order the engine reads (packages/core/README.md, "Anchor", "Already paid"): the
- * bank's `frequency` code with its dates, or a `recurrence` (an order of another standard, `Orders.Order`). An order
- * with a code is planned by the code (its recurrence, if it carries one, says the same dates); one without it, from
- * its recurrence.
+ * bank's record (`StandingOrder`) with its `frequency` code and dates, or a `recurrence` (`Orders.Order`, whose
+ * recurrence of a bank code remembers the code: `Recurrence.code`). An order with `frequency` is planned by the code;
+ * one without it, from its recurrence.
  */
 export interface OrderSchedule {
   readonly frequency?: Frequency.Frequency | undefined
@@ -110,13 +110,18 @@ const isDate = (d: LocalDate.LocalDate | undefined): boolean => d === undefined 
  * The plan of an order, or why it cannot be projected: the anchor is `startDate`, else `nextDate`, else the order is
  * not projectable (packages/core/README.md, "Anchor"). Calendar defaults to `target`, convention to `following`. The
  * bank's record is planned as its code's recurrence (`Recurrence.fromSbas`) is, on the code's fast path inside the
- * engine without making the recurrence; an order without a code, by {@link planOf} of its recurrence.
+ * engine without making the recurrence; an order given by its recurrence, by {@link planOf} of it, the options'
+ * convention moving a bank code's recurrence (not DAIL or DAI7) as it moves the code.
  */
 export const makePlan = (order: OrderSchedule, options?: Options): Result.Result<Plan, NotProjectable> => {
   if (order.frequency === undefined) {
-    return order.recurrence === undefined
-      ? Result.fail(new NotProjectable({ reason: "the order has neither a frequency nor a recurrence" }))
-      : planOf(order.recurrence, options)
+    const r = order.recurrence
+    if (r === undefined) {
+      return Result.fail(new NotProjectable({ reason: "the order has neither a frequency nor a recurrence" }))
+    }
+    // a bank code's recurrence leaves its convention to the bank, as the code does: the options' convention moves it
+    const convention = options?.convention
+    return planOf(convention === undefined || !movedByCode(r) ? r : Recurrence.withConvention(r, convention), options)
   }
   const anchor = order.startDate ?? order.nextDate
   if (anchor === undefined) {
@@ -145,6 +150,36 @@ export const makePlan = (order: OrderSchedule, options?: Options): Result.Result
     options?.convention ?? BusinessDayConvention.defaultConvention
   )
   return Result.succeed(plan as unknown as Plan)
+}
+
+/** Whether a recurrence is a bank code's whose dates a convention moves (not DAIL or DAI7, which fix theirs). */
+const movedByCode = (r: Recurrence.Recurrence): boolean => {
+  const code = Recurrence.code(r)
+  return code !== undefined && code !== "DAIL" && code !== "DAI7"
+}
+
+/**
+ * The bank's code an order is planned by: its record's `frequency`, else the code its recurrence was made from
+ * (`Recurrence.code`), else `undefined` (an order given by a rule).
+ */
+export const codeOf = (order: OrderSchedule): Frequency.Frequency | undefined =>
+  order.frequency ?? (order.recurrence === undefined ? undefined : Recurrence.code(order.recurrence))
+
+/**
+ * The recurrence an order is planned on ({@link makePlan}): its record's code's (`Recurrence.fromSbas`, with the
+ * given convention), else its own, a bank code's moved by the given convention as the code is; `undefined` when it
+ * has neither (or no anchor).
+ */
+export const recurrenceOf = (
+  order: OrderSchedule,
+  convention?: BusinessDayConvention.BusinessDayConvention
+): Recurrence.Recurrence | undefined => {
+  if (order.frequency === undefined) {
+    const r = order.recurrence
+    return r === undefined || convention === undefined || !movedByCode(r) ? r : Recurrence.withConvention(r, convention)
+  }
+  const r = Recurrence.fromSbas({ ...order, frequency: order.frequency }, { convention })
+  return Result.isSuccess(r) ? r.success : undefined
 }
 
 /** The settings of a recurrence's plan: the calendar (default: the one the recurrence names, else `target`). */

@@ -11,7 +11,7 @@
  */
 import { type BigDecimal, Effect, Result, Schema, Stream } from "effect"
 import type * as AccountMap from "./AccountMap.ts"
-import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
+import * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import type * as Decoded from "./Decoded.ts"
 import * as Frequency from "./Frequency.ts"
 import * as OrdersText from "./internal/ordersText.ts"
@@ -68,9 +68,9 @@ export interface Creditor {
 }
 
 /**
- * A standing order as read: who pays what and when. `recurrence` always says when it pays; an order in the bank's
- * own standard also keeps its `frequency` code (the same dates: the projection plans it by the code, on its own
- * convention and calendar, packages/core/README.md, "Nominal dates"). `ownConvention` says whether the record states
+ * A standing order as read: who pays what and when. `recurrence` always says when it pays; that of an order in the
+ * bank's own standard remembers its code (`Recurrence.code`: the engine plans it on the code's own arithmetic,
+ * packages/core/README.md, "Nominal dates"). `ownConvention` says whether the record states
  * or fixes its business-day convention (a Berlin Group `executionRule`, a COBS `modeDue`, a daily code that never
  * moves): a reader that applies its own convention keeps such an order's ({@link withConvention}). `position` is the
  * record's place in the list, counted from 1.
@@ -81,7 +81,6 @@ export interface Order {
   readonly orderId: string
   readonly standard: Standard.Standard
   readonly recurrence: Recurrence.Recurrence
-  readonly frequency?: Frequency.Frequency | undefined
   readonly ownConvention: boolean
   readonly startDate?: LocalDate.LocalDate | undefined
   readonly nextDate?: LocalDate.LocalDate | undefined
@@ -324,8 +323,10 @@ class Reading {
       if (this.records) {
         return new RecordedOrder(this.parts(order, position), order, this.options, spelt?.warning)
       }
-      const coded = new CodedOrder(this.parts(order, position), order.frequency, this.options)
-      return spelt === undefined ? coded : new TolerantCodedOrder(coded, spelt.warning)
+      const parts = this.parts(order, position)
+      return spelt === undefined
+        ? new CodedOrder(parts, order.frequency, this.options)
+        : new TolerantCodedOrder(parts, order.frequency, this.options, spelt.warning)
     }
     const r = decodeParties(record, { errors: "all" })
     if (Result.isFailure(r)) return this.unreadRecord(record, position, r.failure.issue)
@@ -436,10 +437,7 @@ const skipped = (position: number, orderId: string, reason: string): Skipped => 
 })
 
 /** The fields every order has, whatever its standard. */
-type Parts = Omit<
-  Order,
-  "_tag" | "standard" | "recurrence" | "frequency" | "ownConvention" | "warnings" | "creditor"
-> & {
+type Parts = Omit<Order, "_tag" | "standard" | "recurrence" | "ownConvention" | "warnings" | "creditor"> & {
   readonly creditor: Party
 }
 
@@ -452,37 +450,60 @@ const unread = (
   standard: Standard.Standard | undefined
 ): Unread => ({ _tag: "Unread", kind, position, orderId, path, reason, standard })
 
+/** The reading's options with another convention, one object per reading and convention. */
+const conventionOptions = new WeakMap<object, Map<string, Options>>()
+const NO_OPTIONS = {}
+const withOptionsConvention = (
+  options: Options | undefined,
+  convention: BusinessDayConvention.BusinessDayConvention
+): Options => {
+  const key = options ?? NO_OPTIONS
+  let byConvention = conventionOptions.get(key)
+  if (byConvention === undefined) {
+    byConvention = new Map()
+    conventionOptions.set(key, byConvention)
+  }
+  let moved = byConvention.get(convention)
+  if (moved === undefined) {
+    moved = { ...options, convention }
+    byConvention.set(convention, moved)
+  }
+  return moved
+}
+
 /**
- * An order of the bank's own standard: its code and dates, its recurrence made from them when asked (so that a
- * million orders do not each hold one; the projection plans the code itself).
+ * An order of the bank's own standard: its code (unseen but by its recurrence, `Recurrence.code`) and dates, its
+ * recurrence made from them when asked (so that a million orders do not each hold one).
  */
 class CodedOrder implements Order {
   readonly position: number
   readonly orderId: string
-  readonly frequency: Frequency.Frequency
   readonly startDate: LocalDate.LocalDate | undefined
   readonly nextDate: LocalDate.LocalDate | undefined
   readonly endDate: LocalDate.LocalDate | undefined
   readonly instructedAmount: Order["instructedAmount"]
   readonly debtor: Party
   readonly creditor: Party
+  readonly #code: Frequency.Frequency
   /** The reading's options (one object shared by every order of a reading). */
-  private readonly options: Options | undefined
-  /** The reading's options, for an order made from this one. */
-  get readingOptions(): Options | undefined {
-    return this.options
-  }
-  constructor(parts: Parts, frequency: Frequency.Frequency, options: Options | undefined) {
+  readonly #options: Options | undefined
+  constructor(parts: Parts, code: Frequency.Frequency, options: Options | undefined) {
     this.position = parts.position
     this.orderId = parts.orderId
-    this.frequency = frequency
     this.startDate = parts.startDate
     this.nextDate = parts.nextDate
     this.endDate = parts.endDate
     this.instructedAmount = parts.instructedAmount
     this.debtor = parts.debtor
     this.creditor = parts.creditor
-    this.options = options
+    this.#code = code
+    this.#options = options
+  }
+  static code(o: CodedOrder): Frequency.Frequency {
+    return o.#code
+  }
+  static options(o: CodedOrder): Options | undefined {
+    return o.#options
   }
   // what every such order says alike lives on the prototype, not in each of a million orders
   get _tag(): "Order" {
@@ -496,22 +517,47 @@ class CodedOrder implements Order {
   }
   /** DAIL and DAI7 fix their convention: they are never moved. */
   get ownConvention(): boolean {
-    return this.frequency === "DAIL" || this.frequency === "DAI7"
+    return this.#code === "DAIL" || this.#code === "DAI7"
   }
   get recurrence(): Recurrence.Recurrence {
-    return Result.getOrThrow(Recurrence.fromSbas(this, { convention: this.options?.convention }))
+    const { startDate, nextDate, endDate } = this
+    return Result.getOrThrow(
+      Recurrence.fromSbas(
+        { frequency: this.#code, startDate, nextDate, endDate },
+        { convention: this.#options?.convention }
+      )
+    )
+  }
+  /** The convention its recurrence has (without making it). */
+  get convention(): BusinessDayConvention.BusinessDayConvention {
+    return this.ownConvention ? "none" : (this.#options?.convention ?? BusinessDayConvention.defaultConvention)
+  }
+  /** An order of the same kind with these parts and options. */
+  protected make(parts: Parts, options: Options | undefined): CodedOrder {
+    return new CodedOrder(parts, this.#code, options)
+  }
+  /** The same order moved by another convention (its code kept). */
+  moved(convention: BusinessDayConvention.BusinessDayConvention): CodedOrder {
+    return this.make(this, withOptionsConvention(this.#options, convention))
+  }
+  /** The same order under another orderId. */
+  renamed(orderId: string): CodedOrder {
+    return this.make({ ...this, orderId }, this.#options)
   }
 }
 
 /** An order of the bank's own standard read with a tolerance (its code spelt in lower case): the warning said. */
 class TolerantCodedOrder extends CodedOrder {
   readonly tolerated: ReadonlyArray<Warning>
-  constructor(order: CodedOrder, warning: Warning) {
-    super(order, order.frequency, order.readingOptions)
+  constructor(parts: Parts, code: Frequency.Frequency, options: Options | undefined, warning: Warning) {
+    super(parts, code, options)
     this.tolerated = [warning]
   }
   override get warnings(): ReadonlyArray<Warning> {
     return this.tolerated
+  }
+  protected override make(parts: Parts, options: Options | undefined): CodedOrder {
+    return new TolerantCodedOrder(parts, CodedOrder.code(this), options, this.tolerated[0]!)
   }
 }
 
@@ -529,6 +575,9 @@ class RecordedOrder extends CodedOrder {
   }
   override get warnings(): ReadonlyArray<Warning> {
     return this.tolerated
+  }
+  protected override make(parts: Parts, options: Options | undefined): CodedOrder {
+    return new RecordedOrder(parts, this.record, options, this.tolerated[0])
   }
 }
 
@@ -803,17 +852,28 @@ export const stream = <E, R>(
 // ---------------------------------------------------------------------------
 
 /**
- * The order moved by `convention` where its record leaves the convention to the bank (a recurrence read from an
- * RRULE, say); one that states or fixes its own (`ownConvention`), and one planned by its bank code (moved by the
- * projection's convention), unchanged.
+ * The order moved by `convention` where its record leaves the convention to the bank (the bank's codes but DAIL and
+ * DAI7, a recurrence read from an RRULE, …): its recurrence with that convention (a bank code's keeps its code,
+ * `Recurrence.withConvention`); one that states or fixes its own (`ownConvention`), or has it already, unchanged.
  */
-export const withConvention = <A extends Pick<Order, "recurrence" | "ownConvention" | "frequency">>(
+export const withConvention = <A extends Pick<Order, "recurrence" | "ownConvention">>(
   order: A,
   convention: BusinessDayConvention.BusinessDayConvention
-): A =>
-  order.frequency !== undefined || order.ownConvention || order.recurrence.convention === convention
-    ? order
-    : { ...order, recurrence: { ...order.recurrence, convention } }
+): A => {
+  if (order.ownConvention) return order
+  if (order instanceof CodedOrder) {
+    return (order.convention === convention ? order : order.moved(convention)) as unknown as A
+  }
+  const r = order.recurrence
+  return r.convention === convention ? order : { ...order, recurrence: Recurrence.withConvention(r, convention) }
+}
+
+/**
+ * The order under another orderId (`ID#N`, {@link keys}), everything else kept: an order of the bank's own standard
+ * stays one (a spread `{ ...order }` of it keeps its fields but not its recurrence, made when asked).
+ */
+export const withOrderId = <A extends { readonly orderId: string }>(order: A, orderId: string): A =>
+  order instanceof CodedOrder ? (order.renamed(orderId) as unknown as A) : { ...order, orderId }
 
 // ---------------------------------------------------------------------------
 // repeated orderIds

@@ -288,6 +288,16 @@ export const fromSbas = (order: SbasSchedule, options?: SbasOptions): Result.Res
  */
 export const code = (r: Recurrence): Frequency.Frequency | undefined => CodeRecurrence.codeOf(r)
 
+/**
+ * The recurrence moved by `convention` (packages/core/README.md, "Execution dates"): the same rule and dates, another
+ * convention; a bank code's recurrence stays one ({@link code} still says its code), any other is copied.
+ */
+export const withConvention = (r: Recurrence, convention: BusinessDayConvention.BusinessDayConvention): Recurrence => {
+  if (r.convention === convention) return r
+  const c = CodeRecurrence.codeOf(r)
+  return c === undefined ? { ...r, convention } : new CodeRecurrence(c, r.rule, r.start, r.end, convention, r.calendar)
+}
+
 // ---------------------------------------------------------------------------
 // queries
 // ---------------------------------------------------------------------------

@@ -12,7 +12,16 @@
  *
  * @since 0.2.0
  */
-import { Calendar, type LocalDate, Occurrence, Recurrence, Rrule, Text, Translation } from "@tppkit/core"
+import {
+  BusinessDayConvention,
+  Calendar,
+  type LocalDate,
+  Occurrence,
+  type Recurrence,
+  Rrule,
+  Text,
+  Translation
+} from "@tppkit/core"
 import { Result } from "effect"
 import * as EventProvenance from "./internal/eventProvenance.ts"
 import * as Events from "./internal/events.ts"
@@ -53,11 +62,8 @@ export interface Document {
 }
 
 /** The recurrence of an order: its own, or its bank code's under the projection's convention. */
-const recurrenceOf = (order: Projection.ProjectableOrder, options: Options): Recurrence.Recurrence | undefined => {
-  if (order.frequency === undefined) return order.recurrence
-  const r = Recurrence.fromSbas({ ...order, frequency: order.frequency }, { convention: options.convention })
-  return Result.isSuccess(r) ? r.success : undefined
-}
+const recurrenceOf = (order: Projection.ProjectableOrder, options: Options): Recurrence.Recurrence | undefined =>
+  Occurrence.recurrenceOf(order, options.convention ?? BusinessDayConvention.defaultConvention)
 
 /** The dates an RRULE names in the window (its own reading: no convention, no holidays, no EXDATE). */
 const ruleDates = (rule: Rrule.Rrule, window: Projection.Window): Set<number> | undefined => {

@@ -7,7 +7,15 @@
  *
  * @since 0.1.0
  */
-import { BankRule, type BusinessDayConvention, type Calendar, LocalDate, Money, Recurrence } from "@tppkit/core"
+import {
+  BankRule,
+  type BusinessDayConvention,
+  type Calendar,
+  LocalDate,
+  Money,
+  Occurrence,
+  Recurrence
+} from "@tppkit/core"
 import type { Projection } from "@tppkit/schedule"
 import { BigDecimal, Result } from "effect"
 
@@ -85,11 +93,7 @@ const dateText = (d: LocalDate.LocalDate | undefined): string | null => (d === u
 /** An order's schedule in a few words: the bank's code or the recurrence, and its start. */
 const scheduleText = (o: Projection.ProjectableOrder): string => {
   const rule =
-    o.frequency !== undefined
-      ? o.frequency
-      : o.recurrence !== undefined
-        ? Recurrence.describe(o.recurrence.rule)
-        : "no schedule"
+    Occurrence.codeOf(o) ?? (o.recurrence !== undefined ? Recurrence.describe(o.recurrence.rule) : "no schedule")
   const start = o.startDate ?? o.recurrence?.start
   return start === undefined ? rule : `${rule} from ${LocalDate.format(start)}`
 }
@@ -134,7 +138,7 @@ const unchanged = (was: Projection.ProjectableOrder, o: Projection.ProjectableOr
   was.instructedAmount.currency === o.instructedAmount.currency &&
   BigDecimal.equals(was.instructedAmount.value, o.instructedAmount.value) &&
   was.creditor.iban === o.creditor.iban &&
-  was.frequency === o.frequency &&
+  Occurrence.codeOf(was) === Occurrence.codeOf(o) &&
   was.startDate === o.startDate &&
   was.endDate === o.endDate &&
   was.nextDate === o.nextDate &&

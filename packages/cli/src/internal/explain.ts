@@ -2,7 +2,7 @@
  * The work behind `tppkit explain`, loaded only when the command runs: read the orders, find the order, settle the
  * calendar and convention (and where they came from), trace the payment and print it.
  */
-import { type DateTrace, LocalDate, type Standard } from "@tppkit/core"
+import { type DateTrace, LocalDate, Occurrence, type Standard } from "@tppkit/core"
 import { Projection } from "@tppkit/schedule"
 import { Effect, Option, Result } from "effect"
 import * as Explain from "../Explain.ts"
@@ -110,7 +110,7 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
   }
   // an order read from an RRULE or a standard that leaves the convention to the bank takes the chosen one, as the
   // projection moves it (Project.projectable); one whose record states its convention keeps it
-  const own = order.frequency === undefined && order.recurrence !== undefined && order.ownConvention === true
+  const own = Occurrence.codeOf(order) === undefined && order.recurrence !== undefined && order.ownConvention === true
   const traced = schedule(Project.projectable([order], chosen)[0]!)
   const trace = Projection.explain(
     traced,

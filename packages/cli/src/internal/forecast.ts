@@ -62,12 +62,7 @@ const numbered = (orders: ReadonlyArray<Project.Order>): ReadonlyArray<Project.O
   const keys = CoreOrders.keys(orders)
   return keys.every((k, i) => k === orders[i]!.orderId)
     ? orders
-    : orders.map((o, i) =>
-        keys[i] === o.orderId
-          ? o
-          : // the order's own prototype kept (a bank-coded order's recurrence is a getter)
-            (Object.assign(Object.create(Object.getPrototypeOf(o) as object), o, { orderId: keys[i] }) as Project.Order)
-      )
+    : orders.map((o, i) => (keys[i] === o.orderId ? o : CoreOrders.withOrderId(o, keys[i]!)))
 }
 
 /**

@@ -93,14 +93,19 @@ const text = (row: Row): string => {
  * An order's recurrence: the one read from its standard (an RRULE, or another standard's record; `--convention` moves
  * its dates unless the record carries its own convention, as in `tppkit project`), else its bank code's.
  */
-const sourceOf = (order: Project.Order, input: Input): Translation.Translation<Recurrence.Recurrence> =>
-  order.frequency !== undefined
-    ? Sbas.decode({ ...order, frequency: order.frequency }, { convention: input.convention, calendar: input.calendar })
+const sourceOf = (order: Project.Order, input: Input): Translation.Translation<Recurrence.Recurrence> => {
+  const code = Occurrence.codeOf(order)
+  return code !== undefined
+    ? Sbas.decode(
+        { frequency: code, startDate: order.startDate, nextDate: order.nextDate, endDate: order.endDate },
+        { convention: input.convention, calendar: input.calendar }
+      )
     : order.recurrence === undefined
       ? Translation.unrepresentable("the order has neither a frequency nor a recurrence")
       : Translation.exact(
           order.ownConvention === true ? order.recurrence : { ...order.recurrence, convention: input.convention }
         )
+}
 
 /**
  * The loss of the bank's own closing days (`--holidays`), which no standard's record says: named for an order when one

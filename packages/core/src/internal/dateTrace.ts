@@ -6,7 +6,7 @@ import type { Adjustment, Closed, Options, Paused, Source, Trace } from "../Date
 import * as Frequency from "../Frequency.ts"
 import * as LocalDate from "../LocalDate.ts"
 import * as Occurrence from "../Occurrence.ts"
-import * as Recurrence from "../Recurrence.ts"
+import type * as Recurrence from "../Recurrence.ts"
 
 /** tppkit's own choice (packages/core/README.md, "Execution dates"). */
 export const defaultSource: Source = { kind: "default" }
@@ -35,21 +35,6 @@ export const walk = (calendar: Calendar.Calendar, from: number, step: 1 | -1): A
 
 export const stepOf = (convention: BusinessDayConvention.BusinessDayConvention): 1 | -1 =>
   convention === "preceding" || convention === "modified-preceding" ? -1 : 1
-
-/** Whether a trace's order is given by a bank code (planned by it, whatever recurrence it carries). */
-export const coded = (
-  order: Occurrence.OrderSchedule
-): order is Occurrence.OrderSchedule & { readonly frequency: Frequency.Frequency } => order.frequency !== undefined
-
-/** The recurrence an order is traced on: its own, else its code's with the given convention. */
-export const recurrenceOf = (
-  order: Occurrence.OrderSchedule,
-  convention: BusinessDayConvention.BusinessDayConvention
-): Recurrence.Recurrence | undefined => {
-  if (order.frequency === undefined) return order.recurrence
-  const r = Recurrence.fromSbas({ ...order, frequency: order.frequency }, { convention })
-  return Result.isSuccess(r) ? r.success : undefined
-}
 
 /** The calendar a recurrence's plan uses: the given one, else the built-in one it names, else `target`. */
 export const calendarOf = (r: Recurrence.Recurrence | undefined, options?: Options): Calendar.Calendar =>
@@ -84,21 +69,29 @@ export const ofOccurrence = (
   options?: Options,
   pausedBefore?: Paused
 ): Trace => {
-  const byCode = coded(order)
+  // an order given by a bank code (its record's, or the one its recurrence was made from) is traced as the code
+  const code = Occurrence.codeOf(order)
+  const byCode = code !== undefined
   const optionConvention = options?.convention ?? BusinessDayConvention.defaultConvention
-  const recurrence = recurrenceOf(order, optionConvention)!
+  const recurrence = Occurrence.recurrenceOf(order, optionConvention)!
   const calendar = calendarOf(byCode ? undefined : recurrence, options)
   // a code's convention is the options' (DAIL and DAI7 show it, unapplied); a recurrence carries its own
   const convention = byCode ? optionConvention : recurrence.convention
-  const field = byCode ? (order.startDate !== undefined ? "startDate" : "nextDate") : "start"
-  const anchor = byCode ? (order.startDate ?? order.nextDate)! : recurrence.start
+  // a code's anchor is its record's startDate, else nextDate (a code's recurrence alone says its start)
+  const field = !byCode
+    ? "start"
+    : order.startDate !== undefined
+      ? "startDate"
+      : order.nextDate !== undefined
+        ? "nextDate"
+        : "start"
+  const anchor = recurrence.start
   const { k, nominal, execution } = occurrence
   let clampedFrom: number | undefined
   let forwardFrom: number | undefined
   if (byCode) {
     const anchorDay = LocalDate.day(anchor)
-    clampedFrom =
-      Frequency.monthStep(order.frequency) !== undefined && LocalDate.day(nominal) < anchorDay ? anchorDay : undefined
+    clampedFrom = Frequency.monthStep(code) !== undefined && LocalDate.day(nominal) < anchorDay ? anchorDay : undefined
   } else {
     ;({ clampedFrom, forwardFrom } = missingDayOf(recurrence.rule, nominal))
   }
@@ -114,7 +107,7 @@ export const ofOccurrence = (
       .filter((c) => c.date >= anchor)
       .reverse()
     firstWalk = passed.length
-  } else if (byCode && !Frequency.usesConvention(order.frequency)) {
+  } else if (byCode && !Frequency.usesConvention(code)) {
     adjustment = "notApplied"
   } else if (convention === "none") {
     adjustment = "none"
@@ -136,7 +129,7 @@ export const ofOccurrence = (
   // the nextDate cut: a code anchored on nextDate has nothing before it; a recurrence counts from its own start
   const cuts = next !== undefined && (!byCode || order.startDate !== undefined)
   return {
-    frequency: byCode ? order.frequency : undefined,
+    frequency: code,
     recurrence,
     anchor: { field, date: anchor },
     k,
@@ -153,7 +146,7 @@ export const ofOccurrence = (
     firstWalk,
     execution,
     cut: cuts ? { nextDate: next, paid: execution < next } : undefined,
-    endDate: byCode ? order.endDate : recurrence.end
+    endDate: recurrence.end
   }
 }
 
@@ -164,7 +157,7 @@ export const pausedBetween = (
   date: LocalDate.LocalDate,
   o: Occurrence.Occurrence
 ): Paused | undefined => {
-  const r = order.frequency === undefined ? order.recurrence : undefined
+  const r = Occurrence.codeOf(order) === undefined ? order.recurrence : undefined
   if (r?.pauses === undefined || (r.pauses.ranges.length === 0 && r.pauses.months.length === 0)) return undefined
   const bare = Occurrence.planOf({ ...r, pauses: { ranges: [], months: [] } }, options)
   if (Result.isFailure(bare)) return undefined
@@ -196,7 +189,7 @@ export const onOrAfter = (
     const o = Occurrence.firstOnOrAfter(plan, from)
     if (o === undefined) return undefined
     const calendar =
-      order.frequency !== undefined || order.recurrence === undefined
+      Occurrence.codeOf(order) !== undefined || order.recurrence === undefined
         ? options
         : { ...options, calendar: calendarOf(order.recurrence, options) }
     return ofOccurrence(order, o, options, pausedBetween(order, calendar, from, o))

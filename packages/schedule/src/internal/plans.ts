@@ -2,7 +2,7 @@
  * The projection engine's planning loop: every order's plan, in orderId order, with the fields its payments
  * share. The one ordering of orders is {@link compareIds} (orderIds by UTF-16 code units, then input position).
  */
-import { type BusinessDayConvention, Calendar, type LocalDate, Money, Occurrence } from "@tppkit/core"
+import { type BusinessDayConvention, Calendar, type LocalDate, Money, Occurrence, Recurrence } from "@tppkit/core"
 import { BigDecimal, Result } from "effect"
 import type * as Payment from "../Payment.ts"
 
@@ -164,9 +164,13 @@ const amountProblem = (order: Order): string | undefined => {
 }
 
 /** The plan of an order, or why it cannot be projected (its amount first). */
-const planOrder = (order: Order, options: Occurrence.Options): Result.Result<Occurrence.Plan, { reason: string }> => {
+const planOrder = (
+  schedule: Occurrence.OrderSchedule,
+  order: Order,
+  options: Occurrence.Options
+): Result.Result<Occurrence.Plan, { reason: string }> => {
   const problem = amountProblem(order)
-  return problem === undefined ? Occurrence.makePlan(order, options) : Result.fail({ reason: problem })
+  return problem === undefined ? Occurrence.makePlan(schedule, options) : Result.fail({ reason: problem })
 }
 
 /** The orders that cannot be projected, with their reasons, in input order. */
@@ -174,7 +178,7 @@ export const skippedOf = (orders: Iterable<Order>, options: Options | undefined)
   const out: Array<Skipped> = []
   const settings = settingsOf(options)
   for (const order of orders) {
-    const r = planOrder(order, settings.of(order).options)
+    const r = planOrder(order, order, settings.of(order).options)
     if (Result.isFailure(r)) out.push({ orderId: orderIdOf(order), reason: r.failure.reason })
   }
   return out
@@ -325,7 +329,9 @@ export const plan = (
     if (id === undefined) allStrings = false
     else if (i > 0 && inOrder && ids[i - 1] !== undefined && ids[i - 1]! > id) inOrder = false
     const own = settings.of(order)
-    const r = planOrder(order, own.options)
+    // the recurrence made once (an order of the bank's standard makes it when asked): planned, and its code read
+    const recurrence = order.frequency === undefined ? order.recurrence : undefined
+    const r = planOrder(recurrence === undefined ? order : { recurrence }, order, own.options)
     if (Result.isFailure(r)) {
       skipped.push({ orderId: id, reason: r.failure.reason })
       continue
@@ -335,7 +341,7 @@ export const plan = (
     const next = order.nextDate
     startOf[i] = next !== undefined && next > window.from ? next : window.from
     nextOf[i] = next ?? NO_NEXT_DATE
-    const frequency = order.frequency
+    const frequency = recurrence === undefined ? order.frequency : Recurrence.code(recurrence)
     if (frequency !== undefined) {
       dailyOf[i] = frequency === "DAIL" ? 1 : 0
       groupOf[i] = frequency === "DAI7" || frequency === "DAIL" ? 0 : frequency === "WEEK" ? 1 : 2

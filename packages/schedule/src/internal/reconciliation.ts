@@ -1,5 +1,5 @@
 /** The engine of `Reconciliation` (its public module holds the types and documents the functions). */
-import { BankRule, BusinessDayConvention, Calendar, type LocalDate, type Occurrence, Recurrence } from "@tppkit/core"
+import { BankRule, BusinessDayConvention, Calendar, type LocalDate, Occurrence, Recurrence } from "@tppkit/core"
 import { Result } from "effect"
 import * as Holidays from "../Holidays.ts"
 import type {
@@ -81,9 +81,9 @@ export const distinctRules = (
 export type Kind = 0 | 1 | 2 | 3
 
 export const kindOf = (order: ReconcilableOrder): Kind => {
+  const code = Occurrence.codeOf(order)
   const r = order.recurrence
-  if (order.frequency !== undefined || r === undefined)
-    return order.frequency === "DAIL" ? 0 : order.frequency === "DAI7" ? 1 : 2
+  if (code !== undefined || r === undefined) return code === "DAIL" ? 0 : code === "DAI7" ? 1 : 2
   if (r.rule._tag === "EveryWorkingDays") return 0
   return order.ownConvention === true ? 3 : 2
 }
@@ -224,20 +224,23 @@ export const observation = (
   status: Status,
   dueOnListingDay: boolean,
   explaining: number
-): Observation => ({
-  orderId: order.orderId,
-  frequency: order.frequency,
-  // words only for a recurrence (a code says itself): no string per observation of a large listing of codes
-  rule:
-    order.frequency !== undefined || order.recurrence === undefined
-      ? undefined
-      : Recurrence.describe(order.recurrence.rule),
-  listed,
-  expected,
-  status,
-  dueOnListingDay,
-  explaining
-})
+): Observation => {
+  const frequency = Occurrence.codeOf(order)
+  return {
+    orderId: order.orderId,
+    frequency,
+    // words only for a recurrence (a code says itself): no string per observation of a large listing of codes
+    rule:
+      frequency !== undefined || order.recurrence === undefined
+        ? undefined
+        : Recurrence.describe(order.recurrence.rule),
+    listed,
+    expected,
+    status,
+    dueOnListingDay,
+    explaining
+  }
+}
 
 // ---------------------------------------------------------------------------
 // inference

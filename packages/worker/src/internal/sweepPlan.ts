@@ -25,7 +25,7 @@ export const keyed = <A extends { readonly orderId: string }>(
   const repeated = Orders.repeated(positioned)
   if (repeated.length === 0) return { orders, repeated }
   const keys = Orders.keys(positioned)
-  return { orders: orders.map((o, i) => (keys[i] === o.orderId ? o : { ...o, orderId: keys[i]! })), repeated }
+  return { orders: orders.map((o, i) => (keys[i] === o.orderId ? o : Orders.withOrderId(o, keys[i]!))), repeated }
 }
 
 /** A listing with its orders (and the earlier listing's) {@link keyed}, and the orderIds it repeats. */
