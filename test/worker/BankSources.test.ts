@@ -282,19 +282,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         client.standingOrders({ psu: { ...psu, lastLoggedTime: yield* DateTime.now } })
       )
       return orders.flatMap((p) => p.body.orders)
-    }).pipe(
-      Effect.provide(
-        BankClient.BankClient.layerOver(
-          BankConfig.BankConfig.layer({
-            environment: "sandbox",
-            baseUrl: info.baseUrl,
-            clientId: info.clientId,
-            clientSecret: info.clientSecret
-          }),
-          BankTransport.BankTransport.layerUndici()
-        )
-      )
-    )
+    }).pipe(Effect.provide(mockBankClient(info, BankTransport.BankTransport.layerUndici())))
 
   it.effect(
     "a listing cut off at page 2 of 3 with a complete listing kept from the day before: 0 payments unplanned, the page's checks say which listing",
@@ -489,15 +477,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
           })
         )
       ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
-      const client = BankClient.BankClient.layerOver(
-        BankConfig.BankConfig.layer({
-          environment: "sandbox",
-          baseUrl: info.baseUrl,
-          clientId: info.clientId,
-          clientSecret: info.clientSecret
-        }),
-        transport
-      )
+      const client = mockBankClient(info, transport)
       const account = info.accounts[0]?.iban ?? ""
       const due = Schema.decodeSync(Checks.Due)({
         consent: info.clientId,

@@ -5,27 +5,17 @@
  *
  * @since 0.1.0
  */
-import { ErrorBody, Iban, LocalDate, Orders, Profile, type Standard, StandingOrder } from "@tppkit/core"
-import {
-  BankClient,
-  BankConfig,
-  BankError,
-  BankTransport,
-  Budget,
-  Details,
-  type PsuContext,
-  TokenService
-} from "@tppkit/http"
-import type { Projection } from "@tppkit/schedule"
-import { Clock, Context, Deferred, Duration, Effect, Exit, Layer, Option, Redacted, Schedule } from "effect"
+import { ErrorBody, LocalDate, Profile } from "@tppkit/core"
+import { BankClient, BankConfig, BankError, type Budget, type PsuContext } from "@tppkit/http"
+import { Clock, Context, Deferred, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql/SqlError"
 import * as CheckFailure from "./CheckFailure.ts"
-import { ChecksError } from "./Checks.ts"
 import * as Consents from "./Consents.ts"
 import { BalanceChecker } from "./FundsCheckWorkflow.ts"
+import * as DetailedListing from "./internal/detailedListing.ts"
+import * as SbasListing from "./internal/sbasListing.ts"
 import * as Listings from "./Listings.ts"
-import { type Consent, ConsentSource, InvalidIban, ListingFailed, NoGrant, OrderSource } from "./Sweep.ts"
+import { type Consent, ConsentSource, ListingFailed, OrderSource } from "./Sweep.ts"
 
 /**
  * Whether a failure is the bank's token endpoint refusing this client's credentials (`invalid_client`,
@@ -188,157 +178,18 @@ export const balanceChecker = (
  * A consent's listing through a bank whose profile is not the seed bank's (COBS): where the profile lists with the
  * customer's token, the customer's access token renewed with the refresh token the fleet keeps for the consent
  * (`Consents.refreshToken`, sealed at rest with `Consents.RefreshTokenKey`; a new one the bank sends is kept in its
- * place); then every page and, within the daily
- * budget, the details the list lacks (http's `Details.list` with `resume`: the pages and details an earlier try of
- * the day kept in the budget store are not asked for again);
- * each record read by core's `Orders` on the sweep's day (a record whose details are pending projected from its list
- * item where its interval allows, else left out as core says and named in `detailsPending`).
+ * place); then every page and, within the daily budget, the details the list lacks (http's `Details.list` with
+ * `resume`: the pages and details an earlier try of the day kept in the budget store are not asked for again); each
+ * record read by core's `Orders` on the sweep's day (a record whose details are pending projected from its list item
+ * where its interval allows, else left out as core says and named in `detailsPending`). Its engine is
+ * `internal/detailedListing.ts`.
  */
-export const detailedListing = (
-  bank: Bank,
-  psu: PsuContext.PsuContext,
-  consent: Consent,
-  day: string,
-  sql: Option.Option<SqlClient.SqlClient>,
-  pageSize?: number
-): Effect.Effect<
-  {
-    readonly orders: ReadonlyArray<Projection.ProjectableOrder>
-    readonly pages: number
-    readonly detailsPending?: ReadonlyArray<string>
-  },
-  ListingFailed
-> =>
-  Effect.gen(function* () {
-    const config = Context.get(bank, BankConfig.BankConfig)
-    const profile = config.profile
-    const failed = (failure: typeof ListingFailed.fields.failure.Type) =>
-      new ListingFailed({ consent: consent.key, failure })
-    const database = (e: SqlError | ChecksError) =>
-      failed(
-        e._tag === "ChecksError"
-          ? e
-          : new ChecksError({ message: `consents: cannot read or keep the refresh token: ${e.message}` })
-      )
-    let token: TokenService.Token | undefined
-    if (profile.operations.standingOrders.auth.includes("customerToken")) {
-      const refresh = Option.isNone(sql)
-        ? undefined
-        : yield* Consents.refreshToken(consent.key).pipe(
-            Effect.provideService(SqlClient.SqlClient, sql.value),
-            Effect.mapError(database)
-          )
-      if (refresh === undefined) return yield* failed(new NoGrant({ consent: consent.key, profile: profile.name }))
-      const grant = yield* TokenService.refreshGrant(refresh).pipe(
-        Effect.provideService(BankConfig.BankConfig, config),
-        Effect.provide(
-          BankTransport.BankTransport.layerUndici({ tls: config.tls, maxHeaderBytes: config.limits.maxHeaderBytes })
-        ),
-        Effect.mapError(failed)
-      )
-      if (Option.isSome(sql) && Redacted.value(grant.refreshToken) !== Redacted.value(refresh)) {
-        yield* Consents.keepRefreshToken(consent.key, grant.refreshToken).pipe(
-          Effect.provideService(SqlClient.SqlClient, sql.value),
-          Effect.mapError(database)
-        )
-      }
-      token = TokenService.fromSca(config.environment, grant.accessToken)
-    }
-    const iban = consent.iban === undefined ? undefined : Iban.parse(consent.iban)
-    if (iban !== undefined && iban._tag === "Failure")
-      return yield* failed(new InvalidIban({ iban: consent.iban ?? "" }))
-    const listing = yield* Details.list({
-      psu,
-      consentKey: consent.key,
-      resume: true,
-      ...(pageSize === undefined ? {} : { pageSize }),
-      ...(token === undefined ? {} : { token }),
-      ...(iban === undefined ? {} : { iban: iban.success })
-    }).pipe(Effect.provide(bank), Effect.mapError(failed))
-    // core reads each record (its detail when read, else its list item) on the sweep's day
-    const decoder = Orders.decoder({
-      standard: BankConfig.recordStandard(config),
-      listedOn: LocalDate.parseUnsafe(day)
-    })
-    const items = decoder.push(JSON.stringify(listing.orders.map((o) => o.detail ?? o.item)))
-    decoder.end()
-    const orders = items.filter((i): i is Orders.Order => i._tag === "Order")
-    // an order whose details are pending that core cannot plan from its list item is reported, never dropped silently
-    const pending = new Set(listing.pending)
-    const detailsPending = items
-      .filter((i) => i._tag !== "Order" && pending.has(i.orderId ?? ""))
-      .map((i) => i.orderId ?? "")
-    return { orders, pages: listing.pages, ...(detailsPending.length === 0 ? {} : { detailsPending }) }
-  })
-
-/**
- * The seed bank's records read again by core's `Orders` in `standard` on `day`: a bank whose settings name another
- * standard than its profile's (`BankConfig.Settings.standard`, the CLI's `--standard`) has its records read in it; the
- * orders as listed when none is named.
- */
-const readAs = (
-  orders: ReadonlyArray<StandingOrder.StandingOrder>,
-  standard: Standard.Standard | undefined,
-  day: string
-): ReadonlyArray<Projection.ProjectableOrder> => {
-  if (standard === undefined || standard === "sbas") return orders
-  const decoder = Orders.decoder({ standard, listedOn: LocalDate.parseUnsafe(day) })
-  const items = [...decoder.push(JSON.stringify(orders.map((o) => StandingOrder.encodeReceived(o))))]
-  const end = decoder.end()
-  if (end._tag === "Success") items.push(...end.success.items)
-  return items.filter((i): i is Orders.Order => i._tag === "Order")
-}
+export const detailedListing: typeof DetailedListing.detailedListing = DetailedListing.detailedListing
 
 /** How the sweep lists: the page size (default 100, the fewest requests). */
 export interface ListingOptions {
   readonly pageSize?: number | undefined
 }
-
-/** The most pages a listing may have (http's default hard page limit). */
-const pageLimit = BankClient.DEFAULT_PAGE_LIMIT
-
-/** How long a worker holds a consent's listing between two pages; a paused or dead worker frees it within this time. */
-const leaseMillis = 15_000
-
-/** How a kept page is written again while the database is away (a restart): 100 ms doubled up to 5 s, 5 minutes. */
-const databaseRetry = Schedule.exponential("100 millis").pipe(
-  Schedule.modifyDelay((m) => Effect.succeed(Duration.min(m.duration, Duration.seconds(5)))),
-  Schedule.upTo({ duration: "5 minutes" })
-)
-
-/** How a page just read is kept before the listing may be interrupted: 100 ms doubled up to 5 s, for 20 s. */
-const firstKeeping = Schedule.exponential("100 millis").pipe(
-  Schedule.modifyDelay((m) => Effect.succeed(Duration.min(m.duration, Duration.seconds(5)))),
-  Schedule.upTo({ duration: "20 seconds" })
-)
-
-/** Whether a page is the last of its listing: the count of page 0, or a short page when the bank gives none. */
-const isLast = (page: Listings.Page, first: number | undefined, pageSize: number): boolean =>
-  first !== undefined ? page.page >= first - 1 : page.records < pageSize
-
-/**
- * The orders of pages: a record that an earlier page has already, the same record again (the pages moved while they
- * were read), is left out; a different record with an orderId seen before, or one repeated within a page, is kept
- * (the sweep keys such records `ID#N`, `Sweep.keyed`).
- */
-const ordersOf = (pages: ReadonlyArray<Listings.Page>): Array<StandingOrder.StandingOrder> => {
-  const seen = new Map<string, { readonly page: number; readonly records: Array<StandingOrder.StandingOrder> }>()
-  const orders: Array<StandingOrder.StandingOrder> = []
-  for (const p of pages) {
-    for (const o of p.orders) {
-      const earlier = seen.get(o.orderId)
-      if (earlier === undefined) seen.set(o.orderId, { page: p.page, records: [o] })
-      else if (earlier.page !== p.page && earlier.records.some((r) => sameRecord(r, o))) continue
-      else earlier.records.push(o)
-      orders.push(o)
-    }
-  }
-  return orders
-}
-
-/** Whether two records are the same order as received (every field). */
-const sameRecord = (a: StandingOrder.StandingOrder, b: StandingOrder.StandingOrder): boolean =>
-  JSON.stringify(StandingOrder.encodeReceived(a)) === JSON.stringify(StandingOrder.encodeReceived(b))
 
 /**
  * The orders an earlier complete listing stands in with for the pages not read today: each of its orders that no
@@ -346,13 +197,7 @@ const sameRecord = (a: StandingOrder.StandingOrder, b: StandingOrder.StandingOrd
  * or go). An order of the earlier listing that was removed since and would have been on a page read today is
  * planned too (marked with the earlier day): an extra balance check costs less than a payment left unchecked.
  */
-export const standIns = (
-  today: ReadonlyArray<Listings.Page>,
-  earlier: ReadonlyArray<Listings.Page>
-): Array<StandingOrder.StandingOrder> => {
-  const seen = new Set(today.flatMap((p) => p.orders.map((o) => o.orderId)))
-  return ordersOf(earlier).filter((o) => !seen.has(o.orderId))
-}
+export const standIns: typeof SbasListing.standIns = SbasListing.standIns
 
 /**
  * The order source over the bank client: the consent's standing orders, unattended, page by page, each page kept in
@@ -365,7 +210,7 @@ export const standIns = (
  * of an earlier day for the pages not read today.
  *
  * A consent naming another profile than the seed bank's is listed through its bank ({@link Banks}) as that profile
- * says ({@link detailedListing}).
+ * says ({@link detailedListing}). The page-by-page engine is `internal/sbasListing.ts`.
  */
 export const orderSource = (
   psu: PsuContext.PsuContext,
@@ -379,10 +224,12 @@ export const orderSource = (
       const credentials = yield* Effect.serviceOption(Credentials)
       const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
       const tokenKey = yield* Consents.RefreshTokenKey
-      const listings = yield* Listings.Listings
-      const pageSize = options.pageSize ?? 100
-      const idOf = (consent: Consent) => Listings.listingId(consent.key, consent.iban, pageSize)
-      const stored = (consent: Consent) => (e: ChecksError) => new ListingFailed({ consent: consent.key, failure: e })
+      const sbas = SbasListing.make({
+        psu,
+        listings: yield* Listings.Listings,
+        pageSize: options.pageSize ?? 100,
+        guarded: (bank, call) => guarded(bank === own ? credentials : Option.none(), call)
+      })
       const list = (consent: Consent, day: string) =>
         Effect.gen(function* () {
           const bank = bankOf(own, others, consent.profile)
@@ -397,156 +244,23 @@ export const orderSource = (
               Effect.provideService(Consents.RefreshTokenKey, tokenKey)
             )
           }
-          const listed = yield* sbasListing(bank, bank === own ? credentials : Option.none(), consent, day)
+          const listed = yield* sbas.list(bank, consent, day)
           const standard = Context.get(bank, BankConfig.BankConfig).standard
           return {
             ...listed,
-            orders: readAs(listed.orders, standard, day),
+            orders: SbasListing.readAs(listed.orders, standard, day),
             ...(listed.previous === undefined
               ? {}
               : {
                   previous: {
                     ...listed.previous,
-                    orders: readAs(listed.previous.orders, standard, listed.previous.day)
+                    orders: SbasListing.readAs(listed.previous.orders, standard, listed.previous.day)
                   }
                 })
           }
         })
-      const sbasListing = (
-        bank: Bank,
-        credentials: Option.Option<Credentials["Service"]>,
-        consent: Consent,
-        day: string
-      ) =>
-        Effect.gen(function* () {
-          const client = Context.get(bank, BankClient.BankClient)
-          const store = Context.get(bank, Budget.Budget).store
-          const iban = consent.iban === undefined ? undefined : Iban.parse(consent.iban)
-          if (iban !== undefined && iban._tag === "Failure") {
-            return yield* new ListingFailed({
-              consent: consent.key,
-              failure: new InvalidIban({ iban: consent.iban ?? "" })
-            })
-          }
-          const id = idOf(consent)
-          const leaseKey = JSON.stringify(["sweep listing", id, day])
-          const holder = crypto.randomUUID()
-          const busy = (what: string) =>
-            new ListingFailed({
-              consent: consent.key,
-              failure: new ChecksError({ message: `listing of ${consent.key} on ${day}: ${what}` })
-            })
-          /** Takes or renews the listing's lease; fails when another worker holds it. */
-          const hold = Effect.gen(function* () {
-            const now = yield* Clock.currentTimeMillis
-            const lease = yield* store
-              .tryAcquireLease(leaseKey, holder, now, now + leaseMillis)
-              .pipe(Effect.mapError((e) => busy(e.message)))
-            if (!lease.acquired) return yield* busy("another worker is reading it")
-          })
-          const release = Effect.ignore(store.releaseLease(leaseKey, holder))
-          return yield* Effect.gen(function* () {
-            yield* hold
-            const pages = new Map(
-              (yield* listings.pages(id, day).pipe(Effect.mapError(stored(consent)))).map((p) => [p.page, p])
-            )
-            const processId = crypto.randomUUID()
-            const read: Array<Listings.Page> = []
-            for (let n = 0; ; n++) {
-              let page = pages.get(n)
-              if (page === undefined) {
-                yield* hold
-                // a page asked for is kept before the listing can be interrupted (its shard moved to a worker that
-                // joined, the worker stopping): the request and its keeping are one step, bounded by the request's
-                // deadline and the first tries of the keeping; only then may the listing stop, and no page is asked
-                // for twice
-                const [asked, kept] = yield* Effect.uninterruptible(
-                  Effect.gen(function* () {
-                    const reply = yield* guarded(
-                      credentials,
-                      client.standingOrdersPage({
-                        psu,
-                        consentKey: consent.key,
-                        page: n,
-                        pageSize,
-                        processId,
-                        ...(iban === undefined ? {} : { iban: iban.success })
-                      })
-                    ).pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
-                    const asked: Listings.Page = {
-                      page: n,
-                      pageCount: reply.body.pageCount,
-                      records: reply.body.orders.length + reply.body.errors.filter((e) => e.index >= 0).length,
-                      orders: reply.body.orders
-                    }
-                    const kept = yield* Effect.exit(Effect.retry(listings.keep(id, day, asked), firstKeeping))
-                    return [asked, kept] as const
-                  })
-                )
-                page = asked
-                // kept before the next page is asked for: a worker that stops now costs no page again
-                if (Exit.isFailure(kept)) {
-                  yield* Effect.retry(listings.keep(id, day, page), databaseRetry).pipe(
-                    Effect.mapError(stored(consent))
-                  )
-                }
-              }
-              read.push(page)
-              const first = read[0]?.pageCount
-              if (n > 0 && page.pageCount !== first) {
-                return yield* new ListingFailed({
-                  consent: consent.key,
-                  failure: new ChecksError({
-                    message: `listing of ${consent.key}: page ${n} gives pageCount ${page.pageCount ?? "none"}, page 0 gave ${first ?? "none"}`
-                  })
-                })
-              }
-              if (isLast(page, first, pageSize)) break
-              if (n >= pageLimit - 1) {
-                return yield* busy(`more than the limit of ${pageLimit} pages`)
-              }
-            }
-            yield* Effect.retry(listings.complete(id, day), databaseRetry).pipe(Effect.mapError(stored(consent)))
-            // the last complete listing before the day's, kept for the change feed (none: nothing to compare)
-            const previous = yield* listings
-              .latestComplete(id, day)
-              .pipe(Effect.retry(databaseRetry), Effect.mapError(stored(consent)))
-            return {
-              orders: ordersOf(read),
-              pages: read.length,
-              ...(Option.isSome(previous)
-                ? { previous: { day: previous.value.day, orders: ordersOf(previous.value.pages) } }
-                : {})
-            }
-          }).pipe(Effect.ensuring(release))
-        })
       const kept = (consent: Consent, day: string) =>
-        Effect.gen(function* () {
-          const id = idOf(consent)
-          const today = yield* listings.pages(id, day)
-          const first = today.find((p) => p.page === 0)
-          const count = first?.pageCount
-          const keptPages = new Set(today.map((p) => p.page))
-          // the pages not read today: every page up to the count when page 0 gives one; otherwise unknown
-          const unread =
-            count === undefined
-              ? undefined
-              : Array.from({ length: count }, (_, i) => i).filter((i) => !keptPages.has(i))
-          const complete =
-            unread?.length === 0 ||
-            (first !== undefined && count === undefined && today.some((p) => p.records < pageSize))
-          const earlier = complete ? Option.none() : yield* listings.latestComplete(id, day)
-          const standard = Context.get(bankOf(own, others, consent.profile) ?? own, BankConfig.BankConfig).standard
-          return {
-            orders: readAs(ordersOf(today), standard, day),
-            pagesKept: today.map((p) => p.page),
-            pagesUnread: complete ? [] : unread,
-            earlier: Option.match(earlier, {
-              onNone: () => undefined,
-              onSome: (e) => ({ day: e.day, orders: readAs(standIns(today, e.pages), standard, e.day) })
-            })
-          }
-        }).pipe(Effect.mapError(stored(consent)))
+        sbas.kept(bankOf(own, others, consent.profile) ?? own, consent, day)
       return OrderSource.of({ list, kept })
     })
   )
