@@ -57,38 +57,48 @@ const plan = (balance: string) =>
     { reconfigure: true }
   )
 
+/**
+ * A bank whose consent "gone" is refused with `code` and whose other consents list SO-CAR (the keys listed kept in
+ * `listed`), and the day's sweep over it with the watcher in the fleet's database; the run's consents are read from
+ * `tppkit_consents` (`fromTable`) or are the settings' own.
+ */
+const sweeping = (code: string, listed: Array<string>, sweepSettings: Sweep.Settings, fromTable: boolean) => {
+  const source = Layer.succeed(Sweep.OrderSource)({
+    list: (consent) =>
+      Effect.suspend(() => {
+        listed.push(consent.key)
+        return consent.key === "gone"
+          ? Effect.fail(new Sweep.ListingFailed({ consent: consent.key, failure: expired(code) }))
+          : Effect.succeed({ orders: [monthly("SO-CAR", "2026-01-25", "400")], pages: 1 })
+      })
+  })
+  const consents = fromTable ? Consents.layerSource() : Layer.empty
+  return (day: string) =>
+    Sweep.sweepNow(day).pipe(
+      Effect.provide(
+        Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+          Layer.provideMerge(Warnings.layerSql({ horizon: 10 })),
+          Layer.provideMerge(WorkflowEngine.layerMemory),
+          Layer.provideMerge(Checks.Checks.layerSql),
+          Layer.provideMerge(consents),
+          Layer.provide(source),
+          Layer.provide(
+            Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+              check: () => Effect.succeed({ answer: "APPR" as const })
+            })
+          ),
+          Layer.provideMerge(Layer.succeed(Sweep.SweepSettings)(sweepSettings))
+        )
+      )
+    )
+}
+
 describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, () => {
   it.live("a consent refused as expired is not listed again; a payment at risk is cleared, then raised anew", () =>
     Effect.gen(function* () {
       const url = yield* db.freshUrl()
       const listed: Array<string> = []
-      const source = Layer.succeed(Sweep.OrderSource)({
-        list: (consent) =>
-          Effect.suspend(() => {
-            listed.push(consent.key)
-            return consent.key === "gone"
-              ? Effect.fail(new Sweep.ListingFailed({ consent: consent.key, failure: expired("CONSENT_EXPIRED") }))
-              : Effect.succeed({ orders: [monthly("SO-CAR", "2026-01-25", "400")], pages: 1 })
-          })
-      })
-      const sweep = (day: string) =>
-        Sweep.sweepNow(day).pipe(
-          Effect.provide(
-            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-              Layer.provideMerge(Warnings.layerSql({ horizon: 10 })),
-              Layer.provideMerge(WorkflowEngine.layerMemory),
-              Layer.provideMerge(Checks.Checks.layerSql),
-              Layer.provideMerge(Consents.layerSource()),
-              Layer.provide(source),
-              Layer.provide(
-                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                  check: () => Effect.succeed({ answer: "APPR" as const })
-                })
-              ),
-              Layer.provideMerge(Layer.succeed(Sweep.SweepSettings)(settings))
-            )
-          )
-        )
+      const sweep = sweeping("CONSENT_EXPIRED", listed, settings, true)
       const types = Effect.map(Warnings.events(0), (events) => events.map((e) => [e.type, e.data.orderId ?? e.consent]))
       yield* Effect.gen(function* () {
         yield* Consents.add({ key: "c1", iban: IBAN })
@@ -136,35 +146,13 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     Effect.gen(function* () {
       const url = yield* db.freshUrl()
       const listed: Array<string> = []
-      const source = Layer.succeed(Sweep.OrderSource)({
-        list: (consent) =>
-          Effect.suspend(() => {
-            listed.push(consent.key)
-            return consent.key === "gone"
-              ? Effect.fail(new Sweep.ListingFailed({ consent: consent.key, failure: expired("CONSENT_REVOKED") }))
-              : Effect.succeed({ orders: [monthly("SO-CAR", "2026-01-25", "400")], pages: 1 })
-          })
-      })
       // no Consents.layerSource: the run's consents are the settings' own, none of them in tppkit_consents
-      const sweep = (day: string) =>
-        Sweep.sweepNow(day).pipe(
-          Effect.provide(
-            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-              Layer.provideMerge(Warnings.layerSql({ horizon: 10 })),
-              Layer.provideMerge(WorkflowEngine.layerMemory),
-              Layer.provideMerge(Checks.Checks.layerSql),
-              Layer.provide(source),
-              Layer.provide(
-                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                  check: () => Effect.succeed({ answer: "APPR" as const })
-                })
-              ),
-              Layer.provideMerge(
-                Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: "c1" }, { key: "gone" }] })
-              )
-            )
-          )
-        )
+      const sweep = sweeping(
+        "CONSENT_REVOKED",
+        listed,
+        { ...settings, consents: [{ key: "c1" }, { key: "gone" }] },
+        false
+      )
       yield* Effect.gen(function* () {
         const first = yield* sweep("2026-11-16")
         assert.deepStrictEqual(listed, ["c1", "gone"])
