@@ -52,7 +52,7 @@ export interface Options {
   /**
    * The profile the mock bank plays and the client speaks (`--profile`; default the seed bank's). Under one whose
    * listing needs the customer's token (COBS) the demo obtains it by the authorization-code flow and reads each
-   * order's detail; the fleet step runs under the seed bank's profile only (left out otherwise, saying so).
+   * order's detail, and the fleet's worker keeps the customer's refresh token (sealed with a key of the demo's own).
    */
   readonly profile?: Profile.Profile | undefined
 }
@@ -68,7 +68,7 @@ export const run = (options: Options = {}) =>
     const today = LocalDate.parseUnsafe(DateTime.formatIsoDateUtc(now))
     const profile = options.profile ?? Profile.sbas
     const sbas = Profile.isSbas(profile)
-    const fleet = options.skipFleet === true || !sbas ? undefined : yield* Fleet.start(info, today)
+    const fleet = options.skipFleet === true ? undefined : yield* Fleet.start(info, today)
     const bank: Bank.Bank = {
       info,
       client: yield* BankClient.BankClient,
@@ -95,9 +95,6 @@ export const run = (options: Options = {}) =>
     const groups = yield* AtRisk.step(atRisk)
     yield* Forecast.step(info.accounts, orders, funds, today, projection.to)
     const fleetLine = fleet === undefined ? undefined : yield* Fleet.step(fleet, today, bank.consentOf)
-    if (!sbas && options.skipFleet !== true) {
-      yield* say(`The fleet step runs under the seed bank's profile only; left out under ${profile.name}.`)
-    }
     yield* Summary.step({
       n: fleet === undefined ? 8 : 9,
       orders: orders.length,

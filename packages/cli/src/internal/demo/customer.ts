@@ -19,10 +19,12 @@ const redirectUri = "https://tpp.example/callback"
 /** The authorization path of the mock bank's authorization-code flow. */
 const authorizePath = "/oauth2/auth"
 
-/** Step 1: the customer's token by the authorization-code flow; returns it as the listing's token. */
-export const tokens = (info: Sandbox.SandboxInfo["Service"], profile: Profile.Profile) =>
+/**
+ * The customer's grant (access and refresh token) by the authorization-code flow at the mock bank, which approves at
+ * once (standing in for the customer's login).
+ */
+export const grantOf = (info: Sandbox.SandboxInfo["Service"]) =>
   Effect.gen(function* () {
-    yield* heading(1, "Tokens (the customer's, by authorization code; the values stay secret)")
     const query = new URLSearchParams({
       response_type: "code",
       client_id: info.clientId,
@@ -35,11 +37,18 @@ export const tokens = (info: Sandbox.SandboxInfo["Service"], profile: Profile.Pr
     )
     const code = new URL(approved.headers.get("location") ?? redirectUri).searchParams.get("code") ?? ""
     const config = yield* BankConfig.BankConfig
-    const grant = yield* TokenService.exchangeCode(Redacted.make(code), redirectUri).pipe(
+    return yield* TokenService.exchangeCode(Redacted.make(code), redirectUri).pipe(
       Effect.provide(
         BankTransport.BankTransport.layerUndici({ tls: config.tls, maxHeaderBytes: config.limits.maxHeaderBytes })
       )
     )
+  })
+
+/** Step 1: the customer's token by the authorization-code flow; returns it as the listing's token. */
+export const tokens = (info: Sandbox.SandboxInfo["Service"], profile: Profile.Profile) =>
+  Effect.gen(function* () {
+    yield* heading(1, "Tokens (the customer's, by authorization code; the values stay secret)")
+    const grant = yield* grantOf(info)
     const listing = profile.operations.standingOrders.auth.join(" + ")
     const check = profile.operations.balanceCheck.auth.join(" + ")
     yield* Output.line(

@@ -2,12 +2,13 @@
  * The demo's fleet step, loaded only when the demo runs it (it pulls in the cluster, the workflow engine and the
  * PostgreSQL driver): one `tppkit worker --once` as code, on the demo's temporary PostgreSQL and mock bank.
  */
-import { Calendar, LocalDate } from "@tppkit/core"
+import { randomBytes } from "node:crypto"
+import { Calendar, LocalDate, Profile } from "@tppkit/core"
 import { BankConfig } from "@tppkit/http"
 import type { Sandbox } from "@tppkit/sandbox"
 import { Coverage } from "@tppkit/schedule"
 import { Consents, Sweep } from "@tppkit/worker"
-import { Effect, Option, type Redacted, References, Result } from "effect"
+import { Effect, Layer, Option, Redacted, References, Result } from "effect"
 import * as Connection from "../../Connection.ts"
 import * as Failure from "../../Failure.ts"
 import type * as WorkerStatus from "../../WorkerStatus.ts"
@@ -15,6 +16,7 @@ import { optionsOf } from "../client.ts"
 import * as Worker from "../workerLayer.ts"
 import * as WorkerStatusWork from "../workerStatus.ts"
 import * as WorkerWatch from "../workerWatch.ts"
+import { grantOf } from "./customer.ts"
 
 /** The worker's settings in the demo: the defaults of `tppkit worker`, the sweep's consent the demo's client. */
 export const sweepSettings = (clientId: string): Sweep.Settings => ({
@@ -48,15 +50,27 @@ export const sweep = (
   report: (outcome: Outcome) => Effect.Effect<void>
 ): Effect.Effect<void, Failure.CliFailure> =>
   Effect.gen(function* () {
-    const settings = BankConfig.load(
-      optionsOf({
+    const profile = bank.profile
+    const sbas = Profile.isSbas(profile)
+    const settings = BankConfig.load({
+      ...optionsOf({
         environment: bank.environment,
         baseUrl: bank.baseUrl,
         clientId: bank.clientId,
         clientSecret: bank.clientSecret
-      })
-    )
+      }),
+      ...(sbas ? {} : { profile, apiKey: bank.apiKey, tpp: { name: "tppkit demo" } })
+    })
     if (Result.isFailure(settings)) return yield* Failure.configuration(settings.failure.message, settings.failure)
+    // under a profile that lists with the customer's token, the consent keeps the customer's refresh token, sealed
+    // with a key of this demo's own
+    const refreshTokenKey = sbas ? undefined : Redacted.make(randomBytes(32).toString("base64"))
+    const refreshToken = sbas
+      ? undefined
+      : (yield* grantOf(bank).pipe(
+          Effect.provide(Layer.succeed(BankConfig.BankConfig, settings.success)),
+          Effect.mapError((e) => Failure.failure(`the customer's token: ${e.message}`, e))
+        )).refreshToken
     const sweep = sweepSettings(bank.clientId)
     const day = LocalDate.format(today)
     const setup: Worker.Setup = {
@@ -67,11 +81,14 @@ export const sweep = (
       // one runner that polls often: the demo waits for it
       timing: { pollInterval: "100 millis" },
       runnerPort: 0,
-      cron: false
+      cron: false,
+      ...(refreshTokenKey === undefined ? {} : { refreshTokenKey })
     }
     return yield* Effect.gen(function* () {
       // the demo's consent, a row of the fleet's consents as `tppkit worker` seeds it
-      yield* Consents.seed(sweep.consents)
+      yield* Consents.seed(sweep.consents.map((c) => (refreshToken === undefined ? c : { ...c, refreshToken }))).pipe(
+        Effect.provideService(Consents.RefreshTokenKey, Option.fromUndefinedOr(refreshTokenKey))
+      )
       const summary = yield* Sweep.sweepNow(day)
       yield* WorkerWatch.awaitDay(day, "50 millis")
       const status = yield* WorkerStatusWork.readStatus(Option.none(), settings.success.budget.dailyLimit)
