@@ -146,7 +146,9 @@ describe("Project.report", () => {
     const r = Project.report(d, s)
     const payments = [...Export.payments(r)]
     expect(payments).toHaveLength(6)
-    expect(r.skipped.map((x) => x.orderId)).toEqual(["SO-BAD-FREQ", "SO-BAD-DATE", "SO-NO-ANCHOR"])
+    // then an order that pays, but not in this window (issue 34)
+    expect(r.skipped.map((x) => x.orderId)).toEqual(["SO-BAD-FREQ", "SO-BAD-DATE", "SO-NO-ANCHOR", "SO-GYM"])
+    expect(r.skipped[3]?.reason).toBe("no payment in this window (2024-01-01 to 2024-06-30): the next is on 2026-12-21")
     expect([r.calendarName, r.convention]).toEqual(["target", "following"])
     const key = (p: ProjectionFormats.PaymentRow) =>
       `${p.orderId} ${p.nominalDate} ${p.executionDate} ${Money.formatFixed2(p.amount)}`

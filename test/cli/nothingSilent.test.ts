@@ -61,6 +61,25 @@ describe("an order read whole that pays nothing is skipped, listed and counted (
     expect(translate.stderr).toContain("tppkit: ENDED skipped: endDate 2026-01-01 is before startDate 2026-03-01")
   })
 
+  it("an order that pays, but not in the window, is told from one that never pays (issue 34)", async () => {
+    const idle = file("idle.json", [
+      order("ENDED", "MNTH", "2026-03-01", 10, { endDate: "2026-01-01" }),
+      order("YEARLY", "YEAR", "2026-06-15", 20),
+      order("OVER", "MNTH", "2025-01-05", 30, { endDate: "2026-02-05" }),
+      order("LATER", "MNTH", "2026-01-05", 40, { nextDate: "2026-04-05" }),
+      order("RENT", "MNTH", "2026-03-02", 500)
+    ])
+    const r = await run(["project", "--orders", idle, ...window, "--format", "json"])
+    expect(r.code).toBe(0)
+    const span = "no payment in this window (2026-03-01 to 2026-03-31)"
+    expect(JSON.parse(r.stdout).skipped).toEqual([
+      { orderId: "ENDED", reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays" },
+      { orderId: "YEARLY", reason: `${span}: the next is on 2026-06-15` },
+      { orderId: "OVER", reason: `${span}: its payments ended before it` },
+      { orderId: "LATER", reason: `${span}: the bank's next date is 2026-04-05` }
+    ])
+  })
+
   it("a deleted YNAB schedule is in project's JSON skipped list, not only a warning", async () => {
     const r = await run([
       "project",

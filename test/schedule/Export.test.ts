@@ -83,9 +83,19 @@ describe("Export", () => {
           calendarName: "label",
           skipped: [{ orderId: "SO-0", reason: "record 0: not decoded" }]
         }
-        const { projected, document } = expected(orders, window, options, "label")
+        const { projected, document: own } = expected(orders, window, options, "label")
         const made = Export.make(orders, window, options)
-        expect(made.skipped).toEqual(document.skipped)
+        // then each order that pays, but not in the window, in input order (issue 34): an order projected alone
+        const span = `${LocalDate.format(window.from)} to ${LocalDate.format(window.to)}`
+        const idle = orders.filter((o) => {
+          const alone = Projection.project([o], window, options)
+          return alone.skipped.length === 0 && alone.payments.length === 0
+        })
+        const rest = made.skipped.slice(own.skipped.length)
+        expect(made.skipped.slice(0, own.skipped.length)).toEqual(own.skipped)
+        expect(rest.map((s) => s.orderId)).toEqual(idle.map((o) => o.orderId))
+        for (const s of rest) expect(s.reason.startsWith(`no payment in this window (${span}): `)).toBe(true)
+        const document = { ...own, skipped: made.skipped }
         const json = Oracle.bytesOf(Export.json(made)).toString("utf8")
         expect(json).toEqual(Oracle.json(document))
         const csv = Oracle.bytesOf(Export.csv(made)).toString("utf8")

@@ -41,7 +41,8 @@ export interface Options extends Projection.Options {
 
 /**
  * A projection planned for writing (made by {@link make}): the window, the settings the JSON document states, and
- * every skipped order (those given to {@link make} first, then those the projection cannot use, in input order).
+ * every skipped order (those given to {@link make} first, then those the projection cannot use, then those that pay
+ * but nothing in the window, "no payment in this window", each in input order).
  * Its payments are computed anew by each writer.
  */
 export interface Export {
@@ -71,7 +72,8 @@ class Planned implements Export {
     this.calendarName = options?.calendarName ?? (typeof calendar === "function" ? "auto" : calendar.name)
     this.convention = options?.convention ?? BusinessDayConvention.defaultConvention
     this.plans = Plans.plan(orders, window, options, true)
-    this.skipped = [...(options?.skipped ?? []), ...this.plans.skipped]
+    // then the orders that pay, but nothing in this window: named, so that none of them disappears without a word
+    this.skipped = [...(options?.skipped ?? []), ...this.plans.skipped, ...Plans.idleOf(this.plans, window)]
     this.repeated = options?.repeated ?? []
     this.onDay = options?.onDay
   }

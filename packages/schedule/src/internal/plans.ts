@@ -2,7 +2,7 @@
  * The projection engine's planning loop: every order's plan, in orderId order, with the fields its payments
  * share. The one ordering of orders is {@link compareIds} (orderIds by UTF-16 code units, then input position).
  */
-import { type BusinessDayConvention, Calendar, type LocalDate, Money, Occurrence, Recurrence } from "@tppkit/core"
+import { type BusinessDayConvention, Calendar, LocalDate, Money, Occurrence, Recurrence } from "@tppkit/core"
 import { BigDecimal, Result } from "effect"
 import type * as Payment from "../Payment.ts"
 
@@ -180,6 +180,39 @@ export const skippedOf = (orders: Iterable<Order>, options: Options | undefined)
   for (const order of orders) {
     const r = planOrder(order, order, settings.of(order).options)
     if (Result.isFailure(r)) out.push({ orderId: orderIdOf(order), reason: r.failure.reason })
+  }
+  return out
+}
+
+/**
+ * The planned orders that pay nothing in the window although they pay (packages/core/README.md, "Already paid"): none
+ * of their payments executes from their first date in the window (`from`, or the bank's `nextDate` when later) to its
+ * end. Each named with the reason, in input order: the next payment after the window, or that the payments ended
+ * before it — an order that never pays is skipped when read, not here.
+ */
+export const idleOf = (plans: Plans, window: { readonly from: number; readonly to: number }): Array<Skipped> => {
+  const out: Array<Skipped> = []
+  const span = `${LocalDate.format(window.from as LocalDate.LocalDate)} to ${LocalDate.format(window.to as LocalDate.LocalDate)}`
+  for (let q = 0; q < plans.inputOrder.length; q++) {
+    const j = plans.inputOrder[q]!
+    const start = plans.starts[j]!
+    if (start > window.to) {
+      const next = plans.templates[j]!.nextDate
+      out.push({
+        orderId: plans.templates[j]!.orderId,
+        reason: `no payment in this window (${span}): the bank's next date is ${LocalDate.format(next as LocalDate.LocalDate)}`
+      })
+      continue
+    }
+    const first = Occurrence.firstExecutionOnOrAfter(plans.plans[j]!, start as LocalDate.LocalDate)
+    if (first !== undefined && first <= window.to) continue
+    out.push({
+      orderId: plans.templates[j]!.orderId,
+      reason:
+        first === undefined
+          ? `no payment in this window (${span}): its payments ended before it`
+          : `no payment in this window (${span}): the next is on ${LocalDate.format(first)}`
+    })
   }
   return out
 }
