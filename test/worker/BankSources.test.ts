@@ -13,6 +13,7 @@ import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
 import { customerTokens } from "../sandbox/support.ts"
 import { embeddedDb } from "./pg.ts"
+import { due as dueOf } from "./support.ts"
 
 const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "tppkit-test" }
 const day = "2026-11-02"
@@ -709,5 +710,43 @@ describe("BankSources.orderSource: the records' standard (issue 40)", () => {
         assert.strictEqual(cobs.orders.length, 0)
       }),
     60_000
+  )
+
+  it.live("a COBS balance check's id is ORDER/DATE when it fits 18 characters, else 18 hex digits of its hash", () =>
+    Effect.gen(function* () {
+      const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
+      const info = Context.get(bank, Sandbox.SandboxInfo)
+      const journal = Context.get(bank, Journal.Journal)
+      const checker = Context.get(
+        yield* Layer.build(
+          BankSources.balanceChecker(psu).pipe(
+            Layer.provide(
+              mockBankClient(info, BankTransport.BankTransport.layerUndici(), {
+                profile: Profile.cobs,
+                apiKey: info.apiKey,
+                tpp: { name: "My Budget App s.r.o." }
+              })
+            )
+          )
+        ),
+        FundsCheckWorkflow.BalanceChecker
+      )
+      const account = Fixtures.ibans.eurBranch
+      const long = "STANDING-ORDER-0000000000000000042"
+      const answers = []
+      for (const orderId of ["SO-0001", long]) {
+        const paid = dueOf({ consent: "cz-1", orderId, nominalDate: "2026-12-01", debtorIban: account, amount: "1.00" })
+        answers.push((yield* checker.check(paid, crypto.randomUUID())).answer)
+      }
+      const ids = (yield* journal.entries)
+        .filter((e) => e.path.endsWith("/balanceCheck"))
+        .map((e) => (JSON.parse(e.body) as { exchangeIdentification: string }).exchangeIdentification)
+      assert.deepStrictEqual(answers, ["APPR", "APPR"])
+      assert.strictEqual(ids[0], "SO-0001/2026-12-01")
+      assert.match(ids[1] ?? "", /^[0-9a-f]{18}$/)
+      // the same payment, the same id (every try of its check)
+      assert.strictEqual(BankSources.checkId(Profile.cobs, `${long}/2026-12-01`), ids[1])
+      assert.strictEqual(BankSources.checkId(Profile.sbas, `${long}/2026-12-01`), `${long}/2026-12-01`.slice(0, 35))
+    }).pipe(Effect.scoped)
   )
 })

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import { createHash } from "node:crypto"
 import { ErrorBody, LocalDate, Profile } from "@tppkit/core"
 import { BankClient, BankConfig, BankError, type Budget, type PsuContext } from "@tppkit/http"
 import { Clock, Context, Deferred, Effect, Layer, Option } from "effect"
@@ -113,6 +114,19 @@ const profiles = (source: Option.Option<ConsentSource["Service"]>) => {
     })
 }
 
+/** COBS's `exchangeIdentification`: at most 18 SWIFT characters, no `/` first or last, no `//` (rule book v2.0 §3.3.1). */
+const cobsId = /^(?!\/)(?!.*\/\/)[a-zA-Z0-9/\-?:().,'+ ]{1,18}(?<!\/)$/
+
+/**
+ * The id of a payment's balance check: `ORDER/DATE` (the seed bank's takes 35 characters); under a profile whose id
+ * holds fewer (COBS: 18 SWIFT characters) the same text when it fits, else 18 hex digits of its SHA-256, the same
+ * for every try of the payment's check (an order id of the bank's own 35 characters made the client refuse the check).
+ */
+export const checkId = (profile: Profile.Profile, text: string): string => {
+  if (Profile.isSbas(profile)) return text.slice(0, 35)
+  return cobsId.test(text) ? text : createHash("sha256").update(text).digest("hex").slice(0, 18)
+}
+
 /**
  * The balance checker over the bank client: the payment's amount on its debtor IBAN, with the given Correlation-ID,
  * through the bank of its consent's profile (the worker's own, or one of {@link Banks}), behind that bank's breaker
@@ -155,7 +169,10 @@ export const balanceChecker = (
                 credentials,
                 client.balanceCheck(
                   {
-                    instructionIdentification: `${due.orderId}/${LocalDate.format(due.nominalDate)}`.slice(0, 35),
+                    instructionIdentification: checkId(
+                      Context.get(bank, BankConfig.BankConfig).profile,
+                      `${due.orderId}/${LocalDate.format(due.nominalDate)}`
+                    ),
                     iban: due.debtorIban,
                     amount: { value: due.amount, currency: due.currency }
                   },
