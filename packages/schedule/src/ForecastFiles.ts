@@ -1,9 +1,10 @@
 /**
  * The files a forecast reads besides the orders: opening balances and the bank's funds-check answers, each a JSON
- * array of records (or an object with `balances` / `checks`). Every field is read exactly: amounts are JSON numbers
- * (their text) or decimal strings, never floats; IBANs are checked and written without spaces; dates are
- * `YYYY-MM-DD`. A record that cannot be read is kept aside with its position and why, and the others are used; only a
- * text that is no such list fails. The engine is `internal/forecastFiles.ts`.
+ * array of records (or an object with `balances` / `checks`). Each record is decoded on its own by a Schema built on
+ * core's (`BalanceRecord`, `CheckRecord`): amounts are JSON numbers (their text) or decimal strings, never floats;
+ * IBANs are core's `Iban`, checked and written without spaces; currencies core's `Currency.CurrencyCode`; dates core's
+ * `LocalDate`, `YYYY-MM-DD`. A record that cannot be read is kept aside with its position, the field and why, and the
+ * others are used; only a text that is no such list fails. The engine is `internal/forecastFiles.ts`.
  *
  * @since 0.1.0
  */
@@ -12,11 +13,27 @@ import type * as Forecast from "./Forecast.ts"
 import * as Engine from "./internal/forecastFiles.ts"
 import { InvalidForecast, ScheduleError } from "./ScheduleError.ts"
 
-/** A record of an input file that could not be read: its position (from 0) and why; its IBAN when that was read. */
+/**
+ * A record of an input file that could not be read: its position (from 0; messages show it from 1), the field at
+ * fault (none when the record as a whole is) and why (`field: …`, with the text given when the reason does not say it);
+ * its IBAN when that was read.
+ */
 export type Unreadable = Engine.Unreadable
 
 /** What a file gave: the records read, and those that could not be. */
 export type Read<A> = Engine.Read<A>
+
+/**
+ * A balances file's record, `{ iban, currency, amount, date, threshold? }` (text around values trimmed; `threshold` may
+ * be null): decodes to the fields of a `Forecast.Balance`.
+ */
+export const BalanceRecord = Engine.BalanceRecord
+
+/**
+ * A funds-checks file's record, `{ answer, orderId, executionDate, debtorIban, amount, currency, checkedOn }`: decodes to
+ * a `Forecast.Check`.
+ */
+export const CheckRecord = Engine.CheckRecord
 
 const failed = (message: string) => new ScheduleError({ reason: new InvalidForecast({ message }) })
 

@@ -1,16 +1,21 @@
 /**
- * The engine of `ForecastFiles`: a JSON file's records read one by one into balances and funds checks, each field
- * read exactly (amounts from a JSON number's text or a decimal string), a record that cannot be read kept with its
- * position and why.
+ * The engine of `ForecastFiles`: a JSON file's records decoded one by one, each by a Schema built on core's (`Iban`,
+ * `Currency.CurrencyCode`, `LocalDate`, `BalanceCheck.Answer`; amounts read exactly by `Money.fromNumberText` and
+ * `Money.parse`); a record that cannot be decoded is kept with its position, the field at fault and why, and never
+ * stops the others.
  */
-import { BalanceCheck, Iban, Json, LocalDate, Money } from "@tppkit/core"
-import { type BigDecimal, Result, Schema } from "effect"
+import { BalanceCheck, Currency, Iban, Json, LocalDate, Money, SchemaProblem } from "@tppkit/core"
+import { Effect, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import type * as Forecast from "../Forecast.ts"
 
-/** A record of an input file that could not be read: its position (from 0) and why; its IBAN when that was read. */
+/**
+ * A record of an input file that could not be read: its position (from 0), the field at fault (none when the record
+ * as a whole is, e.g. no object, or an account given again) and why (`field: …`); its IBAN when that was read.
+ */
 export interface Unreadable {
   readonly file: string
   readonly index: number
+  readonly field?: string | undefined
   readonly reason: string
   readonly iban?: string | undefined
 }
@@ -27,29 +32,78 @@ type Obj = { readonly [key: string]: Value }
 const isObject = (v: Value | undefined): v is Obj =>
   typeof v === "object" && v !== null && !Array.isArray(v) && !Json.isNumberText(v)
 
-/** An exact amount from a JSON number or a decimal string. */
-const amountOf = (v: Value | undefined, field: string): Result.Result<BigDecimal.BigDecimal, string> => {
-  if (Json.isNumberText(v)) return Result.mapError(Money.fromNumberText(v.text), (r) => `${field}: ${r}`)
-  if (typeof v === "string") return Result.mapError(Money.parse(v.trim()), (r) => `${field}: ${r}`)
-  return Result.fail(`${field}: expected a number or a decimal string`)
+const EXPECTED_TEXT = "expected a text"
+
+/** Text trimmed of the spaces around it, not empty. */
+const Text = Schema.String.annotate({ message: EXPECTED_TEXT }).pipe(
+  Schema.decodeTo(Schema.String.check(Schema.isNonEmpty({ message: EXPECTED_TEXT })), SchemaTransformation.trim())
+)
+
+/** A required field: its absence said as a wrong value is. */
+const required = <S extends Schema.Top>(schema: S, missing: string) =>
+  schema.pipe(Schema.annotateKey({ messageMissingKey: missing }))
+
+/** An IBAN in print or electronic form, read as core's `Iban` (spaces removed, upper case, checked). */
+const IbanText = Text.pipe(Schema.decodeTo(Iban.Iban))
+
+const EXPECTED_AMOUNT = "expected a number or a decimal string"
+
+const exact = (r: Result.Result<Money.Amount, string>) =>
+  Result.isSuccess(r) ? Effect.succeed(r.success) : Effect.fail(new SchemaIssue.InvalidValue({ message: r.failure }))
+
+/**
+ * An exact amount: a JSON number read digit for digit from its text (`Json.parse` keeps it), or a decimal string
+ * (spaces around it ignored); never a float.
+ */
+const Amount = Schema.declare(
+  (u: unknown): u is Json.NumberText | string => typeof u === "string" || Json.isNumberText(u),
+  { message: EXPECTED_AMOUNT }
+).pipe(
+  Schema.decodeTo(
+    Schema.BigDecimal,
+    SchemaTransformation.transformEffect({
+      decode: (v: Json.NumberText | string) =>
+        exact(typeof v === "string" ? Money.parse(v.trim()) : Money.fromNumberText(v.text)),
+      encode: (amount: Money.Amount) => Effect.succeed(Money.toPlainString(amount))
+    })
+  )
+)
+
+/** A balances file's record: the balance of `iban` at the start of `date`, before that day's payments. */
+export const BalanceRecord = Schema.Struct({
+  iban: required(IbanText, EXPECTED_TEXT),
+  currency: required(Text.pipe(Schema.decodeTo(Currency.CurrencyCode)), EXPECTED_TEXT),
+  amount: required(Amount, EXPECTED_AMOUNT),
+  date: required(Text.pipe(Schema.decodeTo(LocalDate.LocalDate)), EXPECTED_TEXT),
+  threshold: Schema.optional(Schema.NullOr(Amount))
+})
+
+/** A funds-checks file's record: the bank's answer on `checkedOn` for a payment. */
+export const CheckRecord = Schema.Struct({
+  answer: required(BalanceCheck.Answer.annotate({ message: "expected APPR or DECL" }), "expected APPR or DECL"),
+  orderId: required(Text, EXPECTED_TEXT),
+  executionDate: required(Text.pipe(Schema.decodeTo(LocalDate.LocalDate)), EXPECTED_TEXT),
+  debtorIban: required(IbanText, EXPECTED_TEXT),
+  amount: required(Amount, EXPECTED_AMOUNT),
+  currency: required(Text.pipe(Schema.decodeTo(Currency.CurrencyCode)), EXPECTED_TEXT),
+  checkedOn: required(Text.pipe(Schema.decodeTo(LocalDate.LocalDate)), EXPECTED_TEXT)
+})
+
+/** The text a record's field held, as it may be shown in a reason (JSON-quoted, so no control character is raw). */
+const given = (v: Value | undefined): string | undefined => {
+  if (typeof v !== "string") return undefined
+  const quoted = JSON.stringify(v.length <= 40 ? v : `${v.slice(0, 37)}...`)
+  return quoted
 }
 
-const stringOf = (v: Value | undefined, field: string): Result.Result<string, string> =>
-  typeof v === "string" && v.trim().length > 0 ? Result.succeed(v.trim()) : Result.fail(`${field}: expected a text`)
-
-const dateOf = (v: Value | undefined, field: string): Result.Result<LocalDate.LocalDate, string> =>
-  Result.flatMap(stringOf(v, field), (s) => Result.mapError(LocalDate.parse(s), (r) => `${field}: ${r}`))
-
-const currencyOf = (v: Value | undefined): Result.Result<string, string> =>
-  Result.flatMap(stringOf(v, "currency"), (s) =>
-    /^[A-Z]{3}$/.test(s) ? Result.succeed(s) : Result.fail(`currency: ${JSON.stringify(s)} is not an ISO 4217 code`)
-  )
-
-const ibanOf = (v: Value | undefined, field: string): Result.Result<string, string> =>
-  Result.flatMap(stringOf(v, field), (s) => {
-    const iban = s.replace(/\s+/g, "").toUpperCase()
-    return Iban.isValid(iban) ? Result.succeed(iban) : Result.fail(`${field}: ${JSON.stringify(s)} is not an IBAN`)
-  })
+/** Why a record could not be decoded: the field first, then the reason, with the text given when it does not say it. */
+const reasonOf = (record: Obj, issue: SchemaIssue.Issue): { readonly field?: string; readonly reason: string } => {
+  const problem = SchemaProblem.first(issue)
+  if (problem.path === undefined) return { reason: problem.message }
+  const text = given(record[problem.path])
+  const said = text === undefined || problem.message.includes(text) ? "" : `, got ${text}`
+  return { field: problem.path, reason: `${problem.path}: ${problem.message}${said}` }
+}
 
 /** The records of a JSON file: a bare array or the array under `key`, or why the text is neither. */
 const recordsOf = (bytes: Uint8Array | string, key: string): Result.Result<ReadonlyArray<Value>, string> =>
@@ -63,26 +117,39 @@ const recordsOf = (bytes: Uint8Array | string, key: string): Result.Result<Reado
     }
   )
 
-const readEach = <A>(
+const decodeIban = Schema.decodeUnknownResult(IbanText)
+
+/** Each record decoded by `schema` on its own, then made a domain value by `use`; one that fails is kept aside. */
+const readEach = <S extends Schema.Decoder<unknown>, A>(
   file: string,
   records: ReadonlyArray<Value>,
-  one: (record: Obj) => Result.Result<A, string>,
+  schema: S,
+  use: (decoded: S["Type"]) => Result.Result<A, string>,
   ibanField?: string
 ): Read<A> => {
+  const decode = Schema.decodeUnknownResult(schema)
   const out: Array<A> = []
   const unreadable: Array<Unreadable> = []
   records.forEach((r, index) => {
-    const read = isObject(r) ? one(r) : Result.fail("expected an object")
-    if (Result.isSuccess(read)) out.push(read.success)
-    else {
-      const iban = ibanField === undefined || !isObject(r) ? undefined : ibanOf(r[ibanField], ibanField)
-      unreadable.push({
-        file,
-        index,
-        reason: read.failure,
-        ...(iban !== undefined && Result.isSuccess(iban) ? { iban: iban.success } : {})
-      })
+    if (!isObject(r)) {
+      unreadable.push({ file, index, reason: "expected an object" })
+      return
     }
+    const decoded = decode(r)
+    const read = Result.isFailure(decoded)
+      ? Result.fail(reasonOf(r, decoded.failure.issue))
+      : Result.mapError(use(decoded.success), (reason) => ({ reason }))
+    if (Result.isSuccess(read)) {
+      out.push(read.success)
+      return
+    }
+    const iban = ibanField === undefined ? undefined : decodeIban(r[ibanField])
+    unreadable.push({
+      file,
+      index,
+      ...read.failure,
+      ...(iban !== undefined && Result.isSuccess(iban) ? { iban: iban.success } : {})
+    })
   })
   return { records: out, unreadable }
 }
@@ -104,44 +171,25 @@ export const balances = (file: string, bytes: Uint8Array | string): Result.Resul
     return readEach(
       file,
       records,
-      (r) =>
-        Result.gen(function* () {
-          const iban = yield* ibanOf(r.iban, "iban")
-          if (seen.has(iban)) return yield* Result.fail(`the balance of ${iban} is given again (the first one is used)`)
-          const balance: Forecast.Balance = {
-            iban,
-            currency: yield* currencyOf(r.currency),
-            amount: yield* amountOf(r.amount, "amount"),
-            date: yield* dateOf(r.date, "date"),
-            ...(r.threshold === undefined || r.threshold === null
-              ? {}
-              : { threshold: yield* amountOf(r.threshold, "threshold") })
-          }
-          seen.add(iban)
-          return balance
-        }),
+      BalanceRecord,
+      (r) => {
+        if (seen.has(r.iban)) return Result.fail(`the balance of ${r.iban} is given again (the first one is used)`)
+        seen.add(r.iban)
+        const balance: Forecast.Balance = {
+          iban: r.iban,
+          currency: r.currency,
+          amount: r.amount,
+          date: r.date,
+          ...(r.threshold === undefined || r.threshold === null ? {} : { threshold: r.threshold })
+        }
+        return Result.succeed(balance)
+      },
       "iban"
     )
   })
 
-const isAnswer = Schema.is(BalanceCheck.Answer)
-
 /** A funds-checks file read (see `ForecastFiles.checks`), or why its text is no list of records. */
 export const checks = (file: string, bytes: Uint8Array | string): Result.Result<Read<Forecast.Check>, string> =>
   Result.map(recordsOf(bytes, "checks"), (records) =>
-    readEach(file, records, (r) =>
-      Result.gen(function* () {
-        const answer = r.answer
-        if (!isAnswer(answer)) return yield* Result.fail("answer: expected APPR or DECL")
-        return {
-          orderId: yield* stringOf(r.orderId, "orderId"),
-          executionDate: yield* dateOf(r.executionDate, "executionDate"),
-          debtorIban: yield* ibanOf(r.debtorIban, "debtorIban"),
-          amount: yield* amountOf(r.amount, "amount"),
-          currency: yield* currencyOf(r.currency),
-          checkedOn: yield* dateOf(r.checkedOn, "checkedOn"),
-          answer
-        }
-      })
-    )
+    readEach(file, records, CheckRecord, (r) => Result.succeed<Forecast.Check>(r))
   )
