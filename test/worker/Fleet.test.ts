@@ -40,7 +40,9 @@ describe("Fleet.cluster (one runner on PostgreSQL)", () => {
                   Effect.as(
                     Ref.update(sent, (n) => n + 1),
                     {
-                      answer: Number(due.amount) < 30 ? ("APPR" as const) : ("DECL" as const),
+                      answer: BigDecimal.isLessThan(due.amount, BigDecimal.fromBigInt(30n))
+                        ? ("APPR" as const)
+                        : ("DECL" as const),
                       requestId: `req-${due.orderId}`
                     }
                   )
