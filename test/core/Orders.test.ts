@@ -264,6 +264,29 @@ describe("Orders.decoder", () => {
     ).orders[0]!
     expect(Orders.withConvention(daily, "preceding")).toBe(daily)
   })
+
+  it("plans the bank's order as its record under the projection's convention, and renames it keeping its code", () => {
+    const record = { orderId: "M", frequency: "MNTH" as const, startDate: "2027-01-31", ...parties }
+    const order = Result.getOrThrow(Orders.decode(JSON.stringify([record]))).orders[0]!
+    expect(Occurrence.codeOf(order)).toBe("MNTH")
+    const dates = (o: Occurrence.OrderSchedule, convention: "preceding" | "following") => {
+      const plan = Result.getOrThrow(Occurrence.makePlan(o, { convention }))
+      return Occurrence.between(plan, d("2027-01-01"), d("2028-12-31")).map((x) => x.execution)
+    }
+    const bank = { frequency: "MNTH" as const, startDate: d("2027-01-31") }
+    for (const convention of ["preceding", "following"] as const) {
+      expect(dates(order, convention)).toEqual(dates(bank, convention))
+      expect(Occurrence.recurrenceOf(order, convention)?.convention).toBe(convention)
+    }
+    const renamed = Orders.withOrderId(order, "M#2")
+    expect([renamed.orderId, renamed._tag, Occurrence.codeOf(renamed), renamed.position]).toEqual([
+      "M#2",
+      "Order",
+      "MNTH",
+      order.position
+    ])
+    expect(renamed.recurrence).toEqual(order.recurrence)
+  })
 })
 
 describe("Orders: read but paying nothing is skipped with its reason, never dropped (issue 34)", () => {
