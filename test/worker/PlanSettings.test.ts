@@ -175,3 +175,34 @@ describe("PlanSettings rule (issue 40)", () => {
     60_000
   )
 })
+
+describe("PlanSettings --standard (issue 40)", () => {
+  it("the standard a worker's bank's records are read in is part of the plan; none is the profile's", () => {
+    assert.deepStrictEqual(PlanSettings.differences({ ...base, standard: "cobs" }, { ...base, standard: "cobs" }), [])
+    assert.deepStrictEqual(PlanSettings.differences({ ...base, standard: "cobs" }, base), [
+      "--standard cobs here, the profile's in the fleet"
+    ])
+    assert.deepStrictEqual(PlanSettings.differences(base, { ...base, standard: "iso20022" }), [
+      "--standard the profile's here, iso20022 in the fleet"
+    ])
+  })
+
+  it.live(
+    "is stored with the settings and read back; a second worker with another standard is refused until --reconfigure",
+    () =>
+      Effect.gen(function* () {
+        assert.isFalse(yield* PlanSettings.claim({ ...base, standard: "cobs" }))
+        const read = yield* PlanSettings.stored
+        assert.strictEqual(Option.getOrUndefined(read)?.settings.standard, "cobs")
+        assert.isFalse(yield* PlanSettings.claim({ ...base, standard: "cobs" }))
+        const other = refusal(yield* Effect.exit(PlanSettings.claim({ ...base, standard: "iso20022" })))
+        assert.deepStrictEqual(other.differences, ["--standard iso20022 here, cobs in the fleet"])
+        const none = refusal(yield* Effect.exit(PlanSettings.claim(base)))
+        assert.deepStrictEqual(none.differences, ["--standard the profile's here, cobs in the fleet"])
+        assert.isTrue(yield* PlanSettings.claim(base, { reconfigure: true }))
+        assert.isTrue(Option.isSome(yield* PlanSettings.stored))
+        assert.strictEqual(Option.getOrUndefined(yield* PlanSettings.stored)?.settings.standard, undefined)
+      }).pipe(Effect.provide(db.fresh())),
+    60_000
+  )
+})

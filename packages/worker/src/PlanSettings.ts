@@ -1,5 +1,5 @@
 /**
- * One plan per day: the settings that shape a day's sweep (days before, calendar, holidays, convention, hour, time zone) are
+ * One plan per day: the settings that shape a day's sweep (days before, calendar, holidays, convention, the standard the bank's records are read in, hour, time zone) are
  * stored with the fleet in its database by the first worker; a worker started with other settings is refused with
  * one line naming each difference, unless it asks to reconfigure the fleet, which changes them for the days not yet
  * swept (a day already swept keeps the checks it planned). The opening balances a worker is given (`--balances`)
@@ -36,6 +36,11 @@ export interface Settings {
   readonly holidays?: ReadonlyArray<string> | undefined
   /** The business-day convention of the plan (`--convention`); absent: `following`. */
   readonly convention?: string | undefined
+  /**
+   * The standard the worker's bank's records are read in (`--standard`) where it is not the bank profile's own, so
+   * that two workers never read the same bank's records differently; absent: the profile's.
+   */
+  readonly standard?: string | undefined
   readonly hour: number
   readonly timeZone: string
   /** The opening balances of `--balances`, one per account (absent: none given). */
@@ -51,6 +56,7 @@ const Stored = Schema.Struct({
   calendar: Schema.String,
   holidays: Schema.optionalKey(Schema.Array(Schema.String)),
   convention: Schema.optionalKey(Schema.String),
+  standard: Schema.optionalKey(Schema.String),
   hour: Schema.Number,
   timeZone: Schema.String,
   balances: Schema.optionalKey(Schema.Array(Balance))
@@ -92,6 +98,7 @@ const canonical = (s: Settings): Settings => ({
   // the defaults leave no key, so that settings stored by a version without these flags read the same
   ...(s.holidays === undefined || s.holidays.length === 0 ? {} : { holidays: [...new Set(s.holidays)].sort() }),
   ...(s.convention === undefined || s.convention === "following" ? {} : { convention: s.convention }),
+  ...(s.standard === undefined ? {} : { standard: s.standard }),
   hour: s.hour,
   timeZone: s.timeZone,
   ...(s.balances === undefined
@@ -128,6 +135,7 @@ export const differences = (here: Settings, fleet: Settings): Array<string> => {
   compare("--calendar", a.calendar, b.calendar)
   compare("--holidays", a.holidays?.join(",") ?? "none", b.holidays?.join(",") ?? "none")
   compare("--convention", a.convention ?? "following", b.convention ?? "following")
+  compare("--standard", a.standard ?? "the profile's", b.standard ?? "the profile's")
   compare("--hour", String(a.hour), String(b.hour))
   compare("--time-zone", a.timeZone, b.timeZone)
   if (JSON.stringify(a.balances) !== JSON.stringify(b.balances)) {

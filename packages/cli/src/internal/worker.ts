@@ -230,6 +230,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       calendar: input.calendar,
       ...(holidays.success.length === 0 ? {} : { holidays: holidays.success.map(LocalDate.format) }),
       ...(convention === BusinessDayConvention.defaultConvention ? {} : { convention }),
+      // the standard the bank's records are read in, where it is not the profile's own: two workers read them alike
+      ...(standard === undefined || standard === announced.profile.standard ? {} : { standard }),
       hour: input.hour,
       timeZone: input.timeZone,
       ...(balances === undefined ? {} : { balances })

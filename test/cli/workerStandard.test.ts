@@ -1,0 +1,60 @@
+/**
+ * `tppkit worker --standard` in process against the mock bank on loopback and a fleet database (issue 40): the
+ * standard is part of the fleet's plan settings, so a second worker given another one is refused before it joins
+ * (exit 3, the difference named), and a worker given one reads its bank's records in it.
+ */
+import { LocalDate } from "@tppkit/core"
+import { Fixtures, Sandbox } from "@tppkit/sandbox"
+import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { workerOnce } from "../e2e/harness.ts"
+import { embeddedDb } from "../worker/pg.ts"
+import { run } from "./inProcess.ts"
+
+const db = embeddedDb()
+
+describe("tppkit worker --standard (issue 40)", { timeout: 120_000 }, () => {
+  let scope: Scope.Closeable
+  let bank: Sandbox.SandboxInfo["Service"]
+  beforeAll(async () => {
+    scope = await Effect.runPromise(Scope.make())
+    const context = await Effect.runPromise(
+      Layer.buildWithScope(Sandbox.layer({ listingDay: Fixtures.baseDate }), scope)
+    )
+    bank = Context.get(context, Sandbox.SandboxInfo)
+  })
+  afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+
+  it("reads the bank's records in the standard given; a second worker with another standard is refused", async () => {
+    const day = LocalDate.format(Fixtures.baseDate)
+    const secret = Redacted.value(bank.clientSecret)
+    const worker = (url: string, ...more: Array<string>) =>
+      run(workerOnce(url, bank, day, "--client-secret", secret, ...more))
+    /** The run's summary, the last line of stdout. */
+    const summary = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")
+    const fleet = async () => Redacted.value(await Effect.runPromise(db.freshUrl()))
+
+    // the profile's own standard: the seed bank's records read, its due payments checked
+    const own = await fleet()
+    const seed = await worker(own)
+    expect(seed.code, seed.stderr).toBe(0)
+    const checked = summary(seed.stdout).checks
+    expect(checked).toBeGreaterThan(0)
+    // naming the profile's own standard is the same plan: this worker joins the fleet
+    const same = await worker(own, "--standard", "sbas")
+    expect(same.code, same.stderr).toBe(0)
+
+    // the seed bank's records read as COBS: none is one, nothing is checked
+    const other = await fleet()
+    const cobs = await worker(other, "--standard", "cobs")
+    expect(cobs.code, cobs.stderr).toBe(0)
+    expect([summary(cobs.stdout).sweep, summary(cobs.stdout).checks]).toEqual(["complete", 0])
+    // a second worker reading the same bank in another standard, or in the profile's, is refused before it joins
+    const iso = await worker(other, "--standard", "iso20022")
+    expect(iso.code, iso.stderr).toBe(3)
+    expect(iso.stderr).toContain("--standard iso20022 here, cobs in the fleet")
+    const none = await worker(other)
+    expect(none.code, none.stderr).toBe(3)
+    expect(none.stderr).toContain("--standard the profile's here, cobs in the fleet")
+  })
+})
