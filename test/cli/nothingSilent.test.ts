@@ -282,3 +282,44 @@ describe("the bank's list names an order that pays nothing (issue 34)", { timeou
     expect(json.stderr).toContain(`tppkit: page 0, record 2 (ENDED) is skipped: ${reason}`)
   })
 })
+
+describe("the rules the schedule spec states raise no warning (issue 34)", () => {
+  it("the spec's worked examples, one record of each code, are projected without a word on stderr", async () => {
+    const orders = file("spec.json", [
+      order("MNTH", "MNTH", "2024-01-31", 1),
+      order("YEAR", "YEAR", "2024-02-29", 2),
+      order("WEEK", "WEEK", "2026-12-19", 3),
+      order("DAIL", "DAIL", "2026-12-23", 4),
+      order("DAI7", "DAI7", "2026-12-31", 5, { endDate: "2027-01-02" }),
+      order("QUTR", "QUTR", "2024-01-31", 6, { nextDate: "2024-04-30" }),
+      { ...order("SEMI", "SEMI", "2024-01-31", 7), startDate: undefined, nextDate: "2024-07-31" }
+    ])
+    for (const format of ["table", "json", "csv"]) {
+      const r = await run([
+        "project",
+        "--orders",
+        orders,
+        "--from",
+        "2024-01-01",
+        "--to",
+        "2027-03-31",
+        "--format",
+        format
+      ])
+      expect(r.code, format).toBe(0)
+      expect(r.stderr, format).toBe("")
+    }
+    const json = await run([
+      "project",
+      "--orders",
+      orders,
+      "--from",
+      "2024-01-01",
+      "--to",
+      "2027-03-31",
+      "--format",
+      "json"
+    ])
+    expect(JSON.parse(json.stdout).skipped).toEqual([])
+  })
+})

@@ -47,8 +47,8 @@ export const formatDate: (d: LocalDate.LocalDate) => string = Engine.formatDate
 export const format: (r: Rrule) => string = Engine.format
 
 /**
- * The rule of a text: either content lines (`DTSTART…:`, `RRULE:…` and any `EXDATE…:` lines, in any order, other
- * lines ignored) or a bare `FREQ=…` value whose first date is `dtstart`. Fails with the reason when the text holds no
+ * The rule of a text: either content lines (`DTSTART…:`, `RRULE:…` and any `EXDATE…:` and `RDATE…:` lines, in any
+ * order; each other line is not read and is a loss naming its property) or a bare `FREQ=…` value whose first date is `dtstart`. Fails with the reason when the text holds no
  * rule or no first date, or an `EXDATE` that is not a list of dates.
  */
 export const parse: (

@@ -39,7 +39,7 @@ export const readDate = (text: string): { readonly date: LocalDate.LocalDate; re
 
 /**
  * The rule of a text: either content lines (`DTSTART…:`, `RRULE:…` and any `EXDATE…:` and `RDATE…:` lines, in any
- * order, other lines ignored) or a bare `FREQ=…` value whose first date is `dtstart`. Fails with the reason when the text holds no
+ * order; any other line is not read, and is a loss naming its property) or a bare `FREQ=…` value whose first date is `dtstart`. Fails with the reason when the text holds no
  * rule or no first date, or an `EXDATE` that is not a list of dates.
  */
 export const parse = (
@@ -76,7 +76,18 @@ export const parse = (
     } else if (upper.startsWith(`${NEVER_MOVED}:`)) neverMoved = upper.slice(NEVER_MOVED.length + 1).trim() === "TRUE"
     else if (upper.startsWith("RRULE:")) rule = line.slice(6)
     else if (upper.startsWith("FREQ=")) rule = line
-    else if (upper.startsWith("DTSTART")) {
+    else if (!upper.startsWith("DTSTART")) {
+      // any other content line is not read: said, never dropped without a word (an empty line is no content)
+      if (line !== "") {
+        const name = /^[A-Za-z0-9-]+/.exec(line)?.[0] ?? line
+        losses.push({
+          field: name.toUpperCase(),
+          from: line,
+          to: "not read",
+          why: "tppkit reads DTSTART, RRULE, RDATE, EXDATE and X-TPPKIT-NEVER-MOVED lines only: this line is not used"
+        })
+      }
+    } else {
       const value = line.slice(line.indexOf(":") + 1)
       const d = readDate(value)
       if (d === undefined) return Result.fail(`DTSTART ${JSON.stringify(value)} is not a date`)
