@@ -670,6 +670,100 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
       }).pipe(Effect.scoped),
     90_000
   )
+  it.effect(
+    "a listing that fails on page 1 plans from today's page 0 and, for page 1, the earlier day's complete listing",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
+        const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
+        const info = Context.get(bank, Sandbox.SandboxInfo)
+        const journal = Context.get(bank, Journal.Journal)
+        // the bank's day (its daily limit) follows the test's
+        const bankClock = Context.get(bank, SandboxClock.SandboxClock)
+        yield* bankClock.set(Date.UTC(2026, 10, 2, 7))
+        const grant = yield* Effect.promise(() => customerTokens(info))
+        const sql = yield* Layer.build(db.fresh())
+        const sealing = Layer.succeed(Consents.RefreshTokenKey)(Option.some(Redacted.make("k".repeat(44))))
+        yield* Consents.add({ key: "cz-1", refreshToken: Redacted.make(grant.refresh_token) }).pipe(
+          Effect.provide(sql),
+          Effect.provide(sealing)
+        )
+        // page 1 answers 502 from the second day on
+        let broken = false
+        const cobsPage = (url: string) => {
+          const u = new URL(url)
+          return u.pathname.endsWith("/my/standingorders") ? Number(u.searchParams.get("page") ?? "0") : -1
+        }
+        const transport = Layer.effect(
+          BankTransport.BankTransport,
+          Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
+            BankTransport.BankTransport.of({
+              send: (request, timeout, maxBodyBytes) =>
+                inner.send(
+                  broken && cobsPage(request.url) === 1
+                    ? { ...request, headers: { ...request.headers, "x-sandbox-fault": "502" } }
+                    : request,
+                  timeout,
+                  maxBodyBytes
+                )
+            })
+          )
+        ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+        const source = Context.get(
+          yield* Layer.build(
+            BankSources.orderSource(psu, { pageSize: 50 }).pipe(
+              Layer.provide(Listings.Listings.layerMemory),
+              Layer.provide(Layer.succeedContext(sql)),
+              Layer.provide(sealing),
+              Layer.provide(
+                mockBankClient(info, transport, {
+                  profile: Profile.cobs,
+                  apiKey: info.apiKey,
+                  tpp: { name: "My Budget App s.r.o." }
+                })
+              )
+            )
+          ),
+          Sweep.OrderSource
+        )
+        // the client's waits run on the test clock: it is moved on while a listing is under way
+        const pumped = <A, E>(effect: Effect.Effect<A, E>) =>
+          Effect.gen(function* () {
+            const fiber = yield* Effect.forkChild(Effect.exit(effect))
+            while (fiber.pollUnsafe() === undefined) {
+              yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
+              yield* TestClock.adjust("1 second")
+            }
+            return yield* Fiber.join(fiber)
+          })
+        const consent = { key: "cz-1" }
+        const first = yield* pumped(source.list(consent, "2026-11-02"))
+        assert.isTrue(first._tag === "Success", String(first))
+        const all = first._tag === "Success" ? first.value.orders.map((o) => o.orderId) : []
+        assert.strictEqual(first._tag === "Success" ? first.value.pages : 0, 2)
+        yield* TestClock.setTime(Date.UTC(2026, 10, 3, 7))
+        yield* bankClock.set(Date.UTC(2026, 10, 3, 7))
+        broken = true
+        const second = yield* pumped(source.list(consent, "2026-11-03"))
+        assert.strictEqual(second._tag, "Failure")
+        assert.isDefined(source.kept)
+        const kept = yield* (source.kept ?? (() => Effect.die("no kept")))(consent, "2026-11-03")
+        assert.deepStrictEqual(kept.pagesKept, [0])
+        assert.deepStrictEqual(kept.pagesUnread, [1])
+        assert.strictEqual(kept.earlier?.day, "2026-11-02")
+        const today = kept.orders.map((o) => o.orderId)
+        const standIns = (kept.earlier?.orders ?? []).map((o) => o.orderId)
+        // every order of the earlier listing is planned once: today's page 0, and the rest from the earlier day
+        assert.isAbove(today.length, 0)
+        assert.isAbove(standIns.length, 0)
+        assert.deepStrictEqual([...today, ...standIns].sort(), [...all].sort())
+        // the second day asked the bank for page 0 once and page 1 (refused) only
+        const pages = (yield* journal.entries).map((e) => cobsPage(`http://x${e.path}`)).filter((p) => p >= 0)
+        assert.deepStrictEqual(pages.slice(0, 2), [0, 1])
+        assert.strictEqual(pages.filter((p) => p === 0).length, 2)
+      }).pipe(Effect.scoped),
+    90_000
+  )
 })
 
 describe("BankSources.orderSource: the records' standard (issue 40)", () => {

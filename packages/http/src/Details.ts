@@ -8,12 +8,14 @@
  * projects a monthly or weekly order from its list item (`intervalDue`, counted from the listing day) and skips a
  * longer interval as "details pending".
  */
+import type { Iban } from "@tppkit/core"
 import { SourceRecord } from "@tppkit/core"
 import { DateTime, Effect, Option, Stream } from "effect"
 import { type AllPagesOptions, BankClient, type RawRecord } from "./BankClient.ts"
 import { BankConfig, recordStandard } from "./BankConfig.ts"
 import type { BankError } from "./BankError.ts"
 import { Budget, consentKey } from "./Budget.ts"
+import { decodeKept as decodeKeptPages, partialListingKey } from "./internal/profiled.ts"
 import * as PsuContext from "./PsuContext.ts"
 
 /** An order of a detailed listing: its list item, its detail when read, and core's reading of the fuller one. */
@@ -65,6 +67,83 @@ const decodeKept = (payload: string): Kept | undefined => {
   }
 }
 
+/** An order of the pages kept today: its list item and its detail when one is kept for that item. */
+export interface KeptOrder {
+  readonly id: string
+  readonly item: unknown
+  readonly detail: unknown | undefined
+}
+
+/** What an unattended listing of today's budget day kept of its pages (`resume`) when it could not be read whole. */
+export interface KeptToday {
+  /** The page numbers kept (from 0, in order). */
+  readonly pages: ReadonlyArray<number>
+  /** The pages not read today; undefined when unknown (page 0 not kept, or the bank gave no page count). */
+  readonly unread: ReadonlyArray<number> | undefined
+  /** The orders of the kept pages (records without an id are left out, as `list` leaves them out of its orders). */
+  readonly orders: ReadonlyArray<KeptOrder>
+}
+
+/** The budget key of a listing's consent (the client's consent when none is named). */
+const budgetKeyOf = (config: BankConfig["Service"], consent: string | undefined): string =>
+  consentKey({
+    environment: config.environment,
+    baseUrl: config.bankIdentity ?? config.baseUrl,
+    clientId: config.clientId,
+    consent: consent ?? config.clientId
+  })
+
+/**
+ * What the unattended listing (`resume`) of `consentKey`, filtered by `iban`, of page size `pageSize` (the profile's
+ * largest when absent) kept in the budget store today: the pages read so far and their orders, each with the detail
+ * kept for its list item. Sends nothing; nothing kept is no pages.
+ */
+export const kept = (options: {
+  readonly consentKey?: string | undefined
+  readonly iban?: Iban.Iban | undefined
+  readonly pageSize?: number | undefined
+}): Effect.Effect<KeptToday, never, Budget | BankConfig> =>
+  Effect.gen(function* () {
+    const budget = yield* Budget
+    const config = yield* BankConfig
+    const unattended = budgetKeyOf(config, options.consentKey)
+    const usage = yield* Effect.option(budget.usage(unattended))
+    if (Option.isNone(usage)) return { pages: [], unread: undefined, orders: [] }
+    const size = options.pageSize ?? config.profile.paging.maxSize
+    const key = partialListingKey(config.profile.name, unattended, options.iban, size, usage.value.day)
+    const stored = yield* Effect.orElseSucceed(budget.store.readSnapshot(key), () => Option.none())
+    const partial = Option.isSome(stored) ? decodeKeptPages(stored.value.payload) : undefined
+    // the pages kept in order from page 0 (a listing keeps them so)
+    const pages = (partial?.pages ?? []).filter((p, n) => p.page === n)
+    const detailsKey = JSON.stringify(["details", unattended, options.iban ?? null])
+    const storedDetails = yield* Effect.orElseSucceed(budget.store.readSnapshot(detailsKey), () => Option.none())
+    const details = (Option.isSome(storedDetails) ? decodeKept(storedDetails.value.payload) : undefined)?.orders ?? {}
+    const count = pages[0]?.pageCount
+    const last = pages.at(-1)
+    // the paging rules' end without a count: an empty page, or no `nextPage` (never `nextPage: 0` alone)
+    const ended =
+      last !== undefined && (last.records.length === 0 || last.nextPage === undefined || last.nextPage === null)
+    const unread =
+      count !== undefined
+        ? Array.from({ length: count }, (_, n) => n).filter((n) => n >= pages.length)
+        : ended
+          ? []
+          : undefined
+    const orders: Array<KeptOrder> = []
+    for (const p of pages) {
+      for (const r of p.records) {
+        if (r.id === undefined) continue
+        const old = details[r.id]
+        orders.push({
+          id: r.id,
+          item: r.json,
+          detail: old !== undefined && old.item === JSON.stringify(r.json) ? old.detail : undefined
+        })
+      }
+    }
+    return { pages: pages.map((p) => p.page), unread, orders }
+  })
+
 /**
  * Lists every page, then asks for the details the listing lacks: every new or changed order's when the customer is
  * present; without the customer, at most what today's budget has left (the rest stay pending). The details read are
@@ -77,16 +156,7 @@ export const list = (options: AllPagesOptions): Effect.Effect<Listing, BankError
     const config = yield* BankConfig
     const pages = yield* Stream.runCollect(client.standingOrders(options))
     const records = pages.flatMap((p) => p.body.records ?? [])
-    const key = JSON.stringify([
-      "details",
-      consentKey({
-        environment: config.environment,
-        baseUrl: config.bankIdentity ?? config.baseUrl,
-        clientId: config.clientId,
-        consent: options.consentKey ?? config.clientId
-      }),
-      options.iban ?? null
-    ])
+    const key = JSON.stringify(["details", budgetKeyOf(config, options.consentKey), options.iban ?? null])
     const stored = yield* Effect.orElseSucceed(budget.store.readSnapshot(key), () => Option.none())
     const kept = Option.isSome(stored) ? (decodeKept(stored.value.payload) ?? { version: 1, orders: {} }) : undefined
     const before = kept?.orders ?? {}

@@ -224,7 +224,8 @@ export const standIns: typeof SbasListing.standIns = SbasListing.standIns
  * (docs/bank-interface.md, "Daily limit"). One worker reads a consent's listing at a time (a lease in the budget
  * store, renewed before each page): a worker woken from a pause after another took the listing over asks nothing.
  * `kept` says what is kept when the listing could not be completed: today's pages, and the latest complete listing
- * of an earlier day for the pages not read today.
+ * of an earlier day for the pages not read today (for a consent of a profile whose list lacks details, COBS, the
+ * pages its attempts kept in the budget store and its complete listings kept there too, `internal/detailedListing.ts`).
  *
  * A consent naming another profile than the seed bank's is listed through its bank ({@link Banks}) as that profile
  * says ({@link detailedListing}). The page-by-page engine is `internal/sbasListing.ts`.
@@ -276,8 +277,13 @@ export const orderSource = (
                 })
           }
         })
-      const kept = (consent: Consent, day: string) =>
-        sbas.kept(bankOf(own, others, consent.profile) ?? own, consent, day)
+      const kept = (consent: Consent, day: string) => {
+        const bank = bankOf(own, others, consent.profile) ?? own
+        // a bank whose list lacks details (COBS) keeps its pages and complete listings in the budget store
+        return Profile.isSbas(Context.get(bank, BankConfig.BankConfig).profile)
+          ? sbas.kept(bank, consent, day)
+          : DetailedListing.detailedKept(bank, consent, day, options.pageSize)
+      }
       return OrderSource.of({ list, kept })
     })
   )

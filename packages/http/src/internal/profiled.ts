@@ -42,7 +42,7 @@ export interface Detail {
 }
 
 /** A page of a listing kept for the next attempt of the same budget day (`resume`): its envelope and records. */
-interface KeptPage {
+export interface KeptPage {
   readonly page: number
   readonly pageNumber: number | undefined
   readonly pageCount: number | undefined
@@ -54,13 +54,25 @@ interface KeptPage {
 }
 
 /** What a listing keeps in the budget store between its attempts of one budget day. */
-interface Kept {
+export interface Kept {
   readonly version: 1
   readonly pages: ReadonlyArray<KeptPage>
 }
 
+/**
+ * The budget store's key of the pages a listing keeps between its attempts of one budget day (`resume`): the
+ * profile, the consent's budget key, the IBAN filter, the page size and the budget day.
+ */
+export const partialListingKey = (
+  profile: string,
+  unattended: string,
+  iban: string | undefined,
+  size: number,
+  day: string
+): string => JSON.stringify(["partial", profile, unattended, iban ?? null, size, day])
+
 /** A kept listing's payload, or undefined when it is not one (then it is ignored and the listing starts at page 0). */
-const decodeKept = (payload: string): Kept | undefined => {
+export const decodeKept = (payload: string): Kept | undefined => {
   try {
     const parsed = JSON.parse(payload) as Kept
     if (parsed?.version !== 1 || !Array.isArray(parsed.pages)) return undefined
@@ -246,7 +258,7 @@ export const make = (deps: Deps) => {
         let from = 0
         if (options.resume === true && unattended !== undefined) {
           const { day } = yield* Effect.mapError(budget.usage(unattended), budgetError)
-          partialKey = JSON.stringify(["partial", profile.name, unattended, options.iban ?? null, size, day])
+          partialKey = partialListingKey(profile.name, unattended, options.iban, size, day)
           const stored = yield* Effect.orElseSucceed(budget.store.readSnapshot(partialKey), () => Option.none())
           const kept = Option.isSome(stored) ? decodeKept(stored.value.payload) : undefined
           if (kept !== undefined) {

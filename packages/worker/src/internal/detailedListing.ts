@@ -4,15 +4,127 @@
  * within the daily budget (http's `Details.list`), each record read by core.
  */
 import { Iban, LocalDate, Orders } from "@tppkit/core"
-import { BankConfig, BankTransport, Details, type PsuContext, TokenService } from "@tppkit/http"
+import { BankConfig, BankTransport, Budget, Details, type PsuContext, TokenService } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
-import { Context, Effect, Option, Redacted } from "effect"
+import { Clock, Context, Effect, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import type { Bank } from "../BankSources.ts"
 import { ChecksError } from "../Checks.ts"
 import * as Consents from "../Consents.ts"
-import { type Consent, InvalidIban, ListingFailed, NoGrant } from "../Sweep.ts"
+import { type Consent, InvalidIban, type Kept, ListingFailed, NoGrant } from "../Sweep.ts"
+
+/** A complete listing kept for the days its listing fails: its day and each order's fullest record (detail or item). */
+interface CompleteListing {
+  readonly day: string
+  readonly orders: ReadonlyArray<{ readonly id: string; readonly record: unknown }>
+}
+
+/** What is kept of a consent's complete listings: the latest and the latest of an earlier day than it. */
+interface KeptListings {
+  readonly version: 1
+  readonly listings: ReadonlyArray<CompleteListing>
+}
+
+/** The budget store's key of a consent's complete listings (by profile, consent and IBAN filter). */
+const completeKey = (profile: string, consent: Consent): string =>
+  JSON.stringify(["complete listing", profile, consent.key, consent.iban ?? null])
+
+const decodeListings = (payload: string): KeptListings | undefined => {
+  try {
+    const parsed = JSON.parse(payload) as KeptListings
+    return parsed?.version === 1 &&
+      Array.isArray(parsed.listings) &&
+      parsed.listings.every((l) => typeof l?.day === "string" && Array.isArray(l.orders))
+      ? parsed
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The kept complete listings of a consent (none when nothing, or nothing readable, is kept). */
+const keptListings = (bank: Bank, consent: Consent) => {
+  const config = Context.get(bank, BankConfig.BankConfig)
+  const store = Context.get(bank, Budget.Budget).store
+  return Effect.map(
+    Effect.orElseSucceed(store.readSnapshot(completeKey(config.profile.name, consent)), () => Option.none()),
+    (stored) => (Option.isSome(stored) ? (decodeListings(stored.value.payload)?.listings ?? []) : [])
+  )
+}
+
+/**
+ * Keeps a consent's complete listing of `day` beside the latest one of an earlier day (what a later day whose listing
+ * fails plans the pages it could not read from). A listing that cannot be kept is not a failure of the day's: the
+ * next day's fallback has less to go on.
+ */
+const keepComplete = (bank: Bank, consent: Consent, listing: CompleteListing) =>
+  Effect.gen(function* () {
+    const config = Context.get(bank, BankConfig.BankConfig)
+    const store = Context.get(bank, Budget.Budget).store
+    const before = (yield* keptListings(bank, consent)).filter((l) => l.day < listing.day).at(-1)
+    const listings = before === undefined ? [listing] : [before, listing]
+    const now = yield* Clock.currentTimeMillis
+    yield* Effect.ignore(
+      store.writeSnapshot(completeKey(config.profile.name, consent), {
+        payload: JSON.stringify({ version: 1, listings } satisfies KeptListings),
+        takenAt: now
+      })
+    )
+  })
+
+/** core's reading of records on `day` in the bank's standard: the orders it can plan. */
+const readOn = (config: BankConfig.BankConfig["Service"], records: ReadonlyArray<unknown>, day: string) => {
+  const decoder = Orders.decoder({ standard: BankConfig.recordStandard(config), listedOn: LocalDate.parseUnsafe(day) })
+  const items = decoder.push(JSON.stringify(records))
+  decoder.end()
+  return items
+}
+
+/**
+ * What is kept of a consent's listing at a bank whose list lacks details (COBS) when the day's listing could not be
+ * read whole, as the seed bank's kept pages say it: the orders on the pages the day's attempts kept in the budget
+ * store (each with its detail when one is kept), the pages kept and not read, and the orders of the latest complete
+ * listing of an earlier day that no page kept today has, matched by orderId (as `standIns` does for the seed bank).
+ */
+export const detailedKept = (bank: Bank, consent: Consent, day: string, pageSize?: number): Effect.Effect<Kept> =>
+  Effect.gen(function* () {
+    const config = Context.get(bank, BankConfig.BankConfig)
+    const iban = consent.iban === undefined ? undefined : Iban.parse(consent.iban)
+    const today = yield* Details.kept({
+      consentKey: consent.key,
+      pageSize,
+      ...(iban === undefined || iban._tag === "Failure" ? {} : { iban: iban.success })
+    }).pipe(Effect.provide(bank))
+    const complete = today.unread !== undefined && today.unread.length === 0 && today.pages.length > 0
+    const earlier = complete ? undefined : (yield* keptListings(bank, consent)).filter((l) => l.day < day).at(-1)
+    const seen = new Set(today.orders.map((o) => o.id))
+    const plannable = (items: ReturnType<typeof readOn>) => items.filter((i): i is Orders.Order => i._tag === "Order")
+    return {
+      orders: plannable(
+        readOn(
+          config,
+          today.orders.map((o) => o.detail ?? o.item),
+          day
+        )
+      ),
+      pagesKept: today.pages,
+      pagesUnread: today.unread,
+      earlier:
+        earlier === undefined
+          ? undefined
+          : {
+              day: earlier.day,
+              orders: plannable(
+                readOn(
+                  config,
+                  earlier.orders.filter((o) => !seen.has(o.id)).map((o) => o.record),
+                  earlier.day
+                )
+              )
+            }
+    }
+  })
 
 /**
  * A consent's listing through a bank whose profile is not the seed bank's (COBS): where the profile lists with the
@@ -86,12 +198,15 @@ export const detailedListing = (
       ...(iban === undefined ? {} : { iban: iban.success })
     }).pipe(Effect.provide(bank), Effect.mapError(failed))
     // core reads each record (its detail when read, else its list item) on the sweep's day
-    const decoder = Orders.decoder({
-      standard: BankConfig.recordStandard(config),
-      listedOn: LocalDate.parseUnsafe(day)
+    const items = readOn(
+      config,
+      listing.orders.map((o) => o.detail ?? o.item),
+      day
+    )
+    yield* keepComplete(bank, consent, {
+      day,
+      orders: listing.orders.map((o) => ({ id: o.id, record: o.detail ?? o.item }))
     })
-    const items = decoder.push(JSON.stringify(listing.orders.map((o) => o.detail ?? o.item)))
-    decoder.end()
     const orders = items.filter((i): i is Orders.Order => i._tag === "Order")
     // an order whose details are pending that core cannot plan from its list item is reported, never dropped silently
     const pending = new Set(listing.pending)
