@@ -17,8 +17,9 @@
  * payment, the statements that confirm a shard's lock, is printed for each count), BENCH_WORKER_BALANCES=1 (the
  * workers get an opening balance covering about half of the payments: the sweep's forecast ahead, issue 39),
  * BENCH_WORKER_ACCOUNTS (debtor accounts the throughput run's orders are spread over, each with its balance under
- * BENCH_WORKER_BALANCES=1; default 1; more than one: each account its own consent in the fleet's consents table, as
- * a listing holds at most 100 pages), BENCH_WORKER_LATER (orders listed besides the due ones that pay later within
+ * BENCH_WORKER_BALANCES=1; default 1; all bound to the default client, whose one consent lists them, at most 100 pages
+ * of 100 orders), BENCH_WORKER_CONSENT_PER_ACCOUNT=1 (each account its own consent in the fleet's consents table,
+ * listed by its IBAN), BENCH_WORKER_LATER (orders listed besides the due ones that pay later within
  * the forecast's horizon, 2026-11-09..13: listed, planned ahead and forecast, not checked; default 0).
  */
 import { type ChildProcess, spawn } from "node:child_process"
@@ -40,6 +41,7 @@ const fleetSize = Number(process.env.BENCH_WORKER_COUNT ?? 3)
 const shards = process.env.BENCH_WORKER_SHARDS
 const accountCount = Math.max(1, Number(process.env.BENCH_WORKER_ACCOUNTS ?? 1))
 const later = Number(process.env.BENCH_WORKER_LATER ?? 0)
+const consentPerAccount = process.env.BENCH_WORKER_CONSENT_PER_ACCOUNT === "1"
 const day = "2026-11-02"
 const work = mkdtempSync(join(tmpdir(), "tppkit-bench-worker-"))
 
@@ -258,7 +260,7 @@ const run = async () => {
     {
       const { bank, info } = await bankFor(fixturesFile(payments, "throughput.json", later))
       const url = await freshDb("throughput")
-      if (accountCount > 1) {
+      if (consentPerAccount && accountCount > 1) {
         // one consent per account, listed by its IBAN (a listing holds at most 100 pages of 100 orders)
         await Effect.runPromise(Database.migrate.pipe(Effect.provide(Database.layer(url, { maxConnections: 1 }))))
         for (let a = 0; a < accountCount; a += 1000) {
@@ -344,7 +346,7 @@ const run = async () => {
       const checkPhase = (last - first) / 1000
       const rate = (seconds: number) => `${(payments / seconds).toFixed(0)} payments/s`
       console.log(
-        `\nfleet throughput (issue 13): ${payments} due payments (${later} more later), ${accountCount} account(s)${withBalances ? " with balances" : ""}, ${fleetSize} worker(s), ${shards ?? 30} shards, load average ${load} at start`
+        `\nfleet throughput (issue 13): ${payments} due payments (${later} more later), ${accountCount} account(s)${withBalances ? " with balances" : ""}${consentPerAccount ? ", a consent each" : ""}, ${fleetSize} worker(s), ${shards ?? 30} shards, load average ${load} at start`
       )
       console.log(`  exit codes ${codes.join(", ")}; checked ${stats?.n}, repeated ${stats?.repeated}`)
       console.log(`  END TO END (spawn → last worker exit): ${wall.toFixed(1)} s = ${rate(wall)}`)
@@ -387,6 +389,13 @@ const run = async () => {
       console.log("  cluster messages stored, by entity type, tag and kind:")
       for (const m of messages)
         console.log(`    ${String(m.n).padStart(7)} × ${m.entity_type} ${m.tag ?? "-"} (kind ${m.kind})`)
+      if (withBalances) {
+        const events = await query<{ type: string; n: number }>(
+          url,
+          "SELECT type, count(*)::int AS n FROM tppkit_fleet_events GROUP BY type ORDER BY type"
+        ).catch(() => [])
+        console.log(`  fleet events: ${events.map((e) => `${e.n} ${e.type}`).join(", ") || "none"}`)
+      }
       if (profiles !== undefined) console.log(`  CPU profiles of the workers in ${profiles}`)
       console.log("  workers' warnings:")
       reportWarnings()
