@@ -5,8 +5,9 @@
  * field path), also while the text is still being read ({@link decoder}). Received texts are kept whole beyond their
  * limits (README.md, "Wire formats").
  *
- * Over 400 lines on purpose: the request, the response's every field and its strict, lenient and streaming readings are
- * one wire concept, and each field's limit is declared once here; the streaming engine lives in `internal/`.
+ * The request, the response's every field and its strict, lenient and streaming readings are one wire concept, and
+ * each field's limit is declared once here; the lenient and streaming engines are `internal/standingOrderList.ts`
+ * (and the text's reader `internal/ordersText.ts`).
  *
  * @since 0.1.0
  */
@@ -14,8 +15,8 @@ import { Effect, Option, Result, Schema, SchemaIssue, SchemaParser, SchemaTransf
 import * as Currency from "./Currency.ts"
 import * as Frequency from "./Frequency.ts"
 import * as Iban from "./Iban.ts"
-import * as OrdersText from "./internal/ordersText.ts"
-import { describeIssue, orderIdOf } from "./internal/records.ts"
+import type * as OrdersText from "./internal/ordersText.ts"
+import * as Engine from "./internal/standingOrderList.ts"
 import * as Json from "./Json.ts"
 import * as LocalDate from "./LocalDate.ts"
 import * as Money from "./Money.ts"
@@ -247,30 +248,10 @@ export const formatWarning = (
       }
 }
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
-const decodeOrder = Schema.decodeUnknownResult(StandingOrder)
-const decodePageCount = Schema.decodeUnknownResult(PageCount)
-
-const decodeRecords = (
-  records: ReadonlyArray<unknown>
-): { orders: Array<StandingOrder>; errors: Array<RecordError>; warnings: Array<RecordError> } => {
-  const orders: Array<StandingOrder> = []
-  const errors: Array<RecordError> = []
-  const warnings: Array<RecordError> = []
-  records.forEach((record, index) => {
-    // a bare number is not an order: said as for any number, whatever its digits
-    const r = decodeOrder(Json.isNumberText(record) ? Number(record.text) : record, { errors: "all" })
-    if (Result.isSuccess(r)) {
-      orders.push(r.success)
-      const warning = formatWarning(r.success)
-      if (warning !== undefined) warnings.push({ index, orderId: r.success.orderId, ...warning })
-    } else {
-      const { path, message } = describeIssue(r.failure.issue)
-      errors.push({ index, orderId: orderIdOf(record), path, message })
-    }
-  })
-  return { orders, errors, warnings }
+const reading: Engine.Reading = {
+  decodeOrder: Schema.decodeUnknownResult(StandingOrder),
+  decodePageCount: Schema.decodeUnknownResult(PageCount),
+  formatWarning
 }
 
 /**
@@ -278,9 +259,7 @@ const decodeRecords = (
  * reported (README.md, "Errors"). Fails only when the input is not an array.
  */
 export const decodeOrdersLenient = (u: unknown): Result.Result<LenientList, string> =>
-  Array.isArray(u)
-    ? Result.succeed({ pageCount: undefined, ...decodeRecords(u) })
-    : Result.fail("standing orders must be a JSON array")
+  Engine.decodeOrdersLenient(reading, u)
 
 /**
  * Decodes a standing-order list response leniently: a malformed record yields an error naming its
@@ -288,29 +267,8 @@ export const decodeOrdersLenient = (u: unknown): Result.Result<LenientList, stri
  * a malformed `pageCount` is reported with index -1. Fails only when the body is not an object or
  * `standingOrders` is not an array.
  */
-export const decodeListLenient = (u: unknown): Result.Result<LenientList, string> => {
-  if (!isRecord(u)) return Result.fail("standing-order list body must be a JSON object")
-  const errors: Array<RecordError> = []
-  let pageCount: number | undefined
-  if (u.pageCount !== undefined && u.pageCount !== null) {
-    const pc = decodePageCount(u.pageCount)
-    if (Result.isSuccess(pc)) {
-      pageCount = pc.success
-    } else {
-      errors.push({ index: -1, orderId: undefined, path: "pageCount", message: `pageCount: ${pc.failure.message}` })
-    }
-  }
-  const raw = u.standingOrders
-  if (raw === undefined || raw === null) return Result.succeed({ pageCount, orders: [], errors, warnings: [] })
-  if (!Array.isArray(raw)) return Result.fail("standingOrders must be a JSON array")
-  const decoded = decodeRecords(raw)
-  return Result.succeed({
-    pageCount,
-    orders: decoded.orders,
-    errors: [...errors, ...decoded.errors],
-    warnings: decoded.warnings
-  })
-}
+export const decodeListLenient = (u: unknown): Result.Result<LenientList, string> =>
+  Engine.decodeListLenient(reading, u)
 
 /**
  * Encodes a standing order to its wire JSON shape (amount as a JSON number, dates as `YYYY-MM-DD`); throws for an
@@ -416,10 +374,7 @@ export interface DecoderOptions<A> {
  * and a whole standing order a few hundred; a record of megabytes is refused with its position (README.md,
  * "Wire formats"), never buffered without bound.
  */
-export const MAX_RECORD_LENGTH = 1 << 20
-
-/** Records decoded together: the reader hands them over in batches of this many. */
-const BATCH = 1024
+export const MAX_RECORD_LENGTH: number = Engine.MAX_RECORD_LENGTH
 
 /**
  * A streaming decoder of a standing-order list response body (docs/bank-interface.md, "Standing-order list") or of
@@ -433,92 +388,7 @@ export const decoder: {
   (): Decoder<StandingOrder>
   <A>(options: DecoderOptions<A> & { readonly keep: (order: StandingOrder, record: unknown) => A }): Decoder<A>
   (options: DecoderOptions<StandingOrder>): Decoder<StandingOrder>
-} = <A>(options?: DecoderOptions<A>): Decoder<A> => {
-  const keep = options?.keep ?? ((order: StandingOrder) => order as unknown as A)
-  let pending: Array<OrdersText.Read> = []
-  let first = 0
-  const orders: Array<A> = []
-  const errors: Array<RecordError> = []
-  const warnings: Array<RecordError> = []
-  const flush = () => {
-    if (pending.length === 0) return
-    const values: Array<unknown> = []
-    const at: Array<number> = []
-    const unreadable: Array<RecordError> = []
-    const prepare = options?.prepare
-    pending.forEach((read, i) => {
-      if (read._tag === "Value") {
-        values.push(prepare === undefined ? read.value : prepare(read.value))
-        at.push(first + i)
-      } else {
-        unreadable.push({ index: first + i, orderId: orderIdOf(read.value), path: read.path, message: read.message })
-      }
-    })
-    const decoded = decodeRecords(values)
-    const failed = decoded.errors.map((e) => ({ ...e, index: at[e.index] as number }))
-    if (unreadable.length === 0) errors.push(...failed)
-    else errors.push(...[...failed, ...unreadable].sort((a, b) => a.index - b.index))
-    for (const w of decoded.warnings) warnings.push({ ...w, index: at[w.index] as number })
-    if (decoded.errors.length === 0) {
-      decoded.orders.forEach((order, i) => {
-        orders.push(keep(order, values[i]))
-      })
-    } else {
-      // one error per failed record: the decoded orders are the other records, in order
-      const failedAt = new Set(decoded.errors.map((e) => e.index))
-      let j = 0
-      values.forEach((record, i) => {
-        if (!failedAt.has(i)) orders.push(keep(decoded.orders[j++]!, record))
-      })
-    }
-    first += pending.length
-    pending = []
-  }
-  const reader = new OrdersText.Reader(
-    {
-      record: (read) => {
-        pending.push(read)
-        if (pending.length >= BATCH) flush()
-      }
-    },
-    { maxRecordLength: options?.maxRecordLength ?? MAX_RECORD_LENGTH, maxDepth: options?.maxDepth ?? 64 }
-  )
-  return {
-    push: (piece) => {
-      reader.push(piece)
-      return reader.error === undefined
-    },
-    end: () => {
-      const outcome = reader.end()
-      if ("error" in outcome) return Result.fail(outcome.failure)
-      const shape = outcome.shape
-      const missing = shape._tag === "Object" && (shape.standingOrders === "absent" || shape.standingOrders === "null")
-      if (shape._tag === "Object" && shape.standingOrders === "absent" && options?.body !== true) {
-        return Result.fail(OrdersText.notAList)
-      }
-      if (shape._tag === "Object" && shape.standingOrders === "other") {
-        return Result.fail(OrdersText.notAnArray)
-      }
-      flush()
-      // a malformed pageCount is reported first, as decodeListLenient reports it, then the list's own problems
-      const page =
-        shape._tag === "Object" ? decodeListLenient({ pageCount: shape.pageCount, standingOrders: [] }) : undefined
-      const pageCount = page !== undefined && Result.isSuccess(page) ? page.success.pageCount : undefined
-      const listErrors: Array<RecordError> = page !== undefined && Result.isSuccess(page) ? page.success.errors : []
-      if (shape._tag === "Object") {
-        for (const p of shape.problems) listErrors.push({ index: -1, orderId: undefined, ...p })
-      }
-      return Result.succeed({
-        pageCount,
-        orders,
-        errors: listErrors.length === 0 ? errors : [...listErrors, ...errors],
-        warnings,
-        listMissing: missing,
-        keys: shape._tag === "Object" ? shape.keys : []
-      })
-    }
-  }
-}
+} = <A>(options?: DecoderOptions<A>): Decoder<A> => Engine.decoder(reading, options)
 
 /** A whole list text (or its UTF-8 bytes) through a {@link decoder}: the same outcome as pushing it in pieces. */
 export const decodeText = (
