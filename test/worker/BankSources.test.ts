@@ -3,7 +3,7 @@
  * resumed, never fetched again, and the budget counts exactly what the bank's journal saw.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Backoff, Calendar, LocalDate, Profile, type Standard, type StandingOrder } from "@tppkit/core"
+import { Backoff, Calendar, LocalDate, Profile, type Standard, StandingOrder } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { BankSources, Checks, Consents, FundsCheckWorkflow, Lifecycle, Listings, Sweep, SweepLog } from "@tppkit/worker"
@@ -408,6 +408,19 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     assert.deepStrictEqual(ids(BankSources.standIns(today, earlier)), ids([d, e, f].filter((o) => o !== undefined)))
     // every page read today: nothing stands in but what today's pages lack
     assert.deepStrictEqual(ids(BankSources.standIns(earlier, earlier)), [])
+    // an orderId given again (issue 34): the same record on a later page (the pages moved) is one order; a different
+    // record, or one repeated within a page, is kept (the sweep keys them ID#1, ID#2)
+    const [one, two, three] = [a!, b!, c!]
+    const other = new StandingOrder.StandingOrder({ ...one, remittanceInformation: "another record" })
+    assert.deepStrictEqual(
+      ids(BankSources.standIns([], [page(0, [one, two]), page(1, [one, three])])),
+      ids([one, two, three])
+    )
+    assert.deepStrictEqual(
+      ids(BankSources.standIns([], [page(0, [one, two]), page(1, [other])])),
+      ids([one, two, other])
+    )
+    assert.deepStrictEqual(ids(BankSources.standIns([], [page(0, [one, one])])), ids([one, one]))
   })
 
   it.effect(
