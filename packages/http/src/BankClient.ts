@@ -11,7 +11,7 @@
 import { BalanceCheck, type Iban, Profile, type SourceRecord, StandingOrder } from "@tppkit/core"
 import { Context, DateTime, Duration, Effect, Layer, Result, type Stream, type Tracer } from "effect"
 import { BankConfig } from "./BankConfig.ts"
-import { type BankConfigError, type BankError, type Identity, InvalidRequest } from "./BankError.ts"
+import { type BankConfigError, type BankError, type Identity, InvalidRequest, withAttempts } from "./BankError.ts"
 import { BankTransport } from "./BankTransport.ts"
 import { Budget, consentKey as budgetKey } from "./Budget.ts"
 import { BudgetStore } from "./BudgetStore.ts"
@@ -252,6 +252,57 @@ const make = Effect.gen(function* () {
     return Result.fail(new InvalidRequest({ path, detail: message }))
   }
 
+  /**
+   * COBS's balance check (packages/http/README.md, "Bank profiles": `exchangeIdentification`): the first request
+   * carries the caller's `instructionIdentification`, every later one (a retry after a lost answer or a 5xx, a resend
+   * after a 401) a fresh id, since COBS refuses an id it has seen (`RF01`); an `RF01` to the caller's id (an earlier
+   * call with that id reached the bank and its answer was lost) is asked once more under a fresh id. A balance check
+   * changes nothing at the bank, so asking again is safe; the payment's own key stays the caller's (the fleet's
+   * `ORDER/DATE`).
+   */
+  const cobsCheck = (
+    request: BalanceCheck.Request,
+    first: string,
+    options: CallOptions,
+    correlationId: string,
+    span: Tracer.AnySpan | undefined
+  ): Effect.Effect<Reply<BalanceCheck.Response>, BankError> => {
+    let sent = 0
+    const bodyOfRequest = () => {
+      if (sent++ === 0) return first
+      const fresh = CobsWire.balanceCheckText({
+        ...request,
+        instructionIdentification: CobsWire.freshExchangeIdentification()
+      })
+      return Result.isSuccess(fresh) ? fresh.success : first
+    }
+    const spec = {
+      operation: "balanceCheck",
+      url: balanceCheckUrl,
+      body: first,
+      bodyOfRequest,
+      options,
+      correlationId,
+      processId: undefined,
+      unattended: undefined,
+      decode: decodeBalanceCheck,
+      decodeBody: cobsBalanceCheckBody,
+      span,
+      untraced: span === undefined
+    } as const
+    return Effect.catchIf(call(spec), CobsWire.isNotUnique, (refused) =>
+      call(spec).pipe(
+        Effect.map(
+          (reply): Reply<BalanceCheck.Response> => ({
+            ...reply,
+            requests: (reply.requests ?? 1) + (refused.attempts ?? 1)
+          })
+        ),
+        Effect.mapError((e) => withAttempts(e, (e.attempts ?? 1) + (refused.attempts ?? 1)))
+      )
+    )
+  }
+
   const balanceCheck = (
     request: BalanceCheck.Request,
     options: CallOptions,
@@ -260,6 +311,7 @@ const make = Effect.gen(function* () {
     const correlationId = options.correlationId ?? crypto.randomUUID()
     const body = cobsBalanceCheck ? CobsWire.balanceCheckText(request) : balanceCheckBody(request)
     if (Result.isFailure(body)) return fail("balanceCheck", { correlationId }, body.failure)
+    if (cobsBalanceCheck) return cobsCheck(request, body.success, options, correlationId, span)
     return call({
       operation: "balanceCheck",
       url: balanceCheckUrl,

@@ -121,6 +121,8 @@ const cobsId = /^(?!\/)(?!.*\/\/)[a-zA-Z0-9/\-?:().,'+ ]{1,18}(?<!\/)$/
  * The id of a payment's balance check: `ORDER/DATE` (the seed bank's takes 35 characters); under a profile whose id
  * holds fewer (COBS: 18 SWIFT characters) the same text when it fits, else 18 hex digits of its SHA-256, the same
  * for every try of the payment's check (an order id of the bank's own 35 characters made the client refuse the check).
+ * It is the payment's key; under COBS the client sends it on a call's first request only and asks again under a fresh
+ * `exchangeIdentification` (http's README, "Bank profiles": COBS refuses an id it has seen with `RF01`).
  */
 export const checkId = (profile: Profile.Profile, text: string): string => {
   if (Profile.isSbas(profile)) return text.slice(0, 35)

@@ -31,6 +31,12 @@ export interface CallSpec<A> {
   /** The profile's method of the operation when it is not `POST` (a `GET` sends no body). */
   readonly method?: "GET" | "POST"
   readonly body: string
+  /**
+   * The body of each request of the call when it differs from request to request (asked once per request sent, the
+   * call's retries and a resend after a 401 included); `body` when absent. COBS's balance check sends its later
+   * requests under a fresh `exchangeIdentification` (packages/http/README.md, "Bank profiles").
+   */
+  readonly bodyOfRequest?: () => string
   readonly options: CallOptions
   readonly correlationId: string
   readonly processId: string | undefined
@@ -226,7 +232,7 @@ export const make = (
       url: spec.url,
       headers,
       contentType: Headers.jsonContentType,
-      body: spec.body
+      body: spec.bodyOfRequest === undefined ? spec.body : spec.bodyOfRequest()
     }
     return sendOne(spec, token, identity, outgoing, undefined)
   }
@@ -273,7 +279,7 @@ export const make = (
         url: spec.url,
         headers,
         contentType: headers["Content-Type"] ?? Headers.jsonContentType,
-        body: spec.body
+        body: spec.bodyOfRequest === undefined ? spec.body : spec.bodyOfRequest()
       }
       return sendOne(spec, token, identity, outgoing, (exchange) => ProfileHeaders.responseIds(profile, exchange))
     })

@@ -7,7 +7,7 @@
  */
 import { BalanceCheck, type Timestamp } from "@tppkit/core"
 import { Result } from "effect"
-import { InvalidRequest } from "../BankError.ts"
+import { type BankError, InvalidRequest } from "../BankError.ts"
 import * as Wire from "./wire.ts"
 
 type Problem = { readonly path: string; readonly message: string }
@@ -17,6 +17,31 @@ const swift = /^[a-zA-Z0-9/\-?:().,'+ ]+$/
 
 /** The most characters `exchangeIdentification` holds (COBS: ≤ 18). */
 export const maxExchangeIdentification = 18
+
+/** The characters of a fresh `exchangeIdentification` (SWIFT characters; 32 of them, so each is 5 random bits). */
+const idAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+/**
+ * A fresh `exchangeIdentification`: 18 characters of 32 (90 random bits), for a balance check's request after the
+ * call's first. COBS refuses an id it has seen (`RF01`, "request id not unique"): the id names one query, not a
+ * payment, so a request sent again (its answer lost, a 5xx) needs a new one.
+ */
+export const freshExchangeIdentification = (): string => {
+  const bytes = crypto.getRandomValues(new Uint8Array(maxExchangeIdentification))
+  let id = ""
+  for (const b of bytes) id += idAlphabet[b & 31]
+  return id
+}
+
+/** Whether a failure is COBS's `RF01`: the bank has seen the request's `exchangeIdentification` already. */
+export const isNotUnique = (error: BankError): boolean => {
+  const reason = error.reason
+  return (
+    reason._tag === "BadRequest" &&
+    reason.body._tag === "Errors" &&
+    reason.body.body.errors.some((e) => e.error === "RF01")
+  )
+}
 
 const invalid = (path: string, detail: string) => Result.fail(new InvalidRequest({ path, detail }))
 
