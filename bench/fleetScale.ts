@@ -26,7 +26,7 @@ import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Database, EmbeddedDb } from "@tppkit/worker"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import { cpuSampler, parentPid, postgresCpuSampler } from "./processStats.ts"
+import { cpuSampler, postgresCpuSampler, postmasterOf } from "./processStats.ts"
 
 const root = join(import.meta.dirname, "..")
 const sizes = (process.env.BENCH_SCALE_CONSENTS ?? "1000").split(",").map(Number)
@@ -190,8 +190,7 @@ const run = async () => {
         )
         await query(url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         await query(url, "SELECT pg_stat_statements_reset()")
-        const [backend] = await query<{ pid: number }>(url, "SELECT pg_backend_pid() AS pid")
-        const postmaster = parentPid(Number(backend?.pid)) ?? -1
+        const postmaster = await postmasterOf(url)
         const load = loadavg().map((l) => l.toFixed(1))
         const env = {
           TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),

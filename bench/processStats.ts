@@ -4,6 +4,9 @@
  */
 import type { ChildProcess } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
+import { Database } from "@tppkit/worker"
+import { Effect, type Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 
 /** CPU seconds (user + system) a live process has used so far, from /proc (Linux); undefined once it is gone. */
 export const cpuSeconds = (pid: number | undefined): number | undefined => {
@@ -82,3 +85,21 @@ export const postgresCpuSampler = (postmaster: number) => {
     return total
   }
 }
+
+/**
+ * The process id of the PostgreSQL server at `url` (-1 when not found): the parent of a backend, read while that
+ * backend's connection is open (read after it closed, the backend may be gone and nothing is found).
+ */
+export const postmasterOf = (url: Redacted.Redacted<string>): Promise<number> =>
+  Effect.runPromise(
+    Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) =>
+      Effect.map(
+        sql.unsafe<{ pid: number }>("SELECT pg_backend_pid() AS pid"),
+        ([row]) => parentPid(Number(row?.pid)) ?? -1
+      )
+    ).pipe(
+      Effect.provide(Database.layer(url, { maxConnections: 1 })),
+      Effect.scoped,
+      Effect.orElseSucceed(() => -1)
+    )
+  )

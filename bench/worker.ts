@@ -32,7 +32,7 @@ import { Fixtures } from "@tppkit/sandbox"
 import { Database, EmbeddedDb } from "@tppkit/worker"
 import { Effect, Exit, ManagedRuntime, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import { cpuSampler, cpuSeconds, parentPid, postgresCpuSampler } from "./processStats.ts"
+import { cpuSampler, cpuSeconds, postgresCpuSampler, postmasterOf } from "./processStats.ts"
 
 const root = join(import.meta.dirname, "..")
 const payments = Number(process.env.BENCH_WORKER_PAYMENTS ?? 10_000)
@@ -277,8 +277,7 @@ const run = async () => {
         url,
         "SELECT xact_commit::text AS x FROM pg_stat_database WHERE datname = current_database()"
       )
-      const [backend] = await query<{ pid: number }>(url, "SELECT pg_backend_pid() AS pid")
-      const postmaster = parentPid(Number(backend?.pid)) ?? -1
+      const postmaster = await postmasterOf(url)
       const load = loadavg()[0]?.toFixed(1)
       const stopSampler = startupSampler(url, payments)
       const profiles = process.env.BENCH_WORKER_CPU_PROF
