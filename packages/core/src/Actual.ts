@@ -125,10 +125,7 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
  * from the end other than the last, selected months, several days a year.
  */
 export const encode = (recurrence: Recurrence.Recurrence): Translation.Translation<RecurConfig> => {
-  const r = Recurrence.canonical(recurrence)
-  const rule = r.rule
-  const no = (why: string) =>
-    Translation.unrepresentable<RecurConfig>(`Actual cannot say ${Recurrence.describe(rule)}: ${why}`)
+  const { r, rule, no } = Standards.encoding<RecurConfig>(recurrence, "Actual")
   let frequency: RecurConfig["frequency"]
   let interval: number
   let patterns: Array<Pattern> | undefined

@@ -294,10 +294,7 @@ const monthCode = (interval: number): { readonly code: FrequencyCode; readonly m
  * than the last, selected months with a step.
  */
 export const encode = (recurrence: Recurrence.Recurrence): Translation.Translation<StandingOrderDetails> => {
-  const r = Recurrence.canonical(recurrence)
-  const rule = r.rule
-  const no = (why: string) =>
-    Translation.unrepresentable<StandingOrderDetails>(`Berlin Group cannot say ${Recurrence.describe(rule)}: ${why}`)
+  const { r, rule, no } = Standards.encoding<StandingOrderDetails>(recurrence, "Berlin Group")
   let code: FrequencyCode
   let mult = 1
   let day: number | undefined

@@ -212,10 +212,7 @@ export const encode = (
   recurrence: Recurrence.Recurrence,
   codeSet: CodeSet = "Frequency6"
 ): Translation.Translation<StandingOrder> => {
-  const r = Recurrence.canonical(recurrence)
-  const rule = r.rule
-  const no = (why: string) =>
-    Translation.unrepresentable<StandingOrder>(`ISO 20022 ${codeSet} cannot say ${Recurrence.describe(rule)}: ${why}`)
+  const { r, rule, no } = Standards.encoding<StandingOrder>(recurrence, `ISO 20022 ${codeSet}`)
   let code: string | undefined
   let day: number | undefined
   switch (rule._tag) {

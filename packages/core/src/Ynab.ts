@@ -93,10 +93,7 @@ export const decode = (record: unknown): Decoded.Decoded<Recurrence.Recurrence> 
  * period, weekdays of the month, days from the end other than the last, selected months.
  */
 export const encode = (recurrence: Recurrence.Recurrence): Translation.Translation<ScheduledTransaction> => {
-  const r = Recurrence.canonical(recurrence)
-  const rule = r.rule
-  const no = (why: string) =>
-    Translation.unrepresentable<ScheduledTransaction>(`YNAB cannot say ${Recurrence.describe(rule)}: ${why}`)
+  const { r, rule, no } = Standards.encoding<ScheduledTransaction>(recurrence, "YNAB")
   let frequency: Frequency | undefined
   let day: number | undefined
   switch (rule._tag) {

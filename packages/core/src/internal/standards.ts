@@ -10,7 +10,7 @@ import * as Json from "../Json.ts"
 import * as LocalDate from "../LocalDate.ts"
 import * as Occurrence from "../Occurrence.ts"
 import * as Recurrence from "../Recurrence.ts"
-import type * as Translation from "../Translation.ts"
+import * as Translation from "../Translation.ts"
 
 /** How many leading occurrences two recurrences are compared on (a 400-year cycle of monthly dates). */
 export const COMPARED = 4_800
@@ -308,4 +308,25 @@ export const neverPays = (r: Recurrence.Recurrence): string | undefined => {
     return `its rule (${Recurrence.describe(r.rule)}) reaches no date from ${LocalDate.format(r.start)}${r.end === undefined ? "" : ` to ${LocalDate.format(r.end)}`}: the order never pays`
   }
   return undefined
+}
+
+/**
+ * What every encoder opens with: the recurrence in its canonical form, its rule, and the refusal `TARGET cannot say
+ * RULE: why` (the rule described in words) for what the target cannot carry.
+ */
+export const encoding = <A>(
+  recurrence: Recurrence.Recurrence,
+  target: string
+): {
+  readonly r: Recurrence.Recurrence
+  readonly rule: Recurrence.Rule
+  readonly no: (why: string) => Translation.Translation<A>
+} => {
+  const r = Recurrence.canonical(recurrence)
+  const rule = r.rule
+  return {
+    r,
+    rule,
+    no: (why) => Translation.unrepresentable<A>(`${target} cannot say ${Recurrence.describe(rule)}: ${why}`)
+  }
 }

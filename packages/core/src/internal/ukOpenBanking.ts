@@ -479,12 +479,7 @@ export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Re
  * pauses, day 29–31 and the month's last day (not defined), a convention on DAIL. Unrepresentable: what no code says.
  */
 export const encodeV4 = (recurrence: Recurrence.Recurrence): Translation.Translation<V4MandateRelatedInformation> => {
-  const r = Recurrence.canonical(recurrence)
-  const rule = r.rule
-  const no = (why: string) =>
-    Translation.unrepresentable<V4MandateRelatedInformation>(
-      `UK Open Banking v4 cannot say ${Recurrence.describe(rule)}: ${why}`
-    )
+  const { r, rule, no } = Standards.encoding<V4MandateRelatedInformation>(recurrence, "UK Open Banking v4")
   let frequency: OBFrequency6
   let day: number | undefined
   switch (rule._tag) {
