@@ -81,6 +81,18 @@ describe("Sweep.plan", () => {
   })
 })
 
+/** The day's workflows in memory over `source`, every check answered APPR. */
+const inMemory = (source: Layer.Layer<Sweep.OrderSource>, sweepSettings: Sweep.Settings) =>
+  Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+    Layer.provideMerge(WorkflowEngine.layerMemory),
+    Layer.provideMerge(Checks.Checks.layerMemory),
+    Layer.provide(source),
+    Layer.provide(
+      Layer.succeed(FundsCheckWorkflow.BalanceChecker)({ check: () => Effect.succeed({ answer: "APPR" as const }) })
+    ),
+    Layer.provide(Layer.succeed(Sweep.SweepSettings)(sweepSettings))
+  )
+
 describe("Sweep.layer (the day's workflow)", () => {
   it.effect("a consent whose listing failed keeps its typed failure in the summary; the others are swept", () =>
     Effect.gen(function* () {
@@ -97,21 +109,7 @@ describe("Sweep.layer (the day's workflow)", () => {
             : Effect.succeed({ orders: [order("W", "2026-02-20")], pages: 1 })
       })
       const summary = yield* Sweep.sweepNow("2026-02-27").pipe(
-        Effect.provide(
-          Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-            Layer.provideMerge(WorkflowEngine.layerMemory),
-            Layer.provideMerge(Checks.Checks.layerMemory),
-            Layer.provide(source),
-            Layer.provide(
-              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                check: () => Effect.succeed({ answer: "APPR" as const })
-              })
-            ),
-            Layer.provide(
-              Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: "refused" }, { key: "c1" }] })
-            )
-          )
-        )
+        Effect.provide(inMemory(source, { ...settings, consents: [{ key: "refused" }, { key: "c1" }] }))
       )
       assert.deepStrictEqual(
         summary.consents.map((c) => [c.consent, c.planned, c.failure?._tag]),
@@ -165,16 +163,7 @@ describe("Sweep: an orderId a listing repeats (issue 34)", () => {
         list: () =>
           Effect.succeed({ orders: [order("RENT", "2026-02-20"), order("GYM", "2026-02-20"), rent2], pages: 1 })
       })
-      const layer = Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-        Layer.provideMerge(WorkflowEngine.layerMemory),
-        Layer.provideMerge(Checks.Checks.layerMemory),
-        Layer.provide(source),
-        Layer.provide(
-          Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-            check: () => Effect.succeed({ answer: "APPR" as const })
-          })
-        ),
-        Layer.provide(Layer.succeed(Sweep.SweepSettings)(settings)),
+      const layer = inMemory(source, settings).pipe(
         Layer.provide(Layer.succeed(ListingReconciliation.Recorder)((s) => Effect.sync(() => void recorded.push(s))))
       )
       const { summary, rows } = yield* Effect.gen(function* () {
