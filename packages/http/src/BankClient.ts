@@ -406,7 +406,8 @@ const make = Effect.gen(function* () {
       pipeline,
       budget,
       budgetKeyUnlessPresent,
-      pageLimit: DEFAULT_PAGE_LIMIT
+      pageLimit: DEFAULT_PAGE_LIMIT,
+      maxAge: DEFAULT_MAX_AGE
     })
     return BankClient.of({
       balanceCheck: (request, options) =>

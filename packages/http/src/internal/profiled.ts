@@ -9,7 +9,7 @@
  * path) spends the budget too where the profile counts it, and is never retried when unattended.
  */
 import { LocalDate, SourceRecord } from "@tppkit/core"
-import { Clock, DateTime, Effect, Option, Result, Stream, type Tracer } from "effect"
+import { Clock, DateTime, type Deferred, Duration, Effect, Option, Result, Stream, type Tracer } from "effect"
 import type { AllPagesOptions, ListOptions, PageOptions, Reply, StandingOrdersPage } from "../BankClient.ts"
 import { recordStandard, type Settings } from "../BankConfig.ts"
 import {
@@ -23,6 +23,7 @@ import {
 import { type Budget, dayOf } from "../Budget.ts"
 import type * as Call from "./call.ts"
 import * as CobsWire from "./cobsWire.ts"
+import * as Listing from "./listing.ts"
 import * as Wire from "./wire.ts"
 
 /** What the profiled operations are made of. */
@@ -32,6 +33,8 @@ export interface Deps {
   readonly budget: Budget["Service"]
   readonly budgetKeyUnlessPresent: (options: ListOptions) => Effect.Effect<string | undefined>
   readonly pageLimit: number
+  /** How old a complete unattended listing may be and still be given again when the options say nothing. */
+  readonly maxAge: Duration.Input
 }
 
 /** The detail of one order, as the bank sent it, and core's reading of it. */
@@ -229,113 +232,185 @@ export const make = (deps: Deps) => {
     return { _tag: "more" }
   }
 
+  /** Every page of a listing (the pages kept today first, when resumed), as one run. */
+  const listAll = (options: AllPagesOptions): Effect.Effect<ReadonlyArray<Reply<StandingOrdersPage>>, BankError> =>
+    Effect.gen(function* () {
+      const correlationId = options.correlationId ?? crypto.randomUUID()
+      const processId = options.processId ?? crypto.randomUUID()
+      const size = options.pageSize ?? paging.maxSize
+      const invalid = checkSize(size)
+      if (invalid !== undefined) return yield* fail("standingOrders", { correlationId, processId }, invalid)
+      const unattended = yield* budgetKeyUnlessPresent(options)
+      const charged = unattended !== undefined && counts.has("standingOrders")
+      const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY
+      const pageLimit = options.pageLimit ?? deps.pageLimit
+      const pages: Array<Reply<StandingOrdersPage>> = []
+      /** The envelope of each page in `pages` (what the paging rules read), kept with it when resumed. */
+      const envelopes: Array<KeptPage> = []
+      const incomplete = (detail: string) =>
+        fail(
+          "standingOrders",
+          { correlationId, processId },
+          new ListingIncomplete({ kind: "pageLimit", detail, pages: pages.map((p) => p.body) })
+        )
+      const budgetError = (reason: BudgetExhausted | BudgetStoreError) =>
+        pipeline.budgetError("standingOrders", correlationId, processId, reason)
+      // an unattended listing that may be resumed (`resume`): the pages an earlier attempt of the same budget day
+      // kept in the budget store are not asked for again, and each page read is kept the moment it is read
+      let partialKey: string | undefined
+      let from = 0
+      if (options.resume === true && unattended !== undefined) {
+        const { day } = yield* Effect.mapError(budget.usage(unattended), budgetError)
+        partialKey = partialListingKey(profile.name, unattended, options.iban, size, day)
+        const stored = yield* Effect.orElseSucceed(budget.store.readSnapshot(partialKey), () => Option.none())
+        const kept = Option.isSome(stored) ? decodeKept(stored.value.payload) : undefined
+        if (kept !== undefined) {
+          const listedOn = yield* listingDay
+          let done = false
+          for (const [n, k] of kept.pages.entries()) {
+            if (k.page !== n || n >= maxPages) break
+            const step = stepAfter(n, { ...k, records: k.records.length }, maxPages, pageLimit)
+            if (step._tag === "refuse") break
+            pages.push({
+              body: {
+                page: n,
+                pageCount: k.pageCount,
+                orders: [],
+                errors: [],
+                warnings: [],
+                records: k.records.map((r) => ({ id: r.id, json: r.json, read: readRecord(r.json, listedOn) }))
+              },
+              identity: k.identity,
+              echoed: k.echoed
+            })
+            envelopes.push(k)
+            if (step._tag === "done") {
+              done = true
+              break
+            }
+          }
+          if (done && Option.isSome(stored)) {
+            const at = DateTime.formatIso(DateTime.makeUnsafe(stored.value.takenAt))
+            return pages.map((p) => ({ ...p, snapshotTakenAt: at }))
+          }
+          from = pages.length
+        }
+      }
+      /** Keeps the pages read so far (`resume`); a record that cannot be written costs a later attempt its pages. */
+      const keep = Effect.suspend(() =>
+        partialKey === undefined
+          ? Effect.void
+          : Effect.flatMap(Clock.currentTimeMillis, (takenAt) =>
+              Effect.ignore(
+                budget.store.writeSnapshot(partialKey as string, {
+                  payload: JSON.stringify({ version: 1, pages: envelopes } satisfies Kept),
+                  takenAt
+                })
+              )
+            )
+      )
+      const count0 = envelopes[0]?.pageCount
+      // resumed with the count known: the rest must fit today's budget before the next page is asked for
+      if (from > 0 && charged && count0 !== undefined && Math.min(count0, maxPages) > from)
+        yield* Effect.mapError(budget.ensure(unattended, Math.min(count0, maxPages) - from), budgetError)
+      for (let n = from; ; n++) {
+        const reply = yield* Effect.catch(
+          pageCall(options, n, size, correlationId, processId, unattended, undefined),
+          (e) => (n > 0 && noSuchPage(e) ? Effect.succeed(undefined) : Effect.fail(e))
+        )
+        if (reply === undefined) break
+        const { raw, ...body } = reply.body
+        pages.push({ ...reply, body })
+        envelopes.push({
+          page: n,
+          pageNumber: raw.pageNumber,
+          pageCount: raw.pageCount,
+          nextPage: raw.nextPage,
+          records: (body.records ?? []).map((r) => ({ id: r.id, json: r.json })),
+          identity: reply.identity,
+          echoed: reply.echoed
+        })
+        yield* keep
+        const count = raw.pageCount
+        // the rest of an unattended listing must fit today's budget before page 1 is asked for
+        if (n === 0 && charged && count !== undefined && count <= pageLimit && Math.min(count, maxPages) > 1)
+          yield* Effect.mapError(budget.ensure(unattended, Math.min(count, maxPages) - 1), budgetError)
+        const step = stepAfter(n, { ...raw, records: raw.records.length }, maxPages, pageLimit)
+        if (step._tag === "refuse") return yield* incomplete(step.detail)
+        if (step._tag === "done") break
+      }
+      return pages
+    })
+
+  /** Listings in flight in this client, by listing key: callers in this process share one run. */
+  const inFlight = new Map<string, Deferred.Deferred<unknown, unknown>>()
+
+  /** A listing's pages as a snapshot in the budget store: each page's envelope and records as the bank sent them. */
+  const encodeListing = (replies: ReadonlyArray<Reply<StandingOrdersPage>>): string =>
+    JSON.stringify({
+      version: 1,
+      pages: replies.map((r, n) => ({
+        page: n,
+        pageNumber: n,
+        pageCount: r.body.pageCount,
+        nextPage: null,
+        records: (r.body.records ?? []).map((x) => ({ id: x.id, json: x.json })),
+        identity: r.identity,
+        echoed: r.echoed
+      }))
+    } satisfies Kept)
+
+  /** A snapshot's pages, each record read again by core as listed on the snapshot's day. */
+  const decodeListing = (payload: string, takenAt: number): Array<Reply<StandingOrdersPage>> | undefined => {
+    const kept = decodeKept(payload)
+    if (kept === undefined) return undefined
+    const at = DateTime.makeUnsafe(takenAt)
+    const listedOn = LocalDate.parseUnsafe(dayOf(at, profile.unattended.timeZone).day)
+    return kept.pages.map((k) => ({
+      body: {
+        page: k.page,
+        pageCount: k.pageCount,
+        orders: [],
+        errors: [],
+        warnings: [],
+        records: k.records.map((r) => ({ id: r.id, json: r.json, read: readRecord(r.json, listedOn) }))
+      },
+      identity: k.identity,
+      echoed: k.echoed,
+      snapshotTakenAt: DateTime.formatIso(at)
+    }))
+  }
+
+  /**
+   * Every page of a listing. An unattended one is shared as the seed bank's is (README.md, "Daily budget"): callers
+   * of this client asking for the same consent's listing at once share one run, other processes wait for its
+   * snapshot under the budget store's lease, and a listing completed within `maxAge` is given without a request.
+   */
   const standingOrders = (options: AllPagesOptions): Stream.Stream<Reply<StandingOrdersPage>, BankError> =>
     Stream.unwrap(
       Effect.gen(function* () {
+        const unattended = yield* budgetKeyUnlessPresent(options)
+        if (unattended === undefined) return Stream.fromIterable(yield* listAll(options))
         const correlationId = options.correlationId ?? crypto.randomUUID()
         const processId = options.processId ?? crypto.randomUUID()
         const size = options.pageSize ?? paging.maxSize
-        const invalid = checkSize(size)
-        if (invalid !== undefined) return yield* fail("standingOrders", { correlationId, processId }, invalid)
-        const unattended = yield* budgetKeyUnlessPresent(options)
-        const charged = unattended !== undefined && counts.has("standingOrders")
-        const maxPages = options.maxPages ?? Number.POSITIVE_INFINITY
-        const pageLimit = options.pageLimit ?? deps.pageLimit
-        const pages: Array<Reply<StandingOrdersPage>> = []
-        /** The envelope of each page in `pages` (what the paging rules read), kept with it when resumed. */
-        const envelopes: Array<KeptPage> = []
-        const incomplete = (detail: string) =>
-          fail(
-            "standingOrders",
-            { correlationId, processId },
-            new ListingIncomplete({ kind: "pageLimit", detail, pages: pages.map((p) => p.body) })
-          )
-        const budgetError = (reason: BudgetExhausted | BudgetStoreError) =>
-          pipeline.budgetError("standingOrders", correlationId, processId, reason)
-        // an unattended listing that may be resumed (`resume`): the pages an earlier attempt of the same budget day
-        // kept in the budget store are not asked for again, and each page read is kept the moment it is read
-        let partialKey: string | undefined
-        let from = 0
-        if (options.resume === true && unattended !== undefined) {
-          const { day } = yield* Effect.mapError(budget.usage(unattended), budgetError)
-          partialKey = partialListingKey(profile.name, unattended, options.iban, size, day)
-          const stored = yield* Effect.orElseSucceed(budget.store.readSnapshot(partialKey), () => Option.none())
-          const kept = Option.isSome(stored) ? decodeKept(stored.value.payload) : undefined
-          if (kept !== undefined) {
-            const listedOn = yield* listingDay
-            let done = false
-            for (const [n, k] of kept.pages.entries()) {
-              if (k.page !== n || n >= maxPages) break
-              const step = stepAfter(n, { ...k, records: k.records.length }, maxPages, pageLimit)
-              if (step._tag === "refuse") break
-              pages.push({
-                body: {
-                  page: n,
-                  pageCount: k.pageCount,
-                  orders: [],
-                  errors: [],
-                  warnings: [],
-                  records: k.records.map((r) => ({ id: r.id, json: r.json, read: readRecord(r.json, listedOn) }))
-                },
-                identity: k.identity,
-                echoed: k.echoed
-              })
-              envelopes.push(k)
-              if (step._tag === "done") {
-                done = true
-                break
-              }
-            }
-            if (done && Option.isSome(stored)) {
-              const at = DateTime.formatIso(DateTime.makeUnsafe(stored.value.takenAt))
-              return Stream.fromIterable(pages.map((p) => ({ ...p, snapshotTakenAt: at })))
-            }
-            from = pages.length
-          }
-        }
-        /** Keeps the pages read so far (`resume`); a record that cannot be written costs a later attempt its pages. */
-        const keep = Effect.suspend(() =>
-          partialKey === undefined
-            ? Effect.void
-            : Effect.flatMap(Clock.currentTimeMillis, (takenAt) =>
-                Effect.ignore(
-                  budget.store.writeSnapshot(partialKey as string, {
-                    payload: JSON.stringify({ version: 1, pages: envelopes } satisfies Kept),
-                    takenAt
-                  })
-                )
-              )
-        )
-        const count0 = envelopes[0]?.pageCount
-        // resumed with the count known: the rest must fit today's budget before the next page is asked for
-        if (from > 0 && charged && count0 !== undefined && Math.min(count0, maxPages) > from)
-          yield* Effect.mapError(budget.ensure(unattended, Math.min(count0, maxPages) - from), budgetError)
-        for (let n = from; ; n++) {
-          const reply = yield* Effect.catch(
-            pageCall(options, n, size, correlationId, processId, unattended, undefined),
-            (e) => (n > 0 && noSuchPage(e) ? Effect.succeed(undefined) : Effect.fail(e))
-          )
-          if (reply === undefined) break
-          const { raw, ...body } = reply.body
-          pages.push({ ...reply, body })
-          envelopes.push({
-            page: n,
-            pageNumber: raw.pageNumber,
-            pageCount: raw.pageCount,
-            nextPage: raw.nextPage,
-            records: (body.records ?? []).map((r) => ({ id: r.id, json: r.json })),
-            identity: reply.identity,
-            echoed: reply.echoed
-          })
-          yield* keep
-          const count = raw.pageCount
-          // the rest of an unattended listing must fit today's budget before page 1 is asked for
-          if (n === 0 && charged && count !== undefined && count <= pageLimit && Math.min(count, maxPages) > 1)
-            yield* Effect.mapError(budget.ensure(unattended, Math.min(count, maxPages) - 1), budgetError)
-          const step = stepAfter(n, { ...raw, records: raw.records.length }, maxPages, pageLimit)
-          if (step._tag === "refuse") return yield* incomplete(step.detail)
-          if (step._tag === "done") break
-        }
+        const pages = yield* Listing.coalesce(budget.store, inFlight, {
+          key: JSON.stringify([
+            "listing",
+            profile.name,
+            unattended,
+            options.iban ?? null,
+            size,
+            options.maxPages ?? null
+          ]),
+          maxAgeMillis: Duration.toMillis(Duration.fromInputUnsafe(options.maxAge ?? deps.maxAge)),
+          leaseMillis: 10_000,
+          pollMillis: 100,
+          encode: encodeListing,
+          decode: decodeListing,
+          storeError: (reason) => pipeline.budgetError("standingOrders", correlationId, processId, reason),
+          run: listAll({ ...options, correlationId, processId })
+        })
         return Stream.fromIterable(pages)
       })
     )
