@@ -142,6 +142,20 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     })
   )
 
+  it.live("the forecast ahead has accounts only once opening balances are given (else no listing is held for it)", () =>
+    Effect.gen(function* () {
+      const url = yield* db.freshUrl()
+      yield* Effect.gen(function* () {
+        const watcher = yield* Sweep.Watch.pipe(
+          Effect.provide(Warnings.layerSql().pipe(Layer.provide(Layer.succeed(Sweep.SweepSettings)(settings))))
+        )
+        assert.isFalse(yield* watcher!.forecasts)
+        yield* plan("300")
+        assert.isTrue(yield* watcher!.forecasts)
+      }).pipe(Effect.provide(Database.layer(url)))
+    })
+  )
+
   it.live("a consent given only in the settings is marked expired the same, and no later run lists it", () =>
     Effect.gen(function* () {
       const url = yield* db.freshUrl()

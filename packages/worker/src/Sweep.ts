@@ -129,6 +129,11 @@ export interface Watcher {
   readonly consents: (day: string, consents: ReadonlyArray<Consent>) => Effect.Effect<ReadonlyArray<Consent>>
   readonly listed: (consent: Consent, day: string, listed: Listed) => Effect.Effect<void>
   readonly expired: (consent: Consent, day: string, failure: ListingFailure) => Effect.Effect<void>
+  /**
+   * Whether the forecast ahead has accounts to forecast (opening balances given): when not, the day's listings are
+   * neither held in memory nor gathered for it.
+   */
+  readonly forecasts: Effect.Effect<boolean>
   readonly ahead: (
     day: string,
     listings: ReadonlyArray<{ readonly consent: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> }>

@@ -117,6 +117,7 @@ export const layerSql = (options: Options = {}): Layer.Layer<never, never, SqlCl
                 undefined
               )
         },
+        forecasts: FleetEvents.patiently(AtRiskAhead.forecasts(sql), true),
         ahead: (day, listings) =>
           FleetEvents.patiently(AtRiskAhead.ahead(sql, day, listings, settings, options), undefined)
       }

@@ -14,6 +14,13 @@ import type { SweepSettings } from "../Sweep.ts"
 import { chunks, type Kept, type Rows, record } from "./fleetEvents.ts"
 import { type EventType, eventId } from "./webhookEvents.ts"
 
+/** Whether the fleet's plan settings hold opening balances, so that a sweep has accounts to forecast ahead. */
+export const forecasts = (sql: SqlClient.SqlClient) =>
+  Effect.map(
+    Effect.provideService(PlanSettings.stored, SqlClient.SqlClient, sql),
+    (plan) => Option.isSome(plan) && (plan.value.settings.balances ?? []).length > 0
+  )
+
 /** The forecast ahead of a sweep of `day`: payments at risk raised, those that recovered cleared. */
 export const ahead = (
   sql: SqlClient.SqlClient,

@@ -92,7 +92,9 @@ export const sweepConsent = (
           const checks = yield* Checks
           // an orderId the listing repeats is keyed ID#N from here on: checks, change feed, forecast
           const { listed, repeated } = keyedListing(yield* permits.withPermits(1)(source.list(consent, day)))
-          if (watch !== undefined) {
+          // held for the day's forecast ahead only when it has accounts to forecast (a fleet without opening balances
+          // would hold every consent's orders for nothing)
+          if (watch !== undefined && (yield* watch.forecasts)) {
             // bounded: the entries of runs on other processes are never read here
             if (listedHere.size >= 10_000) listedHere.delete(listedHere.keys().next().value as string)
             listedHere.set(`${day}/${consent.key}`, listed.orders)

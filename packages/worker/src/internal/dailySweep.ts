@@ -84,6 +84,11 @@ export const runDay = (
       yield* Activity.make({
         name: "watch/ahead",
         execute: Effect.gen(function* () {
+          // no accounts to forecast: no consent's orders gathered (nor read back from what other workers kept)
+          if (!(yield* watch.forecasts)) {
+            for (const c of consents) listedHere.delete(`${day}/${c.consent}`)
+            return
+          }
           const source = services.source
           const listings: Array<{ consent: string; orders: ReadonlyArray<Projection.ProjectableOrder> }> = []
           for (const c of consents) {
