@@ -774,6 +774,33 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         const pages = (yield* journal.entries).map((e) => cobsPage(`http://x${e.path}`)).filter((p) => p >= 0)
         assert.deepStrictEqual(pages.slice(0, 2), [0, 1])
         assert.strictEqual(pages.filter((p) => p === 0).length, 2)
+        // the day's sweep: its listing fails again, and the day is planned from what is kept
+        const summary = yield* pumped(
+          Sweep.sweepNow("2026-11-03").pipe(
+            Effect.provide(
+              Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+                Layer.provideMerge(WorkflowEngine.layerMemory),
+                Layer.provideMerge(Checks.Checks.layerMemory),
+                Layer.provide(Layer.succeed(Sweep.OrderSource)(source)),
+                Layer.provide(
+                  Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                    check: () => Effect.succeed({ answer: "APPR" as const })
+                  })
+                ),
+                Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [consent] }))
+              )
+            )
+          )
+        )
+        assert.strictEqual(summary._tag, "Success")
+        const [swept] = summary._tag === "Success" ? summary.value.consents : []
+        // before, nothing was kept for a COBS consent and it planned nothing that day
+        assert.strictEqual(swept?.tries, 3)
+        assert.strictEqual(swept?.pagesKept, 1)
+        assert.deepStrictEqual(swept?.pagesUnread, [1])
+        assert.strictEqual(swept?.plannedFrom, "2026-11-02")
+        assert.isAbove(swept?.plannedFromEarlier ?? 0, 0)
+        assert.isAbove(swept?.planned ?? 0, swept?.plannedFromEarlier ?? 0)
       }).pipe(Effect.scoped),
     90_000
   )
