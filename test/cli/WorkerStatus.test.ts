@@ -304,6 +304,20 @@ describe("worker status sections", () => {
     for (const l of pending) expect(l.length, l).toBeLessThanOrEqual(100)
   })
 
+  it("names a finished sweep's records that could not be read, with their positions and reasons (issue 34)", () => {
+    const unread = {
+      count: 7,
+      first: [{ position: "page 0, record 2 (SO-0002)", reason: "instructedAmount: Missing key" }]
+    }
+    const section = WorkerStatus.sweepsSection({ ...full, sweeps: [entry({ consent: "cz-1", unread }), entry({})] })
+    const text = section.join("\n").replaceAll(/\n +/g, " ")
+    expect(text).toContain(
+      "2026-11-02 cz-1: 7 record(s) of the listing could not be read, not planned: page 0, record 2 (SO-0002): instructedAmount: Missing key; …"
+    )
+    expect(text).not.toContain("my-consent: 0 record(s)")
+    for (const l of section) expect(l.length, l).toBeLessThanOrEqual(100)
+  })
+
   it("lists each check without an answer with where it stands and its typed reason", () => {
     const text = lines.join("\n").replaceAll(/\n +/g, " ")
     expect(text).toMatch(/2026-11-02 SO-3 12\.50 EUR SK2411000000002612345678: refused \(refused\/Forbidden, 1 sent\)/)

@@ -44,11 +44,26 @@ describe("tppkit worker --standard (issue 40)", { timeout: 120_000 }, () => {
     const same = await worker(own, "--standard", "sbas")
     expect(same.code, same.stderr).toBe(0)
 
-    // the seed bank's records read as COBS: none is one, nothing is checked
+    // the seed bank's records read as COBS: none is one, nothing is checked, and every record is said unread (issue
+    // 34): in the summary, worker status, and exit 7 (data) once the sweep is done (the line: test/worker/Lifecycle)
     const other = await fleet()
     const cobs = await worker(other, "--standard", "cobs")
-    expect(cobs.code, cobs.stderr).toBe(0)
-    expect([summary(cobs.stdout).sweep, summary(cobs.stdout).checks]).toEqual(["complete", 0])
+    expect(cobs.code, cobs.stderr).toBe(7)
+    const said = summary(cobs.stdout)
+    expect([said.sweep, said.checks]).toEqual(["complete", 0])
+    expect(said.unread).toHaveLength(1)
+    expect(said.unread[0].consent).toBe(bank.clientId)
+    expect(said.unread[0].count).toBeGreaterThan(100)
+    expect(said.unread[0].first[0].position).toMatch(/^record 1 \(/)
+    expect(said.unread[0].first[0].reason).toMatch(/^not read as cobs: /)
+    expect(cobs.stderr).toContain(
+      `${said.unread[0].count} record(s) of the listing could not be read as standing orders and were not planned`
+    )
+    const status = await run(["worker", "status", "--database-url", other])
+    expect(status.code, status.stderr).toBe(0)
+    expect(status.stdout.replaceAll(/\n +/g, " ")).toContain(
+      `${day} ${bank.clientId}: ${said.unread[0].count} record(s) of the listing could not be read, not planned: record 1 (`
+    )
     // a second worker reading the same bank in another standard, or in the profile's, is refused before it joins
     const iso = await worker(other, "--standard", "iso20022")
     expect(iso.code, iso.stderr).toBe(3)

@@ -804,6 +804,90 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
       }).pipe(Effect.scoped),
     90_000
   )
+
+  it.live(
+    "a seed-bank page with one malformed record between good ones: the others planned, the record said (issue 34)",
+    () =>
+      Effect.gen(function* () {
+        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
+        const info = Context.get(bank, Sandbox.SandboxInfo)
+        const sql = yield* Layer.build(db.fresh())
+        // the bank's page 0 as sent, its second record without its amount (a required field)
+        let broken: string | undefined
+        const malformed = Layer.effect(
+          BankTransport.BankTransport,
+          Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
+            BankTransport.BankTransport.of({
+              send: (request, timeout, maxBodyBytes) =>
+                Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
+                  if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
+                  const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
+                  const record = body.standingOrders[1]
+                  if (record === undefined) return exchange
+                  broken = String(record.orderId)
+                  delete record.instructedAmount
+                  return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
+                })
+            })
+          )
+        ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+        const events: Array<Lifecycle.Event> = []
+        const { summary, expected } = yield* Effect.gen(function* () {
+          const summary = yield* Sweep.sweepNow(day)
+          // what the bank lists whole, asked with the customer present, but for the broken record
+          const present = { ...psu, lastLoggedTime: yield* DateTime.now }
+          const orders = yield* Effect.flatMap(Effect.service(BankClient.BankClient), (c) =>
+            Stream.runCollect(c.standingOrders({ psu: present }))
+          )
+          const good = orders.flatMap((p) => p.body.orders)
+          return { summary, expected: Sweep.plan(good, info.clientId, LocalDate.parseUnsafe(day), settings) }
+        }).pipe(
+          Effect.provide(
+            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+              Layer.provideMerge(WorkflowEngine.layerMemory),
+              Layer.provideMerge(Checks.Checks.layerMemory),
+              Layer.provide(
+                BankSources.orderSource(psu, { pageSize: 50 }).pipe(Layer.provide(Listings.Listings.layerMemory))
+              ),
+              Layer.provide(
+                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                  check: () => Effect.succeed({ answer: "APPR" as const })
+                })
+              ),
+              Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: info.clientId }] })),
+              Layer.provideMerge(mockBankClient(info, malformed)),
+              Layer.provide(
+                Lifecycle.layer([
+                  { emit: (e) => Effect.sync(() => events.push(e)) },
+                  SweepLog.listener(Context.get(sql, SqlClient.SqlClient), [info.clientId])
+                ])
+              )
+            )
+          )
+        )
+        assert.isDefined(broken)
+        const unread = {
+          count: 1,
+          first: [{ position: `page 0, record 2 (${broken})`, reason: "instructedAmount: Missing key" }]
+        }
+        const [c] = summary.consents
+        assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
+        // the records around the broken one are planned: the bank's listing without it, checked record by record
+        assert.isAbove(expected.length, 10)
+        assert.strictEqual(c?.planned, expected.length)
+        assert.deepStrictEqual(c?.unread, unread)
+        assert.deepStrictEqual(
+          events.filter((e) => e._tag === "RecordsUnread"),
+          [{ _tag: "RecordsUnread", day, consent: info.clientId, ...unread }]
+        )
+        const record = yield* SweepLog.list(day).pipe(Effect.provide(sql))
+        assert.deepStrictEqual(
+          record.map((e) => [e.consent, e.state, e.unread]),
+          [[info.clientId, "complete", unread]]
+        )
+      }).pipe(Effect.scoped),
+    60_000
+  )
 })
 
 describe("BankSources.orderSource: the records' standard (issue 40)", () => {
@@ -840,8 +924,14 @@ describe("BankSources.orderSource: the records' standard (issue 40)", () => {
           sbas.orders.map((o) => o.orderId),
           own.orders.map((o) => o.orderId)
         )
-        // the seed bank's records read as COBS (core's COBS reader, not the seed bank's): none reads as a COBS order
+        // the seed bank's records read as COBS (core's COBS reader, not the seed bank's): none reads as a COBS order,
+        // and every one is said unread with its position and reason, never dropped silently (issue 34)
         assert.strictEqual(cobs.orders.length, 0)
+        assert.strictEqual(cobs.unread?.count, own.orders.length)
+        assert.strictEqual(cobs.unread?.first.length, Sweep.unreadNamed)
+        assert.match(cobs.unread?.first[0]?.position ?? "", /^record 1 \(/)
+        assert.match(cobs.unread?.first[0]?.reason ?? "", /^not read as cobs: /)
+        assert.strictEqual(own.unread, undefined)
       }),
     60_000
   )

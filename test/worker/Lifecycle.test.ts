@@ -184,6 +184,22 @@ describe("Lifecycle", () => {
     )
   })
 
+  it("names a listing's records that could not be read, one line per consent (issue 34)", () => {
+    assert.strictEqual(
+      Lifecycle.line(time, {
+        _tag: "RecordsUnread",
+        day: "2026-11-25",
+        consent: "fleet-001",
+        count: 2,
+        first: [
+          { position: "page 0, record 2 (SO-0002)", reason: "instructedAmount: Missing key" },
+          { position: "page 1, record 7", reason: "not JSON" }
+        ]
+      }).replace(/^time=\S+ /, ""),
+      `level=warn event=records_unread day=2026-11-25 consent=fleet-001 records=2 first="page 0, record 2 (SO-0002): instructedAmount: Missing key; page 1, record 7: not JSON" message="records of the listing could not be read as standing orders; the others were planned"`
+    )
+  })
+
   it("the end of a --once run: its repeats named with their attempts, its unplanned consents with their pages", () => {
     const at = new Date(Date.UTC(2026, 10, 25, 7))
     const repeats = Array.from({ length: Lifecycle.namedRepeats + 2 }, (_, i) => ({

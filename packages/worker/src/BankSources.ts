@@ -16,7 +16,7 @@ import { BalanceChecker } from "./FundsCheckWorkflow.ts"
 import * as DetailedListing from "./internal/detailedListing.ts"
 import * as SbasListing from "./internal/sbasListing.ts"
 import * as Listings from "./Listings.ts"
-import { type Consent, ConsentSource, ListingFailed, OrderSource } from "./Sweep.ts"
+import { type Consent, ConsentSource, ListingFailed, OrderSource, unreadNamed } from "./Sweep.ts"
 
 /**
  * Whether a failure is the bank's token endpoint refusing this client's credentials (`invalid_client`,
@@ -264,17 +264,22 @@ export const orderSource = (
               Effect.provideService(Consents.RefreshTokenKey, tokenKey)
             )
           }
-          const listed = yield* sbas.list(bank, consent, day)
+          const { unread: pageUnread, unreadKept, ...listed } = yield* sbas.list(bank, consent, day)
           const standard = Context.get(bank, BankConfig.BankConfig).standard
+          const read = SbasListing.readAs(listed.orders, standard, day)
+          // every record that could not be read is said (the sweep's summary, record and log, exit 7 of --once)
+          const unread = [...pageUnread, ...read.unread]
+          const count = unread.length + unreadKept
           return {
             ...listed,
-            orders: SbasListing.readAs(listed.orders, standard, day),
+            orders: read.orders,
+            ...(count === 0 ? {} : { unread: { count, first: unread.slice(0, unreadNamed) } }),
             ...(listed.previous === undefined
               ? {}
               : {
                   previous: {
                     ...listed.previous,
-                    orders: SbasListing.readAs(listed.previous.orders, standard, listed.previous.day)
+                    orders: SbasListing.readAs(listed.previous.orders, standard, listed.previous.day).orders
                   }
                 })
           }

@@ -122,6 +122,20 @@ export interface DetailsPending {
 }
 
 /**
+ * A consent's listing had records that could not be read as standing orders (malformed, a required field missing or
+ * invalid, or not readable in the bank's standard): the good ones were planned; these are said, never dropped.
+ */
+export interface RecordsUnread {
+  readonly _tag: "RecordsUnread"
+  readonly day: string
+  readonly consent: string
+  /** How many records could not be read. */
+  readonly count: number
+  /** The first few, with their 1-based position and the reason. */
+  readonly first: ReadonlyArray<{ readonly position: string; readonly reason: string }>
+}
+
+/**
  * A balance check finished on this worker: its payment, outcome, attempt and time at the bank. One that failed on
  * a transient fault is tried again with back-off (a retry scheduled); one that failed otherwise has its final answer.
  */
@@ -213,6 +227,7 @@ export type Event =
   | ListingPartial
   | ConsentExpired
   | DetailsPending
+  | RecordsUnread
   | CheckFinished
   | WebhookRetry
   | WebhookFailed

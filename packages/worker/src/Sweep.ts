@@ -21,7 +21,7 @@ import * as DailySweepRun from "./internal/dailySweep.ts"
 import { type ListingFailed, ListingFailure } from "./internal/listingFailure.ts"
 import * as ListingRetry from "./internal/listingRetry.ts"
 import * as PartialListing from "./internal/partialListing.ts"
-import { ConsentSchema } from "./internal/sweepJournal.ts"
+import { ConsentSchema, UnreadRecords } from "./internal/sweepJournal.ts"
 import * as SweepPlan from "./internal/sweepPlan.ts"
 
 /**
@@ -115,6 +115,8 @@ export interface Listed {
    * month names no start: core skips it until its detail is read within a later day's budget), by orderId.
    */
   readonly detailsPending?: ReadonlyArray<string> | undefined
+  /** The listing's records that could not be read as orders (absent: none); the good ones around them are planned. */
+  readonly unread?: UnreadRecords | undefined
   readonly previous?: { readonly day: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> } | undefined
 }
 
@@ -207,6 +209,13 @@ export const planned: (
   settings: Pick<Settings, "daysBefore" | "calendar" | "convention" | "timeZone" | "hour">
 ) => { readonly due: Array<Due>; readonly unplannable: Array<Unplannable> } = SweepPlan.planned
 
+/**
+ * The records of a consent's listing that could not be read as standing orders (malformed, a required field missing
+ * or invalid, or not readable in the bank's `standard`): how many, and the first few (at most `unreadNamed`) with
+ * their 1-based position and core's reason (issue 34, "Nothing silent"). A schema and its type.
+ */
+export { UnreadRecords, unreadNamed } from "./internal/sweepJournal.ts"
+
 /** One consent's part of a sweep: the checks planned and started, the listing tries, or why its listing failed. */
 export const ConsentSummary = Schema.Struct({
   consent: Schema.String,
@@ -229,7 +238,9 @@ export const ConsentSummary = Schema.Struct({
   /** How many of `planned` came from that earlier listing. */
   plannedFromEarlier: Schema.optionalKey(Schema.Number),
   /** Orders listed but not planned because their details are pending (read within a later day's budget). */
-  detailsPending: Schema.optionalKey(Schema.Array(Schema.String))
+  detailsPending: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** Records of the listing that could not be read (the good ones around them are planned; `worker --once` exits 7). */
+  unread: Schema.optionalKey(UnreadRecords)
 })
 
 /** One consent's part of a sweep. */

@@ -8,9 +8,10 @@
  *
  * @since 0.1.0
  */
-import { Clock, Effect, Schedule } from "effect"
+import { Clock, Effect, Option, Schedule, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { UnreadRecords } from "./internal/sweepJournal.ts"
 import type * as Lifecycle from "./Lifecycle.ts"
 
 /** Where a consent's part of a day's sweep stands. */
@@ -38,6 +39,8 @@ export interface Entry {
   readonly finishedAt: number | undefined
   /** Orders listed but not planned because their details are pending (issue 37), by orderId; absent: none. */
   readonly detailsPending?: ReadonlyArray<string> | undefined
+  /** Records of the listing that could not be read (issue 34): how many, the first few with position and reason. */
+  readonly unread?: UnreadRecords | undefined
 }
 
 /** The DDL of the sweep record (idempotent). */
@@ -47,7 +50,9 @@ export const ddl: ReadonlyArray<string> = [
     planned integer NOT NULL DEFAULT 0, tries integer NOT NULL DEFAULT 0, cause text, reason text,
     retry_at bigint, started_at bigint NOT NULL, finished_at bigint, PRIMARY KEY (day, consent))`,
   // the orders a consent's listing named whose details are pending (a JSON array of orderIds; issue 37)
-  "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS details_pending text"
+  "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS details_pending text",
+  // the records of a consent's listing that could not be read (JSON {count, first: [{position, reason}]}; issue 34)
+  "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS unread text"
 ]
 
 /** Reads the record: every day's, or one day's; by day, then consent. */
@@ -76,8 +81,15 @@ export const entryOf = (r: Record<string, unknown>): Entry => ({
   retryAt: optionalNumber(r.retry_at),
   startedAt: Number(r.started_at),
   finishedAt: optionalNumber(r.finished_at),
-  ...(typeof r.details_pending === "string" ? { detailsPending: pendingOf(r.details_pending) } : {})
+  ...(typeof r.details_pending === "string" ? { detailsPending: pendingOf(r.details_pending) } : {}),
+  ...(typeof r.unread === "string" ? unreadOf(r.unread) : {})
 })
+
+const decodeUnread = Schema.decodeUnknownOption(Schema.fromJsonString(UnreadRecords))
+
+/** The `unread` column as an entry's field (anything but the JSON of {@link UnreadRecords} reads as none). */
+const unreadOf = (text: string): { readonly unread?: UnreadRecords } =>
+  Option.match(decodeUnread(text), { onNone: () => ({}), onSome: (unread) => ({ unread }) })
 
 /** The orderIds of a `details_pending` column (a JSON array of texts; anything else reads as none). */
 const pendingOf = (text: string): ReadonlyArray<string> => {
@@ -101,7 +113,7 @@ const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: nu
             VALUES (${event.day}, ${consent}, ${event.run}, 'running', ${now})
             ON CONFLICT (day, consent) DO UPDATE SET run = EXCLUDED.run, state = 'running', tries = 0,
               cause = NULL, reason = NULL, retry_at = NULL, started_at = EXCLUDED.started_at, finished_at = NULL,
-              details_pending = NULL
+              details_pending = NULL, unread = NULL
             WHERE tppkit_sweep_log.state <> 'complete'`
         }
         return
@@ -112,6 +124,10 @@ const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: nu
         return
       case "DetailsPending":
         yield* sql`UPDATE tppkit_sweep_log SET details_pending = ${JSON.stringify(event.orders)}
+          WHERE day = ${event.day} AND consent = ${event.consent}`
+        return
+      case "RecordsUnread":
+        yield* sql`UPDATE tppkit_sweep_log SET unread = ${JSON.stringify({ count: event.count, first: event.first })}
           WHERE day = ${event.day} AND consent = ${event.consent}`
         return
       case "SweepFinished":
@@ -145,7 +161,8 @@ export const listener = (
     event._tag !== "SweepStarted" &&
     event._tag !== "ListingRetry" &&
     event._tag !== "SweepFinished" &&
-    event._tag !== "DetailsPending"
+    event._tag !== "DetailsPending" &&
+    event._tag !== "RecordsUnread"
       ? Effect.void
       : Effect.flatMap(Clock.currentTimeMillis, (now) =>
           record(event, consents, now).pipe(

@@ -50,16 +50,30 @@ export const sweepsSection = (status: Status, w: number = width): Array<string> 
     w
   )
   const why = sweeps.flatMap((e) => {
+    // records of the listing that could not be read (issue 34): the count, the first few with position and reason
+    const unread =
+      e.unread === undefined || e.state === "failed" || e.state === "retrying"
+        ? []
+        : Render.wrap(
+            `${e.day} ${e.consent}: ${e.unread.count} record(s) of the listing could not be read, not planned: ${e.unread.first.map((u) => `${u.position}: ${u.reason}`).join("; ")}${e.unread.count > e.unread.first.length ? "; …" : ""}`,
+            w,
+            "  ",
+            "    "
+          )
     const pending = e.detailsPending ?? []
     if (pending.length > 0 && e.state !== "failed" && e.state !== "retrying") {
       const named = pending.slice(0, 10).join(", ")
-      return Render.wrap(
-        `${e.day} ${e.consent}: ${pending.length} order(s) not planned, their details pending (the list names no start): ${named}${pending.length > 10 ? ", …" : ""}; read within a later day's budget`,
-        w,
-        "  ",
-        "    "
-      )
+      return [
+        ...unread,
+        ...Render.wrap(
+          `${e.day} ${e.consent}: ${pending.length} order(s) not planned, their details pending (the list names no start): ${named}${pending.length > 10 ? ", …" : ""}; read within a later day's budget`,
+          w,
+          "  ",
+          "    "
+        )
+      ]
     }
+    if (unread.length > 0) return unread
     if (e.state !== "failed" && e.state !== "retrying") return []
     const reason = e.reason === undefined ? "" : ` (${e.reason})`
     const next =

@@ -356,6 +356,10 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     const detailsPending = summary.consents
       .filter((c) => (c.detailsPending ?? []).length > 0)
       .map((c) => ({ consent: c.consent, orders: c.detailsPending ?? [] }))
+    // records of a consent's listing that could not be read: named here, exit 7 once the good ones are planned
+    const unread = summary.consents.flatMap((c) =>
+      c.unread === undefined ? [] : [{ consent: c.consent, count: c.unread.count, first: c.unread.first }]
+    )
     // the checks asked more than once and those planned from an earlier day's listing, read only when there are any
     const standIns = partial.reduce((n, c) => n + (c.plannedFromEarlier ?? 0), 0)
     const rows = counts.repeated > 0 || standIns > 0 ? yield* checks.list({ sweepDay: day }) : []
@@ -426,17 +430,26 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       ...(listedOn.length === 0 ? {} : { listedOn }),
       // orders listed but not planned while their details are pending (read within a later day's budget)
       ...(detailsPending.length === 0 ? {} : { detailsPending }),
+      // records of the listings that could not be read as standing orders (the others were planned)
+      ...(unread.length === 0 ? {} : { unread }),
       unanswered,
       ...(undelivered === undefined ? {} : { undelivered })
     }
     yield* Output.line(JSON.stringify(report))
-    if (failed.length > 0 || unanswered > 0) {
-      const parts = [
-        ...(failed.length > 0 ? [`the standing orders of ${failed.length} consent(s) could not be listed`] : []),
-        ...(unanswered > 0 ? [`${unanswered} check(s) have no answer yet`] : [])
-      ]
-      return yield* Failure.make("incomplete", `sweep of ${day} incomplete: ${parts.join("; ")}`)
+    const parts = [
+      ...(failed.length > 0 ? [`the standing orders of ${failed.length} consent(s) could not be listed`] : []),
+      ...(unanswered > 0 ? [`${unanswered} check(s) have no answer yet`] : [])
+    ]
+    // unread records are data (exit 7), said before an incomplete sweep (9) as every command says them before 8
+    if (unread.length > 0) {
+      const records = unread.reduce((n, u) => n + u.count, 0)
+      const consents = unread.map((u) => `${u.consent} (${u.count})`).join(", ")
+      return yield* Failure.make(
+        "data",
+        `sweep of ${day}: ${records} record(s) of the listing could not be read as standing orders and were not planned: ${consents}; the others were planned (the JSON's "unread" names them)${parts.length > 0 ? `; also incomplete: ${parts.join("; ")}` : ""}`
+      )
     }
+    if (parts.length > 0) return yield* Failure.make("incomplete", `sweep of ${day} incomplete: ${parts.join("; ")}`)
   })
   // a `--once` worker that was paused past its shard locks gives up within the lock timeout and a minute: the
   // checks of the shards it lost are the other workers' to finish, and it says what it leaves

@@ -16,6 +16,7 @@ import type { Consent, ConsentSummary, OrderSource, Retry, Settings, Watcher } f
 import { ListingFailed, type ListingFailure } from "./listingFailure.ts"
 import { backoffMillis, degradable, isTransient } from "./listingRetry.ts"
 import { isCovered, type Partial, PartialSchema, planPartial } from "./partialListing.ts"
+import { UnreadRecords } from "./sweepJournal.ts"
 import { isExpired, keyedListing, planned as planChecks } from "./sweepPlan.ts"
 
 /** What a sweep's workflows run with: the fleet's settings and retry, the watcher (if any) and the order source. */
@@ -71,7 +72,12 @@ export const sweepConsent = (
     // neither repeats a finished try nor waits again for a wait that has passed
     let tries = 0
     let planned: Result.Result<
-      { readonly planned: number; readonly pages?: number; readonly detailsPending?: ReadonlyArray<string> },
+      {
+        readonly planned: number
+        readonly pages?: number
+        readonly detailsPending?: ReadonlyArray<string>
+        readonly unread?: UnreadRecords
+      },
       ListingFailed
     >
     for (;;) {
@@ -84,7 +90,8 @@ export const sweepConsent = (
           Schema.Struct({
             planned: Schema.Number,
             pages: Schema.Number,
-            detailsPending: Schema.optionalKey(Schema.Array(Schema.String))
+            detailsPending: Schema.optionalKey(Schema.Array(Schema.String)),
+            unread: Schema.optionalKey(UnreadRecords)
           })
         ]),
         error: ListingFailed,
@@ -121,7 +128,8 @@ export const sweepConsent = (
           return {
             planned: due.length,
             pages: listed.pages,
-            ...(pending.length === 0 ? {} : { detailsPending: [...pending] })
+            ...(pending.length === 0 ? {} : { detailsPending: [...pending] }),
+            ...(listed.unread === undefined ? {} : { unread: listed.unread })
           }
         })
       }).pipe(Effect.result, Effect.map(Result.map((r) => (typeof r === "number" ? { planned: r } : r))))
@@ -210,12 +218,18 @@ export const sweepConsent = (
     if (pending.length > 0) {
       yield* Lifecycle.emit({ _tag: "DetailsPending", day, consent: consent.key, orders: pending })
     }
+    // records of the listing that could not be read: said, never dropped silently (the good ones are planned)
+    const unread = planned.success.unread
+    if (unread !== undefined) {
+      yield* Lifecycle.emit({ _tag: "RecordsUnread", day, consent: consent.key, ...unread })
+    }
     return {
       consent: consent.key,
       planned: planned.success.planned,
       ...profileKey,
       ...pages,
       ...triesKey,
-      ...(pending.length === 0 ? {} : { detailsPending: pending })
+      ...(pending.length === 0 ? {} : { detailsPending: pending }),
+      ...(unread === undefined ? {} : { unread })
     }
   })

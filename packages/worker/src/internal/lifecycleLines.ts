@@ -217,6 +217,16 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
           "not planned today: their details are pending (the list names no start); read within a later day's budget"
         ]
       ]
+    case "RecordsUnread":
+      return [
+        ["level", "warn"],
+        ["event", "records_unread"],
+        ["day", event.day],
+        ["consent", event.consent],
+        ["records", event.count],
+        ["first", event.first.map((u) => `${u.position}: ${u.reason}`).join("; ")],
+        ["message", "records of the listing could not be read as standing orders; the others were planned"]
+      ]
     case "ConsentExpired":
       return [
         ["level", "warn"],

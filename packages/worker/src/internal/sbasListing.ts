@@ -13,23 +13,45 @@ import { ChecksError } from "../Checks.ts"
 import * as Listings from "../Listings.ts"
 import { type Consent, InvalidIban, ListingFailed } from "../Sweep.ts"
 
+/** A record of the listing that could not be read: its 1-based position and why (core's reason). */
+export interface UnreadRecord {
+  readonly position: string
+  readonly reason: string
+}
+
 /**
  * The seed bank's records read again by core's `Orders` in `standard` on `day`: a bank whose settings name another
  * standard than its profile's (`BankConfig.Settings.standard`, the CLI's `--standard`) has its records read in it; the
- * orders as listed when none is named.
+ * orders as listed when none is named. A record the standard cannot read is `unread` with its position in the listing
+ * (from 1) and core's reason, never dropped silently.
  */
 export const readAs = (
   orders: ReadonlyArray<StandingOrder.StandingOrder>,
   standard: Standard.Standard | undefined,
   day: string
-): ReadonlyArray<Projection.ProjectableOrder> => {
-  if (standard === undefined || standard === "sbas") return orders
+): { readonly orders: ReadonlyArray<Projection.ProjectableOrder>; readonly unread: ReadonlyArray<UnreadRecord> } => {
+  if (standard === undefined || standard === "sbas") return { orders, unread: [] }
   const decoder = Orders.decoder({ standard, listedOn: LocalDate.parseUnsafe(day) })
   const items = [...decoder.push(JSON.stringify(orders.map((o) => StandingOrder.encodeReceived(o))))]
   const end = decoder.end()
   if (end._tag === "Success") items.push(...end.success.items)
-  return items.filter((i): i is Orders.Order => i._tag === "Order")
+  return {
+    orders: items.filter((i): i is Orders.Order => i._tag === "Order"),
+    unread: items
+      .filter((i): i is Orders.Unread => i._tag === "Unread")
+      .map((u) => ({
+        position: `${u.position === undefined ? "listing" : `record ${u.position}`}${u.orderId === undefined ? "" : ` (${u.orderId})`}`,
+        reason: `not read as ${standard}: ${u.path === "" ? "" : `${u.path}: `}${u.reason}`
+      }))
+  }
 }
+
+/** The records of a page the bank's decoder could not read, with their position (page, record from 1) and reason. */
+const unreadOf = (page: number, errors: ReadonlyArray<StandingOrder.RecordError>): Array<UnreadRecord> =>
+  errors.map((e) => ({
+    position: `page ${page}${e.index < 0 ? "" : `, record ${e.index + 1}`}${e.orderId === undefined ? "" : ` (${e.orderId})`}`,
+    reason: `${e.path === "" ? "" : `${e.path}: `}${e.message}`
+  }))
 
 /** The most pages a listing may have (http's default hard page limit). */
 const pageLimit = BankClient.DEFAULT_PAGE_LIMIT
@@ -143,8 +165,13 @@ export const make = (deps: Deps) => {
         )
         const processId = crypto.randomUUID()
         const read: Array<Listings.Page> = []
+        // the records the bank's decoder could not read: named for the pages asked for now, counted for those kept
+        // by an earlier try of the day (a kept page holds its orders and its count of records, not the errors)
+        const unread: Array<UnreadRecord> = []
+        let unreadKept = 0
         for (let n = 0; ; n++) {
           let page = pages.get(n)
+          if (page !== undefined) unreadKept += Math.max(0, page.records - page.orders.length)
           if (page === undefined) {
             yield* hold
             // a page asked for is kept before the listing can be interrupted (its shard moved to a worker that
@@ -173,6 +200,7 @@ export const make = (deps: Deps) => {
                   orders: reply.body.orders
                 }
                 const kept = yield* Effect.exit(Effect.retry(listings.keep(id, day, asked), firstKeeping))
+                unread.push(...unreadOf(n, reply.body.errors))
                 return [asked, kept] as const
               })
             )
@@ -205,6 +233,8 @@ export const make = (deps: Deps) => {
         return {
           orders: ordersOf(read),
           pages: read.length,
+          unread,
+          unreadKept,
           ...(Option.isSome(previous)
             ? { previous: { day: previous.value.day, orders: ordersOf(previous.value.pages) } }
             : {})
@@ -226,12 +256,12 @@ export const make = (deps: Deps) => {
       const earlier = complete ? Option.none() : yield* listings.latestComplete(id, day)
       const standard = Context.get(bank, BankConfig.BankConfig).standard
       return {
-        orders: readAs(ordersOf(today), standard, day),
+        orders: readAs(ordersOf(today), standard, day).orders,
         pagesKept: today.map((p) => p.page),
         pagesUnread: complete ? [] : unread,
         earlier: Option.match(earlier, {
           onNone: () => undefined,
-          onSome: (e) => ({ day: e.day, orders: readAs(standIns(today, e.pages), standard, e.day) })
+          onSome: (e) => ({ day: e.day, orders: readAs(standIns(today, e.pages), standard, e.day).orders })
         })
       }
     }).pipe(Effect.mapError(stored(consent)))

@@ -1,6 +1,6 @@
 /**
  * The consents of a sweep run as its journal keeps them: only the fields given, so that a run resumed elsewhere reads
- * the same consents.
+ * the same consents; and the records of a listing that could not be read, as a consent's plan keeps them.
  */
 import { Schema } from "effect"
 import type { Consent } from "../Sweep.ts"
@@ -23,3 +23,15 @@ export const journaled = (c: Consent): typeof ConsentSchema.Type => ({
 
 /** The consents of a run as journaled. */
 export const JournaledConsents = Schema.Array(ConsentSchema)
+
+/** A listing's records that could not be read: how many, and the first few with their 1-based position and reason. */
+export const UnreadRecords = Schema.Struct({
+  count: Schema.Number,
+  first: Schema.Array(Schema.Struct({ position: Schema.String, reason: Schema.String }))
+})
+
+/** The records of a listing that could not be read. */
+export type UnreadRecords = typeof UnreadRecords.Type
+
+/** How many unread records are named with their position and reason; the rest are counted. */
+export const unreadNamed = 5
