@@ -124,6 +124,20 @@ export const make = (deps: Deps) => {
   const readRecord = (json: unknown, listedOn: LocalDate.LocalDate) =>
     SourceRecord.isSource(standard) ? SourceRecord.read(json, { standard, listedOn }) : undefined
 
+  /** A kept page as the reply it was, its records read again by core as listed on `listedOn`. */
+  const keptReply = (k: KeptPage, listedOn: LocalDate.LocalDate): Reply<StandingOrdersPage> => ({
+    body: {
+      page: k.page,
+      pageCount: k.pageCount,
+      orders: [],
+      errors: [],
+      warnings: [],
+      records: k.records.map((r) => ({ id: r.id, json: r.json, read: readRecord(r.json, listedOn) }))
+    },
+    identity: k.identity,
+    echoed: k.echoed
+  })
+
   const checkSize = (size: number | undefined): InvalidRequest | undefined =>
     size !== undefined && (!Number.isInteger(size) || size < 1 || size > paging.maxSize || size % paging.sizeStep !== 0)
       ? new InvalidRequest({
@@ -271,18 +285,7 @@ export const make = (deps: Deps) => {
             if (k.page !== n || n >= maxPages) break
             const step = stepAfter(n, { ...k, records: k.records.length }, maxPages, pageLimit)
             if (step._tag === "refuse") break
-            pages.push({
-              body: {
-                page: n,
-                pageCount: k.pageCount,
-                orders: [],
-                errors: [],
-                warnings: [],
-                records: k.records.map((r) => ({ id: r.id, json: r.json, read: readRecord(r.json, listedOn) }))
-              },
-              identity: k.identity,
-              echoed: k.echoed
-            })
+            pages.push(keptReply(k, listedOn))
             envelopes.push(k)
             if (step._tag === "done") {
               done = true
@@ -366,19 +369,7 @@ export const make = (deps: Deps) => {
     if (kept === undefined) return undefined
     const at = DateTime.makeUnsafe(takenAt)
     const listedOn = LocalDate.parseUnsafe(dayOf(at, profile.unattended.timeZone).day)
-    return kept.pages.map((k) => ({
-      body: {
-        page: k.page,
-        pageCount: k.pageCount,
-        orders: [],
-        errors: [],
-        warnings: [],
-        records: k.records.map((r) => ({ id: r.id, json: r.json, read: readRecord(r.json, listedOn) }))
-      },
-      identity: k.identity,
-      echoed: k.echoed,
-      snapshotTakenAt: DateTime.formatIso(at)
-    }))
+    return kept.pages.map((k) => ({ ...keptReply(k, listedOn), snapshotTakenAt: DateTime.formatIso(at) }))
   }
 
   /**
