@@ -632,7 +632,22 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
           Effect.provide(sealing)
         )
         const events: Array<Lifecycle.Event> = []
-        const client = mockBankClient(info, BankTransport.BankTransport.layerUndici(), {
+        // SO0002's detail as sent without its schedule (a required part): core cannot read it (issue 34)
+        const broken = Layer.effect(
+          BankTransport.BankTransport,
+          Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
+            BankTransport.BankTransport.of({
+              send: (request, timeout, maxBodyBytes) =>
+                Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
+                  if (!request.url.endsWith("/my/standingorders/SO0002") || exchange.status !== 200) return exchange
+                  const body = JSON.parse(exchange.text) as { standingOrder: Record<string, unknown> }
+                  delete body.standingOrder.execution
+                  return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
+                })
+            })
+          )
+        ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+        const client = mockBankClient(info, broken, {
           profile: Profile.cobs,
           apiKey: info.apiKey,
           tpp: { name: "My Budget App s.r.o." }
@@ -671,14 +686,24 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         const [c] = summary.consents
         assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
         assert.deepStrictEqual(c?.detailsPending, pending)
+        // SO0002's detail that core cannot read is said unread; an order whose details are pending is not (said once)
+        const unread = {
+          count: 1,
+          first: [{ position: "record 2 (SO0002)", reason: "the record has no standingOrder.execution" }]
+        }
+        assert.deepStrictEqual(c?.unread, unread)
+        assert.deepStrictEqual(
+          events.filter((e) => e._tag === "RecordsUnread"),
+          [{ _tag: "RecordsUnread", day, consent: "cz-1", ...unread }]
+        )
         assert.deepStrictEqual(
           events.filter((e) => e._tag === "DetailsPending"),
           [{ _tag: "DetailsPending", day, consent: "cz-1", orders: pending }]
         )
         const record = yield* SweepLog.list(day).pipe(Effect.provide(sql))
         assert.deepStrictEqual(
-          record.map((e) => [e.consent, e.state, e.detailsPending]),
-          [["cz-1", "complete", pending]]
+          record.map((e) => [e.consent, e.state, e.detailsPending, e.unread]),
+          [["cz-1", "complete", pending, unread]]
         )
       }).pipe(Effect.scoped),
     90_000

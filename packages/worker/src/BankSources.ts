@@ -15,8 +15,9 @@ import * as Consents from "./Consents.ts"
 import { BalanceChecker } from "./FundsCheckWorkflow.ts"
 import * as DetailedListing from "./internal/detailedListing.ts"
 import * as SbasListing from "./internal/sbasListing.ts"
+import { unreadSummary } from "./internal/sweepJournal.ts"
 import * as Listings from "./Listings.ts"
-import { type Consent, ConsentSource, ListingFailed, OrderSource, unreadNamed } from "./Sweep.ts"
+import { type Consent, ConsentSource, ListingFailed, OrderSource } from "./Sweep.ts"
 
 /**
  * Whether a failure is the bank's token endpoint refusing this client's credentials (`invalid_client`,
@@ -269,11 +270,10 @@ export const orderSource = (
           const read = SbasListing.readAs(listed.orders, standard, day)
           // every record that could not be read is said (the sweep's summary, record and log, exit 7 of --once)
           const unread = [...pageUnread, ...read.unread]
-          const count = unread.length + unreadKept
           return {
             ...listed,
             orders: read.orders,
-            ...(count === 0 ? {} : { unread: { count, first: unread.slice(0, unreadNamed) } }),
+            ...unreadSummary(unread, unreadKept),
             ...(listed.previous === undefined
               ? {}
               : {

@@ -13,6 +13,7 @@ import type { Bank } from "../BankSources.ts"
 import { ChecksError } from "../Checks.ts"
 import * as Consents from "../Consents.ts"
 import { type Consent, InvalidIban, type Kept, ListingFailed, NoGrant } from "../Sweep.ts"
+import { type UnreadRecords, unreadItems, unreadSummary } from "./sweepJournal.ts"
 
 /** A complete listing kept for the days its listing fails: its day and each order's fullest record (detail or item). */
 interface CompleteListing {
@@ -76,8 +77,10 @@ const keepComplete = (bank: Bank, consent: Consent, listing: CompleteListing) =>
 /** core's reading of records on `day` in the bank's standard: the orders it can plan. */
 const readOn = (config: BankConfig.BankConfig["Service"], records: ReadonlyArray<unknown>, day: string) => {
   const decoder = Orders.decoder({ standard: BankConfig.recordStandard(config), listedOn: LocalDate.parseUnsafe(day) })
-  const items = decoder.push(JSON.stringify(records))
-  decoder.end()
+  const items = [...decoder.push(JSON.stringify(records))]
+  // the records still held and the list's own problems come at its end
+  const end = decoder.end()
+  if (end._tag === "Success") items.push(...end.success.items)
   return items
 }
 
@@ -148,6 +151,7 @@ export const detailedListing = (
     readonly orders: ReadonlyArray<Projection.ProjectableOrder>
     readonly pages: number
     readonly detailsPending?: ReadonlyArray<string>
+    readonly unread?: UnreadRecords
   },
   ListingFailed
 > =>
@@ -213,5 +217,12 @@ export const detailedListing = (
     const detailsPending = items
       .filter((i) => i._tag !== "Order" && pending.has(i.orderId ?? ""))
       .map((i) => i.orderId ?? "")
-    return { orders, pages: listing.pages, ...(detailsPending.length === 0 ? {} : { detailsPending }) }
+    // a record core cannot read (not one whose details are pending) is said, never dropped silently (issue 34)
+    const unread = unreadItems(items.filter((i) => !pending.has(i.orderId ?? "")))
+    return {
+      orders,
+      pages: listing.pages,
+      ...(detailsPending.length === 0 ? {} : { detailsPending }),
+      ...unreadSummary(unread)
+    }
   })

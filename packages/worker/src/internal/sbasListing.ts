@@ -12,12 +12,7 @@ import type { Bank } from "../BankSources.ts"
 import { ChecksError } from "../Checks.ts"
 import * as Listings from "../Listings.ts"
 import { type Consent, InvalidIban, ListingFailed } from "../Sweep.ts"
-
-/** A record of the listing that could not be read: its 1-based position and why (core's reason). */
-export interface UnreadRecord {
-  readonly position: string
-  readonly reason: string
-}
+import { type UnreadRecord, unreadItems } from "./sweepJournal.ts"
 
 /**
  * The seed bank's records read again by core's `Orders` in `standard` on `day`: a bank whose settings name another
@@ -37,12 +32,7 @@ export const readAs = (
   if (end._tag === "Success") items.push(...end.success.items)
   return {
     orders: items.filter((i): i is Orders.Order => i._tag === "Order"),
-    unread: items
-      .filter((i): i is Orders.Unread => i._tag === "Unread")
-      .map((u) => ({
-        position: `${u.position === undefined ? "listing" : `record ${u.position}`}${u.orderId === undefined ? "" : ` (${u.orderId})`}`,
-        reason: `not read as ${standard}: ${u.path === "" ? "" : `${u.path}: `}${u.reason}`
-      }))
+    unread: unreadItems(items, standard)
   }
 }
 

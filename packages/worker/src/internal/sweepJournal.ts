@@ -2,6 +2,7 @@
  * The consents of a sweep run as its journal keeps them: only the fields given, so that a run resumed elsewhere reads
  * the same consents; and the records of a listing that could not be read, as a consent's plan keeps them.
  */
+import type { Orders } from "@tppkit/core"
 import { Schema } from "effect"
 import type { Consent } from "../Sweep.ts"
 
@@ -35,3 +36,27 @@ export type UnreadRecords = typeof UnreadRecords.Type
 
 /** How many unread records are named with their position and reason; the rest are counted. */
 export const unreadNamed = 5
+
+/** A record of a listing that could not be read: its 1-based position and why. */
+export type UnreadRecord = UnreadRecords["first"][number]
+
+/**
+ * The records core's `Orders` could not read among `items`, each with its position in the listing (from 1, and its
+ * orderId when known) and core's reason, `as` the standard they were read in when it is not the bank's own.
+ */
+export const unreadItems = (items: ReadonlyArray<Orders.Item>, as?: string): Array<UnreadRecord> =>
+  items
+    .filter((i): i is Orders.Unread => i._tag === "Unread")
+    .map((u) => ({
+      position: `${u.position === undefined ? "listing" : `record ${u.position}`}${u.orderId === undefined ? "" : ` (${u.orderId})`}`,
+      reason: `${as === undefined ? "" : `not read as ${as}: `}${u.path === "" ? "" : `${u.path}: `}${u.reason}`
+    }))
+
+/** The records of a listing that could not be read, as the sweep keeps them (`uncounted`: known by count only). */
+export const unreadSummary = (
+  unread: ReadonlyArray<UnreadRecord>,
+  uncounted = 0
+): { readonly unread?: UnreadRecords } =>
+  unread.length + uncounted === 0
+    ? {}
+    : { unread: { count: unread.length + uncounted, first: unread.slice(0, unreadNamed) } }
