@@ -14,7 +14,7 @@ import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
-import { Database, EmbeddedDb, Listings, Sweep } from "@tppkit/worker"
+import { Checks, Database, EmbeddedDb, Listings, Sweep } from "@tppkit/worker"
 import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { start, tppkit, workerOnce } from "./harness.ts"
@@ -82,7 +82,9 @@ const expectedPlan = async (info: BankInfo, on = day, bankTime?: number) =>
     calendar: Calendar.target,
     timeZone: "Europe/Bratislava",
     hour: 8
-  }).map((p) => `${p.orderId}/${p.nominalDate}`)
+  })
+    .map(Checks.text)
+    .map((p) => `${p.orderId}/${p.nominalDate}`)
 
 /**
  * The file's PostgreSQL server, on a data directory and port that survive its restarts: a fresh database per case,

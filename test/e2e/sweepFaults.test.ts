@@ -11,7 +11,7 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
-import { EmbeddedDb, Sweep } from "@tppkit/worker"
+import { Checks, EmbeddedDb, Sweep } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
 import { SqlClient } from "effect/sql"
@@ -68,7 +68,7 @@ const expectedPlan = (info: Sandbox.SandboxInfo["Service"]) =>
         info.clientId,
         LocalDate.parseUnsafe(day),
         { daysBefore: 2, calendar: Calendar.target, timeZone: "Europe/Bratislava", hour: 8 }
-      )
+      ).map(Checks.text)
     }).pipe(
       Effect.provide(
         BankClient.layerNodeFromOptions(
