@@ -212,3 +212,77 @@ describe("the sweep spread over the workers (issue 43)", () => {
     90_000
   )
 })
+
+describe("a runner that loses its shard locks mid-sweep (issue 43)", () => {
+  it.live(
+    "takes every shard back and finishes the sweep: no run of the sweep holds its lost shard",
+    () =>
+      Effect.gen(function* () {
+        const url = yield* db.freshUrl()
+        const consents = Array.from({ length: 24 }, (_, i) => ({ key: `c${String(i).padStart(2, "0")}` }))
+        let listed = 0
+        const runner = Fleet.workflows.pipe(
+          Layer.provideMerge(
+            Layer.mergeAll(
+              Layer.succeed(Sweep.SweepSettings)({
+                consents,
+                daysBefore: 2,
+                calendar: Calendar.target,
+                timeZone: "Europe/Bratislava",
+                hour: 8
+              }),
+              Layer.succeed(Sweep.OrderSource)({
+                list: () =>
+                  Effect.as(
+                    Effect.andThen(
+                      Effect.sleep("2 seconds"),
+                      Effect.sync(() => listed++)
+                    ),
+                    { orders: orders.slice(0, 2), pages: 1 }
+                  )
+              }),
+              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
+              })
+            )
+          ),
+          Layer.provideMerge(Checks.Checks.layerSql),
+          Layer.provideMerge(Fleet.cluster({ databaseUrl: url, pollInterval: "200 millis", maxConnections: 4 }))
+        )
+        const result = yield* Effect.gen(function* () {
+          const checks = yield* Checks.Checks
+          const sql = yield* SqlClient.SqlClient
+          const sweep = yield* Effect.forkChild(Sweep.sweepNow("2026-11-02"))
+          // the first eight listings done, the next eight halfway
+          while (listed < 8) yield* Effect.sleep("20 millis")
+          yield* Effect.sleep("1 second")
+          // the session holding the runner's shard locks ends (a database restart, a dropped connection): every
+          // shard is lost at once while the day's run waits for its consents and the consents for their listings
+          const sessions = yield* sql<{ pid: number }>`SELECT DISTINCT l.pid FROM pg_locks l
+            JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE l.locktype = 'advisory' AND a.application_name LIKE 'tppkit runner%'`
+          assert.isAbove(sessions.length, 0)
+          for (const s of sessions) yield* sql`SELECT pg_terminate_backend(${s.pid})`
+          // before: the day's run on its shard (default:29) waited for good and that shard was never taken back
+          const summary = yield* Effect.timeoutOption(Fiber.join(sweep), "45 seconds")
+          if (Option.isSome(summary)) {
+            while ((yield* checks.pending("2026-11-02")) > 0) yield* Effect.sleep("100 millis")
+          }
+          const [unread] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM cluster_messages
+            WHERE NOT processed AND entity_type <> 'Workflow/tppkit/DailySweep'`
+          return { summary, unread: unread?.n, counts: yield* checks.summary("2026-11-02") }
+        }).pipe(Effect.provide(runner), Effect.provideService(References.MinimumLogLevel, "None"))
+        assert.isTrue(Option.isSome(result.summary), "the sweep did not finish after the runner lost its shards")
+        const summary = Option.getOrThrow(result.summary)
+        assert.deepStrictEqual(
+          summary.consents.map((c) => c.consent),
+          consents.map((c) => c.key)
+        )
+        assert.isTrue(summary.consents.every((c) => c.failure === undefined && c.planned === 2))
+        assert.strictEqual(result.unread, 0)
+        assert.strictEqual(result.counts.checks, 48)
+        assert.strictEqual(result.counts.pending, 0)
+      }),
+    90_000
+  )
+})

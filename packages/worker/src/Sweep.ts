@@ -21,6 +21,7 @@ import * as DailySweepRun from "./internal/dailySweep.ts"
 import { type ListingFailed, ListingFailure } from "./internal/listingFailure.ts"
 import * as ListingRetry from "./internal/listingRetry.ts"
 import * as PartialListing from "./internal/partialListing.ts"
+import { abandonOnShardLoss } from "./internal/shardGuard.ts"
 import { ConsentSchema, UnreadRecords } from "./internal/sweepJournal.ts"
 import * as SweepPlan from "./internal/sweepPlan.ts"
 
@@ -345,7 +346,7 @@ const consentLayer = Layer.unwrap(
     Effect.flatMap(ListingsInFlight, (n) => Semaphore.make(Math.max(1, n))),
     (permits) =>
       ConsentSweep.toLayer(({ day, consent }) =>
-        Effect.flatMap(services, (s) => ConsentSweepRun.sweepConsent(s, consent, day, permits))
+        abandonOnShardLoss(Effect.flatMap(services, (s) => ConsentSweepRun.sweepConsent(s, consent, day, permits)))
       )
   )
 )
@@ -353,15 +354,17 @@ const consentLayer = Layer.unwrap(
 /** The day's sweep run: its consents read, each consent's workflow started, the summary kept. */
 const dailyLayer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
   DailySweep.toLayer((payload) =>
-    Effect.gen(function* () {
-      const s = yield* services
-      const consents = yield* Effect.serviceOption(ConsentSource)
-      const fanOut = yield* SweepFanOut
-      return yield* DailySweepRun.runDay(
-        { ...s, consents, fanOut, executeConsent: (p) => ConsentSweep.execute(p) },
-        payload
-      )
-    })
+    abandonOnShardLoss(
+      Effect.gen(function* () {
+        const s = yield* services
+        const consents = yield* Effect.serviceOption(ConsentSource)
+        const fanOut = yield* SweepFanOut
+        return yield* DailySweepRun.runDay(
+          { ...s, consents, fanOut, executeConsent: (p) => ConsentSweep.execute(p) },
+          payload
+        )
+      })
+    )
   )
 
 /** The sweep workflows' implementation: the day's run, and each consent's part of it. */
