@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Flags from "./internal/flags.ts"
 import * as Formats from "./internal/formats.ts"
@@ -30,32 +30,20 @@ export const explainCommand = Command.make(
       ),
       Flag.optional
     ),
-    holidays: Flag.String("holidays").pipe(
-      Flag.withMetavar("YYYY-MM-DD,..."),
-      Flag.withDescription("Extra holidays added to the calendar"),
-      Flag.optional
-    ),
+    holidays: Flags.holidays,
     convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
       Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
       Flag.optional
     ),
-    ruleFrom: Flag.String("rule-from").pipe(
-      Flag.withMetavar("LISTING"),
-      Flag.withDescription("Use the bank's rule as its listed nextDates show it, as for project (repeatable)"),
-      Flag.atLeast(0),
-      // optional, so that the help does not call it required; absent, no listing
-      Flag.optional,
-      Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
+    ruleFrom: Flags.repeated(
+      "rule-from",
+      "LISTING",
+      "Use the bank's rule as its listed nextDates show it, as for project (repeatable)"
     ),
-    listedOn: Flag.String("listed-on").pipe(
-      Flag.withMetavar("YYYY-MM-DD"),
-      Flag.withDescription(
-        "The day the --rule-from listing was made (default --date); one for all, or one per listing"
-      ),
-      Flag.atLeast(0),
-      // optional, so that the help does not call it required; absent, no listing
-      Flag.optional,
-      Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
+    listedOn: Flags.repeated(
+      "listed-on",
+      "YYYY-MM-DD",
+      "The day the --rule-from listing was made (default --date); one for all, or one per listing"
     ),
     standard: Flags.standard,
     accounts: Flags.accounts,

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Flags from "./internal/flags.ts"
 import * as Formats from "./internal/formats.ts"
@@ -40,25 +40,15 @@ export const projectCommand = Command.make(
       ),
       Flag.withDefault(false)
     ),
-    ruleFrom: Flag.String("rule-from").pipe(
-      Flag.withMetavar("LISTING"),
-      Flag.withDescription(
-        "Project with the bank's rule as its listed nextDates show it (see tppkit reconcile), instead of --calendar and --convention; repeat it for several listings, whose evidence adds up"
-      ),
-      Flag.atLeast(0),
-      // optional, so that the help does not call it required; absent, no listing
-      Flag.optional,
-      Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
+    ruleFrom: Flags.repeated(
+      "rule-from",
+      "LISTING",
+      "Project with the bank's rule as its listed nextDates show it (see tppkit reconcile), instead of --calendar and --convention; repeat it for several listings, whose evidence adds up"
     ),
-    listedOn: Flag.String("listed-on").pipe(
-      Flag.withMetavar("YYYY-MM-DD"),
-      Flag.withDescription(
-        "The day the --rule-from listing was made (default --from); one for all listings, or one per --rule-from in order"
-      ),
-      Flag.atLeast(0),
-      // optional, so that the help does not call it required; absent, no listing
-      Flag.optional,
-      Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
+    listedOn: Flags.repeated(
+      "listed-on",
+      "YYYY-MM-DD",
+      "The day the --rule-from listing was made (default --from); one for all listings, or one per --rule-from in order"
     )
   },
   (input) =>

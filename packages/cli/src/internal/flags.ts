@@ -2,7 +2,7 @@
  * Flag shapes more than one command uses.
  */
 import { BusinessDayConvention, Calendar, Standard } from "@tppkit/core"
-import { Config, Effect, type Option } from "effect"
+import { Config, Effect, Option } from "effect"
 import { CliError, Flag } from "effect/cli"
 
 /** `--format table|json`: a table for people (the default) or JSON for programs. */
@@ -28,6 +28,19 @@ export const optionalText = (
   const flag = Flag.String(name).pipe(Flag.withMetavar(metavar), Flag.withDescription(description))
   return (env === undefined ? flag : flag.pipe(Flag.withFallbackConfig(Config.String(env)))).pipe(Flag.optional)
 }
+
+/**
+ * A text flag that may be given any number of times with its metavar and help text, none when absent (optional, so
+ * that the help does not call it required).
+ */
+export const repeated = (name: string, metavar: string, description: string): Flag.Flag<ReadonlyArray<string>> =>
+  Flag.String(name).pipe(
+    Flag.withMetavar(metavar),
+    Flag.withDescription(description),
+    Flag.atLeast(0),
+    Flag.optional,
+    Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
+  )
 
 /**
  * A flag with a fixed set of values and a fallback environment variable; a bad value from either names the
