@@ -7,7 +7,7 @@
  * @since 0.2.0
  */
 import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
-import * as Decoded from "./Decoded.ts"
+import type * as Decoded from "./Decoded.ts"
 import * as Standards from "./internal/standards.ts"
 import * as LocalDate from "./LocalDate.ts"
 import * as Recurrence from "./Recurrence.ts"
@@ -127,11 +127,7 @@ const readDay = (u: unknown, warnings: Array<Decoded.Warning>): number | "bad" |
  * MonthlyVariable without months.
  */
 export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
-  const warnings: Array<Decoded.Warning> = []
-  // ownConvention: whether the record carries or fixes its convention (else the options' or following)
-  const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
-    Decoded.make(translation, warnings, ownConvention)
-  const no = (reason: string) => done(Translation.unrepresentable(reason))
+  const { warnings, done, no } = Standards.decoding()
   if (!isObject(record)) return no("the record is not an object")
   const f = fieldsOf(record, warnings)
   const warn = (field: string, received: unknown, read: string, why: string) =>
@@ -305,15 +301,12 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
       code = "Daily"
       mult = rule.interval
       // every calendar day (the bank's DAI7) is not what Berlin Group says of Daily: the standard is silent on weekends
-      candidates.push({
-        loss: {
-          field: "frequency",
-          from: "every calendar day",
-          to: "not defined",
-          why: "Berlin Group does not say whether Daily pays on weekends and holidays"
-        },
-        apply: (x) => x
-      })
+      candidates.push(
+        Standards.everyDayNotDefined(
+          "frequency",
+          "Berlin Group does not say whether Daily pays on weekends and holidays"
+        )
+      )
       break
     case "EveryWorkingDays":
       return no("it has no working-day code (Daily with following would pay Monday twice)")

@@ -8,7 +8,7 @@
  * @since 0.2.0
  */
 import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
-import * as Decoded from "./Decoded.ts"
+import type * as Decoded from "./Decoded.ts"
 import * as Standards from "./internal/standards.ts"
 import * as LocalDate from "./LocalDate.ts"
 import * as Recurrence from "./Recurrence.ts"
@@ -101,11 +101,7 @@ const readCode = (u: unknown, choice: boolean, warnings: Array<Decoded.Warning>)
  * event a period (the days are not given), no start.
  */
 export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
-  const warnings: Array<Decoded.Warning> = []
-  // ownConvention: whether the record carries or fixes its convention (else the options' or following)
-  const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
-    Decoded.make(translation, warnings, ownConvention)
-  const no = (reason: string) => done(Translation.unrepresentable(reason))
+  const { warnings, done, no } = Standards.decoding()
   if (!isObject(record)) return no("the record is not an object")
   const f = record.frequency
   if (f === undefined || f === null) return no("the record has no frequency")

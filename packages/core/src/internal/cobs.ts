@@ -1,7 +1,7 @@
 /** The engine of `Cobs` (its public module holds the types and the lists of codes, and documents the functions). */
 import type * as BusinessDayConvention from "../BusinessDayConvention.ts"
 import type { Options, StandingOrder } from "../Cobs.ts"
-import * as Decoded from "../Decoded.ts"
+import type * as Decoded from "../Decoded.ts"
 import * as LocalDate from "../LocalDate.ts"
 import * as Recurrence from "../Recurrence.ts"
 import * as Translation from "../Translation.ts"
@@ -78,11 +78,7 @@ const readEnum = <A extends string>(
 }
 
 export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
-  const warnings: Array<Decoded.Warning> = []
-  // ownConvention: whether the record carries or fixes its convention (else the options' or following)
-  const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
-    Decoded.make(translation, warnings, ownConvention)
-  const no = (reason: string) => done(Translation.unrepresentable(reason))
+  const { warnings, done, no } = Standards.decoding()
   if (!isObject(record)) return no("the record is not an object")
   const order = isObject(record.standingOrder) ? record.standingOrder : record
   const execution = isObject(order.execution) ? order.execution : undefined
@@ -295,15 +291,9 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
     case "EveryDays":
       if (rule.interval !== 1) return no("DAILY is the only day interval")
       interval = "DAILY"
-      candidates.push({
-        loss: {
-          field: "interval",
-          from: "every calendar day",
-          to: "not defined",
-          why: "COBS does not say whether DAILY pays on non-banking days"
-        },
-        apply: (x) => x
-      })
+      candidates.push(
+        Standards.everyDayNotDefined("interval", "COBS does not say whether DAILY pays on non-banking days")
+      )
       break
     case "EveryWorkingDays":
       return no("no interval counts banking days")

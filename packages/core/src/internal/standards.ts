@@ -5,7 +5,7 @@
  */
 import { Result } from "effect"
 import * as Calendar from "../Calendar.ts"
-import type * as Decoded from "../Decoded.ts"
+import * as Decoded from "../Decoded.ts"
 import * as Json from "../Json.ts"
 import * as LocalDate from "../LocalDate.ts"
 import * as Occurrence from "../Occurrence.ts"
@@ -309,6 +309,33 @@ export const neverPays = (r: Recurrence.Recurrence): string | undefined => {
   }
   return undefined
 }
+
+/**
+ * What every decoder opens with: the warnings it gathers, `done` (the translation with them, and whether the record
+ * carries or fixes its convention, else the options' or following) and `no` (the record unrepresentable, why).
+ */
+export const decoding = (): {
+  readonly warnings: Array<Decoded.Warning>
+  readonly done: (
+    translation: Translation.Translation<Recurrence.Recurrence>,
+    ownConvention?: boolean
+  ) => Decoded.Decoded<Recurrence.Recurrence>
+  readonly no: (reason: string) => Decoded.Decoded<Recurrence.Recurrence>
+} => {
+  const warnings: Array<Decoded.Warning> = []
+  const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
+    Decoded.make(translation, warnings, ownConvention)
+  return { warnings, done, no: (reason) => done(Translation.unrepresentable(reason)) }
+}
+
+/**
+ * The change "every calendar day is the target's to decide": a target whose day code does not say whether it pays
+ * on days the bank is closed (`field` the target's, `why` in its words).
+ */
+export const everyDayNotDefined = (field: string, why: string): Candidate => ({
+  loss: { field, from: "every calendar day", to: "not defined", why },
+  apply: (x) => x
+})
 
 /**
  * What every encoder opens with: the recurrence in its canonical form, its rule, and the refusal `TARGET cannot say

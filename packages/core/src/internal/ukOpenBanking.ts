@@ -1,5 +1,5 @@
 /** The engine of `UkOpenBanking` (its public module holds the types and documents the functions). */
-import * as Decoded from "../Decoded.ts"
+import type * as Decoded from "../Decoded.ts"
 import * as Json from "../Json.ts"
 import * as LocalDate from "../LocalDate.ts"
 import * as Recurrence from "../Recurrence.ts"
@@ -173,10 +173,7 @@ const notText = (value: unknown): string =>
  * last day (the loss names it). Unrepresentable: `NotKnown`, a string outside the grammar, no first or next date.
  */
 export const decodeV3 = (record: unknown, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
-  const warnings: Array<Decoded.Warning> = []
-  // ownConvention: whether the record carries or fixes its convention (else the options' or following)
-  const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
-    Decoded.make(translation, warnings, ownConvention)
+  const { warnings, done } = Standards.decoding()
   if (typeof record !== "object" || record === null)
     return done(Translation.unrepresentable("the record is not an object"))
   const o = record as Record<string, unknown>
@@ -369,11 +366,7 @@ export const V4_NONE: Partial<Record<V4Code, string>> = {
  * one payment a period (the days are not given), a negative count, no first date.
  */
 export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Recurrence.Recurrence> => {
-  const warnings: Array<Decoded.Warning> = []
-  // ownConvention: whether the record carries or fixes its convention (else the options' or following)
-  const done = (translation: Translation.Translation<Recurrence.Recurrence>, ownConvention?: boolean) =>
-    Decoded.make(translation, warnings, ownConvention)
-  const no = (reason: string) => done(Translation.unrepresentable(reason))
+  const { warnings, done, no } = Standards.decoding()
   if (typeof record !== "object" || record === null) return no("the record is not an object")
   const top = record as Record<string, unknown>
   const o = (
