@@ -318,6 +318,29 @@ describe("worker status sections", () => {
     for (const l of section) expect(l.length, l).toBeLessThanOrEqual(100)
   })
 
+  it("names a finished sweep's records that pay nothing beside those unread, with positions and reasons (issue 34)", () => {
+    const skipped = {
+      count: 1,
+      first: [
+        {
+          position: "page 0, record 2 (SO-0002)",
+          reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+        }
+      ]
+    }
+    const unread = { count: 1, first: [{ position: "page 1, record 7", reason: "not JSON" }] }
+    const section = WorkerStatus.sweepsSection({
+      ...full,
+      sweeps: [entry({ consent: "cz-1", skipped, unread }), entry({})]
+    })
+    const text = section.join("\n").replaceAll(/\n +/g, " ")
+    expect(text).toContain(
+      "2026-11-02 cz-1: 1 record(s) of the listing could not be read, not planned: page 1, record 7: not JSON 2026-11-02 cz-1: 1 record(s) of the listing pay nothing, skipped: page 0, record 2 (SO-0002): endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+    )
+    expect(text).not.toContain("my-consent: 0 record(s)")
+    for (const l of section) expect(l.length, l).toBeLessThanOrEqual(100)
+  })
+
   it("lists each check without an answer with where it stands and its typed reason", () => {
     const text = lines.join("\n").replaceAll(/\n +/g, " ")
     expect(text).toMatch(/2026-11-02 SO-3 12\.50 EUR SK2411000000002612345678: refused \(refused\/Forbidden, 1 sent\)/)

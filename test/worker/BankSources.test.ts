@@ -7,6 +7,7 @@ import { Backoff, Calendar, LocalDate, Profile, type Standard, StandingOrder } f
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { BankSources, Checks, Consents, FundsCheckWorkflow, Lifecycle, Listings, Sweep, SweepLog } from "@tppkit/worker"
+import * as Database from "@tppkit/worker/Database"
 import { Context, DateTime, Effect, Fiber, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
@@ -830,70 +831,87 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
     90_000
   )
 
+  /**
+   * A day's sweep of a fresh mock bank whose page 0 has its second record changed by `edit` as sent (its orderId
+   * returned): the summary, the plan of what the bank lists whole (asked with the customer present, through the same
+   * changed page), the lifecycle events and the sweep record's database (`before`: run on it before the sweep).
+   */
+  const sweepWithRecord = (
+    edit: (record: Record<string, unknown>) => void,
+    before: Effect.Effect<void, unknown, SqlClient.SqlClient> = Effect.void
+  ) =>
+    Effect.gen(function* () {
+      const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
+      const info = Context.get(bank, Sandbox.SandboxInfo)
+      const sql = yield* Layer.build(db.fresh())
+      yield* Effect.provide(before, sql)
+      let changed: string | undefined
+      const page0 = Layer.effect(
+        BankTransport.BankTransport,
+        Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
+          BankTransport.BankTransport.of({
+            send: (request, timeout, maxBodyBytes) =>
+              Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
+                if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
+                const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
+                const record = body.standingOrders[1]
+                if (record === undefined) return exchange
+                changed = String(record.orderId)
+                edit(record)
+                return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
+              })
+          })
+        )
+      ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+      const events: Array<Lifecycle.Event> = []
+      const { summary, listed, expected } = yield* Effect.gen(function* () {
+        const summary = yield* Sweep.sweepNow(day)
+        const present = { ...psu, lastLoggedTime: yield* DateTime.now }
+        const orders = yield* Effect.flatMap(Effect.service(BankClient.BankClient), (c) =>
+          Stream.runCollect(c.standingOrders({ psu: present }))
+        )
+        const listed = orders.flatMap((p) => p.body.orders)
+        return { summary, listed, expected: Sweep.plan(listed, info.clientId, LocalDate.parseUnsafe(day), settings) }
+      }).pipe(
+        Effect.provide(
+          Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+            Layer.provideMerge(WorkflowEngine.layerMemory),
+            Layer.provideMerge(Checks.Checks.layerMemory),
+            Layer.provide(
+              BankSources.orderSource(psu, { pageSize: 50 }).pipe(Layer.provide(Listings.Listings.layerMemory))
+            ),
+            Layer.provide(
+              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                check: () => Effect.succeed({ answer: "APPR" as const })
+              })
+            ),
+            Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: info.clientId }] })),
+            Layer.provideMerge(mockBankClient(info, page0)),
+            Layer.provide(
+              Lifecycle.layer([
+                { emit: (e) => Effect.sync(() => events.push(e)) },
+                SweepLog.listener(Context.get(sql, SqlClient.SqlClient), [info.clientId])
+              ])
+            )
+          )
+        )
+      )
+      const record = yield* SweepLog.list(day).pipe(Effect.provide(sql))
+      assert.isDefined(changed)
+      return { consent: info.clientId, changed: changed ?? "", summary, listed, expected, events, record, sql }
+    })
+
   it.live(
     "a seed-bank page with one malformed record between good ones: the others planned, the record said (issue 34)",
     () =>
       Effect.gen(function* () {
-        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
-        const sql = yield* Layer.build(db.fresh())
         // the bank's page 0 as sent, its second record without its amount (a required field)
-        let broken: string | undefined
-        const malformed = Layer.effect(
-          BankTransport.BankTransport,
-          Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
-            BankTransport.BankTransport.of({
-              send: (request, timeout, maxBodyBytes) =>
-                Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
-                  if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
-                  const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
-                  const record = body.standingOrders[1]
-                  if (record === undefined) return exchange
-                  broken = String(record.orderId)
-                  delete record.instructedAmount
-                  return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
-                })
-            })
-          )
-        ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
-        const events: Array<Lifecycle.Event> = []
-        const { summary, expected } = yield* Effect.gen(function* () {
-          const summary = yield* Sweep.sweepNow(day)
-          // what the bank lists whole, asked with the customer present, but for the broken record
-          const present = { ...psu, lastLoggedTime: yield* DateTime.now }
-          const orders = yield* Effect.flatMap(Effect.service(BankClient.BankClient), (c) =>
-            Stream.runCollect(c.standingOrders({ psu: present }))
-          )
-          const good = orders.flatMap((p) => p.body.orders)
-          return { summary, expected: Sweep.plan(good, info.clientId, LocalDate.parseUnsafe(day), settings) }
-        }).pipe(
-          Effect.provide(
-            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-              Layer.provideMerge(WorkflowEngine.layerMemory),
-              Layer.provideMerge(Checks.Checks.layerMemory),
-              Layer.provide(
-                BankSources.orderSource(psu, { pageSize: 50 }).pipe(Layer.provide(Listings.Listings.layerMemory))
-              ),
-              Layer.provide(
-                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                  check: () => Effect.succeed({ answer: "APPR" as const })
-                })
-              ),
-              Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: info.clientId }] })),
-              Layer.provideMerge(mockBankClient(info, malformed)),
-              Layer.provide(
-                Lifecycle.layer([
-                  { emit: (e) => Effect.sync(() => events.push(e)) },
-                  SweepLog.listener(Context.get(sql, SqlClient.SqlClient), [info.clientId])
-                ])
-              )
-            )
-          )
-        )
-        assert.isDefined(broken)
+        const { consent, changed, summary, expected, events, record } = yield* sweepWithRecord((r) => {
+          delete r.instructedAmount
+        })
         const unread = {
           count: 1,
-          first: [{ position: `page 0, record 2 (${broken})`, reason: "instructedAmount: Missing key" }]
+          first: [{ position: `page 0, record 2 (${changed})`, reason: "instructedAmount: Missing key" }]
         }
         const [c] = summary.consents
         assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
@@ -903,12 +921,64 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         assert.deepStrictEqual(c?.unread, unread)
         assert.deepStrictEqual(
           events.filter((e) => e._tag === "RecordsUnread"),
-          [{ _tag: "RecordsUnread", day, consent: info.clientId, ...unread }]
+          [{ _tag: "RecordsUnread", day, consent, ...unread }]
         )
-        const record = yield* SweepLog.list(day).pipe(Effect.provide(sql))
         assert.deepStrictEqual(
           record.map((e) => [e.consent, e.state, e.unread]),
-          [[info.clientId, "complete", unread]]
+          [[consent, "complete", unread]]
+        )
+      }).pipe(Effect.scoped),
+    60_000
+  )
+
+  it.live(
+    "a seed-bank page with one record ending before it starts among good ones: named skipped, the others planned, the sweep record migrated from its previous shape (issue 34)",
+    () =>
+      Effect.gen(function* () {
+        // the sweep record as it was before the column: the migration adds it, an earlier row reads without it
+        const previousShape = Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql.unsafe("ALTER TABLE tppkit_sweep_log DROP COLUMN skipped")
+          yield* sql`INSERT INTO tppkit_sweep_log (day, consent, run, state, planned, started_at, finished_at)
+            VALUES ('2026-11-01', 'earlier', 1, 'complete', 3, 0, 1)`
+          yield* Database.migrate
+        })
+        // the bank's page 0 as sent, its second record ending two months before it starts: read whole, it never pays
+        const { consent, changed, summary, listed, expected, events, record, sql } = yield* sweepWithRecord((r) => {
+          r.startDate = "2026-03-01"
+          r.endDate = "2026-01-01"
+        }, previousShape)
+        const skipped = {
+          count: 1,
+          first: [
+            {
+              position: `page 0, record 2 (${changed})`,
+              reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+            }
+          ]
+        }
+        const [c] = summary.consents
+        // the sweep is as before: complete, no failure, nothing unread; the good records planned record by record
+        assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
+        assert.strictEqual(c?.unread, undefined)
+        assert.isTrue(listed.some((o) => o.orderId === changed))
+        assert.isFalse(expected.some((d) => d.orderId === changed))
+        assert.isAbove(expected.length, 10)
+        assert.strictEqual(c?.planned, expected.length)
+        // and the record that pays nothing is named with its reason in the summary, the event and the sweep record
+        assert.deepStrictEqual(c?.skipped, skipped)
+        assert.deepStrictEqual(
+          events.filter((e) => e._tag === "RecordsSkipped" || e._tag === "RecordsUnread"),
+          [{ _tag: "RecordsSkipped", day, consent, ...skipped }]
+        )
+        assert.deepStrictEqual(
+          record.map((e) => [e.consent, e.state, e.skipped]),
+          [[consent, "complete", skipped]]
+        )
+        const earlier = yield* SweepLog.list("2026-11-01").pipe(Effect.provide(sql))
+        assert.deepStrictEqual(
+          earlier.map((e) => [e.consent, e.planned, e.skipped]),
+          [["earlier", 3, undefined]]
         )
       }).pipe(Effect.scoped),
     60_000

@@ -200,6 +200,24 @@ describe("Lifecycle", () => {
     )
   })
 
+  it("names a listing's records that pay nothing, one info line per consent (issue 34)", () => {
+    assert.strictEqual(
+      Lifecycle.line(time, {
+        _tag: "RecordsSkipped",
+        day: "2026-11-25",
+        consent: "fleet-001",
+        count: 1,
+        first: [
+          {
+            position: "page 0, record 2 (SO-0002)",
+            reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+          }
+        ]
+      }).replace(/^time=\S+ /, ""),
+      `level=info event=records_skipped day=2026-11-25 consent=fleet-001 records=1 first="page 0, record 2 (SO-0002): endDate 2026-01-01 is before startDate 2026-03-01: the order never pays" message="records of the listing pay nothing and were not planned; the others were"`
+    )
+  })
+
   it("the end of a --once run: its repeats named with their attempts, its unplanned consents with their pages", () => {
     const at = new Date(Date.UTC(2026, 10, 25, 7))
     const repeats = Array.from({ length: Lifecycle.namedRepeats + 2 }, (_, i) => ({

@@ -15,7 +15,7 @@ import * as Consents from "./Consents.ts"
 import { BalanceChecker } from "./FundsCheckWorkflow.ts"
 import * as DetailedListing from "./internal/detailedListing.ts"
 import * as SbasListing from "./internal/sbasListing.ts"
-import { unreadSummary } from "./internal/sweepJournal.ts"
+import { skippedSummary, unreadSummary } from "./internal/sweepJournal.ts"
 import * as Listings from "./Listings.ts"
 import { type Consent, ConsentSource, ListingFailed, OrderSource } from "./Sweep.ts"
 
@@ -265,15 +265,24 @@ export const orderSource = (
               Effect.provideService(Consents.RefreshTokenKey, tokenKey)
             )
           }
-          const { unread: pageUnread, unreadKept, ...listed } = yield* sbas.list(bank, consent, day)
+          const {
+            unread: pageUnread,
+            unreadKept,
+            skipped: pageSkipped,
+            ...listed
+          } = yield* sbas.list(bank, consent, day)
           const standard = Context.get(bank, BankConfig.BankConfig).standard
           const read = SbasListing.readAs(listed.orders, standard, day)
           // every record that could not be read is said (the sweep's summary, record and log, exit 7 of --once)
           const unread = [...pageUnread, ...read.unread]
+          // every record read that pays nothing is said (the summary, record and log; the exit is unchanged): the bank's
+          // list decoder names them in its own standard, core's reading in another (they are among its records)
+          const skipped = standard === undefined || standard === "sbas" ? pageSkipped : read.skipped
           return {
             ...listed,
             orders: read.orders,
             ...unreadSummary(unread, unreadKept),
+            ...skippedSummary(skipped),
             ...(listed.previous === undefined
               ? {}
               : {

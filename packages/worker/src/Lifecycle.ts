@@ -136,6 +136,20 @@ export interface RecordsUnread {
 }
 
 /**
+ * A consent's listing had records read whole that yield no payment (an end before the start, no anchor, inactive, no
+ * date the rule reaches): nothing to plan for them; they are named with core's reason.
+ */
+export interface RecordsSkipped {
+  readonly _tag: "RecordsSkipped"
+  readonly day: string
+  readonly consent: string
+  /** How many records pay nothing. */
+  readonly count: number
+  /** The first few, with their 1-based position and the reason. */
+  readonly first: ReadonlyArray<{ readonly position: string; readonly reason: string }>
+}
+
+/**
  * A balance check finished on this worker: its payment, outcome, attempt and time at the bank. One that failed on
  * a transient fault is tried again with back-off (a retry scheduled); one that failed otherwise has its final answer.
  */
@@ -228,6 +242,7 @@ export type Event =
   | ConsentExpired
   | DetailsPending
   | RecordsUnread
+  | RecordsSkipped
   | CheckFinished
   | WebhookRetry
   | WebhookFailed

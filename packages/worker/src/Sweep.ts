@@ -22,7 +22,7 @@ import { type ListingFailed, ListingFailure } from "./internal/listingFailure.ts
 import * as ListingRetry from "./internal/listingRetry.ts"
 import * as PartialListing from "./internal/partialListing.ts"
 import { abandonOnShardLoss } from "./internal/shardGuard.ts"
-import { ConsentSchema, UnreadRecords } from "./internal/sweepJournal.ts"
+import { ConsentSchema, SkippedRecords, UnreadRecords } from "./internal/sweepJournal.ts"
 import * as SweepPlan from "./internal/sweepPlan.ts"
 
 /**
@@ -118,6 +118,8 @@ export interface Listed {
   readonly detailsPending?: ReadonlyArray<string> | undefined
   /** The listing's records that could not be read as orders (absent: none); the good ones around them are planned. */
   readonly unread?: UnreadRecords | undefined
+  /** The listing's records read whole that pay nothing, with core's reason (absent: none); the exit is unchanged. */
+  readonly skipped?: SkippedRecords | undefined
   readonly previous?: { readonly day: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> } | undefined
 }
 
@@ -215,7 +217,12 @@ export const planned: (
  * or invalid, or not readable in the bank's `standard`): how many, and the first few (at most `unreadNamed`) with
  * their 1-based position and core's reason (issue 34, "Nothing silent"). A schema and its type.
  */
-export { UnreadRecords, unreadNamed } from "./internal/sweepJournal.ts"
+/**
+ * The records of a consent's listing read whole that yield no payment (core's reason: an end before the start, no
+ * anchor, inactive, no date the rule reaches): how many, and the first few (at most
+ * `unreadNamed`) with their 1-based position and reason (issue 34, "Nothing silent"). A schema and its type.
+ */
+export { SkippedRecords, UnreadRecords, unreadNamed } from "./internal/sweepJournal.ts"
 
 /** One consent's part of a sweep: the checks planned and started, the listing tries, or why its listing failed. */
 export const ConsentSummary = Schema.Struct({
@@ -241,7 +248,9 @@ export const ConsentSummary = Schema.Struct({
   /** Orders listed but not planned because their details are pending (read within a later day's budget). */
   detailsPending: Schema.optionalKey(Schema.Array(Schema.String)),
   /** Records of the listing that could not be read (the good ones around them are planned; `worker --once` exits 7). */
-  unread: Schema.optionalKey(UnreadRecords)
+  unread: Schema.optionalKey(UnreadRecords),
+  /** Records of the listing read whole that pay nothing, with the reason (nothing to plan; the exit is unchanged). */
+  skipped: Schema.optionalKey(SkippedRecords)
 })
 
 /** One consent's part of a sweep. */

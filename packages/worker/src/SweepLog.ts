@@ -11,7 +11,7 @@
 import { Clock, Effect, Option, Schedule, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { UnreadRecords } from "./internal/sweepJournal.ts"
+import { type SkippedRecords, UnreadRecords } from "./internal/sweepJournal.ts"
 import type * as Lifecycle from "./Lifecycle.ts"
 
 /** Where a consent's part of a day's sweep stands. */
@@ -41,6 +41,8 @@ export interface Entry {
   readonly detailsPending?: ReadonlyArray<string> | undefined
   /** Records of the listing that could not be read (issue 34): how many, the first few with position and reason. */
   readonly unread?: UnreadRecords | undefined
+  /** Records of the listing read whole that pay nothing (issue 34): how many, the first few with position and reason. */
+  readonly skipped?: SkippedRecords | undefined
 }
 
 /** The DDL of the sweep record (idempotent). */
@@ -52,7 +54,9 @@ export const ddl: ReadonlyArray<string> = [
   // the orders a consent's listing named whose details are pending (a JSON array of orderIds; issue 37)
   "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS details_pending text",
   // the records of a consent's listing that could not be read (JSON {count, first: [{position, reason}]}; issue 34)
-  "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS unread text"
+  "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS unread text",
+  // the records of a consent's listing that pay nothing (JSON {count, first: [{position, reason}]}; issue 34)
+  "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS skipped text"
 ]
 
 /** Reads the record: every day's, or one day's; by day, then consent. */
@@ -82,7 +86,8 @@ export const entryOf = (r: Record<string, unknown>): Entry => ({
   startedAt: Number(r.started_at),
   finishedAt: optionalNumber(r.finished_at),
   ...(typeof r.details_pending === "string" ? { detailsPending: pendingOf(r.details_pending) } : {}),
-  ...(typeof r.unread === "string" ? unreadOf(r.unread) : {})
+  ...(typeof r.unread === "string" ? unreadOf(r.unread) : {}),
+  ...(typeof r.skipped === "string" ? skippedOf(r.skipped) : {})
 })
 
 const decodeUnread = Schema.decodeUnknownOption(Schema.fromJsonString(UnreadRecords))
@@ -90,6 +95,10 @@ const decodeUnread = Schema.decodeUnknownOption(Schema.fromJsonString(UnreadReco
 /** The `unread` column as an entry's field (anything but the JSON of {@link UnreadRecords} reads as none). */
 const unreadOf = (text: string): { readonly unread?: UnreadRecords } =>
   Option.match(decodeUnread(text), { onNone: () => ({}), onSome: (unread) => ({ unread }) })
+
+/** The `skipped` column as an entry's field (the same JSON as `unread`; anything else reads as none). */
+const skippedOf = (text: string): { readonly skipped?: SkippedRecords } =>
+  Option.match(decodeUnread(text), { onNone: () => ({}), onSome: (skipped) => ({ skipped }) })
 
 /** The orderIds of a `details_pending` column (a JSON array of texts; anything else reads as none). */
 const pendingOf = (text: string): ReadonlyArray<string> => {
@@ -113,7 +122,7 @@ const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: nu
             VALUES (${event.day}, ${consent}, ${event.run}, 'running', ${now})
             ON CONFLICT (day, consent) DO UPDATE SET run = EXCLUDED.run, state = 'running', tries = 0,
               cause = NULL, reason = NULL, retry_at = NULL, started_at = EXCLUDED.started_at, finished_at = NULL,
-              details_pending = NULL, unread = NULL
+              details_pending = NULL, unread = NULL, skipped = NULL
             WHERE tppkit_sweep_log.state <> 'complete'`
         }
         return
@@ -128,6 +137,10 @@ const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: nu
         return
       case "RecordsUnread":
         yield* sql`UPDATE tppkit_sweep_log SET unread = ${JSON.stringify({ count: event.count, first: event.first })}
+          WHERE day = ${event.day} AND consent = ${event.consent}`
+        return
+      case "RecordsSkipped":
+        yield* sql`UPDATE tppkit_sweep_log SET skipped = ${JSON.stringify({ count: event.count, first: event.first })}
           WHERE day = ${event.day} AND consent = ${event.consent}`
         return
       case "SweepFinished":
@@ -162,7 +175,8 @@ export const listener = (
     event._tag !== "ListingRetry" &&
     event._tag !== "SweepFinished" &&
     event._tag !== "DetailsPending" &&
-    event._tag !== "RecordsUnread"
+    event._tag !== "RecordsUnread" &&
+    event._tag !== "RecordsSkipped"
       ? Effect.void
       : Effect.flatMap(Clock.currentTimeMillis, (now) =>
           record(event, consents, now).pipe(

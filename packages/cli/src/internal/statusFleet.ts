@@ -50,16 +50,22 @@ export const sweepsSection = (status: Status, w: number = width): Array<string> 
     w
   )
   const why = sweeps.flatMap((e) => {
-    // records of the listing that could not be read (issue 34): the count, the first few with position and reason
-    const unread =
-      e.unread === undefined || e.state === "failed" || e.state === "retrying"
+    // records of the listing that could not be read, and those that pay nothing (issue 34): the count, the first few
+    // with position and reason
+    const settled = e.state !== "failed" && e.state !== "retrying"
+    const records = (named: SweepLog.Entry["unread"], what: string) =>
+      named === undefined || !settled
         ? []
         : Render.wrap(
-            `${e.day} ${e.consent}: ${e.unread.count} record(s) of the listing could not be read, not planned: ${e.unread.first.map((u) => `${u.position}: ${u.reason}`).join("; ")}${e.unread.count > e.unread.first.length ? "; …" : ""}`,
+            `${e.day} ${e.consent}: ${named.count} record(s) of the listing ${what}: ${named.first.map((u) => `${u.position}: ${u.reason}`).join("; ")}${named.count > named.first.length ? "; …" : ""}`,
             w,
             "  ",
             "    "
           )
+    const unread = [
+      ...records(e.unread, "could not be read, not planned"),
+      ...records(e.skipped, "pay nothing, skipped")
+    ]
     const pending = e.detailsPending ?? []
     if (pending.length > 0 && e.state !== "failed" && e.state !== "retrying") {
       const named = pending.slice(0, 10).join(", ")

@@ -360,6 +360,10 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     const unread = summary.consents.flatMap((c) =>
       c.unread === undefined ? [] : [{ consent: c.consent, count: c.unread.count, first: c.unread.first }]
     )
+    // records read whole that pay nothing: named here with their reason, the exit unchanged
+    const skipped = summary.consents.flatMap((c) =>
+      c.skipped === undefined ? [] : [{ consent: c.consent, count: c.skipped.count, first: c.skipped.first }]
+    )
     // the checks asked more than once and those planned from an earlier day's listing, read only when there are any
     const standIns = partial.reduce((n, c) => n + (c.plannedFromEarlier ?? 0), 0)
     const rows = counts.repeated > 0 || standIns > 0 ? yield* checks.list({ sweepDay: day }) : []
@@ -432,6 +436,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       ...(detailsPending.length === 0 ? {} : { detailsPending }),
       // records of the listings that could not be read as standing orders (the others were planned)
       ...(unread.length === 0 ? {} : { unread }),
+      // records of the listings read whole that pay nothing (nothing to plan for them)
+      ...(skipped.length === 0 ? {} : { skipped }),
       unanswered,
       ...(undelivered === undefined ? {} : { undelivered })
     }

@@ -16,7 +16,7 @@ import type { Consent, ConsentSummary, OrderSource, Retry, Settings, Watcher } f
 import { ListingFailed, type ListingFailure } from "./listingFailure.ts"
 import { backoffMillis, degradable, isTransient } from "./listingRetry.ts"
 import { isCovered, type Partial, PartialSchema, planPartial } from "./partialListing.ts"
-import { UnreadRecords } from "./sweepJournal.ts"
+import { SkippedRecords, UnreadRecords } from "./sweepJournal.ts"
 import { isExpired, keyedListing, planned as planChecks } from "./sweepPlan.ts"
 
 /** What a sweep's workflows run with: the fleet's settings and retry, the watcher (if any) and the order source. */
@@ -77,6 +77,7 @@ export const sweepConsent = (
         readonly pages?: number
         readonly detailsPending?: ReadonlyArray<string>
         readonly unread?: UnreadRecords
+        readonly skipped?: SkippedRecords
       },
       ListingFailed
     >
@@ -91,7 +92,8 @@ export const sweepConsent = (
             planned: Schema.Number,
             pages: Schema.Number,
             detailsPending: Schema.optionalKey(Schema.Array(Schema.String)),
-            unread: Schema.optionalKey(UnreadRecords)
+            unread: Schema.optionalKey(UnreadRecords),
+            skipped: Schema.optionalKey(SkippedRecords)
           })
         ]),
         error: ListingFailed,
@@ -129,7 +131,8 @@ export const sweepConsent = (
             planned: due.length,
             pages: listed.pages,
             ...(pending.length === 0 ? {} : { detailsPending: [...pending] }),
-            ...(listed.unread === undefined ? {} : { unread: listed.unread })
+            ...(listed.unread === undefined ? {} : { unread: listed.unread }),
+            ...(listed.skipped === undefined ? {} : { skipped: listed.skipped })
           }
         })
       }).pipe(Effect.result, Effect.map(Result.map((r) => (typeof r === "number" ? { planned: r } : r))))
@@ -223,6 +226,11 @@ export const sweepConsent = (
     if (unread !== undefined) {
       yield* Lifecycle.emit({ _tag: "RecordsUnread", day, consent: consent.key, ...unread })
     }
+    // records read whole that pay nothing: named with their reason (nothing to plan; the exit is unchanged)
+    const skipped = planned.success.skipped
+    if (skipped !== undefined) {
+      yield* Lifecycle.emit({ _tag: "RecordsSkipped", day, consent: consent.key, ...skipped })
+    }
     return {
       consent: consent.key,
       planned: planned.success.planned,
@@ -230,6 +238,7 @@ export const sweepConsent = (
       ...pages,
       ...triesKey,
       ...(pending.length === 0 ? {} : { detailsPending: pending }),
-      ...(unread === undefined ? {} : { unread })
+      ...(unread === undefined ? {} : { unread }),
+      ...(skipped === undefined ? {} : { skipped })
     }
   })

@@ -13,7 +13,14 @@ import type { Bank } from "../BankSources.ts"
 import { ChecksError } from "../Checks.ts"
 import * as Consents from "../Consents.ts"
 import { type Consent, InvalidIban, type Kept, ListingFailed, NoGrant } from "../Sweep.ts"
-import { type UnreadRecords, unreadItems, unreadSummary } from "./sweepJournal.ts"
+import {
+  type SkippedRecords,
+  skippedItems,
+  skippedSummary,
+  type UnreadRecords,
+  unreadItems,
+  unreadSummary
+} from "./sweepJournal.ts"
 
 /** A complete listing kept for the days its listing fails: its day and each order's fullest record (detail or item). */
 interface CompleteListing {
@@ -152,6 +159,7 @@ export const detailedListing = (
     readonly pages: number
     readonly detailsPending?: ReadonlyArray<string>
     readonly unread?: UnreadRecords
+    readonly skipped?: SkippedRecords
   },
   ListingFailed
 > =>
@@ -218,11 +226,14 @@ export const detailedListing = (
       .filter((i) => i._tag !== "Order" && pending.has(i.orderId ?? ""))
       .map((i) => i.orderId ?? "")
     // a record core cannot read (not one whose details are pending) is said, never dropped silently (issue 34)
-    const unread = unreadItems(items.filter((i) => !pending.has(i.orderId ?? "")))
+    const said = items.filter((i) => !pending.has(i.orderId ?? ""))
+    const unread = unreadItems(said)
+    // and one read that pays nothing (inactive, ended, no date the rule reaches) is named with core's reason
     return {
       orders,
       pages: listing.pages,
       ...(detailsPending.length === 0 ? {} : { detailsPending }),
-      ...unreadSummary(unread)
+      ...unreadSummary(unread),
+      ...skippedSummary(skippedItems(said))
     }
   })

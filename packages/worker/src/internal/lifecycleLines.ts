@@ -227,6 +227,16 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         ["first", event.first.map((u) => `${u.position}: ${u.reason}`).join("; ")],
         ["message", "records of the listing could not be read as standing orders; the others were planned"]
       ]
+    case "RecordsSkipped":
+      return [
+        ["level", "info"],
+        ["event", "records_skipped"],
+        ["day", event.day],
+        ["consent", event.consent],
+        ["records", event.count],
+        ["first", event.first.map((s) => `${s.position}: ${s.reason}`).join("; ")],
+        ["message", "records of the listing pay nothing and were not planned; the others were"]
+      ]
     case "ConsentExpired":
       return [
         ["level", "warn"],

@@ -7,33 +7,63 @@
 import { Iban, LocalDate, Orders, type Standard, StandingOrder } from "@tppkit/core"
 import { BankClient, BankConfig, type BankError, Budget, type PsuContext } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
-import { Clock, Context, Duration, Effect, Exit, Option, Schedule } from "effect"
+import { Clock, Context, Duration, Effect, Exit, Option, Result, Schedule } from "effect"
 import type { Bank } from "../BankSources.ts"
 import { ChecksError } from "../Checks.ts"
 import * as Listings from "../Listings.ts"
 import { type Consent, InvalidIban, ListingFailed } from "../Sweep.ts"
-import { type UnreadRecord, unreadItems } from "./sweepJournal.ts"
+import { skippedItems, type UnreadRecord, unreadItems } from "./sweepJournal.ts"
 
 /**
  * The seed bank's records read again by core's `Orders` in `standard` on `day`: a bank whose settings name another
  * standard than its profile's (`BankConfig.Settings.standard`, the CLI's `--standard`) has its records read in it; the
  * orders as listed when none is named. A record the standard cannot read is `unread` with its position in the listing
- * (from 1) and core's reason, never dropped silently.
+ * (from 1) and core's reason, never dropped silently; one it reads but that pays nothing is `skipped` with its reason
+ * (the bank's own records that pay nothing are named by its list's decoder, see {@link skippedOf}).
  */
 export const readAs = (
   orders: ReadonlyArray<StandingOrder.StandingOrder>,
   standard: Standard.Standard | undefined,
   day: string
-): { readonly orders: ReadonlyArray<Projection.ProjectableOrder>; readonly unread: ReadonlyArray<UnreadRecord> } => {
-  if (standard === undefined || standard === "sbas") return { orders, unread: [] }
+): {
+  readonly orders: ReadonlyArray<Projection.ProjectableOrder>
+  readonly unread: ReadonlyArray<UnreadRecord>
+  readonly skipped: ReadonlyArray<UnreadRecord>
+} => {
+  if (standard === undefined || standard === "sbas") return { orders, unread: [], skipped: [] }
   const decoder = Orders.decoder({ standard, listedOn: LocalDate.parseUnsafe(day) })
   const items = [...decoder.push(JSON.stringify(orders.map((o) => StandingOrder.encodeReceived(o))))]
   const end = decoder.end()
   if (end._tag === "Success") items.push(...end.success.items)
   return {
     orders: items.filter((i): i is Orders.Order => i._tag === "Order"),
-    unread: unreadItems(items, standard)
+    unread: unreadItems(items, standard),
+    skipped: skippedItems(items, standard)
   }
+}
+
+/**
+ * The records of a page the bank's list decoder read whole but that pay nothing (`skipped`: an end before the start,
+ * no anchor), with their position (page, record from 1) and core's reason.
+ */
+const skippedOf = (page: number, skipped: ReadonlyArray<StandingOrder.RecordError>): Array<UnreadRecord> =>
+  skipped.map((e) => ({
+    position: `page ${page}, record ${e.index + 1}${e.orderId === undefined ? "" : ` (${e.orderId})`}`,
+    reason: e.message
+  }))
+
+/**
+ * The records of a page kept by an earlier try that pay nothing, read again by core's list decoder (a kept page holds
+ * its orders only: their record numbers are the page's when it had no malformed record, else the orderId names them).
+ */
+const keptSkipped = (page: Listings.Page): Array<UnreadRecord> => {
+  const read = Orders.decodeBankList(Listings.encodeOrders(page.orders))
+  if (Result.isFailure(read)) return []
+  const whole = page.records === page.orders.length
+  return (read.success.skipped ?? []).map((e) => ({
+    position: `page ${page.page}${whole ? `, record ${e.index + 1}` : ""}${e.orderId === undefined ? "" : ` (${e.orderId})`}`,
+    reason: e.message
+  }))
 }
 
 /** The records of a page the bank's decoder could not read, with their position (page, record from 1) and reason. */
@@ -159,9 +189,14 @@ export const make = (deps: Deps) => {
         // by an earlier try of the day (a kept page holds its orders and its count of records, not the errors)
         const unread: Array<UnreadRecord> = []
         let unreadKept = 0
+        // the records read whole that pay nothing (core's list decoder names them), those of kept pages read again
+        const skipped: Array<UnreadRecord> = []
         for (let n = 0; ; n++) {
           let page = pages.get(n)
-          if (page !== undefined) unreadKept += Math.max(0, page.records - page.orders.length)
+          if (page !== undefined) {
+            unreadKept += Math.max(0, page.records - page.orders.length)
+            skipped.push(...keptSkipped(page))
+          }
           if (page === undefined) {
             yield* hold
             // a page asked for is kept before the listing can be interrupted (its shard moved to a worker that
@@ -191,6 +226,7 @@ export const make = (deps: Deps) => {
                 }
                 const kept = yield* Effect.exit(Effect.retry(listings.keep(id, day, asked), firstKeeping))
                 unread.push(...unreadOf(n, reply.body.errors))
+                skipped.push(...skippedOf(n, reply.body.skipped ?? []))
                 return [asked, kept] as const
               })
             )
@@ -225,6 +261,7 @@ export const make = (deps: Deps) => {
           pages: read.length,
           unread,
           unreadKept,
+          skipped,
           ...(Option.isSome(previous)
             ? { previous: { day: previous.value.day, orders: ordersOf(previous.value.pages) } }
             : {})

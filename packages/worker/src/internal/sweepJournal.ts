@@ -1,6 +1,6 @@
 /**
  * The consents of a sweep run as its journal keeps them: only the fields given, so that a run resumed elsewhere reads
- * the same consents; and the records of a listing that could not be read, as a consent's plan keeps them.
+ * the same consents; and the records of a listing that could not be read or pay nothing, as a consent's plan keeps them.
  */
 import type { Orders } from "@tppkit/core"
 import { Schema } from "effect"
@@ -60,3 +60,34 @@ export const unreadSummary = (
   unread.length + uncounted === 0
     ? {}
     : { unread: { count: unread.length + uncounted, first: unread.slice(0, unreadNamed) } }
+
+/**
+ * A listing's records read whole that yield no payment (core's `Skipped`: an end before the start, no anchor, inactive,
+ * no date the rule reaches): how many, and the first few with their 1-based position and
+ * reason. The same shape as {@link UnreadRecords}.
+ */
+export const SkippedRecords = UnreadRecords
+
+/** The records of a listing that pay nothing. */
+export type SkippedRecords = typeof SkippedRecords.Type
+
+/**
+ * The records core's `Orders` read but skipped among `items` (they pay nothing), each with its position in the listing
+ * (from 1) and orderId, and core's reason, `as` the standard they were read in when it is not the bank's own.
+ */
+export const skippedItems = (items: ReadonlyArray<Orders.Item>, as?: string): Array<UnreadRecord> =>
+  items
+    .filter((i): i is Orders.Skipped => i._tag === "Skipped")
+    .map((s) => ({
+      position: `record ${s.position} (${s.orderId})`,
+      reason: `${as === undefined ? "" : `read as ${as}: `}${s.reason}`
+    }))
+
+/** The records of a listing that pay nothing, as the sweep keeps them (`uncounted`: known by count only). */
+export const skippedSummary = (
+  skipped: ReadonlyArray<UnreadRecord>,
+  uncounted = 0
+): { readonly skipped?: SkippedRecords } => {
+  const summary = unreadSummary(skipped, uncounted).unread
+  return summary === undefined ? {} : { skipped: summary }
+}
