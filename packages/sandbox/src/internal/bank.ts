@@ -164,6 +164,36 @@ export const make = (config: Config) => {
   })
 
   /** Answers one request of a profile other than the seed bank's (see `cobs.ts`). */
+  /**
+   * The selected faults in order: the answer of the first that answers (with the delays before it), else the delay
+   * they add up to and whether one asks for an expired token (only where `expires`: the token endpoint of the bank
+   * that issues its own).
+   */
+  const runFaults = (
+    faults: ReadonlyArray<Faults.Fault>,
+    isToken: boolean,
+    expires: boolean,
+    dialect: Dialect,
+    ids: Record<string, string>
+  ): { readonly answer: Outgoing } | { readonly delayMs: number; readonly expiredFault: boolean } => {
+    let delayMs = 0
+    let expiredFault = false
+    for (const f of faults) {
+      if (f.kind === "delay") delayMs += f.delayMs ?? 0
+      else if (f.kind === "expired-token" && expires) expiredFault = true
+      else if (f.kind === "error") {
+        if (!isToken) {
+          const out = FaultAnswers.errorAnswer(f.code ?? "", dialect, ids)
+          return { answer: delayMs > 0 ? { ...out, delayMs } : out }
+        }
+      } else {
+        const out = FaultAnswers.answer(f.kind, isToken, dialect, ids, dateTime)
+        if (out) return { answer: delayMs > 0 ? { ...out, delayMs } : out }
+      }
+    }
+    return { delayMs, expiredFault }
+  }
+
   const handleProfiled = (req: Incoming, bank: ReturnType<typeof Cobs.make>): Outgoing => {
     const q = req.url.indexOf("?")
     const path = q === -1 ? req.url : req.url.slice(0, q)
@@ -205,19 +235,9 @@ export const make = (config: Config) => {
       }
     const selection = faults.select(req, isToken, route === "balanceCheck", dialect, ids)
     if ("refused" in selection) return selection.refused
-    let delayMs = 0
-    for (const f of selection.faults) {
-      if (f.kind === "delay") delayMs += f.delayMs ?? 0
-      else if (f.kind === "error") {
-        if (!isToken) {
-          const out = FaultAnswers.errorAnswer(f.code ?? "", dialect, ids)
-          return delayMs > 0 ? { ...out, delayMs } : out
-        }
-      } else {
-        const out = FaultAnswers.answer(f.kind, isToken, dialect, ids, dateTime)
-        if (out) return delayMs > 0 ? { ...out, delayMs } : out
-      }
-    }
+    const run = runFaults(selection.faults, isToken, false, dialect, ids)
+    if ("answer" in run) return run.answer
+    const { delayMs } = run
     let out: Outgoing
     if (req.refused === "busy" || req.refused === "tooLarge") {
       out = fail(
@@ -276,21 +296,9 @@ export const make = (config: Config) => {
     }
     const selection = faults.select(req, isToken, route === "balanceCheck", dialect, ids)
     if ("refused" in selection) return selection.refused
-    let delayMs = 0
-    let expiredFault = false
-    for (const f of selection.faults) {
-      if (f.kind === "delay") delayMs += f.delayMs ?? 0
-      else if (f.kind === "expired-token" && isToken) expiredFault = true
-      else if (f.kind === "error") {
-        if (!isToken) {
-          const out = FaultAnswers.errorAnswer(f.code ?? "", dialect, ids)
-          return delayMs > 0 ? { ...out, delayMs } : out
-        }
-      } else {
-        const out = FaultAnswers.answer(f.kind, isToken, dialect, ids, dateTime)
-        if (out) return delayMs > 0 ? { ...out, delayMs } : out
-      }
-    }
+    const run = runFaults(selection.faults, isToken, isToken, dialect, ids)
+    if ("answer" in run) return run.answer
+    const { delayMs, expiredFault } = run
     let out: Outgoing
     if (req.refused === "busy") {
       const detail = "the bank is receiving too many request bodies at once; retry shortly"
