@@ -93,6 +93,17 @@ export interface CustomerGrant {
   readonly expiresIn?: number | undefined
 }
 
+/** A customer's token request with `form` at the profile's token path; `keepRefresh` the refresh token kept when the bank sends none. */
+const customerGrant = (
+  form: Record<string, string>,
+  keepRefresh: Redacted.Redacted<string> | undefined
+): Effect.Effect<CustomerGrant, BankError, BankConfig | BankTransport> =>
+  Effect.gen(function* () {
+    const config = yield* BankConfig
+    const transport = yield* BankTransport
+    return yield* Tokens.customerTokenRequest(config, transport, form, keepRefresh)
+  })
+
 /**
  * Exchanges the authorization code the customer's consent returned for their tokens (RFC 6749 4.1.3) at the
  * profile's token path, with the client's id and secret.
@@ -101,16 +112,7 @@ export const exchangeCode = (
   code: Redacted.Redacted<string>,
   redirectUri: string
 ): Effect.Effect<CustomerGrant, BankError, BankConfig | BankTransport> =>
-  Effect.gen(function* () {
-    const config = yield* BankConfig
-    const transport = yield* BankTransport
-    return yield* Tokens.customerTokenRequest(
-      config,
-      transport,
-      { grant_type: "authorization_code", code: Redacted.value(code), redirect_uri: redirectUri },
-      undefined
-    )
-  })
+  customerGrant({ grant_type: "authorization_code", code: Redacted.value(code), redirect_uri: redirectUri }, undefined)
 
 /**
  * Renews the customer's grant with its refresh token (RFC 6749 section 6) at the profile's token path, with the
@@ -120,16 +122,7 @@ export const exchangeCode = (
 export const refreshGrant = (
   refreshToken: Redacted.Redacted<string>
 ): Effect.Effect<CustomerGrant, BankError, BankConfig | BankTransport> =>
-  Effect.gen(function* () {
-    const config = yield* BankConfig
-    const transport = yield* BankTransport
-    return yield* Tokens.customerTokenRequest(
-      config,
-      transport,
-      { grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) },
-      refreshToken
-    )
-  })
+  customerGrant({ grant_type: "refresh_token", refresh_token: Redacted.value(refreshToken) }, refreshToken)
 
 /** Where the bank client gets its tokens from, per operation. */
 export class TokenProvider extends Context.Service<
