@@ -213,7 +213,8 @@ export type Profile = typeof Profile.Type
 /** One problem of a profile: the field's dotted path (absent at the root) and what is wrong with it. */
 export type Problem = SchemaProblem.Problem
 
-const isTimeZone = (zone: string): boolean => {
+/** Whether `zone` is an IANA time zone this runtime knows (as `Intl.DateTimeFormat` takes it). */
+export const isTimeZone = (zone: string): boolean => {
   try {
     new Intl.DateTimeFormat("en", { timeZone: zone })
     return true

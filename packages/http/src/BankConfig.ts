@@ -146,15 +146,6 @@ const duration = (setting: string, input: Duration.Input | undefined, fallback: 
     : fail(setting, "not a finite, non-negative duration")
 }
 
-const isTimeZone = (zone: string): boolean => {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone })
-    return true
-  } catch {
-    return false
-  }
-}
-
 /** Validates options into settings; LIVE over `http://` and other mistakes come back as `BankConfigError`. */
 export const make = (options: Options): Result.Result<Settings, BankConfigError> =>
   Result.gen(function* () {
@@ -207,7 +198,7 @@ export const make = (options: Options): Result.Result<Settings, BankConfigError>
     const problem = profileProblem(profile, options)
     if (problem !== undefined) return yield* fail(problem.setting, problem.detail)
     const timeZone = options.budget?.timeZone ?? profile.unattended.timeZone
-    if (!isTimeZone(timeZone)) return yield* fail("budget.timeZone", "not an IANA time zone")
+    if (!Profile.isTimeZone(timeZone)) return yield* fail("budget.timeZone", "not an IANA time zone")
     const dailyLimit = options.budget?.dailyLimit ?? profile.unattended.dailyLimit
     if (!Number.isInteger(dailyLimit) || dailyLimit < 0) {
       return yield* fail("budget.dailyLimit", "must be a non-negative integer")
