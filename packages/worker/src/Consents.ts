@@ -64,12 +64,15 @@ export const migrate: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effec
     )
 })
 
-const rowOf = (r: {
+/** A row of `tppkit_consents` as the fleet reads a consent from it. */
+interface ConsentRow {
   readonly consent_key: string
   readonly iban: string | null
   readonly profile: string | null
   readonly valid_until: string | null
-}): Consent => ({
+}
+
+const rowOf = (r: ConsentRow): Consent => ({
   key: r.consent_key,
   ...(r.iban === null ? {} : { iban: r.iban }),
   ...(r.profile === null ? {} : { profile: r.profile }),
@@ -79,12 +82,7 @@ const rowOf = (r: {
 /** The fleet's consents, by key. */
 export const list: Effect.Effect<ReadonlyArray<Consent>, SqlError, SqlClient.SqlClient> = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{
-    consent_key: string
-    iban: string | null
-    profile: string | null
-    valid_until: string | null
-  }>`
+  const rows = yield* sql<ConsentRow>`
     SELECT consent_key, iban, profile, valid_until FROM tppkit_consents ORDER BY consent_key`
   return rows.map(rowOf)
 })
@@ -273,13 +271,9 @@ export const sweepable = (
 ): Effect.Effect<ReadonlyArray<SweepConsent>, SqlError, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{
-      consent_key: string
-      iban: string | null
-      profile: string | null
-      valid_until: string | null
-      added_at: string | number
-    }>`SELECT consent_key, iban, profile, valid_until, added_at FROM tppkit_consents ORDER BY consent_key`
+    const rows = yield* sql<
+      ConsentRow & { readonly added_at: string | number }
+    >`SELECT consent_key, iban, profile, valid_until, added_at FROM tppkit_consents ORDER BY consent_key`
     return rows.map((r): SweepConsent => {
       const days = r.valid_until === null ? validityDays(r.profile ?? undefined) : undefined
       const validUntil =
