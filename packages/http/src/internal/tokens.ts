@@ -61,6 +61,43 @@ export const decodeTokenResponse = (
   )
 }
 
+/**
+ * Posts a token request's form to the profile's token path and takes the answer: as received, and with `secrets`
+ * masked (what is kept or printed), the moment it finished and the identity the bank echoed; a status outside 2xx
+ * fails as the bank's refusal.
+ */
+const tokenExchange = (
+  config: BankConfig["Service"],
+  transport: BankTransport["Service"],
+  body: string,
+  secrets: ReadonlyArray<string>
+) =>
+  Effect.gen(function* () {
+    const url = `${config.baseUrl}${config.paths.token}`
+    const identity = { requestId: crypto.randomUUID() }
+    const received = yield* Transport.send(
+      transport,
+      { url, headers: {}, contentType: AccessToken.contentType, body },
+      {
+        operation: "token",
+        identity,
+        timeout: config.requestTimeout,
+        maxBodyBytes: config.limits.maxBodyBytes
+      }
+    )
+    const exchange = Transport.masked(received, secrets)
+    const finished = yield* Clock.currentTimeMillis
+    const echoed = Transport.echoedIdentity(identity, exchange.headers)
+    if (exchange.status < 200 || exchange.status > 299)
+      return yield* new BankError({
+        operation: "token",
+        identity: echoed,
+        reason: Transport.statusReason(exchange, finished),
+        request: Transport.requestLine(url)
+      })
+    return { received, exchange, finished, echoed }
+  })
+
 /** The one token cache of a client (per scope set): `TokenService.layer`'s service, its requests in `scope`. */
 export const cache = (
   config: BankConfig["Service"],
@@ -71,8 +108,7 @@ export const cache = (
   readonly ready: (scopes: ReadonlyArray<string>) => Token | undefined
   readonly invalidate: (scopes: ReadonlyArray<string>) => Effect.Effect<void>
 } => {
-  const url = `${config.baseUrl}${config.paths.token}`
-  const request = Transport.requestLine(url)
+  const request = Transport.requestLine(`${config.baseUrl}${config.paths.token}`)
   const margin = Duration.toMillis(config.tokenSafetyMargin)
 
   const requestToken = (key: string): Effect.Effect<Issued, BankError> =>
@@ -86,27 +122,10 @@ export const cache = (
           scope: key
         })
       ).toString()
-      const requestId = crypto.randomUUID()
-      const identity = { requestId }
-      const outgoing = { url, headers: {}, contentType: AccessToken.contentType, body: form }
-      const received = yield* Transport.send(transport, outgoing, {
-        operation: "token",
-        identity,
-        timeout: config.requestTimeout,
-        maxBodyBytes: config.limits.maxBodyBytes
-      })
       // the client secret never comes back into anything kept or printed, whatever the bank echoes
-      const exchange = Transport.masked(received, [Redacted.value(config.clientSecret)])
-      const finished = yield* Clock.currentTimeMillis
-      const echoed = Transport.echoedIdentity(identity, exchange.headers)
-      if (exchange.status < 200 || exchange.status > 299) {
-        return yield* new BankError({
-          operation: "token",
-          identity: echoed,
-          reason: Transport.statusReason(exchange, finished),
-          request
-        })
-      }
+      const { exchange, finished, echoed } = yield* tokenExchange(config, transport, form, [
+        Redacted.value(config.clientSecret)
+      ])
       const decoded = decodeTokenResponse(
         exchange.text,
         config.limits.maxJsonDepth,
@@ -209,35 +228,14 @@ export const customerTokenRequest = (
   keepRefresh: Redacted.Redacted<string> | undefined
 ): Effect.Effect<CustomerGrant, BankError> =>
   Effect.gen(function* () {
-    const url = `${config.baseUrl}${config.paths.token}`
-    const request = Transport.requestLine(url)
-    const identity = { requestId: crypto.randomUUID() }
+    const request = Transport.requestLine(`${config.baseUrl}${config.paths.token}`)
     const body = new URLSearchParams({
       ...form,
       client_id: config.clientId,
       client_secret: Redacted.value(config.clientSecret)
     }).toString()
-    const received = yield* Transport.send(
-      transport,
-      { url, headers: {}, contentType: AccessToken.contentType, body },
-      {
-        operation: "token",
-        identity,
-        timeout: config.requestTimeout,
-        maxBodyBytes: config.limits.maxBodyBytes
-      }
-    )
     const secrets = [Redacted.value(config.clientSecret), ...Object.values(form).filter((v) => v.length >= 8)]
-    const exchange = Transport.masked(received, secrets)
-    const finished = yield* Clock.currentTimeMillis
-    const echoed = Transport.echoedIdentity(identity, exchange.headers)
-    if (exchange.status < 200 || exchange.status > 299)
-      return yield* new BankError({
-        operation: "token",
-        identity: echoed,
-        reason: Transport.statusReason(exchange, finished),
-        request
-      })
+    const { received, exchange, echoed } = yield* tokenExchange(config, transport, body, secrets)
     const decoded = decodeTokenResponse(
       received.text,
       config.limits.maxJsonDepth,
