@@ -355,7 +355,8 @@ describe("Contract: the http client reads every answer of the mock bank", () => 
       const expectations: Array<[string, Record<string, string>, BalanceCheck.Request, string]> = [
         ["no consent", {}, cobsCheck(Fixtures.ibans.eurNoConsent, "C-1"), "AG01"],
         ["other currency", {}, cobsCheck(Fixtures.ibans.eurBranch, "C-2", "1.00", "CZK"), "AC09"],
-        ["repeated id", {}, cobsCheck(Fixtures.ibans.eurBranch, "C-OK"), "RF01"],
+        // a repeated id is asked again under a fresh one (the client's rule): a bank refusing that too answers RF01
+        ["repeated id", { "x-sandbox-fault": "error=RF01" }, cobsCheck(Fixtures.ibans.eurBranch, "C-OK"), "RF01"],
         ["503", { "x-sandbox-fault": "503" }, cobsCheck(Fixtures.ibans.eurBranch, "C-3"), "SERVICE_UNAVAILABLE"],
         ["429", { "x-sandbox-fault": "429" }, cobsCheck(Fixtures.ibans.eurBranch, "C-4"), "TOO_MANY_REQUESTS"],
         ["wrong key", { "api-key": "wrong" }, cobsCheck(Fixtures.ibans.eurBranch, "C-5"), "UNAUTHORISED"]
