@@ -12,8 +12,11 @@ import * as internal from "./internal/json.ts"
 /** A JSON number kept as its source text (`12.345`, `1e-7`); `JSON.stringify` writes it back as it was read. */
 export const NumberText = internal.NumberText
 
-/** A JSON number kept as its source text. */
-export type NumberText = internal.NumberText
+/**
+ * A JSON number kept as its source text. Declared here (not an alias of the engine's class) so that the types of
+ * schemas built on it, in this package and others, name this public module and never `internal/`.
+ */
+export interface NumberText extends internal.NumberText {}
 
 /** A JSON value as read: numbers as {@link NumberText}, objects with the first value of each key. */
 export type Value = internal.Value

@@ -63,7 +63,7 @@ export const defaultToleranceSeconds = 300
  * A webhook endpoint of the fleet: where events are posted, and the secret they are signed with (several during a
  * rotation: each signs, and a receiver that knows any of them verifies).
  */
-export type Endpoint = WebhookOutbox.Endpoint
+export interface Endpoint extends WebhookOutbox.Endpoint {}
 
 /** A webhook request that does not verify, or an endpoint that cannot be used; the message names why. */
 export class WebhookError extends Schema.TaggedError<WebhookError>()("WebhookError", {
@@ -260,7 +260,7 @@ export const checkUrl = (url: string): Result.Result<string, WebhookError> => {
 }
 
 /** How the outbox delivers: its timing, and who is told of each failed delivery. */
-export type Settings = WebhookOutbox.Settings
+export interface Settings extends WebhookOutbox.Settings {}
 
 /** A delivery that failed and is tried again. */
 export type Retry = WebhookOutbox.Retry
