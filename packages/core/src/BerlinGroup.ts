@@ -253,16 +253,7 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
         ? `modified-${rule}`
         : rule
   return done(
-    Translation.withLosses(
-      {
-        rule: r,
-        start,
-        ...(end === undefined ? {} : { end }),
-        convention,
-        ...(options?.calendar === undefined ? {} : { calendar: options.calendar })
-      },
-      losses
-    ),
+    Translation.withLosses(Standards.recurrence(r, start, end, undefined, convention, options?.calendar), losses),
     fixed || rule !== undefined
   )
 }

@@ -165,13 +165,14 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
   }
   return done(
     Translation.withLosses(
-      {
+      Standards.recurrence(
         rule,
         start,
-        ...(end === undefined ? {} : { end }),
-        convention: code === "DAIL" ? "none" : (options?.convention ?? "following"),
-        ...(options?.calendar === undefined ? {} : { calendar: options.calendar })
-      },
+        end,
+        undefined,
+        code === "DAIL" ? "none" : (options?.convention ?? "following"),
+        options?.calendar
+      ),
       losses
     ),
     code === "DAIL"

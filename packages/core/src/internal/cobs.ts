@@ -264,15 +264,7 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
   const pauses = months.length > 0 || ranges.length > 0 ? { pauses: { ranges, months } } : {}
   return done(
     Translation.withLosses(
-      {
-        rule,
-        start,
-        ...(end === undefined ? {} : { end }),
-        ...(count === undefined ? {} : { count }),
-        convention,
-        ...(options?.calendar === undefined ? {} : { calendar: options.calendar }),
-        ...pauses
-      },
+      { ...Standards.recurrence(rule, start, end, count, convention, options?.calendar), ...pauses },
       losses
     ),
     own

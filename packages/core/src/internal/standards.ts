@@ -329,6 +329,26 @@ export const decoding = (): {
 }
 
 /**
+ * What every decoder reads at last: the recurrence of `rule` from `start`, its `end`, `count` and the options'
+ * `calendar` only where given, in the fields' order.
+ */
+export const recurrence = (
+  rule: Recurrence.Rule,
+  start: LocalDate.LocalDate,
+  end: LocalDate.LocalDate | undefined,
+  count: number | undefined,
+  convention: Recurrence.Recurrence["convention"],
+  calendar: string | undefined
+): Recurrence.Recurrence => ({
+  rule,
+  start,
+  ...(end === undefined ? {} : { end }),
+  ...(count === undefined ? {} : { count }),
+  convention,
+  ...(calendar === undefined ? {} : { calendar })
+})
+
+/**
  * The change "every calendar day is the target's to decide": a target whose day code does not say whether it pays
  * on days the bank is closed (`field` the target's, `why` in its words).
  */

@@ -216,14 +216,14 @@ export const decodeV3 = (record: unknown, options?: Options): Decoded.Decoded<Re
   const fixed = rule._tag === "EveryWorkingDays" || (rule._tag === "EveryDays" && rule.interval === 1)
   return done(
     Translation.withLosses(
-      {
+      Standards.recurrence(
         rule,
         start,
-        ...(final === undefined ? {} : { end: final }),
-        ...(count === undefined ? {} : { count }),
-        convention: fixed ? "none" : (options?.convention ?? "following"),
-        ...(options?.calendar === undefined ? {} : { calendar: options.calendar })
-      },
+        final,
+        count,
+        fixed ? "none" : (options?.convention ?? "following"),
+        options?.calendar
+      ),
       losses
     ),
     fixed
@@ -450,14 +450,14 @@ export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Re
   const fixed = code === "DAIL" || code === "WODL"
   return done(
     Translation.withLosses(
-      {
+      Standards.recurrence(
         rule,
         start,
-        ...(end === undefined ? {} : { end }),
-        ...(count === undefined ? {} : { count }),
-        convention: fixed ? "none" : (options?.convention ?? "following"),
-        ...(options?.calendar === undefined ? {} : { calendar: options.calendar })
-      },
+        end,
+        count,
+        fixed ? "none" : (options?.convention ?? "following"),
+        options?.calendar
+      ),
       losses
     ),
     fixed
