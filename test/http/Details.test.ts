@@ -5,12 +5,13 @@
  */
 import { it } from "@effect/vitest"
 import { Profile } from "@tppkit/core"
-import { BankClient, BankConfig, BankTransport, BudgetStore, Details, TokenService } from "@tppkit/http"
+import { BankTransport, Details, TokenService } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect } from "vitest"
 import { customerTokens } from "../sandbox/support.ts"
+import { cobsClient } from "./cobsClient.ts"
 
 const account = Fixtures.ibans.eurBranch
 const frequencies = ["QUTR", "YEAR", "SEMI", "MNTH", "QUTR", "YEAR", "MNTH", "SEMI", "QUTR", "WEEK"] as const
@@ -48,19 +49,7 @@ describe("Details", () => {
         const info = Context.get(context, Sandbox.SandboxInfo)
         const clock = Context.get(context, SandboxClock.SandboxClock)
         const journal = Context.get(context, Journal.Journal)
-        const stack = BankClient.BankClient.layerOver(
-          BankConfig.BankConfig.layer({
-            environment: "sandbox",
-            baseUrl: info.baseUrl,
-            clientId: info.clientId,
-            clientSecret: info.clientSecret,
-            profile: Profile.cobs,
-            apiKey: info.apiKey,
-            tpp: { name: "My Budget App s.r.o." }
-          }),
-          BankTransport.BankTransport.layerUndici(),
-          BudgetStore.BudgetStore.layerMemory
-        )
+        const stack = cobsClient(info)
         const services = yield* Layer.build(stack)
         const psu = { ipAddress: "203.0.113.7", deviceOs: "server", userAgent: "tppkit-fleet/1" }
         const days = Details.plan(fixtures.standingOrders.length, Profile.cobs.unattended.dailyLimit, 1)
@@ -130,21 +119,7 @@ describe("Details", () => {
               })
             )
           ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
-          const services = yield* Layer.build(
-            BankClient.BankClient.layerOver(
-              BankConfig.BankConfig.layer({
-                environment: "sandbox",
-                baseUrl: info.baseUrl,
-                clientId: info.clientId,
-                clientSecret: info.clientSecret,
-                profile: Profile.cobs,
-                apiKey: info.apiKey,
-                tpp: { name: "My Budget App s.r.o." }
-              }),
-              transport,
-              BudgetStore.BudgetStore.layerMemory
-            )
-          )
+          const services = yield* Layer.build(cobsClient(info, transport))
           const psu = { ipAddress: "203.0.113.7", deviceOs: "server", userAgent: "tppkit-fleet/1" }
           const access = (yield* Effect.promise(() => customerTokens(info))).access_token
           const token = TokenService.fromSca("sandbox", Redacted.make(access))

@@ -6,9 +6,10 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { type Currency, Iban, Money, Profile } from "@tppkit/core"
-import { BankClient, BankConfig, BankTransport, BudgetStore } from "@tppkit/http"
+import { BankClient, BankTransport } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Layer } from "effect"
+import { cobsClient } from "./cobsClient.ts"
 
 const psu = { ipAddress: "203.0.113.7", deviceOs: "server", userAgent: "tppkit-fleet/1" }
 
@@ -45,24 +46,7 @@ describe("COBS exchangeIdentification: one per request", () => {
           })
         )
       ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
-      const client = Context.get(
-        yield* Layer.build(
-          BankClient.BankClient.layerOver(
-            BankConfig.BankConfig.layer({
-              environment: "sandbox",
-              baseUrl: info.baseUrl,
-              clientId: info.clientId,
-              clientSecret: info.clientSecret,
-              profile: Profile.cobs,
-              apiKey: info.apiKey,
-              tpp: { name: "My Budget App s.r.o." }
-            }),
-            losing,
-            BudgetStore.BudgetStore.layerMemory
-          )
-        ),
-        BankClient.BankClient
-      )
+      const client = Context.get(yield* Layer.build(cobsClient(info, losing)), BankClient.BankClient)
       const check = (id: string) =>
         client.balanceCheck(
           {

@@ -5,10 +5,11 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Profile } from "@tppkit/core"
-import { BankClient, BankConfig, BankTransport, BudgetStore, TokenService } from "@tppkit/http"
+import { BankClient, TokenService } from "@tppkit/http"
 import { Journal, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Redacted, Stream } from "effect"
 import { customerTokens } from "../sandbox/support.ts"
+import { cobsClient } from "./cobsClient.ts"
 
 const psu = { ipAddress: "203.0.113.7", deviceOs: "server", userAgent: "tppkit-fleet/1" }
 
@@ -20,21 +21,7 @@ describe("the profiled listing (COBS)", () => {
         const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
         const info = Context.get(bank, Sandbox.SandboxInfo)
         const journal = Context.get(bank, Journal.Journal)
-        const services = yield* Layer.build(
-          BankClient.BankClient.layerOver(
-            BankConfig.BankConfig.layer({
-              environment: "sandbox",
-              baseUrl: info.baseUrl,
-              clientId: info.clientId,
-              clientSecret: info.clientSecret,
-              profile: Profile.cobs,
-              apiKey: info.apiKey,
-              tpp: { name: "My Budget App s.r.o." }
-            }),
-            BankTransport.BankTransport.layerUndici(),
-            BudgetStore.BudgetStore.layerMemory
-          )
-        )
+        const services = yield* Layer.build(cobsClient(info))
         const client = Context.get(services, BankClient.BankClient)
         const token = TokenService.fromSca(
           "sandbox",
