@@ -47,6 +47,8 @@ export * as OrderChanges from "./OrderChanges.ts"
 export * as PgBudgetStore from "./PgBudgetStore.ts"
 /** One plan per day: the fleet's plan settings, stored with it. */
 export * as PlanSettings from "./PlanSettings.ts"
+/** One worker of the fleet as a layer from its settings: runner, workflows, bank clients, stores, cron, metrics, webhooks. */
+export * as Runner from "./Runner.ts"
 /** The daily sweep: workflow, plan and cron. */
 export * as Sweep from "./Sweep.ts"
 /** The record of each day's sweep per consent. */

@@ -1,6 +1,6 @@
 /**
  * The work behind `tppkit worker`, loaded only when it runs (it pulls in the cluster, the workflow engine and the
- * PostgreSQL driver): the flags checked (`workerSettings.ts`), the worker's layer (`workerLayer.ts`) joined, a sweep
+ * PostgreSQL driver): the flags checked (`workerSettings.ts`), the worker's layer (worker's `Runner`) joined, a sweep
  * run (`--once`) or the daily cron, and what it watches meanwhile (`workerWatch.ts`); `tppkit worker status` is
  * `workerStatus.ts`.
  */
@@ -16,6 +16,7 @@ import {
   FundsCheckWorkflow,
   Lifecycle,
   PlanSettings,
+  Runner,
   Sweep,
   Webhook
 } from "@tppkit/worker"
@@ -39,7 +40,7 @@ import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import { settingsOf, withAnnouncedIdentity } from "./client.ts"
 import * as DatabaseFailure from "./database.ts"
-import { failureOf, type Setup, singleRequest, workerLayer } from "./workerLayer.ts"
+import { failureOf } from "./workerFailure.ts"
 import {
   balancesAtStart,
   checkRetry,
@@ -184,16 +185,16 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       if (named.size === 0) return
       const Banks = yield* Effect.promise(() => import("./banks.ts"))
       for (const [name, keys] of named) {
-        banks.set(name, singleRequest(yield* Banks.settingsOf(name, keys, bankSettings.profile, process.env)))
+        banks.set(name, Runner.singleRequest(yield* Banks.settingsOf(name, keys, bankSettings.profile, process.env)))
       }
     })
   yield* addBanks(consents.success)
-  const setup: Setup = {
+  const setup: Runner.Setup = {
     listeners: [listener],
     databaseUrl,
     // one request per try: the fleet retries a balance check itself (the check's back-off, the bank gate), so that
     // `attempts` counts the requests the bank received; the sweep retries its listings itself too
-    bankSettings: singleRequest(bankSettings),
+    bankSettings: Runner.singleRequest(bankSettings),
     banks,
     psu: Connection.psu(input),
     sweep: {
@@ -492,7 +493,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
   })
   return yield* program.pipe(
     Effect.onInterrupt(() => drain),
-    Effect.provide(workerLayer(setup)),
+    Effect.provide(Runner.layer(setup)),
     // left the fleet: the layer (runner, shards) is released by now
     Effect.onExit((exit) =>
       joined

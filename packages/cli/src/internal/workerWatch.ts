@@ -1,10 +1,9 @@
 import { Budget } from "@tppkit/http"
-import { Checks, Lifecycle, type Sweep } from "@tppkit/worker"
+import { Checks, Lifecycle, type Runner, type Sweep } from "@tppkit/worker"
 import { type Duration, Effect, Exit, Fiber, Option, Schedule } from "effect"
 import * as ShardId from "effect/cluster/ShardId"
 import { Sharding } from "effect/cluster/Sharding"
 import { SqlClient } from "effect/sql"
-import type { Setup } from "./workerLayer.ts"
 
 /**
  * Waits until every check planned by the sweep of `day` is finished somewhere in the fleet, asking the database
@@ -28,7 +27,7 @@ export const awaitDay = (day: string, poll: Duration.Input = "250 millis") =>
  * sweep's consents counted today against the daily budget (every page and every try, failed ones included, by any
  * process of this client sharing the fleet's budget).
  */
-export const listingCounts = (summary: Sweep.Summary, setup: Setup) =>
+export const listingCounts = (summary: Sweep.Summary, setup: Runner.Setup) =>
   Effect.gen(function* () {
     const pages = summary.consents.reduce((n, c) => n + (c.pages ?? 0), 0)
     const keys = new Set(summary.consents.map((c) => c.consent))

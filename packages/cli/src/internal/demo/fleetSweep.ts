@@ -7,13 +7,13 @@ import { Calendar, LocalDate, Profile } from "@tppkit/core"
 import { BankConfig } from "@tppkit/http"
 import type { Sandbox } from "@tppkit/sandbox"
 import { Coverage } from "@tppkit/schedule"
-import { Consents, Sweep } from "@tppkit/worker"
+import { Consents, Runner, Sweep } from "@tppkit/worker"
 import { Effect, Layer, Option, Redacted, References, Result } from "effect"
 import * as Connection from "../../Connection.ts"
 import * as Failure from "../../Failure.ts"
 import type * as WorkerStatus from "../../WorkerStatus.ts"
 import { optionsOf } from "../client.ts"
-import * as Worker from "../workerLayer.ts"
+import { failureOf } from "../workerFailure.ts"
 import * as WorkerStatusWork from "../workerStatus.ts"
 import * as WorkerWatch from "../workerWatch.ts"
 import { grantOf } from "./customer.ts"
@@ -73,7 +73,7 @@ export const sweep = (
         )).refreshToken
     const sweep = sweepSettings(bank.clientId)
     const day = LocalDate.format(today)
-    const setup: Worker.Setup = {
+    const setup: Runner.Setup = {
       databaseUrl,
       bankSettings: settings.success,
       psu: Connection.defaultPsu,
@@ -100,8 +100,8 @@ export const sweep = (
       })
     }).pipe(
       // a fresh memo map: the demo's own client layers (its in-memory budget above all) must not be reused here
-      Effect.provide(Worker.workerLayer(setup), { local: true }),
+      Effect.provide(Runner.layer(setup), { local: true }),
       Effect.provideService(References.MinimumLogLevel, "None"),
-      Effect.mapError(Worker.failureOf(databaseUrl))
+      Effect.mapError(failureOf(databaseUrl))
     )
   })

@@ -1,66 +1,33 @@
 /**
- * One worker as a layer (`workerLayer`: the cluster runner, the workflows, the bank clients, the stores, the cron and
- * metrics) from its checked settings (`Setup`), and the one-line failure of a worker's typed error (`failureOf`).
+ * One worker of the fleet as a layer from its settings (`Setup`): the cluster runner on the fleet's database, the
+ * workflows, a bank client per profile (the daily budget in the fleet's database, an optional fleet-wide request
+ * rate), the check, consent, listing and reconciliation stores, the bank gate, the sweep record and warnings, and,
+ * optionally, the daily cron, the Prometheus metrics and the webhook outbox. `tppkit worker` builds one from its flags.
+ *
+ * @since 0.1.0
  */
 import { Profile } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, type PsuContext } from "@tppkit/http"
-import {
-  BankGate,
-  BankRate,
-  BankSources,
-  Checks,
-  Consents,
-  Fleet,
-  FundsCheckWorkflow,
-  Lifecycle,
-  ListingReconciliation,
-  Listings,
-  Metrics,
-  PgBudgetStore,
-  Sweep,
-  SweepLog,
-  Warnings,
-  Webhook
-} from "@tppkit/worker"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { isSqlError } from "effect/sql/SqlError"
-import * as Failure from "../Failure.ts"
-import * as DatabaseFailure from "./database.ts"
+import * as BankGate from "./BankGate.ts"
+import * as BankRate from "./BankRate.ts"
+import * as BankSources from "./BankSources.ts"
+import { Checks } from "./Checks.ts"
+import * as Consents from "./Consents.ts"
+import * as Fleet from "./Fleet.ts"
+import * as FundsCheckWorkflow from "./FundsCheckWorkflow.ts"
+import * as Lifecycle from "./Lifecycle.ts"
+import * as ListingReconciliation from "./ListingReconciliation.ts"
+import { Listings } from "./Listings.ts"
+import * as Metrics from "./Metrics.ts"
+import * as PgBudgetStore from "./PgBudgetStore.ts"
+import * as Sweep from "./Sweep.ts"
+import * as SweepLog from "./SweepLog.ts"
+import * as Warnings from "./Warnings.ts"
+import * as Webhook from "./Webhook.ts"
 
-const what = {
-  ChecksError: "checks",
-  SqlError: `database`,
-  SocketServerError: "runner socket",
-  ConfigError: "cluster configuration",
-  EmbeddedDbError: "runner port",
-  FleetError: "fleet",
-  WebhookError: "webhook"
-} as const
-
-const detailOf = (e: { readonly message: string; readonly cause?: unknown }): string =>
-  `${e.message}${e.cause instanceof Error && e.cause.message !== e.message ? ` (${e.cause.message})` : ""}`
-
-/**
- * The one-line failure of a worker's typed error; a database failure names `host:port` and its class (see
- * `internal/database.ts`).
- */
-export const failureOf =
-  (databaseUrl: Redacted.Redacted<string>) =>
-  (
-    e: Failure.CliFailure | { readonly _tag: keyof typeof what; readonly message: string; readonly cause?: unknown }
-  ): Failure.CliFailure =>
-    e._tag === "CliFailure"
-      ? e
-      : e._tag === "FleetError"
-        ? Failure.configuration(e.message, e)
-        : e._tag === "WebhookError"
-          ? Failure.configuration(`${what[e._tag]}: ${e.message}`, e)
-          : isSqlError(e)
-            ? DatabaseFailure.failure(databaseUrl, e)
-            : Failure.failure(`${what[e._tag]}: ${detailOf(e)}`, e)
-
-/** What a worker runs with once its flags are checked. */
+/** What one worker runs with: its database, banks, sweep, timing and, optionally, metrics, webhooks and listeners. */
 export interface Setup {
   readonly databaseUrl: Redacted.Redacted<string>
   readonly bankSettings: BankConfig.Settings
@@ -107,7 +74,7 @@ export interface Setup {
  * One worker as a layer: a cluster runner on the database, the workflows, the bank client (the shared budget in
  * the fleet's database, over the runner's own pool), the check store and, optionally, the cron and metrics.
  */
-export const workerLayer = (setup: Setup) => {
+export const layer = (setup: Setup) => {
   const cluster = Fleet.cluster({
     databaseUrl: setup.databaseUrl,
     ...setup.network,
@@ -215,10 +182,10 @@ export const workerLayer = (setup: Setup) => {
     ),
     Layer.provideMerge(
       Layer.mergeAll(
-        Checks.Checks.layerSql,
+        Checks.layerSql,
         Consents.layerSource(validityDays),
         ListingReconciliation.layerSql,
-        Listings.Listings.layerSql,
+        Listings.layerSql,
         BankGate.BankGate.layerSql(setup.bankGate),
         metrics,
         lifecycle,
