@@ -130,16 +130,10 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
   let interval: number
   let patterns: Array<Pattern> | undefined
   const candidates: Array<Standards.Candidate> = []
-  const notDefined = (day: number, missing: Recurrence.MissingDay) =>
-    candidates.push({
-      loss: {
-        field: "missing",
-        from: missing,
-        to: "not defined",
-        why: `Actual does not say when day ${day} is paid in a month without it`
-      },
-      apply: (x) => ({ ...x, rule: Standards.clamped(x.rule) })
-    })
+  const notDefined = (day: number) =>
+    candidates.push(
+      Standards.missingNotDefined(rule, `Actual does not say when day ${day} is paid in a month without it`)
+    )
   switch (rule._tag) {
     case "EveryDays":
       frequency = "daily"
@@ -165,13 +159,13 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
       interval = rule.interval
       patterns = [{ type: "day", value: rule.day }]
       // day -1 is Actual's own "last day" (decode reads it exactly): only days 29–31 can miss a month
-      if (rule.day >= 29 && Recurrence.missesDay(r)) notDefined(rule.day, rule.missing)
+      if (rule.day >= 29 && Recurrence.missesDay(r)) notDefined(rule.day)
       break
     case "Yearly":
       if (rule.dates.length !== 1) return no("one day a year only")
       frequency = "yearly"
       interval = rule.interval
-      if (Recurrence.missesDay(r)) notDefined(29, rule.missing)
+      if (Recurrence.missesDay(r)) notDefined(29)
   }
   const modified = r.convention === "modified-following" || r.convention === "modified-preceding"
   if (modified) {

@@ -79,44 +79,47 @@ export type Response = typeof Response.Type
 /** A balance-check response in its JSON form. */
 export type ResponseJson = typeof Response.Encoded
 
-const encodeRequestSchema = SchemaParser.encodeResult(Request)
-const decodeRequestSchema = SchemaParser.decodeUnknownResult(Request)
-const encodeResponseSchema = SchemaParser.encodeResult(Response)
-const decodeResponseSchema = SchemaParser.decodeUnknownResult(Response)
+/** The hand-written path's answer where it has one, else the schema's (which words every failure). */
+const fastOr =
+  <I, O>(fast: (input: I) => O | undefined, schema: (input: I) => Result.Result<O, SchemaIssue.Issue>) =>
+  (input: I): Result.Result<O, SchemaIssue.Issue> => {
+    const done = fast(input)
+    return done !== undefined ? Result.succeed(done) : schema(input)
+  }
 
 /**
  * Encodes a request to its JSON form, the one encoder the client and the mock bank's tests use. The
  * common request (the three mandatory fields) takes a hand-written path that calls the same checks as
  * {@link Request}; every other request, and every failure's wording, comes from the schema.
  */
-export const encodeRequest = (request: Request): Result.Result<RequestJson, SchemaIssue.Issue> => {
-  const fast = Fast.encodeRequest(request)
-  return fast !== undefined ? Result.succeed(fast) : encodeRequestSchema(request)
-}
+export const encodeRequest: (request: Request) => Result.Result<RequestJson, SchemaIssue.Issue> = fastOr(
+  Fast.encodeRequest,
+  SchemaParser.encodeResult(Request)
+)
 
 /**
  * Decodes a request from parsed JSON, the one decoder the mock bank uses: a hand-written path for the
  * common request, {@link Request} for the rest and for the wording of every failure.
  */
-export const decodeRequest = (json: unknown): Result.Result<Request, SchemaIssue.Issue> => {
-  const fast = Fast.decodeRequest(json)
-  return fast !== undefined ? Result.succeed(fast) : decodeRequestSchema(json)
-}
+export const decodeRequest: (json: unknown) => Result.Result<Request, SchemaIssue.Issue> = fastOr(
+  Fast.decodeRequest,
+  SchemaParser.decodeUnknownResult(Request)
+)
 
 /** Encodes a response to its JSON form: a hand-written path for a valid one, else {@link Response}. */
-export const encodeResponse = (response: Response): Result.Result<ResponseJson, SchemaIssue.Issue> => {
-  const fast = Fast.encodeResponse(response)
-  return fast !== undefined ? Result.succeed(fast) : encodeResponseSchema(response)
-}
+export const encodeResponse: (response: Response) => Result.Result<ResponseJson, SchemaIssue.Issue> = fastOr(
+  Fast.encodeResponse,
+  SchemaParser.encodeResult(Response)
+)
 
 /**
  * Decodes a response from parsed JSON, the one decoder the client uses: a hand-written path for a
  * valid answer (other keys ignored), {@link Response} for the rest and for the wording of every failure.
  */
-export const decodeResponse = (json: unknown): Result.Result<Response, SchemaIssue.Issue> => {
-  const fast = Fast.decodeResponse(json)
-  return fast !== undefined ? Result.succeed(fast) : decodeResponseSchema(json)
-}
+export const decodeResponse: (json: unknown) => Result.Result<Response, SchemaIssue.Issue> = fastOr(
+  Fast.decodeResponse,
+  SchemaParser.decodeUnknownResult(Response)
+)
 
 /** Whether the answer says the funds are available. */
 export const isApproved = (response: Response): boolean => response.response === "APPR"

@@ -340,15 +340,9 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
         })
       }
     } else {
-      candidates.push({
-        loss: {
-          field: "missing",
-          from: missing,
-          to: "not defined",
-          why: `Berlin Group does not say when day ${day} is paid in a month without it`
-        },
-        apply: clampIt
-      })
+      candidates.push(
+        Standards.missingNotDefined(rule, `Berlin Group does not say when day ${day} is paid in a month without it`)
+      )
     }
   }
   if (code === "Daily") candidates.push(...Standards.conventionLost(r, "Berlin Group does not say that Daily moves"))

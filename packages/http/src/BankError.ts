@@ -275,27 +275,24 @@ export const reasonLine = (error: Pick<BankError, "reason" | "attempts">): strin
 export const headline = (error: Pick<BankError, "operation" | "request" | "reason" | "attempts">): string =>
   `${error.request === undefined ? operationLabel(error.operation) : `${operationLabel(error.operation)} ${error.request}`}: ${reasonLine(error)}`
 
-/** The same failure with the number of attempts made (set once the retries are over). */
-export const withAttempts = (error: BankError, attempts: number): BankError =>
+/** The same failure with its counts of attempts and of the call's requests as given. */
+const withCounts = (error: BankError, attempts: number | undefined, callRequests: number | undefined): BankError =>
   new BankError({
     operation: error.operation,
     identity: error.identity,
     reason: error.reason,
     ...(error.request === undefined ? {} : { request: error.request }),
-    attempts,
-    ...(error.callRequests === undefined ? {} : { callRequests: error.callRequests })
+    ...(attempts === undefined ? {} : { attempts }),
+    ...(callRequests === undefined ? {} : { callRequests })
   })
+
+/** The same failure with the number of attempts made (set once the retries are over). */
+export const withAttempts = (error: BankError, attempts: number): BankError =>
+  withCounts(error, attempts, error.callRequests)
 
 /** The same failure saying that `requests` of the call's own requests reached the bank before it (see `BankError`). */
 export const withCallRequests = (error: BankError, requests: number): BankError =>
-  new BankError({
-    operation: error.operation,
-    identity: error.identity,
-    reason: error.reason,
-    ...(error.request === undefined ? {} : { request: error.request }),
-    ...(error.attempts === undefined ? {} : { attempts: error.attempts }),
-    callRequests: requests
-  })
+  withCounts(error, error.attempts, requests)
 
 /**
  * Whether a reason is transient, so that repeating the request may succeed (README.md, "Retries"); see `FailureClass`.

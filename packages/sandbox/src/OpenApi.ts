@@ -139,6 +139,30 @@ export const document = (
   const components: Record<string, unknown> = {}
   const oauthContent = { "application/json": { schema: jsonSchema(ErrorBody.OAuthError, components) } }
   const apiErrors = errorResponses(apiStatuses, apiErrorContent(components), responseHeaders)
+  /** A POST of the bank's API: the token's scope, a JSON body, a JSON answer and the API's errors. */
+  const apiOperation = (
+    operationId: string,
+    summary: string,
+    scope: string,
+    request: Schema.Top,
+    answer: { readonly description: string; readonly schema: Schema.Top }
+  ) => ({
+    post: {
+      operationId,
+      summary,
+      security: [{ bearer: [scope] }],
+      parameters: requestHeaders,
+      requestBody: { required: true, content: { "application/json": { schema: jsonSchema(request, components) } } },
+      responses: {
+        "200": {
+          description: answer.description,
+          headers: responseHeaders,
+          content: { "application/json": { schema: jsonSchema(answer.schema, components) } }
+        },
+        ...apiErrors
+      }
+    }
+  })
   return {
     openapi: "3.1.0",
     info: {
@@ -172,46 +196,20 @@ export const document = (
           }
         }
       },
-      [paths.balanceCheck]: {
-        post: {
-          operationId: "balanceCheck",
-          summary: "Whether the amount is available on the account (needs PIISP and a consent)",
-          security: [{ bearer: ["PIISP"] }],
-          parameters: requestHeaders,
-          requestBody: {
-            required: true,
-            content: { "application/json": { schema: jsonSchema(BalanceCheck.Request, components) } }
-          },
-          responses: {
-            "200": {
-              description: "APPR (sufficient funds) or DECL",
-              headers: responseHeaders,
-              content: { "application/json": { schema: jsonSchema(BalanceCheck.Response, components) } }
-            },
-            ...apiErrors
-          }
-        }
-      },
-      [paths.standingOrders]: {
-        post: {
-          operationId: "standingOrderList",
-          summary: "Standing orders of the accounts bound to the AISP token, paged",
-          security: [{ bearer: ["AISP"] }],
-          parameters: requestHeaders,
-          requestBody: {
-            required: true,
-            content: { "application/json": { schema: jsonSchema(StandingOrder.ListRequest, components) } }
-          },
-          responses: {
-            "200": {
-              description: "One page of standing orders",
-              headers: responseHeaders,
-              content: { "application/json": { schema: jsonSchema(StandingOrder.ListResponse, components) } }
-            },
-            ...apiErrors
-          }
-        }
-      }
+      [paths.balanceCheck]: apiOperation(
+        "balanceCheck",
+        "Whether the amount is available on the account (needs PIISP and a consent)",
+        "PIISP",
+        BalanceCheck.Request,
+        { description: "APPR (sufficient funds) or DECL", schema: BalanceCheck.Response }
+      ),
+      [paths.standingOrders]: apiOperation(
+        "standingOrderList",
+        "Standing orders of the accounts bound to the AISP token, paged",
+        "AISP",
+        StandingOrder.ListRequest,
+        { description: "One page of standing orders", schema: StandingOrder.ListResponse }
+      )
     },
     components: {
       schemas: components,

@@ -56,32 +56,17 @@ export interface Export {
 }
 
 /** The plans behind an {@link Export}, seen only by this module. */
-class Planned implements Export {
-  readonly from: LocalDate.LocalDate
-  readonly to: LocalDate.LocalDate
-  readonly calendarName: string
-  readonly convention: BusinessDayConvention.BusinessDayConvention
-  readonly skipped: ReadonlyArray<Projection.Skipped>
-  readonly repeated: ReadonlyArray<{ readonly orderId: string; readonly positions: ReadonlyArray<number> }>
+interface Planned extends Export {
   readonly plans: Plans.Plans
   readonly onDay: ((payments: number) => void) | undefined
-  constructor(orders: Iterable<Projection.ProjectableOrder>, window: Projection.Window, options: Options | undefined) {
-    const calendar = options?.calendar ?? Calendar.target
-    this.from = window.from
-    this.to = window.to
-    this.calendarName = options?.calendarName ?? (typeof calendar === "function" ? "auto" : calendar.name)
-    this.convention = options?.convention ?? BusinessDayConvention.defaultConvention
-    this.plans = Plans.plan(orders, window, options, true)
-    // then the orders that pay, but nothing in this window: named, so that none of them disappears without a word
-    this.skipped = [...(options?.skipped ?? []), ...this.plans.skipped, ...Plans.idleOf(this.plans, window)]
-    this.repeated = options?.repeated ?? []
-    this.onDay = options?.onDay
-  }
 }
 
+/** The exports {@link make} made: a writer given anything else refuses it. */
+const made = new WeakSet<Export>()
+
 const planned = (self: Export): Planned => {
-  if (!(self instanceof Planned)) throw new TypeError("not an Export made by Export.make")
-  return self
+  if (!made.has(self)) throw new TypeError("not an Export made by Export.make")
+  return self as Planned
 }
 
 /**
@@ -92,7 +77,23 @@ export const make = (
   orders: Iterable<Projection.ProjectableOrder>,
   window: Projection.Window,
   options?: Options
-): Export => new Planned(orders, window, options)
+): Export => {
+  const calendar = options?.calendar ?? Calendar.target
+  const plans = Plans.plan(orders, window, options, true)
+  const self: Planned = {
+    from: window.from,
+    to: window.to,
+    calendarName: options?.calendarName ?? (typeof calendar === "function" ? "auto" : calendar.name),
+    convention: options?.convention ?? BusinessDayConvention.defaultConvention,
+    plans,
+    // then the orders that pay, but nothing in this window: named, so that none of them disappears without a word
+    skipped: [...(options?.skipped ?? []), ...plans.skipped, ...Plans.idleOf(plans, window)],
+    repeated: options?.repeated ?? [],
+    onDay: options?.onDay
+  }
+  made.add(self)
+  return self
+}
 
 /** The engine's day columns of a projection, each date's count reported to `onDay` as it is read. */
 function* days(self: Planned): Generator<Merge.Day> {

@@ -57,6 +57,14 @@ export class Listings extends Context.Service<
     const k = (listing: string, day: string) => JSON.stringify([listing, day])
     const sorted = (listing: string, day: string) =>
       [...(pages.get(k(listing, day))?.values() ?? [])].sort((a, b) => a.page - b.page)
+    /** The latest day before `day` whose listing is complete. */
+    const latestBefore = (listing: string, day: string) =>
+      [...complete]
+        .map((key) => JSON.parse(key) as [string, string])
+        .filter(([l, d]) => l === listing && d < day)
+        .map(([, d]) => d)
+        .sort()
+        .at(-1)
     return Listings.of({
       pages: (listing, day) => Effect.sync(() => sorted(listing, day)),
       keep: (listing, day, page) =>
@@ -67,12 +75,7 @@ export class Listings extends Context.Service<
         }),
       complete: (listing, day) =>
         Effect.sync(() => {
-          const previous = [...complete]
-            .map((key) => JSON.parse(key) as [string, string])
-            .filter(([l, d]) => l === listing && d < day)
-            .map(([, d]) => d)
-            .sort()
-            .at(-1)
+          const previous = latestBefore(listing, day)
           complete.add(k(listing, day))
           for (const key of [...pages.keys(), ...complete]) {
             const [l, d] = JSON.parse(key) as [string, string]
@@ -84,12 +87,7 @@ export class Listings extends Context.Service<
         }),
       latestComplete: (listing, day) =>
         Effect.sync(() => {
-          const days = [...complete]
-            .map((key) => JSON.parse(key) as [string, string])
-            .filter(([l, d]) => l === listing && d < day)
-            .map(([, d]) => d)
-            .sort()
-          const latest = days.at(-1)
+          const latest = latestBefore(listing, day)
           return latest === undefined ? Option.none() : Option.some({ day: latest, pages: sorted(listing, latest) })
         })
     })

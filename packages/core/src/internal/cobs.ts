@@ -318,17 +318,10 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
       day = rule.dates[0]!.day
   }
   if (day !== undefined && day >= 29) {
-    const missing = rule._tag === "MonthlyOnDay" || rule._tag === "Yearly" ? rule.missing : "clamp"
     if (Recurrence.missesDay(r)) {
-      candidates.push({
-        loss: {
-          field: "missing",
-          from: missing,
-          to: "not defined",
-          why: `COBS does not say when day ${day} is paid in a month without it`
-        },
-        apply: (x) => ({ ...x, rule: Standards.clamped(x.rule) })
-      })
+      candidates.push(
+        Standards.missingNotDefined(rule, `COBS does not say when day ${day} is paid in a month without it`)
+      )
     }
   }
   let modeDue: ModeDue | undefined

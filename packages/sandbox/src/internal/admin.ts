@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual } from "node:crypto"
 import { Timestamp } from "@tppkit/core"
-import { Result, Schema, SchemaParser } from "effect"
+import { Result, Schema, type SchemaIssue, SchemaParser } from "effect"
 import * as Faults from "../Faults.ts"
 import type * as Journal from "../Journal.ts"
 import { parseJsonObject, withFloats } from "./apiChecks.ts"
@@ -127,28 +127,47 @@ export const make = (config: Config) => {
     }
   }
 
-  const clock = (req: Incoming, dialect: Dialect): Outgoing => {
-    if (isRead(req)) return clockAnswer()
-    if (req.method !== "POST") return fail(methodNotAllowed(req.method, "/__clock", "GET, POST"), dialect, {})
-    const parsed = parseJsonObject(req.body)
-    if (!("value" in parsed)) return fail(parsed, dialect, {})
-    const change = decodeClockChange(withFloats(parsed.value))
-    if (Result.isFailure(change)) return fail(schemaFailure(change.failure), dialect, {})
-    if ("set" in change.success) config.clock.set(Timestamp.toEpochMillis(change.success.set))
-    else config.clock.adjust(Math.round(change.success.adjustSeconds * 1000))
-    return clockAnswer()
-  }
+  /**
+   * A setting read and changed at `path`: GET or HEAD answers it, `method` with a JSON body `decode` accepts changes
+   * it (`change`) and answers it anew; anything else is refused with the failure's own answer.
+   */
+  const setting =
+    <A>(
+      path: string,
+      method: string,
+      decode: (json: unknown) => Result.Result<A, SchemaIssue.Issue>,
+      change: (value: A) => void,
+      answer: () => Outgoing
+    ) =>
+    (req: Incoming, dialect: Dialect): Outgoing => {
+      if (isRead(req)) return answer()
+      if (req.method !== method) return fail(methodNotAllowed(req.method, path, `GET, ${method}`), dialect, {})
+      const parsed = parseJsonObject(req.body)
+      if (!("value" in parsed)) return fail(parsed, dialect, {})
+      const value = decode(withFloats(parsed.value))
+      if (Result.isFailure(value)) return fail(schemaFailure(value.failure), dialect, {})
+      change(value.success)
+      return answer()
+    }
 
-  const faults = (req: Incoming, dialect: Dialect): Outgoing => {
-    if (isRead(req)) return faultsAnswer()
-    if (req.method !== "PUT") return fail(methodNotAllowed(req.method, "/__faults", "GET, PUT"), dialect, {})
-    const parsed = parseJsonObject(req.body)
-    if (!("value" in parsed)) return fail(parsed, dialect, {})
-    const next = decodeFaults(withFloats(parsed.value))
-    if (Result.isFailure(next)) return fail(schemaFailure(next.failure), dialect, {})
-    config.faults.setGlobal(next.success.rate > 0 ? next.success : undefined)
-    return faultsAnswer()
-  }
+  const clock = setting(
+    "/__clock",
+    "POST",
+    decodeClockChange,
+    (change) => {
+      if ("set" in change) config.clock.set(Timestamp.toEpochMillis(change.set))
+      else config.clock.adjust(Math.round(change.adjustSeconds * 1000))
+    },
+    clockAnswer
+  )
+
+  const faults = setting(
+    "/__faults",
+    "PUT",
+    decodeFaults,
+    (next) => config.faults.setGlobal(next.rate > 0 ? next : undefined),
+    faultsAnswer
+  )
 
   /** Answers a request to one of {@link paths}. */
   const handle = (req: Incoming, path: string, query: string, dialect: Dialect): Outgoing => {

@@ -119,6 +119,27 @@ export const localTime = (at: number, timeZone: string): string => {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`
 }
 
+/** The line of records a consent's listing did not plan: how many, the first ones with their reasons. */
+const recordsLine = (
+  level: string,
+  name: string,
+  event: {
+    readonly day: string
+    readonly consent: string
+    readonly count: number
+    readonly first: ReadonlyArray<{ readonly position: string; readonly reason: string }>
+  },
+  message: string
+): ReadonlyArray<readonly [string, string | number]> => [
+  ["level", level],
+  ["event", name],
+  ["day", event.day],
+  ["consent", event.consent],
+  ["records", event.count],
+  ["first", event.first.map((r) => `${r.position}: ${r.reason}`).join("; ")],
+  ["message", message]
+]
+
 /**
  * An event's fields in line order: the level and name first, then the cause (if any), then the rest. A finished
  * check has a line only when it is tried again (`check_retry`); answers and final failures are counted in the
@@ -218,25 +239,19 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         ]
       ]
     case "RecordsUnread":
-      return [
-        ["level", "warn"],
-        ["event", "records_unread"],
-        ["day", event.day],
-        ["consent", event.consent],
-        ["records", event.count],
-        ["first", event.first.map((u) => `${u.position}: ${u.reason}`).join("; ")],
-        ["message", "records of the listing could not be read as standing orders; the others were planned"]
-      ]
+      return recordsLine(
+        "warn",
+        "records_unread",
+        event,
+        "records of the listing could not be read as standing orders; the others were planned"
+      )
     case "RecordsSkipped":
-      return [
-        ["level", "info"],
-        ["event", "records_skipped"],
-        ["day", event.day],
-        ["consent", event.consent],
-        ["records", event.count],
-        ["first", event.first.map((s) => `${s.position}: ${s.reason}`).join("; ")],
-        ["message", "records of the listing pay nothing and were not planned; the others were"]
-      ]
+      return recordsLine(
+        "info",
+        "records_skipped",
+        event,
+        "records of the listing pay nothing and were not planned; the others were"
+      )
     case "ConsentExpired":
       return [
         ["level", "warn"],

@@ -106,6 +106,14 @@ const minor = (value: BigDecimal.BigDecimal, decimals: number): number | undefin
   return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : undefined
 }
 
+/** The order's amount in whole units of `decimals` places, else the refusal `UNITS: not AMOUNT` (`units` says which). */
+const wholeUnits = (o: Writable, decimals: number, units: string): number | Translation.Unrepresentable => {
+  const n = minor(o.instructedAmount.value, decimals)
+  return n !== undefined
+    ? n
+    : { _tag: "Unrepresentable", reason: `${units}: not ${Money.toPlainString(o.instructedAmount.value)}` }
+}
+
 const currencyLost = (target: string, currency: string): Translation.Loss => ({
   field: "currency",
   from: currency,
@@ -429,12 +437,8 @@ const berlinGroupPayment = (o: Writable): Translation.Translation<Record<string,
 const ynab = (o: Writable): Translation.Translation<YnabScheduledTransaction> => {
   const t = Ynab.encode(o.recurrence)
   if (t._tag === "Unrepresentable") return t
-  const milli = minor(o.instructedAmount.value, 3)
-  if (milli === undefined) {
-    return Translation.unrepresentable(
-      `YNAB amounts are whole milliunits: not ${Money.toPlainString(o.instructedAmount.value)}`
-    )
-  }
+  const milli = wholeUnits(o, 3, "YNAB amounts are whole milliunits")
+  if (typeof milli !== "number") return milli
   const next = (o.nextDate === undefined ? undefined : nominalOnOrAfter(o.recurrence, o.nextDate)) ?? t.value.date_first
   return withMore(
     t,
@@ -461,12 +465,8 @@ const ynab = (o: Writable): Translation.Translation<YnabScheduledTransaction> =>
 const actual = (o: Writable): Translation.Translation<ActualSchedule> => {
   const t = Actual.encode(o.recurrence)
   if (t._tag === "Unrepresentable") return t
-  const cents = minor(o.instructedAmount.value, 2)
-  if (cents === undefined) {
-    return Translation.unrepresentable(
-      `Actual amounts are whole cents: not ${Money.toPlainString(o.instructedAmount.value)}`
-    )
-  }
+  const cents = wholeUnits(o, 2, "Actual amounts are whole cents")
+  if (typeof cents !== "number") return cents
   const c = t.value
   return withMore<ActualSchedule>(
     t,
