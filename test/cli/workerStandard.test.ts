@@ -59,6 +59,10 @@ describe("tppkit worker --standard (issue 40)", { timeout: 120_000 }, () => {
     expect(cobs.stderr).toContain(
       `${said.unread[0].count} record(s) of the listing could not be read as standing orders and were not planned`
     )
+    // none of the listing's records could be read: said so, never "the others were planned" (issue 34)
+    expect(said.unread[0].nothingRead).toBe(true)
+    expect(cobs.stderr).toContain("no other record could be read, nothing was planned from the listing")
+    expect(cobs.stderr).not.toContain("the others were planned")
     const status = await run(["worker", "status", "--database-url", other])
     expect(status.code, status.stderr).toBe(0)
     expect(status.stdout.replaceAll(/\n +/g, " ")).toContain(

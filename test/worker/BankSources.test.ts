@@ -640,7 +640,24 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
             BankTransport.BankTransport.of({
               send: (request, timeout, maxBodyBytes) =>
                 Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
-                  if (!request.url.endsWith("/my/standingorders/SO0002") || exchange.status !== 200) return exchange
+                  if (exchange.status !== 200) return exchange
+                  // SO0005's list item with an interval COBS does not have: unreadable whatever its details (it is one
+                  // of the pending)
+                  if (new URL(request.url).pathname.endsWith("/my/standingorders")) {
+                    const list = JSON.parse(exchange.text) as {
+                      standingOrders: Array<{
+                        standingOrderIdentification: { transactionIdentification: string }
+                        standingOrder: { execution: Record<string, unknown> }
+                      }>
+                    }
+                    for (const item of list.standingOrders) {
+                      if (item.standingOrderIdentification.transactionIdentification === "SO0005") {
+                        item.standingOrder.execution.interval = "FORTNIGHTLY"
+                      }
+                    }
+                    return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(list) }
+                  }
+                  if (!request.url.endsWith("/my/standingorders/SO0002")) return exchange
                   const body = JSON.parse(exchange.text) as { standingOrder: Record<string, unknown> }
                   delete body.standingOrder.execution
                   return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
@@ -682,15 +699,19 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
           )
         )
         // the day's 4 calls: the list and 3 details (SO0001-3); of the 7 pending, the quarterly, yearly and
-        // half-yearly ones name no start in their list item and cannot be planned
-        const pending = ["SO0005", "SO0006", "SO0008", "SO0009"]
+        // half-yearly ones name no start in their list item and cannot be planned; SO0005's list item has an interval
+        // COBS does not know: unread, not pending (before, it was said pending only)
+        const pending = ["SO0006", "SO0008", "SO0009"]
         const [c] = summary.consents
         assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
         assert.deepStrictEqual(c?.detailsPending, pending)
         // SO0002's detail that core cannot read is said unread; an order whose details are pending is not (said once)
         const unread = {
-          count: 1,
-          first: [{ position: "record 2 (SO0002)", reason: "the record has no standingOrder.execution" }]
+          count: 2,
+          first: [
+            { position: "record 2 (SO0002)", reason: "the record has no standingOrder.execution" },
+            { position: "record 5 (SO0005)", reason: "interval FORTNIGHTLY is not a COBS interval" }
+          ]
         }
         assert.deepStrictEqual(c?.unread, unread)
         assert.deepStrictEqual(
@@ -979,6 +1000,45 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         assert.deepStrictEqual(
           earlier.map((e) => [e.consent, e.planned, e.skipped]),
           [["earlier", 3, undefined]]
+        )
+      }).pipe(Effect.scoped),
+    60_000
+  )
+
+  it.live(
+    "a seed-bank page with one record whose amount the rules refuse: named skipped with the projection's reason, the others planned (issue 34)",
+    () =>
+      Effect.gen(function* () {
+        // the bank's page 0 as sent, its second record's amount with three decimals: read whole, kept exactly, and
+        // refused by the projection (never rounded), so it pays nothing
+        const { consent, changed, summary, listed, expected, events, record } = yield* sweepWithRecord((r) => {
+          r.instructedAmount = { value: 12.345, currency: "EUR" }
+        })
+        const [c] = summary.consents
+        assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
+        assert.strictEqual(c?.unread, undefined)
+        assert.isTrue(listed.some((o) => o.orderId === changed))
+        assert.isFalse(expected.some((d) => d.orderId === changed))
+        assert.strictEqual(c?.planned, expected.length)
+        const skipped = {
+          count: 1,
+          first: [
+            {
+              position: `record 2 (${changed})`,
+              reason:
+                "instructedAmount.value 12.345: amount has 3 decimals, at most 2 allowed (format [9.2]); not projected, nothing rounded"
+            }
+          ]
+        }
+        // before, the projection's refusal was dropped: no skipped, no line, nothing in the sweep record
+        assert.deepStrictEqual(c?.skipped, skipped)
+        assert.deepStrictEqual(
+          events.filter((e) => e._tag === "RecordsSkipped"),
+          [{ _tag: "RecordsSkipped", day, consent, ...skipped }]
+        )
+        assert.deepStrictEqual(
+          record.map((e) => [e.consent, e.state, e.skipped]),
+          [[consent, "complete", skipped]]
         )
       }).pipe(Effect.scoped),
     60_000

@@ -198,6 +198,18 @@ describe("Lifecycle", () => {
       }).replace(/^time=\S+ /, ""),
       `level=warn event=records_unread day=2026-11-25 consent=fleet-001 records=2 first="page 0, record 2 (SO-0002): instructedAmount: Missing key; page 1, record 7: not JSON" message="records of the listing could not be read as standing orders; the others were planned"`
     )
+    // no record of the listing could be read: the line says nothing was planned, not that the others were (issue 34)
+    assert.strictEqual(
+      Lifecycle.line(time, {
+        _tag: "RecordsUnread",
+        day: "2026-11-25",
+        consent: "fleet-001",
+        count: 1,
+        first: [{ position: "record 1 (SO-0001)", reason: "not read as cobs: the record has no standingOrder" }],
+        nothingRead: true
+      }).replace(/^time=\S+ /, ""),
+      `level=warn event=records_unread day=2026-11-25 consent=fleet-001 records=1 first="record 1 (SO-0001): not read as cobs: the record has no standingOrder" message="no record of the listing could be read as a standing order; nothing was planned from it"`
+    )
   })
 
   it("names a listing's records that pay nothing, one info line per consent (issue 34)", () => {

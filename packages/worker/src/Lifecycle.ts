@@ -133,6 +133,8 @@ export interface RecordsUnread {
   readonly count: number
   /** The first few, with their 1-based position and the reason. */
   readonly first: ReadonlyArray<{ readonly position: string; readonly reason: string }>
+  /** No record of the listing could be read: nothing was planned from it (absent: the others were read). */
+  readonly nothingRead?: boolean | undefined
 }
 
 /**

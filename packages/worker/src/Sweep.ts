@@ -202,15 +202,26 @@ export const plan: (
 export interface Unplannable extends SweepPlan.Unplannable {}
 
 /**
- * The checks a sweep plans ({@link plan}) and the payments it cannot check, each with why (a debtor IBAN or currency
- * that is not one): the sweep logs those.
+ * An order the projection refuses whole although core read it: its amount is not a positive `[9.2]` amount (README.md,
+ * "Wire formats"; kept exactly, never rounded), so it pays nothing: its 1-based position, orderId and the reason.
+ */
+export interface Refused extends SweepPlan.Refused {}
+
+/**
+ * The checks a sweep plans ({@link plan}), the payments it cannot check, each with why (a debtor IBAN or currency
+ * that is not one): the sweep logs those; and the orders whose amount the rules refuse (`refused`): the sweep names
+ * them with the listing's skipped records.
  */
 export const planned: (
   orders: ReadonlyArray<Projection.ProjectableOrder>,
   consent: string,
   day: LocalDate.LocalDate,
   settings: Pick<Settings, "daysBefore" | "calendar" | "convention" | "timeZone" | "hour">
-) => { readonly due: Array<Due>; readonly unplannable: Array<Unplannable> } = SweepPlan.planned
+) => {
+  readonly due: Array<Due>
+  readonly unplannable: Array<Unplannable>
+  readonly refused: Array<Refused>
+} = SweepPlan.planned
 
 /**
  * The records of a consent's listing that could not be read as standing orders (malformed, a required field missing

@@ -359,7 +359,16 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       .map((c) => ({ consent: c.consent, orders: c.detailsPending ?? [] }))
     // records of a consent's listing that could not be read: named here, exit 7 once the good ones are planned
     const unread = summary.consents.flatMap((c) =>
-      c.unread === undefined ? [] : [{ consent: c.consent, count: c.unread.count, first: c.unread.first }]
+      c.unread === undefined
+        ? []
+        : [
+            {
+              consent: c.consent,
+              count: c.unread.count,
+              first: c.unread.first,
+              ...(c.unread.nothingRead === true ? { nothingRead: true } : {})
+            }
+          ]
     )
     // records read whole that pay nothing: named here with their reason, the exit unchanged
     const skipped = summary.consents.flatMap((c) =>
@@ -435,7 +444,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       ...(listedOn.length === 0 ? {} : { listedOn }),
       // orders listed but not planned while their details are pending (read within a later day's budget)
       ...(detailsPending.length === 0 ? {} : { detailsPending }),
-      // records of the listings that could not be read as standing orders (the others were planned)
+      // records of the listings that could not be read as standing orders (the others were planned; nothingRead: none
+      // of the listing's records could be)
       ...(unread.length === 0 ? {} : { unread }),
       // records of the listings read whole that pay nothing (nothing to plan for them)
       ...(skipped.length === 0 ? {} : { skipped }),
@@ -451,9 +461,17 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     if (unread.length > 0) {
       const records = unread.reduce((n, u) => n + u.count, 0)
       const consents = unread.map((u) => `${u.consent} (${u.count})`).join(", ")
+      // what is true of the others: planned, or none could be read (nothing planned from those listings)
+      const none = unread.filter((u) => u.nothingRead === true).map((u) => u.consent)
+      const others =
+        none.length === 0
+          ? "the others were planned"
+          : none.length === unread.length
+            ? "no other record could be read, nothing was planned from the listing"
+            : `the others were planned, but nothing of ${none.join(", ")}: no record of their listings could be read`
       return yield* Failure.make(
         "data",
-        `sweep of ${day}: ${records} record(s) of the listing could not be read as standing orders and were not planned: ${consents}; the others were planned (the JSON's "unread" names them)${parts.length > 0 ? `; also incomplete: ${parts.join("; ")}` : ""}`
+        `sweep of ${day}: ${records} record(s) of the listing could not be read as standing orders and were not planned: ${consents}; ${others} (the JSON's "unread" names them)${parts.length > 0 ? `; also incomplete: ${parts.join("; ")}` : ""}`
       )
     }
     if (parts.length > 0) return yield* Failure.make("incomplete", `sweep of ${day} incomplete: ${parts.join("; ")}`)

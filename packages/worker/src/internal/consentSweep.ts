@@ -16,7 +16,7 @@ import type { Consent, ConsentSummary, OrderSource, Retry, Settings, Watcher } f
 import { ListingFailed, type ListingFailure } from "./listingFailure.ts"
 import { backoffMillis, degradable, isTransient } from "./listingRetry.ts"
 import { isCovered, type Partial, PartialSchema, planPartial } from "./partialListing.ts"
-import { SkippedRecords, UnreadRecords } from "./sweepJournal.ts"
+import { SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
 import { isExpired, keyedListing, planned as planChecks } from "./sweepPlan.ts"
 
 /** What a sweep's workflows run with: the fleet's settings and retry, the watcher (if any) and the order source. */
@@ -116,7 +116,7 @@ export const sweepConsent = (
               ? {}
               : { repeated: repeated.map((r) => ({ orderId: r.orderId, records: r.positions.length })) })
           })
-          const { due, unplannable } = planChecks(listed.orders, consent.key, date, settings)
+          const { due, unplannable, refused } = planChecks(listed.orders, consent.key, date, settings)
           // nothing can be sent for a payment whose debtor IBAN or currency is not one: said, not dropped in silence
           for (const u of unplannable) {
             yield* Effect.logWarning(
@@ -127,12 +127,18 @@ export const sweepConsent = (
             .plan(due)
             .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
           const pending = listed.detailsPending ?? []
+          // an order whose amount the rules refuse pays nothing: named with the records that pay nothing (issue 34)
+          const skipped = withRefused(listed.skipped, refused)
+          // when no record could be read, nothing was planned from the listing: the line says so, not "the others"
+          const nothingRead = listed.orders.length === 0 && pending.length === 0 && skipped === undefined
           return {
             planned: due.length,
             pages: listed.pages,
             ...(pending.length === 0 ? {} : { detailsPending: [...pending] }),
-            ...(listed.unread === undefined ? {} : { unread: listed.unread }),
-            ...(listed.skipped === undefined ? {} : { skipped: listed.skipped })
+            ...(listed.unread === undefined
+              ? {}
+              : { unread: nothingRead ? { ...listed.unread, nothingRead } : listed.unread }),
+            ...(skipped === undefined ? {} : { skipped })
           }
         })
       }).pipe(Effect.result, Effect.map(Result.map((r) => (typeof r === "number" ? { planned: r } : r))))

@@ -91,6 +91,31 @@ const readOn = (config: BankConfig.BankConfig["Service"], records: ReadonlyArray
   return items
 }
 
+/** An order whose details are pending and whose list item alone cannot be planned (it names no start). */
+interface Pending {
+  readonly _tag: "Pending"
+  readonly orderId: string
+}
+
+/**
+ * What core says of a list item it could not plan while its details are pending: `Pending` when it reads as an order
+ * once given the start its details carry (`requestedExecutionDate`, the sweep's day standing in), else core's unread
+ * or skipped item as first read (its list item is unreadable whatever its details say).
+ */
+const pendingItem = (
+  config: BankConfig.BankConfig["Service"],
+  records: ReadonlyArray<{ readonly id: string; readonly item: unknown }>,
+  item: Orders.Unread | Orders.Skipped,
+  day: string
+): Orders.Item | Pending => {
+  const record = records.find((o) => o.id === item.orderId)?.item
+  if (record === null || typeof record !== "object" || Array.isArray(record)) return item
+  const again = readOn(config, [{ ...record, requestedExecutionDate: day }], day)
+  return again.length > 0 && again.every((i) => i._tag === "Order")
+    ? { _tag: "Pending", orderId: item.orderId ?? "" }
+    : item
+}
+
 /**
  * What is kept of a consent's listing at a bank whose list lacks details (COBS) when the day's listing could not be
  * read whole, as the seed bank's kept pages say it: the orders on the pages the day's attempts kept in the budget
@@ -209,24 +234,26 @@ export const detailedListing = (
       ...(token === undefined ? {} : { token }),
       ...(iban === undefined ? {} : { iban: iban.success })
     }).pipe(Effect.provide(bank), Effect.mapError(failed))
-    // core reads each record (its detail when read, else its list item) on the sweep's day
-    const items = readOn(
-      config,
-      listing.orders.map((o) => o.detail ?? o.item),
-      day
-    )
     yield* keepComplete(bank, consent, {
       day,
       orders: listing.orders.map((o) => ({ id: o.id, record: o.detail ?? o.item }))
     })
-    const orders = items.filter((i): i is Orders.Order => i._tag === "Order")
-    // an order whose details are pending that core cannot plan from its list item is reported, never dropped silently
+    // core reads each record (its detail when read, else its list item) on the sweep's day;
+    // an order whose details are pending that core cannot plan from its list item is reported, never dropped silently;
+    // one whose list item core could not read even with the start its details give is unread (or skipped), not
+    // pending: its details would not make it an order (issue 34)
     const pending = new Set(listing.pending)
-    const detailsPending = items
-      .filter((i) => i._tag !== "Order" && pending.has(i.orderId ?? ""))
-      .map((i) => i.orderId ?? "")
+    const items = readOn(
+      config,
+      listing.orders.map((o) => o.detail ?? o.item),
+      day
+    ).map((i) =>
+      i._tag === "Order" || !pending.has(i.orderId ?? "") ? i : pendingItem(config, listing.orders, i, day)
+    )
+    const detailsPending = items.filter((i) => i._tag === "Pending").map((i) => i.orderId)
     // a record core cannot read (not one whose details are pending) is said, never dropped silently (issue 34)
-    const said = items.filter((i) => !pending.has(i.orderId ?? ""))
+    const said = items.filter((i): i is Orders.Item => i._tag !== "Pending")
+    const orders = said.filter((i): i is Orders.Order => i._tag === "Order")
     const unread = unreadItems(said)
     // and one read that pays nothing (inactive, ended, no date the rule reaches) is named with core's reason
     return {

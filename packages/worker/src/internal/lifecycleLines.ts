@@ -243,7 +243,9 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         "warn",
         "records_unread",
         event,
-        "records of the listing could not be read as standing orders; the others were planned"
+        event.nothingRead === true
+          ? "no record of the listing could be read as a standing order; nothing was planned from it"
+          : "records of the listing could not be read as standing orders; the others were planned"
       )
     case "RecordsSkipped":
       return recordsLine(

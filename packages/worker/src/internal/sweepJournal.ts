@@ -25,10 +25,14 @@ export const journaled = (c: Consent): typeof ConsentSchema.Type => ({
 /** The consents of a run as journaled. */
 export const JournaledConsents = Schema.Array(ConsentSchema)
 
-/** A listing's records that could not be read: how many, and the first few with their 1-based position and reason. */
+/**
+ * A listing's records that could not be read: how many, and the first few with their 1-based position and reason;
+ * `nothingRead` when no record of the listing could be read (nothing was planned from it).
+ */
 export const UnreadRecords = Schema.Struct({
   count: Schema.Number,
-  first: Schema.Array(Schema.Struct({ position: Schema.String, reason: Schema.String }))
+  first: Schema.Array(Schema.Struct({ position: Schema.String, reason: Schema.String })),
+  nothingRead: Schema.optionalKey(Schema.Boolean)
 })
 
 /** The records of a listing that could not be read. */
@@ -90,4 +94,21 @@ export const skippedSummary = (
 ): { readonly skipped?: SkippedRecords } => {
   const summary = unreadSummary(skipped, uncounted).unread
   return summary === undefined ? {} : { skipped: summary }
+}
+
+/**
+ * The records of a listing that pay nothing with the orders the projection refused for their amount added (`refused`,
+ * each `record N (ID)` with the projection's reason), so that they are named with the others, never dropped.
+ */
+export const withRefused = (
+  skipped: SkippedRecords | undefined,
+  refused: ReadonlyArray<{ readonly position: number; readonly orderId: string; readonly reason: string }>
+): SkippedRecords | undefined => {
+  if (refused.length === 0) return skipped
+  const named = refused.map((r) => ({ position: `record ${r.position} (${r.orderId})`, reason: r.reason }))
+  const first = skipped?.first ?? []
+  return {
+    count: (skipped?.count ?? 0) + refused.length,
+    first: [...first, ...named].slice(0, Math.max(unreadNamed, first.length))
+  }
 }

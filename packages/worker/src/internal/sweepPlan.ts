@@ -2,7 +2,7 @@
  * The sweep's plan, pure: a listing's orders keyed for the fleet (an orderId repeated becomes `ID#N`), and the checks
  * a sweep plans for one consent's orders, each to be checked at its trigger day's sweep hour (DST-correct).
  */
-import { Currency, Iban, LocalDate, Orders } from "@tppkit/core"
+import { Currency, Iban, LocalDate, Money, Orders } from "@tppkit/core"
 import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
 import { DateTime, Result } from "effect"
 import type { Due } from "../Checks.ts"
@@ -61,19 +61,36 @@ export interface Unplannable {
 }
 
 /**
+ * An order the projection refuses whole although core read it: its amount is not one the rules allow (not a positive
+ * `[9.2]` amount: README.md, "Wire formats"; kept exactly as received, never rounded), so it pays nothing. Its 1-based
+ * position (core's, or its place among the listing's orders), its orderId as keyed, and the projection's reason.
+ */
+export interface Refused {
+  readonly position: number
+  readonly orderId: string
+  readonly reason: string
+}
+
+/**
  * The checks a sweep on `day` plans for one consent's orders (pure): every payment executing from `day` up to and
  * including the `daysBefore`-th working day after it, each to be checked on its trigger day (`daysBefore` working
  * days before its execution date) or right away when that day is not after the sweep day; its IBAN and currency read
- * here, once. A payment whose debtor IBAN or currency is not one is `unplannable`, with why.
+ * here, once. A payment whose debtor IBAN or currency is not one is `unplannable`, with why; an order whose amount the
+ * rules refuse is `refused`, with the projection's reason (the projection's other skips are core's, named where the
+ * listing is read).
  */
 export const planned = (
   orders: ReadonlyArray<Projection.ProjectableOrder>,
   consent: string,
   day: LocalDate.LocalDate,
   settings: Pick<Settings, "daysBefore" | "calendar" | "convention" | "timeZone" | "hour">
-): { readonly due: Array<Due>; readonly unplannable: Array<Unplannable> } => {
+): {
+  readonly due: Array<Due>
+  readonly unplannable: Array<Unplannable>
+  readonly refused: Array<Refused>
+} => {
   const last = Coverage.horizon(day, settings.daysBefore, settings.calendar)
-  const { payments } = Projection.project(
+  const { payments, skipped } = Projection.project(
     orders,
     { from: day, to: last },
     { calendar: settings.calendar, convention: settings.convention }
@@ -102,7 +119,25 @@ export const planned = (
       checkAt: trigger > day ? instantOf(trigger, settings.hour, settings.timeZone) : 0
     })
   }
-  return { due, unplannable }
+  return { due, unplannable, refused: refusedOf(orders, skipped) }
+}
+
+/** The orders among `orders` the projection skipped for their amount, with its reason (`skipped`: its skips). */
+const refusedOf = (
+  orders: ReadonlyArray<Projection.ProjectableOrder>,
+  skipped: ReadonlyArray<Projection.Skipped>
+): Array<Refused> => {
+  if (skipped.length === 0) return []
+  const reasons = new Map<string, string>()
+  for (const s of skipped) if (s.orderId !== undefined && !reasons.has(s.orderId)) reasons.set(s.orderId, s.reason)
+  const refused: Array<Refused> = []
+  orders.forEach((o, i) => {
+    const reason = reasons.get(o.orderId)
+    if (reason === undefined || Money.fits(o.instructedAmount.value, Money.standingOrderFormat)) return
+    const position = (o as { readonly position?: unknown }).position
+    refused.push({ orderId: o.orderId, position: typeof position === "number" ? position : i + 1, reason })
+  })
+  return refused
 }
 
 /** The checks a sweep on `day` plans for one consent's orders ({@link planned} without the unplannable). */
