@@ -1,128 +1,39 @@
 /**
- * ForecastEvidence: the fleet's plan and stored balances as a forecast's inputs (issue 24, `tppkit worker
- * --balances` then `worker status`): each planned check a payment on the day the fleet planned it, the balances
- * stored and read back exactly, and the forecast's findings for the checked accounts in the table and the JSON.
+ * ForecastEvidence: the forecast of the checked accounts from the fleet's plan and stored balances (issue 24,
+ * `tppkit worker --balances` then `worker status`; worker's `CheckEvidence`), its findings in the table and the JSON.
  */
 import { ForecastEvidence } from "@tppkit/cli"
-import { LocalDate, Money } from "@tppkit/core"
-import { Forecast, Projection } from "@tppkit/schedule"
-import { Checks } from "@tppkit/worker"
-import { BigDecimal, Result, Schema } from "effect"
+import { Forecast } from "@tppkit/schedule"
+import { CheckEvidence } from "@tppkit/worker"
+import { Result } from "effect"
 import { describe, expect, it } from "vitest"
+import { checkRow } from "../worker/support.ts"
 
 const rich = "SK2411000000002612345678"
 const poor = "SK3112000000198742637541"
 
-/** A check's row: its payment given as text (as the fleet keeps it), read with `Checks.Due`'s schemas. */
-const row = (
-  orderId: string,
-  debtorIban: string,
-  executionDate: string,
-  { amount, consent, ...extra }: Partial<Omit<Checks.Row, "amount">> & { readonly amount?: string } = {}
-): Checks.Row => ({
-  ...Schema.decodeSync(Checks.Due)({
-    consent: consent ?? "c1",
-    orderId,
-    nominalDate: executionDate,
-    executionDate,
-    amount: amount ?? "100.00",
-    currency: "EUR",
-    debtorIban,
-    sweepDay: "2026-11-02",
-    checkAt: 0
-  }),
-  outcome: "APPR",
-  failure: undefined,
-  attempts: 1,
-  unconfirmed: 0,
-  correlationIds: [],
-  checkedAt: "2026-11-02T07:00:00Z",
-  requestId: "r",
-  responseId: "s",
-  ...(extra as Partial<Checks.Row>)
-})
-
-const d = (text: string) => LocalDate.parseUnsafe(text)
-
-describe("ForecastEvidence.ordersOfPlan", () => {
-  it("makes each planned check one payment on its execution date, whatever the calendar says of that day", () => {
-    const rows = [
-      // a Saturday: the fleet planned it there (its own calendar), so the forecast keeps it there
-      row("SO-A", rich, "2026-11-07", { amount: "12.34", outcome: undefined, checkedAt: undefined }),
-      row("SO-B", poor, "2026-11-03"),
-      // the same payment planned by a second consent: counted once
-      row("SO-B", poor, "2026-11-03", { consent: "c2" })
-    ]
-    const orders = ForecastEvidence.ordersOfPlan(rows)
-    expect(orders.map((o) => o.orderId)).toEqual(["SO-A", "SO-B"])
-    const projected = Projection.project(
-      orders,
-      { from: d("2026-11-01"), to: d("2026-12-31") },
-      ForecastEvidence.planOptions
-    )
-    expect(
-      projected.payments.map((p) => [p.orderId, LocalDate.format(p.executionDate), Money.toPlainString(p.amount)])
-    ).toEqual([
-      ["SO-B", "2026-11-03", "100"],
-      ["SO-A", "2026-11-07", "12.34"]
-    ])
-  })
-})
-
-describe("ForecastEvidence stored balances", () => {
-  it("are stored as exact text and read back as the same balances", () => {
-    const balances: ReadonlyArray<Forecast.Balance> = [
-      { iban: rich, currency: "EUR", amount: BigDecimal.fromStringUnsafe("1000.50"), date: d("2026-11-01") },
-      {
-        iban: poor,
-        currency: "EUR",
-        amount: BigDecimal.fromStringUnsafe("0.01"),
-        date: d("2026-11-01"),
-        threshold: BigDecimal.fromStringUnsafe("10")
-      }
-    ]
-    const stored = ForecastEvidence.storedBalances(balances)
-    expect(stored).toEqual([
-      { iban: rich, currency: "EUR", amount: "1000.5", date: "2026-11-01" },
-      { iban: poor, currency: "EUR", amount: "0.01", date: "2026-11-01", threshold: "10" }
-    ])
-    const read = ForecastEvidence.balancesOfStored(stored)
-    expect(Result.isSuccess(read)).toBe(true)
-    if (Result.isSuccess(read)) {
-      expect(read.success.unreadable).toEqual([])
-      expect(read.success.records.map((b) => [b.iban, b.date, b.threshold === undefined])).toEqual([
-        [rich, d("2026-11-01"), true],
-        [poor, d("2026-11-01"), false]
-      ])
-      read.success.records.forEach((b, i) => {
-        expect(BigDecimal.equals(b.amount, balances[i]!.amount)).toBe(true)
-      })
-    }
-  })
-})
-
 describe("ForecastEvidence: the plan's forecast with the fleet's answers", () => {
   // the user believes both accounts hold 1,000.00; the bank declined the poor account's payment
   const rows = [
-    row("SO-RENT", poor, "2026-11-03", { outcome: "DECL", amount: "300.00" }),
-    row("SO-GYM", rich, "2026-11-04", { amount: "40.00" }),
-    row("SO-CAR", rich, "2026-11-04", { amount: "990.00" }),
-    row("SO-LATE", rich, "2026-11-05", { outcome: undefined, checkedAt: undefined, amount: "5.00" })
+    checkRow("SO-RENT", poor, "2026-11-03", { outcome: "DECL", amount: "300.00" }),
+    checkRow("SO-GYM", rich, "2026-11-04", { amount: "40.00" }),
+    checkRow("SO-CAR", rich, "2026-11-04", { amount: "990.00" }),
+    checkRow("SO-LATE", rich, "2026-11-05", { outcome: undefined, checkedAt: undefined, amount: "5.00" })
   ]
   const balances = Result.getOrThrow(
-    ForecastEvidence.balancesOfStored([
+    CheckEvidence.balancesOfStored([
       { iban: rich, currency: "EUR", amount: "1000", date: "2026-11-01" },
       { iban: poor, currency: "EUR", amount: "1000", date: "2026-11-01" }
     ])
   ).records
-  const checks = ForecastEvidence.checksOf(rows)
-  const window = ForecastEvidence.windowOf(checks)!
+  const checks = CheckEvidence.checksOf(rows)
+  const window = CheckEvidence.windowOf(checks)!
   const forecast = Result.getOrThrow(
     Forecast.make({
-      orders: ForecastEvidence.ordersOfPlan(rows),
+      orders: CheckEvidence.ordersOfPlan(rows),
       balances,
       window,
-      options: ForecastEvidence.planOptions,
+      options: CheckEvidence.planOptions,
       checks,
       ladder: false
     })

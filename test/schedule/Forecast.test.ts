@@ -190,6 +190,11 @@ describe("Forecast", () => {
       ["rent", "ApprovedButAtRisk", "950", "50", false],
       ["save", "Agrees", undefined, "950", true]
     ])
+    // the checks to look at: those that contradict the forecast, the urgent first
+    expect(Forecast.contradictions(forecast).map((e) => e.finding)).toEqual(["DeclinedButCovered", "ApprovedButAtRisk"])
+    expect(Forecast.hasFindings(forecast)).toBe(true)
+    // an agreeing check alone, on an account that never runs short, is no finding
+    expect(Forecast.hasFindings({ ...forecast, accounts: [], evidence: forecast.evidence.slice(2) })).toBe(false)
     // the ladder is kept for the checked account only
     expect(forecast.accounts[1]!.rows).toBeUndefined()
   })

@@ -22,3 +22,33 @@ export const due = (over: Partial<Checks.DueText> = {}): Checks.Due =>
 
 /** A payment (or a check's row) with its payment's fields as text, as a store keeps them. */
 export const dueText = (d: Checks.Due): Checks.DueText => Checks.text(d)
+
+/**
+ * An answered check's row (APPR, asked on 2026-11-02 at 07:00 UTC, one request) of a payment due on `executionDate`
+ * (its nominal date too) out of `debtorIban`, 100.00 EUR unless `amount` says otherwise, with any field replaced.
+ */
+export const checkRow = (
+  orderId: string,
+  debtorIban: string,
+  executionDate: string,
+  { amount, consent, ...extra }: Partial<Omit<Checks.Row, "amount">> & { readonly amount?: string } = {}
+): Checks.Row => ({
+  ...due({
+    consent: consent ?? "c1",
+    orderId,
+    nominalDate: executionDate,
+    executionDate,
+    amount: amount ?? "100.00",
+    debtorIban,
+    sweepDay: "2026-11-02"
+  }),
+  outcome: "APPR",
+  failure: undefined,
+  attempts: 1,
+  unconfirmed: 0,
+  correlationIds: [],
+  checkedAt: "2026-11-02T07:00:00Z",
+  requestId: "r",
+  responseId: "s",
+  ...(extra as Partial<Checks.Row>)
+})

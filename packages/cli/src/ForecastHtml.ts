@@ -204,7 +204,7 @@ const chart = (
   parts.push(labels.svg())
   for (const { e, cx: px, cy } of points) {
     const c = e.check
-    const clash = e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk"
+    const clash = Forecast.contradicts(e)
     const cx = px.toFixed(1)
     parts.push(
       `<circle class="${c.answer === "DECL" ? "decl" : "appr"}" cx="${cx}" cy="${cy.toFixed(1)}" r="4"><title>${Html.escapeText(checkLine(e))}</title></circle>`
@@ -256,7 +256,7 @@ export const html = (report: ForecastReport.Report): string => {
     parts.push(`<section><h2>${Html.escapeText(a.iban)} ${Html.escapeText(a.currency)}</h2>`)
     parts.push(`<p class="head${short ? " short" : ""}">${Html.escapeText(ForecastReport.headline(a))}</p>`)
     parts.push(chart(a, checks, forecast.window))
-    const clashes = checks.filter((e) => e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk")
+    const clashes = checks.filter(Forecast.contradicts)
     parts.push(
       `<p class="figures">${Html.escapeText(`opening ${m(a.opening, a.currency)} on ${f(a.start)} (balance of ${f(a.balanceDate)}), closing ${m(a.closing, a.currency)} on ${f(to)}; out ${m(a.out, a.currency)}, in ${m(a.in, a.currency)}`)}</p>`
     )

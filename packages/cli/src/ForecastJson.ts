@@ -7,7 +7,7 @@
  */
 import { LocalDate, Money } from "@tppkit/core"
 import { Forecast, type Payment, ScenarioText } from "@tppkit/schedule"
-import * as ForecastReport from "./ForecastReport.ts"
+import type * as ForecastReport from "./ForecastReport.ts"
 import * as JsonPieces from "./internal/jsonPieces.ts"
 import * as Render from "./Render.ts"
 
@@ -103,7 +103,7 @@ export const jsonPieces = (report: ForecastReport.Report): Iterable<string> => {
     to: f(forecast.window.to),
     calendar: report.calendarName,
     convention: report.convention,
-    findings: ForecastReport.hasFindings(forecast),
+    findings: Forecast.hasFindings(forecast),
     accounts: JsonPieces.lazy(Forecast.worstFirst(forecast.accounts), accountJson),
     atRisk: JsonPieces.lazy(forecast.atRisk, paymentJson),
     atRiskCount: forecast.atRiskCount,

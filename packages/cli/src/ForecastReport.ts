@@ -1,6 +1,6 @@
 /**
  * What `tppkit forecast` prints, in the words every format with text uses: the report (schedule's `Forecast`, its
- * scenarios and what could not be read), whether it has findings (exit 8), the `--threshold` values applied to the
+ * scenarios and what could not be read), the `--threshold` values applied to the
  * balances, and the report's parts as headed lines (the accounts' risk days, the funds checks, the payments not
  * netted, the accounts without a balance, the scenarios, the skipped records). The formats are `ForecastTable`,
  * `ForecastJson`, `ForecastCsv` and `ForecastHtml`; the balances and checks files are read by schedule's
@@ -31,14 +31,6 @@ export interface Report {
   readonly unreadable: ReadonlyArray<ForecastFiles.Unreadable>
   readonly skippedOrders: ReadonlyArray<Render.SkippedRow>
 }
-
-/**
- * Whether the forecast has findings a person should look at (exit 8): an account at or below zero or below its
- * threshold on some day, or a funds check that contradicts the forecast.
- */
-export const hasFindings = (forecast: Forecast.Forecast): boolean =>
-  forecast.accounts.some((a) => a.riskDays.length > 0) ||
-  forecast.evidence.some((e) => e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk")
 
 /**
  * `--threshold` values applied to the balances: `AMOUNT` for every account without its own, `IBAN=AMOUNT` for one

@@ -244,6 +244,20 @@ export const riskGroups: (forecast: Forecast) => Array<Coverage.RiskGroup> = Run
  * days at risk (more first), then by IBAN; then the others by IBAN.
  */
 export const worstFirst: (accounts: ReadonlyArray<AccountForecast>) => Array<AccountForecast> = Run.worstFirst
+
+/** Whether a funds check contradicts the forecast: a DECL for a payment it covers, or an APPR on a day it puts at risk. */
+export const contradicts = (e: Evidence): boolean =>
+  e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk"
+
+/** The funds checks that contradict the forecast ({@link contradicts}), the urgent ones (DECL but covered) first. */
+export const contradictions = (forecast: Forecast): Array<Evidence> => forecast.evidence.filter(contradicts)
+
+/**
+ * Whether the forecast has findings a person should look at: an account at or below zero or below its threshold on
+ * some day, or a funds check that contradicts the forecast ({@link contradicts}).
+ */
+export const hasFindings = (forecast: Forecast): boolean =>
+  forecast.accounts.some((a) => a.riskDays.length > 0) || forecast.evidence.some(contradicts)
 // ---------------------------------------------------------------------------
 // scenarios
 // ---------------------------------------------------------------------------

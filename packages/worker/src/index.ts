@@ -12,6 +12,8 @@ export * as BankGate from "./BankGate.ts"
 export * as BankRate from "./BankRate.ts"
 /** The worker's bank operations (balance check, unattended listing) over http's bank client. */
 export * as BankSources from "./BankSources.ts"
+/** The fleet's funds checks as evidence beside a balance forecast: the checks, their window, the plan, the stored balances. */
+export * as CheckEvidence from "./CheckEvidence.ts"
 /** Why a funds check got no answer, as data: the bank client's typed failure, or a payment that could not be sent. */
 export * as CheckFailure from "./CheckFailure.ts"
 /** The record of funds checks shared by the fleet. */

@@ -222,5 +222,5 @@ export const run = Effect.fn("tppkit.forecast")(function* (input: Input) {
       `${unread} ${unread === 1 ? "record" : "records"} could not be read (listed under Skipped); every other record was used`
     )
   }
-  if (ForecastReport.hasFindings(forecast)) return yield* Failure.findings()
+  if (Forecast.hasFindings(forecast)) return yield* Failure.findings()
 })

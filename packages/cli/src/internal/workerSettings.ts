@@ -229,8 +229,8 @@ export const balancesAtStart = (file: Option.Option<string>) =>
   Effect.gen(function* () {
     if (Option.isNone(file)) return undefined
     // loaded only here: a worker without balances needs none of the forecast
-    const { ForecastEvidence, ForecastFiles, Files } = yield* Effect.promise(async () => ({
-      ForecastEvidence: await import("../ForecastEvidence.ts"),
+    const { CheckEvidence, ForecastFiles, Files } = yield* Effect.promise(async () => ({
+      CheckEvidence: await import("@tppkit/worker/CheckEvidence"),
       ForecastFiles: await import("@tppkit/schedule/ForecastFiles"),
       Files: await import("./files.ts")
     }))
@@ -247,7 +247,7 @@ export const balancesAtStart = (file: Option.Option<string>) =>
       )
     }
     if (read.success.records.length === 0) return yield* Failure.badInput(`--balances ${name}: no balance in it`)
-    return ForecastEvidence.storedBalances(read.success.records)
+    return CheckEvidence.storedBalances(read.success.records)
   })
 
 /**

@@ -191,7 +191,8 @@ const statusForecast = (
       )
     }
     // loaded only here: the worker's start and a status without balances need none of the forecast
-    const { ForecastEvidence, Files, Orders, Schedule } = yield* Effect.promise(async () => ({
+    const { CheckEvidence, ForecastEvidence, Files, Orders, Schedule } = yield* Effect.promise(async () => ({
+      CheckEvidence: await import("@tppkit/worker/CheckEvidence"),
       ForecastEvidence: await import("../ForecastEvidence.ts"),
       Files: await import("./files.ts"),
       Orders: await import("./orders.ts"),
@@ -203,7 +204,7 @@ const statusForecast = (
     }
     const balances =
       balancesFile === undefined
-        ? ForecastEvidence.balancesOfStored(stored ?? [])
+        ? CheckEvidence.balancesOfStored(stored ?? [])
         : Result.mapError(
             Schedule.ForecastFiles.balances(
               balancesFile,
@@ -215,8 +216,8 @@ const statusForecast = (
       return yield* Failure.badInput(`${balancesFile ?? "the fleet's stored balances"}: ${balances.failure}`)
     }
     const none: ReadonlyArray<{ readonly orderId: string | undefined; readonly reason: string }> = []
-    const checks = ForecastEvidence.checksOf(rows)
-    const window = ForecastEvidence.windowOf(checks)
+    const checks = CheckEvidence.checksOf(rows)
+    const window = CheckEvidence.windowOf(checks)
     if (window === undefined) {
       return {
         lines: ["", "No answered checks yet: no forecast to set them beside."],
@@ -237,7 +238,7 @@ const statusForecast = (
       convention: input.convention ?? "following"
     })
     if (Result.isFailure(rule)) return yield* Failure.usage(rule.failure)
-    if (ordersFile === undefined) orders = ForecastEvidence.ordersOfPlan(rows)
+    if (ordersFile === undefined) orders = CheckEvidence.ordersOfPlan(rows)
     else {
       const decoded = yield* Orders.readListed(ordersFile, input.standard, input.accounts, input.listedOn)
       orders = Project.projectable(decoded.orders, rule.success)
@@ -250,7 +251,7 @@ const statusForecast = (
       window,
       options:
         ordersFile === undefined
-          ? ForecastEvidence.planOptions
+          ? CheckEvidence.planOptions
           : { calendar: rule.success.calendar, convention: rule.success.convention },
       checks,
       ladder: false

@@ -65,9 +65,7 @@ export const step = <E>(
     )
     for (const a of atRisk.slice(0, LISTED_ACCOUNTS)) yield* say(`${a.iban}: ${ForecastReport.headline(a)}`, "     ")
     if (atRisk.length > LISTED_ACCOUNTS) yield* say(`… and ${plural(atRisk.length - LISTED_ACCOUNTS, "more")}`, "     ")
-    const clashes = forecast.evidence.filter(
-      (e) => e.finding === "DeclinedButCovered" || e.finding === "ApprovedButAtRisk"
-    )
+    const clashes = Forecast.contradictions(forecast)
     if (clashes.length > 0) {
       yield* say(
         `${plural(clashes.length, "funds-check answer")} of step 6 contradict the forecast (an answer is about today, ` +
