@@ -460,6 +460,66 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     60_000
   )
 
+  it.effect(
+    "a listing planned from its kept pages names the records those pages could not read and those that pay nothing (issue 34)",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
+        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
+        const info = Context.get(bank, Sandbox.SandboxInfo)
+        // page 0 as sent: its second record without its amount (unreadable), its third ending before it starts (pays
+        // nothing); page 1 answers 502 every time, so the day is planned from page 0 as kept
+        let skippedId: string | undefined
+        const edited = Layer.effect(
+          BankTransport.BankTransport,
+          Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
+            BankTransport.BankTransport.of({
+              send: (request, timeout, maxBodyBytes) =>
+                Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
+                  if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
+                  const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
+                  const [, second, third] = body.standingOrders
+                  if (second === undefined || third === undefined) return exchange
+                  delete second.instructedAmount
+                  skippedId = String(third.orderId)
+                  third.startDate = "2026-03-01"
+                  third.endDate = "2026-01-01"
+                  return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
+                })
+            })
+          )
+        ).pipe(Layer.provide(faultOn([1], true)))
+        const summary = yield* sweepWith(day, info, edited).pipe(
+          Effect.provide(
+            Layer.mergeAll(WorkflowEngine.layerMemory, Checks.Checks.layerMemory, Listings.Listings.layerMemory)
+          )
+        )
+        const consent = summary.consents[0]
+        assert.deepStrictEqual(consent?.pagesUnread, [1, 2])
+        // before, the kept pages' unread and skipped records were not named: no unread, no skipped
+        assert.deepStrictEqual(consent?.unread, {
+          count: 1,
+          first: [
+            {
+              position: "page 0",
+              reason:
+                "a record the bank's list decoder could not read when the page was kept (the page keeps no errors)"
+            }
+          ]
+        })
+        assert.deepStrictEqual(consent?.skipped, {
+          count: 1,
+          first: [
+            {
+              position: `page 0 (${skippedId})`,
+              reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+            }
+          ]
+        })
+      }).pipe(Effect.scoped),
+    60_000
+  )
+
   /**
    * One check's funds-check workflow over the real client against a mock bank that forgets the token of the first
    * balance check (as after its restart: 401); `tokenDown`: every token request after that answered 503.

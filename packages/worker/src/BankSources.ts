@@ -265,12 +265,7 @@ export const orderSource = (
               Effect.provideService(Consents.RefreshTokenKey, tokenKey)
             )
           }
-          const {
-            unread: pageUnread,
-            unreadKept,
-            skipped: pageSkipped,
-            ...listed
-          } = yield* sbas.list(bank, consent, day)
+          const { unread: pageUnread, skipped: pageSkipped, ...listed } = yield* sbas.list(bank, consent, day)
           const standard = Context.get(bank, BankConfig.BankConfig).standard
           const read = SbasListing.readAs(listed.orders, standard, day)
           // every record that could not be read is said (the sweep's summary, record and log, exit 7 of --once)
@@ -281,7 +276,7 @@ export const orderSource = (
           return {
             ...listed,
             orders: read.orders,
-            ...unreadSummary(unread, unreadKept),
+            ...unreadSummary(unread),
             ...skippedSummary(skipped),
             ...(listed.previous === undefined
               ? {}

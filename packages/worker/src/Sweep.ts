@@ -153,13 +153,18 @@ export const Watch = Context.Reference<Watcher | undefined>("@tppkit/worker/Swee
 /**
  * What is kept of a consent's listing when it could not be read whole: the orders on the pages kept today, the page
  * numbers kept and not read (undefined: unknown, page 0 was not read or the bank gives no page count), and the
- * orders of the pages not read today as the latest complete listing of an earlier day has them.
+ * orders of the pages not read today as the latest complete listing of an earlier day has them; the records of both
+ * that could not be read (`unread`) or pay nothing (`skipped`), and the orders whose details are pending
+ * (`detailsPending`), as a whole listing names them (absent: none).
  */
 export interface Kept {
   readonly orders: ReadonlyArray<Projection.ProjectableOrder>
   readonly pagesKept: ReadonlyArray<number>
   readonly pagesUnread: ReadonlyArray<number> | undefined
   readonly earlier: { readonly day: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> } | undefined
+  readonly unread?: UnreadRecords | undefined
+  readonly skipped?: SkippedRecords | undefined
+  readonly detailsPending?: ReadonlyArray<string> | undefined
 }
 
 /** Where the sweep gets a consent's standing orders; the bank client satisfies it in a worker. */

@@ -136,7 +136,11 @@ const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: nu
           WHERE day = ${event.day} AND consent = ${event.consent}`
         return
       case "RecordsUnread":
-        yield* sql`UPDATE tppkit_sweep_log SET unread = ${JSON.stringify({ count: event.count, first: event.first })}
+        yield* sql`UPDATE tppkit_sweep_log SET unread = ${JSON.stringify({
+          count: event.count,
+          first: event.first,
+          ...(event.nothingRead === true ? { nothingRead: true } : {})
+        })}
           WHERE day = ${event.day} AND consent = ${event.consent}`
         return
       case "RecordsSkipped":

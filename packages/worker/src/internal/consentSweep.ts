@@ -205,6 +205,8 @@ export const sweepConsent = (
     })
     if (degraded !== undefined) {
       const { partial, failure } = degraded
+      // what is kept is said as a whole listing is: its records unread, those that pay nothing, the pending (issue 34)
+      yield* sayRecords(day, consent.key, partial)
       return {
         consent: consent.key,
         planned: partial.planned,
@@ -215,6 +217,9 @@ export const sweepConsent = (
         ...(partial.plannedFrom === undefined
           ? {}
           : { plannedFrom: partial.plannedFrom, plannedFromEarlier: partial.plannedFromEarlier }),
+        ...(partial.detailsPending === undefined ? {} : { detailsPending: partial.detailsPending }),
+        ...(partial.unread === undefined ? {} : { unread: partial.unread }),
+        ...(partial.skipped === undefined ? {} : { skipped: partial.skipped }),
         // only orders no kept listing has are left out: then the consent's listing failed
         ...(isCovered(partial) ? {} : { failure })
       } satisfies ConsentSummary
@@ -222,21 +227,9 @@ export const sweepConsent = (
     if (Result.isFailure(planned))
       return { consent: consent.key, planned: 0, ...profileKey, failure: planned.failure.failure }
     const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
-    // orders listed but not planned while their details are pending: said, never dropped silently
+    const { unread, skipped } = planned.success
     const pending = planned.success.detailsPending ?? []
-    if (pending.length > 0) {
-      yield* Lifecycle.emit({ _tag: "DetailsPending", day, consent: consent.key, orders: pending })
-    }
-    // records of the listing that could not be read: said, never dropped silently (the good ones are planned)
-    const unread = planned.success.unread
-    if (unread !== undefined) {
-      yield* Lifecycle.emit({ _tag: "RecordsUnread", day, consent: consent.key, ...unread })
-    }
-    // records read whole that pay nothing: named with their reason (nothing to plan; the exit is unchanged)
-    const skipped = planned.success.skipped
-    if (skipped !== undefined) {
-      yield* Lifecycle.emit({ _tag: "RecordsSkipped", day, consent: consent.key, ...skipped })
-    }
+    yield* sayRecords(day, consent.key, planned.success)
     return {
       consent: consent.key,
       planned: planned.success.planned,
@@ -247,4 +240,25 @@ export const sweepConsent = (
       ...(unread === undefined ? {} : { unread }),
       ...(skipped === undefined ? {} : { skipped })
     }
+  })
+
+/**
+ * The records of a consent's listing (whole, or what is kept of it) that were not planned, said: the orders whose
+ * details are pending, the records that could not be read (the good ones are planned) and those read whole that pay
+ * nothing (the exit is unchanged); never dropped silently.
+ */
+const sayRecords = (
+  day: string,
+  consent: string,
+  said: {
+    readonly detailsPending?: ReadonlyArray<string> | undefined
+    readonly unread?: UnreadRecords | undefined
+    readonly skipped?: SkippedRecords | undefined
+  }
+) =>
+  Effect.gen(function* () {
+    const pending = said.detailsPending ?? []
+    if (pending.length > 0) yield* Lifecycle.emit({ _tag: "DetailsPending", day, consent, orders: pending })
+    if (said.unread !== undefined) yield* Lifecycle.emit({ _tag: "RecordsUnread", day, consent, ...said.unread })
+    if (said.skipped !== undefined) yield* Lifecycle.emit({ _tag: "RecordsSkipped", day, consent, ...said.skipped })
   })

@@ -109,7 +109,9 @@ const pendingItem = (
   day: string
 ): Orders.Item | Pending => {
   const record = records.find((o) => o.id === item.orderId)?.item
-  if (record === null || typeof record !== "object" || Array.isArray(record)) return item
+  if (record === null || typeof record !== "object" || Array.isArray(record) || "requestedExecutionDate" in record) {
+    return item
+  }
   const again = readOn(config, [{ ...record, requestedExecutionDate: day }], day)
   return again.length > 0 && again.every((i) => i._tag === "Order")
     ? { _tag: "Pending", orderId: item.orderId ?? "" }
@@ -134,30 +136,40 @@ export const detailedKept = (bank: Bank, consent: Consent, day: string, pageSize
     const complete = today.unread !== undefined && today.unread.length === 0 && today.pages.length > 0
     const earlier = complete ? undefined : (yield* keptListings(bank, consent)).filter((l) => l.day < day).at(-1)
     const seen = new Set(today.orders.map((o) => o.id))
-    const plannable = (items: ReturnType<typeof readOn>) => items.filter((i): i is Orders.Order => i._tag === "Order")
+    const plannable = (items: ReadonlyArray<Orders.Item>) => items.filter((i): i is Orders.Order => i._tag === "Order")
+    // a kept list item without its detail that core cannot plan is pending, unless unreadable whatever its details
+    const pending = new Set(today.orders.filter((o) => o.detail === undefined).map((o) => o.id))
+    const items = readOn(
+      config,
+      today.orders.map((o) => o.detail ?? o.item),
+      day
+    ).map((i) => (i._tag === "Order" || !pending.has(i.orderId ?? "") ? i : pendingItem(config, today.orders, i, day)))
+    const said = items.filter((i): i is Orders.Item => i._tag !== "Pending")
+    const standing = earlier === undefined ? [] : earlier.orders.filter((o) => !seen.has(o.id))
+    const records = standing.map((o) => ({ id: o.id, item: o.record }))
+    const standIns =
+      earlier === undefined
+        ? []
+        : readOn(
+            config,
+            standing.map((o) => o.record),
+            earlier.day
+          ).map((i) => (i._tag === "Order" ? i : pendingItem(config, records, i, earlier.day)))
+    const before = standIns.filter((i): i is Orders.Item => i._tag !== "Pending")
+    // what is kept is said as a whole listing says it: unread, skipped, pending (issue 34)
+    const where = (r: { readonly position: string; readonly reason: string }) => ({
+      ...r,
+      position: `the listing of ${earlier?.day ?? ""}, ${r.position}`
+    })
+    const detailsPending = [...items, ...standIns].filter((i) => i._tag === "Pending").map((i) => i.orderId)
     return {
-      orders: plannable(
-        readOn(
-          config,
-          today.orders.map((o) => o.detail ?? o.item),
-          day
-        )
-      ),
+      orders: plannable(said),
       pagesKept: today.pages,
       pagesUnread: today.unread,
-      earlier:
-        earlier === undefined
-          ? undefined
-          : {
-              day: earlier.day,
-              orders: plannable(
-                readOn(
-                  config,
-                  earlier.orders.filter((o) => !seen.has(o.id)).map((o) => o.record),
-                  earlier.day
-                )
-              )
-            }
+      earlier: earlier === undefined ? undefined : { day: earlier.day, orders: plannable(before) },
+      ...unreadSummary([...unreadItems(said), ...unreadItems(before).map(where)]),
+      ...skippedSummary([...skippedItems(said), ...skippedItems(before).map(where)]),
+      ...(detailsPending.length === 0 ? {} : { detailsPending })
     }
   })
 

@@ -7,7 +7,8 @@ import { Effect, Result, Schema } from "effect"
 import { Checks, type Due } from "../Checks.ts"
 import type { Consent, OrderSource, Settings } from "../Sweep.ts"
 import { ListingFailed } from "./listingFailure.ts"
-import { keyed, plan } from "./sweepPlan.ts"
+import { SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
+import { keyed, planned } from "./sweepPlan.ts"
 
 /** What the sweep planned of a consent whose listing could not be read whole. */
 export const PartialSchema = Schema.Struct({
@@ -15,7 +16,10 @@ export const PartialSchema = Schema.Struct({
   pagesKept: Schema.Number,
   pagesUnread: Schema.Union([Schema.Array(Schema.Number), Schema.Literal("unknown")]),
   plannedFrom: Schema.optionalKey(Schema.String),
-  plannedFromEarlier: Schema.Number
+  plannedFromEarlier: Schema.Number,
+  unread: Schema.optionalKey(UnreadRecords),
+  skipped: Schema.optionalKey(SkippedRecords),
+  detailsPending: Schema.optionalKey(Schema.Array(Schema.String))
 })
 
 /** What the sweep planned of a consent whose listing could not be read whole. */
@@ -42,14 +46,22 @@ export const planPartial = (
     if (source.kept === undefined) return undefined
     const kept = yield* source.kept(consent, day)
     const earlierDay = kept.earlier === undefined ? undefined : LocalDate.parse(kept.earlier.day)
-    const today = plan(keyed(kept.orders).orders, consent.key, date, settings)
-    const earlier =
-      kept.earlier === undefined
-        ? []
-        : plan(keyed(kept.earlier.orders).orders, consent.key, date, settings).map(
-            (d): Due =>
-              earlierDay === undefined || Result.isFailure(earlierDay) ? d : { ...d, listedOn: earlierDay.success }
-          )
+    const fromToday = planned(keyed(kept.orders).orders, consent.key, date, settings)
+    const fromEarlier =
+      kept.earlier === undefined ? undefined : planned(keyed(kept.earlier.orders).orders, consent.key, date, settings)
+    const today = fromToday.due
+    const earlier = (fromEarlier?.due ?? []).map(
+      (d): Due =>
+        earlierDay === undefined || Result.isFailure(earlierDay) ? d : { ...d, listedOn: earlierDay.success }
+    )
+    // what a whole listing names is named from what is kept too: the records unread, those that pay nothing (an
+    // amount the rules refuse among them) and the orders whose details are pending (issue 34)
+    const skipped = withRefused(
+      withRefused(kept.skipped, fromToday.refused),
+      fromEarlier?.refused ?? [],
+      `the listing of ${kept.earlier?.day ?? ""}, `
+    )
+    const pending = kept.detailsPending ?? []
     yield* checks
       .plan([...today, ...earlier])
       .pipe(Effect.mapError((failure) => new ListingFailed({ consent: consent.key, failure })))
@@ -58,6 +70,9 @@ export const planPartial = (
       pagesKept: kept.pagesKept.length,
       pagesUnread: kept.pagesUnread ?? "unknown",
       ...(kept.earlier === undefined ? {} : { plannedFrom: kept.earlier.day }),
-      plannedFromEarlier: earlier.length
+      plannedFromEarlier: earlier.length,
+      ...(kept.unread === undefined ? {} : { unread: kept.unread }),
+      ...(skipped === undefined ? {} : { skipped }),
+      ...(pending.length === 0 ? {} : { detailsPending: [...pending] })
     }
   })

@@ -12,7 +12,7 @@ import type { Bank } from "../BankSources.ts"
 import { ChecksError } from "../Checks.ts"
 import * as Listings from "../Listings.ts"
 import { type Consent, InvalidIban, ListingFailed } from "../Sweep.ts"
-import { skippedItems, type UnreadRecord, unreadItems } from "./sweepJournal.ts"
+import { skippedItems, skippedSummary, type UnreadRecord, unreadItems, unreadSummary } from "./sweepJournal.ts"
 
 /**
  * The seed bank's records read again by core's `Orders` in `standard` on `day`: a bank whose settings name another
@@ -57,14 +57,32 @@ const skippedOf = (page: number, skipped: ReadonlyArray<StandingOrder.RecordErro
  * its orders only: their record numbers are the page's when it had no malformed record, else the orderId names them).
  */
 const keptSkipped = (page: Listings.Page): Array<UnreadRecord> => {
-  const read = Orders.decodeBankList(Listings.encodeOrders(page.orders))
-  if (Result.isFailure(read)) return []
   const whole = page.records === page.orders.length
+  return skippedAmong(page.orders, (i) => `page ${page.page}${whole ? `, record ${i + 1}` : ""}`)
+}
+
+/** The orders kept that pay nothing, read again by core's list decoder, each where `at` its index says. */
+const skippedAmong = (
+  orders: ReadonlyArray<StandingOrder.StandingOrder>,
+  at: (index: number) => string
+): Array<UnreadRecord> => {
+  const read = Orders.decodeBankList(Listings.encodeOrders(orders))
+  if (Result.isFailure(read)) return []
   return (read.success.skipped ?? []).map((e) => ({
-    position: `page ${page.page}${whole ? `, record ${e.index + 1}` : ""}${e.orderId === undefined ? "" : ` (${e.orderId})`}`,
+    position: `${at(e.index)}${e.orderId === undefined ? "" : ` (${e.orderId})`}`,
     reason: e.message
   }))
 }
+
+/**
+ * The records of a page kept by an earlier try (or the day's failed listing) that the bank's decoder could not read:
+ * one per record, named by its page (a kept page holds its orders and its count of records, not their errors).
+ */
+const keptUnread = (page: Listings.Page, where = ""): Array<UnreadRecord> =>
+  Array.from({ length: Math.max(0, page.records - page.orders.length) }, () => ({
+    position: `${where}page ${page.page}`,
+    reason: "a record the bank's list decoder could not read when the page was kept (the page keeps no errors)"
+  }))
 
 /** The records of a page the bank's decoder could not read, with their position (page, record from 1) and reason. */
 const unreadOf = (page: number, errors: ReadonlyArray<StandingOrder.RecordError>): Array<UnreadRecord> =>
@@ -185,16 +203,15 @@ export const make = (deps: Deps) => {
         )
         const processId = crypto.randomUUID()
         const read: Array<Listings.Page> = []
-        // the records the bank's decoder could not read: named for the pages asked for now, counted for those kept
-        // by an earlier try of the day (a kept page holds its orders and its count of records, not the errors)
+        // the records the bank's decoder could not read: named for the pages asked for now, by their page for those
+        // kept by an earlier try of the day (a kept page holds its orders and its count of records, not the errors)
         const unread: Array<UnreadRecord> = []
-        let unreadKept = 0
         // the records read whole that pay nothing (core's list decoder names them), those of kept pages read again
         const skipped: Array<UnreadRecord> = []
         for (let n = 0; ; n++) {
           let page = pages.get(n)
           if (page !== undefined) {
-            unreadKept += Math.max(0, page.records - page.orders.length)
+            unread.push(...keptUnread(page))
             skipped.push(...keptSkipped(page))
           }
           if (page === undefined) {
@@ -260,7 +277,6 @@ export const make = (deps: Deps) => {
           orders: ordersOf(read),
           pages: read.length,
           unread,
-          unreadKept,
           skipped,
           ...(Option.isSome(previous)
             ? { previous: { day: previous.value.day, orders: ordersOf(previous.value.pages) } }
@@ -282,14 +298,47 @@ export const make = (deps: Deps) => {
         unread?.length === 0 || (first !== undefined && count === undefined && today.some((p) => p.records < pageSize))
       const earlier = complete ? Option.none() : yield* listings.latestComplete(id, day)
       const standard = Context.get(bank, BankConfig.BankConfig).standard
+      const own = standard === undefined || standard === "sbas"
+      const read = readAs(ordersOf(today), standard, day)
+      const before = Option.map(earlier, (e) => {
+        const orders = standIns(today, e.pages)
+        return { day: e.day, pages: e.pages, orders, read: readAs(orders, standard, e.day) }
+      })
+      // the records kept that could not be read or pay nothing are said as a whole listing says them (issue 34): a
+      // kept page holds its count of records, not their errors, so its unread ones are named by their page; those of
+      // the earlier listing's pages that stand in for the pages not read today the same
+      const notReadToday = new Set(unread ?? [])
+      const keptUnreadOf = [
+        ...today.flatMap((p) => keptUnread(p)),
+        ...Option.match(before, {
+          onNone: () => [],
+          onSome: (e) =>
+            e.pages.filter((p) => notReadToday.has(p.page)).flatMap((p) => keptUnread(p, `the listing of ${e.day}, `))
+        })
+      ]
+      const earlierWhere = (e: { readonly day: string }) => (r: UnreadRecord) => ({
+        ...r,
+        position: `the listing of ${e.day}, ${r.position}`
+      })
+      const earlierSkipped = Option.match(before, {
+        onNone: () => [],
+        onSome: (e) =>
+          own ? skippedAmong(e.orders, () => `the listing of ${e.day}`) : e.read.skipped.map(earlierWhere(e))
+      })
       return {
-        orders: readAs(ordersOf(today), standard, day).orders,
+        orders: read.orders,
         pagesKept: today.map((p) => p.page),
         pagesUnread: complete ? [] : unread,
-        earlier: Option.match(earlier, {
+        earlier: Option.match(before, {
           onNone: () => undefined,
-          onSome: (e) => ({ day: e.day, orders: readAs(standIns(today, e.pages), standard, e.day).orders })
-        })
+          onSome: (e) => ({ day: e.day, orders: e.read.orders })
+        }),
+        ...unreadSummary([
+          ...keptUnreadOf,
+          ...read.unread,
+          ...Option.match(before, { onNone: () => [], onSome: (e) => e.read.unread.map(earlierWhere(e)) })
+        ]),
+        ...skippedSummary([...(own ? today.flatMap(keptSkipped) : read.skipped), ...earlierSkipped])
       }
     }).pipe(Effect.mapError(stored(consent)))
   return { list, kept }

@@ -98,14 +98,16 @@ export const skippedSummary = (
 
 /**
  * The records of a listing that pay nothing with the orders the projection refused for their amount added (`refused`,
- * each `record N (ID)` with the projection's reason), so that they are named with the others, never dropped.
+ * each `record N (ID)` after `where`, e.g. the listing of an earlier day, with the projection's reason), so that they
+ * are named with the others, never dropped.
  */
 export const withRefused = (
   skipped: SkippedRecords | undefined,
-  refused: ReadonlyArray<{ readonly position: number; readonly orderId: string; readonly reason: string }>
+  refused: ReadonlyArray<{ readonly position: number; readonly orderId: string; readonly reason: string }>,
+  where = ""
 ): SkippedRecords | undefined => {
   if (refused.length === 0) return skipped
-  const named = refused.map((r) => ({ position: `record ${r.position} (${r.orderId})`, reason: r.reason }))
+  const named = refused.map((r) => ({ position: `${where}record ${r.position} (${r.orderId})`, reason: r.reason }))
   const first = skipped?.first ?? []
   return {
     count: (skipped?.count ?? 0) + refused.length,
