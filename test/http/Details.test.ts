@@ -6,27 +6,12 @@
 import { it } from "@effect/vitest"
 import { Profile } from "@tppkit/core"
 import { BankTransport, Details, TokenService } from "@tppkit/http"
-import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
+import { Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect } from "vitest"
 import { customerTokens } from "../sandbox/support.ts"
-import { cobsClient } from "./cobsClient.ts"
-
-const account = Fixtures.ibans.eurBranch
-const frequencies = ["QUTR", "YEAR", "SEMI", "MNTH", "QUTR", "YEAR", "MNTH", "SEMI", "QUTR", "WEEK"] as const
-const fixtures: Fixtures.Fixtures = {
-  clients: [{ ...(Fixtures.defaults.clients[0] as Fixtures.Fixtures["clients"][number]), aispAccounts: [account] }],
-  accounts: Fixtures.defaults.accounts,
-  standingOrders: frequencies.map((frequency, i) => ({
-    orderId: `SO${String(i + 1).padStart(4, "0")}`,
-    debtor: { name: "Jana Nováková", iban: account },
-    creditor: { iban: "AT611904300234573201", name: "Landlord" },
-    instructedAmount: { value: 100 + i, currency: "EUR" },
-    frequency,
-    startDate: `2026-0${(i % 9) + 1}-1${i % 9}`
-  }))
-}
+import { cobsClient, tenOrders as fixtures } from "./cobsClient.ts"
 
 describe("Details", () => {
   it("plans the days: the list's own call comes first each day", () => {

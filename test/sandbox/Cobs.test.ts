@@ -4,13 +4,24 @@
  * operations, the daily limit of unattended calls (the journal counts), and a technical break.
  */
 import { type Currency, Iban, Money, Profile } from "@tppkit/core"
-import { BankClient, BankConfig, type BankError, BankTransport, TokenService } from "@tppkit/http"
+import { BankClient, type BankConfig, type BankError, BankTransport, TokenService } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Redacted, Stream } from "effect"
 import { describe, expect, it } from "vitest"
+import { bankConfig, cobsClient, cobsOptions } from "../http/cobsClient.ts"
 import { customerTokens } from "./support.ts"
 
 const psu = { ipAddress: "192.168.1.221", deviceOs: "Mac OS", userAgent: "MyBudgetApp/2.1" }
+
+/** The TPP these tests speak for. */
+const star = { name: "Star Corporation, a.s." }
+
+/** The COBS client of {@link star} over `transport`, sending each request once; `more` of its configuration. */
+const starClient = (
+  info: Sandbox.SandboxInfo["Service"],
+  transport: Layer.Layer<BankTransport.BankTransport>,
+  more: Partial<BankConfig.Options> = {}
+) => cobsClient(info, transport, { tpp: star, retry: { maxAttempts: 1 }, ...more })
 
 const run = <A>(
   body: (ctx: {
@@ -38,7 +49,7 @@ const run = <A>(
           "x-request-id": crypto.randomUUID(),
           date: new Date().toUTCString(),
           "user-involved": "true",
-          "tpp-name": "Star Corporation, a.s.",
+          "tpp-name": star.name,
           authorization: `Bearer ${tokens.access_token}`,
           ...extra
         })
@@ -47,20 +58,10 @@ const run = <A>(
             ...init,
             headers: { ...headers(), ...(init.headers as Record<string, string> | undefined) }
           })
-        const client = BankClient.BankClient.layerOver(
-          BankConfig.BankConfig.layer({
-            environment: "sandbox",
-            baseUrl: info.baseUrl,
-            clientId: info.clientId,
-            clientSecret: info.clientSecret,
-            profile,
-            apiKey: info.apiKey,
-            tpp: { name: "Star Corporation, a.s." },
-            retry: { maxAttempts: 1 }
-          }),
-          BankTransport.BankTransport.layerUndici()
+        const bank = Context.get(
+          yield* Layer.build(starClient(info, BankTransport.BankTransport.layerUndici(), { profile })),
+          BankClient.BankClient
         )
-        const bank = Context.get(yield* Layer.build(client), BankClient.BankClient)
         return yield* body({ bank, info, token, journal, clock, raw })
       })
     )
@@ -91,15 +92,7 @@ describe("the mock bank playing COBS, with the client over loopback", () => {
             )
           )
           const code = new URL(auth.headers.get("location") ?? "").searchParams.get("code") ?? ""
-          const config = BankConfig.BankConfig.layer({
-            environment: "sandbox",
-            baseUrl: info.baseUrl,
-            clientId: info.clientId,
-            clientSecret: info.clientSecret,
-            profile: Profile.cobs,
-            apiKey: info.apiKey,
-            tpp: { name: "Star Corporation, a.s." }
-          })
+          const config = bankConfig(info, { ...cobsOptions(info), tpp: star })
           const transport = BankTransport.BankTransport.layerUndici()
           const grant = yield* TokenService.exchangeCode(Redacted.make(code), redirect).pipe(
             Effect.provide(Layer.merge(config, transport))
@@ -270,22 +263,7 @@ describe("the mock bank playing COBS, with the client over loopback", () => {
         const other = (change: Partial<BankConfig.Options>, id: string) =>
           Effect.scoped(
             Effect.flatMap(
-              Layer.build(
-                BankClient.BankClient.layerOver(
-                  BankConfig.BankConfig.layer({
-                    environment: "sandbox",
-                    baseUrl: info.baseUrl,
-                    clientId: info.clientId,
-                    clientSecret: info.clientSecret,
-                    profile: Profile.cobs,
-                    apiKey: info.apiKey,
-                    tpp: { name: "Star Corporation, a.s." },
-                    retry: { maxAttempts: 1 },
-                    ...change
-                  }),
-                  BankTransport.BankTransport.layerUndici()
-                )
-              ),
+              Layer.build(starClient(info, BankTransport.BankTransport.layerUndici(), change)),
               (context) => check(Context.get(context, BankClient.BankClient), id, "1.00")
             )
           ).pipe(Effect.orDie)
@@ -381,23 +359,8 @@ describe("the mock bank playing COBS, with the client over loopback", () => {
             )
           ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
         const clientOf = (code: string) =>
-          Effect.map(
-            Layer.build(
-              BankClient.BankClient.layerOver(
-                BankConfig.BankConfig.layer({
-                  environment: "sandbox",
-                  baseUrl: info.baseUrl,
-                  clientId: info.clientId,
-                  clientSecret: info.clientSecret,
-                  profile: Profile.cobs,
-                  apiKey: info.apiKey,
-                  tpp: { name: "Star Corporation, a.s." },
-                  retry: { maxAttempts: 1 }
-                }),
-                answered(code)
-              )
-            ),
-            (context) => Context.get(context, BankClient.BankClient)
+          Effect.map(Layer.build(starClient(info, answered(code))), (context) =>
+            Context.get(context, BankClient.BankClient)
           ).pipe(Effect.orDie)
         const typed = <A>(e: Effect.Effect<A, BankError.BankError>) =>
           e.pipe(

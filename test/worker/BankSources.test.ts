@@ -4,7 +4,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Backoff, Calendar, LocalDate, Profile, type Standard, StandingOrder } from "@tppkit/core"
-import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
+import { BankClient, BankTransport, Budget } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { BankSources, Checks, Consents, FundsCheckWorkflow, Lifecycle, Listings, Sweep, SweepLog } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
@@ -12,6 +12,7 @@ import { Context, DateTime, Effect, Fiber, Layer, Option, Redacted, Result, Sche
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
+import { bankClient, cobsClient, tenOrders } from "../http/cobsClient.ts"
 import { customerTokens } from "../sandbox/support.ts"
 import { embeddedDb } from "./pg.ts"
 import { due as dueOf } from "./support.ts"
@@ -27,32 +28,14 @@ const settings: Sweep.Settings = {
   retry: { backoff: Backoff.exponential({ initial: "10 millis", cap: "10 millis" }), tries: 3 }
 }
 
-/** The bank client over the mock bank `info` with `transport`, its budget in memory; `more` of its configuration. */
-const mockBankClient = (
-  info: Sandbox.SandboxInfo["Service"],
-  transport: Layer.Layer<BankTransport.BankTransport>,
-  more: Partial<BankConfig.Options> = {}
-) =>
-  BankClient.BankClient.layerOver(
-    BankConfig.BankConfig.layer({
-      environment: "sandbox",
-      baseUrl: info.baseUrl,
-      clientId: info.clientId,
-      clientSecret: info.clientSecret,
-      ...more
-    }),
-    transport,
-    BudgetStore.BudgetStore.layerMemory
-  )
-
-/**
- * Undici, with the mock bank's 502 fault asked for on the first request of each listed page number (`always`: on
- * every request of those pages).
- */
 /** The page of a seed-bank listing request (its body's `page`), -1 for any other request. */
 const sbasPage = (request: { readonly url: string; readonly body: string }): number =>
   request.url.endsWith("/standingOrder") ? ((JSON.parse(request.body) as { page?: number }).page ?? 0) : -1
 
+/**
+ * Undici, with the mock bank's fault `kind` (502 unless said) asked for on the first request of each listed page
+ * number (`always`: on every request of those pages; `pageOf` reads a request's page).
+ */
 const faultOn = (pages: ReadonlyArray<number>, always = false, kind = "502", pageOf = sbasPage) =>
   Layer.effect(
     BankTransport.BankTransport,
@@ -74,6 +57,68 @@ const faultOn = (pages: ReadonlyArray<number>, always = false, kind = "502", pag
     })
   ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
 
+/** The page of a COBS listing request (its query's `page`), -1 for any other request. */
+const cobsPage = (url: string): number => {
+  const u = new URL(url)
+  return u.pathname.endsWith("/my/standingorders") ? Number(u.searchParams.get("page") ?? "0") : -1
+}
+
+/** The seed bank's listing requests the journal saw without the customer present (those the budget counts). */
+const unattended = (journal: Journal.Journal["Service"]) =>
+  Effect.map(journal.entries, (entries) =>
+    entries.filter((e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined)
+  )
+
+/** The page numbers of journal entries of the seed bank's listing. */
+const pagesOf = (entries: ReadonlyArray<{ readonly body: string }>) =>
+  entries.map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+
+/** The key that seals the Czech consents' refresh tokens. */
+const sealingKey = Layer.succeed(Consents.RefreshTokenKey)(Option.some(Redacted.make("k".repeat(44))))
+
+/** The workflow engine, the check store and the kept listings, in memory. */
+const memoryStores = Layer.mergeAll(
+  WorkflowEngine.layerMemory,
+  Checks.Checks.layerMemory,
+  Listings.Listings.layerMemory
+)
+
+/**
+ * The sweep (and the funds-check workflow) over the bank client `client`, both kept in the output: the listing
+ * through `BankSources.orderSource` (or `source`), every balance check answered APPR, the settings' `consents` (and
+ * `retry` in place of theirs), the stores `stores` (default {@link memoryStores}; a built context to share them
+ * between sweeps), what the source needs besides (`needs`: a Czech consent's database and key) and the lifecycle's
+ * `listeners`.
+ */
+const sweepOver = <A, E, R>(
+  client: Layer.Layer<A, E, R>,
+  options: {
+    readonly consents: ReadonlyArray<Sweep.Consent>
+    readonly retry?: Sweep.Settings["retry"]
+    readonly stores?: Layer.Layer<WorkflowEngine.WorkflowEngine | Checks.Checks | Listings.Listings>
+    readonly source?: Layer.Layer<Sweep.OrderSource>
+    readonly needs?: Layer.Layer<SqlClient.SqlClient>
+    readonly listeners?: ReadonlyArray<Lifecycle.Listener>
+  }
+) =>
+  Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+    Layer.provide(options.source ?? BankSources.orderSource(psu, { pageSize: 50 })),
+    Layer.provide(
+      Layer.succeed(FundsCheckWorkflow.BalanceChecker)({ check: () => Effect.succeed({ answer: "APPR" as const }) })
+    ),
+    Layer.provide(
+      Layer.succeed(Sweep.SweepSettings)({
+        ...settings,
+        consents: options.consents,
+        ...(options.retry === undefined ? {} : { retry: options.retry })
+      })
+    ),
+    Layer.provideMerge(options.stores ?? memoryStores),
+    Layer.provideMerge(client),
+    Layer.provide(options.needs ?? Layer.empty),
+    Layer.provide(options.listeners === undefined ? Layer.empty : Lifecycle.layer(options.listeners))
+  )
+
 describe("BankSources.orderSource (the sweep's listing resumes)", () => {
   it.live(
     "a 502 on page 2 of 3: the retry asks for pages 2 and 3 only; budget used equals the listings the bank saw",
@@ -82,7 +127,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
         const info = Context.get(bank, Sandbox.SandboxInfo)
         const journal = Context.get(bank, Journal.Journal)
-        const client = mockBankClient(info, faultOn([1]))
+        const client = bankClient(info, faultOn([1]))
         const { summary, used, expected } = yield* Effect.gen(function* () {
           const summary = yield* Sweep.sweepNow(day)
           const budget = yield* Budget.Budget
@@ -99,31 +144,11 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
             settings
           )
           return { summary, used, expected }
-        }).pipe(
-          Effect.provide(
-            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-              Layer.provideMerge(WorkflowEngine.layerMemory),
-              Layer.provideMerge(Checks.Checks.layerMemory),
-              Layer.provide(
-                BankSources.orderSource(psu, { pageSize: 50 }).pipe(Layer.provide(Listings.Listings.layerMemory))
-              ),
-              Layer.provide(
-                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                  check: () => Effect.succeed({ answer: "APPR" as const })
-                })
-              ),
-              Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: info.clientId }] })),
-              Layer.provideMerge(client)
-            )
-          )
-        )
-        const unattended = (yield* journal.entries).filter(
-          (e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined
-        )
-        const pages = unattended.map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+        }).pipe(Effect.provide(sweepOver(client, { consents: [{ key: info.clientId }] })))
+        const listings = yield* unattended(journal)
         // pages 0, 1 (502), then only 1 and 2 again: page 0 is never fetched twice
-        assert.deepStrictEqual(pages, [0, 1, 1, 2])
-        assert.deepStrictEqual(used, [unattended.length])
+        assert.deepStrictEqual(pagesOf(listings), [0, 1, 1, 2])
+        assert.deepStrictEqual(used, [listings.length])
         assert.deepStrictEqual(summary.consents, [
           { consent: info.clientId, planned: expected.length, pages: 3, tries: 2 }
         ])
@@ -140,7 +165,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
         const info = Context.get(bank, Sandbox.SandboxInfo)
         const journal = Context.get(bank, Journal.Journal)
-        const client = mockBankClient(info, BankTransport.BankTransport.layerUndici())
+        const client = bankClient(info, BankTransport.BankTransport.layerUndici())
         // the check store refuses the first plan (its database restarting), then works
         let refused = 0
         const flaky = Layer.effect(
@@ -165,40 +190,23 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
           return { summary, used }
         }).pipe(
           Effect.provide(
-            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-              Layer.provideMerge(WorkflowEngine.layerMemory),
-              Layer.provideMerge(flaky),
-              Layer.provide(
-                BankSources.orderSource(psu, { pageSize: 50 }).pipe(Layer.provide(Listings.Listings.layerMemory))
-              ),
-              Layer.provide(
-                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                  check: () => Effect.succeed({ answer: "APPR" as const })
-                })
-              ),
-              Layer.provide(
-                Layer.succeed(Sweep.SweepSettings)({
-                  ...settings,
-                  consents: [{ key: info.clientId }],
-                  retry: { backoff: Backoff.exponential({ initial: "5 minutes", cap: "5 minutes" }), tries: 3 }
-                })
-              ),
-              Layer.provideMerge(client)
-            )
+            sweepOver(client, {
+              consents: [{ key: info.clientId }],
+              retry: { backoff: Backoff.exponential({ initial: "5 minutes", cap: "5 minutes" }), tries: 3 },
+              stores: Layer.mergeAll(WorkflowEngine.layerMemory, flaky, Listings.Listings.layerMemory)
+            })
           )
         )
-        const unattended = (yield* journal.entries).filter(
-          (e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined
-        )
+        const listings = yield* unattended(journal)
         assert.strictEqual(refused, 2)
         assert.strictEqual(summary.consents[0]?.tries, 2)
         assert.isAbove(summary.consents[0]?.planned ?? 0, 10)
         assert.strictEqual(summary.consents[0]?.failure, undefined)
-        assert.strictEqual(summary.consents[0]?.pages, unattended.length)
+        assert.strictEqual(summary.consents[0]?.pages, listings.length)
         // the listing's pages were asked for once, by the first try; the budget counts them once
-        const pages = unattended.map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+        const pages = pagesOf(listings)
         assert.deepStrictEqual(pages, [...new Set(pages)])
-        assert.deepStrictEqual(used, [unattended.length])
+        assert.deepStrictEqual(used, [listings.length])
       }).pipe(Effect.scoped),
     60_000
   )
@@ -222,21 +230,11 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
           )
           const info = Context.get(bank, Sandbox.SandboxInfo)
           const journal = Context.get(bank, Journal.Journal)
-          const engine = Layer.mergeAll(
-            WorkflowEngine.layerMemory,
-            Checks.Checks.layerMemory,
-            Listings.Listings.layerMemory
-          )
-          const { summary, rows } = yield* Effect.gen(function* () {
-            const summary = yield* sweepWith(day, info, faultOn([1], false, kind))
-            return { summary, rows: yield* Checks.Checks.use((c) => c.list({ sweepDay: day })) }
-          }).pipe(Effect.provide(engine))
+          const stores = yield* Layer.build(memoryStores)
+          const summary = yield* sweepWith(day, info, faultOn([1], false, kind), stores)
+          const rows = yield* Checks.Checks.use((c) => c.list({ sweepDay: day })).pipe(Effect.provide(stores))
           const expected = Sweep.plan(yield* present(info), info.clientId, LocalDate.parseUnsafe(day), settings)
-          const unattended = (yield* journal.entries).filter(
-            (e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined
-          )
-          const pages = unattended.map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
-          assert.deepStrictEqual(pages, [0, 1, 1, 2])
+          assert.deepStrictEqual(pagesOf(yield* unattended(journal)), [0, 1, 1, 2])
           assert.strictEqual(summary.consents[0]?.failure, undefined)
           assert.strictEqual(summary.consents[0]?.tries, tries)
           assert.deepStrictEqual(rows.map(Checks.key).sort(), expected.map(Checks.key).sort())
@@ -245,14 +243,14 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     )
   }
 
-  /** The sweep of `day` over the mock bank with `transport`, every layer but the engine's and the stores' given. */
+  /** The sweep of `day` over the mock bank with `transport`, on the stores of `stores` (shared between sweeps). */
   const sweepWith = (
     day: string,
     info: Sandbox.SandboxInfo["Service"],
-    transport: Layer.Layer<BankTransport.BankTransport>
-  ) => {
-    const client = mockBankClient(info, transport)
-    return Effect.gen(function* () {
+    transport: Layer.Layer<BankTransport.BankTransport>,
+    stores: Context.Context<WorkflowEngine.WorkflowEngine | Checks.Checks | Listings.Listings>
+  ) =>
+    Effect.gen(function* () {
       const sweep = yield* Effect.forkChild(Sweep.sweepNow(day))
       // the sweep's back-off is a durable sleep on the test clock
       while (sweep.pollUnsafe() === undefined) {
@@ -262,19 +260,12 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
       return yield* Fiber.join(sweep)
     }).pipe(
       Effect.provide(
-        Layer.mergeAll(Sweep.layer, FundsCheckWorkflow.layer).pipe(
-          Layer.provide(
-            Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-              check: () => Effect.succeed({ answer: "APPR" as const })
-            })
-          ),
-          Layer.provide(BankSources.orderSource(psu, { pageSize: 50 })),
-          Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: info.clientId }] })),
-          Layer.provide(client)
-        )
+        sweepOver(bankClient(info, transport), {
+          consents: [{ key: info.clientId }],
+          stores: Layer.succeedContext(stores)
+        })
       )
     )
-  }
 
   /** Every order the bank lists, asked with the customer present (no budget spent). */
   const present = (info: Sandbox.SandboxInfo["Service"]) =>
@@ -284,7 +275,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         client.standingOrders({ psu: { ...psu, lastLoggedTime: yield* DateTime.now } })
       )
       return orders.flatMap((p) => p.body.orders)
-    }).pipe(Effect.provide(mockBankClient(info, BankTransport.BankTransport.layerUndici())))
+    }).pipe(Effect.provide(bankClient(info, BankTransport.BankTransport.layerUndici())))
 
   it.effect(
     "a listing cut off at page 2 of 3 with a complete listing kept from the day before: 0 payments unplanned, the page's checks say which listing",
@@ -300,28 +291,20 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         const info = Context.get(bank, Sandbox.SandboxInfo)
         const journal = Context.get(bank, Journal.Journal)
         const bankClock = Context.get(bank, SandboxClock.SandboxClock)
-        const engine = Layer.mergeAll(
-          WorkflowEngine.layerMemory,
-          Checks.Checks.layerMemory,
-          Listings.Listings.layerMemory
-        )
+        const stores = yield* Layer.build(memoryStores)
         const { first, second, rows, all } = yield* Effect.gen(function* () {
-          const first = yield* sweepWith("2026-11-01", info, BankTransport.BankTransport.layerUndici())
+          const first = yield* sweepWith("2026-11-01", info, BankTransport.BankTransport.layerUndici(), stores)
           // the next day, on both clocks: page 2 answers 502 every time it is asked for
           yield* TestClock.adjust("1 day")
           bankClock.adjustUnsafe(86_400_000)
-          const second = yield* sweepWith("2026-11-02", info, faultOn([2], true))
+          const second = yield* sweepWith("2026-11-02", info, faultOn([2], true), stores)
           const rows = yield* Checks.Checks.use((c) => c.list({ sweepDay: "2026-11-02" }))
           const all = yield* Checks.Checks.use((c) => c.list())
           return { first, second, rows, all }
-        }).pipe(Effect.provide(engine))
+        }).pipe(Effect.provide(stores))
         const expected = Sweep.plan(yield* present(info), info.clientId, LocalDate.parseUnsafe("2026-11-02"), settings)
-        const unattended = (yield* journal.entries).filter(
-          (e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined
-        )
-        const pages = unattended.map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
         // day 1: pages 0-2; day 2: pages 0, 1, then page 2 twice (502) and no fifth request
-        assert.deepStrictEqual(pages, [0, 1, 2, 0, 1, 2, 2])
+        assert.deepStrictEqual(pagesOf(yield* unattended(journal)), [0, 1, 2, 0, 1, 2, 2])
         assert.strictEqual(first.consents[0]?.failure, undefined)
         const consent = second.consents[0]
         assert.strictEqual(consent?.failure, undefined)
@@ -361,7 +344,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
             .filter((e) => e.path.endsWith("/standingOrder"))
             .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
         )
-        const client = mockBankClient(
+        const client = bankClient(
           info,
           // page 1 is answered after a second: the listing is interrupted meanwhile (its shard moved, its worker stops)
           faultOn([1], false, "delay=1000")
@@ -432,21 +415,12 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
         const info = Context.get(bank, Sandbox.SandboxInfo)
         const journal = Context.get(bank, Journal.Journal)
-        const engine = Layer.mergeAll(
-          WorkflowEngine.layerMemory,
-          Checks.Checks.layerMemory,
-          Listings.Listings.layerMemory
-        )
-        const { summary, rows } = yield* Effect.gen(function* () {
-          const summary = yield* sweepWith(day, info, faultOn([1], true))
-          return { summary, rows: yield* Checks.Checks.use((c) => c.list({ sweepDay: day })) }
-        }).pipe(Effect.provide(engine))
+        const stores = yield* Layer.build(memoryStores)
+        const summary = yield* sweepWith(day, info, faultOn([1], true), stores)
+        const rows = yield* Checks.Checks.use((c) => c.list({ sweepDay: day })).pipe(Effect.provide(stores))
         const all = yield* present(info)
-        const unattended = (yield* journal.entries).filter(
-          (e) => e.path.endsWith("/standingOrder") && e.headers["psu-last-logged-time"] === undefined
-        )
         // page 0, then page 1 three times (3 tries): 4 requests, the day's budget
-        assert.strictEqual(unattended.length, 4)
+        assert.strictEqual((yield* unattended(journal)).length, 4)
         const consent = summary.consents[0]
         assert.strictEqual(consent?.failure?._tag, "BankError")
         assert.deepStrictEqual(consent?.pagesUnread, [1, 2])
@@ -552,7 +526,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
           })
         )
       ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
-      const client = mockBankClient(info, transport)
+      const client = bankClient(info, transport)
       const account = info.accounts[0]?.iban ?? ""
       const due = Schema.decodeSync(Checks.Due)({
         consent: info.clientId,
@@ -610,41 +584,17 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         const grant = yield* Effect.promise(() => customerTokens(info))
         const sqlLayer = db.fresh()
         const sql = yield* Layer.build(sqlLayer)
-        const sealing = Effect.provideService(Consents.RefreshTokenKey, Option.some(Redacted.make("k".repeat(44))))
         yield* Consents.add({ key: "cz-1", refreshToken: Redacted.make(grant.refresh_token) }).pipe(
           Effect.provide(sql),
-          sealing
+          Effect.provide(sealingKey)
         )
-        const cobsPage = (url: string) => {
-          const u = new URL(url)
-          return u.pathname.endsWith("/my/standingorders") ? Number(u.searchParams.get("page") ?? "0") : -1
-        }
         const transport = faultOn([1], false, "502", (request) => cobsPage(request.url))
-        const client = mockBankClient(info, transport, {
-          profile: Profile.cobs,
-          apiKey: info.apiKey,
-          tpp: { name: "My Budget App s.r.o." }
-        })
         const summary = yield* Sweep.sweepNow(day).pipe(
           Effect.provide(
-            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-              Layer.provideMerge(WorkflowEngine.layerMemory),
-              Layer.provideMerge(Checks.Checks.layerMemory),
-              Layer.provide(
-                BankSources.orderSource(psu, { pageSize: 50 }).pipe(
-                  Layer.provide(Listings.Listings.layerMemory),
-                  Layer.provide(Layer.succeedContext(sql)),
-                  Layer.provide(Layer.succeed(Consents.RefreshTokenKey)(Option.some(Redacted.make("k".repeat(44)))))
-                )
-              ),
-              Layer.provide(
-                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                  check: () => Effect.succeed({ answer: "APPR" as const })
-                })
-              ),
-              Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: "cz-1" }] })),
-              Layer.provideMerge(client)
-            )
+            sweepOver(cobsClient(info, transport), {
+              consents: [{ key: "cz-1" }],
+              needs: Layer.merge(Layer.succeedContext(sql), sealingKey)
+            })
           )
         )
         const entries = yield* journal.entries
@@ -667,30 +617,13 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
     "orders whose details are pending that core cannot plan are named: the summary, the event and the sweep record",
     () =>
       Effect.gen(function* () {
-        const account = Fixtures.ibans.eurBranch
-        const frequencies = ["QUTR", "YEAR", "SEMI", "MNTH", "QUTR", "YEAR", "MNTH", "SEMI", "QUTR", "WEEK"] as const
-        const fixtures: Fixtures.Fixtures = {
-          clients: [
-            { ...(Fixtures.defaults.clients[0] as Fixtures.Fixtures["clients"][number]), aispAccounts: [account] }
-          ],
-          accounts: Fixtures.defaults.accounts,
-          standingOrders: frequencies.map((frequency, i) => ({
-            orderId: `SO${String(i + 1).padStart(4, "0")}`,
-            debtor: { name: "Jana Nováková", iban: account },
-            creditor: { iban: "AT611904300234573201", name: "Landlord" },
-            instructedAmount: { value: 100 + i, currency: "EUR" },
-            frequency,
-            startDate: `2026-0${(i % 9) + 1}-1${i % 9}`
-          }))
-        }
-        const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs, fixtures }))
+        const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs, fixtures: tenOrders }))
         const info = Context.get(bank, Sandbox.SandboxInfo)
         const grant = yield* Effect.promise(() => customerTokens(info))
         const sql = yield* Layer.build(db.fresh())
-        const sealing = Layer.succeed(Consents.RefreshTokenKey)(Option.some(Redacted.make("k".repeat(44))))
         yield* Consents.add({ key: "cz-1", refreshToken: Redacted.make(grant.refresh_token) }).pipe(
           Effect.provide(sql),
-          Effect.provide(sealing)
+          Effect.provide(sealingKey)
         )
         const events: Array<Lifecycle.Event> = []
         // SO0002's detail as sent without its schedule (a required part): core cannot read it (issue 34)
@@ -725,37 +658,16 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
             })
           )
         ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
-        const client = mockBankClient(info, broken, {
-          profile: Profile.cobs,
-          apiKey: info.apiKey,
-          tpp: { name: "My Budget App s.r.o." }
-        })
         const summary = yield* Sweep.sweepNow(day).pipe(
           Effect.provide(
-            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-              Layer.provideMerge(WorkflowEngine.layerMemory),
-              Layer.provideMerge(Checks.Checks.layerMemory),
-              Layer.provide(
-                BankSources.orderSource(psu, { pageSize: 50 }).pipe(
-                  Layer.provide(Listings.Listings.layerMemory),
-                  Layer.provide(Layer.succeedContext(sql)),
-                  Layer.provide(sealing)
-                )
-              ),
-              Layer.provide(
-                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                  check: () => Effect.succeed({ answer: "APPR" as const })
-                })
-              ),
-              Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: "cz-1" }] })),
-              Layer.provideMerge(client),
-              Layer.provide(
-                Lifecycle.layer([
-                  { emit: (e) => Effect.sync(() => events.push(e)) },
-                  SweepLog.listener(Context.get(sql, SqlClient.SqlClient), ["cz-1"])
-                ])
-              )
-            )
+            sweepOver(cobsClient(info, broken), {
+              consents: [{ key: "cz-1" }],
+              needs: Layer.merge(Layer.succeedContext(sql), sealingKey),
+              listeners: [
+                { emit: (e) => Effect.sync(() => events.push(e)) },
+                SweepLog.listener(Context.get(sql, SqlClient.SqlClient), ["cz-1"])
+              ]
+            })
           )
         )
         // the day's 4 calls: the list and 3 details (SO0001-3); of the 7 pending, the quarterly, yearly and
@@ -803,17 +715,12 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         yield* bankClock.set(Date.UTC(2026, 10, 2, 7))
         const grant = yield* Effect.promise(() => customerTokens(info))
         const sql = yield* Layer.build(db.fresh())
-        const sealing = Layer.succeed(Consents.RefreshTokenKey)(Option.some(Redacted.make("k".repeat(44))))
         yield* Consents.add({ key: "cz-1", refreshToken: Redacted.make(grant.refresh_token) }).pipe(
           Effect.provide(sql),
-          Effect.provide(sealing)
+          Effect.provide(sealingKey)
         )
         // page 1 answers 502 from the second day on
         let broken = false
-        const cobsPage = (url: string) => {
-          const u = new URL(url)
-          return u.pathname.endsWith("/my/standingorders") ? Number(u.searchParams.get("page") ?? "0") : -1
-        }
         const transport = Layer.effect(
           BankTransport.BankTransport,
           Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
@@ -834,14 +741,8 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
             BankSources.orderSource(psu, { pageSize: 50 }).pipe(
               Layer.provide(Listings.Listings.layerMemory),
               Layer.provide(Layer.succeedContext(sql)),
-              Layer.provide(sealing),
-              Layer.provide(
-                mockBankClient(info, transport, {
-                  profile: Profile.cobs,
-                  apiKey: info.apiKey,
-                  tpp: { name: "My Budget App s.r.o." }
-                })
-              )
+              Layer.provide(sealingKey),
+              Layer.provide(cobsClient(info, transport))
             )
           ),
           Sweep.OrderSource
@@ -885,17 +786,10 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         const summary = yield* pumped(
           Sweep.sweepNow("2026-11-03").pipe(
             Effect.provide(
-              Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-                Layer.provideMerge(WorkflowEngine.layerMemory),
-                Layer.provideMerge(Checks.Checks.layerMemory),
-                Layer.provide(Layer.succeed(Sweep.OrderSource)(source)),
-                Layer.provide(
-                  Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                    check: () => Effect.succeed({ answer: "APPR" as const })
-                  })
-                ),
-                Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [consent] }))
-              )
+              sweepOver(cobsClient(info, transport), {
+                consents: [consent],
+                source: Layer.succeed(Sweep.OrderSource)(source)
+              })
             )
           )
         )
@@ -955,26 +849,13 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         return { summary, listed, expected: Sweep.plan(listed, info.clientId, LocalDate.parseUnsafe(day), settings) }
       }).pipe(
         Effect.provide(
-          Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-            Layer.provideMerge(WorkflowEngine.layerMemory),
-            Layer.provideMerge(Checks.Checks.layerMemory),
-            Layer.provide(
-              BankSources.orderSource(psu, { pageSize: 50 }).pipe(Layer.provide(Listings.Listings.layerMemory))
-            ),
-            Layer.provide(
-              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                check: () => Effect.succeed({ answer: "APPR" as const })
-              })
-            ),
-            Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, consents: [{ key: info.clientId }] })),
-            Layer.provideMerge(mockBankClient(info, page0)),
-            Layer.provide(
-              Lifecycle.layer([
-                { emit: (e) => Effect.sync(() => events.push(e)) },
-                SweepLog.listener(Context.get(sql, SqlClient.SqlClient), [info.clientId])
-              ])
-            )
-          )
+          sweepOver(bankClient(info, page0), {
+            consents: [{ key: info.clientId }],
+            listeners: [
+              { emit: (e) => Effect.sync(() => events.push(e)) },
+              SweepLog.listener(Context.get(sql, SqlClient.SqlClient), [info.clientId])
+            ]
+          })
         )
       )
       const record = yield* SweepLog.list(day).pipe(Effect.provide(sql))
@@ -1111,7 +992,7 @@ describe("BankSources.orderSource: the records' standard (issue 40)", () => {
     Effect.gen(function* () {
       const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
       const info = Context.get(bank, Sandbox.SandboxInfo)
-      const client = mockBankClient(info, BankTransport.BankTransport.layerUndici(), {
+      const client = bankClient(info, BankTransport.BankTransport.layerUndici(), {
         ...(standard === undefined ? {} : { standard })
       })
       return yield* Effect.flatMap(Effect.service(Sweep.OrderSource), (source) =>
@@ -1157,17 +1038,7 @@ describe("BankSources.orderSource: the records' standard (issue 40)", () => {
       const info = Context.get(bank, Sandbox.SandboxInfo)
       const journal = Context.get(bank, Journal.Journal)
       const checker = Context.get(
-        yield* Layer.build(
-          BankSources.balanceChecker(psu).pipe(
-            Layer.provide(
-              mockBankClient(info, BankTransport.BankTransport.layerUndici(), {
-                profile: Profile.cobs,
-                apiKey: info.apiKey,
-                tpp: { name: "My Budget App s.r.o." }
-              })
-            )
-          )
-        ),
+        yield* Layer.build(BankSources.balanceChecker(psu).pipe(Layer.provide(cobsClient(info)))),
         FundsCheckWorkflow.BalanceChecker
       )
       const account = Fixtures.ibans.eurBranch
