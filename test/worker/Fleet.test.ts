@@ -17,6 +17,46 @@ const orders = Array.from({ length: 40 }, (_, i) => ({
   creditor: { iban: "SK0809000000000123123123" }
 }))
 
+/**
+ * A runner of the fleet on the database at `url`: the day's sweep of `consents` over `list` (the orders listed), each
+ * check answered by `check` (APPR by default), the checks in PostgreSQL.
+ */
+const runnerOf = (
+  url: Redacted.Redacted<string>,
+  consents: ReadonlyArray<Sweep.Consent>,
+  list: Sweep.OrderSource["Service"]["list"],
+  check: FundsCheckWorkflow.BalanceChecker["Service"]["check"] = () =>
+    Effect.succeed({ answer: "APPR" as const, requestId: "r" })
+) =>
+  Fleet.workflows.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        Layer.succeed(Sweep.SweepSettings)({
+          consents,
+          daysBefore: 2,
+          calendar: Calendar.target,
+          timeZone: "Europe/Bratislava",
+          hour: 8
+        }),
+        Layer.succeed(Sweep.OrderSource)({ list }),
+        Layer.succeed(FundsCheckWorkflow.BalanceChecker)({ check })
+      )
+    ),
+    Layer.provideMerge(Checks.Checks.layerSql),
+    Layer.provideMerge(Fleet.cluster({ databaseUrl: url, pollInterval: "200 millis", maxConnections: 4 }))
+  )
+
+/** Twenty-four consents, c00 to c23. */
+const consents24 = Array.from({ length: 24 }, (_, i) => ({ key: `c${String(i).padStart(2, "0")}` }))
+
+/** The database sessions holding runners' shard locks (advisory locks of each runner's pool, named after it). */
+const lockSessions = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql<{ pid: number; runner: string }>`SELECT DISTINCT l.pid, a.application_name AS runner FROM pg_locks l
+    JOIN pg_stat_activity a ON a.pid = l.pid
+    WHERE l.locktype = 'advisory' AND a.application_name LIKE 'tppkit runner%'`
+)
+
 describe("Fleet.cluster (one runner on PostgreSQL)", () => {
   it.live(
     "a sweep checks every payment once, however often started; one stored message and reply per request",
@@ -24,33 +64,20 @@ describe("Fleet.cluster (one runner on PostgreSQL)", () => {
       Effect.gen(function* () {
         const url = yield* db.freshUrl()
         const sent = yield* Ref.make(0)
-        const runner = Fleet.workflows.pipe(
-          Layer.provideMerge(
-            Layer.mergeAll(
-              Layer.succeed(Sweep.SweepSettings)({
-                consents: [{ key: "c1" }],
-                daysBefore: 2,
-                calendar: Calendar.target,
-                timeZone: "Europe/Bratislava",
-                hour: 8
-              }),
-              Layer.succeed(Sweep.OrderSource)({ list: () => Effect.succeed({ orders, pages: 1 }) }),
-              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                check: (due) =>
-                  Effect.as(
-                    Ref.update(sent, (n) => n + 1),
-                    {
-                      answer: BigDecimal.isLessThan(due.amount, BigDecimal.fromBigInt(30n))
-                        ? ("APPR" as const)
-                        : ("DECL" as const),
-                      requestId: `req-${due.orderId}`
-                    }
-                  )
-              })
+        const runner = runnerOf(
+          url,
+          [{ key: "c1" }],
+          () => Effect.succeed({ orders, pages: 1 }),
+          (due) =>
+            Effect.as(
+              Ref.update(sent, (n) => n + 1),
+              {
+                answer: BigDecimal.isLessThan(due.amount, BigDecimal.fromBigInt(30n))
+                  ? ("APPR" as const)
+                  : ("DECL" as const),
+                requestId: `req-${due.orderId}`
+              }
             )
-          ),
-          Layer.provideMerge(Checks.Checks.layerSql),
-          Layer.provideMerge(Fleet.cluster({ databaseUrl: url, pollInterval: "200 millis", maxConnections: 4 }))
         )
         const result = yield* Effect.gen(function* () {
           const checks = yield* Checks.Checks
@@ -145,54 +172,27 @@ describe("the sweep spread over the workers (issue 43)", () => {
     () =>
       Effect.gen(function* () {
         const url = yield* db.freshUrl()
-        const consents = Array.from({ length: 24 }, (_, i) => ({ key: `c${String(i).padStart(2, "0")}` }))
+        const consents = consents24
         const listed: Array<{ readonly runner: string; readonly consent: string }> = []
         let inFlight = 0
         let most = 0
         const runner = (name: string) =>
-          Fleet.workflows.pipe(
-            Layer.provideMerge(
-              Layer.mergeAll(
-                Layer.succeed(Sweep.SweepSettings)({
-                  consents,
-                  daysBefore: 2,
-                  calendar: Calendar.target,
-                  timeZone: "Europe/Bratislava",
-                  hour: 8
-                }),
-                Layer.succeed(Sweep.OrderSource)({
-                  list: (consent) =>
-                    Effect.gen(function* () {
-                      inFlight++
-                      most = Math.max(most, inFlight)
-                      listed.push({ runner: name, consent: consent.key })
-                      yield* Effect.sleep("150 millis")
-                      inFlight--
-                      return { orders: orders.slice(0, 2), pages: 1 }
-                    })
-                }),
-                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                  check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
-                })
-              )
-            ),
-            Layer.provideMerge(Checks.Checks.layerSql),
-            Layer.provideMerge(Fleet.cluster({ databaseUrl: url, pollInterval: "200 millis", maxConnections: 4 }))
+          runnerOf(url, consents, (consent) =>
+            Effect.gen(function* () {
+              inFlight++
+              most = Math.max(most, inFlight)
+              listed.push({ runner: name, consent: consent.key })
+              yield* Effect.sleep("150 millis")
+              inFlight--
+              return { orders: orders.slice(0, 2), pages: 1 }
+            })
           )
         // the second runner joins and holds its shards while the first sweeps
         const second = yield* Effect.forkChild(Effect.provide(Effect.never, Layer.fresh(runner("b"))))
         const summary = yield* Effect.gen(function* () {
           const checks = yield* Checks.Checks
           // both runners hold shards before the day's run starts
-          const sql = yield* SqlClient.SqlClient
-          for (;;) {
-            // each runner's shard locks are advisory locks of its pool, named after the runner
-            const rows = yield* sql<{ n: number }>`SELECT count(DISTINCT a.application_name)::int AS n
-              FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-              WHERE l.locktype = 'advisory' AND a.application_name LIKE 'tppkit runner%'`
-            if ((rows[0]?.n ?? 0) >= 2) break
-            yield* Effect.sleep("200 millis")
-          }
+          while (new Set((yield* lockSessions).map((s) => s.runner)).size < 2) yield* Effect.sleep("200 millis")
           const summary = yield* Sweep.sweepNow("2026-11-02")
           while ((yield* checks.pending("2026-11-02")) > 0) yield* Effect.sleep("100 millis")
           return summary
@@ -219,35 +219,16 @@ describe("a runner that loses its shard locks mid-sweep (issue 43)", () => {
     () =>
       Effect.gen(function* () {
         const url = yield* db.freshUrl()
-        const consents = Array.from({ length: 24 }, (_, i) => ({ key: `c${String(i).padStart(2, "0")}` }))
+        const consents = consents24
         let listed = 0
-        const runner = Fleet.workflows.pipe(
-          Layer.provideMerge(
-            Layer.mergeAll(
-              Layer.succeed(Sweep.SweepSettings)({
-                consents,
-                daysBefore: 2,
-                calendar: Calendar.target,
-                timeZone: "Europe/Bratislava",
-                hour: 8
-              }),
-              Layer.succeed(Sweep.OrderSource)({
-                list: () =>
-                  Effect.as(
-                    Effect.andThen(
-                      Effect.sleep("2 seconds"),
-                      Effect.sync(() => listed++)
-                    ),
-                    { orders: orders.slice(0, 2), pages: 1 }
-                  )
-              }),
-              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
-              })
-            )
-          ),
-          Layer.provideMerge(Checks.Checks.layerSql),
-          Layer.provideMerge(Fleet.cluster({ databaseUrl: url, pollInterval: "200 millis", maxConnections: 4 }))
+        const runner = runnerOf(url, consents, () =>
+          Effect.as(
+            Effect.andThen(
+              Effect.sleep("2 seconds"),
+              Effect.sync(() => listed++)
+            ),
+            { orders: orders.slice(0, 2), pages: 1 }
+          )
         )
         const result = yield* Effect.gen(function* () {
           const checks = yield* Checks.Checks
@@ -258,9 +239,7 @@ describe("a runner that loses its shard locks mid-sweep (issue 43)", () => {
           yield* Effect.sleep("1 second")
           // the session holding the runner's shard locks ends (a database restart, a dropped connection): every
           // shard is lost at once while the day's run waits for its consents and the consents for their listings
-          const sessions = yield* sql<{ pid: number }>`SELECT DISTINCT l.pid FROM pg_locks l
-            JOIN pg_stat_activity a ON a.pid = l.pid
-            WHERE l.locktype = 'advisory' AND a.application_name LIKE 'tppkit runner%'`
+          const sessions = yield* lockSessions
           assert.isAbove(sessions.length, 0)
           for (const s of sessions) yield* sql`SELECT pg_terminate_backend(${s.pid})`
           // before: the day's run on its shard (default:29) waited for good and that shard was never taken back
