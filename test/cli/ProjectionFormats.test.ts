@@ -3,7 +3,7 @@ import { LocalDate, Money } from "@tppkit/core"
 import { CashFlow, Export } from "@tppkit/schedule"
 import { BigDecimal } from "effect"
 import { describe, expect, it } from "vitest"
-import { payments } from "./paymentRows.ts"
+import { rows as payments } from "../schedule/payments.ts"
 
 const d = LocalDate.parseUnsafe
 const bd = BigDecimal.fromStringUnsafe

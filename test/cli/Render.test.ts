@@ -4,7 +4,7 @@ import { CashFlow, Export } from "@tppkit/schedule"
 import { BigDecimal } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { payment, payments } from "./paymentRows.ts"
+import { row as payment, rows as payments } from "../schedule/payments.ts"
 
 const d = LocalDate.parseUnsafe
 const bd = BigDecimal.fromStringUnsafe

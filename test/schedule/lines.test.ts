@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest"
 import * as Lines from "../../packages/schedule/src/internal/lines.ts"
 import type * as Plans from "../../packages/schedule/src/internal/plans.ts"
 import * as Oracle from "./exportOracle.ts"
+import { row as payment, rows } from "./payments.ts"
 
 const d = LocalDate.parseUnsafe
-const bd = BigDecimal.fromStringUnsafe
 
 /**
  * Payments in projection order as the writer's source: consecutive payments with one execution date make a date,
@@ -79,33 +79,12 @@ const text = (chunks: Iterable<Uint8Array>): string => Oracle.bytesOf(chunks).to
 const projectionJson = (report: Oracle.Document): string => text(jsonChunks(report))
 const projectionCsv = (report: Oracle.Document): string => text(csvChunks(report))
 
-const payment = (
-  orderId: string,
-  date: string,
-  amount: string,
-  currency = "EUR",
-  extra: { nominal?: string; creditorName?: string } = {}
-): Oracle.Row => ({
-  orderId,
-  nominalDate: d(extra.nominal ?? date),
-  executionDate: d(date),
-  amount: bd(amount),
-  currency,
-  debtorIban: "SK3112000000198742637541",
-  creditorIban: "SK6807200002891987426353",
-  ...(extra.creditorName === undefined ? {} : { creditorName: extra.creditorName })
-})
-
 const report: Oracle.Document = {
   from: d("2026-01-01"),
   to: d("2026-03-31"),
   calendar: "target",
   convention: "following",
-  payments: [
-    payment("SO-1", "2026-01-02", "1250.5", "EUR", { nominal: "2026-01-01", creditorName: 'Landlord, "Ltd"' }),
-    payment("SO-2", "2026-01-15", "0.1", "CZK"),
-    payment("SO-3", "2026-02-02", "0.2", "EUR")
-  ],
+  payments: rows,
   skipped: [{ orderId: "SO-9", reason: 'frequency "FOO" is not one of DAIL, DAI7, WEEK, MNTH, QUTR, SEMI, YEAR' }]
 }
 
