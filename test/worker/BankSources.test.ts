@@ -463,11 +463,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
             })
           )
         ).pipe(Layer.provide(faultOn([1], true)))
-        const summary = yield* sweepWith(day, info, edited).pipe(
-          Effect.provide(
-            Layer.mergeAll(WorkflowEngine.layerMemory, Checks.Checks.layerMemory, Listings.Listings.layerMemory)
-          )
-        )
+        const summary = yield* sweepWith(day, info, edited, yield* Layer.build(memoryStores))
         const consent = summary.consents[0]
         assert.deepStrictEqual(consent?.pagesUnread, [1, 2])
         // before, the kept pages' unread and skipped records were not named: no unread, no skipped
