@@ -7,7 +7,7 @@ import { LocalDate } from "@tppkit/core"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { workerOnce } from "../e2e/harness.ts"
+import { tppkit, workerOnce } from "../e2e/harness.ts"
 import { embeddedDb } from "../worker/pg.ts"
 import { run } from "./inProcess.ts"
 
@@ -75,5 +75,20 @@ describe("tppkit worker --standard (issue 40)", { timeout: 120_000 }, () => {
     const none = await worker(other)
     expect(none.code, none.stderr).toBe(3)
     expect(none.stderr).toContain("--standard the profile's here, cobs in the fleet")
+  })
+
+  it("the bank profile is part of the plan: a second worker reading the bank with another --profile is refused (issue 43)", async () => {
+    const day = LocalDate.format(Fixtures.baseDate)
+    const secret = Redacted.value(bank.clientSecret)
+    const url = Redacted.value(await Effect.runPromise(db.freshUrl()))
+    const first = await run(workerOnce(url, bank, day, "--client-secret", secret))
+    expect(first.code, first.stderr).toBe(0)
+    // before, nothing of the plan named the profile: this worker joined and read the same bank as COBS
+    // (a process: the profile's API key and TPP name come from the environment)
+    const cobs = await tppkit(workerOnce(url, bank, day, "--client-secret", secret, "--profile", "cobs"), {
+      env: { TPPKIT_API_KEY: "an-api-key", TPPKIT_TPP_NAME: "My Budget App s.r.o." }
+    })
+    expect(cobs.code, cobs.stderr).toBe(3)
+    expect(cobs.stderr).toContain("--profile cobs here, sbas in the fleet")
   })
 })

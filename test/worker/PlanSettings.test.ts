@@ -51,6 +51,15 @@ describe("PlanSettings", () => {
   )
 })
 
+describe("PlanSettings.differences", () => {
+  it("names the bank profile (issue 43); the seed bank's, given or not, is the same plan", () => {
+    assert.deepStrictEqual(PlanSettings.differences({ ...base, profile: "cobs" }, base), [
+      "--profile cobs here, sbas in the fleet"
+    ])
+    assert.deepStrictEqual(PlanSettings.differences({ ...base, profile: "sbas" }, base), [])
+  })
+})
+
 const refusal = (exit: Exit.Exit<boolean, unknown>): PlanSettings.PlanSettingsError => {
   assert.isTrue(Exit.isFailure(exit))
   const reason = Exit.isFailure(exit) ? exit.cause.reasons[0] : undefined

@@ -1,5 +1,6 @@
 /**
- * One plan per day: the settings that shape a day's sweep (days before, calendar, holidays, convention, the standard the bank's records are read in, hour, time zone) are
+ * One plan per day: the settings that shape a day's sweep (days before, calendar, holidays, convention, the standard the
+ * bank's records are read in, the bank's profile, hour, time zone) are
  * stored with the fleet in its database by the first worker; a worker started with other settings is refused with
  * one line naming each difference, unless it asks to reconfigure the fleet, which changes them for the days not yet
  * swept (a day already swept keeps the checks it planned). The opening balances a worker is given (`--balances`)
@@ -41,6 +42,11 @@ export interface Settings {
    * that two workers never read the same bank's records differently; absent: the profile's.
    */
   readonly standard?: string | undefined
+  /**
+   * The bank profile the worker's own bank is read with (`--profile`) where it is not the seed bank's (`sbas`), so
+   * that two workers never read one bank with two profiles (its paths, fields and limits); absent: `sbas`.
+   */
+  readonly profile?: string | undefined
   readonly hour: number
   readonly timeZone: string
   /** The opening balances of `--balances`, one per account (absent: none given). */
@@ -57,6 +63,7 @@ const Stored = Schema.Struct({
   holidays: Schema.optionalKey(Schema.Array(Schema.String)),
   convention: Schema.optionalKey(Schema.String),
   standard: Schema.optionalKey(Schema.String),
+  profile: Schema.optionalKey(Schema.String),
   hour: Schema.Number,
   timeZone: Schema.String,
   balances: Schema.optionalKey(Schema.Array(Balance))
@@ -99,6 +106,7 @@ const canonical = (s: Settings): Settings => ({
   ...(s.holidays === undefined || s.holidays.length === 0 ? {} : { holidays: [...new Set(s.holidays)].sort() }),
   ...(s.convention === undefined || s.convention === "following" ? {} : { convention: s.convention }),
   ...(s.standard === undefined ? {} : { standard: s.standard }),
+  ...(s.profile === undefined || s.profile === "sbas" ? {} : { profile: s.profile }),
   hour: s.hour,
   timeZone: s.timeZone,
   ...(s.balances === undefined
@@ -136,6 +144,7 @@ export const differences = (here: Settings, fleet: Settings): Array<string> => {
   compare("--holidays", a.holidays?.join(",") ?? "none", b.holidays?.join(",") ?? "none")
   compare("--convention", a.convention ?? "following", b.convention ?? "following")
   compare("--standard", a.standard ?? "the profile's", b.standard ?? "the profile's")
+  compare("--profile", a.profile ?? "sbas", b.profile ?? "sbas")
   compare("--hour", String(a.hour), String(b.hour))
   compare("--time-zone", a.timeZone, b.timeZone)
   if (JSON.stringify(a.balances) !== JSON.stringify(b.balances)) {

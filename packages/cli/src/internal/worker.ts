@@ -233,6 +233,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       ...(convention === BusinessDayConvention.defaultConvention ? {} : { convention }),
       // the standard the bank's records are read in, where it is not the profile's own: two workers read them alike
       ...(standard === undefined || standard === announced.profile.standard ? {} : { standard }),
+      // the profile this worker's bank is read with: two workers never read one bank with two profiles (issue 43)
+      profile: announced.profile.name,
       hour: input.hour,
       timeZone: input.timeZone,
       ...(balances === undefined ? {} : { balances })
