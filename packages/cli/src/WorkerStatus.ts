@@ -10,7 +10,7 @@
  */
 import { LocalDate, Money } from "@tppkit/core"
 import { Budget } from "@tppkit/http"
-import type { Checks, ListingReconciliation, Liveness, SweepLog, Warnings, Webhook } from "@tppkit/worker"
+import type { Checks, FleetStatus } from "@tppkit/worker"
 import * as ListingStatus from "./internal/listingStatus.ts"
 import * as StatusChecks from "./internal/statusChecks.ts"
 import * as StatusFleet from "./internal/statusFleet.ts"
@@ -18,53 +18,8 @@ import * as StatusText from "./internal/statusText.ts"
 import * as StatusWarnings from "./internal/statusWarnings.ts"
 import * as Render from "./Render.ts"
 
-/** One consent's budget on one day, as the fleet's database holds it. */
-export interface BudgetRow {
-  /** The budget key: environment, bank, client and consent (`Budget.consentKey`). */
-  readonly consentKey: string
-  readonly day: string
-  readonly used: number
-  readonly limit: number
-  /** The bank profile the fleet's consents table names for the consent (absent: none, the worker's own). */
-  readonly profile?: string | undefined
-}
-
-/**
- * What `tppkit worker status` shows: the checks (finished and pending), the budget per consent and day, and, when
- * read from a fleet's database, each day's sweep per consent, the webhook deliveries not made yet and today's date
- * in the fleet's time zone (a check failed on a transient fault is tried again until its execution date has passed).
- */
-export interface Status {
-  readonly checks: ReadonlyArray<Checks.Row>
-  readonly budget: ReadonlyArray<BudgetRow>
-  readonly sweeps?: ReadonlyArray<SweepLog.Entry> | undefined
-  readonly deliveries?: ReadonlyArray<Webhook.Delivery> | undefined
-  /** Whether the fleet still advances (its queue read, its sweeps going on), and the verdict on it. */
-  readonly liveness?: { readonly reading: Liveness.Reading; readonly verdict: Liveness.Verdict } | undefined
-  /** The fleet's webhook endpoints: one disabled (it answered 410 Gone) or with deliveries given up is shown. */
-  readonly endpoints?: ReadonlyArray<Webhook.EndpointState> | undefined
-  /** Today in the fleet's time zone, `YYYY-MM-DD`. */
-  readonly today?: string | undefined
-  /** The reconciliations of the sweeps' listings (the table shows them after the budget; the JSON keeps its keys). */
-  readonly reconciliations?: ReadonlyArray<ListingReconciliation.Summary> | undefined
-  /** What the fleet warns of (issue 39): payments at risk ahead, recent changes, consents near or past their end. */
-  readonly warnings?: Warned | undefined
-}
-
-/** What the fleet warns of, as `tppkit worker status` reads it for a day (the latest swept, or `--day`). */
-export interface Warned {
-  /** The day the warnings are read for. */
-  readonly day: string
-  readonly atRisk: ReadonlyArray<Warnings.OpenRisk>
-  /** The change feed of the week up to the day (at most the latest 200). */
-  readonly changes: ReadonlyArray<Warnings.Kept>
-  readonly changesSince: string
-  readonly consents: ReadonlyArray<Warnings.ConsentState>
-  /** The stored balances with their age on the day (calendar days). */
-  readonly balances: ReadonlyArray<{ readonly iban: string; readonly date: string; readonly ageDays: number }>
-  /** The age after which a balance is flagged (`--balance-max-age`, default 3). */
-  readonly balanceMaxAge: number
-}
+/** What `tppkit worker status` shows: the fleet's status as worker's `FleetStatus.read` reads it. */
+export type Status = FleetStatus.Status
 
 /** A finished check: a row with its outcome. */
 export type Finished = Checks.Row & { readonly outcome: Checks.Verdict }

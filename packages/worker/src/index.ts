@@ -28,6 +28,8 @@ export * as Database from "./Database.ts"
 export * as EmbeddedDb from "./EmbeddedDb.ts"
 /** One worker of the fleet: cluster runner, workflow engine, workflows. */
 export * as Fleet from "./Fleet.ts"
+/** The fleet's status read from its database: checks, budget, sweeps, webhooks, liveness, listings, warnings. */
+export * as FleetStatus from "./FleetStatus.ts"
 /** The durable funds check of one payment. */
 export * as FundsCheckWorkflow from "./FundsCheckWorkflow.ts"
 /** A worker's lifecycle events and their one-line form (logfmt or JSON lines). */

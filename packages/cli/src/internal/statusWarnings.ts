@@ -3,8 +3,9 @@
  * consents near or past their end and opening balances too old, for people and as JSON.
  */
 
+import type { FleetStatus } from "@tppkit/worker"
 import * as Render from "../Render.ts"
-import type { Status, Warned } from "../WorkerStatus.ts"
+import type { Status } from "../WorkerStatus.ts"
 import { amountText, plural, width } from "./statusText.ts"
 
 /** The days from `day` to `end` (negative when `end` is before), or undefined when either is no date. */
@@ -15,14 +16,14 @@ const daysBetween = (day: string, end: string): number | undefined => {
 }
 
 /** The consents to name: those the bank said are over, and those within 14 days of their end on the day. */
-const consentsToName = (w: Warned) =>
+const consentsToName = (w: FleetStatus.Warned) =>
   w.consents.filter((c) => {
     if (c.expired !== undefined) return true
     const left = c.validUntil === undefined ? undefined : daysBetween(w.day, c.validUntil)
     return left !== undefined && left <= 14
   })
 
-const staleBalances = (w: Warned) => w.balances.filter((b) => b.ageDays > w.balanceMaxAge)
+const staleBalances = (w: FleetStatus.Warned) => w.balances.filter((b) => b.ageDays > w.balanceMaxAge)
 
 /**
  * What the fleet warns of (issue 39), each part only when it has something to say: the payments at risk ahead (day,

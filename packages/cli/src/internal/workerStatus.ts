@@ -2,23 +2,11 @@
  * The work behind `tppkit worker status`: the fleet's checks, budget, sweeps, webhooks, liveness, listings and
  * warnings read from its database, and the forecast of the checked accounts with the answers beside it.
  */
-import { LocalDate, Profile, type Standard } from "@tppkit/core"
-import { BankConfig, Budget } from "@tppkit/http"
+import { LocalDate, type Standard } from "@tppkit/core"
+import { BankConfig } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
-import {
-  AtRisk,
-  Checks,
-  Consents,
-  Database,
-  ListingReconciliation,
-  Liveness,
-  PlanSettings,
-  SweepLog,
-  Warnings,
-  Webhook
-} from "@tppkit/worker"
+import { Checks, Database, FleetStatus, type PlanSettings } from "@tppkit/worker"
 import { Effect, Layer, Option, type Redacted, Result } from "effect"
-import { SqlClient } from "effect/sql"
 import * as Failure from "../Failure.ts"
 import type { Sources } from "../ForecastEvidence.ts"
 import * as Output from "../Output.ts"
@@ -53,75 +41,6 @@ export interface StatusInput {
   readonly balanceMaxAge?: number | undefined
 }
 
-/**
- * The status in the fleet's database: every check (or those planned by the sweep of `day`), the budget, the sweep
- * record, the webhook deliveries not made yet, today in the fleet's time zone (its plan settings', or the bank's), the
- * reconciliations of the sweeps' listings, and the opening balances stored with the plan settings (if any).
- */
-export const readStatus = (
-  day: Option.Option<string>,
-  limit: number,
-  balanceMaxAge: number = AtRisk.defaultBalanceMaxAge
-) =>
-  Effect.gen(function* () {
-    const checks = yield* Checks.Checks
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* checks.list(Option.isSome(day) ? { sweepDay: day.value } : {})
-    const budget = yield* Option.isSome(day)
-      ? sql<{ consent_key: string; day: string; used: number }>`SELECT consent_key, day, used FROM tppkit_budget
-          WHERE day = ${day.value} ORDER BY day, consent_key`
-      : sql<{ consent_key: string; day: string; used: number }>`SELECT consent_key, day, used FROM tppkit_budget
-          ORDER BY day, consent_key`
-    // each consent's bank profile, when the fleet's consents name one: its budget shows it, with its daily limit
-    const profiles = new Map((yield* Consents.list).map((c) => [c.key, c.profile]))
-    const sweeps = yield* SweepLog.list(Option.getOrUndefined(day))
-    const deliveries = yield* Webhook.outstanding()
-    const endpoints = yield* Webhook.endpoints
-    const reading = yield* Liveness.read
-    const reconciliations = yield* ListingReconciliation.list(Option.getOrUndefined(day))
-    const plan = yield* PlanSettings.stored
-    const timeZone = Option.isSome(plan) ? plan.value.settings.timeZone : LocalDate.bankTimeZone
-    const today = Option.liftThrowable(() => LocalDate.format(LocalDate.ofInstant(Date.now(), timeZone)))()
-    // the warnings of the day asked for, else of the latest day swept, else of today
-    const [latest] = yield* sql<{ day: string | null }>`SELECT max(day) AS day FROM tppkit_sweep_log`
-    const warnDay = Option.getOrUndefined(day) ?? latest?.day ?? Option.getOrUndefined(today) ?? "0000-01-01"
-    const changesSince = LocalDate.format(LocalDate.addDays(LocalDate.parseUnsafe(warnDay), -6))
-    const changes = (yield* Warnings.changes(changesSince)).filter((c) => c.day <= warnDay).slice(-200)
-    const storedBalances = Option.isSome(plan) ? (plan.value.settings.balances ?? []) : []
-    const warnings: WorkerStatus.Warned = {
-      day: warnDay,
-      atRisk: yield* Warnings.openRisks(warnDay),
-      changes,
-      changesSince,
-      consents: yield* Warnings.consentStates,
-      balances: storedBalances.map((b) => ({ iban: b.iban, date: b.date, ageDays: AtRisk.ageDays(b.date, warnDay) })),
-      balanceMaxAge
-    }
-    const status: WorkerStatus.Status = {
-      checks: rows,
-      budget: budget.map((b) => {
-        const profile = profiles.get(Budget.parseConsentKey(b.consent_key)?.consent ?? b.consent_key)
-        const own = profile === undefined ? undefined : Profile.builtIns.get(profile)?.unattended.dailyLimit
-        return {
-          consentKey: b.consent_key,
-          day: b.day,
-          used: Number(b.used),
-          limit: own ?? limit,
-          ...(profile === undefined ? {} : { profile })
-        }
-      }),
-      sweeps,
-      deliveries,
-      endpoints,
-      liveness: { reading, verdict: Liveness.verdict(reading) },
-      today: Option.getOrUndefined(today),
-      reconciliations,
-      warnings
-    }
-    // the opening balances the fleet's workers were started with (`--balances`), for the status's forecast
-    return { ...status, balances: Option.isSome(plan) ? plan.value.settings.balances : undefined }
-  })
-
 /** Runs `tppkit worker status`. */
 export const status = Effect.fn("tppkit.worker.status")(function* (input: StatusInput) {
   const databaseUrl = yield* databaseUrlOf(input.databaseUrl)
@@ -133,7 +52,7 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
   if (input.balanceMaxAge !== undefined && (!Number.isInteger(input.balanceMaxAge) || input.balanceMaxAge < 0)) {
     return yield* Failure.usage(`--balance-max-age ${input.balanceMaxAge}: a number of days, 0 or more`)
   }
-  const current = yield* readStatus(Option.map(day, LocalDate.format), limit, input.balanceMaxAge).pipe(
+  const current = yield* FleetStatus.read(Option.map(day, LocalDate.format), limit, input.balanceMaxAge).pipe(
     Effect.provide(Checks.Checks.layerSql.pipe(Layer.provideMerge(Database.layer(databaseUrl, { maxConnections: 2 })))),
     Effect.catchTag("ChecksError", (e) => Effect.fail(Failure.failure(e.message, e))),
     Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))

@@ -7,14 +7,13 @@ import { Calendar, LocalDate, Profile } from "@tppkit/core"
 import { BankConfig } from "@tppkit/http"
 import type { Sandbox } from "@tppkit/sandbox"
 import { Coverage } from "@tppkit/schedule"
-import { Consents, Runner, Sweep } from "@tppkit/worker"
+import { Consents, FleetStatus, Runner, Sweep } from "@tppkit/worker"
 import { Effect, Layer, Option, Redacted, References, Result } from "effect"
 import * as Connection from "../../Connection.ts"
 import * as Failure from "../../Failure.ts"
 import type * as WorkerStatus from "../../WorkerStatus.ts"
 import { optionsOf } from "../client.ts"
 import { failureOf } from "../workerFailure.ts"
-import * as WorkerStatusWork from "../workerStatus.ts"
 import * as WorkerWatch from "../workerWatch.ts"
 import { grantOf } from "./customer.ts"
 
@@ -91,7 +90,7 @@ export const sweep = (
       )
       const summary = yield* Sweep.sweepNow(day)
       yield* WorkerWatch.awaitDay(day, "50 millis")
-      const status = yield* WorkerStatusWork.readStatus(Option.none(), settings.success.budget.dailyLimit)
+      const status = yield* FleetStatus.read(Option.none(), settings.success.budget.dailyLimit)
       yield* report({
         summary,
         status,
