@@ -16,19 +16,19 @@
  * separated, default 1000), BENCH_SCALE_WORKERS (fleet sizes, default "1,3"), BENCH_SCALE_LATENCY_MS (default 50),
  * BENCH_SCALE_DUE_EVERY (default 10). Not part of `pnpm bench` (a run of 10,000 consents takes minutes).
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { createInterface } from "node:readline"
 import { Iban } from "@tppkit/core"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
-import { Database, EmbeddedDb } from "@tppkit/worker"
+import { Database } from "@tppkit/worker"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import { workerOnce } from "../test/e2e/harness.ts"
+import { children, exited, freshDatabase, query, startPostgres, tppkit, withSql } from "./fleetProcesses.ts"
 import { cpuSampler, postgresCpuSampler, postmasterOf } from "./processStats.ts"
 
-const root = join(import.meta.dirname, "..")
 const sizes = (process.env.BENCH_SCALE_CONSENTS ?? "1000").split(",").map(Number)
 const fleets = (process.env.BENCH_SCALE_WORKERS ?? "1,3").split(",").map(Number)
 const latencyMs = Number(process.env.BENCH_SCALE_LATENCY_MS ?? 50)
@@ -82,42 +82,18 @@ const fixturesOf = (n: number): Fixtures.Fixtures => {
   }
 }
 
-const children = new Set<ChildProcess>()
-
+/** A worker with the probe that counts its requests; the last lines of its stderr said if it fails. */
 const worker = (args: ReadonlyArray<string>, env: Record<string, string>): ChildProcess => {
-  const child = spawn(
-    process.execPath,
-    [`--import=${probe}`, "--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args],
-    { cwd: root, env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] }
-  )
-  // read both pipes (a full pipe stalls the child); keep the last lines of stderr for a failed run
   const tail: Array<string> = []
-  createInterface({ input: child.stderr! }).on("line", (l) => {
+  const child = tppkit(args, env, [`--import=${probe}`], (l) => {
     tail.push(l.slice(0, 300))
     if (tail.length > 5) tail.shift()
   })
-  createInterface({ input: child.stdout! }).on("line", () => {})
   child.once("exit", (code) => {
-    children.delete(child)
     if (code !== 0) console.log(`  a worker exited ${code}; its last lines:\n    ${tail.join("\n    ")}`)
   })
-  children.add(child)
   return child
 }
-
-const exited = (child: ChildProcess): Promise<number | null> =>
-  new Promise((resolve) => child.once("exit", (code) => resolve(code)))
-
-const withSql = <A>(url: Redacted.Redacted<string>, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
-  Effect.runPromise(
-    Effect.flatMap(Effect.service(SqlClient.SqlClient), f).pipe(
-      Effect.provide(Database.layer(url, { maxConnections: 1 })),
-      Effect.scoped
-    ) as Effect.Effect<A>
-  )
-
-const query = <A extends object>(url: Redacted.Redacted<string>, text: string) =>
-  withSql(url, (sql) => sql.unsafe<A>(text))
 
 interface Probe {
   readonly listings: number
@@ -134,18 +110,7 @@ const spread = (values: ReadonlyArray<number>): string => {
 
 const run = async () => {
   const scope = Scope.makeUnsafe()
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      for (const child of children) child.kill("SIGKILL")
-      void Effect.runPromise(Scope.close(scope, Exit.void)).finally(() => {
-        rmSync(work, { recursive: true, force: true })
-        process.exit(130)
-      })
-    })
-  }
-  const db = await Effect.runPromise(
-    Scope.provide(EmbeddedDb.start({ postgresFlags: ["-c", "shared_preload_libraries=pg_stat_statements"] }), scope)
-  )
+  const db = await startPostgres(scope, work)
   let serial = 0
   try {
     for (const n of sizes) {
@@ -173,8 +138,7 @@ const run = async () => {
         )
         const info = Context.get(bank, Sandbox.SandboxInfo)
         const name = `scale${++serial}`
-        await query(db.url, `CREATE DATABASE ${name}`)
-        const url = Redacted.make(Redacted.value(db.url).replace(/\/postgres$/, `/${name}`))
+        const url = await freshDatabase(db.url, name)
         // the fleet's tables, and its consents as rows (added on the day swept: their validity counts from it)
         const addedAt = Date.parse(`${day}T00:00:00Z`)
         await withSql(url, (sql) =>
@@ -197,18 +161,7 @@ const run = async () => {
           TPPKIT_WORKER_POLL_MS: "500",
           TPPKIT_WORKER_PAGE_SIZE: String(pageSize)
         }
-        const args = [
-          "worker",
-          "--database-url",
-          Redacted.value(url),
-          "--base-url",
-          info.baseUrl,
-          "--client-id",
-          info.clientId,
-          "--today",
-          day,
-          "--once"
-        ]
+        const args = workerOnce(Redacted.value(url), info, day)
         const benchCpu0 = process.cpuUsage()
         const spawned = Date.now()
         const probes = Array.from({ length: size }, (_, i) => join(work, `${name}-w${i}.json`))

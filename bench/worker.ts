@@ -22,19 +22,20 @@
  * listed by its IBAN), BENCH_WORKER_LATER (orders listed besides the due ones that pay later within
  * the forecast's horizon, 2026-11-09..13: listed, planned ahead and forecast, not checked; default 0).
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { Iban } from "@tppkit/core"
 import { Fixtures } from "@tppkit/sandbox"
-import { Database, EmbeddedDb } from "@tppkit/worker"
+import { Database } from "@tppkit/worker"
 import { Effect, Exit, ManagedRuntime, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import { workerOnce } from "../test/e2e/harness.ts"
+import { exited, freshDatabase, query, tppkit as start, startPostgres } from "./fleetProcesses.ts"
 import { cpuSampler, cpuSeconds, postgresCpuSampler, postmasterOf } from "./processStats.ts"
 
-const root = join(import.meta.dirname, "..")
 const payments = Number(process.env.BENCH_WORKER_PAYMENTS ?? 10_000)
 const recoveryPayments = Number(process.env.BENCH_WORKER_RECOVERY_PAYMENTS ?? 3_000)
 const fleetSize = Number(process.env.BENCH_WORKER_COUNT ?? 3)
@@ -123,32 +124,16 @@ const balancesFile = (): string => {
 /** Warnings of the workers (logfmt lines on stderr), counted by message. */
 const warnings = new Map<string, number>()
 
-/** The processes the bench started and that still run: killed if the bench itself is interrupted. */
-const children = new Set<ChildProcess>()
-
+/** `tppkit ARGS` from source, the cluster's warnings on its stderr counted. */
 const tppkit = (
   args: ReadonlyArray<string>,
   env: Record<string, string> = {},
   nodeFlags: ReadonlyArray<string> = []
-): ChildProcess => {
-  const child = spawn(
-    process.execPath,
-    [...nodeFlags, "--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args],
-    {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    }
-  )
-  // read stderr (a full pipe would stall the child) and count the cluster's warnings
-  createInterface({ input: child.stderr! }).on("line", (line) => {
+): ChildProcess =>
+  start(args, env, nodeFlags, (line) => {
     const m = /level=(WARN|ERROR) .*?message="([^"]*)"/.exec(line)
     if (m !== null) warnings.set(`${m[1]} ${m[2]}`, (warnings.get(`${m[1]} ${m[2]}`) ?? 0) + 1)
   })
-  children.add(child)
-  child.once("exit", () => children.delete(child))
-  return child
-}
 
 const reportWarnings = () => {
   for (const [w, n] of warnings) console.log(`    ${String(n).padStart(5)} × ${w}`)
@@ -161,17 +146,6 @@ const firstLine = (child: ChildProcess): Promise<string> =>
     lines.once("line", resolve)
     child.once("exit", (code) => reject(new Error(`exited with ${code} before printing`)))
   })
-
-const exited = (child: ChildProcess): Promise<number | null> =>
-  new Promise((resolve) => child.once("exit", (code) => resolve(code)))
-
-const query = <A extends object>(url: Redacted.Redacted<string>, text: string) =>
-  Effect.runPromise(
-    Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe<A>(text)).pipe(
-      Effect.provide(Database.layer(url, { maxConnections: 1 })),
-      Effect.scoped
-    )
-  )
 
 /** Seconds since `t0` (epoch milliseconds), one decimal. */
 const secondsFrom = (t0: number, epochMillis: number | undefined): string =>
@@ -216,44 +190,18 @@ const startupSampler = (url: Redacted.Redacted<string>, n: number) => {
 
 const run = async () => {
   const scope = Scope.makeUnsafe()
-  // interrupted (Ctrl-C, a timeout): kill the workers and the mock bank, stop PostgreSQL, remove the files
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      for (const child of children) child.kill("SIGKILL")
-      void Effect.runPromise(Scope.close(scope, Exit.void)).finally(() => {
-        rmSync(work, { recursive: true, force: true })
-        process.exit(130)
-      })
-    })
-  }
-  const db = await Effect.runPromise(
-    Scope.provide(EmbeddedDb.start({ postgresFlags: ["-c", "shared_preload_libraries=pg_stat_statements"] }), scope)
-  )
+  // interrupted (Ctrl-C, a timeout): the workers and the mock bank killed, PostgreSQL stopped, the files removed
+  const db = await startPostgres(scope, work)
   const bankFor = async (file: string) => {
     // the bank lists as of the fixtures' day (it computes each order's next date from its listing day)
     const bank = tppkit(["sandbox", "--fixtures", file, "--listing-day", "2026-11-01", "--format", "json"])
     const info = JSON.parse(await firstLine(bank)) as { baseUrl: string; clientSecret: string }
     return { bank, info }
   }
-  const workerArgs = (url: Redacted.Redacted<string>, baseUrl: string) => [
-    "worker",
-    "--database-url",
-    Redacted.value(url),
-    "--base-url",
-    baseUrl,
-    "--client-id",
-    "tppkit-sandbox",
-    "--today",
-    day,
-    "--once",
-    // an attended listing: 100 pages of orders do not fit the 4 unattended listings a day
-    "--psu-last-logged-time",
-    "now"
-  ]
-  const freshDb = async (name: string) => {
-    await query(db.url, `CREATE DATABASE ${name}`)
-    return Redacted.make(Redacted.value(db.url).replace(/\/postgres$/, `/${name}`))
-  }
+  // an attended listing: 100 pages of orders do not fit the 4 unattended listings a day
+  const workerArgs = (url: Redacted.Redacted<string>, baseUrl: string) =>
+    workerOnce(Redacted.value(url), { baseUrl, clientId: "tppkit-sandbox" }, day, "--psu-last-logged-time", "now")
+  const freshDb = (name: string) => freshDatabase(db.url, name)
 
   try {
     // ---- throughput

@@ -15,7 +15,7 @@ import * as EmbeddedDb from "@tppkit/worker/EmbeddedDb"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
-import { start as startWorker } from "./harness.ts"
+import { start as startWorker, workerOnce } from "./harness.ts"
 
 const db = embeddedDb()
 // a day ahead of the real one (the sandbox accepts any day): checks that failed on a fault are tried again only
@@ -90,21 +90,8 @@ const fleet = async () => {
     TPPKIT_WORKER_CHECKS_IN_FLIGHT: String(cap),
     TPPKIT_WORKER_ONCE_WAIT_MS: "60000"
   }
-  const args = [
-    "worker",
-    "--database-url",
-    Redacted.value(url),
-    "--base-url",
-    info.baseUrl,
-    "--client-id",
-    info.clientId,
-    "--today",
-    day,
-    "--once",
-    // an attended listing: three pages of orders, never short of the daily budget
-    "--psu-last-logged-time",
-    "now"
-  ]
+  // an attended listing: three pages of orders, never short of the daily budget
+  const args = workerOnce(Redacted.value(url), info, day, "--psu-last-logged-time", "now")
   const balanceChecks = async () =>
     (await Effect.runPromise(journal.entries)).filter((e) => e.path.includes("balanceCheck"))
   return { info, url, env, args, balanceChecks }
@@ -283,20 +270,7 @@ describe("the fleet's checks through faults", () => {
       )
       const url = running.url
       const { env, balanceChecks, info } = await fleet()
-      const args = [
-        "worker",
-        "--database-url",
-        Redacted.value(url),
-        "--base-url",
-        info.baseUrl,
-        "--client-id",
-        info.clientId,
-        "--today",
-        day,
-        "--once",
-        "--psu-last-logged-time",
-        "now"
-      ]
+      const args = workerOnce(Redacted.value(url), info, day, "--psu-last-logged-time", "now")
       const workers = [startWorker(args, env), startWorker(args, env), startWorker(args, env)]
       await finished(url, 30)
       await Effect.runPromise(Scope.close(first, Exit.void))

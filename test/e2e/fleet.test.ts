@@ -37,18 +37,7 @@ describe("a fleet of three workers on one PostgreSQL", () => {
       // a lock refresh may take a third of this; the 2-core CI machine runs three workers and PostgreSQL
       TPPKIT_WORKER_LOCK_EXPIRATION_MS: "9000"
     }
-    const args = [
-      "worker",
-      "--database-url",
-      Redacted.value(url),
-      "--base-url",
-      info.baseUrl,
-      "--client-id",
-      info.clientId,
-      "--today",
-      day,
-      "--once"
-    ]
+    const args = workerOnce(Redacted.value(url), info, day)
     const workers = [startWorker(args, env), startWorker(args, env), startWorker(args, env)]
     // kill the second worker once a tenth of the checks have been sent by the fleet and none has finished yet
     const inFlight = Effect.gen(function* () {
@@ -188,20 +177,7 @@ describe("a fleet of three workers on one PostgreSQL", () => {
     const url = await Effect.runPromise(db.freshUrl())
     const env = { TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret), TPPKIT_WORKER_POLL_MS: "250" }
     const worker = startWorker(
-      [
-        "worker",
-        "--database-url",
-        Redacted.value(url),
-        "--base-url",
-        info.baseUrl,
-        "--client-id",
-        info.clientId,
-        "--consents",
-        `bad=NOT-AN-IBAN,${info.clientId}`,
-        "--today",
-        day,
-        "--once"
-      ],
+      workerOnce(Redacted.value(url), info, day, "--consents", `bad=NOT-AN-IBAN,${info.clientId}`),
       env
     )
     const run = await worker.done

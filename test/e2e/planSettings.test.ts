@@ -6,7 +6,7 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { embeddedDb } from "../worker/pg.ts"
-import { tppkit } from "./harness.ts"
+import { tppkit, workerOnce } from "./harness.ts"
 
 const db = embeddedDb()
 const bankScope = Scope.makeUnsafe()
@@ -20,25 +20,10 @@ describe("one plan per day", { timeout: 120_000 }, () => {
     )
     const url = Redacted.value(await Effect.runPromise(db.freshUrl()))
     const worker = (...more: ReadonlyArray<string>) =>
-      tppkit(
-        [
-          "worker",
-          "--database-url",
-          url,
-          "--base-url",
-          info.baseUrl,
-          "--client-id",
-          info.clientId,
-          "--today",
-          "2026-11-02",
-          "--once",
-          ...more
-        ],
-        {
-          env: { TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret), TPPKIT_WORKER_POLL_MS: "250" },
-          timeoutMs: 90_000
-        }
-      )
+      tppkit(workerOnce(url, info, "2026-11-02", ...more), {
+        env: { TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret), TPPKIT_WORKER_POLL_MS: "250" },
+        timeoutMs: 90_000
+      })
     const first = await worker()
     assert.strictEqual(first.code, 0, first.stderr)
     const other = await worker("--days-before", "3", "--time-zone", "Europe/Prague")

@@ -9,7 +9,7 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { embeddedDb } from "../worker/pg.ts"
-import { root } from "./harness.ts"
+import { root, workerOnce } from "./harness.ts"
 
 const db = embeddedDb()
 const bankScope = Scope.makeUnsafe()
@@ -66,23 +66,10 @@ describe("worker lifecycle lines", { timeout: 120_000 }, () => {
     const info = await bank()
     const url = await Effect.runPromise(db.freshUrl())
     const day = "2026-11-02"
-    const worker = start(
-      [
-        "worker",
-        "--database-url",
-        Redacted.value(url),
-        "--base-url",
-        info.baseUrl,
-        "--client-id",
-        info.clientId,
-        "--consents",
-        `bad=NOT-AN-IBAN,${info.clientId}`,
-        "--today",
-        day,
-        "--once"
-      ],
-      { TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret), TPPKIT_WORKER_POLL_MS: "250" }
-    )
+    const worker = start(workerOnce(Redacted.value(url), info, day, "--consents", `bad=NOT-AN-IBAN,${info.clientId}`), {
+      TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
+      TPPKIT_WORKER_POLL_MS: "250"
+    })
     assert.strictEqual(await worker.done, 9, worker.lines.join("\n"))
     const events = worker.lines.filter((l) => l.startsWith("time=")).map(logfmt)
     const names = events.map((e) => e.event)
