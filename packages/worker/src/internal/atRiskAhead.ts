@@ -41,6 +41,12 @@ export const ahead = (
       calendar: settings.calendar,
       convention: settings.convention
     })
+    // a stored balance that cannot be read is said, its account not forecast (issue 34)
+    for (const u of found.unusable ?? []) {
+      yield* Effect.logWarning(
+        `tppkit: forecast ahead of ${day}: the fleet's stored balance of ${u.iban} cannot be read: ${u.reason}; the account is not forecast`
+      )
+    }
     const openRows = yield* sql<{
       consent: string
       order_id: string
