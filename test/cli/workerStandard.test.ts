@@ -5,8 +5,6 @@
  */
 import { LocalDate } from "@tppkit/core"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
-import { PlanSettings } from "@tppkit/worker"
-import * as Database from "@tppkit/worker/Database"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { tppkit, workerOnce } from "../e2e/harness.ts"
@@ -81,11 +79,6 @@ describe("tppkit worker --standard (issue 40)", { timeout: 120_000 }, () => {
 
   it("the bank profile is part of the plan: a second worker reading the bank with another --profile is refused (issue 43)", async () => {
     const day = LocalDate.format(Fixtures.baseDate)
-    // a mock bank of its own: the first test spent the shared one's daily listings
-    const bank = Context.get(
-      await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ listingDay: Fixtures.baseDate }), scope)),
-      Sandbox.SandboxInfo
-    )
     const secret = Redacted.value(bank.clientSecret)
     const url = Redacted.value(await Effect.runPromise(db.freshUrl()))
     const first = await run(workerOnce(url, bank, day, "--client-secret", secret))
@@ -97,29 +90,5 @@ describe("tppkit worker --standard (issue 40)", { timeout: 120_000 }, () => {
     })
     expect(cobs.code, cobs.stderr).toBe(3)
     expect(cobs.stderr).toContain("--profile cobs here, sbas in the fleet")
-  })
-
-  it("worker status names a stored balance it cannot read, with its account and value (issue 34)", async () => {
-    const url = await Effect.runPromise(db.freshUrl())
-    const iban = "SK3112000000198742637541"
-    // a balance as an older version or a hand edit left it: not a decimal number
-    await Effect.runPromise(
-      PlanSettings.claim({
-        daysBefore: 2,
-        calendar: "target",
-        hour: 8,
-        timeZone: "Europe/Bratislava",
-        balances: [{ iban, currency: "EUR", amount: "12,50", date: "2026-11-01" }]
-      }).pipe(Effect.provide(Database.layer(url, { maxConnections: 1 })))
-    )
-    const status = await run(["worker", "status", "--database-url", Redacted.value(url)])
-    expect(status.code, status.stderr).toBe(0)
-    // before, the balance was left out of the forecast without a word
-    expect(status.stderr).toMatch(
-      new RegExp(
-        `^tppkit: warning: the fleet's stored balances, record 1 \\(${iban}\\): .*12,50.*; the account is not forecast$`,
-        "m"
-      )
-    )
   })
 })

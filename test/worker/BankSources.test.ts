@@ -4,15 +4,15 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Backoff, Calendar, LocalDate, Profile, type Standard, StandingOrder } from "@tppkit/core"
-import { BankClient, BankTransport, Budget, BudgetStore } from "@tppkit/http"
+import { BankClient, BankTransport, Budget } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { BankSources, Checks, Consents, FundsCheckWorkflow, Lifecycle, Listings, Sweep, SweepLog } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Cause, Context, DateTime, Effect, Exit, Fiber, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
+import { Context, DateTime, Effect, Fiber, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
-import { bankClient, bankConfig, cobsClient, tenOrders } from "../http/cobsClient.ts"
+import { bankClient, cobsClient, tenOrders } from "../http/cobsClient.ts"
 import { customerTokens } from "../sandbox/support.ts"
 import { embeddedDb } from "./pg.ts"
 import { due as dueOf } from "./support.ts"
@@ -375,94 +375,6 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
       }).pipe(Effect.scoped)
   )
 
-  /**
-   * A consent's listing under way while the same listing starts again, as when a consent's run was left to its shard's
-   * next owner (its runner lost the shard) and is replayed while the listing it started still reads page 1 (answered
-   * after a second); `late`: the replay comes after the listing's lease has expired (its worker paused, or a page's
-   * call longer than the lease). The pages the bank saw, the budget used, and how the replay ended.
-   */
-  const replayedDuring = (late: boolean) =>
-    Effect.gen(function* () {
-      const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-      const info = Context.get(bank, Sandbox.SandboxInfo)
-      const journal = Context.get(bank, Journal.Journal)
-      const pages = Effect.map(journal.entries, (entries) =>
-        entries
-          .filter((e) => e.path.endsWith("/standingOrder"))
-          .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
-      )
-      // the replay's clock, 20 s on when `late`: the lease (15 s) of the listing under way has expired for it
-      let shifted = 0
-      const store = Layer.effect(
-        BudgetStore.BudgetStore,
-        Effect.map(Effect.service(BudgetStore.BudgetStore), (inner) =>
-          BudgetStore.BudgetStore.of({
-            ...inner,
-            tryAcquireLease: (key, holder, now, expiresAt) =>
-              inner.tryAcquireLease(key, holder, now + shifted, expiresAt + shifted)
-          })
-        )
-      ).pipe(Layer.provide(BudgetStore.BudgetStore.layerMemory))
-      const client = BankClient.BankClient.layerOver(bankConfig(info), faultOn([1], false, "delay=1000"), store)
-      const consent = { key: info.clientId }
-      return yield* Effect.gen(function* () {
-        const source = yield* Sweep.OrderSource
-        const first = yield* Effect.forkChild(Effect.exit(source.list(consent, day)))
-        while (!(yield* pages).includes(1)) yield* Effect.sleep("10 millis")
-        if (late) shifted = 20_000
-        const replay = yield* Effect.exit(source.list(consent, day))
-        const abandoned = yield* Fiber.join(first)
-        // the consent's run tried again once nothing holds the listing: what is kept is read, nothing asked
-        shifted = 0
-        const again = yield* source.list(consent, day)
-        return {
-          replay,
-          abandoned,
-          again: again.pages,
-          seen: yield* pages,
-          used: (yield* (yield* Budget.Budget).usages).map((u) => u.used)
-        }
-      }).pipe(
-        Effect.provide(
-          BankSources.orderSource(psu, { pageSize: 50 }).pipe(
-            Layer.provideMerge(Listings.Listings.layerMemory),
-            Layer.provideMerge(client)
-          )
-        )
-      )
-    }).pipe(Effect.scoped)
-
-  it.live(
-    "a consent's run replayed while its left listing still reads a page: the replay finds the listing's lease held and is tried again, no page is asked twice",
-    () =>
-      Effect.gen(function* () {
-        const { replay, abandoned, again, seen, used } = yield* replayedDuring(false)
-        // the replay finds the listing held (a fault that passes: the sweep tries it again after its back-off)
-        assert.isTrue(Exit.isFailure(replay))
-        assert.include(String(Exit.isFailure(replay) ? Cause.squash(replay.cause) : ""), "another worker is reading it")
-        assert.isTrue(Exit.isSuccess(abandoned))
-        assert.strictEqual(again, 3)
-        assert.deepStrictEqual(seen, [0, 1, 2])
-        assert.deepStrictEqual(used, [3])
-      })
-  )
-
-  it.live(
-    "a consent's run replayed after the lease of its left listing expired with a page on its way: that page is asked twice, both counted, within the day's 4 calls",
-    () =>
-      Effect.gen(function* () {
-        const { replay, abandoned, again, seen, used } = yield* replayedDuring(true)
-        // the replay takes the listing over: page 0 is kept, page 1 asked again (the one request the expired lease
-        // lets through twice), page 2 once; the listing it took over from stops at its next page
-        assert.isTrue(Exit.isSuccess(replay))
-        assert.isTrue(Exit.isFailure(abandoned))
-        assert.strictEqual(again, 3)
-        assert.deepStrictEqual([...seen].sort(), [0, 1, 1, 2])
-        // every request the bank saw is counted: the repeat shows in the budget and cannot pass the day's 4
-        assert.deepStrictEqual(used, [seen.length])
-      })
-  )
-
   it("stand-in orders are matched by orderId: an order that moved to a page not read today is planned, none twice", () => {
     const loaded = Fixtures.decode(Fixtures.generate(7).fixtures)
     assert.isTrue(Result.isSuccess(loaded))
@@ -523,7 +435,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
   )
 
   it.effect(
-    "a listing planned from its kept pages names the records those pages could not read, those that pay nothing and the reading's warnings (issue 34)",
+    "a listing planned from its kept pages names the records those pages could not read and those that pay nothing (issue 34)",
     () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
@@ -532,8 +444,6 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         // page 0 as sent: its second record without its amount (unreadable), its third ending before it starts (pays
         // nothing); page 1 answers 502 every time, so the day is planned from page 0 as kept
         let skippedId: string | undefined
-        // and its fourth record's amount with three decimals: kept exactly (a warning), refused by the projection
-        let refusedId: string | undefined
         const edited = Layer.effect(
           BankTransport.BankTransport,
           Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
@@ -542,14 +452,12 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
                 Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
                   if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
                   const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
-                  const [, second, third, fourth] = body.standingOrders
-                  if (second === undefined || third === undefined || fourth === undefined) return exchange
+                  const [, second, third] = body.standingOrders
+                  if (second === undefined || third === undefined) return exchange
                   delete second.instructedAmount
                   skippedId = String(third.orderId)
                   third.startDate = "2026-03-01"
                   third.endDate = "2026-01-01"
-                  refusedId = String(fourth.orderId)
-                  fourth.instructedAmount = { value: 12.345, currency: "EUR" }
                   return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
                 })
             })
@@ -569,56 +477,15 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
             }
           ]
         })
-        const refused =
-          "instructedAmount.value 12.345: amount has 3 decimals, at most 2 allowed (format [9.2]); not projected, nothing rounded"
         assert.deepStrictEqual(consent?.skipped, {
-          count: 2,
+          count: 1,
           first: [
             {
               position: `page 0 (${skippedId})`,
               reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
-            },
-            // its place among the kept orders (the unreadable record before it is not one)
-            { position: `record 3 (${refusedId})`, reason: refused }
+            }
           ]
         })
-        // the kept page's reading warns of the amount kept out of the bank's format
-        assert.deepStrictEqual(
-          consent?.warnings?.map((w) => [w.field, w.count, w.orderIds]),
-          [["instructedAmount.value", 1, [refusedId ?? ""]]]
-        )
-      }).pipe(Effect.scoped),
-    60_000
-  )
-
-  it.effect(
-    "a listing planned from its kept pages none of whose records could be read says nothing was planned from it (issue 34)",
-    () =>
-      Effect.gen(function* () {
-        yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
-        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
-        // page 0 as sent with no record's amount; page 1 answers 502 every time
-        const edited = Layer.effect(
-          BankTransport.BankTransport,
-          Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
-            BankTransport.BankTransport.of({
-              send: (request, timeout, maxBodyBytes) =>
-                Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
-                  if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
-                  const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
-                  for (const r of body.standingOrders) delete r.instructedAmount
-                  return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
-                })
-            })
-          )
-        ).pipe(Layer.provide(faultOn([1], true)))
-        const summary = yield* sweepWith(day, info, edited, yield* Layer.build(memoryStores))
-        const consent = summary.consents[0]
-        assert.strictEqual(consent?.planned, 0)
-        assert.strictEqual(consent?.unread?.count, 50)
-        // before, the line said "the others were planned" of a day planned from nothing
-        assert.strictEqual(consent?.unread?.nothingRead, true)
       }).pipe(Effect.scoped),
     60_000
   )
@@ -1109,39 +976,6 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         assert.deepStrictEqual(
           record.map((e) => [e.consent, e.state, e.skipped]),
           [[consent, "complete", skipped]]
-        )
-      }).pipe(Effect.scoped),
-    60_000
-  )
-
-  it.live(
-    "a seed-bank record read with a tolerance (its frequency code in lower case): planned as read, the warning said grouped in the summary, the line and the sweep record (issue 34)",
-    () =>
-      Effect.gen(function* () {
-        let code = ""
-        const { consent, changed, summary, expected, events, record } = yield* sweepWithRecord((r) => {
-          code = String(r.frequency).toLowerCase()
-          r.frequency = code
-        })
-        const [c] = summary.consents
-        assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
-        // read as its code says: planned as the bank's listing is
-        assert.strictEqual(c?.planned, expected.length)
-        assert.strictEqual(c?.unread, undefined)
-        // before, the bank's decoder's warning was dropped by the sweep: no warnings anywhere
-        const warnings = c?.warnings ?? []
-        assert.deepStrictEqual(
-          warnings.map((w) => [w.field, w.count, w.orderIds]),
-          [["frequency", 1, [changed]]]
-        )
-        assert.match(warnings[0]?.reason ?? "", new RegExp(`^"${code}" is read as "${code.toUpperCase()}", because `))
-        assert.deepStrictEqual(
-          events.filter((e) => e._tag === "RecordsWarned"),
-          [{ _tag: "RecordsWarned", day, consent, ...warnings[0]! }]
-        )
-        assert.deepStrictEqual(
-          record.map((e) => [e.consent, e.state, e.warnings]),
-          [[consent, "complete", warnings]]
         )
       }).pipe(Effect.scoped),
     60_000

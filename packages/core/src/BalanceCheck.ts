@@ -62,7 +62,7 @@ export type Request = typeof Request.Type
 export type RequestJson = typeof Request.Encoded
 
 /** The bank's answer: `APPR` sufficient funds, `DECL` insufficient funds. */
-export const Answer = Schema.Literals(["APPR", "DECL"])
+export const Answer = Schema.Literals(Fast.answers)
 
 /** The bank's answer to a balance check. */
 export type Answer = typeof Answer.Type

@@ -6,12 +6,13 @@
  *
  * @since 0.2.0
  */
-import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import type * as Decoded from "./Decoded.ts"
+import type { Options, StandingOrder } from "./internal/cobs.ts"
 import * as Engine from "./internal/cobs.ts"
-import type * as LocalDate from "./LocalDate.ts"
 import type * as Recurrence from "./Recurrence.ts"
 import type * as Translation from "./Translation.ts"
+
+export type { Options, StandingOrder }
 
 /** `execution.interval`. */
 export const intervals: typeof Engine.intervals = Engine.intervals
@@ -27,34 +28,6 @@ export type ModeDue = (typeof modeDues)[number]
 export const modes: typeof Engine.modes = Engine.modes
 /** An `execution.mode`. */
 export type Mode = (typeof modes)[number]
-
-/** The schedule fields of a COBS standing order; dates `YYYY-MM-DD`. */
-export interface StandingOrder {
-  readonly requestedExecutionDate: string
-  readonly standingOrder: {
-    readonly execution: {
-      readonly interval: Interval
-      readonly intervalDue?: string | undefined
-      readonly mode: Mode
-      readonly modeDue?: ModeDue | undefined
-    }
-    readonly validity?: { readonly lastExecutionDate?: string | undefined; readonly maxIterations?: number | undefined }
-    readonly exceptions?: {
-      readonly stopages?: ReadonlyArray<string> | undefined
-      readonly breaks?: ReadonlyArray<{ readonly validFromDate: string; readonly validToDate: string }> | undefined
-    }
-  }
-}
-
-/**
- * What a record may leave out: the convention without `modeDue` (default `following`), the calendar, and the date to
- * count from when the record has no `requestedExecutionDate` (the list of orders has none), e.g. the listing day.
- */
-export interface Options {
-  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
-  readonly calendar?: string | undefined
-  readonly start?: LocalDate.LocalDate | undefined
-}
 
 /**
  * The recurrence of a COBS standing order (a record of unknown shape): from `requestedExecutionDate` (else the

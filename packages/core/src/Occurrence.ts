@@ -7,59 +7,20 @@
  * own arithmetic fast path (`internal/codePlan.ts`, taken for a recurrence a code made); the general shape's
  * arithmetic is `internal/slots.ts`.
  *
- * The engine is `internal/occurrence.ts`; this module holds its types and documents its functions.
+ * The engine is `internal/occurrence.ts`, which declares the types; this module re-exports them and documents its functions.
  *
  * @since 0.1.0
  */
-import type { Brand } from "effect"
-import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
-import type * as Calendar from "./Calendar.ts"
-import type * as Frequency from "./Frequency.ts"
+
+import type { Occurrence, Options, OrderSchedule, Plan, RecurrenceOptions } from "./internal/occurrence.ts"
 import * as Engine from "./internal/occurrence.ts"
-import type * as LocalDate from "./LocalDate.ts"
 import type * as Recurrence from "./Recurrence.ts"
+
+export type { Occurrence, Options, OrderSchedule, Plan, RecurrenceOptions }
 
 // ---------------------------------------------------------------------------
 // model
 // ---------------------------------------------------------------------------
-
-/** Occurrence number `k` (0, 1, 2, …) of a schedule: its nominal date and its execution date. */
-export interface Occurrence {
-  readonly k: number
-  readonly nominal: LocalDate.LocalDate
-  readonly execution: LocalDate.LocalDate
-}
-
-/**
- * The schedule fields of a standing order the engine reads (packages/core/README.md, "Anchor", "Already paid"): the
- * bank's record (`StandingOrder`) with its `frequency` code and dates, or a `recurrence` (`Orders.Order`, whose
- * recurrence of a bank code remembers the code: `Recurrence.code`). An order with `frequency` is planned by the code;
- * one without it, from its recurrence.
- */
-export interface OrderSchedule {
-  readonly frequency?: Frequency.Frequency | undefined
-  readonly startDate?: LocalDate.LocalDate | undefined
-  readonly nextDate?: LocalDate.LocalDate | undefined
-  readonly endDate?: LocalDate.LocalDate | undefined
-  readonly recurrence?: Recurrence.Recurrence | undefined
-}
-
-/** How to turn nominal dates into execution dates: the calendar (default `target`) and convention (default `following`). */
-export interface Options {
-  readonly calendar?: Calendar.Calendar | undefined
-  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
-}
-
-/**
- * A schedule ready for queries: an opaque value built by {@link makePlan} from the order's anchor, end,
- * frequency, calendar and convention, with the values every query needs derived once.
- */
-export interface Plan extends Brand.Brand<"Occurrence.Plan"> {}
-
-/** The settings of a recurrence's plan: the calendar (default: the one the recurrence names, else `target`). */
-export interface RecurrenceOptions {
-  readonly calendar?: Calendar.Calendar | undefined
-}
 
 /**
  * Why an order cannot be projected (packages/core/README.md, "Anchor": neither `startDate` nor `nextDate`), as a value.

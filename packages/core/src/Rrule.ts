@@ -8,31 +8,13 @@
  */
 
 import type { Result } from "effect"
+import type { Rrule } from "./internal/rrule.ts"
 import * as Engine from "./internal/rrule.ts"
 import type * as LocalDate from "./LocalDate.ts"
 import type * as Recurrence from "./Recurrence.ts"
 import type * as Translation from "./Translation.ts"
 
-/**
- * A recurrence rule with its first date: `DTSTART` (a date), the `RRULE` value (`FREQ=…;…`, no `RRULE:`) and the
- * rule's dates that are not paid (`EXDATE`: a recurrence's paused occurrences), ascending.
- */
-export interface Rrule {
-  readonly dtstart: LocalDate.LocalDate
-  readonly rule: string
-  readonly exdates?: ReadonlyArray<LocalDate.LocalDate> | undefined
-  /**
-   * Dates paid besides the rule's (`RDATE`, RFC 5545 "Recurrence Date/Times"), ascending; an `EXDATE` excludes them
-   * too. `decode` reads the rule alone: `Orders` pays each as a payment of its own.
-   */
-  readonly rdates?: ReadonlyArray<LocalDate.LocalDate> | undefined
-  /**
-   * The dates are never moved off a non-working day, whatever the reader's convention (`X-TPPKIT-NEVER-MOVED:TRUE`, a
-   * property of tppkit's own as RFC 5545 allows): the bank's every calendar day (DAI7) written as `FREQ=DAILY`. An
-   * RRULE without it leaves the convention to its reader.
-   */
-  readonly neverMoved?: boolean | undefined
-}
+export type { Rrule }
 
 /** The most `EXDATE`s {@link encode} writes: past it the pauses are reported lost. */
 export const MAX_EXDATES: typeof Engine.MAX_EXDATES = Engine.MAX_EXDATES

@@ -8,29 +8,19 @@
  * @since 0.2.0
  */
 
-import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import type * as Decoded from "./Decoded.ts"
+import type {
+  OBFrequency6,
+  Options,
+  V3StandingOrder,
+  V4Code,
+  V4MandateRelatedInformation
+} from "./internal/ukOpenBanking.ts"
 import * as Engine from "./internal/ukOpenBanking.ts"
 import type * as Recurrence from "./Recurrence.ts"
 import type * as Translation from "./Translation.ts"
 
-/** The schedule fields of a v3 standing order (`OBStandingOrder6`); dates are ISO date-times, the count is text. */
-export interface V3StandingOrder {
-  readonly Frequency: string
-  readonly FirstPaymentDateTime?: string | undefined
-  readonly NextPaymentDateTime?: string | undefined
-  readonly FinalPaymentDateTime?: string | undefined
-  readonly NumberOfPayments?: string | undefined
-}
-
-/**
- * What a v3 record leaves to the bank: the convention for dates on non-working days (default `following`; every
- * day and every working day are never moved) and the calendar's name.
- */
-export interface Options {
-  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
-  readonly calendar?: string | undefined
-}
+export type { OBFrequency6, Options, V3StandingOrder, V4Code, V4MandateRelatedInformation }
 
 /** The fixed quarter days of `QtrDay:…` (month, day). */
 export const quarterDays: typeof Engine.quarterDays = Engine.quarterDays
@@ -54,23 +44,6 @@ export const encodeV3: (recurrence: Recurrence.Recurrence) => Translation.Transl
 
 /** v4 `OBFrequency6Code`: the API's codes and the OB internal code set's (WODL, FOWK, TWMH, ALMH, FOMH, FIMH, TWYR, …). */
 export const v4Codes: typeof Engine.v4Codes = Engine.v4Codes
-/** A v4 frequency code. */
-export type V4Code = (typeof v4Codes)[number]
-
-/** v4 `OBFrequency6`: the code, how many times a period (absent: once), and the point in the period (two digits). */
-export interface OBFrequency6 {
-  readonly Type: V4Code
-  readonly CountPerPeriod?: number | undefined
-  readonly PointInTime?: string | undefined
-}
-
-/** The schedule fields of a v4 standing order's `MandateRelatedInformation`; dates are ISO date-times. */
-export interface V4MandateRelatedInformation {
-  readonly Frequency: OBFrequency6 | string
-  readonly FirstPaymentDateTime?: string | undefined
-  readonly RecurringPaymentDateTime?: string | undefined
-  readonly FinalPaymentDateTime?: string | undefined
-}
 
 /**
  * The recurrence of a v4 standing order's `MandateRelatedInformation` (a record of unknown shape; a `Frequency`

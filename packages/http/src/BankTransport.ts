@@ -7,47 +7,15 @@
  */
 import { Cause, Context, type Duration, Effect, Layer, Stream } from "effect"
 import { HttpClient, type HttpClientError, HttpClientRequest } from "effect/http"
-import type { Tls } from "./BankConfig.ts"
-import { ResponseTooLarge, type TransportFailure } from "./BankError.ts"
+import { ResponseTooLarge } from "./BankError.ts"
 import { classify, timedOut, truncated } from "./internal/transportFailure.ts"
+import type { Exchange, Failure, Outgoing, UndiciOptions } from "./internal/transportTypes.ts"
 import * as Undici from "./internal/undici.ts"
 
-/**
- * A request to send: a POST with a text body in the client's use; a `GET` (no body: `contentType` and `body` are
- * not sent) asks a mock bank on loopback for its instance over the same connection settings, TLS included.
- */
-export interface Outgoing {
-  /** `POST` when not given. */
-  readonly method?: "POST" | "GET" | undefined
-  readonly url: string
-  /** Header names as the document spells them; values are sent as given. */
-  readonly headers: Readonly<Record<string, string>>
-  readonly contentType: string
-  readonly body: string
-}
-
-/** Why an exchange produced no complete response. */
-export type Failure = TransportFailure | ResponseTooLarge
+export type { Exchange, Failure, Outgoing, UndiciOptions }
 
 /** The body limit when the caller gives none: 4 MiB (the configuration's default). */
 export const defaultMaxBodyBytes = 4 << 20
-
-/** A response read completely; header names in lower case. */
-export interface Exchange {
-  readonly status: number
-  readonly headers: Readonly<Record<string, string>>
-  readonly text: string
-  /** The body's bytes as received, when the transport keeps them (its text decodes them, an invalid byte as U+FFFD). */
-  readonly bytes?: Uint8Array
-}
-
-/** Options of the undici transport. */
-export interface UndiciOptions {
-  /** Client certificate, key, passphrase and CA for mutual TLS. */
-  readonly tls?: Tls | undefined
-  /** Bytes of status line and headers at most (undici's `maxHeaderSize`); default 32 KiB. */
-  readonly maxHeaderBytes?: number
-}
 
 /** Reads a body as text, at most `max` bytes of it (counted as it streams); more is `ResponseTooLarge`. */
 const boundedText = <E>(

@@ -10,25 +10,10 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { BankConfig, type Environment } from "./BankConfig.ts"
 import type { BankError } from "./BankError.ts"
 import { BankTransport } from "./BankTransport.ts"
+import type { CustomerGrant, Token } from "./internal/tokens.ts"
 import * as Tokens from "./internal/tokens.ts"
 
-/** An access token bound to the environment that issued it; the value is redacted everywhere. */
-export interface Token {
-  readonly environment: Environment
-  readonly tokenType: string
-  readonly value: Redacted.Redacted<string>
-  /** The scopes it was asked for; empty when unknown (a token handed in by the caller). */
-  readonly scopes: ReadonlyArray<string>
-  /** Whether the client may discard it and ask `TokenService` for a new one after a 401. */
-  readonly renewable: boolean
-  /** The lifetime the bank gave (`expires_in`, seconds); absent when unknown (a token handed in by the caller). */
-  readonly expiresIn?: number
-  /**
-   * When the bank's lifetime ends, in epoch milliseconds by effect's `Clock`, counted from the moment the request
-   * was sent (the bank's clock started no earlier); absent when unknown.
-   */
-  readonly expiresAt?: number
-}
+export type { CustomerGrant, Token }
 
 /** Wraps a token obtained by strong customer authentication (not specified by the document) for one environment. */
 export const fromSca = (environment: Environment, value: Redacted.Redacted<string>, tokenType = "Bearer"): Token => ({
@@ -81,16 +66,6 @@ export class TokenService extends Context.Service<
       return TokenService.of(cache)
     })
   )
-}
-
-/**
- * The customer's tokens of an authorization-code flow (COBS; packages/http/README.md, "Bank profiles"): the access
- * token (about an hour) and the refresh token that renews it, both redacted; `expiresIn` in seconds when known.
- */
-export interface CustomerGrant {
-  readonly accessToken: Redacted.Redacted<string>
-  readonly refreshToken: Redacted.Redacted<string>
-  readonly expiresIn?: number | undefined
 }
 
 /** A customer's token request with `form` at the profile's token path; `keepRefresh` the refresh token kept when the bank sends none. */

@@ -9,11 +9,14 @@ import type * as Faults from "./Faults.ts"
 import * as Fixtures from "./Fixtures.ts"
 import * as Bank from "./internal/bank.ts"
 import type { Dialect } from "./internal/errors.ts"
+import type { HttpLimits } from "./internal/server.ts"
 import * as Server from "./internal/server.ts"
 import { Journal } from "./Journal.ts"
 import * as OpenApi from "./OpenApi.ts"
 import type * as Personality from "./Personality.ts"
 import { SandboxClock } from "./SandboxClock.ts"
+
+export type { HttpLimits }
 
 /** The error body shape of the API paths: RFC 9457 problem details, Berlin Group `tppMessages`, or CZ/SK `errors[]`. */
 export type ErrorDialect = Dialect
@@ -107,29 +110,6 @@ export interface Options {
 
 /** The API key the mock bank gives every client when its profile asks for one. */
 export const defaultApiKey: string = Bank.defaultApiKey
-
-/** Limits of the HTTP transport, answered like a real bank answers them. */
-export interface HttpLimits {
-  /** Time to receive a request's headers before 408, milliseconds (default 5000). */
-  readonly headersTimeoutMs?: number
-  /** Time to receive a whole request, body included, before 408, milliseconds (default 10000). */
-  readonly requestTimeoutMs?: number
-  /** Largest request head in bytes before 431 (default 16384). */
-  readonly maxHeaderBytes?: number
-  /**
-   * Concurrent connections held (default 1024). When they are all held, a new connection closes the one idle the
-   * longest (waiting for a request); it is itself closed at once only when every one is busy with a request.
-   */
-  readonly maxConnections?: number
-  /** Idle time of a kept-alive connection before it is closed, milliseconds (default 5000). */
-  readonly keepAliveTimeoutMs?: number
-  /**
-   * Bytes of request bodies held at once over every connection (default 16 MiB): a request whose body would pass
-   * it is answered 503 with `Retry-After` before the rest is read, so that a flood of large bodies keeps the mock
-   * bank's memory bounded.
-   */
-  readonly maxHeldBodyBytes?: number
-}
 
 /** A fixture account as reported at start-up. */
 export interface AccountInfo {

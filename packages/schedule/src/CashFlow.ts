@@ -6,43 +6,10 @@
  */
 
 import type { LocalDate } from "@tppkit/core"
-import type { BigDecimal } from "effect"
+import type { Accumulator, DebtorTotal, Period, PeriodTotal, Total, Totalled, Totals } from "./internal/tables.ts"
 import * as Tables from "./internal/tables.ts"
-import type { Payment } from "./Payment.ts"
 
-/** What the tables read of a payment: its execution date, amount, currency and debtor account. */
-export type Totalled = Pick<Payment, "executionDate" | "amount" | "currency" | "debtorIban">
-
-/** The length of the periods of a cash-flow table. */
-export type Period = "day" | "week" | "month"
-
-/** The sum and number of payments in one currency. */
-export interface Total {
-  readonly currency: string
-  readonly amount: BigDecimal.BigDecimal
-  readonly count: number
-}
-
-/** The total of one debtor account in one currency. */
-export interface DebtorTotal extends Total {
-  readonly debtorIban: string
-}
-
-/** The total of one period in one currency; `label` is `2026-01-05`, `2026-W02` or `2026-01`. */
-export interface PeriodTotal extends Total {
-  readonly label: string
-  readonly start: LocalDate.LocalDate
-  readonly end: LocalDate.LocalDate
-}
-
-/** Every table of a cash flow: by currency, by debtor account and currency, by period and currency. */
-export interface Totals {
-  readonly period: Period
-  readonly count: number
-  readonly byCurrency: ReadonlyArray<Total>
-  readonly byDebtor: ReadonlyArray<DebtorTotal>
-  readonly byPeriod: ReadonlyArray<PeriodTotal>
-}
+export type { Accumulator, DebtorTotal, Period, PeriodTotal, Total, Totalled, Totals }
 
 /** Options of {@link totals}: the period length of the `byPeriod` table (default `"month"`). */
 export interface Options {
@@ -65,14 +32,6 @@ export const periodLabel: (start: LocalDate.LocalDate, period: Period) => string
 // ---------------------------------------------------------------------------
 // accumulator and totals
 // ---------------------------------------------------------------------------
-
-/** An incremental cash-flow accumulator, for payments that arrive one by one (e.g. from a Stream). */
-export interface Accumulator {
-  /** Adds one payment. */
-  readonly add: (payment: Totalled) => void
-  /** The tables of every payment added so far. */
-  readonly result: () => Totals
-}
 
 /** A fresh accumulator for the given period length (default `"month"`). */
 export const accumulator = (options?: Options): Accumulator => new Tables.Tables(options?.period ?? "month")

@@ -10,125 +10,42 @@
  *
  * @since 0.1.0
  */
-import { BankRule, type Calendar, type Frequency, type LocalDate } from "@tppkit/core"
+import type { BankRule, Calendar } from "@tppkit/core"
+import type {
+  Counts,
+  Inference,
+  Inferred,
+  NotEnoughEvidence,
+  Observation,
+  Options,
+  ReconcilableOrder,
+  Reconciliation,
+  Skipped,
+  Status,
+  Supported
+} from "./internal/reconciliation.ts"
 import * as Engine from "./internal/reconciliation.ts"
+
+export type {
+  Counts,
+  Inference,
+  Inferred,
+  NotEnoughEvidence,
+  Observation,
+  Options,
+  ReconcilableOrder,
+  Reconciliation,
+  Skipped,
+  Status,
+  Supported
+}
 
 // ---------------------------------------------------------------------------
 // model
 // ---------------------------------------------------------------------------
 
-/**
- * What reconciliation reads from a listed standing order; core's `StandingOrder` satisfies it. An order that carries
- * a `recurrence` is reconciled on it (its frequency code is not read), moved by each rule's convention, or by its own
- * when `ownConvention` says its record states one (`BankRule.scheduleOf`).
- */
-export interface ReconcilableOrder extends BankRule.RuledSchedule {
-  readonly orderId: string
-}
-
 /** The classes of a listed date, in the order reports show them. */
-export const statuses = ["match", "explained", "stale", "anomaly", "unexplained"] as const
-
-/**
- * How a listed `nextDate` compares with the engine: `match` (the rule in use gives it), `explained` (another candidate
- * rule gives it), `stale` (before the listing day: the bank has not advanced it; no evidence for or against a rule),
- * `anomaly` (no candidate rule gives this date for this order on any day: not one of its dates moved by any
- * candidate convention, or beyond its start or end by more than a convention moves a date), `unexplained` (a date of
- * the order, but no candidate gives it as the next one on the listing day).
- */
-export type Status = (typeof statuses)[number]
-
-/** One listed order with a `nextDate`, compared with the engine. */
-export interface Observation {
-  readonly orderId: string
-  /** The bank's code; `undefined` for an order given as a recurrence. */
-  readonly frequency: Frequency.Frequency | undefined
-  /** For an order given as a recurrence, its rule in a few words (`Recurrence.describe`); `undefined` for a code. */
-  readonly rule: string | undefined
-  /** The bank's `nextDate`. */
-  readonly listed: LocalDate.LocalDate
-  /** The engine's date under the rule in use: the first on or after the listing day (`undefined`: the order has ended). */
-  readonly expected: LocalDate.LocalDate | undefined
-  readonly status: Status
-  /**
-   * The rule in use has a payment on the listing day itself: whether the bank has made it yet is unknown, so the
-   * listing day and the next date are both read as the bank's word, never as a mismatch.
-   */
-  readonly dueOnListingDay: boolean
-  /** Bit i is set when the reconciliation's `rules[i]` lists exactly this date for this order on the listing day. */
-  readonly explaining: number
-}
-
-/** An order that has a `nextDate` but cannot be planned, with the human reason. */
-export interface Skipped {
-  readonly orderId: string
-  readonly reason: string
-}
-
-/** How many observations fall into each class. */
-export type Counts = { readonly [S in Status]: number }
-
-/** A rule with the number of observations (not stale) it explains. */
-export interface Supported {
-  readonly rule: BankRule.BankRule
-  readonly support: number
-}
-
-/**
- * The rule the evidence points to: the one candidate that explains the most observations, with its support out of
- * the `evidence` (the observations that are not stale), the orderIds it does not explain, and the runner-up.
- */
-export interface Inferred {
-  readonly _tag: "Inferred"
-  readonly rule: BankRule.BankRule
-  readonly support: number
-  readonly evidence: number
-  readonly notExplained: ReadonlyArray<string>
-  readonly runnerUp: Supported | undefined
-}
-
-/**
- * The evidence does not separate the best candidates: every rule in `tied` explains `support` of the `evidence`
- * observations (for instance no listed date falls on a day where their calendars differ). Nothing is guessed.
- */
-export interface NotEnoughEvidence {
-  readonly _tag: "NotEnoughEvidence"
-  readonly tied: ReadonlyArray<BankRule.BankRule>
-  readonly support: number
-  readonly evidence: number
-}
-
-/** What the evidence says about the bank's rule. */
-export type Inference = Inferred | NotEnoughEvidence
-
-/** A listing reconciled on its listing day. */
-export interface Reconciliation {
-  readonly asOf: LocalDate.LocalDate
-  /** The rules compared, one per distinct set of dates: `rules[0]` is the rule in use, then the candidates. */
-  readonly rules: ReadonlyArray<BankRule.BankRule>
-  /** One per listed order with a `nextDate` that can be planned, in input order. */
-  readonly observations: ReadonlyArray<Observation>
-  /** The orderIds of listed orders without a `nextDate` (nothing to compare). */
-  readonly withoutNextDate: ReadonlyArray<string>
-  readonly skipped: ReadonlyArray<Skipped>
-  readonly counts: Counts
-  /** Per rule (same index as `rules`): how many observations that are not stale it explains. */
-  readonly support: ReadonlyArray<number>
-  /** The observations that are not stale: the evidence. */
-  readonly evidence: number
-  readonly inference: Inference
-}
-
-/**
- * The listing day, the rule in use (default tppkit's: `following` on `target`, execution dates) and the candidate
- * rules (default {@link candidates}). At most 32 rules are compared, the rule in use included; rules listing the same
- * dates (`BankRule.equivalent`) count once.
- */
-export interface Options {
-  readonly asOf: LocalDate.LocalDate
-  readonly rule?: BankRule.BankRule | undefined
-  readonly candidates?: ReadonlyArray<BankRule.BankRule> | undefined
-}
+export const statuses: typeof Engine.statuses = Engine.statuses
 
 /** The calendars of the default candidates: `target`, `weekends`, the Slovak and the Czech national calendars. */
 export const candidateCalendars: () => ReadonlyArray<Calendar.Calendar> = Engine.candidateCalendars
@@ -188,33 +105,3 @@ export const hasFindings: (reconciliation: Reconciliation) => boolean = Engine.h
 
 /** The observations that differ from the rule in use (explained, stale, anomaly, unexplained), in input order. */
 export const differences: (reconciliation: Reconciliation) => Array<Observation> = Engine.differences
-
-/** How many explained observations each rule explains (the rule named for each: {@link explanation}), most first. */
-export const explainedByRule = (
-  reconciliation: Pick<Reconciliation, "rules" | "support" | "observations">
-): Array<{ readonly rule: BankRule.BankRule; readonly count: number }> => {
-  const counts = new Map<string, { rule: BankRule.BankRule; count: number }>()
-  for (const o of reconciliation.observations) {
-    if (o.status !== "explained") continue
-    const rule = explanation(reconciliation, o)
-    if (rule === undefined) continue
-    const key = BankRule.key(rule)
-    const found = counts.get(key)
-    if (found === undefined) counts.set(key, { rule, count: 1 })
-    else found.count++
-  }
-  return [...counts.values()].sort((a, b) => b.count - a.count)
-}
-
-/**
- * The rule a projection should use after a listing's evidence: the inferred rule; when the evidence does not separate
- * the best rules, the one of them that is the rule asked for (`preferred`, `BankRule.equivalent`), else the only one
- * on its calendar; otherwise `undefined`: no rule can be chosen, and none is guessed.
- */
-export const ruleToProject = (inference: Inference, preferred: BankRule.BankRule): BankRule.BankRule | undefined => {
-  if (inference._tag === "Inferred") return inference.rule
-  const same = inference.tied.find((r) => BankRule.equivalent(r, preferred))
-  if (same !== undefined) return same
-  const onCalendar = inference.tied.filter((r) => BankRule.calendarName(r) === BankRule.calendarName(preferred))
-  return onCalendar.length === 1 ? onCalendar[0] : undefined
-}

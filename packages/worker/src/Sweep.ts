@@ -22,7 +22,7 @@ import { type ListingFailed, ListingFailure } from "./internal/listingFailure.ts
 import * as ListingRetry from "./internal/listingRetry.ts"
 import * as PartialListing from "./internal/partialListing.ts"
 import { abandonOnShardLoss } from "./internal/shardGuard.ts"
-import { ConsentSchema, RecordWarnings, SkippedRecords, UnreadRecords } from "./internal/sweepJournal.ts"
+import { ConsentSchema, SkippedRecords, UnreadRecords } from "./internal/sweepJournal.ts"
 import * as SweepPlan from "./internal/sweepPlan.ts"
 
 /**
@@ -120,8 +120,6 @@ export interface Listed {
   readonly unread?: UnreadRecords | undefined
   /** The listing's records read whole that pay nothing, with core's reason (absent: none); the exit is unchanged. */
   readonly skipped?: SkippedRecords | undefined
-  /** The warnings of the listing's reading, one per field and reason with a count (absent: none); planned as read. */
-  readonly warnings?: RecordWarnings | undefined
   readonly previous?: { readonly day: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> } | undefined
 }
 
@@ -141,14 +139,6 @@ export interface Watcher {
    * neither held in memory nor gathered for it.
    */
   readonly forecasts: Effect.Effect<boolean>
-  /**
-   * What of a listing the day's forecast ahead reads, held until it runs: the orders paying from or into an account
-   * with an opening balance, each reduced to what the forecast reads (`AtRisk.forecastOrders`); undefined when there
-   * are no accounts to forecast (nothing is held).
-   */
-  readonly aheadOrders: (
-    orders: ReadonlyArray<Projection.ProjectableOrder>
-  ) => Effect.Effect<ReadonlyArray<Projection.ProjectableOrder> | undefined>
   readonly ahead: (
     day: string,
     listings: ReadonlyArray<{ readonly consent: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> }>
@@ -164,8 +154,8 @@ export const Watch = Context.Reference<Watcher | undefined>("@tppkit/worker/Swee
  * What is kept of a consent's listing when it could not be read whole: the orders on the pages kept today, the page
  * numbers kept and not read (undefined: unknown, page 0 was not read or the bank gives no page count), and the
  * orders of the pages not read today as the latest complete listing of an earlier day has them; the records of both
- * that could not be read (`unread`) or pay nothing (`skipped`), the orders whose details are pending
- * (`detailsPending`) and the reading's warnings (`warnings`), as a whole listing names them (absent: none).
+ * that could not be read (`unread`) or pay nothing (`skipped`), and the orders whose details are pending
+ * (`detailsPending`), as a whole listing names them (absent: none).
  */
 export interface Kept {
   readonly orders: ReadonlyArray<Projection.ProjectableOrder>
@@ -175,8 +165,6 @@ export interface Kept {
   readonly unread?: UnreadRecords | undefined
   readonly skipped?: SkippedRecords | undefined
   readonly detailsPending?: ReadonlyArray<string> | undefined
-  /** The warnings of what is kept's reading, grouped (see {@link Listed}'s). */
-  readonly warnings?: RecordWarnings | undefined
 }
 
 /** Where the sweep gets a consent's standing orders; the bank client satisfies it in a worker. */
@@ -250,13 +238,7 @@ export const planned: (
  * anchor, inactive, no date the rule reaches): how many, and the first few (at most
  * `unreadNamed`) with their 1-based position and reason (issue 34, "Nothing silent"). A schema and its type.
  */
-/**
- * The warnings of a consent's listing's reading, grouped (issue 34, "Said, never guessed"): one entry per field and
- * reason (a tolerance such as a frequency code in lower case, an amount kept out of the bank's format, another
- * standard's loss or default) with how many records raised it and the first few (`warnedNamed`) orderIds; the records
- * are planned as read. A schema and its type.
- */
-export { RecordWarnings, SkippedRecords, UnreadRecords, unreadNamed, warnedNamed } from "./internal/sweepJournal.ts"
+export { SkippedRecords, UnreadRecords, unreadNamed } from "./internal/sweepJournal.ts"
 
 /** One consent's part of a sweep: the checks planned and started, the listing tries, or why its listing failed. */
 export const ConsentSummary = Schema.Struct({
@@ -284,9 +266,7 @@ export const ConsentSummary = Schema.Struct({
   /** Records of the listing that could not be read (the good ones around them are planned; `worker --once` exits 7). */
   unread: Schema.optionalKey(UnreadRecords),
   /** Records of the listing read whole that pay nothing, with the reason (nothing to plan; the exit is unchanged). */
-  skipped: Schema.optionalKey(SkippedRecords),
-  /** The warnings of the listing's reading, one per field and reason with a count (the records planned as read). */
-  warnings: Schema.optionalKey(RecordWarnings)
+  skipped: Schema.optionalKey(SkippedRecords)
 })
 
 /** One consent's part of a sweep. */

@@ -1,11 +1,11 @@
 /**
  * The work behind `tppkit worker`, loaded only when it runs (it pulls in the cluster, the workflow engine and the
  * PostgreSQL driver): the flags checked (`workerSettings.ts`), the worker's layer (worker's `Runner`) joined, a sweep
- * run (`--once`) or the daily cron, and what it watches meanwhile (worker's `Runner`); `tppkit worker status` is
+ * run (`--once`) or the daily cron, and what it watches meanwhile (`workerWatch.ts`); `tppkit worker status` is
  * `workerStatus.ts`.
  */
 import { BusinessDayConvention, Calendar, ErrorBody, LocalDate, type Standard } from "@tppkit/core"
-import { type BankConfig, Budget } from "@tppkit/http"
+import type { BankConfig } from "@tppkit/http"
 import {
   BankSources,
   CheckFailure,
@@ -15,7 +15,6 @@ import {
   Fleet,
   FundsCheckWorkflow,
   Lifecycle,
-  PgBudgetStore,
   PlanSettings,
   Runner,
   Sweep,
@@ -39,19 +38,23 @@ import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
-import { settingsOf } from "./client.ts"
+import { settingsOf, withAnnouncedIdentity } from "./client.ts"
 import * as DatabaseFailure from "./database.ts"
 import { failureOf } from "./workerFailure.ts"
 import {
   balancesAtStart,
+  checkRetry,
   databaseUrlOf,
   dateOf,
-  fromEnv,
+  listingPageSize,
   parseConsents,
   runnerNetwork,
-  webhookEndpoints
+  sweepRetry,
+  timing,
+  webhookEndpoints,
+  webhookTiming
 } from "./workerSettings.ts"
-import { listingCounts } from "./workerWatch.ts"
+import { awaitDay, listingCounts, watchDatabase, watchShards } from "./workerWatch.ts"
 
 /** The parsed flags of `tppkit worker`. */
 export interface Input extends Connection.Values {
@@ -166,15 +169,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
         )
       )
   }
-  // the budget's bank identity is the fleet's, agreed through its database: a worker whose question for a mock bank's
-  // instance timed out counts against the same budget rows as the others, not rows of its own (issue 43)
-  const agreed = (settings: BankConfig.Settings) =>
-    PgBudgetStore.bankIdentity(settings.baseUrl, settings.bankIdentity).pipe(
-      Effect.map((identity) => (identity === settings.baseUrl ? settings : { ...settings, bankIdentity: identity })),
-      Effect.provide(Database.layer(databaseUrl, { maxConnections: 1 })),
-      Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
-    )
-  const announced = yield* Effect.flatMap(Effect.flatMap(settingsOf(target), Budget.withAnnouncedIdentity), agreed)
+  const announced = yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)
   // --standard: this worker's bank's records read in it, in place of its profile's (the other profiles' banks keep theirs)
   const standard = Option.getOrUndefined(input.standard ?? Option.none())
   const bankSettings: BankConfig.Settings = standard === undefined ? announced : { ...announced, standard }
@@ -190,8 +185,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       if (named.size === 0) return
       const Banks = yield* Effect.promise(() => import("./banks.ts"))
       for (const [name, keys] of named) {
-        const settings = yield* agreed(yield* Banks.settingsOf(name, keys, bankSettings.profile, process.env))
-        banks.set(name, Runner.singleRequest(settings))
+        banks.set(name, Runner.singleRequest(yield* Banks.settingsOf(name, keys, bankSettings.profile, process.env)))
       }
     })
   yield* addBanks(consents.success)
@@ -213,23 +207,23 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       convention,
       timeZone: input.timeZone,
       hour: input.hour,
-      retry: yield* fromEnv(Runner.sweepRetryFromEnv)
+      retry: yield* sweepRetry
     },
-    timing: yield* fromEnv(Runner.timingFromEnv),
+    timing: yield* timing,
     runnerPort: input.runnerPort,
     network,
     shards: input.shards,
     bankRate: Option.getOrUndefined(input.bankRate ?? Option.none()),
     metricsPort: Option.getOrUndefined(input.metricsPort),
     cron: !input.once,
-    listingPageSize: yield* fromEnv(Runner.listingPageSizeFromEnv),
+    listingPageSize: yield* listingPageSize,
     refreshTokenKey: Option.getOrUndefined(yield* Config.Redacted(Consents.refreshTokenKeySetting).pipe(Config.option)),
-    ...(yield* fromEnv(Runner.checkRetryFromEnv(input.timeZone))),
+    ...(yield* checkRetry(input.timeZone)),
     webhooks: yield* webhookEndpoints(input.webhook, input.webhookSecret),
-    webhookSettings: { ...(yield* fromEnv(Runner.webhookTimingFromEnv)).settings, replace: input.reconfigure },
+    webhookSettings: { ...(yield* webhookTiming).settings, replace: input.reconfigure },
     horizon: input.horizon
   }
-  const webhookWait = (yield* fromEnv(Runner.webhookTimingFromEnv)).onceWait
+  const webhookWait = (yield* webhookTiming).onceWait
   // one plan per day: the fleet's plan settings are this worker's, or it does not join (or changes them)
   const { changed, fleetConsents } = yield* PlanSettings.claim(
     {
@@ -312,11 +306,11 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     })
     const lockMillis = Duration.toMillis(Duration.fromInputUnsafe(setup.timing.shardLockExpiration ?? "20 seconds"))
     yield* Effect.forkChild(
-      Runner.watchShards(setup.shards ?? Fleet.shardsPerGroup, lockMillis, (millis) =>
+      watchShards(setup.shards ?? Fleet.shardsPerGroup, lockMillis, (millis) =>
         Deferred.succeed(paused, millis).pipe(Effect.asVoid)
       )
     )
-    yield* Effect.forkChild(Runner.watchDatabase)
+    yield* Effect.forkChild(watchDatabase)
     if (!input.once) yield* Effect.flatMap(nextSweep, Lifecycle.emit)
     const first = Option.isSome(today)
       ? today.value
@@ -343,7 +337,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     // consents planned in part from an earlier day's listing (their pages could not be read today)
     const partial = summary.consents.filter((c) => c.pagesUnread !== undefined)
     if (!input.once) return yield* Effect.never
-    yield* Runner.awaitDay(day)
+    yield* awaitDay(day)
     const checks = yield* Checks.Checks
     // a failed check is an answer only when it is final (a refusal, a payment that cannot be sent); checks that
     // failed on a transient fault are tried again by their workflows: wait for them up to the `--once` bound
@@ -357,7 +351,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     let unanswered = yield* unansweredNow
     while (unanswered > 0 && (yield* Clock.currentTimeMillis) - started < (setup.onceWaitMillis ?? 0)) {
       yield* Effect.sleep("1 second")
-      yield* Runner.awaitDay(day)
+      yield* awaitDay(day)
       unanswered = yield* unansweredNow
     }
     const counts = yield* checks.summary(day)
@@ -382,8 +376,6 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     const skipped = summary.consents.flatMap((c) =>
       c.skipped === undefined ? [] : [{ consent: c.consent, count: c.skipped.count, first: c.skipped.first }]
     )
-    // the warnings of the listings' reading, one per consent, field and reason (the records planned as read)
-    const warnings = summary.consents.flatMap((c) => (c.warnings ?? []).map((w) => ({ consent: c.consent, ...w })))
     // the checks asked more than once and those planned from an earlier day's listing, read only when there are any
     const standIns = partial.reduce((n, c) => n + (c.plannedFromEarlier ?? 0), 0)
     const rows = counts.repeated > 0 || standIns > 0 ? yield* checks.list({ sweepDay: day }) : []
@@ -459,7 +451,6 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       ...(unread.length === 0 ? {} : { unread }),
       // records of the listings read whole that pay nothing (nothing to plan for them)
       ...(skipped.length === 0 ? {} : { skipped }),
-      ...(warnings.length === 0 ? {} : { warnings }),
       unanswered,
       ...(undelivered === undefined ? {} : { undelivered })
     }

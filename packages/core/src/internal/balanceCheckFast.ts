@@ -5,12 +5,14 @@
  * and `BalanceCheck` falls back to the schema, which also words the error. Only `BalanceCheck` calls these.
  */
 import { BigDecimal, Result } from "effect"
-import type * as BalanceCheck from "../BalanceCheck.ts"
 import * as Currency from "../Currency.ts"
 import * as Iban from "../Iban.ts"
 import * as Money from "../Money.ts"
 import * as Timestamp from "../Timestamp.ts"
 import { NumberText } from "./json.ts"
+
+/** The bank's answers to a balance check: `APPR` sufficient funds, `DECL` insufficient funds. */
+export const answers = ["APPR", "DECL"] as const
 
 /** The common request in its domain form. */
 export interface CommonRequest {
@@ -28,7 +30,7 @@ export interface CommonRequestJson {
 
 /** A valid response in its domain form (and, the same, its JSON form). */
 export interface ResponseValue {
-  readonly response: BalanceCheck.Answer
+  readonly response: (typeof answers)[number]
   readonly dateTime: Timestamp.Timestamp
 }
 

@@ -1,11 +1,41 @@
-/** The engine of `Cobs` (its public module holds the types and the lists of codes, and documents the functions). */
+/**
+ * The engine of `Cobs` and the types it works on (its public module re-exports them, holds the lists of codes and
+ * documents the functions).
+ */
 import type * as BusinessDayConvention from "../BusinessDayConvention.ts"
-import type { Options, StandingOrder } from "../Cobs.ts"
 import type * as Decoded from "../Decoded.ts"
 import * as LocalDate from "../LocalDate.ts"
 import * as Recurrence from "../Recurrence.ts"
 import * as Translation from "../Translation.ts"
 import * as Standards from "./standards.ts"
+
+/** The schedule fields of a COBS standing order; dates `YYYY-MM-DD`. */
+export interface StandingOrder {
+  readonly requestedExecutionDate: string
+  readonly standingOrder: {
+    readonly execution: {
+      readonly interval: Interval
+      readonly intervalDue?: string | undefined
+      readonly mode: Mode
+      readonly modeDue?: ModeDue | undefined
+    }
+    readonly validity?: { readonly lastExecutionDate?: string | undefined; readonly maxIterations?: number | undefined }
+    readonly exceptions?: {
+      readonly stopages?: ReadonlyArray<string> | undefined
+      readonly breaks?: ReadonlyArray<{ readonly validFromDate: string; readonly validToDate: string }> | undefined
+    }
+  }
+}
+
+/**
+ * What a record may leave out: the convention without `modeDue` (default `following`), the calendar, and the date to
+ * count from when the record has no `requestedExecutionDate` (the list of orders has none), e.g. the listing day.
+ */
+export interface Options {
+  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
+  readonly calendar?: string | undefined
+  readonly start?: LocalDate.LocalDate | undefined
+}
 
 /** `execution.interval`. */
 export const intervals = [

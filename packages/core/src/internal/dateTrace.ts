@@ -1,12 +1,112 @@
-/** The engine of `DateTrace` (its public module holds the types and documents the functions). */
+/**
+ * The engine of `DateTrace` and the types it works on (its public module re-exports them and documents the
+ * functions).
+ */
 import { Result } from "effect"
 import * as BusinessDayConvention from "../BusinessDayConvention.ts"
 import * as Calendar from "../Calendar.ts"
-import type { Adjustment, Closed, Options, Paused, Source, Trace } from "../DateTrace.ts"
 import * as Frequency from "../Frequency.ts"
 import * as LocalDate from "../LocalDate.ts"
 import * as Occurrence from "../Occurrence.ts"
 import type * as Recurrence from "../Recurrence.ts"
+
+/**
+ * Where the convention (and calendar) came from: tppkit's `default`, a command-line `flag`, `inferred` from a
+ * listing's `nextDate`s (docs/bank-interface.md, "The bank's date rule"), or the `order`'s own record (a standard
+ * that states its convention, e.g. a Berlin Group `executionRule`); `detail` says which flag, listing or field.
+ */
+export interface Source {
+  readonly kind: "default" | "flag" | "inferred" | "order"
+  readonly detail?: string | undefined
+}
+
+/** The settings a trace is made with: the engine's calendar and convention, and where they came from. */
+export interface Options extends Occurrence.Options {
+  readonly source?: Source | undefined
+}
+
+/** A non-working day the convention passed over, and why it is one: `weekend`, or the calendar's holiday. */
+export interface Closed {
+  readonly date: LocalDate.LocalDate
+  readonly kind: "weekend" | "holiday"
+  /** `weekend`, or the holiday's name (e.g. `"Easter Monday"`; `"holiday"` when the calendar names none). */
+  readonly why: string
+}
+
+/**
+ * How the convention treated the nominal date: `working` (it is a working day: nothing moves), `moved` (it is not:
+ * the convention moved it), `none` (convention `none`: never moved), `notApplied` (DAIL and DAI7, and every n-th
+ * working day: no convention, packages/core/README.md, "Execution dates").
+ */
+export type Adjustment = "working" | "moved" | "none" | "notApplied"
+
+/** Paused occurrences a trace stepped over: how many, and the nominal dates of the first and the last. */
+export interface Paused {
+  readonly count: number
+  readonly first: LocalDate.LocalDate
+  readonly last: LocalDate.LocalDate
+}
+
+/** The trace of one occurrence: every step from the order's anchor to the execution date. */
+export interface Trace {
+  /** The bank's code when the order is given by one; `undefined` when it carries its own recurrence (an RRULE …). */
+  readonly frequency: Frequency.Frequency | undefined
+  /**
+   * The recurrence the dates come from: the order's own, else its code's (`Recurrence.fromSbas`, convention as
+   * traced). {@link replay} reads its rule, start, end, count and pauses.
+   */
+  readonly recurrence: Recurrence.Recurrence
+  /**
+   * The anchor: `startDate`, else `nextDate` (packages/core/README.md, "Anchor"); for an order given as a
+   * recurrence its `start` (an RRULE's `DTSTART`), from which the rule's dates count.
+   */
+  readonly anchor: { readonly field: "startDate" | "nextDate" | "start"; readonly date: LocalDate.LocalDate }
+  /**
+   * The occurrence number (0 for the first; for DAIL the number of working days since the anchor); paused
+   * occurrences keep their numbers (packages/core/README.md, "Recurrences").
+   */
+  readonly k: number
+  /** The nominal date of occurrence `k` (packages/core/README.md, "Nominal dates"). */
+  readonly nominal: LocalDate.LocalDate
+  /**
+   * When the rule's day of month does not exist in the nominal month and the month's last day is taken instead
+   * (the bank's codes, RFC 7529 `SKIP=BACKWARD`): that day (e.g. 31 for 31 January → 29 February).
+   */
+  readonly clampedFrom: number | undefined
+  /**
+   * When the rule's day does not exist in the month before and the payment moved forward to the next month's first
+   * day (RFC 7529 `SKIP=FORWARD`): that day (e.g. 30 for 30 February → 1 March).
+   */
+  readonly forwardFrom: number | undefined
+  /** The paused occurrences stepped over from the day asked for up to this one ({@link onOrAfter}), if any. */
+  readonly pausedBefore: Paused | undefined
+  /** The calendar's name. */
+  readonly calendar: string
+  readonly convention: BusinessDayConvention.BusinessDayConvention
+  /** Where the convention and calendar came from. */
+  readonly source: Source
+  readonly adjustment: Adjustment
+  /**
+   * The non-working days the convention passed, in the order it walked over them, starting with the nominal date;
+   * for DAIL the non-working days skipped since the previous working day (or the anchor).
+   */
+  readonly passed: ReadonlyArray<Closed>
+  /**
+   * A modified convention whose first move left the month turned back (packages/core/README.md, "Execution dates"):
+   * `passed` then holds the days of the first walk, then those of the walk the other way.
+   */
+  readonly turned: boolean
+  /** The first move's length: how many of `passed` belong to the walk before a modified convention turned. */
+  readonly firstWalk: number
+  readonly execution: LocalDate.LocalDate
+  /**
+   * The `nextDate` cut, when the order has both `startDate` and `nextDate`: occurrences executing before `nextDate`
+   * count as paid (packages/core/README.md, "Already paid"); `paid` says whether this one is one of them.
+   */
+  readonly cut: { readonly nextDate: LocalDate.LocalDate; readonly paid: boolean } | undefined
+  /** The order's `endDate` (or its recurrence's end), when it has one: no nominal date lies after it. */
+  readonly endDate: LocalDate.LocalDate | undefined
+}
 
 /** tppkit's own choice (packages/core/README.md, "Execution dates"). */
 export const defaultSource: Source = { kind: "default" }

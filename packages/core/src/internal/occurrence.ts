@@ -1,15 +1,55 @@
-/** The engine of `Occurrence` (its public module holds the types and documents the functions). */
-import { Result, Schema } from "effect"
+/**
+ * The engine of `Occurrence` and the types it works on (its public module re-exports them and documents the
+ * functions).
+ */
+import { type Brand, Result, Schema } from "effect"
 import * as BusinessDayConvention from "../BusinessDayConvention.ts"
 import * as Calendar from "../Calendar.ts"
 import type * as Frequency from "../Frequency.ts"
 import * as LocalDate from "../LocalDate.ts"
-import type { Occurrence, Options, OrderSchedule, Plan, RecurrenceOptions } from "../Occurrence.ts"
 import * as Recurrence from "../Recurrence.ts"
 import * as CodePlan from "./codePlan.ts"
 import { kept, type Pauses, PlanData } from "./plan.ts"
 import * as Slots from "./slots.ts"
 import * as WorkingDays from "./workingDays.ts"
+
+/** Occurrence number `k` (0, 1, 2, …) of a schedule: its nominal date and its execution date. */
+export interface Occurrence {
+  readonly k: number
+  readonly nominal: LocalDate.LocalDate
+  readonly execution: LocalDate.LocalDate
+}
+
+/**
+ * The schedule fields of a standing order the engine reads (packages/core/README.md, "Anchor", "Already paid"): the
+ * bank's record (`StandingOrder`) with its `frequency` code and dates, or a `recurrence` (`Orders.Order`, whose
+ * recurrence of a bank code remembers the code: `Recurrence.code`). An order with `frequency` is planned by the code;
+ * one without it, from its recurrence.
+ */
+export interface OrderSchedule {
+  readonly frequency?: Frequency.Frequency | undefined
+  readonly startDate?: LocalDate.LocalDate | undefined
+  readonly nextDate?: LocalDate.LocalDate | undefined
+  readonly endDate?: LocalDate.LocalDate | undefined
+  readonly recurrence?: Recurrence.Recurrence | undefined
+}
+
+/** How to turn nominal dates into execution dates: the calendar (default `target`) and convention (default `following`). */
+export interface Options {
+  readonly calendar?: Calendar.Calendar | undefined
+  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
+}
+
+/**
+ * A schedule ready for queries: an opaque value built by {@link makePlan} from the order's anchor, end,
+ * frequency, calendar and convention, with the values every query needs derived once.
+ */
+export interface Plan extends Brand.Brand<"Occurrence.Plan"> {}
+
+/** The settings of a recurrence's plan: the calendar (default: the one the recurrence names, else `target`). */
+export interface RecurrenceOptions {
+  readonly calendar?: Calendar.Calendar | undefined
+}
 
 /** Whether an occurrence with this nominal date is paused (not paid; it keeps its number). */
 const isPaused = (plan: PlanData, nominal: number): boolean => {

@@ -1,11 +1,51 @@
-/** The engine of `UkOpenBanking` (its public module holds the types and documents the functions). */
+/**
+ * The engine of `UkOpenBanking` and the types it works on (its public module re-exports them and documents the
+ * functions).
+ */
+
+import type * as BusinessDayConvention from "../BusinessDayConvention.ts"
 import type * as Decoded from "../Decoded.ts"
 import * as Json from "../Json.ts"
 import * as LocalDate from "../LocalDate.ts"
 import * as Recurrence from "../Recurrence.ts"
 import * as Translation from "../Translation.ts"
-import type { OBFrequency6, Options, V3StandingOrder, V4Code, V4MandateRelatedInformation } from "../UkOpenBanking.ts"
 import * as Standards from "./standards.ts"
+
+/** The schedule fields of a v3 standing order (`OBStandingOrder6`); dates are ISO date-times, the count is text. */
+export interface V3StandingOrder {
+  readonly Frequency: string
+  readonly FirstPaymentDateTime?: string | undefined
+  readonly NextPaymentDateTime?: string | undefined
+  readonly FinalPaymentDateTime?: string | undefined
+  readonly NumberOfPayments?: string | undefined
+}
+
+/**
+ * What a v3 record leaves to the bank: the convention for dates on non-working days (default `following`; every
+ * day and every working day are never moved) and the calendar's name.
+ */
+export interface Options {
+  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
+  readonly calendar?: string | undefined
+}
+
+/** A v4 frequency code. */
+export type V4Code = (typeof v4Codes)[number]
+
+/** v4 `OBFrequency6`: the code, how many times a period (absent: once), and the point in the period (two digits). */
+export interface OBFrequency6 {
+  readonly Type: V4Code
+  readonly CountPerPeriod?: number | undefined
+  readonly PointInTime?: string | undefined
+}
+
+/** The schedule fields of a v4 standing order's `MandateRelatedInformation`; dates are ISO date-times. */
+export interface V4MandateRelatedInformation {
+  readonly Frequency: OBFrequency6 | string
+  readonly FirstPaymentDateTime?: string | undefined
+  readonly RecurringPaymentDateTime?: string | undefined
+  readonly FinalPaymentDateTime?: string | undefined
+}
 
 /** The fixed quarter days of `QtrDay:…` (month, day). */
 export const quarterDays = {

@@ -5,11 +5,11 @@
  * `pageCount`) and the listing shared through the budget store's leases and snapshots (`Listing.coalesce`).
  */
 import { Clock, DateTime, type Deferred, Duration, Effect, Exit, Option, Stream, type Tracer } from "effect"
-import type { AllPagesOptions, ListOptions, Reply, StandingOrdersPage } from "../BankClient.ts"
 import { BankError, type Identity, InvalidRequest, ListingIncomplete, withAttempts } from "../BankError.ts"
 import type { Budget } from "../Budget.ts"
 import type * as BudgetStore from "../BudgetStore.ts"
 import { neverSent } from "./call.ts"
+import type { AllPagesOptions, ListOptions, Reply, StandingOrdersPage } from "./clientTypes.ts"
 import * as Listing from "./listing.ts"
 
 /** How long a listing's lease lasts between renewals: a runner that dies frees its listing within this time. */

@@ -10,7 +10,6 @@
  */
 import { LocalDate, SourceRecord } from "@tppkit/core"
 import { Clock, DateTime, type Deferred, Duration, Effect, Option, Result, Stream, type Tracer } from "effect"
-import type { AllPagesOptions, ListOptions, PageOptions, Reply, StandingOrdersPage } from "../BankClient.ts"
 import { recordStandard, type Settings } from "../BankConfig.ts"
 import {
   type BankError,
@@ -22,6 +21,7 @@ import {
 } from "../BankError.ts"
 import { type Budget, dayOf } from "../Budget.ts"
 import type * as Call from "./call.ts"
+import type { AllPagesOptions, ListOptions, PageOptions, Reply, StandingOrdersPage } from "./clientTypes.ts"
 import * as CobsWire from "./cobsWire.ts"
 import * as Listing from "./listing.ts"
 import * as Wire from "./wire.ts"

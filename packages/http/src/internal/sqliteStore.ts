@@ -7,7 +7,7 @@ import { dirname } from "node:path"
 import type { DatabaseSync, StatementSync } from "node:sqlite"
 import { Effect, Option, type Scope } from "effect"
 import { BudgetStoreError } from "../BankError.ts"
-import type { BudgetStore } from "../BudgetStore.ts"
+import type { Store } from "./storeTypes.ts"
 
 /**
  * The store over the SQLite file at `path` (its folder made on first use with `createDirectory`), closed with the
@@ -16,7 +16,7 @@ import type { BudgetStore } from "../BudgetStore.ts"
 export const make = (
   path: string,
   options: { readonly createDirectory?: boolean } | undefined
-): Effect.Effect<BudgetStore["Service"], never, Scope.Scope> =>
+): Effect.Effect<Store, never, Scope.Scope> =>
   Effect.gen(function* () {
     const description = `SQLite file ${path}`
     const fail = (operation: string) => (cause: unknown) =>

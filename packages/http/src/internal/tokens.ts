@@ -5,13 +5,40 @@
  */
 import { AccessToken, type Profile } from "@tppkit/core"
 import { Clock, Deferred, Duration, Effect, Exit, Redacted, Result, type Scope, Semaphore } from "effect"
-import type { BankConfig } from "../BankConfig.ts"
+import type { BankConfig, Environment } from "../BankConfig.ts"
 import { BankError, type MalformedResponse } from "../BankError.ts"
 import type { BankTransport } from "../BankTransport.ts"
-import type { CustomerGrant, Token } from "../TokenService.ts"
 import * as Retry from "./retry.ts"
 import * as Transport from "./transport.ts"
 import * as Wire from "./wire.ts"
+
+/** An access token bound to the environment that issued it; the value is redacted everywhere. */
+export interface Token {
+  readonly environment: Environment
+  readonly tokenType: string
+  readonly value: Redacted.Redacted<string>
+  /** The scopes it was asked for; empty when unknown (a token handed in by the caller). */
+  readonly scopes: ReadonlyArray<string>
+  /** Whether the client may discard it and ask `TokenService` for a new one after a 401. */
+  readonly renewable: boolean
+  /** The lifetime the bank gave (`expires_in`, seconds); absent when unknown (a token handed in by the caller). */
+  readonly expiresIn?: number
+  /**
+   * When the bank's lifetime ends, in epoch milliseconds by effect's `Clock`, counted from the moment the request
+   * was sent (the bank's clock started no earlier); absent when unknown.
+   */
+  readonly expiresAt?: number
+}
+
+/**
+ * The customer's tokens of an authorization-code flow (COBS; packages/http/README.md, "Bank profiles"): the access
+ * token (about an hour) and the refresh token that renews it, both redacted; `expiresIn` in seconds when known.
+ */
+export interface CustomerGrant {
+  readonly accessToken: Redacted.Redacted<string>
+  readonly refreshToken: Redacted.Redacted<string>
+  readonly expiresIn?: number | undefined
+}
 
 /** The cache key of a scope set: sorted, de-duplicated and space-joined, as sent in the `scope` field. */
 export const scopeKey = (scopes: ReadonlyArray<string>): string => [...new Set(scopes)].sort().join(" ")

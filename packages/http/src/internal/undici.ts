@@ -6,9 +6,9 @@
 import { Duration, Effect, Redacted, type Scope } from "effect"
 import type { Dispatcher } from "undici"
 import { ResponseTooLarge } from "../BankError.ts"
-import type { Exchange, Failure, Outgoing, UndiciOptions } from "../BankTransport.ts"
 import { Deadlines } from "./deadlines.ts"
 import { classify, closedAfterHandshake, errorCode, timedOut, truncated } from "./transportFailure.ts"
+import type { Exchange, Failure, Outgoing, UndiciOptions } from "./transportTypes.ts"
 
 /** Response headers as undici hands them to a dispatch handler. */
 type IncomingHttpHeaders = Parameters<NonNullable<Dispatcher.DispatchHandler["onResponseStart"]>>[2]

@@ -13,10 +13,32 @@ import * as http from "node:http"
 import * as https from "node:https"
 import type { AddressInfo, Socket } from "node:net"
 import type * as Journal from "../Journal.ts"
-import type { HttpLimits } from "../Sandbox.ts"
 import * as Connections from "./connections.ts"
 import { problemType } from "./errors.ts"
 import type { Incoming, Outgoing } from "./exchange.ts"
+
+/** Limits of the HTTP transport, answered like a real bank answers them. */
+export interface HttpLimits {
+  /** Time to receive a request's headers before 408, milliseconds (default 5000). */
+  readonly headersTimeoutMs?: number
+  /** Time to receive a whole request, body included, before 408, milliseconds (default 10000). */
+  readonly requestTimeoutMs?: number
+  /** Largest request head in bytes before 431 (default 16384). */
+  readonly maxHeaderBytes?: number
+  /**
+   * Concurrent connections held (default 1024). When they are all held, a new connection closes the one idle the
+   * longest (waiting for a request); it is itself closed at once only when every one is busy with a request.
+   */
+  readonly maxConnections?: number
+  /** Idle time of a kept-alive connection before it is closed, milliseconds (default 5000). */
+  readonly keepAliveTimeoutMs?: number
+  /**
+   * Bytes of request bodies held at once over every connection (default 16 MiB): a request whose body would pass
+   * it is answered 503 with `Retry-After` before the rest is read, so that a flood of large bodies keeps the mock
+   * bank's memory bounded.
+   */
+  readonly maxHeldBodyBytes?: number
+}
 
 /** TLS settings: PEM texts. */
 export interface Tls {
@@ -25,9 +47,6 @@ export interface Tls {
   readonly ca?: string
   readonly requireClientCert?: boolean
 }
-
-/** The transport's limits: `Sandbox.HttpLimits`, declared and documented once there. */
-export type Limits = HttpLimits
 
 /** A running server. */
 export interface Running {
@@ -80,7 +99,7 @@ export const listen = (options: {
   readonly bodyLimit: number
   /** The bytes of a body to this method and target that the handler reads (0: it reads none, the body is only journaled). */
   readonly bodyLimitOf: (method: string, url: string) => number
-  readonly limits: Limits
+  readonly limits: HttpLimits
   readonly tls: Tls | undefined
   readonly handle: (req: Incoming) => Outgoing
   /** Bytes of a body kept for the journal alone (the journal cuts bodies there anyway). */

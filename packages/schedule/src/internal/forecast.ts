@@ -18,8 +18,8 @@
  */
 import { BusinessDayConvention, type LocalDate, Occurrence } from "@tppkit/core"
 import { BigDecimal } from "effect"
-import type { NotNetted as Foreign, RiskDay, Row } from "../Forecast.ts"
 import type * as Payment from "../Payment.ts"
+import type { NotNetted as Foreign, RiskDay, Row } from "./forecastTypes.ts"
 import * as Plans from "./plans.ts"
 
 /** One of the user's accounts as the engine reads it: the balance at the start of `date`, the line not to cross. */

@@ -1,7 +1,14 @@
-/** The engine of `Forecast` (its public module holds the types and documents the functions). */
+/**
+ * The engine of `Forecast` (its types are `forecastTypes.ts`; the public module re-exports them and documents the
+ * functions).
+ */
 import type { LocalDate } from "@tppkit/core"
 import { BigDecimal, Result } from "effect"
 import * as Coverage from "../Coverage.ts"
+import * as Payment from "../Payment.ts"
+import * as Projection from "../Projection.ts"
+import { InvalidForecast, ScheduleError } from "../ScheduleError.ts"
+import * as Engine from "./forecast.ts"
 import type {
   AccountChange,
   AccountForecast,
@@ -16,11 +23,7 @@ import type {
   RiskDay,
   Row,
   Scenario
-} from "../Forecast.ts"
-import * as Payment from "../Payment.ts"
-import * as Projection from "../Projection.ts"
-import { InvalidForecast, ScheduleError } from "../ScheduleError.ts"
-import * as Engine from "./forecast.ts"
+} from "./forecastTypes.ts"
 
 export const fail = (message: string): Result.Result<never, ScheduleError> =>
   Result.fail(new ScheduleError({ reason: new InvalidForecast({ message }) }))

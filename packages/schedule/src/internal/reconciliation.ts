@@ -1,17 +1,131 @@
-/** The engine of `Reconciliation` (its public module holds the types and documents the functions). */
-import { BankRule, BusinessDayConvention, Calendar, type LocalDate, Occurrence, Recurrence } from "@tppkit/core"
+/**
+ * The engine of `Reconciliation` and the types it works on (its public module re-exports them and documents the
+ * functions).
+ */
+import {
+  BankRule,
+  BusinessDayConvention,
+  Calendar,
+  type Frequency,
+  type LocalDate,
+  Occurrence,
+  Recurrence
+} from "@tppkit/core"
 import { Result } from "effect"
 import * as Holidays from "../Holidays.ts"
-import type {
-  Inference,
-  NotEnoughEvidence,
-  Observation,
-  Options,
-  ReconcilableOrder,
-  Reconciliation,
-  Skipped,
-  Status
-} from "../Reconciliation.ts"
+
+/** How many observations fall into each class. */
+export type Counts = { readonly [S in Status]: number }
+
+/** A rule with the number of observations (not stale) it explains. */
+export interface Supported {
+  readonly rule: BankRule.BankRule
+  readonly support: number
+}
+
+/**
+ * The rule the evidence points to: the one candidate that explains the most observations, with its support out of
+ * the `evidence` (the observations that are not stale), the orderIds it does not explain, and the runner-up.
+ */
+export interface Inferred {
+  readonly _tag: "Inferred"
+  readonly rule: BankRule.BankRule
+  readonly support: number
+  readonly evidence: number
+  readonly notExplained: ReadonlyArray<string>
+  readonly runnerUp: Supported | undefined
+}
+
+/** The classes of a listed date, in the order reports show them. */
+export const statuses = ["match", "explained", "stale", "anomaly", "unexplained"] as const
+
+/**
+ * What reconciliation reads from a listed standing order; core's `StandingOrder` satisfies it. An order that carries
+ * a `recurrence` is reconciled on it (its frequency code is not read), moved by each rule's convention, or by its own
+ * when `ownConvention` says its record states one (`BankRule.scheduleOf`).
+ */
+export interface ReconcilableOrder extends BankRule.RuledSchedule {
+  readonly orderId: string
+}
+
+/** One listed order with a `nextDate`, compared with the engine. */
+export interface Observation {
+  readonly orderId: string
+  /** The bank's code; `undefined` for an order given as a recurrence. */
+  readonly frequency: Frequency.Frequency | undefined
+  /** For an order given as a recurrence, its rule in a few words (`Recurrence.describe`); `undefined` for a code. */
+  readonly rule: string | undefined
+  /** The bank's `nextDate`. */
+  readonly listed: LocalDate.LocalDate
+  /** The engine's date under the rule in use: the first on or after the listing day (`undefined`: the order has ended). */
+  readonly expected: LocalDate.LocalDate | undefined
+  readonly status: Status
+  /**
+   * The rule in use has a payment on the listing day itself: whether the bank has made it yet is unknown, so the
+   * listing day and the next date are both read as the bank's word, never as a mismatch.
+   */
+  readonly dueOnListingDay: boolean
+  /** Bit i is set when the reconciliation's `rules[i]` lists exactly this date for this order on the listing day. */
+  readonly explaining: number
+}
+
+/** An order that has a `nextDate` but cannot be planned, with the human reason. */
+export interface Skipped {
+  readonly orderId: string
+  readonly reason: string
+}
+
+/**
+ * The evidence does not separate the best candidates: every rule in `tied` explains `support` of the `evidence`
+ * observations (for instance no listed date falls on a day where their calendars differ). Nothing is guessed.
+ */
+export interface NotEnoughEvidence {
+  readonly _tag: "NotEnoughEvidence"
+  readonly tied: ReadonlyArray<BankRule.BankRule>
+  readonly support: number
+  readonly evidence: number
+}
+
+/** What the evidence says about the bank's rule. */
+export type Inference = Inferred | NotEnoughEvidence
+
+/** A listing reconciled on its listing day. */
+export interface Reconciliation {
+  readonly asOf: LocalDate.LocalDate
+  /** The rules compared, one per distinct set of dates: `rules[0]` is the rule in use, then the candidates. */
+  readonly rules: ReadonlyArray<BankRule.BankRule>
+  /** One per listed order with a `nextDate` that can be planned, in input order. */
+  readonly observations: ReadonlyArray<Observation>
+  /** The orderIds of listed orders without a `nextDate` (nothing to compare). */
+  readonly withoutNextDate: ReadonlyArray<string>
+  readonly skipped: ReadonlyArray<Skipped>
+  readonly counts: Counts
+  /** Per rule (same index as `rules`): how many observations that are not stale it explains. */
+  readonly support: ReadonlyArray<number>
+  /** The observations that are not stale: the evidence. */
+  readonly evidence: number
+  readonly inference: Inference
+}
+
+/**
+ * The listing day, the rule in use (default tppkit's: `following` on `target`, execution dates) and the candidate
+ * rules (default {@link candidates}). At most 32 rules are compared, the rule in use included; rules listing the same
+ * dates (`BankRule.equivalent`) count once.
+ */
+export interface Options {
+  readonly asOf: LocalDate.LocalDate
+  readonly rule?: BankRule.BankRule | undefined
+  readonly candidates?: ReadonlyArray<BankRule.BankRule> | undefined
+}
+
+/**
+ * How a listed `nextDate` compares with the engine: `match` (the rule in use gives it), `explained` (another candidate
+ * rule gives it), `stale` (before the listing day: the bank has not advanced it; no evidence for or against a rule),
+ * `anomaly` (no candidate rule gives this date for this order on any day: not one of its dates moved by any
+ * candidate convention, or beyond its start or end by more than a convention moves a date), `unexplained` (a date of
+ * the order, but no candidate gives it as the next one on the listing day).
+ */
+export type Status = (typeof statuses)[number]
 
 // ---------------------------------------------------------------------------
 // candidates

@@ -2,12 +2,54 @@
  * The cash-flow tables' engine (the public `CashFlow`): exact running sums per currency, per debtor account and per
  * period, each a float-free fast path on safe integers of cents that spills into a bigint. A payment can be added
  * `n` times at once ({@link Tables.addTimes}), which the projection's writers use to add an order's payments of one
- * period together.
+ * period together. The tables' types are declared here; `CashFlow` re-exports them.
  */
 import { LocalDate, Occurrence } from "@tppkit/core"
 import { BigDecimal } from "effect"
-import type { Accumulator, Period, Total, Totalled, Totals } from "../CashFlow.ts"
+import type { Payment } from "../Payment.ts"
 import type { Plans, Window } from "./plans.ts"
+
+/** The total of one debtor account in one currency. */
+export interface DebtorTotal extends Total {
+  readonly debtorIban: string
+}
+
+/** The total of one period in one currency; `label` is `2026-01-05`, `2026-W02` or `2026-01`. */
+export interface PeriodTotal extends Total {
+  readonly label: string
+  readonly start: LocalDate.LocalDate
+  readonly end: LocalDate.LocalDate
+}
+
+/** The length of the periods of a cash-flow table. */
+export type Period = "day" | "week" | "month"
+
+/** What the tables read of a payment: its execution date, amount, currency and debtor account. */
+export type Totalled = Pick<Payment, "executionDate" | "amount" | "currency" | "debtorIban">
+
+/** The sum and number of payments in one currency. */
+export interface Total {
+  readonly currency: string
+  readonly amount: BigDecimal.BigDecimal
+  readonly count: number
+}
+
+/** Every table of a cash flow: by currency, by debtor account and currency, by period and currency. */
+export interface Totals {
+  readonly period: Period
+  readonly count: number
+  readonly byCurrency: ReadonlyArray<Total>
+  readonly byDebtor: ReadonlyArray<DebtorTotal>
+  readonly byPeriod: ReadonlyArray<PeriodTotal>
+}
+
+/** An incremental cash-flow accumulator, for payments that arrive one by one (e.g. from a Stream). */
+export interface Accumulator {
+  /** Adds one payment. */
+  readonly add: (payment: Totalled) => void
+  /** The tables of every payment added so far. */
+  readonly result: () => Totals
+}
 
 // ---------------------------------------------------------------------------
 // exact sums: a float-free fast path on safe integers, spilling into a bigint

@@ -16,7 +16,7 @@ import type { Consent, ConsentSummary, OrderSource, Retry, Settings, Watcher } f
 import { ListingFailed, type ListingFailure } from "./listingFailure.ts"
 import { backoffMillis, degradable, isTransient } from "./listingRetry.ts"
 import { isCovered, type Partial, PartialSchema, planPartial } from "./partialListing.ts"
-import { RecordWarnings, SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
+import { SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
 import { isExpired, keyedListing, planned as planChecks } from "./sweepPlan.ts"
 
 /** What a sweep's workflows run with: the fleet's settings and retry, the watcher (if any) and the order source. */
@@ -46,8 +46,8 @@ export const startPlanned = (
   })
 
 /**
- * What the day's forecast ahead reads of the listings this process read (`Watch.aheadOrders`), by day and consent,
- * for the day's run when it is on this process too; a run elsewhere reads what the fleet kept of the listing instead.
+ * The orders of the listings this process read, by day and consent, for the day's forecast ahead (`Watch.ahead`)
+ * when the day's run is on this process too; a run elsewhere reads what the fleet kept of the listing instead.
  */
 export const listedHere = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
 
@@ -78,7 +78,6 @@ export const sweepConsent = (
         readonly detailsPending?: ReadonlyArray<string>
         readonly unread?: UnreadRecords
         readonly skipped?: SkippedRecords
-        readonly warnings?: RecordWarnings
       },
       ListingFailed
     >
@@ -94,8 +93,7 @@ export const sweepConsent = (
             pages: Schema.Number,
             detailsPending: Schema.optionalKey(Schema.Array(Schema.String)),
             unread: Schema.optionalKey(UnreadRecords),
-            skipped: Schema.optionalKey(SkippedRecords),
-            warnings: Schema.optionalKey(RecordWarnings)
+            skipped: Schema.optionalKey(SkippedRecords)
           })
         ]),
         error: ListingFailed,
@@ -104,13 +102,11 @@ export const sweepConsent = (
           // an orderId the listing repeats is keyed ID#N from here on: checks, change feed, forecast
           const { listed, repeated } = keyedListing(yield* permits.withPermits(1)(source.list(consent, day)))
           // held for the day's forecast ahead only when it has accounts to forecast (a fleet without opening balances
-          // would hold every consent's orders for nothing), and only what the forecast reads of the orders touching
-          // them: the records whole held their pages' texts, about 17 KB a consent of 10 orders
-          const ahead = watch === undefined ? undefined : yield* watch.aheadOrders(listed.orders)
-          if (ahead !== undefined) {
+          // would hold every consent's orders for nothing)
+          if (watch !== undefined && (yield* watch.forecasts)) {
             // bounded: the entries of runs on other processes are never read here
             if (listedHere.size >= 10_000) listedHere.delete(listedHere.keys().next().value as string)
-            listedHere.set(`${day}/${consent.key}`, ahead)
+            listedHere.set(`${day}/${consent.key}`, listed.orders)
           }
           if (watch !== undefined) yield* watch.listed(consent, day, listed)
           // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status
@@ -142,8 +138,7 @@ export const sweepConsent = (
             ...(listed.unread === undefined
               ? {}
               : { unread: nothingRead ? { ...listed.unread, nothingRead } : listed.unread }),
-            ...(skipped === undefined ? {} : { skipped }),
-            ...(listed.warnings === undefined || listed.warnings.length === 0 ? {} : { warnings: listed.warnings })
+            ...(skipped === undefined ? {} : { skipped })
           }
         })
       }).pipe(Effect.result, Effect.map(Result.map((r) => (typeof r === "number" ? { planned: r } : r))))
@@ -225,7 +220,6 @@ export const sweepConsent = (
         ...(partial.detailsPending === undefined ? {} : { detailsPending: partial.detailsPending }),
         ...(partial.unread === undefined ? {} : { unread: partial.unread }),
         ...(partial.skipped === undefined ? {} : { skipped: partial.skipped }),
-        ...(partial.warnings === undefined ? {} : { warnings: partial.warnings }),
         // only orders no kept listing has are left out: then the consent's listing failed
         ...(isCovered(partial) ? {} : { failure })
       } satisfies ConsentSummary
@@ -233,7 +227,7 @@ export const sweepConsent = (
     if (Result.isFailure(planned))
       return { consent: consent.key, planned: 0, ...profileKey, failure: planned.failure.failure }
     const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
-    const { unread, skipped, warnings } = planned.success
+    const { unread, skipped } = planned.success
     const pending = planned.success.detailsPending ?? []
     yield* sayRecords(day, consent.key, planned.success)
     return {
@@ -244,15 +238,14 @@ export const sweepConsent = (
       ...triesKey,
       ...(pending.length === 0 ? {} : { detailsPending: pending }),
       ...(unread === undefined ? {} : { unread }),
-      ...(skipped === undefined ? {} : { skipped }),
-      ...(warnings === undefined ? {} : { warnings })
+      ...(skipped === undefined ? {} : { skipped })
     }
   })
 
 /**
  * The records of a consent's listing (whole, or what is kept of it) that were not planned, said: the orders whose
  * details are pending, the records that could not be read (the good ones are planned) and those read whole that pay
- * nothing (the exit is unchanged); and the warnings of its reading, grouped; never dropped silently.
+ * nothing (the exit is unchanged); never dropped silently.
  */
 const sayRecords = (
   day: string,
@@ -261,7 +254,6 @@ const sayRecords = (
     readonly detailsPending?: ReadonlyArray<string> | undefined
     readonly unread?: UnreadRecords | undefined
     readonly skipped?: SkippedRecords | undefined
-    readonly warnings?: RecordWarnings | undefined
   }
 ) =>
   Effect.gen(function* () {
@@ -269,6 +261,4 @@ const sayRecords = (
     if (pending.length > 0) yield* Lifecycle.emit({ _tag: "DetailsPending", day, consent, orders: pending })
     if (said.unread !== undefined) yield* Lifecycle.emit({ _tag: "RecordsUnread", day, consent, ...said.unread })
     if (said.skipped !== undefined) yield* Lifecycle.emit({ _tag: "RecordsSkipped", day, consent, ...said.skipped })
-    // the reading's warnings: one event (one line) per field and reason, with a count; planned as read
-    for (const w of said.warnings ?? []) yield* Lifecycle.emit({ _tag: "RecordsWarned", day, consent, ...w })
   })

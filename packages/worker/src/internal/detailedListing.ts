@@ -9,20 +9,17 @@ import type { Projection } from "@tppkit/schedule"
 import { Clock, Context, Effect, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import type { Bank } from "../BankSources.ts"
 import { ChecksError } from "../Checks.ts"
 import * as Consents from "../Consents.ts"
 import { type Consent, InvalidIban, type Kept, ListingFailed, NoGrant } from "../Sweep.ts"
+import type { Bank } from "./bankStack.ts"
 import {
-  itemWarnings,
-  type RecordWarnings,
   type SkippedRecords,
   skippedItems,
   skippedSummary,
   type UnreadRecords,
   unreadItems,
-  unreadSummary,
-  warningsSummary
+  unreadSummary
 } from "./sweepJournal.ts"
 
 /** A complete listing kept for the days its listing fails: its day and each order's fullest record (detail or item). */
@@ -172,8 +169,7 @@ export const detailedKept = (bank: Bank, consent: Consent, day: string, pageSize
       earlier: earlier === undefined ? undefined : { day: earlier.day, orders: plannable(before) },
       ...unreadSummary([...unreadItems(said), ...unreadItems(before).map(where)]),
       ...skippedSummary([...skippedItems(said), ...skippedItems(before).map(where)]),
-      ...(detailsPending.length === 0 ? {} : { detailsPending }),
-      ...warningsSummary([...itemWarnings(said), ...itemWarnings(before)])
+      ...(detailsPending.length === 0 ? {} : { detailsPending })
     }
   })
 
@@ -201,7 +197,6 @@ export const detailedListing = (
     readonly detailsPending?: ReadonlyArray<string>
     readonly unread?: UnreadRecords
     readonly skipped?: SkippedRecords
-    readonly warnings?: RecordWarnings
   },
   ListingFailed
 > =>
@@ -278,8 +273,6 @@ export const detailedListing = (
       pages: listing.pages,
       ...(detailsPending.length === 0 ? {} : { detailsPending }),
       ...unreadSummary(unread),
-      ...skippedSummary(skippedItems(said)),
-      // the reading's tolerances, losses and defaults, grouped by field and reason (issue 34)
-      ...warningsSummary(itemWarnings(said))
+      ...skippedSummary(skippedItems(said))
     }
   })

@@ -4,7 +4,7 @@ import { LocalDate } from "@tppkit/core"
 import type { BudgetExhausted } from "@tppkit/http/BankError"
 import { Cause, Effect, Logger } from "effect"
 import { isTransient } from "../FundsCheckWorkflow.ts"
-import type { Event, Format, Listener, SweepFinished } from "../Lifecycle.ts"
+import type { Event, Format, Listener, SweepFinished } from "./lifecycleEvents.ts"
 
 /** How many repeated checks a `run_finished` line names (the rest are counted; `worker status` lists them all). */
 export const namedRepeats = 10
@@ -254,19 +254,6 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         event,
         "records of the listing pay nothing and were not planned; the others were"
       )
-    case "RecordsWarned":
-      return [
-        ["level", "warn"],
-        ["event", "records_warned"],
-        ["day", event.day],
-        ["consent", event.consent],
-        ["field", event.field],
-        ["records", event.count],
-        // the first few (records says how many in all)
-        ["order_ids", event.orderIds.join(",")],
-        ["reason", event.reason],
-        ["message", "records of the listing were read with this warning; they were planned as read"]
-      ]
     case "ConsentExpired":
       return [
         ["level", "warn"],

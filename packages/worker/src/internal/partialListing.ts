@@ -7,7 +7,7 @@ import { Effect, Result, Schema } from "effect"
 import { Checks, type Due } from "../Checks.ts"
 import type { Consent, OrderSource, Settings } from "../Sweep.ts"
 import { ListingFailed } from "./listingFailure.ts"
-import { RecordWarnings, SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
+import { SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
 import { keyed, planned } from "./sweepPlan.ts"
 
 /** What the sweep planned of a consent whose listing could not be read whole. */
@@ -19,8 +19,7 @@ export const PartialSchema = Schema.Struct({
   plannedFromEarlier: Schema.Number,
   unread: Schema.optionalKey(UnreadRecords),
   skipped: Schema.optionalKey(SkippedRecords),
-  detailsPending: Schema.optionalKey(Schema.Array(Schema.String)),
-  warnings: Schema.optionalKey(RecordWarnings)
+  detailsPending: Schema.optionalKey(Schema.Array(Schema.String))
 })
 
 /** What the sweep planned of a consent whose listing could not be read whole. */
@@ -72,20 +71,8 @@ export const planPartial = (
       pagesUnread: kept.pagesUnread ?? "unknown",
       ...(kept.earlier === undefined ? {} : { plannedFrom: kept.earlier.day }),
       plannedFromEarlier: earlier.length,
-      // no record of what is kept could be read: the line says nothing was planned from it, not "the others"
-      ...(kept.unread === undefined
-        ? {}
-        : {
-            unread:
-              kept.orders.length === 0 &&
-              (kept.earlier?.orders.length ?? 0) === 0 &&
-              pending.length === 0 &&
-              skipped === undefined
-                ? { ...kept.unread, nothingRead: true }
-                : kept.unread
-          }),
+      ...(kept.unread === undefined ? {} : { unread: kept.unread }),
       ...(skipped === undefined ? {} : { skipped }),
-      ...(pending.length === 0 ? {} : { detailsPending: [...pending] }),
-      ...(kept.warnings === undefined || kept.warnings.length === 0 ? {} : { warnings: kept.warnings })
+      ...(pending.length === 0 ? {} : { detailsPending: [...pending] })
     }
   })

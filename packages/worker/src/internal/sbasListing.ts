@@ -8,21 +8,11 @@ import { Iban, LocalDate, Orders, type Standard, StandingOrder } from "@tppkit/c
 import { BankClient, BankConfig, type BankError, Budget, type PsuContext } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
 import { Clock, Context, Duration, Effect, Exit, Option, Result, Schedule } from "effect"
-import type { Bank } from "../BankSources.ts"
 import { ChecksError } from "../Checks.ts"
 import * as Listings from "../Listings.ts"
 import { type Consent, InvalidIban, ListingFailed } from "../Sweep.ts"
-import {
-  itemWarnings,
-  pageWarnings,
-  type RecordWarning,
-  skippedItems,
-  skippedSummary,
-  type UnreadRecord,
-  unreadItems,
-  unreadSummary,
-  warningsSummary
-} from "./sweepJournal.ts"
+import type { Bank } from "./bankStack.ts"
+import { skippedItems, skippedSummary, type UnreadRecord, unreadItems, unreadSummary } from "./sweepJournal.ts"
 
 /**
  * The seed bank's records read again by core's `Orders` in `standard` on `day`: a bank whose settings name another
@@ -39,9 +29,8 @@ export const readAs = (
   readonly orders: ReadonlyArray<Projection.ProjectableOrder>
   readonly unread: ReadonlyArray<UnreadRecord>
   readonly skipped: ReadonlyArray<UnreadRecord>
-  readonly warnings: ReadonlyArray<RecordWarning>
 } => {
-  if (standard === undefined || standard === "sbas") return { orders, unread: [], skipped: [], warnings: [] }
+  if (standard === undefined || standard === "sbas") return { orders, unread: [], skipped: [] }
   const decoder = Orders.decoder({ standard, listedOn: LocalDate.parseUnsafe(day) })
   const items = [...decoder.push(JSON.stringify(orders.map((o) => StandingOrder.encodeReceived(o))))]
   const end = decoder.end()
@@ -49,8 +38,7 @@ export const readAs = (
   return {
     orders: items.filter((i): i is Orders.Order => i._tag === "Order"),
     unread: unreadItems(items, standard),
-    skipped: skippedItems(items, standard),
-    warnings: itemWarnings(items)
+    skipped: skippedItems(items, standard)
   }
 }
 
@@ -71,15 +59,6 @@ const skippedOf = (page: number, skipped: ReadonlyArray<StandingOrder.RecordErro
 const keptSkipped = (page: Listings.Page): Array<UnreadRecord> => {
   const whole = page.records === page.orders.length
   return skippedAmong(page.orders, (i) => `page ${page.page}${whole ? `, record ${i + 1}` : ""}`)
-}
-
-/** The warnings of a kept page's orders read again by core's list decoder (an amount out of the bank's format). */
-const keptWarnings = (page: Listings.Page): Array<RecordWarning> => ordersWarnings(page.orders)
-
-/** The warnings of kept orders read again by core's list decoder (an amount out of the bank's format). */
-const ordersWarnings = (orders: ReadonlyArray<StandingOrder.StandingOrder>): Array<RecordWarning> => {
-  const read = Orders.decodeBankList(Listings.encodeOrders(orders))
-  return Result.isFailure(read) ? [] : pageWarnings(read.success.warnings)
 }
 
 /** The orders kept that pay nothing, read again by core's list decoder, each where `at` its index says. */
@@ -229,15 +208,11 @@ export const make = (deps: Deps) => {
         const unread: Array<UnreadRecord> = []
         // the records read whole that pay nothing (core's list decoder names them), those of kept pages read again
         const skipped: Array<UnreadRecord> = []
-        // the warnings of the bank's list decoder (a tolerance, an amount out of its format), those of kept pages read
-        // again (a kept page holds its orders as read: the amounts' warnings come back, a code's tolerance does not)
-        const warned: Array<RecordWarning> = []
         for (let n = 0; ; n++) {
           let page = pages.get(n)
           if (page !== undefined) {
             unread.push(...keptUnread(page))
             skipped.push(...keptSkipped(page))
-            warned.push(...keptWarnings(page))
           }
           if (page === undefined) {
             yield* hold
@@ -269,7 +244,6 @@ export const make = (deps: Deps) => {
                 const kept = yield* Effect.exit(Effect.retry(listings.keep(id, day, asked), firstKeeping))
                 unread.push(...unreadOf(n, reply.body.errors))
                 skipped.push(...skippedOf(n, reply.body.skipped ?? []))
-                warned.push(...pageWarnings(reply.body.warnings))
                 return [asked, kept] as const
               })
             )
@@ -304,7 +278,6 @@ export const make = (deps: Deps) => {
           pages: read.length,
           unread,
           skipped,
-          warned,
           ...(Option.isSome(previous)
             ? { previous: { day: previous.value.day, orders: ordersOf(previous.value.pages) } }
             : {})
@@ -365,16 +338,7 @@ export const make = (deps: Deps) => {
           ...read.unread,
           ...Option.match(before, { onNone: () => [], onSome: (e) => e.read.unread.map(earlierWhere(e)) })
         ]),
-        ...skippedSummary([...(own ? today.flatMap(keptSkipped) : read.skipped), ...earlierSkipped]),
-        // the reading's warnings, grouped: the kept orders read again (their amounts' warnings) or core's in another
-        // standard, today's and the earlier listing's
-        ...warningsSummary([
-          ...(own ? today.flatMap(keptWarnings) : read.warnings),
-          ...Option.match(before, {
-            onNone: () => [],
-            onSome: (e) => (own ? ordersWarnings(e.orders) : e.read.warnings)
-          })
-        ])
+        ...skippedSummary([...(own ? today.flatMap(keptSkipped) : read.skipped), ...earlierSkipped])
       }
     }).pipe(Effect.mapError(stored(consent)))
   return { list, kept }

@@ -13,7 +13,10 @@ import * as SweepLog from "../SweepLog.ts"
 import * as Warnings from "../Warnings.ts"
 import { outcomeOf } from "./checkRows.ts"
 import { type DbRow, rowOf } from "./checksSql.ts"
+import type { Failed, Retry } from "./lifecycleEvents.ts"
 import * as Webhook from "./webhookEvents.ts"
+
+export type { Failed, Retry }
 
 /**
  * The conversion of a database made by the version before Standard Webhooks, once (when the outbox has no
@@ -79,29 +82,6 @@ export interface Settings {
   readonly livenessLimits?: Liveness.Limits | undefined
   /** Told of each delivery given up: its schedule used up, or its endpoint answered 410 Gone (and is disabled). */
   readonly onFailed?: ((failed: Failed) => Effect.Effect<void>) | undefined
-}
-
-/** A delivery that failed and is tried again. */
-export interface Retry {
-  readonly eventId: string
-  readonly type: string
-  /** The endpoint as `Webhook.displayUrl` shows it. */
-  readonly endpoint: string
-  readonly attempt: number
-  readonly waitMillis: number
-  readonly cause: string
-}
-
-/** A delivery given up: its last attempt failed, or its endpoint answered 410 Gone and is disabled now. */
-export interface Failed {
-  readonly eventId: string
-  readonly type: string
-  /** The endpoint as `Webhook.displayUrl` shows it. */
-  readonly endpoint: string
-  readonly attempt: number
-  readonly cause: string
-  /** The endpoint answered 410 Gone: no more deliveries to it until `tppkit webhook enable` turns it back on. */
-  readonly disabled: boolean
 }
 
 /** One delivery not yet made, as `tppkit worker status` shows it. */
