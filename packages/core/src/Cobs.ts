@@ -12,7 +12,7 @@ import * as Engine from "./internal/cobs.ts"
 import type * as Recurrence from "./Recurrence.ts"
 import type * as Translation from "./Translation.ts"
 
-export type { Options, StandingOrder }
+export type { Options, StandingOrder } from "./internal/cobs.ts"
 
 /** `execution.interval`. */
 export const intervals: typeof Engine.intervals = Engine.intervals

@@ -11,12 +11,12 @@
  * @since 0.1.0
  */
 import type { Result } from "effect"
-import type { Adjustment, Closed, Options, Paused, Source, Trace } from "./internal/dateTrace.ts"
+import type { Options, Paused, Trace } from "./internal/dateTrace.ts"
 import * as Engine from "./internal/dateTrace.ts"
 import type * as LocalDate from "./LocalDate.ts"
 import type * as Occurrence from "./Occurrence.ts"
 
-export type { Adjustment, Closed, Options, Paused, Source, Trace }
+export type { Adjustment, Closed, Options, Paused, Source, Trace } from "./internal/dateTrace.ts"
 
 // ---------------------------------------------------------------------------
 // model

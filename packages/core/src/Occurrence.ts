@@ -12,11 +12,10 @@
  * @since 0.1.0
  */
 
-import type { Occurrence, Options, OrderSchedule, Plan, RecurrenceOptions } from "./internal/occurrence.ts"
 import * as Engine from "./internal/occurrence.ts"
 import type * as Recurrence from "./Recurrence.ts"
 
-export type { Occurrence, Options, OrderSchedule, Plan, RecurrenceOptions }
+export type { Occurrence, Options, OrderSchedule, Plan, RecurrenceOptions } from "./internal/occurrence.ts"
 
 // ---------------------------------------------------------------------------
 // model

@@ -14,7 +14,11 @@ import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import * as OrderKeys from "./internal/orderKeys.ts"
 import * as Reading from "./internal/orderReading.ts"
 import type * as OrdersText from "./internal/ordersText.ts"
-import type {
+import type { BankListOptions, Ending, Item, Options, Order, Repeated, Skipped, Unread } from "./internal/orderTypes.ts"
+import * as Recurrence from "./Recurrence.ts"
+import type * as StandingOrder from "./StandingOrder.ts"
+
+export type {
   BankListOptions,
   Creditor,
   Ending,
@@ -27,10 +31,6 @@ import type {
   Unread,
   Warning
 } from "./internal/orderTypes.ts"
-import * as Recurrence from "./Recurrence.ts"
-import type * as StandingOrder from "./StandingOrder.ts"
-
-export type { BankListOptions, Creditor, Ending, Item, Options, Order, Party, Repeated, Skipped, Unread, Warning }
 
 // ---------------------------------------------------------------------------
 // model

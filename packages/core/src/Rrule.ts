@@ -14,7 +14,7 @@ import type * as LocalDate from "./LocalDate.ts"
 import type * as Recurrence from "./Recurrence.ts"
 import type * as Translation from "./Translation.ts"
 
-export type { Rrule }
+export type { Rrule } from "./internal/rrule.ts"
 
 /** The most `EXDATE`s {@link encode} writes: past it the pauses are reported lost. */
 export const MAX_EXDATES: typeof Engine.MAX_EXDATES = Engine.MAX_EXDATES

@@ -9,18 +9,18 @@
  */
 
 import type * as Decoded from "./Decoded.ts"
-import type {
+import type { Options, V3StandingOrder, V4MandateRelatedInformation } from "./internal/ukOpenBanking.ts"
+import * as Engine from "./internal/ukOpenBanking.ts"
+import type * as Recurrence from "./Recurrence.ts"
+import type * as Translation from "./Translation.ts"
+
+export type {
   OBFrequency6,
   Options,
   V3StandingOrder,
   V4Code,
   V4MandateRelatedInformation
 } from "./internal/ukOpenBanking.ts"
-import * as Engine from "./internal/ukOpenBanking.ts"
-import type * as Recurrence from "./Recurrence.ts"
-import type * as Translation from "./Translation.ts"
-
-export type { OBFrequency6, Options, V3StandingOrder, V4Code, V4MandateRelatedInformation }
 
 /** The fixed quarter days of `QtrDay:…` (month, day). */
 export const quarterDays: typeof Engine.quarterDays = Engine.quarterDays

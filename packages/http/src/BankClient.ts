@@ -22,7 +22,6 @@ import type {
   CallOptions,
   ListOptions,
   PageOptions,
-  RawRecord,
   Reply,
   StandingOrdersPage
 } from "./internal/clientTypes.ts"
@@ -34,7 +33,15 @@ import * as Wire from "./internal/wire.ts"
 import * as PsuContext from "./PsuContext.ts"
 import { TokenProvider, TokenService } from "./TokenService.ts"
 
-export type { AllPagesOptions, CallOptions, ListOptions, PageOptions, RawRecord, Reply, StandingOrdersPage }
+export type {
+  AllPagesOptions,
+  CallOptions,
+  ListOptions,
+  PageOptions,
+  RawRecord,
+  Reply,
+  StandingOrdersPage
+} from "./internal/clientTypes.ts"
 
 /** One order's detail as the bank sent it (COBS `GET /my/standingorders/{transactionIdentification}`), read by core. */
 export interface StandingOrderDetail {

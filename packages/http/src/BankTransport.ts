@@ -12,7 +12,7 @@ import { classify, timedOut, truncated } from "./internal/transportFailure.ts"
 import type { Exchange, Failure, Outgoing, UndiciOptions } from "./internal/transportTypes.ts"
 import * as Undici from "./internal/undici.ts"
 
-export type { Exchange, Failure, Outgoing, UndiciOptions }
+export type { Exchange, Failure, Outgoing, UndiciOptions } from "./internal/transportTypes.ts"
 
 /** The body limit when the caller gives none: 4 MiB (the configuration's default). */
 export const defaultMaxBodyBytes = 4 << 20

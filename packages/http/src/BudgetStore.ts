@@ -8,9 +8,9 @@
 import { Context, Effect, Layer, Option } from "effect"
 import * as SqliteStore from "./internal/sqliteStore.ts"
 
-import type { Count, Lease, LeaseResult, Snapshot, Store } from "./internal/storeTypes.ts"
+import type { Lease, Snapshot, Store } from "./internal/storeTypes.ts"
 
-export type { Count, Lease, LeaseResult, Snapshot, Store }
+export type { Count, Lease, LeaseResult, Snapshot, Store } from "./internal/storeTypes.ts"
 
 /**
  * Where the budget lives: request counts per consent key and day, a lease per listing key (so that one listing of

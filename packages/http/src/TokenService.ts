@@ -13,7 +13,7 @@ import { BankTransport } from "./BankTransport.ts"
 import type { CustomerGrant, Token } from "./internal/tokens.ts"
 import * as Tokens from "./internal/tokens.ts"
 
-export type { CustomerGrant, Token }
+export type { CustomerGrant, Token } from "./internal/tokens.ts"
 
 /** Wraps a token obtained by strong customer authentication (not specified by the document) for one environment. */
 export const fromSca = (environment: Environment, value: Redacted.Redacted<string>, tokenType = "Bearer"): Token => ({

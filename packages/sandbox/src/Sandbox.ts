@@ -16,7 +16,7 @@ import * as OpenApi from "./OpenApi.ts"
 import type * as Personality from "./Personality.ts"
 import { SandboxClock } from "./SandboxClock.ts"
 
-export type { HttpLimits }
+export type { HttpLimits } from "./internal/server.ts"
 
 /** The error body shape of the API paths: RFC 9457 problem details, Berlin Group `tppMessages`, or CZ/SK `errors[]`. */
 export type ErrorDialect = Dialect

@@ -6,10 +6,10 @@
  */
 
 import type { LocalDate } from "@tppkit/core"
-import type { Accumulator, DebtorTotal, Period, PeriodTotal, Total, Totalled, Totals } from "./internal/tables.ts"
+import type { Accumulator, Period, Totalled, Totals } from "./internal/tables.ts"
 import * as Tables from "./internal/tables.ts"
 
-export type { Accumulator, DebtorTotal, Period, PeriodTotal, Total, Totalled, Totals }
+export type { Accumulator, DebtorTotal, Period, PeriodTotal, Total, Totalled, Totals } from "./internal/tables.ts"
 
 /** Options of {@link totals}: the period length of the `byPeriod` table (default `"month"`). */
 export interface Options {

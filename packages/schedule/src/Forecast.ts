@@ -19,24 +19,7 @@ import { Effect, type Result } from "effect"
 import type * as Coverage from "./Coverage.ts"
 import * as Engine from "./internal/forecast.ts"
 import * as Run from "./internal/forecastRun.ts"
-import type {
-  AccountChange,
-  AccountForecast,
-  Balance,
-  Change,
-  Check,
-  Evidence,
-  Finding,
-  Forecast,
-  Input,
-  Moved,
-  NotNetted,
-  Outcome,
-  RiskDay,
-  Row,
-  Scenario,
-  WithoutBalance
-} from "./internal/forecastTypes.ts"
+import type { AccountForecast, Evidence, Forecast, Input, Outcome, Scenario } from "./internal/forecastTypes.ts"
 import type { ScheduleError } from "./ScheduleError.ts"
 
 export type {
@@ -56,7 +39,7 @@ export type {
   Row,
   Scenario,
   WithoutBalance
-}
+} from "./internal/forecastTypes.ts"
 
 /** The default bound on the payments of risk days a forecast lists (`Input.atRiskLimit`). */
 export const AT_RISK_LIMIT: number = Engine.AT_RISK_LIMIT

@@ -12,17 +12,13 @@
  */
 import type { BankRule, Calendar } from "@tppkit/core"
 import type {
-  Counts,
   Inference,
-  Inferred,
   NotEnoughEvidence,
   Observation,
   Options,
   ReconcilableOrder,
   Reconciliation,
-  Skipped,
-  Status,
-  Supported
+  Status
 } from "./internal/reconciliation.ts"
 import * as Engine from "./internal/reconciliation.ts"
 
@@ -38,7 +34,7 @@ export type {
   Skipped,
   Status,
   Supported
-}
+} from "./internal/reconciliation.ts"
 
 // ---------------------------------------------------------------------------
 // model

@@ -20,7 +20,7 @@ import { skippedSummary, unreadSummary } from "./internal/sweepJournal.ts"
 import * as Listings from "./Listings.ts"
 import { type Consent, ConsentSource, ListingFailed, OrderSource } from "./Sweep.ts"
 
-export type { Bank }
+export type { Bank } from "./internal/bankStack.ts"
 
 /**
  * Whether a failure is the bank's token endpoint refusing this client's credentials (`invalid_client`,

@@ -10,31 +10,7 @@
 import type { Cause } from "effect"
 import { Context, Effect, Layer } from "effect"
 import { CheckObserver } from "./FundsCheckWorkflow.ts"
-import type {
-  CheckFinished,
-  ConsentExpired,
-  ConsentResult,
-  DatabaseBack,
-  DatabaseUnreachable,
-  DetailsPending,
-  Event,
-  Format,
-  Joined,
-  Left,
-  Listener,
-  ListingPartial,
-  ListingRetry,
-  NextSweep,
-  RecordsSkipped,
-  RecordsUnread,
-  RunFinished,
-  ShardsHeld,
-  ShardsLost,
-  SweepFinished,
-  SweepStarted,
-  WebhookFailed,
-  WebhookRetry
-} from "./internal/lifecycleEvents.ts"
+import type { Event, Listener } from "./internal/lifecycleEvents.ts"
 import * as Lines from "./internal/lifecycleLines.ts"
 
 export type {
@@ -61,7 +37,7 @@ export type {
   SweepStarted,
   WebhookFailed,
   WebhookRetry
-}
+} from "./internal/lifecycleEvents.ts"
 
 /** How many repeated checks a `run_finished` line names (the rest are counted; `worker status` lists them all). */
 export const namedRepeats: typeof Lines.namedRepeats = Lines.namedRepeats

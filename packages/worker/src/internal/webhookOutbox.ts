@@ -16,7 +16,7 @@ import { type DbRow, rowOf } from "./checksSql.ts"
 import type { Failed, Retry } from "./lifecycleEvents.ts"
 import * as Webhook from "./webhookEvents.ts"
 
-export type { Failed, Retry }
+export type { Failed, Retry } from "./lifecycleEvents.ts"
 
 /**
  * The conversion of a database made by the version before Standard Webhooks, once (when the outbox has no
