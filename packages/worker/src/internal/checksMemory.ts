@@ -1,11 +1,11 @@
 /** The check store in memory: a map from a payment's key to its row (tests and single-process runs). */
 import { LocalDate } from "@tppkit/core"
 import { Effect } from "effect"
-import type { Checks, Row } from "../Checks.ts"
+import type { Row, Store } from "./checkRows.ts"
 import { compareRows, dueOf, isForward, isoSeconds, key, outcomeOf, pendingRow } from "./checkRows.ts"
 
 /** A new, empty store. */
-export const make = (): Checks["Service"] => {
+export const make = (): Store => {
   const rows = new Map<string, Row>()
   // per row: the Correlation-ID of the attempt in flight, and the last try whose outcome is recorded
   const states = new Map<

@@ -7,7 +7,7 @@ import { Effect, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as CheckFailure from "../CheckFailure.ts"
-import type { Checks, ChecksError, Fence, Row, Summary, Verdict } from "../Checks.ts"
+import type { ChecksError, Fence, Row, Store, Summary, Verdict } from "./checkRows.ts"
 import { Due, dueOf, isoSeconds, outcomeOf, textOf } from "./checkRows.ts"
 
 /** The DDL of the checks table (idempotent). */
@@ -51,9 +51,7 @@ export const ddl: ReadonlyArray<string> = [
  * The store over the `SqlClient`; `toError` makes the store's error from a one-line description of what failed
  * (the database's message, and its cause's when it has one).
  */
-export const make = (
-  toError: (message: string) => ChecksError
-): Effect.Effect<Checks["Service"], never, SqlClient.SqlClient> =>
+export const make = (toError: (message: string) => ChecksError): Effect.Effect<Store, never, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const fromSql = (what: string) => (e: SqlError) =>
       toError(`${what}: ${e.message}${e.cause instanceof Error ? ` (${e.cause.message})` : ""}`)
