@@ -71,3 +71,15 @@ describe("AccountMap", () => {
     })
   })
 })
+
+describe("AccountMap.parse", () => {
+  it("reads an accounts file's text as decode reads its JSON; text that is no JSON is one problem", () => {
+    expect(AccountMap.parse('{"22289":{"currency":"GBP"}}')).toEqual(
+      AccountMap.decode({ "22289": { currency: "GBP" } })
+    )
+    const broken = AccountMap.parse("{")
+    expect(Result.isFailure(broken) && broken.failure).toHaveLength(1)
+    expect(Result.isFailure(broken) && broken.failure[0]).toMatch(/^not JSON: /)
+    expect(AccountMap.parse("[]")).toEqual(AccountMap.decode([]))
+  })
+})

@@ -157,24 +157,14 @@ export const unreadRow = (u: Orders.Unread): Render.SkippedRow =>
           orderId: u.orderId,
           position: u.position,
           reason: `record ${u.position ?? 1}${u.path.length > 0 ? ` at ${u.path}` : ""}: ${u.reason}`,
-          kind: u.kind,
-          alike: alike(
-            `record\u0000${u.path}\u0000${u.reason}`,
-            u.path.length > 0 ? `${u.path}: ${u.reason}` : u.reason
-          )
+          kind: u.kind
         }
       : {
           orderId: u.orderId,
           position: u.position,
           reason: u.standard === undefined ? u.reason : `${u.standard}: ${u.reason}`,
-          kind: u.kind,
-          alike: alike(
-            `schedule\u0000${u.standard}\u0000${u.reason}`,
-            u.standard === undefined ? u.reason : `${u.standard}: ${u.reason}`
-          )
+          kind: u.kind
         }
-
-const alike = (key: string, said: string): { readonly key: string; readonly said: string } => ({ key, said })
 
 /** A tolerance or loss of an order's reading, as the commands say it on stderr. */
 export const warningRow = (order: Orders.Order, w: Orders.Warning): Render.SkippedRow => ({
@@ -207,13 +197,7 @@ export const gather = () => {
           for (const w of item.warnings) warnings.push(warningRow(item, w))
         } else if (item._tag === "Skipped") {
           // read, but it pays nothing (inactive, deleted, an end before its start, …): listed, not an error
-          if (item.order === undefined)
-            skipped.push({
-              orderId: item.orderId,
-              position: item.position,
-              reason: item.reason,
-              alike: alike(`skipped\u0000${item.reason}`, item.reason)
-            })
+          if (item.order === undefined) skipped.push({ orderId: item.orderId, reason: item.reason })
           else orders.push(item.order)
         } else (item.kind === "list" ? list : item.kind === "record" ? records : schedules).push(unreadRow(item))
       }
@@ -264,25 +248,6 @@ export const decodeOrders = (text: string, options?: Orders.Options): Result.Res
   return d.end()
 }
 
-/**
- * The orders as the projection reads them: each order whose record leaves the convention to the bank (the bank's
- * codes, an RRULE, …) moved by the settings' convention (core's `Orders.withConvention`); one whose record carries its
- * own (`ownConvention`: a Berlin Group `executionRule`, a COBS `modeDue`, DAIL and DAI7) keeps it, and the bank's
- * record without an anchor is left for the projection to skip.
- */
-export const projectable = (orders: ReadonlyArray<Order>, s: Pick<Settings, "convention">): ReadonlyArray<Order> => {
-  let out: Array<Order> | undefined
-  for (let i = 0; i < orders.length; i++) {
-    const o = orders[i]!
-    const moved = isOrder(o) ? Orders.withConvention(o, s.convention) : o
-    if (moved !== o && out === undefined) out = orders.slice(0, i)
-    out?.push(moved)
-  }
-  return out ?? orders
-}
-
-const isOrder = (o: Order): o is Orders.Order => (o as { _tag?: unknown })._tag === "Order"
-
 /** A projection report: schedule's `Export` of the projection, planned and ready to be written. */
 export type Report = Export.Export
 
@@ -293,7 +258,7 @@ export type Report = Export.Export
  */
 export const report = (decoded: Decoded, s: Settings, onDay?: (payments: number) => void): Report =>
   Export.make(
-    projectable(decoded.orders, s),
+    Orders.withConventions(decoded.orders, s.convention),
     { from: s.from, to: s.to },
     {
       calendar: s.calendar,

@@ -27,6 +27,17 @@ export const FLAG = "--accounts"
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
+/** The mapping of an accounts file's text ({@link decode}): text that is no JSON is one problem, `not JSON: …`. */
+export const parse = (text: string): Result.Result<AccountMap, ReadonlyArray<string>> => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    return Result.fail([`not JSON: ${(e as Error).message}`])
+  }
+  return decode(json)
+}
+
 /**
  * The mapping of a parsed accounts file: an object whose keys are account ids and whose values give `iban` (checked:
  * country length and mod-97) and/or `currency` (ISO 4217). Every wrong entry is named (`22289.iban: …`).

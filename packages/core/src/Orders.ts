@@ -14,17 +14,7 @@ import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import * as OrderKeys from "./internal/orderKeys.ts"
 import * as Reading from "./internal/orderReading.ts"
 import type * as OrdersText from "./internal/ordersText.ts"
-import type {
-  BankListOptions,
-  Ending,
-  Item,
-  Options,
-  Order,
-  Repeated,
-  Skipped,
-  Unread,
-  Warning
-} from "./internal/orderTypes.ts"
+import type { BankListOptions, Ending, Item, Options, Order, Repeated, Skipped, Unread } from "./internal/orderTypes.ts"
 import * as Recurrence from "./Recurrence.ts"
 import type * as StandingOrder from "./StandingOrder.ts"
 
@@ -183,8 +173,7 @@ export const stream = <E, R>(
 /**
  * The order moved by `convention` where its record leaves the convention to the bank (the bank's codes but DAIL and
  * DAI7, a recurrence read from an RRULE, …): its recurrence with that convention (a bank code's keeps its code,
- * `Recurrence.withConvention`) and the warning naming the convention its record left unstated saying this one; one
- * that states or fixes its own (`ownConvention`), or has it already, unchanged.
+ * `Recurrence.withConvention`); one that states or fixes its own (`ownConvention`), or has it already, unchanged.
  */
 export const withConvention = <A extends Pick<Order, "recurrence" | "ownConvention">>(
   order: A,
@@ -194,11 +183,26 @@ export const withConvention = <A extends Pick<Order, "recurrence" | "ownConventi
   const coded = Reading.movedCoded(order, convention)
   if (coded !== undefined) return coded as unknown as A
   const r = order.recurrence
-  if (r.convention === convention) return order
-  const moved = { ...order, recurrence: Recurrence.withConvention(r, convention) }
-  // the warning that says which convention the record left unstated says the one it has now
-  const warnings = (order as { readonly warnings?: ReadonlyArray<Warning> }).warnings
-  return warnings === undefined ? moved : { ...moved, warnings: Reading.reconvened(order, warnings, convention) }
+  return r.convention === convention ? order : { ...order, recurrence: Recurrence.withConvention(r, convention) }
+}
+
+/**
+ * Each order moved by `convention` ({@link withConvention}), in order: a value that is no `Order` (the bank's record
+ * read whole without an anchor, for a projection to list) as it is, and the array itself when nothing moves.
+ */
+export const withConventions = <A>(
+  orders: ReadonlyArray<A>,
+  convention: BusinessDayConvention.BusinessDayConvention
+): ReadonlyArray<A> => {
+  let out: Array<A> | undefined
+  for (let i = 0; i < orders.length; i++) {
+    const o = orders[i]!
+    const moved =
+      (o as { _tag?: unknown })._tag === "Order" ? (withConvention(o as unknown as Order, convention) as A) : o
+    if (moved !== o && out === undefined) out = orders.slice(0, i)
+    out?.push(moved)
+  }
+  return out ?? orders
 }
 
 /**

@@ -21,7 +21,6 @@ import { LocalDate } from "@tppkit/core"
 import { Clock, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import * as AtRisk from "./AtRisk.ts"
 import * as ConsentLifecycle from "./ConsentLifecycle.ts"
 import * as AtRiskAhead from "./internal/atRiskAhead.ts"
 import * as ConsentExpiry from "./internal/consentExpiry.ts"
@@ -92,7 +91,6 @@ export const layerSql = (options: Options = {}): Layer.Layer<never, never, SqlCl
       const sql = yield* SqlClient.SqlClient
       const settings = yield* SweepSettings
       const rule = { calendar: settings.calendar, convention: settings.convention }
-      const balances = yield* AtRiskAhead.balancesReader(sql)
       const watcher: Watcher = {
         consents: (day, consents) => FleetEvents.patiently(ConsentExpiry.sweepable(sql, day, consents), consents),
         listed: (consent, day, listed) =>
@@ -119,23 +117,9 @@ export const layerSql = (options: Options = {}): Layer.Layer<never, never, SqlCl
                 undefined
               )
         },
-        forecasts: FleetEvents.patiently(
-          Effect.map(balances, (b) => b.balances.length > 0),
-          true
-        ),
-        aheadOrders: (orders) =>
-          FleetEvents.patiently(
-            Effect.map(balances, (b) =>
-              b.balances.length === 0 ? undefined : AtRisk.forecastOrders(orders, b.accounts)
-            ),
-            // the database away for a minute: the listing held whole, as the forecast would read it
-            orders
-          ),
+        forecasts: FleetEvents.patiently(AtRiskAhead.forecasts(sql), true),
         ahead: (day, listings) =>
-          FleetEvents.patiently(
-            Effect.flatMap(balances, (b) => AtRiskAhead.ahead(sql, day, listings, settings, options, b.balances)),
-            undefined
-          )
+          FleetEvents.patiently(AtRiskAhead.ahead(sql, day, listings, settings, options), undefined)
       }
       return watcher
     })

@@ -2,7 +2,7 @@
  * The work behind `tppkit explain`, loaded only when the command runs: read the orders, find the order, settle the
  * calendar and convention (and where they came from), trace the payment and print it.
  */
-import { type DateTrace, LocalDate, Occurrence, type Standard } from "@tppkit/core"
+import { Orders as CoreOrders, type DateTrace, LocalDate, Occurrence, type Standard } from "@tppkit/core"
 import { Projection } from "@tppkit/schedule"
 import { Effect, Option, Result } from "effect"
 import * as Explain from "../Explain.ts"
@@ -79,13 +79,7 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
   // a COBS list item counts from the listing day: --listed-on's first day, when given
   const listed = input.listedOn[0] === undefined ? undefined : LocalDate.parse(input.listedOn[0].trim())
   const listedOn = listed !== undefined && Result.isSuccess(listed) ? listed.success : undefined
-  const decoded = yield* Orders.read(
-    input.orders,
-    input.standard,
-    input.accounts,
-    listedOn,
-    Option.getOrElse(input.convention, () => "following")
-  )
+  const decoded = yield* Orders.read(input.orders, input.standard, input.accounts, listedOn)
   const id = input.order.trim()
   const picked = Orders.pickOrder(decoded.orders, id, "--order")
   if (Result.isFailure(picked)) return yield* Failure.usage(picked.failure)
@@ -117,7 +111,7 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
   // an order read from an RRULE or a standard that leaves the convention to the bank takes the chosen one, as the
   // projection moves it (Project.projectable); one whose record states its convention keeps it
   const own = Occurrence.codeOf(order) === undefined && order.recurrence !== undefined && order.ownConvention === true
-  const traced = schedule(Project.projectable([order], chosen)[0]!)
+  const traced = schedule(CoreOrders.withConventions([order], chosen.convention)[0]!)
   const trace = Projection.explain(
     traced,
     {

@@ -48,10 +48,10 @@ const bytesOf = (what: string, file: string) => Files.readText(what, file, (mess
  */
 const ordersFrom = (file: string, input: Input, settings: Project.Settings) =>
   // a COBS list item counts from the listing day: the window's first day
-  Effect.map(Orders.read(file, input.standard, input.accounts, settings.from, input.convention), (decoded) => ({
+  Effect.map(Orders.read(file, input.standard, input.accounts, settings.from), (decoded) => ({
     ...decoded,
     repeated: CoreOrders.repeated(decoded.orders),
-    orders: Project.projectable(numbered(decoded.orders), settings)
+    orders: CoreOrders.withConventions(numbered(decoded.orders), settings.convention)
   }))
 
 /**

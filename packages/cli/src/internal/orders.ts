@@ -3,7 +3,7 @@
  * `explain`, `forecast`, `reconcile` and `worker status`. Each reads records of any standard the same way
  * (`--standard` forces one) and says the same per-record warnings on stderr.
  */
-import { AccountMap, BusinessDayConvention, LocalDate, Orders, Profile, type Standard } from "@tppkit/core"
+import { AccountMap, LocalDate, Orders, Profile, type Standard } from "@tppkit/core"
 import { Clock, Effect, Option, Result, type Stdio, Stream } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -93,15 +93,13 @@ export const read = (
   file: string,
   standard?: Option.Option<Standard.Standard> | undefined,
   accounts?: Option.Option<string> | undefined,
-  listedOn?: LocalDate.LocalDate | undefined,
-  convention?: string | undefined
+  listedOn?: LocalDate.LocalDate | undefined
 ) =>
   Effect.gen(function* () {
     const decoded = yield* readOrders(file, {
       standard: standard === undefined ? undefined : Option.getOrUndefined(standard),
       accounts: yield* readAccounts(accounts),
-      listedOn,
-      convention: conventionOf(convention)
+      listedOn
     })
     if (Result.isFailure(decoded)) return yield* Failure.badInput(`${nameOf(file)}: ${decoded.failure}`)
     yield* warn(decoded.success.warnings ?? [])
@@ -110,61 +108,22 @@ export const read = (
   })
 
 /**
- * The command's `--convention` as the reader applies it to a record that leaves it unstated (so that the warning
- * saying so names it); a value that is none is the command's own to refuse, read with the default meanwhile.
- */
-const conventionOf = (c: string | undefined): BusinessDayConvention.BusinessDayConvention | undefined =>
-  (BusinessDayConvention.conventions as ReadonlyArray<string | undefined>).includes(c)
-    ? (c as BusinessDayConvention.BusinessDayConvention)
-    : undefined
-
-/**
- * Records that could not be read or pay nothing, on stderr with their positions or orderIds and why (a problem of the
- * list itself, e.g. a repeated standingOrders key, is no order's); equal ones (the same kind, field and reason: a
- * row's `alike`) are one line with their count, the first orderIds and their positions.
+ * Records that could not be read, each on stderr with its position or orderId and why (a problem of the list itself,
+ * e.g. a repeated standingOrders key, is no order's).
  */
 export const warnUnread = (skipped: ReadonlyArray<Render.SkippedRow>) =>
-  Effect.forEach(skippedLines(skipped), (line) => Output.errorLine(Render.printable(line)), { discard: true })
-
-/** How many positions a grouped line names before "…". */
-const POSITIONS = 10
-
-/** The lines of {@link warnUnread}, equal rows grouped in the order first given. */
-export const skippedLines = (skipped: ReadonlyArray<Render.SkippedRow>): Array<string> => {
-  const one = (s: Render.SkippedRow) =>
-    s.orderId === undefined && s.kind !== "record"
-      ? `tppkit: the orders list: ${s.reason}`
-      : `tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`
-  const groups = new Map<string, Array<Render.SkippedRow>>()
-  const out: Array<Render.SkippedRow | { readonly key: string }> = []
-  for (const s of skipped) {
-    const key = s.alike?.key
-    const group = key === undefined ? undefined : groups.get(key)
-    if (key === undefined) out.push(s)
-    else if (group === undefined) {
-      groups.set(key, [s])
-      out.push({ key })
-    } else group.push(s)
-  }
-  return out.map((x) => {
-    if (!("key" in x)) return one(x)
-    const rows = groups.get(x.key)!
-    if (rows.length === 1) return one(rows[0]!)
-    const ids = rows.flatMap((r) => (r.orderId === undefined ? [] : [r.orderId]))
-    const positions = rows.flatMap((r) => (r.position === undefined ? [] : [r.position]))
-    const parts = [
-      ...(ids.length === 0 ? [] : [`${ids.slice(0, NAMED).join(", ")}${ids.length > NAMED ? ", …" : ""}`]),
-      ...(positions.length === 0
-        ? []
-        : [
-            positions.length > POSITIONS
-              ? `records ${positions.slice(0, POSITIONS).join(", ")}, …`
-              : positionsText(positions)
-          ])
-    ]
-    return `tppkit: skipped ${rows.length} orders${parts.length === 0 ? "" : ` (${parts.join("; ")})`}: ${rows[0]!.alike!.said}`
-  })
-}
+  Effect.forEach(
+    skipped,
+    (s) =>
+      Output.errorLine(
+        Render.printable(
+          s.orderId === undefined && s.kind !== "record"
+            ? `tppkit: the orders list: ${s.reason}`
+            : `tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`
+        )
+      ),
+    { discard: true }
+  )
 
 /**
  * The accounts file of `--accounts` (core's `AccountMap`), or none; a file that cannot be read or is wrong fails the
@@ -173,14 +132,7 @@ export const skippedLines = (skipped: ReadonlyArray<Render.SkippedRow>): Array<s
 export const readAccounts = (file: Option.Option<string> | undefined) =>
   Effect.gen(function* () {
     if (file === undefined || Option.isNone(file)) return undefined
-    const text = yield* Files.readText("accounts file", file.value, Failure.usage)
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch (e) {
-      return yield* Failure.usage(`accounts file ${JSON.stringify(file.value)}: not JSON: ${(e as Error).message}`)
-    }
-    const map = AccountMap.decode(json)
+    const map = AccountMap.parse(yield* Files.readText("accounts file", file.value, Failure.usage))
     if (Result.isFailure(map))
       return yield* Failure.usage(`accounts file ${JSON.stringify(file.value)}: ${map.failure.join("; ")}`)
     return map.success
@@ -225,12 +177,11 @@ export const readListed = (
   file: string,
   standard: Option.Option<Standard.Standard> | undefined,
   accounts: Option.Option<string> | undefined,
-  listedOn: Option.Option<string> | undefined,
-  convention?: string | undefined
+  listedOn: Option.Option<string> | undefined
 ) =>
   Effect.gen(function* () {
     const listing = yield* listingDay(listedOn)
-    const decoded = yield* read(file, standard, accounts, listing.day, convention)
+    const decoded = yield* read(file, standard, accounts, listing.day)
     const counted = listing.given ? 0 : (decoded.warnings ?? []).filter(countsFromListing).length
     if (counted > 0) {
       yield* Output.errorLine(

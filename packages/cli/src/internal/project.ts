@@ -2,7 +2,7 @@
  * The work behind `tppkit project`, loaded only when the command runs (it pulls in the schedule package and the
  * holiday library): read the orders, validate the settings, project, print in the chosen format.
  */
-import { type Standard, Translation } from "@tppkit/core"
+import { Orders as CoreOrders, type Standard, Translation } from "@tppkit/core"
 import { RecurringCalendar } from "@tppkit/schedule"
 import { Clock, Effect, type Option, Result, Stdio } from "effect"
 import * as Failure from "../Failure.ts"
@@ -54,9 +54,7 @@ const projectOrders = (
       readOrders(input.orders, {
         standard: input.standard?._tag === "Some" ? input.standard.value : undefined,
         accounts,
-        listedOn: settings.from,
-        // a record that leaves its convention unstated is read with the projection's, and the warning names it
-        convention: settings.convention
+        listedOn: settings.from
       })
     ),
     (decoded) => {
@@ -84,7 +82,7 @@ const recurringCalendar = (orders: ReadonlyArray<Project.Order>, settings: Proje
   Effect.gen(function* () {
     const stampMillis = yield* Clock.currentTimeMillis
     const document = RecurringCalendar.fromOrders(
-      Project.projectable(orders, settings),
+      CoreOrders.withConventions(orders, settings.convention),
       { from: settings.from, to: settings.to },
       {
         calendar: settings.calendar,

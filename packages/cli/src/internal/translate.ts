@@ -168,13 +168,7 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
     const source = sourceOf(order, input)
     return source._tag === "Unrepresentable" ? source : withLoss(source, holidaysLoss(source.value, holidays.success))
   }
-  const decoded = yield* Orders.readListed(
-    input.orders,
-    input.standard,
-    input.accounts,
-    input.listedOn,
-    input.convention
-  )
+  const decoded = yield* Orders.readListed(input.orders, input.standard, input.accounts, input.listedOn)
   let findings = 0
   // a standard written whole: one list envelope of it on stdout, the losses on stderr
   if (TranslateWhole.isWholeTarget(input.to))

@@ -2,7 +2,7 @@
  * The work behind `tppkit worker status`: the fleet's checks, budget, sweeps, webhooks, liveness, listings and
  * warnings read from its database, and the forecast of the checked accounts with the answers beside it.
  */
-import { LocalDate, type Standard } from "@tppkit/core"
+import { Orders as CoreOrders, LocalDate, type Standard } from "@tppkit/core"
 import { BankConfig } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
 import { Checks, Database, FleetStatus, type PlanSettings } from "@tppkit/worker"
@@ -159,14 +159,8 @@ const statusForecast = (
     if (Result.isFailure(rule)) return yield* Failure.usage(rule.failure)
     if (ordersFile === undefined) orders = CheckEvidence.ordersOfPlan(rows)
     else {
-      const decoded = yield* Orders.readListed(
-        ordersFile,
-        input.standard,
-        input.accounts,
-        input.listedOn,
-        input.convention
-      )
-      orders = Project.projectable(decoded.orders, rule.success)
+      const decoded = yield* Orders.readListed(ordersFile, input.standard, input.accounts, input.listedOn)
+      orders = CoreOrders.withConventions(decoded.orders, rule.success.convention)
       unread = decoded.unread
       skipped = decoded.skipped
     }
