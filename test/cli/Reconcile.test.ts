@@ -130,37 +130,6 @@ describe("Reconcile.table and jsonValue", () => {
   })
 })
 
-describe("Reconcile.ruleToProject", () => {
-  const preceding = (calendar: Calendar.Calendar) => BankRule.make({ convention: "preceding", calendar })
-  it("the inferred rule; among tied rules the one asked for, else the one on its calendar; else why not", () => {
-    const inferred = {
-      _tag: "Inferred" as const,
-      rule: preceding(Calendar.weekends),
-      support: 3,
-      evidence: 3,
-      notExplained: [],
-      runnerUp: undefined
-    }
-    expect(Reconcile.ruleToProject(inferred, BankRule.defaultRule)).toEqual(
-      Result.succeed(preceding(Calendar.weekends))
-    )
-    const tied = {
-      _tag: "NotEnoughEvidence" as const,
-      tied: [preceding(Calendar.target), preceding(Calendar.weekends), BankRule.defaultRule],
-      support: 3,
-      evidence: 3
-    }
-    expect(Reconcile.ruleToProject(tied, BankRule.defaultRule)).toEqual(Result.succeed(BankRule.defaultRule))
-    const two = { ...tied, tied: tied.tied.slice(0, 2) }
-    expect(Reconcile.ruleToProject(two, BankRule.defaultRule)).toEqual(Result.succeed(preceding(Calendar.target)))
-    const none = { ...tied, tied: [preceding(Calendar.weekends), BankRule.make({ calendar: BankRule.everyDay })] }
-    const failed = Reconcile.ruleToProject(none, BankRule.defaultRule)
-    expect(Result.isFailure(failed) && failed.failure).toMatch(
-      /not enough evidence.*choose --calendar and --convention$/
-    )
-  })
-})
-
 describe("tppkit reconcile: a file's text on the terminal", () => {
   it("a skipped record's orderId and reason are shown escaped in the table", () => {
     const r = Reconciliation.reconcile([], { asOf: d("2027-01-05") })

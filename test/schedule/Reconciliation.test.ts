@@ -148,6 +148,23 @@ describe("Reconciliation.reconcile: one order, each class", () => {
     expect(o("2024-09-02")).toBe("explained")
     expect(o("2024-09-20")).toBe("anomaly")
   })
+  it("counts the explained observations by the one rule named for each, most first", () => {
+    // preceding moves two payments back to Thursday 28 March (past Good Friday 29 and the weekend), one is paid on
+    // its nominal Sunday, one matches
+    const r = Reconciliation.reconcile(
+      [
+        mnth("2024-01-31", "2024-03-28"),
+        mnth("2024-01-29", "2024-03-28", { orderId: "SO-29" }),
+        mnth("2024-01-31", "2024-03-31"),
+        mnth("2024-01-31", "2024-04-02")
+      ],
+      { asOf }
+    )
+    expect(r.counts).toMatchObject({ match: 1, explained: 3 })
+    const counts = Reconciliation.explainedByRule(r).map((e) => [BankRule.describe(e.rule), e.count])
+    expect(counts.reduce((n, [, c]) => n + (c as number), 0)).toBe(3)
+    expect(counts[0]).toEqual(["preceding · target", 2])
+  })
   it("orders without nextDate are listed apart", () => {
     const r = Reconciliation.reconcile([{ orderId: "N", frequency: "MNTH", startDate: d("2024-01-01") }], { asOf })
     expect(r.withoutNextDate).toEqual(["N"])
@@ -406,5 +423,32 @@ describe("Reconciliation: orders given as recurrences", () => {
       }
     )
     expect(own.observations[0]).toMatchObject({ status: "anomaly", expected: d("2027-04-09") })
+  })
+})
+
+describe("Reconciliation.ruleToProject", () => {
+  const preceding = (calendar: Calendar.Calendar) => BankRule.make({ convention: "preceding", calendar })
+  it("the inferred rule; among tied rules the one asked for, else the one on its calendar; else why not", () => {
+    const inferred = {
+      _tag: "Inferred" as const,
+      rule: preceding(Calendar.weekends),
+      support: 3,
+      evidence: 3,
+      notExplained: [],
+      runnerUp: undefined
+    }
+    expect(Reconciliation.ruleToProject(inferred, BankRule.defaultRule)).toEqual(preceding(Calendar.weekends))
+    const tied = {
+      _tag: "NotEnoughEvidence" as const,
+      tied: [preceding(Calendar.target), preceding(Calendar.weekends), BankRule.defaultRule],
+      support: 3,
+      evidence: 3
+    }
+    expect(Reconciliation.ruleToProject(tied, BankRule.defaultRule)).toEqual(BankRule.defaultRule)
+    const two = { ...tied, tied: tied.tied.slice(0, 2) }
+    expect(Reconciliation.ruleToProject(two, BankRule.defaultRule)).toEqual(preceding(Calendar.target))
+    const none = { ...tied, tied: [preceding(Calendar.weekends), BankRule.make({ calendar: BankRule.everyDay })] }
+    // no rule is guessed: the caller says why (tppkit project --rule-from: the evidence's line, exit 2)
+    expect(Reconciliation.ruleToProject(none, BankRule.defaultRule)).toBeUndefined()
   })
 })

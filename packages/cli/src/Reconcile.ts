@@ -86,23 +86,6 @@ export interface Report {
   readonly skipped?: ReadonlyArray<Render.SkippedRow> | undefined
 }
 
-/** How many explained orders each rule explains (the rule named for each: `Reconciliation.explanation`). */
-export const explainedByRule = (
-  r: Reconciliation.Reconciliation
-): Array<{ rule: BankRule.BankRule; count: number }> => {
-  const counts = new Map<string, { rule: BankRule.BankRule; count: number }>()
-  for (const o of r.observations) {
-    if (o.status !== "explained") continue
-    const rule = Reconciliation.explanation(r, o)
-    if (rule === undefined) continue
-    const key = BankRule.key(rule)
-    const found = counts.get(key)
-    if (found === undefined) counts.set(key, { rule, count: 1 })
-    else found.count++
-  }
-  return [...counts.values()].sort((a, b) => b.count - a.count)
-}
-
 /** The one line saying what the evidence points to. */
 export const inferenceLine = (inference: Reconciliation.Inference): string => {
   if (inference._tag === "Inferred") {
@@ -134,7 +117,7 @@ const dateText = (d: LocalDate.LocalDate | undefined): string => (d === undefine
 export const table = (report: Report, width: number = Render.WIDTH): string => {
   const r = report.reconciliation
   const c = r.counts
-  const explainers = explainedByRule(r)
+  const explainers = Reconciliation.explainedByRule(r)
   const lines: Array<string> = [
     `Reconciliation on ${LocalDate.format(r.asOf)} of ${r.observations.length + r.withoutNextDate.length + r.skipped.length} listed orders against ${BankRule.describe(r.rules[0]!)}`,
     "",
@@ -199,7 +182,7 @@ export const jsonValue = (report: Report) => {
       withoutNextDate: r.withoutNextDate.length,
       skipped: r.skipped.length + report.unreadable.length + (report.skipped?.length ?? 0)
     },
-    explainedBy: explainedByRule(r).map((e) => ({ rule: ruleJson(e.rule), count: e.count })),
+    explainedBy: Reconciliation.explainedByRule(r).map((e) => ({ rule: ruleJson(e.rule), count: e.count })),
     inference:
       inference._tag === "Inferred"
         ? {
@@ -240,24 +223,3 @@ export const jsonValue = (report: Report) => {
 
 /** The reconciliation as one JSON document (two-space indented). */
 export const json = (report: Report): string => JSON.stringify(jsonValue(report), null, 2)
-
-// ---------------------------------------------------------------------------
-// the rule handed to a projection (`tppkit project --rule-from`)
-// ---------------------------------------------------------------------------
-
-/**
- * The rule a projection should use after a listing's evidence: the inferred rule; when the evidence does not separate
- * the best rules, the one of them that is the rule asked for on the command line (`preferred`), else the one on its
- * calendar; otherwise why no rule can be chosen (nothing is guessed).
- */
-export const ruleToProject = (
-  inference: Reconciliation.Inference,
-  preferred: BankRule.BankRule
-): Result.Result<BankRule.BankRule, string> => {
-  if (inference._tag === "Inferred") return Result.succeed(inference.rule)
-  const same = inference.tied.find((r) => BankRule.equivalent(r, preferred))
-  if (same !== undefined) return Result.succeed(same)
-  const onCalendar = inference.tied.filter((r) => BankRule.calendarName(r) === BankRule.calendarName(preferred))
-  if (onCalendar.length === 1) return Result.succeed(onCalendar[0]!)
-  return Result.fail(`${inferenceLine(inference)}; reconcile the listing, then choose --calendar and --convention`)
-}

@@ -10,7 +10,7 @@
  *
  * @since 0.1.0
  */
-import type { BankRule, Calendar } from "@tppkit/core"
+import { BankRule, type Calendar } from "@tppkit/core"
 import type {
   Inference,
   NotEnoughEvidence,
@@ -101,3 +101,33 @@ export const hasFindings: (reconciliation: Reconciliation) => boolean = Engine.h
 
 /** The observations that differ from the rule in use (explained, stale, anomaly, unexplained), in input order. */
 export const differences: (reconciliation: Reconciliation) => Array<Observation> = Engine.differences
+
+/** How many explained observations each rule explains (the rule named for each: {@link explanation}), most first. */
+export const explainedByRule = (
+  reconciliation: Pick<Reconciliation, "rules" | "support" | "observations">
+): Array<{ readonly rule: BankRule.BankRule; readonly count: number }> => {
+  const counts = new Map<string, { rule: BankRule.BankRule; count: number }>()
+  for (const o of reconciliation.observations) {
+    if (o.status !== "explained") continue
+    const rule = explanation(reconciliation, o)
+    if (rule === undefined) continue
+    const key = BankRule.key(rule)
+    const found = counts.get(key)
+    if (found === undefined) counts.set(key, { rule, count: 1 })
+    else found.count++
+  }
+  return [...counts.values()].sort((a, b) => b.count - a.count)
+}
+
+/**
+ * The rule a projection should use after a listing's evidence: the inferred rule; when the evidence does not separate
+ * the best rules, the one of them that is the rule asked for (`preferred`, `BankRule.equivalent`), else the only one
+ * on its calendar; otherwise `undefined`: no rule can be chosen, and none is guessed.
+ */
+export const ruleToProject = (inference: Inference, preferred: BankRule.BankRule): BankRule.BankRule | undefined => {
+  if (inference._tag === "Inferred") return inference.rule
+  const same = inference.tied.find((r) => BankRule.equivalent(r, preferred))
+  if (same !== undefined) return same
+  const onCalendar = inference.tied.filter((r) => BankRule.calendarName(r) === BankRule.calendarName(preferred))
+  return onCalendar.length === 1 ? onCalendar[0] : undefined
+}

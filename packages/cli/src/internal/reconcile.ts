@@ -59,7 +59,7 @@ export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
 /**
  * `tppkit project --rule-from LISTING…` (and `explain`): each listing reconciled on its day (`--listed-on`: one day for
  * all, or one per listing in order; else the window's first day), their evidence added up (`Reconciliation.infer`),
- * and the projection's settings under the rule it points to (`Reconcile.ruleToProject`), with the orders' schedules
+ * and the projection's settings under the rule it points to (schedule's `Reconciliation.ruleToProject`), with the orders' schedules
  * as the engine must see them under that rule; one line on stderr names the rule and its support.
  */
 export const ruleFrom = (
@@ -105,9 +105,13 @@ export const ruleFrom = (
         ? listings[0]!.reconciliation.inference
         : Reconciliation.infer(listings.map((l) => l.reconciliation))
     const named = listings.map((l) => `${l.file} on ${LocalDate.format(l.day)}`).join(", ")
-    const rule = Reconcile.ruleToProject(inference, preferred)
-    if (Result.isFailure(rule)) return yield* Failure.usage(`--rule-from ${files.join(", ")}: ${rule.failure}`)
-    const chosen = rule.success
+    // no rule chosen when the evidence does not point to one: nothing is guessed
+    const chosen = Reconciliation.ruleToProject(inference, preferred)
+    if (chosen === undefined) {
+      return yield* Failure.usage(
+        `--rule-from ${files.join(", ")}: ${Reconcile.inferenceLine(inference)}; reconcile the listing, then choose --calendar and --convention`
+      )
+    }
     const options = BankRule.optionsOf(chosen)
     yield* Output.errorLine(
       `tppkit: projecting with ${BankRule.describe(chosen)}, from the ${inference.evidence} nextDates of ${named} (${Reconcile.inferenceLine(inference)})`
