@@ -165,3 +165,26 @@ describe("Standard: a day 29–31 is lossy exactly when a month the rule reaches
     }
   })
 })
+
+describe("Standard.holidaysLoss: the bank's own closing days no record says (issue 40)", () => {
+  // monthly on the 5th from 5 January 2027, following on TARGET: Friday 5 February 2027 is a working day
+  const monthly = {
+    rule: { _tag: "MonthlyOnDay", interval: 1, day: 5, missing: "clamp" },
+    start: d("2027-01-05"),
+    convention: "following"
+  } as const
+  it("names the first payment a closing day moves, with both execution dates", () => {
+    expect(Standard.holidaysLoss(monthly, [d("2027-02-05")])).toEqual({
+      field: "holidays",
+      from: "2027-02-05",
+      to: "not defined",
+      why: "no standard's record says the bank's own closing days: the payment due 2027-02-05 executes on 2027-02-08 with them, on 2027-02-05 without"
+    })
+  })
+  it("is none without closing days, or when none moves a payment", () => {
+    expect(Standard.holidaysLoss(monthly, [])).toBeUndefined()
+    expect(Standard.holidaysLoss(monthly, [d("2027-02-06"), d("2027-02-04")])).toBeUndefined()
+    // convention none: a closing day moves nothing
+    expect(Standard.holidaysLoss({ ...monthly, convention: "none" }, [d("2027-02-05")])).toBeUndefined()
+  })
+})

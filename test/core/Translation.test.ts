@@ -57,3 +57,29 @@ describe("Decoded.describe: a tolerance as one sentence", () => {
     ).toBe('withinAMonthFlag "true" is read as given, although withinAMonthFlag is a boolean.')
   })
 })
+
+describe("Translation.andThen, addLoss: losses kept in order", () => {
+  const loss = (field: string) => ({ field, from: "a", to: "b", why: "c" })
+  const lossy = <A>(value: A, ...fields: Array<string>) => Translation.withLosses(value, fields.map(loss))
+  it("a translation of a translated value has the first's losses before its own", () => {
+    const fields = (t: Translation.Translation<unknown>) => (t._tag === "Lossy" ? t.losses.map((l) => l.field) : t._tag)
+    expect(Translation.andThen(Translation.exact(1), (n) => Translation.exact(n + 1))).toEqual(Translation.exact(2))
+    expect(fields(Translation.andThen(lossy(1, "x"), (n) => lossy(n + 1, "y")))).toEqual(["x", "y"])
+    expect(Translation.andThen(lossy(1, "x"), (n) => Translation.exact(n + 1))).toEqual(lossy(2, "x"))
+    expect(Translation.andThen(Translation.exact(1), (n) => lossy(n, "y"))).toEqual(lossy(1, "y"))
+    // unrepresentable on either side stays so; f is not called on an unrepresentable value
+    const never = Translation.unrepresentable<number>("no")
+    expect(
+      Translation.andThen(never, () => {
+        throw new Error("called")
+      })
+    ).toEqual(never)
+    expect(Translation.andThen(lossy(1, "x"), () => never)).toEqual(never)
+  })
+  it("one more loss makes an exact translation lossy and follows a lossy one's", () => {
+    expect(Translation.addLoss(Translation.exact(1), undefined)).toEqual(Translation.exact(1))
+    expect(Translation.addLoss(Translation.exact(1), loss("x"))).toEqual(lossy(1, "x"))
+    expect(Translation.addLoss(lossy(1, "x"), loss("y"))).toEqual(lossy(1, "x", "y"))
+    expect(Translation.addLoss(Translation.unrepresentable("no"), loss("x"))).toEqual(Translation.unrepresentable("no"))
+  })
+})

@@ -9,12 +9,14 @@ import { Result } from "effect"
 import * as Actual from "./Actual.ts"
 import * as BerlinGroup from "./BerlinGroup.ts"
 import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
+import * as Calendar from "./Calendar.ts"
 import * as Cobs from "./Cobs.ts"
 import type * as Decoded from "./Decoded.ts"
 import * as Frequency from "./Frequency.ts"
 import * as Iso20022 from "./Iso20022.ts"
 import * as Standards from "./internal/standards.ts"
 import * as LocalDate from "./LocalDate.ts"
+import * as Occurrence from "./Occurrence.ts"
 import type * as Recurrence from "./Recurrence.ts"
 import * as Rrule from "./Rrule.ts"
 import * as Sbas from "./Sbas.ts"
@@ -203,4 +205,38 @@ export const encode = (
     case "actual":
       return fields(Actual.encode(recurrence))
   }
+}
+
+/**
+ * The loss of the bank's own closing days (`holidays`), which no standard's record says: named for a recurrence when
+ * one of them moves a payment among its first `Occurrence.SAMPLED` (its day counted or moved on its calendar with
+ * them, against the calendar alone; TARGET when the recurrence names none), with the first payment it moves.
+ */
+export const holidaysLoss = (
+  r: Recurrence.Recurrence,
+  holidays: ReadonlyArray<LocalDate.LocalDate>
+): Translation.Loss | undefined => {
+  if (holidays.length === 0) return undefined
+  const base = (r.calendar === undefined ? undefined : Calendar.builtInNamed(r.calendar)) ?? Calendar.target
+  const without = Occurrence.planOf(r, { calendar: base })
+  const withThem = Occurrence.planOf(r, { calendar: Calendar.withHolidays(base, holidays) })
+  if (Result.isFailure(without) || Result.isFailure(withThem)) return undefined
+  const a = Occurrence.iterate(without.success)
+  const b = Occurrence.iterate(withThem.success)
+  for (let i = 0; i < Occurrence.SAMPLED; i++) {
+    const x = a.next()
+    const y = b.next()
+    if (x.done === true && y.done === true) return undefined
+    const was = x.done === true ? undefined : x.value.execution
+    const now = y.done === true ? undefined : y.value.execution
+    if (was === now) continue
+    const due = (x.done === true ? y.value : x.value)?.nominal
+    return {
+      field: "holidays",
+      from: holidays.map(LocalDate.format).join(","),
+      to: "not defined",
+      why: `no standard's record says the bank's own closing days: the payment due ${due === undefined ? "" : LocalDate.format(due)} executes on ${now === undefined ? "no day" : LocalDate.format(now)} with them, on ${was === undefined ? "no day" : LocalDate.format(was)} without`
+    }
+  }
+  return undefined
 }

@@ -52,6 +52,24 @@ export const getValue = <A>(t: Translation<A>): A | undefined => (t._tag === "Un
 export const map = <A, B>(t: Translation<A>, f: (a: A) => B): Translation<B> =>
   t._tag === "Unrepresentable" ? t : t._tag === "Exact" ? exact(f(t.value)) : { ...t, value: f(t.value) }
 
+/**
+ * A translation of a translated value: `f`'s translation with the losses of `t` before its own (an unrepresentable
+ * `t` stays so, and `f` is not called).
+ */
+export const andThen = <A, B>(t: Translation<A>, f: (a: A) => Translation<B>): Translation<B> => {
+  if (t._tag === "Unrepresentable") return t
+  const u = f(t.value)
+  return t._tag === "Exact" || u._tag === "Unrepresentable"
+    ? u
+    : withLosses(u.value, [...t.losses, ...(u._tag === "Lossy" ? u.losses : [])])
+}
+
+/** The translation with one more loss after its own (an exact one becomes lossy; an unrepresentable one stays so). */
+export const addLoss = <A>(t: Translation<A>, loss: Loss | undefined): Translation<A> =>
+  loss === undefined || t._tag === "Unrepresentable"
+    ? t
+    : { _tag: "Lossy", value: t.value, losses: [...(t._tag === "Lossy" ? t.losses : []), loss] }
+
 /** `exact`, `lossy` or `unrepresentable`: the word the CLI prints. */
 export const verdict = (t: Translation<unknown>): "exact" | "lossy" | "unrepresentable" =>
   t._tag === "Exact" ? "exact" : t._tag === "Lossy" ? "lossy" : "unrepresentable"

@@ -6,13 +6,12 @@
  */
 import {
   type BusinessDayConvention,
-  Calendar,
   LocalDate,
   Occurrence,
   type Recurrence,
   Rrule,
   Sbas,
-  type Standard,
+  Standard,
   Translation
 } from "@tppkit/core"
 import { Effect, Option, Result } from "effect"
@@ -107,55 +106,6 @@ const sourceOf = (order: Project.Order, input: Input): Translation.Translation<R
         )
 }
 
-/**
- * The loss of the bank's own closing days (`--holidays`), which no standard's record says: named for an order when one
- * of them moves a payment among its first `Occurrence.SAMPLED` (its day counted or moved on the calendar with them,
- * against the calendar alone), with the first payment it moves.
- */
-export const holidaysLoss = (
-  r: Recurrence.Recurrence,
-  holidays: ReadonlyArray<LocalDate.LocalDate>
-): Translation.Loss | undefined => {
-  if (holidays.length === 0) return undefined
-  const base = (r.calendar === undefined ? undefined : Calendar.builtInNamed(r.calendar)) ?? Calendar.target
-  const without = Occurrence.planOf(r, { calendar: base })
-  const withThem = Occurrence.planOf(r, { calendar: Calendar.withHolidays(base, holidays) })
-  if (Result.isFailure(without) || Result.isFailure(withThem)) return undefined
-  const a = Occurrence.iterate(without.success)
-  const b = Occurrence.iterate(withThem.success)
-  for (let i = 0; i < Occurrence.SAMPLED; i++) {
-    const x = a.next()
-    const y = b.next()
-    if (x.done === true && y.done === true) return undefined
-    const was = x.done === true ? undefined : x.value.execution
-    const now = y.done === true ? undefined : y.value.execution
-    if (was === now) continue
-    const due = (x.done === true ? y.value : x.value)?.nominal
-    return {
-      field: "holidays",
-      from: holidays.map(LocalDate.format).join(","),
-      to: "not defined",
-      why: `no standard's record says the bank's own closing days: the payment due ${due === undefined ? "" : LocalDate.format(due)} executes on ${now === undefined ? "no day" : LocalDate.format(now)} with them, on ${was === undefined ? "no day" : LocalDate.format(was)} without`
-    }
-  }
-  return undefined
-}
-
-/** A translation with the losses of its source before its own. */
-const withLosses = <A>(
-  t: Translation.Translation<A>,
-  losses: ReadonlyArray<Translation.Loss>
-): Translation.Translation<A> =>
-  t._tag === "Unrepresentable"
-    ? t
-    : { _tag: "Lossy", value: t.value, losses: [...losses, ...(t._tag === "Lossy" ? t.losses : [])] }
-
-/** A translation with one more loss (an exact one becomes lossy; an unrepresentable one stays so). */
-const withLoss = <A>(t: Translation.Translation<A>, loss: Translation.Loss | undefined): Translation.Translation<A> =>
-  loss === undefined || t._tag === "Unrepresentable"
-    ? t
-    : { _tag: "Lossy", value: t.value, losses: [...(t._tag === "Lossy" ? t.losses : []), loss] }
-
 /** Runs `tppkit translate` with parsed flags. */
 export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
   const holidays = Project.datesOf(
@@ -166,7 +116,9 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
   // the recurrence as translate reads it, and the loss of the bank's own closing days where they move a payment
   const recurrenceOf = (order: Project.Order) => {
     const source = sourceOf(order, input)
-    return source._tag === "Unrepresentable" ? source : withLoss(source, holidaysLoss(source.value, holidays.success))
+    return source._tag === "Unrepresentable"
+      ? source
+      : Translation.addLoss(source, Standard.holidaysLoss(source.value, holidays.success))
   }
   const decoded = yield* Orders.readListed(input.orders, input.standard, input.accounts, input.listedOn)
   let findings = 0
@@ -176,13 +128,9 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
   else
     for (const order of decoded.orders) {
       // SIGINT or SIGTERM is seen between the lines (each written as it is made): exit 130 on a whole line
-      const source = recurrenceOf(order)
-      const translation =
-        source._tag === "Unrepresentable"
-          ? Translation.unrepresentable<string>(source.reason)
-          : source._tag === "Lossy"
-            ? withLosses(translate(source.value, input.to, order.ownConvention === true), source.losses)
-            : translate(source.value, input.to, order.ownConvention === true)
+      const translation = Translation.andThen(recurrenceOf(order), (r) =>
+        translate(r, input.to, order.ownConvention === true)
+      )
       if (translation._tag !== "Exact") findings++
       const row = { orderId: order.orderId, translation }
       yield* Output.line(input.format === "json" ? json(row, input.to) : text(row))

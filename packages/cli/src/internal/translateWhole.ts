@@ -31,31 +31,26 @@ export const write = (
     for (const order of orders) {
       // SIGINT or SIGTERM is seen now and then: exit 130 with nothing written
       if (++n % 1_000 === 0) yield* Effect.yieldNow
-      const recurrence = recurrenceOf(order)
-      const t =
-        recurrence._tag === "Unrepresentable"
-          ? recurrence
-          : SourceRecord.write(to, {
-              orderId: order.orderId,
-              recurrence: recurrence.value,
-              instructedAmount: order.instructedAmount,
-              debtor: order.debtor,
-              creditor: order.creditor,
-              nextDate: order.nextDate
-            })
-      const losses = [
-        ...(recurrence._tag === "Lossy" ? recurrence.losses : []),
-        ...(t._tag === "Lossy" ? t.losses : [])
-      ]
+      // the losses of the order's recurrence, then those of its record in the target
+      const t = Translation.andThen(recurrenceOf(order), (recurrence) =>
+        SourceRecord.write(to, {
+          orderId: order.orderId,
+          recurrence,
+          instructedAmount: order.instructedAmount,
+          debtor: order.debtor,
+          creditor: order.creditor,
+          nextDate: order.nextDate
+        })
+      )
       if (t._tag === "Unrepresentable") {
         findings++
         yield* Output.errorLine(Output.printable(`tppkit: ${order.orderId} unrepresentable in ${to}: ${t.reason}`))
         continue
       }
       records.push(t.value)
-      if (losses.length > 0) {
+      if (t._tag === "Lossy") {
         findings++
-        for (const l of losses)
+        for (const l of t.losses)
           yield* Output.errorLine(Output.printable(`tppkit: ${order.orderId} lossy: ${Translation.describe(l)}`))
       }
     }
