@@ -13,44 +13,7 @@ const d = LocalDate.parseUnsafe
 const traceOf = (order: Parameters<typeof DateTrace.onOrAfter>[0], on: string, options?: DateTrace.Options) =>
   Result.getOrThrow(DateTrace.onOrAfter(order, d(on), options))
 
-describe("Explain.sentences", () => {
-  it("the anchor, the nominal date, the rule and its source, each day passed and why, the execution date", () => {
-    const trace = traceOf({ frequency: "WEEK", startDate: d("2026-01-05") }, "2027-03-29")
-    expect(Explain.sentences({ orderId: "SO-1", date: d("2027-03-29"), trace })).toEqual([
-      "The payment of order SO-1 due on 2027-03-29 executes on another day:",
-      "Anchor: startDate 2026-01-05, WEEK (every week); this is occurrence k = 64.",
-      "Nominal date: Mon 2027-03-29.",
-      "Rule: convention following on calendar target (tppkit's default).",
-      "Not a working day: Mon 2027-03-29 (Easter Monday, target); following moves it to the next working day.",
-      "Execution date: Tue 2027-03-30."
-    ])
-  })
-
-  it("the month-end clamp, a modified convention turning back, a flag as the source, the nextDate cut", () => {
-    const order = { frequency: "MNTH" as const, startDate: d("2026-01-31"), nextDate: d("2026-06-30") }
-    const trace = traceOf(order, "2026-05-01", {
-      convention: "modified-following",
-      source: { kind: "flag", detail: "--convention modified-following" }
-    })
-    const text = Explain.sentences({ orderId: "R", date: undefined, trace })
-    expect(text).toContain(
-      "Rule: convention modified-following on calendar target (set on the command line: --convention modified-following)."
-    )
-    expect(text).toContain(
-      "Not a working day: Sun 2026-05-31 (weekend); modified-following would leave the month, so it goes the other way, past Sat 2026-05-30 (weekend)."
-    )
-    expect(text).toContain(
-      "The bank's nextDate is 2026-06-30: this payment executes before it and counts as paid; projections leave it out."
-    )
-    const feb = traceOf({ frequency: "MNTH", startDate: d("2024-01-31") }, "2024-02-01")
-    expect(Explain.sentences({ orderId: "R", date: undefined, trace: feb })[1]).toBe(
-      "Day 31 does not exist in February 2024: the nominal date is its last day, Thu 2024-02-29."
-    )
-    expect(Explain.sentences({ orderId: "R", date: d("2030-01-01"), trace: undefined })).toEqual([
-      "Order R has no payment on or after 2030-01-01: its schedule has ended."
-    ])
-  })
-
+describe("Explain", () => {
   it("the table fits 80 columns; the JSON object holds the trace with its dates as text", () => {
     const trace = traceOf({ frequency: "DAIL", startDate: d("2026-04-01") }, "2026-04-04", {
       calendar: Calendar.target,
@@ -72,7 +35,7 @@ describe("Explain.sentences", () => {
       ],
       nextDateCut: null
     })
-    expect(json.sentences).toEqual(Explain.sentences(report))
+    expect(json.sentences).toEqual(DateTrace.sentences(report))
   })
 })
 
@@ -213,7 +176,7 @@ describe("tppkit explain on orders given as recurrences (an RRULE, a COBS record
     // working days from Wednesday 1 April 2026 (target): 1, 2, 7 (Good Friday to Easter Monday closed), 8, 9, 10 …
     const trace = Result.getOrThrow(DateTrace.onOrAfter(order, LocalDate.parseUnsafe("2026-04-02")))!
     expect(LocalDate.format(trace.execution)).toBe("2026-04-08")
-    const sentences = Explain.sentences({ orderId: "W3", date: undefined, trace })
+    const sentences = DateTrace.sentences({ orderId: "W3", date: undefined, trace })
     expect(sentences).toContain("It pays on every 3rd working day of calendar target: occurrence 1 is Wed 2026-04-08.")
     expect(DateTrace.replay(trace)).toEqual(Result.succeed(trace.execution))
   })

@@ -254,3 +254,53 @@ describe("Calendar.closure", () => {
     expect(Calendar.closure(every, d("2026-04-05"))).toBeUndefined()
   })
 })
+
+describe("DateTrace.sentences: a trace in words", () => {
+  it("the anchor, the nominal date, the rule and its source, each day passed and why, the execution date", () => {
+    const trace = traceOf({ frequency: "WEEK", startDate: d("2026-01-05") }, "2027-03-29")
+    expect(DateTrace.sentences({ orderId: "SO-1", date: d("2027-03-29"), trace })).toEqual([
+      "The payment of order SO-1 due on 2027-03-29 executes on another day:",
+      "Anchor: startDate 2026-01-05, WEEK (every week); this is occurrence k = 64.",
+      "Nominal date: Mon 2027-03-29.",
+      "Rule: convention following on calendar target (tppkit's default).",
+      "Not a working day: Mon 2027-03-29 (Easter Monday, target); following moves it to the next working day.",
+      "Execution date: Tue 2027-03-30."
+    ])
+  })
+
+  it("the month-end clamp, a modified convention turning back, a flag as the source, the nextDate cut", () => {
+    const order = { frequency: "MNTH" as const, startDate: d("2026-01-31"), nextDate: d("2026-06-30") }
+    const trace = traceOf(order, "2026-05-01", {
+      convention: "modified-following",
+      source: { kind: "flag", detail: "--convention modified-following" }
+    })
+    const text = DateTrace.sentences({ orderId: "R", date: undefined, trace })
+    expect(text).toContain(
+      "Rule: convention modified-following on calendar target (set on the command line: --convention modified-following)."
+    )
+    expect(text).toContain(
+      "Not a working day: Sun 2026-05-31 (weekend); modified-following would leave the month, so it goes the other way, past Sat 2026-05-30 (weekend)."
+    )
+    expect(text).toContain(
+      "The bank's nextDate is 2026-06-30: this payment executes before it and counts as paid; projections leave it out."
+    )
+    const feb = traceOf({ frequency: "MNTH", startDate: d("2024-01-31") }, "2024-02-01")
+    expect(DateTrace.sentences({ orderId: "R", date: undefined, trace: feb })[1]).toBe(
+      "Day 31 does not exist in February 2024: the nominal date is its last day, Thu 2024-02-29."
+    )
+    expect(DateTrace.sentences({ orderId: "R", date: d("2030-01-01"), trace: undefined })).toEqual([
+      "Order R has no payment on or after 2030-01-01: its schedule has ended."
+    ])
+  })
+})
+
+describe("DateTrace.dayText, sourceText", () => {
+  it("a date with its weekday, and where a rule came from in words", () => {
+    expect(DateTrace.dayText(d("2026-04-07"))).toBe("Tue 2026-04-07")
+    expect(DateTrace.sourceText(DateTrace.defaultSource)).toBe("tppkit's default")
+    expect(DateTrace.sourceText({ kind: "inferred", detail: "the nextDates of a.json" })).toBe(
+      "inferred from a listing: the nextDates of a.json"
+    )
+    expect(DateTrace.sourceText({ kind: "order", detail: "modeDue" })).toBe("stated by the order's record: modeDue")
+  })
+})

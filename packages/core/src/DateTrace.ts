@@ -13,6 +13,7 @@
 import type { Result } from "effect"
 import type { Options, Paused, Trace } from "./internal/dateTrace.ts"
 import * as Engine from "./internal/dateTrace.ts"
+import * as Sentences from "./internal/dateTraceSentences.ts"
 import type * as LocalDate from "./LocalDate.ts"
 import type * as Occurrence from "./Occurrence.ts"
 
@@ -66,3 +67,33 @@ export const nominalOf: (trace: Trace) => LocalDate.LocalDate | undefined = Engi
  * day left over).
  */
 export const replay: (trace: Trace) => Result.Result<LocalDate.LocalDate, string> = Engine.replay
+
+// ---------------------------------------------------------------------------
+// in words
+// ---------------------------------------------------------------------------
+
+/** What to say of one order's payment: the trace, or `undefined` when no payment is left on or after the day asked. */
+export interface Explained {
+  readonly orderId: string
+  /** The day asked for (`tppkit explain --date`), if any. */
+  readonly date: LocalDate.LocalDate | undefined
+  readonly trace: Trace | undefined
+  /**
+   * Where the calendar came from, when not from where the convention came: an order whose record states its own
+   * convention (a COBS `modeDue`) still takes the calendar of the flags, the listing or tppkit's default.
+   */
+  readonly calendarSource?: Source | undefined
+}
+
+/** A date with its weekday: `Tue 2026-04-07`. */
+export const dayText: (d: LocalDate.LocalDate) => string = Sentences.dayText
+
+/** Where the convention (or calendar) came from, in words: `tppkit's default`, `set on the command line: …`, … */
+export const sourceText: (source: Source) => string = Sentences.sourceText
+
+/**
+ * The trace in short sentences, one per step (the anchor or schedule and occurrence, the paused occurrences, the
+ * nominal date and its missing-day rule, the rule and where it came from, each non-working day passed, the `nextDate`
+ * cut, the end), the execution date last: what `tppkit explain` prints.
+ */
+export const sentences: (explained: Explained) => Array<string> = Sentences.sentences
