@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { BankClient, type BankError, Budget, BudgetStore } from "@tppkit/http"
-import { DateTime, Effect, Exit, Stream } from "effect"
+import { BankClient, BankConfig, type BankError, Budget, BudgetStore } from "@tppkit/http"
+import { DateTime, Effect, Exit, Redacted, Result, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { apiCalls, makeStub, psu, stack, wireOrders, withToken } from "./stub.ts"
 
@@ -199,4 +201,49 @@ describe("daily budget of unattended standing-order calls", () => {
       assert.match(all.message, /--max-age/)
     }).pipe(Effect.provide(stack(stub)))
   })
+})
+
+describe("Budget.withAnnouncedIdentity: a mock bank on loopback is known by the instance it announces", () => {
+  const serve = (body: string) =>
+    Effect.acquireRelease(
+      Effect.promise(
+        () =>
+          new Promise<ReturnType<typeof createServer>>((resolve) => {
+            const server = createServer((req, res) => {
+              asked.push(req.url ?? "")
+              res.writeHead(200, { "Content-Type": "application/json" }).end(body)
+            })
+            server.listen(0, "127.0.0.1", () => resolve(server))
+          })
+      ),
+      (server) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+    )
+  const asked: Array<string> = []
+  const settingsAt = (baseUrl: string) =>
+    Result.getOrThrow(
+      BankConfig.make({ environment: "sandbox", baseUrl, clientId: "tpp", clientSecret: Redacted.make("s") })
+    )
+
+  it.live("takes the announced id into the budget's identity; a body that is no plain id leaves the base URL", () =>
+    Effect.gen(function* () {
+      const announced = yield* serve(JSON.stringify({ instance: "run-42" }))
+      const base = `http://127.0.0.1:${(announced.address() as AddressInfo).port}`
+      const settings = yield* Budget.withAnnouncedIdentity(settingsAt(base))
+      assert.strictEqual(settings.bankIdentity, `${base}#instance=run-42`)
+      assert.deepStrictEqual(asked, ["/__instance"])
+      // given already: nothing is asked
+      assert.strictEqual((yield* Budget.withAnnouncedIdentity(settings)).bankIdentity, `${base}#instance=run-42`)
+      assert.strictEqual(asked.length, 1)
+      const odd = yield* serve(JSON.stringify({ instance: "a b/c" }))
+      const oddBase = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`
+      assert.isUndefined((yield* Budget.withAnnouncedIdentity(settingsAt(oddBase))).bankIdentity)
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("asks nothing of a bank that is not on loopback", () =>
+    Effect.gen(function* () {
+      const settings = settingsAt("https://bank.example")
+      assert.strictEqual(yield* Budget.withAnnouncedIdentity(settings), settings)
+    })
+  )
 })

@@ -6,9 +6,10 @@
  * `node:sqlite`, loaded only when the store is first used), or any shared store that implements the interface (a
  * database for a fleet).
  */
-import { Context, DateTime, Effect, Layer } from "effect"
-import { BankConfig } from "./BankConfig.ts"
+import { Context, DateTime, Duration, Effect, Layer } from "effect"
+import { BankConfig, type Settings } from "./BankConfig.ts"
 import { BudgetExhausted, type BudgetStoreError } from "./BankError.ts"
+import * as BankTransport from "./BankTransport.ts"
 import { BudgetStore } from "./BudgetStore.ts"
 
 /** What a consent key names: the environment, the bank (its base URL), the TPP client and the consent. */
@@ -144,5 +145,58 @@ export class Budget extends Context.Service<
         store
       })
     })
+  )
+}
+
+/** Whether a URL names this machine: a mock bank's address (a real bank is never on loopback). */
+const isLoopback = (url: URL): boolean =>
+  url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname)
+
+/** The instance a mock bank announces in the body of `GET /__instance`, when it is a plain short id. */
+const announcedInstance = (text: string): string | undefined => {
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  const instance =
+    typeof body === "object" && body !== null && "instance" in body
+      ? (body as { instance: unknown }).instance
+      : undefined
+  return typeof instance === "string" && /^[A-Za-z0-9-]{1,64}$/.test(instance) ? instance : undefined
+}
+
+/**
+ * The settings with the bank's identity for the daily budget (README.md, "Daily budget"): a bank on loopback that
+ * announces an instance id (the mock bank's `GET /__instance`, a new id each time it starts) is its base URL with
+ * that id, `http://127.0.0.1:8080#instance=…`, so that a mock bank restarted on the same port starts a new count
+ * while the running one keeps its own; any other bank, or no answer within 2 s, keeps the base URL (with the client
+ * id, a real bank's identity). Nothing is asked of a bank that is not on loopback. The question goes through the
+ * bank transport with the settings' TLS (client certificate, key, CA), on a connection of its own, so that a mock
+ * bank served over mutual TLS is known by its instance too.
+ */
+export const withAnnouncedIdentity = (settings: Settings): Effect.Effect<Settings> => {
+  let url: URL
+  try {
+    url = new URL("/__instance", settings.baseUrl)
+  } catch {
+    return Effect.succeed(settings)
+  }
+  if (!isLoopback(url) || settings.bankIdentity !== undefined) return Effect.succeed(settings)
+  return Effect.gen(function* () {
+    const transport = yield* BankTransport.BankTransport
+    const answer = yield* transport.send(
+      { method: "GET", url: url.href, headers: { Accept: "application/json" }, contentType: "", body: "" },
+      Duration.seconds(2),
+      4_096
+    )
+    const instance = answer.status === 200 ? announcedInstance(answer.text) : undefined
+    return instance === undefined ? settings : { ...settings, bankIdentity: `${settings.baseUrl}#instance=${instance}` }
+  }).pipe(
+    Effect.provide(
+      BankTransport.BankTransport.layerUndici({ tls: settings.tls, maxHeaderBytes: settings.limits.maxHeaderBytes })
+    ),
+    Effect.orElseSucceed(() => settings)
   )
 }

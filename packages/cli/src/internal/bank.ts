@@ -13,7 +13,7 @@ import {
   type Standard,
   StandingOrder
 } from "@tppkit/core"
-import { BankClient, type BankConfig, type BankError, TokenService } from "@tppkit/http"
+import { BankClient, type BankConfig, type BankError, Budget, TokenService } from "@tppkit/http"
 import { Clock, Duration, Effect, Option, Redacted, Result, Stream } from "effect"
 import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
@@ -21,7 +21,7 @@ import * as OrderTables from "../OrderTables.ts"
 import * as Output from "../Output.ts"
 import * as Render from "../Render.ts"
 import * as Style from "../Style.ts"
-import { clientLayerOf, scaToken, settingsOf, tokenLayerOf, withAnnouncedIdentity } from "./client.ts"
+import { clientLayerOf, scaToken, settingsOf, tokenLayerOf } from "./client.ts"
 
 // ---------------------------------------------------------------------------
 // token
@@ -262,7 +262,7 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   if (input.all && Option.isSome(input.page)) return yield* Failure.usage("--all and --page exclude each other")
   const target = yield* Connection.target(input, { needsClient: Option.isNone(input.accessToken) })
   // unattended listings spend the daily budget of the bank that answers: a mock bank says which one it is
-  const announced = yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)
+  const announced = yield* Effect.flatMap(settingsOf(target), Budget.withAnnouncedIdentity)
   const settings: BankConfig.Settings = standard === undefined ? announced : { ...announced, standard }
   const token = scaToken(target.environment, input.accessToken)
   const options = {

@@ -8,11 +8,10 @@
  * name any profile the worker is given, not only a built-in one or the worker's own.
  */
 import { Profile } from "@tppkit/core"
-import { BankConfig } from "@tppkit/http"
+import { BankConfig, Budget } from "@tppkit/http"
 import { CheckFailure } from "@tppkit/worker"
 import { ConfigProvider, Effect, Result } from "effect"
 import * as Failure from "../Failure.ts"
-import { withAnnouncedIdentity } from "./client.ts"
 import * as Environment from "./environment.ts"
 
 /** The prefix of a profile's bank variables: `TPPKIT_COBS_` for `cobs`, `TPPKIT_MY_BANK_` for `my-bank`. */
@@ -110,5 +109,5 @@ export const settingsOf = (
     if (Result.isFailure(loaded)) {
       return yield* Failure.configuration(`the bank of profile ${name} (${prefixOf(name)}*): ${loaded.failure.message}`)
     }
-    return yield* withAnnouncedIdentity(loaded.success)
+    return yield* Budget.withAnnouncedIdentity(loaded.success)
   })

@@ -5,7 +5,7 @@
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { BankClient, BankConfig, BankTransport, BudgetStore, TokenService } from "@tppkit/http"
-import { Duration, Effect, Layer, Option, type Redacted } from "effect"
+import { Effect, Layer, Option, type Redacted } from "effect"
 import type { Target } from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as Environment from "./environment.ts"
@@ -39,59 +39,6 @@ export const settingsOf = (target: Target) =>
       Failure.configuration(e.message, e)
     )
   })
-
-/** Whether a URL names this machine: a mock bank's address (a real bank is never on loopback). */
-const isLoopback = (url: URL): boolean =>
-  url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname)
-
-/** The instance a mock bank announces in the body of `GET /__instance`, when it is a plain short id. */
-const announcedInstance = (text: string): string | undefined => {
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return undefined
-  }
-  const instance =
-    typeof body === "object" && body !== null && "instance" in body
-      ? (body as { instance: unknown }).instance
-      : undefined
-  return typeof instance === "string" && /^[A-Za-z0-9-]{1,64}$/.test(instance) ? instance : undefined
-}
-
-/**
- * The settings with the bank's identity for the daily budget (README.md, "Daily budget"): a bank on loopback that
- * announces an instance id (the mock bank's `GET /__instance`, a new id each time it starts) is its base URL with
- * that id, `http://127.0.0.1:8080#instance=…`, so that a mock bank restarted on the same port starts a new count
- * while the running one keeps its own; any other bank, or no answer within 2 s, keeps the base URL (with the client
- * id, a real bank's identity). Nothing is asked of a bank that is not on loopback. The question goes through the
- * bank transport with the settings' TLS (client certificate, key, CA), on a connection of its own, so that a mock
- * bank served over mutual TLS is known by its instance too.
- */
-export const withAnnouncedIdentity = (settings: BankConfig.Settings): Effect.Effect<BankConfig.Settings> => {
-  let url: URL
-  try {
-    url = new URL("/__instance", settings.baseUrl)
-  } catch {
-    return Effect.succeed(settings)
-  }
-  if (!isLoopback(url) || settings.bankIdentity !== undefined) return Effect.succeed(settings)
-  return Effect.gen(function* () {
-    const transport = yield* BankTransport.BankTransport
-    const answer = yield* transport.send(
-      { method: "GET", url: url.href, headers: { Accept: "application/json" }, contentType: "", body: "" },
-      Duration.seconds(2),
-      4_096
-    )
-    const instance = answer.status === 200 ? announcedInstance(answer.text) : undefined
-    return instance === undefined ? settings : { ...settings, bankIdentity: `${settings.baseUrl}#instance=${instance}` }
-  }).pipe(
-    Effect.provide(
-      BankTransport.BankTransport.layerUndici({ tls: settings.tls, maxHeaderBytes: settings.limits.maxHeaderBytes })
-    ),
-    Effect.orElseSucceed(() => settings)
-  )
-}
 
 /** The command line's own budget file when none is given: `~/.tppkit/budget.sqlite`. */
 export const defaultBudgetFile = (): string => join(homedir(), ".tppkit", "budget.sqlite")

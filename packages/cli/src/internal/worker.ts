@@ -5,7 +5,7 @@
  * `workerStatus.ts`.
  */
 import { BusinessDayConvention, Calendar, ErrorBody, LocalDate, type Standard } from "@tppkit/core"
-import type { BankConfig } from "@tppkit/http"
+import { type BankConfig, Budget } from "@tppkit/http"
 import {
   BankSources,
   CheckFailure,
@@ -38,7 +38,7 @@ import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
-import { settingsOf, withAnnouncedIdentity } from "./client.ts"
+import { settingsOf } from "./client.ts"
 import * as DatabaseFailure from "./database.ts"
 import { failureOf } from "./workerFailure.ts"
 import {
@@ -169,7 +169,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
         )
       )
   }
-  const announced = yield* Effect.flatMap(settingsOf(target), withAnnouncedIdentity)
+  const announced = yield* Effect.flatMap(settingsOf(target), Budget.withAnnouncedIdentity)
   // --standard: this worker's bank's records read in it, in place of its profile's (the other profiles' banks keep theirs)
   const standard = Option.getOrUndefined(input.standard ?? Option.none())
   const bankSettings: BankConfig.Settings = standard === undefined ? announced : { ...announced, standard }
