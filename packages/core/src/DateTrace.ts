@@ -11,13 +11,14 @@
  * @since 0.1.0
  */
 import type { Result } from "effect"
-import type { Options, Paused, Trace } from "./internal/dateTrace.ts"
+import type { Options, Paused, Source, Trace } from "./internal/dateTrace.ts"
 import * as Engine from "./internal/dateTrace.ts"
 import * as Sentences from "./internal/dateTraceSentences.ts"
 import type * as LocalDate from "./LocalDate.ts"
 import type * as Occurrence from "./Occurrence.ts"
 
 export type { Adjustment, Closed, Options, Paused, Source, Trace } from "./internal/dateTrace.ts"
+export type { Explained } from "./internal/dateTraceSentences.ts"
 
 // ---------------------------------------------------------------------------
 // model
@@ -72,19 +73,6 @@ export const replay: (trace: Trace) => Result.Result<LocalDate.LocalDate, string
 // in words
 // ---------------------------------------------------------------------------
 
-/** What to say of one order's payment: the trace, or `undefined` when no payment is left on or after the day asked. */
-export interface Explained {
-  readonly orderId: string
-  /** The day asked for (`tppkit explain --date`), if any. */
-  readonly date: LocalDate.LocalDate | undefined
-  readonly trace: Trace | undefined
-  /**
-   * Where the calendar came from, when not from where the convention came: an order whose record states its own
-   * convention (a COBS `modeDue`) still takes the calendar of the flags, the listing or tppkit's default.
-   */
-  readonly calendarSource?: Source | undefined
-}
-
 /** A date with its weekday: `Tue 2026-04-07`. */
 export const dayText: (d: LocalDate.LocalDate) => string = Sentences.dayText
 
@@ -96,4 +84,4 @@ export const sourceText: (source: Source) => string = Sentences.sourceText
  * nominal date and its missing-day rule, the rule and where it came from, each non-working day passed, the `nextDate`
  * cut, the end), the execution date last: what `tppkit explain` prints.
  */
-export const sentences: (explained: Explained) => Array<string> = Sentences.sentences
+export const sentences: (explained: Sentences.Explained) => Array<string> = Sentences.sentences

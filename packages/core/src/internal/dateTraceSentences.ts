@@ -1,7 +1,21 @@
 /** The engine of `DateTrace.sentences`: a trace in short sentences, one per step, the execution date last. */
-import type { Closed, Explained, Source } from "../DateTrace.ts"
+
 import * as LocalDate from "../LocalDate.ts"
 import * as Recurrence from "../Recurrence.ts"
+import type { Closed, Source, Trace } from "./dateTrace.ts"
+
+/** What to say of one order's payment: the trace, or `undefined` when no payment is left on or after the day asked. */
+export interface Explained {
+  readonly orderId: string
+  /** The day asked for (`tppkit explain --date`), if any. */
+  readonly date: LocalDate.LocalDate | undefined
+  readonly trace: Trace | undefined
+  /**
+   * Where the calendar came from, when not from where the convention came: an order whose record states its own
+   * convention (a COBS `modeDue`) still takes the calendar of the flags, the listing or tppkit's default.
+   */
+  readonly calendarSource?: Source | undefined
+}
 
 const weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const
 
