@@ -6,7 +6,7 @@
  */
 import { BankConfig } from "@tppkit/http"
 import { Runner } from "@tppkit/worker"
-import { Redacted, Result } from "effect"
+import { ConfigProvider, Effect, Redacted, Result } from "effect"
 import { describe, expect, it } from "vitest"
 
 describe("Runner.singleRequest", () => {
@@ -25,5 +25,55 @@ describe("Runner.singleRequest", () => {
     expect({ ...single, retry: { ...single.retry, maxAttempts: 5 } }).toEqual(settings)
     // the settings given are not changed
     expect(settings.retry.maxAttempts).toBe(5)
+  })
+})
+
+describe("Runner's settings of the environment", () => {
+  const read = <A, E>(effect: Effect.Effect<A, E>, env: Record<string, string>) =>
+    Effect.runSync(
+      Effect.result(
+        effect.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)))
+      )
+    )
+  const refused = (r: Result.Result<unknown, unknown>): string => {
+    if (Result.isSuccess(r)) throw new Error("expected a failure")
+    const e = r.failure as { readonly _tag: string; readonly reason?: string; readonly message: string }
+    return `${e._tag}${e.reason === undefined ? "" : `/${e.reason}`}: ${e.message.split("\n")[0]}`
+  }
+
+  it("reads nothing where nothing is set: the defaults stand", () => {
+    expect(read(Runner.sweepRetryFromEnv, {})).toEqual(Result.succeed(undefined))
+    expect(read(Runner.listingPageSizeFromEnv, {})).toEqual(Result.succeed(undefined))
+    expect(read(Runner.timingFromEnv, {})).toEqual(Result.succeed({}))
+  })
+
+  it("reads the values given, and refuses one out of its range naming the variable", () => {
+    expect(read(Runner.listingPageSizeFromEnv, { TPPKIT_WORKER_PAGE_SIZE: "50" })).toEqual(Result.succeed(50))
+    expect(refused(read(Runner.listingPageSizeFromEnv, { TPPKIT_WORKER_PAGE_SIZE: "55" }))).toBe(
+      "FleetError/settings: TPPKIT_WORKER_PAGE_SIZE=55: a multiple of 10 from 10 to 100"
+    )
+    const retry = read(Runner.sweepRetryFromEnv, {
+      TPPKIT_WORKER_SWEEP_TRIES: "0",
+      TPPKIT_WORKER_SWEEP_BACKOFF_MS: "100"
+    })
+    expect(Result.isSuccess(retry) && retry.success?.tries).toBe(1)
+    const timing = read(Runner.timingFromEnv, { TPPKIT_WORKER_POLL_MS: "500", TPPKIT_WORKER_RESIDENT_CHECKS: "5" })
+    expect(Result.isSuccess(timing) && timing.success.maxResidentEntities).toBe(100)
+    const checks = read(Runner.checkRetryFromEnv("Europe/Bratislava"), { TPPKIT_WORKER_CHECKS_IN_FLIGHT: "8" })
+    expect(Result.isSuccess(checks) && [checks.success.checksInFlight, checks.success.checkRetry.timeZone]).toEqual([
+      8,
+      "Europe/Bratislava"
+    ])
+    expect(refused(read(Runner.checkRetryFromEnv("UTC"), { TPPKIT_WORKER_CHECKS_IN_FLIGHT: "0" }))).toBe(
+      "FleetError/settings: TPPKIT_WORKER_CHECKS_IN_FLIGHT: expected a whole number from 1 to 10000"
+    )
+    expect(refused(read(Runner.webhookTimingFromEnv, { TPPKIT_WEBHOOK_BACKOFF_MS: "100" }))).toMatch(
+      /^FleetError\/settings: TPPKIT_WEBHOOK_BACKOFF_MS is gone/
+    )
+    expect(refused(read(Runner.webhookTimingFromEnv, { TPPKIT_WEBHOOK_RETRY_SCALE: "2" }))).toMatch(
+      /^FleetError\/settings: TPPKIT_WEBHOOK_RETRY_SCALE=2: a number above 0 and at most 1/
+    )
+    // a value that is no number at all is effect's ConfigError (the CLI names the variable and the form it needs)
+    expect(refused(read(Runner.timingFromEnv, { TPPKIT_WORKER_POLL_MS: "soon" }))).toMatch(/^ConfigError/)
   })
 })

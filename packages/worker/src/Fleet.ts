@@ -104,8 +104,11 @@ export const shardsPerGroup = 30
 /** The most shards a fleet may have (effect's default shard group size). */
 export const maxShards = 300
 
-/** Why a runner does not join: its network settings (`network`) or its shard count against the fleet's (`shards`). */
-export const Reason = Schema.Literals(["network", "shards"])
+/**
+ * Why a runner does not join: its network settings (`network`), its shard count against the fleet's (`shards`), or a
+ * setting of the environment out of its range (`settings`, `Runner`'s readers of `TPPKIT_WORKER_*`).
+ */
+export const Reason = Schema.Literals(["network", "shards", "settings"])
 
 /** Why a runner does not join. */
 export type Reason = typeof Reason.Type

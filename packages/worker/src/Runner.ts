@@ -6,9 +6,9 @@
  *
  * @since 0.1.0
  */
-import { Profile } from "@tppkit/core"
+import { Backoff, Profile } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, type PsuContext } from "@tppkit/http"
-import { Effect, Layer, Option, type Redacted } from "effect"
+import { Config, Duration, Effect, Layer, Option, type Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as BankGate from "./BankGate.ts"
 import * as BankRate from "./BankRate.ts"
@@ -200,4 +200,125 @@ export const layer = (setup: Setup) => {
 export const singleRequest = (settings: BankConfig.Settings): BankConfig.Settings => ({
   ...settings,
   retry: { ...settings.retry, maxAttempts: 1 }
+})
+
+// ---------------------------------------------------------------------------
+// the settings of the environment (`TPPKIT_WORKER_*`, `TPPKIT_WEBHOOK_*`)
+// ---------------------------------------------------------------------------
+
+/** A setting of the environment out of its range, or gone: a `FleetError` of reason `settings` saying which. */
+const settingError = (message: string): Fleet.FleetError => new Fleet.FleetError({ reason: "settings", message })
+
+/** A back-off from the first wait `initial` (milliseconds), doubled up to 60 times it. */
+const sixtyFold = (initial: number): Backoff.Backoff =>
+  Backoff.exponential({ initial: Duration.millis(initial), cap: Duration.millis(initial * 60) })
+
+/**
+ * How the sweep tries a listing again after a transient failure, from `TPPKIT_WORKER_SWEEP_TRIES` and
+ * `TPPKIT_WORKER_SWEEP_BACKOFF_MS` (the first wait; doubled up to 60 times it); unset: `Sweep.defaultRetry`; a
+ * variable that is no whole number fails with effect's `ConfigError`.
+ */
+export const sweepRetryFromEnv: Effect.Effect<Sweep.Retry | undefined, Config.ConfigError> = Effect.gen(function* () {
+  const tries = yield* Config.Int("TPPKIT_WORKER_SWEEP_TRIES").pipe(Config.option)
+  const backoff = yield* Config.Int("TPPKIT_WORKER_SWEEP_BACKOFF_MS").pipe(Config.option)
+  if (Option.isNone(tries) && Option.isNone(backoff)) return undefined
+  const initial = Option.getOrUndefined(backoff)
+  return {
+    tries: Math.max(
+      1,
+      Option.getOrElse(tries, () => Sweep.defaultRetry.tries)
+    ),
+    backoff: initial === undefined ? Sweep.defaultRetry.backoff : sixtyFold(initial)
+  } satisfies Sweep.Retry
+})
+
+/**
+ * The page size of the sweep's listings, from `TPPKIT_WORKER_PAGE_SIZE` (a multiple of 10 up to 100; unset: 100,
+ * the fewest requests; tests lower it to get more pages).
+ */
+export const listingPageSizeFromEnv: Effect.Effect<number | undefined, Config.ConfigError | Fleet.FleetError> =
+  Config.Int("TPPKIT_WORKER_PAGE_SIZE").pipe(
+    Config.option,
+    Effect.flatMap((size) =>
+      Option.isNone(size)
+        ? Effect.succeed(undefined)
+        : size.value >= 10 && size.value <= 100 && size.value % 10 === 0
+          ? Effect.succeed(size.value)
+          : Effect.fail(settingError(`TPPKIT_WORKER_PAGE_SIZE=${size.value}: a multiple of 10 from 10 to 100`))
+    )
+  )
+
+/**
+ * How failed checks are tried again, from `TPPKIT_WORKER_CHECK_BACKOFF_MS` (the first wait; doubled up to 60 times
+ * it; default 5 s up to 5 minutes) in the fleet's time zone, and how long `--once` waits for them, from
+ * `TPPKIT_WORKER_ONCE_WAIT_MS` (default 2 minutes); the fleet's bank gate waits as long as a check's back-off and
+ * is read every `TPPKIT_WORKER_POLL_MS` (default 1 s); `TPPKIT_WORKER_CHECKS_IN_FLIGHT` is the most checks one worker
+ * has in flight (default 64).
+ */
+export const checkRetryFromEnv = (timeZone: string) =>
+  Effect.gen(function* () {
+    const backoff = yield* Config.Int("TPPKIT_WORKER_CHECK_BACKOFF_MS").pipe(Config.option)
+    const wait = yield* Config.Int("TPPKIT_WORKER_ONCE_WAIT_MS").pipe(Config.withDefault(120_000))
+    const poll = yield* Config.Int("TPPKIT_WORKER_POLL_MS").pipe(Config.option)
+    const cap = yield* Config.Int("TPPKIT_WORKER_CHECKS_IN_FLIGHT").pipe(
+      Config.withDefault(FundsCheckWorkflow.maxChecksInFlight)
+    )
+    if (cap < 1 || cap > 10_000) {
+      return yield* settingError("TPPKIT_WORKER_CHECKS_IN_FLIGHT: expected a whole number from 1 to 10000")
+    }
+    const checkRetry: FundsCheckWorkflow.Retry = Option.isSome(backoff)
+      ? { backoff: sixtyFold(backoff.value), timeZone }
+      : { ...FundsCheckWorkflow.CheckRetry.defaultValue(), timeZone }
+    const bankGate: Partial<BankGate.Settings> = {
+      initial: checkRetry.backoff.initial,
+      max: checkRetry.backoff.cap,
+      ...(Option.isSome(poll) ? { poll: Duration.millis(poll.value) } : {})
+    }
+    return { checkRetry, onceWaitMillis: Math.max(0, wait), bankGate, checksInFlight: cap }
+  })
+
+/**
+ * Cluster timing from `TPPKIT_WORKER_POLL_MS` and `TPPKIT_WORKER_LOCK_EXPIRATION_MS` (tests lower them), and the
+ * most checks one worker keeps in memory from `TPPKIT_WORKER_RESIDENT_CHECKS` (default `Fleet.maxResidentEntities`).
+ */
+export const timingFromEnv: Effect.Effect<Fleet.Timing, Config.ConfigError> = Effect.gen(function* () {
+  const poll = yield* Config.Int("TPPKIT_WORKER_POLL_MS").pipe(Config.option)
+  const lock = yield* Config.Int("TPPKIT_WORKER_LOCK_EXPIRATION_MS").pipe(Config.option)
+  const resident = yield* Config.Int("TPPKIT_WORKER_RESIDENT_CHECKS").pipe(Config.option)
+  return {
+    ...(Option.isSome(resident) ? { maxResidentEntities: Math.max(100, resident.value) } : {}),
+    ...(Option.isSome(poll) ? { pollInterval: Duration.millis(poll.value) } : {}),
+    ...(Option.isSome(lock) ? { shardLockExpiration: Duration.millis(lock.value) } : {})
+  } satisfies Fleet.Timing
+})
+
+/**
+ * The outbox's timing from `TPPKIT_WEBHOOK_POLL_MS`, `TPPKIT_WEBHOOK_RETRY_SCALE` (Standard Webhooks' retry
+ * schedule, each delay multiplied by it: a number above 0 and at most 1; tests shorten the schedule with it),
+ * `TPPKIT_WEBHOOK_TIMEOUT_MS` and `TPPKIT_WEBHOOK_LEASE_MS` (tests lower them; unset: `Webhook.layer`'s defaults),
+ * and how long `--once` waits for its deliveries, `TPPKIT_WORKER_WEBHOOK_WAIT_MS` (default 30 s). The setting of an
+ * earlier version, `TPPKIT_WEBHOOK_BACKOFF_MS`, is refused with the one that took its place.
+ */
+export const webhookTimingFromEnv = Effect.gen(function* () {
+  const read = (name: string) => Config.Int(name).pipe(Config.option, Effect.map(Option.getOrUndefined))
+  const gone = yield* Config.String("TPPKIT_WEBHOOK_BACKOFF_MS").pipe(Config.option)
+  if (Option.isSome(gone)) {
+    return yield* settingError(
+      "TPPKIT_WEBHOOK_BACKOFF_MS is gone: deliveries follow Standard Webhooks' retry schedule; TPPKIT_WEBHOOK_RETRY_SCALE (above 0, at most 1) shortens it"
+    )
+  }
+  const scale = yield* Config.Number("TPPKIT_WEBHOOK_RETRY_SCALE").pipe(Config.option)
+  if (Option.isSome(scale) && !(scale.value > 0 && scale.value <= 1)) {
+    return yield* settingError(
+      `TPPKIT_WEBHOOK_RETRY_SCALE=${scale.value}: a number above 0 and at most 1 (each delay of the retry schedule is multiplied by it)`
+    )
+  }
+  const settings: Webhook.Settings = {
+    poll: yield* read("TPPKIT_WEBHOOK_POLL_MS"),
+    schedule: Option.isNone(scale) ? undefined : Backoff.scale(Webhook.retrySchedule, scale.value),
+    timeout: yield* read("TPPKIT_WEBHOOK_TIMEOUT_MS"),
+    lease: yield* read("TPPKIT_WEBHOOK_LEASE_MS")
+  }
+  const wait = yield* Config.Int("TPPKIT_WORKER_WEBHOOK_WAIT_MS").pipe(Config.withDefault(30_000))
+  return { settings, onceWait: Math.max(0, wait) }
 })

@@ -43,16 +43,12 @@ import * as DatabaseFailure from "./database.ts"
 import { failureOf } from "./workerFailure.ts"
 import {
   balancesAtStart,
-  checkRetry,
   databaseUrlOf,
   dateOf,
-  listingPageSize,
+  fromEnv,
   parseConsents,
   runnerNetwork,
-  sweepRetry,
-  timing,
-  webhookEndpoints,
-  webhookTiming
+  webhookEndpoints
 } from "./workerSettings.ts"
 import { awaitDay, listingCounts, watchDatabase, watchShards } from "./workerWatch.ts"
 
@@ -207,23 +203,23 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       convention,
       timeZone: input.timeZone,
       hour: input.hour,
-      retry: yield* sweepRetry
+      retry: yield* fromEnv(Runner.sweepRetryFromEnv)
     },
-    timing: yield* timing,
+    timing: yield* fromEnv(Runner.timingFromEnv),
     runnerPort: input.runnerPort,
     network,
     shards: input.shards,
     bankRate: Option.getOrUndefined(input.bankRate ?? Option.none()),
     metricsPort: Option.getOrUndefined(input.metricsPort),
     cron: !input.once,
-    listingPageSize: yield* listingPageSize,
+    listingPageSize: yield* fromEnv(Runner.listingPageSizeFromEnv),
     refreshTokenKey: Option.getOrUndefined(yield* Config.Redacted(Consents.refreshTokenKeySetting).pipe(Config.option)),
-    ...(yield* checkRetry(input.timeZone)),
+    ...(yield* fromEnv(Runner.checkRetryFromEnv(input.timeZone))),
     webhooks: yield* webhookEndpoints(input.webhook, input.webhookSecret),
-    webhookSettings: { ...(yield* webhookTiming).settings, replace: input.reconfigure },
+    webhookSettings: { ...(yield* fromEnv(Runner.webhookTimingFromEnv)).settings, replace: input.reconfigure },
     horizon: input.horizon
   }
-  const webhookWait = (yield* webhookTiming).onceWait
+  const webhookWait = (yield* fromEnv(Runner.webhookTimingFromEnv)).onceWait
   // one plan per day: the fleet's plan settings are this worker's, or it does not join (or changes them)
   const { changed, fleetConsents } = yield* PlanSettings.claim(
     {
