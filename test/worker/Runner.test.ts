@@ -5,9 +5,10 @@
  * (test/e2e, test/cli's worker tests).
  */
 import { BankConfig } from "@tppkit/http"
-import { Runner } from "@tppkit/worker"
-import { ConfigProvider, Effect, Redacted, Result } from "effect"
+import { Checks, Runner } from "@tppkit/worker"
+import { ConfigProvider, Effect, Fiber, Redacted, Result } from "effect"
 import { describe, expect, it } from "vitest"
+import { due } from "./support.ts"
 
 describe("Runner.singleRequest", () => {
   it("leaves one attempt per request and every other setting as it was", () => {
@@ -75,5 +76,28 @@ describe("Runner's settings of the environment", () => {
     )
     // a value that is no number at all is effect's ConfigError (the CLI names the variable and the form it needs)
     expect(refused(read(Runner.timingFromEnv, { TPPKIT_WORKER_POLL_MS: "soon" }))).toMatch(/^ConfigError/)
+  })
+})
+
+describe("Runner.awaitDay", () => {
+  it("returns once every check the sweep of the day planned is finished, whichever worker finishes it", async () => {
+    const day = "2026-02-26"
+    const program = Effect.gen(function* () {
+      const checks = yield* Checks.Checks
+      const planned = [due({ orderId: "SO-1", sweepDay: day }), due({ orderId: "SO-2", sweepDay: day })]
+      yield* checks.plan(planned)
+      // a check of another day does not hold it back
+      yield* checks.plan([due({ orderId: "SO-3", sweepDay: "2026-02-27" })])
+      const waiting = yield* Effect.forkChild(Runner.awaitDay(day, "10 millis"))
+      yield* Effect.sleep("50 millis")
+      expect(waiting.pollUnsafe()).toBeUndefined()
+      for (const d of planned) {
+        yield* checks.begin(d, `corr-${d.orderId}`)
+        yield* checks.finish(d, { outcome: "APPR" }, Date.now())
+      }
+      yield* Fiber.join(waiting)
+      expect(yield* checks.pending(day)).toBe(0)
+    })
+    await Effect.runPromise(program.pipe(Effect.provide(Checks.Checks.layerMemory)))
   })
 })

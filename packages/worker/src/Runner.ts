@@ -2,13 +2,18 @@
  * One worker of the fleet as a layer from its settings (`Setup`): the cluster runner on the fleet's database, the
  * workflows, a bank client per profile (the daily budget in the fleet's database, an optional fleet-wide request
  * rate), the check, consent, listing and reconciliation stores, the bank gate, the sweep record and warnings, and,
- * optionally, the daily cron, the Prometheus metrics and the webhook outbox. `tppkit worker` builds one from its flags.
+ * optionally, the daily cron, the Prometheus metrics and the webhook outbox; the worker's settings of the environment
+ * (`TPPKIT_WORKER_*`, `TPPKIT_WEBHOOK_*`); and what a running worker watches: a sweep day's checks until they are
+ * finished ({@link awaitDay}), the shards it holds ({@link watchShards}) and the database ({@link watchDatabase}).
+ * `tppkit worker` builds one from its flags.
  *
  * @since 0.1.0
  */
 import { Backoff, Profile } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, type PsuContext } from "@tppkit/http"
-import { Config, Duration, Effect, Layer, Option, type Redacted } from "effect"
+import { Config, Duration, Effect, Exit, Fiber, Layer, Option, type Redacted, Schedule } from "effect"
+import * as ShardId from "effect/cluster/ShardId"
+import { Sharding } from "effect/cluster/Sharding"
 import { SqlClient } from "effect/sql"
 import * as BankGate from "./BankGate.ts"
 import * as BankRate from "./BankRate.ts"
@@ -321,4 +326,87 @@ export const webhookTimingFromEnv = Effect.gen(function* () {
   }
   const wait = yield* Config.Int("TPPKIT_WORKER_WEBHOOK_WAIT_MS").pipe(Config.withDefault(30_000))
   return { settings, onceWait: Math.max(0, wait) }
+})
+
+// ---------------------------------------------------------------------------
+// what a running worker watches
+// ---------------------------------------------------------------------------
+
+/**
+ * Waits until every check planned by the sweep of `day` is finished somewhere in the fleet, asking the database
+ * once a second while more than 200 are pending and every `poll` near the end (the count of pending checks is read
+ * on a partial index, so it stays cheap; BENCHMARKS.md, "The `--once` tail").
+ */
+export const awaitDay = (day: string, poll: Duration.Input = "250 millis") =>
+  Effect.gen(function* () {
+    const checks = yield* Checks
+    for (;;) {
+      // the database away for a while (a restart) is waited for, as the workers' cluster waits for it
+      const pending = yield* Effect.retry(checks.pending(day), { schedule: Schedule.spaced("1 second"), times: 120 })
+      if (pending === 0) return
+      yield* Effect.sleep(pending > 200 ? "1 second" : poll)
+    }
+  })
+
+/**
+ * Tells the listeners how many of the fleet's shards this worker holds, whenever that changes (read every second),
+ * and when it lost them: a second that lasted longer than its shard locks (the process was paused or stalled, so its
+ * locks expired and other workers took its shards over) calls `onPause` with how long it was away.
+ */
+export const watchShards = (total: number, lockMillis: number, onPause: (millis: number) => Effect.Effect<void>) =>
+  Effect.gen(function* () {
+    const sharding = yield* Sharding
+    const ids = Array.from({ length: total }, (_, i) => ShardId.make("default", i + 1))
+    let held = -1
+    let last = Date.now()
+    for (;;) {
+      const now = Date.now()
+      const away = now - last
+      last = now
+      if (away > lockMillis && held > 0) {
+        yield* Lifecycle.emit({ _tag: "ShardsLost", held, pausedMillis: away })
+        yield* onPause(away)
+      }
+      const count = ids.filter((id) => sharding.hasShardId(id)).length
+      if (count !== held) {
+        if (count === 0 && held > 0 && away <= lockMillis) {
+          yield* Lifecycle.emit({ _tag: "ShardsLost", held, pausedMillis: undefined })
+        }
+        held = count
+        yield* Lifecycle.emit({ _tag: "ShardsHeld", count, total })
+      }
+      yield* Effect.sleep("1 second")
+    }
+  })
+
+/**
+ * Tells the listeners when the fleet's database stops answering this worker (a query without an answer within 3 s,
+ * or failing) and when it answers again, with how long it was away (asked every second, one query at a time: a
+ * frozen server holds one of the worker's connections, not one per second).
+ */
+export const watchDatabase = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  let downSince: number | undefined
+  const down = (cause: string) =>
+    downSince === undefined
+      ? Effect.andThen(
+          Effect.sync(() => {
+            downSince = Date.now()
+          }),
+          Lifecycle.emit({ _tag: "DatabaseUnreachable", cause })
+        )
+      : Effect.void
+  for (;;) {
+    const ping = yield* Effect.forkChild(Effect.exit(sql`SELECT 1`))
+    const answered = yield* Effect.timeoutOption(Fiber.join(ping), "3 seconds")
+    if (Option.isNone(answered)) yield* down("no answer within 3 s")
+    const exit = Option.isSome(answered) ? answered.value : yield* Fiber.join(ping)
+    if (Exit.isFailure(exit)) {
+      yield* down(Lifecycle.causeText(exit.cause) ?? "the query failed")
+    } else if (downSince !== undefined) {
+      yield* Lifecycle.emit({ _tag: "DatabaseBack", afterMillis: Date.now() - downSince })
+      downSince = undefined
+    }
+    yield* Effect.sleep("1 second")
+  }
 })

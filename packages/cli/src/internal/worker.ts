@@ -1,7 +1,7 @@
 /**
  * The work behind `tppkit worker`, loaded only when it runs (it pulls in the cluster, the workflow engine and the
  * PostgreSQL driver): the flags checked (`workerSettings.ts`), the worker's layer (worker's `Runner`) joined, a sweep
- * run (`--once`) or the daily cron, and what it watches meanwhile (`workerWatch.ts`); `tppkit worker status` is
+ * run (`--once`) or the daily cron, and what it watches meanwhile (worker's `Runner`); `tppkit worker status` is
  * `workerStatus.ts`.
  */
 import { BusinessDayConvention, Calendar, ErrorBody, LocalDate, type Standard } from "@tppkit/core"
@@ -50,7 +50,7 @@ import {
   runnerNetwork,
   webhookEndpoints
 } from "./workerSettings.ts"
-import { awaitDay, listingCounts, watchDatabase, watchShards } from "./workerWatch.ts"
+import { listingCounts } from "./workerWatch.ts"
 
 /** The parsed flags of `tppkit worker`. */
 export interface Input extends Connection.Values {
@@ -302,11 +302,11 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     })
     const lockMillis = Duration.toMillis(Duration.fromInputUnsafe(setup.timing.shardLockExpiration ?? "20 seconds"))
     yield* Effect.forkChild(
-      watchShards(setup.shards ?? Fleet.shardsPerGroup, lockMillis, (millis) =>
+      Runner.watchShards(setup.shards ?? Fleet.shardsPerGroup, lockMillis, (millis) =>
         Deferred.succeed(paused, millis).pipe(Effect.asVoid)
       )
     )
-    yield* Effect.forkChild(watchDatabase)
+    yield* Effect.forkChild(Runner.watchDatabase)
     if (!input.once) yield* Effect.flatMap(nextSweep, Lifecycle.emit)
     const first = Option.isSome(today)
       ? today.value
@@ -333,7 +333,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     // consents planned in part from an earlier day's listing (their pages could not be read today)
     const partial = summary.consents.filter((c) => c.pagesUnread !== undefined)
     if (!input.once) return yield* Effect.never
-    yield* awaitDay(day)
+    yield* Runner.awaitDay(day)
     const checks = yield* Checks.Checks
     // a failed check is an answer only when it is final (a refusal, a payment that cannot be sent); checks that
     // failed on a transient fault are tried again by their workflows: wait for them up to the `--once` bound
@@ -347,7 +347,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     let unanswered = yield* unansweredNow
     while (unanswered > 0 && (yield* Clock.currentTimeMillis) - started < (setup.onceWaitMillis ?? 0)) {
       yield* Effect.sleep("1 second")
-      yield* awaitDay(day)
+      yield* Runner.awaitDay(day)
       unanswered = yield* unansweredNow
     }
     const counts = yield* checks.summary(day)

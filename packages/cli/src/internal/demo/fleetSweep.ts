@@ -14,7 +14,6 @@ import * as Failure from "../../Failure.ts"
 import type * as WorkerStatus from "../../WorkerStatus.ts"
 import { optionsOf } from "../client.ts"
 import { failureOf } from "../workerFailure.ts"
-import * as WorkerWatch from "../workerWatch.ts"
 import { grantOf } from "./customer.ts"
 
 /** The worker's settings in the demo: the defaults of `tppkit worker`, the sweep's consent the demo's client. */
@@ -89,7 +88,7 @@ export const sweep = (
         Effect.provideService(Consents.RefreshTokenKey, Option.fromUndefinedOr(refreshTokenKey))
       )
       const summary = yield* Sweep.sweepNow(day)
-      yield* WorkerWatch.awaitDay(day, "50 millis")
+      yield* Runner.awaitDay(day, "50 millis")
       const status = yield* FleetStatus.read(Option.none(), settings.success.budget.dailyLimit)
       yield* report({
         summary,
