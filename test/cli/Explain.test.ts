@@ -129,7 +129,10 @@ describe("tppkit explain on orders given as recurrences (an RRULE, a COBS record
   it("every 2 weeks on Saturday: the rule, occurrence k on it, the Saturday moved by --convention", async () => {
     const r = await explain(["--order", "R-BIWEEKLY", "--date", "2027-04-10"])
     expect(r.code).toBe(0)
-    expect(r.stderr).toBe("")
+    // an RRULE states no convention: the one that moves it is said (issue 34), once for the file's three
+    expect(r.stderr).toBe(
+      "tppkit: warning 3 orders (R-LASTFRI, R-BIWEEKLY, R-DAY30): rrule: lossy: The business-day convention (convention) changes from never moved to following, because an RRULE's dates are the dates (RFC 5545): the reader's convention moves them.\n"
+    )
     // from Saturday 2 January: 2, 16, 30 January … 10 April is occurrence 7
     expect(r.stdout).toMatch(/^Schedule: every 2 weeks on Saturday, from 2027-01-02; this is occurrence k = 7\.$/m)
     expect(r.stdout).toMatch(/^Nominal date: Sat 2027-04-10\.$/m)
