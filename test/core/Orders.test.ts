@@ -348,6 +348,49 @@ describe("Orders: an orderId several records give (issue 34)", () => {
     expect(Orders.repeated(orders.slice(0, 2))).toEqual([])
   })
 
+  it("keys number each orderId's records on their own, unpositioned ones too: A, A, B, B is A#1, A#2, B#1, B#2", () => {
+    const unpositioned = [{ orderId: "A" }, { orderId: "A" }, { orderId: "B" }, { orderId: "B" }]
+    expect(Orders.keys(unpositioned)).toEqual(["A#1", "A#2", "B#1", "B#2"])
+    expect(Orders.keys([{ orderId: "A", position: 1 }, { orderId: "A" }, { orderId: "B" }, { orderId: "B" }])).toEqual([
+      "A#1",
+      "A#2",
+      "B#1",
+      "B#2"
+    ])
+  })
+
+  it("keys number each orderId's records from 1 on their own, and each key picks its record (property)", () => {
+    const order = fc.record({
+      orderId: fc.constantFrom("A", "B", "C"),
+      position: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined })
+    })
+    fc.assert(
+      fc.property(fc.array(order, { maxLength: 12 }), (orders) => {
+        // the record each order is: the first with its orderId and position, one without a position its own
+        const record = orders.map((o, i) =>
+          o.position === undefined ? i : orders.findIndex((x) => x.orderId === o.orderId && x.position === o.position)
+        )
+        const records = new Map<string, Array<number>>()
+        orders.forEach((o, i) => {
+          const own = records.get(o.orderId) ?? []
+          if (!own.includes(record[i]!)) own.push(record[i]!)
+          records.set(o.orderId, own)
+        })
+        const expected = orders.map((o, i) => {
+          const own = records.get(o.orderId)!
+          return own.length === 1 ? o.orderId : `${o.orderId}#${own.indexOf(record[i]!) + 1}`
+        })
+        const keys = Orders.keys(orders)
+        if (keys.join() !== expected.join()) return false
+        return keys.every((k, i) => {
+          const picked = Orders.pick(orders, k)
+          return picked._tag === "Found" && record[orders.indexOf(picked.order)] === record[i]
+        })
+      }),
+      { numRuns: 10_000 }
+    )
+  })
+
   it("pick refuses an ambiguous orderId with the positions, and takes ID#N as the N-th record", () => {
     expect(Orders.pick(orders, "RENT")).toEqual({ _tag: "Ambiguous", positions: [1, 4] })
     expect(Orders.pick(orders, "RENT#2")).toEqual({ _tag: "Found", order: orders[2] })

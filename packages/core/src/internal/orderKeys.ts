@@ -23,20 +23,24 @@ export const repeated = (
   return out
 }
 
-/** `Orders.keys`. */
+/**
+ * `Orders.keys`: each repeated orderId's records numbered on their own from 1, as `pick` counts them — an order
+ * whose position an earlier order of its orderId has is that record again, one without a position a record of its own.
+ */
 export const keys = <A extends { readonly orderId: string; readonly position?: number | undefined }>(
   orders: ReadonlyArray<A>
 ): Array<string> => {
   const repeats = repeated(orders)
   if (repeats.length === 0) return orders.map((o) => o.orderId)
-  const numbered = new Map<string, ReadonlyArray<number>>()
-  for (const r of repeats) numbered.set(r.orderId, r.positions)
-  let unpositioned = 0
+  const numbered = new Map<string, Array<number | undefined>>()
+  for (const r of repeats) numbered.set(r.orderId, [])
   return orders.map((o) => {
-    const positions = numbered.get(o.orderId)
-    if (positions === undefined) return o.orderId
-    const n = o.position === undefined ? ++unpositioned : positions.indexOf(o.position) + 1
-    return `${o.orderId}#${n}`
+    const seen = numbered.get(o.orderId)
+    if (seen === undefined) return o.orderId
+    const again = o.position === undefined ? -1 : seen.indexOf(o.position)
+    if (again >= 0) return `${o.orderId}#${again + 1}`
+    seen.push(o.position)
+    return `${o.orderId}#${seen.length}`
   })
 }
 
