@@ -192,7 +192,7 @@ describe("orders given as RRULEs (issue 22)", () => {
       ["SO-R2", "MonthlyOnDay", undefined],
       ["SO-C", "Weekly", "WEEK"]
     ])
-    expect(decoded.unread).toEqual([
+    expect(decoded.unread).toMatchObject([
       {
         orderId: "SO-R3",
         position: 3,
@@ -237,7 +237,7 @@ describe("orders in any standard (issue 23)", () => {
 
   it("projects a mixed file as each record's own recurrence, projected directly", () => {
     const decoded = Result.getOrThrow(Project.decodeOrders(text))
-    expect(decoded.unread).toEqual([
+    expect(decoded.unread).toMatchObject([
       {
         orderId: "SO-X",
         position: 8,

@@ -44,7 +44,8 @@ describe("an order read whole that pays nothing is skipped, listed and counted (
     expect(table.stdout.replace(/\s+/g, " ")).toContain(`Skipped (1 order) ENDED: ${reason}`)
     const json = await run(["project", "--orders", orders, ...window, "--format", "json"])
     expect(json.code).toBe(0)
-    expect(JSON.parse(json.stdout).skipped).toEqual([{ orderId: "ENDED", reason }])
+    // the record's 1-based position, as an unread record's (issue 34 item 5)
+    expect(JSON.parse(json.stdout).skipped).toEqual([{ orderId: "ENDED", position: 1, reason }])
     for (const format of ["csv", "ics"]) {
       const r = await run(["project", "--orders", orders, ...window, "--format", format])
       expect(r.code, format).toBe(0)
@@ -73,10 +74,52 @@ describe("an order read whole that pays nothing is skipped, listed and counted (
     expect(r.code).toBe(0)
     const span = "no payment in this window (2026-03-01 to 2026-03-31)"
     expect(JSON.parse(r.stdout).skipped).toEqual([
-      { orderId: "ENDED", reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays" },
+      {
+        orderId: "ENDED",
+        position: 1,
+        reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+      },
       { orderId: "YEARLY", reason: `${span}: the next is on 2026-06-15` },
       { orderId: "OVER", reason: `${span}: its payments ended before it` },
       { orderId: "LATER", reason: `${span}: the bank's next date is 2026-04-05` }
+    ])
+  })
+
+  it("CSV and iCalendar say equal reasons once on stderr, with the count, the first orderIds and the positions", async () => {
+    const ended = (id: string) => order(id, "MNTH", "2026-03-01", 10, { endDate: "2026-01-01" })
+    const many = file("many.json", [
+      ended("E1"),
+      order("RENT", "MNTH", "2026-03-02", 500),
+      ended("E2"),
+      ended("E3"),
+      ended("E4"),
+      order("LATE1", "MNTH", "2026-05-02", 5),
+      order("LATE2", "MNTH", "2026-06-02", 5),
+      order("BAD1", "MNTH", "2026-02-30", 5),
+      order("BAD2", "MNTH", "2026-02-30", 5)
+    ])
+    const reason = "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+    for (const format of ["csv", "ics"]) {
+      const r = await run(["project", "--orders", many, ...window, "--format", format])
+      expect(r.code, format).toBe(7)
+      const lines = r.stderr.split("\n").filter((l) => l.startsWith("tppkit: skipped"))
+      expect(lines, format).toEqual([
+        'tppkit: skipped 2 orders (BAD1, BAD2; records 8 and 9): startDate: "2026-02-30" is not a calendar date: day 30 does not exist in 2026-02',
+        `tppkit: skipped 4 orders (E1, E2, E3, …; records 1, 3, 4 and 5): ${reason}`,
+        "tppkit: skipped 2 orders (LATE1, LATE2): no payment in this window (2026-03-01 to 2026-03-31): the next is after it"
+      ])
+    }
+    // the JSON document still lists each with its own words and position
+    const json = await run(["project", "--orders", many, ...window, "--format", "json"])
+    expect(JSON.parse(json.stdout).skipped.map((s: { position?: number }) => s.position)).toEqual([
+      8,
+      9,
+      1,
+      3,
+      4,
+      5,
+      undefined,
+      undefined
     ])
   })
 

@@ -157,14 +157,24 @@ export const unreadRow = (u: Orders.Unread): Render.SkippedRow =>
           orderId: u.orderId,
           position: u.position,
           reason: `record ${u.position ?? 1}${u.path.length > 0 ? ` at ${u.path}` : ""}: ${u.reason}`,
-          kind: u.kind
+          kind: u.kind,
+          alike: alike(
+            `record\u0000${u.path}\u0000${u.reason}`,
+            u.path.length > 0 ? `${u.path}: ${u.reason}` : u.reason
+          )
         }
       : {
           orderId: u.orderId,
           position: u.position,
           reason: u.standard === undefined ? u.reason : `${u.standard}: ${u.reason}`,
-          kind: u.kind
+          kind: u.kind,
+          alike: alike(
+            `schedule\u0000${u.standard}\u0000${u.reason}`,
+            u.standard === undefined ? u.reason : `${u.standard}: ${u.reason}`
+          )
         }
+
+const alike = (key: string, said: string): { readonly key: string; readonly said: string } => ({ key, said })
 
 /** A tolerance or loss of an order's reading, as the commands say it on stderr. */
 export const warningRow = (order: Orders.Order, w: Orders.Warning): Render.SkippedRow => ({
@@ -197,7 +207,13 @@ export const gather = () => {
           for (const w of item.warnings) warnings.push(warningRow(item, w))
         } else if (item._tag === "Skipped") {
           // read, but it pays nothing (inactive, deleted, an end before its start, …): listed, not an error
-          if (item.order === undefined) skipped.push({ orderId: item.orderId, reason: item.reason })
+          if (item.order === undefined)
+            skipped.push({
+              orderId: item.orderId,
+              position: item.position,
+              reason: item.reason,
+              alike: alike(`skipped\u0000${item.reason}`, item.reason)
+            })
           else orders.push(item.order)
         } else (item.kind === "list" ? list : item.kind === "record" ? records : schedules).push(unreadRow(item))
       }

@@ -24,6 +24,11 @@ export interface SkippedRow {
    * equal warnings are said once with a count.
    */
   readonly group?: string | undefined
+  /**
+   * For a skipped or unread record: what makes it equal to another (`key`: its kind, field and reason, not its
+   * position or own dates) and the words said of all of them at once, so that stderr says equal ones once with a count.
+   */
+  readonly alike?: { readonly key: string; readonly said: string } | undefined
 }
 
 /** A skipped row as the JSON outputs write it: `orderId` (or null), `position` when it names a record, `reason`. */

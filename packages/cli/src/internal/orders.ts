@@ -108,22 +108,52 @@ export const read = (
   })
 
 /**
- * Records that could not be read, each on stderr with its position or orderId and why (a problem of the list itself,
- * e.g. a repeated standingOrders key, is no order's).
+ * Records that could not be read or pay nothing, on stderr with their positions or orderIds and why (a problem of the
+ * list itself, e.g. a repeated standingOrders key, is no order's); equal ones (the same kind, field and reason: a
+ * row's `alike`) are one line with their count, the first orderIds and their positions.
  */
 export const warnUnread = (skipped: ReadonlyArray<Render.SkippedRow>) =>
-  Effect.forEach(
-    skipped,
-    (s) =>
-      Output.errorLine(
-        Render.printable(
-          s.orderId === undefined && s.kind !== "record"
-            ? `tppkit: the orders list: ${s.reason}`
-            : `tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`
-        )
-      ),
-    { discard: true }
-  )
+  Effect.forEach(skippedLines(skipped), (line) => Output.errorLine(Render.printable(line)), { discard: true })
+
+/** How many positions a grouped line names before "…". */
+const POSITIONS = 10
+
+/** The lines of {@link warnUnread}, equal rows grouped in the order first given. */
+export const skippedLines = (skipped: ReadonlyArray<Render.SkippedRow>): Array<string> => {
+  const one = (s: Render.SkippedRow) =>
+    s.orderId === undefined && s.kind !== "record"
+      ? `tppkit: the orders list: ${s.reason}`
+      : `tppkit: skipped ${s.orderId ?? "an order"}: ${s.reason}`
+  const groups = new Map<string, Array<Render.SkippedRow>>()
+  const out: Array<Render.SkippedRow | { readonly key: string }> = []
+  for (const s of skipped) {
+    const key = s.alike?.key
+    const group = key === undefined ? undefined : groups.get(key)
+    if (key === undefined) out.push(s)
+    else if (group === undefined) {
+      groups.set(key, [s])
+      out.push({ key })
+    } else group.push(s)
+  }
+  return out.map((x) => {
+    if (!("key" in x)) return one(x)
+    const rows = groups.get(x.key)!
+    if (rows.length === 1) return one(rows[0]!)
+    const ids = rows.flatMap((r) => (r.orderId === undefined ? [] : [r.orderId]))
+    const positions = rows.flatMap((r) => (r.position === undefined ? [] : [r.position]))
+    const parts = [
+      ...(ids.length === 0 ? [] : [`${ids.slice(0, NAMED).join(", ")}${ids.length > NAMED ? ", …" : ""}`]),
+      ...(positions.length === 0
+        ? []
+        : [
+            positions.length > POSITIONS
+              ? `records ${positions.slice(0, POSITIONS).join(", ")}, …`
+              : positionsText(positions)
+          ])
+    ]
+    return `tppkit: skipped ${rows.length} orders${parts.length === 0 ? "" : ` (${parts.join("; ")})`}: ${rows[0]!.alike!.said}`
+  })
+}
 
 /**
  * The accounts file of `--accounts` (core's `AccountMap`), or none; a file that cannot be read or is wrong fails the

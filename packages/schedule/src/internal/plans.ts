@@ -70,6 +70,11 @@ const settingsOf = (
 export interface Skipped {
   readonly orderId: string | undefined
   readonly reason: string
+  /**
+   * What makes it equal to other skipped orders (the reason without this order's own date), and the words said of all
+   * of them at once, so that a command lists equal ones as one line with a count.
+   */
+  readonly alike?: { readonly key: string; readonly said: string } | undefined
 }
 
 /** The fields every payment of one order shares. */
@@ -200,22 +205,25 @@ export const idleOf = (plans: Plans, window: { readonly from: number; readonly t
       const next = plans.templates[j]!.nextDate
       out.push({
         orderId: plans.templates[j]!.orderId,
-        reason: `no payment in this window (${span}): the bank's next date is ${LocalDate.format(next as LocalDate.LocalDate)}`
+        reason: `no payment in this window (${span}): the bank's next date is ${LocalDate.format(next as LocalDate.LocalDate)}`,
+        alike: idle(`no payment in this window (${span}): the bank's next date is after it`)
       })
       continue
     }
     const first = Occurrence.firstExecutionOnOrAfter(plans.plans[j]!, start as LocalDate.LocalDate)
     if (first !== undefined && first <= window.to) continue
+    const ended = `no payment in this window (${span}): its payments ended before it`
     out.push({
       orderId: plans.templates[j]!.orderId,
       reason:
-        first === undefined
-          ? `no payment in this window (${span}): its payments ended before it`
-          : `no payment in this window (${span}): the next is on ${LocalDate.format(first)}`
+        first === undefined ? ended : `no payment in this window (${span}): the next is on ${LocalDate.format(first)}`,
+      alike: idle(first === undefined ? ended : `no payment in this window (${span}): the next is after it`)
     })
   }
   return out
 }
+
+const idle = (said: string): { readonly key: string; readonly said: string } => ({ key: said, said })
 
 /**
  * The one ordering of orders: by orderId (UTF-16 code units; an order without a string orderId sorts first),
