@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Bank from "../../packages/cli/src/internal/bank.ts"
 import { run } from "./inProcess.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "tppkit-silent-"))
@@ -260,6 +261,36 @@ describe("equal warnings are one stderr line with a count (issue 34)", () => {
     const lines = r.stderr.split("\n").filter((l) => l.includes("mode"))
     expect(lines).toEqual([
       'tppkit: warning 4 orders (C1, C2, C3, …): cobs: tolerated: mode "absent" is read as "UNTIL_CANCELLATION", because COBS requires execution.mode: read from the validity fields the record gives.'
+    ])
+  })
+})
+
+describe("a field the bank's record does not name is said (issue 34)", () => {
+  it("project: one warning line per field with the count; the orders are projected, exit 0", async () => {
+    const orders = file("memo.json", [
+      order("A", "MNTH", "2026-03-02", 5, { memo: "rent" }),
+      order("B", "MNTH", "2026-03-03", 6, { memo: "gym" }),
+      order("C", "MNTH", "2026-03-04", 7)
+    ])
+    const r = await run(["project", "--orders", orders, ...window, "--format", "csv"])
+    expect(r.code).toBe(0)
+    expect(r.stdout.split("\r\n").filter((l) => l.length > 0)).toHaveLength(4)
+    expect(r.stderr.split("\n").filter((l) => l.includes("memo"))).toEqual([
+      "tppkit: warning 2 orders (A, B): sbas: lossy: memo changes from rent to not read, because the bank's standing order (docs/bank-interface.md) has no such field: it is not used."
+    ])
+  })
+
+  it("standing-orders: equal warnings of a listing are one line with the count and the first records", () => {
+    const said = "is not a field of the bank's standing order: not read, not kept"
+    const w = (index: number, orderId: string, path = "memo") => ({ index, orderId, path, message: said })
+    expect(
+      Bank.listingWarnings([
+        { page: 0, warnings: [w(0, "A"), w(1, "B"), w(1, "B", "creditor.bic")] },
+        { page: 1, warnings: [w(0, "C"), w(4, "D")] }
+      ])
+    ).toEqual([
+      `tppkit: 4 records (page 0, record 1 (A); page 0, record 2 (B); page 1, record 1 (C); …) are out of format: memo ${said}`,
+      `tppkit: page 0, record 2 (B) is out of format: creditor.bic ${said}`
     ])
   })
 })

@@ -100,8 +100,8 @@ describe("Orders reads whole records of every source", () => {
     ])
     expect(read("bg-transactions.json")).toEqual([
       "1 berlin-group SO-BG-1 | 650 EUR | DE76500105175403741272 -> DE75120300001020304050 | from 2026-02-01",
-      "2 berlin-group SO-BG-2 | 120 EUR | DE76500105175403741272 -> (creditor unknown: Versicherung AG) | from 2026-01-15 | Tolerated:transactionAmount.amount,Missing:creditorAccount",
-      "3 berlin-group SO-BG-3 | 30 EUR | DE76500105175403741272 -> DE75120300001020304050 | from 2026-01-05"
+      "2 berlin-group SO-BG-2 | 120 EUR | DE76500105175403741272 -> (creditor unknown: Versicherung AG) | from 2026-01-15 | Tolerated:transactionAmount.amount,Missing:creditorAccount,Lost:convention",
+      "3 berlin-group SO-BG-3 | 30 EUR | DE76500105175403741272 -> DE75120300001020304050 | from 2026-01-05 | Lost:convention"
     ])
   })
   it("YNAB and Actual: currencies from the accounts file, money in and out, deleted and completed skipped", () => {

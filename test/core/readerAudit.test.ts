@@ -39,6 +39,21 @@ const said: ReadonlyArray<{
     record: { ...parties, frequency: " mnth", startDate: "2026-01-15" }
   },
   {
+    row: ["sbas", "a field the record's schema does not name"],
+    warning: ["Lost", "memo"],
+    record: { ...parties, frequency: "MNTH", startDate: "2026-01-15", memo: "rent" }
+  },
+  {
+    row: ["sbas", "a field the record's schema does not name"],
+    warning: ["Lost", "creditor.bic"],
+    record: {
+      ...parties,
+      creditor: { ...parties.creditor, bic: "TATRSKBX" },
+      frequency: "MNTH",
+      startDate: "2026-01-15"
+    }
+  },
+  {
     row: ["rrule", "a content line other than"],
     warning: ["Lost", "SUMMARY"],
     record: rrule("DTSTART;VALUE=DATE:20260115\nRRULE:FREQ=MONTHLY\nSUMMARY:Rent")
@@ -52,6 +67,26 @@ const said: ReadonlyArray<{
     row: ["rrule", "`UNTIL`"],
     warning: ["Lost", "UNTIL"],
     record: rrule("DTSTART;VALUE=DATE:20260115\nRRULE:FREQ=MONTHLY;UNTIL=20261215T090000Z")
+  },
+  {
+    row: ["rrule", "the business-day convention"],
+    warning: ["Lost", "convention"],
+    record: rrule("DTSTART;VALUE=DATE:20260115\nRRULE:FREQ=MONTHLY")
+  },
+  {
+    row: ["cobs", "`modeDue` absent"],
+    warning: ["Lost", "convention"],
+    record: cobs({ interval: "MONTHLY", intervalDue: "15", mode: "UNTIL_CANCELLATION" })
+  },
+  {
+    row: ["berlin-group", "`executionRule` absent"],
+    warning: ["Lost", "convention"],
+    record: berlin({ frequency: "Monthly", dayOfExecution: "15" })
+  },
+  {
+    row: ["iso20022", "the business-day convention"],
+    warning: ["Lost", "convention"],
+    record: { ...parties, frequency: { PtInTm: { Tp: "MNTH", PtInTm: "15" } }, startDate: "2026-01-15" }
   },
   { row: ["cobs", "`mode`"], warning: ["Tolerated", "mode"], record: cobs({ interval: "MONTHLY", intervalDue: "15" }) },
   {
@@ -145,8 +180,9 @@ const rows = (): Array<ReadonlyArray<string>> => {
     )
 }
 
+/** The warnings of a record read as the CLI reads it: with the projection's convention (here the default). */
 const warningsOf = (record: object) => {
-  const read = Result.getOrThrow(Orders.decode(JSON.stringify([record])))
+  const read = Result.getOrThrow(Orders.decode(JSON.stringify([record]), { convention: "following" }))
   expect(read.unread).toEqual([])
   expect(read.skipped).toEqual([])
   return read.orders.flatMap((o) => o.warnings.map((w) => [w._tag, w.field] as const))
@@ -207,5 +243,74 @@ describe("the readers' audit (packages/core/README.md, What each reader says)", 
       const bank = Result.getOrThrow(Orders.decodeBankList(text))
       expect([bank.errors, bank.warnings, bank.skipped], frequency).toEqual([[], [], []])
     }
+  })
+})
+
+describe("the bank's record: a field its schema does not name (issue 34)", () => {
+  it("is a Lost warning naming it, in an orders file and in the bank's list, never a failure", () => {
+    const records = [
+      { ...parties, orderId: "A", frequency: "MNTH", startDate: "2026-01-15", memo: "rent", note: null },
+      { ...parties, orderId: "B", frequency: "MNTH", startDate: "2026-01-15" }
+    ]
+    const read = Result.getOrThrow(Orders.decode(JSON.stringify(records)))
+    expect(read.orders.map((o) => [o.orderId, o.warnings])).toEqual([
+      [
+        "A",
+        [
+          {
+            _tag: "Lost",
+            standard: "sbas",
+            field: "memo",
+            from: "rent",
+            to: "not read",
+            why: "the bank's standing order (docs/bank-interface.md) has no such field: it is not used"
+          }
+        ]
+      ],
+      ["B", []]
+    ])
+    const bank = Result.getOrThrow(Orders.decodeBankList(JSON.stringify(records)))
+    expect(bank.orders.map((o) => o.orderId)).toEqual(["A", "B"])
+    expect(bank.errors).toEqual([])
+    expect(bank.warnings).toEqual([
+      {
+        index: 0,
+        orderId: "A",
+        path: "memo",
+        message: "is not a field of the bank's standing order: not read, not kept"
+      }
+    ])
+  })
+})
+
+describe("the business-day convention a record leaves unstated (issue 34)", () => {
+  const records = [
+    { ...parties, orderId: "R", rrule: "DTSTART;VALUE=DATE:20260115\nRRULE:FREQ=MONTHLY" },
+    cobs({ interval: "MONTHLY", intervalDue: "15", mode: "UNTIL_CANCELLATION" }),
+    cobs({ interval: "MONTHLY", intervalDue: "15", mode: "UNTIL_CANCELLATION", modeDue: "DUE_OR_BEFORE_DAY_OF_MONTH" }),
+    berlin({ frequency: "Monthly", dayOfExecution: "15", executionRule: "preceding" }),
+    { ...parties, frequency: { PtInTm: { Tp: "DAIL", PtInTm: "01" } }, startDate: "2026-01-15" },
+    { ...parties, orderId: "S", frequency: "MNTH", startDate: "2026-01-15" }
+  ]
+  const conventions = (convention?: "preceding" | "none") =>
+    Result.getOrThrow(Orders.decode(JSON.stringify(records), { convention })).orders.map((o) =>
+      o.warnings.flatMap((w) => (w._tag === "Lost" && w.field === "convention" ? [`${w.from} -> ${w.to}`] : []))
+    )
+
+  it("is said naming the convention applied; a record that states or fixes its own, and the bank's codes, are silent", () => {
+    // a reader given no convention leaves an RRULE's dates as they are (Orders.withConvention moves it, said then)
+    expect(conventions()).toEqual([[], ["not stated -> following"], [], [], [], []])
+    expect(conventions("preceding")).toEqual([["none -> preceding"], ["not stated -> preceding"], [], [], [], []])
+    // an RRULE left unmoved keeps its meaning: nothing to say
+    expect(conventions("none")).toEqual([[], ["not stated -> none"], [], [], [], []])
+  })
+
+  it("Orders.withConvention moves the warning with the order", () => {
+    const read = Result.getOrThrow(Orders.decode(JSON.stringify(records.slice(0, 2))))
+    // moved by the projection's convention (the CLI's way): said, naming it
+    const said = (c: "preceding" | "none") =>
+      read.orders.map((o) => Orders.withConvention(o, c).warnings.map((w) => (w._tag === "Lost" ? w.to : w._tag)))
+    expect(said("preceding")).toEqual([["preceding"], ["preceding"]])
+    expect(said("none")).toEqual([[], ["none"]])
   })
 })

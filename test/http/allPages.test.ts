@@ -9,7 +9,7 @@ import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { listBody, mixedRecords } from "../arbitraries/records.ts"
 import { hostile, pagingBank } from "./hostile.ts"
-import { apiCalls, makeStub, options, psu, type Stub, stack, wireOrders, withToken } from "./stub.ts"
+import { apiCalls, makeStub, options, psu, type Stub, stack, wireOrder, wireOrders, withToken } from "./stub.ts"
 
 const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankError => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure")
@@ -524,6 +524,26 @@ describe("a listing resumed by its owner asks only for the pages it lacks", () =
 })
 
 describe("bad records never cost a listing", () => {
+  it("a field the bank's record does not name is a warning naming it (issue 34), never a failure: every order listed", async () => {
+    const stub = makeStub()
+    const records = [
+      { ...wireOrder("M-0"), memo: "rent" },
+      wireOrder("M-1"),
+      { ...wireOrder("M-2"), memo: "gym", creditor: { iban: "SK3112000000198742637541", bic: "TATRSKBX" } }
+    ]
+    stub.handler = withToken(() => ({ status: 200, body: { pageCount: 1, standingOrders: records } }))
+    const listed = await Effect.runPromise(list({ pageSize: 100 }).pipe(Effect.provide(stack(stub))))
+    const body = listed[0]!.body
+    expect(body.orders.map((o) => o.orderId)).toEqual(["M-0", "M-1", "M-2"])
+    expect(body.errors).toEqual([])
+    const said = "is not a field of the bank's standing order: not read, not kept"
+    expect(body.warnings.map((w) => [w.index, w.orderId, w.path, w.message])).toEqual([
+      [0, "M-0", "memo", said],
+      [2, "M-2", "creditor.bic", said],
+      [2, "M-2", "memo", said]
+    ])
+  })
+
   it("an unattended listing keeps every good record and reports every bad one on every page, spends one call a page and stores what the bank sent exactly", async () => {
     await fc.assert(
       fc.asyncProperty(mixedRecords(12, "P0"), mixedRecords(12, "P1"), async (first, second) => {

@@ -14,7 +14,17 @@ import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
 import * as OrderKeys from "./internal/orderKeys.ts"
 import * as Reading from "./internal/orderReading.ts"
 import type * as OrdersText from "./internal/ordersText.ts"
-import type { BankListOptions, Ending, Item, Options, Order, Repeated, Skipped, Unread } from "./internal/orderTypes.ts"
+import type {
+  BankListOptions,
+  Ending,
+  Item,
+  Options,
+  Order,
+  Repeated,
+  Skipped,
+  Unread,
+  Warning
+} from "./internal/orderTypes.ts"
 import * as Recurrence from "./Recurrence.ts"
 import type * as StandingOrder from "./StandingOrder.ts"
 
@@ -173,7 +183,8 @@ export const stream = <E, R>(
 /**
  * The order moved by `convention` where its record leaves the convention to the bank (the bank's codes but DAIL and
  * DAI7, a recurrence read from an RRULE, …): its recurrence with that convention (a bank code's keeps its code,
- * `Recurrence.withConvention`); one that states or fixes its own (`ownConvention`), or has it already, unchanged.
+ * `Recurrence.withConvention`) and the warning naming the convention its record left unstated saying this one; one
+ * that states or fixes its own (`ownConvention`), or has it already, unchanged.
  */
 export const withConvention = <A extends Pick<Order, "recurrence" | "ownConvention">>(
   order: A,
@@ -183,7 +194,11 @@ export const withConvention = <A extends Pick<Order, "recurrence" | "ownConventi
   const coded = Reading.movedCoded(order, convention)
   if (coded !== undefined) return coded as unknown as A
   const r = order.recurrence
-  return r.convention === convention ? order : { ...order, recurrence: Recurrence.withConvention(r, convention) }
+  if (r.convention === convention) return order
+  const moved = { ...order, recurrence: Recurrence.withConvention(r, convention) }
+  // the warning that says which convention the record left unstated says the one it has now
+  const warnings = (order as { readonly warnings?: ReadonlyArray<Warning> }).warnings
+  return warnings === undefined ? moved : { ...moved, warnings: Reading.reconvened(order, warnings, convention) }
 }
 
 /**

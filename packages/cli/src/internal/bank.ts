@@ -318,13 +318,10 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
         )
       )
     }
-    for (const w of p.body.warnings ?? []) {
-      yield* Output.errorLine(
-        Output.printable(
-          `tppkit: page ${p.body.page}, record ${w.index + 1} (${w.orderId ?? "no orderId"}) is out of format: ${w.path} ${w.message}`
-        )
-      )
-    }
+  }
+  // warnings: equal ones (the same field and words, e.g. a field the bank's record does not name) as one line
+  for (const line of listingWarnings(pages.map((p) => ({ page: p.body.page, warnings: p.body.warnings ?? [] })))) {
+    yield* Output.errorLine(Output.printable(line))
   }
   // records listed whole that pay nothing (no anchor, an end before it): listed as the bank gave them, and each
   // named with its reason in every format (the table's own section, the JSON's skipped, else stderr)
@@ -499,4 +496,36 @@ const unreadPages = (pages: ReadonlyArray<{ readonly body: { readonly errors: Re
             "records that could not be read or a page without its records; every good record is listed"
         )
       )
+}
+
+/**
+ * The listing's warnings on stderr: one line each, but equal ones (the same field and words) one line with their count
+ * and the first records (page, record from 1, orderId), in the order first given.
+ */
+export const listingWarnings = (
+  pages: ReadonlyArray<{
+    readonly page: number
+    readonly warnings: ReadonlyArray<{
+      readonly index: number
+      readonly orderId?: string | null | undefined
+      readonly path: string
+      readonly message: string
+    }>
+  }>
+): Array<string> => {
+  const groups = new Map<string, Array<string>>()
+  for (const p of pages) {
+    for (const w of p.warnings) {
+      const key = `${w.path} ${w.message}`
+      const named = `page ${p.page}, record ${w.index + 1} (${w.orderId ?? "no orderId"})`
+      const group = groups.get(key)
+      if (group === undefined) groups.set(key, [named])
+      else group.push(named)
+    }
+  }
+  return [...groups].map(([said, records]) =>
+    records.length === 1
+      ? `tppkit: ${records[0]} is out of format: ${said}`
+      : `tppkit: ${records.length} records (${records.slice(0, 3).join("; ")}${records.length > 3 ? "; …" : ""}) are out of format: ${said}`
+  )
 }

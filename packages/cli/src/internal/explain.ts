@@ -79,7 +79,13 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
   // a COBS list item counts from the listing day: --listed-on's first day, when given
   const listed = input.listedOn[0] === undefined ? undefined : LocalDate.parse(input.listedOn[0].trim())
   const listedOn = listed !== undefined && Result.isSuccess(listed) ? listed.success : undefined
-  const decoded = yield* Orders.read(input.orders, input.standard, input.accounts, listedOn)
+  const decoded = yield* Orders.read(
+    input.orders,
+    input.standard,
+    input.accounts,
+    listedOn,
+    Option.getOrUndefined(input.convention)
+  )
   const id = input.order.trim()
   const picked = Orders.pickOrder(decoded.orders, id, "--order")
   if (Result.isFailure(picked)) return yield* Failure.usage(picked.failure)

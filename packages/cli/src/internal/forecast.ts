@@ -48,7 +48,7 @@ const bytesOf = (what: string, file: string) => Files.readText(what, file, (mess
  */
 const ordersFrom = (file: string, input: Input, settings: Project.Settings) =>
   // a COBS list item counts from the listing day: the window's first day
-  Effect.map(Orders.read(file, input.standard, input.accounts, settings.from), (decoded) => ({
+  Effect.map(Orders.read(file, input.standard, input.accounts, settings.from, input.convention), (decoded) => ({
     ...decoded,
     repeated: CoreOrders.repeated(decoded.orders),
     orders: CoreOrders.withConventions(numbered(decoded.orders), settings.convention)

@@ -3,7 +3,7 @@
  * `explain`, `forecast`, `reconcile` and `worker status`. Each reads records of any standard the same way
  * (`--standard` forces one) and says the same per-record warnings on stderr.
  */
-import { AccountMap, LocalDate, Orders, Profile, type Standard } from "@tppkit/core"
+import { AccountMap, BusinessDayConvention, LocalDate, Orders, Profile, type Standard } from "@tppkit/core"
 import { Clock, Effect, Option, Result, type Stdio, Stream } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -93,19 +93,30 @@ export const read = (
   file: string,
   standard?: Option.Option<Standard.Standard> | undefined,
   accounts?: Option.Option<string> | undefined,
-  listedOn?: LocalDate.LocalDate | undefined
+  listedOn?: LocalDate.LocalDate | undefined,
+  convention?: string | undefined
 ) =>
   Effect.gen(function* () {
     const decoded = yield* readOrders(file, {
       standard: standard === undefined ? undefined : Option.getOrUndefined(standard),
       accounts: yield* readAccounts(accounts),
-      listedOn
+      listedOn,
+      convention: conventionOf(convention)
     })
     if (Result.isFailure(decoded)) return yield* Failure.badInput(`${nameOf(file)}: ${decoded.failure}`)
     yield* warn(decoded.success.warnings ?? [])
     yield* warnRepeated(Orders.repeated(decoded.success.orders))
     return decoded.success
   })
+
+/**
+ * The command's `--convention` as the reader applies it to a record that leaves it unstated (so that the warning
+ * saying so names it); a value that is none is the command's own to refuse, read with the default meanwhile.
+ */
+const conventionOf = (c: string | undefined): BusinessDayConvention.BusinessDayConvention | undefined =>
+  (BusinessDayConvention.conventions as ReadonlyArray<string | undefined>).includes(c)
+    ? (c as BusinessDayConvention.BusinessDayConvention)
+    : undefined
 
 /**
  * Records that could not be read or pay nothing, on stderr with their positions or orderIds and why (a problem of the
@@ -207,11 +218,12 @@ export const readListed = (
   file: string,
   standard: Option.Option<Standard.Standard> | undefined,
   accounts: Option.Option<string> | undefined,
-  listedOn: Option.Option<string> | undefined
+  listedOn: Option.Option<string> | undefined,
+  convention?: string | undefined
 ) =>
   Effect.gen(function* () {
     const listing = yield* listingDay(listedOn)
-    const decoded = yield* read(file, standard, accounts, listing.day)
+    const decoded = yield* read(file, standard, accounts, listing.day, convention)
     const counted = listing.given ? 0 : (decoded.warnings ?? []).filter(countsFromListing).length
     if (counted > 0) {
       yield* Output.errorLine(

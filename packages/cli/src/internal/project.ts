@@ -54,7 +54,9 @@ const projectOrders = (
       readOrders(input.orders, {
         standard: input.standard?._tag === "Some" ? input.standard.value : undefined,
         accounts,
-        listedOn: settings.from
+        listedOn: settings.from,
+        // a record that leaves its convention unstated is read with the projection's, and the warning names it
+        convention: settings.convention
       })
     ),
     (decoded) => {

@@ -40,7 +40,7 @@ export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
   const settings = Reconcile.settings(input)
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
   // a COBS list item counts from the listing day: the day the list is reconciled as of
-  const decoded = yield* read(input.orders, input.standard, input.accounts, settings.success.asOf)
+  const decoded = yield* read(input.orders, input.standard, input.accounts, settings.success.asOf, input.convention)
   // SIGINT or SIGTERM is seen between the steps: exit 130 with nothing written, or on a whole line
   yield* Effect.yieldNow
   const reconciliation = Reconciliation.reconcile(decoded.orders, settings.success)

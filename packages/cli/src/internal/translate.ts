@@ -120,7 +120,13 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
       ? source
       : Translation.addLoss(source, Standard.holidaysLoss(source.value, holidays.success))
   }
-  const decoded = yield* Orders.readListed(input.orders, input.standard, input.accounts, input.listedOn)
+  const decoded = yield* Orders.readListed(
+    input.orders,
+    input.standard,
+    input.accounts,
+    input.listedOn,
+    input.convention
+  )
   let findings = 0
   // a standard written whole: one list envelope of it on stdout, the losses on stderr
   if (TranslateWhole.isWholeTarget(input.to))

@@ -159,7 +159,13 @@ const statusForecast = (
     if (Result.isFailure(rule)) return yield* Failure.usage(rule.failure)
     if (ordersFile === undefined) orders = CheckEvidence.ordersOfPlan(rows)
     else {
-      const decoded = yield* Orders.readListed(ordersFile, input.standard, input.accounts, input.listedOn)
+      const decoded = yield* Orders.readListed(
+        ordersFile,
+        input.standard,
+        input.accounts,
+        input.listedOn,
+        input.convention
+      )
       orders = CoreOrders.withConventions(decoded.orders, rule.success.convention)
       unread = decoded.unread
       skipped = decoded.skipped

@@ -63,6 +63,48 @@ const bankCodeSpelt = (
   }
 }
 
+/** The fields the bank's record names (docs/bank-interface.md), nested ones under their parent, and `standard`. */
+const BANK_FIELDS = new Set(Object.keys(StandingOrder.StandingOrder.fields).concat("standard"))
+const BANK_NESTED: Readonly<Record<string, ReadonlySet<string>>> = {
+  debtor: new Set(Object.keys(StandingOrder.Debtor.fields)),
+  creditor: new Set(Object.keys(StandingOrder.Creditor.fields)),
+  instructedAmount: new Set(Object.keys(StandingOrder.InstructedAmount.fields))
+}
+
+/** Why a field the bank's record does not name is a loss (one wording for every such field, so they group). */
+const NOT_A_BANK_FIELD = "the bank's standing order (docs/bank-interface.md) has no such field: it is not used"
+
+/**
+ * The fields of the bank's record its schema does not name (`memo`, `creditor.bic`), each a loss naming it: not read,
+ * not kept (a field given `null` says nothing and is passed over).
+ */
+export const unnamedFields = (record: unknown): ReadonlyArray<Warning> => {
+  if (!isObject(record)) return EMPTY
+  let out: Array<Warning> | undefined
+  const lost = (field: string, value: unknown) => {
+    out ??= []
+    out.push({
+      _tag: "Lost",
+      standard: "sbas",
+      field,
+      from: Standards.show(value),
+      to: "not read",
+      why: NOT_A_BANK_FIELD
+    })
+  }
+  for (const k in record) {
+    const v = record[k]
+    if (v === null || v === undefined) continue
+    if (!BANK_FIELDS.has(k)) lost(k, v)
+    else {
+      const nested = BANK_NESTED[k]
+      if (nested === undefined || !isObject(v)) continue
+      for (const n in v) if (!nested.has(n) && v[n] !== null && v[n] !== undefined) lost(`${k}.${n}`, v[n])
+    }
+  }
+  return out ?? EMPTY
+}
+
 /** The standard of a record: the forced one, else the one it says, else the one it reveals; a reason for a bad name. */
 const standardOf = (
   record: unknown,
@@ -156,13 +198,13 @@ export class Reading {
         const s = skipped(position, order.orderId, reason)
         return this.records ? { ...s, order, field: "endDate" } : s
       }
-      if (this.records) {
-        return new RecordedOrder(this.parts(order, position), order, this.options, spelt?.warning)
-      }
+      const unnamed = unnamedFields(record)
+      const said = spelt === undefined ? unnamed : [spelt.warning, ...unnamed]
+      if (this.records) return new RecordedOrder(this.parts(order, position), order, this.options, said)
       const parts = this.parts(order, position)
-      return spelt === undefined
+      return said.length === 0
         ? new CodedOrder(parts, order.frequency, this.options)
-        : new TolerantCodedOrder(parts, order.frequency, this.options, spelt.warning)
+        : new TolerantCodedOrder(parts, order.frequency, this.options, said)
     }
     const r = decodeParties(record, { errors: "all" })
     if (Result.isFailure(r)) return this.unreadRecord(record, position, r.failure.issue)
@@ -212,7 +254,12 @@ export class Reading {
     const warnings: Array<Warning> = []
     for (const w of decoded.warnings) warnings.push({ _tag: "Tolerated", standard, ...w })
     if (t._tag === "Lossy") for (const l of t.losses) warnings.push({ _tag: "Lost", standard, ...l })
-    const r = t.value
+    // an RRULE's dates are the dates; a reader given a convention moves them by it, as every record's that leaves it
+    const given = this.options?.convention
+    const r =
+      standard === "rrule" && given !== undefined && !decoded.ownConvention && t.value.convention !== given
+        ? Recurrence.withConvention(t.value, given)
+        : t.value
     const end = order.endDate !== undefined && (r.end === undefined || order.endDate < r.end) ? order.endDate : r.end
     const recurrence = end === undefined || end === r.end ? r : { ...r, end }
     // an RRULE's RDATEs are payments too (RFC 5545): each an order of one payment, the same orderId and position
@@ -220,6 +267,9 @@ export class Reading {
       standard === "rrule" ? rdatesOf(String((record as { rrule: string }).rrule), recurrence, order.endDate) : []
     const never = Standards.neverPays(recurrence)
     if (never !== undefined && added.length === 0) return skipped(position, order.orderId, `${standard}: ${never}`)
+    // the business-day convention the record leaves unstated: the reader's, said
+    const unstated = Standards.conventionUnstated(standard, decoded.ownConvention, recurrence.convention)
+    if (unstated !== undefined) warnings.push({ _tag: "Lost", standard, ...unstated })
     const fields = {
       _tag: "Order",
       ...this.parts(order, position),
@@ -382,39 +432,66 @@ class CodedOrder implements Order {
   }
 }
 
-/** An order of the bank's own standard read with a tolerance (its code spelt in lower case): the warning said. */
+/**
+ * An order of the bank's own standard read with warnings (its code spelt in lower case, a field its schema does not
+ * name): the warnings said.
+ */
 class TolerantCodedOrder extends CodedOrder {
   readonly tolerated: ReadonlyArray<Warning>
-  constructor(parts: Parts, code: Frequency.Frequency, options: Options | undefined, warning: Warning) {
+  constructor(parts: Parts, code: Frequency.Frequency, options: Options | undefined, warnings: ReadonlyArray<Warning>) {
     super(parts, code, options)
-    this.tolerated = [warning]
+    this.tolerated = warnings
   }
   override get warnings(): ReadonlyArray<Warning> {
     return this.tolerated
   }
   protected override make(parts: Parts, options: Options | undefined): CodedOrder {
-    return new TolerantCodedOrder(parts, CodedOrder.code(this), options, this.tolerated[0]!)
+    return new TolerantCodedOrder(parts, CodedOrder.code(this), options, this.tolerated)
   }
 }
 
 /**
  * An order of the bank's own standard that keeps its record whole (every field the bank listed), for the bank's list;
- * with the tolerance its reading raised, if any.
+ * with the warnings its reading raised, if any.
  */
 class RecordedOrder extends CodedOrder {
   readonly record: StandingOrder.StandingOrder
   readonly tolerated: ReadonlyArray<Warning>
-  constructor(parts: Parts, record: StandingOrder.StandingOrder, options: Options | undefined, warning?: Warning) {
+  constructor(
+    parts: Parts,
+    record: StandingOrder.StandingOrder,
+    options: Options | undefined,
+    warnings: ReadonlyArray<Warning>
+  ) {
     super(parts, record.frequency, options)
     this.record = record
-    this.tolerated = warning === undefined ? EMPTY : [warning]
+    this.tolerated = warnings
   }
   override get warnings(): ReadonlyArray<Warning> {
     return this.tolerated
   }
   protected override make(parts: Parts, options: Options | undefined): CodedOrder {
-    return new RecordedOrder(parts, this.record, options, this.tolerated[0])
+    return new RecordedOrder(parts, this.record, options, this.tolerated)
   }
+}
+
+/**
+ * An order's warnings with the convention its record left unstated now `convention` (`Orders.withConvention`): the
+ * loss says the new one, or goes when an RRULE is left unmoved.
+ */
+export const reconvened = (
+  order: object,
+  warnings: ReadonlyArray<Warning>,
+  convention: BusinessDayConvention.BusinessDayConvention
+): ReadonlyArray<Warning> => {
+  const { standard, ownConvention } = order as { readonly standard?: unknown; readonly ownConvention?: boolean }
+  if (typeof standard !== "string") return warnings
+  const loss = Standards.conventionUnstated(standard, ownConvention === true, convention)
+  const now: ReadonlyArray<Warning> =
+    loss === undefined ? [] : [{ _tag: "Lost", standard: standard as Standard.Standard, ...loss }]
+  const at = warnings.findIndex((w) => w._tag === "Lost" && Standards.isConventionUnstated(w))
+  if (at < 0) return now.length === 0 ? warnings : [...warnings, ...now]
+  return [...warnings.slice(0, at), ...now, ...warnings.slice(at + 1)]
 }
 
 /** The order moved by another convention, when it is the bank's own (its code kept); else `undefined`. */
@@ -527,6 +604,9 @@ export const makeDecoder = (options: Options | undefined, bank: boolean): Engine
 
 const EMPTY_ITEMS: ReadonlyArray<Item> = Object.freeze([])
 
+/** A listed record's field its schema does not name, as the bank list's warning says it. */
+const NOT_READ = "is not a field of the bank's standing order: not read, not kept"
+
 /** The bank's list read through the decoder in the bank's standard, its records whole (`Orders.decodeBankList`). */
 export const bankList = (
   text: string | Uint8Array,
@@ -552,6 +632,11 @@ export const bankList = (
   const kept = (record: StandingOrder.StandingOrder, position: number, tolerated: ReadonlyArray<Warning>) => {
     orders.push(record)
     for (const w of tolerated) {
+      if (w._tag === "Lost" && w.to === "not read") {
+        // a field the schema does not name: one wording, without its value, so that a listing's are said together
+        warnings.push({ index: position - 1, orderId: record.orderId, path: w.field, message: NOT_READ })
+        continue
+      }
       if (w._tag !== "Tolerated") continue
       const read = w.read === w.received ? "is read as given" : `is read as ${JSON.stringify(w.read)}`
       const message = `${JSON.stringify(w.received)} ${read}, because ${w.why}`

@@ -377,3 +377,31 @@ export const encoding = <A>(
     no: (why) => Translation.unrepresentable<A>(`${target} cannot say ${Recurrence.describe(rule)}: ${why}`)
   }
 }
+
+/** Why the convention a reader applies to a record of each standard that leaves it unstated is its own. */
+const UNSTATED: Readonly<Partial<Record<string, { readonly from: string; readonly why: string }>>> = {
+  rrule: { from: "none", why: "an RRULE's dates are the dates (RFC 5545): the reader's convention moves them" },
+  cobs: { from: "not stated", why: "its modeDue (absent, or the month's last day) states none: the reader's is used" },
+  "berlin-group": { from: "not stated", why: "it has no executionRule: the reader's is used" },
+  iso20022: { from: "not stated", why: "ISO 20022's frequency states no business-day rule: the reader's is used" }
+}
+
+/**
+ * The loss of the business-day convention a reader applies to a record that does not state one (an RRULE, COBS
+ * without `modeDue`, Berlin Group without `executionRule`, ISO 20022), or undefined: a record that states or fixes its
+ * own (`ownConvention`), an RRULE left unmoved, or a standard whose reading states it (the bank's codes: the schedule
+ * spec's `following`).
+ */
+export const conventionUnstated = (
+  standard: string,
+  ownConvention: boolean,
+  convention: string
+): Translation.Loss | undefined => {
+  const unstated = UNSTATED[standard]
+  if (ownConvention || unstated === undefined || convention === unstated.from) return undefined
+  return { field: "convention", from: unstated.from, to: convention, why: unstated.why }
+}
+
+/** Whether a loss is the one {@link conventionUnstated} makes (the convention a reader applied). */
+export const isConventionUnstated = (loss: Translation.Loss): boolean =>
+  loss.field === "convention" && Object.values(UNSTATED).some((u) => u?.why === loss.why)

@@ -90,6 +90,8 @@ export const items = (
   for (const w of decoded.warnings) warnings.push({ _tag: "Tolerated", standard: source, ...w })
   if (t._tag === "Lossy") for (const l of t.losses) warnings.push({ _tag: "Lost", standard: source, ...l })
   for (const m of r.missing) warnings.push({ _tag: "Missing", standard: source, ...m })
+  const unstated = Standards.conventionUnstated(source, decoded.ownConvention, t.value.convention)
+  if (unstated !== undefined) warnings.push({ _tag: "Lost", standard: source, ...unstated })
   // UK: the first and the final payment carry their own amounts, every other one NextPaymentAmount — each is an order
   // of its own (one payment, the same orderId), unless the first was made already (before the bank's next date)
   const firstMade = r.nextDate !== undefined && t.value.start < r.nextDate
