@@ -258,7 +258,7 @@ describe("equal warnings are one stderr line with a count (issue 34)", () => {
     const orders = file("cobs-no-mode.json", [cobs("C1"), cobs("C2"), cobs("C3"), cobs("C4")])
     const r = await run(["project", "--orders", orders, ...window, "--format", "csv"])
     expect(r.code).toBe(0)
-    const lines = r.stderr.split("\n").filter((l) => l.includes("mode"))
+    const lines = r.stderr.split("\n").filter((l) => l.includes(" mode "))
     expect(lines).toEqual([
       'tppkit: warning 4 orders (C1, C2, C3, …): cobs: tolerated: mode "absent" is read as "UNTIL_CANCELLATION", because COBS requires execution.mode: read from the validity fields the record gives.'
     ])
@@ -292,6 +292,33 @@ describe("a field the bank's record does not name is said (issue 34)", () => {
       `tppkit: 4 records (page 0, record 1 (A); page 0, record 2 (B); page 1, record 1 (C); …) are out of format: memo ${said}`,
       `tppkit: page 0, record 2 (B) is out of format: creditor.bic ${said}`
     ])
+  })
+})
+
+describe("a whole record's field not used for who pays what and when is said (issue 34)", () => {
+  it("project: one grouped warning per field naming it (YNAB's memo of two orders), exit 0", async () => {
+    const r = await run([
+      "project",
+      "--orders",
+      "test/core/fixtures/records/ynab-answer.json",
+      "--accounts",
+      file("ynab-accounts.json", { "5d1e9a70-2c3b-4f8e-8a61-7b0c4d2e9f13": { iban: SK, currency: "CZK" } }),
+      ...window,
+      "--format",
+      "csv"
+    ])
+    expect(r.code).toBe(0)
+    const unused = r.stderr.split("\n").filter((l) => l.includes("to not read"))
+    expect(unused.map((l) => /ynab: lossy: (\S+) changes/.exec(l)?.[1])).toEqual([
+      "amount_currency",
+      "memo",
+      "payee_id",
+      "category_id",
+      "category_name"
+    ])
+    expect(unused[1]).toBe(
+      "tppkit: warning 2 orders (0b7f3c2e-5a41-4d6b-9e2f-3c8d1a7b6e50, 1c2d3e4f-0000-4000-8000-000000000002): ynab: lossy: memo changes from Garage rent to not read, because tppkit reads who pays what and when: this field is not used."
+    )
   })
 })
 

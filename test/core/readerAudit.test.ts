@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { Frequency, Orders } from "@tppkit/core"
+import { AccountMap, Frequency, Orders } from "@tppkit/core"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 
@@ -157,6 +157,19 @@ const said: ReadonlyArray<{
     row: ["actual", "`missing`"],
     warning: ["Lost", "missing"],
     record: { ...parties, frequency: "monthly", interval: 1, start: "2026-01-31" }
+  },
+  {
+    row: ["whole records", "a field of a UK"],
+    warning: ["Lost", "Reference"],
+    record: {
+      AccountId: "22289",
+      StandingOrderId: "SO-1",
+      Frequency: "IntrvlMnthDay:01:03",
+      Reference: "FLAT 2 RENT",
+      FirstPaymentDateTime: "2025-04-03T00:00:00+00:00",
+      LastPaymentDateTime: "2026-11-03T00:00:00+00:00",
+      NextPaymentAmount: { Amount: "850.00", Currency: "GBP" }
+    }
   },
   {
     row: ["uk-v3", "`Frequency`"],
@@ -312,5 +325,29 @@ describe("the business-day convention a record leaves unstated (issue 34)", () =
       read.orders.map((o) => Orders.withConvention(o, c).warnings.map((w) => (w._tag === "Lost" ? w.to : w._tag)))
     expect(said("preceding")).toEqual([["preceding"], ["preceding"]])
     expect(said("none")).toEqual([[], ["none"]])
+  })
+})
+
+describe("a whole record's fields not used for who pays what and when (issue 34)", () => {
+  it("are each a Lost warning naming the field; the fields read are not named", () => {
+    const accounts = Result.getOrThrow(
+      AccountMap.decode({ "5d1e9a70-2c3b-4f8e-8a61-7b0c4d2e9f13": { iban: parties.debtor.iban, currency: "CZK" } })
+    )
+    const text = readFileSync(join(import.meta.dirname, "fixtures/records/ynab-answer.json"), "utf8")
+    const read = Result.getOrThrow(Orders.decode(text, { accounts }))
+    const notRead = read.orders.map((o) =>
+      o.warnings.flatMap((w) => (w._tag === "Lost" && w.to === "not read" ? [w.field] : []))
+    )
+    // memo is the order's own text, not kept; flag_color null and subtransactions [] say nothing
+    expect(notRead).toEqual([["amount_currency", "memo", "payee_id", "category_id", "category_name"], ["memo"]])
+    const memo = read.orders[0]!.warnings.find((w) => w._tag === "Lost" && w.field === "memo")
+    expect(memo).toEqual({
+      _tag: "Lost",
+      standard: "ynab",
+      field: "memo",
+      from: "Garage rent",
+      to: "not read",
+      why: "tppkit reads who pays what and when: this field is not used"
+    })
   })
 })

@@ -13,6 +13,7 @@ import * as Standard from "../../Standard.ts"
 import type * as Orders from "../orderTypes.ts"
 import * as Standards from "../standards.ts"
 import { isObject } from "./read.ts"
+import * as Tracked from "./tracked.ts"
 
 /** What a whole record is read with. */
 export interface Settings {
@@ -47,6 +48,19 @@ export const wholeSource = (
   return SourceRecord.isSource(standard) ? standard : undefined
 }
 
+/** Why a field of a whole record is a loss (one wording for every such field, so that equal ones group). */
+const UNUSED = "tppkit reads who pays what and when: this field is not used"
+
+/** The fields each source's reader reads for the order's own text only (not kept in an `Orders.Order`). */
+const TEXT: Readonly<Partial<Record<SourceRecord.Source, ReadonlyArray<string>>>> = {
+  cobs: ["standingOrder.alias", "remittanceInformation.unstructured"],
+  "berlin-group": ["remittanceInformationUnstructured"],
+  "uk-v3": ["Reference", "RemittanceInformation"],
+  "uk-v4": ["Reference", "RemittanceInformation"],
+  ynab: ["memo"],
+  actual: ["name"]
+}
+
 const nameOf = (p: SourceRecord.Party) => (p.name === undefined ? {} : { name: p.name })
 
 /** The party of an order: its IBAN, else the source's identifier with its scheme, else undefined (no account named). */
@@ -68,7 +82,12 @@ export const items = (
   position: number,
   settings: Settings
 ): ReadonlyArray<Orders.Item> => {
-  const read = SourceRecord.read(record, { standard: source, listedOn: settings.listedOn, account: settings.account })
+  const tracked = Tracked.make(record)
+  const read = SourceRecord.read(tracked.value, {
+    standard: source,
+    listedOn: settings.listedOn,
+    account: settings.account
+  })
   const unread = (orderId: string | undefined, path: string, reason: string, kind: Orders.Unread["kind"]) =>
     ({ _tag: "Unread", kind, position, orderId, path, reason, standard: source }) as const
   if (read === undefined) return [unread(undefined, "", "the record is no whole record of its standard", "record")]
@@ -92,6 +111,10 @@ export const items = (
   for (const m of r.missing) warnings.push({ _tag: "Missing", standard: source, ...m })
   const unstated = Standards.conventionUnstated(source, decoded.ownConvention, t.value.convention)
   if (unstated !== undefined) warnings.push({ _tag: "Lost", standard: source, ...unstated })
+  // the fields neither who pays what nor when is read from (a memo, a flag): each said, never dropped without a word
+  for (const [field, value] of tracked.unread(TEXT[source] ?? [])) {
+    warnings.push({ _tag: "Lost", standard: source, field, from: Standards.show(value), to: "not read", why: UNUSED })
+  }
   // UK: the first and the final payment carry their own amounts, every other one NextPaymentAmount — each is an order
   // of its own (one payment, the same orderId), unless the first was made already (before the bank's next date)
   const firstMade = r.nextDate !== undefined && t.value.start < r.nextDate
