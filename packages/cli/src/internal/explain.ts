@@ -84,7 +84,7 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
     input.standard,
     input.accounts,
     listedOn,
-    Option.getOrUndefined(input.convention)
+    Option.getOrElse(input.convention, () => "following")
   )
   const id = input.order.trim()
   const picked = Orders.pickOrder(decoded.orders, id, "--order")
