@@ -1,16 +1,17 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate, StandingOrder } from "@tppkit/core"
 import { AtRisk } from "@tppkit/worker"
-import { Result } from "effect"
+import { BigDecimal, Result } from "effect"
+import fc from "fast-check"
 
 const IBAN = "SK3112000000198742637541"
 
-const once = (orderId: string, date: string, value: number, debtor = IBAN) =>
+const once = (orderId: string, date: string, value: number, debtor = IBAN, creditor = "SK0809000000000123123123") =>
   Result.getOrThrow(
     StandingOrder.decode({
       orderId,
       debtor: { name: "Jana Novakova", iban: debtor },
-      creditor: { iban: "SK0809000000000123123123" },
+      creditor: { iban: creditor },
       instructedAmount: { value, currency: "EUR" },
       startDate: date,
       endDate: date,
@@ -88,6 +89,149 @@ describe("AtRisk.reconcile", () => {
     assert.deepStrictEqual(
       AtRisk.reconcile(AtRisk.find({ ...input([]), balances: [] }), open, "2026-11-17").cleared,
       []
+    )
+  })
+})
+
+const OTHER = "SK0809000000000123123123"
+const THIRD = "CZ6508000000192000145399"
+
+/** Risks in one order (the parts' together come part by part). */
+const sorted = (risks: ReadonlyArray<AtRisk.Risk>) =>
+  [...risks].sort((a, b) => (AtRisk.keyOf(a) < AtRisk.keyOf(b) ? -1 : AtRisk.keyOf(a) > AtRisk.keyOf(b) ? 1 : 0))
+
+describe("AtRisk.forecastOrders", () => {
+  it("holds the orders paying from or into the accounts, only what the forecast reads, and finds the same", () => {
+    const orders = [
+      once("RENT", "2026-11-17", 300),
+      once("ELSEWHERE", "2026-11-17", 300, THIRD, OTHER),
+      once("SALARY", "2026-11-18", 100, THIRD, IBAN)
+    ]
+    const held = AtRisk.forecastOrders(orders, new Set([IBAN]))
+    assert.deepStrictEqual(
+      held.map((o) => o.orderId),
+      ["RENT", "SALARY"]
+    )
+    // the record's names, remittance and the rest are not held
+    assert.deepStrictEqual(Object.keys(held[0]!).sort(), [
+      "creditor",
+      "debtor",
+      "endDate",
+      "frequency",
+      "instructedAmount",
+      "orderId",
+      "startDate"
+    ])
+    assert.deepStrictEqual(held[1]!.creditor, { iban: IBAN })
+    assert.deepStrictEqual(
+      AtRisk.find({ ...input(orders, "350"), listings: [{ consent: "c1", orders: held }] }),
+      AtRisk.find(input(orders, "350"))
+    )
+  })
+})
+
+describe("AtRisk.parts", () => {
+  it("an account's part has every order paying from or into it, whatever consent lists it; an orderId listed twice is the first's", () => {
+    const listings = [
+      {
+        consent: "c1",
+        orders: [once("A1", "2026-11-17", 10, IBAN, THIRD), once("B1", "2026-11-17", 10, OTHER, THIRD)]
+      },
+      {
+        consent: "c2",
+        orders: [
+          once("A1", "2026-11-18", 99, IBAN, THIRD),
+          once("A2", "2026-11-18", 10, IBAN, THIRD),
+          once("BA", "2026-11-19", 5, OTHER, IBAN)
+        ]
+      }
+    ]
+    const balances = [
+      { iban: IBAN, currency: "EUR", amount: "100", date: "2026-11-13" },
+      { iban: OTHER, currency: "EUR", amount: "100", date: "2026-11-13" }
+    ]
+    const parts = AtRisk.parts({ listings, balances }, 1)
+    assert.deepStrictEqual(
+      parts.map((p) => [
+        p.balances.map((b) => b.iban),
+        p.listings.map((l) => [l.consent, l.orders.map((o) => o.orderId)])
+      ]),
+      [
+        [
+          [IBAN],
+          [
+            ["c1", ["A1"]],
+            ["c2", ["A2", "BA"]]
+          ]
+        ],
+        [
+          [OTHER],
+          [
+            ["c1", ["B1"]],
+            ["c2", ["BA"]]
+          ]
+        ]
+      ]
+    )
+    // one part when they fit: the listings' order, each order once
+    assert.deepStrictEqual(
+      AtRisk.parts({ listings, balances }).map((p) =>
+        p.listings.map((l) => [l.consent, l.orders.map((o) => o.orderId)])
+      ),
+      [
+        [
+          ["c1", ["A1", "B1"]],
+          ["c2", ["A2", "BA"]]
+        ]
+      ]
+    )
+  })
+
+  it("the parts' forecasts name the payments at risk one forecast of every account names (law)", () => {
+    const accounts = [IBAN, OTHER, THIRD]
+    const order = fc.record({
+      consent: fc.constantFrom("c1", "c2"),
+      id: fc.integer({ min: 0, max: 5 }),
+      day: fc.integer({ min: 16, max: 30 }),
+      value: fc.integer({ min: 1, max: 400 }),
+      debtor: fc.integer({ min: 0, max: 2 }),
+      creditor: fc.integer({ min: 0, max: 2 })
+    })
+    fc.assert(
+      fc.property(
+        fc.array(order, { maxLength: 8 }),
+        fc.subarray([0, 1, 2], { minLength: 1 }),
+        fc.integer({ min: 1, max: 4 }),
+        (drawn, withBalance, size) => {
+          const listings = ["c1", "c2"].map((consent) => ({
+            consent,
+            orders: drawn
+              .filter((o) => o.consent === consent)
+              .map((o) => ({
+                orderId: `O${o.id}`,
+                frequency: "DAIL" as const,
+                startDate: LocalDate.parseUnsafe(`2026-11-${o.day}`),
+                endDate: LocalDate.parseUnsafe(`2026-11-${o.day}`),
+                instructedAmount: { value: BigDecimal.fromNumberUnsafe(o.value), currency: "EUR" },
+                debtor: { iban: accounts[o.debtor]! },
+                creditor: { iban: accounts[o.creditor] }
+              }))
+          }))
+          const balances = withBalance.map((a) => ({
+            iban: accounts[a]!,
+            currency: "EUR",
+            amount: "300",
+            date: "2026-11-13"
+          }))
+          const whole = AtRisk.find({ listings, balances, day, calendar: Calendar.target })
+          const parts = AtRisk.parts({ listings, balances }, size).map((p) =>
+            AtRisk.find({ ...p, day, calendar: Calendar.target })
+          )
+          assert.deepStrictEqual(sorted(parts.flatMap((p) => p.risks)), sorted(whole.risks))
+          assert.deepStrictEqual(new Set(parts.flatMap((p) => [...p.forecast])), new Set(whole.forecast))
+        }
+      ),
+      { numRuns: 10_000 }
     )
   })
 })

@@ -45,31 +45,41 @@ const settings: Sweep.Settings = {
   hour: 8
 }
 
-const plan = (balance: string) =>
-  PlanSettings.claim(
-    {
-      daysBefore: 2,
-      calendar: "target",
-      hour: 8,
-      timeZone: "Europe/Bratislava",
-      balances: [{ iban: IBAN, currency: "EUR", amount: balance, date: "2026-11-16" }]
-    },
-    { reconfigure: true }
-  )
+const THIRD = "CZ6508000000192000145399"
+
+const balance = (amount: string) => ({ iban: IBAN, currency: "EUR", amount, date: "2026-11-16" })
+
+const planSettings = (amount: string): PlanSettings.Settings => ({
+  daysBefore: 2,
+  calendar: "target",
+  hour: 8,
+  timeZone: "Europe/Bratislava",
+  balances: [balance(amount)]
+})
+
+const plan = (amount: string) => PlanSettings.claim(planSettings(amount), { reconfigure: true })
 
 /**
  * A bank whose consent "gone" is refused with `code` and whose other consents list SO-CAR (the keys listed kept in
  * `listed`), and the day's sweep over it with the watcher in the fleet's database; the run's consents are read from
  * `tppkit_consents` (`fromTable`) or are the settings' own.
  */
-const sweeping = (code: string, listed: Array<string>, sweepSettings: Sweep.Settings, fromTable: boolean) => {
+const sweeping = (
+  code: string,
+  listed: Array<string>,
+  sweepSettings: Sweep.Settings,
+  fromTable: boolean,
+  ordersOf: (consent: string) => ReadonlyArray<ReturnType<typeof monthly>> = () => [
+    monthly("SO-CAR", "2026-01-25", "400")
+  ]
+) => {
   const source = Layer.succeed(Sweep.OrderSource)({
     list: (consent) =>
       Effect.suspend(() => {
         listed.push(consent.key)
         return consent.key === "gone"
           ? Effect.fail(new Sweep.ListingFailed({ consent: consent.key, failure: expired(code) }))
-          : Effect.succeed({ orders: [monthly("SO-CAR", "2026-01-25", "400")], pages: 1 })
+          : Effect.succeed({ orders: ordersOf(consent.key), pages: 1 })
       })
   })
   const consents = fromTable ? Consents.layerSource() : Layer.empty
@@ -142,6 +152,29 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     })
   )
 
+  it.live("an account paid from by two consents' orders is forecast with both: the second's payment is at risk", () =>
+    Effect.gen(function* () {
+      const url = yield* db.freshUrl()
+      const listed: Array<string> = []
+      // 300 on Tuesday 2026-11-17 listed by c1, 250 on Tuesday 2026-11-24 by c2, 500 on the account: c2's is short
+      const sweep = sweeping("CONSENT_EXPIRED", listed, settings, true, (consent) =>
+        consent === "c1"
+          ? [{ ...monthly("RENT", "2026-10-17", "300"), endDate: LocalDate.parseUnsafe("2026-11-17") }]
+          : [{ ...monthly("CAR", "2026-10-24", "250"), endDate: LocalDate.parseUnsafe("2026-11-24") }]
+      )
+      yield* Effect.gen(function* () {
+        yield* Consents.add({ key: "c1", iban: IBAN })
+        yield* Consents.add({ key: "c2", iban: IBAN })
+        yield* plan("500")
+        yield* sweep("2026-11-16")
+        assert.deepStrictEqual(
+          (yield* Warnings.events(0)).map((e) => [e.type, e.consent, e.data.orderId, e.data.closing]),
+          [["payment.at_risk", "c2", "CAR", "-50"]]
+        )
+      }).pipe(Effect.provide(Database.layer(url)))
+    })
+  )
+
   it.live("the forecast ahead has accounts only once opening balances are given (else no listing is held for it)", () =>
     Effect.gen(function* () {
       const url = yield* db.freshUrl()
@@ -149,9 +182,27 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
         const watcher = yield* Sweep.Watch.pipe(
           Effect.provide(Warnings.layerSql().pipe(Layer.provide(Layer.succeed(Sweep.SweepSettings)(settings))))
         )
+        const orders = [
+          monthly("SO-CAR", "2026-01-25", "400"),
+          { ...monthly("ELSE", "2026-01-25", "9"), debtor: { iban: THIRD } }
+        ]
         assert.isFalse(yield* watcher!.forecasts)
+        assert.isUndefined(yield* watcher!.aheadOrders(orders))
         yield* plan("300")
         assert.isTrue(yield* watcher!.forecasts)
+        // held for the forecast: the orders paying from or into an account with a balance, what the forecast reads
+        const held = yield* watcher!.aheadOrders(orders)
+        assert.deepStrictEqual(held, orders.slice(0, 1))
+        assert.notStrictEqual(held?.[0], orders[0])
+        // the fleet's balances reconfigured for another account: read again
+        yield* PlanSettings.claim(
+          { ...planSettings("300"), balances: [{ ...balance("300"), iban: THIRD }] },
+          { reconfigure: true }
+        )
+        assert.deepStrictEqual(
+          (yield* watcher!.aheadOrders(orders))?.map((o) => o.orderId),
+          ["ELSE"]
+        )
       }).pipe(Effect.provide(Database.layer(url)))
     })
   )

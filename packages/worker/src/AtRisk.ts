@@ -92,6 +92,49 @@ export const balancesOf = (stored: ReadonlyArray<Balance>): Array<Forecast.Balan
     ]
   })
 
+/**
+ * A text of its own: a record's texts are slices of the page the bank sent, which a slice keeps whole (a page of
+ * 100 records for one orderId).
+ */
+const own = (text: string): string => JSON.parse(JSON.stringify(text)) as string
+
+/**
+ * The orders of a listing a forecast of `accounts` reads (those paying from or into one of them), each reduced to
+ * what the forecast reads (orderId, amount, debtor's and creditor's IBAN, schedule) with texts of its own: what a
+ * sweep holds for the day's forecast ahead is neither the records whole nor the bank's pages they were read from. In
+ * the listing's order.
+ */
+export const forecastOrders = (
+  orders: Iterable<Projection.ProjectableOrder>,
+  accounts: ReadonlySet<string>
+): Array<Projection.ProjectableOrder> => {
+  const texts = new Map<string, string>()
+  const shared = (text: string): string => {
+    const found = texts.get(text)
+    if (found !== undefined) return found
+    const copy = own(text)
+    texts.set(copy, copy)
+    return copy
+  }
+  const out: Array<Projection.ProjectableOrder> = []
+  for (const o of orders) {
+    const creditor = o.creditor.iban
+    if (!accounts.has(o.debtor.iban) && (creditor === undefined || !accounts.has(creditor))) continue
+    out.push({
+      orderId: own(o.orderId),
+      instructedAmount: { value: o.instructedAmount.value, currency: shared(o.instructedAmount.currency) },
+      debtor: { iban: shared(o.debtor.iban) },
+      creditor: { iban: creditor === undefined ? undefined : shared(creditor) },
+      ...(o.frequency === undefined ? {} : { frequency: o.frequency }),
+      ...(o.startDate === undefined ? {} : { startDate: o.startDate }),
+      ...(o.nextDate === undefined ? {} : { nextDate: o.nextDate }),
+      ...(o.endDate === undefined ? {} : { endDate: o.endDate }),
+      ...(o.recurrence === undefined ? {} : { recurrence: o.recurrence })
+    })
+  }
+  return out
+}
+
 /** What the forecast of a sweep reads: each consent's orders of the day, the balances, the day, the rule. */
 export interface Input {
   readonly listings: ReadonlyArray<{ readonly consent: string; readonly orders: Iterable<Projection.ProjectableOrder> }>
@@ -175,6 +218,70 @@ export const find = (input: Input): Found => {
     x.executionDate < y.executionDate ? -1 : x.executionDate > y.executionDate ? 1 : x.orderId < y.orderId ? -1 : 1
   )
   return { risks, forecast: new Set(made.success.accounts.map((a) => a.iban)), to: LocalDate.format(to) }
+}
+
+/** How many orders a part of the forecast ahead holds at most, besides an account's own beyond it ({@link parts}). */
+export const ordersPerPart = 10_000
+
+/** A part of a sweep's forecast ahead: some of the accounts with a balance, and every order paying from or into them. */
+export interface Part {
+  readonly listings: ReadonlyArray<{
+    readonly consent: string
+    readonly orders: ReadonlyArray<Projection.ProjectableOrder>
+  }>
+  readonly balances: ReadonlyArray<Balance>
+}
+
+/**
+ * A sweep's forecast ahead cut into parts of accounts (pure), so that the forecast of 10,000 accounts never holds the
+ * plans and payments of all their orders at once: the accounts with a balance, in the balances' order, gathered until a
+ * part has `size` orders (an account's orders all in its part, its balances too), each part with every order paying
+ * from or into one of its accounts whatever consent lists it, in the listings' order. An orderId two consents list is
+ * the first's, as {@link find} reads them. Each account's forecast reads only its own orders, so that {@link find} of
+ * each part names the payments {@link find} of the whole names.
+ */
+export const parts = (input: Pick<Input, "listings" | "balances">, size: number = ordersPerPart): Array<Part> => {
+  const entries: Array<{ readonly consent: string; readonly order: Projection.ProjectableOrder }> = []
+  const seen = new Set<string>()
+  const touching = new Map<string, Array<number>>()
+  const touch = (iban: string | undefined, index: number) => {
+    const list = iban === undefined ? undefined : touching.get(iban)
+    if (list !== undefined && list.at(-1) !== index) list.push(index)
+  }
+  for (const b of input.balances) touching.set(b.iban, [])
+  for (const l of input.listings) {
+    for (const order of l.orders) {
+      if (seen.has(order.orderId)) continue
+      seen.add(order.orderId)
+      const index = entries.push({ consent: l.consent, order }) - 1
+      touch(order.debtor.iban, index)
+      touch(order.creditor.iban, index)
+    }
+  }
+  const balancesOf = new Map<string, Array<Balance>>()
+  for (const b of input.balances) balancesOf.set(b.iban, [...(balancesOf.get(b.iban) ?? []), b])
+  const out: Array<Part> = []
+  let balances: Array<Balance> = []
+  let indices = new Set<number>()
+  const flush = () => {
+    const listings: Array<{ consent: string; orders: Array<Projection.ProjectableOrder> }> = []
+    for (const i of [...indices].sort((a, b) => a - b)) {
+      const { consent, order } = entries[i]!
+      const last = listings.at(-1)
+      if (last !== undefined && last.consent === consent) last.orders.push(order)
+      else listings.push({ consent, orders: [order] })
+    }
+    out.push({ listings, balances })
+    balances = []
+    indices = new Set()
+  }
+  for (const [iban, own] of balancesOf) {
+    balances.push(...own)
+    for (const i of touching.get(iban) ?? []) indices.add(i)
+    if (indices.size >= size) flush()
+  }
+  if (balances.length > 0) flush()
+  return out
 }
 
 /** A payment raised at risk and not yet cleared, as the fleet keeps it. */

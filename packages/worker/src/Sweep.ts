@@ -139,6 +139,14 @@ export interface Watcher {
    * neither held in memory nor gathered for it.
    */
   readonly forecasts: Effect.Effect<boolean>
+  /**
+   * What of a listing the day's forecast ahead reads, held until it runs: the orders paying from or into an account
+   * with an opening balance, each reduced to what the forecast reads (`AtRisk.forecastOrders`); undefined when there
+   * are no accounts to forecast (nothing is held).
+   */
+  readonly aheadOrders: (
+    orders: ReadonlyArray<Projection.ProjectableOrder>
+  ) => Effect.Effect<ReadonlyArray<Projection.ProjectableOrder> | undefined>
   readonly ahead: (
     day: string,
     listings: ReadonlyArray<{ readonly consent: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> }>

@@ -21,6 +21,7 @@ import { LocalDate } from "@tppkit/core"
 import { Clock, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import * as AtRisk from "./AtRisk.ts"
 import * as ConsentLifecycle from "./ConsentLifecycle.ts"
 import * as AtRiskAhead from "./internal/atRiskAhead.ts"
 import * as ConsentExpiry from "./internal/consentExpiry.ts"
@@ -91,6 +92,7 @@ export const layerSql = (options: Options = {}): Layer.Layer<never, never, SqlCl
       const sql = yield* SqlClient.SqlClient
       const settings = yield* SweepSettings
       const rule = { calendar: settings.calendar, convention: settings.convention }
+      const balances = yield* AtRiskAhead.balancesReader(sql)
       const watcher: Watcher = {
         consents: (day, consents) => FleetEvents.patiently(ConsentExpiry.sweepable(sql, day, consents), consents),
         listed: (consent, day, listed) =>
@@ -117,9 +119,23 @@ export const layerSql = (options: Options = {}): Layer.Layer<never, never, SqlCl
                 undefined
               )
         },
-        forecasts: FleetEvents.patiently(AtRiskAhead.forecasts(sql), true),
+        forecasts: FleetEvents.patiently(
+          Effect.map(balances, (b) => b.balances.length > 0),
+          true
+        ),
+        aheadOrders: (orders) =>
+          FleetEvents.patiently(
+            Effect.map(balances, (b) =>
+              b.balances.length === 0 ? undefined : AtRisk.forecastOrders(orders, b.accounts)
+            ),
+            // the database away for a minute: the listing held whole, as the forecast would read it
+            orders
+          ),
         ahead: (day, listings) =>
-          FleetEvents.patiently(AtRiskAhead.ahead(sql, day, listings, settings, options), undefined)
+          FleetEvents.patiently(
+            Effect.flatMap(balances, (b) => AtRiskAhead.ahead(sql, day, listings, settings, options, b.balances)),
+            undefined
+          )
       }
       return watcher
     })

@@ -5,7 +5,7 @@
  */
 import { LocalDate } from "@tppkit/core"
 import type { Projection } from "@tppkit/schedule"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Option, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as AtRisk from "../AtRisk.ts"
@@ -14,25 +14,117 @@ import type { SweepSettings } from "../Sweep.ts"
 import { chunks, type Kept, type Rows, record } from "./fleetEvents.ts"
 import { type EventType, eventId } from "./webhookEvents.ts"
 
-/** Whether the fleet's plan settings hold opening balances, so that a sweep has accounts to forecast ahead. */
-export const forecasts = (sql: SqlClient.SqlClient) =>
-  Effect.map(
-    Effect.provideService(PlanSettings.stored, SqlClient.SqlClient, sql),
-    (plan) => Option.isSome(plan) && (plan.value.settings.balances ?? []).length > 0
-  )
+/** The fleet's opening balances as the forecast ahead reads them, and their accounts' IBANs. */
+export interface Balances {
+  readonly balances: ReadonlyArray<PlanSettings.Balance>
+  readonly accounts: ReadonlySet<string>
+}
 
-/** The forecast ahead of a sweep of `day`: payments at risk raised, those that recovered cleared. */
+const noBalances: Balances = { balances: [], accounts: new Set() }
+
+/**
+ * The fleet's stored opening balances, decoded again only when the plan settings were written since (their row's
+ * version): a sweep asks for them once per consent, and the settings of 10,000 accounts take about 0.9 MB of text
+ * and 50 ms to decode. One refresh at a time; a read that fails is not kept.
+ */
+export const balancesReader = (sql: SqlClient.SqlClient): Effect.Effect<Effect.Effect<Balances, SqlError>> =>
+  Effect.map(Semaphore.make(1), (lock) => {
+    let kept: { readonly version: string; readonly balances: Balances } | undefined
+    return lock.withPermits(1)(
+      Effect.gen(function* () {
+        const rows = yield* sql<{ version: string }>`
+          SELECT xmin::text || '/' || set_at::text AS version FROM tppkit_plan_settings WHERE id = 1`
+        const version = rows[0]?.version
+        if (version === undefined) return noBalances
+        if (kept?.version === version) return kept.balances
+        const plan = yield* Effect.provideService(PlanSettings.stored, SqlClient.SqlClient, sql)
+        const balances = Option.isSome(plan) ? (plan.value.settings.balances ?? []) : []
+        kept = { version, balances: { balances, accounts: new Set(balances.map((b) => b.iban)) } }
+        return kept.balances
+      })
+    )
+  })
+
+/**
+ * The forecast ahead of a sweep of `day` from the fleet's balances, part by part of the accounts (`AtRisk.parts`):
+ * payments at risk raised, then those that recovered cleared (an open payment is cleared only when no part has it at
+ * risk, as one forecast of every account would say).
+ */
 export const ahead = (
   sql: SqlClient.SqlClient,
   day: string,
   listings: ReadonlyArray<{ readonly consent: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> }>,
   settings: SweepSettings["Service"],
-  options: { readonly horizon?: number | undefined }
+  options: { readonly horizon?: number | undefined },
+  balances: ReadonlyArray<PlanSettings.Balance>
 ) =>
   Effect.gen(function* () {
-    const plan = yield* Effect.provideService(PlanSettings.stored, SqlClient.SqlClient, sql)
-    const balances = Option.isSome(plan) ? (plan.value.settings.balances ?? []) : []
-    if (balances.length === 0) return
+    const now = yield* Clock.currentTimeMillis
+    const risky = new Set<string>()
+    const recovered: Array<OpenRow> = []
+    for (const part of AtRisk.parts({ listings, balances })) {
+      const done = yield* raise(sql, day, part, settings, options, now)
+      for (const key of done.risky) risky.add(key)
+      recovered.push(...done.cleared)
+    }
+    const balanceOf = new Map(balances.map((b) => [b.iban, b]))
+    for (const r of recovered) {
+      if (risky.has(AtRisk.keyOf({ consent: r.consent, orderId: r.order_id, nominalDate: r.nominal_date }))) continue
+      const balance = balanceOf.get(r.iban)
+      yield* sql.withTransaction(
+        Effect.gen(function* () {
+          yield* sql`UPDATE tppkit_at_risk SET cleared_day = ${day} WHERE consent = ${r.consent}
+            AND order_id = ${r.order_id} AND nominal_date = ${r.nominal_date} AND episode = ${r.episode}`
+          yield* record(sql, [
+            {
+              id: eventId("payment.at_risk_cleared", [r.event_id]),
+              type: "payment.at_risk_cleared",
+              day,
+              consent: r.consent,
+              occurredAt: now,
+              data: {
+                atRiskId: r.event_id,
+                consent: r.consent,
+                orderId: r.order_id,
+                nominalDate: r.nominal_date,
+                executionDate: r.execution_date,
+                iban: r.iban,
+                sweepDay: day,
+                ...(balance === undefined
+                  ? {}
+                  : { balanceDate: balance.date, balanceAgeDays: AtRisk.ageDays(balance.date, day) })
+              }
+            }
+          ])
+        })
+      )
+    }
+  })
+
+/** A payment at risk the fleet keeps open, as the forecast ahead reads it. */
+interface OpenRow {
+  readonly consent: string
+  readonly order_id: string
+  readonly nominal_date: string
+  readonly episode: number
+  readonly event_id: string
+  readonly iban: string
+  readonly execution_date: string
+}
+
+/**
+ * The forecast of some of the fleet's accounts with every order paying from or into them (`AtRisk.Part`): its
+ * payments at risk not open raised; its payments at risk (keys), and the open ones of its accounts it finds recovered.
+ */
+const raise = (
+  sql: SqlClient.SqlClient,
+  day: string,
+  { listings, balances }: AtRisk.Part,
+  settings: SweepSettings["Service"],
+  options: { readonly horizon?: number | undefined },
+  now: number
+) =>
+  Effect.gen(function* () {
     const found = AtRisk.find({
       listings,
       balances,
@@ -41,25 +133,33 @@ export const ahead = (
       calendar: settings.calendar,
       convention: settings.convention
     })
-    const openRows = yield* sql<{
-      consent: string
-      order_id: string
-      nominal_date: string
-      episode: number
-      event_id: string
-      iban: string
-      execution_date: string
-      data: string
-    }>`SELECT consent, order_id, nominal_date, episode, event_id, iban, execution_date, data FROM tppkit_at_risk
-      WHERE cleared_day IS NULL AND execution_date >= ${day}`
-    const open = openRows.map((r) => ({
+    // the open payments at risk of the part's accounts (to clear), and those of its payments at risk whatever their
+    // account (a payment open already is not raised again), 1,000 accounts or orders a statement
+    const openRows = new Map<string, OpenRow>()
+    const keep = (rows: ReadonlyArray<OpenRow>) => {
+      for (const r of rows) openRows.set(JSON.stringify([r.consent, r.order_id, r.nominal_date, r.episode]), r)
+    }
+    for (const ibans of chunks([...new Set(balances.map((b) => b.iban))], 1000)) {
+      keep(
+        yield* sql<OpenRow>`
+          SELECT consent, order_id, nominal_date, episode, event_id, iban, execution_date FROM tppkit_at_risk
+          WHERE cleared_day IS NULL AND execution_date >= ${day} AND iban IN ${sql.in(ibans)}`
+      )
+    }
+    for (const orderIds of chunks([...new Set(found.risks.map((r) => r.orderId))], 1000)) {
+      keep(
+        yield* sql<OpenRow>`
+          SELECT consent, order_id, nominal_date, episode, event_id, iban, execution_date FROM tppkit_at_risk
+          WHERE cleared_day IS NULL AND execution_date >= ${day} AND order_id IN ${sql.in(orderIds)}`
+      )
+    }
+    const open = [...openRows.values()].map((r) => ({
       key: AtRisk.keyOf({ consent: r.consent, orderId: r.order_id, nominalDate: r.nominal_date }),
       executionDate: r.execution_date,
       iban: r.iban,
       row: r
     }))
     const { raised, cleared } = AtRisk.reconcile(found, open, day)
-    const now = yield* Clock.currentTimeMillis
     // each payment's latest episode (a payment at risk again is a new one), read 1,000 orders a statement
     const episodes = new Map<string, number>()
     for (const part of chunks([...new Set(raised.map((r) => r.orderId))], 1000)) {
@@ -112,38 +212,7 @@ export const ahead = (
         })
       )
     }
-    const balanceOf = new Map(balances.map((b) => [b.iban, b]))
-    for (const o of cleared) {
-      const r = o.row
-      const balance = balanceOf.get(r.iban)
-      yield* sql.withTransaction(
-        Effect.gen(function* () {
-          yield* sql`UPDATE tppkit_at_risk SET cleared_day = ${day} WHERE consent = ${r.consent}
-            AND order_id = ${r.order_id} AND nominal_date = ${r.nominal_date} AND episode = ${r.episode}`
-          yield* record(sql, [
-            {
-              id: eventId("payment.at_risk_cleared", [r.event_id]),
-              type: "payment.at_risk_cleared",
-              day,
-              consent: r.consent,
-              occurredAt: now,
-              data: {
-                atRiskId: r.event_id,
-                consent: r.consent,
-                orderId: r.order_id,
-                nominalDate: r.nominal_date,
-                executionDate: r.execution_date,
-                iban: r.iban,
-                sweepDay: day,
-                ...(balance === undefined
-                  ? {}
-                  : { balanceDate: balance.date, balanceAgeDays: AtRisk.ageDays(balance.date, day) })
-              }
-            }
-          ])
-        })
-      )
-    }
+    return { risky: found.risks.map(AtRisk.keyOf), cleared: cleared.map((o) => o.row) }
   })
 
 /** A payment at risk not cleared whose payment is on or after `day`, as `tppkit worker status` shows it. */

@@ -46,8 +46,8 @@ export const startPlanned = (
   })
 
 /**
- * The orders of the listings this process read, by day and consent, for the day's forecast ahead (`Watch.ahead`)
- * when the day's run is on this process too; a run elsewhere reads what the fleet kept of the listing instead.
+ * What the day's forecast ahead reads of the listings this process read (`Watch.aheadOrders`), by day and consent,
+ * for the day's run when it is on this process too; a run elsewhere reads what the fleet kept of the listing instead.
  */
 export const listedHere = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
 
@@ -102,11 +102,13 @@ export const sweepConsent = (
           // an orderId the listing repeats is keyed ID#N from here on: checks, change feed, forecast
           const { listed, repeated } = keyedListing(yield* permits.withPermits(1)(source.list(consent, day)))
           // held for the day's forecast ahead only when it has accounts to forecast (a fleet without opening balances
-          // would hold every consent's orders for nothing)
-          if (watch !== undefined && (yield* watch.forecasts)) {
+          // would hold every consent's orders for nothing), and only what the forecast reads of the orders touching
+          // them: the records whole held their pages' texts, about 17 KB a consent of 10 orders
+          const ahead = watch === undefined ? undefined : yield* watch.aheadOrders(listed.orders)
+          if (ahead !== undefined) {
             // bounded: the entries of runs on other processes are never read here
             if (listedHere.size >= 10_000) listedHere.delete(listedHere.keys().next().value as string)
-            listedHere.set(`${day}/${consent.key}`, listed.orders)
+            listedHere.set(`${day}/${consent.key}`, ahead)
           }
           if (watch !== undefined) yield* watch.listed(consent, day, listed)
           // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status

@@ -100,11 +100,15 @@ export const runDay = (
               read !== undefined || source.kept === undefined
                 ? undefined
                 : yield* Effect.option(source.kept(consent, day))
+            // what the forecast reads of them, consent by consent: never the kept listings whole at once
             const orders =
               read ??
               (kept === undefined || Option.isNone(kept)
                 ? []
-                : [...keyed(kept.value.orders).orders, ...keyed(kept.value.earlier?.orders ?? []).orders])
+                : ((yield* watch.aheadOrders([
+                    ...keyed(kept.value.orders).orders,
+                    ...keyed(kept.value.earlier?.orders ?? []).orders
+                  ])) ?? []))
             listings.push({ consent: c.consent, orders })
           }
           yield* watch.ahead(day, listings)
