@@ -1,8 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
-import { Checks, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
-import { BigDecimal, Effect, Fiber, Layer, Option, Redacted, Ref, References, Result } from "effect"
-import { RunnerAddress } from "effect/cluster"
+import { Checks, Database, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
+import { BigDecimal, Context, Deferred, Effect, Fiber, Layer, Option, Redacted, Ref, References, Result } from "effect"
+import { RunnerAddress, ShardId } from "effect/cluster"
+import { Sharding } from "effect/cluster/Sharding"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "./pg.ts"
 
@@ -263,5 +264,121 @@ describe("a runner that loses its shard locks mid-sweep (issue 43)", () => {
         assert.strictEqual(result.counts.pending, 0)
       }),
     90_000
+  )
+})
+
+describe("a runner that takes its shards back while their claims cannot be reset (issue 42)", () => {
+  it.live(
+    "delivers the runs it had claimed again: the day's checks finish, none is left claimed for ten minutes",
+    () =>
+      Effect.gen(function* () {
+        const url = yield* db.freshUrl()
+        const runner = Fleet.workflows.pipe(
+          Layer.provideMerge(
+            Layer.mergeAll(
+              Layer.succeed(Sweep.SweepSettings)({
+                consents: [{ key: "c1" }],
+                daysBefore: 2,
+                calendar: Calendar.target,
+                timeZone: "Europe/Bratislava",
+                hour: 8
+              }),
+              Layer.succeed(Sweep.OrderSource)({ list: () => Effect.succeed({ orders, pages: 1 }) }),
+              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                check: () => Effect.as(Effect.sleep("100 millis"), { answer: "APPR" as const, requestId: "r" })
+              })
+            )
+          ),
+          // two checks at a time: the others wait, claimed by the runner, when it loses its shards
+          Layer.provide(Layer.succeed(FundsCheckWorkflow.ChecksInFlight)(2)),
+          Layer.provideMerge(Checks.Checks.layerSql),
+          Layer.provideMerge(
+            Fleet.cluster({
+              databaseUrl: url,
+              pollInterval: "200 millis",
+              // locks refreshed every second, a refresh given up after one
+              shardLockExpiration: "3 seconds",
+              maxConnections: 4
+            })
+          )
+        )
+        // the test's own connections: a transaction holding the runs' rows, and the look-ups
+        const own = yield* Layer.build(Database.layer(url, { maxConnections: 2 }))
+        const sql = Context.get(own, SqlClient.SqlClient)
+        const result = yield* Effect.gen(function* () {
+          const checks = yield* Checks.Checks
+          const sharding = yield* Sharding
+          const holds = Effect.sync(() =>
+            Array.from({ length: Fleet.shardsPerGroup }, (_, i) => ShardId.make("default", i + 1)).some((id) =>
+              sharding.hasShardId(id)
+            )
+          )
+          yield* Sweep.sweepNow("2026-11-02")
+          const done = sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_checks WHERE outcome IS NOT NULL`
+          while (((yield* done)[0]?.n ?? 0) < 6) yield* Effect.sleep("20 millis")
+          // the runs not yet finished (claimed, waiting for a slot) held by a transaction of the test: the reset of
+          // their claims, when the runner takes their shards back, waits for it past effect's lock interval, which
+          // cuts the reset off (as a database just back from an outage, slow or failing, does)
+          const release = yield* Deferred.make<void>()
+          const holding = yield* Deferred.make<number>()
+          const holder = yield* Effect.forkChild(
+            sql
+              .withTransaction(
+                Effect.gen(function* () {
+                  const rows = yield* sql`SELECT id FROM cluster_messages
+                    WHERE NOT processed AND entity_type = 'Workflow/tppkit/FundsCheck' FOR KEY SHARE`
+                  yield* Deferred.succeed(holding, rows.length)
+                  yield* Deferred.await(release)
+                })
+              )
+              .pipe(Effect.orDie)
+          )
+          const held = yield* Deferred.await(holding)
+          // the session holding the runner's shard locks stalls (stopped) past a lock refresh: effect finds its
+          // lock storage unhealthy and force-releases every shard, then takes them back once the session answers
+          const [session] = yield* sql<{ pid: number }>`SELECT DISTINCT l.pid FROM pg_locks l
+            JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE l.locktype = 'advisory' AND a.application_name LIKE 'tppkit runner%'`
+          assert.isDefined(session)
+          process.kill(session?.pid ?? 0, "SIGSTOP")
+          yield* Effect.ensuring(
+            Effect.gen(function* () {
+              for (let i = 0; i < 200 && (yield* holds); i++) yield* Effect.sleep("50 millis")
+            }),
+            Effect.sync(() => process.kill(session?.pid ?? 0, "SIGCONT"))
+          )
+          const lost = !(yield* holds)
+          // taken back: effect marks a shard held only after its reset returned or was cut off
+          for (let i = 0; i < 200 && !(yield* holds); i++) yield* Effect.sleep("50 millis")
+          yield* Deferred.succeed(release, undefined)
+          yield* Fiber.join(holder)
+          // before: the claimed runs were read again only ten minutes later, and the day never finished
+          const finished = yield* Effect.timeoutOption(
+            Effect.gen(function* () {
+              while ((yield* checks.pending("2026-11-02")) > 0) yield* Effect.sleep("100 millis")
+            }),
+            "20 seconds"
+          )
+          // the runs still unprocessed with a claim: read by no one until their claim is ten minutes old
+          const [claimed] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM cluster_messages
+            WHERE NOT processed AND last_read IS NOT NULL`
+          return {
+            held,
+            lost,
+            finished: Option.isSome(finished),
+            claimed: claimed?.n,
+            counts: yield* checks.summary("2026-11-02")
+          }
+        }).pipe(Effect.provide(runner), Effect.provideService(References.MinimumLogLevel, "None"))
+        assert.isAbove(result.held, 0)
+        assert.isTrue(result.lost, "the runner did not lose its shards")
+        assert.isTrue(
+          result.finished,
+          `the day's checks did not finish: ${result.claimed} runs left claimed, ${JSON.stringify(result.counts)}`
+        )
+        assert.strictEqual(result.counts.checks, 40)
+        assert.strictEqual(result.counts.pending, 0)
+      }),
+    60_000
   )
 })

@@ -1,9 +1,10 @@
 /**
  * The fleet's message storage: effect's SQL message storage with two changes that save round trips per payment, a
- * batched `INSERT` of requests and a final reply saved in one statement (their doc comments say how).
+ * batched `INSERT` of requests and a final reply saved in one statement, and one that keeps a shard taken back from
+ * stalling, the reset of its claims owed until it is made (their doc comments say how).
  */
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
-import { Deferred, Effect, Layer, Option } from "effect"
+import { Array as Arr, Deferred, Effect, Layer, Option } from "effect"
 import { ClusterError, MessageStorage, ShardId, Snowflake, SqlMessageStorage } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 
@@ -94,12 +95,57 @@ const batchedRequests = (
 }
 
 /**
+ * A shard's claims reset before any of its messages is read again, however the reset effect's cluster asked for
+ * went. Effect's storage claims each message it reads (`last_read`) and reads a claimed message again only ten
+ * minutes later; when a runner takes a shard (back), effect's sharding resets the claims of the shard's unprocessed
+ * messages, so that the runs this runner had under way when it lost the shard are delivered again, but it ignores a
+ * reset that fails and cuts off one that takes longer than its lock refresh interval. A runner that lost its shards
+ * to a database outage takes them back as the database returns, when a reset is most likely to fail or be cut off
+ * (a connection of the old server, a database slow to answer): the runs of those shards stayed claimed, and nothing
+ * ran on them for ten minutes while the runner held them. Here every reset asked for is owed until one has
+ * succeeded, and a read of messages first makes the owed resets of its shards, leaving out those whose reset fails
+ * again (tried at each read, every poll interval).
+ */
+export const owedResets = (
+  encoded: Pick<MessageStorage.Encoded, "resetShards" | "unprocessedMessages">
+): Pick<MessageStorage.Encoded, "resetShards" | "unprocessedMessages"> => {
+  // each owed shard, with the number of the latest reset asked for it (a reset made pays only those it was asked for)
+  const owed = new Map<string, number>()
+  let asked = 0
+  const pay = (shardIds: ReadonlyArray<string>) =>
+    Effect.suspend(() => {
+      const due = shardIds.filter((id) => owed.has(id))
+      if (!Arr.isArrayNonEmpty(due)) return Effect.void
+      const numbers = due.map((id) => [id, owed.get(id)] as const)
+      return Effect.tap(encoded.resetShards(due), () =>
+        Effect.sync(() => {
+          for (const [id, n] of numbers) if (owed.get(id) === n) owed.delete(id)
+        })
+      )
+    })
+  return {
+    resetShards: (shardIds) =>
+      Effect.suspend(() => {
+        asked++
+        for (const id of shardIds) owed.set(id, asked)
+        return pay(shardIds)
+      }),
+    unprocessedMessages: (shardIds, now, options) =>
+      Effect.andThen(Effect.ignore(pay(shardIds)), () => {
+        const readable = shardIds.filter((id) => !owed.has(id))
+        return Arr.isArrayNonEmpty(readable) ? encoded.unprocessedMessages(readable, now, options) : Effect.succeed([])
+      })
+  }
+}
+
+/**
  * effect's SQL message storage (tables `cluster_messages` and `cluster_replies`, created by effect's migrations)
  * with one change: the final reply of a request is saved in one statement, the reply's `INSERT` and the request's
  * `UPDATE … SET processed` together in one `WITH` (atomic as a single statement), where effect's storage sends
  * `BEGIN`, the two statements and `COMMIT`. Every payment's check saves a final reply (its workflow's; the sweep's
  * activities theirs): three round trips fewer per payment. Streamed replies (chunks) are saved by effect's
- * own code.
+ * own code. Requests are saved in batches ({@link batchedRequests}) and shards taken back are read only once their
+ * claims are reset ({@link owedResets}).
  */
 export const layer: Layer.Layer<MessageStorage.MessageStorage, never, SqlClient.SqlClient> = Layer.effect(
   MessageStorage.MessageStorage,
@@ -116,6 +162,6 @@ export const layer: Layer.Layer<MessageStorage.MessageStorage, never, SqlClient.
               )
               UPDATE cluster_messages SET processed = TRUE, last_reply_id = ${reply.id}
               WHERE request_id = ${reply.requestId}`.pipe(Effect.asVoid, ClusterError.PersistenceError.refail)
-    return yield* MessageStorage.makeEncoded({ ...encoded, saveEnvelope, saveReply })
+    return yield* MessageStorage.makeEncoded({ ...encoded, saveEnvelope, saveReply, ...owedResets(encoded) })
   })
 ).pipe(Layer.provide([Snowflake.layerGenerator, SqlMessageStorage.layerMigrations({}), NodeCrypto.layerDigest]))
