@@ -1,8 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BudgetStore } from "@tppkit/http"
+import { Budget, BudgetStore } from "@tppkit/http"
 import { PgBudgetStore } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Effect, Layer } from "effect"
+import type { SqlClient } from "effect/sql"
 import { budgetStoreContract } from "../http/budgetStoreContract.ts"
 import { embeddedDb } from "./pg.ts"
 
@@ -46,6 +47,39 @@ describe("PgBudgetStore across separate connection pools (as separate processes)
           s.used("env:consent", "2026-11-23")
         ).pipe(Effect.provide(pools[0] as Layer.Layer<BudgetStore.BudgetStore, unknown>))
         assert.strictEqual(used, 4)
+      }),
+    60_000
+  )
+})
+
+describe("PgBudgetStore.bankIdentity (issue 43)", () => {
+  it.effect(
+    "a worker that heard no instance uses the one another worker heard; a new instance is a new count; any other bank its base URL",
+    () =>
+      Effect.gen(function* () {
+        const url = yield* db.freshUrl()
+        // each worker its own pool, as its own process
+        const worker = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+          effect.pipe(Effect.provide(Database.layer(url, { maxConnections: 1 })))
+        const bank = "http://127.0.0.1:8080"
+        const one = `${bank}#instance=one`
+        // before, a worker whose question timed out (heard none) kept the base URL: the budget's rows of another bank
+        assert.strictEqual(yield* worker(PgBudgetStore.bankIdentity(bank, one)), one)
+        assert.strictEqual(yield* worker(PgBudgetStore.bankIdentity(bank, undefined)), one)
+        // the same consent's budget row, whichever worker spends from it
+        const keys = [one, yield* worker(PgBudgetStore.bankIdentity(bank, undefined))].map((baseUrl) =>
+          Budget.consentKey({ environment: "sandbox", baseUrl, clientId: "c", consent: "k" })
+        )
+        assert.strictEqual(new Set(keys).size, 1)
+        // the mock bank restarted on the same address announces another instance: its count starts anew, for all
+        const two = `${bank}#instance=two`
+        assert.strictEqual(yield* worker(PgBudgetStore.bankIdentity(bank, two)), two)
+        assert.strictEqual(yield* worker(PgBudgetStore.bankIdentity(bank, undefined)), two)
+        // a bank no worker heard an instance of is known by its base URL
+        assert.strictEqual(
+          yield* worker(PgBudgetStore.bankIdentity("https://bank.example", undefined)),
+          "https://bank.example"
+        )
       }),
     60_000
   )

@@ -27,7 +27,8 @@ export const budgetDdl: ReadonlyArray<string> = [
   `CREATE TABLE IF NOT EXISTS tppkit_lease (
     lease_key text PRIMARY KEY, holder text NOT NULL, expires_at bigint NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS tppkit_snapshot (
-    snapshot_key text PRIMARY KEY, taken_at bigint NOT NULL, payload text NOT NULL)`
+    snapshot_key text PRIMARY KEY, taken_at bigint NOT NULL, payload text NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS tppkit_bank_identity (base_url text PRIMARY KEY, identity text NOT NULL)`
 ]
 
 /**

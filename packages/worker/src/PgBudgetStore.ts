@@ -113,6 +113,29 @@ export const layerUrl = (
     )
   )
 
+/**
+ * The bank's identity for the daily budget (http's `BankConfig.Settings.bankIdentity`) that every worker of a fleet
+ * uses, agreed through its database (README.md, "Daily budget"): a worker that heard the bank announce its instance
+ * (`heard`, the mock bank's `baseUrl#instance=…`) keeps it as the fleet's for `baseUrl` and uses it (an instance other
+ * than the kept one is the bank restarted: a new count); one that heard none (a bank that announces none, or no
+ * answer in time) uses the one a worker kept, else the base URL. So a worker whose question timed out counts against
+ * the same rows as the others, not a second budget of its own.
+ */
+export const bankIdentity = (
+  baseUrl: string,
+  heard: string | undefined
+): Effect.Effect<string, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    if (heard !== undefined) {
+      yield* sql`INSERT INTO tppkit_bank_identity (base_url, identity) VALUES (${baseUrl}, ${heard})
+        ON CONFLICT (base_url) DO UPDATE SET identity = ${heard}`
+      return heard
+    }
+    const rows = yield* sql<{ identity: string }>`SELECT identity FROM tppkit_bank_identity WHERE base_url = ${baseUrl}`
+    return rows[0]?.identity ?? baseUrl
+  })
+
 /** `PostgreSQL at host:port/database`, without the user or password. */
 export const describeUrl = (url: Redacted.Redacted<string>): string => {
   try {

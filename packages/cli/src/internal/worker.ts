@@ -15,6 +15,7 @@ import {
   Fleet,
   FundsCheckWorkflow,
   Lifecycle,
+  PgBudgetStore,
   PlanSettings,
   Runner,
   Sweep,
@@ -165,7 +166,15 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
         )
       )
   }
-  const announced = yield* Effect.flatMap(settingsOf(target), Budget.withAnnouncedIdentity)
+  // the budget's bank identity is the fleet's, agreed through its database: a worker whose question for a mock bank's
+  // instance timed out counts against the same budget rows as the others, not rows of its own (issue 43)
+  const agreed = (settings: BankConfig.Settings) =>
+    PgBudgetStore.bankIdentity(settings.baseUrl, settings.bankIdentity).pipe(
+      Effect.map((identity) => (identity === settings.baseUrl ? settings : { ...settings, bankIdentity: identity })),
+      Effect.provide(Database.layer(databaseUrl, { maxConnections: 1 })),
+      Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
+    )
+  const announced = yield* Effect.flatMap(Effect.flatMap(settingsOf(target), Budget.withAnnouncedIdentity), agreed)
   // --standard: this worker's bank's records read in it, in place of its profile's (the other profiles' banks keep theirs)
   const standard = Option.getOrUndefined(input.standard ?? Option.none())
   const bankSettings: BankConfig.Settings = standard === undefined ? announced : { ...announced, standard }
@@ -181,7 +190,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       if (named.size === 0) return
       const Banks = yield* Effect.promise(() => import("./banks.ts"))
       for (const [name, keys] of named) {
-        banks.set(name, Runner.singleRequest(yield* Banks.settingsOf(name, keys, bankSettings.profile, process.env)))
+        const settings = yield* agreed(yield* Banks.settingsOf(name, keys, bankSettings.profile, process.env))
+        banks.set(name, Runner.singleRequest(settings))
       }
     })
   yield* addBanks(consents.success)
