@@ -5,7 +5,7 @@
  */
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Array as Arr, Deferred, Effect, Layer, Option } from "effect"
-import { ClusterError, MessageStorage, ShardId, Snowflake, SqlMessageStorage } from "effect/cluster"
+import { ClusterError, type EntityAddress, MessageStorage, ShardId, Snowflake, SqlMessageStorage } from "effect/cluster"
 import { SqlClient } from "effect/sql"
 
 type SaveOptions = Parameters<MessageStorage.Encoded["saveEnvelope"]>[0]
@@ -138,6 +138,91 @@ export const owedResets = (
   }
 }
 
+/** The waits for replies of one entity on this runner, and whether its run was left (its shard lost). */
+interface EntityWaits {
+  /** The request ids waited for, each with how many waits. */
+  readonly requests: Map<Snowflake.Snowflake, number>
+  /** Set while the entity's run is left to the shard's next owner: whether the shard is still lost. */
+  left: (() => boolean) | undefined
+}
+
+/** Each storage's waits by entity, for {@link leaveWaits}. */
+const waitsOf = new WeakMap<MessageStorage.MessageStorage["Service"], Map<string, EntityWaits>>()
+
+const keyOf = (address: EntityAddress.EntityAddress) =>
+  `${address.entityType} ${address.entityId} ${ShardId.toString(address.shardId)}`
+
+/**
+ * The storage's waits for replies (`registerReplyHandler`) counted by entity, so that a workflow's run left to its
+ * shard's next owner ({@link leaveWaits}) releases them. Effect's workflow engine answers a `resume` (a child
+ * workflow finished: a consent's sweep telling its day's sweep) by waiting, uninterruptible, for the reply of the
+ * entity's current run; a run left by the shard guard (internal/shardGuard.ts) saves no reply, and effect releases
+ * such waits (`unregisterShardReplyHandlers`) only once the shard's entities have stopped, which waits for the
+ * uninterruptible `resume` itself. A forced shard release (`Shard lock storage is unhealthy`) that met a `resume`
+ * whose wait began as or after the day's run was left stayed pending for good (issue 42: `Forced shard release is
+ * still pending`, `entityTypes: ["Workflow/tppkit/DailySweep"]`, for minutes, the shards never taken back). Here the
+ * waits of a left run's entity are resumed with `EntityNotAssignedToRunner` at once, and a wait registered while its
+ * shard is still lost fails so at once: what effect does to them when the release ends (the caller reads the reply
+ * from storage, the engine's `resume` takes it as the run's abandonment and leaves itself to the shard's owner).
+ */
+const leavableWaits = (storage: MessageStorage.MessageStorage["Service"]): MessageStorage.MessageStorage["Service"] => {
+  const byEntity = new Map<string, EntityWaits>()
+  const wrapped = MessageStorage.MessageStorage.of({
+    ...storage,
+    registerReplyHandler: (message) =>
+      Effect.suspend(() => {
+        const address = message.envelope.address
+        const key = keyOf(address)
+        let entity = byEntity.get(key)
+        if (entity?.left !== undefined) {
+          if (entity.left()) return Effect.fail(new ClusterError.EntityNotAssignedToRunner({ address }))
+          entity.left = undefined
+        }
+        if (entity === undefined) {
+          entity = { requests: new Map(), left: undefined }
+          byEntity.set(key, entity)
+        }
+        const waits = entity
+        const id = message.envelope.requestId
+        waits.requests.set(id, (waits.requests.get(id) ?? 0) + 1)
+        // effect's handler registers as it starts, before it suspends: nothing here suspends before it
+        return Effect.ensuring(
+          storage.registerReplyHandler(message),
+          Effect.sync(() => {
+            const n = (waits.requests.get(id) ?? 1) - 1
+            if (n > 0) waits.requests.set(id, n)
+            else waits.requests.delete(id)
+            if (waits.requests.size === 0 && waits.left === undefined) byEntity.delete(key)
+          })
+        )
+      })
+  })
+  waitsOf.set(wrapped, byEntity)
+  return wrapped
+}
+
+/**
+ * Leaves the waits for an entity's replies to its shard's next owner, for a workflow run left there: those waiting
+ * are resumed with `EntityNotAssignedToRunner`, and those registered while `stillLost()` holds fail so at once
+ * ({@link leavableWaits} says why). A storage not made here is left as it is.
+ */
+export const leaveWaits = (
+  storage: MessageStorage.MessageStorage["Service"],
+  address: EntityAddress.EntityAddress,
+  stillLost: () => boolean
+): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    const byEntity = waitsOf.get(storage)
+    if (byEntity === undefined) return Effect.void
+    const key = keyOf(address)
+    const entity = byEntity.get(key) ?? { requests: new Map(), left: undefined }
+    entity.left = stillLost
+    byEntity.set(key, entity)
+    return Effect.forEach(Array.from(entity.requests.keys()), (id) => storage.unregisterReplyHandler(id), {
+      discard: true
+    })
+  })
+
 /**
  * effect's SQL message storage (tables `cluster_messages` and `cluster_replies`, created by effect's migrations)
  * with one change: the final reply of a request is saved in one statement, the reply's `INSERT` and the request's
@@ -162,6 +247,7 @@ export const layer: Layer.Layer<MessageStorage.MessageStorage, never, SqlClient.
               )
               UPDATE cluster_messages SET processed = TRUE, last_reply_id = ${reply.id}
               WHERE request_id = ${reply.requestId}`.pipe(Effect.asVoid, ClusterError.PersistenceError.refail)
-    return yield* MessageStorage.makeEncoded({ ...encoded, saveEnvelope, saveReply, ...owedResets(encoded) })
+    const storage = yield* MessageStorage.makeEncoded({ ...encoded, saveEnvelope, saveReply, ...owedResets(encoded) })
+    return leavableWaits(storage)
   })
 ).pipe(Layer.provide([Snowflake.layerGenerator, SqlMessageStorage.layerMigrations({}), NodeCrypto.layerDigest]))

@@ -3,11 +3,16 @@
  * a lost shard's entities before it may take the shard again, and a workflow's run is uninterruptible: a run waiting
  * for a message of its own shard (the day's run for its consents' results, a consent's run for its activity's reply)
  * waits for good, since a lost shard's messages are no longer read, and the shard is never taken back. The run is
- * abandoned instead (effect's cluster abandonment: no reply stored, the owner replays it from its journal).
+ * abandoned instead (effect's cluster abandonment: no reply stored, the owner replays it from its journal). A run that
+ * ends while its shard is lost, abandoned here or interrupted by effect's forced release, also leaves the waits for
+ * its entity's replies (internal/messageStorage.leaveWaits): effect's engine answers a `resume` by waiting,
+ * uninterruptible, for the current run's reply, which a left run never saves, and the shard's release waits for that
+ * `resume` (issue 42).
  */
 import { Duration, Effect, Option } from "effect"
-import { ClusterSchema, Entity } from "effect/cluster"
+import { ClusterSchema, Entity, MessageStorage } from "effect/cluster"
 import { Sharding } from "effect/cluster/Sharding"
+import { leaveWaits } from "./messageStorage.ts"
 
 /** How often a running sweep workflow checks that this runner still owns its shard. */
 export const checkEvery: Duration.Duration = Duration.millis(500)
@@ -27,5 +32,11 @@ export const abandonOnShardLoss = <A, E, R>(body: Effect.Effect<A, E, R>): Effec
         return Effect.interruptible(Effect.never)
       })
     })
-    return yield* Effect.raceFirst(Effect.interruptible(body), Effect.interruptible(lost))
+    const storage = yield* Effect.serviceOption(MessageStorage.MessageStorage)
+    const stillLost = () => !sharding.value.hasShardId(shardId)
+    return yield* Effect.raceFirst(Effect.interruptible(body), Effect.interruptible(lost)).pipe(
+      Effect.onExit(() =>
+        Option.isSome(storage) && stillLost() ? leaveWaits(storage.value, address.value, stillLost) : Effect.void
+      )
+    )
   })
