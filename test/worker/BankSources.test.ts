@@ -4,15 +4,15 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Backoff, Calendar, LocalDate, Profile, type Standard, StandingOrder } from "@tppkit/core"
-import { BankClient, BankTransport, Budget } from "@tppkit/http"
+import { BankClient, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { BankSources, Checks, Consents, FundsCheckWorkflow, Lifecycle, Listings, Sweep, SweepLog } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Context, DateTime, Effect, Fiber, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
+import { Cause, Context, DateTime, Effect, Exit, Fiber, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
-import { bankClient, cobsClient, tenOrders } from "../http/cobsClient.ts"
+import { bankClient, bankConfig, cobsClient, tenOrders } from "../http/cobsClient.ts"
 import { customerTokens } from "../sandbox/support.ts"
 import { embeddedDb } from "./pg.ts"
 import { due as dueOf } from "./support.ts"
@@ -373,6 +373,94 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         assert.deepStrictEqual(yield* pages, [0, 1, 2])
         assert.deepStrictEqual(used, [3])
       }).pipe(Effect.scoped)
+  )
+
+  /**
+   * A consent's listing under way while the same listing starts again, as when a consent's run was left to its shard's
+   * next owner (its runner lost the shard) and is replayed while the listing it started still reads page 1 (answered
+   * after a second); `late`: the replay comes after the listing's lease has expired (its worker paused, or a page's
+   * call longer than the lease). The pages the bank saw, the budget used, and how the replay ended.
+   */
+  const replayedDuring = (late: boolean) =>
+    Effect.gen(function* () {
+      const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
+      const info = Context.get(bank, Sandbox.SandboxInfo)
+      const journal = Context.get(bank, Journal.Journal)
+      const pages = Effect.map(journal.entries, (entries) =>
+        entries
+          .filter((e) => e.path.endsWith("/standingOrder"))
+          .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+      )
+      // the replay's clock, 20 s on when `late`: the lease (15 s) of the listing under way has expired for it
+      let shifted = 0
+      const store = Layer.effect(
+        BudgetStore.BudgetStore,
+        Effect.map(Effect.service(BudgetStore.BudgetStore), (inner) =>
+          BudgetStore.BudgetStore.of({
+            ...inner,
+            tryAcquireLease: (key, holder, now, expiresAt) =>
+              inner.tryAcquireLease(key, holder, now + shifted, expiresAt + shifted)
+          })
+        )
+      ).pipe(Layer.provide(BudgetStore.BudgetStore.layerMemory))
+      const client = BankClient.BankClient.layerOver(bankConfig(info), faultOn([1], false, "delay=1000"), store)
+      const consent = { key: info.clientId }
+      return yield* Effect.gen(function* () {
+        const source = yield* Sweep.OrderSource
+        const first = yield* Effect.forkChild(Effect.exit(source.list(consent, day)))
+        while (!(yield* pages).includes(1)) yield* Effect.sleep("10 millis")
+        if (late) shifted = 20_000
+        const replay = yield* Effect.exit(source.list(consent, day))
+        const abandoned = yield* Fiber.join(first)
+        // the consent's run tried again once nothing holds the listing: what is kept is read, nothing asked
+        shifted = 0
+        const again = yield* source.list(consent, day)
+        return {
+          replay,
+          abandoned,
+          again: again.pages,
+          seen: yield* pages,
+          used: (yield* (yield* Budget.Budget).usages).map((u) => u.used)
+        }
+      }).pipe(
+        Effect.provide(
+          BankSources.orderSource(psu, { pageSize: 50 }).pipe(
+            Layer.provideMerge(Listings.Listings.layerMemory),
+            Layer.provideMerge(client)
+          )
+        )
+      )
+    }).pipe(Effect.scoped)
+
+  it.live(
+    "a consent's run replayed while its left listing still reads a page: the replay finds the listing's lease held and is tried again, no page is asked twice",
+    () =>
+      Effect.gen(function* () {
+        const { replay, abandoned, again, seen, used } = yield* replayedDuring(false)
+        // the replay finds the listing held (a fault that passes: the sweep tries it again after its back-off)
+        assert.isTrue(Exit.isFailure(replay))
+        assert.include(String(Exit.isFailure(replay) ? Cause.squash(replay.cause) : ""), "another worker is reading it")
+        assert.isTrue(Exit.isSuccess(abandoned))
+        assert.strictEqual(again, 3)
+        assert.deepStrictEqual(seen, [0, 1, 2])
+        assert.deepStrictEqual(used, [3])
+      })
+  )
+
+  it.live(
+    "a consent's run replayed after the lease of its left listing expired with a page on its way: that page is asked twice, both counted, within the day's 4 calls",
+    () =>
+      Effect.gen(function* () {
+        const { replay, abandoned, again, seen, used } = yield* replayedDuring(true)
+        // the replay takes the listing over: page 0 is kept, page 1 asked again (the one request the expired lease
+        // lets through twice), page 2 once; the listing it took over from stops at its next page
+        assert.isTrue(Exit.isSuccess(replay))
+        assert.isTrue(Exit.isFailure(abandoned))
+        assert.strictEqual(again, 3)
+        assert.deepStrictEqual([...seen].sort(), [0, 1, 1, 2])
+        // every request the bank saw is counted: the repeat shows in the budget and cannot pass the day's 4
+        assert.deepStrictEqual(used, [seen.length])
+      })
   )
 
   it("stand-in orders are matched by orderId: an order that moved to a page not read today is planned, none twice", () => {
