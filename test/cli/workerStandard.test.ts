@@ -79,6 +79,11 @@ describe("tppkit worker --standard (issue 40)", { timeout: 120_000 }, () => {
 
   it("the bank profile is part of the plan: a second worker reading the bank with another --profile is refused (issue 43)", async () => {
     const day = LocalDate.format(Fixtures.baseDate)
+    // a mock bank of its own: the first test spent the shared one's daily listings
+    const bank = Context.get(
+      await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ listingDay: Fixtures.baseDate }), scope)),
+      Sandbox.SandboxInfo
+    )
     const secret = Redacted.value(bank.clientSecret)
     const url = Redacted.value(await Effect.runPromise(db.freshUrl()))
     const first = await run(workerOnce(url, bank, day, "--client-secret", secret))
