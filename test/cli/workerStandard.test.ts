@@ -5,6 +5,8 @@
  */
 import { LocalDate } from "@tppkit/core"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
+import { PlanSettings } from "@tppkit/worker"
+import * as Database from "@tppkit/worker/Database"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { tppkit, workerOnce } from "../e2e/harness.ts"
@@ -95,5 +97,29 @@ describe("tppkit worker --standard (issue 40)", { timeout: 120_000 }, () => {
     })
     expect(cobs.code, cobs.stderr).toBe(3)
     expect(cobs.stderr).toContain("--profile cobs here, sbas in the fleet")
+  })
+
+  it("worker status names a stored balance it cannot read, with its account and value (issue 34)", async () => {
+    const url = await Effect.runPromise(db.freshUrl())
+    const iban = "SK3112000000198742637541"
+    // a balance as an older version or a hand edit left it: not a decimal number
+    await Effect.runPromise(
+      PlanSettings.claim({
+        daysBefore: 2,
+        calendar: "target",
+        hour: 8,
+        timeZone: "Europe/Bratislava",
+        balances: [{ iban, currency: "EUR", amount: "12,50", date: "2026-11-01" }]
+      }).pipe(Effect.provide(Database.layer(url, { maxConnections: 1 })))
+    )
+    const status = await run(["worker", "status", "--database-url", Redacted.value(url)])
+    expect(status.code, status.stderr).toBe(0)
+    // before, the balance was left out of the forecast without a word
+    expect(status.stderr).toMatch(
+      new RegExp(
+        `^tppkit: warning: the fleet's stored balances, record 1 \\(${iban}\\): .*12,50.*; the account is not forecast$`,
+        "m"
+      )
+    )
   })
 })

@@ -68,6 +68,30 @@ describe("AtRisk.find", () => {
   })
 })
 
+describe("AtRisk: stored balances that cannot be read (issue 34)", () => {
+  it("are named with the account and the value as stored, never dropped without a word; the others are forecast", () => {
+    const other = "SK0809000000000123123123"
+    const found = AtRisk.find({
+      ...input([once("RENT", "2026-11-17", 900)]),
+      balances: [
+        { iban: IBAN, currency: "EUR", amount: "12,50", date: "2026-11-13" },
+        { iban: other, currency: "EUR", amount: "100", date: "2026-11-13", threshold: "ten" }
+      ]
+    })
+    // before, both were left out silently and nothing said why the accounts had no forecast
+    assert.deepStrictEqual(found.unusable, [
+      { iban: IBAN, reason: 'amount "12,50" is not a decimal number' },
+      { iban: other, reason: 'threshold "ten" is not a decimal number' }
+    ])
+    assert.deepStrictEqual(found.risks, [])
+    assert.deepStrictEqual(AtRisk.find(input([once("RENT", "2026-11-17", 300)])).unusable, undefined)
+    assert.match(
+      AtRisk.unusableBalances([{ iban: IBAN, currency: "EUR", amount: "1", date: "2026-13-01" }])[0]?.reason ?? "",
+      /^date "2026-13-01": /
+    )
+  })
+})
+
 describe("AtRisk.reconcile", () => {
   it("raises a payment once, clears it when the forecast recovers, and leaves what it cannot judge", () => {
     const risky = AtRisk.find(input([once("CAR", "2026-11-24", 600)]))

@@ -72,7 +72,41 @@ export const ageDays = (balanceDate: string, day: string): number => {
   return Result.isSuccess(b) && Result.isSuccess(d) ? Math.max(0, d.success - b.success) : 0
 }
 
-/** The stored balances as the forecast reads them (a balance whose figures are not exact decimals is left out). */
+/**
+ * A stored balance the forecast cannot read: its account, and why in words naming the field and the value as stored;
+ * the account is not forecast (never a balance guessed for it).
+ */
+export interface Unusable {
+  readonly iban: string
+  readonly reason: string
+}
+
+/** Why a stored balance cannot be read (its amount, date or threshold as stored), or `undefined` when it can. */
+const problemOf = (b: Balance): string | undefined => {
+  if (Option.isNone(BigDecimal.fromString(b.amount)))
+    return `amount ${JSON.stringify(b.amount)} is not a decimal number`
+  const date = LocalDate.parse(b.date)
+  if (Result.isFailure(date)) return `date ${JSON.stringify(b.date)}: ${date.failure}`
+  if (b.threshold !== undefined && Option.isNone(BigDecimal.fromString(b.threshold))) {
+    return `threshold ${JSON.stringify(b.threshold)} is not a decimal number`
+  }
+  return undefined
+}
+
+/**
+ * The stored balances the forecast cannot read ({@link balancesOf} leaves them out), each with its account and why:
+ * said by the forecast ahead, never dropped without a word (issue 34).
+ */
+export const unusableBalances = (stored: ReadonlyArray<Balance>): Array<Unusable> =>
+  stored.flatMap((b) => {
+    const reason = problemOf(b)
+    return reason === undefined ? [] : [{ iban: b.iban, reason }]
+  })
+
+/**
+ * The stored balances as the forecast reads them; a balance whose figures are not exact decimals or whose date is not
+ * one is left out (and named by {@link unusableBalances}).
+ */
 export const balancesOf = (stored: ReadonlyArray<Balance>): Array<Forecast.Balance> =>
   stored.flatMap((b) => {
     const amount = BigDecimal.fromString(b.amount)
@@ -151,11 +185,14 @@ export interface Found {
   readonly risks: ReadonlyArray<Risk>
   readonly forecast: ReadonlySet<string>
   readonly to: string
+  /** The stored balances that could not be read, their accounts not forecast (absent: none). */
+  readonly unusable?: ReadonlyArray<Unusable> | undefined
 }
 
 /**
  * Every payment of the accounts with a balance that is due on a day the forecast over the horizon puts at or below
- * zero or below the threshold, by day, then orderId; the accounts forecast and the horizon's last day.
+ * zero or below the threshold, by day, then orderId; the accounts forecast and the horizon's last day; the stored
+ * balances that could not be read (`unusable`).
  */
 export const find = (input: Input): Found => {
   const balances = balancesOf(input.balances)
@@ -171,7 +208,9 @@ export const find = (input: Input): Found => {
     }
   }
   const risks: Array<Risk> = []
-  const none: Found = { risks, forecast: new Set(), to: LocalDate.format(to) }
+  const unusable = unusableBalances(input.balances)
+  const said = unusable.length === 0 ? {} : { unusable }
+  const none: Found = { risks, forecast: new Set(), to: LocalDate.format(to), ...said }
   if (balances.length === 0) return none
   const made = Forecast.make({
     orders,
@@ -217,7 +256,7 @@ export const find = (input: Input): Found => {
   risks.sort((x, y) =>
     x.executionDate < y.executionDate ? -1 : x.executionDate > y.executionDate ? 1 : x.orderId < y.orderId ? -1 : 1
   )
-  return { risks, forecast: new Set(made.success.accounts.map((a) => a.iban)), to: LocalDate.format(to) }
+  return { risks, forecast: new Set(made.success.accounts.map((a) => a.iban)), to: LocalDate.format(to), ...said }
 }
 
 /** How many orders a part of the forecast ahead holds at most, besides an account's own beyond it ({@link parts}). */

@@ -75,6 +75,15 @@ export const status = Effect.fn("tppkit.worker.status")(function* (input: Status
         })
       : [...WorkerStatus.table(current), ...(forecast?.lines ?? [])].join("\n")
   )
+  // balances that could not be read (the fleet's stored ones, or a --balances file's): each on stderr naming the
+  // account and the value, never dropped without a word; the account is not forecast (issue 34)
+  for (const u of forecast?.balancesUnread ?? []) {
+    yield* Output.errorLine(
+      Output.printable(
+        `tppkit: warning: ${u.file}, record ${u.index + 1}${u.iban === undefined ? "" : ` (${u.iban})`}: ${u.field === undefined ? "" : `${u.field}: `}${u.reason}; the account is not forecast`
+      )
+    )
+  }
   // records of --orders that could not be read: each on stderr, then exit 7, as for every command that reads orders
   // records of --orders read whole that pay nothing: each on stderr with its reason, the exit code unchanged
   for (const s of forecast?.skipped ?? []) {
@@ -142,7 +151,8 @@ const statusForecast = (
         lines: ["", "No answered checks yet: no forecast to set them beside."],
         json: ForecastEvidence.json(undefined, sources),
         unread: none,
-        skipped: none
+        skipped: none,
+        balancesUnread: balances.success.unreadable
       }
     }
     let orders: ReadonlyArray<Projection.ProjectableOrder>
@@ -173,6 +183,8 @@ const statusForecast = (
     const made = Schedule.Forecast.make({
       orders,
       balances: balances.success.records,
+      // a balance that could not be read: its account is listed without a balance, with why (issue 34)
+      unusable: Schedule.ForecastFiles.unusableBalances(balances.success.unreadable),
       window,
       options:
         ordersFile === undefined
@@ -186,6 +198,7 @@ const statusForecast = (
       lines: ForecastEvidence.section(made.success, WorkerStatus.width, sources),
       json: ForecastEvidence.json(made.success, sources),
       unread,
-      skipped
+      skipped,
+      balancesUnread: balances.success.unreadable
     }
   })

@@ -133,6 +133,12 @@ const raise = (
       calendar: settings.calendar,
       convention: settings.convention
     })
+    // a stored balance that cannot be read is said, its account not forecast (issue 34)
+    for (const u of found.unusable ?? []) {
+      yield* Effect.logWarning(
+        `tppkit: forecast ahead of ${day}: the fleet's stored balance of ${u.iban} cannot be read: ${u.reason}; the account is not forecast`
+      )
+    }
     // the open payments at risk of the part's accounts (to clear), and those of its payments at risk whatever their
     // account (a payment open already is not raised again), 1,000 accounts or orders a statement
     const openRows = new Map<string, OpenRow>()
