@@ -341,6 +341,24 @@ describe("worker status sections", () => {
     for (const l of section) expect(l.length, l).toBeLessThanOrEqual(100)
   })
 
+  it("names a finished sweep's reading warnings, one line per field and reason with the count (issue 34)", () => {
+    const reason =
+      '"mnth" is read as "MNTH", because the bank\'s frequency codes are spelt in upper case (DAIL, DAI7, WEEK, MNTH, QUTR, SEMI, YEAR)'
+    const warnings = [
+      { field: "frequency", reason, count: 4, orderIds: ["SO-0001", "SO-0002", "SO-0003"] },
+      { field: "instructedAmount.value", reason: "12.345: amount has 3 decimals", count: 1, orderIds: ["SO-0009"] }
+    ]
+    const section = WorkerStatus.sweepsSection({ ...full, sweeps: [entry({ consent: "cz-1", warnings }), entry({})] })
+    const text = section.join("\n").replaceAll(/\n +/g, " ")
+    expect(text).toContain(
+      `2026-11-02 cz-1: 4 record(s) read with a warning, planned as read: frequency: ${reason} (SO-0001, SO-0002, SO-0003, …)`
+    )
+    expect(text).toContain(
+      "2026-11-02 cz-1: 1 record(s) read with a warning, planned as read: instructedAmount.value: 12.345: amount has 3 decimals (SO-0009)"
+    )
+    for (const l of section) expect(l.length, l).toBeLessThanOrEqual(100)
+  })
+
   it("lists each check without an answer with where it stands and its typed reason", () => {
     const text = lines.join("\n").replaceAll(/\n +/g, " ")
     expect(text).toMatch(/2026-11-02 SO-3 12\.50 EUR SK2411000000002612345678: refused \(refused\/Forbidden, 1 sent\)/)

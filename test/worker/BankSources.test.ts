@@ -1068,6 +1068,39 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
       }).pipe(Effect.scoped),
     60_000
   )
+
+  it.live(
+    "a seed-bank record read with a tolerance (its frequency code in lower case): planned as read, the warning said grouped in the summary, the line and the sweep record (issue 34)",
+    () =>
+      Effect.gen(function* () {
+        let code = ""
+        const { consent, changed, summary, expected, events, record } = yield* sweepWithRecord((r) => {
+          code = String(r.frequency).toLowerCase()
+          r.frequency = code
+        })
+        const [c] = summary.consents
+        assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
+        // read as its code says: planned as the bank's listing is
+        assert.strictEqual(c?.planned, expected.length)
+        assert.strictEqual(c?.unread, undefined)
+        // before, the bank's decoder's warning was dropped by the sweep: no warnings anywhere
+        const warnings = c?.warnings ?? []
+        assert.deepStrictEqual(
+          warnings.map((w) => [w.field, w.count, w.orderIds]),
+          [["frequency", 1, [changed]]]
+        )
+        assert.match(warnings[0]?.reason ?? "", new RegExp(`^"${code}" is read as "${code.toUpperCase()}", because `))
+        assert.deepStrictEqual(
+          events.filter((e) => e._tag === "RecordsWarned"),
+          [{ _tag: "RecordsWarned", day, consent, ...warnings[0]! }]
+        )
+        assert.deepStrictEqual(
+          record.map((e) => [e.consent, e.state, e.warnings]),
+          [[consent, "complete", warnings]]
+        )
+      }).pipe(Effect.scoped),
+    60_000
+  )
 })
 
 describe("BankSources.orderSource: the records' standard (issue 40)", () => {

@@ -212,6 +212,21 @@ describe("Lifecycle", () => {
     )
   })
 
+  it("names a listing's reading warnings, one line per field and reason with the count (issue 34)", () => {
+    assert.strictEqual(
+      Lifecycle.line(time, {
+        _tag: "RecordsWarned",
+        day: "2026-11-25",
+        consent: "fleet-001",
+        field: "frequency",
+        reason: '"mnth" is read as "MNTH", because the codes are upper case',
+        count: 4,
+        orderIds: ["SO-0001", "SO-0002", "SO-0003"]
+      }).replace(/^time=\S+ /, ""),
+      `level=warn event=records_warned day=2026-11-25 consent=fleet-001 field=frequency records=4 order_ids=SO-0001,SO-0002,SO-0003 reason="\\"mnth\\" is read as \\"MNTH\\", because the codes are upper case" message="records of the listing were read with this warning; they were planned as read"`
+    )
+  })
+
   it("names a listing's records that pay nothing, one info line per consent (issue 34)", () => {
     assert.strictEqual(
       Lifecycle.line(time, {

@@ -16,7 +16,7 @@ import { BalanceChecker } from "./FundsCheckWorkflow.ts"
 import type { Bank } from "./internal/bankStack.ts"
 import * as DetailedListing from "./internal/detailedListing.ts"
 import * as SbasListing from "./internal/sbasListing.ts"
-import { skippedSummary, unreadSummary } from "./internal/sweepJournal.ts"
+import { skippedSummary, unreadSummary, warningsSummary } from "./internal/sweepJournal.ts"
 import * as Listings from "./Listings.ts"
 import { type Consent, ConsentSource, ListingFailed, OrderSource } from "./Sweep.ts"
 
@@ -265,7 +265,7 @@ export const orderSource = (
               Effect.provideService(Consents.RefreshTokenKey, tokenKey)
             )
           }
-          const { unread: pageUnread, skipped: pageSkipped, ...listed } = yield* sbas.list(bank, consent, day)
+          const { unread: pageUnread, skipped: pageSkipped, warned, ...listed } = yield* sbas.list(bank, consent, day)
           const standard = Context.get(bank, BankConfig.BankConfig).standard
           const read = SbasListing.readAs(listed.orders, standard, day)
           // every record that could not be read is said (the sweep's summary, record and log, exit 7 of --once)
@@ -278,6 +278,8 @@ export const orderSource = (
             orders: read.orders,
             ...unreadSummary(unread),
             ...skippedSummary(skipped),
+            // the warnings of the reading (the bank's decoder in its own standard, core's in another), grouped
+            ...warningsSummary(standard === undefined || standard === "sbas" ? warned : read.warnings),
             ...(listed.previous === undefined
               ? {}
               : {

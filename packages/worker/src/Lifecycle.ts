@@ -30,6 +30,7 @@ export type {
   NextSweep,
   RecordsSkipped,
   RecordsUnread,
+  RecordsWarned,
   RunFinished,
   ShardsHeld,
   ShardsLost,

@@ -22,7 +22,7 @@ import { type ListingFailed, ListingFailure } from "./internal/listingFailure.ts
 import * as ListingRetry from "./internal/listingRetry.ts"
 import * as PartialListing from "./internal/partialListing.ts"
 import { abandonOnShardLoss } from "./internal/shardGuard.ts"
-import { ConsentSchema, SkippedRecords, UnreadRecords } from "./internal/sweepJournal.ts"
+import { ConsentSchema, RecordWarnings, SkippedRecords, UnreadRecords } from "./internal/sweepJournal.ts"
 import * as SweepPlan from "./internal/sweepPlan.ts"
 
 /**
@@ -120,6 +120,8 @@ export interface Listed {
   readonly unread?: UnreadRecords | undefined
   /** The listing's records read whole that pay nothing, with core's reason (absent: none); the exit is unchanged. */
   readonly skipped?: SkippedRecords | undefined
+  /** The warnings of the listing's reading, one per field and reason with a count (absent: none); planned as read. */
+  readonly warnings?: RecordWarnings | undefined
   readonly previous?: { readonly day: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> } | undefined
 }
 
@@ -246,7 +248,13 @@ export const planned: (
  * anchor, inactive, no date the rule reaches): how many, and the first few (at most
  * `unreadNamed`) with their 1-based position and reason (issue 34, "Nothing silent"). A schema and its type.
  */
-export { SkippedRecords, UnreadRecords, unreadNamed } from "./internal/sweepJournal.ts"
+/**
+ * The warnings of a consent's listing's reading, grouped (issue 34, "Said, never guessed"): one entry per field and
+ * reason (a tolerance such as a frequency code in lower case, an amount kept out of the bank's format, another
+ * standard's loss or default) with how many records raised it and the first few (`warnedNamed`) orderIds; the records
+ * are planned as read. A schema and its type.
+ */
+export { RecordWarnings, SkippedRecords, UnreadRecords, unreadNamed, warnedNamed } from "./internal/sweepJournal.ts"
 
 /** One consent's part of a sweep: the checks planned and started, the listing tries, or why its listing failed. */
 export const ConsentSummary = Schema.Struct({
@@ -274,7 +282,9 @@ export const ConsentSummary = Schema.Struct({
   /** Records of the listing that could not be read (the good ones around them are planned; `worker --once` exits 7). */
   unread: Schema.optionalKey(UnreadRecords),
   /** Records of the listing read whole that pay nothing, with the reason (nothing to plan; the exit is unchanged). */
-  skipped: Schema.optionalKey(SkippedRecords)
+  skipped: Schema.optionalKey(SkippedRecords),
+  /** The warnings of the listing's reading, one per field and reason with a count (the records planned as read). */
+  warnings: Schema.optionalKey(RecordWarnings)
 })
 
 /** One consent's part of a sweep. */

@@ -11,7 +11,7 @@
 import { Clock, Effect, Option, Schedule, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { type SkippedRecords, UnreadRecords } from "./internal/sweepJournal.ts"
+import { RecordWarnings, type SkippedRecords, UnreadRecords } from "./internal/sweepJournal.ts"
 import type * as Lifecycle from "./Lifecycle.ts"
 
 /** Where a consent's part of a day's sweep stands. */
@@ -43,6 +43,8 @@ export interface Entry {
   readonly unread?: UnreadRecords | undefined
   /** Records of the listing read whole that pay nothing (issue 34): how many, the first few with position and reason. */
   readonly skipped?: SkippedRecords | undefined
+  /** The warnings of the listing's reading (issue 34): one per field and reason, with a count; planned as read. */
+  readonly warnings?: RecordWarnings | undefined
 }
 
 /** The DDL of the sweep record (idempotent). */
@@ -56,7 +58,9 @@ export const ddl: ReadonlyArray<string> = [
   // the records of a consent's listing that could not be read (JSON {count, first: [{position, reason}]}; issue 34)
   "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS unread text",
   // the records of a consent's listing that pay nothing (JSON {count, first: [{position, reason}]}; issue 34)
-  "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS skipped text"
+  "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS skipped text",
+  // the warnings of a consent's listing's reading (JSON [{field, reason, count, orderIds}]; issue 34)
+  "ALTER TABLE tppkit_sweep_log ADD COLUMN IF NOT EXISTS warnings text"
 ]
 
 /** Reads the record: every day's, or one day's; by day, then consent. */
@@ -87,8 +91,18 @@ export const entryOf = (r: Record<string, unknown>): Entry => ({
   finishedAt: optionalNumber(r.finished_at),
   ...(typeof r.details_pending === "string" ? { detailsPending: pendingOf(r.details_pending) } : {}),
   ...(typeof r.unread === "string" ? unreadOf(r.unread) : {}),
-  ...(typeof r.skipped === "string" ? skippedOf(r.skipped) : {})
+  ...(typeof r.skipped === "string" ? skippedOf(r.skipped) : {}),
+  ...(typeof r.warnings === "string" ? warningsOf(r.warnings) : {})
 })
+
+const decodeWarnings = Schema.decodeUnknownOption(Schema.fromJsonString(RecordWarnings))
+
+/** The `warnings` column as an entry's field (anything but the JSON of {@link RecordWarnings} reads as none). */
+const warningsOf = (text: string): { readonly warnings?: RecordWarnings } =>
+  Option.match(decodeWarnings(text), {
+    onNone: () => ({}),
+    onSome: (warnings) => (warnings.length === 0 ? {} : { warnings })
+  })
 
 const decodeUnread = Schema.decodeUnknownOption(Schema.fromJsonString(UnreadRecords))
 
@@ -122,7 +136,7 @@ const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: nu
             VALUES (${event.day}, ${consent}, ${event.run}, 'running', ${now})
             ON CONFLICT (day, consent) DO UPDATE SET run = EXCLUDED.run, state = 'running', tries = 0,
               cause = NULL, reason = NULL, retry_at = NULL, started_at = EXCLUDED.started_at, finished_at = NULL,
-              details_pending = NULL, unread = NULL, skipped = NULL
+              details_pending = NULL, unread = NULL, skipped = NULL, warnings = NULL
             WHERE tppkit_sweep_log.state <> 'complete'`
         }
         return
@@ -147,6 +161,17 @@ const record = (event: Lifecycle.Event, consents: ReadonlyArray<string>, now: nu
         yield* sql`UPDATE tppkit_sweep_log SET skipped = ${JSON.stringify({ count: event.count, first: event.first })}
           WHERE day = ${event.day} AND consent = ${event.consent}`
         return
+      case "RecordsWarned": {
+        // one event per field and reason: each replaces its own group, so that an event told again changes nothing
+        const rows = yield* sql<{ warnings: string | null }>`SELECT warnings FROM tppkit_sweep_log
+          WHERE day = ${event.day} AND consent = ${event.consent}`
+        const kept = Option.getOrElse(decodeWarnings(rows[0]?.warnings ?? "[]"), () => [])
+        const group = { field: event.field, reason: event.reason, count: event.count, orderIds: event.orderIds }
+        const warnings = [...kept.filter((w) => w.field !== group.field || w.reason !== group.reason), group]
+        yield* sql`UPDATE tppkit_sweep_log SET warnings = ${JSON.stringify(warnings)}
+          WHERE day = ${event.day} AND consent = ${event.consent}`
+        return
+      }
       case "SweepFinished":
         for (const r of event.results) {
           yield* sql`INSERT INTO tppkit_sweep_log
@@ -180,7 +205,8 @@ export const listener = (
     event._tag !== "SweepFinished" &&
     event._tag !== "DetailsPending" &&
     event._tag !== "RecordsUnread" &&
-    event._tag !== "RecordsSkipped"
+    event._tag !== "RecordsSkipped" &&
+    event._tag !== "RecordsWarned"
       ? Effect.void
       : Effect.flatMap(Clock.currentTimeMillis, (now) =>
           record(event, consents, now).pipe(

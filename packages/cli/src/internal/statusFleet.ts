@@ -62,9 +62,21 @@ export const sweepsSection = (status: Status, w: number = width): Array<string> 
             "  ",
             "    "
           )
+    // the warnings of the listing's reading: one line per field and reason, with the count (planned as read)
+    const warned = settled
+      ? (e.warnings ?? []).flatMap((g) =>
+          Render.wrap(
+            `${e.day} ${e.consent}: ${g.count} record(s) read with a warning, planned as read: ${g.field}: ${g.reason} (${g.orderIds.join(", ")}${g.count > g.orderIds.length ? ", …" : ""})`,
+            w,
+            "  ",
+            "    "
+          )
+        )
+      : []
     const unread = [
       ...records(e.unread, "could not be read, not planned"),
-      ...records(e.skipped, "pay nothing, skipped")
+      ...records(e.skipped, "pay nothing, skipped"),
+      ...warned
     ]
     const pending = e.detailsPending ?? []
     if (pending.length > 0 && e.state !== "failed" && e.state !== "retrying") {

@@ -382,6 +382,8 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     const skipped = summary.consents.flatMap((c) =>
       c.skipped === undefined ? [] : [{ consent: c.consent, count: c.skipped.count, first: c.skipped.first }]
     )
+    // the warnings of the listings' reading, one per consent, field and reason (the records planned as read)
+    const warnings = summary.consents.flatMap((c) => (c.warnings ?? []).map((w) => ({ consent: c.consent, ...w })))
     // the checks asked more than once and those planned from an earlier day's listing, read only when there are any
     const standIns = partial.reduce((n, c) => n + (c.plannedFromEarlier ?? 0), 0)
     const rows = counts.repeated > 0 || standIns > 0 ? yield* checks.list({ sweepDay: day }) : []
@@ -457,6 +459,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       ...(unread.length === 0 ? {} : { unread }),
       // records of the listings read whole that pay nothing (nothing to plan for them)
       ...(skipped.length === 0 ? {} : { skipped }),
+      ...(warnings.length === 0 ? {} : { warnings }),
       unanswered,
       ...(undelivered === undefined ? {} : { undelivered })
     }

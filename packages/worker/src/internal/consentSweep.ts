@@ -16,7 +16,7 @@ import type { Consent, ConsentSummary, OrderSource, Retry, Settings, Watcher } f
 import { ListingFailed, type ListingFailure } from "./listingFailure.ts"
 import { backoffMillis, degradable, isTransient } from "./listingRetry.ts"
 import { isCovered, type Partial, PartialSchema, planPartial } from "./partialListing.ts"
-import { SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
+import { RecordWarnings, SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
 import { isExpired, keyedListing, planned as planChecks } from "./sweepPlan.ts"
 
 /** What a sweep's workflows run with: the fleet's settings and retry, the watcher (if any) and the order source. */
@@ -78,6 +78,7 @@ export const sweepConsent = (
         readonly detailsPending?: ReadonlyArray<string>
         readonly unread?: UnreadRecords
         readonly skipped?: SkippedRecords
+        readonly warnings?: RecordWarnings
       },
       ListingFailed
     >
@@ -93,7 +94,8 @@ export const sweepConsent = (
             pages: Schema.Number,
             detailsPending: Schema.optionalKey(Schema.Array(Schema.String)),
             unread: Schema.optionalKey(UnreadRecords),
-            skipped: Schema.optionalKey(SkippedRecords)
+            skipped: Schema.optionalKey(SkippedRecords),
+            warnings: Schema.optionalKey(RecordWarnings)
           })
         ]),
         error: ListingFailed,
@@ -140,7 +142,8 @@ export const sweepConsent = (
             ...(listed.unread === undefined
               ? {}
               : { unread: nothingRead ? { ...listed.unread, nothingRead } : listed.unread }),
-            ...(skipped === undefined ? {} : { skipped })
+            ...(skipped === undefined ? {} : { skipped }),
+            ...(listed.warnings === undefined || listed.warnings.length === 0 ? {} : { warnings: listed.warnings })
           }
         })
       }).pipe(Effect.result, Effect.map(Result.map((r) => (typeof r === "number" ? { planned: r } : r))))
@@ -229,7 +232,7 @@ export const sweepConsent = (
     if (Result.isFailure(planned))
       return { consent: consent.key, planned: 0, ...profileKey, failure: planned.failure.failure }
     const pages = planned.success.pages === undefined ? {} : { pages: planned.success.pages }
-    const { unread, skipped } = planned.success
+    const { unread, skipped, warnings } = planned.success
     const pending = planned.success.detailsPending ?? []
     yield* sayRecords(day, consent.key, planned.success)
     return {
@@ -240,14 +243,15 @@ export const sweepConsent = (
       ...triesKey,
       ...(pending.length === 0 ? {} : { detailsPending: pending }),
       ...(unread === undefined ? {} : { unread }),
-      ...(skipped === undefined ? {} : { skipped })
+      ...(skipped === undefined ? {} : { skipped }),
+      ...(warnings === undefined ? {} : { warnings })
     }
   })
 
 /**
  * The records of a consent's listing (whole, or what is kept of it) that were not planned, said: the orders whose
  * details are pending, the records that could not be read (the good ones are planned) and those read whole that pay
- * nothing (the exit is unchanged); never dropped silently.
+ * nothing (the exit is unchanged); and the warnings of its reading, grouped; never dropped silently.
  */
 const sayRecords = (
   day: string,
@@ -256,6 +260,7 @@ const sayRecords = (
     readonly detailsPending?: ReadonlyArray<string> | undefined
     readonly unread?: UnreadRecords | undefined
     readonly skipped?: SkippedRecords | undefined
+    readonly warnings?: RecordWarnings | undefined
   }
 ) =>
   Effect.gen(function* () {
@@ -263,4 +268,6 @@ const sayRecords = (
     if (pending.length > 0) yield* Lifecycle.emit({ _tag: "DetailsPending", day, consent, orders: pending })
     if (said.unread !== undefined) yield* Lifecycle.emit({ _tag: "RecordsUnread", day, consent, ...said.unread })
     if (said.skipped !== undefined) yield* Lifecycle.emit({ _tag: "RecordsSkipped", day, consent, ...said.skipped })
+    // the reading's warnings: one event (one line) per field and reason, with a count; planned as read
+    for (const w of said.warnings ?? []) yield* Lifecycle.emit({ _tag: "RecordsWarned", day, consent, ...w })
   })

@@ -14,12 +14,15 @@ import * as Consents from "../Consents.ts"
 import { type Consent, InvalidIban, type Kept, ListingFailed, NoGrant } from "../Sweep.ts"
 import type { Bank } from "./bankStack.ts"
 import {
+  itemWarnings,
+  type RecordWarnings,
   type SkippedRecords,
   skippedItems,
   skippedSummary,
   type UnreadRecords,
   unreadItems,
-  unreadSummary
+  unreadSummary,
+  warningsSummary
 } from "./sweepJournal.ts"
 
 /** A complete listing kept for the days its listing fails: its day and each order's fullest record (detail or item). */
@@ -197,6 +200,7 @@ export const detailedListing = (
     readonly detailsPending?: ReadonlyArray<string>
     readonly unread?: UnreadRecords
     readonly skipped?: SkippedRecords
+    readonly warnings?: RecordWarnings
   },
   ListingFailed
 > =>
@@ -273,6 +277,8 @@ export const detailedListing = (
       pages: listing.pages,
       ...(detailsPending.length === 0 ? {} : { detailsPending }),
       ...unreadSummary(unread),
-      ...skippedSummary(skippedItems(said))
+      ...skippedSummary(skippedItems(said)),
+      // the reading's tolerances, losses and defaults, grouped by field and reason (issue 34)
+      ...warningsSummary(itemWarnings(said))
     }
   })

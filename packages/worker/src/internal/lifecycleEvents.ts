@@ -143,6 +143,23 @@ export interface RecordsSkipped {
 }
 
 /**
+ * A consent's listing was read with warnings of one field and reason (a tolerance such as a frequency code in lower
+ * case, an amount kept out of the bank's format, another standard's loss or default): how many records raised it and
+ * the first few orderIds; they were planned as read. One event per field and reason.
+ */
+export interface RecordsWarned {
+  readonly _tag: "RecordsWarned"
+  readonly day: string
+  readonly consent: string
+  readonly field: string
+  readonly reason: string
+  /** How many records raised it. */
+  readonly count: number
+  /** The first few of them. */
+  readonly orderIds: ReadonlyArray<string>
+}
+
+/**
  * A balance check finished on this worker: its payment, outcome, attempt and time at the bank. One that failed on
  * a transient fault is tried again with back-off (a retry scheduled); one that failed otherwise has its final answer.
  */
@@ -234,6 +251,7 @@ export type Event =
   | DetailsPending
   | RecordsUnread
   | RecordsSkipped
+  | RecordsWarned
   | CheckFinished
   | WebhookRetry
   | WebhookFailed

@@ -254,6 +254,19 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         event,
         "records of the listing pay nothing and were not planned; the others were"
       )
+    case "RecordsWarned":
+      return [
+        ["level", "warn"],
+        ["event", "records_warned"],
+        ["day", event.day],
+        ["consent", event.consent],
+        ["field", event.field],
+        ["records", event.count],
+        // the first few (records says how many in all)
+        ["order_ids", event.orderIds.join(",")],
+        ["reason", event.reason],
+        ["message", "records of the listing were read with this warning; they were planned as read"]
+      ]
     case "ConsentExpired":
       return [
         ["level", "warn"],

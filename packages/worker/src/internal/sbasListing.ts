@@ -12,7 +12,16 @@ import { ChecksError } from "../Checks.ts"
 import * as Listings from "../Listings.ts"
 import { type Consent, InvalidIban, ListingFailed } from "../Sweep.ts"
 import type { Bank } from "./bankStack.ts"
-import { skippedItems, skippedSummary, type UnreadRecord, unreadItems, unreadSummary } from "./sweepJournal.ts"
+import {
+  itemWarnings,
+  pageWarnings,
+  type RecordWarning,
+  skippedItems,
+  skippedSummary,
+  type UnreadRecord,
+  unreadItems,
+  unreadSummary
+} from "./sweepJournal.ts"
 
 /**
  * The seed bank's records read again by core's `Orders` in `standard` on `day`: a bank whose settings name another
@@ -29,8 +38,9 @@ export const readAs = (
   readonly orders: ReadonlyArray<Projection.ProjectableOrder>
   readonly unread: ReadonlyArray<UnreadRecord>
   readonly skipped: ReadonlyArray<UnreadRecord>
+  readonly warnings: ReadonlyArray<RecordWarning>
 } => {
-  if (standard === undefined || standard === "sbas") return { orders, unread: [], skipped: [] }
+  if (standard === undefined || standard === "sbas") return { orders, unread: [], skipped: [], warnings: [] }
   const decoder = Orders.decoder({ standard, listedOn: LocalDate.parseUnsafe(day) })
   const items = [...decoder.push(JSON.stringify(orders.map((o) => StandingOrder.encodeReceived(o))))]
   const end = decoder.end()
@@ -38,7 +48,8 @@ export const readAs = (
   return {
     orders: items.filter((i): i is Orders.Order => i._tag === "Order"),
     unread: unreadItems(items, standard),
-    skipped: skippedItems(items, standard)
+    skipped: skippedItems(items, standard),
+    warnings: itemWarnings(items)
   }
 }
 
@@ -59,6 +70,12 @@ const skippedOf = (page: number, skipped: ReadonlyArray<StandingOrder.RecordErro
 const keptSkipped = (page: Listings.Page): Array<UnreadRecord> => {
   const whole = page.records === page.orders.length
   return skippedAmong(page.orders, (i) => `page ${page.page}${whole ? `, record ${i + 1}` : ""}`)
+}
+
+/** The warnings of a kept page's orders read again by core's list decoder (an amount out of the bank's format). */
+const keptWarnings = (page: Listings.Page): Array<RecordWarning> => {
+  const read = Orders.decodeBankList(Listings.encodeOrders(page.orders))
+  return Result.isFailure(read) ? [] : pageWarnings(read.success.warnings)
 }
 
 /** The orders kept that pay nothing, read again by core's list decoder, each where `at` its index says. */
@@ -208,11 +225,15 @@ export const make = (deps: Deps) => {
         const unread: Array<UnreadRecord> = []
         // the records read whole that pay nothing (core's list decoder names them), those of kept pages read again
         const skipped: Array<UnreadRecord> = []
+        // the warnings of the bank's list decoder (a tolerance, an amount out of its format), those of kept pages read
+        // again (a kept page holds its orders as read: the amounts' warnings come back, a code's tolerance does not)
+        const warned: Array<RecordWarning> = []
         for (let n = 0; ; n++) {
           let page = pages.get(n)
           if (page !== undefined) {
             unread.push(...keptUnread(page))
             skipped.push(...keptSkipped(page))
+            warned.push(...keptWarnings(page))
           }
           if (page === undefined) {
             yield* hold
@@ -244,6 +265,7 @@ export const make = (deps: Deps) => {
                 const kept = yield* Effect.exit(Effect.retry(listings.keep(id, day, asked), firstKeeping))
                 unread.push(...unreadOf(n, reply.body.errors))
                 skipped.push(...skippedOf(n, reply.body.skipped ?? []))
+                warned.push(...pageWarnings(reply.body.warnings))
                 return [asked, kept] as const
               })
             )
@@ -278,6 +300,7 @@ export const make = (deps: Deps) => {
           pages: read.length,
           unread,
           skipped,
+          warned,
           ...(Option.isSome(previous)
             ? { previous: { day: previous.value.day, orders: ordersOf(previous.value.pages) } }
             : {})

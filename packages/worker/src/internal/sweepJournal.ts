@@ -2,7 +2,7 @@
  * The consents of a sweep run as its journal keeps them: only the fields given, so that a run resumed elsewhere reads
  * the same consents; and the records of a listing that could not be read or pay nothing, as a consent's plan keeps them.
  */
-import type { Orders } from "@tppkit/core"
+import { Decoded, type Orders, SourceRecord, type StandingOrder, Translation } from "@tppkit/core"
 import { Schema } from "effect"
 import type { Consent } from "../Sweep.ts"
 
@@ -113,4 +113,73 @@ export const withRefused = (
     count: (skipped?.count ?? 0) + refused.length,
     first: [...first, ...named].slice(0, Math.max(unreadNamed, first.length))
   }
+}
+
+/**
+ * The warnings of a listing's reading, grouped: one entry per field and reason (a tolerance, e.g. a code in lower
+ * case; an amount kept out of the bank's format; a loss or a default of another standard's reading), how many records
+ * raised it and the first few orderIds. The records are planned as read.
+ */
+export const RecordWarnings = Schema.Array(
+  Schema.Struct({
+    field: Schema.String,
+    reason: Schema.String,
+    count: Schema.Number,
+    orderIds: Schema.Array(Schema.String)
+  })
+)
+
+/** The grouped warnings of a listing's reading. */
+export type RecordWarnings = typeof RecordWarnings.Type
+
+/** One record's warning before grouping: the group it falls in (standard, field, reason), and its words. */
+export interface RecordWarning {
+  readonly group: string
+  readonly field: string
+  readonly reason: string
+  readonly orderId: string | undefined
+}
+
+/** How many orderIds a group of warnings names; the rest are counted. */
+export const warnedNamed = 3
+
+/**
+ * The warnings the bank's list decoder raised for a page (`StandingOrder.RecordError`: a tolerance, an amount kept out
+ * of the bank's format), each its own group of field and words.
+ */
+export const pageWarnings = (warnings: ReadonlyArray<StandingOrder.RecordError>): Array<RecordWarning> =>
+  warnings.map((w) => ({ group: `${w.path}\u0000${w.message}`, field: w.path, reason: w.message, orderId: w.orderId }))
+
+/**
+ * The warnings core's `Orders` raised reading `items` in another standard (a tolerance, a loss, a default the
+ * standard does not state), grouped by standard, field and reason; the words are the first one's.
+ */
+export const itemWarnings = (items: ReadonlyArray<Orders.Item>): Array<RecordWarning> =>
+  items.flatMap((i) =>
+    i._tag !== "Order"
+      ? []
+      : i.warnings.map((w) => ({
+          group: `${w._tag}\u0000${w.standard}\u0000${w.field}\u0000${w._tag === "Missing" ? w.consequence : w.why}`,
+          field: w.field,
+          reason:
+            w._tag === "Tolerated"
+              ? `${w.standard}: tolerated: ${Decoded.describe(w)}`
+              : w._tag === "Missing"
+                ? `${w.standard}: ${SourceRecord.describeMissing(w)}`
+                : `${w.standard}: lossy: ${Translation.describe(w)}`,
+          orderId: i.orderId
+        }))
+  )
+
+/** Warnings grouped (in the order first raised), as the sweep keeps them; absent when there are none. */
+export const warningsSummary = (warnings: ReadonlyArray<RecordWarning>): { readonly warnings?: RecordWarnings } => {
+  if (warnings.length === 0) return {}
+  const groups = new Map<string, { field: string; reason: string; count: number; orderIds: Array<string> }>()
+  for (const w of warnings) {
+    const g = groups.get(w.group) ?? { field: w.field, reason: w.reason, count: 0, orderIds: [] }
+    g.count++
+    if (w.orderId !== undefined && g.orderIds.length < warnedNamed) g.orderIds.push(w.orderId)
+    groups.set(w.group, g)
+  }
+  return { warnings: [...groups.values()] }
 }
