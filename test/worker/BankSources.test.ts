@@ -523,7 +523,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
   )
 
   it.effect(
-    "a listing planned from its kept pages names the records those pages could not read and those that pay nothing (issue 34)",
+    "a listing planned from its kept pages names the records those pages could not read, those that pay nothing and the reading's warnings (issue 34)",
     () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
@@ -532,6 +532,8 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         // page 0 as sent: its second record without its amount (unreadable), its third ending before it starts (pays
         // nothing); page 1 answers 502 every time, so the day is planned from page 0 as kept
         let skippedId: string | undefined
+        // and its fourth record's amount with three decimals: kept exactly (a warning), refused by the projection
+        let refusedId: string | undefined
         const edited = Layer.effect(
           BankTransport.BankTransport,
           Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
@@ -540,12 +542,14 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
                 Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
                   if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
                   const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
-                  const [, second, third] = body.standingOrders
-                  if (second === undefined || third === undefined) return exchange
+                  const [, second, third, fourth] = body.standingOrders
+                  if (second === undefined || third === undefined || fourth === undefined) return exchange
                   delete second.instructedAmount
                   skippedId = String(third.orderId)
                   third.startDate = "2026-03-01"
                   third.endDate = "2026-01-01"
+                  refusedId = String(fourth.orderId)
+                  fourth.instructedAmount = { value: 12.345, currency: "EUR" }
                   return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
                 })
             })
@@ -565,15 +569,24 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
             }
           ]
         })
+        const refused =
+          "instructedAmount.value 12.345: amount has 3 decimals, at most 2 allowed (format [9.2]); not projected, nothing rounded"
         assert.deepStrictEqual(consent?.skipped, {
-          count: 1,
+          count: 2,
           first: [
             {
               position: `page 0 (${skippedId})`,
               reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
-            }
+            },
+            // its place among the kept orders (the unreadable record before it is not one)
+            { position: `record 3 (${refusedId})`, reason: refused }
           ]
         })
+        // the kept page's reading warns of the amount kept out of the bank's format
+        assert.deepStrictEqual(
+          consent?.warnings?.map((w) => [w.field, w.count, w.orderIds]),
+          [["instructedAmount.value", 1, [refusedId ?? ""]]]
+        )
       }).pipe(Effect.scoped),
     60_000
   )

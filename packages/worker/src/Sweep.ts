@@ -164,8 +164,8 @@ export const Watch = Context.Reference<Watcher | undefined>("@tppkit/worker/Swee
  * What is kept of a consent's listing when it could not be read whole: the orders on the pages kept today, the page
  * numbers kept and not read (undefined: unknown, page 0 was not read or the bank gives no page count), and the
  * orders of the pages not read today as the latest complete listing of an earlier day has them; the records of both
- * that could not be read (`unread`) or pay nothing (`skipped`), and the orders whose details are pending
- * (`detailsPending`), as a whole listing names them (absent: none).
+ * that could not be read (`unread`) or pay nothing (`skipped`), the orders whose details are pending
+ * (`detailsPending`) and the reading's warnings (`warnings`), as a whole listing names them (absent: none).
  */
 export interface Kept {
   readonly orders: ReadonlyArray<Projection.ProjectableOrder>
@@ -175,6 +175,8 @@ export interface Kept {
   readonly unread?: UnreadRecords | undefined
   readonly skipped?: SkippedRecords | undefined
   readonly detailsPending?: ReadonlyArray<string> | undefined
+  /** The warnings of what is kept's reading, grouped (see {@link Listed}'s). */
+  readonly warnings?: RecordWarnings | undefined
 }
 
 /** Where the sweep gets a consent's standing orders; the bank client satisfies it in a worker. */

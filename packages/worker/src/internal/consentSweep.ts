@@ -225,6 +225,7 @@ export const sweepConsent = (
         ...(partial.detailsPending === undefined ? {} : { detailsPending: partial.detailsPending }),
         ...(partial.unread === undefined ? {} : { unread: partial.unread }),
         ...(partial.skipped === undefined ? {} : { skipped: partial.skipped }),
+        ...(partial.warnings === undefined ? {} : { warnings: partial.warnings }),
         // only orders no kept listing has are left out: then the consent's listing failed
         ...(isCovered(partial) ? {} : { failure })
       } satisfies ConsentSummary

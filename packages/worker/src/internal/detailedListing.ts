@@ -172,7 +172,8 @@ export const detailedKept = (bank: Bank, consent: Consent, day: string, pageSize
       earlier: earlier === undefined ? undefined : { day: earlier.day, orders: plannable(before) },
       ...unreadSummary([...unreadItems(said), ...unreadItems(before).map(where)]),
       ...skippedSummary([...skippedItems(said), ...skippedItems(before).map(where)]),
-      ...(detailsPending.length === 0 ? {} : { detailsPending })
+      ...(detailsPending.length === 0 ? {} : { detailsPending }),
+      ...warningsSummary([...itemWarnings(said), ...itemWarnings(before)])
     }
   })
 

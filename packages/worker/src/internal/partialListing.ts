@@ -7,7 +7,7 @@ import { Effect, Result, Schema } from "effect"
 import { Checks, type Due } from "../Checks.ts"
 import type { Consent, OrderSource, Settings } from "../Sweep.ts"
 import { ListingFailed } from "./listingFailure.ts"
-import { SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
+import { RecordWarnings, SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
 import { keyed, planned } from "./sweepPlan.ts"
 
 /** What the sweep planned of a consent whose listing could not be read whole. */
@@ -19,7 +19,8 @@ export const PartialSchema = Schema.Struct({
   plannedFromEarlier: Schema.Number,
   unread: Schema.optionalKey(UnreadRecords),
   skipped: Schema.optionalKey(SkippedRecords),
-  detailsPending: Schema.optionalKey(Schema.Array(Schema.String))
+  detailsPending: Schema.optionalKey(Schema.Array(Schema.String)),
+  warnings: Schema.optionalKey(RecordWarnings)
 })
 
 /** What the sweep planned of a consent whose listing could not be read whole. */
@@ -73,6 +74,7 @@ export const planPartial = (
       plannedFromEarlier: earlier.length,
       ...(kept.unread === undefined ? {} : { unread: kept.unread }),
       ...(skipped === undefined ? {} : { skipped }),
-      ...(pending.length === 0 ? {} : { detailsPending: [...pending] })
+      ...(pending.length === 0 ? {} : { detailsPending: [...pending] }),
+      ...(kept.warnings === undefined || kept.warnings.length === 0 ? {} : { warnings: kept.warnings })
     }
   })

@@ -20,7 +20,8 @@ import {
   skippedSummary,
   type UnreadRecord,
   unreadItems,
-  unreadSummary
+  unreadSummary,
+  warningsSummary
 } from "./sweepJournal.ts"
 
 /**
@@ -73,8 +74,11 @@ const keptSkipped = (page: Listings.Page): Array<UnreadRecord> => {
 }
 
 /** The warnings of a kept page's orders read again by core's list decoder (an amount out of the bank's format). */
-const keptWarnings = (page: Listings.Page): Array<RecordWarning> => {
-  const read = Orders.decodeBankList(Listings.encodeOrders(page.orders))
+const keptWarnings = (page: Listings.Page): Array<RecordWarning> => ordersWarnings(page.orders)
+
+/** The warnings of kept orders read again by core's list decoder (an amount out of the bank's format). */
+const ordersWarnings = (orders: ReadonlyArray<StandingOrder.StandingOrder>): Array<RecordWarning> => {
+  const read = Orders.decodeBankList(Listings.encodeOrders(orders))
   return Result.isFailure(read) ? [] : pageWarnings(read.success.warnings)
 }
 
@@ -361,7 +365,16 @@ export const make = (deps: Deps) => {
           ...read.unread,
           ...Option.match(before, { onNone: () => [], onSome: (e) => e.read.unread.map(earlierWhere(e)) })
         ]),
-        ...skippedSummary([...(own ? today.flatMap(keptSkipped) : read.skipped), ...earlierSkipped])
+        ...skippedSummary([...(own ? today.flatMap(keptSkipped) : read.skipped), ...earlierSkipped]),
+        // the reading's warnings, grouped: the kept orders read again (their amounts' warnings) or core's in another
+        // standard, today's and the earlier listing's
+        ...warningsSummary([
+          ...(own ? today.flatMap(keptWarnings) : read.warnings),
+          ...Option.match(before, {
+            onNone: () => [],
+            onSome: (e) => (own ? ordersWarnings(e.orders) : e.read.warnings)
+          })
+        ])
       }
     }).pipe(Effect.mapError(stored(consent)))
   return { list, kept }
