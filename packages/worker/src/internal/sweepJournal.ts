@@ -145,10 +145,22 @@ export const warnedNamed = 3
 
 /**
  * The warnings the bank's list decoder raised for a page (`StandingOrder.RecordError`: a tolerance, an amount kept out
- * of the bank's format), each its own group of field and words.
+ * of the bank's format), grouped by field and reason: a tolerance (`"mnth" is read as "MNTH", because …`) by its field
+ * and why, whatever the value received (the words are the first one's); any other by its field and words.
  */
 export const pageWarnings = (warnings: ReadonlyArray<StandingOrder.RecordError>): Array<RecordWarning> =>
-  warnings.map((w) => ({ group: `${w.path}\u0000${w.message}`, field: w.path, reason: w.message, orderId: w.orderId }))
+  warnings.map((w) => {
+    const why =
+      /^"(?:[^"\\]|\\.)*" is read (?:as "(?:[^"\\]|\\.)*"|as absent|as given), (?:because|although) (.*)$/s.exec(
+        w.message
+      )?.[1]
+    return {
+      group: `${w.path}\u0000${why === undefined ? w.message : `tolerated\u0000${why}`}`,
+      field: w.path,
+      reason: w.message,
+      orderId: w.orderId
+    }
+  })
 
 /**
  * The warnings core's `Orders` raised reading `items` in another standard (a tolerance, a loss, a default the
