@@ -591,6 +591,38 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     60_000
   )
 
+  it.effect(
+    "a listing planned from its kept pages none of whose records could be read says nothing was planned from it (issue 34)",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
+        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
+        const info = Context.get(bank, Sandbox.SandboxInfo)
+        // page 0 as sent with no record's amount; page 1 answers 502 every time
+        const edited = Layer.effect(
+          BankTransport.BankTransport,
+          Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
+            BankTransport.BankTransport.of({
+              send: (request, timeout, maxBodyBytes) =>
+                Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
+                  if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
+                  const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
+                  for (const r of body.standingOrders) delete r.instructedAmount
+                  return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
+                })
+            })
+          )
+        ).pipe(Layer.provide(faultOn([1], true)))
+        const summary = yield* sweepWith(day, info, edited, yield* Layer.build(memoryStores))
+        const consent = summary.consents[0]
+        assert.strictEqual(consent?.planned, 0)
+        assert.strictEqual(consent?.unread?.count, 50)
+        // before, the line said "the others were planned" of a day planned from nothing
+        assert.strictEqual(consent?.unread?.nothingRead, true)
+      }).pipe(Effect.scoped),
+    60_000
+  )
+
   /**
    * One check's funds-check workflow over the real client against a mock bank that forgets the token of the first
    * balance check (as after its restart: 401); `tokenDown`: every token request after that answered 503.

@@ -72,7 +72,18 @@ export const planPartial = (
       pagesUnread: kept.pagesUnread ?? "unknown",
       ...(kept.earlier === undefined ? {} : { plannedFrom: kept.earlier.day }),
       plannedFromEarlier: earlier.length,
-      ...(kept.unread === undefined ? {} : { unread: kept.unread }),
+      // no record of what is kept could be read: the line says nothing was planned from it, not "the others"
+      ...(kept.unread === undefined
+        ? {}
+        : {
+            unread:
+              kept.orders.length === 0 &&
+              (kept.earlier?.orders.length ?? 0) === 0 &&
+              pending.length === 0 &&
+              skipped === undefined
+                ? { ...kept.unread, nothingRead: true }
+                : kept.unread
+          }),
       ...(skipped === undefined ? {} : { skipped }),
       ...(pending.length === 0 ? {} : { detailsPending: [...pending] }),
       ...(kept.warnings === undefined || kept.warnings.length === 0 ? {} : { warnings: kept.warnings })
