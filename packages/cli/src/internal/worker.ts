@@ -174,27 +174,42 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       Effect.provide(Database.layer(databaseUrl, { maxConnections: 1 })),
       Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
     )
-  const announced = yield* Effect.flatMap(Effect.flatMap(settingsOf(target), Budget.withAnnouncedIdentity), agreed)
+  const heard = yield* Effect.flatMap(settingsOf(target), Budget.withAnnouncedIdentity)
   // --standard: this worker's bank's records read in it, in place of its profile's (the other profiles' banks keep theirs)
   const standard = Option.getOrUndefined(input.standard ?? Option.none())
-  const bankSettings: BankConfig.Settings = standard === undefined ? announced : { ...announced, standard }
+  const own: BankConfig.Settings = standard === undefined ? heard : { ...heard, standard }
   /** The banks of the other profiles the fleet's consents name (those of `--consents` first, before joining). */
   const banks = new Map<string, BankConfig.Settings>()
-  const addBanks = (consents: ReadonlyArray<{ readonly key: string; readonly profile?: string | undefined }>) =>
+  /** The settings of the other profiles' banks that `consents` name and that are not known yet: a missing one is refused. */
+  const othersOf = (consents: ReadonlyArray<{ readonly key: string; readonly profile?: string | undefined }>) =>
     Effect.gen(function* () {
       const named = new Map<string, Array<string>>()
       for (const c of consents) {
-        if (c.profile === undefined || c.profile === bankSettings.profile.name || banks.has(c.profile)) continue
+        if (c.profile === undefined || c.profile === own.profile.name || banks.has(c.profile)) continue
         named.set(c.profile, [...(named.get(c.profile) ?? []), c.key])
       }
-      if (named.size === 0) return
+      const found: Array<readonly [string, BankConfig.Settings]> = []
+      if (named.size === 0) return found
       const Banks = yield* Effect.promise(() => import("./banks.ts"))
-      for (const [name, keys] of named) {
-        const settings = yield* agreed(yield* Banks.settingsOf(name, keys, bankSettings.profile, process.env))
-        banks.set(name, Runner.singleRequest(settings))
-      }
+      for (const [name, keys] of named)
+        found.push([name, yield* Banks.settingsOf(name, keys, own.profile, process.env)])
+      return found
     })
-  yield* addBanks(consents.success)
+  const addOthers = (found: ReadonlyArray<readonly [string, BankConfig.Settings]>) =>
+    Effect.forEach(
+      found,
+      ([name, settings]) =>
+        Effect.map(agreed(settings), (identified) => {
+          banks.set(name, Runner.singleRequest(identified))
+        }),
+      { discard: true }
+    )
+  const addBanks = (consents: ReadonlyArray<{ readonly key: string; readonly profile?: string | undefined }>) =>
+    Effect.flatMap(othersOf(consents), addOthers)
+  // a consent of a profile this worker has no bank for is refused before the database is asked anything (exit 3)
+  const othersFirst = yield* othersOf(consents.success)
+  const bankSettings = yield* agreed(own)
+  yield* addOthers(othersFirst)
   const setup: Runner.Setup = {
     listeners: [listener],
     databaseUrl,
@@ -238,9 +253,9 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       ...(holidays.success.length === 0 ? {} : { holidays: holidays.success.map(LocalDate.format) }),
       ...(convention === BusinessDayConvention.defaultConvention ? {} : { convention }),
       // the standard the bank's records are read in, where it is not the profile's own: two workers read them alike
-      ...(standard === undefined || standard === announced.profile.standard ? {} : { standard }),
+      ...(standard === undefined || standard === heard.profile.standard ? {} : { standard }),
       // the profile this worker's bank is read with: two workers never read one bank with two profiles (issue 43)
-      profile: announced.profile.name,
+      profile: heard.profile.name,
       hour: input.hour,
       timeZone: input.timeZone,
       ...(balances === undefined ? {} : { balances })
