@@ -640,13 +640,17 @@ describe("Orders.decodeBankList (issue 33: the bank's list read through core's o
     fc.constantFrom("", " ", "{}", '{"pageCount":2}', '{"standingOrders":null,"pageCount":"3"}', '{"error":"x"}')
   )
 
+  const NOT_A_FIELD = "is not a field of the bank's standing order: not read, not kept"
+
   it("gives what StandingOrder.decodeText gives, for a body and for a file, as text and as bytes", () => {
     fc.assert(
       fc.property(texts, fc.boolean(), fc.boolean(), (text, body, bytes) => {
         const input = bytes ? encoder.encode(text) : text
-        expect(outcome(Orders.decodeBankList(input, { body, maxDepth: 8 }))).toEqual(
-          outcome(StandingOrder.decodeText(input, { body, maxDepth: 8 }))
-        )
+        // one deliberate difference: the decoder says a field the bank's schema does not name (issue 34)
+        const said = outcome(Orders.decodeBankList(input, { body, maxDepth: 8 }))
+        const unsaid =
+          "warnings" in said ? { ...said, warnings: said.warnings.filter((w) => w.message !== NOT_A_FIELD) } : said
+        expect(unsaid).toEqual(outcome(StandingOrder.decodeText(input, { body, maxDepth: 8 })))
       }),
       { numRuns: 1000 }
     )

@@ -329,6 +329,20 @@ describe("the business-day convention a record leaves unstated (issue 34)", () =
 })
 
 describe("a whole record's fields not used for who pays what and when (issue 34)", () => {
+  it("a UK v3 count read without its first payment still leaves the other fields' reading to the reader", () => {
+    // the record seen without NumberOfPayments must not take every field (a spread did: Memo went unsaid)
+    const list = JSON.parse(readFileSync(join(import.meta.dirname, "fixtures/records/uk-v3-list.json"), "utf8"))
+    const { FirstPaymentDateTime: _, ...order } = list.Data.StandingOrder[0]
+    list.Data.StandingOrder = [{ ...order, Memo: "garage" }]
+    const read = Result.getOrThrow(Orders.decode(JSON.stringify(list)))
+    expect(read.orders[0]!.warnings.map((w) => [w._tag, w.field])).toEqual([
+      ["Tolerated", "NumberOfPayments"],
+      ["Lost", "Reference"],
+      ["Lost", "LastPaymentDateTime"],
+      ["Lost", "Memo"]
+    ])
+  })
+
   it("are each a Lost warning naming the field; the fields read are not named", () => {
     const accounts = Result.getOrThrow(
       AccountMap.decode({ "5d1e9a70-2c3b-4f8e-8a61-7b0c4d2e9f13": { iban: parties.debtor.iban, currency: "CZK" } })

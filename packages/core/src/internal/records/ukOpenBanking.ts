@@ -149,8 +149,8 @@ export const read = (record: unknown, version: "uk-v3" | "uk-v4"): Read => {
       "absent",
       "it counts from the first payment, and FirstPaymentDateTime is missing: the order is read without a count"
     )
-    const { NumberOfPayments: _, ...rest } = record
-    schedule = rest
+    // the record without its count, as a view: a spread would take every field and the unread ones go unsaid
+    schedule = withoutField(record, "NumberOfPayments")
   }
   const nextDate = dateOf(record.NextPaymentDateTime, "NextPaymentDateTime", notes)
   const unstructured = objectAt(record, "RemittanceInformation")?.Unstructured
@@ -176,3 +176,13 @@ export const read = (record: unknown, version: "uk-v3" | "uk-v4"): Read => {
     notes
   )
 }
+
+/** `record` seen without `field` (absent to reads, `in` and its keys); the other fields are read through it as they are. */
+const withoutField = (record: Record<string, unknown>, field: string): Record<string, unknown> =>
+  new Proxy(record, {
+    get: (target, key, receiver) => (key === field ? undefined : Reflect.get(target, key, receiver)),
+    has: (target, key) => key !== field && Reflect.has(target, key),
+    ownKeys: (target) => Reflect.ownKeys(target).filter((key) => key !== field),
+    getOwnPropertyDescriptor: (target, key) =>
+      key === field ? undefined : Reflect.getOwnPropertyDescriptor(target, key)
+  })
