@@ -208,29 +208,15 @@ export const encodeListResponse = (
  * A record of a list that could not be decoded: its position in `standingOrders` (-1 for the page itself, e.g. a
  * malformed `pageCount`), its `orderId` when it has one, the path of the offending field (`creditor.iban`) and why.
  */
-export interface RecordError {
-  readonly index: number
-  readonly orderId: string | undefined
-  readonly path: string
-  readonly message: string
-}
+export type { RecordError } from "./internal/standingOrderList.ts"
 
 /**
  * The outcome of lenient decoding: every well-formed record, one error per malformed one, and one warning per
  * record kept whole although out of the bank's format (an amount that is not a positive `[9.2]`: kept with its
- * exact value, for the caller to refuse where it must, e.g. a projection).
+ * exact value, for the caller to refuse where it must, e.g. a projection), and the records listed whole that pay
+ * nothing (`skipped`).
  */
-export interface LenientList {
-  readonly pageCount: number | undefined
-  readonly orders: Array<StandingOrder>
-  readonly errors: Array<RecordError>
-  readonly warnings: Array<RecordError>
-  /**
-   * The records listed whole that pay nothing (no `startDate` and `nextDate`, an `endDate` before them), each with
-   * the field and the reason (packages/core/README.md, "Anchor"); they are in `orders` too, as the bank listed them.
-   */
-  readonly skipped?: Array<RecordError> | undefined
-}
+export interface LenientList extends Engine.LenientList<StandingOrder> {}
 
 /**
  * Why a received order is out of the bank's format although whole (README.md, "Wire formats"): an amount that is
@@ -248,7 +234,7 @@ export const formatWarning = (
       }
 }
 
-const reading: Engine.Reading = {
+const reading: Engine.Reading<StandingOrder> = {
   decodeOrder: Schema.decodeUnknownResult(StandingOrder),
   decodePageCount: Schema.decodeUnknownResult(PageCount),
   formatWarning
@@ -305,39 +291,13 @@ export const decode = Schema.decodeUnknownResult(StandingOrder)
  * Standing orders decoded from a whole list text by a {@link Decoder}: the kept orders, one error per bad record
  * and one warning per record kept although out of format.
  */
-export interface Decoded<A = StandingOrder> {
-  /** The list's `pageCount` when it has a well-formed one. */
-  readonly pageCount: number | undefined
-  readonly orders: Array<A>
-  /**
-   * Problems of the list itself first (index -1: a malformed `pageCount`, a repeated top-level key), then the
-   * malformed records in list order: not an order, a field out of place, not JSON, repeated keys, invalid UTF-8.
-   */
-  readonly errors: Array<RecordError>
-  /** The records kept whole although out of the bank's format (see {@link formatWarning}), in list order. */
-  readonly warnings: Array<RecordError>
-  /** The records kept whole that pay nothing, with the field and the reason, in list order (see {@link LenientList}). */
-  readonly skipped?: Array<RecordError> | undefined
-  /** Whether the text was an object whose `standingOrders` key is absent or `null` (only with `body: true`). */
-  readonly listMissing: boolean
-  /** The top-level keys of an object text, once each in text order (empty for a bare array). */
-  readonly keys: ReadonlyArray<string>
-}
+export interface Decoded<A = StandingOrder> extends Engine.Decoded<A> {}
 
 /**
  * A standing-order list read piece by piece: `push` its text or UTF-8 bytes in pieces cut anywhere, then `end`.
  * Memory holds the kept orders and one record's text, never the whole text or its parsed JSON.
  */
-export interface Decoder<A = StandingOrder> {
-  /** Reads the next piece; `false` once the text is known not to be an orders list (the rest need not be read). */
-  readonly push: (piece: string | Uint8Array) => boolean
-  /**
-   * The decoded list, or why the text is not an orders list at all: not JSON in its structure, neither an array of
-   * orders nor an object with a `standingOrders` array (or `null`), a record or a run of whitespace longer than the
-   * limit, invalid UTF-8 outside the records.
-   */
-  readonly end: () => Result.Result<Decoded<A>, TextFailure>
-}
+export interface Decoder<A = StandingOrder> extends Engine.Decoder<A> {}
 
 /**
  * Why a text is not an orders list, as a `reason` to branch on (`empty`, `json`, `utf8`, `notAList`, `notAnArray`),
@@ -345,29 +305,8 @@ export interface Decoder<A = StandingOrder> {
  */
 export type TextFailure = OrdersText.TextFailure
 
-/** Options of {@link decoder}. */
-export interface DecoderOptions<A> {
-  /**
-   * What is kept of each decoded order (default: the order itself), called once per good record in list order,
-   * e.g. to keep only the fields a projection reads: the decoded order can then be collected.
-   */
-  readonly keep?: (order: StandingOrder, record: unknown) => A
-  /**
-   * Each record's parsed JSON rewritten before it is decoded (default: as it is), e.g. to read fields beside the
-   * bank's own; `keep` receives the rewritten record beside the decoded order.
-   */
-  readonly prepare?: (record: unknown) => unknown
-  /** The longest record read, in characters (default {@link MAX_RECORD_LENGTH}); a longer one ends the text. */
-  readonly maxRecordLength?: number
-  /** The deepest nesting inside a record (default 64). */
-  readonly maxDepth?: number
-  /**
-   * Read a list response body (docs/bank-interface.md, "Standing-order list"): an object whose `standingOrders` may
-   * be absent or `null` (an empty page, `listMissing`); a bare array is still read. Default: an orders file, where
-   * an object without `standingOrders` is not one.
-   */
-  readonly body?: boolean
-}
+/** Options of {@link decoder}: what is kept of each order, a record's rewriting, the limits, a body or a file. */
+export interface DecoderOptions<A> extends Engine.DecoderOptions<StandingOrder, A> {}
 
 /**
  * The longest record a {@link decoder} reads by default, in characters: the bank's longest field is 140 characters

@@ -296,6 +296,7 @@ export const withCallRequests = (error: BankError, requests: number): BankError 
 
 /**
  * Whether a reason is transient, so that repeating the request may succeed (README.md, "Retries"); see `FailureClass`.
+ * Typed by {@link Reason}, it checks that every reason is one `FailureClass` sorts (`FailureClass.Classified`).
  */
 export const isTransient: (reason: Reason) => boolean = FailureClass.isTransient
 

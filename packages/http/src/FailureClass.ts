@@ -4,12 +4,35 @@
  * A command maps the classes to exit codes, a fleet groups stored failures by them, the client's retry rule
  * repeats the transient ones.
  *
- * This module is light on purpose: it imports types only, so `import { … } from "@tppkit/http/FailureClass"`
- * loads neither effect nor the client.
+ * This module is light on purpose: it imports nothing, so `import { … } from "@tppkit/http/FailureClass"` loads
+ * neither effect nor the client. It reads a reason by the shape {@link Classified} says (every `BankError.Reason`
+ * is one: `BankError` checks it), so that it needs none of `BankError`'s classes.
  *
  * @since 0.1.0
  */
-import type { Reason } from "./BankError.ts"
+
+/**
+ * What the classes read of a `BankError` reason: its tag, the fields a class depends on (the 429's error body, the
+ * transport failure's kind, the status of a 5xx or another status). `BankError` checks that its `Reason` is one,
+ * so a reason added there and not sorted here does not compile.
+ */
+export type Classified =
+  | { readonly _tag: "TooManyRequests"; readonly body: { readonly raw: string } }
+  | { readonly _tag: "TransportFailure"; readonly kind: string }
+  | { readonly _tag: "ServerError" | "UnexpectedStatus"; readonly status: number }
+  | {
+      readonly _tag:
+        | "Unauthorized"
+        | "BudgetStoreError"
+        | "BadRequest"
+        | "Forbidden"
+        | "NotFound"
+        | "MalformedResponse"
+        | "ResponseTooLarge"
+        | "ListingIncomplete"
+        | "InvalidRequest"
+        | "BudgetExhausted"
+    }
 
 /** Every class, in the order of {@link FailureClass}'s description (a tuple, e.g. for `Schema.Literals`). */
 export const all = ["refused", "unavailable", "configuration", "budget", "data", "invalid"] as const
@@ -35,11 +58,11 @@ export const DAILY_LIMIT_CODE = "ACCESS_EXCEEDED"
  * {@link DAILY_LIMIT_CODE}): the same situation as a spent budget (`BudgetExhausted`), which only the next day or
  * the customer's presence changes, not a "not now" to repeat.
  */
-export const isDailyLimit = (reason: Reason): boolean =>
+export const isDailyLimit = (reason: Classified): boolean =>
   reason._tag === "TooManyRequests" && reason.body.raw.includes(DAILY_LIMIT_CODE)
 
 /** The class of a bank call's failure, from its reason (the bank's daily limit is `budget`, as a spent budget). */
-export const classify = (reason: Reason): FailureClass => {
+export const classify = (reason: Classified): FailureClass => {
   switch (reason._tag) {
     case "TooManyRequests":
       return isDailyLimit(reason) ? "budget" : "unavailable"
@@ -70,7 +93,7 @@ export const classify = (reason: Reason): FailureClass => {
  * Whether a reason is transient, so that repeating the request may succeed (README.md, "Retries"): a connection
  * refused or reset, a timeout or a truncated body (not a TLS refusal), 502/503/504, and 429 (not the daily limit's).
  */
-export const isTransient = (reason: Reason): boolean => {
+export const isTransient = (reason: Classified): boolean => {
   switch (reason._tag) {
     case "TransportFailure":
       return reason.kind !== "other" && reason.kind !== "tls"

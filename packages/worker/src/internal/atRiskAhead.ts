@@ -10,8 +10,8 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as AtRisk from "../AtRisk.ts"
 import * as PlanSettings from "../PlanSettings.ts"
-import type { SweepSettings } from "../Sweep.ts"
 import { chunks, type Kept, type Rows, record } from "./fleetEvents.ts"
+import type { SweepSettings } from "./sweepTypes.ts"
 import { type EventType, eventId } from "./webhookEvents.ts"
 
 /** The fleet's opening balances as the forecast ahead reads them, and their accounts' IBANs. */

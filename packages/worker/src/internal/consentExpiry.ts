@@ -7,8 +7,8 @@ import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as ConsentLifecycle from "../ConsentLifecycle.ts"
-import type { Consent } from "../Sweep.ts"
 import { type Kept, record } from "./fleetEvents.ts"
+import type { Consent } from "./sweepJournal.ts"
 import { eventId } from "./webhookEvents.ts"
 
 /**

@@ -12,12 +12,13 @@ import * as ConsentLifecycle from "../ConsentLifecycle.ts"
 import { FundsCheck } from "../FundsCheckWorkflow.ts"
 import * as Lifecycle from "../Lifecycle.ts"
 import * as ListingReconciliation from "../ListingReconciliation.ts"
-import type { Consent, ConsentSummary, OrderSource, Retry, Settings, Watcher } from "../Sweep.ts"
 import { ListingFailed, type ListingFailure } from "./listingFailure.ts"
 import { backoffMillis, degradable, isTransient } from "./listingRetry.ts"
 import { isCovered, type Partial, PartialSchema, planPartial } from "./partialListing.ts"
+import type { Consent } from "./sweepJournal.ts"
 import { RecordWarnings, SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
 import { isExpired, keyedListing, planned as planChecks } from "./sweepPlan.ts"
+import type { ConsentSummary, OrderSource, Retry, Settings, Watcher } from "./sweepTypes.ts"
 
 /** What a sweep's workflows run with: the fleet's settings and retry, the watcher (if any) and the order source. */
 export interface Services {

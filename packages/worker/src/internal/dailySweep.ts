@@ -9,10 +9,11 @@ import { Effect, Option } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 import { Activity, type WorkflowEngine } from "effect/workflow"
 import * as Lifecycle from "../Lifecycle.ts"
-import type { Consent, ConsentSummary, RunPayload, Summary } from "../Sweep.ts"
 import { listedHere, type Services } from "./consentSweep.ts"
+import type { Consent } from "./sweepJournal.ts"
 import { JournaledConsents, journaled } from "./sweepJournal.ts"
 import { keyed } from "./sweepPlan.ts"
+import type { ConsentSummary, RunPayload, Summary } from "./sweepTypes.ts"
 
 /** What a day's run needs besides a consent's: where the fleet's consents are read, the fan-out, and the consents' workflow. */
 export interface DayServices extends Services {

@@ -11,8 +11,9 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { ChecksError } from "../Checks.ts"
 import * as Consents from "../Consents.ts"
-import { type Consent, InvalidIban, type Kept, ListingFailed, NoGrant } from "../Sweep.ts"
 import type { Bank } from "./bankStack.ts"
+import { InvalidIban, ListingFailed, NoGrant } from "./listingFailure.ts"
+import type { Consent } from "./sweepJournal.ts"
 import {
   itemWarnings,
   type RecordWarnings,
@@ -24,6 +25,7 @@ import {
   unreadSummary,
   warningsSummary
 } from "./sweepJournal.ts"
+import type { Kept } from "./sweepTypes.ts"
 
 /** A complete listing kept for the days its listing fails: its day and each order's fullest record (detail or item). */
 interface CompleteListing {

@@ -4,8 +4,8 @@
  */
 import { Backoff } from "@tppkit/core"
 import * as FailureClass from "@tppkit/http/FailureClass"
-import type { Retry } from "../Sweep.ts"
 import type { ListingFailure } from "./listingFailure.ts"
+import type { Retry } from "./sweepTypes.ts"
 
 /** The wait before try `n + 1` (n ≥ 1) after `failure`: the back-off, or the bank's Retry-After when longer. */
 export const backoffMillis = (retry: Retry, n: number, failure: ListingFailure): number => {

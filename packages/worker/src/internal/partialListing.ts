@@ -5,10 +5,11 @@
 import { LocalDate } from "@tppkit/core"
 import { Effect, Result, Schema } from "effect"
 import { Checks, type Due } from "../Checks.ts"
-import type { Consent, OrderSource, Settings } from "../Sweep.ts"
 import { ListingFailed } from "./listingFailure.ts"
+import type { Consent } from "./sweepJournal.ts"
 import { RecordWarnings, SkippedRecords, UnreadRecords, withRefused } from "./sweepJournal.ts"
 import { keyed, planned } from "./sweepPlan.ts"
+import type { OrderSource, Settings } from "./sweepTypes.ts"
 
 /** What the sweep planned of a consent whose listing could not be read whole. */
 export const PartialSchema = Schema.Struct({

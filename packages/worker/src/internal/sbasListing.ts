@@ -10,8 +10,9 @@ import type { Projection } from "@tppkit/schedule"
 import { Clock, Context, Duration, Effect, Exit, Option, Result, Schedule } from "effect"
 import { ChecksError } from "../Checks.ts"
 import * as Listings from "../Listings.ts"
-import { type Consent, InvalidIban, ListingFailed } from "../Sweep.ts"
 import type { Bank } from "./bankStack.ts"
+import { InvalidIban, ListingFailed } from "./listingFailure.ts"
+import type { Consent } from "./sweepJournal.ts"
 import {
   itemWarnings,
   pageWarnings,

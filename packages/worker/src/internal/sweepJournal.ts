@@ -4,7 +4,17 @@
  */
 import { Decoded, type Orders, SourceRecord, type StandingOrder, Translation } from "@tppkit/core"
 import { Schema } from "effect"
-import type { Consent } from "../Sweep.ts"
+
+/**
+ * A consent whose standing orders the sweep lists: its budget key, and optionally one account (IBAN filter), the bank
+ * profile it is listed and checked with (absent: the worker's own) and the last day it is valid (absent: no end known).
+ */
+export interface Consent {
+  readonly key: string
+  readonly iban?: string | undefined
+  readonly profile?: string | undefined
+  readonly validUntil?: string | undefined
+}
 
 /** A consent as the sweep's journal keeps it. */
 export const ConsentSchema = Schema.Struct({

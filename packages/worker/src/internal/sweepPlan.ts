@@ -6,7 +6,8 @@ import { Currency, Iban, LocalDate, Money, Orders } from "@tppkit/core"
 import { Coverage, OrderSchedule, Projection } from "@tppkit/schedule"
 import { DateTime, Result } from "effect"
 import type { Due } from "../Checks.ts"
-import type { Consent, Listed, Settings } from "../Sweep.ts"
+import type { Consent } from "./sweepJournal.ts"
+import type { Listed, Settings } from "./sweepTypes.ts"
 
 /**
  * A listing's orders keyed for the fleet: an orderId that several records of the listing give becomes `ID#N`, the

@@ -1,0 +1,140 @@
+/**
+ * The sweep's workflows at work (the machinery of `Sweep`): the services a workflow's context gives, the layers of
+ * the day's run and each consent's part, the cluster-wide daily cron, and the run of a day to join or start.
+ */
+import { LocalDate } from "@tppkit/core"
+import { Cron, DateTime, Effect, Exit, Layer, Option, Semaphore } from "effect"
+import { ClusterCron } from "effect/cluster"
+import type { Sharding } from "effect/cluster/Sharding"
+import type { WorkflowEngine } from "effect/workflow"
+import type { Checks } from "../Checks.ts"
+import * as ConsentSweepRun from "./consentSweep.ts"
+import * as DailySweepRun from "./dailySweep.ts"
+import { abandonOnShardLoss } from "./shardGuard.ts"
+import {
+  ConsentSource,
+  type ConsentSummary,
+  ConsentSweep,
+  DailySweep,
+  defaultRetry,
+  isComplete,
+  ListingsInFlight,
+  OrderSource,
+  type RunPayload,
+  type Settings,
+  type Summary,
+  SweepFanOut,
+  SweepSettings,
+  Watch
+} from "./sweepTypes.ts"
+
+/** The sweep's services of a workflow's context, the retry resolved. */
+const services = Effect.gen(function* () {
+  const settings = yield* SweepSettings
+  return {
+    settings,
+    retry: settings.retry ?? defaultRetry,
+    watch: yield* Watch,
+    source: yield* OrderSource
+  } satisfies ConsentSweepRun.Services
+})
+
+/** The consents' sweep workflow's implementation, with this worker's bound on its listings at once. */
+const consentLayer = Layer.unwrap(
+  Effect.map(
+    Effect.flatMap(ListingsInFlight, (n) => Semaphore.make(Math.max(1, n))),
+    (permits) =>
+      ConsentSweep.toLayer(({ day, consent }) =>
+        abandonOnShardLoss(Effect.flatMap(services, (s) => ConsentSweepRun.sweepConsent(s, consent, day, permits)))
+      )
+  )
+)
+
+/** The day's sweep run: its consents read, each consent's workflow started, the summary kept. */
+const dailyLayer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
+  DailySweep.toLayer((payload) =>
+    abandonOnShardLoss(
+      Effect.gen(function* () {
+        const s = yield* services
+        const consents = yield* Effect.serviceOption(ConsentSource)
+        const fanOut = yield* SweepFanOut
+        return yield* DailySweepRun.runDay(
+          { ...s, consents, fanOut, executeConsent: (p) => ConsentSweep.execute(p) },
+          payload
+        )
+      })
+    )
+  )
+
+/** The sweep workflows' implementation: the day's run, and each consent's part of it. */
+export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
+  Layer.merge(consentLayer, dailyLayer)
+
+/** The daily cron of the sweep hour in the time zone (DST-correct: effect's `Cron` with a named zone). */
+export const dailyCron = (hour: number, timeZone: string): Cron.Cron => {
+  const zone = Option.getOrThrowWith(
+    DateTime.zoneMakeNamed(timeZone),
+    () => new Error(`unknown time zone ${JSON.stringify(timeZone)}`)
+  )
+  return Cron.make({ minutes: [0], hours: [hour], days: [], months: [], weekdays: [], tz: zone })
+}
+
+/**
+ * The cluster-wide daily sweep: a `ClusterCron` singleton at the configured hour and time zone that starts the
+ * day's sweep workflow. Each run is a persisted message, and the next one is computed from the previous, so a run
+ * missed while the fleet was down is caught up in order when it comes back (runs older than a day are skipped:
+ * their payments have executed; the next day's sweep covers the rest).
+ */
+export const cronLayer = (
+  settings: Pick<Settings, "hour" | "timeZone">
+): Layer.Layer<never, never, Sharding | WorkflowEngine.WorkflowEngine> =>
+  ClusterCron.make({
+    name: "tppkit/DailySweep",
+    cron: dailyCron(settings.hour, settings.timeZone),
+    calculateNextRunFromPrevious: true,
+    execute: Effect.gen(function* () {
+      const slot = yield* ClusterCron.CurrentScheduledTime
+      const day = LocalDate.format(LocalDate.ofInstant(slot.epochMilliseconds, settings.timeZone))
+      yield* Effect.logInfo(`tppkit: daily sweep of ${day}`)
+      const { payload, done } = yield* nextRun(day)
+      if (done === undefined) yield* DailySweep.execute(payload, { discard: true })
+    })
+  })
+
+/**
+ * The run of a day's sweep to join or start now: the latest run while it runs or was never started; after a run
+ * that failed (a consent not listed, or the run itself failed) the next run, carrying the consents already swept;
+ * or, when a run completed, its summary (`done`): a sweep that completed is never repeated. Every runner asking at
+ * once finds the same run (each run is keyed by day and run), so each runs once in the cluster.
+ */
+export const nextRun = (
+  day: string
+): Effect.Effect<
+  { readonly payload: RunPayload; readonly done: Summary | undefined },
+  never,
+  WorkflowEngine.WorkflowEngine
+> =>
+  Effect.gen(function* () {
+    let carried: ReadonlyArray<ConsentSummary> = []
+    for (let run = 0; ; run++) {
+      const payload: RunPayload = run === 0 ? { day } : { day, run, carried }
+      const previous = yield* Effect.flatMap(DailySweep.executionId(payload), (id) => DailySweep.poll(id))
+      if (Option.isNone(previous) || previous.value._tag !== "Complete") return { payload, done: undefined }
+      const exit = previous.value.exit
+      if (Exit.isSuccess(exit) && isComplete(exit.value)) return { payload, done: exit.value }
+      if (Exit.isSuccess(exit)) carried = exit.value.consents.filter((c) => c.failure === undefined)
+    }
+  })
+
+/**
+ * The day's sweep now (`--today`, `--once`): the summary of its run (see {@link nextRun}), and whether this call ran
+ * again a day whose sweep had failed (`rerun`; false when the day's sweep had completed already).
+ */
+export const sweepNow = (
+  day: string
+): Effect.Effect<Summary & { readonly rerun: boolean }, never, WorkflowEngine.WorkflowEngine> =>
+  Effect.gen(function* () {
+    const { payload, done } = yield* nextRun(day)
+    if (done !== undefined) return { ...done, rerun: false }
+    return { ...(yield* DailySweep.execute(payload)), rerun: (payload.run ?? 0) > 0 }
+  })
