@@ -240,6 +240,46 @@ describe("Budget.withAnnouncedIdentity: a mock bank on loopback is known by the 
     }).pipe(Effect.scoped)
   )
 
+  it.live("tells a bank that announces none from one that says nothing (issue 43)", () =>
+    Effect.gen(function* () {
+      const at = (status: number) =>
+        Effect.map(
+          Effect.acquireRelease(
+            Effect.promise(
+              () =>
+                new Promise<ReturnType<typeof createServer>>((resolve) => {
+                  const server = createServer((_req, res) => res.writeHead(status).end("{}"))
+                  server.listen(0, "127.0.0.1", () => resolve(server))
+                })
+            ),
+            (server) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
+          ),
+          (server) => settingsAt(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+        )
+      // no such path, or a body without a plain id: the bank answered, and announces none
+      assert.deepStrictEqual(yield* Budget.announcement(yield* at(404)), { _tag: "None" })
+      assert.deepStrictEqual(yield* Budget.announcement(yield* at(200)), { _tag: "None" })
+      // a status that says nothing of the instance, or no connection at all: nothing heard
+      assert.deepStrictEqual(yield* Budget.announcement(yield* at(503)), { _tag: "NoAnswer", detail: "status 503" })
+      const closed = yield* at(503)
+      const port = new URL(closed.baseUrl).port
+      const gone = yield* Effect.promise(
+        () =>
+          new Promise<number>((resolve) => {
+            const probe = createServer()
+            probe.listen(0, "127.0.0.1", () => {
+              const free = (probe.address() as AddressInfo).port
+              probe.close(() => resolve(free))
+            })
+          })
+      )
+      assert.notStrictEqual(String(gone), port)
+      assert.strictEqual((yield* Budget.announcement(settingsAt(`http://127.0.0.1:${gone}`)))._tag, "NoAnswer")
+      // a bank off loopback is never asked: its identity is its base URL
+      assert.deepStrictEqual(yield* Budget.announcement(settingsAt("https://bank.example")), { _tag: "None" })
+    }).pipe(Effect.scoped)
+  )
+
   it.effect("asks nothing of a bank that is not on loopback", () =>
     Effect.gen(function* () {
       const settings = settingsAt("https://bank.example")

@@ -168,22 +168,31 @@ const announcedInstance = (text: string): string | undefined => {
 }
 
 /**
- * The settings with the bank's identity for the daily budget (README.md, "Daily budget"): a bank on loopback that
- * announces an instance id (the mock bank's `GET /__instance`, a new id each time it starts) is its base URL with
- * that id, `http://127.0.0.1:8080#instance=…`, so that a mock bank restarted on the same port starts a new count
- * while the running one keeps its own; any other bank, or no answer within 2 s, keeps the base URL (with the client
- * id, a real bank's identity). Nothing is asked of a bank that is not on loopback. The question goes through the
- * bank transport with the settings' TLS (client certificate, key, CA), on a connection of its own, so that a mock
- * bank served over mutual TLS is known by its instance too.
+ * What a bank said when asked which instance it is (README.md, "Daily budget"): `Instance`, the budget's identity it
+ * gives (its base URL with the instance a mock bank on loopback announces, or the identity the settings give);
+ * `None`, the bank answered and announces none (no such path, or a body with no plain id), or it is not on loopback
+ * and is never asked: its identity is its base URL; `NoAnswer`, nothing was heard (no connection, no answer within
+ * 2 s, or a status that says nothing of the instance), so this worker cannot tell which the bank is.
  */
-export const withAnnouncedIdentity = (settings: Settings): Effect.Effect<Settings> => {
+export type Announcement =
+  | { readonly _tag: "Instance"; readonly identity: string }
+  | { readonly _tag: "None" }
+  | { readonly _tag: "NoAnswer"; readonly detail: string }
+
+/**
+ * Asks a bank on loopback which instance it is, through the bank transport with the settings' TLS (client
+ * certificate, key, CA) on a connection of its own, so that a mock bank served over mutual TLS is known by its
+ * instance too; nothing is asked of a bank that is not on loopback, or when the settings give the identity.
+ */
+export const announcement = (settings: Settings): Effect.Effect<Announcement> => {
+  if (settings.bankIdentity !== undefined) return Effect.succeed({ _tag: "Instance", identity: settings.bankIdentity })
   let url: URL
   try {
     url = new URL("/__instance", settings.baseUrl)
   } catch {
-    return Effect.succeed(settings)
+    return Effect.succeed({ _tag: "None" })
   }
-  if (!isLoopback(url) || settings.bankIdentity !== undefined) return Effect.succeed(settings)
+  if (!isLoopback(url)) return Effect.succeed({ _tag: "None" })
   return Effect.gen(function* () {
     const transport = yield* BankTransport.BankTransport
     const answer = yield* transport.send(
@@ -191,12 +200,33 @@ export const withAnnouncedIdentity = (settings: Settings): Effect.Effect<Setting
       Duration.seconds(2),
       4_096
     )
-    const instance = answer.status === 200 ? announcedInstance(answer.text) : undefined
-    return instance === undefined ? settings : { ...settings, bankIdentity: `${settings.baseUrl}#instance=${instance}` }
+    if (answer.status === 404) return { _tag: "None" } as const
+    if (answer.status !== 200) return { _tag: "NoAnswer", detail: `status ${answer.status}` } as const
+    const instance = announcedInstance(answer.text)
+    return instance === undefined
+      ? ({ _tag: "None" } as const)
+      : ({ _tag: "Instance", identity: `${settings.baseUrl}#instance=${instance}` } as const)
   }).pipe(
     Effect.provide(
       BankTransport.BankTransport.layerUndici({ tls: settings.tls, maxHeaderBytes: settings.limits.maxHeaderBytes })
     ),
-    Effect.orElseSucceed(() => settings)
+    Effect.catch((e) => Effect.succeed<Announcement>({ _tag: "NoAnswer", detail: e.message || e._tag }))
   )
 }
+
+/** The settings with the identity an announcement gives (`None` and `NoAnswer`: the settings as they are). */
+export const withAnnouncement = (settings: Settings, heard: Announcement): Settings =>
+  heard._tag === "Instance" && heard.identity !== settings.bankIdentity
+    ? { ...settings, bankIdentity: heard.identity }
+    : settings
+
+/**
+ * The settings with the bank's identity for the daily budget (README.md, "Daily budget"): a bank on loopback that
+ * announces an instance id (the mock bank's `GET /__instance`, a new id each time it starts) is its base URL with
+ * that id, `http://127.0.0.1:8080#instance=…`, so that a mock bank restarted on the same port starts a new count
+ * while the running one keeps its own; any other bank, or no answer within 2 s, keeps the base URL (with the client
+ * id, a real bank's identity). Asked as {@link announcement} says. A fleet agrees its identity through its database
+ * instead (worker's `PgBudgetStore.agreeIdentity`), where no answer is told from a bank that announces none.
+ */
+export const withAnnouncedIdentity = (settings: Settings): Effect.Effect<Settings> =>
+  Effect.map(announcement(settings), (heard) => withAnnouncement(settings, heard))

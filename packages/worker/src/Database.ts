@@ -28,7 +28,10 @@ export const budgetDdl: ReadonlyArray<string> = [
     lease_key text PRIMARY KEY, holder text NOT NULL, expires_at bigint NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS tppkit_snapshot (
     snapshot_key text PRIMARY KEY, taken_at bigint NOT NULL, payload text NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS tppkit_bank_identity (base_url text PRIMARY KEY, identity text NOT NULL)`
+  `CREATE TABLE IF NOT EXISTS tppkit_bank_identity (base_url text PRIMARY KEY, identity text NOT NULL)`,
+  // how the identity was agreed: 'announced' (an instance heard), 'none' (the bank announces none), 'unanswered'
+  // (a worker heard nothing and claimed the base URL for the fleet); rows made before are of instances heard
+  `ALTER TABLE tppkit_bank_identity ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'announced'`
 ]
 
 /**

@@ -9,8 +9,9 @@
  *
  * @since 0.1.0
  */
-import { BankError, BudgetStore } from "@tppkit/http"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Backoff } from "@tppkit/core"
+import { BankError, type Budget, BudgetStore } from "@tppkit/http"
+import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as Database from "./Database.ts"
@@ -115,25 +116,66 @@ export const layerUrl = (
 
 /**
  * The bank's identity for the daily budget (http's `BankConfig.Settings.bankIdentity`) that every worker of a fleet
- * uses, agreed through its database (README.md, "Daily budget"): a worker that heard the bank announce its instance
- * (`heard`, the mock bank's `baseUrl#instance=…`) keeps it as the fleet's for `baseUrl` and uses it (an instance other
- * than the kept one is the bank restarted: a new count); one that heard none (a bank that announces none, or no
- * answer in time) uses the one a worker kept, else the base URL. So a worker whose question timed out counts against
- * the same rows as the others, not a second budget of its own.
+ * uses, agreed through its database from what this worker heard the bank announce (README.md, "Daily budget"),
+ * whichever worker asks first: an instance (`baseUrl#instance=…`) or a bank that announces none (its base URL) is
+ * kept as the fleet's for `baseUrl` and used, replacing an identity another answer gave (the mock bank restarted: a
+ * new count); no answer uses the identity kept, and when none is kept yet claims the base URL for the fleet, a claim
+ * that every later worker takes whatever it hears. So two workers never count one bank in two budgets: a fleet whose
+ * first worker heard nothing counts under the base URL, a mock bank restarted on that address sharing its count
+ * (stricter, never more than the bank allows) until the row is removed.
  */
 export const bankIdentity = (
   baseUrl: string,
-  heard: string | undefined
+  heard: Budget.Announcement
 ): Effect.Effect<string, SqlError, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    if (heard !== undefined) {
-      yield* sql`INSERT INTO tppkit_bank_identity (base_url, identity) VALUES (${baseUrl}, ${heard})
-        ON CONFLICT (base_url) DO UPDATE SET identity = ${heard}`
-      return heard
+    if (heard._tag === "NoAnswer") {
+      yield* sql`INSERT INTO tppkit_bank_identity (base_url, identity, kind) VALUES (${baseUrl}, ${baseUrl}, 'unanswered')
+        ON CONFLICT (base_url) DO NOTHING`
+    } else {
+      const identity = heard._tag === "Instance" ? heard.identity : baseUrl
+      const kind = heard._tag === "Instance" ? "announced" : "none"
+      yield* sql`INSERT INTO tppkit_bank_identity (base_url, identity, kind) VALUES (${baseUrl}, ${identity}, ${kind})
+        ON CONFLICT (base_url) DO UPDATE SET identity = EXCLUDED.identity, kind = EXCLUDED.kind
+        WHERE tppkit_bank_identity.kind <> 'unanswered'`
     }
     const rows = yield* sql<{ identity: string }>`SELECT identity FROM tppkit_bank_identity WHERE base_url = ${baseUrl}`
     return rows[0]?.identity ?? baseUrl
+  })
+
+/** The identity a fleet agreed for a bank and what this worker heard of it (`PgBudgetStore.agreeIdentity`). */
+export interface Agreed {
+  /** The fleet's identity of the bank for the daily budget. */
+  readonly identity: string
+  /** What this worker heard when it last asked the bank. */
+  readonly heard: Budget.Announcement
+}
+
+/**
+ * Asks the bank which instance it is (`ask`, http's `Budget.announcement`) and agrees the fleet's identity from the
+ * answer ({@link bankIdentity}). No answer is asked again, up to `tries` times in all (default 3) after the back-off's
+ * waits (default 250 ms, doubled), unless another worker's answer is kept meanwhile (it is then the fleet's): only a
+ * bank silent through every try leaves this worker to claim the base URL.
+ */
+export const agreeIdentity = (
+  baseUrl: string,
+  ask: Effect.Effect<Budget.Announcement>,
+  options?: { readonly tries?: number | undefined; readonly backoff?: Backoff.Backoff | undefined }
+): Effect.Effect<Agreed, SqlError, SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const tries = Math.max(1, options?.tries ?? 3)
+    const backoff = options?.backoff ?? Backoff.exponential({ initial: "250 millis" })
+    let heard = yield* ask
+    for (let failures = 1; heard._tag === "NoAnswer" && failures < tries; failures++) {
+      const kept = yield* sql<{ identity: string }>`SELECT identity FROM tppkit_bank_identity
+        WHERE base_url = ${baseUrl} AND kind <> 'unanswered'`
+      if (kept[0] !== undefined) return { identity: kept[0].identity, heard }
+      yield* Effect.sleep(Duration.millis(Backoff.nominalMillis(backoff, failures) ?? 0))
+      heard = yield* ask
+    }
+    return { identity: yield* bankIdentity(baseUrl, heard), heard }
   })
 
 /** `PostgreSQL at host:port/database`, without the user or password. */

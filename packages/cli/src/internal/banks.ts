@@ -8,7 +8,7 @@
  * name any profile the worker is given, not only a built-in one or the worker's own.
  */
 import { Profile } from "@tppkit/core"
-import { BankConfig, Budget } from "@tppkit/http"
+import { BankConfig } from "@tppkit/http"
 import { CheckFailure } from "@tppkit/worker"
 import { ConfigProvider, Effect, Result } from "effect"
 import * as Failure from "../Failure.ts"
@@ -109,5 +109,5 @@ export const settingsOf = (
     if (Result.isFailure(loaded)) {
       return yield* Failure.configuration(`the bank of profile ${name} (${prefixOf(name)}*): ${loaded.failure.message}`)
     }
-    return yield* Budget.withAnnouncedIdentity(loaded.success)
+    return loaded.success
   })

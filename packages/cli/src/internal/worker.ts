@@ -166,18 +166,41 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
         )
       )
   }
-  // the budget's bank identity is the fleet's, agreed through its database: a worker whose question for a mock bank's
-  // instance timed out counts against the same budget rows as the others, not rows of its own (issue 43)
+  // the budget's bank identity is the fleet's, agreed through its database whichever worker asks first: a worker that
+  // heard nothing from a mock bank counts against the same budget rows as the others, not rows of its own (issue 43)
   const agreed = (settings: BankConfig.Settings) =>
-    PgBudgetStore.bankIdentity(settings.baseUrl, settings.bankIdentity).pipe(
-      Effect.map((identity) => (identity === settings.baseUrl ? settings : { ...settings, bankIdentity: identity })),
+    PgBudgetStore.agreeIdentity(settings.baseUrl, Budget.announcement(settings)).pipe(
+      Effect.tap(({ heard, identity }) =>
+        heard._tag === "NoAnswer"
+          ? Effect.sync(() =>
+              write(
+                Lifecycle.format(
+                  new Date(),
+                  [
+                    ["level", "warn"],
+                    ["event", "bank_identity"],
+                    ["bank", settings.baseUrl],
+                    [
+                      "message",
+                      `the bank did not say which instance it is (${heard.detail}); its daily budget counts under ${identity}, the fleet's`
+                    ]
+                  ],
+                  input.logFormat
+                )
+              )
+            )
+          : Effect.void
+      ),
+      Effect.map(({ identity }) =>
+        identity === settings.baseUrl ? settings : { ...settings, bankIdentity: identity }
+      ),
       Effect.provide(Database.layer(databaseUrl, { maxConnections: 1 })),
       Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(databaseUrl, e)))
     )
-  const heard = yield* Effect.flatMap(settingsOf(target), Budget.withAnnouncedIdentity)
+  const loaded = yield* settingsOf(target)
   // --standard: this worker's bank's records read in it, in place of its profile's (the other profiles' banks keep theirs)
   const standard = Option.getOrUndefined(input.standard ?? Option.none())
-  const own: BankConfig.Settings = standard === undefined ? heard : { ...heard, standard }
+  const own: BankConfig.Settings = standard === undefined ? loaded : { ...loaded, standard }
   /** The banks of the other profiles the fleet's consents name (those of `--consents` first, before joining). */
   const banks = new Map<string, BankConfig.Settings>()
   /** The settings of the other profiles' banks that `consents` name and that are not known yet: a missing one is refused. */
@@ -253,9 +276,9 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       ...(holidays.success.length === 0 ? {} : { holidays: holidays.success.map(LocalDate.format) }),
       ...(convention === BusinessDayConvention.defaultConvention ? {} : { convention }),
       // the standard the bank's records are read in, where it is not the profile's own: two workers read them alike
-      ...(standard === undefined || standard === heard.profile.standard ? {} : { standard }),
+      ...(standard === undefined || standard === loaded.profile.standard ? {} : { standard }),
       // the profile this worker's bank is read with: two workers never read one bank with two profiles (issue 43)
-      profile: heard.profile.name,
+      profile: loaded.profile.name,
       hour: input.hour,
       timeZone: input.timeZone,
       ...(balances === undefined ? {} : { balances })
