@@ -14,7 +14,7 @@
  *
  * `pnpm exec node --conditions=@tppkit/source bench/fleetScale.ts`; environment: BENCH_SCALE_CONSENTS (sizes, comma
  * separated, default 1000), BENCH_SCALE_WORKERS (fleet sizes, default "1,3"), BENCH_SCALE_LATENCY_MS (default 50),
- * BENCH_SCALE_DUE_EVERY (default 10). Not part of `pnpm bench` (a run of 10,000 consents takes minutes).
+ * BENCH_SCALE_DUE_EVERY (default 10), BENCH_SCALE_STATEMENTS (print the N statements called most, default 0). Not part of `pnpm bench` (a run of 10,000 consents takes minutes).
  */
 import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -33,6 +33,7 @@ const sizes = (process.env.BENCH_SCALE_CONSENTS ?? "1000").split(",").map(Number
 const fleets = (process.env.BENCH_SCALE_WORKERS ?? "1,3").split(",").map(Number)
 const latencyMs = Number(process.env.BENCH_SCALE_LATENCY_MS ?? 50)
 const dueEvery = Number(process.env.BENCH_SCALE_DUE_EVERY ?? 10)
+const topStatements = Number(process.env.BENCH_SCALE_STATEMENTS ?? 0)
 const pageSize = 10
 const day = "2026-11-02"
 const work = mkdtempSync(join(tmpdir(), "tppkit-bench-scale-"))
@@ -227,7 +228,7 @@ const run = async () => {
         // a shard's lock (its heartbeat and the lock query, as bench/worker.ts counts them)
         const statements = await query<{ calls: string; query: string }>(
           url,
-          `SELECT sum(calls)::text AS calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+          `SELECT sum(calls)::text AS calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS query
              FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
               AND query NOT LIKE '%Workflow/tppkit/ConsentSweep%' GROUP BY 2`
         )
@@ -260,6 +261,9 @@ const run = async () => {
         console.log(
           `    PostgreSQL: ${(calls / n).toFixed(1)} statements a consent (${calls}), of which shard-lock statements ${(lockCalls / n).toFixed(2)} a consent, ${(lockCalls / wall).toFixed(1)} a second over the run`
         )
+        // BENCH_SCALE_STATEMENTS=N: the N statements called most, per consent (where the database's work goes)
+        for (const r of [...statements].sort((a, b) => Number(b.calls) - Number(a.calls)).slice(0, topStatements))
+          console.log(`      ${(Number(r.calls) / n).toFixed(2).padStart(6)}  ${r.query}`)
         console.log(
           `    database ${(Number(sizeRows[0]?.bytes) / 1e6).toFixed(1)} MB; rows: ${sizeRows.map((r) => `${r.table} ${r.rows}`).join(", ")}`
         )
