@@ -159,24 +159,9 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
     const day = point ?? LocalDate.day(start)
     rule = { _tag: "MonthlyOnDay", interval: MONTHS[code]!, day, missing: "clamp" }
     // lossy only where a month the rule reaches lacks the day (quarterly from 30 January never does)
-    if (Recurrence.missesDay({ rule, start, ...(end === undefined ? {} : { end }) })) {
-      losses.push(Standards.readAsMonthEnd("ISO 20022", day))
-    }
+    losses.push(...Standards.monthEndLosses("ISO 20022", day, rule, start, end, undefined))
   }
-  return done(
-    Translation.withLosses(
-      Standards.recurrence(
-        rule,
-        start,
-        end,
-        undefined,
-        code === "DAIL" ? "none" : (options?.convention ?? "following"),
-        options?.calendar
-      ),
-      losses
-    ),
-    code === "DAIL"
-  )
+  return done(Standards.fixedOrChosen(rule, start, end, undefined, code === "DAIL", options, losses), code === "DAIL")
 }
 
 /** The code of a step in months in a code set, or undefined. */

@@ -22,24 +22,12 @@ import * as Run from "./internal/forecastRun.ts"
 import type { AccountForecast, Evidence, Forecast, Input, Outcome, Scenario } from "./internal/forecastTypes.ts"
 import type { ScheduleError } from "./ScheduleError.ts"
 
-export type {
-  AccountChange,
-  AccountForecast,
-  Balance,
-  Change,
-  Check,
-  Evidence,
-  Finding,
-  Forecast,
-  Input,
-  Moved,
-  NotNetted,
-  Outcome,
-  RiskDay,
-  Row,
-  Scenario,
-  WithoutBalance
-} from "./internal/forecastTypes.ts"
+/**
+ * The forecast's types (each documented in `internal/forecastTypes.ts`): its `Input` and `Balance`s, the `Forecast`
+ * with its `AccountForecast`s, `Row`s, `RiskDay`s, `NotNetted` payments and accounts `WithoutBalance`, a `Scenario`'s
+ * `Outcome` (`Change`, `AccountChange`, `Moved`), and the funds-check `Evidence` (`Check`, `Finding`).
+ */
+export type * from "./internal/forecastTypes.ts"
 
 /** The default bound on the payments of risk days a forecast lists (`Input.atRiskLimit`). */
 export const AT_RISK_LIMIT: number = Engine.AT_RISK_LIMIT

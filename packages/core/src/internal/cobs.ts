@@ -247,16 +247,7 @@ export const decode = (record: unknown, options?: Options): Decoded.Decoded<Recu
     if (day === 31) day = -1
     rule = { _tag: "MonthlyOnDay", interval: step, day, missing: "clamp" }
     // lossy only where a month the rule reaches lacks the day (quarterly from 30 January never does)
-    if (
-      Recurrence.missesDay({
-        rule,
-        start,
-        ...(end === undefined ? {} : { end }),
-        ...(count === undefined ? {} : { count })
-      })
-    ) {
-      losses.push(Standards.readAsMonthEnd("COBS", day))
-    }
+    losses.push(...Standards.monthEndLosses("COBS", day, rule, start, end, count))
   }
   if (count !== undefined && (months.length > 0 || ranges.length > 0)) {
     losses.push({

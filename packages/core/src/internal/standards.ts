@@ -252,6 +252,27 @@ export const readAsMonthEnd = (standard: string, day: number): Translation.Loss 
   why: `${standard} does not say when day ${day} is paid in a month without it: read as the month's last day`
 })
 
+/**
+ * The loss {@link readAsMonthEnd} of a decoded rule paying on day `day`, where a month it reaches from `start` up to
+ * `end` and `count` lacks the day (quarterly from 30 January never does); none where every month has it.
+ */
+export const monthEndLosses = (
+  standard: string,
+  day: number,
+  rule: Recurrence.Rule,
+  start: LocalDate.LocalDate,
+  end: LocalDate.LocalDate | undefined,
+  count: number | undefined
+): ReadonlyArray<Translation.Loss> =>
+  Recurrence.missesDay({
+    rule,
+    start,
+    ...(end === undefined ? {} : { end }),
+    ...(count === undefined ? {} : { count })
+  })
+    ? [readAsMonthEnd(standard, day)]
+    : []
+
 /** The change "a missing day is the target's to decide": the month-end clamp as tppkit reads the silence. */
 export const missingNotDefined = (rule: Recurrence.Rule, why: string): Candidate => ({
   loss: {
@@ -347,6 +368,26 @@ export const recurrence = (
   convention,
   ...(calendar === undefined ? {} : { calendar })
 })
+
+/**
+ * The recurrence a decoder reads at last ({@link recurrence}) with its losses, its convention `none` where the
+ * record's code fixes its dates (`fixed`: daily and working-day codes), else the options' (default `following`).
+ */
+export const fixedOrChosen = (
+  rule: Recurrence.Rule,
+  start: LocalDate.LocalDate,
+  end: LocalDate.LocalDate | undefined,
+  count: number | undefined,
+  fixed: boolean,
+  options:
+    | { readonly convention?: Recurrence.Recurrence["convention"] | undefined; readonly calendar?: string | undefined }
+    | undefined,
+  losses: ReadonlyArray<Translation.Loss>
+): Translation.Translation<Recurrence.Recurrence> =>
+  Translation.withLosses(
+    recurrence(rule, start, end, count, fixed ? "none" : (options?.convention ?? "following"), options?.calendar),
+    losses
+  )
 
 /**
  * The change "every calendar day is the target's to decide": a target whose day code does not say whether it pays

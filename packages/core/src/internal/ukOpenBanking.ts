@@ -242,32 +242,11 @@ export const decodeV3 = (record: unknown, options?: Options): Decoded.Decoded<Re
       ? { _tag: "Weekly", interval: parsed.interval ?? 1, weekdays: [LocalDate.dayOfWeek(start)] }
       : parsed.rule
   const losses: Array<Translation.Loss> = []
-  if (
-    rule._tag === "MonthlyOnDay" &&
-    Recurrence.missesDay({
-      rule,
-      start,
-      ...(final === undefined ? {} : { end: final }),
-      ...(count === undefined ? {} : { count })
-    })
-  ) {
-    losses.push(Standards.readAsMonthEnd("UK Open Banking", rule.day))
+  if (rule._tag === "MonthlyOnDay") {
+    losses.push(...Standards.monthEndLosses("UK Open Banking", rule.day, rule, start, final, count))
   }
   const fixed = rule._tag === "EveryWorkingDays" || (rule._tag === "EveryDays" && rule.interval === 1)
-  return done(
-    Translation.withLosses(
-      Standards.recurrence(
-        rule,
-        start,
-        final,
-        count,
-        fixed ? "none" : (options?.convention ?? "following"),
-        options?.calendar
-      ),
-      losses
-    ),
-    fixed
-  )
+  return done(Standards.fixedOrChosen(rule, start, final, count, fixed, options, losses), fixed)
 }
 
 /** The v3 string for a rule, or the reason there is none. */
@@ -476,32 +455,10 @@ export const decodeV4 = (record: unknown, options?: Options): Decoded.Decoded<Re
   } else {
     const day = point ?? LocalDate.day(start)
     rule = { _tag: "MonthlyOnDay", interval: months!, day, missing: "clamp" }
-    if (
-      Recurrence.missesDay({
-        rule,
-        start,
-        ...(end === undefined ? {} : { end }),
-        ...(count === undefined ? {} : { count })
-      })
-    ) {
-      losses.push(Standards.readAsMonthEnd("UK Open Banking", day))
-    }
+    losses.push(...Standards.monthEndLosses("UK Open Banking", day, rule, start, end, count))
   }
   const fixed = code === "DAIL" || code === "WODL"
-  return done(
-    Translation.withLosses(
-      Standards.recurrence(
-        rule,
-        start,
-        end,
-        count,
-        fixed ? "none" : (options?.convention ?? "following"),
-        options?.calendar
-      ),
-      losses
-    ),
-    fixed
-  )
+  return done(Standards.fixedOrChosen(rule, start, end, count, fixed, options, losses), fixed)
 }
 
 /**

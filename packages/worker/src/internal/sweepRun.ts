@@ -11,64 +11,55 @@ import type { Checks } from "../Checks.ts"
 import * as ConsentSweepRun from "./consentSweep.ts"
 import * as DailySweepRun from "./dailySweep.ts"
 import { abandonOnShardLoss } from "./shardGuard.ts"
-import {
-  ConsentSource,
-  type ConsentSummary,
-  ConsentSweep,
-  DailySweep,
-  defaultRetry,
-  isComplete,
-  ListingsInFlight,
-  OrderSource,
-  type RunPayload,
-  type Settings,
-  type Summary,
-  SweepFanOut,
-  SweepSettings,
-  Watch
-} from "./sweepTypes.ts"
+import * as Types from "./sweepTypes.ts"
 
 /** The sweep's services of a workflow's context, the retry resolved. */
 const services = Effect.gen(function* () {
-  const settings = yield* SweepSettings
+  const settings = yield* Types.SweepSettings
   return {
     settings,
-    retry: settings.retry ?? defaultRetry,
-    watch: yield* Watch,
-    source: yield* OrderSource
+    retry: settings.retry ?? Types.defaultRetry,
+    watch: yield* Types.Watch,
+    source: yield* Types.OrderSource
   } satisfies ConsentSweepRun.Services
 })
 
 /** The consents' sweep workflow's implementation, with this worker's bound on its listings at once. */
 const consentLayer = Layer.unwrap(
   Effect.map(
-    Effect.flatMap(ListingsInFlight, (n) => Semaphore.make(Math.max(1, n))),
+    Effect.flatMap(Types.ListingsInFlight, (n) => Semaphore.make(Math.max(1, n))),
     (permits) =>
-      ConsentSweep.toLayer(({ day, consent }) =>
+      Types.ConsentSweep.toLayer(({ day, consent }) =>
         abandonOnShardLoss(Effect.flatMap(services, (s) => ConsentSweepRun.sweepConsent(s, consent, day, permits)))
       )
   )
 )
 
 /** The day's sweep run: its consents read, each consent's workflow started, the summary kept. */
-const dailyLayer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
-  DailySweep.toLayer((payload) =>
-    abandonOnShardLoss(
-      Effect.gen(function* () {
-        const s = yield* services
-        const consents = yield* Effect.serviceOption(ConsentSource)
-        const fanOut = yield* SweepFanOut
-        return yield* DailySweepRun.runDay(
-          { ...s, consents, fanOut, executeConsent: (p) => ConsentSweep.execute(p) },
-          payload
-        )
-      })
-    )
+const dailyLayer: Layer.Layer<
+  never,
+  never,
+  WorkflowEngine.WorkflowEngine | Checks | Types.SweepSettings | Types.OrderSource
+> = Types.DailySweep.toLayer((payload) =>
+  abandonOnShardLoss(
+    Effect.gen(function* () {
+      const s = yield* services
+      const consents = yield* Effect.serviceOption(Types.ConsentSource)
+      const fanOut = yield* Types.SweepFanOut
+      return yield* DailySweepRun.runDay(
+        { ...s, consents, fanOut, executeConsent: (p) => Types.ConsentSweep.execute(p) },
+        payload
+      )
+    })
   )
+)
 
 /** The sweep workflows' implementation: the day's run, and each consent's part of it. */
-export const layer: Layer.Layer<never, never, WorkflowEngine.WorkflowEngine | Checks | SweepSettings | OrderSource> =
-  Layer.merge(consentLayer, dailyLayer)
+export const layer: Layer.Layer<
+  never,
+  never,
+  WorkflowEngine.WorkflowEngine | Checks | Types.SweepSettings | Types.OrderSource
+> = Layer.merge(consentLayer, dailyLayer)
 
 /** The daily cron of the sweep hour in the time zone (DST-correct: effect's `Cron` with a named zone). */
 export const dailyCron = (hour: number, timeZone: string): Cron.Cron => {
@@ -86,7 +77,7 @@ export const dailyCron = (hour: number, timeZone: string): Cron.Cron => {
  * their payments have executed; the next day's sweep covers the rest).
  */
 export const cronLayer = (
-  settings: Pick<Settings, "hour" | "timeZone">
+  settings: Pick<Types.Settings, "hour" | "timeZone">
 ): Layer.Layer<never, never, Sharding | WorkflowEngine.WorkflowEngine> =>
   ClusterCron.make({
     name: "tppkit/DailySweep",
@@ -97,7 +88,7 @@ export const cronLayer = (
       const day = LocalDate.format(LocalDate.ofInstant(slot.epochMilliseconds, settings.timeZone))
       yield* Effect.logInfo(`tppkit: daily sweep of ${day}`)
       const { payload, done } = yield* nextRun(day)
-      if (done === undefined) yield* DailySweep.execute(payload, { discard: true })
+      if (done === undefined) yield* Types.DailySweep.execute(payload, { discard: true })
     })
   })
 
@@ -110,18 +101,18 @@ export const cronLayer = (
 export const nextRun = (
   day: string
 ): Effect.Effect<
-  { readonly payload: RunPayload; readonly done: Summary | undefined },
+  { readonly payload: Types.RunPayload; readonly done: Types.Summary | undefined },
   never,
   WorkflowEngine.WorkflowEngine
 > =>
   Effect.gen(function* () {
-    let carried: ReadonlyArray<ConsentSummary> = []
+    let carried: ReadonlyArray<Types.ConsentSummary> = []
     for (let run = 0; ; run++) {
-      const payload: RunPayload = run === 0 ? { day } : { day, run, carried }
-      const previous = yield* Effect.flatMap(DailySweep.executionId(payload), (id) => DailySweep.poll(id))
+      const payload: Types.RunPayload = run === 0 ? { day } : { day, run, carried }
+      const previous = yield* Effect.flatMap(Types.DailySweep.executionId(payload), (id) => Types.DailySweep.poll(id))
       if (Option.isNone(previous) || previous.value._tag !== "Complete") return { payload, done: undefined }
       const exit = previous.value.exit
-      if (Exit.isSuccess(exit) && isComplete(exit.value)) return { payload, done: exit.value }
+      if (Exit.isSuccess(exit) && Types.isComplete(exit.value)) return { payload, done: exit.value }
       if (Exit.isSuccess(exit)) carried = exit.value.consents.filter((c) => c.failure === undefined)
     }
   })
@@ -132,9 +123,9 @@ export const nextRun = (
  */
 export const sweepNow = (
   day: string
-): Effect.Effect<Summary & { readonly rerun: boolean }, never, WorkflowEngine.WorkflowEngine> =>
+): Effect.Effect<Types.Summary & { readonly rerun: boolean }, never, WorkflowEngine.WorkflowEngine> =>
   Effect.gen(function* () {
     const { payload, done } = yield* nextRun(day)
     if (done !== undefined) return { ...done, rerun: false }
-    return { ...(yield* DailySweep.execute(payload)), rerun: (payload.run ?? 0) > 0 }
+    return { ...(yield* Types.DailySweep.execute(payload)), rerun: (payload.run ?? 0) > 0 }
   })
