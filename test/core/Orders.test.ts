@@ -242,6 +242,39 @@ describe("Orders.decoder", () => {
     expect(stream._tag).toBe("NotAList")
   })
 
+  it("gathers the items as a command uses them: the orders in position order, then what is not read by kind", () => {
+    const amount = { value: "10.00", currency: "EUR" }
+    const records = [
+      { orderId: "S", standard: "rrule", rrule: "FREQ=MONTHLY", ...parties, instructedAmount: amount },
+      { orderId: "G", frequency: "MNTH", startDate: "2027-01-01", ...parties, instructedAmount: amount },
+      { orderId: "R", frequency: "MNTH", startDate: "2027-01-01", ...parties, instructedAmount: { value: "x" } },
+      { orderId: "A", frequency: "MNTH", ...parties, instructedAmount: amount },
+      { orderId: "H", frequency: "WEEK", startDate: "2027-01-01", ...parties, instructedAmount: amount }
+    ]
+    const page = `{"pageCount":"x","standingOrders":${JSON.stringify(records)}}`
+    const unreadOf = (unread: ReadonlyArray<Orders.Unread>) => unread.map((u) => [u.kind, u.orderId])
+    // the list's problems, then the records that are no order, then the schedules that cannot be said
+    const expected = [
+      ["list", undefined],
+      ["record", "R"],
+      ["schedule", "S"]
+    ]
+    const whole = Result.getOrThrow(Orders.decode(page, { body: true }))
+    expect(unreadOf(whole.unread)).toEqual(expected)
+    expect([whole.orders.map((o) => o.orderId), whole.skipped.map((s) => s.orderId)]).toEqual([["G", "H"], ["A"]])
+    // gathered for a projection: the anchorless record among the orders, where it stands, for the projection to list
+    const gathered = Effect.runSync(Orders.gather(Orders.stream(Stream.make(page), { body: true })))
+    expect(unreadOf(gathered.unread)).toEqual(expected)
+    expect([gathered.orders.map((o) => o.orderId), gathered.skipped]).toEqual([["G", "A", "H"], []])
+    // a text that turns out to be no list: the records read before are kept when its failure is caught
+    const cut = JSON.stringify(records.slice(1, 2)).slice(0, -1)
+    const kept = Effect.runSync(
+      Orders.gather(Orders.stream(Stream.make(cut)).pipe(Stream.catchTag("NotAList", () => Stream.empty)))
+    )
+    expect(kept.orders.map((o) => o.orderId)).toEqual(["G"])
+    expect(Effect.runSync(Effect.flip(Orders.gather(Orders.stream(Stream.make(cut)))))._tag).toBe("NotAList")
+  })
+
   it("moves an order that leaves its convention to the bank, never one that states its own", () => {
     const read = Result.getOrThrow(Orders.decode(text))
     const [s, r, bg] = read.orders

@@ -189,40 +189,27 @@ export const warningRow = (order: Orders.Order, w: Orders.Warning): Render.Skipp
 })
 
 /**
- * The items of core's `Orders` decoder gathered for a command, in position order: each order (an anchorless one as
- * its record, for the projection to skip), each unread record as a row, each warning as a row.
+ * Core's gathered items (`Orders.Gathered`: the orders in position order, an anchorless record among them for the
+ * projection to skip; the unread records, the list's problems first, then records, then schedules) as the commands say
+ * them: each unread or skipped record and each order's warning as a row.
  */
-export const gather = () => {
-  const orders: Array<Order> = []
-  const list: Array<Render.SkippedRow> = []
-  const records: Array<Render.SkippedRow> = []
-  const schedules: Array<Render.SkippedRow> = []
+export const decodedOf = (gathered: Orders.Gathered): Decoded => {
   const warnings: Array<Render.SkippedRow> = []
-  const skipped: Array<Render.SkippedRow> = []
-  return {
-    add: (items: Iterable<Orders.Item>): void => {
-      for (const item of items) {
-        if (item._tag === "Order") {
-          orders.push(item)
-          for (const w of item.warnings) warnings.push(warningRow(item, w))
-        } else if (item._tag === "Skipped") {
-          // read, but it pays nothing (inactive, deleted, an end before its start, …): listed, not an error
-          if (item.order === undefined)
-            skipped.push({
-              orderId: item.orderId,
-              position: item.position,
-              reason: item.reason,
-              alike: alike(`skipped\u0000${item.reason}`, item.reason)
-            })
-          else orders.push(item.order)
-        } else (item.kind === "list" ? list : item.kind === "record" ? records : schedules).push(unreadRow(item))
-      }
-    },
-    done: (): Decoded => {
-      const unread = [...list, ...records, ...schedules]
-      return warnings.length === 0 ? { orders, unread, skipped } : { orders, unread, skipped, warnings }
-    }
+  for (const o of gathered.orders) {
+    if ("_tag" in o) for (const w of o.warnings) warnings.push(warningRow(o, w))
   }
+  const orders: ReadonlyArray<Order> = gathered.orders
+  const unread = gathered.unread.map(unreadRow)
+  // read, but it pays nothing (inactive, deleted, an end before its start, …): listed, not an error
+  const skipped = gathered.skipped.map(
+    (s): Render.SkippedRow => ({
+      orderId: s.orderId,
+      position: s.position,
+      reason: s.reason,
+      alike: alike(`skipped\u0000${s.reason}`, s.reason)
+    })
+  )
+  return warnings.length === 0 ? { orders, unread, skipped } : { orders, unread, skipped, warnings }
 }
 
 /**
@@ -236,10 +223,10 @@ export interface OrdersDecoder {
   readonly end: () => Result.Result<Decoded, string>
 }
 
-/** A decoder of an orders file for the commands (core's `Orders.decoder`, its items {@link gather}ed). */
+/** A decoder of an orders file for the commands (core's `Orders.decoder` and `Orders.gatherer`, {@link decodedOf}). */
 export const ordersDecoder = (options?: Orders.Options): OrdersDecoder => {
   const d = Orders.decoder(options)
-  const g = gather()
+  const g = Orders.gatherer()
   return {
     push: (piece) => {
       g.add(d.push(piece))
@@ -249,7 +236,7 @@ export const ordersDecoder = (options?: Orders.Options): OrdersDecoder => {
       const end = d.end()
       if (Result.isFailure(end)) return Result.fail(end.failure.reason)
       g.add(end.success.items)
-      return Result.succeed(g.done())
+      return Result.succeed(decodedOf(g.done()))
     }
   }
 }

@@ -94,32 +94,86 @@ export const decoder = (options?: Options): Decoder => {
   return { push: d.push, ok: d.ok, end: () => Result.mapError(d.end(), notAList) }
 }
 
-/** A whole list read at once: its items sorted by kind, and what the list said. */
+/** A whole list read at once: its items sorted by kind ({@link Gathered}'s order), and what the list said. */
 export interface List {
   readonly orders: Array<Order>
-  /** The problems of the list itself first, then the unread records in position order. */
+  /**
+   * The problems of the list itself first, then the records that are no order of their standard, then those whose
+   * schedule cannot be said, each kind in position order.
+   */
   readonly unread: Array<Unread>
+  /** The records read that pay nothing, the bank's records read whole without an anchor among them. */
   readonly skipped: Array<Skipped>
   readonly pageCount: number | undefined
   readonly listMissing: boolean
   readonly keys: ReadonlyArray<string>
 }
 
-/** Items sorted into their kinds, in order. */
-export const collect = (items: Iterable<Item>, ending: Omit<Ending, "items">): List => {
-  const orders: Array<Order> = []
+/**
+ * The items of a list sorted into what a command or a projection uses, as {@link gatherer} and {@link gather} give
+ * them: `orders` to project in position order, each bank record read whole without an anchor among them as read (the
+ * projection lists it as skipped with its reason, packages/core/README.md, "Anchor"); `unread` the records not read,
+ * the problems of the list itself first (`kind` `list`), then the records that are no order of their standard
+ * (`record`), then those whose schedule cannot be said (`schedule`), each kind in position order; `skipped` the
+ * records read whole that pay nothing and are no order to project (inactive, ended, a rule that reaches no date).
+ */
+export interface Gathered {
+  readonly orders: Array<Order | StandingOrder.StandingOrder>
+  readonly unread: Array<Unread>
+  readonly skipped: Array<Skipped>
+}
+
+/** Items gathered as they come: `add` the items of each piece (in position order), then `done`. */
+export interface Gatherer {
+  readonly add: (items: Iterable<Item>) => void
+  readonly done: () => Gathered
+}
+
+const sorter = (anchorless: "orders" | "skipped") => {
+  const orders: Array<Order | StandingOrder.StandingOrder> = []
   const list: Array<Unread> = []
   const records: Array<Unread> = []
+  const schedules: Array<Unread> = []
   const skipped: Array<Skipped> = []
-  for (const item of items) {
-    if (item._tag === "Order") orders.push(item)
-    else if (item._tag === "Skipped") skipped.push(item)
-    else if (item.kind === "list") list.push(item)
-    else records.push(item)
-  }
   return {
-    orders,
-    unread: list.length === 0 ? records : [...list, ...records],
+    add: (items: Iterable<Item>): void => {
+      for (const item of items) {
+        if (item._tag === "Order") orders.push(item)
+        else if (item._tag === "Skipped") {
+          if (anchorless === "orders" && item.order !== undefined) orders.push(item.order)
+          else skipped.push(item)
+        } else (item.kind === "list" ? list : item.kind === "record" ? records : schedules).push(item)
+      }
+    },
+    done: (): Gathered => ({
+      orders,
+      unread: list.length === 0 && schedules.length === 0 ? records : [...list, ...records, ...schedules],
+      skipped
+    })
+  }
+}
+
+/** A {@link Gatherer}: the items of a list sorted as {@link Gathered} says, piece by piece. */
+export const gatherer = (): Gatherer => sorter("orders")
+
+/**
+ * A stream of items ({@link stream}'s) gathered ({@link Gathered}); it fails as the stream fails. To keep the records
+ * read before the text turned out to be no list, catch the stream's {@link NotAList} first.
+ */
+export const gather = <E, R>(items: Stream.Stream<Item, E, R>): Effect.Effect<Gathered, E, R> =>
+  Effect.suspend(() => {
+    const g = gatherer()
+    return Stream.runForEachArray(items, (chunk) => Effect.sync(() => g.add(chunk))).pipe(Effect.map(g.done))
+  })
+
+/** Items sorted into their kinds ({@link Gathered}'s order, the anchorless records among `skipped`), and the ending. */
+export const collect = (items: Iterable<Item>, ending: Omit<Ending, "items">): List => {
+  const s = sorter("skipped")
+  s.add(items)
+  const { orders, unread, skipped } = s.done()
+  return {
+    orders: orders as Array<Order>,
+    unread,
     skipped,
     pageCount: ending.pageCount,
     listMissing: ending.listMissing,

@@ -367,7 +367,7 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     const read =
       reconcileAs === undefined
         ? { orders, unread: [] }
-        : readListed(
+        : yield* readListed(
             Profile.isSbas(settings.profile)
               ? orders.map((o) => StandingOrder.encodeReceived(o))
               : pages.flatMap((p) => (p.body.records ?? []).map((r) => r.json)),
@@ -432,17 +432,22 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   yield* unreadPages(pages)
 })
 
-/** The bank's records read by core's `Orders` in `standard` on the listing day: the orders, and the records not read. */
-const readListed = (records: ReadonlyArray<unknown>, standard: Standard.Standard, listedOn: LocalDate.LocalDate) => {
-  const decoder = Orders.decoder({ standard, listedOn })
-  const items = [...decoder.push(JSON.stringify(records))]
-  const end = decoder.end()
-  if (Result.isSuccess(end)) items.push(...end.success.items)
-  return {
-    orders: items.filter((i): i is Orders.Order => i._tag === "Order"),
-    unread: items.filter((i): i is Orders.Unread => i._tag === "Unread")
-  }
-}
+/**
+ * The bank's records read by core's `Orders` in `standard` on the listing day (its stream, the records read kept when
+ * the text turns out to be no list): the orders, and the records not read.
+ */
+const readListed = (records: ReadonlyArray<unknown>, standard: Standard.Standard, listedOn: LocalDate.LocalDate) =>
+  Orders.gather(
+    Orders.stream(Stream.make(JSON.stringify(records)), { standard, listedOn }).pipe(
+      Stream.catchTag("NotAList", () => Stream.empty)
+    )
+  ).pipe(
+    Effect.map((read) => ({
+      // an anchorless record (no order read) is left out, as the listing's reconciliation always did
+      orders: read.orders.filter((o): o is Orders.Order => "_tag" in o),
+      unread: read.unread
+    }))
+  )
 
 /**
  * A listing of another bank's profile (COBS): its records as the bank sent them (`--format json`), or one line per
