@@ -92,6 +92,28 @@ describe("AtRisk: stored balances that cannot be read (issue 34)", () => {
   })
 })
 
+describe("AtRisk: the balances a status flags", () => {
+  it("flags the balances older than the age given, and ages a payment's balance on the day asked", () => {
+    const balances = [
+      { iban: "A", ageDays: 3 },
+      { iban: "B", ageDays: 4 },
+      { iban: "C", ageDays: 0 }
+    ]
+    assert.deepStrictEqual(
+      AtRisk.staleBalances(balances, AtRisk.defaultBalanceMaxAge).map((b) => b.iban),
+      ["B"]
+    )
+    assert.deepStrictEqual(
+      AtRisk.staleBalances(balances, 0).map((b) => b.iban),
+      ["A", "B"]
+    )
+    const risk = { balanceDate: "2026-11-13", balanceAgeDays: 1 }
+    assert.strictEqual(AtRisk.balanceAgeOn(risk, "2026-11-16"), 3)
+    assert.strictEqual(AtRisk.balanceAgeOn(risk, "2026-11-12"), -1)
+    assert.strictEqual(AtRisk.balanceAgeOn({ ...risk, balanceDate: "13.11.2026" }, "2026-11-16"), 1)
+  })
+})
+
 describe("AtRisk.reconcile", () => {
   it("raises a payment once, clears it when the forecast recovers, and leaves what it cannot judge", () => {
     const risky = AtRisk.find(input([once("CAR", "2026-11-24", 600)]))

@@ -41,3 +41,28 @@ describe("ConsentLifecycle", () => {
     assert.strictEqual(ConsentLifecycle.expiryCode(new Error("CONSENT_EXPIRED")), undefined)
   })
 })
+
+describe("ConsentLifecycle.toName", () => {
+  it("names the consents the bank said are over and those within the first notice of their end or past it", () => {
+    const expired = { day: "2026-12-01", code: "CONSENT_EXPIRED" }
+    const consents = [
+      { key: "far", validUntil: "2027-01-01", expired: undefined },
+      { key: "near", validUntil: "2026-12-20", expired: undefined },
+      { key: "past", validUntil: "2026-12-01", expired: undefined },
+      { key: "branch", validUntil: undefined, expired: undefined },
+      { key: "over", validUntil: undefined, expired }
+    ]
+    assert.deepStrictEqual(
+      ConsentLifecycle.toName(consents, "2026-12-06").map((c) => [c.key, c.daysLeft]),
+      [
+        ["near", 14],
+        ["past", -5],
+        ["over", undefined]
+      ]
+    )
+    assert.deepStrictEqual(
+      ConsentLifecycle.toName(consents, "2026-12-05").map((c) => c.key),
+      ["past", "over"]
+    )
+  })
+})

@@ -114,3 +114,21 @@ describe("OrderChanges.compare", () => {
     assert.strictEqual(OrderChanges.eventType.NextDateMoved, "standing_order.next_date_moved")
   })
 })
+
+describe("OrderChanges.describe", () => {
+  it("says each change of the feed in a few words, from its event's type and data as kept", () => {
+    const before = [order("GONE"), order("EDIT", { value: 100 }), order("N", { nextDate: "2026-11-16" })]
+    const after = [order("EDIT", { value: 120.5 }), order("NEW"), order("N", { nextDate: "2026-12-18" })]
+    const said = OrderChanges.compare(before, after, day, rule).map((c) => {
+      const type = OrderChanges.eventType[c._tag]
+      return `${type} ${OrderChanges.describe(type, OrderChanges.data(c))}`
+    })
+    assert.deepStrictEqual(said, [
+      "standing_order.changed amount 100 EUR -> 120.5 EUR",
+      "standing_order.created 100 EUR MNTH from 2026-01-15, next -",
+      "standing_order.next_date_moved next 2026-11-16 -> 2026-12-18 (engine 2026-12-15)",
+      "standing_order.removed was 100 EUR MNTH from 2026-01-15"
+    ])
+    assert.strictEqual(OrderChanges.describe("consent.expiring", { consent: "c1" }), "")
+  })
+})

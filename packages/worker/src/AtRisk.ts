@@ -73,6 +73,25 @@ export const ageDays = (balanceDate: string, day: string): number => {
 }
 
 /**
+ * The balances older than `maxAge` days (`tppkit worker status --balance-max-age`, default
+ * {@link defaultBalanceMaxAge}): the forecast ahead stands on them, in the order given.
+ */
+export const staleBalances = <A extends { readonly ageDays: number }>(
+  balances: ReadonlyArray<A>,
+  maxAge: number
+): Array<A> => balances.filter((b) => b.ageDays > maxAge)
+
+/**
+ * The age on `day` of the balance a payment at risk stands on, calendar days (negative for a balance dated after the
+ * day); its age when raised when either date cannot be read.
+ */
+export const balanceAgeOn = (risk: Pick<Risk, "balanceDate" | "balanceAgeDays">, day: string): number => {
+  const b = LocalDate.parse(risk.balanceDate)
+  const d = LocalDate.parse(day)
+  return Result.isSuccess(b) && Result.isSuccess(d) ? d.success - b.success : risk.balanceAgeDays
+}
+
+/**
  * A stored balance the forecast cannot read: its account, and why in words naming the field and the value as stored;
  * the account is not forecast (never a balance guessed for it).
  */

@@ -50,6 +50,27 @@ export const expiring = (
 }
 
 /**
+ * The consents to name on `day` (`tppkit worker status`): those the bank said are no longer valid, and those within
+ * the first notice ({@link noticeDays}: 14 days) of their last valid day or past it, each with its days left
+ * (negative past its end; undefined for an expired one without a readable end), in the order given.
+ */
+export const toName = <A extends { readonly validUntil?: string | undefined; readonly expired?: unknown }>(
+  consents: ReadonlyArray<A>,
+  day: string
+): Array<A & { readonly daysLeft: number | undefined }> => {
+  const first = Math.max(...noticeDays)
+  const today = LocalDate.parse(day)
+  const out: Array<A & { readonly daysLeft: number | undefined }> = []
+  for (const c of consents) {
+    const end = c.validUntil === undefined ? undefined : LocalDate.parse(c.validUntil)
+    const daysLeft =
+      end === undefined || Result.isFailure(end) || Result.isFailure(today) ? undefined : end.success - today.success
+    if (c.expired !== undefined || (daysLeft !== undefined && daysLeft <= first)) out.push({ ...c, daysLeft })
+  }
+  return out
+}
+
+/**
  * The consent code of a bank's answer that says the consent is no longer valid (a `BankError` of 400, 401 or 403
  * whose body carries one of {@link expiryCodes}); `undefined` for anything else.
  */

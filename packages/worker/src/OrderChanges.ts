@@ -219,3 +219,26 @@ export const data = (change: Change): Record<string, unknown> => {
       return { orderId, before: change.before, after: change.after, engine: change.engine, ...order }
   }
 }
+
+/**
+ * A change in a few words, from its event's type and data as kept (`tppkit changes` and `tppkit worker status` say
+ * it): the order created (amount, schedule, next date) or removed (what it was), the fields changed with before and
+ * after, or the next date moved with the engine's; empty for an event that is no change of an order.
+ */
+export const describe = (type: string, data: Readonly<Record<string, unknown>>): string => {
+  const d = data as Record<string, string | null | undefined>
+  switch (type) {
+    case eventType.Created:
+      return `${d.amount} ${d.currency} ${d.schedule}, next ${d.nextDate ?? "-"}`
+    case eventType.Removed:
+      return `was ${d.amount} ${d.currency} ${d.schedule}`
+    case eventType.Changed:
+      return ((data.changes ?? []) as ReadonlyArray<FieldChange>)
+        .map((c) => `${c.field} ${c.before ?? "none"} -> ${c.after ?? "none"}`)
+        .join("; ")
+    case eventType.NextDateMoved:
+      return `next ${d.before ?? "none"} -> ${d.after} (engine ${d.engine ?? "ended"})`
+    default:
+      return ""
+  }
+}

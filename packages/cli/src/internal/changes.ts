@@ -1,29 +1,10 @@
 /** The work behind `tppkit changes`, loaded only when it runs (it pulls in the PostgreSQL driver). */
 import { LocalDate } from "@tppkit/core"
-import { Warnings } from "@tppkit/worker"
+import { OrderChanges, Warnings } from "@tppkit/worker"
 import { Effect, type Option, type Redacted, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import { inDatabase } from "./consents.ts"
-
-/** What a change says in a few words: the fields changed with before and after, or the dates moved. */
-export const detail = (change: Warnings.Kept): string => {
-  const d = change.data
-  switch (change.type) {
-    case "standing_order.created":
-      return `${d.amount} ${d.currency} ${d.schedule}, next ${d.nextDate ?? "-"}`
-    case "standing_order.removed":
-      return `was ${d.amount} ${d.currency} ${d.schedule}`
-    case "standing_order.changed":
-      return ((d.changes ?? []) as ReadonlyArray<{ field: string; before: string | null; after: string | null }>)
-        .map((c) => `${c.field} ${c.before ?? "none"} -> ${c.after ?? "none"}`)
-        .join("; ")
-    case "standing_order.next_date_moved":
-      return `next ${d.before ?? "none"} -> ${d.after} (engine ${d.engine ?? "ended"})`
-    default:
-      return ""
-  }
-}
 
 /** Runs `tppkit changes`. */
 export const run = Effect.fn("tppkit.changes")(function* (input: {
@@ -50,7 +31,7 @@ export const run = Effect.fn("tppkit.changes")(function* (input: {
       c.consent ?? "-",
       c.type.replace("standing_order.", ""),
       String(c.data.orderId ?? "-"),
-      detail(c)
+      OrderChanges.describe(c.type, c.data)
     ])
   ]
   const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)))

@@ -3,27 +3,13 @@
  * consents near or past their end and opening balances too old, for people and as JSON.
  */
 
-import type { FleetStatus } from "@tppkit/worker"
+// the modules themselves, not the package: printing a status needs none of the fleet's machinery
+import * as AtRisk from "@tppkit/worker/AtRisk"
+import * as ConsentLifecycle from "@tppkit/worker/ConsentLifecycle"
+import * as OrderChanges from "@tppkit/worker/OrderChanges"
 import * as Render from "../Render.ts"
 import type { Status } from "../WorkerStatus.ts"
 import { amountText, plural, width } from "./statusText.ts"
-
-/** The days from `day` to `end` (negative when `end` is before), or undefined when either is no date. */
-const daysBetween = (day: string, end: string): number | undefined => {
-  const a = Date.parse(`${day}T00:00:00Z`)
-  const b = Date.parse(`${end}T00:00:00Z`)
-  return Number.isNaN(a) || Number.isNaN(b) ? undefined : Math.round((b - a) / 86_400_000)
-}
-
-/** The consents to name: those the bank said are over, and those within 14 days of their end on the day. */
-const consentsToName = (w: FleetStatus.Warned) =>
-  w.consents.filter((c) => {
-    if (c.expired !== undefined) return true
-    const left = c.validUntil === undefined ? undefined : daysBetween(w.day, c.validUntil)
-    return left !== undefined && left <= 14
-  })
-
-const staleBalances = (w: FleetStatus.Warned) => w.balances.filter((b) => b.ageDays > w.balanceMaxAge)
 
 /**
  * What the fleet warns of (issue 39), each part only when it has something to say: the payments at risk ahead (day,
@@ -43,7 +29,7 @@ export const warningsSection = (status: Status, w: number = width): Array<string
           `${risk.executionDate} ${risk.orderId} ${amountText(risk.amount, risk.currency)} ${risk.currency} from ${risk.iban}: ` +
             `closing ${amountText(risk.closing, risk.currency)} (${risk.reason === "zero" ? "at or below zero" : `below ${amountText(risk.threshold ?? "0", risk.currency)}`}), ` +
             `lowest ${amountText(risk.lowest.amount, risk.currency)} on ${risk.lowest.date}; balance of ${risk.balanceDate}, ` +
-            `${plural(daysBetween(risk.balanceDate, warned.day) ?? risk.balanceAgeDays, "day")} old` +
+            `${plural(AtRisk.balanceAgeOn(risk, warned.day), "day")} old` +
             (answer === undefined ? "" : `; check: ${answer}`),
           w,
           "  ",
@@ -56,26 +42,18 @@ export const warningsSection = (status: Status, w: number = width): Array<string
     out.push("", `Standing orders changed since ${warned.changesSince} (${warned.changes.length}):`)
     for (const c of warned.changes.slice(-20)) {
       const what = String(c.type).replace("standing_order.", "")
-      const d = c.data
-      const detail =
-        c.type === "standing_order.changed"
-          ? ((d.changes ?? []) as ReadonlyArray<{ field: string; before: string | null; after: string | null }>)
-              .map((x) => `${x.field} ${x.before ?? "none"} -> ${x.after ?? "none"}`)
-              .join("; ")
-          : c.type === "standing_order.next_date_moved"
-            ? `next ${d.before ?? "none"} -> ${d.after} (engine ${d.engine ?? "ended"})`
-            : `${d.amount} ${d.currency} ${d.schedule}`
-      out.push(...Render.wrap(`${c.day} ${c.consent ?? "-"} ${what} ${d.orderId}: ${detail}`, w, "  ", "    "))
+      const detail = OrderChanges.describe(c.type, c.data)
+      out.push(...Render.wrap(`${c.day} ${c.consent ?? "-"} ${what} ${c.data.orderId}: ${detail}`, w, "  ", "    "))
     }
     if (warned.changes.length > 20) {
       out.push(`  … ${warned.changes.length - 20} more: tppkit changes --since ${warned.changesSince}`)
     }
   }
-  const consents = consentsToName(warned)
+  const consents = ConsentLifecycle.toName(warned.consents, warned.day)
   if (consents.length > 0) {
     out.push("", "Consents:")
     for (const c of consents) {
-      const left = c.validUntil === undefined ? undefined : daysBetween(warned.day, c.validUntil)
+      const left = c.daysLeft
       out.push(
         ...Render.wrap(
           c.expired !== undefined
@@ -88,7 +66,7 @@ export const warningsSection = (status: Status, w: number = width): Array<string
       )
     }
   }
-  const stale = staleBalances(warned)
+  const stale = AtRisk.staleBalances(warned.balances, warned.balanceMaxAge)
   if (stale.length > 0) {
     out.push(
       "",
@@ -117,8 +95,8 @@ export const warningsSection = (status: Status, w: number = width): Array<string
 export const warningsJson = (status: Status) => {
   const warned = status.warnings
   if (warned === undefined) return {}
-  const consents = consentsToName(warned)
-  const stale = staleBalances(warned)
+  const consents = ConsentLifecycle.toName(warned.consents, warned.day)
+  const stale = AtRisk.staleBalances(warned.balances, warned.balanceMaxAge)
   if (warned.atRisk.length + warned.changes.length + consents.length + stale.length === 0) return {}
   return {
     warnings: {
