@@ -225,6 +225,24 @@ describe("COBS paging and account numbers", () => {
     expect(SourceRecord.page({ pageNumber: 0, nextPage: null }).last).toBe(true)
     expect(SourceRecord.page(document("cobs-page.json"))).toMatchObject({ pageSize: 1, totalCount: 1, last: true })
   })
+  it("gives a list item's amount and interval at a glance, as the record gives them", () => {
+    const item = {
+      amount: { instructedAmount: { value: 1500, currency: "CZK" } },
+      standingOrder: { execution: { interval: "MONTHLY", intervalDue: " 15 " } }
+    }
+    expect(SourceRecord.glance(item)).toEqual({
+      amount: "1500",
+      currency: "CZK",
+      interval: "MONTHLY",
+      intervalDue: "15"
+    })
+    expect(SourceRecord.glance({ amount: { instructedAmount: { value: {} } }, standingOrder: "x" })).toEqual({
+      amount: undefined,
+      currency: undefined,
+      interval: undefined,
+      intervalDue: undefined
+    })
+  })
   it("reads the Czech forms of an account number", () => {
     expect(SourceRecord.czechAccount("0000002108589434", "2700")).toBe("2108589434/2700")
     expect(SourceRecord.czechAccount("0000192000145399", "0800")).toBe("19-2000145399/0800")

@@ -165,6 +165,15 @@ export type Page = Cobs.Page
 /** The paging fields of a COBS list page (rule book, "Paging"): stop on `pageNumber + 1 >= pageCount`, not on `nextPage`. */
 export const page: (body: unknown) => Page = Cobs.page
 
+/** What a COBS list item says at a glance, as given: its amount, currency, interval and interval day. */
+export type Glance = Cobs.Glance
+
+/**
+ * A COBS record's amount, currency, interval and interval day as it gives them (text, a number as written; `undefined`
+ * where absent or no text), for a listing to show beside core's reading of the record ({@link read}).
+ */
+export const glance: (record: unknown) => Glance = Cobs.glance
+
 /** A Czech account number as `prefix-number/bank` (from 16 zero-padded digits, `prefix-number`, or `number/bank`). */
 export const czechAccount: (text: string, bankCode: string | undefined) => string | undefined = Cobs.czechAccount
 

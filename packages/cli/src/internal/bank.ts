@@ -10,6 +10,7 @@ import {
   Money,
   Orders,
   Profile,
+  SourceRecord,
   type Standard,
   StandingOrder
 } from "@tppkit/core"
@@ -469,13 +470,10 @@ const profiledListing = (
     const style = yield* Output.stdoutStyle
     yield* Output.line(style.bold(`${records.length} standing order(s) (${profile.name}), ${pages.length} page(s)`))
     for (const r of records) {
-      const o = r.json as {
-        amount?: { instructedAmount?: { value?: unknown; currency?: unknown } }
-        standingOrder?: { execution?: { interval?: unknown; intervalDue?: unknown } }
-      }
-      const amount = `${String(o.amount?.instructedAmount?.value ?? "?")} ${String(o.amount?.instructedAmount?.currency ?? "")}`
-      const execution = o.standingOrder?.execution
-      const every = `${String(execution?.interval ?? "?")} ${String(execution?.intervalDue ?? "")}`.trim()
+      // the record as core sees it at a glance: the CLI reads no field of it
+      const o = SourceRecord.glance(r.json)
+      const amount = `${o.amount ?? "?"} ${o.currency ?? ""}`
+      const every = `${o.interval ?? "?"} ${o.intervalDue ?? ""}`.trim()
       const reading =
         r.read === undefined ? "not read" : r.read._tag === "Order" ? "projected" : `details pending: ${r.read.reason}`
       yield* Output.line(

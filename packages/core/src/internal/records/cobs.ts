@@ -263,6 +263,26 @@ export const read = (record: unknown, context: Context): Read => {
   )
 }
 
+/** What a COBS list item says at a glance, as given (`undefined` where it has no text). */
+export interface Glance {
+  readonly amount: string | undefined
+  readonly currency: string | undefined
+  readonly interval: string | undefined
+  readonly intervalDue: string | undefined
+}
+
+/** A COBS record's amount, currency, interval and interval day as it gives them, for a listing to show. */
+export const glance = (record: unknown): Glance => {
+  const amount = objectAt(record, "amount", "instructedAmount")
+  const execution = objectAt(record, "standingOrder", "execution")
+  return {
+    amount: textOf(amount?.value),
+    currency: textOf(amount?.currency),
+    interval: textOf(execution?.interval),
+    intervalDue: textOf(execution?.intervalDue)
+  }
+}
+
 /** What a COBS list page says about paging (rule book, "Paging"; the list example's `nextPage: 0` on its last page). */
 export interface Page {
   readonly pageNumber: number | undefined
