@@ -3,29 +3,14 @@
  * driver).
  */
 import { LocalDate } from "@tppkit/core"
-import { Consents, Database } from "@tppkit/worker"
+import { Consents } from "@tppkit/worker"
 import { Config, Effect, Option, type Redacted, Result } from "effect"
-import type { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql/SqlError"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as DatabaseFailure from "./database.ts"
 
 /** Runs `body` on the database of `--database-url`; a database failure is one line naming its address. */
-export const inDatabase = <A>(
-  url: Option.Option<Redacted.Redacted<string>>,
-  body: Effect.Effect<A, SqlError, SqlClient.SqlClient>
-) =>
-  Effect.gen(function* () {
-    if (Option.isNone(url)) {
-      return yield* Failure.usage("no database: give --database-url URL or set TPPKIT_DATABASE_URL")
-    }
-    const checked = yield* DatabaseFailure.checkUrl(url.value)
-    return yield* body.pipe(
-      Effect.provide(Database.layer(checked, { maxConnections: 1 })),
-      Effect.catchTag("SqlError", (e) => Effect.fail(DatabaseFailure.failure(checked, e)))
-    )
-  })
+export const inDatabase = DatabaseFailure.withDatabase
 
 /** Runs `tppkit consents add`. */
 export const add = Effect.fn("tppkit.consents.add")(function* (input: {

@@ -5,8 +5,9 @@
  * password and a missing database are `configuration` (3, the URL must change), anything else `failure` (1).
  */
 import * as Database from "@tppkit/worker/Database"
-import { Effect, Redacted } from "effect"
-import type { SqlError } from "effect/sql/SqlError"
+import { Effect, Option, Redacted } from "effect"
+import type { SqlClient } from "effect/sql"
+import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import * as Failure from "../Failure.ts"
 
 const kindOf: { readonly [P in Database.Problem]: Failure.Kind } = {
@@ -32,3 +33,22 @@ export const checkUrl = (
   /^postgres(ql)?:\/\//.test(Redacted.value(url))
     ? Effect.succeed(url)
     : Effect.fail(Failure.configuration("--database-url: expected postgres://user:password@host:port/database"))
+
+/**
+ * Runs `effect` on the fleet's database of `--database-url` (or `TPPKIT_DATABASE_URL`), one connection; no URL is a
+ * usage failure, and a database failure is one line naming its address ({@link failure}).
+ */
+export const withDatabase = <A, E, R>(
+  url: Option.Option<Redacted.Redacted<string>>,
+  effect: Effect.Effect<A, E, R | SqlClient.SqlClient>
+): Effect.Effect<A, Exclude<E, SqlError> | Failure.CliFailure, Exclude<R, SqlClient.SqlClient>> =>
+  Effect.gen(function* () {
+    if (Option.isNone(url)) {
+      return yield* Failure.usage("no database: give --database-url URL or set TPPKIT_DATABASE_URL")
+    }
+    const checked = yield* checkUrl(url.value)
+    return yield* effect.pipe(
+      Effect.provide(Database.layer(checked, { maxConnections: 1 })),
+      Effect.mapError((e) => (isSqlError(e) ? failure(checked, e) : (e as Exclude<E, SqlError>)))
+    )
+  })

@@ -1,9 +1,6 @@
 /** The work behind `tppkit webhook secret`, `verify`, `enable` and `replay`, loaded only when one runs. */
-import * as Database from "@tppkit/worker/Database"
 import * as Webhook from "@tppkit/worker/Webhook"
 import { Effect, Option, Redacted, Result, Stream } from "effect"
-import type { SqlClient } from "effect/sql"
-import { isSqlError } from "effect/sql/SqlError"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as DatabaseFailure from "./database.ts"
@@ -114,22 +111,6 @@ export const verify = Effect.fn("tppkit.webhook.verify")(function* (input: Verif
   yield* Output.line(JSON.stringify({ id: result.success.id, ...result.success.event }))
 })
 
-/** Runs `effect` on the fleet's database of `--database-url` (or `TPPKIT_DATABASE_URL`). */
-const withDatabase = <A, E, R>(
-  url: Option.Option<Redacted.Redacted<string>>,
-  effect: Effect.Effect<A, E, R | SqlClient.SqlClient>
-) =>
-  Effect.gen(function* () {
-    if (Option.isNone(url)) {
-      return yield* Failure.usage("no database: give --database-url URL or set TPPKIT_DATABASE_URL")
-    }
-    const checked = yield* DatabaseFailure.checkUrl(url.value)
-    return yield* effect.pipe(
-      Effect.provide(Database.layer(checked, { maxConnections: 1 })),
-      Effect.mapError((e) => (isSqlError(e) ? DatabaseFailure.failure(checked, e) : e))
-    )
-  })
-
 /** The parsed flags of `tppkit webhook enable`. */
 export interface EnableInput {
   readonly url: string
@@ -154,7 +135,7 @@ const endpointNamed = (flag: string, url: string) =>
 
 /** Runs `tppkit webhook enable`: one line on stdout saying what changed. */
 export const enable = Effect.fn("tppkit.webhook.enable")(function* (input: EnableInput) {
-  yield* withDatabase(
+  yield* DatabaseFailure.withDatabase(
     input.databaseUrl,
     Effect.gen(function* () {
       const endpoint = yield* endpointNamed("", input.url)
@@ -203,7 +184,7 @@ export const replay = Effect.fn("tppkit.webhook.replay")(function* (input: Repla
   if (type !== undefined && !(Webhook.EventType.literals as ReadonlyArray<string>).includes(type)) {
     return yield* Failure.usage(`--type ${JSON.stringify(type)}: one of ${Webhook.EventType.literals.join(", ")}`)
   }
-  yield* withDatabase(
+  yield* DatabaseFailure.withDatabase(
     input.databaseUrl,
     Effect.gen(function* () {
       let targets: ReadonlyArray<string> | "enabled" = "enabled"
