@@ -6,30 +6,23 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
-import { Command } from "effect/cli"
 import * as Connection from "./Connection.ts"
+import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
 
 /** `tppkit budget [--budget-file FILE | --database-url URL] [--format table|json]`. */
-export const budgetCommand = Command.make(
-  "budget",
-  {
+export const budgetCommand = CommandSpec.make({
+  name: "budget",
+  flags: {
     budgetFile: Connection.flags.budgetFile,
     databaseUrl: Connection.flags.databaseUrl,
     format: Flags.tableOrJson
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/budget.ts")),
-      (impl) => impl.budget(input)
-    )
-).pipe(
-  Command.withDescription(
-    "Show today's daily budget of unattended listings per consent (budget file or fleet database): used, left, reset"
-  ),
-  Command.withExamples([
+  run: CommandSpec.lazy(() => import("./internal/budget.ts"))("budget"),
+  description:
+    "Show today's daily budget of unattended listings per consent (budget file or fleet database): used, left, reset",
+  examples: [
     { command: "tppkit budget", description: "Today's budget in ~/.tppkit/budget.json (or TPPKIT_BUDGET_FILE)" },
     { command: "tppkit budget --database-url $URL --format json", description: "The fleet's shared budget" }
-  ])
-)
+  ]
+})

@@ -6,31 +6,22 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
-import { Command, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
+import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
 
 /** `tppkit changes --since YYYY-MM-DD [--format table|json]`. */
-export const changesCommand = Command.make(
-  "changes",
-  {
+export const changesCommand = CommandSpec.make({
+  name: "changes",
+  flags: {
     databaseUrl: Connection.flags.databaseUrl,
-    since: Flag.String("since").pipe(
-      Flag.withMetavar("YYYY-MM-DD"),
-      Flag.withDescription("The first sweep day whose changes are listed")
-    ),
+    since: Flags.date("since", "The first sweep day whose changes are listed"),
     format: Flags.tableOrJson
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/changes.ts")),
-      (impl) => impl.run(input)
-    )
-).pipe(
-  Command.withDescription("What changed in the fleet's standing orders from one listing to the next, since a day"),
-  Command.withExamples([
+  run: CommandSpec.lazy(() => import("./internal/changes.ts"))("run"),
+  description: "What changed in the fleet's standing orders from one listing to the next, since a day",
+  examples: [
     { command: "tppkit changes --since 2026-11-01", description: "Created, removed, changed and moved orders" },
     { command: "tppkit changes --since 2026-11-01 --format json", description: "One JSON array of the events" }
-  ])
-)
+  ]
+})

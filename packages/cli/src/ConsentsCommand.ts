@@ -5,17 +5,18 @@
  *
  * @since 0.1.0
  */
-import { Config, Effect } from "effect"
-import { Argument, Command, Flag } from "effect/cli"
+import { Config } from "effect"
+import { Argument, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
+import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
 
-const impl = () => import("./internal/consents.ts")
+const consents = CommandSpec.lazy(() => import("./internal/consents.ts"))
 
 /** `tppkit consents add KEY [--iban IBAN] [--profile P] [--valid-until YYYY-MM-DD]` (and `TPPKIT_REFRESH_TOKEN`). */
-export const consentsAddCommand = Command.make(
-  "add",
-  {
+export const consentsAddCommand = CommandSpec.make({
+  name: "add",
+  flags: {
     databaseUrl: Connection.flags.databaseUrl,
     key: Argument.String("key").pipe(Argument.withDescription("The consent's key (its daily budget's key)")),
     iban: Flag.String("iban").pipe(Flag.withDescription("List only this account's standing orders"), Flag.optional),
@@ -25,12 +26,10 @@ export const consentsAddCommand = Command.make(
       ),
       Flag.optional
     ),
-    validUntil: Flag.String("valid-until").pipe(
-      Flag.withMetavar("YYYY-MM-DD"),
-      Flag.withDescription(
-        "The last day the consent is valid (default: today plus its profile's validity days); not swept after it"
-      ),
-      Flag.optional
+    validUntil: Flags.optionalText(
+      "valid-until",
+      "YYYY-MM-DD",
+      "The last day the consent is valid (default: today plus its profile's validity days); not swept after it"
     ),
     refreshToken: Flag.Redacted("refresh-token").pipe(
       Flag.withDescription(
@@ -40,40 +39,38 @@ export const consentsAddCommand = Command.make(
       Flag.optional
     )
   },
-  (input) => Effect.flatMap(Effect.promise(impl), (i) => i.add(input))
-).pipe(
-  Command.withDescription("Add a consent to the fleet, or change the one of that key"),
-  Command.withExamples([
+  run: consents("add"),
+  description: "Add a consent to the fleet, or change the one of that key",
+  examples: [
     { command: "tppkit consents add fleet-004 --iban SK9811000000000000000004", description: "Swept from the next run" }
-  ])
-)
+  ]
+})
 
 /** `tppkit consents remove KEY`. */
-export const consentsRemoveCommand = Command.make(
-  "remove",
-  {
+export const consentsRemoveCommand = CommandSpec.make({
+  name: "remove",
+  flags: {
     databaseUrl: Connection.flags.databaseUrl,
     key: Argument.String("key").pipe(Argument.withDescription("The consent's key"))
   },
-  (input) => Effect.flatMap(Effect.promise(impl), (i) => i.remove(input))
-).pipe(
-  Command.withDescription("Remove a consent from the fleet (exit 7 when it has none of that key)"),
-  Command.withExamples([{ command: "tppkit consents remove fleet-004", description: "Not swept from the next run" }])
-)
+  run: consents("remove"),
+  description: "Remove a consent from the fleet (exit 7 when it has none of that key)",
+  examples: [{ command: "tppkit consents remove fleet-004", description: "Not swept from the next run" }]
+})
 
 /** `tppkit consents list [--format table|json]`. */
-export const consentsListCommand = Command.make(
-  "list",
-  { databaseUrl: Connection.flags.databaseUrl, format: Flags.tableOrJson },
-  (input) => Effect.flatMap(Effect.promise(impl), (i) => i.list(input))
-).pipe(
-  Command.withDescription("The fleet's consents: key, IBAN, profile, valid until"),
-  Command.withExamples([{ command: "tppkit consents list --format json", description: "One JSON array" }])
-)
+export const consentsListCommand = CommandSpec.make({
+  name: "list",
+  flags: { databaseUrl: Connection.flags.databaseUrl, format: Flags.tableOrJson },
+  run: consents("list"),
+  description: "The fleet's consents: key, IBAN, profile, valid until",
+  examples: [{ command: "tppkit consents list --format json", description: "One JSON array" }]
+})
 
 /** `tppkit consents`: the fleet's consents. */
-export const consentsCommand = Command.make("consents").pipe(
-  Command.withDescription("The fleet's consents, kept in its database: add, remove, list"),
-  Command.withSubcommands([consentsAddCommand, consentsRemoveCommand, consentsListCommand]),
-  Command.withExamples([{ command: "tppkit consents list", description: "The consents the fleet sweeps" }])
-)
+export const consentsCommand = CommandSpec.group({
+  name: "consents",
+  description: "The fleet's consents, kept in its database: add, remove, list",
+  subcommands: [consentsAddCommand, consentsRemoveCommand, consentsListCommand],
+  examples: [{ command: "tppkit consents list", description: "The consents the fleet sweeps" }]
+})

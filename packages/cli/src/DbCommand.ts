@@ -6,61 +6,50 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
-import { Command, Flag } from "effect/cli"
+import { Flag } from "effect/cli"
+import * as CommandSpec from "./internal/commandSpec.ts"
+import * as Flags from "./internal/flags.ts"
 
 /** `tppkit db start [--data-dir DIR] [--port N] [--listen ADDR --allow CIDR …] [--format text|json]`. */
-export const dbStartCommand = Command.make(
-  "start",
-  {
-    dataDir: Flag.String("data-dir").pipe(
-      Flag.withMetavar("DIR"),
-      Flag.withDescription(
-        "Data directory, created and initialised when empty (default ~/.tppkit/postgres; as root /var/lib/tppkit/postgres)"
-      ),
-      Flag.optional
+export const dbStartCommand = CommandSpec.make({
+  name: "start",
+  flags: {
+    dataDir: Flags.optionalText(
+      "data-dir",
+      "DIR",
+      "Data directory, created and initialised when empty (default ~/.tppkit/postgres; as root /var/lib/tppkit/postgres)"
     ),
     port: Flag.Int("port").pipe(
       Flag.withDescription("TCP port (default 5433; 0: any free port)"),
       Flag.withDefault(5433)
     ),
-    listen: Flag.String("listen").pipe(
-      Flag.withMetavar("ADDR"),
-      Flag.withDescription(
-        "Serve other machines too, at this address of this one (the printed URL carries it); needs --allow"
-      ),
-      Flag.optional
+    listen: Flags.optionalText(
+      "listen",
+      "ADDR",
+      "Serve other machines too, at this address of this one (the printed URL carries it); needs --allow"
     ),
-    allow: Flag.String("allow").pipe(
-      Flag.withMetavar("CIDR"),
-      Flag.withDescription("A network whose workers may connect to --listen, with the password (repeatable)"),
-      Flag.atLeast(0),
-      Flag.withDefault([] as ReadonlyArray<string>)
+    allow: Flags.list(
+      "allow",
+      "CIDR",
+      "A network whose workers may connect to --listen, with the password (repeatable)"
     ),
-    format: Flag.Literals("format", ["text", "json"]).pipe(
-      Flag.withDescription('Start-up report: text, or one JSON line {"databaseUrl": …}'),
-      Flag.withDefault("text")
-    )
+    format: Flags.format(["text", "json"], 'Start-up report: text, or one JSON line {"databaseUrl": …}')
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/db.ts")),
-      (impl) => impl.start(input)
-    )
-).pipe(
-  Command.withDescription("Start an embedded PostgreSQL and serve until SIGINT or SIGTERM"),
-  Command.withExamples([
+  run: CommandSpec.lazy(() => import("./internal/db.ts"))("start"),
+  description: "Start an embedded PostgreSQL and serve until SIGINT or SIGTERM",
+  examples: [
     { command: "tppkit db start", description: "PostgreSQL for the fleet on 127.0.0.1:5433" },
     {
       command: "tppkit db start --listen 10.0.0.1 --allow 10.0.0.0/24",
       description: "Also for the workers of 10.0.0.0/24, at 10.0.0.1:5433"
     }
-  ])
-)
+  ]
+})
 
 /** `tppkit db`: the fleet's database. */
-export const dbCommand = Command.make("db").pipe(
-  Command.withDescription("The fleet's PostgreSQL: start an embedded one"),
-  Command.withSubcommands([dbStartCommand]),
-  Command.withExamples([{ command: "tppkit db start", description: "PostgreSQL for the fleet on 127.0.0.1:5433" }])
-)
+export const dbCommand = CommandSpec.group({
+  name: "db",
+  description: "The fleet's PostgreSQL: start an embedded one",
+  subcommands: [dbStartCommand],
+  examples: [{ command: "tppkit db start", description: "PostgreSQL for the fleet on 127.0.0.1:5433" }]
+})

@@ -5,24 +5,21 @@
  * @since 0.1.0
  */
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
-import { Effect } from "effect"
-import { Command, Flag } from "effect/cli"
+import { Flag } from "effect/cli"
+import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
 import * as Formats from "./internal/formats.ts"
 
 /** `tppkit explain --orders FILE --order ID [--date D] [--calendar C] [--convention X] [--rule-from L] [--format F]`. */
-export const explainCommand = Command.make(
-  "explain",
-  {
-    orders: Flag.String("orders").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("Standing-order list response body or bare array of orders (- for stdin)")
-    ),
-    order: Flag.String("order").pipe(Flag.withMetavar("ID"), Flag.withDescription("The orderId to explain")),
-    date: Flag.String("date").pipe(
-      Flag.withMetavar("YYYY-MM-DD"),
-      Flag.withDescription("Explain the payment on this day, or the next one after it (default: the next payment)"),
-      Flag.optional
+export const explainCommand = CommandSpec.make({
+  name: "explain",
+  flags: {
+    orders: Flags.orders,
+    order: Flags.text("order", "ID", "The orderId to explain"),
+    date: Flags.optionalText(
+      "date",
+      "YYYY-MM-DD",
+      "Explain the payment on this day, or the next one after it (default: the next payment)"
     ),
     calendar: Flag.String("calendar").pipe(
       Flag.withDescription(
@@ -45,21 +42,12 @@ export const explainCommand = Command.make(
       "YYYY-MM-DD",
       "The day the --rule-from listing was made (default --date); one for all, or one per listing"
     ),
-    standard: Flags.standard,
-    accounts: Flags.accounts,
-    format: Flag.Literals("format", Formats.explain).pipe(
-      Flag.withDescription(`Output format: ${Formats.explain.join(", ")} (default ${Formats.explain[0]})`),
-      Flag.withDefault(Formats.explain[0])
-    )
+    ...Flags.reading,
+    format: Flags.format(Formats.explain)
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/explain.ts")),
-      (impl) => impl.run(input)
-    )
-).pipe(
-  Command.withDescription("Explain why a standing order's payment falls on its date, step by step"),
-  Command.withExamples([
+  run: CommandSpec.lazy(() => import("./internal/explain.ts"))("run"),
+  description: "Explain why a standing order's payment falls on its date, step by step",
+  examples: [
     {
       command: "tppkit explain --orders orders.json --order SO-1001",
       description: "The next payment: anchor, nominal date, days passed and why, convention"
@@ -68,5 +56,5 @@ export const explainCommand = Command.make(
       command: "tppkit explain --orders orders.json --order SO-1001 --date 2027-04-01 --format json",
       description: "The payment on or after 1 April 2027 as one JSON object"
     }
-  ])
-)
+  ]
+})

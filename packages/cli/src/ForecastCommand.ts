@@ -6,72 +6,46 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
-import { Command, Flag } from "effect/cli"
+import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
 import * as Formats from "./internal/formats.ts"
 
 /** `tppkit forecast --orders FILE --balances FILE --from D --to D [--threshold …] [--scenario …] [--format F]`. */
-export const forecastCommand = Command.make(
-  "forecast",
-  {
-    orders: Flag.String("orders").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("Standing-order list response body or bare array of orders (- for stdin)")
+export const forecastCommand = CommandSpec.make({
+  name: "forecast",
+  flags: {
+    orders: Flags.orders,
+    balances: Flags.file(
+      "balances",
+      'JSON array of {"iban", "currency", "amount", "date", "threshold"?}: each balance at the start of its date'
     ),
-    balances: Flag.String("balances").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription(
-        'JSON array of {"iban", "currency", "amount", "date", "threshold"?}: each balance at the start of its date'
-      )
+    flows: Flags.optionalText("flows", "FILE", "Expected flows (e.g. a salary), written as standing orders"),
+    checks: Flags.optionalText(
+      "checks",
+      "FILE",
+      'Funds-check answers: JSON array of {"orderId", "executionDate", "debtorIban", "amount", "currency", "checkedOn", "answer"}'
     ),
-    flows: Flag.String("flows").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("Expected flows (e.g. a salary), written as standing orders"),
-      Flag.optional
+    ...Flags.window,
+    threshold: Flags.list(
+      "threshold",
+      "[IBAN=]AMOUNT",
+      "The line to stay above, for every account or one (repeatable)"
     ),
-    checks: Flag.String("checks").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription(
-        'Funds-check answers: JSON array of {"orderId", "executionDate", "debtorIban", "amount", "currency", "checkedOn", "answer"}'
-      ),
-      Flag.optional
-    ),
-    from: Flag.String("from").pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription("First day of the window")),
-    to: Flag.String("to").pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription("Last day of the window")),
-    threshold: Flag.String("threshold").pipe(
-      Flag.withMetavar("[IBAN=]AMOUNT"),
-      Flag.withDescription("The line to stay above, for every account or one (repeatable)"),
-      Flag.atLeast(0),
-      Flag.withDefault([] as ReadonlyArray<string>)
-    ),
-    scenario: Flag.String("scenario").pipe(
-      Flag.withMetavar("CHANGES"),
-      Flag.withDescription(
-        "A what-if (repeatable): skip:ORDER@DATE, fail:ORDER@DATE, delay:ORDER[@DATE]+DAYS, add:FILE (orders), remove:ORDER, convention:X, calendar:C; several joined by commas"
-      ),
-      Flag.atLeast(0),
-      Flag.withDefault([] as ReadonlyArray<string>)
+    scenario: Flags.list(
+      "scenario",
+      "CHANGES",
+      "A what-if (repeatable): skip:ORDER@DATE, fail:ORDER@DATE, delay:ORDER[@DATE]+DAYS, add:FILE (orders), remove:ORDER, convention:X, calendar:C; several joined by commas"
     ),
     calendar: Flags.calendar,
     holidays: Flags.holidays,
     convention: Flags.convention,
-    standard: Flags.standard,
-    accounts: Flags.accounts,
-    format: Flag.Literals("format", Formats.forecast).pipe(
-      Flag.withDescription(`Output format: ${Formats.forecast.join(", ")} (default table)`),
-      Flag.withDefault(Formats.forecast[0])
-    ),
+    ...Flags.reading,
+    format: Flags.format(Formats.forecast),
     rawCsv: Flags.rawCsv
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/forecast.ts")),
-      (impl) => impl.run(input)
-    )
-).pipe(
-  Command.withDescription("Forecast each account's balance day by day: the lowest point and the days at risk"),
-  Command.withExamples([
+  run: CommandSpec.lazy(() => import("./internal/forecast.ts"))("run"),
+  description: "Forecast each account's balance day by day: the lowest point and the days at risk",
+  examples: [
     {
       command:
         "tppkit forecast --orders orders.json --balances balances.json --from 2026-08-01 --to 2026-10-31 --threshold 200",
@@ -82,5 +56,5 @@ export const forecastCommand = Command.make(
         "tppkit forecast --orders orders.json --balances balances.json --flows salary.json --from 2026-08-01 --to 2026-10-31 --scenario delay:SALARY+3",
       description: "The salary three days late: what changes against the forecast"
     }
-  ])
-)
+  ]
+})

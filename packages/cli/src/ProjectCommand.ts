@@ -6,8 +6,8 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
-import { Command, Flag } from "effect/cli"
+import { Flag } from "effect/cli"
+import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
 import * as Formats from "./internal/formats.ts"
 
@@ -15,24 +15,16 @@ import * as Formats from "./internal/formats.ts"
 export const formats = Formats.project
 
 /** `tppkit project --orders FILE --from D --to D [--calendar C] [--holidays D,…] [--convention X] [--format F]`. */
-export const projectCommand = Command.make(
-  "project",
-  {
-    orders: Flag.String("orders").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("Standing-order list response body or bare array of orders (- for stdin)")
-    ),
-    from: Flag.String("from").pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription("First day of the window")),
-    to: Flag.String("to").pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription("Last day of the window")),
+export const projectCommand = CommandSpec.make({
+  name: "project",
+  flags: {
+    orders: Flags.orders,
+    ...Flags.window,
     calendar: Flags.calendar,
     holidays: Flags.holidays,
     convention: Flags.convention,
-    standard: Flags.standard,
-    accounts: Flags.accounts,
-    format: Flag.Literals("format", formats).pipe(
-      Flag.withDescription(`Output format: ${formats.join(", ")} (default ${formats[0]})`),
-      Flag.withDefault(formats[0]!)
-    ),
+    ...Flags.reading,
+    format: Flags.format(formats),
     rawCsv: Flags.rawCsv,
     icsRrule: Flag.Boolean("ics-rrule").pipe(
       Flag.withDescription(
@@ -51,14 +43,9 @@ export const projectCommand = Command.make(
       "The day the --rule-from listing was made (default --from); one for all listings, or one per --rule-from in order"
     )
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/project.ts")),
-      (impl) => impl.run(input)
-    )
-).pipe(
-  Command.withDescription("Project the payments of standing orders over a window of dates"),
-  Command.withExamples([
+  run: CommandSpec.lazy(() => import("./internal/project.ts"))("run"),
+  description: "Project the payments of standing orders over a window of dates",
+  examples: [
     {
       command: "tppkit project --orders orders.json --from 2026-01-01 --to 2026-03-31",
       description: "Upcoming payments as a table (TARGET calendar, following convention)"
@@ -68,5 +55,5 @@ export const projectCommand = Command.make(
         "tppkit standing-orders --all --format json | tppkit project --orders - --from 2026-01-01 --to 2026-12-31 --format json",
       description: "Project what the bank lists"
     }
-  ])
-)
+  ]
+})

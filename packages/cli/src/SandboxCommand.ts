@@ -8,7 +8,8 @@
 import { BusinessDayConvention, Money } from "@tppkit/core"
 import type { Sandbox } from "@tppkit/sandbox"
 import { Config, Effect, Redacted } from "effect"
-import { Command, Flag } from "effect/cli"
+import { Flag } from "effect/cli"
+import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
 
 /** The start-up report printed by `tppkit sandbox --format json`, as one line. */
@@ -70,11 +71,11 @@ export const renderText = (info: Sandbox.SandboxInfo["Service"]): string => {
  * [--error-dialect D] [--fault-rate R --fault-seed N] [--tls-cert F --tls-key F [--tls-ca F] [--require-client-cert]]
  * [--admin-token T] [--clock-skew-seconds S] [--format text|json]`.
  */
-export const sandboxCommand = Command.make(
-  "sandbox",
-  {
+export const sandboxCommand = CommandSpec.make({
+  name: "sandbox",
+  flags: {
     host: Flag.String("host").pipe(Flag.withDescription("Interface to bind"), Flag.withDefault("127.0.0.1")),
-    port: Flag.Int("port").pipe(Flag.withDescription("Port (0: any free port)"), Flag.withDefault(0)),
+    port: Flags.int("port", "Port (0: any free port)", 0),
     fixtures: Flags.file(
       "fixtures",
       "Fixture JSON file (clients, accounts, standing orders); default: the built-in set"
@@ -87,10 +88,7 @@ export const sandboxCommand = Command.make(
       Flag.withDescription("Client secret of the first fixture client"),
       Flag.optional
     ),
-    live: Flag.Boolean("live").pipe(
-      Flag.withDescription("Serve the LIVE paths instead of the SANDBOX ones"),
-      Flag.withDefault(false)
-    ),
+    live: Flags.toggle("live", "Serve the LIVE paths instead of the SANDBOX ones"),
     errorDialect: Flag.Literals("error-dialect", ["problem", "berlin-group", "cz-sk"]).pipe(
       Flag.withDescription("Error body shape of the API paths (default: the profile's; sbas: problem)"),
       Flag.optional
@@ -105,17 +103,18 @@ export const sandboxCommand = Command.make(
       Flag.withDescription("Probability (0-1) that a request gets a random fault"),
       Flag.withDefault(0)
     ),
-    faultSeed: Flag.Int("fault-seed").pipe(Flag.withDescription("Seed of the fault sequence"), Flag.withDefault(1)),
+    faultSeed: Flags.int("fault-seed", "Seed of the fault sequence", 1),
     tlsCert: Flags.file("tls-cert", "PEM certificate: serve HTTPS").pipe(Flag.optional),
     tlsKey: Flags.file("tls-key", "PEM private key").pipe(Flag.optional),
     tlsCa: Flags.file("tls-ca", "PEM CA for client certificates").pipe(Flag.optional),
-    requireClientCert: Flag.Boolean("require-client-cert").pipe(
-      Flag.withDescription("Require a client certificate signed by --tls-ca (mutual TLS)"),
-      Flag.withDefault(false)
+    requireClientCert: Flags.toggle(
+      "require-client-cert",
+      "Require a client certificate signed by --tls-ca (mutual TLS)"
     ),
-    clockSkewSeconds: Flag.Int("clock-skew-seconds").pipe(
-      Flag.withDescription("How far in the future PSU-Last-Logged-Time may be and still count as present"),
-      Flag.withDefault(60)
+    clockSkewSeconds: Flags.int(
+      "clock-skew-seconds",
+      "How far in the future PSU-Last-Logged-Time may be and still count as present",
+      60
     ),
     adminToken: Flag.Redacted("admin-token").pipe(
       Flag.withDescription(
@@ -155,20 +154,16 @@ export const sandboxCommand = Command.make(
       ),
       Flag.optional
     ),
-    format: Flag.Literals("format", ["text", "json"]).pipe(
-      Flag.withDescription("Start-up report: text, or one JSON line"),
-      Flag.withDefault("text")
-    )
+    format: Flags.format(["text", "json"], "Start-up report: text, or one JSON line")
   },
-  (flags) =>
+  run: (flags) =>
     Effect.flatMap(
       Effect.promise(() => import("./internal/sandbox.ts")),
       (impl) => impl.run(flags, (info, format) => (format === "json" ? JSON.stringify(report(info)) : renderText(info)))
-    )
-).pipe(
-  Command.withDescription("Start the mock bank on loopback and serve until SIGINT or SIGTERM"),
-  Command.withExamples([
+    ),
+  description: "Start the mock bank on loopback and serve until SIGINT or SIGTERM",
+  examples: [
     { command: "tppkit sandbox --port 8080", description: "The mock bank on http://127.0.0.1:8080" },
     { command: "tppkit sandbox --fault-rate 0.1", description: "One request in ten gets a random fault" }
-  ])
-)
+  ]
+})

@@ -5,8 +5,8 @@
  * @since 0.2.0
  */
 import { BusinessDayConvention, Calendar } from "@tppkit/core"
-import { Effect } from "effect"
-import { Command, Flag } from "effect/cli"
+import { Flag } from "effect/cli"
+import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
 import { standardTargets } from "./internal/standardTargets.ts"
 
@@ -20,13 +20,10 @@ export const targets = ["rrule", "sbas", ...standardTargets, "berlin-group-ais"]
 export const formats = ["text", "json"] as const
 
 /** `tppkit translate --orders FILE --to rrule|sbas [--calendar C] [--convention X] [--format text|json]`. */
-export const translateCommand = Command.make(
-  "translate",
-  {
-    orders: Flag.String("orders").pipe(
-      Flag.withMetavar("FILE"),
-      Flag.withDescription("Standing-order list response body or bare array of orders (- for stdin)")
-    ),
+export const translateCommand = CommandSpec.make({
+  name: "translate",
+  flags: {
+    orders: Flags.orders,
     to: Flag.Literals("to", targets).pipe(
       Flag.withDescription(
         "Target: rrule (RFC 5545 with RFC 7529), sbas, or another standard's record as JSON (cobs, berlin-group, uk-v3, uk-v4, iso20022, ynab, actual; berlin-group-ais: the AIS answer)"
@@ -44,22 +41,13 @@ export const translateCommand = Command.make(
       Flag.withDescription(`The bank's business-day convention (default ${BusinessDayConvention.defaultConvention})`),
       Flag.withDefault(BusinessDayConvention.defaultConvention)
     ),
-    standard: Flags.standard,
-    accounts: Flags.accounts,
+    ...Flags.reading,
     listedOn: Flags.listedOn,
-    format: Flag.Literals("format", formats).pipe(
-      Flag.withDescription("Output format: text, or json (one object per order and line)"),
-      Flag.withDefault("text")
-    )
+    format: Flags.format(formats, "Output format: text, or json (one object per order and line)")
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/translate.ts")),
-      (impl) => impl.run(input)
-    )
-).pipe(
-  Command.withDescription("Translate each standing order's schedule to RRULE (or the bank's codes), naming every loss"),
-  Command.withExamples([
+  run: CommandSpec.lazy(() => import("./internal/translate.ts"))("run"),
+  description: "Translate each standing order's schedule to RRULE (or the bank's codes), naming every loss",
+  examples: [
     {
       command: "tppkit translate --orders orders.json --to rrule",
       description: "Each order's DTSTART and RRULE, exact, lossy (what changed and why) or unrepresentable"
@@ -68,5 +56,5 @@ export const translateCommand = Command.make(
       command: "tppkit translate --orders orders.json --to rrule --convention none --format json",
       description: "One JSON object per order; exit 8 when some translation is not exact"
     }
-  ])
-)
+  ]
+})

@@ -6,41 +6,41 @@
  *
  * @since 0.1.0
  */
-import { Config, Effect } from "effect"
-import { Argument, Command, Flag } from "effect/cli"
+import { Config } from "effect"
+import { Argument, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
+import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
 
-const impl = () => import("./internal/webhook.ts")
+const webhook = CommandSpec.lazy(() => import("./internal/webhook.ts"))
 
 /** `tppkit webhook secret [--bytes N]`. */
-export const webhookSecretCommand = Command.make(
-  "secret",
-  {
+export const webhookSecretCommand = CommandSpec.make({
+  name: "secret",
+  flags: {
     bytes: Flag.Int("bytes").pipe(
       Flag.withMetavar("N"),
       Flag.withDescription("Random bytes of the key, 24 to 64 (default 32)"),
       Flag.withDefault(32)
     )
   },
-  (input) => Effect.flatMap(Effect.promise(impl), (i) => i.secret(input))
-).pipe(
-  Command.withDescription("Make a webhook secret, whsec_ and the base64 of random bytes (Standard Webhooks)"),
-  Command.withExamples([
+  run: webhook("secret"),
+  description: "Make a webhook secret, whsec_ and the base64 of random bytes (Standard Webhooks)",
+  examples: [
     {
       command: "tppkit webhook secret > webhook-secret.txt",
       description: "A new secret for the workers' TPPKIT_WEBHOOK_SECRET; give the receiver the same"
     }
-  ])
-)
+  ]
+})
 
 /**
  * `tppkit webhook verify [--id ID --timestamp T --signature S | --headers FILE] [--body FILE] [--secret S]
  * [--tolerance SECONDS]`.
  */
-export const webhookVerifyCommand = Command.make(
-  "verify",
-  {
+export const webhookVerifyCommand = CommandSpec.make({
+  name: "verify",
+  flags: {
     id: Flag.String("id").pipe(Flag.withDescription("The request's webhook-id header"), Flag.optional),
     timestamp: Flags.optionalText("timestamp", "SECONDS", "The request's webhook-timestamp header, Unix seconds"),
     signature: Flags.optionalText(
@@ -71,12 +71,10 @@ export const webhookVerifyCommand = Command.make(
       Flag.withDefault(300)
     )
   },
-  (input) => Effect.flatMap(Effect.promise(impl), (i) => i.verify(input))
-).pipe(
-  Command.withDescription(
-    "Check a webhook request's signature and time (Standard Webhooks) with the endpoint's secret; print its event"
-  ),
-  Command.withExamples([
+  run: webhook("verify"),
+  description:
+    "Check a webhook request's signature and time (Standard Webhooks) with the endpoint's secret; print its event",
+  examples: [
     {
       command: 'tppkit webhook verify --id "$ID" --timestamp "$TS" --signature "$SIG" --body body.json',
       description: "Exit 0 and the event when the request is the fleet's and fresh, exit 7 otherwise"
@@ -85,34 +83,34 @@ export const webhookVerifyCommand = Command.make(
       command: "tppkit webhook verify --headers headers.txt --body body.json",
       description: "The same with the headers as curl -D wrote them"
     }
-  ])
-)
+  ]
+})
 
 /** `tppkit webhook enable URL --database-url URL`. */
-export const webhookEnableCommand = Command.make(
-  "enable",
-  {
+export const webhookEnableCommand = CommandSpec.make({
+  name: "enable",
+  flags: {
     url: Argument.String("url").pipe(Argument.withDescription("The endpoint, as given to tppkit worker --webhook")),
     databaseUrl: Connection.flags.databaseUrl
   },
-  (input) => Effect.flatMap(Effect.promise(impl), (i) => i.enable(input))
-).pipe(
-  Command.withDescription("Turn a webhook endpoint that answered 410 Gone back on: its new events are delivered again"),
-  Command.withExamples([
+  run: webhook("enable"),
+  description: "Turn a webhook endpoint that answered 410 Gone back on: its new events are delivered again",
+  examples: [
     {
       command: "tppkit webhook enable https://hooks.example.com/tppkit --database-url $URL",
       description: "Deliver to it again; tppkit webhook replay sends what it missed meanwhile"
     }
-  ])
-)
+  ]
+})
 
 /** `tppkit webhook replay --since D [--type T] [--endpoint URL] --database-url URL`. */
-export const webhookReplayCommand = Command.make(
-  "replay",
-  {
-    since: Flag.String("since").pipe(
-      Flag.withMetavar("D"),
-      Flag.withDescription("The events that happened from this day (YYYY-MM-DD, from 00:00 UTC) or time (RFC 3339) on")
+export const webhookReplayCommand = CommandSpec.make({
+  name: "replay",
+  flags: {
+    since: Flags.text(
+      "since",
+      "D",
+      "The events that happened from this day (YYYY-MM-DD, from 00:00 UTC) or time (RFC 3339) on"
     ),
     type: Flags.optionalText(
       "type",
@@ -126,30 +124,28 @@ export const webhookReplayCommand = Command.make(
     ),
     databaseUrl: Connection.flags.databaseUrl
   },
-  (input) => Effect.flatMap(Effect.promise(impl), (i) => i.replay(input))
-).pipe(
-  Command.withDescription(
-    "Send again the events endpoints missed: a new attempt under the same webhook-id, by the workers with that --webhook"
-  ),
-  Command.withExamples([
+  run: webhook("replay"),
+  description:
+    "Send again the events endpoints missed: a new attempt under the same webhook-id, by the workers with that --webhook",
+  examples: [
     {
       command: "tppkit webhook replay --since 2026-11-02 --type check.declined --database-url $URL",
       description: "Every DECL since 2 November, again, to every enabled endpoint"
     }
-  ])
-)
+  ]
+})
 
 /** `tppkit webhook`: the fleet's webhooks, as their operators and receivers see them. */
-export const webhookCommand = Command.make("webhook").pipe(
-  Command.withDescription(
-    "The fleet's webhooks (Standard Webhooks): make a secret, verify a request, enable an endpoint, replay events"
-  ),
-  Command.withSubcommands([webhookSecretCommand, webhookVerifyCommand, webhookEnableCommand, webhookReplayCommand]),
-  Command.withExamples([
+export const webhookCommand = CommandSpec.group({
+  name: "webhook",
+  description:
+    "The fleet's webhooks (Standard Webhooks): make a secret, verify a request, enable an endpoint, replay events",
+  subcommands: [webhookSecretCommand, webhookVerifyCommand, webhookEnableCommand, webhookReplayCommand],
+  examples: [
     { command: "tppkit webhook secret", description: "A new secret, whsec_…" },
     {
       command: "tppkit webhook verify --headers headers.txt --body body.json",
       description: "Check a webhook request and print its event"
     }
-  ])
-)
+  ]
+})

@@ -9,34 +9,34 @@
  * @since 0.1.0
  */
 import { LocalDate } from "@tppkit/core"
-import { Config, Effect, type Redacted } from "effect"
+import { Config, type Redacted } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Connection from "./Connection.ts"
+import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
-
-/** `--day` / `--today`: a calendar date flag. */
-const dateFlag = (name: string, description: string) =>
-  Flag.String(name).pipe(Flag.withMetavar("YYYY-MM-DD"), Flag.withDescription(description), Flag.optional)
 
 /**
  * `tppkit worker status --database-url URL [--day YYYY-MM-DD] [--format table|json] [--balances FILE] [--orders FILE]`.
  */
-export const workerStatusCommand = Command.make(
-  "status",
-  {
+export const workerStatusCommand = CommandSpec.make({
+  name: "status",
+  flags: {
     databaseUrl: Connection.flags.databaseUrl,
-    day: dateFlag("day", "Only the checks planned by this day's sweep, and this day's budget (default: all)"),
+    day: Flags.optionalText(
+      "day",
+      "YYYY-MM-DD",
+      "Only the checks planned by this day's sweep, and this day's budget (default: all)"
+    ),
     format: Flags.tableOrJson,
     balances: Flags.optionalText(
       "balances",
       "FILE",
       "Opening balances (as tppkit forecast reads them) for a forecast of the checked accounts with the checks beside it (default: those the workers were started with)"
     ),
-    balanceMaxAge: Flag.Int("balance-max-age").pipe(
-      Flag.withDescription(
-        "Flag stored balances older than this many days: the forecast ahead stands on them (default 3)"
-      ),
-      Flag.withDefault(3)
+    balanceMaxAge: Flags.int(
+      "balance-max-age",
+      "Flag stored balances older than this many days: the forecast ahead stands on them (default 3)",
+      3
     ),
     orders: Flags.optionalText(
       "orders",
@@ -47,34 +47,27 @@ export const workerStatusCommand = Command.make(
     calendar: Flags.calendarWith("auto"),
     holidays: Flags.holidays,
     convention: Flags.convention,
-    standard: Flags.standard,
-    accounts: Flags.accounts,
+    ...Flags.reading,
     listedOn: Flags.listedOn
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/workerStatus.ts")),
-      (impl) => impl.status(input)
-    )
-).pipe(
-  Command.withDescription("The fleet's funds checks (outcome, attempts, Request-ID) and the shared daily budget"),
-  Command.withExamples([
-    { command: "tppkit worker status --database-url $URL --day 2026-11-02", description: "One day's checks" }
-  ])
-)
+  run: CommandSpec.lazy(() => import("./internal/workerStatus.ts"))("status"),
+  description: "The fleet's funds checks (outcome, attempts, Request-ID) and the shared daily budget",
+  examples: [{ command: "tppkit worker status --database-url $URL --day 2026-11-02", description: "One day's checks" }]
+})
 
 /**
  * `tppkit worker --database-url URL [--days-before N] [--calendar C] [--hour H] [--time-zone Z] [--today D]
  * [--once] [--consents K[=IBAN][@PROFILE],…] [--metrics-port P] [--webhook URL …] [--balances FILE]` plus the bank connection
  * flags.
  */
-export const workerCommand = Command.make(
-  "worker",
-  {
+export const workerCommand = CommandSpec.make({
+  name: "worker",
+  flags: {
     ...Connection.flags,
-    daysBefore: Flag.Int("days-before").pipe(
-      Flag.withDescription("Check payments executing up to this many working days after today (default 2)"),
-      Flag.withDefault(2)
+    daysBefore: Flags.int(
+      "days-before",
+      "Check payments executing up to this many working days after today (default 2)",
+      2
     ),
     calendar: Flag.String("calendar").pipe(
       Flag.withDescription("Working days: weekends, target or an ISO 3166 country code, e.g. SK (default target)"),
@@ -83,19 +76,17 @@ export const workerCommand = Command.make(
     holidays: Flags.holidays,
     convention: Flags.convention,
     standard: Flags.bankStandard,
-    hour: Flag.Int("hour").pipe(
-      Flag.withDescription("Local hour of the daily sweep, 0-23 (default 8)"),
-      Flag.withDefault(8)
-    ),
+    hour: Flags.int("hour", "Local hour of the daily sweep, 0-23 (default 8)", 8),
     timeZone: Flag.String("time-zone").pipe(
       Flag.withDescription(`IANA time zone of the sweep hour and of today (default ${LocalDate.bankTimeZone})`),
       Flag.withDefault(LocalDate.bankTimeZone)
     ),
-    today: dateFlag("today", "Sweep this day right away (demos and tests); later days follow the daily cron"),
-    once: Flag.Boolean("once").pipe(
-      Flag.withDescription("Run today's sweep, wait until all its checks are finished in the fleet, and exit"),
-      Flag.withDefault(false)
+    today: Flags.optionalText(
+      "today",
+      "YYYY-MM-DD",
+      "Sweep this day right away (demos and tests); later days follow the daily cron"
     ),
+    once: Flags.toggle("once", "Run today's sweep, wait until all its checks are finished in the fleet, and exit"),
     consents: Flags.optionalText(
       "consents",
       "KEY[=IBAN][@PROFILE],...",
@@ -106,10 +97,7 @@ export const workerCommand = Command.make(
       Flag.withDescription("Serve Prometheus metrics on 127.0.0.1:P/metrics"),
       Flag.optional
     ),
-    runnerPort: Flag.Int("runner-port").pipe(
-      Flag.withDescription("TCP port of this runner for the other runners (default: any free port)"),
-      Flag.withDefault(0)
-    ),
+    runnerPort: Flags.int("runner-port", "TCP port of this runner for the other runners (default: any free port)", 0),
     runnerHost: Flags.optionalText(
       "runner-host",
       "ADDR",
@@ -152,19 +140,14 @@ export const workerCommand = Command.make(
       Flag.withFallbackConfig(Config.Number("TPPKIT_BANK_RATE")),
       Flag.optional
     ),
-    reconfigure: Flag.Boolean("reconfigure").pipe(
-      Flag.withDescription(
-        "Change the fleet's plan settings (days before, calendar, hour, time zone, balances) to this worker's for the days not yet swept, and its webhook endpoints to this worker's --webhook"
-      ),
-      Flag.withDefault(false)
+    reconfigure: Flags.toggle(
+      "reconfigure",
+      "Change the fleet's plan settings (days before, calendar, hour, time zone, balances) to this worker's for the days not yet swept, and its webhook endpoints to this worker's --webhook"
     ),
-    webhook: Flag.String("webhook").pipe(
-      Flag.withMetavar("URL"),
-      Flag.withDescription(
-        "Post DECLs, refused or unanswered checks and failed sweeps to this endpoint as Standard Webhooks (repeatable; the fleet's endpoints)"
-      ),
-      Flag.atLeast(0),
-      Flag.withDefault([] as ReadonlyArray<string>)
+    webhook: Flags.list(
+      "webhook",
+      "URL",
+      "Post DECLs, refused or unanswered checks and failed sweeps to this endpoint as Standard Webhooks (repeatable; the fleet's endpoints)"
     ),
     webhookSecret: Flag.Redacted("webhook-secret").pipe(
       Flag.withMetavar("SECRET"),
@@ -179,26 +162,19 @@ export const workerCommand = Command.make(
       "FILE",
       "Opening balances (as tppkit forecast reads them), stored with the plan settings: worker status forecasts the checked accounts from them"
     ),
-    horizon: Flag.Int("horizon").pipe(
-      Flag.withDescription(
-        "Forecast the accounts with balances this many working days ahead at each sweep: payment.at_risk (default 10)"
-      ),
-      Flag.withDefault(10)
+    horizon: Flags.int(
+      "horizon",
+      "Forecast the accounts with balances this many working days ahead at each sweep: payment.at_risk (default 10)",
+      10
     ),
     logFormat: Flag.Literals("log-format", ["logfmt", "json"]).pipe(
       Flag.withDescription("Lifecycle lines on stderr: logfmt, or one JSON object a line"),
       Flag.withDefault("logfmt")
     )
   },
-  (input) =>
-    Effect.flatMap(
-      Effect.promise(() => import("./internal/worker.ts")),
-      (impl) => impl.run(input)
-    )
-).pipe(
-  Command.withDescription("Join the fleet of funds-check workers (cluster runner on PostgreSQL)"),
-  Command.withSubcommands([workerStatusCommand]),
-  Command.withExamples([
+  run: CommandSpec.lazy(() => import("./internal/worker.ts"))("run"),
+  description: "Join the fleet of funds-check workers (cluster runner on PostgreSQL)",
+  examples: [
     {
       command: "tppkit worker --database-url $URL",
       description: `Join the fleet: sweep daily at 08:00 ${LocalDate.bankTimeZone}, check payments due within 2 working days`
@@ -207,5 +183,5 @@ export const workerCommand = Command.make(
       command: "tppkit worker --database-url $URL --today 2026-11-02 --once",
       description: "Sweep 2026-11-02, wait until every check of it is finished in the fleet, exit"
     }
-  ])
-)
+  ]
+}).pipe(Command.withSubcommands([workerStatusCommand]))

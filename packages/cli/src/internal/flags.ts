@@ -11,9 +11,45 @@ export const tableOrJson: Flag.Flag<"table" | "json"> = Flag.Literals("format", 
   Flag.withDefault("table")
 )
 
+/**
+ * `--format`: one of a command's output formats, the first the default; the help lists them unless the command
+ * words them itself.
+ */
+export const format = <const L extends ReadonlyArray<string>>(
+  values: L,
+  description = `Output format: ${values.join(", ")} (default ${values[0]})`
+): Flag.Flag<L[number]> =>
+  Flag.Literals("format", values).pipe(Flag.withDescription(description), Flag.withDefault(values[0] as L[number]))
+
+/** A switch, off unless given, with its help text. */
+export const toggle = (name: string, description: string): Flag.Flag<boolean> =>
+  Flag.Boolean(name).pipe(Flag.withDescription(description), Flag.withDefault(false))
+
+/** A whole-number flag with its help text and its value when absent. */
+export const int = (name: string, description: string, fallback: number): Flag.Flag<number> =>
+  Flag.Int(name).pipe(Flag.withDescription(description), Flag.withDefault(fallback))
+
+/** A text flag with its metavar and help text. */
+export const text = (name: string, metavar: string, description: string): Flag.Flag<string> =>
+  Flag.String(name).pipe(Flag.withMetavar(metavar), Flag.withDescription(description))
+
 /** A flag naming a file (metavar `FILE`) with its help text. */
-export const file = (name: string, description: string): Flag.Flag<string> =>
-  Flag.String(name).pipe(Flag.withMetavar("FILE"), Flag.withDescription(description))
+export const file = (name: string, description: string): Flag.Flag<string> => text(name, "FILE", description)
+
+/** A flag naming a calendar day (metavar `YYYY-MM-DD`) with its help text. */
+export const date = (name: string, description: string): Flag.Flag<string> => text(name, "YYYY-MM-DD", description)
+
+/** `--orders FILE`: the orders to read; the same flag on every command that reads an orders file. */
+export const orders: Flag.Flag<string> = file(
+  "orders",
+  "Standing-order list response body or bare array of orders (- for stdin)"
+)
+
+/** `--from D --to D`: the window of a projection or forecast, both days included. */
+export const window = {
+  from: date("from", "First day of the window"),
+  to: date("to", "Last day of the window")
+}
 
 /**
  * An optional text flag with its metavar and help text, and the `TPPKIT_*` variable it falls back to when one is
@@ -25,18 +61,20 @@ export const optionalText = (
   description: string,
   env?: string
 ): Flag.Flag<Option.Option<string>> => {
-  const flag = Flag.String(name).pipe(Flag.withMetavar(metavar), Flag.withDescription(description))
+  const flag = text(name, metavar, description)
   return (env === undefined ? flag : flag.pipe(Flag.withFallbackConfig(Config.String(env)))).pipe(Flag.optional)
 }
+
+/** A text flag that may be given any number of times with its metavar and help text, none when absent. */
+export const list = (name: string, metavar: string, description: string): Flag.Flag<ReadonlyArray<string>> =>
+  text(name, metavar, description).pipe(Flag.atLeast(0), Flag.withDefault([] as ReadonlyArray<string>))
 
 /**
  * A text flag that may be given any number of times with its metavar and help text, none when absent (optional, so
  * that the help does not call it required).
  */
 export const repeated = (name: string, metavar: string, description: string): Flag.Flag<ReadonlyArray<string>> =>
-  Flag.String(name).pipe(
-    Flag.withMetavar(metavar),
-    Flag.withDescription(description),
+  text(name, metavar, description).pipe(
     Flag.atLeast(0),
     Flag.optional,
     Flag.map(Option.getOrElse((): ReadonlyArray<string> => []))
@@ -110,11 +148,11 @@ export const calendarWith = (fallback: string): Flag.Flag<string> =>
 export const calendar: Flag.Flag<string> = calendarWith(Calendar.target.name)
 
 /** `--holidays D,D`: the bank's own closing days, added to the calendar; the same flag on every command that projects. */
-export const holidays: Flag.Flag<Option.Option<string>> = Flag.String("holidays").pipe(
-  Flag.withMetavar("YYYY-MM-DD,..."),
-  Flag.withDescription("Extra holidays added to the calendar"),
-  Flag.optional
-)
+export const holidays: Flag.Flag<Option.Option<string>> = text(
+  "holidays",
+  "YYYY-MM-DD,...",
+  "Extra holidays added to the calendar"
+).pipe(Flag.optional)
 
 /** `--convention`: the business-day convention; the same flag on every command that projects. */
 export const convention: Flag.Flag<BusinessDayConvention.BusinessDayConvention> = Flag.Literals(
@@ -130,11 +168,9 @@ export const convention: Flag.Flag<BusinessDayConvention.BusinessDayConvention> 
  * as they are, for programs that read the file; by default they are neutralised for spreadsheets (a `'` before
  * them). Control characters are shown escaped either way.
  */
-export const rawCsv: Flag.Flag<boolean> = Flag.Boolean("raw-csv").pipe(
-  Flag.withDescription(
-    "With --format csv: write cells that begin like a spreadsheet formula (=, +, -, @) as they are, for programs (default: a ' before them, as OWASP recommends)"
-  ),
-  Flag.withDefault(false)
+export const rawCsv: Flag.Flag<boolean> = toggle(
+  "raw-csv",
+  "With --format csv: write cells that begin like a spreadsheet formula (=, +, -, @) as they are, for programs (default: a ' before them, as OWASP recommends)"
 )
 
 /**
@@ -146,17 +182,17 @@ export const accounts: Flag.Flag<Option.Option<string>> = file(
   'Account ids mapped to an IBAN and a currency, for records that carry neither (UK AccountId, YNAB and Actual accounts): { "ID": { "iban": "...", "currency": "GBP" } }'
 ).pipe(Flag.optional)
 
+/** `--standard` and `--accounts`: how an orders file's records are read; the same on every command that reads one. */
+export const reading = { standard, accounts }
+
 /**
  * `--listed-on`: the day the orders' list was read, from which a COBS list item (which names no start) counts; the
  * same flag on the commands that read orders without a window (`translate`, `worker status --orders`).
  */
-export const listedOn: Flag.Flag<Option.Option<string>> = Flag.String("listed-on").pipe(
-  Flag.withMetavar("YYYY-MM-DD"),
-  Flag.withDescription(
-    "The day the list was read: a COBS list item names no start and counts from it (default today in the bank's time zone, said in a warning)"
-  ),
-  Flag.optional
-)
+export const listedOn: Flag.Flag<Option.Option<string>> = date(
+  "listed-on",
+  "The day the list was read: a COBS list item names no start and counts from it (default today in the bank's time zone, said in a warning)"
+).pipe(Flag.optional)
 
 /**
  * The rule a listing is reconciled against (`tppkit reconcile`, `standing-orders --reconcile`): `--calendar` with
@@ -173,9 +209,9 @@ export const reconcileRule = {
     Flag.withDescription(`The convention tppkit projects with (default ${BusinessDayConvention.defaultConvention})`),
     Flag.withDefault(BusinessDayConvention.defaultConvention)
   ),
-  holidays: Flag.String("holidays").pipe(
-    Flag.withMetavar("YYYY-MM-DD,..."),
-    Flag.withDescription("Holidays besides the calendar's (with every-day: the only days it is closed)"),
-    Flag.optional
-  )
+  holidays: text(
+    "holidays",
+    "YYYY-MM-DD,...",
+    "Holidays besides the calendar's (with every-day: the only days it is closed)"
+  ).pipe(Flag.optional)
 }
