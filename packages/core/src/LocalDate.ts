@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { type Brand, DateTime, Order as Ord, Result, Schema, SchemaTransformation } from "effect"
-import { digitAt } from "./internal/digits.ts"
+import { dayAt } from "./internal/digits.ts"
 import * as Months from "./internal/months.ts"
 
 /** A calendar date as its day number since 1970-01-01 (negative before it). */
@@ -103,26 +103,7 @@ const ISO_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
  * The day number of a `YYYY-MM-DD` text naming a supported date (years 0001–9999), read from the character
  * codes without a regular expression or substrings; `NaN` for anything else.
  */
-const dayOfText = (text: string): number => {
-  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return Number.NaN
-  const y0 = digitAt(text, 0)
-  const y1 = digitAt(text, 1)
-  const y2 = digitAt(text, 2)
-  const y3 = digitAt(text, 3)
-  const m0 = digitAt(text, 5)
-  const m1 = digitAt(text, 6)
-  const d0 = digitAt(text, 8)
-  const d1 = digitAt(text, 9)
-  if ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1) < 0) return Number.NaN
-  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3
-  const month = m0 * 10 + m1
-  const day = d0 * 10 + d1
-  if (year < 1 || month < 1 || month > 12 || day < 1) return Number.NaN
-  const index = year * 12 + month - 1
-  const starts = Months.monthStarts()
-  const start = starts[index]!
-  return day <= starts[index + 1]! - start ? start + day - 1 : Number.NaN
-}
+const dayOfText = (text: string): number => (text.length === 10 ? dayAt(text, 0) : Number.NaN)
 
 /** Parses `YYYY-MM-DD` into a date, or explains why it is not one. */
 export const parse = (text: string): Result.Result<LocalDate, string> => {

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { type Brand, Result, Schema } from "effect"
-import { digitAt, twoDigits } from "./internal/digits.ts"
+import { dayAt, digitAt, twoDigits } from "./internal/digits.ts"
 import * as LocalDate from "./LocalDate.ts"
 
 /** A date-time text in RFC 3339 form (or, when received, the slightly looser form {@link Incoming} accepts). */
@@ -62,20 +62,13 @@ const toParts = (text: string, strict: boolean): Result.Result<Parts, string> =>
  */
 const isCommonForm = (text: string): boolean => {
   const n = text.length
-  if (n < 20 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return false
+  if (n < 20 || Number.isNaN(dayAt(text, 0))) return false
   const t = text.charCodeAt(10)
   if ((t !== 84 && t !== 116) || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return false
-  const y1 = twoDigits(text, 0)
-  const y2 = twoDigits(text, 2)
-  const month = twoDigits(text, 5)
-  const day = twoDigits(text, 8)
   const hour = twoDigits(text, 11)
   const minute = twoDigits(text, 14)
   const second = twoDigits(text, 17)
-  if (y1 < 0 || y2 < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23) return false
-  if (minute < 0 || minute > 59 || second < 0 || second > 60) return false
-  const year = y1 * 100 + y2
-  if (year < 1 || day > LocalDate.daysInMonth(year, month)) return false
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) return false
   let i = 19
   if (text.charCodeAt(i) === 46) {
     i++

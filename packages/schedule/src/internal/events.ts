@@ -314,27 +314,22 @@ class DateBytes {
   }
   /** Writes a day's ISO text at `at`, returning the position after it. */
   writeIso(out: Uint8Array, at: number, day: number): number {
-    const d = day - this.first
-    if (d >= 0 && d < this.days) {
-      const src = this.iso
-      const s = d * 10
-      for (let i = 0; i < 10; i++) out[at + i] = src[s + i]!
-      return at + 10
-    }
-    this.outside(day)
-    return writeAscii(out, at, this.lastIso)
+    return this.write(out, at, day, this.iso, 10, false)
   }
   /** Writes a day's DATE text at `at`, returning the position after it. */
   writeCompact(out: Uint8Array, at: number, day: number): number {
+    return this.write(out, at, day, this.compact, 8, true)
+  }
+  /** Writes a day's text of `width` bytes from `table` (ISO or DATE, `compact`), else made for it, at `at`. */
+  private write(out: Uint8Array, at: number, day: number, table: Uint8Array, width: number, compact: boolean): number {
     const d = day - this.first
     if (d >= 0 && d < this.days) {
-      const src = this.compact
-      const s = d * 8
-      for (let i = 0; i < 8; i++) out[at + i] = src[s + i]!
-      return at + 8
+      const s = d * width
+      for (let i = 0; i < width; i++) out[at + i] = table[s + i]!
+      return at + width
     }
     this.outside(day)
-    return writeAscii(out, at, this.lastCompact)
+    return writeAscii(out, at, compact ? this.lastCompact : this.lastIso)
   }
 }
 

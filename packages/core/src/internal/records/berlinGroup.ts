@@ -5,42 +5,26 @@
  * standingOrderDetails` holds the schedule (the listed account is the payer).
  */
 import { Result } from "effect"
-import {
-  type Account,
-  type Context,
-  currencyOf,
-  ibanAccount,
-  isObject,
-  magnitude,
-  missingReason,
-  Notes,
-  objectAt,
-  order,
-  type Party,
-  type Read,
-  signedAmount,
-  skipped,
-  textOf
-} from "./read.ts"
+import * as Reader from "./read.ts"
 
 /** The identifiers of an `accountReference`, in the order they are taken. */
 const KEYS = ["iban", "bban", "pan", "maskedPan", "msisdn"] as const
 
 /** An `accountReference`: its IBAN, else the first other identifier with its name as scheme; its currency. */
-const accountOf = (u: unknown, field: string, notes: Notes): Account | undefined => {
-  if (!isObject(u)) return undefined
-  const currency = currencyOf(u.currency, `${field}.currency`, notes)
+const accountOf = (u: unknown, field: string, notes: Reader.Notes): Reader.Account | undefined => {
+  if (!Reader.isObject(u)) return undefined
+  const currency = Reader.currencyOf(u.currency, `${field}.currency`, notes)
   for (const key of KEYS) {
-    const id = textOf(u[key])
+    const id = Reader.textOf(u[key])
     if (id === undefined) continue
     if (key === "iban") {
-      const iban = ibanAccount(id, currency)
+      const iban = Reader.ibanAccount(id, currency)
       if (iban !== undefined) return iban
       notes.warn(`${field}.iban`, id, id, "it is no valid IBAN (country length and mod-97)")
     }
     return { id, scheme: key, ...(currency === undefined ? {} : { currency }) }
   }
-  const other = textOf(objectAt(u, "otherAccountIdentification")?.identification)
+  const other = Reader.textOf(Reader.objectAt(u, "otherAccountIdentification")?.identification)
   return other === undefined
     ? undefined
     : { id: other, scheme: "other", ...(currency === undefined ? {} : { currency }) }
@@ -54,13 +38,15 @@ const accountOf = (u: unknown, field: string, notes: Notes): Account | undefined
  * `entryReference`. The standard does not say the sign of an information entry: a positive one is read as money out,
  * with a warning.
  */
-export const read = (record: unknown, context: Context): Read => {
-  if (!isObject(record)) return skipped("berlin-group", undefined, "the record is not an object")
-  const notes = new Notes()
-  const ais = isObject(record.additionalInformationStructured) || isObject(record.transactionAmount)
+export const read = (record: unknown, context: Reader.Context): Reader.Read => {
+  if (!Reader.isObject(record)) return Reader.skipped("berlin-group", undefined, "the record is not an object")
+  const notes = new Reader.Notes()
+  const ais = Reader.isObject(record.additionalInformationStructured) || Reader.isObject(record.transactionAmount)
   const orderId = ais
-    ? (textOf(record.transactionId) ?? textOf(record.entryReference))
-    : (textOf(record.paymentId) ?? textOf(record.endToEndIdentification) ?? textOf(record.instructionIdentification))
+    ? (Reader.textOf(record.transactionId) ?? Reader.textOf(record.entryReference))
+    : (Reader.textOf(record.paymentId) ??
+      Reader.textOf(record.endToEndIdentification) ??
+      Reader.textOf(record.instructionIdentification))
   if (orderId === undefined) {
     notes.lack(
       ais ? "transactionId" : "paymentId",
@@ -71,22 +57,31 @@ export const read = (record: unknown, context: Context): Read => {
     )
   }
   const amountField = ais ? "transactionAmount" : "instructedAmount"
-  const amountObject = objectAt(record, amountField)
+  const amountObject = Reader.objectAt(record, amountField)
   if (amountObject === undefined || amountObject.amount === undefined || amountObject.amount === null) {
-    return skipped(
+    return Reader.skipped(
       "berlin-group",
       orderId,
-      missingReason(`${amountField}.amount`, "the amount of each payment (decimal text)")
+      Reader.missingReason(`${amountField}.amount`, "the amount of each payment (decimal text)")
     )
   }
-  const signed = signedAmount(amountObject.amount)
+  const signed = Reader.signedAmount(amountObject.amount)
   if (Result.isFailure(signed)) {
-    return skipped("berlin-group", orderId, `${amountField}.amount ${signed.failure}: tppkit expects decimal text`)
+    return Reader.skipped(
+      "berlin-group",
+      orderId,
+      `${amountField}.amount ${signed.failure}: tppkit expects decimal text`
+    )
   }
   if (typeof amountObject.amount !== "string") {
-    notes.warn(`${amountField}.amount`, amountObject.amount, textOf(amountObject.amount) ?? "", "amounts are text")
+    notes.warn(
+      `${amountField}.amount`,
+      amountObject.amount,
+      Reader.textOf(amountObject.amount) ?? "",
+      "amounts are text"
+    )
   }
-  const { value, negative } = magnitude(signed.success)
+  const { value, negative } = Reader.magnitude(signed.success)
   if (ais && !negative) {
     notes.warn(
       `${amountField}.amount`,
@@ -98,12 +93,12 @@ export const read = (record: unknown, context: Context): Read => {
   if (!ais && negative) {
     notes.warn(`${amountField}.amount`, amountObject.amount, "its absolute value", "a payment's amount is positive")
   }
-  const currency = currencyOf(amountObject.currency, `${amountField}.currency`, notes)
+  const currency = Reader.currencyOf(amountObject.currency, `${amountField}.currency`, notes)
   if (currency === undefined) {
-    return skipped(
+    return Reader.skipped(
       "berlin-group",
       orderId,
-      missingReason(`${amountField}.currency`, "the currency of the amount (ISO 4217)")
+      Reader.missingReason(`${amountField}.currency`, "the currency of the amount (ISO 4217)")
     )
   }
   const debtorAccount =
@@ -124,14 +119,14 @@ export const read = (record: unknown, context: Context): Read => {
       "the order is projected with the creditor unknown"
     )
   }
-  const creditorName = textOf(record.creditorName) ?? textOf(record.ultimateCreditor)
-  const debtorName = textOf(record.debtorName) ?? textOf(record.ultimateDebtor)
-  const debtor: Party = {
+  const creditorName = Reader.textOf(record.creditorName) ?? Reader.textOf(record.ultimateCreditor)
+  const debtorName = Reader.textOf(record.debtorName) ?? Reader.textOf(record.ultimateDebtor)
+  const debtor: Reader.Party = {
     ...(debtorAccount === undefined ? {} : { account: debtorAccount }),
     ...(debtorName === undefined ? {} : { name: debtorName })
   }
-  const text = textOf(record.remittanceInformationUnstructured)
-  return order(
+  const text = Reader.textOf(record.remittanceInformationUnstructured)
+  return Reader.order(
     {
       standard: "berlin-group",
       orderId,

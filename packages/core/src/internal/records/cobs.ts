@@ -6,25 +6,7 @@
  */
 import { Result } from "effect"
 import * as Cobs from "../../Cobs.ts"
-import {
-  type Account,
-  type Context,
-  currencyOf,
-  type dateOf,
-  ibanAccount,
-  idAccount,
-  isObject,
-  magnitude,
-  missingReason,
-  Notes,
-  objectAt,
-  order,
-  type Party,
-  type Read,
-  signedAmount,
-  skipped,
-  textOf
-} from "./read.ts"
+import * as Reader from "./read.ts"
 
 /**
  * A Czech account number in its human form `prefix-number/bank` (prefix and leading zeroes left out), from the local
@@ -49,8 +31,9 @@ export const czechAccount = (text: string, bankCode: string | undefined): string
 
 /** The bank code of an agent (`financialInstitutionIdentification.clearingSystemMemberIdentification.memberIdentification`). */
 const bankCodeOf = (agent: unknown): string | undefined => {
-  const code = textOf(
-    objectAt(agent, "financialInstitutionIdentification", "clearingSystemMemberIdentification")?.memberIdentification
+  const code = Reader.textOf(
+    Reader.objectAt(agent, "financialInstitutionIdentification", "clearingSystemMemberIdentification")
+      ?.memberIdentification
   )
   return code !== undefined && /^\d{4}$/.test(code) ? code : undefined
 }
@@ -63,18 +46,18 @@ const accountOf = (
   u: Record<string, unknown>,
   field: string,
   bankCode: string | undefined,
-  notes: Notes
-): Account | undefined => {
-  const currency = currencyOf(u.currency, `${field}.currency`, notes)
-  const identification = isObject(u.identification) ? u.identification : {}
-  const iban = textOf(identification.iban)
+  notes: Reader.Notes
+): Reader.Account | undefined => {
+  const currency = Reader.currencyOf(u.currency, `${field}.currency`, notes)
+  const identification = Reader.isObject(u.identification) ? u.identification : {}
+  const iban = Reader.textOf(identification.iban)
   if (iban !== undefined) {
-    const account = ibanAccount(iban, currency)
+    const account = Reader.ibanAccount(iban, currency)
     if (account !== undefined) return account
     notes.warn(`${field}.identification.iban`, iban, iban, "it is no valid IBAN (country length and mod-97)")
     return { id: iban, scheme: "iban", ...(currency === undefined ? {} : { currency }) }
   }
-  const other = textOf(objectAt(identification, "other")?.identification)
+  const other = Reader.textOf(Reader.objectAt(identification, "other")?.identification)
   if (other !== undefined) {
     const cz = czechAccount(other, bankCode)
     if (cz === undefined) return { id: other, scheme: "other", ...(currency === undefined ? {} : { currency }) }
@@ -82,8 +65,8 @@ const accountOf = (
       notes.warn(`${field}.identification.other.identification`, other, cz, "the local number is digits only")
     return { id: cz, scheme: "cz", ...(currency === undefined ? {} : { currency }) }
   }
-  const id = textOf(u.id)
-  return id === undefined ? undefined : idAccount(id, "account-id", currency)
+  const id = Reader.textOf(u.id)
+  return id === undefined ? undefined : Reader.idAccount(id, "account-id", currency)
 }
 
 /** The intervals whose dates follow from `intervalDue` alone (the month and day come from the start otherwise). */
@@ -96,11 +79,11 @@ const FROM_DUE = new Set(["DAILY", "WEEKLY", "MONTHLY"])
  * `ultimateCreditor.name` or `creditor.name`. A list item names no start: a DAILY, WEEKLY or MONTHLY order counts from
  * the listing day, a longer interval is skipped (its month is in `requestedExecutionDate`, on the detail).
  */
-export const read = (record: unknown, context: Context): Read => {
-  if (!isObject(record)) return skipped("cobs", undefined, "the record is not an object")
-  const notes = new Notes()
-  const ids = isObject(record.standingOrderIdentification) ? record.standingOrderIdentification : {}
-  const orderId = textOf(ids.transactionIdentification) ?? textOf(ids.instructionIdentification)
+export const read = (record: unknown, context: Reader.Context): Reader.Read => {
+  if (!Reader.isObject(record)) return Reader.skipped("cobs", undefined, "the record is not an object")
+  const notes = new Reader.Notes()
+  const ids = Reader.isObject(record.standingOrderIdentification) ? record.standingOrderIdentification : {}
+  const orderId = Reader.textOf(ids.transactionIdentification) ?? Reader.textOf(ids.instructionIdentification)
   if (orderId === undefined) {
     notes.lack(
       "standingOrderIdentification.transactionIdentification",
@@ -109,46 +92,50 @@ export const read = (record: unknown, context: Context): Read => {
     )
   }
   // the rule book's detail example puts amount … inside paymentTypeInformation
-  let amountObject = objectAt(record, "amount", "instructedAmount")
+  let amountObject = Reader.objectAt(record, "amount", "instructedAmount")
   if (amountObject === undefined) {
-    const inside = objectAt(record, "paymentTypeInformation", "amount", "instructedAmount")
+    const inside = Reader.objectAt(record, "paymentTypeInformation", "amount", "instructedAmount")
     if (inside !== undefined) {
       amountObject = inside
       notes.warn("paymentTypeInformation.amount", "amount", "amount", "amount is a field of the order itself")
     }
   }
   if (amountObject === undefined || amountObject.value === undefined || amountObject.value === null) {
-    return skipped(
+    return Reader.skipped(
       "cobs",
       orderId,
-      missingReason("amount.instructedAmount.value", "the amount of each payment (a number)")
+      Reader.missingReason("amount.instructedAmount.value", "the amount of each payment (a number)")
     )
   }
-  const signed = signedAmount(amountObject.value)
+  const signed = Reader.signedAmount(amountObject.value)
   if (Result.isFailure(signed)) {
-    return skipped(
+    return Reader.skipped(
       "cobs",
       orderId,
       `amount.instructedAmount.value ${signed.failure}: tppkit expects the amount of each payment`
     )
   }
-  const { value, negative } = magnitude(signed.success)
+  const { value, negative } = Reader.magnitude(signed.success)
   if (negative)
     notes.warn("amount.instructedAmount.value", amountObject.value, "its absolute value", "amounts are positive")
-  const debtorCurrency = currencyOf(objectAt(record, "debtorAccount")?.currency, "debtorAccount.currency", new Notes())
-  const currency = currencyOf(amountObject.currency, "amount.instructedAmount.currency", notes) ?? debtorCurrency
+  const debtorCurrency = Reader.currencyOf(
+    Reader.objectAt(record, "debtorAccount")?.currency,
+    "debtorAccount.currency",
+    new Reader.Notes()
+  )
+  const currency = Reader.currencyOf(amountObject.currency, "amount.instructedAmount.currency", notes) ?? debtorCurrency
   if (amountObject.currency === undefined && debtorCurrency !== undefined) {
     notes.warn("amount.instructedAmount.currency", "absent", debtorCurrency, "the debtor account's currency is used")
   }
   if (currency === undefined) {
-    return skipped(
+    return Reader.skipped(
       "cobs",
       orderId,
-      missingReason("amount.instructedAmount.currency", "the currency of the amount (ISO 4217)")
+      Reader.missingReason("amount.instructedAmount.currency", "the currency of the amount (ISO 4217)")
     )
   }
   // the payer
-  const debtorObject = objectAt(record, "debtorAccount")
+  const debtorObject = Reader.objectAt(record, "debtorAccount")
   const debtorAccount =
     debtorObject === undefined ? undefined : accountOf(debtorObject, "debtorAccount", undefined, notes)
   if (debtorAccount === undefined) {
@@ -158,14 +145,14 @@ export const read = (record: unknown, context: Context): Read => {
       "the payer is unknown"
     )
   }
-  const debtor: Party = {
+  const debtor: Reader.Party = {
     ...(debtorAccount === undefined ? {} : { account: debtorAccount }),
-    ...(textOf(objectAt(record, "debtor")?.name) === undefined
+    ...(Reader.textOf(Reader.objectAt(record, "debtor")?.name) === undefined
       ? {}
-      : { name: textOf(objectAt(record, "debtor")?.name) })
+      : { name: Reader.textOf(Reader.objectAt(record, "debtor")?.name) })
   }
   // the payee
-  const creditorObject = objectAt(record, "creditorAccount")
+  const creditorObject = Reader.objectAt(record, "creditorAccount")
   const creditorAccount =
     creditorObject === undefined
       ? undefined
@@ -178,16 +165,16 @@ export const read = (record: unknown, context: Context): Read => {
     )
   }
   const creditorName =
-    textOf(creditorObject?.name) ??
-    textOf(objectAt(record, "ultimateCreditor")?.name) ??
-    textOf(objectAt(record, "creditor")?.name)
-  const creditor: Party = {
+    Reader.textOf(creditorObject?.name) ??
+    Reader.textOf(Reader.objectAt(record, "ultimateCreditor")?.name) ??
+    Reader.textOf(Reader.objectAt(record, "creditor")?.name)
+  const creditor: Reader.Party = {
     ...(creditorAccount === undefined ? {} : { account: creditorAccount }),
     ...(creditorName === undefined ? {} : { name: creditorName })
   }
   // the schedule: the record, with the rule book's other spellings and shapes read as the schema's
-  const standingOrder = objectAt(record, "standingOrder")
-  const execution = objectAt(standingOrder, "execution")
+  const standingOrder = Reader.objectAt(record, "standingOrder")
+  const execution = Reader.objectAt(standingOrder, "execution")
   let schedule: Record<string, unknown> = record
   if (standingOrder !== undefined && execution !== undefined) {
     let fixedExecution = execution
@@ -200,10 +187,10 @@ export const read = (record: unknown, context: Context): Read => {
       )
       fixedExecution = { ...execution, mode: "MAX_AMOUNT_EXCEEDED" }
     }
-    const exceptions = objectAt(standingOrder, "exceptions")
+    const exceptions = Reader.objectAt(standingOrder, "exceptions")
     let fixedExceptions = exceptions
     // breaks: one object in the schema, an array in the examples
-    if (exceptions !== undefined && isObject(exceptions.breaks)) {
+    if (exceptions !== undefined && Reader.isObject(exceptions.breaks)) {
       fixedExceptions = { ...exceptions, breaks: [exceptions.breaks] }
     }
     if (fixedExecution !== execution || fixedExceptions !== exceptions) {
@@ -218,14 +205,14 @@ export const read = (record: unknown, context: Context): Read => {
     }
   }
   // a list item names no start
-  let start: ReturnType<typeof dateOf>
+  let start: ReturnType<typeof Reader.dateOf>
   if (record.requestedExecutionDate === undefined || record.requestedExecutionDate === null) {
-    const interval = textOf(execution?.interval)?.toUpperCase()
+    const interval = Reader.textOf(execution?.interval)?.toUpperCase()
     if (interval !== undefined && Cobs.intervals.includes(interval as never) && !FROM_DUE.has(interval)) {
-      return skipped(
+      return Reader.skipped(
         "cobs",
         orderId,
-        `${missingReason(
+        `${Reader.missingReason(
           "requestedExecutionDate",
           `the date a ${interval} order counts from (a list item has none: read the detail, GET /my/standingorders/{id})`
         )}`
@@ -246,8 +233,9 @@ export const read = (record: unknown, context: Context): Read => {
       )
     }
   }
-  const text = textOf(standingOrder?.alias) ?? textOf(objectAt(record, "remittanceInformation")?.unstructured)
-  return order(
+  const text =
+    Reader.textOf(standingOrder?.alias) ?? Reader.textOf(Reader.objectAt(record, "remittanceInformation")?.unstructured)
+  return Reader.order(
     {
       standard: "cobs",
       orderId,
@@ -273,13 +261,13 @@ export interface Glance {
 
 /** A COBS record's amount, currency, interval and interval day as it gives them, for a listing to show. */
 export const glance = (record: unknown): Glance => {
-  const amount = objectAt(record, "amount", "instructedAmount")
-  const execution = objectAt(record, "standingOrder", "execution")
+  const amount = Reader.objectAt(record, "amount", "instructedAmount")
+  const execution = Reader.objectAt(record, "standingOrder", "execution")
   return {
-    amount: textOf(amount?.value),
-    currency: textOf(amount?.currency),
-    interval: textOf(execution?.interval),
-    intervalDue: textOf(execution?.intervalDue)
+    amount: Reader.textOf(amount?.value),
+    currency: Reader.textOf(amount?.currency),
+    interval: Reader.textOf(execution?.interval),
+    intervalDue: Reader.textOf(execution?.intervalDue)
   }
 }
 
@@ -295,13 +283,13 @@ export interface Page {
 }
 
 const intOf = (u: unknown): number | undefined => {
-  const t = textOf(u)
+  const t = Reader.textOf(u)
   return t !== undefined && /^\d{1,9}$/.test(t) ? Number(t) : undefined
 }
 
 /** The paging fields of a COBS list page. */
 export const page = (body: unknown): Page => {
-  const o = isObject(body) ? body : {}
+  const o = Reader.isObject(body) ? body : {}
   const pageNumber = intOf(o.pageNumber)
   const pageCount = intOf(o.pageCount)
   const nextPage = intOf(o.nextPage)

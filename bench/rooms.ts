@@ -1,0 +1,107 @@
+/**
+ * The hot paths issue 35's folds touch, before and after in one process, alternating run by run: this checkout
+ * against another (set `BENCH_ROOMS_BEFORE` to its path, a set-up checkout; without it, this checkout against
+ * itself, to show the noise). Three reads, each the median CPU time (user and system) of `BENCH_ROOMS_RUNS`
+ * (default 7) runs per side and the after/before ratio:
+ *   - `LocalDate.parse` of `BENCH_ROOMS_TEXTS` (default 1,000,000) seeded `YYYY-MM-DD` texts, one in 50 not a date;
+ *   - `Timestamp.isValidIncoming` of as many date-times in the common form (`…T08:30:00Z`, `….123+02:00`);
+ *   - `Export.ics` of `BENCH_ROOMS_ORDERS` (default 5,000) seeded orders over 2026, every chunk read (each payment's
+ *     dates written by the export's day tables).
+ * Run alone: `pnpm exec node --conditions=@tppkit/source --expose-gc bench/rooms.ts`.
+ */
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { cpu, load, median } from "./mixedData.ts"
+
+const root = join(fileURLToPath(import.meta.url), "..", "..")
+const before = process.env.BENCH_ROOMS_BEFORE ?? root
+const TEXTS = Number(process.env.BENCH_ROOMS_TEXTS ?? 1_000_000)
+const ORDERS = Number(process.env.BENCH_ROOMS_ORDERS ?? 5_000)
+const RUNS = Number(process.env.BENCH_ROOMS_RUNS ?? 7)
+
+interface Side {
+  readonly core: typeof import("@tppkit/core")
+  readonly schedule: typeof import("@tppkit/schedule")
+}
+
+const sideOf = async (checkout: string): Promise<Side> => {
+  const at = (path: string) => import(pathToFileURL(join(checkout, path)).href)
+  return {
+    core: (await at("packages/core/src/index.ts")) as Side["core"],
+    schedule: (await at("packages/schedule/src/index.ts")) as Side["schedule"]
+  }
+}
+
+const sides = [await sideOf(before), await sideOf(root)]
+const { BigDecimal } = await import("effect")
+
+/** mulberry32: a small seeded generator, so every run reads the same texts and orders. */
+const random = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
+}
+const next = random(35)
+const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
+const two = (n: number) => String(n).padStart(2, "0")
+
+const dates: Array<string> = []
+const stamps: Array<string> = []
+for (let i = 0; i < TEXTS; i++) {
+  const date = `${int(1990, 2040)}-${two(int(1, 12))}-${two(i % 50 === 0 ? 31 : int(1, 28))}`
+  dates.push(i % 50 === 1 ? `${date}x` : date)
+  stamps.push(`${date}T${two(int(0, 23))}:${two(int(0, 59))}:${two(int(0, 59))}${i % 2 === 0 ? "Z" : ".123+02:00"}`)
+}
+
+const run = (title: string, read: (side: Side) => number) => {
+  const times: Array<Array<number>> = [[], []]
+  const counts = [0, 0]
+  for (let r = 0; r < RUNS; r++) {
+    sides.forEach((side, s) => {
+      times[s]!.push(
+        cpu(() => {
+          counts[s] = read(side)
+        })
+      )
+    })
+  }
+  const [b, a] = times.map(median) as [number, number]
+  console.log(
+    `${title}: before ${b.toFixed(1)} ms, after ${a.toFixed(1)} ms CPU (median of ${RUNS} alternating runs each): ${(a / b).toFixed(2)}x; counts ${counts.join(" / ")}; load ${load()}`
+  )
+}
+
+run(`LocalDate.parse, ${TEXTS} texts`, ({ core }) => {
+  let n = 0
+  for (const text of dates) if (core.LocalDate.parse(text)._tag === "Success") n++
+  return n
+})
+
+run(`Timestamp.isValidIncoming, ${TEXTS} texts`, ({ core }) => {
+  let n = 0
+  for (const text of stamps) if (core.Timestamp.isValidIncoming(text)) n++
+  return n
+})
+
+const ordersOf = ({ core }: Side) => {
+  const frequencies = ["DAIL", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR"] as const
+  const pick = random(42)
+  return Array.from({ length: ORDERS }, (_, i) => ({
+    orderId: `SO-${String(i).padStart(8, "0")}`,
+    frequency: frequencies[i % frequencies.length]!,
+    startDate: core.LocalDate.ofMonthClamped(2020 + Math.floor(pick() * 6), 1 + Math.floor(pick() * 12), 1 + (i % 31)),
+    instructedAmount: { value: BigDecimal.make(BigInt(1 + i), 2), currency: "EUR" },
+    debtor: { iban: "SK0000DEBTOR0001" },
+    creditor: { iban: `SK00CREDITOR${String(i).padStart(6, "0")}`, name: `Creditor ${i}` }
+  }))
+}
+const orders = sides.map(ordersOf)
+run(`Export.ics, ${ORDERS} orders over 2026`, (side) => {
+  const { core, schedule } = side
+  const window = { from: core.LocalDate.parseUnsafe("2026-01-01"), to: core.LocalDate.parseUnsafe("2026-12-31") }
+  const made = schedule.Export.make(orders[sides.indexOf(side)]!, window)
+  let bytes = 0
+  for (const chunk of schedule.Export.ics(made)) bytes += chunk.length
+  return bytes
+})
