@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { ErrorBody } from "@tppkit/core"
+import { ErrorBody, RequestIdentity } from "@tppkit/core"
 import type { BankError } from "@tppkit/http"
 // the light module only: importing it loads neither the bank client nor its transport
 import * as FailureClass from "@tppkit/http/FailureClass"
@@ -61,10 +61,7 @@ export const Details = Schema.Struct({
   operation: Schema.optionalKey(Schema.String),
   status: Schema.optionalKey(Schema.Int),
   code: Schema.optionalKey(Schema.String),
-  requestId: Schema.optionalKey(Schema.String),
-  correlationId: Schema.optionalKey(Schema.String),
-  processId: Schema.optionalKey(Schema.String),
-  responseId: Schema.optionalKey(Schema.String),
+  ...RequestIdentity.RequestIdentity.fields,
   retryAfterSeconds: Schema.optionalKey(Schema.Number),
   freesAt: Schema.optionalKey(Schema.String)
 })

@@ -60,6 +60,8 @@ export * as Orders from "./Orders.ts"
 export * as Profile from "./Profile.ts"
 /** One recurrence model for standing orders of every standard; the bank's seven codes are values of it. */
 export * as Recurrence from "./Recurrence.ts"
+/** The identifiers of one request and its response: Request-ID, Correlation-ID, Process-ID, Response-ID. */
+export * as RequestIdentity from "./RequestIdentity.ts"
 /** RFC 5545 RRULEs (with RFC 7529 SKIP) to and from recurrences, every loss named. */
 export * as Rrule from "./Rrule.ts"
 /** The bank's seven frequency codes to and from recurrences, every loss named. */

@@ -3,20 +3,15 @@
  * (Request-ID, Correlation-ID, Process-ID, Response-ID) and a tagged `reason` saying what happened.
  * Messages name the operation, status and codes; they never contain a secret, a token, an IBAN or a body.
  */
-import { ErrorBody, Profile, StandingOrder } from "@tppkit/core"
+import { ErrorBody, Profile, RequestIdentity, StandingOrder } from "@tppkit/core"
 import { Schema } from "effect"
 import * as FailureClass from "./FailureClass.ts"
 
 /** The identifiers of one request and its response, quoted in support tickets (README.md, "Request identity"). */
-export const Identity = Schema.Struct({
-  requestId: Schema.optionalKey(Schema.String),
-  correlationId: Schema.optionalKey(Schema.String),
-  processId: Schema.optionalKey(Schema.String),
-  responseId: Schema.optionalKey(Schema.String)
-})
+export const Identity = RequestIdentity.RequestIdentity
 
 /** The identifiers of one request and its response, quoted in support tickets (README.md, "Request identity"). */
-export type Identity = typeof Identity.Type
+export type Identity = RequestIdentity.RequestIdentity
 
 /**
  * The exchange did not complete: the connection was refused (`connect`), closed before the answer (`reset`), no
