@@ -7,7 +7,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Calendar, ErrorBody, LocalDate } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
-import { Checks, Consents, FundsCheckWorkflow, type Lifecycle, PlanSettings, Sweep, Warnings } from "@tppkit/worker"
+import {
+  AtRisk,
+  Checks,
+  Consents,
+  FundsCheckWorkflow,
+  type Lifecycle,
+  PlanSettings,
+  Sweep,
+  Warnings
+} from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { BigDecimal, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -46,6 +55,7 @@ const settings: Sweep.Settings = {
 }
 
 const THIRD = "CZ6508000000192000145399"
+const OTHER = "SK0809000000000123123123"
 
 const balance = (amount: string) => ({ iban: IBAN, currency: "EUR", amount, date: "2026-11-16" })
 
@@ -71,7 +81,8 @@ const sweeping = (
   fromTable: boolean,
   ordersOf: (consent: string) => ReadonlyArray<ReturnType<typeof monthly>> = () => [
     monthly("SO-CAR", "2026-01-25", "400")
-  ]
+  ],
+  options: Warnings.Options = { horizon: 10 }
 ) => {
   const source = Layer.succeed(Sweep.OrderSource)({
     list: (consent) =>
@@ -87,7 +98,7 @@ const sweeping = (
     Sweep.sweepNow(day).pipe(
       Effect.provide(
         Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-          Layer.provideMerge(Warnings.layerSql({ horizon: 10 })),
+          Layer.provideMerge(Warnings.layerSql(options)),
           Layer.provideMerge(WorkflowEngine.layerMemory),
           Layer.provideMerge(Checks.Checks.layerSql),
           Layer.provideMerge(consents),
@@ -175,10 +186,117 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     })
   )
 
-  it.live("the forecast ahead has accounts only once opening balances are given (else no listing is held for it)", () =>
+  it.live("the forecast ahead read back in parts from the orders kept names what one forecast of them all names", () =>
+    Effect.gen(function* () {
+      const once = (orderId: string, date: string, value: string, debtor: string, creditor = OTHER) => ({
+        ...monthly(orderId, date, value),
+        endDate: LocalDate.parseUnsafe(date),
+        debtor: { iban: debtor },
+        creditor: { iban: creditor }
+      })
+      // A (500) pays 300, 150 into B and 250: CAR short; B (200) gets 150 and pays 350: GYM short; c2's X1 (from B)
+      // repeats c1's orderId, so c1's is read (B would be short by 9,999 more); NONE pays from no account with a balance
+      const listings = [
+        {
+          consent: "c1",
+          orders: [once("RENT", "2026-11-17", "300", IBAN), once("X1", "2026-11-18", "150", IBAN, THIRD)]
+        },
+        { consent: "c2", orders: [once("CAR", "2026-11-24", "250", IBAN), once("X1", "2026-11-19", "9999", THIRD)] },
+        { consent: "c3", orders: [once("GYM", "2026-11-19", "350", THIRD), once("NONE", "2026-11-19", "5", OTHER)] }
+      ]
+      const balances = [
+        { iban: IBAN, currency: "EUR", amount: "500", date: "2026-11-16" },
+        { iban: THIRD, currency: "EUR", amount: "200", date: "2026-11-16" }
+      ]
+      const whole = AtRisk.find({
+        listings,
+        balances,
+        day: LocalDate.parseUnsafe("2026-11-16"),
+        calendar: Calendar.target
+      })
+      assert.deepStrictEqual(
+        whole.risks.map((r) => [r.consent, r.orderId]),
+        [
+          ["c3", "GYM"],
+          ["c2", "CAR"]
+        ]
+      )
+      const ordersOf = (consent: string) => listings.find((l) => l.consent === consent)?.orders ?? []
+      for (const ordersPerPart of [1, 10_000]) {
+        yield* Effect.gen(function* () {
+          for (const l of listings) yield* Consents.add({ key: l.consent })
+          yield* PlanSettings.claim({ ...planSettings("0"), balances }, { reconfigure: true })
+          yield* sweeping("CONSENT_EXPIRED", [], settings, true, ordersOf, { horizon: 10, ordersPerPart })("2026-11-16")
+          const raised = (yield* Warnings.events(0)).map(({ data: { sweepDay, episode, ...risk } }) => risk)
+          const byOrder = (a: { orderId?: unknown }, b: { orderId?: unknown }) =>
+            String(a.orderId) < String(b.orderId) ? -1 : 1
+          assert.deepStrictEqual(
+            raised.sort(byOrder),
+            whole.risks.map((r): Record<string, unknown> => ({ ...r })).sort(byOrder)
+          )
+        }).pipe(Effect.provide(Database.layer(yield* db.freshUrl())))
+      }
+    })
+  )
+
+  it.live("a listing that degraded to what is kept is forecast from the kept pages", () =>
+    Effect.gen(function* () {
+      const url = yield* db.freshUrl()
+      // c2's listing is refused by the day's budget: its day is planned from what is kept, CAR among it
+      const exhausted = new BankError.BankError({
+        operation: "standingOrders",
+        identity: {},
+        reason: new BankError.BudgetExhausted({
+          consentKey: "c2",
+          limit: 4,
+          used: 4,
+          requested: 1,
+          freesAt: "2026-11-17"
+        })
+      })
+      const car = { ...monthly("CAR", "2026-10-24", "250"), endDate: LocalDate.parseUnsafe("2026-11-24") }
+      const source = Layer.succeed(Sweep.OrderSource)({
+        list: (consent) =>
+          consent.key === "c2"
+            ? Effect.fail(new Sweep.ListingFailed({ consent: consent.key, failure: exhausted }))
+            : Effect.succeed({ orders: [monthly("RENT", "2026-10-17", "300")], pages: 1 }),
+        kept: () => Effect.succeed({ orders: [car], pagesKept: [0], pagesUnread: [], earlier: undefined })
+      })
+      yield* Effect.gen(function* () {
+        yield* Consents.add({ key: "c1", iban: IBAN })
+        yield* Consents.add({ key: "c2", iban: IBAN })
+        yield* plan("500")
+        yield* Sweep.sweepNow("2026-11-16").pipe(
+          Effect.provide(
+            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+              Layer.provideMerge(Warnings.layerSql({ horizon: 10 })),
+              Layer.provideMerge(WorkflowEngine.layerMemory),
+              Layer.provideMerge(Checks.Checks.layerSql),
+              Layer.provideMerge(Consents.layerSource()),
+              Layer.provide(source),
+              Layer.provide(
+                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
+                  check: () => Effect.succeed({ answer: "APPR" as const })
+                })
+              ),
+              Layer.provideMerge(Layer.succeed(Sweep.SweepSettings)(settings))
+            )
+          )
+        )
+        // 500 - 300 on 2026-11-17 - 250 on 2026-11-24: the kept CAR is short
+        assert.deepStrictEqual(
+          (yield* Warnings.events(0)).map((e) => [e.type, e.consent, e.data.orderId]),
+          [["payment.at_risk", "c2", "CAR"]]
+        )
+      }).pipe(Effect.provide(Database.layer(url)))
+    })
+  )
+
+  it.live("the forecast ahead has accounts only once opening balances are given (else nothing is kept for it)", () =>
     Effect.gen(function* () {
       const url = yield* db.freshUrl()
       yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
         const watcher = yield* Sweep.Watch.pipe(
           Effect.provide(Warnings.layerSql().pipe(Layer.provide(Layer.succeed(Sweep.SweepSettings)(settings))))
         )
@@ -186,23 +304,29 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
           monthly("SO-CAR", "2026-01-25", "400"),
           { ...monthly("ELSE", "2026-01-25", "9"), debtor: { iban: THIRD } }
         ]
+        const kept = Effect.map(
+          sql<{ consent: string; orders: string }>`SELECT consent, orders FROM tppkit_ahead_orders ORDER BY consent`,
+          (rows) => rows.map((r) => [r.consent, (JSON.parse(r.orders) as Array<[string]>).map((o) => o[0])])
+        )
         assert.isFalse(yield* watcher!.forecasts)
-        assert.isUndefined(yield* watcher!.aheadOrders(orders))
+        yield* watcher!.keepAhead("c1", "2026-11-16", orders)
+        assert.deepStrictEqual(yield* kept, [])
         yield* plan("300")
         assert.isTrue(yield* watcher!.forecasts)
-        // held for the forecast: the orders paying from or into an account with a balance, what the forecast reads
-        const held = yield* watcher!.aheadOrders(orders)
-        assert.deepStrictEqual(held, orders.slice(0, 1))
-        assert.notStrictEqual(held?.[0], orders[0])
-        // the fleet's balances reconfigured for another account: read again
+        // kept for the forecast: the orders paying from or into an account with a balance, what the forecast reads
+        yield* watcher!.keepAhead("c1", "2026-11-16", orders)
+        assert.deepStrictEqual(yield* kept, [["c1", ["SO-CAR"]]])
+        assert.deepStrictEqual(yield* watcher!.unkept("2026-11-16", ["c0", "c1", "c2"]), ["c0", "c2"])
+        // the fleet's balances reconfigured for another account: read again; a listing kept again replaces it
         yield* PlanSettings.claim(
           { ...planSettings("300"), balances: [{ ...balance("300"), iban: THIRD }] },
           { reconfigure: true }
         )
-        assert.deepStrictEqual(
-          (yield* watcher!.aheadOrders(orders))?.map((o) => o.orderId),
-          ["ELSE"]
-        )
+        yield* watcher!.keepAhead("c1", "2026-11-16", orders)
+        assert.deepStrictEqual(yield* kept, [["c1", ["ELSE"]]])
+        // the next day's forecast drops the orders kept for earlier days
+        yield* watcher!.ahead("2026-11-17", [])
+        assert.deepStrictEqual(yield* kept, [])
       }).pipe(Effect.provide(Database.layer(url)))
     })
   )
@@ -295,7 +419,7 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       // as the previous version left it: no events, no payments at risk, the consents without their end's columns
-      yield* sql`DROP TABLE tppkit_fleet_events, tppkit_at_risk`
+      yield* sql`DROP TABLE tppkit_fleet_events, tppkit_at_risk, tppkit_ahead_orders`
       yield* sql`ALTER TABLE tppkit_consents DROP COLUMN expired_at, DROP COLUMN expired_code, DROP COLUMN expired_day`
       yield* sql`INSERT INTO tppkit_consents (consent_key, valid_until, added_at) VALUES ('c1', '2026-12-01', 0)`
       yield* Database.migrate

@@ -153,9 +153,9 @@ const own = (text: string): string => JSON.parse(JSON.stringify(text)) as string
 
 /**
  * The orders of a listing a forecast of `accounts` reads (those paying from or into one of them), each reduced to
- * what the forecast reads (orderId, amount, debtor's and creditor's IBAN, schedule) with texts of its own: what a
- * sweep holds for the day's forecast ahead is neither the records whole nor the bank's pages they were read from. In
- * the listing's order.
+ * what the forecast reads (orderId, amount, debtor's and creditor's IBAN, schedule) with texts of its own: what is
+ * held of them is neither the records whole nor the bank's pages they were read from. In the listing's order. (A
+ * sweep keeps the same fields of them in the fleet's database for the day's forecast ahead, `Warnings.layerSql`.)
  */
 export const forecastOrders = (
   orders: Iterable<Projection.ProjectableOrder>,

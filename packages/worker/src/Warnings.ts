@@ -21,7 +21,6 @@ import { LocalDate } from "@tppkit/core"
 import { Clock, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import * as AtRisk from "./AtRisk.ts"
 import * as ConsentLifecycle from "./ConsentLifecycle.ts"
 import * as AtRiskAhead from "./internal/atRiskAhead.ts"
 import * as ConsentExpiry from "./internal/consentExpiry.ts"
@@ -47,7 +46,12 @@ export const ddl: ReadonlyArray<string> = [
   // the forecast ahead reads a part's open payments by account and by order, and its episodes by order: without these
   // each read scanned every open row (82.8 s over 110 reads for 97,060 payments at risk; BENCHMARKS.md, issue 39)
   "CREATE INDEX IF NOT EXISTS tppkit_at_risk_order ON tppkit_at_risk (order_id)",
-  "CREATE INDEX IF NOT EXISTS tppkit_at_risk_open_iban ON tppkit_at_risk (iban) WHERE cleared_day IS NULL"
+  "CREATE INDEX IF NOT EXISTS tppkit_at_risk_open_iban ON tppkit_at_risk (iban) WHERE cleared_day IS NULL",
+  // what each consent's listing gives the day's forecast ahead, kept until the day's run reads it part by part (a
+  // worker held them in memory for the whole day: 100,000 orders took it past 400 MB; BENCHMARKS.md, issue 39)
+  `CREATE TABLE IF NOT EXISTS tppkit_ahead_orders (
+    day text NOT NULL, consent text NOT NULL, touches text NOT NULL, orders text NOT NULL,
+    PRIMARY KEY (day, consent))`
 ]
 
 /** The consents table's columns of a consent the bank said is no longer valid (run after `Consents.migrate`). */
@@ -80,9 +84,13 @@ export const changeEvents = (
     }
   })
 
-/** How the watcher forecasts: the horizon in working days (default `AtRisk.defaultHorizon`). */
+/**
+ * How the watcher forecasts: the horizon in working days (default `AtRisk.defaultHorizon`), and about how many orders
+ * the forecast ahead reads and forecasts at once (default `AtRisk.ordersPerPart`).
+ */
 export interface Options {
   readonly horizon?: number | undefined
+  readonly ordersPerPart?: number | undefined
 }
 
 /**
@@ -127,17 +135,18 @@ export const layerSql = (options: Options = {}): Layer.Layer<never, never, SqlCl
           Effect.map(balances, (b) => b.balances.length > 0),
           true
         ),
-        aheadOrders: (orders) =>
+        keepAhead: (consent, day, orders) =>
           FleetEvents.patiently(
-            Effect.map(balances, (b) =>
-              b.balances.length === 0 ? undefined : AtRisk.forecastOrders(orders, b.accounts)
+            Effect.flatMap(balances, (b) =>
+              b.balances.length === 0 ? Effect.void : AtRiskAhead.keep(sql, day, consent, orders, b.accounts)
             ),
-            // the database away for a minute: the listing held whole, as the forecast would read it
-            orders
+            // the database away for a minute: not kept, so the day's run reads the listing's kept pages instead
+            undefined
           ),
-        ahead: (day, listings) =>
+        unkept: (day, consents) => FleetEvents.patiently(AtRiskAhead.unkept(sql, day, consents), consents),
+        ahead: (day, consents) =>
           FleetEvents.patiently(
-            Effect.flatMap(balances, (b) => AtRiskAhead.ahead(sql, day, listings, settings, options, b.balances)),
+            Effect.flatMap(balances, (b) => AtRiskAhead.ahead(sql, day, consents, settings, options, b.balances)),
             undefined
           )
       }

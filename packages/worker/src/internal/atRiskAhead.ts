@@ -10,6 +10,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as AtRisk from "../AtRisk.ts"
 import * as PlanSettings from "../PlanSettings.ts"
+import * as AheadOrders from "./aheadOrders.ts"
 import { chunks, type Kept, type Rows, record } from "./fleetEvents.ts"
 import type { SweepSettings } from "./sweepTypes.ts"
 import { type EventType, eventId } from "./webhookEvents.ts"
@@ -46,26 +47,115 @@ export const balancesReader = (sql: SqlClient.SqlClient): Effect.Effect<Effect.E
   })
 
 /**
- * The forecast ahead of a sweep of `day` from the fleet's balances, part by part of the accounts (`AtRisk.parts`):
- * payments at risk raised, then those that recovered cleared (an open payment is cleared only when no part has it at
- * risk, as one forecast of every account would say).
+ * Keeps what of a consent's listing of `day` the day's forecast ahead reads in `tppkit_ahead_orders`: the orders paying
+ * from or into one of `accounts` (those with a balance), each written as the forecast reads it (what
+ * `AtRisk.forecastOrders` keeps), with how many of them touch each account; a listing kept again replaces it. A consent
+ * whose orders touch none of them gets its row too, so that the day's run knows it was kept.
+ */
+export const keep = (
+  sql: SqlClient.SqlClient,
+  day: string,
+  consent: string,
+  orders: ReadonlyArray<Projection.ProjectableOrder>,
+  accounts: ReadonlySet<string>
+): Effect.Effect<void, SqlError> => {
+  // the orders paying from or into an account with a balance, written as the forecast reads them
+  const reduced = orders.filter(
+    (o) => accounts.has(o.debtor.iban) || (o.creditor.iban !== undefined && accounts.has(o.creditor.iban))
+  )
+  const touches = JSON.stringify(AheadOrders.touches(reduced, accounts))
+  return sql`INSERT INTO tppkit_ahead_orders (day, consent, touches, orders)
+    VALUES (${day}, ${consent}, ${touches}, ${AheadOrders.encode(reduced)})
+    ON CONFLICT (day, consent) DO UPDATE SET touches = EXCLUDED.touches, orders = EXCLUDED.orders`.pipe(Effect.asVoid)
+}
+
+/** The consents among `consents` whose orders of `day` are not kept for the forecast ahead ({@link keep}). */
+export const unkept = (
+  sql: SqlClient.SqlClient,
+  day: string,
+  consents: ReadonlyArray<string>
+): Effect.Effect<Array<string>, SqlError> =>
+  Effect.map(sql<{ consent: string }>`SELECT consent FROM tppkit_ahead_orders WHERE day = ${day}`, (rows) => {
+    const kept = new Set(rows.map((r) => r.consent))
+    return consents.filter((c) => !kept.has(c))
+  })
+
+/**
+ * The forecast ahead of a sweep of `day` from the fleet's balances and the orders kept for the run's `consents` (in
+ * the run's order; {@link keep}), read from the database a group of accounts at a time (about `ordersPerPart` orders,
+ * default `AtRisk.ordersPerPart`, sized by the kept counts without reading the orders), each group forecast in
+ * `AtRisk.parts`: the process never holds the day's orders whole. Payments at risk raised, then those that recovered
+ * cleared (an open payment is cleared only when no part has it at risk, as one forecast of every account would say).
+ * An orderId the kept orders of two consents give is the first consent's in the run's order, as `AtRisk.find` of the
+ * whole reads it. The orders kept for earlier days are dropped.
  */
 export const ahead = (
   sql: SqlClient.SqlClient,
   day: string,
-  listings: ReadonlyArray<{ readonly consent: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> }>,
+  consents: ReadonlyArray<string>,
   settings: SweepSettings["Service"],
-  options: { readonly horizon?: number | undefined },
+  options: { readonly horizon?: number | undefined; readonly ordersPerPart?: number | undefined },
   balances: ReadonlyArray<PlanSettings.Balance>
 ) =>
   Effect.gen(function* () {
+    const size = options.ordersPerPart ?? AtRisk.ordersPerPart
+    yield* sql`DELETE FROM tppkit_ahead_orders WHERE day < ${day}`
+    if (balances.length === 0 || consents.length === 0) return
     const now = yield* Clock.currentTimeMillis
+    const position = new Map<string, number>()
+    for (const c of consents) if (!position.has(c)) position.set(c, position.size)
+    // which consents' orders touch each account, and how many orders
+    const touching = new Map<string, { readonly consents: Array<string>; orders: number }>()
+    for (const b of balances) touching.set(b.iban, { consents: [], orders: 0 })
+    const index = yield* sql<{ consent: string; touches: string }>`
+      SELECT consent, touches FROM tppkit_ahead_orders WHERE day = ${day}`
+    for (const row of index) {
+      if (!position.has(row.consent)) continue
+      for (const [iban, n] of JSON.parse(row.touches) as ReadonlyArray<[string, number]>) {
+        const t = touching.get(iban)
+        if (t === undefined) continue
+        t.consents.push(row.consent)
+        t.orders += n
+      }
+    }
+    // an orderId several consents' orders give: the first consent's in the run's order (usually none)
+    const owner = new Map<string, string>()
+    const repeated = yield* sql<{ order_id: string; consents: string }>`
+      SELECT e.value->>0 AS order_id, json_agg(consent)::text AS consents
+      FROM tppkit_ahead_orders, json_array_elements(orders::json) AS e
+      WHERE day = ${day} GROUP BY 1 HAVING count(*) > 1`
+    for (const r of repeated) {
+      let first: string | undefined
+      for (const c of JSON.parse(r.consents) as ReadonlyArray<string>) {
+        const p = position.get(c)
+        if (p !== undefined && (first === undefined || p < (position.get(first) ?? 0))) first = c
+      }
+      if (first !== undefined) owner.set(r.order_id, first)
+    }
     const risky = new Set<string>()
     const recovered: Array<OpenRow> = []
-    for (const part of AtRisk.parts({ listings, balances })) {
-      const done = yield* raise(sql, day, part, settings, options, now)
-      for (const key of done.risky) risky.add(key)
-      recovered.push(...done.cleared)
+    for (const group of accountGroups(balances, (iban) => touching.get(iban)?.orders ?? 0, size)) {
+      const accounts = new Set(group.map((b) => b.iban))
+      const of = new Set<string>()
+      for (const iban of accounts) for (const c of touching.get(iban)?.consents ?? []) of.add(c)
+      const listings: Array<{ consent: string; orders: Array<Projection.ProjectableOrder> }> = []
+      for (const keys of chunks([...of], 1000)) {
+        const rows = yield* sql<{ consent: string; orders: string }>`
+          SELECT consent, orders FROM tppkit_ahead_orders WHERE day = ${day} AND consent IN ${sql.in(keys)}`
+        for (const row of rows) {
+          const orders = AheadOrders.decode(
+            row.orders,
+            (debtor, creditor) => accounts.has(debtor) || (creditor !== undefined && accounts.has(creditor))
+          ).filter((o) => (owner.get(o.orderId) ?? row.consent) === row.consent)
+          listings.push({ consent: row.consent, orders })
+        }
+      }
+      listings.sort((a, b) => (position.get(a.consent) ?? 0) - (position.get(b.consent) ?? 0))
+      for (const part of AtRisk.parts({ listings, balances: group }, size)) {
+        const done = yield* raise(sql, day, part, settings, options, now)
+        for (const key of done.risky) risky.add(key)
+        recovered.push(...done.cleared)
+      }
     }
     const balanceOf = new Map(balances.map((b) => [b.iban, b]))
     for (const r of recovered) {
@@ -100,6 +190,37 @@ export const ahead = (
       )
     }
   })
+
+/**
+ * The accounts with a balance in groups (pure): in the balances' order, an account's balances together, gathered until
+ * a group's accounts have `size` orders by `orders` (an order between two of a group's accounts counted twice).
+ */
+export const accountGroups = (
+  balances: ReadonlyArray<PlanSettings.Balance>,
+  orders: (iban: string) => number,
+  size: number
+): Array<Array<PlanSettings.Balance>> => {
+  const byAccount = new Map<string, Array<PlanSettings.Balance>>()
+  for (const b of balances) {
+    const own = byAccount.get(b.iban)
+    if (own === undefined) byAccount.set(b.iban, [b])
+    else own.push(b)
+  }
+  const out: Array<Array<PlanSettings.Balance>> = []
+  let group: Array<PlanSettings.Balance> = []
+  let count = 0
+  for (const [iban, own] of byAccount) {
+    group.push(...own)
+    count += orders(iban)
+    if (count >= size) {
+      out.push(group)
+      group = []
+      count = 0
+    }
+  }
+  if (group.length > 0) out.push(group)
+  return out
+}
 
 /** A payment at risk the fleet keeps open, as the forecast ahead reads it. */
 interface OpenRow {

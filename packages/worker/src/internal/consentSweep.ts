@@ -4,7 +4,6 @@
  * that failed degraded to what is kept; then every planned check's durable workflow started.
  */
 import { Backoff, LocalDate } from "@tppkit/core"
-import type { Projection } from "@tppkit/schedule"
 import { Duration, Effect, Result, Schema, type Semaphore } from "effect"
 import { Activity, DurableClock, type WorkflowEngine } from "effect/workflow"
 import { Checks, type ChecksError } from "../Checks.ts"
@@ -45,12 +44,6 @@ export const startPlanned = (
     })
     return planned.length
   })
-
-/**
- * What the day's forecast ahead reads of the listings this process read (`Watch.aheadOrders`), by day and consent,
- * for the day's run when it is on this process too; a run elsewhere reads what the fleet kept of the listing instead.
- */
-export const listedHere = new Map<string, ReadonlyArray<Projection.ProjectableOrder>>()
 
 /** One consent's sweep (the body of `Sweep.ConsentSweep`), its listings read one place of `permits` at a time. */
 export const sweepConsent = (
@@ -104,15 +97,9 @@ export const sweepConsent = (
           const checks = yield* Checks
           // an orderId the listing repeats is keyed ID#N from here on: checks, change feed, forecast
           const { listed, repeated } = keyedListing(yield* permits.withPermits(1)(source.list(consent, day)))
-          // held for the day's forecast ahead only when it has accounts to forecast (a fleet without opening balances
-          // would hold every consent's orders for nothing), and only what the forecast reads of the orders touching
-          // them: the records whole held their pages' texts, about 17 KB a consent of 10 orders
-          const ahead = watch === undefined ? undefined : yield* watch.aheadOrders(listed.orders)
-          if (ahead !== undefined) {
-            // bounded: the entries of runs on other processes are never read here
-            if (listedHere.size >= 10_000) listedHere.delete(listedHere.keys().next().value as string)
-            listedHere.set(`${day}/${consent.key}`, ahead)
-          }
+          // what the day's forecast ahead reads of it, kept in the fleet's database (nothing without opening
+          // balances): held in the process for the whole day, 100,000 orders took a worker past 400 MB (issue 39)
+          if (watch !== undefined) yield* watch.keepAhead(consent.key, day, listed.orders)
           if (watch !== undefined) yield* watch.listed(consent, day, listed)
           // the bank's nextDates checked against the fleet's rule on the sweep's day, and kept for worker status
           yield* ListingReconciliation.record({

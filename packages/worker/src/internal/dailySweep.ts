@@ -4,12 +4,11 @@
  * listed again), the forecast ahead of every consent planned, and the run's summary.
  */
 import { Backoff } from "@tppkit/core"
-import type { Projection } from "@tppkit/schedule"
 import { Effect, Option } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 import { Activity, type WorkflowEngine } from "effect/workflow"
 import * as Lifecycle from "../Lifecycle.ts"
-import { listedHere, type Services } from "./consentSweep.ts"
+import type { Services } from "./consentSweep.ts"
 import type { Consent } from "./sweepJournal.ts"
 import { JournaledConsents, journaled } from "./sweepJournal.ts"
 import { keyed } from "./sweepPlan.ts"
@@ -85,34 +84,25 @@ export const runDay = (
       yield* Activity.make({
         name: "watch/ahead",
         execute: Effect.gen(function* () {
-          // no accounts to forecast: no consent's orders gathered (nor read back from what other workers kept)
-          if (!(yield* watch.forecasts)) {
-            for (const c of consents) listedHere.delete(`${day}/${c.consent}`)
-            return
-          }
+          // no accounts to forecast: nothing gathered (the orders kept for earlier days are dropped all the same)
+          const listed = (yield* watch.forecasts)
+            ? consents.filter((c) => !(c.planned === 0 && c.failure !== undefined)).map((c) => c.consent)
+            : []
+          // a listing whose orders are not kept for the forecast (degraded to what is kept, or read by an earlier
+          // version): what is kept of it, consent by consent, never the kept listings whole at once
           const source = services.source
-          const listings: Array<{ consent: string; orders: ReadonlyArray<Projection.ProjectableOrder> }> = []
-          for (const c of consents) {
-            if (c.planned === 0 && c.failure !== undefined) continue
-            const read = listedHere.get(`${day}/${c.consent}`)
-            listedHere.delete(`${day}/${c.consent}`)
-            const consent = swept.find((s) => s.key === c.consent) ?? { key: c.consent }
-            const kept =
-              read !== undefined || source.kept === undefined
-                ? undefined
-                : yield* Effect.option(source.kept(consent, day))
-            // what the forecast reads of them, consent by consent: never the kept listings whole at once
-            const orders =
-              read ??
-              (kept === undefined || Option.isNone(kept)
-                ? []
-                : ((yield* watch.aheadOrders([
-                    ...keyed(kept.value.orders).orders,
-                    ...keyed(kept.value.earlier?.orders ?? []).orders
-                  ])) ?? []))
-            listings.push({ consent: c.consent, orders })
+          if (source.kept !== undefined && listed.length > 0) {
+            const byKey = new Map(swept.map((s) => [s.key, s]))
+            for (const key of yield* watch.unkept(day, listed)) {
+              const kept = yield* Effect.option(source.kept(byKey.get(key) ?? { key }, day))
+              if (Option.isNone(kept)) continue
+              yield* watch.keepAhead(key, day, [
+                ...keyed(kept.value.orders).orders,
+                ...keyed(kept.value.earlier?.orders ?? []).orders
+              ])
+            }
           }
-          yield* watch.ahead(day, listings)
+          yield* watch.ahead(day, listed)
         })
       })
     }

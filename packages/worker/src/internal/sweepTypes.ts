@@ -90,21 +90,27 @@ export interface Watcher {
   readonly expired: (consent: Consent, day: string, failure: ListingFailure) => Effect.Effect<void>
   /**
    * Whether the forecast ahead has accounts to forecast (opening balances given): when not, the day's listings are
-   * neither held in memory nor gathered for it.
+   * neither kept nor gathered for it.
    */
   readonly forecasts: Effect.Effect<boolean>
   /**
-   * What of a listing the day's forecast ahead reads, held until it runs: the orders paying from or into an account
-   * with an opening balance, each reduced to what the forecast reads (`AtRisk.forecastOrders`); undefined when there
-   * are no accounts to forecast (nothing is held).
+   * Keeps what of a consent's listing of `day` the day's forecast ahead reads, until the day's run forecasts: the
+   * orders paying from or into an account with an opening balance, each reduced to what the forecast reads
+   * (`AtRisk.forecastOrders`); nothing when there are no accounts to forecast. `Warnings.layerSql` keeps them in the
+   * fleet's database, never in the process.
    */
-  readonly aheadOrders: (
-    orders: ReadonlyArray<Projection.ProjectableOrder>
-  ) => Effect.Effect<ReadonlyArray<Projection.ProjectableOrder> | undefined>
-  readonly ahead: (
+  readonly keepAhead: (
+    consent: string,
     day: string,
-    listings: ReadonlyArray<{ readonly consent: string; readonly orders: ReadonlyArray<Projection.ProjectableOrder> }>
+    orders: ReadonlyArray<Projection.ProjectableOrder>
   ) => Effect.Effect<void>
+  /**
+   * The consents among `consents` whose orders of `day` are not kept for the forecast ahead ({@link keepAhead}): a
+   * listing that degraded to what is kept, or read by an earlier version.
+   */
+  readonly unkept: (day: string, consents: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
+  /** The forecast ahead of `day` from the orders kept for the run's `consents` (in the run's order). */
+  readonly ahead: (day: string, consents: ReadonlyArray<string>) => Effect.Effect<void>
 }
 
 /** The sweep's watcher, if any. */
