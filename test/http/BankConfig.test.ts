@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { BankConfig } from "@tppkit/http"
-import { ConfigProvider, Duration, Effect, Exit, Redacted } from "effect"
+import { ConfigProvider, Duration, Effect, Exit, Redacted, Result } from "effect"
 
 const fromEnv = (env: Record<string, string>) =>
   Effect.service(BankConfig.BankConfig).pipe(
@@ -83,5 +86,27 @@ describe("BankConfig limits", () => {
       assert.isTrue(refused._tag === "Failure", JSON.stringify(limits))
       if (refused._tag === "Failure") assert.match(refused.failure.setting, /^limits\./)
     }
+  })
+})
+
+describe("BankConfig.readProfile", () => {
+  it("gives a built-in profile by name, or says why there is none", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tppkit-profile-"))
+    const wrong = join(dir, "bank.json")
+    writeFileSync(wrong, JSON.stringify({ name: "mybank" }))
+    const builtIn = BankConfig.readProfile("cobs")
+    assert.isTrue(Result.isSuccess(builtIn) && builtIn.success.name === "cobs")
+    assert.deepStrictEqual(BankConfig.readProfile(join(dir, "missing.json")), Result.fail({ _tag: "Unreadable" }))
+    const invalid = BankConfig.readProfile(wrong)
+    assert.isTrue(
+      Result.isFailure(invalid) && invalid.failure._tag === "Invalid" && invalid.failure.problems.length > 0
+    )
+    // loadProfile words the same two cases as a BankConfigError of the setting "profile"
+    const missing = BankConfig.loadProfile(join(dir, "missing.json"))
+    assert.isTrue(
+      Result.isFailure(missing) &&
+        missing.failure.detail.endsWith("is neither a built-in profile (sbas, cobs) nor a readable file")
+    )
+    rmSync(dir, { recursive: true, force: true })
   })
 })

@@ -274,26 +274,42 @@ const profileProblem = (
 }
 
 /**
- * A profile by its built-in name (`sbas`, `cobs`) or from a JSON file a user wrote; a file's every wrong field is
- * named (core's `Profile.decodeJson`).
+ * Why {@link readProfile} has no profile: `Unreadable`, the name is no built-in profile and no file can be read by
+ * it; `Invalid`, the file's wrong fields, each named (core's `Profile.decodeJson`).
  */
-export const loadProfile = (nameOrFile: string): Result.Result<Profile.Profile, BankConfigError> => {
+export type ProfileProblem =
+  | { readonly _tag: "Unreadable" }
+  | { readonly _tag: "Invalid"; readonly problems: ReadonlyArray<Profile.Problem> }
+
+/** A profile by its built-in name (`sbas`, `cobs`) or from a JSON file a user wrote, or why not. */
+export const readProfile = (nameOrFile: string): Result.Result<Profile.Profile, ProfileProblem> => {
   const builtIn = Profile.builtIns.get(nameOrFile)
   if (builtIn !== undefined) return Result.succeed(builtIn)
   let text: string
   try {
     text = readFileSync(nameOrFile, "utf8")
   } catch {
-    return fail(
-      "profile",
-      `${nameOrFile} is neither a built-in profile (${[...Profile.builtIns.keys()].join(", ")}) nor a readable file`
-    )
+    return Result.fail({ _tag: "Unreadable" })
   }
-  return Result.mapError(
-    Profile.decodeJson(text),
-    (problems) => new BankConfigError({ setting: "profile", detail: `${nameOrFile}:\n${Profile.describe(problems)}` })
-  )
+  return Result.mapError(Profile.decodeJson(text), (problems): ProfileProblem => ({ _tag: "Invalid", problems }))
 }
+
+/**
+ * A profile by its built-in name (`sbas`, `cobs`) or from a JSON file a user wrote; a file's every wrong field is
+ * named (core's `Profile.decodeJson`).
+ */
+export const loadProfile = (nameOrFile: string): Result.Result<Profile.Profile, BankConfigError> =>
+  Result.mapError(
+    readProfile(nameOrFile),
+    (problem) =>
+      new BankConfigError({
+        setting: "profile",
+        detail:
+          problem._tag === "Unreadable"
+            ? `${nameOrFile} is neither a built-in profile (${[...Profile.builtIns.keys()].join(", ")}) nor a readable file`
+            : `${nameOrFile}:\n${Profile.describe(problem.problems)}`
+      })
+  )
 
 /** The configuration service: one instance per environment and set of credentials. */
 export class BankConfig extends Context.Service<BankConfig, Settings>()("@tppkit/http/BankConfig") {

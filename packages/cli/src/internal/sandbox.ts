@@ -2,64 +2,29 @@
  * The work behind `tppkit sandbox`, loaded only when it runs (it pulls in the mock bank): flag checks, fixtures
  * and TLS files, then the server until interrupted.
  */
-import { readFileSync } from "node:fs"
-import { BankRule, type BusinessDayConvention, LocalDate, Profile } from "@tppkit/core"
+import { BankRule, LocalDate, Profile } from "@tppkit/core"
+import * as BankConfig from "@tppkit/http/BankConfig"
 import { Fixtures, Personality, Sandbox } from "@tppkit/sandbox"
-import { Context, Effect, Layer, Option, type Redacted, Result } from "effect"
+import { Context, Effect, Layer, Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import * as Project from "../Project.ts"
 import * as Reconcile from "../Reconcile.ts"
 import * as Files from "./files.ts"
+import type * as SandboxFlags from "./sandboxFlags.ts"
+
+/** A built-in profile by name, or a profile file (each wrong field named); a usage error otherwise. */
+const loadProfile = (nameOrFile: string): Effect.Effect<Profile.Profile, Failure.CliFailure> =>
+  Effect.mapError(Effect.fromResult(BankConfig.readProfile(nameOrFile)), (problem) =>
+    Failure.usage(
+      problem._tag === "Unreadable"
+        ? `--profile ${nameOrFile}: neither a built-in profile (${[...Profile.builtIns.keys()].join(", ")}) nor a readable file`
+        : `--profile ${nameOrFile}:\n${Profile.describe(problem.problems)}`
+    )
+  )
 
 /** The parsed flags of `tppkit sandbox`. */
-/** A built-in profile by name, or a profile file (each wrong field named); a usage error otherwise. */
-const loadProfile = (nameOrFile: string): Effect.Effect<Profile.Profile, Failure.CliFailure> => {
-  const builtIn = Profile.builtIns.get(nameOrFile)
-  if (builtIn !== undefined) return Effect.succeed(builtIn)
-  let text: string
-  try {
-    text = readFileSync(nameOrFile, "utf8")
-  } catch {
-    return Effect.fail(
-      Failure.usage(
-        `--profile ${nameOrFile}: neither a built-in profile (${[...Profile.builtIns.keys()].join(", ")}) nor a readable file`
-      )
-    )
-  }
-  const decoded = Profile.decodeJson(text)
-  return Result.isSuccess(decoded)
-    ? Effect.succeed(decoded.success)
-    : Effect.fail(Failure.usage(`--profile ${nameOrFile}:\n${Profile.describe(decoded.failure)}`))
-}
-
-export interface Input {
-  readonly host: string
-  readonly port: number
-  readonly fixtures: Option.Option<string>
-  readonly clientId: Option.Option<string>
-  readonly clientSecret: Option.Option<string>
-  readonly live: boolean
-  readonly errorDialect: Option.Option<"problem" | "berlin-group" | "cz-sk">
-  /** The bank the mock bank plays: a built-in profile's name or a profile file (default `sbas`). */
-  readonly profile?: Option.Option<string> | undefined
-  readonly faultRate: number
-  readonly faultSeed: number
-  readonly tlsCert: Option.Option<string>
-  readonly tlsKey: Option.Option<string>
-  readonly tlsCa: Option.Option<string>
-  readonly requireClientCert: boolean
-  readonly adminToken: Option.Option<Redacted.Redacted<string>>
-  readonly clockSkewSeconds: number
-  readonly format: "text" | "json"
-  readonly orders?: Option.Option<number> | undefined
-  readonly bankConvention?: Option.Option<BusinessDayConvention.BusinessDayConvention> | undefined
-  readonly bankCalendar?: Option.Option<string> | undefined
-  readonly bankHolidays?: Option.Option<string> | undefined
-  readonly bankNextDate?: Option.Option<"execution" | "nominal" | "as-given"> | undefined
-  readonly listingDay?: Option.Option<string> | undefined
-  readonly bankAnomalyRate?: Option.Option<number> | undefined
-}
+export type Input = SandboxFlags.Input
 
 /**
  * The bank's personality from the `--bank-*` flags (`{}`, tppkit's own rule, when none is given; `"as-given"` for
