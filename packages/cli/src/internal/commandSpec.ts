@@ -16,6 +16,9 @@ export interface Spec<Name extends string, Config extends Command.Command.Config
   readonly examples: ReadonlyArray<Command.Command.Example>
 }
 
+/** The values a command's flags and arguments are parsed into. */
+export type Input<Config extends Command.Command.Config> = Command.Command.Config.Infer<Config>
+
 /** The command a {@link Spec} declares. */
 export const make = <Name extends string, const Config extends Command.Command.Config, E, R>(
   spec: Spec<Name, Config, E, R>
