@@ -4,10 +4,9 @@
  */
 import { LocalDate } from "@tppkit/core"
 import * as FailureClass from "@tppkit/http/FailureClass"
-import type { Checks } from "@tppkit/worker"
+import type { Checks, FleetStatus } from "@tppkit/worker"
 import * as CheckFailure from "@tppkit/worker/CheckFailure"
 import * as Render from "../Render.ts"
-import type { Status } from "../WorkerStatus.ts"
 import { checkAmount, reasonOf, shortIso, width } from "./statusText.ts"
 
 /**
@@ -15,7 +14,7 @@ import { checkAmount, reasonOf, shortIso, width } from "./statusText.ts"
  * when the payment moved from it, the requests sent and when the answer came (`MM-DD HH:MM` UTC); a count by outcome; the reasons of the failed
  * checks with how many share each.
  */
-export const checksSection = (status: Status, w: number = width): Array<string> => {
+export const checksSection = (status: FleetStatus.Status, w: number = width): Array<string> => {
   const rows = status.checks
   // the nominal date only where the payment moved from it (a weekend, a holiday: a few days back, so `MM-DD`
   // names it), and the column only when some payment moved
@@ -76,7 +75,7 @@ export const failedState = (row: Checks.Row, today: string | undefined): string 
  * Each check without an answer, one entry each: the payment, where it stands ({@link failedState}), its typed
  * reason (the failure's class and reason tag) and the failure's line.
  */
-export const failedSection = (status: Status, w: number = width): Array<string> => {
+export const failedSection = (status: FleetStatus.Status, w: number = width): Array<string> => {
   const failed = status.checks.filter((r) => r.outcome === "failed")
   if (failed.length === 0) return []
   return [

@@ -3,9 +3,8 @@
  * deliveries not made yet and the endpoints disabled, whether the fleet still advances, and their JSON.
  */
 import { Budget } from "@tppkit/http"
-import type { SweepLog } from "@tppkit/worker"
+import type { FleetStatus, SweepLog } from "@tppkit/worker"
 import * as Render from "../Render.ts"
-import type { Status } from "../WorkerStatus.ts"
 import { isoOrNull, shortUtc, width } from "./statusText.ts"
 
 const sweepState: Record<SweepLog.State, string> = {
@@ -20,7 +19,7 @@ const sweepState: Record<SweepLog.State, string> = {
  * listings tried and when (finished, or the next try), then one line per failed or retrying consent with why and
  * its typed reason, and when it runs again, and one per consent whose orders wait for their details (issue 37).
  */
-export const sweepsSection = (status: Status, w: number = width): Array<string> => {
+export const sweepsSection = (status: FleetStatus.Status, w: number = width): Array<string> => {
   const sweeps = status.sweeps
   if (sweeps === undefined) return []
   if (sweeps.length === 0) return ["Sweeps: none recorded", ""]
@@ -113,7 +112,7 @@ export const sweepsSection = (status: Status, w: number = width): Array<string> 
 }
 
 /** The budget of unattended listings per bank, client, consent and day. */
-export const budgetSection = (status: Status, w: number = width): Array<string> => {
+export const budgetSection = (status: FleetStatus.Status, w: number = width): Array<string> => {
   const budgetLines = Render.table(
     [
       { header: "Bank", flex: true },
@@ -143,7 +142,7 @@ export const budgetSection = (status: Status, w: number = width): Array<string> 
  * The webhook endpoints disabled (they answered 410 Gone) or with deliveries given up, each with the way out, and the
  * deliveries not made yet: event, endpoint, attempts, the next try and the last error.
  */
-export const deliveriesSection = (status: Status, w: number = width): Array<string> => {
+export const deliveriesSection = (status: FleetStatus.Status, w: number = width): Array<string> => {
   const deliveries = status.deliveries ?? []
   const endpoints = (status.endpoints ?? []).filter((e) => e.disabledAt !== undefined || e.failed > 0)
   const endpointLines = endpoints.flatMap((e) =>
@@ -182,7 +181,7 @@ export const deliveriesSection = (status: Status, w: number = width): Array<stri
  * Whether the fleet still advances, one line (wrapped to the width): `live` with the queue and the runners, `stopped`
  * (no healthy runner), or `stalled` since when and why (`Liveness.verdict`).
  */
-export const livenessSection = (status: Status, w: number = width): Array<string> => {
+export const livenessSection = (status: FleetStatus.Status, w: number = width): Array<string> => {
   const liveness = status.liveness
   if (liveness === undefined) return []
   const { reading, verdict } = liveness
@@ -203,7 +202,7 @@ export const livenessSection = (status: Status, w: number = width): Array<string
  * due unread requests and the oldest's time, the healthy runners, the last sweep) and `webhookEndpoints` (each
  * endpoint, disabled since when and why, its deliveries given up); each key only when the status read it.
  */
-export const fleetJson = (status: Status) => {
+export const fleetJson = (status: FleetStatus.Status) => {
   const liveness = status.liveness
   const endpoints = status.endpoints
   return {

@@ -3,12 +3,12 @@
  * consents near or past their end and opening balances too old, for people and as JSON.
  */
 
+import type { FleetStatus } from "@tppkit/worker"
 // the modules themselves, not the package: printing a status needs none of the fleet's machinery
 import * as AtRisk from "@tppkit/worker/AtRisk"
 import * as ConsentLifecycle from "@tppkit/worker/ConsentLifecycle"
 import * as OrderChanges from "@tppkit/worker/OrderChanges"
 import * as Render from "../Render.ts"
-import type { Status } from "../WorkerStatus.ts"
 import { amountText, plural, width } from "./statusText.ts"
 
 /**
@@ -17,7 +17,7 @@ import { amountText, plural, width } from "./statusText.ts"
  * there is one), the standing orders changed in the week up to the day, the consents near or past their end, and
  * the balances older than `--balance-max-age`.
  */
-export const warningsSection = (status: Status, w: number = width): Array<string> => {
+export const warningsSection = (status: FleetStatus.Status, w: number = width): Array<string> => {
   const warned = status.warnings
   if (warned === undefined) return []
   const out: Array<string> = []
@@ -92,7 +92,7 @@ export const warningsSection = (status: Status, w: number = width): Array<string
  * `atRisk` (each payment raised at risk and not cleared, with its event's `id` and the check's `answer` or null),
  * `changes` (the change feed's events of the week), `consents` (near or past their end) and `staleBalances`.
  */
-export const warningsJson = (status: Status) => {
+export const warningsJson = (status: FleetStatus.Status) => {
   const warned = status.warnings
   if (warned === undefined) return {}
   const consents = ConsentLifecycle.toName(warned.consents, warned.day)

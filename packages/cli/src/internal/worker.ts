@@ -4,7 +4,7 @@
  * run (`--once`) or the daily cron, and what it watches meanwhile (worker's `Runner`); `tppkit worker status` is
  * `workerStatus.ts`.
  */
-import { BusinessDayConvention, Calendar, ErrorBody, LocalDate, type Standard } from "@tppkit/core"
+import { BusinessDayConvention, Calendar, ErrorBody, LocalDate } from "@tppkit/core"
 import { type BankConfig, Budget } from "@tppkit/http"
 import {
   BankSources,
@@ -21,20 +21,7 @@ import {
   Sweep,
   Webhook
 } from "@tppkit/worker"
-import {
-  Cause,
-  Clock,
-  Config,
-  Cron,
-  Deferred,
-  Duration,
-  Effect,
-  Logger,
-  Option,
-  type Redacted,
-  References,
-  Result
-} from "effect"
+import { Cause, Clock, Config, Cron, Deferred, Duration, Effect, Logger, Option, References, Result } from "effect"
 import * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
@@ -47,47 +34,12 @@ import {
   databaseUrlOf,
   dateOf,
   fromEnv,
+  type Input,
   parseConsents,
   runnerNetwork,
   webhookEndpoints
 } from "./workerSettings.ts"
 import { listingCounts } from "./workerWatch.ts"
-
-/** The parsed flags of `tppkit worker`. */
-export interface Input extends Connection.Values {
-  readonly daysBefore: number
-  readonly calendar: string
-  /** `--holidays D,D`: the bank's own closing days, added to the plan's calendar. */
-  readonly holidays?: Option.Option<string> | undefined
-  /** `--convention`: how the plan moves a payment off a closing day (default following). */
-  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
-  /** `--standard`: the standard this worker's bank's records are read in, in place of its profile's (`--profile`). */
-  readonly standard?: Option.Option<Standard.Standard> | undefined
-  readonly hour: number
-  readonly timeZone: string
-  readonly today: Option.Option<string>
-  readonly once: boolean
-  readonly consents: Option.Option<string>
-  readonly metricsPort: Option.Option<number>
-  readonly runnerPort: number
-  /** `--runner-host`, `--runner-listen`, the runner's TLS files and `--shards` (issue 43). */
-  readonly runnerHost?: Option.Option<string> | undefined
-  readonly runnerListen?: Option.Option<string> | undefined
-  readonly runnerTlsCert?: Option.Option<string> | undefined
-  readonly runnerTlsKey?: Option.Option<string> | undefined
-  readonly runnerTlsCa?: Option.Option<string> | undefined
-  readonly shards?: number | undefined
-  /** `--bank-rate N`: the fleet's requests a second to each bank (issue 43). */
-  readonly bankRate?: Option.Option<number> | undefined
-  readonly logFormat: Lifecycle.Format
-  readonly reconfigure: boolean
-  readonly webhook: ReadonlyArray<string>
-  readonly webhookSecret: ReadonlyArray<Redacted.Redacted<string>>
-  /** `--balances FILE`: opening balances stored with the fleet's plan settings for `worker status` (issue 24). */
-  readonly balances?: Option.Option<string> | undefined
-  /** `--horizon N`: working days the sweep forecasts the accounts with balances ahead (issue 39; default 10). */
-  readonly horizon?: number | undefined
-}
 
 /** How long a stopping worker waits for its checks in flight (a balance check's own deadline is shorter). */
 const drainTimeout = "30 seconds"

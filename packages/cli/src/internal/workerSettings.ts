@@ -3,13 +3,49 @@
  * consents, the settings of the environment (`TPPKIT_WORKER_*`, `TPPKIT_WEBHOOK_*`, read by worker's `Runner`) as
  * one-line failures, the webhook endpoints, the opening balances of `--balances` and the runner's network.
  */
-import { LocalDate } from "@tppkit/core"
-import { Database, Fleet, type Sweep, Webhook } from "@tppkit/worker"
+import { type BusinessDayConvention, LocalDate, type Standard } from "@tppkit/core"
+import { Database, Fleet, type Lifecycle, type Sweep, Webhook } from "@tppkit/worker"
 import { Config, Effect, Option, Redacted, Result } from "effect"
+import type * as Connection from "../Connection.ts"
 import * as Failure from "../Failure.ts"
 import * as DatabaseFailure from "./database.ts"
 import * as Environment from "./environment.ts"
-import type { Input } from "./worker.ts"
+
+/** The parsed flags of `tppkit worker`. */
+export interface Input extends Connection.Values {
+  readonly daysBefore: number
+  readonly calendar: string
+  /** `--holidays D,D`: the bank's own closing days, added to the plan's calendar. */
+  readonly holidays?: Option.Option<string> | undefined
+  /** `--convention`: how the plan moves a payment off a closing day (default following). */
+  readonly convention?: BusinessDayConvention.BusinessDayConvention | undefined
+  /** `--standard`: the standard this worker's bank's records are read in, in place of its profile's (`--profile`). */
+  readonly standard?: Option.Option<Standard.Standard> | undefined
+  readonly hour: number
+  readonly timeZone: string
+  readonly today: Option.Option<string>
+  readonly once: boolean
+  readonly consents: Option.Option<string>
+  readonly metricsPort: Option.Option<number>
+  readonly runnerPort: number
+  /** `--runner-host`, `--runner-listen`, the runner's TLS files and `--shards` (issue 43). */
+  readonly runnerHost?: Option.Option<string> | undefined
+  readonly runnerListen?: Option.Option<string> | undefined
+  readonly runnerTlsCert?: Option.Option<string> | undefined
+  readonly runnerTlsKey?: Option.Option<string> | undefined
+  readonly runnerTlsCa?: Option.Option<string> | undefined
+  readonly shards?: number | undefined
+  /** `--bank-rate N`: the fleet's requests a second to each bank (issue 43). */
+  readonly bankRate?: Option.Option<number> | undefined
+  readonly logFormat: Lifecycle.Format
+  readonly reconfigure: boolean
+  readonly webhook: ReadonlyArray<string>
+  readonly webhookSecret: ReadonlyArray<Redacted.Redacted<string>>
+  /** `--balances FILE`: opening balances stored with the fleet's plan settings for `worker status` (issue 24). */
+  readonly balances?: Option.Option<string> | undefined
+  /** `--horizon N`: working days the sweep forecasts the accounts with balances ahead (issue 39; default 10). */
+  readonly horizon?: number | undefined
+}
 
 /** The database URL of `--database-url` (or `TPPKIT_DATABASE_URL`) checked, or a usage failure without one. */
 export const databaseUrlOf = (url: Option.Option<Redacted.Redacted<string>>) =>
