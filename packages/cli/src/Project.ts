@@ -5,15 +5,7 @@
  *
  * @since 0.1.0
  */
-import {
-  BusinessDayConvention,
-  Calendar,
-  LocalDate,
-  Orders,
-  SourceRecord,
-  Decoded as Tolerance,
-  Translation
-} from "@tppkit/core"
+import { BusinessDayConvention, Calendar, LocalDate, Orders } from "@tppkit/core"
 import { Export, Holidays, type Projection } from "@tppkit/schedule"
 import { Result, Schema } from "effect"
 import type * as Render from "./Render.ts"
@@ -179,13 +171,8 @@ const alike = (key: string, said: string): { readonly key: string; readonly said
 /** A tolerance or loss of an order's reading, as the commands say it on stderr. */
 export const warningRow = (order: Orders.Order, w: Orders.Warning): Render.SkippedRow => ({
   orderId: order.orderId,
-  reason:
-    w._tag === "Tolerated"
-      ? `${w.standard}: tolerated: ${Tolerance.describe(w)}`
-      : w._tag === "Missing"
-        ? `${w.standard}: ${SourceRecord.describeMissing(w)}`
-        : `${w.standard}: lossy: ${Translation.describe(w)}`,
-  group: `${w._tag}\u0000${w.standard}\u0000${w.field}\u0000${w._tag === "Missing" ? w.consequence : w.why}`
+  reason: Orders.describeWarning(w),
+  group: Orders.warningGroup(w)
 })
 
 /**

@@ -11,6 +11,7 @@
  */
 import { Effect, Result, Schema, Stream } from "effect"
 import type * as BusinessDayConvention from "./BusinessDayConvention.ts"
+import * as Decoded from "./Decoded.ts"
 import * as OrderKeys from "./internal/orderKeys.ts"
 import * as Reading from "./internal/orderReading.ts"
 import type * as OrdersText from "./internal/ordersText.ts"
@@ -26,7 +27,9 @@ import type {
   Warning
 } from "./internal/orderTypes.ts"
 import * as Recurrence from "./Recurrence.ts"
+import * as SourceRecord from "./SourceRecord.ts"
 import type * as StandingOrder from "./StandingOrder.ts"
+import * as Translation from "./Translation.ts"
 
 export type {
   BankListOptions,
@@ -314,3 +317,22 @@ export const pick: <A extends { readonly orderId: string; readonly position?: nu
   | { readonly _tag: "Found"; readonly order: A }
   | { readonly _tag: "Ambiguous"; readonly positions: ReadonlyArray<number> }
   | { readonly _tag: "None" } = OrderKeys.pick
+
+/**
+ * A warning of an order's reading in words, as the commands and the fleet say it: `STANDARD: tolerated: …`
+ * (`Decoded.describe`), `STANDARD: …` for a field missing (`SourceRecord.describeMissing`), `STANDARD: lossy: …`
+ * (`Translation.describe`).
+ */
+export const describeWarning = (w: Warning): string =>
+  w._tag === "Tolerated"
+    ? `${w.standard}: tolerated: ${Decoded.describe(w)}`
+    : w._tag === "Missing"
+      ? `${w.standard}: ${SourceRecord.describeMissing(w)}`
+      : `${w.standard}: lossy: ${Translation.describe(w)}`
+
+/**
+ * The group a warning falls in, to say the warnings of many records once each with a count: its kind, standard,
+ * field and why (a missing field's consequence), whatever the text received.
+ */
+export const warningGroup = (w: Warning): string =>
+  `${w._tag}\u0000${w.standard}\u0000${w.field}\u0000${w._tag === "Missing" ? w.consequence : w.why}`

@@ -2,7 +2,7 @@
  * The consents of a sweep run as its journal keeps them: only the fields given, so that a run resumed elsewhere reads
  * the same consents; and the records of a listing that could not be read or pay nothing, as a consent's plan keeps them.
  */
-import { Decoded, type Orders, SourceRecord, type StandingOrder, Translation } from "@tppkit/core"
+import { Orders, type StandingOrder } from "@tppkit/core"
 import { Schema } from "effect"
 
 /**
@@ -181,14 +181,9 @@ export const itemWarnings = (items: ReadonlyArray<Orders.Item>): Array<RecordWar
     i._tag !== "Order"
       ? []
       : i.warnings.map((w) => ({
-          group: `${w._tag}\u0000${w.standard}\u0000${w.field}\u0000${w._tag === "Missing" ? w.consequence : w.why}`,
+          group: Orders.warningGroup(w),
           field: w.field,
-          reason:
-            w._tag === "Tolerated"
-              ? `${w.standard}: tolerated: ${Decoded.describe(w)}`
-              : w._tag === "Missing"
-                ? `${w.standard}: ${SourceRecord.describeMissing(w)}`
-                : `${w.standard}: lossy: ${Translation.describe(w)}`,
+          reason: Orders.describeWarning(w),
           orderId: i.orderId
         }))
   )
