@@ -121,6 +121,57 @@ const decodeRrule = (record: Record<string, unknown>, options?: Options): Decode
   }
 }
 
+/** A standard's encoding as the schedule fields of a record (its encoder's value, its fields as they are). */
+const fields = <A extends object>(t: Translation.Translation<A>) =>
+  Translation.map(t, (v): Readonly<Record<string, unknown>> => ({ ...(v as Record<string, unknown>) }))
+
+/** The convention and calendar a standard's decoder is told (the options' own). */
+const settingsOf = (options: Options | undefined) => ({ convention: options?.convention, calendar: options?.calendar })
+
+/** Each standard's decoder and encoder of a record's schedule fields: what {@link decode} and {@link encode} run. */
+const codecs: {
+  readonly [S in Standard]: {
+    readonly decode: (record: unknown, options: Options | undefined) => Decoded.Decoded<Recurrence.Recurrence>
+    readonly encode: (recurrence: Recurrence.Recurrence) => Translation.Translation<Readonly<Record<string, unknown>>>
+  }
+} = {
+  sbas: {
+    decode: (record, options) => decodeSbas(isObject(record) ? record : {}, options),
+    encode: (recurrence) =>
+      Translation.map(Sbas.encode(recurrence), (o) => ({
+        frequency: o.frequency,
+        startDate: LocalDate.format(o.startDate),
+        ...(o.endDate === undefined ? {} : { endDate: LocalDate.format(o.endDate) })
+      }))
+  },
+  rrule: {
+    decode: (record, options) => decodeRrule(isObject(record) ? record : {}, options),
+    encode: (recurrence) => Translation.map(Rrule.encode(recurrence), (r) => ({ rrule: Rrule.format(r) }))
+  },
+  "uk-v3": {
+    decode: (record, options) => UkOpenBanking.decodeV3(record, settingsOf(options)),
+    encode: (recurrence) => fields(UkOpenBanking.encodeV3(recurrence))
+  },
+  "uk-v4": {
+    decode: (record, options) => UkOpenBanking.decodeV4(record, settingsOf(options)),
+    encode: (recurrence) => fields(UkOpenBanking.encodeV4(recurrence))
+  },
+  "berlin-group": {
+    decode: (record, options) => BerlinGroup.decode(record, settingsOf(options)),
+    encode: (recurrence) => fields(BerlinGroup.encode(recurrence))
+  },
+  iso20022: {
+    decode: (record, options) => Iso20022.decode(record, settingsOf(options)),
+    encode: (recurrence) => fields(Iso20022.encode(recurrence))
+  },
+  cobs: {
+    decode: (record, options) => Cobs.decode(record, { ...settingsOf(options), start: options?.start }),
+    encode: (recurrence) => fields(Cobs.encode(recurrence))
+  },
+  ynab: { decode: (record) => Ynab.decode(record), encode: (recurrence) => fields(Ynab.encode(recurrence)) },
+  actual: { decode: (record) => Actual.decode(record), encode: (recurrence) => fields(Actual.encode(recurrence)) }
+}
+
 /**
  * A record's recurrence through its standard's decoder: the one `standard` forces, else the one it reveals
  * ({@link detect}); with the standard read. Unrepresentable, with the reason, when no standard is revealed.
@@ -135,38 +186,18 @@ export const decode = (
   readonly ownConvention: boolean
 } => {
   const standard = options?.standard ?? detect(record)
-  const o = isObject(record) ? record : {}
-  const settings = { convention: options?.convention, calendar: options?.calendar }
   const with_ = (d: Decoded.Decoded<Recurrence.Recurrence>) => ({
     ...d,
     standard,
     ownConvention: d.ownConvention ?? (standard !== "sbas" && standard !== "rrule" && standard !== undefined)
   })
-  switch (standard) {
-    case undefined:
-      return with_({
-        translation: Translation.unrepresentable("the record reveals no standard (pass one: --standard)"),
-        warnings: []
-      })
-    case "sbas":
-      return with_(decodeSbas(o, options))
-    case "rrule":
-      return with_(decodeRrule(o, options))
-    case "uk-v3":
-      return with_(UkOpenBanking.decodeV3(record, settings))
-    case "uk-v4":
-      return with_(UkOpenBanking.decodeV4(record, settings))
-    case "berlin-group":
-      return with_(BerlinGroup.decode(record, settings))
-    case "iso20022":
-      return with_(Iso20022.decode(record, settings))
-    case "cobs":
-      return with_(Cobs.decode(record, { ...settings, start: options?.start }))
-    case "ynab":
-      return with_(Ynab.decode(record))
-    case "actual":
-      return with_(Actual.decode(record))
+  if (standard === undefined) {
+    return with_({
+      translation: Translation.unrepresentable("the record reveals no standard (pass one: --standard)"),
+      warnings: []
+    })
   }
+  return with_(codecs[standard].decode(record, options))
 }
 
 /**
@@ -179,32 +210,7 @@ export const encode = (
   recurrence: Recurrence.Recurrence,
   standard: Standard
 ): Translation.Translation<Readonly<Record<string, unknown>>> => {
-  const fields = <A extends object>(t: Translation.Translation<A>) =>
-    Translation.map(t, (v): Readonly<Record<string, unknown>> => ({ ...(v as Record<string, unknown>) }))
-  switch (standard) {
-    case "sbas":
-      return Translation.map(Sbas.encode(recurrence), (o) => ({
-        frequency: o.frequency,
-        startDate: LocalDate.format(o.startDate),
-        ...(o.endDate === undefined ? {} : { endDate: LocalDate.format(o.endDate) })
-      }))
-    case "rrule":
-      return Translation.map(Rrule.encode(recurrence), (r) => ({ rrule: Rrule.format(r) }))
-    case "uk-v3":
-      return fields(UkOpenBanking.encodeV3(recurrence))
-    case "uk-v4":
-      return fields(UkOpenBanking.encodeV4(recurrence))
-    case "berlin-group":
-      return fields(BerlinGroup.encode(recurrence))
-    case "iso20022":
-      return fields(Iso20022.encode(recurrence))
-    case "cobs":
-      return fields(Cobs.encode(recurrence))
-    case "ynab":
-      return fields(Ynab.encode(recurrence))
-    case "actual":
-      return fields(Actual.encode(recurrence))
-  }
+  return codecs[standard].encode(recurrence)
 }
 
 /**
