@@ -12,7 +12,7 @@
 import * as Apps from "./internal/records/apps.ts"
 import * as BerlinGroup from "./internal/records/berlinGroup.ts"
 import * as Cobs from "./internal/records/cobs.ts"
-import type * as internal from "./internal/records/read.ts"
+import type { Missing, Read } from "./internal/records/read.ts"
 import { isObject } from "./internal/records/read.ts"
 import * as Uk from "./internal/records/ukOpenBanking.ts"
 import * as Write from "./internal/records/write.ts"
@@ -20,28 +20,12 @@ import type * as LocalDate from "./LocalDate.ts"
 import * as Standard from "./Standard.ts"
 import type * as Translation from "./Translation.ts"
 
-/** An account as a source names it: the identifier as given (`id`), its `scheme`, its IBAN and currency when known. */
-export type Account = internal.Account
-
 /**
- * A payer or payee: its account when the source names one, its name when it gives one. Schemes: `iban`, `cz` (a
- * Czech account number `prefix-number/bank`), `account-id` (a bank's API id: COBS `debtorAccount.id`, UK
- * `AccountId`), a UK `SchemeName` as given, a Berlin Group key (`bban`, `pan`, `maskedPan`, `msisdn`), `ynab`,
- * `actual` (an app's account id), `actual-payee`, `other`.
+ * The reading's types (`internal/records/read.ts` documents each): an `Account` as a source names it, a payer or payee
+ * (`Party`), an exact `Amount`, a field a record lacks that tppkit needs (`Missing`), one standing order read whole
+ * (`Reading`), and a record read (`Read`: an order with its reading, or skipped with the reason).
  */
-export type Party = internal.Party
-
-/** An amount read exactly from its text, always positive, and its currency when the record gives one. */
-export type Amount = internal.Amount
-
-/** A field a record lacks that tppkit needs: the field as the source calls it, what tppkit expects, what follows. */
-export type Missing = internal.Missing
-
-/** One standing order of a source, read whole. */
-export type Reading = internal.Reading
-
-/** A record read: an `Order` with its reading, or `Skipped` with the reason (inactive, deleted, no amount, …). */
-export type Read = internal.Read
+export type { Account, Amount, Missing, Party, Read, Reading } from "./internal/records/read.ts"
 
 /** The standards whose records are read whole. */
 export const sources = ["cobs", "berlin-group", "uk-v3", "uk-v4", "ynab", "actual"] as const

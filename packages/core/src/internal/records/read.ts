@@ -20,7 +20,12 @@ export interface Account {
   readonly currency?: string | undefined
 }
 
-/** A payer or payee: the account, when the source names one, and the name, when it gives one. */
+/**
+ * A payer or payee: the account, when the source names one, and the name, when it gives one. Schemes: `iban`, `cz` (a
+ * Czech account number `prefix-number/bank`), `account-id` (a bank's API id: COBS `debtorAccount.id`, UK
+ * `AccountId`), a UK `SchemeName` as given, a Berlin Group key (`bban`, `pan`, `maskedPan`, `msisdn`), `ynab`,
+ * `actual` (an app's account id), `actual-payee`, `other`.
+ */
 export interface Party {
   readonly account?: Account | undefined
   readonly name?: string | undefined
