@@ -24,6 +24,8 @@ export * as ConsentLifecycle from "./ConsentLifecycle.ts"
 export * as Consents from "./Consents.ts"
 /** The fleet's PostgreSQL connection and tables. */
 export * as Database from "./Database.ts"
+/** What a worker run once says of its day: the consents not listed or listed in part, the records not read, the checks. */
+export * as DayReport from "./DayReport.ts"
 /** An embedded PostgreSQL from npm, on loopback. */
 export * as EmbeddedDb from "./EmbeddedDb.ts"
 /** One worker of the fleet: cluster runner, workflow engine, workflows. */

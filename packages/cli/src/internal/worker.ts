@@ -8,10 +8,10 @@ import { BusinessDayConvention, Calendar, ErrorBody, LocalDate } from "@tppkit/c
 import { type BankConfig, Budget } from "@tppkit/http"
 import {
   BankSources,
-  CheckFailure,
   Checks,
   Consents,
   Database,
+  DayReport,
   Fleet,
   FundsCheckWorkflow,
   Lifecycle,
@@ -320,7 +320,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     if (summary.rerun) {
       yield* Output.errorLine(`tppkit: the sweep of ${day} had failed; running it again (run ${summary.run ?? 0})`)
     }
-    const failed = summary.consents.filter((c) => c.failure !== undefined)
+    const failed = DayReport.unlisted(summary)
     for (const f of failed) {
       const unread =
         f.pagesUnread === undefined
@@ -331,7 +331,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       )
     }
     // consents planned in part from an earlier day's listing (their pages could not be read today)
-    const partial = summary.consents.filter((c) => c.pagesUnread !== undefined)
+    const partial = DayReport.partial(summary)
     if (!input.once) return yield* Effect.never
     yield* Runner.awaitDay(day)
     const checks = yield* Checks.Checks
@@ -340,8 +340,7 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     const unansweredNow = Effect.gen(function* () {
       const { failed: n } = yield* checks.summary(day)
       if (n === 0) return 0
-      const rows = yield* checks.list({ sweepDay: day })
-      return rows.filter((r) => r.outcome === "failed" && !CheckFailure.isFinal(r.failure)).length
+      return DayReport.unanswered(yield* checks.list({ sweepDay: day }))
     })
     const started = yield* Clock.currentTimeMillis
     let unanswered = yield* unansweredNow
@@ -352,49 +351,10 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     }
     const counts = yield* checks.summary(day)
     const sweep = failed.length === 0 ? "complete" : "incomplete"
-    const detailsPending = summary.consents
-      .filter((c) => (c.detailsPending ?? []).length > 0)
-      .map((c) => ({ consent: c.consent, orders: c.detailsPending ?? [] }))
-    // records of a consent's listing that could not be read: named here, exit 7 once the good ones are planned
-    const unread = summary.consents.flatMap((c) =>
-      c.unread === undefined
-        ? []
-        : [
-            {
-              consent: c.consent,
-              count: c.unread.count,
-              first: c.unread.first,
-              ...(c.unread.nothingRead === true ? { nothingRead: true } : {})
-            }
-          ]
-    )
-    // records read whole that pay nothing: named here with their reason, the exit unchanged
-    const skipped = summary.consents.flatMap((c) =>
-      c.skipped === undefined ? [] : [{ consent: c.consent, count: c.skipped.count, first: c.skipped.first }]
-    )
-    // the warnings of the listings' reading, one per consent, field and reason (the records planned as read)
-    const warnings = summary.consents.flatMap((c) => (c.warnings ?? []).map((w) => ({ consent: c.consent, ...w })))
+    const { detailsPending, unread, skipped, warnings } = DayReport.records(summary)
     // the checks asked more than once and those planned from an earlier day's listing, read only when there are any
-    const standIns = partial.reduce((n, c) => n + (c.plannedFromEarlier ?? 0), 0)
-    const rows = counts.repeated > 0 || standIns > 0 ? yield* checks.list({ sweepDay: day }) : []
-    const repeats = rows
-      .filter((r) => r.attempts > 1)
-      .map((r) => ({
-        consent: r.consent,
-        orderId: r.orderId,
-        nominalDate: LocalDate.format(r.nominalDate),
-        attempts: r.attempts,
-        unconfirmed: r.unconfirmed
-      }))
-    const listedOn = rows
-      .filter((r) => r.listedOn !== undefined)
-      .map((r) => ({
-        consent: r.consent,
-        orderId: r.orderId,
-        nominalDate: LocalDate.format(r.nominalDate),
-        listedOn: r.listedOn === undefined ? undefined : LocalDate.format(r.listedOn),
-        outcome: r.outcome ?? null
-      }))
+    const rows = counts.repeated > 0 || DayReport.standIns(summary) > 0 ? yield* checks.list({ sweepDay: day }) : []
+    const { repeats, listedOn } = DayReport.checks(rows)
     yield* Lifecycle.emit({
       _tag: "RunFinished",
       day,
