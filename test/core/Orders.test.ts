@@ -1,4 +1,4 @@
-import { Json, LocalDate, Money, Occurrence, Orders, Recurrence, Standard } from "@tppkit/core"
+import { Json, LocalDate, Money, Occurrence, Orders, Recurrence, Sbas, Standard, Translation } from "@tppkit/core"
 import { Effect, Result, Stream } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -105,6 +105,43 @@ describe("Orders: numbers are numbers (issue 33)", () => {
     const read = Result.getOrThrow(Orders.decode(text))
     expect(read.orders).toEqual([])
     expect(read.unread.map((u) => [u.kind, u.position, u.standard])).toEqual([["schedule", 1, "actual"]])
+  })
+})
+
+describe("Orders.translation: an order's recurrence as a translation reads it (issue 33)", () => {
+  const read = Result.getOrThrow(
+    Orders.decode(
+      JSON.stringify([
+        { orderId: "S", frequency: "MNTH", startDate: "2027-01-05", ...parties },
+        { orderId: "R", rrule: "FREQ=MONTHLY;BYMONTHDAY=5", startDate: "2027-01-05", ...parties },
+        {
+          orderId: "BG",
+          standingOrderDetails: { startDate: "2027-01-05", frequency: "Monthly", executionRule: "preceding" },
+          ...parties
+        }
+      ])
+    )
+  )
+  const [s, r, bg] = read.orders
+
+  it("a code as the bank's codes say it on the calendar, any other with the convention its record leaves", () => {
+    const options = { convention: "preceding", calendar: "target" } as const
+    const coded = Orders.translation(s!, options)
+    expect(coded).toEqual(
+      Sbas.decode({ frequency: "MNTH", startDate: d("2027-01-05") }, { convention: "preceding", calendar: "target" })
+    )
+    const rrule = Orders.translation(r!, options)
+    expect(rrule._tag === "Exact" && rrule.value.convention).toBe("preceding")
+    // a record that states its own convention keeps it
+    expect(Orders.translation(bg!, { convention: "following" })).toEqual(Translation.exact(bg!.recurrence))
+  })
+
+  it("names the bank's own closing days where they move a payment; the anchorless record is unrepresentable", () => {
+    // Friday 5 February 2027 closed: the payment moves to Monday the 8th
+    const t = Orders.translation(s!, { convention: "following", holidays: [d("2027-02-05")] })
+    expect(t._tag === "Lossy" && t.losses.map((l) => l.field)).toEqual(["holidays"])
+    expect(Orders.translation(s!, { convention: "following", holidays: [d("2027-02-06")] })._tag).toBe("Exact")
+    expect(Orders.translation({ frequency: "MNTH" }, { convention: "following" })._tag).toBe("Unrepresentable")
   })
 })
 
@@ -379,6 +416,18 @@ describe("Orders: an orderId several records give (issue 34)", () => {
     expect(Orders.repeated(orders)).toEqual([{ orderId: "RENT", positions: [1, 4] }])
     expect(Orders.keys(orders)).toEqual(["RENT#1", "GYM", "RENT#2", "RENT#2", "A#2"])
     expect(Orders.repeated(orders.slice(0, 2))).toEqual([])
+  })
+
+  it("keyed gives each order under its key, and the orders themselves when none repeats", () => {
+    expect(Orders.keyed(orders).map((o) => [o.orderId, o.position])).toEqual([
+      ["RENT#1", 1],
+      ["GYM", 2],
+      ["RENT#2", 4],
+      ["RENT#2", 4],
+      ["A#2", 5]
+    ])
+    const once = orders.slice(0, 2)
+    expect(Orders.keyed(once)).toBe(once)
   })
 
   it("keys number each orderId's records on their own, unpositioned ones too: A, A, B, B is A#1, A#2, B#1, B#2", () => {

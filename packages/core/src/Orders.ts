@@ -26,8 +26,12 @@ import type {
   Unread,
   Warning
 } from "./internal/orderTypes.ts"
+import type * as LocalDate from "./LocalDate.ts"
+import * as Occurrence from "./Occurrence.ts"
 import * as Recurrence from "./Recurrence.ts"
+import * as Sbas from "./Sbas.ts"
 import * as SourceRecord from "./SourceRecord.ts"
+import * as Standard from "./Standard.ts"
 import type * as StandingOrder from "./StandingOrder.ts"
 import * as Translation from "./Translation.ts"
 
@@ -284,6 +288,38 @@ export const withConventions = <A>(
 export const withOrderId = <A extends { readonly orderId: string }>(order: A, orderId: string): A =>
   (Reading.renamedCoded(order, orderId) as A | undefined) ?? { ...order, orderId }
 
+/**
+ * An order's recurrence as a translation to another standard reads it (`tppkit translate`): a bank code's read by
+ * `Sbas.decode` with `convention` and the calendar's name, any other the recurrence read from its record with
+ * `convention` where the record leaves it to the bank (`ownConvention` keeps its own); then, when `holidays` (the
+ * bank's own closing days, which no standard's record says) move one of its payments, their loss
+ * (`Standard.holidaysLoss`). Unrepresentable for the bank's record without an anchor.
+ */
+export const translation = (
+  order: Occurrence.OrderSchedule & { readonly ownConvention?: boolean | undefined },
+  options: {
+    readonly convention: BusinessDayConvention.BusinessDayConvention
+    readonly calendar?: string | undefined
+    readonly holidays?: ReadonlyArray<LocalDate.LocalDate> | undefined
+  }
+): Translation.Translation<Recurrence.Recurrence> => {
+  const code = Occurrence.codeOf(order)
+  const source =
+    code !== undefined
+      ? Sbas.decode(
+          { frequency: code, startDate: order.startDate, nextDate: order.nextDate, endDate: order.endDate },
+          { convention: options.convention, calendar: options.calendar }
+        )
+      : order.recurrence === undefined
+        ? Translation.unrepresentable("the order has neither a frequency nor a recurrence")
+        : Translation.exact(
+            order.ownConvention === true ? order.recurrence : { ...order.recurrence, convention: options.convention }
+          )
+  return source._tag === "Unrepresentable"
+    ? source
+    : Translation.addLoss(source, Standard.holidaysLoss(source.value, options.holidays ?? []))
+}
+
 // ---------------------------------------------------------------------------
 // repeated orderIds
 // ---------------------------------------------------------------------------
@@ -305,6 +341,20 @@ export const repeated: (
 export const keys: <A extends { readonly orderId: string; readonly position?: number | undefined }>(
   orders: ReadonlyArray<A>
 ) => Array<string> = OrderKeys.keys
+
+/**
+ * Each order under its key ({@link keys}): one of an orderId that several records give as `ID#N` ({@link withOrderId},
+ * so that a forecast's scenario can name it and tells it from the others), the others as read; the array itself when
+ * no orderId repeats.
+ */
+export const keyed = <A extends { readonly orderId: string; readonly position?: number | undefined }>(
+  orders: ReadonlyArray<A>
+): ReadonlyArray<A> => {
+  const named = keys(orders)
+  return named.every((k, i) => k === orders[i]!.orderId)
+    ? orders
+    : orders.map((o, i) => (named[i] === o.orderId ? o : withOrderId(o, named[i]!)))
+}
 
 /**
  * The order a name picks (`--order`): the one record with that orderId, or `ID#N`, the N-th record (from 1) with

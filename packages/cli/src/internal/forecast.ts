@@ -51,19 +51,9 @@ const ordersFrom = (file: string, input: Input, settings: Project.Settings) =>
   Effect.map(Orders.read(file, input.standard, input.accounts, settings.from, input.convention), (decoded) => ({
     ...decoded,
     repeated: CoreOrders.repeated(decoded.orders),
-    orders: CoreOrders.withConventions(numbered(decoded.orders), settings.convention)
+    // an orderId several records give is ID#N, so that a scenario can name each and the forecast tells them apart
+    orders: CoreOrders.withConventions(CoreOrders.keyed(decoded.orders), settings.convention)
   }))
-
-/**
- * The orders with an orderId that several records give named `ID#N` (the N-th such record), so that a scenario can
- * name each and the forecast tells them apart; the others as read.
- */
-const numbered = (orders: ReadonlyArray<Project.Order>): ReadonlyArray<Project.Order> => {
-  const keys = CoreOrders.keys(orders)
-  return keys.every((k, i) => k === orders[i]!.orderId)
-    ? orders
-    : orders.map((o, i) => (keys[i] === o.orderId ? o : CoreOrders.withOrderId(o, keys[i]!)))
-}
 
 /**
  * One `--scenario` read by schedule's `ScenarioText` (`calendar:NAME` as `--calendar` reads it, the bank's own closing

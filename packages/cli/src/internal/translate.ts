@@ -1,17 +1,17 @@
 /**
- * The work behind `tppkit translate`, loaded only when the command runs: read the orders, make each order's
- * recurrence (its code is one, core's `Sbas.decode`), translate it to the target, print one line (or JSON object)
+ * The work behind `tppkit translate`, loaded only when the command runs: read the orders, take each order's
+ * recurrence as a translation reads it (core's `Orders.translation`), translate it to the target, print one line (or JSON object)
  * per order with the losses under it, and exit 8 when some translation is lossy or unrepresentable (exit 7 first when
  * some records could not be read).
  */
 import {
   type BusinessDayConvention,
+  Orders as CoreOrders,
   LocalDate,
-  Occurrence,
   type Recurrence,
   Rrule,
   Sbas,
-  Standard,
+  type Standard,
   Translation
 } from "@tppkit/core"
 import { Effect, Option, Result } from "effect"
@@ -88,24 +88,6 @@ const text = (row: Row): string => {
   return [head, ...body, ...losses].join("\n")
 }
 
-/**
- * An order's recurrence: the one read from its standard (an RRULE, or another standard's record; `--convention` moves
- * its dates unless the record carries its own convention, as in `tppkit project`), else its bank code's.
- */
-const sourceOf = (order: Project.Order, input: Input): Translation.Translation<Recurrence.Recurrence> => {
-  const code = Occurrence.codeOf(order)
-  return code !== undefined
-    ? Sbas.decode(
-        { frequency: code, startDate: order.startDate, nextDate: order.nextDate, endDate: order.endDate },
-        { convention: input.convention, calendar: input.calendar }
-      )
-    : order.recurrence === undefined
-      ? Translation.unrepresentable("the order has neither a frequency nor a recurrence")
-      : Translation.exact(
-          order.ownConvention === true ? order.recurrence : { ...order.recurrence, convention: input.convention }
-        )
-}
-
 /** Runs `tppkit translate` with parsed flags. */
 export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
   const holidays = Project.datesOf(
@@ -114,12 +96,12 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
   )
   if (Result.isFailure(holidays)) return yield* Failure.usage(holidays.failure)
   // the recurrence as translate reads it, and the loss of the bank's own closing days where they move a payment
-  const recurrenceOf = (order: Project.Order) => {
-    const source = sourceOf(order, input)
-    return source._tag === "Unrepresentable"
-      ? source
-      : Translation.addLoss(source, Standard.holidaysLoss(source.value, holidays.success))
-  }
+  const recurrenceOf = (order: Project.Order) =>
+    CoreOrders.translation(order, {
+      convention: input.convention,
+      calendar: input.calendar,
+      holidays: holidays.success
+    })
   const decoded = yield* Orders.readListed(
     input.orders,
     input.standard,
