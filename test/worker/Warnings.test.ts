@@ -239,6 +239,34 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     })
   )
 
+  it.live("a payment at risk whose order now pays from another account short too stays open, in parts of one", () =>
+    Effect.gen(function* () {
+      const url = yield* db.freshUrl()
+      const car = (debtor: string) => [
+        {
+          ...monthly("CAR", "2026-10-24", "250"),
+          endDate: LocalDate.parseUnsafe("2026-11-24"),
+          debtor: { iban: debtor }
+        }
+      ]
+      const balances = [IBAN, THIRD].map((iban) => ({ iban, currency: "EUR", amount: "100", date: "2026-11-16" }))
+      const on = (debtor: string) =>
+        sweeping("CONSENT_EXPIRED", [], settings, true, () => car(debtor), { horizon: 10, ordersPerPart: 1 })
+      yield* Effect.gen(function* () {
+        yield* Consents.add({ key: "c1" })
+        yield* PlanSettings.claim({ ...planSettings("0"), balances }, { reconfigure: true })
+        yield* on(IBAN)("2026-11-16")
+        // the next day CAR pays from THIRD, as short: IBAN's part finds its open row recovered, THIRD's has it at risk
+        yield* on(THIRD)("2026-11-17")
+        assert.deepStrictEqual(
+          (yield* Warnings.events(0)).map((e) => [e.type, e.data.iban]),
+          [["payment.at_risk", IBAN]]
+        )
+        assert.strictEqual((yield* Warnings.openRisks("2026-11-17")).length, 1)
+      }).pipe(Effect.provide(Database.layer(url)))
+    })
+  )
+
   it.live("a listing that degraded to what is kept is forecast from the kept pages", () =>
     Effect.gen(function* () {
       const url = yield* db.freshUrl()
