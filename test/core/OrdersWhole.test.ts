@@ -66,6 +66,13 @@ describe("Orders reads whole records of every source", () => {
       "1 cobs SO2026000000004711 | 2500 CZK | CZ4608000000002345678908 -> CZ7520100000002800345671 | from 2026-01-20 | Tolerated:stopages"
     ])
   })
+  it("a COBS list item counts from the listing day, which countsFromListing says; the detail does not", () => {
+    const listedOn = LocalDate.parseUnsafe("2026-11-29")
+    const page = Result.getOrThrow(Orders.decode(text("cobs-page.json"), { accounts, listedOn }))
+    const detail = Result.getOrThrow(Orders.decode(text("cobs-detail.json"), { accounts, listedOn }))
+    expect(page.orders.map(Orders.countsFromListing)).toEqual([true])
+    expect(detail.orders.map(Orders.countsFromListing)).toEqual([false])
+  })
   it("a UK v3.1 list: the accounts file gives AccountId its IBAN; NextPaymentDateTime is the next date", () => {
     expect(read("uk-v3-list.json")).toEqual([
       "1 uk-v3 SO-9Q2M41 | 850 GBP | GB33BUKB20201555555555 -> UK.OBIE.SortCodeAccountNumber:20325855667788 | from 2025-04-03 | next 2026-12-03",

@@ -138,6 +138,8 @@ export interface Decoded {
   readonly skipped: ReadonlyArray<Render.SkippedRow>
   /** Each tolerance and loss of an order read from another standard, as `reason` (the order is still used). */
   readonly warnings?: ReadonlyArray<Render.SkippedRow> | undefined
+  /** How many orders count from the listing day (COBS list items naming no start, core's `Orders.countsFromListing`). */
+  readonly fromListingDay?: number | undefined
 }
 
 /** A record that could not be read, as the commands report it (cli README, "Output and errors"). */
@@ -182,8 +184,11 @@ export const warningRow = (order: Orders.Order, w: Orders.Warning): Render.Skipp
  */
 export const decodedOf = (gathered: Orders.Gathered): Decoded => {
   const warnings: Array<Render.SkippedRow> = []
+  let fromListingDay = 0
   for (const o of gathered.orders) {
-    if ("_tag" in o) for (const w of o.warnings) warnings.push(warningRow(o, w))
+    if (!("_tag" in o) || o.warnings.length === 0) continue
+    for (const w of o.warnings) warnings.push(warningRow(o, w))
+    if (Orders.countsFromListing(o)) fromListingDay++
   }
   const orders: ReadonlyArray<Order> = gathered.orders
   const unread = gathered.unread.map(unreadRow)
@@ -196,7 +201,10 @@ export const decodedOf = (gathered: Orders.Gathered): Decoded => {
       alike: alike(`skipped\u0000${s.reason}`, s.reason)
     })
   )
-  return warnings.length === 0 ? { orders, unread, skipped } : { orders, unread, skipped, warnings }
+  if (warnings.length === 0) return { orders, unread, skipped }
+  return fromListingDay === 0
+    ? { orders, unread, skipped, warnings }
+    : { orders, unread, skipped, warnings, fromListingDay }
 }
 
 /**

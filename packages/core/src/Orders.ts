@@ -320,6 +320,13 @@ export const translation = (
     : Translation.addLoss(source, Standard.holidaysLoss(source.value, options.holidays ?? []))
 }
 
+/**
+ * Whether an order counts from the day its list was read (`Options.listedOn`): a COBS list item names no start, and
+ * its `Missing` warning of `requestedExecutionDate` says so (packages/core/README.md, "Other standards").
+ */
+export const countsFromListing = (order: Order): boolean =>
+  order.warnings.some((w) => w._tag === "Missing" && w.field === "requestedExecutionDate")
+
 // ---------------------------------------------------------------------------
 // repeated orderIds
 // ---------------------------------------------------------------------------

@@ -205,10 +205,6 @@ export const listingDay = (flag: Option.Option<string> | undefined) =>
     return { day, given: false, timeZone } satisfies ListingDay
   })
 
-/** Whether a warning says its order was read from a list item that names no start and counts from the listing day. */
-const countsFromListing = (w: Render.SkippedRow): boolean =>
-  w.reason.includes("requestedExecutionDate is missing") && w.reason.includes("counts from the listing day")
-
 /**
  * The orders of a file read as {@link read} reads them, a COBS list item counting from the listing day
  * (`--listed-on`, else today in the bank's time zone): when today was taken for some item, one warning on stderr says
@@ -224,7 +220,7 @@ export const readListed = (
   Effect.gen(function* () {
     const listing = yield* listingDay(listedOn)
     const decoded = yield* read(file, standard, accounts, listing.day, convention)
-    const counted = listing.given ? 0 : (decoded.warnings ?? []).filter(countsFromListing).length
+    const counted = listing.given ? 0 : (decoded.fromListingDay ?? 0)
     if (counted > 0) {
       yield* Output.errorLine(
         `tppkit: warning: ${counted === 1 ? "1 COBS list item names" : `${counted} COBS list items name`} no start and ${counted === 1 ? "counts" : "count"} from the listing day: today, ${LocalDate.format(listing.day)} in ${listing.timeZone} (give the day the list was read with --listed-on YYYY-MM-DD)`
