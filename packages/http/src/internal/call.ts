@@ -381,8 +381,9 @@ export const make = (
       ready !== undefined
         ? run(spec, ready, spend, prepaid)
         : Effect.flatMap(tokens.token(spec.operation), (token) => run(spec, token, spend, prepaid))
-    // a request the budget cannot cover is refused before any traffic, its token request included
-    return spec.unattended === undefined || prepaid
+    // a request the budget cannot cover is refused before any traffic, its token request included; with a token at
+    // hand the spending itself refuses it before the request, so the budget is not read first
+    return spec.unattended === undefined || prepaid || ready !== undefined
       ? request
       : Effect.andThen(ensureFor(spec, spec.unattended), request)
   }

@@ -3,10 +3,11 @@
  * the day's run and each consent's part, the cluster-wide daily cron, and the run of a day to join or start.
  */
 import { LocalDate } from "@tppkit/core"
-import { Cron, DateTime, Effect, Exit, Layer, Option, Semaphore } from "effect"
+import { Context, Cron, DateTime, Effect, Exit, Layer, Option, Semaphore } from "effect"
 import { ClusterCron } from "effect/cluster"
 import type { Sharding } from "effect/cluster/Sharding"
-import type { WorkflowEngine } from "effect/workflow"
+import { SqlClient } from "effect/sql"
+import { WorkflowEngine } from "effect/workflow"
 import type { Checks } from "../Checks.ts"
 import * as ConsentSweepRun from "./consentSweep.ts"
 import * as DailySweepRun from "./dailySweep.ts"
@@ -35,6 +36,38 @@ const consentLayer = Layer.unwrap(
   )
 )
 
+/**
+ * A consent's part of the day's run, started and awaited as a caller outside the run would, not as its child: a child
+ * that finishes resumes its parent, one persisted `resume` message a consent to the day's run (81 were queued at once
+ * in a run of 3 workers and 300 consents), each answered by a wait of effect's engine for the run's reply; the day's
+ * run instead waits for each reply (a part that sleeps between tries is asked again on effect's schedule) and, moved
+ * to another runner, starts its parts again (each start is idempotent: the part's workflow keyed by day, run and
+ * consent) and waits for them there.
+ */
+const awaitConsent = (payload: Parameters<typeof Types.ConsentSweep.execute>[0]) =>
+  Types.ConsentSweep.execute(payload).pipe(
+    Effect.updateContext((context: Context.Context<WorkflowEngine.WorkflowEngine>) =>
+      Context.omit(WorkflowEngine.WorkflowInstance)(context)
+    )
+  )
+
+/**
+ * How many consents' parts a day's run has started and not finished at once: `SweepFanOut` (64), raised to twice the
+ * listings the fleet reads at once when that is more, its healthy runners (effect's `cluster_runners`, read when the
+ * run starts) times `ListingsInFlight` (this worker's, 8, taken for each), so that a fleet of 30 workers has 480
+ * consents under way, each worker's 8 places busy and as many waiting, not 64 for all. Without the fleet's database (a
+ * workflow engine in memory), `SweepFanOut`.
+ */
+const fleetFanOut = Effect.gen(function* () {
+  const fanOut = yield* Types.SweepFanOut
+  const inFlight = Math.max(1, yield* Types.ListingsInFlight)
+  const sql = yield* Effect.serviceOption(SqlClient.SqlClient)
+  if (Option.isNone(sql)) return fanOut
+  const rows = yield* sql.value<{ runners: number }>`
+    SELECT count(*)::int AS runners FROM cluster_runners WHERE healthy`.pipe(Effect.orElseSucceed(() => []))
+  return Math.max(fanOut, 2 * inFlight * (rows[0]?.runners ?? 1))
+})
+
 /** The day's sweep run: its consents read, each consent's workflow started, the summary kept. */
 const dailyLayer: Layer.Layer<
   never,
@@ -45,11 +78,8 @@ const dailyLayer: Layer.Layer<
     Effect.gen(function* () {
       const s = yield* services
       const consents = yield* Effect.serviceOption(Types.ConsentSource)
-      const fanOut = yield* Types.SweepFanOut
-      return yield* DailySweepRun.runDay(
-        { ...s, consents, fanOut, executeConsent: (p) => Types.ConsentSweep.execute(p) },
-        payload
-      )
+      const fanOut = yield* fleetFanOut
+      return yield* DailySweepRun.runDay({ ...s, consents, fanOut, executeConsent: awaitConsent }, payload)
     })
   )
 )

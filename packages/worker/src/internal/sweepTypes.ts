@@ -228,7 +228,10 @@ export const ConsentSweep = Workflow.make("tppkit/ConsentSweep", {
   idempotencyKey: (p) => `${p.day}#${p.run ?? 0}/${p.consent.key}/${p.consent.iban ?? ""}`
 })
 
-/** How many consents' workflows a sweep run has started and not finished at once, fleet-wide (default 64). */
+/**
+ * How many consents' workflows a sweep run has started and not finished at once, fleet-wide (default 64); a fleet on
+ * its database raises it to twice the listings its healthy runners read at once (runners × `ListingsInFlight` × 2).
+ */
 export const SweepFanOut = Context.Reference<number>("@tppkit/worker/Sweep/SweepFanOut", { defaultValue: () => 64 })
 
 /**
