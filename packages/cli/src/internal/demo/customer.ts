@@ -7,7 +7,7 @@
 import { type LocalDate, Orders, type Profile } from "@tppkit/core"
 import { BankConfig, BankTransport, Details, TokenService } from "@tppkit/http"
 import type { Sandbox } from "@tppkit/sandbox"
-import { Effect, Redacted } from "effect"
+import { Effect, Redacted, Result } from "effect"
 import * as Output from "../../Output.ts"
 import * as Render from "../../Render.ts"
 import type { Bank } from "./bank.ts"
@@ -80,11 +80,15 @@ export const standingOrders = (
   Effect.gen(function* () {
     yield* heading(3, `Standing orders (all pages, each order's detail; the ${profile.name} profile)`)
     const listing = yield* Details.list({ psu: bank.psu, token })
-    const decoder = Orders.decoder({ standard: profile.standard, listedOn: today })
-    const items = decoder.push(JSON.stringify(listing.orders.map((o) => o.detail ?? o.item)))
-    decoder.end()
-    const orders = items.filter((i): i is Orders.Order => i._tag === "Order")
-    const left = items.length - orders.length
+    const read = Orders.decode(JSON.stringify(listing.orders.map((o) => o.detail ?? o.item)), {
+      standard: profile.standard,
+      listedOn: today
+    })
+    // the listing's own records joined are always a list: each record not read as an order is counted
+    const orders = Result.isSuccess(read) ? read.success.orders : []
+    const left = Result.isSuccess(read)
+      ? read.success.unread.length + read.success.skipped.length
+      : listing.orders.length
     const debtors = new Set(orders.map((o) => o.debtor.iban))
     yield* Output.line(
       `   ${plural(orders.length, "standing order")} of ${plural(debtors.size, "account")} ` +
