@@ -119,6 +119,13 @@ export const localTime = (at: number, timeZone: string): string => {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`
 }
 
+/** A line's fields: its level and event name first, then the others in the order they are written. */
+const lineFields = (
+  level: string,
+  name: string,
+  others: Readonly<Record<string, string | number>>
+): ReadonlyArray<readonly [string, string | number]> => [["level", level], ["event", name], ...Object.entries(others)]
+
 /** The line of records a consent's listing did not plan: how many, the first ones with their reasons. */
 const recordsLine = (
   level: string,
@@ -130,15 +137,14 @@ const recordsLine = (
     readonly first: ReadonlyArray<{ readonly position: string; readonly reason: string }>
   },
   message: string
-): ReadonlyArray<readonly [string, string | number]> => [
-  ["level", level],
-  ["event", name],
-  ["day", event.day],
-  ["consent", event.consent],
-  ["records", event.count],
-  ["first", event.first.map((r) => `${r.position}: ${r.reason}`).join("; ")],
-  ["message", message]
-]
+): ReadonlyArray<readonly [string, string | number]> =>
+  lineFields(level, name, {
+    day: event.day,
+    consent: event.consent,
+    records: event.count,
+    first: event.first.map((r) => `${r.position}: ${r.reason}`).join("; "),
+    message
+  })
 
 /**
  * An event's fields in line order: the level and name first, then the cause (if any), then the rest. A finished
@@ -148,96 +154,63 @@ const recordsLine = (
 export const fields = (event: Event): ReadonlyArray<readonly [string, string | number]> => {
   switch (event._tag) {
     case "Joined":
-      return [
-        ["level", "info"],
-        ["event", "joined"],
-        ["database", event.database],
-        ["consents", event.consents]
-      ]
+      return lineFields("info", "joined", { database: event.database, consents: event.consents })
     case "ShardsHeld":
-      return [
-        ["level", "info"],
-        ["event", "shards"],
-        ["held", event.count],
-        ["of", event.total]
-      ]
+      return lineFields("info", "shards", { held: event.count, of: event.total })
     case "NextSweep":
-      return [
-        ["level", "info"],
-        ["event", "next_sweep"],
-        ["at", localTime(event.at, event.timeZone)],
-        ["zone", event.timeZone]
-      ]
+      return lineFields("info", "next_sweep", { at: localTime(event.at, event.timeZone), zone: event.timeZone })
     case "SweepStarted":
-      return [
-        ["level", "info"],
-        ["event", "sweep_started"],
-        ["day", event.day],
-        ["run", event.run],
-        ["consents", event.consents]
-      ]
+      return lineFields("info", "sweep_started", { day: event.day, run: event.run, consents: event.consents })
     case "SweepFinished": {
       const first = event.failed[0]
       return first === undefined
-        ? [
-            ["level", "info"],
-            ["event", "sweep_finished"],
-            ["day", event.day],
-            ["run", event.run],
-            ["consents", event.consents],
-            ["planned", event.planned]
-          ]
-        : [
-            ["level", "error"],
-            ["event", "sweep_failed"],
-            ["cause", shorten(first.cause)],
-            ["day", event.day],
-            ["run", event.run],
-            ["consents", event.consents],
-            ["failed", event.failed.length],
-            ["unlisted", event.failed.map((f) => f.consent).join(",")],
-            ["planned", event.planned]
-          ]
+        ? lineFields("info", "sweep_finished", {
+            day: event.day,
+            run: event.run,
+            consents: event.consents,
+            planned: event.planned
+          })
+        : lineFields("error", "sweep_failed", {
+            cause: shorten(first.cause),
+            day: event.day,
+            run: event.run,
+            consents: event.consents,
+            failed: event.failed.length,
+            unlisted: event.failed.map((f) => f.consent).join(","),
+            planned: event.planned
+          })
     }
     case "ListingRetry":
-      return [
-        ["level", "warn"],
-        ["event", "listing_retry"],
-        ["cause", shorten(event.cause)],
-        ["day", event.day],
-        ["consent", event.consent],
-        ["try", event.tries],
-        ["in", seconds(event.waitMillis)]
-      ]
+      return lineFields("warn", "listing_retry", {
+        cause: shorten(event.cause),
+        day: event.day,
+        consent: event.consent,
+        try: event.tries,
+        in: seconds(event.waitMillis)
+      })
     case "ListingPartial": {
       const covered =
         event.pagesUnread !== "unknown" && (event.pagesUnread.length === 0 || event.plannedFrom !== undefined)
-      return [
-        ["level", covered ? "warn" : "error"],
-        ["event", "listing_partial"],
-        ["cause", shorten(event.cause)],
-        ["day", event.day],
-        ["consent", event.consent],
-        ["pages_kept", event.pagesKept],
-        ["pages_unread", event.pagesUnread === "unknown" ? "unknown" : event.pagesUnread.length],
-        ["planned_from", event.plannedFrom ?? "none"],
-        ["planned", event.planned],
-        ["planned_from_earlier", event.plannedFromEarlier]
-      ]
+      return lineFields(covered ? "warn" : "error", "listing_partial", {
+        cause: shorten(event.cause),
+        day: event.day,
+        consent: event.consent,
+        pages_kept: event.pagesKept,
+        pages_unread: event.pagesUnread === "unknown" ? "unknown" : event.pagesUnread.length,
+        planned_from: event.plannedFrom ?? "none",
+        planned: event.planned,
+        planned_from_earlier: event.plannedFromEarlier
+      })
     }
     case "DetailsPending":
-      return [
-        ["level", "warn"],
-        ["event", "details_pending"],
-        ["day", event.day],
-        ["consent", event.consent],
-        ["orders", event.orders.length],
-        ["order_ids", event.orders.slice(0, namedRepeats).join(",")],
-        [
-          "message",
+      return lineFields("warn", "details_pending", {
+        day: event.day,
+        consent: event.consent,
+        orders: event.orders.length,
+        order_ids: event.orders.slice(0, namedRepeats).join(","),
+        message:
           "not planned today: their details are pending (the list names no start); read within a later day's budget"
-        ]
-      ]
+      })
     case "RecordsUnread":
       return recordsLine(
         "warn",
@@ -255,80 +228,60 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
         "records of the listing pay nothing and were not planned; the others were"
       )
     case "RecordsWarned":
-      return [
-        ["level", "warn"],
-        ["event", "records_warned"],
-        ["day", event.day],
-        ["consent", event.consent],
-        ["field", event.field],
-        ["records", event.count],
+      return lineFields("warn", "records_warned", {
+        day: event.day,
+        consent: event.consent,
+        field: event.field,
+        records: event.count,
         // the first few (records says how many in all)
-        ["order_ids", event.orderIds.join(",")],
-        ["reason", event.reason],
-        ["message", "records of the listing were read with this warning; they were planned as read"]
-      ]
+        order_ids: event.orderIds.join(","),
+        reason: event.reason,
+        message: "records of the listing were read with this warning; they were planned as read"
+      })
     case "ConsentExpired":
-      return [
-        ["level", "warn"],
-        ["event", "consent_expired"],
-        ["day", event.day],
-        ["consent", event.consent],
-        ["valid_until", event.validUntil],
-        ["message", "not listed: the consent is past its validity; the customer must grant it again"]
-      ]
+      return lineFields("warn", "consent_expired", {
+        day: event.day,
+        consent: event.consent,
+        valid_until: event.validUntil,
+        message: "not listed: the consent is past its validity; the customer must grant it again"
+      })
     case "CheckFinished": {
       const failure = event.outcome.failure
       if (failure === undefined || !isTransient(event.outcome)) return []
-      return [
-        ["level", "warn"],
-        ["event", "check_retry"],
-        ["cause", shorten(failure.message)],
-        ["consent", event.due.consent],
-        ["order", event.due.orderId],
-        ["nominal", LocalDate.format(event.due.nominalDate)],
-        ["attempt", event.attempt]
-      ]
+      return lineFields("warn", "check_retry", {
+        cause: shorten(failure.message),
+        consent: event.due.consent,
+        order: event.due.orderId,
+        nominal: LocalDate.format(event.due.nominalDate),
+        attempt: event.attempt
+      })
     }
     case "WebhookRetry":
-      return [
-        ["level", "warn"],
-        ["event", "webhook_retry"],
-        ["cause", shorten(event.cause)],
-        ["webhook_event", event.eventId],
-        ["type", event.type],
-        ["endpoint", event.endpoint],
-        ["attempt", event.attempt],
-        ["in", seconds(event.waitMillis)]
-      ]
+      return lineFields("warn", "webhook_retry", {
+        cause: shorten(event.cause),
+        webhook_event: event.eventId,
+        type: event.type,
+        endpoint: event.endpoint,
+        attempt: event.attempt,
+        in: seconds(event.waitMillis)
+      })
     case "WebhookFailed":
-      return [
-        ["level", "error"],
-        ["event", event.disabled ? "webhook_disabled" : "webhook_failed"],
-        ["cause", shorten(event.cause)],
-        ["webhook_event", event.eventId],
-        ["type", event.type],
-        ["endpoint", event.endpoint],
-        ["attempt", event.attempt]
-      ]
+      return lineFields("error", event.disabled ? "webhook_disabled" : "webhook_failed", {
+        cause: shorten(event.cause),
+        webhook_event: event.eventId,
+        type: event.type,
+        endpoint: event.endpoint,
+        attempt: event.attempt
+      })
     case "DatabaseUnreachable":
-      return [
-        ["level", "warn"],
-        ["event", "database_unreachable"],
-        ["cause", shorten(event.cause)]
-      ]
+      return lineFields("warn", "database_unreachable", { cause: shorten(event.cause) })
     case "DatabaseBack":
-      return [
-        ["level", "info"],
-        ["event", "database_back"],
-        ["after", seconds(event.afterMillis)]
-      ]
+      return lineFields("info", "database_back", { after: seconds(event.afterMillis) })
     case "ShardsLost":
-      return [
-        ["level", "warn"],
-        ["event", "shards_lost"],
-        ["held", event.held],
-        ...(event.pausedMillis === undefined ? [] : [["paused", seconds(event.pausedMillis)] as const])
-      ]
+      return lineFields("warn", "shards_lost", {
+        held: event.held,
+        ...(event.pausedMillis === undefined ? {} : { paused: seconds(event.pausedMillis) })
+      })
     case "RunFinished": {
       const named = event.repeats.slice(0, namedRepeats)
       // each repeat as consent/order/nominal date:attempts
@@ -336,27 +289,25 @@ export const fields = (event: Event): ReadonlyArray<readonly [string, string | n
       const unplanned = event.unplanned.map(
         (u) => `${u.consent}:${u.pagesUnread === "unknown" ? "unknown" : u.pagesUnread.join("+")}`
       )
-      return [
-        ["level", event.unplanned.length > 0 ? "error" : event.repeats.length > 0 ? "warn" : "info"],
-        ["event", "run_finished"],
-        ...(event.unplanned.length === 0 ? [] : [["cause", shorten(event.unplanned[0]?.cause ?? "")] as const]),
-        ["day", event.day],
-        ["checks", event.checks],
-        ["repeated", event.repeats.length],
-        ["unconfirmed", event.repeats.reduce((n, r) => n + r.unconfirmed, 0)],
-        ...(repeats.length === 0
-          ? []
-          : [["repeats", `${repeats.join(",")}${event.repeats.length > named.length ? ",…" : ""}`] as const]),
-        ["stand_ins", event.standIns],
-        ["unplanned", unplanned.length === 0 ? "none" : unplanned.join(",")]
-      ]
+      return lineFields(
+        event.unplanned.length > 0 ? "error" : event.repeats.length > 0 ? "warn" : "info",
+        "run_finished",
+        {
+          ...(event.unplanned.length === 0 ? {} : { cause: shorten(event.unplanned[0]?.cause ?? "") }),
+          day: event.day,
+          checks: event.checks,
+          repeated: event.repeats.length,
+          unconfirmed: event.repeats.reduce((n, r) => n + r.unconfirmed, 0),
+          ...(repeats.length === 0
+            ? {}
+            : { repeats: `${repeats.join(",")}${event.repeats.length > named.length ? ",…" : ""}` }),
+          stand_ins: event.standIns,
+          unplanned: unplanned.length === 0 ? "none" : unplanned.join(",")
+        }
+      )
     }
     case "Left":
-      return [
-        ["level", "info"],
-        ["event", "left"],
-        ["reason", event.reason]
-      ]
+      return lineFields("info", "left", { reason: event.reason })
   }
 }
 
