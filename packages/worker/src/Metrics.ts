@@ -21,32 +21,35 @@ import * as Lifecycle from "./Lifecycle.ts"
 import * as Liveness from "./Liveness.ts"
 import * as PlanSettings from "./PlanSettings.ts"
 
+/** A counter of this worker: each update adds to it (`incremental`), as Prometheus counts. */
+const counter = (name: string, description: string) => Metric.counter(name, { description, incremental: true })
+
+/** A gauge of this worker: each update sets it. */
+const gauge = (name: string, description: string) => Metric.gauge(name, { description })
+
 /** Funds checks finished on this worker, by outcome (`APPR`, `DECL`, `failed`). */
-export const checks = Metric.counter("tppkit_funds_checks_total", {
-  description: "Funds checks finished on this worker, by outcome",
-  incremental: true
-})
+export const checks = counter("tppkit_funds_checks_total", "Funds checks finished on this worker, by outcome")
 
 /**
  * Funds checks without an answer on this worker, by the class of their failure (http's `FailureClass`:
  * `refused`, `unavailable`, `configuration`, …) and its reason (`Forbidden`, `TransportFailure`, …).
  */
-export const failures = Metric.counter("tppkit_funds_check_failures_total", {
-  description: "Funds checks without an answer, by failure class and reason",
-  incremental: true
-})
+export const failures = counter(
+  "tppkit_funds_check_failures_total",
+  "Funds checks without an answer, by failure class and reason"
+)
 
 /** Payments found at risk (DECL) on this worker. */
-export const atRisk = Metric.counter("tppkit_payments_at_risk_total", {
-  description: "Payments whose balance check answered DECL (insufficient funds)",
-  incremental: true
-})
+export const atRisk = counter(
+  "tppkit_payments_at_risk_total",
+  "Payments whose balance check answered DECL (insufficient funds)"
+)
 
 /** Balance checks that were a payment's second or later attempt (a retry, or a repeat after a runner died). */
-export const retries = Metric.counter("tppkit_funds_check_retries_total", {
-  description: "Balance checks sent as a payment's second or later attempt",
-  incremental: true
-})
+export const retries = counter(
+  "tppkit_funds_check_retries_total",
+  "Balance checks sent as a payment's second or later attempt"
+)
 
 /** Time of one balance check at the bank, seconds. */
 export const bankLatency = Metric.histogram("tppkit_bank_latency_seconds", {
@@ -55,94 +58,100 @@ export const bankLatency = Metric.histogram("tppkit_bank_latency_seconds", {
 })
 
 /** Today's unattended listings counted per consent key. */
-export const budgetUsed = Metric.gauge("tppkit_budget_used", { description: "Unattended listings counted today" })
+export const budgetUsed = gauge("tppkit_budget_used", "Unattended listings counted today")
 
 /** Today's unattended listings left per consent key. */
-export const budgetLeft = Metric.gauge("tppkit_budget_left", { description: "Unattended listings left today" })
+export const budgetLeft = gauge("tppkit_budget_left", "Unattended listings left today")
 
 /** Webhook deliveries of the fleet's outbox not made yet (all endpoints), read at each scrape. */
-export const webhookPending = Metric.gauge("tppkit_webhook_deliveries_pending", {
-  description: "Webhook deliveries in the fleet's outbox not made yet"
-})
+export const webhookPending = gauge(
+  "tppkit_webhook_deliveries_pending",
+  "Webhook deliveries in the fleet's outbox not made yet"
+)
 
 /** Webhook deliveries given up: the schedule used up, or the endpoint answered 410 Gone (`disabled`). */
-export const webhookFailures = Metric.counter("tppkit_webhook_failures_total", {
-  description:
-    "Webhook deliveries given up (the retry schedule used up, or the endpoint answered 410 Gone and is disabled)",
-  incremental: true
-})
+export const webhookFailures = counter(
+  "tppkit_webhook_failures_total",
+  "Webhook deliveries given up (the retry schedule used up, or the endpoint answered 410 Gone and is disabled)"
+)
 
 /** How long the oldest due request of the cluster's queue has waited unread (0: none waits), read at each scrape. */
-export const queueUnreadAge = Metric.gauge("tppkit_queue_oldest_unread_seconds", {
-  description: "Seconds the oldest due request of the cluster's message queue has waited unread (0 when none waits)"
-})
+export const queueUnreadAge = gauge(
+  "tppkit_queue_oldest_unread_seconds",
+  "Seconds the oldest due request of the cluster's message queue has waited unread (0 when none waits)"
+)
 
 /** 1 when the fleet has stalled (`Liveness.verdict`: its queue unread, or no sweep), else 0; read at each scrape. */
-export const fleetStalled = Metric.gauge("tppkit_fleet_stalled", {
-  description: "1 when the fleet has stalled (its message queue unread while runners look healthy, or no sweep), else 0"
-})
+export const fleetStalled = gauge(
+  "tppkit_fleet_stalled",
+  "1 when the fleet has stalled (its message queue unread while runners look healthy, or no sweep), else 0"
+)
 
 /** Payments raised at risk ahead (`payment.at_risk`) and not cleared, due today or later; read at each scrape. */
-export const atRiskAhead = Metric.gauge("tppkit_payments_at_risk_ahead", {
-  description: "Payments the forecast from the stored balances puts at risk, not cleared, due today or later"
-})
+export const atRiskAhead = gauge(
+  "tppkit_payments_at_risk_ahead",
+  "Payments the forecast from the stored balances puts at risk, not cleared, due today or later"
+)
 
 /** The age of the oldest stored opening balance today, days (0: none stored); read at each scrape. */
-export const balanceAge = Metric.gauge("tppkit_balance_oldest_age_days", {
-  description: "Days since the date of the oldest stored opening balance the forecast ahead stands on (0 when none)"
-})
+export const balanceAge = gauge(
+  "tppkit_balance_oldest_age_days",
+  "Days since the date of the oldest stored opening balance the forecast ahead stands on (0 when none)"
+)
 
 /** The fleet's consents within 14 days of their last valid day, not expired; read at each scrape. */
-export const consentsExpiring = Metric.gauge("tppkit_consents_expiring", {
-  description: "Consents of the fleet within 14 days of their last valid day"
-})
+export const consentsExpiring = gauge(
+  "tppkit_consents_expiring",
+  "Consents of the fleet within 14 days of their last valid day"
+)
 
 /** The fleet's consents the bank said are no longer valid (not swept); read at each scrape. */
-export const consentsExpired = Metric.gauge("tppkit_consents_expired", {
-  description: "Consents of the fleet the bank answered are no longer valid: not swept until a new consent is added"
-})
+export const consentsExpired = gauge(
+  "tppkit_consents_expired",
+  "Consents of the fleet the bank answered are no longer valid: not swept until a new consent is added"
+)
 
 /** Changes of the standing orders found by today's sweep, by type (created, removed, changed, next_date_moved). */
-export const orderChanges = Metric.gauge("tppkit_standing_order_changes", {
-  description: "Standing-order changes today's sweep found against the last complete listing, by type"
-})
+export const orderChanges = gauge(
+  "tppkit_standing_order_changes",
+  "Standing-order changes today's sweep found against the last complete listing, by type"
+)
 
 /** Sweep runs finished on this worker, by outcome (`complete`, or `incomplete`: a consent's listing failed). */
-export const sweeps = Metric.counter("tppkit_sweeps_total", {
-  description: "Daily sweep runs finished on this worker, by outcome (complete, incomplete)",
-  incremental: true
-})
+export const sweeps = counter(
+  "tppkit_sweeps_total",
+  "Daily sweep runs finished on this worker, by outcome (complete, incomplete)"
+)
 
 /** Listings of a sweep tried again after a transient failure. */
-export const listingRetries = Metric.counter("tppkit_listing_retries_total", {
-  description: "Unattended listings of a sweep scheduled again after a transient failure",
-  incremental: true
-})
+export const listingRetries = counter(
+  "tppkit_listing_retries_total",
+  "Unattended listings of a sweep scheduled again after a transient failure"
+)
 
 /** Balance checks scheduled again after a transient failure (the bank unavailable, a timeout, 429). */
-export const checkRetries = Metric.counter("tppkit_funds_check_retries_scheduled_total", {
-  description: "Balance checks scheduled again after a transient failure",
-  incremental: true
-})
+export const checkRetries = counter(
+  "tppkit_funds_check_retries_scheduled_total",
+  "Balance checks scheduled again after a transient failure"
+)
 
 /** Checks planned from an earlier day's complete listing (their pages could not be read on the sweep's day). */
-export const plannedFromEarlier = Metric.counter("tppkit_checks_planned_from_earlier_listing_total", {
-  description: "Checks a sweep planned from an earlier day's complete listing because their pages could not be read",
-  incremental: true
-})
+export const plannedFromEarlier = counter(
+  "tppkit_checks_planned_from_earlier_listing_total",
+  "Checks a sweep planned from an earlier day's complete listing because their pages could not be read"
+)
 
 /** Listing pages a sweep could not read, whose payments came from an earlier listing or were left unplanned. */
-export const pagesUnread = Metric.counter("tppkit_listing_pages_unread_total", {
-  description:
-    "Listing pages a sweep could not read, by whether an earlier listing stood in (planned_from: earlier, none)",
-  incremental: true
-})
+export const pagesUnread = counter(
+  "tppkit_listing_pages_unread_total",
+  "Listing pages a sweep could not read, by whether an earlier listing stood in (planned_from: earlier, none)"
+)
 
 /** Webhook deliveries that failed and were scheduled again. */
-export const webhookRetries = Metric.counter("tppkit_webhook_retries_total", {
-  description: "Webhook deliveries that failed and were scheduled again",
-  incremental: true
-})
+export const webhookRetries = counter(
+  "tppkit_webhook_retries_total",
+  "Webhook deliveries that failed and were scheduled again"
+)
 
 /** The lifecycle listener that feeds the metrics: checks, sweeps and retries (give it to `Lifecycle.layer`). */
 export const listener: Lifecycle.Listener = {
