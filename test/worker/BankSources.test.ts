@@ -119,14 +119,34 @@ const sweepOver = <A, E, R>(
     Layer.provide(options.listeners === undefined ? Layer.empty : Lifecycle.layer(options.listeners))
   )
 
+/**
+ * The mock bank on its fixtures' listing day (built in the test's scope): its address and credentials, its journal,
+ * and the pages its listing requests asked for, in order.
+ */
+const seedBank = Effect.gen(function* () {
+  const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
+  const journal = Context.get(bank, Journal.Journal)
+  const pages = Effect.map(journal.entries, (entries) =>
+    entries
+      .filter((e) => e.path.endsWith("/standingOrder"))
+      .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+  )
+  return { info: Context.get(bank, Sandbox.SandboxInfo), journal, pages }
+})
+
+/** The order source over `client` (pages of 50, the listings kept in memory), with the client's services. */
+const memorySource = <A, E, R>(client: Layer.Layer<A, E, R>) =>
+  BankSources.orderSource(psu, { pageSize: 50 }).pipe(
+    Layer.provideMerge(Listings.Listings.layerMemory),
+    Layer.provideMerge(client)
+  )
+
 describe("BankSources.orderSource (the sweep's listing resumes)", () => {
   it.live(
     "a 502 on page 2 of 3: the retry asks for pages 2 and 3 only; budget used equals the listings the bank saw",
     () =>
       Effect.gen(function* () {
-        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
-        const journal = Context.get(bank, Journal.Journal)
+        const { info, journal } = yield* seedBank
         const client = bankClient(info, faultOn([1]))
         const { summary, used, expected } = yield* Effect.gen(function* () {
           const summary = yield* Sweep.sweepNow(day)
@@ -162,9 +182,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
-        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
-        const journal = Context.get(bank, Journal.Journal)
+        const { info, journal } = yield* seedBank
         const client = bankClient(info, BankTransport.BankTransport.layerUndici())
         // the check store refuses the first plan (its database restarting), then works
         let refused = 0
@@ -336,14 +354,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     "a listing interrupted while a page is on its way keeps that page: taken up, it asks only for the pages after it",
     () =>
       Effect.gen(function* () {
-        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
-        const journal = Context.get(bank, Journal.Journal)
-        const pages = Effect.map(journal.entries, (entries) =>
-          entries
-            .filter((e) => e.path.endsWith("/standingOrder"))
-            .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
-        )
+        const { info, pages } = yield* seedBank
         const client = bankClient(
           info,
           // page 1 is answered after a second: the listing is interrupted meanwhile (its shard moved, its worker stops)
@@ -360,14 +371,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
           const listed = yield* source.list(consent, day)
           assert.strictEqual(listed.pages, 3)
           return { kept, used: (yield* (yield* Budget.Budget).usages).map((u) => u.used) }
-        }).pipe(
-          Effect.provide(
-            BankSources.orderSource(psu, { pageSize: 50 }).pipe(
-              Layer.provideMerge(Listings.Listings.layerMemory),
-              Layer.provideMerge(client)
-            )
-          )
-        )
+        }).pipe(Effect.provide(memorySource(client)))
         assert.deepStrictEqual(kept, [0, 1])
         // every page asked for once, and counted once
         assert.deepStrictEqual(yield* pages, [0, 1, 2])
@@ -383,14 +387,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
    */
   const replayedDuring = (late: boolean) =>
     Effect.gen(function* () {
-      const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-      const info = Context.get(bank, Sandbox.SandboxInfo)
-      const journal = Context.get(bank, Journal.Journal)
-      const pages = Effect.map(journal.entries, (entries) =>
-        entries
-          .filter((e) => e.path.endsWith("/standingOrder"))
-          .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
-      )
+      const { info, pages } = yield* seedBank
       // the replay's clock, 20 s on when `late`: the lease (15 s) of the listing under way has expired for it
       let shifted = 0
       const store = Layer.effect(
@@ -422,14 +419,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
           seen: yield* pages,
           used: (yield* (yield* Budget.Budget).usages).map((u) => u.used)
         }
-      }).pipe(
-        Effect.provide(
-          BankSources.orderSource(psu, { pageSize: 50 }).pipe(
-            Layer.provideMerge(Listings.Listings.layerMemory),
-            Layer.provideMerge(client)
-          )
-        )
-      )
+      }).pipe(Effect.provide(memorySource(client)))
     }).pipe(Effect.scoped)
 
   it.live(
@@ -500,9 +490,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
-        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
-        const journal = Context.get(bank, Journal.Journal)
+        const { info, journal } = yield* seedBank
         const stores = yield* Layer.build(memoryStores)
         const summary = yield* sweepWith(day, info, faultOn([1], true), stores)
         const rows = yield* Checks.Checks.use((c) => c.list({ sweepDay: day })).pipe(Effect.provide(stores))
@@ -527,8 +515,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
-        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
+        const { info } = yield* seedBank
         // page 0 as sent: its second record without its amount (unreadable), its third ending before it starts (pays
         // nothing); page 1 answers 502 every time, so the day is planned from page 0 as kept
         let skippedId: string | undefined
@@ -596,8 +583,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
-        const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
+        const { info } = yield* seedBank
         // page 0 as sent with no record's amount; page 1 answers 502 every time
         const edited = Layer.effect(
           BankTransport.BankTransport,
@@ -629,9 +615,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
    */
   const afterA401 = (tokenDown: boolean) =>
     Effect.gen(function* () {
-      const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-      const info = Context.get(bank, Sandbox.SandboxInfo)
-      const journal = Context.get(bank, Journal.Journal)
+      const { info, journal } = yield* seedBank
       let faulted = false
       const transport = Layer.effect(
         BankTransport.BankTransport,
@@ -945,8 +929,7 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
     before: Effect.Effect<void, unknown, SqlClient.SqlClient> = Effect.void
   ) =>
     Effect.gen(function* () {
-      const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-      const info = Context.get(bank, Sandbox.SandboxInfo)
+      const { info } = yield* seedBank
       const sql = yield* Layer.build(db.fresh())
       yield* Effect.provide(before, sql)
       let changed: string | undefined
@@ -992,32 +975,54 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
       return { consent: info.clientId, changed: changed ?? "", summary, listed, expected, events, record, sql }
     })
 
+  /**
+   * What the sweep says of its consent's records (`unread`, `skipped` or `warnings`), the same in the three places
+   * that say it: the consent's summary, the day's one lifecycle event of its kind (`event`: what that event carries
+   * besides day and consent, the whole of `said` unless given; `also`: other kinds that must not be told) and the
+   * consent's complete sweep record.
+   */
+  const assertSaid = (
+    seen: {
+      readonly consent: string
+      readonly summary: Sweep.Summary
+      readonly events: ReadonlyArray<Lifecycle.Event>
+      readonly record: ReadonlyArray<SweepLog.Entry>
+    },
+    key: "unread" | "skipped" | "warnings",
+    said: object,
+    options: { readonly event?: object; readonly also?: ReadonlyArray<Lifecycle.Event["_tag"]> } = {}
+  ) => {
+    const tag = ({ unread: "RecordsUnread", skipped: "RecordsSkipped", warnings: "RecordsWarned" } as const)[key]
+    const { consent } = seen
+    assert.deepStrictEqual<unknown>(seen.summary.consents[0]?.[key], said)
+    assert.deepStrictEqual<unknown>(
+      seen.events.filter((e) => e._tag === tag || options.also?.includes(e._tag)),
+      [{ _tag: tag, day, consent, ...(options.event ?? said) }]
+    )
+    assert.deepStrictEqual<unknown>(
+      seen.record.map((e) => [e.consent, e.state, e[key]]),
+      [[consent, "complete", said]]
+    )
+  }
+
   it.live(
     "a seed-bank page with one malformed record between good ones: the others planned, the record said (issue 34)",
     () =>
       Effect.gen(function* () {
         // the bank's page 0 as sent, its second record without its amount (a required field)
-        const { consent, changed, summary, expected, events, record } = yield* sweepWithRecord((r) => {
+        const seen = yield* sweepWithRecord((r) => {
           delete r.instructedAmount
         })
-        const unread = {
-          count: 1,
-          first: [{ position: `page 0, record 2 (${changed})`, reason: "instructedAmount: Missing key" }]
-        }
+        const { changed, summary, expected } = seen
         const [c] = summary.consents
         assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
         // the records around the broken one are planned: the bank's listing without it, checked record by record
         assert.isAbove(expected.length, 10)
         assert.strictEqual(c?.planned, expected.length)
-        assert.deepStrictEqual(c?.unread, unread)
-        assert.deepStrictEqual(
-          events.filter((e) => e._tag === "RecordsUnread"),
-          [{ _tag: "RecordsUnread", day, consent, ...unread }]
-        )
-        assert.deepStrictEqual(
-          record.map((e) => [e.consent, e.state, e.unread]),
-          [[consent, "complete", unread]]
-        )
+        assertSaid(seen, "unread", {
+          count: 1,
+          first: [{ position: `page 0, record 2 (${changed})`, reason: "instructedAmount: Missing key" }]
+        })
       }).pipe(Effect.scoped),
     60_000
   )
@@ -1035,19 +1040,11 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
           yield* Database.migrate
         })
         // the bank's page 0 as sent, its second record ending two months before it starts: read whole, it never pays
-        const { consent, changed, summary, listed, expected, events, record, sql } = yield* sweepWithRecord((r) => {
+        const seen = yield* sweepWithRecord((r) => {
           r.startDate = "2026-03-01"
           r.endDate = "2026-01-01"
         }, previousShape)
-        const skipped = {
-          count: 1,
-          first: [
-            {
-              position: `page 0, record 2 (${changed})`,
-              reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
-            }
-          ]
-        }
+        const { changed, summary, listed, expected, sql } = seen
         const [c] = summary.consents
         // the sweep is as before: complete, no failure, nothing unread; the good records planned record by record
         assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
@@ -1057,14 +1054,19 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         assert.isAbove(expected.length, 10)
         assert.strictEqual(c?.planned, expected.length)
         // and the record that pays nothing is named with its reason in the summary, the event and the sweep record
-        assert.deepStrictEqual(c?.skipped, skipped)
-        assert.deepStrictEqual(
-          events.filter((e) => e._tag === "RecordsSkipped" || e._tag === "RecordsUnread"),
-          [{ _tag: "RecordsSkipped", day, consent, ...skipped }]
-        )
-        assert.deepStrictEqual(
-          record.map((e) => [e.consent, e.state, e.skipped]),
-          [[consent, "complete", skipped]]
+        assertSaid(
+          seen,
+          "skipped",
+          {
+            count: 1,
+            first: [
+              {
+                position: `page 0, record 2 (${changed})`,
+                reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+              }
+            ]
+          },
+          { also: ["RecordsUnread"] }
         )
         const earlier = yield* SweepLog.list("2026-11-01").pipe(Effect.provide(sql))
         assert.deepStrictEqual(
@@ -1081,16 +1083,18 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
       Effect.gen(function* () {
         // the bank's page 0 as sent, its second record's amount with three decimals: read whole, kept exactly, and
         // refused by the projection (never rounded), so it pays nothing
-        const { consent, changed, summary, listed, expected, events, record } = yield* sweepWithRecord((r) => {
+        const seen = yield* sweepWithRecord((r) => {
           r.instructedAmount = { value: 12.345, currency: "EUR" }
         })
+        const { changed, summary, listed, expected } = seen
         const [c] = summary.consents
         assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
         assert.strictEqual(c?.unread, undefined)
         assert.isTrue(listed.some((o) => o.orderId === changed))
         assert.isFalse(expected.some((d) => d.orderId === changed))
         assert.strictEqual(c?.planned, expected.length)
-        const skipped = {
+        // before, the projection's refusal was dropped: no skipped, no line, nothing in the sweep record
+        assertSaid(seen, "skipped", {
           count: 1,
           first: [
             {
@@ -1099,17 +1103,7 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
                 "instructedAmount.value 12.345: amount has 3 decimals, at most 2 allowed (format [9.2]); not projected, nothing rounded"
             }
           ]
-        }
-        // before, the projection's refusal was dropped: no skipped, no line, nothing in the sweep record
-        assert.deepStrictEqual(c?.skipped, skipped)
-        assert.deepStrictEqual(
-          events.filter((e) => e._tag === "RecordsSkipped"),
-          [{ _tag: "RecordsSkipped", day, consent, ...skipped }]
-        )
-        assert.deepStrictEqual(
-          record.map((e) => [e.consent, e.state, e.skipped]),
-          [[consent, "complete", skipped]]
-        )
+        })
       }).pipe(Effect.scoped),
     60_000
   )
@@ -1119,10 +1113,11 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
     () =>
       Effect.gen(function* () {
         let code = ""
-        const { consent, changed, summary, expected, events, record } = yield* sweepWithRecord((r) => {
+        const seen = yield* sweepWithRecord((r) => {
           code = String(r.frequency).toLowerCase()
           r.frequency = code
         })
+        const { changed, summary, expected } = seen
         const [c] = summary.consents
         assert.strictEqual(c?.failure, undefined, JSON.stringify(c))
         // read as its code says: planned as the bank's listing is
@@ -1135,14 +1130,7 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
           [["frequency", 1, [changed]]]
         )
         assert.match(warnings[0]?.reason ?? "", new RegExp(`^"${code}" is read as "${code.toUpperCase()}", because `))
-        assert.deepStrictEqual(
-          events.filter((e) => e._tag === "RecordsWarned"),
-          [{ _tag: "RecordsWarned", day, consent, ...warnings[0]! }]
-        )
-        assert.deepStrictEqual(
-          record.map((e) => [e.consent, e.state, e.warnings]),
-          [[consent, "complete", warnings]]
-        )
+        assertSaid(seen, "warnings", warnings, { event: warnings[0]! })
       }).pipe(Effect.scoped),
     60_000
   )
@@ -1152,21 +1140,13 @@ describe("BankSources.orderSource: the records' standard (issue 40)", () => {
   /** The consent's listing from a fresh mock bank whose client reads the records in `standard` (none: the profile's). */
   const listAs = (standard: Standard.Standard | undefined) =>
     Effect.gen(function* () {
-      const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-      const info = Context.get(bank, Sandbox.SandboxInfo)
+      const { info } = yield* seedBank
       const client = bankClient(info, BankTransport.BankTransport.layerUndici(), {
         ...(standard === undefined ? {} : { standard })
       })
       return yield* Effect.flatMap(Effect.service(Sweep.OrderSource), (source) =>
         source.list({ key: info.clientId }, day)
-      ).pipe(
-        Effect.provide(
-          BankSources.orderSource(psu, { pageSize: 50 }).pipe(
-            Layer.provide(Listings.Listings.layerMemory),
-            Layer.provide(client)
-          )
-        )
-      )
+      ).pipe(Effect.provide(memorySource(client)))
     }).pipe(Effect.scoped)
 
   it.live(

@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Calendar, LocalDate } from "@tppkit/core"
-import { Checks, Consents, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
+import { LocalDate } from "@tppkit/core"
+import { Consents, Sweep } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
+import { runnerOf } from "./fleet.ts"
 import { embeddedDb } from "./pg.ts"
 
 const db = embeddedDb()
@@ -63,26 +64,12 @@ describe("Consents", () => {
     Effect.gen(function* () {
       const url = yield* db.freshUrl()
       const listed: Array<string> = []
-      const runner = Fleet.workflows.pipe(
-        Layer.provideMerge(
-          Layer.mergeAll(
-            Layer.succeed(Sweep.SweepSettings)({
-              consents: [{ key: "unused" }],
-              daysBefore: 2,
-              calendar: Calendar.target,
-              timeZone: "Europe/Bratislava",
-              hour: 8
-            }),
-            Layer.succeed(Sweep.OrderSource)({
-              list: (consent) => Effect.sync(() => listed.push(consent.key)).pipe(Effect.as({ orders: [], pages: 1 }))
-            }),
-            Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-              check: () => Effect.succeed({ answer: "APPR" as const, requestId: "r" })
-            })
-          )
-        ),
-        Layer.provideMerge(Layer.mergeAll(Checks.Checks.layerSql, Consents.layerSource())),
-        Layer.provideMerge(Fleet.cluster({ databaseUrl: url, pollInterval: "200 millis", maxConnections: 4 }))
+      const runner = runnerOf(
+        url,
+        [{ key: "unused" }],
+        (consent) => Effect.sync(() => listed.push(consent.key)).pipe(Effect.as({ orders: [], pages: 1 })),
+        undefined,
+        { consentTable: true }
       )
       const result = yield* Effect.gen(function* () {
         yield* Consents.seed([{ key: "first" }])

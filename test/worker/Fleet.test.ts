@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Calendar, LocalDate } from "@tppkit/core"
+import { LocalDate } from "@tppkit/core"
 import { Checks, Database, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
 import { BigDecimal, Context, Deferred, Effect, Fiber, Layer, Option, Redacted, Ref, References, Result } from "effect"
 import { RunnerAddress, ShardId } from "effect/cluster"
 import { Sharding } from "effect/cluster/Sharding"
 import { SqlClient } from "effect/sql"
+import { runnerOf } from "./fleet.ts"
 import { embeddedDb } from "./pg.ts"
 
 const db = embeddedDb()
@@ -17,35 +18,6 @@ const orders = Array.from({ length: 40 }, (_, i) => ({
   debtor: { iban: "SK3112000000198742637541" },
   creditor: { iban: "SK0809000000000123123123" }
 }))
-
-/**
- * A runner of the fleet on the database at `url`: the day's sweep of `consents` over `list` (the orders listed), each
- * check answered by `check` (APPR by default), the checks in PostgreSQL.
- */
-const runnerOf = (
-  url: Redacted.Redacted<string>,
-  consents: ReadonlyArray<Sweep.Consent>,
-  list: Sweep.OrderSource["Service"]["list"],
-  check: FundsCheckWorkflow.BalanceChecker["Service"]["check"] = () =>
-    Effect.succeed({ answer: "APPR" as const, requestId: "r" })
-) =>
-  Fleet.workflows.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(
-        Layer.succeed(Sweep.SweepSettings)({
-          consents,
-          daysBefore: 2,
-          calendar: Calendar.target,
-          timeZone: "Europe/Bratislava",
-          hour: 8
-        }),
-        Layer.succeed(Sweep.OrderSource)({ list }),
-        Layer.succeed(FundsCheckWorkflow.BalanceChecker)({ check })
-      )
-    ),
-    Layer.provideMerge(Checks.Checks.layerSql),
-    Layer.provideMerge(Fleet.cluster({ databaseUrl: url, pollInterval: "200 millis", maxConnections: 4 }))
-  )
 
 /** Twenty-four consents, c00 to c23. */
 const consents24 = Array.from({ length: 24 }, (_, i) => ({ key: `c${String(i).padStart(2, "0")}` }))
@@ -273,34 +245,17 @@ describe("a runner that takes its shards back while their claims cannot be reset
     () =>
       Effect.gen(function* () {
         const url = yield* db.freshUrl()
-        const runner = Fleet.workflows.pipe(
-          Layer.provideMerge(
-            Layer.mergeAll(
-              Layer.succeed(Sweep.SweepSettings)({
-                consents: [{ key: "c1" }],
-                daysBefore: 2,
-                calendar: Calendar.target,
-                timeZone: "Europe/Bratislava",
-                hour: 8
-              }),
-              Layer.succeed(Sweep.OrderSource)({ list: () => Effect.succeed({ orders, pages: 1 }) }),
-              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                check: () => Effect.as(Effect.sleep("100 millis"), { answer: "APPR" as const, requestId: "r" })
-              })
-            )
-          ),
-          // two checks at a time: the others wait, claimed by the runner, when it loses its shards
-          Layer.provide(Layer.succeed(FundsCheckWorkflow.ChecksInFlight)(2)),
-          Layer.provideMerge(Checks.Checks.layerSql),
-          Layer.provideMerge(
-            Fleet.cluster({
-              databaseUrl: url,
-              pollInterval: "200 millis",
-              // locks refreshed every second, a refresh given up after one
-              shardLockExpiration: "3 seconds",
-              maxConnections: 4
-            })
-          )
+        const runner = runnerOf(
+          url,
+          [{ key: "c1" }],
+          () => Effect.succeed({ orders, pages: 1 }),
+          () => Effect.as(Effect.sleep("100 millis"), { answer: "APPR" as const, requestId: "r" }),
+          {
+            // two checks at a time: the others wait, claimed by the runner, when it loses its shards
+            checksInFlight: 2,
+            // locks refreshed every second, a refresh given up after one
+            cluster: { shardLockExpiration: "3 seconds" }
+          }
         )
         // the test's own connections: a transaction holding the runs' rows, and the look-ups
         const own = yield* Layer.build(Database.layer(url, { maxConnections: 2 }))
