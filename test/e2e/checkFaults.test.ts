@@ -9,12 +9,13 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
+import { Fixtures } from "@tppkit/sandbox"
 import * as Database from "@tppkit/worker/Database"
 import * as EmbeddedDb from "@tppkit/worker/EmbeddedDb"
-import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { Effect, Exit, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
+import { mockBank } from "./fleetSupport.ts"
 import { start as startWorker, workerOnce } from "./harness.ts"
 
 const db = embeddedDb()
@@ -76,11 +77,7 @@ const setFaults = async (baseUrl: string, faults: object) => {
 const slow = { rate: 1, kinds: ["delay" as const], delayMs: 300 }
 
 const fleet = async () => {
-  const bank = await Effect.runPromise(
-    Layer.buildWithScope(Sandbox.layer({ fixtures: fixtures(), faults: slow }), bankScope)
-  )
-  const info = Context.get(bank, Sandbox.SandboxInfo)
-  const journal = Context.get(bank, Journal.Journal)
+  const { info, journal } = await mockBank({ fixtures: fixtures(), faults: slow }, bankScope)
   const url = await Effect.runPromise(db.freshUrl())
   const env = {
     TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),

@@ -11,6 +11,7 @@ import * as Database from "@tppkit/worker/Database"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
+import { mockBank } from "./fleetSupport.ts"
 import { start as startWorker, tppkit, workerOnce } from "./harness.ts"
 import { expectedChecks } from "./plan.ts"
 
@@ -22,14 +23,10 @@ afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
 
 describe("a fleet of three workers on one PostgreSQL", () => {
   it("checks every due payment once across the fleet although one worker is killed mid-flight", async () => {
-    const bank = await Effect.runPromise(
-      Layer.buildWithScope(
-        Sandbox.layer({ listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 300 } }),
-        bankScope
-      )
+    const { info, journal } = await mockBank(
+      { listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 300 } },
+      bankScope
     )
-    const info = Context.get(bank, Sandbox.SandboxInfo)
-    const journal = Context.get(bank, Journal.Journal)
     const url = await Effect.runPromise(db.freshUrl())
     const env = {
       TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
@@ -211,14 +208,10 @@ describe("a fleet of three workers on one PostgreSQL", () => {
 
   it("runs again a day whose sweep failed on a bank fault once the bank is back, and never a complete one", async () => {
     // every request to the bank answers 502 until the test lifts the fault
-    const bank = await Effect.runPromise(
-      Layer.buildWithScope(
-        Sandbox.layer({ listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["502"] } }),
-        bankScope
-      )
+    const { info, journal } = await mockBank(
+      { listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["502"] } },
+      bankScope
     )
-    const info = Context.get(bank, Sandbox.SandboxInfo)
-    const journal = Context.get(bank, Journal.Journal)
     const url = await Effect.runPromise(db.freshUrl())
     // one try per listing: the sweep fails at once instead of backing off; a check that timed out on a loaded
     // machine is tried again within a second, not after 5 s doubled (each run ends when its checks are answered)

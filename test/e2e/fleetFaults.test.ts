@@ -17,20 +17,12 @@ import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { Checks, Database, EmbeddedDb, Listings, Sweep } from "@tppkit/worker"
 import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
 import { SqlClient } from "effect/sql"
+import { until } from "./fleetSupport.ts"
 import { start, tppkit, workerOnce } from "./harness.ts"
 
 const day = "2026-11-02"
 const bankScope = Scope.makeUnsafe()
 afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
-
-/** Resolves once `ready` holds, looking every 50 ms; fails after `timeoutMs` (a bound, not a timing). */
-const until = async (ready: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> => {
-  const end = Date.now() + timeoutMs
-  while (!(await ready())) {
-    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

@@ -10,12 +10,13 @@ import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient } from "@tppkit/http"
-import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
+import { Fixtures, type Journal, type Sandbox } from "@tppkit/sandbox"
 import { Checks, EmbeddedDb, Sweep } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
+import { DateTime, Effect, Exit, Redacted, Scope, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
+import { mockBank, until } from "./fleetSupport.ts"
 import { tppkit, workerOnce } from "./harness.ts"
 
 const db = embeddedDb()
@@ -23,15 +24,6 @@ const day = "2026-11-02"
 
 const bankScope = Scope.makeUnsafe()
 afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
-
-/** Resolves once `ready` holds, looking every 50 ms; fails after `timeoutMs` (a bound, not a timing). */
-const until = async (ready: () => boolean | Promise<boolean>, what: string, timeoutMs = 90_000): Promise<void> => {
-  const end = Date.now() + timeoutMs
-  while (!(await ready())) {
-    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 /** The one number a query returns (0 when it fails, e.g. before the table exists). */
 const count = (url: Redacted.Redacted<string>, text: string): Promise<number> =>
@@ -91,14 +83,10 @@ const statusOf = async (url: Redacted.Redacted<string>) => {
 describe("the daily sweep while shards move", () => {
   it("a worker joins and the listing worker is killed mid-listing: the day completes, pages never fetched twice, within budget", async () => {
     // every request takes 3 s: the listing (token, then 3 pages of 50) takes about 12 s
-    const bank = await Effect.runPromise(
-      Layer.buildWithScope(
-        Sandbox.layer({ listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 3000 } }),
-        bankScope
-      )
+    const { info, journal } = await mockBank(
+      { listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 3000 } },
+      bankScope
     )
-    const info = Context.get(bank, Sandbox.SandboxInfo)
-    const journal = Context.get(bank, Journal.Journal)
     const url = await Effect.runPromise(db.freshUrl())
     const env = {
       TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
@@ -171,14 +159,10 @@ describe("the daily sweep while shards move", () => {
 
 describe("the daily sweep while the fleet's database restarts", () => {
   it("PostgreSQL stopped for a few seconds during the listing: the sweep completes once it is back", async () => {
-    const bank = await Effect.runPromise(
-      Layer.buildWithScope(
-        Sandbox.layer({ listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 1500 } }),
-        bankScope
-      )
+    const { info, journal } = await mockBank(
+      { listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 1500 } },
+      bankScope
     )
-    const info = Context.get(bank, Sandbox.SandboxInfo)
-    const journal = Context.get(bank, Journal.Journal)
     // a server of its own, stopped and started again on the same data directory and port
     const dataDir = mkdtempSync(join(tmpdir(), "tppkit-sweep-db-"))
     const port = await Effect.runPromise(EmbeddedDb.freePort)
