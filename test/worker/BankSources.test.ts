@@ -3,7 +3,7 @@
  * resumed, never fetched again, and the budget counts exactly what the bank's journal saw.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Backoff, Calendar, LocalDate, Profile, type Standard, StandingOrder } from "@tppkit/core"
+import { Backoff, LocalDate, Profile, type Standard, StandingOrder } from "@tppkit/core"
 import { BankClient, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { BankSources, Checks, Consents, FundsCheckWorkflow, Lifecycle, Listings, Sweep, SweepLog } from "@tppkit/worker"
@@ -15,16 +15,12 @@ import { WorkflowEngine } from "effect/workflow"
 import { bankClient, bankConfig, cobsClient, tenOrders } from "../http/cobsClient.ts"
 import { customerTokens } from "../sandbox/support.ts"
 import { embeddedDb } from "./pg.ts"
-import { due as dueOf } from "./support.ts"
+import { due as dueOf, sweepSettings } from "./support.ts"
 
 const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "tppkit-test" }
 const day = "2026-11-02"
 const settings: Sweep.Settings = {
-  consents: [],
-  daysBefore: 2,
-  calendar: Calendar.target,
-  timeZone: "Europe/Bratislava",
-  hour: 8,
+  ...sweepSettings([]),
   retry: { backoff: Backoff.exponential({ initial: "10 millis", cap: "10 millis" }), tries: 3 }
 }
 

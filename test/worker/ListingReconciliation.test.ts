@@ -9,17 +9,12 @@ import { Checks, FundsCheckWorkflow, ListingReconciliation, Sweep } from "@tppki
 import { BigDecimal, Effect, Layer, Result } from "effect"
 import { WorkflowEngine } from "effect/workflow"
 import { embeddedDb } from "./pg.ts"
+import { sweepSettings } from "./support.ts"
 
 const d = LocalDate.parseUnsafe
 const orders = Result.getOrThrow(Fixtures.decode(Fixtures.defaults)).standingOrders
 const day = d("2026-07-25")
-const settings: Sweep.Settings = {
-  consents: [{ key: "c1" }],
-  daysBefore: 2,
-  calendar: Calendar.target,
-  timeZone: "Europe/Bratislava",
-  hour: 8
-}
+const settings = sweepSettings()
 
 describe("ListingReconciliation.summarize", () => {
   it("a bank on tppkit's rule: every date matches, following · target inferred, no findings", () => {

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Backoff, Calendar, ErrorBody, LocalDate } from "@tppkit/core"
+import { Backoff, ErrorBody, LocalDate } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
 import { Checks, FundsCheckWorkflow, ListingReconciliation, Sweep } from "@tppkit/worker"
 import { BigDecimal, Effect, Fiber, Layer, Ref } from "effect"
@@ -14,6 +14,7 @@ import {
 } from "effect/cluster"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
+import { sweepSettings } from "./support.ts"
 
 const d = LocalDate.parseUnsafe
 
@@ -26,13 +27,7 @@ const order = (orderId: string, startDate: string, frequency: "MNTH" | "WEEK" | 
   creditor: { iban: "SK0809000000000123123123" }
 })
 
-const settings: Sweep.Settings = {
-  consents: [{ key: "c1" }],
-  daysBefore: 2,
-  calendar: Calendar.target,
-  timeZone: "Europe/Bratislava",
-  hour: 8
-}
+const settings = sweepSettings()
 
 describe("Sweep.plan", () => {
   it("plans the payments executing from the sweep day up to the N-th working day after it", () => {

@@ -5,7 +5,7 @@
  * lifecycle listener; and a database of the previous version is migrated.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Calendar, ErrorBody, LocalDate } from "@tppkit/core"
+import { ErrorBody, LocalDate } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
 import {
   AtRisk,
@@ -22,7 +22,7 @@ import { BigDecimal, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { WorkflowEngine } from "effect/workflow"
 import { embeddedDb } from "./pg.ts"
-import { due } from "./support.ts"
+import { due, sweepSettings } from "./support.ts"
 
 const db = embeddedDb()
 const IBAN = "SK3112000000198742637541"
@@ -46,13 +46,7 @@ const expired = (code: string) =>
     })
   })
 
-const settings: Sweep.Settings = {
-  consents: [],
-  daysBefore: 2,
-  calendar: Calendar.target,
-  timeZone: "Europe/Bratislava",
-  hour: 8
-}
+const settings = sweepSettings([])
 
 const THIRD = "CZ6508000000192000145399"
 const OTHER = "SK0809000000000123123123"

@@ -1,7 +1,6 @@
-/** A fleet runner of the worker tests: the day's sweep and its checks over sources the test gives. */
-import { Calendar } from "@tppkit/core"
 import { Checks, Consents, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
 import { Effect, Layer, type Redacted } from "effect"
+import { sweepSettings } from "./support.ts"
 
 /** What a test gives a runner besides its database: the services it stands in for and the cluster's settings. */
 export interface RunnerOptions {
@@ -28,13 +27,7 @@ export const runnerOf = (
   Fleet.workflows.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
-        Layer.succeed(Sweep.SweepSettings)({
-          consents,
-          daysBefore: 2,
-          calendar: Calendar.target,
-          timeZone: "Europe/Bratislava",
-          hour: 8
-        }),
+        Layer.succeed(Sweep.SweepSettings)(sweepSettings(consents)),
         Layer.succeed(Sweep.OrderSource)({ list }),
         Layer.succeed(FundsCheckWorkflow.BalanceChecker)({ check })
       )

@@ -1,6 +1,19 @@
 /** Shared fixtures of the worker tests. */
-import { Checks } from "@tppkit/worker"
+import { Calendar } from "@tppkit/core"
+import { Checks, type Sweep } from "@tppkit/worker"
 import { Schema } from "effect"
+
+/**
+ * The sweep's settings of the worker tests: `consents` (c1 unless given), the payments of the sweep day up to two
+ * TARGET working days after it, checked from 08:00 in Bratislava.
+ */
+export const sweepSettings = (consents: ReadonlyArray<Sweep.Consent> = [{ key: "c1" }]): Sweep.Settings => ({
+  consents,
+  daysBefore: 2,
+  calendar: Calendar.target,
+  timeZone: "Europe/Bratislava",
+  hour: 8
+})
 
 /**
  * A payment due for a check (consent c1, EUR, checked right away), with any field replaced, given as the text a store
