@@ -5,7 +5,7 @@
  * lifecycle listener; and a database of the previous version is migrated.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { ErrorBody, LocalDate } from "@tppkit/core"
+import { Calendar, ErrorBody, LocalDate } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
 import {
   AtRisk,
