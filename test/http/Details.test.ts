@@ -6,11 +6,10 @@
 import { it } from "@effect/vitest"
 import { Profile } from "@tppkit/core"
 import { BankTransport, Details, TokenService } from "@tppkit/http"
-import { Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect } from "vitest"
-import { customerTokens } from "../sandbox/support.ts"
+import { bankAt, customerTokens } from "../sandbox/support.ts"
 import { cobsClient, tenOrders as fixtures } from "./cobsClient.ts"
 
 describe("Details", () => {
@@ -24,16 +23,10 @@ describe("Details", () => {
   it.effect("ten COBS orders behind 4 unattended calls a day are complete after the planned days, none over", () =>
     Effect.scoped(
       Effect.gen(function* () {
-        const start = Date.parse("2026-12-01T08:00:00Z")
-        yield* TestClock.setTime(start)
-        const context = yield* Layer.build(
-          Sandbox.layerServer({ profile: Profile.cobs, fixtures }).pipe(
-            Layer.provideMerge(Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(start), Journal.Journal.layer))
-          )
-        )
-        const info = Context.get(context, Sandbox.SandboxInfo)
-        const clock = Context.get(context, SandboxClock.SandboxClock)
-        const journal = Context.get(context, Journal.Journal)
+        const { info, clock, journal } = yield* bankAt(Date.parse("2026-12-01T08:00:00Z"), {
+          profile: Profile.cobs,
+          fixtures
+        })
         const stack = cobsClient(info)
         const services = yield* Layer.build(stack)
         const psu = { ipAddress: "203.0.113.7", deviceOs: "server", userAgent: "tppkit-fleet/1" }
@@ -78,15 +71,10 @@ describe("Details", () => {
     () =>
       Effect.scoped(
         Effect.gen(function* () {
-          const start = Date.parse("2026-12-01T08:00:00Z")
-          yield* TestClock.setTime(start)
-          const context = yield* Layer.build(
-            Sandbox.layerServer({ profile: Profile.cobs, fixtures }).pipe(
-              Layer.provideMerge(Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(start), Journal.Journal.layer))
-            )
-          )
-          const info = Context.get(context, Sandbox.SandboxInfo)
-          const journal = Context.get(context, Journal.Journal)
+          const { info, journal } = yield* bankAt(Date.parse("2026-12-01T08:00:00Z"), {
+            profile: Profile.cobs,
+            fixtures
+          })
           // the second detail asked for is answered 502 once (an unattended detail is never retried)
           let details = 0
           const transport = Layer.effect(

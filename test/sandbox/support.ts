@@ -1,7 +1,11 @@
-/** Raw-HTTP helpers shared by the sandbox suites: token requests and API calls with the mandatory headers. */
+/**
+ * Helpers shared by the suites that talk to the mock bank: token requests and API calls with the mandatory headers
+ * over raw HTTP, and a mock bank on a clock of the test's.
+ */
 import { randomUUID } from "node:crypto"
-import type { Sandbox } from "@tppkit/sandbox"
-import { Effect, Redacted } from "effect"
+import { Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { TestClock } from "effect/testing"
 
 /** The bits of `SandboxInfo` the helpers need. */
 export type Info = Sandbox.SandboxInfo["Service"]
@@ -101,3 +105,22 @@ export const customerTokens = async (
   if (answer.status !== 200) throw new Error(`token answer ${answer.status}`)
   return (await answer.json()) as { access_token: string; refresh_token: string; expires_in: number }
 }
+
+/**
+ * The mock bank of `options` built in the test's scope on a clock of its own set to `start` (epoch milliseconds), the
+ * test's clock set there too: its address and credentials, its clock (to move it) and its journal.
+ */
+export const bankAt = (start: number, options: Sandbox.Options) =>
+  Effect.gen(function* () {
+    yield* TestClock.setTime(start)
+    const bank = yield* Layer.build(
+      Sandbox.layerServer(options).pipe(
+        Layer.provideMerge(Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(start), Journal.Journal.layer))
+      )
+    )
+    return {
+      info: Context.get(bank, Sandbox.SandboxInfo),
+      clock: Context.get(bank, SandboxClock.SandboxClock),
+      journal: Context.get(bank, Journal.Journal)
+    }
+  })

@@ -13,7 +13,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
 import { bankClient, bankConfig, cobsClient, tenOrders } from "../http/cobsClient.ts"
-import { customerTokens } from "../sandbox/support.ts"
+import { bankAt, customerTokens } from "../sandbox/support.ts"
 import { embeddedDb } from "./pg.ts"
 import { due as dueOf, sweepSettings } from "./support.ts"
 
@@ -234,16 +234,8 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
       `${what} on page 2 of 3: the pages read are kept, page 2 asked again, the budget equals the bank's count`,
       () =>
         Effect.gen(function* () {
-          const start = Date.UTC(2026, 10, 2, 7)
-          yield* TestClock.setTime(start)
           // the bank's clock is the test's: the listing with the customer present below is theirs, not unattended
-          const bank = yield* Layer.build(
-            Sandbox.layerServer({ listingDay: Fixtures.baseDate }).pipe(
-              Layer.provideMerge(Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(start), Journal.Journal.layer))
-            )
-          )
-          const info = Context.get(bank, Sandbox.SandboxInfo)
-          const journal = Context.get(bank, Journal.Journal)
+          const { info, journal } = yield* bankAt(Date.UTC(2026, 10, 2, 7), { listingDay: Fixtures.baseDate })
           const stores = yield* Layer.build(memoryStores)
           const summary = yield* sweepWith(day, info, faultOn([1], false, kind), stores)
           const rows = yield* Checks.Checks.use((c) => c.list({ sweepDay: day })).pipe(Effect.provide(stores))
@@ -295,16 +287,11 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     "a listing cut off at page 2 of 3 with a complete listing kept from the day before: 0 payments unplanned, the page's checks say which listing",
     () =>
       Effect.gen(function* () {
-        const start = Date.UTC(2026, 10, 1, 7)
-        yield* TestClock.setTime(start)
-        const bank = yield* Layer.build(
-          Sandbox.layerServer({ listingDay: Fixtures.baseDate }).pipe(
-            Layer.provideMerge(Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(start), Journal.Journal.layer))
-          )
-        )
-        const info = Context.get(bank, Sandbox.SandboxInfo)
-        const journal = Context.get(bank, Journal.Journal)
-        const bankClock = Context.get(bank, SandboxClock.SandboxClock)
+        const {
+          info,
+          journal,
+          clock: bankClock
+        } = yield* bankAt(Date.UTC(2026, 10, 1, 7), { listingDay: Fixtures.baseDate })
         const stores = yield* Layer.build(memoryStores)
         const { first, second, rows, all } = yield* Effect.gen(function* () {
           const first = yield* sweepWith("2026-11-01", info, BankTransport.BankTransport.layerUndici(), stores)
