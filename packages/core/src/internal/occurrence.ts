@@ -465,10 +465,19 @@ const nthWorking = (plan: PlanData, i: number): number => nthWorkingOf(plan.anch
 /** {@link nthWorking} from its parts. */
 const nthWorkingOf = (anchor: number, calendar: Calendar.Calendar, lastNominal: number, i: number): number => {
   if (calendar.countWeekdayHolidays !== undefined) {
-    // binary search for the first day by which i + 1 working days have passed
-    if (countWorking(calendar, anchor, lastNominal) <= i) return END
+    // binary search for the first day by which i + 1 working days have passed, within a bound found by doubling a
+    // span from the anchor: counting up to lastNominal itself (9999-12-31 when there is no end) would compute every
+    // year's holidays to there (a minute for a national calendar's 8,000 years)
     let lo: number = anchor
     let hi: number = lastNominal
+    for (let span = 2 * (i + 1) + 14; anchor + span < lastNominal; span *= 2) {
+      if (countWorking(calendar, anchor, anchor + span) > i) {
+        hi = anchor + span
+        break
+      }
+      lo = anchor + span + 1
+    }
+    if (hi === lastNominal && countWorking(calendar, anchor, lastNominal) <= i) return END
     while (lo < hi) {
       const mid = lo + Math.floor((hi - lo) / 2)
       if (countWorking(calendar, anchor, mid) > i) hi = mid
