@@ -101,6 +101,27 @@ describe("Rrule.encode", () => {
     expect(t._tag === "Lossy" && t.losses.map((l) => l.field)).toEqual(["calendar"])
   })
 
+  it("judges the convention on the dates the RRULE pays once a pause is lost", () => {
+    // every August paused, without end: nothing is paid; the RRULE cannot say the pause and pays each 1 August,
+    // which it never moves off a weekend (1 August 2020 is a Saturday: `following` pays it on 3 August)
+    const r = {
+      rule: { _tag: "Yearly", interval: 1, dates: [{ month: 8, day: 1 }], missing: "clamp" },
+      start: d("2020-01-01"),
+      convention: "following",
+      pauses: { ranges: [], months: [8] },
+      calendar: "weekends"
+    } as const
+    const t = Rrule.encode(r)
+    expect(t._tag === "Lossy" && t.losses.map((l) => [l.field, l.from])).toEqual([
+      ["convention", "following"],
+      ["pauses", "months 8"]
+    ])
+    expect(Translation.getValue(t)).toEqual({ dtstart: d("2020-08-01"), rule: "FREQ=YEARLY;BYMONTH=8;BYMONTHDAY=1" })
+    // a pause the RRULE keeps (an end lists every paused date) leaves the convention nothing to move
+    const bounded = Rrule.encode({ ...r, end: d("2030-12-31") })
+    expect(bounded._tag).toBe("Exact")
+  })
+
   it("writes paused dates as EXDATEs where they can be listed, and names what cannot be", () => {
     const monthly = {
       ...base,

@@ -271,9 +271,12 @@ export const exdatesOf = (
 ): {
   readonly dates: ReadonlyArray<LocalDate.LocalDate>
   readonly lost: { readonly from: string; readonly why: string } | undefined
+  /** The pauses the RRULE still says (as its EXDATEs): all of them, the ranges alone, or none. */
+  readonly kept: Recurrence.Pauses | undefined
 } => {
   const p = r.pauses
-  if (p === undefined || (p.ranges.length === 0 && p.months.length === 0)) return { dates: [], lost: undefined }
+  if (p === undefined || (p.ranges.length === 0 && p.months.length === 0))
+    return { dates: [], lost: undefined, kept: p }
   const bounded = r.end !== undefined || r.count !== undefined
   const { pauses: _, ...bare } = r
   const plan = Result.getOrThrow(Occurrence.planOf(bare, { calendar: Calendar.weekends }))
@@ -293,26 +296,28 @@ export const exdatesOf = (
         lost: {
           from: describePauses(p),
           why: `the pauses leave more than ${MAX_EXDATES} of the rule's dates unpaid: too many EXDATE lines to write`
-        }
+        },
+        kept: undefined
       }
     }
     dates.push(o.nominal)
   }
-  if (bounded || p.months.length === 0) return { dates, lost: undefined }
+  if (bounded || p.months.length === 0) return { dates, lost: undefined, kept: p }
   // an unbounded rule: the months are lost only when one of its dates falls in one
   const sample = Occurrence.sample(
     { ...bare, pauses: { ranges: [], months: p.months } },
     { calendar: Calendar.weekends }
   )
-  return {
-    dates,
-    lost: sample.paused
-      ? {
+  return sample.paused
+    ? {
+        dates,
+        lost: {
           from: everyMonth(p.months),
           why: "a rule without end paused in the same months every year would need an EXDATE in every year: an end or a count, or an iCalendar export of a window, lists them"
-        }
-      : undefined
-  }
+        },
+        kept: { ranges: p.ranges, months: [] }
+      }
+    : { dates, lost: undefined, kept: p }
 }
 
 /**
@@ -360,29 +365,6 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
     bound = r.end === undefined || (last !== undefined && last.nominal <= r.end) ? `;COUNT=${r.count}` : ""
   }
   if (bound === "" && r.end !== undefined) bound = `;UNTIL=${formatDate(r.end)}`
-  const losses: Array<Translation.Loss> = []
-  const horizon = Occurrence.sample(r)
-  const calendarLost =
-    r.rule._tag === "EveryWorkingDays" &&
-    r.calendar !== "weekends" &&
-    (r.pauses === undefined ? horizon.holidays : holidaysChangePaid(r))
-  if (r.rule._tag === "EveryWorkingDays") {
-    if (calendarLost) {
-      losses.push({
-        field: "calendar",
-        from: r.calendar ?? "the projection's calendar",
-        to: "weekends",
-        why: "an RRULE knows weekdays but no holidays: each holiday would need an EXDATE"
-      })
-    }
-  } else if (r.convention !== "none" && (r.pauses === undefined ? horizon.moved : movesPaid(r))) {
-    losses.push({
-      field: "convention",
-      from: r.convention,
-      to: "none",
-      why: "RRULE has no business-day convention: its dates never move off a weekend or holiday"
-    })
-  }
   // the pauses are judged on the RRULE's own dates, which are the working days of `weekends` once the holidays are
   // lost (every 5th working day from 2035-11-16, 7 times: TARGET's Christmas pushes the last date to 2 January,
   // inside a pause of January, but the RRULE's last date is 28 December and nothing of it is paused); each paused one
@@ -396,6 +378,34 @@ export const encode = (recurrence: Recurrence.Recurrence): Translation.Translati
     ...(r.pauses === undefined ? {} : { pauses: r.pauses })
   }
   const excluded = exdatesOf(own)
+  // the calendar and the convention are judged on the dates the RRULE's EXDATEs leave paid: a pause it cannot say pays
+  // its dates, and a holiday or a move among them is lost too (1 August yearly, every August paused, without end:
+  // the RRULE pays each 1 August, and never moves one off a weekend)
+  const { pauses: _, ...unpaused } = r
+  const kept: Recurrence.Recurrence = excluded.kept === undefined ? unpaused : { ...r, pauses: excluded.kept }
+  const losses: Array<Translation.Loss> = []
+  const horizon = Occurrence.sample(r)
+  const calendarLost =
+    r.rule._tag === "EveryWorkingDays" &&
+    r.calendar !== "weekends" &&
+    (kept.pauses === undefined ? horizon.holidays : holidaysChangePaid(kept))
+  if (r.rule._tag === "EveryWorkingDays") {
+    if (calendarLost) {
+      losses.push({
+        field: "calendar",
+        from: r.calendar ?? "the projection's calendar",
+        to: "weekends",
+        why: "an RRULE knows weekdays but no holidays: each holiday would need an EXDATE"
+      })
+    }
+  } else if (r.convention !== "none" && (kept.pauses === undefined ? horizon.moved : movesPaid(kept))) {
+    losses.push({
+      field: "convention",
+      from: r.convention,
+      to: "none",
+      why: "RRULE has no business-day convention: its dates never move off a weekend or holiday"
+    })
+  }
   if (excluded.lost !== undefined && r.pauses !== undefined) {
     losses.push({ field: "pauses", from: excluded.lost.from, to: "none", why: excluded.lost.why })
   }
