@@ -225,7 +225,8 @@ export const standIns: typeof SbasListing.standIns = SbasListing.standIns
  * so it resumes: a try asks the bank only for the pages not kept (by an earlier try, an earlier run of the day, or a
  * worker that was paused or died), each request paid from the daily budget when it is sent
  * (docs/bank-interface.md, "Daily limit"). One worker reads a consent's listing at a time (a lease in the budget
- * store, renewed before each page): a worker woken from a pause after another took the listing over asks nothing.
+ * store, renewed before a page once a second of it has passed): a worker woken from a pause after another took the
+ * listing over asks nothing.
  * `kept` says what is kept when the listing could not be completed: today's pages, and the latest complete listing
  * of an earlier day for the pages not read today (for a consent of a profile whose list lacks details, COBS, the
  * pages its attempts kept in the budget store and its complete listings kept there too, `internal/detailedListing.ts`).
