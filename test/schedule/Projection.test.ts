@@ -704,12 +704,23 @@ describe("Projection.explain", () => {
         const byId = new Map(list.map((o) => [o.orderId, o]))
         const options = { calendar, convention }
         const { payments } = Projection.project(list, { from: d("2025-01-01"), to: d("2026-12-31") }, options)
+        // the payments whose trace is not theirs, asserted once a run (three expects a payment cost most of the time)
+        const wrong: Array<unknown> = []
         for (const p of payments) {
           const t = Result.getOrThrow(Projection.explain(byId.get(p.orderId)!, options, p.executionDate))!
-          expect([t.k, t.nominal, t.execution]).toEqual([p.k, p.nominalDate, p.executionDate])
-          expect(t.cut?.paid ?? false).toBe(false)
-          expect(DateTrace.replay(t)).toEqual(Result.succeed(p.executionDate))
+          const replayed = DateTrace.replay(t)
+          if (
+            t.k !== p.k ||
+            t.nominal !== p.nominalDate ||
+            t.execution !== p.executionDate ||
+            (t.cut?.paid ?? false) !== false ||
+            !Result.isSuccess(replayed) ||
+            replayed.success !== p.executionDate
+          ) {
+            wrong.push({ payment: p, trace: [t.k, t.nominal, t.execution, t.cut], replayed })
+          }
         }
+        expect(wrong).toEqual([])
       }),
       { numRuns: 300 }
     )
@@ -726,21 +737,31 @@ describe("Projection.explain", () => {
           const window = { from: d("2024-01-01"), to: d("2025-12-31") }
           const { payments } = Projection.project(list, window, { calendar })
           const seen = new Set<string>()
+          const wrong: Array<unknown> = []
           for (const p of payments) {
             // two occurrences a convention moves onto one day: explain traces the first of them
             const key = `${p.orderId} ${p.executionDate}`
             if (seen.has(key)) continue
             seen.add(key)
             const t = Result.getOrThrow(Projection.explain(byId.get(p.orderId)!, { calendar }, p.executionDate))!
-            expect([t.k, t.nominal, t.execution]).toEqual([p.k, p.nominalDate, p.executionDate])
-            expect(t.frequency).toBeUndefined()
-            expect(DateTrace.replay(t)).toEqual(Result.succeed(p.executionDate))
+            const replayed = DateTrace.replay(t)
+            if (
+              t.k !== p.k ||
+              t.nominal !== p.nominalDate ||
+              t.execution !== p.executionDate ||
+              t.frequency !== undefined ||
+              !Result.isSuccess(replayed) ||
+              replayed.success !== p.executionDate
+            ) {
+              wrong.push({ payment: p, trace: [t.k, t.nominal, t.execution, t.frequency], replayed })
+            }
           }
+          expect(wrong).toEqual([])
         }
       ),
       { numRuns: 300 }
     )
-    // about 12 s of CPU since the recurrences carry no placeholder code and so have payments to explain: its own
-    // timeout, as the other slow properties have, so that a loaded machine does not fail it
-  }, 120_000)
+    // about 1 s: core's plan of a working-day recurrence with a count no longer counts a national calendar's working
+    // days to 9999-12-31 (that was most of the 12 s of CPU this test took)
+  })
 })
