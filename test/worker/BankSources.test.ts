@@ -53,6 +53,26 @@ const faultOn = (pages: ReadonlyArray<number>, always = false, kind = "502", pag
     })
   ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
 
+/**
+ * A transport over the one provided that hands the records of page 0 of each SBAS listing answered 200 to `edit`
+ * before the client reads them (as if the bank had sent them so); `edit` returning `false` leaves the page as sent.
+ */
+const editedPage0 = (edit: (records: Array<Record<string, unknown>>) => false | undefined) =>
+  Layer.effect(
+    BankTransport.BankTransport,
+    Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
+      BankTransport.BankTransport.of({
+        send: (request, timeout, maxBodyBytes) =>
+          Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
+            if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
+            const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
+            if (edit(body.standingOrders) === false) return exchange
+            return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
+          })
+      })
+    )
+  )
+
 /** The page of a COBS listing request (its query's `page`), -1 for any other request. */
 const cobsPage = (url: string): number => {
   const u = new URL(url)
@@ -504,27 +524,16 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         let skippedId: string | undefined
         // and its fourth record's amount with three decimals: kept exactly (a warning), refused by the projection
         let refusedId: string | undefined
-        const edited = Layer.effect(
-          BankTransport.BankTransport,
-          Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
-            BankTransport.BankTransport.of({
-              send: (request, timeout, maxBodyBytes) =>
-                Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
-                  if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
-                  const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
-                  const [, second, third, fourth] = body.standingOrders
-                  if (second === undefined || third === undefined || fourth === undefined) return exchange
-                  delete second.instructedAmount
-                  skippedId = String(third.orderId)
-                  third.startDate = "2026-03-01"
-                  third.endDate = "2026-01-01"
-                  refusedId = String(fourth.orderId)
-                  fourth.instructedAmount = { value: 12.345, currency: "EUR" }
-                  return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
-                })
-            })
-          )
-        ).pipe(Layer.provide(faultOn([1], true)))
+        const edited = editedPage0((records) => {
+          const [, second, third, fourth] = records
+          if (second === undefined || third === undefined || fourth === undefined) return false
+          delete second.instructedAmount
+          skippedId = String(third.orderId)
+          third.startDate = "2026-03-01"
+          third.endDate = "2026-01-01"
+          refusedId = String(fourth.orderId)
+          fourth.instructedAmount = { value: 12.345, currency: "EUR" }
+        }).pipe(Layer.provide(faultOn([1], true)))
         const summary = yield* sweepWith(day, info, edited, yield* Layer.build(memoryStores))
         const consent = summary.consents[0]
         assert.deepStrictEqual(consent?.pagesUnread, [1, 2])
@@ -568,20 +577,9 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
         const { info } = yield* seedBank
         // page 0 as sent with no record's amount; page 1 answers 502 every time
-        const edited = Layer.effect(
-          BankTransport.BankTransport,
-          Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
-            BankTransport.BankTransport.of({
-              send: (request, timeout, maxBodyBytes) =>
-                Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
-                  if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
-                  const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
-                  for (const r of body.standingOrders) delete r.instructedAmount
-                  return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
-                })
-            })
-          )
-        ).pipe(Layer.provide(faultOn([1], true)))
+        const edited = editedPage0((records) => {
+          for (const r of records) delete r.instructedAmount
+        }).pipe(Layer.provide(faultOn([1], true)))
         const summary = yield* sweepWith(day, info, edited, yield* Layer.build(memoryStores))
         const consent = summary.consents[0]
         assert.strictEqual(consent?.planned, 0)
@@ -916,23 +914,12 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
       const sql = yield* Layer.build(db.fresh())
       yield* Effect.provide(before, sql)
       let changed: string | undefined
-      const page0 = Layer.effect(
-        BankTransport.BankTransport,
-        Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
-          BankTransport.BankTransport.of({
-            send: (request, timeout, maxBodyBytes) =>
-              Effect.map(inner.send(request, timeout, maxBodyBytes), (exchange) => {
-                if (sbasPage(request) !== 0 || exchange.status !== 200) return exchange
-                const body = JSON.parse(exchange.text) as { standingOrders: Array<Record<string, unknown>> }
-                const record = body.standingOrders[1]
-                if (record === undefined) return exchange
-                changed = String(record.orderId)
-                edit(record)
-                return { status: exchange.status, headers: exchange.headers, text: JSON.stringify(body) }
-              })
-          })
-        )
-      ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+      const page0 = editedPage0((records) => {
+        const record = records[1]
+        if (record === undefined) return false
+        changed = String(record.orderId)
+        edit(record)
+      }).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
       const events: Array<Lifecycle.Event> = []
       const { summary, listed, expected } = yield* Effect.gen(function* () {
         const summary = yield* Sweep.sweepNow(day)
