@@ -3,7 +3,7 @@ import { Backoff } from "@tppkit/core"
 import { Budget, BudgetStore } from "@tppkit/http"
 import { PgBudgetStore } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, type Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import { budgetStoreContract } from "../http/budgetStoreContract.ts"
 import { embeddedDb } from "./pg.ts"
@@ -54,6 +54,11 @@ describe("PgBudgetStore across separate connection pools (as separate processes)
 })
 
 describe("PgBudgetStore.bankIdentity (issue 43)", () => {
+  /** An effect run as one worker on the database at `url`: its own pool of one connection, as its own process. */
+  const workerOn =
+    (url: Redacted.Redacted<string>) =>
+    <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+      effect.pipe(Effect.provide(Database.layer(url, { maxConnections: 1 })))
   const instance = (identity: string): Budget.Announcement => ({ _tag: "Instance", identity })
   const none: Budget.Announcement = { _tag: "None" }
   const noAnswer: Budget.Announcement = { _tag: "NoAnswer", detail: "timeout" }
@@ -64,8 +69,7 @@ describe("PgBudgetStore.bankIdentity (issue 43)", () => {
       Effect.gen(function* () {
         const url = yield* db.freshUrl()
         // each worker its own pool, as its own process
-        const worker = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
-          effect.pipe(Effect.provide(Database.layer(url, { maxConnections: 1 })))
+        const worker = workerOn(url)
         const bank = "http://127.0.0.1:8080"
         const one = `${bank}#instance=one`
         // before, a worker whose question timed out (heard none) kept the base URL: the budget's rows of another bank
@@ -97,8 +101,7 @@ describe("PgBudgetStore.bankIdentity (issue 43)", () => {
     () =>
       Effect.gen(function* () {
         const url = yield* db.freshUrl()
-        const worker = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
-          effect.pipe(Effect.provide(Database.layer(url, { maxConnections: 1 })))
+        const worker = workerOn(url)
         const fast = { tries: 2, backoff: Backoff.exponential({ initial: "1 millis" }) }
         const silent = (asked: Array<string>, bank: string) =>
           Effect.sync((): Budget.Announcement => {
