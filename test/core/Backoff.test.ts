@@ -84,6 +84,15 @@ describe("Backoff", () => {
         9
       )
       assert.deepStrictEqual(ours, effects)
+      // uncapped, as the worker's journals retry, and spaced, as a poll does
+      assert.deepStrictEqual(
+        yield* delaysOf(Backoff.schedule(Backoff.exponential({ initial: "200 millis" })), 9),
+        yield* delaysOf(Schedule.exponential("200 millis"), 9)
+      )
+      assert.deepStrictEqual(
+        yield* delaysOf(Backoff.schedule(Backoff.spaced("1 second")), 5),
+        yield* delaysOf(Schedule.spaced("1 second"), 5)
+      )
       assert.deepStrictEqual(yield* delaysOf(Backoff.schedule(Backoff.table([1, 2, 3])), 10), [1, 2, 3])
       const jittered = yield* delaysOf(Backoff.schedule(Backoff.table([1000], [0.5, 1])), 1).pipe(
         Random.withSeed("backoff")

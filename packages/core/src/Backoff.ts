@@ -41,6 +41,9 @@ export const exponential = (options: {
   jitter: options.jitter ?? noJitter
 })
 
+/** The same wait after every failure, `every`, without jitter (a poll, a health check's retries). */
+export const spaced = (every: Duration.Input): Backoff => exponential({ initial: every, factor: 1 })
+
 /** A back-off given as a table: the wait after `n` failures is `delays[n - 1]`, moved within `jitter`. */
 export const table = (
   delays: ReadonlyArray<Duration.Input>,

@@ -12,7 +12,8 @@
 import { isIP } from "node:net"
 import * as NodeSocket from "@effect/platform-node/NodeSocket"
 import * as NodeSocketServer from "@effect/platform-node/NodeSocketServer"
-import { Cause, Duration, Effect, Layer, Option, Redacted, Result, Schedule, Schema } from "effect"
+import { Backoff } from "@tppkit/core"
+import { Cause, Duration, Effect, Layer, Option, Redacted, Result, Schema } from "effect"
 import {
   type MessageStorage as ClusterMessageStorage,
   ClusterWorkflowEngine,
@@ -227,7 +228,7 @@ const health = Layer.effect(
       isAlive: (address) =>
         runners.ping(address).pipe(
           Effect.timeout(10_000),
-          Effect.retry({ times: 5, schedule: Schedule.spaced(500) }),
+          Effect.retry({ times: 5, schedule: Backoff.schedule(Backoff.spaced(500)) }),
           Effect.exit,
           Effect.flatMap((exit) =>
             exit._tag === "Success"

@@ -15,13 +15,14 @@
  */
 import { Backoff, type BalanceCheck, LocalDate } from "@tppkit/core"
 import * as FailureClass from "@tppkit/http/FailureClass"
-import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Schedule, Schema, Semaphore } from "effect"
+import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { ClusterSchema, Entity, ShardingConfig } from "effect/cluster"
 import { Sharding } from "effect/cluster/Sharding"
 import { Activity, DurableClock, Workflow, type WorkflowEngine } from "effect/workflow"
 import * as BankGate from "./BankGate.ts"
 import * as CheckFailure from "./CheckFailure.ts"
 import { Checks, type ChecksError, Due, type Fence, key, Outcome } from "./Checks.ts"
+import * as DatabaseRetry from "./internal/databaseRetry.ts"
 
 /** The bank's answer to one balance check and the identifiers of the request that got it. */
 export interface Answer {
@@ -73,9 +74,7 @@ export const checkOnce = (due: Due, tryNo = 1): Effect.Effect<Outcome, ChecksErr
  * How the check store is tried again while the database is away (a restart, a fail-over): every 100 ms doubled up
  * to 5 s, for up to 10 minutes; nothing is sent to the bank before the attempt is counted.
  */
-const databaseRetry = Backoff.schedule(Backoff.exponential({ initial: "100 millis", cap: "5 seconds" })).pipe(
-  Schedule.upTo({ duration: "10 minutes" })
-)
+const databaseRetry = DatabaseRetry.within(DatabaseRetry.restart, "10 minutes")
 
 /**
  * The `application_name` of this worker's database sessions, which holds its shards' advisory locks: with it every

@@ -9,9 +9,10 @@
  */
 import { BankRule, type BusinessDayConvention, type Calendar, type LocalDate } from "@tppkit/core"
 import { Reconciliation } from "@tppkit/schedule"
-import { Context, Effect, Layer, Schedule } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import * as DatabaseRetry from "./internal/databaseRetry.ts"
 
 /** One consent's listing of one sweep day, reconciled. */
 export interface Summary {
@@ -135,7 +136,7 @@ export const layerSql: Layer.Layer<never, never, SqlClient.SqlClient> = Layer.ef
     (sql) => (summary: Summary) =>
       write(summary).pipe(
         Effect.provideService(SqlClient.SqlClient, sql),
-        Effect.retry({ schedule: Schedule.exponential("200 millis").pipe(Schedule.upTo({ duration: "1 minute" })) }),
+        Effect.retry({ schedule: DatabaseRetry.journalForAMinute }),
         Effect.ignore
       )
   )

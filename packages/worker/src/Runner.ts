@@ -11,7 +11,7 @@
  */
 import { Backoff, Profile } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, type PsuContext } from "@tppkit/http"
-import { Config, Duration, Effect, Exit, Fiber, Layer, Option, type Redacted, Schedule } from "effect"
+import { Config, Duration, Effect, Exit, Fiber, Layer, Option, type Redacted } from "effect"
 import * as ShardId from "effect/cluster/ShardId"
 import { Sharding } from "effect/cluster/Sharding"
 import { SqlClient } from "effect/sql"
@@ -342,7 +342,10 @@ export const awaitDay = (day: string, poll: Duration.Input = "250 millis") =>
     const checks = yield* Checks
     for (;;) {
       // the database away for a while (a restart) is waited for, as the workers' cluster waits for it
-      const pending = yield* Effect.retry(checks.pending(day), { schedule: Schedule.spaced("1 second"), times: 120 })
+      const pending = yield* Effect.retry(checks.pending(day), {
+        schedule: Backoff.schedule(Backoff.spaced("1 second")),
+        times: 120
+      })
       if (pending === 0) return
       yield* Effect.sleep(pending > 200 ? "1 second" : poll)
     }

@@ -8,9 +8,10 @@
  *
  * @since 0.1.0
  */
-import { Clock, Effect, Option, Schedule, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import * as DatabaseRetry from "./internal/databaseRetry.ts"
 import { RecordWarnings, type SkippedRecords, UnreadRecords } from "./internal/sweepJournal.ts"
 import type * as Lifecycle from "./Lifecycle.ts"
 
@@ -211,9 +212,7 @@ export const listener = (
       : Effect.flatMap(Clock.currentTimeMillis, (now) =>
           record(event, consents, now).pipe(
             Effect.provideService(SqlClient.SqlClient, sql),
-            Effect.retry({
-              schedule: Schedule.exponential("200 millis").pipe(Schedule.upTo({ duration: "1 minute" }))
-            }),
+            Effect.retry({ schedule: DatabaseRetry.journalForAMinute }),
             Effect.catch(onError)
           )
         )

@@ -2,9 +2,10 @@
  * The fleet's event log in PostgreSQL (`tppkit_fleet_events`): events kept once each by their stable id, 500 a
  * statement, and read back oldest first or as the change feed by day; the database away waited out for a minute.
  */
-import { Effect, Schedule } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import * as DatabaseRetry from "./databaseRetry.ts"
 import type { EventType } from "./webhookEvents.ts"
 
 /** One event of the fleet as kept: its id, type, day and consent, when it happened and its data. */
@@ -49,7 +50,7 @@ export const record = (sql: SqlClient.SqlClient, events: ReadonlyArray<Kept>) =>
 /** The database away for a moment is waited out for up to a minute; then the watching is given up for the run. */
 export const patiently = <A>(effect: Effect.Effect<A, SqlError>, fallback: A): Effect.Effect<A> =>
   effect.pipe(
-    Effect.retry({ schedule: Schedule.exponential("200 millis").pipe(Schedule.upTo({ duration: "1 minute" })) }),
+    Effect.retry({ schedule: DatabaseRetry.journalForAMinute }),
     Effect.catch((e) => Effect.as(Effect.logWarning("tppkit: warnings not recorded", e), fallback))
   )
 

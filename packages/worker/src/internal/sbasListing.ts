@@ -7,10 +7,11 @@
 import { Iban, LocalDate, Orders, type Standard, StandingOrder } from "@tppkit/core"
 import { BankClient, BankConfig, type BankError, Budget, type PsuContext } from "@tppkit/http"
 import type { Projection } from "@tppkit/schedule"
-import { Clock, Context, Duration, Effect, Exit, Option, Result, Schedule } from "effect"
+import { Clock, Context, Effect, Exit, Option, Result } from "effect"
 import { ChecksError } from "../Checks.ts"
 import * as Listings from "../Listings.ts"
 import type { Bank } from "./bankStack.ts"
+import * as DatabaseRetry from "./databaseRetry.ts"
 import { InvalidIban, ListingFailed } from "./listingFailure.ts"
 import type { Consent } from "./sweepJournal.ts"
 import {
@@ -123,16 +124,10 @@ const leaseMillis = 15_000
 const renewAfterMillis = 1_000
 
 /** How a kept page is written again while the database is away (a restart): 100 ms doubled up to 5 s, 5 minutes. */
-const databaseRetry = Schedule.exponential("100 millis").pipe(
-  Schedule.modifyDelay((m) => Effect.succeed(Duration.min(m.duration, Duration.seconds(5)))),
-  Schedule.upTo({ duration: "5 minutes" })
-)
+const databaseRetry = DatabaseRetry.within(DatabaseRetry.restart, "5 minutes")
 
 /** How a page just read is kept before the listing may be interrupted: 100 ms doubled up to 5 s, for 20 s. */
-const firstKeeping = Schedule.exponential("100 millis").pipe(
-  Schedule.modifyDelay((m) => Effect.succeed(Duration.min(m.duration, Duration.seconds(5)))),
-  Schedule.upTo({ duration: "20 seconds" })
-)
+const firstKeeping = DatabaseRetry.within(DatabaseRetry.restart, "20 seconds")
 
 /** Whether a page is the last of its listing: the count of page 0, or a short page when the bank gives none. */
 const isLast = (page: Listings.Page, first: number | undefined, pageSize: number): boolean =>
