@@ -10,21 +10,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { root, tppkit } from "../e2e/harness.ts"
 import { run } from "./inProcess.ts"
 import { listing, monthly } from "./listing.ts"
+import { listText, orderText } from "./orderText.ts"
 
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name)
 
-/** The arguments projecting the fixture orders over the first half of 2024 in a format. */
-const projectFixture = (format: string) => [
+/** The arguments projecting `orders` (a file, or - for standard input) from `from` to `to`, then `more`. */
+const project = (orders: string, from: string, to: string, ...more: Array<string>) => [
   "project",
   "--orders",
-  fixture("orders.json"),
+  orders,
   "--from",
-  "2024-01-01",
+  from,
   "--to",
-  "2024-06-30",
-  "--format",
-  format
+  to,
+  ...more
 ]
+
+/** The arguments projecting the fixture orders over the first half of 2024 in a format. */
+const projectFixture = (format: string) =>
+  project(fixture("orders.json"), "2024-01-01", "2024-06-30", "--format", format)
 
 const manyOrders = (n: number) =>
   JSON.stringify(
@@ -58,16 +62,13 @@ describe("Cli.main in-process", () => {
   })
 
   it("every format carries the reason of each order skipped for its amount, and exits 0", async () => {
-    const order = (orderId: string, value: string) =>
-      JSON.stringify({
-        orderId,
-        frequency: "MNTH",
-        startDate: "2026-12-01",
-        debtor: { name: "X", iban: "SK2411000000002612345678" },
-        creditor: { iban: "CZ0708000000001234567890" },
-        instructedAmount: { value: "@", currency: "EUR" }
-      }).replace('"@"', value)
-    const stdin = `[${[order("GOOD", "10.50"), order("ZERO", "0"), order("NEG", "-5"), order("PRECISE", "12.345"), order("HUGE", "1e15")].join(",")}]`
+    const stdin = listText([
+      orderText("GOOD", "10.50"),
+      orderText("ZERO", "0"),
+      orderText("NEG", "-5"),
+      orderText("PRECISE", "12.345"),
+      orderText("HUGE", "1e15")
+    ])
     const reasons = [
       "ZERO: instructedAmount.value 0: ",
       "NEG: instructedAmount.value -5: ",
@@ -75,12 +76,7 @@ describe("Cli.main in-process", () => {
       "HUGE: instructedAmount.value 1000000000000000: amount has 16 digits before"
     ]
     for (const format of ["table", "json", "csv", "ics", "html"]) {
-      const r = await run(
-        ["project", "--orders", "-", "--from", "2026-12-01", "--to", "2026-12-31", "--format", format],
-        {
-          stdin
-        }
-      )
+      const r = await run(project("-", "2026-12-01", "2026-12-31", "--format", format), { stdin })
       expect(r.code).toBe(0)
       expect(r.stdout).toContain("GOOD")
       expect(r.stdout).not.toContain("PRECISE-") // no payment of a skipped order
@@ -103,18 +99,10 @@ describe("Cli.main in-process", () => {
   })
 
   it("a record with a repeated key or a repeated standingOrders key: the other orders out, each problem on stderr, exit 7, in every format", async () => {
-    const good = (orderId: string) =>
-      JSON.stringify({
-        orderId,
-        frequency: "MNTH",
-        startDate: "2026-12-01",
-        debtor: { name: "X", iban: "SK2411000000002612345678" },
-        creditor: { iban: "CZ0708000000001234567890" },
-        instructedAmount: { value: "10.50", currency: "EUR" }
-      })
+    const good = (orderId: string) => orderText(orderId, '"10.50"')
     const inputs = [
       {
-        stdin: `[${good("A")},${good("B").replace('"orderId":"B"', '"orderId":"B","orderId":"B2"')},${good("C")}]`,
+        stdin: listText([good("A"), good("B").replace('"orderId":"B"', '"orderId":"B","orderId":"B2"'), good("C")]),
         problem: "tppkit: skipped B: record 2 at orderId: repeated key"
       },
       {
@@ -124,10 +112,7 @@ describe("Cli.main in-process", () => {
     ]
     for (const { stdin, problem } of inputs) {
       for (const format of ["table", "json", "csv", "ics", "html"]) {
-        const r = await run(
-          ["project", "--orders", "-", "--from", "2026-12-01", "--to", "2026-12-31", "--format", format],
-          { stdin }
-        )
+        const r = await run(project("-", "2026-12-01", "2026-12-31", "--format", format), { stdin })
         expect(r.code).toBe(7)
         expect(r.stdout).toContain("A")
         expect(r.stdout.match(/\bC\b|"C"|UID:C-/g)?.length ?? 0).toBeGreaterThan(0)
@@ -141,7 +126,7 @@ describe("Cli.main in-process", () => {
   })
 
   it("reports progress for large projections only when stderr is a terminal", async () => {
-    const args = ["project", "--orders", "-", "--from", "2026-01-01", "--to", "2026-01-31", "--format", "csv"]
+    const args = project("-", "2026-01-01", "2026-01-31", "--format", "csv")
     const quiet = await run(args, { stdin: manyOrders(1001) })
     expect(quiet.code).toBe(0)
     expect(quiet.stderr).toBe("")
@@ -151,7 +136,7 @@ describe("Cli.main in-process", () => {
   })
 
   it("the progress line is live: rewritten in place with the payments so far, erased at the end", async () => {
-    const args = ["project", "--orders", "-", "--from", "2026-01-01", "--to", "2026-12-31", "--format", "csv"]
+    const args = project("-", "2026-01-01", "2026-12-31", "--format", "csv")
     const tty = await run(args, { stdin: manyOrders(300), stderrIsTerminal: true })
     expect(tty.code).toBe(0)
     const updates = tty.stderr.split("\r\u001b[K")
@@ -186,7 +171,7 @@ describe("Cli.main in-process", () => {
       delete process.env.NO_COLOR
       process.env.FORCE_COLOR = "1"
       expect((await run(projectFixture("table"))).stdout).toContain(esc)
-      const failed = await run(["project", "--orders", "no/such.json", "--from", "2024-01-01", "--to", "2024-01-02"])
+      const failed = await run(project("no/such.json", "2024-01-01", "2024-01-02"))
       expect(failed.stderr.startsWith(`${esc}1m${esc}31mtppkit:`)).toBe(true)
       process.env.FORCE_COLOR = "0"
       expect((await run(projectFixture("table"), { stdoutIsTerminal: true })).stdout).not.toContain(esc)
@@ -206,15 +191,7 @@ describe("Cli.main in-process", () => {
   })
 
   it("a file that cannot be read is named with the reason (exit 1 for orders, 2 for a flag's file)", async () => {
-    const missing = await run([
-      "project",
-      "--orders",
-      "no/such/orders.json",
-      "--from",
-      "2024-01-01",
-      "--to",
-      "2024-01-31"
-    ])
+    const missing = await run(project("no/such/orders.json", "2024-01-01", "2024-01-31"))
     expect(missing.code).toBe(1)
     expect(missing.stderr).toBe('tppkit: cannot read orders file "no/such/orders.json": no such file\n')
     const fixtures = await run(["sandbox", "--fixtures", "no/such/fixtures.json"])

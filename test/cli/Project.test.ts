@@ -6,6 +6,8 @@ import { Export } from "@tppkit/schedule"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { projected } from "../arbitraries/standards.ts"
+import { largeListing, pushInPieces } from "../core/largeListing.ts"
+import { listText, orderText } from "./orderText.ts"
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, "fixtures", name), "utf8")
 const base = { from: "2024-01-01", to: "2024-06-30", calendar: "target", convention: "following" }
@@ -66,17 +68,8 @@ describe("Project.decodeOrders", () => {
   })
 
   it("skips an order whose amount cannot be projected exactly, with its reason, instead of rounding or totalling it", () => {
-    const order = (orderId: string, value: string) =>
-      JSON.stringify({
-        orderId,
-        frequency: "MNTH",
-        startDate: "2026-12-01",
-        debtor: { name: "X", iban: "SK2411000000002612345678" },
-        creditor: { iban: "CZ0708000000001234567890" },
-        instructedAmount: { value: "@", currency: "EUR" }
-      }).replace('"@"', value)
     const values = ["7.125", "12.5", "-5", "0", "1e15", "1.0000000000000000000001", "999999999.99"]
-    const d = Result.getOrThrow(Project.decodeOrders(`[${values.map((v, i) => order(`O${i}`, v)).join(",")}]`))
+    const d = Result.getOrThrow(Project.decodeOrders(listText(values.map((v, i) => orderText(`O${i}`, v)))))
     expect(d.orders.map((o) => o.orderId)).toEqual(["O0", "O1", "O2", "O3", "O4", "O5", "O6"])
     const s = Result.getOrThrow(Project.settings({ ...base, from: "2026-12-01", to: "2026-12-31" }))
     const r = Project.report(d, s)
@@ -92,23 +85,7 @@ describe("Project.decodeOrders", () => {
   })
 
   it("keeps every good order of a large stream as projectable orders sharing their accounts", () => {
-    const order = (orderId: string, extra: Record<string, unknown> = {}) => ({
-      orderId,
-      debtor: { name: "Jana", iban: "SK2411000000002612345678" },
-      creditor: { name: "Landlord", iban: "SK6609000000005012345678" },
-      instructedAmount: { value: 12.5, currency: "EUR" },
-      startDate: "2026-01-31",
-      frequency: "MNTH",
-      ...extra
-    })
-    const records: Array<unknown> = Array.from({ length: 20_000 }, (_, i) => order(`SO-${i}`))
-    records[4_000] = order("BAD-DATE", { startDate: "2026-02-30" })
-    records[12_345] = 42
-    records[19_999] = order("BAD-IBAN", { creditor: { iban: "SK00" } })
-    const text = JSON.stringify({ pageCount: 1, standingOrders: records }, null, 1)
-    const decoder = Project.ordersDecoder()
-    for (let at = 0; at < text.length; at += 4093) expect(decoder.push(text.slice(at, at + 4093))).toBe(true)
-    const decoded = Result.getOrThrow(decoder.end())
+    const decoded = Result.getOrThrow(pushInPieces(Project.ordersDecoder(), largeListing()))
     expect(decoded.orders).toHaveLength(19_997)
     expect(decoded.orders[4_000]!.orderId).toBe("SO-4001")
     // one debtor and one creditor object for twenty thousand orders of one pair of accounts

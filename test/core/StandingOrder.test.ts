@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest"
 import * as Arb from "../arbitraries/core.ts"
 import { listBody, mixedRecords } from "../arbitraries/records.ts"
 import { expectBankList } from "./bankList.ts"
+import { largeListing, order, pushInPieces } from "./largeListing.ts"
 
 /** A list response shaped like the document's section 2.5 (pageCount as a string, as in its reference example). */
 const body = {
@@ -317,16 +318,6 @@ const picture = (
         errors: r.success.errors
       }
 
-const order = (orderId: string, extra: Record<string, unknown> = {}) => ({
-  orderId,
-  debtor: { name: "Jana", iban: "SK2411000000002612345678" },
-  creditor: { name: "Landlord", iban: "SK6609000000005012345678" },
-  instructedAmount: { value: 12.5, currency: "EUR" },
-  startDate: "2026-01-31",
-  frequency: "MNTH",
-  ...extra
-})
-
 /** Records of every kind: good orders (texts with escapes and non-ASCII), bad ones, scalars, nested values. */
 const record = fc.oneof(
   fc
@@ -598,14 +589,7 @@ describe("StandingOrder.decoder", () => {
   })
 
   it("keeps every good order around bad records in the middle of a large stream", () => {
-    const records: Array<unknown> = Array.from({ length: 20_000 }, (_, i) => order(`SO-${i}`))
-    records[4_000] = order("BAD-DATE", { startDate: "2026-02-30" })
-    records[12_345] = 42
-    records[19_999] = order("BAD-IBAN", { creditor: { iban: "SK00" } })
-    const text = JSON.stringify({ pageCount: 1, standingOrders: records }, null, 1)
-    const decoder = StandingOrder.decoder()
-    for (let at = 0; at < text.length; at += 4093) expect(decoder.push(text.slice(at, at + 4093))).toBe(true)
-    const decoded = Result.getOrThrow(decoder.end())
+    const decoded = Result.getOrThrow(pushInPieces(StandingOrder.decoder(), largeListing()))
     expect(decoded.orders).toHaveLength(19_997)
     expect(decoded.orders[3_999]!.orderId).toBe("SO-3999")
     expect(decoded.orders[4_000]!.orderId).toBe("SO-4001")
