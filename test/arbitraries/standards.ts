@@ -3,10 +3,10 @@
  * every encoder obeys: an exact translation read back projects the same dates; a lossy one projects what the
  * recurrence with the named changes projects, and each named change alone changes some date.
  */
-import { LocalDate, Occurrence, type Recurrence, type Translation } from "@tppkit/core"
+import { type Decoded, LocalDate, Occurrence, type Recurrence, Translation } from "@tppkit/core"
 import { Result } from "effect"
 import fc from "fast-check"
-import { expect } from "vitest"
+import { expect, it } from "vitest"
 
 /** Nominal>execution dates of the first `n` occurrences (as many as the translators compare). */
 export const projected = (r: Recurrence.Recurrence, n = 4800): Array<string> => {
@@ -104,4 +104,30 @@ export const checkLawsOver = <A>(
     { numRuns: options.numRuns }
   )
   expect(Math.min(seen.Exact, seen.Lossy, seen.Unrepresentable)).toBeGreaterThan(options.atLeast)
+}
+
+/**
+ * The laws' test of one encoder, named as every translator's test names it: `checkLawsOver` the recurrences, each
+ * encoded and its value (none when unrepresentable) read back by `decode`, which is given the recurrence too (to
+ * tell the decoder the convention the target cannot write, where it takes one). `prefix` starts the name (a code
+ * set's, where one encoder writes several).
+ */
+export const itKeepsTheLaws = <A>(
+  recurrences: fc.Arbitrary<Recurrence.Recurrence>,
+  encode: (r: Recurrence.Recurrence) => Translation.Translation<A>,
+  decode: (record: A, r: Recurrence.Recurrence) => Decoded.Decoded<Recurrence.Recurrence>,
+  options: { readonly numRuns: number; readonly atLeast: number; readonly prefix?: string }
+): void => {
+  const runs = options.numRuns.toLocaleString("en-US")
+  const name = `exact projects the same dates; lossy names exactly the fields whose dates differ (${runs} runs)`
+  it(`${options.prefix ?? ""}${name}`, () =>
+    checkLawsOver(
+      recurrences,
+      encode,
+      (r, t) => {
+        const v = Translation.getValue(t)
+        return v === undefined ? undefined : Translation.getValue(decode(v, r).translation)
+      },
+      options
+    ))
 }

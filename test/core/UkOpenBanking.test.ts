@@ -2,7 +2,7 @@ import { LocalDate, type Recurrence, Translation, UkOpenBanking } from "@tppkit/
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as RArb from "../arbitraries/recurrence.ts"
-import { checkLawsOver, projected } from "../arbitraries/standards.ts"
+import { itKeepsTheLaws, projected } from "../arbitraries/standards.ts"
 
 const d = LocalDate.parseUnsafe
 const first = "2026-01-05T00:00:00+00:00"
@@ -167,17 +167,13 @@ describe("UkOpenBanking.encodeV3", () => {
     })
   })
 
-  const back = (r: Recurrence.Recurrence, t: Translation.Translation<UkOpenBanking.V3StandingOrder>) => {
-    const v = Translation.getValue(t)
-    return v === undefined
-      ? undefined
-      : Translation.getValue(UkOpenBanking.decodeV3(v, { convention: r.convention }).translation)
-  }
-
-  it("exact projects the same dates; lossy names exactly the fields whose dates differ (2,000 runs)", () => {
-    // every verdict is exercised
-    checkLawsOver(RArb.recurrence, UkOpenBanking.encodeV3, back, { numRuns: 2000, atLeast: 50 })
-  })
+  // every verdict is exercised
+  itKeepsTheLaws(
+    RArb.recurrence,
+    UkOpenBanking.encodeV3,
+    (v, r) => UkOpenBanking.decodeV3(v, { convention: r.convention }),
+    { numRuns: 2000, atLeast: 50 }
+  )
 
   it("decode(encode(x)) = x for every string of the grammar (2,000 runs)", () => {
     const two = (min: number, max: number) => fc.integer({ min, max }).map((n) => String(n).padStart(2, "0"))
@@ -302,16 +298,12 @@ describe("UkOpenBanking v4 (OBFrequency6), kept apart from v3", () => {
     })
   })
 
-  const back = (r: Recurrence.Recurrence, t: Translation.Translation<UkOpenBanking.V4MandateRelatedInformation>) => {
-    const v = Translation.getValue(t)
-    return v === undefined
-      ? undefined
-      : Translation.getValue(UkOpenBanking.decodeV4(v, { convention: r.convention }).translation)
-  }
-
-  it("exact projects the same dates; lossy names exactly the fields whose dates differ (1,500 runs)", () => {
-    checkLawsOver(RArb.recurrence, UkOpenBanking.encodeV4, back, { numRuns: 1500, atLeast: 20 })
-  })
+  itKeepsTheLaws(
+    RArb.recurrence,
+    UkOpenBanking.encodeV4,
+    (v, r) => UkOpenBanking.decodeV4(v, { convention: r.convention }),
+    { numRuns: 1500, atLeast: 20 }
+  )
 
   it("decode(encode(x)) = x for every code that names dates (1,000 runs)", () => {
     fc.assert(
