@@ -341,6 +341,20 @@ describe("Recurrence.missesDay: a day 29–31 matters exactly when a month the r
     expect(Recurrence.missesDay({ ...monthly(48, 29, "2024-02-29"), end: d("2099-12-31") })).toBe(false)
   })
 
+  /** A generated rule's recurrence, never moved: ended `length` days after `start`, and counted, where given. */
+  const neverMoved = (
+    rule: Recurrence.Rule,
+    start: LocalDate.LocalDate,
+    length: number | undefined,
+    count: number | undefined
+  ): Recurrence.Recurrence => ({
+    rule,
+    start,
+    convention: "none",
+    ...(length === undefined ? {} : { end: (start + length) as LocalDate.LocalDate }),
+    ...(count === undefined ? {} : { count })
+  })
+
   const dayRule = fc.oneof(
     {
       weight: 4,
@@ -388,13 +402,7 @@ describe("Recurrence.missesDay: a day 29–31 matters exactly when a month the r
         fc.option(fc.integer({ min: 0, max: 40 * 366 }), { nil: undefined }),
         fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
         (rule, start, length, count) => {
-          const r: Recurrence.Recurrence = {
-            rule,
-            start,
-            convention: "none",
-            ...(length === undefined ? {} : { end: (start + length) as LocalDate.LocalDate }),
-            ...(count === undefined ? {} : { count })
-          }
+          const r = neverMoved(rule, start, length, count)
           expect(Recurrence.missesDay(r)).toBe(clampAndSkipDiffer(r))
         }
       ),
@@ -428,13 +436,7 @@ describe("Recurrence.missesDay: a day 29–31 matters exactly when a month the r
         fc.option(fc.integer({ min: 0, max: 8 * 366 }), { nil: undefined }),
         fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined }),
         (rule, missing, start, length, count) => {
-          const base: Recurrence.Recurrence = {
-            rule,
-            start,
-            convention: "none",
-            ...(length === undefined ? {} : { end: (start + length) as LocalDate.LocalDate }),
-            ...(count === undefined ? {} : { count })
-          }
+          const base = neverMoved(rule, start, length, count)
           const own = { ...base, rule: { ...rule, missing } as Recurrence.Rule }
           if (Recurrence.missesDay(own)) return
           // not missed: the policy cannot change a date
