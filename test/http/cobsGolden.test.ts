@@ -5,49 +5,26 @@
  */
 
 import { it as itEffect } from "@effect/vitest"
-import { type Currency, Iban, Money, Profile } from "@tppkit/core"
-import { BankClient, BankConfig, type BankTransport, TokenService } from "@tppkit/http"
-import { DateTime, Effect, Fiber, type Layer, Redacted, Stream } from "effect"
+import { Profile } from "@tppkit/core"
+import { BankClient, TokenService } from "@tppkit/http"
+import { DateTime, Effect, Fiber, Redacted, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
-import { recording, type Sent } from "./recording.ts"
-
-const item = (id: string) => ({
-  standingOrderIdentification: { transactionIdentification: id },
-  amount: { instructedAmount: { value: 2500.0, currency: "CZK" } },
-  standingOrder: {
-    execution: { mode: "UNTIL_CANCELLATION", modeDue: "DUE_DAY_OF_MONTH", interval: "MONTHLY", intervalDue: 20 }
-  },
-  debtorAccount: { identification: { iban: "CZ4608000000002345678908" }, currency: "CZK" }
-})
+import { cobsCheck, cobsItem, recorded, recording, type Sent, starClient } from "./recording.ts"
 
 const answers = (s: Sent) => {
   if (s.url.pathname === "/my/standingorders")
     return {
       status: 200,
-      body: { pageNumber: 0, pageCount: 1, pageSize: 1, nextPage: 0, standingOrders: [item("SO2026000000004711")] }
+      body: { pageNumber: 0, pageCount: 1, pageSize: 1, nextPage: 0, standingOrders: [cobsItem("SO2026000000004711")] }
     }
   if (s.url.pathname.startsWith("/my/standingorders/"))
-    return { status: 200, body: { ...item("SO2026000000004711"), requestedExecutionDate: "2026-01-20" } }
+    return { status: 200, body: { ...cobsItem("SO2026000000004711"), requestedExecutionDate: "2026-01-20" } }
   return { status: 200, body: { responseIdentification: 1, exchangeIdentification: "PIISP-1", response: "APPR" } }
 }
 
 const API_KEY = "ce0f4b31-fe74-4403-92ef-2d706f288107"
 const CUSTOMER_TOKEN = "77d49180-customer-access-token"
-
-const client = (layer: Layer.Layer<BankTransport.BankTransport>) =>
-  BankClient.BankClient.layerOver(
-    BankConfig.BankConfig.layer({
-      environment: "sandbox",
-      baseUrl: "https://api.bank.cz",
-      clientId: "tpp-client",
-      clientSecret: Redacted.make("client-secret"),
-      profile: Profile.cobs,
-      apiKey: Redacted.make(API_KEY),
-      tpp: { name: "Star Corporation, a.s.", identification: "CZ013984-14" }
-    }),
-    layer
-  )
 
 const unattended = { ipAddress: "192.168.1.221", deviceOs: "Mac OS", userAgent: "MyBudgetApp/2.1" }
 const token = TokenService.fromSca("sandbox", Redacted.make(CUSTOMER_TOKEN))
@@ -65,17 +42,23 @@ const common = (h: Readonly<Record<string, string>>) => {
   expect(h["TPP-Identification"]).toBe("CZ013984-14")
 }
 
+/** The first request sent, asserted to be `method` on `path` with no query and the §1.4 headers. */
+const first = (sent: ReadonlyArray<Sent>, method: string, path: string): Sent => {
+  const s = sent[0] as Sent
+  expect(s.method).toBe(method)
+  expect(s.url.pathname).toBe(path)
+  expect(s.url.search).toBe("")
+  common(s.headers)
+  return s
+}
+
 describe("COBS golden requests (standard-records.md §1.3–1.4, §1.10)", () => {
   it("the list: GET /my/standingorders?size=&page= from 0, the customer's token, User-Involved: false", async () => {
-    const { sent, layer } = recording(answers)
-    await Effect.runPromise(
-      Effect.gen(function* () {
-        const bank = yield* BankClient.BankClient
-        const pages = yield* Stream.runCollect(bank.standingOrders({ psu: unattended, token }))
-        expect(pages.length).toBe(1) // nextPage: 0 on the last page is not followed: pageNumber + 1 >= pageCount
-        expect(pages[0]?.body.records?.map((r) => r.id)).toEqual(["SO2026000000004711"])
-      }).pipe(Effect.provide(client(layer)))
+    const { value: pages, sent } = await recorded(answers, API_KEY, (bank) =>
+      Stream.runCollect(bank.standingOrders({ psu: unattended, token }))
     )
+    expect(pages.length).toBe(1) // nextPage: 0 on the last page is not followed: pageNumber + 1 >= pageCount
+    expect(pages[0]?.body.records?.map((r) => r.id)).toEqual(["SO2026000000004711"])
     expect(sent.length).toBe(1)
     const list = sent[0] as Sent
     expect(list.method).toBe("GET")
@@ -105,24 +88,16 @@ describe("COBS golden requests (standard-records.md §1.3–1.4, §1.10)", () =>
   })
 
   it("the detail with the customer present: User-Involved: true and the User-* headers, hyphen-spelt", async () => {
-    const { sent, layer } = recording(answers)
     const present = {
       ...unattended,
       geoLocation: "50.089354, 14.400031",
       lastLoggedTime: DateTime.makeUnsafe(Date.now())
     }
-    const detail = await Effect.runPromise(
-      Effect.gen(function* () {
-        const bank = yield* BankClient.BankClient
-        return yield* bank.standingOrder("SO2026000000004711", { psu: present, token })
-      }).pipe(Effect.provide(client(layer)))
+    const { value: detail, sent } = await recorded(answers, API_KEY, (bank) =>
+      bank.standingOrder("SO2026000000004711", { psu: present, token })
     )
     expect(detail.body.id).toBe("SO2026000000004711")
-    const get = sent[0] as Sent
-    expect(get.method).toBe("GET")
-    expect(get.url.pathname).toBe("/my/standingorders/SO2026000000004711")
-    expect(get.url.search).toBe("")
-    common(get.headers)
+    const get = first(sent, "GET", "/my/standingorders/SO2026000000004711")
     expect(get.headers.Authorization).toBe(`Bearer ${CUSTOMER_TOKEN}`)
     expect(get.headers["User-Involved"]).toBe("true")
     // `User–IP-Address` (EN DASH in the spec) cannot go over HTTP: sent with the hyphen
@@ -135,26 +110,11 @@ describe("COBS golden requests (standard-records.md §1.3–1.4, §1.10)", () =>
   })
 
   it("the balance check: POST /accounts/balanceCheck, certificate and API key, no Authorization, the COBS body", async () => {
-    const { sent, layer } = recording(answers)
-    const reply = await Effect.runPromise(
-      Effect.gen(function* () {
-        const bank = yield* BankClient.BankClient
-        return yield* bank.balanceCheck(
-          {
-            instructionIdentification: "PIISP-1",
-            iban: Iban.parseUnsafe("CZ4608000000002345678908"),
-            amount: { value: Money.parseUnsafe("1250.50"), currency: "CZK" as Currency.CurrencyCode }
-          },
-          { psu: unattended }
-        )
-      }).pipe(Effect.provide(client(layer)))
+    const { value: reply, sent } = await recorded(answers, API_KEY, (bank) =>
+      bank.balanceCheck(cobsCheck("PIISP-1", "1250.50"), { psu: unattended })
     )
     expect(reply.body.response).toBe("APPR")
-    const post = sent[0] as Sent
-    expect(post.method).toBe("POST")
-    expect(post.url.pathname).toBe("/accounts/balanceCheck")
-    expect(post.url.search).toBe("")
-    common(post.headers)
+    const post = first(sent, "POST", "/accounts/balanceCheck")
     // security: ClientCert + ApiKey only, no OAuth2 (send no Authorization unless the bank documents one)
     expect(post.headers.Authorization).toBeUndefined()
     expect(post.headers["User-Involved"]).toBe("false")
@@ -167,21 +127,8 @@ describe("COBS golden requests (standard-records.md §1.3–1.4, §1.10)", () =>
   })
 
   it("refuses an exchangeIdentification COBS cannot hold (a UUID) before sending", async () => {
-    const { sent, layer } = recording(answers)
-    const error = await Effect.runPromise(
-      Effect.gen(function* () {
-        const bank = yield* BankClient.BankClient
-        return yield* Effect.flip(
-          bank.balanceCheck(
-            {
-              instructionIdentification: crypto.randomUUID(),
-              iban: Iban.parseUnsafe("CZ4608000000002345678908"),
-              amount: { value: Money.parseUnsafe("1.00"), currency: "CZK" as Currency.CurrencyCode }
-            },
-            { psu: unattended }
-          )
-        )
-      }).pipe(Effect.provide(client(layer)))
+    const { value: error, sent } = await recorded(answers, API_KEY, (bank) =>
+      Effect.flip(bank.balanceCheck(cobsCheck(crypto.randomUUID(), "1.00"), { psu: unattended }))
     )
     expect(error.reason._tag).toBe("InvalidRequest")
     expect(error.message).toMatch(/at most 18 characters/)
@@ -196,31 +143,11 @@ describe("a technical break of the profile", () => {
       ...Profile.cobs,
       technicalBreaks: [{ from: "00:00", to: "00:10", timeZone: "UTC" }]
     }
-    const stack = BankClient.BankClient.layerOver(
-      BankConfig.BankConfig.layer({
-        environment: "sandbox",
-        baseUrl: "https://api.bank.cz",
-        clientId: "tpp-client",
-        clientSecret: Redacted.make("client-secret"),
-        profile,
-        apiKey: Redacted.make(API_KEY),
-        tpp: { name: "Star Corporation, a.s." }
-      }),
-      layer
-    )
+    const stack = starClient(layer, API_KEY, { profile, tpp: { name: "Star Corporation, a.s." } })
     return Effect.gen(function* () {
       const bank = yield* BankClient.BankClient
       // the test clock starts at 1970-01-01T00:00Z, inside the break
-      const fiber = yield* Effect.forkChild(
-        bank.balanceCheck(
-          {
-            instructionIdentification: "PIISP-9",
-            iban: Iban.parseUnsafe("CZ4608000000002345678908"),
-            amount: { value: Money.parseUnsafe("1.00"), currency: "CZK" as Currency.CurrencyCode }
-          },
-          { psu: unattended }
-        )
-      )
+      const fiber = yield* Effect.forkChild(bank.balanceCheck(cobsCheck("PIISP-9", "1.00"), { psu: unattended }))
       yield* TestClock.adjust("9 minutes")
       expect(sent.length).toBe(0)
       yield* TestClock.adjust("1 minute")

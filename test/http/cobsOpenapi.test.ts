@@ -5,22 +5,12 @@
  * records.md §1: the standard's own file cannot be fetched here) — method and path, the query (no parameter it does
  * not declare), every required header and each header's type, length and pattern, and the balance check's body.
  */
-import { type Currency, Iban, Money, Profile } from "@tppkit/core"
-import { BankClient, BankConfig, type BankTransport, TokenService } from "@tppkit/http"
-import { DateTime, Effect, type Layer, Redacted, Stream } from "effect"
+import { type BankClient, TokenService } from "@tppkit/http"
+import { DateTime, type Effect, Redacted, Stream } from "effect"
 import type { OpenAPIBackend } from "openapi-backend"
 import { beforeAll, describe, expect, it } from "vitest"
 import { errorsOf, load } from "../openapi/validators.ts"
-import { recording, type Sent } from "./recording.ts"
-
-const item = (id: string) => ({
-  standingOrderIdentification: { transactionIdentification: id },
-  amount: { instructedAmount: { value: 2500.0, currency: "CZK" } },
-  standingOrder: {
-    execution: { mode: "UNTIL_CANCELLATION", modeDue: "DUE_DAY_OF_MONTH", interval: "MONTHLY", intervalDue: 20 }
-  },
-  debtorAccount: { identification: { iban: "CZ4608000000002345678908" }, currency: "CZK" }
-})
+import { cobsCheck, cobsItem, recorded, type Sent } from "./recording.ts"
 
 /** A bank answering as COBS does: two pages of the list, a detail, an approved balance check. */
 const answer = (s: Sent): unknown => {
@@ -31,27 +21,13 @@ const answer = (s: Sent): unknown => {
       pageCount: 2,
       pageSize: 1,
       nextPage: page === 0 ? 1 : 0,
-      standingOrders: [item(`SO-${page}`)]
+      standingOrders: [cobsItem(`SO-${page}`)]
     }
   }
-  if (s.url.pathname.startsWith("/my/standingorders/")) return { ...item("SO-0"), requestedExecutionDate: "2026-01-20" }
+  if (s.url.pathname.startsWith("/my/standingorders/"))
+    return { ...cobsItem("SO-0"), requestedExecutionDate: "2026-01-20" }
   return { responseIdentification: 1, exchangeIdentification: "PIISP-1", response: "APPR" }
 }
-
-// API-key: the schema's maxLength is 10 (its examples are UUIDs: the bank gives the key, the client sends it as given)
-const client = (layer: Layer.Layer<BankTransport.BankTransport>) =>
-  BankClient.BankClient.layerOver(
-    BankConfig.BankConfig.layer({
-      environment: "sandbox",
-      baseUrl: "https://api.bank.cz",
-      clientId: "tpp-client",
-      clientSecret: Redacted.make("client-secret"),
-      profile: Profile.cobs,
-      apiKey: Redacted.make("ce0f4b31fe"),
-      tpp: { name: "Star Corporation, a.s.", identification: "CZ013984-14" }
-    }),
-    layer
-  )
 
 const token = TokenService.fromSca("sandbox", Redacted.make("77d49180-customer-access-token"))
 const absent = { ipAddress: "192.168.1.221", deviceOs: "Mac OS", userAgent: "MyBudgetApp/2.1" }
@@ -77,21 +53,13 @@ const validate = (s: Sent, operation: string): string =>
     )
   )
 
-const withBank = <A, E>(f: (bank: BankClient.BankClient["Service"]) => Effect.Effect<A, E>) =>
-  Effect.gen(function* () {
-    return yield* f(yield* BankClient.BankClient)
-  })
-
-const runWith = <A, E>(effect: Effect.Effect<A, E, BankClient.BankClient>) => {
-  const { sent, layer } = recording((s) => ({ status: 200, body: answer(s) }))
-  return Effect.runPromise(Effect.provide(effect, client(layer))).then((value) => ({ value, sent }))
-}
+// API-key: the schema's maxLength is 10 (its examples are UUIDs: the bank gives the key, the client sends it as given)
+const runWith = <A, E>(f: (bank: BankClient.BankClient["Service"]) => Effect.Effect<A, E>) =>
+  recorded((s) => ({ status: 200, body: answer(s) }), "ce0f4b31fe", f)
 
 describe("the client's COBS requests against the COBS OpenAPI description", () => {
   it("the list, every page (the customer absent)", async () => {
-    const { value, sent } = await runWith(
-      withBank((bank) => Stream.runCollect(bank.standingOrders({ psu: absent, token })))
-    )
+    const { value, sent } = await runWith((bank) => Stream.runCollect(bank.standingOrders({ psu: absent, token })))
     expect(value.length).toBe(2)
     expect(sent.map((s) => s.url.searchParams.get("page"))).toEqual(["0", "1"])
     for (const s of sent) expect(validate(s, "getStandingorders")).toBe("")
@@ -99,25 +67,14 @@ describe("the client's COBS requests against the COBS OpenAPI description", () =
 
   it("the detail, the customer absent and present (the User-* headers)", async () => {
     for (const psu of [absent, present]) {
-      const { sent } = await runWith(withBank((bank) => bank.standingOrder("SO-0", { psu, token })))
+      const { sent } = await runWith((bank) => bank.standingOrder("SO-0", { psu, token }))
       expect(sent.length).toBe(1)
       expect(validate(sent[0]!, "getStandingorder")).toBe("")
     }
   })
 
   it("the balance check: the COBS body, no Authorization", async () => {
-    const { sent } = await runWith(
-      withBank((bank) =>
-        bank.balanceCheck(
-          {
-            instructionIdentification: "PIISP-1",
-            iban: Iban.parseUnsafe("CZ4608000000002345678908"),
-            amount: { value: Money.parseUnsafe("1250.50"), currency: "CZK" as Currency.CurrencyCode }
-          },
-          { psu: absent }
-        )
-      )
-    )
+    const { sent } = await runWith((bank) => bank.balanceCheck(cobsCheck("PIISP-1", "1250.50"), { psu: absent }))
     expect(sent.length).toBe(1)
     expect(validate(sent[0]!, "balanceCheck")).toBe("")
   })
