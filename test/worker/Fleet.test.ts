@@ -1,5 +1,4 @@
 import { assert, describe, it } from "@effect/vitest"
-import { LocalDate } from "@tppkit/core"
 import { Checks, Database, Fleet, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
 import { BigDecimal, Context, Deferred, Effect, Fiber, Layer, Option, Redacted, Ref, References, Result } from "effect"
 import { RunnerAddress, ShardId } from "effect/cluster"
@@ -7,17 +6,13 @@ import { Sharding } from "effect/cluster/Sharding"
 import { SqlClient } from "effect/sql"
 import { runnerOf } from "./fleet.ts"
 import { embeddedDb } from "./pg.ts"
+import { listedOrder } from "./support.ts"
 
 const db = embeddedDb()
 
-const orders = Array.from({ length: 40 }, (_, i) => ({
-  orderId: `SO-${String(i).padStart(2, "0")}`,
-  frequency: "MNTH" as const,
-  startDate: LocalDate.parseUnsafe(`2026-10-0${2 + (i % 3)}`),
-  instructedAmount: { value: BigDecimal.fromStringUnsafe(`${10 + i}.50`), currency: "EUR" },
-  debtor: { iban: "SK3112000000198742637541" },
-  creditor: { iban: "SK0809000000000123123123" }
-}))
+const orders = Array.from({ length: 40 }, (_, i) =>
+  listedOrder(`SO-${String(i).padStart(2, "0")}`, `2026-10-0${2 + (i % 3)}`, { value: `${10 + i}.50` })
+)
 
 /** Twenty-four consents, c00 to c23. */
 const consents24 = Array.from({ length: 24 }, (_, i) => ({ key: `c${String(i).padStart(2, "0")}` }))

@@ -6,10 +6,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { BankRule, Calendar, LocalDate } from "@tppkit/core"
 import { Fixtures, Personality } from "@tppkit/sandbox"
 import { Checks, FundsCheckWorkflow, ListingReconciliation, Sweep } from "@tppkit/worker"
-import { BigDecimal, Effect, Layer, Result } from "effect"
+import { Effect, Layer, Result } from "effect"
 import { WorkflowEngine } from "effect/workflow"
 import { embeddedDb } from "./pg.ts"
-import { sweepSettings } from "./support.ts"
+import { listedOrder, sweepSettings } from "./support.ts"
 
 const d = LocalDate.parseUnsafe
 const orders = Result.getOrThrow(Fixtures.decode(Fixtures.defaults)).standingOrders
@@ -42,15 +42,7 @@ describe("ListingReconciliation.summarize", () => {
   })
 })
 
-const order = (orderId: string, nextDate: string) => ({
-  orderId,
-  frequency: "MNTH" as const,
-  startDate: d("2026-01-20"),
-  nextDate: d(nextDate),
-  instructedAmount: { value: BigDecimal.fromStringUnsafe("10.00"), currency: "EUR" },
-  debtor: { iban: "SK3112000000198742637541" },
-  creditor: { iban: "SK0809000000000123123123" }
-})
+const order = (orderId: string, nextDate: string) => listedOrder(orderId, "2026-01-20", { value: "10.00", nextDate })
 
 describe("the sweep records each consent's listing", () => {
   it.effect("reconciled on the sweep's day against the fleet's rule, handed to the recorder in use", () =>

@@ -14,18 +14,12 @@ import {
 } from "effect/cluster"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
-import { sweepSettings } from "./support.ts"
+import { listedOrder, sweepSettings } from "./support.ts"
 
 const d = LocalDate.parseUnsafe
 
-const order = (orderId: string, startDate: string, frequency: "MNTH" | "WEEK" | "DAIL" = "WEEK") => ({
-  orderId,
-  frequency,
-  startDate: d(startDate),
-  instructedAmount: { value: BigDecimal.fromStringUnsafe("100.00"), currency: "EUR" },
-  debtor: { iban: "SK3112000000198742637541" },
-  creditor: { iban: "SK0809000000000123123123" }
-})
+const order = (orderId: string, startDate: string, frequency: "MNTH" | "WEEK" | "DAIL" = "WEEK") =>
+  listedOrder(orderId, startDate, { frequency })
 
 const settings = sweepSettings()
 
@@ -76,11 +70,15 @@ describe("Sweep.plan", () => {
   })
 })
 
-/** The day's workflows in memory over `source`, every check answered APPR. */
-const inMemory = (source: Layer.Layer<Sweep.OrderSource>, sweepSettings: Sweep.Settings) =>
+/** The day's workflows in memory over `source` and `checks` (in memory unless given), every check answered APPR. */
+const inMemory = (
+  source: Layer.Layer<Sweep.OrderSource>,
+  sweepSettings: Sweep.Settings,
+  checks: Layer.Layer<Checks.Checks> = Checks.Checks.layerMemory
+) =>
   Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
     Layer.provideMerge(WorkflowEngine.layerMemory),
-    Layer.provideMerge(Checks.Checks.layerMemory),
+    Layer.provideMerge(checks),
     Layer.provide(source),
     Layer.provide(
       Layer.succeed(FundsCheckWorkflow.BalanceChecker)({ check: () => Effect.succeed({ answer: "APPR" as const }) })
@@ -189,39 +187,40 @@ describe("Sweep: an orderId a listing repeats (issue 34)", () => {
   )
 })
 
-/** A listing refused by the bank with a 502 (a transient fault), as the order source reports it. */
-const unavailable = (consent: string) =>
+/** A listing of `consent` that failed for `reason` (the bank's request id in `identity`), as the order source reports it. */
+const listingFailed = (consent: string, reason: BankError.BankError["reason"], identity = {}) =>
   new Sweep.ListingFailed({
     consent,
     failure: new BankError.BankError({
       operation: "standingOrders",
-      identity: { requestId: "r-502" },
+      identity,
       request: "POST /aisp/api/v1/standingOrders",
-      reason: new BankError.ServerError({ status: 502, body: ErrorBody.decode(502, undefined, "bad gateway") })
+      reason
     })
   })
 
+/** A listing refused by the bank with a 502 (a transient fault), as the order source reports it. */
+const unavailable = (consent: string) =>
+  listingFailed(
+    consent,
+    new BankError.ServerError({ status: 502, body: ErrorBody.decode(502, undefined, "bad gateway") }),
+    { requestId: "r-502" }
+  )
+
 /** The day's workflows in memory over an order source whose next `down` listings of c1 fail with a 502. */
 const day = (down: Ref.Ref<number>, listed: Ref.Ref<Array<string>>, over: Partial<Sweep.Settings>) =>
-  Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-    Layer.provideMerge(WorkflowEngine.layerMemory),
-    Layer.provideMerge(Checks.Checks.layerMemory),
-    Layer.provide(
-      Layer.succeed(Sweep.OrderSource)({
-        list: (consent) =>
-          Effect.gen(function* () {
-            yield* Ref.update(listed, (l) => [...l, consent.key])
-            if (consent.key === "c1" && (yield* Ref.getAndUpdate(down, (n) => n - 1)) > 0) {
-              return yield* unavailable(consent.key)
-            }
-            return { orders: [order("W", "2026-02-20")], pages: 1 }
-          })
-      })
-    ),
-    Layer.provide(
-      Layer.succeed(FundsCheckWorkflow.BalanceChecker)({ check: () => Effect.succeed({ answer: "APPR" as const }) })
-    ),
-    Layer.provide(Layer.succeed(Sweep.SweepSettings)({ ...settings, ...over }))
+  inMemory(
+    Layer.succeed(Sweep.OrderSource)({
+      list: (consent) =>
+        Effect.gen(function* () {
+          yield* Ref.update(listed, (l) => [...l, consent.key])
+          if (consent.key === "c1" && (yield* Ref.getAndUpdate(down, (n) => n - 1)) > 0) {
+            return yield* unavailable(consent.key)
+          }
+          return { orders: [order("W", "2026-02-20")], pages: 1 }
+        })
+    }),
+    { ...settings, ...over }
   )
 
 describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () => {
@@ -284,15 +283,10 @@ describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () 
       Effect.gen(function* () {
         const listed = yield* Ref.make(0)
         const plans = yield* Ref.make(0)
-        const storeDown = new Sweep.ListingFailed({
-          consent: "c1",
-          failure: new BankError.BankError({
-            operation: "standingOrders",
-            identity: {},
-            request: "POST /aisp/api/v1/standingOrders",
-            reason: new BankError.BudgetStoreError({ store: "PostgreSQL", operation: "tryConsume", detail: "refused" })
-          })
-        })
+        const storeDown = listingFailed(
+          "c1",
+          new BankError.BudgetStoreError({ store: "PostgreSQL", operation: "tryConsume", detail: "refused" })
+        )
         assert.isTrue(Sweep.isTransient(storeDown.failure))
         assert.isTrue(Sweep.isTransient(new Checks.ChecksError({ message: "connection refused" })))
         // the first listing finds the budget store down; the next one lists, and the check store is down for one plan
@@ -311,36 +305,17 @@ describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () 
             })
           })
         ).pipe(Layer.provide(Checks.Checks.layerMemory))
-        const summary = yield* Sweep.sweepNow("2026-02-27").pipe(
-          Effect.provide(
-            Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-              Layer.provideMerge(WorkflowEngine.layerMemory),
-              Layer.provideMerge(checks),
-              Layer.provide(
-                Layer.succeed(Sweep.OrderSource)({
-                  list: () =>
-                    Effect.flatMap(
-                      Ref.getAndUpdate(listed, (n) => n + 1),
-                      (n) =>
-                        n === 0
-                          ? Effect.fail(storeDown)
-                          : Effect.succeed({ orders: [order("W", "2026-02-20")], pages: 1 })
-                    )
-                })
-              ),
-              Layer.provide(
-                Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                  check: () => Effect.succeed({ answer: "APPR" as const })
-                })
-              ),
-              Layer.provide(
-                Layer.succeed(Sweep.SweepSettings)({
-                  ...settings,
-                  retry: { backoff: Backoff.exponential({ initial: "1 millis", cap: "5 millis" }), tries: 5 }
-                })
-              )
+        const source = Layer.succeed(Sweep.OrderSource)({
+          list: () =>
+            Effect.flatMap(
+              Ref.getAndUpdate(listed, (n) => n + 1),
+              (n) =>
+                n === 0 ? Effect.fail(storeDown) : Effect.succeed({ orders: [order("W", "2026-02-20")], pages: 1 })
             )
-          )
+        })
+        const retry = { backoff: Backoff.exponential({ initial: "1 millis", cap: "5 millis" }), tries: 5 }
+        const summary = yield* Sweep.sweepNow("2026-02-27").pipe(
+          Effect.provide(inMemory(source, { ...settings, retry }, checks))
         )
         assert.deepStrictEqual(summary.consents, [{ consent: "c1", planned: 1, pages: 1, tries: 3 }])
         assert.strictEqual(yield* Ref.get(listed), 3)
@@ -350,43 +325,19 @@ describe("Sweep.sweepNow (a failed sweep runs again; a complete one never)", () 
   it.effect("a refusal is not tried again: the day fails for that consent with its typed reason", () =>
     Effect.gen(function* () {
       const listed = yield* Ref.make<Array<string>>([])
-      const refusal = new Sweep.ListingFailed({
-        consent: "c1",
-        failure: new BankError.BankError({
-          operation: "standingOrders",
-          identity: {},
-          request: "POST /aisp/api/v1/standingOrders",
-          reason: new BankError.Forbidden({ body: ErrorBody.decode(403, undefined, '{"code":"CONSENT_MISSING"}') })
-        })
-      })
-      const summary = yield* Sweep.sweepNow("2026-02-27").pipe(
-        Effect.provide(
-          Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-            Layer.provideMerge(WorkflowEngine.layerMemory),
-            Layer.provideMerge(Checks.Checks.layerMemory),
-            Layer.provide(
-              Layer.succeed(Sweep.OrderSource)({
-                list: () =>
-                  Effect.andThen(
-                    Ref.update(listed, (l) => [...l, "c1"]),
-                    Effect.fail(refusal)
-                  )
-              })
-            ),
-            Layer.provide(
-              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                check: () => Effect.succeed({ answer: "APPR" as const })
-              })
-            ),
-            Layer.provide(
-              Layer.succeed(Sweep.SweepSettings)({
-                ...settings,
-                retry: { backoff: Backoff.exponential({ initial: "1 millis", cap: "1 millis" }), tries: 5 }
-              })
-            )
-          )
-        )
+      const refusal = listingFailed(
+        "c1",
+        new BankError.Forbidden({ body: ErrorBody.decode(403, undefined, '{"code":"CONSENT_MISSING"}') })
       )
+      const source = Layer.succeed(Sweep.OrderSource)({
+        list: () =>
+          Effect.andThen(
+            Ref.update(listed, (l) => [...l, "c1"]),
+            Effect.fail(refusal)
+          )
+      })
+      const retry = { backoff: Backoff.exponential({ initial: "1 millis", cap: "1 millis" }), tries: 5 }
+      const summary = yield* Sweep.sweepNow("2026-02-27").pipe(Effect.provide(inMemory(source, { ...settings, retry })))
       assert.deepStrictEqual(yield* Ref.get(listed), ["c1"])
       const failure = summary.consents[0]?.failure
       assert.strictEqual(failure?._tag === "BankError" ? failure.reason._tag : undefined, "Forbidden")

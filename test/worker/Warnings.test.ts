@@ -18,23 +18,16 @@ import {
   Warnings
 } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { BigDecimal, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { WorkflowEngine } from "effect/workflow"
 import { embeddedDb } from "./pg.ts"
-import { due, sweepSettings } from "./support.ts"
+import { due, listedOrder, sweepSettings } from "./support.ts"
 
 const db = embeddedDb()
 const IBAN = "SK3112000000198742637541"
 
-const monthly = (orderId: string, startDate: string, value: string) => ({
-  orderId,
-  frequency: "MNTH" as const,
-  startDate: LocalDate.parseUnsafe(startDate),
-  instructedAmount: { value: BigDecimal.fromStringUnsafe(value), currency: "EUR" },
-  debtor: { iban: IBAN },
-  creditor: { iban: "SK0809000000000123123123" }
-})
+const monthly = (orderId: string, startDate: string, value: string) => listedOrder(orderId, startDate, { value })
 
 const expired = (code: string) =>
   new BankError.BankError({

@@ -1,7 +1,7 @@
 /** Shared fixtures of the worker tests. */
-import { Calendar } from "@tppkit/core"
+import { Calendar, LocalDate } from "@tppkit/core"
 import { Checks, type Sweep } from "@tppkit/worker"
-import { Schema } from "effect"
+import { BigDecimal, Schema } from "effect"
 
 /**
  * The sweep's settings of the worker tests: `consents` (c1 unless given), the payments of the sweep day up to two
@@ -13,6 +13,29 @@ export const sweepSettings = (consents: ReadonlyArray<Sweep.Consent> = [{ key: "
   calendar: Calendar.target,
   timeZone: "Europe/Bratislava",
   hour: 8
+})
+
+/**
+ * A standing order as an order source lists it: `orderId` paying `value` EUR (100.00 unless given) from
+ * SK3112000000198742637541 to SK0809000000000123123123, `frequency` (monthly unless given) from `startDate`, with the
+ * bank's next date when `nextDate` is given.
+ */
+export const listedOrder = (
+  orderId: string,
+  startDate: string,
+  {
+    frequency = "MNTH",
+    value = "100.00",
+    nextDate
+  }: { readonly frequency?: "MNTH" | "WEEK" | "DAIL"; readonly value?: string; readonly nextDate?: string } = {}
+) => ({
+  orderId,
+  frequency,
+  startDate: LocalDate.parseUnsafe(startDate),
+  ...(nextDate === undefined ? {} : { nextDate: LocalDate.parseUnsafe(nextDate) }),
+  instructedAmount: { value: BigDecimal.fromStringUnsafe(value), currency: "EUR" },
+  debtor: { iban: "SK3112000000198742637541" },
+  creditor: { iban: "SK0809000000000123123123" }
 })
 
 /**
