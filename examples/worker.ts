@@ -1,8 +1,8 @@
 // Plan a day's funds checks for one standing order and run each as a durable workflow (in memory here; a fleet
 // runs the same workflows on effect's cluster with PostgreSQL). Started twice, a payment is still checked once.
-import { Calendar, LocalDate, StandingOrder } from "@tppkit/core"
+import { Calendar, LocalDate, Money, StandingOrder } from "@tppkit/core"
 import { Checks, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
-import { Effect, Layer, Result } from "effect"
+import { BigDecimal, Effect, Layer, Result } from "effect"
 import { WorkflowEngine } from "effect/workflow"
 
 const order = Result.getOrThrow(
@@ -24,15 +24,20 @@ const due = Sweep.plan([order], "my-consent", LocalDate.parseUnsafe("2026-02-27"
   hour: 8
 })
 
-// a stand-in for the bank's balance check: enough funds below 500
+// a stand-in for the bank's balance check: enough funds below 500 (a payment's amount is an exact BigDecimal)
+const limit = BigDecimal.fromNumberUnsafe(500)
 const bank = Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-  check: (payment) => Effect.succeed({ answer: Number(payment.amount) < 500 ? "APPR" : "DECL", requestId: "demo" })
+  check: (payment) =>
+    Effect.succeed({ answer: BigDecimal.isLessThan(payment.amount, limit) ? "APPR" : "DECL", requestId: "demo" })
 })
 
 const program = Effect.gen(function* () {
   for (const payment of [...due, ...due]) yield* FundsCheckWorkflow.FundsCheck.execute(payment)
   const rows = yield* Checks.Checks.use((checks) => checks.list())
-  for (const r of rows) console.log(`${r.executionDate} ${r.orderId} ${r.amount} ${r.outcome} (${r.attempts} attempt)`)
+  for (const r of rows) {
+    const amount = `${Money.formatFixed2(r.amount)} ${r.currency}`
+    console.log(`${LocalDate.format(r.executionDate)} ${r.orderId} ${amount} ${r.outcome} (${r.attempts} attempt)`)
+  }
 })
 
 await Effect.runPromise(
