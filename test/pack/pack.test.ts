@@ -1,8 +1,9 @@
 /**
  * The packages as a user gets them: every workspace package is packed with `pnpm pack`, the tarballs are installed
- * with npm into a fresh project beside the effect version we support (one install, npm's cache reused), a consumer
- * file is type-checked under `strict` and `exactOptionalPropertyTypes` and run (a projection, and a balance check
- * against the mock bank), and the installed `tppkit` command runs, or says which Node it needs.
+ * with npm into a fresh project beside the effect version we support (one install, npm's cache reused), README
+ * examples a user copies (examples/: a projection, a balance check against the mock bank through the client stack,
+ * the funds checks as durable workflows) are type-checked there under `strict` and `exactOptionalPropertyTypes` and
+ * run, and the installed `tppkit` command runs on the README's orders file, or says which Node it needs.
  * Needs the npm registry for effect and the other dependencies (answered from npm's cache when it can).
  */
 import { execFile } from "node:child_process"
@@ -21,6 +22,34 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const root = join(import.meta.dirname, "..", "..")
+
+/** The examples/ files the application copies as they are, and what each prints. */
+const examples: ReadonlyArray<{ readonly file: string; readonly prints: ReadonlyArray<string> }> = [
+  {
+    file: "schedule.ts",
+    prints: [
+      "2026-01-05 SO-GYM 0.20 EUR",
+      "2026-01-12 SO-GYM 0.20 EUR",
+      "2026-01-19 SO-GYM 0.20 EUR",
+      "2026-01-26 SO-GYM 0.20 EUR",
+      "2026-01 0.80 EUR (4 payments)",
+      "2026-02 650.90 EUR (5 payments)",
+      "2026-03 1301.20 EUR (7 payments)",
+      "2026-04 650.90 EUR (5 payments)",
+      "2026-05 0.80 EUR (4 payments)",
+      "2026-06 1301.20 EUR (7 payments)",
+      "total 3905.80 EUR",
+      "skipped 1 order(s)",
+      "at risk: SO-RENT on 2026-06-01",
+      "BEGIN:VEVENT",
+      "UID:SO-GYM-20260105@tppkit",
+      "DTSTAMP:20260105T000000Z",
+      "DTSTART;VALUE=DATE:20260105"
+    ]
+  },
+  { file: "http-production.ts", prints: ["APPR"] },
+  { file: "worker.ts", prints: ["2026-02-27 SO-RENT 650.10 EUR DECL (1 attempt)"] }
+]
 
 interface Manifest {
   readonly name: string
@@ -113,10 +142,11 @@ beforeAll(async () => {
         skipLibCheck: false,
         noEmit: true
       },
-      files: ["consumer.ts"]
+      files: examples.map((e) => e.file)
     })
   )
-  copyFileSync(join(import.meta.dirname, "consumer.ts"), join(app, "consumer.ts"))
+  for (const { file } of examples) copyFileSync(join(root, "examples", file), join(app, file))
+  copyFileSync(join(root, "examples", "orders.json"), join(app, "orders.json"))
 
   // One install: the tarballs, every peer at the version the workspace pins, and Node's types for tsc.
   const peers = new Map<string, string>()
@@ -161,37 +191,20 @@ describe("packed packages in a fresh npm project", { timeout: 120_000 }, () => {
     }
   })
 
-  it("a consumer file type-checks under strict and exactOptionalPropertyTypes", async () => {
+  it("the examples type-check under strict and exactOptionalPropertyTypes", async () => {
     const result = await run(join(root, "node_modules", ".bin", "tsc"), ["-p", app], app)
     expect(result.stdout + result.stderr).toBe("")
     expect(result.code).toBe(0)
   })
 
-  it("runs: a projection, and a balance check against the mock bank", async () => {
-    const result = ok("consumer", await run(process.execPath, ["consumer.ts"], app))
-    expect(result.stdout.split("\n")).toEqual([
-      "projection: 2027-02-01 2027-03-01 2027-03-31",
-      "total: 2101.5 EUR",
-      "balance check: APPR",
-      "worker: loaded",
-      ""
-    ])
+  it("runs: a projection, a balance check against the mock bank, and the funds checks as workflows", async () => {
+    for (const { file, prints } of examples) {
+      const result = ok(file, await run(process.execPath, [file], app))
+      expect(result.stdout.split("\n"), file).toEqual([...prints, ""])
+    }
   })
 
-  it("the installed tppkit command projects a file", async () => {
-    const orders = {
-      standingOrders: [
-        {
-          orderId: "SO-GYM",
-          debtor: { name: "Jana Novakova", iban: "SK2411000000002612345678" },
-          creditor: { iban: "SK6609000000005012345678" },
-          instructedAmount: { value: 35, currency: "EUR" },
-          startDate: "2027-01-04",
-          frequency: "WEEK"
-        }
-      ]
-    }
-    writeFileSync(join(app, "orders.json"), JSON.stringify(orders))
+  it("the installed tppkit command projects the README's orders file", async () => {
     const bin = join(app, "node_modules", ".bin", "tppkit")
     const env = cleanEnv({ HOME: app, NO_COLOR: "1" })
     const version = ok("tppkit --version", await run(process.execPath, [bin, "--version"], app, env))
