@@ -4,13 +4,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ProjectCommand, ProjectionFormats, Style } from "@tppkit/cli"
 import { BankRule, Calendar, Profile } from "@tppkit/core"
-import { Sandbox } from "@tppkit/sandbox"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { root, tppkit } from "../e2e/harness.ts"
 import { run } from "./inProcess.ts"
 import { listing, monthly } from "./listing.ts"
+import { mockBank } from "./mockBank.ts"
 import { listText, orderText } from "./orderText.ts"
+import { tempFolder } from "./tempFiles.ts"
 
 const fixture = (name: string) => join(import.meta.dirname, "fixtures", name)
 
@@ -293,20 +293,11 @@ describe("errors that name the cause and the way out", () => {
 })
 
 describe("against a mock bank: the ways out", { timeout: 60_000 }, () => {
-  let scope: Scope.Closeable
-  let bank: { readonly baseUrl: string; readonly clientId: string }
-  const dir = mkdtempSync(join(tmpdir(), "tppkit-cli-test-"))
-  beforeAll(async () => {
-    scope = await Effect.runPromise(Scope.make())
-    const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer(), scope))
-    bank = Context.get(context, Sandbox.SandboxInfo)
-  })
-  afterAll(async () => {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
-    rmSync(dir, { recursive: true, force: true })
-  })
+  const mock = mockBank()
+  const { dir } = tempFolder("tppkit-cli-test")
 
   it("a token refused with invalid_client names the settings to check", async () => {
+    const bank = mock()
     const args = ["token", "--base-url", bank.baseUrl, "--client-id", bank.clientId, "--client-secret", "wrong"]
     const r = await run(args)
     expect(r.code).toBe(3)
@@ -318,6 +309,7 @@ describe("against a mock bank: the ways out", { timeout: 60_000 }, () => {
 
   it("the daily budget's refusal names every way out, the in-memory budget for a mock bank included", async () => {
     const file = join(dir, "budget.sqlite")
+    const bank = mock()
     const args = ["standing-orders", "--all", "--base-url", bank.baseUrl, "--client-id", bank.clientId]
     // --max-age 0: each run asks the bank (by default a complete listing a minute old would be reused)
     const list = () => run([...args, "--client-secret", "sandbox-secret", "--budget-file", file, "--max-age", "0"])

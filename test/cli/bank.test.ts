@@ -2,34 +2,13 @@
  * `tppkit standing-orders` (internal/bank.ts) in process against the mock bank on loopback: `--standard` reads the
  * bank's records in a standard in place of the profile's (issue 40), for `--reconcile`.
  */
-import { Fixtures, Sandbox } from "@tppkit/sandbox"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { run } from "./inProcess.ts"
+import { bankFlags, listedOrder, mockBank, withOrders } from "./mockBank.ts"
 
 describe("standing-orders --reconcile --standard (issue 40)", { timeout: 60_000 }, () => {
-  let scope: Scope.Closeable
-  let bank: { readonly baseUrl: string; readonly clientId: string }
-  const listed = (orderId: string, nextDate: string): Fixtures.StandingOrder => ({
-    orderId,
-    frequency: "MNTH",
-    startDate: "2026-03-02",
-    nextDate,
-    instructedAmount: { value: 25, currency: "EUR" },
-    debtor: { name: "Jana", iban: Fixtures.ibans.eurBranch },
-    creditor: { name: "Landlord", iban: "SK6609000000005012345678" }
-  })
-  beforeAll(async () => {
-    scope = await Effect.runPromise(Scope.make())
-    const fixtures: Fixtures.Fixtures = {
-      clients: Fixtures.defaults.clients,
-      accounts: Fixtures.defaults.accounts,
-      standingOrders: [listed("RENT", "2026-05-04"), listed("GYM", "2026-05-04")]
-    }
-    const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ fixtures }), scope))
-    bank = Context.get(context, Sandbox.SandboxInfo)
-  })
-  afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+  const listed = (orderId: string, nextDate: string) => listedOrder(orderId, { startDate: "2026-03-02", nextDate })
+  const bank = mockBank({ fixtures: withOrders([listed("RENT", "2026-05-04"), listed("GYM", "2026-05-04")]) })
   const reconcile = (...flags: Array<string>) =>
     run([
       "standing-orders",
@@ -39,8 +18,8 @@ describe("standing-orders --reconcile --standard (issue 40)", { timeout: 60_000 
       "2026-04-20",
       "--format",
       "json",
-      ...["--base-url", bank.baseUrl, "--client-id", bank.clientId, "--client-secret", "sandbox-secret"],
-      ...["--budget-file", "memory", "--max-age", "0", ...flags]
+      ...bankFlags(bank()),
+      ...flags
     ])
 
   /** The listed dates the reconciliation counts, in every class. */

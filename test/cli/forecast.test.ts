@@ -2,23 +2,15 @@
  * `tppkit forecast` in-process (internal/forecast.ts) on hand-written files, as a new user writes them (issue 40):
  * a delay counted once, a delay moved off a weekend, accounts without a usable balance listed with the reason.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { run } from "./inProcess.ts"
+import { tempFolder } from "./tempFiles.ts"
 
 const SK = "SK2411000000002612345678"
 const OTHER = "SK6609000000005012345678"
 const EMPLOYER = "DE89370400440532013000"
 const LANDLORD = "AT611904300234573201"
-const dir = mkdtempSync(join(tmpdir(), "tppkit-forecast-cli-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const file = (name: string, content: unknown): string => {
-  const path = join(dir, name)
-  writeFileSync(path, JSON.stringify(content))
-  return path
-}
+const { file } = tempFolder("tppkit-forecast-cli")
 const order = (orderId: string, startDate: string, value: number, debtor: string, creditor: string) => ({
   orderId,
   frequency: "MNTH",
@@ -27,6 +19,13 @@ const order = (orderId: string, startDate: string, value: number, debtor: string
   debtor: { name: "Debtor", iban: debtor },
   creditor: { name: "Creditor", iban: creditor }
 })
+/** A balance record of an account in EUR. */
+const balance = (iban: string, amount: string, date: string) => ({ iban, currency: "EUR", amount, date })
+/** The arguments forecasting the orders of one file on the balances of another from `from` to `to`. */
+const forecast = (orders: string, balances: string, from: string, to: string) => [
+  ...["forecast", "--orders", orders, "--balances", balances],
+  ...["--from", from, "--to", to]
+]
 
 describe("tppkit forecast", () => {
   it("a delay counts a payment once: the December income is in the SK account's opening balance (issue 40)", async () => {
@@ -35,10 +34,10 @@ describe("tppkit forecast", () => {
       order("RENT", "2026-01-05", 10, OTHER, LANDLORD)
     ])
     const balances = file("two-dates.json", [
-      { iban: SK, currency: "EUR", amount: "100.00", date: "2027-01-01" },
-      { iban: OTHER, currency: "EUR", amount: "500.00", date: "2026-12-20" }
+      balance(SK, "100.00", "2027-01-01"),
+      balance(OTHER, "500.00", "2026-12-20")
     ])
-    const args = ["forecast", "--orders", orders, "--balances", balances, "--from", "2027-01-01", "--to", "2027-01-31"]
+    const args = forecast(orders, balances, "2027-01-01", "2027-01-31")
     const json = await run([...args, "--scenario", "delay:INCOME+10", "--format", "json"])
     expect(json.stderr).toBe("")
     const doc = JSON.parse(json.stdout)
@@ -50,8 +49,7 @@ describe("tppkit forecast", () => {
   })
   it("a delay onto a Saturday is paid on Monday by the order's convention, and the scenario says so", async () => {
     const orders = file("rent.json", [order("RENT", "2027-01-03", 10, SK, LANDLORD)])
-    const balances = file("one.json", [{ iban: SK, currency: "EUR", amount: "100.00", date: "2027-03-01" }])
-    const args = ["forecast", "--orders", orders, "--balances", balances, "--from", "2027-03-01", "--to", "2027-03-31"]
+    const args = forecast(orders, file("one.json", [balance(SK, "100.00", "2027-03-01")]), "2027-03-01", "2027-03-31")
     const table = await run([...args, "--scenario", "delay:RENT+3"])
     expect(table.stdout).toMatch(/^ {2}\+ 2027-03-08 RENT 10\.00 EUR/m)
     expect(table.stdout.replace(/\s+/g, " ")).toContain(
@@ -64,8 +62,7 @@ describe("tppkit forecast", () => {
   })
   it("--holidays: the bank's own closing days move a payment, as for project and reconcile (issue 40)", async () => {
     const orders = file("rent-h.json", [order("RENT", "2027-01-03", 10, SK, LANDLORD)])
-    const balances = file("one-h.json", [{ iban: SK, currency: "EUR", amount: "100.00", date: "2027-03-01" }])
-    const args = ["forecast", "--orders", orders, "--balances", balances, "--from", "2027-03-01", "--to", "2027-03-31"]
+    const args = forecast(orders, file("one-h.json", [balance(SK, "100.00", "2027-03-01")]), "2027-03-01", "2027-03-31")
     const dates = async (more: ReadonlyArray<string>) => {
       const run_ = await run([...args, ...more, "--format", "json"])
       expect(run_.stderr).toBe("")
@@ -88,11 +85,8 @@ describe("tppkit forecast", () => {
       order("A", "2027-01-10", 5, EMPLOYER, SK),
       order("B", "2027-01-11", 7, OTHER, SK)
     ])
-    const balances = file("abc.json", [
-      { iban: SK, currency: "EUR", amount: "100.00", date: "2027-01-01" },
-      { iban: OTHER, currency: "EUR", amount: "abc", date: "2027-01-01" }
-    ])
-    const args = ["forecast", "--orders", orders, "--balances", balances, "--from", "2027-01-01", "--to", "2027-02-28"]
+    const balances = file("abc.json", [balance(SK, "100.00", "2027-01-01"), balance(OTHER, "abc", "2027-01-01")])
+    const args = forecast(orders, balances, "2027-01-01", "2027-02-28")
     const table = await run(args)
     expect(table.code).toBe(7)
     expect(table.stdout).toContain("Accounts with payments and no usable balance (not forecast):")
@@ -125,17 +119,8 @@ describe("tppkit forecast: more payments at risk than a forecast lists (issue 40
       ...order(`D${i}`, "2027-01-01", 1, SK, OTHER),
       frequency: "DAI7"
     }))
-    const r = await run([
-      "forecast",
-      "--orders",
-      file("daily.json", daily),
-      "--balances",
-      file("empty.json", [{ iban: SK, currency: "EUR", amount: "0", date: "2027-01-01" }]),
-      "--from",
-      "2027-01-01",
-      "--to",
-      "2028-12-31"
-    ])
+    const empty = file("empty.json", [balance(SK, "0", "2027-01-01")])
+    const r = await run(forecast(file("daily.json", daily), empty, "2027-01-01", "2028-12-31"))
     expect(r.code).toBe(8)
     expect(r.stderr).toContain(
       "tppkit: warning: 109650 payments out on days at risk; the first 100000 are listed (a forecast lists at most 100000"

@@ -4,22 +4,13 @@
  * format and counted, the exit code unchanged; two records with one orderId are both used, said on stderr and in
  * JSON, and `--order`/`--scenario` refuse the bare orderId naming the positions and take `ID#N`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { Fixtures, Sandbox } from "@tppkit/sandbox"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import * as Bank from "../../packages/cli/src/internal/bank.ts"
 import { run } from "./inProcess.ts"
+import { bankFlags, listedOrder, mockBank, withOrders } from "./mockBank.ts"
+import { tempFolder } from "./tempFiles.ts"
 
-const dir = mkdtempSync(join(tmpdir(), "tppkit-silent-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const file = (name: string, content: unknown): string => {
-  const path = join(dir, name)
-  writeFileSync(path, JSON.stringify(content))
-  return path
-}
+const { file } = tempFolder("tppkit-silent")
 const SK = "SK2411000000002612345678"
 const order = (orderId: string, frequency: string, startDate: string, value: number, more = {}) => ({
   orderId,
@@ -31,6 +22,13 @@ const order = (orderId: string, frequency: string, startDate: string, value: num
   ...more
 })
 const window = ["--from", "2026-03-01", "--to", "2026-03-31"]
+/** `project` of the YNAB answer in core's fixtures, its budget's account given as a Slovak account in CZK. */
+const projectYnab = (...flags: Array<string>) =>
+  run([
+    ...["project", "--orders", "test/core/fixtures/records/ynab-answer.json", "--accounts"],
+    file("ynab-accounts.json", { "5d1e9a70-2c3b-4f8e-8a61-7b0c4d2e9f13": { iban: SK, currency: "CZK" } }),
+    ...flags
+  ])
 
 describe("an order read whole that pays nothing is skipped, listed and counted (issue 34)", () => {
   const orders = file("ended.json", [
@@ -125,21 +123,7 @@ describe("an order read whole that pays nothing is skipped, listed and counted (
   })
 
   it("a deleted YNAB schedule is in project's JSON skipped list, not only a warning", async () => {
-    const r = await run([
-      "project",
-      "--orders",
-      "test/core/fixtures/records/ynab-answer.json",
-      "--accounts",
-      file("accounts.json", {
-        "5d1e9a70-2c3b-4f8e-8a61-7b0c4d2e9f13": { iban: SK, currency: "CZK" }
-      }),
-      "--from",
-      "2026-01-01",
-      "--to",
-      "2026-01-31",
-      "--format",
-      "json"
-    ])
+    const r = await projectYnab("--from", "2026-01-01", "--to", "2026-01-31", "--format", "json")
     const skipped = JSON.parse(r.stdout).skipped as Array<{ orderId: string; reason: string }>
     expect(skipped.map((s) => s.orderId)).toContain("1c2d3e4f-0000-4000-8000-000000000003")
     expect(r.stderr).not.toMatch(/warning .*skipped: /)
@@ -297,16 +281,7 @@ describe("a field the bank's record does not name is said (issue 34)", () => {
 
 describe("a whole record's field not used for who pays what and when is said (issue 34)", () => {
   it("project: one grouped warning per field naming it (YNAB's memo of two orders), exit 0", async () => {
-    const r = await run([
-      "project",
-      "--orders",
-      "test/core/fixtures/records/ynab-answer.json",
-      "--accounts",
-      file("ynab-accounts.json", { "5d1e9a70-2c3b-4f8e-8a61-7b0c4d2e9f13": { iban: SK, currency: "CZK" } }),
-      ...window,
-      "--format",
-      "csv"
-    ])
+    const r = await projectYnab(...window, "--format", "csv")
     expect(r.code).toBe(0)
     const unused = r.stderr.split("\n").filter((l) => l.includes("to not read"))
     expect(unused.map((l) => /ynab: lossy: (\S+) changes/.exec(l)?.[1])).toEqual([
@@ -342,32 +317,10 @@ describe("every calendar day keeps its meaning across a translation (issue 34)",
 })
 
 describe("the bank's list names an order that pays nothing (issue 34)", { timeout: 60_000 }, () => {
-  let scope: Scope.Closeable
-  let bank: { readonly baseUrl: string; readonly clientId: string }
-  const listed = (orderId: string, more: object): Fixtures.StandingOrder => ({
-    ...order(orderId, "MNTH", "2026-03-01", 25),
-    frequency: "MNTH",
-    debtor: { name: "Jana", iban: Fixtures.ibans.eurBranch },
-    ...more
+  const bank = mockBank({
+    fixtures: withOrders([listedOrder("RENT"), listedOrder("ENDED", { endDate: "2026-01-01" })])
   })
-  beforeAll(async () => {
-    scope = await Effect.runPromise(Scope.make())
-    const fixtures: Fixtures.Fixtures = {
-      clients: Fixtures.defaults.clients,
-      accounts: Fixtures.defaults.accounts,
-      standingOrders: [listed("RENT", {}), listed("ENDED", { endDate: "2026-01-01" })]
-    }
-    const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ fixtures }), scope))
-    bank = Context.get(context, Sandbox.SandboxInfo)
-  })
-  afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
-  const list = (...flags: Array<string>) =>
-    run([
-      "standing-orders",
-      "--all",
-      ...["--base-url", bank.baseUrl, "--client-id", bank.clientId, "--client-secret", "sandbox-secret"],
-      ...["--budget-file", "memory", "--max-age", "0", ...flags]
-    ])
+  const list = (...flags: Array<string>) => run(["standing-orders", "--all", ...bankFlags(bank()), ...flags])
   const reason = "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
 
   it("standing-orders lists it as the bank gave it and names it skipped with its reason; exit 0", async () => {
@@ -395,32 +348,13 @@ describe("the rules the schedule spec states raise no warning (issue 34)", () =>
       order("QUTR", "QUTR", "2024-01-31", 6, { nextDate: "2024-04-30" }),
       { ...order("SEMI", "SEMI", "2024-01-31", 7), startDate: undefined, nextDate: "2024-07-31" }
     ])
+    const project = (format: string) =>
+      run(["project", "--orders", orders, "--from", "2024-01-01", "--to", "2027-03-31", "--format", format])
     for (const format of ["table", "json", "csv"]) {
-      const r = await run([
-        "project",
-        "--orders",
-        orders,
-        "--from",
-        "2024-01-01",
-        "--to",
-        "2027-03-31",
-        "--format",
-        format
-      ])
+      const r = await project(format)
       expect(r.code, format).toBe(0)
       expect(r.stderr, format).toBe("")
     }
-    const json = await run([
-      "project",
-      "--orders",
-      orders,
-      "--from",
-      "2024-01-01",
-      "--to",
-      "2027-03-31",
-      "--format",
-      "json"
-    ])
-    expect(JSON.parse(json.stdout).skipped).toEqual([])
+    expect(JSON.parse((await project("json")).stdout).skipped).toEqual([])
   })
 })
