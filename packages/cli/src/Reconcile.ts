@@ -82,7 +82,10 @@ export const settings = (raw: RawSettings): Result.Result<Settings, string> =>
 export interface Report {
   readonly reconciliation: Reconciliation.Reconciliation
   readonly unreadable: ReadonlyArray<Render.SkippedRow>
-  /** The records read whole that pay nothing (inactive, an end before the start, …): listed, not counted as unread. */
+  /**
+   * The records read whole that pay nothing (inactive, no anchor, an end before the start, …): listed with their reason
+   * (and, for the bank's listing, their page and record), not reconciled and not counted as unread.
+   */
   readonly skipped?: ReadonlyArray<Render.SkippedRow> | undefined
 }
 
@@ -158,7 +161,7 @@ export const table = (report: Report, width: number = Render.WIDTH): string => {
   }
   // the orderId and the reason quote the file: control characters shown escaped, as in every table
   for (const s of [...r.skipped, ...report.unreadable, ...(report.skipped ?? [])])
-    lines.push(Render.printable(`skipped ${s.orderId ?? "a record"}: ${s.reason}`))
+    lines.push(Render.printable(`skipped ${Render.skippedName(s, "a record")}: ${s.reason}`))
   return lines.join("\n")
 }
 

@@ -16,6 +16,11 @@ export interface SkippedRow {
   readonly orderId: string | undefined
   /** The record's position in its file, from 1, when the row names a record (JSON's `position`). */
   readonly position?: number | undefined
+  /**
+   * For a record of the bank's listing: its page (from 0, as `--page` numbers them); `position` then counts the
+   * records of that page from 1, as the listing's lines say (`page 0, record 2`).
+   */
+  readonly page?: number | undefined
   readonly reason: string
   /** What could not be read, for a record core's reader left unread (`Orders.Unread`'s kind): the list, a record, a schedule. */
   readonly kind?: "list" | "record" | "schedule" | undefined
@@ -31,15 +36,34 @@ export interface SkippedRow {
   readonly alike?: { readonly key: string; readonly said: string } | undefined
 }
 
-/** A skipped row as the JSON outputs write it: `orderId` (or null), `position` when it names a record, `reason`. */
+/**
+ * A skipped row as the JSON outputs write it: `orderId` (or null), the bank's `page` when it names one, `position` when
+ * it names a record, `reason`.
+ */
 export const skippedJson = (s: {
   readonly orderId?: string | undefined
+  readonly page?: number | undefined
   readonly position?: number | undefined
   readonly reason: string
-}): { orderId: string | null; position?: number; reason: string } =>
-  s.position === undefined
-    ? { orderId: s.orderId ?? null, reason: s.reason }
-    : { orderId: s.orderId ?? null, position: s.position, reason: s.reason }
+}): { orderId: string | null; page?: number; position?: number; reason: string } => ({
+  orderId: s.orderId ?? null,
+  ...(s.page === undefined ? {} : { page: s.page }),
+  ...(s.position === undefined ? {} : { position: s.position }),
+  reason: s.reason
+})
+
+/**
+ * A skipped row's name as every table says it: its orderId (or `none`), then where the bank listed it when the row
+ * names a page of a listing (`SO-1 (page 0, record 2)`).
+ */
+export const skippedName = (
+  s: {
+    readonly orderId?: string | undefined
+    readonly page?: number | undefined
+    readonly position?: number | undefined
+  },
+  none = "(no orderId)"
+): string => `${s.orderId ?? none}${s.page === undefined ? "" : ` (page ${s.page}, record ${s.position ?? "?"})`}`
 
 /** One column of a text table: its header, its alignment and whether it may be shortened to fit. */
 export interface Column {
@@ -107,7 +131,7 @@ export const table = (
 
 /** Skipped orders as indented lines `orderId: reason` (wrapped to the width). */
 export const skippedLines = (skipped: ReadonlyArray<SkippedRow>, width: number = WIDTH): Array<string> =>
-  skipped.flatMap((s) => wrap(`${s.orderId ?? "(no orderId)"}: ${s.reason}`, width - 2, "  ", "    "))
+  skipped.flatMap((s) => wrap(`${skippedName(s)}: ${s.reason}`, width - 2, "  ", "    "))
 
 /**
  * Words of `text` wrapped into lines of at most `width` characters, the first and later lines indented; control

@@ -325,14 +325,16 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     yield* Output.errorLine(Output.printable(line))
   }
   // records listed whole that pay nothing (no anchor, an end before it): listed as the bank gave them, and each
-  // named with its reason in every format (the table's own section, the JSON's skipped, else stderr)
+  // named with its reason in every format (the table's own section, the reconciliation's skipped, else stderr)
   const skipped = pages.flatMap((p) =>
-    (p.body.skipped ?? []).map((s) => ({
-      page: p.body.page,
-      position: s.index + 1,
-      orderId: s.orderId,
-      reason: s.message
-    }))
+    (p.body.skipped ?? []).map(
+      (s): Render.SkippedRow => ({
+        orderId: s.orderId ?? undefined,
+        page: p.body.page,
+        position: s.index + 1,
+        reason: s.message
+      })
+    )
   )
   const pageCount = pages[pages.length - 1]?.body.pageCount
   // another profile's records are listed as it sends them; reconciled, they are read in --standard
@@ -340,15 +342,7 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
   if (!Profile.isSbas(settings.profile) && reconcileAs === undefined) {
     return yield* profiledListing(pages, input, settings.profile)
   }
-  if (input.reconcile === true || input.format === "json") {
-    for (const s of skipped) {
-      yield* Output.errorLine(
-        Output.printable(
-          `tppkit: page ${s.page}, record ${s.position} (${s.orderId ?? "no orderId"}) is skipped: ${s.reason}`
-        )
-      )
-    }
-  }
+  if (input.reconcile !== true && input.format === "json") yield* saySkipped(skipped)
   if (input.reconcile === true) {
     // the listing day: the day the listing was taken (a kept one's own), in the bank's time zone
     const takenAt = pages[0]?.snapshotTakenAt
@@ -364,18 +358,15 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
       convention: input.convention ?? "following",
       holidays: input.holidays
     })
-    // --standard: the records read by core's Orders in it on the listing day, as `tppkit reconcile --standard` reads a file
+    // --standard: the records read by core's Orders in it on the listing day, as `tppkit reconcile --standard` reads a
+    // file. A record that pays nothing (no anchor, an end before it, inactive) is not reconciled: the report names it
+    // with its page, record and reason in every format, as the listing does, and the exit code stays as it is
     const read =
       reconcileAs === undefined
-        ? { orders, unread: [] }
-        : yield* readListed(
-            Profile.isSbas(settings.profile)
-              ? orders.map((o) => StandingOrder.encodeReceived(o))
-              : pages.flatMap((p) => (p.body.records ?? []).map((r) => r.json)),
-            reconcileAs,
-            asOf
-          )
-    const findings = yield* impl.listing(read.orders, rule, input.format)
+        ? { orders: placed(pages, skipped), unread: [], skipped }
+        : yield* readListed(listedRecords(pages, Profile.isSbas(settings.profile)), reconcileAs, asOf)
+    yield* saySkipped(read.skipped)
+    const findings = yield* impl.listing(read.orders, rule, input.format, read.skipped)
     yield* unreadPages(pages)
     if (read.unread.length > 0) {
       const Listed = yield* Effect.promise(() => import("./orders.ts"))
@@ -420,34 +411,91 @@ export const standingOrders = Effect.fn("tppkit.standingOrders")(function* (
     )
   }
   if (skipped.length > 0) {
-    const rows = skipped.map((s) => ({
-      orderId: `${s.orderId ?? "(no orderId)"} (page ${s.page}, record ${s.position})`,
-      reason: s.reason
-    }))
     const heading = `Skipped: listed, but ${skipped.length === 1 ? "it pays" : `${skipped.length} orders pay`} nothing`
     yield* Output.line(`\n${style.bold(heading)}`)
-    for (const line of Render.skippedLines(rows)) yield* Output.line(Output.printable(line))
+    for (const line of Render.skippedLines(skipped)) yield* Output.line(Output.printable(line))
   }
   const last = pages[pages.length - 1]
   if (last !== undefined) yield* Output.line(`Process-ID ${last.identity.processId ?? ""}`)
   yield* unreadPages(pages)
 })
 
+/** The records listed that pay nothing, one line each on stderr with its page, record and reason. */
+const saySkipped = (skipped: ReadonlyArray<Render.SkippedRow>) =>
+  Effect.forEach(
+    skipped,
+    (s) =>
+      Output.errorLine(
+        Output.printable(
+          `tppkit: page ${s.page}, record ${s.position} (${s.orderId ?? "no orderId"}) is skipped: ${s.reason}`
+        )
+      ),
+    { discard: true }
+  )
+
+/** A record of the bank's listing: its JSON, and where the bank listed it (page from 0, record of the page from 1). */
+interface ListedRecord {
+  readonly json: unknown
+  readonly page: number
+  readonly position: number
+}
+
+/**
+ * The record index of each order of a page: the indices that are not the page's errors, in order (the seed bank's
+ * page keeps every record read, in list order, and leaves out those in its errors).
+ */
+const recordIndices = (page: { readonly orders: ReadonlyArray<unknown>; readonly errors: ReadonlyArray<RecordAt> }) => {
+  const failed = new Set(page.errors.map((e) => e.index))
+  const indices: Array<number> = []
+  for (let i = 0; indices.length < page.orders.length; i++) if (!failed.has(i)) indices.push(i)
+  return indices
+}
+
+interface RecordAt {
+  readonly index: number
+}
+
+type ListedPage = BankClient.Reply<BankClient.StandingOrdersPage>
+
+/** The seed bank's orders of the listing to reconcile: every one but those the listing names as paying nothing. */
+const placed = (pages: ReadonlyArray<ListedPage>, skipped: ReadonlyArray<Render.SkippedRow>) => {
+  const paysNothing = new Set(skipped.map((s) => `${s.page} ${s.position}`))
+  return pages.flatMap((p) => {
+    const indices = recordIndices(p.body)
+    return p.body.orders.filter((_, i) => !paysNothing.has(`${p.body.page} ${(indices[i] ?? -1) + 1}`))
+  })
+}
+
+/** The listing's records as `--standard` reads them, each with its place: the seed bank's as received, another's as sent. */
+const listedRecords = (pages: ReadonlyArray<ListedPage>, sbas: boolean): Array<ListedRecord> =>
+  pages.flatMap((p) => {
+    if (!sbas) return (p.body.records ?? []).map((r, i) => ({ json: r.json, page: p.body.page, position: i + 1 }))
+    const indices = recordIndices(p.body)
+    return p.body.orders.map((o, i) => ({
+      json: StandingOrder.encodeReceived(o),
+      page: p.body.page,
+      position: (indices[i] ?? i) + 1
+    }))
+  })
+
 /**
  * The bank's records read by core's `Orders` in `standard` on the listing day (its stream, the records read kept when
- * the text turns out to be no list): the orders, and the records not read.
+ * the text turns out to be no list): the orders, the records not read, and those read whole that pay nothing (an
+ * anchorless record of the bank's, an inactive one of another source), each with its page and record.
  */
-const readListed = (records: ReadonlyArray<unknown>, standard: Standard.Standard, listedOn: LocalDate.LocalDate) =>
-  Orders.gather(
-    Orders.stream(Stream.make(JSON.stringify(records)), { standard, listedOn }).pipe(
-      Stream.catchTag("NotAList", () => Stream.empty)
-    )
-  ).pipe(
-    Effect.map((read) => ({
-      // an anchorless record (no order read) is left out, as the listing's reconciliation always did
-      orders: read.orders.filter((o): o is Orders.Order => "_tag" in o),
-      unread: read.unread
-    }))
+const readListed = (records: ReadonlyArray<ListedRecord>, standard: Standard.Standard, listedOn: LocalDate.LocalDate) =>
+  Orders.stream(Stream.make(JSON.stringify(records.map((r) => r.json))), { standard, listedOn }).pipe(
+    Stream.catchTag("NotAList", () => Stream.empty),
+    Stream.runCollect,
+    Effect.map((items) => {
+      // sorted with the anchorless records among the skipped, with their reasons (the list's own ending is not used)
+      const read = Orders.collect(items, { pageCount: undefined, listMissing: false, keys: [] })
+      const skipped = read.skipped.map((s): Render.SkippedRow => {
+        const at = records[s.position - 1]
+        return { orderId: s.orderId, page: at?.page, position: at?.position ?? s.position, reason: s.reason }
+      })
+      return { orders: read.orders, unread: read.unread, skipped }
+    })
   )
 
 /**

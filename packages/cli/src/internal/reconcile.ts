@@ -10,6 +10,7 @@ import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
 import type * as Project from "../Project.ts"
 import * as Reconcile from "../Reconcile.ts"
+import type * as Render from "../Render.ts"
 import { read, readOrders, unreadMessage, warnUnread } from "./orders.ts"
 
 /** The parsed flags of `tppkit reconcile`. */
@@ -131,16 +132,18 @@ export const ruleFrom = (
 
 /**
  * `tppkit standing-orders --reconcile`: the orders just listed reconciled on the listing day with tppkit's rule and
- * printed as `tppkit reconcile` prints them; whether there are findings (exit 8 is the caller's, after its own).
+ * printed as `tppkit reconcile` prints them, with the records listed that pay nothing (`skipped`: not reconciled, each
+ * named with its page, record and reason); whether there are findings (exit 8 is the caller's, after its own).
  */
 export const listing = (
   orders: ReadonlyArray<Reconciliation.ReconcilableOrder>,
   settings: Reconcile.Settings,
-  format: Reconcile.Format
+  format: Reconcile.Format,
+  skipped: ReadonlyArray<Render.SkippedRow> = []
 ) =>
   Effect.gen(function* () {
     const reconciliation = Reconciliation.reconcile(orders, settings)
-    const report = { reconciliation, unreadable: [] }
+    const report = { reconciliation, unreadable: [], skipped }
     yield* Output.lines(format === "json" ? Reconcile.json(report) : Reconcile.table(report))
     return Reconciliation.hasFindings(reconciliation)
   })
