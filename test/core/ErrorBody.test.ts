@@ -21,16 +21,11 @@ describe("ErrorBody", () => {
   })
 
   it("recognises Berlin Group tppMessages and Czech/Slovak errors", () => {
-    const tpp = ErrorBody.decode(
-      400,
-      "application/json",
-      '{"tppMessages":[{"category":"ERROR","code":"FORMAT_ERROR","text":"bad iban"}]}'
-    )
+    const badRequest = (raw: string) => ErrorBody.decode(400, "application/json", raw)
+    const tpp = badRequest('{"tppMessages":[{"category":"ERROR","code":"FORMAT_ERROR","text":"bad iban"}]}')
     expect(tpp._tag).toBe("TppMessages")
     expect(ErrorBody.summary(tpp)).toBe("FORMAT_ERROR: bad iban")
-    const cz = ErrorBody.decode(
-      400,
-      "application/json",
+    const cz = badRequest(
       '{"errors":[{"error":"FIELD_INVALID","scope":"iban","parameters":{"max":34},"message":"too long"}]}'
     )
     expect(cz._tag).toBe("Errors")

@@ -105,6 +105,12 @@ describe("Money.invalidReason fast path", () => {
 const encodeWithSchema = Schema.encodeResult(BalanceCheck.Request)
 const decodeWithSchema = Schema.decodeUnknownResult(BalanceCheck.Response)
 
+/** The public entry point succeeds exactly when the schema does, with the schema's value. */
+const expectEntryIsSchema = <A>(entry: Result.Result<A, unknown>, slow: Result.Result<A, unknown>): void => {
+  expect(Result.isSuccess(entry)).toBe(Result.isSuccess(slow))
+  if (Result.isSuccess(entry)) expect(entry.success).toEqual(Result.getOrThrow(slow))
+}
+
 describe("BalanceCheck fast encoding and decoding", () => {
   const request = fc.record(
     {
@@ -135,10 +141,7 @@ describe("BalanceCheck fast encoding and decoding", () => {
       fc.property(request, (req) => {
         const fast = Fast.encodeRequest(req)
         const slow = encodeWithSchema(req)
-        // the public entry point succeeds exactly when the schema does, with the schema's value
-        const entry = BalanceCheck.encodeRequest(req)
-        expect(Result.isSuccess(entry)).toBe(Result.isSuccess(slow))
-        if (Result.isSuccess(entry)) expect(entry.success).toEqual(Result.getOrThrow(slow))
+        expectEntryIsSchema(BalanceCheck.encodeRequest(req), slow)
         if (fast !== undefined) {
           expect(Result.isSuccess(slow)).toBe(true)
           expect(fast).toEqual(Result.getOrThrow(slow))
@@ -167,9 +170,7 @@ describe("BalanceCheck fast encoding and decoding", () => {
       fc.property(json, (body) => {
         const fast = Fast.decodeResponse(body)
         const slow = decodeWithSchema(body)
-        const entry = BalanceCheck.decodeResponse(body)
-        expect(Result.isSuccess(entry)).toBe(Result.isSuccess(slow))
-        if (Result.isSuccess(entry)) expect(entry.success).toEqual(Result.getOrThrow(slow))
+        expectEntryIsSchema(BalanceCheck.decodeResponse(body), slow)
         if (fast === undefined) expect(Result.isFailure(slow)).toBe(true)
         else expect(fast).toEqual(Result.getOrThrow(slow))
       }),
