@@ -6,7 +6,9 @@
  *   - `LocalDate.parse` of `BENCH_ROOMS_TEXTS` (default 1,000,000) seeded `YYYY-MM-DD` texts, one in 50 not a date;
  *   - `Timestamp.isValidIncoming` of as many date-times in the common form (`…T08:30:00Z`, `….123+02:00`);
  *   - `Export.ics` of `BENCH_ROOMS_ORDERS` (default 5,000) seeded orders over 2026, every chunk read (each payment's
- *     dates written by the export's day tables).
+ *     dates written by the export's day tables);
+ *   - `Forecast.make` (the summary, and every ladder read) of `BENCH_ROOMS_FORECAST` (default 40,000) seeded orders
+ *     from 2,000 accounts over 2026 (DAI7, WEEK and monthly to yearly; a tenth paying another of the accounts).
  * Run alone: `pnpm exec node --conditions=@tppkit/source --expose-gc bench/rooms.ts`.
  */
 import { join } from "node:path"
@@ -18,6 +20,7 @@ const before = process.env.BENCH_ROOMS_BEFORE ?? root
 const TEXTS = Number(process.env.BENCH_ROOMS_TEXTS ?? 1_000_000)
 const ORDERS = Number(process.env.BENCH_ROOMS_ORDERS ?? 5_000)
 const RUNS = Number(process.env.BENCH_ROOMS_RUNS ?? 7)
+const FORECAST = Number(process.env.BENCH_ROOMS_FORECAST ?? 40_000)
 
 interface Side {
   readonly core: typeof import("@tppkit/core")
@@ -72,17 +75,21 @@ const run = (title: string, read: (side: Side) => number) => {
   )
 }
 
-run(`LocalDate.parse, ${TEXTS} texts`, ({ core }) => {
-  let n = 0
-  for (const text of dates) if (core.LocalDate.parse(text)._tag === "Success") n++
-  return n
-})
+const READS = new Set((process.env.BENCH_ROOMS_READS ?? "parse,timestamp,ics,forecast").split(","))
 
-run(`Timestamp.isValidIncoming, ${TEXTS} texts`, ({ core }) => {
-  let n = 0
-  for (const text of stamps) if (core.Timestamp.isValidIncoming(text)) n++
-  return n
-})
+if (READS.has("parse"))
+  run(`LocalDate.parse, ${TEXTS} texts`, ({ core }) => {
+    let n = 0
+    for (const text of dates) if (core.LocalDate.parse(text)._tag === "Success") n++
+    return n
+  })
+
+if (READS.has("timestamp"))
+  run(`Timestamp.isValidIncoming, ${TEXTS} texts`, ({ core }) => {
+    let n = 0
+    for (const text of stamps) if (core.Timestamp.isValidIncoming(text)) n++
+    return n
+  })
 
 const ordersOf = ({ core }: Side) => {
   const frequencies = ["DAIL", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR"] as const
@@ -97,11 +104,58 @@ const ordersOf = ({ core }: Side) => {
   }))
 }
 const orders = sides.map(ordersOf)
-run(`Export.ics, ${ORDERS} orders over 2026`, (side) => {
-  const { core, schedule } = side
-  const window = { from: core.LocalDate.parseUnsafe("2026-01-01"), to: core.LocalDate.parseUnsafe("2026-12-31") }
-  const made = schedule.Export.make(orders[sides.indexOf(side)]!, window)
-  let bytes = 0
-  for (const chunk of schedule.Export.ics(made)) bytes += chunk.length
-  return bytes
-})
+if (READS.has("ics"))
+  run(`Export.ics, ${ORDERS} orders over 2026`, (side) => {
+    const { core, schedule } = side
+    const window = { from: core.LocalDate.parseUnsafe("2026-01-01"), to: core.LocalDate.parseUnsafe("2026-12-31") }
+    const made = schedule.Export.make(orders[sides.indexOf(side)]!, window)
+    let bytes = 0
+    for (const chunk of schedule.Export.ics(made)) bytes += chunk.length
+    return bytes
+  })
+
+const forecastOf = ({ core }: Side) => {
+  const frequencies = ["DAI7", "WEEK", "MNTH", "MNTH", "QUTR", "SEMI", "YEAR"] as const
+  const pick = random(24)
+  const accounts = 2_000
+  const iban = (i: number) => `SK00ACCOUNT${String(i).padStart(6, "0")}`
+  const orders = Array.from({ length: FORECAST }, (_, i) => ({
+    orderId: `SO-${String(i).padStart(8, "0")}`,
+    frequency: frequencies[i % frequencies.length]!,
+    startDate: core.LocalDate.ofMonthClamped(2020 + Math.floor(pick() * 7), 1 + Math.floor(pick() * 12), 1 + (i % 31)),
+    instructedAmount: { value: BigDecimal.make(BigInt(1 + Math.floor(pick() * 200_000)), 2), currency: "EUR" },
+    debtor: { iban: iban(Math.floor(pick() * accounts)) },
+    creditor: { iban: pick() < 0.1 ? iban(Math.floor(pick() * accounts)) : `SK00OUTSIDE${String(i).padStart(8, "0")}` }
+  }))
+  const from = core.LocalDate.parseUnsafe("2026-01-01")
+  const balances = Array.from({ length: accounts }, (_, i) => ({
+    iban: iban(i),
+    currency: "EUR",
+    amount: BigDecimal.make(BigInt(Math.floor(pick() * 50_000_000)), 2),
+    date: from,
+    threshold: BigDecimal.make(100_00n, 2)
+  }))
+  return { orders, balances, window: { from, to: core.LocalDate.parseUnsafe("2026-12-31") } }
+}
+if (READS.has("forecast")) {
+  const inputs = sides.map(forecastOf)
+  const make = (side: Side, ladder: boolean) => {
+    const { core, schedule } = side
+    const input = inputs[sides.indexOf(side)]!
+    const options = { calendar: core.Calendar.target, convention: "following" } as const
+    const made = schedule.Forecast.make({ ...input, options, ladder })
+    if (made._tag !== "Success") throw new Error("the forecast failed")
+    return made.success
+  }
+  // the figures every account ends with, and the rows of every ladder: the same on both sides
+  run(`Forecast.make (summary), ${FORECAST} orders, 2,000 accounts, 2026`, (side) => {
+    let risk = 0
+    for (const a of make(side, false).accounts) risk += a.riskDays.length + Number(a.closing.value % 1000n)
+    return risk
+  })
+  run(`Forecast.make (every ladder read), ${FORECAST} orders, 2,000 accounts, 2026`, (side) => {
+    let n = 0
+    for (const a of make(side, true).accounts) for (const r of a.rows ?? []) n += Number(r.closing.value % 1000n)
+    return n
+  })
+}
