@@ -1,6 +1,6 @@
 /**
  * `Database.problemOf` and `describeFailure`: the class of a database failure from the driver's typed reason and
- * its cause's code, and the one line that names `host:port` and never the password (the classes against a real
+ * its cause's code or type, and the one line that names `host:port` and never the password (the classes against a real
  * PostgreSQL: test/e2e/dbFailures.test.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -14,11 +14,13 @@ const connection = (cause: unknown, message = "PgConnection: Failed to connect")
   new SqlError({ reason: new ConnectionError({ cause, message, operation: "connect" }) })
 
 describe("Database failures", () => {
-  it("classifies by SQLSTATE and socket code, and the driver's connect timeout", () => {
+  it("classifies by SQLSTATE and socket code, and tppkit's connect timeout by its type", () => {
     const cases: ReadonlyArray<readonly [SqlError, Database.Problem]> = [
       [connection(withCode("connect ECONNREFUSED", "ECONNREFUSED")), "refused"],
       [connection(withCode("connect ETIMEDOUT", "ETIMEDOUT")), "timedOut"],
-      [connection(new Error("Connection timed out"), "PgConnection: Connection timed out"), "timedOut"],
+      [connection(new Database.ConnectTimeout(10), "tppkit: no connection within 10 s"), "timedOut"],
+      // the driver's own timeout is known by no type (later connections of the pool): its message is not read
+      [connection(new Error("Connection timed out"), "PgConnection: Connection timed out"), "other"],
       [connection(withCode("getaddrinfo ENOTFOUND", "ENOTFOUND")), "unreachable"],
       [connection(withCode("connect EHOSTUNREACH", "EHOSTUNREACH")), "unreachable"],
       [

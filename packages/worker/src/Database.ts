@@ -8,7 +8,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { Duration, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql/SqlError"
+import { ConnectionError, SqlError } from "effect/sql/SqlError"
 import * as BankGate from "./BankGate.ts"
 import * as BankRate from "./BankRate.ts"
 import * as Checks from "./Checks.ts"
@@ -70,6 +70,20 @@ export const migrate: Effect.Effect<void, SqlError, SqlClient.SqlClient> = Effec
 /** How long connecting may take unless the URL says otherwise with `connect_timeout` (seconds, as libpq reads it). */
 export const defaultConnectTimeoutSeconds = 10
 
+/**
+ * The cause of the `ConnectionError` a {@link layer} fails with when its first connection is not made within the
+ * connect timeout (the host does not answer): how `problemOf` knows a timeout by its type.
+ */
+export class ConnectTimeout extends Error {
+  readonly _tag = "ConnectTimeout"
+  /** The time allowed, in seconds. */
+  readonly seconds: number
+  constructor(seconds: number) {
+    super(`no connection within ${seconds} s`)
+    this.seconds = seconds
+  }
+}
+
 const urlOf = (url: Redacted.Redacted<string>): URL | undefined => {
   try {
     return new URL(Redacted.value(url))
@@ -79,8 +93,41 @@ const urlOf = (url: Redacted.Redacted<string>): URL | undefined => {
 }
 
 /**
+ * The connect timeout of a URL in seconds: its `connect_timeout` (0: none), else {@link defaultConnectTimeoutSeconds};
+ * undefined for a value the driver refuses (it fails with its own message then).
+ */
+const connectSecondsOf = (url: Redacted.Redacted<string>): number | undefined => {
+  const given = urlOf(url)?.searchParams.get("connect_timeout")
+  if (given === undefined || given === null) return defaultConnectTimeoutSeconds
+  const seconds = Number(given)
+  return Number.isInteger(seconds) && seconds >= 0 ? seconds : undefined
+}
+
+/** The pool's first connection, made and given back within `seconds` (0: no limit), else a {@link ConnectTimeout}. */
+const firstConnection = (seconds: number | undefined): Effect.Effect<void, SqlError, SqlClient.SqlClient> => {
+  const connect = Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.scoped(sql.reserve))
+  if (seconds === undefined || seconds === 0) return Effect.asVoid(connect)
+  return Effect.asVoid(connect).pipe(
+    Effect.timeoutOrElse({
+      duration: Duration.seconds(seconds),
+      orElse: () =>
+        Effect.fail(
+          new SqlError({
+            reason: new ConnectionError({
+              cause: new ConnectTimeout(seconds),
+              message: `tppkit: no connection within ${seconds} s`,
+              operation: "connect"
+            })
+          })
+        )
+    })
+  )
+}
+
+/**
  * A pooled PostgreSQL client from a `postgres://` URL, with tppkit's tables created; connecting gives up after
- * {@link defaultConnectTimeoutSeconds}, or the URL's `connect_timeout` seconds.
+ * {@link defaultConnectTimeoutSeconds}, or the URL's `connect_timeout` seconds, with a {@link ConnectTimeout}. (The
+ * driver's own timeout, a second later, bounds the connections the pool opens afterwards.)
  */
 export const layer = (
   url: Redacted.Redacted<string>,
@@ -89,19 +136,21 @@ export const layer = (
     /** The sessions' `application_name` (default `tppkit`); a worker's own names the holder of its shard locks. */
     readonly applicationName?: string | undefined
   }
-): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, SqlError> =>
-  Layer.effectDiscard(migrate).pipe(
+): Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, SqlError> => {
+  const seconds = connectSecondsOf(url)
+  return Layer.effectDiscard(Effect.andThen(firstConnection(seconds), migrate)).pipe(
     Layer.provideMerge(
       PgClient.layer({
         url,
         maxConnections: options?.maxConnections ?? 10,
         applicationName: options?.applicationName ?? "tppkit",
-        ...(urlOf(url)?.searchParams.has("connect_timeout") === true
+        ...(seconds === undefined
           ? {}
-          : { connectTimeout: Duration.seconds(defaultConnectTimeoutSeconds) })
+          : { connectTimeout: seconds === 0 ? Duration.infinity : Duration.seconds(seconds + 1) })
       })
     )
   )
+}
 
 /** The host of a `postgres://` URL (`localhost` when it names none, as libpq reads it). */
 export const host = (url: Redacted.Redacted<string>): string => {
@@ -127,13 +176,11 @@ export type Problem = "refused" | "timedOut" | "unreachable" | "authentication" 
 const codeOf = (u: unknown): string | undefined =>
   typeof u === "object" && u !== null && "code" in u && typeof u.code === "string" ? u.code : undefined
 
-/** The driver's connect timeout: an error without a code, the one message the driver gives it. */
-const driverTimeout = "PgConnection: Connection timed out"
-
 /**
  * The class of a database failure, from the driver's typed reason and its cause's code: PostgreSQL's SQLSTATE
  * (class 28 authentication, 3D000 no such database) or Node's socket code (ECONNREFUSED, ETIMEDOUT, EHOSTUNREACH,
- * ENETUNREACH, ENOTFOUND, EAI_AGAIN); the driver's own connect timeout carries no code and is known by its message.
+ * ENETUNREACH, ENOTFOUND, EAI_AGAIN), or tppkit's own connect timeout ({@link ConnectTimeout}, the cause). The
+ * driver's timeout carries no code and no type of its own (other connect failures look the same): `other`.
  */
 export const problemOf = (error: SqlError): Problem => {
   const reason = error.reason
@@ -145,7 +192,7 @@ export const problemOf = (error: SqlError): Problem => {
   if (code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
     return "unreachable"
   }
-  if (reason._tag === "ConnectionError" && code === undefined && reason.message === driverTimeout) return "timedOut"
+  if (reason._tag === "ConnectionError" && reason.cause instanceof ConnectTimeout) return "timedOut"
   return "other"
 }
 
