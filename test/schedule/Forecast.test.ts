@@ -357,6 +357,32 @@ describe("Forecast", () => {
     expect(a.riskDays).toEqual([])
     expect(a.rows!.map((r) => t(r.closing))).toContain("0.04")
   })
+  it("stays exact past 2^50 cents under a scenario's edits: each delayed payment counted on its new day", () => {
+    // the account of the case above, its rent (22 December and 22 January) three days late: both edited payments are
+    // summed again on bigints, each on its own day
+    const big = ["in", "out"].flatMap((side) =>
+      Array.from({ length: 100 }, (_, i) =>
+        side === "in"
+          ? order(`big-${i}`, "2026-12-01", "999999999.99", EMPLOYER, CURRENT, "DAI7")
+          : order(`out-${i}`, "2026-12-01", "999999999.99", CURRENT, LANDLORD, "DAI7")
+      )
+    )
+    const input: Forecast.Input = {
+      orders: [...big, order("rent", "2026-01-22", "0.01", CURRENT, LANDLORD)],
+      balances: [{ iban: CURRENT, currency: "EUR", amount: bd("0.05"), date: d("2026-12-01") }],
+      window
+    }
+    const late = Result.getOrThrow(
+      Forecast.scenario(input, { name: "late", changes: [{ _tag: "Delay", orderId: "rent", days: 3 }] })
+    )
+    const a = late.forecast.accounts[0]!
+    expect(t(a.closing)).toBe("0.03")
+    expect(a.outCount).toBe(100 * 62 + 2)
+    const closings = new Map(a.rows!.map((r) => [f(r.date), t(r.closing)]))
+    // 25 December, a TARGET holiday, moves on to Monday the 28th; 25 January is a Monday
+    expect([closings.get("2026-12-27"), closings.get("2026-12-28")]).toEqual(["0.05", "0.04"])
+    expect([closings.get("2027-01-24"), closings.get("2027-01-25")]).toEqual(["0.04", "0.03"])
+  })
   it("makes a ladder again when read after the last 64 read pushed it out: the same rows", () => {
     const ibans = Array.from({ length: 70 }, (_, i) => `SK00ACCOUNT${String(i).padStart(6, "0")}`)
     const many = ibans.flatMap((iban, i) => [

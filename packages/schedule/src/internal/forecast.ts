@@ -956,8 +956,8 @@ class Engine {
     add(this.inList, this.inAt[a]!, this.inAt[a + 1]!, sums.in, this.netCreditor)
     const edited = this.edited.data
     for (const i of this.editedOf.get(a) ?? []) {
-      const o = edited[i * 4]!
-      const day = edited[i * 4 + 3]!
+      const o = edited[i * EDIT]!
+      const day = edited[i * EDIT + 3]!
       if (day < from) continue
       if (this.debtorOf[o] === a && this.netDebtor[o] === 1) sums.out[day - base]! += BigInt(cents[o]!)
       if (this.creditorOf[o] === a && this.netCreditor[o] === 1) sums.in[day - base]! += BigInt(cents[o]!)
