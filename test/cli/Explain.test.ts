@@ -185,17 +185,7 @@ describe("tppkit explain on orders given as recurrences (an RRULE, a COBS record
   })
 
   it("a COBS order paused in July keeps its own convention (preceding) and names the paused occurrence", async () => {
-    const r = await run([
-      "explain",
-      "--orders",
-      file,
-      "--order",
-      "C-PAUSED",
-      "--date",
-      "2027-07-01",
-      "--format",
-      "json"
-    ])
+    const r = await explain(["--order", "C-PAUSED", "--date", "2027-07-01", "--format", "json"])
     expect(r.code).toBe(0)
     const json = JSON.parse(r.stdout)
     expect(json.trace.pausedBefore).toEqual({ count: 1, first: "2027-07-10", last: "2027-07-10" })

@@ -1,5 +1,5 @@
 import { ProjectionFormats, Render } from "@tppkit/cli"
-import { LocalDate, Money } from "@tppkit/core"
+import { type Frequency, LocalDate, Money } from "@tppkit/core"
 import { CashFlow, Export } from "@tppkit/schedule"
 import { BigDecimal } from "effect"
 import { describe, expect, it } from "vitest"
@@ -23,6 +23,29 @@ const report: ProjectionFormats.ProjectionReport = Export.make(
   { from: d("2026-01-01"), to: d("2026-03-31") },
   { skipped }
 )
+
+/** The report of one order of `value` EUR between two Slovak accounts from `startDate`, over `from` to `to`. */
+const oneOrder = (
+  order: { orderId: string; frequency: Frequency.Frequency; startDate: string; value: string; creditorName?: string },
+  from: string,
+  to: string
+): ProjectionFormats.ProjectionReport =>
+  Export.make(
+    [
+      {
+        orderId: order.orderId,
+        frequency: order.frequency,
+        startDate: d(order.startDate),
+        instructedAmount: { value: bd(order.value), currency: "EUR" },
+        debtor: { iban: "SK3112000000198742637541" },
+        creditor: {
+          iban: "SK6807200002891987426353",
+          ...(order.creditorName === undefined ? {} : { name: order.creditorName })
+        }
+      }
+    ],
+    { from: d(from), to: d(to) }
+  )
 
 describe("totals (from CashFlow)", () => {
   it("counts and sums per currency, sorted by currency", () => {
@@ -54,18 +77,10 @@ describe("projection renderers", () => {
   })
 
   it("table totals per month mark the months the window cuts as partial, with the days it covers", () => {
-    const cut = Export.make(
-      [
-        {
-          orderId: "SO-W",
-          frequency: "WEEK",
-          startDate: d("2026-01-05"),
-          instructedAmount: { value: bd("10"), currency: "EUR" },
-          debtor: { iban: "SK3112000000198742637541" },
-          creditor: { iban: "SK6807200002891987426353" }
-        }
-      ],
-      { from: d("2026-01-15"), to: d("2026-03-10") }
+    const cut = oneOrder(
+      { orderId: "SO-W", frequency: "WEEK", startDate: "2026-01-05", value: "10" },
+      "2026-01-15",
+      "2026-03-10"
     )
     const lines = ProjectionFormats.projectionTable(cut).split("\n")
     const at = lines.indexOf("Totals per month")
@@ -118,18 +133,10 @@ describe("projection renderers by format", () => {
 
 describe("the projection's table of many payments", () => {
   it("lists the first TABLE_ROWS payments, says how many more there are, and totals every payment", () => {
-    const many = Export.make(
-      [
-        {
-          orderId: "SO-DAILY",
-          frequency: "DAI7",
-          startDate: d("2000-01-01"),
-          instructedAmount: { value: bd("0.01"), currency: "EUR" },
-          debtor: { iban: "SK3112000000198742637541" },
-          creditor: { iban: "SK6807200002891987426353", name: "Landlord" }
-        }
-      ],
-      { from: d("2000-01-01"), to: d("2019-12-31") }
+    const many = oneOrder(
+      { orderId: "SO-DAILY", frequency: "DAI7", startDate: "2000-01-01", value: "0.01", creditorName: "Landlord" },
+      "2000-01-01",
+      "2019-12-31"
     )
     const lines = ProjectionFormats.projectionTable(many).split("\n")
     const count = [...Export.payments(many)].length

@@ -15,19 +15,13 @@ describe("Reconcile.settings", () => {
     expect(Result.isSuccess(sk) && BankRule.describe(sk.success.rule)).toBe("preceding · SK")
   })
   it("--holidays adds days to the calendar in use; on every day they are the only closed days", () => {
-    const every = Reconcile.settings({
-      asOf: "2026-01-15",
-      calendar: "every-day",
-      convention: "following",
-      holidays: "2026-01-17"
-    })
-    expect(Result.isSuccess(every)).toBe(true)
-    if (Result.isSuccess(every)) {
-      const calendar = every.success.rule.calendar as Calendar.Calendar
-      expect(BankRule.describe(every.success.rule)).toBe("following · every-day+custom")
-      expect(Calendar.isWorkingDay(calendar, d("2026-01-17"))).toBe(false) // the added Saturday
-      expect(Calendar.isWorkingDay(calendar, d("2026-01-18"))).toBe(true) // a Sunday of a bank paying every day
-    }
+    const every = Result.getOrThrow(
+      Reconcile.settings({ asOf: "2026-01-15", calendar: "every-day", convention: "following", holidays: "2026-01-17" })
+    )
+    const calendar = every.rule.calendar as Calendar.Calendar
+    expect(BankRule.describe(every.rule)).toBe("following · every-day+custom")
+    expect(Calendar.isWorkingDay(calendar, d("2026-01-17"))).toBe(false) // the added Saturday
+    expect(Calendar.isWorkingDay(calendar, d("2026-01-18"))).toBe(true) // a Sunday of a bank paying every day
     const target = Reconcile.settings({
       asOf: "2026-01-15",
       calendar: "target",

@@ -267,6 +267,19 @@ describe("worker status sections", () => {
     today: "2026-11-02"
   }
   const lines = WorkerStatus.table(full)
+  const frequencyWarning =
+    '"mnth" is read as "MNTH", because the bank\'s frequency codes are spelt in upper case (DAIL, DAI7, WEEK, MNTH, QUTR, SEMI, YEAR)'
+  /** The lines as one text, each wrapped line joined back to the one it continues. */
+  const oneText = (lines: ReadonlyArray<string>) => lines.join("\n").replaceAll(/\n +/g, " ")
+  /**
+   * The sweeps section when cz-1's finished sweep carries `over`, beside my-consent's plain one, as one text; every
+   * line of it is asserted to fit 100 columns.
+   */
+  const cz1Sweep = (over: Partial<SweepLog.Entry>) => {
+    const section = WorkerStatus.sweepsSection({ ...full, sweeps: [entry({ consent: "cz-1", ...over }), entry({})] })
+    for (const l of section) expect(l.length, l).toBeLessThanOrEqual(100)
+    return oneText(section)
+  }
 
   it("shows a Slovak IBAN whole beside a typical order id in 100 columns", () => {
     const plain = WorkerStatus.table({ checks: [row("GEN-000087", "APPR", { amount: "131.1" })], budget: [] })
@@ -283,7 +296,7 @@ describe("worker status sections", () => {
     expect(lines).toContain("Sweeps by day and consent:")
     expect(lines.some((l) => /^2026-11-02 +my-consent +0 +finished +5 +1 +11-02 07:00$/.test(l))).toBe(true)
     expect(lines.some((l) => /^2026-11-03 +my-consent +0 +retrying +2 +again 11-03 07:00$/.test(l))).toBe(true)
-    const text = lines.join("\n").replaceAll(/\n +/g, " ")
+    const text = oneText(lines)
     expect(text).toContain("failed (BudgetExhausted): daily budget of 4 unattended calls")
     expect(text).toContain("runs again when a worker starts or at the next sweep hour")
     expect(text).toContain(
@@ -291,76 +304,76 @@ describe("worker status sections", () => {
     )
   })
 
-  it("names the orders a finished sweep left unplanned while their details are pending (issue 37)", () => {
-    const pending = WorkerStatus.sweepsSection({
-      ...full,
-      sweeps: [entry({ consent: "cz-1", detailsPending: ["SO0005", "SO0006"] }), entry({})]
-    })
-    const text = pending.join("\n").replaceAll(/\n +/g, " ")
-    expect(text).toContain(
-      "2026-11-02 cz-1: 2 order(s) not planned, their details pending (the list names no start): SO0005, SO0006; read within a later day's budget"
-    )
-    expect(text).not.toContain("my-consent: 0 order(s)")
-    for (const l of pending) expect(l.length, l).toBeLessThanOrEqual(100)
-  })
-
-  it("names a finished sweep's records that could not be read, with their positions and reasons (issue 34)", () => {
-    const unread = {
-      count: 7,
-      first: [{ position: "page 0, record 2 (SO-0002)", reason: "instructedAmount: Missing key" }]
-    }
-    const section = WorkerStatus.sweepsSection({ ...full, sweeps: [entry({ consent: "cz-1", unread }), entry({})] })
-    const text = section.join("\n").replaceAll(/\n +/g, " ")
-    expect(text).toContain(
-      "2026-11-02 cz-1: 7 record(s) of the listing could not be read, not planned: page 0, record 2 (SO-0002): instructedAmount: Missing key; …"
-    )
-    expect(text).not.toContain("my-consent: 0 record(s)")
-    for (const l of section) expect(l.length, l).toBeLessThanOrEqual(100)
-  })
-
-  it("names a finished sweep's records that pay nothing beside those unread, with positions and reasons (issue 34)", () => {
-    const skipped = {
-      count: 1,
-      first: [
-        {
-          position: "page 0, record 2 (SO-0002)",
-          reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+  /** What a finished sweep of cz-1 carries, what its text then says, and what it does not say of my-consent. */
+  const finished: ReadonlyArray<{
+    name: string
+    sweep: Partial<SweepLog.Entry>
+    said: ReadonlyArray<string>
+    unsaid?: string
+  }> = [
+    {
+      name: "names the orders a finished sweep left unplanned while their details are pending (issue 37)",
+      sweep: { detailsPending: ["SO0005", "SO0006"] },
+      said: [
+        "2026-11-02 cz-1: 2 order(s) not planned, their details pending (the list names no start): SO0005, SO0006; read within a later day's budget"
+      ],
+      unsaid: "my-consent: 0 order(s)"
+    },
+    {
+      name: "names a finished sweep's records that could not be read, with their positions and reasons (issue 34)",
+      sweep: {
+        unread: {
+          count: 7,
+          first: [{ position: "page 0, record 2 (SO-0002)", reason: "instructedAmount: Missing key" }]
         }
+      },
+      said: [
+        "2026-11-02 cz-1: 7 record(s) of the listing could not be read, not planned: page 0, record 2 (SO-0002): instructedAmount: Missing key; …"
+      ],
+      unsaid: "my-consent: 0 record(s)"
+    },
+    {
+      name: "names a finished sweep's records that pay nothing beside those unread, with positions and reasons (issue 34)",
+      sweep: {
+        skipped: {
+          count: 1,
+          first: [
+            {
+              position: "page 0, record 2 (SO-0002)",
+              reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+            }
+          ]
+        },
+        unread: { count: 1, first: [{ position: "page 1, record 7", reason: "not JSON" }] }
+      },
+      said: [
+        "2026-11-02 cz-1: 1 record(s) of the listing could not be read, not planned: page 1, record 7: not JSON 2026-11-02 cz-1: 1 record(s) of the listing pay nothing, skipped: page 0, record 2 (SO-0002): endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
+      ],
+      unsaid: "my-consent: 0 record(s)"
+    },
+    {
+      name: "names a finished sweep's reading warnings, one line per field and reason with the count (issue 34)",
+      sweep: {
+        warnings: [
+          { field: "frequency", reason: frequencyWarning, count: 4, orderIds: ["SO-0001", "SO-0002", "SO-0003"] },
+          { field: "instructedAmount.value", reason: "12.345: amount has 3 decimals", count: 1, orderIds: ["SO-0009"] }
+        ]
+      },
+      said: [
+        `2026-11-02 cz-1: 4 record(s) read with a warning, planned as read: frequency: ${frequencyWarning} (SO-0001, SO-0002, SO-0003, …)`,
+        "2026-11-02 cz-1: 1 record(s) read with a warning, planned as read: instructedAmount.value: 12.345: amount has 3 decimals (SO-0009)"
       ]
     }
-    const unread = { count: 1, first: [{ position: "page 1, record 7", reason: "not JSON" }] }
-    const section = WorkerStatus.sweepsSection({
-      ...full,
-      sweeps: [entry({ consent: "cz-1", skipped, unread }), entry({})]
-    })
-    const text = section.join("\n").replaceAll(/\n +/g, " ")
-    expect(text).toContain(
-      "2026-11-02 cz-1: 1 record(s) of the listing could not be read, not planned: page 1, record 7: not JSON 2026-11-02 cz-1: 1 record(s) of the listing pay nothing, skipped: page 0, record 2 (SO-0002): endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
-    )
-    expect(text).not.toContain("my-consent: 0 record(s)")
-    for (const l of section) expect(l.length, l).toBeLessThanOrEqual(100)
-  })
+  ]
 
-  it("names a finished sweep's reading warnings, one line per field and reason with the count (issue 34)", () => {
-    const reason =
-      '"mnth" is read as "MNTH", because the bank\'s frequency codes are spelt in upper case (DAIL, DAI7, WEEK, MNTH, QUTR, SEMI, YEAR)'
-    const warnings = [
-      { field: "frequency", reason, count: 4, orderIds: ["SO-0001", "SO-0002", "SO-0003"] },
-      { field: "instructedAmount.value", reason: "12.345: amount has 3 decimals", count: 1, orderIds: ["SO-0009"] }
-    ]
-    const section = WorkerStatus.sweepsSection({ ...full, sweeps: [entry({ consent: "cz-1", warnings }), entry({})] })
-    const text = section.join("\n").replaceAll(/\n +/g, " ")
-    expect(text).toContain(
-      `2026-11-02 cz-1: 4 record(s) read with a warning, planned as read: frequency: ${reason} (SO-0001, SO-0002, SO-0003, …)`
-    )
-    expect(text).toContain(
-      "2026-11-02 cz-1: 1 record(s) read with a warning, planned as read: instructedAmount.value: 12.345: amount has 3 decimals (SO-0009)"
-    )
-    for (const l of section) expect(l.length, l).toBeLessThanOrEqual(100)
+  it.each(finished)("$name", ({ sweep, said, unsaid }) => {
+    const text = cz1Sweep(sweep)
+    for (const line of said) expect(text).toContain(line)
+    if (unsaid !== undefined) expect(text).not.toContain(unsaid)
   })
 
   it("lists each check without an answer with where it stands and its typed reason", () => {
-    const text = lines.join("\n").replaceAll(/\n +/g, " ")
+    const text = oneText(lines)
     expect(text).toMatch(/2026-11-02 SO-3 12\.50 EUR SK2411000000002612345678: refused \(refused\/Forbidden, 1 sent\)/)
     expect(text).toMatch(/2026-11-03 SO-6 12\.50 EUR \S+: retrying \(unavailable\/TransportFailure, 1 sent\)/)
     expect(text).toMatch(/2026-10-30 SO-7 12\.50 EUR \S+: gave up \(unavailable\/TransportFailure/)
@@ -369,7 +382,7 @@ describe("worker status sections", () => {
   })
 
   it("says which webhook endpoint is disabled since when and why, and the ways out; an endpoint in order is not shown", () => {
-    const text = lines.join("\n").replaceAll(/\n +/g, " ")
+    const text = oneText(lines)
     expect(text).toContain(
       "Webhook endpoint https://old.example.com/hooks disabled since 11-02 07:01 UTC (HTTP 410 Gone from https://old.example.com/hooks); tppkit webhook enable URL turns it back on; 4 deliveries given up, tppkit webhook replay --since D sends them again"
     )
@@ -438,7 +451,7 @@ describe("worker status sections", () => {
   })
 
   it("lists the webhook deliveries not made yet, and nothing of sweeps or webhooks when none were read", () => {
-    expect(lines.join("\n").replaceAll(/\n +/g, " ")).toContain(
+    expect(oneText(lines)).toContain(
       "check.declined evt_0123456789abcdef0123456789abcdef to https://hooks.example.com/tppkit/treasury: 3 attempts, next 11-02 07:05 UTC"
     )
     const plain = WorkerStatus.table(status).join("\n")

@@ -36,3 +36,12 @@ export const run = async (args: ReadonlyArray<string>, options: Options = {}) =>
   const code = await Effect.runPromise(Cli.main(args).pipe(Effect.provide(stdio), Effect.provide(NodeServices.layer)))
   return { code, stdout: out.join(""), stderr: err.join("") }
 }
+
+/**
+ * The arguments of `tppkit worker --once` with `flags`, its database on loopback port 1 (where nothing listens) and a
+ * bank it never reaches: for what a worker checks before it asks either.
+ */
+export const workerWithoutDatabase = (...flags: ReadonlyArray<string>): Array<string> => [
+  ...["worker", "--database-url", "postgres://tppkit@127.0.0.1:1/tppkit", "--base-url", "https://bank.example"],
+  ...["--client-id", "c", "--client-secret", "s", ...flags, "--once"]
+]

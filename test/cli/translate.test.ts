@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { run } from "./inProcess.ts"
+import { tempFolder } from "./tempFiles.ts"
+
+const { file: write } = tempFolder("tppkit-translate")
 
 describe('tppkit translate --to rrule: pauses as EXDATE (core README, "Pauses as EXDATE")', () => {
   const file = "test/cli/fixtures/recurrence-orders.json"
@@ -61,20 +61,17 @@ describe('tppkit translate --to rrule: pauses as EXDATE (core README, "Pauses as
 })
 
 describe("tppkit translate: a file's text on the terminal", () => {
-  const dir = mkdtempSync(join(tmpdir(), "tppkit-translate-"))
-  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const order = (orderId: string, frequency: string, startDate = "2027-01-31") => ({
+    orderId,
+    frequency,
+    startDate,
+    debtor: { name: "A", iban: "SK3112000000198742637541" },
+    creditor: { name: "B", iban: "CZ6508000000192000145399" },
+    instructedAmount: { value: 1, currency: "EUR" }
+  })
 
   it("control characters of an orderId are shown escaped, in the output and in the not-read lines", async () => {
-    const order = (orderId: string, frequency: string) => ({
-      orderId,
-      frequency,
-      startDate: "2027-01-31",
-      debtor: { name: "A", iban: "SK3112000000198742637541" },
-      creditor: { name: "B", iban: "CZ6508000000192000145399" },
-      instructedAmount: { value: 1, currency: "EUR" }
-    })
-    const file = join(dir, "escapes.json")
-    writeFileSync(file, JSON.stringify([order("OK\u001b[2J", "MNTH"), order("BAD\u001b]0;x\u0007", "XXXX")]))
+    const file = write("escapes.json", [order("OK\u001b[2J", "MNTH"), order("BAD\u001b]0;x\u0007", "XXXX")])
     const r = await run(["translate", "--orders", file, "--to", "rrule"])
     expect(r.code).toBe(7)
     expect(r.stdout).toContain("OK\\x1b[2J  lossy\n")
@@ -83,23 +80,11 @@ describe("tppkit translate: a file's text on the terminal", () => {
   })
 
   it("quarterly from 2027-01-30 and half-yearly from 2027-01-31 are exact in every standard: no month they reach lacks the day (issue 34)", async () => {
-    const order = (orderId: string, frequency: string, startDate: string) => ({
-      orderId,
-      frequency,
-      startDate,
-      debtor: { name: "A", iban: "SK3112000000198742637541" },
-      creditor: { name: "B", iban: "CZ6508000000192000145399" },
-      instructedAmount: { value: 1, currency: "EUR" }
-    })
-    const file = join(dir, "quarters.json")
-    writeFileSync(
-      file,
-      JSON.stringify([
-        order("Q", "QUTR", "2027-01-30"),
-        order("S", "SEMI", "2027-01-31"),
-        order("M", "MNTH", "2027-01-30")
-      ])
-    )
+    const file = write("quarters.json", [
+      order("Q", "QUTR", "2027-01-30"),
+      order("S", "SEMI", "2027-01-31"),
+      order("M", "MNTH", "2027-01-30")
+    ])
     for (const to of ["berlin-group", "cobs", "uk-v3", "uk-v4", "iso20022", "ynab", "actual"]) {
       const r = await run(["translate", "--orders", file, "--to", to, "--calendar", "weekends"])
       // only M, monthly from 30 January, reaches a month without its day (February); COBS's MONTHLY cannot say day 30
@@ -111,8 +96,6 @@ describe("tppkit translate: a file's text on the terminal", () => {
 })
 
 describe("tppkit translate --holidays: the bank's own closing days (issue 40)", () => {
-  const dir = mkdtempSync(join(tmpdir(), "tppkit-translate-holidays-"))
-  afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const order = (orderId: string, startDate: string) => ({
     orderId,
     debtor: { name: "D", iban: "SK2411000000002612345678" },
@@ -121,8 +104,9 @@ describe("tppkit translate --holidays: the bank's own closing days (issue 40)", 
     startDate,
     frequency: "MNTH"
   })
-  const file = join(dir, "orders.json")
-  writeFileSync(file, JSON.stringify([order("ON-IT", "2027-01-05"), order("BESIDE", "2027-01-06")]))
+  const file = write("orders.json", [order("ON-IT", "2027-01-05"), order("BESIDE", "2027-01-06")])
+  /** `translate` of the two orders to the standard `to`, with `flags`. */
+  const translate = (to: string, ...flags: Array<string>) => run(["translate", "--orders", file, "--to", to, ...flags])
   const loss = {
     field: "holidays",
     from: "2027-02-05",
@@ -131,17 +115,7 @@ describe("tppkit translate --holidays: the bank's own closing days (issue 40)", 
   }
 
   it("a closing day that moves one of an order's payments is a loss of that order, in every target", async () => {
-    const sbas = await run([
-      "translate",
-      "--orders",
-      file,
-      "--to",
-      "sbas",
-      "--holidays",
-      "2027-02-05",
-      "--format",
-      "json"
-    ])
+    const sbas = await translate("sbas", "--holidays", "2027-02-05", "--format", "json")
     expect(sbas.code).toBe(8)
     const rows = sbas.stdout
       .trim()
@@ -152,22 +126,22 @@ describe("tppkit translate --holidays: the bank's own closing days (issue 40)", 
       ["BESIDE", "exact", undefined]
     ])
     // the same order and no holidays: exact
-    const none = await run(["translate", "--orders", file, "--to", "sbas"])
+    const none = await translate("sbas")
     expect(none.code).toBe(0)
     // the RRULE's own losses follow the holidays'
-    const rrule = await run(["translate", "--orders", file, "--to", "rrule", "--holidays", "2027-02-05"])
+    const rrule = await translate("rrule", "--holidays", "2027-02-05")
     expect(rrule.stdout).toContain(
       "  lost: The bank's own closing days (holidays) changes from 2027-02-05 to not defined by the standard, because no standard's record says"
     )
     // a standard written whole: the loss on stderr
-    const cobs = await run(["translate", "--orders", file, "--to", "cobs", "--holidays", "2027-02-05"])
+    const cobs = await translate("cobs", "--holidays", "2027-02-05")
     expect(cobs.code).toBe(8)
     expect(cobs.stderr).toMatch(/^tppkit: ON-IT lossy: The bank's own closing days \(holidays\)/m)
     expect(cobs.stderr).not.toMatch(/BESIDE lossy: The bank's own/)
   })
 
   it("a date that is none is refused as on every command", async () => {
-    const r = await run(["translate", "--orders", file, "--to", "rrule", "--holidays", "2027-02-30"])
+    const r = await translate("rrule", "--holidays", "2027-02-30")
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('--holidays "2027-02-30"')
   })

@@ -4,35 +4,14 @@
  * record that cannot be read 7 (the fleet stores a balances file whole or not at all). The database here is not
  * there: a good file goes on to it and fails there instead.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, assert, describe, it } from "@effect/vitest"
-import { run } from "./inProcess.ts"
+import { assert, describe, it } from "@effect/vitest"
+import { run, workerWithoutDatabase } from "./inProcess.ts"
+import { tempFolder } from "./tempFiles.ts"
 
-const dir = mkdtempSync(join(tmpdir(), "tppkit-worker-balances-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const { dir, file } = tempFolder("tppkit-worker-balances")
 
-const worker = (balances: string) => [
-  "worker",
-  "--database-url",
-  "postgres://tppkit@127.0.0.1:1/tppkit",
-  "--base-url",
-  "https://bank.example",
-  "--client-id",
-  "c",
-  "--client-secret",
-  "s",
-  "--balances",
-  balances,
-  "--once"
-]
-
-const file = (name: string, text: string): string => {
-  const path = join(dir, name)
-  writeFileSync(path, text)
-  return path
-}
+const worker = (balances: string) => workerWithoutDatabase("--balances", balances)
 
 const good = { iban: "SK2411000000002612345678", currency: "EUR", amount: "300.00", date: "2026-11-01" }
 

@@ -4,24 +4,9 @@
  * 25, "Limits"); the sandbox takes any day (it goes on to the database, here one that is not there).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { run } from "./inProcess.ts"
+import { run, workerWithoutDatabase } from "./inProcess.ts"
 
-const worker = (env: string, today: string) => [
-  "worker",
-  "--env",
-  env,
-  "--database-url",
-  "postgres://tppkit@127.0.0.1:1/tppkit",
-  "--base-url",
-  "https://bank.example",
-  "--client-id",
-  "c",
-  "--client-secret",
-  "s",
-  "--today",
-  today,
-  "--once"
-]
+const worker = (env: string, today: string) => workerWithoutDatabase("--env", env, "--today", today)
 
 describe("tppkit worker --today", () => {
   it("refuses a day after today in the live environment (exit 2), the sandbox takes it", async () => {
