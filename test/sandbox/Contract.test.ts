@@ -104,34 +104,28 @@ layer(Sandbox.layer())("Contract: every answer of the mock bank decodes with cor
         assert.isTrue(Result.isSuccess(Schema.decodeUnknownResult(StandingOrder.ListResponse)(page.json)))
 
         const other = yield* token(info, "AISP", { clientId: "tppkit-aisp", clientSecret: "aisp-secret" })
-        const cases: Array<
-          [string, string, { headers?: Record<string, string>; body?: string; method?: string }, string]
-        > = [
-          [
-            "content type",
-            check,
-            { headers: withDialect(piisp, { "content-type": "text/plain" }), body: "{}" },
-            "UNSUPPORTED_MEDIA_TYPE"
-          ],
-          ["no request id", check, { headers: withDialect(piisp, { "request-id": "" }), body: "{}" }, "FORMAT_ERROR"],
-          [
-            "bad ip",
-            check,
-            { headers: withDialect(piisp, { "psu-ip-address": "999.1.1.1" }), body: "{}" },
-            "FORMAT_ERROR"
-          ],
-          [
-            "bad geo",
-            check,
-            { headers: withDialect(piisp, { "psu-geolocation": "north" }), body: "{}" },
-            "FORMAT_ERROR"
-          ],
-          [
-            "bad login time",
-            check,
-            { headers: withDialect(piisp, { "psu-last-logged-time": "yesterday" }), body: "{}" },
-            "FORMAT_ERROR"
-          ],
+        type Case = [string, string, { headers?: Record<string, string>; body?: string; method?: string }, string]
+        /** A balance check with the token's headers plus `extra`, its body empty. */
+        const headerCase = (label: string, extra: Record<string, string>, code: string): Case => [
+          label,
+          check,
+          { headers: withDialect(piisp, extra), body: "{}" },
+          code
+        ]
+        /** A balance check with `body` under `bearer` (the PIISP token unless given). */
+        const bodyCase = (label: string, body: string, code: string, bearer = piisp): Case => [
+          label,
+          check,
+          { headers: withDialect(bearer), body },
+          code
+        ]
+        const aispExpired = yield* token(info, "PIISP AISP", { clientId: "tppkit-aisp", clientSecret: "aisp-secret" })
+        const cases: Array<Case> = [
+          headerCase("content type", { "content-type": "text/plain" }, "UNSUPPORTED_MEDIA_TYPE"),
+          headerCase("no request id", { "request-id": "" }, "FORMAT_ERROR"),
+          headerCase("bad ip", { "psu-ip-address": "999.1.1.1" }, "FORMAT_ERROR"),
+          headerCase("bad geo", { "psu-geolocation": "north" }, "FORMAT_ERROR"),
+          headerCase("bad login time", { "psu-last-logged-time": "yesterday" }, "FORMAT_ERROR"),
           ["no token", check, { headers: { ...withDialect(piisp), authorization: "" }, body: "{}" }, "TOKEN_MISSING"],
           [
             "not bearer",
@@ -139,39 +133,14 @@ layer(Sandbox.layer())("Contract: every answer of the mock bank decodes with cor
             { headers: { ...withDialect(piisp), authorization: "Basic abc" }, body: "{}" },
             "TOKEN_INVALID"
           ],
-          ["unknown token", check, { headers: withDialect("nope"), body: "{}" }, "TOKEN_INVALID"],
-          ["not json", check, { headers: withDialect(piisp), body: "{oops" }, "FORMAT_ERROR"],
-          ["not an object", check, { headers: withDialect(piisp), body: "[1]" }, "FORMAT_ERROR"],
-          ["schema", check, { headers: withDialect(piisp), body: '{"iban":"SK00"}' }, "FORMAT_ERROR"],
-          [
-            "scope",
-            check,
-            { headers: withDialect(other), body: balanceBody(Fixtures.ibans.eurBranch, 1) },
-            "SCOPE_INSUFFICIENT"
-          ],
-          [
-            "no consent",
-            check,
-            { headers: withDialect(piisp), body: balanceBody(Fixtures.ibans.eurNoConsent, 1) },
-            "CONSENT_MISSING"
-          ],
-          [
-            "sca",
-            check,
-            { headers: withDialect(piisp), body: balanceBody(Fixtures.ibans.czkElectronic, 1, "CZK") },
-            "SCA_REQUIRED"
-          ],
-          [
-            "expired consent",
-            check,
-            {
-              headers: withDialect(
-                yield* token(info, "PIISP AISP", { clientId: "tppkit-aisp", clientSecret: "aisp-secret" })
-              ),
-              body: balanceBody(Fixtures.ibans.eurExpired, 1)
-            },
-            "CONSENT_EXPIRED"
-          ],
+          bodyCase("unknown token", "{}", "TOKEN_INVALID", "nope"),
+          bodyCase("not json", "{oops", "FORMAT_ERROR"),
+          bodyCase("not an object", "[1]", "FORMAT_ERROR"),
+          bodyCase("schema", '{"iban":"SK00"}', "FORMAT_ERROR"),
+          bodyCase("scope", balanceBody(Fixtures.ibans.eurBranch, 1), "SCOPE_INSUFFICIENT", other),
+          bodyCase("no consent", balanceBody(Fixtures.ibans.eurNoConsent, 1), "CONSENT_MISSING"),
+          bodyCase("sca", balanceBody(Fixtures.ibans.czkElectronic, 1, "CZK"), "SCA_REQUIRED"),
+          bodyCase("expired consent", balanceBody(Fixtures.ibans.eurExpired, 1), "CONSENT_EXPIRED", aispExpired),
           ["list scope", list, { headers: withDialect(piisp), body: "{}" }, "SCOPE_INSUFFICIENT"],
           [
             "not bound",
@@ -180,41 +149,16 @@ layer(Sandbox.layer())("Contract: every answer of the mock bank decodes with cor
             "ACCOUNT_NOT_BOUND"
           ],
           ["page size", list, { headers: withDialect(aisp), body: '{"pageSize":15}' }, "FORMAT_ERROR"],
-          ["too large", check, { headers: withDialect(piisp), body: "a".repeat(70_000) }, "PAYLOAD_TOO_LARGE"],
+          bodyCase("too large", "a".repeat(70_000), "PAYLOAD_TOO_LARGE"),
           ["unknown path", `${info.baseUrl}/nowhere`, { headers: withDialect(piisp), body: "{}" }, "RESOURCE_UNKNOWN"],
           ["method", check, { headers: withDialect(piisp), method: "PUT", body: "{}" }, "METHOD_NOT_ALLOWED"],
           ["journal method", `${info.baseUrl}/__journal`, { headers: d, method: "DELETE" }, "METHOD_NOT_ALLOWED"],
           ["journal query", `${info.baseUrl}/__journal?since=x`, { headers: d, method: "GET" }, "FORMAT_ERROR"],
-          [
-            "fault 503",
-            check,
-            { headers: withDialect(piisp, { "x-sandbox-fault": "503" }), body: "{}" },
-            "SERVICE_UNAVAILABLE"
-          ],
-          [
-            "fault 429",
-            check,
-            { headers: withDialect(piisp, { "x-sandbox-fault": "429" }), body: "{}" },
-            "TOO_MANY_REQUESTS"
-          ],
-          [
-            "fault expired",
-            check,
-            { headers: withDialect(piisp, { "x-sandbox-fault": "expired-token" }), body: "{}" },
-            "TOKEN_EXPIRED"
-          ],
-          [
-            "fault unknown",
-            check,
-            { headers: withDialect(piisp, { "x-sandbox-fault": "bogus" }), body: "{}" },
-            "FORMAT_ERROR"
-          ],
-          [
-            "magic amount",
-            check,
-            { headers: withDialect(piisp), body: balanceBody(Fixtures.ibans.eurBranch, 503.03) },
-            "SERVICE_UNAVAILABLE"
-          ]
+          headerCase("fault 503", { "x-sandbox-fault": "503" }, "SERVICE_UNAVAILABLE"),
+          headerCase("fault 429", { "x-sandbox-fault": "429" }, "TOO_MANY_REQUESTS"),
+          headerCase("fault expired", { "x-sandbox-fault": "expired-token" }, "TOKEN_EXPIRED"),
+          headerCase("fault unknown", { "x-sandbox-fault": "bogus" }, "FORMAT_ERROR"),
+          bodyCase("magic amount", balanceBody(Fixtures.ibans.eurBranch, 503.03), "SERVICE_UNAVAILABLE")
         ]
         for (const [label, url, init, code] of cases)
           assertDecodedError(yield* post(url, init), code, `${dialect} ${label}`)
@@ -286,23 +230,42 @@ const codeOf = <A>(exit: Exit.Exit<A, { readonly reason: { readonly _tag: string
   return ErrorBody.code(body)
 }
 
+/** What `f` did with the http client of the mock bank `info`, every request carrying `headers` (see `clientStack`). */
+const withClient = <A, E>(
+  info: Sandbox.SandboxInfo["Service"],
+  headers: Record<string, string>,
+  f: (c: BankClient.BankClient["Service"]) => Effect.Effect<A, E>,
+  secret?: string
+) =>
+  Effect.exit(
+    Effect.flatMap(Effect.service(BankClient.BankClient), f).pipe(Effect.provide(clientStack(info, headers, secret)))
+  )
+
+/** Each expectation's balance check, its headers added to `headers`, fails with the expectation's code. */
+const expectCodes = (
+  info: Sandbox.SandboxInfo["Service"],
+  headers: Record<string, string>,
+  expectations: ReadonlyArray<[string, Record<string, string>, BalanceCheck.Request, string]>,
+  prefix: string
+) =>
+  Effect.gen(function* () {
+    for (const [label, extra, request, code] of expectations) {
+      const exit = yield* withClient(info, { ...headers, ...extra }, (c) => c.balanceCheck(request, { psu }))
+      assert.strictEqual(codeOf(exit, `${prefix} ${label}`), code, `${prefix} ${label}`)
+    }
+  })
+
 describe("Contract: the http client reads every answer of the mock bank", () => {
   for (const dialect of dialects) {
     it.live(`${dialect}: successes, refusals and faults come back decoded, never Raw`, () =>
       Effect.gen(function* () {
         const info = yield* Sandbox.SandboxInfo
-        const run = <A, E>(
-          headers: Record<string, string>,
-          f: (c: BankClient.BankClient["Service"]) => Effect.Effect<A, E>
-        ) =>
-          Effect.exit(
-            Effect.flatMap(Effect.service(BankClient.BankClient), f).pipe(
-              Effect.provide(clientStack(info, { "x-sandbox-error-dialect": dialect, ...headers }))
-            )
-          )
-        const ok = yield* run({}, (c) => c.balanceCheck(check(Fixtures.ibans.eurBranch), { psu }))
+        const inDialect = { "x-sandbox-error-dialect": dialect }
+        const run = <A, E>(f: (c: BankClient.BankClient["Service"]) => Effect.Effect<A, E>) =>
+          withClient(info, inDialect, f)
+        const ok = yield* run((c) => c.balanceCheck(check(Fixtures.ibans.eurBranch), { psu }))
         assert.isTrue(Exit.isSuccess(ok) && ok.value.body.response === "APPR")
-        const listed = yield* run({}, (c) =>
+        const listed = yield* run((c) =>
           c.standingOrdersPage({ psu: { ...psu, lastLoggedTime: new Date().toISOString() }, pageSize: 20 })
         )
         assert.isTrue(
@@ -316,19 +279,17 @@ describe("Contract: the http client reads every answer of the mock bank", () => 
           ["expired", { "x-sandbox-fault": "expired-token" }, check(Fixtures.ibans.eurBranch), "TOKEN_EXPIRED"],
           ["unknown fault", { "x-sandbox-fault": "bogus" }, check(Fixtures.ibans.eurBranch), "FORMAT_ERROR"]
         ]
-        for (const [label, headers, request, code] of expectations) {
-          const exit = yield* run(headers, (c) => c.balanceCheck(request, { psu }))
-          assert.strictEqual(codeOf(exit, `${dialect} ${label}`), code, `${dialect} ${label}`)
-        }
-        const notBound = yield* run({}, (c) =>
+        yield* expectCodes(info, inDialect, expectations, dialect)
+        const notBound = yield* run((c) =>
           c.standingOrdersPage({ psu, iban: Iban.parseUnsafe(Fixtures.ibans.eurExpired) })
         )
         assert.strictEqual(codeOf(notBound, "not bound"), "ACCOUNT_NOT_BOUND")
         // the token endpoint's OAuth errors, read by the client's token service
-        const badSecret = yield* Effect.exit(
-          Effect.flatMap(Effect.service(BankClient.BankClient), (c) =>
-            c.balanceCheck(check(Fixtures.ibans.eurBranch), { psu })
-          ).pipe(Effect.provide(clientStack(info, { "x-sandbox-error-dialect": dialect }, "wrong-secret")))
+        const badSecret = yield* withClient(
+          info,
+          inDialect,
+          (c) => c.balanceCheck(check(Fixtures.ibans.eurBranch), { psu }),
+          "wrong-secret"
         )
         assert.strictEqual(codeOf(badSecret, "bad secret"), "invalid_client")
       }).pipe(Effect.provide(Sandbox.layer()))
@@ -339,18 +300,13 @@ describe("Contract: the http client reads every answer of the mock bank", () => 
   it.live("cobs: successes, refusals and faults come back decoded in COBS's dialect, never Raw", () =>
     Effect.gen(function* () {
       const info = yield* Sandbox.SandboxInfo
-      const run = <A, E>(
-        headers: Record<string, string>,
-        f: (c: BankClient.BankClient["Service"]) => Effect.Effect<A, E>
-      ) =>
-        Effect.exit(
-          Effect.flatMap(Effect.service(BankClient.BankClient), f).pipe(Effect.provide(clientStack(info, headers)))
-        )
       const cobsCheck = (iban: string, id: string, amount = "1.00", currency = "EUR") => ({
         ...check(iban, amount, currency),
         instructionIdentification: id
       })
-      const ok = yield* run({}, (c) => c.balanceCheck(cobsCheck(Fixtures.ibans.eurBranch, "C-OK"), { psu }))
+      const ok = yield* withClient(info, {}, (c) =>
+        c.balanceCheck(cobsCheck(Fixtures.ibans.eurBranch, "C-OK"), { psu })
+      )
       assert.isTrue(Exit.isSuccess(ok) && ok.value.body.response === "APPR")
       const expectations: Array<[string, Record<string, string>, BalanceCheck.Request, string]> = [
         ["no consent", {}, cobsCheck(Fixtures.ibans.eurNoConsent, "C-1"), "AG01"],
@@ -361,12 +317,9 @@ describe("Contract: the http client reads every answer of the mock bank", () => 
         ["429", { "x-sandbox-fault": "429" }, cobsCheck(Fixtures.ibans.eurBranch, "C-4"), "TOO_MANY_REQUESTS"],
         ["wrong key", { "api-key": "wrong" }, cobsCheck(Fixtures.ibans.eurBranch, "C-5"), "UNAUTHORISED"]
       ]
-      for (const [label, headers, request, code] of expectations) {
-        const exit = yield* run(headers, (c) => c.balanceCheck(request, { psu }))
-        assert.strictEqual(codeOf(exit, `cobs ${label}`), code, `cobs ${label}`)
-      }
+      yield* expectCodes(info, {}, expectations, "cobs")
       // the list without the customer's token: the bank's 401 in its dialect
-      const noToken = yield* run({}, (c) =>
+      const noToken = yield* withClient(info, {}, (c) =>
         c.standingOrdersPage({ psu, token: { ...badToken, environment: "sandbox" } })
       )
       assert.strictEqual(codeOf(noToken, "cobs bad token"), "UNAUTHORISED")
