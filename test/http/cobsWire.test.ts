@@ -7,8 +7,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type Currency, Iban, Money, Profile } from "@tppkit/core"
 import { BankClient, BankTransport } from "@tppkit/http"
-import { Fixtures, Journal, Sandbox } from "@tppkit/sandbox"
+import { Fixtures, type Journal } from "@tppkit/sandbox"
 import { Context, Effect, Layer } from "effect"
+import { bankOf } from "../sandbox/support.ts"
 import { cobsClient } from "./cobsClient.ts"
 
 const psu = { ipAddress: "203.0.113.7", deviceOs: "server", userAgent: "tppkit-fleet/1" }
@@ -22,9 +23,7 @@ const idsOf = (entries: ReadonlyArray<Journal.Entry>) =>
 describe("COBS exchangeIdentification: one per request", () => {
   it.live("an answer lost after the bank recorded the id: the retry asks under a fresh id and is answered", () =>
     Effect.gen(function* () {
-      const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
-      const info = Context.get(bank, Sandbox.SandboxInfo)
-      const journal = Context.get(bank, Journal.Journal)
+      const { info, journal } = yield* bankOf({ profile: Profile.cobs })
       // the first balance check reaches the bank, which records its id and answers; the answer is lost (the
       // connection reset, the mock bank's `reset` fault on the same request sent once more)
       let lost = 0

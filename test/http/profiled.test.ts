@@ -6,9 +6,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Profile } from "@tppkit/core"
 import { BankClient, TokenService } from "@tppkit/http"
-import { Journal, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Redacted, Stream } from "effect"
-import { customerTokens } from "../sandbox/support.ts"
+import { bankOf, customerTokens } from "../sandbox/support.ts"
 import { cobsClient } from "./cobsClient.ts"
 
 const psu = { ipAddress: "203.0.113.7", deviceOs: "server", userAgent: "tppkit-fleet/1" }
@@ -18,9 +17,7 @@ describe("the profiled listing (COBS)", () => {
     "two callers asking for the same consent's unattended listing at once share one run: its pages asked once",
     () =>
       Effect.gen(function* () {
-        const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
-        const journal = Context.get(bank, Journal.Journal)
+        const { info, journal } = yield* bankOf({ profile: Profile.cobs })
         const services = yield* Layer.build(cobsClient(info))
         const client = Context.get(services, BankClient.BankClient)
         const token = TokenService.fromSca(

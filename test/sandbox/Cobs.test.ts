@@ -5,11 +5,11 @@
  */
 import { type Currency, Iban, Money, Profile } from "@tppkit/core"
 import { BankClient, type BankConfig, type BankError, BankTransport, TokenService } from "@tppkit/http"
-import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
+import { Fixtures, type Journal, type Sandbox, type SandboxClock } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Redacted, Stream } from "effect"
 import { describe, expect, it } from "vitest"
 import { bankConfig, cobsClient, cobsOptions } from "../http/cobsClient.ts"
-import { customerTokens } from "./support.ts"
+import { bankOf, cobsHeaders, customerTokens } from "./support.ts"
 
 const psu = { ipAddress: "192.168.1.221", deviceOs: "Mac OS", userAgent: "MyBudgetApp/2.1" }
 
@@ -37,26 +37,18 @@ const run = <A>(
   Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
-        const context = yield* Layer.build(Sandbox.layer({ profile }))
-        const info = Context.get(context, Sandbox.SandboxInfo)
-        const journal = Context.get(context, Journal.Journal)
-        const clock = Context.get(context, SandboxClock.SandboxClock)
+        const { info, journal, clock } = yield* bankOf({ profile })
         const tokens = yield* Effect.promise(() => customerTokens(info))
         const token = TokenService.fromSca("sandbox", Redacted.make(tokens.access_token))
-        const headers = (extra: Record<string, string> = {}) => ({
-          "content-type": "application/json",
-          "api-key": Redacted.value(info.apiKey),
-          "x-request-id": crypto.randomUUID(),
-          date: new Date().toUTCString(),
-          "user-involved": "true",
-          "tpp-name": star.name,
-          authorization: `Bearer ${tokens.access_token}`,
-          ...extra
-        })
         const raw = (path: string, init: RequestInit = {}) =>
           fetch(`${info.baseUrl}${path}`, {
             ...init,
-            headers: { ...headers(), ...(init.headers as Record<string, string> | undefined) }
+            headers: cobsHeaders(
+              info,
+              tokens.access_token,
+              star.name,
+              init.headers as Record<string, string> | undefined
+            )
           })
         const bank = Context.get(
           yield* Layer.build(starClient(info, BankTransport.BankTransport.layerUndici(), { profile })),
@@ -81,9 +73,7 @@ describe("the mock bank playing COBS, with the client over loopback", () => {
     const result = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const context = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
-          const info = Context.get(context, Sandbox.SandboxInfo)
-          const journal = Context.get(context, Journal.Journal)
+          const { info, journal } = yield* bankOf({ profile: Profile.cobs })
           const redirect = "https://tpp.example/callback"
           const auth = yield* Effect.promise(() =>
             fetch(

@@ -7,11 +7,11 @@
  * rule book names it), and the client's COBS balance-check reader.
  */
 import { AccessToken, ErrorBody, LocalDate, Orders, Profile, SourceRecord } from "@tppkit/core"
-import { Fixtures, Sandbox, SandboxClock } from "@tppkit/sandbox"
-import { Context, Effect, Layer, Redacted, Result } from "effect"
+import { Fixtures } from "@tppkit/sandbox"
+import { Effect, Redacted, Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { decodeBalanceCheck } from "../../packages/http/src/internal/cobsWire.ts"
-import { customerTokens } from "./support.ts"
+import { bankOf, cobsHeaders, customerTokens } from "./support.ts"
 
 interface Answer {
   readonly status: number
@@ -31,25 +31,14 @@ describe("Contract under COBS: every answer of the mock bank decodes with tppkit
     const result = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const context = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
-          const info = Context.get(context, Sandbox.SandboxInfo)
-          const clock = Context.get(context, SandboxClock.SandboxClock)
+          const { info, clock } = yield* bankOf({ profile: Profile.cobs })
           return yield* Effect.promise(async () => {
             const tokens = await customerTokens(info)
             const token = AccessToken.decodeResponse(tokens)
             const send = async (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => {
               const res = await fetch(`${info.baseUrl}${path}`, {
                 ...init,
-                headers: {
-                  "content-type": "application/json",
-                  "api-key": Redacted.value(info.apiKey),
-                  "x-request-id": crypto.randomUUID(),
-                  date: new Date().toUTCString(),
-                  "user-involved": "true",
-                  "tpp-name": "tppkit contract",
-                  authorization: `Bearer ${tokens.access_token}`,
-                  ...init.headers
-                }
+                headers: cobsHeaders(info, tokens.access_token, "tppkit contract", init.headers)
               })
               return {
                 status: res.status,

@@ -1,10 +1,10 @@
 import { createConfig, lintFromString } from "@redocly/openapi-core"
 import { Profile } from "@tppkit/core"
-import { OpenApi, Sandbox } from "@tppkit/sandbox"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { OpenApi } from "@tppkit/sandbox"
+import { Effect } from "effect"
 import { OpenAPIBackend } from "openapi-backend"
 import { describe, expect, it } from "vitest"
-import { customerTokens } from "./support.ts"
+import { bankOf, cobsHeaders, customerTokens } from "./support.ts"
 
 describe("OpenApi.document", () => {
   const doc = OpenApi.document("sandbox") as {
@@ -115,21 +115,12 @@ describe("OpenApi.profileDocument: the mock bank playing COBS (issue 37)", () =>
     const { served, listed } = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const context = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
-          const info = Context.get(context, Sandbox.SandboxInfo)
+          const { info } = yield* bankOf({ profile: Profile.cobs })
           return yield* Effect.promise(async () => {
             const served = (await (await fetch(`${info.baseUrl}/openapi.json`)).json()) as Record<string, unknown>
             const tokens = await customerTokens(info)
             const list = await fetch(`${info.baseUrl}/my/standingorders?size=5&page=0`, {
-              headers: {
-                "content-type": "application/json",
-                "api-key": Redacted.value(info.apiKey),
-                "x-request-id": crypto.randomUUID(),
-                date: new Date().toUTCString(),
-                "user-involved": "true",
-                "tpp-name": "tppkit",
-                authorization: `Bearer ${tokens.access_token}`
-              }
+              headers: cobsHeaders(info, tokens.access_token, "tppkit")
             })
             return { served, listed: await list.json() }
           })

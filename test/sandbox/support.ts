@@ -78,6 +78,26 @@ export const balanceBody = (iban: string, value: number, currency = "EUR") =>
   JSON.stringify({ instructionIdentification: randomUUID().slice(0, 35), iban, amount: { value, currency } })
 
 /**
+ * The headers of a COBS call to the mock bank `info` with the customer's `accessToken`, the customer present, as the
+ * TPP named `tppName`; `extra` added or in place of them.
+ */
+export const cobsHeaders = (
+  info: Info,
+  accessToken: string,
+  tppName: string,
+  extra: Record<string, string> = {}
+): Record<string, string> => ({
+  "content-type": "application/json",
+  "api-key": Redacted.value(info.apiKey),
+  "x-request-id": randomUUID(),
+  date: new Date().toUTCString(),
+  "user-involved": "true",
+  "tpp-name": tppName,
+  authorization: `Bearer ${accessToken}`,
+  ...extra
+})
+
+/**
  * The customer's tokens from a mock bank playing COBS, through its authorization-code flow (it approves at once):
  * `GET /oauth2/auth`, then the code exchanged at `POST /oauth2/token`.
  */
@@ -106,6 +126,13 @@ export const customerTokens = async (
   return (await answer.json()) as { access_token: string; refresh_token: string; expires_in: number }
 }
 
+/** A built mock bank's address and credentials, its clock and its journal. */
+const partsOf = (bank: Context.Context<Sandbox.SandboxInfo | SandboxClock.SandboxClock | Journal.Journal>) => ({
+  info: Context.get(bank, Sandbox.SandboxInfo),
+  clock: Context.get(bank, SandboxClock.SandboxClock),
+  journal: Context.get(bank, Journal.Journal)
+})
+
 /**
  * The mock bank of `options` built in the test's scope on a clock of its own set to `start` (epoch milliseconds), the
  * test's clock set there too: its address and credentials, its clock (to move it) and its journal.
@@ -118,9 +145,11 @@ export const bankAt = (start: number, options: Sandbox.Options) =>
         Layer.provideMerge(Layer.mergeAll(SandboxClock.SandboxClock.layerFixed(start), Journal.Journal.layer))
       )
     )
-    return {
-      info: Context.get(bank, Sandbox.SandboxInfo),
-      clock: Context.get(bank, SandboxClock.SandboxClock),
-      journal: Context.get(bank, Journal.Journal)
-    }
+    return partsOf(bank)
   })
+
+/**
+ * The mock bank of `options` built in the test's scope (on the real clock): its address and credentials, its clock
+ * and its journal.
+ */
+export const bankOf = (options: Sandbox.Options = {}) => Effect.map(Layer.build(Sandbox.layer(options)), partsOf)
