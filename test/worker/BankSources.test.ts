@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Backoff, LocalDate, Profile, type Standard, StandingOrder } from "@tppkit/core"
 import { BankClient, BankTransport, Budget, BudgetStore } from "@tppkit/http"
-import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
+import { Fixtures, type Journal, type Sandbox } from "@tppkit/sandbox"
 import { BankSources, Checks, Consents, FundsCheckWorkflow, Lifecycle, Listings, Sweep, SweepLog } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Cause, Context, DateTime, Effect, Exit, Fiber, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
@@ -13,7 +13,7 @@ import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
 import { bankClient, bankConfig, cobsClient, tenOrders } from "../http/cobsClient.ts"
-import { bankAt, customerTokens } from "../sandbox/support.ts"
+import { bankAt, bankOf, customerTokens } from "../sandbox/support.ts"
 import { embeddedDb } from "./pg.ts"
 import { due as dueOf, sweepSettings } from "./support.ts"
 
@@ -140,14 +140,13 @@ const sweepOver = <A, E, R>(
  * and the pages its listing requests asked for, in order.
  */
 const seedBank = Effect.gen(function* () {
-  const bank = yield* Layer.build(Sandbox.layer({ listingDay: Fixtures.baseDate }))
-  const journal = Context.get(bank, Journal.Journal)
+  const { info, journal } = yield* bankOf({ listingDay: Fixtures.baseDate })
   const pages = Effect.map(journal.entries, (entries) =>
     entries
       .filter((e) => e.path.endsWith("/standingOrder"))
       .map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
   )
-  return { info: Context.get(bank, Sandbox.SandboxInfo), journal, pages }
+  return { info, journal, pages }
 })
 
 /** The order source over `client` (pages of 50, the listings kept in memory), with the client's services. */
@@ -672,9 +671,7 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
     "a 502 on page 2 of 2: the sweep tries again and completes, with the customer's token renewed from the kept refresh token",
     () =>
       Effect.gen(function* () {
-        const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
-        const journal = Context.get(bank, Journal.Journal)
+        const { info, journal } = yield* bankOf({ profile: Profile.cobs })
         const grant = yield* Effect.promise(() => customerTokens(info))
         const sqlLayer = db.fresh()
         const sql = yield* Layer.build(sqlLayer)
@@ -711,8 +708,7 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
     "orders whose details are pending that core cannot plan are named: the summary, the event and the sweep record",
     () =>
       Effect.gen(function* () {
-        const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs, fixtures: tenOrders }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
+        const { info } = yield* bankOf({ profile: Profile.cobs, fixtures: tenOrders })
         const grant = yield* Effect.promise(() => customerTokens(info))
         const sql = yield* Layer.build(db.fresh())
         yield* Consents.add({ key: "cz-1", refreshToken: Redacted.make(grant.refresh_token) }).pipe(
@@ -801,11 +797,8 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
     () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
-        const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
-        const info = Context.get(bank, Sandbox.SandboxInfo)
-        const journal = Context.get(bank, Journal.Journal)
+        const { info, journal, clock: bankClock } = yield* bankOf({ profile: Profile.cobs })
         // the bank's day (its daily limit) follows the test's
-        const bankClock = Context.get(bank, SandboxClock.SandboxClock)
         yield* bankClock.set(Date.UTC(2026, 10, 2, 7))
         const grant = yield* Effect.promise(() => customerTokens(info))
         const sql = yield* Layer.build(db.fresh())
@@ -1146,9 +1139,7 @@ describe("BankSources.orderSource: the records' standard (issue 40)", () => {
 
   it.live("a COBS balance check's id is ORDER/DATE when it fits 18 characters, else 18 hex digits of its hash", () =>
     Effect.gen(function* () {
-      const bank = yield* Layer.build(Sandbox.layer({ profile: Profile.cobs }))
-      const info = Context.get(bank, Sandbox.SandboxInfo)
-      const journal = Context.get(bank, Journal.Journal)
+      const { info, journal } = yield* bankOf({ profile: Profile.cobs })
       const checker = Context.get(
         yield* Layer.build(BankSources.balanceChecker(psu).pipe(Layer.provide(cobsClient(info)))),
         FundsCheckWorkflow.BalanceChecker
