@@ -108,14 +108,17 @@ export const checkLawsOver = <A>(
 
 /**
  * The laws' test of one encoder, named as every translator's test names it: `checkLawsOver` the recurrences, each
- * encoded and its value (none when unrepresentable) read back by `decode`, which is given the recurrence too (to
- * tell the decoder the convention the target cannot write, where it takes one). `prefix` starts the name (a code
- * set's, where one encoder writes several).
+ * encoded and its value (none when unrepresentable) read back by `decode`, told the recurrence's convention (which
+ * the target may not write; a decoder that takes no options, or is not to be told, leaves it). `prefix` starts the
+ * name (a code set's, where one encoder writes several).
  */
 export const itKeepsTheLaws = <A>(
   recurrences: fc.Arbitrary<Recurrence.Recurrence>,
   encode: (r: Recurrence.Recurrence) => Translation.Translation<A>,
-  decode: (record: A, r: Recurrence.Recurrence) => Decoded.Decoded<Recurrence.Recurrence>,
+  decode: (
+    record: A,
+    options: { readonly convention: Recurrence.Recurrence["convention"] }
+  ) => Decoded.Decoded<Recurrence.Recurrence>,
   options: { readonly numRuns: number; readonly atLeast: number; readonly prefix?: string }
 ): void => {
   const runs = options.numRuns.toLocaleString("en-US")
@@ -126,8 +129,22 @@ export const itKeepsTheLaws = <A>(
       encode,
       (r, t) => {
         const v = Translation.getValue(t)
-        return v === undefined ? undefined : Translation.getValue(decode(v, r).translation)
+        return v === undefined ? undefined : Translation.getValue(decode(v, { convention: r.convention }).translation)
       },
       options
     ))
+}
+
+/**
+ * A translation's value read back by `decode` is the recurrence `x` again, started on its first occurrence, and
+ * projects the same first 400 dates (decode(encode(x)) = x).
+ */
+export const expectReadsBack = <A>(
+  t: Translation.Translation<A>,
+  decode: (record: A) => Decoded.Decoded<Recurrence.Recurrence>,
+  x: Recurrence.Recurrence
+): void => {
+  const again = Translation.getValue(decode(Translation.getValue(t)!).translation)!
+  expect(again).toEqual({ ...x, start: again.start })
+  expect(projected(again, 400)).toEqual(projected(x, 400))
 }

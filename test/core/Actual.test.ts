@@ -68,7 +68,7 @@ describe("Actual", () => {
     fc.assert(fc.property(fc.anything(), (u) => typeof Actual.decode(u).translation._tag === "string"))
   })
 
-  itKeepsTheLaws(plain, Actual.encode, (v) => Actual.decode(v), { numRuns: 1500, atLeast: 20 })
+  itKeepsTheLaws(plain, Actual.encode, Actual.decode, { numRuns: 1500, atLeast: 20 })
 
   it("encode(decode(c)) = c for the configurations tppkit reads (1,000 runs)", () => {
     fc.assert(
