@@ -3,7 +3,8 @@
  * bank lists whole that pays nothing (no `startDate`, no `nextDate`: no anchor) is not reconciled and not lost — the
  * report names it with its page, record and reason in the table and the JSON, as the plain listing does, read in the
  * profile's standard or in `--standard`, and the exit code stays as the reconciled orders make it (cli README, "Exit
- * codes": a record that pays nothing is no finding and no data error).
+ * codes": a record that pays nothing is no finding and no data error); the listing piped into `tppkit reconcile` says
+ * it the same way.
  */
 import { LocalDate } from "@tppkit/core"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
@@ -75,6 +76,22 @@ describe("standing-orders --reconcile names a listed record that pays nothing", 
     expect([sbas.code, sbas.stdout, sbas.stderr]).toEqual([r.code, r.stdout, r.stderr])
     const table = await reconcile("--standard", "sbas")
     expect([table.code, table.stdout]).toEqual([0, (await reconcile()).stdout])
+  })
+
+  it("the listing piped into tppkit reconcile names it the same way, counted skipped, by its position in the file", async () => {
+    const listed = await listing("--format", "json")
+    const piped = await run(["reconcile", "--orders", "-", "--as-of", "2026-11-01", "--format", "json"], {
+      stdin: listed.stdout
+    })
+    expect(piped.code, piped.stderr).toBe(0)
+    const json = JSON.parse(piped.stdout)
+    expect(json.counts).toMatchObject({ match: 11, withoutNextDate: 0, skipped: 1 })
+    expect(json.skipped).toEqual([{ orderId: "NOANCHOR", position: 11, reason }])
+    const live = JSON.parse((await reconcile("--format", "json")).stdout)
+    expect(json.counts).toEqual(live.counts)
+    const table = await run(["reconcile", "--orders", "-", "--as-of", "2026-11-01"], { stdin: listed.stdout })
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout).toContain(`skipped NOANCHOR: ${reason}`)
   })
 
   it("in pages of 10 it is named on its page, the first record of page 1; the others reconciled across pages", async () => {

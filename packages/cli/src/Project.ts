@@ -140,6 +140,12 @@ export interface Decoded {
   readonly warnings?: ReadonlyArray<Render.SkippedRow> | undefined
   /** How many orders count from the listing day (COBS list items naming no start, core's `Orders.countsFromListing`). */
   readonly fromListingDay?: number | undefined
+  /**
+   * The bank's records read whole without an anchor (no `startDate`, no `nextDate`), each with its position and core's
+   * reason: they are among `orders` (the projection lists them as skipped), and a command that does not project,
+   * `reconcile`, names them with this (absent when there are none).
+   */
+  readonly anchorless?: ReadonlyArray<Render.SkippedRow> | undefined
 }
 
 /** A record that could not be read, as the commands report it (cli README, "Output and errors"). */
@@ -182,7 +188,7 @@ export const warningRow = (order: Orders.Order, w: Orders.Warning): Render.Skipp
  * projection to skip; the unread records, the list's problems first, then records, then schedules) as the commands say
  * them: each unread or skipped record and each order's warning as a row.
  */
-export const decodedOf = (gathered: Orders.Gathered): Decoded => {
+export const decodedOf = (gathered: Orders.Gathered, anchorless: ReadonlyArray<Render.SkippedRow> = []): Decoded => {
   const warnings: Array<Render.SkippedRow> = []
   let fromListingDay = 0
   for (const o of gathered.orders) {
@@ -193,19 +199,21 @@ export const decodedOf = (gathered: Orders.Gathered): Decoded => {
   const orders: ReadonlyArray<Order> = gathered.orders
   const unread = gathered.unread.map(unreadRow)
   // read, but it pays nothing (inactive, deleted, an end before its start, …): listed, not an error
-  const skipped = gathered.skipped.map(
-    (s): Render.SkippedRow => ({
-      orderId: s.orderId,
-      position: s.position,
-      reason: s.reason,
-      alike: alike(`skipped\u0000${s.reason}`, s.reason)
-    })
-  )
-  if (warnings.length === 0) return { orders, unread, skipped }
+  const skipped = gathered.skipped.map(skippedRow)
+  const named = anchorless.length === 0 ? {} : { anchorless }
+  if (warnings.length === 0) return { orders, unread, skipped, ...named }
   return fromListingDay === 0
-    ? { orders, unread, skipped, warnings }
-    : { orders, unread, skipped, warnings, fromListingDay }
+    ? { orders, unread, skipped, warnings, ...named }
+    : { orders, unread, skipped, warnings, fromListingDay, ...named }
 }
+
+/** A row of a record read that pays nothing, as the commands name it (`skipped` and `anchorless`). */
+const skippedRow = (s: Orders.Skipped): Render.SkippedRow => ({
+  orderId: s.orderId,
+  position: s.position,
+  reason: s.reason,
+  alike: alike(`skipped\u0000${s.reason}`, s.reason)
+})
 
 /**
  * An orders file read piece by piece through core's `Orders.decoder` (`push` text or bytes cut anywhere, then `end`):
@@ -218,20 +226,28 @@ export interface OrdersDecoder {
   readonly end: () => Result.Result<Decoded, string>
 }
 
-/** A decoder of an orders file for the commands (core's `Orders.decoder` and `Orders.gatherer`, {@link decodedOf}). */
+/**
+ * A decoder of an orders file for the commands (core's `Orders.decoder` and `Orders.gatherer`, {@link decodedOf}), the
+ * anchorless records the gatherer keeps among the orders named with their reasons (`Decoded.anchorless`).
+ */
 export const ordersDecoder = (options?: Orders.Options): OrdersDecoder => {
   const d = Orders.decoder(options)
   const g = Orders.gatherer()
+  const anchorless: Array<Render.SkippedRow> = []
+  const add = (items: ReadonlyArray<Orders.Item>) => {
+    for (const item of items) if (item._tag === "Skipped" && item.order !== undefined) anchorless.push(skippedRow(item))
+    g.add(items)
+  }
   return {
     push: (piece) => {
-      g.add(d.push(piece))
+      add(d.push(piece))
       return d.ok()
     },
     end: () => {
       const end = d.end()
       if (Result.isFailure(end)) return Result.fail(end.failure.reason)
-      g.add(end.success.items)
-      return Result.succeed(decodedOf(g.done()))
+      add(end.success.items)
+      return Result.succeed(decodedOf(g.done(), anchorless))
     }
   }
 }
