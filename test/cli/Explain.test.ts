@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Explain } from "@tppkit/cli"
 import { BankRule, Calendar, DateTrace, LocalDate } from "@tppkit/core"
 import { Result } from "effect"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { run } from "./inProcess.ts"
 import { listing, monthly } from "./listing.ts"
+import { tempFolder } from "./tempFiles.ts"
 
 const d = LocalDate.parseUnsafe
 
@@ -40,8 +38,7 @@ describe("Explain", () => {
 })
 
 describe("tppkit explain in-process", () => {
-  const dir = mkdtempSync(join(tmpdir(), "tppkit-explain-"))
-  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const { file: write } = tempFolder("tppkit-explain")
   const asOf = "2026-07-25"
   const orders = listing(monthly, BankRule.defaultRule, asOf)
 
@@ -83,8 +80,7 @@ describe("tppkit explain in-process", () => {
 
   it("--rule-from: the rule the listing's nextDates point to, named as inferred", async () => {
     const rule = BankRule.make({ convention: "preceding", calendar: Calendar.weekends })
-    const file = join(dir, "listing.json")
-    writeFileSync(file, listing(monthly, rule, asOf))
+    const file = write("listing.json", listing(monthly, rule, asOf))
     const r = await run(
       ["explain", "--orders", file, "--order", "SO-01", "--date", "2026-07-31", "--rule-from", file].concat([
         "--listed-on",

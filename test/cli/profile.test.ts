@@ -4,33 +4,29 @@
  * the API key and an id COBS can hold; a worker refuses a consent of a profile whose bank it was not given.
  */
 import { Profile } from "@tppkit/core"
-import { Sandbox } from "@tppkit/sandbox"
-import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Redacted } from "effect"
+import { beforeAll, describe, expect, it } from "vitest"
 import { tppkit } from "../e2e/harness.ts"
 import { customerTokens } from "../sandbox/support.ts"
+import { mockBank } from "./mockBank.ts"
 
-let scope: Scope.Closeable
-let bank: Sandbox.SandboxInfo["Service"]
+const cobsBank = mockBank({ profile: Profile.cobs })
 let accessToken = ""
-
 beforeAll(async () => {
-  scope = await Effect.runPromise(Scope.make())
-  const context = await Effect.runPromise(Layer.buildWithScope(Sandbox.layer({ profile: Profile.cobs }), scope))
-  bank = Context.get(context, Sandbox.SandboxInfo)
-  accessToken = (await customerTokens(bank)).access_token
-})
-afterAll(async () => {
-  await Effect.runPromise(Scope.close(scope, Exit.void))
+  accessToken = (await customerTokens(cobsBank())).access_token
 })
 
-const env = () => ({
-  TPPKIT_BASE_URL: bank.baseUrl,
-  TPPKIT_API_KEY: Redacted.value(bank.apiKey),
-  TPPKIT_TPP_NAME: "My Budget App s.r.o.",
-  TPPKIT_CLIENT_ID: bank.clientId,
-  TPPKIT_CLIENT_SECRET: Redacted.value(bank.clientSecret)
-})
+/** The environment that points a command at the COBS mock bank. */
+const env = () => {
+  const bank = cobsBank()
+  return {
+    TPPKIT_BASE_URL: bank.baseUrl,
+    TPPKIT_API_KEY: Redacted.value(bank.apiKey),
+    TPPKIT_TPP_NAME: "My Budget App s.r.o.",
+    TPPKIT_CLIENT_ID: bank.clientId,
+    TPPKIT_CLIENT_SECRET: Redacted.value(bank.clientSecret)
+  }
+}
 
 describe("bank commands with a profile", { timeout: 120_000 }, () => {
   it("standing-orders --profile cobs lists the records with core's reading of each", async () => {

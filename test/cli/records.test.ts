@@ -5,20 +5,18 @@
  * source's next date is the bank's word; `translate --to T` writes one list envelope of T whose records read back to
  * the same payments (property test over generated orders, through the CLI).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Json, LocalDate, type Recurrence, SourceRecord, Standard } from "@tppkit/core"
 import * as fc from "fast-check"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { rule } from "../arbitraries/recurrence.ts"
 import { run } from "./inProcess.ts"
+import { tempFolder } from "./tempFiles.ts"
 
 const examples = join(import.meta.dirname, "..", "..", "examples", "records")
 const at = (name: string) => join(examples, name)
 const accounts = at("accounts.json")
-const dir = mkdtempSync(join(tmpdir(), "tppkit-records-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const { file: write } = tempFolder("tppkit-records")
 
 /** A file of each source, with the flags it needs, an order of it and one of its payment dates. */
 const sources = [
@@ -67,8 +65,7 @@ describe("every command reads a file of each source", () => {
         : s.file.startsWith("bg") || s.file.startsWith("actual")
           ? "EUR"
           : "CZK"
-      const balances = join(dir, `balances-${s.file}`)
-      writeFileSync(balances, JSON.stringify([{ iban, currency, amount: "100000.00", date: "2026-12-01" }]))
+      const balances = write(`balances-${s.file}`, [{ iban, currency, amount: "100000.00", date: "2026-12-01" }])
       const forecast = await run(["forecast", "--orders", at(s.file), ...s.flags, "--balances", balances, ...window])
       expect(forecast.code, forecast.stderr).toBe(0)
       expect(forecast.stdout).toContain("1 account")
@@ -123,8 +120,7 @@ describe("every command reads a file of each source", () => {
   })
 
   it("a wrong accounts file names every wrong entry (exit 2)", async () => {
-    const bad = join(dir, "bad-accounts.json")
-    writeFileSync(bad, JSON.stringify({ a: { iban: "GB00BUKB20201555555555" }, b: { currency: "gbp" } }))
+    const bad = write("bad-accounts.json", { a: { iban: "GB00BUKB20201555555555" }, b: { currency: "gbp" } })
     const r = await run(["project", "--orders", at("uk-v3-list.json"), "--accounts", bad, ...window])
     expect(r.code).toBe(2)
     expect(r.stderr).toContain("a.iban: IBAN check digits are wrong")
@@ -181,8 +177,7 @@ describe("a creditor the record does not name is unknown in every output (issue 
     const lossy = await run(["translate", "--orders", at("ynab-answer.json"), ...fromYnab, "--to", "uk-v3"])
     expect(lossy.stderr).toContain("Jana Dvořáková")
     // read back: the creditor is unknown again, not an empty account
-    const written = join(dir, "unknown-creditor.json")
-    writeFileSync(written, JSON.stringify({ pageNumber: 0, pageCount: 1, pageSize: 1, standingOrders: [cobs] }))
+    const written = write("unknown-creditor.json", { pageNumber: 0, pageCount: 1, pageSize: 1, standingOrders: [cobs] })
     const back = await run(["project", "--orders", written, ...window, "--format", "json"])
     expect(back.code, back.stderr).toBe(0)
     expect(back.stdout).toContain('"creditorIban":null')
@@ -223,8 +218,7 @@ describe("a COBS list item counts from the listing day (issue 36)", () => {
 
 describe("translate --to T writes one whole list of T", () => {
   const targets = ["cobs", "uk-v3", "uk-v4", "berlin-group", "berlin-group-ais", "ynab", "actual"] as const
-  const map = join(dir, "map.json")
-  writeFileSync(map, JSON.stringify({ CZ4608000000002345678908: { currency: "CZK" } }))
+  const map = write("map.json", { CZ4608000000002345678908: { currency: "CZK" } })
   const d = LocalDate.parseUnsafe
   /**
    * The shapes most targets say (weekly on one day every 1, 2 or 4 weeks, monthly on a day or the last day every 1, 2,
@@ -310,8 +304,7 @@ describe("translate --to T writes one whole list of T", () => {
               }
             ]
           })
-          const file = join(dir, `source-${to}.json`)
-          writeFileSync(file, JSON.stringify(source))
+          const file = write(`source-${to}.json`, source)
           // Berlin Group cannot say "never moved": its orders are translated and projected with following
           const convention = to.startsWith("berlin-group") ? "following" : "none"
           const t = await run(["translate", "--orders", file, "--to", to, "--convention", convention])
@@ -324,8 +317,7 @@ describe("translate --to T writes one whole list of T", () => {
           }
           const exact = [...amounts].filter(([id]) => !inexact.has(id)).map(([, amount]) => amount)
           if (exact.length === 0) return
-          const written = join(dir, `written-${to}.json`)
-          writeFileSync(written, t.stdout)
+          const written = write(`written-${to}.json`, t.stdout)
           const window = ["--from", "2026-01-01", "--to", "2029-12-31", "--convention", convention, "--format", "csv"]
           const a = await run(["project", "--orders", file, ...window])
           const b = await run(["project", "--orders", written, "--accounts", map, ...window])

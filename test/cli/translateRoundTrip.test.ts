@@ -5,23 +5,16 @@
  * recurrences (every rule shape, ends, counts, pauses) are given as RRULEs, translated under a random convention,
  * and both files projected under it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { type BusinessDayConvention, Frequency, LocalDate, Recurrence, Standard } from "@tppkit/core"
 import fc from "fast-check"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { rule } from "../arbitraries/recurrence.ts"
 import { run } from "./inProcess.ts"
+import { tempFolder } from "./tempFiles.ts"
 
-const dir = mkdtempSync(join(tmpdir(), "tppkit-roundtrip-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const { file } = tempFolder("tppkit-roundtrip")
 let files = 0
-const write = (content: unknown): string => {
-  const path = join(dir, `orders-${files++}.json`)
-  writeFileSync(path, JSON.stringify(content))
-  return path
-}
+const write = (content: unknown): string => file(`orders-${files++}.json`, content)
 
 const d = LocalDate.parseUnsafe
 const parties = (i: number) => ({

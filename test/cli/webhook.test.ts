@@ -3,18 +3,16 @@
  * each failure's class; `verify` checks requests signed by the `standardwebhooks` package (the reference library),
  * `enable` and `replay` work on a real PostgreSQL.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Webhook } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { Webhook as StandardWebhook } from "standardwebhooks"
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { tppkit } from "../e2e/harness.ts"
 import { embeddedDb } from "../worker/pg.ts"
 import { run } from "./inProcess.ts"
+import { tempFolder } from "./tempFiles.ts"
 
 const secret = Redacted.value(Webhook.makeSecret())
 const body = JSON.stringify({ type: "sweep.failed", timestamp: "2026-11-02T07:00:00Z", data: { consent: "c2" } })
@@ -29,8 +27,7 @@ const signed = (at: number, key = secret) => {
   }
 }
 const flags = (h: ReturnType<typeof signed>) => ["--id", h.id, "--timestamp", h.timestamp, "--signature", h.signature]
-const dir = mkdtempSync(join(tmpdir(), "tppkit-webhook-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const { file } = tempFolder("tppkit-webhook")
 
 describe("tppkit webhook secret", () => {
   it("prints a new whsec_ secret the reference library takes; --bytes out of 24 to 64 is a usage error", async () => {
@@ -64,20 +61,18 @@ describe("tppkit webhook verify", () => {
 
   it("reads the headers from a file as curl -D writes them, or a JSON object; a flag wins over the file", async () => {
     const h = signed(Date.now())
-    const curl = join(dir, "headers.txt")
-    writeFileSync(
-      curl,
+    const curl = file(
+      "headers.txt",
       `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nWebhook-Id: ${h.id}\r\nwebhook-timestamp: ${h.timestamp}\r\nWEBHOOK-SIGNATURE: ${h.signature}\r\n\r\n`
     )
-    const bodyFile = join(dir, "body.json")
-    writeFileSync(bodyFile, body)
+    const bodyFile = file("body.json", body)
     const fromCurl = await run(["webhook", "verify", "--headers", curl, "--body", bodyFile])
     expect(fromCurl.code, fromCurl.stderr).toBe(0)
-    const json = join(dir, "headers.json")
-    writeFileSync(
-      json,
-      JSON.stringify({ "webhook-id": h.id, "webhook-timestamp": h.timestamp, "webhook-signature": h.signature })
-    )
+    const json = file("headers.json", {
+      "webhook-id": h.id,
+      "webhook-timestamp": h.timestamp,
+      "webhook-signature": h.signature
+    })
     const fromJson = await run(["webhook", "verify", "--headers", json], { stdin: body })
     expect(fromJson.code, fromJson.stderr).toBe(0)
     const overridden = await run(["webhook", "verify", "--headers", json, "--id", "evt_other"], { stdin: body })
