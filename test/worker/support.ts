@@ -61,13 +61,24 @@ export const dueText = (d: Checks.Due): Checks.DueText => Checks.text(d)
 
 /**
  * An answered check's row (APPR, asked on 2026-11-02 at 07:00 UTC, one request) of a payment due on `executionDate`
- * (its nominal date too) out of `debtorIban`, 100.00 EUR unless `amount` says otherwise, with any field replaced.
+ * (its nominal date too) out of `debtorIban`, 100.00 EUR unless `amount` and `currency` say otherwise, planned by the
+ * sweep of 2026-11-02 unless `sweepDay` says otherwise (these three as text), with any field replaced.
  */
 export const checkRow = (
   orderId: string,
   debtorIban: string,
   executionDate: string,
-  { amount, consent, ...extra }: Partial<Omit<Checks.Row, "amount">> & { readonly amount?: string } = {}
+  {
+    amount,
+    consent,
+    currency,
+    sweepDay,
+    ...extra
+  }: Partial<Omit<Checks.Row, "amount" | "currency" | "sweepDay">> & {
+    readonly amount?: string
+    readonly currency?: string
+    readonly sweepDay?: string
+  } = {}
 ): Checks.Row => ({
   ...due({
     consent: consent ?? "c1",
@@ -75,8 +86,9 @@ export const checkRow = (
     nominalDate: executionDate,
     executionDate,
     amount: amount ?? "100.00",
+    ...(currency === undefined ? {} : { currency }),
     debtorIban,
-    sweepDay: "2026-11-02"
+    sweepDay: sweepDay ?? "2026-11-02"
   }),
   outcome: "APPR",
   failure: undefined,

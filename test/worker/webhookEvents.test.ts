@@ -2,32 +2,20 @@
  * internal/webhookEvents: a DECL's event gives the amount with its currency's minor unit digits (issue 40: ISO 4217,
  * EUR 2, JPY 0, BHD 3), never rounded.
  */
-import { Checks } from "@tppkit/worker"
-import { Schema } from "effect"
+import type { Checks } from "@tppkit/worker"
 import { describe, expect, it } from "vitest"
 import * as WebhookEvents from "../../packages/worker/src/internal/webhookEvents.ts"
+import { checkRow } from "./support.ts"
 
-const decl = (amount: string, currency: string): Checks.Row => ({
-  ...Schema.decodeSync(Checks.Due)({
+const decl = (amount: string, currency: string): Checks.Row =>
+  checkRow("SO-1", "SK2411000000002612345678", "2027-01-04", {
     consent: "c",
-    orderId: "SO-1",
-    nominalDate: "2027-01-04",
-    executionDate: "2027-01-04",
     amount,
     currency,
-    debtorIban: "SK2411000000002612345678",
     sweepDay: "2027-01-02",
-    checkAt: 0
-  }),
-  outcome: "DECL",
-  failure: undefined,
-  attempts: 1,
-  unconfirmed: 0,
-  correlationIds: [],
-  checkedAt: "2027-01-02T07:00:01Z",
-  requestId: "r",
-  responseId: "s"
-})
+    outcome: "DECL",
+    checkedAt: "2027-01-02T07:00:01Z"
+  })
 
 describe("webhookEvents.checkEvent (issue 40)", () => {
   it("writes the amount with its currency's minor unit digits, one beyond them whole", () => {
