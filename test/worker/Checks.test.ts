@@ -5,26 +5,22 @@ import * as Database from "@tppkit/worker/Database"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "./pg.ts"
-import { due as dueFixture } from "./support.ts"
+import { checkFailed, due as dueFixture } from "./support.ts"
 
 const db = embeddedDb()
 
 /** A balance check that got no answer in time, three times. */
-const timeout = new BankError.BankError({
-  operation: "balanceCheck",
-  identity: { requestId: "r", correlationId: "corr-4" },
-  request: "POST /piisp/api/v1/accounts/balanceCheck",
-  reason: new BankError.TransportFailure({ kind: "timeout", detail: "no answer within 10 s" }),
-  attempts: 3
-})
+const timeout = checkFailed(
+  { requestId: "r", correlationId: "corr-4" },
+  new BankError.TransportFailure({ kind: "timeout", detail: "no answer within 10 s" }),
+  3
+)
 
 /** A balance check whose connection the bank refused: nothing was sent. */
-const refused = new BankError.BankError({
-  operation: "balanceCheck",
-  identity: { correlationId: "corr-b" },
-  request: "POST /piisp/api/v1/accounts/balanceCheck",
-  reason: new BankError.TransportFailure({ kind: "connect", detail: "connection refused" })
-})
+const refused = checkFailed(
+  { correlationId: "corr-b" },
+  new BankError.TransportFailure({ kind: "connect", detail: "connection refused" })
+)
 
 const due = (orderId: string, over: Partial<Checks.DueText> = {}): Checks.Due => dueFixture({ orderId, ...over })
 

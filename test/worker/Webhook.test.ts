@@ -22,7 +22,7 @@ import * as fc from "fast-check"
 import { Webhook as StandardWebhook } from "standardwebhooks"
 import { clusterTables, healthyRunner, request } from "./clusterQueue.ts"
 import { embeddedDb } from "./pg.ts"
-import { due as dueFixture } from "./support.ts"
+import { checkFailed, due as dueFixture } from "./support.ts"
 
 const db = embeddedDb()
 const secret = Webhook.makeSecret()
@@ -323,20 +323,16 @@ const receiver = (plan: (n: number) => Answer, key: Redacted.Redacted<string> = 
       })
   )
 
-const forbidden = new BankError.BankError({
-  operation: "balanceCheck",
-  identity: { requestId: "req-403", correlationId: "corr-403" },
-  request: "POST /piisp/api/v1/accounts/balanceCheck",
-  reason: new BankError.Forbidden({ body: ErrorBody.decode(403, undefined, '{"code":"CONSENT_MISSING"}') })
-})
+const forbidden = checkFailed(
+  { requestId: "req-403", correlationId: "corr-403" },
+  new BankError.Forbidden({ body: ErrorBody.decode(403, undefined, '{"code":"CONSENT_MISSING"}') })
+)
 
-const unavailable = new BankError.BankError({
-  operation: "balanceCheck",
-  identity: { correlationId: "corr-503" },
-  request: "POST /piisp/api/v1/accounts/balanceCheck",
-  reason: new BankError.TransportFailure({ kind: "timeout", detail: "no answer within 10 s" }),
-  attempts: 1
-})
+const unavailable = checkFailed(
+  { correlationId: "corr-503" },
+  new BankError.TransportFailure({ kind: "timeout", detail: "no answer within 10 s" }),
+  1
+)
 
 /** Records four checks (APPR, DECL, refused, unanswered) and a failed sweep of consent c2. */
 const recordOutcomes = (at: number) =>
@@ -390,6 +386,18 @@ const expectedTypes = ["check.declined", "check.refused", "check.unanswered", "s
 const shortSchedule = Backoff.scale(Webhook.retrySchedule, 1 / 100_000)
 
 const fast: Webhook.Settings = { poll: 50, schedule: shortSchedule, timeout: 1500, lease: 2000 }
+
+/** A receiver answering as `plan` says, and an outbox to it on the fast settings that keeps each failure it reports. */
+const failingOutbox = (plan: (n: number) => Answer) =>
+  Effect.gen(function* () {
+    const hook = yield* receiver(plan)
+    const failed: Array<Webhook.Failed> = []
+    const outbox = Webhook.layer([{ url: hook.url, secret }], {
+      ...fast,
+      onFailed: (f) => Effect.sync(() => void failed.push(f))
+    })
+    return { hook, failed, outbox }
+  })
 
 const events = (received: ReadonlyArray<Received>) => received.map((r) => ({ id: r.id, ...JSON.parse(r.body) }))
 
@@ -449,12 +457,7 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
     () =>
       Effect.gen(function* () {
         let up = false
-        const hook = yield* receiver(() => (up ? 200 : 500))
-        const failed: Array<Webhook.Failed> = []
-        const outbox = Webhook.layer([{ url: hook.url, secret }], {
-          ...fast,
-          onFailed: (f) => Effect.sync(() => void failed.push(f))
-        })
+        const { hook, failed, outbox } = yield* failingOutbox(() => (up ? 200 : 500))
         yield* Effect.gen(function* () {
           yield* recordDecl("A", Date.now())
           const left = yield* flush(20_000)
@@ -491,12 +494,7 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
     () =>
       Effect.gen(function* () {
         let gone = true
-        const hook = yield* receiver(() => (gone ? 410 : 200))
-        const failed: Array<Webhook.Failed> = []
-        const outbox = Webhook.layer([{ url: hook.url, secret }], {
-          ...fast,
-          onFailed: (f) => Effect.sync(() => void failed.push(f))
-        })
+        const { hook, failed, outbox } = yield* failingOutbox(() => (gone ? 410 : 200))
         yield* Effect.gen(function* () {
           yield* recordOutcomes(Date.now())
           assert.strictEqual(yield* flush(10_000), 0)

@@ -1,5 +1,6 @@
 /** Shared fixtures of the worker tests. */
 import { Calendar, LocalDate } from "@tppkit/core"
+import { BankError } from "@tppkit/http"
 import { Checks, type Sweep } from "@tppkit/worker"
 import { BigDecimal, Schema } from "effect"
 
@@ -100,3 +101,28 @@ export const checkRow = (
   responseId: "s",
   ...(extra as Partial<Checks.Row>)
 })
+
+/**
+ * A balance check (`POST /piisp/api/v1/accounts/balanceCheck`) that failed for `reason`, as the client reports it:
+ * the request's `identity`, and its `attempts` when given.
+ */
+export const checkFailed = (
+  identity: BankError.BankError["identity"],
+  reason: BankError.BankError["reason"],
+  attempts?: number
+) =>
+  new BankError.BankError({
+    operation: "balanceCheck",
+    identity,
+    request: "POST /piisp/api/v1/accounts/balanceCheck",
+    reason,
+    ...(attempts === undefined ? {} : { attempts })
+  })
+
+/** A listing of `consentKey` refused by the day's budget: its four unattended listings used, free again at `freesAt`. */
+export const listingExhausted = (consentKey: string, freesAt: string) =>
+  new BankError.BankError({
+    operation: "standingOrders",
+    identity: {},
+    reason: new BankError.BudgetExhausted({ consentKey, limit: 4, used: 4, requested: 1, freesAt })
+  })
