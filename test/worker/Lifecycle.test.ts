@@ -3,10 +3,10 @@
  * cluster's 2 KB warnings) shortened to one line with the cause first and no stack trace.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { BankError } from "@tppkit/http"
 import { Lifecycle } from "@tppkit/worker"
 import { Cause, Effect, Logger, References } from "effect"
 import { ClusterError } from "effect/cluster"
+import { listingExhausted } from "./support.ts"
 
 const time = new Date("2026-11-25T07:00:00Z")
 
@@ -96,17 +96,7 @@ describe("Lifecycle", () => {
   )
 
   it("names only a worker's ways out of a budget refusal (no --max-age, no --psu-last-logged-time)", () => {
-    const refused = new BankError.BankError({
-      operation: "standingOrders",
-      identity: {},
-      reason: new BankError.BudgetExhausted({
-        consentKey: "k",
-        limit: 4,
-        used: 4,
-        requested: 1,
-        freesAt: "2026-11-26T00:00:00+01:00"
-      })
-    })
+    const refused = listingExhausted("k", "2026-11-26T00:00:00+01:00")
     assert.include(refused.message, "--max-age")
     const cause = Lifecycle.listingCause(refused)
     assert.notInclude(cause, "max-age")

@@ -22,7 +22,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { WorkflowEngine } from "effect/workflow"
 import { embeddedDb } from "./pg.ts"
-import { due, listedOrder, sweepSettings } from "./support.ts"
+import { due, listedOrder, listingExhausted, sweepSettings } from "./support.ts"
 
 const db = embeddedDb()
 const IBAN = "SK3112000000198742637541"
@@ -258,17 +258,7 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     Effect.gen(function* () {
       const url = yield* db.freshUrl()
       // c2's listing is refused by the day's budget: its day is planned from what is kept, CAR among it
-      const exhausted = new BankError.BankError({
-        operation: "standingOrders",
-        identity: {},
-        reason: new BankError.BudgetExhausted({
-          consentKey: "c2",
-          limit: 4,
-          used: 4,
-          requested: 1,
-          freesAt: "2026-11-17"
-        })
-      })
+      const exhausted = listingExhausted("c2", "2026-11-17")
       const car = { ...monthly("CAR", "2026-10-24", "250"), endDate: LocalDate.parseUnsafe("2026-11-24") }
       const source = Layer.succeed(Sweep.OrderSource)({
         list: (consent) =>
