@@ -12,6 +12,9 @@ const db = embeddedDb()
 /** The fleet's secret that seals refresh tokens (a test value of 44 characters). */
 const fleetKey = Redacted.make("a".repeat(44))
 
+/** The keys of the consents kept, in order. */
+const keys = Effect.map(Consents.list, (list) => list.map((c) => c.key))
+
 describe("Consents", () => {
   it.live("adds, changes, lists and removes consents; a seed leaves the ones there as they are", () =>
     Effect.gen(function* () {
@@ -25,10 +28,7 @@ describe("Consents", () => {
       ])
       assert.isTrue(yield* Consents.remove("a"))
       assert.isFalse(yield* Consents.remove("a"))
-      assert.deepStrictEqual(
-        (yield* Consents.list).map((c) => c.key),
-        ["b"]
-      )
+      assert.deepStrictEqual(yield* keys, ["b"])
     }).pipe(Effect.provide(db.fresh()))
   )
 
@@ -53,10 +53,7 @@ describe("Consents", () => {
       // removed since: a later start copies nothing again
       yield* Consents.remove("fleet-002")
       yield* Database.migrate
-      assert.deepStrictEqual(
-        (yield* Consents.list).map((c) => c.key),
-        ["fleet-001"]
-      )
+      assert.deepStrictEqual(yield* keys, ["fleet-001"])
     }).pipe(Effect.provide(db.fresh()))
   )
 
@@ -106,10 +103,7 @@ describe("Consents", () => {
         { key: "unknown-profile", profile: "mybank" }
       ])
       // the refresh token is kept apart from what is listed, and a renewal's replaces it
-      assert.deepStrictEqual(
-        (yield* Consents.list).map((c) => c.key),
-        ["given", "own", "sbas-one", "unknown-profile"]
-      )
+      assert.deepStrictEqual(yield* keys, ["given", "own", "sbas-one", "unknown-profile"])
       assert.strictEqual(Redacted.value((yield* Consents.refreshToken("own"))!), "rt-1")
       assert.isUndefined(yield* Consents.refreshToken("given"))
       assert.isTrue(yield* Consents.keepRefreshToken("own", Redacted.make("rt-2")))
