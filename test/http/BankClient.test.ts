@@ -11,6 +11,7 @@ import {
   SECRET,
   type Stub,
   stack,
+  stubAnswering,
   TOKEN_PREFIX,
   tokenAnswer,
   wireOrder
@@ -130,15 +131,13 @@ describe("BankClient.balanceCheck", () => {
   })
 
   it.effect("a 401 discards the token, fetches one new token and retries once", () => {
-    const stub = makeStub()
     let api = 0
-    stub.handler = (req) => {
-      if (req.path.endsWith("/connect/token")) return tokenAnswer(++stub.tokens.count)
+    const stub = stubAnswering(() => {
       api++
       return api === 1
         ? { status: 401, body: { type: "about:blank", title: "Unauthorized", status: 401, code: "invalid_token" } }
         : { status: 200, body: { response: "DECL", dateTime: "2026-11-21T10:00:00Z" } }
-    }
+    })
     return Effect.gen(function* () {
       const reply = yield* check()
       assert.strictEqual(reply.body.response, "DECL")
@@ -153,9 +152,7 @@ describe("BankClient.balanceCheck", () => {
   })
 
   it.effect("a second 401 is not retried again", () => {
-    const stub = makeStub()
-    stub.handler = (req) =>
-      req.path.endsWith("/connect/token") ? tokenAnswer(++stub.tokens.count) : { status: 401, body: "" }
+    const stub = stubAnswering(() => ({ status: 401, body: "" }))
     return Effect.gen(function* () {
       const error = failure(yield* Effect.exit(check()))
       assert.strictEqual(error.reason._tag, "Unauthorized")
@@ -164,14 +161,12 @@ describe("BankClient.balanceCheck", () => {
   })
 
   it.effect("503 twice then success: retried with the same Correlation-ID", () => {
-    const stub = makeStub()
     let api = 0
-    stub.handler = (req) => {
-      if (req.path.endsWith("/connect/token")) return tokenAnswer(++stub.tokens.count)
+    const stub = stubAnswering(() => {
       return ++api <= 2
         ? { status: 503, body: "busy" }
         : { status: 200, body: { response: "APPR", dateTime: "2026-11-21T10:00:00Z" } }
-    }
+    })
     return Effect.gen(function* () {
       const fiber = yield* Effect.forkChild(check())
       const exit = yield* drive(fiber)
@@ -184,9 +179,7 @@ describe("BankClient.balanceCheck", () => {
   })
 
   it.effect("retries are bounded: 503 every time fails after maxAttempts with ServerError", () => {
-    const stub = makeStub()
-    stub.handler = (req) =>
-      req.path.endsWith("/connect/token") ? tokenAnswer(++stub.tokens.count) : { status: 503, body: "busy" }
+    const stub = stubAnswering(() => ({ status: 503, body: "busy" }))
     return Effect.gen(function* () {
       const exit = yield* drive(yield* Effect.forkChild(check()))
       const error = failure(exit)
@@ -221,21 +214,17 @@ describe("BankClient.balanceCheck", () => {
   })
 
   it.effect("no retry on 400, and the problem details are decoded", () => {
-    const stub = makeStub()
-    stub.handler = (req) =>
-      req.path.endsWith("/connect/token")
-        ? tokenAnswer(++stub.tokens.count)
-        : {
-            status: 400,
-            body: {
-              type: "https://bank.example/bad",
-              title: "Bad Request",
-              status: 400,
-              detail: "iban",
-              code: "FORMAT_ERROR"
-            },
-            headers: { "content-type": "application/problem+json", "Response-ID": "resp-400" }
-          }
+    const stub = stubAnswering(() => ({
+      status: 400,
+      body: {
+        type: "https://bank.example/bad",
+        title: "Bad Request",
+        status: 400,
+        detail: "iban",
+        code: "FORMAT_ERROR"
+      },
+      headers: { "content-type": "application/problem+json", "Response-ID": "resp-400" }
+    }))
     return Effect.gen(function* () {
       const error = failure(yield* Effect.exit(check()))
       assert.strictEqual(apiCalls(stub).length, 1)
@@ -266,18 +255,16 @@ describe("BankClient.balanceCheck", () => {
   })
 
   it.effect("429 waits for Retry-After before retrying", () => {
-    const stub = makeStub()
     let api = 0
     const times: Array<number> = []
-    stub.handler = (req) => {
-      if (req.path.endsWith("/connect/token")) return tokenAnswer(++stub.tokens.count)
+    const stub = stubAnswering(() => {
       return Effect.gen(function* () {
         times.push(yield* Effect.clockWith((c) => c.currentTimeMillis))
         return ++api === 1
           ? { status: 429, body: { code: "RATE", title: "slow down" }, headers: { "Retry-After": "7" } }
           : { status: 200, body: { response: "APPR", dateTime: "2026-11-21T10:00:00Z" } }
       })
-    }
+    })
     return Effect.gen(function* () {
       const exit = yield* drive(yield* Effect.forkChild(check()), "500 millis")
       assert.isTrue(Exit.isSuccess(exit))
@@ -287,11 +274,7 @@ describe("BankClient.balanceCheck", () => {
   })
 
   it.effect("a Retry-After beyond the time budget is not waited for", () => {
-    const stub = makeStub()
-    stub.handler = (req) =>
-      req.path.endsWith("/connect/token")
-        ? tokenAnswer(++stub.tokens.count)
-        : { status: 429, body: "", headers: { "Retry-After": "3600" } }
+    const stub = stubAnswering(() => ({ status: 429, body: "", headers: { "Retry-After": "3600" } }))
     return Effect.gen(function* () {
       const error = failure(yield* Effect.exit(check()))
       assert.strictEqual(error.reason._tag, "TooManyRequests")
@@ -316,11 +299,7 @@ describe("BankClient.balanceCheck", () => {
   })
 
   it.effect("a malformed response is a MalformedResponse with the field path", () => {
-    const stub = makeStub()
-    stub.handler = (req) =>
-      req.path.endsWith("/connect/token")
-        ? tokenAnswer(++stub.tokens.count)
-        : { status: 200, body: { response: "MAYBE", dateTime: "2026-11-21T10:00:00Z" } }
+    const stub = stubAnswering(() => ({ status: 200, body: { response: "MAYBE", dateTime: "2026-11-21T10:00:00Z" } }))
     return Effect.gen(function* () {
       const error = failure(yield* Effect.exit(check()))
       assert.strictEqual(error.reason._tag, "MalformedResponse")
@@ -405,13 +384,11 @@ describe("BankClient.standingOrders", () => {
   const attended = { ...psu }
 
   it.effect("pages share one Process-ID, use page size 100, and keep malformed records as errors", () => {
-    const stub = makeStub()
-    stub.handler = (req) => {
-      if (req.path.endsWith("/connect/token")) return tokenAnswer(++stub.tokens.count)
+    const stub = stubAnswering((req) => {
       const body = JSON.parse(req.body) as { page: number; pageSize: number }
       const orders = body.page === 0 ? [order("a"), { ...order("bad"), frequency: "DAILY" }, order("b")] : [order("c")]
       return { status: 200, body: { pageCount: "2", standingOrders: orders } }
-    }
+    })
     return Effect.gen(function* () {
       const client = yield* BankClient.BankClient
       // the customer is present: logged in now

@@ -68,6 +68,13 @@ export const makeStub = (): Stub & { tokens: { count: number } } => {
   return { seen: [], tokens, handler: defaultHandler(tokens) }
 }
 
+/** A stub that issues numbered tokens on the token path (`tokenAnswer`) and answers every other request with `api`. */
+export const stubAnswering = (api: Stub["handler"]): Stub & { tokens: { count: number } } => {
+  const stub = makeStub()
+  stub.handler = (req, n) => (req.path.endsWith("/connect/token") ? tokenAnswer(++stub.tokens.count) : api(req, n))
+  return stub
+}
+
 /** The stub as an HttpClient layer. */
 export const stubClient = (stub: Stub): Layer.Layer<HttpClient.HttpClient> =>
   Layer.succeed(
