@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { BusinessDayConvention, Calendar } from "@tppkit/core"
+import { Calendar } from "@tppkit/core"
 import { Flag } from "effect/cli"
 import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
@@ -28,10 +28,7 @@ export const explainCommand = CommandSpec.make({
       Flag.optional
     ),
     holidays: Flags.holidays,
-    convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
-      Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
-      Flag.optional
-    ),
+    convention: Flags.conventionSaying("Business-day convention").pipe(Flag.optional),
     ruleFrom: Flags.repeated(
       "rule-from",
       "LISTING",

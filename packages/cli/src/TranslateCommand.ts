@@ -4,7 +4,7 @@
  *
  * @since 0.2.0
  */
-import { BusinessDayConvention, Calendar } from "@tppkit/core"
+import { Calendar } from "@tppkit/core"
 import { Flag } from "effect/cli"
 import * as CommandSpec from "./internal/commandSpec.ts"
 import * as Flags from "./internal/flags.ts"
@@ -37,10 +37,7 @@ export const translateCommand = CommandSpec.make({
       Flag.withDefault(Calendar.target.name)
     ),
     holidays: Flags.holidays,
-    convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
-      Flag.withDescription(`The bank's business-day convention (default ${BusinessDayConvention.defaultConvention})`),
-      Flag.withDefault(BusinessDayConvention.defaultConvention)
-    ),
+    convention: Flags.conventionWithDefault("The bank's business-day convention"),
     ...Flags.reading,
     listedOn: Flags.listedOn,
     format: Flags.format(formats, "Output format: text, or json (one object per order and line)")

@@ -154,14 +154,21 @@ export const holidays: Flag.Flag<Option.Option<string>> = text(
   "Extra holidays added to the calendar"
 ).pipe(Flag.optional)
 
+/**
+ * `--convention` with what a command says of it (the default named after it): optional where the command finds the
+ * default itself, else defaulting to {@link BusinessDayConvention.defaultConvention}.
+ */
+export const conventionSaying = (what: string) =>
+  Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
+    Flag.withDescription(`${what} (default ${BusinessDayConvention.defaultConvention})`)
+  )
+
+/** {@link conventionSaying} with the default convention when not given. */
+export const conventionWithDefault = (what: string): Flag.Flag<BusinessDayConvention.BusinessDayConvention> =>
+  conventionSaying(what).pipe(Flag.withDefault(BusinessDayConvention.defaultConvention))
+
 /** `--convention`: the business-day convention; the same flag on every command that projects. */
-export const convention: Flag.Flag<BusinessDayConvention.BusinessDayConvention> = Flag.Literals(
-  "convention",
-  BusinessDayConvention.conventions
-).pipe(
-  Flag.withDescription(`Business-day convention (default ${BusinessDayConvention.defaultConvention})`),
-  Flag.withDefault(BusinessDayConvention.defaultConvention)
-)
+export const convention = conventionWithDefault("Business-day convention")
 
 /**
  * `--raw-csv`: with `--format csv`, cells that begin like a spreadsheet formula (`=`, `+`, `-`, `@` …) are written
@@ -205,10 +212,7 @@ export const reconcileRule = {
     ),
     Flag.withDefault(Calendar.target.name)
   ),
-  convention: Flag.Literals("convention", BusinessDayConvention.conventions).pipe(
-    Flag.withDescription(`The convention tppkit projects with (default ${BusinessDayConvention.defaultConvention})`),
-    Flag.withDefault(BusinessDayConvention.defaultConvention)
-  ),
+  convention: conventionWithDefault("The convention tppkit projects with"),
   holidays: text(
     "holidays",
     "YYYY-MM-DD,...",
