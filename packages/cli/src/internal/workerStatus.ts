@@ -198,7 +198,9 @@ const statusForecast = (
       lines: ForecastEvidence.section(made.success, WorkerStatus.width, sources),
       json: ForecastEvidence.json(made.success, sources),
       unread,
-      skipped,
+      // and the orders read that the forecast could not plan (no anchor, an amount out of format), as `tppkit forecast`
+      // lists them: its skipped were never said here
+      skipped: [...skipped, ...made.success.skipped.map((k) => ({ orderId: k.orderId, reason: k.reason }))],
       balancesUnread: balances.success.unreadable
     }
   })
