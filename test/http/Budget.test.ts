@@ -7,7 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { BankClient, BankConfig, type BankError, Budget, BudgetStore } from "@tppkit/http"
 import { DateTime, Effect, Exit, Redacted, Result, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { apiCalls, makeStub, psu, stack, wireOrders, withToken } from "./stub.ts"
+import { apiCalls, makeStub, psu, stack, usedToday, wireOrders, withToken } from "./stub.ts"
 
 const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankError => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure")
@@ -125,25 +125,18 @@ describe("daily budget of unattended standing-order calls", () => {
         : { status: 200, body: { pageCount: 1, standingOrders: wireOrders("a", 1) } }
     return Effect.gen(function* () {
       yield* TestClock.setTime(NOON)
-      const usages = Effect.flatMap(Effect.service(Budget.Budget), (b) => b.usages)
       // the token endpoint answers 500 three times: nothing reached the API, nothing is counted
       for (let i = 0; i < 3; i++) {
         const error = failure(yield* Effect.exit(listPage))
         assert.strictEqual(error.operation, "token")
       }
       assert.strictEqual(apiCalls(stub).length, 0)
-      assert.deepStrictEqual(
-        (yield* usages).map((u) => u.used),
-        []
-      )
+      assert.deepStrictEqual(yield* usedToday, [])
       // the token endpoint is back: the listing is sent and counted once
       tokenUp = true
       yield* listPage
       assert.strictEqual(apiCalls(stub).length, 1)
-      assert.deepStrictEqual(
-        (yield* usages).map((u) => u.used),
-        [1]
-      )
+      assert.deepStrictEqual(yield* usedToday, [1])
     }).pipe(Effect.provide(stack(stub)))
   })
 
@@ -161,12 +154,8 @@ describe("daily budget of unattended standing-order calls", () => {
       const error = failure(yield* Effect.exit(Stream.runCollect(client.standingOrders({ psu }))))
       assert.strictEqual(error.reason._tag, "ServerError")
       assert.strictEqual(apiCalls(stub).length, 2)
-      const used = yield* Effect.flatMap(Effect.service(Budget.Budget), (b) => b.usages)
       // the two requests sent, not the four reserved
-      assert.deepStrictEqual(
-        used.map((u) => u.used),
-        [2]
-      )
+      assert.deepStrictEqual(yield* usedToday, [2])
     }).pipe(Effect.provide(stack(stub)))
   })
 

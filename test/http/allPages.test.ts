@@ -9,7 +9,18 @@ import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { listBody, mixedRecords } from "../arbitraries/records.ts"
 import { hostile, pagingBank } from "./hostile.ts"
-import { apiCalls, makeStub, options, psu, type Stub, stack, wireOrder, wireOrders, withToken } from "./stub.ts"
+import {
+  apiCalls,
+  makeStub,
+  options,
+  psu,
+  type Stub,
+  stack,
+  usedToday,
+  wireOrder,
+  wireOrders,
+  withToken
+} from "./stub.ts"
 
 const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankError => {
   if (Exit.isSuccess(exit)) throw new Error("expected a failure")
@@ -176,7 +187,6 @@ describe("a budget that is never wasted", () => {
       return { status: 200, body: { pageCount: 2, standingOrders: wireOrders(`p${page}`, 100) } }
     })
   }
-  const usage = Effect.flatMap(Effect.service(Budget.Budget), (b) => b.usages)
 
   it.effect("ten concurrent unattended listings in one process make one listing; all get the same pages", () => {
     const stub = makeStub()
@@ -189,10 +199,7 @@ describe("a budget that is never wasted", () => {
       )
       assert.strictEqual(apiCalls(stub).length, 2)
       for (const pages of results) assert.strictEqual(pages.flatMap((p) => p.body.orders).length, 200)
-      assert.deepStrictEqual(
-        (yield* usage).map((u) => u.used),
-        [2]
-      )
+      assert.deepStrictEqual(yield* usedToday, [2])
     }).pipe(Effect.provide(stack(stub)))
   })
 
@@ -259,10 +266,7 @@ describe("a budget that is never wasted", () => {
       yield* TestClock.setTime(NOON)
       const pages = yield* list()
       assert.strictEqual(pages.length, 4)
-      assert.deepStrictEqual(
-        (yield* usage).map((u) => u.used),
-        [4]
-      )
+      assert.deepStrictEqual(yield* usedToday, [4])
     }).pipe(Effect.provide(stack(stub)))
   })
 
@@ -344,6 +348,16 @@ describe("a listing resumed by its owner asks only for the pages it lacks", () =
   }
   const used = Effect.flatMap(Effect.service(Budget.Budget), (b) => Effect.map(b.usages, (u) => u[0]?.used ?? 0))
   const pagesAsked = (stub: Stub) => apiCalls(stub).map((r) => pageOf(r.body).page)
+  /** Each page's number and how many orders it holds. */
+  const sizes = (
+    pages: ReadonlyArray<{ readonly body: { readonly page: number; readonly orders: ReadonlyArray<unknown> } }>
+  ) => pages.map((p) => [p.body.page, p.body.orders.length])
+  /** The three pages of 50, every order of the listing. */
+  const whole = [
+    [0, 50],
+    [1, 50],
+    [2, 50]
+  ]
 
   it.effect(
     "a fault on page 1 of 3: the next attempt asks for pages 1 and 2 only; the budget counts what was sent",
@@ -358,14 +372,7 @@ describe("a listing resumed by its owner asks only for the pages it lacks", () =
         // page 2 was paid for with page 1 and never sent: given back
         assert.strictEqual(yield* used, 2)
         const pages = yield* list({ pageSize: 50, resume: true, maxAge: 0 })
-        assert.deepStrictEqual(
-          pages.map((p) => [p.body.page, p.body.orders.length]),
-          [
-            [0, 50],
-            [1, 50],
-            [2, 50]
-          ]
-        )
+        assert.deepStrictEqual(sizes(pages), whole)
         assert.deepStrictEqual(pagesAsked(stub), [0, 1, 1, 2])
         assert.strictEqual(yield* used, 4)
         // the listing is complete: its owner's next attempt later that day (past any maxAge) gets it as kept,
@@ -373,14 +380,7 @@ describe("a listing resumed by its owner asks only for the pages it lacks", () =
         // the budget is spent)
         yield* TestClock.adjust("1 hour")
         const kept = yield* list({ pageSize: 50, resume: true, maxAge: 0 })
-        assert.deepStrictEqual(
-          kept.map((p) => [p.body.page, p.body.orders.length]),
-          [
-            [0, 50],
-            [1, 50],
-            [2, 50]
-          ]
-        )
+        assert.deepStrictEqual(sizes(kept), whole)
         assert.deepStrictEqual(
           kept.map((p) => p.snapshotTakenAt),
           Array.from({ length: 3 }, () => new Date(NOON).toISOString())

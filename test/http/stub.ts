@@ -1,5 +1,5 @@
 /** A programmable in-process bank for the http tests: an `HttpClient` that records every request it receives. */
-import { BankClient, BankConfig, BankTransport, BudgetStore } from "@tppkit/http"
+import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpClient, type HttpClientRequest, HttpClientResponse } from "effect/http"
 
@@ -51,6 +51,11 @@ export const defaultHandler =
     }
     return { status: 200, body: { pageCount: 1, standingOrders: [] } }
   }
+
+/** What the budget has used today for each consent it counts, in the order it lists them. */
+export const usedToday = Effect.flatMap(Effect.service(Budget.Budget), (b) =>
+  Effect.map(b.usages, (usages) => usages.map((u) => u.used))
+)
 
 /** The requests the stub saw outside the token path. */
 export const apiCalls = (stub: Stub): Array<Seen> => stub.seen.filter((s) => !s.path.endsWith("/connect/token"))
