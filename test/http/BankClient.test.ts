@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type BalanceCheck, Currency, Iban, Money, Timestamp } from "@tppkit/core"
-import { BankClient, BankConfig, type BankError } from "@tppkit/http"
+import { BankClient, BankConfig } from "@tppkit/http"
 import { type Duration, Effect, Exit, Fiber, Redacted, Stream, Tracer } from "effect"
 import { TestClock } from "effect/testing"
 import {
   apiCalls,
+  failure,
   makeStub,
   okBalance,
   psu,
@@ -27,13 +28,6 @@ const request: BalanceCheck.Request = {
 
 const check = (options: Partial<BankClient.CallOptions> = {}) =>
   Effect.flatMap(Effect.service(BankClient.BankClient), (c) => c.balanceCheck(request, { psu, ...options }))
-
-const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankError => {
-  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
-  const e = exit.cause.reasons.find((r) => r._tag === "Fail")
-  if (e === undefined || e._tag !== "Fail") throw new Error("expected a typed failure")
-  return e.error
-}
 
 /** A tracer that keeps every span it makes. */
 const recordingTracer = () => {

@@ -6,6 +6,7 @@ import { type BankError, BankTransport } from "@tppkit/http"
 import { Duration, Effect, Exit, Fiber, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { afterAll, beforeAll } from "vitest"
+import { closeServer, listenLoopback } from "./loopback.ts"
 
 let server: Server
 let baseUrl: string
@@ -53,16 +54,10 @@ beforeAll(async () => {
       )
     })
   })
-  server.listen(0, "127.0.0.1")
-  await once(server, "listening")
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  baseUrl = `http://127.0.0.1:${await listenLoopback(server)}`
 })
 
-afterAll(async () => {
-  server.closeAllConnections()
-  server.close()
-  await once(server, "close")
-})
+afterAll(() => closeServer(server))
 
 const send = (path: string, timeout: Duration.Duration, headers: Record<string, string> = {}) =>
   Effect.flatMap(Effect.service(BankTransport.BankTransport), (transport) =>

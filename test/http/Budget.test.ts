@@ -4,17 +4,10 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { BankClient, BankConfig, type BankError, Budget, BudgetStore } from "@tppkit/http"
-import { DateTime, Effect, Exit, Redacted, Result, Stream } from "effect"
+import { BankClient, BankConfig, Budget, BudgetStore } from "@tppkit/http"
+import { DateTime, Effect, Redacted, Result, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { apiCalls, makeStub, psu, stack, usedToday, wireOrders, withToken } from "./stub.ts"
-
-const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankError => {
-  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
-  const e = exit.cause.reasons.find((r) => r._tag === "Fail")
-  if (e === undefined || e._tag !== "Fail") throw new Error("expected a typed failure")
-  return e.error
-}
+import { apiCalls, failure, makeStub, psu, stack, usedToday, wireOrders, withToken } from "./stub.ts"
 
 const listPage = Effect.flatMap(Effect.service(BankClient.BankClient), (c) => c.standingOrdersPage({ psu }))
 

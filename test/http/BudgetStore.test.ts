@@ -3,8 +3,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { BudgetStore } from "@tppkit/http"
-import { Effect, Exit } from "effect"
+import { Effect } from "effect"
 import { budgetStoreContract } from "./budgetStoreContract.ts"
+import { failure } from "./stub.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "tppkit-store-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -36,16 +37,10 @@ describe("BudgetStore.layerSqlite", () => {
       const exit = yield* Effect.flatMap(Effect.service(BudgetStore.BudgetStore), (s) =>
         s.tryConsume("k", "d", 1, 4)
       ).pipe(Effect.provide(BudgetStore.BudgetStore.layerSqlite(file)), Effect.scoped, Effect.exit)
-      assert.isTrue(Exit.isFailure(exit))
-      if (Exit.isFailure(exit)) {
-        const reason = exit.cause.reasons[0]
-        assert.strictEqual(reason?._tag, "Fail")
-        if (reason?._tag === "Fail") {
-          assert.strictEqual(reason.error._tag, "BudgetStoreError")
-          assert.include(reason.error.message, file)
-          assert.include(reason.error.message, "open failed")
-        }
-      }
+      const error = failure(exit)
+      assert.strictEqual(error._tag, "BudgetStoreError")
+      assert.include(error.message, file)
+      assert.include(error.message, "open failed")
     })
   )
 })

@@ -8,7 +8,7 @@ import { type BalanceCheck, Currency, Iban, Money } from "@tppkit/core"
 import { BankClient, BankConfig, type BankError, BankTransport, TokenService } from "@tppkit/http"
 import { Effect, Exit, Layer, Redacted } from "effect"
 import { type Behaviour, endlessJson, type Hostile, hostile } from "./hostile.ts"
-import { psu } from "./stub.ts"
+import { failure, psu } from "./stub.ts"
 
 const request: BalanceCheck.Request = {
   instructionIdentification: "instr-1",
@@ -53,13 +53,6 @@ const page = Effect.flatMap(Effect.service(BankClient.BankClient), (c) =>
   c.standingOrdersPage({ psu: { ...psu, lastLoggedTime: new Date().toISOString() } })
 )
 const token = Effect.flatMap(Effect.service(TokenService.TokenService), (t) => t.get(["AISP"]))
-
-const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankError => {
-  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
-  const e = exit.cause.reasons.find((r) => r._tag === "Fail")
-  if (e === undefined || e._tag !== "Fail") throw new Error(`expected a typed failure, got ${exit.cause}`)
-  return e.error
-}
 
 /** Runs `effect` against a hostile server and returns its exit, the elapsed time and the server. */
 const against = <A, E>(

@@ -1,12 +1,12 @@
-import { once } from "node:events"
 import { createServer, type Server } from "node:https"
-import type { AddressInfo } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Currency, Iban, Money } from "@tppkit/core"
 import { BankClient, type BankConfig } from "@tppkit/http"
 import { Effect, Exit, Redacted } from "effect"
 import { afterAll, beforeAll } from "vitest"
+import { closeServer, listenLoopback } from "./loopback.ts"
 import { makePki, type Pki } from "./pki.ts"
+import { failure } from "./stub.ts"
 
 let pki: Pki
 let server: Server
@@ -29,16 +29,10 @@ beforeAll(async () => {
       })
     }
   )
-  server.listen(0, "127.0.0.1")
-  await once(server, "listening")
-  baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+  baseUrl = `https://127.0.0.1:${await listenLoopback(server)}`
 })
 
-afterAll(async () => {
-  server.closeAllConnections()
-  server.close()
-  await once(server, "close")
-})
+afterAll(() => closeServer(server))
 
 const check = (tls: BankConfig.Tls) =>
   Effect.gen(function* () {
@@ -97,15 +91,9 @@ describe("mutual TLS", () => {
   it.live("is refused without a client certificate", () =>
     Effect.gen(function* () {
       const exit = yield* Effect.exit(check({ ca: pki.ca.cert }))
-      assert.isTrue(Exit.isFailure(exit))
-      if (Exit.isFailure(exit)) {
-        const reason = exit.cause.reasons[0]
-        assert.strictEqual(reason?._tag, "Fail")
-        if (reason?._tag === "Fail") {
-          assert.strictEqual(reason.error._tag, "BankError")
-          if (reason.error._tag === "BankError") assert.strictEqual(reason.error.reason._tag, "TransportFailure")
-        }
-      }
+      const error = failure(exit)
+      assert.strictEqual(error._tag, "BankError")
+      if (error._tag === "BankError") assert.strictEqual(error.reason._tag, "TransportFailure")
       assert.include(messageOf(exit), "it requires a client certificate and none is configured")
       assert.match(messageOf(exit), /^token request POST \/\S+\/connect\/token: https:\/\/127\.0\.0\.1:\d+ /)
     })

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { BankConfig, BankTransport, TokenService } from "@tppkit/http"
 import { Deferred, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import { makeStub, options, SECRET, type Stub, stubClient, TOKEN_PREFIX, tokenAnswer } from "./stub.ts"
+import { failure, makeStub, options, SECRET, type Stub, stubClient, TOKEN_PREFIX, tokenAnswer } from "./stub.ts"
 
 const layer = (stub: Stub, overrides: Partial<BankConfig.Options> = {}) =>
   TokenService.TokenService.layer.pipe(
@@ -116,14 +116,9 @@ describe("TokenService", () => {
     const stub = makeStub()
     stub.handler = () => ({ status: 200, body: { access_token: "x", token_type: "Bearer", expires_in: "soon" } })
     return Effect.gen(function* () {
-      const exit = yield* Effect.exit(get())
-      if (Exit.isSuccess(exit)) return assert.fail("expected failure")
-      const reason = exit.cause.reasons[0]
-      assert.strictEqual(reason?._tag, "Fail")
-      if (reason?._tag === "Fail") {
-        assert.strictEqual(reason.error.reason._tag, "MalformedResponse")
-        if (reason.error.reason._tag === "MalformedResponse") assert.strictEqual(reason.error.reason.path, "expires_in")
-      }
+      const error = failure(yield* Effect.exit(get()))
+      assert.strictEqual(error.reason._tag, "MalformedResponse")
+      if (error.reason._tag === "MalformedResponse") assert.strictEqual(error.reason.path, "expires_in")
     }).pipe(Effect.provide(layer(stub)))
   })
   it.effect("a token requested before an invalidate is not handed out after it", () => {

@@ -11,6 +11,7 @@ import { listBody, mixedRecords } from "../arbitraries/records.ts"
 import { hostile, pagingBank } from "./hostile.ts"
 import {
   apiCalls,
+  failure,
   makeStub,
   options,
   psu,
@@ -21,13 +22,6 @@ import {
   wireOrders,
   withToken
 } from "./stub.ts"
-
-const failure = <A>(exit: Exit.Exit<A, BankError.BankError>): BankError.BankError => {
-  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
-  const e = exit.cause.reasons.find((r) => r._tag === "Fail")
-  if (e === undefined || e._tag !== "Fail") throw new Error("expected a typed failure")
-  return e.error
-}
 
 const pageOf = (body: string): { page: number; pageSize: number } => JSON.parse(body)
 

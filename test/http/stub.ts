@@ -1,6 +1,6 @@
 /** A programmable in-process bank for the http tests: an `HttpClient` that records every request it receives. */
 import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Exit, Layer, Redacted } from "effect"
 import { HttpClient, type HttpClientRequest, HttpClientResponse } from "effect/http"
 
 /** A request as the stub saw it. */
@@ -51,6 +51,17 @@ export const defaultHandler =
     }
     return { status: 200, body: { pageCount: 1, standingOrders: [] } }
   }
+
+/**
+ * The typed failure `exit` ends with; fails the test when it succeeded or when its first reason is not a typed failure
+ * (a defect, an interruption).
+ */
+export const failure = <A, E>(exit: Exit.Exit<A, E>): E => {
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure")
+  const first = exit.cause.reasons[0]
+  if (first?._tag !== "Fail") throw new Error(`expected a typed failure, got ${exit.cause}`)
+  return first.error
+}
 
 /** What the budget has used today for each consent it counts, in the order it lists them. */
 export const usedToday = Effect.flatMap(Effect.service(Budget.Budget), (b) =>
