@@ -207,6 +207,22 @@ export const decodedOf = (gathered: Orders.Gathered, anchorless: ReadonlyArray<R
     : { orders, unread, skipped, warnings, fromListingDay, ...named }
 }
 
+/**
+ * The orders as a command that does not project uses them (`reconcile`, `translate`, `explain`): the bank's records
+ * without an anchor taken out of `orders` and listed among the records that pay nothing (`skipped`, in position
+ * order), as the projection lists them (packages/core/README.md, "Anchor"); the same `Decoded` when there are none.
+ */
+export const withoutAnchorless = (decoded: Decoded): Decoded => {
+  const { anchorless, ...rest } = decoded
+  if (anchorless === undefined || anchorless.length === 0) return decoded
+  return {
+    ...rest,
+    // the gatherer's anchorless records are the bank's records kept whole, the only orders that are no core Order
+    orders: decoded.orders.filter((o) => "_tag" in o),
+    skipped: [...decoded.skipped, ...anchorless].sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
+  }
+}
+
 /** A row of a record read that pays nothing, as the commands name it (`skipped` and `anchorless`). */
 const skippedRow = (s: Orders.Skipped): Render.SkippedRow => ({
   orderId: s.orderId,

@@ -79,12 +79,15 @@ export const run = Effect.fn("tppkit.explain")(function* (input: Input) {
   // a COBS list item counts from the listing day: --listed-on's first day, when given
   const listed = input.listedOn[0] === undefined ? undefined : LocalDate.parse(input.listedOn[0].trim())
   const listedOn = listed !== undefined && Result.isSuccess(listed) ? listed.success : undefined
-  const decoded = yield* Orders.read(
-    input.orders,
-    input.standard,
-    input.accounts,
-    listedOn,
-    Option.getOrElse(input.convention, () => "following")
+  // a bank record without an anchor pays nothing: said as every record that pays nothing is (exit 0), not a failure
+  const decoded = Project.withoutAnchorless(
+    yield* Orders.read(
+      input.orders,
+      input.standard,
+      input.accounts,
+      listedOn,
+      Option.getOrElse(input.convention, () => "following")
+    )
   )
   const id = input.order.trim()
   const picked = Orders.pickOrder(decoded.orders, id, "--order")

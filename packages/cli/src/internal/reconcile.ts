@@ -8,7 +8,7 @@ import { Reconciliation } from "@tppkit/schedule"
 import { Effect, type Option, Result } from "effect"
 import * as Failure from "../Failure.ts"
 import * as Output from "../Output.ts"
-import type * as Project from "../Project.ts"
+import * as Project from "../Project.ts"
 import * as Reconcile from "../Reconcile.ts"
 import type * as Render from "../Render.ts"
 import { read, readOrders, unreadMessage, warnUnread } from "./orders.ts"
@@ -40,20 +40,16 @@ export const settingsOf = (raw: Reconcile.RawSettings) =>
 export const run = Effect.fn("tppkit.reconcile")(function* (input: Input) {
   const settings = Reconcile.settings(input)
   if (Result.isFailure(settings)) return yield* Failure.usage(settings.failure)
-  // a COBS list item counts from the listing day: the day the list is reconciled as of
-  const decoded = yield* read(input.orders, input.standard, input.accounts, settings.success.asOf, input.convention)
+  // a COBS list item counts from the listing day: the day the list is reconciled as of; a bank record without an
+  // anchor is not reconciled (it has no nextDate to judge) but named with the records that pay nothing, as
+  // --reconcile names it
+  const decoded = Project.withoutAnchorless(
+    yield* read(input.orders, input.standard, input.accounts, settings.success.asOf, input.convention)
+  )
   // SIGINT or SIGTERM is seen between the steps: exit 130 with nothing written, or on a whole line
   yield* Effect.yieldNow
-  // a bank record without an anchor is among the orders for a projection to list: here it is not reconciled (it has
-  // no nextDate to judge) but named with the records that pay nothing, in position order, as --reconcile names it
-  const anchorless = decoded.anchorless ?? []
-  const orders = anchorless.length === 0 ? decoded.orders : decoded.orders.filter((o) => "_tag" in o)
-  const skipped =
-    anchorless.length === 0
-      ? decoded.skipped
-      : [...decoded.skipped, ...anchorless].sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
-  const reconciliation = Reconciliation.reconcile(orders, settings.success)
-  const report = { reconciliation, unreadable: decoded.unread, skipped }
+  const reconciliation = Reconciliation.reconcile(decoded.orders, settings.success)
+  const report = { reconciliation, unreadable: decoded.unread, skipped: decoded.skipped }
   yield* Output.lines(input.format === "json" ? Reconcile.json(report) : Reconcile.table(report))
   // records that could not be read make the run incomplete (exit 7, as for project), before any finding (exit 8)
   if (report.unreadable.length > 0) {

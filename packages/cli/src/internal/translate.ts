@@ -102,12 +102,10 @@ export const run = Effect.fn("tppkit.translate")(function* (input: Input) {
       calendar: input.calendar,
       holidays: holidays.success
     })
-  const decoded = yield* Orders.readListed(
-    input.orders,
-    input.standard,
-    input.accounts,
-    input.listedOn,
-    input.convention
+  // a bank record without an anchor has no schedule to translate: named with the records that pay nothing (cli README,
+  // "Output and errors": only skipped, the exit code unchanged), not an unrepresentable translation
+  const decoded = Project.withoutAnchorless(
+    yield* Orders.readListed(input.orders, input.standard, input.accounts, input.listedOn, input.convention)
   )
   let findings = 0
   // a standard written whole: one list envelope of it on stdout, the losses on stderr
