@@ -6,12 +6,11 @@
  * ending with a whole line, far short of the whole output. `forecast` gives the runtime its turn while its engine
  * computes (between accounts): a signal then ends it before the forecast is done.
  */
-import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { root } from "./harness.ts"
+import { endedCleanly, interrupted } from "./harness.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "tppkit-compute-signals-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -60,71 +59,6 @@ writeFileSync(
 )
 const listing = join(dir, "listing.json")
 writeFileSync(listing, ordersText(15_000, true))
-
-interface Interrupted {
-  readonly code: number | null
-  readonly signal: NodeJS.Signals | null
-  /** The bytes written before the end, counted, and the last of them. */
-  readonly bytes: number
-  readonly tail: string
-  readonly stderr: string
-}
-
-/**
- * Runs `tppkit args` and sends `signal`: when the first output arrives (`at: "output"`), once stdin (the text given)
- * has ended (`"ended"`), once the command has taken a megabyte of it, never ending it (`"reading"`), or when stderr
- * says something matching the pattern (a warning said just before a step). Killed after two minutes.
- */
-const interrupted = (
-  args: ReadonlyArray<string>,
-  signal: NodeJS.Signals,
-  at: "output" | "ended" | "reading" | RegExp,
-  stdin?: string
-): Promise<Interrupted> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"]
-    })
-    let bytes = 0
-    let tail = Buffer.alloc(0)
-    let stderr = ""
-    let sent = false
-    const send = () => {
-      if (sent) return
-      sent = true
-      child.kill(signal)
-    }
-    child.stdout?.on("data", (chunk: Buffer) => {
-      bytes += chunk.length
-      tail = Buffer.concat([tail, chunk]).subarray(-200)
-      if (at === "output") send()
-    })
-    child.stderr?.setEncoding("utf8").on("data", (c: string) => {
-      stderr += c
-      if (at instanceof RegExp && at.test(stderr)) send()
-    })
-    if (stdin !== undefined && child.stdin !== null) {
-      child.stdin.on("error", () => {})
-      if (at === "reading") {
-        // the pipe holds some 64 KiB: a megabyte written means the command is reading it (its handlers are set)
-        child.stdin.write(stdin.slice(0, 1 << 20), () => send())
-      } else child.stdin.end(stdin, () => (at === "ended" ? send() : undefined))
-    }
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000)
-    child.on("close", (code, sig) => {
-      clearTimeout(timer)
-      resolve({ code, signal: sig, bytes, tail: tail.toString("utf8"), stderr })
-    })
-  })
-
-/** Exit code 130, not killed by the signal; nothing written, or a whole last line. */
-const endedCleanly = (run: Interrupted) => {
-  expect(run.signal).toBeNull()
-  expect(run.code, run.stderr).toBe(130)
-  if (run.bytes > 0) expect(run.tail.endsWith("\n"), JSON.stringify(run.tail.slice(-80))).toBe(true)
-}
 
 const window = ["--from", "2026-01-01", "--to", "2035-12-31"]
 

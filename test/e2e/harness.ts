@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { join } from "node:path"
+import { expect } from "vitest"
 
 /** The repository root. */
 export const root = join(import.meta.dirname, "..", "..")
@@ -38,16 +39,27 @@ export interface RunOptions {
   readonly onSpawn?: (pid: number) => void
 }
 
+/** The node arguments that run `tppkit <args>` from the sources. */
+const cli = (args: ReadonlyArray<string>): Array<string> => [
+  "--conditions=@tppkit/source",
+  "packages/cli/src/bin.ts",
+  ...args
+]
+
+/** The environment of a run: no `TPPKIT_` variable of the machine's, the budget in memory, then `more`. */
+const cliEnv = (more: Record<string, string | undefined> = {}): Record<string, string | undefined> => {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" }
+  for (const key of Object.keys(env)) if (key.startsWith("TPPKIT_")) delete env[key]
+  env.TPPKIT_BUDGET_FILE = "memory" // never touch ~/.tppkit from a test
+  return Object.assign(env, more)
+}
+
 /** Runs `tppkit <args>` and resolves when the process has exited (or was killed at the deadline). */
 export const tppkit = (args: ReadonlyArray<string>, options: RunOptions = {}): Promise<Run> =>
   new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" }
-    for (const key of Object.keys(env)) if (key.startsWith("TPPKIT_")) delete env[key]
-    env.TPPKIT_BUDGET_FILE = "memory" // never touch ~/.tppkit from a test
-    Object.assign(env, options.env ?? {})
-    const child = spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
+    const child = spawn(process.execPath, cli(args), {
       cwd: root,
-      env,
+      env: cliEnv(options.env),
       stdio: ["pipe", "pipe", "pipe"]
     })
     if (child.pid !== undefined) options.onSpawn?.(child.pid)
@@ -120,7 +132,7 @@ export const start = (
   args: ReadonlyArray<string>,
   env: Record<string, string>
 ): { readonly child: ChildProcess; readonly done: Promise<Ended> } => {
-  const child = spawn(process.execPath, ["--conditions=@tppkit/source", "packages/cli/src/bin.ts", ...args], {
+  const child = spawn(process.execPath, cli(args), {
     cwd: root,
     env: { ...process.env, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"]
@@ -141,4 +153,98 @@ export const start = (
     })
   )
   return { child, done }
+}
+
+/** How a run whose stdout was counted, not kept, ended: its exit code or signal, its output's size and end. */
+export interface Counted {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  /** The bytes written to stdout, counted, and the last of them. */
+  readonly bytes: number
+  readonly tail: string
+  readonly stderr: string
+}
+
+/** When an interrupted run gets its signal. */
+export type SignalAt =
+  /** when the first output arrives */
+  | "output"
+  /** once stdin (the text given) has ended */
+  | "ended"
+  /** once the command has taken a megabyte of stdin, which is never ended */
+  | "reading"
+  /** when stderr says something matching (a warning said just before a step) */
+  | RegExp
+
+/** Options of a counted run: extra environment, how many of stdout's last bytes to keep, stdin, a signal. */
+export interface CountedOptions {
+  readonly env?: Record<string, string>
+  /** 200 unless given. */
+  readonly keep?: number
+  readonly stdin?: string
+  readonly interrupt?: { readonly signal: NodeJS.Signals; readonly at: SignalAt }
+}
+
+/**
+ * Runs `tppkit <args>` keeping only the count and the last bytes of stdout (a long run writes gigabytes), and sends
+ * `interrupt.signal` at the moment it names. Killed after two minutes.
+ */
+export const counted = (args: ReadonlyArray<string>, options: CountedOptions = {}): Promise<Counted> =>
+  new Promise((resolve, reject) => {
+    const { stdin, interrupt } = options
+    const keep = options.keep ?? 200
+    const child = spawn(process.execPath, cli(args), {
+      cwd: root,
+      env: cliEnv(options.env),
+      stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"]
+    })
+    let bytes = 0
+    let tail = Buffer.alloc(0)
+    let stderr = ""
+    let sent = false
+    const send = () => {
+      if (sent || interrupt === undefined) return
+      sent = true
+      child.kill(interrupt.signal)
+    }
+    child.stdout?.on("data", (chunk: Buffer) => {
+      bytes += chunk.length
+      tail = Buffer.concat([tail, chunk]).subarray(-keep)
+      if (interrupt?.at === "output") send()
+    })
+    child.stderr?.setEncoding("utf8").on("data", (c: string) => {
+      stderr += c
+      if (interrupt?.at instanceof RegExp && interrupt.at.test(stderr)) send()
+    })
+    if (stdin !== undefined && child.stdin !== null) {
+      child.stdin.on("error", () => {})
+      if (interrupt?.at === "reading") {
+        // the pipe holds some 64 KiB: a megabyte written means the command is reading it (its handlers are set)
+        child.stdin.write(stdin.slice(0, 1 << 20), () => send())
+      } else child.stdin.end(stdin, () => (interrupt?.at === "ended" ? send() : undefined))
+    }
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000)
+    child.on("error", (e) => {
+      clearTimeout(timer)
+      reject(e)
+    })
+    child.on("close", (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, bytes, tail: tail.toString("utf8"), stderr })
+    })
+  })
+
+/** `counted` with `signal` sent at `at` (stdin, when given, is the text the command reads). */
+export const interrupted = (
+  args: ReadonlyArray<string>,
+  signal: NodeJS.Signals,
+  at: SignalAt,
+  stdin?: string
+): Promise<Counted> => counted(args, { interrupt: { signal, at }, ...(stdin === undefined ? {} : { stdin }) })
+
+/** An interrupted run that ended as a signal should end it: exit code 130, not killed; nothing written or a whole last line. */
+export const endedCleanly = (run: Counted): void => {
+  expect(run.signal).toBeNull()
+  expect(run.code, run.stderr).toBe(130)
+  if (run.bytes > 0) expect(run.tail.endsWith("\n"), JSON.stringify(run.tail.slice(-80))).toBe(true)
 }

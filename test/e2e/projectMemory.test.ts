@@ -8,12 +8,11 @@
  * of its heap; the daily order under 400 MB (before) let 79 to 101 bytes pass, at seven times the work. Of the long
  * outputs only the end is kept by the test.
  */
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { root, tppkit } from "./harness.ts"
+import { counted, tppkit } from "./harness.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "tppkit-memory-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -49,42 +48,19 @@ const window = ["--from", "0001-01-01", "--to", "9999-12-31"]
 const heap = { csv: 48, ics: 64, json: 144, table: 160, html: 160 }
 const nodeOptions = (format: keyof typeof heap) => `--max-old-space-size=${heap[format]} --max-semi-space-size=16`
 
-/** Runs `tppkit project` on the order with the format's heap, keeping only the last 64 KB of stdout. */
-const tail = (
-  format: "csv" | "ics" | "json" | "html"
-): Promise<{ code: number | null; stderr: string; end: string; bytes: number }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        "--conditions=@tppkit/source",
-        "packages/cli/src/bin.ts",
-        "project",
-        "--orders",
-        orders,
-        ...window,
-        "--format",
-        format
-      ],
-      {
-        cwd: root,
-        env: { ...process.env, NO_COLOR: "1", NODE_OPTIONS: nodeOptions(format) },
-        stdio: ["ignore", "pipe", "pipe"]
-      }
-    )
-    let end = Buffer.alloc(0)
-    let bytes = 0
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => {
-      bytes += chunk.length
-      end = Buffer.concat([end, chunk]).subarray(-65_536)
-    })
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk
-    })
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stderr, end: end.toString("utf8"), bytes }))
+/**
+ * Runs `tppkit project` on the order with the format's heap, keeping only the last 64 KB of stdout; it ends with exit
+ * code 0 and nothing on stderr.
+ */
+const projected = async (format: "csv" | "ics" | "json" | "html") => {
+  const run = await counted(["project", "--orders", orders, ...window, "--format", format], {
+    env: { NODE_OPTIONS: nodeOptions(format) },
+    keep: 65_536
   })
+  expect(run.stderr).toBe("")
+  expect(run.code).toBe(0)
+  return run
+}
 
 describe("project over 521,723 payments from 0001-01-01 to 9999-12-31, the heap limited", () => {
   it("table: lists the first rows, says how many more, totals every payment", { timeout: 120_000 }, async () => {
@@ -100,18 +76,14 @@ describe("project over 521,723 payments from 0001-01-01 to 9999-12-31, the heap 
     expect(run.stdout.replaceAll("\n", " ")).toContain(`… ${PAYMENTS - 5000} more payments are in the totals`)
   })
   it("json: every payment, the totals over all of them", { timeout: 120_000 }, async () => {
-    const run = await tail("json")
-    expect(run.stderr).toBe("")
-    expect(run.code).toBe(0)
-    expect(run.end).toContain(`"totals": [\n    {"currency":"EUR","count":${PAYMENTS},"amount":"${TOTAL}"}\n  ]\n}\n`)
+    const run = await projected("json")
+    expect(run.tail).toContain(`"totals": [\n    {"currency":"EUR","count":${PAYMENTS},"amount":"${TOTAL}"}\n  ]\n}\n`)
   })
 
   it("ics: an event per payment, the last one without DTEND", { timeout: 120_000 }, async () => {
-    const run = await tail("ics")
-    expect(run.stderr).toBe("")
-    expect(run.code).toBe(0)
+    const run = await projected("ics")
     expect(
-      run.end.endsWith(
+      run.tail.endsWith(
         "BEGIN:VEVENT\r\nUID:SO-WEEK-99991231@tppkit\r\nDTSTAMP:99991231T000000Z\r\nDTSTART;VALUE=DATE:99991231\r\n" +
           "SUMMARY:Standing order 1.50 EUR to Landlord s.r.o.\r\n" +
           "DESCRIPTION:Amount: 1.50 EUR\\nFrom: SK2411000000002612345678\\nTo: Landlord \r\n" +
@@ -126,23 +98,19 @@ describe("project over 521,723 payments from 0001-01-01 to 9999-12-31, the heap 
   })
 
   it("html: the table capped and saying so, the totals over every payment", { timeout: 120_000 }, async () => {
-    const run = await tail("html")
-    expect(run.stderr).toBe("")
-    expect(run.code).toBe(0)
-    expect(run.end).toContain(`${PAYMENTS - 5000} more payments are in the chart and the totals but not listed`)
-    expect(run.end).toContain(
+    const run = await projected("html")
+    expect(run.tail).toContain(`${PAYMENTS - 5000} more payments are in the chart and the totals but not listed`)
+    expect(run.tail).toContain(
       `<td><code>SK2411000000002612345678</code></td><td>EUR</td><td class="num">${PAYMENTS}</td>` +
         `<td class="num">782\u2009584.50</td>`
     )
-    expect(run.end.endsWith("</html>\n")).toBe(true)
+    expect(run.tail.endsWith("</html>\n")).toBe(true)
   })
 
   it("csv: a line per payment", { timeout: 120_000 }, async () => {
-    const run = await tail("csv")
-    expect(run.stderr).toBe("")
-    expect(run.code).toBe(0)
+    const run = await projected("csv")
     expect(
-      run.end.endsWith(
+      run.tail.endsWith(
         "SO-WEEK,9999-12-31,9999-12-31,engine-predicted,1.50,EUR,SK2411000000002612345678,SK6609000000005012345678,Landlord s.r.o.\r\n"
       )
     ).toBe(true)
