@@ -5,6 +5,7 @@ import type { SweepLog } from "@tppkit/worker"
 import { Checks, Liveness } from "@tppkit/worker"
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import { checkKeys } from "../e2e/harness.ts"
 
 /** A check's row: its payment given as text (as the fleet keeps it), read with `Checks.Due`'s schemas. */
 const row = (
@@ -82,19 +83,7 @@ describe("worker status --format json", () => {
     expect(Object.keys(json)).toEqual(["checks", "budget", "pending"])
     expect(json.checks.map((c) => c.orderId)).toEqual(["SO-1", "SO-2", "SO-3", "SO-4"])
     for (const c of json.checks) {
-      expect(Object.keys(c)).toEqual([
-        "orderId",
-        "nominalDate",
-        "executionDate",
-        "amount",
-        "currency",
-        "debtorIban",
-        "outcome",
-        "attempts",
-        "unconfirmed",
-        "checkedAt",
-        "requestId"
-      ])
+      expect(Object.keys(c)).toEqual(checkKeys)
       expect(["APPR", "DECL", "failed"]).toContain(c.outcome)
     }
     expect(json.checks[1]).toMatchObject({ outcome: "DECL", attempts: 2, requestId: "req-SO-2" })

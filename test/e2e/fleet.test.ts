@@ -11,9 +11,9 @@ import * as Database from "@tppkit/worker/Database"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
-import { mockBank } from "./fleetSupport.ts"
-import { start as startWorker, tppkit, workerOnce } from "./harness.ts"
-import { expectedChecks } from "./plan.ts"
+import { delayed, mockBank, setFaults, workerEnv } from "./fleetSupport.ts"
+import { checkKeys, start as startWorker, tppkit, workerOnce } from "./harness.ts"
+import { expectedChecks, keysOf } from "./plan.ts"
 
 const db = embeddedDb()
 const day = "2026-11-02"
@@ -23,17 +23,10 @@ afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
 
 describe("a fleet of three workers on one PostgreSQL", () => {
   it("checks every due payment once across the fleet although one worker is killed mid-flight", async () => {
-    const { info, journal } = await mockBank(
-      { listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 300 } },
-      bankScope
-    )
+    const { info, journal } = await mockBank({ listingDay: Fixtures.baseDate, faults: delayed(300) }, bankScope)
     const url = await Effect.runPromise(db.freshUrl())
-    const env = {
-      TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
-      TPPKIT_WORKER_POLL_MS: "250",
-      // a lock refresh may take a third of this; the 2-core CI machine runs three workers and PostgreSQL
-      TPPKIT_WORKER_LOCK_EXPIRATION_MS: "9000"
-    }
+    // a lock refresh may take a third of the lock's expiration; the 2-core CI machine runs three workers and PostgreSQL
+    const env = workerEnv(info, { TPPKIT_WORKER_LOCK_EXPIRATION_MS: "9000" })
     const args = workerOnce(Redacted.value(url), info, day)
     const workers = [startWorker(args, env), startWorker(args, env), startWorker(args, env)]
     // kill the second worker once a tenth of the checks have been sent by the fleet and none has finished yet
@@ -81,19 +74,7 @@ describe("a fleet of three workers on one PostgreSQL", () => {
     // so whether the fleet advances (`fleet`) and its webhook endpoints (`webhookEndpoints`) follow
     assert.deepStrictEqual(Object.keys(document), ["checks", "budget", "fleet", "webhookEndpoints"])
     for (const r of checks) {
-      assert.deepStrictEqual(Object.keys(r), [
-        "orderId",
-        "nominalDate",
-        "executionDate",
-        "amount",
-        "currency",
-        "debtorIban",
-        "outcome",
-        "attempts",
-        "unconfirmed",
-        "checkedAt",
-        "requestId"
-      ])
+      assert.deepStrictEqual(Object.keys(r), checkKeys)
       assert.match(r.checkedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
     }
     for (const b of budget) assert.deepStrictEqual(Object.keys(b), ["consent", "day", "used", "limit"])
@@ -101,10 +82,7 @@ describe("a fleet of three workers on one PostgreSQL", () => {
     // every due payment is planned and checked: the plan of what the bank lists, for the day
     const expected = await expectedChecks(info, day)
     assert.isAbove(expected.length, 50)
-    assert.deepStrictEqual(
-      checks.map((r) => `${r.orderId}/${r.nominalDate}`).sort(),
-      expected.map((p) => `${p.orderId}/${p.nominalDate}`).sort()
-    )
+    assert.deepStrictEqual(keysOf(checks), keysOf(expected))
     for (const r of checks) {
       assert.include(["APPR", "DECL", "failed"], r.outcome)
       assert.include([1, 2], r.attempts)
@@ -172,7 +150,7 @@ describe("a fleet of three workers on one PostgreSQL", () => {
     )
     const info = Context.get(bank, Sandbox.SandboxInfo)
     const url = await Effect.runPromise(db.freshUrl())
-    const env = { TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret), TPPKIT_WORKER_POLL_MS: "250" }
+    const env = workerEnv(info)
     const worker = startWorker(
       workerOnce(Redacted.value(url), info, day, "--consents", `bad=NOT-AN-IBAN,${info.clientId}`),
       env
@@ -215,12 +193,7 @@ describe("a fleet of three workers on one PostgreSQL", () => {
     const url = await Effect.runPromise(db.freshUrl())
     // one try per listing: the sweep fails at once instead of backing off; a check that timed out on a loaded
     // machine is tried again within a second, not after 5 s doubled (each run ends when its checks are answered)
-    const env = {
-      TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
-      TPPKIT_WORKER_POLL_MS: "250",
-      TPPKIT_WORKER_SWEEP_TRIES: "1",
-      TPPKIT_WORKER_CHECK_BACKOFF_MS: "200"
-    }
+    const env = workerEnv(info, { TPPKIT_WORKER_SWEEP_TRIES: "1", TPPKIT_WORKER_CHECK_BACKOFF_MS: "200" })
     const args = workerOnce(Redacted.value(url), info, day)
     const last = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")
     const listings = async () =>
@@ -235,8 +208,7 @@ describe("a fleet of three workers on one PostgreSQL", () => {
     )
 
     // the bank is back: the same command runs the day again, says so, and plans and checks every due payment
-    const lifted = await fetch(`${info.baseUrl}/__faults`, { method: "PUT", body: JSON.stringify({ rate: 0 }) })
-    assert.strictEqual(lifted.status, 200, await lifted.text())
+    await setFaults(info.baseUrl, { rate: 0 })
     const again = await startWorker(args, env).done
     assert.strictEqual(again.code, 0, again.stderr)
     assert.include(again.stderr, `tppkit: the sweep of ${day} had failed; running it again (run 1)`)
@@ -306,7 +278,7 @@ describe("tppkit worker --bank-rate", () => {
     const info = Context.get(bank, Sandbox.SandboxInfo)
     const journal = Context.get(bank, Journal.Journal)
     const url = await Effect.runPromise(db.freshUrl())
-    const env = { TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret), TPPKIT_WORKER_POLL_MS: "250" }
+    const env = workerEnv(info)
     const rate = 20
     const args = workerOnce(Redacted.value(url), info, day, "--bank-rate", String(rate))
     const [a, b] = await Promise.all([startWorker(args, env).done, startWorker(args, env).done])

@@ -11,14 +11,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
-import { Calendar, LocalDate } from "@tppkit/core"
 import { BankClient } from "@tppkit/http"
 import { Fixtures, Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
-import { Checks, Database, EmbeddedDb, Listings, Sweep } from "@tppkit/worker"
-import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope, Stream } from "effect"
+import { Database, EmbeddedDb, Listings } from "@tppkit/worker"
+import { Context, DateTime, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import { until } from "./fleetSupport.ts"
+import { type BankInfo, clientOf, delayed, setFaults, until, workerEnv } from "./fleetSupport.ts"
 import { start, tppkit, workerOnce } from "./harness.ts"
+import { expectedChecks } from "./plan.ts"
 
 const day = "2026-11-02"
 const bankScope = Scope.makeUnsafe()
@@ -39,44 +39,9 @@ const pagesOf = (journal: Journal.Journal["Service"]) => pagesOfEntries(journal.
 const balanceChecksOf = (journal: Journal.Journal["Service"]) =>
   journal.entriesUnsafe().filter((e) => e.path.endsWith("/balanceCheck")).length
 
-interface BankInfo {
-  readonly baseUrl: string
-  readonly clientId: string
-  readonly clientSecret: Redacted.Redacted<string>
-}
-
-/**
- * Every order the bank lists, asked with the customer present (no budget spent): logged in now, or at `bankTime` for
- * a bank on a clock of the test's.
- */
-const listed = (info: BankInfo, bankTime?: number) =>
-  Effect.runPromise(
-    Effect.gen(function* () {
-      const client = yield* BankClient.BankClient
-      const lastLoggedTime = bankTime === undefined ? yield* DateTime.now : DateTime.makeUnsafe(bankTime)
-      const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "test", lastLoggedTime }
-      const pages = yield* Stream.runCollect(client.standingOrders({ psu }))
-      return pages.flatMap((p) => p.body.orders)
-    }).pipe(
-      Effect.provide(
-        BankClient.layerNodeFromOptions(
-          { environment: "sandbox", baseUrl: info.baseUrl, clientId: info.clientId, clientSecret: info.clientSecret },
-          { budgetFile: "memory" }
-        )
-      )
-    )
-  )
-
 /** What the bank lists for `on`, as the sweep plans it: the keys of the checks due. */
 const expectedPlan = async (info: BankInfo, on = day, bankTime?: number) =>
-  Sweep.plan(await listed(info, bankTime), info.clientId, LocalDate.parseUnsafe(on), {
-    daysBefore: 2,
-    calendar: Calendar.target,
-    timeZone: "Europe/Bratislava",
-    hour: 8
-  })
-    .map(Checks.text)
-    .map((p) => `${p.orderId}/${p.nominalDate}`)
+  (await expectedChecks(info, on, bankTime)).map((p) => `${p.orderId}/${p.nominalDate}`)
 
 /**
  * The file's PostgreSQL server, on a data directory and port that survive its restarts: a fresh database per case,
@@ -154,7 +119,7 @@ const server = (() => {
 const slowBank = async (options: { readonly delayMs?: number; readonly at?: number } = {}) => {
   const settings = {
     listingDay: Fixtures.baseDate,
-    faults: { rate: 1, kinds: ["delay" as const], delayMs: options.delayMs ?? 1000 }
+    faults: delayed(options.delayMs ?? 1000)
   }
   const bank = await Effect.runPromise(
     Layer.buildWithScope(
@@ -168,10 +133,7 @@ const slowBank = async (options: { readonly delayMs?: number; readonly at?: numb
   )
   const info = Context.get(bank, Sandbox.SandboxInfo)
   const journal = Context.get(bank, Journal.Journal)
-  const faults = async (json: object) => {
-    const put = await fetch(`${info.baseUrl}/__faults`, { method: "PUT", body: JSON.stringify(json) })
-    assert.strictEqual(put.status, 200, await put.text())
-  }
+  const faults = (json: object) => setFaults(info.baseUrl, json)
   return {
     info,
     journal,
@@ -236,13 +198,12 @@ const keptItsWord = async (
   return { summary, pages, checks: document.checks.length, requests }
 }
 
-const envOf = (info: BankInfo) => ({
-  TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
-  TPPKIT_WORKER_POLL_MS: "250",
-  TPPKIT_WORKER_PAGE_SIZE: "50",
-  TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500",
-  TPPKIT_WORKER_CHECK_BACKOFF_MS: "500"
-})
+const envOf = (info: BankInfo) =>
+  workerEnv(info, {
+    TPPKIT_WORKER_PAGE_SIZE: "50",
+    TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500",
+    TPPKIT_WORKER_CHECK_BACKOFF_MS: "500"
+  })
 
 describe("the fleet under faults (the bank's journal the witness)", () => {
   it("the database server frozen (SIGSTOP of the postmaster and its backends) and killed (SIGKILL, started again on the same data directory) while a listing is read, and frozen again while the checks are sent", async () => {
@@ -379,17 +340,7 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
         yield* listings.complete(id, first)
       }).pipe(
         Effect.provide(Listings.Listings.layerSql),
-        Effect.provide(
-          BankClient.layerNodeFromOptions(
-            {
-              environment: "sandbox",
-              baseUrl: bank.info.baseUrl,
-              clientId: bank.info.clientId,
-              clientSecret: bank.info.clientSecret
-            },
-            { budgetFile: "memory" }
-          )
-        ),
+        Effect.provide(clientOf(bank.info)),
         Effect.provide(Database.layer(url, { maxConnections: 1 })),
         Effect.scoped
       )
@@ -522,11 +473,7 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
     const env = { ...envOf(bank.info), TPPKIT_WORKER_SWEEP_TRIES: "2" }
     const worker = tppkit(workerOnce(Redacted.value(url), bank.info, day), { env, timeoutMs: 150_000 })
     await until(() => pagesOf(bank.journal).length > 0, "the first page of the listing")
-    const failing = await fetch(`${bank.info.baseUrl}/__faults`, {
-      method: "PUT",
-      body: JSON.stringify({ rate: 1, kinds: ["503"] })
-    })
-    assert.strictEqual(failing.status, 200, await failing.text())
+    await bank.faults({ rate: 1, kinds: ["503"] })
     // page 1 asked twice (two tries), both answered 503: then the balance checks may go through
     await until(() => pagesOf(bank.journal).length >= 3, "the listing's two tries of page 1")
     await bank.lift()
@@ -550,19 +497,7 @@ describe("the fleet under faults (the bank's journal the witness)", () => {
             const client = yield* BankClient.BankClient
             const psu = { ipAddress: "127.0.0.1", deviceOs: "t", userAgent: "t", lastLoggedTime: yield* DateTime.now }
             return yield* client.standingOrdersPage({ psu, page: 0, pageSize: 50 })
-          }).pipe(
-            Effect.provide(
-              BankClient.layerNodeFromOptions(
-                {
-                  environment: "sandbox",
-                  baseUrl: bank.info.baseUrl,
-                  clientId: bank.info.clientId,
-                  clientSecret: bank.info.clientSecret
-                },
-                { budgetFile: "memory" }
-              )
-            )
-          )
+          }).pipe(Effect.provide(clientOf(bank.info)))
         )
       ).body.orders.map((o) => o.orderId)
     )

@@ -116,6 +116,21 @@ export const workerOnce = (
   "--once"
 ]
 
+/** The keys of a finished check in `tppkit worker status --format json`, exactly and in order (the documented shape). */
+export const checkKeys: ReadonlyArray<string> = [
+  "orderId",
+  "nominalDate",
+  "executionDate",
+  "amount",
+  "currency",
+  "debtorIban",
+  "outcome",
+  "attempts",
+  "unconfirmed",
+  "checkedAt",
+  "requestId"
+]
+
 /** How a background `tppkit` process ended: its exit code or signal and everything it printed. */
 export interface Ended {
   readonly code: number | null

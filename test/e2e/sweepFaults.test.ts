@@ -8,16 +8,15 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Calendar, LocalDate } from "@tppkit/core"
-import { BankClient } from "@tppkit/http"
-import { Fixtures, type Journal, type Sandbox } from "@tppkit/sandbox"
-import { Checks, EmbeddedDb, Sweep } from "@tppkit/worker"
+import { Fixtures, type Journal } from "@tppkit/sandbox"
+import { EmbeddedDb } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { DateTime, Effect, Exit, Redacted, Scope, Stream } from "effect"
+import { Effect, Exit, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { embeddedDb } from "../worker/pg.ts"
-import { mockBank, until } from "./fleetSupport.ts"
-import { tppkit, workerOnce } from "./harness.ts"
+import { type BankInfo, delayed, mockBank, setFaults, until, workerEnv } from "./fleetSupport.ts"
+import { type Run, tppkit, workerOnce } from "./harness.ts"
+import { expectedChecks, keysOf } from "./plan.ts"
 
 const db = embeddedDb()
 const day = "2026-11-02"
@@ -48,29 +47,7 @@ const pagesOf = (journal: Journal.Journal["Service"]) =>
 
 const last = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")
 
-/** What the bank listed for the day, as the sweep plans it (asked with the customer present: no budget spent). */
-const expectedPlan = (info: Sandbox.SandboxInfo["Service"]) =>
-  Effect.runPromise(
-    Effect.gen(function* () {
-      const client = yield* BankClient.BankClient
-      const psu = { ipAddress: "127.0.0.1", deviceOs: "test", userAgent: "test", lastLoggedTime: yield* DateTime.now }
-      const orders = yield* Stream.runCollect(client.standingOrders({ psu }))
-      return Sweep.plan(
-        orders.flatMap((p) => p.body.orders),
-        info.clientId,
-        LocalDate.parseUnsafe(day),
-        { daysBefore: 2, calendar: Calendar.target, timeZone: "Europe/Bratislava", hour: 8 }
-      ).map(Checks.text)
-    }).pipe(
-      Effect.provide(
-        BankClient.layerNodeFromOptions(
-          { environment: "sandbox", baseUrl: info.baseUrl, clientId: info.clientId, clientSecret: info.clientSecret },
-          { budgetFile: "memory" }
-        )
-      )
-    )
-  )
-
+/** `worker status --format json` of the fleet's database. */
 const statusOf = async (url: Redacted.Redacted<string>) => {
   const status = await tppkit(["worker", "status", "--database-url", Redacted.value(url), "--format", "json"])
   assert.strictEqual(status.code, 0, status.stderr)
@@ -80,21 +57,36 @@ const statusOf = async (url: Redacted.Redacted<string>) => {
   }
 }
 
+/**
+ * The worker that stayed ended with the day's sweep complete and nothing unanswered, and every due payment was
+ * planned and answered: the plan of what the bank lists, for the day. Its summary and the fleet's status.
+ */
+const sweptTheDay = async (done: Run, url: Redacted.Redacted<string>, info: BankInfo) => {
+  assert.strictEqual(done.code, 0, done.stderr)
+  const summary = last(done.stdout)
+  assert.strictEqual(summary.sweep, "complete")
+  assert.strictEqual(summary.unanswered, 0)
+  const document = await statusOf(url)
+  assert.deepStrictEqual(keysOf(document.checks), keysOf(await expectedChecks(info, day)))
+  return { summary, document }
+}
+
+/** The listing's pages asked (`sent`): page 0 once, at most 4 requests. */
+const listedOnce = (sent: ReadonlyArray<number>) => {
+  assert.strictEqual(sent.filter((p) => p === 0).length, 1, `pages asked: ${sent.join(", ")}`)
+  assert.isAtMost(sent.length, 4, `pages asked: ${sent.join(", ")}`)
+}
+
 describe("the daily sweep while shards move", () => {
   it("a worker joins and the listing worker is killed mid-listing: the day completes, pages never fetched twice, within budget", async () => {
     // every request takes 3 s: the listing (token, then 3 pages of 50) takes about 12 s
-    const { info, journal } = await mockBank(
-      { listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 3000 } },
-      bankScope
-    )
+    const { info, journal } = await mockBank({ listingDay: Fixtures.baseDate, faults: delayed(3000) }, bankScope)
     const url = await Effect.runPromise(db.freshUrl())
-    const env = {
-      TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
-      TPPKIT_WORKER_POLL_MS: "250",
+    const env = workerEnv(info, {
       TPPKIT_WORKER_LOCK_EXPIRATION_MS: "6000",
       TPPKIT_WORKER_PAGE_SIZE: "50",
       TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500"
-    }
+    })
     const args = workerOnce(Redacted.value(url), info, day)
     const listed = () => unattendedListings(journal)
     const pages = () => pagesOf(journal)
@@ -116,21 +108,8 @@ describe("the daily sweep while shards move", () => {
     assert.notStrictEqual(killed.code, 0)
     // the last page has reached the bank: the checks need no delay
     await until(() => pages().includes(2), "page 2 of the listing")
-    const lifted = await fetch(`${info.baseUrl}/__faults`, { method: "PUT", body: JSON.stringify({ rate: 0 }) })
-    assert.strictEqual(lifted.status, 200, await lifted.text())
-    const done = await b
-    assert.strictEqual(done.code, 0, done.stderr)
-    const summary = last(done.stdout)
-    assert.strictEqual(summary.sweep, "complete")
-    assert.strictEqual(summary.unanswered, 0)
-
-    const document = await statusOf(url)
-    // every due payment planned and answered: the plan of what the bank lists, for the day
-    const expected = await expectedPlan(info)
-    assert.deepStrictEqual(
-      document.checks.map((c) => `${c.orderId}/${c.nominalDate}`).sort(),
-      expected.map((p) => `${p.orderId}/${p.nominalDate}`).sort()
-    )
+    await setFaults(info.baseUrl, { rate: 0 })
+    const { summary, document } = await sweptTheDay(await b, url, info)
     assert.strictEqual(summary.checks, document.checks.length)
     assert.isAbove(document.checks.length, 50)
     for (const c of document.checks) assert.include(["APPR", "DECL", "failed"], c.outcome)
@@ -138,8 +117,7 @@ describe("the daily sweep while shards move", () => {
     // counted at the bank: no page fetched twice but the one in flight when its worker died, at most 4 listing
     // requests, none refused for the daily limit, and the budget counts every one that reached it
     const sent = pages()
-    assert.strictEqual(sent.filter((p) => p === 0).length, 1, `pages asked: ${sent.join(", ")}`)
-    assert.isAtMost(sent.length, 4, `pages asked: ${sent.join(", ")}`)
+    listedOnce(sent)
     assert.deepStrictEqual([...new Set(sent)].sort(), [0, 1, 2])
     assert.isFalse(
       listed().some((e) => e.status === 429),
@@ -159,10 +137,7 @@ describe("the daily sweep while shards move", () => {
 
 describe("the daily sweep while the fleet's database restarts", () => {
   it("PostgreSQL stopped for a few seconds during the listing: the sweep completes once it is back", async () => {
-    const { info, journal } = await mockBank(
-      { listingDay: Fixtures.baseDate, faults: { rate: 1, kinds: ["delay"], delayMs: 1500 } },
-      bankScope
-    )
+    const { info, journal } = await mockBank({ listingDay: Fixtures.baseDate, faults: delayed(1500) }, bankScope)
     // a server of its own, stopped and started again on the same data directory and port
     const dataDir = mkdtempSync(join(tmpdir(), "tppkit-sweep-db-"))
     const port = await Effect.runPromise(EmbeddedDb.freePort)
@@ -174,12 +149,7 @@ describe("the daily sweep while the fleet's database restarts", () => {
     let server = await startDb()
     try {
       const url = server.url
-      const env = {
-        TPPKIT_CLIENT_SECRET: Redacted.value(info.clientSecret),
-        TPPKIT_WORKER_POLL_MS: "250",
-        TPPKIT_WORKER_PAGE_SIZE: "50",
-        TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500"
-      }
+      const env = workerEnv(info, { TPPKIT_WORKER_PAGE_SIZE: "50", TPPKIT_WORKER_SWEEP_BACKOFF_MS: "500" })
       const args = workerOnce(Redacted.value(url), info, day)
       const pages = () => pagesOf(journal)
       const worker = tppkit(args, { env, timeoutMs: 150_000 })
@@ -188,22 +158,9 @@ describe("the daily sweep while the fleet's database restarts", () => {
       await server.stop()
       await new Promise((r) => setTimeout(r, 3000))
       server = await startDb()
-      const lifted = await fetch(`${info.baseUrl}/__faults`, { method: "PUT", body: JSON.stringify({ rate: 0 }) })
-      assert.strictEqual(lifted.status, 200, await lifted.text())
-      const done = await worker
-      assert.strictEqual(done.code, 0, done.stderr)
-      const summary = last(done.stdout)
-      assert.strictEqual(summary.sweep, "complete")
-      assert.strictEqual(summary.unanswered, 0)
-      const document = await statusOf(url)
-      const expected = await expectedPlan(info)
-      assert.deepStrictEqual(
-        document.checks.map((c) => `${c.orderId}/${c.nominalDate}`).sort(),
-        expected.map((p) => `${p.orderId}/${p.nominalDate}`).sort()
-      )
-      const sent = pages()
-      assert.strictEqual(sent.filter((p) => p === 0).length, 1, `pages asked: ${sent.join(", ")}`)
-      assert.isAtMost(sent.length, 4, `pages asked: ${sent.join(", ")}`)
+      await setFaults(info.baseUrl, { rate: 0 })
+      const { document } = await sweptTheDay(await worker, url, info)
+      listedOnce(pages())
       assert.isAtMost(document.budget[0]?.used ?? 99, 4)
     } finally {
       await server.stop()
