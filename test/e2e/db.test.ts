@@ -6,7 +6,6 @@
  */
 import { spawn } from "node:child_process"
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
@@ -14,7 +13,7 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import * as Database from "@tppkit/worker/Database"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { root, tppkit } from "./harness.ts"
+import { root, tppkit, withBusyPort } from "./harness.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "tppkit-db-start-"))
 // open to others to pass through (not to list): run as root, the server user must reach the data directory below
@@ -189,22 +188,15 @@ describe("tppkit db start", () => {
     assert.match(bad.stderr, /--allow 10\.0\.0\.0\/33: not a network in CIDR form/)
   })
 
-  it("a port in use by another program is one line suggesting --port, exit 3", async () => {
-    const server = createServer()
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    const address = server.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
-    try {
+  it("a port in use by another program is one line suggesting --port, exit 3", () =>
+    withBusyPort(async (port) => {
       const run = await tppkit(["db", "start", "--port", String(port), "--data-dir", join(dir, "busy")])
       assert.strictEqual(run.code, 3, run.stderr)
       assert.strictEqual(
         run.stderr,
         `tppkit: port ${port} on 127.0.0.1 is in use (another PostgreSQL or program listens there); choose another with --port N (0: any free port)\n`
       )
-    } finally {
-      await new Promise((resolve) => server.close(resolve))
-    }
-  })
+    }))
 
   it.runIf(isRoot)(
     "as root, a data directory under a folder closed to the server user is refused; no mode changes",

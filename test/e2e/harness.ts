@@ -4,6 +4,7 @@
  * has a deadline: a process still running then is killed and the run reported as timed out.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { createServer } from "node:net"
 import { join } from "node:path"
 import { expect } from "vitest"
 
@@ -115,6 +116,19 @@ export const workerOnce = (
   day,
   "--once"
 ]
+
+/** Runs `use` with a port of 127.0.0.1 that another program (a bare TCP server of the test's) listens on. */
+export const withBusyPort = async <A>(use: (port: number) => Promise<A>): Promise<A> => {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const address = server.address()
+  const port = typeof address === "object" && address !== null ? address.port : 0
+  try {
+    return await use(port)
+  } finally {
+    await new Promise((resolve) => server.close(resolve))
+  }
+}
 
 /** The keys of a finished check in `tppkit worker status --format json`, exactly and in order (the documented shape). */
 export const checkKeys: ReadonlyArray<string> = [

@@ -3,9 +3,8 @@
  * README's table of exit codes says (issue 25, defect 8); on a port another program holds it says so in one line
  * suggesting `--port` and exits 3, as `tppkit db start` does (issue 40).
  */
-import { createServer } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
-import { start, tppkit } from "./harness.ts"
+import { start, tppkit, withBusyPort } from "./harness.ts"
 
 /** Starts the mock bank, waits for its one JSON line (it serves from then on), sends `signal`, and its exit. */
 const stopped = async (signal: NodeJS.Signals) => {
@@ -35,20 +34,13 @@ describe("tppkit sandbox and signals", { timeout: 60_000 }, () => {
 })
 
 describe("tppkit sandbox on a busy port", { timeout: 60_000 }, () => {
-  it("is one line suggesting --port, exit 3 (as tppkit db start)", async () => {
-    const server = createServer()
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    const address = server.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
-    try {
+  it("is one line suggesting --port, exit 3 (as tppkit db start)", () =>
+    withBusyPort(async (port) => {
       const run = await tppkit(["sandbox", "--port", String(port)])
       assert.strictEqual(run.code, 3, run.stderr)
       assert.strictEqual(
         run.stderr,
         `tppkit: port ${port} on 127.0.0.1 is in use (another tppkit sandbox or program listens there); choose another with --port N (0: any free port)\n`
       )
-    } finally {
-      await new Promise((resolve) => server.close(resolve))
-    }
-  })
+    }))
 })
