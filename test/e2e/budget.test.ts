@@ -60,6 +60,16 @@ const bank = async (options: Sandbox.Options = {}) => {
   }
 }
 
+/** Runs `use` with a mock bank for the test, closed after it. */
+const withBank = async (use: (b: Awaited<ReturnType<typeof bank>>) => Promise<void>): Promise<void> => {
+  const b = await bank()
+  try {
+    await use(b)
+  } finally {
+    await b.close()
+  }
+}
+
 /** The peak resident set of a process so far (VmHWM), in bytes, or 0 when it has gone. */
 const peakRss = (pid: number): number => {
   try {
@@ -71,9 +81,8 @@ const peakRss = (pid: number): number => {
 }
 
 describe("tppkit budget", { timeout: 120_000 }, () => {
-  it("the README's flow with TPPKIT_BUDGET_FILE=memory: twice a day, then the bank's daily limit is exit 4 with the ways out (issue 40)", async () => {
-    const b = await bank()
-    try {
+  it("the README's flow with TPPKIT_BUDGET_FILE=memory: twice a day, then the bank's daily limit is exit 4 with the ways out (issue 40)", () =>
+    withBank(async (b) => {
       const env = { ...b.env, TPPKIT_BUDGET_FILE: "memory" }
       // the README's listing (2 pages of 100: 2 of the 4 unattended calls a day), twice in a row
       for (const run of [1, 2]) {
@@ -88,14 +97,10 @@ describe("tppkit budget", { timeout: 120_000 }, () => {
       // the way out it names works: the customer present, nothing counted
       const present = await tppkit(["standing-orders", "--all", "--psu-last-logged-time", "now"], { env })
       expect(present.code, present.stderr).toBe(0)
-    } finally {
-      await b.close()
-    }
-  })
+    }))
 
-  it("shows used, left and the reset per consent; a missing file is not created", async () => {
-    const b = await bank()
-    try {
+  it("shows used, left and the reset per consent; a missing file is not created", () =>
+    withBank(async (b) => {
       const file = join(dir, "shown.sqlite")
       const none = await tppkit(["budget", "--budget-file", file, "--format", "json"])
       expect(none.code).toBe(0)
@@ -121,10 +126,7 @@ describe("tppkit budget", { timeout: 120_000 }, () => {
       const table = await tppkit(["budget", "--budget-file", file])
       expect(table.stdout).toMatch(/Used\s+Left/)
       expect(table.stdout).toMatch(/sandbox\s.*\s1\s+3\n?$/m)
-    } finally {
-      await b.close()
-    }
-  })
+    }))
 
   it("a mock bank restarted on the same port is a new bank's day; the running one keeps counting its own", async () => {
     const file = join(dir, "restarted.sqlite")
@@ -156,9 +158,8 @@ describe("tppkit budget", { timeout: 120_000 }, () => {
     }
   })
 
-  it("--max-age serves a recent complete listing without spending budget", async () => {
-    const b = await bank()
-    try {
+  it("--max-age serves a recent complete listing without spending budget", () =>
+    withBank(async (b) => {
       const file = join(dir, "maxage.sqlite")
       const args = ["standing-orders", "--all", "--format", "json", "--budget-file", file]
       const first = await tppkit(args, { env: b.env })
@@ -183,10 +184,7 @@ describe("tppkit budget", { timeout: 120_000 }, () => {
       expect(used.consents[0].used).toBe(4)
       const bad = await tppkit([...args, "--max-age", "soon"], { env: b.env })
       expect(bad.code).toBe(2)
-    } finally {
-      await b.close()
-    }
-  })
+    }))
 
   it("ten concurrent unattended --all listings on one file: all exit 0 with the same list, the bank sees one listing", async () => {
     // every request to the bank takes 2.5 s, so that the ten processes overlap the one listing in flight
