@@ -12,8 +12,6 @@
  */
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
@@ -22,10 +20,10 @@ import { Fixtures, Personality, Sandbox } from "@tppkit/sandbox"
 import { Consents, Database, Webhook } from "@tppkit/worker"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import { Webhook as StandardWebhook } from "standardwebhooks"
 import { healthyRunner, request } from "../worker/clusterQueue.ts"
 import { embeddedDb } from "../worker/pg.ts"
 import { tppkit, workerOnce } from "./harness.ts"
+import { receiver, verifies } from "./webhookReceiver.ts"
 
 const db = embeddedDb()
 const secret = Redacted.value(Webhook.makeSecret())
@@ -82,41 +80,9 @@ const bankOn = async (day: string, orders: ReadonlyArray<Fixtures.StandingOrder>
   return Context.get(bank, Sandbox.SandboxInfo)
 }
 
-interface Got {
-  readonly id: string
-  readonly type: string
-  readonly data: Record<string, unknown>
-  readonly verified: boolean
-}
-
 describe("the fleet warns ahead and says what changed", { timeout: 120_000 }, () => {
   it("two days of sweeps: changes, a payment at risk confirmed by its check, a consent near its end, stalled", async () => {
-    const got: Array<Got> = []
-    const server = createServer((req, res) => {
-      let body = ""
-      req.setEncoding("utf8").on("data", (c: string) => {
-        body += c
-      })
-      req.on("end", () => {
-        const headers = {
-          "webhook-id": String(req.headers["webhook-id"]),
-          "webhook-timestamp": String(req.headers["webhook-timestamp"]),
-          "webhook-signature": String(req.headers["webhook-signature"])
-        }
-        let verified = false
-        try {
-          new StandardWebhook(secret).verify(body, headers)
-          verified = true
-        } catch {
-          verified = false
-        }
-        const event = JSON.parse(body) as { type: string; data: Record<string, unknown> }
-        got.push({ id: headers["webhook-id"], type: event.type, data: event.data, verified })
-        res.writeHead(204).end()
-      })
-    })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    const receiver = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tppkit`
+    const hook = await receiver(() => 204)
     try {
       const url = await Effect.runPromise(db.freshUrl())
       // the consent, valid until Friday 2026-11-20 (3 days after Tuesday)
@@ -144,7 +110,7 @@ describe("the fleet warns ahead and says what changed", { timeout: 120_000 }, ()
             "--balances",
             balances,
             "--webhook",
-            receiver
+            hook.url
           ),
           {
             env: {
@@ -162,12 +128,17 @@ describe("the fleet warns ahead and says what changed", { timeout: 120_000 }, ()
       await sweep("2026-11-16", ordersOf("first"))
       await sweep("2026-11-17", ordersOf("later"))
 
+      // each request as received: its event, and whether standardwebhooks verifies it
+      const got = hook.got.map((g) => {
+        const event = JSON.parse(g.body) as { type: string; data: Record<string, unknown> }
+        return { id: g.id, type: event.type, data: event.data, verified: verifies(secret, g) }
+      })
       assert.isTrue(
         got.every((g) => g.verified),
         "every request verifies with standardwebhooks"
       )
       const of = (type: string) => {
-        const seen = new Map<string, Got>()
+        const seen = new Map<string, (typeof got)[number]>()
         for (const g of got) if (g.type === type) seen.set(g.id, g)
         return [...seen.values()]
       }
@@ -251,8 +222,7 @@ describe("the fleet warns ahead and says what changed", { timeout: 120_000 }, ()
       assert.match(text, /Balances older than 0 days on 2026-11-17 \(--balance-max-age\): \S+ of 2026-11-16 \(1 day\)/)
       assert.match(text, /Fleet: stalled since/)
     } finally {
-      server.closeAllConnections()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await hook.close()
     }
   })
 })

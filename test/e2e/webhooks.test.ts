@@ -6,18 +6,16 @@
  * leaves them too: the next worker delivers them under the same webhook-ids. `tppkit webhook verify` checks what
  * the receiver got; a secret without whsec_ and the setting of the version before are refused at the start.
  */
-import { createServer, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Webhook } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
-import { Webhook as StandardWebhook } from "standardwebhooks"
 import { healthyRunner, request } from "../worker/clusterQueue.ts"
 import { embeddedDb } from "../worker/pg.ts"
 import { start, tppkit, workerOnce } from "./harness.ts"
+import { type Received, receiver, verifies } from "./webhookReceiver.ts"
 
 const db = embeddedDb()
 const day = "2026-11-25"
@@ -25,49 +23,6 @@ const secret = Redacted.value(Webhook.makeSecret())
 
 const bankScope = Scope.makeUnsafe()
 afterAll(() => Effect.runPromise(Scope.close(bankScope, Exit.void)))
-
-interface Got {
-  readonly id: string
-  readonly timestamp: string
-  readonly body: string
-  readonly signature: string
-  readonly status: number | "hang"
-}
-
-/** A receiver on 127.0.0.1 answering each request as `answer()` says at that moment. */
-const receiver = async (answer: () => number | "hang") => {
-  const got: Array<Got> = []
-  const hanging: Array<ServerResponse> = []
-  const server = createServer((req, res) => {
-    let body = ""
-    req.setEncoding("utf8").on("data", (c: string) => {
-      body += c
-    })
-    req.on("end", () => {
-      const status = answer()
-      got.push({
-        id: String(req.headers["webhook-id"]),
-        timestamp: String(req.headers["webhook-timestamp"]),
-        body,
-        signature: String(req.headers["webhook-signature"]),
-        status
-      })
-      if (status === "hang") hanging.push(res)
-      else res.writeHead(status).end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/tppkit`,
-    got,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const r of hanging) r.destroy()
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
-  }
-}
 
 /** The events the fleet's records make: every check that answered DECL or failed, every failed sweep. */
 const expectedEvents = (url: Redacted.Redacted<string>) =>
@@ -86,18 +41,7 @@ const expectedEvents = (url: Redacted.Redacted<string>) =>
   )
 
 /** Whether the reference library verifies what the receiver got. */
-const valid = (g: Got) => {
-  try {
-    new StandardWebhook(secret).verify(g.body, {
-      "webhook-id": g.id,
-      "webhook-timestamp": g.timestamp,
-      "webhook-signature": g.signature
-    })
-    return true
-  } catch {
-    return false
-  }
-}
+const valid = (g: Received) => verifies(secret, g)
 
 describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
   it("delivers every event, signed, to a receiver that fails and comes back; after a worker left or was killed mid-delivery the next one delivers what was left", async () => {
@@ -199,7 +143,7 @@ describe("webhooks from tppkit worker", { timeout: 180_000 }, () => {
       Redacted.value(url1)
     ])
     assert.deepStrictEqual(JSON.parse(replayDecl.stdout).endpoints, { [flaky.url]: expected.decl })
-    const sample = delivered[0] as Got
+    const sample = delivered[0] as Received
     const verify = (key: string, body: string) =>
       tppkit(
         ["webhook", "verify", "--id", sample.id, "--timestamp", sample.timestamp, "--signature", sample.signature],
