@@ -133,6 +133,24 @@ const pixels = (
     box
   )
 
+/** `open`, and nothing went wrong on the page and nothing was fetched. */
+const openClean = async (html: string): Promise<Seen> => {
+  const seen = await open(html)
+  expect(seen.problems).toEqual([])
+  expect(seen.requests).toEqual([])
+  return seen
+}
+
+/**
+ * Runs `tppkit <args> --from 2027-01-01 --to <to> --format html` as a process, expects its exit code, and loads the
+ * page (`openClean`).
+ */
+const picture = async (args: ReadonlyArray<string>, code: number, to = "2027-03-31"): Promise<Seen> => {
+  const run = await tppkit([...args, "--from", "2027-01-01", "--to", to, "--format", "html"])
+  expect(run.code).toBe(code)
+  return openClean(run.stdout)
+}
+
 const boxOf = async (page: Page, selector: string) => {
   const box = await (await page.$(selector))?.boundingBox()
   if (box === null || box === undefined) throw new Error(`${selector} is not on screen`)
@@ -141,27 +159,9 @@ const boxOf = async (page: Page, selector: string) => {
 
 describe("the HTML pictures in a real browser", { timeout: 120_000 }, () => {
   it("tppkit forecast --format html: the day money runs short, the lowest point, the at-risk payment, a drawn chart", async () => {
-    const run = await tppkit([
-      "forecast",
-      "--orders",
-      "examples/orders.json",
-      "--flows",
-      "examples/salary.json",
-      "--balances",
-      "examples/balances.json",
-      "--checks",
-      checks,
-      "--from",
-      "2027-01-01",
-      "--to",
-      "2027-03-31",
-      "--format",
-      "html"
-    ])
-    expect(run.code).toBe(8)
-    const seen = await open(run.stdout)
-    expect(seen.problems).toEqual([])
-    expect(seen.requests).toEqual([])
+    // the README's forecast, with the two answers of the bank
+    const readme = ["--orders", "examples/orders.json", "--flows", "examples/salary.json"]
+    const seen = await picture(["forecast", ...readme, "--balances", "examples/balances.json", "--checks", checks], 8)
     expect(seen.text).toContain("Balance forecast 2027-01-01..2027-03-31")
     expect(seen.text).toContain("1 account, 1 at risk")
     expect(seen.text).toMatch(/below the threshold of 100\.00 from 2027-03-22/)
@@ -238,25 +238,7 @@ describe("the HTML pictures in a real browser", { timeout: 120_000 }, () => {
     )
     const widths: Array<number> = []
     for (const to of ["2027-01-31", "2027-12-31", "2036-12-31"]) {
-      const run = await tppkit(
-        [
-          "forecast",
-          "--orders",
-          orders,
-          "--balances",
-          balances,
-          "--from",
-          "2027-01-01",
-          "--to",
-          to,
-          "--format",
-          "html"
-        ],
-        {}
-      )
-      expect(run.code).toBe(7)
-      const seen = await open(run.stdout)
-      expect(seen.problems).toEqual([])
+      const seen = await picture(["forecast", "--orders", orders, "--balances", balances], 7, to)
       // what the table shows, in its words: not netted, the account without a usable balance, the skipped record
       expect(seen.text).toContain("Not netted (another currency than the account's; no exchange rate is known)")
       expect(seen.text).toMatch(/SK6609000000005012345678 EUR: \d+ payments out in the window; its balance/)
@@ -302,21 +284,7 @@ describe("the HTML pictures in a real browser", { timeout: 120_000 }, () => {
     expect(widths[2]!).toBeGreaterThanOrEqual(widths[1]!)
   })
   it("tppkit project --format html: the cash-flow picture renders, its bars drawn, nothing fetched", async () => {
-    const run = await tppkit([
-      "project",
-      "--orders",
-      "examples/orders.json",
-      "--from",
-      "2027-01-01",
-      "--to",
-      "2027-03-31",
-      "--format",
-      "html"
-    ])
-    expect(run.code).toBe(0)
-    const seen = await open(run.stdout)
-    expect(seen.problems).toEqual([])
-    expect(seen.requests).toEqual([])
+    const seen = await picture(["project", "--orders", "examples/orders.json"], 0)
     expect(seen.text).toContain("Cash flow")
     expect(seen.text).toMatch(/2\s720\.75/u)
     expect(seen.text).toContain("17 payments")
@@ -358,24 +326,17 @@ describe("hostile text in the HTML pictures, in a real browser (issue 40)", { ti
           JSON.stringify([{ iban: "SK2411000000002612345678", currency: "EUR", amount: "5.00", date: "2027-01-01" }])
         )
         const window = ["--from", "2027-01-01", "--to", "2027-01-31"]
+        /** `tppkit <command> --orders <orders> <more> …` in January 2027 in `format`, in this process. */
+        const january = (format: string, command: string, ...more: ReadonlyArray<string>) =>
+          inProcess([command, "--orders", orders, ...more, ...window, "--format", format])
         // the texts as read: JSON keeps every character
-        const json = await inProcess(["project", "--orders", orders, ...window, "--format", "json"])
+        const json = await january("json", "project")
         const payments = JSON.parse(json.stdout).payments as ReadonlyArray<{ orderId: string; creditorName: string }>
-        const project = await inProcess(["project", "--orders", orders, ...window, "--format", "html"])
-        const forecast = await inProcess([
-          "forecast",
-          "--orders",
-          orders,
-          "--balances",
-          balances,
-          ...window,
-          "--format",
-          "html"
-        ])
+        const project = await january("html", "project")
+        const forecast = await january("html", "forecast", "--balances", balances)
         expect([project.code, forecast.code]).toEqual([0, 8])
         for (const html of [project.stdout, forecast.stdout]) {
-          const seen = await open(html)
-          expect(seen.problems).toEqual([])
+          const seen = await openClean(html)
           // every text node as the browser parsed it: the shown text, and no control character in any of it
           const texts = await seen.page.evaluate(() => {
             const out: Array<string> = []
