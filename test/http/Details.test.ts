@@ -5,11 +5,11 @@
  */
 import { it } from "@effect/vitest"
 import { Profile } from "@tppkit/core"
-import { BankTransport, Details, TokenService } from "@tppkit/http"
+import { Details, TokenService } from "@tppkit/http"
 import { Effect, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect } from "vitest"
-import { bankAt, customerTokens } from "../sandbox/support.ts"
+import { bankAt, customerTokens, faulting } from "../sandbox/support.ts"
 import { cobsClient, tenOrders as fixtures } from "./cobsClient.ts"
 
 describe("Details", () => {
@@ -77,21 +77,9 @@ describe("Details", () => {
           })
           // the second detail asked for is answered 502 once (an unattended detail is never retried)
           let details = 0
-          const transport = Layer.effect(
-            BankTransport.BankTransport,
-            Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
-              BankTransport.BankTransport.of({
-                send: (request, timeout, maxBodyBytes) =>
-                  new URL(request.url).pathname.startsWith("/my/standingorders/") && ++details === 2
-                    ? inner.send(
-                        { ...request, headers: { ...request.headers, "x-sandbox-fault": "502" } },
-                        timeout,
-                        maxBodyBytes
-                      )
-                    : inner.send(request, timeout, maxBodyBytes)
-              })
-            )
-          ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+          const transport = faulting((request) =>
+            new URL(request.url).pathname.startsWith("/my/standingorders/") && ++details === 2 ? "502" : undefined
+          )
           const services = yield* Layer.build(cobsClient(info, transport))
           const psu = { ipAddress: "203.0.113.7", deviceOs: "server", userAgent: "tppkit-fleet/1" }
           const access = (yield* Effect.promise(() => customerTokens(info))).access_token

@@ -9,7 +9,7 @@ import { Fixtures, type Journal, type Sandbox, type SandboxClock } from "@tppkit
 import { Context, Effect, Layer, Redacted, Stream } from "effect"
 import { describe, expect, it } from "vitest"
 import { bankConfig, cobsClient, cobsOptions } from "../http/cobsClient.ts"
-import { bankOf, cobsHeaders, customerTokens } from "./support.ts"
+import { bankOf, cobsHeaders, customerTokens, faulting } from "./support.ts"
 
 const psu = { ipAddress: "192.168.1.221", deviceOs: "Mac OS", userAgent: "MyBudgetApp/2.1" }
 
@@ -333,21 +333,7 @@ describe("the mock bank playing COBS, with the client over loopback", () => {
     const result = await run(({ info, token, journal }) =>
       Effect.gen(function* () {
         const answered = (code: string) =>
-          Layer.effect(
-            BankTransport.BankTransport,
-            Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
-              BankTransport.BankTransport.of({
-                send: (request, timeout, maxBodyBytes) =>
-                  request.url.endsWith("/oauth2/token")
-                    ? inner.send(request, timeout, maxBodyBytes)
-                    : inner.send(
-                        { ...request, headers: { ...request.headers, "x-sandbox-fault": `error=${code}` } },
-                        timeout,
-                        maxBodyBytes
-                      )
-              })
-            )
-          ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+          faulting((request) => (request.url.endsWith("/oauth2/token") ? undefined : `error=${code}`))
         const clientOf = (code: string) =>
           Effect.map(Layer.build(starClient(info, answered(code))), (context) =>
             Context.get(context, BankClient.BankClient)

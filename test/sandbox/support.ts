@@ -3,6 +3,7 @@
  * over raw HTTP, and a mock bank on a clock of the test's.
  */
 import { randomUUID } from "node:crypto"
+import { BankTransport } from "@tppkit/http"
 import { Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { TestClock } from "effect/testing"
@@ -153,3 +154,22 @@ export const bankAt = (start: number, options: Sandbox.Options) =>
  * and its journal.
  */
 export const bankOf = (options: Sandbox.Options = {}) => Effect.map(Layer.build(Sandbox.layer(options)), partsOf)
+
+/**
+ * Undici, asking the mock bank for the fault `faultOf` names for a request (its `X-Sandbox-Fault` header: "502",
+ * "reset", "error=CODE" …); a request it names none for is sent as it is.
+ */
+export const faulting = (faultOf: (request: BankTransport.Outgoing) => string | undefined) =>
+  Layer.effect(
+    BankTransport.BankTransport,
+    Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
+      BankTransport.BankTransport.of({
+        send: (request, timeout, maxBodyBytes) => {
+          const fault = faultOf(request)
+          const sent =
+            fault === undefined ? request : { ...request, headers: { ...request.headers, "x-sandbox-fault": fault } }
+          return inner.send(sent, timeout, maxBodyBytes)
+        }
+      })
+    )
+  ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
