@@ -7,6 +7,7 @@ import {
   apiCalls,
   failure,
   makeStub,
+  malformedPath,
   okBalance,
   psu,
   SECRET,
@@ -295,9 +296,7 @@ describe("BankClient.balanceCheck", () => {
   it.effect("a malformed response is a MalformedResponse with the field path", () => {
     const stub = stubAnswering(() => ({ status: 200, body: { response: "MAYBE", dateTime: "2026-11-21T10:00:00Z" } }))
     return Effect.gen(function* () {
-      const error = failure(yield* Effect.exit(check()))
-      assert.strictEqual(error.reason._tag, "MalformedResponse")
-      if (error.reason._tag === "MalformedResponse") assert.strictEqual(error.reason.path, "response")
+      assert.strictEqual(malformedPath(yield* Effect.exit(check())), "response")
     }).pipe(Effect.provide(stack(stub)))
   })
 

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { BankConfig, BankTransport, TokenService } from "@tppkit/http"
 import { Deferred, Effect, Exit, Fiber, Layer, Logger, Redacted } from "effect"
 import { TestClock } from "effect/testing"
-import { failure, makeStub, options, SECRET, type Stub, stubClient, TOKEN_PREFIX, tokenAnswer } from "./stub.ts"
+import { makeStub, malformedPath, options, SECRET, type Stub, stubClient, TOKEN_PREFIX, tokenAnswer } from "./stub.ts"
 
 const layer = (stub: Stub, overrides: Partial<BankConfig.Options> = {}) =>
   TokenService.TokenService.layer.pipe(
@@ -116,9 +116,7 @@ describe("TokenService", () => {
     const stub = makeStub()
     stub.handler = () => ({ status: 200, body: { access_token: "x", token_type: "Bearer", expires_in: "soon" } })
     return Effect.gen(function* () {
-      const error = failure(yield* Effect.exit(get()))
-      assert.strictEqual(error.reason._tag, "MalformedResponse")
-      if (error.reason._tag === "MalformedResponse") assert.strictEqual(error.reason.path, "expires_in")
+      assert.strictEqual(malformedPath(yield* Effect.exit(get())), "expires_in")
     }).pipe(Effect.provide(layer(stub)))
   })
   it.effect("a token requested before an invalidate is not handed out after it", () => {

@@ -1,5 +1,6 @@
 /** A programmable in-process bank for the http tests: an `HttpClient` that records every request it receives. */
-import { BankClient, BankConfig, BankTransport, Budget, BudgetStore } from "@tppkit/http"
+import { assert } from "@effect/vitest"
+import { BankClient, BankConfig, type BankError, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Effect, Exit, Layer, Redacted } from "effect"
 import { HttpClient, type HttpClientRequest, HttpClientResponse } from "effect/http"
 
@@ -61,6 +62,13 @@ export const failure = <A, E>(exit: Exit.Exit<A, E>): E => {
   const first = exit.cause.reasons[0]
   if (first?._tag !== "Fail") throw new Error(`expected a typed failure, got ${exit.cause}`)
   return first.error
+}
+
+/** The field a `MalformedResponse` failure of `exit` names; the test fails on any other ending. */
+export const malformedPath = <A>(exit: Exit.Exit<A, BankError.BankError>): string | undefined => {
+  const error = failure(exit)
+  assert.strictEqual(error.reason._tag, "MalformedResponse")
+  return error.reason._tag === "MalformedResponse" ? error.reason.path : undefined
 }
 
 /** What the budget has used today for each consent it counts, in the order it lists them. */
