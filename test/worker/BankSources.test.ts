@@ -8,12 +8,26 @@ import { BankClient, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Fixtures, type Journal, type Sandbox } from "@tppkit/sandbox"
 import { BankSources, Checks, Consents, FundsCheckWorkflow, Lifecycle, Listings, Sweep, SweepLog } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
-import { Cause, Context, DateTime, Effect, Exit, Fiber, Layer, Option, Redacted, Result, Schema, Stream } from "effect"
+import {
+  Cause,
+  Context,
+  DateTime,
+  type Duration,
+  Effect,
+  Exit,
+  Fiber,
+  Layer,
+  Option,
+  Redacted,
+  Result,
+  Schema,
+  Stream
+} from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { WorkflowEngine } from "effect/workflow"
 import { bankClient, bankConfig, cobsClient, tenOrders } from "../http/cobsClient.ts"
-import { bankAt, bankOf, customerTokens } from "../sandbox/support.ts"
+import { bankAt, bankOf, customerTokens, faulting } from "../sandbox/support.ts"
 import { embeddedDb } from "./pg.ts"
 import { due as dueOf, sweepSettings } from "./support.ts"
 
@@ -88,6 +102,20 @@ const unattended = (journal: Journal.Journal["Service"]) =>
 /** The page numbers of journal entries of the seed bank's listing. */
 const pagesOf = (entries: ReadonlyArray<{ readonly body: string }>) =>
   entries.map((e) => (JSON.parse(e.body) as { page?: number }).page ?? 0)
+
+/**
+ * Runs `effect` while the test clock is moved on by `step` after every `pauseMillis` of real time (the loopback bank
+ * answering meanwhile), until it ends: its result.
+ */
+const pumped = <A, E, R>(effect: Effect.Effect<A, E, R>, pauseMillis: number, step: Duration.Input) =>
+  Effect.gen(function* () {
+    const fiber = yield* Effect.forkChild(effect)
+    while (fiber.pollUnsafe() === undefined) {
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, pauseMillis)))
+      yield* TestClock.adjust(step)
+    }
+    return yield* Fiber.join(fiber)
+  })
 
 /** The key that seals the Czech consents' refresh tokens. */
 const sealingKey = Layer.succeed(Consents.RefreshTokenKey)(Option.some(Redacted.make("k".repeat(44))))
@@ -213,12 +241,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         ).pipe(Layer.provide(Checks.Checks.layerMemory))
         const { summary, used } = yield* Effect.gen(function* () {
           // the retry waits 5 minutes, past the 60 s for which any caller reuses a complete listing
-          const sweep = yield* Effect.forkChild(Sweep.sweepNow(day))
-          while (sweep.pollUnsafe() === undefined) {
-            yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
-            yield* TestClock.adjust("10 seconds")
-          }
-          const summary = yield* Fiber.join(sweep)
+          const summary = yield* pumped(Sweep.sweepNow(day), 20, "10 seconds")
           const used = (yield* (yield* Budget.Budget).usages).map((u) => u.used)
           return { summary, used }
         }).pipe(
@@ -275,15 +298,8 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     transport: Layer.Layer<BankTransport.BankTransport>,
     stores: Context.Context<WorkflowEngine.WorkflowEngine | Checks.Checks | Listings.Listings>
   ) =>
-    Effect.gen(function* () {
-      const sweep = yield* Effect.forkChild(Sweep.sweepNow(day))
-      // the sweep's back-off is a durable sleep on the test clock
-      while (sweep.pollUnsafe() === undefined) {
-        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
-        yield* TestClock.adjust("20 millis")
-      }
-      return yield* Fiber.join(sweep)
-    }).pipe(
+    // the sweep's back-off is a durable sleep on the test clock
+    pumped(Sweep.sweepNow(day), 5, "20 millis").pipe(
       Effect.provide(
         sweepOver(bankClient(info, transport), {
           consents: [{ key: info.clientId }],
@@ -597,28 +613,16 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     Effect.gen(function* () {
       const { info, journal } = yield* seedBank
       let faulted = false
-      const transport = Layer.effect(
-        BankTransport.BankTransport,
-        Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
-          BankTransport.BankTransport.of({
-            send: (request, timeout, maxBodyBytes) => {
-              const fault =
-                !faulted && request.url.endsWith("/balanceCheck")
-                  ? "expired-token"
-                  : faulted && tokenDown && request.url.endsWith("/token")
-                    ? "503"
-                    : undefined
-              if (fault === undefined) return inner.send(request, timeout, maxBodyBytes)
-              faulted = true
-              return inner.send(
-                { ...request, headers: { ...request.headers, "x-sandbox-fault": fault } },
-                timeout,
-                maxBodyBytes
-              )
-            }
-          })
-        )
-      ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+      const transport = faulting((request) => {
+        const fault =
+          !faulted && request.url.endsWith("/balanceCheck")
+            ? "expired-token"
+            : faulted && tokenDown && request.url.endsWith("/token")
+              ? "503"
+              : undefined
+        if (fault !== undefined) faulted = true
+        return fault
+      })
       const client = bankClient(info, transport)
       const account = info.accounts[0]?.iban ?? ""
       const due = Schema.decodeSync(Checks.Due)({
@@ -808,21 +812,7 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         )
         // page 1 answers 502 from the second day on
         let broken = false
-        const transport = Layer.effect(
-          BankTransport.BankTransport,
-          Effect.map(Effect.service(BankTransport.BankTransport), (inner) =>
-            BankTransport.BankTransport.of({
-              send: (request, timeout, maxBodyBytes) =>
-                inner.send(
-                  broken && cobsPage(request.url) === 1
-                    ? { ...request, headers: { ...request.headers, "x-sandbox-fault": "502" } }
-                    : request,
-                  timeout,
-                  maxBodyBytes
-                )
-            })
-          )
-        ).pipe(Layer.provide(BankTransport.BankTransport.layerUndici()))
+        const transport = faulting((request) => (broken && cobsPage(request.url) === 1 ? "502" : undefined))
         const source = Context.get(
           yield* Layer.build(
             BankSources.orderSource(psu, { pageSize: 50 }).pipe(
@@ -835,24 +825,16 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
           Sweep.OrderSource
         )
         // the client's waits run on the test clock: it is moved on while a listing is under way
-        const pumped = <A, E>(effect: Effect.Effect<A, E>) =>
-          Effect.gen(function* () {
-            const fiber = yield* Effect.forkChild(Effect.exit(effect))
-            while (fiber.pollUnsafe() === undefined) {
-              yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
-              yield* TestClock.adjust("1 second")
-            }
-            return yield* Fiber.join(fiber)
-          })
+        const listed = <A, E>(effect: Effect.Effect<A, E>) => pumped(Effect.exit(effect), 20, "1 second")
         const consent = { key: "cz-1" }
-        const first = yield* pumped(source.list(consent, "2026-11-02"))
+        const first = yield* listed(source.list(consent, "2026-11-02"))
         assert.isTrue(first._tag === "Success", String(first))
         const all = first._tag === "Success" ? first.value.orders.map((o) => o.orderId) : []
         assert.strictEqual(first._tag === "Success" ? first.value.pages : 0, 2)
         yield* TestClock.setTime(Date.UTC(2026, 10, 3, 7))
         yield* bankClock.set(Date.UTC(2026, 10, 3, 7))
         broken = true
-        const second = yield* pumped(source.list(consent, "2026-11-03"))
+        const second = yield* listed(source.list(consent, "2026-11-03"))
         assert.strictEqual(second._tag, "Failure")
         assert.isDefined(source.kept)
         const kept = yield* (source.kept ?? (() => Effect.die("no kept")))(consent, "2026-11-03")
@@ -870,7 +852,7 @@ describe("BankSources.detailedListing (a consent of the Czech standard, issue 37
         assert.deepStrictEqual(pages.slice(0, 2), [0, 1])
         assert.strictEqual(pages.filter((p) => p === 0).length, 2)
         // the day's sweep: its listing fails again, and the day is planned from what is kept
-        const summary = yield* pumped(
+        const summary = yield* listed(
           Sweep.sweepNow("2026-11-03").pipe(
             Effect.provide(
               sweepOver(cobsClient(info, transport), {
