@@ -10,6 +10,7 @@ import { LocalDate } from "@tppkit/core"
 import { Fixtures, Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as Bank from "../../packages/cli/src/internal/bank.ts"
 import { run } from "./inProcess.ts"
 
 const reason = "the order has neither startDate nor nextDate to anchor its schedule"
@@ -102,5 +103,30 @@ describe("standing-orders --reconcile names a listed record that pays nothing", 
     expect(json.skipped).toEqual([{ orderId: "NOANCHOR", page: 1, position: 1, reason }])
     const sbas = await reconcile("--page-size", "10", "--format", "json", "--standard", "sbas")
     expect(sbas.stdout).toBe(r.stdout)
+  })
+})
+
+describe("the listing read in --standard stops at a record past the reader's limit", () => {
+  it("the records before it are read, the stop is said as an unread part of the list, never dropped silently", async () => {
+    const record = (orderId: string, more: object = {}) => ({
+      orderId,
+      frequency: "MNTH",
+      startDate: "2026-03-02",
+      instructedAmount: { value: "25.00", currency: "EUR" },
+      debtor: { name: "Jana", iban: Fixtures.ibans.eurBranch },
+      creditor: { name: "Landlord", iban: "SK6609000000005012345678" },
+      ...more
+    })
+    const at = (json: unknown, position: number) => ({ json, page: 0, position })
+    const huge = record("HUGE", { remittanceInformationUnstructured: "x".repeat(1 << 20) })
+    const read = await Effect.runPromise(
+      Bank.readListed([at(record("A"), 1), at(huge, 2), at(record("B"), 3)], "sbas", Fixtures.baseDate)
+    )
+    expect(read.orders.map((o) => o.orderId)).toEqual(["A"])
+    expect(read.unread).toHaveLength(1)
+    expect(read.unread[0]).toMatchObject({ kind: "list", path: "the listing" })
+    expect(read.unread[0]?.reason).toMatch(
+      /is longer than 1048576 characters .*; the records from there on were not read$/
+    )
   })
 })

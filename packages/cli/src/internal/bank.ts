@@ -483,9 +483,15 @@ const listedRecords = (pages: ReadonlyArray<ListedPage>, sbas: boolean): Array<L
  * the text turns out to be no list): the orders, the records not read, and those read whole that pay nothing (an
  * anchorless record of the bank's, an inactive one of another source), each with its page and record.
  */
-const readListed = (records: ReadonlyArray<ListedRecord>, standard: Standard.Standard, listedOn: LocalDate.LocalDate) =>
+export const readListed = (
+  records: ReadonlyArray<ListedRecord>,
+  standard: Standard.Standard,
+  listedOn: LocalDate.LocalDate
+) =>
   Orders.stream(Stream.make(JSON.stringify(records.map((r) => r.json))), { standard, listedOn }).pipe(
-    Stream.catchTag("NotAList", () => Stream.empty),
+    // the text stops being a list where a record passes the reader's limits: the records read are kept, and the
+    // stop is said as an unread part of the list (exit 7), never left out without a word
+    Stream.catchTag("NotAList", (e) => Stream.make(stoppedAt(e))),
     Stream.runCollect,
     Effect.map((items) => {
       // sorted with the anchorless records among the skipped, with their reasons (the list's own ending is not used)
@@ -497,6 +503,17 @@ const readListed = (records: ReadonlyArray<ListedRecord>, standard: Standard.Sta
       return { orders: read.orders, unread: read.unread, skipped }
     })
   )
+
+/** Where core's reader stopped reading the listing's records: an unread part of the list, with its reason. */
+const stoppedAt = (e: Orders.NotAList): Orders.Unread => ({
+  _tag: "Unread",
+  kind: "list",
+  position: undefined,
+  orderId: undefined,
+  path: "the listing",
+  reason: `${e.reason}; the records from there on were not read`,
+  standard: undefined
+})
 
 /**
  * A listing of another bank's profile (COBS): its records as the bank sent them (`--format json`), or one line per

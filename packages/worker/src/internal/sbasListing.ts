@@ -48,6 +48,18 @@ export const readAs = (
   const items = [...decoder.push(JSON.stringify(orders.map((o) => StandingOrder.encodeReceived(o))))]
   const end = decoder.end()
   if (end._tag === "Success") items.push(...end.success.items)
+  // the text stops being a list where a record passes the reader's limits: the records read are kept, and the stop
+  // is said as an unread part of the listing, never left out without a word
+  else
+    items.push({
+      _tag: "Unread",
+      kind: "list",
+      position: undefined,
+      orderId: undefined,
+      path: "",
+      reason: `${end.failure.reason}; the records from there on were not read`,
+      standard: undefined
+    })
   return {
     orders: items.filter((i): i is Orders.Order => i._tag === "Order"),
     unread: unreadItems(items, standard),
