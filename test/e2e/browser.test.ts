@@ -7,8 +7,7 @@
  * whose pixels show the chart (its line and the red of the risk days). `TPPKIT_SCREENSHOT_UPDATE=1` writes the
  * forecast's screenshot to docs/forecast.png (the README shows it).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import chromium from "@sparticuz/chromium"
 import { Text } from "@tppkit/core"
@@ -17,6 +16,7 @@ import puppeteer, { type Browser, type Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CONTROL, hostileText } from "../arbitraries/hostile.ts"
 import { run as inProcess } from "../cli/inProcess.ts"
+import { tempFolder } from "../cli/tempFiles.ts"
 import { root, tppkit } from "./harness.ts"
 
 // what the functions run inside the page use of the browser's DOM (the tests' type-check has no DOM library)
@@ -37,36 +37,31 @@ beforeAll(async () => {
   const executablePath = await chromium.executablePath()
   browser = await puppeteer.launch({ executablePath, args: chromium.args, headless: true })
 }, 240_000)
-const dir = mkdtempSync(join(tmpdir(), "tppkit-browser-"))
 afterAll(async () => {
   await browser?.close()
-  rmSync(dir, { recursive: true, force: true })
 })
+const { file } = tempFolder("tppkit-browser")
 // two answers of the bank: a DECL for the rent the forecast covers (the most urgent finding), an APPR for savings
-const checks = join(dir, "checks.json")
-writeFileSync(
-  checks,
-  JSON.stringify([
-    {
-      orderId: "SO-RENT",
-      executionDate: "2027-02-01",
-      debtorIban: "SK2411000000002612345678",
-      amount: "650.10",
-      currency: "EUR",
-      checkedOn: "2027-01-26",
-      answer: "DECL"
-    },
-    {
-      orderId: "SO-SAVINGS",
-      executionDate: "2027-03-22",
-      debtorIban: "SK2411000000002612345678",
-      amount: "50.00",
-      currency: "EUR",
-      checkedOn: "2027-03-15",
-      answer: "APPR"
-    }
-  ])
-)
+const checks = file("checks.json", [
+  {
+    orderId: "SO-RENT",
+    executionDate: "2027-02-01",
+    debtorIban: "SK2411000000002612345678",
+    amount: "650.10",
+    currency: "EUR",
+    checkedOn: "2027-01-26",
+    answer: "DECL"
+  },
+  {
+    orderId: "SO-SAVINGS",
+    executionDate: "2027-03-22",
+    debtorIban: "SK2411000000002612345678",
+    amount: "50.00",
+    currency: "EUR",
+    checkedOn: "2027-03-15",
+    answer: "APPR"
+  }
+])
 
 interface Seen {
   readonly page: Page
@@ -197,45 +192,37 @@ describe("the HTML pictures in a real browser", { timeout: 120_000 }, () => {
   it("tppkit forecast --format html: the chart's width follows the window and no two labels overlap (issue 40)", async () => {
     // one account whose lowest point is at the window's start and close to zero (its label met the axis' "0.00"),
     // another in CZK paid in EUR (not netted), one without a usable balance, over a month, a year and ten years
-    const orders = join(dir, "labels-orders.json")
-    const balances = join(dir, "labels-balances.json")
-    writeFileSync(
-      orders,
-      JSON.stringify([
-        ...["2026-01-01", "2026-01-15"].map((startDate, i) => ({
-          orderId: `SO-${i}`,
-          frequency: "MNTH",
-          startDate,
-          instructedAmount: { value: 99.5, currency: "EUR" },
-          debtor: { name: "Jana", iban: "SK2411000000002612345678" },
-          creditor: { name: "Landlord", iban: "AT611904300234573201" }
-        })),
-        {
-          orderId: "SO-IN",
-          frequency: "WEEK",
-          startDate: "2026-01-05",
-          instructedAmount: { value: 60, currency: "EUR" },
-          debtor: { name: "Other", iban: "SK6609000000005012345678" },
-          creditor: { name: "Jana", iban: "SK2411000000002612345678" }
-        },
-        {
-          orderId: "SO-CZ",
-          frequency: "MNTH",
-          startDate: "2026-01-10",
-          instructedAmount: { value: 10, currency: "EUR" },
-          debtor: { name: "Petr", iban: "CZ6508000000192000145399" },
-          creditor: { name: "Jana", iban: "SK2411000000002612345678" }
-        }
-      ])
-    )
-    writeFileSync(
-      balances,
-      JSON.stringify([
-        { iban: "SK2411000000002612345678", currency: "EUR", amount: "0.10", date: "2027-01-01", threshold: "0.05" },
-        { iban: "CZ6508000000192000145399", currency: "CZK", amount: "1000", date: "2027-01-01" },
-        { iban: "SK6609000000005012345678", currency: "EUR", amount: "abc", date: "2027-01-01" }
-      ])
-    )
+    const orders = file("labels-orders.json", [
+      ...["2026-01-01", "2026-01-15"].map((startDate, i) => ({
+        orderId: `SO-${i}`,
+        frequency: "MNTH",
+        startDate,
+        instructedAmount: { value: 99.5, currency: "EUR" },
+        debtor: { name: "Jana", iban: "SK2411000000002612345678" },
+        creditor: { name: "Landlord", iban: "AT611904300234573201" }
+      })),
+      {
+        orderId: "SO-IN",
+        frequency: "WEEK",
+        startDate: "2026-01-05",
+        instructedAmount: { value: 60, currency: "EUR" },
+        debtor: { name: "Other", iban: "SK6609000000005012345678" },
+        creditor: { name: "Jana", iban: "SK2411000000002612345678" }
+      },
+      {
+        orderId: "SO-CZ",
+        frequency: "MNTH",
+        startDate: "2026-01-10",
+        instructedAmount: { value: 10, currency: "EUR" },
+        debtor: { name: "Petr", iban: "CZ6508000000192000145399" },
+        creditor: { name: "Jana", iban: "SK2411000000002612345678" }
+      }
+    ])
+    const balances = file("labels-balances.json", [
+      { iban: "SK2411000000002612345678", currency: "EUR", amount: "0.10", date: "2027-01-01", threshold: "0.05" },
+      { iban: "CZ6508000000192000145399", currency: "CZK", amount: "1000", date: "2027-01-01" },
+      { iban: "SK6609000000005012345678", currency: "EUR", amount: "abc", date: "2027-01-01" }
+    ])
     const widths: Array<number> = []
     for (const to of ["2027-01-31", "2027-12-31", "2036-12-31"]) {
       const seen = await picture(["forecast", "--orders", orders, "--balances", balances], 7, to)
@@ -306,25 +293,20 @@ describe("hostile text in the HTML pictures, in a real browser (issue 40)", { ti
   it("project and forecast --format html: each orderId and name shown as the terminal shows it, no control character", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(hostileText, { minLength: 1, maxLength: 12 }), async (texts) => {
-        const orders = join(dir, "hostile.json")
-        writeFileSync(
-          orders,
-          JSON.stringify(
-            texts.map((t, i) => ({
-              orderId: `${t}#${i}`,
-              debtor: { name: "Debtor", iban: "SK2411000000002612345678" },
-              creditor: { name: t, iban: "SK6609000000005012345678" },
-              instructedAmount: { value: 10 + i, currency: "EUR" },
-              startDate: "2027-01-04",
-              frequency: "MNTH"
-            }))
-          )
+        const orders = file(
+          "hostile.json",
+          texts.map((t, i) => ({
+            orderId: `${t}#${i}`,
+            debtor: { name: "Debtor", iban: "SK2411000000002612345678" },
+            creditor: { name: t, iban: "SK6609000000005012345678" },
+            instructedAmount: { value: 10 + i, currency: "EUR" },
+            startDate: "2027-01-04",
+            frequency: "MNTH"
+          }))
         )
-        const balances = join(dir, "hostile-balances.json")
-        writeFileSync(
-          balances,
-          JSON.stringify([{ iban: "SK2411000000002612345678", currency: "EUR", amount: "5.00", date: "2027-01-01" }])
-        )
+        const balances = file("hostile-balances.json", [
+          { iban: "SK2411000000002612345678", currency: "EUR", amount: "5.00", date: "2027-01-01" }
+        ])
         const window = ["--from", "2027-01-01", "--to", "2027-01-31"]
         /** `tppkit <command> --orders <orders> <more> …` in January 2027 in `format`, in this process. */
         const january = (format: string, command: string, ...more: ReadonlyArray<string>) =>

@@ -6,14 +6,12 @@
  * ending with a whole line, far short of the whole output. `forecast` gives the runtime its turn while its engine
  * computes (between accounts): a signal then ends it before the forecast is done.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "vitest"
+import { tempFolder } from "../cli/tempFiles.ts"
 import { endedCleanly, interrupted } from "./harness.ts"
 
-const dir = mkdtempSync(join(tmpdir(), "tppkit-compute-signals-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const { file } = tempFolder("tppkit-compute-signals")
 
 const DEBTOR = "SK2411000000002612345678"
 const codes = ["DAI7", "WEEK", "MNTH", "MNTH", "QUTR", "DAIL"]
@@ -31,34 +29,25 @@ const ordersText = (n: number, nextDate?: boolean): string =>
     }))
   )
 // an account with ten euros for ten years of 1,500 orders: every day at risk, 100,000 payments listed
-const forecastOrders = join(dir, "forecast.json")
-writeFileSync(forecastOrders, ordersText(1500))
-const balances = join(dir, "balances.json")
-writeFileSync(balances, JSON.stringify([{ iban: DEBTOR, currency: "EUR", amount: "10.00", date: "2026-01-01" }]))
+const forecastOrders = file("forecast.json", ordersText(1500))
+const balances = file("balances.json", [{ iban: DEBTOR, currency: "EUR", amount: "10.00", date: "2026-01-01" }])
 /** An IBAN of the Slovak form with its check digits (ISO 13616, mod 97). */
 const ibanOf = (bban: string): string => `SK${String(98n - (BigInt(`${bban}282000`) % 97n)).padStart(2, "0")}${bban}`
 // the same 1,500 orders over 15 accounts, each with ten euros (the first with a third decimal: a warning on stderr
 // just before the forecast computes)
 const debtors = Array.from({ length: 15 }, (_, k) => ibanOf(`11000000002612345${String(k).padStart(3, "0")}`))
-const spreadOrders = join(dir, "spread.json")
-writeFileSync(
-  spreadOrders,
-  JSON.stringify(
-    (JSON.parse(ordersText(1500)) as Array<{ debtor: object }>).map((o, i) => ({
-      ...o,
-      debtor: { name: "Debtor", iban: debtors[i % debtors.length] }
-    }))
-  )
+const spreadOrders = file(
+  "spread.json",
+  (JSON.parse(ordersText(1500)) as Array<{ debtor: object }>).map((o, i) => ({
+    ...o,
+    debtor: { name: "Debtor", iban: debtors[i % debtors.length] }
+  }))
 )
-const spreadBalances = join(dir, "spread-balances.json")
-writeFileSync(
-  spreadBalances,
-  JSON.stringify(
-    debtors.map((iban, k) => ({ iban, currency: "EUR", amount: k === 0 ? "10.001" : "10.00", date: "2026-01-01" }))
-  )
+const spreadBalances = file(
+  "spread-balances.json",
+  debtors.map((iban, k) => ({ iban, currency: "EUR", amount: k === 0 ? "10.001" : "10.00", date: "2026-01-01" }))
 )
-const listing = join(dir, "listing.json")
-writeFileSync(listing, ordersText(15_000, true))
+const listing = file("listing.json", ordersText(15_000, true))
 
 const window = ["--from", "2026-01-01", "--to", "2035-12-31"]
 

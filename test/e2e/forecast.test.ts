@@ -1,17 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { tempFolder } from "../cli/tempFiles.ts"
 import { tppkit } from "./harness.ts"
 
 const A = "SK2411000000002612345678"
-const dir = mkdtempSync(join(tmpdir(), "tppkit-forecast-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const file = (name: string, content: unknown): string => {
-  const path = join(dir, name)
-  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content))
-  return path
-}
+const { dir, file } = tempFolder("tppkit-forecast")
 const window = ["--from", "2027-01-01", "--to", "2027-03-31"]
 const base = ["forecast", "--orders", "examples/orders.json", "--flows", "examples/salary.json", ...window]
 

@@ -8,30 +8,23 @@
  * of its heap; the daily order under 400 MB (before) let 79 to 101 bytes pass, at seven times the work. Of the long
  * outputs only the end is kept by the test.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { tempFolder } from "../cli/tempFiles.ts"
 import { counted, tppkit } from "./harness.ts"
 
-const dir = mkdtempSync(join(tmpdir(), "tppkit-memory-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const { file } = tempFolder("tppkit-memory")
 
-const orders = join(dir, "dai7.json")
-writeFileSync(
-  orders,
-  JSON.stringify([
-    {
-      orderId: "SO-WEEK",
-      debtor: { name: "Jana Novakova", iban: "SK2411000000002612345678" },
-      creditor: { name: "Landlord s.r.o.", iban: "SK6609000000005012345678" },
-      instructedAmount: { value: "1.50", currency: "EUR" },
-      // four days into the window: the last payment falls on 9999-12-31, the last day there is
-      startDate: "0001-01-05",
-      frequency: "WEEK"
-    }
-  ])
-)
+const orders = file("dai7.json", [
+  {
+    orderId: "SO-WEEK",
+    debtor: { name: "Jana Novakova", iban: "SK2411000000002612345678" },
+    creditor: { name: "Landlord s.r.o.", iban: "SK6609000000005012345678" },
+    instructedAmount: { value: "1.50", currency: "EUR" },
+    // four days into the window: the last payment falls on 9999-12-31, the last day there is
+    startDate: "0001-01-05",
+    frequency: "WEEK"
+  }
+])
 
 const PAYMENTS = 521_723
 /** 521,723 × 1.50 */

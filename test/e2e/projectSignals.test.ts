@@ -3,29 +3,23 @@
  * first output arrives, ends it with exit code 130 in every format (the table ignored it and went on to exit 0: it
  * read every payment for its totals in one go), and what it wrote ends with a whole line.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { tempFolder } from "../cli/tempFiles.ts"
 import { endedCleanly, interrupted } from "./harness.ts"
 
-const dir = mkdtempSync(join(tmpdir(), "tppkit-signals-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const { file } = tempFolder("tppkit-signals")
 
 // 2,000 orders paying every day for eleven years: some eight million payments, far more than a signal needs
-const orders = join(dir, "daily.json")
-writeFileSync(
-  orders,
-  JSON.stringify(
-    Array.from({ length: 2000 }, (_, i) => ({
-      orderId: `SO-${i}`,
-      debtor: { name: "Debtor", iban: "SK2411000000002612345678" },
-      creditor: { name: `Creditor ${i}`, iban: "SK6609000000005012345678" },
-      instructedAmount: { value: 1 + (i % 50), currency: "EUR" },
-      startDate: "2026-01-01",
-      frequency: "DAI7"
-    }))
-  )
+const orders = file(
+  "daily.json",
+  Array.from({ length: 2000 }, (_, i) => ({
+    orderId: `SO-${i}`,
+    debtor: { name: "Debtor", iban: "SK2411000000002612345678" },
+    creditor: { name: `Creditor ${i}`, iban: "SK6609000000005012345678" },
+    instructedAmount: { value: 1 + (i % 50), currency: "EUR" },
+    startDate: "2026-01-01",
+    frequency: "DAI7"
+  }))
 )
 const window = ["--from", "2026-01-01", "--to", "2036-12-31"]
 
