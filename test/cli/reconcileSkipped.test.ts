@@ -58,6 +58,8 @@ describe("standing-orders --reconcile names a listed record that pays nothing", 
     expect(listed.stdout.replace(/\s+/g, " ")).toContain(`NOANCHOR (page 0, record 11): ${reason}`)
     const r = await reconcile()
     expect(r.code, r.stderr).toBe(0)
+    // the twelve listed: eleven reconciled, the one that pays nothing skipped
+    expect(r.stdout).toMatch(/^Reconciliation on 2026-11-01 of 12 listed orders against following · target$/m)
     expect(r.stdout).toMatch(/^matched +11$/m)
     expect(r.stdout).toMatch(/^without nextDate +0$/m)
     expect(r.stdout).toMatch(/^skipped +1$/m)

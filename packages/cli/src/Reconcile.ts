@@ -122,7 +122,8 @@ export const table = (report: Report, width: number = Render.WIDTH): string => {
   const c = r.counts
   const explainers = Reconciliation.explainedByRule(r)
   const lines: Array<string> = [
-    `Reconciliation on ${LocalDate.format(r.asOf)} of ${r.observations.length + r.withoutNextDate.length + r.skipped.length} listed orders against ${BankRule.describe(r.rules[0]!)}`,
+    // every order listed whole counts, those that pay nothing too (skipped below); unread records are no orders
+    `Reconciliation on ${LocalDate.format(r.asOf)} of ${r.observations.length + r.withoutNextDate.length + r.skipped.length + (report.skipped?.length ?? 0)} listed orders against ${BankRule.describe(r.rules[0]!)}`,
     "",
     Render.keyValues([
       ["matched", String(c.match)],
