@@ -7,15 +7,15 @@
  * `BENCH_CLI_ORDERS` (default 100000), `BENCH_CLI_RUNS` (default 3), `BENCH_CLI_FORMAT` (default json; csv too),
  * `BENCH_CLI_ROOT` (the checkout whose command runs, default this one: another worktree for before/after).
  */
-import { spawn, spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { closeSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
+import { root, writeGeneratedOrders } from "./support.ts"
 
 const ORDERS = Number(process.env.BENCH_CLI_ORDERS ?? 100_000)
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 3)
 const FORMAT = process.env.BENCH_CLI_FORMAT ?? "json"
-const root = join(import.meta.dirname, "..")
 /** The checkout whose `tppkit` runs (default this one; another worktree for a before/after comparison). */
 const cliRoot = process.env.BENCH_CLI_ROOT ?? root
 const node = process.execPath
@@ -35,11 +35,7 @@ interface Run {
 const dir = mkdtempSync(join(tmpdir(), "tppkit-bench-cli-"))
 try {
   const orders = join(dir, "orders.json")
-  const out = openSync(orders, "w")
-  spawnSync(node, [join(root, "test/cli/fixtures/generate-orders.ts"), String(ORDERS)], {
-    stdio: ["ignore", out, "inherit"]
-  })
-  closeSync(out)
+  writeGeneratedOrders(orders, ORDERS)
   const target = join(dir, "out")
 
   /** One `tppkit project` into a file (bytes counted from it) or /dev/null. */

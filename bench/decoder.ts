@@ -11,15 +11,13 @@
  * Each reports the median CPU time (user and system) of `BENCH_DECODER_RUNS` (default 5) runs per side and the
  * after/before ratio (`BENCH_DECODER_FORECAST=0` leaves the forecast out). Run alone: `pnpm exec node --conditions=@tppkit/source --expose-gc bench/decoder.ts`.
  */
-import { spawnSync } from "node:child_process"
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
-import { cpu, load, median, mixedText } from "./mixedData.ts"
+import { mixedText } from "./mixedData.ts"
+import { alternating, beforeCheckout, importFrom, load, median, root, writeGeneratedOrders } from "./support.ts"
 
-const root = join(fileURLToPath(import.meta.url), "..", "..")
-const before = process.env.BENCH_DECODER_BEFORE ?? root
+const before = beforeCheckout("BENCH_DECODER_BEFORE")
 const RECORDS = Number(process.env.BENCH_MIXED_RECORDS ?? 140_000)
 const ORDERS = Number(process.env.BENCH_DECODER_ORDERS ?? 100_000)
 const RUNS = Number(process.env.BENCH_DECODER_RUNS ?? 5)
@@ -31,15 +29,12 @@ interface Side {
   readonly core: typeof import("@tppkit/core")
 }
 
-const sideOf = async (name: string, checkout: string): Promise<Side> => {
-  const at = (path: string) => import(pathToFileURL(join(checkout, path)).href)
-  return {
-    name,
-    Project: (await at("packages/cli/src/Project.ts")) as Side["Project"],
-    schedule: (await at("packages/schedule/src/index.ts")) as Side["schedule"],
-    core: (await at("packages/core/src/index.ts")) as Side["core"]
-  }
-}
+const sideOf = async (name: string, checkout: string): Promise<Side> => ({
+  name,
+  Project: (await importFrom(checkout, "packages/cli/src/Project.ts")) as Side["Project"],
+  schedule: (await importFrom(checkout, "packages/schedule/src/index.ts")) as Side["schedule"],
+  core: (await importFrom(checkout, "packages/core/src/index.ts")) as Side["core"]
+})
 
 const sides = [await sideOf("before", before), await sideOf("after", root)]
 const effect = await import("effect")
@@ -57,19 +52,12 @@ const report = (title: string, times: ReadonlyArray<Array<number>>, extra: strin
 
 const mixed = mixedText(RECORDS)
 {
-  const times: Array<Array<number>> = [[], []]
   const counts = [0, 0]
-  for (let run = 0; run < RUNS; run++) {
-    sides.forEach((side, s) => {
-      times[s]!.push(
-        cpu(() => {
-          const d = side.Project.decodeOrders(mixed)
-          if (d._tag === "Failure") throw new Error(d.failure)
-          counts[s] = d.success.orders.length
-        })
-      )
-    })
-  }
+  const times = alternating(RUNS, sides, (side, s) => {
+    const d = side.Project.decodeOrders(mixed)
+    if (d._tag === "Failure") throw new Error(d.failure)
+    counts[s] = d.success.orders.length
+  })
   report(`mixed read, ${RECORDS} records`, times, `orders ${counts.join(" / ")}`)
 }
 
@@ -80,54 +68,40 @@ const mixed = mixedText(RECORDS)
 const dir = mkdtempSync(join(tmpdir(), "tppkit-bench-decoder-"))
 try {
   const file = join(dir, "orders.json")
-  const fd = openSync(file, "w")
-  try {
-    const r = spawnSync(process.execPath, [join(root, "test/cli/fixtures/generate-orders.ts"), String(ORDERS)], {
-      stdio: ["ignore", fd, "inherit"]
-    })
-    if (r.status !== 0) throw new Error(`generate-orders.ts exited with ${r.status}`)
-  } finally {
-    closeSync(fd)
-  }
+  writeGeneratedOrders(file, ORDERS)
   const bytes = readFileSync(file)
-  const project = (side: Side): number => {
-    const { Calendar, LocalDate } = side.core
-    const { CashFlow, Projection } = side.schedule
+  /** The file's orders, read by that side's decoder a MiB at a time. */
+  const readOrders = (side: Side) => {
     const decoder = side.Project.ordersDecoder()
     for (let at = 0; at < bytes.length; at += 1 << 20) decoder.push(bytes.subarray(at, at + (1 << 20)))
     const decoded = decoder.end()
     if (decoded._tag === "Failure") throw new Error(decoded.failure)
+    return decoded.success.orders
+  }
+  const project = (side: Side): number => {
+    const { Calendar, LocalDate } = side.core
+    const { CashFlow, Projection } = side.schedule
+    const orders = readOrders(side)
     const acc = CashFlow.accumulator({ period: "month" })
     const window = { from: LocalDate.parseUnsafe("2026-01-01"), to: LocalDate.parseUnsafe("2026-12-31") }
-    for (const p of Projection.lazy(decoded.success.orders, window, {
+    for (const p of Projection.lazy(orders, window, {
       calendar: Calendar.target,
       convention: "following"
     }).payments)
       acc.add(p)
     return acc.result().count
   }
-  const times: Array<Array<number>> = [[], []]
   const payments = [0, 0]
-  for (let run = 0; run < RUNS; run++) {
-    sides.forEach((side, s) => {
-      times[s]!.push(
-        cpu(() => {
-          payments[s] = project(side)
-        })
-      )
-    })
-  }
+  const times = alternating(RUNS, sides, (side, s) => {
+    payments[s] = project(side)
+  })
   report(`read and project ${ORDERS} orders over 2026`, times, `payments ${payments.join(" / ")}`)
 
   // the forecast of the orders read (the summary), each side's reader and schedule
   const forecastOf = (side: Side) => {
     const { BigDecimal } = effect
     const { Calendar, LocalDate } = side.core
-    const decoder = side.Project.ordersDecoder()
-    for (let at = 0; at < bytes.length; at += 1 << 20) decoder.push(bytes.subarray(at, at + (1 << 20)))
-    const decoded = decoder.end()
-    if (decoded._tag === "Failure") throw new Error(decoded.failure)
-    const orders = decoded.success.orders
+    const orders = readOrders(side)
     const window = { from: LocalDate.parseUnsafe("2026-01-01"), to: LocalDate.parseUnsafe("2026-12-31") }
     const debtors = [...new Set(orders.map((o) => o.debtor.iban))]
     const balances = debtors.map((iban) => ({
@@ -150,12 +124,7 @@ try {
   }
   if (process.env.BENCH_DECODER_FORECAST === "0") process.exit(0)
   const forecasts = sides.map(forecastOf)
-  const ftimes: Array<Array<number>> = [[], []]
-  for (let run = 0; run < RUNS; run++) {
-    forecasts.forEach((f, s) => {
-      ftimes[s]!.push(cpu(() => f()))
-    })
-  }
+  const ftimes = alternating(RUNS, forecasts, (f) => f())
   report(`forecast (summary) of the ${ORDERS} orders read`, ftimes, "every debtor with a balance")
 } finally {
   rmSync(dir, { recursive: true, force: true })

@@ -13,23 +13,17 @@ import { loadavg } from "node:os"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { Forecast, Projection } from "@tppkit/schedule"
 import { BigDecimal, Result } from "effect"
+import { mulberry32 } from "./support.ts"
 
 const ORDERS = Number(process.env.BENCH_FORECAST_ORDERS ?? 200_000)
 const ACCOUNTS = 10_000
 const RUNS = Number(process.env.BENCH_FORECAST_RUNS ?? 5)
 const WAYS = new Set((process.env.BENCH_FORECAST_WAYS ?? "summary,ladder,read").split(","))
 
-/** mulberry32: a small seeded generator, so every run forecasts the same orders. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-}
 const frequencies = ["DAI7", "WEEK", "MNTH", "MNTH", "MNTH", "QUTR", "SEMI", "YEAR"] as const
 const account = (i: number) => `SK00ACCOUNT${String(i).padStart(6, "0")}`
 
-const next = random(24)
+const next = mulberry32(24)
 const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
 const orders: Array<Projection.ProjectableOrder> = []
 for (let i = 0; i < ORDERS; i++) {
@@ -72,63 +66,58 @@ const timed = (run: () => number, key: keyof typeof mainThread = "totals"): { cp
 }
 const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
 
-const totals: Array<number> = []
-const summary: Array<number> = []
-const ladder: Array<number> = []
-const read: Array<number> = []
 let rows = 0
 let payments = 0
 let riskDays = 0
+/** The ways of forecasting, in the order each run takes them: what the report calls each, and the forecast timed. */
+const ways: ReadonlyArray<{ readonly way: "summary" | "ladder" | "read"; title: () => string; run: () => number }> = [
+  {
+    way: "summary",
+    title: () => "summary only",
+    run: () => {
+      const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options, ladder: false }))
+      riskDays = f.accounts.reduce((n, a) => n + a.riskDays.length, 0)
+      return f.accounts.length
+    }
+  },
+  {
+    way: "ladder",
+    title: () => "every ladder kept",
+    run: () => {
+      const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options }))
+      return f.accounts.length
+    }
+  },
+  {
+    way: "read",
+    title: () => `every ladder kept and its ${rows} rows read`,
+    run: () => {
+      const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options }))
+      // every row made and its closing balance read
+      let n = 0
+      for (const a of f.accounts) for (const r of a.rows ?? []) n += r.closing.scale >= 0 ? 1 : 0
+      rows = n
+      return n
+    }
+  }
+]
+const totals: Array<number> = []
+const times = { summary: [] as number[], ladder: [] as number[], read: [] as number[] }
 for (let run = 0; run < RUNS; run++) {
   const t = timed(() => Projection.totals(orders, window, { ...options, period: "month" }).count)
   payments = t.count
   totals.push(t.cpu)
-  if (WAYS.has("summary"))
-    summary.push(
-      timed(() => {
-        const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options, ladder: false }))
-        riskDays = f.accounts.reduce((n, a) => n + a.riskDays.length, 0)
-        return f.accounts.length
-      }, "summary").cpu
-    )
-  if (WAYS.has("ladder"))
-    ladder.push(
-      timed(() => {
-        const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options }))
-        return f.accounts.length
-      }, "ladder").cpu
-    )
-  if (WAYS.has("read"))
-    read.push(
-      timed(() => {
-        const f = Result.getOrThrow(Forecast.make({ orders, balances, window, options }))
-        // every row made and its closing balance read
-        let n = 0
-        for (const a of f.accounts) for (const r of a.rows ?? []) n += r.closing.scale >= 0 ? 1 : 0
-        rows = n
-        return n
-      }, "read").cpu
-    )
+  for (const way of ways) if (WAYS.has(way.way)) times[way.way].push(timed(way.run, way.way).cpu)
 }
 const base = median(totals)
 console.log(
-  `forecast (load average ${loadavg()[0]!.toFixed(1)}): ${ORDERS} orders, ${ACCOUNTS} accounts, ${payments} payments over ${LocalDate.format(window.from)}..${LocalDate.format(window.to)}${summary.length > 0 ? `, ${riskDays} risk days` : ""}`
+  `forecast (load average ${loadavg()[0]!.toFixed(1)}): ${ORDERS} orders, ${ACCOUNTS} accounts, ${payments} payments over ${LocalDate.format(window.from)}..${LocalDate.format(window.to)}${times.summary.length > 0 ? `, ${riskDays} risk days` : ""}`
 )
 console.log(`  Projection.totals: CPU median ${base.toFixed(0)} ms over ${RUNS} runs`)
-if (summary.length > 0) {
-  console.log(
-    `  Forecast.make, summary only: CPU median ${median(summary).toFixed(0)} ms (${(median(summary) / base).toFixed(2)}× totals)`
-  )
-}
-if (ladder.length > 0) {
-  console.log(
-    `  Forecast.make, every ladder kept: CPU median ${median(ladder).toFixed(0)} ms (${(median(ladder) / base).toFixed(2)}× totals)`
-  )
-}
-if (read.length > 0) {
-  console.log(
-    `  Forecast.make, every ladder kept and its ${rows} rows read: CPU median ${median(read).toFixed(0)} ms (${(median(read) / base).toFixed(2)}× totals)`
-  )
+for (const { way, title } of ways) {
+  const m = times[way].length > 0 ? median(times[way]) : undefined
+  if (m !== undefined)
+    console.log(`  Forecast.make, ${title()}: CPU median ${m.toFixed(0)} ms (${(m / base).toFixed(2)}× totals)`)
 }
 if (mainThread.totals!.length > 0) {
   const m = (k: string) => median(mainThread[k]!)

@@ -19,11 +19,11 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, r
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { root, writeGeneratedOrders } from "./support.ts"
 
 const FROM = "2026-01-01"
 const TO = "2026-12-31"
 const self = fileURLToPath(import.meta.url)
-const root = join(self, "..", "..")
 
 // ---------------------------------------------------------------------------
 // the child: (a) in process
@@ -77,26 +77,6 @@ const inProcess = async (file: string): Promise<void> => {
 if (process.argv[2] === "--child") {
   await inProcess(process.argv[3]!)
   process.exit(0)
-}
-
-// ---------------------------------------------------------------------------
-// the orders file
-// ---------------------------------------------------------------------------
-
-/**
- * Writes a standing-order list body of `count` orders with test/cli/fixtures/generate-orders.ts (seeded: the seven
- * codes equally often, two debtors, three creditors, starts 2024–2026), its output going straight to the file.
- */
-const writeOrders = (file: string, count: number): void => {
-  const fd = openSync(file, "w")
-  try {
-    const r = spawnSync(process.execPath, [join(root, "test/cli/fixtures/generate-orders.ts"), String(count)], {
-      stdio: ["ignore", fd, "inherit"]
-    })
-    if (r.status !== 0) throw new Error(`generate-orders.ts exited with ${r.status}`)
-  } finally {
-    closeSync(fd)
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -171,14 +151,14 @@ const dir = mkdtempSync(join(tmpdir(), "tppkit-million-"))
 try {
   if (only !== "a") {
     const empty = join(dir, "empty.json")
-    writeOrders(empty, 0)
+    writeGeneratedOrders(empty, 0)
     startup = runCommand(empty, 0).cpu
     console.log(`million: the command's start-up, taken off its CPU times below: ${startup.toFixed(2)} s CPU`)
   }
   const results: Array<{ orders: number; a?: Run; b?: Run }> = []
   for (const orders of sizes) {
     const file = join(dir, `orders-${orders}.json`)
-    writeOrders(file, orders)
+    writeGeneratedOrders(file, orders)
     const load = loadavg()[0]!.toFixed(1)
     const a = runInProcess(file)
     const payments = a.payments

@@ -1,10 +1,8 @@
 /**
  * What the reading benches share (bench/decoder.ts, bench/mixedRead.ts, bench/sourceCheck.ts): the mixed orders text
- * (the bank's codes, RRULEs, UK v3 and v4, Berlin Group, COBS and ISO 20022 records in turn, a seventh of each), a
- * day of the month from a record's number, and their measuring: CPU time of a call (user and system, after a
- * collection when `--expose-gc`), the median, the load average.
+ * (the bank's codes, RRULEs, UK v3 and v4, Berlin Group, COBS and ISO 20022 records in turn, a seventh of each) and
+ * a day of the month from a record's number. Their measuring is bench/support.ts's.
  */
-import { loadavg } from "node:os"
 
 /** Day 01..28 of a month for record `i` (so that the records differ). */
 export const day = (i: number): string => String((i % 28) + 1).padStart(2, "0")
@@ -57,23 +55,3 @@ export const mixedText = (records: number): string => {
   }
   return `[${parts.join(",\n")}]`
 }
-
-const gc = (globalThis as { gc?: () => void }).gc
-
-/** The CPU milliseconds (user and system) `f` takes, after a collection when the process has `gc`. */
-export const cpu = (f: () => void): number => {
-  gc?.()
-  const t0 = process.cpuUsage()
-  f()
-  const used = process.cpuUsage(t0)
-  return (used.user + used.system) / 1000
-}
-
-/** The median (the upper one of an even count). */
-export const median = (xs: ReadonlyArray<number>): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-
-/** The load averages, two decimals each. */
-export const load = (): string =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(" ")

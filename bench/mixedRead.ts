@@ -9,7 +9,8 @@
  */
 import { Project } from "@tppkit/cli"
 import { Standard } from "@tppkit/core"
-import { cpu, load, median, mixedText } from "./mixedData.ts"
+import { mixedText } from "./mixedData.ts"
+import { cpu, load, median } from "./support.ts"
 
 const RECORDS = Number(process.env.BENCH_MIXED_RECORDS ?? 140_000)
 const RUNS = Number(process.env.BENCH_MIXED_RUNS ?? 5)

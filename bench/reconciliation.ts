@@ -11,17 +11,10 @@ import { loadavg } from "node:os"
 import { BankRule, Calendar, LocalDate } from "@tppkit/core"
 import { Projection, Reconciliation } from "@tppkit/schedule"
 import { BigDecimal, Result } from "effect"
+import { mulberry32 } from "./support.ts"
 
 const ORDERS = 100_000
 const RUNS = Number(process.env.BENCH_RECONCILIATION_RUNS ?? 5)
-
-/** mulberry32: a small seeded generator, so every run reconciles the same orders. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-}
 
 const frequencies = ["DAIL", "DAI7", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR"] as const
 const asOf = LocalDate.parseUnsafe("2026-01-01")
@@ -29,7 +22,7 @@ const window = { from: asOf, to: LocalDate.parseUnsafe("2026-12-31") }
 const candidates = Reconciliation.candidates()
 
 const makeOrders = (n: number, seed = 42): Array<Projection.ProjectableOrder> => {
-  const next = random(seed)
+  const next = mulberry32(seed)
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
   const orders: Array<Projection.ProjectableOrder> = []
   for (let i = 0; i < n; i++) {

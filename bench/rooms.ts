@@ -11,12 +11,9 @@
  *     from 2,000 accounts over 2026 (DAI7, WEEK and monthly to yearly; a tenth paying another of the accounts).
  * Run alone: `pnpm exec node --conditions=@tppkit/source --expose-gc bench/rooms.ts`.
  */
-import { join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
-import { cpu, load, median } from "./mixedData.ts"
+import { alternating, beforeCheckout, importFrom, load, median, mulberry32, root } from "./support.ts"
 
-const root = join(fileURLToPath(import.meta.url), "..", "..")
-const before = process.env.BENCH_ROOMS_BEFORE ?? root
+const before = beforeCheckout("BENCH_ROOMS_BEFORE")
 const TEXTS = Number(process.env.BENCH_ROOMS_TEXTS ?? 1_000_000)
 const ORDERS = Number(process.env.BENCH_ROOMS_ORDERS ?? 5_000)
 const RUNS = Number(process.env.BENCH_ROOMS_RUNS ?? 7)
@@ -27,25 +24,16 @@ interface Side {
   readonly schedule: typeof import("@tppkit/schedule")
 }
 
-const sideOf = async (checkout: string): Promise<Side> => {
-  const at = (path: string) => import(pathToFileURL(join(checkout, path)).href)
-  return {
-    core: (await at("packages/core/src/index.ts")) as Side["core"],
-    schedule: (await at("packages/schedule/src/index.ts")) as Side["schedule"]
-  }
-}
+const sideOf = async (checkout: string): Promise<Side> => ({
+  core: (await importFrom(checkout, "packages/core/src/index.ts")) as Side["core"],
+  schedule: (await importFrom(checkout, "packages/schedule/src/index.ts")) as Side["schedule"]
+})
 
 const sides = [await sideOf(before), await sideOf(root)]
 const { BigDecimal } = await import("effect")
 
-/** mulberry32: a small seeded generator, so every run reads the same texts and orders. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-}
-const next = random(35)
+// seeded, so every run reads the same texts and orders
+const next = mulberry32(35)
 const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1))
 const two = (n: number) => String(n).padStart(2, "0")
 
@@ -58,17 +46,10 @@ for (let i = 0; i < TEXTS; i++) {
 }
 
 const run = (title: string, read: (side: Side) => number) => {
-  const times: Array<Array<number>> = [[], []]
   const counts = [0, 0]
-  for (let r = 0; r < RUNS; r++) {
-    sides.forEach((side, s) => {
-      times[s]!.push(
-        cpu(() => {
-          counts[s] = read(side)
-        })
-      )
-    })
-  }
+  const times = alternating(RUNS, sides, (side, s) => {
+    counts[s] = read(side)
+  })
   const [b, a] = times.map(median) as [number, number]
   console.log(
     `${title}: before ${b.toFixed(1)} ms, after ${a.toFixed(1)} ms CPU (median of ${RUNS} alternating runs each): ${(a / b).toFixed(2)}x; counts ${counts.join(" / ")}; load ${load()}`
@@ -93,7 +74,7 @@ if (READS.has("timestamp"))
 
 const ordersOf = ({ core }: Side) => {
   const frequencies = ["DAIL", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR"] as const
-  const pick = random(42)
+  const pick = mulberry32(42)
   return Array.from({ length: ORDERS }, (_, i) => ({
     orderId: `SO-${String(i).padStart(8, "0")}`,
     frequency: frequencies[i % frequencies.length]!,
@@ -116,7 +97,7 @@ if (READS.has("ics"))
 
 const forecastOf = ({ core }: Side) => {
   const frequencies = ["DAI7", "WEEK", "MNTH", "MNTH", "QUTR", "SEMI", "YEAR"] as const
-  const pick = random(24)
+  const pick = mulberry32(24)
   const accounts = 2_000
   const iban = (i: number) => `SK00ACCOUNT${String(i).padStart(6, "0")}`
   const orders = Array.from({ length: FORECAST }, (_, i) => ({

@@ -12,7 +12,8 @@
  */
 import { LocalDate, Orders, SourceRecord } from "@tppkit/core"
 import { wholeSource } from "../packages/core/src/internal/records/orders.ts"
-import { cpu, day, load, median } from "./mixedData.ts"
+import { day } from "./mixedData.ts"
+import { cpu, load, median } from "./support.ts"
 
 const RECORDS = Number(process.env.BENCH_SOURCE_RECORDS ?? 200_000)
 const RUNS = Number(process.env.BENCH_SOURCE_RUNS ?? 7)
