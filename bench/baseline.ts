@@ -14,10 +14,21 @@
  * by round: ratio = this checkout ÷ that one.
  */
 import { execFileSync } from "node:child_process"
-import { loadavg } from "node:os"
-import { Calendar, type Frequency, LocalDate, Occurrence } from "@tppkit/core"
+import { Calendar, LocalDate, Occurrence } from "@tppkit/core"
 import { Result } from "effect"
-import { civil, clampedDay, iso, measure, monthLength, type Pair, packed, same } from "./handwritten.ts"
+import {
+  civil,
+  clampedDay,
+  datesPair,
+  iso,
+  measure,
+  monthLength,
+  type Pair,
+  packed,
+  randomOrders,
+  same
+} from "./handwritten.ts"
+import { load, mulberry32, selectedBy } from "./support.ts"
 
 // ---------------------------------------------------------------------------
 // the hand-written baseline: epoch-day arithmetic with nothing cached
@@ -49,19 +60,6 @@ const pairs: Array<Pair> = []
 const d = LocalDate.parseUnsafe
 const plan = (o: Occurrence.OrderSchedule): Occurrence.Plan =>
   Result.getOrThrow(Occurrence.makePlan(o, { convention: "none" }))
-const engineDates = (p: Occurrence.Plan): Array<string> => {
-  const out: Array<string> = []
-  for (const o of Occurrence.iterate(p)) out.push(LocalDate.format(o.execution))
-  return out
-}
-
-/** mulberry32, seeded: every run and every process sees the same inputs. */
-const prng = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-}
 
 /** The core modules the engines read, from this checkout or from another (`BENCH_BASELINE_BEFORE`). */
 interface Core {
@@ -123,17 +121,13 @@ const ab: Array<Twinned> = []
 // W1: MNTH from 2000-01-31 to 2999-12-31 (12,000 dates)
 {
   const p = plan({ frequency: "MNTH", startDate: d("2000-01-31"), endDate: d("2999-12-31") })
-  pairs.push({
-    id: "W1",
-    title: "W1 MNTH from 2000-01-31 for 1,000 years, ISO dates",
-    rounds: 25,
-    engine: () => engineDates(p),
-    baseline: () => {
+  pairs.push(
+    datesPair("W1", "W1 MNTH from 2000-01-31 for 1,000 years, ISO dates", p, () => {
       const out: Array<string> = []
       for (let i = 2000 * 12; i <= 2999 * 12 + 11; i++) out.push(iso(clampedDay(i, 31)))
       return out
-    }
-  })
+    })
+  )
 }
 
 // W2: DAIL on the weekends calendar, 2000–2099
@@ -144,12 +138,8 @@ const ab: Array<Twinned> = []
       { calendar: Calendar.weekends }
     )
   )
-  pairs.push({
-    id: "W2",
-    title: "W2 DAIL (weekends) 2000–2099, ISO dates",
-    rounds: 25,
-    engine: () => engineDates(p),
-    baseline: () => {
+  pairs.push(
+    datesPair("W2", "W2 DAIL (weekends) 2000–2099, ISO dates", p, () => {
       const out: Array<string> = []
       const last = civil(2099, 12, 31)
       for (let z = civil(2000, 1, 1); z <= last; z++) {
@@ -157,42 +147,27 @@ const ab: Array<Twinned> = []
         if (weekday < 5) out.push(iso(z))
       }
       return out
-    }
-  })
+    })
+  )
 }
 
 // W3: WEEK from 2000-01-08 to 2999-12-31
 {
   const p = plan({ frequency: "WEEK", startDate: d("2000-01-08"), endDate: d("2999-12-31") })
-  pairs.push({
-    id: "W3",
-    title: "W3 WEEK from 2000-01-08 for 1,000 years, ISO dates",
-    rounds: 25,
-    engine: () => engineDates(p),
-    baseline: () => {
+  pairs.push(
+    datesPair("W3", "W3 WEEK from 2000-01-08 for 1,000 years, ISO dates", p, () => {
       const out: Array<string> = []
       const last = civil(2999, 12, 31)
       for (let z = civil(2000, 1, 8); z <= last; z += 7) out.push(iso(z))
       return out
-    }
-  })
+    })
+  )
 }
 
 // W4: 100,000 random orders (DAI7 … YEAR, anchors 2000–2030, 30 % on days 28–31), occurrences in 2026 counted
 {
-  const codes: ReadonlyArray<Frequency.Frequency> = ["DAI7", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR"]
-  const random = prng(20_261_121)
-  const lo = d("2000-01-01")
-  const hi = d("2030-12-31")
-  const orders = Array.from({ length: 100_000 }, () => {
-    const frequency = codes[Math.floor(random() * codes.length)]!
-    let startDate = (lo + Math.floor(random() * (hi - lo + 1))) as LocalDate.LocalDate
-    if (random() < 0.3) {
-      const parts = LocalDate.toParts(startDate)
-      startDate = LocalDate.ofMonthClamped(parts.year, parts.month, 28 + Math.floor(random() * 4))
-    }
-    return { frequency, startDate }
-  })
+  // the orders of bench/engine.ts's W4 (the same seed)
+  const orders = randomOrders(100_000, 20_261_121, ["DAI7", "WEEK", "MNTH", "QUTR", "SEMI", "YEAR"])
   const from = d("2026-01-01")
   const to = d("2026-12-31")
   const steps: Record<string, number> = { MNTH: 1, QUTR: 3, SEMI: 6, YEAR: 12 }
@@ -284,78 +259,68 @@ function w6Loop(starts: ReadonlyArray<string>, xs: ReadonlyArray<string>): Array
   return out
 }
 
-// W6: first MNTH execution strictly after X, from the bank's text (issue 27): 1,000,000 distinct orders whose
-// startDate is drawn at random from 2000–2030, each with its own X drawn from 2020–2030, calendar weekends,
-// convention none; every text is its own string (made by the baseline's `iso`, as a bank's JSON would give it),
-// so no cache of parsed texts or plans is what gets measured
-{
-  const random = prng(27)
-  const startLo = civil(2000, 1, 1)
-  const startDays = civil(2031, 1, 1) - startLo
+/**
+ * W6 and its variants: 1,000,000 orders, the start texts drawn by `start` and then each order's X drawn from
+ * 2020–2030 by one seeded generator, every text its own string (made by the baseline's `iso`, as a bank's JSON would
+ * give it), calendar weekends, convention none; the engine side also twinned (`BENCH_BASELINE_BEFORE`).
+ */
+const w6Workload = (id: string, title: string, seed: number, start: (random: () => number, i: number) => string) => {
+  const random = mulberry32(seed)
   const xLo = civil(2020, 1, 1)
   const xDays = civil(2031, 1, 1) - xLo
   const ORDERS = 1_000_000
-  const starts = Array.from({ length: ORDERS }, () => iso(startLo + Math.floor(random() * startDays)))
+  const starts = Array.from({ length: ORDERS }, (_, i) => start(random, i))
   const xs = Array.from({ length: ORDERS }, () => iso(xLo + Math.floor(random() * xDays)))
   const options = { calendar: Calendar.weekends, convention: "none" } as const
   ab.push({
-    id: "W6",
+    id,
     run: (c, r, f) => () => f(c, r, starts, xs, { calendar: c.Calendar.weekends, convention: "none" }),
     engine: w6Engine
   })
   pairs.push({
-    id: "W6",
-    title:
-      "W6 first MNTH execution after X from text: 1,000,000 orders (start 2000–2030, X 2020–2030, weekends, none), parse + plan + parse + first on or after X + 1 + format",
+    id,
+    title,
     rounds: 21,
     engine: () => w6Engine(core, Result, starts, xs, options),
     baseline: () => w6Loop(starts, xs)
   })
 }
 
+/** A start date drawn at random from 2000–2030. */
+const startLo = civil(2000, 1, 1)
+const startDays = civil(2031, 1, 1) - startLo
+const anyStart = (random: () => number): string => iso(startLo + Math.floor(random() * startDays))
+
+// W6: first MNTH execution strictly after X, from the bank's text (issue 27): distinct orders whose startDate is drawn
+// at random from 2000–2030, each with its own X, so no cache of parsed texts or plans is what gets measured
+w6Workload(
+  "W6",
+  "W6 first MNTH execution after X from text: 1,000,000 orders (start 2000–2030, X 2020–2030, weekends, none), parse + plan + parse + first on or after X + 1 + format",
+  27,
+  anyStart
+)
+
 // W6M: W6 with half the start dates on days 28 to the month's end (issue 33), as independent checks draw them: the
 // month-end clamp on every second order
-{
-  const random = prng(33)
-  const startLo = civil(2000, 1, 1)
-  const startDays = civil(2031, 1, 1) - startLo
-  const xLo = civil(2020, 1, 1)
-  const xDays = civil(2031, 1, 1) - xLo
-  const ORDERS = 1_000_000
-  const starts = Array.from({ length: ORDERS }, (_, i) => {
-    if (i % 2 === 0) return iso(startLo + Math.floor(random() * startDays))
+w6Workload(
+  "W6M",
+  "W6M as W6, half the start dates on days 28 to the month's end: 1,000,000 orders, parse + plan + parse + first on or after X + 1 + format",
+  33,
+  (random, i) => {
+    if (i % 2 === 0) return anyStart(random)
     const year = 2000 + Math.floor(random() * 31)
     const month = 1 + Math.floor(random() * 12)
     const last = monthLength(year, month)
     return iso(civil(year, month, 28 + Math.floor(random() * (last - 27))))
-  })
-  const xs = Array.from({ length: ORDERS }, () => iso(xLo + Math.floor(random() * xDays)))
-  const options = { calendar: Calendar.weekends, convention: "none" } as const
-  ab.push({
-    id: "W6M",
-    run: (c, r, f) => () => f(c, r, starts, xs, { calendar: c.Calendar.weekends, convention: "none" }),
-    engine: w6Engine
-  })
-  pairs.push({
-    id: "W6M",
-    title:
-      "W6M as W6, half the start dates on days 28 to the month's end: 1,000,000 orders, parse + plan + parse + first on or after X + 1 + format",
-    rounds: 21,
-    engine: () => w6Engine(core, Result, starts, xs, options),
-    baseline: () => w6Loop(starts, xs)
-  })
-}
+  }
+)
 
 // ---------------------------------------------------------------------------
 // run: in this process, then each workload in a fresh child
 // ---------------------------------------------------------------------------
 
-const only = process.env["BENCH_BASELINE"]?.split(",").map((w) => w.trim().toUpperCase())
-const chosen = pairs.filter((p) => only === undefined || only.includes(p.id))
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(1))
-    .join(" ")
+const selected = selectedBy("BENCH_BASELINE")
+const chosen = pairs.filter((p) => selected(p.id))
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1))
 
 if (process.env["BENCH_BASELINE_CHILD"] === "1") {
@@ -364,7 +329,7 @@ if (process.env["BENCH_BASELINE_CHILD"] === "1") {
     process.stdout.write(`${JSON.stringify(r)}\n`)
   }
 } else {
-  console.log(`\nengine against hand-written baselines: node ${process.version}, load average ${load()}`)
+  console.log(`\nengine against hand-written baselines: node ${process.version}, load average ${load(1)}`)
   for (const pair of chosen) {
     if (!same(pair.engine(), pair.baseline())) throw new Error(`${pair.id}: engine and baseline disagree`)
     const r = measure(pair)
@@ -406,5 +371,5 @@ if (process.env["BENCH_BASELINE_CHILD"] === "1") {
       )
     }
   }
-  console.log(`load average at the end ${load()}`)
+  console.log(`load average at the end ${load(1)}`)
 }

@@ -9,11 +9,12 @@
  * `none` (W1, W3–W5: nominal dates) or the `weekends` calendar (W2, DAIL = BYDAY=MO..FR). Extra engine-only
  * lines show the cost of the TARGET2 calendar with `following`.
  */
-import { loadavg } from "node:os"
 import { Calendar, type Frequency, LocalDate, Occurrence } from "@tppkit/core"
 import { addDays, addMonths, addWeeks, formatISO, isWeekend } from "date-fns"
 import { Result } from "effect"
 import rrulePkg from "rrule"
+import { engineDates, median, type RandomOrder, randomOrders } from "./handwritten.ts"
+import { load, mulberry32, selectedBy } from "./support.ts"
 
 const { RRule, datetime } = rrulePkg
 type RRuleOptions = ConstructorParameters<typeof RRule>[0]
@@ -54,14 +55,6 @@ const planOf = (
   options: Occurrence.Options = { convention: "none" }
 ): Occurrence.Plan => Result.getOrThrow(Occurrence.makePlan(order, options))
 
-/** A seeded PRNG (mulberry32), so that W4 and W5 see the same orders on every run. */
-const prng = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-}
-
 // ---------------------------------------------------------------------------
 // harness
 // ---------------------------------------------------------------------------
@@ -78,12 +71,6 @@ interface Impl {
 
 /** Unmeasured rounds first, so that every implementation is compiled by the JIT before it is timed. */
 const WARMUP_ROUNDS = 2
-
-const median = (xs: ReadonlyArray<number>): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 
 const fmtMs = (ms: number): string => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2))
 const fmtRate = (perSecond: number): string =>
@@ -134,21 +121,21 @@ const sameDates = (outputs: ReadonlyArray<ReadonlyArray<string> | number>): void
   })
 }
 
-const engineDates = (plan: Occurrence.Plan): Array<string> => {
-  const out: Array<string> = []
-  for (const o of Occurrence.iterate(plan)) out.push(LocalDate.format(o.execution))
-  return out
+/** Workload `id`'s order again on the TARGET calendar with convention following: the engine alone, its `n` dates. */
+const targetFollowing = (id: string, order: Occurrence.OrderSchedule, n: number): void => {
+  const target = planOf(order, { convention: "following" })
+  workload(
+    `${id}' the same with calendar target, convention following (engine only)`,
+    15,
+    [{ name: "engine (target, following)", units: n, run: () => engineDates(target) }],
+    () => {}
+  )
 }
 
 /** `BENCH_ENGINE=W1,W5` runs only those workloads (all by default). */
-const only = process.env["BENCH_ENGINE"]?.split(",").map((w) => w.trim().toUpperCase())
-const selected = (id: string): boolean => only === undefined || only.includes(id)
+const selected = selectedBy("BENCH_ENGINE")
 
-const load = (): string =>
-  loadavg()
-    .map((x) => x.toFixed(1))
-    .join(" ")
-console.log(`frequency engine benchmark: node ${process.version}, load average ${load()} (1/5/15 min)`)
+console.log(`frequency engine benchmark: node ${process.version}, load average ${load(1)} (1/5/15 min)`)
 
 // ---------------------------------------------------------------------------
 // W0 baseline: how fast this machine formats day numbers right now (a ceiling for the rest)
@@ -180,8 +167,8 @@ if (selected("W1")) {
   const start = d("2000-01-31")
   const end = d("2999-12-31")
   const n = 12_000
-  const plan = planOf({ frequency: "MNTH", startDate: start, endDate: end })
-  const target = planOf({ frequency: "MNTH", startDate: start, endDate: end }, { convention: "following" })
+  const order = { frequency: "MNTH", startDate: start, endDate: end } as const
+  const plan = planOf(order)
   workload(
     "W1 MNTH from 2000-01-31 for 1,000 years (12,000 dates)",
     15,
@@ -201,12 +188,7 @@ if (selected("W1")) {
     ],
     sameDates
   )
-  workload(
-    "W1' the same with calendar target, convention following (engine only)",
-    15,
-    [{ name: "engine (target, following)", units: n, run: () => engineDates(target) }],
-    () => {}
-  )
+  targetFollowing("W1", order, n)
 }
 
 // ---------------------------------------------------------------------------
@@ -258,8 +240,8 @@ if (selected("W2")) {
 if (selected("W3")) {
   const start = d("2000-01-08") // a Saturday
   const end = d("2999-12-31")
-  const plan = planOf({ frequency: "WEEK", startDate: start, endDate: end })
-  const target = planOf({ frequency: "WEEK", startDate: start, endDate: end }, { convention: "following" })
+  const order = { frequency: "WEEK", startDate: start, endDate: end } as const
+  const plan = planOf(order)
   const n = engineDates(plan).length
   workload(
     `W3 WEEK from 2000-01-08 for 1,000 years (${n.toLocaleString("en")} dates)`,
@@ -279,38 +261,12 @@ if (selected("W3")) {
     ],
     sameDates
   )
-  workload(
-    "W3' the same with calendar target, convention following (engine only)",
-    15,
-    [{ name: "engine (target, following)", units: n, run: () => engineDates(target) }],
-    () => {}
-  )
+  targetFollowing("W3", order, n)
 }
 
 // ---------------------------------------------------------------------------
 // W4 100,000 random orders projected over one year, counting occurrences
 // ---------------------------------------------------------------------------
-
-interface RandomOrder {
-  readonly frequency: Frequency.Frequency
-  readonly startDate: LocalDate.LocalDate
-}
-
-const randomOrders = (count: number, seed: number, codes: ReadonlyArray<Frequency.Frequency>): Array<RandomOrder> => {
-  const random = prng(seed)
-  const lo = d("2000-01-01")
-  const hi = d("2030-12-31")
-  return Array.from({ length: count }, () => {
-    const frequency = codes[Math.floor(random() * codes.length)]!
-    let startDate = (lo + Math.floor(random() * (hi - lo + 1))) as LocalDate.LocalDate
-    if (random() < 0.3) {
-      // month ends on purpose: days 28–31, clamped where the month is shorter
-      const p = LocalDate.toParts(startDate)
-      startDate = LocalDate.ofMonthClamped(p.year, p.month, 28 + Math.floor(random() * 4))
-    }
-    return { frequency, startDate }
-  })
-}
 
 /** The rrule equivalent of an order's nominal dates (see the header for the month-end translation). */
 const rruleOf = (o: RandomOrder) => {
@@ -407,7 +363,7 @@ if (selected("W5")) {
   const orders = randomOrders(1_000, 5, ["MNTH"])
   const plans = orders.map((o) => planOf(o))
   const targetPlans = orders.map((o) => planOf(o, { convention: "following" }))
-  const random = prng(77)
+  const random = mulberry32(77)
   const lo = d("2000-01-01")
   const QUERIES = 1_000_000
   const queries = Int32Array.from({ length: QUERIES }, () => lo + Math.floor(random() * 365.25 * 40))
@@ -486,4 +442,4 @@ if (selected("W5")) {
   )
 }
 
-console.log(`\nload average at the end ${load()}`)
+console.log(`\nload average at the end ${load(1)}`)

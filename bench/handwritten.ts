@@ -1,8 +1,11 @@
 /**
  * The hand-written baselines' date arithmetic (days-from-civil, civil-from-days, ISO text per date, month lengths),
  * shared by bench/baseline.ts and bench/recurrence.ts: epoch-day arithmetic with nothing cached, the loop a
- * programmer writes for one job.
+ * programmer writes for one job; and the harness that runs a job by the engine and by such a loop (bench/engine.ts
+ * reads the engine's dates the same way).
  */
+import { type Frequency, LocalDate, Occurrence } from "@tppkit/core"
+import { mulberry32 } from "./support.ts"
 
 /** Days from 1970-01-01 of a valid civil date (days-from-civil). */
 export const civil = (y: number, m: number, d: number): number => {
@@ -48,6 +51,35 @@ export const clampedDay = (i: number, d: number): number => {
   return civil(y, m, Math.min(d, monthLength(y, m)))
 }
 
+/** An order of W4 and W5 (bench/baseline.ts, bench/engine.ts): a frequency code and an anchor date. */
+export interface RandomOrder {
+  readonly frequency: Frequency.Frequency
+  readonly startDate: LocalDate.LocalDate
+}
+
+/**
+ * `count` seeded orders of the given codes anchored in 2000–2030, 30 % of them on days 28–31 of the month (clamped
+ * where the month is shorter): the month ends on purpose.
+ */
+export const randomOrders = (
+  count: number,
+  seed: number,
+  codes: ReadonlyArray<Frequency.Frequency>
+): Array<RandomOrder> => {
+  const random = mulberry32(seed)
+  const lo = LocalDate.parseUnsafe("2000-01-01")
+  const hi = LocalDate.parseUnsafe("2030-12-31")
+  return Array.from({ length: count }, () => {
+    const frequency = codes[Math.floor(random() * codes.length)]!
+    let startDate = (lo + Math.floor(random() * (hi - lo + 1))) as LocalDate.LocalDate
+    if (random() < 0.3) {
+      const p = LocalDate.toParts(startDate)
+      startDate = LocalDate.ofMonthClamped(p.year, p.month, 28 + Math.floor(random() * 4))
+    }
+    return { frequency, startDate }
+  })
+}
+
 /** The median of some numbers. */
 export const median = (xs: ReadonlyArray<number>): number => {
   const s = [...xs].sort((a, b) => a - b)
@@ -63,6 +95,22 @@ export interface Pair {
   readonly engine: () => ReadonlyArray<string> | number
   readonly baseline: () => ReadonlyArray<string> | number
 }
+
+/** The engine's side of a dates job: the ISO text of every execution of a plan. */
+export const engineDates = (plan: Occurrence.Plan): Array<string> => {
+  const out: Array<string> = []
+  for (const o of Occurrence.iterate(plan)) out.push(LocalDate.format(o.execution))
+  return out
+}
+
+/** A job of 25 rounds whose engine side lists the dates of `plan` (`engineDates`) and `baseline` the same by hand. */
+export const datesPair = (id: string, title: string, plan: Occurrence.Plan, baseline: () => Array<string>): Pair => ({
+  id,
+  title,
+  rounds: 25,
+  engine: () => engineDates(plan),
+  baseline
+})
 
 /** Whether two runs gave the same output. */
 export const same = (a: ReadonlyArray<string> | number, b: ReadonlyArray<string> | number): boolean =>

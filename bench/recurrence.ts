@@ -9,32 +9,27 @@
  * Run alone: `pnpm exec node --conditions=@tppkit/source bench/recurrence.ts` (`BENCH_RECURRENCE=R1,R5` selects);
  * also run by `pnpm bench`.
  */
-import { loadavg } from "node:os"
 import { Calendar, LocalDate, Occurrence, type Recurrence } from "@tppkit/core"
 import { Result } from "effect"
-import { civil, iso, measure, monthLength, type Pair, packed, same } from "./handwritten.ts"
+import { civil, datesPair, iso, measure, monthLength, type Pair, packed, same } from "./handwritten.ts"
+import { load, selectedBy } from "./support.ts"
 
 const d = LocalDate.parseUnsafe
 const plan = (r: Recurrence.Recurrence): Occurrence.Plan =>
   Result.getOrThrow(Occurrence.planOf(r, { calendar: Calendar.weekends }))
-const engineDates = (p: Occurrence.Plan): Array<string> => {
-  const out: Array<string> = []
-  for (const o of Occurrence.iterate(p)) out.push(LocalDate.format(o.execution))
-  return out
-}
 const FROM = d("2000-01-01")
 const TO = d("2999-12-31")
+/** The plan of a rule's nominal dates (convention none) from 2000 to 2999. */
+const millennium = (rule: Recurrence.Rule): Occurrence.Plan => plan({ rule, start: FROM, end: TO, convention: "none" })
 const pairs: Array<Pair> = []
 
 // R1: every 2 weeks on Tuesday and Thursday
-{
-  const p = plan({ rule: { _tag: "Weekly", interval: 2, weekdays: [2, 4] }, start: FROM, end: TO, convention: "none" })
-  pairs.push({
-    id: "R1",
-    title: "R1 every 2 weeks on Tuesday and Thursday, 2000–2999, ISO dates",
-    rounds: 25,
-    engine: () => engineDates(p),
-    baseline: () => {
+pairs.push(
+  datesPair(
+    "R1",
+    "R1 every 2 weeks on Tuesday and Thursday, 2000–2999, ISO dates",
+    millennium({ _tag: "Weekly", interval: 2, weekdays: [2, 4] }),
+    () => {
       const out: Array<string> = []
       const last = civil(2999, 12, 31)
       // 2000-01-01 is a Saturday: its week's Monday is 1999-12-27
@@ -46,23 +41,16 @@ const pairs: Array<Pair> = []
       }
       return out
     }
-  })
-}
+  )
+)
 
 // R2: the second Wednesday of every month
-{
-  const p = plan({
-    rule: { _tag: "MonthlyOnWeekday", interval: 1, weekday: 3, ordinal: 2 },
-    start: FROM,
-    end: TO,
-    convention: "none"
-  })
-  pairs.push({
-    id: "R2",
-    title: "R2 the second Wednesday of every month, 2000–2999, ISO dates",
-    rounds: 25,
-    engine: () => engineDates(p),
-    baseline: () => {
+pairs.push(
+  datesPair(
+    "R2",
+    "R2 the second Wednesday of every month, 2000–2999, ISO dates",
+    millennium({ _tag: "MonthlyOnWeekday", interval: 1, weekday: 3, ordinal: 2 }),
+    () => {
       const out: Array<string> = []
       for (let y = 2000; y <= 2999; y++) {
         for (let m = 1; m <= 12; m++) {
@@ -73,52 +61,38 @@ const pairs: Array<Pair> = []
       }
       return out
     }
-  })
-}
+  )
+)
 
 // R3: ultimo, the month's last day counted from the end
-{
-  const p = plan({
-    rule: { _tag: "MonthlyOnDay", interval: 1, day: -1, missing: "clamp" },
-    start: FROM,
-    end: TO,
-    convention: "none"
-  })
-  pairs.push({
-    id: "R3",
-    title: "R3 the last day of every month (day -1), 2000–2999, ISO dates",
-    rounds: 25,
-    engine: () => engineDates(p),
-    baseline: () => {
+pairs.push(
+  datesPair(
+    "R3",
+    "R3 the last day of every month (day -1), 2000–2999, ISO dates",
+    millennium({ _tag: "MonthlyOnDay", interval: 1, day: -1, missing: "clamp" }),
+    () => {
       const out: Array<string> = []
       for (let y = 2000; y <= 2999; y++) for (let m = 1; m <= 12; m++) out.push(iso(civil(y, m, monthLength(y, m))))
       return out
     }
-  })
-}
+  )
+)
 
 // R4: day 31 clamped in March, June, September and December
-{
-  const p = plan({
-    rule: { _tag: "MonthlyOnDay", interval: 1, day: 31, missing: "clamp", months: [3, 6, 9, 12] },
-    start: FROM,
-    end: TO,
-    convention: "none"
-  })
-  pairs.push({
-    id: "R4",
-    title: "R4 day 31 clamped in March, June, September, December, 2000–2999, ISO dates",
-    rounds: 25,
-    engine: () => engineDates(p),
-    baseline: () => {
+pairs.push(
+  datesPair(
+    "R4",
+    "R4 day 31 clamped in March, June, September, December, 2000–2999, ISO dates",
+    millennium({ _tag: "MonthlyOnDay", interval: 1, day: 31, missing: "clamp", months: [3, 6, 9, 12] }),
+    () => {
       const out: Array<string> = []
       for (let y = 2000; y <= 2999; y++) {
         for (const m of [3, 6, 9, 12]) out.push(iso(civil(y, m, Math.min(31, monthLength(y, m)))))
       }
       return out
     }
-  })
-}
+  )
+)
 
 // R5: first second-Wednesday on or after X for 100,000 recurrences started 1990–2030, X in 2030: a seek, no replay
 {
@@ -171,13 +145,9 @@ const pairs: Array<Pair> = []
   })
 }
 
-const only = process.env["BENCH_RECURRENCE"]?.split(",").map((w) => w.trim().toUpperCase())
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(1))
-    .join(" ")
-console.log(`\nrecurrence shapes against hand-written loops: node ${process.version}, load average ${load()}`)
-for (const pair of pairs.filter((p) => only === undefined || only.includes(p.id))) {
+const selected = selectedBy("BENCH_RECURRENCE")
+console.log(`\nrecurrence shapes against hand-written loops: node ${process.version}, load average ${load(1)}`)
+for (const pair of pairs.filter((p) => selected(p.id))) {
   if (!same(pair.engine(), pair.baseline())) throw new Error(`${pair.id}: engine and loop disagree`)
   const r = measure(pair)
   console.log(`${pair.title}  (${pair.rounds} rounds, medians)`)
@@ -185,4 +155,4 @@ for (const pair of pairs.filter((p) => only === undefined || only.includes(p.id)
     `  engine ${r.engine.toFixed(1)} ms, loop ${r.baseline.toFixed(1)} ms, ratio ${r.ratio.toFixed(2)}×, CPU ratio ${r.cpuRatio.toFixed(2)}×`
   )
 }
-console.log(`load average at the end ${load()}`)
+console.log(`load average at the end ${load(1)}`)
