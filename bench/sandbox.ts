@@ -96,7 +96,8 @@ const serve = async (kind: string): Promise<void> => {
     return
   }
   const { Fixtures, Sandbox } = await import("@tppkit/sandbox")
-  const { Context, Effect, Layer, Redacted } = await import("effect")
+  const { Context, Effect, Layer } = await import("effect")
+  const { token } = await import("../test/sandbox/support.ts") // by client credentials, as the tests ask for one
   const fixtures = {
     ...Fixtures.defaults,
     accounts: [
@@ -115,21 +116,8 @@ const serve = async (kind: string): Promise<void> => {
       Effect.gen(function* () {
         const context = yield* Layer.build(Sandbox.layer({ fixtures }))
         const info = Context.get(context, Sandbox.SandboxInfo)
-        const res = yield* Effect.promise(() =>
-          fetch(info.baseUrl + info.paths.token, {
-            method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded" },
-            body: new URLSearchParams({
-              grant_type: "client_credentials",
-              client_id: info.clientId,
-              client_secret: Redacted.value(info.clientSecret),
-              scope: "PIISP"
-            })
-          }).then((r) => r.json() as Promise<{ access_token: string }>)
-        )
-        process.stdout.write(
-          `${JSON.stringify({ url: info.baseUrl + info.paths.balanceCheck, token: res.access_token })}\n`
-        )
+        const accessToken = yield* token(info, "PIISP")
+        process.stdout.write(`${JSON.stringify({ url: info.baseUrl + info.paths.balanceCheck, token: accessToken })}\n`)
         return yield* Effect.never
       })
     )
