@@ -5,11 +5,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { BankRule, Calendar, LocalDate } from "@tppkit/core"
 import { Fixtures, Personality } from "@tppkit/sandbox"
-import { Checks, FundsCheckWorkflow, ListingReconciliation, Sweep } from "@tppkit/worker"
+import { ListingReconciliation, Sweep } from "@tppkit/worker"
 import { Effect, Layer, Result } from "effect"
-import { WorkflowEngine } from "effect/workflow"
 import { embeddedDb } from "./pg.ts"
-import { listedOrder, sweepSettings } from "./support.ts"
+import { inMemory, listedOrder, sweepSettings } from "./support.ts"
 
 const d = LocalDate.parseUnsafe
 const orders = Result.getOrThrow(Fixtures.decode(Fixtures.defaults)).standingOrders
@@ -52,18 +51,10 @@ describe("the sweep records each consent's listing", () => {
       const listing = [order("OK", "2026-03-20"), order("ODD", "2026-03-25")]
       yield* Sweep.sweepNow("2026-02-27").pipe(
         Effect.provide(
-          Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-            Layer.provideMerge(WorkflowEngine.layerMemory),
-            Layer.provideMerge(Checks.Checks.layerMemory),
-            Layer.provide(
-              Layer.succeed(Sweep.OrderSource)({ list: () => Effect.succeed({ orders: listing, pages: 1 }) })
-            ),
-            Layer.provide(
-              Layer.succeed(FundsCheckWorkflow.BalanceChecker)({
-                check: () => Effect.succeed({ answer: "APPR" as const })
-              })
-            ),
-            Layer.provide(Layer.succeed(Sweep.SweepSettings)(settings)),
+          inMemory(
+            Layer.succeed(Sweep.OrderSource)({ list: () => Effect.succeed({ orders: listing, pages: 1 }) }),
+            settings
+          ).pipe(
             Layer.provide(
               Layer.succeed(ListingReconciliation.Recorder)((s) => Effect.sync(() => void recorded.push(s)))
             )

@@ -13,8 +13,7 @@ import {
   ShardingConfig
 } from "effect/cluster"
 import { TestClock } from "effect/testing"
-import { WorkflowEngine } from "effect/workflow"
-import { listedOrder, sweepSettings } from "./support.ts"
+import { inMemory, listedOrder, sweepSettings } from "./support.ts"
 
 const d = LocalDate.parseUnsafe
 
@@ -69,22 +68,6 @@ describe("Sweep.plan", () => {
     )
   })
 })
-
-/** The day's workflows in memory over `source` and `checks` (in memory unless given), every check answered APPR. */
-const inMemory = (
-  source: Layer.Layer<Sweep.OrderSource>,
-  sweepSettings: Sweep.Settings,
-  checks: Layer.Layer<Checks.Checks> = Checks.Checks.layerMemory
-) =>
-  Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
-    Layer.provideMerge(WorkflowEngine.layerMemory),
-    Layer.provideMerge(checks),
-    Layer.provide(source),
-    Layer.provide(
-      Layer.succeed(FundsCheckWorkflow.BalanceChecker)({ check: () => Effect.succeed({ answer: "APPR" as const }) })
-    ),
-    Layer.provide(Layer.succeed(Sweep.SweepSettings)(sweepSettings))
-  )
 
 describe("Sweep.layer (the day's workflow)", () => {
   it.effect("a consent whose listing failed keeps its typed failure in the summary; the others are swept", () =>

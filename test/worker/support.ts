@@ -1,8 +1,9 @@
 /** Shared fixtures of the worker tests. */
 import { Calendar, LocalDate } from "@tppkit/core"
 import { BankError } from "@tppkit/http"
-import { Checks, type Sweep } from "@tppkit/worker"
-import { BigDecimal, Schema } from "effect"
+import { Checks, FundsCheckWorkflow, Sweep } from "@tppkit/worker"
+import { BigDecimal, Effect, Layer, Schema } from "effect"
+import { WorkflowEngine } from "effect/workflow"
 
 /**
  * The sweep's settings of the worker tests: `consents` (c1 unless given), the payments of the sweep day up to two
@@ -15,6 +16,22 @@ export const sweepSettings = (consents: ReadonlyArray<Sweep.Consent> = [{ key: "
   timeZone: "Europe/Bratislava",
   hour: 8
 })
+
+/** The day's workflows in memory over `source` and `checks` (in memory unless given), every check answered APPR. */
+export const inMemory = (
+  source: Layer.Layer<Sweep.OrderSource>,
+  sweepSettings: Sweep.Settings,
+  checks: Layer.Layer<Checks.Checks> = Checks.Checks.layerMemory
+) =>
+  Layer.mergeAll(FundsCheckWorkflow.layer, Sweep.layer).pipe(
+    Layer.provideMerge(WorkflowEngine.layerMemory),
+    Layer.provideMerge(checks),
+    Layer.provide(source),
+    Layer.provide(
+      Layer.succeed(FundsCheckWorkflow.BalanceChecker)({ check: () => Effect.succeed({ answer: "APPR" as const }) })
+    ),
+    Layer.provide(Layer.succeed(Sweep.SweepSettings)(sweepSettings))
+  )
 
 /**
  * A standing order as an order source lists it: `orderId` paying `value` EUR (100.00 unless given) from
