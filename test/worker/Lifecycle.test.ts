@@ -10,6 +10,12 @@ import { listingExhausted } from "./support.ts"
 
 const time = new Date("2026-11-25T07:00:00Z")
 
+/** A line without its time stamp. */
+const untimed = (line: string) => line.replace(/^time=\S+ /, "")
+
+/** The line of `event` at {@link time}, without its time stamp. */
+const lineOf = (event: Lifecycle.Event) => untimed(Lifecycle.line(time, event))
+
 describe("Lifecycle", () => {
   it("writes each event as one logfmt line: level and event first, then the cause, then the counts", () => {
     assert.strictEqual(
@@ -118,13 +124,10 @@ describe("Lifecycle", () => {
         const log = Effect.provide(Logger.layer([Lifecycle.logger((l) => lines.push(l))]))
         yield* Effect.logError("Shard lock storage is unhealthy").pipe(log)
         for (let i = 0; i < 5; i++) yield* Effect.logWarning("No healthy runners available").pipe(log)
-        assert.deepStrictEqual(
-          lines.map((l) => l.replace(/^time=\S+ /, "")),
-          [
-            'level=warn event=log message="Shard lock storage is unhealthy"',
-            'level=warn event=log message="No healthy runners available"'
-          ]
-        )
+        assert.deepStrictEqual(lines.map(untimed), [
+          'level=warn event=log message="Shard lock storage is unhealthy"',
+          'level=warn event=log message="No healthy runners available"'
+        ])
       })
   )
 
@@ -144,7 +147,7 @@ describe("Lifecycle", () => {
         plannedFromEarlier: 54,
         cause: "503 service unavailable"
       })
-    ].map((l) => l.replace(/^time=\S+ /, ""))
+    ].map(untimed)
     // a consent whose unread pages no kept listing has: the failed sweep's line (and the sweep.failed event made
     // from it) says so before why
     const unplanned = Lifecycle.finished("2026-11-25", 0, [
@@ -162,49 +165,21 @@ describe("Lifecycle", () => {
     ])
   })
 
-  it("names the orders left unplanned while their details are pending (issue 37)", () => {
-    assert.strictEqual(
-      Lifecycle.line(time, {
+  // one event each, and its line as written (the time left out)
+  const named: Array<[string, Lifecycle.Event, string]> = [
+    [
+      "names the orders left unplanned while their details are pending (issue 37)",
+      {
         _tag: "DetailsPending",
         day: "2026-11-25",
         consent: "cz-1",
         orders: ["SO0005", "SO0006"]
-      }).replace(/^time=\S+ /, ""),
+      },
       `level=warn event=details_pending day=2026-11-25 consent=cz-1 orders=2 order_ids=SO0005,SO0006 message="not planned today: their details are pending (the list names no start); read within a later day's budget"`
-    )
-  })
-
-  it("names a listing's records that could not be read, one line per consent (issue 34)", () => {
-    assert.strictEqual(
-      Lifecycle.line(time, {
-        _tag: "RecordsUnread",
-        day: "2026-11-25",
-        consent: "fleet-001",
-        count: 2,
-        first: [
-          { position: "page 0, record 2 (SO-0002)", reason: "instructedAmount: Missing key" },
-          { position: "page 1, record 7", reason: "not JSON" }
-        ]
-      }).replace(/^time=\S+ /, ""),
-      `level=warn event=records_unread day=2026-11-25 consent=fleet-001 records=2 first="page 0, record 2 (SO-0002): instructedAmount: Missing key; page 1, record 7: not JSON" message="records of the listing could not be read as standing orders; the others were planned"`
-    )
-    // no record of the listing could be read: the line says nothing was planned, not that the others were (issue 34)
-    assert.strictEqual(
-      Lifecycle.line(time, {
-        _tag: "RecordsUnread",
-        day: "2026-11-25",
-        consent: "fleet-001",
-        count: 1,
-        first: [{ position: "record 1 (SO-0001)", reason: "not read as cobs: the record has no standingOrder" }],
-        nothingRead: true
-      }).replace(/^time=\S+ /, ""),
-      `level=warn event=records_unread day=2026-11-25 consent=fleet-001 records=1 first="record 1 (SO-0001): not read as cobs: the record has no standingOrder" message="no record of the listing could be read as a standing order; nothing was planned from it"`
-    )
-  })
-
-  it("names a listing's reading warnings, one line per field and reason with the count (issue 34)", () => {
-    assert.strictEqual(
-      Lifecycle.line(time, {
+    ],
+    [
+      "names a listing's reading warnings, one line per field and reason with the count (issue 34)",
+      {
         _tag: "RecordsWarned",
         day: "2026-11-25",
         consent: "fleet-001",
@@ -212,14 +187,12 @@ describe("Lifecycle", () => {
         reason: '"mnth" is read as "MNTH", because the codes are upper case',
         count: 4,
         orderIds: ["SO-0001", "SO-0002", "SO-0003"]
-      }).replace(/^time=\S+ /, ""),
+      },
       `level=warn event=records_warned day=2026-11-25 consent=fleet-001 field=frequency records=4 order_ids=SO-0001,SO-0002,SO-0003 reason="\\"mnth\\" is read as \\"MNTH\\", because the codes are upper case" message="records of the listing were read with this warning; they were planned as read"`
-    )
-  })
-
-  it("names a listing's records that pay nothing, one info line per consent (issue 34)", () => {
-    assert.strictEqual(
-      Lifecycle.line(time, {
+    ],
+    [
+      "names a listing's records that pay nothing, one info line per consent (issue 34)",
+      {
         _tag: "RecordsSkipped",
         day: "2026-11-25",
         consent: "fleet-001",
@@ -230,8 +203,37 @@ describe("Lifecycle", () => {
             reason: "endDate 2026-01-01 is before startDate 2026-03-01: the order never pays"
           }
         ]
-      }).replace(/^time=\S+ /, ""),
+      },
       `level=info event=records_skipped day=2026-11-25 consent=fleet-001 records=1 first="page 0, record 2 (SO-0002): endDate 2026-01-01 is before startDate 2026-03-01: the order never pays" message="records of the listing pay nothing and were not planned; the others were"`
+    ]
+  ]
+  for (const [name, event, line] of named) it(name, () => assert.strictEqual(lineOf(event), line))
+
+  it("names a listing's records that could not be read, one line per consent (issue 34)", () => {
+    assert.strictEqual(
+      lineOf({
+        _tag: "RecordsUnread",
+        day: "2026-11-25",
+        consent: "fleet-001",
+        count: 2,
+        first: [
+          { position: "page 0, record 2 (SO-0002)", reason: "instructedAmount: Missing key" },
+          { position: "page 1, record 7", reason: "not JSON" }
+        ]
+      }),
+      `level=warn event=records_unread day=2026-11-25 consent=fleet-001 records=2 first="page 0, record 2 (SO-0002): instructedAmount: Missing key; page 1, record 7: not JSON" message="records of the listing could not be read as standing orders; the others were planned"`
+    )
+    // no record of the listing could be read: the line says nothing was planned, not that the others were (issue 34)
+    assert.strictEqual(
+      lineOf({
+        _tag: "RecordsUnread",
+        day: "2026-11-25",
+        consent: "fleet-001",
+        count: 1,
+        first: [{ position: "record 1 (SO-0001)", reason: "not read as cobs: the record has no standingOrder" }],
+        nothingRead: true
+      }),
+      `level=warn event=records_unread day=2026-11-25 consent=fleet-001 records=1 first="record 1 (SO-0001): not read as cobs: the record has no standingOrder" message="no record of the listing could be read as a standing order; nothing was planned from it"`
     )
   })
 
@@ -244,7 +246,7 @@ describe("Lifecycle", () => {
       attempts: 2,
       unconfirmed: i === 0 ? 1 : 0
     }))
-    const line = (event: Lifecycle.RunFinished) => Lifecycle.line(at, event).replace(/^time=\S+ /, "")
+    const line = (event: Lifecycle.RunFinished) => untimed(Lifecycle.line(at, event))
     assert.strictEqual(
       line({ _tag: "RunFinished", day: "2026-11-25", checks: 270, repeats: [], standIns: 0, unplanned: [] }),
       "level=info event=run_finished day=2026-11-25 checks=270 repeated=0 unconfirmed=0 stand_ins=0 unplanned=none"
