@@ -8,7 +8,8 @@
  *   - `Export.ics` of `BENCH_ROOMS_ORDERS` (default 5,000) seeded orders over 2026, every chunk read (each payment's
  *     dates written by the export's day tables);
  *   - `Forecast.make` (the summary, and every ladder read) of `BENCH_ROOMS_FORECAST` (default 40,000) seeded orders
- *     from 2,000 accounts over 2026 (DAI7, WEEK and monthly to yearly; a tenth paying another of the accounts).
+ *     from 2,000 accounts over 2026 (DAI7, WEEK and monthly to yearly; a tenth paying another of the accounts; one
+ *     account in 50 with a balance of scale 3, read on bigints).
  * Run alone: `pnpm exec node --conditions=@tppkit/source --expose-gc bench/rooms.ts`.
  */
 import { alternating, beforeCheckout, importFrom, load, median, mulberry32, root } from "./support.ts"
@@ -112,7 +113,8 @@ const forecastOf = ({ core }: Side) => {
   const balances = Array.from({ length: accounts }, (_, i) => ({
     iban: iban(i),
     currency: "EUR",
-    amount: BigDecimal.make(BigInt(Math.floor(pick() * 50_000_000)), 2),
+    // one account in 50 holds its balance to the mill (scale 3): read on bigints, beside the others on floats
+    amount: BigDecimal.make(BigInt(Math.floor(pick() * 50_000_000)), i % 50 === 0 ? 3 : 2),
     date: from,
     threshold: BigDecimal.make(100_00n, 2)
   }))

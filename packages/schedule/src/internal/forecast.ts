@@ -382,6 +382,166 @@ export const finish = <A>(computation: Generator<void, A>): A => {
 }
 
 /**
+ * The arithmetic of one account's scan (`Engine.scan`, whose day loop is written once): its balance, the balance
+ * before the day's sums, the lowest point and the totals, on floats of cents ({@link FloatLedger}) or on bigints at the
+ * account's scale ({@link BigLedger}).
+ */
+interface Ledger {
+  /** Adds the day's sums (cell `x` of the day arrays, unless the ledger has its own) to the balance. */
+  move(outC: Float64Array, inC: Float64Array, x: number): void
+  /** Adds the day's sums to the totals. */
+  count(): void
+  /** Whether the balance is at or below zero or below the account's threshold. */
+  atRisk(): boolean
+  /** Whether the balance is below the lowest point so far. */
+  belowLow(): boolean
+  /** Makes the balance the lowest point. */
+  lowHere(): void
+  /** The balance as a decimal, or the balance before the day's sums (`before`). */
+  opening(before: boolean): BigDecimal.BigDecimal
+  /** Records a risk day at the balance, with the day's sums out (none when `count` is 0). */
+  risk(engine: Engine, day: number, count: number): void
+  /** Writes the day's row for the ladder (without netted payments: the balance and zero sums). */
+  row(day: number, outCount: number, inCount: number, atRisk: boolean): void
+  /** Writes the closing, lowest point and totals into the result. */
+  settle(r: AccountOut): void
+}
+
+/** A scan's arithmetic on floats of cents (every sum far below 2^53). */
+class FloatLedger implements Ledger {
+  // the balance, the balance before the day, the lowest point, the totals out and in, the day's sums out and in: a
+  // float array, as float fields or locals V8 boxed one of them in every pass (some 30 MB of garbage per forecast of
+  // 10,000 accounts)
+  readonly f = new Float64Array(7)
+  threshold = Number.NEGATIVE_INFINITY
+  columns: Columns | undefined = undefined
+  reset(balance: number, threshold: bigint | undefined, columns: Columns | undefined): this {
+    this.f.fill(0)
+    this.f[0] = balance
+    this.threshold = threshold === undefined ? Number.NEGATIVE_INFINITY : Number(threshold)
+    this.columns = columns
+    return this
+  }
+  move(outC: Float64Array, inC: Float64Array, x: number): void {
+    const f = this.f
+    const o = outC[x]!
+    const i = inC[x]!
+    f[1] = f[0]!
+    f[5] = o
+    f[6] = i
+    f[0] = f[1]! - o + i
+  }
+  count(): void {
+    const f = this.f
+    f[3]! += f[5]!
+    f[4]! += f[6]!
+  }
+  atRisk(): boolean {
+    const bal = this.f[0]!
+    return bal <= 0 || bal < this.threshold
+  }
+  belowLow(): boolean {
+    return this.f[0]! < this.f[2]!
+  }
+  lowHere(): void {
+    this.f[2] = this.f[0]!
+  }
+  opening(before: boolean): BigDecimal.BigDecimal {
+    return decimal(BigInt(this.f[before ? 1 : 0]!), 2)
+  }
+  risk(engine: Engine, day: number, count: number): void {
+    engine.riskDay(day, BigInt(this.f[0]!), count === 0 ? 0n : BigInt(this.f[5]!), count)
+  }
+  row(day: number, outCount: number, inCount: number, atRisk: boolean): void {
+    const f = this.f
+    if (outCount === 0 && inCount === 0) this.columns!.push(day, f[0]!, 0, 0, 0, 0, atRisk)
+    else this.columns!.push(day, f[1]!, f[5]!, f[6]!, outCount, inCount, atRisk)
+  }
+  settle(r: AccountOut): void {
+    const f = this.f
+    r.closing = decimal(BigInt(f[0]!), 2)
+    r.lowest = decimal(BigInt(f[2]!), 2)
+    r.out = decimal(BigInt(f[3]!), 2)
+    r.in = decimal(BigInt(f[4]!), 2)
+  }
+}
+
+/** A scan's arithmetic on bigints at the account's scale (`exact`: the day sums in cents, when past floats). */
+class BigLedger implements Ledger {
+  balance = 0n
+  before = 0n
+  low = 0n
+  totalOut = 0n
+  totalIn = 0n
+  dayOut = 0n
+  dayIn = 0n
+  scale = 2
+  factor = 1n
+  threshold: bigint | undefined = undefined
+  exact: { out: Array<bigint>; in: Array<bigint> } | undefined = undefined
+  rows: Array<BigRow> | undefined = undefined
+  reset(
+    balance: bigint,
+    scale: number,
+    factor: bigint,
+    threshold: bigint | undefined,
+    exact: { out: Array<bigint>; in: Array<bigint> } | undefined,
+    rows: Array<BigRow> | undefined
+  ): this {
+    this.balance = balance
+    this.before = this.low = this.totalOut = this.totalIn = this.dayOut = this.dayIn = 0n
+    this.scale = scale
+    this.factor = factor
+    this.threshold = threshold
+    this.exact = exact
+    this.rows = rows
+    return this
+  }
+  move(outC: Float64Array, inC: Float64Array, x: number): void {
+    const exact = this.exact
+    this.dayOut = (exact === undefined ? BigInt(outC[x]!) : exact.out[x]!) * this.factor
+    this.dayIn = (exact === undefined ? BigInt(inC[x]!) : exact.in[x]!) * this.factor
+    this.before = this.balance
+    this.balance = this.before - this.dayOut + this.dayIn
+  }
+  count(): void {
+    this.totalOut += this.dayOut
+    this.totalIn += this.dayIn
+  }
+  atRisk(): boolean {
+    const t = this.threshold
+    return this.balance <= 0n || (t !== undefined && this.balance < t)
+  }
+  belowLow(): boolean {
+    return this.balance < this.low
+  }
+  lowHere(): void {
+    this.low = this.balance
+  }
+  opening(before: boolean): BigDecimal.BigDecimal {
+    return decimal(before ? this.before : this.balance, this.scale)
+  }
+  risk(engine: Engine, day: number, count: number): void {
+    engine.riskDay(day, this.balance, count === 0 ? 0n : this.dayOut, count)
+  }
+  row(date: number, outCount: number, inCount: number, atRisk: boolean): void {
+    const empty = outCount === 0 && inCount === 0
+    this.rows!.push(
+      empty
+        ? { date, opening: this.balance, out: 0n, in: 0n, outCount: 0, inCount: 0, atRisk }
+        : { date, opening: this.before, out: this.dayOut, in: this.dayIn, outCount, inCount, atRisk }
+    )
+  }
+  settle(r: AccountOut): void {
+    const s = this.scale
+    r.closing = decimal(this.balance, s)
+    r.lowest = decimal(this.low, s)
+    r.out = decimal(this.totalOut, s)
+    r.in = decimal(this.totalIn, s)
+  }
+}
+
+/**
  * One run of the engine: the orders' columns, the accounts' settings, one account's day arrays and what is found.
  * Its steps are methods rather than closures made anew by every run, so that a process that forecasts again runs the
  * code the JIT already optimized instead of compiling it again.
@@ -471,8 +631,9 @@ class Engine {
   readonly riskAt: Int32Array
   /** A walked order's execution days as cells (`walk`). */
   readonly dates: Int32Array
-  /** `scanFast`'s balance, lowest point, total out and total in. */
-  readonly figures = new Float64Array(4)
+  /** The arithmetic of a scan on floats of cents, and on bigints (`scan`). */
+  readonly floats = new FloatLedger()
+  readonly bigints = new BigLedger()
   /** The account's risk days with payments out. */
   readonly risky: Array<RiskDayOut> = []
   openRisk: RiskDayOut | undefined = undefined
@@ -965,11 +1126,6 @@ class Engine {
     return sums
   }
 
-  isRisk(units: bigint): boolean {
-    const t = this.threshold[this.a]
-    return units <= 0n || (t !== undefined && units < t)
-  }
-
   /** A risk day of the account on `day` (its payments found after the account is read). */
   riskDay(day: number, closing: bigint, outUnits: bigint, count: number): void {
     const a = this.a
@@ -1027,47 +1183,18 @@ class Engine {
     return day === st || (byDay !== undefined && day > st && byDay.has(day))
   }
 
-  /** Writes the account's figures as read (in units of its scale) into its result. */
-  settle(
-    r: AccountOut,
-    s: number,
-    closing: bigint,
-    lowest: bigint,
-    out: bigint,
-    inUnits: bigint,
-    nOut: number,
-    nIn: number
-  ) {
-    r.closing = decimal(closing, s)
-    r.lowest = decimal(lowest, s)
-    r.out = decimal(out, s)
-    r.in = decimal(inUnits, s)
-    r.outCount = nOut
-    r.inCount = nIn
-  }
-
   /**
-   * Reads the account's day arrays on floats of cents (every sum far below 2^53). `scanExact` is the same walk on
-   * bigints: the two stay two loops for speed — the forecast of 10,000 accounts reads most of them here, and a loop
-   * generic over its arithmetic (number or bigint) would box every figure of every day.
+   * Reads the account's day arrays: its balance day by day from `minX` (or its start) to the window's end, the lowest
+   * point, the totals and the risk days; read again for its ladder, the rows written (into the scratch result, no risk
+   * day recorded). The arithmetic is the ledger's: floats of cents while every sum stays far below 2^53, else bigints.
    */
-  scanFast(balance: number): void {
+  scan(ledger: Ledger): void {
     const a = this.a
     const { outC, inC, outN, inN, base } = this
-    // read again for its ladder: the rows written, the figures into the scratch result, no risk day recorded
     const replay = this.replaying
     const r = replay ? this.scratch : this.results[a]!
     const st = this.start[a]!
-    const columns = replay ? this.columns : undefined
     const byDay = replay ? this.foreignOf.get(a) : undefined
-    const thr = this.threshold[a] === undefined ? Number.NEGATIVE_INFINITY : Number(this.threshold[a]!)
-    // the balance, the lowest point and the totals out and in live in a float array: as float locals of the loop V8
-    // boxed one of them in every pass (some 30 MB of garbage per forecast of 10,000 accounts)
-    const f = this.figures
-    f[0] = balance
-    f[1] = 0
-    f[2] = 0
-    f[3] = 0
     let nOut = 0
     let nIn = 0
     const last = this.to - base
@@ -1077,97 +1204,35 @@ class Engine {
       const day = base + x
       if (no === 0 && ni === 0) {
         if (this.rowWithoutFlow(day, st, byDay)) {
-          const bal = f[0]!
-          const atRisk = bal <= 0 || bal < thr
+          const atRisk = ledger.atRisk()
           if (day === st) {
-            r.opening = decimal(BigInt(bal), 2)
-            f[1] = bal
+            r.opening = ledger.opening(false)
+            ledger.lowHere()
             r.lowestDate = day as LocalDate.LocalDate
-            if (atRisk && !replay) this.riskDay(day, BigInt(bal), 0n, 0)
+            if (atRisk && !replay) ledger.risk(this, day, 0)
           }
-          if (columns !== undefined) columns.push(day, bal, 0, 0, 0, 0, atRisk)
+          if (replay) ledger.row(day, 0, 0, atRisk)
         }
         continue
       }
-      const o = outC[x]!
-      const i = inC[x]!
-      const before: number = f[0]!
-      const bal: number = before - o + i
-      f[0] = bal
+      ledger.move(outC, inC, x)
       if (day < st) continue
-      if (day === st) r.opening = decimal(BigInt(before), 2)
-      f[2]! += o
-      f[3]! += i
+      if (day === st) r.opening = ledger.opening(true)
+      ledger.count()
       nOut += no
       nIn += ni
       if (this.openRisk !== undefined) this.closeRisk(day)
-      const atRisk = bal <= 0 || bal < thr
-      if (day === st || bal < f[1]!) {
-        f[1] = bal
+      const atRisk = ledger.atRisk()
+      if (day === st || ledger.belowLow()) {
+        ledger.lowHere()
         r.lowestDate = day as LocalDate.LocalDate
       }
-      if (atRisk && !replay) this.riskDay(day, BigInt(bal), BigInt(o), no)
-      if (columns !== undefined) columns.push(day, before, o, i, no, ni, atRisk)
+      if (atRisk && !replay) ledger.risk(this, day, no)
+      if (replay) ledger.row(day, no, ni, atRisk)
     }
-    this.settle(r, 2, BigInt(f[0]!), BigInt(f[1]!), BigInt(f[2]!), BigInt(f[3]!), nOut, nIn)
-  }
-
-  /** Reads the account's day arrays on bigints at its scale (`exact`: the day sums in cents, when past floats). */
-  scanExact(balance: bigint, exact: { out: Array<bigint>; in: Array<bigint> } | undefined): void {
-    const a = this.a
-    const { outC, inC, outN, inN, base } = this
-    const replay = this.replaying
-    const r = replay ? this.scratch : this.results[a]!
-    const st = this.start[a]!
-    const byDay = replay ? this.foreignOf.get(a) : undefined
-    const f = this.factor[a]!
-    let bal = balance
-    let low = 0n
-    let tOut = 0n
-    let tIn = 0n
-    let nOut = 0
-    let nIn = 0
-    const rows: Array<BigRow> = []
-    const last = this.to - base
-    for (let x = Math.min(this.minX, st - base); x <= last; x++) {
-      const no = outN[x]!
-      const ni = inN[x]!
-      const day = base + x
-      if (no === 0 && ni === 0) {
-        if (this.rowWithoutFlow(day, st, byDay)) {
-          const atRisk = this.isRisk(bal)
-          if (day === st) {
-            r.opening = decimal(bal, this.scale[a]!)
-            low = bal
-            r.lowestDate = day as LocalDate.LocalDate
-            if (atRisk && !replay) this.riskDay(day, bal, 0n, 0)
-          }
-          if (replay) rows.push({ date: day, opening: bal, out: 0n, in: 0n, outCount: 0, inCount: 0, atRisk })
-        }
-        continue
-      }
-      const outUnits = (exact === undefined ? BigInt(outC[x]!) : exact.out[x]!) * f
-      const inUnits = (exact === undefined ? BigInt(inC[x]!) : exact.in[x]!) * f
-      const before = bal
-      bal = before - outUnits + inUnits
-      if (day < st) continue
-      if (day === st) r.opening = decimal(before, this.scale[a]!)
-      tOut += outUnits
-      tIn += inUnits
-      nOut += no
-      nIn += ni
-      this.closeRisk(day)
-      const atRisk = this.isRisk(bal)
-      if (day === st || bal < low) {
-        low = bal
-        r.lowestDate = day as LocalDate.LocalDate
-      }
-      if (atRisk && !replay) this.riskDay(day, bal, outUnits, no)
-      if (replay)
-        rows.push({ date: day, opening: before, out: outUnits, in: inUnits, outCount: no, inCount: ni, atRisk })
-    }
-    this.settle(r, this.scale[a]!, bal, low, tOut, tIn, nOut, nIn)
-    if (replay) this.bigRows = rows
+    ledger.settle(r)
+    r.outCount = nOut
+    r.inCount = nIn
   }
 
   /**
@@ -1313,9 +1378,11 @@ class Engine {
       (opening < 0n ? -opening : opening) + BigInt(Math.ceil(flow)) < BigInt(LIMIT) &&
       (thr === undefined || (thr < 0n ? -thr : thr) < BigInt(LIMIT))
     ) {
-      this.scanFast(Number(opening))
+      this.scan(this.floats.reset(Number(opening), thr, this.replaying ? this.columns : undefined))
     } else {
-      this.scanExact(opening, exact)
+      const rows = this.replaying ? [] : undefined
+      this.scan(this.bigints.reset(opening, this.scale[a]!, this.factor[a]!, thr, exact, rows))
+      if (rows !== undefined) this.bigRows = rows
     }
     if (this.risky.length > 0) this.riskPayments(from)
     const lo = Math.min(this.minX, this.start[a]! - base)
