@@ -1,7 +1,7 @@
 /**
  * A bank transport that records what the client sends and answers in-process (tests of the requests a profile makes:
  * test/http/cobsGolden, test/http/cobsOpenapi): each request as the transport receives it, answered by `answer` as JSON
- * with the request's `X-Request-ID` echoed.
+ * with the request's `X-Request-ID` echoed; and the COBS client, order and balance check those tests share.
  */
 import { type Currency, Iban, Money, Profile } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport } from "@tppkit/http"

@@ -1,4 +1,7 @@
-/** A programmable in-process bank for the http tests: an `HttpClient` that records every request it receives. */
+/**
+ * A programmable in-process bank for the http tests: an `HttpClient` that records every request it receives; and what
+ * the tests read back from the client (its typed failure, the budget used today).
+ */
 import { assert } from "@effect/vitest"
 import { BankClient, BankConfig, type BankError, BankTransport, Budget, BudgetStore } from "@tppkit/http"
 import { Effect, Exit, Layer, Redacted } from "effect"

@@ -1,6 +1,7 @@
 /**
  * Helpers shared by the suites that talk to the mock bank: token requests and API calls with the mandatory headers
- * over raw HTTP, and a mock bank on a clock of the test's.
+ * over raw HTTP (the seed bank's and COBS's), the mock bank built in the test's scope (on the real clock or a clock of
+ * the test's), and a transport that asks it for faults.
  */
 import { randomUUID } from "node:crypto"
 import { BankTransport } from "@tppkit/http"
