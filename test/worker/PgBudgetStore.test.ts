@@ -54,11 +54,16 @@ describe("PgBudgetStore across separate connection pools (as separate processes)
 })
 
 describe("PgBudgetStore.bankIdentity (issue 43)", () => {
-  /** An effect run as one worker on the database at `url`: its own pool of one connection, as its own process. */
-  const workerOn =
+  /**
+   * A fresh database, and how an effect runs as one worker on it: its own pool of one connection, as its own process
+   * (each worker its own pool).
+   */
+  const freshWorkers = Effect.map(
+    db.freshUrl(),
     (url: Redacted.Redacted<string>) =>
-    <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
-      effect.pipe(Effect.provide(Database.layer(url, { maxConnections: 1 })))
+      <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+        effect.pipe(Effect.provide(Database.layer(url, { maxConnections: 1 })))
+  )
   const instance = (identity: string): Budget.Announcement => ({ _tag: "Instance", identity })
   const none: Budget.Announcement = { _tag: "None" }
   const noAnswer: Budget.Announcement = { _tag: "NoAnswer", detail: "timeout" }
@@ -67,9 +72,7 @@ describe("PgBudgetStore.bankIdentity (issue 43)", () => {
     "a worker that heard no instance uses the one another worker heard; a new instance is a new count; any other bank its base URL",
     () =>
       Effect.gen(function* () {
-        const url = yield* db.freshUrl()
-        // each worker its own pool, as its own process
-        const worker = workerOn(url)
+        const worker = yield* freshWorkers
         const bank = "http://127.0.0.1:8080"
         const one = `${bank}#instance=one`
         // before, a worker whose question timed out (heard none) kept the base URL: the budget's rows of another bank
@@ -100,8 +103,7 @@ describe("PgBudgetStore.bankIdentity (issue 43)", () => {
     "the race: whichever asks first, a worker that hears nothing and one that hears the instance end on one identity",
     () =>
       Effect.gen(function* () {
-        const url = yield* db.freshUrl()
-        const worker = workerOn(url)
+        const worker = yield* freshWorkers
         const fast = { tries: 2, backoff: Backoff.exponential({ initial: "1 millis" }) }
         const silent = (asked: Array<string>, bank: string) =>
           Effect.sync((): Budget.Announcement => {
