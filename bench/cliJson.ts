@@ -11,7 +11,7 @@ import { spawn } from "node:child_process"
 import { closeSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { root, writeGeneratedOrders } from "./support.ts"
+import { root, upperMedian, writeGeneratedOrders } from "./support.ts"
 
 const ORDERS = Number(process.env.BENCH_CLI_ORDERS ?? 100_000)
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 3)
@@ -95,9 +95,8 @@ try {
         `max RSS ${mbs(run.maxRss)} MB`
     )
   }
-  const median = (xs: Array<number>) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-  const cpu = median(runs.map((r) => r.cpu))
-  const wall = median(runs.map((r) => r.wall))
+  const cpu = upperMedian(runs.map((r) => r.cpu))
+  const wall = upperMedian(runs.map((r) => r.wall))
   console.log(
     `  median: ${mbs(bytes / cpu)} MB/s of CPU (${cpu.toFixed(2)} s), ${mbs(bytes / wall)} MB/s of wall (${wall.toFixed(2)} s); ` +
       `load now ${loadavg()

@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { mixedText } from "./mixedData.ts"
-import { alternating, beforeCheckout, importFrom, load, median, root, writeGeneratedOrders } from "./support.ts"
+import { alternating, beforeCheckout, importFrom, load, root, upperMedian, writeGeneratedOrders } from "./support.ts"
 
 const before = beforeCheckout("BENCH_DECODER_BEFORE")
 const RECORDS = Number(process.env.BENCH_MIXED_RECORDS ?? 140_000)
@@ -40,7 +40,7 @@ const sides = [await sideOf("before", before), await sideOf("after", root)]
 const effect = await import("effect")
 
 const report = (title: string, times: ReadonlyArray<Array<number>>, extra: string) => {
-  const [b, a] = times.map(median) as [number, number]
+  const [b, a] = times.map(upperMedian) as [number, number]
   console.log(
     `${title}: before ${b.toFixed(0)} ms, after ${a.toFixed(0)} ms CPU (median of ${RUNS} alternating runs each): ${(a / b).toFixed(2)}x; ${extra}; load ${load()}`
   )

@@ -13,8 +13,8 @@ import { Calendar, type Frequency, LocalDate, Occurrence } from "@tppkit/core"
 import { addDays, addMonths, addWeeks, formatISO, isWeekend } from "date-fns"
 import { Result } from "effect"
 import rrulePkg from "rrule"
-import { engineDates, median, type RandomOrder, randomOrders } from "./handwritten.ts"
-import { load, mulberry32, selectedBy } from "./support.ts"
+import { engineDates, type RandomOrder, randomOrders } from "./handwritten.ts"
+import { load, median, mulberry32, selectedBy } from "./support.ts"
 
 const { RRule, datetime } = rrulePkg
 type RRuleOptions = ConstructorParameters<typeof RRule>[0]

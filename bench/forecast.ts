@@ -13,7 +13,7 @@ import { loadavg } from "node:os"
 import { Calendar, LocalDate } from "@tppkit/core"
 import { Forecast, Projection } from "@tppkit/schedule"
 import { BigDecimal, Result } from "effect"
-import { mulberry32 } from "./support.ts"
+import { mulberry32, upperMedian } from "./support.ts"
 
 const ORDERS = Number(process.env.BENCH_FORECAST_ORDERS ?? 200_000)
 const ACCOUNTS = 10_000
@@ -64,7 +64,6 @@ const timed = (run: () => number, key: keyof typeof mainThread = "totals"): { cp
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)
   return { cpu: (c1.user + c1.system) / 1000, count }
 }
-const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
 
 let rows = 0
 let payments = 0
@@ -109,18 +108,18 @@ for (let run = 0; run < RUNS; run++) {
   totals.push(t.cpu)
   for (const way of ways) if (WAYS.has(way.way)) times[way.way].push(timed(way.run, way.way).cpu)
 }
-const base = median(totals)
+const base = upperMedian(totals)
 console.log(
   `forecast (load average ${loadavg()[0]!.toFixed(1)}): ${ORDERS} orders, ${ACCOUNTS} accounts, ${payments} payments over ${LocalDate.format(window.from)}..${LocalDate.format(window.to)}${times.summary.length > 0 ? `, ${riskDays} risk days` : ""}`
 )
 console.log(`  Projection.totals: CPU median ${base.toFixed(0)} ms over ${RUNS} runs`)
 for (const { way, title } of ways) {
-  const m = times[way].length > 0 ? median(times[way]) : undefined
+  const m = times[way].length > 0 ? upperMedian(times[way]) : undefined
   if (m !== undefined)
     console.log(`  Forecast.make, ${title()}: CPU median ${m.toFixed(0)} ms (${(m / base).toFixed(2)}× totals)`)
 }
 if (mainThread.totals!.length > 0) {
-  const m = (k: string) => median(mainThread[k]!)
+  const m = (k: string) => upperMedian(mainThread[k]!)
   const ratio = (k: string, name: string) =>
     mainThread[k]!.length === 0 ? "" : `, ${name} ${m(k).toFixed(0)} ms (${(m(k) / m("totals")).toFixed(2)}×)`
   console.log(

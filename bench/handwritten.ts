@@ -5,7 +5,7 @@
  * reads the engine's dates the same way).
  */
 import { type Frequency, LocalDate, Occurrence } from "@tppkit/core"
-import { mulberry32 } from "./support.ts"
+import { median, mulberry32 } from "./support.ts"
 
 /** Days from 1970-01-01 of a valid civil date (days-from-civil). */
 export const civil = (y: number, m: number, d: number): number => {
@@ -78,13 +78,6 @@ export const randomOrders = (
     }
     return { frequency, startDate }
   })
-}
-
-/** The median of some numbers. */
-export const median = (xs: ReadonlyArray<number>): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
 
 /** An engine run and a hand-written run of one job. */

@@ -16,7 +16,6 @@
  */
 import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { loadavg } from "node:os"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { Currency, Iban, Money } from "@tppkit/core"
@@ -24,6 +23,7 @@ import { BankClient, BankConfig, BankTransport, Budget, BudgetStore, TokenServic
 import { Effect, Layer, ManagedRuntime, Redacted, Tracer } from "effect"
 import { Agent, request } from "undici"
 import * as HttpServer from "./httpServer.ts"
+import { load, median } from "./support.ts"
 
 const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 40)
 const perRound = Number(process.env.BENCH_HTTP_REQUESTS ?? 250)
@@ -132,12 +132,6 @@ const time = async (f: () => Promise<void>): Promise<number> => {
   return Number(process.hrtime.bigint() - start) / 1e6
 }
 
-const median = (xs: Array<number>): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2
-}
-
 /** Medians per kind and of the per-turn ratios, over rounds in which the four kinds run in turn. */
 interface Measured {
   readonly median: Record<Kind, number>
@@ -199,12 +193,8 @@ const report = (where: string, m: Measured) => {
   )
 }
 
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(1))
-    .join(" ")
 console.log(
-  `http client overhead (${rounds} rounds × ${perRound} sequential balance checks per kind, loopback; load average ${load()})`
+  `http client overhead (${rounds} rounds × ${perRound} sequential balance checks per kind, loopback; load average ${load(1)})`
 )
 
 // the server in this process: client and server share one event loop and one core
@@ -228,7 +218,7 @@ await childKinds.close()
 child.stdin?.end()
 
 console.log(
-  `  stack ÷ bare dispatch, median of per-turn ratios (target ≤ 1.2×; load average ${load()}): server in this process ${r3(inThisProcess.perTurnDispatch)} ${verdict(inThisProcess.perTurnDispatch)}; server in a child process ${r3(inChildProcess.perTurnDispatch)} ${verdict(inChildProcess.perTurnDispatch)}`
+  `  stack ÷ bare dispatch, median of per-turn ratios (target ≤ 1.2×; load average ${load(1)}): server in this process ${r3(inThisProcess.perTurnDispatch)} ${verdict(inThisProcess.perTurnDispatch)}; server in a child process ${r3(inChildProcess.perTurnDispatch)} ${verdict(inChildProcess.perTurnDispatch)}`
 )
 
 const bareRound = localKinds.kinds.bare

@@ -11,6 +11,7 @@
 import { loadavg } from "node:os"
 import { Json, StandingOrder } from "@tppkit/core"
 import { Result } from "effect"
+import { upperMedian } from "./support.ts"
 
 const rounds = Number(process.env.BENCH_JSON_ROUNDS ?? 9)
 const parses = Number(process.env.BENCH_JSON_PARSES ?? 500)
@@ -65,14 +66,13 @@ for (const [, f] of readers) cpuMicros(f) // warm-up
 const samples = new Map<string, Array<number>>(readers.map(([name]) => [name, []]))
 const load = loadavg()[0] ?? 0
 for (let r = 0; r < rounds; r++) for (const [name, f] of readers) samples.get(name)?.push(cpuMicros(f))
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN
-const base = median(samples.get("JSON.parse") ?? [])
-const baseBytes = median(samples.get("JSON.parse of bytes") ?? [])
-const basePage = median(samples.get("page: JSON.parse + decode") ?? [])
+const base = upperMedian(samples.get("JSON.parse") ?? [])
+const baseBytes = upperMedian(samples.get("JSON.parse of bytes") ?? [])
+const basePage = upperMedian(samples.get("page: JSON.parse + decode") ?? [])
 
 console.log(`\nJSON reader, a page of 100 standing orders (${text.length} characters), load average ${load.toFixed(1)}`)
 for (const [name] of readers) {
-  const m = median(samples.get(name) ?? [])
+  const m = upperMedian(samples.get(name) ?? [])
   const against = name.endsWith("bytes") ? baseBytes : name.startsWith("page") ? basePage : base
   console.log(`  ${name.padEnd(30)} ${m.toFixed(0).padStart(6)} µs CPU per parse  ${(m / against).toFixed(2)}×`)
 }

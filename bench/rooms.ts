@@ -12,7 +12,7 @@
  *     account in 50 with a balance of scale 3, read on bigints).
  * Run alone: `pnpm exec node --conditions=@tppkit/source --expose-gc bench/rooms.ts`.
  */
-import { alternating, beforeCheckout, importFrom, load, median, mulberry32, root } from "./support.ts"
+import { alternating, beforeCheckout, importFrom, load, mulberry32, root, upperMedian } from "./support.ts"
 
 const before = beforeCheckout("BENCH_ROOMS_BEFORE")
 const TEXTS = Number(process.env.BENCH_ROOMS_TEXTS ?? 1_000_000)
@@ -51,7 +51,7 @@ const run = (title: string, read: (side: Side) => number) => {
   const times = alternating(RUNS, sides, (side, s) => {
     counts[s] = read(side)
   })
-  const [b, a] = times.map(median) as [number, number]
+  const [b, a] = times.map(upperMedian) as [number, number]
   console.log(
     `${title}: before ${b.toFixed(1)} ms, after ${a.toFixed(1)} ms CPU (median of ${RUNS} alternating runs each): ${(a / b).toFixed(2)}x; counts ${counts.join(" / ")}; load ${load()}`
   )

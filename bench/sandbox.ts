@@ -19,6 +19,7 @@ import { createRequire } from "node:module"
 import { loadavg } from "node:os"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
+import { upperMedian } from "./support.ts"
 
 /** Accounts the bench's requests rotate over: valid IBANs (SK), each a fixture account with a branch consent. */
 const accountCount = 1000
@@ -225,11 +226,10 @@ const main = async (): Promise<void> => {
       ratios.push(r.sandbox.result.requests.average / r.baseline.result.requests.average)
       cpuRatios.push(r.baseline.cpuPerRequest / r.sandbox.cpuPerRequest)
     }
-    const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
     const list = (xs: ReadonlyArray<number>) => xs.map((r) => r.toFixed(2)).join(", ")
-    console.log(`ratio mock bank / baseline: median ${median(ratios).toFixed(2)}× (rounds: ${list(ratios)})`)
+    console.log(`ratio mock bank / baseline: median ${upperMedian(ratios).toFixed(2)}× (rounds: ${list(ratios)})`)
     console.log(
-      `by CPU per request (baseline µs / mock bank µs): median ${median(cpuRatios).toFixed(2)}× (rounds: ${list(cpuRatios)})`
+      `by CPU per request (baseline µs / mock bank µs): median ${upperMedian(cpuRatios).toFixed(2)}× (rounds: ${list(cpuRatios)})`
     )
     console.log(
       `load average ${loadavg()

@@ -13,7 +13,7 @@
 import { LocalDate, Orders, SourceRecord } from "@tppkit/core"
 import { wholeSource } from "../packages/core/src/internal/records/orders.ts"
 import { day } from "./mixedData.ts"
-import { cpu, load, median } from "./support.ts"
+import { cpu, load, upperMedian } from "./support.ts"
 
 const RECORDS = Number(process.env.BENCH_SOURCE_RECORDS ?? 200_000)
 const RUNS = Number(process.env.BENCH_SOURCE_RUNS ?? 7)
@@ -73,7 +73,7 @@ const loadBefore = load()
 for (let run = 0; run < RUNS; run++) for (const [i, [, f]] of cases.entries()) times[i]!.push(cpu(f))
 const loadAfter = load()
 
-const ms = (i: number) => median(times[i]!)
+const ms = (i: number) => upperMedian(times[i]!)
 const perRecord = (i: number) => `${((ms(i) * 1e6) / RECORDS).toFixed(0)} ns/record`
 console.log(
   `\nsourceCheck: ${RECORDS} records, median CPU of ${RUNS} alternating runs (load ${loadBefore} -> ${loadAfter})`

@@ -15,10 +15,10 @@
  */
 import { spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
-import { loadavg } from "node:os"
 import { join } from "node:path"
 import { Sandbox } from "@tppkit/sandbox"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { load, median } from "./support.ts"
 
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 15)
 const NPM = process.env.BENCH_STARTUP_NPM ?? "npm"
@@ -67,17 +67,6 @@ const childrenCpu = (): number | undefined => {
   }
 }
 
-const median = (xs: ReadonlyArray<number>): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = Math.floor(s.length / 2)
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
-
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ")
-
 if (!existsSync(join(cliRoot, "packages/cli/dist/bundle/bin.js"))) {
   console.log(`\nstartup: skipped, ${cliRoot} has no built command (run bash scripts/setup.sh)`)
 } else {
@@ -120,7 +109,7 @@ if (!existsSync(join(cliRoot, "packages/cli/dist/bundle/bin.js"))) {
       ...tppkitCases(cliRoot, ""),
       ...(beforeRoot === undefined ? [] : tppkitCases(beforeRoot, " [before]"))
     ]
-    const loadBefore = load()
+    const loadBefore = load(1)
     const walls = cases.map((): Array<number> => [])
     const cpus = cases.map(() => 0)
     for (let round = 0; round <= RUNS; round++) {
@@ -150,7 +139,7 @@ if (!existsSync(join(cliRoot, "packages/cli/dist/bundle/bin.js"))) {
         `  ${c.name.padEnd(59)} ${(m * 1000).toFixed(0).padStart(5)} ms  ${ratio.toFixed(2)}×  (min ${(Math.min(...walls[i]!) * 1000).toFixed(0)} ms)${cpuText}  ${verdict}`
       )
     }
-    console.log(`  load after ${load()}`)
+    console.log(`  load after ${load(1)}`)
   } finally {
     await Effect.runPromise(Scope.close(scope, Exit.void))
   }

@@ -31,8 +31,16 @@ export const cpu = (f: () => void): number => {
   return (used.user + used.system) / 1000
 }
 
-/** The median (the upper one of an even count). */
-export const median = (xs: ReadonlyArray<number>): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+/** The median: the middle one of an odd count, the mean of the two middle ones of an even count; NaN of none. */
+export const median = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+/** The upper median: the middle one of an odd count, the higher of the two middle ones of an even count; NaN of none. */
+export const upperMedian = (xs: ReadonlyArray<number>): number =>
+  [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN
 
 /** The load averages (1, 5 and 15 minutes), `digits` decimals each. */
 export const load = (digits = 2): string =>
