@@ -29,45 +29,36 @@ export const Balance = Schema.Struct({
 /** One account's opening balance as the fleet stores it. */
 export type Balance = typeof Balance.Type
 
-/** The settings that shape a day's plan, as the command line gives them (the calendar by its name). */
-export interface Settings {
-  readonly daysBefore: number
-  readonly calendar: string
+/**
+ * The settings that shape a day's plan, as the command line gives them (the calendar by its name), and as the fleet
+ * stores them (what a worker of this or an older version wrote: an older one kept the consents here too, which are the
+ * fleet's data now, `Consents`, and no longer part of the plan; they are passed over).
+ */
+export const Settings = Schema.Struct({
+  daysBefore: Schema.Number,
+  calendar: Schema.String,
   /** The bank's own closing days added to the calendar (`--holidays`), as `YYYY-MM-DD`; absent: none. */
-  readonly holidays?: ReadonlyArray<string> | undefined
+  holidays: Schema.optional(Schema.Array(Schema.String)),
   /** The business-day convention of the plan (`--convention`); absent: `following`. */
-  readonly convention?: string | undefined
+  convention: Schema.optional(Schema.String),
   /**
    * The standard the worker's bank's records are read in (`--standard`) where it is not the bank profile's own, so
    * that two workers never read the same bank's records differently; absent: the profile's.
    */
-  readonly standard?: string | undefined
+  standard: Schema.optional(Schema.String),
   /**
    * The bank profile the worker's own bank is read with (`--profile`) where it is not the seed bank's (`sbas`), so
    * that two workers never read one bank with two profiles (its paths, fields and limits); absent: `sbas`.
    */
-  readonly profile?: string | undefined
-  readonly hour: number
-  readonly timeZone: string
-  /** The opening balances of `--balances`, one per account (absent: none given). */
-  readonly balances?: ReadonlyArray<Balance> | undefined
-}
-
-/**
- * The stored form of {@link Settings} (what a worker of this or an older version wrote: an older one kept the
- * consents here too, which are the fleet's data now, `Consents`, and no longer part of the plan).
- */
-const Stored = Schema.Struct({
-  daysBefore: Schema.Number,
-  calendar: Schema.String,
-  holidays: Schema.optionalKey(Schema.Array(Schema.String)),
-  convention: Schema.optionalKey(Schema.String),
-  standard: Schema.optionalKey(Schema.String),
-  profile: Schema.optionalKey(Schema.String),
+  profile: Schema.optional(Schema.String),
   hour: Schema.Number,
   timeZone: Schema.String,
-  balances: Schema.optionalKey(Schema.Array(Balance))
+  /** The opening balances of `--balances`, one per account (absent: none given). */
+  balances: Schema.optional(Schema.Array(Balance))
 })
+
+/** The settings that shape a day's plan. */
+export type Settings = typeof Settings.Type
 
 /** A worker's settings differ from the fleet's: each difference as `what: here …, fleet …`. */
 export class PlanSettingsError extends Schema.TaggedError<PlanSettingsError>()("PlanSettingsError", {
@@ -159,7 +150,7 @@ export const differences = (here: Settings, fleet: Settings): Array<string> => {
   return out
 }
 
-const decodeText = Schema.decodeUnknownOption(Schema.fromJsonString(Stored))
+const decodeText = Schema.decodeUnknownOption(Schema.fromJsonString(Settings))
 
 /** Stored settings read back; `undefined` for a text that is not such settings. */
 const decodeStored = (text: string): Settings | undefined => Option.getOrUndefined(decodeText(text))
