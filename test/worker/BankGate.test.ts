@@ -94,9 +94,8 @@ describe("BankGate", () => {
     }).pipe(Effect.provide(BankGate.BankGate.layerMemory(settings)))
   )
 
-  it.live("is shared by the fleet in PostgreSQL: failures seen by one worker hold back the others, one probe", () =>
+  db.live("is shared by the fleet in PostgreSQL: failures seen by one worker hold back the others, one probe", (url) =>
     Effect.gen(function* () {
-      const url = yield* db.freshUrl()
       const fleet: BankGate.Settings = { ...settings, initial: "2 seconds", poll: "50 millis" }
       // two workers: two gates over one database, each with its own pool and its own reading of the breaker
       const gateOf = Effect.map(
@@ -147,11 +146,10 @@ describe("BankGate", () => {
     }).pipe(Effect.provide(BankGate.BankGate.layerMemory(settings)))
   )
 
-  it.live(
+  db.live(
     "a database of the previous shape (one row for every bank): migrated to one row per bank, its state kept",
-    () =>
+    (url) =>
       Effect.gen(function* () {
-        const url = yield* db.freshUrl()
         const context = yield* Layer.build(Database.layer(url, { maxConnections: 2 }))
         const sql = Context.get(context, SqlClient.SqlClient)
         // as the previous version left it: one row per gate name, open until far ahead

@@ -19,11 +19,10 @@ describe("BankRate", () => {
     assert.strictEqual(BankRate.intervalOf(5000), 1)
   })
 
-  it.live(
+  db.live(
     "two workers at 50 requests a second: every slot distinct and 20 ms after the one before, fleet-wide",
-    () =>
+    (url) =>
       Effect.gen(function* () {
-        const url = yield* db.freshUrl()
         // two pools on the fleet's database, as two workers have
         const worker = () =>
           Layer.build(BankRate.BankRate.layerSql(50, "https://bank.example").pipe(Layer.provide(Database.layer(url))))

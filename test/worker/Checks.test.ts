@@ -165,11 +165,10 @@ describe("Checks", () => {
 })
 
 describe("Checks in PostgreSQL under a fence (the shard's advisory lock held by this worker's sessions)", () => {
-  it.live(
+  db.live(
     "a worker that holds the lock counts and records; one that does not writes nothing and sends nothing",
-    () =>
+    (url) =>
       Effect.gen(function* () {
-        const url = yield* db.freshUrl()
         const mine = Database.layer(url, { applicationName: "tppkit fence test" })
         const lock = 1_000_007
         const fence = { namespace: FundsCheckWorkflow.lockNamespace, lock, holder: "tppkit fence test" }

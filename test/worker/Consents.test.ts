@@ -57,9 +57,8 @@ describe("Consents", () => {
     }).pipe(Effect.provide(db.fresh()))
   )
 
-  it.live("a running fleet sweeps a consent added after it started from its next sweep run", () =>
+  db.live("a running fleet sweeps a consent added after it started from its next sweep run", (url) =>
     Effect.gen(function* () {
-      const url = yield* db.freshUrl()
       const listed: Array<string> = []
       const runner = runnerOf(
         url,

@@ -26,11 +26,10 @@ const lockSessions = Effect.flatMap(
 )
 
 describe("Fleet.cluster (one runner on PostgreSQL)", () => {
-  it.live(
+  db.live(
     "a sweep checks every payment once, however often started; one stored message and reply per request",
-    () =>
+    (url) =>
       Effect.gen(function* () {
-        const url = yield* db.freshUrl()
         const sent = yield* Ref.make(0)
         const runner = runnerOf(
           url,
@@ -135,11 +134,10 @@ describe("Fleet.network", () => {
 })
 
 describe("the sweep spread over the workers (issue 43)", () => {
-  it.live(
+  db.live(
     "two runners list a day's consents together: each consent once, on both runners, several at once",
-    () =>
+    (url) =>
       Effect.gen(function* () {
-        const url = yield* db.freshUrl()
         const consents = consents24
         const listed: Array<{ readonly runner: string; readonly consent: string }> = []
         let inFlight = 0
@@ -182,11 +180,10 @@ describe("the sweep spread over the workers (issue 43)", () => {
 })
 
 describe("a runner that loses its shard locks mid-sweep (issue 43)", () => {
-  it.live(
+  db.live(
     "takes every shard back and finishes the sweep: no run of the sweep holds its lost shard",
-    () =>
+    (url) =>
       Effect.gen(function* () {
-        const url = yield* db.freshUrl()
         const consents = consents24
         let listed = 0
         const runner = runnerOf(url, consents, () =>
@@ -235,11 +232,10 @@ describe("a runner that loses its shard locks mid-sweep (issue 43)", () => {
 })
 
 describe("a runner that takes its shards back while their claims cannot be reset (issue 42)", () => {
-  it.live(
+  db.live(
     "delivers the runs it had claimed again: the day's checks finish, none is left claimed for ten minutes",
-    () =>
+    (url) =>
       Effect.gen(function* () {
-        const url = yield* db.freshUrl()
         const runner = runnerOf(
           url,
           [{ key: "c1" }],

@@ -102,9 +102,8 @@ const sweeping = (
 }
 
 describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, () => {
-  it.live("a consent refused as expired is not listed again; a payment at risk is cleared, then raised anew", () =>
+  db.live("a consent refused as expired is not listed again; a payment at risk is cleared, then raised anew", (url) =>
     Effect.gen(function* () {
-      const url = yield* db.freshUrl()
       const listed: Array<string> = []
       const sweep = sweeping("CONSENT_EXPIRED", listed, settings, true)
       const types = Effect.map(Warnings.events(0), (events) => events.map((e) => [e.type, e.data.orderId ?? e.consent]))
@@ -150,27 +149,28 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     })
   )
 
-  it.live("an account paid from by two consents' orders is forecast with both: the second's payment is at risk", () =>
-    Effect.gen(function* () {
-      const url = yield* db.freshUrl()
-      const listed: Array<string> = []
-      // 300 on Tuesday 2026-11-17 listed by c1, 250 on Tuesday 2026-11-24 by c2, 500 on the account: c2's is short
-      const sweep = sweeping("CONSENT_EXPIRED", listed, settings, true, (consent) =>
-        consent === "c1"
-          ? [{ ...monthly("RENT", "2026-10-17", "300"), endDate: LocalDate.parseUnsafe("2026-11-17") }]
-          : [{ ...monthly("CAR", "2026-10-24", "250"), endDate: LocalDate.parseUnsafe("2026-11-24") }]
-      )
-      yield* Effect.gen(function* () {
-        yield* Consents.add({ key: "c1", iban: IBAN })
-        yield* Consents.add({ key: "c2", iban: IBAN })
-        yield* plan("500")
-        yield* sweep("2026-11-16")
-        assert.deepStrictEqual(
-          (yield* Warnings.events(0)).map((e) => [e.type, e.consent, e.data.orderId, e.data.closing]),
-          [["payment.at_risk", "c2", "CAR", "-50"]]
+  db.live(
+    "an account paid from by two consents' orders is forecast with both: the second's payment is at risk",
+    (url) =>
+      Effect.gen(function* () {
+        const listed: Array<string> = []
+        // 300 on Tuesday 2026-11-17 listed by c1, 250 on Tuesday 2026-11-24 by c2, 500 on the account: c2's is short
+        const sweep = sweeping("CONSENT_EXPIRED", listed, settings, true, (consent) =>
+          consent === "c1"
+            ? [{ ...monthly("RENT", "2026-10-17", "300"), endDate: LocalDate.parseUnsafe("2026-11-17") }]
+            : [{ ...monthly("CAR", "2026-10-24", "250"), endDate: LocalDate.parseUnsafe("2026-11-24") }]
         )
-      }).pipe(Effect.provide(Database.layer(url)))
-    })
+        yield* Effect.gen(function* () {
+          yield* Consents.add({ key: "c1", iban: IBAN })
+          yield* Consents.add({ key: "c2", iban: IBAN })
+          yield* plan("500")
+          yield* sweep("2026-11-16")
+          assert.deepStrictEqual(
+            (yield* Warnings.events(0)).map((e) => [e.type, e.consent, e.data.orderId, e.data.closing]),
+            [["payment.at_risk", "c2", "CAR", "-50"]]
+          )
+        }).pipe(Effect.provide(Database.layer(url)))
+      })
   )
 
   it.live("the forecast ahead read back in parts from the orders kept names what one forecast of them all names", () =>
@@ -226,9 +226,8 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     })
   )
 
-  it.live("a payment at risk whose order now pays from another account short too stays open, in parts of one", () =>
+  db.live("a payment at risk whose order now pays from another account short too stays open, in parts of one", (url) =>
     Effect.gen(function* () {
-      const url = yield* db.freshUrl()
       const car = (debtor: string) => [
         {
           ...monthly("CAR", "2026-10-24", "250"),
@@ -254,9 +253,8 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     })
   )
 
-  it.live("a listing that degraded to what is kept is forecast from the kept pages", () =>
+  db.live("a listing that degraded to what is kept is forecast from the kept pages", (url) =>
     Effect.gen(function* () {
-      const url = yield* db.freshUrl()
       // c2's listing is refused by the day's budget: its day is planned from what is kept, CAR among it
       const exhausted = listingExhausted("c2", "2026-11-17")
       const car = { ...monthly("CAR", "2026-10-24", "250"), endDate: LocalDate.parseUnsafe("2026-11-24") }
@@ -297,9 +295,8 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     })
   )
 
-  it.live("the forecast ahead has accounts only once opening balances are given (else nothing is kept for it)", () =>
+  db.live("the forecast ahead has accounts only once opening balances are given (else nothing is kept for it)", (url) =>
     Effect.gen(function* () {
-      const url = yield* db.freshUrl()
       yield* Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const watcher = yield* Sweep.Watch.pipe(
@@ -336,9 +333,8 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     })
   )
 
-  it.live("a consent given only in the settings is marked expired the same, and no later run lists it", () =>
+  db.live("a consent given only in the settings is marked expired the same, and no later run lists it", (url) =>
     Effect.gen(function* () {
-      const url = yield* db.freshUrl()
       const listed: Array<string> = []
       // no Consents.layerSource: the run's consents are the settings' own, none of them in tppkit_consents
       const sweep = sweeping(

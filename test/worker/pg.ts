@@ -1,9 +1,10 @@
 /**
  * One embedded PostgreSQL per test file, on 127.0.0.1 with a temporary data directory removed afterwards:
  * `const db = embeddedDb()` at the top of a file starts it before the file's tests and stops it after them;
- * `db.fresh()` is a SQL client (tppkit's tables created) on a new empty database of that server.
+ * `db.fresh()` is a SQL client (tppkit's tables created) on a new empty database of that server; `db.live(name, (url) =>
+ * …)` a live test on one.
  */
-import { afterAll, beforeAll } from "@effect/vitest"
+import { afterAll, beforeAll, it } from "@effect/vitest"
 import { EmbeddedDb } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
 import { Effect, Exit, Layer, Redacted, Scope } from "effect"
@@ -17,6 +18,12 @@ export interface TestDb {
   readonly fresh: () => Layer.Layer<SqlClient.SqlClient, unknown>
   /** The URL of a new empty database. */
   readonly freshUrl: () => Effect.Effect<Redacted.Redacted<string>, unknown>
+  /** A live test (`it.live`) of `name` on a new empty database: `body` gets its URL; `timeout` in milliseconds. */
+  readonly live: <A, E>(
+    name: string,
+    body: (url: Redacted.Redacted<string>) => Effect.Effect<A, E, Scope.Scope>,
+    timeout?: number
+  ) => void
 }
 
 let databases = 0
@@ -46,6 +53,7 @@ export const embeddedDb = (): TestDb => {
   return {
     url: serverUrl,
     freshUrl,
+    live: (name, body, timeout) => it.live(name, () => Effect.flatMap(freshUrl(), body), timeout),
     fresh: () => Layer.unwrap(Effect.map(freshUrl(), (u) => Database.layer(u)))
   }
 }
