@@ -1,4 +1,4 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe } from "@effect/vitest"
 import { LocalDate } from "@tppkit/core"
 import { Consents, Sweep } from "@tppkit/worker"
 import * as Database from "@tppkit/worker/Database"
@@ -16,7 +16,8 @@ const fleetKey = Redacted.make("a".repeat(44))
 const keys = Effect.map(Consents.list, (list) => list.map((c) => c.key))
 
 describe("Consents", () => {
-  it.live("adds, changes, lists and removes consents; a seed leaves the ones there as they are", () =>
+  db.liveSql(
+    "adds, changes, lists and removes consents; a seed leaves the ones there as they are",
     Effect.gen(function* () {
       assert.deepStrictEqual(yield* Consents.list, [])
       assert.isTrue(yield* Consents.add({ key: "b", iban: "SK3112000000198742637541", profile: "sbas" }))
@@ -29,10 +30,11 @@ describe("Consents", () => {
       assert.isTrue(yield* Consents.remove("a"))
       assert.isFalse(yield* Consents.remove("a"))
       assert.deepStrictEqual(yield* keys, ["b"])
-    }).pipe(Effect.provide(db.fresh()))
+    })
   )
 
-  it.live("a database of the previous version: the plan settings' consents are copied into the new table once", () =>
+  db.liveSql(
+    "a database of the previous version: the plan settings' consents are copied into the new table once",
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       // as the previous version left it: the consents in the plan settings, no consents table
@@ -54,7 +56,7 @@ describe("Consents", () => {
       yield* Consents.remove("fleet-002")
       yield* Database.migrate
       assert.deepStrictEqual(yield* keys, ["fleet-001"])
-    }).pipe(Effect.provide(db.fresh()))
+    })
   )
 
   db.live("a running fleet sweeps a consent added after it started from its next sweep run", (url) =>
@@ -87,7 +89,8 @@ describe("Consents", () => {
     })
   )
 
-  it.live("a consent's last valid day: its own, else the day it was added plus its profile's validity days", () =>
+  db.liveSql(
+    "a consent's last valid day: its own, else the day it was added plus its profile's validity days",
     Effect.gen(function* () {
       yield* Consents.add({ key: "given", profile: "cobs", validUntil: "2027-01-31" })
       yield* Consents.add({ key: "sbas-one", profile: "sbas" })
@@ -110,10 +113,11 @@ describe("Consents", () => {
       yield* Consents.add({ key: "own", iban: "SK3112000000198742637541" })
       assert.strictEqual(Redacted.value((yield* Consents.refreshToken("own"))!), "rt-2")
       assert.isFalse(yield* Consents.keepRefreshToken("gone", Redacted.make("rt-3")))
-    }).pipe(Effect.provideService(Consents.RefreshTokenKey, Option.some(fleetKey)), Effect.provide(db.fresh()))
+    }).pipe(Effect.provideService(Consents.RefreshTokenKey, Option.some(fleetKey)))
   )
 
-  it.live("the refresh token is sealed at rest: the row holds no token, another key or consent cannot open it", () =>
+  db.liveSql(
+    "the refresh token is sealed at rest: the row holds no token, another key or consent cannot open it",
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const stored = (key: string) =>
@@ -152,10 +156,11 @@ describe("Consents", () => {
       )
       assert.include(short.message, "too short")
       assert.notInclude(short.message, 'short"')
-    }).pipe(Effect.provide(db.fresh()))
+    })
   )
 
-  it.live("tokens an earlier version kept plain are sealed: by the worker's start, and on the way when read", () =>
+  db.liveSql(
+    "tokens an earlier version kept plain are sealed: by the worker's start, and on the way when read",
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const withKey = Effect.provideService(Consents.RefreshTokenKey, Option.some(fleetKey))
@@ -184,14 +189,15 @@ describe("Consents", () => {
       assert.strictEqual(Redacted.value((yield* Consents.refreshToken("c").pipe(withKey))!), "plain-again")
       const c = yield* sql<{ refresh_token: string }>`SELECT refresh_token FROM tppkit_consents WHERE consent_key = 'c'`
       assert.isTrue(c[0]?.refresh_token.startsWith("v1:"))
-    }).pipe(Effect.provide(db.fresh()))
+    })
   )
 
-  it.live("a consent seeded for a day given (worker --today) counts its validity from that day", () =>
+  db.liveSql(
+    "a consent seeded for a day given (worker --today) counts its validity from that day",
     Effect.gen(function* () {
       const day = LocalDate.parseUnsafe("2027-03-01")
       assert.deepStrictEqual(yield* Consents.seed([{ key: "later" }], { addedAt: day * 86_400_000 }), ["later"])
       assert.deepStrictEqual(yield* Consents.sweepable(() => 90), [{ key: "later", validUntil: "2027-05-30" }])
-    }).pipe(Effect.provide(db.fresh()))
+    })
   )
 })

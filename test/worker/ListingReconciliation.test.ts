@@ -74,27 +74,26 @@ describe("the sweep records each consent's listing", () => {
 const db = embeddedDb()
 
 describe("ListingReconciliation in the fleet's database", () => {
-  it.live(
+  db.liveSql(
     "layerSql keeps the latest listing's reconciliation per day and consent (its repeated orderIds); list reads them by day",
-    () =>
-      Effect.gen(function* () {
-        const a = ListingReconciliation.summarize(Personality.list({}, orders, day), "a", day, settings, "2026-07-25")
-        const tie = {
-          ...a,
-          consent: "b",
-          inferred: undefined,
-          tied: ["following · target", "none · target"],
-          repeated: [{ orderId: "RENT", records: 2 }]
-        }
-        const record = (s: ListingReconciliation.Summary) =>
-          ListingReconciliation.record(s).pipe(Effect.provide(ListingReconciliation.layerSql))
-        yield* record({ ...a, match: 1 })
-        yield* record(a)
-        yield* record(tie)
-        yield* record({ ...a, day: "2026-07-26" })
-        assert.deepStrictEqual(yield* ListingReconciliation.list("2026-07-25"), [a, tie])
-        assert.strictEqual((yield* ListingReconciliation.list()).length, 3)
-      }).pipe(Effect.provide(db.fresh())),
+    Effect.gen(function* () {
+      const a = ListingReconciliation.summarize(Personality.list({}, orders, day), "a", day, settings, "2026-07-25")
+      const tie = {
+        ...a,
+        consent: "b",
+        inferred: undefined,
+        tied: ["following · target", "none · target"],
+        repeated: [{ orderId: "RENT", records: 2 }]
+      }
+      const record = (s: ListingReconciliation.Summary) =>
+        ListingReconciliation.record(s).pipe(Effect.provide(ListingReconciliation.layerSql))
+      yield* record({ ...a, match: 1 })
+      yield* record(a)
+      yield* record(tie)
+      yield* record({ ...a, day: "2026-07-26" })
+      assert.deepStrictEqual(yield* ListingReconciliation.list("2026-07-25"), [a, tie])
+      assert.strictEqual((yield* ListingReconciliation.list()).length, 3)
+    }),
     60_000
   )
 })

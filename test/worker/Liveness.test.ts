@@ -72,7 +72,8 @@ describe("Liveness.verdict", () => {
 })
 
 describe("Liveness.read", { timeout: 60_000 }, () => {
-  it.live("a database without the cluster's tables reads empty; a request nobody reads shows the stall", () =>
+  db.liveSql(
+    "a database without the cluster's tables reads empty; a request nobody reads shows the stall",
     Effect.gen(function* () {
       const empty = yield* Liveness.read
       assert.deepInclude(empty, { unread: 0, oldestUnreadAt: undefined, runners: 0, lastSweepAt: undefined })
@@ -93,6 +94,6 @@ describe("Liveness.read", { timeout: 60_000 }, () => {
         v.state === "stalled" ? v.reason : "",
         /^the cluster has read none of 2 due requests for 6\d\d s while 1 runner looks healthy$/
       )
-    }).pipe(Effect.provide(db.fresh()), Effect.scoped)
+    })
   )
 })

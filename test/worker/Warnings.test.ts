@@ -373,7 +373,8 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
     })
   )
 
-  it.live("a balance check answered CONSENT_EXPIRED marks its consent; a 401 without a consent code does not", () =>
+  db.liveSql(
+    "a balance check answered CONSENT_EXPIRED marks its consent; a 401 without a consent code does not",
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* Consents.add({ key: "c1" })
@@ -413,10 +414,11 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
           ["consent.expired", "settings-only", "check"]
         ]
       )
-    }).pipe(Effect.provide(db.fresh()))
+    })
   )
 
-  it.live("a database of the previous version gets the tables and the consents' columns; its rows stay", () =>
+  db.liveSql(
+    "a database of the previous version gets the tables and the consents' columns; its rows stay",
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       // as the previous version left it: no events, no payments at risk, the consents without their end's columns
@@ -430,6 +432,6 @@ describe("Warnings (the sweep's watcher in PostgreSQL)", { timeout: 60_000 }, ()
       ])
       assert.deepStrictEqual(yield* Warnings.events(0), [])
       assert.deepStrictEqual(yield* Warnings.openRisks("2026-11-01"), [])
-    }).pipe(Effect.provide(db.fresh()))
+    })
   )
 })

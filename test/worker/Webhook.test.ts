@@ -402,156 +402,150 @@ const failingOutbox = (plan: (n: number) => Answer) =>
 const events = (received: ReadonlyArray<Received>) => received.map((r) => ({ id: r.id, ...JSON.parse(r.body) }))
 
 describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => {
-  it.live(
+  db.liveSql(
     "delivers every event at least once, verified by standardwebhooks, to a receiver that fails, times out and comes back",
-    () =>
-      Effect.gen(function* () {
-        // 1st answer 500, 2nd hangs past the timeout, 3rd 503 (no Retry-After: the schedule), then 200
-        const hook = yield* receiver((n) => (n === 1 ? 500 : n === 2 ? "hang" : n === 3 ? 503 : 200))
-        const retries: Array<Webhook.Retry> = []
-        const outbox = Webhook.layer([{ url: hook.url, secret }], {
-          ...fast,
-          onRetry: (r) => Effect.sync(() => void retries.push(r))
-        })
-        yield* Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const registered = yield* sql<{ url: string }>`SELECT url FROM tppkit_webhook_endpoint`
-          assert.deepStrictEqual(
-            registered.map((r) => r.url),
-            [hook.url]
-          )
-          yield* recordOutcomes(Date.now())
-          const left = yield* flush(20_000)
-          assert.strictEqual(left, 0)
-          assert.deepStrictEqual(yield* Webhook.outstanding(), [])
-        }).pipe(Effect.provide(outbox), Effect.provide(Checks.Checks.layerSql))
-        const delivered = hook.received.filter((r) => r.answered === 200)
-        assert.deepStrictEqual([...new Set(events(delivered).map((e) => e.type))].sort(), expectedTypes)
-        assert.isTrue(
-          hook.received.every((r) => r.valid),
-          "standardwebhooks verifies every request"
+    Effect.gen(function* () {
+      // 1st answer 500, 2nd hangs past the timeout, 3rd 503 (no Retry-After: the schedule), then 200
+      const hook = yield* receiver((n) => (n === 1 ? 500 : n === 2 ? "hang" : n === 3 ? 503 : 200))
+      const retries: Array<Webhook.Retry> = []
+      const outbox = Webhook.layer([{ url: hook.url, secret }], {
+        ...fast,
+        onRetry: (r) => Effect.sync(() => void retries.push(r))
+      })
+      yield* Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const registered = yield* sql<{ url: string }>`SELECT url FROM tppkit_webhook_endpoint`
+        assert.deepStrictEqual(
+          registered.map((r) => r.url),
+          [hook.url]
         )
-        for (const r of hook.received) {
-          assert.match(r.id, /^evt_[0-9a-f]{32}$/)
-          assert.match(r.timestamp, /^\d{10}$/)
-          assert.deepStrictEqual(Object.keys(JSON.parse(r.body)), ["type", "timestamp", "data"])
-        }
-        assert.isAtLeast(retries.length, 3)
-        assert.isTrue(retries.some((r) => r.cause.includes("no answer within")))
-        assert.isTrue(retries.some((r) => r.cause.startsWith("HTTP 500")))
-        // the DECL's body: the payment, its amount with two decimals, the bank's Request-ID
-        const decl = events(delivered).find((e) => e.type === "check.declined")
-        assert.deepInclude(decl.data, { orderId: "B", amount: "2500.50", outcome: "DECL", requestId: "r-b" })
-        const refused = events(delivered).find((e) => e.type === "check.refused")
-        assert.deepInclude(refused.data, { orderId: "C", failureClass: "refused", reason: "Forbidden" })
-        const unanswered = events(delivered).find((e) => e.type === "check.unanswered")
-        assert.deepInclude(unanswered.data, { orderId: "D", reason: "TransportFailure", retrying: true })
-        const sweep = events(delivered).find((e) => e.type === "sweep.failed")
-        assert.deepInclude(sweep.data, { day: "2026-02-26", consent: "c2", reason: "ServerError", tries: 8 })
-        assert.strictEqual(sweep.id, Webhook.eventId("sweep.failed", ["2026-02-26", "c2", "0"]))
-      }).pipe(Effect.provide(db.fresh()), Effect.scoped)
+        yield* recordOutcomes(Date.now())
+        const left = yield* flush(20_000)
+        assert.strictEqual(left, 0)
+        assert.deepStrictEqual(yield* Webhook.outstanding(), [])
+      }).pipe(Effect.provide(outbox), Effect.provide(Checks.Checks.layerSql))
+      const delivered = hook.received.filter((r) => r.answered === 200)
+      assert.deepStrictEqual([...new Set(events(delivered).map((e) => e.type))].sort(), expectedTypes)
+      assert.isTrue(
+        hook.received.every((r) => r.valid),
+        "standardwebhooks verifies every request"
+      )
+      for (const r of hook.received) {
+        assert.match(r.id, /^evt_[0-9a-f]{32}$/)
+        assert.match(r.timestamp, /^\d{10}$/)
+        assert.deepStrictEqual(Object.keys(JSON.parse(r.body)), ["type", "timestamp", "data"])
+      }
+      assert.isAtLeast(retries.length, 3)
+      assert.isTrue(retries.some((r) => r.cause.includes("no answer within")))
+      assert.isTrue(retries.some((r) => r.cause.startsWith("HTTP 500")))
+      // the DECL's body: the payment, its amount with two decimals, the bank's Request-ID
+      const decl = events(delivered).find((e) => e.type === "check.declined")
+      assert.deepInclude(decl.data, { orderId: "B", amount: "2500.50", outcome: "DECL", requestId: "r-b" })
+      const refused = events(delivered).find((e) => e.type === "check.refused")
+      assert.deepInclude(refused.data, { orderId: "C", failureClass: "refused", reason: "Forbidden" })
+      const unanswered = events(delivered).find((e) => e.type === "check.unanswered")
+      assert.deepInclude(unanswered.data, { orderId: "D", reason: "TransportFailure", retrying: true })
+      const sweep = events(delivered).find((e) => e.type === "sweep.failed")
+      assert.deepInclude(sweep.data, { day: "2026-02-26", consent: "c2", reason: "ServerError", tries: 8 })
+      assert.strictEqual(sweep.id, Webhook.eventId("sweep.failed", ["2026-02-26", "c2", "0"]))
+    })
   )
 
-  it.live(
+  db.liveSql(
     "a receiver that keeps failing gets the schedule's ten attempts, then none; replay sends it again, same webhook-id",
-    () =>
-      Effect.gen(function* () {
-        let up = false
-        const { hook, failed, outbox } = yield* failingOutbox(() => (up ? 200 : 500))
-        yield* Effect.gen(function* () {
-          yield* recordDecl("A", Date.now())
-          const left = yield* flush(20_000)
-          assert.strictEqual(left, 0, "given up: no longer outstanding")
-          assert.strictEqual(hook.received.length, 10)
-          assert.strictEqual(new Set(hook.received.map((r) => r.id)).size, 1)
-          assert.isTrue(hook.received.every((r) => r.valid && r.body === hook.received[0]?.body))
-          assert.deepStrictEqual(
-            failed.map((f) => [f.attempt, f.disabled]),
-            [[10, false]]
-          )
-          const [state] = yield* Webhook.endpoints
-          assert.deepInclude(state, { failed: 1, disabledAt: undefined })
-          up = true
-          const due = yield* Webhook.replay({ since: 0, endpoints: "enabled" })
-          assert.deepStrictEqual([...due], [[hook.url, 1]])
-          assert.strictEqual(yield* flush(10_000), 0)
-          const last = hook.received.at(-1) as Received
-          const firstOne = hook.received[0] as Received
-          assert.strictEqual(hook.received.length, 11)
-          assert.deepInclude(last, {
-            id: firstOne.id,
-            body: firstOne.body,
-            answered: 200,
-            valid: true
-          })
-          assert.strictEqual((yield* Webhook.endpoints)[0]?.failed, 0)
-        }).pipe(Effect.provide(outbox), Effect.provide(Checks.Checks.layerSql))
-      }).pipe(Effect.provide(db.fresh()), Effect.scoped)
+    Effect.gen(function* () {
+      let up = false
+      const { hook, failed, outbox } = yield* failingOutbox(() => (up ? 200 : 500))
+      yield* Effect.gen(function* () {
+        yield* recordDecl("A", Date.now())
+        const left = yield* flush(20_000)
+        assert.strictEqual(left, 0, "given up: no longer outstanding")
+        assert.strictEqual(hook.received.length, 10)
+        assert.strictEqual(new Set(hook.received.map((r) => r.id)).size, 1)
+        assert.isTrue(hook.received.every((r) => r.valid && r.body === hook.received[0]?.body))
+        assert.deepStrictEqual(
+          failed.map((f) => [f.attempt, f.disabled]),
+          [[10, false]]
+        )
+        const [state] = yield* Webhook.endpoints
+        assert.deepInclude(state, { failed: 1, disabledAt: undefined })
+        up = true
+        const due = yield* Webhook.replay({ since: 0, endpoints: "enabled" })
+        assert.deepStrictEqual([...due], [[hook.url, 1]])
+        assert.strictEqual(yield* flush(10_000), 0)
+        const last = hook.received.at(-1) as Received
+        const firstOne = hook.received[0] as Received
+        assert.strictEqual(hook.received.length, 11)
+        assert.deepInclude(last, {
+          id: firstOne.id,
+          body: firstOne.body,
+          answered: 200,
+          valid: true
+        })
+        assert.strictEqual((yield* Webhook.endpoints)[0]?.failed, 0)
+      }).pipe(Effect.provide(outbox), Effect.provide(Checks.Checks.layerSql))
+    })
   )
 
-  it.live(
+  db.liveSql(
     "410 Gone disables the endpoint: nothing more is posted to it until enabled; replay sends what it missed",
-    () =>
-      Effect.gen(function* () {
-        let gone = true
-        const { hook, failed, outbox } = yield* failingOutbox(() => (gone ? 410 : 200))
-        yield* Effect.gen(function* () {
-          yield* recordOutcomes(Date.now())
-          assert.strictEqual(yield* flush(10_000), 0)
-          // the deliveries posted together before the first 410 was recorded; none after it
-          const posted = hook.received.length
-          assert.isAtLeast(posted, 1)
-          assert.isAtMost(posted, 4)
-          assert.isTrue(hook.received.every((r) => r.answered === 410 && r.valid))
-          assert.isTrue(failed.length >= 1 && failed.every((f) => f.disabled && f.cause.startsWith("HTTP 410 Gone")))
-          assert.include(
-            Lifecycle.line(new Date(0), { _tag: "WebhookFailed", ...(failed[0] as Webhook.Failed) }),
-            ' level=error event=webhook_disabled cause="HTTP 410 Gone from http://127.0.0.1:'
-          )
-          const [state] = yield* Webhook.endpoints
-          assert.isDefined(state?.disabledAt)
-          assert.include(state?.disabledReason, "HTTP 410 Gone from")
-          assert.strictEqual(state?.failed, 4)
-          // an event made while disabled: given up at once, nothing posted
-          yield* recordDecl("E", Date.now())
-          assert.strictEqual(yield* flush(2_000), 0)
-          assert.strictEqual(hook.received.length, posted)
-          assert.strictEqual((yield* Webhook.endpoints)[0]?.failed, 5)
-          gone = false
-          assert.isTrue(yield* Webhook.enable(hook.url))
-          assert.isFalse(yield* Webhook.enable(hook.url), "enabled already")
-          yield* recordDecl("F", Date.now())
-          assert.strictEqual(yield* flush(10_000), 0)
-          assert.deepStrictEqual(
-            events(hook.received.slice(posted)).map((e) => e.data.orderId),
-            ["F"]
-          )
-          const due = yield* Webhook.replay({ since: 0, type: "check.declined", endpoints: [hook.url] })
-          // B, E and F (every DECL since the start, F delivered already: sent again too)
-          assert.deepStrictEqual([...due], [[hook.url, 3]])
-          assert.strictEqual(yield* flush(10_000), 0)
-          const replayed = hook.received.slice(posted + 1)
-          assert.deepStrictEqual(
-            events(replayed)
-              .map((e) => e.data.orderId)
-              .sort(),
-            ["B", "E", "F"]
-          )
-          assert.isTrue(replayed.every((r) => r.valid && r.answered === 200))
-          const firstB = hook.received.find((r) => JSON.parse(r.body).data.orderId === "B")
-          if (firstB !== undefined) {
-            assert.strictEqual(
-              replayed.find((r) => r.id === firstB.id)?.body,
-              firstB.body,
-              "the same id, the same body"
-            )
-          }
-          assert.isUndefined((yield* Webhook.endpoints)[0]?.disabledAt)
-        }).pipe(Effect.provide(outbox), Effect.provide(Checks.Checks.layerSql))
-      }).pipe(Effect.provide(db.fresh()), Effect.scoped)
+    Effect.gen(function* () {
+      let gone = true
+      const { hook, failed, outbox } = yield* failingOutbox(() => (gone ? 410 : 200))
+      yield* Effect.gen(function* () {
+        yield* recordOutcomes(Date.now())
+        assert.strictEqual(yield* flush(10_000), 0)
+        // the deliveries posted together before the first 410 was recorded; none after it
+        const posted = hook.received.length
+        assert.isAtLeast(posted, 1)
+        assert.isAtMost(posted, 4)
+        assert.isTrue(hook.received.every((r) => r.answered === 410 && r.valid))
+        assert.isTrue(failed.length >= 1 && failed.every((f) => f.disabled && f.cause.startsWith("HTTP 410 Gone")))
+        assert.include(
+          Lifecycle.line(new Date(0), { _tag: "WebhookFailed", ...(failed[0] as Webhook.Failed) }),
+          ' level=error event=webhook_disabled cause="HTTP 410 Gone from http://127.0.0.1:'
+        )
+        const [state] = yield* Webhook.endpoints
+        assert.isDefined(state?.disabledAt)
+        assert.include(state?.disabledReason, "HTTP 410 Gone from")
+        assert.strictEqual(state?.failed, 4)
+        // an event made while disabled: given up at once, nothing posted
+        yield* recordDecl("E", Date.now())
+        assert.strictEqual(yield* flush(2_000), 0)
+        assert.strictEqual(hook.received.length, posted)
+        assert.strictEqual((yield* Webhook.endpoints)[0]?.failed, 5)
+        gone = false
+        assert.isTrue(yield* Webhook.enable(hook.url))
+        assert.isFalse(yield* Webhook.enable(hook.url), "enabled already")
+        yield* recordDecl("F", Date.now())
+        assert.strictEqual(yield* flush(10_000), 0)
+        assert.deepStrictEqual(
+          events(hook.received.slice(posted)).map((e) => e.data.orderId),
+          ["F"]
+        )
+        const due = yield* Webhook.replay({ since: 0, type: "check.declined", endpoints: [hook.url] })
+        // B, E and F (every DECL since the start, F delivered already: sent again too)
+        assert.deepStrictEqual([...due], [[hook.url, 3]])
+        assert.strictEqual(yield* flush(10_000), 0)
+        const replayed = hook.received.slice(posted + 1)
+        assert.deepStrictEqual(
+          events(replayed)
+            .map((e) => e.data.orderId)
+            .sort(),
+          ["B", "E", "F"]
+        )
+        assert.isTrue(replayed.every((r) => r.valid && r.answered === 200))
+        const firstB = hook.received.find((r) => JSON.parse(r.body).data.orderId === "B")
+        if (firstB !== undefined) {
+          assert.strictEqual(replayed.find((r) => r.id === firstB.id)?.body, firstB.body, "the same id, the same body")
+        }
+        assert.isUndefined((yield* Webhook.endpoints)[0]?.disabledAt)
+      }).pipe(Effect.provide(outbox), Effect.provide(Checks.Checks.layerSql))
+    })
   )
 
-  it.live("429 and 503 with Retry-After: the next attempt waits as long as it says, not the schedule's delay", () =>
+  db.liveSql(
+    "429 and 503 with Retry-After: the next attempt waits as long as it says, not the schedule's delay",
     Effect.gen(function* () {
       const hook = yield* receiver((n) =>
         n === 1 ? { status: 429, retryAfter: "1" } : n === 2 ? { status: 503, retryAfter: "1" } : n === 3 ? 500 : 200
@@ -579,10 +573,11 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
       )
       assert.isTrue(hook.received.every((r) => r.valid && r.id === first.id))
       assert.strictEqual(fourth.answered, 200)
-    }).pipe(Effect.provide(db.fresh()), Effect.scoped)
+    })
   )
 
-  it.live("a worker stopped in the middle of a delivery: the next one delivers it under the same webhook-id", () =>
+  db.liveSql(
+    "a worker stopped in the middle of a delivery: the next one delivers it under the same webhook-id",
     Effect.gen(function* () {
       // the first request is never answered: its worker stops while it waits
       const hook = yield* receiver((n) => (n === 1 ? "hang" : 200))
@@ -608,44 +603,44 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
       const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM tppkit_webhook_outbox
         WHERE delivered_at IS NULL`
       assert.strictEqual(Number(rows[0]?.n), 0)
-    }).pipe(Effect.provide(db.fresh()), Effect.scoped)
+    })
   )
 
-  it.live(
+  db.liveSql(
     "an endpoint added later gets only the events recorded after it was added, or replayed; --reconfigure replaces",
-    () =>
-      Effect.gen(function* () {
-        const hook = yield* receiver(() => 200)
-        const sql = yield* SqlClient.SqlClient
-        const before = Date.now() - 10 * 60_000
-        yield* recordOutcomes(before).pipe(Effect.provide(Checks.Checks.layerSql))
-        yield* sql`UPDATE tppkit_sweep_log SET finished_at = ${before}, started_at = ${before}`
-        // the events are in the outbox of an endpoint the fleet had then
-        yield* sql`INSERT INTO tppkit_webhook_endpoint (url, added_at) VALUES ('http://127.0.0.1:9/old', ${before - 1})`
-        const left = yield* flush(5_000).pipe(Effect.provide(Webhook.layer([{ url: hook.url, secret }], fast)))
-        assert.strictEqual(left, 0)
-        assert.deepStrictEqual(hook.received, [])
-        const other = `${hook.url}/other`
-        yield* Effect.gen(function* () {
-          yield* flush(1_000)
-          const urls = yield* sql<{ url: string }>`SELECT url FROM tppkit_webhook_endpoint`
-          assert.deepStrictEqual(
-            urls.map((r) => r.url),
-            [other]
-          )
-          const due = yield* Webhook.replay({ since: before - 60_000, type: "check.declined", endpoints: "enabled" })
-          assert.deepStrictEqual([...due], [[other, 1]])
-          assert.strictEqual(yield* flush(5_000), 0)
-        }).pipe(Effect.provide(Webhook.layer([{ url: other, secret }], { ...fast, replace: true })))
+    Effect.gen(function* () {
+      const hook = yield* receiver(() => 200)
+      const sql = yield* SqlClient.SqlClient
+      const before = Date.now() - 10 * 60_000
+      yield* recordOutcomes(before).pipe(Effect.provide(Checks.Checks.layerSql))
+      yield* sql`UPDATE tppkit_sweep_log SET finished_at = ${before}, started_at = ${before}`
+      // the events are in the outbox of an endpoint the fleet had then
+      yield* sql`INSERT INTO tppkit_webhook_endpoint (url, added_at) VALUES ('http://127.0.0.1:9/old', ${before - 1})`
+      const left = yield* flush(5_000).pipe(Effect.provide(Webhook.layer([{ url: hook.url, secret }], fast)))
+      assert.strictEqual(left, 0)
+      assert.deepStrictEqual(hook.received, [])
+      const other = `${hook.url}/other`
+      yield* Effect.gen(function* () {
+        yield* flush(1_000)
+        const urls = yield* sql<{ url: string }>`SELECT url FROM tppkit_webhook_endpoint`
         assert.deepStrictEqual(
-          events(hook.received).map((e) => [e.type, e.data.orderId]),
-          [["check.declined", "B"]]
+          urls.map((r) => r.url),
+          [other]
         )
-        assert.isTrue(hook.received.every((r) => r.valid))
-      }).pipe(Effect.provide(db.fresh()), Effect.scoped)
+        const due = yield* Webhook.replay({ since: before - 60_000, type: "check.declined", endpoints: "enabled" })
+        assert.deepStrictEqual([...due], [[other, 1]])
+        assert.strictEqual(yield* flush(5_000), 0)
+      }).pipe(Effect.provide(Webhook.layer([{ url: other, secret }], { ...fast, replace: true })))
+      assert.deepStrictEqual(
+        events(hook.received).map((e) => [e.type, e.data.orderId]),
+        [["check.declined", "B"]]
+      )
+      assert.isTrue(hook.received.every((r) => r.valid))
+    })
   )
 
-  it.live("a fleet whose queue nobody reads raises fleet.stalled once, whichever worker sees it", () =>
+  db.liveSql(
+    "a fleet whose queue nobody reads raises fleet.stalled once, whichever worker sees it",
     Effect.gen(function* () {
       const hook = yield* receiver(() => 200)
       yield* Layer.build(clusterTables)
@@ -672,10 +667,11 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
         event.data.reason,
         /^the cluster has read none of 1 due request for \d+ s while 1 runner looks healthy$/
       )
-    }).pipe(Effect.provide(db.fresh()), Effect.scoped)
+    })
   )
 
-  it.live("a secret without whsec_ is refused at the start, saying how to make one", () =>
+  db.liveSql(
+    "a secret without whsec_ is refused at the start, saying how to make one",
     Effect.gen(function* () {
       const error = yield* Effect.flip(
         flush(100).pipe(
@@ -685,7 +681,7 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
       assert.strictEqual(error._tag === "WebhookError" && error.reason, "invalidSecret")
       assert.include(error.message, "tppkit webhook secret")
       assert.notInclude(error.message, "old-secret")
-    }).pipe(Effect.provide(db.fresh()), Effect.scoped)
+    })
   )
 })
 
@@ -701,7 +697,8 @@ const previousDdl = [
 ]
 
 describe("Database.migrate on a database of the version before Standard Webhooks", { timeout: 60_000 }, () => {
-  it.live("its outbox is converted: pending deliveries go out as Standard Webhooks under their old event ids", () =>
+  db.liveSql(
+    "its outbox is converted: pending deliveries go out as Standard Webhooks under their old event ids",
     Effect.gen(function* () {
       const hook = yield* receiver(() => 200)
       const sql = yield* SqlClient.SqlClient
@@ -745,7 +742,7 @@ describe("Database.migrate on a database of the version before Standard Webhooks
       assert.strictEqual(yield* flush(10_000).pipe(Effect.provide(Webhook.layer([{ url: hook.url, secret }], fast))), 0)
       assert.deepStrictEqual(hook.received.map((r) => r.id).sort(), ["evt_done", "evt_pending", "evt_pending"])
       assert.isTrue(hook.received.every((r) => r.valid))
-    }).pipe(Effect.provide(db.fresh()), Effect.scoped)
+    })
   )
 })
 

@@ -2,7 +2,7 @@
  * One embedded PostgreSQL per test file, on 127.0.0.1 with a temporary data directory removed afterwards:
  * `const db = embeddedDb()` at the top of a file starts it before the file's tests and stops it after them;
  * `db.fresh()` is a SQL client (tppkit's tables created) on a new empty database of that server; `db.live(name, (url) =>
- * …)` a live test on one.
+ * …)` a live test on one, `db.liveSql(name, effect)` one whose effect runs with a SQL client on one.
  */
 import { afterAll, beforeAll, it } from "@effect/vitest"
 import { EmbeddedDb } from "@tppkit/worker"
@@ -22,6 +22,15 @@ export interface TestDb {
   readonly live: <A, E>(
     name: string,
     body: (url: Redacted.Redacted<string>) => Effect.Effect<A, E, Scope.Scope>,
+    timeout?: number
+  ) => void
+  /**
+   * A live test (`it.live`) of `name`: `effect` with a SQL client on a new empty database (tppkit's tables created), in
+   * a scope of its own; `timeout` in milliseconds.
+   */
+  readonly liveSql: <A, E>(
+    name: string,
+    effect: Effect.Effect<A, E, SqlClient.SqlClient | Scope.Scope>,
     timeout?: number
   ) => void
 }
@@ -50,10 +59,13 @@ export const embeddedDb = (): TestDb => {
       )
       return Redacted.make(Redacted.value(serverUrl()).replace(/\/postgres$/, `/${name}`))
     })
+  const fresh = () => Layer.unwrap(Effect.map(freshUrl(), (u) => Database.layer(u)))
   return {
     url: serverUrl,
     freshUrl,
+    fresh,
     live: (name, body, timeout) => it.live(name, () => Effect.flatMap(freshUrl(), body), timeout),
-    fresh: () => Layer.unwrap(Effect.map(freshUrl(), (u) => Database.layer(u)))
+    liveSql: (name, effect, timeout) =>
+      it.live(name, () => effect.pipe(Effect.provide(fresh()), Effect.scoped), timeout)
   }
 }
