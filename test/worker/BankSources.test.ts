@@ -21,6 +21,7 @@ import {
   Redacted,
   Result,
   Schema,
+  type Scope,
   Stream
 } from "effect"
 import { SqlClient } from "effect/sql"
@@ -177,6 +178,20 @@ const seedBank = Effect.gen(function* () {
   return { info, journal, pages }
 })
 
+/**
+ * A test of `name` on the mock bank of `seedBank`, the test clock at 07:00 UTC on the sweep day (2026-11-02): `body`
+ * gets the bank.
+ */
+const onTheSweepDay = <A, E>(
+  name: string,
+  body: (bank: Effect.Success<typeof seedBank>) => Effect.Effect<A, E, Scope.Scope>
+) =>
+  it.effect(
+    name,
+    () => Effect.andThen(TestClock.setTime(Date.UTC(2026, 10, 2, 7)), seedBank).pipe(Effect.flatMap(body)),
+    60_000
+  )
+
 /** The order source over `client` (pages of 50, the listings kept in memory), with the client's services. */
 const memorySource = <A, E, R>(client: Layer.Layer<A, E, R>) =>
   BankSources.orderSource(psu, { pageSize: 50 }).pipe(
@@ -220,12 +235,10 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     60_000
   )
 
-  it.effect(
+  onTheSweepDay(
     "the checks' database away for longer than the reuse age of a listing: the sweep's next try lists nothing again",
-    () =>
+    ({ info, journal }) =>
       Effect.gen(function* () {
-        yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
-        const { info, journal } = yield* seedBank
         const client = bankClient(info, BankTransport.BankTransport.layerUndici())
         // the check store refuses the first plan (its database restarting), then works
         let refused = 0
@@ -263,8 +276,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         const pages = pagesOf(listings)
         assert.deepStrictEqual(pages, [...new Set(pages)])
         assert.deepStrictEqual(used, [listings.length])
-      }).pipe(Effect.scoped),
-    60_000
+      })
   )
 
   for (const [kind, what, tries] of [
@@ -503,12 +515,10 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
     assert.deepStrictEqual(ids(BankSources.standIns([], [page(0, [one, one])])), ids([one, one]))
   })
 
-  it.effect(
+  onTheSweepDay(
     "no complete listing kept: the pages read are planned, the consent's unread pages named and its sweep incomplete",
-    () =>
+    ({ info, journal }) =>
       Effect.gen(function* () {
-        yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
-        const { info, journal } = yield* seedBank
         const stores = yield* Layer.build(memoryStores)
         const summary = yield* sweepWith(day, info, faultOn([1], true), stores)
         const rows = yield* Checks.Checks.use((c) => c.list({ sweepDay: day })).pipe(Effect.provide(stores))
@@ -524,16 +534,13 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         const expected = Sweep.plan(all.slice(0, 50), info.clientId, LocalDate.parseUnsafe(day), settings)
         assert.deepStrictEqual(rows.map(Checks.key).sort(), expected.map(Checks.key).sort())
         assert.strictEqual(consent?.planned, expected.length)
-      }).pipe(Effect.scoped),
-    60_000
+      })
   )
 
-  it.effect(
+  onTheSweepDay(
     "a listing planned from its kept pages names the records those pages could not read, those that pay nothing and the reading's warnings (issue 34)",
-    () =>
+    ({ info }) =>
       Effect.gen(function* () {
-        yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
-        const { info } = yield* seedBank
         // page 0 as sent: its second record without its amount (unreadable), its third ending before it starts (pays
         // nothing); page 1 answers 502 every time, so the day is planned from page 0 as kept
         let skippedId: string | undefined
@@ -581,16 +588,13 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
           consent?.warnings?.map((w) => [w.field, w.count, w.orderIds]),
           [["instructedAmount.value", 1, [refusedId ?? ""]]]
         )
-      }).pipe(Effect.scoped),
-    60_000
+      })
   )
 
-  it.effect(
+  onTheSweepDay(
     "a listing planned from its kept pages none of whose records could be read says nothing was planned from it (issue 34)",
-    () =>
+    ({ info }) =>
       Effect.gen(function* () {
-        yield* TestClock.setTime(Date.UTC(2026, 10, 2, 7))
-        const { info } = yield* seedBank
         // page 0 as sent with no record's amount; page 1 answers 502 every time
         const edited = editedPage0((records) => {
           for (const r of records) delete r.instructedAmount
@@ -601,8 +605,7 @@ describe("BankSources.orderSource (the sweep's listing resumes)", () => {
         assert.strictEqual(consent?.unread?.count, 50)
         // before, the line said "the others were planned" of a day planned from nothing
         assert.strictEqual(consent?.unread?.nothingRead, true)
-      }).pipe(Effect.scoped),
-    60_000
+      })
   )
 
   /**
