@@ -9,7 +9,7 @@ import { Fixtures, type Journal, type Sandbox, type SandboxClock } from "@tppkit
 import { Context, Effect, Layer, Redacted, Stream } from "effect"
 import { describe, expect, it } from "vitest"
 import { bankConfig, cobsClient, cobsOptions } from "../http/cobsClient.ts"
-import { bankOf, cobsHeaders, customerTokens, faulting } from "./support.ts"
+import { cobsHeaders, customerTokens, faulting, runOnBank } from "./support.ts"
 
 const psu = { ipAddress: "192.168.1.221", deviceOs: "Mac OS", userAgent: "MyBudgetApp/2.1" }
 
@@ -34,29 +34,21 @@ const run = <A>(
   }) => Effect.Effect<A, BankError.BankError>,
   profile: Profile.Profile = Profile.cobs
 ) =>
-  Effect.runPromise(
-    Effect.scoped(
-      Effect.gen(function* () {
-        const { info, journal, clock } = yield* bankOf({ profile })
-        const tokens = yield* Effect.promise(() => customerTokens(info))
-        const token = TokenService.fromSca("sandbox", Redacted.make(tokens.access_token))
-        const raw = (path: string, init: RequestInit = {}) =>
-          fetch(`${info.baseUrl}${path}`, {
-            ...init,
-            headers: cobsHeaders(
-              info,
-              tokens.access_token,
-              star.name,
-              init.headers as Record<string, string> | undefined
-            )
-          })
-        const bank = Context.get(
-          yield* Layer.build(starClient(info, BankTransport.BankTransport.layerUndici(), { profile })),
-          BankClient.BankClient
-        )
-        return yield* body({ bank, info, token, journal, clock, raw })
-      })
-    )
+  runOnBank({ profile }, ({ info, journal, clock }) =>
+    Effect.gen(function* () {
+      const tokens = yield* Effect.promise(() => customerTokens(info))
+      const token = TokenService.fromSca("sandbox", Redacted.make(tokens.access_token))
+      const raw = (path: string, init: RequestInit = {}) =>
+        fetch(`${info.baseUrl}${path}`, {
+          ...init,
+          headers: cobsHeaders(info, tokens.access_token, star.name, init.headers as Record<string, string> | undefined)
+        })
+      const bank = Context.get(
+        yield* Layer.build(starClient(info, BankTransport.BankTransport.layerUndici(), { profile })),
+        BankClient.BankClient
+      )
+      return yield* body({ bank, info, token, journal, clock, raw })
+    })
   )
 
 const codeOf = (e: BankError.BankError): string | undefined => {
@@ -70,43 +62,40 @@ const ownOrders = Fixtures.defaults.standingOrders.filter((o) =>
 
 describe("the mock bank playing COBS, with the client over loopback", () => {
   it("exchanges the customer's code and renews their access token with the refresh token before it runs out", async () => {
-    const result = await Effect.runPromise(
-      Effect.scoped(
-        Effect.gen(function* () {
-          const { info, journal } = yield* bankOf({ profile: Profile.cobs })
-          const redirect = "https://tpp.example/callback"
-          const auth = yield* Effect.promise(() =>
-            fetch(
-              `${info.baseUrl}/oauth2/auth?response_type=code&client_id=${info.clientId}&redirect_uri=${redirect}&scope=AISP`,
-              { redirect: "manual" }
-            )
+    const result = await runOnBank({ profile: Profile.cobs }, ({ info, journal }) =>
+      Effect.gen(function* () {
+        const redirect = "https://tpp.example/callback"
+        const auth = yield* Effect.promise(() =>
+          fetch(
+            `${info.baseUrl}/oauth2/auth?response_type=code&client_id=${info.clientId}&redirect_uri=${redirect}&scope=AISP`,
+            { redirect: "manual" }
           )
-          const code = new URL(auth.headers.get("location") ?? "").searchParams.get("code") ?? ""
-          const config = bankConfig(info, { ...cobsOptions(info), tpp: star })
-          const transport = BankTransport.BankTransport.layerUndici()
-          const grant = yield* TokenService.exchangeCode(Redacted.make(code), redirect).pipe(
-            Effect.provide(Layer.merge(config, transport))
+        )
+        const code = new URL(auth.headers.get("location") ?? "").searchParams.get("code") ?? ""
+        const config = bankConfig(info, { ...cobsOptions(info), tpp: star })
+        const transport = BankTransport.BankTransport.layerUndici()
+        const grant = yield* TokenService.exchangeCode(Redacted.make(code), redirect).pipe(
+          Effect.provide(Layer.merge(config, transport))
+        )
+        const renewed: Array<TokenService.CustomerGrant> = []
+        // a grant about to run out (within the 60 s safety margin): the first call renews it
+        const client = BankClient.BankClient.layerOver(
+          config,
+          transport,
+          undefined,
+          TokenService.TokenProvider.layerCustomer({ ...grant, expiresIn: 30 }, (g) =>
+            Effect.sync(() => {
+              renewed.push(g)
+            })
           )
-          const renewed: Array<TokenService.CustomerGrant> = []
-          // a grant about to run out (within the 60 s safety margin): the first call renews it
-          const client = BankClient.BankClient.layerOver(
-            config,
-            transport,
-            undefined,
-            TokenService.TokenProvider.layerCustomer({ ...grant, expiresIn: 30 }, (g) =>
-              Effect.sync(() => {
-                renewed.push(g)
-              })
-            )
-          )
-          const bank = Context.get(yield* Layer.build(client), BankClient.BankClient)
-          const present = { ...psu, lastLoggedTime: new Date().toISOString() }
-          const page = yield* bank.standingOrdersPage({ psu: present, pageSize: 10 })
-          const again = yield* bank.standingOrdersPage({ psu: present, pageSize: 10 })
-          const tokenCalls = (yield* journal.entries).filter((e) => e.path === "/oauth2/token").map((e) => e.body)
-          return { grant, renewed, page, again, tokenCalls }
-        })
-      )
+        )
+        const bank = Context.get(yield* Layer.build(client), BankClient.BankClient)
+        const present = { ...psu, lastLoggedTime: new Date().toISOString() }
+        const page = yield* bank.standingOrdersPage({ psu: present, pageSize: 10 })
+        const again = yield* bank.standingOrdersPage({ psu: present, pageSize: 10 })
+        const tokenCalls = (yield* journal.entries).filter((e) => e.path === "/oauth2/token").map((e) => e.body)
+        return { grant, renewed, page, again, tokenCalls }
+      })
     )
     expect(Redacted.isRedacted(result.grant.accessToken) && Redacted.isRedacted(result.grant.refreshToken)).toBe(true)
     expect(result.grant.expiresIn).toBe(3600)

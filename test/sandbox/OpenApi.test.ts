@@ -4,7 +4,7 @@ import { OpenApi } from "@tppkit/sandbox"
 import { Effect } from "effect"
 import { OpenAPIBackend } from "openapi-backend"
 import { describe, expect, it } from "vitest"
-import { bankOf, cobsHeaders, customerTokens } from "./support.ts"
+import { cobsHeaders, customerTokens, runOnBank } from "./support.ts"
 
 describe("OpenApi.document", () => {
   const doc = OpenApi.document("sandbox") as {
@@ -112,20 +112,15 @@ describe("OpenApi.profileDocument: the mock bank playing COBS (issue 37)", () =>
   })
 
   it("is what GET /openapi.json serves under --profile cobs, and the mock bank's own list answers validate against it", async () => {
-    const { served, listed } = await Effect.runPromise(
-      Effect.scoped(
-        Effect.gen(function* () {
-          const { info } = yield* bankOf({ profile: Profile.cobs })
-          return yield* Effect.promise(async () => {
-            const served = (await (await fetch(`${info.baseUrl}/openapi.json`)).json()) as Record<string, unknown>
-            const tokens = await customerTokens(info)
-            const list = await fetch(`${info.baseUrl}/my/standingorders?size=5&page=0`, {
-              headers: cobsHeaders(info, tokens.access_token, "tppkit")
-            })
-            return { served, listed: await list.json() }
-          })
+    const { served, listed } = await runOnBank({ profile: Profile.cobs }, ({ info }) =>
+      Effect.promise(async () => {
+        const served = (await (await fetch(`${info.baseUrl}/openapi.json`)).json()) as Record<string, unknown>
+        const tokens = await customerTokens(info)
+        const list = await fetch(`${info.baseUrl}/my/standingorders?size=5&page=0`, {
+          headers: cobsHeaders(info, tokens.access_token, "tppkit")
         })
-      )
+        return { served, listed: await list.json() }
+      })
     )
     expect(Object.keys(served.paths as object)).toContain("/my/standingorders/{transactionIdentification}")
     // the document is OpenAPI 3.1 (Redocly lints it above); openapi-backend checks documents against 3.0 only: skipped

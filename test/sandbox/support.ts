@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto"
 import { BankTransport } from "@tppkit/http"
 import { Journal, Sandbox, SandboxClock } from "@tppkit/sandbox"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted, type Scope } from "effect"
 import { TestClock } from "effect/testing"
 
 /** The bits of `SandboxInfo` the helpers need. */
@@ -155,6 +155,15 @@ export const bankAt = (start: number, options: Sandbox.Options) =>
  * and its journal.
  */
 export const bankOf = (options: Sandbox.Options = {}) => Effect.map(Layer.build(Sandbox.layer(options)), partsOf)
+
+/**
+ * Runs `body` on the mock bank of `options` (on the real clock), built for it and stopped when it ends: for the tests
+ * on vitest's own `it`.
+ */
+export const runOnBank = <A, E>(
+  options: Sandbox.Options,
+  body: (bank: Effect.Success<ReturnType<typeof bankOf>>) => Effect.Effect<A, E, Scope.Scope>
+): Promise<A> => Effect.runPromise(Effect.scoped(Effect.flatMap(bankOf(options), body)))
 
 /**
  * Undici, asking the mock bank for the fault `faultOf` names for a request (its `X-Sandbox-Fault` header: "502",
