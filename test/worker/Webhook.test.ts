@@ -387,16 +387,23 @@ const shortSchedule = Backoff.scale(Webhook.retrySchedule, 1 / 100_000)
 
 const fast: Webhook.Settings = { poll: 50, schedule: shortSchedule, timeout: 1500, lease: 2000 }
 
-/** A receiver answering as `plan` says, and an outbox to it on the fast settings that keeps each failure it reports. */
-const failingOutbox = (plan: (n: number) => Answer) =>
+/**
+ * A receiver answering as `plan` says, and an outbox to it on the fast settings that keeps each retry and failure it
+ * reports: `effect.pipe(withOutbox)` runs `effect` with the outbox and the checks in PostgreSQL.
+ */
+const outboxTo = (plan: (n: number) => Answer) =>
   Effect.gen(function* () {
     const hook = yield* receiver(plan)
+    const retries: Array<Webhook.Retry> = []
     const failed: Array<Webhook.Failed> = []
     const outbox = Webhook.layer([{ url: hook.url, secret }], {
       ...fast,
+      onRetry: (r) => Effect.sync(() => void retries.push(r)),
       onFailed: (f) => Effect.sync(() => void failed.push(f))
     })
-    return { hook, failed, outbox }
+    const withOutbox = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      effect.pipe(Effect.provide(outbox), Effect.provide(Checks.Checks.layerSql))
+    return { hook, retries, failed, withOutbox }
   })
 
 const events = (received: ReadonlyArray<Received>) => received.map((r) => ({ id: r.id, ...JSON.parse(r.body) }))
@@ -406,12 +413,9 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
     "delivers every event at least once, verified by standardwebhooks, to a receiver that fails, times out and comes back",
     Effect.gen(function* () {
       // 1st answer 500, 2nd hangs past the timeout, 3rd 503 (no Retry-After: the schedule), then 200
-      const hook = yield* receiver((n) => (n === 1 ? 500 : n === 2 ? "hang" : n === 3 ? 503 : 200))
-      const retries: Array<Webhook.Retry> = []
-      const outbox = Webhook.layer([{ url: hook.url, secret }], {
-        ...fast,
-        onRetry: (r) => Effect.sync(() => void retries.push(r))
-      })
+      const { hook, retries, withOutbox } = yield* outboxTo((n) =>
+        n === 1 ? 500 : n === 2 ? "hang" : n === 3 ? 503 : 200
+      )
       yield* Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const registered = yield* sql<{ url: string }>`SELECT url FROM tppkit_webhook_endpoint`
@@ -423,7 +427,7 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
         const left = yield* flush(20_000)
         assert.strictEqual(left, 0)
         assert.deepStrictEqual(yield* Webhook.outstanding(), [])
-      }).pipe(Effect.provide(outbox), Effect.provide(Checks.Checks.layerSql))
+      }).pipe(withOutbox)
       const delivered = hook.received.filter((r) => r.answered === 200)
       assert.deepStrictEqual([...new Set(events(delivered).map((e) => e.type))].sort(), expectedTypes)
       assert.isTrue(
@@ -455,7 +459,7 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
     "a receiver that keeps failing gets the schedule's ten attempts, then none; replay sends it again, same webhook-id",
     Effect.gen(function* () {
       let up = false
-      const { hook, failed, outbox } = yield* failingOutbox(() => (up ? 200 : 500))
+      const { hook, failed, withOutbox } = yield* outboxTo(() => (up ? 200 : 500))
       yield* Effect.gen(function* () {
         yield* recordDecl("A", Date.now())
         const left = yield* flush(20_000)
@@ -483,7 +487,7 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
           valid: true
         })
         assert.strictEqual((yield* Webhook.endpoints)[0]?.failed, 0)
-      }).pipe(Effect.provide(outbox), Effect.provide(Checks.Checks.layerSql))
+      }).pipe(withOutbox)
     })
   )
 
@@ -491,7 +495,7 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
     "410 Gone disables the endpoint: nothing more is posted to it until enabled; replay sends what it missed",
     Effect.gen(function* () {
       let gone = true
-      const { hook, failed, outbox } = yield* failingOutbox(() => (gone ? 410 : 200))
+      const { hook, failed, withOutbox } = yield* outboxTo(() => (gone ? 410 : 200))
       yield* Effect.gen(function* () {
         yield* recordOutcomes(Date.now())
         assert.strictEqual(yield* flush(10_000), 0)
@@ -540,25 +544,20 @@ describe("Webhook.layer (the outbox on PostgreSQL)", { timeout: 60_000 }, () => 
           assert.strictEqual(replayed.find((r) => r.id === firstB.id)?.body, firstB.body, "the same id, the same body")
         }
         assert.isUndefined((yield* Webhook.endpoints)[0]?.disabledAt)
-      }).pipe(Effect.provide(outbox), Effect.provide(Checks.Checks.layerSql))
+      }).pipe(withOutbox)
     })
   )
 
   db.liveSql(
     "429 and 503 with Retry-After: the next attempt waits as long as it says, not the schedule's delay",
     Effect.gen(function* () {
-      const hook = yield* receiver((n) =>
+      const { hook, retries, withOutbox } = yield* outboxTo((n) =>
         n === 1 ? { status: 429, retryAfter: "1" } : n === 2 ? { status: 503, retryAfter: "1" } : n === 3 ? 500 : 200
       )
-      const retries: Array<Webhook.Retry> = []
-      const outbox = Webhook.layer([{ url: hook.url, secret }], {
-        ...fast,
-        onRetry: (r) => Effect.sync(() => void retries.push(r))
-      })
       yield* Effect.gen(function* () {
         yield* recordDecl("A", Date.now())
         assert.strictEqual(yield* flush(20_000), 0)
-      }).pipe(Effect.provide(outbox), Effect.provide(Checks.Checks.layerSql))
+      }).pipe(withOutbox)
       const [first, second, third, fourth] = hook.received as [Received, Received, Received, Received]
       assert.strictEqual(hook.received.length, 4)
       assert.isAtLeast(second.at - first.at, 1000, "Retry-After: 1 after the 429")
