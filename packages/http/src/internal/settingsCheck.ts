@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs"
 import { Backoff, Endpoint, LocalDate, Profile } from "@tppkit/core"
 import { Duration, Option, Result } from "effect"
-import type { Options, ProfileProblem, ResponseLimits, RetryPolicy, Scopes, Settings, Tls } from "../BankConfig.ts"
 import { BankConfigError } from "../BankError.ts"
+import type { Options, ProfileProblem, ResponseLimits, RetryPolicy, Scopes, Settings, Tls } from "./settingsTypes.ts"
 
 /** The defaults of the settings (`BankConfig.defaults`). */
 export const defaults = {
