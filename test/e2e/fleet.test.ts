@@ -259,17 +259,18 @@ describe("a fleet of three workers on one PostgreSQL", () => {
 })
 
 // `tppkit worker --bank-rate N` as processes (issue 43): two `--once` workers of one fleet sweep a day against the mock
-// bank with a rate of 20 requests a second; the bank's journal, the witness, saw their requests together no faster
-// than the rate: in any stretch of time T, at most 20 × (T + 0.5 s) + 1 requests (half a second for a request sent
-// late after its slot on a loaded machine), where the sweep's 40 requests sent at once would arrive within a
-// fraction of a second, and two workers each keeping 20 a second to itself would send 40 a second.
+// bank with a rate of 10 requests a second, each sending balance checks of its own (told apart by its PSU-User-Agent);
+// the bank's journal, the witness, saw their requests together no faster than the rate: in any stretch of time T, at
+// most 10 × (T + 0.5 s) + 1 requests (half a second for a request sent late after its slot on a loaded machine), where
+// the sweep's 40 requests sent at once would arrive within a fraction of a second, and two workers each keeping 10 a
+// second to itself would send 20 a second.
 describe("tppkit worker --bank-rate", () => {
   it("two workers together send the bank no more than the fleet's rate", async () => {
     const bank = await Effect.runPromise(
       Layer.buildWithScope(
         Sandbox.layer({
           listingDay: Fixtures.baseDate,
-          // the seed bank's first 40 orders: one page, 37 payments to check, two seconds at the rate
+          // the seed bank's first 40 orders: one page, 37 payments to check, almost four seconds at the rate
           fixtures: { ...Fixtures.defaults, standingOrders: Fixtures.defaults.standingOrders.slice(0, 40) }
         }),
         bankScope
@@ -278,20 +279,27 @@ describe("tppkit worker --bank-rate", () => {
     const info = Context.get(bank, Sandbox.SandboxInfo)
     const journal = Context.get(bank, Journal.Journal)
     const url = await Effect.runPromise(db.freshUrl())
-    const env = workerEnv(info)
-    const rate = 20
+    // a worker starts every check it holds at once up to its checks in flight, and a started check waiting for its
+    // slot stays with that worker when its shard moves: with the default 64 the first worker to hold the shards took
+    // all 37 checks before the second was given any (its shards came a second or two after it joined), and the
+    // second sent none. With 4 in flight the rest wait in the shards, and those of the shards handed over are sent by
+    // the new holder; the day, four seconds at the rate, outlasts the handover
+    const env = workerEnv(info, { TPPKIT_WORKER_CHECKS_IN_FLIGHT: "4" })
+    const rate = 10
+    const agents = ["tppkit-rate-worker-a", "tppkit-rate-worker-b"]
     const args = workerOnce(Redacted.value(url), info, day, "--bank-rate", String(rate))
-    const [a, b] = await Promise.all([startWorker(args, env).done, startWorker(args, env).done])
+    const [a, b] = await Promise.all(agents.map((agent) => startWorker([...args, "--psu-user-agent", agent], env).done))
     assert.strictEqual(a?.code, 0, a?.stderr)
     assert.strictEqual(b?.code, 0, b?.stderr)
-    // both took part: each held some of the fleet's shards
-    for (const w of [a, b]) assert.match(w?.stderr ?? "", /event=shards held=[1-9]\d* of=30/)
-
     // the bank's operations (the mock bank's own /__ endpoints, which a worker asks for its instance, left out)
-    const arrivals = (await Effect.runPromise(journal.entries))
-      .filter((e) => !e.path.startsWith("/__"))
-      .map((e) => Date.parse(e.at))
-      .sort((x, y) => x - y)
+    const operations = (await Effect.runPromise(journal.entries)).filter((e) => !e.path.startsWith("/__"))
+    // both took part: each sent balance checks of its own under the fleet's rate (its lines say when it joined and
+    // when it was given shards)
+    for (const [i, w] of [a, b].entries()) {
+      const own = operations.filter((e) => e.path.includes("balanceCheck") && e.headers["psu-user-agent"] === agents[i])
+      assert.isAbove(own.length, 0, `no balance check from ${agents[i]}:\n${w?.stderr}`)
+    }
+    const arrivals = operations.map((e) => Date.parse(e.at)).sort((x, y) => x - y)
     // the day's listing, its balance checks and each worker's token: enough that the rate shapes them
     assert.isAbove(arrivals.length, 30)
     for (let i = 0; i < arrivals.length; i++) {
