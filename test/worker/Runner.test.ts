@@ -4,9 +4,12 @@
  * `attempts` counts the requests the bank received. The layer itself runs in every fleet test through `tppkit worker`
  * (test/e2e, test/cli's worker tests).
  */
+
+import { it as effectIt } from "@effect/vitest"
 import { BankConfig } from "@tppkit/http"
 import { Checks, Runner } from "@tppkit/worker"
 import { ConfigProvider, Effect, Fiber, Redacted, Result } from "effect"
+import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import { due } from "./support.ts"
 
@@ -100,4 +103,25 @@ describe("Runner.awaitDay", () => {
     })
     await Effect.runPromise(program.pipe(Effect.provide(Checks.Checks.layerMemory)))
   })
+
+  effectIt.effect(
+    "with a stall bound, returns the checks still pending once none of the day's checks finished for that long",
+    () =>
+      Effect.gen(function* () {
+        const day = "2026-02-26"
+        const checks = yield* Checks.Checks
+        const [first, second] = [due({ orderId: "SO-1", sweepDay: day }), due({ orderId: "SO-2", sweepDay: day })]
+        yield* checks.plan([first, second])
+        // SO-1 finishes while it waits; SO-2's workflow never runs
+        const waiting = yield* Effect.forkChild(Runner.awaitDay(day, "1 second", "1 minute"))
+        yield* TestClock.adjust("50 seconds")
+        yield* checks.begin(first, "corr-SO-1")
+        yield* checks.finish(first, { outcome: "APPR" }, 0)
+        // the finished check restarted the bound: still waiting 100 s after the start, done a minute after the finish
+        yield* TestClock.adjust("50 seconds")
+        expect(waiting.pollUnsafe()).toBeUndefined()
+        yield* TestClock.adjust("15 seconds")
+        expect(yield* Fiber.join(waiting)).toBe(1)
+      }).pipe(Effect.provide(Checks.Checks.layerMemory))
+  )
 })

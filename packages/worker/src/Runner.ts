@@ -11,7 +11,7 @@
  */
 import { Backoff, Profile } from "@tppkit/core"
 import { BankClient, BankConfig, BankTransport, type PsuContext } from "@tppkit/http"
-import { Config, Duration, Effect, Exit, Fiber, Layer, Option, type Redacted } from "effect"
+import { Clock, Config, Duration, Effect, Exit, Fiber, Layer, Option, type Redacted } from "effect"
 import * as ShardId from "effect/cluster/ShardId"
 import { Sharding } from "effect/cluster/Sharding"
 import { SqlClient } from "effect/sql"
@@ -335,18 +335,28 @@ export const webhookTimingFromEnv = Effect.gen(function* () {
 /**
  * Waits until every check planned by the sweep of `day` is finished somewhere in the fleet, asking the database
  * once a second while more than 200 are pending and every `poll` near the end (the count of pending checks is read
- * on a partial index, so it stays cheap; BENCHMARKS.md, "The `--once` tail").
+ * on a partial index, so it stays cheap; BENCHMARKS.md, "The `--once` tail"), and returns how many are pending
+ * still: 0, unless `stall` is given and no check of the day finished for that long (a check whose workflow no
+ * worker runs any more would be waited for forever; `tppkit worker --once` then says so and exits `incomplete`).
  */
-export const awaitDay = (day: string, poll: Duration.Input = "250 millis") =>
+export const awaitDay = (day: string, poll: Duration.Input = "250 millis", stall?: Duration.Input) =>
   Effect.gen(function* () {
     const checks = yield* Checks
+    const stallMillis = stall === undefined ? undefined : Duration.toMillis(Duration.fromInputUnsafe(stall))
+    let least = Number.POSITIVE_INFINITY
+    let progressAt = yield* Clock.currentTimeMillis
     for (;;) {
       // the database away for a while (a restart) is waited for, as the workers' cluster waits for it
       const pending = yield* Effect.retry(checks.pending(day), {
         schedule: Backoff.schedule(Backoff.spaced("1 second")),
         times: 120
       })
-      if (pending === 0) return
+      if (pending === 0) return 0
+      const now = yield* Clock.currentTimeMillis
+      if (pending < least) {
+        least = pending
+        progressAt = now
+      } else if (stallMillis !== undefined && now - progressAt >= stallMillis) return pending
       yield* Effect.sleep(pending > 200 ? "1 second" : poll)
     }
   })

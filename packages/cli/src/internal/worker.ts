@@ -333,7 +333,10 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
     // consents planned in part from an earlier day's listing (their pages could not be read today)
     const partial = DayReport.partial(summary)
     if (!input.once) return yield* Effect.never
-    yield* Runner.awaitDay(day)
+    // a day none of whose checks finishes for the `--once` wait (at least a minute) is left to the fleet, said below:
+    // a check whose workflow no worker runs any more is not waited for forever
+    const stallMillis = Math.max(60_000, setup.onceWaitMillis ?? 0)
+    let pending = yield* Runner.awaitDay(day, undefined, Duration.millis(stallMillis))
     const checks = yield* Checks.Checks
     // a failed check is an answer only when it is final (a refusal, a payment that cannot be sent); checks that
     // failed on a transient fault are tried again by their workflows: wait for them up to the `--once` bound
@@ -342,11 +345,21 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       if (n === 0) return 0
       return DayReport.unanswered(yield* checks.list({ sweepDay: day }))
     })
+    // the first of the checks still pending, by order and nominal date
+    const pendingOrders = Effect.map(checks.list({ sweepDay: day }), (rows) => {
+      const left = rows.filter((r) => r.outcome === undefined)
+      const named = left.slice(0, 5).map((r) => `${r.orderId} ${LocalDate.format(r.nominalDate)}`)
+      return `${named.join(", ")}${left.length > named.length ? ", …" : ""}`
+    })
     const started = yield* Clock.currentTimeMillis
     let unanswered = yield* unansweredNow
-    while (unanswered > 0 && (yield* Clock.currentTimeMillis) - started < (setup.onceWaitMillis ?? 0)) {
+    while (
+      pending === 0 &&
+      unanswered > 0 &&
+      (yield* Clock.currentTimeMillis) - started < (setup.onceWaitMillis ?? 0)
+    ) {
       yield* Effect.sleep("1 second")
-      yield* Runner.awaitDay(day)
+      pending = yield* Runner.awaitDay(day, undefined, Duration.millis(stallMillis))
       unanswered = yield* unansweredNow
     }
     const counts = yield* checks.summary(day)
@@ -411,12 +424,19 @@ export const run = Effect.fn("tppkit.worker")(function* (input: Input) {
       ...(skipped.length === 0 ? {} : { skipped }),
       ...(warnings.length === 0 ? {} : { warnings }),
       unanswered,
+      // checks without an outcome when none of the day's checks had finished for the wait (left to the fleet)
+      ...(pending === 0 ? {} : { pending }),
       ...(undelivered === undefined ? {} : { undelivered })
     }
     yield* Output.line(JSON.stringify(report))
     const parts = [
       ...(failed.length > 0 ? [`the standing orders of ${failed.length} consent(s) could not be listed`] : []),
-      ...(unanswered > 0 ? [`${unanswered} check(s) have no answer yet`] : [])
+      ...(unanswered > 0 ? [`${unanswered} check(s) have no answer yet`] : []),
+      ...(pending > 0
+        ? [
+            `${pending} check(s) still pending, none of the day's checks finished for ${Math.round(stallMillis / 1000)} s (${yield* pendingOrders}; tppkit worker status shows them)`
+          ]
+        : [])
     ]
     // unread records are data (exit 7), said before an incomplete sweep (9) as every command says them before 8
     if (unread.length > 0) {
